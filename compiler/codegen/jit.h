@@ -1,0 +1,40 @@
+// The process-wide LLVM ORC JIT: owns the LLJIT instance, registers the runtime functions
+// generated code may call, and turns finished modules into callable entry points.
+#pragma once
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace duet {
+
+class Jit {
+ public:
+  static Jit& instance();
+
+  // Compiles the module (optimising it at the given level first) and returns the address
+  // of each requested function. The module's code lives until the process exits or the
+  // tracker is removed.
+  struct Compiled {
+    llvm::orc::ResourceTrackerSP tracker;
+    std::vector<void*> functions;
+  };
+  Compiled compile(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module,
+                   const std::vector<std::string>& functionNames, int optLevel);
+
+  // Name that generated code uses to call a runtime function at the given address.
+  void registerSymbol(const std::string& name, void* address);
+
+  const llvm::DataLayout& dataLayout() const { return jit_->getDataLayout(); }
+  const llvm::Triple& targetTriple() const { return jit_->getTargetTriple(); }
+
+ private:
+  Jit();
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  std::mutex mutex_;
+};
+
+}  // namespace duet

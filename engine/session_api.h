@@ -1,0 +1,137 @@
+// The boundary between server/ (network threads) and the engine (executor thread).
+//
+// server/ never touches table data: every call on a Session below must run on the executor
+// thread, by handing a closure to Executor::submit(). Results come back through a
+// ResultSink that the network session owns; the executor fills it, then the network thread
+// writes it out once the closure has finished.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/error.h"
+
+namespace duet {
+
+struct ColumnDesc {
+  std::string name;
+  uint32_t tableOid = 0;
+  int16_t attnum = 0;
+  uint32_t typeOid = 0;
+  int16_t typlen = -1;
+  int32_t typmod = -1;
+  int16_t format = 0;  // 0 text, 1 binary
+};
+
+// One encoded field of a DataRow: bytes already in the column's format; len -1 is NULL.
+struct Field {
+  const char* data;
+  int32_t len;
+};
+
+struct Notice {
+  std::string severity = "NOTICE";  // NOTICE, WARNING, INFO, ...
+  std::string code = "00000";
+  std::string message;
+  std::string detail;
+  std::string hint;
+};
+
+class ResultSink {
+ public:
+  virtual ~ResultSink() = default;
+  virtual void rowDescription(const std::vector<ColumnDesc>& columns) = 0;
+  virtual void dataRow(const Field* fields, size_t count) = 0;
+  virtual void commandComplete(std::string_view tag) = 0;
+  virtual void emptyQuery() = 0;
+  virtual void notice(const Notice& notice) = 0;
+  // A reported setting changed (client_encoding, DateStyle, application_name, ...).
+  virtual void parameterStatus(std::string_view name, std::string_view value) = 0;
+  // COPY ... TO STDOUT: begin (text format, column count), data chunks, done.
+  virtual void copyOutBegin(int columns) = 0;
+  virtual void copyData(std::string_view bytes) = 0;
+  virtual void copyOutDone() = 0;
+  // COPY ... FROM STDIN: the server must now send CopyInResponse and collect CopyData.
+  virtual void copyInBegin(int columns) = 0;
+};
+
+// Transaction status as ReadyForQuery reports it.
+enum class TxnStatus : char { Idle = 'I', InBlock = 'T', Failed = 'E' };
+
+// What a prepared statement or portal describes.
+struct StatementDescription {
+  std::vector<uint32_t> paramTypeOids;  // statements only
+  bool returnsRows = false;             // false: NoData
+  std::vector<ColumnDesc> columns;      // valid when returnsRows
+};
+
+// Parameter values as Bind delivers them.
+struct BindParam {
+  std::optional<std::string> value;  // nullopt is NULL
+  int16_t format = 0;                // 0 text, 1 binary
+};
+
+enum class QueryState { Done, CopyIn };
+enum class ExecuteState { Complete, Suspended };
+
+// The engine's per-connection state: database, settings, transaction, prepared statements,
+// portals. Created by Engine::openSession on the executor thread.
+class Session {
+ public:
+  virtual ~Session() = default;
+
+  // Simple Query: one or more ';'-separated statements. Errors are reported by throwing
+  // SqlError after the sink received the results of the statements that completed.
+  // Returns CopyIn when a COPY FROM STDIN needs data: the sink got copyInBegin, and the
+  // server calls copyInData() or copyInFail() next.
+  virtual QueryState simpleQuery(std::string_view sql, ResultSink& sink) = 0;
+  virtual QueryState copyInData(std::string_view data, ResultSink& sink) = 0;
+  virtual void copyInFail(std::string_view message, ResultSink& sink) = 0;
+
+  // Extended protocol. The empty name is the unnamed statement / portal.
+  virtual void parse(const std::string& name, std::string_view sql,
+                     const std::vector<uint32_t>& paramTypeOids) = 0;
+  virtual void bind(const std::string& portal, const std::string& statement,
+                    const std::vector<BindParam>& params,
+                    const std::vector<int16_t>& resultFormats) = 0;
+  virtual StatementDescription describeStatement(const std::string& name) = 0;
+  virtual StatementDescription describePortal(const std::string& name) = 0;
+  // maxRows 0 means all. The sink receives rows and, when complete, commandComplete.
+  virtual ExecuteState execute(const std::string& portal, int64_t maxRows,
+                               ResultSink& sink) = 0;
+  virtual void closeStatement(const std::string& name) = 0;
+  virtual void closePortal(const std::string& name) = 0;
+  // Sync: ends an implicit transaction, and an error state outside a block.
+  virtual void sync() = 0;
+  // The extended protocol hit an error: discard messages until Sync (server-side), and
+  // let the engine mark an open block failed.
+  virtual void abortCurrent() = 0;
+
+  virtual TxnStatus txnStatus() const = 0;
+  // True while an explicit transaction block is open (BEGIN seen, not yet ended): the
+  // executor then runs no other session's work until it ends.
+  virtual bool holdsExecutor() const = 0;
+  // Rolls back an open block (idle timeout, disconnect).
+  virtual void rollbackOpenBlock() = 0;
+  // Parameters the server sends as ParameterStatus after authentication.
+  virtual std::vector<std::pair<std::string, std::string>> reportedParameters() const = 0;
+  // Cancel support: set from any thread; checked by running statements.
+  virtual void requestCancel() = 0;
+  virtual int idleInTransactionTimeoutMs() const = 0;
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  // Startup: fails with SqlError (fatal) for an unknown database (3D000) or role (28000).
+  // startupParams are the StartupMessage's name/value pairs (user, database, options,
+  // application_name, client_encoding, DateStyle, ...). Runs on the executor thread.
+  virtual std::unique_ptr<Session> openSession(
+      const std::vector<std::pair<std::string, std::string>>& startupParams) = 0;
+};
+
+}  // namespace duet

@@ -1,0 +1,116 @@
+#include "engine/types/type_id.h"
+
+#include <fmt/format.h>
+
+namespace duet {
+
+uint32_t typeOid(TypeId t) {
+  switch (t) {
+    case TypeId::Unknown: return oid::kUnknown;
+    case TypeId::Bool: return oid::kBool;
+    case TypeId::Int2: return oid::kInt2;
+    case TypeId::Int4: return oid::kInt4;
+    case TypeId::Int8: return oid::kInt8;
+    case TypeId::Float4: return oid::kFloat4;
+    case TypeId::Float8: return oid::kFloat8;
+    case TypeId::Numeric: return oid::kNumeric;
+    case TypeId::Char: return oid::kBpchar;
+    case TypeId::Varchar: return oid::kVarchar;
+    case TypeId::Text: return oid::kText;
+    case TypeId::Date: return oid::kDate;
+    case TypeId::Timestamp: return oid::kTimestamp;
+    case TypeId::TimestampTz: return oid::kTimestampTz;
+  }
+  return oid::kUnknown;
+}
+
+TypeId typeFromOid(uint32_t o, bool* known) {
+  if (known) *known = true;
+  switch (o) {
+    case oid::kBool: return TypeId::Bool;
+    case oid::kInt2: return TypeId::Int2;
+    case oid::kInt4: return TypeId::Int4;
+    case oid::kInt8: return TypeId::Int8;
+    case oid::kFloat4: return TypeId::Float4;
+    case oid::kFloat8: return TypeId::Float8;
+    case oid::kNumeric: return TypeId::Numeric;
+    case oid::kBpchar: return TypeId::Char;
+    case oid::kVarchar: return TypeId::Varchar;
+    case oid::kText: return TypeId::Text;
+    case oid::kDate: return TypeId::Date;
+    case oid::kTimestamp: return TypeId::Timestamp;
+    case oid::kTimestampTz: return TypeId::TimestampTz;
+    case 0:
+    case oid::kUnknown: return TypeId::Unknown;
+    default:
+      if (known) *known = false;
+      return TypeId::Unknown;
+  }
+}
+
+int16_t typeLen(TypeId t) {
+  switch (t) {
+    case TypeId::Bool: return 1;
+    case TypeId::Int2: return 2;
+    case TypeId::Int4: return 4;
+    case TypeId::Int8: return 8;
+    case TypeId::Float4: return 4;
+    case TypeId::Float8: return 8;
+    case TypeId::Date: return 4;
+    case TypeId::Timestamp:
+    case TypeId::TimestampTz: return 8;
+    case TypeId::Unknown: return -2;  // cstring-like, as PostgreSQL reports unknown
+    default: return -1;
+  }
+}
+
+uint32_t physicalSize(TypeId t) {
+  switch (t) {
+    case TypeId::Bool: return 1;
+    case TypeId::Int2: return 2;
+    case TypeId::Int4:
+    case TypeId::Float4:
+    case TypeId::Date: return 4;
+    case TypeId::Numeric: return 16;
+    default: return 8;  // int8, float8, timestamps, string pointers
+  }
+}
+
+uint32_t physicalAlign(TypeId t) { return physicalSize(t); }
+
+std::string typeName(SqlType t) {
+  switch (t.id) {
+    case TypeId::Unknown: return "unknown";
+    case TypeId::Bool: return "boolean";
+    case TypeId::Int2: return "smallint";
+    case TypeId::Int4: return "integer";
+    case TypeId::Int8: return "bigint";
+    case TypeId::Float4: return "real";
+    case TypeId::Float8: return "double precision";
+    case TypeId::Numeric:
+      if (t.typmod < 0) return "numeric";
+      return fmt::format("numeric({},{})", t.numericPrecision(), t.numericScale());
+    case TypeId::Char:
+      return t.typmod < 0 ? "character" : fmt::format("character({})", t.charLength());
+    case TypeId::Varchar:
+      return t.typmod < 0 ? "character varying"
+                          : fmt::format("character varying({})", t.charLength());
+    case TypeId::Text: return "text";
+    case TypeId::Date: return "date";
+    case TypeId::Timestamp: return "timestamp without time zone";
+    case TypeId::TimestampTz: return "timestamp with time zone";
+  }
+  return "unknown";
+}
+
+bool isStringType(TypeId t) {
+  return t == TypeId::Char || t == TypeId::Varchar || t == TypeId::Text || t == TypeId::Unknown;
+}
+bool isIntegerType(TypeId t) {
+  return t == TypeId::Int2 || t == TypeId::Int4 || t == TypeId::Int8;
+}
+bool isNumericCategory(TypeId t) {
+  return isIntegerType(t) || t == TypeId::Float4 || t == TypeId::Float8 || t == TypeId::Numeric;
+}
+
+}  // namespace duet

@@ -1,0 +1,66 @@
+// SQL types: identity, modifiers, PostgreSQL OIDs, and the physical representation every
+// layer agrees on (storage slots, tuple buffers, JIT-generated code, runtime functions).
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace duet {
+
+enum class TypeId : uint8_t {
+  Unknown,      // an untyped string literal or parameter whose type is not yet decided
+  Bool,         // uint8_t 0/1
+  Int2,         // int16_t
+  Int4,         // int32_t
+  Int8,         // int64_t
+  Float4,       // float
+  Float8,       // double
+  Numeric,      // NumericRep (see value.h): 120-bit mantissa and 8-bit scale in an __int128
+  Char,         // const VarString*; stored blank-padded to n, as PostgreSQL's bpchar
+  Varchar,      // const VarString*
+  Text,         // const VarString*
+  Date,         // int32_t days since 2000-01-01 (PostgreSQL's epoch)
+  Timestamp,    // int64_t microseconds since 2000-01-01 00:00:00
+  TimestampTz,  // int64_t microseconds since 2000-01-01 00:00:00 UTC
+};
+
+// PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
+namespace oid {
+inline constexpr uint32_t kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText = 25,
+                          kOid = 26, kFloat4 = 700, kFloat8 = 701, kUnknown = 705,
+                          kBpchar = 1042, kVarchar = 1043, kDate = 1082, kTimestamp = 1114,
+                          kTimestampTz = 1184, kNumeric = 1700;
+}
+
+// A type with its modifier, encoded as PostgreSQL's atttypmod:
+//   char(n), varchar(n): n + 4;  numeric(p, s): ((p << 16) | s) + 4;  -1 when absent.
+struct SqlType {
+  TypeId id = TypeId::Unknown;
+  int32_t typmod = -1;
+
+  bool operator==(const SqlType&) const = default;
+
+  static SqlType varchar(int n) { return {TypeId::Varchar, n + 4}; }
+  static SqlType bpchar(int n) { return {TypeId::Char, n + 4}; }
+  static SqlType numeric(int precision, int scale) {
+    return {TypeId::Numeric, ((precision << 16) | scale) + 4};
+  }
+  int charLength() const { return typmod < 0 ? -1 : typmod - 4; }
+  int numericPrecision() const { return typmod < 0 ? -1 : ((typmod - 4) >> 16) & 0xffff; }
+  int numericScale() const { return typmod < 0 ? -1 : (typmod - 4) & 0xffff; }
+};
+
+uint32_t typeOid(TypeId t);
+TypeId typeFromOid(uint32_t oid, bool* known = nullptr);
+// The typlen PostgreSQL reports in RowDescription: fixed width, or -1 for varlena.
+int16_t typeLen(TypeId t);
+// Width in bytes of a stored value (strings: the 8-byte pointer), and its alignment.
+uint32_t physicalSize(TypeId t);
+uint32_t physicalAlign(TypeId t);
+// PostgreSQL's name for a type, as format_type() prints it: "integer",
+// "character varying(10)", "numeric(12,2)", "timestamp without time zone", ...
+std::string typeName(SqlType t);
+bool isStringType(TypeId t);   // Char, Varchar, Text (and Unknown literals)
+bool isIntegerType(TypeId t);  // Int2, Int4, Int8
+bool isNumericCategory(TypeId t);  // integers, floats, numeric
+
+}  // namespace duet

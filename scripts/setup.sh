@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages DuetDB needs to build and test. Idempotent: it installs
+# only what is missing, so it is cheap to call from run.sh and test.sh every time.
+set -euo pipefail
+
+PACKAGES=(
+  g++-12 cmake ninja-build pkg-config
+  llvm-19-dev libzstd-dev zlib1g-dev libedit-dev libffi-dev libxml2-dev libcurl4-openssl-dev
+  libboost-dev libfmt-dev catch2 libpqxx-dev libpq-dev
+  postgresql-15 postgresql-client-15 postgresql-contrib
+  python3 python3-venv
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "setup.sh: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
