@@ -1,0 +1,17 @@
+// The SQL engine: the Engine implementation that compiles and runs statements.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "engine/session_api.h"
+
+namespace duet {
+
+struct EngineConfig {
+  std::string dataDir;                         // created if missing
+  int idleInTransactionTimeoutMs = 60'000;     // 0 disables; 25P03 when exceeded
+};
+
+std::unique_ptr<Engine> createSqlEngine(const EngineConfig& config);
+
+}  // namespace duet
