@@ -1,0 +1,55 @@
+// The compiler's entry point for statements that read or write table data (SELECT,
+// VALUES, INSERT, UPDATE, DELETE): bind names and types, plan, generate code, JIT-compile.
+// Utility statements (DDL, SET, transactions, COPY) are executed by engine/session itself.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/codegen/compiled_query.h"
+#include "compiler/parser/ast_stmt.h"
+
+namespace duet {
+
+class Catalog;
+class Database;
+
+struct OutputColumn {
+  std::string name;
+  SqlType type;
+  uint32_t tableOid = 0;  // for RowDescription, when the column comes straight from a table
+  int16_t attnum = 0;
+};
+
+// What the lifted literals of a statement are: their kind decides the parameter type.
+enum class LiteralType : uint8_t { Int4, Int8, Numeric, Unknown };
+
+struct PreparedPlan {
+  enum class Command : uint8_t { Select, Insert, Update, Delete };
+  Command command = Command::Select;
+  std::vector<SqlType> paramTypes;   // $1..$n as decided (declared or inferred), then one
+                                     // per lifted literal, in parameter-number order
+  std::vector<OutputColumn> columns; // what each returned row holds
+  bool returnsRows = false;          // SELECT, or DML with RETURNING
+  std::unique_ptr<CompiledQuery> compiled;
+  uint64_t catalogVersion = 0;       // stale once the database's catalog version moves on
+};
+
+struct PlanRequest {
+  const sql::Stmt* stmt = nullptr;
+  // Types of $1..$n from Parse (Unknown: infer from context, as PostgreSQL does for OID 0).
+  std::vector<SqlType> declaredParamTypes;
+  // Kinds of the lifted literals, indexed like sql::Param::liftedIndex.
+  std::vector<LiteralType> literalTypes;
+  // Parameter number (1-based) of lifted literal i is explicitParamCount + i + 1.
+  int explicitParamCount = 0;
+  std::string_view queryText;  // for error positions
+  Database* database = nullptr;
+  int optLevel = 1;
+};
+
+// Throws SqlError (with position) for unknown names, type errors, unsupported features.
+std::unique_ptr<PreparedPlan> planStatement(const PlanRequest& request);
+
+}  // namespace duet

@@ -1,0 +1,80 @@
+// Shared by the expression and plan code generators (compiler/codegen only).
+#pragma once
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "compiler/codegen/compiled_query.h"
+
+namespace duet::codegen {
+
+// A SQL value in SSA form: the value (undefined when null) and its null flag (i1).
+struct Val {
+  llvm::Value* v;
+  llvm::Value* null;
+};
+using Row = std::vector<Val>;
+using Consumer = std::function<void(Row&)>;
+
+class Codegen {
+ public:
+  Codegen(llvm::LLVMContext& ctx, llvm::Module& module, CompiledQuery& out);
+
+  // --- types and memory -------------------------------------------------------------
+  llvm::Type* sqlType(TypeId t);  // SSA type (bool is i1)
+  llvm::Type* memType(TypeId t);  // in-memory type (bool is i8)
+  Val loadField(llvm::Value* tuple, const TupleLayout& layout, size_t column);
+  Val loadValue(llvm::Value* valuePtr, llvm::Value* nullFlagPtr, TypeId t);
+  void storeField(llvm::Value* tuple, const TupleLayout& layout, size_t column, Val v);
+  llvm::Value* tupleAlloca(const TupleLayout& layout);  // zeroed, in the entry block
+  void storeRow(llvm::Value* tuple, const TupleLayout& layout, const Row& row);
+  llvm::Value* ptrConst(const void* p);
+  llvm::Value* i1(bool b) { return b ? b_.getTrue() : b_.getFalse(); }
+
+  // --- runtime calls --------------------------------------------------------------------
+  llvm::FunctionCallee runtime(const std::string& name, llvm::Type* ret,
+                               std::vector<llvm::Type*> args);
+  llvm::Value* call(const std::string& name, llvm::Type* ret, std::vector<llvm::Value*> args);
+
+  // --- control flow -------------------------------------------------------------------
+  llvm::BasicBlock* block(const char* name);
+  // for (i = begin; i < end(); ++i) body(i, continueBlock); `end` is re-evaluated in the
+  // loop header. Returns the block after the loop (the insertion point afterwards).
+  void loop(llvm::Value* begin, const std::function<llvm::Value*()>& end,
+            const std::function<void(llvm::Value* i, llvm::BasicBlock* next)>& body);
+  // Emits `then` only when cond (i1) is true.
+  void ifThen(llvm::Value* cond, const std::function<void()>& then);
+  // Runs `compute` only when no flag in nulls is set; result is null otherwise.
+  Val strict(const std::vector<llvm::Value*>& nulls, TypeId resultType,
+             const std::function<llvm::Value*()>& compute);
+
+  // --- expressions (expr_codegen.cpp) ---------------------------------------------------
+  Val expr(const plan::Expr& e, const Row& row);
+  Val cast(Val v, SqlType from, SqlType to, bool explicitCast);
+  llvm::Value* compare(plan::Op op, TypeId t, llvm::Value* a, llvm::Value* b);  // i1
+  llvm::Value* arithmetic(plan::Op op, TypeId t, llvm::Value* a, llvm::Value* b);
+  // Truth of a boolean Val for WHERE: true and not null.
+  llvm::Value* isTrue(Val v);
+
+  // --- plans (plan_codegen.cpp) ---------------------------------------------------------
+  void produce(const plan::Node& node, const Consumer& consume);
+
+  llvm::LLVMContext& ctx_;
+  llvm::Module& module_;
+  llvm::IRBuilder<> b_;
+  CompiledQuery& out_;
+  llvm::Function* fn_ = nullptr;
+  llvm::Value* qctx_ = nullptr;     // QueryContext*
+  llvm::Value* params_ = nullptr;   // parameter tuple
+  llvm::BasicBlock* entry_ = nullptr;
+  std::vector<llvm::BasicBlock*> pipelineEnd_;  // where a LIMIT jumps when satisfied
+  Row paramRow_;                   // parameters loaded once in the entry block
+  llvm::Type* ptrTy_;
+  llvm::Type* i64Ty_;
+};
+
+}  // namespace duet::codegen

@@ -1,0 +1,32 @@
+// A plan turned into native code, plus everything that code points at (layouts, sort
+// specifications, string constants), which must live as long as the code.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "compiler/codegen/jit.h"
+#include "compiler/codegen/query_runtime.h"
+#include "compiler/plan/plan.h"
+
+namespace duet {
+
+struct CompiledQuery {
+  using Entry = void (*)(rt::QueryContext*);
+  Entry entry = nullptr;
+  Jit::Compiled code;
+  rt::LayoutPool layouts;
+  std::vector<std::unique_ptr<std::vector<rt::SortSpec>>> sortSpecs;
+  std::vector<std::unique_ptr<unsigned char[]>> constants;
+  TupleLayout paramLayout;   // how parameters are passed (QueryContext::params)
+  TupleLayout outputLayout;  // rows given to QueryContext::output
+  bool producesRows = false;
+  double compileMs = 0;      // IR generation + optimisation + machine code
+};
+
+// Generates, optimises and JIT-compiles `root`. `paramTypes` decide paramLayout; the rows
+// of the root node (or its RETURNING list) become the output.
+std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
+                                            const std::vector<SqlType>& paramTypes,
+                                            int optLevel);
+
+}  // namespace duet

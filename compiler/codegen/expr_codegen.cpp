@@ -1,0 +1,316 @@
+// Expressions to LLVM IR. Fixed-width arithmetic is emitted inline with overflow checks;
+// numeric, string and conversion work calls the precompiled duet_rt_* runtime functions.
+#include "compiler/codegen/codegen_internal.h"
+#include "compiler/codegen/runtime_names.h"
+#include "engine/error.h"
+
+namespace duet::codegen {
+
+using plan::Expr;
+using plan::ExprKind;
+using plan::Op;
+
+namespace {
+bool isIntLike(TypeId t) {
+  return isIntegerType(t) || t == TypeId::Date || t == TypeId::Timestamp || t == TypeId::TimestampTz;
+}
+bool isFloat(TypeId t) { return t == TypeId::Float4 || t == TypeId::Float8; }
+bool isString(TypeId t) { return isStringType(t); }
+}  // namespace
+
+llvm::Value* Codegen::isTrue(Val v) { return b_.CreateAnd(b_.CreateNot(v.null), v.v); }
+
+llvm::Value* Codegen::compare(Op op, TypeId t, llvm::Value* a, llvm::Value* bv) {
+  using P = llvm::CmpInst::Predicate;
+  if (isIntLike(t) || t == TypeId::Bool) {
+    bool u = t == TypeId::Bool;
+    P p = op == Op::Eq ? P::ICMP_EQ : op == Op::Ne ? P::ICMP_NE
+        : op == Op::Lt ? (u ? P::ICMP_ULT : P::ICMP_SLT) : op == Op::Le ? (u ? P::ICMP_ULE : P::ICMP_SLE)
+        : op == Op::Gt ? (u ? P::ICMP_UGT : P::ICMP_SGT) : (u ? P::ICMP_UGE : P::ICMP_SGE);
+    return b_.CreateICmp(p, a, bv);
+  }
+  if (isFloat(t)) {
+    P p = op == Op::Eq ? P::FCMP_OEQ : op == Op::Ne ? P::FCMP_UNE : op == Op::Lt ? P::FCMP_OLT
+        : op == Op::Le ? P::FCMP_OLE : op == Op::Gt ? P::FCMP_OGT : P::FCMP_OGE;
+    return b_.CreateFCmp(p, a, bv);
+  }
+  // numeric and strings: a three-way runtime comparison, then compare with zero
+  llvm::Value* c = call(rtCompare(t), b_.getInt32Ty(), {a, bv});
+  llvm::Value* zero = b_.getInt32(0);
+  P p = op == Op::Eq ? P::ICMP_EQ : op == Op::Ne ? P::ICMP_NE : op == Op::Lt ? P::ICMP_SLT
+      : op == Op::Le ? P::ICMP_SLE : op == Op::Gt ? P::ICMP_SGT : P::ICMP_SGE;
+  return b_.CreateICmp(p, c, zero);
+}
+
+llvm::Value* Codegen::arithmetic(Op op, TypeId t, llvm::Value* a, llvm::Value* bv) {
+  if (isIntLike(t)) {
+    auto raiseOverflow = [&] {
+      call("duet_rt_raise_int_overflow", b_.getVoidTy(), {b_.getInt32(static_cast<int>(t))});
+      b_.CreateUnreachable();
+    };
+    llvm::Intrinsic::ID id = op == Op::Add ? llvm::Intrinsic::sadd_with_overflow
+                           : op == Op::Sub ? llvm::Intrinsic::ssub_with_overflow
+                           : op == Op::Mul ? llvm::Intrinsic::smul_with_overflow
+                                           : llvm::Intrinsic::not_intrinsic;
+    if (id != llvm::Intrinsic::not_intrinsic) {
+      llvm::Value* r = b_.CreateBinaryIntrinsic(id, a, bv);
+      ifThen(b_.CreateExtractValue(r, 1), raiseOverflow);
+      return b_.CreateExtractValue(r, 0);
+    }
+    if (op == Op::Div || op == Op::Mod) {
+      llvm::Value* zero = llvm::ConstantInt::get(a->getType(), 0);
+      ifThen(b_.CreateICmpEQ(bv, zero), [&] {
+        call("duet_rt_raise_division_by_zero", b_.getVoidTy(), {});
+        b_.CreateUnreachable();
+      });
+      // x / -1 and x % -1 are special: INT_MIN / -1 overflows, and both trap in hardware.
+      llvm::Value* minusOne = b_.CreateICmpEQ(bv, llvm::ConstantInt::getSigned(a->getType(), -1));
+      if (op == Op::Mod) {
+        return b_.CreateSelect(minusOne, zero, b_.CreateSRem(a, b_.CreateSelect(minusOne, llvm::ConstantInt::get(a->getType(), 1), bv)));
+      }
+      llvm::Value* neg = b_.CreateBinaryIntrinsic(llvm::Intrinsic::ssub_with_overflow, zero, a);
+      ifThen(b_.CreateAnd(minusOne, b_.CreateExtractValue(neg, 1)), raiseOverflow);
+      llvm::Value* safeDivisor = b_.CreateSelect(minusOne, llvm::ConstantInt::get(a->getType(), 1), bv);
+      return b_.CreateSelect(minusOne, b_.CreateExtractValue(neg, 0), b_.CreateSDiv(a, safeDivisor));
+    }
+    if (op == Op::Pow) {
+      return call(rtArith(op, t), a->getType(), {a, bv});
+    }
+  }
+  if (isFloat(t)) {
+    switch (op) {
+      case Op::Add: return call(rtFloatCheck(t), a->getType(), {b_.CreateFAdd(a, bv), a, bv});
+      case Op::Sub: return call(rtFloatCheck(t), a->getType(), {b_.CreateFSub(a, bv), a, bv});
+      case Op::Mul: return call(rtFloatCheck(t), a->getType(), {b_.CreateFMul(a, bv), a, bv});
+      case Op::Div:
+        ifThen(b_.CreateFCmpOEQ(bv, llvm::ConstantFP::get(bv->getType(), 0.0)), [&] {
+          call("duet_rt_raise_division_by_zero", b_.getVoidTy(), {});
+          b_.CreateUnreachable();
+        });
+        return call(rtFloatCheck(t), a->getType(), {b_.CreateFDiv(a, bv), a, bv});
+      default: return call(rtArith(op, t), a->getType(), {a, bv});
+    }
+  }
+  if (op == Op::Concat) return call("duet_rt_text_concat", ptrTy_, {a, bv});
+  return call(rtArith(op, t), a->getType(), {a, bv});  // numeric
+}
+
+Val Codegen::cast(Val v, SqlType from, SqlType to, bool explicitCast) {
+  if (from.id == to.id) {
+    bool needsTypmod = to.typmod >= 0 && from.typmod != to.typmod &&
+                       (to.id == TypeId::Varchar || to.id == TypeId::Char || to.id == TypeId::Numeric);
+    if (!needsTypmod) return v;
+    return strict({v.null}, to.id, [&] {
+      return call(rtCoerce(to.id), sqlType(to.id),
+                  {v.v, b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0)});
+    });
+  }
+  return strict({v.null}, to.id, [&]() -> llvm::Value* {
+    TypeId f = from.id, t = to.id;
+    if (isIntegerType(f) && isIntegerType(t)) {
+      unsigned fb = v.v->getType()->getIntegerBitWidth(), tb = sqlType(t)->getIntegerBitWidth();
+      if (tb > fb) return b_.CreateSExt(v.v, sqlType(t));
+      llvm::Value* narrowed = b_.CreateTrunc(v.v, sqlType(t));
+      ifThen(b_.CreateICmpNE(b_.CreateSExt(narrowed, v.v->getType()), v.v), [&] {
+        call("duet_rt_raise_int_overflow", b_.getVoidTy(), {b_.getInt32(static_cast<int>(t))});
+        b_.CreateUnreachable();
+      });
+      return narrowed;
+    }
+    if (isIntegerType(f) && isFloat(t)) return b_.CreateSIToFP(v.v, sqlType(t));
+    if (f == TypeId::Float4 && t == TypeId::Float8) return b_.CreateFPExt(v.v, sqlType(t));
+    if (isString(f) && isString(t) && to.typmod < 0) return v.v;  // same representation
+    llvm::Value* r;
+    if (t == TypeId::Varchar || t == TypeId::Char || t == TypeId::Numeric) {
+      r = call(rtCast(f, t), sqlType(t), {v.v});
+      return call(rtCoerce(t), sqlType(t), {r, b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0)});
+    }
+    if (t == TypeId::Bool) {
+      return b_.CreateICmpNE(call(rtCast(f, t), b_.getInt8Ty(), {v.v}), b_.getInt8(0));
+    }
+    if (f == TypeId::Bool) {
+      return call(rtCast(f, t), sqlType(t), {b_.CreateZExt(v.v, b_.getInt8Ty())});
+    }
+    return call(rtCast(f, t), sqlType(t), {v.v});
+  });
+}
+
+Val Codegen::expr(const Expr& e, const Row& row) {
+  switch (e.kind) {
+    case ExprKind::Column:
+    case ExprKind::Aggregate: return row.at(e.column);
+    case ExprKind::Param: return paramRow_.at(e.param);
+    case ExprKind::Const: {
+      llvm::Type* t = sqlType(e.type.id);
+      if (e.constNull) return {llvm::Constant::getNullValue(t), b_.getTrue()};
+      if (isString(e.type.id)) {
+        size_t len = e.constString.size();
+        auto storage = std::make_unique<unsigned char[]>(sizeof(VarString) + len);
+        auto* s = reinterpret_cast<VarString*>(storage.get());
+        s->len = static_cast<uint32_t>(len);
+        std::memcpy(s->data, e.constString.data(), len);
+        out_.constants.push_back(std::move(storage));
+        return {ptrConst(s), b_.getFalse()};
+      }
+      if (e.type.id == TypeId::Bool) return {i1(e.constant[0] != 0), b_.getFalse()};
+      if (isFloat(e.type.id)) {
+        double d = e.type.id == TypeId::Float4 ? *reinterpret_cast<const float*>(e.constant)
+                                               : *reinterpret_cast<const double*>(e.constant);
+        return {llvm::ConstantFP::get(t, d), b_.getFalse()};
+      }
+      unsigned bits = t->getIntegerBitWidth();
+      uint64_t words[2];
+      std::memcpy(words, e.constant, 16);
+      llvm::APInt value(bits, bits > 64 ? llvm::ArrayRef<uint64_t>(words, 2) : llvm::ArrayRef<uint64_t>(words, 1));
+      return {llvm::ConstantInt::get(t, value), b_.getFalse()};
+    }
+    case ExprKind::Cast: {
+      Val v = expr(*e.args[0], row);
+      return cast(v, e.args[0]->type, e.type, e.explicitCast);
+    }
+    case ExprKind::Unary: {
+      Val v = expr(*e.args[0], row);
+      if (e.op == Op::Not) return {b_.CreateNot(v.v), v.null};
+      TypeId t = e.type.id;
+      return strict({v.null}, t, [&]() -> llvm::Value* {
+        if (isFloat(t)) return b_.CreateFNeg(v.v);
+        if (isIntegerType(t)) return arithmetic(Op::Sub, t, llvm::ConstantInt::get(v.v->getType(), 0), v.v);
+        return call(rtArith(Op::Neg, t), sqlType(t), {v.v});
+      });
+    }
+    case ExprKind::Binary: {
+      Val a = expr(*e.args[0], row);
+      Val bv = expr(*e.args[1], row);
+      TypeId operandType = e.args[0]->type.id;
+      TypeId t = e.type.id;
+      return strict({a.null, bv.null}, t, [&]() -> llvm::Value* {
+        if (operandType == TypeId::Date && t == TypeId::Int4)  // date - date
+          return b_.CreateSub(a.v, bv.v);
+        if (t == TypeId::Date)  // date +/- integer
+          return arithmetic(e.op, TypeId::Int4, a.v, b_.CreateSExtOrTrunc(bv.v, b_.getInt32Ty()));
+        return arithmetic(e.op, t, a.v, bv.v);
+      });
+    }
+    case ExprKind::Compare: {
+      Val a = expr(*e.args[0], row);
+      Val bv = expr(*e.args[1], row);
+      TypeId t = e.args[0]->type.id;
+      return strict({a.null, bv.null}, TypeId::Bool, [&] { return compare(e.op, t, a.v, bv.v); });
+    }
+    case ExprKind::And:
+    case ExprKind::Or: {
+      // Three-valued logic with short-circuit: AND stops at the first false, OR at the
+      // first true; otherwise the result is null if any operand was null.
+      bool isAnd = e.kind == ExprKind::And;
+      llvm::BasicBlock* join = block(isAnd ? "and.end" : "or.end");
+      std::vector<std::pair<llvm::BasicBlock*, std::pair<llvm::Value*, llvm::Value*>>> incoming;
+      llvm::Value* sawNull = b_.getFalse();
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        Val v = expr(*e.args[i], row);
+        sawNull = b_.CreateOr(sawNull, v.null);
+        if (i + 1 == e.args.size()) {
+          llvm::Value* decided = isAnd ? b_.CreateAnd(b_.CreateNot(v.null), b_.CreateNot(v.v))
+                                       : b_.CreateAnd(b_.CreateNot(v.null), v.v);
+          llvm::Value* value = isAnd ? b_.CreateNot(decided) : decided;
+          llvm::Value* isNull = b_.CreateAnd(b_.CreateNot(decided), sawNull);
+          if (isAnd) value = b_.CreateAnd(value, b_.CreateNot(sawNull));
+          incoming.push_back({b_.GetInsertBlock(), {value, isNull}});
+          b_.CreateBr(join);
+          break;
+        }
+        llvm::Value* stop = isAnd ? b_.CreateAnd(b_.CreateNot(v.null), b_.CreateNot(v.v))
+                                  : b_.CreateAnd(b_.CreateNot(v.null), v.v);
+        llvm::BasicBlock* more = block("logic.next");
+        incoming.push_back({b_.GetInsertBlock(), {i1(!isAnd), b_.getFalse()}});
+        b_.CreateCondBr(stop, join, more);
+        b_.SetInsertPoint(more);
+      }
+      b_.SetInsertPoint(join);
+      llvm::PHINode* value = b_.CreatePHI(b_.getInt1Ty(), incoming.size());
+      llvm::PHINode* isNull = b_.CreatePHI(b_.getInt1Ty(), incoming.size());
+      for (auto& [bb, vn] : incoming) {
+        value->addIncoming(vn.first, bb);
+        isNull->addIncoming(vn.second, bb);
+      }
+      return {value, isNull};
+    }
+    case ExprKind::IsNull: {
+      Val v = expr(*e.args[0], row);
+      return {e.negated ? b_.CreateNot(v.null) : v.null, b_.getFalse()};
+    }
+    case ExprKind::IsTrue: {
+      Val v = expr(*e.args[0], row);
+      llvm::Value* matches = b_.CreateAnd(b_.CreateNot(v.null), e.op == Op::Eq ? v.v : b_.CreateNot(v.v));
+      return {e.negated ? b_.CreateNot(matches) : matches, b_.getFalse()};
+    }
+    case ExprKind::Like: {
+      Val s = expr(*e.args[0], row);
+      Val p = expr(*e.args[1], row);
+      return strict({s.null, p.null}, TypeId::Bool, [&] {
+        llvm::Value* r = call("duet_rt_text_like", b_.getInt8Ty(), {s.v, p.v, b_.getInt8(e.caseInsensitive)});
+        llvm::Value* m = b_.CreateICmpNE(r, b_.getInt8(0));
+        return e.negated ? b_.CreateNot(m) : m;
+      });
+    }
+    case ExprKind::Case:
+    case ExprKind::Coalesce: {
+      llvm::BasicBlock* join = block("case.end");
+      std::vector<std::pair<llvm::BasicBlock*, Val>> incoming;
+      size_t n = e.args.size();
+      bool isCase = e.kind == ExprKind::Case;
+      size_t pairs = isCase ? (e.hasElse ? (n - 1) / 2 : n / 2) : n;
+      for (size_t i = 0; i < pairs; ++i) {
+        llvm::BasicBlock* hit = block("case.hit");
+        llvm::BasicBlock* miss = block("case.miss");
+        if (isCase) {
+          Val cond = expr(*e.args[2 * i], row);
+          b_.CreateCondBr(isTrue(cond), hit, miss);
+          b_.SetInsertPoint(hit);
+          incoming.push_back({nullptr, expr(*e.args[2 * i + 1], row)});
+        } else {
+          Val v = expr(*e.args[i], row);
+          b_.CreateCondBr(b_.CreateNot(v.null), hit, miss);
+          b_.SetInsertPoint(hit);
+          incoming.push_back({nullptr, v});
+        }
+        incoming.back().first = b_.GetInsertBlock();
+        b_.CreateBr(join);
+        b_.SetInsertPoint(miss);
+      }
+      Val otherwise = isCase && e.hasElse ? expr(*e.args[n - 1], row)
+                                          : Val{llvm::Constant::getNullValue(sqlType(e.type.id)), b_.getTrue()};
+      incoming.push_back({b_.GetInsertBlock(), otherwise});
+      b_.CreateBr(join);
+      b_.SetInsertPoint(join);
+      llvm::PHINode* value = b_.CreatePHI(sqlType(e.type.id), incoming.size());
+      llvm::PHINode* isNull = b_.CreatePHI(b_.getInt1Ty(), incoming.size());
+      for (auto& [bb, v] : incoming) {
+        value->addIncoming(v.v, bb);
+        isNull->addIncoming(v.null, bb);
+      }
+      return {value, isNull};
+    }
+    case ExprKind::Call: {
+      std::vector<Val> args;
+      std::vector<llvm::Value*> nulls;
+      for (const auto& a : e.args) {
+        args.push_back(expr(*a, row));
+        nulls.push_back(args.back().null);
+      }
+      return strict(nulls, e.type.id, [&]() -> llvm::Value* {
+        std::vector<llvm::Value*> values;
+        for (size_t i = 0; i < args.size(); ++i) {
+          llvm::Value* v = args[i].v;
+          if (e.args[i]->type.id == TypeId::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());
+          values.push_back(v);
+        }
+        if (e.type.id == TypeId::Bool)
+          return b_.CreateICmpNE(call(e.function, b_.getInt8Ty(), values), b_.getInt8(0));
+        return call(e.function, sqlType(e.type.id), values);
+      });
+    }
+  }
+  throw SqlError(sqlstate::kInternalError, "unhandled expression kind in code generator");
+}
+
+}  // namespace duet::codegen

@@ -1,0 +1,464 @@
+// Physical plans to LLVM IR, in produce/consume style: each operator's produce() emits the
+// loops that generate its rows and calls `consume` inside them, so a whole pipeline (scan,
+// filter, project, join probe, output) becomes one loop nest with values in registers.
+// Pipeline breakers (hash join build, aggregation, sort, materialise) hand tuples to the
+// precompiled structures in query_runtime.h.
+#include <cstddef>
+
+#include "compiler/codegen/codegen_internal.h"
+#include "engine/error.h"
+#include "engine/storage/table.h"
+
+namespace duet::codegen {
+
+using plan::AggKind;
+using plan::Node;
+using plan::NodeKind;
+
+namespace {
+
+constexpr uint32_t kAggSlot = 32;  // per aggregate: [0,16) value, [16,24) count, [24] has value
+
+std::vector<SqlType> typesOf(const std::vector<plan::ExprPtr>& exprs) {
+  std::vector<SqlType> t;
+  for (const auto& e : exprs) t.push_back(e->type);
+  return t;
+}
+
+// The accumulator type of SUM/AVG over `arg`: wide enough to not overflow where
+// PostgreSQL does not.
+TypeId accumulatorType(AggKind kind, TypeId arg, TypeId result) {
+  if (kind == AggKind::Avg) {
+    if (arg == TypeId::Int2 || arg == TypeId::Int4) return TypeId::Int8;
+    if (arg == TypeId::Float4 || arg == TypeId::Float8) return TypeId::Float8;
+    return TypeId::Numeric;
+  }
+  return result;
+}
+
+}  // namespace
+
+// Calls `body` once per row of a chunked table (scan) with the row's values and rowid.
+static void scanTable(Codegen& cg, const Table& table,
+                      const std::function<void(Row&, llvm::Value* rowid, llvm::BasicBlock* next)>& body) {
+  auto& b = cg.b_;
+  const TupleLayout& layout = table.layout();
+  llvm::Value* dir = cg.ptrConst(&table.directory());
+  llvm::Type* i8 = b.getInt8Ty();
+  llvm::Type* i32 = b.getInt32Ty();
+  auto field = [&](llvm::Value* base, size_t offset) {
+    return b.CreateConstInBoundsGEP1_64(i8, base, offset);
+  };
+  cg.loop(b.getInt32(0),
+          [&] { return b.CreateLoad(i32, field(dir, offsetof(ChunkDirectory, count))); },
+          [&](llvm::Value* c, llvm::BasicBlock*) {
+            cg.call("duet_q_check_cancel", b.getVoidTy(), {cg.qctx_});
+            llvm::Value* chunks = b.CreateLoad(cg.ptrTy_, field(dir, offsetof(ChunkDirectory, chunks)));
+            llvm::Value* chunk = b.CreateLoad(cg.ptrTy_, b.CreateInBoundsGEP(cg.ptrTy_, chunks, c));
+            llvm::Value* used = b.CreateLoad(i32, field(chunk, offsetof(Chunk, used)));
+            llvm::Value* live = b.CreateLoad(cg.ptrTy_, field(chunk, offsetof(Chunk, live)));
+            llvm::Value* rows = nullptr;
+            std::vector<llvm::Value*> values, nulls;
+            if (table.kind() == StorageKind::Row) {
+              rows = b.CreateLoad(cg.ptrTy_, field(chunk, offsetof(Chunk, rows)));
+            } else {
+              llvm::Value* cv = b.CreateLoad(cg.ptrTy_, field(chunk, offsetof(Chunk, columnValues)));
+              llvm::Value* cn = b.CreateLoad(cg.ptrTy_, field(chunk, offsetof(Chunk, columnNulls)));
+              for (size_t col = 0; col < layout.types.size(); ++col) {
+                values.push_back(b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(cg.ptrTy_, cv, col)));
+                nulls.push_back(b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(cg.ptrTy_, cn, col)));
+              }
+            }
+            llvm::Value* chunkBase = b.CreateShl(b.CreateZExt(c, cg.i64Ty_), kChunkShift);
+            cg.loop(b.getInt32(0), [&] { return used; }, [&](llvm::Value* i, llvm::BasicBlock* next) {
+              llvm::Value* i64 = b.CreateZExt(i, cg.i64Ty_);
+              llvm::BasicBlock* isLive = cg.block("live");
+              b.CreateCondBr(b.CreateICmpNE(b.CreateLoad(i8, b.CreateInBoundsGEP(i8, live, i64)), b.getInt8(0)),
+                             isLive, next);
+              b.SetInsertPoint(isLive);
+              Row row;
+              if (rows) {
+                llvm::Value* tuple = b.CreateInBoundsGEP(i8, rows, b.CreateMul(i64, b.getInt64(layout.size)));
+                for (size_t col = 0; col < layout.types.size(); ++col) row.push_back(cg.loadField(tuple, layout, col));
+              } else {
+                for (size_t col = 0; col < layout.types.size(); ++col) {
+                  TypeId t = layout.types[col].id;
+                  llvm::Value* vp = b.CreateInBoundsGEP(i8, values[col], b.CreateMul(i64, b.getInt64(physicalSize(t))));
+                  llvm::Value* np = b.CreateInBoundsGEP(i8, nulls[col], i64);
+                  row.push_back(cg.loadValue(vp, np, t));
+                }
+              }
+              body(row, b.CreateOr(chunkBase, i64), next);
+            });
+          });
+}
+
+// Loads the live row `rowid` of `table` (known to exist) into SSA values.
+static Row readRow(Codegen& cg, const Table& table, llvm::Value* rowid) {
+  auto& b = cg.b_;
+  const TupleLayout& layout = table.layout();
+  llvm::Type* i8 = b.getInt8Ty();
+  llvm::Value* dir = cg.ptrConst(&table.directory());
+  llvm::Value* chunks = b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(i8, dir, offsetof(ChunkDirectory, chunks)));
+  llvm::Value* chunk = b.CreateLoad(cg.ptrTy_, b.CreateInBoundsGEP(cg.ptrTy_, chunks, b.CreateLShr(rowid, kChunkShift)));
+  llvm::Value* slot = b.CreateAnd(rowid, b.getInt64(kChunkRows - 1));
+  Row row;
+  if (table.kind() == StorageKind::Row) {
+    llvm::Value* rows = b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(i8, chunk, offsetof(Chunk, rows)));
+    llvm::Value* tuple = b.CreateInBoundsGEP(i8, rows, b.CreateMul(slot, b.getInt64(layout.size)));
+    for (size_t col = 0; col < layout.types.size(); ++col) row.push_back(cg.loadField(tuple, layout, col));
+  } else {
+    llvm::Value* cv = b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(i8, chunk, offsetof(Chunk, columnValues)));
+    llvm::Value* cn = b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(i8, chunk, offsetof(Chunk, columnNulls)));
+    for (size_t col = 0; col < layout.types.size(); ++col) {
+      TypeId t = layout.types[col].id;
+      llvm::Value* values = b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(cg.ptrTy_, cv, col));
+      llvm::Value* nulls = b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(cg.ptrTy_, cn, col));
+      row.push_back(cg.loadValue(b.CreateInBoundsGEP(i8, values, b.CreateMul(slot, b.getInt64(physicalSize(t)))),
+                                 b.CreateInBoundsGEP(i8, nulls, slot), t));
+    }
+  }
+  return row;
+}
+
+// Produces `child` as a pipeline of its own, ending where the caller continues.
+static void producePipeline(Codegen& cg, const Node& child, const Consumer& consume) {
+  llvm::BasicBlock* end = cg.block("pipe.end");
+  cg.pipelineEnd_.push_back(end);
+  cg.produce(child, consume);
+  if (!cg.b_.GetInsertBlock()->getTerminator()) cg.b_.CreateBr(end);
+  cg.b_.SetInsertPoint(end);
+  cg.pipelineEnd_.pop_back();
+}
+
+// Iterates the tuples of a runtime TupleBuffer, loading each into SSA values.
+static void iterateBuffer(Codegen& cg, llvm::Value* buffer, const TupleLayout* layout,
+                          const Consumer& consume) {
+  auto& b = cg.b_;
+  llvm::Value* n = cg.call("duet_q_buffer_size", cg.i64Ty_, {buffer});
+  cg.loop(b.getInt64(0), [&] { return n; }, [&](llvm::Value* i, llvm::BasicBlock*) {
+    llvm::Value* tuple = cg.call("duet_q_buffer_at", cg.ptrTy_, {buffer, i});
+    Row row;
+    for (size_t c = 0; c < layout->types.size(); ++c) row.push_back(cg.loadField(tuple, *layout, c));
+    consume(row);
+  });
+}
+
+static llvm::Value* affectedPtr(Codegen& cg) {
+  return cg.b_.CreateConstInBoundsGEP1_64(cg.b_.getInt8Ty(), cg.qctx_, offsetof(rt::QueryContext, affectedRows));
+}
+static llvm::Value* undoPtr(Codegen& cg) {
+  return cg.b_.CreateLoad(cg.ptrTy_, cg.b_.CreateConstInBoundsGEP1_64(cg.b_.getInt8Ty(), cg.qctx_,
+                                                                     offsetof(rt::QueryContext, undo)));
+}
+static void countAffected(Codegen& cg) {
+  llvm::Value* p = affectedPtr(cg);
+  cg.b_.CreateStore(cg.b_.CreateAdd(cg.b_.CreateLoad(cg.i64Ty_, p), cg.b_.getInt64(1)), p);
+}
+static void emitReturning(Codegen& cg, const Node& node, const Row& tableRow, const Consumer& consume) {
+  if (node.returning.empty()) return;
+  Row out;
+  for (const auto& e : node.returning) out.push_back(cg.expr(*e, tableRow));
+  consume(out);
+}
+
+void Codegen::produce(const Node& node, const Consumer& consume) {
+  auto& b = b_;
+  switch (node.kind) {
+    case NodeKind::TableScan: {
+      scanTable(*this, *node.table, [&](Row& row, llvm::Value* rowid, llvm::BasicBlock*) {
+        row.push_back({rowid, b.getFalse()});
+        consume(row);
+      });
+      return;
+    }
+    case NodeKind::IndexLookup: {
+      const TupleLayout& keyLayout = node.index->keyLayout();
+      llvm::Value* key = tupleAlloca(keyLayout);
+      Row keys;
+      for (const auto& k : node.keys) keys.push_back(expr(*k, {}));
+      storeRow(key, keyLayout, keys);
+      llvm::Value* rowid = call("duet_index_lookup", i64Ty_, {ptrConst(node.index), key});
+      ifThen(b.CreateICmpNE(rowid, b.getInt64(kNoRow)), [&] {
+        Row row = readRow(*this, *node.table, rowid);
+        row.push_back({rowid, b.getFalse()});
+        consume(row);
+      });
+      return;
+    }
+    case NodeKind::Values: {
+      for (const auto& exprs : node.rows) {
+        Row row;
+        for (size_t c = 0; c < exprs.size(); ++c) {
+          Val v = expr(*exprs[c], {});
+          if (exprs[c]->type != node.outputTypes[c] && node.outputTypes[c].id != exprs[c]->type.id)
+            v = cast(v, exprs[c]->type, node.outputTypes[c], false);
+          row.push_back(v);
+        }
+        consume(row);
+      }
+      return;
+    }
+    case NodeKind::Filter: {
+      produce(*node.children[0], [&](Row& row) {
+        Val v = expr(*node.predicate, row);
+        ifThen(isTrue(v), [&] { consume(row); });
+      });
+      return;
+    }
+    case NodeKind::Project: {
+      produce(*node.children[0], [&](Row& row) {
+        Row out;
+        for (const auto& e : node.exprs) out.push_back(expr(*e, row));
+        consume(out);
+      });
+      return;
+    }
+    case NodeKind::Materialize:
+    case NodeKind::NestedLoopJoin: {
+      // Materialise child (the inner side for a join) into a buffer first.
+      const Node& buffered = node.kind == NodeKind::Materialize ? *node.children[0] : *node.children[1];
+      const TupleLayout* layout = out_.layouts.add(TupleLayout::of(buffered.outputTypes));
+      llvm::Value* buffer = call("duet_q_buffer_new", ptrTy_, {qctx_, ptrConst(layout)});
+      llvm::Value* tuple = tupleAlloca(*layout);
+      producePipeline(*this, buffered, [&](Row& row) {
+        storeRow(tuple, *layout, row);
+        call("duet_q_buffer_append", b.getVoidTy(), {buffer, tuple});
+      });
+      if (node.kind == NodeKind::Materialize) {
+        iterateBuffer(*this, buffer, layout, consume);
+        return;
+      }
+      produce(*node.children[0], [&](Row& outer) {
+        iterateBuffer(*this, buffer, layout, [&](Row& inner) {
+          Row joined = outer;
+          joined.insert(joined.end(), inner.begin(), inner.end());
+          if (node.predicate) {
+            ifThen(isTrue(expr(*node.predicate, joined)), [&] { consume(joined); });
+          } else {
+            consume(joined);
+          }
+        });
+      });
+      return;
+    }
+    case NodeKind::HashJoin: {
+      const Node& build = *node.children[0];
+      const TupleLayout* keyLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
+      const TupleLayout* rowLayout = out_.layouts.add(TupleLayout::of(build.outputTypes));
+      llvm::Value* table = call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(rowLayout)});
+      llvm::Value* key = tupleAlloca(*keyLayout);
+      llvm::Value* tuple = tupleAlloca(*rowLayout);
+      producePipeline(*this, build, [&](Row& row) {
+        Row keys;
+        for (const auto& k : node.exprs) keys.push_back(expr(*k, row));
+        storeRow(key, *keyLayout, keys);
+        storeRow(tuple, *rowLayout, row);
+        call("duet_q_join_insert", b.getVoidTy(), {table, key, tuple});
+      });
+      call("duet_q_join_finish", b.getVoidTy(), {table});
+      llvm::Value* probeKey = tupleAlloca(*keyLayout);
+      llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+      llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
+      produce(*node.children[1], [&](Row& right) {
+        Row keys;
+        for (const auto& k : node.rightKeys) keys.push_back(expr(*k, right));
+        storeRow(probeKey, *keyLayout, keys);
+        b.CreateStore(b.getInt64(0), cursor);
+        llvm::BasicBlock* head = block("probe");
+        llvm::BasicBlock* match = block("probe.match");
+        llvm::BasicBlock* done = block("probe.done");
+        b.CreateBr(head);
+        b.SetInsertPoint(head);
+        llvm::Value* hit = call("duet_q_join_next", ptrTy_, {table, probeKey, cursor});
+        b.CreateCondBr(b.CreateIsNull(hit), done, match);
+        b.SetInsertPoint(match);
+        Row joined;
+        for (size_t c = 0; c < rowLayout->types.size(); ++c) joined.push_back(loadField(hit, *rowLayout, c));
+        joined.insert(joined.end(), right.begin(), right.end());
+        if (node.predicate) {
+          ifThen(isTrue(expr(*node.predicate, joined)), [&] { consume(joined); });
+        } else {
+          consume(joined);
+        }
+        if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(head);
+        b.SetInsertPoint(done);
+      });
+      return;
+    }
+    case NodeKind::Aggregate: {
+      const TupleLayout* keyLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
+      uint32_t stateSize = std::max<uint32_t>(16, kAggSlot * node.aggs.size());
+      llvm::Value* groups = call("duet_q_groups_new", ptrTy_, {qctx_, ptrConst(keyLayout), b.getInt32(stateSize)});
+      llvm::Value* key = tupleAlloca(*keyLayout);
+      llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+      llvm::Value* isNew = eb.CreateAlloca(b.getInt8Ty());
+      llvm::Type* i8 = b.getInt8Ty();
+      auto slot = [&](llvm::Value* state, size_t k, size_t offset) {
+        return b.CreateConstInBoundsGEP1_64(i8, state, kAggSlot * k + offset);
+      };
+      producePipeline(*this, *node.children[0], [&](Row& row) {
+        Row keys;
+        for (const auto& k : node.exprs) keys.push_back(expr(*k, row));
+        storeRow(key, *keyLayout, keys);
+        llvm::Value* state = call("duet_q_groups_find", ptrTy_, {groups, key, isNew});
+        for (size_t k = 0; k < node.aggs.size(); ++k) {
+          const plan::AggSpec& agg = node.aggs[k];
+          llvm::Value* countPtr = slot(state, k, 16);
+          auto bumpCount = [&] { b.CreateStore(b.CreateAdd(b.CreateLoad(i64Ty_, countPtr), b.getInt64(1)), countPtr); };
+          if (agg.kind == AggKind::CountStar) { bumpCount(); continue; }
+          Val v = expr(*agg.arg, row);
+          ifThen(b.CreateNot(v.null), [&] {
+            if (agg.kind == AggKind::Count) { bumpCount(); return; }
+            TypeId argType = agg.arg->type.id;
+            TypeId acc = accumulatorType(agg.kind, argType, agg.resultType.id);
+            llvm::Value* valuePtr = slot(state, k, 0);
+            llvm::Value* hasPtr = slot(state, k, 24);
+            llvm::Value* has = b.CreateICmpNE(b.CreateLoad(i8, hasPtr), b.getInt8(0));
+            Val old = loadValue(valuePtr, hasPtr, acc);  // value only; null flag unused
+            llvm::Value* next;
+            if (agg.kind == AggKind::Min || agg.kind == AggKind::Max) {
+              // Compare against the value itself while the group has none yet: the state
+              // bytes are zero then, which is no valid string or numeric to call into.
+              llvm::Value* current = b.CreateSelect(has, old.v, v.v);
+              llvm::Value* better = compare(agg.kind == AggKind::Min ? plan::Op::Lt : plan::Op::Gt, argType, v.v, current);
+              next = b.CreateSelect(b.CreateOr(b.CreateNot(has), better), v.v, old.v);
+            } else {
+              Val widened = cast({v.v, b.getFalse()}, agg.arg->type, SqlType{acc, -1}, false);
+              llvm::Value* sum = arithmetic(plan::Op::Add, acc, old.v, widened.v);
+              next = b.CreateSelect(has, sum, widened.v);
+            }
+            if (acc == TypeId::Bool) next = b.CreateZExt(next, i8);
+            b.CreateStore(next, valuePtr);
+            b.CreateStore(b.getInt8(1), hasPtr);
+            bumpCount();
+          });
+        }
+      });
+      if (node.exprs.empty()) {  // a plain aggregate yields one row even over no input
+        call("duet_q_groups_find", ptrTy_, {groups, key, isNew});
+      }
+      llvm::Value* n = call("duet_q_groups_size", i64Ty_, {groups});
+      loop(b.getInt64(0), [&] { return n; }, [&](llvm::Value* i, llvm::BasicBlock*) {
+        llvm::Value* entry = call("duet_q_groups_entry", ptrTy_, {groups, i});
+        Row out;
+        for (size_t c = 0; c < keyLayout->types.size(); ++c) out.push_back(loadField(entry, *keyLayout, c));
+        llvm::Value* state = b.CreateConstInBoundsGEP1_64(i8, entry, keyLayout->size);
+        for (size_t k = 0; k < node.aggs.size(); ++k) {
+          const plan::AggSpec& agg = node.aggs[k];
+          llvm::Value* count = b.CreateLoad(i64Ty_, slot(state, k, 16));
+          if (agg.kind == AggKind::CountStar || agg.kind == AggKind::Count) {
+            out.push_back({count, b.getFalse()});
+            continue;
+          }
+          TypeId acc = accumulatorType(agg.kind, agg.arg->type.id, agg.resultType.id);
+          llvm::Value* hasPtr = slot(state, k, 24);
+          Val v = loadValue(slot(state, k, 0), hasPtr, acc);
+          v.null = b.CreateNot(v.null);  // the flag byte says "has a value"
+          if (agg.kind == AggKind::Avg) {
+            v = strict({v.null}, agg.resultType.id, [&] {
+              Val sum = cast({v.v, b.getFalse()}, SqlType{acc, -1}, agg.resultType, false);
+              Val cnt = cast({count, b.getFalse()}, SqlType{TypeId::Int8, -1}, agg.resultType, false);
+              return arithmetic(plan::Op::Div, agg.resultType.id, sum.v, cnt.v);
+            });
+          }
+          out.push_back(v);
+        }
+        consume(out);
+      });
+      return;
+    }
+    case NodeKind::Sort: {
+      const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
+      auto spec = std::make_unique<std::vector<rt::SortSpec>>();
+      for (const auto& k : node.sortKeys) spec->push_back({k.column, k.descending, k.nullsFirst});
+      llvm::Value* sorter = call("duet_q_sorter_new", ptrTy_,
+                                 {qctx_, ptrConst(layout), ptrConst(spec->data()), b.getInt32(spec->size())});
+      out_.sortSpecs.push_back(std::move(spec));
+      llvm::Value* tuple = tupleAlloca(*layout);
+      producePipeline(*this, *node.children[0], [&](Row& row) {
+        storeRow(tuple, *layout, row);
+        call("duet_q_buffer_append", b.getVoidTy(), {sorter, tuple});
+      });
+      call("duet_q_sorter_sort", b.getVoidTy(), {sorter});
+      iterateBuffer(*this, sorter, layout, consume);
+      return;
+    }
+    case NodeKind::Limit: {
+      llvm::Value* limit = b.getInt64(INT64_MAX);
+      llvm::Value* offset = b.getInt64(0);
+      if (node.limit) {
+        Val l = expr(*node.limit, {});
+        limit = b.CreateSelect(l.null, limit, l.v);
+      }
+      if (node.offset) {
+        Val o = expr(*node.offset, {});
+        offset = b.CreateSelect(o.null, offset, o.v);
+      }
+      call("duet_rt_check_limit", b.getVoidTy(), {limit, offset});
+      llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+      llvm::Value* seen = eb.CreateAlloca(i64Ty_);
+      b.CreateStore(b.getInt64(0), seen);
+      // Stop the pipeline once offset + limit rows went by (saturating).
+      llvm::Value* sum = b.CreateBinaryIntrinsic(llvm::Intrinsic::sadd_sat, offset, limit);
+      ifThen(b.CreateICmpEQ(limit, b.getInt64(0)), [&] { b.CreateBr(pipelineEnd_.back()); });
+      produce(*node.children[0], [&](Row& row) {
+        llvm::Value* n = b.CreateLoad(i64Ty_, seen);
+        llvm::Value* n1 = b.CreateAdd(n, b.getInt64(1));
+        b.CreateStore(n1, seen);
+        ifThen(b.CreateICmpSGE(n, offset), [&] { consume(row); });
+        ifThen(b.CreateICmpSGE(n1, sum), [&] { b.CreateBr(pipelineEnd_.back()); });
+      });
+      return;
+    }
+    case NodeKind::Distinct: {
+      const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
+      llvm::Value* groups = call("duet_q_groups_new", ptrTy_, {qctx_, ptrConst(layout), b.getInt32(16)});
+      llvm::Value* tuple = tupleAlloca(*layout);
+      llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+      llvm::Value* isNew = eb.CreateAlloca(b.getInt8Ty());
+      produce(*node.children[0], [&](Row& row) {
+        storeRow(tuple, *layout, row);
+        call("duet_q_groups_find", ptrTy_, {groups, tuple, isNew});
+        ifThen(b.CreateICmpNE(b.CreateLoad(b.getInt8Ty(), isNew), b.getInt8(0)), [&] { consume(row); });
+      });
+      return;
+    }
+    case NodeKind::Insert: {
+      const TupleLayout& layout = node.table->layout();
+      llvm::Value* tuple = tupleAlloca(layout);
+      produce(*node.children[0], [&](Row& row) {
+        storeRow(tuple, layout, row);
+        call("duet_table_insert", i64Ty_, {ptrConst(node.table), tuple, undoPtr(*this)});
+        countAffected(*this);
+        emitReturning(*this, node, row, consume);
+      });
+      return;
+    }
+    case NodeKind::Update: {
+      const TupleLayout& layout = node.table->layout();
+      llvm::Value* tuple = tupleAlloca(layout);
+      produce(*node.children[0], [&](Row& row) {
+        Row values(row.begin() + 1, row.end());
+        storeRow(tuple, layout, values);
+        call("duet_table_update", b.getVoidTy(), {ptrConst(node.table), row[0].v, tuple, undoPtr(*this)});
+        countAffected(*this);
+        emitReturning(*this, node, values, consume);
+      });
+      return;
+    }
+    case NodeKind::Delete: {
+      produce(*node.children[0], [&](Row& row) {
+        call("duet_table_erase", b.getVoidTy(), {ptrConst(node.table), row[0].v, undoPtr(*this)});
+        countAffected(*this);
+        Row values(row.begin() + 1, row.end());
+        emitReturning(*this, node, values, consume);
+      });
+      return;
+    }
+    case NodeKind::IndexRange:
+      throw SqlError(sqlstate::kFeatureNotSupported, "ordered index range scans are not compiled yet");
+  }
+}
+
+}  // namespace duet::codegen

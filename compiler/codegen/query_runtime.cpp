@@ -1,0 +1,227 @@
+#include "compiler/codegen/query_runtime.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "engine/error.h"
+#include "engine/types/value_ops.h"
+
+namespace duet::rt {
+
+namespace {
+
+bool isNullAt(const TupleLayout& l, const uint8_t* t, size_t c) { return t[l.nullOffset(c)] != 0; }
+
+// Deep-copies the string fields of a tuple into `arena` so the copy owns its bytes.
+void ownStrings(const TupleLayout& l, uint8_t* t, Arena& arena) {
+  for (size_t c = 0; c < l.types.size(); ++c) {
+    if (!isStringType(l.types[c].id) || isNullAt(l, t, c)) continue;
+    auto** field = reinterpret_cast<const VarString**>(t + l.offsets[c]);
+    if (*field) *field = arena.makeString((*field)->view());
+  }
+}
+
+uint64_t hashTuple(const TupleLayout& l, const uint8_t* t) {
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (size_t c = 0; c < l.types.size(); ++c) {
+    uint64_t v = isNullAt(l, t, c) ? 0x51ed27u : hashValue(l.types[c], t + l.offsets[c]);
+    h = (h ^ v) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  return h;
+}
+
+// Equality for grouping: NULLs group together, as GROUP BY and DISTINCT require.
+bool tuplesEqual(const TupleLayout& l, const uint8_t* a, const uint8_t* b) {
+  for (size_t c = 0; c < l.types.size(); ++c) {
+    bool na = isNullAt(l, a, c), nb = isNullAt(l, b, c);
+    if (na != nb) return false;
+    if (!na && compareValues(l.types[c], a + l.offsets[c], b + l.offsets[c]) != 0) return false;
+  }
+  return true;
+}
+
+// Join equality: a NULL key matches nothing.
+bool joinKeysEqual(const TupleLayout& l, const uint8_t* a, const uint8_t* b) {
+  for (size_t c = 0; c < l.types.size(); ++c) {
+    if (isNullAt(l, a, c) || isNullAt(l, b, c)) return false;
+    if (compareValues(l.types[c], a + l.offsets[c], b + l.offsets[c]) != 0) return false;
+  }
+  return true;
+}
+
+bool hasNullKey(const TupleLayout& l, const uint8_t* t) {
+  for (size_t c = 0; c < l.types.size(); ++c)
+    if (isNullAt(l, t, c)) return true;
+  return false;
+}
+
+}  // namespace
+
+uint8_t* TupleBuffer::copyTuple(const uint8_t* tuple, size_t extraBytes) {
+  auto* copy = static_cast<uint8_t*>(arena_.allocate(layout_.size + extraBytes, 16));
+  std::memcpy(copy, tuple, layout_.size);
+  if (extraBytes) std::memset(copy + layout_.size, 0, extraBytes);
+  ownStrings(layout_, copy, arena_);
+  return copy;
+}
+
+uint8_t* TupleBuffer::append(const uint8_t* tuple) {
+  uint8_t* copy = copyTuple(tuple, 0);
+  rows_.push_back(copy);
+  return copy;
+}
+
+void Sorter::sort() {
+  const TupleLayout& l = layout_;
+  std::stable_sort(rows_.begin(), rows_.end(), [&](const uint8_t* a, const uint8_t* b) {
+    for (const SortSpec& k : keys_) {
+      bool na = isNullAt(l, a, k.column), nb = isNullAt(l, b, k.column);
+      if (na || nb) {
+        if (na && nb) continue;
+        return na ? k.nullsFirst : !k.nullsFirst;
+      }
+      int c = compareValues(l.types[k.column], a + l.offsets[k.column], b + l.offsets[k.column]);
+      if (c != 0) return k.descending ? c > 0 : c < 0;
+    }
+    return false;
+  });
+}
+
+GroupTable::GroupTable(TupleLayout keyLayout, uint32_t stateSize)
+    : keyLayout_(std::move(keyLayout)), stateSize_((stateSize + 15) & ~15u) {
+  slots_.assign(64, 0);
+}
+
+uint64_t GroupTable::hashKey(const uint8_t* key) const { return hashTuple(keyLayout_, key); }
+
+void GroupTable::grow() {
+  std::vector<uint32_t> bigger(slots_.size() * 2, 0);
+  size_t mask = bigger.size() - 1;
+  for (uint32_t i = 0; i < entries_.size(); ++i) {
+    size_t s = hashes_[i] & mask;
+    while (bigger[s]) s = (s + 1) & mask;
+    bigger[s] = i + 1;
+  }
+  slots_.swap(bigger);
+}
+
+uint8_t* GroupTable::findOrInsert(const uint8_t* key, bool* isNew) {
+  uint64_t h = hashKey(key);
+  size_t mask = slots_.size() - 1;
+  for (size_t s = h & mask;; s = (s + 1) & mask) {
+    uint32_t e = slots_[s];
+    if (!e) break;
+    if (hashes_[e - 1] == h && tuplesEqual(keyLayout_, entries_[e - 1], key)) {
+      *isNew = false;
+      return entries_[e - 1] + keyLayout_.size;
+    }
+  }
+  auto* entry = static_cast<uint8_t*>(arena_.allocate(keyLayout_.size + stateSize_, 16));
+  std::memcpy(entry, key, keyLayout_.size);
+  std::memset(entry + keyLayout_.size, 0, stateSize_);
+  ownStrings(keyLayout_, entry, arena_);
+  entries_.push_back(entry);
+  hashes_.push_back(h);
+  if (entries_.size() * 2 > slots_.size()) {
+    grow();
+  } else {
+    size_t s = h & mask;
+    while (slots_[s]) s = (s + 1) & mask;
+    slots_[s] = static_cast<uint32_t>(entries_.size());
+  }
+  *isNew = true;
+  return entry + keyLayout_.size;
+}
+
+JoinTable::JoinTable(TupleLayout keyLayout, TupleLayout rowLayout)
+    : keyLayout_(keyLayout), rows_(std::move(rowLayout)), keys_(std::move(keyLayout)) {}
+
+uint64_t JoinTable::hashKey(const uint8_t* key) const { return hashTuple(keyLayout_, key); }
+
+void JoinTable::insert(const uint8_t* key, const uint8_t* row) {
+  if (hasNullKey(keyLayout_, key)) return;  // a NULL key can never match
+  rows_.append(row);
+  keys_.append(key);
+  hashes_.push_back(hashKey(key));
+}
+
+void JoinTable::finish() {
+  size_t buckets = std::bit_ceil(std::max<size_t>(16, keys_.size() * 2));
+  heads_.assign(buckets, 0);
+  chain_.assign(keys_.size(), 0);
+  for (uint32_t i = 0; i < keys_.size(); ++i) {
+    size_t b = hashes_[i] & (buckets - 1);
+    chain_[i] = heads_[b];
+    heads_[b] = i + 1;
+  }
+}
+
+const uint8_t* JoinTable::next(const uint8_t* key, uint64_t* cursor) const {
+  if (heads_.empty()) return nullptr;
+  uint32_t e;
+  if (*cursor == 0) {
+    e = heads_[hashKey(key) & (heads_.size() - 1)];
+  } else {
+    e = chain_[*cursor - 1];
+  }
+  for (; e; e = chain_[e - 1]) {
+    if (joinKeysEqual(keyLayout_, keys_.at(e - 1), key)) {
+      *cursor = e;
+      return rows_.at(e - 1);
+    }
+  }
+  *cursor = 0;
+  return nullptr;
+}
+
+}  // namespace duet::rt
+
+using namespace duet;
+using namespace duet::rt;
+
+extern "C" {
+
+void duet_q_emit(QueryContext* ctx, const uint8_t* tuple) { ctx->output->consume(tuple); }
+
+void duet_q_check_cancel(QueryContext* ctx) {
+  if (ctx->cancel && ctx->cancel->load(std::memory_order_relaxed))
+    throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to user request");
+}
+
+TupleBuffer* duet_q_buffer_new(QueryContext* ctx, const TupleLayout* layout) {
+  ctx->buffers.push_back(std::make_unique<TupleBuffer>(*layout));
+  return ctx->buffers.back().get();
+}
+void duet_q_buffer_append(TupleBuffer* b, const uint8_t* tuple) { b->append(tuple); }
+uint64_t duet_q_buffer_size(TupleBuffer* b) { return b->size(); }
+uint8_t* duet_q_buffer_at(TupleBuffer* b, uint64_t i) { return b->at(i); }
+
+TupleBuffer* duet_q_sorter_new(QueryContext* ctx, const TupleLayout* layout, const SortSpec* keys,
+                               uint32_t nkeys) {
+  ctx->buffers.push_back(std::make_unique<Sorter>(*layout, std::vector<SortSpec>(keys, keys + nkeys)));
+  return ctx->buffers.back().get();
+}
+void duet_q_sorter_sort(TupleBuffer* sorter) { static_cast<Sorter*>(sorter)->sort(); }
+
+GroupTable* duet_q_groups_new(QueryContext* ctx, const TupleLayout* keyLayout, uint32_t stateSize) {
+  ctx->groups.push_back(std::make_unique<GroupTable>(*keyLayout, stateSize));
+  return ctx->groups.back().get();
+}
+uint8_t* duet_q_groups_find(GroupTable* t, const uint8_t* key, bool* isNew) {
+  return t->findOrInsert(key, isNew);
+}
+uint64_t duet_q_groups_size(GroupTable* t) { return t->size(); }
+uint8_t* duet_q_groups_entry(GroupTable* t, uint64_t i) { return t->entry(i); }
+
+JoinTable* duet_q_join_new(QueryContext* ctx, const TupleLayout* keyLayout, const TupleLayout* rowLayout) {
+  ctx->joins.push_back(std::make_unique<JoinTable>(*keyLayout, *rowLayout));
+  return ctx->joins.back().get();
+}
+void duet_q_join_insert(JoinTable* t, const uint8_t* key, const uint8_t* row) { t->insert(key, row); }
+void duet_q_join_finish(JoinTable* t) { t->finish(); }
+const uint8_t* duet_q_join_next(JoinTable* t, const uint8_t* key, uint64_t* cursor) {
+  return t->next(key, cursor);
+}
+void duet_q_add_affected(QueryContext* ctx, int64_t n) { ctx->affectedRows += n; }
+}

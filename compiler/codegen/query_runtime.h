@@ -1,0 +1,157 @@
+// The precompiled half of every compiled query (Umbra's "Tidy Tuples" split): the hash
+// tables, sort buffers and output formatting that generated code calls. Generated code
+// passes tuples in TupleLayout format (engine/storage/layout.h); the structures here know
+// the layouts and use the type library's hash, compare and format functions on them.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <memory>
+#include <vector>
+
+#include "engine/storage/layout.h"
+#include "engine/types/value.h"
+
+namespace duet {
+class UndoLog;
+}
+
+namespace duet::rt {
+
+// Receives the rows a query produces (the final projection), one tuple at a time.
+class RowConsumer {
+ public:
+  virtual ~RowConsumer() = default;
+  virtual void consume(const uint8_t* tuple) = 0;
+};
+
+// A growable list of tuples of one layout; strings copied into its own arena so the rows
+// stay valid after the statement arena or the source table changes.
+class TupleBuffer {
+ public:
+  explicit TupleBuffer(TupleLayout layout) : layout_(std::move(layout)) {}
+  virtual ~TupleBuffer() = default;
+  uint8_t* append(const uint8_t* tuple);
+  size_t size() const { return rows_.size(); }
+  uint8_t* at(size_t i) const { return rows_[i]; }
+  const TupleLayout& layout() const { return layout_; }
+  std::vector<uint8_t*>& rows() { return rows_; }
+
+ protected:
+  uint8_t* copyTuple(const uint8_t* tuple, size_t extraBytes);
+  TupleLayout layout_;
+  std::vector<uint8_t*> rows_;
+  Arena arena_;
+};
+
+// Hash table from key tuples to fixed-size, zero-initialised state blocks: GROUP BY,
+// DISTINCT. Entry memory: [key tuple][state bytes].
+class GroupTable {
+ public:
+  GroupTable(TupleLayout keyLayout, uint32_t stateSize);
+  // Returns the entry's state block; *isNew is set when the group was just created.
+  uint8_t* findOrInsert(const uint8_t* keyTuple, bool* isNew);
+  size_t size() const { return entries_.size(); }
+  uint8_t* entry(size_t i) const { return entries_[i]; }  // the key tuple; state follows
+  uint32_t stateOffset() const { return keyLayout_.size; }
+
+ private:
+  uint64_t hashKey(const uint8_t* key) const;
+  bool keysEqual(const uint8_t* a, const uint8_t* b) const;
+  void grow();
+  TupleLayout keyLayout_;
+  uint32_t stateSize_;
+  std::vector<uint8_t*> entries_;
+  std::vector<uint32_t> slots_;  // open addressing; 0 empty, else entry index + 1
+  std::vector<uint64_t> hashes_;
+  Arena arena_;
+};
+
+// Join hash table: key tuple -> list of payload tuples (the build side's whole row).
+class JoinTable {
+ public:
+  JoinTable(TupleLayout keyLayout, TupleLayout rowLayout);
+  void insert(const uint8_t* keyTuple, const uint8_t* rowTuple);
+  void finish();  // build the index after all inserts
+  // Iterates matches: start with cursor = 0, returns null when exhausted.
+  const uint8_t* next(const uint8_t* keyTuple, uint64_t* cursor) const;
+
+ private:
+  uint64_t hashKey(const uint8_t* key) const;
+  TupleLayout keyLayout_;
+  TupleBuffer rows_;
+  TupleBuffer keys_;
+  std::vector<uint64_t> hashes_;
+  std::vector<uint32_t> heads_;  // bucket -> first entry + 1
+  std::vector<uint32_t> chain_;  // entry -> next entry + 1
+};
+
+struct SortSpec {
+  int column;
+  bool descending;
+  bool nullsFirst;
+};
+
+class Sorter : public TupleBuffer {
+ public:
+  Sorter(TupleLayout layout, std::vector<SortSpec> keys)
+      : TupleBuffer(std::move(layout)), keys_(std::move(keys)) {}
+  void sort();
+
+ private:
+  std::vector<SortSpec> keys_;
+};
+
+// Everything one execution of a compiled query needs; generated code receives a pointer.
+struct QueryContext {
+  const uint8_t* params = nullptr;   // parameters as a tuple (layout chosen by the binder)
+  UndoLog* undo = nullptr;
+  RowConsumer* output = nullptr;
+  const std::atomic<bool>* cancel = nullptr;
+  int64_t affectedRows = 0;          // INSERT/UPDATE/DELETE count
+  // now()/CURRENT_TIMESTAMP: the transaction's start, microseconds since 2000-01-01 UTC
+  // (recorded by the session so a replay of the statement sees the same value).
+  int64_t transactionTimestamp = 0;
+  // current_setting(name): the session's value of a setting; throws 42704 if unknown.
+  std::function<std::string(std::string_view)> currentSetting;
+  std::vector<std::unique_ptr<TupleBuffer>> buffers;  // per-execution runtime state,
+  std::vector<std::unique_ptr<GroupTable>> groups;    // created by generated code
+  std::vector<std::unique_ptr<JoinTable>> joins;
+};
+
+// Describes, for generated code, the layouts it asks runtime structures to use.
+struct LayoutPool {
+  std::vector<std::unique_ptr<TupleLayout>> layouts;
+  const TupleLayout* add(TupleLayout l) {
+    layouts.push_back(std::make_unique<TupleLayout>(std::move(l)));
+    return layouts.back().get();
+  }
+};
+
+}  // namespace duet::rt
+
+// The C entry points generated code calls.
+extern "C" {
+void duet_q_emit(duet::rt::QueryContext* ctx, const uint8_t* tuple);
+void duet_q_check_cancel(duet::rt::QueryContext* ctx);
+duet::rt::TupleBuffer* duet_q_buffer_new(duet::rt::QueryContext* ctx, const duet::TupleLayout* layout);
+void duet_q_buffer_append(duet::rt::TupleBuffer* b, const uint8_t* tuple);
+uint64_t duet_q_buffer_size(duet::rt::TupleBuffer* b);
+uint8_t* duet_q_buffer_at(duet::rt::TupleBuffer* b, uint64_t i);
+duet::rt::TupleBuffer* duet_q_sorter_new(duet::rt::QueryContext* ctx, const duet::TupleLayout* layout,
+                                         const duet::rt::SortSpec* keys, uint32_t nkeys);
+void duet_q_sorter_sort(duet::rt::TupleBuffer* sorter);
+duet::rt::GroupTable* duet_q_groups_new(duet::rt::QueryContext* ctx, const duet::TupleLayout* keyLayout,
+                                        uint32_t stateSize);
+uint8_t* duet_q_groups_find(duet::rt::GroupTable* t, const uint8_t* key, bool* isNew);
+uint64_t duet_q_groups_size(duet::rt::GroupTable* t);
+uint8_t* duet_q_groups_entry(duet::rt::GroupTable* t, uint64_t i);
+duet::rt::JoinTable* duet_q_join_new(duet::rt::QueryContext* ctx, const duet::TupleLayout* keyLayout,
+                                     const duet::TupleLayout* rowLayout);
+void duet_q_join_insert(duet::rt::JoinTable* t, const uint8_t* key, const uint8_t* row);
+void duet_q_join_finish(duet::rt::JoinTable* t);
+const uint8_t* duet_q_join_next(duet::rt::JoinTable* t, const uint8_t* key, uint64_t* cursor);
+void duet_q_add_affected(duet::rt::QueryContext* ctx, int64_t n);
+}

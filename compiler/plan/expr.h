@@ -1,0 +1,60 @@
+// Bound expressions: names resolved, types decided, implicit casts made explicit. The
+// binder produces them; the code generator turns each into LLVM IR.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/types/type_id.h"
+#include "engine/types/value.h"
+
+namespace duet::plan {
+
+enum class ExprKind : uint8_t {
+  Column,    // a column of the input row: `column`
+  Const,     // a constant: `constant` (+ constNull)
+  Param,     // a statement parameter: `param` (0-based)
+  Cast,      // args[0] to `type`; `explicitCast` picks assignment vs explicit rules
+  Unary,     // op Neg / Not on args[0]
+  Binary,    // arithmetic / concat on args[0], args[1]
+  Compare,   // op Eq..Ge on args[0], args[1] of one type; result bool
+  And,       // args, three-valued logic, short-circuit
+  Or,
+  IsNull,    // args[0] IS NULL (negated: IS NOT NULL)
+  IsTrue,    // IS [NOT] TRUE / FALSE: op Eq (true) or Ne (false), negated flag
+  Like,      // args[0] LIKE args[1]; negated, caseInsensitive
+  Case,      // args = [when0, then0, when1, then1, ..., else?]; hasElse
+  Coalesce,  // first non-null of args
+  Call,      // a runtime function `function` over args (strict: NULL in, NULL out)
+  Aggregate, // reference to aggregate result `column` of the aggregation below
+};
+
+enum class Op : uint8_t { None, Add, Sub, Mul, Div, Mod, Pow, Neg, Not, Concat, Eq, Ne, Lt, Le, Gt, Ge };
+
+struct Expr {
+  ExprKind kind;
+  SqlType type;
+  Op op = Op::None;
+  int column = -1;
+  int param = -1;
+  bool negated = false;
+  bool explicitCast = false;
+  bool caseInsensitive = false;
+  bool hasElse = false;
+  bool constNull = false;
+  alignas(16) unsigned char constant[16] = {};  // physical representation of the constant
+  std::string constString;                      // backing store when a string constant
+  std::string function;                         // runtime symbol for Call
+  std::vector<std::unique_ptr<Expr>> args;
+
+  Expr(ExprKind k, SqlType t) : kind(k), type(t) {}
+};
+using ExprPtr = std::unique_ptr<Expr>;
+
+ExprPtr makeColumn(int column, SqlType type);
+ExprPtr makeParam(int param, SqlType type);
+ExprPtr makeNullConst(SqlType type);
+ExprPtr makeCast(ExprPtr e, SqlType to, bool explicitCast);
+ExprPtr cloneExpr(const Expr& e);
+
+}  // namespace duet::plan

@@ -1,0 +1,79 @@
+// Physical plans: what the planner hands to the code generator. Each node produces rows
+// whose columns are `outputTypes`; expressions in a node refer to the columns of its
+// input (child 0, or for joins the left columns followed by the right columns).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/plan/expr.h"
+
+namespace duet {
+class Table;
+class Index;
+}
+
+namespace duet::plan {
+
+enum class NodeKind : uint8_t {
+  TableScan,   // all live rows of `table`; output: table columns + rowid (int8) last
+  IndexLookup, // rows of `table` whose unique-index key equals `keys`; same output
+  IndexRange,  // rows of `table` in an ordered index range; same output
+  Values,      // `rows` of constant/param expressions; no input
+  Filter,      // rows of child 0 where `predicate` is true
+  Project,     // `exprs` over child 0
+  NestedLoopJoin,  // child 0 x child 1 where `predicate` (may be null)
+  HashJoin,    // child 0 (build) joined with child 1 (probe) on leftKeys = rightKeys,
+               // output: child 0 columns then child 1 columns; `predicate` is residual
+  Aggregate,   // group by `exprs` (over child 0), aggregates `aggs`;
+               // output: group keys then aggregate results
+  Sort,        // child 0 sorted by `sortKeys`
+  Limit,       // child 0 after skipping `offset` rows, at most `limit` rows
+  Distinct,    // child 0 without duplicate rows
+  Insert,      // child 0 rows (one value per table column) inserted into `table`
+  Update,      // child 0 rows = [rowid, new values of every table column] applied
+  Delete,      // child 0 rows = [rowid] deleted
+  Materialize, // child 0 fully consumed before anything is passed on
+};
+
+enum class AggKind : uint8_t { CountStar, Count, Sum, Avg, Min, Max };
+
+struct AggSpec {
+  AggKind kind;
+  ExprPtr arg;        // null for CountStar
+  SqlType resultType;
+  bool distinct = false;
+};
+
+struct SortKey {
+  int column;
+  bool descending = false;
+  bool nullsFirst = false;  // PostgreSQL default: NULLS LAST for ASC, FIRST for DESC
+};
+
+struct Node {
+  NodeKind kind;
+  std::vector<SqlType> outputTypes;
+  std::vector<std::unique_ptr<Node>> children;
+
+  Table* table = nullptr;
+  Index* index = nullptr;
+  std::vector<ExprPtr> keys;       // IndexLookup key values / IndexRange bounds
+  bool lowInclusive = true, highInclusive = true;
+  int lowKeys = 0, highKeys = 0;   // IndexRange: keys[0..lowKeys) low, then high bound
+
+  ExprPtr predicate;               // Filter, joins
+  std::vector<ExprPtr> exprs;      // Project, Aggregate group keys, HashJoin left keys
+  std::vector<ExprPtr> rightKeys;  // HashJoin probe keys
+  std::vector<std::vector<ExprPtr>> rows;  // Values
+  std::vector<AggSpec> aggs;
+  std::vector<SortKey> sortKeys;
+  ExprPtr limit, offset;           // Limit (either may be null)
+  std::vector<ExprPtr> returning;  // Insert/Update/Delete: RETURNING over the new row
+                                   // (Delete: over the old row); empty: count only
+
+  explicit Node(NodeKind k) : kind(k) {}
+};
+using NodePtr = std::unique_ptr<Node>;
+
+}  // namespace duet::plan
