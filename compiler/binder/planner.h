@@ -12,8 +12,18 @@
 
 namespace duet {
 
-class Catalog;
-class Database;
+class Table;
+
+// A table as the binder sees it: storage plus the catalog facts binding needs.
+struct TableBinding {
+  Table* table = nullptr;
+  uint32_t oid = 0;
+  std::string name;
+  std::vector<std::string> defaults;  // per column: DEFAULT expression as SQL text, or ""
+};
+// Resolves a (possibly qualified) table name in the session's database and search path;
+// throws 42P01 `relation "x" does not exist` itself when it is unknown.
+using TableResolver = std::function<TableBinding(const sql::QualifiedName&)>;
 
 struct OutputColumn {
   std::string name;
@@ -45,7 +55,7 @@ struct PlanRequest {
   // Parameter number (1-based) of lifted literal i is explicitParamCount + i + 1.
   int explicitParamCount = 0;
   std::string_view queryText;  // for error positions
-  Database* database = nullptr;
+  TableResolver resolveTable;
   int optLevel = 1;
 };
 
