@@ -1,0 +1,713 @@
+#include "compiler/binder/binder.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "engine/error.h"
+
+namespace duet::binder {
+
+using plan::Expr;
+using plan::ExprKind;
+using plan::ExprPtr;
+using plan::Op;
+
+namespace {
+
+int charPosition(std::string_view text, uint32_t byteOffset) {
+  // PostgreSQL reports 1-based character (not byte) positions.
+  int chars = 0;
+  for (uint32_t i = 0; i < byteOffset && i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++chars;
+  return chars + 1;
+}
+
+ExprPtr boolConst(bool v) {
+  auto e = std::make_unique<Expr>(ExprKind::Const, SqlType{TypeId::Bool, -1});
+  e->constant[0] = v ? 1 : 0;
+  return e;
+}
+
+ExprPtr textConst(std::string s, TypeId t = TypeId::Text) {
+  auto e = std::make_unique<Expr>(ExprKind::Const, SqlType{t, -1});
+  e->constString = std::move(s);
+  return e;
+}
+
+ExprPtr logic(ExprKind k, ExprPtr a, ExprPtr b) {
+  auto e = std::make_unique<Expr>(k, SqlType{TypeId::Bool, -1});
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
+ExprPtr notExpr(ExprPtr a) {
+  auto e = std::make_unique<Expr>(ExprKind::Unary, SqlType{TypeId::Bool, -1});
+  e->op = Op::Not;
+  e->args.push_back(std::move(a));
+  return e;
+}
+
+bool isAggregateName(const std::string& n) {
+  return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max";
+}
+
+}  // namespace
+
+bool exprEquals(const Expr& a, const Expr& b) {
+  if (a.kind != b.kind || !(a.type == b.type) || a.op != b.op || a.column != b.column ||
+      a.param != b.param || a.negated != b.negated || a.constNull != b.constNull ||
+      a.function != b.function || a.constString != b.constString ||
+      std::memcmp(a.constant, b.constant, sizeof a.constant) != 0 || a.args.size() != b.args.size())
+    return false;
+  for (size_t i = 0; i < a.args.size(); ++i)
+    if (!exprEquals(*a.args[i], *b.args[i])) return false;
+  return true;
+}
+
+void shiftColumns(Expr& e, int delta) {
+  if (e.kind == ExprKind::Column) e.column += delta;
+  for (auto& a : e.args) shiftColumns(*a, delta);
+}
+
+std::pair<int, int> columnRange(const Expr& e) {
+  std::pair<int, int> r{-1, -1};
+  if (e.kind == ExprKind::Column) r = {e.column, e.column};
+  for (const auto& a : e.args) {
+    auto s = columnRange(*a);
+    if (s.first < 0) continue;
+    if (r.first < 0) r = s;
+    r.first = std::min(r.first, s.first);
+    r.second = std::max(r.second, s.second);
+  }
+  return r;
+}
+
+Binder::Binder(const PlanRequest& request) : request_(request) {
+  paramTypes_ = request.declaredParamTypes;
+  paramTypes_.resize(request.explicitParamCount, SqlType{TypeId::Unknown, -1});
+  for (LiteralType t : request.literalTypes) {
+    switch (t) {
+      case LiteralType::Int4: paramTypes_.push_back({TypeId::Int4, -1}); break;
+      case LiteralType::Int8: paramTypes_.push_back({TypeId::Int8, -1}); break;
+      case LiteralType::Numeric: paramTypes_.push_back({TypeId::Numeric, -1}); break;
+      case LiteralType::Unknown: paramTypes_.push_back({TypeId::Unknown, -1}); break;
+    }
+  }
+}
+
+void Binder::fail(const char* code, std::string message, uint32_t location) const {
+  throw SqlError(code, std::move(message), {}, {}, charPosition(request_.queryText, location));
+}
+
+SqlType Binder::resolveType(const sql::TypeName& t) const {
+  if (!t.resolved || t.serial != sql::SerialKind::None || t.arrayBounds > 0)
+    fail(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", t.name()), t.location);
+  return t.type;
+}
+
+ExprPtr Binder::coerce(ExprPtr e, SqlType target, CastContext context, uint32_t location) {
+  if (e->type == target) return e;
+  if (e->kind == ExprKind::Param && e->type.id == TypeId::Unknown) {
+    paramTypes_[e->param] = SqlType{target.id, -1};
+    e->type = SqlType{target.id, -1};
+    if (target.typmod < 0) return e;
+  }
+  if (e->kind == ExprKind::Const && e->constNull) {
+    e->type = target;
+    return e;
+  }
+  if (e->type.id == target.id && target.typmod < 0) return e;
+  if (!castAllowed(e->type.id, target.id, context)) {
+    if (context == CastContext::Explicit)
+      fail(sqlstate::kCannotCoerce, fmt::format("cannot cast type {} to {}", typeName(e->type), typeName(target)), location);
+    fail(sqlstate::kDatatypeMismatch,
+         fmt::format("{} is of type {} but expression is of type {}", "expression", typeName(target), typeName(e->type)),
+         location);
+  }
+  return plan::makeCast(std::move(e), target, context == CastContext::Explicit);
+}
+
+ExprPtr Binder::coerceToBool(ExprPtr e, const char* what, uint32_t location) {
+  if (e->type.id == TypeId::Bool) return e;
+  if (e->type.id == TypeId::Unknown) return coerce(std::move(e), {TypeId::Bool, -1}, CastContext::Explicit, location);
+  fail(sqlstate::kDatatypeMismatch,
+       fmt::format("argument of {} must be type boolean, not type {}", what, typeName(e->type)), location);
+}
+
+void Binder::unify(ExprPtr& a, ExprPtr& b, const std::string& op, uint32_t location) {
+  auto common = commonType(a->type, b->type);
+  if (!common)
+    fail(sqlstate::kUndefinedFunction,
+         fmt::format("operator does not exist: {} {} {}", typeName(a->type), op, typeName(b->type)), location);
+  // A string literal next to a number is read as that number's type, as PostgreSQL does.
+  a = coerce(std::move(a), *common, CastContext::Implicit, location);
+  b = coerce(std::move(b), *common, CastContext::Implicit, location);
+}
+
+ExprPtr Binder::compare(Op op, ExprPtr a, ExprPtr b, uint32_t location) {
+  static const char* names[] = {"", "", "", "", "", "", "", "", "", "", "=", "<>", "<", "<=", ">", ">="};
+  unify(a, b, names[static_cast<int>(op)], location);
+  auto e = std::make_unique<Expr>(ExprKind::Compare, SqlType{TypeId::Bool, -1});
+  e->op = op;
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
+ExprPtr Binder::call(const std::string& fn, SqlType type, std::vector<ExprPtr> args) {
+  auto e = std::make_unique<Expr>(ExprKind::Call, type);
+  e->function = fn;
+  e->args = std::move(args);
+  return e;
+}
+
+ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t location) {
+  static const std::pair<const char*, Op> compares[] = {{"=", Op::Eq}, {"<>", Op::Ne}, {"<", Op::Lt},
+                                                        {"<=", Op::Le}, {">", Op::Gt}, {">=", Op::Ge}};
+  for (auto& [name, o] : compares)
+    if (op == name) return compare(o, std::move(a), std::move(b), location);
+
+  auto binary = [&](Op o, SqlType type) {
+    auto e = std::make_unique<Expr>(ExprKind::Binary, type);
+    e->op = o;
+    e->args.push_back(std::move(a));
+    e->args.push_back(std::move(b));
+    return e;
+  };
+  if (op == "||") {
+    SqlType text{TypeId::Text, -1};
+    a = coerce(std::move(a), text, CastContext::Assignment, location);
+    b = coerce(std::move(b), text, CastContext::Assignment, location);
+    return binary(Op::Concat, text);
+  }
+  Op o = op == "+" ? Op::Add : op == "-" ? Op::Sub : op == "*" ? Op::Mul : op == "/" ? Op::Div
+       : op == "%" ? Op::Mod : op == "^" ? Op::Pow : Op::None;
+  if (o == Op::None)
+    fail(sqlstate::kUndefinedFunction,
+         fmt::format("operator does not exist: {} {} {}", typeName(a->type), op, typeName(b->type)), location);
+  // date arithmetic: date +/- integer, date - date
+  if (a->type.id == TypeId::Date && (o == Op::Add || o == Op::Sub)) {
+    if (b->type.id == TypeId::Date && o == Op::Sub) return binary(o, {TypeId::Int4, -1});
+    b = coerce(std::move(b), {TypeId::Int4, -1}, CastContext::Implicit, location);
+    return binary(o, {TypeId::Date, -1});
+  }
+  if (b->type.id == TypeId::Date && o == Op::Add) {
+    std::swap(a, b);
+    b = coerce(std::move(b), {TypeId::Int4, -1}, CastContext::Implicit, location);
+    return binary(o, {TypeId::Date, -1});
+  }
+  if (a->type.id == TypeId::Unknown && b->type.id == TypeId::Unknown) {
+    a = coerce(std::move(a), {TypeId::Numeric, -1}, CastContext::Implicit, location);
+  }
+  unify(a, b, op, location);
+  SqlType t = a->type;
+  if (!numericRank(t.id))
+    fail(sqlstate::kUndefinedFunction,
+         fmt::format("operator does not exist: {} {} {}", typeName(a->type), op, typeName(b->type)), location);
+  if (o == Op::Pow && t.id != TypeId::Numeric) {
+    a = coerce(std::move(a), {TypeId::Float8, -1}, CastContext::Implicit, location);
+    b = coerce(std::move(b), {TypeId::Float8, -1}, CastContext::Implicit, location);
+    t = {TypeId::Float8, -1};
+  }
+  t.typmod = -1;
+  return binary(o, t);
+}
+
+ExprPtr Binder::bindColumn(const sql::ColumnRef& ref, const Scope& scope) {
+  const std::string& column = ref.names.back();
+  const ScopeEntry* found = nullptr;
+  int index = -1;
+  if (ref.names.size() >= 2) {
+    const std::string& table = ref.names[ref.names.size() - 2];
+    for (const auto& entry : scope.entries) {
+      if (entry.alias != table) continue;
+      for (size_t c = 0; c < entry.names.size(); ++c)
+        if (entry.names[c] == column) { found = &entry; index = static_cast<int>(c); }
+      if (!found)
+        fail(sqlstate::kUndefinedColumn, fmt::format("column {}.{} does not exist", table, column), ref.location);
+      break;
+    }
+    if (!found)
+      fail(sqlstate::kUndefinedTable, fmt::format("missing FROM-clause entry for table \"{}\"", table), ref.location);
+  } else {
+    for (const auto& entry : scope.entries) {
+      for (size_t c = 0; c < entry.names.size(); ++c) {
+        if (entry.names[c] != column) continue;
+        if (found)
+          fail(sqlstate::kAmbiguousColumn, fmt::format("column reference \"{}\" is ambiguous", column), ref.location);
+        found = &entry;
+        index = static_cast<int>(c);
+      }
+    }
+    if (!found) fail(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", column), ref.location);
+  }
+  return plan::makeColumn(found->offset + index, found->types[index]);
+}
+
+bool Binder::containsAggregate(const sql::Expr& e) {
+  using K = sql::ExprKind;
+  switch (e.kind) {
+    case K::FuncCall: {
+      const auto& f = e.as<sql::FuncCall>();
+      if (f.names.size() == 1 && isAggregateName(f.names.back())) return true;
+      for (const auto& a : f.args) if (containsAggregate(*a)) return true;
+      return false;
+    }
+    case K::Unary: return containsAggregate(*e.as<sql::UnaryOp>().operand);
+    case K::Binary: return containsAggregate(*e.as<sql::BinaryOp>().left) || containsAggregate(*e.as<sql::BinaryOp>().right);
+    case K::Bool: for (const auto& a : e.as<sql::BoolExpr>().args) if (containsAggregate(*a)) return true; return false;
+    case K::NullTest: return containsAggregate(*e.as<sql::NullTest>().arg);
+    case K::BoolTest: return containsAggregate(*e.as<sql::BoolTest>().arg);
+    case K::Cast: return containsAggregate(*e.as<sql::Cast>().arg);
+    case K::Between: { const auto& b = e.as<sql::Between>(); return containsAggregate(*b.arg) || containsAggregate(*b.low) || containsAggregate(*b.high); }
+    case K::InList: { const auto& in = e.as<sql::InList>(); if (containsAggregate(*in.arg)) return true; for (const auto& a : in.list) if (containsAggregate(*a)) return true; return false; }
+    case K::Like: return containsAggregate(*e.as<sql::Like>().arg) || containsAggregate(*e.as<sql::Like>().pattern);
+    case K::DistinctFrom: return containsAggregate(*e.as<sql::DistinctFrom>().left) || containsAggregate(*e.as<sql::DistinctFrom>().right);
+    case K::Case: {
+      const auto& c = e.as<sql::CaseExpr>();
+      if (c.arg && containsAggregate(*c.arg)) return true;
+      for (const auto& w : c.whens) if (containsAggregate(*w.condition) || containsAggregate(*w.result)) return true;
+      return c.elseResult && containsAggregate(*c.elseResult);
+    }
+    default: return false;
+  }
+}
+
+std::string Binder::targetName(const sql::Expr& e) {
+  using K = sql::ExprKind;
+  switch (e.kind) {
+    case K::ColumnRef: return e.as<sql::ColumnRef>().names.back();
+    case K::FuncCall: return e.as<sql::FuncCall>().names.back();
+    case K::Cast: {
+      const auto& c = e.as<sql::Cast>();
+      std::string inner = targetName(*c.arg);
+      return inner != "?column?" ? inner : c.type.name();
+    }
+    case K::Case: return "case";
+    case K::SqlValue: {
+      switch (e.as<sql::SqlValue>().value) {
+        case sql::SqlValueKind::CurrentDate: return "current_date";
+        case sql::SqlValueKind::CurrentTimestamp: return "current_timestamp";
+        case sql::SqlValueKind::LocalTimestamp: return "localtimestamp";
+        case sql::SqlValueKind::CurrentUser: return "current_user";
+        case sql::SqlValueKind::SessionUser: return "session_user";
+        case sql::SqlValueKind::User: return "current_user";
+        case sql::SqlValueKind::CurrentSchema: return "current_schema";
+        case sql::SqlValueKind::CurrentCatalog: return "current_catalog";
+        default: return "?column?";
+      }
+    }
+    case K::Literal: {
+      const auto& l = e.as<sql::Literal>();
+      return l.literal == sql::LiteralKind::Bool ? "bool" : "?column?";
+    }
+    default: return "?column?";
+  }
+}
+
+ExprPtr Binder::bindAggregate(const sql::FuncCall& f, const Scope& scope, AggContext* agg) {
+  const std::string& name = f.names.back();
+  if (!agg)
+    fail(sqlstate::kGroupingError, fmt::format("aggregate functions are not allowed in {}", "WHERE"), f.location);
+  if (f.distinct) fail(sqlstate::kFeatureNotSupported, "aggregates with DISTINCT are not supported yet", f.location);
+  plan::AggSpec spec;
+  if (name == "count" && f.star) {
+    spec.kind = plan::AggKind::CountStar;
+    spec.resultType = {TypeId::Int8, -1};
+  } else {
+    if (f.args.size() != 1)
+      fail(sqlstate::kUndefinedFunction, fmt::format("function {}() does not exist", name), f.location);
+    // Aggregate arguments are bound over the FROM row, not the aggregate's output.
+    spec.arg = bind(*f.args[0], scope, nullptr);
+    if (spec.arg->type.id == TypeId::Unknown)
+      spec.arg = coerce(std::move(spec.arg), {TypeId::Text, -1}, CastContext::Implicit, f.location);
+    TypeId t = spec.arg->type.id;
+    auto noFunction = [&] {
+      fail(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, typeName(spec.arg->type)),
+           f.location);
+    };
+    if (name == "count") {
+      spec.kind = plan::AggKind::Count;
+      spec.resultType = {TypeId::Int8, -1};
+    } else if (name == "sum") {
+      spec.kind = plan::AggKind::Sum;
+      if (t == TypeId::Int2 || t == TypeId::Int4) spec.resultType = {TypeId::Int8, -1};
+      else if (t == TypeId::Int8 || t == TypeId::Numeric) spec.resultType = {TypeId::Numeric, -1};
+      else if (t == TypeId::Float4 || t == TypeId::Float8) spec.resultType = {t, -1};
+      else noFunction();
+    } else if (name == "avg") {
+      spec.kind = plan::AggKind::Avg;
+      if (isIntegerType(t) || t == TypeId::Numeric) spec.resultType = {TypeId::Numeric, -1};
+      else if (t == TypeId::Float4 || t == TypeId::Float8) spec.resultType = {TypeId::Float8, -1};
+      else noFunction();
+    } else {
+      spec.kind = name == "min" ? plan::AggKind::Min : plan::AggKind::Max;
+      if (t == TypeId::Bool) noFunction();
+      spec.resultType = {t, t == TypeId::Char || t == TypeId::Varchar ? spec.arg->type.typmod : -1};
+      if (t == TypeId::Varchar || t == TypeId::Char) spec.resultType = spec.arg->type;
+    }
+  }
+  SqlType type = spec.resultType;
+  int column = static_cast<int>(agg->groupExprs.size() + agg->aggs.size());
+  agg->aggs.push_back(std::move(spec));
+  return plan::makeColumn(column, type);
+}
+
+ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggContext* agg) {
+  const std::string& name = f.names.back();
+  if (f.names.size() > 1 && f.names[0] != "pg_catalog")
+    fail(sqlstate::kInvalidSchemaName, fmt::format("schema \"{}\" does not exist", f.names[0]), f.location);
+  if (isAggregateName(name)) return bindAggregate(f, scope, agg);
+  std::vector<ExprPtr> args;
+  for (const auto& a : f.args) args.push_back(bind(*a, scope, agg));
+  auto arity = [&](size_t n) {
+    if (args.size() != n) {
+      std::string types;
+      for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
+      fail(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, types), f.location);
+    }
+  };
+  SqlType text{TypeId::Text, -1};
+  if (name == "now" || name == "transaction_timestamp" || name == "statement_timestamp" ||
+      name == "current_timestamp") {
+    arity(0);
+    return call("duet_q_now", {TypeId::TimestampTz, -1}, {});
+  }
+  if (name == "version") {
+    arity(0);
+    return textConst("PostgreSQL 15.0 (DuetDB 0.1) on x86_64-pc-linux-gnu, compiled by g++ 12, 64-bit");
+  }
+  if (name == "current_setting") {
+    if (args.empty() || args.size() > 2) arity(1);
+    args.resize(1);
+    args[0] = coerce(std::move(args[0]), text, CastContext::Implicit, f.location);
+    return call("duet_q_current_setting", text, std::move(args));
+  }
+  if (name == "coalesce") {
+    if (args.empty()) arity(1);
+    SqlType common = args[0]->type;
+    for (const auto& a : args) {
+      auto c = commonType(common, a->type);
+      if (!c) fail(sqlstate::kDatatypeMismatch, fmt::format("COALESCE types {} and {} cannot be matched",
+                                                            typeName(common), typeName(a->type)), f.location);
+      common = *c;
+    }
+    auto e = std::make_unique<Expr>(ExprKind::Coalesce, common);
+    for (auto& a : args) e->args.push_back(coerce(std::move(a), common, CastContext::Implicit, f.location));
+    return e;
+  }
+  if (name == "nullif") {
+    arity(2);
+    SqlType type = args[0]->type.id == TypeId::Unknown ? text : args[0]->type;
+    ExprPtr value = coerce(std::move(args[0]), type, CastContext::Implicit, f.location);
+    ExprPtr cond = compare(Op::Eq, plan::cloneExpr(*value), std::move(args[1]), f.location);
+    auto e = std::make_unique<Expr>(ExprKind::Case, type);
+    e->hasElse = true;
+    e->args.push_back(std::move(cond));
+    e->args.push_back(plan::makeNullConst(type));
+    e->args.push_back(std::move(value));
+    return e;
+  }
+  if (name == "greatest" || name == "least") {
+    if (args.empty()) arity(1);
+    SqlType common = args[0]->type;
+    for (const auto& a : args) common = commonType(common, a->type).value_or(common);
+    // Fold pairwise: CASE WHEN b > acc (or acc is null) THEN b ELSE acc END, skipping NULLs.
+    ExprPtr acc = coerce(std::move(args[0]), common, CastContext::Implicit, f.location);
+    for (size_t i = 1; i < args.size(); ++i) {
+      ExprPtr next = coerce(std::move(args[i]), common, CastContext::Implicit, f.location);
+      auto isNullAcc = std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1});
+      isNullAcc->args.push_back(plan::cloneExpr(*acc));
+      ExprPtr better = compare(name == "greatest" ? Op::Gt : Op::Lt, plan::cloneExpr(*next), plan::cloneExpr(*acc), f.location);
+      auto e = std::make_unique<Expr>(ExprKind::Case, common);
+      e->hasElse = true;
+      e->args.push_back(logic(ExprKind::Or, std::move(isNullAcc), std::move(better)));
+      e->args.push_back(plan::cloneExpr(*next));
+      e->args.push_back(std::move(acc));
+      auto coalesce = std::make_unique<Expr>(ExprKind::Coalesce, common);
+      coalesce->args.push_back(std::move(e));
+      coalesce->args.push_back(std::move(next));
+      acc = std::move(coalesce);
+    }
+    return acc;
+  }
+  // Simple scalar functions backed by runtime calls.
+  struct Simple { const char* name; const char* symbol; TypeId arg; TypeId result; };
+  static const Simple simple[] = {
+      {"length", "duet_rt_text_length", TypeId::Text, TypeId::Int4},
+      {"char_length", "duet_rt_text_length", TypeId::Text, TypeId::Int4},
+      {"character_length", "duet_rt_text_length", TypeId::Text, TypeId::Int4},
+      {"lower", "duet_rt_text_lower", TypeId::Text, TypeId::Text},
+      {"upper", "duet_rt_text_upper", TypeId::Text, TypeId::Text},
+  };
+  for (const auto& s : simple) {
+    if (name != s.name) continue;
+    arity(1);
+    args[0] = coerce(std::move(args[0]), {s.arg, -1}, CastContext::Implicit, f.location);
+    return call(s.symbol, {s.result, -1}, std::move(args));
+  }
+  if (name == "abs") {
+    arity(1);
+    if (args[0]->type.id == TypeId::Unknown) args[0] = coerce(std::move(args[0]), {TypeId::Float8, -1}, CastContext::Implicit, f.location);
+    SqlType t = args[0]->type;
+    if (!numericRank(t.id)) arity(99);
+    t.typmod = -1;
+    // abs(x) = CASE WHEN x < 0 THEN -x ELSE x END
+    ExprPtr zero = coerce(plan::makeCast(textConst("0", TypeId::Unknown), {TypeId::Int4, -1}, true), t, CastContext::Implicit, f.location);
+    ExprPtr negative = compare(Op::Lt, plan::cloneExpr(*args[0]), std::move(zero), f.location);
+    auto neg = std::make_unique<Expr>(ExprKind::Unary, t);
+    neg->op = Op::Neg;
+    neg->args.push_back(plan::cloneExpr(*args[0]));
+    auto e = std::make_unique<Expr>(ExprKind::Case, t);
+    e->hasElse = true;
+    e->args.push_back(std::move(negative));
+    e->args.push_back(std::move(neg));
+    e->args.push_back(std::move(args[0]));
+    return e;
+  }
+  if (name == "round" || name == "trunc") {
+    if (args.empty() || args.size() > 2) arity(1);
+    if (args.size() == 1 && args[0]->type.id != TypeId::Numeric && numericRank(args[0]->type.id) >= 5) {
+      args[0] = coerce(std::move(args[0]), {TypeId::Float8, -1}, CastContext::Implicit, f.location);
+      return call(name == "round" ? "duet_rt_float8_round" : "duet_rt_float8_trunc", {TypeId::Float8, -1}, std::move(args));
+    }
+    args[0] = coerce(std::move(args[0]), {TypeId::Numeric, -1}, CastContext::Implicit, f.location);
+    if (args.size() == 1) args.push_back(plan::makeCast(textConst("0", TypeId::Unknown), {TypeId::Int4, -1}, true));
+    args[1] = coerce(std::move(args[1]), {TypeId::Int4, -1}, CastContext::Implicit, f.location);
+    return call(name == "round" ? "duet_rt_numeric_round" : "duet_rt_numeric_trunc", {TypeId::Numeric, -1}, std::move(args));
+  }
+  std::string types;
+  for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
+  throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, types), {},
+                 "No function matches the given name and argument types. You might need to add explicit type casts.",
+                 0);
+}
+
+ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
+  using K = sql::ExprKind;
+  // Over an aggregation, a whole expression that is a GROUP BY item reads its output.
+  if (agg && e.kind != K::Literal && e.kind != K::Param && !containsAggregate(e)) {
+    if (!agg->groupExprs.empty() || e.kind == K::ColumnRef) {
+      ExprPtr plain = bind(e, scope, nullptr);
+      for (size_t g = 0; g < agg->groupExprs.size(); ++g)
+        if (exprEquals(*plain, *agg->groupExprs[g])) return plan::makeColumn(static_cast<int>(g), plain->type);
+      if (e.kind == K::ColumnRef) {
+        const auto& ref = e.as<sql::ColumnRef>();
+        std::string shown = ref.names.size() >= 2 ? ref.names[ref.names.size() - 2] + "." + ref.names.back() : ref.names.back();
+        if (ref.names.size() < 2) {
+          for (const auto& entry : scope.entries)
+            for (const auto& n : entry.names)
+              if (n == ref.names.back()) shown = entry.alias + "." + n;
+        }
+        fail(sqlstate::kGroupingError,
+             fmt::format("column \"{}\" must appear in the GROUP BY clause or be used in an aggregate function", shown),
+             e.location);
+      }
+    }
+  }
+  switch (e.kind) {
+    case K::Literal: {
+      const auto& l = e.as<sql::Literal>();
+      switch (l.literal) {
+        case sql::LiteralKind::Null: return plan::makeNullConst({TypeId::Unknown, -1});
+        case sql::LiteralKind::Bool: return boolConst(l.text == "true");
+        case sql::LiteralKind::String: return textConst(l.text, TypeId::Unknown);
+        case sql::LiteralKind::Integer: {
+          int64_t v = 0;
+          auto [p, ec] = std::from_chars(l.text.data(), l.text.data() + l.text.size(), v);
+          if (ec == std::errc() && p == l.text.data() + l.text.size()) {
+            bool small = v >= INT32_MIN && v <= INT32_MAX;
+            auto c = std::make_unique<Expr>(ExprKind::Const, SqlType{small ? TypeId::Int4 : TypeId::Int8, -1});
+            if (small) { int32_t v32 = static_cast<int32_t>(v); std::memcpy(c->constant, &v32, 4); }
+            else std::memcpy(c->constant, &v, 8);
+            return c;
+          }
+          return plan::makeCast(textConst(l.text, TypeId::Unknown), {TypeId::Numeric, -1}, true);
+        }
+        case sql::LiteralKind::Numeric:
+          return plan::makeCast(textConst(l.text, TypeId::Unknown), {TypeId::Numeric, -1}, true);
+      }
+      break;
+    }
+    case K::Param: {
+      const auto& p = e.as<sql::Param>();
+      int index = p.number - 1;
+      if (index < 0 || index >= static_cast<int>(paramTypes_.size()))
+        fail(sqlstate::kUndefinedParameter, fmt::format("there is no parameter ${}", p.number), e.location);
+      return plan::makeParam(index, paramTypes_[index]);
+    }
+    case K::ColumnRef: {
+      const auto& ref = e.as<sql::ColumnRef>();
+      if (ref.star) fail(sqlstate::kSyntaxError, "\"*\" is not allowed here", e.location);
+      return bindColumn(ref, scope);
+    }
+    case K::Unary: {
+      const auto& u = e.as<sql::UnaryOp>();
+      ExprPtr a = bind(*u.operand, scope, agg);
+      if (u.op == "+") return a;
+      if (u.op != "-")
+        fail(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: {} {}", u.op, typeName(a->type)), e.location);
+      if (a->type.id == TypeId::Unknown) a = coerce(std::move(a), {TypeId::Numeric, -1}, CastContext::Implicit, e.location);
+      if (!numericRank(a->type.id))
+        fail(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: - {}", typeName(a->type)), e.location);
+      SqlType t{a->type.id, -1};
+      auto n = std::make_unique<Expr>(ExprKind::Unary, t);
+      n->op = Op::Neg;
+      n->args.push_back(std::move(a));
+      return n;
+    }
+    case K::Binary: {
+      const auto& bop = e.as<sql::BinaryOp>();
+      return bindBinary(bop.op, bind(*bop.left, scope, agg), bind(*bop.right, scope, agg), e.location);
+    }
+    case K::Bool: {
+      const auto& be = e.as<sql::BoolExpr>();
+      const char* what = be.op == sql::BoolOpKind::And ? "AND" : be.op == sql::BoolOpKind::Or ? "OR" : "NOT";
+      if (be.op == sql::BoolOpKind::Not) return notExpr(coerceToBool(bind(*be.args[0], scope, agg), what, e.location));
+      auto n = std::make_unique<Expr>(be.op == sql::BoolOpKind::And ? ExprKind::And : ExprKind::Or, SqlType{TypeId::Bool, -1});
+      for (const auto& a : be.args) n->args.push_back(coerceToBool(bind(*a, scope, agg), what, a->location));
+      return n;
+    }
+    case K::NullTest: {
+      const auto& nt = e.as<sql::NullTest>();
+      auto n = std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1});
+      n->negated = nt.isNot;
+      n->args.push_back(bind(*nt.arg, scope, agg));
+      return n;
+    }
+    case K::BoolTest: {
+      const auto& bt = e.as<sql::BoolTest>();
+      ExprPtr a = coerceToBool(bind(*bt.arg, scope, agg), "IS TRUE", e.location);
+      using T = sql::BoolTestKind;
+      if (bt.test == T::IsUnknown || bt.test == T::IsNotUnknown) {
+        auto n = std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1});
+        n->negated = bt.test == T::IsNotUnknown;
+        n->args.push_back(std::move(a));
+        return n;
+      }
+      auto n = std::make_unique<Expr>(ExprKind::IsTrue, SqlType{TypeId::Bool, -1});
+      n->op = bt.test == T::IsTrue || bt.test == T::IsNotTrue ? Op::Eq : Op::Ne;
+      n->negated = bt.test == T::IsNotTrue || bt.test == T::IsNotFalse;
+      n->args.push_back(std::move(a));
+      return n;
+    }
+    case K::DistinctFrom: {
+      const auto& d = e.as<sql::DistinctFrom>();
+      ExprPtr a = bind(*d.left, scope, agg), b = bind(*d.right, scope, agg);
+      unify(a, b, "=", e.location);
+      // NOT DISTINCT: both null, or equal and neither null.
+      auto bothNull = logic(ExprKind::And, std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1}),
+                            std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1}));
+      bothNull->args[0]->args.push_back(plan::cloneExpr(*a));
+      bothNull->args[1]->args.push_back(plan::cloneExpr(*b));
+      auto equal = std::make_unique<Expr>(ExprKind::IsTrue, SqlType{TypeId::Bool, -1});
+      equal->op = Op::Eq;
+      equal->args.push_back(compare(Op::Eq, std::move(a), std::move(b), e.location));
+      ExprPtr same = logic(ExprKind::Or, std::move(bothNull), std::move(equal));
+      return d.isNot ? std::move(same) : notExpr(std::move(same));
+    }
+    case K::Between: {
+      const auto& bt = e.as<sql::Between>();
+      ExprPtr arg = bind(*bt.arg, scope, agg);
+      ExprPtr low = bind(*bt.low, scope, agg), high = bind(*bt.high, scope, agg);
+      ExprPtr in = logic(ExprKind::And, compare(Op::Ge, plan::cloneExpr(*arg), plan::cloneExpr(*low), e.location),
+                         compare(Op::Le, plan::cloneExpr(*arg), plan::cloneExpr(*high), e.location));
+      if (bt.symmetric)
+        in = logic(ExprKind::Or, std::move(in),
+                   logic(ExprKind::And, compare(Op::Ge, plan::cloneExpr(*arg), std::move(high), e.location),
+                         compare(Op::Le, std::move(arg), std::move(low), e.location)));
+      return bt.isNot ? notExpr(std::move(in)) : std::move(in);
+    }
+    case K::InList: {
+      const auto& in = e.as<sql::InList>();
+      ExprPtr arg = bind(*in.arg, scope, agg);
+      auto any = std::make_unique<Expr>(ExprKind::Or, SqlType{TypeId::Bool, -1});
+      for (const auto& item : in.list)
+        any->args.push_back(compare(Op::Eq, plan::cloneExpr(*arg), bind(*item, scope, agg), item->location));
+      ExprPtr result = any->args.size() == 1 ? std::move(any->args[0]) : std::move(any);
+      return in.isNot ? notExpr(std::move(result)) : std::move(result);
+    }
+    case K::Like: {
+      const auto& l = e.as<sql::Like>();
+      if (l.escape) fail(sqlstate::kFeatureNotSupported, "LIKE ... ESCAPE is not supported yet", e.location);
+      SqlType text{TypeId::Text, -1};
+      auto n = std::make_unique<Expr>(ExprKind::Like, SqlType{TypeId::Bool, -1});
+      n->negated = l.isNot;
+      n->caseInsensitive = l.caseInsensitive;
+      ExprPtr s = bind(*l.arg, scope, agg);
+      if (!isStringType(s->type.id))
+        fail(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: {} ~~ unknown", typeName(s->type)), e.location);
+      n->args.push_back(coerce(std::move(s), text, CastContext::Implicit, e.location));
+      n->args.push_back(coerce(bind(*l.pattern, scope, agg), text, CastContext::Implicit, e.location));
+      return n;
+    }
+    case K::Cast: {
+      const auto& c = e.as<sql::Cast>();
+      SqlType target = resolveType(c.type);
+      return coerce(bind(*c.arg, scope, agg), target, CastContext::Explicit, e.location);
+    }
+    case K::Case: {
+      const auto& c = e.as<sql::CaseExpr>();
+      ExprPtr subject = c.arg ? bind(*c.arg, scope, agg) : nullptr;
+      std::vector<ExprPtr> conditions, results;
+      for (const auto& w : c.whens) {
+        if (subject) conditions.push_back(compare(Op::Eq, plan::cloneExpr(*subject), bind(*w.condition, scope, agg), w.condition->location));
+        else conditions.push_back(coerceToBool(bind(*w.condition, scope, agg), "CASE/WHEN", w.condition->location));
+        results.push_back(bind(*w.result, scope, agg));
+      }
+      ExprPtr otherwise = c.elseResult ? bind(*c.elseResult, scope, agg) : nullptr;
+      SqlType type = results[0]->type;
+      for (const auto& r : results) {
+        auto t = commonType(type, r->type);
+        if (!t) fail(sqlstate::kDatatypeMismatch, fmt::format("CASE types {} and {} cannot be matched", typeName(type), typeName(r->type)), e.location);
+        type = *t;
+      }
+      if (otherwise) {
+        auto t = commonType(type, otherwise->type);
+        if (!t) fail(sqlstate::kDatatypeMismatch, fmt::format("CASE types {} and {} cannot be matched", typeName(otherwise->type), typeName(type)), e.location);
+        type = *t;
+      }
+      if (type.id == TypeId::Unknown) type = {TypeId::Text, -1};
+      auto n = std::make_unique<Expr>(ExprKind::Case, type);
+      for (size_t i = 0; i < conditions.size(); ++i) {
+        n->args.push_back(std::move(conditions[i]));
+        n->args.push_back(coerce(std::move(results[i]), type, CastContext::Implicit, e.location));
+      }
+      if (otherwise) {
+        n->hasElse = true;
+        n->args.push_back(coerce(std::move(otherwise), type, CastContext::Implicit, e.location));
+      }
+      return n;
+    }
+    case K::FuncCall: return bindFunction(e.as<sql::FuncCall>(), scope, agg);
+    case K::SqlValue: {
+      const auto& v = e.as<sql::SqlValue>();
+      using V = sql::SqlValueKind;
+      ExprPtr now = call("duet_q_now", {TypeId::TimestampTz, -1}, {});
+      switch (v.value) {
+        case V::CurrentTimestamp: return now;
+        case V::LocalTimestamp: return plan::makeCast(std::move(now), {TypeId::Timestamp, -1}, true);
+        case V::CurrentDate: return plan::makeCast(std::move(now), {TypeId::Date, -1}, true);
+        case V::CurrentUser:
+        case V::CurrentRole:
+        case V::User:
+        case V::SessionUser: {
+          std::vector<ExprPtr> args;
+          args.push_back(textConst("session_authorization"));
+          return call("duet_q_current_setting", {TypeId::Text, -1}, std::move(args));
+        }
+        case V::CurrentSchema: return textConst("public");
+        default:
+          fail(sqlstate::kFeatureNotSupported, "this SQL value function is not supported yet", e.location);
+      }
+    }
+    case K::SubLink: fail(sqlstate::kFeatureNotSupported, "subqueries are not supported yet", e.location);
+    case K::Row: fail(sqlstate::kFeatureNotSupported, "row expressions are not supported yet", e.location);
+    case K::Default: fail(sqlstate::kSyntaxError, "DEFAULT is not allowed in this context", e.location);
+  }
+  fail(sqlstate::kInternalError, "unhandled expression", e.location);
+}
+
+}  // namespace duet::binder

@@ -1,0 +1,54 @@
+#include "compiler/binder/type_rules.h"
+
+namespace duet::binder {
+
+int numericRank(TypeId t) {
+  switch (t) {
+    case TypeId::Int2: return 1;
+    case TypeId::Int4: return 2;
+    case TypeId::Int8: return 3;
+    case TypeId::Numeric: return 4;
+    case TypeId::Float4: return 5;
+    case TypeId::Float8: return 6;
+    default: return 0;
+  }
+}
+
+namespace {
+int datetimeRank(TypeId t) {
+  return t == TypeId::Date ? 1 : t == TypeId::Timestamp ? 2 : t == TypeId::TimestampTz ? 3 : 0;
+}
+bool isText(TypeId t) { return t == TypeId::Char || t == TypeId::Varchar || t == TypeId::Text; }
+}  // namespace
+
+bool castAllowed(TypeId from, TypeId to, CastContext context) {
+  if (from == to || from == TypeId::Unknown) return true;
+  int rf = numericRank(from), rt = numericRank(to);
+  if (rf && rt) return rf < rt || context != CastContext::Implicit;
+  if (isText(from) && isText(to)) return true;
+  int df = datetimeRank(from), dt = datetimeRank(to);
+  if (df && dt) return df < dt || context != CastContext::Implicit;
+  // I/O conversion casts: anything to a string type by assignment; from a string type
+  // to anything only when explicit.
+  if (isText(to)) return context != CastContext::Implicit;
+  if (isText(from)) return context == CastContext::Explicit;
+  if (context == CastContext::Explicit) {
+    if ((from == TypeId::Bool && to == TypeId::Int4) || (from == TypeId::Int4 && to == TypeId::Bool)) return true;
+  }
+  return false;
+}
+
+std::optional<SqlType> commonType(SqlType a, SqlType b) {
+  if (a.id == TypeId::Unknown && b.id == TypeId::Unknown) return SqlType{TypeId::Text, -1};
+  if (a.id == TypeId::Unknown) return SqlType{b.id, -1};
+  if (b.id == TypeId::Unknown) return SqlType{a.id, -1};
+  if (a.id == b.id) return SqlType{a.id, a.typmod == b.typmod ? a.typmod : -1};
+  int ra = numericRank(a.id), rb = numericRank(b.id);
+  if (ra && rb) return SqlType{ra > rb ? a.id : b.id, -1};
+  if (isText(a.id) && isText(b.id)) return SqlType{TypeId::Text, -1};
+  int da = datetimeRank(a.id), db = datetimeRank(b.id);
+  if (da && db) return SqlType{da > db ? a.id : b.id, -1};
+  return std::nullopt;
+}
+
+}  // namespace duet::binder
