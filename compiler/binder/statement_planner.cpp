@@ -1,0 +1,708 @@
+// planStatement: SELECT / VALUES / INSERT / UPDATE / DELETE to a physical plan, then to
+// native code. Plans are simple and predictable: left-deep joins in FROM order (hash joins
+// on equality conjuncts), single-table conjuncts pushed to their scan, and a primary-key or
+// unique-index lookup when equality conjuncts cover a whole key.
+#include <fmt/format.h>
+
+#include "compiler/binder/binder.h"
+#include "compiler/parser/parser.h"
+#include "engine/error.h"
+#include "engine/storage/table.h"
+
+namespace duet {
+
+using binder::Binder;
+using binder::CastContext;
+using binder::Scope;
+using binder::columnRange;
+using binder::commonType;
+using binder::exprEquals;
+using binder::ScopeEntry;
+using plan::ExprKind;
+using plan::ExprPtr;
+using plan::Node;
+using plan::NodeKind;
+using plan::NodePtr;
+
+namespace {
+
+std::vector<SqlType> tableRowTypes(const Table& t) {
+  std::vector<SqlType> types;
+  for (const auto& c : t.columns()) types.push_back(c.type);
+  types.push_back({TypeId::Int8, -1});  // rowid
+  return types;
+}
+
+void splitConjuncts(ExprPtr e, std::vector<ExprPtr>& out) {
+  if (e->kind == ExprKind::And) {
+    for (auto& a : e->args) splitConjuncts(std::move(a), out);
+    return;
+  }
+  out.push_back(std::move(e));
+}
+
+ExprPtr conjunction(std::vector<ExprPtr> parts) {
+  if (parts.empty()) return nullptr;
+  if (parts.size() == 1) return std::move(parts[0]);
+  auto e = std::make_unique<plan::Expr>(ExprKind::And, SqlType{TypeId::Bool, -1});
+  e->args = std::move(parts);
+  return e;
+}
+
+NodePtr filter(NodePtr child, ExprPtr predicate) {
+  if (!predicate) return child;
+  auto n = std::make_unique<Node>(NodeKind::Filter);
+  n->outputTypes = child->outputTypes;
+  n->predicate = std::move(predicate);
+  n->children.push_back(std::move(child));
+  return n;
+}
+
+NodePtr project(NodePtr child, std::vector<ExprPtr> exprs) {
+  auto n = std::make_unique<Node>(NodeKind::Project);
+  for (const auto& e : exprs) n->outputTypes.push_back(e->type);
+  n->exprs = std::move(exprs);
+  n->children.push_back(std::move(child));
+  return n;
+}
+
+// A scan of one table, using a unique index when `conjuncts` (over this table's own row)
+// pin every key column to a value that reads no column; used conjuncts are removed.
+NodePtr accessPath(const TableBinding& binding, std::vector<ExprPtr>& conjuncts, Binder& b) {
+  Table& table = *binding.table;
+  for (const auto& index : table.indexes()) {
+    if (!index->unique()) continue;
+    std::vector<int> used(index->columns().size(), -1);
+    for (size_t k = 0; k < index->columns().size(); ++k) {
+      for (size_t i = 0; i < conjuncts.size() && used[k] < 0; ++i) {
+        const plan::Expr& c = *conjuncts[i];
+        if (c.kind != ExprKind::Compare || c.op != plan::Op::Eq) continue;
+        for (int side = 0; side < 2; ++side) {
+          const plan::Expr& col = *c.args[side];
+          const plan::Expr& val = *c.args[1 - side];
+          if (col.kind == ExprKind::Column && col.column == static_cast<int>(index->columns()[k]) &&
+              columnRange(val).first < 0 && col.type.id == table.columns()[col.column].type.id) {
+            used[k] = static_cast<int>(i) * 2 + side;
+            break;
+          }
+        }
+      }
+    }
+    if (std::find(used.begin(), used.end(), -1) != used.end()) continue;
+    auto n = std::make_unique<Node>(NodeKind::IndexLookup);
+    n->table = &table;
+    n->index = index.get();
+    n->outputTypes = tableRowTypes(table);
+    std::vector<size_t> consumed;
+    for (size_t k = 0; k < used.size(); ++k) {
+      size_t i = used[k] / 2;
+      int side = used[k] % 2;
+      SqlType keyType = index->keyLayout().types[k];
+      n->keys.push_back(b.coerce(std::move(conjuncts[i]->args[1 - side]), keyType, CastContext::Implicit, 0));
+      consumed.push_back(i);
+    }
+    std::sort(consumed.rbegin(), consumed.rend());
+    for (size_t i : consumed) conjuncts.erase(conjuncts.begin() + i);
+    return n;
+  }
+  auto n = std::make_unique<Node>(NodeKind::TableScan);
+  n->table = &table;
+  n->outputTypes = tableRowTypes(table);
+  return n;
+}
+
+struct FromPlan {
+  NodePtr node;
+  Scope scope;
+};
+
+class StatementPlanner {
+ public:
+  explicit StatementPlanner(const PlanRequest& r) : req_(r), b_(r) {}
+
+  std::unique_ptr<PreparedPlan> run() {
+    auto out = std::make_unique<PreparedPlan>();
+    NodePtr root;
+    switch (req_.stmt->kind) {
+      case sql::StmtKind::Select:
+        out->command = PreparedPlan::Command::Select;
+        root = planSelect(req_.stmt->as<sql::SelectStmt>(), out->columns);
+        out->returnsRows = true;
+        break;
+      case sql::StmtKind::Insert:
+        out->command = PreparedPlan::Command::Insert;
+        root = planInsert(req_.stmt->as<sql::InsertStmt>(), out->columns);
+        break;
+      case sql::StmtKind::Update:
+        out->command = PreparedPlan::Command::Update;
+        root = planUpdate(req_.stmt->as<sql::UpdateStmt>(), out->columns);
+        break;
+      case sql::StmtKind::Delete:
+        out->command = PreparedPlan::Command::Delete;
+        root = planDelete(req_.stmt->as<sql::DeleteStmt>(), out->columns);
+        break;
+      default:
+        throw SqlError(sqlstate::kInternalError, "planStatement called for a utility statement");
+    }
+    if (out->command != PreparedPlan::Command::Select) out->returnsRows = !root->returning.empty();
+    for (auto& t : b_.paramTypes())
+      if (t.id == TypeId::Unknown) t = {TypeId::Text, -1};
+    out->paramTypes = b_.paramTypes();
+    fixParamTypes(*root);
+    out->compiled = compileQuery(*root, out->paramTypes, req_.optLevel);
+    return out;
+  }
+
+ private:
+  // Parameters whose type was decided after a reference was bound still carry Unknown.
+  void fixExpr(plan::Expr& e) {
+    if (e.kind == ExprKind::Param) e.type = b_.paramTypes()[e.param];
+    for (auto& a : e.args) fixExpr(*a);
+  }
+  void fixParamTypes(Node& n) {
+    auto fixAll = [&](std::vector<ExprPtr>& v) { for (auto& e : v) if (e) fixExpr(*e); };
+    fixAll(n.keys); fixAll(n.exprs); fixAll(n.rightKeys); fixAll(n.returning);
+    for (auto& r : n.rows) fixAll(r);
+    if (n.predicate) fixExpr(*n.predicate);
+    if (n.limit) fixExpr(*n.limit);
+    if (n.offset) fixExpr(*n.offset);
+    for (auto& a : n.aggs) if (a.arg) fixExpr(*a.arg);
+    for (auto& c : n.children) fixParamTypes(*c);
+  }
+
+  ScopeEntry entryFor(const TableBinding& t, const std::string& alias, int offset) {
+    ScopeEntry e;
+    e.alias = alias.empty() ? t.name : alias;
+    e.table = &t;
+    for (const auto& c : t.table->columns()) {
+      e.names.push_back(c.name);
+      e.types.push_back(c.type);
+    }
+    e.names.push_back("");  // the hidden rowid column: no name can reach it
+    e.types.push_back({TypeId::Int8, -1});
+    e.offset = offset;
+    return e;
+  }
+
+  const TableBinding& resolve(const sql::QualifiedName& name) {
+    bindings_.push_back(std::make_unique<TableBinding>(req_.resolveTable(name)));
+    return *bindings_.back();
+  }
+
+  // Flattens FROM into a list of base tables (inner and cross joins only) with ON
+  // conditions collected as extra WHERE conjuncts.
+  void collectFrom(const sql::TableRef& ref, std::vector<const sql::RangeTable*>& tables,
+                   std::vector<const sql::Expr*>& conditions) {
+    switch (ref.kind) {
+      case sql::TableRefKind::Table: tables.push_back(&ref.as<sql::RangeTable>()); return;
+      case sql::TableRefKind::Subquery:
+        b_.fail(sqlstate::kFeatureNotSupported, "subqueries in FROM are not supported yet", ref.location);
+      case sql::TableRefKind::Join: {
+        const auto& j = ref.as<sql::JoinRef>();
+        if (j.type != sql::JoinType::Inner && j.type != sql::JoinType::Cross)
+          b_.fail(sqlstate::kFeatureNotSupported, "outer joins are not supported yet", ref.location);
+        if (j.natural || !j.using_.empty())
+          b_.fail(sqlstate::kFeatureNotSupported, "NATURAL and USING joins are not supported yet", ref.location);
+        collectFrom(*j.left, tables, conditions);
+        collectFrom(*j.right, tables, conditions);
+        if (j.on) conditions.push_back(j.on.get());
+        return;
+      }
+    }
+  }
+
+  FromPlan planFrom(const std::vector<sql::TableRefPtr>& from, const sql::Expr* where) {
+    FromPlan fp;
+    std::vector<const sql::RangeTable*> tables;
+    std::vector<const sql::Expr*> conditions;
+    for (const auto& ref : from) collectFrom(*ref, tables, conditions);
+    if (where) conditions.push_back(where);
+    if (tables.empty()) {
+      auto values = std::make_unique<Node>(NodeKind::Values);
+      values->rows.emplace_back();
+      fp.node = std::move(values);
+      std::vector<ExprPtr> conjuncts;
+      for (const auto* c : conditions) splitConjuncts(b_.coerceToBool(b_.bind(*c, fp.scope), "WHERE", c->location), conjuncts);
+      fp.node = filter(std::move(fp.node), conjunction(std::move(conjuncts)));
+      return fp;
+    }
+    std::vector<const TableBinding*> bound;
+    for (const auto* t : tables) {
+      const TableBinding& tb = resolve(t->name);
+      std::string alias = t->alias ? t->alias->name : std::string();
+      for (const auto& e : fp.scope.entries)
+        if (e.alias == (alias.empty() ? tb.name : alias))
+          b_.fail(sqlstate::kDuplicateObject /*42712*/, fmt::format("table name \"{}\" specified more than once", e.alias), t->location);
+      fp.scope.entries.push_back(entryFor(tb, alias, fp.scope.width));
+      fp.scope.width += static_cast<int>(tb.table->columns().size()) + 1;
+      bound.push_back(&tb);
+    }
+    std::vector<ExprPtr> conjuncts;
+    for (const auto* c : conditions) {
+      ExprPtr e = b_.bind(*c, fp.scope);
+      if (Binder::containsAggregate(*c))
+        b_.fail(sqlstate::kGroupingError, "aggregate functions are not allowed in WHERE", c->location);
+      splitConjuncts(b_.coerceToBool(std::move(e), "WHERE", c->location), conjuncts);
+    }
+    // Which scope entry a column belongs to.
+    auto entryOf = [&](int column) {
+      for (size_t i = 0; i < fp.scope.entries.size(); ++i) {
+        const auto& e = fp.scope.entries[i];
+        if (column >= e.offset && column < e.offset + static_cast<int>(e.names.size())) return static_cast<int>(i);
+      }
+      return -1;
+    };
+    // Conjuncts that read exactly one table go to that table's scan.
+    std::vector<std::vector<ExprPtr>> local(tables.size());
+    std::vector<ExprPtr> rest;
+    for (auto& c : conjuncts) {
+      auto [lo, hi] = columnRange(*c);
+      if (lo >= 0 && entryOf(lo) == entryOf(hi)) {
+        int t = entryOf(lo);
+        binder::shiftColumns(*c, -fp.scope.entries[t].offset);
+        local[t].push_back(std::move(c));
+      } else {
+        rest.push_back(std::move(c));
+      }
+    }
+    for (size_t t = 0; t < tables.size(); ++t) {
+      NodePtr scan = accessPath(*bound[t], local[t], b_);
+      scan = filter(std::move(scan), conjunction(std::move(local[t])));
+      if (t == 0) {
+        fp.node = std::move(scan);
+        continue;
+      }
+      // Join with everything to the left: equality conjuncts between the two sides become
+      // hash keys; the others that are now computable stay as a residual predicate.
+      int rightOffset = fp.scope.entries[t].offset;
+      auto join = std::make_unique<Node>(NodeKind::HashJoin);
+      std::vector<ExprPtr> residual, remaining;
+      for (auto& c : rest) {
+        auto [lo, hi] = columnRange(*c);
+        if (entryOf(hi) > static_cast<int>(t)) { remaining.push_back(std::move(c)); continue; }
+        if (c->kind == ExprKind::Compare && c->op == plan::Op::Eq) {
+          auto [l0, l1] = columnRange(*c->args[0]);
+          auto [r0, r1] = columnRange(*c->args[1]);
+          int left = -1;
+          if (l0 >= 0 && r0 >= 0 && l1 < rightOffset && r0 >= rightOffset) left = 0;
+          if (l0 >= 0 && r0 >= 0 && r1 < rightOffset && l0 >= rightOffset) left = 1;
+          if (left >= 0) {
+            join->exprs.push_back(std::move(c->args[left]));
+            ExprPtr rk = std::move(c->args[1 - left]);
+            binder::shiftColumns(*rk, -rightOffset);
+            join->rightKeys.push_back(std::move(rk));
+            continue;
+          }
+        }
+        residual.push_back(std::move(c));
+      }
+      rest = std::move(remaining);
+      if (join->exprs.empty()) join->kind = NodeKind::NestedLoopJoin;
+      join->predicate = conjunction(std::move(residual));
+      join->outputTypes = fp.node->outputTypes;
+      join->outputTypes.insert(join->outputTypes.end(), scan->outputTypes.begin(), scan->outputTypes.end());
+      join->children.push_back(std::move(fp.node));
+      join->children.push_back(std::move(scan));
+      fp.node = std::move(join);
+    }
+    fp.node = filter(std::move(fp.node), conjunction(std::move(rest)));
+    return fp;
+  }
+
+  // Expands * and t.* in a target list into (name, expression) pairs.
+  void expandTargets(const std::vector<sql::ResTarget>& targets, const Scope& scope, binder::AggContext* agg,
+                     std::vector<ExprPtr>& exprs, std::vector<OutputColumn>& columns) {
+    for (const auto& t : targets) {
+      if (t.expr->kind == sql::ExprKind::ColumnRef && t.expr->as<sql::ColumnRef>().star) {
+        const auto& ref = t.expr->as<sql::ColumnRef>();
+        bool any = false;
+        for (const auto& e : scope.entries) {
+          if (!ref.names.empty() && e.alias != ref.names.back()) continue;
+          any = true;
+          for (size_t c = 0; c < e.names.size(); ++c) {
+            if (e.names[c].empty()) continue;
+            sql::ColumnRef col(t.location);
+            col.names = {e.alias, e.names[c]};
+            exprs.push_back(b_.bind(col, scope, agg));
+            columns.push_back({e.names[c], e.types[c], e.table ? e.table->oid : 0, static_cast<int16_t>(c + 1)});
+          }
+        }
+        if (!any && !ref.names.empty())
+          b_.fail(sqlstate::kUndefinedTable, fmt::format("missing FROM-clause entry for table \"{}\"", ref.names.back()), t.location);
+        if (!any) b_.fail(sqlstate::kSyntaxError, "SELECT * with no tables specified is not valid", t.location);
+        continue;
+      }
+      ExprPtr e = b_.bind(*t.expr, scope, agg);
+      if (e->type.id == TypeId::Unknown) e = b_.coerce(std::move(e), {TypeId::Text, -1}, CastContext::Implicit, t.location);
+      OutputColumn col{t.alias.empty() ? Binder::targetName(*t.expr) : t.alias, e->type};
+      if (e->kind == ExprKind::Column && !agg) {
+        for (const auto& se : scope.entries) {
+          int c = e->column - se.offset;
+          if (se.table && c >= 0 && c < static_cast<int>(se.names.size())) {
+            col.tableOid = se.table->oid;
+            col.attnum = static_cast<int16_t>(c + 1);
+          }
+        }
+      }
+      exprs.push_back(std::move(e));
+      columns.push_back(col);
+    }
+  }
+
+  NodePtr planSelect(const sql::SelectStmt& s, std::vector<OutputColumn>& columns) {
+    if (s.body == sql::SelectStmt::Body::SetOp)
+      b_.fail(sqlstate::kFeatureNotSupported, "UNION, INTERSECT and EXCEPT are not supported yet", s.begin);
+    if (!s.distinctOn.empty()) b_.fail(sqlstate::kFeatureNotSupported, "DISTINCT ON is not supported yet", s.begin);
+    NodePtr node;
+    std::vector<ExprPtr> targets;
+    Scope scope;
+    binder::AggContext aggCtx;
+    binder::AggContext* agg = nullptr;
+    if (s.body == sql::SelectStmt::Body::Values) {
+      node = planValues(s.values, {}, columns);
+    } else {
+      FromPlan fp = planFrom(s.from, s.where.get());
+      node = std::move(fp.node);
+      scope = std::move(fp.scope);
+      bool aggregating = !s.groupBy.empty() || (s.having != nullptr);
+      for (const auto& t : s.targets) aggregating = aggregating || Binder::containsAggregate(*t.expr);
+      for (const auto& o : s.orderBy) aggregating = aggregating || Binder::containsAggregate(*o.expr);
+      if (aggregating) {
+        agg = &aggCtx;
+        for (const auto& g : s.groupBy) {
+          if (g->kind == sql::ExprKind::Literal && g->as<sql::Literal>().literal == sql::LiteralKind::Integer) {
+            size_t pos = std::stoul(g->as<sql::Literal>().text);
+            if (pos < 1 || pos > s.targets.size())
+              b_.fail(sqlstate::kInvalidColumnReference, fmt::format("GROUP BY position {} is not in select list", pos), g->location);
+            aggCtx.groupExprs.push_back(b_.bind(*s.targets[pos - 1].expr, scope));
+          } else if (g->kind == sql::ExprKind::ColumnRef && g->as<sql::ColumnRef>().names.size() == 1 &&
+                     !hasColumn(scope, g->as<sql::ColumnRef>().names[0])) {
+            // GROUP BY an output column alias
+            const std::string& n = g->as<sql::ColumnRef>().names[0];
+            const sql::ResTarget* match = nullptr;
+            for (const auto& t : s.targets) if (t.alias == n) match = &t;
+            if (!match) b_.fail(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", n), g->location);
+            aggCtx.groupExprs.push_back(b_.bind(*match->expr, scope));
+          } else {
+            aggCtx.groupExprs.push_back(b_.bind(*g, scope));
+          }
+        }
+      }
+      expandTargets(s.targets, scope, agg, targets, columns);
+      if (aggregating) {
+        ExprPtr having = s.having ? b_.coerceToBool(b_.bind(*s.having, scope, agg), "HAVING", s.having->location) : nullptr;
+        // ORDER BY expressions may add aggregates: bind them before building the node.
+        orderExprs_ = bindOrderBy(s, scope, agg, targets, columns);
+        auto a = std::make_unique<Node>(NodeKind::Aggregate);
+        for (const auto& g : aggCtx.groupExprs) a->outputTypes.push_back(g->type);
+        for (const auto& sp : aggCtx.aggs) a->outputTypes.push_back(sp.resultType);
+        a->exprs = std::move(aggCtx.groupExprs);
+        a->aggs = std::move(aggCtx.aggs);
+        a->children.push_back(std::move(node));
+        node = filter(std::move(a), std::move(having));
+      } else {
+        orderExprs_ = bindOrderBy(s, scope, nullptr, targets, columns);
+      }
+      node = project(std::move(node), std::move(targets));
+    }
+    if (s.body == sql::SelectStmt::Body::Values) orderExprs_ = valuesOrder(s, columns);
+    size_t visible = columns.size();
+    if (s.distinct) {
+      if (node->outputTypes.size() > visible)
+        b_.fail(sqlstate::kInvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list", s.begin);
+      auto d = std::make_unique<Node>(NodeKind::Distinct);
+      d->outputTypes = node->outputTypes;
+      d->children.push_back(std::move(node));
+      node = std::move(d);
+    }
+    if (!orderExprs_.empty()) {
+      auto sort = std::make_unique<Node>(NodeKind::Sort);
+      sort->outputTypes = node->outputTypes;
+      sort->sortKeys = std::move(orderExprs_);
+      sort->children.push_back(std::move(node));
+      node = std::move(sort);
+    }
+    if (s.limit || s.offset) {
+      auto l = std::make_unique<Node>(NodeKind::Limit);
+      l->outputTypes = node->outputTypes;
+      Scope none;
+      SqlType i8{TypeId::Int8, -1};
+      if (s.limit) l->limit = b_.coerce(b_.bind(*s.limit, none), i8, CastContext::Implicit, s.limit->location);
+      if (s.offset) l->offset = b_.coerce(b_.bind(*s.offset, none), i8, CastContext::Implicit, s.offset->location);
+      l->children.push_back(std::move(node));
+      node = std::move(l);
+    }
+    if (node->outputTypes.size() > visible) {
+      std::vector<ExprPtr> keep;
+      for (size_t c = 0; c < visible; ++c) keep.push_back(plan::makeColumn(static_cast<int>(c), node->outputTypes[c]));
+      node = project(std::move(node), std::move(keep));
+    }
+    return node;
+  }
+
+  static bool hasColumn(const Scope& scope, const std::string& name) {
+    for (const auto& e : scope.entries)
+      for (const auto& n : e.names) if (n == name) return true;
+    return false;
+  }
+
+  std::vector<plan::SortKey> valuesOrder(const sql::SelectStmt& s, const std::vector<OutputColumn>& columns) {
+    std::vector<plan::SortKey> keys;
+    for (const auto& o : s.orderBy) {
+      if (o.expr->kind != sql::ExprKind::Literal || o.expr->as<sql::Literal>().literal != sql::LiteralKind::Integer)
+        b_.fail(sqlstate::kFeatureNotSupported, "ORDER BY on VALUES supports positions only", o.expr->location);
+      size_t pos = std::stoul(o.expr->as<sql::Literal>().text);
+      if (pos < 1 || pos > columns.size())
+        b_.fail(sqlstate::kInvalidColumnReference, fmt::format("ORDER BY position {} is not in select list", pos), o.expr->location);
+      keys.push_back(sortKey(o, static_cast<int>(pos - 1)));
+    }
+    return keys;
+  }
+
+  static plan::SortKey sortKey(const sql::SortBy& o, int column) {
+    plan::SortKey k;
+    k.column = column;
+    k.descending = o.dir == sql::SortDir::Desc;
+    k.nullsFirst = o.nulls == sql::NullsOrder::Default ? k.descending : o.nulls == sql::NullsOrder::First;
+    return k;
+  }
+
+  // ORDER BY items: output positions, output names, or expressions (added as hidden
+  // target columns when not already in the list).
+  std::vector<plan::SortKey> bindOrderBy(const sql::SelectStmt& s, const Scope& scope, binder::AggContext* agg,
+                                         std::vector<ExprPtr>& targets, const std::vector<OutputColumn>& columns) {
+    std::vector<plan::SortKey> keys;
+    for (const auto& o : s.orderBy) {
+      const sql::Expr& e = *o.expr;
+      if (e.kind == sql::ExprKind::Literal && e.as<sql::Literal>().literal == sql::LiteralKind::Integer) {
+        size_t pos = std::stoul(e.as<sql::Literal>().text);
+        if (pos < 1 || pos > columns.size())
+          b_.fail(sqlstate::kInvalidColumnReference, fmt::format("ORDER BY position {} is not in select list", pos), e.location);
+        keys.push_back(sortKey(o, static_cast<int>(pos - 1)));
+        continue;
+      }
+      if (e.kind == sql::ExprKind::ColumnRef && e.as<sql::ColumnRef>().names.size() == 1) {
+        const std::string& n = e.as<sql::ColumnRef>().names[0];
+        int match = -1;
+        for (size_t i = 0; i < s.targets.size() && i < columns.size(); ++i)
+          if (!s.targets[i].alias.empty() && s.targets[i].alias == n) match = static_cast<int>(i);
+        if (match >= 0) { keys.push_back(sortKey(o, match)); continue; }
+      }
+      ExprPtr bound = b_.bind(e, scope, agg);
+      int found = -1;
+      for (size_t i = 0; i < targets.size(); ++i)
+        if (exprEquals(*targets[i], *bound)) { found = static_cast<int>(i); break; }
+      if (found < 0) {
+        found = static_cast<int>(targets.size());
+        targets.push_back(std::move(bound));
+      }
+      keys.push_back(sortKey(o, found));
+    }
+    return keys;
+  }
+
+  // VALUES lists: each column's type is the common type of its entries (or the target
+  // column types for INSERT).
+  NodePtr planValues(const std::vector<std::vector<sql::ExprPtr>>& rows, const std::vector<SqlType>& targetTypes,
+                     std::vector<OutputColumn>& columns) {
+    Scope none;
+    auto n = std::make_unique<Node>(NodeKind::Values);
+    size_t width = rows[0].size();
+    for (const auto& r : rows)
+      if (r.size() != width) b_.fail(sqlstate::kSyntaxError, "VALUES lists must all be the same length", r.empty() ? 0 : r[0]->location);
+    std::vector<std::vector<ExprPtr>> bound;
+    for (const auto& r : rows) {
+      bound.emplace_back();
+      for (const auto& e : r) bound.back().push_back(e->kind == sql::ExprKind::Default ? nullptr : b_.bind(*e, none));
+    }
+    for (size_t c = 0; c < width; ++c) {
+      SqlType t{TypeId::Unknown, -1};
+      if (!targetTypes.empty()) {
+        t = targetTypes[c];
+      } else {
+        for (auto& r : bound) {
+          auto common = commonType(t, r[c]->type);
+          if (!common) b_.fail(sqlstate::kDatatypeMismatch, fmt::format("VALUES types {} and {} cannot be matched", typeName(t), typeName(r[c]->type)), rows[0][c]->location);
+          t = *common;
+        }
+        if (t.id == TypeId::Unknown) t = {TypeId::Text, -1};
+        columns.push_back({fmt::format("column{}", c + 1), t});
+      }
+      n->outputTypes.push_back(t);
+      for (size_t r = 0; r < bound.size(); ++r) {
+        if (!bound[r][c]) continue;  // DEFAULT: filled in by the INSERT planner
+        bound[r][c] = b_.coerce(std::move(bound[r][c]), t,
+                                targetTypes.empty() ? CastContext::Implicit : CastContext::Assignment, rows[r][c]->location);
+      }
+    }
+    n->rows = std::move(bound);
+    return n;
+  }
+
+  // A column's DEFAULT expression, bound with no row in scope, or NULL.
+  ExprPtr defaultFor(const TableBinding& t, size_t column);
+
+  std::vector<ExprPtr> bindReturning(const std::vector<sql::ResTarget>& returning, const TableBinding& t,
+                                     const std::string& alias, std::vector<OutputColumn>& columns) {
+    std::vector<ExprPtr> out;
+    if (returning.empty()) return out;
+    Scope scope;
+    scope.entries.push_back(entryFor(t, alias, 0));
+    scope.width = static_cast<int>(t.table->columns().size()) + 1;
+    expandTargets(returning, scope, nullptr, out, columns);
+    return out;
+  }
+
+  NodePtr planInsert(const sql::InsertStmt& s, std::vector<OutputColumn>& columns) {
+    const TableBinding& t = resolve(s.table);
+    const auto& cols = t.table->columns();
+    // Which table column each source column fills.
+    std::vector<int> target;
+    if (s.columns.empty()) {
+      for (size_t c = 0; c < cols.size(); ++c) target.push_back(static_cast<int>(c));
+    } else {
+      for (size_t i = 0; i < s.columns.size(); ++i) {
+        int found = -1;
+        for (size_t c = 0; c < cols.size(); ++c) if (cols[c].name == s.columns[i]) found = static_cast<int>(c);
+        if (found < 0)
+          b_.fail(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" of relation \"{}\" does not exist", s.columns[i], t.name), s.columnLocations[i]);
+        if (std::find(target.begin(), target.end(), found) != target.end())
+          b_.fail(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" specified more than once", s.columns[i]), s.columnLocations[i]);
+        target.push_back(found);
+      }
+    }
+    NodePtr source;
+    std::vector<SqlType> targetTypes;
+    for (int c : target) targetTypes.push_back(cols[c].type);
+    std::vector<OutputColumn> ignored;
+    if (!s.source) {
+      source = std::make_unique<Node>(NodeKind::Values);
+      source->rows.emplace_back();
+      target.clear();
+    } else if (s.source->body == sql::SelectStmt::Body::Values && s.source->orderBy.empty() && !s.source->limit) {
+      for (const auto& r : s.source->values)
+        if (r.size() > target.size()) b_.fail(sqlstate::kSyntaxError, "INSERT has more expressions than target columns", r[target.size()]->location);
+        else if (r.size() < target.size()) b_.fail(sqlstate::kSyntaxError, "INSERT has more target columns than expressions", s.begin);
+      source = planValues(s.source->values, targetTypes, ignored);
+      // DEFAULT entries become the column's default expression.
+      for (auto& row : source->rows)
+        for (size_t c = 0; c < row.size(); ++c)
+          if (!row[c]) row[c] = defaultFor(t, target[c]);
+    } else {
+      source = planSelect(*s.source, ignored);
+      if (ignored.size() != target.size())
+        b_.fail(sqlstate::kSyntaxError, ignored.size() > target.size() ? "INSERT has more expressions than target columns"
+                                                                      : "INSERT has more target columns than expressions", s.begin);
+      // Read the whole source before inserting (INSERT INTO t SELECT ... FROM t).
+      auto m = std::make_unique<Node>(NodeKind::Materialize);
+      m->outputTypes = source->outputTypes;
+      m->children.push_back(std::move(source));
+      source = std::move(m);
+    }
+    // Full table rows: source columns assigned (with assignment casts), defaults elsewhere.
+    std::vector<ExprPtr> row;
+    for (size_t c = 0; c < cols.size(); ++c) {
+      auto it = std::find(target.begin(), target.end(), static_cast<int>(c));
+      if (it == target.end()) {
+        row.push_back(defaultFor(t, c));
+        continue;
+      }
+      int src = static_cast<int>(it - target.begin());
+      row.push_back(b_.coerce(plan::makeColumn(src, source->outputTypes[src]), cols[c].type, CastContext::Assignment, s.begin));
+    }
+    auto ins = std::make_unique<Node>(NodeKind::Insert);
+    ins->table = t.table;
+    ins->children.push_back(project(std::move(source), std::move(row)));
+    ins->returning = bindReturning(s.returning, t, s.alias, columns);
+    return ins;
+  }
+
+  NodePtr planUpdate(const sql::UpdateStmt& s, std::vector<OutputColumn>& columns) {
+    if (!s.from.empty()) b_.fail(sqlstate::kFeatureNotSupported, "UPDATE ... FROM is not supported yet", s.begin);
+    const TableBinding& t = resolve(s.table);
+    FromPlan fp = planSingle(t, s.alias, s.where.get());
+    const auto& cols = t.table->columns();
+    std::vector<ExprPtr> values(cols.size());
+    for (const auto& set : s.set) {
+      if (set.multi) b_.fail(sqlstate::kFeatureNotSupported, "multiple-column UPDATE SET is not supported yet", set.columnLocations[0]);
+      int found = -1;
+      for (size_t c = 0; c < cols.size(); ++c) if (cols[c].name == set.columns[0]) found = static_cast<int>(c);
+      if (found < 0)
+        b_.fail(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" of relation \"{}\" does not exist", set.columns[0], t.name), set.columnLocations[0]);
+      if (values[found])
+        b_.fail(sqlstate::kDuplicateColumn, fmt::format("multiple assignments to same column \"{}\"", set.columns[0]), set.columnLocations[0]);
+      ExprPtr v = set.value->kind == sql::ExprKind::Default ? defaultFor(t, found) : b_.bind(*set.value, fp.scope);
+      values[found] = b_.coerce(std::move(v), cols[found].type, CastContext::Assignment, set.value->location);
+    }
+    std::vector<ExprPtr> row;
+    row.push_back(plan::makeColumn(static_cast<int>(cols.size()), {TypeId::Int8, -1}));  // rowid
+    for (size_t c = 0; c < cols.size(); ++c)
+      row.push_back(values[c] ? std::move(values[c]) : plan::makeColumn(static_cast<int>(c), cols[c].type));
+    auto upd = std::make_unique<Node>(NodeKind::Update);
+    upd->table = t.table;
+    upd->children.push_back(project(std::move(fp.node), std::move(row)));
+    upd->returning = bindReturning(s.returning, t, s.alias, columns);
+    return upd;
+  }
+
+  NodePtr planDelete(const sql::DeleteStmt& s, std::vector<OutputColumn>& columns) {
+    if (!s.using_.empty()) b_.fail(sqlstate::kFeatureNotSupported, "DELETE ... USING is not supported yet", s.begin);
+    const TableBinding& t = resolve(s.table);
+    FromPlan fp = planSingle(t, s.alias, s.where.get());
+    const auto& cols = t.table->columns();
+    std::vector<ExprPtr> row;
+    row.push_back(plan::makeColumn(static_cast<int>(cols.size()), {TypeId::Int8, -1}));
+    for (size_t c = 0; c < cols.size(); ++c) row.push_back(plan::makeColumn(static_cast<int>(c), cols[c].type));
+    auto del = std::make_unique<Node>(NodeKind::Delete);
+    del->table = t.table;
+    del->children.push_back(project(std::move(fp.node), std::move(row)));
+    del->returning = bindReturning(s.returning, t, s.alias, columns);
+    return del;
+  }
+
+  // The rows of one table matching WHERE, with the table's row (+ rowid) as output.
+  FromPlan planSingle(const TableBinding& t, const std::string& alias, const sql::Expr* where) {
+    FromPlan fp;
+    fp.scope.entries.push_back(entryFor(t, alias, 0));
+    fp.scope.width = static_cast<int>(t.table->columns().size()) + 1;
+    std::vector<ExprPtr> conjuncts;
+    if (where) {
+      if (Binder::containsAggregate(*where))
+        b_.fail(sqlstate::kGroupingError, "aggregate functions are not allowed in WHERE", where->location);
+      splitConjuncts(b_.coerceToBool(b_.bind(*where, fp.scope), "WHERE", where->location), conjuncts);
+    }
+    fp.node = accessPath(t, conjuncts, b_);
+    fp.node = filter(std::move(fp.node), conjunction(std::move(conjuncts)));
+    return fp;
+  }
+
+  const PlanRequest& req_;
+  Binder b_;
+  std::vector<std::unique_ptr<TableBinding>> bindings_;
+  std::vector<plan::SortKey> orderExprs_;
+};
+
+ExprPtr StatementPlanner::defaultFor(const TableBinding& t, size_t column) {
+  SqlType type = t.table->columns()[column].type;
+  if (column >= t.defaults.size() || t.defaults[column].empty()) return plan::makeNullConst(type);
+  // Defaults are stored as SQL text; they may only hold constants and functions like now().
+  auto parsed = sql::parseQuery("SELECT " + t.defaults[column]);
+  const auto& select = parsed.at(0).stmt->as<sql::SelectStmt>();
+  Scope none;
+  // Positions in the default's own text mean nothing in this statement's: report none.
+  try {
+    return b_.coerce(b_.bind(*select.targets.at(0).expr, none), type, CastContext::Assignment, 0);
+  } catch (SqlError& e) {
+    e.position = 0;
+    throw;
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<PreparedPlan> planStatement(const PlanRequest& request) {
+  StatementPlanner planner(request);
+  return planner.run();
+}
+
+}  // namespace duet
