@@ -313,7 +313,7 @@ void julianToDate(int jd, int* year, int* month, int* day) {
   y += static_cast<int>(quad * 4);
   *year = y - 4800;
   quad = julian * 2141 / 65536;
-  *day = static_cast<int>(julian - 7834 * quad / 65536);
+  *day = static_cast<int>(julian - 7834 * quad / 256);
   *month = static_cast<int>((quad + 10) % 12 + 1);
 }
 
