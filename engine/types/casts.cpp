@@ -1,0 +1,143 @@
+// castValue: every conversion PostgreSQL allows among our types (pg_cast plus the I/O
+// conversions to and from the string types), with PostgreSQL's value errors.
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "engine/error.h"
+#include "engine/types/datetime.h"
+#include "engine/types/numeric.h"
+#include "engine/types/scalar_text.h"
+#include "engine/types/strings.h"
+#include "engine/types/type_errors.h"
+#include "engine/types/value_io.h"
+
+namespace duet {
+
+namespace {
+
+template <typename T>
+T load(const void* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <typename T>
+void store(void* p, T v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+bool isString(TypeId t) { return isStringType(t); }
+bool isDatetime(TypeId t) {
+  return t == TypeId::Date || t == TypeId::Timestamp || t == TypeId::TimestampTz;
+}
+bool isFloat(TypeId t) { return t == TypeId::Float4 || t == TypeId::Float8; }
+
+// Conversions within the numeric category.
+void castNumber(SqlType from, const void* in, SqlType to, void* out) {
+  TypeId f = from.id, t = to.id;
+  if (isIntegerType(f)) {
+    int64_t v = f == TypeId::Int2 ? load<int16_t>(in)
+                : f == TypeId::Int4 ? load<int32_t>(in)
+                                    : load<int64_t>(in);
+    switch (t) {
+      case TypeId::Int2:
+        if (v < INT16_MIN || v > INT16_MAX) raiseIntegerOutOfRange(t);
+        return store(out, static_cast<int16_t>(v));
+      case TypeId::Int4:
+        if (v < INT32_MIN || v > INT32_MAX) raiseIntegerOutOfRange(t);
+        return store(out, static_cast<int32_t>(v));
+      case TypeId::Int8: return store(out, v);
+      case TypeId::Float4: return store(out, static_cast<float>(v));
+      case TypeId::Float8: return store(out, static_cast<double>(v));
+      default: return store(out, numericApplyTypmod(numericFromInt64(v), to.typmod));
+    }
+  }
+  if (isFloat(f)) {
+    bool single = f == TypeId::Float4;
+    double d = single ? static_cast<double>(load<float>(in)) : load<double>(in);
+    switch (t) {
+      case TypeId::Int2: return store(out, static_cast<int16_t>(floatToInteger(d, t)));
+      case TypeId::Int4: return store(out, static_cast<int32_t>(floatToInteger(d, t)));
+      case TypeId::Int8: return store(out, floatToInteger(d, t));
+      case TypeId::Float4: return store(out, single ? load<float>(in) : float8ToFloat4(d));
+      case TypeId::Float8: return store(out, d);
+      default: {
+        NumericRep n = single ? numericFromFloat(load<float>(in)) : numericFromDouble(d);
+        return store(out, numericApplyTypmod(n, to.typmod));
+      }
+    }
+  }
+  NumericRep n = load<NumericRep>(in);
+  switch (t) {
+    case TypeId::Int2: return store(out, static_cast<int16_t>(numericToInteger(n, t)));
+    case TypeId::Int4: return store(out, static_cast<int32_t>(numericToInteger(n, t)));
+    case TypeId::Int8: return store(out, numericToInteger(n, t));
+    case TypeId::Float4: return store(out, numericToFloat(n));
+    case TypeId::Float8: return store(out, numericToDouble(n));
+    default: return store(out, numericApplyTypmod(n, to.typmod));
+  }
+}
+
+void castDatetime(TypeId f, const void* in, TypeId t, void* out, const TypeContext& ctx) {
+  if (f == t) return std::memcpy(out, in, physicalSize(t)), void();
+  if (f == TypeId::Date) {
+    int32_t d = load<int32_t>(in);
+    return store(out, t == TypeId::Timestamp ? dateToTimestamp(d) : dateToTimestampTz(d, ctx));
+  }
+  int64_t ts = load<int64_t>(in);
+  if (f == TypeId::Timestamp)
+    return t == TypeId::Date ? store(out, timestampToDate(ts))
+                             : store(out, timestampToTimestampTz(ts, ctx));
+  return t == TypeId::Date ? store(out, timestampTzToDate(ts, ctx))
+                           : store(out, timestampTzToTimestamp(ts, ctx));
+}
+
+}  // namespace
+
+bool castExists(TypeId from, TypeId to) {
+  if (from == to || isString(from) || isString(to)) return true;
+  if (isNumericCategory(from) && isNumericCategory(to)) return true;
+  if ((from == TypeId::Bool && to == TypeId::Int4) || (from == TypeId::Int4 && to == TypeId::Bool))
+    return true;
+  return isDatetime(from) && isDatetime(to);
+}
+
+void castValue(SqlType from, const void* in, SqlType to, void* out, bool explicitCast,
+               Arena& arena, const TypeContext& ctx) {
+  if (!castExists(from.id, to.id))
+    throw SqlError(sqlstate::kCannotCoerce,
+                   fmt::format("cannot cast type {} to {}", typeName({from.id, -1}),
+                               typeName({to.id, -1})));
+  if (isString(to.id)) {
+    const VarString* s;
+    if (isString(from.id)) {
+      s = load<const VarString*>(in);
+      // char(n) loses its padding when it becomes text or varchar (PostgreSQL's rtrim1).
+      if (from.id == TypeId::Char && to.id != TypeId::Char) {
+        std::string_view trimmed = bpcharTrim(s->view());
+        if (trimmed.size() != s->len) s = arena.makeString(trimmed);
+      }
+    } else {
+      std::string text;
+      if (from.id == TypeId::Bool) text = load<uint8_t>(in) ? "true" : "false";  // booltext
+      else formatText(from, in, text, ctx);
+      s = arena.makeString(text);
+    }
+    return store(out, coerceString(s, to, explicitCast, arena));
+  }
+  if (isString(from.id)) {
+    // The target's input function; a char(n) source keeps its spaces, which every input
+    // function skips.
+    return parseText(to, load<const VarString*>(in)->view(), out, arena, ctx);
+  }
+  if (isNumericCategory(from.id) && isNumericCategory(to.id)) return castNumber(from, in, to, out);
+  if (from.id == TypeId::Bool && to.id == TypeId::Int4)
+    return store<int32_t>(out, load<uint8_t>(in) ? 1 : 0);
+  if (from.id == TypeId::Int4 && to.id == TypeId::Bool)
+    return store<uint8_t>(out, load<int32_t>(in) != 0);
+  if (from.id == TypeId::Bool) return store(out, load<uint8_t>(in));
+  return castDatetime(from.id, in, to.id, out, ctx);
+}
+
+}  // namespace duet

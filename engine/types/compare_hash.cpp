@@ -1,0 +1,85 @@
+// compareValues / hashValue: orderings and hashes consistent with SQL equality.
+#include <cmath>
+#include <cstring>
+
+#include "engine/types/hash.h"
+#include "engine/types/numeric.h"
+#include "engine/types/strings.h"
+#include "engine/types/value_io.h"
+
+namespace duet {
+
+namespace {
+
+template <typename T>
+T load(const void* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <typename T>
+int threeWay(T a, T b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// PostgreSQL's float ordering: NaN equals NaN and sorts above everything; -0 equals 0.
+int floatCompare(double a, double b) {
+  if (std::isnan(a)) return std::isnan(b) ? 0 : 1;
+  if (std::isnan(b)) return -1;
+  return threeWay(a, b);
+}
+
+uint64_t floatHash(double d) {
+  if (d == 0.0) d = 0.0;  // -0 and +0 are equal
+  if (std::isnan(d)) return hashMix64(0x7ff8000000000000ULL);
+  uint64_t bits;
+  std::memcpy(&bits, &d, sizeof bits);
+  return hashMix64(bits);
+}
+
+}  // namespace
+
+int compareValues(SqlType type, const void* a, const void* b) {
+  switch (type.id) {
+    case TypeId::Bool: return threeWay(load<uint8_t>(a), load<uint8_t>(b));
+    case TypeId::Int2: return threeWay(load<int16_t>(a), load<int16_t>(b));
+    case TypeId::Int4:
+    case TypeId::Date: return threeWay(load<int32_t>(a), load<int32_t>(b));
+    case TypeId::Int8:
+    case TypeId::Timestamp:
+    case TypeId::TimestampTz: return threeWay(load<int64_t>(a), load<int64_t>(b));
+    case TypeId::Float4: return floatCompare(load<float>(a), load<float>(b));
+    case TypeId::Float8: return floatCompare(load<double>(a), load<double>(b));
+    case TypeId::Numeric: return numericCompare(load<NumericRep>(a), load<NumericRep>(b));
+    case TypeId::Char:
+      return bpcharCompare(load<const VarString*>(a)->view(), load<const VarString*>(b)->view());
+    case TypeId::Unknown:
+    case TypeId::Varchar:
+    case TypeId::Text:
+      return textCompare(load<const VarString*>(a)->view(), load<const VarString*>(b)->view());
+  }
+  return 0;
+}
+
+uint64_t hashValue(SqlType type, const void* v) {
+  switch (type.id) {
+    case TypeId::Bool: return hashMix64(load<uint8_t>(v));
+    case TypeId::Int2: return hashMix64(static_cast<uint64_t>(int64_t(load<int16_t>(v))));
+    case TypeId::Int4:
+    case TypeId::Date: return hashMix64(static_cast<uint64_t>(int64_t(load<int32_t>(v))));
+    case TypeId::Int8:
+    case TypeId::Timestamp:
+    case TypeId::TimestampTz: return hashMix64(static_cast<uint64_t>(load<int64_t>(v)));
+    case TypeId::Float4: return floatHash(load<float>(v));
+    case TypeId::Float8: return floatHash(load<double>(v));
+    case TypeId::Numeric: return numericHash(load<NumericRep>(v));
+    case TypeId::Char: return bpcharHash(load<const VarString*>(v)->view());
+    case TypeId::Unknown:
+    case TypeId::Varchar:
+    case TypeId::Text: return textHash(load<const VarString*>(v)->view());
+  }
+  return 0;
+}
+
+}  // namespace duet

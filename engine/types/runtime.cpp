@@ -1,0 +1,296 @@
+#include "engine/types/runtime.h"
+
+#include <array>
+#include <cmath>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "engine/types/datetime.h"
+#include "engine/types/numeric.h"
+#include "engine/types/scalar_text.h"
+#include "engine/types/strings.h"
+#include "engine/types/type_errors.h"
+#include "engine/types/value_io.h"
+
+using namespace duet;
+
+namespace {
+
+const VarString* arenaString(std::string_view s) { return statementArena().makeString(s); }
+
+std::string_view charsOrSpace(const VarString* chars) {
+  return chars ? chars->view() : std::string_view(" ");
+}
+
+}  // namespace
+
+extern "C" {
+
+void duet_rt_raise_int_overflow(int32_t typeId) {
+  raiseIntegerOutOfRange(static_cast<TypeId>(typeId));
+}
+void duet_rt_raise_division_by_zero() { raiseDivisionByZero(); }
+void duet_rt_raise_float_overflow() { raiseFloatOverflow(); }
+void duet_rt_raise_float_underflow() { raiseFloatUnderflow(); }
+
+NumericRep duet_rt_numeric_add(NumericRep a, NumericRep b) { return numericAdd(a, b); }
+NumericRep duet_rt_numeric_sub(NumericRep a, NumericRep b) { return numericSub(a, b); }
+NumericRep duet_rt_numeric_mul(NumericRep a, NumericRep b) { return numericMul(a, b); }
+NumericRep duet_rt_numeric_div(NumericRep a, NumericRep b) { return numericDiv(a, b); }
+NumericRep duet_rt_numeric_mod(NumericRep a, NumericRep b) { return numericMod(a, b); }
+NumericRep duet_rt_numeric_neg(NumericRep a) { return numericNeg(a); }
+NumericRep duet_rt_numeric_abs(NumericRep a) { return numericAbs(a); }
+NumericRep duet_rt_numeric_pow(NumericRep a, NumericRep b) { return numericPower(a, b); }
+int32_t duet_rt_numeric_cmp(NumericRep a, NumericRep b) { return numericCompare(a, b); }
+bool duet_rt_numeric_eq(NumericRep a, NumericRep b) { return numericCompare(a, b) == 0; }
+uint64_t duet_rt_numeric_hash(NumericRep a) { return numericHash(a); }
+NumericRep duet_rt_numeric_round(NumericRep a, int32_t s) { return numericRound(a, s); }
+NumericRep duet_rt_numeric_trunc(NumericRep a, int32_t s) { return numericTrunc(a, s); }
+NumericRep duet_rt_numeric_apply_typmod(NumericRep a, int32_t typmod) {
+  return numericApplyTypmod(a, typmod);
+}
+
+// PostgreSQL's float8pl/mi/mul: overflow only from finite inputs, underflow only from
+// non-zero ones.
+double duet_rt_float8_add(double a, double b) {
+  return float8Checked(a + b, std::isinf(a) || std::isinf(b), true);
+}
+double duet_rt_float8_sub(double a, double b) {
+  return float8Checked(a - b, std::isinf(a) || std::isinf(b), true);
+}
+double duet_rt_float8_mul(double a, double b) {
+  return float8Checked(a * b, std::isinf(a) || std::isinf(b), a == 0.0 || b == 0.0);
+}
+double duet_rt_float8_div(double a, double b) { return float8Div(a, b); }
+double duet_rt_float8_pow(double a, double b) { return float8Pow(a, b); }
+float duet_rt_float4_add(float a, float b) {
+  return float4Checked(a + b, std::isinf(a) || std::isinf(b), true);
+}
+float duet_rt_float4_sub(float a, float b) {
+  return float4Checked(a - b, std::isinf(a) || std::isinf(b), true);
+}
+float duet_rt_float4_mul(float a, float b) {
+  return float4Checked(a * b, std::isinf(a) || std::isinf(b), a == 0.0f || b == 0.0f);
+}
+float duet_rt_float4_div(float a, float b) { return float4Div(a, b); }
+
+int32_t duet_rt_text_cmp(const VarString* a, const VarString* b) {
+  return textCompare(a->view(), b->view());
+}
+bool duet_rt_text_eq(const VarString* a, const VarString* b) { return a->view() == b->view(); }
+uint64_t duet_rt_text_hash(const VarString* s) { return textHash(s->view()); }
+const VarString* duet_rt_text_concat(const VarString* a, const VarString* b) {
+  VarString* r = statementArena().makeString(size_t(a->len) + b->len);
+  std::memcpy(r->data, a->data, a->len);
+  std::memcpy(r->data + a->len, b->data, b->len);
+  return r;
+}
+int32_t duet_rt_text_length(const VarString* s) {
+  return static_cast<int32_t>(charLength(s->view()));
+}
+int32_t duet_rt_text_octet_length(const VarString* s) { return static_cast<int32_t>(s->len); }
+const VarString* duet_rt_text_lower(const VarString* s) {
+  return arenaString(lowerAscii(s->view()));
+}
+const VarString* duet_rt_text_upper(const VarString* s) {
+  return arenaString(upperAscii(s->view()));
+}
+const VarString* duet_rt_text_substr(const VarString* s, int32_t start, int32_t count) {
+  return arenaString(substring(s->view(), start, count));
+}
+const VarString* duet_rt_text_substr_from(const VarString* s, int32_t start) {
+  return arenaString(substring(s->view(), start));
+}
+int32_t duet_rt_text_position(const VarString* s, const VarString* sub) {
+  return static_cast<int32_t>(position(s->view(), sub->view()));
+}
+const VarString* duet_rt_text_left(const VarString* s, int32_t n) {
+  return arenaString(leftChars(s->view(), n));
+}
+const VarString* duet_rt_text_right(const VarString* s, int32_t n) {
+  return arenaString(rightChars(s->view(), n));
+}
+const VarString* duet_rt_text_btrim(const VarString* s, const VarString* chars) {
+  return arenaString(trimChars(s->view(), charsOrSpace(chars), true, true));
+}
+const VarString* duet_rt_text_ltrim(const VarString* s, const VarString* chars) {
+  return arenaString(trimChars(s->view(), charsOrSpace(chars), true, false));
+}
+const VarString* duet_rt_text_rtrim(const VarString* s, const VarString* chars) {
+  return arenaString(trimChars(s->view(), charsOrSpace(chars), false, true));
+}
+const VarString* duet_rt_text_replace(const VarString* s, const VarString* from,
+                                      const VarString* to) {
+  return arenaString(replaceAll(s->view(), from->view(), to->view()));
+}
+bool duet_rt_text_like(const VarString* s, const VarString* p) {
+  return likeMatch(s->view(), p->view());
+}
+bool duet_rt_text_ilike(const VarString* s, const VarString* p) {
+  return likeMatch(s->view(), p->view(), "\\", true);
+}
+bool duet_rt_text_like_escape(const VarString* s, const VarString* p, const VarString* e) {
+  return likeMatch(s->view(), p->view(), e->view());
+}
+bool duet_rt_text_ilike_escape(const VarString* s, const VarString* p, const VarString* e) {
+  return likeMatch(s->view(), p->view(), e->view(), true);
+}
+
+int32_t duet_rt_bpchar_cmp(const VarString* a, const VarString* b) {
+  return bpcharCompare(a->view(), b->view());
+}
+bool duet_rt_bpchar_eq(const VarString* a, const VarString* b) {
+  return bpcharTrim(a->view()) == bpcharTrim(b->view());
+}
+uint64_t duet_rt_bpchar_hash(const VarString* s) { return bpcharHash(s->view()); }
+int32_t duet_rt_bpchar_length(const VarString* s) {
+  return static_cast<int32_t>(charLength(bpcharTrim(s->view())));
+}
+const VarString* duet_rt_string_coerce(const VarString* s, int32_t typeId, int32_t typmod,
+                                       bool explicitCast) {
+  return coerceString(s, SqlType{static_cast<TypeId>(typeId), typmod}, explicitCast,
+                      statementArena());
+}
+
+int32_t duet_rt_date_add_days(int32_t date, int32_t days) { return dateAddDays(date, days); }
+int32_t duet_rt_date_sub_days(int32_t date, int32_t days) {
+  return dateAddDays(date, -int64_t(days));
+}
+int32_t duet_rt_date_diff(int32_t a, int32_t b) { return dateDiff(a, b); }
+
+}  // extern "C"
+
+namespace {
+
+// The C carrier of each runtime type, and how it maps to the physical representation.
+template <TypeId T> struct Carrier;
+template <> struct Carrier<TypeId::Bool> { using type = bool; using phys = uint8_t; };
+template <> struct Carrier<TypeId::Int2> { using type = int16_t; using phys = int16_t; };
+template <> struct Carrier<TypeId::Int4> { using type = int32_t; using phys = int32_t; };
+template <> struct Carrier<TypeId::Int8> { using type = int64_t; using phys = int64_t; };
+template <> struct Carrier<TypeId::Float4> { using type = float; using phys = float; };
+template <> struct Carrier<TypeId::Float8> { using type = double; using phys = double; };
+template <> struct Carrier<TypeId::Numeric> { using type = NumericRep; using phys = NumericRep; };
+template <> struct Carrier<TypeId::Char> { using type = const VarString*; using phys = const VarString*; };
+template <> struct Carrier<TypeId::Varchar> { using type = const VarString*; using phys = const VarString*; };
+template <> struct Carrier<TypeId::Text> { using type = const VarString*; using phys = const VarString*; };
+template <> struct Carrier<TypeId::Date> { using type = int32_t; using phys = int32_t; };
+template <> struct Carrier<TypeId::Timestamp> { using type = int64_t; using phys = int64_t; };
+template <> struct Carrier<TypeId::TimestampTz> { using type = int64_t; using phys = int64_t; };
+
+// One cast function per (from, to) pair, with C calling convention-compatible arguments;
+// the JIT reaches it by the name registered below, not by a linker symbol.
+template <TypeId F, TypeId T>
+typename Carrier<T>::type castThunk(typename Carrier<F>::type v, int32_t typmod,
+                                    bool explicitCast, const TypeContext* ctx) {
+  static const TypeContext kDefault;
+  typename Carrier<F>::phys in = static_cast<typename Carrier<F>::phys>(v);
+  typename Carrier<T>::phys out{};
+  castValue(SqlType{F, -1}, &in, SqlType{T, typmod}, &out, explicitCast, statementArena(),
+            ctx ? *ctx : kDefault);
+  return static_cast<typename Carrier<T>::type>(out);
+}
+
+constexpr std::array<std::pair<TypeId, const char*>, 13> kRuntimeTypes = {{
+    {TypeId::Bool, "bool"},          {TypeId::Int2, "int2"},
+    {TypeId::Int4, "int4"},          {TypeId::Int8, "int8"},
+    {TypeId::Float4, "float4"},      {TypeId::Float8, "float8"},
+    {TypeId::Numeric, "numeric"},    {TypeId::Char, "bpchar"},
+    {TypeId::Varchar, "varchar"},    {TypeId::Text, "text"},
+    {TypeId::Date, "date"},          {TypeId::Timestamp, "timestamp"},
+    {TypeId::TimestampTz, "timestamptz"},
+}};
+
+// Address of castThunk<kRuntimeTypes[I].first, kRuntimeTypes[J].first>.
+template <size_t I, size_t J>
+void* thunkAddress() {
+  return reinterpret_cast<void*>(&castThunk<kRuntimeTypes[I].first, kRuntimeTypes[J].first>);
+}
+
+template <size_t I, size_t... J>
+void fillRow(void* (&row)[13], std::index_sequence<J...>) {
+  ((row[J] = thunkAddress<I, J>()), ...);
+}
+
+template <size_t... I>
+void fillTable(void* (&table)[13][13], std::index_sequence<I...>) {
+  (fillRow<I>(table[I], std::make_index_sequence<13>{}), ...);
+}
+
+bool hasRuntimeCast(TypeId from, TypeId to) {
+  if (from == to)
+    return from == TypeId::Numeric || from == TypeId::Char || from == TypeId::Varchar;
+  return castExists(from, to);
+}
+
+struct Registry {
+  std::deque<std::string> names;  // stable storage for the generated names
+  std::vector<RuntimeSymbol> symbols;
+  const RuntimeSymbol* casts[13][13] = {};
+
+  Registry() {
+#define DUET_RT(fn) symbols.push_back({#fn, reinterpret_cast<void*>(&fn)});
+    DUET_RT(duet_rt_raise_int_overflow) DUET_RT(duet_rt_raise_division_by_zero)
+    DUET_RT(duet_rt_raise_float_overflow) DUET_RT(duet_rt_raise_float_underflow)
+    DUET_RT(duet_rt_numeric_add) DUET_RT(duet_rt_numeric_sub) DUET_RT(duet_rt_numeric_mul)
+    DUET_RT(duet_rt_numeric_div) DUET_RT(duet_rt_numeric_mod) DUET_RT(duet_rt_numeric_neg)
+    DUET_RT(duet_rt_numeric_abs) DUET_RT(duet_rt_numeric_pow) DUET_RT(duet_rt_numeric_cmp)
+    DUET_RT(duet_rt_numeric_eq) DUET_RT(duet_rt_numeric_hash) DUET_RT(duet_rt_numeric_round)
+    DUET_RT(duet_rt_numeric_trunc) DUET_RT(duet_rt_numeric_apply_typmod)
+    DUET_RT(duet_rt_float8_add) DUET_RT(duet_rt_float8_sub) DUET_RT(duet_rt_float8_mul)
+    DUET_RT(duet_rt_float8_div) DUET_RT(duet_rt_float8_pow) DUET_RT(duet_rt_float4_add)
+    DUET_RT(duet_rt_float4_sub) DUET_RT(duet_rt_float4_mul) DUET_RT(duet_rt_float4_div)
+    DUET_RT(duet_rt_text_cmp) DUET_RT(duet_rt_text_eq) DUET_RT(duet_rt_text_hash)
+    DUET_RT(duet_rt_text_concat) DUET_RT(duet_rt_text_length) DUET_RT(duet_rt_text_octet_length)
+    DUET_RT(duet_rt_text_lower) DUET_RT(duet_rt_text_upper) DUET_RT(duet_rt_text_substr)
+    DUET_RT(duet_rt_text_substr_from) DUET_RT(duet_rt_text_position) DUET_RT(duet_rt_text_left)
+    DUET_RT(duet_rt_text_right) DUET_RT(duet_rt_text_btrim) DUET_RT(duet_rt_text_ltrim)
+    DUET_RT(duet_rt_text_rtrim) DUET_RT(duet_rt_text_replace) DUET_RT(duet_rt_text_like)
+    DUET_RT(duet_rt_text_ilike) DUET_RT(duet_rt_text_like_escape)
+    DUET_RT(duet_rt_text_ilike_escape) DUET_RT(duet_rt_bpchar_cmp) DUET_RT(duet_rt_bpchar_eq)
+    DUET_RT(duet_rt_bpchar_hash) DUET_RT(duet_rt_bpchar_length) DUET_RT(duet_rt_string_coerce)
+    DUET_RT(duet_rt_date_add_days) DUET_RT(duet_rt_date_sub_days) DUET_RT(duet_rt_date_diff)
+#undef DUET_RT
+    void* table[13][13];
+    fillTable(table, std::make_index_sequence<13>{});
+    std::vector<std::pair<size_t, size_t>> castSlots;
+    size_t base = symbols.size();
+    for (size_t i = 0; i < 13; ++i)
+      for (size_t j = 0; j < 13; ++j) {
+        if (!hasRuntimeCast(kRuntimeTypes[i].first, kRuntimeTypes[j].first)) continue;
+        names.push_back(std::string("duet_rt_cast_") + kRuntimeTypes[i].second + "_to_" +
+                        kRuntimeTypes[j].second);
+        symbols.push_back({names.back().c_str(), table[i][j]});
+        castSlots.push_back({i, j});
+      }
+    // Point the lookup table at the entries only now that the vector has stopped growing.
+    for (size_t k = 0; k < castSlots.size(); ++k)
+      casts[castSlots[k].first][castSlots[k].second] = &symbols[base + k];
+  }
+};
+
+const Registry& registry() {
+  static const Registry r;
+  return r;
+}
+
+int runtimeIndex(TypeId t) {
+  for (size_t i = 0; i < kRuntimeTypes.size(); ++i)
+    if (kRuntimeTypes[i].first == t) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace
+
+namespace duet {
+
+std::span<const RuntimeSymbol> runtimeSymbols() { return registry().symbols; }
+
+const RuntimeSymbol* findCast(TypeId from, TypeId to) {
+  int i = runtimeIndex(from), j = runtimeIndex(to);
+  if (i < 0 || j < 0) return nullptr;
+  return registry().casts[i][j];
+}
+
+}  // namespace duet

@@ -1,0 +1,112 @@
+// The runtime-function ABI for JIT-generated code. Every function has C linkage and plain
+// scalar arguments: numeric as NumericRep (__int128, LLVM i128) by value, strings as
+// `const VarString*`, bool as C bool (i1 zeroext), dates int32, timestamps int64.
+// Errors are thrown as duet::SqlError and unwind through the generated frames.
+// Strings produced at run time are allocated in statementArena().
+#pragma once
+#include <cstdint>
+#include <span>
+
+#include "engine/types/type_context.h"
+#include "engine/types/type_id.h"
+#include "engine/types/value.h"
+
+namespace duet {
+
+struct RuntimeSymbol {
+  const char* name;
+  void* address;
+};
+
+// Every duet_rt_* function, for the JIT to register by name.
+std::span<const RuntimeSymbol> runtimeSymbols();
+
+// The cast function for a pair of types, or nullptr where PostgreSQL has no cast (the
+// binder reports 42846). Its name is "duet_rt_cast_<from>_to_<to>" with the type names
+// bool, int2, int4, int8, float4, float8, numeric, bpchar, varchar, text, date, timestamp,
+// timestamptz, and its signature is uniform:
+//   To fn(From value, int32_t targetTypmod, bool explicitCast, const TypeContext* ctx)
+// with the carriers listed above (typmod -1 for none). Same-type pairs exist for numeric,
+// bpchar and varchar, where they apply the typmod. Unknown is not a runtime type.
+const RuntimeSymbol* findCast(TypeId from, TypeId to);
+
+}  // namespace duet
+
+extern "C" {
+using duet::NumericRep;
+using duet::TypeContext;
+using duet::VarString;
+
+// Error raisers, for checks the generated code does inline.
+[[noreturn]] void duet_rt_raise_int_overflow(int32_t typeId);  // TypeId::Int2/Int4/Int8
+[[noreturn]] void duet_rt_raise_division_by_zero();
+[[noreturn]] void duet_rt_raise_float_overflow();
+[[noreturn]] void duet_rt_raise_float_underflow();
+
+// numeric
+NumericRep duet_rt_numeric_add(NumericRep a, NumericRep b);
+NumericRep duet_rt_numeric_sub(NumericRep a, NumericRep b);
+NumericRep duet_rt_numeric_mul(NumericRep a, NumericRep b);
+NumericRep duet_rt_numeric_div(NumericRep a, NumericRep b);
+NumericRep duet_rt_numeric_mod(NumericRep a, NumericRep b);
+NumericRep duet_rt_numeric_neg(NumericRep a);
+NumericRep duet_rt_numeric_abs(NumericRep a);
+NumericRep duet_rt_numeric_pow(NumericRep a, NumericRep b);
+int32_t duet_rt_numeric_cmp(NumericRep a, NumericRep b);
+bool duet_rt_numeric_eq(NumericRep a, NumericRep b);
+uint64_t duet_rt_numeric_hash(NumericRep a);
+NumericRep duet_rt_numeric_round(NumericRep a, int32_t scale);
+NumericRep duet_rt_numeric_trunc(NumericRep a, int32_t scale);
+NumericRep duet_rt_numeric_apply_typmod(NumericRep a, int32_t typmod);
+
+// float arithmetic with PostgreSQL's overflow/underflow/division checks
+double duet_rt_float8_add(double a, double b);
+double duet_rt_float8_sub(double a, double b);
+double duet_rt_float8_mul(double a, double b);
+double duet_rt_float8_div(double a, double b);
+double duet_rt_float8_pow(double a, double b);
+float duet_rt_float4_add(float a, float b);
+float duet_rt_float4_sub(float a, float b);
+float duet_rt_float4_mul(float a, float b);
+float duet_rt_float4_div(float a, float b);
+
+// text and varchar (byte-wise C collation; lengths and positions in characters)
+int32_t duet_rt_text_cmp(const VarString* a, const VarString* b);
+bool duet_rt_text_eq(const VarString* a, const VarString* b);
+uint64_t duet_rt_text_hash(const VarString* s);
+const VarString* duet_rt_text_concat(const VarString* a, const VarString* b);
+int32_t duet_rt_text_length(const VarString* s);
+int32_t duet_rt_text_octet_length(const VarString* s);
+const VarString* duet_rt_text_lower(const VarString* s);
+const VarString* duet_rt_text_upper(const VarString* s);
+const VarString* duet_rt_text_substr(const VarString* s, int32_t start, int32_t count);
+const VarString* duet_rt_text_substr_from(const VarString* s, int32_t start);
+int32_t duet_rt_text_position(const VarString* s, const VarString* sub);
+const VarString* duet_rt_text_left(const VarString* s, int32_t n);
+const VarString* duet_rt_text_right(const VarString* s, int32_t n);
+const VarString* duet_rt_text_btrim(const VarString* s, const VarString* chars);  // null: ' '
+const VarString* duet_rt_text_ltrim(const VarString* s, const VarString* chars);
+const VarString* duet_rt_text_rtrim(const VarString* s, const VarString* chars);
+const VarString* duet_rt_text_replace(const VarString* s, const VarString* from,
+                                      const VarString* to);
+bool duet_rt_text_like(const VarString* s, const VarString* pattern);
+bool duet_rt_text_ilike(const VarString* s, const VarString* pattern);
+bool duet_rt_text_like_escape(const VarString* s, const VarString* pattern,
+                              const VarString* escape);
+bool duet_rt_text_ilike_escape(const VarString* s, const VarString* pattern,
+                               const VarString* escape);
+
+// char(n): comparisons ignore trailing spaces
+int32_t duet_rt_bpchar_cmp(const VarString* a, const VarString* b);
+bool duet_rt_bpchar_eq(const VarString* a, const VarString* b);
+uint64_t duet_rt_bpchar_hash(const VarString* s);
+int32_t duet_rt_bpchar_length(const VarString* s);
+// Coerce to char(n) / varchar(n) / text (typeId as TypeId) with a typmod and the explicit flag.
+const VarString* duet_rt_string_coerce(const VarString* s, int32_t typeId, int32_t typmod,
+                                       bool explicitCast);
+
+// date arithmetic
+int32_t duet_rt_date_add_days(int32_t date, int32_t days);
+int32_t duet_rt_date_sub_days(int32_t date, int32_t days);
+int32_t duet_rt_date_diff(int32_t a, int32_t b);
+}
