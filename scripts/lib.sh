@@ -1,0 +1,27 @@
+# Helpers shared by scripts/test.sh, scripts/run.sh and bench/pgbench_compare.sh (sourced).
+
+# Prints a TCP port that is free right now on 127.0.0.1.
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_ready PORT PID: waits up to 60 s until a server on 127.0.0.1:PORT accepts connections;
+# fails early if process PID has exited.
+wait_ready() {
+  local port=$1 pid=$2 i
+  for i in $(seq 1 120); do
+    kill -0 "$pid" 2>/dev/null || return 1
+    pg_isready -q -h 127.0.0.1 -p "$port" -t 1 && return 0
+    sleep 0.5
+  done
+  return 1
+}
+
+# Creates .venv with psycopg 3 from PyPI unless it is already there.
+ensure_venv() {
+  if ! .venv/bin/python -c 'import psycopg' 2>/dev/null; then
+    python3 -m venv .venv
+    .venv/bin/pip install -q --upgrade pip
+    .venv/bin/pip install -q 'psycopg[binary]'
+  fi
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# The one command that runs every test, from a clean clone on a fresh Debian machine:
+#   setup.sh, .venv, Release and ASan builds, unit tests, then the wire-level suites (SQL,
+#   psql, psycopg, libpqxx, pgbench) against a Release duetd, and the protocol abuse and
+#   SQL suites against an ASan duetd. Prints one line per suite and finally
+#   "N passed, M failed" counting suites; exits non-zero if any suite failed.
+# DUET_TEST_AGAINST_POSTGRES=1 skips the builds and runs the wire-level suites against a
+# scratch PostgreSQL 15 instead: that is how the tests themselves are validated.
+# DUET_BUILD_JOBS=N limits build parallelism.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+
+bash scripts/setup.sh || { echo "setup.sh failed"; exit 1; }
+ensure_venv || { echo "could not create .venv with psycopg"; exit 1; }
+PY=$PWD/.venv/bin/python
+SUITE_TIMEOUT=900
+
+TMP=$(mktemp -d /tmp/duet-test.XXXXXX)
+SERVER_PID=""
+SERVER_DATA=""
+PG_DIR=""
+RESULTS=()
+
+stop_server() {
+  if [ -n "$SERVER_PID" ]; then
+    kill "$SERVER_PID" 2>/dev/null
+    # Give it time to shut down cleanly (ASan reports at exit), then force it.
+    for _ in $(seq 1 20); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.5; done
+    kill -9 "$SERVER_PID" 2>/dev/null
+    wait "$SERVER_PID" 2>/dev/null
+    SERVER_PID=""
+  fi
+  [ -n "$SERVER_DATA" ] && rm -rf "$SERVER_DATA"
+  SERVER_DATA=""
+}
+cleanup() {
+  stop_server
+  [ -n "$PG_DIR" ] && python3 tests/scratch_pg.py stop "$PG_DIR"
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# suite NAME COMMAND...: runs one suite, records PASS/FAIL.
+suite() {
+  local name=$1; shift
+  echo "=== $name"
+  if timeout "$SUITE_TIMEOUT" "$@"; then
+    RESULTS+=("PASS $name")
+  else
+    RESULTS+=("FAIL $name")
+  fi
+}
+fail_suite() { echo "=== $1: $2"; RESULTS+=("FAIL $1 ($2)"); }
+
+# start_duetd BINARY LOG: starts duetd on a free port with a temp data dir; sets PORT.
+start_duetd() {
+  PORT=$(free_port)
+  SERVER_DATA=$(mktemp -d /tmp/duet-data.XXXXXX)
+  "$1" --listen 127.0.0.1 --port "$PORT" --data-dir "$SERVER_DATA" >"$2" 2>&1 &
+  SERVER_PID=$!
+  if ! wait_ready "$PORT" "$SERVER_PID"; then
+    echo "duetd ($1) did not start accepting connections; log:"; tail -50 "$2"
+    stop_server
+    return 1
+  fi
+}
+
+# wire_suites PORT TARGET PQXX_BINARY: the client-facing suites against 127.0.0.1:PORT.
+wire_suites() {
+  local port=$1 target=$2 pqxx=$3
+  suite "sql ($target)" "$PY" tests/sql/run.py --host 127.0.0.1 --port "$port" --target "$target"
+  suite "psql ($target)" bash tests/clients/psql_test.sh 127.0.0.1 "$port"
+  suite "psycopg ($target)" "$PY" tests/clients/psycopg_test.py 127.0.0.1 "$port"
+  suite "pqxx ($target)" "$pqxx" 127.0.0.1 "$port"
+  suite "pgbench ($target)" bash tests/clients/pgbench_test.sh 127.0.0.1 "$port"
+}
+
+if [ "${DUET_TEST_AGAINST_POSTGRES:-0}" = "1" ]; then
+  # No CMake build: compile just the libpqxx client test.
+  g++ -std=c++20 -O1 -o "$TMP/duet_pqxx_client" tests/clients/pqxx_client.cpp \
+      $(pkg-config --cflags --libs libpqxx) || fail_suite "pqxx build" "compile failed"
+  read -r PG_DIR PG_PORT < <(python3 tests/scratch_pg.py start) || { echo "cannot start PostgreSQL"; exit 1; }
+  wire_suites "$PG_PORT" postgres "$TMP/duet_pqxx_client"
+  suite "protocol (postgres)" "$PY" tests/protocol/abuse.py 127.0.0.1 "$PG_PORT"
+else
+  JOBS=${DUET_BUILD_JOBS:+-j $DUET_BUILD_JOBS}
+  build_ok=0
+  if cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release && cmake --build build $JOBS; then
+    RESULTS+=("PASS build (Release)"); build_ok=1
+  else
+    RESULTS+=("FAIL build (Release)")
+  fi
+  asan_ok=0
+  if cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDUET_SANITIZE=ON && cmake --build build-asan $JOBS; then
+    RESULTS+=("PASS build (ASan)"); asan_ok=1
+  else
+    RESULTS+=("FAIL build (ASan)")
+  fi
+
+  if [ "$build_ok" = 1 ]; then
+    suite "unit" build/bin/duet_unit_tests
+    if start_duetd build/bin/duetd "$TMP/duetd.log"; then
+      wire_suites "$PORT" duetdb build/bin/duet_pqxx_client
+      stop_server
+    else
+      fail_suite "duetd (Release)" "server did not start"
+    fi
+  fi
+
+  if [ "$asan_ok" = 1 ]; then
+    export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+    if start_duetd build-asan/bin/duetd "$TMP/duetd-asan.log"; then
+      suite "protocol (ASan duetd)" "$PY" tests/protocol/abuse.py 127.0.0.1 "$PORT"
+      suite "sql (ASan duetd)" "$PY" tests/sql/run.py --host 127.0.0.1 --port "$PORT" --target duetdb
+      stop_server
+      # Sanitizer findings do not always fail a request; the log is the record.
+      if grep -qE "ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:" "$TMP/duetd-asan.log"; then
+        grep -E -A30 "ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:" "$TMP/duetd-asan.log" | head -80
+        RESULTS+=("FAIL sanitizer report (ASan duetd log)")
+      else
+        RESULTS+=("PASS sanitizer report (ASan duetd log)")
+      fi
+    else
+      fail_suite "duetd (ASan)" "server did not start"
+    fi
+  fi
+fi
+
+echo
+echo "=== summary"
+passed=0; failed=0
+for r in "${RESULTS[@]}"; do
+  echo "  $r"
+  case $r in PASS*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""psycopg 3 (high-level API) against a server: parameters of every supported type,
+executemany, transactions and rollback, COPY both ways through cursor.copy, errors carrying
+their SQLSTATE, and server-side prepared statements with binary parameters (prepare=True).
+Usage: psycopg_test.py HOST PORT
+"""
+import datetime
+import decimal
+import sys
+import traceback
+
+import psycopg
+from psycopg import errors
+
+HOST, PORT = sys.argv[1], sys.argv[2]
+CONNINFO = f"host={HOST} port={PORT} dbname=postgres user=postgres connect_timeout=10"
+
+
+def connect(**kwargs) -> psycopg.Connection:
+    return psycopg.connect(CONNINFO, **kwargs)
+
+
+def test_parameters():
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_types")
+        conn.execute("CREATE TABLE pyc_types (b boolean, s smallint, i integer, g bigint, "
+                     "n numeric(10,3), r real, d double precision, c char(4), v varchar(10), "
+                     "t text, dt date, ts timestamp, tz timestamptz)")
+        row = (True, 12, -34, 2**40, decimal.Decimal("1234.567"), 1.5, -2.25, "ab  ", "vc", "it's",
+               datetime.date(2024, 2, 29), datetime.datetime(2024, 3, 1, 12, 30, 45, 123456),
+               datetime.datetime(2024, 3, 1, 12, 0, tzinfo=datetime.timezone.utc))
+        conn.execute("INSERT INTO pyc_types VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", row)
+        got = conn.execute("SELECT * FROM pyc_types").fetchone()
+        assert got == row, got
+        # Named parameters, NULL parameters, a parameter used in an expression.
+        got = conn.execute("SELECT %(x)s::integer + 1, %(y)s::text IS NULL, %(x)s::integer * 2",
+                           {"x": 20, "y": None}).fetchone()
+        assert got == (21, True, 40), got
+        conn.execute("DROP TABLE pyc_types")
+
+
+def test_executemany_and_prepare():
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_many")
+        conn.execute("CREATE TABLE pyc_many (id integer PRIMARY KEY, name text, amount numeric(8,2))")
+        with conn.cursor() as cur:
+            cur.executemany("INSERT INTO pyc_many VALUES (%s, %s, %s)",
+                            [(i, f"name{i}", decimal.Decimal(i) / 4) for i in range(1, 501)])
+            cur.execute("SELECT count(*), sum(id), sum(amount) FROM pyc_many")
+            assert cur.fetchone() == (500, 125250, decimal.Decimal("31312.50"))
+            # executemany with returning=True gives each statement's rows.
+            cur.executemany("UPDATE pyc_many SET name = %s WHERE id = %s RETURNING id",
+                            [("x", 1), ("y", 2)], returning=True)
+            ids = []
+            while True:
+                ids.append(cur.fetchone()[0])
+                if not cur.nextset():
+                    break
+            assert ids == [1, 2], ids
+        # prepare=True: Parse once, then Bind/Execute with binary-format parameters.
+        with conn.cursor(binary=True) as cur:
+            for i in (7, 8, 9, 7):
+                cur.execute("SELECT id, name, amount FROM pyc_many WHERE id = %b", (i,), prepare=True)
+                assert cur.fetchone() == (i, f"name{i}", decimal.Decimal(i) / 4)
+            cur.execute("SELECT %b::bigint + %b::integer, %b::text, %b::double precision",
+                        (2**33, 5, "bin", 0.5), prepare=True)
+            assert cur.fetchone() == (2**33 + 5, "bin", 0.5)
+        conn.execute("DROP TABLE pyc_many")
+
+
+def test_transactions():
+    with connect() as conn:       # not autocommit: psycopg opens a transaction implicitly
+        conn.execute("DROP TABLE IF EXISTS pyc_tx")
+        conn.execute("CREATE TABLE pyc_tx (id integer)")
+        conn.commit()
+        conn.execute("INSERT INTO pyc_tx VALUES (1)")
+        conn.rollback()
+        assert conn.execute("SELECT count(*) FROM pyc_tx").fetchone() == (0,)
+        conn.execute("INSERT INTO pyc_tx VALUES (2)")
+        conn.commit()
+        try:
+            with conn.transaction():
+                conn.execute("INSERT INTO pyc_tx VALUES (3)")
+                raise RuntimeError("abort the block")
+        except RuntimeError:
+            pass
+        try:
+            conn.execute("SELECT 1 / 0")
+            raise AssertionError("division by zero succeeded")
+        except errors.DivisionByZero as e:
+            assert e.sqlstate == "22012"
+        try:
+            conn.execute("SELECT 1")
+            raise AssertionError("statement in an aborted transaction succeeded")
+        except errors.InFailedSqlTransaction as e:
+            assert e.sqlstate == "25P02"
+        conn.rollback()
+        assert conn.execute("SELECT id FROM pyc_tx ORDER BY id").fetchall() == [(2,)]
+        conn.commit()
+    # Another connection sees only committed data.
+    with connect(autocommit=True) as other:
+        assert other.execute("SELECT id FROM pyc_tx").fetchall() == [(2,)]
+        other.execute("DROP TABLE pyc_tx")
+
+
+def test_copy():
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_copy")
+        conn.execute("CREATE TABLE pyc_copy (id integer, name text, v double precision)")
+        with conn.cursor() as cur:
+            with cur.copy("COPY pyc_copy (id, name, v) FROM STDIN") as copy:
+                for i in range(1000):
+                    copy.write_row((i, None if i % 10 == 0 else f"row\t{i}", i / 8))
+            with cur.copy("COPY pyc_copy FROM STDIN WITH (FORMAT csv)") as copy:
+                copy.write('1000,"csv, row",1.5\n1001,,2\n')
+            cur.execute("SELECT count(*), count(name), sum(id) FROM pyc_copy")
+            assert cur.fetchone() == (1002, 901, sum(range(1002))), "copy from"
+            rows = []
+            with cur.copy("COPY (SELECT id, name FROM pyc_copy WHERE id < 3 ORDER BY id) TO STDOUT") as copy:
+                rows.extend(copy.rows())
+            assert rows == [("0", None), ("1", "row\t1"), ("2", "row\t2")], rows
+            with cur.copy("COPY (SELECT id, name FROM pyc_copy WHERE id >= 1000 ORDER BY id) "
+                          "TO STDOUT WITH (FORMAT csv)") as copy:
+                data = b"".join(bytes(block) for block in copy)
+            assert data == b'1000,"csv, row"\n1001,\n', data
+            try:
+                with cur.copy("COPY pyc_copy (id) FROM STDIN") as copy:
+                    copy.write("1\nnot a number\n")
+                raise AssertionError("bad COPY data accepted")
+            except errors.InvalidTextRepresentation as e:
+                assert e.sqlstate == "22P02"
+            cur.execute("SELECT count(*) FROM pyc_copy")
+            assert cur.fetchone() == (1002,), "failed COPY must insert nothing"
+        conn.execute("DROP TABLE pyc_copy")
+
+
+def test_errors():
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_err")
+        conn.execute("CREATE TABLE pyc_err (id integer PRIMARY KEY, name varchar(3) NOT NULL)")
+        expected = [
+            ("SELEC 1", None, "42601"),
+            ("SELECT * FROM pyc_no_such_table", None, "42P01"),
+            ("SELECT nope FROM pyc_err", None, "42703"),
+            ("SELECT %s::integer", ("abc",), "22P02"),
+            ("INSERT INTO pyc_err VALUES (%s, %s)", (1, "toolong"), "22001"),
+            ("INSERT INTO pyc_err VALUES (%s, %s)", (1, None), "23502"),
+        ]
+        for sql, params, sqlstate in expected:
+            try:
+                conn.execute(sql, params)
+                raise AssertionError(f"{sql} succeeded")
+            except psycopg.Error as e:
+                assert e.sqlstate == sqlstate, (sql, e.sqlstate, str(e))
+        conn.execute("INSERT INTO pyc_err VALUES (1, 'abc')")
+        try:
+            conn.execute("INSERT INTO pyc_err VALUES (%s, %s)", (1, "dup"), prepare=True)
+            raise AssertionError("duplicate key accepted")
+        except errors.UniqueViolation as e:
+            assert e.sqlstate == "23505" and e.diag.message_primary
+        assert conn.execute("SELECT count(*) FROM pyc_err").fetchone() == (1,)
+        conn.execute("DROP TABLE pyc_err")
+
+
+def test_large_result():
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_big")
+        conn.execute("CREATE TABLE pyc_big (id integer, pad text)")
+        with conn.cursor() as cur:
+            with cur.copy("COPY pyc_big FROM STDIN") as copy:
+                for i in range(50000):
+                    copy.write_row((i, "x" * 50))
+            total = count = 0
+            for (i,) in cur.stream("SELECT id FROM pyc_big"):
+                total += i
+                count += 1
+            assert (count, total) == (50000, sum(range(50000)))
+        conn.execute("DROP TABLE pyc_big")
+
+
+TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy,
+         test_errors, test_large_result]
+
+
+def main() -> int:
+    failed = 0
+    for test in TESTS:
+        try:
+            test()
+        except Exception:
+            failed += 1
+            print(f"FAIL {test.__name__}")
+            traceback.print_exc()
+    print(f"psycopg: {len(TESTS) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
