@@ -1,0 +1,185 @@
+// Expression nodes. Every node carries `location`, the byte offset in the query of the
+// token where it starts (or of its operator), for error positions (see source_position.h).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/parser/ast_type.h"
+
+namespace duet::sql {
+
+struct SelectStmt;
+
+enum class ExprKind : uint8_t {
+  Literal,      // NULL, TRUE/FALSE, integer, numeric, string
+  Param,        // $n, or a literal lifted into a parameter
+  ColumnRef,    // a, t.a, s.t.a, *, t.*
+  Unary,        // prefix operator: - + ~ ...
+  Binary,       // infix operator: + - * / % ^ || = <> < <= > >= and any other operator
+  Bool,         // AND / OR (flattened) and NOT
+  NullTest,     // IS [NOT] NULL, ISNULL, NOTNULL
+  BoolTest,     // IS [NOT] TRUE / FALSE / UNKNOWN
+  DistinctFrom, // IS [NOT] DISTINCT FROM
+  Between,      // [NOT] BETWEEN [SYMMETRIC]
+  InList,       // [NOT] IN (a, b, ...)
+  Like,         // [NOT] LIKE / ILIKE [ESCAPE]
+  Cast,         // x::t, CAST(x AS t), typed literal t 'text'
+  Case,         // CASE [arg] WHEN ... THEN ... [ELSE ...] END
+  FuncCall,     // f(args), count(*), agg(DISTINCT x); also COALESCE, NULLIF, GREATEST, LEAST
+  SqlValue,     // CURRENT_DATE, CURRENT_TIMESTAMP, current_user, ...
+  SubLink,      // EXISTS (q), (q), x IN (q), x op ANY/ALL (q)
+  Row,          // (a, b) or ROW(a, b)
+  Default,      // DEFAULT in INSERT VALUES or UPDATE SET
+};
+
+struct Expr {
+  explicit Expr(ExprKind k, uint32_t loc) : kind(k), location(loc) {}
+  virtual ~Expr() = default;
+  ExprKind kind;
+  uint32_t location;
+
+  template <class T>
+  T& as() { return static_cast<T&>(*this); }
+  template <class T>
+  const T& as() const { return static_cast<const T&>(*this); }
+};
+using ExprPtr = std::unique_ptr<Expr>;
+
+enum class LiteralKind : uint8_t { Null, Bool, Integer, Numeric, String };
+
+struct Literal : Expr {
+  Literal(uint32_t loc, LiteralKind k, std::string t) : Expr(ExprKind::Literal, loc), literal(k), text(std::move(t)) {}
+  LiteralKind literal;
+  std::string text;  // Integer/Numeric: as written; String: decoded value; Bool: "true"/"false"
+};
+
+struct Param : Expr {
+  Param(uint32_t loc, int n) : Expr(ExprKind::Param, loc), number(n) {}
+  int number;             // 1-based
+  int liftedIndex = -1;   // index into ParsedStatement::literals when this was a literal
+};
+
+struct ColumnRef : Expr {
+  explicit ColumnRef(uint32_t loc) : Expr(ExprKind::ColumnRef, loc) {}
+  std::vector<std::string> names;  // qualifiers and column; only qualifiers when `star`
+  bool star = false;               // * or t.*
+};
+
+struct UnaryOp : Expr {
+  UnaryOp(uint32_t loc, std::string o, ExprPtr a) : Expr(ExprKind::Unary, loc), op(std::move(o)), operand(std::move(a)) {}
+  std::string op;
+  ExprPtr operand;
+};
+
+struct BinaryOp : Expr {
+  BinaryOp(uint32_t loc, std::string o, ExprPtr l, ExprPtr r)
+      : Expr(ExprKind::Binary, loc), op(std::move(o)), left(std::move(l)), right(std::move(r)) {}
+  std::string op;  // "<>" for both <> and !=
+  ExprPtr left, right;
+};
+
+enum class BoolOpKind : uint8_t { And, Or, Not };
+struct BoolExpr : Expr {
+  BoolExpr(uint32_t loc, BoolOpKind o) : Expr(ExprKind::Bool, loc), op(o) {}
+  BoolOpKind op;
+  std::vector<ExprPtr> args;  // two or more for AND/OR (nested ones flattened), one for NOT
+};
+
+struct NullTest : Expr {
+  NullTest(uint32_t loc, ExprPtr a, bool n) : Expr(ExprKind::NullTest, loc), arg(std::move(a)), isNot(n) {}
+  ExprPtr arg;
+  bool isNot;
+};
+
+enum class BoolTestKind : uint8_t { IsTrue, IsNotTrue, IsFalse, IsNotFalse, IsUnknown, IsNotUnknown };
+struct BoolTest : Expr {
+  BoolTest(uint32_t loc, ExprPtr a, BoolTestKind t) : Expr(ExprKind::BoolTest, loc), arg(std::move(a)), test(t) {}
+  ExprPtr arg;
+  BoolTestKind test;
+};
+
+struct DistinctFrom : Expr {
+  DistinctFrom(uint32_t loc, ExprPtr l, ExprPtr r, bool n)
+      : Expr(ExprKind::DistinctFrom, loc), left(std::move(l)), right(std::move(r)), isNot(n) {}
+  ExprPtr left, right;
+  bool isNot;  // IS NOT DISTINCT FROM
+};
+
+struct Between : Expr {
+  explicit Between(uint32_t loc) : Expr(ExprKind::Between, loc) {}
+  ExprPtr arg, low, high;
+  bool isNot = false;
+  bool symmetric = false;
+};
+
+struct InList : Expr {
+  explicit InList(uint32_t loc) : Expr(ExprKind::InList, loc) {}
+  ExprPtr arg;
+  std::vector<ExprPtr> list;
+  bool isNot = false;
+};
+
+struct Like : Expr {
+  explicit Like(uint32_t loc) : Expr(ExprKind::Like, loc) {}
+  ExprPtr arg, pattern, escape;  // escape may be null
+  bool isNot = false;
+  bool caseInsensitive = false;  // ILIKE
+};
+
+struct Cast : Expr {
+  Cast(uint32_t loc, ExprPtr a, TypeName t) : Expr(ExprKind::Cast, loc), arg(std::move(a)), type(std::move(t)) {}
+  ExprPtr arg;
+  TypeName type;
+};
+
+struct CaseWhen {
+  ExprPtr condition, result;
+};
+struct CaseExpr : Expr {
+  explicit CaseExpr(uint32_t loc) : Expr(ExprKind::Case, loc) {}
+  ExprPtr arg;  // simple CASE: the compared value; null for searched CASE
+  std::vector<CaseWhen> whens;
+  ExprPtr elseResult;  // may be null
+};
+
+struct FuncCall : Expr {
+  explicit FuncCall(uint32_t loc) : Expr(ExprKind::FuncCall, loc) {}
+  std::vector<std::string> names;  // qualified name, folded: {"pg_catalog", "now"}
+  std::vector<ExprPtr> args;
+  bool star = false;      // count(*)
+  bool distinct = false;  // agg(DISTINCT x)
+};
+
+enum class SqlValueKind : uint8_t {
+  CurrentDate, CurrentTime, CurrentTimestamp, LocalTime, LocalTimestamp,
+  CurrentRole, CurrentUser, SessionUser, User, CurrentCatalog, CurrentSchema,
+};
+struct SqlValue : Expr {
+  SqlValue(uint32_t loc, SqlValueKind v) : Expr(ExprKind::SqlValue, loc), value(v) {}
+  SqlValueKind value;
+  int32_t precision = -1;  // CURRENT_TIMESTAMP(p) etc.
+};
+
+enum class SubLinkKind : uint8_t { Exists, Scalar, Any, All };
+struct SubLink : Expr {
+  SubLink(uint32_t loc, SubLinkKind k) : Expr(ExprKind::SubLink, loc), link(k) {}
+  ~SubLink() override;  // defined where SelectStmt is complete (ast.cpp)
+  SubLinkKind link;
+  ExprPtr test;    // Any/All: the left operand
+  std::string op;  // Any/All: the operator; x IN (q) is x = ANY (q)
+  std::unique_ptr<SelectStmt> subquery;
+};
+
+struct RowExpr : Expr {
+  explicit RowExpr(uint32_t loc) : Expr(ExprKind::Row, loc) {}
+  std::vector<ExprPtr> args;
+  bool explicitRow = false;  // written ROW(...)
+};
+
+struct DefaultExpr : Expr {
+  explicit DefaultExpr(uint32_t loc) : Expr(ExprKind::Default, loc) {}
+};
+
+}  // namespace duet::sql

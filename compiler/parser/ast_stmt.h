@@ -1,0 +1,360 @@
+// Statement nodes. Each statement records the byte range of its own text in the query
+// (without the terminating semicolon).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/parser/ast_expr.h"
+
+namespace duet::sql {
+
+enum class StmtKind : uint8_t {
+  Empty,        // nothing between two semicolons (or an empty query)
+  Select,       // SELECT, VALUES, set operations
+  Insert, Update, Delete,
+  CreateTable, CreateIndex, AlterTable, Drop, Truncate,
+  Transaction,  // BEGIN, START TRANSACTION, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, SET TRANSACTION
+  Set,          // SET, SET TIME ZONE, RESET
+  Show, Discard, Vacuum, Checkpoint,
+  CreateDatabase, CreateRole,
+  Copy, Prepare, Execute, Deallocate, Explain,
+};
+
+struct Stmt {
+  explicit Stmt(StmtKind k) : kind(k) {}
+  virtual ~Stmt() = default;
+  StmtKind kind;
+  uint32_t begin = 0, end = 0;  // byte range of the statement's text
+
+  template <class T>
+  T& as() { return static_cast<T&>(*this); }
+  template <class T>
+  const T& as() const { return static_cast<const T&>(*this); }
+};
+using StmtPtr = std::unique_ptr<Stmt>;
+
+// A possibly qualified object name: {"t"}, {"s", "t"}, {"db", "s", "t"}.
+struct QualifiedName {
+  std::vector<std::string> parts;
+  uint32_t location = 0;
+  const std::string& name() const { return parts.back(); }
+};
+
+// A generic "name [= value]" option: WITH (...) storage parameters, COPY, CREATE DATABASE,
+// CREATE ROLE, VACUUM and EXPLAIN options. Values are kept as text; words are folded.
+struct DefElem {
+  enum class ValueKind : uint8_t { None, Word, Number, String };
+  std::string name;
+  ValueKind valueKind = ValueKind::None;
+  std::string value;
+  uint32_t location = 0;
+};
+
+struct EmptyStmt : Stmt {
+  EmptyStmt() : Stmt(StmtKind::Empty) {}
+};
+
+// ---- SELECT ----
+
+struct Alias {
+  std::string name;
+  std::vector<std::string> columns;  // t AS a (x, y)
+};
+
+enum class TableRefKind : uint8_t { Table, Subquery, Join };
+struct TableRef {
+  explicit TableRef(TableRefKind k, uint32_t loc) : kind(k), location(loc) {}
+  virtual ~TableRef() = default;
+  TableRefKind kind;
+  uint32_t location;
+  template <class T>
+  T& as() { return static_cast<T&>(*this); }
+  template <class T>
+  const T& as() const { return static_cast<const T&>(*this); }
+};
+using TableRefPtr = std::unique_ptr<TableRef>;
+
+struct RangeTable : TableRef {
+  explicit RangeTable(uint32_t loc) : TableRef(TableRefKind::Table, loc) {}
+  QualifiedName name;
+  std::optional<Alias> alias;
+  bool only = false;  // ONLY t
+};
+
+struct RangeSubquery : TableRef {
+  explicit RangeSubquery(uint32_t loc) : TableRef(TableRefKind::Subquery, loc) {}
+  ~RangeSubquery() override;  // defined where SelectStmt is complete (ast.cpp)
+  std::unique_ptr<SelectStmt> subquery;
+  std::optional<Alias> alias;  // PostgreSQL 15 requires one; the binder reports its absence
+};
+
+enum class JoinType : uint8_t { Inner, Left, Right, Full, Cross };
+struct JoinRef : TableRef {
+  explicit JoinRef(uint32_t loc) : TableRef(TableRefKind::Join, loc) {}
+  JoinType type = JoinType::Inner;
+  bool natural = false;
+  TableRefPtr left, right;
+  ExprPtr on;                       // ON condition, or null
+  std::vector<std::string> using_;  // USING (a, b)
+};
+
+struct ResTarget {
+  ExprPtr expr;       // a ColumnRef with star for * and t.*
+  std::string alias;  // empty when none was given
+  uint32_t location = 0;
+};
+
+enum class SortDir : uint8_t { Default, Asc, Desc };
+enum class NullsOrder : uint8_t { Default, First, Last };
+struct SortBy {
+  ExprPtr expr;  // an integer Literal (never lifted) means an output column position
+  SortDir dir = SortDir::Default;
+  NullsOrder nulls = NullsOrder::Default;
+};
+
+enum class SetOpKind : uint8_t { Union, Intersect, Except };
+enum class LockStrength : uint8_t { None, KeyShare, Share, NoKeyUpdate, Update };
+
+struct SelectStmt : Stmt {
+  SelectStmt() : Stmt(StmtKind::Select) {}
+  enum class Body : uint8_t { Simple, Values, SetOp } body = Body::Simple;
+
+  // Body::Simple
+  bool distinct = false;
+  std::vector<ExprPtr> distinctOn;  // DISTINCT ON (...)
+  std::vector<ResTarget> targets;
+  std::vector<TableRefPtr> from;
+  ExprPtr where;
+  std::vector<ExprPtr> groupBy;  // integer Literals are output column positions
+  ExprPtr having;
+
+  // Body::Values
+  std::vector<std::vector<ExprPtr>> values;
+
+  // Body::SetOp
+  SetOpKind setOp = SetOpKind::Union;
+  bool setAll = false;
+  std::unique_ptr<SelectStmt> left, right;
+
+  // Apply to the whole statement, whatever the body.
+  std::vector<SortBy> orderBy;
+  ExprPtr limit;   // null for none and for LIMIT ALL
+  ExprPtr offset;
+  LockStrength locking = LockStrength::None;  // FOR UPDATE etc.: accepted, recorded
+};
+
+// ---- INSERT / UPDATE / DELETE ----
+
+struct InsertStmt : Stmt {
+  InsertStmt() : Stmt(StmtKind::Insert) {}
+  QualifiedName table;
+  std::string alias;
+  std::vector<std::string> columns;
+  std::vector<uint32_t> columnLocations;
+  std::unique_ptr<SelectStmt> source;  // VALUES or SELECT; null for DEFAULT VALUES
+  std::vector<ResTarget> returning;
+};
+
+struct SetClause {
+  std::vector<std::string> columns;  // one for "c = x"; several for "(a, b) = ..."
+  std::vector<uint32_t> columnLocations;
+  ExprPtr value;  // for several columns: a Row or a scalar SubLink
+  bool multi = false;
+};
+
+struct UpdateStmt : Stmt {
+  UpdateStmt() : Stmt(StmtKind::Update) {}
+  QualifiedName table;
+  std::string alias;
+  std::vector<SetClause> set;
+  std::vector<TableRefPtr> from;
+  ExprPtr where;
+  std::vector<ResTarget> returning;
+};
+
+struct DeleteStmt : Stmt {
+  DeleteStmt() : Stmt(StmtKind::Delete) {}
+  QualifiedName table;
+  std::string alias;
+  std::vector<TableRefPtr> using_;
+  ExprPtr where;
+  std::vector<ResTarget> returning;
+};
+
+// ---- DDL ----
+
+enum class ConstraintKind : uint8_t { NotNull, Null, Default, PrimaryKey, Unique, Check, ForeignKey };
+struct Constraint {
+  ConstraintKind kind = ConstraintKind::NotNull;
+  std::string name;                  // CONSTRAINT name, or empty
+  std::vector<std::string> columns;  // table constraints: the key columns
+  ExprPtr expr;                      // DEFAULT value or CHECK condition
+  QualifiedName refTable;            // FOREIGN KEY / REFERENCES
+  std::vector<std::string> refColumns;
+  uint32_t location = 0;
+};
+
+struct ColumnDef {
+  std::string name;
+  TypeName type;
+  std::vector<Constraint> constraints;
+  uint32_t location = 0;
+};
+
+struct CreateTableStmt : Stmt {
+  CreateTableStmt() : Stmt(StmtKind::CreateTable) {}
+  QualifiedName table;
+  bool ifNotExists = false;
+  bool temporary = false;
+  std::vector<ColumnDef> columns;
+  std::vector<Constraint> constraints;  // table constraints
+  std::vector<DefElem> options;         // WITH (storage = column, fillfactor = 10, ...)
+};
+
+struct IndexElem {
+  std::string column;  // set for a plain column
+  ExprPtr expr;        // set for an expression
+  SortDir dir = SortDir::Default;
+  NullsOrder nulls = NullsOrder::Default;
+  uint32_t location = 0;
+};
+
+struct CreateIndexStmt : Stmt {
+  CreateIndexStmt() : Stmt(StmtKind::CreateIndex) {}
+  std::string name;  // empty: a name is generated
+  QualifiedName table;
+  bool unique = false, ifNotExists = false, concurrently = false;
+  std::string method;  // USING method, empty when not given
+  std::vector<IndexElem> elems;
+  std::vector<DefElem> options;
+  ExprPtr where;  // partial index predicate
+};
+
+struct AlterTableCmd {
+  Constraint constraint;  // ADD [CONSTRAINT n] PRIMARY KEY | UNIQUE | ... (...)
+};
+struct AlterTableStmt : Stmt {
+  AlterTableStmt() : Stmt(StmtKind::AlterTable) {}
+  QualifiedName table;
+  bool ifExists = false;
+  std::vector<AlterTableCmd> cmds;
+};
+
+enum class ObjectType : uint8_t { Table, Index, Database, Role };
+enum class DropBehavior : uint8_t { Default, Restrict, Cascade };
+struct DropStmt : Stmt {
+  DropStmt() : Stmt(StmtKind::Drop) {}
+  ObjectType object = ObjectType::Table;
+  std::vector<QualifiedName> names;
+  bool ifExists = false;
+  bool concurrently = false;
+  DropBehavior behavior = DropBehavior::Default;
+};
+
+struct TruncateStmt : Stmt {
+  TruncateStmt() : Stmt(StmtKind::Truncate) {}
+  std::vector<QualifiedName> tables;
+  bool restartIdentity = false;
+  DropBehavior behavior = DropBehavior::Default;
+};
+
+// ---- transactions and session ----
+
+enum class TransactionKind : uint8_t {
+  Begin, Start, Commit, Rollback, Savepoint, Release, RollbackTo, SetTransaction,
+};
+enum class IsolationLevel : uint8_t { Default, ReadUncommitted, ReadCommitted, RepeatableRead, Serializable };
+struct TransactionStmt : Stmt {
+  TransactionStmt() : Stmt(StmtKind::Transaction) {}
+  TransactionKind action = TransactionKind::Begin;
+  std::string savepoint;  // SAVEPOINT / RELEASE / ROLLBACK TO
+  bool chain = false;     // COMMIT / ROLLBACK AND CHAIN
+  IsolationLevel isolation = IsolationLevel::Default;
+  std::optional<bool> readOnly;    // READ ONLY / READ WRITE
+  std::optional<bool> deferrable;  // [NOT] DEFERRABLE
+};
+
+struct SetStmt : Stmt {
+  SetStmt() : Stmt(StmtKind::Set) {}
+  enum class Action : uint8_t { Set, SetDefault, Reset, ResetAll } action = Action::Set;
+  std::string name;                 // folded; SET TIME ZONE sets "timezone"
+  std::vector<DefElem> values;      // value list; DefElem::name unused
+  bool local = false;               // SET LOCAL
+};
+
+struct ShowStmt : Stmt {
+  ShowStmt() : Stmt(StmtKind::Show) {}
+  std::string name;  // "all" for SHOW ALL; "timezone" for SHOW TIME ZONE
+};
+
+struct DiscardStmt : Stmt {
+  DiscardStmt() : Stmt(StmtKind::Discard) {}
+  std::string target;  // all, plans, sequences, temp
+};
+
+struct VacuumStmt : Stmt {
+  VacuumStmt() : Stmt(StmtKind::Vacuum) {}
+  bool isAnalyze = false;         // the ANALYZE statement rather than VACUUM
+  std::vector<DefElem> options;   // FULL, ANALYZE, VERBOSE, FREEZE, or (option [value], ...)
+  std::vector<QualifiedName> tables;
+};
+
+struct CheckpointStmt : Stmt {
+  CheckpointStmt() : Stmt(StmtKind::Checkpoint) {}
+};
+
+struct CreateDatabaseStmt : Stmt {
+  CreateDatabaseStmt() : Stmt(StmtKind::CreateDatabase) {}
+  std::string name;
+  std::vector<DefElem> options;
+};
+
+struct CreateRoleStmt : Stmt {
+  CreateRoleStmt() : Stmt(StmtKind::CreateRole) {}
+  std::string name;
+  bool isUser = false;           // CREATE USER implies LOGIN
+  std::vector<DefElem> options;  // superuser, login, password 'x', ... (names folded)
+};
+
+// ---- COPY, prepared statements, EXPLAIN ----
+
+struct CopyStmt : Stmt {
+  CopyStmt() : Stmt(StmtKind::Copy) {}
+  QualifiedName table;                 // unset when `query` is
+  std::unique_ptr<SelectStmt> query;   // COPY (SELECT ...) TO STDOUT
+  std::vector<std::string> columns;
+  bool isFrom = false;                 // FROM STDIN; otherwise TO STDOUT
+  std::string file;                    // a file name instead of STDIN/STDOUT, if given
+  std::vector<DefElem> options;        // old-style options are normalised to the new names
+};
+
+struct PrepareStmt : Stmt {
+  PrepareStmt() : Stmt(StmtKind::Prepare) {}
+  std::string name;
+  std::vector<TypeName> paramTypes;
+  StmtPtr stmt;
+  uint32_t stmtBegin = 0;  // byte offset of the prepared statement's text
+};
+
+struct ExecuteStmt : Stmt {
+  ExecuteStmt() : Stmt(StmtKind::Execute) {}
+  std::string name;
+  std::vector<ExprPtr> args;
+};
+
+struct DeallocateStmt : Stmt {
+  DeallocateStmt() : Stmt(StmtKind::Deallocate) {}
+  std::string name;  // empty for ALL
+  bool all = false;
+};
+
+struct ExplainStmt : Stmt {
+  ExplainStmt() : Stmt(StmtKind::Explain) {}
+  std::vector<DefElem> options;  // ANALYZE, VERBOSE, or (option [value], ...)
+  StmtPtr stmt;
+};
+
+}  // namespace duet::sql

@@ -1,0 +1,378 @@
+#include "compiler/parser/lexer.h"
+
+#include <cstring>
+
+#include "compiler/parser/keywords.h"
+
+namespace duet::sql {
+
+namespace {
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isIdentStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+bool isIdentCont(char c) { return isIdentStart(c) || isDigit(c) || c == '$'; }
+bool isOpChar(char c) { return c != '\0' && std::strchr("~!@#^&|`?+-*/%<>=", c) != nullptr; }
+// Characters that let a multi-character operator end in + or - (scan.l's rule).
+bool isNonMathOpChar(char c) { return c != '\0' && std::strchr("~!@#^&|`?%", c) != nullptr; }
+// Single characters returned as themselves by scan.l's "self" rule.
+bool isSelfChar(char c) { return c != '\0' && std::strchr(",()[].;:+-*/%^<>=", c) != nullptr; }
+
+void appendUtf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+int hexValue(char c) {
+  if (isDigit(c)) return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view q) : q_(q) {}
+
+  std::vector<Token> run() {
+    while (true) {
+      if (!skipSpaceAndComments()) break;
+      if (pos_ >= q_.size()) {
+        Token t;
+        t.kind = TokenKind::End;
+        t.offset = static_cast<uint32_t>(q_.size());
+        out_.push_back(std::move(t));
+        break;
+      }
+      if (!next()) break;
+    }
+    return std::move(out_);
+  }
+
+ private:
+  char at(size_t i) const { return i < q_.size() ? q_[i] : '\0'; }
+
+  Token make(TokenKind kind, size_t start) {
+    Token t;
+    t.kind = kind;
+    t.offset = static_cast<uint32_t>(start);
+    t.length = static_cast<uint32_t>(pos_ - start);
+    return t;
+  }
+
+  // Lexical errors quote the source from the start of the bad token to the end of input,
+  // as PostgreSQL does for tokens that run off the end.
+  bool fail(const char* what, size_t start, size_t end = std::string_view::npos) {
+    Token t;
+    t.kind = TokenKind::Error;
+    t.offset = static_cast<uint32_t>(start);
+    t.text = std::string(what) + " at or near \"" + std::string(q_.substr(start, end == std::string_view::npos ? end : end - start)) + "\"";
+    out_.push_back(std::move(t));
+    return false;
+  }
+
+  // Returns false after emitting an Error token (unterminated comment).
+  bool skipSpaceAndComments() {
+    while (pos_ < q_.size()) {
+      char c = q_[pos_];
+      if (isSpace(c)) {
+        ++pos_;
+      } else if (c == '-' && at(pos_ + 1) == '-') {
+        while (pos_ < q_.size() && q_[pos_] != '\n' && q_[pos_] != '\r') ++pos_;
+      } else if (c == '/' && at(pos_ + 1) == '*') {
+        size_t start = pos_;
+        int depth = 0;
+        while (true) {
+          if (pos_ >= q_.size()) return fail("unterminated /* comment", start);
+          if (q_[pos_] == '/' && at(pos_ + 1) == '*') {
+            ++depth;
+            pos_ += 2;
+          } else if (q_[pos_] == '*' && at(pos_ + 1) == '/') {
+            pos_ += 2;
+            if (--depth == 0) break;
+          } else {
+            ++pos_;
+          }
+        }
+      } else {
+        break;
+      }
+    }
+    return true;
+  }
+
+  // After a closing quote: whitespace containing a newline followed by another quote
+  // continues the literal (SQL standard). Returns true and moves past that quote if so.
+  bool stringContinues() {
+    size_t p = pos_;
+    bool sawNewline = false;
+    while (p < q_.size()) {
+      char c = q_[p];
+      if (c == '\n' || c == '\r') {
+        sawNewline = true;
+        ++p;
+      } else if (isSpace(c)) {
+        ++p;
+      } else if (c == '-' && at(p + 1) == '-' && sawNewline) {
+        while (p < q_.size() && q_[p] != '\n' && q_[p] != '\r') ++p;
+      } else {
+        break;
+      }
+    }
+    if (sawNewline && at(p) == '\'') {
+      pos_ = p + 1;
+      return true;
+    }
+    return false;
+  }
+
+  bool next() {
+    size_t start = pos_;
+    char c = q_[pos_];
+    if ((c == 'e' || c == 'E') && at(pos_ + 1) == '\'') {
+      ++pos_;
+      return quotedString(start, true);
+    }
+    if (isIdentStart(c)) return word(start);
+    if (isDigit(c) || (c == '.' && isDigit(at(pos_ + 1)))) return number(start);
+    if (c == '\'') return quotedString(start, false);
+    if (c == '"') return quotedIdentifier(start);
+    if (c == '$') {
+      if (isDigit(at(pos_ + 1))) return param(start);
+      switch (dollarQuote(start)) {
+        case DollarQuote::Lexed: return true;
+        case DollarQuote::Unterminated: return false;
+        case DollarQuote::NotOne: break;
+      }
+    }
+    return op(start);
+  }
+
+  bool word(size_t start) {
+    while (pos_ < q_.size() && isIdentCont(q_[pos_])) ++pos_;
+    Token t = make(TokenKind::Word, start);
+    t.text.reserve(t.length);
+    for (char ch : q_.substr(start, t.length))
+      t.text += (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
+    t.category = keywordCategory(t.text);
+    out_.push_back(std::move(t));
+    return true;
+  }
+
+  bool number(size_t start) {
+    bool isDecimal = false;
+    while (isDigit(at(pos_))) ++pos_;
+    // "1..5" lexes as 1 followed by ".." in PostgreSQL; a single dot is part of the number.
+    if (at(pos_) == '.' && at(pos_ + 1) != '.') {
+      isDecimal = true;
+      ++pos_;
+      while (isDigit(at(pos_))) ++pos_;
+    }
+    if (at(pos_) == 'e' || at(pos_) == 'E') {
+      size_t p = pos_ + 1;
+      if (at(p) == '+' || at(p) == '-') ++p;
+      if (isDigit(at(p))) {
+        isDecimal = true;
+        pos_ = p;
+        while (isDigit(at(pos_))) ++pos_;
+      } else {
+        return fail("trailing junk after numeric literal", start, p);
+      }
+    }
+    if (isIdentStart(at(pos_))) return fail("trailing junk after numeric literal", start, pos_ + 1);
+    Token t = make(isDecimal ? TokenKind::Numeric : TokenKind::Integer, start);
+    t.text = std::string(q_.substr(start, pos_ - start));
+    out_.push_back(std::move(t));
+    return true;
+  }
+
+  bool param(size_t start) {
+    ++pos_;
+    long long n = 0;
+    while (isDigit(at(pos_))) {
+      if (n < 1000000000) n = n * 10 + (q_[pos_] - '0');
+      ++pos_;
+    }
+    if (isIdentStart(at(pos_))) return fail("trailing junk after parameter", start, pos_ + 1);
+    Token t = make(TokenKind::Param, start);
+    t.number = n > 0x7fffffff ? 0x7fffffff : static_cast<int>(n);
+    t.text = std::string(q_.substr(start, pos_ - start));
+    out_.push_back(std::move(t));
+    return true;
+  }
+
+  // pos_ is at the opening quote. `escapes`: E'...' with backslash escapes.
+  bool quotedString(size_t start, bool escapes) {
+    ++pos_;
+    std::string value;
+    while (true) {
+      if (pos_ >= q_.size()) return fail("unterminated quoted string", start);
+      char c = q_[pos_];
+      if (c == '\'') {
+        if (at(pos_ + 1) == '\'') {
+          value += '\'';
+          pos_ += 2;
+          continue;
+        }
+        ++pos_;
+        if (stringContinues()) continue;
+        break;
+      }
+      if (escapes && c == '\\') {
+        if (pos_ + 1 >= q_.size()) return fail("unterminated quoted string", start);
+        escape(value);
+        continue;
+      }
+      value += c;
+      ++pos_;
+    }
+    Token t = make(TokenKind::String, start);
+    t.text = std::move(value);
+    out_.push_back(std::move(t));
+    return true;
+  }
+
+  // pos_ is at a backslash inside E'...'; decodes one escape sequence.
+  void escape(std::string& value) {
+    char c = q_[pos_ + 1];
+    pos_ += 2;
+    switch (c) {
+      case 'b': value += '\b'; return;
+      case 'f': value += '\f'; return;
+      case 'n': value += '\n'; return;
+      case 'r': value += '\r'; return;
+      case 't': value += '\t'; return;
+      default: break;
+    }
+    if (c >= '0' && c <= '7') {
+      int v = c - '0';
+      for (int i = 0; i < 2 && at(pos_) >= '0' && at(pos_) <= '7'; ++i) v = v * 8 + (q_[pos_++] - '0');
+      value += static_cast<char>(v);
+    } else if (c == 'x' && hexValue(at(pos_)) >= 0) {
+      int v = hexValue(q_[pos_++]);
+      if (hexValue(at(pos_)) >= 0) v = v * 16 + hexValue(q_[pos_++]);
+      value += static_cast<char>(v);
+    } else if ((c == 'u' || c == 'U') && hexValue(at(pos_)) >= 0) {
+      int digits = c == 'u' ? 4 : 8;
+      uint32_t cp = 0;
+      for (int i = 0; i < digits && hexValue(at(pos_)) >= 0; ++i) cp = cp * 16 + hexValue(q_[pos_++]);
+      appendUtf8(value, cp);
+    } else {
+      value += c;  // \\, \', and any other character stand for themselves
+    }
+  }
+
+  bool quotedIdentifier(size_t start) {
+    ++pos_;
+    std::string value;
+    while (true) {
+      if (pos_ >= q_.size()) return fail("unterminated quoted identifier", start);
+      char c = q_[pos_];
+      if (c == '"') {
+        if (at(pos_ + 1) == '"') {
+          value += '"';
+          pos_ += 2;
+          continue;
+        }
+        ++pos_;
+        break;
+      }
+      value += c;
+      ++pos_;
+    }
+    if (value.empty()) return fail("zero-length delimited identifier", start, pos_);
+    Token t = make(TokenKind::Word, start);
+    t.quoted = true;
+    t.text = std::move(value);
+    out_.push_back(std::move(t));
+    return true;
+  }
+
+  enum class DollarQuote { Lexed, Unterminated, NotOne };
+
+  // $$...$$ or $tag$...$tag$. NotOne (nothing consumed) when the text at pos_ does not
+  // open a dollar quote.
+  DollarQuote dollarQuote(size_t start) {
+    size_t p = pos_ + 1;
+    if (at(p) != '$') {
+      if (!isIdentStart(at(p))) return DollarQuote::NotOne;
+      while (isIdentCont(at(p)) && at(p) != '$') ++p;
+      if (at(p) != '$') return DollarQuote::NotOne;
+    }
+    std::string_view delim = q_.substr(pos_, p + 1 - pos_);
+    size_t bodyStart = p + 1;
+    size_t close = q_.find(delim, bodyStart);
+    if (close == std::string_view::npos) {
+      fail("unterminated dollar-quoted string", start);
+      return DollarQuote::Unterminated;
+    }
+    pos_ = close + delim.size();
+    Token t = make(TokenKind::String, start);
+    t.text = std::string(q_.substr(bodyStart, close - bodyStart));
+    out_.push_back(std::move(t));
+    return DollarQuote::Lexed;
+  }
+
+  bool op(size_t start) {
+    char c = q_[pos_];
+    if (!isOpChar(c)) {
+      // Punctuation that is never part of a longer operator, except "::", ":=" and "..".
+      ++pos_;
+      if (c == ':' && (at(pos_) == ':' || at(pos_) == '=')) ++pos_;
+      else if (c == '.' && at(pos_) == '.') ++pos_;
+      else if (!isSelfChar(c)) return fail("syntax error", start, pos_);
+      Token t = make(TokenKind::Operator, start);
+      t.text = std::string(q_.substr(start, pos_ - start));
+      out_.push_back(std::move(t));
+      return true;
+    }
+    // Longest run of operator characters, stopping where a comment starts.
+    size_t end = pos_;
+    while (end < q_.size() && isOpChar(q_[end])) {
+      if (end > pos_ && ((q_[end] == '-' && at(end + 1) == '-') || (q_[end] == '/' && at(end + 1) == '*')))
+        break;
+      ++end;
+    }
+    // scan.l: an operator longer than one character may end in + or - only if it also
+    // contains one of ~ ! @ # ^ & | ` ? % (so that "a=-1" is "a", "=", "-", "1").
+    if (end - pos_ > 1 && (q_[end - 1] == '+' || q_[end - 1] == '-')) {
+      bool nonMath = false;
+      for (size_t i = pos_; i < end; ++i) nonMath |= isNonMathOpChar(q_[i]);
+      if (!nonMath) {
+        while (end - pos_ > 1 && (q_[end - 1] == '+' || q_[end - 1] == '-')) --end;
+      }
+    }
+    pos_ = end;
+    Token t = make(TokenKind::Operator, start);
+    t.text = std::string(q_.substr(start, end - start));
+    if (t.text == "!=") t.text = "<>";  // PostgreSQL treats != as a synonym for <>
+    out_.push_back(std::move(t));
+    return true;
+  }
+
+  std::string_view q_;
+  size_t pos_ = 0;
+  std::vector<Token> out_;
+};
+
+}  // namespace
+
+std::vector<Token> tokenize(std::string_view query) { return Lexer(query).run(); }
+
+}  // namespace duet::sql

@@ -1,0 +1,250 @@
+// CREATE TABLE / INDEX, ALTER TABLE ... ADD constraint, DROP, TRUNCATE.
+#include "compiler/parser/parser_impl.h"
+
+namespace duet::sql {
+
+StmtPtr Parser::parseCreate() {
+  expectKw("create");
+  if (acceptKw("temp") || acceptKw("temporary")) return parseCreateTable(true);
+  if (acceptKw("unlogged") || isKw("table")) return parseCreateTable(false);
+  if (isKw("unique") || isKw("index")) return parseCreateIndex();
+  if (isKw("database")) return parseCreateDatabase();
+  if (isKw("role")) return parseCreateRole(false);
+  if (isKw("user")) return parseCreateRole(true);
+  syntaxError();
+}
+
+StmtPtr Parser::parseCreateTable(bool temporary) {
+  expectKw("table");
+  auto s = std::make_unique<CreateTableStmt>();
+  s->temporary = temporary;
+  if (isKw("if")) {
+    advance();
+    expectKw("not");
+    expectKw("exists");
+    s->ifNotExists = true;
+  }
+  s->table = parseQualifiedName();
+  expectOp("(");
+  if (!isOp(")")) {
+    do {
+      if (isKw("constraint") || isKw("primary") || isKw("unique") || isKw("check") || isKw("foreign"))
+        s->constraints.push_back(parseTableConstraint());
+      else
+        s->columns.push_back(parseColumnDef());
+    } while (acceptOp(","));
+  }
+  expectOp(")");
+  if (acceptKw("with")) s->options = parseParenDefElems(true);
+  return s;
+}
+
+ColumnDef Parser::parseColumnDef() {
+  ColumnDef c;
+  c.location = peek().offset;
+  c.name = parseColId();
+  c.type = parseTypeName();
+  while (parseColumnConstraint(c.constraints)) {
+  }
+  return c;
+}
+
+// One column constraint, optionally named; false when none follows.
+bool Parser::parseColumnConstraint(std::vector<Constraint>& out) {
+  Constraint c;
+  c.location = peek().offset;
+  if (acceptKw("constraint")) c.name = parseColId();
+  if (isKw("not") && isKw("null", 1)) {
+    advance();
+    advance();
+    c.kind = ConstraintKind::NotNull;
+  } else if (acceptKw("null")) {
+    c.kind = ConstraintKind::Null;
+  } else if (acceptKw("default")) {
+    c.kind = ConstraintKind::Default;
+    c.expr = parseComparison();  // gram.y's b_expr: no AND/OR/NOT/IS at the top level
+  } else if (acceptKw("primary")) {
+    expectKw("key");
+    c.kind = ConstraintKind::PrimaryKey;
+  } else if (acceptKw("unique")) {
+    c.kind = ConstraintKind::Unique;
+  } else if (acceptKw("check")) {
+    c.kind = ConstraintKind::Check;
+    expectOp("(");
+    c.expr = parseExpr();
+    expectOp(")");
+  } else if (isKw("references")) {
+    c.kind = ConstraintKind::ForeignKey;
+    parseReferences(c);
+  } else {
+    if (!c.name.empty()) syntaxError();
+    return false;
+  }
+  out.push_back(std::move(c));
+  return true;
+}
+
+// REFERENCES t [(cols)] [MATCH FULL|PARTIAL|SIMPLE] [ON DELETE|UPDATE action]. The match
+// type and referential actions are accepted but not kept: foreign keys are not enforced.
+void Parser::parseReferences(Constraint& c) {
+  expectKw("references");
+  c.refTable = parseQualifiedName();
+  if (isOp("(")) c.refColumns = parseParenNameList();
+  if (acceptKw("match")) {
+    if (!acceptKw("full") && !acceptKw("partial")) expectKw("simple");
+  }
+  while (acceptKw("on")) {
+    if (!acceptKw("delete")) expectKw("update");
+    if (acceptKw("no")) {
+      expectKw("action");
+    } else if (acceptKw("set")) {
+      if (!acceptKw("null")) expectKw("default");
+    } else if (!acceptKw("restrict")) {
+      expectKw("cascade");
+    }
+  }
+}
+
+Constraint Parser::parseTableConstraint() {
+  Constraint c;
+  c.location = peek().offset;
+  if (acceptKw("constraint")) c.name = parseColId();
+  if (acceptKw("primary")) {
+    expectKw("key");
+    c.kind = ConstraintKind::PrimaryKey;
+    c.columns = parseParenNameList();
+  } else if (acceptKw("unique")) {
+    c.kind = ConstraintKind::Unique;
+    c.columns = parseParenNameList();
+  } else if (acceptKw("check")) {
+    c.kind = ConstraintKind::Check;
+    expectOp("(");
+    c.expr = parseExpr();
+    expectOp(")");
+  } else if (acceptKw("foreign")) {
+    expectKw("key");
+    c.kind = ConstraintKind::ForeignKey;
+    c.columns = parseParenNameList();
+    parseReferences(c);
+  } else {
+    syntaxError();
+  }
+  return c;
+}
+
+StmtPtr Parser::parseCreateIndex() {
+  auto s = std::make_unique<CreateIndexStmt>();
+  s->unique = acceptKw("unique");
+  expectKw("index");
+  s->concurrently = acceptKw("concurrently");
+  if (isKw("if")) {
+    advance();
+    expectKw("not");
+    expectKw("exists");
+    s->ifNotExists = true;
+    s->name = parseColId();
+  } else if (!isKw("on")) {
+    s->name = parseColId();
+  }
+  expectKw("on");
+  acceptKw("only");
+  s->table = parseQualifiedName();
+  if (acceptKw("using")) s->method = parseColId();
+  expectOp("(");
+  do {
+    IndexElem e;
+    e.location = peek().offset;
+    if (isOp("(")) {
+      advance();
+      e.expr = parseExpr();
+      expectOp(")");
+    } else if (isOp("(", 1) || isOp(".", 1)) {
+      e.expr = parsePostfix();  // a function call
+    } else {
+      e.column = parseColId();
+    }
+    if (acceptKw("asc")) e.dir = SortDir::Asc;
+    else if (acceptKw("desc")) e.dir = SortDir::Desc;
+    if (acceptKw("nulls")) {
+      if (acceptKw("first")) e.nulls = NullsOrder::First;
+      else if (acceptKw("last")) e.nulls = NullsOrder::Last;
+      else syntaxError();
+    }
+    s->elems.push_back(std::move(e));
+  } while (acceptOp(","));
+  expectOp(")");
+  if (acceptKw("with")) s->options = parseParenDefElems(true);
+  if (acceptKw("where")) s->where = parseExpr();
+  return s;
+}
+
+StmtPtr Parser::parseAlterTable() {
+  expectKw("alter");
+  expectKw("table");
+  auto s = std::make_unique<AlterTableStmt>();
+  if (isKw("if")) {
+    advance();
+    expectKw("exists");
+    s->ifExists = true;
+  }
+  acceptKw("only");
+  s->table = parseQualifiedName();
+  do {
+    expectKw("add");
+    AlterTableCmd cmd;
+    cmd.constraint = parseTableConstraint();
+    s->cmds.push_back(std::move(cmd));
+  } while (acceptOp(","));
+  return s;
+}
+
+StmtPtr Parser::parseDrop() {
+  expectKw("drop");
+  auto s = std::make_unique<DropStmt>();
+  if (acceptKw("table")) s->object = ObjectType::Table;
+  else if (acceptKw("index")) s->object = ObjectType::Index;
+  else if (acceptKw("database")) s->object = ObjectType::Database;
+  else if (acceptKw("role") || acceptKw("user")) s->object = ObjectType::Role;
+  else syntaxError();
+  if (s->object == ObjectType::Index) s->concurrently = acceptKw("concurrently");
+  if (isKw("if")) {
+    advance();
+    expectKw("exists");
+    s->ifExists = true;
+  }
+  if (s->object == ObjectType::Table || s->object == ObjectType::Index) {
+    s->names = parseQualifiedNameList();
+    s->behavior = parseDropBehavior();
+  } else if (s->object == ObjectType::Database) {
+    QualifiedName n;
+    n.location = peek().offset;
+    n.parts.push_back(parseColId());
+    s->names.push_back(std::move(n));
+  } else {
+    do {
+      QualifiedName n;
+      n.location = peek().offset;
+      n.parts.push_back(parseColId());
+      s->names.push_back(std::move(n));
+    } while (acceptOp(","));
+  }
+  return s;
+}
+
+StmtPtr Parser::parseTruncate() {
+  expectKw("truncate");
+  acceptKw("table");
+  auto s = std::make_unique<TruncateStmt>();
+  acceptKw("only");
+  s->tables = parseQualifiedNameList();
+  if (acceptKw("restart")) {
+    expectKw("identity");
+    s->restartIdentity = true;
+  } else if (acceptKw("continue")) {
+    expectKw("identity");
+  }
+  s->behavior = parseDropBehavior();
+  return s;
+}
+
+}  // namespace duet::sql

@@ -1,0 +1,85 @@
+// INSERT, UPDATE and DELETE.
+#include "compiler/parser/parser_impl.h"
+
+namespace duet::sql {
+
+std::vector<ResTarget> Parser::parseOptReturning() {
+  if (!acceptKw("returning")) return {};
+  return parseTargetList();
+}
+
+// UPDATE/DELETE target alias: [AS] ColId. Without AS, SET is not an alias (as in gram.y's
+// relation_expr_opt_alias), so "UPDATE t SET ..." works.
+std::string Parser::parseDmlAlias() {
+  if (acceptKw("as")) return parseColId();
+  if (isColId() && !isKw("set")) return advance().text;
+  return {};
+}
+
+StmtPtr Parser::parseInsert() {
+  expectKw("insert");
+  expectKw("into");
+  auto s = std::make_unique<InsertStmt>();
+  s->table = parseQualifiedName();
+  if (acceptKw("as")) s->alias = parseColId();
+  if (isOp("(") && !startsSelect()) {
+    advance();
+    do {
+      s->columnLocations.push_back(peek().offset);
+      s->columns.push_back(parseColId());
+    } while (acceptOp(","));
+    expectOp(")");
+  }
+  if (acceptKw("default")) {
+    expectKw("values");
+  } else {
+    s->source = parseSelect();
+  }
+  s->returning = parseOptReturning();
+  return s;
+}
+
+StmtPtr Parser::parseUpdate() {
+  expectKw("update");
+  auto s = std::make_unique<UpdateStmt>();
+  acceptKw("only");
+  s->table = parseQualifiedName();
+  s->alias = parseDmlAlias();
+  expectKw("set");
+  do {
+    SetClause c;
+    if (acceptOp("(")) {
+      c.multi = true;
+      do {
+        c.columnLocations.push_back(peek().offset);
+        c.columns.push_back(parseColId());
+      } while (acceptOp(","));
+      expectOp(")");
+    } else {
+      c.columnLocations.push_back(peek().offset);
+      c.columns.push_back(parseColId());
+    }
+    expectOp("=");
+    c.value = parseExpr();
+    s->set.push_back(std::move(c));
+  } while (acceptOp(","));
+  if (acceptKw("from")) s->from = parseFromList();
+  if (acceptKw("where")) s->where = parseExpr();
+  s->returning = parseOptReturning();
+  return s;
+}
+
+StmtPtr Parser::parseDelete() {
+  expectKw("delete");
+  expectKw("from");
+  auto s = std::make_unique<DeleteStmt>();
+  acceptKw("only");
+  s->table = parseQualifiedName();
+  s->alias = parseDmlAlias();
+  if (acceptKw("using")) s->using_ = parseFromList();
+  if (acceptKw("where")) s->where = parseExpr();
+  s->returning = parseOptReturning();
+  return s;
+}
+
+}  // namespace duet::sql

@@ -1,0 +1,461 @@
+// Expressions, with PostgreSQL 15's operator precedence (gram.y), lowest first:
+//   OR; AND; NOT; IS / ISNULL / NOTNULL; < > = <= >= <>; BETWEEN IN LIKE ILIKE;
+//   other operators (||, ~, ...); + -; * / %; ^; unary + -; ::
+// Comparisons and BETWEEN/IN/LIKE are non-associative: "a < b < c" is a syntax error.
+#include <cstring>
+
+#include "compiler/parser/parser_impl.h"
+#include "engine/error.h"
+
+namespace duet::sql {
+
+namespace {
+
+bool isComparisonOp(const std::string& op) {
+  return op == "<" || op == ">" || op == "=" || op == "<=" || op == ">=" || op == "<>";
+}
+
+// Operators with a grammar rule of their own; everything else is a generic operator ("Op").
+bool isGenericOp(const Token& t) {
+  if (t.kind != TokenKind::Operator) return false;
+  static const char* const kSpecial[] = {"+", "-", "*", "/", "%", "^", "<", ">", "=", "<=", ">=",
+                                         "<>", "::", "(", ")", ",", ";", "[", "]", ".", ":", ":=",
+                                         "..", "=>"};
+  for (const char* s : kSpecial)
+    if (t.text == s) return false;
+  return true;
+}
+
+// Kind of an integer literal: int4 if it fits, else int8 if it fits, else numeric.
+TypeId integerKind(const std::string& digits) {
+  size_t i = digits.find_first_not_of('0');
+  std::string_view v = i == std::string::npos ? std::string_view("0") : std::string_view(digits).substr(i);
+  auto fits = [&](std::string_view max) { return v.size() < max.size() || (v.size() == max.size() && v <= max); };
+  if (fits("2147483647")) return TypeId::Int4;
+  if (fits("9223372036854775807")) return TypeId::Int8;
+  return TypeId::Numeric;
+}
+
+}  // namespace
+
+ExprPtr Parser::makeConstant(const Token& t) {
+  LiteralKind kind = t.kind == TokenKind::Integer ? LiteralKind::Integer
+                     : t.kind == TokenKind::Numeric ? LiteralKind::Numeric
+                                                    : LiteralKind::String;
+  if (!lifting_) return std::make_unique<Literal>(t.offset, kind, t.text);
+  LiftedLiteral lit;
+  lit.kind = kind == LiteralKind::Integer ? integerKind(t.text)
+             : kind == LiteralKind::Numeric ? TypeId::Numeric
+                                            : TypeId::Unknown;
+  lit.text = t.text;
+  lit.location = t.offset;
+  auto param = std::make_unique<Param>(t.offset, 0);  // numbered in finishLifting
+  param->liftedIndex = static_cast<int>(lifted_.size());
+  liftedParams_.push_back(param.get());
+  liftedTokens_.push_back(static_cast<size_t>(&t - tokens_.data()));
+  lifted_.push_back(std::move(lit));
+  return param;
+}
+
+std::vector<ExprPtr> Parser::parseExprList() {
+  std::vector<ExprPtr> list;
+  do list.push_back(parseExpr());
+  while (acceptOp(","));
+  return list;
+}
+
+ExprPtr Parser::parseExpr() { return parseOr(); }
+
+ExprPtr Parser::parseOr() {
+  ExprPtr left = parseAnd();
+  if (!isKw("or")) return left;
+  auto node = std::make_unique<BoolExpr>(peek().offset, BoolOpKind::Or);
+  node->args.push_back(std::move(left));
+  while (acceptKw("or")) node->args.push_back(parseAnd());
+  return node;
+}
+
+ExprPtr Parser::parseAnd() {
+  ExprPtr left = parseNot();
+  if (!isKw("and")) return left;
+  auto node = std::make_unique<BoolExpr>(peek().offset, BoolOpKind::And);
+  node->args.push_back(std::move(left));
+  while (acceptKw("and")) node->args.push_back(parseNot());
+  return node;
+}
+
+ExprPtr Parser::parseNot() {
+  if (isKw("not")) {
+    auto node = std::make_unique<BoolExpr>(advance().offset, BoolOpKind::Not);
+    node->args.push_back(parseNot());
+    return node;
+  }
+  return parseIs();
+}
+
+ExprPtr Parser::parseIs() {
+  ExprPtr e = parseComparison();
+  while (true) {
+    uint32_t loc = peek().offset;
+    if (acceptKw("isnull")) {
+      e = std::make_unique<NullTest>(loc, std::move(e), false);
+    } else if (acceptKw("notnull")) {
+      e = std::make_unique<NullTest>(loc, std::move(e), true);
+    } else if (acceptKw("is")) {
+      bool isNot = acceptKw("not");
+      if (acceptKw("null")) {
+        e = std::make_unique<NullTest>(loc, std::move(e), isNot);
+      } else if (acceptKw("true")) {
+        e = std::make_unique<BoolTest>(loc, std::move(e), isNot ? BoolTestKind::IsNotTrue : BoolTestKind::IsTrue);
+      } else if (acceptKw("false")) {
+        e = std::make_unique<BoolTest>(loc, std::move(e), isNot ? BoolTestKind::IsNotFalse : BoolTestKind::IsFalse);
+      } else if (acceptKw("unknown")) {
+        e = std::make_unique<BoolTest>(loc, std::move(e), isNot ? BoolTestKind::IsNotUnknown : BoolTestKind::IsUnknown);
+      } else if (acceptKw("distinct")) {
+        expectKw("from");
+        ExprPtr right = parseComparison();
+        e = std::make_unique<DistinctFrom>(loc, std::move(e), std::move(right), isNot);
+      } else {
+        syntaxError();
+      }
+    } else {
+      return e;
+    }
+  }
+}
+
+// x op ANY|SOME|ALL (subquery), or a plain operand parsed by `rhs`.
+ExprPtr Parser::parseQuantifiedRhs(uint32_t loc, const std::string& op, ExprPtr left, ExprPtr (Parser::*rhs)()) {
+  if ((isKw("any") || isKw("some") || isKw("all")) && isOp("(", 1)) {
+    auto link = std::make_unique<SubLink>(loc, isKw("all") ? SubLinkKind::All : SubLinkKind::Any);
+    advance();
+    link->test = std::move(left);
+    link->op = op;
+    link->subquery = parseParenSubquery();
+    return link;
+  }
+  ExprPtr right = (this->*rhs)();
+  return std::make_unique<BinaryOp>(loc, op, std::move(left), std::move(right));
+}
+
+ExprPtr Parser::parseComparison() {
+  ExprPtr left = parsePredicate();
+  const Token& t = peek();
+  if (t.kind != TokenKind::Operator || !isComparisonOp(t.text)) return left;
+  advance();
+  ExprPtr e = parseQuantifiedRhs(t.offset, t.text, std::move(left), &Parser::parsePredicate);
+  if (peek().kind == TokenKind::Operator && isComparisonOp(peek().text)) syntaxError();
+  return e;
+}
+
+ExprPtr Parser::parsePredicate() {
+  ExprPtr left = parseOtherOp();
+  bool isNot = false;
+  if (isKw("not") && (isKw("between", 1) || isKw("in", 1) || isKw("like", 1) || isKw("ilike", 1))) {
+    advance();
+    isNot = true;
+  }
+  uint32_t loc = peek().offset;
+  ExprPtr e;
+  if (acceptKw("between")) {
+    auto b = std::make_unique<Between>(loc);
+    b->isNot = isNot;
+    if (acceptKw("symmetric")) b->symmetric = true;
+    else acceptKw("asymmetric");
+    b->arg = std::move(left);
+    b->low = parseOtherOp();
+    expectKw("and");
+    b->high = parseOtherOp();
+    e = std::move(b);
+  } else if (acceptKw("in")) {
+    if (!isOp("(")) syntaxError();
+    if (startsSelect(1)) {
+      auto link = std::make_unique<SubLink>(loc, SubLinkKind::Any);
+      link->test = std::move(left);
+      link->op = "=";
+      link->subquery = parseParenSubquery();
+      if (!isNot) {
+        e = std::move(link);
+      } else {
+        auto n = std::make_unique<BoolExpr>(loc, BoolOpKind::Not);
+        n->args.push_back(std::move(link));
+        e = std::move(n);
+      }
+    } else {
+      auto in = std::make_unique<InList>(loc);
+      in->isNot = isNot;
+      in->arg = std::move(left);
+      expectOp("(");
+      in->list = parseExprList();
+      expectOp(")");
+      e = std::move(in);
+    }
+  } else if (isKw("like") || isKw("ilike")) {
+    auto like = std::make_unique<Like>(loc);
+    like->caseInsensitive = isKw("ilike");
+    advance();
+    like->isNot = isNot;
+    like->arg = std::move(left);
+    like->pattern = parseOtherOp();
+    if (acceptKw("escape")) like->escape = parseOtherOp();
+    e = std::move(like);
+  } else {
+    return left;
+  }
+  if (isKw("between") || isKw("in") || isKw("like") || isKw("ilike") ||
+      (isKw("not") && (isKw("between", 1) || isKw("in", 1) || isKw("like", 1) || isKw("ilike", 1))))
+    syntaxError();
+  return e;
+}
+
+ExprPtr Parser::parseOtherOp() {
+  ExprPtr left;
+  if (isGenericOp(peek())) {  // prefix operator, e.g. ~x or |/x
+    const Token& t = advance();
+    left = std::make_unique<UnaryOp>(t.offset, t.text, parseAdditive());
+  } else {
+    left = parseAdditive();
+  }
+  while (isGenericOp(peek())) {
+    const Token& t = advance();
+    left = parseQuantifiedRhs(t.offset, t.text, std::move(left), &Parser::parseAdditive);
+  }
+  return left;
+}
+
+ExprPtr Parser::parseAdditive() {
+  ExprPtr left = parseMultiplicative();
+  while (isOp("+") || isOp("-")) {
+    const Token& t = advance();
+    left = std::make_unique<BinaryOp>(t.offset, t.text, std::move(left), parseMultiplicative());
+  }
+  return left;
+}
+
+ExprPtr Parser::parseMultiplicative() {
+  ExprPtr left = parsePower();
+  while (isOp("*") || isOp("/") || isOp("%")) {
+    const Token& t = advance();
+    left = std::make_unique<BinaryOp>(t.offset, t.text, std::move(left), parsePower());
+  }
+  return left;
+}
+
+ExprPtr Parser::parsePower() {
+  ExprPtr left = parseUnary();
+  while (isOp("^")) {
+    const Token& t = advance();
+    left = std::make_unique<BinaryOp>(t.offset, t.text, std::move(left), parseUnary());
+  }
+  return left;
+}
+
+ExprPtr Parser::parseUnary() {
+  if (isOp("-") || isOp("+")) {
+    const Token& t = advance();
+    return std::make_unique<UnaryOp>(t.offset, t.text, parseUnary());
+  }
+  return parsePostfix();
+}
+
+ExprPtr Parser::parsePostfix() {
+  ExprPtr e = parsePrimary();
+  while (isOp("::")) {
+    uint32_t loc = advance().offset;
+    e = std::make_unique<Cast>(loc, std::move(e), parseTypeName());
+  }
+  return e;
+}
+
+ExprPtr Parser::parsePrimary() {
+  const Token& t = peek();
+  switch (t.kind) {
+    case TokenKind::Integer:
+    case TokenKind::Numeric:
+    case TokenKind::String:
+      advance();
+      return makeConstant(t);
+    case TokenKind::Param:
+      advance();
+      maxParam_ = std::max(maxParam_, t.number);
+      return std::make_unique<Param>(t.offset, t.number);
+    case TokenKind::Operator:
+      if (t.text == "(") return parseParenthesized();
+      syntaxError();
+    case TokenKind::Word:
+      return parseWordExpr();
+    default:
+      syntaxError();
+  }
+}
+
+// '(' subquery ')', '(' expr ')' or a row constructor '(' a, b, ... ')'.
+ExprPtr Parser::parseParenthesized() {
+  uint32_t loc = peek().offset;
+  if (startsSelect(1) && (isKw("select", 1) || isKw("values", 1))) {
+    auto link = std::make_unique<SubLink>(loc, SubLinkKind::Scalar);
+    link->subquery = parseParenSubquery();
+    return link;
+  }
+  expectOp("(");
+  ExprPtr first = parseExpr();
+  if (acceptOp(")")) return first;
+  auto row = std::make_unique<RowExpr>(loc);
+  row->args.push_back(std::move(first));
+  while (acceptOp(",")) row->args.push_back(parseExpr());
+  expectOp(")");
+  return row;
+}
+
+std::unique_ptr<SelectStmt> Parser::parseParenSubquery() {
+  expectOp("(");
+  auto q = parseSelect();
+  expectOp(")");
+  return q;
+}
+
+ExprPtr Parser::parseSqlValue(SqlValueKind kind, bool takesPrecision) {
+  auto v = std::make_unique<SqlValue>(advance().offset, kind);
+  if (takesPrecision && acceptOp("(")) {
+    if (!parseOptionalSignedInt(v->precision)) syntaxError();
+    expectOp(")");
+  }
+  return v;
+}
+
+ExprPtr Parser::parseTypedLiteral(TypeName type) {
+  const Token& s = peek();
+  if (s.kind != TokenKind::String) syntaxError();
+  advance();
+  return std::make_unique<Cast>(type.location, makeConstant(s), std::move(type));
+}
+
+ExprPtr Parser::parseWordExpr() {
+  const Token& t = peek();
+  uint32_t loc = t.offset;
+  if (!t.quoted) {
+    const std::string& w = t.text;
+    if (w == "null") return advance(), std::make_unique<Literal>(loc, LiteralKind::Null, "null");
+    if (w == "true" || w == "false") return advance(), std::make_unique<Literal>(loc, LiteralKind::Bool, w);
+    if (w == "default") return advance(), std::make_unique<DefaultExpr>(loc);
+    if (w == "not") {  // NOT as an operand ("a = NOT b"), as gram.y allows
+      advance();
+      auto n = std::make_unique<BoolExpr>(loc, BoolOpKind::Not);
+      n->args.push_back(parseIs());
+      return n;
+    }
+    if (w == "case") return parseCase();
+    if (w == "cast") {
+      advance();
+      expectOp("(");
+      ExprPtr arg = parseExpr();
+      expectKw("as");
+      TypeName type = parseTypeName();
+      expectOp(")");
+      return std::make_unique<Cast>(loc, std::move(arg), std::move(type));
+    }
+    if (w == "exists" && isOp("(", 1)) {
+      advance();
+      auto link = std::make_unique<SubLink>(loc, SubLinkKind::Exists);
+      link->subquery = parseParenSubquery();
+      return link;
+    }
+    if (w == "row" && isOp("(", 1)) {
+      advance();
+      advance();
+      auto row = std::make_unique<RowExpr>(loc);
+      row->explicitRow = true;
+      if (!isOp(")")) row->args = parseExprList();
+      expectOp(")");
+      return row;
+    }
+    if (w == "current_date") return parseSqlValue(SqlValueKind::CurrentDate, false);
+    if (w == "current_time") return parseSqlValue(SqlValueKind::CurrentTime, true);
+    if (w == "current_timestamp") return parseSqlValue(SqlValueKind::CurrentTimestamp, true);
+    if (w == "localtime") return parseSqlValue(SqlValueKind::LocalTime, true);
+    if (w == "localtimestamp") return parseSqlValue(SqlValueKind::LocalTimestamp, true);
+    if (w == "current_role") return parseSqlValue(SqlValueKind::CurrentRole, false);
+    if (w == "current_user") return parseSqlValue(SqlValueKind::CurrentUser, false);
+    if (w == "session_user") return parseSqlValue(SqlValueKind::SessionUser, false);
+    if (w == "user") return parseSqlValue(SqlValueKind::User, false);
+    if (w == "current_catalog") return parseSqlValue(SqlValueKind::CurrentCatalog, false);
+    if (w == "current_schema" && !isOp("(", 1)) return parseSqlValue(SqlValueKind::CurrentSchema, false);
+    if ((w == "coalesce" || w == "nullif" || w == "greatest" || w == "least") && isOp("(", 1)) {
+      auto call = std::make_unique<FuncCall>(loc);
+      call->names.push_back(advance().text);
+      return parseFuncArgs(std::move(call));
+    }
+    // Type keywords followed by a string: typed literal, e.g. int '5', timestamp '...'.
+    if (startsKeywordType()) {
+      size_t save = pos_;
+      TypeName type = parseTypeName();
+      if (peek().kind == TokenKind::String) return parseTypedLiteral(std::move(type));
+      pos_ = save;  // a column named like a type keyword, e.g. "time"
+    }
+    if (t.category == KeywordCategory::Reserved) syntaxError();
+  }
+
+  // Column reference, function call, or generic typed literal (date '...', pg_catalog.x '...').
+  bool colId = isColId();
+  bool funcName = isTypeFuncName();
+  std::vector<std::string> names;
+  names.push_back(advance().text);
+  bool star = false;
+  while (isOp(".")) {
+    advance();
+    if (acceptOp("*")) {
+      star = true;
+      break;
+    }
+    names.push_back(parseColLabel());
+  }
+  if (!star && isOp("(") && (funcName || names.size() > 1)) {
+    auto call = std::make_unique<FuncCall>(loc);
+    call->names = std::move(names);
+    return parseFuncArgs(std::move(call));
+  }
+  if (!star && peek().kind == TokenKind::String && (funcName || names.size() > 1)) {
+    TypeName type;
+    type.names = std::move(names);
+    type.location = loc;
+    resolveType(type, false);
+    return parseTypedLiteral(std::move(type));
+  }
+  if (!colId) syntaxError();  // e.g. LEFT not followed by '('
+  auto ref = std::make_unique<ColumnRef>(loc);
+  ref->names = std::move(names);
+  ref->star = star;
+  return ref;
+}
+
+// After the function name: '(' [* | [DISTINCT | ALL] args] ')'.
+ExprPtr Parser::parseFuncArgs(std::unique_ptr<FuncCall> call) {
+  expectOp("(");
+  if (acceptOp("*")) {
+    call->star = true;
+  } else if (!isOp(")")) {
+    if (acceptKw("distinct")) call->distinct = true;
+    else acceptKw("all");
+    call->args = parseExprList();
+  }
+  expectOp(")");
+  return call;
+}
+
+ExprPtr Parser::parseCase() {
+  auto c = std::make_unique<CaseExpr>(advance().offset);
+  if (!isKw("when")) c->arg = parseExpr();
+  if (!isKw("when")) syntaxError();
+  while (acceptKw("when")) {
+    CaseWhen w;
+    w.condition = parseExpr();
+    expectKw("then");
+    w.result = parseExpr();
+    c->whens.push_back(std::move(w));
+  }
+  if (acceptKw("else")) c->elseResult = parseExpr();
+  expectKw("end");
+  return c;
+}
+
+}  // namespace duet::sql

@@ -1,0 +1,295 @@
+// SELECT, VALUES and set operations, with FROM items, ORDER BY, LIMIT/OFFSET and locking.
+#include "compiler/parser/parser_impl.h"
+#include "engine/error.h"
+
+namespace duet::sql {
+
+namespace {
+
+// Words that end a target list when no expression follows (SELECT with no targets).
+bool endsEmptyTargetList(const Token& t) {
+  if (t.kind == TokenKind::End) return true;
+  if (t.kind == TokenKind::Operator) return t.text == ";" || t.text == ")";
+  if (t.kind != TokenKind::Word || t.quoted) return false;
+  static const char* const kFollow[] = {"from",      "where",  "group", "having", "order", "limit",
+                                        "offset",    "union",  "intersect", "except", "for", "fetch",
+                                        "window",    "into"};
+  for (const char* w : kFollow)
+    if (t.text == w) return true;
+  return false;
+}
+
+}  // namespace
+
+std::unique_ptr<SelectStmt> Parser::parseSelect() {
+  uint32_t begin = peek().offset;
+  std::unique_ptr<SelectStmt> s = parseSetOperand(0);
+  if (isKw("order") && isKw("by", 1)) {
+    if (!s->orderBy.empty()) errorAt(sqlstate::kSyntaxError, "multiple ORDER BY clauses not allowed", peek().offset);
+    advance();
+    advance();
+    s->orderBy = parseSortList();
+  }
+  // LIMIT / OFFSET / FETCH FIRST in either order, each at most once.
+  bool sawLimit = s->limit != nullptr, sawOffset = s->offset != nullptr;
+  while (true) {
+    uint32_t loc = peek().offset;
+    if (acceptKw("limit")) {
+      if (sawLimit) errorAt(sqlstate::kSyntaxError, "multiple LIMIT clauses not allowed", loc);
+      sawLimit = true;
+      if (!acceptKw("all")) s->limit = parseExpr();
+      if (isOp(",")) errorAt(sqlstate::kFeatureNotSupported, "LIMIT #,# syntax is not supported", loc);
+    } else if (acceptKw("offset")) {
+      if (sawOffset) errorAt(sqlstate::kSyntaxError, "multiple OFFSET clauses not allowed", loc);
+      sawOffset = true;
+      s->offset = parseExpr();
+      if (!acceptKw("rows")) acceptKw("row");
+    } else if (acceptKw("fetch")) {
+      if (sawLimit) errorAt(sqlstate::kSyntaxError, "multiple LIMIT clauses not allowed", loc);
+      sawLimit = true;
+      if (!acceptKw("first")) expectKw("next");
+      if (isKw("row") || isKw("rows")) {
+        s->limit = std::make_unique<Literal>(peek().offset, LiteralKind::Integer, "1");
+      } else {
+        s->limit = parseUnary();
+      }
+      if (!acceptKw("rows")) expectKw("row");
+      expectKw("only");
+    } else {
+      break;
+    }
+  }
+  while (isKw("for")) {
+    advance();
+    if (acceptKw("update")) {
+      s->locking = LockStrength::Update;
+    } else if (acceptKw("share")) {
+      s->locking = LockStrength::Share;
+    } else if (acceptKw("no")) {
+      expectKw("key");
+      expectKw("update");
+      s->locking = LockStrength::NoKeyUpdate;
+    } else {
+      expectKw("key");
+      expectKw("share");
+      s->locking = LockStrength::KeyShare;
+    }
+    if (acceptKw("of")) parseQualifiedNameList();
+    if (!acceptKw("nowait") && acceptKw("skip")) expectKw("locked");
+  }
+  s->begin = begin;
+  s->end = lastEnd_;
+  return s;
+}
+
+// level 0: UNION / EXCEPT (left-associative); level 1: INTERSECT (binds tighter).
+std::unique_ptr<SelectStmt> Parser::parseSetOperand(int level) {
+  uint32_t begin = peek().offset;
+  std::unique_ptr<SelectStmt> left = level == 0 ? parseSetOperand(1) : parseSelectPrimary();
+  while (level == 0 ? (isKw("union") || isKw("except")) : isKw("intersect")) {
+    auto node = std::make_unique<SelectStmt>();
+    node->body = SelectStmt::Body::SetOp;
+    std::string op = advance().text;
+    node->setOp = op == "union" ? SetOpKind::Union : op == "except" ? SetOpKind::Except : SetOpKind::Intersect;
+    if (acceptKw("all")) node->setAll = true;
+    else acceptKw("distinct");
+    node->left = std::move(left);
+    node->right = level == 0 ? parseSetOperand(1) : parseSelectPrimary();
+    node->begin = begin;
+    node->end = lastEnd_;
+    left = std::move(node);
+  }
+  return left;
+}
+
+std::unique_ptr<SelectStmt> Parser::parseSelectPrimary() {
+  uint32_t begin = peek().offset;
+  if (acceptOp("(")) {
+    auto inner = parseSelect();
+    expectOp(")");
+    return inner;
+  }
+  auto s = std::make_unique<SelectStmt>();
+  if (isKw("values")) parseValuesBody(*s);
+  else if (isKw("select")) parseSimpleSelect(*s);
+  else syntaxError();
+  s->begin = begin;
+  s->end = lastEnd_;
+  return s;
+}
+
+void Parser::parseValuesBody(SelectStmt& s) {
+  expectKw("values");
+  s.body = SelectStmt::Body::Values;
+  do {
+    expectOp("(");
+    s.values.push_back(parseExprList());
+    expectOp(")");
+  } while (acceptOp(","));
+}
+
+void Parser::parseSimpleSelect(SelectStmt& s) {
+  expectKw("select");
+  if (acceptKw("distinct")) {
+    s.distinct = true;
+    if (acceptKw("on")) {
+      expectOp("(");
+      s.distinctOn = parseExprList();
+      expectOp(")");
+    }
+  } else {
+    acceptKw("all");
+  }
+  if (!endsEmptyTargetList(peek())) s.targets = parseTargetList();
+  if (isKw("into")) syntaxError();  // SELECT INTO is not supported
+  if (acceptKw("from")) s.from = parseFromList();
+  if (acceptKw("where")) s.where = parseExpr();
+  if (isKw("group") && isKw("by", 1)) {
+    advance();
+    advance();
+    acceptKw("all");
+    do s.groupBy.push_back(parsePositionalOrExpr());
+    while (acceptOp(","));
+  }
+  if (acceptKw("having")) s.having = parseExpr();
+}
+
+std::vector<ResTarget> Parser::parseTargetList() {
+  std::vector<ResTarget> targets;
+  do {
+    ResTarget t;
+    t.location = peek().offset;
+    if (isOp("*")) {
+      auto star = std::make_unique<ColumnRef>(advance().offset);
+      star->star = true;
+      t.expr = std::move(star);
+    } else {
+      t.expr = parseExpr();
+      if (acceptKw("as")) {
+        t.alias = parseColLabel();
+      } else if (peek().kind == TokenKind::Word && (peek().quoted || peek().category == KeywordCategory::None)) {
+        t.alias = advance().text;  // bare column label
+      }
+    }
+    targets.push_back(std::move(t));
+  } while (acceptOp(","));
+  return targets;
+}
+
+// ORDER BY / GROUP BY item. A bare integer constant means an output column position, so it
+// is not lifted into a parameter (PostgreSQL only treats int4-sized integers that way).
+ExprPtr Parser::parsePositionalOrExpr() {
+  const Token& first = peek();
+  size_t liftedBefore = lifted_.size();
+  ExprPtr e = parseExpr();
+  if (e->kind == ExprKind::Param && e->as<Param>().liftedIndex >= 0 && lifted_.size() == liftedBefore + 1 &&
+      first.kind == TokenKind::Integer && lifted_.back().kind == TypeId::Int4) {
+    e = std::make_unique<Literal>(first.offset, LiteralKind::Integer, first.text);
+    lifted_.pop_back();
+    liftedParams_.pop_back();
+    liftedTokens_.pop_back();
+  }
+  return e;
+}
+
+std::vector<SortBy> Parser::parseSortList() {
+  std::vector<SortBy> list;
+  do {
+    SortBy s;
+    s.expr = parsePositionalOrExpr();
+    if (acceptKw("asc")) s.dir = SortDir::Asc;
+    else if (acceptKw("desc")) s.dir = SortDir::Desc;
+    if (acceptKw("nulls")) {
+      if (acceptKw("first")) s.nulls = NullsOrder::First;
+      else if (acceptKw("last")) s.nulls = NullsOrder::Last;
+      else syntaxError();
+    }
+    list.push_back(std::move(s));
+  } while (acceptOp(","));
+  return list;
+}
+
+std::vector<TableRefPtr> Parser::parseFromList() {
+  std::vector<TableRefPtr> items;
+  do items.push_back(parseTableRef());
+  while (acceptOp(","));
+  return items;
+}
+
+// [AS] alias [(col, ...)]. Without AS the alias must be a ColId (not JOIN, ON, ...).
+std::optional<Alias> Parser::parseOptAlias(bool allowColumnList) {
+  Alias a;
+  if (acceptKw("as")) {
+    a.name = parseColId();
+  } else if (isColId()) {
+    a.name = advance().text;
+  } else {
+    return std::nullopt;
+  }
+  if (allowColumnList && isOp("(")) a.columns = parseParenNameList();
+  return a;
+}
+
+TableRefPtr Parser::parseTablePrimary() {
+  uint32_t loc = peek().offset;
+  if (isOp("(")) {
+    if (startsSelect(1)) {
+      auto sub = std::make_unique<RangeSubquery>(loc);
+      sub->subquery = parseParenSubquery();
+      sub->alias = parseOptAlias(true);
+      return sub;
+    }
+    advance();
+    TableRefPtr inner = parseTableRef();
+    expectOp(")");
+    return inner;
+  }
+  auto table = std::make_unique<RangeTable>(loc);
+  table->only = acceptKw("only");
+  table->name = parseQualifiedName();
+  acceptOp("*");  // "t *": include inheritance children, the default
+  table->alias = parseOptAlias(true);
+  return table;
+}
+
+TableRefPtr Parser::parseTableRef() {
+  TableRefPtr left = parseTablePrimary();
+  while (true) {
+    uint32_t loc = peek().offset;
+    auto join = std::make_unique<JoinRef>(loc);
+    if (acceptKw("cross")) {
+      expectKw("join");
+      join->type = JoinType::Cross;
+      join->left = std::move(left);
+      join->right = parseTablePrimary();
+      left = std::move(join);
+      continue;
+    }
+    join->natural = acceptKw("natural");
+    if (acceptKw("inner")) {
+      join->type = JoinType::Inner;
+    } else if (isKw("left") || isKw("right") || isKw("full")) {
+      std::string w = advance().text;
+      join->type = w == "left" ? JoinType::Left : w == "right" ? JoinType::Right : JoinType::Full;
+      acceptKw("outer");
+    } else if (!isKw("join")) {
+      if (join->natural) syntaxError();
+      return left;
+    }
+    expectKw("join");
+    join->left = std::move(left);
+    join->right = parseTablePrimary();
+    if (!join->natural) {
+      if (acceptKw("on")) {
+        join->on = parseExpr();
+      } else if (acceptKw("using")) {
+        join->using_ = parseParenNameList();
+      } else {
+        syntaxError();
+      }
+    }
+    left = std::move(join);
+  }
+}
+
+}  // namespace duet::sql

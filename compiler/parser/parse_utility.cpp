@@ -1,0 +1,418 @@
+// Transaction control, SET/SHOW/RESET/DISCARD, VACUUM/ANALYZE, CREATE DATABASE/ROLE, COPY,
+// PREPARE/EXECUTE/DEALLOCATE and EXPLAIN.
+#include "compiler/parser/parser_impl.h"
+
+namespace duet::sql {
+
+// ---- transactions ----
+
+// Transaction modes, separated by commas or just spaces, as PostgreSQL accepts.
+void Parser::parseTransactionModes(TransactionStmt& t) {
+  bool any = false;
+  while (true) {
+    bool comma = any && acceptOp(",");
+    if (acceptKw("isolation")) {
+      expectKw("level");
+      if (acceptKw("serializable")) {
+        t.isolation = IsolationLevel::Serializable;
+      } else if (acceptKw("repeatable")) {
+        expectKw("read");
+        t.isolation = IsolationLevel::RepeatableRead;
+      } else {
+        expectKw("read");
+        if (acceptKw("committed")) t.isolation = IsolationLevel::ReadCommitted;
+        else if (acceptKw("uncommitted")) t.isolation = IsolationLevel::ReadUncommitted;
+        else syntaxError();
+      }
+    } else if (isKw("read") && (isKw("only", 1) || isKw("write", 1))) {
+      advance();
+      t.readOnly = advance().text == "only";
+    } else if (acceptKw("deferrable")) {
+      t.deferrable = true;
+    } else if (isKw("not") && isKw("deferrable", 1)) {
+      advance();
+      advance();
+      t.deferrable = false;
+    } else {
+      if (comma) syntaxError();
+      return;
+    }
+    any = true;
+  }
+}
+
+StmtPtr Parser::parseTransaction() {
+  auto s = std::make_unique<TransactionStmt>();
+  std::string w = advance().text;
+  auto optWork = [&] {
+    if (!acceptKw("work")) acceptKw("transaction");
+  };
+  auto optChain = [&] {
+    if (acceptKw("and")) {
+      s->chain = !acceptKw("no");
+      expectKw("chain");
+    }
+  };
+  if (w == "begin") {
+    s->action = TransactionKind::Begin;
+    optWork();
+    parseTransactionModes(*s);
+  } else if (w == "start") {
+    expectKw("transaction");
+    s->action = TransactionKind::Start;
+    parseTransactionModes(*s);
+  } else if (w == "commit" || w == "end") {
+    s->action = TransactionKind::Commit;
+    optWork();
+    optChain();
+  } else if (w == "rollback" || w == "abort") {
+    s->action = TransactionKind::Rollback;
+    optWork();
+    if (w == "rollback" && acceptKw("to")) {
+      acceptKw("savepoint");
+      s->action = TransactionKind::RollbackTo;
+      s->savepoint = parseColId();
+    } else {
+      optChain();
+    }
+  } else if (w == "savepoint") {
+    s->action = TransactionKind::Savepoint;
+    s->savepoint = parseColId();
+  } else {  // release
+    s->action = TransactionKind::Release;
+    acceptKw("savepoint");
+    s->savepoint = parseColId();
+  }
+  return s;
+}
+
+// ---- SET / SHOW / RESET / DISCARD ----
+
+// A configuration parameter name: ColId ('.' ColId)*.
+static std::string joinDotted(std::vector<std::string> parts) {
+  std::string s;
+  for (auto& p : parts) s += (s.empty() ? "" : ".") + p;
+  return s;
+}
+
+StmtPtr Parser::parseSet() {
+  expectKw("set");
+  if (isKw("transaction")) {
+    advance();
+    auto t = std::make_unique<TransactionStmt>();
+    t->action = TransactionKind::SetTransaction;
+    parseTransactionModes(*t);
+    return t;
+  }
+  auto s = std::make_unique<SetStmt>();
+  if ((isKw("session") || isKw("local")) && peek(1).kind == TokenKind::Word && !isKw("to", 1)) {
+    s->local = advance().text == "local";
+  }
+  if (isKw("time") && isKw("zone", 1)) {
+    advance();
+    advance();
+    s->name = "timezone";
+    if (acceptKw("default") || acceptKw("local")) {
+      s->action = SetStmt::Action::SetDefault;
+    } else {
+      DefElem v;
+      v.location = peek().offset;
+      parseOptionValue(v, true);
+      s->values.push_back(std::move(v));
+    }
+    return s;
+  }
+  std::vector<std::string> parts{parseColId()};
+  while (acceptOp(".")) parts.push_back(parseColId());
+  s->name = joinDotted(std::move(parts));
+  if (!acceptKw("to")) expectOp("=");
+  if (acceptKw("default")) {
+    s->action = SetStmt::Action::SetDefault;
+    return s;
+  }
+  do {
+    DefElem v;
+    v.location = peek().offset;
+    parseOptionValue(v, true);
+    s->values.push_back(std::move(v));
+  } while (acceptOp(","));
+  return s;
+}
+
+StmtPtr Parser::parseShow() {
+  expectKw("show");
+  auto s = std::make_unique<ShowStmt>();
+  if (isKw("time") && isKw("zone", 1)) {
+    advance();
+    advance();
+    s->name = "timezone";
+  } else if (isKw("transaction") && isKw("isolation", 1)) {
+    advance();
+    advance();
+    expectKw("level");
+    s->name = "transaction_isolation";
+  } else if (acceptKw("all")) {
+    s->name = "all";
+  } else {
+    std::vector<std::string> parts{parseColId()};
+    while (acceptOp(".")) parts.push_back(parseColId());
+    s->name = joinDotted(std::move(parts));
+  }
+  return s;
+}
+
+StmtPtr Parser::parseReset() {
+  expectKw("reset");
+  auto s = std::make_unique<SetStmt>();
+  s->action = SetStmt::Action::Reset;
+  if (isKw("time") && isKw("zone", 1)) {
+    advance();
+    advance();
+    s->name = "timezone";
+  } else if (acceptKw("all")) {
+    s->action = SetStmt::Action::ResetAll;
+  } else {
+    std::vector<std::string> parts{parseColId()};
+    while (acceptOp(".")) parts.push_back(parseColId());
+    s->name = joinDotted(std::move(parts));
+  }
+  return s;
+}
+
+StmtPtr Parser::parseDiscard() {
+  expectKw("discard");
+  auto s = std::make_unique<DiscardStmt>();
+  if (acceptKw("all")) s->target = "all";
+  else if (acceptKw("plans")) s->target = "plans";
+  else if (acceptKw("sequences")) s->target = "sequences";
+  else if (acceptKw("temp") || acceptKw("temporary")) s->target = "temp";
+  else syntaxError();
+  return s;
+}
+
+// ---- maintenance ----
+
+StmtPtr Parser::parseVacuum(bool isAnalyze) {
+  advance();  // VACUUM, ANALYZE or ANALYSE
+  auto s = std::make_unique<VacuumStmt>();
+  s->isAnalyze = isAnalyze;
+  if (isOp("(")) {
+    s->options = parseParenDefElems(false);
+  } else {
+    static const char* const kVacuumWords[] = {"full", "freeze", "verbose", "analyze", "analyse"};
+    for (const char* w : kVacuumWords) {
+      if (isAnalyze && std::string_view(w) != "verbose") continue;
+      if (isKw(w)) {
+        DefElem d;
+        d.location = advance().offset;
+        d.name = std::string_view(w) == "analyse" ? "analyze" : w;
+        s->options.push_back(std::move(d));
+      }
+    }
+  }
+  if (!atStatementEnd()) {
+    do {
+      s->tables.push_back(parseQualifiedName());
+      if (isOp("(")) parseParenNameList();  // column lists: accepted, statistics are per table
+    } while (acceptOp(","));
+  }
+  return s;
+}
+
+// ---- databases and roles ----
+
+StmtPtr Parser::parseCreateDatabase() {
+  expectKw("database");
+  auto s = std::make_unique<CreateDatabaseStmt>();
+  s->name = parseColId();
+  acceptKw("with");
+  while (!atStatementEnd()) {
+    DefElem d;
+    d.location = peek().offset;
+    d.name = parseColLabel();
+    if (d.name == "connection") {
+      expectKw("limit");
+      d.name = "connection_limit";
+    }
+    acceptOp("=");
+    parseOptionValue(d, true);
+    s->options.push_back(std::move(d));
+  }
+  return s;
+}
+
+StmtPtr Parser::parseCreateRole(bool isUser) {
+  advance();  // ROLE or USER
+  auto s = std::make_unique<CreateRoleStmt>();
+  s->isUser = isUser;
+  s->name = parseColId();
+  acceptKw("with");
+  while (!atStatementEnd()) {
+    DefElem d;
+    d.location = peek().offset;
+    d.name = parseColLabel();
+    if (d.name == "password" || d.name == "encrypted") {
+      if (d.name == "encrypted") expectKw("password");
+      d.name = "password";
+      if (acceptKw("null")) {
+        d.valueKind = DefElem::ValueKind::None;
+      } else if (peek().kind == TokenKind::String) {
+        d.valueKind = DefElem::ValueKind::String;
+        d.value = advance().text;
+      } else {
+        syntaxError();
+      }
+    } else if (d.name == "connection") {
+      expectKw("limit");
+      d.name = "connection_limit";
+      int v = 0;
+      if (!parseOptionalSignedInt(v)) syntaxError();
+      d.valueKind = DefElem::ValueKind::Number;
+      d.value = std::to_string(v);
+    } else if (d.name == "valid") {
+      expectKw("until");
+      d.name = "valid_until";
+      if (peek().kind != TokenKind::String) syntaxError();
+      d.valueKind = DefElem::ValueKind::String;
+      d.value = advance().text;
+    }
+    s->options.push_back(std::move(d));
+  }
+  return s;
+}
+
+// ---- COPY ----
+
+StmtPtr Parser::parseCopy() {
+  expectKw("copy");
+  auto s = std::make_unique<CopyStmt>();
+  if (isOp("(")) {
+    s->query = parseParenSubquery();
+  } else {
+    s->table = parseQualifiedName();
+    if (isOp("(")) s->columns = parseParenNameList();
+  }
+  if (acceptKw("from")) s->isFrom = true;
+  else expectKw("to");
+  if (s->query && s->isFrom) syntaxError();
+  if (peek().kind == TokenKind::String) s->file = advance().text;
+  else if (!acceptKw(s->isFrom ? "stdin" : "stdout")) syntaxError();
+  acceptKw("with");
+  if (isOp("(")) {
+    s->options = parseParenDefElems(false);
+    return s;
+  }
+  // Old-style options, normalised to the names of the parenthesised form.
+  while (!atStatementEnd()) {
+    DefElem d;
+    d.location = peek().offset;
+    std::string w = parseColLabel();
+    auto stringArg = [&](const char* name) {
+      d.name = name;
+      acceptKw("as");
+      if (peek().kind != TokenKind::String) syntaxError();
+      d.valueKind = DefElem::ValueKind::String;
+      d.value = advance().text;
+    };
+    if (w == "csv" || w == "binary" || w == "text") {
+      d.name = "format";
+      d.valueKind = DefElem::ValueKind::Word;
+      d.value = w;
+    } else if (w == "header" || w == "freeze" || w == "oids") {
+      d.name = w;
+    } else if (w == "delimiter" || w == "null" || w == "quote" || w == "escape" || w == "encoding") {
+      stringArg(w.c_str());
+    } else if (w == "force") {
+      if (acceptKw("not")) {
+        expectKw("null");
+        d.name = "force_not_null";
+      } else if (acceptKw("null")) {
+        d.name = "force_null";
+      } else {
+        expectKw("quote");
+        d.name = "force_quote";
+      }
+      if (acceptOp("*")) {
+        d.valueKind = DefElem::ValueKind::Word;
+        d.value = "*";
+      } else {
+        std::string cols;
+        do cols += (cols.empty() ? "" : ",") + parseColId();
+        while (acceptOp(","));
+        d.valueKind = DefElem::ValueKind::Word;
+        d.value = cols;
+      }
+    } else {
+      syntaxErrorAt(tokens_[pos_ - 1]);  // at the unknown option word
+    }
+    s->options.push_back(std::move(d));
+  }
+  return s;
+}
+
+// ---- prepared statements and EXPLAIN ----
+
+StmtPtr Parser::parsePrepare() {
+  expectKw("prepare");
+  auto s = std::make_unique<PrepareStmt>();
+  s->name = parseColId();
+  if (acceptOp("(")) {
+    do s->paramTypes.push_back(parseTypeName());
+    while (acceptOp(","));
+    expectOp(")");
+  }
+  expectKw("as");
+  s->stmtBegin = peek().offset;
+  s->stmt = parsePreparable();
+  s->stmt->begin = s->stmtBegin;
+  s->stmt->end = lastEnd_;
+  return s;
+}
+
+StmtPtr Parser::parseExecute() {
+  expectKw("execute");
+  auto s = std::make_unique<ExecuteStmt>();
+  s->name = parseColId();
+  if (acceptOp("(")) {
+    s->args = parseExprList();
+    expectOp(")");
+  }
+  return s;
+}
+
+StmtPtr Parser::parseDeallocate() {
+  expectKw("deallocate");
+  acceptKw("prepare");
+  auto s = std::make_unique<DeallocateStmt>();
+  if (acceptKw("all")) s->all = true;
+  else s->name = parseColId();
+  return s;
+}
+
+StmtPtr Parser::parseExplain() {
+  expectKw("explain");
+  auto s = std::make_unique<ExplainStmt>();
+  if (isOp("(") && !startsSelect()) {
+    s->options = parseParenDefElems(false);
+  } else {
+    if (isKw("analyze") || isKw("analyse")) {
+      DefElem d;
+      d.location = advance().offset;
+      d.name = "analyze";
+      s->options.push_back(std::move(d));
+    }
+    if (isKw("verbose")) {
+      DefElem d;
+      d.location = advance().offset;
+      d.name = "verbose";
+      s->options.push_back(std::move(d));
+    }
+  }
+  uint32_t begin = peek().offset;
+  s->stmt = parsePreparable();
+  s->stmt->begin = begin;
+  s->stmt->end = lastEnd_;
+  return s;
+}
+
+}  // namespace duet::sql

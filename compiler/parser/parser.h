@@ -1,0 +1,46 @@
+// The SQL parser's entry point: a whole query string in, a list of statements out.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/parser/ast.h"
+#include "engine/types/type_id.h"
+
+namespace duet::sql {
+
+struct ParseOptions {
+  // Replace constant literals in SELECT/INSERT/UPDATE/DELETE/VALUES statements by
+  // parameters, so that statements differing only in constants share a compiled plan.
+  bool liftLiterals = false;
+};
+
+// A literal replaced by a parameter.
+struct LiftedLiteral {
+  int paramNumber = 0;              // the $n that now stands for it
+  TypeId kind = TypeId::Unknown;    // Int4, Int8, Numeric, or Unknown for strings
+  std::string text;                 // the number as written, or the decoded string
+  uint32_t location = 0;            // byte offset of the literal
+};
+
+struct ParsedStatement {
+  StmtPtr stmt;
+  int explicitParams = 0;  // the highest $n written in the statement (0 if none)
+  // Filled when literals were lifted (ParseOptions::liftLiterals and a liftable statement).
+  // Lifted literals are numbered explicitParams + 1, + 2, ... in text order.
+  bool lifted = false;
+  std::vector<LiftedLiteral> literals;
+  // Equal for two statements when their lifted trees are equal: the statement's token
+  // stream, case-folded and free of whitespace and comments, with each lifted literal
+  // replaced by a placeholder naming its kind. (Spelling differences that do not change
+  // the tree, such as an optional AS, give different keys; that only costs a cache miss.)
+  std::string shapeKey;
+};
+
+// Parses every statement of `query`. Empty statements (";" alone, or an empty query) are
+// returned as EmptyStmt so that the server can answer them with EmptyQueryResponse.
+// Throws SqlError: 42601 syntax errors, 22023 for invalid type modifiers, positions
+// reported as PostgreSQL does (see source_position.h).
+std::vector<ParsedStatement> parseQuery(std::string_view query, const ParseOptions& options = {});
+
+}  // namespace duet::sql

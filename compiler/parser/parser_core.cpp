@@ -1,0 +1,340 @@
+// Token access, error reporting, shared name/option helpers, the statement loop and the
+// bookkeeping for literal lifting and shape keys.
+#include <algorithm>
+
+#include "compiler/parser/lexer.h"
+#include "compiler/parser/parser_impl.h"
+#include "compiler/parser/source_position.h"
+#include "engine/error.h"
+
+namespace duet::sql {
+
+Parser::Parser(std::string_view query, const ParseOptions& options)
+    : query_(query), options_(options), tokens_(tokenize(query)) {}
+
+const Token& Parser::peek(int ahead) {
+  size_t i = std::min(pos_ + ahead, tokens_.size() - 1);
+  const Token& t = tokens_[i];
+  if (t.kind == TokenKind::Error) errorAt(sqlstate::kSyntaxError, t.text, t.offset);
+  return t;
+}
+
+const Token& Parser::advance() {
+  const Token& t = peek();
+  if (t.kind != TokenKind::End) {
+    lastEnd_ = t.offset + t.length;
+    ++pos_;
+  }
+  return t;
+}
+
+bool Parser::isKw(std::string_view word, int ahead) {
+  const Token& t = peek(ahead);
+  return t.kind == TokenKind::Word && !t.quoted && t.text == word;
+}
+
+bool Parser::acceptKw(std::string_view word) {
+  if (!isKw(word)) return false;
+  advance();
+  return true;
+}
+
+void Parser::expectKw(std::string_view word) {
+  if (!acceptKw(word)) syntaxError();
+}
+
+bool Parser::isOp(std::string_view op, int ahead) {
+  const Token& t = peek(ahead);
+  return t.kind == TokenKind::Operator && t.text == op;
+}
+
+bool Parser::acceptOp(std::string_view op) {
+  if (!isOp(op)) return false;
+  advance();
+  return true;
+}
+
+void Parser::expectOp(std::string_view op) {
+  if (!acceptOp(op)) syntaxError();
+}
+
+bool Parser::atStatementEnd() { return isOp(";") || peek().kind == TokenKind::End; }
+
+void Parser::syntaxError() { syntaxErrorAt(peek()); }
+
+void Parser::syntaxErrorAt(const Token& t) {
+  if (t.kind == TokenKind::End) errorAt(sqlstate::kSyntaxError, "syntax error at end of input", t.offset);
+  errorAt(sqlstate::kSyntaxError,
+          "syntax error at or near \"" + std::string(query_.substr(t.offset, t.length)) + "\"", t.offset);
+}
+
+void Parser::errorAt(const char* sqlstate, const std::string& message, uint32_t offset) {
+  throw SqlError(sqlstate, message, "", "", sqlPosition(query_, offset));
+}
+
+// ---- names ----
+
+bool Parser::isColId(int ahead) {
+  const Token& t = peek(ahead);
+  return t.kind == TokenKind::Word &&
+         (t.quoted || t.category == KeywordCategory::None || t.category == KeywordCategory::ColName);
+}
+
+bool Parser::isTypeFuncName(int ahead) {
+  const Token& t = peek(ahead);
+  return t.kind == TokenKind::Word &&
+         (t.quoted || t.category == KeywordCategory::None || t.category == KeywordCategory::TypeFuncName);
+}
+
+std::string Parser::parseColId() {
+  if (!isColId()) syntaxError();
+  return advance().text;
+}
+
+std::string Parser::parseColLabel() {
+  if (peek().kind != TokenKind::Word) syntaxError();
+  return advance().text;
+}
+
+std::string Parser::parseName() { return parseColId(); }
+
+QualifiedName Parser::parseQualifiedName() {
+  QualifiedName n;
+  n.location = peek().offset;
+  n.parts.push_back(parseColId());
+  while (isOp(".")) {
+    advance();
+    n.parts.push_back(parseColLabel());
+  }
+  if (n.parts.size() > 3)
+    errorAt(sqlstate::kSyntaxError, "improper qualified name (too many dotted names)", n.location);
+  return n;
+}
+
+std::vector<QualifiedName> Parser::parseQualifiedNameList() {
+  std::vector<QualifiedName> names;
+  do names.push_back(parseQualifiedName());
+  while (acceptOp(","));
+  return names;
+}
+
+std::vector<std::string> Parser::parseParenNameList() {
+  std::vector<std::string> names;
+  expectOp("(");
+  do names.push_back(parseColId());
+  while (acceptOp(","));
+  expectOp(")");
+  return names;
+}
+
+DropBehavior Parser::parseDropBehavior() {
+  if (acceptKw("cascade")) return DropBehavior::Cascade;
+  if (acceptKw("restrict")) return DropBehavior::Restrict;
+  return DropBehavior::Default;
+}
+
+bool Parser::parseOptionalSignedInt(int& value) {
+  size_t save = pos_;
+  bool negative = acceptOp("-");
+  if (!negative) acceptOp("+");
+  if (peek().kind != TokenKind::Integer) {
+    pos_ = save;
+    return false;
+  }
+  const Token& t = advance();
+  long long v = t.text.size() > 10 ? (1LL << 40) : std::stoll(t.text);
+  if (v > 0x7fffffffLL) errorAt(sqlstate::kSyntaxError, "syntax error at or near \"" + t.text + "\"", t.offset);
+  value = static_cast<int>(negative ? -v : v);
+  return true;
+}
+
+// An option value: a word (any keyword too), a signed number or a string.
+bool Parser::parseOptionValue(DefElem& d, bool required) {
+  const Token& t = peek();
+  if (t.kind == TokenKind::Word) {
+    d.valueKind = DefElem::ValueKind::Word;
+    d.value = advance().text;
+  } else if (t.kind == TokenKind::String) {
+    d.valueKind = DefElem::ValueKind::String;
+    d.value = advance().text;
+  } else if (t.kind == TokenKind::Integer || t.kind == TokenKind::Numeric ||
+             ((isOp("-") || isOp("+")) &&
+              (peek(1).kind == TokenKind::Integer || peek(1).kind == TokenKind::Numeric))) {
+    d.valueKind = DefElem::ValueKind::Number;
+    d.value = isOp("-") ? "-" : "";
+    if (t.kind == TokenKind::Operator) advance();
+    d.value += advance().text;
+  } else {
+    if (required) syntaxError();
+    return false;
+  }
+  return true;
+}
+
+DefElem Parser::parseDefElem(bool withEquals) {
+  DefElem d;
+  d.location = peek().offset;
+  d.name = parseColLabel();
+  while (withEquals && isOp(".")) {  // namespaced storage parameters: toast.fillfactor
+    advance();
+    d.name += "." + parseColLabel();
+  }
+  if (withEquals) {
+    if (acceptOp("=")) parseOptionValue(d, true);
+  } else if (!isOp(",") && !isOp(")")) {
+    parseOptionValue(d, true);
+  }
+  return d;
+}
+
+std::vector<DefElem> Parser::parseParenDefElems(bool withEquals) {
+  std::vector<DefElem> out;
+  expectOp("(");
+  do out.push_back(parseDefElem(withEquals));
+  while (acceptOp(","));
+  expectOp(")");
+  return out;
+}
+
+// ---- statements ----
+
+bool Parser::startsSelect(int ahead) {
+  int i = ahead;
+  while (isOp("(", i)) ++i;
+  return isKw("select", i) || isKw("values", i);
+}
+
+StmtPtr Parser::parsePreparable() {
+  if (isKw("insert")) return parseInsert();
+  if (isKw("update")) return parseUpdate();
+  if (isKw("delete")) return parseDelete();
+  if (startsSelect()) return parseSelect();
+  syntaxError();
+}
+
+StmtPtr Parser::parseStatement() {
+  const Token& t = peek();
+  if (t.kind != TokenKind::Word || t.quoted) {
+    if (startsSelect()) return parseSelect();
+    syntaxError();
+  }
+  const std::string& w = t.text;
+  if (w == "select" || w == "values" || w == "insert" || w == "update" || w == "delete")
+    return parsePreparable();
+  if (w == "create") return parseCreate();
+  if (w == "drop") return parseDrop();
+  if (w == "alter") return parseAlterTable();
+  if (w == "truncate") return parseTruncate();
+  if (w == "begin" || w == "start" || w == "commit" || w == "end" || w == "rollback" ||
+      w == "abort" || w == "savepoint" || w == "release")
+    return parseTransaction();
+  if (w == "set") return parseSet();
+  if (w == "show") return parseShow();
+  if (w == "reset") return parseReset();
+  if (w == "discard") return parseDiscard();
+  if (w == "vacuum") return parseVacuum(false);
+  if (w == "analyze" || w == "analyse") return parseVacuum(true);
+  if (w == "checkpoint") {
+    advance();
+    return std::make_unique<CheckpointStmt>();
+  }
+  if (w == "copy") return parseCopy();
+  if (w == "prepare") return parsePrepare();
+  if (w == "execute") return parseExecute();
+  if (w == "deallocate") return parseDeallocate();
+  if (w == "explain") return parseExplain();
+  syntaxError();
+}
+
+std::vector<ParsedStatement> Parser::parseAll() {
+  std::vector<ParsedStatement> out;
+  while (true) {
+    if (isOp(";")) {
+      ParsedStatement empty;
+      empty.stmt = std::make_unique<EmptyStmt>();
+      empty.stmt->begin = empty.stmt->end = peek().offset;
+      out.push_back(std::move(empty));
+      advance();
+      continue;
+    }
+    if (peek().kind == TokenKind::End) {
+      if (out.empty()) {
+        ParsedStatement empty;
+        empty.stmt = std::make_unique<EmptyStmt>();
+        empty.stmt->begin = empty.stmt->end = peek().offset;
+        out.push_back(std::move(empty));
+      }
+      break;
+    }
+    size_t first = pos_;
+    uint32_t begin = peek().offset;
+    lifting_ = options_.liftLiterals && (isKw("insert") || isKw("update") || isKw("delete") || startsSelect());
+    maxParam_ = 0;
+    lifted_.clear();
+    liftedParams_.clear();
+    liftedTokens_.clear();
+
+    ParsedStatement ps;
+    ps.stmt = parseStatement();
+    if (!atStatementEnd()) syntaxError();
+    ps.stmt->begin = begin;
+    ps.stmt->end = lastEnd_;
+    ps.explicitParams = maxParam_;
+    if (lifting_) finishLifting(ps, first, pos_);
+    out.push_back(std::move(ps));
+    if (!acceptOp(";")) break;
+  }
+  return out;
+}
+
+// Numbers the lifted parameters after the explicit ones and builds the shape key.
+void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endToken) {
+  for (size_t i = 0; i < lifted_.size(); ++i) {
+    lifted_[i].paramNumber = maxParam_ + static_cast<int>(i) + 1;
+    liftedParams_[i]->number = lifted_[i].paramNumber;
+  }
+  std::string key;
+  size_t nextLifted = 0;
+  for (size_t i = firstToken; i < endToken; ++i) {
+    const Token& t = tokens_[i];
+    if (!key.empty()) key += ' ';
+    if (nextLifted < liftedTokens_.size() && liftedTokens_[nextLifted] == i) {
+      switch (lifted_[nextLifted].kind) {
+        case TypeId::Int4: key += "?int4"; break;
+        case TypeId::Int8: key += "?int8"; break;
+        case TypeId::Numeric: key += "?numeric"; break;
+        default: key += "?unknown"; break;
+      }
+      ++nextLifted;
+      continue;
+    }
+    switch (t.kind) {
+      case TokenKind::Word:
+        if (t.quoted) {
+          key += '"';
+          for (char c : t.text) key += c == '"' ? std::string("\"\"") : std::string(1, c);
+          key += '"';
+        } else {
+          key += t.text;
+        }
+        break;
+      case TokenKind::String:
+        key += '\'';
+        for (char c : t.text) key += c == '\'' ? std::string("''") : std::string(1, c);
+        key += '\'';
+        break;
+      default:
+        key += t.text;
+        break;
+    }
+  }
+  out.lifted = true;
+  out.literals = std::move(lifted_);
+  out.shapeKey = std::move(key);
+}
+
+std::vector<ParsedStatement> parseQuery(std::string_view query, const ParseOptions& options) {
+  return Parser(query, options).parseAll();
+}
+
+}  // namespace duet::sql

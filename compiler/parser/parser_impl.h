@@ -1,0 +1,154 @@
+// The recursive-descent parser's internal interface, shared by the parse_*.cpp files:
+// token access and error helpers (parser_core.cpp), expressions (parse_expr.cpp), type
+// names (parse_type.cpp), SELECT (parse_select.cpp), INSERT/UPDATE/DELETE (parse_dml.cpp),
+// DDL (parse_ddl.cpp) and utility statements (parse_utility.cpp).
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/parser/ast.h"
+#include "compiler/parser/parser.h"
+#include "compiler/parser/token.h"
+
+namespace duet::sql {
+
+class Parser {
+ public:
+  Parser(std::string_view query, const ParseOptions& options);
+  std::vector<ParsedStatement> parseAll();
+
+ private:
+  // ---- tokens (parser_core.cpp) ----
+  const Token& peek(int ahead = 0);  // throws the lexical error when it reaches one
+  const Token& advance();
+  bool isKw(std::string_view word, int ahead = 0);  // an unquoted word with this text
+  bool acceptKw(std::string_view word);
+  void expectKw(std::string_view word);
+  bool isOp(std::string_view op, int ahead = 0);
+  bool acceptOp(std::string_view op);
+  void expectOp(std::string_view op);
+  bool atStatementEnd();  // ';' or end of input
+  [[noreturn]] void syntaxError();  // at the current token
+  [[noreturn]] void syntaxErrorAt(const Token& t);
+  [[noreturn]] void errorAt(const char* sqlstate, const std::string& message, uint32_t offset);
+
+  bool isColId(int ahead = 0);     // identifier, unreserved or col_name keyword
+  bool isTypeFuncName(int ahead = 0);  // identifier, unreserved or type_func_name keyword
+  std::string parseColId();
+  std::string parseColLabel();     // any word, reserved ones included
+  std::string parseName();         // ColId, used for object names
+  QualifiedName parseQualifiedName();
+  std::vector<QualifiedName> parseQualifiedNameList();
+  std::vector<std::string> parseParenNameList();  // '(' ColId, ... ')'
+  DropBehavior parseDropBehavior();
+  bool parseOptionValue(DefElem& d, bool required);  // fills valueKind and value
+  DefElem parseDefElem(bool withEquals);   // name [= value] or name [value]
+  std::vector<DefElem> parseParenDefElems(bool withEquals);
+  bool parseOptionalSignedInt(int& value);
+
+  // ---- statements ----
+  StmtPtr parseStatement();
+  bool startsSelect(int ahead = 0);  // SELECT, VALUES or '(' SELECT ...
+  StmtPtr parsePreparable();         // SELECT / VALUES / INSERT / UPDATE / DELETE
+
+  // parse_select.cpp
+  std::unique_ptr<SelectStmt> parseSelect();           // with ORDER BY / LIMIT / locking
+  std::unique_ptr<SelectStmt> parseSetOperand(int level);
+  std::unique_ptr<SelectStmt> parseSelectPrimary();
+  void parseSimpleSelect(SelectStmt& s);
+  void parseValuesBody(SelectStmt& s);
+  std::vector<ResTarget> parseTargetList();
+  std::vector<TableRefPtr> parseFromList();
+  TableRefPtr parseTableRef();
+  TableRefPtr parseTablePrimary();
+  std::optional<Alias> parseOptAlias(bool allowColumnList);
+  std::vector<SortBy> parseSortList();
+  ExprPtr parsePositionalOrExpr();  // ORDER BY / GROUP BY item: a bare integer stays literal
+
+  // parse_dml.cpp
+  StmtPtr parseInsert();
+  StmtPtr parseUpdate();
+  StmtPtr parseDelete();
+  std::string parseDmlAlias();
+  std::vector<ResTarget> parseOptReturning();
+
+  // parse_ddl.cpp
+  StmtPtr parseCreate();
+  StmtPtr parseCreateTable(bool temporary);
+  StmtPtr parseCreateIndex();
+  StmtPtr parseDrop();
+  StmtPtr parseAlterTable();
+  StmtPtr parseTruncate();
+  ColumnDef parseColumnDef();
+  bool parseColumnConstraint(std::vector<Constraint>& out);
+  Constraint parseTableConstraint();
+  void parseReferences(Constraint& c);
+
+  // parse_utility.cpp
+  StmtPtr parseTransaction();
+  void parseTransactionModes(TransactionStmt& t);
+  StmtPtr parseSet();
+  StmtPtr parseShow();
+  StmtPtr parseReset();
+  StmtPtr parseDiscard();
+  StmtPtr parseVacuum(bool isAnalyze);
+  StmtPtr parseCreateDatabase();
+  StmtPtr parseCreateRole(bool isUser);
+  StmtPtr parseCopy();
+  StmtPtr parsePrepare();
+  StmtPtr parseExecute();
+  StmtPtr parseDeallocate();
+  StmtPtr parseExplain();
+
+  // ---- expressions (parse_expr.cpp) ----
+  ExprPtr parseExpr();
+  ExprPtr parseOr();
+  ExprPtr parseAnd();
+  ExprPtr parseNot();
+  ExprPtr parseIs();
+  ExprPtr parseComparison();
+  ExprPtr parsePredicate();  // BETWEEN, IN, LIKE, ILIKE
+  ExprPtr parseOtherOp();
+  ExprPtr parseAdditive();
+  ExprPtr parseMultiplicative();
+  ExprPtr parsePower();
+  ExprPtr parseUnary();
+  ExprPtr parsePostfix();
+  ExprPtr parsePrimary();
+  ExprPtr parseQuantifiedRhs(uint32_t loc, const std::string& op, ExprPtr left, ExprPtr (Parser::*rhs)());
+  ExprPtr parseParenthesized();
+  ExprPtr parseWordExpr();
+  ExprPtr parseFuncArgs(std::unique_ptr<FuncCall> call);
+  ExprPtr parseCase();
+  ExprPtr parseTypedLiteral(TypeName type);
+  ExprPtr parseSqlValue(SqlValueKind kind, bool takesPrecision);
+  std::unique_ptr<SelectStmt> parseParenSubquery();
+  std::vector<ExprPtr> parseExprList();
+  ExprPtr makeConstant(const Token& t);  // literal token -> Literal, or lifted Param
+
+  // ---- type names (parse_type.cpp) ----
+  bool startsKeywordType(int ahead = 0);  // int, varchar, double precision, timestamp ...
+  TypeName parseTypeName();
+  void parseTypeModifiers(TypeName& t);
+  void parseArrayBounds(TypeName& t);
+  void resolveType(TypeName& t, bool fromKeyword);
+
+  // ---- literal lifting (parser_core.cpp) ----
+  void finishLifting(ParsedStatement& out, size_t firstToken, size_t endToken);
+
+  std::string_view query_;
+  ParseOptions options_;
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  uint32_t lastEnd_ = 0;  // byte offset just past the last consumed token
+
+  // Per statement:
+  bool lifting_ = false;
+  int maxParam_ = 0;
+  std::vector<LiftedLiteral> lifted_;
+  std::vector<Param*> liftedParams_;
+  std::vector<size_t> liftedTokens_;  // token index of each lifted literal
+};
+
+}  // namespace duet::sql

@@ -1,0 +1,39 @@
+// Tokens produced by the SQL lexer. Every token records the byte range it came from so
+// that error messages can quote the source text and report PostgreSQL-style positions.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace duet::sql {
+
+enum class TokenKind : uint8_t {
+  Word,     // identifier or keyword; `text` is folded to lower case unless `quoted`
+  Integer,  // digits only; `text` is the digits
+  Numeric,  // decimal point and/or exponent; `text` is the literal as written
+  String,   // '...', E'...', $$...$$; `text` is the decoded value
+  Param,    // $n; `number` holds n
+  Operator, // everything else, including single-character punctuation like ( ) , ;
+  End,      // end of input
+  Error,    // a lexical error; raised when the parser reaches this token
+};
+
+// Keyword categories as in PostgreSQL's kwlist.h. Words that are not listed behave as
+// plain identifiers (unreserved keywords are matched by text where the grammar needs them).
+enum class KeywordCategory : uint8_t {
+  None,          // identifier or unreserved keyword
+  ColName,       // usable as a column name but not as a function or type name
+  TypeFuncName,  // usable as a function or type name but not as a column name
+  Reserved,      // usable only as a label after AS
+};
+
+struct Token {
+  TokenKind kind = TokenKind::End;
+  bool quoted = false;            // Word: was a "quoted identifier"
+  KeywordCategory category = KeywordCategory::None;  // Word: keyword category (unquoted only)
+  int number = 0;                 // Param: the parameter number
+  uint32_t offset = 0;            // byte offset of the first character in the query
+  uint32_t length = 0;            // byte length of the source text of the token
+  std::string text;               // see TokenKind; Error: the message
+};
+
+}  // namespace duet::sql
