@@ -1,4 +1,5 @@
 #include <chrono>
+#include <cstddef>
 
 #include "compiler/codegen/codegen_internal.h"
 #include "engine/error.h"
@@ -33,6 +34,11 @@ llvm::Type* Codegen::memType(TypeId t) {
 
 llvm::Value* Codegen::ptrConst(const void* p) {
   return b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(p)), ptrTy_);
+}
+
+llvm::Value* Codegen::typeContext() {
+  auto* field = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), qctx_, offsetof(rt::QueryContext, typeContext));
+  return b_.CreateLoad(ptrTy_, field);
 }
 
 Val Codegen::loadValue(llvm::Value* valuePtr, llvm::Value* nullFlagPtr, TypeId t) {

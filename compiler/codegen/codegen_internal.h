@@ -57,6 +57,7 @@ class Codegen {
   Val cast(Val v, SqlType from, SqlType to, bool explicitCast);
   llvm::Value* compare(plan::Op op, TypeId t, llvm::Value* a, llvm::Value* b);  // i1
   llvm::Value* arithmetic(plan::Op op, TypeId t, llvm::Value* a, llvm::Value* b);
+  llvm::Value* typeContext();  // the session's const TypeContext*
   // Truth of a boolean Val for WHERE: true and not null.
   llvm::Value* isTrue(Val v);
 

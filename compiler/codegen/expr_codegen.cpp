@@ -78,18 +78,8 @@ llvm::Value* Codegen::arithmetic(Op op, TypeId t, llvm::Value* a, llvm::Value* b
     }
   }
   if (isFloat(t)) {
-    switch (op) {
-      case Op::Add: return call(rtFloatCheck(t), a->getType(), {b_.CreateFAdd(a, bv), a, bv});
-      case Op::Sub: return call(rtFloatCheck(t), a->getType(), {b_.CreateFSub(a, bv), a, bv});
-      case Op::Mul: return call(rtFloatCheck(t), a->getType(), {b_.CreateFMul(a, bv), a, bv});
-      case Op::Div:
-        ifThen(b_.CreateFCmpOEQ(bv, llvm::ConstantFP::get(bv->getType(), 0.0)), [&] {
-          call("duet_rt_raise_division_by_zero", b_.getVoidTy(), {});
-          b_.CreateUnreachable();
-        });
-        return call(rtFloatCheck(t), a->getType(), {b_.CreateFDiv(a, bv), a, bv});
-      default: return call(rtArith(op, t), a->getType(), {a, bv});
-    }
+    // The runtime versions raise PostgreSQL's overflow, underflow and division errors.
+    return call(rtArith(op, t), a->getType(), {a, bv});
   }
   if (op == Op::Concat) return call("duet_rt_text_concat", ptrTy_, {a, bv});
   return call(rtArith(op, t), a->getType(), {a, bv});  // numeric
@@ -100,9 +90,11 @@ Val Codegen::cast(Val v, SqlType from, SqlType to, bool explicitCast) {
     bool needsTypmod = to.typmod >= 0 && from.typmod != to.typmod &&
                        (to.id == TypeId::Varchar || to.id == TypeId::Char || to.id == TypeId::Numeric);
     if (!needsTypmod) return v;
-    return strict({v.null}, to.id, [&] {
-      return call(rtCoerce(to.id), sqlType(to.id),
-                  {v.v, b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0)});
+    return strict({v.null}, to.id, [&]() -> llvm::Value* {
+      if (to.id == TypeId::Numeric)
+        return call("duet_rt_numeric_apply_typmod", sqlType(to.id), {v.v, b_.getInt32(to.typmod)});
+      return call("duet_rt_string_coerce", ptrTy_,
+                  {v.v, b_.getInt32(static_cast<int>(to.id)), b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0)});
     });
   }
   return strict({v.null}, to.id, [&]() -> llvm::Value* {
@@ -119,19 +111,13 @@ Val Codegen::cast(Val v, SqlType from, SqlType to, bool explicitCast) {
     }
     if (isIntegerType(f) && isFloat(t)) return b_.CreateSIToFP(v.v, sqlType(t));
     if (f == TypeId::Float4 && t == TypeId::Float8) return b_.CreateFPExt(v.v, sqlType(t));
-    if (isString(f) && isString(t) && to.typmod < 0) return v.v;  // same representation
-    llvm::Value* r;
-    if (t == TypeId::Varchar || t == TypeId::Char || t == TypeId::Numeric) {
-      r = call(rtCast(f, t), sqlType(t), {v.v});
-      return call(rtCoerce(t), sqlType(t), {r, b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0)});
-    }
-    if (t == TypeId::Bool) {
-      return b_.CreateICmpNE(call(rtCast(f, t), b_.getInt8Ty(), {v.v}), b_.getInt8(0));
-    }
-    if (f == TypeId::Bool) {
-      return call(rtCast(f, t), sqlType(t), {b_.CreateZExt(v.v, b_.getInt8Ty())});
-    }
-    return call(rtCast(f, t), sqlType(t), {v.v});
+    if (isString(f) && t == TypeId::Text) return v.v;  // same representation, no limit
+    // Everything else: the runtime cast (PostgreSQL's rules, typmod applied there).
+    llvm::Value* in = f == TypeId::Bool ? b_.CreateZExt(v.v, b_.getInt8Ty()) : v.v;
+    llvm::Type* ret = t == TypeId::Bool ? b_.getInt8Ty() : sqlType(t);
+    llvm::Value* r = call(rtCast(f, t), ret,
+                          {in, b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0), typeContext()});
+    return t == TypeId::Bool ? b_.CreateICmpNE(r, b_.getInt8(0)) : r;
   });
 }
 
@@ -247,7 +233,7 @@ Val Codegen::expr(const Expr& e, const Row& row) {
       Val s = expr(*e.args[0], row);
       Val p = expr(*e.args[1], row);
       return strict({s.null, p.null}, TypeId::Bool, [&] {
-        llvm::Value* r = call("duet_rt_text_like", b_.getInt8Ty(), {s.v, p.v, b_.getInt8(e.caseInsensitive)});
+        llvm::Value* r = call(e.caseInsensitive ? "duet_rt_text_ilike" : "duet_rt_text_like", b_.getInt8Ty(), {s.v, p.v});
         llvm::Value* m = b_.CreateICmpNE(r, b_.getInt8(0));
         return e.negated ? b_.CreateNot(m) : m;
       });
@@ -299,6 +285,8 @@ Val Codegen::expr(const Expr& e, const Row& row) {
       }
       return strict(nulls, e.type.id, [&]() -> llvm::Value* {
         std::vector<llvm::Value*> values;
+        // duet_q_* functions read the query context (now(), current_setting()).
+        if (e.function.rfind("duet_q_", 0) == 0) values.push_back(qctx_);
         for (size_t i = 0; i < args.size(); ++i) {
           llvm::Value* v = args[i].v;
           if (e.args[i]->type.id == TypeId::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());

@@ -6,7 +6,10 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "compiler/codegen/query_runtime.h"
 #include "engine/error.h"
+#include "engine/storage/storage_runtime.h"
+#include "engine/types/runtime.h"
 
 namespace duet {
 
@@ -61,9 +64,23 @@ void Jit::registerSymbol(const std::string& name, void* address) {
     llvm::consumeError(std::move(err));  // already registered: keep the first definition
 }
 
+void Jit::registerRuntime() {
+  {
+    std::lock_guard lock(mutex_);
+    if (runtimeRegistered_) return;
+    runtimeRegistered_ = true;
+  }
+  for (const auto& s : runtimeSymbols()) registerSymbol(s.name, s.address);
+  for (const auto& s : storageRuntimeSymbols()) registerSymbol(s.name, s.address);
+  size_t n = 0;
+  const DuetQuerySymbol* q = duet_q_symbols(&n);
+  for (size_t i = 0; i < n; ++i) registerSymbol(q[i].name, q[i].address);
+}
+
 Jit::Compiled Jit::compile(std::unique_ptr<llvm::LLVMContext> context,
                            std::unique_ptr<llvm::Module> module,
                            const std::vector<std::string>& functionNames, int optLevel) {
+  registerRuntime();
   module->setDataLayout(jit_->getDataLayout());
   module->setTargetTriple(jit_->getTargetTriple().str());
   optimise(*module, optLevel);

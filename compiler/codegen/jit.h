@@ -28,6 +28,10 @@ class Jit {
   // Name that generated code uses to call a runtime function at the given address.
   void registerSymbol(const std::string& name, void* address);
 
+  // Registers every runtime function generated code may call (types, storage, query
+  // runtime). Idempotent; the first compile does it.
+  void registerRuntime();
+
   const llvm::DataLayout& dataLayout() const { return jit_->getDataLayout(); }
   const llvm::Triple& targetTriple() const { return jit_->getTargetTriple(); }
 
@@ -35,6 +39,7 @@ class Jit {
   Jit();
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   std::mutex mutex_;
+  bool runtimeRegistered_ = false;
 };
 
 }  // namespace duet

@@ -395,7 +395,7 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
         Val o = expr(*node.offset, {});
         offset = b.CreateSelect(o.null, offset, o.v);
       }
-      call("duet_rt_check_limit", b.getVoidTy(), {limit, offset});
+      call("duet_q_check_limit", b.getVoidTy(), {limit, offset});
       llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
       llvm::Value* seen = eb.CreateAlloca(i64Ty_);
       b.CreateStore(b.getInt64(0), seen);

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <bit>
 
+#include <fmt/format.h>
+
 #include "engine/error.h"
-#include "engine/types/value_ops.h"
+#include "engine/types/value_io.h"
 
 namespace duet::rt {
 
@@ -224,4 +226,33 @@ const uint8_t* duet_q_join_next(JoinTable* t, const uint8_t* key, uint64_t* curs
   return t->next(key, cursor);
 }
 void duet_q_add_affected(QueryContext* ctx, int64_t n) { ctx->affectedRows += n; }
+
+int64_t duet_q_now(QueryContext* ctx) { return ctx->transactionTimestamp; }
+
+const VarString* duet_q_current_setting(QueryContext* ctx, const VarString* name) {
+  if (!ctx->currentSetting)
+    throw SqlError(sqlstate::kUndefinedObject, fmt::format("unrecognized configuration parameter \"{}\"", name->view()));
+  return statementArena().makeString(ctx->currentSetting(name->view()));
+}
+
+void duet_q_check_limit(int64_t limit, int64_t offset) {
+  if (limit < 0) throw SqlError("2201W", "LIMIT must not be negative");
+  if (offset < 0) throw SqlError("2201X", "OFFSET must not be negative");
+}
+
+const DuetQuerySymbol* duet_q_symbols(size_t* count) {
+#define DUET_Q(fn) {#fn, reinterpret_cast<void*>(&fn)}
+  static const DuetQuerySymbol symbols[] = {
+      DUET_Q(duet_q_emit), DUET_Q(duet_q_check_cancel), DUET_Q(duet_q_buffer_new),
+      DUET_Q(duet_q_buffer_append), DUET_Q(duet_q_buffer_size), DUET_Q(duet_q_buffer_at),
+      DUET_Q(duet_q_sorter_new), DUET_Q(duet_q_sorter_sort), DUET_Q(duet_q_groups_new),
+      DUET_Q(duet_q_groups_find), DUET_Q(duet_q_groups_size), DUET_Q(duet_q_groups_entry),
+      DUET_Q(duet_q_join_new), DUET_Q(duet_q_join_insert), DUET_Q(duet_q_join_finish),
+      DUET_Q(duet_q_join_next), DUET_Q(duet_q_add_affected), DUET_Q(duet_q_now),
+      DUET_Q(duet_q_current_setting), DUET_Q(duet_q_check_limit),
+  };
+#undef DUET_Q
+  *count = sizeof symbols / sizeof symbols[0];
+  return symbols;
+}
 }

@@ -16,6 +16,7 @@
 
 namespace duet {
 class UndoLog;
+struct TypeContext;
 }
 
 namespace duet::rt {
@@ -110,6 +111,7 @@ struct QueryContext {
   UndoLog* undo = nullptr;
   RowConsumer* output = nullptr;
   const std::atomic<bool>* cancel = nullptr;
+  const TypeContext* typeContext = nullptr;  // time zone etc. for casts
   int64_t affectedRows = 0;          // INSERT/UPDATE/DELETE count
   // now()/CURRENT_TIMESTAMP: the transaction's start, microseconds since 2000-01-01 UTC
   // (recorded by the session so a replay of the statement sees the same value).
@@ -154,4 +156,10 @@ void duet_q_join_insert(duet::rt::JoinTable* t, const uint8_t* key, const uint8_
 void duet_q_join_finish(duet::rt::JoinTable* t);
 const uint8_t* duet_q_join_next(duet::rt::JoinTable* t, const uint8_t* key, uint64_t* cursor);
 void duet_q_add_affected(duet::rt::QueryContext* ctx, int64_t n);
+int64_t duet_q_now(duet::rt::QueryContext* ctx);
+const duet::VarString* duet_q_current_setting(duet::rt::QueryContext* ctx, const duet::VarString* name);
+void duet_q_check_limit(int64_t limit, int64_t offset);
+// Every duet_q_* entry point, for the JIT to register by name.
+struct DuetQuerySymbol { const char* name; void* address; };
+const DuetQuerySymbol* duet_q_symbols(size_t* count);
 }

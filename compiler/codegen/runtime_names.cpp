@@ -41,10 +41,6 @@ std::string rtArith(plan::Op op, TypeId t) {
   return "duet_rt_" + rtTypeName(t) + "_" + name;
 }
 
-std::string rtFloatCheck(TypeId t) { return "duet_rt_" + rtTypeName(t) + "_check"; }
-
-std::string rtCoerce(TypeId t) { return "duet_rt_" + rtTypeName(t) + "_coerce"; }
-
 std::string rtCast(TypeId from, TypeId to) {
   return "duet_rt_cast_" + rtTypeName(from) + "_to_" + rtTypeName(to);
 }

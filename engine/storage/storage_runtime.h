@@ -7,6 +7,7 @@
 
 #include "engine/storage/index.h"
 #include "engine/storage/layout.h"
+#include "engine/types/runtime.h"  // RuntimeSymbol
 
 namespace duet {
 
@@ -43,10 +44,6 @@ void duet_table_erase(Table* table, RowId row, UndoLog* undo);
 void duet_table_read(const Table* table, RowId row, uint8_t* tupleOut);
 }
 
-struct RuntimeSymbol {
-  const char* name;
-  void* address;
-};
 const std::vector<RuntimeSymbol>& storageRuntimeSymbols();
 
 }  // namespace duet
