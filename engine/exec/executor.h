@@ -1,0 +1,70 @@
+// The serial executor: the one thread that runs every statement and owns all table data.
+//
+// Network threads hand it closures with submit(); it runs them one after another. The
+// scheduling rule is FIFO with one exception: while a session holds an open transaction
+// block (Session::holdsExecutor() after one of its tasks), only that session's tasks run and
+// everyone else's wait queued, so a block sees no interleaved writers. A holder that stays
+// idle longer than its Session::idleInTransactionTimeoutMs() is rolled back and released, and
+// the idle-timeout handler tells its owner (the network side closes the connection).
+//
+// Cleanup tasks (submitCleanup) always run, even while another session holds the executor:
+// a client that vanished must get its session rolled back and destroyed in any case.
+#pragma once
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "engine/session_api.h"
+
+namespace duet {
+
+class Executor {
+ public:
+  // Called on the executor thread after an idle holder was rolled back and released.
+  using IdleTimeoutHandler = std::function<void(Session*)>;
+
+  Executor() = default;
+  ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  void start();
+  // Finishes the running task, runs every task still runnable (cleanup tasks included),
+  // then discards tasks that wait behind a holder and joins the thread.
+  void stop();
+
+  void setIdleTimeoutHandler(IdleTimeoutHandler handler);
+
+  // Thread-safe. owner is the session the task works for (nullptr before one exists).
+  // Returns false, discarding the task, once stop() was called.
+  bool submit(Session* owner, std::function<void()> task);
+  // Thread-safe. Drops owner's tasks still queued (their client is gone) and queues `task`,
+  // which runs regardless of any holder. The task is expected to destroy owner: the executor
+  // forgets owner afterwards and never calls it again.
+  bool submitCleanup(Session* owner, std::function<void()> task);
+
+ private:
+  struct Task {
+    Session* owner;
+    std::function<void()> fn;
+    bool cleanup;
+  };
+
+  void run();
+  std::deque<Task>::iterator findRunnable();
+  void releaseIdleHolder(std::unique_lock<std::mutex>& lock);
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Task> queue_;
+  Session* holder_ = nullptr;
+  std::chrono::steady_clock::time_point holderIdleSince_;
+  IdleTimeoutHandler onIdleTimeout_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace duet

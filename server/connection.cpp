@@ -1,0 +1,299 @@
+#include "server/connection.h"
+
+#include "server/backend_messages.h"
+#include "server/current_error.h"
+#include "server/frontend_framing.h"
+
+namespace duet::wire {
+
+namespace asio = boost::asio;
+
+namespace {
+// While a batch runs, stop reading once this much input waits: TCP then pushes back.
+constexpr size_t kPauseReadingAt = 8 << 20;
+// After a FATAL we read and drop what the client still sends (so closing does not reset the
+// connection before it reads the error), but not forever.
+constexpr size_t kMaxDrainBytes = 1 << 20;
+constexpr auto kDrainTimeout = std::chrono::seconds(1);
+}  // namespace
+
+Connection::Connection(asio::ip::tcp::socket socket, ServerContext& context)
+    : socket_(std::move(socket)), context_(context), drainTimer_(socket_.get_executor()) {}
+
+void Connection::start() {
+  boost::system::error_code ignored;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  post([self = shared_from_this()] { self->readMore(); });
+}
+
+void Connection::post(std::function<void()> fn) { asio::post(socket_.get_executor(), std::move(fn)); }
+
+void Connection::terminateForIdleTimeout() {
+  post([self = shared_from_this()] {
+    if (self->closing_) return;
+    self->terminate(SqlError(sqlstate::kIdleInTransactionTimeout,
+                             "terminating connection due to idle-in-transaction timeout"));
+  });
+}
+
+void Connection::terminateForShutdown() {
+  post([self = shared_from_this()] {
+    if (self->disconnected_ || self->closeAfterWrite_) return;
+    self->terminate(SqlError(sqlstate::kAdminShutdown,
+                             "terminating connection due to administrator command"));
+  });
+}
+
+void Connection::readMore() {
+  if (reading_ || disconnected_) return;
+  if (busy_ && input_.size() >= kPauseReadingAt) return;
+  reading_ = true;
+  socket_.async_read_some(asio::buffer(readChunk_),
+                          [self = shared_from_this()](const boost::system::error_code& ec,
+                                                      size_t n) { self->onRead(ec, n); });
+}
+
+void Connection::onRead(const boost::system::error_code& ec, size_t n) {
+  reading_ = false;
+  if (ec) {
+    disconnect();
+    return;
+  }
+  if (closing_) {
+    drainedBytes_ += n;
+    if (drainedBytes_ > kMaxDrainBytes) {
+      disconnect();
+      return;
+    }
+  } else {
+    input_.append(readChunk_.data(), n);
+    processInput();
+  }
+  readMore();
+}
+
+void Connection::processInput() {
+  while (!closing_ && !busy_) {
+    if (phase_ == Phase::Running) {
+      submitBatch();
+      return;
+    }
+    if (!handleStartupPacket()) return;
+  }
+}
+
+bool Connection::handleStartupPacket() {
+  StartupPacket packet = parseStartupPacket(input_);
+  switch (packet.kind) {
+    case StartupPacket::Kind::Incomplete:
+      return false;
+    case StartupPacket::Kind::Invalid: {
+      SqlError error(packet.errorCode, packet.error);
+      terminate(error);
+      return false;
+    }
+    case StartupPacket::Kind::SslRequest:
+    case StartupPacket::Kind::GssEncRequest:
+      // No encryption: the client goes on in plain text with a new startup packet.
+      input_.erase(0, packet.length);
+      queueWrite("N");
+      return true;
+    case StartupPacket::Kind::Cancel:
+      // PostgreSQL answers a cancel request with nothing but closing the connection.
+      context_.registry.cancel(packet.cancelPid, packet.cancelSecret);
+      disconnect();
+      return false;
+    case StartupPacket::Kind::Startup:
+      break;
+  }
+  input_.erase(0, packet.length);
+  auto& params = packet.params;
+  auto find = [&](std::string_view name) {
+    for (auto& [key, value] : params)
+      if (key == name) return &value;
+    return static_cast<std::string*>(nullptr);
+  };
+  std::string* user = find("user");
+  if (user == nullptr || user->empty()) {
+    terminate(SqlError(sqlstate::kInvalidAuthorization,
+                       "no PostgreSQL user name specified in startup packet"));
+    return false;
+  }
+  if (std::string* database = find("database"); database == nullptr || database->empty()) {
+    std::string name = *user;  // PostgreSQL's default database is the user's name
+    if (database != nullptr)
+      *database = name;
+    else
+      params.emplace_back("database", name);
+  }
+  std::string prelude;
+  if (packet.protocolMinor > 0 || !packet.unknownOptions.empty())
+    writeNegotiateProtocolVersion(prelude, 0, packet.unknownOptions);
+  submitStartup(std::move(params), std::move(prelude));
+  return false;
+}
+
+void Connection::submitStartup(std::vector<std::pair<std::string, std::string>> params,
+                               std::string prelude) {
+  std::tie(pid_, secret_) = context_.registry.newBackendKey();
+  busy_ = true;
+  auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io),
+               params = std::move(params), prelude = std::move(prelude)]() mutable {
+    std::string out = std::move(prelude);
+    std::shared_ptr<Session> session;
+    bool close = false;
+    try {
+      session = self->context_.engine.openSession(params);
+      writeAuthenticationOk(out);
+      for (const auto& [name, value] : session->reportedParameters())
+        writeParameterStatus(out, name, value);
+      writeBackendKeyData(out, self->pid_, self->secret_);
+      writeReadyForQuery(out, session->txnStatus());
+      self->context_.registry.add(self->pid_, self->secret_, session.get(), self->weak_from_this());
+    } catch (...) {
+      writeError(out, currentError(), "FATAL");
+      close = true;
+      session.reset();
+    }
+    self->post([self, session = std::move(session), out = std::move(out), close]() mutable {
+      self->onStartupDone(std::move(session), std::move(out), close);
+    });
+  };
+  if (!context_.executor.submit(nullptr, std::move(task))) disconnect();
+}
+
+void Connection::onStartupDone(std::shared_ptr<Session> session, std::string out, bool close) {
+  busy_ = false;
+  session_ = std::move(session);
+  if (disconnected_) {
+    releaseSession();
+    return;
+  }
+  queueWrite(std::move(out));
+  if (close) {
+    closeAfterWrite();
+    return;
+  }
+  phase_ = Phase::Running;
+  processInput();
+  readMore();
+}
+
+void Connection::submitBatch() {
+  FrameScan scan = scanMessages(input_);
+  if (scan.completeBytes == 0 && !scan.violation) return;
+  std::string batch;
+  if (scan.completeBytes == input_.size()) {
+    batch.swap(input_);
+  } else {
+    batch.assign(input_, 0, scan.completeBytes);
+    input_.erase(0, scan.completeBytes);
+  }
+  // Nothing after a malformed message can be framed: stop reading input.
+  if (scan.violation) closing_ = true;
+  busy_ = true;
+  auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io),
+               session = session_.get(), batch = std::move(batch),
+               violation = std::move(scan.violation)]() mutable {
+    std::string out;
+    bool close = self->processor_.process(*session, batch, violation, out);
+    self->post([self, out = std::move(out), close]() mutable {
+      self->onBatchDone(std::move(out), close);
+    });
+  };
+  if (!context_.executor.submit(session_.get(), std::move(task))) disconnect();
+}
+
+void Connection::onBatchDone(std::string out, bool close) {
+  busy_ = false;
+  if (disconnected_ || closeAfterWrite_) return;
+  queueWrite(std::move(out));
+  if (close) {
+    closeAfterWrite();
+    return;
+  }
+  processInput();
+  readMore();
+}
+
+void Connection::terminate(const SqlError& error) {
+  std::string out;
+  writeError(out, error, "FATAL");
+  queueWrite(std::move(out));
+  closeAfterWrite();
+}
+
+void Connection::queueWrite(std::string data) {
+  if (data.empty() || disconnected_) return;
+  if (writeInFlight_) {
+    pendingOutput_.append(data);
+    return;
+  }
+  writing_ = std::move(data);
+  writeInFlight_ = true;
+  asio::async_write(socket_, asio::buffer(writing_),
+                    [self = shared_from_this()](const boost::system::error_code& ec, size_t) {
+                      self->onWritten(ec);
+                    });
+}
+
+void Connection::onWritten(const boost::system::error_code& ec) {
+  writeInFlight_ = false;
+  if (ec) {
+    disconnect();
+    return;
+  }
+  if (!pendingOutput_.empty()) {
+    std::string next;
+    next.swap(pendingOutput_);
+    queueWrite(std::move(next));
+    return;
+  }
+  writing_.clear();
+  if (closeAfterWrite_) finishClose();
+}
+
+void Connection::closeAfterWrite() {
+  closing_ = true;
+  closeAfterWrite_ = true;
+  releaseSession();
+  if (!writeInFlight_) finishClose();
+}
+
+void Connection::finishClose() {
+  if (disconnected_) return;
+  boost::system::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  drainTimer_.expires_after(kDrainTimeout);
+  drainTimer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+    if (!ec) self->disconnect();
+  });
+  readMore();
+}
+
+void Connection::disconnect() {
+  if (disconnected_) return;
+  disconnected_ = true;
+  closing_ = true;
+  boost::system::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+  drainTimer_.cancel();
+  releaseSession();
+}
+
+void Connection::releaseSession() {
+  if (!session_) return;
+  // From here on no cancel request can reach the session, and a running statement stops.
+  context_.registry.remove(pid_);
+  session_->requestCancel();
+  Session* raw = session_.get();
+  auto cleanup = [session = std::move(session_)]() mutable {
+    session->rollbackOpenBlock();
+    session.reset();
+  };
+  // A stopped executor runs nothing any more, so destroying the session here is safe.
+  context_.executor.submitCleanup(raw, std::move(cleanup));
+}
+
+}  // namespace duet::wire

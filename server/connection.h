@@ -1,0 +1,84 @@
+// One client connection: the network-thread half of a session. All of its members are
+// touched only on its strand, except what the executor tasks it submits use (the
+// MessageProcessor, and the Session through a raw pointer), which the one-batch-at-a-time
+// rule keeps to a single task at once.
+//
+// Life cycle: startup packet (SSL/GSSENC answered 'N', CancelRequest served) → openSession on
+// the executor → batches of messages, one executor task each → disconnect, whose cleanup
+// task rolls back and destroys the Session on the executor.
+#pragma once
+// Boost 1.74's asio/awaitable.hpp uses std::exchange without including <utility>.
+#include <utility>
+
+#include <boost/asio.hpp>
+#include <array>
+#include <memory>
+#include <string>
+
+#include "engine/exec/executor.h"
+#include "engine/session_api.h"
+#include "server/message_processor.h"
+#include "server/session_registry.h"
+
+namespace duet::wire {
+
+struct ServerContext {
+  Engine& engine;
+  Executor& executor;
+  SessionRegistry& registry;
+  boost::asio::io_context& io;
+};
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(boost::asio::ip::tcp::socket socket, ServerContext& context);
+
+  void start();
+  // Any thread: the executor rolled back this connection's idle block; send 25P03, close.
+  void terminateForIdleTimeout();
+  // Any thread: the server is stopping; send 57P01, close.
+  void terminateForShutdown();
+
+ private:
+  enum class Phase { Startup, Running };
+
+  void readMore();
+  void onRead(const boost::system::error_code& ec, size_t n);
+  void processInput();
+  // Returns true when it consumed an SSL/GSSENC request and the next packet may follow.
+  bool handleStartupPacket();
+  void submitStartup(std::vector<std::pair<std::string, std::string>> params, std::string prelude);
+  void onStartupDone(std::shared_ptr<Session> session, std::string out, bool close);
+  void submitBatch();
+  void onBatchDone(std::string out, bool close);
+  void terminate(const SqlError& error);
+  void queueWrite(std::string data);
+  void onWritten(const boost::system::error_code& ec);
+  void closeAfterWrite();
+  void finishClose();
+  void disconnect();
+  void releaseSession();
+  void post(std::function<void()> fn);
+
+  boost::asio::ip::tcp::socket socket_;
+  ServerContext& context_;
+  Phase phase_ = Phase::Startup;
+  std::array<char, 64 * 1024> readChunk_;
+  std::string input_;
+  bool reading_ = false;
+  bool busy_ = false;          // a task of ours is queued or running on the executor
+  bool closing_ = false;       // no more input is processed
+  bool closeAfterWrite_ = false;
+  bool disconnected_ = false;  // the socket is closed
+  size_t drainedBytes_ = 0;
+  boost::asio::steady_timer drainTimer_;
+  std::string writing_;
+  std::string pendingOutput_;
+  bool writeInFlight_ = false;
+  std::shared_ptr<Session> session_;  // the only owner; moved into the cleanup task
+  int32_t pid_ = 0;
+  int32_t secret_ = 0;
+  MessageProcessor processor_;
+};
+
+}  // namespace duet::wire

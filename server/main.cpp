@@ -1,0 +1,61 @@
+// duetd: the DuetDB server process. Flags, the engine, the executor, the wire server; it
+// runs until SIGINT or SIGTERM and then shuts down in order.
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <pthread.h>
+
+#include "engine/exec/executor.h"
+#include "engine/session/sql_engine.h"
+#include "server/server.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"duetd: DuetDB, a main-memory PostgreSQL-compatible database server"};
+  duet::ServerConfig serverConfig;
+  duet::EngineConfig engineConfig;
+  engineConfig.dataDir = "./duet-data";
+  app.add_option("--port", serverConfig.port, "TCP port to listen on")->capture_default_str();
+  app.add_option("--listen", serverConfig.listenAddress, "address to listen on")
+      ->capture_default_str();
+  app.add_option("--data-dir", engineConfig.dataDir, "data directory (created if missing)")
+      ->capture_default_str();
+  app.add_option("--io-threads", serverConfig.ioThreads, "network I/O threads")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  app.add_option("--idle-in-transaction-timeout", engineConfig.idleInTransactionTimeoutMs,
+                 "ms an open transaction may stay idle before the session is ended; 0 disables")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  // Signals go to sigwait() below only: block them before any thread exists.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  try {
+    std::filesystem::create_directories(engineConfig.dataDir);
+    auto engine = duet::createSqlEngine(engineConfig);
+    duet::Executor executor;
+    executor.start();
+    duet::Server server(*engine, executor, serverConfig);
+    server.start();
+    std::printf("duetd listening on %s:%u\n", serverConfig.listenAddress.c_str(),
+                unsigned(server.port()));
+    std::fflush(stdout);
+
+    int received = 0;
+    sigwait(&signals, &received);
+    std::printf("duetd: received signal %d, shutting down\n", received);
+    std::fflush(stdout);
+    server.stop();
+    executor.stop();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "duetd: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

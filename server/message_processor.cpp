@@ -1,0 +1,302 @@
+#include "server/message_processor.h"
+
+#include <fmt/format.h>
+
+#include "server/backend_messages.h"
+#include "server/current_error.h"
+#include "server/message_reader.h"
+#include "server/wire_result_sink.h"
+
+namespace duet::wire {
+
+namespace {
+
+uint32_t bodyLength(const char* p) {
+  return ((uint32_t(uint8_t(p[0])) << 24) | (uint32_t(uint8_t(p[1])) << 16) |
+          (uint32_t(uint8_t(p[2])) << 8) | uint32_t(uint8_t(p[3]))) - 4;
+}
+
+// Format codes as Bind sends them: none (all text), one for all, or one per item.
+std::vector<int16_t> readFormats(MessageReader& r) {
+  int16_t n = r.int16();
+  if (n < 0) throw protocolViolation("invalid format code count");
+  std::vector<int16_t> formats(static_cast<size_t>(n));
+  for (auto& f : formats) f = r.int16();
+  return formats;
+}
+
+}  // namespace
+
+bool MessageProcessor::process(Session& session, std::string_view batch,
+                               const std::optional<std::string>& violation, std::string& out) {
+  WireResultSink sink(out);
+  size_t at = 0;
+  while (at < batch.size()) {
+    char type = batch[at];
+    uint32_t length = bodyLength(batch.data() + at + 1);
+    std::string_view body = batch.substr(at + 5, length);
+    at += 5 + length;
+    try {
+      if (handle(session, type, body, sink, out)) return true;
+    } catch (...) {
+      SqlError error = currentError();
+      if (error.fatal) {
+        writeError(out, error, "FATAL");
+        return true;
+      }
+      reportExtendedError(session, error, out);
+    }
+  }
+  if (violation) {
+    writeError(out, protocolViolation(*violation), "FATAL");
+    return true;
+  }
+  return false;
+}
+
+bool MessageProcessor::handle(Session& session, char type, std::string_view body,
+                              WireResultSink& sink, std::string& out) {
+  if (copyIn_) return handleCopyMessage(session, type, body, sink, out);
+  if (skipTillSync_ && type != 'S' && type != 'X') return false;
+  MessageReader r(body);
+  switch (type) {
+    case 'Q':
+      simpleQuery(session, body, sink, out);
+      return false;
+    case 'P': {
+      std::string name(r.cstr());
+      std::string_view sql = r.cstr();
+      int16_t n = r.int16();
+      if (n < 0) throw protocolViolation("invalid parameter type count");
+      std::vector<uint32_t> oids(static_cast<size_t>(n));
+      for (auto& oid : oids) oid = static_cast<uint32_t>(r.int32());
+      r.expectEnd();
+      session.parse(name, sql, oids);
+      writeEmpty(out, '1');
+      return false;
+    }
+    case 'B':
+      bind(session, body);
+      writeEmpty(out, '2');
+      return false;
+    case 'D':
+      describe(session, body, out);
+      return false;
+    case 'E':
+      execute(session, body, sink, out);
+      return false;
+    case 'C': {
+      uint8_t kind = r.byte();
+      std::string name(r.cstr());
+      r.expectEnd();
+      if (kind == 'S')
+        session.closeStatement(name);
+      else if (kind == 'P')
+        session.closePortal(name);
+      else
+        throw SqlError(sqlstate::kProtocolViolation,
+                       fmt::format("invalid CLOSE message subtype {}", kind));
+      writeEmpty(out, '3');
+      return false;
+    }
+    case 'S':
+      skipTillSync_ = false;
+      try {
+        session.sync();
+      } catch (...) {
+        SqlError error = currentError();
+        writeError(out, error, error.fatal ? "FATAL" : "ERROR");
+        if (error.fatal) return true;
+      }
+      writeReadyForQuery(out, session.txnStatus());
+      return false;
+    case 'H':
+      // Everything a batch produces is written when it ends, so a Flush has nothing to do.
+      return false;
+    case 'X':
+      return true;
+    case 'd':
+    case 'c':
+    case 'f':
+      // Leftovers of a COPY that already failed: the protocol says to ignore them.
+      return false;
+    case 'F':
+      writeError(out,
+                 SqlError(sqlstate::kFeatureNotSupported,
+                          "fastpath function calls are not supported"),
+                 "ERROR");
+      writeReadyForQuery(out, session.txnStatus());
+      return false;
+    default:
+      // scanMessages() lets no other type through.
+      throw protocolViolation(fmt::format("invalid frontend message type {}", int(uint8_t(type))));
+  }
+}
+
+void MessageProcessor::simpleQuery(Session& session, std::string_view body, WireResultSink& sink,
+                                   std::string& out) {
+  MessageReader r(body);
+  std::string_view sql = r.cstr();
+  r.expectEnd();
+  try {
+    if (session.simpleQuery(sql, sink) == QueryState::CopyIn) {
+      sink.takeCopyInStarted();
+      copyIn_ = true;
+      copyFromSimpleQuery_ = true;
+      return;
+    }
+  } catch (...) {
+    sink.takeCopyInStarted();
+    SqlError error = currentError();
+    if (error.fatal) throw error;
+    writeError(out, error, "ERROR");
+  }
+  writeReadyForQuery(out, session.txnStatus());
+}
+
+void MessageProcessor::bind(Session& session, std::string_view body) {
+  MessageReader r(body);
+  std::string portal(r.cstr());
+  std::string statement(r.cstr());
+  std::vector<int16_t> paramFormats = readFormats(r);
+  int16_t n = r.int16();
+  if (n < 0) throw protocolViolation("invalid parameter count");
+  if (paramFormats.size() > 1 && paramFormats.size() != static_cast<size_t>(n)) {
+    throw SqlError(sqlstate::kProtocolViolation,
+                   fmt::format("bind message has {} parameter formats but {} parameters",
+                               paramFormats.size(), n));
+  }
+  std::vector<BindParam> params(static_cast<size_t>(n));
+  for (size_t i = 0; i < params.size(); ++i) {
+    int32_t len = r.int32();
+    if (len < -1) throw protocolViolation("invalid parameter length");
+    if (len >= 0) params[i].value = std::string(r.bytes(static_cast<size_t>(len)));
+    if (!paramFormats.empty()) params[i].format = paramFormats.size() == 1 ? paramFormats[0] : paramFormats[i];
+  }
+  std::vector<int16_t> resultFormats = readFormats(r);
+  r.expectEnd();
+  session.bind(portal, statement, params, resultFormats);
+}
+
+void MessageProcessor::describe(Session& session, std::string_view body, std::string& out) {
+  MessageReader r(body);
+  uint8_t kind = r.byte();
+  std::string name(r.cstr());
+  r.expectEnd();
+  StatementDescription d;
+  if (kind == 'S') {
+    d = session.describeStatement(name);
+    writeParameterDescription(out, d.paramTypeOids);
+  } else if (kind == 'P') {
+    d = session.describePortal(name);
+  } else {
+    throw SqlError(sqlstate::kProtocolViolation,
+                   fmt::format("invalid DESCRIBE message subtype {}", kind));
+  }
+  if (d.returnsRows)
+    writeRowDescription(out, d.columns);
+  else
+    writeEmpty(out, 'n');
+}
+
+void MessageProcessor::execute(Session& session, std::string_view body, WireResultSink& sink,
+                               std::string& out) {
+  MessageReader r(body);
+  std::string portal(r.cstr());
+  int32_t maxRows = r.int32();
+  r.expectEnd();
+  ExecuteState state;
+  try {
+    state = session.execute(portal, maxRows > 0 ? maxRows : 0, sink);
+  } catch (...) {
+    sink.takeCopyInStarted();
+    throw;
+  }
+  if (sink.takeCopyInStarted()) {
+    copyIn_ = true;
+    copyFromSimpleQuery_ = false;
+    return;
+  }
+  if (state == ExecuteState::Suspended) writeEmpty(out, 's');
+}
+
+bool MessageProcessor::handleCopyMessage(Session& session, char type, std::string_view body,
+                                         WireResultSink& sink, std::string& out) {
+  switch (type) {
+    case 'd':
+      copyData_.append(body);
+      return false;
+    case 'c':
+      try {
+        QueryState state = session.copyInData(copyData_, sink);
+        std::string().swap(copyData_);
+        if (state == QueryState::CopyIn) {
+          sink.takeCopyInStarted();
+          return false;
+        }
+      } catch (...) {
+        failCopy(session, currentError(), out);
+        return false;
+      }
+      copyIn_ = false;
+      if (copyFromSimpleQuery_) writeReadyForQuery(out, session.txnStatus());
+      return false;
+    case 'f': {
+      MessageReader r(body);
+      std::string message(r.cstr());
+      // The engine may report the failure itself by throwing; if it does not, we do, as
+      // PostgreSQL words it.
+      SqlError error(sqlstate::kQueryCanceled, "COPY from stdin failed: " + message);
+      try {
+        session.copyInFail(message, sink);
+      } catch (...) {
+        error = currentError();
+      }
+      failCopy(session, error, out);
+      return false;
+    }
+    case 'H':
+    case 'S':
+      // PostgreSQL ignores these during COPY FROM STDIN.
+      return false;
+    case 'X':
+      return true;
+    default: {
+      std::string message = fmt::format("unexpected message type 0x{:02X} during COPY from stdin",
+                                        int(uint8_t(type)));
+      try {
+        session.copyInFail(message, sink);
+      } catch (...) {
+        // The protocol error below is what the client needs to hear about.
+      }
+      failCopy(session, SqlError(sqlstate::kProtocolViolation, message), out);
+      return false;
+    }
+  }
+}
+
+void MessageProcessor::failCopy(Session& session, const SqlError& error, std::string& out) {
+  copyIn_ = false;
+  std::string().swap(copyData_);
+  if (error.fatal) throw error;
+  if (copyFromSimpleQuery_) {
+    writeError(out, error, "ERROR");
+    writeReadyForQuery(out, session.txnStatus());
+  } else {
+    reportExtendedError(session, error, out);
+  }
+}
+
+void MessageProcessor::reportExtendedError(Session& session, const SqlError& error,
+                                           std::string& out) {
+  writeError(out, error, "ERROR");
+  if (skipTillSync_) return;
+  skipTillSync_ = true;
+  try {
+    session.abortCurrent();
+  } catch (...) {
+    // Marking the block failed cannot itself be reported: the client already has an error.
+  }
+}
+
+}  // namespace duet::wire

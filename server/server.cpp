@@ -1,0 +1,78 @@
+#include "server/server.h"
+
+#include <algorithm>
+#include <future>
+
+namespace duet {
+
+namespace asio = boost::asio;
+
+Server::Server(Engine& engine, Executor& executor, ServerConfig config)
+    : config_(std::move(config)),
+      executor_(executor),
+      context_{engine, executor, registry_, io_},
+      acceptor_(asio::make_strand(io_)) {
+  executor_.setIdleTimeoutHandler([this](Session* session) {
+    if (auto connection = registry_.connectionOf(session)) connection->terminateForIdleTimeout();
+  });
+}
+
+Server::~Server() {
+  stop();
+  executor_.setIdleTimeoutHandler(nullptr);
+}
+
+void Server::start() {
+  asio::ip::tcp::endpoint endpoint(asio::ip::make_address(config_.listenAddress), config_.port);
+  acceptor_.open(endpoint.protocol());
+  acceptor_.set_option(asio::ip::tcp::acceptor::reuse_address(true));
+  acceptor_.bind(endpoint);
+  acceptor_.listen(asio::socket_base::max_listen_connections);
+  boundPort_ = acceptor_.local_endpoint().port();
+  work_.emplace(io_.get_executor());
+  accept();
+  started_ = true;
+  for (int i = 0; i < std::max(1, config_.ioThreads); ++i) threads_.emplace_back([this] { io_.run(); });
+}
+
+void Server::accept() {
+  acceptor_.async_accept(asio::make_strand(io_), [this](const boost::system::error_code& ec,
+                                                        asio::ip::tcp::socket socket) {
+    if (ec == asio::error::operation_aborted || stopping_) return;
+    if (!ec) {
+      auto connection = std::make_shared<wire::Connection>(std::move(socket), context_);
+      {
+        std::lock_guard lock(connectionsMutex_);
+        std::erase_if(connections_, [](const auto& weak) { return weak.expired(); });
+        connections_.push_back(connection);
+      }
+      connection->start();
+    }
+    accept();
+  });
+}
+
+void Server::stop() {
+  if (!started_ || stopping_.exchange(true)) return;
+  asio::post(acceptor_.get_executor(), [this] {
+    boost::system::error_code ignored;
+    acceptor_.close(ignored);
+  });
+  {
+    std::lock_guard lock(connectionsMutex_);
+    for (auto& weak : connections_)
+      if (auto connection = weak.lock()) connection->terminateForShutdown();
+    connections_.clear();
+  }
+  // The I/O threads return once every connection is closed and no executor task of theirs
+  // is outstanding (each holds a work guard).
+  work_.reset();
+  for (auto& thread : threads_) thread.join();
+  threads_.clear();
+  // Cleanup tasks run in submission order, so once this one ran, every session is gone.
+  std::promise<void> drained;
+  if (executor_.submitCleanup(nullptr, [&drained] { drained.set_value(); }))
+    drained.get_future().wait();
+}
+
+}  // namespace duet

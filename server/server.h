@@ -1,0 +1,63 @@
+// The PostgreSQL wire-protocol server: one acceptor and a pool of I/O threads, each client a
+// Connection on its own strand. All statement work goes to the shared Executor.
+#pragma once
+// Boost 1.74's asio/awaitable.hpp uses std::exchange without including <utility>.
+#include <utility>
+
+#include <boost/asio.hpp>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/exec/executor.h"
+#include "engine/session_api.h"
+#include "server/connection.h"
+#include "server/session_registry.h"
+
+namespace duet {
+
+struct ServerConfig {
+  std::string listenAddress = "127.0.0.1";
+  uint16_t port = 5432;  // 0 picks a free port; see Server::port()
+  int ioThreads = 2;
+};
+
+class Server {
+ public:
+  // The executor must be running from start() until stop() has returned.
+  Server(Engine& engine, Executor& executor, ServerConfig config);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds and listens (throws boost::system::system_error), then starts the I/O threads.
+  void start();
+  uint16_t port() const { return boundPort_; }
+  // Stops accepting, sends every client FATAL 57P01, waits until their sessions are
+  // cleaned up on the executor and the I/O threads have finished.
+  void stop();
+
+ private:
+  void accept();
+
+  ServerConfig config_;
+  Executor& executor_;
+  boost::asio::io_context io_;
+  wire::SessionRegistry registry_;
+  wire::ServerContext context_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
+  std::vector<std::thread> threads_;
+  std::mutex connectionsMutex_;
+  std::vector<std::weak_ptr<wire::Connection>> connections_;
+  std::atomic<bool> stopping_ = false;
+  bool started_ = false;
+  uint16_t boundPort_ = 0;
+};
+
+}  // namespace duet
