@@ -1,3 +1,4 @@
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 
@@ -149,6 +150,10 @@ Val Codegen::strict(const std::vector<llvm::Value*>& nulls, TypeId resultType,
 
 namespace duet {
 
+CompiledQuery::~CompiledQuery() {
+  if (code.tracker) llvm::consumeError(code.tracker->remove());
+}
+
 std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
                                             const std::vector<SqlType>& paramTypes, int optLevel) {
   auto started = std::chrono::steady_clock::now();
@@ -160,7 +165,10 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
   codegen::Codegen cg(*context, *module, *out);
 
   auto* fnType = llvm::FunctionType::get(cg.b_.getVoidTy(), {cg.ptrTy_}, false);
-  cg.fn_ = llvm::Function::Create(fnType, llvm::Function::ExternalLinkage, "query", *module);
+  // Every module lands in one JIT dylib: each entry point needs a name of its own.
+  static std::atomic<uint64_t> counter{0};
+  std::string name = "query" + std::to_string(counter.fetch_add(1));
+  cg.fn_ = llvm::Function::Create(fnType, llvm::Function::ExternalLinkage, name, *module);
   cg.fn_->setUWTableKind(llvm::UWTableKind::Async);  // runtime errors unwind through it
   cg.entry_ = llvm::BasicBlock::Create(*context, "entry", cg.fn_);
   cg.b_.SetInsertPoint(cg.entry_);
@@ -194,7 +202,7 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
   cg.b_.SetInsertPoint(done);
   cg.b_.CreateRetVoid();
 
-  out->code = Jit::instance().compile(std::move(context), std::move(module), {"query"}, optLevel);
+  out->code = Jit::instance().compile(std::move(context), std::move(module), {name}, optLevel);
   out->entry = reinterpret_cast<CompiledQuery::Entry>(out->code.functions[0]);
   out->compileMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();

@@ -21,6 +21,11 @@ struct CompiledQuery {
   TupleLayout outputLayout;  // rows given to QueryContext::output
   bool producesRows = false;
   double compileMs = 0;      // IR generation + optimisation + machine code
+
+  CompiledQuery() = default;
+  CompiledQuery(const CompiledQuery&) = delete;
+  CompiledQuery& operator=(const CompiledQuery&) = delete;
+  ~CompiledQuery();  // frees the machine code
 };
 
 // Generates, optimises and JIT-compiles `root`. `paramTypes` decide paramLayout; the rows
