@@ -1,0 +1,174 @@
+// Unique hash index (see hash_index.h).
+#include "engine/storage/hash_index.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "engine/storage/key_ops.h"
+
+namespace duet {
+namespace {
+
+constexpr size_t kInitialCapacity = 16;
+
+bool integerLike(TypeId t) {
+  switch (t) {
+    case TypeId::Bool:
+    case TypeId::Int2:
+    case TypeId::Int4:
+    case TypeId::Int8:
+    case TypeId::Date:
+    case TypeId::Timestamp:
+    case TypeId::TimestampTz: return true;
+    default: return false;
+  }
+}
+
+int64_t loadInteger(TypeId t, const uint8_t* p) {
+  switch (physicalSize(t)) {
+    case 1: return static_cast<int8_t>(*p);
+    case 2: { int16_t v; std::memcpy(&v, p, 2); return v; }
+    case 4: { int32_t v; std::memcpy(&v, p, 4); return v; }
+    default: { int64_t v; std::memcpy(&v, p, 8); return v; }
+  }
+}
+
+}  // namespace
+
+uint64_t HashIndex::mixHash64(uint64_t x) { return mixHash(x); }
+
+HashIndex::HashIndex(std::string name, std::vector<uint32_t> columns, TupleLayout keyLayout)
+    : Index(std::move(name), IndexKind::Hash, std::move(columns), std::move(keyLayout), true) {
+  uint32_t bits = 0;
+  packed_ = true;
+  for (const SqlType& t : this->keyLayout().types) {
+    if (!integerLike(t.id)) packed_ = false;
+    packBits_.push_back(physicalSize(t.id) * 8);
+    bits += packBits_.back();
+  }
+  if (bits > 128) packed_ = false;
+  clear();
+}
+
+HashIndex::~HashIndex() {
+  for (size_t i = 0; i <= mask_; ++i) std::free(slots_[i].key);
+}
+
+void HashIndex::clear() {
+  if (slots_) {
+    for (size_t i = 0; i <= mask_; ++i) std::free(slots_[i].key);
+  }
+  slots_.reset(new Slot[kInitialCapacity]);
+  mask_ = kInitialCapacity - 1;
+  for (size_t i = 0; i <= mask_; ++i) slots_[i] = Slot{0, kNoRow, nullptr};
+  count_ = 0;
+}
+
+HashIndex::Packed HashIndex::pack(const uint8_t* key) const {
+  const TupleLayout& l = keyLayout();
+  Packed p = 0;
+  for (size_t c = 0; c < l.types.size(); ++c) {
+    uint32_t bits = packBits_[c];
+    auto v = static_cast<uint64_t>(loadInteger(l.types[c].id, key + l.offsets[c]));
+    if (bits < 64) v &= (uint64_t{1} << bits) - 1;
+    p = (bits == 128 ? 0 : p << bits) | v;
+  }
+  return p;
+}
+
+uint64_t HashIndex::slotHash(const Slot& s) const {
+  return packed_ ? hashPacked(s.packed) : static_cast<uint64_t>(s.packed);
+}
+
+RowId HashIndex::findPacked(Packed p) const {
+  for (size_t i = hashPacked(p) & mask_;; i = (i + 1) & mask_) {
+    const Slot& s = slots_[i];
+    if (s.row == kNoRow) return kNoRow;
+    if (s.packed == p) return s.row;
+  }
+}
+
+RowId HashIndex::findInteger(int64_t value) const {
+  uint32_t bits = packBits_[0];
+  auto v = static_cast<uint64_t>(value);
+  if (bits < 64) {
+    // A value outside the column's range cannot be stored in it.
+    int64_t lo = -(int64_t{1} << (bits - 1)), hi = (int64_t{1} << (bits - 1)) - 1;
+    if (value < lo || value > hi) return kNoRow;
+    v &= (uint64_t{1} << bits) - 1;
+  }
+  return findPacked(v);
+}
+
+RowId HashIndex::find(const uint8_t* key) const {
+  const TupleLayout& l = keyLayout();
+  if (tupleHasNull(l, key)) return kNoRow;
+  if (packed_) return findPacked(pack(key));
+  uint64_t h = hashTuple(l, key);
+  uint32_t n = static_cast<uint32_t>(l.types.size());
+  for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+    const Slot& s = slots_[i];
+    if (s.row == kNoRow) return kNoRow;
+    if (static_cast<uint64_t>(s.packed) == h && compareTuples(l, s.key, key, n) == 0) return s.row;
+  }
+}
+
+void HashIndex::place(const Slot& s) {
+  size_t i = slotHash(s) & mask_;
+  while (slots_[i].row != kNoRow) i = (i + 1) & mask_;
+  slots_[i] = s;
+}
+
+void HashIndex::grow() {
+  std::unique_ptr<Slot[]> old = std::move(slots_);
+  size_t oldCap = mask_ + 1;
+  mask_ = oldCap * 2 - 1;
+  slots_.reset(new Slot[oldCap * 2]);
+  for (size_t i = 0; i <= mask_; ++i) slots_[i] = Slot{0, kNoRow, nullptr};
+  for (size_t i = 0; i < oldCap; ++i)
+    if (old[i].row != kNoRow) place(old[i]);
+}
+
+void HashIndex::insert(const uint8_t* key, RowId row) {
+  const TupleLayout& l = keyLayout();
+  if (tupleHasNull(l, key)) return;
+  if ((count_ + 1) * 2 > mask_ + 1) grow();  // load factor at most 1/2
+  Slot s{0, row, nullptr};
+  if (packed_) {
+    s.packed = pack(key);
+  } else {
+    s.packed = hashTuple(l, key);
+    s.key = static_cast<uint8_t*>(std::malloc(l.size));
+    if (!s.key) throw std::bad_alloc();
+    std::memcpy(s.key, key, l.size);
+  }
+  place(s);
+  ++count_;
+}
+
+void HashIndex::remove(const uint8_t* key, RowId row) {
+  const TupleLayout& l = keyLayout();
+  if (tupleHasNull(l, key)) return;
+  uint64_t h = packed_ ? hashPacked(pack(key)) : hashTuple(l, key);
+  size_t i = h & mask_;
+  while (slots_[i].row != row) {
+    if (slots_[i].row == kNoRow) return;  // not present
+    i = (i + 1) & mask_;
+  }
+  std::free(slots_[i].key);
+  // Backward-shift deletion: pull later members of the probe run into the hole when their
+  // home slot does not lie cyclically in (hole, j].
+  size_t hole = i;
+  for (size_t j = (i + 1) & mask_; slots_[j].row != kNoRow; j = (j + 1) & mask_) {
+    size_t home = slotHash(slots_[j]) & mask_;
+    bool homeInRange = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+    if (!homeInRange) {
+      slots_[hole] = slots_[j];
+      hole = j;
+    }
+  }
+  slots_[hole] = Slot{0, kNoRow, nullptr};
+  --count_;
+}
+
+}  // namespace duet

@@ -1,0 +1,58 @@
+// Secondary structures over a table's rows, keyed by some of its columns. The Table keeps
+// every index in step with its rows (insert/update/erase/undo); callers only look up.
+// Keys are tuples in the TupleLayout of the key columns (keyLayout()). Key copies held by an
+// index point at the table's own strings, which outlive the index entries that use them.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/storage/layout.h"
+
+namespace duet {
+
+enum class IndexKind : uint8_t {
+  Hash,     // PRIMARY KEY / UNIQUE constraints: unique, point lookups only
+  Ordered,  // CREATE [UNIQUE] INDEX: range and prefix scans, duplicates unless unique
+};
+
+class Index {
+ public:
+  Index(std::string name, IndexKind kind, std::vector<uint32_t> columns, TupleLayout keyLayout,
+        bool unique)
+      : name_(std::move(name)),
+        kind_(kind),
+        columns_(std::move(columns)),
+        keyLayout_(std::move(keyLayout)),
+        unique_(unique) {}
+  Index(const Index&) = delete;
+  Index& operator=(const Index&) = delete;
+  virtual ~Index() = default;
+
+  const std::string& name() const { return name_; }
+  IndexKind kind() const { return kind_; }
+  bool unique() const { return unique_; }
+  const std::vector<uint32_t>& columns() const { return columns_; }  // table column numbers
+  const TupleLayout& keyLayout() const { return keyLayout_; }
+
+  // A row whose key equals key (the first in index order for an ordered index), or kNoRow.
+  // A key containing NULL matches nothing.
+  virtual RowId find(const uint8_t* key) const = 0;
+  virtual size_t size() const = 0;
+
+  // Maintenance, for Table only. insert() does not check uniqueness (the table checks
+  // first, so that a failing statement leaves nothing half done); remove() takes the exact
+  // key bytes the entry was inserted with.
+  virtual void insert(const uint8_t* key, RowId row) = 0;
+  virtual void remove(const uint8_t* key, RowId row) = 0;
+  virtual void clear() = 0;
+
+ private:
+  std::string name_;
+  IndexKind kind_;
+  std::vector<uint32_t> columns_;
+  TupleLayout keyLayout_;
+  bool unique_;
+};
+
+}  // namespace duet

@@ -1,0 +1,111 @@
+// C entry points for generated code (see storage_runtime.h).
+#include "engine/storage/storage_runtime.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+#include "engine/storage/hash_index.h"
+#include "engine/storage/key_ops.h"
+#include "engine/storage/ordered_index.h"
+#include "engine/storage/table.h"
+
+namespace duet {
+namespace {
+
+struct RangeState {
+  const OrderedIndex* index;
+  OrderedIndex::Tree::const_iterator next;
+  const uint8_t* upper;
+  uint32_t upperColumns;
+  uint32_t boundedColumns;  // entries with NULL among these are skipped
+  bool upperInclusive;
+};
+static_assert(sizeof(RangeState) <= sizeof(DuetIndexRange));
+static_assert(alignof(RangeState) <= alignof(DuetIndexRange));
+
+RangeState* stateOf(DuetIndexRange* r) { return std::launder(reinterpret_cast<RangeState*>(r->opaque)); }
+
+bool prefixHasNull(const uint8_t* key, uint32_t columns) {
+  for (uint32_t c = 0; c < columns; ++c)
+    if (key[c]) return true;
+  return false;
+}
+
+}  // namespace
+
+extern "C" {
+
+RowId duet_index_lookup(const Index* index, const uint8_t* key) { return index->find(key); }
+
+RowId duet_index_lookup_int(const Index* index, int64_t key) {
+  if (index->kind() == IndexKind::Hash) {
+    auto* hash = static_cast<const HashIndex*>(index);
+    if (hash->singleInteger()) return hash->findInteger(key);
+  }
+  // Other indexes: build the one-column key tuple.
+  const TupleLayout& l = index->keyLayout();
+  alignas(16) uint8_t buf[32] = {};
+  uint32_t off = l.offsets[0];
+  switch (physicalSize(l.types[0].id)) {
+    case 1: buf[off] = static_cast<uint8_t>(key); break;
+    case 2: { auto v = static_cast<int16_t>(key); if (v != key) return kNoRow; std::memcpy(buf + off, &v, 2); break; }
+    case 4: { auto v = static_cast<int32_t>(key); if (v != key) return kNoRow; std::memcpy(buf + off, &v, 4); break; }
+    default: std::memcpy(buf + off, &key, 8); break;
+  }
+  return index->find(buf);
+}
+
+void duet_index_range_open(DuetIndexRange* range, const Index* index, const uint8_t* lower,
+                           uint32_t lowerColumns, bool lowerInclusive, const uint8_t* upper,
+                           uint32_t upperColumns, bool upperInclusive) {
+  auto* ordered = static_cast<const OrderedIndex*>(index);
+  auto* s = new (range->opaque) RangeState{ordered, ordered->end(), upper, upperColumns,
+                                           std::max(lowerColumns, upperColumns), upperInclusive};
+  if (prefixHasNull(lower, lowerColumns) || prefixHasNull(upper, upperColumns)) return;
+  s->next = ordered->lowerBound(lower, lowerColumns, lowerInclusive);
+}
+
+RowId duet_index_range_next(DuetIndexRange* range) {
+  RangeState* s = stateOf(range);
+  while (s->next != s->index->end()) {
+    const OrderedIndex::Entry& e = *s->next;
+    if (s->index->beyond(e, s->upper, s->upperColumns, s->upperInclusive)) {
+      s->next = s->index->end();
+      break;
+    }
+    ++s->next;
+    if (prefixHasNull(e.key, s->boundedColumns)) continue;
+    return e.row;
+  }
+  return kNoRow;
+}
+
+RowId duet_table_insert(Table* table, const uint8_t* tuple, UndoLog* undo) {
+  return table->insert(tuple, *undo);
+}
+void duet_table_update(Table* table, RowId row, const uint8_t* tuple, UndoLog* undo) {
+  table->update(row, tuple, *undo);
+}
+void duet_table_erase(Table* table, RowId row, UndoLog* undo) { table->erase(row, *undo); }
+void duet_table_read(const Table* table, RowId row, uint8_t* tupleOut) {
+  table->read(row, tupleOut);
+}
+
+}  // extern "C"
+
+const std::vector<RuntimeSymbol>& storageRuntimeSymbols() {
+  static const std::vector<RuntimeSymbol> symbols = {
+      {"duet_index_lookup", reinterpret_cast<void*>(&duet_index_lookup)},
+      {"duet_index_lookup_int", reinterpret_cast<void*>(&duet_index_lookup_int)},
+      {"duet_index_range_open", reinterpret_cast<void*>(&duet_index_range_open)},
+      {"duet_index_range_next", reinterpret_cast<void*>(&duet_index_range_next)},
+      {"duet_table_insert", reinterpret_cast<void*>(&duet_table_insert)},
+      {"duet_table_update", reinterpret_cast<void*>(&duet_table_update)},
+      {"duet_table_erase", reinterpret_cast<void*>(&duet_table_erase)},
+      {"duet_table_read", reinterpret_cast<void*>(&duet_table_read)},
+  };
+  return symbols;
+}
+
+}  // namespace duet

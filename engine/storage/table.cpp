@@ -1,0 +1,468 @@
+// Table rows, string ownership, constraint checks and index maintenance (see table.h).
+#include "engine/storage/table.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "engine/error.h"
+#include "engine/storage/hash_index.h"
+#include "engine/storage/key_ops.h"
+#include "engine/storage/ordered_index.h"
+#include "engine/types/value.h"
+
+namespace duet {
+namespace {
+
+void* callocOrThrow(size_t n, size_t size) {
+  void* p = std::calloc(n, size);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+const VarString* loadString(const uint8_t* p) {
+  const VarString* s;
+  std::memcpy(&s, p, sizeof s);
+  return s;
+}
+
+void storeString(uint8_t* p, const VarString* s) { std::memcpy(p, &s, sizeof s); }
+
+}  // namespace
+
+struct Table::ChunkSet {
+  std::vector<Chunk*> chunks;
+  std::vector<RowId> freeSlots;
+  uint64_t liveRows = 0;
+};
+
+Table::Table(std::string name, std::vector<ColumnSpec> columns, StorageKind kind)
+    : name_(std::move(name)), columns_(std::move(columns)), kind_(kind) {
+  std::vector<SqlType> types;
+  for (uint32_t c = 0; c < columns_.size(); ++c) {
+    types.push_back(columns_[c].type);
+    if (isStringType(columns_[c].type.id)) stringColumns_.push_back(c);
+  }
+  layout_ = TupleLayout::of(types);
+  rowScratch_.resize(layout_.size);
+}
+
+Table::~Table() {
+  indexes_.clear();
+  for (Chunk* c : chunks_) freeChunk(c, true);
+}
+
+// ---- chunks -------------------------------------------------------------------------------
+
+Chunk* Table::newChunk() {
+  auto* c = static_cast<Chunk*>(callocOrThrow(1, sizeof(Chunk)));
+  c->live = static_cast<uint8_t*>(callocOrThrow(kChunkRows, 1));
+  if (kind_ == StorageKind::Row) {
+    // calloc of a large block maps fresh zero pages: untouched slots cost no memory.
+    c->rows = static_cast<uint8_t*>(callocOrThrow(kChunkRows, layout_.size));
+  } else {
+    size_t n = columns_.size();
+    c->columnValues = static_cast<uint8_t**>(callocOrThrow(n ? n : 1, sizeof(uint8_t*)));
+    c->columnNulls = static_cast<uint8_t**>(callocOrThrow(n ? n : 1, sizeof(uint8_t*)));
+    for (size_t i = 0; i < n; ++i) {
+      c->columnValues[i] =
+          static_cast<uint8_t*>(callocOrThrow(kChunkRows, physicalSize(columns_[i].type.id)));
+      c->columnNulls[i] = static_cast<uint8_t*>(callocOrThrow(kChunkRows, 1));
+    }
+  }
+  return c;
+}
+
+void Table::freeChunk(Chunk* c, bool freeLiveStrings) {
+  if (freeLiveStrings && !stringColumns_.empty()) {
+    std::vector<uint8_t> image(layout_.size);
+    for (uint32_t s = 0; s < c->used; ++s) {
+      if (!c->live[s]) continue;
+      readFrom(c, s, image.data());
+      freeStringsNotIn(image.data(), nullptr);
+    }
+  }
+  if (c->columnValues) {
+    for (size_t i = 0; i < columns_.size(); ++i) {
+      std::free(c->columnValues[i]);
+      std::free(c->columnNulls[i]);
+    }
+  }
+  std::free(c->columnValues);
+  std::free(c->columnNulls);
+  std::free(c->rows);
+  std::free(c->live);
+  std::free(c);
+}
+
+void Table::syncDirectory() {
+  directory_.chunks = chunks_.data();
+  directory_.count = static_cast<uint32_t>(chunks_.size());
+}
+
+RowId Table::allocateSlot() {
+  if (!freeSlots_.empty()) {
+    RowId r = freeSlots_.back();
+    freeSlots_.pop_back();
+    return r;
+  }
+  if (chunks_.empty() || chunks_.back()->used == kChunkRows) {
+    Chunk* c = newChunk();
+    try {
+      chunks_.push_back(c);
+    } catch (...) {
+      freeChunk(c, false);
+      throw;
+    }
+    syncDirectory();
+  }
+  Chunk* c = chunks_.back();
+  return (static_cast<RowId>(chunks_.size() - 1) << kChunkShift) | c->used++;
+}
+
+void Table::readFrom(const Chunk* c, uint32_t slot, uint8_t* out) const {
+  if (kind_ == StorageKind::Row) {
+    std::memcpy(out, c->rows + static_cast<size_t>(slot) * layout_.size, layout_.size);
+    return;
+  }
+  std::memset(out, 0, layout_.size);
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    uint32_t w = physicalSize(columns_[i].type.id);
+    out[i] = c->columnNulls[i][slot];
+    std::memcpy(out + layout_.offsets[i], c->columnValues[i] + static_cast<size_t>(slot) * w, w);
+  }
+}
+
+void Table::writeTo(Chunk* c, uint32_t slot, const uint8_t* tuple) {
+  if (kind_ == StorageKind::Row) {
+    std::memcpy(c->rows + static_cast<size_t>(slot) * layout_.size, tuple, layout_.size);
+    return;
+  }
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    uint32_t w = physicalSize(columns_[i].type.id);
+    c->columnNulls[i][slot] = tuple[i] ? 1 : 0;
+    std::memcpy(c->columnValues[i] + static_cast<size_t>(slot) * w, tuple + layout_.offsets[i], w);
+  }
+}
+
+// ---- strings ------------------------------------------------------------------------------
+
+const VarString* Table::copyString(const VarString* s) {
+  size_t bytes = sizeof(VarString) + s->len;
+  auto* copy = static_cast<VarString*>(std::malloc(bytes));
+  if (!copy) throw std::bad_alloc();
+  copy->len = s->len;
+  std::memcpy(copy->data, s->data, s->len);
+  stringBytes_ += bytes;
+  return copy;
+}
+
+void Table::freeString(const VarString* s) {
+  stringBytes_ -= sizeof(VarString) + s->len;
+  std::free(const_cast<VarString*>(s));
+}
+
+void Table::freeStringsNotIn(const uint8_t* image, const uint8_t* keep) {
+  for (uint32_t c : stringColumns_) {
+    if (image[c]) continue;
+    const VarString* s = loadString(image + layout_.offsets[c]);
+    if (keep && !keep[c] && loadString(keep + layout_.offsets[c]) == s) continue;
+    freeString(s);
+  }
+}
+
+// ---- constraints and indexes --------------------------------------------------------------
+
+void Table::checkNotNull(const uint8_t* tuple) const {
+  for (size_t c = 0; c < columns_.size(); ++c) {
+    if (!columns_[c].notNull || !tuple[c]) continue;
+    throw SqlError(sqlstate::kNotNullViolation,
+                   fmt::format("null value in column \"{}\" of relation \"{}\" violates "
+                               "not-null constraint",
+                               columns_[c].name, name_),
+                   fmt::format("Failing row contains ({}).", formatTuple(layout_, tuple)));
+  }
+}
+
+void Table::keyOf(const uint8_t* tuple, const Index& index, uint8_t* keyOut) const {
+  const TupleLayout& kl = index.keyLayout();
+  std::memset(keyOut, 0, kl.size);  // deterministic padding: rekey compares key bytes
+  const std::vector<uint32_t>& cols = index.columns();
+  for (size_t i = 0; i < cols.size(); ++i) {
+    uint32_t col = cols[i];
+    keyOut[i] = tuple[col];
+    if (!tuple[col])
+      std::memcpy(keyOut + kl.offsets[i], tuple + layout_.offsets[col],
+                  physicalSize(kl.types[i].id));
+  }
+}
+
+void Table::readKey(RowId row, const Index& index, uint8_t* keyOut) const {
+  std::vector<uint8_t> image(layout_.size);
+  read(row, image.data());
+  keyOf(image.data(), index, keyOut);
+}
+
+void Table::throwUnique(const Index& index, const uint8_t* key, bool creating) const {
+  std::string names;
+  for (uint32_t col : index.columns()) {
+    if (!names.empty()) names += ", ";
+    names += columns_[col].name;
+  }
+  std::string values = formatTuple(index.keyLayout(), key);
+  if (creating)
+    throw SqlError(sqlstate::kUniqueViolation,
+                   fmt::format("could not create unique index \"{}\"", index.name()),
+                   fmt::format("Key ({})=({}) is duplicated.", names, values));
+  throw SqlError(sqlstate::kUniqueViolation,
+                 fmt::format("duplicate key value violates unique constraint \"{}\"", index.name()),
+                 fmt::format("Key ({})=({}) already exists.", names, values));
+}
+
+void Table::checkUnique(const uint8_t* tuple, RowId self) const {
+  uint8_t* key = keyScratch_.data();
+  for (const auto& index : indexes_) {
+    if (!index->unique()) continue;
+    keyOf(tuple, *index, key);
+    if (tupleHasNull(index->keyLayout(), key)) continue;  // NULLs never conflict
+    RowId other = index->find(key);
+    if (other != kNoRow && other != self) throwUnique(*index, key, false);
+  }
+}
+
+void Table::addToIndexes(RowId row, const uint8_t* tuple) {
+  uint8_t* key = keyScratch_.data();
+  for (const auto& index : indexes_) {
+    keyOf(tuple, *index, key);
+    index->insert(key, row);
+  }
+}
+
+void Table::removeFromIndexes(RowId row, const uint8_t* tuple) {
+  uint8_t* key = keyScratch_.data();
+  for (const auto& index : indexes_) {
+    keyOf(tuple, *index, key);
+    index->remove(key, row);
+  }
+}
+
+void Table::rekey(RowId row, const uint8_t* from, const uint8_t* to) {
+  for (const auto& index : indexes_) {
+    uint32_t size = index->keyLayout().size;
+    uint8_t* a = keyScratch_.data();
+    uint8_t* b = a + size;
+    keyOf(from, *index, a);
+    keyOf(to, *index, b);
+    // Byte comparison, not SQL equality: an equal key held in a new string must still be
+    // re-entered, because the index's key copy points at the string it was given.
+    if (std::memcmp(a, b, size) == 0) continue;
+    index->remove(a, row);
+    index->insert(b, row);
+  }
+}
+
+void Table::rebuildIndexes() {
+  for (const auto& index : indexes_) index->clear();
+  std::vector<uint8_t> image(layout_.size);
+  for (size_t ci = 0; ci < chunks_.size(); ++ci) {
+    const Chunk* c = chunks_[ci];
+    for (uint32_t s = 0; s < c->used; ++s) {
+      if (!c->live[s]) continue;
+      readFrom(c, s, image.data());
+      addToIndexes((static_cast<RowId>(ci) << kChunkShift) | s, image.data());
+    }
+  }
+}
+
+Index* Table::createIndex(std::string name, std::vector<uint32_t> columns, IndexKind kind,
+                          bool unique, UndoLog& undo) {
+  std::vector<SqlType> types;
+  for (uint32_t col : columns) types.push_back(columns_.at(col).type);
+  TupleLayout keyLayout = TupleLayout::of(types);
+  std::shared_ptr<Index> index;
+  if (kind == IndexKind::Hash)
+    index = std::make_shared<HashIndex>(std::move(name), std::move(columns), keyLayout);
+  else
+    index = std::make_shared<OrderedIndex>(std::move(name), std::move(columns), keyLayout, unique);
+
+  std::vector<uint8_t> image(layout_.size), key(keyLayout.size);
+  for (size_t ci = 0; ci < chunks_.size(); ++ci) {
+    const Chunk* c = chunks_[ci];
+    for (uint32_t s = 0; s < c->used; ++s) {
+      if (!c->live[s]) continue;
+      readFrom(c, s, image.data());
+      keyOf(image.data(), *index, key.data());
+      if (index->unique() && !tupleHasNull(keyLayout, key.data()) &&
+          index->find(key.data()) != kNoRow)
+        throwUnique(*index, key.data(), true);
+      index->insert(key.data(), (static_cast<RowId>(ci) << kChunkShift) | s);
+    }
+  }
+  if (keyScratch_.size() < 2 * keyLayout.size) keyScratch_.resize(2 * keyLayout.size);
+  indexes_.push_back(index);
+  Index* raw = index.get();
+  undo.recordAction([this, raw] {
+    indexes_.erase(std::find_if(indexes_.begin(), indexes_.end(),
+                                [raw](const auto& p) { return p.get() == raw; }));
+  });
+  return raw;
+}
+
+void Table::dropIndex(Index* index, UndoLog& undo) {
+  auto it = std::find_if(indexes_.begin(), indexes_.end(),
+                         [index](const auto& p) { return p.get() == index; });
+  if (it == indexes_.end()) return;
+  size_t position = static_cast<size_t>(it - indexes_.begin());
+  std::shared_ptr<Index> kept = *it;
+  indexes_.erase(it);
+  // Rollback undoes later row changes first, so the detached index matches the rows again
+  // by the time it is put back.
+  undo.recordAction([this, kept, position] { indexes_.insert(indexes_.begin() + position, kept); });
+}
+
+// ---- rows ---------------------------------------------------------------------------------
+
+bool Table::isLive(RowId row) const {
+  size_t ci = row >> kChunkShift;
+  if (ci >= chunks_.size()) return false;
+  const Chunk* c = chunks_[ci];
+  uint32_t s = slotOf(row);
+  return s < c->used && c->live[s];
+}
+
+void Table::read(RowId row, uint8_t* tupleOut) const { readFrom(chunkOf(row), slotOf(row), tupleOut); }
+
+RowId Table::insert(const uint8_t* tuple, UndoLog& undo) {
+  checkNotNull(tuple);
+  checkUnique(tuple, kNoRow);
+  uint8_t* image = rowScratch_.data();
+  std::memcpy(image, tuple, layout_.size);
+  for (uint32_t c : stringColumns_)
+    if (!image[c])
+      storeString(image + layout_.offsets[c], copyString(loadString(tuple + layout_.offsets[c])));
+  RowId row = allocateSlot();
+  Chunk* chunk = chunkOf(row);
+  uint32_t slot = slotOf(row);
+  writeTo(chunk, slot, image);
+  chunk->live[slot] = 1;
+  ++chunk->liveCount;
+  ++liveRows_;
+  addToIndexes(row, image);
+  undo.recordInsert(this, row);
+  return row;
+}
+
+void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
+  checkNotNull(newTuple);
+  checkUnique(newTuple, row);
+  auto* images = static_cast<uint8_t*>(std::malloc(2 * static_cast<size_t>(layout_.size)));
+  if (!images) throw std::bad_alloc();
+  uint8_t* before = images;
+  uint8_t* after = images + layout_.size;
+  Chunk* chunk = chunkOf(row);
+  uint32_t slot = slotOf(row);
+  readFrom(chunk, slot, before);
+  std::memcpy(after, newTuple, layout_.size);
+  for (uint32_t c : stringColumns_) {
+    if (after[c]) continue;
+    uint32_t off = layout_.offsets[c];
+    const VarString* s = loadString(after + off);
+    // A string handed back unchanged (read() then update()) is the table's own: keep it.
+    if (!before[c] && loadString(before + off) == s) continue;
+    storeString(after + off, copyString(s));
+  }
+  rekey(row, before, after);
+  writeTo(chunk, slot, after);
+  undo.recordUpdate(this, row, images);
+}
+
+void Table::erase(RowId row, UndoLog& undo) {
+  Chunk* chunk = chunkOf(row);
+  uint32_t slot = slotOf(row);
+  uint8_t* image = rowScratch_.data();
+  readFrom(chunk, slot, image);
+  removeFromIndexes(row, image);
+  chunk->live[slot] = 0;
+  --chunk->liveCount;
+  --liveRows_;
+  // The bytes stay in the slot until commit: rollback only has to flip live back.
+  undo.recordErase(this, row, chunk);
+}
+
+void Table::truncate(UndoLog& undo) {
+  auto saved = std::make_shared<ChunkSet>();
+  saved->chunks.swap(chunks_);
+  saved->freeSlots.swap(freeSlots_);
+  saved->liveRows = liveRows_;
+  liveRows_ = 0;
+  syncDirectory();
+  for (const auto& index : indexes_) index->clear();
+  undo.recordAction(
+      [this, saved] {
+        // Rows added since the TRUNCATE have been undone already: these chunks are empty.
+        for (Chunk* c : chunks_) freeChunk(c, false);
+        chunks_.swap(saved->chunks);
+        freeSlots_.swap(saved->freeSlots);
+        liveRows_ = saved->liveRows;
+        saved->chunks.clear();
+        syncDirectory();
+        rebuildIndexes();
+      },
+      [this, saved] {
+        for (Chunk* c : saved->chunks) freeChunk(c, true);
+        saved->chunks.clear();
+      });
+}
+
+// ---- undo hooks ---------------------------------------------------------------------------
+
+void Table::undoInsert(RowId row) {
+  Chunk* chunk = chunkOf(row);
+  uint32_t slot = slotOf(row);
+  uint8_t* image = rowScratch_.data();
+  readFrom(chunk, slot, image);
+  removeFromIndexes(row, image);
+  chunk->live[slot] = 0;
+  --chunk->liveCount;
+  --liveRows_;
+  freeStringsNotIn(image, nullptr);
+  freeSlots_.push_back(row);  // never committed, so reusable at once
+}
+
+void Table::undoUpdate(RowId row, const uint8_t* images) {
+  const uint8_t* before = images;
+  const uint8_t* after = images + layout_.size;
+  rekey(row, after, before);
+  writeTo(chunkOf(row), slotOf(row), before);
+  freeStringsNotIn(after, before);
+}
+
+void Table::commitUpdate(const uint8_t* images) {
+  freeStringsNotIn(images, images + layout_.size);
+}
+
+void Table::undoErase(RowId row) {
+  Chunk* chunk = chunkOf(row);
+  uint32_t slot = slotOf(row);
+  chunk->live[slot] = 1;
+  ++chunk->liveCount;
+  ++liveRows_;
+  uint8_t* image = rowScratch_.data();
+  readFrom(chunk, slot, image);
+  addToIndexes(row, image);
+}
+
+void Table::commitErase(RowId row, const Chunk* chunk) {
+  uint8_t* image = rowScratch_.data();
+  readFrom(chunk, slotOf(row), image);
+  freeStringsNotIn(image, nullptr);
+  // After a TRUNCATE in the same transaction the slot belongs to a set-aside chunk that
+  // the TRUNCATE's own commit frees; only a slot of a current chunk is reusable.
+  size_t ci = row >> kChunkShift;
+  if (ci < chunks_.size() && chunks_[ci] == chunk) freeSlots_.push_back(row);
+}
+
+}  // namespace duet

@@ -1,0 +1,118 @@
+// A table's rows and indexes. All calls come from the one executor thread; nothing here
+// locks. Rows live in Chunks (layout.h) that are allocated lazily with malloc/calloc -
+// private anonymous memory, so fork() snapshots see them copy-on-write - and never move
+// while the table lives. A slot freed by a committed delete is reused by later inserts,
+// and the strings of deleted or replaced rows are freed at commit, so steady update/delete
+// workloads run in bounded memory.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/storage/index.h"
+#include "engine/storage/layout.h"
+#include "engine/storage/undo_log.h"
+#include "engine/types/value.h"
+
+namespace duet {
+
+struct ColumnSpec {
+  std::string name;
+  SqlType type;
+  bool notNull = false;
+};
+
+class Table {
+ public:
+  Table(std::string name, std::vector<ColumnSpec> columns, StorageKind kind);
+  Table(const Table&) = delete;
+  Table& operator=(const Table&) = delete;
+  ~Table();
+
+  const std::string& name() const { return name_; }
+  const std::vector<ColumnSpec>& columns() const { return columns_; }
+  const TupleLayout& layout() const { return layout_; }
+  StorageKind kind() const { return kind_; }
+  // The chunk array scans walk. The array may be reallocated as the table grows (re-read
+  // it per chunk); the chunks themselves stay put.
+  const ChunkDirectory& directory() const { return directory_; }
+  uint64_t liveRowCount() const { return liveRows_; }
+
+  // Rows. Tuples are in layout() format; strings are copied into table-owned memory.
+  // insert/update raise 23502 (NOT NULL) and 23505 (unique index) before changing anything.
+  RowId insert(const uint8_t* tuple, UndoLog& undo);
+  void update(RowId row, const uint8_t* newTuple, UndoLog& undo);
+  void erase(RowId row, UndoLog& undo);
+  // Copies the row into tupleOut; strings point into table memory, valid until the row is
+  // updated or deleted and that change commits.
+  void read(RowId row, uint8_t* tupleOut) const;
+  bool isLive(RowId row) const;
+  // Removes every row; ROLLBACK brings them (and the index entries) back.
+  void truncate(UndoLog& undo);
+
+  // Indexes, kept in step with the rows. createIndex fills the new index from existing rows
+  // (23505 "could not create unique index" on duplicates); both are undone by rollback.
+  Index* createIndex(std::string name, std::vector<uint32_t> columns, IndexKind kind,
+                     bool unique, UndoLog& undo);
+  void dropIndex(Index* index, UndoLog& undo);
+  const std::vector<std::shared_ptr<Index>>& indexes() const { return indexes_; }
+  // The key of a row in index.keyLayout() format (buffer of keyLayout().size bytes).
+  void readKey(RowId row, const Index& index, uint8_t* keyOut) const;
+
+  // Accounting, for tests and monitoring.
+  size_t stringBytes() const { return stringBytes_; }
+  size_t freeSlotCount() const { return freeSlots_.size(); }
+  size_t chunkCount() const { return chunks_.size(); }
+
+  // Undo-log hooks (UndoLog calls these; nothing else should).
+  void undoInsert(RowId row);
+  void undoUpdate(RowId row, const uint8_t* images);
+  void commitUpdate(const uint8_t* images);
+  void undoErase(RowId row);
+  void commitErase(RowId row, const Chunk* chunk);
+
+ private:
+  struct ChunkSet;  // the chunks and free slots a TRUNCATE sets aside
+
+  Chunk* newChunk();
+  void freeChunk(Chunk* chunk, bool freeLiveStrings);
+  Chunk* chunkOf(RowId row) const { return chunks_[row >> kChunkShift]; }
+  static uint32_t slotOf(RowId row) { return static_cast<uint32_t>(row & (kChunkRows - 1)); }
+  void readFrom(const Chunk* chunk, uint32_t slot, uint8_t* out) const;
+  void writeTo(Chunk* chunk, uint32_t slot, const uint8_t* tuple);
+  RowId allocateSlot();
+  void syncDirectory();
+
+  void checkNotNull(const uint8_t* tuple) const;
+  void checkUnique(const uint8_t* tuple, RowId self) const;
+  [[noreturn]] void throwUnique(const Index& index, const uint8_t* key, bool creating) const;
+  void keyOf(const uint8_t* tuple, const Index& index, uint8_t* keyOut) const;
+  void addToIndexes(RowId row, const uint8_t* tuple);
+  void removeFromIndexes(RowId row, const uint8_t* tuple);
+  // Re-keys the indexes whose key bytes differ between two images of one row.
+  void rekey(RowId row, const uint8_t* from, const uint8_t* to);
+  void rebuildIndexes();
+
+  const VarString* copyString(const VarString* s);
+  void freeString(const VarString* s);
+  // Frees the strings of `image` that `keep` does not share (keep may be null).
+  void freeStringsNotIn(const uint8_t* image, const uint8_t* keep);
+
+  std::string name_;
+  std::vector<ColumnSpec> columns_;
+  TupleLayout layout_;
+  StorageKind kind_;
+  std::vector<uint32_t> stringColumns_;
+  std::vector<Chunk*> chunks_;
+  ChunkDirectory directory_{nullptr, 0};
+  std::vector<RowId> freeSlots_;
+  uint64_t liveRows_ = 0;
+  size_t stringBytes_ = 0;
+  std::vector<std::shared_ptr<Index>> indexes_;
+  // Work buffers for the hot paths (one executor thread, calls never nest): a row image,
+  // and two keys of the widest index.
+  std::vector<uint8_t> rowScratch_;
+  mutable std::vector<uint8_t> keyScratch_;
+};
+
+}  // namespace duet

@@ -1,0 +1,59 @@
+// The running transaction's undo log: before-images of row changes plus closures for rare
+// operations (DDL). There is one writer (the executor thread) and no concurrency control;
+// the log exists so ROLLBACK, failed statements (rollbackTo a mark) and later savepoints
+// restore tables and their indexes exactly, and so that COMMIT knows which slots and
+// strings of deleted/replaced rows may now be reused.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "engine/storage/layout.h"
+
+namespace duet {
+
+class Table;
+
+class UndoLog {
+ public:
+  using Mark = size_t;
+
+  UndoLog() = default;
+  UndoLog(const UndoLog&) = delete;
+  UndoLog& operator=(const UndoLog&) = delete;
+  ~UndoLog();  // an unfinished transaction is rolled back
+
+  Mark mark() const { return records_.size(); }
+  // Undoes every change made after m, newest first; the log keeps the records before m.
+  void rollbackTo(Mark m);
+  void rollback() { rollbackTo(0); }
+  // Makes every change permanent: frees replaced strings and hands deleted slots back to
+  // their tables' free lists. The log is empty afterwards.
+  void commit();
+  bool empty() const { return records_.empty(); }
+  size_t size() const { return records_.size(); }
+
+  // Recorders, called by Table (row changes) and the catalog (DDL).
+  void recordInsert(Table* table, RowId row);
+  // images: malloc'd block of the old tuple followed by the new one; the log frees it.
+  void recordUpdate(Table* table, RowId row, uint8_t* images);
+  // chunk: the chunk the row lived in, so a commit after TRUNCATE can tell the slot is gone.
+  void recordErase(Table* table, RowId row, const Chunk* chunk);
+  // undo runs on rollback; onCommit (optional) on commit. Neither may throw.
+  void recordAction(std::function<void()> undo, std::function<void()> onCommit = {});
+
+ private:
+  enum class Kind : uint8_t { Insert, Update, Erase, Action };
+  struct Action {
+    std::function<void()> undo, onCommit;
+  };
+  struct Record {
+    Kind kind;
+    Table* table;
+    RowId row;
+    void* payload;  // Update: images; Erase: the Chunk; Action: Action*
+  };
+  std::vector<Record> records_;
+};
+
+}  // namespace duet

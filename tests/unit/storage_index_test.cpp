@@ -1,0 +1,177 @@
+// Indexes: unique hash (single/multi column, NULLs, messages), ordered range scans, index
+// creation over existing rows, and rollback restoring index entries.
+#include <catch2/catch.hpp>
+
+#include "engine/error.h"
+#include "engine/storage/storage_runtime.h"
+#include "engine/storage/table.h"
+#include "tests/unit/storage_test_util.h"
+
+using namespace duet;
+using duet::test::TupleBuf;
+
+namespace {
+
+std::string uniqueError(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const SqlError& e) {
+    return e.code + " " + e.what() + " / " + e.detail;
+  }
+  return "no error";
+}
+
+std::vector<int32_t> scan(const Table& t, const Index* idx, const uint8_t* lo, uint32_t loCols,
+                          bool loIncl, const uint8_t* hi, uint32_t hiCols, bool hiIncl) {
+  DuetIndexRange range;
+  duet_index_range_open(&range, idx, lo, loCols, loIncl, hi, hiCols, hiIncl);
+  std::vector<int32_t> out;
+  std::vector<uint8_t> buf(t.layout().size);
+  for (RowId r; (r = duet_index_range_next(&range)) != kNoRow;) {
+    t.read(r, buf.data());
+    out.push_back(test::field<int32_t>(t.layout(), buf.data(), 2));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("unique hash index: lookups and violations", "[storage][index]") {
+  Table t("t", {{"a", {TypeId::Int4}}, {"b", {TypeId::Text}}, {"c", {TypeId::Int4}}},
+          StorageKind::Row);
+  UndoLog undo;
+  Index* pk = t.createIndex("t_pkey", {0}, IndexKind::Hash, true, undo);
+  Index* ab = t.createIndex("t_a_b_key", {0, 1}, IndexKind::Hash, true, undo);
+  const TupleLayout& l = t.layout();
+  RowId r1 = t.insert(TupleBuf(l).set<int32_t>(0, 1).str(1, "x").set<int32_t>(2, 0).data(), undo);
+  undo.commit();
+  CHECK(duet_index_lookup_int(pk, 1) == r1);
+  CHECK(duet_index_lookup_int(pk, 2) == kNoRow);
+  CHECK(duet_index_lookup_int(pk, int64_t{1} << 40) == kNoRow);
+
+  CHECK(uniqueError([&] { t.insert(TupleBuf(l).set<int32_t>(0, 1).str(1, "y").set<int32_t>(2, 0).data(), undo); }) ==
+        "23505 duplicate key value violates unique constraint \"t_pkey\" / Key (a)=(1) already exists.");
+  CHECK(t.liveRowCount() == 1);
+
+  // Multi-column key with strings; NULLs never conflict.
+  Table u("u", {{"a", {TypeId::Int4}}, {"b", {TypeId::Text}}, {"c", {TypeId::Int4}}},
+          StorageKind::Column);
+  u.createIndex("u_a_b_key", {0, 1}, IndexKind::Hash, true, undo);
+  u.insert(TupleBuf(l).set<int32_t>(0, 1).str(1, "2").set<int32_t>(2, 0).data(), undo);
+  u.insert(TupleBuf(l).set<int32_t>(0, 1).null(1).set<int32_t>(2, 0).data(), undo);
+  u.insert(TupleBuf(l).set<int32_t>(0, 1).null(1).set<int32_t>(2, 0).data(), undo);
+  CHECK(uniqueError([&] { u.insert(TupleBuf(l).set<int32_t>(0, 1).str(1, "2").set<int32_t>(2, 0).data(), undo); }) ==
+        "23505 duplicate key value violates unique constraint \"u_a_b_key\" / Key (a, b)=(1, 2) already exists.");
+  undo.commit();
+  CHECK(u.liveRowCount() == 3);
+
+  // Update to a conflicting key fails without changing anything; to its own key succeeds.
+  RowId r2 = t.insert(TupleBuf(l).set<int32_t>(0, 2).str(1, "x").set<int32_t>(2, 0).data(), undo);
+  CHECK(uniqueError([&] { t.update(r2, TupleBuf(l).set<int32_t>(0, 1).str(1, "z").set<int32_t>(2, 0).data(), undo); })
+            .starts_with("23505"));
+  t.update(r2, TupleBuf(l).set<int32_t>(0, 2).str(1, "w").set<int32_t>(2, 5).data(), undo);
+  undo.commit();
+  CHECK(duet_index_lookup_int(pk, 2) == r2);
+  TupleBuf key(ab->keyLayout());
+  key.set<int32_t>(0, 2).str(1, "w");
+  CHECK(duet_index_lookup(ab, key.data()) == r2);
+  key.str(1, "x");
+  CHECK(duet_index_lookup(ab, key.data()) == kNoRow);
+}
+
+TEST_CASE("hash index survives many inserts and deletes", "[storage][index]") {
+  Table t("t", {{"a", {TypeId::Int8}}, {"b", {TypeId::Int4}}}, StorageKind::Row);
+  UndoLog undo;
+  Index* pk = t.createIndex("t_pkey", {0, 1}, IndexKind::Hash, true, undo);
+  std::vector<RowId> rows;
+  for (int i = 0; i < 20000; ++i)
+    rows.push_back(t.insert(TupleBuf(t.layout()).set<int64_t>(0, i).set<int32_t>(1, -i).data(), undo));
+  for (int i = 0; i < 20000; i += 2) t.erase(rows[i], undo);
+  undo.commit();
+  CHECK(pk->size() == 10000);
+  for (int i = 0; i < 20000; ++i) {
+    TupleBuf k(pk->keyLayout());
+    k.set<int64_t>(0, i).set<int32_t>(1, -i);
+    CHECK(duet_index_lookup(pk, k.data()) == (i % 2 ? rows[i] : kNoRow));
+  }
+}
+
+TEST_CASE("ordered index range and prefix scans", "[storage][index]") {
+  Table t("t", {{"a", {TypeId::Int4}}, {"b", {TypeId::Int4}}, {"id", {TypeId::Int4}}},
+          StorageKind::Row);
+  const TupleLayout& l = t.layout();
+  UndoLog undo;
+  Index* idx = t.createIndex("t_a_b_idx", {0, 1}, IndexKind::Ordered, false, undo);
+  int id = 0;
+  for (int a = 3; a >= 1; --a)
+    for (int b = 0; b < 3; ++b) t.insert(TupleBuf(l).set<int32_t>(0, a).set<int32_t>(1, b).set<int32_t>(2, id++).data(), undo);
+  t.insert(TupleBuf(l).set<int32_t>(0, 2).null(1).set<int32_t>(2, 100).data(), undo);
+  t.insert(TupleBuf(l).set<int32_t>(0, 2).set<int32_t>(1, 1).set<int32_t>(2, 101).data(), undo);  // duplicate
+  undo.commit();
+  // ids: a=3 -> 0,1,2; a=2 -> 3,4,5; a=1 -> 6,7,8
+  TupleBuf lo(idx->keyLayout()), hi(idx->keyLayout());
+  lo.set<int32_t>(0, 2).set<int32_t>(1, 1);
+  hi.set<int32_t>(0, 3).set<int32_t>(1, 1);
+  CHECK(scan(t, idx, lo.data(), 2, true, hi.data(), 2, true) == std::vector<int32_t>{4, 101, 5, 0, 1});
+  CHECK(scan(t, idx, lo.data(), 2, false, hi.data(), 2, false) == std::vector<int32_t>{5, 0});
+  // Prefix a = 2: NULL b sorts last and is included (b is not bounded).
+  CHECK(scan(t, idx, lo.data(), 1, true, lo.data(), 1, true) == std::vector<int32_t>{3, 4, 101, 5, 100});
+  // a = 2 AND b > 0: the NULL is skipped.
+  TupleBuf zero(idx->keyLayout());
+  zero.set<int32_t>(0, 2).set<int32_t>(1, 0);
+  CHECK(scan(t, idx, zero.data(), 2, false, lo.data(), 1, true) == std::vector<int32_t>{4, 101, 5});
+  // a < 2 and a full scan.
+  CHECK(scan(t, idx, nullptr, 0, true, lo.data(), 1, false) == std::vector<int32_t>{6, 7, 8});
+  CHECK(scan(t, idx, nullptr, 0, true, nullptr, 0, true).size() == 11);
+  // A NULL bound matches nothing.
+  TupleBuf nul(idx->keyLayout());
+  nul.null(0);
+  CHECK(scan(t, idx, nul.data(), 1, true, nul.data(), 1, true).empty());
+}
+
+TEST_CASE("creating a unique index over duplicates fails", "[storage][index]") {
+  Table t("t", {{"a", {TypeId::Numeric}}}, StorageKind::Row);
+  UndoLog undo;
+  t.insert(TupleBuf(t.layout()).set<NumericRep>(0, makeNumeric(10, 1)).data(), undo);
+  t.insert(TupleBuf(t.layout()).set<NumericRep>(0, makeNumeric(100, 2)).data(), undo);
+  undo.commit();
+  CHECK(uniqueError([&] { t.createIndex("x", {0}, IndexKind::Ordered, true, undo); }) ==
+        "23505 could not create unique index \"x\" / Key (a)=(1.00) is duplicated.");
+  CHECK(t.indexes().empty());
+  CHECK(uniqueError([&] { t.createIndex("y", {0}, IndexKind::Hash, true, undo); }).starts_with("23505"));
+}
+
+TEST_CASE("rollback restores index entries exactly", "[storage][index]") {
+  for (StorageKind kind : {StorageKind::Row, StorageKind::Column}) {
+    Table t("t", {{"a", {TypeId::Int4}}, {"s", {TypeId::Varchar}}, {"id", {TypeId::Int4}}}, kind);
+    const TupleLayout& l = t.layout();
+    UndoLog undo;
+    Index* pk = t.createIndex("t_pkey", {0}, IndexKind::Hash, true, undo);
+    Index* byS = t.createIndex("t_s_idx", {1}, IndexKind::Ordered, false, undo);
+    RowId r1 = t.insert(TupleBuf(l).set<int32_t>(0, 1).str(1, "b").set<int32_t>(2, 1).data(), undo);
+    RowId r2 = t.insert(TupleBuf(l).set<int32_t>(0, 2).str(1, "a").set<int32_t>(2, 2).data(), undo);
+    undo.commit();
+
+    UndoLog::Mark m = undo.mark();
+    t.update(r1, TupleBuf(l).set<int32_t>(0, 10).str(1, "z").set<int32_t>(2, 1).data(), undo);
+    t.erase(r2, undo);
+    RowId r3 = t.insert(TupleBuf(l).set<int32_t>(0, 2).str(1, "c").set<int32_t>(2, 3).data(), undo);
+    CHECK(duet_index_lookup_int(pk, 2) == r3);
+    CHECK(duet_index_lookup_int(pk, 1) == kNoRow);
+    undo.rollbackTo(m);
+    CHECK(duet_index_lookup_int(pk, 1) == r1);
+    CHECK(duet_index_lookup_int(pk, 2) == r2);
+    CHECK(duet_index_lookup_int(pk, 10) == kNoRow);
+    CHECK(pk->size() == 2);
+    CHECK(scan(t, byS, nullptr, 0, true, nullptr, 0, true) == std::vector<int32_t>{2, 1});
+
+    // Dropping and truncating are undone too.
+    t.dropIndex(byS, undo);
+    t.truncate(undo);
+    CHECK(pk->size() == 0);
+    undo.rollback();
+    REQUIRE(t.indexes().size() == 2);
+    CHECK(pk->size() == 2);
+    CHECK(scan(t, byS, nullptr, 0, true, nullptr, 0, true) == std::vector<int32_t>{2, 1});
+  }
+}
