@@ -174,6 +174,10 @@ void Table::freeStringsNotIn(const uint8_t* image, const uint8_t* keep) {
   }
 }
 
+void Table::setNotNull(const std::vector<uint32_t>& columns, bool notNull) {
+  for (uint32_t c : columns) columns_.at(c).notNull = notNull;
+}
+
 // ---- constraints and indexes --------------------------------------------------------------
 
 void Table::checkNotNull(const uint8_t* tuple) const {

@@ -50,6 +50,9 @@ class Table {
   // Removes every row; ROLLBACK brings them (and the index entries) back.
   void truncate(UndoLog& undo);
 
+  // ALTER TABLE ADD PRIMARY KEY makes its columns NOT NULL (the caller checked the rows).
+  void setNotNull(const std::vector<uint32_t>& columns, bool notNull);
+
   // Indexes, kept in step with the rows. createIndex fills the new index from existing rows
   // (23505 "could not create unique index" on duplicates); both are undone by rollback.
   Index* createIndex(std::string name, std::vector<uint32_t> columns, IndexKind kind,

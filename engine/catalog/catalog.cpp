@@ -1,0 +1,367 @@
+// Catalog objects and DDL (see catalog.h).
+#include "engine/catalog/catalog.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "engine/error.h"
+
+namespace duet {
+namespace {
+
+constexpr size_t kMaxNameBytes = 63;  // PostgreSQL's NAMEDATALEN - 1
+
+// PostgreSQL's fixed OIDs for the bootstrap objects.
+constexpr uint32_t kPostgresDatabaseOid = 5, kPostgresRoleOid = 10, kPgCatalogOid = 11,
+                   kPublicOid = 2200;
+
+[[noreturn]] void undefinedTable(const std::string& name) {
+  throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", name));
+}
+
+}  // namespace
+
+int TableInfo::columnIndex(const std::string& column) const {
+  for (size_t i = 0; i < columns.size(); ++i)
+    if (columns[i].name == column) return static_cast<int>(i);
+  return -1;
+}
+
+Schema* Database::schema(const std::string& n) const {
+  auto it = schemas.find(n);
+  return it == schemas.end() ? nullptr : it->second.get();
+}
+
+Catalog::Catalog() {
+  roles_["postgres"] = Role{kPostgresRoleOid, "postgres", true};
+  databases_["postgres"] = makeDatabase(kPostgresDatabaseOid, "postgres", "postgres");
+}
+
+std::shared_ptr<Database> Catalog::makeDatabase(uint32_t oid, const std::string& name,
+                                                const std::string& owner) {
+  auto db = std::make_shared<Database>();
+  db->oid = oid;
+  db->name = name;
+  db->owner = owner;
+  for (auto [schemaOid, schemaName] : {std::pair{kPgCatalogOid, "pg_catalog"}, std::pair{kPublicOid, "public"}}) {
+    auto s = std::make_unique<Schema>();
+    s->oid = schemaOid;
+    s->name = schemaName;
+    db->schemas[schemaName] = std::move(s);
+  }
+  return db;
+}
+
+// ---- databases and roles --------------------------------------------------------------------
+
+Database* Catalog::database(const std::string& name) const {
+  auto it = databases_.find(name);
+  return it == databases_.end() ? nullptr : it->second.get();
+}
+
+Database& Catalog::createDatabase(const std::string& name, const std::string& owner,
+                                  UndoLog& undo) {
+  if (databases_.count(name))
+    throw SqlError(sqlstate::kDuplicateDatabase, fmt::format("database \"{}\" already exists", name));
+  auto db = makeDatabase(nextOid(), name, owner);
+  databases_[name] = db;
+  undo.recordAction([this, name] { databases_.erase(name); });
+  return *db;
+}
+
+void Catalog::dropDatabase(const std::string& name, bool ifExists, UndoLog& undo) {
+  auto it = databases_.find(name);
+  if (it == databases_.end()) {
+    if (ifExists) return;
+    throw SqlError(sqlstate::kInvalidCatalogName, fmt::format("database \"{}\" does not exist", name));
+  }
+  std::shared_ptr<Database> kept = it->second;
+  databases_.erase(it);
+  undo.recordAction([this, kept] { databases_[kept->name] = kept; });
+}
+
+const Role* Catalog::role(const std::string& name) const {
+  auto it = roles_.find(name);
+  return it == roles_.end() ? nullptr : &it->second;
+}
+
+const Role& Catalog::createRole(const std::string& name, bool superuser, UndoLog& undo) {
+  if (roles_.count(name))
+    throw SqlError(sqlstate::kDuplicateObject, fmt::format("role \"{}\" already exists", name));
+  Role& r = roles_[name] = Role{nextOid(), name, superuser};
+  undo.recordAction([this, name] { roles_.erase(name); });
+  return r;
+}
+
+void Catalog::dropRole(const std::string& name, bool ifExists, UndoLog& undo) {
+  auto it = roles_.find(name);
+  if (it == roles_.end()) {
+    if (ifExists) return;
+    throw SqlError(sqlstate::kUndefinedObject, fmt::format("role \"{}\" does not exist", name));
+  }
+  for (const auto& [dbName, db] : databases_)
+    if (db->owner == name)
+      throw SqlError("2BP01",
+                     fmt::format("role \"{}\" cannot be dropped because some objects depend on it", name),
+                     fmt::format("owner of database {}", dbName));
+  Role kept = it->second;
+  roles_.erase(it);
+  undo.recordAction([this, kept] { roles_[kept.name] = kept; });
+}
+
+// ---- name resolution ----------------------------------------------------------------------
+
+Schema& Catalog::resolveSchema(const Database& db, const std::string& schemaName) const {
+  Schema* s = db.schema(schemaName.empty() ? "public" : schemaName);
+  if (!s)
+    throw SqlError(sqlstate::kInvalidSchemaName, fmt::format("schema \"{}\" does not exist", schemaName));
+  return *s;
+}
+
+TableInfo* Catalog::findTable(const Database& db, const std::string& schemaName,
+                              const std::string& name) const {
+  std::vector<std::string> path = schemaName.empty()
+                                      ? std::vector<std::string>{"pg_catalog", "public"}
+                                      : std::vector<std::string>{schemaName};
+  for (const std::string& sn : path) {
+    Schema* s = db.schema(sn);
+    if (!s) continue;
+    auto it = s->tables.find(name);
+    if (it != s->tables.end()) return it->second.get();
+  }
+  return nullptr;
+}
+
+TableInfo& Catalog::table(const Database& db, const std::string& schemaName,
+                          const std::string& name) const {
+  TableInfo* t = findTable(db, schemaName, name);
+  if (!t) undefinedTable(name);
+  return *t;
+}
+
+IndexInfo* Catalog::findIndex(const Database& db, const std::string& schemaName,
+                              const std::string& name) const {
+  std::vector<std::string> path = schemaName.empty()
+                                      ? std::vector<std::string>{"pg_catalog", "public"}
+                                      : std::vector<std::string>{schemaName};
+  for (const std::string& sn : path) {
+    Schema* s = db.schema(sn);
+    if (!s) continue;
+    auto it = s->indexes.find(name);
+    if (it != s->indexes.end()) return it->second.get();
+  }
+  return nullptr;
+}
+
+void Catalog::checkNewRelationName(const Schema& schema, const std::string& name) const {
+  if (schema.hasRelation(name))
+    throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
+}
+
+// PostgreSQL's ChooseRelationName: table_col1_col2_label, shortened to fit, then a
+// counter appended until the name is free.
+std::string Catalog::chooseName(const Schema& schema, const std::string& table,
+                                const std::vector<std::string>& columns,
+                                const std::string& label) const {
+  std::string middle;
+  for (const std::string& c : columns) middle += (middle.empty() ? "" : "_") + c;
+  for (int n = 0;; ++n) {
+    std::string suffix = label + (n ? std::to_string(n) : "");
+    std::string t = table, m = middle;
+    // Trim the longer of the two parts until the whole fits, as makeObjectName does.
+    while (t.size() + (m.empty() ? 0 : m.size() + 1) + 1 + suffix.size() > kMaxNameBytes) {
+      if (t.size() >= m.size()) t.pop_back();
+      else m.pop_back();
+    }
+    std::string name = t + (m.empty() ? "" : "_" + m) + "_" + suffix;
+    if (!schema.hasRelation(name)) return name;
+  }
+}
+
+std::vector<uint32_t> Catalog::resolveColumns(const TableInfo& table,
+                                              const std::vector<std::string>& columns,
+                                              bool forKey) const {
+  std::vector<uint32_t> out;
+  for (const std::string& c : columns) {
+    int i = table.columnIndex(c);
+    if (i < 0)
+      throw SqlError(sqlstate::kUndefinedColumn,
+                     forKey ? fmt::format("column \"{}\" named in key does not exist", c)
+                            : fmt::format("column \"{}\" does not exist", c));
+    if (std::find(out.begin(), out.end(), static_cast<uint32_t>(i)) != out.end())
+      throw SqlError(sqlstate::kDuplicateColumn,
+                     forKey ? fmt::format("column \"{}\" appears twice in primary key constraint", c)
+                            : fmt::format("column \"{}\" appears more than once in index", c));
+    out.push_back(static_cast<uint32_t>(i));
+  }
+  return out;
+}
+
+// ---- tables and indexes -------------------------------------------------------------------
+
+IndexInfo& Catalog::attachIndex(TableInfo& table, std::string name, std::vector<uint32_t> columns,
+                                bool unique, bool primary, bool constraint, UndoLog& undo) {
+  Schema& schema = *table.schema;
+  checkNewRelationName(schema, name);
+  auto info = std::make_shared<IndexInfo>();
+  info->oid = nextOid();
+  info->name = name;
+  info->table = &table;
+  info->columns = columns;
+  info->unique = unique;
+  info->primary = primary;
+  info->constraint = constraint;
+  info->index = table.table->createIndex(name, std::move(columns),
+                                         constraint ? IndexKind::Hash : IndexKind::Ordered,
+                                         unique, undo);
+  schema.indexes[name] = info;
+  table.indexes.push_back(info.get());
+  if (primary) table.primaryKey = info.get();
+  undo.recordAction([&schema, &table, name, primary] {
+    table.indexes.pop_back();
+    if (primary) table.primaryKey = nullptr;
+    schema.indexes.erase(name);
+  });
+  return *info;
+}
+
+IndexInfo& Catalog::addKey(TableInfo& table, const KeySpec& key, UndoLog& undo) {
+  bool primary = key.kind == KeyKind::PrimaryKey;
+  if (primary && table.primaryKey)
+    throw SqlError(sqlstate::kInvalidTableDefinition,
+                   fmt::format("multiple primary keys for table \"{}\" are not allowed", table.name));
+  std::vector<uint32_t> cols = resolveColumns(table, key.columns, true);
+  std::string name = key.name.empty()
+                         ? chooseName(*table.schema, table.name, primary ? std::vector<std::string>{} : key.columns,
+                                      primary ? "pkey" : "key")
+                         : key.name;
+  if (primary) {
+    // Primary key columns become NOT NULL; existing NULLs forbid it.
+    Table& t = *table.table;
+    std::vector<uint8_t> row(t.layout().size);
+    for (uint32_t ci = 0; ci < t.directory().count; ++ci) {
+      const Chunk* c = t.directory().chunks[ci];
+      for (uint32_t s = 0; s < c->used; ++s) {
+        if (!c->live[s]) continue;
+        t.read((RowId{ci} << kChunkShift) | s, row.data());
+        for (uint32_t col : cols)
+          if (row[col])
+            throw SqlError(sqlstate::kNotNullViolation,
+                           fmt::format("column \"{}\" of relation \"{}\" contains null values",
+                                       table.columns[col].name, table.name));
+      }
+    }
+  }
+  IndexInfo& info = attachIndex(table, name, cols, true, primary, true, undo);
+  if (primary) {
+    std::vector<uint32_t> madeNotNull;
+    for (uint32_t col : cols)
+      if (!table.columns[col].notNull) madeNotNull.push_back(col);
+    auto setNotNull = [&table](const std::vector<uint32_t>& which, bool v) {
+      for (uint32_t col : which) table.columns[col].notNull = v;
+    };
+    setNotNull(madeNotNull, true);
+    table.table->setNotNull(madeNotNull, true);
+    undo.recordAction([&table, madeNotNull, setNotNull] {
+      setNotNull(madeNotNull, false);
+      table.table->setNotNull(madeNotNull, false);
+    });
+  }
+  return info;
+}
+
+TableInfo& Catalog::createTable(Database& db, const std::string& schemaName, CreateTableSpec spec,
+                                UndoLog& undo) {
+  Schema& schema = resolveSchema(db, schemaName);
+  checkNewRelationName(schema, spec.name);
+  for (size_t i = 0; i < spec.columns.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (spec.columns[i].name == spec.columns[j].name)
+        throw SqlError(sqlstate::kDuplicateColumn,
+                       fmt::format("column \"{}\" specified more than once", spec.columns[i].name));
+  int primaryKeys = 0;
+  for (const KeySpec& k : spec.keys) primaryKeys += k.kind == KeyKind::PrimaryKey;
+  if (primaryKeys > 1)
+    throw SqlError(sqlstate::kInvalidTableDefinition,
+                   fmt::format("multiple primary keys for table \"{}\" are not allowed", spec.name));
+
+  auto info = std::make_shared<TableInfo>();
+  info->oid = nextOid();
+  info->name = spec.name;
+  info->schema = &schema;
+  info->columns = std::move(spec.columns);
+  info->storage = spec.storage;
+  // Validate key columns before anything is registered, so errors leave no trace.
+  for (const KeySpec& k : spec.keys) resolveColumns(*info, k.columns, true);
+  std::vector<ColumnSpec> specs;
+  for (const ColumnDef& c : info->columns) specs.push_back({c.name, c.type, c.notNull});
+  info->table = std::make_unique<Table>(info->name, std::move(specs), info->storage);
+
+  schema.tables[info->name] = info;
+  std::string name = info->name;
+  undo.recordAction([&schema, name] { schema.tables.erase(name); });
+  // Primary key first, as PostgreSQL names and creates it first.
+  std::stable_sort(spec.keys.begin(), spec.keys.end(), [](const KeySpec& a, const KeySpec& b) {
+    return a.kind == KeyKind::PrimaryKey && b.kind != KeyKind::PrimaryKey;
+  });
+  for (const KeySpec& k : spec.keys) addKey(*info, k, undo);
+  return *info;
+}
+
+void Catalog::dropTable(Database& db, const std::string& schemaName, const std::string& name,
+                        bool ifExists, UndoLog& undo) {
+  TableInfo* t = findTable(db, schemaName, name);
+  if (!t) {
+    if (ifExists) return;
+    undefinedTable(name);
+  }
+  Schema& schema = *t->schema;
+  std::shared_ptr<TableInfo> kept = schema.tables.at(name);
+  std::vector<std::shared_ptr<IndexInfo>> keptIndexes;
+  for (IndexInfo* i : t->indexes) {
+    keptIndexes.push_back(schema.indexes.at(i->name));
+    schema.indexes.erase(i->name);
+  }
+  schema.tables.erase(name);
+  // The table (and its rows) lives on in the log until commit, for a rollback to restore.
+  undo.recordAction([&schema, kept, keptIndexes] {
+    schema.tables[kept->name] = kept;
+    for (const auto& i : keptIndexes) schema.indexes[i->name] = i;
+  });
+}
+
+IndexInfo& Catalog::createIndex(TableInfo& table, std::string name,
+                                const std::vector<std::string>& columns, bool unique,
+                                UndoLog& undo) {
+  std::vector<uint32_t> cols = resolveColumns(table, columns, false);
+  if (name.empty()) name = chooseName(*table.schema, table.name, columns, "idx");
+  return attachIndex(table, std::move(name), std::move(cols), unique, false, false, undo);
+}
+
+void Catalog::dropIndex(Database& db, const std::string& schemaName, const std::string& name,
+                        bool ifExists, UndoLog& undo) {
+  IndexInfo* info = findIndex(db, schemaName, name);
+  if (!info) {
+    if (ifExists) return;
+    throw SqlError(sqlstate::kUndefinedObject, fmt::format("index \"{}\" does not exist", name));
+  }
+  TableInfo& table = *info->table;
+  if (info->constraint)
+    throw SqlError("2BP01",
+                   fmt::format("cannot drop index {} because constraint {} on table {} requires it",
+                               name, name, table.name),
+                   {}, fmt::format("You can drop constraint {} on table {} instead.", name, table.name));
+  Schema& schema = *table.schema;
+  std::shared_ptr<IndexInfo> kept = schema.indexes.at(name);
+  auto pos = std::find(table.indexes.begin(), table.indexes.end(), info) - table.indexes.begin();
+  table.table->dropIndex(info->index, undo);
+  table.indexes.erase(table.indexes.begin() + pos);
+  schema.indexes.erase(name);
+  undo.recordAction([&schema, &table, kept, pos] {
+    schema.indexes[kept->name] = kept;
+    table.indexes.insert(table.indexes.begin() + pos, kept.get());
+  });
+}
+
+}  // namespace duet

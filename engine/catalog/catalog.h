@@ -1,0 +1,145 @@
+// The catalog: databases -> schemas -> tables and indexes, plus roles. It owns every
+// Table. All DDL takes the transaction's UndoLog, so ROLLBACK (or a failed statement's
+// rollbackTo) undoes it; a dropped table or index stays alive inside the log until commit.
+// Errors use PostgreSQL's SQLSTATEs and wording.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/storage/table.h"
+#include "engine/storage/undo_log.h"
+
+namespace duet {
+
+struct ColumnDef {
+  std::string name;
+  SqlType type;
+  bool notNull = false;
+  std::string defaultSql;  // DEFAULT expression as SQL text, for the binder; empty if none
+};
+
+enum class KeyKind : uint8_t { PrimaryKey, Unique };
+
+// A PRIMARY KEY or UNIQUE constraint as written; an empty name gets PostgreSQL's default.
+struct KeySpec {
+  KeyKind kind;
+  std::vector<std::string> columns;
+  std::string name;
+};
+
+struct CreateTableSpec {
+  std::string name;
+  std::vector<ColumnDef> columns;
+  std::vector<KeySpec> keys;  // column-level and table-level constraints alike
+  StorageKind storage = StorageKind::Row;
+};
+
+struct TableInfo;
+struct Schema;
+
+struct IndexInfo {
+  uint32_t oid = 0;
+  std::string name;
+  TableInfo* table = nullptr;
+  std::vector<uint32_t> columns;
+  bool unique = false;
+  bool primary = false;
+  bool constraint = false;  // backs a PRIMARY KEY / UNIQUE constraint (a hash index)
+  Index* index = nullptr;
+};
+
+struct TableInfo {
+  uint32_t oid = 0;
+  std::string name;
+  Schema* schema = nullptr;
+  std::vector<ColumnDef> columns;
+  StorageKind storage = StorageKind::Row;
+  std::unique_ptr<Table> table;
+  IndexInfo* primaryKey = nullptr;
+  std::vector<IndexInfo*> indexes;  // constraint indexes and CREATE INDEX ones
+  int columnIndex(const std::string& column) const;  // -1 if absent
+};
+
+struct Schema {
+  uint32_t oid = 0;
+  std::string name;
+  // Tables and indexes share one namespace, as relations do in PostgreSQL.
+  std::map<std::string, std::shared_ptr<TableInfo>> tables;
+  std::map<std::string, std::shared_ptr<IndexInfo>> indexes;
+  bool hasRelation(const std::string& n) const { return tables.count(n) || indexes.count(n); }
+};
+
+struct Database {
+  uint32_t oid = 0;
+  std::string name;
+  std::string owner;
+  std::map<std::string, std::unique_ptr<Schema>> schemas;  // "public", "pg_catalog"
+  Schema* schema(const std::string& name) const;
+};
+
+struct Role {
+  uint32_t oid = 0;
+  std::string name;
+  bool superuser = false;
+};
+
+class Catalog {
+ public:
+  // A fresh catalog: database "postgres", superuser role "postgres".
+  Catalog();
+
+  // ---- databases and roles
+  Database* database(const std::string& name) const;
+  Database& createDatabase(const std::string& name, const std::string& owner, UndoLog& undo);
+  // Drops it with everything in it. Refusing to drop the connected database (55006) is
+  // the caller's decision, as only it knows the sessions.
+  void dropDatabase(const std::string& name, bool ifExists, UndoLog& undo);
+  const Role* role(const std::string& name) const;
+  const Role& createRole(const std::string& name, bool superuser, UndoLog& undo);
+  void dropRole(const std::string& name, bool ifExists, UndoLog& undo);
+
+  // ---- relations. schemaName empty: the search path (pg_catalog, then public).
+  TableInfo* findTable(const Database& db, const std::string& schemaName,
+                       const std::string& name) const;
+  TableInfo& table(const Database& db, const std::string& schemaName,
+                   const std::string& name) const;  // 42P01 if absent
+  IndexInfo* findIndex(const Database& db, const std::string& schemaName,
+                       const std::string& name) const;
+
+  TableInfo& createTable(Database& db, const std::string& schemaName, CreateTableSpec spec,
+                         UndoLog& undo);
+  void dropTable(Database& db, const std::string& schemaName, const std::string& name,
+                 bool ifExists, UndoLog& undo);
+  // CREATE [UNIQUE] INDEX [name] ON table (columns): an ordered index. Empty name: t_a_idx.
+  IndexInfo& createIndex(TableInfo& table, std::string name,
+                         const std::vector<std::string>& columns, bool unique, UndoLog& undo);
+  void dropIndex(Database& db, const std::string& schemaName, const std::string& name,
+                 bool ifExists, UndoLog& undo);
+  // ALTER TABLE ADD PRIMARY KEY / UNIQUE.
+  IndexInfo& addKey(TableInfo& table, const KeySpec& key, UndoLog& undo);
+  void truncate(TableInfo& table, UndoLog& undo) { table.table->truncate(undo); }
+
+  uint32_t nextOid() { return nextOid_++; }
+
+ private:
+  Schema& resolveSchema(const Database& db, const std::string& schemaName) const;
+  std::shared_ptr<Database> makeDatabase(uint32_t oid, const std::string& name,
+                                         const std::string& owner);
+  std::string chooseName(const Schema& schema, const std::string& table,
+                         const std::vector<std::string>& columns, const std::string& label) const;
+  void checkNewRelationName(const Schema& schema, const std::string& name) const;
+  IndexInfo& attachIndex(TableInfo& table, std::string name, std::vector<uint32_t> columns,
+                         bool unique, bool primary, bool constraint, UndoLog& undo);
+  std::vector<uint32_t> resolveColumns(const TableInfo& table,
+                                       const std::vector<std::string>& columns,
+                                       bool forKey) const;
+
+  std::map<std::string, std::shared_ptr<Database>> databases_;
+  std::map<std::string, Role> roles_;
+  uint32_t nextOid_ = 16384;  // PostgreSQL's FirstNormalObjectId
+};
+
+}  // namespace duet
