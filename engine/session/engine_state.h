@@ -1,0 +1,35 @@
+// What all sessions of one SQL engine share: the catalog, the compiled-plan cache, and the
+// catalog version that invalidates cached plans after DDL. Only the executor thread uses it.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "compiler/binder/planner.h"
+#include "engine/catalog/catalog.h"
+#include "engine/session/sql_engine.h"
+
+namespace duet {
+
+// Compiled plans by statement shape. A plan whose catalogVersion is older than the
+// engine's is stale: it may point at a dropped or changed table, so it is never run.
+class PlanCache {
+ public:
+  std::shared_ptr<PreparedPlan> find(const std::string& key, uint64_t catalogVersion);
+  void put(const std::string& key, std::shared_ptr<PreparedPlan> plan);
+  size_t size() const { return plans_.size(); }
+
+ private:
+  std::map<std::string, std::shared_ptr<PreparedPlan>> plans_;
+};
+
+struct EngineState {
+  EngineConfig config;
+  Catalog catalog;
+  PlanCache plans;
+  // Moves on with every DDL statement and every rollback that undid DDL.
+  uint64_t catalogVersion = 1;
+};
+
+}  // namespace duet

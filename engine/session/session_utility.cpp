@@ -1,0 +1,294 @@
+// Utility statements: transaction control, SET/SHOW/RESET, DDL through the catalog (with
+// the undo log, so ROLLBACK undoes it), and the maintenance statements that are accepted
+// as no-ops in a main-memory database.
+#include <fmt/format.h>
+
+#include "engine/session/sql_session.h"
+
+namespace duet {
+namespace {
+
+[[noreturn]] void unsupported(std::string_view what) {
+  throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{} is not supported", what));
+}
+
+std::string schemaOf(const sql::QualifiedName& n) {
+  return n.parts.size() >= 2 ? n.parts[n.parts.size() - 2] : std::string();
+}
+
+// SET's value list as one string: "ISO, MDY", "a, b".
+std::string joinValues(const std::vector<sql::DefElem>& values) {
+  std::string v;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) v += ", ";
+    v += values[i].value;
+  }
+  return v;
+}
+
+void sendTextColumn(ResultSink& sink, const std::string& column,
+                    const std::vector<std::vector<std::string>>& rows, size_t columns) {
+  std::vector<ColumnDesc> desc;
+  for (size_t i = 0; i < columns; ++i) {
+    desc.push_back(ColumnDesc{i == 0 ? column : i == 1 ? "setting" : "description", 0, 0,
+                              oid::kText, -1, -1, 0});
+  }
+  sink.rowDescription(desc);
+  std::vector<Field> fields(columns);
+  for (const auto& row : rows) {
+    for (size_t i = 0; i < columns; ++i) {
+      fields[i] = Field{row[i].data(), static_cast<int32_t>(row[i].size())};
+    }
+    sink.dataRow(fields.data(), columns);
+  }
+  sink.commandComplete("SHOW");
+}
+
+}  // namespace
+
+TableInfo& SqlSession::tableByName(const sql::QualifiedName& name) {
+  return engine_.catalog.table(*db_, schemaOf(name), name.name());
+}
+
+QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
+  const sql::Stmt& stmt = *st.parsed.stmt;
+  UndoLog& undo = txn_.undo();
+  switch (stmt.kind) {
+    case sql::StmtKind::Transaction: runTransaction(stmt.as<sql::TransactionStmt>(), sink); break;
+    case sql::StmtKind::Set: runSet(stmt.as<sql::SetStmt>(), sink); break;
+    case sql::StmtKind::Show: runShow(stmt.as<sql::ShowStmt>(), sink); break;
+    case sql::StmtKind::CreateTable:
+      createTable(stmt.as<sql::CreateTableStmt>());
+      sink.commandComplete("CREATE TABLE");
+      break;
+    case sql::StmtKind::Drop: dropObjects(stmt.as<sql::DropStmt>(), sink); break;
+    case sql::StmtKind::CreateIndex: {
+      const auto& s = stmt.as<sql::CreateIndexStmt>();
+      if (s.where) unsupported("partial index");
+      std::vector<std::string> columns;
+      for (const auto& e : s.elems) {
+        if (e.expr) unsupported("index on an expression");
+        columns.push_back(e.column);
+      }
+      TableInfo& table = tableByName(s.table);
+      if (s.ifNotExists && !s.name.empty() &&
+          engine_.catalog.findIndex(*db_, schemaOf(s.table), s.name)) {
+        sink.notice(Notice{"NOTICE", "42P07",
+                           fmt::format("relation \"{}\" already exists, skipping", s.name)});
+      } else {
+        engine_.catalog.createIndex(table, s.name, columns, s.unique, undo);
+        ddlDone();
+      }
+      sink.commandComplete("CREATE INDEX");
+      break;
+    }
+    case sql::StmtKind::AlterTable: {
+      const auto& s = stmt.as<sql::AlterTableStmt>();
+      TableInfo& table = tableByName(s.table);
+      for (const auto& cmd : s.cmds) {
+        const sql::Constraint& c = cmd.constraint;
+        if (c.kind != sql::ConstraintKind::PrimaryKey && c.kind != sql::ConstraintKind::Unique) {
+          unsupported("ALTER TABLE with this constraint");
+        }
+        engine_.catalog.addKey(table,
+                               KeySpec{c.kind == sql::ConstraintKind::PrimaryKey
+                                           ? KeyKind::PrimaryKey : KeyKind::Unique,
+                                       c.columns, c.name},
+                               undo);
+        ddlDone();
+      }
+      sink.commandComplete("ALTER TABLE");
+      break;
+    }
+    case sql::StmtKind::Truncate:
+      for (const auto& name : stmt.as<sql::TruncateStmt>().tables) {
+        engine_.catalog.truncate(tableByName(name), undo);
+      }
+      sink.commandComplete("TRUNCATE TABLE");
+      break;
+    case sql::StmtKind::Vacuum:
+      sink.commandComplete(stmt.as<sql::VacuumStmt>().isAnalyze ? "ANALYZE" : "VACUUM");
+      break;
+    case sql::StmtKind::Checkpoint: sink.commandComplete("CHECKPOINT"); break;
+    case sql::StmtKind::Discard: {
+      const auto& s = stmt.as<sql::DiscardStmt>();
+      if (s.target == "all") {
+        if (txn_.inBlock()) {
+          throw SqlError(sqlstate::kActiveSqlTransaction,
+                         "DISCARD ALL cannot run inside a transaction block");
+        }
+        settings_.resetAll();
+        statements_.clear();
+        portals_.clear();
+      }
+      sink.commandComplete(fmt::format("DISCARD {}", s.target == "all" ? "ALL" : "PLANS"));
+      break;
+    }
+    case sql::StmtKind::CreateDatabase:
+      engine_.catalog.createDatabase(stmt.as<sql::CreateDatabaseStmt>().name, user_, undo);
+      ddlDone();
+      sink.commandComplete("CREATE DATABASE");
+      break;
+    case sql::StmtKind::CreateRole: {
+      const auto& s = stmt.as<sql::CreateRoleStmt>();
+      bool superuser = false;
+      for (const auto& o : s.options) superuser = superuser || o.name == "superuser";
+      engine_.catalog.createRole(s.name, superuser, undo);
+      sink.commandComplete("CREATE ROLE");
+      break;
+    }
+    case sql::StmtKind::Deallocate: {
+      const auto& s = stmt.as<sql::DeallocateStmt>();
+      if (s.all) {
+        statements_.clear();
+      } else if (!statements_.erase(s.name)) {
+        throw SqlError(sqlstate::kUndefinedPstatement,
+                       fmt::format("prepared statement \"{}\" does not exist", s.name));
+      }
+      sink.commandComplete(s.all ? "DEALLOCATE ALL" : "DEALLOCATE");
+      break;
+    }
+    case sql::StmtKind::Copy: unsupported("COPY");
+    case sql::StmtKind::Explain: unsupported("EXPLAIN");
+    default: unsupported("this statement");
+  }
+  return QueryState::Done;
+}
+
+void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink) {
+  switch (s.action) {
+    case sql::TransactionKind::Begin:
+    case sql::TransactionKind::Start:
+      if (txn_.inBlock()) {
+        sink.notice(Notice{"WARNING", sqlstate::kActiveSqlTransaction,
+                           "there is already a transaction in progress"});
+      }
+      txn_.beginBlock();
+      sink.commandComplete("BEGIN");
+      return;
+    case sql::TransactionKind::Commit:
+    case sql::TransactionKind::Rollback: {
+      bool commit = s.action == sql::TransactionKind::Commit && !txn_.failed();
+      if (!txn_.inBlock()) {
+        sink.notice(Notice{"WARNING", sqlstate::kNoActiveSqlTransaction,
+                           "there is no transaction in progress"});
+      }
+      endTransaction(commit);
+      sink.commandComplete(commit ? "COMMIT" : "ROLLBACK");
+      return;
+    }
+    case sql::TransactionKind::SetTransaction: sink.commandComplete("SET"); return;
+    default: unsupported("SAVEPOINT");
+  }
+}
+
+void SqlSession::runSet(const sql::SetStmt& s, ResultSink& sink) {
+  if (s.local && !txn_.inBlock()) {
+    sink.notice(Notice{"WARNING", sqlstate::kNoActiveSqlTransaction,
+                       "SET LOCAL can only be used in transaction blocks"});
+  }
+  switch (s.action) {
+    case sql::SetStmt::Action::Set: settings_.set(s.name, joinValues(s.values), s.local); break;
+    case sql::SetStmt::Action::SetDefault:
+    case sql::SetStmt::Action::Reset: settings_.reset(s.name, s.local); break;
+    case sql::SetStmt::Action::ResetAll: settings_.resetAll(); break;
+  }
+  sink.commandComplete(s.action == sql::SetStmt::Action::Set ||
+                               s.action == sql::SetStmt::Action::SetDefault
+                           ? "SET" : "RESET");
+}
+
+void SqlSession::runShow(const sql::ShowStmt& s, ResultSink& sink) {
+  if (s.name == "all") {
+    sendTextColumn(sink, "name", settings_.showAll(), 3);
+    return;
+  }
+  const SettingDef* def = findSetting(s.name);
+  std::string value = settings_.get(s.name);  // 42704 for unknown names
+  sendTextColumn(sink, def ? def->name : s.name, {{value}}, 1);
+}
+
+void SqlSession::createTable(const sql::CreateTableStmt& s) {
+  CreateTableSpec spec;
+  spec.name = s.table.name();
+  spec.storage = StorageKind::Column;
+  for (const auto& o : s.options) {
+    if (o.name != "storage") continue;  // other storage parameters are accepted and ignored
+    if (o.value == "row") {
+      spec.storage = StorageKind::Row;
+    } else if (o.value != "column") {
+      throw SqlError(sqlstate::kInvalidParameterValue,
+                     fmt::format("invalid value for storage option \"storage\": \"{}\"", o.value),
+                     {}, "Valid values are \"row\" and \"column\".");
+    }
+  }
+  auto addKey = [&](const sql::Constraint& c, std::vector<std::string> columns) {
+    spec.keys.push_back(KeySpec{c.kind == sql::ConstraintKind::PrimaryKey ? KeyKind::PrimaryKey
+                                                                          : KeyKind::Unique,
+                                std::move(columns), c.name});
+  };
+  for (const auto& col : s.columns) {
+    if (!col.type.resolved) {
+      throw SqlError(sqlstate::kUndefinedObject,
+                     fmt::format("type \"{}\" does not exist", col.type.name()), {}, {},
+                     static_cast<int>(col.type.location) + 1);
+    }
+    if (col.type.serial != sql::SerialKind::None) unsupported("serial column");
+    ColumnDef def{col.name, col.type.type, false, {}};
+    for (const auto& c : col.constraints) {
+      switch (c.kind) {
+        case sql::ConstraintKind::NotNull: def.notNull = true; break;
+        case sql::ConstraintKind::Null: break;
+        case sql::ConstraintKind::PrimaryKey: def.notNull = true; addKey(c, {col.name}); break;
+        case sql::ConstraintKind::Unique: addKey(c, {col.name}); break;
+        default: unsupported("this column constraint");
+      }
+    }
+    spec.columns.push_back(std::move(def));
+  }
+  for (const auto& c : s.constraints) {
+    if (c.kind != sql::ConstraintKind::PrimaryKey && c.kind != sql::ConstraintKind::Unique) {
+      unsupported("this table constraint");
+    }
+    addKey(c, c.columns);
+  }
+  if (s.ifNotExists && engine_.catalog.findTable(*db_, schemaOf(s.table), spec.name)) return;
+  engine_.catalog.createTable(*db_, schemaOf(s.table), std::move(spec), txn_.undo());
+  ddlDone();
+}
+
+void SqlSession::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
+  UndoLog& undo = txn_.undo();
+  for (const auto& name : s.names) {
+    switch (s.object) {
+      case sql::ObjectType::Table:
+        if (s.ifExists && !engine_.catalog.findTable(*db_, schemaOf(name), name.name())) {
+          sink.notice(Notice{"NOTICE", "00000",
+                             fmt::format("table \"{}\" does not exist, skipping", name.name())});
+          continue;
+        }
+        engine_.catalog.dropTable(*db_, schemaOf(name), name.name(), s.ifExists, undo);
+        break;
+      case sql::ObjectType::Index:
+        if (s.ifExists && !engine_.catalog.findIndex(*db_, schemaOf(name), name.name())) {
+          sink.notice(Notice{"NOTICE", "00000",
+                             fmt::format("index \"{}\" does not exist, skipping", name.name())});
+          continue;
+        }
+        engine_.catalog.dropIndex(*db_, schemaOf(name), name.name(), s.ifExists, undo);
+        break;
+      case sql::ObjectType::Database:
+        if (name.name() == dbName_) {
+          throw SqlError(sqlstate::kObjectInUse, "cannot drop the currently open database");
+        }
+        engine_.catalog.dropDatabase(name.name(), s.ifExists, undo);
+        break;
+      case sql::ObjectType::Role: engine_.catalog.dropRole(name.name(), s.ifExists, undo); break;
+    }
+    ddlDone();
+  }
+  static const char* tags[] = {"DROP TABLE", "DROP INDEX", "DROP DATABASE", "DROP ROLE"};
+  sink.commandComplete(tags[static_cast<int>(s.object)]);
+}
+
+}  // namespace duet

@@ -1,0 +1,81 @@
+// A session's run-time settings (PostgreSQL's GUCs): SET, SET LOCAL, RESET, SHOW and
+// current_setting(). Values are kept as the text SHOW prints; each setting's normaliser
+// validates what SET gives and rewrites it into that form (on/off, "5s", "ISO, MDY").
+//
+// Transaction semantics follow PostgreSQL: a SET is undone when its transaction rolls
+// back, and a SET LOCAL lasts only until its transaction ends.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/types/type_context.h"
+
+namespace duet {
+
+struct SettingDef {
+  const char* name;          // canonical spelling: SHOW ALL and ParameterStatus use it
+  const char* defaultValue;  // already normalised
+  bool reported;             // sent as ParameterStatus when it changes
+  bool readOnly;             // SET raises 55P02
+  // Validates a value and returns it normalised; throws SqlError (22023) when invalid.
+  // Null accepts any text as is.
+  std::string (*normalise)(const SettingDef& def, std::string_view value);
+  const char* description;
+};
+
+// The known settings, in SHOW ALL order (alphabetical by lower-case name).
+const std::vector<SettingDef>& settingDefinitions();
+// Case-insensitive lookup; null when unknown.
+const SettingDef* findSetting(std::string_view name);
+
+class Settings {
+ public:
+  Settings();
+
+  // The value SHOW prints; 42704 `unrecognized configuration parameter "x"` if unknown.
+  const std::string& get(std::string_view name) const;
+  // SET name = value. `local` (SET LOCAL) reverts at the end of the transaction.
+  void set(std::string_view name, std::string_view value, bool local);
+  void reset(std::string_view name, bool local);  // back to the session default
+  void resetAll();
+  // Startup parameters become the session defaults that RESET returns to.
+  void setSessionDefault(std::string_view name, std::string_view value);
+
+  // The transaction that the SETs since the last call belong to ended.
+  void endTransaction(bool committed);
+
+  // Reported settings whose value changed since the last call: for ParameterStatus.
+  std::vector<std::pair<std::string, std::string>> takeReportChanges();
+  std::vector<std::pair<std::string, std::string>> reportedValues() const;
+  // name, value, description for SHOW ALL.
+  std::vector<std::vector<std::string>> showAll() const;
+
+  // What the type library needs to read and print values.
+  const TypeContext& typeContext() const { return typeContext_; }
+  int idleInTransactionTimeoutMs() const { return idleTimeoutMs_; }
+  int statementTimeoutMs() const { return statementTimeoutMs_; }
+
+ private:
+  struct Pending {
+    std::string before;                     // value when the transaction first touched it
+    std::optional<std::string> sessionSet;  // last non-LOCAL value set in the transaction
+  };
+  const SettingDef& def(std::string_view name) const;
+  void assign(const SettingDef& def, std::string value);
+  void remember(const SettingDef& def);
+  void refreshDerived();
+
+  std::map<std::string, std::string> values_;    // lower-case name -> value
+  std::map<std::string, std::string> defaults_;  // RESET targets
+  std::map<std::string, Pending> pending_;       // changed in the current transaction
+  std::map<std::string, std::string> reportedSent_;  // what the client last saw
+  TypeContext typeContext_;
+  int idleTimeoutMs_ = 0;
+  int statementTimeoutMs_ = 0;
+};
+
+}  // namespace duet

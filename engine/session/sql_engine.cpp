@@ -1,0 +1,52 @@
+// createSqlEngine: the Engine that owns the catalog and plan cache, registers the runtime
+// functions generated code calls (once per process), and opens sessions.
+#include "engine/session/sql_engine.h"
+
+#include <fmt/format.h>
+
+#include <mutex>
+
+#include "engine/session/engine_state.h"
+#include "engine/session/runtime_registration.h"
+#include "engine/session/sql_session.h"
+
+namespace duet {
+namespace {
+
+class SqlEngine final : public Engine {
+ public:
+  explicit SqlEngine(const EngineConfig& config) {
+    static std::once_flag registered;
+    std::call_once(registered, registerRuntimeSymbols);
+    state_.config = config;
+  }
+
+  std::unique_ptr<Session> openSession(
+      const std::vector<std::pair<std::string, std::string>>& startupParams) override {
+    std::string user, database;
+    for (const auto& [name, value] : startupParams) {
+      if (name == "user") user = value;
+      if (name == "database") database = value;
+    }
+    if (database.empty()) database = user;
+    Database* db = state_.catalog.database(database);
+    if (!db) {
+      SqlError e(sqlstate::kInvalidCatalogName,
+                 fmt::format("database \"{}\" does not exist", database));
+      e.fatal = true;
+      throw e;
+    }
+    return std::make_unique<SqlSession>(state_, *db, user, database, startupParams);
+  }
+
+ private:
+  EngineState state_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> createSqlEngine(const EngineConfig& config) {
+  return std::make_unique<SqlEngine>(config);
+}
+
+}  // namespace duet

@@ -1,0 +1,274 @@
+// Simple Query, transactions and compiled-plan execution. Utility statements are in
+// session_utility.cpp, COPY in session_copy.cpp, the extended protocol in
+// session_extended.cpp.
+#include "engine/session/sql_session.h"
+
+#include <fmt/format.h>
+
+#include "engine/types/value_io.h"
+
+namespace duet {
+namespace {
+
+LiteralType literalType(TypeId kind) {
+  switch (kind) {
+    case TypeId::Int4: return LiteralType::Int4;
+    case TypeId::Int8: return LiteralType::Int8;
+    case TypeId::Numeric: return LiteralType::Numeric;
+    default: return LiteralType::Unknown;
+  }
+}
+
+// Hands each result row to the sink as a DataRow.
+class SinkConsumer final : public rt::RowConsumer {
+ public:
+  SinkConsumer(const TupleLayout& layout, std::vector<int16_t> formats, ResultSink& sink,
+               const TypeContext& ctx)
+      : encoder_(layout, std::move(formats)), sink_(sink), ctx_(ctx) {}
+  void consume(const uint8_t* tuple) override {
+    encoder_.encode(tuple, ctx_);
+    sink_.dataRow(encoder_.fields(), encoder_.size());
+    ++rows;
+  }
+  int64_t rows = 0;
+
+ private:
+  RowEncoder encoder_;
+  ResultSink& sink_;
+  const TypeContext& ctx_;
+};
+
+std::string commandTag(const PreparedPlan& plan, int64_t rows, int64_t affected) {
+  switch (plan.command) {
+    case PreparedPlan::Command::Select: return fmt::format("SELECT {}", rows);
+    case PreparedPlan::Command::Insert: return fmt::format("INSERT 0 {}", affected);
+    case PreparedPlan::Command::Update: return fmt::format("UPDATE {}", affected);
+    case PreparedPlan::Command::Delete: return fmt::format("DELETE {}", affected);
+  }
+  return "SELECT 0";
+}
+
+}  // namespace
+
+SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std::string dbName,
+                       const std::vector<std::pair<std::string, std::string>>& startupParams)
+    : engine_(engine), db_(&db), user_(std::move(user)), dbName_(std::move(dbName)) {
+  settings_.setSessionDefault("session_authorization", user_);
+  settings_.setSessionDefault("idle_in_transaction_session_timeout",
+                              std::to_string(engine.config.idleInTransactionTimeoutMs));
+  for (const auto& [name, value] : startupParams) {
+    if (name == "user" || name == "database" || name == "options" || name == "replication") {
+      continue;
+    }
+    // Unknown startup parameters are refused by PostgreSQL too (42704, fatal).
+    settings_.setSessionDefault(name, value);
+  }
+}
+
+SqlSession::~SqlSession() { rollbackOpenBlock(); }
+
+std::vector<std::pair<std::string, std::string>> SqlSession::reportedParameters() const {
+  return settings_.reportedValues();
+}
+
+int SqlSession::idleInTransactionTimeoutMs() const {
+  return settings_.idleInTransactionTimeoutMs();
+}
+
+bool SqlSession::isQuery(const sql::Stmt& stmt) const {
+  switch (stmt.kind) {
+    case sql::StmtKind::Select:
+    case sql::StmtKind::Insert:
+    case sql::StmtKind::Update:
+    case sql::StmtKind::Delete: return true;
+    default: return false;
+  }
+}
+
+// ---- transactions
+
+void SqlSession::startStatement() {
+  cancel_.store(false);
+  arena_.reset();
+  txn_.ensureStarted();
+}
+
+void SqlSession::failStatement(UndoLog::Mark mark) {
+  bool implicit = !txn_.inBlock();
+  txn_.statementFailed(mark);
+  if (implicit) settings_.endTransaction(false);
+  if (txn_.takeRolledBackDdl()) ++engine_.catalogVersion;
+}
+
+void SqlSession::endTransaction(bool commit) {
+  if (commit) {
+    txn_.commit();
+  } else {
+    txn_.rollback();
+  }
+  settings_.endTransaction(commit);
+  if (txn_.takeRolledBackDdl()) ++engine_.catalogVersion;
+}
+
+void SqlSession::ddlDone() {
+  txn_.noteDdl();
+  ++engine_.catalogVersion;
+}
+
+void SqlSession::flushReports(ResultSink& sink) {
+  for (const auto& [name, value] : settings_.takeReportChanges()) {
+    sink.parameterStatus(name, value);
+  }
+}
+
+void SqlSession::rollbackOpenBlock() {
+  if (txn_.mode() != TransactionState::Mode::None) endTransaction(false);
+}
+
+// ---- Simple Query
+
+QueryState SqlSession::simpleQuery(std::string_view sql, ResultSink& sink) {
+  std::vector<sql::ParsedStatement> parsed;
+  try {
+    parsed = sql::parseQuery(sql, sql::ParseOptions{.liftLiterals = true});
+  } catch (const SqlError&) {
+    if (txn_.inBlock()) txn_.statementFailed(txn_.undo().mark());
+    throw;
+  }
+  if (parsed.size() == 1 && parsed[0].stmt->kind == sql::StmtKind::Empty) {
+    sink.emptyQuery();
+    return QueryState::Done;
+  }
+  for (auto& p : parsed) {
+    if (p.stmt->kind == sql::StmtKind::Empty) continue;
+    Statement st{std::string(sql), std::move(p), {}, nullptr};
+    std::unique_ptr<ParamTuple> params;
+    if (isQuery(*st.parsed.stmt) && !txn_.failed()) {
+      UndoLog::Mark mark = txn_.undo().mark();
+      try {
+        st.plan = planFor(st);
+        params = literalParams(st);
+      } catch (const SqlError&) {
+        txn_.ensureStarted();
+        failStatement(mark);
+        flushReports(sink);
+        throw;
+      }
+    }
+    QueryState state = runStatement(st, params ? params->data() : nullptr, {}, sink, true);
+    if (state == QueryState::CopyIn) return state;
+  }
+  // The statements of one Query form one implicit transaction, unless they opened a block.
+  if (txn_.mode() == TransactionState::Mode::Implicit) endTransaction(true);
+  flushReports(sink);
+  return QueryState::Done;
+}
+
+QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
+                                    std::vector<int16_t> formats, ResultSink& sink,
+                                    bool describe) {
+  const sql::Stmt& stmt = *st.parsed.stmt;
+  if (txn_.failed()) {
+    bool ends = stmt.kind == sql::StmtKind::Transaction &&
+                (stmt.as<sql::TransactionStmt>().action == sql::TransactionKind::Commit ||
+                 stmt.as<sql::TransactionStmt>().action == sql::TransactionKind::Rollback);
+    if (!ends) {
+      throw SqlError(sqlstate::kInFailedSqlTransaction,
+                     "current transaction is aborted, commands ignored until end of "
+                     "transaction block");
+    }
+  }
+  startStatement();
+  UndoLog::Mark mark = txn_.undo().mark();
+  try {
+    QueryState state = QueryState::Done;
+    if (st.plan) {
+      runPlan(st, params, formats, sink, describe);
+    } else {
+      state = runUtility(st, sink);
+    }
+    flushReports(sink);
+    return state;
+  } catch (const SqlError&) {
+    if (txn_.mode() != TransactionState::Mode::None) failStatement(mark);
+    flushReports(sink);
+    throw;
+  }
+}
+
+// ---- compiled plans
+
+std::shared_ptr<PreparedPlan> SqlSession::planFor(Statement& st) {
+  const sql::ParsedStatement& p = st.parsed;
+  std::string key = fmt::format("{}|{}|", db_->oid, settings_.get("search_path"));
+  for (const SqlType& t : st.declaredTypes) key += fmt::format("{}:{},", typeOid(t.id), t.typmod);
+  key += '|';
+  key += p.shapeKey.empty() ? st.sql.substr(p.stmt->begin, p.stmt->end - p.stmt->begin)
+                            : p.shapeKey;
+  if (auto cached = engine_.plans.find(key, engine_.catalogVersion)) return cached;
+
+  PlanRequest request;
+  request.stmt = p.stmt.get();
+  request.declaredParamTypes = st.declaredTypes;
+  for (const auto& lit : p.literals) request.literalTypes.push_back(literalType(lit.kind));
+  request.explicitParamCount = p.explicitParams;
+  request.queryText = st.sql;
+  request.resolveTable = [this](const sql::QualifiedName& name) {
+    TableInfo& t = tableByName(name);
+    TableBinding b{t.table.get(), t.oid, t.name, {}};
+    for (const auto& c : t.columns) b.defaults.push_back(c.defaultSql);
+    return b;
+  };
+  std::shared_ptr<PreparedPlan> plan = planStatement(request);
+  plan->catalogVersion = engine_.catalogVersion;
+  engine_.plans.put(key, plan);
+  return plan;
+}
+
+std::unique_ptr<ParamTuple> SqlSession::literalParams(const Statement& st) {
+  auto params = std::make_unique<ParamTuple>(st.plan->compiled->paramLayout);
+  for (const auto& lit : st.parsed.literals) {
+    params->set(lit.paramNumber - 1, std::string_view(lit.text), 0, settings_.typeContext());
+  }
+  return params;
+}
+
+std::vector<ColumnDesc> SqlSession::columnsOf(const PreparedPlan& plan,
+                                              const std::vector<int16_t>& formats) const {
+  std::vector<ColumnDesc> cols;
+  for (size_t i = 0; i < plan.columns.size(); ++i) {
+    const OutputColumn& c = plan.columns[i];
+    cols.push_back(ColumnDesc{c.name, c.tableOid, c.attnum, typeOid(c.type.id),
+                              typeLen(c.type.id), c.type.typmod,
+                              i < formats.size() ? formats[i] : int16_t{0}});
+  }
+  return cols;
+}
+
+void SqlSession::runPlan(Statement& st, const uint8_t* params,
+                         const std::vector<int16_t>& formats, ResultSink& sink, bool describe) {
+  // A cached plan may have been compiled before DDL this statement must see.
+  if (st.plan->catalogVersion != engine_.catalogVersion) st.plan = planFor(st);
+  const PreparedPlan& plan = *st.plan;
+  std::vector<int16_t> fmts = formats.empty() ? std::vector<int16_t>(plan.columns.size(), 0)
+                                              : formats;
+  if (describe && plan.returnsRows) sink.rowDescription(columnsOf(plan, fmts));
+  SinkConsumer consumer(plan.compiled->outputLayout, fmts, sink, settings_.typeContext());
+  rt::QueryContext ctx = makeContext(params);
+  ctx.output = &consumer;
+  plan.compiled->entry(&ctx);
+  sink.commandComplete(commandTag(plan, consumer.rows, ctx.affectedRows));
+}
+
+rt::QueryContext SqlSession::makeContext(const uint8_t* params) {
+  rt::QueryContext ctx;
+  ctx.params = params;
+  ctx.undo = &txn_.undo();
+  ctx.cancel = &cancel_;
+  ctx.transactionTimestamp = txn_.startTimestamp();
+  ctx.currentSetting = [this](std::string_view name) { return settings_.get(name); };
+  setStatementArena(&arena_);
+  return ctx;
+}
+
+}  // namespace duet

@@ -1,0 +1,105 @@
+// The SQL session: one client connection's database, settings, transaction, prepared
+// statements and portals. Statements that touch table data run as compiled plans (cached
+// engine-wide by shape); utility statements are executed here directly.
+#pragma once
+#include <atomic>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/parser/parser.h"
+#include "engine/session/engine_state.h"
+#include "engine/session/settings.h"
+#include "engine/session/transaction_state.h"
+#include "engine/session/value_io.h"
+#include "engine/session_api.h"
+
+namespace duet {
+
+class SqlSession final : public Session {
+ public:
+  SqlSession(EngineState& engine, Database& db, std::string user, std::string dbName,
+             const std::vector<std::pair<std::string, std::string>>& startupParams);
+  ~SqlSession() override;
+
+  QueryState simpleQuery(std::string_view sql, ResultSink& sink) override;
+  QueryState copyInData(std::string_view data, ResultSink& sink) override;
+  void copyInFail(std::string_view message, ResultSink& sink) override;
+  void parse(const std::string& name, std::string_view sql,
+             const std::vector<uint32_t>& paramTypeOids) override;
+  void bind(const std::string& portal, const std::string& statement,
+            const std::vector<BindParam>& params,
+            const std::vector<int16_t>& resultFormats) override;
+  StatementDescription describeStatement(const std::string& name) override;
+  StatementDescription describePortal(const std::string& name) override;
+  ExecuteState execute(const std::string& portal, int64_t maxRows, ResultSink& sink) override;
+  void closeStatement(const std::string& name) override;
+  void closePortal(const std::string& name) override { portals_.erase(name); }
+  void sync() override;
+  void abortCurrent() override;
+  TxnStatus txnStatus() const override { return txn_.status(); }
+  bool holdsExecutor() const override { return txn_.inBlock(); }
+  void rollbackOpenBlock() override;
+  std::vector<std::pair<std::string, std::string>> reportedParameters() const override;
+  void requestCancel() override { cancel_.store(true); }
+  int idleInTransactionTimeoutMs() const override;
+
+ private:
+  // A parsed statement with its plan (for SELECT/VALUES/INSERT/UPDATE/DELETE).
+  struct Statement {
+    std::string sql;
+    sql::ParsedStatement parsed;
+    std::vector<SqlType> declaredTypes;
+    std::shared_ptr<PreparedPlan> plan;  // null for utility statements
+  };
+  struct Portal {
+    std::shared_ptr<Statement> stmt;
+    std::unique_ptr<ParamTuple> params;
+    std::vector<int16_t> formats;
+    // Rows of a partially fetched query, encoded on the first Execute.
+    bool ran = false;
+    std::vector<std::vector<std::optional<std::string>>> rows;
+    size_t next = 0;
+    std::string tag;
+  };
+  // ---- statement execution (sql_session.cpp)
+  bool isQuery(const sql::Stmt& stmt) const;
+  // Runs one statement of a simple Query or an Execute; returns CopyIn for COPY FROM.
+  QueryState runStatement(Statement& st, const uint8_t* params, std::vector<int16_t> formats,
+                          ResultSink& sink, bool describe);
+  void runPlan(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats,
+               ResultSink& sink, bool describe);
+  std::shared_ptr<PreparedPlan> planFor(Statement& st);
+  std::unique_ptr<ParamTuple> literalParams(const Statement& st);
+  rt::QueryContext makeContext(const uint8_t* params);
+  std::vector<ColumnDesc> columnsOf(const PreparedPlan& plan,
+                                    const std::vector<int16_t>& formats) const;
+  void startStatement();
+  void failStatement(UndoLog::Mark mark);
+  void endTransaction(bool commit);
+  void flushReports(ResultSink& sink);
+  void ddlDone();
+
+  // ---- utility statements (session_utility.cpp)
+  QueryState runUtility(const Statement& st, ResultSink& sink);
+  void runTransaction(const sql::TransactionStmt& s, ResultSink& sink);
+  void runSet(const sql::SetStmt& s, ResultSink& sink);
+  void runShow(const sql::ShowStmt& s, ResultSink& sink);
+  void createTable(const sql::CreateTableStmt& s);
+  void dropObjects(const sql::DropStmt& s, ResultSink& sink);
+  TableInfo& tableByName(const sql::QualifiedName& name);
+
+  EngineState& engine_;
+  Database* db_;
+  std::string user_, dbName_;
+  Settings settings_;
+  TransactionState txn_;
+  std::atomic<bool> cancel_ = false;
+  Arena arena_;
+  std::map<std::string, std::shared_ptr<Statement>> statements_;
+  std::map<std::string, Portal> portals_;
+};
+
+}  // namespace duet

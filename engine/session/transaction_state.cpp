@@ -1,0 +1,63 @@
+#include "engine/session/transaction_state.h"
+
+#include <chrono>
+
+namespace duet {
+
+int64_t currentTimestamp() {
+  constexpr int64_t kUnixToPostgresMicros = 946'684'800LL * 1'000'000;
+  auto now = std::chrono::system_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::microseconds>(now).count() -
+         kUnixToPostgresMicros;
+}
+
+TxnStatus TransactionState::status() const {
+  if (mode_ != Mode::Block) return TxnStatus::Idle;
+  return failed_ ? TxnStatus::Failed : TxnStatus::InBlock;
+}
+
+void TransactionState::ensureStarted() {
+  if (mode_ != Mode::None) return;
+  mode_ = Mode::Implicit;
+  startTimestamp_ = currentTimestamp();
+}
+
+void TransactionState::beginBlock() {
+  ensureStarted();
+  mode_ = Mode::Block;
+}
+
+void TransactionState::statementFailed(UndoLog::Mark statementMark) {
+  if (mode_ == Mode::Block) {
+    undo_.rollbackTo(statementMark);
+    rolledBackDdl_ = rolledBackDdl_ || hadDdl_;
+    failed_ = true;
+  } else {
+    rollback();
+  }
+}
+
+void TransactionState::commit() {
+  undo_.commit();
+  finish();
+}
+
+void TransactionState::rollback() {
+  undo_.rollback();
+  rolledBackDdl_ = rolledBackDdl_ || hadDdl_;
+  finish();
+}
+
+bool TransactionState::takeRolledBackDdl() {
+  bool r = rolledBackDdl_;
+  rolledBackDdl_ = false;
+  return r;
+}
+
+void TransactionState::finish() {
+  mode_ = Mode::None;
+  failed_ = false;
+  hadDdl_ = false;
+}
+
+}  // namespace duet

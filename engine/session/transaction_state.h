@@ -1,0 +1,52 @@
+// The session's transaction: none, implicit (one statement, or the statements of one
+// simple Query or of one extended-protocol Sync cycle), or an explicit BEGIN block, which
+// may be failed (only ROLLBACK/COMMIT accepted). Owns the UndoLog every change goes to.
+#pragma once
+#include <cstdint>
+
+#include "engine/session_api.h"
+#include "engine/storage/undo_log.h"
+
+namespace duet {
+
+class TransactionState {
+ public:
+  enum class Mode : uint8_t { None, Implicit, Block };
+
+  Mode mode() const { return mode_; }
+  bool inBlock() const { return mode_ == Mode::Block; }
+  bool failed() const { return failed_; }
+  TxnStatus status() const;
+  UndoLog& undo() { return undo_; }
+  // now(): microseconds since 2000-01-01 UTC when the transaction began.
+  int64_t startTimestamp() const { return startTimestamp_; }
+
+  // Starts an implicit transaction unless one (or a block) is already running.
+  void ensureStarted();
+  // BEGIN: turns the running implicit transaction (or none) into a block.
+  void beginBlock();
+  // A statement inside the transaction failed after `statementMark`: its changes are
+  // undone; a block becomes failed, an implicit transaction is rolled back entirely.
+  void statementFailed(UndoLog::Mark statementMark);
+  // Ends the transaction (any mode): make the changes permanent or undo them all.
+  void commit();
+  void rollback();
+  // A DDL statement ran: a rollback must then invalidate cached plans too.
+  void noteDdl() { hadDdl_ = true; }
+  // True when the last rollback undid DDL (reset by the call).
+  bool takeRolledBackDdl();
+
+ private:
+  void finish();
+  Mode mode_ = Mode::None;
+  bool failed_ = false;
+  bool hadDdl_ = false;
+  bool rolledBackDdl_ = false;
+  int64_t startTimestamp_ = 0;
+  UndoLog undo_;
+};
+
+// Microseconds since 2000-01-01 00:00:00 UTC (PostgreSQL's timestamp epoch).
+int64_t currentTimestamp();
+
+}  // namespace duet

@@ -1,0 +1,71 @@
+#include "engine/session/value_io.h"
+
+#include <fmt/format.h>
+
+#include "engine/error.h"
+#include "engine/types/value_io.h"
+
+namespace duet {
+
+ParamTuple::ParamTuple(const TupleLayout& layout)
+    : layout_(layout), storage_((layout.size + 15) / 16 + 1, 0) {}
+
+void ParamTuple::set(size_t i, std::optional<std::string_view> value, int16_t format,
+                     const TypeContext& ctx) {
+  uint8_t* tuple = bytes();
+  if (!value) {
+    tuple[layout_.nullOffset(i)] = 1;
+    return;
+  }
+  tuple[layout_.nullOffset(i)] = 0;
+  void* out = tuple + layout_.offsets[i];
+  if (format == 0) {
+    parseText(layout_.types[i], *value, out, arena_, ctx);
+    return;
+  }
+  try {
+    parseBinary(layout_.types[i], *value, out, arena_);
+  } catch (SqlError& e) {
+    throw SqlError(e.code, fmt::format("{} in bind parameter {}", e.what(), i + 1), e.detail,
+                   e.hint);
+  }
+}
+
+void RowEncoder::encode(const uint8_t* tuple, const TypeContext& ctx) {
+  size_t n = fields_.size();
+  buffer_.clear();
+  starts_.assign(n, -1);
+  ends_.assign(n, -1);
+  for (size_t i = 0; i < n; ++i) {
+    if (tuple[layout_.nullOffset(i)]) continue;
+    starts_[i] = static_cast<int32_t>(buffer_.size());
+    const void* value = tuple + layout_.offsets[i];
+    if (formats_[i] == 0) {
+      formatText(layout_.types[i], value, buffer_, ctx);
+    } else {
+      formatBinary(layout_.types[i], value, buffer_);
+    }
+    ends_[i] = static_cast<int32_t>(buffer_.size());
+  }
+  // Pointers are taken only now: appending may have moved the buffer.
+  for (size_t i = 0; i < n; ++i) {
+    if (starts_[i] < 0) {
+      fields_[i] = Field{nullptr, -1};
+    } else {
+      fields_[i] = Field{buffer_.data() + starts_[i], ends_[i] - starts_[i]};
+    }
+  }
+}
+
+std::vector<int16_t> expandResultFormats(const std::vector<int16_t>& formats, size_t columns) {
+  if (formats.empty()) return std::vector<int16_t>(columns, 0);
+  if (formats.size() == 1) return std::vector<int16_t>(columns, formats[0]);
+  if (formats.size() != columns) {
+    throw SqlError(sqlstate::kProtocolViolation,
+                   fmt::format("bind message has {} result formats but query has {} columns",
+                               formats.size(), columns));
+  }
+  return formats;
+}
+
+}  // namespace duet

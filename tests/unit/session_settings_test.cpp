@@ -1,0 +1,92 @@
+// Settings: validation and normalisation as PostgreSQL does it, and SET / SET LOCAL
+// visibility across commit and rollback.
+#include <catch2/catch.hpp>
+
+#include "engine/error.h"
+#include "engine/session/settings.h"
+
+using namespace duet;
+
+namespace {
+std::string codeOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const SqlError& e) {
+    return e.code;
+  }
+  return "none";
+}
+}  // namespace
+
+TEST_CASE("settings: defaults, case-insensitive names, unknown names") {
+  Settings s;
+  CHECK(s.get("datestyle") == "ISO, MDY");
+  CHECK(s.get("TimeZone") == "UTC");
+  CHECK(s.get("server_version") == "15.0 (DuetDB 0.1)");
+  CHECK(codeOf([&] { s.get("no_such_thing"); }) == "42704");
+  CHECK(codeOf([&] { s.set("no_such_thing", "1", false); }) == "42704");
+  CHECK(codeOf([&] { s.set("server_version", "1", false); }) == "55P02");
+}
+
+TEST_CASE("settings: normalisation and validation") {
+  Settings s;
+  s.set("client_encoding", "unicode", false);
+  CHECK(s.get("client_encoding") == "UTF8");
+  CHECK(codeOf([&] { s.set("client_encoding", "LATIN1", false); }) == "22023");
+  s.set("DateStyle", "iso, dmy", false);
+  CHECK(s.get("DateStyle") == "ISO, DMY");
+  s.set("statement_timeout", "5000", false);
+  CHECK(s.get("statement_timeout") == "5s");
+  CHECK(s.statementTimeoutMs() == 5000);
+  s.set("statement_timeout", "1500", false);
+  CHECK(s.get("statement_timeout") == "1500ms");
+  s.set("work_mem", "64MB", false);
+  CHECK(s.get("work_mem") == "64MB");
+  s.set("synchronous_commit", "false", false);
+  CHECK(s.get("synchronous_commit") == "off");
+  CHECK(codeOf([&] { s.set("extra_float_digits", "9", false); }) == "22023");
+  s.set("extra_float_digits", "0", false);
+  CHECK(s.typeContext().extraFloatDigits == 0);
+  CHECK(codeOf([&] { s.set("jit", "maybe", false); }) == "22023");
+  CHECK(codeOf([&] { s.set("default_transaction_isolation", "chaos", false); }) == "22023");
+  s.set("timezone", "UTC+3", false);
+  CHECK(s.typeContext().timeZoneOffsetSeconds == -3 * 3600);
+  CHECK(codeOf([&] { s.set("timezone", "Mars/Olympus", false); }) == "22023");
+}
+
+TEST_CASE("settings: transaction scoping of SET and SET LOCAL") {
+  Settings s;
+  s.set("application_name", "a", false);
+  s.endTransaction(true);
+  CHECK(s.get("application_name") == "a");
+
+  s.set("application_name", "b", false);
+  s.endTransaction(false);
+  CHECK(s.get("application_name") == "a");
+
+  s.set("application_name", "c", true);
+  CHECK(s.get("application_name") == "c");
+  s.endTransaction(true);
+  CHECK(s.get("application_name") == "a");
+
+  s.set("application_name", "d", false);
+  s.set("application_name", "e", true);
+  s.endTransaction(true);
+  CHECK(s.get("application_name") == "d");
+}
+
+TEST_CASE("settings: reported changes, session defaults and RESET") {
+  Settings s;
+  s.setSessionDefault("application_name", "psql");
+  (void)s.takeReportChanges();  // the startup ParameterStatus set
+  s.set("application_name", "x", false);
+  s.set("work_mem", "8MB", false);  // not reported
+  auto changes = s.takeReportChanges();
+  REQUIRE(changes.size() == 1);
+  CHECK(changes[0] == std::pair<std::string, std::string>("application_name", "x"));
+  CHECK(s.takeReportChanges().empty());
+  s.reset("application_name", false);
+  CHECK(s.get("application_name") == "psql");
+  s.resetAll();
+  CHECK(s.get("work_mem") == "4MB");
+}

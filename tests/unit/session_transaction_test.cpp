@@ -1,0 +1,42 @@
+// TransactionState: the I/T/E status, implicit and explicit transactions, failed blocks.
+#include <catch2/catch.hpp>
+
+#include "engine/session/transaction_state.h"
+
+using namespace duet;
+
+TEST_CASE("transaction state: implicit transactions stay idle to the client") {
+  TransactionState t;
+  CHECK(t.status() == TxnStatus::Idle);
+  t.ensureStarted();
+  CHECK(t.mode() == TransactionState::Mode::Implicit);
+  CHECK(t.status() == TxnStatus::Idle);
+  CHECK(t.startTimestamp() > 0);
+  t.commit();
+  CHECK(t.mode() == TransactionState::Mode::None);
+}
+
+TEST_CASE("transaction state: a failed statement fails a block, rolls back the rest") {
+  TransactionState t;
+  t.beginBlock();
+  CHECK(t.status() == TxnStatus::InBlock);
+  int undone = 0;
+  t.undo().recordAction([&] { ++undone; });
+  UndoLog::Mark m = t.undo().mark();
+  t.undo().recordAction([&] { ++undone; });
+  t.statementFailed(m);
+  CHECK(undone == 1);
+  CHECK(t.status() == TxnStatus::Failed);
+  t.rollback();
+  CHECK(undone == 2);
+  CHECK(t.status() == TxnStatus::Idle);
+
+  t.ensureStarted();
+  t.undo().recordAction([&] { ++undone; });
+  t.noteDdl();
+  t.statementFailed(0);
+  CHECK(undone == 3);
+  CHECK(t.mode() == TransactionState::Mode::None);
+  CHECK(t.takeRolledBackDdl());
+  CHECK_FALSE(t.takeRolledBackDdl());
+}
