@@ -7,7 +7,7 @@
 #include <mutex>
 
 #include "engine/session/engine_state.h"
-#include "engine/session/runtime_registration.h"
+#include "compiler/codegen/jit.h"
 #include "engine/session/sql_session.h"
 
 namespace duet {
@@ -16,8 +16,7 @@ namespace {
 class SqlEngine final : public Engine {
  public:
   explicit SqlEngine(const EngineConfig& config) {
-    static std::once_flag registered;
-    std::call_once(registered, registerRuntimeSymbols);
+    Jit::instance().registerRuntime();  // before the first query, not during it
     state_.config = config;
   }
 
