@@ -1,34 +1,269 @@
-// The extended query protocol. Not implemented yet: every message is refused with 0A000
-// so that clients get a clear error instead of a wrong answer.
+// The extended query protocol: Parse / Bind / Describe / Execute / Close / Sync.
+// Statements are parsed with literal lifting (explicit $n keep their numbers, lifted
+// literals follow them) and planned at Parse through the engine's plan cache. Execute
+// runs through the same statement runner as Simple Query; statements between Syncs form
+// one implicit transaction unless a BEGIN block is open.
+#include <algorithm>
+
+#include <fmt/format.h>
+
 #include "engine/session/sql_session.h"
 
 namespace duet {
 namespace {
-[[noreturn]] void notYet() {
-  throw SqlError(sqlstate::kFeatureNotSupported, "the extended query protocol is not supported");
+
+std::string stmtName(const std::string& name) {
+  return name.empty() ? std::string("unnamed prepared statement")
+                      : fmt::format("prepared statement \"{}\"", name);
 }
+
+// Forwards everything but RowDescription (Execute never sends one).
+class NoDescribeSink : public ResultSink {
+ public:
+  explicit NoDescribeSink(ResultSink& inner) : inner_(inner) {}
+  void rowDescription(const std::vector<ColumnDesc>&) override {}
+  void dataRow(const Field* fields, size_t count) override { inner_.dataRow(fields, count); }
+  void commandComplete(std::string_view tag) override { inner_.commandComplete(tag); }
+  void emptyQuery() override { inner_.emptyQuery(); }
+  void notice(const Notice& n) override { inner_.notice(n); }
+  void parameterStatus(std::string_view n, std::string_view v) override {
+    inner_.parameterStatus(n, v);
+  }
+  void copyOutBegin(int c) override { inner_.copyOutBegin(c); }
+  void copyData(std::string_view b) override { inner_.copyData(b); }
+  void copyOutDone() override { inner_.copyOutDone(); }
+  void copyInBegin(int c) override { inner_.copyInBegin(c); }
+
+ protected:
+  ResultSink& inner_;
+};
+
+// Buffers rows and the tag, for Execute with a row limit.
+class BufferSink final : public NoDescribeSink {
+ public:
+  BufferSink(ResultSink& inner, std::vector<std::vector<std::optional<std::string>>>& rows,
+             std::string& tag)
+      : NoDescribeSink(inner), rows_(rows), tag_(tag) {}
+  void dataRow(const Field* fields, size_t count) override {
+    auto& row = rows_.emplace_back();
+    row.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      if (fields[i].len < 0) {
+        row.emplace_back(std::nullopt);
+      } else {
+        row.emplace_back(std::string(fields[i].data, fields[i].len));
+      }
+    }
+  }
+  void commandComplete(std::string_view tag) override { tag_ = std::string(tag); }
+
+ private:
+  std::vector<std::vector<std::optional<std::string>>>& rows_;
+  std::string& tag_;
+};
+
 }  // namespace
 
-QueryState SqlSession::copyInData(std::string_view, ResultSink&) {
-  throw SqlError(sqlstate::kProtocolViolation, "unexpected COPY data: no COPY is in progress");
+void SqlSession::parse(const std::string& name, std::string_view sql,
+                       const std::vector<uint32_t>& paramTypeOids) {
+  if (!name.empty() && statements_.count(name)) {
+    throw SqlError("42P05", fmt::format("prepared statement \"{}\" already exists", name));
+  }
+  if (txn_.failed()) {
+    throw SqlError(sqlstate::kInFailedSqlTransaction,
+                   "current transaction is aborted, commands ignored until end of "
+                   "transaction block");
+  }
+  std::vector<sql::ParsedStatement> parsed =
+      sql::parseQuery(sql, sql::ParseOptions{.liftLiterals = true});
+  // Drop empty statements around the real one (e.g. a trailing ';').
+  std::vector<sql::ParsedStatement> real;
+  for (auto& p : parsed) {
+    if (p.stmt->kind != sql::StmtKind::Empty) real.push_back(std::move(p));
+  }
+  if (real.size() > 1) {
+    throw SqlError(sqlstate::kSyntaxError,
+                   "cannot insert multiple commands into a prepared statement");
+  }
+  auto st = std::make_shared<Statement>();
+  st->sql = std::string(sql);
+  st->parsed = real.empty() ? std::move(parsed.at(0)) : std::move(real[0]);
+  for (uint32_t o : paramTypeOids) {
+    bool known = true;
+    TypeId id = o == 0 ? TypeId::Unknown : typeFromOid(o, &known);
+    if (o != 0 && !known) {
+      throw SqlError(sqlstate::kUndefinedObject,
+                     fmt::format("type with OID {} does not exist", o));
+    }
+    st->declaredTypes.push_back(SqlType{id, -1});
+  }
+  if (isQuery(*st->parsed.stmt)) st->plan = planFor(*st);
+  if (name.empty()) {
+    statements_[name] = std::move(st);
+  } else {
+    statements_.emplace(name, std::move(st));
+  }
 }
-void SqlSession::copyInFail(std::string_view, ResultSink&) {}
-void SqlSession::parse(const std::string&, std::string_view, const std::vector<uint32_t>&) {
-  notYet();
-}
-void SqlSession::bind(const std::string&, const std::string&, const std::vector<BindParam>&,
-                      const std::vector<int16_t>&) {
-  notYet();
-}
-StatementDescription SqlSession::describeStatement(const std::string&) { notYet(); }
-StatementDescription SqlSession::describePortal(const std::string&) { notYet(); }
-ExecuteState SqlSession::execute(const std::string&, int64_t, ResultSink&) { notYet(); }
+
 void SqlSession::closeStatement(const std::string& name) { statements_.erase(name); }
-void SqlSession::sync() {
-  if (txn_.mode() == TransactionState::Mode::Implicit) endTransaction(true);
+
+StatementDescription SqlSession::describeStatement(const std::string& name) {
+  auto it = statements_.find(name);
+  if (it == statements_.end()) {
+    throw SqlError(sqlstate::kUndefinedPstatement, fmt::format("{} does not exist", stmtName(name)));
+  }
+  Statement& st = *it->second;
+  StatementDescription d;
+  if (st.plan) {
+    if (st.plan->catalogVersion != engine_.catalogVersion) st.plan = planFor(st);
+    const PreparedPlan& plan = *st.plan;
+    size_t n = std::max<size_t>(st.parsed.explicitParams, 0);
+    for (size_t i = 0; i < n && i < plan.paramTypes.size(); ++i) {
+      d.paramTypeOids.push_back(typeOid(plan.paramTypes[i].id));
+    }
+    d.returnsRows = plan.returnsRows;
+    if (plan.returnsRows) d.columns = columnsOf(plan, {});
+  } else {
+    for (const SqlType& t : st.declaredTypes) d.paramTypeOids.push_back(typeOid(t.id));
+    if (st.parsed.stmt->kind == sql::StmtKind::Show) {
+      d.returnsRows = true;
+      const auto& s = st.parsed.stmt->as<sql::ShowStmt>();
+      (void)s;
+      d.columns.push_back(ColumnDesc{"setting", 0, 0, oid::kText, -1, -1, 0});
+    }
+  }
+  return d;
 }
+
+void SqlSession::bind(const std::string& portalName, const std::string& statement,
+                      const std::vector<BindParam>& params,
+                      const std::vector<int16_t>& resultFormats) {
+  auto it = statements_.find(statement);
+  if (it == statements_.end()) {
+    throw SqlError(sqlstate::kUndefinedPstatement,
+                   fmt::format("{} does not exist", stmtName(statement)));
+  }
+  std::shared_ptr<Statement> st = it->second;
+  size_t required = std::max<size_t>(st->parsed.explicitParams, st->declaredTypes.size());
+  if (params.size() != required) {
+    throw SqlError(sqlstate::kProtocolViolation,
+                   fmt::format("bind message supplies {} parameters, but {} requires {}",
+                               params.size(), stmtName(statement), required));
+  }
+  if (txn_.failed()) {
+    const sql::Stmt& s = *st->parsed.stmt;
+    bool ends = s.kind == sql::StmtKind::Transaction &&
+                (s.as<sql::TransactionStmt>().action == sql::TransactionKind::Commit ||
+                 s.as<sql::TransactionStmt>().action == sql::TransactionKind::Rollback);
+    if (!ends) {
+      throw SqlError(sqlstate::kInFailedSqlTransaction,
+                     "current transaction is aborted, commands ignored until end of "
+                     "transaction block");
+    }
+  }
+  Portal portal;
+  if (st->plan) {
+    if (st->plan->catalogVersion != engine_.catalogVersion) st->plan = planFor(*st);
+    portal.stmt = st;
+    portal.plan = st->plan;
+    portal.params = std::make_unique<ParamTuple>(st->plan->compiled->paramLayout);
+    const TypeContext& ctx = settings_.typeContext();
+    for (size_t i = 0; i < params.size() && i < static_cast<size_t>(st->parsed.explicitParams);
+         ++i) {
+      const BindParam& p = params[i];
+      std::optional<std::string_view> v;
+      if (p.value) v = std::string_view(*p.value);
+      portal.params->set(i, v, p.format, ctx);
+    }
+    for (const auto& lit : st->parsed.literals) {
+      portal.params->set(lit.paramNumber - 1, std::string_view(lit.text), 0, ctx);
+    }
+    portal.formats = expandResultFormats(resultFormats, st->plan->columns.size());
+  } else {
+    portal.stmt = st;
+    portal.formats = resultFormats;
+  }
+  portals_[portalName] = std::move(portal);
+}
+
+StatementDescription SqlSession::describePortal(const std::string& name) {
+  auto it = portals_.find(name);
+  if (it == portals_.end()) {
+    throw SqlError(sqlstate::kInvalidCursorName, fmt::format("portal \"{}\" does not exist", name));
+  }
+  Portal& p = it->second;
+  StatementDescription d;
+  if (p.stmt->plan) {
+    const PreparedPlan& plan = *p.stmt->plan;
+    d.returnsRows = plan.returnsRows;
+    if (plan.returnsRows) d.columns = columnsOf(plan, p.formats);
+  } else if (p.stmt->parsed.stmt->kind == sql::StmtKind::Show) {
+    d.returnsRows = true;
+    d.columns.push_back(ColumnDesc{"setting", 0, 0, oid::kText, -1, -1, 0});
+  }
+  return d;
+}
+
+ExecuteState SqlSession::execute(const std::string& name, int64_t maxRows, ResultSink& sink) {
+  auto it = portals_.find(name);
+  if (it == portals_.end()) {
+    throw SqlError(sqlstate::kInvalidCursorName, fmt::format("portal \"{}\" does not exist", name));
+  }
+  Portal& p = it->second;
+  Statement& st = *p.stmt;
+  if (st.parsed.stmt->kind == sql::StmtKind::Empty) {
+    sink.emptyQuery();
+    return ExecuteState::Complete;
+  }
+  const uint8_t* params = p.params ? p.params->data() : nullptr;
+  if (!p.ran && maxRows <= 0) {
+    NoDescribeSink out(sink);
+    runStatement(st, params, p.formats, out, false);
+    p.ran = true;
+    return ExecuteState::Complete;
+  }
+  if (!p.ran) {
+    BufferSink buffer(sink, p.rows, p.tag);
+    p.ran = true;
+    runStatement(st, params, p.formats, buffer, false);
+    p.next = 0;
+  }
+  size_t end = p.rows.size();
+  if (maxRows > 0) end = std::min(end, p.next + static_cast<size_t>(maxRows));
+  std::vector<Field> fields;
+  for (; p.next < end; ++p.next) {
+    const auto& row = p.rows[p.next];
+    fields.clear();
+    for (const auto& f : row) {
+      fields.push_back(f ? Field{f->data(), static_cast<int32_t>(f->size())} : Field{nullptr, -1});
+    }
+    sink.dataRow(fields.data(), fields.size());
+  }
+  if (p.next < p.rows.size()) return ExecuteState::Suspended;
+  if (!p.tag.empty()) sink.commandComplete(p.tag);
+  p.tag.clear();
+  return ExecuteState::Complete;
+}
+
+void SqlSession::sync() {
+  if (txn_.mode() == TransactionState::Mode::Implicit) {
+    if (txn_.failed()) {
+      endTransaction(false);
+    } else {
+      endTransaction(true);
+    }
+  }
+  // The unnamed portal does not survive the end of a transaction cycle.
+  if (!txn_.inBlock()) portals_.clear();
+}
+
 void SqlSession::abortCurrent() {
-  if (txn_.inBlock()) txn_.statementFailed(txn_.undo().mark());
+  copyIn_.reset();
+  if (txn_.inBlock()) {
+    txn_.statementFailed(txn_.undo().mark());
+  } else if (txn_.mode() == TransactionState::Mode::Implicit) {
+    failStatement(txn_.undo().mark());
+  }
 }
 
 }  // namespace duet

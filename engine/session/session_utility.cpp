@@ -148,7 +148,7 @@ QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
       sink.commandComplete(s.all ? "DEALLOCATE ALL" : "DEALLOCATE");
       break;
     }
-    case sql::StmtKind::Copy: unsupported("COPY");
+    case sql::StmtKind::Copy: return runCopy(st, sink);
     case sql::StmtKind::Explain: unsupported("EXPLAIN");
     default: unsupported("this statement");
   }

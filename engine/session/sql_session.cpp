@@ -139,9 +139,19 @@ QueryState SqlSession::simpleQuery(std::string_view sql, ResultSink& sink) {
     sink.emptyQuery();
     return QueryState::Done;
   }
-  for (auto& p : parsed) {
+  pendingSql_ = std::string(sql);
+  pendingStmts_ = std::move(parsed);
+  return continueQuery(sink);
+}
+
+QueryState SqlSession::continueQuery(ResultSink& sink) {
+  std::vector<sql::ParsedStatement> parsed = std::move(pendingStmts_);
+  pendingStmts_.clear();
+  std::string sql = pendingSql_;
+  for (size_t i = 0; i < parsed.size(); ++i) {
+    auto& p = parsed[i];
     if (p.stmt->kind == sql::StmtKind::Empty) continue;
-    Statement st{std::string(sql), std::move(p), {}, nullptr};
+    Statement st{sql, std::move(p), {}, nullptr};
     std::unique_ptr<ParamTuple> params;
     if (isQuery(*st.parsed.stmt) && !txn_.failed()) {
       UndoLog::Mark mark = txn_.undo().mark();
@@ -156,7 +166,12 @@ QueryState SqlSession::simpleQuery(std::string_view sql, ResultSink& sink) {
       }
     }
     QueryState state = runStatement(st, params ? params->data() : nullptr, {}, sink, true);
-    if (state == QueryState::CopyIn) return state;
+    if (state == QueryState::CopyIn) {
+      copyFromSimple_ = true;
+      // Keep the COPY statement alive too: its options were copied, but be safe.
+      for (size_t j = i + 1; j < parsed.size(); ++j) pendingStmts_.push_back(std::move(parsed[j]));
+      return state;
+    }
   }
   // The statements of one Query form one implicit transaction, unless they opened a block.
   if (txn_.mode() == TransactionState::Mode::Implicit) endTransaction(true);

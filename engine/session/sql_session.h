@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compiler/parser/parser.h"
+#include "engine/session/copy_io.h"
 #include "engine/session/engine_state.h"
 #include "engine/session/settings.h"
 #include "engine/session/transaction_state.h"
@@ -56,6 +57,7 @@ class SqlSession final : public Session {
   };
   struct Portal {
     std::shared_ptr<Statement> stmt;
+    std::shared_ptr<PreparedPlan> plan;  // keeps the params' layout alive
     std::unique_ptr<ParamTuple> params;
     std::vector<int16_t> formats;
     // Rows of a partially fetched query, encoded on the first Execute.
@@ -82,6 +84,11 @@ class SqlSession final : public Session {
   void flushReports(ResultSink& sink);
   void ddlDone();
 
+  // ---- COPY (session_copy.cpp)
+  QueryState runCopy(const Statement& st, ResultSink& sink);
+  void copyOut(const Statement& st, ResultSink& sink);
+  QueryState continueQuery(ResultSink& sink);
+
   // ---- utility statements (session_utility.cpp)
   QueryState runUtility(const Statement& st, ResultSink& sink);
   void runTransaction(const sql::TransactionStmt& s, ResultSink& sink);
@@ -100,6 +107,19 @@ class SqlSession final : public Session {
   Arena arena_;
   std::map<std::string, std::shared_ptr<Statement>> statements_;
   std::map<std::string, Portal> portals_;
+  // A COPY FROM STDIN waiting for its data.
+  struct CopyInState {
+    TableInfo* table = nullptr;
+    std::vector<int> columns;  // table column per field
+    std::vector<std::string> names;
+    CopyOptions options;
+    UndoLog::Mark mark;
+  };
+  std::unique_ptr<CopyInState> copyIn_;
+  bool copyFromSimple_ = false;
+  // Statements of a simple Query that follow a COPY FROM STDIN.
+  std::string pendingSql_;
+  std::vector<sql::ParsedStatement> pendingStmts_;
 };
 
 }  // namespace duet

@@ -1,0 +1,159 @@
+// The extended query protocol and COPY FROM STDIN driven through Session directly.
+#include <catch2/catch.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/error.h"
+#include "engine/session/sql_engine.h"
+
+using namespace duet;
+
+namespace {
+
+struct RecordingSink : ResultSink {
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  std::vector<std::string> tags;
+  int descriptions = 0, empties = 0, copyIns = 0;
+  std::string copyOut;
+  void rowDescription(const std::vector<ColumnDesc>&) override { ++descriptions; }
+  void dataRow(const Field* f, size_t n) override {
+    auto& r = rows.emplace_back();
+    for (size_t i = 0; i < n; ++i) {
+      if (f[i].len < 0) r.emplace_back(std::nullopt);
+      else r.emplace_back(std::string(f[i].data, f[i].len));
+    }
+  }
+  void commandComplete(std::string_view tag) override { tags.emplace_back(tag); }
+  void emptyQuery() override { ++empties; }
+  void notice(const Notice&) override {}
+  void parameterStatus(std::string_view, std::string_view) override {}
+  void copyOutBegin(int) override {}
+  void copyData(std::string_view b) override { copyOut.append(b); }
+  void copyOutDone() override {}
+  void copyInBegin(int) override { ++copyIns; }
+};
+
+std::unique_ptr<Session> open(Engine& engine) {
+  return engine.openSession({{"user", "postgres"}, {"database", "postgres"}});
+}
+
+std::vector<BindParam> textParams(std::vector<std::optional<std::string>> values) {
+  std::vector<BindParam> out;
+  for (auto& v : values) out.push_back(BindParam{v, 0});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("extended protocol: parse, bind, describe, execute with parameters") {
+  auto engine = createSqlEngine(EngineConfig{"/tmp/duet_ext_test", 0});
+  auto s = open(*engine);
+  RecordingSink sink;
+  s->simpleQuery("create table t (a int primary key, b text)", sink);
+
+  s->parse("ins", "insert into t values ($1, $2)", {});
+  StatementDescription d = s->describeStatement("ins");
+  REQUIRE(d.paramTypeOids.size() == 2);
+  CHECK(d.paramTypeOids[0] == 23);
+  CHECK(d.paramTypeOids[1] == 25);
+  CHECK_FALSE(d.returnsRows);
+  for (int i = 1; i <= 5; ++i) {
+    s->bind("", "ins", textParams({std::to_string(i), "v" + std::to_string(i)}), {});
+    CHECK(s->execute("", 0, sink) == ExecuteState::Complete);
+    s->sync();
+  }
+  CHECK(sink.tags.back() == "INSERT 0 1");
+
+  CHECK_THROWS_AS(s->parse("ins", "select 1", {}), SqlError);
+  try {
+    s->bind("", "ins", textParams({"1"}), {});
+    FAIL("no error");
+  } catch (const SqlError& e) {
+    CHECK(e.code == "08P01");
+    CHECK(std::string(e.what()) ==
+          "bind message supplies 1 parameters, but prepared statement \"ins\" requires 2");
+  }
+  s->abortCurrent();
+  s->sync();
+
+  s->parse("", "select a, b from t where a >= $1 order by a", {23});
+  d = s->describeStatement("");
+  CHECK(d.returnsRows);
+  CHECK(d.columns.size() == 2);
+  s->bind("p", "", textParams({"2"}), {});
+  RecordingSink out;
+  CHECK(s->execute("p", 2, out) == ExecuteState::Suspended);
+  CHECK(out.rows.size() == 2);
+  CHECK(out.descriptions == 0);
+  CHECK(s->execute("p", 2, out) == ExecuteState::Complete);
+  CHECK(out.rows.size() == 4);
+  CHECK(out.tags == std::vector<std::string>{"SELECT 4"});
+  CHECK(*out.rows[3][1] == "v5");
+  s->sync();
+
+  // Utility statements and a block across Syncs.
+  s->parse("", "begin", {});
+  s->bind("", "", {}, {});
+  s->execute("", 0, sink);
+  s->sync();
+  CHECK(s->txnStatus() == TxnStatus::InBlock);
+  s->bind("", "ins", textParams({"6", std::nullopt}), {});
+  s->execute("", 0, sink);
+  s->sync();
+  s->parse("", "rollback", {});
+  s->bind("", "", {}, {});
+  s->execute("", 0, sink);
+  s->sync();
+  CHECK(s->txnStatus() == TxnStatus::Idle);
+  RecordingSink count;
+  s->simpleQuery("select count(*) from t", count);
+  CHECK(*count.rows[0][0] == "5");
+
+  // An error rolls back the implicit transaction of the Sync cycle.
+  s->bind("", "ins", textParams({"7", "x"}), {});
+  s->execute("", 0, sink);
+  s->bind("", "ins", textParams({"1", "dup"}), {});
+  CHECK_THROWS_AS(s->execute("", 0, sink), SqlError);
+  s->abortCurrent();
+  s->sync();
+  RecordingSink count2;
+  s->simpleQuery("select count(*) from t", count2);
+  CHECK(*count2.rows[0][0] == "5");
+}
+
+TEST_CASE("COPY FROM STDIN and TO STDOUT") {
+  auto engine = createSqlEngine(EngineConfig{"/tmp/duet_ext_test2", 0});
+  auto s = open(*engine);
+  RecordingSink sink;
+  s->simpleQuery("create table c (a int, b text, n numeric)", sink);
+  CHECK(s->simpleQuery("copy c from stdin; select 42", sink) == QueryState::CopyIn);
+  CHECK(sink.copyIns == 1);
+  CHECK(s->copyInData("1\tx\t1.5\n2\t\\N\t2\n", sink) == QueryState::Done);
+  CHECK(sink.tags[sink.tags.size() - 2] == "COPY 2");
+  CHECK(*sink.rows.back()[0] == "42");
+
+  CHECK(s->simpleQuery("copy c (b, a) from stdin with (format csv)", sink) ==
+        QueryState::CopyIn);
+  s->copyInData("\"q,r\",3\n", sink);
+  CHECK(sink.tags.back() == "COPY 1");
+
+  CHECK(s->simpleQuery("copy c from stdin", sink) == QueryState::CopyIn);
+  try {
+    s->copyInData("4\ty\tzz\n", sink);
+    FAIL("no error");
+  } catch (const SqlError& e) {
+    CHECK(e.code == "22P02");
+  }
+  CHECK(s->simpleQuery("copy c from stdin", sink) == QueryState::CopyIn);
+  CHECK_THROWS_AS(s->copyInFail("bye", sink), SqlError);
+
+  RecordingSink out;
+  s->simpleQuery("copy c to stdout", out);
+  CHECK(out.copyOut == "1\tx\t1.5\n2\t\\N\t2\n3\tq,r\t\\N\n");
+  CHECK(out.tags.back() == "COPY 3");
+  RecordingSink out2;
+  s->simpleQuery("copy (select a from c where a > 1 order by a) to stdout with csv", out2);
+  CHECK(out2.copyOut == "2\n3\n");
+}
