@@ -192,6 +192,16 @@ void Connection::submitBatch() {
   // Nothing after a malformed message can be framed: stop reading input.
   if (scan.violation) closing_ = true;
   busy_ = true;
+  // A batch of only Parse/Describe/Close/Sync/Flush touches no table data.
+  bool dataFree = !scan.violation && !batch.empty();
+  for (size_t pos = 0; dataFree && pos + 5 <= batch.size();) {
+    char type = batch[pos];
+    uint32_t len = (uint32_t(uint8_t(batch[pos + 1])) << 24) |
+                   (uint32_t(uint8_t(batch[pos + 2])) << 16) |
+                   (uint32_t(uint8_t(batch[pos + 3])) << 8) | uint32_t(uint8_t(batch[pos + 4]));
+    if (type != 'P' && type != 'D' && type != 'C' && type != 'S' && type != 'H') dataFree = false;
+    pos += 1 + len;
+  }
   auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io),
                session = session_.get(), batch = std::move(batch),
                violation = std::move(scan.violation)]() mutable {
@@ -201,7 +211,7 @@ void Connection::submitBatch() {
       self->onBatchDone(std::move(out), close);
     });
   };
-  if (!context_.executor.submit(session_.get(), std::move(task))) disconnect();
+  if (!context_.executor.submit(session_.get(), std::move(task), dataFree)) disconnect();
 }
 
 void Connection::onBatchDone(std::string out, bool close) {

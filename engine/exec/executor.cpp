@@ -36,11 +36,11 @@ void Executor::setIdleTimeoutHandler(IdleTimeoutHandler handler) {
   onIdleTimeout_ = std::move(handler);
 }
 
-bool Executor::submit(Session* owner, std::function<void()> task) {
+bool Executor::submit(Session* owner, std::function<void()> task, bool dataFree) {
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return false;
-    queue_.push_back(Task{owner, std::move(task), false});
+    queue_.push_back(Task{owner, std::move(task), false, dataFree});
   }
   wake_.notify_one();
   return true;
@@ -70,7 +70,7 @@ bool Executor::submitCleanup(Session* owner, std::function<void()> task) {
 std::deque<Executor::Task>::iterator Executor::findRunnable() {
   if (holder_ == nullptr) return queue_.begin();
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {
-    if (it->owner == holder_ || it->cleanup) return it;
+    if (it->owner == holder_ || it->cleanup || it->dataFree) return it;
   }
   return queue_.end();
 }

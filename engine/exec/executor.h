@@ -40,7 +40,11 @@ class Executor {
 
   // Thread-safe. owner is the session the task works for (nullptr before one exists).
   // Returns false, discarding the task, once stop() was called.
-  bool submit(Session* owner, std::function<void()> task);
+  // dataFree: the task reads and writes no table data (only Parse/Describe/Close/Sync
+  // messages), so it may run while another session holds the executor. Without this a
+  // single-threaded client driving several connections (pgbench -M prepared issues a
+  // synchronous Parse) would deadlock against its own open block on another connection.
+  bool submit(Session* owner, std::function<void()> task, bool dataFree = false);
   // Thread-safe. Drops owner's tasks still queued (their client is gone) and queues `task`,
   // which runs regardless of any holder. The task is expected to destroy owner: the executor
   // forgets owner afterwards and never calls it again.
@@ -51,6 +55,7 @@ class Executor {
     Session* owner;
     std::function<void()> fn;
     bool cleanup;
+    bool dataFree = false;
   };
 
   void run();
