@@ -222,8 +222,9 @@ void SqlSession::copyOut(const Statement& st, ResultSink& sink) {
         nulls_[i] = f[i].len < 0;
         views_[i] = nulls_[i] ? std::string_view() : std::string_view(f[i].data, f[i].len);
       }
+      // One CopyData per row, as PostgreSQL sends it (psycopg's rows() relies on it).
       appendCopyRow(options_, views_, nulls_, buffer_);
-      if (buffer_.size() > 65536) flush();
+      flush();
       ++rows;
     }
     void flush() {
