@@ -69,11 +69,6 @@ void SqlSession::parse(const std::string& name, std::string_view sql,
   if (!name.empty() && statements_.count(name)) {
     throw SqlError("42P05", fmt::format("prepared statement \"{}\" already exists", name));
   }
-  if (txn_.failed()) {
-    throw SqlError(sqlstate::kInFailedSqlTransaction,
-                   "current transaction is aborted, commands ignored until end of "
-                   "transaction block");
-  }
   std::vector<sql::ParsedStatement> parsed =
       sql::parseQuery(sql, sql::ParseOptions{.liftLiterals = true});
   // Drop empty statements around the real one (e.g. a trailing ';').
@@ -84,6 +79,18 @@ void SqlSession::parse(const std::string& name, std::string_view sql,
   if (real.size() > 1) {
     throw SqlError(sqlstate::kSyntaxError,
                    "cannot insert multiple commands into a prepared statement");
+  }
+  if (txn_.failed() && !real.empty()) {
+    // In a failed block only COMMIT / ROLLBACK may be prepared, as in PostgreSQL.
+    const sql::Stmt& s0 = *real[0].stmt;
+    bool ends = s0.kind == sql::StmtKind::Transaction &&
+                (s0.as<sql::TransactionStmt>().action == sql::TransactionKind::Commit ||
+                 s0.as<sql::TransactionStmt>().action == sql::TransactionKind::Rollback);
+    if (!ends) {
+      throw SqlError(sqlstate::kInFailedSqlTransaction,
+                     "current transaction is aborted, commands ignored until end of "
+                     "transaction block");
+    }
   }
   auto st = std::make_shared<Statement>();
   st->sql = std::string(sql);

@@ -118,6 +118,19 @@ TEST_CASE("extended protocol: parse, bind, describe, execute with parameters") {
   CHECK_THROWS_AS(s->execute("", 0, sink), SqlError);
   s->abortCurrent();
   s->sync();
+  // A failed block accepts only COMMIT / ROLLBACK, through Parse too.
+  s->simpleQuery("begin", sink);
+  CHECK_THROWS_AS(s->simpleQuery("select nosuchcolumn from t", sink), SqlError);
+  CHECK(s->txnStatus() == TxnStatus::Failed);
+  CHECK_THROWS_AS(s->parse("", "select 1", {}), SqlError);
+  s->abortCurrent();
+  s->sync();
+  s->parse("", "rollback", {});
+  s->bind("", "", {}, {});
+  s->execute("", 0, sink);
+  s->sync();
+  CHECK(s->txnStatus() == TxnStatus::Idle);
+
   RecordingSink count2;
   s->simpleQuery("select count(*) from t", count2);
   CHECK(*count2.rows[0][0] == "5");
