@@ -333,7 +333,7 @@ class StatementPlanner {
         continue;
       }
       ExprPtr e = b_.bind(*t.expr, scope, agg);
-      if (e->type.id == TypeId::Unknown) e = b_.coerce(std::move(e), {TypeId::Text, -1}, CastContext::Implicit, t.location);
+      if (e->type.id == TypeId::Unknown && resolveUnknowns_) e = b_.coerce(std::move(e), {TypeId::Text, -1}, CastContext::Implicit, t.location);
       OutputColumn col{t.alias.empty() ? Binder::targetName(*t.expr) : t.alias, e->type};
       if (e->kind == ExprKind::Column && !agg) {
         for (const auto& se : scope.entries) {
@@ -589,7 +589,10 @@ class StatementPlanner {
         for (size_t c = 0; c < row.size(); ++c)
           if (!row[c]) row[c] = defaultFor(t, target[c]);
     } else {
+      // As in PostgreSQL, untyped literals of the SELECT take the target columns' types.
+      resolveUnknowns_ = false;
       source = planSelect(*s.source, ignored);
+      resolveUnknowns_ = true;
       if (ignored.size() != target.size())
         b_.fail(sqlstate::kSyntaxError, ignored.size() > target.size() ? "INSERT has more expressions than target columns"
                                                                       : "INSERT has more target columns than expressions", s.begin);
@@ -680,6 +683,7 @@ class StatementPlanner {
   Binder b_;
   std::vector<std::unique_ptr<TableBinding>> bindings_;
   std::vector<plan::SortKey> orderExprs_;
+  bool resolveUnknowns_ = true;  // unknown-typed outputs become text
 };
 
 ExprPtr StatementPlanner::defaultFor(const TableBinding& t, size_t column) {

@@ -94,7 +94,7 @@ class SqlSession final : public Session {
   void runTransaction(const sql::TransactionStmt& s, ResultSink& sink);
   void runSet(const sql::SetStmt& s, ResultSink& sink);
   void runShow(const sql::ShowStmt& s, ResultSink& sink);
-  void createTable(const sql::CreateTableStmt& s);
+  void createTable(const sql::CreateTableStmt& s, std::string_view query);
   void dropObjects(const sql::DropStmt& s, ResultSink& sink);
   TableInfo& tableByName(const sql::QualifiedName& name);
 

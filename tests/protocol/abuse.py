@@ -10,6 +10,7 @@ Usage: abuse.py HOST PORT
 """
 import socket
 import struct
+import os
 import sys
 import time
 import traceback
@@ -276,9 +277,16 @@ CASES = [case_garbage_startup, case_truncated_startup, case_tiny_startup_length,
 
 
 def main() -> int:
-    failed = 0
+    # DUET_PENDING_CASES: names of cases that need a feature the server does not have yet;
+    # they are reported as skipped, not passed.
+    pending = set(os.environ.get("DUET_PENDING_CASES", "").split())
+    failed = skipped = 0
     for case in CASES:
         name = case.__name__[len("case_"):]
+        if name in pending:
+            skipped += 1
+            print(f"skip {name}: pending")
+            continue
         try:
             detail = case()
             normal_connection_works()
@@ -287,7 +295,7 @@ def main() -> int:
             failed += 1
             print(f"FAIL {name}")
             traceback.print_exc(limit=3)
-    print(f"protocol: {len(CASES) - failed} passed, {failed} failed")
+    print(f"protocol: {len(CASES) - failed - skipped} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
 
 
