@@ -177,7 +177,6 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
   for (size_t p = 0; p < paramTypes.size(); ++p)
     cg.paramRow_.push_back(cg.loadField(cg.params_, out->paramLayout, p));
 
-  const plan::Node* emitting = &root;
   bool dml = root.kind == plan::NodeKind::Insert || root.kind == plan::NodeKind::Update ||
              root.kind == plan::NodeKind::Delete;
   std::vector<SqlType> outTypes;
@@ -188,7 +187,6 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
   }
   out->producesRows = !dml || !root.returning.empty();
   out->outputLayout = TupleLayout::of(outTypes);
-  static_cast<void>(emitting);
 
   llvm::Value* outTuple = cg.tupleAlloca(out->outputLayout);
   llvm::BasicBlock* done = llvm::BasicBlock::Create(*context, "finish", cg.fn_);

@@ -456,8 +456,6 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       });
       return;
     }
-    case NodeKind::IndexRange:
-      throw SqlError(sqlstate::kFeatureNotSupported, "ordered index range scans are not compiled yet");
   }
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "engine/error.h"
+#include "engine/storage/key_ops.h"
 #include "engine/types/value_io.h"
 
 namespace duet::rt {
@@ -23,53 +24,12 @@ void ownStrings(const TupleLayout& l, uint8_t* t, Arena& arena) {
   }
 }
 
-uint64_t hashTuple(const TupleLayout& l, const uint8_t* t) {
-  uint64_t h = 0x9e3779b97f4a7c15ull;
-  for (size_t c = 0; c < l.types.size(); ++c) {
-    uint64_t v = isNullAt(l, t, c) ? 0x51ed27u : hashValue(l.types[c], t + l.offsets[c]);
-    h = (h ^ v) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-  }
-  return h;
-}
-
-// Equality for grouping: NULLs group together, as GROUP BY and DISTINCT require.
-bool tuplesEqual(const TupleLayout& l, const uint8_t* a, const uint8_t* b) {
-  for (size_t c = 0; c < l.types.size(); ++c) {
-    bool na = isNullAt(l, a, c), nb = isNullAt(l, b, c);
-    if (na != nb) return false;
-    if (!na && compareValues(l.types[c], a + l.offsets[c], b + l.offsets[c]) != 0) return false;
-  }
-  return true;
-}
-
-// Join equality: a NULL key matches nothing.
-bool joinKeysEqual(const TupleLayout& l, const uint8_t* a, const uint8_t* b) {
-  for (size_t c = 0; c < l.types.size(); ++c) {
-    if (isNullAt(l, a, c) || isNullAt(l, b, c)) return false;
-    if (compareValues(l.types[c], a + l.offsets[c], b + l.offsets[c]) != 0) return false;
-  }
-  return true;
-}
-
-bool hasNullKey(const TupleLayout& l, const uint8_t* t) {
-  for (size_t c = 0; c < l.types.size(); ++c)
-    if (isNullAt(l, t, c)) return true;
-  return false;
-}
-
 }  // namespace
 
-uint8_t* TupleBuffer::copyTuple(const uint8_t* tuple, size_t extraBytes) {
-  auto* copy = static_cast<uint8_t*>(arena_.allocate(layout_.size + extraBytes, 16));
-  std::memcpy(copy, tuple, layout_.size);
-  if (extraBytes) std::memset(copy + layout_.size, 0, extraBytes);
-  ownStrings(layout_, copy, arena_);
-  return copy;
-}
-
 uint8_t* TupleBuffer::append(const uint8_t* tuple) {
-  uint8_t* copy = copyTuple(tuple, 0);
+  auto* copy = static_cast<uint8_t*>(arena_.allocate(layout_.size, 16));
+  std::memcpy(copy, tuple, layout_.size);
+  ownStrings(layout_, copy, arena_);
   rows_.push_back(copy);
   return copy;
 }
@@ -97,6 +57,11 @@ GroupTable::GroupTable(TupleLayout keyLayout, uint32_t stateSize)
 
 uint64_t GroupTable::hashKey(const uint8_t* key) const { return hashTuple(keyLayout_, key); }
 
+bool GroupTable::keysEqual(const uint8_t* a, const uint8_t* b) const {
+  // GROUP BY and DISTINCT put NULLs in one group: compareTuples treats them as equal.
+  return compareTuples(keyLayout_, a, b, static_cast<uint32_t>(keyLayout_.types.size())) == 0;
+}
+
 void GroupTable::grow() {
   std::vector<uint32_t> bigger(slots_.size() * 2, 0);
   size_t mask = bigger.size() - 1;
@@ -114,7 +79,7 @@ uint8_t* GroupTable::findOrInsert(const uint8_t* key, bool* isNew) {
   for (size_t s = h & mask;; s = (s + 1) & mask) {
     uint32_t e = slots_[s];
     if (!e) break;
-    if (hashes_[e - 1] == h && tuplesEqual(keyLayout_, entries_[e - 1], key)) {
+    if (hashes_[e - 1] == h && keysEqual(entries_[e - 1], key)) {
       *isNew = false;
       return entries_[e - 1] + keyLayout_.size;
     }
@@ -142,7 +107,7 @@ JoinTable::JoinTable(TupleLayout keyLayout, TupleLayout rowLayout)
 uint64_t JoinTable::hashKey(const uint8_t* key) const { return hashTuple(keyLayout_, key); }
 
 void JoinTable::insert(const uint8_t* key, const uint8_t* row) {
-  if (hasNullKey(keyLayout_, key)) return;  // a NULL key can never match
+  if (tupleHasNull(keyLayout_, key)) return;  // a NULL key can never match
   rows_.append(row);
   keys_.append(key);
   hashes_.push_back(hashKey(key));
@@ -160,7 +125,7 @@ void JoinTable::finish() {
 }
 
 const uint8_t* JoinTable::next(const uint8_t* key, uint64_t* cursor) const {
-  if (heads_.empty()) return nullptr;
+  if (heads_.empty() || tupleHasNull(keyLayout_, key)) return nullptr;  // NULL matches nothing
   uint32_t e;
   if (*cursor == 0) {
     e = heads_[hashKey(key) & (heads_.size() - 1)];
@@ -168,7 +133,7 @@ const uint8_t* JoinTable::next(const uint8_t* key, uint64_t* cursor) const {
     e = chain_[*cursor - 1];
   }
   for (; e; e = chain_[e - 1]) {
-    if (joinKeysEqual(keyLayout_, keys_.at(e - 1), key)) {
+    if (compareTuples(keyLayout_, keys_.at(e - 1), key, static_cast<uint32_t>(keyLayout_.types.size())) == 0) {
       *cursor = e;
       return rows_.at(e - 1);
     }
@@ -225,8 +190,6 @@ void duet_q_join_finish(JoinTable* t) { t->finish(); }
 const uint8_t* duet_q_join_next(JoinTable* t, const uint8_t* key, uint64_t* cursor) {
   return t->next(key, cursor);
 }
-void duet_q_add_affected(QueryContext* ctx, int64_t n) { ctx->affectedRows += n; }
-
 int64_t duet_q_now(QueryContext* ctx) { return ctx->transactionTimestamp; }
 
 const VarString* duet_q_current_setting(QueryContext* ctx, const VarString* name) {
@@ -248,7 +211,7 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_sorter_new), DUET_Q(duet_q_sorter_sort), DUET_Q(duet_q_groups_new),
       DUET_Q(duet_q_groups_find), DUET_Q(duet_q_groups_size), DUET_Q(duet_q_groups_entry),
       DUET_Q(duet_q_join_new), DUET_Q(duet_q_join_insert), DUET_Q(duet_q_join_finish),
-      DUET_Q(duet_q_join_next), DUET_Q(duet_q_add_affected), DUET_Q(duet_q_now),
+      DUET_Q(duet_q_join_next), DUET_Q(duet_q_now),
       DUET_Q(duet_q_current_setting), DUET_Q(duet_q_check_limit),
   };
 #undef DUET_Q

@@ -41,7 +41,6 @@ class TupleBuffer {
   std::vector<uint8_t*>& rows() { return rows_; }
 
  protected:
-  uint8_t* copyTuple(const uint8_t* tuple, size_t extraBytes);
   TupleLayout layout_;
   std::vector<uint8_t*> rows_;
   Arena arena_;
@@ -155,7 +154,6 @@ duet::rt::JoinTable* duet_q_join_new(duet::rt::QueryContext* ctx, const duet::Tu
 void duet_q_join_insert(duet::rt::JoinTable* t, const uint8_t* key, const uint8_t* row);
 void duet_q_join_finish(duet::rt::JoinTable* t);
 const uint8_t* duet_q_join_next(duet::rt::JoinTable* t, const uint8_t* key, uint64_t* cursor);
-void duet_q_add_affected(duet::rt::QueryContext* ctx, int64_t n);
 int64_t duet_q_now(duet::rt::QueryContext* ctx);
 const duet::VarString* duet_q_current_setting(duet::rt::QueryContext* ctx, const duet::VarString* name);
 void duet_q_check_limit(int64_t limit, int64_t offset);

@@ -192,6 +192,7 @@ struct Constraint {
   std::string name;                  // CONSTRAINT name, or empty
   std::vector<std::string> columns;  // table constraints: the key columns
   ExprPtr expr;                      // DEFAULT value or CHECK condition
+  uint32_t exprBegin = 0, exprEnd = 0;  // byte range of expr's text (DEFAULT kept as text)
   QualifiedName refTable;            // FOREIGN KEY / REFERENCES
   std::vector<std::string> refColumns;
   uint32_t location = 0;

@@ -62,7 +62,9 @@ bool Parser::parseColumnConstraint(std::vector<Constraint>& out) {
     c.kind = ConstraintKind::Null;
   } else if (acceptKw("default")) {
     c.kind = ConstraintKind::Default;
+    c.exprBegin = peek().offset;
     c.expr = parseComparison();  // gram.y's b_expr: no AND/OR/NOT/IS at the top level
+    c.exprEnd = lastEnd_;
   } else if (acceptKw("primary")) {
     expectKw("key");
     c.kind = ConstraintKind::PrimaryKey;

@@ -18,7 +18,6 @@ namespace duet::plan {
 enum class NodeKind : uint8_t {
   TableScan,   // all live rows of `table`; output: table columns + rowid (int8) last
   IndexLookup, // rows of `table` whose unique-index key equals `keys`; same output
-  IndexRange,  // rows of `table` in an ordered index range; same output
   Values,      // `rows` of constant/param expressions; no input
   Filter,      // rows of child 0 where `predicate` is true
   Project,     // `exprs` over child 0
@@ -58,9 +57,7 @@ struct Node {
 
   Table* table = nullptr;
   Index* index = nullptr;
-  std::vector<ExprPtr> keys;       // IndexLookup key values / IndexRange bounds
-  bool lowInclusive = true, highInclusive = true;
-  int lowKeys = 0, highKeys = 0;   // IndexRange: keys[0..lowKeys) low, then high bound
+  std::vector<ExprPtr> keys;       // IndexLookup key values
 
   ExprPtr predicate;               // Filter, joins
   std::vector<ExprPtr> exprs;      // Project, Aggregate group keys, HashJoin left keys

@@ -1,4 +1,3 @@
-#include <cctype>
 // Utility statements: transaction control, SET/SHOW/RESET, DDL through the catalog (with
 // the undo log, so ROLLBACK undoes it), and the maintenance statements that are accepted
 // as no-ops in a main-memory database.
@@ -209,42 +208,6 @@ void SqlSession::runShow(const sql::ShowStmt& s, ResultSink& sink) {
   sendTextColumn(sink, def ? def->name : s.name, {{value}}, 1);
 }
 
-namespace {
-// The SQL text of a column's DEFAULT expression, which starts at `begin` in the query: up
-// to the next comma or closing parenthesis outside quotes and parentheses, or the next
-// column-constraint keyword. The catalog keeps defaults as text (re-bound at INSERT).
-std::string defaultText(std::string_view query, size_t begin) {
-  static const char* stops[] = {"not", "null", "primary", "unique", "check", "references",
-                                "constraint", "default", "collate", "generated"};
-  int depth = 0;
-  size_t i = begin;
-  while (i < query.size()) {
-    char c = query[i];
-    if (c == '\'' || c == '"') {
-      for (++i; i < query.size() && query[i] != c; ++i) {}
-      ++i;
-      continue;
-    }
-    if (c == '(') ++depth;
-    if (c == ')' && depth-- == 0) break;
-    if (c == ',' && depth == 0) break;
-    bool wordStart = std::isalpha(static_cast<unsigned char>(c)) &&
-                     (i == begin || !std::isalnum(static_cast<unsigned char>(query[i - 1])) );
-    if (depth == 0 && wordStart && i > begin) {
-      size_t j = i;
-      while (j < query.size() && (std::isalnum(static_cast<unsigned char>(query[j])) || query[j] == '_')) ++j;
-      std::string word(query.substr(i, j - i));
-      for (auto& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      for (const char* stop : stops)
-        if (word == stop) return std::string(query.substr(begin, i - begin));
-      i = j;
-      continue;
-    }
-    ++i;
-  }
-  return std::string(query.substr(begin, i - begin));
-}
-}  // namespace
 
 void SqlSession::createTable(const sql::CreateTableStmt& s, std::string_view query) {
   CreateTableSpec spec;
@@ -279,7 +242,10 @@ void SqlSession::createTable(const sql::CreateTableStmt& s, std::string_view que
         case sql::ConstraintKind::Null: break;
         case sql::ConstraintKind::PrimaryKey: def.notNull = true; addKey(c, {col.name}); break;
         case sql::ConstraintKind::Unique: addKey(c, {col.name}); break;
-        case sql::ConstraintKind::Default: def.defaultSql = defaultText(query, c.expr->location); break;
+        case sql::ConstraintKind::Default:
+          // Kept as text: the binder binds it again at each INSERT that needs it.
+          def.defaultSql = std::string(query.substr(c.exprBegin, c.exprEnd - c.exprBegin));
+          break;
         default: unsupported("this column constraint");
       }
     }

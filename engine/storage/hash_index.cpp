@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "engine/storage/key_ops.h"
+#include "engine/types/hash.h"
 
 namespace duet {
 namespace {
@@ -35,7 +36,7 @@ int64_t loadInteger(TypeId t, const uint8_t* p) {
 
 }  // namespace
 
-uint64_t HashIndex::mixHash64(uint64_t x) { return mixHash(x); }
+uint64_t HashIndex::mixHash64(uint64_t x) { return hashMix64(x); }
 
 HashIndex::HashIndex(std::string name, std::vector<uint32_t> columns, TupleLayout keyLayout)
     : Index(std::move(name), IndexKind::Hash, std::move(columns), std::move(keyLayout), true) {

@@ -7,6 +7,7 @@
 #include "engine/types/numeric.h"
 #include "engine/types/strings.h"
 #include "engine/types/type_errors.h"
+#include "engine/types/raw_value.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -15,17 +16,6 @@ namespace {
 
 [[noreturn]] void badBinary(const char* message = "incorrect binary data format") {
   throw SqlError(sqlstate::kInvalidBinaryRepresentation, message);
-}
-
-template <typename T>
-T load(const void* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-template <typename T>
-void store(void* p, T v) {
-  std::memcpy(p, &v, sizeof v);
 }
 
 void putBigEndian(std::string& out, uint64_t v, int bytes) {
@@ -118,43 +108,43 @@ NumericRep recvNumeric(std::string_view data) {
 
 void formatBinary(SqlType type, const void* value, std::string& out) {
   switch (type.id) {
-    case TypeId::Bool: out.push_back(load<uint8_t>(value) ? 1 : 0); return;
-    case TypeId::Int2: return putBigEndian(out, static_cast<uint16_t>(load<int16_t>(value)), 2);
+    case TypeId::Bool: out.push_back(loadRaw<uint8_t>(value) ? 1 : 0); return;
+    case TypeId::Int2: return putBigEndian(out, static_cast<uint16_t>(loadRaw<int16_t>(value)), 2);
     case TypeId::Int4:
-    case TypeId::Date: return putBigEndian(out, static_cast<uint32_t>(load<int32_t>(value)), 4);
+    case TypeId::Date: return putBigEndian(out, static_cast<uint32_t>(loadRaw<int32_t>(value)), 4);
     case TypeId::Int8:
     case TypeId::Timestamp:
     case TypeId::TimestampTz:
-      return putBigEndian(out, static_cast<uint64_t>(load<int64_t>(value)), 8);
-    case TypeId::Float4: return putBigEndian(out, load<uint32_t>(value), 4);
-    case TypeId::Float8: return putBigEndian(out, load<uint64_t>(value), 8);
-    case TypeId::Numeric: return sendNumeric(load<NumericRep>(value), out);
+      return putBigEndian(out, static_cast<uint64_t>(loadRaw<int64_t>(value)), 8);
+    case TypeId::Float4: return putBigEndian(out, loadRaw<uint32_t>(value), 4);
+    case TypeId::Float8: return putBigEndian(out, loadRaw<uint64_t>(value), 8);
+    case TypeId::Numeric: return sendNumeric(loadRaw<NumericRep>(value), out);
     case TypeId::Unknown:
     case TypeId::Char:
     case TypeId::Varchar:
-    case TypeId::Text: out.append(load<const VarString*>(value)->view()); return;
+    case TypeId::Text: out.append(loadRaw<const VarString*>(value)->view()); return;
   }
 }
 
 void parseBinary(SqlType type, std::string_view data, void* out, Arena& arena) {
   switch (type.id) {
-    case TypeId::Bool: return store<uint8_t>(out, readFixed(data, 1) != 0);
-    case TypeId::Int2: return store(out, static_cast<int16_t>(readFixed(data, 2)));
+    case TypeId::Bool: return storeRaw<uint8_t>(out, readFixed(data, 1) != 0);
+    case TypeId::Int2: return storeRaw(out, static_cast<int16_t>(readFixed(data, 2)));
     case TypeId::Int4:
-    case TypeId::Date: return store(out, static_cast<int32_t>(readFixed(data, 4)));
+    case TypeId::Date: return storeRaw(out, static_cast<int32_t>(readFixed(data, 4)));
     case TypeId::Int8:
     case TypeId::Timestamp:
-    case TypeId::TimestampTz: return store(out, static_cast<int64_t>(readFixed(data, 8)));
-    case TypeId::Float4: return store(out, static_cast<uint32_t>(readFixed(data, 4)));
-    case TypeId::Float8: return store(out, readFixed(data, 8));
+    case TypeId::TimestampTz: return storeRaw(out, static_cast<int64_t>(readFixed(data, 8)));
+    case TypeId::Float4: return storeRaw(out, static_cast<uint32_t>(readFixed(data, 4)));
+    case TypeId::Float8: return storeRaw(out, readFixed(data, 8));
     case TypeId::Numeric:
-      return store(out, numericApplyTypmod(recvNumeric(data), type.typmod));
+      return storeRaw(out, numericApplyTypmod(recvNumeric(data), type.typmod));
     case TypeId::Unknown:
     case TypeId::Char:
     case TypeId::Varchar:
     case TypeId::Text: {
       checkUtf8(data);
-      return store(out, coerceString(arena.makeString(data), type, false, arena));
+      return storeRaw(out, coerceString(arena.makeString(data), type, false, arena));
     }
   }
 }

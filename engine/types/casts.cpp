@@ -10,22 +10,12 @@
 #include "engine/types/scalar_text.h"
 #include "engine/types/strings.h"
 #include "engine/types/type_errors.h"
+#include "engine/types/raw_value.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
 
 namespace {
-
-template <typename T>
-T load(const void* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-template <typename T>
-void store(void* p, T v) {
-  std::memcpy(p, &v, sizeof v);
-}
 
 bool isString(TypeId t) { return isStringType(t); }
 bool isDatetime(TypeId t) {
@@ -37,60 +27,60 @@ bool isFloat(TypeId t) { return t == TypeId::Float4 || t == TypeId::Float8; }
 void castNumber(SqlType from, const void* in, SqlType to, void* out) {
   TypeId f = from.id, t = to.id;
   if (isIntegerType(f)) {
-    int64_t v = f == TypeId::Int2 ? load<int16_t>(in)
-                : f == TypeId::Int4 ? load<int32_t>(in)
-                                    : load<int64_t>(in);
+    int64_t v = f == TypeId::Int2 ? loadRaw<int16_t>(in)
+                : f == TypeId::Int4 ? loadRaw<int32_t>(in)
+                                    : loadRaw<int64_t>(in);
     switch (t) {
       case TypeId::Int2:
         if (v < INT16_MIN || v > INT16_MAX) raiseIntegerOutOfRange(t);
-        return store(out, static_cast<int16_t>(v));
+        return storeRaw(out, static_cast<int16_t>(v));
       case TypeId::Int4:
         if (v < INT32_MIN || v > INT32_MAX) raiseIntegerOutOfRange(t);
-        return store(out, static_cast<int32_t>(v));
-      case TypeId::Int8: return store(out, v);
-      case TypeId::Float4: return store(out, static_cast<float>(v));
-      case TypeId::Float8: return store(out, static_cast<double>(v));
-      default: return store(out, numericApplyTypmod(numericFromInt64(v), to.typmod));
+        return storeRaw(out, static_cast<int32_t>(v));
+      case TypeId::Int8: return storeRaw(out, v);
+      case TypeId::Float4: return storeRaw(out, static_cast<float>(v));
+      case TypeId::Float8: return storeRaw(out, static_cast<double>(v));
+      default: return storeRaw(out, numericApplyTypmod(numericFromInt64(v), to.typmod));
     }
   }
   if (isFloat(f)) {
     bool single = f == TypeId::Float4;
-    double d = single ? static_cast<double>(load<float>(in)) : load<double>(in);
+    double d = single ? static_cast<double>(loadRaw<float>(in)) : loadRaw<double>(in);
     switch (t) {
-      case TypeId::Int2: return store(out, static_cast<int16_t>(floatToInteger(d, t)));
-      case TypeId::Int4: return store(out, static_cast<int32_t>(floatToInteger(d, t)));
-      case TypeId::Int8: return store(out, floatToInteger(d, t));
-      case TypeId::Float4: return store(out, single ? load<float>(in) : float8ToFloat4(d));
-      case TypeId::Float8: return store(out, d);
+      case TypeId::Int2: return storeRaw(out, static_cast<int16_t>(floatToInteger(d, t)));
+      case TypeId::Int4: return storeRaw(out, static_cast<int32_t>(floatToInteger(d, t)));
+      case TypeId::Int8: return storeRaw(out, floatToInteger(d, t));
+      case TypeId::Float4: return storeRaw(out, single ? loadRaw<float>(in) : float8ToFloat4(d));
+      case TypeId::Float8: return storeRaw(out, d);
       default: {
-        NumericRep n = single ? numericFromFloat(load<float>(in)) : numericFromDouble(d);
-        return store(out, numericApplyTypmod(n, to.typmod));
+        NumericRep n = single ? numericFromFloat(loadRaw<float>(in)) : numericFromDouble(d);
+        return storeRaw(out, numericApplyTypmod(n, to.typmod));
       }
     }
   }
-  NumericRep n = load<NumericRep>(in);
+  NumericRep n = loadRaw<NumericRep>(in);
   switch (t) {
-    case TypeId::Int2: return store(out, static_cast<int16_t>(numericToInteger(n, t)));
-    case TypeId::Int4: return store(out, static_cast<int32_t>(numericToInteger(n, t)));
-    case TypeId::Int8: return store(out, numericToInteger(n, t));
-    case TypeId::Float4: return store(out, numericToFloat(n));
-    case TypeId::Float8: return store(out, numericToDouble(n));
-    default: return store(out, numericApplyTypmod(n, to.typmod));
+    case TypeId::Int2: return storeRaw(out, static_cast<int16_t>(numericToInteger(n, t)));
+    case TypeId::Int4: return storeRaw(out, static_cast<int32_t>(numericToInteger(n, t)));
+    case TypeId::Int8: return storeRaw(out, numericToInteger(n, t));
+    case TypeId::Float4: return storeRaw(out, numericToFloat(n));
+    case TypeId::Float8: return storeRaw(out, numericToDouble(n));
+    default: return storeRaw(out, numericApplyTypmod(n, to.typmod));
   }
 }
 
 void castDatetime(TypeId f, const void* in, TypeId t, void* out, const TypeContext& ctx) {
   if (f == t) return std::memcpy(out, in, physicalSize(t)), void();
   if (f == TypeId::Date) {
-    int32_t d = load<int32_t>(in);
-    return store(out, t == TypeId::Timestamp ? dateToTimestamp(d) : dateToTimestampTz(d, ctx));
+    int32_t d = loadRaw<int32_t>(in);
+    return storeRaw(out, t == TypeId::Timestamp ? dateToTimestamp(d) : dateToTimestampTz(d, ctx));
   }
-  int64_t ts = load<int64_t>(in);
+  int64_t ts = loadRaw<int64_t>(in);
   if (f == TypeId::Timestamp)
-    return t == TypeId::Date ? store(out, timestampToDate(ts))
-                             : store(out, timestampToTimestampTz(ts, ctx));
-  return t == TypeId::Date ? store(out, timestampTzToDate(ts, ctx))
-                           : store(out, timestampTzToTimestamp(ts, ctx));
+    return t == TypeId::Date ? storeRaw(out, timestampToDate(ts))
+                             : storeRaw(out, timestampToTimestampTz(ts, ctx));
+  return t == TypeId::Date ? storeRaw(out, timestampTzToDate(ts, ctx))
+                           : storeRaw(out, timestampTzToTimestamp(ts, ctx));
 }
 
 }  // namespace
@@ -112,7 +102,7 @@ void castValue(SqlType from, const void* in, SqlType to, void* out, bool explici
   if (isString(to.id)) {
     const VarString* s;
     if (isString(from.id)) {
-      s = load<const VarString*>(in);
+      s = loadRaw<const VarString*>(in);
       // char(n) loses its padding when it becomes text or varchar (PostgreSQL's rtrim1).
       if (from.id == TypeId::Char && to.id != TypeId::Char) {
         std::string_view trimmed = bpcharTrim(s->view());
@@ -120,23 +110,23 @@ void castValue(SqlType from, const void* in, SqlType to, void* out, bool explici
       }
     } else {
       std::string text;
-      if (from.id == TypeId::Bool) text = load<uint8_t>(in) ? "true" : "false";  // booltext
+      if (from.id == TypeId::Bool) text = loadRaw<uint8_t>(in) ? "true" : "false";  // booltext
       else formatText(from, in, text, ctx);
       s = arena.makeString(text);
     }
-    return store(out, coerceString(s, to, explicitCast, arena));
+    return storeRaw(out, coerceString(s, to, explicitCast, arena));
   }
   if (isString(from.id)) {
     // The target's input function; a char(n) source keeps its spaces, which every input
     // function skips.
-    return parseText(to, load<const VarString*>(in)->view(), out, arena, ctx);
+    return parseText(to, loadRaw<const VarString*>(in)->view(), out, arena, ctx);
   }
   if (isNumericCategory(from.id) && isNumericCategory(to.id)) return castNumber(from, in, to, out);
   if (from.id == TypeId::Bool && to.id == TypeId::Int4)
-    return store<int32_t>(out, load<uint8_t>(in) ? 1 : 0);
+    return storeRaw<int32_t>(out, loadRaw<uint8_t>(in) ? 1 : 0);
   if (from.id == TypeId::Int4 && to.id == TypeId::Bool)
-    return store<uint8_t>(out, load<int32_t>(in) != 0);
-  if (from.id == TypeId::Bool) return store(out, load<uint8_t>(in));
+    return storeRaw<uint8_t>(out, loadRaw<int32_t>(in) != 0);
+  if (from.id == TypeId::Bool) return storeRaw(out, loadRaw<uint8_t>(in));
   return castDatetime(from.id, in, to.id, out, ctx);
 }
 

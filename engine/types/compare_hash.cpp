@@ -5,18 +5,12 @@
 #include "engine/types/hash.h"
 #include "engine/types/numeric.h"
 #include "engine/types/strings.h"
+#include "engine/types/raw_value.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
 
 namespace {
-
-template <typename T>
-T load(const void* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
 
 template <typename T>
 int threeWay(T a, T b) {
@@ -42,42 +36,42 @@ uint64_t floatHash(double d) {
 
 int compareValues(SqlType type, const void* a, const void* b) {
   switch (type.id) {
-    case TypeId::Bool: return threeWay(load<uint8_t>(a), load<uint8_t>(b));
-    case TypeId::Int2: return threeWay(load<int16_t>(a), load<int16_t>(b));
+    case TypeId::Bool: return threeWay(loadRaw<uint8_t>(a), loadRaw<uint8_t>(b));
+    case TypeId::Int2: return threeWay(loadRaw<int16_t>(a), loadRaw<int16_t>(b));
     case TypeId::Int4:
-    case TypeId::Date: return threeWay(load<int32_t>(a), load<int32_t>(b));
+    case TypeId::Date: return threeWay(loadRaw<int32_t>(a), loadRaw<int32_t>(b));
     case TypeId::Int8:
     case TypeId::Timestamp:
-    case TypeId::TimestampTz: return threeWay(load<int64_t>(a), load<int64_t>(b));
-    case TypeId::Float4: return floatCompare(load<float>(a), load<float>(b));
-    case TypeId::Float8: return floatCompare(load<double>(a), load<double>(b));
-    case TypeId::Numeric: return numericCompare(load<NumericRep>(a), load<NumericRep>(b));
+    case TypeId::TimestampTz: return threeWay(loadRaw<int64_t>(a), loadRaw<int64_t>(b));
+    case TypeId::Float4: return floatCompare(loadRaw<float>(a), loadRaw<float>(b));
+    case TypeId::Float8: return floatCompare(loadRaw<double>(a), loadRaw<double>(b));
+    case TypeId::Numeric: return numericCompare(loadRaw<NumericRep>(a), loadRaw<NumericRep>(b));
     case TypeId::Char:
-      return bpcharCompare(load<const VarString*>(a)->view(), load<const VarString*>(b)->view());
+      return bpcharCompare(loadRaw<const VarString*>(a)->view(), loadRaw<const VarString*>(b)->view());
     case TypeId::Unknown:
     case TypeId::Varchar:
     case TypeId::Text:
-      return textCompare(load<const VarString*>(a)->view(), load<const VarString*>(b)->view());
+      return textCompare(loadRaw<const VarString*>(a)->view(), loadRaw<const VarString*>(b)->view());
   }
   return 0;
 }
 
 uint64_t hashValue(SqlType type, const void* v) {
   switch (type.id) {
-    case TypeId::Bool: return hashMix64(load<uint8_t>(v));
-    case TypeId::Int2: return hashMix64(static_cast<uint64_t>(int64_t(load<int16_t>(v))));
+    case TypeId::Bool: return hashMix64(loadRaw<uint8_t>(v));
+    case TypeId::Int2: return hashMix64(static_cast<uint64_t>(int64_t(loadRaw<int16_t>(v))));
     case TypeId::Int4:
-    case TypeId::Date: return hashMix64(static_cast<uint64_t>(int64_t(load<int32_t>(v))));
+    case TypeId::Date: return hashMix64(static_cast<uint64_t>(int64_t(loadRaw<int32_t>(v))));
     case TypeId::Int8:
     case TypeId::Timestamp:
-    case TypeId::TimestampTz: return hashMix64(static_cast<uint64_t>(load<int64_t>(v)));
-    case TypeId::Float4: return floatHash(load<float>(v));
-    case TypeId::Float8: return floatHash(load<double>(v));
-    case TypeId::Numeric: return numericHash(load<NumericRep>(v));
-    case TypeId::Char: return bpcharHash(load<const VarString*>(v)->view());
+    case TypeId::TimestampTz: return hashMix64(static_cast<uint64_t>(loadRaw<int64_t>(v)));
+    case TypeId::Float4: return floatHash(loadRaw<float>(v));
+    case TypeId::Float8: return floatHash(loadRaw<double>(v));
+    case TypeId::Numeric: return numericHash(loadRaw<NumericRep>(v));
+    case TypeId::Char: return bpcharHash(loadRaw<const VarString*>(v)->view());
     case TypeId::Unknown:
     case TypeId::Varchar:
-    case TypeId::Text: return textHash(load<const VarString*>(v)->view());
+    case TypeId::Text: return textHash(loadRaw<const VarString*>(v)->view());
   }
   return 0;
 }
