@@ -119,18 +119,29 @@ Schema& Catalog::resolveSchema(const Database& db, const std::string& schemaName
   return *s;
 }
 
+namespace {
+// Looks `name` up in one of a schema's maps (tables or indexes): in the named schema, or,
+// for an unqualified name, along the search path pg_catalog, public.
+template <typename Info, typename Map>
+Info* findInPath(const Database& db, const std::string& schemaName, const std::string& name,
+                 Map Schema::*objects) {
+  static const std::string kSearchPath[] = {"pg_catalog", "public"};
+  auto lookIn = [&](const std::string& sn) -> Info* {
+    Schema* s = db.schema(sn);
+    if (!s) return nullptr;
+    auto it = (s->*objects).find(name);
+    return it == (s->*objects).end() ? nullptr : it->second.get();
+  };
+  if (!schemaName.empty()) return lookIn(schemaName);
+  for (const std::string& sn : kSearchPath)
+    if (Info* found = lookIn(sn)) return found;
+  return nullptr;
+}
+}  // namespace
+
 TableInfo* Catalog::findTable(const Database& db, const std::string& schemaName,
                               const std::string& name) const {
-  std::vector<std::string> path = schemaName.empty()
-                                      ? std::vector<std::string>{"pg_catalog", "public"}
-                                      : std::vector<std::string>{schemaName};
-  for (const std::string& sn : path) {
-    Schema* s = db.schema(sn);
-    if (!s) continue;
-    auto it = s->tables.find(name);
-    if (it != s->tables.end()) return it->second.get();
-  }
-  return nullptr;
+  return findInPath<TableInfo>(db, schemaName, name, &Schema::tables);
 }
 
 TableInfo& Catalog::table(const Database& db, const std::string& schemaName,
@@ -142,16 +153,7 @@ TableInfo& Catalog::table(const Database& db, const std::string& schemaName,
 
 IndexInfo* Catalog::findIndex(const Database& db, const std::string& schemaName,
                               const std::string& name) const {
-  std::vector<std::string> path = schemaName.empty()
-                                      ? std::vector<std::string>{"pg_catalog", "public"}
-                                      : std::vector<std::string>{schemaName};
-  for (const std::string& sn : path) {
-    Schema* s = db.schema(sn);
-    if (!s) continue;
-    auto it = s->indexes.find(name);
-    if (it != s->indexes.end()) return it->second.get();
-  }
-  return nullptr;
+  return findInPath<IndexInfo>(db, schemaName, name, &Schema::indexes);
 }
 
 void Catalog::checkNewRelationName(const Schema& schema, const std::string& name) const {

@@ -383,7 +383,7 @@ void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
   undo.recordUpdate(this, row, images);
 }
 
-void Table::erase(RowId row, UndoLog& undo) {
+uint8_t* Table::hideRow(RowId row) {
   Chunk* chunk = chunkOf(row);
   uint32_t slot = slotOf(row);
   uint8_t* image = rowScratch_.data();
@@ -392,8 +392,13 @@ void Table::erase(RowId row, UndoLog& undo) {
   chunk->live[slot] = 0;
   --chunk->liveCount;
   --liveRows_;
+  return image;
+}
+
+void Table::erase(RowId row, UndoLog& undo) {
+  hideRow(row);
   // The bytes stay in the slot until commit: rollback only has to flip live back.
-  undo.recordErase(this, row, chunk);
+  undo.recordErase(this, row, chunkOf(row));
 }
 
 void Table::truncate(UndoLog& undo) {
@@ -424,14 +429,7 @@ void Table::truncate(UndoLog& undo) {
 // ---- undo hooks ---------------------------------------------------------------------------
 
 void Table::undoInsert(RowId row) {
-  Chunk* chunk = chunkOf(row);
-  uint32_t slot = slotOf(row);
-  uint8_t* image = rowScratch_.data();
-  readFrom(chunk, slot, image);
-  removeFromIndexes(row, image);
-  chunk->live[slot] = 0;
-  --chunk->liveCount;
-  --liveRows_;
+  uint8_t* image = hideRow(row);
   freeStringsNotIn(image, nullptr);
   freeSlots_.push_back(row);  // never committed, so reusable at once
 }

@@ -84,6 +84,8 @@ class Table {
   void readFrom(const Chunk* chunk, uint32_t slot, uint8_t* out) const;
   void writeTo(Chunk* chunk, uint32_t slot, const uint8_t* tuple);
   RowId allocateSlot();
+  // Takes a live row out of scans and indexes; returns its image (in rowScratch_).
+  uint8_t* hideRow(RowId row);
   void syncDirectory();
 
   void checkNotNull(const uint8_t* tuple) const;
