@@ -7,13 +7,14 @@
 #include "engine/error.h"
 
 namespace duet {
-namespace {
 
 std::string lower(std::string_view s) {
   std::string r(s);
   for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return r;
 }
+
+namespace {
 
 // Milliseconds of a normalised time setting ("0", "1500ms", "5s", "2min", "1h", "1d").
 int parseMs(const std::string& v) {

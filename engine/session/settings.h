@@ -16,6 +16,9 @@
 
 namespace duet {
 
+// ASCII lower case: setting names and keyword values compare case-insensitively.
+std::string lower(std::string_view s);
+
 struct SettingDef {
   const char* name;          // canonical spelling: SHOW ALL and ParameterStatus use it
   const char* defaultValue;  // already normalised
