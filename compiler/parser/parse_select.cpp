@@ -1,5 +1,6 @@
 // SELECT, VALUES and set operations, with FROM items, ORDER BY, LIMIT/OFFSET and locking.
 #include "compiler/parser/parser_impl.h"
+#include "compiler/parser/source_position.h"
 #include "engine/error.h"
 
 namespace duet::sql {
@@ -38,7 +39,9 @@ std::unique_ptr<SelectStmt> Parser::parseSelect() {
       if (sawLimit) errorAt(sqlstate::kSyntaxError, "multiple LIMIT clauses not allowed", loc);
       sawLimit = true;
       if (!acceptKw("all")) s->limit = parseExpr();
-      if (isOp(",")) errorAt(sqlstate::kFeatureNotSupported, "LIMIT #,# syntax is not supported", loc);
+      if (isOp(","))
+        throw SqlError(sqlstate::kSyntaxError, "LIMIT #,# syntax is not supported",
+                       "", "Use separate LIMIT and OFFSET clauses.", sqlPosition(query_, loc));
     } else if (acceptKw("offset")) {
       if (sawOffset) errorAt(sqlstate::kSyntaxError, "multiple OFFSET clauses not allowed", loc);
       sawOffset = true;

@@ -164,8 +164,10 @@ void Parser::resolveType(TypeName& t, bool fromKeyword) {
       int p = mods[0], s = mods.size() > 1 ? mods[1] : 0;
       if (p < 1 || p > kMaxNumericPrecision)
         invalid("NUMERIC precision " + std::to_string(p) + " must be between 1 and " + std::to_string(kMaxNumericPrecision));
-      if (s < 0 || s > p)
-        invalid("NUMERIC scale " + std::to_string(s) + " must be between 0 and precision " + std::to_string(p));
+      if (s < -kMaxNumericPrecision || s > kMaxNumericPrecision)
+        invalid("NUMERIC scale " + std::to_string(s) + " must be between -1000 and 1000");
+      if (s < 0)  // PostgreSQL 15 allows it; DuetDB's numeric keeps a non-negative scale
+        errorAt(sqlstate::kFeatureNotSupported, "negative NUMERIC scale is not supported", t.location);
       type = SqlType::numeric(p, s);
     }
   } else if (n == "varchar" || n == "bpchar") {

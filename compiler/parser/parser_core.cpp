@@ -298,13 +298,14 @@ void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endTo
   for (size_t i = firstToken; i < endToken; ++i) {
     const Token& t = tokens_[i];
     if (!key.empty()) key += ' ';
-    if (nextLifted < liftedTokens_.size() && liftedTokens_[nextLifted] == i) {
+    if (nextLifted < liftedTokens_.size() && liftedTokens_[nextLifted].first == i) {
       switch (lifted_[nextLifted].kind) {
         case TypeId::Int4: key += "?int4"; break;
         case TypeId::Int8: key += "?int8"; break;
         case TypeId::Numeric: key += "?numeric"; break;
         default: key += "?unknown"; break;
       }
+      i = liftedTokens_[nextLifted].second;
       ++nextLifted;
       continue;
     }

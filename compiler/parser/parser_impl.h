@@ -5,6 +5,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "compiler/parser/ast.h"
@@ -114,6 +115,7 @@ class Parser {
   ExprPtr parseMultiplicative();
   ExprPtr parsePower();
   ExprPtr parseUnary();
+  ExprPtr negateConstant(const Token& minus, ExprPtr operand);
   ExprPtr parsePostfix();
   ExprPtr parsePrimary();
   ExprPtr parseQuantifiedRhs(uint32_t loc, const std::string& op, ExprPtr left, ExprPtr (Parser::*rhs)());
@@ -148,7 +150,8 @@ class Parser {
   int maxParam_ = 0;
   std::vector<LiftedLiteral> lifted_;
   std::vector<Param*> liftedParams_;
-  std::vector<size_t> liftedTokens_;  // token index of each lifted literal
+  // Token range [first, last] of each lifted literal; first is the '-' of a negative one.
+  std::vector<std::pair<size_t, size_t>> liftedTokens_;
 };
 
 }  // namespace duet::sql
