@@ -195,7 +195,10 @@ class Lexer {
         return fail("trailing junk after numeric literal", start, p);
       }
     }
-    if (isIdentStart(at(pos_))) return fail("trailing junk after numeric literal", start, pos_ + 1);
+    if (isIdentStart(at(pos_))) {
+      while (isIdentCont(at(pos_))) ++pos_;  // PostgreSQL quotes the whole run: "0x10"
+      return fail("trailing junk after numeric literal", start, pos_);
+    }
     Token t = make(isDecimal ? TokenKind::Numeric : TokenKind::Integer, start);
     t.text = std::string(q_.substr(start, pos_ - start));
     out_.push_back(std::move(t));
@@ -209,7 +212,10 @@ class Lexer {
       if (n < 1000000000) n = n * 10 + (q_[pos_] - '0');
       ++pos_;
     }
-    if (isIdentStart(at(pos_))) return fail("trailing junk after parameter", start, pos_ + 1);
+    if (isIdentStart(at(pos_))) {
+      while (isIdentCont(at(pos_))) ++pos_;
+      return fail("trailing junk after parameter", start, pos_);
+    }
     Token t = make(TokenKind::Param, start);
     t.number = n > 0x7fffffff ? 0x7fffffff : static_cast<int>(n);
     t.text = std::string(q_.substr(start, pos_ - start));

@@ -416,10 +416,22 @@ ExprPtr Parser::parseWordExpr() {
     if (w == "user") return parseSqlValue(SqlValueKind::User, false);
     if (w == "current_catalog") return parseSqlValue(SqlValueKind::CurrentCatalog, false);
     if (w == "current_schema" && !isOp("(", 1)) return parseSqlValue(SqlValueKind::CurrentSchema, false);
-    if ((w == "coalesce" || w == "nullif" || w == "greatest" || w == "least") && isOp("(", 1)) {
+    if ((w == "coalesce" || w == "greatest" || w == "least") && isOp("(", 1)) {
       auto call = std::make_unique<FuncCall>(loc);
       call->names.push_back(advance().text);
       return parseFuncArgs(std::move(call));
+    }
+    if ((w == "extract" || w == "position" || w == "substring" || w == "trim") && isOp("(", 1))
+      return parseSpecialFunction();
+    if (w == "nullif" && isOp("(", 1)) {  // exactly two arguments, by the grammar
+      auto call = std::make_unique<FuncCall>(loc);
+      call->names.push_back(advance().text);
+      advance();
+      call->args.push_back(parseExpr());
+      expectOp(",");
+      call->args.push_back(parseExpr());
+      expectOp(")");
+      return call;
     }
     // Type keywords followed by a string: typed literal, e.g. int '5', timestamp '...'.
     if (startsKeywordType()) {

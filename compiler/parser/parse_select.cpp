@@ -20,6 +20,21 @@ bool endsEmptyTargetList(const Token& t) {
   return false;
 }
 
+// An output column alias written without AS. PostgreSQL 15 allows most keywords there;
+// these are the ones it does not (they would be ambiguous after an expression).
+bool isBareLabel(const Token& t) {
+  if (t.kind != TokenKind::Word) return false;
+  if (t.quoted) return true;
+  if (t.category == KeywordCategory::Reserved) return false;
+  static const char* const kAsLabelOnly[] = {
+      "day", "hour", "minute", "month", "second", "year", "over", "filter", "within", "varying",
+      "without", "between", "char", "character", "precision", "national", "nchar", "is", "isnull",
+      "notnull", "like", "ilike", "similar", "overlaps", "escape", "at", "collate"};
+  for (const char* w : kAsLabelOnly)
+    if (t.text == w) return false;
+  return true;
+}
+
 }  // namespace
 
 std::unique_ptr<SelectStmt> Parser::parseSelect() {
@@ -31,25 +46,30 @@ std::unique_ptr<SelectStmt> Parser::parseSelect() {
     advance();
     s->orderBy = parseSortList();
   }
-  // LIMIT / OFFSET / FETCH FIRST in either order, each at most once.
-  bool sawLimit = s->limit != nullptr, sawOffset = s->offset != nullptr;
+  // LIMIT / OFFSET / FETCH FIRST in either order, each at most once here (a repeat is a
+  // syntax error); a parenthesised query's own LIMIT or OFFSET may not be overridden.
+  bool sawLimit = false, sawOffset = false;
+  bool innerLimit = s->limit != nullptr, innerOffset = s->offset != nullptr;
   while (true) {
     uint32_t loc = peek().offset;
+    if (((isKw("limit") || isKw("fetch")) && sawLimit) || (isKw("offset") && sawOffset)) syntaxError();
     if (acceptKw("limit")) {
-      if (sawLimit) errorAt(sqlstate::kSyntaxError, "multiple LIMIT clauses not allowed", loc);
       sawLimit = true;
-      if (!acceptKw("all")) s->limit = parseExpr();
+      ExprPtr limit = acceptKw("all") ? nullptr : parseExpr();
+      if (innerLimit)  // PostgreSQL points at the new limit's value
+        errorAt(sqlstate::kSyntaxError, "multiple LIMIT clauses not allowed", limit ? limit->location : loc);
+      s->limit = std::move(limit);
       if (isOp(","))
         throw SqlError(sqlstate::kSyntaxError, "LIMIT #,# syntax is not supported",
                        "", "Use separate LIMIT and OFFSET clauses.", sqlPosition(query_, loc));
     } else if (acceptKw("offset")) {
-      if (sawOffset) errorAt(sqlstate::kSyntaxError, "multiple OFFSET clauses not allowed", loc);
       sawOffset = true;
       s->offset = parseExpr();
+      if (innerOffset) errorAt(sqlstate::kSyntaxError, "multiple OFFSET clauses not allowed", s->offset->location);
       if (!acceptKw("rows")) acceptKw("row");
     } else if (acceptKw("fetch")) {
-      if (sawLimit) errorAt(sqlstate::kSyntaxError, "multiple LIMIT clauses not allowed", loc);
       sawLimit = true;
+      if (innerLimit) errorAt(sqlstate::kSyntaxError, "multiple LIMIT clauses not allowed", loc);
       if (!acceptKw("first")) expectKw("next");
       if (isKw("row") || isKw("rows")) {
         s->limit = std::make_unique<Literal>(peek().offset, LiteralKind::Integer, "1");
@@ -170,8 +190,8 @@ std::vector<ResTarget> Parser::parseTargetList() {
       t.expr = parseExpr();
       if (acceptKw("as")) {
         t.alias = parseColLabel();
-      } else if (peek().kind == TokenKind::Word && (peek().quoted || peek().category == KeywordCategory::None)) {
-        t.alias = advance().text;  // bare column label
+      } else if (isBareLabel(peek())) {
+        t.alias = advance().text;
       }
     }
     targets.push_back(std::move(t));

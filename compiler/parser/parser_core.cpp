@@ -181,6 +181,12 @@ DefElem Parser::parseDefElem(bool withEquals) {
   }
   if (withEquals) {
     if (acceptOp("=")) parseOptionValue(d, true);
+  } else if (acceptOp("*")) {  // COPY's force_quote *
+    d.valueKind = DefElem::ValueKind::Word;
+    d.value = "*";
+  } else if (isOp("(")) {  // a column list, e.g. COPY's force_not_null (a, b): kept as "a,b"
+    d.valueKind = DefElem::ValueKind::Word;
+    for (const auto& c : parseParenNameList()) d.value += (d.value.empty() ? "" : ",") + c;
   } else if (!isOp(",") && !isOp(")")) {
     parseOptionValue(d, true);
   }

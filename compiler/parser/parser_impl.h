@@ -1,6 +1,6 @@
 // The recursive-descent parser's internal interface, shared by the parse_*.cpp files:
 // token access and error helpers (parser_core.cpp), expressions (parse_expr.cpp), type
-// names (parse_type.cpp), SELECT (parse_select.cpp), INSERT/UPDATE/DELETE (parse_dml.cpp),
+// names (parse_type.cpp), EXTRACT/POSITION/SUBSTRING/TRIM (parse_special_func.cpp), SELECT (parse_select.cpp), INSERT/UPDATE/DELETE (parse_dml.cpp),
 // DDL (parse_ddl.cpp) and utility statements (parse_utility.cpp).
 #pragma once
 #include <string>
@@ -123,6 +123,7 @@ class Parser {
   ExprPtr parseWordExpr();
   ExprPtr parseFuncArgs(std::unique_ptr<FuncCall> call);
   ExprPtr parseCase();
+  ExprPtr parseSpecialFunction();  // parse_special_func.cpp: EXTRACT, POSITION, SUBSTRING, TRIM
   ExprPtr parseTypedLiteral(TypeName type);
   ExprPtr parseSqlValue(SqlValueKind kind, bool takesPrecision);
   std::unique_ptr<SelectStmt> parseParenSubquery();

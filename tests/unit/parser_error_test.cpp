@@ -50,10 +50,15 @@ TEST_CASE("errors: syntax errors match PostgreSQL", "[parser][error]") {
   checkError("select 1, 'x' 'y'", "42601", "syntax error at or near \"'y'\"", 15);
   checkError("select 1 like 'a' like 'b'", "42601", "syntax error at or near \"like\"", 19);
   checkError("select x from t limit 1, 2", "42601", "LIMIT #,# syntax is not supported", 17);
+  checkError("select 1 limit 1 limit 2", "42601", "syntax error at or near \"limit\"", 18);
+  checkError("(select 1 limit 1) limit 2", "42601", "multiple LIMIT clauses not allowed", 26);
+  checkError("select nullif(1)", "42601", "syntax error at or near \")\"", 16);
+  checkError("select 1 year", "42601", "syntax error at or near \"year\"", 10);
 }
 
 TEST_CASE("errors: lexical errors", "[parser][error]") {
   checkError("select 'abc", "42601", "unterminated quoted string at or near \"'abc\"", 8);
+  checkError("select 0x10", "42601", "trailing junk after numeric literal at or near \"0x10\"", 8);
   checkError("select $$abc", "42601", "unterminated dollar-quoted string at or near \"$$abc\"", 8);
   // A syntax error before a lexical error is reported first, as PostgreSQL does.
   checkError("selec 'abc", "42601", "syntax error at or near \"selec\"", 1);

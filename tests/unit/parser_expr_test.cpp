@@ -105,3 +105,24 @@ TEST_CASE("expressions: unreserved keywords work as column names", "[parser][exp
   CHECK(exprOf("t.time") == "t.time");
   CHECK(exprOf("time") == "time");
 }
+
+TEST_CASE("expressions: SQL-standard function syntax becomes ordinary calls", "[parser][expr]") {
+  CHECK(exprOf("extract(year from d)") == "extract( 'year' d)");
+  CHECK(exprOf("position('b' in s)") == "position( s 'b')");
+  CHECK(exprOf("substring(s from 2 for 3)") == "substring( s 2 3)");
+  CHECK(exprOf("substring(s, 2)") == "substring( s 2)");
+  CHECK(exprOf("trim(s)") == "btrim( s)");
+  CHECK(exprOf("trim(leading 'x' from s)") == "ltrim( s 'x')");
+  CHECK(exprOf("trim(trailing from s)") == "rtrim( s)");
+}
+
+TEST_CASE("expressions: output column labels without AS", "[parser][expr]") {
+  auto label = [](const std::string& q) { return duet::sql::test::parseOne(q).stmt->as<SelectStmt>().targets[0].alias; };
+  CHECK(label("select 1 x") == "x");
+  CHECK(label("select 1 left") == "left");
+  CHECK(label("select 1 int") == "int");
+  CHECK(label("select 1 \"Year\"") == "Year");
+  CHECK(label("select 1 as from") == "from");
+  CHECK_THROWS(parseQuery("select 1 year"));
+  CHECK_THROWS(parseQuery("select 1 over"));
+}

@@ -47,7 +47,7 @@ TEST_CASE("lexer: numbers", "[parser][lexer]") {
   CHECK(texts("1..2") == "1|..|2");
   auto junk = lex("select 123abc");
   CHECK(junk[1].kind == TokenKind::Error);
-  CHECK(junk[1].text == "trailing junk after numeric literal at or near \"123a\"");
+  CHECK(junk[1].text == "trailing junk after numeric literal at or near \"123abc\"");
 }
 
 TEST_CASE("lexer: strings", "[parser][lexer]") {
