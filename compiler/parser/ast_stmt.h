@@ -88,7 +88,7 @@ struct RangeSubquery : TableRef {
   explicit RangeSubquery(uint32_t loc) : TableRef(TableRefKind::Subquery, loc) {}
   ~RangeSubquery() override;  // defined where SelectStmt is complete (ast.cpp)
   std::unique_ptr<SelectStmt> subquery;
-  std::optional<Alias> alias;  // PostgreSQL 15 requires one; the binder reports its absence
+  std::optional<Alias> alias;  // always set: PostgreSQL 15 requires one
 };
 
 enum class JoinType : uint8_t { Inner, Left, Right, Full, Cross };

@@ -40,10 +40,10 @@ bool isBareLabel(const Token& t) {
 std::unique_ptr<SelectStmt> Parser::parseSelect() {
   uint32_t begin = peek().offset;
   std::unique_ptr<SelectStmt> s = parseSetOperand(0);
-  if (isKw("order") && isKw("by", 1)) {
+  if (isKw("order")) {
     if (!s->orderBy.empty()) errorAt(sqlstate::kSyntaxError, "multiple ORDER BY clauses not allowed", peek().offset);
     advance();
-    advance();
+    expectKw("by");
     s->orderBy = parseSortList();
   }
   // LIMIT / OFFSET / FETCH FIRST in either order, each at most once here (a repeat is a
@@ -167,9 +167,8 @@ void Parser::parseSimpleSelect(SelectStmt& s) {
   if (isKw("into")) syntaxError();  // SELECT INTO is not supported
   if (acceptKw("from")) s.from = parseFromList();
   if (acceptKw("where")) s.where = parseExpr();
-  if (isKw("group") && isKw("by", 1)) {
-    advance();
-    advance();
+  if (acceptKw("group")) {
+    expectKw("by");
     acceptKw("all");
     do s.groupBy.push_back(parsePositionalOrExpr());
     while (acceptOp(","));
@@ -260,6 +259,9 @@ TableRefPtr Parser::parseTablePrimary() {
       auto sub = std::make_unique<RangeSubquery>(loc);
       sub->subquery = parseParenSubquery();
       sub->alias = parseOptAlias(true);
+      if (!sub->alias)  // PostgreSQL 15's grammar requires it
+        throw SqlError(sqlstate::kSyntaxError, "subquery in FROM must have an alias", "",
+                       "For example, FROM (SELECT ...) [AS] foo.", sqlPosition(query_, loc));
       return sub;
     }
     advance();

@@ -96,10 +96,11 @@ TypeName Parser::parseTypeName() {
     name = "float8";
     if (acceptOp("(")) {
       int p = 0;
+      uint32_t at = peek().offset;  // PostgreSQL reports these at the precision itself
       if (!parseOptionalSignedInt(p)) syntaxError();
       expectOp(")");
-      if (p < 1) errorAt(sqlstate::kInvalidParameterValue, "precision for type float must be at least 1 bit", t.location);
-      if (p > 53) errorAt(sqlstate::kInvalidParameterValue, "precision for type float must be less than 54 bits", t.location);
+      if (p < 1) errorAt(sqlstate::kInvalidParameterValue, "precision for type float must be at least 1 bit", at);
+      if (p > 53) errorAt(sqlstate::kInvalidParameterValue, "precision for type float must be less than 54 bits", at);
       if (p <= 24) name = "float4";
     }
   } else if (w == "decimal" || w == "dec" || w == "numeric") {

@@ -53,6 +53,8 @@ TEST_CASE("errors: syntax errors match PostgreSQL", "[parser][error]") {
   checkError("select 1 limit 1 limit 2", "42601", "syntax error at or near \"limit\"", 18);
   checkError("(select 1 limit 1) limit 2", "42601", "multiple LIMIT clauses not allowed", 26);
   checkError("select nullif(1)", "42601", "syntax error at or near \")\"", 16);
+  checkError("select 1 from kw order 1", "42601", "syntax error at or near \"1\"", 24);
+  checkError("select * from (select 1)", "42601", "subquery in FROM must have an alias", 15);
   checkError("select 1 year", "42601", "syntax error at or near \"year\"", 10);
 }
 
@@ -67,6 +69,7 @@ TEST_CASE("errors: lexical errors", "[parser][error]") {
 TEST_CASE("errors: type modifiers", "[parser][error]") {
   checkError("select 1::varchar(0)", "22023", "length for type varchar must be at least 1", 11);
   checkError("select 1::numeric(2000)", "22023", "NUMERIC precision 2000 must be between 1 and 1000", 11);
+  checkError("select 1::float(54)", "22023", "precision for type float must be less than 54 bits", 17);
   checkError("select 1::int4(3)", "42601", "type modifier is not allowed for type \"int4\"", 11);
 }
 
