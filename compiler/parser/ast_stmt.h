@@ -335,8 +335,7 @@ struct PrepareStmt : Stmt {
   PrepareStmt() : Stmt(StmtKind::Prepare) {}
   std::string name;
   std::vector<TypeName> paramTypes;
-  StmtPtr stmt;
-  uint32_t stmtBegin = 0;  // byte offset of the prepared statement's text
+  StmtPtr stmt;  // its begin/end give the prepared statement's own text
 };
 
 struct ExecuteStmt : Stmt {

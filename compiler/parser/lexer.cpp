@@ -46,6 +46,16 @@ int hexValue(char c) {
   return -1;
 }
 
+// PostgreSQL truncates identifiers to NAMEDATALEN - 1 bytes, at a character boundary.
+// (It also sends a NOTICE about it; DuetDB does not.)
+constexpr size_t kMaxIdentifierBytes = 63;
+void truncateIdentifier(std::string& name) {
+  if (name.size() <= kMaxIdentifierBytes) return;
+  size_t n = kMaxIdentifierBytes;
+  while (n > 0 && (static_cast<unsigned char>(name[n]) & 0xC0) == 0x80) --n;
+  name.resize(n);
+}
+
 class Lexer {
  public:
   explicit Lexer(std::string_view q) : q_(q) {}
@@ -171,6 +181,7 @@ class Lexer {
     for (char ch : q_.substr(start, t.length))
       t.text += (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
     t.category = keywordCategory(t.text);
+    truncateIdentifier(t.text);
     out_.push_back(std::move(t));
     return true;
   }
@@ -305,6 +316,7 @@ class Lexer {
     if (value.empty()) return fail("zero-length delimited identifier", start, pos_);
     Token t = make(TokenKind::Word, start);
     t.quoted = true;
+    truncateIdentifier(value);
     t.text = std::move(value);
     out_.push_back(std::move(t));
     return true;

@@ -375,9 +375,9 @@ StmtPtr Parser::parsePrepare() {
     expectOp(")");
   }
   expectKw("as");
-  s->stmtBegin = peek().offset;
+  uint32_t begin = peek().offset;
   s->stmt = parsePreparable();
-  s->stmt->begin = s->stmtBegin;
+  s->stmt->begin = begin;
   s->stmt->end = lastEnd_;
   return s;
 }

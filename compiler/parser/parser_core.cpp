@@ -96,8 +96,6 @@ std::string Parser::parseColLabel() {
   return advance().text;
 }
 
-std::string Parser::parseName() { return parseColId(); }
-
 QualifiedName Parser::parseQualifiedName() {
   QualifiedName n;
   n.location = peek().offset;

@@ -38,7 +38,6 @@ class Parser {
   bool isTypeFuncName(int ahead = 0);  // identifier, unreserved or type_func_name keyword
   std::string parseColId();
   std::string parseColLabel();     // any word, reserved ones included
-  std::string parseName();         // ColId, used for object names
   QualifiedName parseQualifiedName();
   std::vector<QualifiedName> parseQualifiedNameList();
   std::vector<std::string> parseParenNameList();  // '(' ColId, ... ')'

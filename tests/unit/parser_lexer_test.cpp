@@ -37,6 +37,11 @@ TEST_CASE("lexer: identifiers fold to lower case, quoted ones do not", "[parser]
   CHECK(lex("left")[0].category == KeywordCategory::TypeFuncName);
 }
 
+TEST_CASE("lexer: identifiers are truncated to 63 bytes", "[parser][lexer]") {
+  CHECK(lex(std::string(70, 'a'))[0].text == std::string(63, 'a'));
+  CHECK(lex("\"" + std::string(62, 'b') + "\xC3\xA9x\"")[0].text == std::string(62, 'b'));  // not mid-character
+}
+
 TEST_CASE("lexer: numbers", "[parser][lexer]") {
   auto t = lex("42 3.14 .5 1e10 2.5E-3 7.");
   CHECK(t[0].kind == TokenKind::Integer);
