@@ -219,7 +219,8 @@ StmtPtr Parser::parsePreparable() {
 StmtPtr Parser::parseStatement() {
   const Token& t = peek();
   if (t.kind != TokenKind::Word || t.quoted) {
-    if (startsSelect()) return parseSelect();
+    // '(' can only open a parenthesised SELECT, so an error is reported inside it.
+    if (isOp("(")) return parseSelect();
     syntaxError();
   }
   const std::string& w = t.text;

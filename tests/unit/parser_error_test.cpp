@@ -55,6 +55,7 @@ TEST_CASE("errors: syntax errors match PostgreSQL", "[parser][error]") {
   checkError("select nullif(1)", "42601", "syntax error at or near \")\"", 16);
   checkError("select 1 from kw order 1", "42601", "syntax error at or near \"1\"", 24);
   checkError("select * from (select 1)", "42601", "subquery in FROM must have an alias", 15);
+  checkError("(a)", "42601", "syntax error at or near \"a\"", 2);
   checkError("select 1 year", "42601", "syntax error at or near \"year\"", 10);
 }
 
