@@ -198,15 +198,15 @@ std::vector<ResTarget> Parser::parseTargetList() {
   return targets;
 }
 
-// ORDER BY / GROUP BY item. A bare integer constant means an output column position, so it
-// is not lifted into a parameter (PostgreSQL only treats int4-sized integers that way).
+// ORDER BY / GROUP BY item. A bare integer constant (after minus folding, so "-1" too)
+// means an output column position, so it is not lifted into a parameter. PostgreSQL only
+// treats int4-sized integers that way; larger ones are constant sort keys.
 ExprPtr Parser::parsePositionalOrExpr() {
-  const Token& first = peek();
   size_t liftedBefore = lifted_.size();
   ExprPtr e = parseExpr();
   if (e->kind == ExprKind::Param && e->as<Param>().liftedIndex >= 0 && lifted_.size() == liftedBefore + 1 &&
-      first.kind == TokenKind::Integer && lifted_.back().kind == TypeId::Int4) {
-    e = std::make_unique<Literal>(first.offset, LiteralKind::Integer, first.text);
+      lifted_.back().kind == TypeId::Int4) {
+    e = std::make_unique<Literal>(e->location, LiteralKind::Integer, lifted_.back().text);
     lifted_.pop_back();
     liftedParams_.pop_back();
     liftedTokens_.pop_back();

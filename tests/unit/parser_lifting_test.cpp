@@ -40,6 +40,11 @@ TEST_CASE("lifting: what is not lifted", "[parser][lifting]") {
   REQUIRE(p.literals.size() == 2);
   CHECK(p.literals[0].text == "3");
 
+  auto neg = parseOne("select a from t order by -1, 3000000000", true);
+  CHECK(sexpr(neg.stmt->as<SelectStmt>().orderBy[0].expr.get()) == "-1");  // positional, as without lifting
+  CHECK(sexpr(neg.stmt->as<SelectStmt>().orderBy[1].expr.get()) == "$1");  // int8: a constant sort key
+  CHECK(sexpr(parseOne("select a from t order by -1").stmt->as<SelectStmt>().orderBy[0].expr.get()) == "-1");
+
   auto ddl = parseOne("create table t (a int default 5)", true);
   CHECK_FALSE(ddl.lifted);
   CHECK(sexpr(ddl.stmt->as<CreateTableStmt>().columns[0].constraints[0].expr.get()) == "5");
