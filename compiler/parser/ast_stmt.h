@@ -88,7 +88,7 @@ struct RangeSubquery : TableRef {
   explicit RangeSubquery(uint32_t loc) : TableRef(TableRefKind::Subquery, loc) {}
   ~RangeSubquery() override;  // defined where SelectStmt is complete (ast.cpp)
   std::unique_ptr<SelectStmt> subquery;
-  std::optional<Alias> alias;  // PostgreSQL 15 requires one; the binder reports its absence
+  std::optional<Alias> alias;  // always set: PostgreSQL 15 requires one
 };
 
 enum class JoinType : uint8_t { Inner, Left, Right, Full, Cross };
@@ -336,8 +336,7 @@ struct PrepareStmt : Stmt {
   PrepareStmt() : Stmt(StmtKind::Prepare) {}
   std::string name;
   std::vector<TypeName> paramTypes;
-  StmtPtr stmt;
-  uint32_t stmtBegin = 0;  // byte offset of the prepared statement's text
+  StmtPtr stmt;  // its begin/end give the prepared statement's own text
 };
 
 struct ExecuteStmt : Stmt {

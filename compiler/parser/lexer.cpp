@@ -46,6 +46,16 @@ int hexValue(char c) {
   return -1;
 }
 
+// PostgreSQL truncates identifiers to NAMEDATALEN - 1 bytes, at a character boundary.
+// (It also sends a NOTICE about it; DuetDB does not.)
+constexpr size_t kMaxIdentifierBytes = 63;
+void truncateIdentifier(std::string& name) {
+  if (name.size() <= kMaxIdentifierBytes) return;
+  size_t n = kMaxIdentifierBytes;
+  while (n > 0 && (static_cast<unsigned char>(name[n]) & 0xC0) == 0x80) --n;
+  name.resize(n);
+}
+
 class Lexer {
  public:
   explicit Lexer(std::string_view q) : q_(q) {}
@@ -171,6 +181,7 @@ class Lexer {
     for (char ch : q_.substr(start, t.length))
       t.text += (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
     t.category = keywordCategory(t.text);
+    truncateIdentifier(t.text);
     out_.push_back(std::move(t));
     return true;
   }
@@ -195,7 +206,10 @@ class Lexer {
         return fail("trailing junk after numeric literal", start, p);
       }
     }
-    if (isIdentStart(at(pos_))) return fail("trailing junk after numeric literal", start, pos_ + 1);
+    if (isIdentStart(at(pos_))) {
+      while (isIdentCont(at(pos_))) ++pos_;  // PostgreSQL quotes the whole run: "0x10"
+      return fail("trailing junk after numeric literal", start, pos_);
+    }
     Token t = make(isDecimal ? TokenKind::Numeric : TokenKind::Integer, start);
     t.text = std::string(q_.substr(start, pos_ - start));
     out_.push_back(std::move(t));
@@ -209,7 +223,10 @@ class Lexer {
       if (n < 1000000000) n = n * 10 + (q_[pos_] - '0');
       ++pos_;
     }
-    if (isIdentStart(at(pos_))) return fail("trailing junk after parameter", start, pos_ + 1);
+    if (isIdentStart(at(pos_))) {
+      while (isIdentCont(at(pos_))) ++pos_;
+      return fail("trailing junk after parameter", start, pos_);
+    }
     Token t = make(TokenKind::Param, start);
     t.number = n > 0x7fffffff ? 0x7fffffff : static_cast<int>(n);
     t.text = std::string(q_.substr(start, pos_ - start));
@@ -299,6 +316,7 @@ class Lexer {
     if (value.empty()) return fail("zero-length delimited identifier", start, pos_);
     Token t = make(TokenKind::Word, start);
     t.quoted = true;
+    truncateIdentifier(value);
     t.text = std::move(value);
     out_.push_back(std::move(t));
     return true;

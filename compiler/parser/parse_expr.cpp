@@ -26,14 +26,21 @@ bool isGenericOp(const Token& t) {
   return true;
 }
 
-// Kind of an integer literal: int4 if it fits, else int8 if it fits, else numeric.
-TypeId integerKind(const std::string& digits) {
+// Kind of an integer literal ("123" or, after folding a unary minus, "-123"): int4 if it
+// fits, else int8 if it fits, else numeric.
+TypeId integerKind(const std::string& text) {
+  bool negative = !text.empty() && text[0] == '-';
+  std::string_view digits = std::string_view(text).substr(negative ? 1 : 0);
   size_t i = digits.find_first_not_of('0');
-  std::string_view v = i == std::string::npos ? std::string_view("0") : std::string_view(digits).substr(i);
+  std::string_view v = i == std::string::npos ? std::string_view("0") : digits.substr(i);
   auto fits = [&](std::string_view max) { return v.size() < max.size() || (v.size() == max.size() && v <= max); };
-  if (fits("2147483647")) return TypeId::Int4;
-  if (fits("9223372036854775807")) return TypeId::Int8;
+  if (fits(negative ? "2147483648" : "2147483647")) return TypeId::Int4;
+  if (fits(negative ? "9223372036854775808" : "9223372036854775807")) return TypeId::Int8;
   return TypeId::Numeric;
+}
+
+std::string negated(const std::string& number) {
+  return !number.empty() && number[0] == '-' ? number.substr(1) : "-" + number;
 }
 
 }  // namespace
@@ -52,7 +59,8 @@ ExprPtr Parser::makeConstant(const Token& t) {
   auto param = std::make_unique<Param>(t.offset, 0);  // numbered in finishLifting
   param->liftedIndex = static_cast<int>(lifted_.size());
   liftedParams_.push_back(param.get());
-  liftedTokens_.push_back(static_cast<size_t>(&t - tokens_.data()));
+  size_t index = static_cast<size_t>(&t - tokens_.data());
+  liftedTokens_.push_back({index, index});
   lifted_.push_back(std::move(lit));
   return param;
 }
@@ -253,9 +261,37 @@ ExprPtr Parser::parsePower() {
 ExprPtr Parser::parseUnary() {
   if (isOp("-") || isOp("+")) {
     const Token& t = advance();
-    return std::make_unique<UnaryOp>(t.offset, t.text, parseUnary());
+    ExprPtr operand = parseUnary();
+    if (t.text == "-") return negateConstant(t, std::move(operand));
+    return std::make_unique<UnaryOp>(t.offset, t.text, std::move(operand));
   }
   return parsePostfix();
+}
+
+// Minus applied directly to a numeric constant yields a negative constant, as gram.y's
+// doNegate does: "-12" is one literal (or one lifted parameter) whose text is "-12", so
+// "a + -12" and "a + 5" have the same lifted shape. "-12::int" stays -(12::int).
+ExprPtr Parser::negateConstant(const Token& minus, ExprPtr operand) {
+  if (operand->kind == ExprKind::Literal) {
+    auto& lit = operand->as<Literal>();
+    if (lit.literal == LiteralKind::Integer || lit.literal == LiteralKind::Numeric) {
+      lit.text = negated(lit.text);
+      lit.location = minus.offset;
+      return operand;
+    }
+  } else if (operand->kind == ExprKind::Param && operand->as<Param>().liftedIndex >= 0) {
+    auto& param = operand->as<Param>();
+    LiftedLiteral& lit = lifted_[param.liftedIndex];
+    if (lit.kind != TypeId::Unknown) {
+      lit.text = negated(lit.text);
+      if (lit.kind != TypeId::Numeric || lit.text.find_first_of(".eE") == std::string::npos)
+        lit.kind = integerKind(lit.text);
+      lit.location = param.location = minus.offset;
+      liftedTokens_[param.liftedIndex].first = static_cast<size_t>(&minus - tokens_.data());
+      return operand;
+    }
+  }
+  return std::make_unique<UnaryOp>(minus.offset, minus.text, std::move(operand));
 }
 
 ExprPtr Parser::parsePostfix() {
@@ -380,10 +416,22 @@ ExprPtr Parser::parseWordExpr() {
     if (w == "user") return parseSqlValue(SqlValueKind::User, false);
     if (w == "current_catalog") return parseSqlValue(SqlValueKind::CurrentCatalog, false);
     if (w == "current_schema" && !isOp("(", 1)) return parseSqlValue(SqlValueKind::CurrentSchema, false);
-    if ((w == "coalesce" || w == "nullif" || w == "greatest" || w == "least") && isOp("(", 1)) {
+    if ((w == "coalesce" || w == "greatest" || w == "least") && isOp("(", 1)) {
       auto call = std::make_unique<FuncCall>(loc);
       call->names.push_back(advance().text);
       return parseFuncArgs(std::move(call));
+    }
+    if ((w == "extract" || w == "position" || w == "substring" || w == "trim") && isOp("(", 1))
+      return parseSpecialFunction();
+    if (w == "nullif" && isOp("(", 1)) {  // exactly two arguments, by the grammar
+      auto call = std::make_unique<FuncCall>(loc);
+      call->names.push_back(advance().text);
+      advance();
+      call->args.push_back(parseExpr());
+      expectOp(",");
+      call->args.push_back(parseExpr());
+      expectOp(")");
+      return call;
     }
     // Type keywords followed by a string: typed literal, e.g. int '5', timestamp '...'.
     if (startsKeywordType()) {

@@ -1,5 +1,6 @@
 // SELECT, VALUES and set operations, with FROM items, ORDER BY, LIMIT/OFFSET and locking.
 #include "compiler/parser/parser_impl.h"
+#include "compiler/parser/source_position.h"
 #include "engine/error.h"
 
 namespace duet::sql {
@@ -19,34 +20,56 @@ bool endsEmptyTargetList(const Token& t) {
   return false;
 }
 
+// An output column alias written without AS. PostgreSQL 15 allows most keywords there;
+// these are the ones it does not (they would be ambiguous after an expression).
+bool isBareLabel(const Token& t) {
+  if (t.kind != TokenKind::Word) return false;
+  if (t.quoted) return true;
+  if (t.category == KeywordCategory::Reserved) return false;
+  static const char* const kAsLabelOnly[] = {
+      "day", "hour", "minute", "month", "second", "year", "over", "filter", "within", "varying",
+      "without", "between", "char", "character", "precision", "national", "nchar", "is", "isnull",
+      "notnull", "like", "ilike", "similar", "overlaps", "escape", "at", "collate"};
+  for (const char* w : kAsLabelOnly)
+    if (t.text == w) return false;
+  return true;
+}
+
 }  // namespace
 
 std::unique_ptr<SelectStmt> Parser::parseSelect() {
   uint32_t begin = peek().offset;
   std::unique_ptr<SelectStmt> s = parseSetOperand(0);
-  if (isKw("order") && isKw("by", 1)) {
+  if (isKw("order")) {
     if (!s->orderBy.empty()) errorAt(sqlstate::kSyntaxError, "multiple ORDER BY clauses not allowed", peek().offset);
     advance();
-    advance();
+    expectKw("by");
     s->orderBy = parseSortList();
   }
-  // LIMIT / OFFSET / FETCH FIRST in either order, each at most once.
-  bool sawLimit = s->limit != nullptr, sawOffset = s->offset != nullptr;
+  // LIMIT / OFFSET / FETCH FIRST in either order, each at most once here (a repeat is a
+  // syntax error); a parenthesised query's own LIMIT or OFFSET may not be overridden.
+  bool sawLimit = false, sawOffset = false;
+  bool innerLimit = s->limit != nullptr, innerOffset = s->offset != nullptr;
   while (true) {
     uint32_t loc = peek().offset;
+    if (((isKw("limit") || isKw("fetch")) && sawLimit) || (isKw("offset") && sawOffset)) syntaxError();
     if (acceptKw("limit")) {
-      if (sawLimit) errorAt(sqlstate::kSyntaxError, "multiple LIMIT clauses not allowed", loc);
       sawLimit = true;
-      if (!acceptKw("all")) s->limit = parseExpr();
-      if (isOp(",")) errorAt(sqlstate::kFeatureNotSupported, "LIMIT #,# syntax is not supported", loc);
+      ExprPtr limit = acceptKw("all") ? nullptr : parseExpr();
+      if (innerLimit)  // PostgreSQL points at the new limit's value
+        errorAt(sqlstate::kSyntaxError, "multiple LIMIT clauses not allowed", limit ? limit->location : loc);
+      s->limit = std::move(limit);
+      if (isOp(","))
+        throw SqlError(sqlstate::kSyntaxError, "LIMIT #,# syntax is not supported",
+                       "", "Use separate LIMIT and OFFSET clauses.", sqlPosition(query_, loc));
     } else if (acceptKw("offset")) {
-      if (sawOffset) errorAt(sqlstate::kSyntaxError, "multiple OFFSET clauses not allowed", loc);
       sawOffset = true;
       s->offset = parseExpr();
+      if (innerOffset) errorAt(sqlstate::kSyntaxError, "multiple OFFSET clauses not allowed", s->offset->location);
       if (!acceptKw("rows")) acceptKw("row");
     } else if (acceptKw("fetch")) {
-      if (sawLimit) errorAt(sqlstate::kSyntaxError, "multiple LIMIT clauses not allowed", loc);
       sawLimit = true;
+      if (innerLimit) errorAt(sqlstate::kSyntaxError, "multiple LIMIT clauses not allowed", loc);
       if (!acceptKw("first")) expectKw("next");
       if (isKw("row") || isKw("rows")) {
         s->limit = std::make_unique<Literal>(peek().offset, LiteralKind::Integer, "1");
@@ -144,9 +167,8 @@ void Parser::parseSimpleSelect(SelectStmt& s) {
   if (isKw("into")) syntaxError();  // SELECT INTO is not supported
   if (acceptKw("from")) s.from = parseFromList();
   if (acceptKw("where")) s.where = parseExpr();
-  if (isKw("group") && isKw("by", 1)) {
-    advance();
-    advance();
+  if (acceptKw("group")) {
+    expectKw("by");
     acceptKw("all");
     do s.groupBy.push_back(parsePositionalOrExpr());
     while (acceptOp(","));
@@ -167,8 +189,8 @@ std::vector<ResTarget> Parser::parseTargetList() {
       t.expr = parseExpr();
       if (acceptKw("as")) {
         t.alias = parseColLabel();
-      } else if (peek().kind == TokenKind::Word && (peek().quoted || peek().category == KeywordCategory::None)) {
-        t.alias = advance().text;  // bare column label
+      } else if (isBareLabel(peek())) {
+        t.alias = advance().text;
       }
     }
     targets.push_back(std::move(t));
@@ -176,15 +198,15 @@ std::vector<ResTarget> Parser::parseTargetList() {
   return targets;
 }
 
-// ORDER BY / GROUP BY item. A bare integer constant means an output column position, so it
-// is not lifted into a parameter (PostgreSQL only treats int4-sized integers that way).
+// ORDER BY / GROUP BY item. A bare integer constant (after minus folding, so "-1" too)
+// means an output column position, so it is not lifted into a parameter. PostgreSQL only
+// treats int4-sized integers that way; larger ones are constant sort keys.
 ExprPtr Parser::parsePositionalOrExpr() {
-  const Token& first = peek();
   size_t liftedBefore = lifted_.size();
   ExprPtr e = parseExpr();
   if (e->kind == ExprKind::Param && e->as<Param>().liftedIndex >= 0 && lifted_.size() == liftedBefore + 1 &&
-      first.kind == TokenKind::Integer && lifted_.back().kind == TypeId::Int4) {
-    e = std::make_unique<Literal>(first.offset, LiteralKind::Integer, first.text);
+      lifted_.back().kind == TypeId::Int4) {
+    e = std::make_unique<Literal>(e->location, LiteralKind::Integer, lifted_.back().text);
     lifted_.pop_back();
     liftedParams_.pop_back();
     liftedTokens_.pop_back();
@@ -237,6 +259,9 @@ TableRefPtr Parser::parseTablePrimary() {
       auto sub = std::make_unique<RangeSubquery>(loc);
       sub->subquery = parseParenSubquery();
       sub->alias = parseOptAlias(true);
+      if (!sub->alias)  // PostgreSQL 15's grammar requires it
+        throw SqlError(sqlstate::kSyntaxError, "subquery in FROM must have an alias", "",
+                       "For example, FROM (SELECT ...) [AS] foo.", sqlPosition(query_, loc));
       return sub;
     }
     advance();

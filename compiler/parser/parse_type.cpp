@@ -96,10 +96,11 @@ TypeName Parser::parseTypeName() {
     name = "float8";
     if (acceptOp("(")) {
       int p = 0;
+      uint32_t at = peek().offset;  // PostgreSQL reports these at the precision itself
       if (!parseOptionalSignedInt(p)) syntaxError();
       expectOp(")");
-      if (p < 1) errorAt(sqlstate::kInvalidParameterValue, "precision for type float must be at least 1 bit", t.location);
-      if (p > 53) errorAt(sqlstate::kInvalidParameterValue, "precision for type float must be less than 54 bits", t.location);
+      if (p < 1) errorAt(sqlstate::kInvalidParameterValue, "precision for type float must be at least 1 bit", at);
+      if (p > 53) errorAt(sqlstate::kInvalidParameterValue, "precision for type float must be less than 54 bits", at);
       if (p <= 24) name = "float4";
     }
   } else if (w == "decimal" || w == "dec" || w == "numeric") {
@@ -164,8 +165,10 @@ void Parser::resolveType(TypeName& t, bool fromKeyword) {
       int p = mods[0], s = mods.size() > 1 ? mods[1] : 0;
       if (p < 1 || p > kMaxNumericPrecision)
         invalid("NUMERIC precision " + std::to_string(p) + " must be between 1 and " + std::to_string(kMaxNumericPrecision));
-      if (s < 0 || s > p)
-        invalid("NUMERIC scale " + std::to_string(s) + " must be between 0 and precision " + std::to_string(p));
+      if (s < -kMaxNumericPrecision || s > kMaxNumericPrecision)
+        invalid("NUMERIC scale " + std::to_string(s) + " must be between -1000 and 1000");
+      if (s < 0)  // PostgreSQL 15 allows it; DuetDB's numeric keeps a non-negative scale
+        errorAt(sqlstate::kFeatureNotSupported, "negative NUMERIC scale is not supported", t.location);
       type = SqlType::numeric(p, s);
     }
   } else if (n == "varchar" || n == "bpchar") {

@@ -108,6 +108,19 @@ StmtPtr Parser::parseSet() {
   if ((isKw("session") || isKw("local")) && peek(1).kind == TokenKind::Word && !isKw("to", 1)) {
     s->local = advance().text == "local";
   }
+  if (isKw("names") && !isKw("to", 1) && !isOp("=", 1)) {  // SET NAMES 'enc' sets client_encoding
+    advance();
+    s->name = "client_encoding";
+    if (acceptKw("default")) {
+      s->action = SetStmt::Action::SetDefault;
+    } else {
+      DefElem v;
+      v.location = peek().offset;
+      parseOptionValue(v, true);
+      s->values.push_back(std::move(v));
+    }
+    return s;
+  }
   if (isKw("time") && isKw("zone", 1)) {
     advance();
     advance();
@@ -362,9 +375,9 @@ StmtPtr Parser::parsePrepare() {
     expectOp(")");
   }
   expectKw("as");
-  s->stmtBegin = peek().offset;
+  uint32_t begin = peek().offset;
   s->stmt = parsePreparable();
-  s->stmt->begin = s->stmtBegin;
+  s->stmt->begin = begin;
   s->stmt->end = lastEnd_;
   return s;
 }

@@ -96,8 +96,6 @@ std::string Parser::parseColLabel() {
   return advance().text;
 }
 
-std::string Parser::parseName() { return parseColId(); }
-
 QualifiedName Parser::parseQualifiedName() {
   QualifiedName n;
   n.location = peek().offset;
@@ -181,6 +179,12 @@ DefElem Parser::parseDefElem(bool withEquals) {
   }
   if (withEquals) {
     if (acceptOp("=")) parseOptionValue(d, true);
+  } else if (acceptOp("*")) {  // COPY's force_quote *
+    d.valueKind = DefElem::ValueKind::Word;
+    d.value = "*";
+  } else if (isOp("(")) {  // a column list, e.g. COPY's force_not_null (a, b): kept as "a,b"
+    d.valueKind = DefElem::ValueKind::Word;
+    for (const auto& c : parseParenNameList()) d.value += (d.value.empty() ? "" : ",") + c;
   } else if (!isOp(",") && !isOp(")")) {
     parseOptionValue(d, true);
   }
@@ -215,7 +219,8 @@ StmtPtr Parser::parsePreparable() {
 StmtPtr Parser::parseStatement() {
   const Token& t = peek();
   if (t.kind != TokenKind::Word || t.quoted) {
-    if (startsSelect()) return parseSelect();
+    // '(' can only open a parenthesised SELECT, so an error is reported inside it.
+    if (isOp("(")) return parseSelect();
     syntaxError();
   }
   const std::string& w = t.text;
@@ -298,13 +303,14 @@ void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endTo
   for (size_t i = firstToken; i < endToken; ++i) {
     const Token& t = tokens_[i];
     if (!key.empty()) key += ' ';
-    if (nextLifted < liftedTokens_.size() && liftedTokens_[nextLifted] == i) {
+    if (nextLifted < liftedTokens_.size() && liftedTokens_[nextLifted].first == i) {
       switch (lifted_[nextLifted].kind) {
         case TypeId::Int4: key += "?int4"; break;
         case TypeId::Int8: key += "?int8"; break;
         case TypeId::Numeric: key += "?numeric"; break;
         default: key += "?unknown"; break;
       }
+      i = liftedTokens_[nextLifted].second;
       ++nextLifted;
       continue;
     }

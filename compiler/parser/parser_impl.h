@@ -1,10 +1,11 @@
 // The recursive-descent parser's internal interface, shared by the parse_*.cpp files:
 // token access and error helpers (parser_core.cpp), expressions (parse_expr.cpp), type
-// names (parse_type.cpp), SELECT (parse_select.cpp), INSERT/UPDATE/DELETE (parse_dml.cpp),
+// names (parse_type.cpp), EXTRACT/POSITION/SUBSTRING/TRIM (parse_special_func.cpp), SELECT (parse_select.cpp), INSERT/UPDATE/DELETE (parse_dml.cpp),
 // DDL (parse_ddl.cpp) and utility statements (parse_utility.cpp).
 #pragma once
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "compiler/parser/ast.h"
@@ -37,7 +38,6 @@ class Parser {
   bool isTypeFuncName(int ahead = 0);  // identifier, unreserved or type_func_name keyword
   std::string parseColId();
   std::string parseColLabel();     // any word, reserved ones included
-  std::string parseName();         // ColId, used for object names
   QualifiedName parseQualifiedName();
   std::vector<QualifiedName> parseQualifiedNameList();
   std::vector<std::string> parseParenNameList();  // '(' ColId, ... ')'
@@ -114,6 +114,7 @@ class Parser {
   ExprPtr parseMultiplicative();
   ExprPtr parsePower();
   ExprPtr parseUnary();
+  ExprPtr negateConstant(const Token& minus, ExprPtr operand);
   ExprPtr parsePostfix();
   ExprPtr parsePrimary();
   ExprPtr parseQuantifiedRhs(uint32_t loc, const std::string& op, ExprPtr left, ExprPtr (Parser::*rhs)());
@@ -121,6 +122,7 @@ class Parser {
   ExprPtr parseWordExpr();
   ExprPtr parseFuncArgs(std::unique_ptr<FuncCall> call);
   ExprPtr parseCase();
+  ExprPtr parseSpecialFunction();  // parse_special_func.cpp: EXTRACT, POSITION, SUBSTRING, TRIM
   ExprPtr parseTypedLiteral(TypeName type);
   ExprPtr parseSqlValue(SqlValueKind kind, bool takesPrecision);
   std::unique_ptr<SelectStmt> parseParenSubquery();
@@ -148,7 +150,8 @@ class Parser {
   int maxParam_ = 0;
   std::vector<LiftedLiteral> lifted_;
   std::vector<Param*> liftedParams_;
-  std::vector<size_t> liftedTokens_;  // token index of each lifted literal
+  // Token range [first, last] of each lifted literal; first is the '-' of a negative one.
+  std::vector<std::pair<size_t, size_t>> liftedTokens_;
 };
 
 }  // namespace duet::sql

@@ -1,0 +1,61 @@
+// Functions with SQL-standard argument syntax, rewritten into ordinary calls the way
+// gram.y does: EXTRACT(f FROM x) -> extract('f', x); POSITION(a IN b) -> position(b, a);
+// SUBSTRING(x FROM a FOR b) -> substring(x, a, b); TRIM([BOTH|LEADING|TRAILING] [c] FROM x)
+// -> btrim/ltrim/rtrim(x [, c]). The comma forms are plain calls.
+#include "compiler/parser/parser_impl.h"
+
+namespace duet::sql {
+
+ExprPtr Parser::parseSpecialFunction() {
+  const Token& nameTok = advance();
+  auto call = std::make_unique<FuncCall>(nameTok.offset);
+  const std::string& name = nameTok.text;
+  call->names.push_back(name);
+  expectOp("(");
+  if (name == "extract") {
+    // The field is a name (year, epoch, ...) or a string; it is never lifted.
+    const Token& f = peek();
+    if (f.kind != TokenKind::Word && f.kind != TokenKind::String) syntaxError();
+    advance();
+    call->args.push_back(std::make_unique<Literal>(f.offset, LiteralKind::String, f.text));
+    expectKw("from");
+    call->args.push_back(parseExpr());
+  } else if (name == "position") {
+    ExprPtr needle = parseOtherOp();  // gram.y's b_expr: IN ends it
+    expectKw("in");
+    call->args.push_back(parseOtherOp());
+    call->args.push_back(std::move(needle));
+  } else if (name == "substring") {
+    call->args.push_back(parseExpr());
+    if (acceptKw("from")) {
+      call->args.push_back(parseExpr());
+      if (acceptKw("for")) call->args.push_back(parseExpr());
+    } else if (acceptKw("for")) {  // SUBSTRING(x FOR n) starts at 1
+      call->args.push_back(std::make_unique<Literal>(peek().offset, LiteralKind::Integer, "1"));
+      call->args.push_back(parseExpr());
+    } else {
+      while (acceptOp(",")) call->args.push_back(parseExpr());
+    }
+  } else {  // trim
+    call->names[0] = "btrim";
+    if (acceptKw("leading")) call->names[0] = "ltrim";
+    else if (acceptKw("trailing")) call->names[0] = "rtrim";
+    else acceptKw("both");
+    if (acceptKw("from")) {
+      call->args = parseExprList();
+    } else {
+      ExprPtr first = parseExpr();
+      if (acceptKw("from")) {  // TRIM(chars FROM x) -> btrim(x, chars)
+        call->args = parseExprList();
+        call->args.push_back(std::move(first));
+      } else {
+        call->args.push_back(std::move(first));
+        while (acceptOp(",")) call->args.push_back(parseExpr());
+      }
+    }
+  }
+  expectOp(")");
+  return call;
+}
+
+}  // namespace duet::sql

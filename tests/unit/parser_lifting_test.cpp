@@ -1,0 +1,94 @@
+#include <catch2/catch.hpp>
+
+#include "parser_test_util.h"
+
+using namespace duet;
+using namespace duet::sql;
+using duet::sql::test::parseOne;
+using duet::sql::test::sexpr;
+
+TEST_CASE("lifting: literals become parameters after the explicit ones", "[parser][lifting]") {
+  auto p = parseOne("select a + 5, 'x', 2.50, 3000000000, 99999999999999999999, $2 from t where b = $1", true);
+  REQUIRE(p.lifted);
+  CHECK(p.explicitParams == 2);
+  REQUIRE(p.literals.size() == 5);
+  CHECK(p.literals[0].paramNumber == 3);
+  CHECK(p.literals[0].kind == TypeId::Int4);
+  CHECK(p.literals[0].text == "5");
+  CHECK(p.literals[1].kind == TypeId::Unknown);
+  CHECK(p.literals[1].text == "x");
+  CHECK(p.literals[2].kind == TypeId::Numeric);
+  CHECK(p.literals[2].text == "2.50");
+  CHECK(p.literals[3].kind == TypeId::Int8);
+  CHECK(p.literals[4].kind == TypeId::Numeric);
+  CHECK(p.literals[4].paramNumber == 7);
+  auto& s = p.stmt->as<SelectStmt>();
+  CHECK(sexpr(s.targets[0].expr.get()) == "(+ a $3)");
+  CHECK(s.targets[0].expr->as<BinaryOp>().right->as<Param>().liftedIndex == 0);
+  CHECK(sexpr(s.targets[5].expr.get()) == "$2");
+}
+
+TEST_CASE("lifting: what is not lifted", "[parser][lifting]") {
+  auto p = parseOne("select null, true, false, a::varchar(3) from t group by 1 order by 2, 3 + 1", true);
+  auto& s = p.stmt->as<SelectStmt>();
+  CHECK(sexpr(s.targets[0].expr.get()) == "null");
+  CHECK(sexpr(s.targets[1].expr.get()) == "true");
+  CHECK(sexpr(s.targets[3].expr.get()) == "(cast a varchar(3))");
+  CHECK(sexpr(s.groupBy[0].get()) == "1");         // positional
+  CHECK(sexpr(s.orderBy[0].expr.get()) == "2");    // positional
+  CHECK(sexpr(s.orderBy[1].expr.get()) == "(+ $1 $2)");  // an expression: lifted
+  REQUIRE(p.literals.size() == 2);
+  CHECK(p.literals[0].text == "3");
+
+  auto neg = parseOne("select a from t order by -1, 3000000000", true);
+  CHECK(sexpr(neg.stmt->as<SelectStmt>().orderBy[0].expr.get()) == "-1");  // positional, as without lifting
+  CHECK(sexpr(neg.stmt->as<SelectStmt>().orderBy[1].expr.get()) == "$1");  // int8: a constant sort key
+  CHECK(sexpr(parseOne("select a from t order by -1").stmt->as<SelectStmt>().orderBy[0].expr.get()) == "-1");
+
+  auto ddl = parseOne("create table t (a int default 5)", true);
+  CHECK_FALSE(ddl.lifted);
+  CHECK(sexpr(ddl.stmt->as<CreateTableStmt>().columns[0].constraints[0].expr.get()) == "5");
+  CHECK_FALSE(parseOne("set x = 5", true).lifted);
+  CHECK_FALSE(parseOne("select 1").lifted);  // option off
+}
+
+TEST_CASE("lifting: a minus on a literal is folded into it", "[parser][lifting]") {
+  auto p = parseOne("select a + -12, -2147483648, - -3, -1.5, -'x'", true);
+  auto& s = p.stmt->as<SelectStmt>();
+  CHECK(sexpr(s.targets[0].expr.get()) == "(+ a $1)");
+  REQUIRE(p.literals.size() == 5);
+  CHECK(p.literals[0].text == "-12");
+  CHECK(p.literals[0].location == 11);
+  CHECK(p.literals[1].text == "-2147483648");
+  CHECK(p.literals[1].kind == TypeId::Int4);
+  CHECK(p.literals[2].text == "3");
+  CHECK(p.literals[3].text == "-1.5");
+  CHECK(p.literals[3].kind == TypeId::Numeric);
+  CHECK(sexpr(s.targets[4].expr.get()) == "(- $5)");  // strings are not negated
+}
+
+TEST_CASE("lifting: typed literals become casts of parameters", "[parser][lifting]") {
+  auto p = parseOne("select * from t where d > date '2020-01-01'", true);
+  CHECK(sexpr(p.stmt->as<SelectStmt>().where.get()) == "(> d (cast $1 date))");
+  REQUIRE(p.literals.size() == 1);
+  CHECK(p.literals[0].kind == TypeId::Unknown);
+  CHECK(p.literals[0].text == "2020-01-01");
+}
+
+TEST_CASE("lifting: shape keys", "[parser][lifting]") {
+  auto key = [](const std::string& q) { return parseOne(q, true).shapeKey; };
+  CHECK(key("update t set a = a + 5 where k = 7") == key("UPDATE t SET a=a + -12 WHERE k=99999"));
+  CHECK(key("select -5") == key("select 7"));
+  CHECK(key("select -5::int") != key("select 7::int"));  // minus of a cast is not folded
+  CHECK(key("update t set a = a - 5 where k = 7") == key("UPDATE t\n SET a=a-12 /* c */ WHERE k=99999 -- x"));
+  CHECK(key("select 1") != key("select 1.5"));
+  CHECK(key("select 1") != key("select 3000000000"));
+  CHECK(key("select 'a'") == key("select $$b$$"));
+  CHECK(key("select * from t order by 1") != key("select * from t order by 2"));
+  CHECK(key("select a from T") == key("SELECT A FROM t"));
+  CHECK(key("select a from \"T\"") != key("select a from t"));
+  CHECK(key("insert into t values (1, 'x')") == key("insert into t values (2, 'yy')"));
+  CHECK(key("insert into t values (1, 'x')") != key("insert into t values (1, 'x'), (2, 'y')"));
+  CHECK(key("select * from t where a = $1 and b = 3") == key("select * from t where a = $1 and b = 4"));
+  CHECK(key("delete from t where d = date '2020-01-01'") == key("delete from t where d = date '1999-12-31'"));
+}
