@@ -39,6 +39,14 @@ struct Notice {
   std::string message;
   std::string detail;
   std::string hint;
+
+  static Notice make(std::string severity, std::string code, std::string message) {
+    Notice n;
+    n.severity = std::move(severity);
+    n.code = std::move(code);
+    n.message = std::move(message);
+    return n;
+  }
 };
 
 class ResultSink {

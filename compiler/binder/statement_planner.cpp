@@ -2,6 +2,7 @@
 // native code. Plans are simple and predictable: left-deep joins in FROM order (hash joins
 // on equality conjuncts), single-table conjuncts pushed to their scan, and a primary-key or
 // unique-index lookup when equality conjuncts cover a whole key.
+#include <charconv>
 #include <fmt/format.h>
 
 #include "compiler/binder/binder.h"
@@ -371,10 +372,8 @@ class StatementPlanner {
         agg = &aggCtx;
         for (const auto& g : s.groupBy) {
           if (g->kind == sql::ExprKind::Literal && g->as<sql::Literal>().literal == sql::LiteralKind::Integer) {
-            size_t pos = std::stoul(g->as<sql::Literal>().text);
-            if (pos < 1 || pos > s.targets.size())
-              b_.fail(sqlstate::kInvalidColumnReference, fmt::format("GROUP BY position {} is not in select list", pos), g->location);
-            aggCtx.groupExprs.push_back(b_.bind(*s.targets[pos - 1].expr, scope));
+            size_t index = positionIndex(*g, s.targets.size(), "GROUP BY");
+            aggCtx.groupExprs.push_back(b_.bind(*s.targets[index].expr, scope));
           } else if (g->kind == sql::ExprKind::ColumnRef && g->as<sql::ColumnRef>().names.size() == 1 &&
                      !hasColumn(scope, g->as<sql::ColumnRef>().names[0])) {
             // GROUP BY an output column alias
@@ -451,12 +450,22 @@ class StatementPlanner {
     for (const auto& o : s.orderBy) {
       if (o.expr->kind != sql::ExprKind::Literal || o.expr->as<sql::Literal>().literal != sql::LiteralKind::Integer)
         b_.fail(sqlstate::kFeatureNotSupported, "ORDER BY on VALUES supports positions only", o.expr->location);
-      size_t pos = std::stoul(o.expr->as<sql::Literal>().text);
-      if (pos < 1 || pos > columns.size())
-        b_.fail(sqlstate::kInvalidColumnReference, fmt::format("ORDER BY position {} is not in select list", pos), o.expr->location);
-      keys.push_back(sortKey(o, static_cast<int>(pos - 1)));
+      keys.push_back(sortKey(o, static_cast<int>(positionIndex(*o.expr, columns.size(), "ORDER BY"))));
     }
     return keys;
+  }
+
+  // "ORDER BY 2" / "GROUP BY -1": an integer literal names an output column by position
+  // (1-based); the parser keeps a folded minus in the literal text. Returns the 0-based index.
+  size_t positionIndex(const sql::Expr& e, size_t count, const char* clause) {
+    const std::string& text = e.as<sql::Literal>().text;
+    int64_t pos = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), pos);
+    if (ec != std::errc() || end != text.data() + text.size() || pos < INT32_MIN || pos > INT32_MAX)
+      b_.fail(sqlstate::kSyntaxError, fmt::format("non-integer constant in {}", clause), e.location);
+    if (pos < 1 || static_cast<uint64_t>(pos) > count)
+      b_.fail(sqlstate::kInvalidColumnReference, fmt::format("{} position {} is not in select list", clause, pos), e.location);
+    return static_cast<size_t>(pos - 1);
   }
 
   static plan::SortKey sortKey(const sql::SortBy& o, int column) {
@@ -475,10 +484,7 @@ class StatementPlanner {
     for (const auto& o : s.orderBy) {
       const sql::Expr& e = *o.expr;
       if (e.kind == sql::ExprKind::Literal && e.as<sql::Literal>().literal == sql::LiteralKind::Integer) {
-        size_t pos = std::stoul(e.as<sql::Literal>().text);
-        if (pos < 1 || pos > columns.size())
-          b_.fail(sqlstate::kInvalidColumnReference, fmt::format("ORDER BY position {} is not in select list", pos), e.location);
-        keys.push_back(sortKey(o, static_cast<int>(pos - 1)));
+        keys.push_back(sortKey(o, static_cast<int>(positionIndex(e, columns.size(), "ORDER BY"))));
         continue;
       }
       if (e.kind == sql::ExprKind::ColumnRef && e.as<sql::ColumnRef>().names.size() == 1) {

@@ -73,8 +73,8 @@ QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
       TableInfo& table = tableByName(s.table);
       if (s.ifNotExists && !s.name.empty() &&
           engine_.catalog.findIndex(*db_, schemaOf(s.table), s.name)) {
-        sink.notice(Notice{"NOTICE", "42P07",
-                           fmt::format("relation \"{}\" already exists, skipping", s.name)});
+        sink.notice(Notice::make("NOTICE", "42P07",
+                           fmt::format("relation \"{}\" already exists, skipping", s.name)));
       } else {
         engine_.catalog.createIndex(table, s.name, columns, s.unique, undo);
         ddlDone();
@@ -160,8 +160,8 @@ void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink)
     case sql::TransactionKind::Begin:
     case sql::TransactionKind::Start:
       if (txn_.inBlock()) {
-        sink.notice(Notice{"WARNING", sqlstate::kActiveSqlTransaction,
-                           "there is already a transaction in progress"});
+        sink.notice(Notice::make("WARNING", sqlstate::kActiveSqlTransaction,
+                           "there is already a transaction in progress"));
       }
       txn_.beginBlock();
       sink.commandComplete("BEGIN");
@@ -170,8 +170,8 @@ void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink)
     case sql::TransactionKind::Rollback: {
       bool commit = s.action == sql::TransactionKind::Commit && !txn_.failed();
       if (!txn_.inBlock()) {
-        sink.notice(Notice{"WARNING", sqlstate::kNoActiveSqlTransaction,
-                           "there is no transaction in progress"});
+        sink.notice(Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
+                           "there is no transaction in progress"));
       }
       endTransaction(commit);
       sink.commandComplete(commit ? "COMMIT" : "ROLLBACK");
@@ -184,8 +184,8 @@ void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink)
 
 void SqlSession::runSet(const sql::SetStmt& s, ResultSink& sink) {
   if (s.local && !txn_.inBlock()) {
-    sink.notice(Notice{"WARNING", sqlstate::kNoActiveSqlTransaction,
-                       "SET LOCAL can only be used in transaction blocks"});
+    sink.notice(Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
+                       "SET LOCAL can only be used in transaction blocks"));
   }
   switch (s.action) {
     case sql::SetStmt::Action::Set: settings_.set(s.name, joinValues(s.values), s.local); break;
@@ -268,16 +268,16 @@ void SqlSession::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
     switch (s.object) {
       case sql::ObjectType::Table:
         if (s.ifExists && !engine_.catalog.findTable(*db_, schemaOf(name), name.name())) {
-          sink.notice(Notice{"NOTICE", "00000",
-                             fmt::format("table \"{}\" does not exist, skipping", name.name())});
+          sink.notice(Notice::make("NOTICE", "00000",
+                             fmt::format("table \"{}\" does not exist, skipping", name.name())));
           continue;
         }
         engine_.catalog.dropTable(*db_, schemaOf(name), name.name(), s.ifExists, undo);
         break;
       case sql::ObjectType::Index:
         if (s.ifExists && !engine_.catalog.findIndex(*db_, schemaOf(name), name.name())) {
-          sink.notice(Notice{"NOTICE", "00000",
-                             fmt::format("index \"{}\" does not exist, skipping", name.name())});
+          sink.notice(Notice::make("NOTICE", "00000",
+                             fmt::format("index \"{}\" does not exist, skipping", name.name())));
           continue;
         }
         engine_.catalog.dropIndex(*db_, schemaOf(name), name.name(), s.ifExists, undo);
