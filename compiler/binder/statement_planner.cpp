@@ -371,7 +371,7 @@ class StatementPlanner {
       if (aggregating) {
         agg = &aggCtx;
         for (const auto& g : s.groupBy) {
-          if (g->kind == sql::ExprKind::Literal && g->as<sql::Literal>().literal == sql::LiteralKind::Integer) {
+          if (g->kind == sql::ExprKind::Literal) {
             size_t index = positionIndex(*g, s.targets.size(), "GROUP BY");
             aggCtx.groupExprs.push_back(b_.bind(*s.targets[index].expr, scope));
           } else if (g->kind == sql::ExprKind::ColumnRef && g->as<sql::ColumnRef>().names.size() == 1 &&
@@ -448,7 +448,7 @@ class StatementPlanner {
   std::vector<plan::SortKey> valuesOrder(const sql::SelectStmt& s, const std::vector<OutputColumn>& columns) {
     std::vector<plan::SortKey> keys;
     for (const auto& o : s.orderBy) {
-      if (o.expr->kind != sql::ExprKind::Literal || o.expr->as<sql::Literal>().literal != sql::LiteralKind::Integer)
+      if (o.expr->kind != sql::ExprKind::Literal)
         b_.fail(sqlstate::kFeatureNotSupported, "ORDER BY on VALUES supports positions only", o.expr->location);
       keys.push_back(sortKey(o, static_cast<int>(positionIndex(*o.expr, columns.size(), "ORDER BY"))));
     }
@@ -456,12 +456,15 @@ class StatementPlanner {
   }
 
   // "ORDER BY 2" / "GROUP BY -1": an integer literal names an output column by position
-  // (1-based); the parser keeps a folded minus in the literal text. Returns the 0-based index.
+  // (1-based); the parser keeps a folded minus in the literal text. Any other bare constant,
+  // including integers beyond int4, is an error as in PostgreSQL. Returns the 0-based index.
   size_t positionIndex(const sql::Expr& e, size_t count, const char* clause) {
-    const std::string& text = e.as<sql::Literal>().text;
+    const sql::Literal& lit = e.as<sql::Literal>();
+    const std::string& text = lit.text;
     int64_t pos = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), pos);
-    if (ec != std::errc() || end != text.data() + text.size() || pos < INT32_MIN || pos > INT32_MAX)
+    if (lit.literal != sql::LiteralKind::Integer || ec != std::errc() || end != text.data() + text.size() ||
+        pos < INT32_MIN || pos > INT32_MAX)
       b_.fail(sqlstate::kSyntaxError, fmt::format("non-integer constant in {}", clause), e.location);
     if (pos < 1 || static_cast<uint64_t>(pos) > count)
       b_.fail(sqlstate::kInvalidColumnReference, fmt::format("{} position {} is not in select list", clause, pos), e.location);
@@ -483,7 +486,7 @@ class StatementPlanner {
     std::vector<plan::SortKey> keys;
     for (const auto& o : s.orderBy) {
       const sql::Expr& e = *o.expr;
-      if (e.kind == sql::ExprKind::Literal && e.as<sql::Literal>().literal == sql::LiteralKind::Integer) {
+      if (e.kind == sql::ExprKind::Literal) {
         keys.push_back(sortKey(o, static_cast<int>(positionIndex(e, columns.size(), "ORDER BY"))));
         continue;
       }

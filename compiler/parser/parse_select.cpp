@@ -198,15 +198,18 @@ std::vector<ResTarget> Parser::parseTargetList() {
   return targets;
 }
 
-// ORDER BY / GROUP BY item. A bare integer constant (after minus folding, so "-1" too)
-// means an output column position, so it is not lifted into a parameter. PostgreSQL only
-// treats int4-sized integers that way; larger ones are constant sort keys.
+// ORDER BY / GROUP BY item. A bare constant is not lifted into a parameter: an integer
+// (after minus folding, so "-1" too) names an output column by position, and any other
+// bare constant is an error the binder reports (PostgreSQL: "non-integer constant").
 ExprPtr Parser::parsePositionalOrExpr() {
   size_t liftedBefore = lifted_.size();
   ExprPtr e = parseExpr();
-  if (e->kind == ExprKind::Param && e->as<Param>().liftedIndex >= 0 && lifted_.size() == liftedBefore + 1 &&
-      lifted_.back().kind == TypeId::Int4) {
-    e = std::make_unique<Literal>(e->location, LiteralKind::Integer, lifted_.back().text);
+  if (e->kind == ExprKind::Param && e->as<Param>().liftedIndex >= 0 && lifted_.size() == liftedBefore + 1) {
+    const LiftedLiteral& lit = lifted_.back();
+    LiteralKind kind = lit.kind == TypeId::Int4 || lit.kind == TypeId::Int8 ? LiteralKind::Integer
+                       : lit.kind == TypeId::Numeric                        ? LiteralKind::Numeric
+                                                                            : LiteralKind::String;
+    e = std::make_unique<Literal>(e->location, kind, lit.text);
     lifted_.pop_back();
     liftedParams_.pop_back();
     liftedTokens_.pop_back();
