@@ -194,6 +194,7 @@ QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
     }
   }
   startStatement();
+  if (stmt.kind != sql::StmtKind::Transaction) txn_.noteStatement();
   UndoLog::Mark mark = txn_.undo().mark();
   try {
     QueryState state = QueryState::Done;

@@ -41,7 +41,7 @@ class SqlSession final : public Session {
   void sync() override;
   void abortCurrent() override;
   TxnStatus txnStatus() const override { return txn_.status(); }
-  bool holdsExecutor() const override { return txn_.inBlock(); }
+  bool holdsExecutor() const override { return txn_.holdsExecutor(); }
   void rollbackOpenBlock() override;
   std::vector<std::pair<std::string, std::string>> reportedParameters() const override;
   void requestCancel() override { cancel_.store(true); }

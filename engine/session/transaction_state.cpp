@@ -58,6 +58,7 @@ void TransactionState::finish() {
   mode_ = Mode::None;
   failed_ = false;
   hadDdl_ = false;
+  ranStatement_ = false;
 }
 
 }  // namespace duet

@@ -31,6 +31,11 @@ class TransactionState {
   // Ends the transaction (any mode): make the changes permanent or undo them all.
   void commit();
   void rollback();
+  // A statement other than transaction control ran. A block takes the executor for itself
+  // only from then on (as PostgreSQL takes a block's snapshot at its first statement, not at
+  // BEGIN): a client's lone BEGIN round trip then keeps no other session waiting.
+  void noteStatement() { ranStatement_ = true; }
+  bool holdsExecutor() const { return mode_ == Mode::Block && ranStatement_; }
   // A DDL statement ran: a rollback must then invalidate cached plans too.
   void noteDdl() { hadDdl_ = true; }
   // True when the last rollback undid DDL (reset by the call).
@@ -41,6 +46,7 @@ class TransactionState {
   Mode mode_ = Mode::None;
   bool failed_ = false;
   bool hadDdl_ = false;
+  bool ranStatement_ = false;
   bool rolledBackDdl_ = false;
   int64_t startTimestamp_ = 0;
   UndoLog undo_;

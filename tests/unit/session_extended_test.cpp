@@ -170,3 +170,24 @@ TEST_CASE("COPY FROM STDIN and TO STDOUT") {
   s->simpleQuery("copy (select a from c where a > 1 order by a) to stdout with csv", out2);
   CHECK(out2.copyOut == "2\n3\n");
 }
+
+TEST_CASE("a block takes the executor at its first statement, not at BEGIN") {
+  auto engine = createSqlEngine(EngineConfig{"/tmp/duet_ext_test", 0});
+  auto s = open(*engine);
+  RecordingSink sink;
+  s->simpleQuery("begin", sink);
+  CHECK(s->txnStatus() == TxnStatus::InBlock);
+  CHECK_FALSE(s->holdsExecutor());
+  s->simpleQuery("select 1", sink);
+  CHECK(s->holdsExecutor());
+  s->simpleQuery("commit", sink);
+  CHECK_FALSE(s->holdsExecutor());
+
+  // A failed statement still counts: its block keeps what ran before it until ROLLBACK.
+  s->simpleQuery("begin", sink);
+  CHECK_THROWS_AS(s->simpleQuery("select 1/0", sink), SqlError);
+  CHECK(s->txnStatus() == TxnStatus::Failed);
+  CHECK(s->holdsExecutor());
+  s->simpleQuery("rollback", sink);
+  CHECK_FALSE(s->holdsExecutor());
+}
