@@ -127,8 +127,12 @@ class Session {
   virtual void rollbackOpenBlock() = 0;
   // Parameters the server sends as ParameterStatus after authentication.
   virtual std::vector<std::pair<std::string, std::string>> reportedParameters() const = 0;
-  // Cancel support: set from any thread; checked by running statements.
+  // Cancel support. requestCancel: any thread; the statements of the current batch check it
+  // (when they start, and while they scan), so a cancel also stops a batch still queued
+  // behind another session's block. clearCancel: the network thread, before it submits a
+  // batch, so a late cancel of the previous batch does not reach the next one.
   virtual void requestCancel() = 0;
+  virtual void clearCancel() = 0;
   virtual int idleInTransactionTimeoutMs() const = 0;
 };
 

@@ -192,6 +192,7 @@ void Connection::submitBatch() {
   // Nothing after a malformed message can be framed: stop reading input.
   if (scan.violation) closing_ = true;
   busy_ = true;
+  session_->clearCancel();
   // A batch of only Parse/Describe/Close/Sync/Flush touches no table data.
   bool dataFree = !scan.violation && !batch.empty();
   for (size_t pos = 0; dataFree && pos + 5 <= batch.size();) {

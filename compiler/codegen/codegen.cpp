@@ -114,6 +114,20 @@ void Codegen::loop(llvm::Value* begin, const std::function<llvm::Value*()>& end,
   b_.SetInsertPoint(exit);
 }
 
+static_assert(sizeof(std::atomic<bool>) == 1, "checkCancel loads the flag as one byte");
+
+void Codegen::checkCancel() {
+  llvm::Value* slot = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), qctx_, offsetof(rt::QueryContext, cancel));
+  llvm::Value* flagPtr = b_.CreateLoad(ptrTy_, slot);
+  ifThen(b_.CreateIsNotNull(flagPtr), [&] {
+    // std::atomic<bool> is one byte; the load is atomic so it is never hoisted out of a loop.
+    llvm::LoadInst* flag = b_.CreateLoad(b_.getInt8Ty(), flagPtr);
+    flag->setAtomic(llvm::AtomicOrdering::Monotonic);
+    flag->setAlignment(llvm::Align(1));
+    ifThen(b_.CreateICmpNE(flag, b_.getInt8(0)), [&] { call("duet_q_check_cancel", b_.getVoidTy(), {qctx_}); });
+  });
+}
+
 void Codegen::ifThen(llvm::Value* cond, const std::function<void()>& then) {
   llvm::BasicBlock* yes = block("then");
   llvm::BasicBlock* after = block("endif");

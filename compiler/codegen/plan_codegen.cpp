@@ -52,7 +52,7 @@ static void scanTable(Codegen& cg, const Table& table,
   cg.loop(b.getInt32(0),
           [&] { return b.CreateLoad(i32, field(dir, offsetof(ChunkDirectory, count))); },
           [&](llvm::Value* c, llvm::BasicBlock*) {
-            cg.call("duet_q_check_cancel", b.getVoidTy(), {cg.qctx_});
+            cg.checkCancel();
             llvm::Value* chunks = b.CreateLoad(cg.ptrTy_, field(dir, offsetof(ChunkDirectory, chunks)));
             llvm::Value* chunk = b.CreateLoad(cg.ptrTy_, b.CreateInBoundsGEP(cg.ptrTy_, chunks, c));
             llvm::Value* used = b.CreateLoad(i32, field(chunk, offsetof(Chunk, used)));
@@ -230,6 +230,7 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
         return;
       }
       produce(*node.children[0], [&](Row& outer) {
+        checkCancel();
         iterateBuffer(*this, buffer, layout, [&](Row& inner) {
           Row joined = outer;
           joined.insert(joined.end(), inner.begin(), inner.end());
@@ -261,6 +262,7 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
       llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
       produce(*node.children[1], [&](Row& right) {
+        checkCancel();
         Row keys;
         for (const auto& k : node.rightKeys) keys.push_back(expr(*k, right));
         storeRow(probeKey, *keyLayout, keys);

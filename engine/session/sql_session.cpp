@@ -88,7 +88,6 @@ bool SqlSession::isQuery(const sql::Stmt& stmt) const {
 // ---- transactions
 
 void SqlSession::startStatement() {
-  cancel_.store(false);
   arena_.reset();
   txn_.ensureStarted();
 }
@@ -197,6 +196,8 @@ QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
   if (stmt.kind != sql::StmtKind::Transaction) txn_.noteStatement();
   UndoLog::Mark mark = txn_.undo().mark();
   try {
+    if (cancel_.load() && stmt.kind != sql::StmtKind::Transaction)
+      throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to user request");
     QueryState state = QueryState::Done;
     if (st.plan) {
       runPlan(st, params, formats, sink, describe);

@@ -45,6 +45,7 @@ class SqlSession final : public Session {
   void rollbackOpenBlock() override;
   std::vector<std::pair<std::string, std::string>> reportedParameters() const override;
   void requestCancel() override { cancel_.store(true); }
+  void clearCancel() override { cancel_.store(false); }
   int idleInTransactionTimeoutMs() const override;
 
  private:

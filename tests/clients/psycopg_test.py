@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """psycopg 3 (high-level API) against a server: parameters of every supported type,
 executemany, transactions and rollback, COPY both ways through cursor.copy, errors carrying
-their SQLSTATE, and server-side prepared statements with binary parameters (prepare=True).
+their SQLSTATE, server-side prepared statements with binary parameters (prepare=True), and
+query cancellation (CancelRequest).
 Usage: psycopg_test.py HOST PORT
 """
 import datetime
 import decimal
 import sys
+import threading
+import time
 import traceback
 
 import psycopg
@@ -178,8 +181,59 @@ def test_large_result():
         conn.execute("DROP TABLE pyc_big")
 
 
+def cancel_later(conn: psycopg.Connection, seconds: float) -> threading.Timer:
+    timer = threading.Timer(seconds, conn.cancel)
+    timer.start()
+    return timer
+
+
+def test_cancel():
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_cancel")
+        conn.execute("CREATE TABLE pyc_cancel (a integer)")
+        with conn.cursor() as cur, cur.copy("COPY pyc_cancel FROM STDIN") as copy:
+            for i in range(2000):
+                copy.write_row((i,))
+        # A running statement: 8e9 join rows take far longer than the half second to the cancel.
+        timer = cancel_later(conn, 0.5)
+        start = time.monotonic()
+        try:
+            conn.execute("SELECT count(*) FROM pyc_cancel x, pyc_cancel y, pyc_cancel z "
+                         "WHERE x.a + y.a + z.a < 0")
+            raise AssertionError("the cross join finished although it was cancelled")
+        except errors.QueryCanceled as e:
+            assert e.sqlstate == "57014" and "user request" in e.diag.message_primary, e.diag.message_primary
+        finally:
+            timer.cancel()
+        assert time.monotonic() - start < 10
+        assert conn.execute("SELECT count(*) FROM pyc_cancel").fetchone() == (2000,)
+
+        # A cancel while nothing runs does not reach the next statement.
+        conn.cancel()
+        time.sleep(0.2)
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+
+        # A statement waiting behind another session's open block (a row lock in PostgreSQL,
+        # the executor in DuetDB) is cancelled too once it gets to run; nothing it did remains.
+        with connect() as holder:
+            holder.execute("UPDATE pyc_cancel SET a = a WHERE a = 1")
+            timer = cancel_later(conn, 0.3)
+            release = threading.Timer(0.8, holder.rollback)
+            release.start()
+            try:
+                conn.execute("UPDATE pyc_cancel SET a = -1 WHERE a = 1")
+                raise AssertionError("the waiting update was not cancelled")
+            except errors.QueryCanceled as e:
+                assert e.sqlstate == "57014"
+            finally:
+                timer.cancel()
+                release.join()
+        assert conn.execute("SELECT count(*) FROM pyc_cancel WHERE a = 1").fetchone() == (1,)
+        conn.execute("DROP TABLE pyc_cancel")
+
+
 TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy,
-         test_errors, test_large_result]
+         test_errors, test_large_result, test_cancel]
 
 
 def main() -> int:

@@ -127,7 +127,6 @@ std::vector<std::pair<std::string, std::string>> FakeSession::reportedParameters
 ExecuteState FakeSession::run(Portal& portal, int64_t maxRows, ResultSink& sink,
                               bool describeRows) {
   const std::string& sql = portal.sql;
-  cancel_ = false;
   if (sql == "COMMIT" || sql == "ROLLBACK") {
     inBlock_ = failed_ = false;
     sink.commandComplete(sql);

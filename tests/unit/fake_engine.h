@@ -57,6 +57,7 @@ class FakeSession final : public Session {
   void rollbackOpenBlock() override;
   std::vector<std::pair<std::string, std::string>> reportedParameters() const override;
   void requestCancel() override { cancel_ = true; }
+  void clearCancel() override { cancel_ = false; }
   int idleInTransactionTimeoutMs() const override { return state_.idleTimeoutMs; }
 
   // For executor tests that drive the block directly.
