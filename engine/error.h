@@ -35,6 +35,7 @@ inline constexpr const char* kInvalidSqlStatementName = "26000";
 inline constexpr const char* kInvalidCatalogName = "3D000";
 inline constexpr const char* kInvalidSchemaName = "3F000";
 inline constexpr const char* kSyntaxError = "42601";
+inline constexpr const char* kObjectNotInPrerequisiteState = "55000";
 inline constexpr const char* kInsufficientPrivilege = "42501";
 inline constexpr const char* kUndefinedColumn = "42703";
 inline constexpr const char* kUndefinedFunction = "42883";

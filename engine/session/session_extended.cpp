@@ -134,9 +134,7 @@ StatementDescription SqlSession::describeStatement(const std::string& name) {
     for (const SqlType& t : st.declaredTypes) d.paramTypeOids.push_back(typeOid(t.id));
     if (st.parsed.stmt->kind == sql::StmtKind::Show) {
       d.returnsRows = true;
-      const auto& s = st.parsed.stmt->as<sql::ShowStmt>();
-      (void)s;
-      d.columns.push_back(ColumnDesc{"setting", 0, 0, oid::kText, -1, -1, 0});
+      d.columns = showColumns(st.parsed.stmt->as<sql::ShowStmt>());
     }
   }
   return d;
@@ -206,7 +204,7 @@ StatementDescription SqlSession::describePortal(const std::string& name) {
     if (plan.returnsRows) d.columns = columnsOf(plan, p.formats);
   } else if (p.stmt->parsed.stmt->kind == sql::StmtKind::Show) {
     d.returnsRows = true;
-    d.columns.push_back(ColumnDesc{"setting", 0, 0, oid::kText, -1, -1, 0});
+    d.columns = showColumns(p.stmt->parsed.stmt->as<sql::ShowStmt>());
   }
   return d;
 }
@@ -222,11 +220,23 @@ ExecuteState SqlSession::execute(const std::string& name, int64_t maxRows, Resul
     sink.emptyQuery();
     return ExecuteState::Complete;
   }
+  if (p.finished) {
+    // As PostgreSQL: a finished portal that returns rows completes again with none left
+    // ("SELECT 0", "INSERT 0 0", "SHOW"); any other finished portal cannot be run.
+    if (p.plan && p.plan->returnsRows) {
+      sink.commandComplete(commandTag(*p.plan, 0, 0));
+    } else if (st.parsed.stmt->kind == sql::StmtKind::Show) {
+      sink.commandComplete("SHOW");
+    } else {
+      throw SqlError(sqlstate::kObjectNotInPrerequisiteState, fmt::format("portal \"{}\" cannot be run", name));
+    }
+    return ExecuteState::Complete;
+  }
   const uint8_t* params = p.params ? p.params->data() : nullptr;
   if (!p.ran && maxRows <= 0) {
     NoDescribeSink out(sink);
     runStatement(st, params, p.formats, out, false);
-    p.ran = true;
+    p.ran = p.finished = true;
     return ExecuteState::Complete;
   }
   if (!p.ran) {
@@ -249,6 +259,7 @@ ExecuteState SqlSession::execute(const std::string& name, int64_t maxRows, Resul
   if (p.next < p.rows.size()) return ExecuteState::Suspended;
   if (!p.tag.empty()) sink.commandComplete(p.tag);
   p.tag.clear();
+  p.finished = true;
   return ExecuteState::Complete;
 }
 

@@ -26,13 +26,9 @@ std::string joinValues(const std::vector<sql::DefElem>& values) {
   return v;
 }
 
-void sendTextColumn(ResultSink& sink, const std::string& column,
-                    const std::vector<std::vector<std::string>>& rows, size_t columns) {
-  std::vector<ColumnDesc> desc;
-  for (size_t i = 0; i < columns; ++i) {
-    desc.push_back(ColumnDesc{i == 0 ? column : i == 1 ? "setting" : "description", 0, 0,
-                              oid::kText, -1, -1, 0});
-  }
+void sendTextRows(ResultSink& sink, const std::vector<ColumnDesc>& desc,
+                  const std::vector<std::vector<std::string>>& rows) {
+  size_t columns = desc.size();
   sink.rowDescription(desc);
   std::vector<Field> fields(columns);
   for (const auto& row : rows) {
@@ -198,14 +194,22 @@ void SqlSession::runSet(const sql::SetStmt& s, ResultSink& sink) {
                            ? "SET" : "RESET");
 }
 
+// SHOW x: one text column named after the setting (its canonical spelling); SHOW ALL: name,
+// setting, description. Describe reports the same columns before anything runs.
+std::vector<ColumnDesc> SqlSession::showColumns(const sql::ShowStmt& s) {
+  auto text = [](std::string name) { return ColumnDesc{std::move(name), 0, 0, oid::kText, -1, -1, 0}; };
+  if (s.name == "all") return {text("name"), text("setting"), text("description")};
+  const SettingDef* def = findSetting(s.name);
+  return {text(def ? def->name : s.name)};
+}
+
 void SqlSession::runShow(const sql::ShowStmt& s, ResultSink& sink) {
   if (s.name == "all") {
-    sendTextColumn(sink, "name", settings_.showAll(), 3);
+    sendTextRows(sink, showColumns(s), settings_.showAll());
     return;
   }
-  const SettingDef* def = findSetting(s.name);
   std::string value = settings_.get(s.name);  // 42704 for unknown names
-  sendTextColumn(sink, def ? def->name : s.name, {{value}}, 1);
+  sendTextRows(sink, showColumns(s), {{value}});
 }
 
 

@@ -98,6 +98,7 @@ void Settings::resetAll() {
 }
 
 void Settings::endTransaction(bool committed) {
+  if (pending_.empty()) return;
   for (auto& [key, p] : pending_) {
     // Committed: the last plain SET survives, SET LOCAL does not. Rolled back: nothing does.
     values_[key] = committed && p.sessionSet ? *p.sessionSet : p.before;
@@ -108,6 +109,8 @@ void Settings::endTransaction(bool committed) {
 
 std::vector<std::pair<std::string, std::string>> Settings::takeReportChanges() {
   std::vector<std::pair<std::string, std::string>> changes;
+  if (!maybeUnreported_) return changes;  // the common case: a statement changed no setting
+  maybeUnreported_ = false;
   for (const SettingDef& d : settingDefinitions()) {
     if (!d.reported) continue;
     std::string key = lower(d.name);
@@ -137,6 +140,7 @@ std::vector<std::vector<std::string>> Settings::showAll() const {
 }
 
 void Settings::refreshDerived() {
+  maybeUnreported_ = true;
   int32_t offset = 0;
   if (parseTimeZoneSetting(values_["timezone"], &offset)) {
     typeContext_.timeZoneOffsetSeconds = offset;

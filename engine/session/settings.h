@@ -76,6 +76,7 @@ class Settings {
   std::map<std::string, std::string> defaults_;  // RESET targets
   std::map<std::string, Pending> pending_;       // changed in the current transaction
   std::map<std::string, std::string> reportedSent_;  // what the client last saw
+  bool maybeUnreported_ = true;  // a value changed since takeReportChanges last looked
   TypeContext typeContext_;
   int idleTimeoutMs_ = 0;
   int statementTimeoutMs_ = 0;

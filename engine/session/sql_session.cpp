@@ -38,6 +38,8 @@ class SinkConsumer final : public rt::RowConsumer {
   const TypeContext& ctx_;
 };
 
+}  // namespace
+
 std::string commandTag(const PreparedPlan& plan, int64_t rows, int64_t affected) {
   switch (plan.command) {
     case PreparedPlan::Command::Select: return fmt::format("SELECT {}", rows);
@@ -47,8 +49,6 @@ std::string commandTag(const PreparedPlan& plan, int64_t rows, int64_t affected)
   }
   return "SELECT 0";
 }
-
-}  // namespace
 
 SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std::string dbName,
                        const std::vector<std::pair<std::string, std::string>>& startupParams)
@@ -63,6 +63,9 @@ SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std:
     // Unknown startup parameters are refused by PostgreSQL too (42704, fatal).
     settings_.setSessionDefault(name, value);
   }
+  // The startup's ParameterStatus messages (reportedParameters) carry these values: mark
+  // them reported so the first statement does not send them all again.
+  settings_.takeReportChanges();
 }
 
 SqlSession::~SqlSession() { rollbackOpenBlock(); }

@@ -19,6 +19,9 @@
 
 namespace duet {
 
+// The CommandComplete tag of a plan's statement: "SELECT n", "INSERT 0 n", "UPDATE n", ...
+std::string commandTag(const PreparedPlan& plan, int64_t rows, int64_t affected);
+
 class SqlSession final : public Session {
  public:
   SqlSession(EngineState& engine, Database& db, std::string user, std::string dbName,
@@ -66,6 +69,7 @@ class SqlSession final : public Session {
     std::vector<std::vector<std::optional<std::string>>> rows;
     size_t next = 0;
     std::string tag;
+    bool finished = false;  // ran to completion: a further Execute gets no rows
   };
   // ---- statement execution (sql_session.cpp)
   bool isQuery(const sql::Stmt& stmt) const;
@@ -95,6 +99,7 @@ class SqlSession final : public Session {
   void runTransaction(const sql::TransactionStmt& s, ResultSink& sink);
   void runSet(const sql::SetStmt& s, ResultSink& sink);
   void runShow(const sql::ShowStmt& s, ResultSink& sink);
+  static std::vector<ColumnDesc> showColumns(const sql::ShowStmt& s);
   void createTable(const sql::CreateTableStmt& s, std::string_view query);
   void dropObjects(const sql::DropStmt& s, ResultSink& sink);
   TableInfo& tableByName(const sql::QualifiedName& name);

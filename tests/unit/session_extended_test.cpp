@@ -16,6 +16,7 @@ struct RecordingSink : ResultSink {
   std::vector<std::vector<std::optional<std::string>>> rows;
   std::vector<std::string> tags;
   int descriptions = 0, empties = 0, copyIns = 0;
+  std::vector<std::string> reported;
   std::string copyOut;
   void rowDescription(const std::vector<ColumnDesc>&) override { ++descriptions; }
   void dataRow(const Field* f, size_t n) override {
@@ -28,7 +29,7 @@ struct RecordingSink : ResultSink {
   void commandComplete(std::string_view tag) override { tags.emplace_back(tag); }
   void emptyQuery() override { ++empties; }
   void notice(const Notice&) override {}
-  void parameterStatus(std::string_view, std::string_view) override {}
+  void parameterStatus(std::string_view name, std::string_view) override { reported.emplace_back(name); }
   void copyOutBegin(int) override {}
   void copyData(std::string_view b) override { copyOut.append(b); }
   void copyOutDone() override {}
@@ -190,4 +191,63 @@ TEST_CASE("a block takes the executor at its first statement, not at BEGIN") {
   CHECK(s->holdsExecutor());
   s->simpleQuery("rollback", sink);
   CHECK_FALSE(s->holdsExecutor());
+}
+
+TEST_CASE("extended protocol: a finished portal runs again as PostgreSQL's does") {
+  auto engine = createSqlEngine(EngineConfig{"/tmp/duet_ext_test", 0});
+  auto s = open(*engine);
+  RecordingSink sink;
+  s->simpleQuery("create table t (a int)", sink);
+  auto runTwice = [&](const std::string& sql, int64_t maxRows) {
+    RecordingSink out;
+    s->parse("", sql, {});
+    s->bind("p", "", {}, {});
+    CHECK(s->execute("p", maxRows, out) == ExecuteState::Complete);
+    CHECK(s->execute("p", maxRows, out) == ExecuteState::Complete);
+    return out;
+  };
+  RecordingSink ins = runTwice("insert into t values (1), (2) returning a", 0);
+  CHECK(ins.rows.size() == 2);
+  CHECK(ins.tags == std::vector<std::string>{"INSERT 0 2", "INSERT 0 0"});
+  RecordingSink sel = runTwice("select a from t", 10);
+  CHECK(sel.rows.size() == 2);
+  CHECK(sel.tags == std::vector<std::string>{"SELECT 2", "SELECT 0"});
+  RecordingSink show = runTwice("show TimeZone", 0);
+  CHECK(show.rows.size() == 1);
+  CHECK(show.tags == std::vector<std::string>{"SHOW", "SHOW"});
+
+  s->parse("", "insert into t values (3)", {});
+  s->bind("p", "", {}, {});
+  s->execute("p", 0, sink);
+  try {
+    s->execute("p", 0, sink);
+    FAIL("a finished INSERT portal ran again");
+  } catch (const SqlError& e) {
+    CHECK(e.code == "55000");
+    CHECK(std::string(e.what()) == "portal \"p\" cannot be run");
+  }
+}
+
+TEST_CASE("extended protocol: Describe of SHOW names the column after the setting") {
+  auto engine = createSqlEngine(EngineConfig{"/tmp/duet_ext_test", 0});
+  auto s = open(*engine);
+  s->parse("sh", "show timezone", {});
+  StatementDescription d = s->describeStatement("sh");
+  REQUIRE(d.columns.size() == 1);
+  CHECK(d.columns[0].name == "TimeZone");
+  s->parse("all", "show all", {});
+  CHECK(s->describeStatement("all").columns.size() == 3);
+}
+
+TEST_CASE("ParameterStatus: sent at startup, then only for what changes") {
+  auto engine = createSqlEngine(EngineConfig{"/tmp/duet_ext_test", 0});
+  auto s = open(*engine);
+  CHECK(s->reportedParameters().size() > 5);
+  RecordingSink sink;
+  s->simpleQuery("select 1", sink);
+  CHECK(sink.reported.empty());
+  s->simpleQuery("set application_name = 'x'", sink);
+  CHECK(sink.reported == std::vector<std::string>{"application_name"});
+  s->simpleQuery("set application_name = 'x'", sink);  // same value: nothing new
+  CHECK(sink.reported.size() == 1);
 }
