@@ -7,6 +7,7 @@ PACKAGES=(
   g++-12 cmake ninja-build pkg-config
   llvm-19-dev libzstd-dev zlib1g-dev libedit-dev libffi-dev libxml2-dev libcurl4-openssl-dev
   libboost-dev libfmt-dev libcli11-dev catch2 libpqxx-dev libpq-dev
+  libhowardhinnant-date-dev tzdata
   postgresql-15 postgresql-client-15 postgresql-contrib
   python3 python3-venv
 )

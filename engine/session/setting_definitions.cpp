@@ -9,6 +9,7 @@
 
 #include "engine/error.h"
 #include "engine/session/settings.h"
+#include "engine/types/time_zone.h"
 
 namespace duet {
 namespace {
@@ -156,11 +157,12 @@ std::string dateStyle(const SettingDef& def, std::string_view value) {
   return "ISO, " + order;
 }
 
+// tz database names and POSIX offsets, printed as PostgreSQL prints them ('america/new_york'
+// shows as America/New_York); like PostgreSQL, surrounding spaces make a name invalid.
 std::string timeZone(const SettingDef& def, std::string_view value) {
-  std::string v = trim(value);
-  int32_t offset = 0;
-  if (!parseTimeZoneSetting(v, &offset)) invalidValue(def, value);
-  return v;
+  std::optional<ResolvedTimeZone> zone = resolveTimeZone(value);
+  if (!zone) invalidValue(def, value);
+  return zone->name;
 }
 
 std::string clientMinMessages(const SettingDef& def, std::string_view value) {

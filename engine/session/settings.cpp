@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "engine/error.h"
+#include "engine/types/time_zone.h"
 
 namespace duet {
 
@@ -141,9 +142,9 @@ std::vector<std::vector<std::string>> Settings::showAll() const {
 
 void Settings::refreshDerived() {
   maybeUnreported_ = true;
-  int32_t offset = 0;
-  if (parseTimeZoneSetting(values_["timezone"], &offset)) {
-    typeContext_.timeZoneOffsetSeconds = offset;
+  if (std::optional<ResolvedTimeZone> zone = resolveTimeZone(values_["timezone"])) {
+    typeContext_.timeZoneOffsetSeconds = zone->fixedOffsetEast;
+    typeContext_.namedZone = zone->zone;
   }
   typeContext_.extraFloatDigits = std::stoi(values_["extra_float_digits"]);
   idleTimeoutMs_ = parseMs(values_["idle_in_transaction_session_timeout"]);

@@ -286,6 +286,7 @@ rt::QueryContext SqlSession::makeContext(const uint8_t* params) {
   ctx.undo = &txn_.undo();
   ctx.cancel = &cancel_;
   ctx.transactionTimestamp = txn_.startTimestamp();
+  ctx.typeContext = &settings_.typeContext();  // casts between timestamp types need the zone
   ctx.currentSetting = [this](std::string_view name) { return settings_.get(name); };
   setStatementArena(&arena_);
   return ctx;

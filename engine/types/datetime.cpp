@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "engine/error.h"
+#include "engine/types/time_zone.h"
 
 namespace duet {
 
@@ -355,7 +356,7 @@ int64_t parseTimestampTz(std::string_view text, const TypeContext& ctx) {
   }
   int64_t local;
   if (!localTimestamp(p, &local)) timestampOutOfRange(text);
-  int32_t zone = p.hasZone ? p.zoneEast : ctx.timeZoneOffsetSeconds;
+  int32_t zone = p.hasZone ? p.zoneEast : sessionOffsetForLocal(ctx, local);
   int64_t ts = local - int64_t(zone) * 1000000;
   if (!timestampInRange(ts)) timestampOutOfRange(text);
   return ts;
@@ -378,7 +379,7 @@ void formatTimestamp(int64_t ts, std::string& out) {
 void formatTimestampTz(int64_t ts, std::string& out, const TypeContext& ctx) {
   if (ts == kTimestampPosInfinity) return out.append("infinity"), void();
   if (ts == kTimestampNegInfinity) return out.append("-infinity"), void();
-  int32_t zone = ctx.timeZoneOffsetSeconds;
+  int32_t zone = sessionOffsetAt(ctx, ts);
   formatLocal(ts + int64_t(zone) * 1000000, out, &zone);
 }
 
@@ -393,7 +394,7 @@ int64_t dateToTimestamp(int32_t days) {
 int64_t dateToTimestampTz(int32_t days, const TypeContext& ctx) {
   int64_t local = dateToTimestamp(days);
   if (local == kTimestampPosInfinity || local == kTimestampNegInfinity) return local;
-  int64_t ts = local - int64_t(ctx.timeZoneOffsetSeconds) * 1000000;
+  int64_t ts = local - int64_t(sessionOffsetForLocal(ctx, local)) * 1000000;
   if (!timestampInRange(ts))
     throw SqlError(sqlstate::kDatetimeFieldOverflow, "date out of range for timestamp");
   return ts;
@@ -407,19 +408,19 @@ int32_t timestampToDate(int64_t ts) {
 
 int32_t timestampTzToDate(int64_t ts, const TypeContext& ctx) {
   if (ts == kTimestampPosInfinity || ts == kTimestampNegInfinity) return timestampToDate(ts);
-  return timestampToDate(ts + int64_t(ctx.timeZoneOffsetSeconds) * 1000000);
+  return timestampToDate(ts + int64_t(sessionOffsetAt(ctx, ts)) * 1000000);
 }
 
 int64_t timestampToTimestampTz(int64_t ts, const TypeContext& ctx) {
   if (ts == kTimestampPosInfinity || ts == kTimestampNegInfinity) return ts;
-  int64_t r = ts - int64_t(ctx.timeZoneOffsetSeconds) * 1000000;
+  int64_t r = ts - int64_t(sessionOffsetForLocal(ctx, ts)) * 1000000;
   if (!timestampInRange(r)) timestampOutOfRange();
   return r;
 }
 
 int64_t timestampTzToTimestamp(int64_t ts, const TypeContext& ctx) {
   if (ts == kTimestampPosInfinity || ts == kTimestampNegInfinity) return ts;
-  int64_t r = ts + int64_t(ctx.timeZoneOffsetSeconds) * 1000000;
+  int64_t r = ts + int64_t(sessionOffsetAt(ctx, ts)) * 1000000;
   if (!timestampInRange(r)) timestampOutOfRange();
   return r;
 }
@@ -440,13 +441,11 @@ int32_t dateDiff(int32_t a, int32_t b) {
 }
 
 bool parseTimeZoneSetting(std::string_view text, int32_t* offsetSecondsEast) {
-  static const char* kUtcNames[] = {"utc", "gmt", "z", "etc/utc", "etc/gmt", "utc0", "gmt0",
-                                    "zulu", "universal"};
-  for (const char* name : kUtcNames)
-    if (equalsIgnoreCase(text, name)) {
-      *offsetSecondsEast = 0;
-      return true;
-    }
+  // 'UTC0' is a POSIX zone, not a tz database file ('GMT0' is one).
+  if (equalsIgnoreCase(text, "utc0")) {
+    *offsetSecondsEast = 0;
+    return true;
+  }
   // POSIX "UTC+3" / "GMT-05:30": the offset counts hours west of Greenwich.
   if (text.size() > 4 && (equalsIgnoreCase(text.substr(0, 3), "utc") ||
                           equalsIgnoreCase(text.substr(0, 3), "gmt")) &&

@@ -1,6 +1,6 @@
 // date, timestamp and timestamptz: PostgreSQL's representation (days / microseconds since
 // 2000-01-01, infinities at the extremes of the integer type), ISO input, and output in
-// DateStyle ISO, MDY with the session's fixed time zone offset.
+// DateStyle ISO, MDY in the session's time zone (fixed offset or tz database zone).
 #pragma once
 #include <cstdint>
 #include <limits>

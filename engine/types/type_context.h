@@ -5,19 +5,24 @@
 
 namespace duet {
 
+class NamedTimeZone;  // engine/types/time_zone.h
+
 struct TypeContext {
-  // TimeZone as a fixed offset, in seconds east of UTC (ISO 8601 sign: UTC+02 is 7200).
-  // Only fixed offsets are supported: no daylight-saving rules.
+  // TimeZone, resolved by resolveTimeZone (time_zone.h). A zone with daylight-saving or
+  // historical changes is namedZone; otherwise namedZone is null and the zone is the fixed
+  // offset timeZoneOffsetSeconds, in seconds east of UTC (ISO 8601 sign: UTC+02 is 7200),
+  // which conversions use without a tz database lookup.
   int32_t timeZoneOffsetSeconds = 0;
+  const NamedTimeZone* namedZone = nullptr;
   // extra_float_digits: > 0 prints the shortest exact digits (PostgreSQL's default, 1);
   // <= 0 prints DBL_DIG/FLT_DIG + extra_float_digits significant digits.
   int extraFloatDigits = 1;
 };
 
-// Reads a TimeZone setting as SET TIME ZONE / SET TimeZone accept it for fixed zones:
-// 'UTC', 'GMT', 'Z', 'Etc/UTC', 'Etc/GMT', and POSIX offsets such as 'UTC+3' or '+03:30'
-// which, as in PostgreSQL, count hours WEST of Greenwich ('+3' is three hours behind UTC).
-// Returns false for anything else (named zones with DST rules are not supported).
+// Reads the fixed-offset TimeZone settings that are not tz database names: POSIX offsets
+// such as 'UTC+3', 'GMT-05:30' or 'UTC0' which, as in PostgreSQL, count hours WEST of
+// Greenwich ('UTC+3' is three hours behind UTC). Returns false for anything else; names
+// such as 'UTC' or 'Europe/Berlin' are resolved by resolveTimeZone (time_zone.h).
 bool parseTimeZoneSetting(std::string_view text, int32_t* offsetSecondsEast);
 // A numeric SET TIME ZONE 5.5 / INTERVAL '+05:30' form: hours east of UTC.
 int32_t timeZoneFromHoursEast(double hours);

@@ -49,7 +49,12 @@ TEST_CASE("settings: normalisation and validation") {
   CHECK(s.typeContext().extraFloatDigits == 0);
   CHECK(codeOf([&] { s.set("jit", "maybe", false); }) == "22023");
   CHECK(codeOf([&] { s.set("default_transaction_isolation", "chaos", false); }) == "22023");
+  s.set("timezone", "america/new_york", false);
+  CHECK(s.get("TimeZone") == "America/New_York");
+  CHECK(s.typeContext().namedZone != nullptr);
   s.set("timezone", "UTC+3", false);
+  CHECK(s.get("TimeZone") == "UTC+3");
+  CHECK(s.typeContext().namedZone == nullptr);  // a fixed offset drops the named zone
   CHECK(s.typeContext().timeZoneOffsetSeconds == -3 * 3600);
   CHECK(codeOf([&] { s.set("timezone", "Mars/Olympus", false); }) == "22023");
 }
@@ -89,4 +94,20 @@ TEST_CASE("settings: reported changes, session defaults and RESET") {
   CHECK(s.get("application_name") == "psql");
   s.resetAll();
   CHECK(s.get("work_mem") == "4MB");
+}
+
+// JDBC sends the JVM's zone as a TimeZone startup parameter.
+TEST_CASE("settings: a TimeZone startup parameter names a tz database zone") {
+  Settings s;
+  s.setSessionDefault("TimeZone", "europe/berlin");
+  CHECK(s.get("TimeZone") == "Europe/Berlin");
+  const NamedTimeZone* berlin = s.typeContext().namedZone;
+  CHECK(berlin != nullptr);
+  s.set("TimeZone", "UTC", false);
+  CHECK(s.typeContext().namedZone == nullptr);
+  CHECK(s.typeContext().timeZoneOffsetSeconds == 0);
+  s.reset("TimeZone", false);
+  CHECK(s.get("TimeZone") == "Europe/Berlin");
+  CHECK(s.typeContext().namedZone == berlin);
+  CHECK(codeOf([&] { s.setSessionDefault("TimeZone", "Foo/Bar"); }) == "22023");
 }

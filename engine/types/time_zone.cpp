@@ -1,0 +1,214 @@
+#include "engine/types/time_zone.h"
+
+#include <date/tz.h>
+
+#include <cctype>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "engine/error.h"
+#include "engine/types/posix_tz_rule.h"
+
+namespace duet {
+
+namespace {
+
+// Where the date library (built with USE_OS_TZDB) and PostgreSQL's Debian build
+// (--with-system-tzdata) both read the zones from.
+constexpr const char* kZoneInfoDir = "/usr/share/zoneinfo/";
+
+constexpr int64_t kSecondsPerDay = 86400;
+// 2000-01-01 (PostgreSQL's timestamp epoch) in Unix seconds.
+constexpr int64_t kPostgresEpochUnixSeconds = 946684800;
+// The tz database lists transitions up to 2037 and describes the years after by the POSIX
+// rule in the file's footer. That rule repeats every 400 Gregorian years (146097 days, a
+// whole number of weeks), so instants from 2400 on are folded back into [2400, 2800):
+// this keeps the date library's year arithmetic (years up to 32767) valid for PostgreSQL's
+// timestamps, which reach the year 294276.
+constexpr int64_t kFoldStart = 13569465600;              // 2400-01-01 in Unix seconds
+constexpr int64_t kFourHundredYears = 146097 * kSecondsPerDay;
+// The earliest timestamp PostgreSQL has (4714-11-24 BC), in Unix seconds.
+constexpr int64_t kEarliestTimestamp = -210866803200;
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+std::string lowerAscii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The POSIX TZ rule a TZif version 2+ file ends with ("\nEST5EDT,M3.2.0,M11.1.0\n"): it
+// gives the offsets after the file's last transition, which the date library ignores.
+// Empty when the file has none.
+std::string readTzifFooter(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (data.size() < 6 || data.compare(0, 4, "TZif") != 0 || data[4] < '2' ||
+      data.back() != '\n')
+    return {};
+  size_t start = data.rfind('\n', data.size() - 2);
+  if (start == std::string::npos) return {};
+  return data.substr(start + 1, data.size() - start - 2);
+}
+
+// The interval of constant offset that contains an instant.
+struct OffsetInterval {
+  int32_t offsetEast;
+  int64_t end;  // the next transition, Unix seconds
+};
+
+}  // namespace
+
+class NamedTimeZone {
+ public:
+  NamedTimeZone(const date::time_zone* rules, std::unique_ptr<PosixTzRule> footer)
+      : rules_(rules), footer_(std::move(footer)) {}
+
+  OffsetInterval at(int64_t unixSeconds) const {
+    int64_t shift = 0;
+    if (unixSeconds >= kFoldStart) {
+      shift = (unixSeconds - kFoldStart) / kFourHundredYears * kFourHundredYears;
+      unixSeconds -= shift;
+    }
+    date::sys_seconds t{std::chrono::seconds{unixSeconds}};
+    date::sys_info info = rules_->get_info(t);
+    int64_t end = info.end.time_since_epoch().count();
+    int32_t offset = static_cast<int32_t>(info.offset.count());
+    if (end >= kFoldStart && footer_) {  // past the last listed transition
+      PosixTzRule::Interval rule = footer_->at(unixSeconds);
+      offset = rule.offsetEast;
+      end = rule.end;
+    }
+    return {offset, end + shift};
+  }
+
+  // True when one offset covers every timestamp PostgreSQL can represent.
+  bool isFixed() const {
+    return !footerHasRules() &&
+           rules_->get_info(date::sys_seconds{std::chrono::seconds{kEarliestTimestamp}}).end
+                   .time_since_epoch()
+                   .count() >= kFoldStart;
+  }
+
+ private:
+  bool footerHasRules() const {
+    return footer_ && footer_->at(kFoldStart).end < kFoldStart + kFourHundredYears;
+  }
+
+  const date::time_zone* rules_;
+  std::unique_ptr<PosixTzRule> footer_;  // null: the last listed offset holds for ever
+};
+
+int32_t utcOffsetAt(const NamedTimeZone& zone, int64_t unixSeconds) {
+  return zone.at(unixSeconds).offsetEast;
+}
+
+// PostgreSQL's DetermineTimeZoneOffset: find the first transition after the wall time
+// read as UTC minus a day (offsets are under a day, transitions over two days apart), and
+// compare both readings of the wall time with it.
+int32_t utcOffsetForLocal(const NamedTimeZone& zone, int64_t local) {
+  OffsetInterval before = zone.at(local - kSecondsPerDay);
+  if (before.end > local + kSecondsPerDay) return before.offsetEast;  // no transition near
+  int64_t boundary = before.end;
+  int32_t after = zone.at(boundary).offsetEast;
+  int64_t beforeTime = local - before.offsetEast, afterTime = local - after;
+  if (beforeTime < boundary && afterTime < boundary) return before.offsetEast;
+  if (beforeTime > boundary && afterTime >= boundary) return after;
+  // The transition skips this wall time (spring forward: the "before" reading is the later
+  // instant) or repeats it (fall back): PostgreSQL takes the "before" offset in the first
+  // case and the "after" offset in the second.
+  return beforeTime > afterTime ? before.offsetEast : after;
+}
+
+int32_t sessionOffsetAt(const TypeContext& ctx, int64_t utcMicros) {
+  if (!ctx.namedZone) return ctx.timeZoneOffsetSeconds;
+  return utcOffsetAt(*ctx.namedZone, floorDiv(utcMicros, 1000000) + kPostgresEpochUnixSeconds);
+}
+
+int32_t sessionOffsetForLocal(const TypeContext& ctx, int64_t localMicros) {
+  if (!ctx.namedZone) return ctx.timeZoneOffsetSeconds;
+  return utcOffsetForLocal(*ctx.namedZone,
+                           floorDiv(localMicros, 1000000) + kPostgresEpochUnixSeconds);
+}
+
+namespace {
+
+// The tz database's zones by lower-case name, built on first use (reading the zone list
+// takes milliseconds; each zone's transitions are loaded when first asked for).
+const std::map<std::string, const date::time_zone*>& zonesByLowerName() {
+  static const auto* index = [] {
+    auto* m = new std::map<std::string, const date::time_zone*>;
+    for (const date::time_zone& z : date::get_tzdb().zones) (*m)[lowerAscii(z.name())] = &z;
+    return m;
+  }();
+  return *index;
+}
+
+std::optional<ResolvedTimeZone> resolveUncached(std::string_view setting) {
+  std::string key = lowerAscii(setting);
+  const auto& zones = zonesByLowerName();
+  // PostgreSQL also finds the copies under posix/ (the same data, printed with the prefix)
+  // and refuses those under right/, which count leap seconds.
+  std::string prefix;
+  std::string_view rest = key;
+  if (key.rfind("posix/", 0) == 0) {
+    prefix = "posix/";
+    rest.remove_prefix(prefix.size());
+  } else if (key.rfind("right/", 0) == 0 && zones.count(std::string(rest.substr(6)))) {
+    throw SqlError(sqlstate::kInvalidParameterValue,
+                   fmt::format("time zone \"{}\" appears to use leap seconds", setting),
+                   "PostgreSQL does not support leap seconds.");
+  }
+  auto it = zones.find(std::string(rest));
+  if (it != zones.end()) {
+    const date::time_zone* rules = it->second;
+    // A footer the POSIX parser cannot read leaves the last listed offset in force, as
+    // the date library alone would.
+    std::string rule = readTzifFooter(kZoneInfoDir + rules->name());
+    auto zone = std::make_unique<NamedTimeZone>(
+        rules, rule.empty() ? nullptr : PosixTzRule::parse(rule));
+    ResolvedTimeZone r;
+    r.name = prefix + rules->name();
+    if (zone->isFixed()) {
+      r.fixedOffsetEast = utcOffsetAt(*zone, 0);
+    } else {
+      r.zone = zone.release();  // owned by the cache in resolveTimeZone, never freed
+    }
+    return r;
+  }
+  int32_t offset = 0;
+  if (!parseTimeZoneSetting(setting, &offset)) return std::nullopt;
+  ResolvedTimeZone r;
+  r.name = std::string(setting);
+  for (char& c : r.name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  r.fixedOffsetEast = offset;
+  return r;
+}
+
+}  // namespace
+
+std::optional<ResolvedTimeZone> resolveTimeZone(std::string_view setting) {
+  // Sessions on the network threads (startup parameters) and the executor resolve zones.
+  // Only valid names are cached, by lower-case spelling, so the cache stays as small as the
+  // set of zones in use and each zone's rules are loaded once.
+  static std::mutex mutex;
+  static std::map<std::string, ResolvedTimeZone> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::string key = lowerAscii(setting);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  std::optional<ResolvedTimeZone> r = resolveUncached(setting);
+  if (r) cache.emplace(std::move(key), *r);
+  return r;
+}
+
+}  // namespace duet

@@ -1,0 +1,44 @@
+// Time zones for the TimeZone setting: zones of the system tz database
+// (/usr/share/zoneinfo, read through Howard Hinnant's date library) with their
+// daylight-saving rules, and the fixed offsets PostgreSQL also accepts ('UTC+3').
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/types/type_context.h"
+
+namespace duet {
+
+// A tz database zone whose UTC offset changes over time; defined in time_zone.cpp.
+// Instances are created once per zone and never freed, so pointers stay valid.
+class NamedTimeZone;
+
+struct ResolvedTimeZone {
+  std::string name;                     // the spelling SHOW TimeZone prints
+  int32_t fixedOffsetEast = 0;          // the offset when zone is null
+  const NamedTimeZone* zone = nullptr;  // null when the offset never changes (UTC, EST)
+};
+
+// Resolves a TimeZone setting as PostgreSQL's check_timezone does: tz database names,
+// compared case-insensitively and printed in the database's spelling; failing that the
+// POSIX fixed forms of parseTimeZoneSetting, printed in upper case. Returns nullopt for
+// unknown names; throws 22023 for the leap-second "right/" zones, which PostgreSQL refuses.
+// Results are cached, so calling it for every settings change is cheap.
+std::optional<ResolvedTimeZone> resolveTimeZone(std::string_view setting);
+
+// Offset east of UTC, in seconds, in effect at a UTC instant (seconds since 1970).
+int32_t utcOffsetAt(const NamedTimeZone& zone, int64_t unixSeconds);
+// Offset east of UTC to apply to a wall-clock time (seconds since 1970 as if it were UTC),
+// with PostgreSQL's choice for times a transition skips (the offset before it, so
+// 02:30 on a spring-forward night in New York is 03:30 EDT) or repeats (the offset after
+// it, so 01:30 on the fall-back night is 01:30 EST).
+int32_t utcOffsetForLocal(const NamedTimeZone& zone, int64_t localUnixSeconds);
+
+// The session zone's offsets for timestamps in PostgreSQL's representation (microseconds
+// since 2000-01-01): a UTC instant, or a local wall-clock time to be converted to UTC.
+int32_t sessionOffsetAt(const TypeContext& ctx, int64_t utcMicros);
+int32_t sessionOffsetForLocal(const TypeContext& ctx, int64_t localMicros);
+
+}  // namespace duet
