@@ -311,8 +311,8 @@ ExprPtr Binder::bindAggregate(const sql::FuncCall& f, const Scope& scope, AggCon
   const std::string& name = f.names.back();
   if (!agg)
     fail(sqlstate::kGroupingError, fmt::format("aggregate functions are not allowed in {}", "WHERE"), f.location);
-  if (f.distinct) fail(sqlstate::kFeatureNotSupported, "aggregates with DISTINCT are not supported yet", f.location);
   plan::AggSpec spec;
+  spec.distinct = f.distinct;
   if (name == "count" && f.star) {
     spec.kind = plan::AggKind::CountStar;
     spec.resultType = {TypeId::Int8, -1};

@@ -106,3 +106,15 @@ TEST_CASE("compiled INSERT, SELECT, UPDATE, DELETE over row and column tables", 
   CHECK_THROWS_AS(f.run("select 1 / 0"), SqlError);
   CHECK(f.run("select 2147483647::int8 + 1, 'x' || 1") == std::vector<std::string>{"2147483648|x1"});
 }
+
+TEST_CASE("compiled aggregates with DISTINCT and GROUP BY on a shared constant", "[compiler]") {
+  Fixture f;
+  f.run("insert into u values (1, 10), (1, 10), (1, 11), (2, 20), (2, null), (3, 20)");
+  CHECK(f.run("select count(distinct d), sum(distinct d), count(d), min(distinct a) from u") ==
+        std::vector<std::string>{"3|41|5|1"});
+  CHECK(f.run("select a, count(distinct d), sum(distinct d), avg(distinct d) from u group by a order by a") ==
+        std::vector<std::string>{"1|2|21|10.5000000000000000", "2|1|20|20.0000000000000000",
+                                 "3|1|20|20.0000000000000000"});
+  CHECK(f.run("select a % 2, count(distinct d) from u group by a % 2 order by a % 2") ==
+        std::vector<std::string>{"0|1", "1|3"});
+}
