@@ -118,3 +118,16 @@ TEST_CASE("compiled aggregates with DISTINCT and GROUP BY on a shared constant",
   CHECK(f.run("select a % 2, count(distinct d) from u group by a % 2 order by a % 2") ==
         std::vector<std::string>{"0|1", "1|3"});
 }
+
+TEST_CASE("compiled USING and NATURAL joins merge the shared column", "[compiler]") {
+  Fixture f;
+  f.run("insert into t values (1, 'one', 1.5), (2, 'two', null)");
+  f.run("insert into u values (1, 10), (1, 11), (3, 30)");
+  const std::vector<std::string> joined{"1|one|1.50|10", "1|one|1.50|11"};
+  CHECK(f.run("select * from t join u using (a) order by d") == joined);
+  CHECK(f.run("select * from t natural join u order by d") == joined);
+  CHECK(f.run("select a, t.a, u.a from t join u using (a) where a = 1 order by d") ==
+        std::vector<std::string>{"1|1|1", "1|1|1"});
+  CHECK_THROWS_AS(f.run("select * from t join u using (b)"), SqlError);
+  CHECK_THROWS_AS(f.run("select a from t join u on t.a = u.a"), SqlError);  // ambiguous without USING
+}
