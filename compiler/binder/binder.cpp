@@ -232,18 +232,39 @@ ExprPtr Binder::bindColumn(const sql::ColumnRef& ref, const Scope& scope) {
     if (!found)
       fail(sqlstate::kUndefinedTable, fmt::format("missing FROM-clause entry for table \"{}\"", table), ref.location);
   } else {
-    for (const auto& entry : scope.entries) {
-      for (size_t c = 0; c < entry.names.size(); ++c) {
-        if (entry.names[c] != column) continue;
-        if (found)
-          fail(sqlstate::kAmbiguousColumn, fmt::format("column reference \"{}\" is ambiguous", column), ref.location);
-        found = &entry;
-        index = static_cast<int>(c);
-      }
-    }
-    if (!found) fail(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", column), ref.location);
+    ColumnMatch m = findUnqualified(scope, column, 0, scope.entries.size());
+    if (m.matches > 1)
+      fail(sqlstate::kAmbiguousColumn, fmt::format("column reference \"{}\" is ambiguous", column), ref.location);
+    if (m.matches == 0) fail(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", column), ref.location);
+    return matchValue(scope, m);
   }
   return plan::makeColumn(found->offset + index, found->types[index]);
+}
+
+ColumnMatch findUnqualified(const Scope& scope, const std::string& name, size_t first, size_t end) {
+  ColumnMatch m;
+  for (size_t i = first; i < end; ++i) {
+    const ScopeEntry& entry = scope.entries[i];
+    for (size_t c = 0; c < entry.names.size(); ++c) {
+      if (entry.names[c] != name) continue;
+      // A merged column means its join column (the outermost one standing for it).
+      int join = c < entry.joinColumn.size() ? entry.joinColumn[c] : -1;
+      while (join >= 0 && scope.joinColumns[join].mergedInto >= 0) join = scope.joinColumns[join].mergedInto;
+      ColumnMatch here{join >= 0 ? -1 : static_cast<int>(i), join >= 0 ? -1 : static_cast<int>(c), join, 1};
+      if (m.matches == 0) {
+        m = here;
+      } else if (here.entry != m.entry || here.column != m.column || here.join != m.join) {
+        ++m.matches;
+      }
+    }
+  }
+  return m;
+}
+
+ExprPtr matchValue(const Scope& scope, const ColumnMatch& m) {
+  if (m.join >= 0) return plan::cloneExpr(*scope.joinColumns[m.join].value);
+  const ScopeEntry& entry = scope.entries[m.entry];
+  return plan::makeColumn(entry.offset + m.column, entry.types[m.column]);
 }
 
 bool Binder::containsAggregate(const sql::Expr& e) {
@@ -311,8 +332,8 @@ ExprPtr Binder::bindAggregate(const sql::FuncCall& f, const Scope& scope, AggCon
   const std::string& name = f.names.back();
   if (!agg)
     fail(sqlstate::kGroupingError, fmt::format("aggregate functions are not allowed in {}", "WHERE"), f.location);
-  if (f.distinct) fail(sqlstate::kFeatureNotSupported, "aggregates with DISTINCT are not supported yet", f.location);
   plan::AggSpec spec;
+  spec.distinct = f.distinct;
   if (name == "count" && f.star) {
     spec.kind = plan::AggKind::CountStar;
     spec.resultType = {TypeId::Int8, -1};

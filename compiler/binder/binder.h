@@ -2,6 +2,7 @@
 // coercion rules and parameter type inference), and turns AST expressions into bound
 // plan::Expr trees. Used by the statement planners in this folder.
 #pragma once
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,13 +19,38 @@ struct ScopeEntry {
   const TableBinding* table = nullptr;  // null for derived tables
   std::vector<std::string> names;
   std::vector<SqlType> types;
+  // Per column: the USING/NATURAL join column that an unqualified reference (and SELECT *)
+  // sees instead of this one, or -1.
+  std::vector<int> joinColumn;
   int offset = 0;
+};
+
+// A column of a USING or NATURAL join: the equal columns of both sides merged into one,
+// as PostgreSQL exposes it (inner joins: the left one, cast to the common type).
+struct JoinColumn {
+  std::string name;
+  std::shared_ptr<const plan::Expr> value;  // over the FROM row
+  int firstEntry = 0;   // the join's first scope entry: SELECT * lists it just before it
+  int join = 0;         // which join (numbered inner joins first): outer ones list first
+  int mergedInto = -1;  // a later join's column that stands for this one, or -1
 };
 
 struct Scope {
   std::vector<ScopeEntry> entries;
+  std::vector<JoinColumn> joinColumns;
   int width = 0;  // columns in the input row (including hidden rowids)
 };
+
+// What an unqualified column name means among scope entries [first, end): a base column
+// (entry, column) or a join column (join). `matches` counts distinct meanings: 0 unknown,
+// more than 1 ambiguous.
+struct ColumnMatch {
+  int entry = -1, column = -1, join = -1;
+  int matches = 0;
+};
+ColumnMatch findUnqualified(const Scope& scope, const std::string& name, size_t first, size_t end);
+// The bound expression of a match (matches >= 1).
+plan::ExprPtr matchValue(const Scope& scope, const ColumnMatch& m);
 
 // Aggregation context: when set, expressions are bound over the aggregate's output.
 struct AggContext {
@@ -45,6 +71,8 @@ class Binder {
   plan::ExprPtr coerceToBool(plan::ExprPtr e, const char* what, uint32_t location);
   // Both operands to their common type, for comparisons and arithmetic.
   void unify(plan::ExprPtr& a, plan::ExprPtr& b, const std::string& op, uint32_t location);
+  // a op b (a comparison operator) in their common type.
+  plan::ExprPtr compare(plan::Op op, plan::ExprPtr a, plan::ExprPtr b, uint32_t location);
   SqlType resolveType(const sql::TypeName& t) const;
 
   // Column name PostgreSQL gives an unnamed target ("?column?", function name, ...).
@@ -59,7 +87,6 @@ class Binder {
   plan::ExprPtr bindFunction(const sql::FuncCall& f, const Scope& scope, AggContext* agg);
   plan::ExprPtr bindAggregate(const sql::FuncCall& f, const Scope& scope, AggContext* agg);
   plan::ExprPtr bindBinary(const std::string& op, plan::ExprPtr a, plan::ExprPtr b, uint32_t location);
-  plan::ExprPtr compare(plan::Op op, plan::ExprPtr a, plan::ExprPtr b, uint32_t location);
   plan::ExprPtr call(const std::string& fn, SqlType type, std::vector<plan::ExprPtr> args);
 
   const PlanRequest& request_;

@@ -2,6 +2,7 @@
 // native code. Plans are simple and predictable: left-deep joins in FROM order (hash joins
 // on equality conjuncts), single-table conjuncts pushed to their scan, and a primary-key or
 // unique-index lookup when equality conjuncts cover a whole key.
+#include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
 
@@ -181,6 +182,7 @@ class StatementPlanner {
     }
     e.names.push_back("");  // the hidden rowid column: no name can reach it
     e.types.push_back({TypeId::Int8, -1});
+    e.joinColumn.assign(e.names.size(), -1);
     e.offset = offset;
     return e;
   }
@@ -190,10 +192,18 @@ class StatementPlanner {
     return *bindings_.back();
   }
 
+  // A USING or NATURAL join over the base tables [leftBegin, rightBegin) and
+  // [rightBegin, rightEnd) of the flattened FROM list.
+  struct MergingJoin {
+    const sql::JoinRef* join;
+    size_t leftBegin, rightBegin, rightEnd;
+  };
+
   // Flattens FROM into a list of base tables (inner and cross joins only) with ON
-  // conditions collected as extra WHERE conjuncts.
+  // conditions collected as extra WHERE conjuncts; USING/NATURAL joins are recorded inner
+  // ones first, for mergeJoinColumns once the tables are in scope.
   void collectFrom(const sql::TableRef& ref, std::vector<const sql::RangeTable*>& tables,
-                   std::vector<const sql::Expr*>& conditions) {
+                   std::vector<const sql::Expr*>& conditions, std::vector<MergingJoin>& merging) {
     switch (ref.kind) {
       case sql::TableRefKind::Table: tables.push_back(&ref.as<sql::RangeTable>()); return;
       case sql::TableRefKind::Subquery:
@@ -202,12 +212,62 @@ class StatementPlanner {
         const auto& j = ref.as<sql::JoinRef>();
         if (j.type != sql::JoinType::Inner && j.type != sql::JoinType::Cross)
           b_.fail(sqlstate::kFeatureNotSupported, "outer joins are not supported yet", ref.location);
-        if (j.natural || !j.using_.empty())
-          b_.fail(sqlstate::kFeatureNotSupported, "NATURAL and USING joins are not supported yet", ref.location);
-        collectFrom(*j.left, tables, conditions);
-        collectFrom(*j.right, tables, conditions);
+        size_t leftBegin = tables.size();
+        collectFrom(*j.left, tables, conditions, merging);
+        size_t rightBegin = tables.size();
+        collectFrom(*j.right, tables, conditions, merging);
         if (j.on) conditions.push_back(j.on.get());
+        if (j.natural || !j.using_.empty()) merging.push_back({&j, leftBegin, rightBegin, tables.size()});
         return;
+      }
+    }
+  }
+
+  // Names a NATURAL join merges: the left side's visible column names that the right side
+  // also has, in left order.
+  std::vector<std::string> naturalColumns(const Scope& scope, const MergingJoin& m) {
+    std::vector<std::string> names;
+    for (size_t i = m.leftBegin; i < m.rightBegin; ++i)
+      for (const auto& n : scope.entries[i].names) {
+        if (n.empty() || std::find(names.begin(), names.end(), n) != names.end()) continue;
+        if (binder::findUnqualified(scope, n, m.rightBegin, m.rightEnd).matches > 0) names.push_back(n);
+      }
+    return names;
+  }
+
+  // Applies a USING/NATURAL join: each named column must exist once on each side; the two
+  // become one join column (for unqualified references and SELECT *) and their equality a
+  // join condition, compared in the common type as PostgreSQL does.
+  void mergeJoinColumns(Scope& scope, const MergingJoin& m, int joinNumber, std::vector<ExprPtr>& conjuncts) {
+    const sql::JoinRef& j = *m.join;
+    std::vector<std::string> names = j.natural ? naturalColumns(scope, m) : j.using_;
+    for (size_t k = 0; k < names.size(); ++k) {
+      const std::string& name = names[k];
+      if (std::find(names.begin(), names.begin() + k, name) != names.begin() + k)
+        b_.fail(sqlstate::kDuplicateColumn, fmt::format("column name \"{}\" appears more than once in USING clause", name), j.location);
+      auto side = [&](size_t first, size_t end, const char* which) {
+        binder::ColumnMatch match = binder::findUnqualified(scope, name, first, end);
+        if (match.matches == 0)
+          b_.fail(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" specified in USING clause does not exist in {} table", name, which), j.location);
+        if (match.matches > 1)
+          b_.fail(sqlstate::kAmbiguousColumn, fmt::format("common column name \"{}\" appears more than once in {} table", name, which), j.location);
+        return match;
+      };
+      binder::ColumnMatch left = side(m.leftBegin, m.rightBegin, "left");
+      binder::ColumnMatch right = side(m.rightBegin, m.rightEnd, "right");
+      ExprPtr l = binder::matchValue(scope, left), r = binder::matchValue(scope, right);
+      auto common = commonType(l->type, r->type);
+      if (!common)
+        b_.fail(sqlstate::kDatatypeMismatch, fmt::format("JOIN/USING types {} and {} cannot be matched", typeName(l->type), typeName(r->type)), j.location);
+      l = b_.coerce(std::move(l), *common, CastContext::Implicit, j.location);
+      r = b_.coerce(std::move(r), *common, CastContext::Implicit, j.location);
+      int index = static_cast<int>(scope.joinColumns.size());
+      scope.joinColumns.push_back({name, std::shared_ptr<const plan::Expr>(plan::cloneExpr(*l)),
+                                   static_cast<int>(m.leftBegin), joinNumber, -1});
+      conjuncts.push_back(b_.compare(plan::Op::Eq, std::move(l), std::move(r), j.location));
+      for (const binder::ColumnMatch& merged : {left, right}) {
+        if (merged.join >= 0) scope.joinColumns[merged.join].mergedInto = index;
+        else scope.entries[merged.entry].joinColumn[merged.column] = index;
       }
     }
   }
@@ -216,7 +276,8 @@ class StatementPlanner {
     FromPlan fp;
     std::vector<const sql::RangeTable*> tables;
     std::vector<const sql::Expr*> conditions;
-    for (const auto& ref : from) collectFrom(*ref, tables, conditions);
+    std::vector<MergingJoin> merging;
+    for (const auto& ref : from) collectFrom(*ref, tables, conditions, merging);
     if (where) conditions.push_back(where);
     if (tables.empty()) {
       auto values = std::make_unique<Node>(NodeKind::Values);
@@ -239,6 +300,7 @@ class StatementPlanner {
       bound.push_back(&tb);
     }
     std::vector<ExprPtr> conjuncts;
+    for (size_t i = 0; i < merging.size(); ++i) mergeJoinColumns(fp.scope, merging[i], static_cast<int>(i), conjuncts);
     for (const auto* c : conditions) {
       ExprPtr e = b_.bind(*c, fp.scope);
       if (Binder::containsAggregate(*c))
@@ -310,6 +372,19 @@ class StatementPlanner {
     return fp;
   }
 
+  // The join columns SELECT * lists just before scope entry `entry`'s own columns.
+  static std::vector<int> joinColumnsListedAt(const Scope& scope, int entry) {
+    std::vector<int> listed;
+    for (size_t j = 0; j < scope.joinColumns.size(); ++j) {
+      const binder::JoinColumn& jc = scope.joinColumns[j];
+      if (jc.firstEntry == entry && jc.mergedInto < 0) listed.push_back(static_cast<int>(j));
+    }
+    std::stable_sort(listed.begin(), listed.end(), [&](int a, int b) {
+      return scope.joinColumns[a].join > scope.joinColumns[b].join;
+    });
+    return listed;
+  }
+
   // Expands * and t.* in a target list into (name, expression) pairs.
   void expandTargets(const std::vector<sql::ResTarget>& targets, const Scope& scope, binder::AggContext* agg,
                      std::vector<ExprPtr>& exprs, std::vector<OutputColumn>& columns) {
@@ -317,11 +392,22 @@ class StatementPlanner {
       if (t.expr->kind == sql::ExprKind::ColumnRef && t.expr->as<sql::ColumnRef>().star) {
         const auto& ref = t.expr->as<sql::ColumnRef>();
         bool any = false;
-        for (const auto& e : scope.entries) {
-          if (!ref.names.empty() && e.alias != ref.names.back()) continue;
+        bool qualified = !ref.names.empty();
+        for (size_t i = 0; i < scope.entries.size(); ++i) {
+          const auto& e = scope.entries[i];
+          if (qualified && e.alias != ref.names.back()) continue;
           any = true;
+          // Unqualified, USING/NATURAL join columns come first in their join (outer joins
+          // before inner ones) and stand for the columns they merge; t.* lists t's own.
+          if (!qualified) {
+            for (int j : joinColumnsListedAt(scope, static_cast<int>(i))) {
+              const binder::JoinColumn& jc = scope.joinColumns[j];
+              exprs.push_back(plan::cloneExpr(*jc.value));
+              columns.push_back({jc.name, jc.value->type});
+            }
+          }
           for (size_t c = 0; c < e.names.size(); ++c) {
-            if (e.names[c].empty()) continue;
+            if (e.names[c].empty() || (!qualified && e.joinColumn[c] >= 0)) continue;
             sql::ColumnRef col(t.location);
             col.names = {e.alias, e.names[c]};
             exprs.push_back(b_.bind(col, scope, agg));

@@ -299,6 +299,18 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       auto slot = [&](llvm::Value* state, size_t k, size_t offset) {
         return b.CreateConstInBoundsGEP1_64(i8, state, kAggSlot * k + offset);
       };
+      // agg(DISTINCT x): a set of seen (group keys, x) per such aggregate; x counts only
+      // the first time its group sees it.
+      std::vector<llvm::Value*> seenSets(node.aggs.size()), seenKeys(node.aggs.size());
+      std::vector<const TupleLayout*> seenLayouts(node.aggs.size());
+      for (size_t k = 0; k < node.aggs.size(); ++k) {
+        if (!node.aggs[k].distinct) continue;
+        std::vector<SqlType> types = typesOf(node.exprs);
+        types.push_back(node.aggs[k].arg->type);
+        seenLayouts[k] = out_.layouts.add(TupleLayout::of(types));
+        seenSets[k] = call("duet_q_groups_new", ptrTy_, {qctx_, ptrConst(seenLayouts[k]), b.getInt32(0)});
+        seenKeys[k] = tupleAlloca(*seenLayouts[k]);
+      }
       producePipeline(*this, *node.children[0], [&](Row& row) {
         Row keys;
         for (const auto& k : node.exprs) keys.push_back(expr(*k, row));
@@ -310,7 +322,7 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
           auto bumpCount = [&] { b.CreateStore(b.CreateAdd(b.CreateLoad(i64Ty_, countPtr), b.getInt64(1)), countPtr); };
           if (agg.kind == AggKind::CountStar) { bumpCount(); continue; }
           Val v = expr(*agg.arg, row);
-          ifThen(b.CreateNot(v.null), [&] {
+          auto update = [&] {
             if (agg.kind == AggKind::Count) { bumpCount(); return; }
             TypeId argType = agg.arg->type.id;
             TypeId acc = accumulatorType(agg.kind, argType, agg.resultType.id);
@@ -334,6 +346,14 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
             b.CreateStore(next, valuePtr);
             b.CreateStore(b.getInt8(1), hasPtr);
             bumpCount();
+          };
+          ifThen(b.CreateNot(v.null), [&] {  // NULL inputs are ignored, DISTINCT or not
+            if (!agg.distinct) return update();
+            Row seen = keys;
+            seen.push_back(v);
+            storeRow(seenKeys[k], *seenLayouts[k], seen);
+            llvm::Value* first = call("duet_q_distinct_first", i8, {seenSets[k], seenKeys[k]});
+            ifThen(b.CreateICmpNE(first, b.getInt8(0)), update);
           });
         }
       });

@@ -180,6 +180,11 @@ uint8_t* duet_q_groups_find(GroupTable* t, const uint8_t* key, bool* isNew) {
 }
 uint64_t duet_q_groups_size(GroupTable* t) { return t->size(); }
 uint8_t* duet_q_groups_entry(GroupTable* t, uint64_t i) { return t->entry(i); }
+bool duet_q_distinct_first(GroupTable* seen, const uint8_t* groupAndValue) {
+  bool isNew = false;
+  seen->findOrInsert(groupAndValue, &isNew);
+  return isNew;
+}
 
 JoinTable* duet_q_join_new(QueryContext* ctx, const TupleLayout* keyLayout, const TupleLayout* rowLayout) {
   ctx->joins.push_back(std::make_unique<JoinTable>(*keyLayout, *rowLayout));
@@ -210,6 +215,7 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_buffer_append), DUET_Q(duet_q_buffer_size), DUET_Q(duet_q_buffer_at),
       DUET_Q(duet_q_sorter_new), DUET_Q(duet_q_sorter_sort), DUET_Q(duet_q_groups_new),
       DUET_Q(duet_q_groups_find), DUET_Q(duet_q_groups_size), DUET_Q(duet_q_groups_entry),
+      DUET_Q(duet_q_distinct_first),
       DUET_Q(duet_q_join_new), DUET_Q(duet_q_join_insert), DUET_Q(duet_q_join_finish),
       DUET_Q(duet_q_join_next), DUET_Q(duet_q_now),
       DUET_Q(duet_q_current_setting), DUET_Q(duet_q_check_limit),

@@ -47,7 +47,7 @@ class TupleBuffer {
 };
 
 // Hash table from key tuples to fixed-size, zero-initialised state blocks: GROUP BY,
-// DISTINCT. Entry memory: [key tuple][state bytes].
+// DISTINCT, and (with no state) the seen set of an aggregate with DISTINCT. Entry memory: [key tuple][state bytes].
 class GroupTable {
  public:
   GroupTable(TupleLayout keyLayout, uint32_t stateSize);
@@ -149,6 +149,9 @@ duet::rt::GroupTable* duet_q_groups_new(duet::rt::QueryContext* ctx, const duet:
 uint8_t* duet_q_groups_find(duet::rt::GroupTable* t, const uint8_t* key, bool* isNew);
 uint64_t duet_q_groups_size(duet::rt::GroupTable* t);
 uint8_t* duet_q_groups_entry(duet::rt::GroupTable* t, uint64_t i);
+// agg(DISTINCT x): `seen` is a GroupTable keyed by [group keys..., x] (no state); records
+// the pair and returns true the first time it is seen, so the aggregate takes x only then.
+bool duet_q_distinct_first(duet::rt::GroupTable* seen, const uint8_t* groupAndValue);
 duet::rt::JoinTable* duet_q_join_new(duet::rt::QueryContext* ctx, const duet::TupleLayout* keyLayout,
                                      const duet::TupleLayout* rowLayout);
 void duet_q_join_insert(duet::rt::JoinTable* t, const uint8_t* key, const uint8_t* row);

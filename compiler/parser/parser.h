@@ -27,7 +27,8 @@ struct ParsedStatement {
   StmtPtr stmt;
   int explicitParams = 0;  // the highest $n written in the statement (0 if none)
   // Filled when literals were lifted (ParseOptions::liftLiterals and a liftable statement).
-  // Lifted literals are numbered explicitParams + 1, + 2, ... in text order.
+  // Lifted literals are numbered explicitParams + 1, + 2, ... in text order; numeric
+  // constants with the same kind and text share one entry (and one parameter).
   bool lifted = false;
   std::vector<LiftedLiteral> literals;
   // Equal for two statements when their lifted trees are equal: the statement's token

@@ -293,10 +293,29 @@ std::vector<ParsedStatement> Parser::parseAll() {
 }
 
 // Numbers the lifted parameters after the explicit ones and builds the shape key.
+// Numeric constants written alike share one parameter, so that expressions PostgreSQL
+// considers equal stay equal after lifting (`k % 2 ... GROUP BY k % 2`). String literals
+// never share: their types come from context and may differ per occurrence. The shape key
+// names each literal's parameter, so statements with a different sharing pattern
+// (`k % 2 ... GROUP BY k % 3`) get different keys.
 void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endToken) {
+  std::vector<LiftedLiteral> unique;
+  std::vector<size_t> uniqueIndex(lifted_.size());  // per lifted literal: its slot in `unique`
   for (size_t i = 0; i < lifted_.size(); ++i) {
-    lifted_[i].paramNumber = maxParam_ + static_cast<int>(i) + 1;
-    liftedParams_[i]->number = lifted_[i].paramNumber;
+    const LiftedLiteral& lit = lifted_[i];
+    size_t j = 0;
+    if (lit.kind != TypeId::Unknown) {
+      while (j < unique.size() && !(unique[j].kind == lit.kind && unique[j].text == lit.text)) ++j;
+    } else {
+      j = unique.size();
+    }
+    if (j == unique.size()) {
+      unique.push_back(lit);
+      unique.back().paramNumber = maxParam_ + static_cast<int>(j) + 1;
+    }
+    uniqueIndex[i] = j;
+    liftedParams_[i]->number = unique[j].paramNumber;
+    liftedParams_[i]->liftedIndex = static_cast<int>(j);
   }
   std::string key;
   size_t nextLifted = 0;
@@ -310,6 +329,7 @@ void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endTo
         case TypeId::Numeric: key += "?numeric"; break;
         default: key += "?unknown"; break;
       }
+      key += std::to_string(uniqueIndex[nextLifted]);
       i = liftedTokens_[nextLifted].second;
       ++nextLifted;
       continue;
@@ -335,7 +355,7 @@ void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endTo
     }
   }
   out.lifted = true;
-  out.literals = std::move(lifted_);
+  out.literals = std::move(unique);
   out.shapeKey = std::move(key);
 }
 

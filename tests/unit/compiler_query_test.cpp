@@ -106,3 +106,28 @@ TEST_CASE("compiled INSERT, SELECT, UPDATE, DELETE over row and column tables", 
   CHECK_THROWS_AS(f.run("select 1 / 0"), SqlError);
   CHECK(f.run("select 2147483647::int8 + 1, 'x' || 1") == std::vector<std::string>{"2147483648|x1"});
 }
+
+TEST_CASE("compiled aggregates with DISTINCT and GROUP BY on a shared constant", "[compiler]") {
+  Fixture f;
+  f.run("insert into u values (1, 10), (1, 10), (1, 11), (2, 20), (2, null), (3, 20)");
+  CHECK(f.run("select count(distinct d), sum(distinct d), count(d), min(distinct a) from u") ==
+        std::vector<std::string>{"3|41|5|1"});
+  CHECK(f.run("select a, count(distinct d), sum(distinct d), avg(distinct d) from u group by a order by a") ==
+        std::vector<std::string>{"1|2|21|10.5000000000000000", "2|1|20|20.0000000000000000",
+                                 "3|1|20|20.0000000000000000"});
+  CHECK(f.run("select a % 2, count(distinct d) from u group by a % 2 order by a % 2") ==
+        std::vector<std::string>{"0|1", "1|3"});
+}
+
+TEST_CASE("compiled USING and NATURAL joins merge the shared column", "[compiler]") {
+  Fixture f;
+  f.run("insert into t values (1, 'one', 1.5), (2, 'two', null)");
+  f.run("insert into u values (1, 10), (1, 11), (3, 30)");
+  const std::vector<std::string> joined{"1|one|1.50|10", "1|one|1.50|11"};
+  CHECK(f.run("select * from t join u using (a) order by d") == joined);
+  CHECK(f.run("select * from t natural join u order by d") == joined);
+  CHECK(f.run("select a, t.a, u.a from t join u using (a) where a = 1 order by d") ==
+        std::vector<std::string>{"1|1|1", "1|1|1"});
+  CHECK_THROWS_AS(f.run("select * from t join u using (b)"), SqlError);
+  CHECK_THROWS_AS(f.run("select a from t join u on t.a = u.a"), SqlError);  // ambiguous without USING
+}

@@ -92,3 +92,30 @@ TEST_CASE("lifting: shape keys", "[parser][lifting]") {
   CHECK(key("select * from t where a = $1 and b = 3") == key("select * from t where a = $1 and b = 4"));
   CHECK(key("delete from t where d = date '2020-01-01'") == key("delete from t where d = date '1999-12-31'"));
 }
+
+TEST_CASE("lifting: equal numeric constants share one parameter", "[parser][lifting]") {
+  auto p = parseOne("select k % 2, count(*) from t where b = 'x' or c = 'x' group by k % 2 order by k % -2", true);
+  auto& s = p.stmt->as<SelectStmt>();
+  CHECK(sexpr(s.targets[0].expr.get()) == "(% k $1)");
+  CHECK(sexpr(s.groupBy[0].get()) == "(% k $1)");  // same parameter: the binder matches them
+  CHECK(sexpr(s.where.get()) == "(or (= b $2) (= c $3))");  // strings never share
+  CHECK(sexpr(s.orderBy[0].expr.get()) == "(% k $4)");  // -2 is another constant
+  REQUIRE(p.literals.size() == 4);  // one per parameter
+  CHECK(p.literals[0].text == "2");
+  CHECK(p.literals[3].text == "-2");
+  CHECK(p.literals[3].paramNumber == 4);
+  CHECK(s.groupBy[0]->as<BinaryOp>().right->as<Param>().liftedIndex == 0);
+
+  // Same text but a different kind is a different constant.
+  auto q = parseOne("select 1, 1.0, 1 from t where a = $1", true);
+  REQUIRE(q.literals.size() == 2);
+  CHECK(sexpr(q.stmt->as<SelectStmt>().targets[2].expr.get()) == "$2");
+}
+
+TEST_CASE("lifting: shape keys tell shared constants apart", "[parser][lifting]") {
+  auto key = [](const std::string& q) { return parseOne(q, true).shapeKey; };
+  CHECK(key("select k % 2 from t group by k % 2") == key("select k % 5 from t group by k % 5"));
+  CHECK(key("select k % 2 from t group by k % 2") != key("select k % 2 from t group by k % 3"));
+  CHECK(key("select 1, 2") == key("select 3, 4"));
+  CHECK(key("select 1, 2") != key("select 1, 1"));
+}
