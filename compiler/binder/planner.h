@@ -43,6 +43,7 @@ struct PreparedPlan {
   std::vector<OutputColumn> columns; // what each returned row holds
   bool returnsRows = false;          // SELECT, or DML with RETURNING
   std::unique_ptr<CompiledQuery> compiled;
+  std::string planOutline;           // plan::outline() of the physical plan compiled
   uint64_t catalogVersion = 0;       // stale once the database's catalog version moves on
 };
 

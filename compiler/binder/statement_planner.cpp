@@ -1,9 +1,11 @@
 // planStatement: SELECT / VALUES / INSERT / UPDATE / DELETE to a physical plan, then to
 // native code. Plans are simple and predictable: left-deep joins in FROM order (hash joins
-// on equality conjuncts), single-table conjuncts pushed to their scan, and a primary-key or
-// unique-index lookup when equality conjuncts cover a whole key.
+// on equality conjuncts), single-table conjuncts pushed to their scan, a primary-key or
+// unique-index lookup when equality conjuncts cover a whole key, else an ordered-index
+// range scan when conjuncts pin a prefix of an index's key (equalities, then one range).
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <fmt/format.h>
 
 #include "compiler/binder/binder.h"
@@ -68,8 +70,101 @@ NodePtr project(NodePtr child, std::vector<ExprPtr> exprs) {
   return n;
 }
 
+NodePtr materialize(NodePtr child) {
+  auto m = std::make_unique<Node>(NodeKind::Materialize);
+  m->outputTypes = child->outputTypes;
+  m->children.push_back(std::move(child));
+  return m;
+}
+
+// A conjunct `column op value` that can bound an ordered index over that column.
+struct IndexBound {
+  int column;              // table column
+  plan::Op op;             // Eq, Lt, Le, Gt, Ge with the column on the left
+  const plan::Expr* value;
+};
+
+// The conjunct as an index bound, if it is one: a plain column (no cast) compared with a
+// value that reads no column and has the column's own type, so that the index's order is
+// the order the comparison uses. Cross-type comparisons get a cast on one side from the
+// binder; a cast column disqualifies, a cast value is fine (integer widening).
+std::optional<IndexBound> indexBoundOf(const plan::Expr& c, const Table& table) {
+  using plan::Op;
+  if (c.kind != ExprKind::Compare || c.op == Op::Ne) return std::nullopt;
+  for (int side = 0; side < 2; ++side) {
+    const plan::Expr& col = *c.args[side];
+    const plan::Expr& val = *c.args[1 - side];
+    if (col.kind != ExprKind::Column || col.column >= static_cast<int>(table.columns().size())) continue;
+    if (col.type.id != table.columns()[col.column].type.id || val.type.id != col.type.id) continue;
+    if (columnRange(val).first >= 0) continue;
+    Op op = c.op;
+    if (side == 1) op = op == Op::Lt ? Op::Gt : op == Op::Le ? Op::Ge : op == Op::Gt ? Op::Lt : op == Op::Ge ? Op::Le : op;
+    return IndexBound{col.column, op, &val};
+  }
+  return std::nullopt;
+}
+
+// A range scan of the ordered index whose key the conjuncts pin furthest (equalities on a
+// leading prefix count double, one range on the next column once), or null when none is
+// pinned at all. The conjuncts are left in place: the caller filters on all of them, so the
+// range only needs to hold every matching row; the first lower and upper bound found serve.
+NodePtr indexRange(Table& table, const std::vector<ExprPtr>& conjuncts) {
+  using plan::Op;
+  std::vector<IndexBound> bounds;
+  for (const auto& c : conjuncts)
+    if (auto bound = indexBoundOf(*c, table)) bounds.push_back(*bound);
+  auto find = [&](int column, auto pred) -> const IndexBound* {
+    for (const auto& ib : bounds)
+      if (ib.column == column && pred(ib.op)) return &ib;
+    return nullptr;
+  };
+  Index* best = nullptr;
+  size_t bestEq = 0;
+  int bestScore = 0;
+  for (const auto& index : table.indexes()) {
+    if (index->kind() != IndexKind::Ordered) continue;
+    const auto& key = index->columns();
+    size_t eq = 0;
+    while (eq < key.size() && find(static_cast<int>(key[eq]), [](Op op) { return op == Op::Eq; })) ++eq;
+    int score = static_cast<int>(eq) * 2;
+    if (eq < key.size() && find(static_cast<int>(key[eq]), [](Op op) { return op != Op::Eq; })) ++score;
+    if (score > bestScore) {
+      best = index.get();
+      bestEq = eq;
+      bestScore = score;
+    }
+  }
+  if (!best) return nullptr;
+  auto n = std::make_unique<Node>(NodeKind::IndexRange);
+  n->table = &table;
+  n->index = best;
+  n->outputTypes = tableRowTypes(table);
+  const auto& key = best->columns();
+  for (size_t k = 0; k < bestEq; ++k)
+    n->keys.push_back(plan::cloneExpr(*find(static_cast<int>(key[k]), [](Op op) { return op == Op::Eq; })->value));
+  if (bestEq < key.size()) {
+    int column = static_cast<int>(key[bestEq]);
+    if (auto* low = find(column, [](Op op) { return op == Op::Gt || op == Op::Ge; })) {
+      n->rangeLow = plan::cloneExpr(*low->value);
+      n->lowInclusive = low->op == Op::Ge;
+    }
+    if (auto* high = find(column, [](Op op) { return op == Op::Lt || op == Op::Le; })) {
+      n->rangeHigh = plan::cloneExpr(*high->value);
+      n->highInclusive = high->op == Op::Le;
+    }
+  }
+  return n;
+}
+
+// Whether a single-table access (as accessPath and filter build it) is an index range scan.
+bool scansIndexRange(const Node& n) {
+  if (n.kind == NodeKind::Filter) return scansIndexRange(*n.children[0]);
+  return n.kind == NodeKind::IndexRange;
+}
+
 // A scan of one table, using a unique index when `conjuncts` (over this table's own row)
-// pin every key column to a value that reads no column; used conjuncts are removed.
+// pin every key column to a value that reads no column (used conjuncts are removed), else
+// an ordered index range when they pin a prefix of its key (all conjuncts stay).
 NodePtr accessPath(const TableBinding& binding, std::vector<ExprPtr>& conjuncts, Binder& b) {
   Table& table = *binding.table;
   for (const auto& index : table.indexes()) {
@@ -107,6 +202,7 @@ NodePtr accessPath(const TableBinding& binding, std::vector<ExprPtr>& conjuncts,
     for (size_t i : consumed) conjuncts.erase(conjuncts.begin() + i);
     return n;
   }
+  if (NodePtr range = indexRange(table, conjuncts)) return range;
   auto n = std::make_unique<Node>(NodeKind::TableScan);
   n->table = &table;
   n->outputTypes = tableRowTypes(table);
@@ -151,6 +247,7 @@ class StatementPlanner {
       if (t.id == TypeId::Unknown) t = {TypeId::Text, -1};
     out->paramTypes = b_.paramTypes();
     fixParamTypes(*root);
+    out->planOutline = plan::outline(*root);
     out->compiled = compileQuery(*root, out->paramTypes, req_.optLevel);
     return out;
   }
@@ -164,6 +261,8 @@ class StatementPlanner {
   void fixParamTypes(Node& n) {
     auto fixAll = [&](std::vector<ExprPtr>& v) { for (auto& e : v) if (e) fixExpr(*e); };
     fixAll(n.keys); fixAll(n.exprs); fixAll(n.rightKeys); fixAll(n.returning);
+    if (n.rangeLow) fixExpr(*n.rangeLow);
+    if (n.rangeHigh) fixExpr(*n.rangeHigh);
     for (auto& r : n.rows) fixAll(r);
     if (n.predicate) fixExpr(*n.predicate);
     if (n.limit) fixExpr(*n.limit);
@@ -692,10 +791,7 @@ class StatementPlanner {
         b_.fail(sqlstate::kSyntaxError, ignored.size() > target.size() ? "INSERT has more expressions than target columns"
                                                                       : "INSERT has more target columns than expressions", s.begin);
       // Read the whole source before inserting (INSERT INTO t SELECT ... FROM t).
-      auto m = std::make_unique<Node>(NodeKind::Materialize);
-      m->outputTypes = source->outputTypes;
-      m->children.push_back(std::move(source));
-      source = std::move(m);
+      source = materialize(std::move(source));
     }
     // Full table rows: source columns assigned (with assignment casts), defaults elsewhere.
     std::vector<ExprPtr> row;
@@ -719,6 +815,10 @@ class StatementPlanner {
     if (!s.from.empty()) b_.fail(sqlstate::kFeatureNotSupported, "UPDATE ... FROM is not supported yet", s.begin);
     const TableBinding& t = resolve(s.table);
     FromPlan fp = planSingle(t, s.alias, s.where.get());
+    // An index range scan would meet a row again after the update moved it further along
+    // the index: read every matching row before changing any. (DELETE needs no such care:
+    // the scan steps past a row before returning it, and erasing it leaves the rest.)
+    if (scansIndexRange(*fp.node)) fp.node = materialize(std::move(fp.node));
     const auto& cols = t.table->columns();
     std::vector<ExprPtr> values(cols.size());
     for (const auto& set : s.set) {

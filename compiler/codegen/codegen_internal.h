@@ -47,8 +47,9 @@ class Codegen {
   void loop(llvm::Value* begin, const std::function<llvm::Value*()>& end,
             const std::function<void(llvm::Value* i, llvm::BasicBlock* next)>& body);
   // Raises 57014 when the session's cancel flag is set: an atomic load and a branch inline,
-  // the runtime call only once cancelled. Emitted per chunk of a scan, per outer row of a
-  // nested loop and per probe row of a hash join, so even a long join stops promptly.
+  // the runtime call only once cancelled. Emitted per chunk of a scan, per row of an index
+  // range, per outer row of a nested loop and per probe row of a hash join, so even a long
+  // join stops promptly.
   void checkCancel();
   // Emits `then` only when cond (i1) is true.
   void ifThen(llvm::Value* cond, const std::function<void()>& then);

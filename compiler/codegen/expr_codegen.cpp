@@ -30,9 +30,18 @@ llvm::Value* Codegen::compare(Op op, TypeId t, llvm::Value* a, llvm::Value* bv) 
     return b_.CreateICmp(p, a, bv);
   }
   if (isFloat(t)) {
-    P p = op == Op::Eq ? P::FCMP_OEQ : op == Op::Ne ? P::FCMP_UNE : op == Op::Lt ? P::FCMP_OLT
-        : op == Op::Le ? P::FCMP_OLE : op == Op::Gt ? P::FCMP_OGT : P::FCMP_OGE;
-    return b_.CreateFCmp(p, a, bv);
+    // PostgreSQL orders NaN above every other value and equal to itself (as the runtime's
+    // floatCompare and so the indexes do); ordered IEEE comparisons decide the rest.
+    llvm::Value* aNaN = b_.CreateFCmpUNO(a, a);
+    llvm::Value* bNaN = b_.CreateFCmpUNO(bv, bv);
+    switch (op) {
+      case Op::Eq: return b_.CreateOr(b_.CreateFCmpOEQ(a, bv), b_.CreateAnd(aNaN, bNaN));
+      case Op::Ne: return b_.CreateNot(b_.CreateOr(b_.CreateFCmpOEQ(a, bv), b_.CreateAnd(aNaN, bNaN)));
+      case Op::Lt: return b_.CreateOr(b_.CreateFCmpOLT(a, bv), b_.CreateAnd(b_.CreateNot(aNaN), bNaN));
+      case Op::Le: return b_.CreateOr(b_.CreateFCmpOLE(a, bv), bNaN);
+      case Op::Gt: return b_.CreateOr(b_.CreateFCmpOGT(a, bv), b_.CreateAnd(aNaN, b_.CreateNot(bNaN)));
+      default: return b_.CreateOr(b_.CreateFCmpOGE(a, bv), aNaN);
+    }
   }
   // numeric and strings: a three-way runtime comparison, then compare with zero
   llvm::Value* c = call(rtCompare(t), b_.getInt32Ty(), {a, bv});

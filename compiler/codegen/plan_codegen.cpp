@@ -7,6 +7,7 @@
 
 #include "compiler/codegen/codegen_internal.h"
 #include "engine/error.h"
+#include "engine/storage/storage_runtime.h"
 #include "engine/storage/table.h"
 
 namespace duet::codegen {
@@ -121,6 +122,45 @@ static Row readRow(Codegen& cg, const Table& table, llvm::Value* rowid) {
   return row;
 }
 
+// Iterates an ordered index range (NodeKind::IndexRange): the bound keys are computed once,
+// then duet_index_range_next hands out rowids in key order until kNoRow.
+static void produceIndexRange(Codegen& cg, const Node& node, const Consumer& consume) {
+  auto& b = cg.b_;
+  const TupleLayout& keyLayout = node.index->keyLayout();
+  llvm::Value* lower = cg.tupleAlloca(keyLayout);
+  llvm::Value* upper = cg.tupleAlloca(keyLayout);
+  size_t eq = node.keys.size();
+  for (size_t k = 0; k < eq; ++k) {
+    Val v = cg.expr(*node.keys[k], {});
+    cg.storeField(lower, keyLayout, k, v);
+    cg.storeField(upper, keyLayout, k, v);
+  }
+  if (node.rangeLow) cg.storeField(lower, keyLayout, eq, cg.expr(*node.rangeLow, {}));
+  if (node.rangeHigh) cg.storeField(upper, keyLayout, eq, cg.expr(*node.rangeHigh, {}));
+  llvm::IRBuilder<> eb(cg.entry_, cg.entry_->getFirstInsertionPt());
+  llvm::AllocaInst* range = eb.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), sizeof(DuetIndexRange)));
+  range->setAlignment(llvm::Align(alignof(DuetIndexRange)));
+  // C bool parameters are passed as i8 (0 or 1).
+  auto flag = [&](bool v) { return b.getInt8(v ? 1 : 0); };
+  cg.call("duet_index_range_open", b.getVoidTy(),
+          {range, cg.ptrConst(node.index), lower, b.getInt32(eq + (node.rangeLow ? 1 : 0)), flag(node.lowInclusive),
+           upper, b.getInt32(eq + (node.rangeHigh ? 1 : 0)), flag(node.highInclusive)});
+  llvm::BasicBlock* head = cg.block("range.next");
+  llvm::BasicBlock* hit = cg.block("range.row");
+  llvm::BasicBlock* done = cg.block("range.done");
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  llvm::Value* rowid = cg.call("duet_index_range_next", cg.i64Ty_, {range});
+  b.CreateCondBr(b.CreateICmpEQ(rowid, b.getInt64(kNoRow)), done, hit);
+  b.SetInsertPoint(hit);
+  cg.checkCancel();
+  Row row = readRow(cg, *node.table, rowid);
+  row.push_back({rowid, b.getFalse()});
+  consume(row);
+  if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(head);
+  b.SetInsertPoint(done);
+}
+
 // Produces `child` as a pipeline of its own, ending where the caller continues.
 static void producePipeline(Codegen& cg, const Node& child, const Consumer& consume) {
   llvm::BasicBlock* end = cg.block("pipe.end");
@@ -184,6 +224,10 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
         row.push_back({rowid, b.getFalse()});
         consume(row);
       });
+      return;
+    }
+    case NodeKind::IndexRange: {
+      produceIndexRange(*this, node, consume);
       return;
     }
     case NodeKind::Values: {

@@ -18,6 +18,9 @@ namespace duet::plan {
 enum class NodeKind : uint8_t {
   TableScan,   // all live rows of `table`; output: table columns + rowid (int8) last
   IndexLookup, // rows of `table` whose unique-index key equals `keys`; same output
+  IndexRange,  // rows of `table` in key order from ordered `index` whose first keys.size()
+               // key columns equal `keys` and whose next one lies within rangeLow /
+               // rangeHigh (either may be null: unbounded); same output
   Values,      // `rows` of constant/param expressions; no input
   Filter,      // rows of child 0 where `predicate` is true
   Project,     // `exprs` over child 0
@@ -57,7 +60,9 @@ struct Node {
 
   Table* table = nullptr;
   Index* index = nullptr;
-  std::vector<ExprPtr> keys;       // IndexLookup key values
+  std::vector<ExprPtr> keys;       // IndexLookup key values, IndexRange equality prefix
+  ExprPtr rangeLow, rangeHigh;     // IndexRange bounds on the key column after `keys`
+  bool lowInclusive = true, highInclusive = true;
 
   ExprPtr predicate;               // Filter, joins
   std::vector<ExprPtr> exprs;      // Project, Aggregate group keys, HashJoin left keys
@@ -72,5 +77,9 @@ struct Node {
   explicit Node(NodeKind k) : kind(k) {}
 };
 using NodePtr = std::unique_ptr<Node>;
+
+// A one-line outline of a plan tree, e.g. "Filter(IndexRange[t_ab: a = ?, b > ?])", for
+// tests and diagnostics that need to see which access paths the planner chose.
+std::string outline(const Node& node);
 
 }  // namespace duet::plan

@@ -33,6 +33,7 @@ struct Fixture {
           StorageKind::Row};
   Table u{"u", {{"a", {TypeId::Int4, -1}, true}, {"d", {TypeId::Int8, -1}, false}}, StorageKind::Column};
   UndoLog undo;
+  std::string outline;  // plan::outline() of the last statement run
   Fixture() {
     t.createIndex("t_pkey", {0}, IndexKind::Hash, true, undo);
     undo.commit();
@@ -56,6 +57,7 @@ struct Fixture {
       return TableBinding{table, 1, n.name(), {}};
     };
     auto plan = planStatement(req);
+    outline = plan->planOutline;
     Arena arena;
     setStatementArena(&arena);
     TypeContext tc;
@@ -130,4 +132,54 @@ TEST_CASE("compiled USING and NATURAL joins merge the shared column", "[compiler
         std::vector<std::string>{"1|1|1", "1|1|1"});
   CHECK_THROWS_AS(f.run("select * from t join u using (b)"), SqlError);
   CHECK_THROWS_AS(f.run("select a from t join u on t.a = u.a"), SqlError);  // ambiguous without USING
+}
+
+TEST_CASE("ordered index range scans: chosen for sargable conjuncts only, exact results", "[compiler][index]") {
+  Fixture f;
+  f.t.createIndex("t_b", {1}, IndexKind::Ordered, false, f.undo);
+  f.u.createIndex("u_ad", {0, 1}, IndexKind::Ordered, false, f.undo);  // column storage
+  f.undo.commit();
+  f.run("insert into t values (1, 'a', 1), (2, 'b', 2), (3, 'bb', 3), (4, null, 4)");
+  f.run("insert into u values (1, 10), (1, 11), (1, 12), (2, 20), (2, 20), (3, 30), (4, null)");
+  using Lines = std::vector<std::string>;
+
+  // Equality prefix, then one range (literals are lifted: the bounds are parameters).
+  CHECK(f.run("select d from u where a = 1 and d > 10") == Lines{"11", "12"});
+  CHECK(f.outline == "Project(Filter(IndexRange[u_ad: a = ?, d > ?]))");
+  CHECK(f.run("select d from u where a = 2") == Lines{"20", "20"});
+  CHECK(f.outline == "Project(Filter(IndexRange[u_ad: a = ?]))");
+  CHECK(f.run("select a, d from u where 3 > a and a >= 2") == Lines{"2|20", "2|20"});
+  CHECK(f.outline == "Project(Filter(IndexRange[u_ad: a >= ?, a < ?]))");
+  CHECK(f.run("select d from u where a = 1 and d between 11 and 12") == Lines{"11", "12"});
+  CHECK(f.outline == "Project(Filter(IndexRange[u_ad: a = ?, d >= ?, d <= ?]))");
+  CHECK(f.run("select b from t where b >= 'b' and b < 'c'") == Lines{"b", "bb"});
+  CHECK(f.outline == "Project(Filter(IndexRange[t_b: b >= ?, b < ?]))");
+  CHECK(f.run("select d from u where a = 4 and d > 0").empty());  // NULL keys are in no range
+  CHECK(f.run("select d from u where a > null").empty());
+  CHECK(f.outline == "Project(Filter(IndexRange[u_ad: a > ?]))");
+
+  // A unique key covered by equalities still uses the point lookup.
+  CHECK(f.run("select a from t where a = 2 and b >= 'a'") == Lines{"2"});
+  CHECK(f.outline == "Project(Filter(IndexLookup[t_pkey]))");
+
+  // Not sargable: expressions over the column, <>, a column on both sides, no bound on the
+  // leading key column, a cross-type comparison that casts the column.
+  for (const char* q : {"select d from u where a + 0 = 1 and d > 10", "select d from u where a <> 1",
+                        "select d from u where d = a", "select d from u where d > 10",
+                        "select d from u where a < 4000000000"}) {
+    f.run(q);
+    CHECK(f.outline == "Project(Filter(TableScan[u]))");
+  }
+
+  // UPDATE reads the range before changing rows that move further along the index; DELETE
+  // erases as it goes.
+  int64_t n = 0;
+  f.run("update u set a = a + 1 where a >= 1 and a <= 3", &n);
+  CHECK(n == 6);
+  CHECK(f.outline == "Update(Project(Materialize(Filter(IndexRange[u_ad: a >= ?, a <= ?]))))");
+  CHECK(f.run("select a, d from u where a > 0") == Lines{"2|10", "2|11", "2|12", "3|20", "3|20", "4|30", "4|NULL"});
+  f.run("delete from u where a = 3 and d <= 20", &n);
+  CHECK(n == 2);
+  CHECK(f.outline == "Delete(Project(Filter(IndexRange[u_ad: a = ?, d <= ?])))");
+  CHECK(f.run("select count(*) from u where a >= 2") == Lines{"5"});
 }

@@ -1,0 +1,63 @@
+// outline(): a compact, stable text form of a plan tree (see plan.h).
+#include "compiler/plan/plan.h"
+
+#include "engine/storage/index.h"
+#include "engine/storage/table.h"
+
+namespace duet::plan {
+namespace {
+
+const char* kindName(NodeKind k) {
+  switch (k) {
+    case NodeKind::TableScan: return "TableScan";
+    case NodeKind::IndexLookup: return "IndexLookup";
+    case NodeKind::IndexRange: return "IndexRange";
+    case NodeKind::Values: return "Values";
+    case NodeKind::Filter: return "Filter";
+    case NodeKind::Project: return "Project";
+    case NodeKind::NestedLoopJoin: return "NestedLoopJoin";
+    case NodeKind::HashJoin: return "HashJoin";
+    case NodeKind::Aggregate: return "Aggregate";
+    case NodeKind::Sort: return "Sort";
+    case NodeKind::Limit: return "Limit";
+    case NodeKind::Distinct: return "Distinct";
+    case NodeKind::Insert: return "Insert";
+    case NodeKind::Update: return "Update";
+    case NodeKind::Delete: return "Delete";
+    case NodeKind::Materialize: return "Materialize";
+  }
+  return "?";
+}
+
+// "t_ab: a = ?, b >= ?, b < ?": which key columns an IndexRange pins and bounds.
+std::string rangeDetail(const Node& n) {
+  const auto& cols = n.table->columns();
+  const auto& key = n.index->columns();
+  std::string s = n.index->name() + ":";
+  auto term = [&](size_t k, const char* op) {
+    if (s.back() != ':') s += ",";
+    s += " " + cols[key[k]].name + " " + op + " ?";
+  };
+  for (size_t k = 0; k < n.keys.size(); ++k) term(k, "=");
+  if (n.rangeLow) term(n.keys.size(), n.lowInclusive ? ">=" : ">");
+  if (n.rangeHigh) term(n.keys.size(), n.highInclusive ? "<=" : "<");
+  return s;
+}
+
+}  // namespace
+
+std::string outline(const Node& node) {
+  std::string s = kindName(node.kind);
+  if (node.kind == NodeKind::IndexRange) s += "[" + rangeDetail(node) + "]";
+  else if (node.kind == NodeKind::IndexLookup) s += "[" + node.index->name() + "]";
+  else if (node.kind == NodeKind::TableScan) s += "[" + node.table->name() + "]";
+  if (node.children.empty()) return s;
+  s += "(";
+  for (size_t i = 0; i < node.children.size(); ++i) {
+    if (i) s += ", ";
+    s += outline(*node.children[i]);
+  }
+  return s + ")";
+}
+
+}  // namespace duet::plan
