@@ -138,6 +138,7 @@ ExprPtr Binder::coerceToBool(ExprPtr e, const char* what, uint32_t location) {
 
 void Binder::unify(ExprPtr& a, ExprPtr& b, const std::string& op, uint32_t location) {
   auto common = commonType(a->type, b->type);
+  if (common) common = resolveUnknown(*common);
   if (!common)
     fail(sqlstate::kUndefinedFunction,
          fmt::format("operator does not exist: {} {} {}", typeName(a->type), op, typeName(b->type)), location);
@@ -394,14 +395,17 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
                                                             typeName(common), typeName(a->type)), f.location);
       common = *c;
     }
+    common = resolveUnknown(common);
     auto e = std::make_unique<Expr>(ExprKind::Coalesce, common);
     for (auto& a : args) e->args.push_back(coerce(std::move(a), common, CastContext::Implicit, f.location));
     return e;
   }
   if (name == "nullif") {
     arity(2);
-    SqlType type = args[0]->type.id == TypeId::Unknown ? text : args[0]->type;
-    ExprPtr value = coerce(std::move(args[0]), type, CastContext::Implicit, f.location);
+    // The result has the type of the "=" operator's left input, so NULLIF(NULL, 1) is integer.
+    ExprPtr value = std::move(args[0]);
+    unify(value, args[1], "=", f.location);
+    SqlType type = value->type;
     ExprPtr cond = compare(Op::Eq, plan::cloneExpr(*value), std::move(args[1]), f.location);
     auto e = std::make_unique<Expr>(ExprKind::Case, type);
     e->hasElse = true;
@@ -414,6 +418,7 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     if (args.empty()) arity(1);
     SqlType common = args[0]->type;
     for (const auto& a : args) common = commonType(common, a->type).value_or(common);
+    common = resolveUnknown(common);
     // Fold pairwise: CASE WHEN b > acc (or acc is null) THEN b ELSE acc END, skipping NULLs.
     ExprPtr acc = coerce(std::move(args[0]), common, CastContext::Implicit, f.location);
     for (size_t i = 1; i < args.size(); ++i) {
@@ -669,7 +674,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
         if (!t) fail(sqlstate::kDatatypeMismatch, fmt::format("CASE types {} and {} cannot be matched", typeName(otherwise->type), typeName(type)), e.location);
         type = *t;
       }
-      if (type.id == TypeId::Unknown) type = {TypeId::Text, -1};
+      type = resolveUnknown(type);
       auto n = std::make_unique<Expr>(ExprKind::Case, type);
       for (size_t i = 0; i < conditions.size(); ++i) {
         n->args.push_back(std::move(conditions[i]));
