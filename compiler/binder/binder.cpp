@@ -382,9 +382,18 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
   }
   if (name == "current_setting") {
     if (args.empty() || args.size() > 2) arity(1);
-    args.resize(1);
     args[0] = coerce(std::move(args[0]), text, CastContext::Implicit, f.location);
-    return call("duet_q_current_setting", text, std::move(args));
+    if (args.size() == 1) return call("duet_q_current_setting", text, std::move(args));
+    // current_setting(name, missing_ok): CASE WHEN duet_q_setting_exists(name, missing_ok)
+    // THEN current_setting(name) END, NULL for an unknown name when missing_ok (and, the
+    // call being strict, for a NULL argument, as in PostgreSQL).
+    args[1] = coerce(std::move(args[1]), {TypeId::Bool, -1}, CastContext::Implicit, f.location);
+    std::vector<ExprPtr> nameOnly;
+    nameOnly.push_back(plan::cloneExpr(*args[0]));
+    auto e = std::make_unique<Expr>(ExprKind::Case, text);
+    e->args.push_back(call("duet_q_setting_exists", {TypeId::Bool, -1}, std::move(args)));
+    e->args.push_back(call("duet_q_current_setting", text, std::move(nameOnly)));
+    return e;
   }
   if (name == "coalesce") {
     if (args.empty()) arity(1);

@@ -283,7 +283,9 @@ rt::QueryContext SqlSession::makeContext(const uint8_t* params) {
   ctx.undo = &txn_.undo();
   ctx.cancel = &cancel_;
   ctx.transactionTimestamp = txn_.startTimestamp();
-  ctx.currentSetting = [this](std::string_view name) { return settings_.get(name); };
+  ctx.currentSetting = [this](std::string_view name) -> const std::string* {
+    return findSetting(name) ? &settings_.get(name) : nullptr;
+  };
   setStatementArena(&arena_);
   return ctx;
 }

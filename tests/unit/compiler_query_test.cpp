@@ -106,3 +106,13 @@ TEST_CASE("compiled INSERT, SELECT, UPDATE, DELETE over row and column tables", 
   CHECK_THROWS_AS(f.run("select 1 / 0"), SqlError);
   CHECK(f.run("select 2147483647::int8 + 1, 'x' || 1") == std::vector<std::string>{"2147483648|x1"});
 }
+
+TEST_CASE("compiled COALESCE/CASE with NULL inputs and current_setting(name, missing_ok)", "[compiler]") {
+  Fixture f;
+  CHECK(f.run("select coalesce(null, null, 3), case when false then null else 2 end, nullif(null, 1)") ==
+        std::vector<std::string>{"3|2|NULL"});
+  // The fixture's query context knows no settings at all.
+  CHECK(f.run("select current_setting('no_such_setting', true)") == std::vector<std::string>{"NULL"});
+  CHECK_THROWS_AS(f.run("select current_setting('no_such_setting', false)"), SqlError);
+  CHECK_THROWS_AS(f.run("select current_setting('no_such_setting')"), SqlError);
+}
