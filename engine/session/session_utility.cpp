@@ -89,6 +89,13 @@ void checkFillfactor(const sql::DefElem& o) {
 
 }  // namespace
 
+void SqlSession::preventInTransactionBlock(std::string_view command) const {
+  if (txn_.inTransactionBlock()) {
+    throw SqlError(sqlstate::kActiveSqlTransaction,
+                   fmt::format("{} cannot run inside a transaction block", command));
+  }
+}
+
 TableInfo& SqlSession::tableByName(const sql::QualifiedName& name) {
   return engine_.catalog.table(*db_, schemaOf(name), name.name());
 }
@@ -150,16 +157,15 @@ QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
       sink.commandComplete("TRUNCATE TABLE");
       break;
     case sql::StmtKind::Vacuum:
+      // VACUUM refuses a transaction block; the ANALYZE statement does not.
+      if (!stmt.as<sql::VacuumStmt>().isAnalyze) preventInTransactionBlock("VACUUM");
       sink.commandComplete(stmt.as<sql::VacuumStmt>().isAnalyze ? "ANALYZE" : "VACUUM");
       break;
     case sql::StmtKind::Checkpoint: sink.commandComplete("CHECKPOINT"); break;
     case sql::StmtKind::Discard: {
       const auto& s = stmt.as<sql::DiscardStmt>();
       if (s.target == "all") {
-        if (txn_.inBlock()) {
-          throw SqlError(sqlstate::kActiveSqlTransaction,
-                         "DISCARD ALL cannot run inside a transaction block");
-        }
+        preventInTransactionBlock("DISCARD ALL");
         settings_.resetAll();
         statements_.clear();
         portals_.clear();
@@ -168,6 +174,7 @@ QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
       break;
     }
     case sql::StmtKind::CreateDatabase:
+      preventInTransactionBlock("CREATE DATABASE");
       engine_.catalog.createDatabase(stmt.as<sql::CreateDatabaseStmt>().name, user_, undo);
       ddlDone();
       sink.commandComplete("CREATE DATABASE");
@@ -334,6 +341,7 @@ void SqlSession::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
         engine_.catalog.dropIndex(*db_, schemaOf(name), name.name(), s.ifExists, undo);
         break;
       case sql::ObjectType::Database:
+        preventInTransactionBlock("DROP DATABASE");
         if (name.name() == dbName_) {
           throw SqlError(sqlstate::kObjectInUse, "cannot drop the currently open database");
         }
