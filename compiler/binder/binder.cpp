@@ -139,6 +139,11 @@ ExprPtr Binder::coerceToBool(ExprPtr e, const char* what, uint32_t location) {
 void Binder::unify(ExprPtr& a, ExprPtr& b, const std::string& op, uint32_t location) {
   auto common = commonType(a->type, b->type);
   if (common) common = resolveUnknown(*common);
+  // char(n) against varchar uses the bpchar operators (one exact input type beats the
+  // text operators' none), so trailing blanks are insignificant on both sides.
+  if ((a->type.id == TypeId::Char && b->type.id == TypeId::Varchar) ||
+      (a->type.id == TypeId::Varchar && b->type.id == TypeId::Char))
+    common = SqlType{TypeId::Char, -1};
   if (!common)
     fail(sqlstate::kUndefinedFunction,
          fmt::format("operator does not exist: {} {} {}", typeName(a->type), op, typeName(b->type)), location);
@@ -653,7 +658,10 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       ExprPtr s = bind(*l.arg, scope, agg);
       if (!isStringType(s->type.id))
         fail(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: {} ~~ unknown", typeName(s->type)), e.location);
-      n->args.push_back(coerce(std::move(s), text, CastContext::Implicit, e.location));
+      // PostgreSQL's LIKE operators for bpchar match the padded value: no cast to text,
+      // which would strip the trailing blanks.
+      if (s->type.id != TypeId::Char) s = coerce(std::move(s), text, CastContext::Implicit, e.location);
+      n->args.push_back(std::move(s));
       n->args.push_back(coerce(bind(*l.pattern, scope, agg), text, CastContext::Implicit, e.location));
       return n;
     }
@@ -672,15 +680,12 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
         results.push_back(bind(*w.result, scope, agg));
       }
       ExprPtr otherwise = c.elseResult ? bind(*c.elseResult, scope, agg) : nullptr;
-      SqlType type = results[0]->type;
-      for (const auto& r : results) {
-        auto t = commonType(type, r->type);
-        if (!t) fail(sqlstate::kDatatypeMismatch, fmt::format("CASE types {} and {} cannot be matched", typeName(type), typeName(r->type)), e.location);
-        type = *t;
-      }
-      if (otherwise) {
-        auto t = commonType(type, otherwise->type);
-        if (!t) fail(sqlstate::kDatatypeMismatch, fmt::format("CASE types {} and {} cannot be matched", typeName(otherwise->type), typeName(type)), e.location);
+      // PostgreSQL resolves the ELSE result first, then the THEN results in order (which
+      // matters where the earlier type wins, as between char(n) and varchar).
+      SqlType type = otherwise ? otherwise->type : results[0]->type;
+      for (size_t i = 0; i < results.size(); ++i) {
+        auto t = commonType(type, results[i]->type);
+        if (!t) fail(sqlstate::kDatatypeMismatch, fmt::format("CASE types {} and {} cannot be matched", typeName(type), typeName(results[i]->type)), c.whens[i].result->location);
         type = *t;
       }
       type = resolveUnknown(type);

@@ -22,3 +22,12 @@ TEST_CASE("common type: unknown inputs never decide it", "[binder]") {
   CHECK(resolveUnknown(int4).id == TypeId::Int4);
   CHECK_FALSE(commonType(text, int4));
 }
+
+TEST_CASE("common type: text beats char(n) and varchar; between those the earlier wins", "[binder]") {
+  const SqlType bpchar{TypeId::Char, 4}, varchar{TypeId::Varchar, 9}, text{TypeId::Text, -1};
+  CHECK(commonType(bpchar, varchar)->id == TypeId::Char);
+  CHECK(commonType(varchar, bpchar)->id == TypeId::Varchar);
+  CHECK(commonType(bpchar, text)->id == TypeId::Text);
+  CHECK(commonType(varchar, text)->id == TypeId::Text);
+  CHECK(commonType(bpchar, SqlType{TypeId::Char, 3})->typmod == -1);
+}

@@ -116,3 +116,11 @@ TEST_CASE("compiled COALESCE/CASE with NULL inputs and current_setting(name, mis
   CHECK_THROWS_AS(f.run("select current_setting('no_such_setting', false)"), SqlError);
   CHECK_THROWS_AS(f.run("select current_setting('no_such_setting')"), SqlError);
 }
+
+TEST_CASE("compiled char(n): padding dropped on the way to text, kept for LIKE, ignored against varchar", "[compiler]") {
+  Fixture f;
+  CHECK(f.run("select 'ab'::char(4) || '|', length('ab  '::char(4)), 'ab'::char(4) like 'ab'") ==
+        std::vector<std::string>{"ab||2|f"});
+  CHECK(f.run("select 'ab'::char(4) = 'ab  '::varchar, 'ab '::char(4) = 'ab  '::text") ==
+        std::vector<std::string>{"t|f"});
+}
