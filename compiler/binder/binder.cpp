@@ -138,6 +138,12 @@ ExprPtr Binder::coerceToBool(ExprPtr e, const char* what, uint32_t location) {
 
 void Binder::unify(ExprPtr& a, ExprPtr& b, const std::string& op, uint32_t location) {
   auto common = commonType(a->type, b->type);
+  if (common) common = resolveUnknown(*common);
+  // char(n) against varchar uses the bpchar operators (one exact input type beats the
+  // text operators' none), so trailing blanks are insignificant on both sides.
+  if ((a->type.id == TypeId::Char && b->type.id == TypeId::Varchar) ||
+      (a->type.id == TypeId::Varchar && b->type.id == TypeId::Char))
+    common = SqlType{TypeId::Char, -1};
   if (!common)
     fail(sqlstate::kUndefinedFunction,
          fmt::format("operator does not exist: {} {} {}", typeName(a->type), op, typeName(b->type)), location);
@@ -402,9 +408,18 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
   }
   if (name == "current_setting") {
     if (args.empty() || args.size() > 2) arity(1);
-    args.resize(1);
     args[0] = coerce(std::move(args[0]), text, CastContext::Implicit, f.location);
-    return call("duet_q_current_setting", text, std::move(args));
+    if (args.size() == 1) return call("duet_q_current_setting", text, std::move(args));
+    // current_setting(name, missing_ok): CASE WHEN duet_q_setting_exists(name, missing_ok)
+    // THEN current_setting(name) END, NULL for an unknown name when missing_ok (and, the
+    // call being strict, for a NULL argument, as in PostgreSQL).
+    args[1] = coerce(std::move(args[1]), {TypeId::Bool, -1}, CastContext::Implicit, f.location);
+    std::vector<ExprPtr> nameOnly;
+    nameOnly.push_back(plan::cloneExpr(*args[0]));
+    auto e = std::make_unique<Expr>(ExprKind::Case, text);
+    e->args.push_back(call("duet_q_setting_exists", {TypeId::Bool, -1}, std::move(args)));
+    e->args.push_back(call("duet_q_current_setting", text, std::move(nameOnly)));
+    return e;
   }
   if (name == "coalesce") {
     if (args.empty()) arity(1);
@@ -415,14 +430,17 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
                                                             typeName(common), typeName(a->type)), f.location);
       common = *c;
     }
+    common = resolveUnknown(common);
     auto e = std::make_unique<Expr>(ExprKind::Coalesce, common);
     for (auto& a : args) e->args.push_back(coerce(std::move(a), common, CastContext::Implicit, f.location));
     return e;
   }
   if (name == "nullif") {
     arity(2);
-    SqlType type = args[0]->type.id == TypeId::Unknown ? text : args[0]->type;
-    ExprPtr value = coerce(std::move(args[0]), type, CastContext::Implicit, f.location);
+    // The result has the type of the "=" operator's left input, so NULLIF(NULL, 1) is integer.
+    ExprPtr value = std::move(args[0]);
+    unify(value, args[1], "=", f.location);
+    SqlType type = value->type;
     ExprPtr cond = compare(Op::Eq, plan::cloneExpr(*value), std::move(args[1]), f.location);
     auto e = std::make_unique<Expr>(ExprKind::Case, type);
     e->hasElse = true;
@@ -435,6 +453,7 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     if (args.empty()) arity(1);
     SqlType common = args[0]->type;
     for (const auto& a : args) common = commonType(common, a->type).value_or(common);
+    common = resolveUnknown(common);
     // Fold pairwise: CASE WHEN b > acc (or acc is null) THEN b ELSE acc END, skipping NULLs.
     ExprPtr acc = coerce(std::move(args[0]), common, CastContext::Implicit, f.location);
     for (size_t i = 1; i < args.size(); ++i) {
@@ -660,7 +679,10 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       ExprPtr s = bind(*l.arg, scope, agg);
       if (!isStringType(s->type.id))
         fail(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: {} ~~ unknown", typeName(s->type)), e.location);
-      n->args.push_back(coerce(std::move(s), text, CastContext::Implicit, e.location));
+      // PostgreSQL's LIKE operators for bpchar match the padded value: no cast to text,
+      // which would strip the trailing blanks.
+      if (s->type.id != TypeId::Char) s = coerce(std::move(s), text, CastContext::Implicit, e.location);
+      n->args.push_back(std::move(s));
       n->args.push_back(coerce(bind(*l.pattern, scope, agg), text, CastContext::Implicit, e.location));
       return n;
     }
@@ -679,18 +701,15 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
         results.push_back(bind(*w.result, scope, agg));
       }
       ExprPtr otherwise = c.elseResult ? bind(*c.elseResult, scope, agg) : nullptr;
-      SqlType type = results[0]->type;
-      for (const auto& r : results) {
-        auto t = commonType(type, r->type);
-        if (!t) fail(sqlstate::kDatatypeMismatch, fmt::format("CASE types {} and {} cannot be matched", typeName(type), typeName(r->type)), e.location);
+      // PostgreSQL resolves the ELSE result first, then the THEN results in order (which
+      // matters where the earlier type wins, as between char(n) and varchar).
+      SqlType type = otherwise ? otherwise->type : results[0]->type;
+      for (size_t i = 0; i < results.size(); ++i) {
+        auto t = commonType(type, results[i]->type);
+        if (!t) fail(sqlstate::kDatatypeMismatch, fmt::format("CASE types {} and {} cannot be matched", typeName(type), typeName(results[i]->type)), c.whens[i].result->location);
         type = *t;
       }
-      if (otherwise) {
-        auto t = commonType(type, otherwise->type);
-        if (!t) fail(sqlstate::kDatatypeMismatch, fmt::format("CASE types {} and {} cannot be matched", typeName(otherwise->type), typeName(type)), e.location);
-        type = *t;
-      }
-      if (type.id == TypeId::Unknown) type = {TypeId::Text, -1};
+      type = resolveUnknown(type);
       auto n = std::make_unique<Expr>(ExprKind::Case, type);
       for (size_t i = 0; i < conditions.size(); ++i) {
         n->args.push_back(std::move(conditions[i]));

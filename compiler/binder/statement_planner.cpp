@@ -719,7 +719,7 @@ class StatementPlanner {
           if (!common) b_.fail(sqlstate::kDatatypeMismatch, fmt::format("VALUES types {} and {} cannot be matched", typeName(t), typeName(r[c]->type)), rows[0][c]->location);
           t = *common;
         }
-        if (t.id == TypeId::Unknown) t = {TypeId::Text, -1};
+        t = binder::resolveUnknown(t);
         columns.push_back({fmt::format("column{}", c + 1), t});
       }
       n->outputTypes.push_back(t);

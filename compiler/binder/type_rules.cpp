@@ -39,16 +39,27 @@ bool castAllowed(TypeId from, TypeId to, CastContext context) {
 }
 
 std::optional<SqlType> commonType(SqlType a, SqlType b) {
-  if (a.id == TypeId::Unknown && b.id == TypeId::Unknown) return SqlType{TypeId::Text, -1};
+  // Unknown inputs (NULL, untyped string literals) never decide the type; when every input
+  // is unknown the caller resolves the result to text once it has seen them all, as
+  // PostgreSQL's select_common_type does.
+  if (a.id == TypeId::Unknown && b.id == TypeId::Unknown) return SqlType{TypeId::Unknown, -1};
   if (a.id == TypeId::Unknown) return SqlType{b.id, -1};
   if (b.id == TypeId::Unknown) return SqlType{a.id, -1};
   if (a.id == b.id) return SqlType{a.id, a.typmod == b.typmod ? a.typmod : -1};
   int ra = numericRank(a.id), rb = numericRank(b.id);
   if (ra && rb) return SqlType{ra > rb ? a.id : b.id, -1};
-  if (isText(a.id) && isText(b.id)) return SqlType{TypeId::Text, -1};
+  // text is the preferred string type; between char(n) and varchar, each implicitly
+  // castable to the other, the earlier input's type wins (select_common_type).
+  if (a.id == TypeId::Text || b.id == TypeId::Text) {
+    if (isText(a.id) && isText(b.id)) return SqlType{TypeId::Text, -1};
+  } else if (isText(a.id) && isText(b.id)) {
+    return SqlType{a.id, -1};
+  }
   int da = datetimeRank(a.id), db = datetimeRank(b.id);
   if (da && db) return SqlType{da > db ? a.id : b.id, -1};
   return std::nullopt;
 }
+
+SqlType resolveUnknown(SqlType t) { return t.id == TypeId::Unknown ? SqlType{TypeId::Text, -1} : t; }
 
 }  // namespace duet::binder

@@ -120,7 +120,8 @@ Val Codegen::cast(Val v, SqlType from, SqlType to, bool explicitCast) {
     }
     if (isIntegerType(f) && isFloat(t)) return b_.CreateSIToFP(v.v, sqlType(t));
     if (f == TypeId::Float4 && t == TypeId::Float8) return b_.CreateFPExt(v.v, sqlType(t));
-    if (isString(f) && t == TypeId::Text) return v.v;  // same representation, no limit
+    // Same representation, no limit; but char(n) loses its padding (the runtime cast's rtrim1).
+    if (isString(f) && f != TypeId::Char && t == TypeId::Text) return v.v;
     // Everything else: the runtime cast (PostgreSQL's rules, typmod applied there).
     llvm::Value* in = f == TypeId::Bool ? b_.CreateZExt(v.v, b_.getInt8Ty()) : v.v;
     llvm::Type* ret = t == TypeId::Bool ? b_.getInt8Ty() : sqlType(t);

@@ -197,10 +197,25 @@ const uint8_t* duet_q_join_next(JoinTable* t, const uint8_t* key, uint64_t* curs
 }
 int64_t duet_q_now(QueryContext* ctx) { return ctx->transactionTimestamp; }
 
+namespace {
+const std::string* findSetting(QueryContext* ctx, const VarString* name) {
+  return ctx->currentSetting ? ctx->currentSetting(name->view()) : nullptr;
+}
+[[noreturn]] void raiseUnknownSetting(const VarString* name) {
+  throw SqlError(sqlstate::kUndefinedObject, fmt::format("unrecognized configuration parameter \"{}\"", name->view()));
+}
+}  // namespace
+
 const VarString* duet_q_current_setting(QueryContext* ctx, const VarString* name) {
-  if (!ctx->currentSetting)
-    throw SqlError(sqlstate::kUndefinedObject, fmt::format("unrecognized configuration parameter \"{}\"", name->view()));
-  return statementArena().makeString(ctx->currentSetting(name->view()));
+  const std::string* value = findSetting(ctx, name);
+  if (!value) raiseUnknownSetting(name);
+  return statementArena().makeString(*value);
+}
+
+bool duet_q_setting_exists(QueryContext* ctx, const VarString* name, bool missingOk) {
+  if (findSetting(ctx, name)) return true;
+  if (!missingOk) raiseUnknownSetting(name);
+  return false;
 }
 
 void duet_q_check_limit(int64_t limit, int64_t offset) {
@@ -218,7 +233,7 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_distinct_first),
       DUET_Q(duet_q_join_new), DUET_Q(duet_q_join_insert), DUET_Q(duet_q_join_finish),
       DUET_Q(duet_q_join_next), DUET_Q(duet_q_now),
-      DUET_Q(duet_q_current_setting), DUET_Q(duet_q_check_limit),
+      DUET_Q(duet_q_current_setting), DUET_Q(duet_q_setting_exists), DUET_Q(duet_q_check_limit),
   };
 #undef DUET_Q
   *count = sizeof symbols / sizeof symbols[0];

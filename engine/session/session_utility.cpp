@@ -1,6 +1,13 @@
 // Utility statements: transaction control, SET/SHOW/RESET, DDL through the catalog (with
 // the undo log, so ROLLBACK undoes it), and the maintenance statements that are accepted
 // as no-ops in a main-memory database.
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "engine/session/sql_session.h"
@@ -40,7 +47,50 @@ void sendTextRows(ResultSink& sink, const std::vector<ColumnDesc>& desc,
   sink.commandComplete("SHOW");
 }
 
+// PostgreSQL's integer reloption parsing (parse_int): strtol with base 0, a fractional
+// value rounded to the nearest integer, surrounding blanks allowed.
+std::optional<long> parseIntegerOption(const std::string& text) {
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  errno = 0;
+  double value = static_cast<double>(std::strtol(begin, &end, 0));
+  if (*end == '.' || *end == 'e' || *end == 'E' || errno == ERANGE) {
+    errno = 0;
+    value = std::rint(std::strtod(begin, &end));
+    if (end == begin || errno == ERANGE) return std::nullopt;
+  } else if (end == begin) {
+    return std::nullopt;
+  }
+  while (std::isspace(static_cast<unsigned char>(*end))) ++end;
+  if (*end != '\0' || value < INT32_MIN || value > INT32_MAX) return std::nullopt;
+  return static_cast<long>(value);
+}
+
+// fillfactor does not change DuetDB's storage, but a value PostgreSQL would reject is
+// rejected too (22023), so scripts fail here exactly where they fail on PostgreSQL.
+void checkFillfactor(const sql::DefElem& o) {
+  // A parameter written without a value means "true", which is not an integer.
+  std::string text = o.valueKind == sql::DefElem::ValueKind::None ? "true" : o.value;
+  auto value = parseIntegerOption(text);
+  if (!value) {
+    throw SqlError(sqlstate::kInvalidParameterValue,
+                   fmt::format("invalid value for integer option \"fillfactor\": {}", text));
+  }
+  if (*value < 10 || *value > 100) {
+    throw SqlError(sqlstate::kInvalidParameterValue,
+                   fmt::format("value {} out of bounds for option \"fillfactor\"", text),
+                   "Valid values are between \"10\" and \"100\".");
+  }
+}
+
 }  // namespace
+
+void SqlSession::preventInTransactionBlock(std::string_view command) const {
+  if (txn_.inTransactionBlock()) {
+    throw SqlError(sqlstate::kActiveSqlTransaction,
+                   fmt::format("{} cannot run inside a transaction block", command));
+  }
+}
 
 TableInfo& SqlSession::tableByName(const sql::QualifiedName& name) {
   return engine_.catalog.table(*db_, schemaOf(name), name.name());
@@ -103,16 +153,15 @@ QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
       sink.commandComplete("TRUNCATE TABLE");
       break;
     case sql::StmtKind::Vacuum:
+      // VACUUM refuses a transaction block; the ANALYZE statement does not.
+      if (!stmt.as<sql::VacuumStmt>().isAnalyze) preventInTransactionBlock("VACUUM");
       sink.commandComplete(stmt.as<sql::VacuumStmt>().isAnalyze ? "ANALYZE" : "VACUUM");
       break;
     case sql::StmtKind::Checkpoint: sink.commandComplete("CHECKPOINT"); break;
     case sql::StmtKind::Discard: {
       const auto& s = stmt.as<sql::DiscardStmt>();
       if (s.target == "all") {
-        if (txn_.inBlock()) {
-          throw SqlError(sqlstate::kActiveSqlTransaction,
-                         "DISCARD ALL cannot run inside a transaction block");
-        }
+        preventInTransactionBlock("DISCARD ALL");
         settings_.resetAll();
         statements_.clear();
         portals_.clear();
@@ -121,6 +170,7 @@ QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
       break;
     }
     case sql::StmtKind::CreateDatabase:
+      preventInTransactionBlock("CREATE DATABASE");
       engine_.catalog.createDatabase(stmt.as<sql::CreateDatabaseStmt>().name, user_, undo);
       ddlDone();
       sink.commandComplete("CREATE DATABASE");
@@ -217,7 +267,15 @@ void SqlSession::createTable(const sql::CreateTableStmt& s, std::string_view que
   CreateTableSpec spec;
   spec.name = s.table.name();
   spec.storage = StorageKind::Column;
+  bool fillfactorSeen = false;
   for (const auto& o : s.options) {
+    if (o.name == "fillfactor") {
+      if (fillfactorSeen) {
+        throw SqlError(sqlstate::kInvalidParameterValue, "parameter \"fillfactor\" specified more than once");
+      }
+      fillfactorSeen = true;
+      checkFillfactor(o);
+    }
     if (o.name != "storage") continue;  // other storage parameters are accepted and ignored
     if (o.value == "row") {
       spec.storage = StorageKind::Row;
@@ -287,6 +345,7 @@ void SqlSession::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
         engine_.catalog.dropIndex(*db_, schemaOf(name), name.name(), s.ifExists, undo);
         break;
       case sql::ObjectType::Database:
+        preventInTransactionBlock("DROP DATABASE");
         if (name.name() == dbName_) {
           throw SqlError(sqlstate::kObjectInUse, "cannot drop the currently open database");
         }

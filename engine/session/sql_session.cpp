@@ -3,6 +3,8 @@
 // session_extended.cpp.
 #include "engine/session/sql_session.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "engine/types/value_io.h"
@@ -150,9 +152,15 @@ QueryState SqlSession::continueQuery(ResultSink& sink) {
   std::vector<sql::ParsedStatement> parsed = std::move(pendingStmts_);
   pendingStmts_.clear();
   std::string sql = pendingSql_;
+  // Several statements in one Query run in an implicit transaction block (PostgreSQL's
+  // exec_simple_query), re-entered before each one in case a COMMIT ended it.
+  bool implicitBlock = std::count_if(parsed.begin(), parsed.end(), [](const sql::ParsedStatement& p) {
+                         return p.stmt->kind != sql::StmtKind::Empty;
+                       }) > 1;
   for (size_t i = 0; i < parsed.size(); ++i) {
     auto& p = parsed[i];
     if (p.stmt->kind == sql::StmtKind::Empty) continue;
+    if (implicitBlock) txn_.startImplicitBlock();
     Statement st{sql, std::move(p), {}, nullptr};
     std::unique_ptr<ParamTuple> params;
     if (isQuery(*st.parsed.stmt) && !txn_.failed()) {
@@ -287,7 +295,9 @@ rt::QueryContext SqlSession::makeContext(const uint8_t* params) {
   ctx.cancel = &cancel_;
   ctx.transactionTimestamp = txn_.startTimestamp();
   ctx.typeContext = &settings_.typeContext();  // casts between timestamp types need the zone
-  ctx.currentSetting = [this](std::string_view name) { return settings_.get(name); };
+  ctx.currentSetting = [this](std::string_view name) -> const std::string* {
+    return findSetting(name) ? &settings_.get(name) : nullptr;
+  };
   setStatementArena(&arena_);
   return ctx;
 }

@@ -88,6 +88,8 @@ class SqlSession final : public Session {
   void endTransaction(bool commit);
   void flushReports(ResultSink& sink);
   void ddlDone();
+  // 25001 "<command> cannot run inside a transaction block" (PreventInTransactionBlock).
+  void preventInTransactionBlock(std::string_view command) const;
 
   // ---- COPY (session_copy.cpp)
   QueryState runCopy(const Statement& st, ResultSink& sink);

@@ -22,6 +22,11 @@ void TransactionState::ensureStarted() {
   startTimestamp_ = currentTimestamp();
 }
 
+void TransactionState::startImplicitBlock() {
+  ensureStarted();
+  if (mode_ == Mode::Implicit) implicitBlock_ = true;
+}
+
 void TransactionState::beginBlock() {
   ensureStarted();
   mode_ = Mode::Block;
@@ -57,6 +62,7 @@ bool TransactionState::takeRolledBackDdl() {
 void TransactionState::finish() {
   mode_ = Mode::None;
   failed_ = false;
+  implicitBlock_ = false;
   hadDdl_ = false;
   ranStatement_ = false;
 }

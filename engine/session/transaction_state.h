@@ -15,6 +15,10 @@ class TransactionState {
 
   Mode mode() const { return mode_; }
   bool inBlock() const { return mode_ == Mode::Block; }
+  // PostgreSQL's IsTransactionBlock(): a BEGIN block, or the implicit block that the
+  // statements of one multi-statement simple Query form. DROP DATABASE and the like refuse
+  // to run inside one (25001), as they cannot be rolled back in PostgreSQL.
+  bool inTransactionBlock() const { return mode_ == Mode::Block || implicitBlock_; }
   bool failed() const { return failed_; }
   TxnStatus status() const;
   UndoLog& undo() { return undo_; }
@@ -23,6 +27,9 @@ class TransactionState {
 
   // Starts an implicit transaction unless one (or a block) is already running.
   void ensureStarted();
+  // Starts (or continues) the implicit transaction of a Query with several statements,
+  // marking it as an implicit transaction block until it ends.
+  void startImplicitBlock();
   // BEGIN: turns the running implicit transaction (or none) into a block.
   void beginBlock();
   // A statement inside the transaction failed after `statementMark`: its changes are
@@ -45,6 +52,7 @@ class TransactionState {
   void finish();
   Mode mode_ = Mode::None;
   bool failed_ = false;
+  bool implicitBlock_ = false;
   bool hadDdl_ = false;
   bool ranStatement_ = false;
   bool rolledBackDdl_ = false;

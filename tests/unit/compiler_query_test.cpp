@@ -183,3 +183,21 @@ TEST_CASE("ordered index range scans: chosen for sargable conjuncts only, exact 
   CHECK(f.outline == "Delete(Project(Filter(IndexRange[u_ad: a = ?, d <= ?])))");
   CHECK(f.run("select count(*) from u where a >= 2") == Lines{"5"});
 }
+
+TEST_CASE("compiled COALESCE/CASE with NULL inputs and current_setting(name, missing_ok)", "[compiler]") {
+  Fixture f;
+  CHECK(f.run("select coalesce(null, null, 3), case when false then null else 2 end, nullif(null, 1)") ==
+        std::vector<std::string>{"3|2|NULL"});
+  // The fixture's query context knows no settings at all.
+  CHECK(f.run("select current_setting('no_such_setting', true)") == std::vector<std::string>{"NULL"});
+  CHECK_THROWS_AS(f.run("select current_setting('no_such_setting', false)"), SqlError);
+  CHECK_THROWS_AS(f.run("select current_setting('no_such_setting')"), SqlError);
+}
+
+TEST_CASE("compiled char(n): padding dropped on the way to text, kept for LIKE, ignored against varchar", "[compiler]") {
+  Fixture f;
+  CHECK(f.run("select 'ab'::char(4) || '|', length('ab  '::char(4)), 'ab'::char(4) like 'ab'") ==
+        std::vector<std::string>{"ab||2|f"});
+  CHECK(f.run("select 'ab'::char(4) = 'ab  '::varchar, 'ab '::char(4) = 'ab  '::text") ==
+        std::vector<std::string>{"t|f"});
+}

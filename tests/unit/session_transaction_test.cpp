@@ -40,3 +40,23 @@ TEST_CASE("transaction state: a failed statement fails a block, rolls back the r
   CHECK(t.takeRolledBackDdl());
   CHECK_FALSE(t.takeRolledBackDdl());
 }
+
+TEST_CASE("transaction state: transaction blocks, explicit and implicit (multi-statement Query)") {
+  TransactionState t;
+  t.ensureStarted();
+  CHECK_FALSE(t.inTransactionBlock());  // a lone statement's implicit transaction is no block
+  t.commit();
+  t.startImplicitBlock();
+  CHECK(t.mode() == TransactionState::Mode::Implicit);
+  CHECK(t.inTransactionBlock());
+  CHECK(t.status() == TxnStatus::Idle);
+  t.commit();
+  CHECK_FALSE(t.inTransactionBlock());  // the mark ends with the transaction
+  t.ensureStarted();
+  CHECK_FALSE(t.inTransactionBlock());
+  t.rollback();
+  t.beginBlock();
+  CHECK(t.inTransactionBlock());
+  t.rollback();
+  CHECK_FALSE(t.inTransactionBlock());
+}
