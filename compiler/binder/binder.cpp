@@ -107,8 +107,31 @@ SqlType Binder::resolveType(const sql::TypeName& t) const {
   return t.type;
 }
 
+// A number literal read as float (`1e100::float8`, `d > 1e308`): PostgreSQL makes it a
+// numeric and converts that by its decimal text, so reading the literal's text as float
+// gives the same value, also for numbers beyond what DuetDB's numeric holds. A lifted
+// literal then takes the float type as its parameter type, unless it shares the parameter
+// with another occurrence.
+ExprPtr Binder::numberLiteralAsFloat(ExprPtr& e, SqlType target) {
+  if (target.id != TypeId::Float4 && target.id != TypeId::Float8) return nullptr;
+  if (e->kind == ExprKind::Param && e->param >= request_.explicitParamCount) {
+    size_t lit = static_cast<size_t>(e->param - request_.explicitParamCount);
+    if (lit >= request_.literalUses.size() || request_.literalUses[lit] != 1) return nullptr;
+    if (request_.literalTypes[lit] == LiteralType::Unknown) return nullptr;
+    paramTypes_[e->param] = SqlType{target.id, -1};
+    e->type = paramTypes_[e->param];
+    return std::move(e);
+  }
+  // Unlifted: the binder made the literal a cast of its text to plain numeric.
+  if (e->kind == ExprKind::Cast && e->type.id == TypeId::Numeric && e->type.typmod < 0 &&
+      e->args[0]->kind == ExprKind::Const && e->args[0]->type.id == TypeId::Unknown)
+    return plan::makeCast(std::move(e->args[0]), target, true);
+  return nullptr;
+}
+
 ExprPtr Binder::coerce(ExprPtr e, SqlType target, CastContext context, uint32_t location) {
   if (e->type == target) return e;
+  if (ExprPtr asFloat = numberLiteralAsFloat(e, target)) return asFloat;
   if (e->kind == ExprKind::Param && e->type.id == TypeId::Unknown) {
     paramTypes_[e->param] = SqlType{target.id, -1};
     e->type = SqlType{target.id, -1};
@@ -144,6 +167,11 @@ void Binder::unify(ExprPtr& a, ExprPtr& b, const std::string& op, uint32_t locat
   if ((a->type.id == TypeId::Char && b->type.id == TypeId::Varchar) ||
       (a->type.id == TypeId::Varchar && b->type.id == TypeId::Char))
     common = SqlType{TypeId::Char, -1};
+  // real against another number type: PostgreSQL's operator resolution prefers the float4 x
+  // float8 operators (float8 is the preferred numeric type), so both sides compute as float8.
+  if (common && common->id == TypeId::Float4 && a->type.id != TypeId::Unknown && b->type.id != TypeId::Unknown &&
+      a->type.id != b->type.id)
+    common = SqlType{TypeId::Float8, -1};
   if (!common)
     fail(sqlstate::kUndefinedFunction,
          fmt::format("operator does not exist: {} {} {}", typeName(a->type), op, typeName(b->type)), location);

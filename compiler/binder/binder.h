@@ -66,6 +66,8 @@ class Binder {
   [[noreturn]] void fail(const char* code, std::string message, uint32_t location) const;
 
   plan::ExprPtr bind(const sql::Expr& e, const Scope& scope, AggContext* agg = nullptr);
+  // A number literal converted to float4/float8, read as float directly (else nullptr, e kept).
+  plan::ExprPtr numberLiteralAsFloat(plan::ExprPtr& e, SqlType target);
   // Converts to `target` (deciding unknown parameter types), or raises 42804 naming `what`.
   plan::ExprPtr coerce(plan::ExprPtr e, SqlType target, CastContext context, uint32_t location);
   plan::ExprPtr coerceToBool(plan::ExprPtr e, const char* what, uint32_t location);

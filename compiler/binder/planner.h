@@ -53,6 +53,9 @@ struct PlanRequest {
   std::vector<SqlType> declaredParamTypes;
   // Kinds of the lifted literals, indexed like sql::Param::liftedIndex.
   std::vector<LiteralType> literalTypes;
+  // How often each lifted literal occurs (equal numeric literals share one parameter).
+  // A literal that occurs once may take the type of a cast applied to it.
+  std::vector<int> literalUses;
   // Parameter number (1-based) of lifted literal i is explicitParamCount + i + 1.
   int explicitParamCount = 0;
   std::string_view queryText;  // for error positions

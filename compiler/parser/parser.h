@@ -21,6 +21,7 @@ struct LiftedLiteral {
   TypeId kind = TypeId::Unknown;    // Int4, Int8, Numeric, or Unknown for strings
   std::string text;                 // the number as written, or the decoded string
   uint32_t location = 0;            // byte offset of the literal
+  int uses = 1;                     // occurrences sharing this parameter (numeric literals)
 };
 
 struct ParsedStatement {

@@ -312,6 +312,8 @@ void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endTo
     if (j == unique.size()) {
       unique.push_back(lit);
       unique.back().paramNumber = maxParam_ + static_cast<int>(j) + 1;
+    } else {
+      ++unique[j].uses;
     }
     uniqueIndex[i] = j;
     liftedParams_[i]->number = unique[j].paramNumber;

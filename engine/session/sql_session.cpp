@@ -238,7 +238,10 @@ std::shared_ptr<PreparedPlan> SqlSession::planFor(Statement& st) {
   PlanRequest request;
   request.stmt = p.stmt.get();
   request.declaredParamTypes = st.declaredTypes;
-  for (const auto& lit : p.literals) request.literalTypes.push_back(literalType(lit.kind));
+  for (const auto& lit : p.literals) {
+    request.literalTypes.push_back(literalType(lit.kind));
+    request.literalUses.push_back(lit.uses);
+  }
   request.explicitParamCount = p.explicitParams;
   request.queryText = st.sql;
   request.resolveTable = [this](const sql::QualifiedName& name) {
