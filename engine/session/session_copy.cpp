@@ -1,4 +1,6 @@
 // COPY FROM STDIN into a table and COPY (table | query) TO STDOUT.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "engine/session/sql_session.h"
@@ -97,6 +99,14 @@ QueryState SqlSession::runCopy(const Statement& st, ResultSink& sink) {
       state->names.push_back(c);
     }
   }
+  // Columns not listed get their DEFAULT, as in INSERT. DuetDB has no volatile functions (no
+  // random(), no sequences) and now() is fixed per transaction, so one evaluation serves
+  // every row; the value goes into each row through the column type's text input.
+  for (size_t c = 0; c < t.columns.size(); ++c) {
+    if (std::find(state->columns.begin(), state->columns.end(), static_cast<int>(c)) != state->columns.end()) continue;
+    if (t.columns[c].defaultSql.empty()) continue;
+    state->defaults.emplace_back(static_cast<int>(c), evaluateText("SELECT " + t.columns[c].defaultSql));
+  }
   state->options = copyOptions(s.options);
   state->mark = txn_.undo().mark();
   int n = static_cast<int>(state->columns.size());
@@ -121,10 +131,19 @@ QueryState SqlSession::copyInData(std::string_view data, ResultSink& sink) {
   int64_t count = 0;
   UndoLog::Mark mark = txn_.undo().mark();
   CopyInParser parser(state->options, state->names);
+  // Every row starts from the defaults (NULL unless a DEFAULT says otherwise).
+  std::vector<__int128> defaultStorage(storage.size());
+  uint8_t* defaultTuple = reinterpret_cast<uint8_t*>(defaultStorage.data());
+  Arena defaultArena;
   const TypeContext& ctx = settings_.typeContext();
+  for (size_t c = 0; c < t.columns.size(); ++c) defaultTuple[layout.nullOffset(c)] = 1;
+  for (const auto& [c, value] : state->defaults) {
+    if (!value) continue;
+    defaultTuple[layout.nullOffset(c)] = 0;
+    parseText(layout.types[c], *value, defaultTuple + layout.offsets[c], defaultArena, ctx);
+  }
   auto onRow = [&](const CopyRow& row) {
-    std::fill(storage.begin(), storage.end(), 0);
-    for (size_t c = 0; c < t.columns.size(); ++c) tuple[layout.nullOffset(c)] = 1;
+    std::copy(defaultStorage.begin(), defaultStorage.end(), storage.begin());
     for (size_t i = 0; i < state->columns.size(); ++i) {
       int c = state->columns[i];
       const auto& f = row.fields[i];
@@ -259,6 +278,34 @@ void SqlSession::copyOut(const Statement& st, ResultSink& sink) {
   consumer.flush();
   sink.copyOutDone();
   sink.commandComplete(fmt::format("COPY {}", consumer.rows));
+}
+
+std::optional<std::string> SqlSession::evaluateText(const std::string& query) {
+  auto parsed = sql::parseQuery(query, sql::ParseOptions{.liftLiterals = true});
+  Statement q{query, std::move(parsed.at(0)), {}, nullptr};
+  q.plan = planFor(q);
+  auto params = literalParams(q);
+  const PreparedPlan& plan = *q.plan;
+
+  class FirstValue final : public rt::RowConsumer {
+   public:
+    FirstValue(const TupleLayout& layout, const TypeContext& ctx) : encoder_(layout, {0}), ctx_(ctx) {}
+    void consume(const uint8_t* tuple) override {
+      encoder_.encode(tuple, ctx_);
+      const Field& f = encoder_.fields()[0];
+      if (f.len >= 0) value = std::string(f.data, static_cast<size_t>(f.len));
+    }
+    std::optional<std::string> value;
+
+   private:
+    RowEncoder encoder_;
+    const TypeContext& ctx_;
+  };
+  FirstValue consumer(plan.compiled->outputLayout, settings_.typeContext());
+  rt::QueryContext ctx = makeContext(params->data());
+  ctx.output = &consumer;
+  plan.compiled->entry(&ctx);
+  return consumer.value;
 }
 
 }  // namespace duet

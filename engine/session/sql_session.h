@@ -120,9 +120,13 @@ class SqlSession final : public Session {
     TableInfo* table = nullptr;
     std::vector<int> columns;  // table column per field
     std::vector<std::string> names;
+    // Per table column not in the COPY list: its DEFAULT's value as text (nullopt: NULL).
+    std::vector<std::pair<int, std::optional<std::string>>> defaults;
     CopyOptions options;
     UndoLog::Mark mark;
   };
+  // Runs `query` (one row, one column) and returns its value as text (nullopt for NULL).
+  std::optional<std::string> evaluateText(const std::string& query);
   std::unique_ptr<CopyInState> copyIn_;
   bool copyFromSimple_ = false;
   // Statements of a simple Query that follow a COPY FROM STDIN.

@@ -136,6 +136,21 @@ def test_copy():
             assert cur.fetchone() == (1002,), "failed COPY must insert nothing"
         conn.execute("DROP TABLE pyc_copy")
 
+        # Columns left out of the COPY list get their DEFAULT, as with INSERT.
+        conn.execute("DROP TABLE IF EXISTS pyc_copy_def")
+        conn.execute("CREATE TABLE pyc_copy_def (id integer, n numeric(6,2) DEFAULT 1.5 * 2, "
+                     "s varchar(8) DEFAULT 'x' || 'y', t timestamptz DEFAULT now(), z integer)")
+        with conn.cursor() as cur:
+            with cur.copy("COPY pyc_copy_def (id) FROM STDIN") as copy:
+                copy.write("1\n2\n")
+            with cur.copy("COPY pyc_copy_def (s, id) FROM STDIN") as copy:
+                copy.write("given\t3\n\\N\t4\n")
+            cur.execute("SELECT id, n, s, t IS NOT NULL, z FROM pyc_copy_def ORDER BY id")
+            got = cur.fetchall()
+            assert got == [(1, decimal.Decimal("3.00"), "xy", True, None), (2, decimal.Decimal("3.00"), "xy", True, None),
+                           (3, decimal.Decimal("3.00"), "given", True, None), (4, decimal.Decimal("3.00"), None, True, None)], got
+        conn.execute("DROP TABLE pyc_copy_def")
+
 
 def test_errors():
     with connect(autocommit=True) as conn:
