@@ -19,6 +19,8 @@ class PlanCache {
   std::shared_ptr<PreparedPlan> find(const std::string& key, uint64_t catalogVersion);
   void put(const std::string& key, std::shared_ptr<PreparedPlan> plan);
   size_t size() const { return plans_.size(); }
+  // Every cached plan with its key (statistics, tests).
+  const std::map<std::string, std::shared_ptr<PreparedPlan>>& entries() const { return plans_; }
 
  private:
   std::map<std::string, std::shared_ptr<PreparedPlan>> plans_;

@@ -3,6 +3,7 @@
 // session_extended.cpp.
 #include "engine/session/sql_session.h"
 
+#include <chrono>
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -280,14 +281,18 @@ void SqlSession::runPlan(Statement& st, const uint8_t* params,
                          const std::vector<int16_t>& formats, ResultSink& sink, bool describe) {
   // A cached plan may have been compiled before DDL this statement must see.
   if (st.plan->catalogVersion != engine_.catalogVersion) st.plan = planFor(st);
-  const PreparedPlan& plan = *st.plan;
+  PreparedPlan& plan = *st.plan;
   std::vector<int16_t> fmts = formats.empty() ? std::vector<int16_t>(plan.columns.size(), 0)
                                               : formats;
   if (describe && plan.returnsRows) sink.rowDescription(columnsOf(plan, fmts));
   SinkConsumer consumer(plan.compiled->outputLayout, fmts, sink, settings_.typeContext());
   rt::QueryContext ctx = makeContext(params);
   ctx.output = &consumer;
+  auto start = std::chrono::steady_clock::now();
   plan.compiled->entry(&ctx);
+  plan.executionNs += static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+  ++plan.executions;
   sink.commandComplete(commandTag(plan, consumer.rows, ctx.affectedRows));
 }
 

@@ -6,7 +6,10 @@
 #include <vector>
 
 #include "engine/error.h"
+#include "compiler/codegen/jit.h"
+#include "engine/session/engine_state.h"
 #include "engine/session/sql_engine.h"
+#include "engine/session/sql_session.h"
 
 using namespace duet;
 
@@ -250,4 +253,20 @@ TEST_CASE("ParameterStatus: sent at startup, then only for what changes") {
   CHECK(sink.reported == std::vector<std::string>{"application_name"});
   s->simpleQuery("set application_name = 'x'", sink);  // same value: nothing new
   CHECK(sink.reported.size() == 1);
+}
+
+TEST_CASE("compiled plans record compile time, executions and execution time") {
+  Jit::instance().registerRuntime();
+  EngineState state;
+  SqlSession s(state, *state.catalog.database("postgres"), "postgres", "postgres", {});
+  RecordingSink sink;
+  s.simpleQuery("create table t (a int)", sink);
+  for (int i = 0; i < 3; ++i) s.simpleQuery(("insert into t values (" + std::to_string(i) + ")").c_str(), sink);
+  const PreparedPlan* insert = nullptr;
+  for (const auto& [key, plan] : state.plans.entries())
+    if (plan->command == PreparedPlan::Command::Insert) insert = plan.get();
+  REQUIRE(insert != nullptr);  // one plan serves all three: the literal was lifted
+  CHECK(insert->executions == 3);
+  CHECK(insert->executionNs > 0);
+  CHECK(insert->compiled->compileMs > 0);
 }
