@@ -71,7 +71,11 @@ SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std:
   settings_.takeReportChanges();
 }
 
-SqlSession::~SqlSession() { rollbackOpenBlock(); }
+SqlSession::~SqlSession() {
+  rollbackOpenBlock();
+  // Runtime functions allocate in the thread's statement arena: never leave it pointing here.
+  if (&statementArena() == &arena_) setStatementArena(nullptr);
+}
 
 std::vector<std::pair<std::string, std::string>> SqlSession::reportedParameters() const {
   return settings_.reportedValues();

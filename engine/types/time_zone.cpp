@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -181,7 +182,10 @@ std::optional<ResolvedTimeZone> resolveUncached(std::string_view setting) {
     if (zone->isFixed()) {
       r.fixedOffsetEast = utcOffsetAt(*zone, 0);
     } else {
-      r.zone = zone.release();  // owned by the cache in resolveTimeZone, never freed
+      // Kept for the life of the process: sessions hold the pointer in their TypeContext.
+      static std::vector<std::unique_ptr<NamedTimeZone>> loaded;  // guarded by resolveTimeZone's mutex
+      r.zone = zone.get();
+      loaded.push_back(std::move(zone));
     }
     return r;
   }
