@@ -55,14 +55,20 @@ bool isAggregateName(const std::string& n) {
 
 }  // namespace
 
-bool exprEquals(const Expr& a, const Expr& b) {
+bool exprEquals(const Expr& a, const Expr& b, const std::vector<int>* paramClass) {
+  auto sameParam = [&](int x, int y) {
+    if (x == y) return true;
+    if (!paramClass || x < 0 || y < 0) return false;
+    size_t n = paramClass->size();
+    return static_cast<size_t>(x) < n && static_cast<size_t>(y) < n && (*paramClass)[x] == (*paramClass)[y];
+  };
   if (a.kind != b.kind || !(a.type == b.type) || a.op != b.op || a.column != b.column ||
-      a.param != b.param || a.negated != b.negated || a.constNull != b.constNull ||
+      !sameParam(a.param, b.param) || a.negated != b.negated || a.constNull != b.constNull ||
       a.function != b.function || a.constString != b.constString ||
       std::memcmp(a.constant, b.constant, sizeof a.constant) != 0 || a.args.size() != b.args.size())
     return false;
   for (size_t i = 0; i < a.args.size(); ++i)
-    if (!exprEquals(*a.args[i], *b.args[i])) return false;
+    if (!exprEquals(*a.args[i], *b.args[i], paramClass)) return false;
   return true;
 }
 
@@ -95,6 +101,10 @@ Binder::Binder(const PlanRequest& request) : request_(request) {
       case LiteralType::Unknown: paramTypes_.push_back({TypeId::Unknown, -1}); break;
     }
   }
+  for (size_t i = 0; i < paramTypes_.size(); ++i) paramClass_.push_back(static_cast<int>(i));
+  for (size_t j = 0; j < request.literalSameAs.size(); ++j)
+    if (request.literalSameAs[j] >= 0)
+      paramClass_[request.explicitParamCount + j] = request.explicitParamCount + request.literalSameAs[j];
 }
 
 void Binder::fail(const char* code, std::string message, uint32_t location) const {
@@ -560,7 +570,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
     if (!agg->groupExprs.empty() || e.kind == K::ColumnRef) {
       ExprPtr plain = bind(e, scope, nullptr);
       for (size_t g = 0; g < agg->groupExprs.size(); ++g)
-        if (exprEquals(*plain, *agg->groupExprs[g])) return plan::makeColumn(static_cast<int>(g), plain->type);
+        if (exprEquals(*plain, *agg->groupExprs[g], &paramClass_)) return plan::makeColumn(static_cast<int>(g), plain->type);
       if (e.kind == K::ColumnRef) {
         const auto& ref = e.as<sql::ColumnRef>();
         std::string shown = ref.names.size() >= 2 ? ref.names[ref.names.size() - 2] + "." + ref.names.back() : ref.names.back();

@@ -82,6 +82,9 @@ class Binder {
   static bool containsAggregate(const sql::Expr& e);
 
   std::vector<SqlType>& paramTypes() { return paramTypes_; }
+  // Per parameter: its equality class for exprEquals (itself, or the first lifted string
+  // literal of the same text).
+  const std::vector<int>& paramClasses() const { return paramClass_; }
   const PlanRequest& request() const { return request_; }
 
  private:
@@ -93,9 +96,12 @@ class Binder {
 
   const PlanRequest& request_;
   std::vector<SqlType> paramTypes_;
+  std::vector<int> paramClass_;
 };
 
-bool exprEquals(const plan::Expr& a, const plan::Expr& b);
+// Structural equality; with paramClass, parameters of one class (lifted string literals of
+// equal text) count as equal too.
+bool exprEquals(const plan::Expr& a, const plan::Expr& b, const std::vector<int>* paramClass = nullptr);
 // Shifts every column reference by delta (moving an expression onto a narrower row).
 void shiftColumns(plan::Expr& e, int delta);
 // The smallest and largest column an expression reads, or {-1, -1} for none.

@@ -61,6 +61,9 @@ struct PlanRequest {
   // How often each lifted literal occurs (equal numeric literals share one parameter).
   // A literal that occurs once may take the type of a cast applied to it.
   std::vector<int> literalUses;
+  // Per lifted literal: the lifted literal with the same string text it equals, or -1
+  // (sql::LiftedLiteral::sameTextAs); such parameters count as equal expressions.
+  std::vector<int> literalSameAs;
   // Parameter number (1-based) of lifted literal i is explicitParamCount + i + 1.
   int explicitParamCount = 0;
   std::string_view queryText;  // for error positions

@@ -685,7 +685,7 @@ class StatementPlanner {
       ExprPtr bound = b_.bind(e, scope, agg);
       int found = -1;
       for (size_t i = 0; i < targets.size(); ++i)
-        if (exprEquals(*targets[i], *bound)) { found = static_cast<int>(i); break; }
+        if (exprEquals(*targets[i], *bound, &b_.paramClasses())) { found = static_cast<int>(i); break; }
       if (found < 0) {
         found = static_cast<int>(targets.size());
         targets.push_back(std::move(bound));

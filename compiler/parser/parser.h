@@ -22,6 +22,10 @@ struct LiftedLiteral {
   std::string text;                 // the number as written, or the decoded string
   uint32_t location = 0;            // byte offset of the literal
   int uses = 1;                     // occurrences sharing this parameter (numeric literals)
+  // Strings keep one parameter each (their types come from context), but the binder must
+  // still see `g || 'x' ... GROUP BY g || 'x'` as one expression: the index (into
+  // ParsedStatement::literals) of the first string literal with the same text.
+  int sameTextAs = -1;
 };
 
 struct ParsedStatement {

@@ -315,6 +315,11 @@ void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endTo
     } else {
       ++unique[j].uses;
     }
+    if (lit.kind == TypeId::Unknown) {
+      size_t first = 0;
+      while (!(unique[first].kind == TypeId::Unknown && unique[first].text == lit.text)) ++first;
+      unique[j].sameTextAs = static_cast<int>(first);
+    }
     uniqueIndex[i] = j;
     liftedParams_[i]->number = unique[j].paramNumber;
     liftedParams_[i]->liftedIndex = static_cast<int>(j);
@@ -332,6 +337,9 @@ void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endTo
         default: key += "?unknown"; break;
       }
       key += std::to_string(uniqueIndex[nextLifted]);
+      // Equal strings must give equal keys only with the same pattern of equal texts.
+      if (int same = unique[uniqueIndex[nextLifted]].sameTextAs; same >= 0 && static_cast<size_t>(same) != uniqueIndex[nextLifted])
+        key += "=" + std::to_string(same);
       i = liftedTokens_[nextLifted].second;
       ++nextLifted;
       continue;

@@ -246,6 +246,7 @@ std::shared_ptr<PreparedPlan> SqlSession::planFor(Statement& st) {
   for (const auto& lit : p.literals) {
     request.literalTypes.push_back(literalType(lit.kind));
     request.literalUses.push_back(lit.uses);
+    request.literalSameAs.push_back(lit.sameTextAs);
   }
   request.explicitParamCount = p.explicitParams;
   request.queryText = st.sql;

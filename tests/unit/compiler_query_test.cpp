@@ -51,6 +51,7 @@ struct Fixture {
       req.literalTypes.push_back(l.kind == TypeId::Int4 ? LiteralType::Int4 : l.kind == TypeId::Int8 ? LiteralType::Int8
                                  : l.kind == TypeId::Numeric ? LiteralType::Numeric : LiteralType::Unknown);
     for (const auto& l : ps.literals) req.literalUses.push_back(l.uses);
+    for (const auto& l : ps.literals) req.literalSameAs.push_back(l.sameTextAs);
     req.queryText = sqlText;
     req.resolveTable = [&](const sql::QualifiedName& n) {
       Table* table = n.name() == "t" ? &t : n.name() == "u" ? &u : nullptr;

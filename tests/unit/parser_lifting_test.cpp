@@ -119,3 +119,15 @@ TEST_CASE("lifting: shape keys tell shared constants apart", "[parser][lifting]"
   CHECK(key("select 1, 2") == key("select 3, 4"));
   CHECK(key("select 1, 2") != key("select 1, 1"));
 }
+
+TEST_CASE("lifting: equal string literals stay separate parameters but are marked equal", "[parser][lifting]") {
+  auto p = parseOne("select g || 'x', count(*) from t group by g || 'x', g || 'y'", true);
+  REQUIRE(p.literals.size() == 3);
+  CHECK(p.literals[0].sameTextAs == 0);
+  CHECK(p.literals[1].sameTextAs == 0);  // the second 'x'
+  CHECK(p.literals[2].sameTextAs == 2);
+  CHECK(p.literals[0].paramNumber != p.literals[1].paramNumber);
+  auto key = [](const std::string& q) { return parseOne(q, true).shapeKey; };
+  CHECK(key("select g || 'x' from t group by g || 'x'") == key("select g || 'a' from t group by g || 'a'"));
+  CHECK(key("select g || 'x' from t group by g || 'x'") != key("select g || 'x' from t group by g || 'y'"));
+}
