@@ -440,6 +440,10 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     arity(0);
     return call("duet_q_now", {TypeId::TimestampTz, -1}, {});
   }
+  if (name == "random") {
+    arity(0);
+    return call("duet_q_random", {TypeId::Float8, -1}, {});
+  }
   if (name == "version") {
     arity(0);
     return textConst("PostgreSQL 15.0 (DuetDB 0.1) on x86_64-pc-linux-gnu, compiled by g++ 12, 64-bit");

@@ -197,6 +197,16 @@ const uint8_t* duet_q_join_next(JoinTable* t, const uint8_t* key, uint64_t* curs
 }
 int64_t duet_q_now(QueryContext* ctx) { return ctx->transactionTimestamp; }
 
+// splitmix64: one 64-bit state, cheap, good enough for random(); the top 53 bits make a
+// double in [0, 1) as PostgreSQL's random() returns.
+double duet_q_random(QueryContext* ctx) {
+  uint64_t z = (*ctx->randomState += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-53;
+}
+
 namespace {
 const std::string* findSetting(QueryContext* ctx, const VarString* name) {
   return ctx->currentSetting ? ctx->currentSetting(name->view()) : nullptr;
@@ -232,7 +242,7 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_groups_find), DUET_Q(duet_q_groups_size), DUET_Q(duet_q_groups_entry),
       DUET_Q(duet_q_distinct_first),
       DUET_Q(duet_q_join_new), DUET_Q(duet_q_join_insert), DUET_Q(duet_q_join_finish),
-      DUET_Q(duet_q_join_next), DUET_Q(duet_q_now),
+      DUET_Q(duet_q_join_next), DUET_Q(duet_q_now), DUET_Q(duet_q_random),
       DUET_Q(duet_q_current_setting), DUET_Q(duet_q_setting_exists), DUET_Q(duet_q_check_limit),
   };
 #undef DUET_Q

@@ -115,6 +115,8 @@ struct QueryContext {
   // now()/CURRENT_TIMESTAMP: the transaction's start, microseconds since 2000-01-01 UTC
   // (recorded by the session so a replay of the statement sees the same value).
   int64_t transactionTimestamp = 0;
+  // random(): the session's generator state (see TransactionState::randomState).
+  uint64_t* randomState = nullptr;
   // current_setting(name): the session's value of a setting; null if there is no such setting.
   std::function<const std::string*(std::string_view)> currentSetting;
   std::vector<std::unique_ptr<TupleBuffer>> buffers;  // per-execution runtime state,
@@ -158,6 +160,7 @@ void duet_q_join_insert(duet::rt::JoinTable* t, const uint8_t* key, const uint8_
 void duet_q_join_finish(duet::rt::JoinTable* t);
 const uint8_t* duet_q_join_next(duet::rt::JoinTable* t, const uint8_t* key, uint64_t* cursor);
 int64_t duet_q_now(duet::rt::QueryContext* ctx);
+double duet_q_random(duet::rt::QueryContext* ctx);
 const duet::VarString* duet_q_current_setting(duet::rt::QueryContext* ctx, const duet::VarString* name);
 // current_setting(name, missing_ok) is NULL for an unknown name: this says whether the
 // setting exists, raising current_setting's 42704 instead of answering false unless missingOk.

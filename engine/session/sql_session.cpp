@@ -307,6 +307,7 @@ rt::QueryContext SqlSession::makeContext(const uint8_t* params) {
   ctx.undo = &txn_.undo();
   ctx.cancel = &cancel_;
   ctx.transactionTimestamp = txn_.startTimestamp();
+  ctx.randomState = txn_.randomState();
   ctx.typeContext = &settings_.typeContext();  // casts between timestamp types need the zone
   ctx.currentSetting = [this](std::string_view name) -> const std::string* {
     return findSetting(name) ? &settings_.get(name) : nullptr;

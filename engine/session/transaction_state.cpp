@@ -1,6 +1,7 @@
 #include "engine/session/transaction_state.h"
 
 #include <chrono>
+#include <random>
 
 namespace duet {
 
@@ -9,6 +10,11 @@ int64_t currentTimestamp() {
   auto now = std::chrono::system_clock::now().time_since_epoch();
   return std::chrono::duration_cast<std::chrono::microseconds>(now).count() -
          kUnixToPostgresMicros;
+}
+
+uint64_t freshRandomState() {
+  static std::random_device device;
+  return (static_cast<uint64_t>(device()) << 32) ^ device();
 }
 
 TxnStatus TransactionState::status() const {
@@ -20,6 +26,7 @@ void TransactionState::ensureStarted() {
   if (mode_ != Mode::None) return;
   mode_ = Mode::Implicit;
   startTimestamp_ = currentTimestamp();
+  randomAtStart_ = random_;
 }
 
 void TransactionState::startImplicitBlock() {

@@ -9,6 +9,9 @@
 
 namespace duet {
 
+// A random starting state for a session's random() generator.
+uint64_t freshRandomState();
+
 class TransactionState {
  public:
   enum class Mode : uint8_t { None, Implicit, Block };
@@ -24,6 +27,11 @@ class TransactionState {
   UndoLog& undo() { return undo_; }
   // now(): microseconds since 2000-01-01 UTC when the transaction began.
   int64_t startTimestamp() const { return startTimestamp_; }
+  // random(): the session's generator state, advanced by every call. Its value when the
+  // transaction began is, with the start timestamp, what a replay of the transaction needs
+  // to compute the same values (the redo log records both).
+  uint64_t* randomState() { return &random_; }
+  uint64_t randomStateAtStart() const { return randomAtStart_; }
 
   // Starts an implicit transaction unless one (or a block) is already running.
   void ensureStarted();
@@ -57,6 +65,8 @@ class TransactionState {
   bool ranStatement_ = false;
   bool rolledBackDdl_ = false;
   int64_t startTimestamp_ = 0;
+  uint64_t random_ = freshRandomState();
+  uint64_t randomAtStart_ = 0;
   UndoLog undo_;
 };
 

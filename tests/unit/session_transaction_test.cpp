@@ -1,6 +1,9 @@
 // TransactionState: the I/T/E status, implicit and explicit transactions, failed blocks.
 #include <catch2/catch.hpp>
 
+#include <vector>
+
+#include "compiler/codegen/query_runtime.h"
 #include "engine/session/transaction_state.h"
 
 using namespace duet;
@@ -59,4 +62,22 @@ TEST_CASE("transaction state: transaction blocks, explicit and implicit (multi-s
   CHECK(t.inTransactionBlock());
   t.rollback();
   CHECK_FALSE(t.inTransactionBlock());
+}
+
+TEST_CASE("random(): the transaction records the generator state it started from") {
+  TransactionState t;
+  uint64_t before = *t.randomState();
+  t.ensureStarted();
+  CHECK(t.randomStateAtStart() == before);
+  rt::QueryContext ctx;
+  ctx.randomState = t.randomState();
+  std::vector<double> first;
+  for (int i = 0; i < 5; ++i) first.push_back(duet_q_random(&ctx));
+  for (double v : first) CHECK((v >= 0.0 && v < 1.0));
+  CHECK(first[0] != first[1]);
+  t.commit();
+  // A replay restores the recorded state and gets the same values.
+  uint64_t replay = t.randomStateAtStart();
+  ctx.randomState = &replay;
+  for (double v : first) CHECK(duet_q_random(&ctx) == v);
 }
