@@ -147,12 +147,13 @@ BEGIN
     WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_id = v_c_id
     RETURNING c_credit INTO v_c_credit;
   -- Clause 2.5.2.2: a customer with bad credit gets the payment's keys and amount put in
-  -- front of C_DATA, which keeps its first 500 characters.
+  -- front of C_DATA, which keeps its first 500 characters (an explicit cast to varchar(500)
+  -- truncates).
   IF v_c_credit = 'BC' THEN
     UPDATE customer
-      SET c_data = left(v_c_id::text || ' ' || p_c_d_id::text || ' ' || p_c_w_id::text || ' '
-                        || p_d_id::text || ' ' || p_w_id::text || ' ' || p_h_amount::text
-                        || ' | ' || c_data, 500)
+      SET c_data = (v_c_id::text || ' ' || p_c_d_id::text || ' ' || p_c_w_id::text || ' '
+                    || p_d_id::text || ' ' || p_w_id::text || ' ' || p_h_amount::text
+                    || ' | ' || c_data)::varchar(500)
       WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_id = v_c_id;
   END IF;
   -- H_DATA: W_NAME and D_NAME separated by 4 spaces.

@@ -113,7 +113,7 @@ bad=$(q "SELECT c_id FROM customer WHERE c_w_id = 1 AND c_d_id = 4 AND c_credit 
 q "SELECT payment(1, 5, 1, 4, $bad, false, 0, 12.34)" >/dev/null
 prefix="$bad 4 1 5 1 12.34 | "
 expect "payment records itself in a bad-credit customer's C_DATA" \
-  "$(q "SELECT left(c_data, ${#prefix}), length(c_data) <= 500 FROM customer
+  "$(q "SELECT c_data::varchar(${#prefix}), length(c_data) <= 500 FROM customer
         WHERE c_w_id = 1 AND c_d_id = 4 AND c_id = $bad")" "$prefix|t"
 
 # Delivery: the oldest undelivered order of each district.
