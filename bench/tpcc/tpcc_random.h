@@ -1,0 +1,91 @@
+// Random values as the TPC-C specification defines them (clause 4.3.2 for the population,
+// clause 2.1.6 for NURand). Used by the loader; header-only, no state beyond the engine.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <string_view>
+
+namespace tpcc {
+
+// The C_LAST constant C used while loading (clause 2.1.6: C_LOAD). The drivers' C_RUN for
+// C_LAST must differ from it by 65..119, but neither 96 nor 112 (run_pgbench.sh uses 84).
+constexpr int kCLastLoad = 157;
+
+// Characters of an a-string (clause 4.3.2.2 asks for at least the 26 lower- and upper-case
+// letters and the 10 digits). None of them needs escaping in COPY's text format.
+constexpr std::string_view kAlphanumeric =
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+class Random {
+ public:
+  // One generator per piece of the population (a table of one warehouse, say), seeded from
+  // the run's seed and that piece's identity, so a piece's rows do not depend on which thread
+  // makes them or in which order. std::seed_seq and mt19937_64 are fully specified by the
+  // standard, so the rows are the same on every platform.
+  Random(std::uint64_t seed, std::uint64_t piece, std::uint64_t warehouse)
+      : engine_(makeEngine(seed, piece, warehouse)) {}
+
+  // Uniform in [lo, hi]. The modulo bias is below 2^-40 for the ranges used here, and unlike
+  // std::uniform_int_distribution the result is specified, not implementation-defined.
+  std::int64_t uniform(std::int64_t lo, std::int64_t hi) {
+    return lo + static_cast<std::int64_t>(engine_() % static_cast<std::uint64_t>(hi - lo + 1));
+  }
+
+  bool percent(int p) { return uniform(1, 100) <= p; }
+
+  // "random a-string [x .. y]": alphanumeric characters, length uniform in [x, y].
+  std::string aString(int minLen, int maxLen) { return fromAlphabet(kAlphanumeric, minLen, maxLen); }
+
+  // "random n-string [x .. y]": digits, length uniform in [x, y].
+  std::string nString(int minLen, int maxLen) { return fromAlphabet("0123456789", minLen, maxLen); }
+
+  // Clause 2.1.6: NURand(A, x, y) = (((random(0, A) | random(x, y)) + C) % (y - x + 1)) + x.
+  int nurand(int a, int x, int y, int c) {
+    return static_cast<int>((((uniform(0, a) | uniform(x, y)) + c) % (y - x + 1)) + x);
+  }
+
+  // Clause 4.3.2.7: a zip code is a random n-string of 4 digits followed by "11111".
+  std::string zip() { return nString(4, 4) + "11111"; }
+
+  // I_DATA and S_DATA (clause 4.3.3.1): a-string [26 .. 50], in 10% of the rows with
+  // "ORIGINAL" at a random position.
+  std::string dataWithOriginal() {
+    std::string data = aString(26, 50);
+    if (percent(10)) {
+      constexpr std::string_view kOriginal = "ORIGINAL";
+      data.replace(static_cast<std::size_t>(uniform(0, static_cast<std::int64_t>(data.size() - kOriginal.size()))),
+                   kOriginal.size(), kOriginal);
+    }
+    return data;
+  }
+
+ private:
+  static std::mt19937_64 makeEngine(std::uint64_t seed, std::uint64_t piece, std::uint64_t warehouse) {
+    std::seed_seq sequence{seed & 0xffffffffu, seed >> 32, piece, warehouse};
+    return std::mt19937_64(sequence);
+  }
+
+  std::string fromAlphabet(std::string_view alphabet, int minLen, int maxLen) {
+    std::string s(static_cast<std::size_t>(uniform(minLen, maxLen)), ' ');
+    for (char& ch : s) ch = alphabet[static_cast<std::size_t>(uniform(0, static_cast<std::int64_t>(alphabet.size() - 1)))];
+    return s;
+  }
+
+  std::mt19937_64 engine_;
+};
+
+// Clause 4.3.2.3: C_LAST is the concatenation of the syllables for the three digits of a
+// number in [0, 999], e.g. 371 -> "PRICALLYOUGHT".
+inline std::string lastName(int number) {
+  static constexpr std::string_view kSyllables[] = {"BAR", "OUGHT", "ABLE", "PRI",   "PRES",
+                                                    "ESE", "ANTI",  "CALLY", "ATION", "EING"};
+  std::string name;
+  name += kSyllables[number / 100];
+  name += kSyllables[number / 10 % 10];
+  name += kSyllables[number % 10];
+  return name;
+}
+
+}  // namespace tpcc
