@@ -88,11 +88,23 @@ StmtPtr Parser::parseTransaction() {
 
 // ---- SET / SHOW / RESET / DISCARD ----
 
-// A configuration parameter name: ColId ('.' ColId)*.
-static std::string joinDotted(std::vector<std::string> parts) {
-  std::string s;
-  for (auto& p : parts) s += (s.empty() ? "" : ".") + p;
-  return s;
+// A configuration parameter name: TIME ZONE (TimeZone), or ColId ('.' ColId)*.
+std::string Parser::parseSettingName() {
+  if (isKw("time") && isKw("zone", 1)) {
+    advance();
+    advance();
+    return "timezone";
+  }
+  std::string name = parseColId();
+  while (acceptOp(".")) name += "." + parseColId();
+  return name;
+}
+
+DefElem Parser::parseSettingValue() {
+  DefElem v;
+  v.location = peek().offset;
+  parseOptionValue(v, true);
+  return v;
 }
 
 StmtPtr Parser::parseSet() {
@@ -108,58 +120,31 @@ StmtPtr Parser::parseSet() {
   if ((isKw("session") || isKw("local")) && peek(1).kind == TokenKind::Word && !isKw("to", 1)) {
     s->local = advance().text == "local";
   }
-  if (isKw("names") && !isKw("to", 1) && !isOp("=", 1)) {  // SET NAMES 'enc' sets client_encoding
+  // SET NAMES 'enc' (client_encoding) and SET TIME ZONE value take one value and no TO/=;
+  // SET TIME ZONE LOCAL means DEFAULT.
+  bool special = false;
+  if (isKw("names") && !isKw("to", 1) && !isOp("=", 1)) {
     advance();
     s->name = "client_encoding";
-    if (acceptKw("default")) {
-      s->action = SetStmt::Action::SetDefault;
-    } else {
-      DefElem v;
-      v.location = peek().offset;
-      parseOptionValue(v, true);
-      s->values.push_back(std::move(v));
-    }
-    return s;
+    special = true;
+  } else {
+    special = isKw("time") && isKw("zone", 1);
+    s->name = parseSettingName();
+    if (!special && !acceptKw("to")) expectOp("=");
   }
-  if (isKw("time") && isKw("zone", 1)) {
-    advance();
-    advance();
-    s->name = "timezone";
-    if (acceptKw("default") || acceptKw("local")) {
-      s->action = SetStmt::Action::SetDefault;
-    } else {
-      DefElem v;
-      v.location = peek().offset;
-      parseOptionValue(v, true);
-      s->values.push_back(std::move(v));
-    }
-    return s;
-  }
-  std::vector<std::string> parts{parseColId()};
-  while (acceptOp(".")) parts.push_back(parseColId());
-  s->name = joinDotted(std::move(parts));
-  if (!acceptKw("to")) expectOp("=");
-  if (acceptKw("default")) {
+  if (acceptKw("default") || (special && s->name == "timezone" && acceptKw("local"))) {
     s->action = SetStmt::Action::SetDefault;
     return s;
   }
-  do {
-    DefElem v;
-    v.location = peek().offset;
-    parseOptionValue(v, true);
-    s->values.push_back(std::move(v));
-  } while (acceptOp(","));
+  do s->values.push_back(parseSettingValue());
+  while (!special && acceptOp(","));
   return s;
 }
 
 StmtPtr Parser::parseShow() {
   expectKw("show");
   auto s = std::make_unique<ShowStmt>();
-  if (isKw("time") && isKw("zone", 1)) {
-    advance();
-    advance();
-    s->name = "timezone";
-  } else if (isKw("transaction") && isKw("isolation", 1)) {
+  if (isKw("transaction") && isKw("isolation", 1)) {
     advance();
     advance();
     expectKw("level");
@@ -167,9 +152,7 @@ StmtPtr Parser::parseShow() {
   } else if (acceptKw("all")) {
     s->name = "all";
   } else {
-    std::vector<std::string> parts{parseColId()};
-    while (acceptOp(".")) parts.push_back(parseColId());
-    s->name = joinDotted(std::move(parts));
+    s->name = parseSettingName();
   }
   return s;
 }
@@ -178,16 +161,10 @@ StmtPtr Parser::parseReset() {
   expectKw("reset");
   auto s = std::make_unique<SetStmt>();
   s->action = SetStmt::Action::Reset;
-  if (isKw("time") && isKw("zone", 1)) {
-    advance();
-    advance();
-    s->name = "timezone";
-  } else if (acceptKw("all")) {
+  if (acceptKw("all")) {
     s->action = SetStmt::Action::ResetAll;
   } else {
-    std::vector<std::string> parts{parseColId()};
-    while (acceptOp(".")) parts.push_back(parseColId());
-    s->name = joinDotted(std::move(parts));
+    s->name = parseSettingName();
   }
   return s;
 }

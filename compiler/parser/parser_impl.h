@@ -89,6 +89,8 @@ class Parser {
   StmtPtr parseTransaction();
   void parseTransactionModes(TransactionStmt& t);
   StmtPtr parseSet();
+  std::string parseSettingName();
+  DefElem parseSettingValue();
   StmtPtr parseShow();
   StmtPtr parseReset();
   StmtPtr parseDiscard();

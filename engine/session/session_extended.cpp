@@ -80,18 +80,8 @@ void SqlSession::parse(const std::string& name, std::string_view sql,
     throw SqlError(sqlstate::kSyntaxError,
                    "cannot insert multiple commands into a prepared statement");
   }
-  if (txn_.failed() && !real.empty()) {
-    // In a failed block only COMMIT / ROLLBACK may be prepared, as in PostgreSQL.
-    const sql::Stmt& s0 = *real[0].stmt;
-    bool ends = s0.kind == sql::StmtKind::Transaction &&
-                (s0.as<sql::TransactionStmt>().action == sql::TransactionKind::Commit ||
-                 s0.as<sql::TransactionStmt>().action == sql::TransactionKind::Rollback);
-    if (!ends) {
-      throw SqlError(sqlstate::kInFailedSqlTransaction,
-                     "current transaction is aborted, commands ignored until end of "
-                     "transaction block");
-    }
-  }
+  // In a failed block only COMMIT / ROLLBACK may be prepared, as in PostgreSQL.
+  if (!real.empty()) checkNotFailed(*real[0].stmt);
   auto st = std::make_shared<Statement>();
   st->sql = std::string(sql);
   st->parsed = real.empty() ? std::move(parsed.at(0)) : std::move(real[0]);
@@ -155,17 +145,7 @@ void SqlSession::bind(const std::string& portalName, const std::string& statemen
                    fmt::format("bind message supplies {} parameters, but {} requires {}",
                                params.size(), stmtName(statement), required));
   }
-  if (txn_.failed()) {
-    const sql::Stmt& s = *st->parsed.stmt;
-    bool ends = s.kind == sql::StmtKind::Transaction &&
-                (s.as<sql::TransactionStmt>().action == sql::TransactionKind::Commit ||
-                 s.as<sql::TransactionStmt>().action == sql::TransactionKind::Rollback);
-    if (!ends) {
-      throw SqlError(sqlstate::kInFailedSqlTransaction,
-                     "current transaction is aborted, commands ignored until end of "
-                     "transaction block");
-    }
-  }
+  checkNotFailed(*st->parsed.stmt);
   Portal portal;
   if (st->plan) {
     if (st->plan->catalogVersion != engine_.catalogVersion) st->plan = planFor(*st);

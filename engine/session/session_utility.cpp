@@ -120,7 +120,7 @@ QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
       if (s.ifNotExists && !s.name.empty() &&
           engine_.catalog.findIndex(*db_, schemaOf(s.table), s.name)) {
         sink.notice(Notice::make("NOTICE", "42P07",
-                           fmt::format("relation \"{}\" already exists, skipping", s.name)));
+                                 fmt::format("relation \"{}\" already exists, skipping", s.name)));
       } else {
         engine_.catalog.createIndex(table, s.name, columns, s.unique, undo);
         ddlDone();
@@ -207,7 +207,7 @@ void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink)
     case sql::TransactionKind::Start:
       if (txn_.inBlock()) {
         sink.notice(Notice::make("WARNING", sqlstate::kActiveSqlTransaction,
-                           "there is already a transaction in progress"));
+                                 "there is already a transaction in progress"));
       }
       txn_.beginBlock();
       sink.commandComplete("BEGIN");
@@ -217,7 +217,7 @@ void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink)
       bool commit = s.action == sql::TransactionKind::Commit && !txn_.failed();
       if (!txn_.inBlock()) {
         sink.notice(Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
-                           "there is no transaction in progress"));
+                                 "there is no transaction in progress"));
       }
       endTransaction(commit);
       sink.commandComplete(commit ? "COMMIT" : "ROLLBACK");
@@ -231,7 +231,7 @@ void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink)
 void SqlSession::runSet(const sql::SetStmt& s, ResultSink& sink) {
   if (s.local && !txn_.inBlock()) {
     sink.notice(Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
-                       "SET LOCAL can only be used in transaction blocks"));
+                             "SET LOCAL can only be used in transaction blocks"));
   }
   switch (s.action) {
     case sql::SetStmt::Action::Set: settings_.set(s.name, joinValues(s.values), s.local); break;
@@ -331,7 +331,7 @@ void SqlSession::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
       case sql::ObjectType::Table:
         if (s.ifExists && !engine_.catalog.findTable(*db_, schemaOf(name), name.name())) {
           sink.notice(Notice::make("NOTICE", "00000",
-                             fmt::format("table \"{}\" does not exist, skipping", name.name())));
+                                   fmt::format("table \"{}\" does not exist, skipping", name.name())));
           continue;
         }
         engine_.catalog.dropTable(*db_, schemaOf(name), name.name(), s.ifExists, undo);
@@ -339,7 +339,7 @@ void SqlSession::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
       case sql::ObjectType::Index:
         if (s.ifExists && !engine_.catalog.findIndex(*db_, schemaOf(name), name.name())) {
           sink.notice(Notice::make("NOTICE", "00000",
-                             fmt::format("index \"{}\" does not exist, skipping", name.name())));
+                                   fmt::format("index \"{}\" does not exist, skipping", name.name())));
           continue;
         }
         engine_.catalog.dropIndex(*db_, schemaOf(name), name.name(), s.ifExists, undo);

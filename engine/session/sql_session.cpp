@@ -97,6 +97,18 @@ bool SqlSession::isQuery(const sql::Stmt& stmt) const {
 
 // ---- transactions
 
+void SqlSession::checkNotFailed(const sql::Stmt& stmt) const {
+  if (!txn_.failed()) return;
+  bool ends = stmt.kind == sql::StmtKind::Transaction &&
+              (stmt.as<sql::TransactionStmt>().action == sql::TransactionKind::Commit ||
+               stmt.as<sql::TransactionStmt>().action == sql::TransactionKind::Rollback);
+  if (!ends) {
+    throw SqlError(sqlstate::kInFailedSqlTransaction,
+                   "current transaction is aborted, commands ignored until end of "
+                   "transaction block");
+  }
+}
+
 void SqlSession::startStatement() {
   arena_.reset();
   txn_.ensureStarted();
@@ -198,16 +210,7 @@ QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
                                     std::vector<int16_t> formats, ResultSink& sink,
                                     bool describe) {
   const sql::Stmt& stmt = *st.parsed.stmt;
-  if (txn_.failed()) {
-    bool ends = stmt.kind == sql::StmtKind::Transaction &&
-                (stmt.as<sql::TransactionStmt>().action == sql::TransactionKind::Commit ||
-                 stmt.as<sql::TransactionStmt>().action == sql::TransactionKind::Rollback);
-    if (!ends) {
-      throw SqlError(sqlstate::kInFailedSqlTransaction,
-                     "current transaction is aborted, commands ignored until end of "
-                     "transaction block");
-    }
-  }
+  checkNotFailed(stmt);
   startStatement();
   if (stmt.kind != sql::StmtKind::Transaction) txn_.noteStatement();
   UndoLog::Mark mark = txn_.undo().mark();

@@ -83,6 +83,8 @@ class SqlSession final : public Session {
   rt::QueryContext makeContext(const uint8_t* params);
   std::vector<ColumnDesc> columnsOf(const PreparedPlan& plan,
                                     const std::vector<int16_t>& formats) const;
+  // 25P02 unless the transaction is healthy or stmt ends it (COMMIT / ROLLBACK).
+  void checkNotFailed(const sql::Stmt& stmt) const;
   void startStatement();
   void failStatement(UndoLog::Mark mark);
   void endTransaction(bool commit);

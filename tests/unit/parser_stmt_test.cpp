@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "engine/error.h"
 #include "parser_test_util.h"
 
 using namespace duet;
@@ -286,6 +287,18 @@ TEST_CASE("statements: SET, SHOW, RESET, DISCARD, VACUUM, ANALYZE, CHECKPOINT", 
   CHECK(tz.stmt->as<SetStmt>().name == "timezone");
   CHECK(tz.stmt->as<SetStmt>().values[0].value == "UTC");
   CHECK(parseOne("set session datestyle to iso").stmt->as<SetStmt>().values[0].value == "iso");
+  CHECK(parseOne("set time zone local").stmt->as<SetStmt>().action == SetStmt::Action::SetDefault);
+  CHECK(parseOne("set time zone default").stmt->as<SetStmt>().action == SetStmt::Action::SetDefault);
+  CHECK(parseOne("set timezone = local").stmt->as<SetStmt>().values[0].value == "local");
+  auto names = parseOne("set names 'UTF8'");
+  CHECK(names.stmt->as<SetStmt>().name == "client_encoding");
+  CHECK(names.stmt->as<SetStmt>().values[0].value == "UTF8");
+  CHECK(parseOne("set names default").stmt->as<SetStmt>().action == SetStmt::Action::SetDefault);
+  CHECK(parseOne("set my.custom.opt = 1").stmt->as<SetStmt>().name == "my.custom.opt");
+  CHECK(parseOne("show time zone").stmt->as<ShowStmt>().name == "timezone");
+  CHECK(parseOne("reset time zone").stmt->as<SetStmt>().name == "timezone");
+  CHECK_THROWS_AS(parseOne("set time zone 'UTC', 'x'"), SqlError);
+  CHECK_THROWS_AS(parseOne("set datestyle 'iso'"), SqlError);
   CHECK(parseOne("show all").stmt->as<ShowStmt>().name == "all");
   CHECK(parseOne("show server_version").stmt->as<ShowStmt>().name == "server_version");
   CHECK(parseOne("show transaction isolation level").stmt->as<ShowStmt>().name == "transaction_isolation");

@@ -49,6 +49,14 @@ std::vector<BindParam> textParams(std::vector<std::optional<std::string>> values
   return out;
 }
 
+// Parse, Bind, Execute and Sync of one parameterless statement on the unnamed objects.
+void syncCycle(Session& s, const std::string& sql, ResultSink& sink) {
+  s.parse("", sql, {});
+  s.bind("", "", {}, {});
+  s.execute("", 0, sink);
+  s.sync();
+}
+
 }  // namespace
 
 TEST_CASE("extended protocol: parse, bind, describe, execute with parameters") {
@@ -98,18 +106,12 @@ TEST_CASE("extended protocol: parse, bind, describe, execute with parameters") {
   s->sync();
 
   // Utility statements and a block across Syncs.
-  s->parse("", "begin", {});
-  s->bind("", "", {}, {});
-  s->execute("", 0, sink);
-  s->sync();
+  syncCycle(*s, "begin", sink);
   CHECK(s->txnStatus() == TxnStatus::InBlock);
   s->bind("", "ins", textParams({"6", std::nullopt}), {});
   s->execute("", 0, sink);
   s->sync();
-  s->parse("", "rollback", {});
-  s->bind("", "", {}, {});
-  s->execute("", 0, sink);
-  s->sync();
+  syncCycle(*s, "rollback", sink);
   CHECK(s->txnStatus() == TxnStatus::Idle);
   RecordingSink count;
   s->simpleQuery("select count(*) from t", count);
@@ -129,10 +131,7 @@ TEST_CASE("extended protocol: parse, bind, describe, execute with parameters") {
   CHECK_THROWS_AS(s->parse("", "select 1", {}), SqlError);
   s->abortCurrent();
   s->sync();
-  s->parse("", "rollback", {});
-  s->bind("", "", {}, {});
-  s->execute("", 0, sink);
-  s->sync();
+  syncCycle(*s, "rollback", sink);
   CHECK(s->txnStatus() == TxnStatus::Idle);
 
   RecordingSink count2;
