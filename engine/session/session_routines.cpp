@@ -253,6 +253,11 @@ void SqlSession::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
     std::vector<RoutineInfo*> candidates = engine_.catalog.findRoutines(*db_, schemaOf(ref.name), ref.name.name());
     RoutineInfo* target = nullptr;
     if (!ref.argsGiven) {
+      // Without arguments only routines of the named kind count (LookupFuncName).
+      std::erase_if(candidates, [&](const RoutineInfo* r) {
+        return (s.object == sql::RoutineObject::Function && r->kind != RoutineKind::Function) ||
+               (s.object == sql::RoutineObject::Procedure && r->kind != RoutineKind::Procedure);
+      });
       if (candidates.empty()) {
         if (!s.ifExists)
           throw SqlError(sqlstate::kUndefinedFunction, fmt::format("could not find a {} named \"{}\"", noun, name));
