@@ -21,6 +21,7 @@ enum class StmtKind : uint8_t {
   Show, Discard, Vacuum, Checkpoint,
   CreateDatabase, CreateRole,
   Copy, Prepare, Execute, Deallocate, Explain,
+  CreateFunction, DropRoutine, Call,  // ast_routine.h
 };
 
 struct Stmt {

@@ -17,6 +17,9 @@ struct TypeName {
   std::vector<int32_t> modifiers;  // the numbers in "(p, s)", as written
   int arrayBounds = 0;             // number of [] (or ARRAY) suffixes
   uint32_t location = 0;           // byte offset of the type name
+  // Written as a grammar keyword (integer, double precision, ...): PostgreSQL names such
+  // types pg_catalog.int4 etc. where it echoes a type name as written (DROP ... IF EXISTS).
+  bool keyword = false;
 
   // Set when the name is one DuetDB implements: `type` then carries PostgreSQL's typmod.
   // serial/smallserial/bigserial resolve to their integer type with `serial` set; only

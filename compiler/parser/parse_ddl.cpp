@@ -1,10 +1,18 @@
-// CREATE TABLE / INDEX, ALTER TABLE ... ADD constraint, DROP, TRUNCATE.
+// CREATE TABLE / INDEX, ALTER TABLE ... ADD constraint, DROP, TRUNCATE. CREATE and DROP of
+// functions and procedures continue in parse_routine.cpp.
 #include "compiler/parser/parser_impl.h"
 
 namespace duet::sql {
 
 StmtPtr Parser::parseCreate() {
   expectKw("create");
+  if (isKw("or")) {
+    advance();
+    expectKw("replace");
+    if (!isKw("function") && !isKw("procedure")) syntaxError();
+    return parseCreateFunction(true);
+  }
+  if (isKw("function") || isKw("procedure")) return parseCreateFunction(false);
   if (acceptKw("temp") || acceptKw("temporary")) return parseCreateTable(true);
   if (acceptKw("unlogged") || isKw("table")) return parseCreateTable(false);
   if (isKw("unique") || isKw("index")) return parseCreateIndex();
@@ -202,6 +210,7 @@ StmtPtr Parser::parseAlterTable() {
 
 StmtPtr Parser::parseDrop() {
   expectKw("drop");
+  if (isKw("function") || isKw("procedure") || isKw("routine")) return parseDropRoutine();
   auto s = std::make_unique<DropStmt>();
   if (acceptKw("table")) s->object = ObjectType::Table;
   else if (acceptKw("index")) s->object = ObjectType::Index;

@@ -130,6 +130,7 @@ TypeName Parser::parseTypeName() {
     parseTypeModifiers(t);
   }
   t.names.push_back(name);
+  t.keyword = true;
   parseArrayBounds(t);
   resolveType(t, true);
   return t;

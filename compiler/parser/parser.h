@@ -49,4 +49,8 @@ struct ParsedStatement {
 // reported as PostgreSQL does (see source_position.h).
 std::vector<ParsedStatement> parseQuery(std::string_view query, const ParseOptions& options = {});
 
+// Parses `text` as one type name and nothing else (PostgreSQL's parseTypeString, used for
+// PL/pgSQL declarations). Errors as parseQuery, with positions in `text`.
+TypeName parseTypeNameText(std::string_view text);
+
 }  // namespace duet::sql

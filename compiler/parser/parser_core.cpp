@@ -248,6 +248,7 @@ StmtPtr Parser::parseStatement() {
   if (w == "execute") return parseExecute();
   if (w == "deallocate") return parseDeallocate();
   if (w == "explain") return parseExplain();
+  if (w == "call") return parseCall();
   syntaxError();
 }
 
@@ -372,5 +373,13 @@ void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endTo
 std::vector<ParsedStatement> parseQuery(std::string_view query, const ParseOptions& options) {
   return Parser(query, options).parseAll();
 }
+
+TypeName Parser::parseStandaloneType() {
+  TypeName t = parseTypeName();
+  if (peek().kind != TokenKind::End) syntaxError();
+  return t;
+}
+
+TypeName parseTypeNameText(std::string_view text) { return Parser(text, {}).parseStandaloneType(); }
 
 }  // namespace duet::sql

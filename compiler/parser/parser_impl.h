@@ -1,7 +1,8 @@
 // The recursive-descent parser's internal interface, shared by the parse_*.cpp files:
 // token access and error helpers (parser_core.cpp), expressions (parse_expr.cpp), type
 // names (parse_type.cpp), EXTRACT/POSITION/SUBSTRING/TRIM (parse_special_func.cpp), SELECT (parse_select.cpp), INSERT/UPDATE/DELETE (parse_dml.cpp),
-// DDL (parse_ddl.cpp) and utility statements (parse_utility.cpp).
+// DDL (parse_ddl.cpp), functions and procedures (parse_routine.cpp) and utility statements
+// (parse_utility.cpp).
 #pragma once
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@ class Parser {
  public:
   Parser(std::string_view query, const ParseOptions& options);
   std::vector<ParsedStatement> parseAll();
+  TypeName parseStandaloneType();  // a type name, then the end of the input
 
  private:
   // ---- tokens (parser_core.cpp) ----
@@ -84,6 +86,15 @@ class Parser {
   bool parseColumnConstraint(std::vector<Constraint>& out);
   Constraint parseTableConstraint();
   void parseReferences(Constraint& c);
+
+  // parse_routine.cpp
+  StmtPtr parseCreateFunction(bool orReplace);
+  void parseRoutineOptions(CreateFunctionStmt& s);
+  bool acceptParamMode(RoutineParam& p);
+  RoutineParam parseRoutineParam(bool allowDefault);
+  std::vector<RoutineParam> parseRoutineParams(bool allowDefaults);
+  StmtPtr parseDropRoutine();
+  StmtPtr parseCall();
 
   // parse_utility.cpp
   StmtPtr parseTransaction();

@@ -1,4 +1,4 @@
-// The catalog: databases -> schemas -> tables and indexes, plus roles. It owns every
+// The catalog: databases -> schemas -> tables, indexes and routines, plus roles. It owns every
 // Table. All DDL takes the transaction's UndoLog, so ROLLBACK (or a failed statement's
 // rollbackTo) undoes it; a dropped table or index stays alive inside the log until commit.
 // Errors use PostgreSQL's SQLSTATEs and wording.
@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/catalog/routine.h"
 #include "engine/storage/table.h"
 #include "engine/storage/undo_log.h"
 
@@ -70,6 +71,8 @@ struct Schema {
   std::map<std::string, std::shared_ptr<TableInfo>> tables;
   std::map<std::string, std::shared_ptr<IndexInfo>> indexes;
   bool hasRelation(const std::string& n) const { return tables.count(n) || indexes.count(n); }
+  // Functions and procedures by name; overloads differ in their identity types.
+  std::map<std::string, std::vector<std::shared_ptr<RoutineInfo>>> routines;
 };
 
 struct Database {
@@ -122,10 +125,25 @@ class Catalog {
   IndexInfo& addKey(TableInfo& table, const KeySpec& key, UndoLog& undo);
   void truncate(TableInfo& table, UndoLog& undo) { table.table->truncate(undo); }
 
+  // ---- functions and procedures (catalog_routines.cpp). Lookups with an empty schemaName
+  // follow the search path; CREATE puts an unqualified routine into public.
+  std::vector<RoutineInfo*> findRoutines(const Database& db, const std::string& schemaName,
+                                         const std::string& name) const;
+  RoutineInfo* findRoutine(const Database& db, const std::string& schemaName,
+                           const std::string& name,
+                           const std::vector<RoutineType>& identity) const;
+  // CREATE [OR REPLACE] FUNCTION | PROCEDURE with PostgreSQL's rules for replacing: 42723
+  // without OR REPLACE; 42809 for another kind; 42P13 for a changed result type or OUT row,
+  // a renamed input parameter or removed defaults. A replaced routine keeps its oid.
+  RoutineInfo& createRoutine(Database& db, const std::string& schemaName, RoutineInfo spec,
+                             bool orReplace, UndoLog& undo);
+  void dropRoutine(RoutineInfo& routine, UndoLog& undo);
+
   uint32_t nextOid() { return nextOid_++; }
 
  private:
   Schema& resolveSchema(const Database& db, const std::string& schemaName) const;
+  void checkReplacement(const RoutineInfo& old, const RoutineInfo& replacement) const;
   std::shared_ptr<Database> makeDatabase(uint32_t oid, const std::string& name,
                                          const std::string& owner);
   std::string chooseName(const Schema& schema, const std::string& table,

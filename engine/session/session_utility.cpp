@@ -194,6 +194,14 @@ QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
       sink.commandComplete(s.all ? "DEALLOCATE ALL" : "DEALLOCATE");
       break;
     }
+    case sql::StmtKind::CreateFunction: {
+      const auto& s = stmt.as<sql::CreateFunctionStmt>();
+      createRoutine(s, st.sql);
+      sink.commandComplete(s.routine == sql::RoutineKind::Procedure ? "CREATE PROCEDURE" : "CREATE FUNCTION");
+      break;
+    }
+    case sql::StmtKind::DropRoutine: dropRoutines(stmt.as<sql::DropRoutineStmt>(), sink); break;
+    case sql::StmtKind::Call: unsupported("CALL");
     case sql::StmtKind::Copy: return runCopy(st, sink);
     case sql::StmtKind::Explain: unsupported("EXPLAIN");
     default: unsupported("this statement");

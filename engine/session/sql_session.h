@@ -106,6 +106,13 @@ class SqlSession final : public Session {
   static std::vector<ColumnDesc> showColumns(const sql::ShowStmt& s);
   void createTable(const sql::CreateTableStmt& s, std::string_view query);
   void dropObjects(const sql::DropStmt& s, ResultSink& sink);
+
+  // ---- functions and procedures (session_routines.cpp)
+  void createRoutine(const sql::CreateFunctionStmt& s, std::string_view query);
+  void applyRoutineOptions(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
+  void defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
+  void validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s, std::string_view query);
+  void dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink);
   TableInfo& tableByName(const sql::QualifiedName& name);
 
   EngineState& engine_;

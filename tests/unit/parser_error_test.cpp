@@ -74,7 +74,12 @@ TEST_CASE("errors: type modifiers", "[parser][error]") {
   checkError("select 1::int4(3)", "42601", "type modifier is not allowed for type \"int4\"", 11);
 }
 
-TEST_CASE("errors: CREATE FUNCTION is not recognised yet", "[parser][error]") {
-  checkError("create function f() returns int as $$ select 1 $$ language sql", "42601",
-             "syntax error at or near \"function\"", 8);
+TEST_CASE("errors: CREATE FUNCTION | PROCEDURE syntax", "[parser][error]") {
+  checkError("CREATE PROCEDURE p2(a int) RETURNS int LANGUAGE sql AS 'select 1'", "42601",
+             "syntax error at or near \"int\"", 36);
+  checkError("CREATE OR REPLACE TABLE t (a int)", "42601", "syntax error at or near \"TABLE\"", 19);
+  checkError("CREATE FUNCTION f(a int DEFAULT) RETURNS int LANGUAGE sql AS 'select 1'", "42601",
+             "syntax error at or near \")\"", 32);
+  checkError("DROP FUNCTION f(int", "42601", "syntax error at end of input", 20);
+  checkError("CALL p", "42601", "syntax error at end of input", 7);
 }

@@ -1,0 +1,139 @@
+// Column-reference walk over statements and expressions (see ast_walk.h).
+#include "compiler/parser/ast_walk.h"
+
+namespace duet::sql {
+namespace {
+
+using Visit = std::function<void(const ColumnRef&)>;
+
+void walk(const Expr* e, const Visit& visit);
+void walkSelect(const SelectStmt* s, const Visit& visit);
+
+void walkAll(const std::vector<ExprPtr>& list, const Visit& visit) {
+  for (const auto& e : list) walk(e.get(), visit);
+}
+
+void walkTargets(const std::vector<ResTarget>& targets, const Visit& visit) {
+  for (const auto& t : targets) walk(t.expr.get(), visit);
+}
+
+void walkFrom(const TableRef* t, const Visit& visit) {
+  if (!t) return;
+  switch (t->kind) {
+    case TableRefKind::Table: break;
+    case TableRefKind::Subquery: walkSelect(t->as<RangeSubquery>().subquery.get(), visit); break;
+    case TableRefKind::Join: {
+      const auto& j = t->as<JoinRef>();
+      walkFrom(j.left.get(), visit);
+      walkFrom(j.right.get(), visit);
+      walk(j.on.get(), visit);
+      break;
+    }
+  }
+}
+
+void walkSelect(const SelectStmt* s, const Visit& visit) {
+  if (!s) return;
+  walkAll(s->distinctOn, visit);
+  walkTargets(s->targets, visit);
+  for (const auto& f : s->from) walkFrom(f.get(), visit);
+  walk(s->where.get(), visit);
+  walkAll(s->groupBy, visit);
+  walk(s->having.get(), visit);
+  for (const auto& row : s->values) walkAll(row, visit);
+  walkSelect(s->left.get(), visit);
+  walkSelect(s->right.get(), visit);
+  for (const auto& o : s->orderBy) walk(o.expr.get(), visit);
+  walk(s->limit.get(), visit);
+  walk(s->offset.get(), visit);
+}
+
+void walk(const Expr* e, const Visit& visit) {
+  if (!e) return;
+  switch (e->kind) {
+    case ExprKind::Literal:
+    case ExprKind::Param:
+    case ExprKind::SqlValue:
+    case ExprKind::Default: break;
+    case ExprKind::ColumnRef: visit(e->as<ColumnRef>()); break;
+    case ExprKind::Unary: walk(e->as<UnaryOp>().operand.get(), visit); break;
+    case ExprKind::Binary:
+      walk(e->as<BinaryOp>().left.get(), visit);
+      walk(e->as<BinaryOp>().right.get(), visit);
+      break;
+    case ExprKind::Bool: walkAll(e->as<BoolExpr>().args, visit); break;
+    case ExprKind::NullTest: walk(e->as<NullTest>().arg.get(), visit); break;
+    case ExprKind::BoolTest: walk(e->as<BoolTest>().arg.get(), visit); break;
+    case ExprKind::DistinctFrom:
+      walk(e->as<DistinctFrom>().left.get(), visit);
+      walk(e->as<DistinctFrom>().right.get(), visit);
+      break;
+    case ExprKind::Between: {
+      const auto& b = e->as<Between>();
+      walk(b.arg.get(), visit);
+      walk(b.low.get(), visit);
+      walk(b.high.get(), visit);
+      break;
+    }
+    case ExprKind::InList:
+      walk(e->as<InList>().arg.get(), visit);
+      walkAll(e->as<InList>().list, visit);
+      break;
+    case ExprKind::Like: {
+      const auto& l = e->as<Like>();
+      walk(l.arg.get(), visit);
+      walk(l.pattern.get(), visit);
+      walk(l.escape.get(), visit);
+      break;
+    }
+    case ExprKind::Cast: walk(e->as<Cast>().arg.get(), visit); break;
+    case ExprKind::Case: {
+      const auto& c = e->as<CaseExpr>();
+      walk(c.arg.get(), visit);
+      for (const auto& w : c.whens) {
+        walk(w.condition.get(), visit);
+        walk(w.result.get(), visit);
+      }
+      walk(c.elseResult.get(), visit);
+      break;
+    }
+    case ExprKind::FuncCall: walkAll(e->as<FuncCall>().args, visit); break;
+    case ExprKind::SubLink:
+      walk(e->as<SubLink>().test.get(), visit);
+      walkSelect(e->as<SubLink>().subquery.get(), visit);
+      break;
+    case ExprKind::Row: walkAll(e->as<RowExpr>().args, visit); break;
+  }
+}
+
+}  // namespace
+
+void visitColumnRefs(const Expr& expr, const Visit& visit) { walk(&expr, visit); }
+
+void visitColumnRefs(const Stmt& stmt, const Visit& visit) {
+  switch (stmt.kind) {
+    case StmtKind::Select: walkSelect(&stmt.as<SelectStmt>(), visit); break;
+    case StmtKind::Insert:
+      walkSelect(stmt.as<InsertStmt>().source.get(), visit);
+      walkTargets(stmt.as<InsertStmt>().returning, visit);
+      break;
+    case StmtKind::Update: {
+      const auto& u = stmt.as<UpdateStmt>();
+      for (const auto& c : u.set) walk(c.value.get(), visit);
+      for (const auto& f : u.from) walkFrom(f.get(), visit);
+      walk(u.where.get(), visit);
+      walkTargets(u.returning, visit);
+      break;
+    }
+    case StmtKind::Delete: {
+      const auto& d = stmt.as<DeleteStmt>();
+      for (const auto& f : d.using_) walkFrom(f.get(), visit);
+      walk(d.where.get(), visit);
+      walkTargets(d.returning, visit);
+      break;
+    }
+    default: break;  // other statements hold no expressions a variable could appear in
+  }
+}
+
+}  // namespace duet::sql

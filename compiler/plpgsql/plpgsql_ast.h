@@ -1,0 +1,210 @@
+// The tree of a PL/pgSQL body, as PostgreSQL's pl_gram.y builds it. Control flow is
+// structured (blocks, IF, CASE, loops); every SQL expression and embedded statement stays
+// text (SqlText) that the SQL parser has already checked, with the identifiers that may
+// name PL/pgSQL variables listed, so that the compiler can bind it with the variables as
+// parameters. Offsets are byte offsets into the body text (the decoded AS string).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/types/type_id.h"
+
+namespace duet::plpgsql {
+
+// A variable's type. Scalars keep their type modifier (numeric(10,2), varchar(5)):
+// assignments coerce to it, as in PostgreSQL.
+struct VarType {
+  enum class Kind : uint8_t { Scalar, Array, Record, Row };
+  Kind kind = Kind::Scalar;
+  SqlType scalar;                       // Scalar; Array: the element type
+  std::vector<std::string> table;       // Row: the table named by %ROWTYPE (or as a type)
+  std::vector<std::pair<std::string, SqlType>> columns;  // Row: its columns at CREATE time
+};
+
+struct Variable {
+  std::string name;
+  VarType type;
+  bool constant = false;
+  bool notNull = false;
+  bool parameter = false;  // a routine argument (IN, OUT, INOUT)
+  bool output = false;     // OUT or INOUT argument: returned at the end
+  bool implicit = false;   // FOUND, or the loop variable an integer FOR declares
+  uint32_t location = 0;
+};
+
+// An identifier in an SQL text that names a variable in scope: `x`, `blk.x`, or `rec.f`.
+// Whether it is really the variable or a column of the same name is decided when the text
+// is bound (PostgreSQL's plpgsql.variable_conflict = error: both is 42702 at call time).
+struct VariableRef {
+  int variable = -1;      // index into Function::variables
+  uint32_t offset = 0;    // in the body, of the identifier's first name
+  std::vector<std::string> names;  // as written (folded)
+  std::string field;      // set for rec.field
+};
+
+// An expression or SQL statement of the body. `text` is what the compiler hands to the SQL
+// parser (an expression is parsed as "SELECT " + text); an INTO clause is blanked out, so
+// offsets in `text` are offsets from `begin` in the body.
+struct SqlText {
+  uint32_t begin = 0, end = 0;
+  std::string text;
+  std::vector<VariableRef> variables;
+};
+
+enum class StmtKind : uint8_t {
+  Block, Assign, If, Case, Loop, While, ForInt, ForQuery, Exit, Return, ReturnNext,
+  ReturnQuery, Perform, ExecSql, GetDiagnostics, Raise, Null,
+};
+
+struct Stmt {
+  explicit Stmt(StmtKind k, uint32_t loc) : kind(k), location(loc) {}
+  virtual ~Stmt() = default;
+  StmtKind kind;
+  uint32_t location;  // body offset of the statement's first token
+  template <class T>
+  const T& as() const { return static_cast<const T&>(*this); }
+};
+using StmtPtr = std::unique_ptr<Stmt>;
+using StmtList = std::vector<StmtPtr>;
+
+// An assignment or INTO target: a variable, or one field of a record/row variable.
+struct Target {
+  int variable = -1;
+  std::string field;                 // rec.field
+  std::optional<SqlText> subscript;  // arr[i]
+  uint32_t location = 0;
+};
+
+// WHEN condition [OR condition ...]: a condition name (or "others") or SQLSTATE 'xxxxx'.
+// A code ending in "000" names a whole class (data_exception is 22000), as in PostgreSQL.
+struct ExceptionCondition {
+  std::string name;                    // empty for SQLSTATE '...'
+  std::vector<std::string> sqlstates;  // empty for others
+};
+
+struct ExceptionHandler {
+  std::vector<ExceptionCondition> conditions;
+  StmtList body;
+};
+
+struct Block : Stmt {
+  explicit Block(uint32_t loc) : Stmt(StmtKind::Block, loc) {}
+  std::string label;
+  std::vector<int> declared;  // variables declared in DECLARE, initialised on entry in order
+  std::vector<std::optional<SqlText>> defaults;  // per declared variable: DEFAULT / := value
+  StmtList body;
+  bool hasExceptions = false;  // an EXCEPTION section: the block is a savepoint
+  std::vector<ExceptionHandler> handlers;
+};
+
+struct Assign : Stmt {
+  explicit Assign(uint32_t loc) : Stmt(StmtKind::Assign, loc) {}
+  Target target;
+  SqlText value;
+};
+
+struct If : Stmt {
+  explicit If(uint32_t loc) : Stmt(StmtKind::If, loc) {}
+  struct Branch {
+    SqlText condition;
+    StmtList body;
+  };
+  std::vector<Branch> branches;  // IF, then each ELSIF
+  StmtList elseBody;
+};
+
+struct Case : Stmt {
+  explicit Case(uint32_t loc) : Stmt(StmtKind::Case, loc) {}
+  std::optional<SqlText> subject;  // simple CASE x WHEN ...; absent for searched CASE
+  struct When {
+    SqlText values;  // simple CASE: a comma list compared with the subject; else a condition
+    StmtList body;
+  };
+  std::vector<When> whens;
+  bool hasElse = false;  // without ELSE, no match raises 20000 case_not_found
+  StmtList elseBody;
+};
+
+struct Loop : Stmt {  // LOOP and WHILE
+  explicit Loop(StmtKind k, uint32_t loc) : Stmt(k, loc) {}
+  std::string label;
+  std::optional<SqlText> condition;  // WHILE
+  StmtList body;
+};
+
+struct ForInt : Stmt {
+  explicit ForInt(uint32_t loc) : Stmt(StmtKind::ForInt, loc) {}
+  std::string label;
+  int variable = -1;  // an integer variable declared by the loop itself
+  bool reverse = false;
+  SqlText lower, upper;
+  std::optional<SqlText> step;  // BY
+  StmtList body;
+};
+
+struct ForQuery : Stmt {
+  explicit ForQuery(uint32_t loc) : Stmt(StmtKind::ForQuery, loc) {}
+  std::string label;
+  std::vector<Target> targets;  // one record/row variable, or a list of scalars
+  SqlText query;
+  StmtList body;
+};
+
+struct Exit : Stmt {  // EXIT and CONTINUE
+  explicit Exit(uint32_t loc) : Stmt(StmtKind::Exit, loc) {}
+  bool isContinue = false;
+  std::string label;  // empty: the innermost loop
+  std::optional<SqlText> when;
+};
+
+struct Return : Stmt {  // RETURN, RETURN NEXT, RETURN QUERY
+  explicit Return(StmtKind k, uint32_t loc) : Stmt(k, loc) {}
+  std::optional<SqlText> value;  // RETURN QUERY: the query
+};
+
+struct Perform : Stmt {
+  explicit Perform(uint32_t loc) : Stmt(StmtKind::Perform, loc) {}
+  SqlText query;  // the text after PERFORM; run as SELECT <text>
+};
+
+struct ExecSql : Stmt {  // SELECT/INSERT/UPDATE/DELETE, with INTO [STRICT] targets
+  explicit ExecSql(uint32_t loc) : Stmt(StmtKind::ExecSql, loc) {}
+  SqlText statement;
+  bool into = false;
+  bool strict = false;
+  std::vector<Target> targets;
+};
+
+struct GetDiagnostics : Stmt {
+  explicit GetDiagnostics(uint32_t loc) : Stmt(StmtKind::GetDiagnostics, loc) {}
+  enum class Item : uint8_t { RowCount, PgContext };
+  std::vector<std::pair<Target, Item>> items;
+};
+
+enum class RaiseLevel : uint8_t { Debug, Log, Info, Notice, Warning, Exception };
+
+struct Raise : Stmt {
+  explicit Raise(uint32_t loc) : Stmt(StmtKind::Raise, loc) {}
+  RaiseLevel level = RaiseLevel::Exception;
+  bool reraise = false;           // RAISE; inside a handler
+  std::optional<std::string> format;  // RAISE level 'format % ...', args
+  std::vector<SqlText> args;
+  std::optional<ExceptionCondition> condition;  // RAISE level condition_name | SQLSTATE '...'
+  enum class Option : uint8_t { Errcode, Message, Detail, Hint, Column, Constraint, Datatype, Table, Schema };
+  std::vector<std::pair<Option, SqlText>> options;  // USING option = expr
+};
+
+struct Null : Stmt {
+  explicit Null(uint32_t loc) : Stmt(StmtKind::Null, loc) {}
+};
+
+struct Function {
+  std::vector<Variable> variables;  // parameters first, then FOUND, then declarations in order
+  int found = -1;                   // the FOUND variable
+  std::unique_ptr<Block> body;
+};
+
+}  // namespace duet::plpgsql

@@ -1,0 +1,73 @@
+// Functions and procedures as the catalog keeps them (PostgreSQL's pg_proc): signature,
+// return type, language and body text. Compiling and calling them is the compiler's job;
+// the catalog only stores, finds, replaces and drops them.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/types/type_id.h"
+
+namespace duet {
+
+struct Schema;
+
+// A type in a signature. PostgreSQL keeps no type modifiers there (varchar(10) is varchar).
+struct RoutineType {
+  enum class Kind : uint8_t { Scalar, Void, Record };
+  Kind kind = Kind::Scalar;
+  TypeId scalar = TypeId::Unknown;  // Kind::Scalar
+  bool array = false;               // a one-dimensional array of `scalar`
+  bool operator==(const RoutineType&) const = default;
+};
+
+// format_type's name: "integer", "character varying", "integer[]", "void", "record".
+std::string routineTypeName(const RoutineType& t);
+
+enum class RoutineParamMode : uint8_t { In, Out, InOut, Variadic, Table };
+
+struct RoutineParamInfo {
+  std::string name;  // empty when unnamed
+  RoutineParamMode mode = RoutineParamMode::In;
+  RoutineType type;
+  std::string defaultSql;  // DEFAULT expression as SQL text; empty when none
+  bool isInput() const {
+    return mode == RoutineParamMode::In || mode == RoutineParamMode::InOut ||
+           mode == RoutineParamMode::Variadic;
+  }
+  bool isOutput() const { return !isInput() || mode == RoutineParamMode::InOut; }
+  bool operator==(const RoutineParamInfo&) const = default;
+};
+
+enum class RoutineKind : uint8_t { Function, Procedure };
+enum class RoutineLanguage : uint8_t { PlPgSql, Sql };
+enum class Volatility : uint8_t { Immutable, Stable, Volatile };
+
+struct RoutineInfo {
+  uint32_t oid = 0;
+  std::string name;
+  Schema* schema = nullptr;
+  RoutineKind kind = RoutineKind::Function;
+  std::vector<RoutineParamInfo> params;  // all of them, in order, RETURNS TABLE columns last
+  // Functions: the declared (or OUT-derived) result; procedures: void, or record when they
+  // have output parameters (as PostgreSQL records them).
+  RoutineType returnType;
+  bool returnsSet = false;
+  RoutineLanguage language = RoutineLanguage::PlPgSql;
+  std::string body;  // the AS text, decoded
+  Volatility volatility = Volatility::Volatile;
+  bool strict = false;
+  bool securityDefiner = false;
+
+  // The argument types that identify the routine among overloads: the input arguments,
+  // and for procedures the OUT arguments too (PostgreSQL 14 and later).
+  std::vector<RoutineType> identityTypes() const;
+  // format_procedure: name(integer, text).
+  std::string signature() const;
+  int defaultCount() const;
+};
+
+// The routine's identity types as PostgreSQL lists them in messages: "integer, text".
+std::string routineTypeList(const std::vector<RoutineType>& types);
+
+}  // namespace duet

@@ -1,0 +1,132 @@
+// The PL/pgSQL body parser: the tree it builds, the variables it finds in embedded SQL,
+// and CREATE-time errors with the messages and positions PostgreSQL 15 reports for the
+// same CREATE FUNCTION statements (positions count from the start of the statement).
+#include <catch2/catch.hpp>
+
+#include "compiler/plpgsql/plpgsql.h"
+#include "engine/error.h"
+
+using namespace duet;
+using namespace duet::plpgsql;
+
+namespace {
+
+const std::string kPrefix = "CREATE OR REPLACE FUNCTION g(a int) RETURNS int LANGUAGE plpgsql AS $$";
+
+struct Parsed {
+  std::string query;
+  Function fn;
+};
+
+RoutineShape intFunction() {
+  RoutineShape shape;
+  shape.name = "g";
+  RoutineParameter a;
+  a.name = "a";
+  a.type.scalar = SqlType{TypeId::Int4, -1};
+  shape.params.push_back(a);
+  return shape;
+}
+
+TableLookup oneTable() {
+  return [](const std::vector<std::string>& name) -> std::optional<TableColumns> {
+    if (name.back() != "t") return std::nullopt;
+    return TableColumns{{"k", SqlType{TypeId::Int4, -1}}, {"v", SqlType::numeric(10, 2)}};
+  };
+}
+
+Function parseBody(const std::string& query, const RoutineShape& shape = intFunction()) {
+  uint32_t open = static_cast<uint32_t>(query.find("$$"));
+  uint32_t close = static_cast<uint32_t>(query.rfind("$$"));
+  BodySource source{query, open, close + 2, std::string_view(query).substr(open + 2, close - open - 2)};
+  return parsePlpgsqlBody(shape, source, oneTable());
+}
+
+void checkError(const std::string& body, const std::string& code, const std::string& message, int position) {
+  std::string query = kPrefix + body + "$$";
+  INFO(query);
+  try {
+    parseBody(query);
+    FAIL("no error");
+  } catch (const SqlError& e) {
+    CHECK(e.code == code);
+    CHECK(std::string(e.what()) == message);
+    CHECK(e.position == position);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("plpgsql: blocks, declarations and statements", "[plpgsql]") {
+  Function fn = parseBody(kPrefix + R"(
+<<main>>
+DECLARE
+  total numeric(12,2) := 0;
+  r t%ROWTYPE;
+  v t.v%TYPE;
+  c CONSTANT int := 10;
+  arr int[];
+BEGIN
+  SELECT * INTO STRICT r FROM t WHERE k = a;
+  IF r.v > c THEN total := r.v; ELSIF a = 1 THEN total := 1; ELSE NULL; END IF;
+  FOR i IN REVERSE 10..1 BY 2 LOOP EXIT WHEN i < main.c; END LOOP;
+  RETURN total;
+EXCEPTION WHEN division_by_zero OR SQLSTATE '22003' THEN RAISE;
+END main $$)");
+  // a, FOUND, the five declarations, SQLSTATE/SQLERRM of the handler, the FOR variable
+  REQUIRE(fn.variables.size() == 10);
+  CHECK(fn.variables[fn.found].name == "found");
+  CHECK(fn.variables[2].type.scalar == SqlType::numeric(12, 2));
+  CHECK(fn.variables[3].type.kind == VarType::Kind::Row);
+  CHECK(fn.variables[4].type.scalar == SqlType::numeric(10, 2));
+  CHECK(fn.variables[5].constant);
+  CHECK(fn.variables[6].type.kind == VarType::Kind::Array);
+  const Block& body = *fn.body;
+  CHECK(body.label == "main");
+  REQUIRE(body.body.size() == 4);
+  const auto& select = body.body[0]->as<ExecSql>();
+  CHECK(select.into);
+  CHECK(select.strict);
+  CHECK(select.statement.text == "SELECT *               FROM t WHERE k = a");
+  REQUIRE(select.statement.variables.size() == 1);  // k names no variable; a is the parameter
+  CHECK(select.statement.variables[0].variable == 0);
+  CHECK(select.statement.variables[0].offset == select.statement.begin + select.statement.text.rfind('a'));
+  const auto& loop = body.body[2]->as<ForInt>();
+  CHECK(loop.reverse);
+  CHECK(loop.step->text == "2");
+  REQUIRE(body.handlers.size() == 1);
+  CHECK(body.handlers[0].conditions[0].sqlstates == std::vector<std::string>{"22012"});
+  CHECK(body.handlers[0].conditions[1].sqlstates == std::vector<std::string>{"22003"});
+}
+
+TEST_CASE("plpgsql: CREATE-time errors match PostgreSQL", "[plpgsql][error]") {
+  checkError(" BEGIN RETURN a END ", "42601", "syntax error at end of input", 91);
+  checkError(" BEGIN a := a + ; RETURN a; END ", "42601", "syntax error at end of input", 86);
+  checkError(" BEGIN a := a + 1 RETURN a; END ", "42601", "syntax error at or near \"a\"", 96);
+  checkError(" BEGIN IF a > THEN RETURN a; END IF; END ", "42601", "syntax error at end of input", 84);
+  checkError(" BEGIN IF a > 1 RETURN a; END IF; END ", "42601", "missing \"THEN\" at end of SQL expression", 95);
+  checkError(" BEGIN IF a > 1 THEN RETURN a; END; END ", "42601", "syntax error at or near \";\"", 105);
+  checkError(" DECLARE x foo; BEGIN RETURN 1; END ", "42704", "type \"foo\" does not exist", 82);
+  checkError(" DECLARE x int BEGIN RETURN 1; END ", "42601", "syntax error at or near \"BEGIN\"", 86);
+  checkError(" DECLARE x int := ; BEGIN RETURN 1; END ", "42601", "missing expression at or near \";\"", 89);
+  checkError(" DECLARE x t.c%TYPE; BEGIN RETURN 1; END ", "42601", "syntax error at or near \"%\"", 85);
+  checkError(" BEGIN y := 1; RETURN 1; END ", "42601", "\"y\" is not a known variable", 78);
+  checkError(" BEGIN SELECT 1 2 INTO a; END ", "42601", "syntax error at or near \"2\"", 87);
+  checkError(" BEGIN SELECT 1 INTO zz; END ", "42601", "\"zz\" is not a known variable", 92);
+  checkError(" BEGIN PERFORM 1 2; END ", "42601", "syntax error at or near \"2\"", 88);
+  checkError(" BEGIN FOR i IN 1.. LOOP END LOOP; RETURN 1; END ", "42601", "missing expression at or near \"LOOP\"", 91);
+  checkError(" BEGIN LOOP EXIT WHEN ; END LOOP; RETURN 1; END ", "42601", "missing expression at or near \";\"", 93);
+  checkError(" BEGIN RAISE NOTICE 'x % %', a; RETURN 1; END ", "42601", "too few parameters specified for RAISE", 0);
+  checkError(" BEGIN RAISE EXCEPTION 'x' USING FOO = 1; RETURN 1; END ", "42601",
+             "unrecognized RAISE statement option at or near \"FOO\"", 104);
+  checkError(" BEGIN RETURN 1; EXCEPTION WHEN nonsense THEN RETURN 2; END ", "42704",
+             "unrecognized exception condition \"nonsense\"", 0);
+  checkError(" BEGIN RETURN 1; EXCEPTION WHEN SQLSTATE '2200' THEN RETURN 2; END ", "42601",
+             "invalid SQLSTATE code at or near \"'2200'\"", 112);
+  checkError(" <<outer>> BEGIN RETURN 1; END inner ", "42601", "end label \"inner\" differs from block's label \"outer\"", 102);
+  checkError(" BEGIN EXIT; END ", "42601", "EXIT cannot be used outside a loop, unless it has a label", 78);
+  checkError(" BEGIN foo bar; END ", "42601", "syntax error at or near \"foo\"", 78);
+  checkError(" BEGIN RETURN 1; END; junk ", "42601", "syntax error at or near \"junk\"", 93);
+  checkError(" DECLARE c CONSTANT int := 1; BEGIN c := 2; RETURN 1; END ", "22005", "variable \"c\" is declared CONSTANT", 107);
+  checkError(" BEGIN RETURN NEXT 1; END ", "42804", "cannot use RETURN NEXT in a non-SETOF function", 78);
+}
