@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "compiler/parser/parser.h"
 #include "engine/error.h"
 
 namespace duet::binder {
@@ -64,7 +65,7 @@ bool exprEquals(const Expr& a, const Expr& b, const std::vector<int>* paramClass
   };
   if (a.kind != b.kind || !(a.type == b.type) || a.op != b.op || a.column != b.column ||
       !sameParam(a.param, b.param) || a.negated != b.negated || a.constNull != b.constNull ||
-      a.function != b.function || a.constString != b.constString ||
+      a.function != b.function || a.routine != b.routine || a.constString != b.constString ||
       std::memcmp(a.constant, b.constant, sizeof a.constant) != 0 || a.args.size() != b.args.size())
     return false;
   for (size_t i = 0; i < a.args.size(); ++i)
@@ -259,7 +260,31 @@ ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t
   return binary(o, t);
 }
 
+ExprPtr Binder::bindVariable(const sql::ColumnRef& ref, const Scope& scope) {
+  if (!request_.resolveVariable || bindingDefault_) return nullptr;
+  int param = request_.resolveVariable(ref.names, ref.location);
+  if (param < 0) return nullptr;
+  bool column = false;
+  if (ref.names.size() == 1) {
+    column = findUnqualified(scope, ref.names[0], 0, scope.entries.size()).matches > 0;
+  } else {
+    const std::string& table = ref.names[ref.names.size() - 2];
+    for (const auto& entry : scope.entries)
+      if (entry.alias == table)
+        for (const auto& n : entry.names) column = column || n == ref.names.back();
+  }
+  if (column) {
+    std::string shown;
+    for (const auto& n : ref.names) shown += (shown.empty() ? "" : ".") + n;
+    throw SqlError(sqlstate::kAmbiguousColumn, fmt::format("column reference \"{}\" is ambiguous", shown),
+                   "It could refer to either a PL/pgSQL variable or a table column.", {},
+                   charPosition(request_.queryText, ref.location));
+  }
+  return plan::makeParam(param, paramTypes_[param]);
+}
+
 ExprPtr Binder::bindColumn(const sql::ColumnRef& ref, const Scope& scope) {
+  if (ExprPtr variable = bindVariable(ref, scope)) return variable;
   const std::string& column = ref.names.back();
   const ScopeEntry* found = nullptr;
   int index = -1;
@@ -422,8 +447,13 @@ ExprPtr Binder::bindAggregate(const sql::FuncCall& f, const Scope& scope, AggCon
 
 ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggContext* agg) {
   const std::string& name = f.names.back();
-  if (f.names.size() > 1 && f.names[0] != "pg_catalog")
+  bool catalogOnly = f.names.size() > 1 && f.names[0] == "pg_catalog";
+  if (f.names.size() > 1 && !catalogOnly) {
+    std::vector<ExprPtr> args;
+    for (const auto& a : f.args) args.push_back(bind(*a, scope, agg));
+    if (const RoutineCandidate* r = resolveRoutine(f, args, false)) return routineCall(*r, std::move(args), f.location);
     fail(sqlstate::kInvalidSchemaName, fmt::format("schema \"{}\" does not exist", f.names[0]), f.location);
+  }
   if (isAggregateName(name)) return bindAggregate(f, scope, agg);
   std::vector<ExprPtr> args;
   for (const auto& a : f.args) args.push_back(bind(*a, scope, agg));
@@ -560,11 +590,97 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     args[1] = coerce(std::move(args[1]), {TypeId::Int4, -1}, CastContext::Implicit, f.location);
     return call(name == "round" ? "duet_rt_numeric_round" : "duet_rt_numeric_trunc", {TypeId::Numeric, -1}, std::move(args));
   }
+  if (!catalogOnly)
+    if (const RoutineCandidate* r = resolveRoutine(f, args, false)) return routineCall(*r, std::move(args), f.location);
   std::string types;
   for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
   throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, types), {},
                  "No function matches the given name and argument types. You might need to add explicit type casts.",
-                 0);
+                 charPosition(request_.queryText, f.location));
+}
+
+ExprPtr Binder::routineCall(const RoutineCandidate& r, std::vector<ExprPtr> args, uint32_t location) {
+  if (r.returnsSet)
+    fail(sqlstate::kFeatureNotSupported,
+         fmt::format("set-returning function {}() in the select list is not supported yet: use SELECT * FROM {}(...)",
+                     r.name, r.name), location);
+  auto e = std::make_unique<Expr>(ExprKind::RoutineCall, r.returnsVoid ? SqlType{TypeId::Text, -1} : r.returnType);
+  e->routine = r.oid;
+  e->args = std::move(args);
+  return e;
+}
+
+const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vector<ExprPtr>& args, bool procedure) {
+  if (!request_.resolveRoutines) return nullptr;
+  routineCandidates_ = request_.resolveRoutines(f.names);
+  if (routineCandidates_.empty()) return nullptr;
+  const RoutineCandidate* best = nullptr;
+  int bestExact = -1;
+  bool ambiguous = false;
+  for (const RoutineCandidate& c : routineCandidates_) {
+    size_t n = c.argTypes.size(), required = n;
+    while (required > 0 && !c.defaults[required - 1].empty()) --required;
+    if (args.size() > n || args.size() < required) continue;
+    int exact = 0;
+    bool ok = true;
+    for (size_t i = 0; i < args.size() && ok; ++i) {
+      TypeId from = args[i]->type.id, to = c.argTypes[i].id;
+      if (from == to) {
+        ++exact;
+      } else if (from != TypeId::Unknown && !castAllowed(from, to, CastContext::Implicit)) {
+        ok = false;
+      }
+    }
+    if (!ok) continue;
+    if (exact > bestExact) {
+      best = &c;
+      bestExact = exact;
+      ambiguous = false;
+    } else if (exact == bestExact) {
+      ambiguous = true;
+    }
+  }
+  std::string types;
+  for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
+  const std::string& name = f.names.back();
+  if (!best) {
+    throw SqlError(sqlstate::kUndefinedFunction,
+                   fmt::format("{} {}({}) does not exist", procedure ? "procedure" : "function", name, types), {},
+                   fmt::format("No {} matches the given name and argument types. You might need to add explicit type casts.",
+                               procedure ? "procedure" : "function"),
+                   charPosition(request_.queryText, f.location));
+  }
+  if (ambiguous) {
+    throw SqlError("42725", fmt::format("{} {}({}) is not unique", procedure ? "procedure" : "function", name, types), {},
+                   fmt::format("Could not choose a best candidate {}. You might need to add explicit type casts.",
+                               procedure ? "procedure" : "function"),
+                   charPosition(request_.queryText, f.location));
+  }
+  if (best->procedure != procedure) {
+    std::string shown = name + "(";
+    for (size_t i = 0; i < best->argTypes.size(); ++i) shown += (i ? ", " : "") + typeName({best->argTypes[i].id, -1});
+    shown += ")";
+    throw SqlError("42809", fmt::format("{} is {}a procedure", shown, procedure ? "not " : ""), {},
+                   procedure ? "To call a function, use SELECT." : "To call a procedure, use CALL.",
+                   charPosition(request_.queryText, f.location));
+  }
+  for (size_t i = 0; i < args.size(); ++i)
+    args[i] = coerce(std::move(args[i]), best->argTypes[i], CastContext::Implicit, f.location);
+  for (size_t i = args.size(); i < best->argTypes.size(); ++i) {
+    auto parsed = sql::parseQuery("SELECT " + best->defaults[i]);
+    const auto& select = parsed.at(0).stmt->as<sql::SelectStmt>();
+    Scope none;
+    bindingDefault_ = true;
+    try {
+      args.push_back(coerce(bind(*select.targets.at(0).expr, none), best->argTypes[i], CastContext::Assignment, 0));
+    } catch (SqlError& e) {
+      bindingDefault_ = false;
+      e.position = 0;
+      throw;
+    }
+    bindingDefault_ = false;
+  }
+  return best;
 }
 
 ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
@@ -573,6 +689,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
   if (agg && e.kind != K::Literal && e.kind != K::Param && !containsAggregate(e)) {
     if (!agg->groupExprs.empty() || e.kind == K::ColumnRef) {
       ExprPtr plain = bind(e, scope, nullptr);
+      if (plain->kind == ExprKind::Param) return plain;  // a PL/pgSQL variable
       for (size_t g = 0; g < agg->groupExprs.size(); ++g)
         if (exprEquals(*plain, *agg->groupExprs[g], &paramClass_)) return plan::makeColumn(static_cast<int>(g), plain->type);
       if (e.kind == K::ColumnRef) {

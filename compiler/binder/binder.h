@@ -93,7 +93,22 @@ class Binder {
   plan::ExprPtr bindAggregate(const sql::FuncCall& f, const Scope& scope, AggContext* agg);
   plan::ExprPtr bindBinary(const std::string& op, plan::ExprPtr a, plan::ExprPtr b, uint32_t location);
   plan::ExprPtr call(const std::string& fn, SqlType type, std::vector<plan::ExprPtr> args);
+  // A PL/pgSQL variable the reference names (a parameter), or null; 42702 when a column
+  // of the scope has the name too (plpgsql.variable_conflict = error).
+  plan::ExprPtr routineCall(const RoutineCandidate& r, std::vector<plan::ExprPtr> args, uint32_t location);
+  plan::ExprPtr bindVariable(const sql::ColumnRef& ref, const Scope& scope);
 
+ public:
+  // Resolves a call among the catalog's routines (PostgreSQL's func_select_candidate,
+  // reduced: exact argument types win over implicit casts; trailing defaults fill missing
+  // arguments). Returns the routine and sets `args` to the full, coerced argument list;
+  // null when no routine has the name. `procedure` is a CALL.
+  const RoutineCandidate* resolveRoutine(const sql::FuncCall& f, std::vector<plan::ExprPtr>& args,
+                                         bool procedure);
+
+ private:
+  std::vector<RoutineCandidate> routineCandidates_;  // of the last resolveRoutine
+  bool bindingDefault_ = false;  // a routine argument's DEFAULT: no variables in scope
   const PlanRequest& request_;
   std::vector<SqlType> paramTypes_;
   std::vector<int> paramClass_;

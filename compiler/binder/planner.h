@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compiler/codegen/compiled_query.h"
+#include "compiler/plan/plan.h"
 #include "compiler/parser/ast_stmt.h"
 
 namespace duet {
@@ -25,6 +26,29 @@ struct TableBinding {
 // throws 42P01 `relation "x" does not exist` itself when it is unknown.
 using TableResolver = std::function<TableBinding(const sql::QualifiedName&)>;
 
+// A function or procedure the binder may call, as the catalog describes it (PostgreSQL's
+// pg_proc row, reduced to what binding a call needs).
+struct RoutineCandidate {
+  uint32_t oid = 0;               // what a compiled call names (the session finds the code)
+  std::string name;
+  bool procedure = false;
+  std::vector<SqlType> argTypes;  // the arguments a call passes, in order
+  std::vector<std::string> argNames;
+  std::vector<std::string> defaults;  // per argument: DEFAULT as SQL text, or ""
+  SqlType returnType;             // Unknown for void / record
+  bool returnsVoid = false;
+  bool returnsSet = false;
+  // The row a call produces for SELECT * FROM f(...) and CALL: RETURNS TABLE columns, OUT
+  // arguments, or the single result (named after the function).
+  std::vector<std::string> resultNames;
+  std::vector<SqlType> resultTypes;
+};
+// The routines named `names` (qualified or found through the search path); empty if none.
+using RoutineResolver = std::function<std::vector<RoutineCandidate>(const std::vector<std::string>& names)>;
+// PL/pgSQL: the parameter (0-based) holding the routine variable that a column reference
+// at `location` (byte offset in the statement text) with these names means, or -1.
+using VariableResolver = std::function<int(const std::vector<std::string>& names, uint32_t location)>;
+
 struct OutputColumn {
   std::string name;
   SqlType type;
@@ -36,7 +60,7 @@ struct OutputColumn {
 enum class LiteralType : uint8_t { Int4, Int8, Numeric, Unknown };
 
 struct PreparedPlan {
-  enum class Command : uint8_t { Select, Insert, Update, Delete };
+  enum class Command : uint8_t { Select, Insert, Update, Delete, Call };
   Command command = Command::Select;
   std::vector<SqlType> paramTypes;   // $1..$n as decided (declared or inferred), then one
                                      // per lifted literal, in parameter-number order
@@ -68,8 +92,18 @@ struct PlanRequest {
   int explicitParamCount = 0;
   std::string_view queryText;  // for error positions
   TableResolver resolveTable;
+  RoutineResolver resolveRoutines;    // null: only built-in functions exist
+  VariableResolver resolveVariable;   // PL/pgSQL embedded statements only
   int optLevel = 1;
 };
+
+// A bound and planned statement before code generation: PL/pgSQL compiles embedded
+// statements into the routine's own code. plan->compiled stays null.
+struct PlannedStatement {
+  std::unique_ptr<PreparedPlan> plan;
+  plan::NodePtr root;
+};
+PlannedStatement planTree(const PlanRequest& request);
 
 // Throws SqlError (with position) for unknown names, type errors, unsupported features.
 std::unique_ptr<PreparedPlan> planStatement(const PlanRequest& request);

@@ -218,7 +218,7 @@ class StatementPlanner {
  public:
   explicit StatementPlanner(const PlanRequest& r) : req_(r), b_(r) {}
 
-  std::unique_ptr<PreparedPlan> run() {
+  PlannedStatement run() {
     auto out = std::make_unique<PreparedPlan>();
     NodePtr root;
     switch (req_.stmt->kind) {
@@ -239,17 +239,27 @@ class StatementPlanner {
         out->command = PreparedPlan::Command::Delete;
         root = planDelete(req_.stmt->as<sql::DeleteStmt>(), out->columns);
         break;
+      case sql::StmtKind::Call: {
+        // CALL p(args): the procedure's row (its OUT arguments), if it has one.
+        out->command = PreparedPlan::Command::Call;
+        const sql::FuncCall& call = *req_.stmt->as<sql::CallStmt>().call;
+        const RoutineCandidate& r = resolveCall(call, true);
+        root = functionScan(r, boundArgs_);
+        for (size_t i = 0; i < r.resultTypes.size(); ++i) out->columns.push_back({r.resultNames[i], r.resultTypes[i]});
+        out->returnsRows = !r.resultTypes.empty();
+        break;
+      }
       default:
         throw SqlError(sqlstate::kInternalError, "planStatement called for a utility statement");
     }
-    if (out->command != PreparedPlan::Command::Select) out->returnsRows = !root->returning.empty();
+    if (out->command != PreparedPlan::Command::Select && out->command != PreparedPlan::Command::Call)
+      out->returnsRows = !root->returning.empty();
     for (auto& t : b_.paramTypes())
       if (t.id == TypeId::Unknown) t = {TypeId::Text, -1};
     out->paramTypes = b_.paramTypes();
     fixParamTypes(*root);
     out->planOutline = plan::outline(*root);
-    out->compiled = compileQuery(*root, out->paramTypes, req_.optLevel);
-    return out;
+    return {std::move(out), std::move(root)};
   }
 
  private:
@@ -307,6 +317,8 @@ class StatementPlanner {
       case sql::TableRefKind::Table: tables.push_back(&ref.as<sql::RangeTable>()); return;
       case sql::TableRefKind::Subquery:
         b_.fail(sqlstate::kFeatureNotSupported, "subqueries in FROM are not supported yet", ref.location);
+      case sql::TableRefKind::Function:
+        b_.fail(sqlstate::kFeatureNotSupported, "a function in FROM must be the only FROM item for now", ref.location);
       case sql::TableRefKind::Join: {
         const auto& j = ref.as<sql::JoinRef>();
         if (j.type != sql::JoinType::Inner && j.type != sql::JoinType::Cross)
@@ -371,7 +383,59 @@ class StatementPlanner {
     }
   }
 
+  // A call's arguments bound (no columns in scope) and its routine resolved; the full,
+  // coerced argument list is left in boundArgs_.
+  const RoutineCandidate& resolveCall(const sql::FuncCall& call, bool procedure) {
+    Scope none;
+    boundArgs_.clear();
+    for (const auto& a : call.args) boundArgs_.push_back(b_.bind(*a, none));
+    const RoutineCandidate* r = b_.resolveRoutine(call, boundArgs_, procedure);
+    if (!r) {
+      std::string types;
+      for (size_t i = 0; i < boundArgs_.size(); ++i) types += (i ? ", " : "") + typeName(boundArgs_[i]->type);
+      throw SqlError(sqlstate::kUndefinedFunction,
+                     fmt::format("{} {}({}) does not exist", procedure ? "procedure" : "function", call.names.back(), types),
+                     {}, fmt::format("No {} matches the given name and argument types. You might need to add explicit type casts.",
+                                     procedure ? "procedure" : "function"), 0);
+    }
+    return *r;
+  }
+
+  static NodePtr functionScan(const RoutineCandidate& r, std::vector<ExprPtr>& args) {
+    auto node = std::make_unique<Node>(NodeKind::FunctionScan);
+    node->routine = r.oid;
+    node->exprs = std::move(args);
+    node->outputTypes = r.resultTypes;
+    return node;
+  }
+
+  // FROM f(args) [AS alias [(columns)]] as the only FROM item.
+  FromPlan planFunctionFrom(const sql::RangeFunction& f, const sql::Expr* where) {
+    FromPlan fp;
+    const RoutineCandidate& r = resolveCall(*f.call, false);
+    fp.node = functionScan(r, boundArgs_);
+    ScopeEntry e;
+    e.alias = f.alias ? f.alias->name : r.name;
+    e.names = r.resultNames;
+    // A function returning one value names its column after the alias too.
+    if (f.alias && !r.returnsSet && r.resultNames.size() == 1 && r.resultNames[0] == r.name) e.names[0] = f.alias->name;
+    if (f.alias)
+      for (size_t i = 0; i < f.alias->columns.size() && i < e.names.size(); ++i) e.names[i] = f.alias->columns[i];
+    e.types = r.resultTypes;
+    e.joinColumn.assign(e.names.size(), -1);
+    fp.scope.entries.push_back(std::move(e));
+    fp.scope.width = static_cast<int>(r.resultTypes.size());
+    if (where) {
+      if (Binder::containsAggregate(*where))
+        b_.fail(sqlstate::kGroupingError, "aggregate functions are not allowed in WHERE", where->location);
+      fp.node = filter(std::move(fp.node), b_.coerceToBool(b_.bind(*where, fp.scope), "WHERE", where->location));
+    }
+    return fp;
+  }
+
   FromPlan planFrom(const std::vector<sql::TableRefPtr>& from, const sql::Expr* where) {
+    if (from.size() == 1 && from[0]->kind == sql::TableRefKind::Function)
+      return planFunctionFrom(from[0]->as<sql::RangeFunction>(), where);
     FromPlan fp;
     std::vector<const sql::RangeTable*> tables;
     std::vector<const sql::Expr*> conditions;
@@ -876,6 +940,7 @@ class StatementPlanner {
 
   const PlanRequest& req_;
   Binder b_;
+  std::vector<ExprPtr> boundArgs_;  // of the last resolveCall
   std::vector<std::unique_ptr<TableBinding>> bindings_;
   std::vector<plan::SortKey> orderExprs_;
   bool resolveUnknowns_ = true;  // unknown-typed outputs become text
@@ -899,9 +964,15 @@ ExprPtr StatementPlanner::defaultFor(const TableBinding& t, size_t column) {
 
 }  // namespace
 
-std::unique_ptr<PreparedPlan> planStatement(const PlanRequest& request) {
+PlannedStatement planTree(const PlanRequest& request) {
   StatementPlanner planner(request);
   return planner.run();
+}
+
+std::unique_ptr<PreparedPlan> planStatement(const PlanRequest& request) {
+  PlannedStatement s = planTree(request);
+  s.plan->compiled = compileQuery(*s.root, s.plan->paramTypes, request.optLevel);
+  return std::move(s.plan);
 }
 
 }  // namespace duet

@@ -286,6 +286,17 @@ Val Codegen::expr(const Expr& e, const Row& row) {
       }
       return {value, isNull};
     }
+    case ExprKind::RoutineCall: {
+      std::vector<SqlType> types;
+      for (const auto& a : e.args) types.push_back(a->type);
+      const TupleLayout* argLayout = out_.layouts.add(TupleLayout::of(types));
+      llvm::Value* args = tupleAlloca(*argLayout);
+      for (size_t i = 0; i < e.args.size(); ++i) storeField(args, *argLayout, i, expr(*e.args[i], row));
+      const TupleLayout* resultLayout = out_.layouts.add(TupleLayout::of({e.type}));
+      llvm::Value* result = tupleAlloca(*resultLayout);
+      call("duet_q_call_routine", b_.getVoidTy(), {qctx_, b_.getInt32(e.routine), args, result});
+      return loadField(result, *resultLayout, 0);
+    }
     case ExprKind::Call: {
       std::vector<Val> args;
       std::vector<llvm::Value*> nulls;

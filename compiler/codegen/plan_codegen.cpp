@@ -243,6 +243,15 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       }
       return;
     }
+    case NodeKind::FunctionScan: {
+      const TupleLayout* argLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
+      llvm::Value* args = tupleAlloca(*argLayout);
+      for (size_t i = 0; i < node.exprs.size(); ++i) storeField(args, *argLayout, i, expr(*node.exprs[i], {}));
+      const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
+      llvm::Value* rows = call("duet_q_call_routine_rows", ptrTy_, {qctx_, b.getInt32(node.routine), args, ptrConst(layout)});
+      iterateBuffer(*this, rows, layout, consume);
+      return;
+    }
     case NodeKind::Filter: {
       produce(*node.children[0], [&](Row& row) {
         Val v = expr(*node.predicate, row);

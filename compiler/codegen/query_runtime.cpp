@@ -233,6 +233,21 @@ void duet_q_check_limit(int64_t limit, int64_t offset) {
   if (offset < 0) throw SqlError("2201X", "OFFSET must not be negative");
 }
 
+static SessionServices& sessionOf(QueryContext* ctx) {
+  if (!ctx->session) throw SqlError(sqlstate::kFeatureNotSupported, "user-defined functions cannot be called here");
+  return *ctx->session;
+}
+
+void duet_q_call_routine(QueryContext* ctx, uint32_t oid, const uint8_t* args, uint8_t* result) {
+  sessionOf(ctx).callRoutine(*ctx, oid, args, result, nullptr);
+}
+
+TupleBuffer* duet_q_call_routine_rows(QueryContext* ctx, uint32_t oid, const uint8_t* args, const TupleLayout* layout) {
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  sessionOf(ctx).callRoutine(*ctx, oid, args, nullptr, rows);
+  return rows;
+}
+
 const DuetQuerySymbol* duet_q_symbols(size_t* count) {
 #define DUET_Q(fn) {#fn, reinterpret_cast<void*>(&fn)}
   static const DuetQuerySymbol symbols[] = {
@@ -244,6 +259,7 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_join_new), DUET_Q(duet_q_join_insert), DUET_Q(duet_q_join_finish),
       DUET_Q(duet_q_join_next), DUET_Q(duet_q_now), DUET_Q(duet_q_random),
       DUET_Q(duet_q_current_setting), DUET_Q(duet_q_setting_exists), DUET_Q(duet_q_check_limit),
+      DUET_Q(duet_q_call_routine), DUET_Q(duet_q_call_routine_rows),
   };
 #undef DUET_Q
   *count = sizeof symbols / sizeof symbols[0];

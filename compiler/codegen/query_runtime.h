@@ -104,6 +104,22 @@ class Sorter : public TupleBuffer {
   std::vector<SortSpec> keys_;
 };
 
+struct QueryContext;
+
+// What compiled code asks of the session it runs in: calls to user-defined routines
+// (found and compiled by the session) and notices for the client.
+class SessionServices {
+ public:
+  virtual ~SessionServices() = default;
+  // Runs routine `oid` on arguments `args` (a tuple of its argument types). A scalar
+  // result goes to `result` (a one-column tuple of the result type); when `rows` is set,
+  // the routine's rows are appended there instead (a set, or its one row).
+  virtual void callRoutine(QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result,
+                           TupleBuffer* rows) = 0;
+  // RAISE NOTICE and friends: severity as PostgreSQL names it ("NOTICE", "WARNING", ...).
+  virtual void notice(const char* severity, std::string message) = 0;
+};
+
 // Everything one execution of a compiled query needs; generated code receives a pointer.
 struct QueryContext {
   const uint8_t* params = nullptr;   // parameters as a tuple (layout chosen by the binder)
@@ -119,6 +135,7 @@ struct QueryContext {
   uint64_t* randomState = nullptr;
   // current_setting(name): the session's value of a setting; null if there is no such setting.
   std::function<const std::string*(std::string_view)> currentSetting;
+  SessionServices* session = nullptr;  // routine calls and notices; null outside a session
   std::vector<std::unique_ptr<TupleBuffer>> buffers;  // per-execution runtime state,
   std::vector<std::unique_ptr<GroupTable>> groups;    // created by generated code
   std::vector<std::unique_ptr<JoinTable>> joins;
@@ -166,6 +183,11 @@ const duet::VarString* duet_q_current_setting(duet::rt::QueryContext* ctx, const
 // setting exists, raising current_setting's 42704 instead of answering false unless missingOk.
 bool duet_q_setting_exists(duet::rt::QueryContext* ctx, const duet::VarString* name, bool missingOk);
 void duet_q_check_limit(int64_t limit, int64_t offset);
+// A scalar call of a user-defined function: args and result as SessionServices::callRoutine.
+void duet_q_call_routine(duet::rt::QueryContext* ctx, uint32_t oid, const uint8_t* args, uint8_t* result);
+// FROM f(args) and CALL: the routine's rows, in a buffer of `layout` owned by the context.
+duet::rt::TupleBuffer* duet_q_call_routine_rows(duet::rt::QueryContext* ctx, uint32_t oid, const uint8_t* args,
+                                                const duet::TupleLayout* layout);
 // Every duet_q_* entry point, for the JIT to register by name.
 struct DuetQuerySymbol { const char* name; void* address; };
 const DuetQuerySymbol* duet_q_symbols(size_t* count);

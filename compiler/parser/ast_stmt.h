@@ -65,7 +65,7 @@ struct Alias {
   std::vector<std::string> columns;  // t AS a (x, y)
 };
 
-enum class TableRefKind : uint8_t { Table, Subquery, Join };
+enum class TableRefKind : uint8_t { Table, Subquery, Join, Function };
 struct TableRef {
   explicit TableRef(TableRefKind k, uint32_t loc) : kind(k), location(loc) {}
   virtual ~TableRef() = default;
@@ -90,6 +90,13 @@ struct RangeSubquery : TableRef {
   ~RangeSubquery() override;  // defined where SelectStmt is complete (ast.cpp)
   std::unique_ptr<SelectStmt> subquery;
   std::optional<Alias> alias;  // always set: PostgreSQL 15 requires one
+};
+
+// FROM f(args) [AS] alias [(columns)]: the rows a function returns.
+struct RangeFunction : TableRef {
+  explicit RangeFunction(uint32_t loc) : TableRef(TableRefKind::Function, loc) {}
+  std::unique_ptr<FuncCall> call;
+  std::optional<Alias> alias;
 };
 
 enum class JoinType : uint8_t { Inner, Left, Right, Full, Cross };

@@ -275,6 +275,15 @@ TableRefPtr Parser::parseTablePrimary() {
   auto table = std::make_unique<RangeTable>(loc);
   table->only = acceptKw("only");
   table->name = parseQualifiedName();
+  if (!table->only && isOp("(")) {
+    auto fn = std::make_unique<RangeFunction>(loc);
+    auto call = std::make_unique<FuncCall>(loc);
+    call->names = table->name.parts;
+    ExprPtr parsed = parseFuncArgs(std::move(call));
+    fn->call.reset(&static_cast<FuncCall&>(*parsed.release()));
+    fn->alias = parseOptAlias(true);
+    return fn;
+  }
   acceptOp("*");  // "t *": include inheritance children, the default
   table->alias = parseOptAlias(true);
   return table;

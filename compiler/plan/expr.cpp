@@ -38,6 +38,7 @@ ExprPtr cloneExpr(const Expr& src) {
   std::memcpy(e->constant, src.constant, sizeof e->constant);
   e->constString = src.constString;
   e->function = src.function;
+  e->routine = src.routine;
   for (const auto& a : src.args) e->args.push_back(cloneExpr(*a));
   return e;
 }

@@ -27,6 +27,8 @@ enum class ExprKind : uint8_t {
   Coalesce,  // first non-null of args
   Call,      // a runtime function `function` over args (strict: NULL in, NULL out)
   Aggregate, // reference to aggregate result `column` of the aggregation below
+  RoutineCall,  // a user-defined function `routine` (catalog oid) over args, which are
+                // already of its argument types; not strict: NULL arguments are passed
 };
 
 enum class Op : uint8_t { None, Add, Sub, Mul, Div, Mod, Pow, Neg, Not, Concat, Eq, Ne, Lt, Le, Gt, Ge };
@@ -45,6 +47,7 @@ struct Expr {
   alignas(16) unsigned char constant[16] = {};  // physical representation of the constant
   std::string constString;                      // backing store when a string constant
   std::string function;                         // runtime symbol for Call
+  uint32_t routine = 0;                         // RoutineCall: the routine's oid
   std::vector<std::unique_ptr<Expr>> args;
 
   Expr(ExprKind k, SqlType t) : kind(k), type(t) {}

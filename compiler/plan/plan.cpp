@@ -25,6 +25,7 @@ const char* kindName(NodeKind k) {
     case NodeKind::Update: return "Update";
     case NodeKind::Delete: return "Delete";
     case NodeKind::Materialize: return "Materialize";
+    case NodeKind::FunctionScan: return "FunctionScan";
   }
   return "?";
 }

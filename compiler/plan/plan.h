@@ -36,6 +36,7 @@ enum class NodeKind : uint8_t {
   Update,      // child 0 rows = [rowid, new values of every table column] applied
   Delete,      // child 0 rows = [rowid] deleted
   Materialize, // child 0 fully consumed before anything is passed on
+  FunctionScan,  // the rows routine `routine` returns for arguments `exprs` (no input)
 };
 
 enum class AggKind : uint8_t { CountStar, Count, Sum, Avg, Min, Max };
@@ -60,6 +61,7 @@ struct Node {
 
   Table* table = nullptr;
   Index* index = nullptr;
+  uint32_t routine = 0;            // FunctionScan: the routine's oid
   std::vector<ExprPtr> keys;       // IndexLookup key values, IndexRange equality prefix
   ExprPtr rangeLow, rangeHigh;     // IndexRange bounds on the key column after `keys`
   bool lowInclusive = true, highInclusive = true;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "compiler/binder/planner.h"
+#include "compiler/plpgsql/compiled_routine.h"
 #include "engine/catalog/catalog.h"
 #include "engine/session/sql_engine.h"
 
@@ -30,6 +31,8 @@ struct EngineState {
   EngineConfig config;
   Catalog catalog;
   PlanCache plans;
+  // Compiled functions and procedures by oid; stale once catalogVersion moves on.
+  std::map<uint32_t, std::shared_ptr<plpgsql::CompiledRoutine>> routines;
   // Moves on with every DDL statement and every rollback that undid DDL.
   uint64_t catalogVersion = 1;
 };

@@ -2,8 +2,7 @@
 // order PostgreSQL 15's CreateFunction and RemoveObjects check things: options, language,
 // parameters, result type, then the catalog's replacement rules, then the body (the
 // validator runs on the stored routine, so a bad body fails the statement and the undo log
-// takes the routine back out). Calling routines is not implemented yet: CALL fails with
-// 0A000, and SELECT f(...) still reaches the binder, which knows only built-in functions.
+// takes the routine back out). Calls are in session_routine_calls.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -215,6 +214,12 @@ void SqlSession::validateRoutineBody(const RoutineInfo& info, const sql::CreateF
     plpgsql::checkSqlBody(source);
     return;
   }
+  plpgsql::RoutineShape shape = routineShape(info);
+  plpgsql::TableLookup tables = tableColumnsLookup();
+  plpgsql::parsePlpgsqlBody(shape, source, tables);
+}
+
+plpgsql::RoutineShape SqlSession::routineShape(const RoutineInfo& info) const {
   plpgsql::RoutineShape shape;
   shape.name = info.name;
   shape.procedure = info.kind == RoutineKind::Procedure;
@@ -232,7 +237,11 @@ void SqlSession::validateRoutineBody(const RoutineInfo& info, const sql::CreateF
     param.type.scalar = SqlType{p.type.scalar, -1};
     shape.params.push_back(std::move(param));
   }
-  plpgsql::TableLookup tables = [this](const std::vector<std::string>& name) -> std::optional<plpgsql::TableColumns> {
+  return shape;
+}
+
+plpgsql::TableLookup SqlSession::tableColumnsLookup() const {
+  return [this](const std::vector<std::string>& name) -> std::optional<plpgsql::TableColumns> {
     std::string schema = name.size() >= 2 ? name[name.size() - 2] : std::string();
     const TableInfo* table = engine_.catalog.findTable(*db_, schema, name.back());
     if (!table) return std::nullopt;
@@ -240,7 +249,6 @@ void SqlSession::validateRoutineBody(const RoutineInfo& info, const sql::CreateF
     for (const ColumnDef& c : table->columns) columns.emplace_back(c.name, c.type);
     return columns;
   };
-  plpgsql::parsePlpgsqlBody(shape, source, tables);
 }
 
 // RemoveObjects for functions and procedures: one name at a time, with or without an

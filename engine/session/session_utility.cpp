@@ -201,7 +201,6 @@ QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
       break;
     }
     case sql::StmtKind::DropRoutine: dropRoutines(stmt.as<sql::DropRoutineStmt>(), sink); break;
-    case sql::StmtKind::Call: unsupported("CALL");
     case sql::StmtKind::Copy: return runCopy(st, sink);
     case sql::StmtKind::Explain: unsupported("EXPLAIN");
     default: unsupported("this statement");

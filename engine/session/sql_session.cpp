@@ -49,6 +49,7 @@ std::string commandTag(const PreparedPlan& plan, int64_t rows, int64_t affected)
     case PreparedPlan::Command::Insert: return fmt::format("INSERT 0 {}", affected);
     case PreparedPlan::Command::Update: return fmt::format("UPDATE {}", affected);
     case PreparedPlan::Command::Delete: return fmt::format("DELETE {}", affected);
+    case PreparedPlan::Command::Call: return "CALL";
   }
   return "SELECT 0";
 }
@@ -90,7 +91,8 @@ bool SqlSession::isQuery(const sql::Stmt& stmt) const {
     case sql::StmtKind::Select:
     case sql::StmtKind::Insert:
     case sql::StmtKind::Update:
-    case sql::StmtKind::Delete: return true;
+    case sql::StmtKind::Delete:
+    case sql::StmtKind::Call: return true;
     default: return false;
   }
 }
@@ -137,6 +139,8 @@ void SqlSession::ddlDone() {
 }
 
 void SqlSession::flushReports(ResultSink& sink) {
+  for (Notice& n : pendingNotices_) sink.notice(std::move(n));
+  pendingNotices_.clear();
   for (const auto& [name, value] : settings_.takeReportChanges()) {
     sink.parameterStatus(name, value);
   }
@@ -253,16 +257,21 @@ std::shared_ptr<PreparedPlan> SqlSession::planFor(Statement& st) {
   }
   request.explicitParamCount = p.explicitParams;
   request.queryText = st.sql;
-  request.resolveTable = [this](const sql::QualifiedName& name) {
+  request.resolveTable = tableResolver();
+  request.resolveRoutines = [this](const std::vector<std::string>& names) { return routineCandidates(names); };
+  std::shared_ptr<PreparedPlan> plan = planStatement(request);
+  plan->catalogVersion = engine_.catalogVersion;
+  engine_.plans.put(key, plan);
+  return plan;
+}
+
+TableResolver SqlSession::tableResolver() {
+  return [this](const sql::QualifiedName& name) {
     TableInfo& t = tableByName(name);
     TableBinding b{t.table.get(), t.oid, t.name, {}};
     for (const auto& c : t.columns) b.defaults.push_back(c.defaultSql);
     return b;
   };
-  std::shared_ptr<PreparedPlan> plan = planStatement(request);
-  plan->catalogVersion = engine_.catalogVersion;
-  engine_.plans.put(key, plan);
-  return plan;
 }
 
 std::unique_ptr<ParamTuple> SqlSession::literalParams(const Statement& st) {
@@ -312,6 +321,7 @@ rt::QueryContext SqlSession::makeContext(const uint8_t* params) {
   ctx.transactionTimestamp = txn_.startTimestamp();
   ctx.randomState = txn_.randomState();
   ctx.typeContext = &settings_.typeContext();  // casts between timestamp types need the zone
+  ctx.session = this;
   ctx.currentSetting = [this](std::string_view name) -> const std::string* {
     return findSetting(name) ? &settings_.get(name) : nullptr;
   };

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compiler/parser/parser.h"
+#include "compiler/plpgsql/plpgsql.h"
 #include "engine/session/copy_io.h"
 #include "engine/session/engine_state.h"
 #include "engine/session/settings.h"
@@ -22,7 +23,7 @@ namespace duet {
 // The CommandComplete tag of a plan's statement: "SELECT n", "INSERT 0 n", "UPDATE n", ...
 std::string commandTag(const PreparedPlan& plan, int64_t rows, int64_t affected);
 
-class SqlSession final : public Session {
+class SqlSession final : public Session, public rt::SessionServices {
  public:
   SqlSession(EngineState& engine, Database& db, std::string user, std::string dbName,
              const std::vector<std::pair<std::string, std::string>>& startupParams);
@@ -50,6 +51,11 @@ class SqlSession final : public Session {
   void requestCancel() override { cancel_.store(true); }
   void clearCancel() override { cancel_.store(false); }
   int idleInTransactionTimeoutMs() const override;
+
+  // ---- rt::SessionServices (session_routine_calls.cpp)
+  void callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result,
+                   rt::TupleBuffer* rows) override;
+  void notice(const char* severity, std::string message) override;
 
  private:
   // A parsed statement with its plan (for SELECT/VALUES/INSERT/UPDATE/DELETE).
@@ -113,6 +119,17 @@ class SqlSession final : public Session {
   void defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
   void validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s, std::string_view query);
   void dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink);
+  // What the PL/pgSQL front end needs to know of a routine and of the tables it names.
+  plpgsql::RoutineShape routineShape(const RoutineInfo& info) const;
+  plpgsql::TableLookup tableColumnsLookup() const;
+  TableResolver tableResolver();
+
+  // ---- calls (session_routine_calls.cpp)
+  RoutineCandidate candidateOf(const RoutineInfo& r) const;
+  std::vector<RoutineCandidate> routineCandidates(const std::vector<std::string>& names) const;
+  const RoutineInfo* routineByOid(uint32_t oid) const;
+  // The routine's code for the current catalog, compiled now if there is none.
+  std::shared_ptr<plpgsql::CompiledRoutine> compiledRoutine(uint32_t oid);
   TableInfo& tableByName(const sql::QualifiedName& name);
 
   EngineState& engine_;
@@ -122,6 +139,7 @@ class SqlSession final : public Session {
   TransactionState txn_;
   std::atomic<bool> cancel_ = false;
   Arena arena_;
+  std::vector<Notice> pendingNotices_;  // RAISE NOTICE and friends, sent after the statement
   std::map<std::string, std::shared_ptr<Statement>> statements_;
   std::map<std::string, Portal> portals_;
   // A COPY FROM STDIN waiting for its data.

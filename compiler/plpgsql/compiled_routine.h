@@ -1,0 +1,68 @@
+// A PL/pgSQL routine compiled to native code, and how a call runs it. The routine's
+// variables live in one tuple (its frame) that the generated functions read and write;
+// embedded statements are generated into the same functions, reading the variables as
+// their parameters, so a call runs no planner and no interpreter.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/binder/planner.h"
+#include "compiler/codegen/compiled_query.h"
+#include "compiler/plpgsql/plpgsql.h"
+#include "engine/error.h"
+
+namespace duet::plpgsql {
+
+// Per call: what generated code hands to the runtime besides the variables.
+struct RoutineFrame {
+  rt::TupleBuffer* rows = nullptr;  // RETURN NEXT / RETURN QUERY append here
+  std::vector<SqlError> caught;     // errors caught by EXCEPTION blocks whose handler runs
+};
+
+struct RaiseSpec;  // a RAISE statement's constant parts (routine_runtime.cpp)
+
+struct CompiledRoutine {
+  // Returns 0 (fell off the end) or 1 (RETURN).
+  using Entry = int32_t (*)(rt::QueryContext*, uint8_t* vars, RoutineFrame*);
+  Entry entry = nullptr;
+  std::string name;              // for error messages: "f(integer)"
+  TupleLayout varLayout;         // the frame: one slot per variable, then hidden slots
+  TupleLayout argLayout;         // the call's argument tuple
+  std::vector<int> argSlots;     // per call argument: its variable slot, or -1 (ignored)
+  std::vector<int> outputSlots;  // OUT / INOUT / TABLE variables: the row of a call
+  int returnSlot = -1;           // RETURN <expr> of a function returning one value
+  bool returnsSet = false;
+  bool returnsValue = false;     // a scalar function without OUT arguments
+  TupleLayout rowLayout;         // rows returned by RETURN NEXT / QUERY, or the OUT row
+  std::unique_ptr<CompiledQuery> code;  // machine code, constants and layouts it uses
+  std::vector<std::unique_ptr<RaiseSpec>> raises;
+  uint64_t catalogVersion = 0;
+  double compileMs = 0;
+  ~CompiledRoutine();
+};
+
+struct RoutineCompileRequest {
+  RoutineShape shape;             // name, kind, parameters (as the body parser needs them)
+  std::string signature;          // "f(integer)"
+  std::string body;               // the AS text
+  SqlType returnType;             // a function's single result (Unknown: void / none)
+  std::vector<SqlType> rowTypes;  // rows of a call (RoutineCandidate::resultTypes)
+  TableResolver resolveTable;
+  RoutineResolver resolveRoutines;
+  TableLookup tableColumns;       // %ROWTYPE / %TYPE, as at CREATE
+  int optLevel = 2;
+};
+
+// Parses the body, binds and plans every embedded statement and generates one module.
+// A statement that cannot be bound (unknown table or column, type error) fails only when
+// it runs, with its error, as in PostgreSQL; syntax errors were caught at CREATE.
+std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& request);
+
+// Runs a call: `args` as argLayout; the scalar result into `result` (one column of the
+// return type) when set; the rows (a set, or the OUT row) appended to `rows` when set.
+void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uint8_t* args,
+                uint8_t* result, rt::TupleBuffer* rows);
+
+}  // namespace duet::plpgsql

@@ -1,0 +1,915 @@
+// PL/pgSQL to LLVM IR. The routine's variables are slots of one tuple (the frame); every
+// expression and embedded statement is bound and planned with the slots as its parameters
+// ($1.. in slot order) and generated inline, produce/consume style, into the routine's own
+// functions: an INTO target is a store in the consumer, a loop over a query is the query's
+// pipeline with the loop body as its consumer. Control flow maps onto basic blocks; the
+// body of a block with an EXCEPTION section becomes a function of its own, called through
+// duet_plpgsql_try, which undoes the block's changes when it catches an error.
+#include <fmt/format.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Verifier.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <map>
+
+#include "compiler/binder/type_rules.h"
+#include "compiler/codegen/codegen_internal.h"
+#include "compiler/parser/parser.h"
+#include "compiler/plpgsql/compiled_routine.h"
+#include "compiler/plpgsql/condition_names.h"
+#include "compiler/plpgsql/routine_runtime.h"
+
+namespace duet::plpgsql {
+namespace {
+
+using codegen::Row;
+using codegen::Val;
+using binder::CastContext;
+
+// A statement planned from a piece of the body, with the parse tree it came from.
+struct Planned {
+  std::vector<sql::ParsedStatement> parsed;
+  PlannedStatement stmt;
+};
+
+// Where EXIT and CONTINUE may go: a loop, or a labelled block (EXIT only).
+struct JumpTarget {
+  std::string label;
+  bool loop = false;
+  llvm::BasicBlock* exit = nullptr;
+  llvm::BasicBlock* cont = nullptr;
+  int depth = 0;  // the generated function (0: the routine, deeper: EXCEPTION block bodies)
+  int exitCode = 0, contCode = 0;  // returned from a deeper function to jump here
+};
+
+// The generated function being filled: the routine itself or an EXCEPTION block body.
+struct FunctionState {
+  llvm::Function* fn = nullptr;
+  llvm::BasicBlock* entry = nullptr;
+  llvm::Value* ctx = nullptr;
+  llvm::Value* vars = nullptr;
+  llvm::Value* frame = nullptr;
+  int depth = 0;
+};
+
+class RoutineCompiler {
+ public:
+  RoutineCompiler(const RoutineCompileRequest& req, const Function& fn, CompiledRoutine& out,
+                  llvm::LLVMContext& context, llvm::Module& module)
+      : req_(req), fn_(fn), out_(out), module_(module), cg_(context, module, *out.code), b_(cg_.b_) {}
+
+  void allocateSlots() {
+    for (size_t v = 0; v < fn_.variables.size(); ++v) {
+      const Variable& var = fn_.variables[v];
+      slotOf_.push_back(-1);
+      fieldSlots_.emplace_back();
+      switch (var.type.kind) {
+        case VarType::Kind::Scalar: slotOf_[v] = addSlot(var.type.scalar); break;
+        case VarType::Kind::Row:
+          for (const auto& [name, type] : var.type.columns) fieldSlots_[v].emplace_back(name, addSlot(type));
+          break;
+        case VarType::Kind::Array:
+        case VarType::Kind::Record: break;  // not compiled yet: a statement using one fails
+      }
+    }
+    const RoutineShape& shape = req_.shape;
+    if (!shape.procedure && !shape.returnsSet && !shape.returnsVoid && !shape.hasOutputParams()) {
+      out_.returnsValue = true;
+      out_.returnSlot = addSlot(req_.returnType);
+    }
+    rowCountSlot_ = addSlot({TypeId::Int8, -1});
+    out_.varLayout = TupleLayout::of(slotTypes_);
+    // Call arguments: functions pass their input arguments, procedures all of theirs (OUT
+    // ones too, as PostgreSQL 14 and later; their values are ignored).
+    std::vector<SqlType> argTypes;
+    for (size_t p = 0; p < shape.params.size(); ++p) {
+      const RoutineParameter& param = shape.params[p];
+      bool passed = shape.procedure ? true : param.input;
+      if (param.output) {
+        if (slotOf_[p] < 0)
+          throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("output argument \"{}\" of this type is not supported yet", param.name));
+        out_.outputSlots.push_back(slotOf_[p]);
+      }
+      if (!passed) continue;
+      argTypes.push_back(slotOf_[p] >= 0 ? slotTypes_[slotOf_[p]] : param.type.scalar);
+      out_.argSlots.push_back(param.input ? slotOf_[p] : -1);
+    }
+    for (auto& t : argTypes) t.typmod = -1;
+    out_.argLayout = TupleLayout::of(argTypes);
+    out_.rowLayout = TupleLayout::of(req_.rowTypes);
+    out_.returnsSet = shape.returnsSet;
+  }
+
+  void generate(const std::string& name) {
+    auto* fnType = llvm::FunctionType::get(b_.getInt32Ty(), {cg_.ptrTy_, cg_.ptrTy_, cg_.ptrTy_}, false);
+    FunctionState main = newFunction(fnType, name, llvm::Function::ExternalLinkage, 0);
+    enter(main);
+    returnBlock_ = cg_.block("return");
+    // FOUND starts false.
+    storeSlot(slotOf_[fn_.found], {b_.getFalse(), b_.getFalse()});
+    emitBlock(*fn_.body);
+    if (!terminated()) {
+      if (out_.returnsValue) {
+        fail("2F005", "control reached end of function without RETURN");
+      } else {
+        b_.CreateRet(b_.getInt32(0));
+      }
+    }
+    b_.SetInsertPoint(returnBlock_);
+    b_.CreateRet(b_.getInt32(1));
+  }
+
+ private:
+  // ---- slots and values ------------------------------------------------------------------
+  int addSlot(SqlType t) {
+    slotTypes_.push_back(t);
+    return static_cast<int>(slotTypes_.size()) - 1;
+  }
+  Val loadSlot(int slot) { return cg_.loadField(cur_.vars, out_.varLayout, slot); }
+  void storeSlot(int slot, Val v) { cg_.storeField(cur_.vars, out_.varLayout, slot, v); }
+  Val nullOf(SqlType t) { return {llvm::Constant::getNullValue(cg_.sqlType(t.id)), b_.getTrue()}; }
+
+  bool terminated() { return b_.GetInsertBlock()->getTerminator() != nullptr; }
+  // Code after a jump or a raise is unreachable; it still needs a block to go into.
+  void ensureOpen() {
+    if (terminated()) b_.SetInsertPoint(cg_.block("dead"));
+  }
+
+  llvm::Value* cstr(const std::string& s) {
+    auto storage = std::make_unique<unsigned char[]>(s.size() + 1);
+    std::memcpy(storage.get(), s.c_str(), s.size() + 1);
+    llvm::Value* p = cg_.ptrConst(storage.get());
+    out_.code->constants.push_back(std::move(storage));
+    return p;
+  }
+
+  llvm::Value* textConstant(const std::string& s) {
+    auto storage = std::make_unique<unsigned char[]>(sizeof(VarString) + s.size());
+    auto* v = reinterpret_cast<VarString*>(storage.get());
+    v->len = static_cast<uint32_t>(s.size());
+    std::memcpy(v->data, s.data(), s.size());
+    out_.code->constants.push_back(std::move(storage));
+    return cg_.ptrConst(v);
+  }
+
+  void fail(const std::string& code, const std::string& message, const std::string& hint = {}) {
+    cg_.call("duet_plpgsql_fail", b_.getVoidTy(), {cstr(code), cstr(message), hint.empty() ? cg_.ptrConst(nullptr) : cstr(hint)});
+    b_.CreateUnreachable();
+  }
+  void fail(const SqlError& e) { fail(e.code, e.what(), e.hint); }
+
+  // Converts a value for a variable of type `to`: assignment casts, else the explicit cast
+  // (PostgreSQL falls back to converting through text there).
+  std::optional<Val> assignCast(Val v, SqlType from, SqlType to) {
+    if (from == to || (from.id == to.id && to.typmod < 0)) return v;
+    if (from.id == TypeId::Unknown) from = {TypeId::Text, -1};
+    if (from.id == to.id || binder::castAllowed(from.id, to.id, CastContext::Assignment))
+      return cg_.cast(v, from, to, false);
+    if (binder::castAllowed(from.id, to.id, CastContext::Explicit)) return cg_.cast(v, from, to, true);
+    fail("42804", fmt::format("cannot assign a value of type {} to a variable of type {}", typeName(from), typeName(to)));
+    ensureOpen();
+    return std::nullopt;
+  }
+
+  void assignSlot(int slot, Val v, SqlType from, const Variable* var) {
+    std::optional<Val> c = assignCast(v, from, slotTypes_[slot]);
+    if (!c) return;
+    if (var && var->notNull) {
+      cg_.ifThen(c->null, [&] {
+        fail("22004", fmt::format("null value cannot be assigned to variable \"{}\" declared NOT NULL", var->name));
+      });
+    }
+    storeSlot(slot, *c);
+  }
+
+  // The slots an assignment target writes: one for a scalar or a field, every field of a
+  // row variable. Empty (after emitting a failure) for what is not compiled yet.
+  std::vector<int> targetSlots(const Target& t) {
+    const Variable& var = fn_.variables[t.variable];
+    if (t.subscript) {
+      fail(sqlstate::kFeatureNotSupported, "assignments to array elements are not supported yet");
+      ensureOpen();
+      return {};
+    }
+    if (var.type.kind == VarType::Kind::Row) {
+      std::vector<int> slots;
+      for (const auto& [name, slot] : fieldSlots_[t.variable])
+        if (t.field.empty() || name == t.field) slots.push_back(slot);
+      return slots;
+    }
+    if (slotOf_[t.variable] < 0) {
+      fail(sqlstate::kFeatureNotSupported, fmt::format("variable \"{}\" of this type is not supported yet", var.name));
+      ensureOpen();
+      return {};
+    }
+    return {slotOf_[t.variable]};
+  }
+
+  // Stores a row into INTO targets: columns in order, missing ones NULL.
+  void assignTargets(const std::vector<Target>& targets, const Row& row, const std::vector<SqlType>& types) {
+    size_t column = 0;
+    for (const Target& t : targets) {
+      for (int slot : targetSlots(t)) {
+        if (column < row.size()) assignSlot(slot, row[column], types[column], &fn_.variables[t.variable]);
+        else storeSlot(slot, nullOf(slotTypes_[slot]));
+        ++column;
+      }
+    }
+  }
+  void nullTargets(const std::vector<Target>& targets) {
+    for (const Target& t : targets)
+      for (int slot : targetSlots(t)) storeSlot(slot, nullOf(slotTypes_[slot]));
+  }
+
+  void setFound(llvm::Value* found) { storeSlot(slotOf_[fn_.found], {found, b_.getFalse()}); }
+  void setRowCount(llvm::Value* count) { storeSlot(rowCountSlot_, {count, b_.getFalse()}); }
+
+  // ---- embedded SQL ------------------------------------------------------------------------
+  int slotForReference(const VariableRef& ref) {
+    const Variable& var = fn_.variables[ref.variable];
+    if (var.type.kind == VarType::Kind::Row) {
+      for (const auto& [name, slot] : fieldSlots_[ref.variable])
+        if (name == ref.field) return slot;
+      return -1;
+    }
+    return slotOf_[ref.variable];
+  }
+
+  // Binds and plans prefix + text + suffix with the variables (and `extra` parameters after
+  // them) as parameters. On failure emits the error where the statement would run.
+  std::optional<Planned> plan(const SqlText& text, const std::string& prefix, const std::string& suffix = {},
+                              const std::vector<SqlType>& extra = {}) {
+    Planned p;
+    std::string sql = prefix + text.text + suffix;
+    try {
+      p.parsed = sql::parseQuery(sql);
+      if (p.parsed.size() != 1) throw SqlError(sqlstate::kSyntaxError, "expected one statement in a PL/pgSQL statement");
+      PlanRequest r;
+      r.stmt = p.parsed[0].stmt.get();
+      r.declaredParamTypes = slotTypes_;
+      r.declaredParamTypes.insert(r.declaredParamTypes.end(), extra.begin(), extra.end());
+      r.explicitParamCount = static_cast<int>(r.declaredParamTypes.size());
+      r.queryText = sql;
+      r.resolveTable = req_.resolveTable;
+      r.resolveRoutines = req_.resolveRoutines;
+      uint32_t prefixLen = static_cast<uint32_t>(prefix.size());
+      r.resolveVariable = [&](const std::vector<std::string>&, uint32_t location) -> int {
+        if (location < prefixLen) return -1;
+        for (const VariableRef& ref : text.variables)
+          if (ref.offset - text.begin == location - prefixLen) return slotForReference(ref);
+        return -1;
+      };
+      r.optLevel = req_.optLevel;
+      p.stmt = planTree(r);
+    } catch (SqlError& e) {
+      e.position = 0;
+      fail(e);
+      ensureOpen();
+      return std::nullopt;
+    }
+    return p;
+  }
+
+  // Generates a planned statement here, calling `consume` per row (of its result or its
+  // RETURNING list). The parameter row is the variables' current values plus `extra`.
+  void emit(const Planned& p, const std::vector<Val>& extra, const codegen::Consumer& consume) {
+    Row savedParams = std::move(cg_.paramRow_);
+    cg_.paramRow_.clear();
+    for (size_t s = 0; s < slotTypes_.size(); ++s) cg_.paramRow_.push_back(loadSlot(static_cast<int>(s)));
+    for (const Val& v : extra) cg_.paramRow_.push_back(v);
+    llvm::BasicBlock* end = cg_.block("stmt.end");
+    cg_.pipelineEnd_.push_back(end);
+    cg_.produce(*p.stmt.root, consume);
+    if (!terminated()) b_.CreateBr(end);
+    cg_.pipelineEnd_.pop_back();
+    b_.SetInsertPoint(end);
+    cg_.paramRow_ = std::move(savedParams);
+  }
+
+  static std::vector<SqlType> columnTypes(const Planned& p) {
+    std::vector<SqlType> t;
+    for (const auto& c : p.stmt.plan->columns) t.push_back(c.type);
+    return t;
+  }
+
+  // An expression: SELECT <text>, one column, its first row (NULL if none).
+  std::optional<std::pair<Val, SqlType>> evaluate(const SqlText& text, const std::string& prefix = "SELECT ",
+                                                  const std::string& suffix = {}, const std::vector<SqlType>& extraTypes = {},
+                                                  const std::vector<Val>& extra = {}) {
+    std::optional<Planned> p = plan(text, prefix, suffix, extraTypes);
+    if (!p) return std::nullopt;
+    if (p->stmt.plan->columns.size() != 1) {
+      fail("42601", fmt::format("query \"{}{}\" returned {} columns", prefix, text.text, p->stmt.plan->columns.size()));
+      ensureOpen();
+      return std::nullopt;
+    }
+    SqlType type = p->stmt.plan->columns[0].type;
+    const TupleLayout* layout = out_.code->layouts.add(TupleLayout::of({type}));
+    llvm::Value* temp = cg_.tupleAlloca(*layout);
+    cg_.storeField(temp, *layout, 0, nullOf(type));
+    emit(*p, extra, [&](Row& row) {
+      cg_.storeField(temp, *layout, 0, row[0]);
+      b_.CreateBr(cg_.pipelineEnd_.back());
+      ensureOpen();
+    });
+    return std::make_pair(cg_.loadField(temp, *layout, 0), type);
+  }
+
+  // A condition (IF, WHILE, EXIT WHEN): true when the boolean is true (NULL is false).
+  llvm::Value* condition(const SqlText& text) {
+    auto v = evaluate(text);
+    if (!v) return b_.getFalse();
+    std::optional<Val> c = assignCast(v->first, v->second, {TypeId::Bool, -1});
+    if (!c) return b_.getFalse();
+    return b_.CreateAnd(c->v, b_.CreateNot(c->null));
+  }
+
+  // ---- generated functions and jumps ---------------------------------------------------------
+  FunctionState newFunction(llvm::FunctionType* type, const std::string& name, llvm::Function::LinkageTypes linkage,
+                            int depth) {
+    FunctionState f;
+    f.fn = llvm::Function::Create(type, linkage, name, module_);
+    f.fn->setUWTableKind(llvm::UWTableKind::Async);  // errors unwind through it
+    f.entry = llvm::BasicBlock::Create(cg_.ctx_, "entry", f.fn);
+    f.ctx = f.fn->getArg(0);
+    f.vars = f.fn->getArg(1);
+    f.frame = f.fn->getArg(2);
+    f.depth = depth;
+    return f;
+  }
+  void enter(const FunctionState& f) {
+    cur_ = f;
+    cg_.fn_ = f.fn;
+    cg_.entry_ = f.entry;
+    cg_.qctx_ = f.ctx;
+    b_.SetInsertPoint(f.entry);
+  }
+
+  void jumpTo(const JumpTarget& t, bool toContinue) {
+    if (t.depth == cur_.depth) {
+      b_.CreateBr(toContinue ? t.cont : t.exit);
+    } else {
+      b_.CreateRet(b_.getInt32(toContinue ? t.contCode : t.exitCode));
+    }
+  }
+  void emitReturn() {
+    if (cur_.depth == 0) b_.CreateBr(returnBlock_);
+    else b_.CreateRet(b_.getInt32(1));
+  }
+  JumpTarget& pushTarget(const std::string& label, bool loop, llvm::BasicBlock* exit, llvm::BasicBlock* cont) {
+    JumpTarget t;
+    t.label = label;
+    t.loop = loop;
+    t.exit = exit;
+    t.cont = cont;
+    t.depth = cur_.depth;
+    t.exitCode = nextCode_++;
+    t.contCode = nextCode_++;
+    targets_.push_back(t);
+    return targets_.back();
+  }
+
+  // ---- statements ---------------------------------------------------------------------
+  void emitList(const StmtList& list) {
+    for (const auto& s : list) {
+      ensureOpen();
+      emitStatement(*s);
+    }
+  }
+
+  void initDeclared(const Block& block) {
+    for (size_t i = 0; i < block.declared.size(); ++i) {
+      int v = block.declared[i];
+      const Variable& var = fn_.variables[v];
+      std::vector<int> slots;
+      if (var.type.kind == VarType::Kind::Row) {
+        for (const auto& f : fieldSlots_[v]) slots.push_back(f.second);
+      } else if (slotOf_[v] >= 0) {
+        slots.push_back(slotOf_[v]);
+      }
+      const auto& init = i < block.defaults.size() ? block.defaults[i] : std::nullopt;
+      if (init && slots.size() == 1) {
+        if (auto value = evaluate(*init)) assignSlot(slots[0], value->first, value->second, &var);
+      } else {
+        for (int slot : slots) storeSlot(slot, nullOf(slotTypes_[slot]));
+        if (init) {
+          fail(sqlstate::kFeatureNotSupported, fmt::format("a default for variable \"{}\" of this type is not supported yet", var.name));
+          ensureOpen();
+        }
+      }
+    }
+  }
+
+  void emitBlock(const Block& block) {
+    llvm::BasicBlock* end = cg_.block("block.end");
+    initDeclared(block);
+    ensureOpen();
+    size_t mark = targets_.size();
+    if (!block.label.empty()) pushTarget(block.label, false, end, nullptr);
+    if (!block.hasExceptions) {
+      emitList(block.body);
+    } else {
+      emitProtected(block, end);
+    }
+    targets_.resize(mark);
+    if (!terminated()) b_.CreateBr(end);
+    b_.SetInsertPoint(end);
+  }
+
+  // The body of a block with EXCEPTION handlers runs in a function of its own, called
+  // through duet_plpgsql_try; its result says how it ended (see JumpTarget).
+  void emitProtected(const Block& block, llvm::BasicBlock* end) {
+    FunctionState outer = cur_;
+    auto* type = llvm::FunctionType::get(b_.getInt32Ty(), {cg_.ptrTy_, cg_.ptrTy_, cg_.ptrTy_}, false);
+    FunctionState inner = newFunction(type, outer.fn->getName().str() + ".block", llvm::Function::InternalLinkage,
+                                      outer.depth + 1);
+    llvm::BasicBlock* resume = b_.GetInsertBlock();
+    enter(inner);
+    emitList(block.body);
+    if (!terminated()) b_.CreateRet(b_.getInt32(0));
+    enter(outer);
+    b_.SetInsertPoint(resume);
+
+    llvm::Value* code = cg_.call("duet_plpgsql_try", b_.getInt32Ty(), {inner.fn, cur_.ctx, cur_.vars, cur_.frame});
+    llvm::BasicBlock* handlers = cg_.block("handlers");
+    llvm::BasicBlock* returned = cg_.block("returned");
+    llvm::SwitchInst* sw = b_.CreateSwitch(code, end);
+    sw->addCase(b_.getInt32(-1), handlers);
+    sw->addCase(b_.getInt32(1), returned);
+    b_.SetInsertPoint(returned);
+    emitReturn();
+    for (const JumpTarget& t : targets_) {
+      for (bool toContinue : {false, true}) {
+        if (toContinue && !t.loop) continue;
+        llvm::BasicBlock* jump = cg_.block("jump");
+        sw->addCase(b_.getInt32(toContinue ? t.contCode : t.exitCode), jump);
+        b_.SetInsertPoint(jump);
+        jumpTo(t, toContinue);
+      }
+    }
+    b_.SetInsertPoint(handlers);
+    for (const ExceptionHandler& h : block.handlers) {
+      std::string codes;
+      for (const ExceptionCondition& c : h.conditions) {
+        if (c.sqlstates.empty()) codes += "*****";
+        for (const auto& s : c.sqlstates) codes += s;
+      }
+      llvm::BasicBlock* run = cg_.block("handler");
+      llvm::BasicBlock* next = cg_.block("handler.next");
+      llvm::Value* match = cg_.call("duet_plpgsql_error_matches", b_.getInt8Ty(), {cur_.frame, cstr(codes)});
+      b_.CreateCondBr(b_.CreateICmpNE(match, b_.getInt8(0)), run, next);
+      b_.SetInsertPoint(run);
+      emitList(h.body);
+      if (!terminated()) {
+        cg_.call("duet_plpgsql_pop_error", b_.getVoidTy(), {cur_.frame});
+        b_.CreateBr(end);
+      }
+      b_.SetInsertPoint(next);
+    }
+    cg_.call("duet_plpgsql_reraise", b_.getVoidTy(), {cur_.frame});
+    b_.CreateUnreachable();
+  }
+
+  void emitStatement(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::Block: emitBlock(s.as<Block>()); return;
+      case StmtKind::Assign: emitAssign(s.as<Assign>()); return;
+      case StmtKind::If: emitIf(s.as<If>()); return;
+      case StmtKind::Case: emitCase(s.as<Case>()); return;
+      case StmtKind::Loop:
+      case StmtKind::While: emitLoop(s.as<Loop>()); return;
+      case StmtKind::ForInt: emitForInt(s.as<ForInt>()); return;
+      case StmtKind::ForQuery: emitForQuery(s.as<ForQuery>()); return;
+      case StmtKind::Exit: emitExit(s.as<Exit>()); return;
+      case StmtKind::Return: emitReturnStmt(s.as<Return>()); return;
+      case StmtKind::ReturnNext: emitReturnNext(s.as<Return>()); return;
+      case StmtKind::ReturnQuery: emitReturnQuery(s.as<Return>()); return;
+      case StmtKind::Perform: emitPerform(s.as<Perform>()); return;
+      case StmtKind::ExecSql: emitExecSql(s.as<ExecSql>()); return;
+      case StmtKind::GetDiagnostics: emitGetDiagnostics(s.as<GetDiagnostics>()); return;
+      case StmtKind::Raise: emitRaise(s.as<Raise>()); return;
+      case StmtKind::Null: return;
+    }
+  }
+
+  void emitAssign(const Assign& a) {
+    std::vector<int> slots = targetSlots(a.target);
+    if (slots.size() != 1) {
+      if (!slots.empty()) fail(sqlstate::kFeatureNotSupported, "assigning a whole row variable is not supported yet");
+      return;
+    }
+    auto v = evaluate(a.value);
+    if (v) assignSlot(slots[0], v->first, v->second, &fn_.variables[a.target.variable]);
+  }
+
+  void emitIf(const If& s) {
+    llvm::BasicBlock* end = cg_.block("if.end");
+    for (const If::Branch& branch : s.branches) {
+      llvm::Value* c = condition(branch.condition);
+      llvm::BasicBlock* then = cg_.block("if.then");
+      llvm::BasicBlock* next = cg_.block("if.next");
+      b_.CreateCondBr(c, then, next);
+      b_.SetInsertPoint(then);
+      emitList(branch.body);
+      if (!terminated()) b_.CreateBr(end);
+      b_.SetInsertPoint(next);
+    }
+    emitList(s.elseBody);
+    if (!terminated()) b_.CreateBr(end);
+    b_.SetInsertPoint(end);
+  }
+
+  void emitCase(const Case& s) {
+    llvm::BasicBlock* end = cg_.block("case.end");
+    std::optional<std::pair<Val, SqlType>> subject;
+    if (s.subject) {
+      subject = evaluate(*s.subject);
+      if (!subject) return;
+    }
+    for (const Case::When& w : s.whens) {
+      llvm::Value* c;
+      if (subject) {
+        // The subject is one more parameter after the variables: $n IN (values).
+        std::string param = fmt::format("${}", slotTypes_.size() + 1);
+        auto v = evaluate(w.values, "SELECT " + param + " IN (", ")", {subject->second}, {subject->first});
+        if (!v) return;
+        c = b_.CreateAnd(v->first.v, b_.CreateNot(v->first.null));
+      } else {
+        c = condition(w.values);
+      }
+      llvm::BasicBlock* then = cg_.block("case.then");
+      llvm::BasicBlock* next = cg_.block("case.next");
+      b_.CreateCondBr(c, then, next);
+      b_.SetInsertPoint(then);
+      emitList(w.body);
+      if (!terminated()) b_.CreateBr(end);
+      b_.SetInsertPoint(next);
+    }
+    if (s.hasElse) emitList(s.elseBody);
+    else fail("20000", "case not found", "CASE statement is missing ELSE part.");
+    if (!terminated()) b_.CreateBr(end);
+    b_.SetInsertPoint(end);
+  }
+
+  void emitLoop(const Loop& s) {
+    llvm::BasicBlock* head = cg_.block("loop.head");
+    llvm::BasicBlock* body = cg_.block("loop.body");
+    llvm::BasicBlock* exit = cg_.block("loop.exit");
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    cg_.checkCancel();  // an endless loop ends with statement_timeout or a cancel request
+    if (s.condition) b_.CreateCondBr(condition(*s.condition), body, exit);
+    else b_.CreateBr(body);
+    b_.SetInsertPoint(body);
+    size_t mark = targets_.size();
+    pushTarget(s.label, true, exit, head);
+    emitList(s.body);
+    targets_.resize(mark);
+    if (!terminated()) b_.CreateBr(head);
+    b_.SetInsertPoint(exit);
+  }
+
+  // FOR i IN [REVERSE] lower .. upper [BY step]: bounds evaluated once, the counter kept
+  // apart from the variable (assigning the variable does not change the iteration).
+  void emitForInt(const ForInt& s) {
+    SqlType int4{TypeId::Int4, -1};
+    auto bound = [&](const SqlText& text, const char* what) -> llvm::Value* {
+      auto v = evaluate(text);
+      if (!v) return nullptr;
+      std::optional<Val> c = assignCast(v->first, v->second, int4);
+      if (!c) return nullptr;
+      cg_.ifThen(c->null, [&] { fail("22004", fmt::format("{} of FOR loop cannot be null", what)); });
+      return c->v;
+    };
+    llvm::Value* lower = bound(s.lower, "lower bound");
+    if (!lower) return;
+    llvm::Value* upper = bound(s.upper, "upper bound");
+    if (!upper) return;
+    llvm::Value* step = b_.getInt32(1);
+    if (s.step) {
+      step = bound(*s.step, "BY value");
+      if (!step) return;
+      cg_.ifThen(b_.CreateICmpSLE(step, b_.getInt32(0)),
+                 [&] { fail("22023", "BY value of FOR loop must be greater than zero"); });
+    }
+    llvm::IRBuilder<> eb(cur_.entry, cur_.entry->getFirstInsertionPt());
+    llvm::AllocaInst* counter = eb.CreateAlloca(b_.getInt32Ty());
+    llvm::AllocaInst* iterated = eb.CreateAlloca(b_.getInt1Ty());
+    b_.CreateStore(lower, counter);
+    b_.CreateStore(b_.getFalse(), iterated);
+    llvm::BasicBlock* head = cg_.block("for.head");
+    llvm::BasicBlock* body = cg_.block("for.body");
+    llvm::BasicBlock* next = cg_.block("for.next");
+    llvm::BasicBlock* exit = cg_.block("for.exit");
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    llvm::Value* i = b_.CreateLoad(b_.getInt32Ty(), counter);
+    b_.CreateCondBr(s.reverse ? b_.CreateICmpSGE(i, upper) : b_.CreateICmpSLE(i, upper), body, exit);
+    b_.SetInsertPoint(body);
+    b_.CreateStore(b_.getTrue(), iterated);
+    storeSlot(slotOf_[s.variable], {i, b_.getFalse()});
+    size_t mark = targets_.size();
+    pushTarget(s.label, true, exit, next);
+    emitList(s.body);
+    targets_.resize(mark);
+    if (!terminated()) b_.CreateBr(next);
+    b_.SetInsertPoint(next);
+    cg_.checkCancel();
+    llvm::Value* current = b_.CreateLoad(b_.getInt32Ty(), counter);
+    // Stepping past the integer range ends the loop, as in PostgreSQL.
+    llvm::Function* op = llvm::Intrinsic::getDeclaration(
+        &module_, s.reverse ? llvm::Intrinsic::ssub_with_overflow : llvm::Intrinsic::sadd_with_overflow, {b_.getInt32Ty()});
+    llvm::Value* r = b_.CreateCall(op, {current, step});
+    b_.CreateStore(b_.CreateExtractValue(r, 0), counter);
+    b_.CreateCondBr(b_.CreateExtractValue(r, 1), exit, head);
+    b_.SetInsertPoint(exit);
+    setFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
+  }
+
+  // FOR target IN query: the query's rows are materialised first (the body may change the
+  // tables it reads), then the body runs as the consumer of each row.
+  void emitForQuery(const ForQuery& s) {
+    std::optional<Planned> p = plan(s.query, "");
+    if (!p) return;
+    if (p->stmt.plan->command != PreparedPlan::Command::Select && !p->stmt.plan->returnsRows) {
+      fail("42601", "cannot open a query that does not return rows in a FOR loop");
+      return;
+    }
+    auto materialise = std::make_unique<plan::Node>(plan::NodeKind::Materialize);
+    materialise->outputTypes = p->stmt.root->outputTypes;
+    if (p->stmt.plan->command != PreparedPlan::Command::Select) materialise->outputTypes = columnTypes(*p);
+    materialise->children.push_back(std::move(p->stmt.root));
+    p->stmt.root = std::move(materialise);
+    std::vector<SqlType> types = columnTypes(*p);
+    llvm::IRBuilder<> eb(cur_.entry, cur_.entry->getFirstInsertionPt());
+    llvm::AllocaInst* iterated = eb.CreateAlloca(b_.getInt1Ty());
+    b_.CreateStore(b_.getFalse(), iterated);
+    llvm::BasicBlock* exit = nullptr;
+    emit(*p, {}, [&](Row& row) {
+      exit = cg_.pipelineEnd_.back();
+      b_.CreateStore(b_.getTrue(), iterated);
+      assignTargets(s.targets, row, types);
+      llvm::BasicBlock* next = cg_.block("forq.next");
+      size_t mark = targets_.size();
+      pushTarget(s.label, true, exit, next);
+      emitList(s.body);
+      targets_.resize(mark);
+      if (!terminated()) b_.CreateBr(next);
+      b_.SetInsertPoint(next);
+      cg_.checkCancel();
+    });
+    setFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
+  }
+
+  void emitExit(const Exit& s) {
+    const JumpTarget* target = nullptr;
+    for (auto it = targets_.rbegin(); it != targets_.rend() && !target; ++it) {
+      if (s.label.empty() ? it->loop : it->label == s.label) target = &*it;
+    }
+    if (!target || (s.isContinue && !target->loop)) {
+      // The parser rejects these at CREATE; reaching here means a construct it let through.
+      fail("42601", s.isContinue ? "CONTINUE cannot be used outside a loop" : "EXIT cannot be used outside a loop, unless it has a label");
+      return;
+    }
+    if (s.when) {
+      llvm::Value* c = condition(*s.when);
+      llvm::BasicBlock* jump = cg_.block("exit.jump");
+      llvm::BasicBlock* stay = cg_.block("exit.stay");
+      b_.CreateCondBr(c, jump, stay);
+      b_.SetInsertPoint(jump);
+      jumpTo(*target, s.isContinue);
+      b_.SetInsertPoint(stay);
+      return;
+    }
+    jumpTo(*target, s.isContinue);
+  }
+
+  void emitReturnStmt(const Return& s) {
+    if (s.value && out_.returnsValue) {
+      auto v = evaluate(*s.value);
+      if (!v) return;
+      assignSlot(out_.returnSlot, v->first, v->second, nullptr);
+    }
+    emitReturn();
+  }
+
+  void appendRow(const Row& row, const std::vector<SqlType>& types) {
+    const TupleLayout& layout = out_.rowLayout;
+    if (row.size() != layout.types.size()) {
+      fail("42804", "structure of query does not match function result type",
+           fmt::format("Returned {} columns, expected {}.", row.size(), layout.types.size()));
+      ensureOpen();
+      return;
+    }
+    llvm::Value* tuple = cg_.tupleAlloca(layout);
+    for (size_t c = 0; c < row.size(); ++c) {
+      std::optional<Val> v = assignCast(row[c], types[c], layout.types[c]);
+      if (!v) return;
+      cg_.storeField(tuple, layout, c, *v);
+    }
+    cg_.call("duet_plpgsql_append_row", b_.getVoidTy(), {cur_.frame, tuple});
+  }
+
+  void emitReturnNext(const Return& s) {
+    if (s.value) {
+      auto v = evaluate(*s.value);
+      if (v) appendRow({v->first}, {v->second});
+      return;
+    }
+    Row row;
+    std::vector<SqlType> types;
+    for (int slot : out_.outputSlots) {
+      row.push_back(loadSlot(slot));
+      types.push_back(slotTypes_[slot]);
+    }
+    appendRow(row, types);
+  }
+
+  void emitReturnQuery(const Return& s) {
+    std::optional<Planned> p = plan(*s.value, "");
+    if (!p) return;
+    std::vector<SqlType> types = columnTypes(*p);
+    llvm::Value* count = countAlloca();
+    emit(*p, {}, [&](Row& row) {
+      appendRow(row, types);
+      increment(count);
+    });
+    finishCount(count);
+  }
+
+  llvm::Value* countAlloca() {
+    llvm::IRBuilder<> eb(cur_.entry, cur_.entry->getFirstInsertionPt());
+    llvm::AllocaInst* count = eb.CreateAlloca(cg_.i64Ty_);
+    b_.CreateStore(b_.getInt64(0), count);
+    return count;
+  }
+  void increment(llvm::Value* count) {
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(cg_.i64Ty_, count), b_.getInt64(1)), count);
+  }
+  // FOUND and ROW_COUNT after a statement that processed `count` rows.
+  void finishCount(llvm::Value* count) {
+    llvm::Value* n = b_.CreateLoad(cg_.i64Ty_, count);
+    setRowCount(n);
+    setFound(b_.CreateICmpSGT(n, b_.getInt64(0)));
+  }
+
+  void emitPerform(const Perform& s) {
+    std::optional<Planned> p = plan(s.query, "SELECT ");
+    if (!p) return;
+    llvm::Value* count = countAlloca();
+    emit(*p, {}, [&](Row&) { increment(count); });
+    finishCount(count);
+  }
+
+  llvm::Value* affectedRowsPtr() {
+    return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), cur_.ctx, offsetof(rt::QueryContext, affectedRows));
+  }
+
+  void emitExecSql(const ExecSql& s) {
+    std::optional<Planned> p = plan(s.statement, "");
+    if (!p) return;
+    const PreparedPlan& info = *p->stmt.plan;
+    bool select = info.command == PreparedPlan::Command::Select;
+    if (info.command == PreparedPlan::Command::Call) {
+      fail(sqlstate::kFeatureNotSupported, "CALL inside a routine is not supported yet");
+      return;
+    }
+    if (!s.into && info.returnsRows) {
+      fail("42601", "query has no destination for result data",
+           select ? "If you want to discard the results of a SELECT, use PERFORM instead." : "");
+      return;
+    }
+    std::vector<SqlType> types = columnTypes(*p);
+    llvm::Value* count = countAlloca();
+    if (!select) b_.CreateStore(b_.getInt64(0), affectedRowsPtr());
+    emit(*p, {}, [&](Row& row) {
+      if (!s.into) return;
+      llvm::Value* n = b_.CreateLoad(cg_.i64Ty_, count);
+      if (select && !s.strict) {
+        // The first row is all SELECT INTO takes.
+        assignTargets(s.targets, row, types);
+        increment(count);
+        b_.CreateBr(cg_.pipelineEnd_.back());
+        ensureOpen();
+        return;
+      }
+      // STRICT, and INSERT/UPDATE/DELETE ... RETURNING INTO: exactly one row.
+      cg_.ifThen(b_.CreateICmpSGT(n, b_.getInt64(0)), [&] {
+        fail("P0003", "query returned more than one row",
+             "Make sure the query returns a single row, or use LIMIT 1.");
+      });
+      assignTargets(s.targets, row, types);
+      increment(count);
+    });
+    if (s.into) {
+      llvm::Value* n = b_.CreateLoad(cg_.i64Ty_, count);
+      cg_.ifThen(b_.CreateICmpEQ(n, b_.getInt64(0)), [&] {
+        if (s.strict) fail("P0002", "query returned no rows");
+        else nullTargets(s.targets);
+      });
+    }
+    if (!select) b_.CreateStore(b_.CreateLoad(cg_.i64Ty_, affectedRowsPtr()), count);
+    finishCount(count);
+  }
+
+  void emitGetDiagnostics(const GetDiagnostics& s) {
+    for (const auto& [target, item] : s.items) {
+      std::vector<int> slots = targetSlots(target);
+      if (slots.size() != 1) continue;
+      if (item == GetDiagnostics::Item::RowCount) {
+        assignSlot(slots[0], loadSlot(rowCountSlot_), {TypeId::Int8, -1}, &fn_.variables[target.variable]);
+      } else {
+        assignSlot(slots[0], {textConstant(""), b_.getFalse()}, {TypeId::Text, -1}, &fn_.variables[target.variable]);
+      }
+    }
+  }
+
+  void emitRaise(const Raise& s) {
+    if (s.reraise) {
+      cg_.call("duet_plpgsql_reraise", b_.getVoidTy(), {cur_.frame});
+      b_.CreateUnreachable();
+      return;
+    }
+    auto spec = std::make_unique<RaiseSpec>();
+    spec->level = s.level;
+    spec->hasFormat = s.format.has_value();
+    if (s.format) spec->format = *s.format;
+    spec->formatArgs = s.args.size();
+    if (s.condition) {
+      spec->conditionName = s.condition->name;
+      if (!s.condition->sqlstates.empty()) spec->sqlstate = s.condition->sqlstates[0];
+      if (s.condition->name.empty() && !spec->sqlstate.empty()) spec->conditionName = spec->sqlstate;
+    }
+    std::vector<const SqlText*> texts;
+    for (const auto& a : s.args) texts.push_back(&a);
+    for (const auto& [option, value] : s.options) {
+      spec->options.push_back(option);
+      texts.push_back(&value);
+    }
+    size_t n = texts.size();
+    llvm::IRBuilder<> eb(cur_.entry, cur_.entry->getFirstInsertionPt());
+    llvm::AllocaInst* values = eb.CreateAlloca(cg_.ptrTy_, b_.getInt32(std::max<size_t>(n, 1)));
+    llvm::AllocaInst* nulls = eb.CreateAlloca(b_.getInt8Ty(), b_.getInt32(std::max<size_t>(n, 1)));
+    SqlType text{TypeId::Text, -1};
+    for (size_t i = 0; i < n; ++i) {
+      auto v = evaluate(*texts[i]);
+      if (!v) return;
+      Val t = v->second.id == TypeId::Text ? v->first : cg_.cast(v->first, v->second, text, true);
+      b_.CreateStore(t.v, b_.CreateConstInBoundsGEP1_64(cg_.ptrTy_, values, i));
+      b_.CreateStore(b_.CreateZExt(t.null, b_.getInt8Ty()), b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), nulls, i));
+    }
+    cg_.call("duet_plpgsql_raise", b_.getVoidTy(), {cur_.ctx, cg_.ptrConst(spec.get()), values, nulls});
+    if (s.level == RaiseLevel::Exception) b_.CreateUnreachable();
+    out_.raises.push_back(std::move(spec));
+  }
+
+  const RoutineCompileRequest& req_;
+  const Function& fn_;
+  CompiledRoutine& out_;
+  llvm::Module& module_;
+  codegen::Codegen cg_;
+  llvm::IRBuilder<>& b_;
+  FunctionState cur_;
+  llvm::BasicBlock* returnBlock_ = nullptr;
+  std::vector<SqlType> slotTypes_;
+  std::vector<int> slotOf_;  // per variable: its slot, -1 for rows (fields) and unsupported kinds
+  std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row variable
+  int rowCountSlot_ = -1;
+  std::vector<JumpTarget> targets_;
+  int nextCode_ = 2;  // 0 and 1 are "fell through" and "returned"
+};
+
+}  // namespace
+
+std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& request) {
+  auto started = std::chrono::steady_clock::now();
+  registerRoutineRuntime();
+  std::string source = "$$" + request.body + "$$";
+  BodySource body{source, 0, static_cast<uint32_t>(source.size()), request.body};
+  Function fn = parsePlpgsqlBody(request.shape, body, request.tableColumns);
+
+  auto out = std::make_unique<CompiledRoutine>();
+  out->name = request.signature;
+  out->code = std::make_unique<CompiledQuery>();
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = std::make_unique<llvm::Module>("routine", *context);
+  static std::atomic<uint64_t> counter{0};
+  std::string name = "routine" + std::to_string(counter.fetch_add(1));
+  {
+    RoutineCompiler compiler(request, fn, *out, *context, *module);
+    compiler.allocateSlots();
+    compiler.generate(name);
+  }
+  std::string problems;
+  llvm::raw_string_ostream stream(problems);
+  if (llvm::verifyModule(*module, &stream))
+    throw SqlError(sqlstate::kInternalError, fmt::format("could not compile {}: {}", request.signature, stream.str()));
+  out->code->code = Jit::instance().compile(std::move(context), std::move(module), {name}, request.optLevel);
+  out->entry = reinterpret_cast<CompiledRoutine::Entry>(out->code->code.functions[0]);
+  out->compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  return out;
+}
+
+}  // namespace duet::plpgsql

@@ -1,0 +1,231 @@
+// The precompiled half of PL/pgSQL routines: running a call (frame set-up, arguments in,
+// results out), EXCEPTION blocks (catching SqlError and undoing the block's changes),
+// RAISE, and the rows a set-returning routine produces. Generated code calls the
+// duet_plpgsql_* functions below.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <mutex>
+
+#include "compiler/codegen/jit.h"
+#include "compiler/plpgsql/compiled_routine.h"
+#include "compiler/plpgsql/condition_names.h"
+#include "compiler/plpgsql/routine_runtime.h"
+#include "engine/storage/undo_log.h"
+
+namespace duet::plpgsql {
+
+CompiledRoutine::~CompiledRoutine() = default;
+
+namespace {
+
+// Copies field `from` of one tuple into field `to` of another (same physical type).
+void copyField(const TupleLayout& fromLayout, const uint8_t* fromTuple, size_t from,
+               const TupleLayout& toLayout, uint8_t* toTuple, size_t to) {
+  std::memcpy(toTuple + toLayout.offsets[to], fromTuple + fromLayout.offsets[from],
+              physicalSize(toLayout.types[to].id));
+  toTuple[toLayout.nullOffset(to)] = fromTuple[fromLayout.nullOffset(from)];
+}
+
+// Deep recursion ends with PostgreSQL's 54001 before the thread's stack does.
+constexpr size_t kMaxStackBytes = 2u << 20;
+thread_local const char* tStackBase = nullptr;
+
+std::string formatMessage(const std::string& format, const VarString* const* values, const uint8_t* nulls,
+                          size_t count) {
+  std::string out;
+  size_t arg = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] == '%' && i + 1 < format.size() && format[i + 1] == '%') {
+      out += '%';
+      ++i;
+    } else if (format[i] == '%' && arg < count) {
+      out += nulls[arg] ? std::string("<NULL>") : std::string(values[arg]->view());
+      ++arg;
+    } else {
+      out += format[i];
+    }
+  }
+  return out;
+}
+
+bool isSqlstate(std::string_view s) {
+  if (s.size() != 5) return false;
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z'))) return false;
+  return true;
+}
+
+}  // namespace
+
+void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uint8_t* args, uint8_t* result,
+                rt::TupleBuffer* rows) {
+  char here;
+  bool outermost = tStackBase == nullptr;
+  if (outermost) tStackBase = &here;
+  struct ResetBase {
+    bool outermost;
+    ~ResetBase() { if (outermost) tStackBase = nullptr; }
+  } resetBase{outermost};
+  if (static_cast<size_t>(tStackBase - &here) > kMaxStackBytes)
+    throw SqlError("54001", "stack depth limit exceeded", {},
+                   "Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the "
+                   "platform's stack depth limit is adequate.");
+
+  // The frame: every variable starts NULL (PostgreSQL's initial value without DEFAULT).
+  const TupleLayout& vl = routine.varLayout;
+  std::vector<uint8_t> storage(vl.size + 16);
+  auto* vars = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(storage.data()) + 15) & ~uintptr_t{15});
+  for (size_t i = 0; i < vl.types.size(); ++i) vars[vl.nullOffset(i)] = 1;
+  for (size_t a = 0; a < routine.argSlots.size(); ++a)
+    if (routine.argSlots[a] >= 0) copyField(routine.argLayout, args, a, vl, vars, routine.argSlots[a]);
+
+  RoutineFrame frame;
+  std::unique_ptr<rt::TupleBuffer> ownRows;
+  if (routine.returnsSet) {
+    if (!rows) throw SqlError(sqlstate::kFeatureNotSupported, "set-valued function called in context that cannot accept a set");
+    frame.rows = rows;
+  }
+  // The routine's statements count their own rows; the calling statement's count stays.
+  int64_t callerAffected = ctx.affectedRows;
+  routine.entry(&ctx, vars, &frame);
+  ctx.affectedRows = callerAffected;
+
+  if (routine.returnsSet) return;
+  if (result) {
+    int slot = routine.returnsValue ? routine.returnSlot : routine.outputSlots.empty() ? -1 : routine.outputSlots[0];
+    TupleLayout resultLayout = TupleLayout::of({slot >= 0 ? vl.types[slot] : SqlType{TypeId::Text, -1}});
+    if (slot >= 0) copyField(vl, vars, slot, resultLayout, result, 0);
+    else result[resultLayout.nullOffset(0)] = 1;  // void
+  }
+  if (rows) {
+    const TupleLayout& rl = routine.rowLayout;
+    if (rl.types.empty()) return;  // a procedure without output arguments
+    std::vector<uint8_t> rowStorage(rl.size + 16);
+    auto* row = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(rowStorage.data()) + 15) & ~uintptr_t{15});
+    if (routine.returnsValue) {
+      copyField(vl, vars, routine.returnSlot, rl, row, 0);
+    } else {
+      for (size_t i = 0; i < routine.outputSlots.size(); ++i) copyField(vl, vars, routine.outputSlots[i], rl, row, i);
+    }
+    rows->append(row);
+  }
+}
+
+void registerRoutineRuntime() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    Jit& jit = Jit::instance();
+#define DUET_PL(fn) jit.registerSymbol(#fn, reinterpret_cast<void*>(&fn))
+    DUET_PL(duet_plpgsql_try);
+    DUET_PL(duet_plpgsql_error_matches);
+    DUET_PL(duet_plpgsql_pop_error);
+    DUET_PL(duet_plpgsql_reraise);
+    DUET_PL(duet_plpgsql_raise);
+    DUET_PL(duet_plpgsql_fail);
+    DUET_PL(duet_plpgsql_append_row);
+    DUET_PL(duet_plpgsql_error_text);
+#undef DUET_PL
+  });
+}
+
+}  // namespace duet::plpgsql
+
+using namespace duet;
+using namespace duet::plpgsql;
+
+extern "C" {
+
+int32_t duet_plpgsql_try(BlockEntry block, rt::QueryContext* ctx, uint8_t* vars, RoutineFrame* frame) {
+  UndoLog::Mark mark = ctx->undo->mark();
+  size_t buffers = ctx->buffers.size(), groups = ctx->groups.size(), joins = ctx->joins.size();
+  try {
+    return block(ctx, vars, frame);
+  } catch (SqlError& e) {
+    // The block is a subtransaction: its changes go, the variables keep their values.
+    ctx->undo->rollbackTo(mark);
+    ctx->buffers.resize(buffers);
+    ctx->groups.resize(groups);
+    ctx->joins.resize(joins);
+    frame->caught.push_back(std::move(e));
+    return -1;
+  }
+}
+
+bool duet_plpgsql_error_matches(RoutineFrame* frame, const char* codes) {
+  const std::string& code = frame->caught.back().code;
+  for (const char* c = codes; *c; c += 5) {
+    std::string_view want(c, 5);
+    if (want == "*****") {  // OTHERS: all but query_canceled and assert_failure
+      if (code != "57014" && code != "P0004") return true;
+    } else if (want.substr(2) == "000") {  // a class
+      if (code.compare(0, 2, want.substr(0, 2)) == 0) return true;
+    } else if (code == want) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void duet_plpgsql_pop_error(RoutineFrame* frame) {
+  if (!frame->caught.empty()) frame->caught.pop_back();
+}
+
+void duet_plpgsql_reraise(RoutineFrame* frame) {
+  if (frame->caught.empty())
+    throw SqlError("0Z002", "RAISE without parameters cannot be used outside an exception handler");
+  SqlError e = frame->caught.back();
+  throw e;
+}
+
+const VarString* duet_plpgsql_error_text(RoutineFrame* frame, int32_t what) {
+  if (frame->caught.empty()) return nullptr;
+  const SqlError& e = frame->caught.back();
+  return statementArena().makeString(what == 0 ? std::string_view(e.code) : std::string_view(e.what()));
+}
+
+void duet_plpgsql_raise(rt::QueryContext* ctx, const RaiseSpec* spec, const VarString* const* values,
+                        const uint8_t* nulls) {
+  std::string code = spec->sqlstate, message, detail, hint;
+  bool haveMessage = spec->hasFormat;
+  if (spec->hasFormat) message = formatMessage(spec->format, values, nulls, spec->formatArgs);
+  for (size_t i = 0; i < spec->options.size(); ++i) {
+    size_t v = spec->formatArgs + i;
+    if (nulls[v]) throw SqlError("22004", "RAISE statement option cannot be null");
+    std::string text(values[v]->view());
+    switch (spec->options[i]) {
+      case Raise::Option::Errcode:
+        if (isSqlstate(text)) {
+          code = text;
+        } else {
+          auto codes = conditionSqlstates(text);
+          if (codes.empty()) throw SqlError("42704", fmt::format("unrecognized exception condition \"{}\"", text));
+          code = codes[0];
+        }
+        break;
+      case Raise::Option::Message: message = text; haveMessage = true; break;
+      case Raise::Option::Detail: detail = text; break;
+      case Raise::Option::Hint: hint = text; break;
+      default: break;
+    }
+  }
+  if (!haveMessage) message = spec->conditionName.empty() ? (code.empty() ? "P0001" : code) : spec->conditionName;
+  if (spec->level == RaiseLevel::Exception) {
+    throw SqlError(code.empty() ? "P0001" : code, message, detail, hint);
+  }
+  if (!ctx->session) return;
+  switch (spec->level) {
+    case RaiseLevel::Info: ctx->session->notice("INFO", message); break;
+    case RaiseLevel::Notice: ctx->session->notice("NOTICE", message); break;
+    case RaiseLevel::Warning: ctx->session->notice("WARNING", message); break;
+    default: break;  // DEBUG and LOG go to the server log only (client_min_messages = notice)
+  }
+}
+
+void duet_plpgsql_fail(const char* code, const char* message, const char* hint) {
+  throw SqlError(code, message, {}, hint ? hint : "");
+}
+
+void duet_plpgsql_append_row(RoutineFrame* frame, const uint8_t* tuple) { frame->rows->append(tuple); }
+
+}  // extern "C"

@@ -1,0 +1,101 @@
+// Calling functions and procedures: what the binder may call (the catalog's routines as
+// RoutineCandidates), compiling a routine on its first call after the catalog changed
+// (kept engine-wide by oid), and running it for compiled code (SessionServices).
+#include <fmt/format.h>
+
+#include "compiler/plpgsql/compiled_routine.h"
+#include "engine/session/sql_session.h"
+
+namespace duet {
+namespace {
+
+SqlType signatureType(const RoutineType& t) {
+  if (t.kind != RoutineType::Kind::Scalar) return {TypeId::Unknown, -1};
+  return {t.scalar, -1};
+}
+
+}  // namespace
+
+RoutineCandidate SqlSession::candidateOf(const RoutineInfo& r) const {
+  RoutineCandidate c;
+  c.oid = r.oid;
+  c.name = r.name;
+  c.procedure = r.kind == RoutineKind::Procedure;
+  c.returnsSet = r.returnsSet;
+  std::vector<const RoutineParamInfo*> outputs;
+  for (const RoutineParamInfo& p : r.params) {
+    if (p.isOutput()) outputs.push_back(&p);
+    if (!p.isInput() && !c.procedure) continue;
+    c.argTypes.push_back(signatureType(p.type));
+    c.argNames.push_back(p.name);
+    c.defaults.push_back(p.defaultSql);
+  }
+  if (!outputs.empty()) {
+    for (const RoutineParamInfo* p : outputs) {
+      c.resultNames.push_back(p->name.empty() ? fmt::format("column{}", c.resultNames.size() + 1) : p->name);
+      c.resultTypes.push_back(signatureType(p->type));
+    }
+    if (outputs.size() == 1) c.returnType = c.resultTypes[0];
+  } else if (r.returnType.kind == RoutineType::Kind::Scalar) {
+    c.returnType = signatureType(r.returnType);
+    c.resultNames.push_back(r.name);
+    c.resultTypes.push_back(c.returnType);
+  } else if (r.returnType.kind == RoutineType::Kind::Void && !c.procedure) {
+    c.returnsVoid = true;
+    c.resultNames.push_back(r.name);
+    c.resultTypes.push_back({TypeId::Text, -1});
+  }
+  return c;
+}
+
+std::vector<RoutineCandidate> SqlSession::routineCandidates(const std::vector<std::string>& names) const {
+  std::string schema = names.size() >= 2 ? names[names.size() - 2] : std::string();
+  std::vector<RoutineCandidate> out;
+  for (const RoutineInfo* r : engine_.catalog.findRoutines(*db_, schema, names.back())) out.push_back(candidateOf(*r));
+  return out;
+}
+
+const RoutineInfo* SqlSession::routineByOid(uint32_t oid) const {
+  for (const auto& [schemaName, schema] : db_->schemas)
+    for (const auto& [name, overloads] : schema->routines)
+      for (const auto& r : overloads)
+        if (r->oid == oid) return r.get();
+  return nullptr;
+}
+
+std::shared_ptr<plpgsql::CompiledRoutine> SqlSession::compiledRoutine(uint32_t oid) {
+  auto it = engine_.routines.find(oid);
+  if (it != engine_.routines.end() && it->second->catalogVersion == engine_.catalogVersion) return it->second;
+  const RoutineInfo* info = routineByOid(oid);
+  if (!info) throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function with OID {} does not exist", oid));
+  if (info->language != RoutineLanguage::PlPgSql)
+    throw SqlError(sqlstate::kFeatureNotSupported,
+                   fmt::format("LANGUAGE sql routines cannot be called yet: {}", info->signature()));
+  plpgsql::RoutineCompileRequest request;
+  request.shape = routineShape(*info);
+  request.signature = info->signature();
+  request.body = info->body;
+  RoutineCandidate c = candidateOf(*info);
+  request.returnType = c.returnType;
+  request.rowTypes = c.resultTypes;
+  request.resolveTable = tableResolver();
+  request.resolveRoutines = [this](const std::vector<std::string>& names) { return routineCandidates(names); };
+  request.tableColumns = tableColumnsLookup();
+  std::shared_ptr<plpgsql::CompiledRoutine> compiled = plpgsql::compileRoutine(request);
+  compiled->catalogVersion = engine_.catalogVersion;
+  engine_.routines[oid] = compiled;
+  return compiled;
+}
+
+void SqlSession::callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result,
+                             rt::TupleBuffer* rows) {
+  std::shared_ptr<plpgsql::CompiledRoutine> routine = compiledRoutine(oid);
+  plpgsql::runRoutine(*routine, ctx, args, result, rows);
+}
+
+void SqlSession::notice(const char* severity, std::string message) {
+  std::string code = std::string_view(severity) == "WARNING" ? "01000" : "00000";
+  pendingNotices_.push_back(Notice::make(severity, code, std::move(message)));
+}
+
+}  // namespace duet
