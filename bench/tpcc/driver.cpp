@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -32,16 +33,17 @@ using Clock = std::chrono::steady_clock;
 std::atomic<std::uint64_t> g_completed{0};
 std::atomic<std::uint64_t> g_failed{0};
 
-// The first few error messages go to stderr; the rest are only counted.
-constexpr std::uint64_t kErrorsShown = 5;
+// The first few distinct error messages go to stderr; repeats and the rest are only counted.
+constexpr std::size_t kErrorsShown = 10;
 std::mutex g_outputMutex;
+std::set<std::string> g_errorsShown;  // guarded by g_outputMutex
 
 void reportError(const std::string& message) {
-  const std::uint64_t n = g_failed.fetch_add(1) + 1;
-  if (n > kErrorsShown) return;
+  g_failed.fetch_add(1);
   std::lock_guard lock(g_outputMutex);
+  if (g_errorsShown.size() >= kErrorsShown || !g_errorsShown.insert(message).second) return;
   std::fprintf(stderr, "error: %s\n", message.c_str());
-  if (n == kErrorsShown) std::fprintf(stderr, "(further errors are only counted)\n");
+  if (g_errorsShown.size() == kErrorsShown) std::fprintf(stderr, "(further errors are only counted)\n");
 }
 
 // The mix's generator of a terminal is seeded apart from the loader's pieces and Inputs'.

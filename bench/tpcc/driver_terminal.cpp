@@ -106,6 +106,7 @@ Outcome Terminal::run(const Call& call) {
     }
     outcome.kind = Outcome::kFailed;
     outcome.error = std::string(statement.name) + ": " + errorOf(connection_.get(), result.get());
+    if (tries == kMaxTries) outcome.error += " (" + std::to_string(kMaxTries) + " tries)";
     break;
   }
   // A broken connection (the server restarted, say) is opened again, so that one failure
