@@ -82,8 +82,10 @@ void drive(Terminal& terminal, Inputs& inputs, Random& mixRandom, const std::arr
            const Schedule& schedule, RunStats& stats) {
   int total = 0;
   for (int weight : mix) total += weight;
-  for (Clock::time_point now = Clock::now(); now < schedule.end;) {
+  for (;;) {
     const Call call = inputs.draw(pickType(mixRandom, mix, total));
+    const Clock::time_point sent = Clock::now();
+    if (sent >= schedule.end) break;
     const Outcome outcome = terminal.run(call);
     const Clock::time_point done = Clock::now();
     TypeStats& type = stats[index(call.type)];
@@ -97,10 +99,9 @@ void drive(Terminal& terminal, Inputs& inputs, Random& mixRandom, const std::arr
         ++type.completed;
         if (outcome.kind == Outcome::kRolledBack) ++type.rolledBack;
         type.latency.record(static_cast<std::uint64_t>(
-            std::chrono::duration_cast<std::chrono::microseconds>(done - now).count()));
+            std::chrono::duration_cast<std::chrono::microseconds>(done - sent).count()));
       }
     }
-    now = done;
   }
 }
 
