@@ -19,10 +19,13 @@ std::string lastError(PGconn* conn) {
 }  // namespace
 
 Connection::Connection(const ConnectionOptions& options) : conn_(nullptr, &PQfinish) {
-  const char* keywords[] = {"host", "port", "dbname", "user", "application_name", nullptr};
-  const char* values[] = {options.host.c_str(), options.port.c_str(), options.dbname.c_str(),
-                          options.user.c_str(), "duet_tpcc_load", nullptr};
-  conn_.reset(PQconnectdbParams(keywords, values, 0));
+  // With expand_dbname, libpq reads the first "dbname" as a connection string when it holds
+  // one (an '=' or a URI), and its settings override the keywords before it.
+  const std::string& dbname = options.conninfo.empty() ? options.dbname : options.conninfo;
+  const char* keywords[] = {"host", "port", "user", "application_name", "dbname", nullptr};
+  const char* values[] = {options.host.c_str(), options.port.c_str(), options.user.c_str(),
+                          options.applicationName.c_str(), dbname.c_str(), nullptr};
+  conn_.reset(PQconnectdbParams(keywords, values, 1));
   if (PQstatus(conn_.get()) != CONNECTION_OK)
     throw std::runtime_error("cannot connect: " + lastError(conn_.get()));
 }

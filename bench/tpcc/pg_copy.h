@@ -1,4 +1,5 @@
-// A libpq connection and a COPY ... FROM STDIN (text format) writer for the TPC-C loader.
+// A libpq connection (shared by the loader and the driver) and a COPY ... FROM STDIN (text
+// format) writer for the TPC-C loader.
 //
 // libpq's COPY API is used directly rather than libpqxx 6.4's stream_to: stream_to turns every
 // field into its own std::string and escapes it, and hands libpq one row at a time; here rows
@@ -21,6 +22,10 @@ struct ConnectionOptions {
   std::string port = "5432";
   std::string dbname = "postgres";
   std::string user = "postgres";
+  // A libpq connection string ("host=... port=..." or a postgresql:// URI), used instead of
+  // dbname: its settings win over host, port and user.
+  std::string conninfo;
+  std::string applicationName = "duet_tpcc_load";
 };
 
 class Connection {

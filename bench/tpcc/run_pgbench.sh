@@ -17,12 +17,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 
 # psycopg for check.py: $PYTHON, else the repository's .venv (made as scripts/test.sh does).
-if [ -z "${PYTHON:-}" ]; then
-  if ! "$ROOT/.venv/bin/python" -c 'import psycopg' 2>/dev/null; then
-    (cd "$ROOT" && source scripts/lib.sh && ensure_venv)
-  fi
-  PYTHON=$ROOT/.venv/bin/python
-fi
+source "$HERE/lib.sh"
+PYTHON=$(tpcc_python "$ROOT")
 
 # NURand's run-time constants C (clause 2.1.6), the same for every terminal. C for C_LAST
 # differs from the loader's (tpcc_random.h: kCLastLoad = 157) by 73, inside the 65..119

@@ -7,16 +7,20 @@
 # build/bin/duet_tpcc_load (or $TPCC_LOADER), checks the consistency conditions on the fresh
 # load, calls each transaction with inputs whose outcome is known and compares it with what
 # plain SQL says, runs the pgbench mix for a few seconds (run_pgbench.sh, which checks the
-# consistency conditions again) and drops the database. Prints one line per check; exits 1
+# consistency conditions again), then build/bin/duet_tpcc_driver's mix (or $TPCC_DRIVER's)
+# and the conditions once more, and drops the database. Prints one line per check; exits 1
 # if any failed.
 set -euo pipefail
-[ $# -eq 2 ] || { sed -n '2,11s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,12s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 HOST=$1 PORT=$2
 DB=tpcc_smoke
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 LOADER=${TPCC_LOADER:-$ROOT/build/bin/duet_tpcc_load}
-[ -x "$LOADER" ] || { echo "$LOADER not found: build it first (ninja -C build duet_tpcc_load)" >&2; exit 1; }
+DRIVER=${TPCC_DRIVER:-$ROOT/build/bin/duet_tpcc_driver}
+for binary in "$LOADER" "$DRIVER"; do
+  [ -x "$binary" ] || { echo "$binary not found: build it (ninja -C build duet_tpcc_load duet_tpcc_driver)" >&2; exit 1; }
+done
 
 psql_db() { psql -X -q -v ON_ERROR_STOP=1 -h "$HOST" -p "$PORT" -U postgres "$@"; }
 # q SQL: the result of one statement, unaligned, without headers (NULL prints as nothing).
@@ -37,12 +41,9 @@ psql_db -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 psql_db -d "$DB" -f "$HERE/schema.sql" -f "$HERE/procedures.sql"
 "$LOADER" --host "$HOST" --port "$PORT" --dbname "$DB" --warehouses 1 --threads 2 >/dev/null
 export TPCC_DB=$DB
-if [ -z "${PYTHON:-}" ]; then
-  if ! "$ROOT/.venv/bin/python" -c 'import psycopg' 2>/dev/null; then
-    (cd "$ROOT" && source scripts/lib.sh && ensure_venv)
-  fi
-  export PYTHON=$ROOT/.venv/bin/python
-fi
+source "$HERE/lib.sh"
+PYTHON=$(tpcc_python "$ROOT")
+export PYTHON
 "$PYTHON" "$HERE/check.py" --host "$HOST" --port "$PORT" --dbname "$DB" || failures=$((failures + 1))
 
 ONES="ARRAY[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]"
@@ -140,15 +141,31 @@ expect "stock_level counts the low-stock items of the last 20 orders" \
           AND ol_o_id >= d_next_o_id - 20 AND ol_o_id < d_next_o_id
           AND s_w_id = 1 AND s_i_id = ol_i_id AND s_quantity < 15")"
 
-# The pgbench mix for a few seconds; run_pgbench.sh checks the consistency conditions after it.
-if "$HERE/run_pgbench.sh" "$HOST" "$PORT" 1 2 3 >/tmp/tpcc-smoke-pgbench.$$ 2>&1; then
-  echo "ok    pgbench mix, then consistency conditions 1-4"
-else
-  echo "FAIL  pgbench mix or consistency conditions:"
-  cat /tmp/tpcc-smoke-pgbench.$$
-  failures=$((failures + 1))
-fi
-rm -f /tmp/tpcc-smoke-pgbench.$$
+# expect_success DESCRIPTION COMMAND...: runs the command with its output in a log; prints ok,
+# or FAIL and the log.
+expect_success() {
+  local description=$1 log=/tmp/tpcc-smoke-mix.$$
+  shift
+  if "$@" >"$log" 2>&1; then
+    echo "ok    $description"
+  else
+    echo "FAIL  $description:"
+    cat "$log"
+    failures=$((failures + 1))
+  fi
+  rm -f "$log"
+}
+
+# The driver's mix: it exits non-zero if a call fails or New-Order's NULL results do not
+# match the orders given the unused item. Then the conditions again.
+driver_mix() {
+  "$DRIVER" --host "$HOST" --port "$PORT" --dbname "$DB" --connections 2 --duration 3 --warmup 0 &&
+    "$PYTHON" "$HERE/check.py" --host "$HOST" --port "$PORT" --dbname "$DB"
+}
+
+# Each mix for a few seconds; run_pgbench.sh checks the consistency conditions after it.
+expect_success "pgbench mix, then consistency conditions 1-4" "$HERE/run_pgbench.sh" "$HOST" "$PORT" 1 2 3
+expect_success "duet_tpcc_driver mix, then consistency conditions 1-4" driver_mix
 
 if [ "$failures" -eq 0 ]; then
   psql_db -d postgres -c "DROP DATABASE $DB"

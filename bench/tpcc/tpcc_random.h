@@ -1,5 +1,6 @@
 // Random values as the TPC-C specification defines them (clause 4.3.2 for the population,
-// clause 2.1.6 for NURand). Used by the loader; header-only, no state beyond the engine.
+// clause 2.1.6 for NURand). Used by the loader and the driver; header-only, no state beyond
+// the engine.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,16 @@ namespace tpcc {
 // The C_LAST constant C used while loading (clause 2.1.6: C_LOAD). The drivers' C_RUN for
 // C_LAST must differ from it by 65..119, but neither 96 nor 112 (run_pgbench.sh uses 84).
 constexpr int kCLastLoad = 157;
+
+// The run-time constants C_RUN of the drivers (duet_tpcc_driver; run_pgbench.sh passes the
+// same numbers with -D): C_LAST's differs from kCLastLoad by 73; C_ID's and OL_I_ID's are
+// free (the load does not draw them with NURand).
+constexpr int kCLastRun = 84;
+constexpr int kCIdRun = 259;
+constexpr int kOlIIdRun = 7911;
+constexpr int kCLastDelta = kCLastLoad > kCLastRun ? kCLastLoad - kCLastRun : kCLastRun - kCLastLoad;
+static_assert(kCLastDelta >= 65 && kCLastDelta <= 119 && kCLastDelta != 96 && kCLastDelta != 112,
+              "clause 2.1.6.1: C_RUN for C_LAST must be 65..119 away from C_LOAD, not 96 or 112");
 
 // Characters of an a-string (clause 4.3.2.2 asks for at least the 26 lower- and upper-case
 // letters and the 10 digits). None of them needs escaping in COPY's text format.
