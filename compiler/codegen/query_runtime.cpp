@@ -152,8 +152,10 @@ extern "C" {
 void duet_q_emit(QueryContext* ctx, const uint8_t* tuple) { ctx->output->consume(tuple); }
 
 void duet_q_check_cancel(QueryContext* ctx) {
-  if (ctx->cancel && ctx->cancel->load(std::memory_order_relaxed))
+  if (ctx->cancel && ctx->cancel->load(std::memory_order_relaxed)) {
+    if (ctx->timedOut && ctx->timedOut->load()) throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to statement timeout");
     throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to user request");
+  }
 }
 
 TupleBuffer* duet_q_buffer_new(QueryContext* ctx, const TupleLayout* layout) {

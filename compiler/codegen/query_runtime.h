@@ -126,6 +126,7 @@ struct QueryContext {
   UndoLog* undo = nullptr;
   RowConsumer* output = nullptr;
   const std::atomic<bool>* cancel = nullptr;
+  const std::atomic<bool>* timedOut = nullptr;  // set with cancel by statement_timeout
   const TypeContext* typeContext = nullptr;  // time zone etc. for casts
   int64_t affectedRows = 0;          // INSERT/UPDATE/DELETE count
   // now()/CURRENT_TIMESTAMP: the transaction's start, microseconds since 2000-01-01 UTC

@@ -2,6 +2,7 @@
 // session_utility.cpp, COPY in session_copy.cpp, the extended protocol in
 // session_extended.cpp.
 #include "engine/session/sql_session.h"
+#include "engine/session/statement_timer.h"
 
 #include <chrono>
 #include <algorithm>
@@ -218,6 +219,18 @@ QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
   startStatement();
   if (stmt.kind != sql::StmtKind::Transaction) txn_.noteStatement();
   UndoLog::Mark mark = txn_.undo().mark();
+  // statement_timeout: the timer raises the cancel flag; a flag it raised ends with the
+  // statement (a user's cancel request stays for the statement it was meant for).
+  struct Timeout {
+    SqlSession& s;
+    uint64_t ticket = 0;
+    ~Timeout() {
+      if (ticket) StatementTimer::instance().disarm(ticket);
+      if (s.timedOut_.exchange(false)) s.cancel_.store(false);
+    }
+  } timeout{*this};
+  if (int ms = settings_.statementTimeoutMs(); ms > 0 && stmt.kind != sql::StmtKind::Transaction)
+    timeout.ticket = StatementTimer::instance().arm(ms, &cancel_, &timedOut_);
   try {
     if (cancel_.load() && stmt.kind != sql::StmtKind::Transaction)
       throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to user request");
@@ -318,6 +331,7 @@ rt::QueryContext SqlSession::makeContext(const uint8_t* params) {
   ctx.params = params;
   ctx.undo = &txn_.undo();
   ctx.cancel = &cancel_;
+  ctx.timedOut = &timedOut_;
   ctx.transactionTimestamp = txn_.startTimestamp();
   ctx.randomState = txn_.randomState();
   ctx.typeContext = &settings_.typeContext();  // casts between timestamp types need the zone

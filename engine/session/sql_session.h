@@ -138,6 +138,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   Settings settings_;
   TransactionState txn_;
   std::atomic<bool> cancel_ = false;
+  std::atomic<bool> timedOut_ = false;  // cancel_ was raised by statement_timeout
   Arena arena_;
   std::vector<Notice> pendingNotices_;  // RAISE NOTICE and friends, sent after the statement
   std::map<std::string, std::shared_ptr<Statement>> statements_;
