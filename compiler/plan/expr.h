@@ -27,6 +27,7 @@ enum class ExprKind : uint8_t {
   Coalesce,  // first non-null of args
   Call,      // a runtime function `function` over args (strict: NULL in, NULL out)
   Aggregate, // reference to aggregate result `column` of the aggregation below
+  ArrayBuild,  // ARRAY[args...]: `type` is the array type, every arg has its element type
 };
 
 enum class Op : uint8_t { None, Add, Sub, Mul, Div, Mod, Pow, Neg, Not, Concat, Eq, Ne, Lt, Le, Gt, Ge };
