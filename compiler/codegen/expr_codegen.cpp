@@ -155,7 +155,8 @@ Val Codegen::castArray(Val v, SqlType from, SqlType to, bool explicitCast) {
   }
   return strict({v.null}, TypeId::Array, [&] {  // array_in from a string
     return call("duet_rt_array_in", ptrTy_,
-                {v.v, b_.getInt32(static_cast<int>(to.element)), b_.getInt32(to.typmod), typeContext()});
+                {v.v, b_.getInt32(static_cast<int>(to.element)), b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0),
+                 typeContext()});
   });
 }
 

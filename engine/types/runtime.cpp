@@ -231,9 +231,13 @@ const VarString* duet_rt_array_out(const VarString* a, const TypeContext* ctx) {
   return arenaString(text);
 }
 const VarString* duet_rt_array_in(const VarString* s, int32_t element, int32_t typmod,
-                                  const TypeContext* ctx) {
-  SqlType type = SqlType::arrayOf({static_cast<TypeId>(element), typmod});
-  return parseArrayText(type, s->view(), statementArena(), contextOrDefault(ctx));
+                                  bool explicitCast, const TypeContext* ctx) {
+  SqlType type = SqlType::arrayOf({static_cast<TypeId>(element), -1});
+  const TypeContext& context = contextOrDefault(ctx);
+  const VarString* a = parseArrayText(type, s->view(), statementArena(), context);
+  if (typmod < 0) return a;
+  type.typmod = typmod;
+  return castArray(a, type, explicitCast, statementArena(), context);
 }
 
 }  // extern "C"
