@@ -6,6 +6,7 @@
 
 #include "compiler/parser/parser.h"
 #include "engine/error.h"
+#include "engine/types/array.h"
 
 namespace duet::binder {
 
@@ -33,6 +34,12 @@ ExprPtr boolConst(bool v) {
 ExprPtr textConst(std::string s, TypeId t = TypeId::Text) {
   auto e = std::make_unique<Expr>(ExprKind::Const, SqlType{t, -1});
   e->constString = std::move(s);
+  return e;
+}
+
+ExprPtr int4Const(int32_t v) {
+  auto e = std::make_unique<Expr>(ExprKind::Const, SqlType{TypeId::Int4, -1});
+  std::memcpy(e->constant, &v, sizeof v);
   return e;
 }
 
@@ -113,9 +120,9 @@ void Binder::fail(const char* code, std::string message, uint32_t location) cons
 }
 
 SqlType Binder::resolveType(const sql::TypeName& t) const {
-  if (!t.resolved || t.serial != sql::SerialKind::None || t.arrayBounds > 0)
+  if (!t.resolved || t.serial != sql::SerialKind::None)
     fail(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", t.name()), t.location);
-  return t.type;
+  return t.sqlType();
 }
 
 // A number literal read as float (`1e100::float8`, `d > 1e308`): PostgreSQL makes it a
@@ -144,9 +151,21 @@ ExprPtr Binder::coerce(ExprPtr e, SqlType target, CastContext context, uint32_t 
   if (e->type == target) return e;
   if (ExprPtr asFloat = numberLiteralAsFloat(e, target)) return asFloat;
   if (e->kind == ExprKind::Param && e->type.id == TypeId::Unknown) {
-    paramTypes_[e->param] = SqlType{target.id, -1};
-    e->type = SqlType{target.id, -1};
+    paramTypes_[e->param] = target.withoutTypmod();
+    e->type = target.withoutTypmod();
     if (target.typmod < 0) return e;
+  }
+  if (e->type.isArray() && target.isArray() && !(e->kind == ExprKind::Const && e->constNull)) {
+    // Array to array: element by element where the element cast exists in this context.
+    if (e->type.element == target.element && (target.typmod < 0 || target.typmod == e->type.typmod)) return e;
+    if (!castAllowed(e->type.element, target.element, context)) {
+      if (context == CastContext::Explicit)
+        fail(sqlstate::kCannotCoerce, fmt::format("cannot cast type {} to {}", typeName(e->type), typeName(target)), location);
+      fail(sqlstate::kDatatypeMismatch,
+           fmt::format("{} is of type {} but expression is of type {}", "expression", typeName(target), typeName(e->type)),
+           location);
+    }
+    return plan::makeCast(std::move(e), target, context == CastContext::Explicit);
   }
   if (e->kind == ExprKind::Const && e->constNull) {
     e->type = target;
@@ -171,6 +190,21 @@ ExprPtr Binder::coerceToBool(ExprPtr e, const char* what, uint32_t location) {
 }
 
 void Binder::unify(ExprPtr& a, ExprPtr& b, const std::string& op, uint32_t location) {
+  if (a->type.isArray() || b->type.isArray()) {
+    // The anyarray operators take two arrays of one element type; no implicit casts.
+    SqlType arrayType = a->type.isArray() ? a->type : b->type;
+    bool fits = (a->type.id == TypeId::Unknown || (a->type.isArray() && a->type.element == arrayType.element)) &&
+                (b->type.id == TypeId::Unknown || (b->type.isArray() && b->type.element == arrayType.element));
+    if (!fits)
+      throw SqlError(sqlstate::kUndefinedFunction,
+                     fmt::format("operator does not exist: {} {} {}", typeName(a->type), op, typeName(b->type)), {},
+                     "No operator matches the given name and argument types. You might need to add explicit type casts.",
+                     charPosition(request_.queryText, location));
+    arrayType = arrayType.withoutTypmod();
+    a = coerce(std::move(a), arrayType, CastContext::Implicit, location);
+    b = coerce(std::move(b), arrayType, CastContext::Implicit, location);
+    return;
+  }
   auto common = commonType(a->type, b->type);
   if (common) common = resolveUnknown(*common);
   // char(n) against varchar uses the bpchar operators (one exact input type beats the
@@ -222,6 +256,8 @@ ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t
     return e;
   };
   if (op == "||") {
+    if (a->type.isArray() || b->type.isArray())
+      fail(sqlstate::kFeatureNotSupported, "array concatenation is not supported yet", location);
     SqlType text{TypeId::Text, -1};
     a = coerce(std::move(a), text, CastContext::Assignment, location);
     b = coerce(std::move(b), text, CastContext::Assignment, location);
@@ -351,6 +387,14 @@ bool Binder::containsAggregate(const sql::Expr& e) {
     case K::NullTest: return containsAggregate(*e.as<sql::NullTest>().arg);
     case K::BoolTest: return containsAggregate(*e.as<sql::BoolTest>().arg);
     case K::Cast: return containsAggregate(*e.as<sql::Cast>().arg);
+    case K::Array: for (const auto& a : e.as<sql::ArrayExpr>().elements) if (containsAggregate(*a)) return true; return false;
+    case K::Subscript: {
+      const auto& s = e.as<sql::Subscript>();
+      if (containsAggregate(*s.arg)) return true;
+      for (const auto& i : s.indexes)
+        if ((i.lower && containsAggregate(*i.lower)) || (i.upper && containsAggregate(*i.upper))) return true;
+      return false;
+    }
     case K::Between: { const auto& b = e.as<sql::Between>(); return containsAggregate(*b.arg) || containsAggregate(*b.low) || containsAggregate(*b.high); }
     case K::InList: { const auto& in = e.as<sql::InList>(); if (containsAggregate(*in.arg)) return true; for (const auto& a : in.list) if (containsAggregate(*a)) return true; return false; }
     case K::Like: return containsAggregate(*e.as<sql::Like>().arg) || containsAggregate(*e.as<sql::Like>().pattern);
@@ -376,6 +420,8 @@ std::string Binder::targetName(const sql::Expr& e) {
       return inner != "?column?" ? inner : c.type.name();
     }
     case K::Case: return "case";
+    case K::Array: return "array";
+    case K::Subscript: return targetName(*e.as<sql::Subscript>().arg);
     case K::SqlValue: {
       switch (e.as<sql::SqlValue>().value) {
         case sql::SqlValueKind::CurrentDate: return "current_date";
@@ -436,7 +482,7 @@ ExprPtr Binder::bindAggregate(const sql::FuncCall& f, const Scope& scope, AggCon
       spec.kind = name == "min" ? plan::AggKind::Min : plan::AggKind::Max;
       if (t == TypeId::Bool) noFunction();
       spec.resultType = {t, t == TypeId::Char || t == TypeId::Varchar ? spec.arg->type.typmod : -1};
-      if (t == TypeId::Varchar || t == TypeId::Char) spec.resultType = spec.arg->type;
+      if (t == TypeId::Varchar || t == TypeId::Char || t == TypeId::Array) spec.resultType = spec.arg->type;
     }
   }
   SqlType type = spec.resultType;
@@ -544,6 +590,31 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
       acc = std::move(coalesce);
     }
     return acc;
+  }
+  if (name == "array_length" || name == "array_upper" || name == "array_lower" || name == "cardinality") {
+    bool byDimension = name != "cardinality";
+    arity(byDimension ? 2 : 1);
+    if (args[0]->type.id == TypeId::Unknown)
+      fail(sqlstate::kDatatypeMismatch, "could not determine polymorphic type because input has type unknown", f.location);
+    if (!args[0]->type.isArray() || (byDimension && !castAllowed(args[1]->type.id, TypeId::Int4, CastContext::Implicit)))
+      arity(99);
+    ExprPtr array = std::move(args[0]);
+    SqlType int4{TypeId::Int4, -1};
+    std::vector<ExprPtr> one;
+    one.push_back(plan::cloneExpr(*array));
+    ExprPtr count = call("duet_rt_array_cardinality", int4, std::move(one));
+    if (!byDimension) return count;
+    // NULL unless the dimension exists: dimension 1 of a non-empty array.
+    std::vector<ExprPtr> check;
+    check.push_back(std::move(array));
+    check.push_back(coerce(std::move(args[1]), int4, CastContext::Implicit, f.location));
+    auto e = std::make_unique<Expr>(ExprKind::Case, int4);
+    e->args.push_back(call("duet_rt_array_has_dimension", {TypeId::Bool, -1}, std::move(check)));
+    if (name == "array_lower")
+      e->args.push_back(int4Const(1));
+    else
+      e->args.push_back(std::move(count));
+    return e;
   }
   // Simple scalar functions backed by runtime calls.
   struct Simple { const char* name; const char* symbol; TypeId arg; TypeId result; };
@@ -681,6 +752,73 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
     bindingDefault_ = false;
   }
   return best;
+}
+
+ExprPtr Binder::bindArray(const sql::ArrayExpr& a, const Scope& scope, AggContext* agg, const SqlType* castTo) {
+  for (const auto& element : a.elements)
+    if (element->kind == sql::ExprKind::Array)
+      fail(sqlstate::kFeatureNotSupported, "multidimensional arrays are not supported", element->location);
+  std::vector<ExprPtr> elements;
+  for (const auto& element : a.elements) elements.push_back(bind(*element, scope, agg));
+  for (size_t i = 0; i < elements.size(); ++i)
+    if (elements[i]->type.isArray())
+      fail(sqlstate::kFeatureNotSupported, "multidimensional arrays are not supported", a.elements[i]->location);
+  SqlType element;
+  if (castTo) {
+    element = castTo->elementType();
+  } else {
+    if (elements.empty())
+      throw SqlError(sqlstate::kIndeterminateDatatype, "cannot determine type of empty array", {},
+                     "Explicitly cast to the desired type, for example ARRAY[]::integer[].",
+                     charPosition(request_.queryText, a.location));
+    // select_common_type over the elements, as transformArrayExpr does.
+    element = elements[0]->type;
+    for (size_t i = 1; i < elements.size(); ++i) {
+      auto t = commonType(element, elements[i]->type);
+      if (!t)
+        fail(sqlstate::kDatatypeMismatch,
+             fmt::format("ARRAY types {} and {} cannot be matched", typeName(element), typeName(elements[i]->type)),
+             a.elements[i]->location);
+      element = *t;
+    }
+    element = resolveUnknown(element);
+  }
+  auto e = std::make_unique<Expr>(ExprKind::ArrayBuild, SqlType::arrayOf(element));
+  for (size_t i = 0; i < elements.size(); ++i)
+    e->args.push_back(coerce(std::move(elements[i]), element, castTo ? CastContext::Explicit : CastContext::Implicit,
+                             a.elements[i]->location));
+  return e;
+}
+
+ExprPtr Binder::bindSubscript(const sql::Subscript& s, const Scope& scope, AggContext* agg) {
+  ExprPtr array = bind(*s.arg, scope, agg);
+  if (!array->type.isArray())
+    fail(sqlstate::kDatatypeMismatch,
+         fmt::format("cannot subscript type {} because it does not support subscripting", typeName(array->type)),
+         s.arg->location);
+  SqlType int4{TypeId::Int4, -1};
+  std::vector<ExprPtr> indexes;
+  for (const auto& index : s.indexes) {
+    if (index.slice) fail(sqlstate::kFeatureNotSupported, "array slices are not supported yet", index.location);
+    ExprPtr i = bind(*index.upper, scope, agg);
+    // transformArraySubscripts: an assignment coercion to integer.
+    if (!castAllowed(i->type.id, TypeId::Int4, CastContext::Assignment))
+      fail(sqlstate::kDatatypeMismatch, "array subscript must have type integer", index.location);
+    indexes.push_back(coerce(std::move(i), int4, CastContext::Assignment, index.location));
+  }
+  SqlType element = array->type.elementType();
+  // Every array here has one dimension: more subscripts than that give NULL, as in PostgreSQL.
+  if (indexes.size() != 1) return plan::makeNullConst(element);
+  // CASE WHEN a[i] exists and is not NULL THEN a[i] END
+  std::vector<ExprPtr> checkArgs, getArgs;
+  checkArgs.push_back(plan::cloneExpr(*array));
+  checkArgs.push_back(plan::cloneExpr(*indexes[0]));
+  getArgs.push_back(std::move(array));
+  getArgs.push_back(std::move(indexes[0]));
+  auto e = std::make_unique<Expr>(ExprKind::Case, element);
+  e->args.push_back(call("duet_rt_array_has", {TypeId::Bool, -1}, std::move(checkArgs)));
+  e->args.push_back(call(arrayGetFunction(element.id), element, std::move(getArgs)));
+  return e;
 }
 
 ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
@@ -848,8 +986,14 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
     case K::Cast: {
       const auto& c = e.as<sql::Cast>();
       SqlType target = resolveType(c.type);
+      // ARRAY[...]::t[] takes its element type from the cast (so ARRAY[]::int[] works).
+      if (target.isArray() && c.arg->kind == K::Array)
+        return coerce(bindArray(c.arg->as<sql::ArrayExpr>(), scope, agg, &target), target, CastContext::Explicit,
+                      e.location);
       return coerce(bind(*c.arg, scope, agg), target, CastContext::Explicit, e.location);
     }
+    case K::Array: return bindArray(e.as<sql::ArrayExpr>(), scope, agg, nullptr);
+    case K::Subscript: return bindSubscript(e.as<sql::Subscript>(), scope, agg);
     case K::Case: {
       const auto& c = e.as<sql::CaseExpr>();
       ExprPtr subject = c.arg ? bind(*c.arg, scope, agg) : nullptr;

@@ -91,6 +91,9 @@ class Binder {
   plan::ExprPtr bindColumn(const sql::ColumnRef& ref, const Scope& scope);
   plan::ExprPtr bindFunction(const sql::FuncCall& f, const Scope& scope, AggContext* agg);
   plan::ExprPtr bindAggregate(const sql::FuncCall& f, const Scope& scope, AggContext* agg);
+  // ARRAY[...]; castTo, when it is the target of a cast, gives the element type.
+  plan::ExprPtr bindArray(const sql::ArrayExpr& a, const Scope& scope, AggContext* agg, const SqlType* castTo);
+  plan::ExprPtr bindSubscript(const sql::Subscript& s, const Scope& scope, AggContext* agg);
   plan::ExprPtr bindBinary(const std::string& op, plan::ExprPtr a, plan::ExprPtr b, uint32_t location);
   plan::ExprPtr call(const std::string& fn, SqlType type, std::vector<plan::ExprPtr> args);
   // A PL/pgSQL variable the reference names (a parameter), or null; 42702 when a column

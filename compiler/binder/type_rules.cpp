@@ -43,8 +43,19 @@ std::optional<SqlType> commonType(SqlType a, SqlType b) {
   // is unknown the caller resolves the result to text once it has seen them all, as
   // PostgreSQL's select_common_type does.
   if (a.id == TypeId::Unknown && b.id == TypeId::Unknown) return SqlType{TypeId::Unknown, -1};
-  if (a.id == TypeId::Unknown) return SqlType{b.id, -1};
-  if (b.id == TypeId::Unknown) return SqlType{a.id, -1};
+  if (a.id == TypeId::Unknown) return b.withoutTypmod();
+  if (b.id == TypeId::Unknown) return a.withoutTypmod();
+  if (a.isArray() || b.isArray()) {
+    if (!a.isArray() || !b.isArray()) return std::nullopt;
+    if (a.element == b.element) return SqlType{TypeId::Array, a.typmod == b.typmod ? a.typmod : -1, a.element};
+    // select_common_type within the array category: keep the earlier type unless it
+    // converts implicitly to the later one and not back; all must convert to the result.
+    bool toB = castAllowed(a.element, b.element, CastContext::Implicit);
+    bool toA = castAllowed(b.element, a.element, CastContext::Implicit);
+    if (toB && !toA) return b.withoutTypmod();
+    if (toA) return a.withoutTypmod();
+    return std::nullopt;
+  }
   if (a.id == b.id) return SqlType{a.id, a.typmod == b.typmod ? a.typmod : -1};
   int ra = numericRank(a.id), rb = numericRank(b.id);
   if (ra && rb) return SqlType{ra > rb ? a.id : b.id, -1};

@@ -60,6 +60,7 @@ class Codegen {
   // --- expressions (expr_codegen.cpp) ---------------------------------------------------
   Val expr(const plan::Expr& e, const Row& row);
   Val cast(Val v, SqlType from, SqlType to, bool explicitCast);
+  Val castArray(Val v, SqlType from, SqlType to, bool explicitCast);
   llvm::Value* compare(plan::Op op, TypeId t, llvm::Value* a, llvm::Value* b);  // i1
   llvm::Value* arithmetic(plan::Op op, TypeId t, llvm::Value* a, llvm::Value* b);
   llvm::Value* typeContext();  // the session's const TypeContext*

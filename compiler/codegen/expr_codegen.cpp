@@ -95,6 +95,7 @@ llvm::Value* Codegen::arithmetic(Op op, TypeId t, llvm::Value* a, llvm::Value* b
 }
 
 Val Codegen::cast(Val v, SqlType from, SqlType to, bool explicitCast) {
+  if (from.isArray() || to.isArray()) return castArray(v, from, to, explicitCast);
   if (from.id == to.id) {
     bool needsTypmod = to.typmod >= 0 && from.typmod != to.typmod &&
                        (to.id == TypeId::Varchar || to.id == TypeId::Char || to.id == TypeId::Numeric);
@@ -128,6 +129,34 @@ Val Codegen::cast(Val v, SqlType from, SqlType to, bool explicitCast) {
     llvm::Value* r = call(rtCast(f, t), ret,
                           {in, b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0), typeContext()});
     return t == TypeId::Bool ? b_.CreateICmpNE(r, b_.getInt8(0)) : r;
+  });
+}
+
+// Casts to, from and between array types (the binder allows only these: arrays of castable
+// elements, and the I/O conversions with the string types).
+Val Codegen::castArray(Val v, SqlType from, SqlType to, bool explicitCast) {
+  if (from.isArray() && to.isArray()) {
+    bool typmodApplies = to.typmod >= 0 && to.typmod != from.typmod &&
+                         (to.element == TypeId::Varchar || to.element == TypeId::Char || to.element == TypeId::Numeric);
+    if (from.element == to.element && !typmodApplies) return v;
+    return strict({v.null}, TypeId::Array, [&] {
+      return call("duet_rt_array_cast", ptrTy_,
+                  {v.v, b_.getInt32(static_cast<int>(to.element)), b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0),
+                   typeContext()});
+    });
+  }
+  if (from.isArray()) {  // array_out, then the string type's length rules
+    return strict({v.null}, to.id, [&]() -> llvm::Value* {
+      llvm::Value* text = call("duet_rt_array_out", ptrTy_, {v.v, typeContext()});
+      if (to.id == TypeId::Text) return text;
+      return call("duet_rt_string_coerce", ptrTy_,
+                  {text, b_.getInt32(static_cast<int>(to.id)), b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0)});
+    });
+  }
+  return strict({v.null}, TypeId::Array, [&] {  // array_in from a string
+    return call("duet_rt_array_in", ptrTy_,
+                {v.v, b_.getInt32(static_cast<int>(to.element)), b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0),
+                 typeContext()});
   });
 }
 
@@ -296,6 +325,22 @@ Val Codegen::expr(const Expr& e, const Row& row) {
       llvm::Value* result = tupleAlloca(*resultLayout);
       call("duet_q_call_routine", b_.getVoidTy(), {qctx_, b_.getInt32(e.routine), args, result});
       return loadField(result, *resultLayout, 0);
+    case ExprKind::ArrayBuild: {
+      // The elements go into a tuple of the element type, which the runtime copies.
+      Row elements;
+      std::vector<SqlType> types;
+      for (const auto& a : e.args) {
+        elements.push_back(expr(*a, row));
+        types.push_back(a->type);
+      }
+      TupleLayout layout = TupleLayout::of(types);
+      llvm::Value* tuple = tupleAlloca(layout);
+      storeRow(tuple, layout, elements);
+      uint32_t first = layout.offsets.empty() ? 0 : layout.offsets[0];
+      llvm::Value* array = call("duet_rt_array_build", ptrTy_,
+                                {tuple, b_.getInt32(static_cast<int32_t>(e.args.size())),
+                                 b_.getInt32(static_cast<int>(e.type.element)), b_.getInt32(static_cast<int32_t>(first))});
+      return {array, b_.getFalse()};
     }
     case ExprKind::Call: {
       std::vector<Val> args;

@@ -18,7 +18,7 @@ bool isNullAt(const TupleLayout& l, const uint8_t* t, size_t c) { return t[l.nul
 // Deep-copies the string fields of a tuple into `arena` so the copy owns its bytes.
 void ownStrings(const TupleLayout& l, uint8_t* t, Arena& arena) {
   for (size_t c = 0; c < l.types.size(); ++c) {
-    if (!isStringType(l.types[c].id) || isNullAt(l, t, c)) continue;
+    if (!isVarlenaType(l.types[c].id) || isNullAt(l, t, c)) continue;
     auto** field = reinterpret_cast<const VarString**>(t + l.offsets[c]);
     if (*field) *field = arena.makeString((*field)->view());
   }

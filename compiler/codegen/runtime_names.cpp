@@ -21,6 +21,7 @@ std::string rtTypeName(TypeId t) {
 }
 
 std::string rtCompare(TypeId t) {
+  if (t == TypeId::Array) return "duet_rt_array_cmp";
   if (t == TypeId::Char) return "duet_rt_bpchar_cmp";
   if (isStringType(t)) return "duet_rt_text_cmp";
   return "duet_rt_" + rtTypeName(t) + "_cmp";

@@ -32,6 +32,8 @@ enum class ExprKind : uint8_t {
   SubLink,      // EXISTS (q), (q), x IN (q), x op ANY/ALL (q)
   Row,          // (a, b) or ROW(a, b)
   Default,      // DEFAULT in INSERT VALUES or UPDATE SET
+  Array,        // ARRAY[a, b, ...]; a nested [c, d] inside it is one too
+  Subscript,    // x[i], x[i][j], x[lo:hi] after a column, parameter or parenthesized expression
 };
 
 struct Expr {
@@ -180,6 +182,25 @@ struct RowExpr : Expr {
 
 struct DefaultExpr : Expr {
   explicit DefaultExpr(uint32_t loc) : Expr(ExprKind::Default, loc) {}
+};
+
+struct ArrayExpr : Expr {
+  explicit ArrayExpr(uint32_t loc) : Expr(ExprKind::Array, loc) {}
+  std::vector<ExprPtr> elements;
+  bool nested = false;  // a bare [...] inside ARRAY[...]
+};
+
+// One [...] of a subscript: [upper] or, for a slice, [lower:upper] with either bound
+// optional (PostgreSQL's A_Indices).
+struct SubscriptIndex {
+  ExprPtr lower, upper;
+  bool slice = false;
+  uint32_t location = 0;  // of the subscript expression (or of '[' when there is none)
+};
+struct Subscript : Expr {
+  Subscript(uint32_t loc, ExprPtr a) : Expr(ExprKind::Subscript, loc), arg(std::move(a)) {}
+  ExprPtr arg;
+  std::vector<SubscriptIndex> indexes;
 };
 
 }  // namespace duet::sql

@@ -28,6 +28,10 @@ struct TypeName {
   SqlType type;
   SerialKind serial = SerialKind::None;
 
+  // The type a resolved name stands for: `type`, or an array of it when arrayBounds > 0
+  // (every number of [] is the same one-dimensional array type, as in PostgreSQL).
+  SqlType sqlType() const { return arrayBounds > 0 ? SqlType::arrayOf(type) : type; }
+
   // The last name part, for messages like: type "x" does not exist.
   const std::string& name() const { return names.back(); }
 };

@@ -103,6 +103,16 @@ void walk(const Expr* e, const Visit& visit) {
       walkSelect(e->as<SubLink>().subquery.get(), visit);
       break;
     case ExprKind::Row: walkAll(e->as<RowExpr>().args, visit); break;
+    case ExprKind::Array: walkAll(e->as<ArrayExpr>().elements, visit); break;
+    case ExprKind::Subscript: {
+      const auto& s = e->as<Subscript>();
+      walk(s.arg.get(), visit);
+      for (const auto& i : s.indexes) {
+        walk(i.lower.get(), visit);
+        walk(i.upper.get(), visit);
+      }
+      break;
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 // INSERT, UPDATE and DELETE.
 #include "compiler/parser/parser_impl.h"
+#include "engine/error.h"
 
 namespace duet::sql {
 
@@ -58,6 +59,9 @@ StmtPtr Parser::parseUpdate() {
     } else {
       c.columnLocations.push_back(peek().offset);
       c.columns.push_back(parseColId());
+      // SET a[i] = v (PostgreSQL's subscripted assignment) has no SetClause form yet.
+      if (isOp("["))
+        errorAt(sqlstate::kFeatureNotSupported, "assignment to array elements is not supported yet", peek().offset);
     }
     expectOp("=");
     c.value = parseExpr();

@@ -314,15 +314,63 @@ ExprPtr Parser::parsePrimary() {
     case TokenKind::Param:
       advance();
       maxParam_ = std::max(maxParam_, t.number);
-      return std::make_unique<Param>(t.offset, t.number);
+      return parseSubscripts(std::make_unique<Param>(t.offset, t.number));
     case TokenKind::Operator:
-      if (t.text == "(") return parseParenthesized();
+      if (t.text == "(") {
+        ExprPtr e = parseParenthesized();
+        // Only a parenthesized expression takes subscripts, not a row or subquery.
+        if (e->kind == ExprKind::Row) return e;
+        return parseSubscripts(std::move(e));
+      }
       syntaxError();
-    case TokenKind::Word:
-      return parseWordExpr();
+    case TokenKind::Word: {
+      ExprPtr e = parseWordExpr();
+      if (e->kind == ExprKind::ColumnRef && !e->as<ColumnRef>().star) return parseSubscripts(std::move(e));
+      return e;
+    }
     default:
       syntaxError();
   }
+}
+
+// After ARRAY (or, nested, at a bare '['): '[' [expr {, expr}] ']'. Elements that are
+// themselves bracketed lists are sub-arrays, as in ARRAY[[1,2],[3,4]].
+ExprPtr Parser::parseArrayConstructor(uint32_t location, bool nested) {
+  auto array = std::make_unique<ArrayExpr>(location);
+  array->nested = nested;
+  expectOp("[");
+  if (!isOp("]")) {
+    if (isOp("[")) {
+      do {
+        array->elements.push_back(parseArrayConstructor(peek().offset, true));
+      } while (acceptOp(","));
+    } else {
+      array->elements = parseExprList();
+    }
+  }
+  expectOp("]");
+  return array;
+}
+
+ExprPtr Parser::parseSubscripts(ExprPtr e) {
+  if (!isOp("[")) return e;
+  auto s = std::make_unique<Subscript>(e->location, std::move(e));
+  while (isOp("[")) {
+    SubscriptIndex index;
+    index.location = advance().offset;
+    if (!isOp(":")) {
+      index.location = peek().offset;
+      index.upper = parseExpr();
+    }
+    if (acceptOp(":")) {
+      index.slice = true;
+      index.lower = std::move(index.upper);
+      if (!isOp("]")) index.upper = parseExpr();
+    }
+    expectOp("]");
+    s->indexes.push_back(std::move(index));
+  }
+  return s;
 }
 
 // '(' subquery ')', '(' expr ')' or a row constructor '(' a, b, ... ')'.
@@ -381,6 +429,12 @@ ExprPtr Parser::parseWordExpr() {
       return n;
     }
     if (w == "case") return parseCase();
+    if (w == "array" && isOp("[", 1)) {
+      advance();
+      return parseArrayConstructor(loc, false);
+    }
+    if (w == "array" && isOp("(", 1))
+      errorAt(sqlstate::kFeatureNotSupported, "ARRAY(subquery) is not supported yet", loc);
     if (w == "cast") {
       advance();
       expectOp("(");

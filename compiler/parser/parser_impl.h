@@ -132,6 +132,8 @@ class Parser {
   ExprPtr parsePrimary();
   ExprPtr parseQuantifiedRhs(uint32_t loc, const std::string& op, ExprPtr left, ExprPtr (Parser::*rhs)());
   ExprPtr parseParenthesized();
+  ExprPtr parseArrayConstructor(uint32_t location, bool nested);  // at '['
+  ExprPtr parseSubscripts(ExprPtr e);  // any [..] following e
   ExprPtr parseWordExpr();
   ExprPtr parseFuncArgs(std::unique_ptr<FuncCall> call);
   ExprPtr parseCase();

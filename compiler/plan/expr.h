@@ -29,6 +29,7 @@ enum class ExprKind : uint8_t {
   Aggregate, // reference to aggregate result `column` of the aggregation below
   RoutineCall,  // a user-defined function `routine` (catalog oid) over args, which are
                 // already of its argument types; not strict: NULL arguments are passed
+  ArrayBuild,  // ARRAY[args...]: `type` is the array type, every arg has its element type
 };
 
 enum class Op : uint8_t { None, Add, Sub, Mul, Div, Mod, Pow, Neg, Not, Concat, Eq, Ne, Lt, Le, Gt, Ge };

@@ -87,12 +87,12 @@ void SqlSession::parse(const std::string& name, std::string_view sql,
   st->parsed = real.empty() ? std::move(parsed.at(0)) : std::move(real[0]);
   for (uint32_t o : paramTypeOids) {
     bool known = true;
-    TypeId id = o == 0 ? TypeId::Unknown : typeFromOid(o, &known);
+    SqlType type = o == 0 ? SqlType{TypeId::Unknown, -1} : sqlTypeFromOid(o, &known);
     if (o != 0 && !known) {
       throw SqlError(sqlstate::kUndefinedObject,
                      fmt::format("type with OID {} does not exist", o));
     }
-    st->declaredTypes.push_back(SqlType{id, -1});
+    st->declaredTypes.push_back(type);
   }
   if (isQuery(*st->parsed.stmt)) st->plan = planFor(*st);
   if (name.empty()) {
@@ -116,12 +116,12 @@ StatementDescription SqlSession::describeStatement(const std::string& name) {
     const PreparedPlan& plan = *st.plan;
     size_t n = std::max<size_t>(st.parsed.explicitParams, 0);
     for (size_t i = 0; i < n && i < plan.paramTypes.size(); ++i) {
-      d.paramTypeOids.push_back(typeOid(plan.paramTypes[i].id));
+      d.paramTypeOids.push_back(typeOid(plan.paramTypes[i]));
     }
     d.returnsRows = plan.returnsRows;
     if (plan.returnsRows) d.columns = columnsOf(plan, {});
   } else {
-    for (const SqlType& t : st.declaredTypes) d.paramTypeOids.push_back(typeOid(t.id));
+    for (const SqlType& t : st.declaredTypes) d.paramTypeOids.push_back(typeOid(t));
     if (st.parsed.stmt->kind == sql::StmtKind::Show) {
       d.returnsRows = true;
       d.columns = showColumns(st.parsed.stmt->as<sql::ShowStmt>());

@@ -304,7 +304,7 @@ void SqlSession::createTable(const sql::CreateTableStmt& s, std::string_view que
                      static_cast<int>(col.type.location) + 1);
     }
     if (col.type.serial != sql::SerialKind::None) unsupported("serial column");
-    ColumnDef def{col.name, col.type.type, false, {}};
+    ColumnDef def{col.name, col.type.sqlType(), false, {}};
     for (const auto& c : col.constraints) {
       switch (c.kind) {
         case sql::ConstraintKind::NotNull: def.notNull = true; break;

@@ -254,7 +254,7 @@ QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
 std::shared_ptr<PreparedPlan> SqlSession::planFor(Statement& st) {
   const sql::ParsedStatement& p = st.parsed;
   std::string key = fmt::format("{}|{}|", db_->oid, settings_.get("search_path"));
-  for (const SqlType& t : st.declaredTypes) key += fmt::format("{}:{},", typeOid(t.id), t.typmod);
+  for (const SqlType& t : st.declaredTypes) key += fmt::format("{}:{},", typeOid(t), t.typmod);
   key += '|';
   key += p.shapeKey.empty() ? st.sql.substr(p.stmt->begin, p.stmt->end - p.stmt->begin)
                             : p.shapeKey;
@@ -300,7 +300,7 @@ std::vector<ColumnDesc> SqlSession::columnsOf(const PreparedPlan& plan,
   std::vector<ColumnDesc> cols;
   for (size_t i = 0; i < plan.columns.size(); ++i) {
     const OutputColumn& c = plan.columns[i];
-    cols.push_back(ColumnDesc{c.name, c.tableOid, c.attnum, typeOid(c.type.id),
+    cols.push_back(ColumnDesc{c.name, c.tableOid, c.attnum, typeOid(c.type),
                               typeLen(c.type.id), c.type.typmod,
                               i < formats.size() ? formats[i] : int16_t{0}});
   }

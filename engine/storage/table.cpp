@@ -44,7 +44,8 @@ Table::Table(std::string name, std::vector<ColumnSpec> columns, StorageKind kind
   std::vector<SqlType> types;
   for (uint32_t c = 0; c < columns_.size(); ++c) {
     types.push_back(columns_[c].type);
-    if (isStringType(columns_[c].type.id)) stringColumns_.push_back(c);
+    // Arrays are held like strings (engine/types/array.h): copied in, freed with the row.
+    if (isVarlenaType(columns_[c].type.id)) stringColumns_.push_back(c);
   }
   layout_ = TupleLayout::of(types);
   rowScratch_.resize(layout_.size);

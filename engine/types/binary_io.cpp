@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "engine/error.h"
+#include "engine/types/array.h"
 #include "engine/types/numeric.h"
 #include "engine/types/strings.h"
 #include "engine/types/type_errors.h"
@@ -123,6 +124,7 @@ void formatBinary(SqlType type, const void* value, std::string& out) {
     case TypeId::Char:
     case TypeId::Varchar:
     case TypeId::Text: out.append(loadRaw<const VarString*>(value)->view()); return;
+    case TypeId::Array: return formatArrayBinary(loadRaw<const VarString*>(value), out);
   }
 }
 
@@ -146,6 +148,7 @@ void parseBinary(SqlType type, std::string_view data, void* out, Arena& arena) {
       checkUtf8(data);
       return storeRaw(out, coerceString(arena.makeString(data), type, false, arena));
     }
+    case TypeId::Array: return storeRaw(out, parseArrayBinary(type, data, arena));
   }
 }
 

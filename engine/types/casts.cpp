@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "engine/error.h"
+#include "engine/types/array.h"
 #include "engine/types/datetime.h"
 #include "engine/types/numeric.h"
 #include "engine/types/scalar_text.h"
@@ -86,6 +87,7 @@ void castDatetime(TypeId f, const void* in, TypeId t, void* out, const TypeConte
 }  // namespace
 
 bool castExists(TypeId from, TypeId to) {
+  // Array to array: castValue also checks the element types.
   if (from == to || isString(from) || isString(to)) return true;
   if (isNumericCategory(from) && isNumericCategory(to)) return true;
   if ((from == TypeId::Bool && to == TypeId::Int4) || (from == TypeId::Int4 && to == TypeId::Bool))
@@ -95,10 +97,18 @@ bool castExists(TypeId from, TypeId to) {
 
 void castValue(SqlType from, const void* in, SqlType to, void* out, bool explicitCast,
                Arena& arena, const TypeContext& ctx) {
+  if (from.isArray() && to.isArray()) {
+    const VarString* a = loadRaw<const VarString*>(in);
+    if (!castExists(from.element, to.element))
+      throw SqlError(sqlstate::kCannotCoerce,
+                     fmt::format("cannot cast type {} to {}", typeName(from.withoutTypmod()),
+                                 typeName(to.withoutTypmod())));
+    return storeRaw(out, castArray(a, to, explicitCast, arena, ctx));
+  }
   if (!castExists(from.id, to.id))
     throw SqlError(sqlstate::kCannotCoerce,
-                   fmt::format("cannot cast type {} to {}", typeName({from.id, -1}),
-                               typeName({to.id, -1})));
+                   fmt::format("cannot cast type {} to {}", typeName(from.withoutTypmod()),
+                               typeName(to.withoutTypmod())));
   if (isString(to.id)) {
     const VarString* s;
     if (isString(from.id)) {

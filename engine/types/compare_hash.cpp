@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "engine/types/array.h"
 #include "engine/types/hash.h"
 #include "engine/types/numeric.h"
 #include "engine/types/strings.h"
@@ -52,6 +53,7 @@ int compareValues(SqlType type, const void* a, const void* b) {
     case TypeId::Varchar:
     case TypeId::Text:
       return textCompare(loadRaw<const VarString*>(a)->view(), loadRaw<const VarString*>(b)->view());
+    case TypeId::Array: return compareArrays(loadRaw<const VarString*>(a), loadRaw<const VarString*>(b));
   }
   return 0;
 }
@@ -72,6 +74,7 @@ uint64_t hashValue(SqlType type, const void* v) {
     case TypeId::Unknown:
     case TypeId::Varchar:
     case TypeId::Text: return textHash(loadRaw<const VarString*>(v)->view());
+    case TypeId::Array: return hashArray(loadRaw<const VarString*>(v));
   }
   return 0;
 }

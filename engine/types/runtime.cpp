@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "engine/types/array.h"
 #include "engine/types/datetime.h"
 #include "engine/types/numeric.h"
+#include "engine/types/raw_value.h"
 #include "engine/types/scalar_text.h"
 #include "engine/types/strings.h"
 #include "engine/types/type_errors.h"
@@ -163,6 +165,85 @@ int32_t duet_rt_date_diff(int32_t a, int32_t b) { return dateDiff(a, b); }
 
 namespace {
 
+const TypeContext& contextOrDefault(const TypeContext* ctx) {
+  static const TypeContext kDefault;
+  return ctx ? *ctx : kDefault;
+}
+
+bool arrayIndexValid(const VarString* a, int32_t index) {
+  ArrayView v(a);
+  return index >= 1 && static_cast<uint32_t>(index) <= v.size();
+}
+
+template <typename T>
+T arrayElement(const VarString* a, int32_t index) {
+  alignas(16) unsigned char value[16];
+  ArrayView(a).load(static_cast<uint32_t>(index - 1), value);
+  return loadRaw<T>(value);
+}
+
+}  // namespace
+
+extern "C" {
+
+const VarString* duet_rt_array_build(const uint8_t* tuple, int32_t count, int32_t elementType,
+                                     int32_t firstOffset) {
+  auto element = static_cast<TypeId>(elementType);
+  ArrayBuilder builder(element);
+  builder.reserve(static_cast<size_t>(count));
+  uint32_t size = physicalSize(element);
+  for (int32_t i = 0; i < count; ++i) {
+    if (tuple[i]) builder.appendNull();
+    else builder.append(tuple + firstOffset + size_t(i) * size);
+  }
+  return builder.finish(statementArena());
+}
+int32_t duet_rt_array_cmp(const VarString* a, const VarString* b) { return compareArrays(a, b); }
+bool duet_rt_array_has(const VarString* a, int32_t index) {
+  return arrayIndexValid(a, index) && !ArrayView(a).isNull(static_cast<uint32_t>(index - 1));
+}
+bool duet_rt_array_get_bool(const VarString* a, int32_t i) { return arrayElement<uint8_t>(a, i) != 0; }
+int16_t duet_rt_array_get_int2(const VarString* a, int32_t i) { return arrayElement<int16_t>(a, i); }
+int32_t duet_rt_array_get_int4(const VarString* a, int32_t i) { return arrayElement<int32_t>(a, i); }
+int64_t duet_rt_array_get_int8(const VarString* a, int32_t i) { return arrayElement<int64_t>(a, i); }
+float duet_rt_array_get_float4(const VarString* a, int32_t i) { return arrayElement<float>(a, i); }
+double duet_rt_array_get_float8(const VarString* a, int32_t i) { return arrayElement<double>(a, i); }
+NumericRep duet_rt_array_get_numeric(const VarString* a, int32_t i) {
+  return arrayElement<NumericRep>(a, i);
+}
+const VarString* duet_rt_array_get_string(const VarString* a, int32_t i) {
+  return arrayElement<const VarString*>(a, i);
+}
+int32_t duet_rt_array_cardinality(const VarString* a) {
+  return static_cast<int32_t>(ArrayView(a).size());
+}
+bool duet_rt_array_has_dimension(const VarString* a, int32_t dimension) {
+  return dimension == 1 && ArrayView(a).size() > 0;
+}
+const VarString* duet_rt_array_cast(const VarString* a, int32_t toElement, int32_t toTypmod,
+                                    bool explicitCast, const TypeContext* ctx) {
+  SqlType to = SqlType::arrayOf({static_cast<TypeId>(toElement), toTypmod});
+  return castArray(a, to, explicitCast, statementArena(), contextOrDefault(ctx));
+}
+const VarString* duet_rt_array_out(const VarString* a, const TypeContext* ctx) {
+  std::string text;
+  formatArrayText(a, text, contextOrDefault(ctx));
+  return arenaString(text);
+}
+const VarString* duet_rt_array_in(const VarString* s, int32_t element, int32_t typmod,
+                                  bool explicitCast, const TypeContext* ctx) {
+  SqlType type = SqlType::arrayOf({static_cast<TypeId>(element), -1});
+  const TypeContext& context = contextOrDefault(ctx);
+  const VarString* a = parseArrayText(type, s->view(), statementArena(), context);
+  if (typmod < 0) return a;
+  type.typmod = typmod;
+  return castArray(a, type, explicitCast, statementArena(), context);
+}
+
+}  // extern "C"
+
+namespace {
+
 // The C carrier of each runtime type, and how it maps to the physical representation.
 template <TypeId T> struct Carrier;
 template <> struct Carrier<TypeId::Bool> { using type = bool; using phys = uint8_t; };
@@ -251,6 +332,13 @@ struct Registry {
     DUET_RT(duet_rt_text_ilike_escape) DUET_RT(duet_rt_bpchar_cmp) DUET_RT(duet_rt_bpchar_eq)
     DUET_RT(duet_rt_bpchar_hash) DUET_RT(duet_rt_bpchar_length) DUET_RT(duet_rt_string_coerce)
     DUET_RT(duet_rt_date_add_days) DUET_RT(duet_rt_date_sub_days) DUET_RT(duet_rt_date_diff)
+    DUET_RT(duet_rt_array_build) DUET_RT(duet_rt_array_cmp) DUET_RT(duet_rt_array_has)
+    DUET_RT(duet_rt_array_get_bool) DUET_RT(duet_rt_array_get_int2) DUET_RT(duet_rt_array_get_int4)
+    DUET_RT(duet_rt_array_get_int8) DUET_RT(duet_rt_array_get_float4)
+    DUET_RT(duet_rt_array_get_float8) DUET_RT(duet_rt_array_get_numeric)
+    DUET_RT(duet_rt_array_get_string) DUET_RT(duet_rt_array_cardinality)
+    DUET_RT(duet_rt_array_has_dimension) DUET_RT(duet_rt_array_cast) DUET_RT(duet_rt_array_out)
+    DUET_RT(duet_rt_array_in)
 #undef DUET_RT
     void* table[13][13];
     fillTable(table, std::make_index_sequence<13>{});

@@ -109,4 +109,34 @@ const VarString* duet_rt_string_coerce(const VarString* s, int32_t typeId, int32
 int32_t duet_rt_date_add_days(int32_t date, int32_t days);
 int32_t duet_rt_date_sub_days(int32_t date, int32_t days);
 int32_t duet_rt_date_diff(int32_t a, int32_t b);
+
+// Arrays (engine/types/array.h), as `const VarString*`; the element type is read from the
+// value. ARRAY[...]: `count` elements of `elementType` (TypeId) in a tuple laid out as
+// TupleLayout::of would (null flags, then the values from firstOffset on), with no typmod.
+const VarString* duet_rt_array_build(const uint8_t* tuple, int32_t count, int32_t elementType,
+                                     int32_t firstOffset);
+int32_t duet_rt_array_cmp(const VarString* a, const VarString* b);
+// Whether a[index] (1-based) is an element that is not NULL; the getters read it then, one
+// per carrier (arrayGetFunction in array.h names the one for an element type).
+bool duet_rt_array_has(const VarString* a, int32_t index);
+bool duet_rt_array_get_bool(const VarString* a, int32_t index);
+int16_t duet_rt_array_get_int2(const VarString* a, int32_t index);
+int32_t duet_rt_array_get_int4(const VarString* a, int32_t index);  // also date
+int64_t duet_rt_array_get_int8(const VarString* a, int32_t index);  // also timestamps
+float duet_rt_array_get_float4(const VarString* a, int32_t index);
+double duet_rt_array_get_float8(const VarString* a, int32_t index);
+NumericRep duet_rt_array_get_numeric(const VarString* a, int32_t index);
+const VarString* duet_rt_array_get_string(const VarString* a, int32_t index);
+int32_t duet_rt_array_cardinality(const VarString* a);
+// Whether array_length(a, dimension) is not NULL: dimension 1 of a non-empty array.
+bool duet_rt_array_has_dimension(const VarString* a, int32_t dimension);
+// Element-wise cast to an array of toElement (TypeId) with typmod toTypmod.
+const VarString* duet_rt_array_cast(const VarString* a, int32_t toElement, int32_t toTypmod,
+                                    bool explicitCast, const TypeContext* ctx);
+// array_out and array_in (the I/O conversion casts to and from the string types).
+const VarString* duet_rt_array_out(const VarString* a, const TypeContext* ctx);
+// array_in reads the elements without the typmod; it is applied afterwards as the cast's
+// context says (an explicit cast truncates strings), as PostgreSQL's coerce_type does.
+const VarString* duet_rt_array_in(const VarString* s, int32_t element, int32_t typmod,
+                                  bool explicitCast, const TypeContext* ctx);
 }

@@ -20,8 +20,43 @@ uint32_t typeOid(TypeId t) {
     case TypeId::Date: return oid::kDate;
     case TypeId::Timestamp: return oid::kTimestamp;
     case TypeId::TimestampTz: return oid::kTimestampTz;
+    case TypeId::Array: return oid::kUnknown;  // needs the element: typeOid(SqlType)
   }
   return oid::kUnknown;
+}
+
+namespace {
+
+struct ArrayOid {
+  TypeId element;
+  uint32_t oid;
+};
+constexpr ArrayOid kArrayOids[] = {
+    {TypeId::Bool, oid::kBoolArray},       {TypeId::Int2, oid::kInt2Array},
+    {TypeId::Int4, oid::kInt4Array},       {TypeId::Int8, oid::kInt8Array},
+    {TypeId::Float4, oid::kFloat4Array},   {TypeId::Float8, oid::kFloat8Array},
+    {TypeId::Numeric, oid::kNumericArray}, {TypeId::Char, oid::kBpcharArray},
+    {TypeId::Varchar, oid::kVarcharArray}, {TypeId::Text, oid::kTextArray},
+    {TypeId::Date, oid::kDateArray},       {TypeId::Timestamp, oid::kTimestampArray},
+    {TypeId::TimestampTz, oid::kTimestampTzArray},
+};
+
+}  // namespace
+
+uint32_t typeOid(SqlType t) {
+  if (!t.isArray()) return typeOid(t.id);
+  for (const ArrayOid& a : kArrayOids)
+    if (a.element == t.element) return a.oid;
+  return oid::kUnknown;
+}
+
+SqlType sqlTypeFromOid(uint32_t o, bool* known) {
+  for (const ArrayOid& a : kArrayOids) {
+    if (a.oid != o) continue;
+    if (known) *known = true;
+    return SqlType::arrayOf({a.element, -1});
+  }
+  return {typeFromOid(o, known), -1};
 }
 
 TypeId typeFromOid(uint32_t o, bool* known) {
@@ -99,6 +134,7 @@ std::string typeName(SqlType t) {
     case TypeId::Date: return "date";
     case TypeId::Timestamp: return "timestamp without time zone";
     case TypeId::TimestampTz: return "timestamp with time zone";
+    case TypeId::Array: return typeName(t.elementType()) + "[]";
   }
   return "unknown";
 }
@@ -106,6 +142,8 @@ std::string typeName(SqlType t) {
 bool isStringType(TypeId t) {
   return t == TypeId::Char || t == TypeId::Varchar || t == TypeId::Text || t == TypeId::Unknown;
 }
+bool isVarlenaType(TypeId t) { return isStringType(t) || t == TypeId::Array; }
+bool isArrayElementType(TypeId t) { return t != TypeId::Unknown && t != TypeId::Array; }
 bool isIntegerType(TypeId t) {
   return t == TypeId::Int2 || t == TypeId::Int4 || t == TypeId::Int8;
 }

@@ -21,6 +21,7 @@ enum class TypeId : uint8_t {
   Date,         // int32_t days since 2000-01-01 (PostgreSQL's epoch)
   Timestamp,    // int64_t microseconds since 2000-01-01 00:00:00
   TimestampTz,  // int64_t microseconds since 2000-01-01 00:00:00 UTC
+  Array,        // const VarString*: a one-dimensional array of SqlType::element (array.h)
 };
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
@@ -29,15 +30,32 @@ inline constexpr uint32_t kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText 
                           kOid = 26, kFloat4 = 700, kFloat8 = 701, kUnknown = 705,
                           kBpchar = 1042, kVarchar = 1043, kDate = 1082, kTimestamp = 1114,
                           kTimestampTz = 1184, kNumeric = 1700;
+// Array types (typarray of each element type above).
+inline constexpr uint32_t kBoolArray = 1000, kInt2Array = 1005, kInt4Array = 1007,
+                          kTextArray = 1009, kBpcharArray = 1014, kVarcharArray = 1015,
+                          kInt8Array = 1016, kFloat4Array = 1021, kFloat8Array = 1022,
+                          kTimestampArray = 1115, kDateArray = 1182, kTimestampTzArray = 1185,
+                          kNumericArray = 1231;
 }
 
 // A type with its modifier, encoded as PostgreSQL's atttypmod:
 //   char(n), varchar(n): n + 4;  numeric(p, s): ((p << 16) | s) + 4;  -1 when absent.
+// An array type (id Array) names its element type in `element`; its typmod is the
+// element's, as PostgreSQL's varchar(5)[] has atttypmod 9. `element` is Unknown otherwise.
 struct SqlType {
   TypeId id = TypeId::Unknown;
   int32_t typmod = -1;
+  TypeId element = TypeId::Unknown;
 
   bool operator==(const SqlType&) const = default;
+
+  static SqlType arrayOf(SqlType elementType) {
+    return {TypeId::Array, elementType.typmod, elementType.id};
+  }
+  bool isArray() const { return id == TypeId::Array; }
+  SqlType elementType() const { return {element, typmod}; }
+  // The same type without its modifier (varchar(5)[] -> varchar[]).
+  SqlType withoutTypmod() const { return {id, -1, element}; }
 
   static SqlType varchar(int n) { return {TypeId::Varchar, n + 4}; }
   static SqlType bpchar(int n) { return {TypeId::Char, n + 4}; }
@@ -50,7 +68,10 @@ struct SqlType {
 };
 
 uint32_t typeOid(TypeId t);
+uint32_t typeOid(SqlType t);  // also array types
 TypeId typeFromOid(uint32_t oid, bool* known = nullptr);
+// Also array types (with typmod -1); Unknown, with *known false, for OIDs we lack.
+SqlType sqlTypeFromOid(uint32_t oid, bool* known = nullptr);
 // The typlen PostgreSQL reports in RowDescription: fixed width, or -1 for varlena.
 int16_t typeLen(TypeId t);
 // Width in bytes of a stored value (strings: the 8-byte pointer), and its alignment.
@@ -60,6 +81,10 @@ uint32_t physicalAlign(TypeId t);
 // "character varying(10)", "numeric(12,2)", "timestamp without time zone", ...
 std::string typeName(SqlType t);
 bool isStringType(TypeId t);   // Char, Varchar, Text (and Unknown literals)
+// Values held as `const VarString*` that storage copies and frees: strings and arrays.
+bool isVarlenaType(TypeId t);
+// Element types an array may have: every type but Unknown and Array.
+bool isArrayElementType(TypeId t);
 bool isIntegerType(TypeId t);  // Int2, Int4, Int8
 bool isNumericCategory(TypeId t);  // integers, floats, numeric
 

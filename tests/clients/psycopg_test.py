@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """psycopg 3 (high-level API) against a server: parameters of every supported type,
 executemany, transactions and rollback, COPY both ways through cursor.copy, errors carrying
-their SQLSTATE, server-side prepared statements with binary parameters (prepare=True), and
-query cancellation (CancelRequest).
+their SQLSTATE, server-side prepared statements with binary parameters (prepare=True), query
+cancellation (CancelRequest), and int[]/text[] parameters and results in text and binary.
 Usage: psycopg_test.py HOST PORT
 """
 import datetime
@@ -247,8 +247,62 @@ def test_cancel():
         conn.execute("DROP TABLE pyc_cancel")
 
 
+def test_arrays():
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_arr")
+        conn.execute("CREATE TABLE pyc_arr (id integer, a integer[], t text[], n numeric(6,2)[])")
+        ints, texts = [1, None, -3], ["a b", None, '"q"', "", "NULL", "x\\y"]
+        # Lists travel as '{...}' text or in array_send's binary format, both ways.
+        for binary in (False, True):
+            with conn.cursor(binary=binary) as cur:
+                p = "%b" if binary else "%t"
+                cur.execute(f"INSERT INTO pyc_arr VALUES ({p}, {p}, {p}, {p})",
+                            (int(binary), ints, texts, [decimal.Decimal("1.5"), None]), prepare=binary)
+                cur.execute("SELECT a, t, n, a[3], t[1] FROM pyc_arr WHERE id = %s", (int(binary),))
+                assert cur.fetchone() == (ints, texts, [decimal.Decimal("1.50"), None], -3, "a b"), binary
+                cur.execute(f"SELECT {p}::integer[], {p}::text[], '{{}}'::integer[]", ([4, 5], ["x"]))
+                assert cur.fetchone() == ([4, 5], ["x"], []), binary
+                # A parameter compared with an int[] column is an int[] whatever the client sent.
+                cur.execute(f"SELECT count(*) FROM pyc_arr WHERE a = {p}::integer[]", (ints,))
+                assert cur.fetchone() == (int(binary) + 1,), binary
+        # Untyped parameters take the array type from their context, and Describe reports it.
+        pg = conn.pgconn
+        res = pg.exec_params(b"SELECT id FROM pyc_arr WHERE a = $1 ORDER BY id", [b"{1,NULL,-3}"], [0])
+        assert [res.get_value(i, 0) for i in range(res.ntuples)] == [b"0", b"1"], res.error_message
+        res = pg.prepare(b"pyc_arr_stmt", b"SELECT a, t[1] FROM pyc_arr WHERE a = $1 AND t = $2")
+        assert res.status == psycopg.pq.ExecStatus.COMMAND_OK, res.error_message
+        res = pg.describe_prepared(b"pyc_arr_stmt")
+        assert [res.param_type(0), res.param_type(1)] == [1007, 1009], [res.param_type(0), res.param_type(1)]
+        assert [res.ftype(0), res.ftype(1)] == [1007, 25]
+        # Binary int4[] parameter declared by OID in Parse, binary result.
+        wire = bytes.fromhex("00000001" "00000000" "00000017" "00000002" "00000001"
+                             "00000004" "00000007" "00000004" "fffffff8")
+        res = pg.exec_params(b"SELECT $1, $1[2]", [wire], [1007], [1], result_format=1)
+        assert res.status == psycopg.pq.ExecStatus.TUPLES_OK, res.error_message
+        assert res.ftype(0) == 1007 and res.get_value(0, 0) == wire
+        assert res.get_value(0, 1) == bytes.fromhex("fffffff8")
+        res = pg.exec_params(b"SELECT $1::text", [wire], [1007], [1])
+        assert res.get_value(0, 0) == b"{7,-8}", res.error_message
+        # A malformed literal fails with 22P02.
+        try:
+            conn.execute("SELECT %s::integer[]", ("{1,2",))
+            raise AssertionError("malformed array literal accepted")
+        except errors.InvalidTextRepresentation as e:
+            assert e.sqlstate == "22P02" and "malformed array literal" in str(e)
+        # COPY text format: array columns as their text form, escaped as COPY escapes.
+        with conn.cursor() as cur:
+            with cur.copy("COPY pyc_arr (id, a, t) FROM STDIN") as copy:
+                copy.write('7\t{7,NULL}\t{"a\\\\\\\\b","c d"}\n')
+            with cur.copy("COPY (SELECT a, t FROM pyc_arr WHERE id = 7) TO STDOUT") as copy:
+                data = b"".join(bytes(block) for block in copy)
+            assert data == b'{7,NULL}\t{"a\\\\\\\\b","c d"}\n', data
+            cur.execute("SELECT t[1] FROM pyc_arr WHERE id = 7")
+            assert cur.fetchone() == ("a\\b",)
+        conn.execute("DROP TABLE pyc_arr")
+
+
 TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy,
-         test_errors, test_large_result, test_cancel]
+         test_errors, test_large_result, test_cancel, test_arrays]
 
 
 def main() -> int:

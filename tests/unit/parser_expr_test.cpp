@@ -126,3 +126,22 @@ TEST_CASE("expressions: output column labels without AS", "[parser][expr]") {
   CHECK_THROWS(parseQuery("select 1 year"));
   CHECK_THROWS(parseQuery("select 1 over"));
 }
+
+TEST_CASE("expressions: ARRAY constructors and subscripts", "[parser][expr]") {
+  CHECK(exprOf("array[1, 2]") == "(array 1 2)");
+  CHECK(exprOf("array[]::int[]") == "(cast (array) int4[])");
+  CHECK(exprOf("ARRAY[[1], [2]]") == "(array (array 1) (array 2))");
+  CHECK(exprOf("a[1]") == "(subscript a [1])");
+  CHECK(exprOf("t.a[i + 1][2]") == "(subscript t.a [(+ i 1)] [2])");
+  CHECK(exprOf("a[1:2]") == "(subscript a [1:2])");
+  CHECK(exprOf("a[:2]") == "(subscript a [:2])");
+  CHECK(exprOf("$1[2]") == "(subscript $1 [2])");
+  CHECK(exprOf("(array[1, 2])[2]") == "(subscript (array 1 2) [2])");
+  CHECK(exprOf("a[1]::text || b[2]") == "(|| (cast (subscript a [1]) text) (subscript b [2]))");
+  CHECK(exprOf("'{1}'::integer array") == "(cast '{1}' int4[])");
+  CHECK(exprOf("x::varchar(16)[]") == "(cast x varchar(16)[])");
+  // As in PostgreSQL's grammar: constants, ARRAY[...] and function calls take no subscripts.
+  CHECK_THROWS(exprOf("array[1, 2][1]"));
+  CHECK_THROWS(exprOf("1[1]"));
+  CHECK_THROWS(exprOf("f(x)[1]"));
+}

@@ -130,6 +130,15 @@ inline std::string sexpr(const Expr* e) {
     }
     case ExprKind::Row: return "(row" + list(e->as<RowExpr>().args) + ")";
     case ExprKind::Default: return "default";
+    case ExprKind::Array: return "(array" + list(e->as<ArrayExpr>().elements) + ")";
+    case ExprKind::Subscript: {
+      const auto& s = e->as<Subscript>();
+      std::string out = "(subscript " + sexpr(s.arg.get());
+      for (const auto& i : s.indexes)
+        out += i.slice ? " [" + (i.lower ? sexpr(i.lower.get()) : "") + ":" + (i.upper ? sexpr(i.upper.get()) : "") + "]"
+                       : " [" + sexpr(i.upper.get()) + "]";
+      return out + ")";
+    }
   }
   return "?";
 }
