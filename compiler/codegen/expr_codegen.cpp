@@ -325,6 +325,7 @@ Val Codegen::expr(const Expr& e, const Row& row) {
       llvm::Value* result = tupleAlloca(*resultLayout);
       call("duet_q_call_routine", b_.getVoidTy(), {qctx_, b_.getInt32(e.routine), args, result});
       return loadField(result, *resultLayout, 0);
+    }
     case ExprKind::ArrayBuild: {
       // The elements go into a tuple of the element type, which the runtime copies.
       Row elements;
