@@ -696,9 +696,9 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
     bool ok = true;
     for (size_t i = 0; i < args.size() && ok; ++i) {
       TypeId from = args[i]->type.id, to = c.argTypes[i].id;
-      if (from == to) {
+      if (from == to && (from != TypeId::Array || args[i]->type.element == c.argTypes[i].element)) {
         ++exact;
-      } else if (from != TypeId::Unknown && !castAllowed(from, to, CastContext::Implicit)) {
+      } else if (from != TypeId::Unknown && (from == TypeId::Array || !castAllowed(from, to, CastContext::Implicit))) {
         ok = false;
       }
     }
@@ -729,7 +729,7 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
   }
   if (best->procedure != procedure) {
     std::string shown = name + "(";
-    for (size_t i = 0; i < best->argTypes.size(); ++i) shown += (i ? ", " : "") + typeName({best->argTypes[i].id, -1});
+    for (size_t i = 0; i < best->argTypes.size(); ++i) shown += (i ? ", " : "") + typeName(best->argTypes[i].withoutTypmod());
     shown += ")";
     throw SqlError("42809", fmt::format("{} is {}a procedure", shown, procedure ? "not " : ""), {},
                    procedure ? "To call a function, use SELECT." : "To call a procedure, use CALL.",

@@ -70,7 +70,7 @@ class RoutineCompiler {
         case VarType::Kind::Row:
           for (const auto& [name, type] : var.type.columns) fieldSlots_[v].emplace_back(name, addSlot(type));
           break;
-        case VarType::Kind::Array:
+        case VarType::Kind::Array: slotOf_[v] = addSlot(SqlType::arrayOf(var.type.scalar)); break;
         case VarType::Kind::Record: break;  // not compiled yet: a statement using one fails
       }
     }

@@ -11,6 +11,7 @@ namespace {
 
 SqlType signatureType(const RoutineType& t) {
   if (t.kind != RoutineType::Kind::Scalar) return {TypeId::Unknown, -1};
+  if (t.array) return SqlType::arrayOf({t.scalar, -1});
   return {t.scalar, -1};
 }
 
