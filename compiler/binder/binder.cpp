@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <tuple>
 
 #include "compiler/parser/parser.h"
 #include "engine/error.h"
@@ -685,29 +686,35 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
   if (!request_.resolveRoutines) return nullptr;
   routineCandidates_ = request_.resolveRoutines(f.names);
   if (routineCandidates_.empty()) return nullptr;
+  // Ranked as PostgreSQL's func_select_candidate: most exact matches, then most unknown
+  // arguments (untyped literals, NULL) taken as text, then as another string type.
   const RoutineCandidate* best = nullptr;
-  int bestExact = -1;
+  std::tuple<int, int, int> bestScore{-1, -1, -1};
   bool ambiguous = false;
   for (const RoutineCandidate& c : routineCandidates_) {
     size_t n = c.argTypes.size(), required = n;
     while (required > 0 && !c.defaults[required - 1].empty()) --required;
     if (args.size() > n || args.size() < required) continue;
-    int exact = 0;
+    int exact = 0, unknownText = 0, unknownString = 0;
     bool ok = true;
     for (size_t i = 0; i < args.size() && ok; ++i) {
       TypeId from = args[i]->type.id, to = c.argTypes[i].id;
       if (from == to && (from != TypeId::Array || args[i]->type.element == c.argTypes[i].element)) {
         ++exact;
-      } else if (from != TypeId::Unknown && (from == TypeId::Array || !castAllowed(from, to, CastContext::Implicit))) {
+      } else if (from == TypeId::Unknown) {
+        unknownText += to == TypeId::Text;
+        unknownString += isStringType(to);
+      } else if (from == TypeId::Array || !castAllowed(from, to, CastContext::Implicit)) {
         ok = false;
       }
     }
     if (!ok) continue;
-    if (exact > bestExact) {
+    std::tuple<int, int, int> score{exact, unknownText, unknownString};
+    if (score > bestScore) {
       best = &c;
-      bestExact = exact;
+      bestScore = score;
       ambiguous = false;
-    } else if (exact == bestExact) {
+    } else if (score == bestScore) {
       ambiguous = true;
     }
   }

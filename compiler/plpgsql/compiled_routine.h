@@ -35,6 +35,7 @@ struct CompiledRoutine {
   int returnSlot = -1;           // RETURN <expr> of a function returning one value
   bool returnsSet = false;
   bool returnsValue = false;     // a scalar function without OUT arguments
+  bool strict = false;           // STRICT: a NULL argument makes the result NULL, unrun
   TupleLayout rowLayout;         // rows returned by RETURN NEXT / QUERY, or the OUT row
   std::unique_ptr<CompiledQuery> code;  // machine code, constants and layouts it uses
   std::vector<std::unique_ptr<RaiseSpec>> raises;
@@ -52,6 +53,7 @@ struct RoutineCompileRequest {
   TableResolver resolveTable;
   RoutineResolver resolveRoutines;
   TableLookup tableColumns;       // %ROWTYPE / %TYPE, as at CREATE
+  bool strict = false;
   int optLevel = 2;
 };
 

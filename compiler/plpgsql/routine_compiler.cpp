@@ -74,6 +74,7 @@ class RoutineCompiler {
         case VarType::Kind::Record: break;  // not compiled yet: a statement using one fails
       }
     }
+    shapeRecords(fn_.body->body);
     const RoutineShape& shape = req_.shape;
     if (!shape.procedure && !shape.returnsSet && !shape.returnsVoid && !shape.hasOutputParams()) {
       out_.returnsValue = true;
@@ -100,6 +101,59 @@ class RoutineCompiler {
     out_.argLayout = TupleLayout::of(argTypes);
     out_.rowLayout = TupleLayout::of(req_.rowTypes);
     out_.returnsSet = shape.returnsSet;
+  }
+
+  // A RECORD variable takes the row type of the first query assigned to it in the body
+  // (FOR r IN query, SELECT ... INTO r): its fields become slots like a %ROWTYPE's.
+  // PostgreSQL retypes a record on every assignment; a later query of another shape is
+  // converted to the first one's column types here.
+  void shapeRecords(const StmtList& list) {
+    auto shapeFrom = [&](const std::vector<Target>& targets, const SqlText& query) {
+      if (targets.size() != 1 || !targets[0].field.empty()) return;
+      int v = targets[0].variable;
+      if (fn_.variables[v].type.kind != VarType::Kind::Record || !fieldSlots_[v].empty()) return;
+      SqlError ignored("", "");
+      std::optional<Planned> p = tryPlan(query, "", {}, {}, &ignored);
+      if (!p) return;
+      for (const OutputColumn& c : p->stmt.plan->columns) fieldSlots_[v].emplace_back(c.name, addSlot(c.type));
+    };
+    for (const auto& st : list) {
+      switch (st->kind) {
+        case StmtKind::Block: {
+          const auto& b = st->as<Block>();
+          shapeRecords(b.body);
+          for (const auto& h : b.handlers) shapeRecords(h.body);
+          break;
+        }
+        case StmtKind::If: {
+          const auto& i = st->as<If>();
+          for (const auto& br : i.branches) shapeRecords(br.body);
+          shapeRecords(i.elseBody);
+          break;
+        }
+        case StmtKind::Case: {
+          const auto& c = st->as<Case>();
+          for (const auto& w : c.whens) shapeRecords(w.body);
+          shapeRecords(c.elseBody);
+          break;
+        }
+        case StmtKind::Loop:
+        case StmtKind::While: shapeRecords(st->as<Loop>().body); break;
+        case StmtKind::ForInt: shapeRecords(st->as<ForInt>().body); break;
+        case StmtKind::ForQuery: {
+          const auto& f = st->as<ForQuery>();
+          shapeFrom(f.targets, f.query);
+          shapeRecords(f.body);
+          break;
+        }
+        case StmtKind::ExecSql: {
+          const auto& e = st->as<ExecSql>();
+          if (e.into) shapeFrom(e.targets, e.statement);
+          break;
+        }
+        default: break;
+      }
+    }
   }
 
   void generate(const std::string& name) {
@@ -193,10 +247,16 @@ class RoutineCompiler {
       ensureOpen();
       return {};
     }
-    if (var.type.kind == VarType::Kind::Row) {
+    if (var.type.kind == VarType::Kind::Row || var.type.kind == VarType::Kind::Record) {
       std::vector<int> slots;
       for (const auto& [name, slot] : fieldSlots_[t.variable])
         if (t.field.empty() || name == t.field) slots.push_back(slot);
+      if (slots.empty()) {
+        fail(t.field.empty() ? "55000" : "42703",
+             t.field.empty() ? fmt::format("record \"{}\" is not assigned yet", var.name)
+                             : fmt::format("record \"{}\" has no field \"{}\"", var.name, t.field));
+        ensureOpen();
+      }
       return slots;
     }
     if (slotOf_[t.variable] < 0) {
@@ -229,7 +289,7 @@ class RoutineCompiler {
   // ---- embedded SQL ------------------------------------------------------------------------
   int slotForReference(const VariableRef& ref) {
     const Variable& var = fn_.variables[ref.variable];
-    if (var.type.kind == VarType::Kind::Row) {
+    if (var.type.kind == VarType::Kind::Row || var.type.kind == VarType::Kind::Record) {
       for (const auto& [name, slot] : fieldSlots_[ref.variable])
         if (name == ref.field) return slot;
       return -1;
@@ -241,6 +301,17 @@ class RoutineCompiler {
   // them) as parameters. On failure emits the error where the statement would run.
   std::optional<Planned> plan(const SqlText& text, const std::string& prefix, const std::string& suffix = {},
                               const std::vector<SqlType>& extra = {}) {
+    SqlError error("", "");
+    std::optional<Planned> p = tryPlan(text, prefix, suffix, extra, &error);
+    if (!p) {
+      fail(error);
+      ensureOpen();
+    }
+    return p;
+  }
+
+  std::optional<Planned> tryPlan(const SqlText& text, const std::string& prefix, const std::string& suffix,
+                                 const std::vector<SqlType>& extra, SqlError* error) {
     Planned p;
     std::string sql = prefix + text.text + suffix;
     try {
@@ -265,8 +336,7 @@ class RoutineCompiler {
       p.stmt = planTree(r);
     } catch (SqlError& e) {
       e.position = 0;
-      fail(e);
-      ensureOpen();
+      *error = e;
       return std::nullopt;
     }
     return p;
@@ -384,7 +454,7 @@ class RoutineCompiler {
       int v = block.declared[i];
       const Variable& var = fn_.variables[v];
       std::vector<int> slots;
-      if (var.type.kind == VarType::Kind::Row) {
+      if (var.type.kind == VarType::Kind::Row || var.type.kind == VarType::Kind::Record) {
         for (const auto& f : fieldSlots_[v]) slots.push_back(f.second);
       } else if (slotOf_[v] >= 0) {
         slots.push_back(slotOf_[v]);
@@ -874,8 +944,8 @@ class RoutineCompiler {
   FunctionState cur_;
   llvm::BasicBlock* returnBlock_ = nullptr;
   std::vector<SqlType> slotTypes_;
-  std::vector<int> slotOf_;  // per variable: its slot, -1 for rows (fields) and unsupported kinds
-  std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row variable
+  std::vector<int> slotOf_;  // per variable: its slot, -1 for rows and records (fields)
+  std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row / record variable
   int rowCountSlot_ = -1;
   std::vector<JumpTarget> targets_;
   int nextCode_ = 2;  // 0 and 1 are "fell through" and "returned"
@@ -892,6 +962,7 @@ std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& req
 
   auto out = std::make_unique<CompiledRoutine>();
   out->name = request.signature;
+  out->strict = request.strict;
   out->code = std::make_unique<CompiledQuery>();
   auto context = std::make_unique<llvm::LLVMContext>();
   auto module = std::make_unique<llvm::Module>("routine", *context);

@@ -72,6 +72,13 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
                    "Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the "
                    "platform's stack depth limit is adequate.");
 
+  if (routine.strict) {
+    for (size_t a = 0; a < routine.argLayout.types.size(); ++a) {
+      if (!args[routine.argLayout.nullOffset(a)]) continue;
+      if (result) result[0] = 1;  // the one result column is NULL
+      return;                     // and a set has no rows
+    }
+  }
   // The frame: every variable starts NULL (PostgreSQL's initial value without DEFAULT).
   const TupleLayout& vl = routine.varLayout;
   std::vector<uint8_t> storage(vl.size + 16);
@@ -95,8 +102,13 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
   if (result) {
     int slot = routine.returnsValue ? routine.returnSlot : routine.outputSlots.empty() ? -1 : routine.outputSlots[0];
     TupleLayout resultLayout = TupleLayout::of({slot >= 0 ? vl.types[slot] : SqlType{TypeId::Text, -1}});
-    if (slot >= 0) copyField(vl, vars, slot, resultLayout, result, 0);
-    else result[resultLayout.nullOffset(0)] = 1;  // void
+    if (slot >= 0) {
+      copyField(vl, vars, slot, resultLayout, result, 0);
+    } else {  // void: shown as an empty value, as PostgreSQL prints void
+      const VarString* empty = statementArena().makeString(std::string_view());
+      std::memcpy(result + resultLayout.offsets[0], &empty, sizeof empty);
+      result[resultLayout.nullOffset(0)] = 0;
+    }
   }
   if (rows) {
     const TupleLayout& rl = routine.rowLayout;

@@ -82,6 +82,7 @@ std::shared_ptr<plpgsql::CompiledRoutine> SqlSession::compiledRoutine(uint32_t o
   request.resolveTable = tableResolver();
   request.resolveRoutines = [this](const std::vector<std::string>& names) { return routineCandidates(names); };
   request.tableColumns = tableColumnsLookup();
+  request.strict = info->strict;
   std::shared_ptr<plpgsql::CompiledRoutine> compiled = plpgsql::compileRoutine(request);
   compiled->catalogVersion = engine_.catalogVersion;
   engine_.routines[oid] = compiled;
