@@ -691,15 +691,29 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
   const RoutineCandidate* best = nullptr;
   std::tuple<int, int, int> bestScore{-1, -1, -1};
   bool ambiguous = false;
+  // Which argument each parameter takes: positional arguments first, then named ones.
+  const std::vector<std::string>& names = f.argNames;
+  std::vector<int> bestMap;
   for (const RoutineCandidate& c : routineCandidates_) {
-    size_t n = c.argTypes.size(), required = n;
-    while (required > 0 && !c.defaults[required - 1].empty()) --required;
-    if (args.size() > n || args.size() < required) continue;
-    int exact = 0, unknownText = 0, unknownString = 0;
+    size_t n = c.argTypes.size();
+    std::vector<int> map(n, -1);
     bool ok = true;
-    for (size_t i = 0; i < args.size() && ok; ++i) {
-      TypeId from = args[i]->type.id, to = c.argTypes[i].id;
-      if (from == to && (from != TypeId::Array || args[i]->type.element == c.argTypes[i].element)) {
+    for (size_t a = 0; a < args.size() && ok; ++a) {
+      size_t k = a;
+      if (a < names.size() && !names[a].empty()) {
+        auto it = std::find(c.argNames.begin(), c.argNames.end(), names[a]);
+        k = static_cast<size_t>(it - c.argNames.begin());
+      }
+      if (k >= n || map[k] >= 0) ok = false;
+      else map[k] = static_cast<int>(a);
+    }
+    for (size_t k = 0; k < n && ok; ++k) ok = map[k] >= 0 || !c.defaults[k].empty();
+    int exact = 0, unknownText = 0, unknownString = 0;
+    for (size_t k = 0; k < n && ok; ++k) {
+      if (map[k] < 0) continue;
+      const ExprPtr& arg = args[map[k]];
+      TypeId from = arg->type.id, to = c.argTypes[k].id;
+      if (from == to && (from != TypeId::Array || arg->type.element == c.argTypes[k].element)) {
         ++exact;
       } else if (from == TypeId::Unknown) {
         unknownText += to == TypeId::Text;
@@ -712,6 +726,7 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
     std::tuple<int, int, int> score{exact, unknownText, unknownString};
     if (score > bestScore) {
       best = &c;
+      bestMap = map;
       bestScore = score;
       ambiguous = false;
     } else if (score == bestScore) {
@@ -742,9 +757,13 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
                    procedure ? "To call a function, use SELECT." : "To call a procedure, use CALL.",
                    charPosition(request_.queryText, f.location));
   }
-  for (size_t i = 0; i < args.size(); ++i)
-    args[i] = coerce(std::move(args[i]), best->argTypes[i], CastContext::Implicit, f.location);
-  for (size_t i = args.size(); i < best->argTypes.size(); ++i) {
+  std::vector<ExprPtr> given = std::move(args);
+  args.clear();
+  for (size_t i = 0; i < best->argTypes.size(); ++i) {
+    if (bestMap[i] >= 0) {
+      args.push_back(coerce(std::move(given[bestMap[i]]), best->argTypes[i], CastContext::Implicit, f.location));
+      continue;
+    }
     auto parsed = sql::parseQuery("SELECT " + best->defaults[i]);
     const auto& select = parsed.at(0).stmt->as<sql::SelectStmt>();
     Scope none;

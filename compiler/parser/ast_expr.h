@@ -150,6 +150,7 @@ struct FuncCall : Expr {
   explicit FuncCall(uint32_t loc) : Expr(ExprKind::FuncCall, loc) {}
   std::vector<std::string> names;  // qualified name, folded: {"pg_catalog", "now"}
   std::vector<ExprPtr> args;
+  std::vector<std::string> argNames;  // per argument: name => value, or "" (positional)
   bool star = false;      // count(*)
   bool distinct = false;  // agg(DISTINCT x)
 };

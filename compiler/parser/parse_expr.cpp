@@ -4,7 +4,10 @@
 // Comparisons and BETWEEN/IN/LIKE are non-associative: "a < b < c" is a syntax error.
 #include <cstring>
 
+#include <algorithm>
+
 #include "compiler/parser/parser_impl.h"
+#include "compiler/parser/source_position.h"
 #include "engine/error.h"
 
 namespace duet::sql {
@@ -538,7 +541,22 @@ ExprPtr Parser::parseFuncArgs(std::unique_ptr<FuncCall> call) {
   } else if (!isOp(")")) {
     if (acceptKw("distinct")) call->distinct = true;
     else acceptKw("all");
-    call->args = parseExprList();
+    // Arguments, in positional or named notation (name => value, or the older name := value).
+    do {
+      std::string name;
+      if (peek().kind == TokenKind::Word &&
+          (isOp("=>", 1) || isOp(":=", 1))) {
+        name = advance().text;
+        advance();
+      } else if (!call->argNames.empty() && !call->argNames.back().empty()) {
+        throw SqlError(sqlstate::kSyntaxError, "positional argument cannot follow named argument", {}, {},
+                       sqlPosition(query_, peek().offset));
+      }
+      call->args.push_back(parseExpr());
+      call->argNames.push_back(std::move(name));
+    } while (acceptOp(","));
+    if (std::all_of(call->argNames.begin(), call->argNames.end(), [](const std::string& n) { return n.empty(); }))
+      call->argNames.clear();
   }
   expectOp(")");
   return call;

@@ -377,7 +377,7 @@ std::unique_ptr<Block> BodyParser::parseBlock(std::string label, uint32_t locati
       v.name = name;
       v.type.scalar = SqlType{TypeId::Text, -1};
       v.implicit = true;
-      declare(std::move(v));
+      (name[3] == 's' ? block->sqlstateVariable : block->sqlerrmVariable) = declare(std::move(v));
     }
     do {
       expectKw("when");

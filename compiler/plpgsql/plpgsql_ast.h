@@ -98,6 +98,7 @@ struct Block : Stmt {
   StmtList body;
   bool hasExceptions = false;  // an EXCEPTION section: the block is a savepoint
   std::vector<ExceptionHandler> handlers;
+  int sqlstateVariable = -1, sqlerrmVariable = -1;  // what the handlers see of the error
 };
 
 struct Assign : Stmt {

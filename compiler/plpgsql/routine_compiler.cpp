@@ -520,6 +520,11 @@ class RoutineCompiler {
       }
     }
     b_.SetInsertPoint(handlers);
+    for (auto [variable, what] : {std::pair{block.sqlstateVariable, 0}, std::pair{block.sqlerrmVariable, 1}}) {
+      if (variable < 0 || slotOf_[variable] < 0) continue;
+      llvm::Value* text = cg_.call("duet_plpgsql_error_text", cg_.ptrTy_, {cur_.frame, b_.getInt32(what)});
+      storeSlot(slotOf_[variable], {text, b_.getFalse()});
+    }
     for (const ExceptionHandler& h : block.handlers) {
       std::string codes;
       for (const ExceptionCondition& c : h.conditions) {
