@@ -718,6 +718,10 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
       } else if (from == TypeId::Unknown) {
         unknownText += to == TypeId::Text;
         unknownString += isStringType(to);
+      } else if (from == TypeId::Array && to == TypeId::Array) {
+        // Arrays convert element-wise (text[] to varchar[]) where the elements may.
+        ok = arg->type.element == TypeId::Unknown ||
+             castAllowed(arg->type.element, c.argTypes[k].element, CastContext::Implicit);
       } else if (from == TypeId::Array || !castAllowed(from, to, CastContext::Implicit)) {
         ok = false;
       }

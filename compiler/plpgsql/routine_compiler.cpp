@@ -242,8 +242,9 @@ class RoutineCompiler {
   // row variable. Empty (after emitting a failure) for what is not compiled yet.
   std::vector<int> targetSlots(const Target& t) {
     const Variable& var = fn_.variables[t.variable];
-    if (t.subscript) {
-      fail(sqlstate::kFeatureNotSupported, "assignments to array elements are not supported yet");
+    if (t.subscript && slotOf_[t.variable] >= 0 && !slotTypes_[slotOf_[t.variable]].isArray()) {
+      fail("42804", fmt::format("cannot subscript type {} because it does not support subscripting",
+                                typeName(slotTypes_[slotOf_[t.variable]])));
       ensureOpen();
       return {};
     }
@@ -575,8 +576,38 @@ class RoutineCompiler {
       if (!slots.empty()) fail(sqlstate::kFeatureNotSupported, "assigning a whole row variable is not supported yet");
       return;
     }
+    if (a.target.subscript) {
+      assignElement(slots[0], *a.target.subscript, a.value);
+      return;
+    }
     auto v = evaluate(a.value);
     if (v) assignSlot(slots[0], v->first, v->second, &fn_.variables[a.target.variable]);
+  }
+
+  // arr[i] := value: the array is rebuilt with the element replaced (arrays are values).
+  void assignElement(int slot, const SqlText& subscript, const SqlText& value) {
+    SqlType elementType = slotTypes_[slot].elementType();
+    auto index = evaluate(subscript);
+    if (!index) return;
+    std::optional<Val> i = assignCast(index->first, index->second, {TypeId::Int4, -1});
+    if (!i) return;
+    cg_.ifThen(i->null, [&] { fail("22004", "array subscript in assignment must not be null"); });
+    auto v = evaluate(value);
+    if (!v) return;
+    std::optional<Val> element = assignCast(v->first, v->second, elementType);
+    if (!element) return;
+    llvm::IRBuilder<> eb(cur_.entry, cur_.entry->getFirstInsertionPt());
+    llvm::AllocaInst* buffer = eb.CreateAlloca(llvm::ArrayType::get(b_.getInt8Ty(), 16));
+    buffer->setAlignment(llvm::Align(16));
+    llvm::Value* stored = element->v;
+    if (elementType.id == TypeId::Bool) stored = b_.CreateZExt(stored, b_.getInt8Ty());
+    b_.CreateStore(b_.CreateSelect(element->null, llvm::Constant::getNullValue(stored->getType()), stored), buffer);
+    Val array = loadSlot(slot);
+    llvm::Value* current = b_.CreateSelect(array.null, llvm::Constant::getNullValue(cg_.ptrTy_), array.v);
+    llvm::Value* updated = cg_.call("duet_plpgsql_array_set", cg_.ptrTy_,
+                                    {current, i->v, buffer, b_.CreateZExt(element->null, b_.getInt8Ty()),
+                                     b_.getInt32(static_cast<int32_t>(elementType.id))});
+    storeSlot(slot, {updated, b_.getFalse()});
   }
 
   void emitIf(const If& s) {

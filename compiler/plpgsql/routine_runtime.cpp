@@ -12,6 +12,7 @@
 #include "compiler/plpgsql/condition_names.h"
 #include "compiler/plpgsql/routine_runtime.h"
 #include "engine/storage/undo_log.h"
+#include "engine/types/array.h"
 
 namespace duet::plpgsql {
 
@@ -136,6 +137,7 @@ void registerRoutineRuntime() {
     DUET_PL(duet_plpgsql_raise);
     DUET_PL(duet_plpgsql_fail);
     DUET_PL(duet_plpgsql_append_row);
+    DUET_PL(duet_plpgsql_array_set);
     DUET_PL(duet_plpgsql_error_text);
 #undef DUET_PL
   });
@@ -236,6 +238,31 @@ void duet_plpgsql_raise(rt::QueryContext* ctx, const RaiseSpec* spec, const VarS
 
 void duet_plpgsql_fail(const char* code, const char* message, const char* hint) {
   throw SqlError(code, message, {}, hint ? hint : "");
+}
+
+const VarString* duet_plpgsql_array_set(const VarString* array, int32_t index, const void* value, bool isNull,
+                                       int32_t elementType) {
+  if (index < 1)
+    throw SqlError(sqlstate::kFeatureNotSupported, "array elements below index 1 are not supported yet");
+  auto element = static_cast<TypeId>(elementType);
+  ArrayBuilder out(element);
+  uint32_t size = array ? ArrayView(array).size() : 0;
+  uint32_t n = std::max<uint32_t>(size, static_cast<uint32_t>(index));
+  if (n > kMaxArrayElements) throw SqlError("54000", "array size exceeds the maximum allowed");
+  out.reserve(n);
+  alignas(16) unsigned char slot[16];
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i + 1 == static_cast<uint32_t>(index)) {
+      if (isNull) out.appendNull();
+      else out.append(value);
+    } else if (i < size && !ArrayView(array).isNull(i)) {
+      ArrayView(array).load(i, slot);
+      out.append(slot);
+    } else {
+      out.appendNull();
+    }
+  }
+  return out.finish(statementArena());
 }
 
 void duet_plpgsql_append_row(RoutineFrame* frame, const uint8_t* tuple) { frame->rows->append(tuple); }

@@ -42,5 +42,8 @@ const duet::VarString* duet_plpgsql_error_text(duet::plpgsql::RoutineFrame* fram
 void duet_plpgsql_raise(duet::rt::QueryContext* ctx, const duet::plpgsql::RaiseSpec* spec,
                         const duet::VarString* const* values, const uint8_t* nulls);
 [[noreturn]] void duet_plpgsql_fail(const char* code, const char* message, const char* hint);
+// arr[index] := value: a new array (NULL array: a new one), NULL-padded past the end.
+const duet::VarString* duet_plpgsql_array_set(const duet::VarString* array, int32_t index, const void* value,
+                                             bool isNull, int32_t elementType);
 void duet_plpgsql_append_row(duet::plpgsql::RoutineFrame* frame, const uint8_t* tuple);
 }
