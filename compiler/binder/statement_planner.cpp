@@ -4,6 +4,7 @@
 // unique-index lookup when equality conjuncts cover a whole key, else an ordered-index
 // range scan when conjuncts pin a prefix of an index's key (equalities, then one range).
 #include <algorithm>
+#include <tuple>
 #include <charconv>
 #include <optional>
 #include <fmt/format.h>
@@ -433,6 +434,75 @@ class StatementPlanner {
     return fp;
   }
 
+  // Joins table `t` (its columns from `offset` on) to the rows on its left through a
+  // unique index when every key column is equated with a value known per left row (a
+  // join conjunct in `rest`) or per statement (a conjunct in `local`): one probe per left
+  // row instead of a scan of the table. Consumed conjuncts are removed; the table's other
+  // local conjuncts filter the joined rows. Null when no index fits.
+  template <class EntryOf>
+  NodePtr indexJoin(FromPlan& fp, const TableBinding& binding, int offset, std::vector<ExprPtr>& local,
+                    std::vector<ExprPtr>& rest, const EntryOf& entryOf, size_t t) {
+    Table& table = *binding.table;
+    for (const auto& index : table.indexes()) {
+      if (!index->unique()) continue;
+      // Per key column: (which list, conjunct, side holding the value).
+      std::vector<std::tuple<int, size_t, int>> found;
+      for (uint32_t col : index->columns()) {
+        bool ok = false;
+        for (size_t i = 0; i < local.size() && !ok; ++i) {
+          const plan::Expr& c = *local[i];
+          if (c.kind != ExprKind::Compare || c.op != plan::Op::Eq) continue;
+          for (int side = 0; side < 2 && !ok; ++side)
+            if (c.args[side]->kind == ExprKind::Column && c.args[side]->column == static_cast<int>(col) &&
+                columnRange(*c.args[1 - side]).first < 0 && c.args[side]->type.id == table.columns()[col].type.id) {
+              found.emplace_back(0, i, 1 - side);
+              ok = true;
+            }
+        }
+        for (size_t i = 0; i < rest.size() && !ok; ++i) {
+          const plan::Expr& c = *rest[i];
+          if (c.kind != ExprKind::Compare || c.op != plan::Op::Eq) continue;
+          for (int side = 0; side < 2 && !ok; ++side) {
+            const plan::Expr& mine = *c.args[side];
+            auto [lo, hi] = columnRange(*c.args[1 - side]);
+            if (mine.kind == ExprKind::Column && mine.column == offset + static_cast<int>(col) &&
+                mine.type.id == table.columns()[col].type.id && lo >= 0 && entryOf(hi) < static_cast<int>(t)) {
+              found.emplace_back(1, i, 1 - side);
+              ok = true;
+            }
+          }
+        }
+        if (!ok) break;
+      }
+      if (found.size() != index->columns().size()) continue;
+      auto join = std::make_unique<Node>(NodeKind::IndexJoin);
+      join->table = &table;
+      join->index = index.get();
+      std::vector<size_t> usedLocal, usedRest;
+      for (size_t k = 0; k < found.size(); ++k) {
+        auto [list, i, side] = found[k];
+        std::vector<ExprPtr>& from = list == 0 ? local : rest;
+        join->keys.push_back(b_.coerce(std::move(from[i]->args[side]), index->keyLayout().types[k], CastContext::Implicit, 0));
+        (list == 0 ? usedLocal : usedRest).push_back(i);
+      }
+      for (auto* used : {&usedLocal, &usedRest}) {
+        std::vector<ExprPtr>& from = used == &usedLocal ? local : rest;
+        std::sort(used->rbegin(), used->rend());
+        used->erase(std::unique(used->begin(), used->end()), used->end());
+        for (size_t i : *used) from.erase(from.begin() + i);
+      }
+      join->outputTypes = fp.node->outputTypes;
+      std::vector<SqlType> right = tableRowTypes(table);
+      join->outputTypes.insert(join->outputTypes.end(), right.begin(), right.end());
+      join->children.push_back(std::move(fp.node));
+      for (auto& c : local) binder::shiftColumns(*c, offset);
+      NodePtr out = filter(std::move(join), conjunction(std::move(local)));
+      local.clear();
+      return out;
+    }
+    return nullptr;
+  }
+
   FromPlan planFrom(const std::vector<sql::TableRefPtr>& from, const sql::Expr* where) {
     if (from.size() == 1 && from[0]->kind == sql::TableRefKind::Function)
       return planFunctionFrom(from[0]->as<sql::RangeFunction>(), where);
@@ -492,6 +562,12 @@ class StatementPlanner {
       }
     }
     for (size_t t = 0; t < tables.size(); ++t) {
+      if (t > 0) {
+        if (NodePtr joined = indexJoin(fp, *bound[t], fp.scope.entries[t].offset, local[t], rest, entryOf, t)) {
+          fp.node = std::move(joined);
+          continue;
+        }
+      }
       NodePtr scan = accessPath(*bound[t], local[t], b_);
       scan = filter(std::move(scan), conjunction(std::move(local[t])));
       if (t == 0) {

@@ -243,6 +243,24 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       }
       return;
     }
+    case NodeKind::IndexJoin: {
+      const TupleLayout& keyLayout = node.index->keyLayout();
+      llvm::Value* key = tupleAlloca(keyLayout);
+      produce(*node.children[0], [&](Row& left) {
+        Row keys;
+        for (const auto& k : node.keys) keys.push_back(expr(*k, left));
+        storeRow(key, keyLayout, keys);
+        llvm::Value* rowid = call("duet_index_lookup", i64Ty_, {ptrConst(node.index), key});
+        ifThen(b.CreateICmpNE(rowid, b.getInt64(kNoRow)), [&] {
+          Row joined = left;
+          Row right = readRow(*this, *node.table, rowid);
+          joined.insert(joined.end(), right.begin(), right.end());
+          joined.push_back({rowid, b.getFalse()});
+          consume(joined);
+        });
+      });
+      return;
+    }
     case NodeKind::FunctionScan: {
       const TupleLayout* argLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
       llvm::Value* args = tupleAlloca(*argLayout);

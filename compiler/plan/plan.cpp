@@ -26,6 +26,7 @@ const char* kindName(NodeKind k) {
     case NodeKind::Delete: return "Delete";
     case NodeKind::Materialize: return "Materialize";
     case NodeKind::FunctionScan: return "FunctionScan";
+    case NodeKind::IndexJoin: return "IndexJoin";
   }
   return "?";
 }

@@ -37,6 +37,9 @@ enum class NodeKind : uint8_t {
   Delete,      // child 0 rows = [rowid] deleted
   Materialize, // child 0 fully consumed before anything is passed on
   FunctionScan,  // the rows routine `routine` returns for arguments `exprs` (no input)
+  IndexJoin,   // per row of child 0, the row of `table` whose unique `index` key equals
+               // `keys` (over child 0's row), if any; output: child 0 columns, then the
+               // table's columns + rowid
 };
 
 enum class AggKind : uint8_t { CountStar, Count, Sum, Avg, Min, Max };

@@ -214,9 +214,11 @@ IndexInfo& Catalog::attachIndex(TableInfo& table, std::string name, std::vector<
   info->unique = unique;
   info->primary = primary;
   info->constraint = constraint;
-  info->index = table.table->createIndex(name, std::move(columns),
-                                         constraint ? IndexKind::Hash : IndexKind::Ordered,
-                                         unique, undo);
+  // A one-column key is looked up only by equality: hashed. A key of several columns is
+  // also read by its prefixes (an order's lines, a district's new orders), which only an
+  // ordered index serves, so such a constraint keeps its key ordered.
+  IndexKind kind = constraint && columns.size() == 1 ? IndexKind::Hash : IndexKind::Ordered;
+  info->index = table.table->createIndex(name, std::move(columns), kind, unique, undo);
   schema.indexes[name] = info;
   table.indexes.push_back(info.get());
   if (primary) table.primaryKey = info.get();
