@@ -4,7 +4,7 @@
 Each file gets a fresh connection; a passed/failed unit is one record (statement or query).
 Records marked "onlyif"/"skipif" for another --target (duetdb or postgres) are skipped.
 Usage: run.py [--host H] [--port P] [--dbname D] [--user U] [--target T] [FILE.test ...]
-With no files, runs every tests/sql/*.test. Exits 1 if any record failed.
+With no files, runs every tests/sql/*.test and tests/sql/*/*.test. Exits 1 if any record failed.
 """
 import argparse
 import glob
@@ -81,7 +81,8 @@ def main() -> int:
                     help="server kind, selects onlyif/skipif records (default duetdb)")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
-    files = args.files or sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "*.test")))
+    here = os.path.dirname(os.path.abspath(__file__))
+    files = args.files or sorted(glob.glob(os.path.join(here, "*.test")) + glob.glob(os.path.join(here, "*", "*.test")))
     conninfo = f"host={args.host} port={args.port} dbname={args.dbname} user={args.user} connect_timeout=10"
     total_passed = total_failed = 0
     for path in files:
