@@ -51,7 +51,7 @@ std::string rangeDetail(const Node& n) {
 std::string outline(const Node& node) {
   std::string s = kindName(node.kind);
   if (node.kind == NodeKind::IndexRange) s += "[" + rangeDetail(node) + "]";
-  else if (node.kind == NodeKind::IndexLookup) s += "[" + node.index->name() + "]";
+  else if (node.kind == NodeKind::IndexLookup || node.kind == NodeKind::IndexJoin) s += "[" + node.index->name() + "]";
   else if (node.kind == NodeKind::TableScan) s += "[" + node.table->name() + "]";
   if (node.children.empty()) return s;
   s += "(";

@@ -203,3 +203,16 @@ TEST_CASE("compiled char(n): padding dropped on the way to text, kept for LIKE, 
   CHECK(f.run("select 'ab'::char(4) = 'ab  '::varchar, 'ab '::char(4) = 'ab  '::text") ==
         std::vector<std::string>{"t|f"});
 }
+
+TEST_CASE("joins probe a unique index of the right table per left row", "[compiler][index]") {
+  Fixture f;
+  f.run("insert into t values (1, 'one', 1.5), (2, 'two', 2), (3, 'three', 3)");
+  f.run("insert into u values (1, 10), (3, 30), (3, 31), (5, 50)");
+  using Lines = std::vector<std::string>;
+  // u has no index: t (hash key a) is probed once per u row; t's own condition filters.
+  CHECK(f.run("select u.d, t.b from u join t on t.a = u.a order by u.d") == Lines{"10|one", "30|three", "31|three"});
+  CHECK(f.outline == "Sort(Project(IndexJoin[t_pkey](TableScan[u])))");
+  CHECK(f.run("select u.d from u join t on u.a = t.a where t.b = 'three' order by 1") == Lines{"30", "31"});
+  // No key equality with the left side: a hash join.
+  CHECK(f.run("select count(*) from u join t on t.a < u.a") == Lines{"7"});
+}
