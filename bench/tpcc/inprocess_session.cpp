@@ -8,41 +8,11 @@
 namespace tpcc {
 namespace {
 
-// Gathers a simple Query's rows as text (the default format of a simple Query), and whether
-// a COPY FROM STDIN started; ignores notices and the rest.
-class TextSink final : public duet::ResultSink {
+// A sink that ignores everything; the sinks below keep what they need.
+class IgnoringSink : public duet::ResultSink {
  public:
-  std::vector<TextRow> rows;
-  bool copyInStarted = false;
-
   void rowDescription(const std::vector<duet::ColumnDesc>&) override {}
-  void dataRow(const duet::Field* fields, std::size_t count) override {
-    TextRow& row = rows.emplace_back(count);
-    for (std::size_t i = 0; i < count; ++i)
-      if (fields[i].len >= 0) row[i].emplace(fields[i].data, static_cast<std::size_t>(fields[i].len));
-  }
-  void commandComplete(std::string_view) override {}
-  void emptyQuery() override {}
-  void notice(const duet::Notice&) override {}
-  void parameterStatus(std::string_view, std::string_view) override {}
-  void copyOutBegin(int) override {}
-  void copyData(std::string_view) override {}
-  void copyOutDone() override {}
-  void copyInBegin(int) override { copyInStarted = true; }
-};
-
-// What SessionTerminal needs of a call's result: the row count and whether the first value
-// is NULL. Nothing is copied, so a call costs what the engine's side of a wire call costs,
-// less the network and the encoding into protocol messages.
-class ShapeSink final : public duet::ResultSink {
- public:
-  int rows = 0;
-  bool firstIsNull = false;
-
-  void rowDescription(const std::vector<duet::ColumnDesc>&) override {}
-  void dataRow(const duet::Field* fields, std::size_t count) override {
-    if (rows++ == 0) firstIsNull = count > 0 && fields[0].len < 0;
-  }
+  void dataRow(const duet::Field*, std::size_t) override {}
   void commandComplete(std::string_view) override {}
   void emptyQuery() override {}
   void notice(const duet::Notice&) override {}
@@ -51,6 +21,31 @@ class ShapeSink final : public duet::ResultSink {
   void copyData(std::string_view) override {}
   void copyOutDone() override {}
   void copyInBegin(int) override {}
+};
+
+// Gathers a simple Query's rows as text (the default format of a simple Query).
+class TextSink final : public IgnoringSink {
+ public:
+  std::vector<TextRow> rows;
+
+  void dataRow(const duet::Field* fields, std::size_t count) override {
+    TextRow& row = rows.emplace_back(count);
+    for (std::size_t i = 0; i < count; ++i)
+      if (fields[i].len >= 0) row[i].emplace(fields[i].data, static_cast<std::size_t>(fields[i].len));
+  }
+};
+
+// What SessionTerminal needs of a call's result: the row count and whether the first value
+// is NULL. Nothing is copied, so a call costs what the engine's side of a wire call costs,
+// less the network and the encoding into protocol messages.
+class ShapeSink final : public IgnoringSink {
+ public:
+  int rows = 0;
+  bool firstIsNull = false;
+
+  void dataRow(const duet::Field* fields, std::size_t count) override {
+    if (rows++ == 0) firstIsNull = count > 0 && fields[0].len < 0;
+  }
 };
 
 }  // namespace
@@ -96,7 +91,7 @@ std::vector<TextRow> InProcessDb::query(std::string_view sql) {
 void SessionCopyTarget::start(std::string_view table) {
   table_ = table;
   data_.clear();
-  TextSink sink;
+  IgnoringSink sink;
   try {
     if (db_.session().simpleQuery("COPY " + table_ + " FROM STDIN", sink) == duet::QueryState::CopyIn) return;
   } catch (...) {
@@ -106,7 +101,7 @@ void SessionCopyTarget::start(std::string_view table) {
 }
 
 void SessionCopyTarget::finish() {
-  TextSink sink;
+  IgnoringSink sink;
   try {
     db_.session().copyInData(data_, sink);
   } catch (...) {
