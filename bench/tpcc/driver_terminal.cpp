@@ -10,31 +10,6 @@
 namespace tpcc {
 namespace {
 
-// Type OIDs of the parameters (pg_type): declaring them in Parse makes each statement mean
-// one thing whatever the server's overload resolution would make of untyped parameters.
-constexpr Oid kInt4 = 23;
-constexpr Oid kInt4Array = 1007;
-constexpr Oid kBool = 16;
-constexpr Oid kNumeric = 1700;
-
-struct Statement {
-  const char* name;
-  const char* sql;
-  std::array<Oid, 8> types;
-  int paramCount;
-};
-
-// One per TxnType, in its order. Order-Status returns a row per order line, hence SELECT *.
-const std::array<Statement, kTxnTypes> kStatements = {{
-    {"new_order", "SELECT new_order($1, $2, $3, $4, $5, $6, $7)",
-     {kInt4, kInt4, kInt4, kInt4, kInt4Array, kInt4Array, kInt4Array}, 7},
-    {"payment", "SELECT payment($1, $2, $3, $4, $5, $6, $7, $8)",
-     {kInt4, kInt4, kInt4, kInt4, kInt4, kBool, kInt4, kNumeric}, 8},
-    {"order_status", "SELECT * FROM order_status($1, $2, $3, $4, $5)", {kInt4, kInt4, kInt4, kBool, kInt4}, 5},
-    {"delivery", "SELECT delivery($1, $2)", {kInt4, kInt4}, 2},
-    {"stock_level", "SELECT stock_level($1, $2, $3)", {kInt4, kInt4, kInt4}, 3},
-}};
-
 constexpr int kMaxTries = 10;  // as run_pgbench.sh's --max-tries
 
 using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
@@ -59,18 +34,13 @@ bool retryable(const PGresult* result) {
   return state != nullptr && (std::string_view(state) == "40001" || std::string_view(state) == "40P01");
 }
 
-// What is wrong with a successful call's result, or "" when it is as procedures.sql
-// documents it; sets *rolledBack for New-Order's NULL.
-std::string checkResult(const Call& call, const PGresult* result, bool* rolledBack) {
-  if (call.type == TxnType::kOrderStatus) return PQnfields(result) == 9 ? "" : "order_status: expected 9 columns";
-  const char* name = kStatements[index(call.type)].name;
-  if (PQntuples(result) != 1 || PQnfields(result) != 1) return std::string(name) + ": expected one value";
-  const bool null = PQgetisnull(result, 0, 0);
-  if (call.type != TxnType::kNewOrder) return null ? std::string(name) + " returned NULL" : "";
-  *rolledBack = null;
-  if (null && !call.expectRollback) return "new_order returned NULL (rolled back) for an order of existing items";
-  if (!null && call.expectRollback) return "new_order committed an order with the unused item number";
-  return "";
+// The shape checkResult() looks at, of a PGRES_TUPLES_OK result.
+ResultShape shapeOf(const PGresult* result) {
+  ResultShape shape;
+  shape.rows = PQntuples(result);
+  shape.columns = PQnfields(result);
+  shape.firstIsNull = shape.rows > 0 && shape.columns > 0 && PQgetisnull(result, 0, 0);
+  return shape;
 }
 
 }  // namespace
@@ -78,7 +48,7 @@ std::string checkResult(const Call& call, const PGresult* result, bool* rolledBa
 Terminal::Terminal(const ConnectionOptions& options) : connection_(options) { prepare(); }
 
 void Terminal::prepare() {
-  for (const Statement& s : kStatements) {
+  for (const CallStatement& s : kStatements) {
     Result result(PQprepare(connection_.get(), s.name, s.sql, s.paramCount, s.types.data()), &PQclear);
     if (PQresultStatus(result.get()) != PGRES_COMMAND_OK)
       throw std::runtime_error(std::string("prepare ") + s.name + ": " + errorOf(connection_.get(), result.get()));
@@ -86,7 +56,7 @@ void Terminal::prepare() {
 }
 
 Outcome Terminal::run(const Call& call) {
-  const Statement& statement = kStatements[index(call.type)];
+  const CallStatement& statement = kStatements[index(call.type)];
   std::array<const char*, 8> values{};
   for (int i = 0; i < call.paramCount; ++i) values[static_cast<std::size_t>(i)] = call.params[static_cast<std::size_t>(i)].c_str();
   Outcome outcome;
@@ -96,7 +66,7 @@ Outcome Terminal::run(const Call& call) {
                   &PQclear);
     if (PQresultStatus(result.get()) == PGRES_TUPLES_OK) {
       bool rolledBack = false;
-      outcome.error = checkResult(call, result.get(), &rolledBack);
+      outcome.error = checkResult(call, shapeOf(result.get()), &rolledBack);
       outcome.kind = !outcome.error.empty() ? Outcome::kFailed : rolledBack ? Outcome::kRolledBack : Outcome::kCommitted;
       return outcome;
     }

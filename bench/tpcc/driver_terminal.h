@@ -4,26 +4,19 @@
 
 #include <string>
 
-#include "bench/tpcc/driver_inputs.h"
+#include "bench/tpcc/driver_mix.h"
 #include "bench/tpcc/pg_copy.h"
 
 namespace tpcc {
 
-struct Outcome {
-  enum Kind { kCommitted, kRolledBack, kFailed };
-  Kind kind = kCommitted;
-  int retries = 0;      // tries beyond the first after 40001 / 40P01
-  std::string error;    // for kFailed: "SQLSTATE: message", or what was wrong with the result
-};
-
-class Terminal {
+class Terminal final : public CallRunner {
  public:
   // Connects and prepares the statements; throws std::runtime_error if either fails.
   explicit Terminal(const ConnectionOptions& options);
 
   // Runs one call (one transaction: autocommit). A call that fails leaves no transaction
   // open, so the terminal goes on with the next; if the connection broke, it reconnects.
-  Outcome run(const Call& call);
+  Outcome run(const Call& call) override;
 
  private:
   void prepare();

@@ -1,10 +1,11 @@
-// A libpq connection (shared by the loader and the driver) and a COPY ... FROM STDIN (text
-// format) writer for the TPC-C loader.
+// A libpq connection (shared by the loader and the driver) and the CopyTarget that sends the
+// TPC-C loader's COPY ... FROM STDIN (text format) rows over it.
 //
 // libpq's COPY API is used directly rather than libpqxx 6.4's stream_to: stream_to turns every
 // field into its own std::string and escapes it, and hands libpq one row at a time; here rows
-// are formatted straight into one buffer that goes out in large CopyData messages, which keeps
-// the client's share of a load small (it runs on the same two cores as the server).
+// are formatted straight into one buffer (copy_stream.h) that goes out in large CopyData
+// messages, which keeps the client's share of a load small (it runs on the same two cores as
+// the server).
 #pragma once
 
 #include <libpq-fe.h>
@@ -14,6 +15,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "bench/tpcc/copy_stream.h"
 
 namespace tpcc {
 
@@ -42,32 +45,17 @@ class Connection {
   std::unique_ptr<PGconn, decltype(&PQfinish)> conn_;
 };
 
-// Streams rows into one table: the constructor sends COPY table FROM STDIN, fields are added
-// left to right, endRow() closes a row, finish() ends the COPY and waits for the server's
-// verdict. Field values must not contain tab, newline or backslash, the characters COPY's text
-// format escapes; the loader writes only letters, digits, spaces and "-.:#", so nothing is.
-class CopyStream {
+// COPY ... FROM STDIN over libpq: start() sends the COPY statement, send() a CopyData
+// message, finish() CopyDone and waits for the server's verdict.
+class PgCopyTarget final : public CopyTarget {
  public:
-  CopyStream(Connection& connection, std::string_view table);
-
-  CopyStream& add(std::int64_t value);
-  CopyStream& add(std::string_view value);
-  CopyStream& addNull();
-  // A decimal given in units of 10^-scale: addDecimal(-1000, 2) writes "-10.00".
-  CopyStream& addDecimal(std::int64_t units, int scale);
-  void endRow();
-
-  // Ends the COPY; returns the number of rows sent.
-  std::int64_t finish();
+  explicit PgCopyTarget(Connection& connection) : connection_(connection) {}
+  void start(std::string_view table) override;
+  void send(std::string_view rows) override;
+  void finish() override;
 
  private:
-  void separate();
-  void flush();
-
   Connection& connection_;
-  std::string buffer_;
-  bool rowStarted_ = false;
-  std::int64_t rows_ = 0;
 };
 
 }  // namespace tpcc

@@ -8,18 +8,20 @@
 # load, calls each transaction with inputs whose outcome is known and compares it with what
 # plain SQL says, runs the pgbench mix for a few seconds (run_pgbench.sh, which checks the
 # consistency conditions again), then build/bin/duet_tpcc_driver's mix (or $TPCC_DRIVER's)
-# and the conditions once more, and drops the database. Prints one line per check; exits 1
-# if any failed.
+# and the conditions once more, then build/bin/duet_tpcc_inprocess (or $TPCC_INPROCESS):
+# W = 1 and its mix for 5 seconds on an engine of its own, no server involved. Drops the
+# database; prints one line per check; exits 1 if any failed.
 set -euo pipefail
-[ $# -eq 2 ] || { sed -n '2,12s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,13s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 HOST=$1 PORT=$2
 DB=tpcc_smoke
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 LOADER=${TPCC_LOADER:-$ROOT/build/bin/duet_tpcc_load}
 DRIVER=${TPCC_DRIVER:-$ROOT/build/bin/duet_tpcc_driver}
-for binary in "$LOADER" "$DRIVER"; do
-  [ -x "$binary" ] || { echo "$binary not found: build it (ninja -C build duet_tpcc_load duet_tpcc_driver)" >&2; exit 1; }
+INPROCESS=${TPCC_INPROCESS:-$ROOT/build/bin/duet_tpcc_inprocess}
+for binary in "$LOADER" "$DRIVER" "$INPROCESS"; do
+  [ -x "$binary" ] || { echo "$binary not found: build it (ninja -C build duet_tpcc_load duet_tpcc_driver duet_tpcc_inprocess)" >&2; exit 1; }
 done
 
 psql_db() { psql -X -q -v ON_ERROR_STOP=1 -h "$HOST" -p "$PORT" -U postgres "$@"; }
@@ -166,6 +168,10 @@ driver_mix() {
 # Each mix for a few seconds; run_pgbench.sh checks the consistency conditions after it.
 expect_success "pgbench mix, then consistency conditions 1-4" "$HERE/run_pgbench.sh" "$HOST" "$PORT" 1 2 3
 expect_success "duet_tpcc_driver mix, then consistency conditions 1-4" driver_mix
+# In-process: its own engine, load, checks before and after a 5-second mix; exits non-zero
+# if a call fails or a condition breaks.
+expect_success "duet_tpcc_inprocess W = 1, 5 s, consistency conditions 1-4" \
+  "$INPROCESS" --warehouses 1 --duration 5 --warmup 0
 
 if [ "$failures" -eq 0 ]; then
   psql_db -d postgres -c "DROP DATABASE $DB"
