@@ -122,6 +122,9 @@ else
     suite "unit" build/bin/duet_unit_tests
     if start_duetd build/bin/duetd "$TMP/duetd.log"; then
       wire_suites "$PORT" duetdb build/bin/duet_pqxx_client
+      # TPC-C: load, each transaction against plain SQL, pgbench / wire / in-process mixes,
+      # consistency conditions 1-4 after each (bench/tpcc/smoke_test.sh).
+      suite "tpcc smoke (duetdb)" bash bench/tpcc/smoke_test.sh 127.0.0.1 "$PORT"
       stop_server
     else
       fail_suite "duetd (Release)" "server did not start"
