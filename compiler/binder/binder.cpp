@@ -148,6 +148,14 @@ ExprPtr Binder::numberLiteralAsFloat(ExprPtr& e, SqlType target) {
   return nullptr;
 }
 
+void Binder::failCoercion(const Expr& e, SqlType target, CastContext context, uint32_t location) const {
+  if (context == CastContext::Explicit)
+    fail(sqlstate::kCannotCoerce, fmt::format("cannot cast type {} to {}", typeName(e.type), typeName(target)), location);
+  fail(sqlstate::kDatatypeMismatch,
+       fmt::format("{} is of type {} but expression is of type {}", "expression", typeName(target), typeName(e.type)),
+       location);
+}
+
 ExprPtr Binder::coerce(ExprPtr e, SqlType target, CastContext context, uint32_t location) {
   if (e->type == target) return e;
   if (ExprPtr asFloat = numberLiteralAsFloat(e, target)) return asFloat;
@@ -159,13 +167,7 @@ ExprPtr Binder::coerce(ExprPtr e, SqlType target, CastContext context, uint32_t 
   if (e->type.isArray() && target.isArray() && !(e->kind == ExprKind::Const && e->constNull)) {
     // Array to array: element by element where the element cast exists in this context.
     if (e->type.element == target.element && (target.typmod < 0 || target.typmod == e->type.typmod)) return e;
-    if (!castAllowed(e->type.element, target.element, context)) {
-      if (context == CastContext::Explicit)
-        fail(sqlstate::kCannotCoerce, fmt::format("cannot cast type {} to {}", typeName(e->type), typeName(target)), location);
-      fail(sqlstate::kDatatypeMismatch,
-           fmt::format("{} is of type {} but expression is of type {}", "expression", typeName(target), typeName(e->type)),
-           location);
-    }
+    if (!castAllowed(e->type.element, target.element, context)) failCoercion(*e, target, context, location);
     return plan::makeCast(std::move(e), target, context == CastContext::Explicit);
   }
   if (e->kind == ExprKind::Const && e->constNull) {
@@ -173,13 +175,7 @@ ExprPtr Binder::coerce(ExprPtr e, SqlType target, CastContext context, uint32_t 
     return e;
   }
   if (e->type.id == target.id && target.typmod < 0) return e;
-  if (!castAllowed(e->type.id, target.id, context)) {
-    if (context == CastContext::Explicit)
-      fail(sqlstate::kCannotCoerce, fmt::format("cannot cast type {} to {}", typeName(e->type), typeName(target)), location);
-    fail(sqlstate::kDatatypeMismatch,
-         fmt::format("{} is of type {} but expression is of type {}", "expression", typeName(target), typeName(e->type)),
-         location);
-  }
+  if (!castAllowed(e->type.id, target.id, context)) failCoercion(*e, target, context, location);
   return plan::makeCast(std::move(e), target, context == CastContext::Explicit);
 }
 

@@ -610,18 +610,20 @@ class RoutineCompiler {
     storeSlot(slot, {updated, b_.getFalse()});
   }
 
+  // When `c` holds, runs `body` and continues at `end`; otherwise goes on here.
+  void branchTo(llvm::Value* c, const StmtList& body, llvm::BasicBlock* end) {
+    llvm::BasicBlock* then = cg_.block("branch.then");
+    llvm::BasicBlock* next = cg_.block("branch.next");
+    b_.CreateCondBr(c, then, next);
+    b_.SetInsertPoint(then);
+    emitList(body);
+    if (!terminated()) b_.CreateBr(end);
+    b_.SetInsertPoint(next);
+  }
+
   void emitIf(const If& s) {
     llvm::BasicBlock* end = cg_.block("if.end");
-    for (const If::Branch& branch : s.branches) {
-      llvm::Value* c = condition(branch.condition);
-      llvm::BasicBlock* then = cg_.block("if.then");
-      llvm::BasicBlock* next = cg_.block("if.next");
-      b_.CreateCondBr(c, then, next);
-      b_.SetInsertPoint(then);
-      emitList(branch.body);
-      if (!terminated()) b_.CreateBr(end);
-      b_.SetInsertPoint(next);
-    }
+    for (const If::Branch& branch : s.branches) branchTo(condition(branch.condition), branch.body, end);
     emitList(s.elseBody);
     if (!terminated()) b_.CreateBr(end);
     b_.SetInsertPoint(end);
@@ -645,13 +647,7 @@ class RoutineCompiler {
       } else {
         c = condition(w.values);
       }
-      llvm::BasicBlock* then = cg_.block("case.then");
-      llvm::BasicBlock* next = cg_.block("case.next");
-      b_.CreateCondBr(c, then, next);
-      b_.SetInsertPoint(then);
-      emitList(w.body);
-      if (!terminated()) b_.CreateBr(end);
-      b_.SetInsertPoint(next);
+      branchTo(c, w.body, end);
     }
     if (s.hasElse) emitList(s.elseBody);
     else fail("20000", "case not found", "CASE statement is missing ELSE part.");
