@@ -660,11 +660,17 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
   }
   if (!catalogOnly)
     if (const RoutineCandidate* r = resolveRoutine(f, args, false)) return routineCall(*r, std::move(args), f.location);
+  failUndefinedRoutine(name, args, false, f.location);
+}
+
+void Binder::failUndefinedRoutine(const std::string& name, const std::vector<ExprPtr>& args, bool procedure,
+                                  uint32_t location) const {
   std::string types;
   for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
-  throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, types), {},
-                 "No function matches the given name and argument types. You might need to add explicit type casts.",
-                 charPosition(request_.queryText, f.location));
+  const char* noun = procedure ? "procedure" : "function";
+  throw SqlError(sqlstate::kUndefinedFunction, fmt::format("{} {}({}) does not exist", noun, name, types), {},
+                 fmt::format("No {} matches the given name and argument types. You might need to add explicit type casts.", noun),
+                 charPosition(request_.queryText, location));
 }
 
 ExprPtr Binder::routineCall(const RoutineCandidate& r, std::vector<ExprPtr> args, uint32_t location) {
@@ -672,7 +678,7 @@ ExprPtr Binder::routineCall(const RoutineCandidate& r, std::vector<ExprPtr> args
     fail(sqlstate::kFeatureNotSupported,
          fmt::format("set-returning function {}() in the select list is not supported yet: use SELECT * FROM {}(...)",
                      r.name, r.name), location);
-  auto e = std::make_unique<Expr>(ExprKind::RoutineCall, r.returnsVoid ? SqlType{TypeId::Text, -1} : r.returnType);
+  auto e = std::make_unique<Expr>(ExprKind::RoutineCall, r.returnType);
   e->routine = r.oid;
   e->args = std::move(args);
   return e;
@@ -733,17 +739,11 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
       ambiguous = true;
     }
   }
-  std::string types;
-  for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
   const std::string& name = f.names.back();
-  if (!best) {
-    throw SqlError(sqlstate::kUndefinedFunction,
-                   fmt::format("{} {}({}) does not exist", procedure ? "procedure" : "function", name, types), {},
-                   fmt::format("No {} matches the given name and argument types. You might need to add explicit type casts.",
-                               procedure ? "procedure" : "function"),
-                   charPosition(request_.queryText, f.location));
-  }
+  if (!best) failUndefinedRoutine(name, args, procedure, f.location);
   if (ambiguous) {
+    std::string types;
+    for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
     throw SqlError("42725", fmt::format("{} {}({}) is not unique", procedure ? "procedure" : "function", name, types), {},
                    fmt::format("Could not choose a best candidate {}. You might need to add explicit type casts.",
                                procedure ? "procedure" : "function"),

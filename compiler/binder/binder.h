@@ -108,6 +108,9 @@ class Binder {
   // reduced: exact argument types win over implicit casts; trailing defaults fill missing
   // arguments). Returns the routine and sets `args` to the full, coerced argument list;
   // null when no routine has the name. `procedure` is a CALL.
+  // 42883 "function f(integer) does not exist" (or "procedure"), with PostgreSQL's hint.
+  [[noreturn]] void failUndefinedRoutine(const std::string& name, const std::vector<plan::ExprPtr>& args,
+                                         bool procedure, uint32_t location) const;
   const RoutineCandidate* resolveRoutine(const sql::FuncCall& f, std::vector<plan::ExprPtr>& args,
                                          bool procedure);
 

@@ -35,8 +35,8 @@ struct RoutineCandidate {
   std::vector<SqlType> argTypes;  // the arguments a call passes, in order
   std::vector<std::string> argNames;
   std::vector<std::string> defaults;  // per argument: DEFAULT as SQL text, or ""
-  SqlType returnType;             // Unknown for void / record
-  bool returnsVoid = false;
+  SqlType returnType;             // what SELECT f() yields: text (an empty value) for void,
+                                  // Unknown for a record
   bool returnsSet = false;
   // The row a call produces for SELECT * FROM f(...) and CALL: RETURNS TABLE columns, OUT
   // arguments, or the single result (named after the function).

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <tuple>
 #include <charconv>
+#include <functional>
 #include <optional>
 #include <fmt/format.h>
 
@@ -166,25 +167,34 @@ bool scansIndexRange(const Node& n) {
 // A scan of one table, using a unique index when `conjuncts` (over this table's own row)
 // pin every key column to a value that reads no column (used conjuncts are removed), else
 // an ordered index range when they pin a prefix of its key (all conjuncts stay).
+// A key equality among `conjuncts`: the conjunct comparing column `column` (of type `type`,
+// not through a cast) with a value `valueOk` accepts. Returns {conjunct, side of the
+// value}, or nullopt.
+std::optional<std::pair<size_t, int>> keyEquality(const std::vector<ExprPtr>& conjuncts, int column, TypeId type,
+                                                  const std::function<bool(const plan::Expr&)>& valueOk) {
+  for (size_t i = 0; i < conjuncts.size(); ++i) {
+    const plan::Expr& c = *conjuncts[i];
+    if (c.kind != ExprKind::Compare || c.op != plan::Op::Eq) continue;
+    for (int side = 0; side < 2; ++side) {
+      const plan::Expr& col = *c.args[side];
+      if (col.kind == ExprKind::Column && col.column == column && col.type.id == type && valueOk(*c.args[1 - side]))
+        return std::make_pair(i, 1 - side);
+    }
+  }
+  return std::nullopt;
+}
+
+bool isConstantValue(const plan::Expr& e) { return columnRange(e).first < 0; }
+
 NodePtr accessPath(const TableBinding& binding, std::vector<ExprPtr>& conjuncts, Binder& b) {
   Table& table = *binding.table;
   for (const auto& index : table.indexes()) {
     if (!index->unique()) continue;
     std::vector<int> used(index->columns().size(), -1);
     for (size_t k = 0; k < index->columns().size(); ++k) {
-      for (size_t i = 0; i < conjuncts.size() && used[k] < 0; ++i) {
-        const plan::Expr& c = *conjuncts[i];
-        if (c.kind != ExprKind::Compare || c.op != plan::Op::Eq) continue;
-        for (int side = 0; side < 2; ++side) {
-          const plan::Expr& col = *c.args[side];
-          const plan::Expr& val = *c.args[1 - side];
-          if (col.kind == ExprKind::Column && col.column == static_cast<int>(index->columns()[k]) &&
-              columnRange(val).first < 0 && col.type.id == table.columns()[col.column].type.id) {
-            used[k] = static_cast<int>(i) * 2 + side;
-            break;
-          }
-        }
-      }
+      uint32_t col = index->columns()[k];
+      if (auto m = keyEquality(conjuncts, static_cast<int>(col), table.columns()[col].type.id, isConstantValue))
+        used[k] = static_cast<int>(m->first) * 2 + m->second;
     }
     if (std::find(used.begin(), used.end(), -1) != used.end()) continue;
     auto n = std::make_unique<Node>(NodeKind::IndexLookup);
@@ -194,9 +204,9 @@ NodePtr accessPath(const TableBinding& binding, std::vector<ExprPtr>& conjuncts,
     std::vector<size_t> consumed;
     for (size_t k = 0; k < used.size(); ++k) {
       size_t i = used[k] / 2;
-      int side = used[k] % 2;
+      int valueSide = used[k] % 2;
       SqlType keyType = index->keyLayout().types[k];
-      n->keys.push_back(b.coerce(std::move(conjuncts[i]->args[1 - side]), keyType, CastContext::Implicit, 0));
+      n->keys.push_back(b.coerce(std::move(conjuncts[i]->args[valueSide]), keyType, CastContext::Implicit, 0));
       consumed.push_back(i);
     }
     std::sort(consumed.rbegin(), consumed.rend());
@@ -391,14 +401,7 @@ class StatementPlanner {
     boundArgs_.clear();
     for (const auto& a : call.args) boundArgs_.push_back(b_.bind(*a, none));
     const RoutineCandidate* r = b_.resolveRoutine(call, boundArgs_, procedure);
-    if (!r) {
-      std::string types;
-      for (size_t i = 0; i < boundArgs_.size(); ++i) types += (i ? ", " : "") + typeName(boundArgs_[i]->type);
-      throw SqlError(sqlstate::kUndefinedFunction,
-                     fmt::format("{} {}({}) does not exist", procedure ? "procedure" : "function", call.names.back(), types),
-                     {}, fmt::format("No {} matches the given name and argument types. You might need to add explicit type casts.",
-                                     procedure ? "procedure" : "function"), 0);
-    }
+    if (!r) b_.failUndefinedRoutine(call.names.back(), boundArgs_, procedure, call.location);
     return *r;
   }
 
@@ -447,32 +450,20 @@ class StatementPlanner {
       if (!index->unique()) continue;
       // Per key column: (which list, conjunct, side holding the value).
       std::vector<std::tuple<int, size_t, int>> found;
+      // A value of the left side: it reads columns, all of tables before this one.
+      auto fromLeft = [&](const plan::Expr& e) {
+        auto [lo, hi] = columnRange(e);
+        return lo >= 0 && entryOf(hi) < static_cast<int>(t);
+      };
       for (uint32_t col : index->columns()) {
-        bool ok = false;
-        for (size_t i = 0; i < local.size() && !ok; ++i) {
-          const plan::Expr& c = *local[i];
-          if (c.kind != ExprKind::Compare || c.op != plan::Op::Eq) continue;
-          for (int side = 0; side < 2 && !ok; ++side)
-            if (c.args[side]->kind == ExprKind::Column && c.args[side]->column == static_cast<int>(col) &&
-                columnRange(*c.args[1 - side]).first < 0 && c.args[side]->type.id == table.columns()[col].type.id) {
-              found.emplace_back(0, i, 1 - side);
-              ok = true;
-            }
+        TypeId type = table.columns()[col].type.id;
+        if (auto m = keyEquality(local, static_cast<int>(col), type, isConstantValue)) {
+          found.emplace_back(0, m->first, m->second);
+        } else if (auto j = keyEquality(rest, offset + static_cast<int>(col), type, fromLeft)) {
+          found.emplace_back(1, j->first, j->second);
+        } else {
+          break;
         }
-        for (size_t i = 0; i < rest.size() && !ok; ++i) {
-          const plan::Expr& c = *rest[i];
-          if (c.kind != ExprKind::Compare || c.op != plan::Op::Eq) continue;
-          for (int side = 0; side < 2 && !ok; ++side) {
-            const plan::Expr& mine = *c.args[side];
-            auto [lo, hi] = columnRange(*c.args[1 - side]);
-            if (mine.kind == ExprKind::Column && mine.column == offset + static_cast<int>(col) &&
-                mine.type.id == table.columns()[col].type.id && lo >= 0 && entryOf(hi) < static_cast<int>(t)) {
-              found.emplace_back(1, i, 1 - side);
-              ok = true;
-            }
-          }
-        }
-        if (!ok) break;
       }
       if (found.size() != index->columns().size()) continue;
       auto join = std::make_unique<Node>(NodeKind::IndexJoin);

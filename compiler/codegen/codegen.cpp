@@ -1,6 +1,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstring>
 
 #include "compiler/codegen/codegen_internal.h"
 #include "engine/error.h"
@@ -35,6 +36,15 @@ llvm::Type* Codegen::memType(TypeId t) {
 
 llvm::Value* Codegen::ptrConst(const void* p) {
   return b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(p)), ptrTy_);
+}
+
+llvm::Value* Codegen::stringConstant(std::string_view text) {
+  auto storage = std::make_unique<unsigned char[]>(sizeof(VarString) + text.size());
+  auto* s = reinterpret_cast<VarString*>(storage.get());
+  s->len = static_cast<uint32_t>(text.size());
+  std::memcpy(s->data, text.data(), text.size());
+  out_.constants.push_back(std::move(storage));
+  return ptrConst(s);
 }
 
 llvm::Value* Codegen::typeContext() {

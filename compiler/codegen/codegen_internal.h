@@ -33,6 +33,8 @@ class Codegen {
   llvm::Value* tupleAlloca(const TupleLayout& layout);  // zeroed, in the entry block
   void storeRow(llvm::Value* tuple, const TupleLayout& layout, const Row& row);
   llvm::Value* ptrConst(const void* p);
+  // A VarString holding `s`, owned by the compiled code's constants.
+  llvm::Value* stringConstant(std::string_view s);
   llvm::Value* i1(bool b) { return b ? b_.getTrue() : b_.getFalse(); }
 
   // --- runtime calls --------------------------------------------------------------------

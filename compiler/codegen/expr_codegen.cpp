@@ -168,15 +168,7 @@ Val Codegen::expr(const Expr& e, const Row& row) {
     case ExprKind::Const: {
       llvm::Type* t = sqlType(e.type.id);
       if (e.constNull) return {llvm::Constant::getNullValue(t), b_.getTrue()};
-      if (isString(e.type.id)) {
-        size_t len = e.constString.size();
-        auto storage = std::make_unique<unsigned char[]>(sizeof(VarString) + len);
-        auto* s = reinterpret_cast<VarString*>(storage.get());
-        s->len = static_cast<uint32_t>(len);
-        std::memcpy(s->data, e.constString.data(), len);
-        out_.constants.push_back(std::move(storage));
-        return {ptrConst(s), b_.getFalse()};
-      }
+      if (isString(e.type.id)) return {stringConstant(e.constString), b_.getFalse()};
       if (e.type.id == TypeId::Bool) return {i1(e.constant[0] != 0), b_.getFalse()};
       if (isFloat(e.type.id)) {
         double d = e.type.id == TypeId::Float4 ? *reinterpret_cast<const float*>(e.constant)

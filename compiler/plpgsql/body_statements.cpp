@@ -126,14 +126,7 @@ StmtPtr BodyParser::parseExecSql(uint32_t loc) {
       advance();
       st->strict = acceptKw("strict");
       do {
-        Target target;
-        if (!parseTarget(target, false)) {
-          if (peek().kind == sql::TokenKind::Word)
-            errorAt(sqlstate::kSyntaxError, fmt::format("\"{}\" is not a known variable", peek().text), peek().offset);
-          syntaxError();
-        }
-        checkAssignable(target);
-        st->targets.push_back(std::move(target));
+        st->targets.push_back(parseAssignableTarget());
       } while (isOp(",") && (advance(), true));
       intoEnd = peek().offset;
       continue;
@@ -407,19 +400,25 @@ StmtPtr BodyParser::parseRaise(uint32_t loc) {
   return s;
 }
 
+// An INTO or GET DIAGNOSTICS target: a variable (or field) that may be assigned.
+Target BodyParser::parseAssignableTarget() {
+  Target target;
+  if (!parseTarget(target, false)) {
+    if (peek().kind == sql::TokenKind::Word)
+      errorAt(sqlstate::kSyntaxError, fmt::format("\"{}\" is not a known variable", peek().text), peek().offset);
+    syntaxError();
+  }
+  checkAssignable(target);
+  return target;
+}
+
 StmtPtr BodyParser::parseGetDiagnostics(uint32_t loc) {
   if (isKw("stacked")) notSupported("GET STACKED DIAGNOSTICS");
   acceptKw("current");
   expectKw("diagnostics");
   auto s = std::make_unique<GetDiagnostics>(loc);
   do {
-    Target target;
-    if (!parseTarget(target, false)) {
-      if (peek().kind == sql::TokenKind::Word)
-        errorAt(sqlstate::kSyntaxError, fmt::format("\"{}\" is not a known variable", peek().text), peek().offset);
-      syntaxError();
-    }
-    checkAssignable(target);
+    Target target = parseAssignableTarget();
     if (!isOp("=") && !isOp(":=")) syntaxError();
     advance();
     GetDiagnostics::Item item;

@@ -37,6 +37,9 @@ struct CompiledRoutine {
   bool returnsValue = false;     // a scalar function without OUT arguments
   bool strict = false;           // STRICT: a NULL argument makes the result NULL, unrun
   TupleLayout rowLayout;         // rows returned by RETURN NEXT / QUERY, or the OUT row
+  int resultSlot = -1;           // what a scalar call returns: returnSlot, the one OUT
+                                 // argument, or -1 (void)
+  TupleLayout resultLayout;      // the one-column result tuple of a scalar call
   std::unique_ptr<CompiledQuery> code;  // machine code, constants and layouts it uses
   std::vector<std::unique_ptr<RaiseSpec>> raises;
   uint64_t catalogVersion = 0;

@@ -100,6 +100,9 @@ class RoutineCompiler {
     for (auto& t : argTypes) t.typmod = -1;
     out_.argLayout = TupleLayout::of(argTypes);
     out_.rowLayout = TupleLayout::of(req_.rowTypes);
+    out_.resultSlot = out_.returnsValue ? out_.returnSlot : out_.outputSlots.empty() ? -1 : out_.outputSlots[0];
+    out_.resultLayout =
+        TupleLayout::of({out_.resultSlot >= 0 ? slotTypes_[out_.resultSlot] : SqlType{TypeId::Text, -1}});
     out_.returnsSet = shape.returnsSet;
   }
 
@@ -197,15 +200,6 @@ class RoutineCompiler {
     llvm::Value* p = cg_.ptrConst(storage.get());
     out_.code->constants.push_back(std::move(storage));
     return p;
-  }
-
-  llvm::Value* textConstant(const std::string& s) {
-    auto storage = std::make_unique<unsigned char[]>(sizeof(VarString) + s.size());
-    auto* v = reinterpret_cast<VarString*>(storage.get());
-    v->len = static_cast<uint32_t>(s.size());
-    std::memcpy(v->data, s.data(), s.size());
-    out_.code->constants.push_back(std::move(storage));
-    return cg_.ptrConst(v);
   }
 
   void fail(const std::string& code, const std::string& message, const std::string& hint = {}) {
@@ -442,6 +436,21 @@ class RoutineCompiler {
     return targets_.back();
   }
 
+  // An alloca in the current function's entry block (mem2reg lifts the scalar ones).
+  llvm::AllocaInst* entryAlloca(llvm::Type* type, size_t count = 1) {
+    llvm::IRBuilder<> eb(cur_.entry, cur_.entry->getFirstInsertionPt());
+    return eb.CreateAlloca(type, count == 1 ? nullptr : b_.getInt32(static_cast<uint32_t>(count)));
+  }
+
+  // A loop's body: EXIT goes to `exit`, CONTINUE and the end of the body to `next`.
+  void emitLoopBody(const std::string& label, const StmtList& body, llvm::BasicBlock* exit, llvm::BasicBlock* next) {
+    size_t mark = targets_.size();
+    pushTarget(label, true, exit, next);
+    emitList(body);
+    targets_.resize(mark);
+    if (!terminated()) b_.CreateBr(next);
+  }
+
   // ---- statements ---------------------------------------------------------------------
   void emitList(const StmtList& list) {
     for (const auto& s : list) {
@@ -596,8 +605,7 @@ class RoutineCompiler {
     if (!v) return;
     std::optional<Val> element = assignCast(v->first, v->second, elementType);
     if (!element) return;
-    llvm::IRBuilder<> eb(cur_.entry, cur_.entry->getFirstInsertionPt());
-    llvm::AllocaInst* buffer = eb.CreateAlloca(llvm::ArrayType::get(b_.getInt8Ty(), 16));
+    llvm::AllocaInst* buffer = entryAlloca(llvm::ArrayType::get(b_.getInt8Ty(), 16));
     buffer->setAlignment(llvm::Align(16));
     llvm::Value* stored = element->v;
     if (elementType.id == TypeId::Bool) stored = b_.CreateZExt(stored, b_.getInt8Ty());
@@ -665,11 +673,7 @@ class RoutineCompiler {
     if (s.condition) b_.CreateCondBr(condition(*s.condition), body, exit);
     else b_.CreateBr(body);
     b_.SetInsertPoint(body);
-    size_t mark = targets_.size();
-    pushTarget(s.label, true, exit, head);
-    emitList(s.body);
-    targets_.resize(mark);
-    if (!terminated()) b_.CreateBr(head);
+    emitLoopBody(s.label, s.body, exit, head);
     b_.SetInsertPoint(exit);
   }
 
@@ -696,9 +700,8 @@ class RoutineCompiler {
       cg_.ifThen(b_.CreateICmpSLE(step, b_.getInt32(0)),
                  [&] { fail("22023", "BY value of FOR loop must be greater than zero"); });
     }
-    llvm::IRBuilder<> eb(cur_.entry, cur_.entry->getFirstInsertionPt());
-    llvm::AllocaInst* counter = eb.CreateAlloca(b_.getInt32Ty());
-    llvm::AllocaInst* iterated = eb.CreateAlloca(b_.getInt1Ty());
+    llvm::AllocaInst* counter = entryAlloca(b_.getInt32Ty());
+    llvm::AllocaInst* iterated = entryAlloca(b_.getInt1Ty());
     b_.CreateStore(lower, counter);
     b_.CreateStore(b_.getFalse(), iterated);
     llvm::BasicBlock* head = cg_.block("for.head");
@@ -712,11 +715,7 @@ class RoutineCompiler {
     b_.SetInsertPoint(body);
     b_.CreateStore(b_.getTrue(), iterated);
     storeSlot(slotOf_[s.variable], {i, b_.getFalse()});
-    size_t mark = targets_.size();
-    pushTarget(s.label, true, exit, next);
-    emitList(s.body);
-    targets_.resize(mark);
-    if (!terminated()) b_.CreateBr(next);
+    emitLoopBody(s.label, s.body, exit, next);
     b_.SetInsertPoint(next);
     cg_.checkCancel();
     llvm::Value* current = b_.CreateLoad(b_.getInt32Ty(), counter);
@@ -739,14 +738,12 @@ class RoutineCompiler {
       fail("42601", "cannot open a query that does not return rows in a FOR loop");
       return;
     }
+    std::vector<SqlType> types = columnTypes(*p);
     auto materialise = std::make_unique<plan::Node>(plan::NodeKind::Materialize);
-    materialise->outputTypes = p->stmt.root->outputTypes;
-    if (p->stmt.plan->command != PreparedPlan::Command::Select) materialise->outputTypes = columnTypes(*p);
+    materialise->outputTypes = types;
     materialise->children.push_back(std::move(p->stmt.root));
     p->stmt.root = std::move(materialise);
-    std::vector<SqlType> types = columnTypes(*p);
-    llvm::IRBuilder<> eb(cur_.entry, cur_.entry->getFirstInsertionPt());
-    llvm::AllocaInst* iterated = eb.CreateAlloca(b_.getInt1Ty());
+    llvm::AllocaInst* iterated = entryAlloca(b_.getInt1Ty());
     b_.CreateStore(b_.getFalse(), iterated);
     llvm::BasicBlock* exit = nullptr;
     emit(*p, {}, [&](Row& row) {
@@ -754,11 +751,7 @@ class RoutineCompiler {
       b_.CreateStore(b_.getTrue(), iterated);
       assignTargets(s.targets, row, types);
       llvm::BasicBlock* next = cg_.block("forq.next");
-      size_t mark = targets_.size();
-      pushTarget(s.label, true, exit, next);
-      emitList(s.body);
-      targets_.resize(mark);
-      if (!terminated()) b_.CreateBr(next);
+      emitLoopBody(s.label, s.body, exit, next);
       b_.SetInsertPoint(next);
       cg_.checkCancel();
     });
@@ -842,8 +835,7 @@ class RoutineCompiler {
   }
 
   llvm::Value* countAlloca() {
-    llvm::IRBuilder<> eb(cur_.entry, cur_.entry->getFirstInsertionPt());
-    llvm::AllocaInst* count = eb.CreateAlloca(cg_.i64Ty_);
+    llvm::AllocaInst* count = entryAlloca(cg_.i64Ty_);
     b_.CreateStore(b_.getInt64(0), count);
     return count;
   }
@@ -923,7 +915,7 @@ class RoutineCompiler {
       if (item == GetDiagnostics::Item::RowCount) {
         assignSlot(slots[0], loadSlot(rowCountSlot_), {TypeId::Int8, -1}, &fn_.variables[target.variable]);
       } else {
-        assignSlot(slots[0], {textConstant(""), b_.getFalse()}, {TypeId::Text, -1}, &fn_.variables[target.variable]);
+        assignSlot(slots[0], {cg_.stringConstant(""), b_.getFalse()}, {TypeId::Text, -1}, &fn_.variables[target.variable]);
       }
     }
   }
@@ -951,9 +943,8 @@ class RoutineCompiler {
       texts.push_back(&value);
     }
     size_t n = texts.size();
-    llvm::IRBuilder<> eb(cur_.entry, cur_.entry->getFirstInsertionPt());
-    llvm::AllocaInst* values = eb.CreateAlloca(cg_.ptrTy_, b_.getInt32(std::max<size_t>(n, 1)));
-    llvm::AllocaInst* nulls = eb.CreateAlloca(b_.getInt8Ty(), b_.getInt32(std::max<size_t>(n, 1)));
+    llvm::AllocaInst* values = entryAlloca(cg_.ptrTy_, std::max<size_t>(n, 1));
+    llvm::AllocaInst* nulls = entryAlloca(b_.getInt8Ty(), std::max<size_t>(n, 1));
     SqlType text{TypeId::Text, -1};
     for (size_t i = 0; i < n; ++i) {
       auto v = evaluate(*texts[i]);

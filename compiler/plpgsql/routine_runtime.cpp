@@ -28,6 +28,26 @@ void copyField(const TupleLayout& fromLayout, const uint8_t* fromTuple, size_t f
   toTuple[toLayout.nullOffset(to)] = fromTuple[fromLayout.nullOffset(from)];
 }
 
+// A zeroed, 16-byte aligned tuple buffer, on the stack when small (a call's frame and its
+// result row are made per call: no heap allocation on that path).
+class TupleStorage {
+ public:
+  explicit TupleStorage(uint32_t size) {
+    if (size > sizeof local_) heap_.reset(new (std::align_val_t{16}) uint8_t[size]);
+    data_ = heap_ ? heap_.get() : local_;
+    std::memset(data_, 0, size);
+  }
+  uint8_t* data() { return data_; }
+
+ private:
+  struct AlignedDelete {
+    void operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t{16}); }
+  };
+  alignas(16) uint8_t local_[256];
+  std::unique_ptr<uint8_t[], AlignedDelete> heap_;
+  uint8_t* data_;
+};
+
 // Deep recursion ends with PostgreSQL's 54001 before the thread's stack does.
 constexpr size_t kMaxStackBytes = 2u << 20;
 thread_local const char* tStackBase = nullptr;
@@ -82,14 +102,13 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
   }
   // The frame: every variable starts NULL (PostgreSQL's initial value without DEFAULT).
   const TupleLayout& vl = routine.varLayout;
-  std::vector<uint8_t> storage(vl.size + 16);
-  auto* vars = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(storage.data()) + 15) & ~uintptr_t{15});
+  TupleStorage frameStorage(vl.size);
+  uint8_t* vars = frameStorage.data();
   for (size_t i = 0; i < vl.types.size(); ++i) vars[vl.nullOffset(i)] = 1;
   for (size_t a = 0; a < routine.argSlots.size(); ++a)
     if (routine.argSlots[a] >= 0) copyField(routine.argLayout, args, a, vl, vars, routine.argSlots[a]);
 
   RoutineFrame frame;
-  std::unique_ptr<rt::TupleBuffer> ownRows;
   if (routine.returnsSet) {
     if (!rows) throw SqlError(sqlstate::kFeatureNotSupported, "set-valued function called in context that cannot accept a set");
     frame.rows = rows;
@@ -101,21 +120,20 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
 
   if (routine.returnsSet) return;
   if (result) {
-    int slot = routine.returnsValue ? routine.returnSlot : routine.outputSlots.empty() ? -1 : routine.outputSlots[0];
-    TupleLayout resultLayout = TupleLayout::of({slot >= 0 ? vl.types[slot] : SqlType{TypeId::Text, -1}});
-    if (slot >= 0) {
-      copyField(vl, vars, slot, resultLayout, result, 0);
+    const TupleLayout& rl = routine.resultLayout;
+    if (routine.resultSlot >= 0) {
+      copyField(vl, vars, routine.resultSlot, rl, result, 0);
     } else {  // void: shown as an empty value, as PostgreSQL prints void
       const VarString* empty = statementArena().makeString(std::string_view());
-      std::memcpy(result + resultLayout.offsets[0], &empty, sizeof empty);
-      result[resultLayout.nullOffset(0)] = 0;
+      std::memcpy(result + rl.offsets[0], &empty, sizeof empty);
+      result[rl.nullOffset(0)] = 0;
     }
   }
   if (rows) {
     const TupleLayout& rl = routine.rowLayout;
     if (rl.types.empty()) return;  // a procedure without output arguments
-    std::vector<uint8_t> rowStorage(rl.size + 16);
-    auto* row = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(rowStorage.data()) + 15) & ~uintptr_t{15});
+    TupleStorage rowStorage(rl.size);
+    uint8_t* row = rowStorage.data();
     if (routine.returnsValue) {
       copyField(vl, vars, routine.returnSlot, rl, row, 0);
     } else {

@@ -9,7 +9,7 @@
 namespace duet {
 namespace {
 
-SqlType signatureType(const RoutineType& t) {
+SqlType callType(const RoutineType& t) {
   if (t.kind != RoutineType::Kind::Scalar) return {TypeId::Unknown, -1};
   if (t.array) return SqlType::arrayOf({t.scalar, -1});
   return {t.scalar, -1};
@@ -27,24 +27,24 @@ RoutineCandidate SqlSession::candidateOf(const RoutineInfo& r) const {
   for (const RoutineParamInfo& p : r.params) {
     if (p.isOutput()) outputs.push_back(&p);
     if (!p.isInput() && !c.procedure) continue;
-    c.argTypes.push_back(signatureType(p.type));
+    c.argTypes.push_back(callType(p.type));
     c.argNames.push_back(p.name);
     c.defaults.push_back(p.defaultSql);
   }
   if (!outputs.empty()) {
     for (const RoutineParamInfo* p : outputs) {
       c.resultNames.push_back(p->name.empty() ? fmt::format("column{}", c.resultNames.size() + 1) : p->name);
-      c.resultTypes.push_back(signatureType(p->type));
+      c.resultTypes.push_back(callType(p->type));
     }
     if (outputs.size() == 1) c.returnType = c.resultTypes[0];
   } else if (r.returnType.kind == RoutineType::Kind::Scalar) {
-    c.returnType = signatureType(r.returnType);
+    c.returnType = callType(r.returnType);
     c.resultNames.push_back(r.name);
     c.resultTypes.push_back(c.returnType);
   } else if (r.returnType.kind == RoutineType::Kind::Void && !c.procedure) {
-    c.returnsVoid = true;
+    c.returnType = {TypeId::Text, -1};
     c.resultNames.push_back(r.name);
-    c.resultTypes.push_back({TypeId::Text, -1});
+    c.resultTypes.push_back(c.returnType);
   }
   return c;
 }

@@ -70,6 +70,8 @@ TEST_CASE("tables: names, errors and constraint names", "[catalog]") {
   CHECK(i2.name == "t_a_idx1");
   CHECK(i1.index->kind() == IndexKind::Ordered);
   CHECK(t.primaryKey->index->kind() == IndexKind::Hash);
+  // A key of several columns is ordered: its prefixes are read in ranges.
+  CHECK(cat.findIndex(db, "", "t_a_b_key")->index->kind() == IndexKind::Ordered);
   CHECK(errorOf([&] { cat.createIndex(t, "t", {"a"}, false, undo); }) == "42P07 relation \"t\" already exists");
   CHECK(errorOf([&] { cat.dropIndex(db, "", "t_pkey", false, undo); }).starts_with("2BP01"));
   undo.commit();
