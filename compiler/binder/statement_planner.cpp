@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "compiler/binder/binder.h"
+#include "compiler/binder/index_order.h"
 #include "compiler/parser/parser.h"
 #include "engine/error.h"
 #include "engine/storage/table.h"
@@ -714,6 +715,7 @@ class StatementPlanner {
         a->exprs = std::move(aggCtx.groupExprs);
         a->aggs = std::move(aggCtx.aggs);
         a->children.push_back(std::move(node));
+        binder::minMaxFromIndex(*a);
         node = filter(std::move(a), std::move(having));
       } else {
         orderExprs_ = bindOrderBy(s, scope, nullptr, targets, columns);
@@ -735,7 +737,7 @@ class StatementPlanner {
       sort->outputTypes = node->outputTypes;
       sort->sortKeys = std::move(orderExprs_);
       sort->children.push_back(std::move(node));
-      node = std::move(sort);
+      node = binder::sortFromIndex(std::move(sort), s.limit != nullptr);
     }
     if (s.limit || s.offset) {
       auto l = std::make_unique<Node>(NodeKind::Limit);

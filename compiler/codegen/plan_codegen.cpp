@@ -123,7 +123,7 @@ static Row readRow(Codegen& cg, const Table& table, llvm::Value* rowid) {
 }
 
 // Iterates an ordered index range (NodeKind::IndexRange): the bound keys are computed once,
-// then duet_index_range_next hands out rowids in key order until kNoRow.
+// then duet_index_range_next hands out rowids in key order (or reverse key order) until kNoRow.
 static void produceIndexRange(Codegen& cg, const Node& node, const Consumer& consume) {
   auto& b = cg.b_;
   const TupleLayout& keyLayout = node.index->keyLayout();
@@ -144,7 +144,7 @@ static void produceIndexRange(Codegen& cg, const Node& node, const Consumer& con
   auto flag = [&](bool v) { return b.getInt8(v ? 1 : 0); };
   cg.call("duet_index_range_open", b.getVoidTy(),
           {range, cg.ptrConst(node.index), lower, b.getInt32(eq + (node.rangeLow ? 1 : 0)), flag(node.lowInclusive),
-           upper, b.getInt32(eq + (node.rangeHigh ? 1 : 0)), flag(node.highInclusive)});
+           upper, b.getInt32(eq + (node.rangeHigh ? 1 : 0)), flag(node.highInclusive), flag(node.descending)});
   llvm::BasicBlock* head = cg.block("range.next");
   llvm::BasicBlock* hit = cg.block("range.row");
   llvm::BasicBlock* done = cg.block("range.done");

@@ -43,6 +43,7 @@ std::string rangeDetail(const Node& n) {
   for (size_t k = 0; k < n.keys.size(); ++k) term(k, "=");
   if (n.rangeLow) term(n.keys.size(), n.lowInclusive ? ">=" : ">");
   if (n.rangeHigh) term(n.keys.size(), n.highInclusive ? "<=" : "<");
+  if (n.descending) s += " desc";
   return s;
 }
 

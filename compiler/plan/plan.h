@@ -18,9 +18,9 @@ namespace duet::plan {
 enum class NodeKind : uint8_t {
   TableScan,   // all live rows of `table`; output: table columns + rowid (int8) last
   IndexLookup, // rows of `table` whose unique-index key equals `keys`; same output
-  IndexRange,  // rows of `table` in key order from ordered `index` whose first keys.size()
-               // key columns equal `keys` and whose next one lies within rangeLow /
-               // rangeHigh (either may be null: unbounded); same output
+  IndexRange,  // rows of `table` in key order (`descending`: reverse) from ordered `index`
+               // whose first keys.size() key columns equal `keys` and whose next one lies
+               // within rangeLow / rangeHigh (either may be null: unbounded); same output
   Values,      // `rows` of constant/param expressions; no input
   Filter,      // rows of child 0 where `predicate` is true
   Project,     // `exprs` over child 0
@@ -68,6 +68,7 @@ struct Node {
   std::vector<ExprPtr> keys;       // IndexLookup key values, IndexRange equality prefix
   ExprPtr rangeLow, rangeHigh;     // IndexRange bounds on the key column after `keys`
   bool lowInclusive = true, highInclusive = true;
+  bool descending = false;         // IndexRange: rows in reverse key order
 
   ExprPtr predicate;               // Filter, joins
   std::vector<ExprPtr> exprs;      // Project, Aggregate group keys, HashJoin left keys

@@ -80,4 +80,11 @@ bool OrderedIndex::beyond(const Entry& e, const uint8_t* key, uint32_t columns,
   return inclusive ? c > 0 : c >= 0;
 }
 
+bool OrderedIndex::before(const Entry& e, const uint8_t* key, uint32_t columns,
+                          bool inclusive) const {
+  if (columns == 0) return false;
+  int c = compareTuples(keyLayout(), e.key, key, columns);
+  return inclusive ? c < 0 : c <= 0;
+}
+
 }  // namespace duet

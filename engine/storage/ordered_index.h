@@ -43,9 +43,12 @@ class OrderedIndex final : public Index {
   // First entry not before the bound (inclusive) or after it (exclusive); columns == 0
   // means the start of the index.
   Tree::const_iterator lowerBound(const uint8_t* key, uint32_t columns, bool inclusive) const;
+  Tree::const_iterator begin() const { return tree_.begin(); }
   Tree::const_iterator end() const { return tree_.end(); }
-  // Whether entry e lies beyond an upper bound over `columns` key columns.
+  // Whether entry e lies beyond an upper bound / before a lower bound over `columns` key
+  // columns (never, when columns == 0).
   bool beyond(const Entry& e, const uint8_t* key, uint32_t columns, bool inclusive) const;
+  bool before(const Entry& e, const uint8_t* key, uint32_t columns, bool inclusive) const;
 
  private:
   Tree tree_;

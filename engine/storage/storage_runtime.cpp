@@ -15,15 +15,13 @@ namespace {
 
 struct RangeState {
   const OrderedIndex* index;
-  OrderedIndex::Tree::const_iterator next;
-  const uint8_t* upper;
-  uint32_t upperColumns;
+  OrderedIndex::Tree::const_iterator cursor;  // the next entry to look at; end(): done
+  const uint8_t* stop;      // the bound the walk runs towards: upper, or lower when descending
+  uint32_t stopColumns;
   uint32_t boundedColumns;  // entries with NULL among these are skipped
-  bool upperInclusive;
+  bool stopInclusive;
+  bool descending;
 };
-static_assert(sizeof(RangeState) <= sizeof(DuetIndexRange));
-static_assert(alignof(RangeState) <= alignof(DuetIndexRange));
-
 RangeState* stateOf(DuetIndexRange* r) { return std::launder(reinterpret_cast<RangeState*>(r->opaque)); }
 
 bool prefixHasNull(const uint8_t* key, uint32_t columns) {
@@ -58,23 +56,39 @@ RowId duet_index_lookup_int(const Index* index, int64_t key) {
 
 void duet_index_range_open(DuetIndexRange* range, const Index* index, const uint8_t* lower,
                            uint32_t lowerColumns, bool lowerInclusive, const uint8_t* upper,
-                           uint32_t upperColumns, bool upperInclusive) {
+                           uint32_t upperColumns, bool upperInclusive, bool descending) {
   auto* ordered = static_cast<const OrderedIndex*>(index);
-  auto* s = new (range->opaque) RangeState{ordered, ordered->end(), upper, upperColumns,
-                                           std::max(lowerColumns, upperColumns), upperInclusive};
+  auto* s = new (range->opaque) RangeState{ordered,
+                                           ordered->end(),
+                                           descending ? lower : upper,
+                                           descending ? lowerColumns : upperColumns,
+                                           std::max(lowerColumns, upperColumns),
+                                           descending ? lowerInclusive : upperInclusive,
+                                           descending};
   if (prefixHasNull(lower, lowerColumns) || prefixHasNull(upper, upperColumns)) return;
-  s->next = ordered->lowerBound(lower, lowerColumns, lowerInclusive);
+  if (!descending) {
+    s->cursor = ordered->lowerBound(lower, lowerColumns, lowerInclusive);
+    return;
+  }
+  // The last entry within the upper bound: the one before the first entry past it.
+  auto past = upperColumns ? ordered->lowerBound(upper, upperColumns, !upperInclusive) : ordered->end();
+  if (past != ordered->begin()) s->cursor = std::prev(past);
 }
 
 RowId duet_index_range_next(DuetIndexRange* range) {
   RangeState* s = stateOf(range);
-  while (s->next != s->index->end()) {
-    const OrderedIndex::Entry& e = *s->next;
-    if (s->index->beyond(e, s->upper, s->upperColumns, s->upperInclusive)) {
-      s->next = s->index->end();
+  const OrderedIndex& index = *s->index;
+  while (s->cursor != index.end()) {
+    const OrderedIndex::Entry& e = *s->cursor;
+    bool outside = s->descending ? index.before(e, s->stop, s->stopColumns, s->stopInclusive)
+                                 : index.beyond(e, s->stop, s->stopColumns, s->stopInclusive);
+    if (outside) {
+      s->cursor = index.end();
       break;
     }
-    ++s->next;
+    // Step off the entry before handing out its row, which the caller may delete.
+    if (!s->descending) ++s->cursor;
+    else s->cursor = s->cursor == index.begin() ? index.end() : std::prev(s->cursor);
     if (prefixHasNull(e.key, s->boundedColumns)) continue;
     return e.row;
   }

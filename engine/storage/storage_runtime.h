@@ -30,11 +30,12 @@ RowId duet_index_lookup_int(const Index* index, int64_t key);
 // *Columns key columns (0: unbounded) and inclusive or not. Equality on a prefix is
 // lower == upper, both inclusive. Entries with NULL in a bounded column are skipped, as no
 // comparison with NULL is true; a NULL in a bound makes the scan empty. Rows come in key
-// order. The scan steps past a row before returning it, so the caller may delete or
-// update the returned row, but rows it moves to a later key will be seen again.
+// order, or in reverse key order when `descending`. The scan steps past a row before
+// returning it, so the caller may delete or update the returned row, but rows it moves
+// further along the walk will be seen again.
 void duet_index_range_open(DuetIndexRange* range, const Index* index, const uint8_t* lower,
                            uint32_t lowerColumns, bool lowerInclusive, const uint8_t* upper,
-                           uint32_t upperColumns, bool upperInclusive);
+                           uint32_t upperColumns, bool upperInclusive, bool descending);
 // The next row of the scan, or kNoRow at the end.
 RowId duet_index_range_next(DuetIndexRange* range);
 

@@ -186,6 +186,53 @@ TEST_CASE("ordered index range scans: chosen for sargable conjuncts only, exact 
   CHECK(f.run("select count(*) from u where a >= 2") == Lines{"5"});
 }
 
+TEST_CASE("an ordered index replaces ORDER BY and MIN/MAX when it yields the order", "[compiler][index]") {
+  Fixture f;
+  f.u.createIndex("u_ad", {0, 1}, IndexKind::Ordered, false, f.undo);  // column storage
+  f.undo.commit();
+  f.run("insert into u values (1, 12), (1, 10), (1, null), (1, 11), (2, 20), (2, 21), (3, null), (4, 40)");
+  using Lines = std::vector<std::string>;
+
+  // Sort keys after the equality prefix, in index order either way; pinned columns may appear
+  // anywhere. NULLs come last ascending and first descending, as PostgreSQL sorts them.
+  CHECK(f.run("select d from u where a = 1 order by d") == Lines{"10", "11", "12", "NULL"});
+  CHECK(f.outline == "Project(Filter(IndexRange[u_ad: a = ?]))");
+  CHECK(f.run("select d from u where a = 1 order by a, d desc limit 3") == Lines{"NULL", "12", "11"});
+  CHECK(f.outline == "Project(Limit(Project(Filter(IndexRange[u_ad: a = ? desc]))))");
+  CHECK(f.run("select a, d from u where a >= 2 order by a desc, d desc") == Lines{"4|40", "3|NULL", "2|21", "2|20"});
+  CHECK(f.outline == "Project(Filter(IndexRange[u_ad: a >= ? desc]))");
+  // A table scan becomes a whole-index walk only when a LIMIT stops it early.
+  CHECK(f.run("select a, d from u order by a, d limit 2") == Lines{"1|10", "1|11"});
+  CHECK(f.outline == "Limit(Project(IndexRange[u_ad:]))");
+  // Orders the index cannot give keep the sort: mixed directions, NULLS placement against
+  // the index, a skipped key column, an expression, no LIMIT over a table scan.
+  for (const char* q : {"select d from u where a >= 1 order by a, d desc", "select d from u where a = 1 order by d nulls first",
+                        "select d from u where a >= 1 order by d", "select d from u where a = 1 order by d + 0",
+                        "select a from u order by a"}) {
+    f.run(q);
+    INFO(q << " -> " << f.outline);
+    CHECK(f.outline.find("Sort(") != std::string::npos);
+  }
+
+  // MIN/MAX: the first non-NULL entry of the walk, within the range's bounds.
+  CHECK(f.run("select min(d), 1 from u where a = 1") == Lines{"10|1"});
+  CHECK(f.outline == "Project(Aggregate(Limit(Filter(IndexRange[u_ad: a = ?]))))");
+  CHECK(f.run("select max(d) from u where a = 1") == Lines{"12"});
+  CHECK(f.outline == "Project(Aggregate(Limit(Filter(IndexRange[u_ad: a = ? desc]))))");
+  CHECK(f.run("select max(d) from u where a = 1 and d < 12") == Lines{"11"});
+  CHECK(f.run("select max(d) from u where a = 3") == Lines{"NULL"});
+  CHECK(f.run("select min(d) from u where a = 9") == Lines{"NULL"});
+  CHECK(f.run("select max(a), min(a) from u where a < 4") == Lines{"3|1"});
+  CHECK(f.outline.starts_with("Project(Aggregate(Filter(IndexRange"));  // two aggregates: no rewrite
+  CHECK(f.run("select max(a) from u") == Lines{"4"});
+  CHECK(f.outline == "Project(Aggregate(Limit(Filter(IndexRange[u_ad: desc]))))");
+  CHECK(f.run("select min(d) from u where a >= 1") == Lines{"10"});  // d is not in index order here
+  CHECK(f.outline == "Project(Aggregate(Filter(IndexRange[u_ad: a >= ?])))");
+  // A MIN/MAX walk that deletes nothing still sees rows the statement itself changed.
+  f.run("delete from u where a = 1 and d = 10");
+  CHECK(f.run("select min(d) from u where a = 1") == Lines{"11"});
+}
+
 TEST_CASE("compiled COALESCE/CASE with NULL inputs and current_setting(name, missing_ok)", "[compiler]") {
   Fixture f;
   CHECK(f.run("select coalesce(null, null, 3), case when false then null else 2 end, nullif(null, 1)") ==

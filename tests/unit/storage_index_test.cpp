@@ -2,6 +2,8 @@
 // creation over existing rows, and rollback restoring index entries.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "engine/error.h"
 #include "engine/storage/storage_runtime.h"
 #include "engine/storage/table.h"
@@ -21,10 +23,11 @@ std::string uniqueError(const std::function<void()>& f) {
   return "no error";
 }
 
-std::vector<int32_t> scan(const Table& t, const Index* idx, const uint8_t* lo, uint32_t loCols,
-                          bool loIncl, const uint8_t* hi, uint32_t hiCols, bool hiIncl) {
+std::vector<int32_t> scanOneWay(const Table& t, const Index* idx, const uint8_t* lo, uint32_t loCols,
+                                bool loIncl, const uint8_t* hi, uint32_t hiCols, bool hiIncl,
+                                bool descending) {
   DuetIndexRange range;
-  duet_index_range_open(&range, idx, lo, loCols, loIncl, hi, hiCols, hiIncl);
+  duet_index_range_open(&range, idx, lo, loCols, loIncl, hi, hiCols, hiIncl, descending);
   std::vector<int32_t> out;
   std::vector<uint8_t> buf(t.layout().size);
   for (RowId r; (r = duet_index_range_next(&range)) != kNoRow;) {
@@ -32,6 +35,17 @@ std::vector<int32_t> scan(const Table& t, const Index* idx, const uint8_t* lo, u
     out.push_back(test::field<int32_t>(t.layout(), buf.data(), 2));
   }
   return out;
+}
+
+// The ids (column 2) of the rows in the range, in key order; the descending walk over the
+// same range must give exactly the reverse.
+std::vector<int32_t> scan(const Table& t, const Index* idx, const uint8_t* lo, uint32_t loCols,
+                          bool loIncl, const uint8_t* hi, uint32_t hiCols, bool hiIncl) {
+  std::vector<int32_t> up = scanOneWay(t, idx, lo, loCols, loIncl, hi, hiCols, hiIncl, false);
+  std::vector<int32_t> down = scanOneWay(t, idx, lo, loCols, loIncl, hi, hiCols, hiIncl, true);
+  std::reverse(down.begin(), down.end());
+  CHECK(up == down);
+  return up;
 }
 
 }  // namespace
@@ -127,6 +141,36 @@ TEST_CASE("ordered index range and prefix scans", "[storage][index]") {
   TupleBuf nul(idx->keyLayout());
   nul.null(0);
   CHECK(scan(t, idx, nul.data(), 1, true, nul.data(), 1, true).empty());
+  // Ranges at either end of the index, and one between two entries.
+  TupleBuf big(idx->keyLayout()), small(idx->keyLayout());
+  big.set<int32_t>(0, 9).set<int32_t>(1, 0);
+  small.set<int32_t>(0, 0).set<int32_t>(1, 0);
+  CHECK(scan(t, idx, big.data(), 1, true, nullptr, 0, true).empty());
+  CHECK(scan(t, idx, nullptr, 0, true, small.data(), 1, true).empty());
+  CHECK(scan(t, idx, lo.data(), 2, false, zero.data(), 2, true).empty());
+}
+
+TEST_CASE("a descending range scan may delete the row it was handed", "[storage][index]") {
+  Table t("t", {{"a", {TypeId::Int4}}, {"b", {TypeId::Int4}}, {"id", {TypeId::Int4}}},
+          StorageKind::Row);
+  const TupleLayout& l = t.layout();
+  UndoLog undo;
+  Index* idx = t.createIndex("t_a_b_idx", {0, 1}, IndexKind::Ordered, false, undo);
+  for (int b = 0; b < 5; ++b)
+    t.insert(TupleBuf(l).set<int32_t>(0, 1).set<int32_t>(1, b).set<int32_t>(2, b).data(), undo);
+  TupleBuf key(idx->keyLayout());
+  key.set<int32_t>(0, 1);
+  DuetIndexRange range;
+  duet_index_range_open(&range, idx, key.data(), 1, true, key.data(), 1, true, true);
+  std::vector<int32_t> seen;
+  std::vector<uint8_t> buf(l.size);
+  for (RowId r; (r = duet_index_range_next(&range)) != kNoRow;) {
+    t.read(r, buf.data());
+    seen.push_back(test::field<int32_t>(l, buf.data(), 2));
+    t.erase(r, undo);
+  }
+  CHECK(seen == std::vector<int32_t>{4, 3, 2, 1, 0});
+  CHECK(idx->size() == 0);
 }
 
 TEST_CASE("creating a unique index over duplicates fails", "[storage][index]") {
