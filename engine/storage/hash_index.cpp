@@ -12,28 +12,6 @@ namespace {
 
 constexpr size_t kInitialCapacity = 16;
 
-bool integerLike(TypeId t) {
-  switch (t) {
-    case TypeId::Bool:
-    case TypeId::Int2:
-    case TypeId::Int4:
-    case TypeId::Int8:
-    case TypeId::Date:
-    case TypeId::Timestamp:
-    case TypeId::TimestampTz: return true;
-    default: return false;
-  }
-}
-
-int64_t loadInteger(TypeId t, const uint8_t* p) {
-  switch (physicalSize(t)) {
-    case 1: return static_cast<int8_t>(*p);
-    case 2: { int16_t v; std::memcpy(&v, p, 2); return v; }
-    case 4: { int32_t v; std::memcpy(&v, p, 4); return v; }
-    default: { int64_t v; std::memcpy(&v, p, 8); return v; }
-  }
-}
-
 }  // namespace
 
 uint64_t HashIndex::mixHash64(uint64_t x) { return hashMix64(x); }
@@ -43,7 +21,7 @@ HashIndex::HashIndex(std::string name, std::vector<uint32_t> columns, TupleLayou
   uint32_t bits = 0;
   packed_ = true;
   for (const SqlType& t : this->keyLayout().types) {
-    if (!integerLike(t.id)) packed_ = false;
+    if (!isIntegerLike(t.id)) packed_ = false;
     packBits_.push_back(physicalSize(t.id) * 8);
     bits += packBits_.back();
   }
@@ -70,7 +48,7 @@ HashIndex::Packed HashIndex::pack(const uint8_t* key) const {
   Packed p = 0;
   for (size_t c = 0; c < l.types.size(); ++c) {
     uint32_t bits = packBits_[c];
-    auto v = static_cast<uint64_t>(loadInteger(l.types[c].id, key + l.offsets[c]));
+    auto v = static_cast<uint64_t>(loadIntegerLike(l.types[c].id, key + l.offsets[c]));
     if (bits < 64) v &= (uint64_t{1} << bits) - 1;
     p = (bits == 128 ? 0 : p << bits) | v;
   }

@@ -1,5 +1,7 @@
 #include "engine/storage/key_ops.h"
 
+#include <cstring>
+
 #include "engine/types/hash.h"
 #include "engine/types/type_context.h"
 #include "engine/types/value_io.h"
@@ -19,6 +21,28 @@ int compareTuples(const TupleLayout& layout, const uint8_t* a, const uint8_t* b,
     if (r) return r < 0 ? -1 : 1;
   }
   return 0;
+}
+
+bool isIntegerLike(TypeId t) {
+  switch (t) {
+    case TypeId::Bool:
+    case TypeId::Int2:
+    case TypeId::Int4:
+    case TypeId::Int8:
+    case TypeId::Date:
+    case TypeId::Timestamp:
+    case TypeId::TimestampTz: return true;
+    default: return false;
+  }
+}
+
+int64_t loadIntegerLike(TypeId t, const uint8_t* p) {
+  switch (physicalSize(t)) {
+    case 1: return static_cast<int8_t>(*p);
+    case 2: { int16_t v; std::memcpy(&v, p, 2); return v; }
+    case 4: { int32_t v; std::memcpy(&v, p, 4); return v; }
+    default: { int64_t v; std::memcpy(&v, p, 8); return v; }
+  }
 }
 
 bool tupleHasNull(const TupleLayout& layout, const uint8_t* t) {

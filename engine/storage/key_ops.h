@@ -16,6 +16,10 @@ int compareTuples(const TupleLayout& layout, const uint8_t* a, const uint8_t* b,
 bool tupleHasNull(const TupleLayout& layout, const uint8_t* t);
 // Consistent with compareTuples == 0 over all columns.
 uint64_t hashTuple(const TupleLayout& layout, const uint8_t* t);
+// Types stored as a signed integer of physicalSize bytes that orders as that integer (bool,
+// int2/4/8, date, timestamp[tz]): index keys of these pack into machine words.
+bool isIntegerLike(TypeId t);
+int64_t loadIntegerLike(TypeId t, const uint8_t* p);
 // "1, null, abc": the comma-separated values of a tuple, as in error details.
 std::string formatTuple(const TupleLayout& layout, const uint8_t* t);
 

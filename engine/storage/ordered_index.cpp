@@ -1,65 +1,163 @@
 // Ordered index (see ordered_index.h).
 #include "engine/storage/ordered_index.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
 #include "engine/storage/key_ops.h"
 
 namespace duet {
+namespace {
+
+constexpr uint32_t kPackedBits = OrderedIndex::kPackedWords * 64;
+
+uint64_t lowBits(uint32_t n) { return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1; }
+
+// Appends the low n bits of v to the bit string at bit position pos (from the most
+// significant end).
+void putBits(OrderedIndex::Packed& out, uint32_t& pos, uint64_t v, uint32_t n) {
+  while (n) {
+    uint32_t word = pos / 64, room = 64 - pos % 64, take = std::min(room, n);
+    uint64_t chunk = (v >> (n - take)) & lowBits(take);
+    out[word] |= chunk << (room - take);
+    pos += take;
+    n -= take;
+  }
+}
+
+// The first `bits` bits of two bit strings compared as unsigned numbers.
+int comparePrefix(const OrderedIndex::Packed& a, const OrderedIndex::Packed& b, uint32_t bits) {
+  for (size_t w = 0; bits; ++w) {
+    uint32_t n = std::min(bits, 64u);
+    uint64_t mask = ~lowBits(64 - n);
+    uint64_t x = a[w] & mask, y = b[w] & mask;
+    if (x != y) return x < y ? -1 : 1;
+    bits -= n;
+  }
+  return 0;
+}
+
+uint64_t nullMask(const TupleLayout& l, const uint8_t* key) {
+  uint64_t m = 0;
+  for (size_t c = 0; c < l.types.size() && c < 64; ++c)
+    if (key[c]) m |= uint64_t{1} << c;
+  return m;
+}
+
+}  // namespace
 
 bool OrderedIndex::Less::operator()(const Entry& a, const Entry& b) const {
-  int c = compareTuples(*layout, a.key, b.key, static_cast<uint32_t>(layout->types.size()));
+  int c = index->packed_ ? comparePrefix(a.packed, b.packed, kPackedBits)
+                         : compareTuples(index->keyLayout(), a.key, b.key,
+                                         static_cast<uint32_t>(index->keyLayout().types.size()));
   return c ? c < 0 : a.row < b.row;
 }
 
 bool OrderedIndex::Less::operator()(const Entry& a, const Probe& p) const {
-  int c = compareTuples(*layout, a.key, p.key, p.columns);
+  int c = index->compareKey(a, p.packed, p.key, p.columns);
   return c ? c < 0 : p.after;  // equal prefix: the entry precedes an "after" probe
 }
 
 bool OrderedIndex::Less::operator()(const Probe& p, const Entry& b) const {
-  int c = compareTuples(*layout, p.key, b.key, p.columns);
-  return c ? c < 0 : !p.after;
+  int c = index->compareKey(b, p.packed, p.key, p.columns);
+  return c ? c > 0 : !p.after;
 }
 
 OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
                            TupleLayout keyLayout, bool unique)
     : Index(std::move(name), IndexKind::Ordered, std::move(columns), std::move(keyLayout),
             unique),
-      tree_(Less{&this->keyLayout()}) {}
+      tree_(Less{this}) {
+  // Packed: per column a NULL bit (set sorts last) and the value with its sign bit flipped,
+  // so that unsigned order of the bit string is key order.
+  uint32_t bits = 0;
+  packed_ = true;
+  prefixBits_.push_back(0);
+  for (const SqlType& t : this->keyLayout().types) {
+    if (!isIntegerLike(t.id)) packed_ = false;
+    bits += 1 + physicalSize(t.id) * 8;
+    prefixBits_.push_back(bits);
+  }
+  if (bits > kPackedBits) packed_ = false;
+  if (unique) unique_ = std::make_unique<HashIndex>(this->name(), this->columns(), this->keyLayout());
+}
 
 OrderedIndex::~OrderedIndex() { clear(); }
 
 void OrderedIndex::clear() {
   for (const Entry& e : tree_) std::free(e.key);
   tree_.clear();
+  if (unique_) unique_->clear();
+}
+
+OrderedIndex::Packed OrderedIndex::pack(const uint8_t* key, uint32_t columns) const {
+  const TupleLayout& l = keyLayout();
+  Packed out{};
+  uint32_t pos = 0;
+  for (uint32_t c = 0; c < columns; ++c) {
+    uint32_t width = physicalSize(l.types[c].id) * 8;
+    if (key[c]) {
+      putBits(out, pos, 1, 1);
+      pos += width;
+      continue;
+    }
+    auto v = static_cast<uint64_t>(loadIntegerLike(l.types[c].id, key + l.offsets[c]));
+    putBits(out, pos, 0, 1);
+    putBits(out, pos, v ^ (uint64_t{1} << (width - 1)), width);
+  }
+  return out;
+}
+
+int OrderedIndex::compareKey(const Entry& e, const Packed& packed, const uint8_t* key,
+                             uint32_t columns) const {
+  if (packed_) return comparePrefix(e.packed, packed, prefixBits_[columns]);
+  return compareTuples(keyLayout(), e.key, key, columns);
+}
+
+OrderedIndex::Entry OrderedIndex::entryOf(const uint8_t* key, RowId row) const {
+  const TupleLayout& l = keyLayout();
+  Entry e{{}, nullptr, row, nullMask(l, key)};
+  if (packed_) {
+    e.packed = pack(key, static_cast<uint32_t>(l.types.size()));
+  } else {
+    e.key = static_cast<uint8_t*>(std::malloc(l.size));
+    if (!e.key) throw std::bad_alloc();
+    std::memcpy(e.key, key, l.size);
+  }
+  return e;
 }
 
 RowId OrderedIndex::find(const uint8_t* key) const {
+  if (unique_) return unique_->find(key);
   const TupleLayout& l = keyLayout();
   if (tupleHasNull(l, key)) return kNoRow;
   auto n = static_cast<uint32_t>(l.types.size());
-  auto it = tree_.lower_bound(Probe{key, n, false});
-  if (it == tree_.end() || compareTuples(l, it->key, key, n) != 0) return kNoRow;
+  Probe probe{packed_ ? pack(key, n) : Packed{}, key, n, false};
+  auto it = tree_.lower_bound(probe);
+  if (it == tree_.end() || compareKey(*it, probe.packed, key, n) != 0) return kNoRow;
   return it->row;
 }
 
 void OrderedIndex::insert(const uint8_t* key, RowId row) {
-  uint32_t size = keyLayout().size;
-  auto* copy = static_cast<uint8_t*>(std::malloc(size));
-  if (!copy) throw std::bad_alloc();
-  std::memcpy(copy, key, size);
+  Entry e = entryOf(key, row);
   try {
-    tree_.insert(Entry{copy, row});
+    tree_.insert(e);
+    if (unique_) unique_->insert(key, row);
   } catch (...) {
-    std::free(copy);
+    tree_.erase(e);
+    std::free(e.key);
     throw;
   }
 }
 
 void OrderedIndex::remove(const uint8_t* key, RowId row) {
-  auto it = tree_.find(Entry{const_cast<uint8_t*>(key), row});
+  if (unique_) unique_->remove(key, row);
+  const TupleLayout& l = keyLayout();
+  // The exact (key, row) entry; a generic-mode lookup compares against the given key bytes.
+  Entry probe{packed_ ? pack(key, static_cast<uint32_t>(l.types.size())) : Packed{},
+              packed_ ? nullptr : const_cast<uint8_t*>(key), row, 0};
+  auto it = tree_.find(probe);
   if (it == tree_.end()) return;
   uint8_t* copy = it->key;
   tree_.erase(it);
@@ -70,21 +168,24 @@ OrderedIndex::Tree::const_iterator OrderedIndex::lowerBound(const uint8_t* key,
                                                             uint32_t columns,
                                                             bool inclusive) const {
   if (columns == 0) return tree_.begin();
-  return tree_.lower_bound(Probe{key, columns, !inclusive});
+  return tree_.lower_bound(Probe{packed_ ? pack(key, columns) : Packed{}, key, columns, !inclusive});
 }
 
-bool OrderedIndex::beyond(const Entry& e, const uint8_t* key, uint32_t columns,
-                          bool inclusive) const {
-  if (columns == 0) return false;
-  int c = compareTuples(keyLayout(), e.key, key, columns);
-  return inclusive ? c > 0 : c >= 0;
+OrderedIndex::Bound OrderedIndex::bound(const uint8_t* key, uint32_t columns,
+                                        bool inclusive) const {
+  return Bound{packed_ && columns ? pack(key, columns) : Packed{}, key, columns, inclusive};
 }
 
-bool OrderedIndex::before(const Entry& e, const uint8_t* key, uint32_t columns,
-                          bool inclusive) const {
-  if (columns == 0) return false;
-  int c = compareTuples(keyLayout(), e.key, key, columns);
-  return inclusive ? c < 0 : c <= 0;
+bool OrderedIndex::beyond(const Entry& e, const Bound& upper) const {
+  if (upper.columns == 0) return false;
+  int c = compareKey(e, upper.packed, upper.key, upper.columns);
+  return upper.inclusive ? c > 0 : c >= 0;
+}
+
+bool OrderedIndex::before(const Entry& e, const Bound& lower) const {
+  if (lower.columns == 0) return false;
+  int c = compareKey(e, lower.packed, lower.key, lower.columns);
+  return lower.inclusive ? c < 0 : c <= 0;
 }
 
 }  // namespace duet

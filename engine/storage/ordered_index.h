@@ -1,28 +1,43 @@
-// The ordered index behind CREATE [UNIQUE] INDEX: a balanced tree (std::set) of
-// (key copy, row) entries in key order, then row order, so duplicates are allowed and each
+// The ordered index behind CREATE [UNIQUE] INDEX and composite keys: a balanced tree
+// (std::set) of entries in key order, then row order, so duplicates are allowed and each
 // entry is found exactly for removal. NULL key columns sort last, as PostgreSQL's default
 // ascending NULLS LAST order.
+//
+// Keys whose columns are all integer-like and fit in kPackedWords words, a NULL bit per
+// column included, are packed into an order-preserving bit string compared a word at a
+// time (TPC-C's keys); other keys keep a copy of the key tuple compared field by field.
+// A unique index also keeps a hash index of its keys, so that point lookups (and the
+// uniqueness checks of every insert) do not walk the tree.
 #pragma once
+#include <array>
+#include <memory>
 #include <set>
 
+#include "engine/storage/hash_index.h"
 #include "engine/storage/index.h"
 
 namespace duet {
 
 class OrderedIndex final : public Index {
  public:
+  static constexpr size_t kPackedWords = 3;
+  using Packed = std::array<uint64_t, kPackedWords>;  // most significant word first
+
   struct Entry {
-    uint8_t* key;  // malloc'd key tuple
+    Packed packed;  // packed mode: the key; zero otherwise
+    uint8_t* key;   // generic mode: malloc'd copy of the key tuple; null otherwise
     RowId row;
+    uint64_t nulls;  // bit c set: key column c is NULL (columns past 64 are never bounded)
   };
   // A bound over the first `columns` key columns; `after` places it after equal entries.
   struct Probe {
+    Packed packed;
     const uint8_t* key;
     uint32_t columns;
     bool after;
   };
   struct Less {
-    const TupleLayout* layout;
+    const OrderedIndex* index;
     using is_transparent = void;
     bool operator()(const Entry& a, const Entry& b) const;
     bool operator()(const Entry& a, const Probe& p) const;
@@ -45,12 +60,32 @@ class OrderedIndex final : public Index {
   Tree::const_iterator lowerBound(const uint8_t* key, uint32_t columns, bool inclusive) const;
   Tree::const_iterator begin() const { return tree_.begin(); }
   Tree::const_iterator end() const { return tree_.end(); }
-  // Whether entry e lies beyond an upper bound / before a lower bound over `columns` key
-  // columns (never, when columns == 0).
-  bool beyond(const Entry& e, const uint8_t* key, uint32_t columns, bool inclusive) const;
-  bool before(const Entry& e, const uint8_t* key, uint32_t columns, bool inclusive) const;
+  // A range bound over the first `columns` columns of key tuple `key` (0: unbounded), ready
+  // for comparisons; `key` must outlive it.
+  struct Bound {
+    Packed packed;
+    const uint8_t* key;
+    uint32_t columns;
+    bool inclusive;
+  };
+  Bound bound(const uint8_t* key, uint32_t columns, bool inclusive) const;
+  // Whether entry e lies beyond an upper bound / before a lower bound.
+  bool beyond(const Entry& e, const Bound& upper) const;
+  bool before(const Entry& e, const Bound& lower) const;
+  // Whether one of the first `columns` key columns of e is NULL.
+  static bool hasNull(const Entry& e, uint32_t columns) {
+    return columns >= 64 ? e.nulls != 0 : (e.nulls & ((uint64_t{1} << columns) - 1)) != 0;
+  }
 
  private:
+  Entry entryOf(const uint8_t* key, RowId row) const;
+  Packed pack(const uint8_t* key, uint32_t columns) const;
+  // Entry key against a key tuple over its first `columns` columns (<0, 0, >0).
+  int compareKey(const Entry& e, const Packed& packed, const uint8_t* key, uint32_t columns) const;
+
+  bool packed_ = false;
+  std::vector<uint32_t> prefixBits_;  // packed mode: bits taken by the first c columns
+  std::unique_ptr<HashIndex> unique_;  // unique indexes: exact-key lookups
   Tree tree_;
 };
 

@@ -16,10 +16,8 @@ namespace {
 struct RangeState {
   const OrderedIndex* index;
   OrderedIndex::Tree::const_iterator cursor;  // the next entry to look at; end(): done
-  const uint8_t* stop;      // the bound the walk runs towards: upper, or lower when descending
-  uint32_t stopColumns;
-  uint32_t boundedColumns;  // entries with NULL among these are skipped
-  bool stopInclusive;
+  OrderedIndex::Bound stop;  // the bound the walk runs towards: upper, or lower when descending
+  uint32_t boundedColumns;   // entries with NULL among these are skipped
   bool descending;
 };
 RangeState* stateOf(DuetIndexRange* r) { return std::launder(reinterpret_cast<RangeState*>(r->opaque)); }
@@ -58,14 +56,11 @@ void duet_index_range_open(DuetIndexRange* range, const Index* index, const uint
                            uint32_t lowerColumns, bool lowerInclusive, const uint8_t* upper,
                            uint32_t upperColumns, bool upperInclusive, bool descending) {
   auto* ordered = static_cast<const OrderedIndex*>(index);
-  auto* s = new (range->opaque) RangeState{ordered,
-                                           ordered->end(),
-                                           descending ? lower : upper,
-                                           descending ? lowerColumns : upperColumns,
-                                           std::max(lowerColumns, upperColumns),
-                                           descending ? lowerInclusive : upperInclusive,
+  auto* s = new (range->opaque) RangeState{ordered, ordered->end(), {}, std::max(lowerColumns, upperColumns),
                                            descending};
   if (prefixHasNull(lower, lowerColumns) || prefixHasNull(upper, upperColumns)) return;
+  s->stop = descending ? ordered->bound(lower, lowerColumns, lowerInclusive)
+                       : ordered->bound(upper, upperColumns, upperInclusive);
   if (!descending) {
     s->cursor = ordered->lowerBound(lower, lowerColumns, lowerInclusive);
     return;
@@ -80,8 +75,7 @@ RowId duet_index_range_next(DuetIndexRange* range) {
   const OrderedIndex& index = *s->index;
   while (s->cursor != index.end()) {
     const OrderedIndex::Entry& e = *s->cursor;
-    bool outside = s->descending ? index.before(e, s->stop, s->stopColumns, s->stopInclusive)
-                                 : index.beyond(e, s->stop, s->stopColumns, s->stopInclusive);
+    bool outside = s->descending ? index.before(e, s->stop) : index.beyond(e, s->stop);
     if (outside) {
       s->cursor = index.end();
       break;
@@ -89,7 +83,7 @@ RowId duet_index_range_next(DuetIndexRange* range) {
     // Step off the entry before handing out its row, which the caller may delete.
     if (!s->descending) ++s->cursor;
     else s->cursor = s->cursor == index.begin() ? index.end() : std::prev(s->cursor);
-    if (prefixHasNull(e.key, s->boundedColumns)) continue;
+    if (OrderedIndex::hasNull(e, s->boundedColumns)) continue;
     return e.row;
   }
   return kNoRow;

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <optional>
+#include <random>
 
 #include "engine/error.h"
 #include "engine/storage/storage_runtime.h"
@@ -25,27 +27,33 @@ std::string uniqueError(const std::function<void()>& f) {
 
 std::vector<int32_t> scanOneWay(const Table& t, const Index* idx, const uint8_t* lo, uint32_t loCols,
                                 bool loIncl, const uint8_t* hi, uint32_t hiCols, bool hiIncl,
-                                bool descending) {
+                                bool descending, uint32_t idColumn = 2) {
   DuetIndexRange range;
   duet_index_range_open(&range, idx, lo, loCols, loIncl, hi, hiCols, hiIncl, descending);
   std::vector<int32_t> out;
   std::vector<uint8_t> buf(t.layout().size);
   for (RowId r; (r = duet_index_range_next(&range)) != kNoRow;) {
     t.read(r, buf.data());
-    out.push_back(test::field<int32_t>(t.layout(), buf.data(), 2));
+    out.push_back(test::field<int32_t>(t.layout(), buf.data(), idColumn));
   }
   return out;
 }
 
 // The ids (column 2) of the rows in the range, in key order; the descending walk over the
 // same range must give exactly the reverse.
-std::vector<int32_t> scan(const Table& t, const Index* idx, const uint8_t* lo, uint32_t loCols,
-                          bool loIncl, const uint8_t* hi, uint32_t hiCols, bool hiIncl) {
-  std::vector<int32_t> up = scanOneWay(t, idx, lo, loCols, loIncl, hi, hiCols, hiIncl, false);
-  std::vector<int32_t> down = scanOneWay(t, idx, lo, loCols, loIncl, hi, hiCols, hiIncl, true);
+std::vector<int32_t> scanIds(const Table& t, const Index* idx, const uint8_t* lo, uint32_t loCols,
+                             bool loIncl, const uint8_t* hi, uint32_t hiCols, bool hiIncl,
+                             uint32_t idColumn) {
+  std::vector<int32_t> up = scanOneWay(t, idx, lo, loCols, loIncl, hi, hiCols, hiIncl, false, idColumn);
+  std::vector<int32_t> down = scanOneWay(t, idx, lo, loCols, loIncl, hi, hiCols, hiIncl, true, idColumn);
   std::reverse(down.begin(), down.end());
   CHECK(up == down);
   return up;
+}
+
+std::vector<int32_t> scan(const Table& t, const Index* idx, const uint8_t* lo, uint32_t loCols,
+                          bool loIncl, const uint8_t* hi, uint32_t hiCols, bool hiIncl) {
+  return scanIds(t, idx, lo, loCols, loIncl, hi, hiCols, hiIncl, 2);
 }
 
 }  // namespace
@@ -217,5 +225,77 @@ TEST_CASE("rollback restores index entries exactly", "[storage][index]") {
     REQUIRE(t.indexes().size() == 2);
     CHECK(pk->size() == 2);
     CHECK(scan(t, byS, nullptr, 0, true, nullptr, 0, true) == std::vector<int32_t>{2, 1});
+  }
+}
+
+// Packed keys (integer columns, here across a word boundary, with negative values and
+// NULLs) and generic keys (text) must order and bound exactly as compareTuples does: every
+// prefix range over random data is checked against a brute-force filter of the rows.
+TEST_CASE("ordered index keys, packed and generic, order and bound like SQL comparison", "[storage][index]") {
+  std::mt19937 rng(7);
+  for (bool packedKeys : {true, false}) {
+    std::vector<ColumnSpec> cols = {{"a", {TypeId::Int8}}, {"b", {TypeId::Int2}}, {"c", {TypeId::Int8}}, {"id", {TypeId::Int4}}};
+    if (!packedKeys) cols[1] = {"b", {TypeId::Text}};
+    Table t("t", cols, StorageKind::Row);
+    const TupleLayout& l = t.layout();
+    UndoLog undo;
+    Index* idx = t.createIndex("t_abc", {0, 1, 2}, IndexKind::Ordered, false, undo);
+    auto value = [&](int range) { return static_cast<int64_t>(rng() % range) - range / 2; };
+    struct Row { std::optional<int64_t> a, b, c; };
+    std::vector<Row> rows;
+    std::vector<RowId> ids;
+    for (int i = 0; i < 400; ++i) {
+      Row r{value(6), value(4), value(1000) * 1000000000LL};
+      if (rng() % 10 == 0) r.a.reset();
+      if (rng() % 10 == 0) r.b.reset();
+      if (rng() % 10 == 0) r.c.reset();
+      TupleBuf tb(l);
+      r.a ? tb.set<int64_t>(0, *r.a) : tb.null(0);
+      if (!r.b) tb.null(1);
+      else if (packedKeys) tb.set<int16_t>(1, static_cast<int16_t>(*r.b));
+      else tb.str(1, std::to_string(*r.b + 20));  // two digits: text order is number order
+      r.c ? tb.set<int64_t>(2, *r.c) : tb.null(2);
+      tb.set<int32_t>(3, i);
+      ids.push_back(t.insert(tb.data(), undo));
+      rows.push_back(r);
+    }
+    // Remove a third again so the tree has seen deletions too.
+    for (int i = 0; i < 400; i += 3) t.erase(ids[i], undo);
+    undo.commit();
+
+    // Key order of the rows, NULLs last, per column; ties on the full key by insertion.
+    auto cmp = [](const std::optional<int64_t>& x, const std::optional<int64_t>& y) {
+      if (!x || !y) return x ? -1 : y ? 1 : 0;
+      return *x < *y ? -1 : *x > *y ? 1 : 0;
+    };
+    for (int trial = 0; trial < 200; ++trial) {
+      uint32_t eq = rng() % 3;
+      Row probe{value(6), value(4), value(1000) * 1000000000LL};
+      bool incl = rng() % 2;
+      TupleBuf key(idx->keyLayout());
+      key.set<int64_t>(0, *probe.a).set<int64_t>(2, *probe.c);
+      if (packedKeys) key.set<int16_t>(1, static_cast<int16_t>(*probe.b));
+      else key.str(1, std::to_string(*probe.b + 20));
+      // Equality on the first eq columns, then column eq > probe (or >= when incl).
+      std::vector<std::pair<Row, int32_t>> expected;
+      for (int i = 0; i < 400; ++i) {
+        if (i % 3 == 0) continue;
+        const Row& r = rows[i];
+        std::optional<int64_t> rv[3] = {r.a, r.b, r.c}, pv[3] = {probe.a, probe.b, probe.c};
+        bool ok = true;
+        for (uint32_t k = 0; k < eq && ok; ++k) ok = rv[k] && *rv[k] == *pv[k];
+        if (ok) ok = rv[eq] && (incl ? *rv[eq] >= *pv[eq] : *rv[eq] > *pv[eq]);
+        if (ok) expected.push_back({r, i});
+      }
+      std::stable_sort(expected.begin(), expected.end(), [&](const auto& x, const auto& y) {
+        for (auto f : {&Row::a, &Row::b, &Row::c})
+          if (int c = cmp(x.first.*f, y.first.*f)) return c < 0;
+        return false;
+      });
+      std::vector<int32_t> want;
+      for (const auto& e : expected) want.push_back(e.second);
+      INFO("packed " << packedKeys << " eq " << eq << " incl " << incl);
+      CHECK(scanIds(t, idx, key.data(), eq + 1, incl, key.data(), eq, true, 3) == want);
+    }
   }
 }
