@@ -38,6 +38,9 @@ class Index {
   // A row whose key equals key (the first in index order for an ordered index), or kNoRow.
   // A key containing NULL matches nothing.
   virtual RowId find(const uint8_t* key) const = 0;
+  // The same, for the uniqueness check before a row is entered: an index may answer it
+  // from wherever the coming insert will look anyway (see OrderedIndex).
+  virtual RowId findBeforeInsert(const uint8_t* key) const { return find(key); }
   virtual size_t size() const = 0;
 
   // Maintenance, for Table only. insert() does not check uniqueness (the table checks

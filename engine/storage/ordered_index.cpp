@@ -129,7 +129,10 @@ OrderedIndex::Entry OrderedIndex::entryOf(const uint8_t* key, RowId row) const {
 }
 
 RowId OrderedIndex::find(const uint8_t* key) const {
-  if (unique_) return unique_->find(key);
+  return unique_ ? unique_->find(key) : findInTree(key);
+}
+
+RowId OrderedIndex::findInTree(const uint8_t* key) const {
   const TupleLayout& l = keyLayout();
   if (tupleHasNull(l, key)) return kNoRow;
   auto n = static_cast<uint32_t>(l.types.size());

@@ -50,6 +50,9 @@ class OrderedIndex final : public Index {
   ~OrderedIndex() override;
 
   RowId find(const uint8_t* key) const override;
+  // From the tree, not the hash: the insert that follows walks the same path, and keys
+  // that grow (order numbers) keep that path in cache where hash slots would miss.
+  RowId findBeforeInsert(const uint8_t* key) const override { return findInTree(key); }
   size_t size() const override { return tree_.size(); }
   void insert(const uint8_t* key, RowId row) override;
   void remove(const uint8_t* key, RowId row) override;
@@ -78,6 +81,7 @@ class OrderedIndex final : public Index {
   }
 
  private:
+  RowId findInTree(const uint8_t* key) const;
   Entry entryOf(const uint8_t* key, RowId row) const;
   Packed pack(const uint8_t* key, uint32_t columns) const;
   // Entry key against a key tuple over its first `columns` columns (<0, 0, >0).

@@ -233,7 +233,7 @@ void Table::checkUnique(const uint8_t* tuple, RowId self) const {
     if (!index->unique()) continue;
     keyOf(tuple, *index, key);
     if (tupleHasNull(index->keyLayout(), key)) continue;  // NULLs never conflict
-    RowId other = index->find(key);
+    RowId other = index->findBeforeInsert(key);
     if (other != kNoRow && other != self) throwUnique(*index, key, false);
   }
 }
