@@ -26,6 +26,18 @@ void putBits(OrderedIndex::Packed& out, uint32_t& pos, uint64_t v, uint32_t n) {
   }
 }
 
+// The n bits at bit position pos, advancing pos.
+uint64_t getBits(const OrderedIndex::Packed& in, uint32_t& pos, uint32_t n) {
+  uint64_t v = 0;
+  while (n) {
+    uint32_t word = pos / 64, room = 64 - pos % 64, take = std::min(room, n);
+    v = (take == 64 ? 0 : v << take) | ((in[word] >> (room - take)) & lowBits(take));
+    pos += take;
+    n -= take;
+  }
+  return v;
+}
+
 // The first `bits` bits of two bit strings compared as unsigned numbers.
 int comparePrefix(const OrderedIndex::Packed& a, const OrderedIndex::Packed& b, uint32_t bits) {
   for (size_t w = 0; bits; ++w) {
@@ -80,7 +92,6 @@ OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
     prefixBits_.push_back(bits);
   }
   if (bits > kPackedBits) packed_ = false;
-  if (unique) unique_ = std::make_unique<HashIndex>(this->name(), this->columns(), this->keyLayout());
 }
 
 OrderedIndex::~OrderedIndex() { clear(); }
@@ -88,7 +99,7 @@ OrderedIndex::~OrderedIndex() { clear(); }
 void OrderedIndex::clear() {
   for (const Entry& e : tree_) std::free(e.key);
   tree_.clear();
-  if (unique_) unique_->clear();
+  hash_.reset();
 }
 
 OrderedIndex::Packed OrderedIndex::pack(const uint8_t* key, uint32_t columns) const {
@@ -107,6 +118,23 @@ OrderedIndex::Packed OrderedIndex::pack(const uint8_t* key, uint32_t columns) co
     putBits(out, pos, v ^ (uint64_t{1} << (width - 1)), width);
   }
   return out;
+}
+
+void OrderedIndex::unpack(const Entry& e, uint8_t* key) const {
+  const TupleLayout& l = keyLayout();
+  if (!packed_) {
+    std::memcpy(key, e.key, l.size);
+    return;
+  }
+  std::memset(key, 0, l.size);
+  uint32_t pos = 0;
+  for (size_t c = 0; c < l.types.size(); ++c) {
+    uint32_t size = physicalSize(l.types[c].id), width = size * 8;
+    key[c] = static_cast<uint8_t>(getBits(e.packed, pos, 1));
+    uint64_t v = getBits(e.packed, pos, width) ^ (uint64_t{1} << (width - 1));
+    // Little-endian: the low `size` bytes of the (two's complement) value are the field.
+    if (!key[c]) std::memcpy(key + l.offsets[c], &v, size);
+  }
 }
 
 int OrderedIndex::compareKey(const Entry& e, const Packed& packed, const uint8_t* key,
@@ -129,7 +157,17 @@ OrderedIndex::Entry OrderedIndex::entryOf(const uint8_t* key, RowId row) const {
 }
 
 RowId OrderedIndex::find(const uint8_t* key) const {
-  return unique_ ? unique_->find(key) : findInTree(key);
+  if (!unique()) return findInTree(key);
+  if (!hash_) {
+    auto hash = std::make_unique<HashIndex>(name(), columns(), keyLayout());
+    std::vector<uint8_t> key(keyLayout().size);
+    for (const Entry& e : tree_) {
+      unpack(e, key.data());
+      hash->insert(key.data(), e.row);
+    }
+    hash_ = std::move(hash);
+  }
+  return hash_->find(key);
 }
 
 RowId OrderedIndex::findInTree(const uint8_t* key) const {
@@ -146,7 +184,7 @@ void OrderedIndex::insert(const uint8_t* key, RowId row) {
   Entry e = entryOf(key, row);
   try {
     tree_.insert(e);
-    if (unique_) unique_->insert(key, row);
+    if (hash_) hash_->insert(key, row);
   } catch (...) {
     tree_.erase(e);
     std::free(e.key);
@@ -155,7 +193,7 @@ void OrderedIndex::insert(const uint8_t* key, RowId row) {
 }
 
 void OrderedIndex::remove(const uint8_t* key, RowId row) {
-  if (unique_) unique_->remove(key, row);
+  if (hash_) hash_->remove(key, row);
   const TupleLayout& l = keyLayout();
   // The exact (key, row) entry; a generic-mode lookup compares against the given key bytes.
   Entry probe{packed_ ? pack(key, static_cast<uint32_t>(l.types.size())) : Packed{},

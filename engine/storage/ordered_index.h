@@ -6,8 +6,9 @@
 // Keys whose columns are all integer-like and fit in kPackedWords words, a NULL bit per
 // column included, are packed into an order-preserving bit string compared a word at a
 // time (TPC-C's keys); other keys keep a copy of the key tuple compared field by field.
-// A unique index also keeps a hash index of its keys, so that point lookups (and the
-// uniqueness checks of every insert) do not walk the tree.
+// A unique index answers point lookups from a hash index of its keys, built on the first
+// lookup and kept in step from then on: indexes only ever scanned by range (TPC-C's
+// order lines) never pay for hashing their inserts.
 #pragma once
 #include <array>
 #include <memory>
@@ -84,12 +85,15 @@ class OrderedIndex final : public Index {
   RowId findInTree(const uint8_t* key) const;
   Entry entryOf(const uint8_t* key, RowId row) const;
   Packed pack(const uint8_t* key, uint32_t columns) const;
+  void unpack(const Entry& e, uint8_t* key) const;  // the key tuple back (packed or copied)
   // Entry key against a key tuple over its first `columns` columns (<0, 0, >0).
   int compareKey(const Entry& e, const Packed& packed, const uint8_t* key, uint32_t columns) const;
 
   bool packed_ = false;
   std::vector<uint32_t> prefixBits_;  // packed mode: bits taken by the first c columns
-  std::unique_ptr<HashIndex> unique_;  // unique indexes: exact-key lookups
+  // Unique indexes, after the first find(): every key, for exact-key lookups. A cache that
+  // find() fills, hence mutable.
+  mutable std::unique_ptr<HashIndex> hash_;
   Tree tree_;
 };
 

@@ -299,3 +299,47 @@ TEST_CASE("ordered index keys, packed and generic, order and bound like SQL comp
     }
   }
 }
+
+// A unique ordered index answers find() from a hash built on the first lookup: the hash is
+// filled from the tree (packed keys unpacked, negative values and NULLs included) and kept
+// in step by later inserts, deletes and rollbacks.
+TEST_CASE("unique ordered index point lookups before and after its hash exists", "[storage][index]") {
+  for (bool packedKeys : {true, false}) {
+    std::vector<ColumnSpec> cols = {{"a", {TypeId::Int8}}, {"b", {TypeId::Int2}}, {"id", {TypeId::Int4}}};
+    if (!packedKeys) cols[1] = {"b", {TypeId::Text}};
+    Table t("t", cols, StorageKind::Row);
+    const TupleLayout& l = t.layout();
+    UndoLog undo;
+    Index* idx = t.createIndex("t_ab", {0, 1}, IndexKind::Ordered, true, undo);
+    auto row = [&](int64_t a, int b, int id) {
+      TupleBuf tb(l);
+      tb.set<int64_t>(0, a).set<int32_t>(2, id);
+      packedKeys ? tb.set<int16_t>(1, static_cast<int16_t>(b)) : tb.str(1, std::to_string(b));
+      return tb;
+    };
+    auto lookup = [&](int64_t a, int b) {
+      TupleBuf k(idx->keyLayout());
+      k.set<int64_t>(0, a);
+      packedKeys ? k.set<int16_t>(1, static_cast<int16_t>(b)) : k.str(1, std::to_string(b));
+      return duet_index_lookup(idx, k.data());
+    };
+    std::vector<RowId> ids;
+    for (int i = 0; i < 50; ++i) ids.push_back(t.insert(row(-i * 1000000007LL, -i, i).data(), undo));
+    TupleBuf withNull = row(5, 5, 99);
+    withNull.null(1);
+    t.insert(withNull.data(), undo);
+    undo.commit();
+    // The first lookup builds the hash from the tree.
+    for (int i = 0; i < 50; ++i) CHECK(lookup(-i * 1000000007LL, -i) == ids[i]);
+    CHECK(lookup(1, 1) == kNoRow);
+    // Changes after it exists, and a rollback, keep it exact.
+    t.erase(ids[3], undo);
+    RowId fresh = t.insert(row(7, 7, 100).data(), undo);
+    CHECK(lookup(-3 * 1000000007LL, -3) == kNoRow);
+    CHECK(lookup(7, 7) == fresh);
+    CHECK(uniqueError([&] { t.insert(row(-4 * 1000000007LL, -4, 101).data(), undo); }).starts_with("23505"));
+    undo.rollback();
+    CHECK(lookup(-3 * 1000000007LL, -3) == ids[3]);
+    CHECK(lookup(7, 7) == kNoRow);
+  }
+}
