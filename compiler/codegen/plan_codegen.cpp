@@ -3,6 +3,7 @@
 // filter, project, join probe, output) becomes one loop nest with values in registers.
 // Pipeline breakers (hash join build, aggregation, sort, materialise) hand tuples to the
 // precompiled structures in query_runtime.h.
+#include <algorithm>
 #include <cstddef>
 
 #include "compiler/codegen/codegen_internal.h"
@@ -362,11 +363,22 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
     case NodeKind::Aggregate: {
       const TupleLayout* keyLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
       uint32_t stateSize = std::max<uint32_t>(16, kAggSlot * node.aggs.size());
-      llvm::Value* groups = call("duet_q_groups_new", ptrTy_, {qctx_, ptrConst(keyLayout), b.getInt32(stateSize)});
-      llvm::Value* key = tupleAlloca(*keyLayout);
+      // Without groups or DISTINCT there is one state, on the stack: no group table.
+      bool single = node.exprs.empty() &&
+                    std::none_of(node.aggs.begin(), node.aggs.end(), [](const plan::AggSpec& a) { return a.distinct; });
       llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
-      llvm::Value* isNew = eb.CreateAlloca(b.getInt8Ty());
       llvm::Type* i8 = b.getInt8Ty();
+      llvm::Value* groups = nullptr;
+      llvm::AllocaInst* singleState = nullptr;
+      if (single) {
+        singleState = eb.CreateAlloca(llvm::ArrayType::get(i8, stateSize));
+        singleState->setAlignment(llvm::Align(16));
+        b.CreateMemSet(singleState, b.getInt8(0), stateSize, llvm::Align(16));
+      } else {
+        groups = call("duet_q_groups_new", ptrTy_, {qctx_, ptrConst(keyLayout), b.getInt32(stateSize)});
+      }
+      llvm::Value* key = tupleAlloca(*keyLayout);
+      llvm::Value* isNew = eb.CreateAlloca(b.getInt8Ty());
       auto slot = [&](llvm::Value* state, size_t k, size_t offset) {
         return b.CreateConstInBoundsGEP1_64(i8, state, kAggSlot * k + offset);
       };
@@ -385,8 +397,11 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       producePipeline(*this, *node.children[0], [&](Row& row) {
         Row keys;
         for (const auto& k : node.exprs) keys.push_back(expr(*k, row));
-        storeRow(key, *keyLayout, keys);
-        llvm::Value* state = call("duet_q_groups_find", ptrTy_, {groups, key, isNew});
+        llvm::Value* state = singleState;
+        if (!single) {
+          storeRow(key, *keyLayout, keys);
+          state = call("duet_q_groups_find", ptrTy_, {groups, key, isNew});
+        }
         for (size_t k = 0; k < node.aggs.size(); ++k) {
           const plan::AggSpec& agg = node.aggs[k];
           llvm::Value* countPtr = slot(state, k, 16);
@@ -428,15 +443,10 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
           });
         }
       });
-      if (node.exprs.empty()) {  // a plain aggregate yields one row even over no input
-        call("duet_q_groups_find", ptrTy_, {groups, key, isNew});
-      }
-      llvm::Value* n = call("duet_q_groups_size", i64Ty_, {groups});
-      loop(b.getInt64(0), [&] { return n; }, [&](llvm::Value* i, llvm::BasicBlock*) {
-        llvm::Value* entry = call("duet_q_groups_entry", ptrTy_, {groups, i});
+      // One output row per group: its keys, then each aggregate's result from its state.
+      auto emitGroup = [&](llvm::Value* entry, llvm::Value* state) {
         Row out;
         for (size_t c = 0; c < keyLayout->types.size(); ++c) out.push_back(loadField(entry, *keyLayout, c));
-        llvm::Value* state = b.CreateConstInBoundsGEP1_64(i8, entry, keyLayout->size);
         for (size_t k = 0; k < node.aggs.size(); ++k) {
           const plan::AggSpec& agg = node.aggs[k];
           llvm::Value* count = b.CreateLoad(i64Ty_, slot(state, k, 16));
@@ -458,6 +468,18 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
           out.push_back(v);
         }
         consume(out);
+      };
+      if (single) {  // a plain aggregate yields one row even over no input
+        emitGroup(nullptr, singleState);
+        return;
+      }
+      if (node.exprs.empty()) {  // the same with DISTINCT: the group table gets its one group
+        call("duet_q_groups_find", ptrTy_, {groups, key, isNew});
+      }
+      llvm::Value* n = call("duet_q_groups_size", i64Ty_, {groups});
+      loop(b.getInt64(0), [&] { return n; }, [&](llvm::Value* i, llvm::BasicBlock*) {
+        llvm::Value* entry = call("duet_q_groups_entry", ptrTy_, {groups, i});
+        emitGroup(entry, b.CreateConstInBoundsGEP1_64(i8, entry, keyLayout->size));
       });
       return;
     }
