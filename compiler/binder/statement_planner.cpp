@@ -159,10 +159,10 @@ NodePtr indexRange(Table& table, const std::vector<ExprPtr>& conjuncts) {
   return n;
 }
 
-// Whether a single-table access (as accessPath and filter build it) is an index range scan.
-bool scansIndexRange(const Node& n) {
-  if (n.kind == NodeKind::Filter) return scansIndexRange(*n.children[0]);
-  return n.kind == NodeKind::IndexRange;
+// The index a single-table access (as accessPath and filter build it) walks by range, or null.
+const Index* rangeIndex(const Node& n) {
+  if (n.kind == NodeKind::Filter) return rangeIndex(*n.children[0]);
+  return n.kind == NodeKind::IndexRange ? n.index : nullptr;
 }
 
 // A scan of one table, using a unique index when `conjuncts` (over this table's own row)
@@ -948,10 +948,6 @@ class StatementPlanner {
     if (!s.from.empty()) b_.fail(sqlstate::kFeatureNotSupported, "UPDATE ... FROM is not supported yet", s.begin);
     const TableBinding& t = resolve(s.table);
     FromPlan fp = planSingle(t, s.alias, s.where.get());
-    // An index range scan would meet a row again after the update moved it further along
-    // the index: read every matching row before changing any. (DELETE needs no such care:
-    // the scan steps past a row before returning it, and erasing it leaves the rest.)
-    if (scansIndexRange(*fp.node)) fp.node = materialize(std::move(fp.node));
     const auto& cols = t.table->columns();
     std::vector<ExprPtr> values(cols.size());
     for (const auto& set : s.set) {
@@ -964,6 +960,15 @@ class StatementPlanner {
         b_.fail(sqlstate::kDuplicateColumn, fmt::format("multiple assignments to same column \"{}\"", set.columns[0]), set.columnLocations[0]);
       ExprPtr v = set.value->kind == sql::ExprKind::Default ? defaultFor(t, found) : b_.bind(*set.value, fp.scope);
       values[found] = b_.coerce(std::move(v), cols[found].type, CastContext::Assignment, set.value->location);
+    }
+    // An index range scan would meet a row again after the update moved it further along
+    // the index: when the update sets a key column of that index, read every matching row
+    // before changing any. (DELETE needs no such care: the scan steps past a row before
+    // returning it, and erasing it leaves the rest.)
+    if (const Index* walked = rangeIndex(*fp.node)) {
+      bool setsKey = false;
+      for (uint32_t c : walked->columns()) setsKey = setsKey || values[c] != nullptr;
+      if (setsKey) fp.node = materialize(std::move(fp.node));
     }
     std::vector<ExprPtr> row;
     row.push_back(plan::makeColumn(static_cast<int>(cols.size()), {TypeId::Int8, -1}));  // rowid

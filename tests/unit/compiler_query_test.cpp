@@ -179,6 +179,11 @@ TEST_CASE("ordered index range scans: chosen for sargable conjuncts only, exact 
   f.run("update u set a = a + 1 where a >= 1 and a <= 3", &n);
   CHECK(n == 6);
   CHECK(f.outline == "Update(Project(Materialize(Filter(IndexRange[u_ad: a >= ?, a <= ?]))))");
+  // An update that leaves the walked index's key alone changes rows as the walk goes.
+  f.run("update t set c = c + 1 where b >= 'b' and b < 'c'", &n);
+  CHECK(n == 2);
+  CHECK(f.outline == "Update(Project(Filter(IndexRange[t_b: b >= ?, b < ?])))");
+  CHECK(f.run("select c from t where b >= 'b' order by a") == Lines{"3.00", "4.00"});
   CHECK(f.run("select a, d from u where a > 0") == Lines{"2|10", "2|11", "2|12", "3|20", "3|20", "4|30", "4|NULL"});
   f.run("delete from u where a = 3 and d <= 20", &n);
   CHECK(n == 2);
