@@ -1,6 +1,8 @@
 #include "engine/storage/key_ops.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "engine/types/hash.h"
 #include "engine/types/type_context.h"
@@ -43,6 +45,33 @@ int64_t loadIntegerLike(TypeId t, const uint8_t* p) {
     case 4: { int32_t v; std::memcpy(&v, p, 4); return v; }
     default: { int64_t v; std::memcpy(&v, p, 8); return v; }
   }
+}
+
+uint8_t* copyKeyDeep(const TupleLayout& layout, const uint8_t* t) {
+  auto varlena = [&](size_t c) -> const VarString* {
+    if (t[c] || !isVarlenaType(layout.types[c].id)) return nullptr;
+    const VarString* s;
+    std::memcpy(&s, t + layout.offsets[c], sizeof s);
+    return s;
+  };
+  auto padded = [](size_t n) { return (n + 15) & ~size_t{15}; };
+  size_t bytes = layout.size;
+  for (size_t c = 0; c < layout.types.size(); ++c)
+    if (const VarString* s = varlena(c)) bytes += padded(sizeof(VarString) + s->len);
+  auto* copy = static_cast<uint8_t*>(std::malloc(bytes));
+  if (!copy) throw std::bad_alloc();
+  std::memcpy(copy, t, layout.size);
+  size_t at = layout.size;
+  for (size_t c = 0; c < layout.types.size(); ++c) {
+    const VarString* s = varlena(c);
+    if (!s) continue;
+    size_t n = sizeof(VarString) + s->len;
+    std::memcpy(copy + at, s, n);
+    const auto* moved = reinterpret_cast<const VarString*>(copy + at);
+    std::memcpy(copy + layout.offsets[c], &moved, sizeof moved);
+    at += padded(n);
+  }
+  return copy;
 }
 
 bool tupleHasNull(const TupleLayout& layout, const uint8_t* t) {

@@ -20,6 +20,9 @@ uint64_t hashTuple(const TupleLayout& layout, const uint8_t* t);
 // int2/4/8, date, timestamp[tz]): index keys of these pack into machine words.
 bool isIntegerLike(TypeId t);
 int64_t loadIntegerLike(TypeId t, const uint8_t* p);
+// A malloc'd copy of a tuple that owns copies of its strings and arrays too (one block,
+// free() releases it): for keys that must outlive the rows they came from.
+uint8_t* copyKeyDeep(const TupleLayout& layout, const uint8_t* t);
 // "1, null, abc": the comma-separated values of a tuple, as in error details.
 std::string formatTuple(const TupleLayout& layout, const uint8_t* t);
 

@@ -76,6 +76,14 @@ bool OrderedIndex::Less::operator()(const Probe& p, const Entry& b) const {
   return c ? c > 0 : !p.after;
 }
 
+OrderedIndex::Entry OrderedIndex::Less::separator(const Entry& e) const {
+  Entry sep = e;
+  if (e.key) sep.key = copyKeyDeep(index->keyLayout(), e.key);
+  return sep;
+}
+
+void OrderedIndex::Less::release(const Entry& separator) const { std::free(separator.key); }
+
 OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
                            TupleLayout keyLayout, bool unique)
     : Index(std::move(name), IndexKind::Ordered, std::move(columns), std::move(keyLayout),
@@ -97,7 +105,7 @@ OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
 OrderedIndex::~OrderedIndex() { clear(); }
 
 void OrderedIndex::clear() {
-  for (const Entry& e : tree_) std::free(e.key);
+  tree_.forEach([](const Entry& e) { std::free(e.key); });
   tree_.clear();
   hash_.reset();
 }
@@ -161,10 +169,10 @@ RowId OrderedIndex::find(const uint8_t* key) const {
   if (!hash_) {
     auto hash = std::make_unique<HashIndex>(name(), columns(), keyLayout());
     std::vector<uint8_t> key(keyLayout().size);
-    for (const Entry& e : tree_) {
+    tree_.forEach([&](const Entry& e) {
       unpack(e, key.data());
       hash->insert(key.data(), e.row);
-    }
+    });
     hash_ = std::move(hash);
   }
   return hash_->find(key);
@@ -175,7 +183,7 @@ RowId OrderedIndex::findInTree(const uint8_t* key) const {
   if (tupleHasNull(l, key)) return kNoRow;
   auto n = static_cast<uint32_t>(l.types.size());
   Probe probe{packed_ ? pack(key, n) : Packed{}, key, n, false};
-  auto it = tree_.lower_bound(probe);
+  auto it = tree_.lowerBound(probe);
   if (it == tree_.end() || compareKey(*it, probe.packed, key, n) != 0) return kNoRow;
   return it->row;
 }
@@ -186,7 +194,8 @@ void OrderedIndex::insert(const uint8_t* key, RowId row) {
     tree_.insert(e);
     if (hash_) hash_->insert(key, row);
   } catch (...) {
-    tree_.erase(e);
+    Entry removed;
+    tree_.erase(e, &removed);
     std::free(e.key);
     throw;
   }
@@ -198,18 +207,14 @@ void OrderedIndex::remove(const uint8_t* key, RowId row) {
   // The exact (key, row) entry; a generic-mode lookup compares against the given key bytes.
   Entry probe{packed_ ? pack(key, static_cast<uint32_t>(l.types.size())) : Packed{},
               packed_ ? nullptr : const_cast<uint8_t*>(key), row, 0};
-  auto it = tree_.find(probe);
-  if (it == tree_.end()) return;
-  uint8_t* copy = it->key;
-  tree_.erase(it);
-  std::free(copy);
+  Entry removed;
+  if (tree_.erase(probe, &removed)) std::free(removed.key);
 }
 
-OrderedIndex::Tree::const_iterator OrderedIndex::lowerBound(const uint8_t* key,
-                                                            uint32_t columns,
-                                                            bool inclusive) const {
+OrderedIndex::Tree::Iterator OrderedIndex::lowerBound(const uint8_t* key, uint32_t columns,
+                                                      bool inclusive) const {
   if (columns == 0) return tree_.begin();
-  return tree_.lower_bound(Probe{packed_ ? pack(key, columns) : Packed{}, key, columns, !inclusive});
+  return tree_.lowerBound(Probe{packed_ ? pack(key, columns) : Packed{}, key, columns, !inclusive});
 }
 
 OrderedIndex::Bound OrderedIndex::bound(const uint8_t* key, uint32_t columns,

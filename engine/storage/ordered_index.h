@@ -1,7 +1,7 @@
-// The ordered index behind CREATE [UNIQUE] INDEX and composite keys: a balanced tree
-// (std::set) of entries in key order, then row order, so duplicates are allowed and each
-// entry is found exactly for removal. NULL key columns sort last, as PostgreSQL's default
-// ascending NULLS LAST order.
+// The ordered index behind CREATE [UNIQUE] INDEX and composite keys: a B+-tree
+// (bplus_tree.h) of entries in key order, then row order, so duplicates are allowed and
+// each entry is found exactly for removal. NULL key columns sort last, as PostgreSQL's
+// default ascending NULLS LAST order.
 //
 // Keys whose columns are all integer-like and fit in kPackedWords words, a NULL bit per
 // column included, are packed into an order-preserving bit string compared a word at a
@@ -12,7 +12,8 @@
 #pragma once
 #include <array>
 #include <memory>
-#include <set>
+
+#include "engine/storage/bplus_tree.h"
 
 #include "engine/storage/hash_index.h"
 #include "engine/storage/index.h"
@@ -43,8 +44,11 @@ class OrderedIndex final : public Index {
     bool operator()(const Entry& a, const Entry& b) const;
     bool operator()(const Entry& a, const Probe& p) const;
     bool operator()(const Probe& p, const Entry& b) const;
+    // Tree separators outlive the entries they come from: generic keys are deep-copied.
+    Entry separator(const Entry& e) const;
+    void release(const Entry& separator) const;
   };
-  using Tree = std::set<Entry, Less>;
+  using Tree = BPlusTree<Entry, Less>;
 
   OrderedIndex(std::string name, std::vector<uint32_t> columns, TupleLayout keyLayout,
                bool unique);
@@ -61,9 +65,15 @@ class OrderedIndex final : public Index {
 
   // First entry not before the bound (inclusive) or after it (exclusive); columns == 0
   // means the start of the index.
-  Tree::const_iterator lowerBound(const uint8_t* key, uint32_t columns, bool inclusive) const;
-  Tree::const_iterator begin() const { return tree_.begin(); }
-  Tree::const_iterator end() const { return tree_.end(); }
+  Tree::Iterator lowerBound(const uint8_t* key, uint32_t columns, bool inclusive) const;
+  // The first entry not before e itself (e, if it is still there).
+  Tree::Iterator lowerBound(const Entry& e) const { return tree_.lowerBound(e); }
+  bool same(const Entry& a, const Entry& b) const { return !Less{this}(a, b) && !Less{this}(b, a); }
+  Tree::Iterator begin() const { return tree_.begin(); }
+  Tree::Iterator end() const { return tree_.end(); }
+  Tree::Iterator prev(Tree::Iterator it) const { return tree_.prev(it); }
+  // Changes with every insert and remove, which move entries within the tree.
+  uint64_t version() const { return tree_.version(); }
   // A range bound over the first `columns` columns of key tuple `key` (0: unbounded), ready
   // for comparisons; `key` must outlive it.
   struct Bound {

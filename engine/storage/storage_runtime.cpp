@@ -15,10 +15,25 @@ namespace {
 
 struct RangeState {
   const OrderedIndex* index;
-  OrderedIndex::Tree::const_iterator cursor;  // the next entry to look at; end(): done
+  OrderedIndex::Tree::Iterator cursor;  // the next entry to look at; end(): done
+  // The cursor's entry and the index version it was taken at: when the caller changed the
+  // index since (deleting or updating the row it was handed moves entries), the walk
+  // finds its place again from the entry itself.
+  OrderedIndex::Entry next;
+  uint64_t version;
   OrderedIndex::Bound stop;  // the bound the walk runs towards: upper, or lower when descending
   uint32_t boundedColumns;   // entries with NULL among these are skipped
   bool descending;
+
+  void remember() {
+    version = index->version();
+    if (cursor != index->end()) next = *cursor;
+  }
+  void refind() {
+    auto it = index->lowerBound(next);
+    if (!descending) cursor = it;
+    else cursor = it != index->end() && index->same(*it, next) ? it : index->prev(it);
+  }
 };
 RangeState* stateOf(DuetIndexRange* r) { return std::launder(reinterpret_cast<RangeState*>(r->opaque)); }
 
@@ -56,25 +71,27 @@ void duet_index_range_open(DuetIndexRange* range, const Index* index, const uint
                            uint32_t lowerColumns, bool lowerInclusive, const uint8_t* upper,
                            uint32_t upperColumns, bool upperInclusive, bool descending) {
   auto* ordered = static_cast<const OrderedIndex*>(index);
-  auto* s = new (range->opaque) RangeState{ordered, ordered->end(), {}, std::max(lowerColumns, upperColumns),
+  auto* s = new (range->opaque) RangeState{ordered, ordered->end(), {}, 0, {}, std::max(lowerColumns, upperColumns),
                                            descending};
   if (prefixHasNull(lower, lowerColumns) || prefixHasNull(upper, upperColumns)) return;
   s->stop = descending ? ordered->bound(lower, lowerColumns, lowerInclusive)
                        : ordered->bound(upper, upperColumns, upperInclusive);
   if (!descending) {
     s->cursor = ordered->lowerBound(lower, lowerColumns, lowerInclusive);
-    return;
+  } else {
+    // The last entry within the upper bound: the one before the first entry past it.
+    auto past = upperColumns ? ordered->lowerBound(upper, upperColumns, !upperInclusive) : ordered->end();
+    s->cursor = past == ordered->begin() ? ordered->end() : ordered->prev(past);
   }
-  // The last entry within the upper bound: the one before the first entry past it.
-  auto past = upperColumns ? ordered->lowerBound(upper, upperColumns, !upperInclusive) : ordered->end();
-  if (past != ordered->begin()) s->cursor = std::prev(past);
+  s->remember();
 }
 
 RowId duet_index_range_next(DuetIndexRange* range) {
   RangeState* s = stateOf(range);
   const OrderedIndex& index = *s->index;
+  if (s->cursor != index.end() && s->version != index.version()) s->refind();
   while (s->cursor != index.end()) {
-    const OrderedIndex::Entry& e = *s->cursor;
+    const OrderedIndex::Entry e = *s->cursor;
     bool outside = s->descending ? index.before(e, s->stop) : index.beyond(e, s->stop);
     if (outside) {
       s->cursor = index.end();
@@ -82,8 +99,9 @@ RowId duet_index_range_next(DuetIndexRange* range) {
     }
     // Step off the entry before handing out its row, which the caller may delete.
     if (!s->descending) ++s->cursor;
-    else s->cursor = s->cursor == index.begin() ? index.end() : std::prev(s->cursor);
+    else s->cursor = s->cursor == index.begin() ? index.end() : index.prev(s->cursor);
     if (OrderedIndex::hasNull(e, s->boundedColumns)) continue;
+    s->remember();
     return e.row;
   }
   return kNoRow;

@@ -17,7 +17,7 @@ class UndoLog;
 // Iterator state of an index range scan; generated code reserves one on its stack and
 // treats it as opaque. The bound key buffers must stay valid until the scan ends.
 struct alignas(16) DuetIndexRange {
-  uint8_t opaque[96];
+  uint8_t opaque[192];
 };
 
 extern "C" {

@@ -1,0 +1,305 @@
+// The in-memory B+-tree under OrderedIndex: entries sorted by a strict order `Less` in
+// leaves of up to kLeafSlots entries, linked both ways for range walks; inner nodes hold
+// separators. Wide nodes keep a lookup to a few cache-missing levels where a binary tree
+// of a million entries takes twenty.
+//
+// Entries must be distinct under Less (OrderedIndex orders by key, then row). Less must
+// also compare entries with probe types (lowerBound), both ways round, and own the
+// separators: less.separator(e) makes one from an entry that may be erased later (a deep
+// copy where entries point at data), less.release(sep) frees it.
+//
+// Deletion removes empty leaves and inner nodes but does not merge half-empty ones: an
+// index that shrinks keeps some slack, in exchange for simple, fast changes.
+//
+// Iterators are (leaf, slot) positions: any insert or erase may move entries, so a walk
+// that changes the tree re-finds its place; version() tells it when.
+#pragma once
+#include <cassert>
+#include <cstdint>
+#include <utility>
+
+namespace duet {
+
+template <typename Entry, typename Less>
+class BPlusTree {
+  static constexpr uint32_t kLeafSlots = 32;
+  static constexpr uint32_t kInnerSlots = 32;  // children per inner node
+
+  struct Node {
+    bool leaf;
+    uint32_t count;  // entries (leaf) or children (inner)
+  };
+  struct Leaf : Node {
+    Leaf* prev = nullptr;
+    Leaf* next = nullptr;
+    Entry entries[kLeafSlots];
+  };
+  struct Inner : Node {
+    // child[i] holds entries e with separator[i-1] <= e < separator[i].
+    Entry separators[kInnerSlots - 1];
+    Node* children[kInnerSlots];
+  };
+
+ public:
+  class Iterator {
+   public:
+    Iterator() = default;
+    const Entry& operator*() const { return leaf_->entries[slot_]; }
+    const Entry* operator->() const { return &leaf_->entries[slot_]; }
+    bool operator==(const Iterator& o) const { return leaf_ == o.leaf_ && slot_ == o.slot_; }
+    Iterator& operator++() {
+      if (++slot_ == leaf_->count) {
+        leaf_ = leaf_->next;
+        slot_ = 0;
+      }
+      return *this;
+    }
+
+   private:
+    friend class BPlusTree;
+    Iterator(Leaf* leaf, uint32_t slot) : leaf_(leaf), slot_(slot) {}
+    Leaf* leaf_ = nullptr;  // null: end()
+    uint32_t slot_ = 0;
+  };
+
+  explicit BPlusTree(Less less) : less_(less) {}
+  BPlusTree(const BPlusTree&) = delete;
+  BPlusTree& operator=(const BPlusTree&) = delete;
+  ~BPlusTree() { clear(); }
+
+  size_t size() const { return size_; }
+  uint64_t version() const { return version_; }
+  // Only an empty tree has an empty leaf (its root).
+  Iterator begin() const { return size_ ? Iterator(first_, 0) : end(); }
+  Iterator end() const { return Iterator(); }
+  // The entry before `it` (end(): the last one); begin() has none: returns end().
+  Iterator prev(Iterator it) const {
+    if (!it.leaf_) return size_ ? Iterator(last_, last_->count - 1) : end();
+    if (it.slot_ > 0) return Iterator(it.leaf_, it.slot_ - 1);
+    Leaf* p = it.leaf_->prev;
+    return p ? Iterator(p, p->count - 1) : end();
+  }
+
+  // The first entry e with !less(e, probe).
+  template <typename Probe>
+  Iterator lowerBound(const Probe& probe) const {
+    if (!root_) return end();
+    Leaf* leaf = descend(probe, nullptr);
+    uint32_t slot = leafLowerBound(leaf, probe);
+    if (slot == leaf->count) return Iterator(leaf->next, 0);
+    return Iterator(leaf, slot);
+  }
+
+  // Inserts e, which no entry may equal.
+  void insert(const Entry& e) {
+    ++version_;
+    ++size_;
+    if (!root_) {
+      Leaf* leaf = new Leaf();
+      leaf->leaf = true;
+      leaf->count = 0;
+      root_ = first_ = last_ = leaf;
+    }
+    Path path;
+    Leaf* leaf = descend(e, &path);
+    uint32_t slot = leafLowerBound(leaf, e);
+    if (leaf->count < kLeafSlots) {
+      insertAt(leaf->entries, leaf->count, slot, e);
+      ++leaf->count;
+      return;
+    }
+    // Split the full leaf in two, put e in its half, and enter the right half's first
+    // entry as the separator in the parent.
+    Leaf* right = new Leaf();
+    right->leaf = true;
+    uint32_t half = kLeafSlots / 2;
+    right->count = kLeafSlots - half;
+    for (uint32_t i = 0; i < right->count; ++i) right->entries[i] = leaf->entries[half + i];
+    leaf->count = half;
+    right->next = leaf->next;
+    right->prev = leaf;
+    (leaf->next ? leaf->next->prev : last_) = right;
+    leaf->next = right;
+    if (slot <= half) {
+      insertAt(leaf->entries, leaf->count, slot, e);
+      ++leaf->count;
+    } else {
+      insertAt(right->entries, right->count, slot - half, e);
+      ++right->count;
+    }
+    insertSeparator(path, less_.separator(right->entries[0]), right);
+  }
+
+  // Removes the entry equal to e and returns it, or returns nothing when there is none.
+  bool erase(const Entry& e, Entry* removed) {
+    if (!root_) return false;
+    Path path;
+    Leaf* leaf = descend(e, &path);
+    uint32_t slot = leafLowerBound(leaf, e);
+    if (slot == leaf->count || less_(e, leaf->entries[slot])) return false;
+    ++version_;
+    --size_;
+    *removed = leaf->entries[slot];
+    for (uint32_t i = slot + 1; i < leaf->count; ++i) leaf->entries[i - 1] = leaf->entries[i];
+    if (--leaf->count > 0 || leaf == root_) return true;
+    (leaf->prev ? leaf->prev->next : first_) = leaf->next;
+    (leaf->next ? leaf->next->prev : last_) = leaf->prev;
+    delete leaf;
+    removeChild(path);
+    return true;
+  }
+
+  template <typename F>
+  void forEach(F f) const {
+    for (Leaf* l = first_; l; l = l->next)
+      for (uint32_t i = 0; i < l->count; ++i) f(l->entries[i]);
+  }
+
+  void clear() {
+    if (root_) destroy(root_);
+    root_ = nullptr;
+    first_ = last_ = nullptr;
+    size_ = 0;
+    ++version_;
+  }
+
+ private:
+  static constexpr int kMaxDepth = 32;
+  struct Path {
+    Inner* node[kMaxDepth];
+    uint32_t child[kMaxDepth];
+    int depth = 0;
+  };
+
+  template <typename T>
+  static void insertAt(T* items, uint32_t count, uint32_t at, const T& item) {
+    for (uint32_t i = count; i > at; --i) items[i] = items[i - 1];
+    items[at] = item;
+  }
+
+  // The leaf that holds x's place (x against separators: the child after every separator
+  // not above x), recording the way down when asked.
+  template <typename X>
+  Leaf* descend(const X& x, Path* path) const {
+    Node* n = root_;
+    while (!n->leaf) {
+      auto* in = static_cast<Inner*>(n);
+      uint32_t lo = 0, hi = in->count - 1;  // first separator above x
+      while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (less_(x, in->separators[mid])) hi = mid;
+        else lo = mid + 1;
+      }
+      if (path) {
+        assert(path->depth < kMaxDepth);
+        path->node[path->depth] = in;
+        path->child[path->depth] = lo;
+        ++path->depth;
+      }
+      n = in->children[lo];
+    }
+    return static_cast<Leaf*>(n);
+  }
+
+  template <typename X>
+  uint32_t leafLowerBound(const Leaf* leaf, const X& x) const {
+    uint32_t lo = 0, hi = leaf->count;
+    while (lo < hi) {
+      uint32_t mid = (lo + hi) / 2;
+      if (less_(leaf->entries[mid], x)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  // Enters `right` (whose entries are >= separator) just after the child the path's last
+  // step went into, splitting full inner nodes upwards and growing a new root at the top.
+  void insertSeparator(Path& path, Entry separator, Node* right) {
+    while (path.depth > 0) {
+      --path.depth;
+      Inner* in = path.node[path.depth];
+      uint32_t at = path.child[path.depth];  // right goes to child at + 1
+      if (in->count < kInnerSlots) {
+        insertAt(in->separators, in->count - 1, at, separator);
+        insertAt(in->children, in->count, at + 1, right);
+        ++in->count;
+        return;
+      }
+      // Full: lay out the kInnerSlots + 1 children and kInnerSlots separators, then split.
+      Entry seps[kInnerSlots];
+      Node* kids[kInnerSlots + 1];
+      for (uint32_t i = 0; i < kInnerSlots - 1; ++i) seps[i] = in->separators[i];
+      for (uint32_t i = 0; i < kInnerSlots; ++i) kids[i] = in->children[i];
+      insertAt(seps, kInnerSlots - 1, at, separator);
+      insertAt(kids, kInnerSlots, at + 1, right);
+      uint32_t leftKids = (kInnerSlots + 1) / 2;
+      auto* sibling = new Inner();
+      sibling->leaf = false;
+      in->count = leftKids;
+      sibling->count = kInnerSlots + 1 - leftKids;
+      for (uint32_t i = 0; i < leftKids; ++i) in->children[i] = kids[i];
+      for (uint32_t i = 0; i + 1 < leftKids; ++i) in->separators[i] = seps[i];
+      for (uint32_t i = 0; i < sibling->count; ++i) sibling->children[i] = kids[leftKids + i];
+      for (uint32_t i = 0; i + 1 < sibling->count; ++i) sibling->separators[i] = seps[leftKids + i];
+      separator = seps[leftKids - 1];  // moves up: it divides the two halves
+      right = sibling;
+    }
+    auto* root = new Inner();
+    root->leaf = false;
+    root->count = 2;
+    root->children[0] = root_;
+    root->children[1] = right;
+    root->separators[0] = separator;
+    root_ = root;
+  }
+
+  // Drops the child the path's last step went into (already freed), removing inner nodes
+  // left without children and collapsing a root with one child.
+  void removeChild(Path& path) {
+    while (path.depth > 0) {
+      --path.depth;
+      Inner* in = path.node[path.depth];
+      uint32_t at = path.child[path.depth];
+      for (uint32_t i = at + 1; i < in->count; ++i) in->children[i - 1] = in->children[i];
+      // The separator between the removed child and a neighbour goes with it.
+      if (in->count >= 2) {
+        uint32_t sep = at > 0 ? at - 1 : 0;
+        less_.release(in->separators[sep]);
+        for (uint32_t i = sep + 1; i + 1 < in->count; ++i) in->separators[i - 1] = in->separators[i];
+      }
+      if (--in->count > 0) break;
+      if (in == root_) {
+        root_ = nullptr;
+        delete in;
+        return;
+      }
+      delete in;
+    }
+    while (root_ && !root_->leaf && root_->count == 1) {
+      Inner* old = static_cast<Inner*>(root_);
+      root_ = old->children[0];
+      delete old;
+    }
+    if (!root_) first_ = last_ = nullptr;
+  }
+
+  void destroy(Node* n) {
+    if (n->leaf) {
+      delete static_cast<Leaf*>(n);
+      return;
+    }
+    auto* in = static_cast<Inner*>(n);
+    for (uint32_t i = 0; i < in->count; ++i) destroy(in->children[i]);
+    for (uint32_t i = 0; i + 1 < in->count; ++i) less_.release(in->separators[i]);
+    delete in;
+  }
+
+  Less less_;
+  Node* root_ = nullptr;
+  Leaf* first_ = nullptr;
+  Leaf* last_ = nullptr;
+  size_t size_ = 0;
+  uint64_t version_ = 0;
+};
+
+}  // namespace duet

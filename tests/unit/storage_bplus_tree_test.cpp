@@ -1,0 +1,110 @@
+// The B+-tree under ordered indexes, against std::set: random inserts and erases that
+// split and empty leaves and inner nodes, walks both ways, lower bounds, and separators
+// (which the tree must release exactly once each).
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <set>
+#include <vector>
+
+#include "engine/storage/bplus_tree.h"
+
+using namespace duet;
+
+namespace {
+
+struct Item {
+  int key;
+  int* owner;  // separators: a counter of live separator copies; entries: null
+};
+
+struct ItemLess {
+  int* liveSeparators;
+  bool operator()(const Item& a, const Item& b) const { return a.key < b.key; }
+  bool operator()(const Item& a, int b) const { return a.key < b; }
+  bool operator()(int a, const Item& b) const { return a < b.key; }
+  Item separator(const Item& e) const {
+    ++*liveSeparators;
+    return Item{e.key, liveSeparators};
+  }
+  void release(const Item& sep) const {
+    REQUIRE(sep.owner == liveSeparators);
+    --*liveSeparators;
+  }
+};
+
+using Tree = BPlusTree<Item, ItemLess>;
+
+std::vector<int> forward(const Tree& t) {
+  std::vector<int> out;
+  for (auto it = t.begin(); it != t.end(); ++it) out.push_back(it->key);
+  return out;
+}
+
+std::vector<int> backward(const Tree& t) {
+  std::vector<int> out;
+  for (auto it = t.prev(t.end()); it != t.end(); it = it == t.begin() ? t.end() : t.prev(it)) out.push_back(it->key);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("B+-tree matches std::set through growth and shrinkage", "[storage][btree]") {
+  int live = 0;
+  {
+    Tree tree(ItemLess{&live});
+    std::set<int> model;
+    std::mt19937 rng(11);
+    CHECK(tree.begin() == tree.end());
+    CHECK(tree.prev(tree.end()) == tree.end());
+    // Phases: grow to ~20000 (many inner splits), churn, then drain to empty and refill.
+    auto step = [&](int insertPercent, int range) {
+      int k = static_cast<int>(rng() % range);
+      Item removed{};
+      if (static_cast<int>(rng() % 100) < insertPercent) {
+        if (model.insert(k).second) tree.insert(Item{k, nullptr});
+      } else {
+        bool had = model.erase(k) > 0;
+        CHECK(tree.erase(Item{k, nullptr}, &removed) == had);
+        if (had) CHECK(removed.key == k);
+      }
+    };
+    auto verify = [&] {
+      REQUIRE(tree.size() == model.size());
+      std::vector<int> want(model.begin(), model.end());
+      REQUIRE(forward(tree) == want);
+      std::vector<int> back(want.rbegin(), want.rend());
+      REQUIRE(backward(tree) == back);
+      for (int i = 0; i < 200; ++i) {
+        int p = static_cast<int>(rng() % 60000) - 1000;
+        auto mine = tree.lowerBound(p);
+        auto theirs = model.lower_bound(p);
+        if (theirs == model.end()) REQUIRE(mine == tree.end());
+        else REQUIRE((mine != tree.end() && mine->key == *theirs));
+      }
+    };
+    for (int i = 0; i < 30000; ++i) step(90, 50000);
+    verify();
+    for (int i = 0; i < 30000; ++i) step(50, 50000);
+    verify();
+    for (int i = 0; i < 200000 && !model.empty(); ++i) step(5, 50000);
+    for (int k : std::vector<int>(model.begin(), model.end())) {
+      Item removed{};
+      CHECK(tree.erase(Item{k, nullptr}, &removed));
+      model.erase(k);
+    }
+    verify();
+    CHECK(live == 0);  // an empty tree holds no separators
+    // Ascending and descending insertion orders (appends split the rightmost leaf).
+    for (int k = 0; k < 5000; ++k) { tree.insert(Item{k, nullptr}); model.insert(k); }
+    for (int k = -1; k > -5000; --k) { tree.insert(Item{k, nullptr}); model.insert(k); }
+    verify();
+    // A version change on every change, none on lookups.
+    uint64_t v = tree.version();
+    tree.lowerBound(3);
+    CHECK(tree.version() == v);
+    tree.insert(Item{100000, nullptr});
+    CHECK(tree.version() != v);
+  }
+  CHECK(live == 0);  // the destructor released the rest
+}
