@@ -99,20 +99,6 @@ int16_t typeLen(TypeId t) {
   }
 }
 
-uint32_t physicalSize(TypeId t) {
-  switch (t) {
-    case TypeId::Bool: return 1;
-    case TypeId::Int2: return 2;
-    case TypeId::Int4:
-    case TypeId::Float4:
-    case TypeId::Date: return 4;
-    case TypeId::Numeric: return 16;
-    default: return 8;  // int8, float8, timestamps, string pointers
-  }
-}
-
-uint32_t physicalAlign(TypeId t) { return physicalSize(t); }
-
 std::string typeName(SqlType t) {
   switch (t.id) {
     case TypeId::Unknown: return "unknown";

@@ -75,8 +75,19 @@ SqlType sqlTypeFromOid(uint32_t oid, bool* known = nullptr);
 // The typlen PostgreSQL reports in RowDescription: fixed width, or -1 for varlena.
 int16_t typeLen(TypeId t);
 // Width in bytes of a stored value (strings: the 8-byte pointer), and its alignment.
-uint32_t physicalSize(TypeId t);
-uint32_t physicalAlign(TypeId t);
+// Inline: storage and key code ask this per column on every row.
+inline uint32_t physicalSize(TypeId t) {
+  switch (t) {
+    case TypeId::Bool: return 1;
+    case TypeId::Int2: return 2;
+    case TypeId::Int4:
+    case TypeId::Float4:
+    case TypeId::Date: return 4;
+    case TypeId::Numeric: return 16;
+    default: return 8;  // int8, float8, timestamps, string pointers
+  }
+}
+inline uint32_t physicalAlign(TypeId t) { return physicalSize(t); }
 // PostgreSQL's name for a type, as format_type() prints it: "integer",
 // "character varying(10)", "numeric(12,2)", "timestamp without time zone", ...
 std::string typeName(SqlType t);
