@@ -4,6 +4,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,11 @@ struct PlanRequest {
   TableResolver resolveTable;
   RoutineResolver resolveRoutines;    // null: only built-in functions exist
   VariableResolver resolveVariable;   // PL/pgSQL embedded statements only
+  // LANGUAGE sql bodies: a column of the same name wins over a variable (PostgreSQL
+  // resolves an SQL function's argument names after columns), and $n is parameter
+  // numberedParams[n-1] ($n counts the routine's arguments, not its frame's slots).
+  bool columnsHideVariables = false;
+  std::optional<std::vector<int>> numberedParams;
   int optLevel = 1;
 };
 

@@ -98,6 +98,10 @@ class RoutineCompiler {
       out_.argSlots.push_back(param.input ? slotOf_[p] : -1);
     }
     for (auto& t : argTypes) t.typmod = -1;
+    if (fn_.sqlBody) {
+      numberedSlots_.emplace();
+      for (int v : fn_.numberedParams) numberedSlots_->push_back(slotOf_[v]);
+    }
     out_.argLayout = TupleLayout::of(argTypes);
     out_.rowLayout = TupleLayout::of(req_.rowTypes);
     out_.resultSlot = out_.returnsValue ? out_.returnSlot : out_.outputSlots.empty() ? -1 : out_.outputSlots[0];
@@ -207,6 +211,13 @@ class RoutineCompiler {
     b_.CreateUnreachable();
   }
   void fail(const SqlError& e) { fail(e.code, e.what(), e.hint); }
+  // An error found while compiling: raised where the statement runs, or now when CREATE
+  // validates an SQL body (as PostgreSQL analyses those at CREATE).
+  void reject(const SqlError& e) {
+    if (req_.validate) throw e;
+    fail(e);
+    ensureOpen();
+  }
 
   // Converts a value for a variable of type `to`: assignment casts, else the explicit cast
   // (PostgreSQL falls back to converting through text there).
@@ -298,10 +309,7 @@ class RoutineCompiler {
                               const std::vector<SqlType>& extra = {}) {
     SqlError error("", "");
     std::optional<Planned> p = tryPlan(text, prefix, suffix, extra, &error);
-    if (!p) {
-      fail(error);
-      ensureOpen();
-    }
+    if (!p) reject(error);
     return p;
   }
 
@@ -327,6 +335,8 @@ class RoutineCompiler {
           if (ref.offset - text.begin == location - prefixLen) return slotForReference(ref);
         return -1;
       };
+      r.columnsHideVariables = fn_.sqlBody;
+      r.numberedParams = numberedSlots_;
       r.optLevel = req_.optLevel;
       p.stmt = planTree(r);
     } catch (SqlError& e) {
@@ -781,7 +791,79 @@ class RoutineCompiler {
     jumpTo(*target, s.isContinue);
   }
 
+  // check_sql_fn_retval: what an SQL function's final statement returns must fit the
+  // declared result, column count and assignment casts (42P13, at CREATE).
+  std::optional<SqlError> sqlResultMismatch(const Planned* p) {
+    std::vector<SqlType> expected = out_.returnsValue ? std::vector<SqlType>{req_.returnType} : req_.rowTypes;
+    bool composite = req_.shape.procedure || expected.size() != 1;
+    auto mismatch = [&](std::string detail) {
+      return SqlError("42P13", fmt::format("return type mismatch in function declared to return {}",
+                                           composite ? "record" : typeName(expected[0])),
+                      std::move(detail));
+    };
+    if (!p || !p->stmt.plan->returnsRows)
+      return mismatch("Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.");
+    auto assignable = [](SqlType from, SqlType to) {
+      if (from.id == TypeId::Unknown) from = {TypeId::Text, -1};
+      return from.id == to.id || binder::castAllowed(from.id, to.id, CastContext::Assignment);
+    };
+    const std::vector<OutputColumn>& columns = p->stmt.plan->columns;
+    if (!composite) {
+      if (columns.size() != 1) return mismatch("Final statement must return exactly one column.");
+      if (!assignable(columns[0].type, expected[0]))
+        return mismatch(fmt::format("Actual return type is {}.", typeName(columns[0].type)));
+      return std::nullopt;
+    }
+    if (columns.size() > expected.size()) return mismatch("Final statement returns too many columns.");
+    if (columns.size() < expected.size()) return mismatch("Final statement returns too few columns.");
+    for (size_t c = 0; c < columns.size(); ++c) {
+      if (!assignable(columns[c].type, expected[c]))
+        return mismatch(fmt::format("Final statement returns {} instead of {} at column {}.", typeName(columns[c].type),
+                                    typeName(expected[c]), c + 1));
+    }
+    return std::nullopt;
+  }
+
+  // An SQL function's final statement: its first row is the result (NULL, or a row of
+  // NULLs, when there is none). A SELECT stops after that row; INSERT/UPDATE/DELETE
+  // ... RETURNING still change every row they reach.
+  void emitFinalStatement(const Return& s) {
+    std::optional<Planned> p;
+    if (s.value && !(p = plan(*s.value, ""))) return;
+    if (std::optional<SqlError> e = sqlResultMismatch(p ? &*p : nullptr)) {
+      reject(*e);
+      return;
+    }
+    std::vector<int> slots = out_.returnsValue ? std::vector<int>{out_.returnSlot} : out_.outputSlots;
+    std::vector<SqlType> types = columnTypes(*p);
+    bool select = p->stmt.plan->command == PreparedPlan::Command::Select;
+    llvm::Value* count = countAlloca();
+    auto first = [&] { return b_.CreateICmpEQ(b_.CreateLoad(cg_.i64Ty_, count), b_.getInt64(0)); };
+    emit(*p, {}, [&](Row& row) {
+      auto store = [&] {
+        for (size_t c = 0; c < slots.size(); ++c) assignSlot(slots[c], row[c], types[c], nullptr);
+      };
+      if (select) {
+        store();
+        increment(count);
+        b_.CreateBr(cg_.pipelineEnd_.back());
+        ensureOpen();
+        return;
+      }
+      cg_.ifThen(first(), store);
+      increment(count);
+    });
+    cg_.ifThen(first(), [&] {
+      for (int slot : slots) storeSlot(slot, nullOf(slotTypes_[slot]));
+    });
+    emitReturn();
+  }
+
   void emitReturnStmt(const Return& s) {
+    if (s.finalStatement) {
+      emitFinalStatement(s);
+      return;
+    }
     if (s.value && out_.returnsValue) {
       auto v = evaluate(*s.value);
       if (!v) return;
@@ -825,6 +907,12 @@ class RoutineCompiler {
   void emitReturnQuery(const Return& s) {
     std::optional<Planned> p = plan(*s.value, "");
     if (!p) return;
+    if (s.finalStatement) {
+      if (std::optional<SqlError> e = sqlResultMismatch(&*p)) {
+        reject(*e);
+        return;
+      }
+    }
     std::vector<SqlType> types = columnTypes(*p);
     llvm::Value* count = countAlloca();
     emit(*p, {}, [&](Row& row) {
@@ -870,7 +958,7 @@ class RoutineCompiler {
       fail(sqlstate::kFeatureNotSupported, "CALL inside a routine is not supported yet");
       return;
     }
-    if (!s.into && info.returnsRows) {
+    if (!s.into && !s.discardRows && info.returnsRows) {
       fail("42601", "query has no destination for result data",
            select ? "If you want to discard the results of a SELECT, use PERFORM instead." : "");
       return;
@@ -970,6 +1058,7 @@ class RoutineCompiler {
   std::vector<int> slotOf_;  // per variable: its slot, -1 for rows and records (fields)
   std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row / record variable
   int rowCountSlot_ = -1;
+  std::optional<std::vector<int>> numberedSlots_;  // LANGUAGE sql: the slot $n names
   std::vector<JumpTarget> targets_;
   int nextCode_ = 2;  // 0 and 1 are "fell through" and "returned"
 };
@@ -981,11 +1070,13 @@ std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& req
   registerRoutineRuntime();
   std::string source = "$$" + request.body + "$$";
   BodySource body{source, 0, static_cast<uint32_t>(source.size()), request.body};
-  Function fn = parsePlpgsqlBody(request.shape, body, request.tableColumns);
+  Function fn = request.sqlBody ? parseSqlBody(request.shape, body)
+                                : parsePlpgsqlBody(request.shape, body, request.tableColumns);
 
   auto out = std::make_unique<CompiledRoutine>();
   out->name = request.signature;
   out->strict = request.strict;
+  out->voidIsNull = request.sqlBody;  // fmgr_sql returns a NULL datum for void
   out->code = std::make_unique<CompiledQuery>();
   auto context = std::make_unique<llvm::LLVMContext>();
   auto module = std::make_unique<llvm::Module>("routine", *context);
@@ -1000,6 +1091,7 @@ std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& req
   llvm::raw_string_ostream stream(problems);
   if (llvm::verifyModule(*module, &stream))
     throw SqlError(sqlstate::kInternalError, fmt::format("could not compile {}: {}", request.signature, stream.str()));
+  if (request.validate) return out;
   out->code->code = Jit::instance().compile(std::move(context), std::move(module), {name}, request.optLevel);
   out->entry = reinterpret_cast<CompiledRoutine::Entry>(out->code->code.functions[0]);
   out->compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();

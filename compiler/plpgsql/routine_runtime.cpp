@@ -123,6 +123,8 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
     const TupleLayout& rl = routine.resultLayout;
     if (routine.resultSlot >= 0) {
       copyField(vl, vars, routine.resultSlot, rl, result, 0);
+    } else if (routine.voidIsNull) {
+      result[rl.nullOffset(0)] = 1;
     } else {  // void: shown as an empty value, as PostgreSQL prints void
       const VarString* empty = statementArena().makeString(std::string_view());
       std::memcpy(result + rl.offsets[0], &empty, sizeof empty);
