@@ -509,10 +509,14 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     }
   };
   SqlType text{TypeId::Text, -1};
-  if (name == "now" || name == "transaction_timestamp" || name == "statement_timestamp" ||
-      name == "current_timestamp") {
+  if (name == "now" || name == "transaction_timestamp" || name == "current_timestamp") {
     arity(0);
     return call("duet_q_now", {TypeId::TimestampTz, -1}, {});
+  }
+  if (name == "statement_timestamp" || name == "clock_timestamp") {
+    arity(0);
+    return call(name == "clock_timestamp" ? "duet_q_clock_timestamp" : "duet_q_statement_timestamp",
+                {TypeId::TimestampTz, -1}, {});
   }
   if (name == "random") {
     arity(0);
