@@ -955,7 +955,7 @@ class RoutineCompiler {
     const PreparedPlan& info = *p->stmt.plan;
     bool select = info.command == PreparedPlan::Command::Select;
     if (info.command == PreparedPlan::Command::Call) {
-      fail(sqlstate::kFeatureNotSupported, "CALL inside a routine is not supported yet");
+      emitCall(*p);
       return;
     }
     if (!s.into && !s.discardRows && info.returnsRows) {
@@ -994,6 +994,53 @@ class RoutineCompiler {
     }
     if (!select) b_.CreateStore(b_.CreateLoad(cg_.i64Ty_, affectedRowsPtr()), count);
     finishCount(count);
+  }
+
+  // CALL p(...) (exec_stmt_call): the procedure's OUT and INOUT arguments come back as its
+  // row, stored into the variables passed in their places. An argument there that is not
+  // a plain variable is 42601 when the statement runs, as in PostgreSQL, where a cast
+  // around the variable counts as not writable too.
+  void emitCall(const Planned& p) {
+    const std::vector<std::pair<int, std::string>>& outputs = p.stmt.plan->callOutputs;
+    if (fn_.sqlBody && !outputs.empty()) {
+      reject(SqlError(sqlstate::kFeatureNotSupported,
+                      "calling procedures with output arguments is not supported in SQL functions"));
+      return;
+    }
+    std::vector<int> slots;
+    for (const auto& [argument, name] : outputs) {
+      const plan::Expr& arg = *p.stmt.root->exprs[argument];
+      if (arg.kind != plan::ExprKind::Param || arg.param >= static_cast<int>(slotTypes_.size())) {
+        fail("42601", name.empty() ? fmt::format("procedure parameter {} is an output parameter but corresponding "
+                                                 "argument is not writable", argument + 1)
+                                   : fmt::format("procedure parameter \"{}\" is an output parameter but "
+                                                 "corresponding argument is not writable", name));
+        ensureOpen();
+        return;
+      }
+      const Variable* var = variableOfSlot(arg.param);
+      if (var && var->constant) {
+        fail("22005", fmt::format("variable \"{}\" is declared CONSTANT", var->name));
+        ensureOpen();
+        return;
+      }
+      slots.push_back(arg.param);
+    }
+    std::vector<SqlType> types = columnTypes(p);
+    emit(p, {}, [&](Row& row) {
+      for (size_t c = 0; c < slots.size() && c < row.size(); ++c)
+        assignSlot(slots[c], row[c], types[c], variableOfSlot(slots[c]));
+    });
+  }
+
+  // The variable a slot belongs to (a record's field slots belong to the record).
+  const Variable* variableOfSlot(int slot) const {
+    for (size_t v = 0; v < fn_.variables.size(); ++v) {
+      if (slotOf_[v] == slot) return &fn_.variables[v];
+      for (const auto& field : fieldSlots_[v])
+        if (field.second == slot) return &fn_.variables[v];
+    }
+    return nullptr;
   }
 
   void emitGetDiagnostics(const GetDiagnostics& s) {

@@ -29,6 +29,7 @@ RoutineCandidate SqlSession::candidateOf(const RoutineInfo& r) const {
     if (!p.isInput() && !c.procedure) continue;
     c.argTypes.push_back(callType(p.type));
     c.argNames.push_back(p.name);
+    c.argOutputs.push_back(p.isOutput());
     c.defaults.push_back(p.defaultSql);
   }
   if (!outputs.empty()) {
