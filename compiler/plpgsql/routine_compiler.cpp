@@ -293,11 +293,18 @@ class RoutineCompiler {
   void setRowCount(llvm::Value* count) { storeSlot(rowCountSlot_, {count, b_.getFalse()}); }
 
   // ---- embedded SQL ------------------------------------------------------------------------
+  // Throws (failing the statement when it runs) for a record that no query in the body
+  // assigns (55000, its structure is unknown) and for a field a record does not have.
   int slotForReference(const VariableRef& ref) {
     const Variable& var = fn_.variables[ref.variable];
     if (var.type.kind == VarType::Kind::Row || var.type.kind == VarType::Kind::Record) {
+      if (var.type.kind == VarType::Kind::Record && fieldSlots_[ref.variable].empty())
+        throw SqlError("55000", fmt::format("record \"{}\" is not assigned yet", var.name),
+                       "The tuple structure of a not-yet-assigned record is indeterminate.");
       for (const auto& [name, slot] : fieldSlots_[ref.variable])
         if (name == ref.field) return slot;
+      if (!ref.field.empty())
+        throw SqlError("42703", fmt::format("record \"{}\" has no field \"{}\"", var.name, ref.field));
       return -1;
     }
     return slotOf_[ref.variable];
@@ -914,12 +921,30 @@ class RoutineCompiler {
       }
     }
     std::vector<SqlType> types = columnTypes(*p);
+    if (!s.finalStatement && !returnQueryTypesMatch(types)) return;
     llvm::Value* count = countAlloca();
     emit(*p, {}, [&](Row& row) {
       appendRow(row, types);
       increment(count);
     });
     finishCount(count);
+  }
+
+  // RETURN QUERY's columns must have the result columns' types exactly (PostgreSQL's
+  // convert_tuples_by_position; typmods aside): 42804 when the statement runs.
+  bool returnQueryTypesMatch(const std::vector<SqlType>& types) {
+    const std::vector<SqlType>& expected = out_.rowLayout.types;
+    if (types.size() != expected.size()) return true;  // appendRow reports the count
+    for (size_t c = 0; c < types.size(); ++c) {
+      SqlType t = types[c].id == TypeId::Unknown ? SqlType{TypeId::Text, -1} : types[c];
+      bool same = t.id == expected[c].id && (!t.isArray() || t.elementType().id == expected[c].elementType().id);
+      if (!same) {
+        fail("42804", "structure of query does not match function result type");
+        ensureOpen();
+        return false;
+      }
+    }
+    return true;
   }
 
   llvm::Value* countAlloca() {
