@@ -186,7 +186,14 @@ struct ExecSql : Stmt {  // SELECT/INSERT/UPDATE/DELETE, with INTO [STRICT] targ
 
 struct GetDiagnostics : Stmt {
   explicit GetDiagnostics(uint32_t loc) : Stmt(StmtKind::GetDiagnostics, loc) {}
-  enum class Item : uint8_t { RowCount, PgContext };
+  // CURRENT: RowCount, PgContext. STACKED (the error an exception handler caught): the
+  // others, in the order duet_plpgsql_error_text numbers them.
+  enum class Item : uint8_t {
+    RowCount, PgContext,
+    ReturnedSqlstate, MessageText, ExceptionDetail, ExceptionHint, ExceptionContext,
+    ColumnName, ConstraintName, DatatypeName, TableName, SchemaName,
+  };
+  bool stacked = false;
   std::vector<std::pair<Target, Item>> items;
 };
 

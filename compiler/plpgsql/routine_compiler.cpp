@@ -1074,6 +1074,10 @@ class RoutineCompiler {
       if (slots.size() != 1) continue;
       if (item == GetDiagnostics::Item::RowCount) {
         assignSlot(slots[0], loadSlot(rowCountSlot_), {TypeId::Int8, -1}, &fn_.variables[target.variable]);
+      } else if (s.stacked) {
+        int32_t what = static_cast<int32_t>(item) - static_cast<int32_t>(GetDiagnostics::Item::ReturnedSqlstate);
+        llvm::Value* text = cg_.call("duet_plpgsql_error_text", cg_.ptrTy_, {cur_.frame, b_.getInt32(what)});
+        assignSlot(slots[0], {text, b_.getFalse()}, {TypeId::Text, -1}, &fn_.variables[target.variable]);
       } else {
         assignSlot(slots[0], {cg_.stringConstant(""), b_.getFalse()}, {TypeId::Text, -1}, &fn_.variables[target.variable]);
       }
