@@ -306,6 +306,7 @@ ExprPtr Binder::bindVariable(const sql::ColumnRef& ref, const Scope& scope) {
       if (entry.alias == table)
         for (const auto& n : entry.names) column = column || n == ref.names.back();
   }
+  if (column && request_.columnsHideVariables) return nullptr;
   if (column) {
     std::string shown;
     for (const auto& n : ref.names) shown += (shown.empty() ? "" : ".") + n;
@@ -508,10 +509,14 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     }
   };
   SqlType text{TypeId::Text, -1};
-  if (name == "now" || name == "transaction_timestamp" || name == "statement_timestamp" ||
-      name == "current_timestamp") {
+  if (name == "now" || name == "transaction_timestamp" || name == "current_timestamp") {
     arity(0);
     return call("duet_q_now", {TypeId::TimestampTz, -1}, {});
+  }
+  if (name == "statement_timestamp" || name == "clock_timestamp") {
+    arity(0);
+    return call(name == "clock_timestamp" ? "duet_q_clock_timestamp" : "duet_q_statement_timestamp",
+                {TypeId::TimestampTz, -1}, {});
   }
   if (name == "random") {
     arity(0);
@@ -677,6 +682,11 @@ ExprPtr Binder::routineCall(const RoutineCandidate& r, std::vector<ExprPtr> args
   if (r.returnsSet)
     fail(sqlstate::kFeatureNotSupported,
          fmt::format("set-returning function {}() in the select list is not supported yet: use SELECT * FROM {}(...)",
+                     r.name, r.name), location);
+  // A row (several OUT arguments, RETURNS record) would be a composite value.
+  if (r.returnType.id == TypeId::Unknown)
+    fail(sqlstate::kFeatureNotSupported,
+         fmt::format("function {}() returning a row in the select list is not supported yet: use SELECT * FROM {}(...)",
                      r.name, r.name), location);
   auto e = std::make_unique<Expr>(ExprKind::RoutineCall, r.returnType);
   e->routine = r.oid;
@@ -897,6 +907,8 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
     case K::Param: {
       const auto& p = e.as<sql::Param>();
       int index = p.number - 1;
+      if (const auto& numbered = request_.numberedParams)
+        index = index >= 0 && index < static_cast<int>(numbered->size()) ? (*numbered)[index] : -1;
       if (index < 0 || index >= static_cast<int>(paramTypes_.size()))
         fail(sqlstate::kUndefinedParameter, fmt::format("there is no parameter ${}", p.number), e.location);
       return plan::makeParam(index, paramTypes_[index]);

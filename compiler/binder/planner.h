@@ -4,6 +4,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct RoutineCandidate {
   bool procedure = false;
   std::vector<SqlType> argTypes;  // the arguments a call passes, in order
   std::vector<std::string> argNames;
+  std::vector<bool> argOutputs;   // per argument: OUT or INOUT (a procedure's CALL passes them)
   std::vector<std::string> defaults;  // per argument: DEFAULT as SQL text, or ""
   SqlType returnType;             // what SELECT f() yields: text (an empty value) for void,
                                   // Unknown for a record
@@ -66,6 +68,10 @@ struct PreparedPlan {
                                      // per lifted literal, in parameter-number order
   std::vector<OutputColumn> columns; // what each returned row holds
   bool returnsRows = false;          // SELECT, or DML with RETURNING
+  // CALL: the procedure's OUT and INOUT arguments, in the order of its row: their
+  // positions in the argument list (root->exprs) and names (a CALL in PL/pgSQL writes the
+  // row back into the variables passed there).
+  std::vector<std::pair<int, std::string>> callOutputs;
   std::unique_ptr<CompiledQuery> compiled;
   std::string planOutline;           // plan::outline() of the physical plan compiled
   uint64_t catalogVersion = 0;       // stale once the database's catalog version moves on
@@ -94,6 +100,11 @@ struct PlanRequest {
   TableResolver resolveTable;
   RoutineResolver resolveRoutines;    // null: only built-in functions exist
   VariableResolver resolveVariable;   // PL/pgSQL embedded statements only
+  // LANGUAGE sql bodies: a column of the same name wins over a variable (PostgreSQL
+  // resolves an SQL function's argument names after columns), and $n is parameter
+  // numberedParams[n-1] ($n counts the routine's arguments, not its frame's slots).
+  bool columnsHideVariables = false;
+  std::optional<std::vector<int>> numberedParams;
   int optLevel = 1;
 };
 

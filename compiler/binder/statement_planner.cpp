@@ -256,6 +256,8 @@ class StatementPlanner {
         out->command = PreparedPlan::Command::Call;
         const sql::FuncCall& call = *req_.stmt->as<sql::CallStmt>().call;
         const RoutineCandidate& r = resolveCall(call, true);
+        for (size_t a = 0; a < r.argOutputs.size(); ++a)
+          if (r.argOutputs[a]) out->callOutputs.emplace_back(static_cast<int>(a), r.argNames[a]);
         root = functionScan(r, boundArgs_);
         for (size_t i = 0; i < r.resultTypes.size(); ++i) out->columns.push_back({r.resultNames[i], r.resultTypes[i]});
         out->returnsRows = !r.resultTypes.empty();

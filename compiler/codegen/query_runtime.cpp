@@ -142,6 +142,20 @@ const uint8_t* JoinTable::next(const uint8_t* key, uint64_t* cursor) const {
   return nullptr;
 }
 
+void TransactionClock::restart(int64_t startTimestamp) {
+  start = startTimestamp;
+  monotonicStart = std::chrono::steady_clock::now();
+  readings.clear();
+}
+
+int64_t TransactionClock::read() {
+  auto elapsed = std::chrono::steady_clock::now() - monotonicStart;
+  int64_t offset = std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
+  if (!readings.empty()) offset = std::max(offset, readings.back());
+  readings.push_back(offset);
+  return start + offset;
+}
+
 }  // namespace duet::rt
 
 using namespace duet;
@@ -198,6 +212,10 @@ const uint8_t* duet_q_join_next(JoinTable* t, const uint8_t* key, uint64_t* curs
   return t->next(key, cursor);
 }
 int64_t duet_q_now(QueryContext* ctx) { return ctx->transactionTimestamp; }
+int64_t duet_q_statement_timestamp(QueryContext* ctx) { return ctx->statementTimestamp; }
+int64_t duet_q_clock_timestamp(QueryContext* ctx) {
+  return ctx->clock ? ctx->clock->read() : ctx->transactionTimestamp;
+}
 
 // splitmix64: one 64-bit state, cheap, good enough for random(); the top 53 bits make a
 // double in [0, 1) as PostgreSQL's random() returns.
@@ -260,6 +278,7 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_distinct_first),
       DUET_Q(duet_q_join_new), DUET_Q(duet_q_join_insert), DUET_Q(duet_q_join_finish),
       DUET_Q(duet_q_join_next), DUET_Q(duet_q_now), DUET_Q(duet_q_random),
+      DUET_Q(duet_q_statement_timestamp), DUET_Q(duet_q_clock_timestamp),
       DUET_Q(duet_q_current_setting), DUET_Q(duet_q_setting_exists), DUET_Q(duet_q_check_limit),
       DUET_Q(duet_q_call_routine), DUET_Q(duet_q_call_routine_rows),
   };

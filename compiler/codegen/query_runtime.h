@@ -4,6 +4,7 @@
 // the layouts and use the type library's hash, compare and format functions on them.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -120,6 +121,20 @@ class SessionServices {
   virtual void notice(const char* severity, std::string message) = 0;
 };
 
+// clock_timestamp() read so that a transaction can be replayed: a transaction's clock is
+// its start timestamp (now()) plus the monotonic time elapsed since, never going back.
+// Every offset handed out is kept, in order: with the start timestamp and random()'s
+// starting state it is what a redo log records, and a replay hands out the same values.
+// (One entry per call: a transaction reading the clock in a long loop keeps them all.)
+struct TransactionClock {
+  int64_t start = 0;  // microseconds since 2000-01-01 UTC, the transaction's now()
+  std::chrono::steady_clock::time_point monotonicStart;
+  std::vector<int64_t> readings;  // offsets from `start`, microseconds
+
+  void restart(int64_t startTimestamp);
+  int64_t read();  // start + a new offset, not below the last one
+};
+
 // Everything one execution of a compiled query needs; generated code receives a pointer.
 struct QueryContext {
   const uint8_t* params = nullptr;   // parameters as a tuple (layout chosen by the binder)
@@ -132,6 +147,10 @@ struct QueryContext {
   // now()/CURRENT_TIMESTAMP: the transaction's start, microseconds since 2000-01-01 UTC
   // (recorded by the session so a replay of the statement sees the same value).
   int64_t transactionTimestamp = 0;
+  // statement_timestamp(): when the client's statement began (the transaction's start for
+  // its first statement, else a reading of `clock`), the same inside routines it calls.
+  int64_t statementTimestamp = 0;
+  TransactionClock* clock = nullptr;  // clock_timestamp(); null: now() stands in
   // random(): the session's generator state (see TransactionState::randomState).
   uint64_t* randomState = nullptr;
   // current_setting(name): the session's value of a setting; null if there is no such setting.
@@ -179,6 +198,8 @@ void duet_q_join_finish(duet::rt::JoinTable* t);
 const uint8_t* duet_q_join_next(duet::rt::JoinTable* t, const uint8_t* key, uint64_t* cursor);
 int64_t duet_q_now(duet::rt::QueryContext* ctx);
 double duet_q_random(duet::rt::QueryContext* ctx);
+int64_t duet_q_statement_timestamp(duet::rt::QueryContext* ctx);
+int64_t duet_q_clock_timestamp(duet::rt::QueryContext* ctx);
 const duet::VarString* duet_q_current_setting(duet::rt::QueryContext* ctx, const duet::VarString* name);
 // current_setting(name, missing_ok) is NULL for an unknown name: this says whether the
 // setting exists, raising current_setting's 42704 instead of answering false unless missingOk.

@@ -1,6 +1,8 @@
 // Column-reference walk over statements and expressions (see ast_walk.h).
 #include "compiler/parser/ast_walk.h"
 
+#include "compiler/parser/ast_routine.h"
+
 namespace duet::sql {
 namespace {
 
@@ -142,6 +144,7 @@ void visitColumnRefs(const Stmt& stmt, const Visit& visit) {
       walkTargets(d.returning, visit);
       break;
     }
+    case StmtKind::Call: walk(stmt.as<CallStmt>().call.get(), visit); break;
     default: break;  // other statements hold no expressions a variable could appear in
   }
 }

@@ -1,6 +1,5 @@
 // Positions inside a routine body, mapped back to the CREATE statement (PostgreSQL's
-// function_parse_error_transpose), the SQL parser run on a piece of the body, and the
-// check of LANGUAGE sql bodies.
+// function_parse_error_transpose) and the SQL parser run on a piece of the body.
 #include "compiler/parser/source_position.h"
 #include "compiler/plpgsql/plpgsql.h"
 #include "compiler/plpgsql/sql_fragment.h"
@@ -47,7 +46,5 @@ std::vector<sql::ParsedStatement> parseFragment(const BodySource& source, uint32
     throw SqlError(e.code, e.what(), e.detail, e.hint, source.position(begin + inText));
   }
 }
-
-void checkSqlBody(const BodySource& source) { parseFragment(source, 0, source.body, ""); }
 
 }  // namespace duet::plpgsql

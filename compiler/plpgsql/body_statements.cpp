@@ -413,32 +413,37 @@ Target BodyParser::parseAssignableTarget() {
 }
 
 StmtPtr BodyParser::parseGetDiagnostics(uint32_t loc) {
-  if (isKw("stacked")) notSupported("GET STACKED DIAGNOSTICS");
-  acceptKw("current");
-  expectKw("diagnostics");
   auto s = std::make_unique<GetDiagnostics>(loc);
+  s->stacked = acceptKw("stacked");
+  if (!s->stacked) acceptKw("current");
+  expectKw("diagnostics");
+  using Item = GetDiagnostics::Item;
+  static const std::pair<const char*, Item> kItems[] = {
+      {"row_count", Item::RowCount}, {"pg_context", Item::PgContext},
+      {"returned_sqlstate", Item::ReturnedSqlstate}, {"message_text", Item::MessageText},
+      {"pg_exception_detail", Item::ExceptionDetail}, {"pg_exception_hint", Item::ExceptionHint},
+      {"pg_exception_context", Item::ExceptionContext}, {"column_name", Item::ColumnName},
+      {"constraint_name", Item::ConstraintName}, {"pg_datatype_name", Item::DatatypeName},
+      {"table_name", Item::TableName}, {"schema_name", Item::SchemaName}};
   do {
     Target target = parseAssignableTarget();
     if (!isOp("=") && !isOp(":=")) syntaxError();
     advance();
-    GetDiagnostics::Item item;
-    if (isKw("row_count")) {
-      item = GetDiagnostics::Item::RowCount;
-    } else if (isKw("pg_context")) {
-      item = GetDiagnostics::Item::PgContext;
-    } else {
-      static const char* const kStackedOnly[] = {
-          "returned_sqlstate", "message_text", "pg_exception_detail", "pg_exception_hint", "pg_exception_context",
-          "column_name", "constraint_name", "pg_datatype_name", "table_name", "schema_name"};
-      for (const char* word : kStackedOnly)
-        if (isKw(word)) {
-          std::string upper;
-          for (char c : std::string(word)) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-          errorAt(sqlstate::kSyntaxError, fmt::format("diagnostics item {} is not allowed in GET CURRENT DIAGNOSTICS", upper),
-                  peek().offset);
-        }
-      syntaxError("unrecognized GET DIAGNOSTICS item");
+    const std::pair<const char*, Item>* found = nullptr;
+    for (const auto& entry : kItems)
+      if (isKw(entry.first)) found = &entry;
+    if (!found) syntaxError("unrecognized GET DIAGNOSTICS item");
+    // ROW_COUNT and PG_CONTEXT are the CURRENT items, the rest the STACKED ones.
+    bool currentItem = found->second == Item::RowCount || found->second == Item::PgContext;
+    if (currentItem == s->stacked) {
+      std::string upper;
+      for (char c : std::string(found->first)) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      errorAt(sqlstate::kSyntaxError,
+              fmt::format("diagnostics item {} is not allowed in GET {} DIAGNOSTICS", upper,
+                          s->stacked ? "STACKED" : "CURRENT"),
+              peek().offset);
     }
+    Item item = found->second;
     advance();
     s->items.emplace_back(std::move(target), item);
   } while (isOp(",") && (advance(), true));

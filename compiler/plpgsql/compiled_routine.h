@@ -36,6 +36,7 @@ struct CompiledRoutine {
   bool returnsSet = false;
   bool returnsValue = false;     // a scalar function without OUT arguments
   bool strict = false;           // STRICT: a NULL argument makes the result NULL, unrun
+  bool voidIsNull = false;       // void: NULL (LANGUAGE sql) rather than an empty value
   TupleLayout rowLayout;         // rows returned by RETURN NEXT / QUERY, or the OUT row
   int resultSlot = -1;           // what a scalar call returns: returnSlot, the one OUT
                                  // argument, or -1 (void)
@@ -57,6 +58,11 @@ struct RoutineCompileRequest {
   RoutineResolver resolveRoutines;
   TableLookup tableColumns;       // %ROWTYPE / %TYPE, as at CREATE
   bool strict = false;
+  bool sqlBody = false;           // LANGUAGE sql: the body is SQL statements (sql_body.cpp)
+  // CREATE's check of a LANGUAGE sql body (PostgreSQL's fmgr_sql_validator): statements
+  // that cannot be bound and a final statement that does not fit the result fail the
+  // compile instead of the call, and no machine code is made.
+  bool validate = false;
   int optLevel = 2;
 };
 

@@ -54,7 +54,9 @@ using TableLookup = std::function<std::optional<TableColumns>(const std::vector<
 // Throws SqlError with PostgreSQL's SQLSTATE, message and position.
 Function parsePlpgsqlBody(const RoutineShape& routine, const BodySource& source, const TableLookup& tables);
 
-// LANGUAGE sql: every statement of the body must parse.
-void checkSqlBody(const BodySource& source);
+// LANGUAGE sql: the body's statements as a PL/pgSQL tree (see sql_body.cpp). Throws
+// SqlError for syntax errors, statements that are not SELECT/INSERT/UPDATE/DELETE/CALL
+// (0A000) and $n beyond the arguments (42P02).
+Function parseSqlBody(const RoutineShape& routine, const BodySource& source);
 
 }  // namespace duet::plpgsql

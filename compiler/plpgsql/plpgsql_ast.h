@@ -164,6 +164,10 @@ struct Exit : Stmt {  // EXIT and CONTINUE
 struct Return : Stmt {  // RETURN, RETURN NEXT, RETURN QUERY
   explicit Return(StmtKind k, uint32_t loc) : Stmt(k, loc) {}
   std::optional<SqlText> value;  // RETURN QUERY: the query
+  // LANGUAGE sql: `value` is the body's last statement (absent for an empty body). Its
+  // first row is the result (RETURN) or all its rows are (RETURN QUERY), checked against
+  // the declared result as PostgreSQL's check_sql_fn_retval does (42P13).
+  bool finalStatement = false;
 };
 
 struct Perform : Stmt {
@@ -176,12 +180,20 @@ struct ExecSql : Stmt {  // SELECT/INSERT/UPDATE/DELETE, with INTO [STRICT] targ
   SqlText statement;
   bool into = false;
   bool strict = false;
+  bool discardRows = false;  // LANGUAGE sql: a statement's rows are dropped, not an error
   std::vector<Target> targets;
 };
 
 struct GetDiagnostics : Stmt {
   explicit GetDiagnostics(uint32_t loc) : Stmt(StmtKind::GetDiagnostics, loc) {}
-  enum class Item : uint8_t { RowCount, PgContext };
+  // CURRENT: RowCount, PgContext. STACKED (the error an exception handler caught): the
+  // others, in the order duet_plpgsql_error_text numbers them.
+  enum class Item : uint8_t {
+    RowCount, PgContext,
+    ReturnedSqlstate, MessageText, ExceptionDetail, ExceptionHint, ExceptionContext,
+    ColumnName, ConstraintName, DatatypeName, TableName, SchemaName,
+  };
+  bool stacked = false;
   std::vector<std::pair<Target, Item>> items;
 };
 
@@ -206,6 +218,10 @@ struct Function {
   std::vector<Variable> variables;  // parameters first, then FOUND, then declarations in order
   int found = -1;                   // the FOUND variable
   std::unique_ptr<Block> body;
+  // LANGUAGE sql: $n names variable numberedParams[n-1] (PL/pgSQL: $n is frame slot n-1),
+  // and a table column hides an argument of the same name instead of clashing with it.
+  bool sqlBody = false;
+  std::vector<int> numberedParams;
 };
 
 }  // namespace duet::plpgsql

@@ -98,6 +98,10 @@ class RoutineCompiler {
       out_.argSlots.push_back(param.input ? slotOf_[p] : -1);
     }
     for (auto& t : argTypes) t.typmod = -1;
+    if (fn_.sqlBody) {
+      numberedSlots_.emplace();
+      for (int v : fn_.numberedParams) numberedSlots_->push_back(slotOf_[v]);
+    }
     out_.argLayout = TupleLayout::of(argTypes);
     out_.rowLayout = TupleLayout::of(req_.rowTypes);
     out_.resultSlot = out_.returnsValue ? out_.returnSlot : out_.outputSlots.empty() ? -1 : out_.outputSlots[0];
@@ -207,6 +211,13 @@ class RoutineCompiler {
     b_.CreateUnreachable();
   }
   void fail(const SqlError& e) { fail(e.code, e.what(), e.hint); }
+  // An error found while compiling: raised where the statement runs, or now when CREATE
+  // validates an SQL body (as PostgreSQL analyses those at CREATE).
+  void reject(const SqlError& e) {
+    if (req_.validate) throw e;
+    fail(e);
+    ensureOpen();
+  }
 
   // Converts a value for a variable of type `to`: assignment casts, else the explicit cast
   // (PostgreSQL falls back to converting through text there).
@@ -282,11 +293,18 @@ class RoutineCompiler {
   void setRowCount(llvm::Value* count) { storeSlot(rowCountSlot_, {count, b_.getFalse()}); }
 
   // ---- embedded SQL ------------------------------------------------------------------------
+  // Throws (failing the statement when it runs) for a record that no query in the body
+  // assigns (55000, its structure is unknown) and for a field a record does not have.
   int slotForReference(const VariableRef& ref) {
     const Variable& var = fn_.variables[ref.variable];
     if (var.type.kind == VarType::Kind::Row || var.type.kind == VarType::Kind::Record) {
+      if (var.type.kind == VarType::Kind::Record && fieldSlots_[ref.variable].empty())
+        throw SqlError("55000", fmt::format("record \"{}\" is not assigned yet", var.name),
+                       "The tuple structure of a not-yet-assigned record is indeterminate.");
       for (const auto& [name, slot] : fieldSlots_[ref.variable])
         if (name == ref.field) return slot;
+      if (!ref.field.empty())
+        throw SqlError("42703", fmt::format("record \"{}\" has no field \"{}\"", var.name, ref.field));
       return -1;
     }
     return slotOf_[ref.variable];
@@ -298,10 +316,7 @@ class RoutineCompiler {
                               const std::vector<SqlType>& extra = {}) {
     SqlError error("", "");
     std::optional<Planned> p = tryPlan(text, prefix, suffix, extra, &error);
-    if (!p) {
-      fail(error);
-      ensureOpen();
-    }
+    if (!p) reject(error);
     return p;
   }
 
@@ -327,6 +342,8 @@ class RoutineCompiler {
           if (ref.offset - text.begin == location - prefixLen) return slotForReference(ref);
         return -1;
       };
+      r.columnsHideVariables = fn_.sqlBody;
+      r.numberedParams = numberedSlots_;
       r.optLevel = req_.optLevel;
       p.stmt = planTree(r);
     } catch (SqlError& e) {
@@ -781,7 +798,79 @@ class RoutineCompiler {
     jumpTo(*target, s.isContinue);
   }
 
+  // check_sql_fn_retval: what an SQL function's final statement returns must fit the
+  // declared result, column count and assignment casts (42P13, at CREATE).
+  std::optional<SqlError> sqlResultMismatch(const Planned* p) {
+    std::vector<SqlType> expected = out_.returnsValue ? std::vector<SqlType>{req_.returnType} : req_.rowTypes;
+    bool composite = req_.shape.procedure || expected.size() != 1;
+    auto mismatch = [&](std::string detail) {
+      return SqlError("42P13", fmt::format("return type mismatch in function declared to return {}",
+                                           composite ? "record" : typeName(expected[0])),
+                      std::move(detail));
+    };
+    if (!p || !p->stmt.plan->returnsRows)
+      return mismatch("Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.");
+    auto assignable = [](SqlType from, SqlType to) {
+      if (from.id == TypeId::Unknown) from = {TypeId::Text, -1};
+      return from.id == to.id || binder::castAllowed(from.id, to.id, CastContext::Assignment);
+    };
+    const std::vector<OutputColumn>& columns = p->stmt.plan->columns;
+    if (!composite) {
+      if (columns.size() != 1) return mismatch("Final statement must return exactly one column.");
+      if (!assignable(columns[0].type, expected[0]))
+        return mismatch(fmt::format("Actual return type is {}.", typeName(columns[0].type)));
+      return std::nullopt;
+    }
+    if (columns.size() > expected.size()) return mismatch("Final statement returns too many columns.");
+    if (columns.size() < expected.size()) return mismatch("Final statement returns too few columns.");
+    for (size_t c = 0; c < columns.size(); ++c) {
+      if (!assignable(columns[c].type, expected[c]))
+        return mismatch(fmt::format("Final statement returns {} instead of {} at column {}.", typeName(columns[c].type),
+                                    typeName(expected[c]), c + 1));
+    }
+    return std::nullopt;
+  }
+
+  // An SQL function's final statement: its first row is the result (NULL, or a row of
+  // NULLs, when there is none). A SELECT stops after that row; INSERT/UPDATE/DELETE
+  // ... RETURNING still change every row they reach.
+  void emitFinalStatement(const Return& s) {
+    std::optional<Planned> p;
+    if (s.value && !(p = plan(*s.value, ""))) return;
+    if (std::optional<SqlError> e = sqlResultMismatch(p ? &*p : nullptr)) {
+      reject(*e);
+      return;
+    }
+    std::vector<int> slots = out_.returnsValue ? std::vector<int>{out_.returnSlot} : out_.outputSlots;
+    std::vector<SqlType> types = columnTypes(*p);
+    bool select = p->stmt.plan->command == PreparedPlan::Command::Select;
+    llvm::Value* count = countAlloca();
+    auto first = [&] { return b_.CreateICmpEQ(b_.CreateLoad(cg_.i64Ty_, count), b_.getInt64(0)); };
+    emit(*p, {}, [&](Row& row) {
+      auto store = [&] {
+        for (size_t c = 0; c < slots.size(); ++c) assignSlot(slots[c], row[c], types[c], nullptr);
+      };
+      if (select) {
+        store();
+        increment(count);
+        b_.CreateBr(cg_.pipelineEnd_.back());
+        ensureOpen();
+        return;
+      }
+      cg_.ifThen(first(), store);
+      increment(count);
+    });
+    cg_.ifThen(first(), [&] {
+      for (int slot : slots) storeSlot(slot, nullOf(slotTypes_[slot]));
+    });
+    emitReturn();
+  }
+
   void emitReturnStmt(const Return& s) {
+    if (s.finalStatement) {
+      emitFinalStatement(s);
+      return;
+    }
     if (s.value && out_.returnsValue) {
       auto v = evaluate(*s.value);
       if (!v) return;
@@ -825,13 +914,37 @@ class RoutineCompiler {
   void emitReturnQuery(const Return& s) {
     std::optional<Planned> p = plan(*s.value, "");
     if (!p) return;
+    if (s.finalStatement) {
+      if (std::optional<SqlError> e = sqlResultMismatch(&*p)) {
+        reject(*e);
+        return;
+      }
+    }
     std::vector<SqlType> types = columnTypes(*p);
+    if (!s.finalStatement && !returnQueryTypesMatch(types)) return;
     llvm::Value* count = countAlloca();
     emit(*p, {}, [&](Row& row) {
       appendRow(row, types);
       increment(count);
     });
     finishCount(count);
+  }
+
+  // RETURN QUERY's columns must have the result columns' types exactly (PostgreSQL's
+  // convert_tuples_by_position; typmods aside): 42804 when the statement runs.
+  bool returnQueryTypesMatch(const std::vector<SqlType>& types) {
+    const std::vector<SqlType>& expected = out_.rowLayout.types;
+    if (types.size() != expected.size()) return true;  // appendRow reports the count
+    for (size_t c = 0; c < types.size(); ++c) {
+      SqlType t = types[c].id == TypeId::Unknown ? SqlType{TypeId::Text, -1} : types[c];
+      bool same = t.id == expected[c].id && (!t.isArray() || t.elementType().id == expected[c].elementType().id);
+      if (!same) {
+        fail("42804", "structure of query does not match function result type");
+        ensureOpen();
+        return false;
+      }
+    }
+    return true;
   }
 
   llvm::Value* countAlloca() {
@@ -867,10 +980,10 @@ class RoutineCompiler {
     const PreparedPlan& info = *p->stmt.plan;
     bool select = info.command == PreparedPlan::Command::Select;
     if (info.command == PreparedPlan::Command::Call) {
-      fail(sqlstate::kFeatureNotSupported, "CALL inside a routine is not supported yet");
+      emitCall(*p);
       return;
     }
-    if (!s.into && info.returnsRows) {
+    if (!s.into && !s.discardRows && info.returnsRows) {
       fail("42601", "query has no destination for result data",
            select ? "If you want to discard the results of a SELECT, use PERFORM instead." : "");
       return;
@@ -908,12 +1021,63 @@ class RoutineCompiler {
     finishCount(count);
   }
 
+  // CALL p(...) (exec_stmt_call): the procedure's OUT and INOUT arguments come back as its
+  // row, stored into the variables passed in their places. An argument there that is not
+  // a plain variable is 42601 when the statement runs, as in PostgreSQL, where a cast
+  // around the variable counts as not writable too.
+  void emitCall(const Planned& p) {
+    const std::vector<std::pair<int, std::string>>& outputs = p.stmt.plan->callOutputs;
+    if (fn_.sqlBody && !outputs.empty()) {
+      reject(SqlError(sqlstate::kFeatureNotSupported,
+                      "calling procedures with output arguments is not supported in SQL functions"));
+      return;
+    }
+    std::vector<int> slots;
+    for (const auto& [argument, name] : outputs) {
+      const plan::Expr& arg = *p.stmt.root->exprs[argument];
+      if (arg.kind != plan::ExprKind::Param || arg.param >= static_cast<int>(slotTypes_.size())) {
+        fail("42601", name.empty() ? fmt::format("procedure parameter {} is an output parameter but corresponding "
+                                                 "argument is not writable", argument + 1)
+                                   : fmt::format("procedure parameter \"{}\" is an output parameter but "
+                                                 "corresponding argument is not writable", name));
+        ensureOpen();
+        return;
+      }
+      const Variable* var = variableOfSlot(arg.param);
+      if (var && var->constant) {
+        fail("22005", fmt::format("variable \"{}\" is declared CONSTANT", var->name));
+        ensureOpen();
+        return;
+      }
+      slots.push_back(arg.param);
+    }
+    std::vector<SqlType> types = columnTypes(p);
+    emit(p, {}, [&](Row& row) {
+      for (size_t c = 0; c < slots.size() && c < row.size(); ++c)
+        assignSlot(slots[c], row[c], types[c], variableOfSlot(slots[c]));
+    });
+  }
+
+  // The variable a slot belongs to (a record's field slots belong to the record).
+  const Variable* variableOfSlot(int slot) const {
+    for (size_t v = 0; v < fn_.variables.size(); ++v) {
+      if (slotOf_[v] == slot) return &fn_.variables[v];
+      for (const auto& field : fieldSlots_[v])
+        if (field.second == slot) return &fn_.variables[v];
+    }
+    return nullptr;
+  }
+
   void emitGetDiagnostics(const GetDiagnostics& s) {
     for (const auto& [target, item] : s.items) {
       std::vector<int> slots = targetSlots(target);
       if (slots.size() != 1) continue;
       if (item == GetDiagnostics::Item::RowCount) {
         assignSlot(slots[0], loadSlot(rowCountSlot_), {TypeId::Int8, -1}, &fn_.variables[target.variable]);
+      } else if (s.stacked) {
+        int32_t what = static_cast<int32_t>(item) - static_cast<int32_t>(GetDiagnostics::Item::ReturnedSqlstate);
+        llvm::Value* text = cg_.call("duet_plpgsql_error_text", cg_.ptrTy_, {cur_.frame, b_.getInt32(what)});
+        assignSlot(slots[0], {text, b_.getFalse()}, {TypeId::Text, -1}, &fn_.variables[target.variable]);
       } else {
         assignSlot(slots[0], {cg_.stringConstant(""), b_.getFalse()}, {TypeId::Text, -1}, &fn_.variables[target.variable]);
       }
@@ -970,6 +1134,7 @@ class RoutineCompiler {
   std::vector<int> slotOf_;  // per variable: its slot, -1 for rows and records (fields)
   std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row / record variable
   int rowCountSlot_ = -1;
+  std::optional<std::vector<int>> numberedSlots_;  // LANGUAGE sql: the slot $n names
   std::vector<JumpTarget> targets_;
   int nextCode_ = 2;  // 0 and 1 are "fell through" and "returned"
 };
@@ -981,11 +1146,13 @@ std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& req
   registerRoutineRuntime();
   std::string source = "$$" + request.body + "$$";
   BodySource body{source, 0, static_cast<uint32_t>(source.size()), request.body};
-  Function fn = parsePlpgsqlBody(request.shape, body, request.tableColumns);
+  Function fn = request.sqlBody ? parseSqlBody(request.shape, body)
+                                : parsePlpgsqlBody(request.shape, body, request.tableColumns);
 
   auto out = std::make_unique<CompiledRoutine>();
   out->name = request.signature;
   out->strict = request.strict;
+  out->voidIsNull = request.sqlBody;  // fmgr_sql returns a NULL datum for void
   out->code = std::make_unique<CompiledQuery>();
   auto context = std::make_unique<llvm::LLVMContext>();
   auto module = std::make_unique<llvm::Module>("routine", *context);
@@ -1000,6 +1167,7 @@ std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& req
   llvm::raw_string_ostream stream(problems);
   if (llvm::verifyModule(*module, &stream))
     throw SqlError(sqlstate::kInternalError, fmt::format("could not compile {}: {}", request.signature, stream.str()));
+  if (request.validate) return out;
   out->code->code = Jit::instance().compile(std::move(context), std::move(module), {name}, request.optLevel);
   out->entry = reinterpret_cast<CompiledRoutine::Entry>(out->code->code.functions[0]);
   out->compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();

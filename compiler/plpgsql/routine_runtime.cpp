@@ -123,6 +123,8 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
     const TupleLayout& rl = routine.resultLayout;
     if (routine.resultSlot >= 0) {
       copyField(vl, vars, routine.resultSlot, rl, result, 0);
+    } else if (routine.voidIsNull) {
+      result[rl.nullOffset(0)] = 1;
     } else {  // void: shown as an empty value, as PostgreSQL prints void
       const VarString* empty = statementArena().makeString(std::string_view());
       std::memcpy(result + rl.offsets[0], &empty, sizeof empty);
@@ -211,9 +213,16 @@ void duet_plpgsql_reraise(RoutineFrame* frame) {
 }
 
 const VarString* duet_plpgsql_error_text(RoutineFrame* frame, int32_t what) {
-  if (frame->caught.empty()) return nullptr;
+  if (frame->caught.empty())
+    throw SqlError("0Z002", "GET STACKED DIAGNOSTICS cannot be used outside an exception handler");
   const SqlError& e = frame->caught.back();
-  return statementArena().makeString(what == 0 ? std::string_view(e.code) : std::string_view(e.what()));
+  // The context, and the column, constraint, type, table and schema an error names, are
+  // not kept with errors: empty, as PostgreSQL shows a field the error did not set.
+  std::string_view text = what == 0 ? std::string_view(e.code)
+                        : what == 1 ? std::string_view(e.what())
+                        : what == 2 ? std::string_view(e.detail)
+                        : what == 3 ? std::string_view(e.hint) : std::string_view();
+  return statementArena().makeString(text);
 }
 
 void duet_plpgsql_raise(rt::QueryContext* ctx, const RaiseSpec* spec, const VarString* const* values,

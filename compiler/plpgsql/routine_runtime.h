@@ -37,7 +37,9 @@ int32_t duet_plpgsql_try(duet::plpgsql::BlockEntry block, duet::rt::QueryContext
 bool duet_plpgsql_error_matches(duet::plpgsql::RoutineFrame* frame, const char* codes);
 void duet_plpgsql_pop_error(duet::plpgsql::RoutineFrame* frame);
 [[noreturn]] void duet_plpgsql_reraise(duet::plpgsql::RoutineFrame* frame);
-// SQLSTATE (what = 0) or SQLERRM (1) of the error being handled.
+// Of the error being handled: SQLSTATE (what = 0), the message (1), detail (2), hint
+// (3), or a field not kept (an empty string); 0Z002 outside a handler (GET STACKED
+// DIAGNOSTICS items, numbered from GetDiagnostics::Item::ReturnedSqlstate).
 const duet::VarString* duet_plpgsql_error_text(duet::plpgsql::RoutineFrame* frame, int32_t what);
 void duet_plpgsql_raise(duet::rt::QueryContext* ctx, const duet::plpgsql::RaiseSpec* spec,
                         const duet::VarString* const* values, const uint8_t* nulls);

@@ -29,6 +29,7 @@ RoutineCandidate SqlSession::candidateOf(const RoutineInfo& r) const {
     if (!p.isInput() && !c.procedure) continue;
     c.argTypes.push_back(callType(p.type));
     c.argNames.push_back(p.name);
+    c.argOutputs.push_back(p.isOutput());
     c.defaults.push_back(p.defaultSql);
   }
   if (!outputs.empty()) {
@@ -69,24 +70,28 @@ std::shared_ptr<plpgsql::CompiledRoutine> SqlSession::compiledRoutine(uint32_t o
   if (it != engine_.routines.end() && it->second->catalogVersion == engine_.catalogVersion) return it->second;
   const RoutineInfo* info = routineByOid(oid);
   if (!info) throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function with OID {} does not exist", oid));
-  if (info->language != RoutineLanguage::PlPgSql)
-    throw SqlError(sqlstate::kFeatureNotSupported,
-                   fmt::format("LANGUAGE sql routines cannot be called yet: {}", info->signature()));
+  plpgsql::RoutineCompileRequest request = compileRequest(*info);
+  std::shared_ptr<plpgsql::CompiledRoutine> compiled = plpgsql::compileRoutine(request);
+  compiled->catalogVersion = engine_.catalogVersion;
+  engine_.routines[oid] = compiled;
+  return compiled;
+}
+
+// PL/pgSQL and LANGUAGE sql routines compile alike: an SQL body becomes the same tree.
+plpgsql::RoutineCompileRequest SqlSession::compileRequest(const RoutineInfo& info) {
   plpgsql::RoutineCompileRequest request;
-  request.shape = routineShape(*info);
-  request.signature = info->signature();
-  request.body = info->body;
-  RoutineCandidate c = candidateOf(*info);
+  request.shape = routineShape(info);
+  request.signature = info.signature();
+  request.body = info.body;
+  RoutineCandidate c = candidateOf(info);
   request.returnType = c.returnType;
   request.rowTypes = c.resultTypes;
   request.resolveTable = tableResolver();
   request.resolveRoutines = [this](const std::vector<std::string>& names) { return routineCandidates(names); };
   request.tableColumns = tableColumnsLookup();
-  request.strict = info->strict;
-  std::shared_ptr<plpgsql::CompiledRoutine> compiled = plpgsql::compileRoutine(request);
-  compiled->catalogVersion = engine_.catalogVersion;
-  engine_.routines[oid] = compiled;
-  return compiled;
+  request.strict = info.strict;
+  request.sqlBody = info.language == RoutineLanguage::Sql;
+  return request;
 }
 
 void SqlSession::callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result,

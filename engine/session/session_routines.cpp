@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "compiler/plpgsql/plpgsql.h"
+#include "compiler/plpgsql/compiled_routine.h"
 #include "compiler/parser/source_position.h"
 #include "engine/session/sql_session.h"
 
@@ -206,15 +206,21 @@ void SqlSession::createRoutine(const sql::CreateFunctionStmt& s, std::string_vie
 }
 
 // The validator: PL/pgSQL bodies are parsed and checked as plpgsql_validator compiles
-// them; SQL bodies must parse. Nothing is kept yet: the compiler will parse again.
+// them. SQL bodies are parsed (syntax errors at their places in this statement), then
+// compiled without machine code, which binds every statement and checks the final one
+// against the result type, as fmgr_sql_validator analyses them. Nothing is kept: the
+// first call compiles again.
 void SqlSession::validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s,
                                      std::string_view query) {
   plpgsql::BodySource source{query, s.bodyTokenBegin, s.bodyTokenEnd, s.body};
+  plpgsql::RoutineShape shape = routineShape(info);
   if (info.language == RoutineLanguage::Sql) {
-    plpgsql::checkSqlBody(source);
+    plpgsql::parseSqlBody(shape, source);
+    plpgsql::RoutineCompileRequest request = compileRequest(info);
+    request.validate = true;
+    plpgsql::compileRoutine(request);
     return;
   }
-  plpgsql::RoutineShape shape = routineShape(info);
   plpgsql::TableLookup tables = tableColumnsLookup();
   plpgsql::parsePlpgsqlBody(shape, source, tables);
 }
@@ -226,6 +232,8 @@ plpgsql::RoutineShape SqlSession::routineShape(const RoutineInfo& info) const {
   shape.returnsSet = info.returnsSet;
   shape.returnsVoid = info.kind == RoutineKind::Function && info.returnType.kind == RoutineType::Kind::Void;
   for (const RoutineParamInfo& p : info.params) {
+    if (p.type.kind == RoutineType::Kind::Void && info.language == RoutineLanguage::Sql)
+      throw SqlError(kInvalidFunctionDefinition, "SQL functions cannot have arguments of type void");
     if (p.type.kind == RoutineType::Kind::Void)
       throw SqlError(sqlstate::kFeatureNotSupported, "PL/pgSQL functions cannot accept type void");
     plpgsql::RoutineParameter param;
@@ -277,11 +285,13 @@ void SqlSession::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
                        fmt::format("Specify the argument list to select the {} unambiguously.", noun));
       target = candidates[0];
     } else {
-      // Input types identify a routine; OUT arguments in the list matter only for a
-      // procedure, whose OUT arguments are part of its identity.
+      // LookupFuncWithArgs: input types identify a routine (arguments marked OUT are
+      // noise); for PROCEDURE and ROUTINE a list without mode markers may also be every
+      // argument, OUT ones included (the SQL standard's way). Both ways finding different
+      // procedures is ambiguous.
       std::vector<RoutineType> inputs, all;
       std::string written;
-      bool outWritten = false;
+      bool modesWritten = false;
       for (const sql::RoutineParam& a : ref.args) {
         written += (written.empty() ? "" : ",") + typeNameAsWritten(a.type);
         std::optional<RoutineType> type = signatureType(a.type);
@@ -293,18 +303,24 @@ void SqlSession::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
           break;
         }
         all.push_back(*type);
-        if (a.mode == sql::ParamMode::Out || a.mode == sql::ParamMode::Table) outWritten = true;
-        else inputs.push_back(*type);
+        modesWritten = modesWritten || a.modeWritten;
+        if (a.mode != sql::ParamMode::Out && a.mode != sql::ParamMode::Table) inputs.push_back(*type);
       }
       if (all.size() != ref.args.size()) continue;
+      bool allArguments = s.object != sql::RoutineObject::Function && !modesWritten;
+      RoutineInfo* byAll = nullptr;
       for (RoutineInfo* c : candidates) {
-        std::vector<RoutineType> cInputs;
-        for (const RoutineParamInfo& p : c->params)
+        std::vector<RoutineType> cInputs, cAll;
+        for (const RoutineParamInfo& p : c->params) {
           if (p.isInput()) cInputs.push_back(p.type);
-        bool match = cInputs == inputs &&
-                     (!outWritten || c->kind == RoutineKind::Function || c->identityTypes() == all);
-        if (match) target = c;
+          cAll.push_back(p.type);
+        }
+        if (cInputs == inputs) target = c;
+        if (allArguments && c->kind == RoutineKind::Procedure && cAll == all) byAll = c;
       }
+      if (target && byAll && target != byAll)
+        throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("{} name \"{}\" is not unique", noun, name));
+      if (!target) target = byAll;
       if (!target) {
         if (!s.ifExists)
           throw SqlError(sqlstate::kUndefinedFunction,

@@ -114,7 +114,7 @@ void SqlSession::checkNotFailed(const sql::Stmt& stmt) const {
 
 void SqlSession::startStatement() {
   arena_.reset();
-  txn_.ensureStarted();
+  txn_.startStatement();
 }
 
 void SqlSession::failStatement(UndoLog::Mark mark) {
@@ -333,6 +333,8 @@ rt::QueryContext SqlSession::makeContext(const uint8_t* params) {
   ctx.cancel = &cancel_;
   ctx.timedOut = &timedOut_;
   ctx.transactionTimestamp = txn_.startTimestamp();
+  ctx.statementTimestamp = txn_.statementTimestamp();
+  ctx.clock = txn_.clock();
   ctx.randomState = txn_.randomState();
   ctx.typeContext = &settings_.typeContext();  // casts between timestamp types need the zone
   ctx.session = this;

@@ -130,6 +130,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   const RoutineInfo* routineByOid(uint32_t oid) const;
   // The routine's code for the current catalog, compiled now if there is none.
   std::shared_ptr<plpgsql::CompiledRoutine> compiledRoutine(uint32_t oid);
+  plpgsql::RoutineCompileRequest compileRequest(const RoutineInfo& info);
   TableInfo& tableByName(const sql::QualifiedName& name);
 
   EngineState& engine_;

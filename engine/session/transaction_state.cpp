@@ -27,6 +27,13 @@ void TransactionState::ensureStarted() {
   mode_ = Mode::Implicit;
   startTimestamp_ = currentTimestamp();
   randomAtStart_ = random_;
+  clock_.restart(startTimestamp_);
+  statements_ = 0;
+}
+
+void TransactionState::startStatement() {
+  ensureStarted();
+  statementTimestamp_ = statements_++ == 0 ? startTimestamp_ : clock_.read();
 }
 
 void TransactionState::startImplicitBlock() {

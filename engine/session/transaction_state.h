@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 
+#include "compiler/codegen/query_runtime.h"
 #include "engine/session_api.h"
 #include "engine/storage/undo_log.h"
 
@@ -32,9 +33,17 @@ class TransactionState {
   // to compute the same values (the redo log records both).
   uint64_t* randomState() { return &random_; }
   uint64_t randomStateAtStart() const { return randomAtStart_; }
+  // clock_timestamp(): the start timestamp plus monotonic offsets, each one kept for the
+  // redo log (rt::TransactionClock), so that a replay reads the same clock.
+  rt::TransactionClock* clock() { return &clock_; }
+  // statement_timestamp(): the start timestamp for the transaction's first statement,
+  // else the clock when the statement began.
+  int64_t statementTimestamp() const { return statementTimestamp_; }
 
   // Starts an implicit transaction unless one (or a block) is already running.
   void ensureStarted();
+  // A client's statement begins: ensureStarted, and its statement timestamp.
+  void startStatement();
   // Starts (or continues) the implicit transaction of a Query with several statements,
   // marking it as an implicit transaction block until it ends.
   void startImplicitBlock();
@@ -67,6 +76,9 @@ class TransactionState {
   int64_t startTimestamp_ = 0;
   uint64_t random_ = freshRandomState();
   uint64_t randomAtStart_ = 0;
+  rt::TransactionClock clock_;
+  int64_t statementTimestamp_ = 0;
+  uint64_t statements_ = 0;  // started in this transaction
   UndoLog undo_;
 };
 
