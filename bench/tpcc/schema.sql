@@ -9,6 +9,9 @@
 -- reason; money and rates keep numeric(p,s) with the spec's precision.
 
 SET client_min_messages = warning;  -- no "does not exist, skipping" notices on a first load
+-- DuetDB: these tables are read and written a row at a time, so they are row-stored.
+-- PostgreSQL takes the dotted name as a custom setting and ignores it.
+SET duet.default_storage = row;
 DROP TABLE IF EXISTS warehouse, district, customer, history, new_order, orders, order_line,
   item, stock, supplier, nation, region;
 

@@ -273,7 +273,7 @@ void SqlSession::runShow(const sql::ShowStmt& s, ResultSink& sink) {
 void SqlSession::createTable(const sql::CreateTableStmt& s, std::string_view query) {
   CreateTableSpec spec;
   spec.name = s.table.name();
-  spec.storage = StorageKind::Column;
+  spec.storage = settings_.get("duet.default_storage") == "row" ? StorageKind::Row : StorageKind::Column;
   bool fillfactorSeen = false;
   for (const auto& o : s.options) {
     if (o.name == "fillfactor") {
@@ -286,7 +286,9 @@ void SqlSession::createTable(const sql::CreateTableStmt& s, std::string_view que
     if (o.name != "storage") continue;  // other storage parameters are accepted and ignored
     if (o.value == "row") {
       spec.storage = StorageKind::Row;
-    } else if (o.value != "column") {
+    } else if (o.value == "column") {
+      spec.storage = StorageKind::Column;
+    } else {
       throw SqlError(sqlstate::kInvalidParameterValue,
                      fmt::format("invalid value for storage option \"storage\": \"{}\"", o.value),
                      {}, "Valid values are \"row\" and \"column\".");

@@ -193,6 +193,10 @@ std::string extraFloatDigits(const SettingDef& def, std::string_view value) {
   return integerIn(def, value, -15, 3);
 }
 
+std::string tableStorage(const SettingDef& def, std::string_view value) {
+  return enumValue(def, value, {"row", "column"});
+}
+
 std::string parallelWorkers(const SettingDef& def, std::string_view value) {
   return integerIn(def, value, 0, 1024);
 }
@@ -211,6 +215,10 @@ const std::vector<SettingDef>& settingDefinitions() {
          "Sets the message levels that are sent to the client."},
         {"DateStyle", "ISO, MDY", true, false, dateStyle,
          "Sets the display format for date and time values."},
+        // A DuetDB setting: a dotted name, which PostgreSQL accepts as a custom placeholder,
+        // so a script that sets it loads into both (bench/tpcc/schema.sql does).
+        {"duet.default_storage", "column", false, false, tableStorage,
+         "Sets how CREATE TABLE stores a table that does not say WITH (storage = ...)."},
         {"default_transaction_isolation", "read committed", false, false, isolation,
          "Sets the transaction isolation level of each new transaction."},
         {"default_transaction_read_only", "off", true, false, boolValue,
