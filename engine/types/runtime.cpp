@@ -4,6 +4,7 @@
 #include <cmath>
 #include <deque>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "engine/types/array.h"
@@ -177,9 +178,17 @@ bool arrayIndexValid(const VarString* a, int32_t index) {
 
 template <typename T>
 T arrayElement(const VarString* a, int32_t index) {
-  alignas(16) unsigned char value[16];
-  ArrayView(a).load(static_cast<uint32_t>(index - 1), value);
-  return loadRaw<T>(value);
+  if constexpr (std::is_same_v<T, const VarString*>) {
+    alignas(16) unsigned char value[16];
+    ArrayView(a).load(static_cast<uint32_t>(index - 1), value);
+    return loadRaw<T>(value);
+  } else {
+    // Fixed-width elements: the slot is the value, sizeof(T) bytes (each getter serves
+    // the element types of that size). Straight to it: procedures index arrays in loops.
+    const auto* base = reinterpret_cast<const unsigned char*>(a);
+    uint32_t count = ArrayView(a).size();
+    return loadRaw<T>(base + arraySlotsOffset(count) + static_cast<size_t>(index - 1) * sizeof(T));
+  }
 }
 
 }  // namespace
