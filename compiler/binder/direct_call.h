@@ -1,0 +1,15 @@
+// Recognising a planned statement that is one routine call on its parameters
+// (DirectCall, planner.h), so the session can skip the plan's code for it.
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "compiler/binder/planner.h"
+
+namespace duet {
+
+// The DirectCall that the plan rooted at `root` amounts to, or nullopt. `paramTypes` are
+// the statement's parameter types as decided.
+std::optional<DirectCall> directCallOf(const plan::Node& root, const std::vector<SqlType>& paramTypes);
+
+}  // namespace duet

@@ -1,0 +1,43 @@
+// Tuples made for one call or one row (a routine's frame, its arguments, its result): a
+// zeroed, 16-byte aligned buffer on the stack when small, and a field copy between two
+// layouts. Used on per-call paths, which should not allocate.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <new>
+
+#include "engine/storage/layout.h"
+
+namespace duet {
+
+class TupleStorage {
+ public:
+  explicit TupleStorage(uint32_t size) {
+    if (size > sizeof local_) heap_.reset(new (std::align_val_t{16}) uint8_t[size]);
+    data_ = heap_ ? heap_.get() : local_;
+    std::memset(data_, 0, size);
+  }
+  TupleStorage(const TupleStorage&) = delete;
+  TupleStorage& operator=(const TupleStorage&) = delete;
+  uint8_t* data() { return data_; }
+
+ private:
+  struct AlignedDelete {
+    void operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t{16}); }
+  };
+  alignas(16) uint8_t local_[256];
+  std::unique_ptr<uint8_t[], AlignedDelete> heap_;
+  uint8_t* data_;
+};
+
+// Copies field `from` of one tuple into field `to` of another (same physical type), with
+// its null flag. Strings are copied as references: the source must outlive the target.
+inline void copyField(const TupleLayout& fromLayout, const uint8_t* fromTuple, size_t from,
+                      const TupleLayout& toLayout, uint8_t* toTuple, size_t to) {
+  std::memcpy(toTuple + toLayout.offsets[to], fromTuple + fromLayout.offsets[from],
+              physicalSize(toLayout.types[to].id));
+  toTuple[toLayout.nullOffset(to)] = fromTuple[fromLayout.nullOffset(from)];
+}
+
+}  // namespace duet
