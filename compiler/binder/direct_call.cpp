@@ -2,7 +2,8 @@
 //   CALL p(args)             FunctionScan
 //   SELECT * FROM f(args)    Project(every column, in order) over FunctionScan
 //   SELECT f(args)           Project(RoutineCall) over Values(one empty row)
-// where every argument is a parameter of exactly the routine's argument type, or NULL. Anything
+// where every argument is a parameter of the routine's argument type (or a narrower
+// integer, widened when the call is made), or NULL. Anything
 // else around the call (WHERE, ORDER BY, LIMIT, a column list, another expression, an
 // argument that is computed, a DEFAULT filled in) leaves the statement to its plan.
 #include "compiler/binder/direct_call.h"
@@ -16,13 +17,17 @@ using plan::Node;
 using plan::NodeKind;
 
 // The parameter an argument is, DirectCall::kNull for a NULL, or nullopt. Casts to the
-// type the value already has change nothing and are looked through.
+// type the value already has change nothing and are looked through, as are integer
+// widenings (the call makes those).
 std::optional<int> paramOf(const Expr& arg, const std::vector<SqlType>& paramTypes) {
   const Expr* e = &arg;
-  while (e->kind == ExprKind::Cast && e->args.size() == 1 && e->args[0]->type == e->type) e = e->args[0].get();
+  while (e->kind == ExprKind::Cast && e->args.size() == 1 &&
+         (e->args[0]->type == e->type || widensInteger(e->args[0]->type, e->type)))
+    e = e->args[0].get();
   if (e->kind == ExprKind::Const && e->constNull) return DirectCall::kNull;
   if (e->kind != ExprKind::Param || e->param < 0 || static_cast<size_t>(e->param) >= paramTypes.size()) return std::nullopt;
-  if (e->type != arg.type || paramTypes[e->param] != arg.type) return std::nullopt;
+  const SqlType& type = paramTypes[e->param];
+  if (e->type != type || (type != arg.type && !widensInteger(type, arg.type))) return std::nullopt;
   return e->param;
 }
 
@@ -50,6 +55,11 @@ bool projectsAllColumns(const Node& project, const Node& input) {
 }
 
 }  // namespace
+
+bool widensInteger(const SqlType& from, const SqlType& to) {
+  auto rank = [](TypeId t) { return t == TypeId::Int2 ? 1 : t == TypeId::Int4 ? 2 : t == TypeId::Int8 ? 3 : 0; };
+  return rank(from.id) > 0 && rank(from.id) < rank(to.id);
+}
 
 std::optional<DirectCall> directCallOf(const Node& root, const std::vector<SqlType>& paramTypes) {
   if (root.kind == NodeKind::FunctionScan)

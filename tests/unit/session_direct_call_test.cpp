@@ -57,8 +57,9 @@ struct Fixture {
     sink = Rows{};
   }
   // Parse, Bind (text parameters), Execute and Sync on the unnamed objects.
-  void run(const std::string& sql, const std::vector<std::optional<std::string>>& values) {
-    s.parse("", sql, {});
+  void run(const std::string& sql, const std::vector<std::optional<std::string>>& values,
+           const std::vector<uint32_t>& types = {}) {
+    s.parse("", sql, types);
     std::vector<BindParam> params;
     for (const auto& v : values) params.push_back(BindParam{v, 0});
     s.bind("", "", params, {});
@@ -98,6 +99,12 @@ TEST_CASE("a call on parameters runs the routine directly, with the plan's resul
   CHECK(f.sink.rows[1][0] == std::nullopt);
   CHECK(f.sink.tags == std::vector<std::string>{"SELECT 1", "SELECT 1"});
   CHECK(f.sink.notices == std::vector<std::string>{"add2", "add2"});
+
+  f.s.simpleQuery("SET duet.direct_calls = off", f.sink);
+  f.run("SELECT add2($1, $2)", {"5", "6"});
+  CHECK(f.sink.rows.back()[0] == "11");
+  CHECK(plan->directCalls == 2);
+  CHECK(plan->executions == 1);
 }
 
 TEST_CASE("direct calls: parameters out of order, lifted literals, casts, rows and CALL") {
@@ -108,10 +115,11 @@ TEST_CASE("direct calls: parameters out of order, lifted literals, casts, rows a
   f.run("SELECT * FROM pairs($1)", {"2"});
   f.run("CALL split($1, NULL, NULL)", {"42"});   // NULLs for the OUT arguments
   f.run("SELECT add2(NULL, $1)", {"1"});
+  f.run("SELECT add2($1, $2)", {"-7", "32767"}, {21, 21});  // smallints widened to integer
   CHECK(f.sink.rows == std::vector<std::vector<std::optional<std::string>>>{
-                           {"9"}, {"2"}, {"99"}, {"1", "x1"}, {"2", "x2"}, {"2", "4"}, {std::nullopt}});
-  CHECK(f.sink.tags ==
-        std::vector<std::string>{"SELECT 1", "SELECT 1", "SELECT 1", "SELECT 2", "CALL", "SELECT 1"});
+                           {"9"}, {"2"}, {"99"}, {"1", "x1"}, {"2", "x2"}, {"2", "4"}, {std::nullopt}, {"32760"}});
+  CHECK(f.sink.tags == std::vector<std::string>{"SELECT 1", "SELECT 1", "SELECT 1", "SELECT 2", "CALL",
+                                                "SELECT 1", "SELECT 1"});
   for (const auto& [key, plan] : f.state.plans.entries()) {
     INFO(key);
     REQUIRE(plan != nullptr);
