@@ -61,6 +61,25 @@ struct OutputColumn {
 // What the lifted literals of a statement are: their kind decides the parameter type.
 enum class LiteralType : uint8_t { Int4, Int8, Numeric, Unknown };
 
+// A statement that is nothing but one call of a routine whose arguments are the
+// statement's parameters, as drivers send calls: `SELECT f($1, ...)`, `SELECT * FROM
+// f($1, ...)`, `CALL p($1, ...)` (casts that change nothing, such as $1::int on an int
+// parameter, and lifted literals count as parameters; a NULL may stand for an argument,
+// as for a procedure's OUT arguments in `CALL p($1, NULL)`). The session may then run the
+// routine's compiled code on the parameter tuple itself instead of the plan's code, which
+// would only copy the parameters into an argument tuple and the result out again.
+struct DirectCall {
+  enum class Form : uint8_t {
+    Value,  // SELECT f(...): one row, the routine's scalar result
+    Rows,   // SELECT * FROM f(...) and CALL: the routine's rows (a set, or its OUT row)
+  };
+  uint32_t routine = 0;        // catalog oid
+  Form form = Form::Value;
+  // Per argument the routine receives: its parameter (0-based), or kNull.
+  static constexpr int kNull = -1;
+  std::vector<int> argParams;
+};
+
 struct PreparedPlan {
   enum class Command : uint8_t { Select, Insert, Update, Delete, Call };
   Command command = Command::Select;
@@ -80,6 +99,10 @@ struct PreparedPlan {
   // holds the compile time. Only the executor thread touches them.
   uint64_t executions = 0;
   uint64_t executionNs = 0;
+  // Set when the statement is one routine call on its parameters (see DirectCall); the
+  // plan is compiled all the same, for when the compiled routine does not fit it.
+  std::optional<DirectCall> directCall;
+  uint64_t directCalls = 0;  // executions that ran the routine directly (not counted above)
 };
 
 struct PlanRequest {

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "compiler/binder/binder.h"
+#include "compiler/binder/direct_call.h"
 #include "compiler/binder/index_order.h"
 #include "compiler/parser/parser.h"
 #include "engine/error.h"
@@ -273,6 +274,7 @@ class StatementPlanner {
     out->paramTypes = b_.paramTypes();
     fixParamTypes(*root);
     out->planOutline = plan::outline(*root);
+    out->directCall = directCallOf(*root, out->paramTypes);
     return {std::move(out), std::move(root)};
   }
 

@@ -11,6 +11,7 @@
 #include "compiler/plpgsql/compiled_routine.h"
 #include "compiler/plpgsql/condition_names.h"
 #include "compiler/plpgsql/routine_runtime.h"
+#include "engine/storage/tuple_storage.h"
 #include "engine/storage/undo_log.h"
 #include "engine/types/array.h"
 
@@ -19,34 +20,6 @@ namespace duet::plpgsql {
 CompiledRoutine::~CompiledRoutine() = default;
 
 namespace {
-
-// Copies field `from` of one tuple into field `to` of another (same physical type).
-void copyField(const TupleLayout& fromLayout, const uint8_t* fromTuple, size_t from,
-               const TupleLayout& toLayout, uint8_t* toTuple, size_t to) {
-  std::memcpy(toTuple + toLayout.offsets[to], fromTuple + fromLayout.offsets[from],
-              physicalSize(toLayout.types[to].id));
-  toTuple[toLayout.nullOffset(to)] = fromTuple[fromLayout.nullOffset(from)];
-}
-
-// A zeroed, 16-byte aligned tuple buffer, on the stack when small (a call's frame and its
-// result row are made per call: no heap allocation on that path).
-class TupleStorage {
- public:
-  explicit TupleStorage(uint32_t size) {
-    if (size > sizeof local_) heap_.reset(new (std::align_val_t{16}) uint8_t[size]);
-    data_ = heap_ ? heap_.get() : local_;
-    std::memset(data_, 0, size);
-  }
-  uint8_t* data() { return data_; }
-
- private:
-  struct AlignedDelete {
-    void operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t{16}); }
-  };
-  alignas(16) uint8_t local_[256];
-  std::unique_ptr<uint8_t[], AlignedDelete> heap_;
-  uint8_t* data_;
-};
 
 // Deep recursion ends with PostgreSQL's 54001 before the thread's stack does.
 constexpr size_t kMaxStackBytes = 2u << 20;

@@ -94,7 +94,16 @@ void SqlSession::parse(const std::string& name, std::string_view sql,
     }
     st->declaredTypes.push_back(type);
   }
-  if (isQuery(*st->parsed.stmt)) st->plan = planFor(*st);
+  if (isQuery(*st->parsed.stmt)) {
+    st->plan = planFor(*st);
+    // As in PostgreSQL, the parameter types decided now are the statement's for good: the
+    // client sends values of these types (Describe said so), and a re-plan after DDL (a
+    // function replaced or dropped) must read them as such, not infer types afresh.
+    size_t explicitParams = static_cast<size_t>(std::max(st->parsed.explicitParams, 0));
+    if (st->declaredTypes.size() < explicitParams) st->declaredTypes.resize(explicitParams, SqlType{TypeId::Unknown, -1});
+    for (size_t i = 0; i < explicitParams && i < st->plan->paramTypes.size(); ++i)
+      if (st->declaredTypes[i].id == TypeId::Unknown) st->declaredTypes[i] = st->plan->paramTypes[i];
+  }
   if (name.empty()) {
     statements_[name] = std::move(st);
   } else {

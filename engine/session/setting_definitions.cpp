@@ -223,6 +223,8 @@ const std::vector<SettingDef>& settingDefinitions() {
          "Sets the transaction isolation level of each new transaction."},
         {"default_transaction_read_only", "off", true, false, boolValue,
          "Sets the default read-only status of new transactions."},
+        {"duet.direct_calls", "on", false, false, boolValue,
+         "Runs a statement that is one routine call on its parameters without its plan."},
         {"enable_hashjoin", "on", false, false, boolValue,
          "Enables the planner's use of hash join plans."},
         {"enable_indexscan", "on", false, false, boolValue,
@@ -291,12 +293,19 @@ const std::vector<SettingDef>& settingDefinitions() {
   return defs;
 }
 
+// Every statement looks a setting up (the plan cache key holds search_path): a binary
+// search comparing case-insensitively in place, with no lower-cased copies.
 const SettingDef* findSetting(std::string_view name) {
-  std::string key = lower(name);
-  for (const SettingDef& d : settingDefinitions()) {
-    if (lower(d.name) == key) return &d;
-  }
-  return nullptr;
+  auto fold = [](char c) { return static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
+  auto less = [&](std::string_view a, std::string_view b) {
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(),
+                                        [&](char x, char y) { return fold(x) < fold(y); });
+  };
+  const std::vector<SettingDef>& defs = settingDefinitions();
+  auto it = std::lower_bound(defs.begin(), defs.end(), name,
+                             [&](const SettingDef& d, std::string_view n) { return less(d.name, n); });
+  if (it == defs.end() || less(name, it->name)) return nullptr;
+  return &*it;
 }
 
 }  // namespace duet

@@ -149,6 +149,7 @@ void Settings::refreshDerived() {
   typeContext_.extraFloatDigits = std::stoi(values_["extra_float_digits"]);
   idleTimeoutMs_ = parseMs(values_["idle_in_transaction_session_timeout"]);
   statementTimeoutMs_ = parseMs(values_["statement_timeout"]);
+  directCalls_ = values_["duet.direct_calls"] == "on";
 }
 
 }  // namespace duet

@@ -61,6 +61,9 @@ class Settings {
   const TypeContext& typeContext() const { return typeContext_; }
   int idleInTransactionTimeoutMs() const { return idleTimeoutMs_; }
   int statementTimeoutMs() const { return statementTimeoutMs_; }
+  // duet.direct_calls: off runs routine calls through their plans (PreparedPlan::directCall),
+  // so tests and benchmarks can compare both paths on one server.
+  bool directCalls() const { return directCalls_; }
 
  private:
   struct Pending {
@@ -80,6 +83,7 @@ class Settings {
   TypeContext typeContext_;
   int idleTimeoutMs_ = 0;
   int statementTimeoutMs_ = 0;
+  bool directCalls_ = true;
 };
 
 }  // namespace duet

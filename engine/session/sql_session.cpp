@@ -315,6 +315,7 @@ void SqlSession::runPlan(Statement& st, const uint8_t* params,
   std::vector<int16_t> fmts = formats.empty() ? std::vector<int16_t>(plan.columns.size(), 0)
                                               : formats;
   if (describe && plan.returnsRows) sink.rowDescription(columnsOf(plan, fmts));
+  if (plan.directCall && settings_.directCalls() && callDirectly(plan, params, fmts, sink)) return;
   SinkConsumer consumer(plan.compiled->outputLayout, fmts, sink, settings_.typeContext());
   rt::QueryContext ctx = makeContext(params);
   ctx.output = &consumer;

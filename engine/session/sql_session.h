@@ -84,6 +84,10 @@ class SqlSession final : public Session, public rt::SessionServices {
                           ResultSink& sink, bool describe);
   void runPlan(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats,
                ResultSink& sink, bool describe);
+  // A DirectCall plan run without its code (session_direct_call.cpp): sends the rows and
+  // the tag and returns true, or returns false having sent nothing (run the plan instead).
+  bool callDirectly(PreparedPlan& plan, const uint8_t* params, const std::vector<int16_t>& formats,
+                    ResultSink& sink);
   std::shared_ptr<PreparedPlan> planFor(Statement& st);
   std::unique_ptr<ParamTuple> literalParams(const Statement& st);
   rt::QueryContext makeContext(const uint8_t* params);

@@ -1,6 +1,8 @@
 // Table rows, string ownership, constraint checks and index maintenance (see table.h).
 #include "engine/storage/table.h"
 
+#include "engine/storage/tuple_storage.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include "engine/storage/hash_index.h"
 #include "engine/storage/key_ops.h"
 #include "engine/storage/ordered_index.h"
+#include "engine/storage/tuple_storage.h"
 #include "engine/types/value.h"
 
 namespace duet {
@@ -21,17 +24,6 @@ void* callocOrThrow(size_t n, size_t size) {
   void* p = std::calloc(n, size);
   if (!p) throw std::bad_alloc();
   return p;
-}
-
-// A field of w bytes (a physicalSize): constant-size copies, which compile to moves.
-inline void copyField(uint8_t* to, const uint8_t* from, uint32_t w) {
-  switch (w) {
-    case 1: *to = *from; return;
-    case 2: std::memcpy(to, from, 2); return;
-    case 4: std::memcpy(to, from, 4); return;
-    case 8: std::memcpy(to, from, 8); return;
-    default: std::memcpy(to, from, 16); return;
-  }
 }
 
 const VarString* loadString(const uint8_t* p) {
@@ -144,7 +136,7 @@ void Table::readFrom(const Chunk* c, uint32_t slot, uint8_t* out) const {
   for (size_t i = 0; i < columns_.size(); ++i) {
     uint32_t w = physicalSize(columns_[i].type.id);
     out[i] = c->columnNulls[i][slot];
-    copyField(out + layout_.offsets[i], c->columnValues[i] + static_cast<size_t>(slot) * w, w);
+    copyValueBytes(out + layout_.offsets[i], c->columnValues[i] + static_cast<size_t>(slot) * w, w);
   }
 }
 
@@ -156,7 +148,7 @@ void Table::writeTo(Chunk* c, uint32_t slot, const uint8_t* tuple) {
   for (size_t i = 0; i < columns_.size(); ++i) {
     uint32_t w = physicalSize(columns_[i].type.id);
     c->columnNulls[i][slot] = tuple[i] ? 1 : 0;
-    copyField(c->columnValues[i] + static_cast<size_t>(slot) * w, tuple + layout_.offsets[i], w);
+    copyValueBytes(c->columnValues[i] + static_cast<size_t>(slot) * w, tuple + layout_.offsets[i], w);
   }
 }
 
@@ -211,7 +203,7 @@ void Table::keyOf(const uint8_t* tuple, const Index& index, uint8_t* keyOut) con
     uint32_t col = cols[i];
     keyOut[i] = tuple[col];
     if (!tuple[col])
-      copyField(keyOut + kl.offsets[i], tuple + layout_.offsets[col], physicalSize(kl.types[i].id));
+      copyValueBytes(keyOut + kl.offsets[i], tuple + layout_.offsets[col], physicalSize(kl.types[i].id));
   }
 }
 

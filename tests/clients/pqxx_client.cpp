@@ -1,6 +1,7 @@
 // libpqxx 6.4 client test: connect, DDL, prepared statements with parameters, transactions
 // (commit, abort, rollback on destruction), a unique violation caught as
-// pqxx::unique_violation, and streaming a few thousand rows in and out (COPY).
+// pqxx::unique_violation, prepared calls of functions and procedures, and streaming a few
+// thousand rows in and out (COPY).
 // Usage: duet_pqxx_client HOST PORT   (exit status 1 if any check failed)
 #include <pqxx/pqxx>
 
@@ -157,6 +158,75 @@ void streaming(pqxx::connection& conn) {
   tx.exec0("DROP TABLE pqxx_t");
 }
 
+// Function and procedure calls as prepared statements, which DuetDB runs straight through
+// the compiled routine; with duet.direct_calls off (a placeholder setting to PostgreSQL)
+// through the statement's plan. Both must give the same answers.
+void routine_calls(pqxx::connection& conn) {
+  {
+    pqxx::nontransaction tx{conn};
+    tx.exec0("DROP FUNCTION IF EXISTS pqxx_add(integer, integer)");
+    tx.exec0("DROP FUNCTION IF EXISTS pqxx_rows(integer)");
+    tx.exec0("DROP FUNCTION IF EXISTS pqxx_check(integer)");
+    tx.exec0("DROP PROCEDURE IF EXISTS pqxx_split(integer, integer, integer)");
+    tx.exec0("CREATE FUNCTION pqxx_add(a integer, b integer) RETURNS integer LANGUAGE plpgsql STRICT AS "
+             "$$ BEGIN RETURN a + b; END $$");
+    tx.exec0("CREATE FUNCTION pqxx_rows(n integer) RETURNS TABLE (i integer, label text) LANGUAGE plpgsql AS "
+             "$$ BEGIN FOR k IN 1..n LOOP i := k; label := 'row ' || k; RETURN NEXT; END LOOP; END $$");
+    tx.exec0("CREATE FUNCTION pqxx_check(a integer) RETURNS integer LANGUAGE plpgsql AS "
+             "$$ BEGIN IF a < 0 THEN RAISE EXCEPTION 'negative: %', a USING ERRCODE = '22003'; END IF; "
+             "RETURN a; END $$");
+    tx.exec0("CREATE PROCEDURE pqxx_split(n integer, INOUT lo integer, INOUT hi integer) LANGUAGE plpgsql AS "
+             "$$ BEGIN lo := n % 10; hi := n / 10; END $$");
+  }
+  conn.prepare("call_add", "SELECT pqxx_add($1, $2)");
+  conn.prepare("call_rows", "SELECT * FROM pqxx_rows($1)");
+  conn.prepare("call_check", "SELECT pqxx_check($1)");
+  conn.prepare("call_split", "CALL pqxx_split($1, NULL, NULL)");
+  for (const char* direct : {"on", "off"}) {
+    std::string how = std::string(" (duet.direct_calls ") + direct + ")";
+    pqxx::nontransaction tx{conn};
+    tx.exec0(std::string("SET duet.direct_calls = ") + direct);
+    check(tx.exec_prepared1("call_add", 20, 22)[0].as<int>() == 42, "prepared function call" + how);
+    check(tx.exec_prepared1("call_add", 1, nullptr)[0].is_null(), "STRICT function with a NULL argument" + how);
+    pqxx::result rows = tx.exec_prepared("call_rows", 3);
+    check(rows.size() == 3 && rows[2][0].as<int>() == 3 && rows[2][1].as<std::string>() == "row 3",
+          "prepared set-returning function" + how);
+    pqxx::row split = tx.exec_prepared1("call_split", 42);
+    check(split[0].as<int>() == 2 && split[1].as<int>() == 4, "prepared CALL returns the OUT row" + how);
+    std::string state;
+    try {
+      tx.exec_prepared("call_check", -5);
+    } catch (const pqxx::sql_error& e) {
+      state = e.sqlstate();
+    }
+    check(state == "22003", "RAISE with ERRCODE inside a prepared call" + how);
+    check(tx.exec_prepared1("call_check", 5)[0].as<int>() == 5, "the next autocommit call works" + how);
+    // Inside a block the error fails the block: 25P02 until ROLLBACK, its work undone.
+    tx.exec0("BEGIN");
+    tx.exec_prepared0("insert_row", 400, "in block", "4");
+    state.clear();
+    try {
+      tx.exec_prepared("call_check", -1);
+    } catch (const pqxx::sql_error& e) {
+      state = e.sqlstate();
+    }
+    try {
+      tx.exec_prepared("call_add", 1, 2);
+    } catch (const pqxx::sql_error& e) {
+      state += "/" + e.sqlstate();
+    }
+    check(state == "22003/25P02", "a failed call fails its block (" + state + ")" + how);
+    tx.exec0("ROLLBACK");
+    check(tx.exec1("SELECT count(*) FROM pqxx_t WHERE id = 400")[0].as<int>() == 0, "the block was undone" + how);
+  }
+  pqxx::nontransaction tx{conn};
+  tx.exec0("RESET duet.direct_calls");
+  tx.exec0("DROP FUNCTION pqxx_add(integer, integer)");
+  tx.exec0("DROP FUNCTION pqxx_rows(integer)");
+  tx.exec0("DROP FUNCTION pqxx_check(integer)");
+  tx.exec0("DROP PROCEDURE pqxx_split(integer, integer, integer)");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -171,6 +241,7 @@ int main(int argc, char** argv) {
     ddl_and_prepared(conn);
     transactions(conn);
     unique_violation(conn);
+    routine_calls(conn);
     streaming(conn);
   } catch (const std::exception& e) {
     ++g_failures;

@@ -2,7 +2,8 @@
 """psycopg 3 (high-level API) against a server: parameters of every supported type,
 executemany, transactions and rollback, COPY both ways through cursor.copy, errors carrying
 their SQLSTATE, server-side prepared statements with binary parameters (prepare=True), query
-cancellation (CancelRequest), and int[]/text[] parameters and results in text and binary.
+cancellation (CancelRequest), int[]/text[] parameters and results in text and binary, and
+function and procedure calls as prepared statements.
 Usage: psycopg_test.py HOST PORT
 """
 import datetime
@@ -301,8 +302,167 @@ def test_arrays():
         conn.execute("DROP TABLE pyc_arr")
 
 
+ROUTINES = [
+    "CREATE FUNCTION pyc_add(a integer, b integer) RETURNS integer LANGUAGE plpgsql AS "
+    "$$ BEGIN RAISE NOTICE 'adding % and %', a, b; RETURN a + b; END $$",
+    "CREATE FUNCTION pyc_strict(a integer) RETURNS text LANGUAGE plpgsql STRICT AS $$ BEGIN RETURN 'got ' || a; END $$",
+    "CREATE FUNCTION pyc_lax(a integer) RETURNS text LANGUAGE plpgsql AS "
+    "$$ BEGIN RETURN coalesce('got ' || a, 'null'); END $$",
+    "CREATE FUNCTION pyc_div(a integer, b integer) RETURNS integer LANGUAGE plpgsql AS $$ BEGIN RETURN a / b; END $$",
+    "CREATE FUNCTION pyc_over(a integer) RETURNS text LANGUAGE plpgsql AS $$ BEGIN RETURN 'integer'; END $$",
+    "CREATE FUNCTION pyc_over(a text) RETURNS text LANGUAGE plpgsql AS $$ BEGIN RETURN 'text ' || a; END $$",
+    "CREATE FUNCTION pyc_mixed(n numeric, t text, d date, f double precision) RETURNS text LANGUAGE plpgsql AS "
+    "$$ BEGIN RETURN n || '/' || t || '/' || d || '/' || f; END $$",
+    "CREATE FUNCTION pyc_rows(n integer) RETURNS TABLE (i integer, sq bigint) LANGUAGE plpgsql AS "
+    "$$ BEGIN FOR k IN 1..n LOOP i := k; sq := k * k; RETURN NEXT; END LOOP; END $$",
+    "CREATE FUNCTION pyc_spin(n integer) RETURNS bigint LANGUAGE plpgsql AS "
+    "$$ DECLARE s bigint := 0; BEGIN FOR k IN 1..n LOOP s := s + k % 7; END LOOP; RETURN s; END $$",
+    "CREATE PROCEDURE pyc_split(n integer, INOUT lo integer, INOUT hi integer) LANGUAGE plpgsql AS "
+    "$$ BEGIN lo := n % 10; hi := n / 10; END $$",
+    "CREATE PROCEDURE pyc_log(v integer) LANGUAGE plpgsql AS $$ BEGIN INSERT INTO pyc_calls VALUES (v); END $$",
+]
+
+
+def check_routine_calls(conn: psycopg.Connection):
+    """Calls as prepared statements (Parse once, then Bind/Execute), text and binary."""
+    notices = []
+    conn.add_notice_handler(lambda d: notices.append(d.message_primary))
+    for binary in (False, True):
+        with conn.cursor(binary=binary) as cur:
+            for a, b in ((2, 3), (40000, 2), (-7, 2**20)):   # smallint and integer parameters
+                assert cur.execute("SELECT pyc_add(%s, %s)", (a, b), prepare=True).fetchone() == (a + b,)
+            assert cur.description[0].name == "pyc_add" and cur.statusmessage == "SELECT 1"
+            assert cur.execute("SELECT pyc_add(%s, %s)", (None, 1), prepare=True).fetchone() == (None,)
+            # NULL arguments: a STRICT function is not run, another one sees the NULL.
+            assert cur.execute("SELECT pyc_strict(%s)", (None,), prepare=True).fetchone() == (None,)
+            assert cur.execute("SELECT pyc_strict(%s)", (5,), prepare=True).fetchone() == ("got 5",)
+            assert cur.execute("SELECT pyc_lax(%s)", (None,), prepare=True).fetchone() == ("null",)
+            # Overloads: integer and text candidates, chosen by the parameter's type.
+            assert cur.execute("SELECT pyc_over(%s)", (3,), prepare=True).fetchone() == ("integer",)
+            assert cur.execute("SELECT pyc_over(%s::text)", ("x",), prepare=True).fetchone() == ("text x",)
+            assert cur.execute("SELECT pyc_over(%s)", ("y",), prepare=True).fetchone() == ("text y",)
+            got = cur.execute("SELECT pyc_mixed(%s, %s, %s, %s)",
+                              (decimal.Decimal("1.50"), "t", datetime.date(2024, 2, 29), 0.25), prepare=True)
+            assert got.fetchone() == ("1.50/t/2024-02-29/0.25",)
+            # Rows: a set-returning function in FROM, a procedure's OUT row through CALL.
+            assert cur.execute("SELECT * FROM pyc_rows(%s)", (3,), prepare=True).fetchall() == [(1, 1), (2, 4), (3, 9)]
+            assert [d.name for d in cur.description] == ["i", "sq"] and cur.statusmessage == "SELECT 3"
+            assert cur.execute("SELECT * FROM pyc_rows(%s)", (0,), prepare=True).fetchall() == []
+            assert cur.execute("CALL pyc_split(%s, NULL, NULL)", (42,), prepare=True).fetchone() == (2, 4)
+            assert cur.statusmessage == "CALL"
+            assert cur.execute("CALL pyc_split(%s, %s, %s)", (57, None, None), prepare=True).fetchone() == (7, 5)
+            # A wrong argument type is 42883, as without parameters.
+            try:
+                cur.execute("SELECT pyc_add(%s, %s::text)", (1, "x"), prepare=True)
+                raise AssertionError("pyc_add(integer, text) was called")
+            except errors.UndefinedFunction as e:
+                assert e.sqlstate == "42883", e
+            try:
+                cur.execute("SELECT pyc_add(%s::bigint, %s)", (1, 2), prepare=True)
+                raise AssertionError("pyc_add(bigint, integer) was called")
+            except errors.UndefinedFunction as e:
+                assert e.sqlstate == "42883", e
+    assert notices[:2] == ["adding 2 and 3", "adding 40000 and 2"], notices
+
+    # An error inside the routine: its SQLSTATE, then an autocommit call works again...
+    for _ in range(2):
+        try:
+            conn.execute("SELECT pyc_div(%s, %s)", (1, 0), prepare=True)
+            raise AssertionError("division by zero returned")
+        except errors.DivisionByZero as e:
+            assert e.sqlstate == "22012"
+        assert conn.execute("SELECT pyc_div(%s, %s)", (9, 3), prepare=True).fetchone() == (3,)
+    # ... and inside a block, the block is failed (25P02) and its work undone.
+    conn.execute("DELETE FROM pyc_calls")
+    conn.autocommit = False
+    conn.execute("CALL pyc_log(%s)", (1,), prepare=True)
+    try:
+        conn.execute("SELECT pyc_div(%s, %s)", (1, 0), prepare=True)
+        raise AssertionError("division by zero returned")
+    except errors.DivisionByZero:
+        pass
+    try:
+        conn.execute("CALL pyc_log(%s)", (2,), prepare=True)
+        raise AssertionError("a call ran in a failed block")
+    except errors.InFailedSqlTransaction as e:
+        assert e.sqlstate == "25P02"
+    conn.rollback()
+    conn.execute("CALL pyc_log(%s)", (3,), prepare=True)
+    conn.commit()
+    conn.autocommit = True
+    assert conn.execute("SELECT v FROM pyc_calls").fetchall() == [(3,)]
+
+    # statement_timeout stops a call that runs too long.
+    conn.execute("SET statement_timeout = '200ms'")
+    try:
+        conn.execute("SELECT pyc_spin(%s)", (2000000000,), prepare=True)
+        raise AssertionError("pyc_spin finished within the timeout")
+    except errors.QueryCanceled as e:
+        assert e.sqlstate == "57014"
+    conn.execute("RESET statement_timeout")
+    assert conn.execute("SELECT pyc_spin(%s)", (7,), prepare=True).fetchone() == (21,)
+
+    # One prepared statement while its function is replaced, dropped and created again: each
+    # execution sees the definition of the moment; while there is none it fails with 42883
+    # ("function pyc_ver(integer) does not exist": the parameter's type was fixed at Parse).
+    pg = conn.pgconn
+    res = pg.prepare(b"pyc_ver_call", b"SELECT pyc_ver($1)")
+    assert res.status == psycopg.pq.ExecStatus.COMMAND_OK, res.error_message
+
+    def call_ver(arg: bytes, binary: int = 0):
+        res = pg.exec_prepared(b"pyc_ver_call", [arg], [binary])
+        if res.status != psycopg.pq.ExecStatus.TUPLES_OK:
+            return res.error_field(psycopg.pq.DiagnosticField.SQLSTATE)
+        return res.get_value(0, 0)
+
+    assert call_ver(b"1") == b"v1 1"
+    # The DDL comes from another connection: psycopg deallocates its connection's prepared
+    # statements after a DROP.
+    with connect(autocommit=True) as ddl:
+        ddl.execute("CREATE OR REPLACE FUNCTION pyc_ver(a integer) RETURNS text LANGUAGE plpgsql AS "
+                    "$$ BEGIN RETURN 'v2 ' || a; END $$")
+        assert call_ver(b"2") == b"v2 2"
+        ddl.execute("DROP FUNCTION pyc_ver(integer)")
+        assert call_ver(b"3") == b"42883"
+        # Created again with a bigint argument: the parameter stays the integer it was
+        # prepared as (a binary int4 still reads), passed to bigint by an implicit cast.
+        ddl.execute("CREATE FUNCTION pyc_ver(a bigint) RETURNS text LANGUAGE plpgsql AS "
+                    "$$ BEGIN RETURN 'v3 ' || a; END $$")
+        assert call_ver(b"4") == b"v3 4"
+        assert call_ver((5).to_bytes(4, "big"), 1) == b"v3 5"
+    pg.exec_(b"DEALLOCATE pyc_ver_call")
+
+
+def test_routine_calls():
+    """Function and procedure calls through prepared statements. DuetDB runs a statement
+    that is just one call on its parameters straight through the compiled routine; with
+    duet.direct_calls off it runs the statement's plan instead (PostgreSQL takes the setting
+    as a placeholder). Both ways must give PostgreSQL's answers."""
+    with connect(autocommit=True) as conn:
+        for direct in ("on", "off"):
+            conn.execute("DROP TABLE IF EXISTS pyc_calls")
+            conn.execute("CREATE TABLE pyc_calls (v integer)")
+            for name in ("pyc_add(integer, integer)", "pyc_strict(integer)", "pyc_lax(integer)",
+                         "pyc_div(integer, integer)", "pyc_over(integer)", "pyc_over(text)",
+                         "pyc_mixed(numeric, text, date, double precision)", "pyc_rows(integer)",
+                         "pyc_spin(integer)", "pyc_ver(integer)", "pyc_ver(bigint)"):
+                conn.execute(f"DROP FUNCTION IF EXISTS {name}")
+            for name in ("pyc_split(integer, integer, integer)", "pyc_log(integer)"):
+                conn.execute(f"DROP PROCEDURE IF EXISTS {name}")
+            for sql in ROUTINES:
+                conn.execute(sql)
+            conn.execute("CREATE FUNCTION pyc_ver(a integer) RETURNS text LANGUAGE plpgsql AS "
+                         "$$ BEGIN RETURN 'v1 ' || a; END $$")
+            conn.execute(f"SET duet.direct_calls = {direct}")
+            try:
+                check_routine_calls(conn)
+            except Exception as e:
+                raise AssertionError(f"with duet.direct_calls = {direct}") from e
+        conn.execute("DROP TABLE pyc_calls")
+
+
 TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy,
-         test_errors, test_large_result, test_cancel, test_arrays]
+         test_errors, test_large_result, test_cancel, test_arrays, test_routine_calls]
 
 
 def main() -> int:
