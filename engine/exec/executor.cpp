@@ -41,8 +41,11 @@ bool Executor::submit(Session* owner, std::function<void()> task, bool dataFree)
     std::lock_guard lock(mutex_);
     if (stopping_) return false;
     queue_.push_back(Task{owner, std::move(task), false, dataFree});
+    submitted_.fetch_add(1, std::memory_order_release);
   }
-  wake_.notify_one();
+  // A spinning executor sees the count; only a sleeping one needs the (costly) wake. It
+  // sets sleeping_ under the mutex before waiting, so after our unlock we see it.
+  if (sleeping_.load(std::memory_order_acquire)) wake_.notify_one();
   return true;
 }
 
@@ -62,8 +65,9 @@ bool Executor::submitCleanup(Session* owner, std::function<void()> task) {
       }
     }
     queue_.push_back(Task{owner, std::move(task), true});
+    submitted_.fetch_add(1, std::memory_order_release);
   }
-  wake_.notify_one();
+  if (sleeping_.load(std::memory_order_acquire)) wake_.notify_one();
   return true;
 }
 
@@ -115,18 +119,42 @@ void Executor::run() {
       continue;
     }
     if (stopping_) return;
+    uint64_t seen = submitted_.load(std::memory_order_acquire);
+    lock.unlock();
+    bool more = spinForWork(seen);
+    lock.lock();
+    // Anything that happened while the lock was let go is looked at first (stop() too).
+    if (more || stopping_ || submitted_.load(std::memory_order_acquire) != seen) continue;
     int timeoutMs = holder_ != nullptr ? holder_->idleInTransactionTimeoutMs() : 0;
+    sleeping_.store(true, std::memory_order_release);
     if (timeoutMs <= 0) {
       wake_.wait(lock);
-      continue;
-    }
-    auto deadline = holderIdleSince_ + std::chrono::milliseconds(timeoutMs);
-    if (std::chrono::steady_clock::now() >= deadline) {
-      releaseIdleHolder(lock);
     } else {
-      wake_.wait_until(lock, deadline);
+      auto deadline = holderIdleSince_ + std::chrono::milliseconds(timeoutMs);
+      if (std::chrono::steady_clock::now() >= deadline) {
+        sleeping_.store(false, std::memory_order_relaxed);
+        releaseIdleHolder(lock);
+      } else {
+        wake_.wait_until(lock, deadline);
+      }
     }
+    sleeping_.store(false, std::memory_order_relaxed);
   }
+}
+
+bool Executor::spinForWork(uint64_t seen) {
+  // About the time a client on this machine takes to answer; longer only burns a core.
+  constexpr auto kSpin = std::chrono::microseconds(50);
+  auto until = std::chrono::steady_clock::now() + kSpin;
+  do {
+    for (int i = 0; i < 64; ++i) {
+      if (submitted_.load(std::memory_order_acquire) != seen) return true;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+  } while (std::chrono::steady_clock::now() < until);
+  return false;
 }
 
 }  // namespace duet

@@ -10,6 +10,7 @@
 // Cleanup tasks (submitCleanup) always run, even while another session holds the executor:
 // a client that vanished must get its session rolled back and destroyed in any case.
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -59,11 +60,17 @@ class Executor {
   };
 
   void run();
+  // Before sleeping, the executor watches for new tasks a short while: a client waiting on
+  // its reply usually sends the next request within microseconds, and a sleeping executor
+  // costs a futex wake and two context switches per request. True when a task came.
+  bool spinForWork(uint64_t seen);
   std::deque<Task>::iterator findRunnable();
   void releaseIdleHolder(std::unique_lock<std::mutex>& lock);
 
   std::mutex mutex_;
   std::condition_variable wake_;
+  std::atomic<uint64_t> submitted_{0};  // tasks queued so far (changes under mutex_)
+  std::atomic<bool> sleeping_{false};   // the executor waits on wake_: submitters notify
   std::deque<Task> queue_;
   Session* holder_ = nullptr;
   std::chrono::steady_clock::time_point holderIdleSince_;
