@@ -49,6 +49,7 @@ Table::Table(std::string name, std::vector<ColumnSpec> columns, StorageKind kind
     types.push_back(columns_[c].type);
     // Arrays are held like strings (engine/types/array.h): copied in, freed with the row.
     if (isVarlenaType(columns_[c].type.id)) stringColumns_.push_back(c);
+    if (columns_[c].notNull) notNullColumns_.push_back(c);
   }
   layout_ = TupleLayout::of(types);
   rowScratch_.resize(layout_.size);
@@ -180,13 +181,16 @@ void Table::freeStringsNotIn(const uint8_t* image, const uint8_t* keep) {
 
 void Table::setNotNull(const std::vector<uint32_t>& columns, bool notNull) {
   for (uint32_t c : columns) columns_.at(c).notNull = notNull;
+  notNullColumns_.clear();
+  for (uint32_t c = 0; c < columns_.size(); ++c)
+    if (columns_[c].notNull) notNullColumns_.push_back(c);
 }
 
 // ---- constraints and indexes --------------------------------------------------------------
 
 void Table::checkNotNull(const uint8_t* tuple) const {
-  for (size_t c = 0; c < columns_.size(); ++c) {
-    if (!columns_[c].notNull || !tuple[c]) continue;
+  for (uint32_t c : notNullColumns_) {
+    if (!tuple[c]) continue;
     throw SqlError(sqlstate::kNotNullViolation,
                    fmt::format("null value in column \"{}\" of relation \"{}\" violates "
                                "not-null constraint",
@@ -229,11 +233,17 @@ void Table::throwUnique(const Index& index, const uint8_t* key, bool creating) c
                  fmt::format("Key ({})=({}) already exists.", names, values));
 }
 
-void Table::checkUnique(const uint8_t* tuple, RowId self) const {
+void Table::checkUnique(const uint8_t* tuple, RowId self, const uint8_t* before) const {
   uint8_t* key = keyScratch_.data();
   for (const auto& index : indexes_) {
     if (!index->unique()) continue;
     keyOf(tuple, *index, key);
+    if (before) {
+      uint8_t* old = key + index->keyLayout().size;
+      keyOf(before, *index, old);
+      // Same bytes, same key (a string in a new copy compares unequal and is checked).
+      if (std::memcmp(key, old, index->keyLayout().size) == 0) continue;
+    }
     if (tupleHasNull(index->keyLayout(), key)) continue;  // NULLs never conflict
     RowId other = index->findBeforeInsert(key);
     if (other != kNoRow && other != self) throwUnique(*index, key, false);
@@ -364,7 +374,6 @@ RowId Table::insert(const uint8_t* tuple, UndoLog& undo) {
 
 void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
   checkNotNull(newTuple);
-  checkUnique(newTuple, row);
   auto* images = static_cast<uint8_t*>(std::malloc(2 * static_cast<size_t>(layout_.size)));
   if (!images) throw std::bad_alloc();
   uint8_t* before = images;
@@ -372,6 +381,12 @@ void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
   Chunk* chunk = chunkOf(row);
   uint32_t slot = slotOf(row);
   readFrom(chunk, slot, before);
+  try {
+    checkUnique(newTuple, row, before);
+  } catch (...) {
+    std::free(images);
+    throw;
+  }
   std::memcpy(after, newTuple, layout_.size);
   for (uint32_t c : stringColumns_) {
     if (after[c]) continue;

@@ -89,7 +89,9 @@ class Table {
   void syncDirectory();
 
   void checkNotNull(const uint8_t* tuple) const;
-  void checkUnique(const uint8_t* tuple, RowId self) const;
+  // Every unique index, or (with `before`, an update's old image) only those whose key the
+  // update changes: an unchanged key cannot start a conflict.
+  void checkUnique(const uint8_t* tuple, RowId self, const uint8_t* before = nullptr) const;
   [[noreturn]] void throwUnique(const Index& index, const uint8_t* key, bool creating) const;
   void keyOf(const uint8_t* tuple, const Index& index, uint8_t* keyOut) const;
   void addToIndexes(RowId row, const uint8_t* tuple);
@@ -108,6 +110,7 @@ class Table {
   TupleLayout layout_;
   StorageKind kind_;
   std::vector<uint32_t> stringColumns_;
+  std::vector<uint32_t> notNullColumns_;  // kept in step with columns_[c].notNull
   std::vector<Chunk*> chunks_;
   ChunkDirectory directory_{nullptr, 0};
   std::vector<RowId> freeSlots_;
