@@ -374,19 +374,14 @@ RowId Table::insert(const uint8_t* tuple, UndoLog& undo) {
 
 void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
   checkNotNull(newTuple);
-  auto* images = static_cast<uint8_t*>(std::malloc(2 * static_cast<size_t>(layout_.size)));
-  if (!images) throw std::bad_alloc();
+  // A failed check leaves the space unused until the transaction ends: no free needed.
+  uint8_t* images = undo.imageSpace(2 * static_cast<size_t>(layout_.size));
   uint8_t* before = images;
   uint8_t* after = images + layout_.size;
   Chunk* chunk = chunkOf(row);
   uint32_t slot = slotOf(row);
   readFrom(chunk, slot, before);
-  try {
-    checkUnique(newTuple, row, before);
-  } catch (...) {
-    std::free(images);
-    throw;
-  }
+  checkUnique(newTuple, row, before);
   std::memcpy(after, newTuple, layout_.size);
   for (uint32_t c : stringColumns_) {
     if (after[c]) continue;

@@ -1,6 +1,8 @@
 // Undo log (see undo_log.h).
 #include "engine/storage/undo_log.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 #include "engine/storage/table.h"
@@ -14,12 +16,28 @@ void UndoLog::recordInsert(Table* table, RowId row) {
 }
 
 void UndoLog::recordUpdate(Table* table, RowId row, uint8_t* images) {
-  try {
-    records_.push_back({Kind::Update, table, row, images});
-  } catch (...) {
-    std::free(images);
-    throw;
+  records_.push_back({Kind::Update, table, row, images});
+}
+
+uint8_t* UndoLog::imageSpace(size_t bytes) {
+  constexpr size_t kBlockBytes = 64 * 1024;
+  bytes = (bytes + 15) & ~size_t{15};
+  if (blocks_.empty() || used_ + bytes > blocks_.back().size) {
+    size_t size = std::max(kBlockBytes, bytes);
+    // new[] of uint8_t is only max_align_t aligned: over-allocate and align by hand.
+    blocks_.push_back(Block{std::make_unique<uint8_t[]>(size + 15), size});
+    used_ = 0;
   }
+  auto base = reinterpret_cast<uintptr_t>(blocks_.back().bytes.get());
+  uint8_t* p = reinterpret_cast<uint8_t*>((base + 15) & ~uintptr_t{15}) + used_;
+  used_ += bytes;
+  return p;
+}
+
+void UndoLog::releaseImagesIfEmpty() {
+  if (!records_.empty() || blocks_.empty()) return;
+  blocks_.resize(1);
+  used_ = 0;
 }
 
 void UndoLog::recordErase(Table* table, RowId row, const Chunk* chunk) {
@@ -42,10 +60,7 @@ void UndoLog::rollbackTo(Mark m) {
     records_.pop_back();
     switch (r.kind) {
       case Kind::Insert: r.table->undoInsert(r.row); break;
-      case Kind::Update:
-        r.table->undoUpdate(r.row, static_cast<uint8_t*>(r.payload));
-        std::free(r.payload);
-        break;
+      case Kind::Update: r.table->undoUpdate(r.row, static_cast<uint8_t*>(r.payload)); break;
       case Kind::Erase: r.table->undoErase(r.row); break;
       case Kind::Action: {
         auto* action = static_cast<Action*>(r.payload);
@@ -55,6 +70,7 @@ void UndoLog::rollbackTo(Mark m) {
       }
     }
   }
+  releaseImagesIfEmpty();
 }
 
 void UndoLog::commit() {
@@ -62,10 +78,7 @@ void UndoLog::commit() {
   for (Record& r : records_) {
     switch (r.kind) {
       case Kind::Insert: break;
-      case Kind::Update:
-        r.table->commitUpdate(static_cast<uint8_t*>(r.payload));
-        std::free(r.payload);
-        break;
+      case Kind::Update: r.table->commitUpdate(static_cast<uint8_t*>(r.payload)); break;
       case Kind::Erase: r.table->commitErase(r.row, static_cast<Chunk*>(r.payload)); break;
       case Kind::Action: {
         auto* action = static_cast<Action*>(r.payload);
@@ -76,6 +89,7 @@ void UndoLog::commit() {
     }
   }
   records_.clear();
+  releaseImagesIfEmpty();
 }
 
 }  // namespace duet

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "engine/storage/layout.h"
@@ -35,8 +36,11 @@ class UndoLog {
 
   // Recorders, called by Table (row changes) and the catalog (DDL).
   void recordInsert(Table* table, RowId row);
-  // images: malloc'd block of the old tuple followed by the new one; the log frees it.
+  // images: the old tuple followed by the new one, in space from imageSpace().
   void recordUpdate(Table* table, RowId row, uint8_t* images);
+  // 16-byte aligned space for an update's images, valid until the transaction ends (the
+  // log is empty again): a bump allocation instead of a malloc and free per updated row.
+  uint8_t* imageSpace(size_t bytes);
   // chunk: the chunk the row lived in, so a commit after TRUNCATE can tell the slot is gone.
   void recordErase(Table* table, RowId row, const Chunk* chunk);
   // undo runs on rollback; onCommit (optional) on commit. Neither may throw.
@@ -53,7 +57,15 @@ class UndoLog {
     RowId row;
     void* payload;  // Update: images; Erase: the Chunk; Action: Action*
   };
+  void releaseImagesIfEmpty();
+
   std::vector<Record> records_;
+  struct Block {
+    std::unique_ptr<uint8_t[]> bytes;
+    size_t size;
+  };
+  std::vector<Block> blocks_;  // image space; the first block is kept between transactions
+  size_t used_ = 0;            // bytes handed out of blocks_.back()
 };
 
 }  // namespace duet
