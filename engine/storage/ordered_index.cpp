@@ -14,15 +14,15 @@ constexpr uint32_t kPackedBits = OrderedIndex::kPackedWords * 64;
 
 uint64_t lowBits(uint32_t n) { return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1; }
 
-// Appends the low n bits of v to the bit string at bit position pos (from the most
-// significant end).
-void putBits(OrderedIndex::Packed& out, uint32_t& pos, uint64_t v, uint32_t n) {
-  while (n) {
-    uint32_t word = pos / 64, room = 64 - pos % 64, take = std::min(room, n);
-    uint64_t chunk = (v >> (n - take)) & lowBits(take);
-    out[word] |= chunk << (room - take);
-    pos += take;
-    n -= take;
+// Ors the n (<= 64) bits of v into the bit string at bit position pos (from the most
+// significant end); the string is zero there.
+inline void placeBits(OrderedIndex::Packed& out, uint32_t pos, uint64_t v, uint32_t n) {
+  uint32_t word = pos / 64, room = 64 - pos % 64;
+  if (n <= room) {
+    out[word] |= v << (room - n);
+  } else {
+    out[word] |= v >> (n - room);
+    out[word + 1] |= v << (64 - (n - room));
   }
 }
 
@@ -113,17 +113,24 @@ void OrderedIndex::clear() {
 OrderedIndex::Packed OrderedIndex::pack(const uint8_t* key, uint32_t columns) const {
   const TupleLayout& l = keyLayout();
   Packed out{};
-  uint32_t pos = 0;
   for (uint32_t c = 0; c < columns; ++c) {
-    uint32_t width = physicalSize(l.types[c].id) * 8;
+    // prefixBits_[c] is where column c starts: its NULL bit, then its value bits.
+    uint32_t pos = prefixBits_[c];
     if (key[c]) {
-      putBits(out, pos, 1, 1);
-      pos += width;
+      placeBits(out, pos, 1, 1);
       continue;
     }
-    auto v = static_cast<uint64_t>(loadIntegerLike(l.types[c].id, key + l.offsets[c]));
-    putBits(out, pos, 0, 1);
-    putBits(out, pos, v ^ (uint64_t{1} << (width - 1)), width);
+    uint32_t size = physicalSize(l.types[c].id), width = size * 8;
+    uint64_t v;
+    switch (size) {
+      case 1: v = static_cast<uint64_t>(static_cast<int8_t>(key[l.offsets[c]])); break;
+      case 2: { int16_t x; std::memcpy(&x, key + l.offsets[c], 2); v = static_cast<uint64_t>(x); break; }
+      case 4: { int32_t x; std::memcpy(&x, key + l.offsets[c], 4); v = static_cast<uint64_t>(x); break; }
+      default: std::memcpy(&v, key + l.offsets[c], 8); break;
+    }
+    v ^= uint64_t{1} << (width - 1);
+    // The NULL bit is 0: the value goes right after it.
+    placeBits(out, pos + 1, width == 64 ? v : v & lowBits(width), width);
   }
   return out;
 }
