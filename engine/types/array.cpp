@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstring>
 
 #include "engine/error.h"
@@ -380,8 +381,42 @@ void formatArrayText(const VarString* array, std::string& out, const TypeContext
   out.push_back('}');
 }
 
+namespace {
+
+// `{1,-2,3}`: an integer array written the plain way (no spaces, quotes, NULLs or
+// dimensions), as drivers send integer array parameters. Parsed straight into the builder;
+// null when the text is anything else, or a value is out of the element type's range, so
+// that the general reader takes it (and reports errors exactly).
+template <typename Int>
+const VarString* parsePlainIntegerArray(TypeId element, std::string_view text, Arena& arena) {
+  if (text.size() < 2 || text.front() != '{' || text.back() != '}') return nullptr;
+  ArrayBuilder builder(element);
+  const char* p = text.data() + 1;
+  const char* end = text.data() + text.size() - 1;
+  if (p == end) return builder.finish(arena);
+  for (;;) {
+    Int v;
+    auto [next, ec] = std::from_chars(p, end, v);
+    if (ec != std::errc() || next == p) return nullptr;
+    builder.append(&v);
+    if (next == end) return builder.finish(arena);
+    if (*next != ',') return nullptr;
+    p = next + 1;
+  }
+}
+
+}  // namespace
+
 const VarString* parseArrayText(SqlType type, std::string_view text, Arena& arena,
                                 const TypeContext& ctx) {
+  const VarString* plain = nullptr;
+  switch (type.elementType().id) {
+    case TypeId::Int2: plain = parsePlainIntegerArray<int16_t>(TypeId::Int2, text, arena); break;
+    case TypeId::Int4: plain = parsePlainIntegerArray<int32_t>(TypeId::Int4, text, arena); break;
+    case TypeId::Int8: plain = parsePlainIntegerArray<int64_t>(TypeId::Int8, text, arena); break;
+    default: break;
+  }
+  if (plain) return plain;
   ArrayTextReader reader(text);
   std::vector<int64_t> givenDims, lowers, dims;
   size_t start = reader.readDecoration(givenDims, lowers);

@@ -177,3 +177,27 @@ TEST_CASE("array comparison, hashing and casts", "[types][array]") {
   CHECK(duet_rt_array_get_string(copy, 1)->view() == "x");
   CHECK(compareArrays(s, copy) == 0);
 }
+
+// Plain integer arrays (`{1,-2,3}`) take a direct parser; everything it declines goes to the
+// general reader, so results and errors are the same either way. PostgreSQL 15's answers.
+TEST_CASE("plain integer array text parses as the general reader does", "[types][array]") {
+  for (TypeId t : {TypeId::Int2, TypeId::Int4, TypeId::Int8}) {
+    SqlType a = arrayOf(t);
+    CHECK(textOf(a, "{1,-2,3}") == "{1,-2,3}");
+    CHECK(textOf(a, "{007,-0}") == "{7,0}");
+    CHECK(textOf(a, "{}") == "{}");
+    CHECK(textOf(a, "{+5}") == "{5}");        // declined (sign), read by the general reader
+    CHECK(textOf(a, "{1, 2}") == "{1,2}");    // declined (space)
+    CHECK(textOf(a, "{1,NULL}") == "{1,NULL}");
+    CHECK(errorOf(a, "{1,}").starts_with("22P02: malformed array literal"));
+    CHECK(errorOf(a, "{,1}").starts_with("22P02: malformed array literal"));
+    CHECK(errorOf(a, "{1;2}").starts_with("22P02"));
+  }
+  Arena arena;
+  const VarString* v = parse(arrayOf(TypeId::Int4), "{10,-20,30}", arena);
+  CHECK(duet_rt_array_get_int4(v, 2) == -20);
+  CHECK(duet_rt_array_cardinality(v) == 3);
+  CHECK(errorOf(arrayOf(TypeId::Int2), "{40000}") == "22003: value \"40000\" is out of range for type smallint");
+  CHECK(errorOf(arrayOf(TypeId::Int4), "{3000000000}") == "22003: value \"3000000000\" is out of range for type integer");
+  CHECK(textOf(arrayOf(TypeId::Int8), "{-9223372036854775808}") == "{-9223372036854775808}");
+}
