@@ -67,6 +67,22 @@ class ResultSink {
   virtual void copyInBegin(int columns) = 0;
 };
 
+// A sink that drops everything: a base for drivers, benchmarks and tests that keep only
+// part of a result.
+class IgnoringSink : public ResultSink {
+ public:
+  void rowDescription(const std::vector<ColumnDesc>&) override {}
+  void dataRow(const Field*, size_t) override {}
+  void commandComplete(std::string_view) override {}
+  void emptyQuery() override {}
+  void notice(const Notice&) override {}
+  void parameterStatus(std::string_view, std::string_view) override {}
+  void copyOutBegin(int) override {}
+  void copyData(std::string_view) override {}
+  void copyOutDone() override {}
+  void copyInBegin(int) override {}
+};
+
 // Transaction status as ReadyForQuery reports it.
 enum class TxnStatus : char { Idle = 'I', InBlock = 'T', Failed = 'E' };
 

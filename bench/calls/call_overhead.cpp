@@ -18,19 +18,10 @@
 
 namespace {
 
-class CountingSink final : public duet::ResultSink {
+class CountingSink final : public duet::IgnoringSink {
  public:
   long rows = 0;
-  void rowDescription(const std::vector<duet::ColumnDesc>&) override {}
   void dataRow(const duet::Field*, std::size_t) override { ++rows; }
-  void commandComplete(std::string_view) override {}
-  void emptyQuery() override {}
-  void notice(const duet::Notice&) override {}
-  void parameterStatus(std::string_view, std::string_view) override {}
-  void copyOutBegin(int) override {}
-  void copyData(std::string_view) override {}
-  void copyOutDone() override {}
-  void copyInBegin(int) override {}
 };
 
 struct Mode {

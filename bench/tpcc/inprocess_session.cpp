@@ -8,23 +8,8 @@
 namespace tpcc {
 namespace {
 
-// A sink that ignores everything; the sinks below keep what they need.
-class IgnoringSink : public duet::ResultSink {
- public:
-  void rowDescription(const std::vector<duet::ColumnDesc>&) override {}
-  void dataRow(const duet::Field*, std::size_t) override {}
-  void commandComplete(std::string_view) override {}
-  void emptyQuery() override {}
-  void notice(const duet::Notice&) override {}
-  void parameterStatus(std::string_view, std::string_view) override {}
-  void copyOutBegin(int) override {}
-  void copyData(std::string_view) override {}
-  void copyOutDone() override {}
-  void copyInBegin(int) override {}
-};
-
 // Gathers a simple Query's rows as text (the default format of a simple Query).
-class TextSink final : public IgnoringSink {
+class TextSink final : public duet::IgnoringSink {
  public:
   std::vector<TextRow> rows;
 
@@ -38,7 +23,7 @@ class TextSink final : public IgnoringSink {
 // What SessionTerminal needs of a call's result: the row count and whether the first value
 // is NULL. Nothing is copied, so a call costs what the engine's side of a wire call costs,
 // less the network and the encoding into protocol messages.
-class ShapeSink final : public IgnoringSink {
+class ShapeSink final : public duet::IgnoringSink {
  public:
   int rows = 0;
   bool firstIsNull = false;
@@ -91,7 +76,7 @@ std::vector<TextRow> InProcessDb::query(std::string_view sql) {
 void SessionCopyTarget::start(std::string_view table) {
   table_ = table;
   data_.clear();
-  IgnoringSink sink;
+  duet::IgnoringSink sink;
   try {
     if (db_.session().simpleQuery("COPY " + table_ + " FROM STDIN", sink) == duet::QueryState::CopyIn) return;
   } catch (...) {
@@ -101,7 +86,7 @@ void SessionCopyTarget::start(std::string_view table) {
 }
 
 void SessionCopyTarget::finish() {
-  IgnoringSink sink;
+  duet::IgnoringSink sink;
   try {
     db_.session().copyInData(data_, sink);
   } catch (...) {

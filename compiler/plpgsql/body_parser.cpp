@@ -411,19 +411,8 @@ void BodyParser::checkEndLabel(const std::string& label) {
 Function BodyParser::parse() {
   // The routine's parameters and FOUND live in an outer scope labelled with its name.
   scopes_.push_back(Scope{routine_.name, false, {}});
-  for (const RoutineParameter& p : routine_.params) {
-    Variable v;
-    v.name = p.name;
-    v.type = p.type;
-    v.parameter = true;
-    v.output = p.output;
-    declare(std::move(v));
-  }
-  Variable found;
-  found.name = "found";
-  found.type.scalar = SqlType{TypeId::Bool, -1};
-  found.implicit = true;
-  fn_.found = declare(std::move(found));
+  for (const RoutineParameter& p : routine_.params) declare(parameterVariable(p));
+  fn_.found = declare(foundVariable());
 
   uint32_t location = peek().offset;
   std::string label;

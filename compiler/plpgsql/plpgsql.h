@@ -33,6 +33,24 @@ struct RoutineParameter {
   bool output = false;
 };
 
+// The variable a routine argument is in the body, and the implicit FOUND: the same for
+// PL/pgSQL and LANGUAGE sql bodies.
+inline Variable parameterVariable(const RoutineParameter& p) {
+  Variable v;
+  v.name = p.name;
+  v.type = p.type;
+  v.parameter = true;
+  v.output = p.output;
+  return v;
+}
+inline Variable foundVariable() {
+  Variable v;
+  v.name = "found";
+  v.type.scalar = SqlType{TypeId::Bool, -1};
+  v.implicit = true;
+  return v;
+}
+
 // What the body parser needs to know about the routine around it.
 struct RoutineShape {
   std::string name;

@@ -55,26 +55,15 @@ Function parseSqlBody(const RoutineShape& routine, const BodySource& source) {
   // The arguments a body may name: a function's inputs, all of a procedure's arguments
   // (PostgreSQL's sql_fn_parser_setup sees proargtypes, which has OUT arguments only for
   // procedures). $n counts the same list.
-  for (const RoutineParameter& p : routine.params) {
-    Variable v;
-    v.name = p.name;
-    v.type = p.type;
-    v.parameter = true;
-    v.output = p.output;
-    fn.variables.push_back(std::move(v));
-  }
+  for (const RoutineParameter& p : routine.params) fn.variables.push_back(parameterVariable(p));
   auto nameable = [&](int v) { return routine.procedure || routine.params[v].input; };
   auto lookup = [&](const std::string& name) {
     for (size_t v = 0; v < routine.params.size(); ++v)
       if (!name.empty() && routine.params[v].name == name && nameable(static_cast<int>(v))) return static_cast<int>(v);
     return -1;
   };
-  Variable found;
-  found.name = "found";
-  found.type.scalar = SqlType{TypeId::Bool, -1};
-  found.implicit = true;
   fn.found = static_cast<int>(fn.variables.size());
-  fn.variables.push_back(std::move(found));
+  fn.variables.push_back(foundVariable());
   fn.sqlBody = true;
   for (size_t v = 0; v < routine.params.size(); ++v)
     if (nameable(static_cast<int>(v))) fn.numberedParams.push_back(static_cast<int>(v));

@@ -16,23 +16,16 @@ using namespace duet;
 
 namespace {
 
-struct Rows : ResultSink {
+struct Rows : IgnoringSink {
   std::vector<std::vector<std::optional<std::string>>> rows;
   std::vector<std::string> tags;
   std::vector<std::string> notices;
-  void rowDescription(const std::vector<ColumnDesc>&) override {}
   void dataRow(const Field* f, size_t n) override {
     auto& r = rows.emplace_back();
     for (size_t i = 0; i < n; ++i) r.push_back(f[i].len < 0 ? std::nullopt : std::optional(std::string(f[i].data, f[i].len)));
   }
   void commandComplete(std::string_view tag) override { tags.emplace_back(tag); }
-  void emptyQuery() override {}
   void notice(const Notice& n) override { notices.push_back(n.message); }
-  void parameterStatus(std::string_view, std::string_view) override {}
-  void copyOutBegin(int) override {}
-  void copyData(std::string_view) override {}
-  void copyOutDone() override {}
-  void copyInBegin(int) override {}
 };
 
 struct Fixture {
