@@ -31,7 +31,7 @@ int keyPosition(const Index& index, int column) {
   return -1;
 }
 
-// A table scan turned into the unbounded range of `index`, walking in `descending` order.
+// A table scan turned into the unbounded range of `index` (walkIndex sets its direction).
 NodePtr wholeIndex(const Node& scan, Index* index) {
   auto n = std::make_unique<Node>(NodeKind::IndexRange);
   n->table = scan.table;
@@ -129,7 +129,7 @@ void minMaxFromIndex(Node& aggregate) {
   bool descending = false;
   Index* index = orderingIndex(**slot, {{column, max, max}}, true, descending);
   if (!index) return;
-  walkIndex(*slot, index, max);
+  walkIndex(*slot, index, descending);
 
   auto notNull = std::make_unique<plan::Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1});
   notNull->negated = true;

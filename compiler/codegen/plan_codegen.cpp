@@ -368,7 +368,11 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
                     std::none_of(node.aggs.begin(), node.aggs.end(), [](const plan::AggSpec& a) { return a.distinct; });
       llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
       llvm::Type* i8 = b.getInt8Ty();
+      // The group table, the group key being looked up and its "new group" flag; unused
+      // (null) for the single state.
       llvm::Value* groups = nullptr;
+      llvm::Value* key = nullptr;
+      llvm::Value* isNew = nullptr;
       llvm::AllocaInst* singleState = nullptr;
       if (single) {
         singleState = eb.CreateAlloca(llvm::ArrayType::get(i8, stateSize));
@@ -376,9 +380,9 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
         b.CreateMemSet(singleState, b.getInt8(0), stateSize, llvm::Align(16));
       } else {
         groups = call("duet_q_groups_new", ptrTy_, {qctx_, ptrConst(keyLayout), b.getInt32(stateSize)});
+        key = tupleAlloca(*keyLayout);
+        isNew = eb.CreateAlloca(b.getInt8Ty());
       }
-      llvm::Value* key = tupleAlloca(*keyLayout);
-      llvm::Value* isNew = eb.CreateAlloca(b.getInt8Ty());
       auto slot = [&](llvm::Value* state, size_t k, size_t offset) {
         return b.CreateConstInBoundsGEP1_64(i8, state, kAggSlot * k + offset);
       };

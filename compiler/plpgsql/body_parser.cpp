@@ -408,6 +408,14 @@ void BodyParser::checkEndLabel(const std::string& label) {
             t.offset);
 }
 
+std::string BodyParser::optionalLabel() {
+  if (!isOp("<<")) return {};
+  advance();
+  std::string label = variableWord();
+  expectOp(">>");
+  return label;
+}
+
 Function BodyParser::parse() {
   // The routine's parameters and FOUND live in an outer scope labelled with its name.
   scopes_.push_back(Scope{routine_.name, false, {}});
@@ -415,12 +423,7 @@ Function BodyParser::parse() {
   fn_.found = declare(foundVariable());
 
   uint32_t location = peek().offset;
-  std::string label;
-  if (isOp("<<")) {
-    advance();
-    label = variableWord();
-    expectOp(">>");
-  }
+  std::string label = optionalLabel();
   if (!isKw("declare") && !isKw("begin")) syntaxError();
   fn_.body = parseBlock(label, location);
   if (isOp(";")) advance();

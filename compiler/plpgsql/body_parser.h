@@ -44,6 +44,7 @@ class BodyParser {
   int lookupVariable(const std::string& name) const;
   int lookupInBlock(const std::string& label, const std::string& name) const;
   std::string variableWord();  // an identifier usable as a variable or label name
+  std::string optionalLabel();  // `<<label>>` before a block or loop, or ""
   Target parseAssignableTarget();
   bool parseTarget(Target& t, bool assignment);  // false: the word is no variable
   void checkAssignable(const Target& t);

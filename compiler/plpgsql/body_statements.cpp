@@ -49,12 +49,7 @@ StmtList BodyParser::parseStatements() {
 
 StmtPtr BodyParser::parseStatement() {
   uint32_t loc = peek().offset;
-  std::string label;
-  if (isOp("<<")) {
-    advance();
-    label = variableWord();
-    expectOp(">>");
-  }
+  std::string label = optionalLabel();
   if (isKw("begin") || isKw("declare")) {
     StmtPtr block = parseBlock(label, loc);
     expectSemicolon();

@@ -11,23 +11,16 @@
 #include "compiler/binder/direct_call.h"
 #include "compiler/plpgsql/compiled_routine.h"
 #include "engine/session/sql_session.h"
+#include "engine/storage/key_ops.h"
 #include "engine/storage/tuple_storage.h"
 
 namespace duet {
 namespace {
 
-int64_t readInteger(TypeId type, const uint8_t* field) {
-  switch (type) {
-    case TypeId::Int2: { int16_t v; std::memcpy(&v, field, sizeof v); return v; }
-    case TypeId::Int4: { int32_t v; std::memcpy(&v, field, sizeof v); return v; }
-    default: { int64_t v; std::memcpy(&v, field, sizeof v); return v; }
-  }
-}
-
 // Argument `to` of `args` from parameter `from` of `params`, a narrower integer.
 void widenField(const TupleLayout& params, const uint8_t* paramTuple, size_t from, const TupleLayout& args,
                 uint8_t* argTuple, size_t to) {
-  int64_t v = readInteger(params.types[from].id, paramTuple + params.offsets[from]);
+  int64_t v = loadIntegerLike(params.types[from].id, paramTuple + params.offsets[from]);
   uint8_t* field = argTuple + args.offsets[to];
   if (args.types[to].id == TypeId::Int4) {
     auto narrow = static_cast<int32_t>(v);

@@ -38,15 +38,6 @@ bool isIntegerLike(TypeId t) {
   }
 }
 
-int64_t loadIntegerLike(TypeId t, const uint8_t* p) {
-  switch (physicalSize(t)) {
-    case 1: return static_cast<int8_t>(*p);
-    case 2: { int16_t v; std::memcpy(&v, p, 2); return v; }
-    case 4: { int32_t v; std::memcpy(&v, p, 4); return v; }
-    default: { int64_t v; std::memcpy(&v, p, 8); return v; }
-  }
-}
-
 uint8_t* copyKeyDeep(const TupleLayout& layout, const uint8_t* t) {
   auto varlena = [&](size_t c) -> const VarString* {
     if (t[c] || !isVarlenaType(layout.types[c].id)) return nullptr;

@@ -120,14 +120,8 @@ OrderedIndex::Packed OrderedIndex::pack(const uint8_t* key, uint32_t columns) co
       placeBits(out, pos, 1, 1);
       continue;
     }
-    uint32_t size = physicalSize(l.types[c].id), width = size * 8;
-    uint64_t v;
-    switch (size) {
-      case 1: v = static_cast<uint64_t>(static_cast<int8_t>(key[l.offsets[c]])); break;
-      case 2: { int16_t x; std::memcpy(&x, key + l.offsets[c], 2); v = static_cast<uint64_t>(x); break; }
-      case 4: { int32_t x; std::memcpy(&x, key + l.offsets[c], 4); v = static_cast<uint64_t>(x); break; }
-      default: std::memcpy(&v, key + l.offsets[c], 8); break;
-    }
+    uint32_t width = physicalSize(l.types[c].id) * 8;
+    auto v = static_cast<uint64_t>(loadIntegerLike(l.types[c].id, key + l.offsets[c]));
     v ^= uint64_t{1} << (width - 1);
     // The NULL bit is 0: the value goes right after it.
     placeBits(out, pos + 1, width == 64 ? v : v & lowBits(width), width);
