@@ -92,42 +92,31 @@ class BPlusTree {
 
   // Inserts e, which no entry may equal.
   void insert(const Entry& e) {
-    ++version_;
-    ++size_;
-    if (!root_) {
-      Leaf* leaf = new Leaf();
-      leaf->leaf = true;
-      leaf->count = 0;
-      root_ = first_ = last_ = leaf;
-    }
+    if (!root_) makeRoot();
+    Path path;
+    Leaf* leaf = descend(e, &path);
+    insertInLeaf(path, leaf, leafLowerBound(leaf, e), e);
+  }
+
+  // Inserts e unless an entry right before or right after its place satisfies
+  // `conflicts`; then returns false and changes nothing. A unique index's check: the one
+  // entry with e's key, whatever its row, would be e's neighbour. One descent does both.
+  template <typename Conflicts>
+  bool insertUnlessNeighbour(const Entry& e, Conflicts conflicts) {
+    if (!root_) makeRoot();
     Path path;
     Leaf* leaf = descend(e, &path);
     uint32_t slot = leafLowerBound(leaf, e);
-    if (leaf->count < kLeafSlots) {
-      insertAt(leaf->entries, leaf->count, slot, e);
-      ++leaf->count;
-      return;
-    }
-    // Split the full leaf in two, put e in its half, and enter the right half's first
-    // entry as the separator in the parent.
-    Leaf* right = new Leaf();
-    right->leaf = true;
-    uint32_t half = kLeafSlots / 2;
-    right->count = kLeafSlots - half;
-    for (uint32_t i = 0; i < right->count; ++i) right->entries[i] = leaf->entries[half + i];
-    leaf->count = half;
-    right->next = leaf->next;
-    right->prev = leaf;
-    (leaf->next ? leaf->next->prev : last_) = right;
-    leaf->next = right;
-    if (slot <= half) {
-      insertAt(leaf->entries, leaf->count, slot, e);
-      ++leaf->count;
-    } else {
-      insertAt(right->entries, right->count, slot - half, e);
-      ++right->count;
-    }
-    insertSeparator(path, less_.separator(right->entries[0]), right);
+    // Only an empty root is an empty leaf, so a neighbouring leaf has entries.
+    const Entry* before = slot > 0 ? &leaf->entries[slot - 1]
+                          : leaf->prev ? &leaf->prev->entries[leaf->prev->count - 1]
+                                       : nullptr;
+    const Entry* after = slot < leaf->count ? &leaf->entries[slot]
+                         : leaf->next ? &leaf->next->entries[0]
+                                      : nullptr;
+    if ((before && conflicts(*before)) || (after && conflicts(*after))) return false;
+    insertInLeaf(path, leaf, slot, e);
+    return true;
   }
 
   // Removes the entry equal to e and returns it, or returns nothing when there is none.
@@ -170,6 +159,44 @@ class BPlusTree {
     uint32_t child[kMaxDepth];
     int depth = 0;
   };
+
+  void makeRoot() {
+    Leaf* leaf = new Leaf();
+    leaf->leaf = true;
+    leaf->count = 0;
+    root_ = first_ = last_ = leaf;
+  }
+
+  // Puts e at `slot` of the leaf the path leads to, splitting the leaf when it is full:
+  // e goes to its half, and the right half's first entry becomes the separator in the
+  // parent.
+  void insertInLeaf(Path& path, Leaf* leaf, uint32_t slot, const Entry& e) {
+    ++version_;
+    ++size_;
+    if (leaf->count < kLeafSlots) {
+      insertAt(leaf->entries, leaf->count, slot, e);
+      ++leaf->count;
+      return;
+    }
+    Leaf* right = new Leaf();
+    right->leaf = true;
+    uint32_t half = kLeafSlots / 2;
+    right->count = kLeafSlots - half;
+    for (uint32_t i = 0; i < right->count; ++i) right->entries[i] = leaf->entries[half + i];
+    leaf->count = half;
+    right->next = leaf->next;
+    right->prev = leaf;
+    (leaf->next ? leaf->next->prev : last_) = right;
+    leaf->next = right;
+    if (slot <= half) {
+      insertAt(leaf->entries, leaf->count, slot, e);
+      ++leaf->count;
+    } else {
+      insertAt(right->entries, right->count, slot - half, e);
+      ++right->count;
+    }
+    insertSeparator(path, less_.separator(right->entries[0]), right);
+  }
 
   template <typename T>
   static void insertAt(T* items, uint32_t count, uint32_t at, const T& item) {

@@ -79,17 +79,22 @@ RowId HashIndex::findInteger(int64_t value) const {
   return findPacked(v);
 }
 
+size_t HashIndex::probe(Packed p, uint64_t h, const uint8_t* key) const {
+  uint32_t n = static_cast<uint32_t>(keyLayout().types.size());
+  for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+    const Slot& s = slots_[i];
+    if (s.row == kNoRow) return i;
+    if (packed_ ? s.packed == p
+                : static_cast<uint64_t>(s.packed) == h && compareTuples(keyLayout(), s.key, key, n) == 0)
+      return i;
+  }
+}
+
 RowId HashIndex::find(const uint8_t* key) const {
   const TupleLayout& l = keyLayout();
   if (tupleHasNull(l, key)) return kNoRow;
   if (packed_) return findPacked(pack(key));
-  uint64_t h = hashTuple(l, key);
-  uint32_t n = static_cast<uint32_t>(l.types.size());
-  for (size_t i = h & mask_;; i = (i + 1) & mask_) {
-    const Slot& s = slots_[i];
-    if (s.row == kNoRow) return kNoRow;
-    if (static_cast<uint64_t>(s.packed) == h && compareTuples(l, s.key, key, n) == 0) return s.row;
-  }
+  return slots_[probe(0, hashTuple(l, key), key)].row;
 }
 
 void HashIndex::place(const Slot& s) {
@@ -108,10 +113,8 @@ void HashIndex::grow() {
     if (old[i].row != kNoRow) place(old[i]);
 }
 
-void HashIndex::insert(const uint8_t* key, RowId row) {
+HashIndex::Slot HashIndex::makeSlot(const uint8_t* key, RowId row) const {
   const TupleLayout& l = keyLayout();
-  if (tupleHasNull(l, key)) return;
-  if ((count_ + 1) * 2 > mask_ + 1) grow();  // load factor at most 1/2
   Slot s{0, row, nullptr};
   if (packed_) {
     s.packed = pack(key);
@@ -121,8 +124,28 @@ void HashIndex::insert(const uint8_t* key, RowId row) {
     if (!s.key) throw std::bad_alloc();
     std::memcpy(s.key, key, l.size);
   }
-  place(s);
+  return s;
+}
+
+void HashIndex::insert(const uint8_t* key, RowId row) {
+  if (tupleHasNull(keyLayout(), key)) return;
+  if ((count_ + 1) * 2 > mask_ + 1) grow();  // load factor at most 1/2
+  place(makeSlot(key, row));
   ++count_;
+}
+
+bool HashIndex::insertUnique(const uint8_t* key, RowId row) {
+  if (tupleHasNull(keyLayout(), key)) return true;  // not entered: NULLs never match
+  if ((count_ + 1) * 2 > mask_ + 1) grow();
+  Slot s = makeSlot(key, row);
+  size_t i = probe(s.packed, slotHash(s), key);
+  if (slots_[i].row != kNoRow) {
+    std::free(s.key);
+    return false;
+  }
+  slots_[i] = s;
+  ++count_;
+  return true;
 }
 
 void HashIndex::remove(const uint8_t* key, RowId row) {

@@ -19,6 +19,7 @@ class HashIndex final : public Index {
   RowId find(const uint8_t* key) const override;
   size_t size() const override { return count_; }
   void insert(const uint8_t* key, RowId row) override;
+  bool insertUnique(const uint8_t* key, RowId row) override;
   void remove(const uint8_t* key, RowId row) override;
   void clear() override;
 
@@ -45,6 +46,10 @@ class HashIndex final : public Index {
   RowId findPacked(Packed p) const;
   void grow();
   void place(const Slot& s);
+  // The slot holding key (packed: p; generic: hash h and tuple key), or the empty slot
+  // that ends its probe run.
+  size_t probe(Packed p, uint64_t h, const uint8_t* key) const;
+  Slot makeSlot(const uint8_t* key, RowId row) const;
 
   bool packed_ = false;
   std::vector<uint32_t> packBits_;  // packed mode: bits per key column

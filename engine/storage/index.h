@@ -38,15 +38,14 @@ class Index {
   // A row whose key equals key (the first in index order for an ordered index), or kNoRow.
   // A key containing NULL matches nothing.
   virtual RowId find(const uint8_t* key) const = 0;
-  // The same, for the uniqueness check before a row is entered: an index may answer it
-  // from wherever the coming insert will look anyway (see OrderedIndex).
-  virtual RowId findBeforeInsert(const uint8_t* key) const { return find(key); }
   virtual size_t size() const = 0;
 
-  // Maintenance, for Table only. insert() does not check uniqueness (the table checks
-  // first, so that a failing statement leaves nothing half done); remove() takes the exact
-  // key bytes the entry was inserted with.
+  // Maintenance, for Table only. insert() does not check uniqueness; insertUnique() enters
+  // the row unless the index is unique and already holds the key (a key with a NULL never
+  // conflicts): then it returns false and changes nothing. One lookup serves the check and
+  // the insert. remove() takes the exact key bytes the entry was inserted with.
   virtual void insert(const uint8_t* key, RowId row) = 0;
+  virtual bool insertUnique(const uint8_t* key, RowId row) = 0;
   virtual void remove(const uint8_t* key, RowId row) = 0;
   virtual void clear() = 0;
 

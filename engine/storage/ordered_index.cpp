@@ -38,16 +38,31 @@ uint64_t getBits(const OrderedIndex::Packed& in, uint32_t& pos, uint32_t n) {
   return v;
 }
 
-// The first `bits` bits of two bit strings compared as unsigned numbers.
-int comparePrefix(const OrderedIndex::Packed& a, const OrderedIndex::Packed& b, uint32_t bits) {
-  for (size_t w = 0; bits; ++w) {
-    uint32_t n = std::min(bits, 64u);
-    uint64_t mask = ~lowBits(64 - n);
-    uint64_t x = a[w] & mask, y = b[w] & mask;
+// Bit strings compared as unsigned numbers, a's bits masked first (b is zero outside the
+// mask already). Three words, unrolled: this is the comparison every tree step makes.
+inline int compareMasked(const OrderedIndex::Packed& a, const OrderedIndex::Packed& mask,
+                         const OrderedIndex::Packed& b) {
+  for (size_t w = 0; w < OrderedIndex::kPackedWords; ++w) {
+    uint64_t x = a[w] & mask[w], y = b[w];
     if (x != y) return x < y ? -1 : 1;
-    bits -= n;
   }
   return 0;
+}
+
+inline int compareWords(const OrderedIndex::Packed& a, const OrderedIndex::Packed& b) {
+  for (size_t w = 0; w < OrderedIndex::kPackedWords; ++w)
+    if (a[w] != b[w]) return a[w] < b[w] ? -1 : 1;
+  return 0;
+}
+
+// A little-endian two's complement field of 1, 2, 4 or 8 bytes, sign-extended.
+inline int64_t loadSigned(const uint8_t* p, uint32_t size) {
+  switch (size) {
+    case 1: return static_cast<int8_t>(*p);
+    case 2: { int16_t v; std::memcpy(&v, p, 2); return v; }
+    case 4: { int32_t v; std::memcpy(&v, p, 4); return v; }
+    default: { int64_t v; std::memcpy(&v, p, 8); return v; }
+  }
 }
 
 uint64_t nullMask(const TupleLayout& l, const uint8_t* key) {
@@ -60,7 +75,8 @@ uint64_t nullMask(const TupleLayout& l, const uint8_t* key) {
 }  // namespace
 
 bool OrderedIndex::Less::operator()(const Entry& a, const Entry& b) const {
-  int c = index->packed_ ? comparePrefix(a.packed, b.packed, kPackedBits)
+  // Entries are zero past their key bits: whole words compare.
+  int c = index->packed_ ? compareWords(a.packed, b.packed)
                          : compareTuples(index->keyLayout(), a.key, b.key,
                                          static_cast<uint32_t>(index->keyLayout().types.size()));
   return c ? c < 0 : a.row < b.row;
@@ -93,13 +109,26 @@ OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
   // so that unsigned order of the bit string is key order.
   uint32_t bits = 0;
   packed_ = true;
-  prefixBits_.push_back(0);
-  for (const SqlType& t : this->keyLayout().types) {
-    if (!isIntegerLike(t.id)) packed_ = false;
-    bits += 1 + physicalSize(t.id) * 8;
-    prefixBits_.push_back(bits);
+  const TupleLayout& l = this->keyLayout();
+  for (size_t c = 0; c < l.types.size(); ++c) {
+    if (!isIntegerLike(l.types[c].id)) packed_ = false;
+    uint32_t size = physicalSize(l.types[c].id);
+    packedColumns_.push_back({l.offsets[c], size, bits});
+    bits += 1 + size * 8;
   }
   if (bits > kPackedBits) packed_ = false;
+  if (!packed_) {
+    packedColumns_.clear();
+    return;
+  }
+  prefixMasks_.push_back(Packed{});
+  for (size_t c = 0; c < l.types.size(); ++c) {
+    Packed mask = prefixMasks_.back();
+    placeBits(mask, packedColumns_[c].pos, 1, 1);  // the NULL bit
+    placeBits(mask, packedColumns_[c].pos + 1, lowBits(packedColumns_[c].size * 8),
+              packedColumns_[c].size * 8);
+    prefixMasks_.push_back(mask);
+  }
 }
 
 OrderedIndex::~OrderedIndex() { clear(); }
@@ -111,20 +140,18 @@ void OrderedIndex::clear() {
 }
 
 OrderedIndex::Packed OrderedIndex::pack(const uint8_t* key, uint32_t columns) const {
-  const TupleLayout& l = keyLayout();
   Packed out{};
   for (uint32_t c = 0; c < columns; ++c) {
-    // prefixBits_[c] is where column c starts: its NULL bit, then its value bits.
-    uint32_t pos = prefixBits_[c];
+    const PackedColumn& col = packedColumns_[c];
     if (key[c]) {
-      placeBits(out, pos, 1, 1);
+      placeBits(out, col.pos, 1, 1);  // NULL: the NULL bit set, sorting last
       continue;
     }
-    uint32_t width = physicalSize(l.types[c].id) * 8;
-    auto v = static_cast<uint64_t>(loadIntegerLike(l.types[c].id, key + l.offsets[c]));
+    // The NULL bit is 0; the value follows with its sign bit flipped.
+    uint32_t width = col.size * 8;
+    auto v = static_cast<uint64_t>(loadSigned(key + col.offset, col.size));
     v ^= uint64_t{1} << (width - 1);
-    // The NULL bit is 0: the value goes right after it.
-    placeBits(out, pos + 1, width == 64 ? v : v & lowBits(width), width);
+    placeBits(out, col.pos + 1, v & lowBits(width), width);
   }
   return out;
 }
@@ -148,7 +175,7 @@ void OrderedIndex::unpack(const Entry& e, uint8_t* key) const {
 
 int OrderedIndex::compareKey(const Entry& e, const Packed& packed, const uint8_t* key,
                              uint32_t columns) const {
-  if (packed_) return comparePrefix(e.packed, packed, prefixBits_[columns]);
+  if (packed_) return compareMasked(e.packed, prefixMasks_[columns], packed);
   return compareTuples(keyLayout(), e.key, key, columns);
 }
 
@@ -200,6 +227,30 @@ void OrderedIndex::insert(const uint8_t* key, RowId row) {
     std::free(e.key);
     throw;
   }
+}
+
+bool OrderedIndex::insertUnique(const uint8_t* key, RowId row) {
+  if (!unique()) {
+    insert(key, row);
+    return true;
+  }
+  Entry e = entryOf(key, row);
+  auto n = static_cast<uint32_t>(keyLayout().types.size());
+  bool inserted;
+  try {
+    inserted = tupleHasNull(keyLayout(), key) ? (tree_.insert(e), true)  // NULLs never conflict
+                            : tree_.insertUnlessNeighbour(e, [&](const Entry& other) {
+                                return compareKey(other, e.packed, key, n) == 0;
+                              });
+    if (inserted && hash_) hash_->insert(key, row);
+  } catch (...) {
+    Entry removed;
+    tree_.erase(e, &removed);
+    std::free(e.key);
+    throw;
+  }
+  if (!inserted) std::free(e.key);
+  return inserted;
 }
 
 void OrderedIndex::remove(const uint8_t* key, RowId row) {

@@ -55,11 +55,11 @@ class OrderedIndex final : public Index {
   ~OrderedIndex() override;
 
   RowId find(const uint8_t* key) const override;
-  // From the tree, not the hash: the insert that follows walks the same path, and keys
-  // that grow (order numbers) keep that path in cache where hash slots would miss.
-  RowId findBeforeInsert(const uint8_t* key) const override { return findInTree(key); }
   size_t size() const override { return tree_.size(); }
   void insert(const uint8_t* key, RowId row) override;
+  // Checks in the tree, not the hash: the insert walks that path anyway, and keys that
+  // grow (order numbers) keep it in cache where hash slots would miss.
+  bool insertUnique(const uint8_t* key, RowId row) override;
   void remove(const uint8_t* key, RowId row) override;
   void clear() override;
 
@@ -99,8 +99,16 @@ class OrderedIndex final : public Index {
   // Entry key against a key tuple over its first `columns` columns (<0, 0, >0).
   int compareKey(const Entry& e, const Packed& packed, const uint8_t* key, uint32_t columns) const;
 
+  // Packed mode: where each key column goes in the bit string (its NULL bit at `pos`, its
+  // value right after), and per prefix length c the mask of the first c columns' bits.
+  struct PackedColumn {
+    uint32_t offset;  // in the key tuple
+    uint32_t size;    // bytes
+    uint32_t pos;
+  };
   bool packed_ = false;
-  std::vector<uint32_t> prefixBits_;  // packed mode: bits taken by the first c columns
+  std::vector<PackedColumn> packedColumns_;
+  std::vector<Packed> prefixMasks_;
   // Unique indexes, after the first find(): every key, for exact-key lookups. A cache that
   // find() fills, hence mutable.
   mutable std::unique_ptr<HashIndex> hash_;

@@ -233,21 +233,14 @@ void Table::throwUnique(const Index& index, const uint8_t* key, bool creating) c
                  fmt::format("Key ({})=({}) already exists.", names, values));
 }
 
-void Table::checkUnique(const uint8_t* tuple, RowId self, const uint8_t* before) const {
-  uint8_t* key = keyScratch_.data();
-  for (const auto& index : indexes_) {
-    if (!index->unique()) continue;
-    keyOf(tuple, *index, key);
-    if (before) {
-      uint8_t* old = key + index->keyLayout().size;
-      keyOf(before, *index, old);
-      // Same bytes, same key (a string in a new copy compares unequal and is checked).
-      if (std::memcmp(key, old, index->keyLayout().size) == 0) continue;
-    }
-    if (tupleHasNull(index->keyLayout(), key)) continue;  // NULLs never conflict
-    RowId other = index->findBeforeInsert(key);
-    if (other != kNoRow && other != self) throwUnique(*index, key, false);
+bool Table::sameKey(const Index& index, const uint8_t* a, const uint8_t* b) const {
+  for (uint32_t col : index.columns()) {
+    if (a[col] != b[col]) return false;
+    uint32_t off = layout_.offsets[col];
+    if (!a[col] && std::memcmp(a + off, b + off, physicalSize(columns_[col].type.id)) != 0)
+      return false;
   }
+  return true;
 }
 
 void Table::addToIndexes(RowId row, const uint8_t* tuple) {
@@ -255,6 +248,24 @@ void Table::addToIndexes(RowId row, const uint8_t* tuple) {
   for (const auto& index : indexes_) {
     keyOf(tuple, *index, key);
     index->insert(key, row);
+  }
+}
+
+void Table::addToIndexesUnique(RowId row, const uint8_t* tuple) {
+  uint8_t* key = keyScratch_.data();
+  size_t done = 0;
+  try {
+    for (; done < indexes_.size(); ++done) {
+      const Index& index = *indexes_[done];
+      keyOf(tuple, index, key);
+      if (!indexes_[done]->insertUnique(key, row)) throwUnique(index, key, false);
+    }
+  } catch (...) {
+    while (done-- > 0) {
+      keyOf(tuple, *indexes_[done], key);
+      indexes_[done]->remove(key, row);
+    }
+    throw;
   }
 }
 
@@ -266,18 +277,39 @@ void Table::removeFromIndexes(RowId row, const uint8_t* tuple) {
   }
 }
 
-void Table::rekey(RowId row, const uint8_t* from, const uint8_t* to) {
-  for (const auto& index : indexes_) {
-    uint32_t size = index->keyLayout().size;
-    uint8_t* a = keyScratch_.data();
-    uint8_t* b = a + size;
-    keyOf(from, *index, a);
-    keyOf(to, *index, b);
-    // Byte comparison, not SQL equality: an equal key held in a new string must still be
-    // re-entered, because the index's key copy points at the string it was given.
-    if (std::memcmp(a, b, size) == 0) continue;
-    index->remove(a, row);
-    index->insert(b, row);
+void Table::rekey(RowId row, const uint8_t* from, const uint8_t* to, bool checkUnique) {
+  size_t done = 0;
+  try {
+    for (; done < indexes_.size(); ++done) {
+      Index& index = *indexes_[done];
+      // Byte comparison, not SQL equality: an equal key held in a new string must still be
+      // re-entered, because the index's key copy points at the string it was given.
+      if (sameKey(index, from, to)) continue;
+      uint8_t* a = keyScratch_.data();
+      uint8_t* b = a + index.keyLayout().size;
+      keyOf(from, index, a);
+      keyOf(to, index, b);
+      index.remove(a, row);
+      if (!checkUnique) {
+        index.insert(b, row);
+      } else if (!index.insertUnique(b, row)) {
+        index.insert(a, row);
+        throwUnique(index, b, false);
+      }
+    }
+  } catch (...) {
+    // Back to `from` in the indexes re-keyed so far.
+    while (done-- > 0) {
+      Index& index = *indexes_[done];
+      if (sameKey(index, from, to)) continue;
+      uint8_t* a = keyScratch_.data();
+      uint8_t* b = a + index.keyLayout().size;
+      keyOf(from, index, a);
+      keyOf(to, index, b);
+      index.remove(b, row);
+      index.insert(a, row);
+    }
+    throw;
   }
 }
 
@@ -352,9 +384,11 @@ bool Table::isLive(RowId row) const {
 
 void Table::read(RowId row, uint8_t* tupleOut) const { readFrom(chunkOf(row), slotOf(row), tupleOut); }
 
+// Inserts and updates check uniqueness while they enter the new keys (one index lookup
+// for both) and take back what they did when a check fails, so that a failing statement
+// still leaves nothing half done.
 RowId Table::insert(const uint8_t* tuple, UndoLog& undo) {
   checkNotNull(tuple);
-  checkUnique(tuple, kNoRow);
   uint8_t* image = rowScratch_.data();
   std::memcpy(image, tuple, layout_.size);
   for (uint32_t c : stringColumns_)
@@ -363,11 +397,17 @@ RowId Table::insert(const uint8_t* tuple, UndoLog& undo) {
   RowId row = allocateSlot();
   Chunk* chunk = chunkOf(row);
   uint32_t slot = slotOf(row);
+  try {
+    addToIndexesUnique(row, image);
+  } catch (...) {
+    freeStringsNotIn(image, nullptr);
+    freeSlots_.push_back(row);  // never live: reusable at once
+    throw;
+  }
   writeTo(chunk, slot, image);
   chunk->live[slot] = 1;
   ++chunk->liveCount;
   ++liveRows_;
-  addToIndexes(row, image);
   undo.recordInsert(this, row);
   return row;
 }
@@ -381,7 +421,6 @@ void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
   Chunk* chunk = chunkOf(row);
   uint32_t slot = slotOf(row);
   readFrom(chunk, slot, before);
-  checkUnique(newTuple, row, before);
   std::memcpy(after, newTuple, layout_.size);
   for (uint32_t c : stringColumns_) {
     if (after[c]) continue;
@@ -391,7 +430,12 @@ void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
     if (!before[c] && loadString(before + off) == s) continue;
     storeString(after + off, copyString(s));
   }
-  rekey(row, before, after);
+  try {
+    rekey(row, before, after, true);
+  } catch (...) {
+    freeStringsNotIn(after, before);
+    throw;
+  }
   writeTo(chunk, slot, after);
   undo.recordUpdate(this, row, images);
 }
@@ -450,7 +494,7 @@ void Table::undoInsert(RowId row) {
 void Table::undoUpdate(RowId row, const uint8_t* images) {
   const uint8_t* before = images;
   const uint8_t* after = images + layout_.size;
-  rekey(row, after, before);
+  rekey(row, after, before, false);
   writeTo(chunkOf(row), slotOf(row), before);
   freeStringsNotIn(after, before);
 }

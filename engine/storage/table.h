@@ -89,15 +89,17 @@ class Table {
   void syncDirectory();
 
   void checkNotNull(const uint8_t* tuple) const;
-  // Every unique index, or (with `before`, an update's old image) only those whose key the
-  // update changes: an unchanged key cannot start a conflict.
-  void checkUnique(const uint8_t* tuple, RowId self, const uint8_t* before = nullptr) const;
   [[noreturn]] void throwUnique(const Index& index, const uint8_t* key, bool creating) const;
   void keyOf(const uint8_t* tuple, const Index& index, uint8_t* keyOut) const;
+  // Whether two row images hold the same bytes in the index's key columns.
+  bool sameKey(const Index& index, const uint8_t* a, const uint8_t* b) const;
   void addToIndexes(RowId row, const uint8_t* tuple);
+  // The same, raising 23505 (with no index changed) when a unique index holds the key.
+  void addToIndexesUnique(RowId row, const uint8_t* tuple);
   void removeFromIndexes(RowId row, const uint8_t* tuple);
-  // Re-keys the indexes whose key bytes differ between two images of one row.
-  void rekey(RowId row, const uint8_t* from, const uint8_t* to);
+  // Re-keys the indexes whose key bytes differ between two images of one row; with
+  // checkUnique, raises 23505 (with every index back as it was) on a duplicate key.
+  void rekey(RowId row, const uint8_t* from, const uint8_t* to, bool checkUnique);
   void rebuildIndexes();
 
   const VarString* copyString(const VarString* s);

@@ -108,3 +108,37 @@ TEST_CASE("B+-tree matches std::set through growth and shrinkage", "[storage][bt
   }
   CHECK(live == 0);  // the destructor released the rest
 }
+
+TEST_CASE("B+-tree insertUnlessNeighbour refuses a second entry of a group", "[storage][btree]") {
+  // Entries are (group, member) as group * 64 + member, as a unique index orders (key,
+  // row): the one entry of a group must be found next to any other member's place, also
+  // across leaf boundaries.
+  int live = 0;
+  Tree tree(ItemLess{&live});
+  std::set<int> model;
+  std::set<int> groups;
+  std::mt19937 rng(5);
+  for (int i = 0; i < 40000; ++i) {
+    int group = static_cast<int>(rng() % 3000), member = static_cast<int>(rng() % 64);
+    int k = group * 64 + member;
+    if (rng() % 4 == 0) {  // erase a random present entry of the group, if any
+      auto it = model.lower_bound(group * 64);
+      if (it != model.end() && *it / 64 == group) {
+        Item removed{};
+        REQUIRE(tree.erase(Item{*it, nullptr}, &removed));
+        model.erase(it);
+        groups.erase(group);
+      }
+      continue;
+    }
+    bool inserted = tree.insertUnlessNeighbour(Item{k, nullptr}, [&](const Item& other) {
+      return other.key / 64 == group;
+    });
+    REQUIRE(inserted == (groups.count(group) == 0));
+    if (inserted) {
+      model.insert(k);
+      groups.insert(group);
+    }
+  }
+  REQUIRE(forward(tree) == std::vector<int>(model.begin(), model.end()));
+}

@@ -101,6 +101,45 @@ TEST_CASE("unique hash index: lookups and violations", "[storage][index]") {
   CHECK(duet_index_lookup(ab, key.data()) == kNoRow);
 }
 
+TEST_CASE("a unique violation in a later index leaves the earlier ones unchanged", "[storage][index]") {
+  for (IndexKind second : {IndexKind::Hash, IndexKind::Ordered}) {
+    Table t("t", {{"a", {TypeId::Int4}}, {"b", {TypeId::Text}}, {"c", {TypeId::Int4}}},
+            StorageKind::Row);
+    UndoLog undo;
+    Index* first = t.createIndex("t_a", {0}, IndexKind::Ordered, true, undo);
+    Index* byB = t.createIndex("t_b", {1}, second, true, undo);
+    const TupleLayout& l = t.layout();
+    RowId r1 = t.insert(TupleBuf(l).set<int32_t>(0, 1).str(1, "x").set<int32_t>(2, 0).data(), undo);
+    RowId r2 = t.insert(TupleBuf(l).set<int32_t>(0, 2).str(1, "y").set<int32_t>(2, 0).data(), undo);
+    undo.commit();
+    size_t bytes = t.stringBytes();
+    // Insert: a = 3 is new, b = 'x' is taken.
+    CHECK(uniqueError([&] { t.insert(TupleBuf(l).set<int32_t>(0, 3).str(1, "x").set<int32_t>(2, 0).data(), undo); })
+              .starts_with("23505 duplicate key value violates unique constraint \"t_b\""));
+    CHECK(duet_index_lookup_int(first, 3) == kNoRow);
+    CHECK(first->size() == 2);
+    CHECK(byB->size() == 2);
+    CHECK(t.liveRowCount() == 2);
+    CHECK(t.stringBytes() == bytes);  // the copied string was freed
+    // Update: r2 to a = 5 (new) and b = 'x' (r1's).
+    CHECK(uniqueError([&] { t.update(r2, TupleBuf(l).set<int32_t>(0, 5).str(1, "x").set<int32_t>(2, 0).data(), undo); })
+              .starts_with("23505"));
+    CHECK(duet_index_lookup_int(first, 5) == kNoRow);
+    CHECK(duet_index_lookup_int(first, 2) == r2);
+    TupleBuf key(byB->keyLayout());
+    key.str(0, "y");
+    CHECK(duet_index_lookup(byB, key.data()) == r2);
+    key.str(0, "x");
+    CHECK(duet_index_lookup(byB, key.data()) == r1);
+    CHECK(t.stringBytes() == bytes);
+    // The slot refused to the failed insert is used by the next one.
+    RowId r3 = t.insert(TupleBuf(l).set<int32_t>(0, 3).str(1, "z").set<int32_t>(2, 0).data(), undo);
+    undo.commit();
+    CHECK(duet_index_lookup_int(first, 3) == r3);
+    CHECK(t.liveRowCount() == 3);
+  }
+}
+
 TEST_CASE("hash index survives many inserts and deletes", "[storage][index]") {
   Table t("t", {{"a", {TypeId::Int8}}, {"b", {TypeId::Int4}}}, StorageKind::Row);
   UndoLog undo;
