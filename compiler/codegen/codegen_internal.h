@@ -68,6 +68,9 @@ class Codegen {
   llvm::Value* typeContext();  // the session's const TypeContext*
   // Truth of a boolean Val for WHERE: true and not null.
   llvm::Value* isTrue(Val v);
+  // An array element check or fixed-width read generated inline; null for other calls.
+  llvm::Value* inlineArrayCall(const std::string& function, TypeId resultType,
+                               const std::vector<Val>& args);
 
   // --- plans (plan_codegen.cpp) ---------------------------------------------------------
   void produce(const plan::Node& node, const Consumer& consume);

@@ -1,8 +1,12 @@
 // Expressions to LLVM IR. Fixed-width arithmetic is emitted inline with overflow checks;
 // numeric, string and conversion work calls the precompiled duet_rt_* runtime functions.
+#include <algorithm>
+#include <iterator>
+
 #include "compiler/codegen/codegen_internal.h"
 #include "compiler/codegen/runtime_names.h"
 #include "engine/error.h"
+#include "engine/types/array.h"
 
 namespace duet::codegen {
 
@@ -343,6 +347,7 @@ Val Codegen::expr(const Expr& e, const Row& row) {
         nulls.push_back(args.back().null);
       }
       return strict(nulls, e.type.id, [&]() -> llvm::Value* {
+        if (llvm::Value* v = inlineArrayCall(e.function, e.type.id, args)) return v;
         std::vector<llvm::Value*> values;
         // duet_q_* functions read the query context (now(), current_setting()).
         if (e.function.rfind("duet_q_", 0) == 0) values.push_back(qctx_);
@@ -358,6 +363,55 @@ Val Codegen::expr(const Expr& e, const Row& row) {
     }
   }
   throw SqlError(sqlstate::kInternalError, "unhandled expression kind in code generator");
+}
+
+// The binder makes a[i] into CASE WHEN duet_rt_array_has(a, i) THEN duet_rt_array_get_<T>(a, i)
+// END, and procedures subscript arrays in their loops: for fixed-width elements both read
+// array.h's layout inline (count at byte 4, NULL flags from byte 16, slots from
+// arraySlotsOffset(count)) instead of calling the runtime.
+llvm::Value* Codegen::inlineArrayCall(const std::string& function, TypeId resultType,
+                                      const std::vector<Val>& args) {
+  static const char* const kGetters[] = {"duet_rt_array_get_bool", "duet_rt_array_get_int2",
+                                         "duet_rt_array_get_int4", "duet_rt_array_get_int8",
+                                         "duet_rt_array_get_float4", "duet_rt_array_get_float8"};
+  bool has = function == "duet_rt_array_has";
+  bool get = std::find(std::begin(kGetters), std::end(kGetters), function) != std::end(kGetters);
+  if ((!has && !get) || args.size() != 2) return nullptr;
+  llvm::Type* i8 = b_.getInt8Ty();
+  llvm::Type* i32 = b_.getInt32Ty();
+  llvm::Value* array = args[0].v;
+  auto at = [&](llvm::Value* offset) { return b_.CreateGEP(i8, array, offset); };
+  auto load = [&](llvm::Type* t, llvm::Value* ptr) {
+    return b_.CreateAlignedLoad(t, ptr, llvm::MaybeAlign(1));  // arena copies are 4-aligned
+  };
+  llvm::Value* count = load(i32, at(b_.getInt64(4)));
+  // Element i - 1; i <= 0 wraps around to a huge unsigned index, out of range like i > count.
+  llvm::Value* index = b_.CreateSub(args[1].v, b_.getInt32(1));
+  llvm::Value* index64 = b_.CreateZExt(index, i64Ty_);
+  if (has) {
+    llvm::Value* inRange = b_.CreateICmpULT(index, count);
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    llvm::BasicBlock* check = block("array.null_flag");
+    llvm::BasicBlock* join = block("array.has");
+    b_.CreateCondBr(inRange, check, join);
+    b_.SetInsertPoint(check);
+    llvm::Value* flag = load(i8, at(b_.CreateAdd(index64, b_.getInt64(kArrayHeaderSize))));
+    llvm::Value* notNull = b_.CreateICmpEQ(flag, b_.getInt8(0));
+    llvm::BasicBlock* checkEnd = b_.GetInsertBlock();
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    llvm::PHINode* result = b_.CreatePHI(b_.getInt1Ty(), 2);
+    result->addIncoming(b_.getFalse(), pre);
+    result->addIncoming(notNull, checkEnd);
+    return result;
+  }
+  // Only reached when duet_rt_array_has said the element exists.
+  llvm::Value* slots = b_.CreateAnd(b_.CreateAdd(b_.CreateZExt(count, i64Ty_), b_.getInt64(kArrayHeaderSize + 15)),
+                                    b_.getInt64(~uint64_t{15}));
+  llvm::Type* mem = memType(resultType);
+  uint64_t size = module_.getDataLayout().getTypeStoreSize(mem);
+  llvm::Value* value = load(mem, at(b_.CreateAdd(slots, b_.CreateMul(index64, b_.getInt64(size)))));
+  return resultType == TypeId::Bool ? b_.CreateICmpNE(value, b_.getInt8(0)) : value;
 }
 
 }  // namespace duet::codegen
