@@ -397,10 +397,13 @@ NumericRep numericApplyTypmod(NumericRep v, int32_t typmod) {
                                 "value less than 1.",
                                 precision, scale));
   };
-  if (mag != 0 && digitCount(mag) - numericScale(v) > maxDigits) fieldOverflow();
-  NumericRep r = numericRound(v, scale);
+  // digitCount(m) > k is m >= 10^k: one comparison where counting digits loops (this runs
+  // on every store into a numeric(p,s) column or variable).
+  auto moreDigitsThan = [](u128 m, int k) { return k < 0 || (k < 39 && m >= kPow10.v[k]); };
+  if (mag != 0 && moreDigitsThan(mag, maxDigits + numericScale(v))) fieldOverflow();
+  NumericRep r = numericScale(v) == scale ? v : numericRound(v, scale);
   u128 rmag = magnitude(numericMantissa(r));
-  if (rmag != 0 && digitCount(rmag) > precision) fieldOverflow();  // rounded up a digit
+  if (rmag != 0 && moreDigitsThan(rmag, precision)) fieldOverflow();  // rounded up a digit
   return r;
 }
 

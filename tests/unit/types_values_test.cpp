@@ -1,6 +1,8 @@
 // Expected values are PostgreSQL 15's (server started with --locale=C -E UTF8, TimeZone UTC,
 // extra_float_digits 1); the query that produced each is in the comment above it.
 #include <catch2/catch.hpp>
+
+#include <random>
 #include <fmt/format.h>
 
 #include <cstring>
@@ -133,6 +135,33 @@ TEST_CASE("numeric compare, hash, rounding, typmod", "[types][numeric]") {
       CHECK(e.detail ==
             "A field with precision 5, scale 2 must round to an absolute value less than 10^3.");
     }
+  }
+}
+
+TEST_CASE("numeric typmod overflow matches counting the rounded value's digits", "[types][numeric]") {
+  // Reference: round to the scale, then count the digits before the point in the text.
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 20000; ++i) {
+    int digits = 1 + static_cast<int>(rng() % 16), valueScale = static_cast<int>(rng() % 12);
+    std::string text;
+    for (int d = 0; d < digits; ++d) text += static_cast<char>('0' + rng() % 10);
+    if (rng() % 3 == 0) text = std::string(static_cast<size_t>(rng() % 5), '9') + text;  // round-ups
+    if (valueScale > 0 && valueScale < static_cast<int>(text.size()))
+      text.insert(text.size() - static_cast<size_t>(valueScale), ".");
+    if (rng() % 2) text = "-" + text;
+    int precision = 1 + static_cast<int>(rng() % 20), scale = static_cast<int>(rng() % (precision + 1));
+    NumericRep v = N(text.c_str());
+    if (errorOf([&] { numericRound(v, scale); }) != "no error") continue;  // beyond 38 digits
+    std::string rounded = S(numericRound(v, scale));
+    std::string integer = rounded.substr(rounded[0] == '-', rounded.find('.') == std::string::npos
+                                                                 ? std::string::npos
+                                                                 : rounded.find('.') - (rounded[0] == '-'));
+    integer.erase(0, std::min(integer.find_first_not_of('0'), integer.size()));
+    bool overflows = static_cast<int>(integer.size()) > precision - scale;
+    INFO(text << " numeric(" << precision << "," << scale << ") -> " << rounded);
+    std::string got = errorOf([&] { numericApplyTypmod(v, SqlType::numeric(precision, scale).typmod); });
+    CHECK((got != "no error") == overflows);
+    if (!overflows) CHECK(S(numericApplyTypmod(v, SqlType::numeric(precision, scale).typmod)) == rounded);
   }
 }
 
