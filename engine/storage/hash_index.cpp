@@ -20,10 +20,11 @@ HashIndex::HashIndex(std::string name, std::vector<uint32_t> columns, TupleLayou
     : Index(std::move(name), IndexKind::Hash, std::move(columns), std::move(keyLayout), true) {
   uint32_t bits = 0;
   packed_ = true;
-  for (const SqlType& t : this->keyLayout().types) {
-    if (!isIntegerLike(t.id)) packed_ = false;
-    packBits_.push_back(physicalSize(t.id) * 8);
-    bits += packBits_.back();
+  const TupleLayout& l = this->keyLayout();
+  for (size_t c = 0; c < l.types.size(); ++c) {
+    if (!isIntegerLike(l.types[c].id)) packed_ = false;
+    packColumns_.push_back({l.offsets[c], physicalSize(l.types[c].id) * 8});
+    bits += packColumns_.back().bits;
   }
   if (bits > 128) packed_ = false;
   clear();
@@ -44,13 +45,16 @@ void HashIndex::clear() {
 }
 
 HashIndex::Packed HashIndex::pack(const uint8_t* key) const {
-  const TupleLayout& l = keyLayout();
   Packed p = 0;
-  for (size_t c = 0; c < l.types.size(); ++c) {
-    uint32_t bits = packBits_[c];
-    auto v = static_cast<uint64_t>(loadIntegerLike(l.types[c].id, key + l.offsets[c]));
-    if (bits < 64) v &= (uint64_t{1} << bits) - 1;
-    p = (bits == 128 ? 0 : p << bits) | v;
+  for (const PackColumn& c : packColumns_) {
+    uint64_t v;
+    switch (c.bits) {  // the field's low bytes, zero-extended
+      case 8: v = key[c.offset]; break;
+      case 16: { uint16_t x; std::memcpy(&x, key + c.offset, 2); v = x; break; }
+      case 32: { uint32_t x; std::memcpy(&x, key + c.offset, 4); v = x; break; }
+      default: std::memcpy(&v, key + c.offset, 8); break;
+    }
+    p = (p << c.bits) | v;
   }
   return p;
 }
@@ -68,7 +72,7 @@ RowId HashIndex::findPacked(Packed p) const {
 }
 
 RowId HashIndex::findInteger(int64_t value) const {
-  uint32_t bits = packBits_[0];
+  uint32_t bits = packColumns_[0].bits;
   auto v = static_cast<uint64_t>(value);
   if (bits < 64) {
     // A value outside the column's range cannot be stored in it.

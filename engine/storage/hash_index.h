@@ -52,7 +52,11 @@ class HashIndex final : public Index {
   Slot makeSlot(const uint8_t* key, RowId row) const;
 
   bool packed_ = false;
-  std::vector<uint32_t> packBits_;  // packed mode: bits per key column
+  struct PackColumn {
+    uint32_t offset;  // in the key tuple
+    uint32_t bits;    // 8, 16, 32 or 64
+  };
+  std::vector<PackColumn> packColumns_;  // packed mode: each column's bits, in key order
   std::unique_ptr<Slot[]> slots_;
   size_t mask_ = 0;  // capacity - 1; capacity is a power of two
   size_t count_ = 0;

@@ -113,6 +113,7 @@ class Table {
   StorageKind kind_;
   std::vector<uint32_t> stringColumns_;
   std::vector<uint32_t> notNullColumns_;  // kept in step with columns_[c].notNull
+  std::vector<uint8_t> notNullMask_;      // per column: 0xff when NOT NULL, else 0
   std::vector<Chunk*> chunks_;
   ChunkDirectory directory_{nullptr, 0};
   std::vector<RowId> freeSlots_;
