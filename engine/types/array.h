@@ -3,6 +3,7 @@
 // comparison, hashing, casts). The runtime functions generated code calls are in
 // runtime.h (duet_rt_array_*).
 #pragma once
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -66,11 +67,13 @@ class ArrayBuilder {
   const VarString* finish(Arena& arena) const;
 
  private:
+  // Small arrays (procedure arguments, ARRAY[...] of a few elements) are built without
+  // touching the heap.
   TypeId element_;
   uint32_t slotSize_;
-  std::vector<uint8_t> nulls_;
-  std::vector<unsigned char> slots_;          // fixed-width elements
-  std::vector<const VarString*> strings_;     // string elements (null for NULL)
+  boost::container::small_vector<uint8_t, 32> nulls_;
+  boost::container::small_vector<unsigned char, 256> slots_;     // fixed-width elements
+  boost::container::small_vector<const VarString*, 16> strings_;  // string elements (null for NULL)
 };
 
 // array_out / array_in: '{1,2,NULL}', elements quoted and escaped where needed. `type`
