@@ -167,9 +167,11 @@ class BPlusTree {
     root_ = first_ = last_ = leaf;
   }
 
-  // Puts e at `slot` of the leaf the path leads to, splitting the leaf when it is full:
-  // e goes to its half, and the right half's first entry becomes the separator in the
-  // parent.
+  // Puts e at `slot` of the leaf the path leads to, splitting the leaf when it is full;
+  // the right part's first entry becomes the separator in the parent. An entry for the
+  // left half splits the leaf in halves. One for the right half splits it at e's place,
+  // e first on the right: keys that grow within a range (order numbers of a district)
+  // then fill each leaf instead of leaving a trail of half-empty ones.
   void insertInLeaf(Path& path, Leaf* leaf, uint32_t slot, const Entry& e) {
     ++version_;
     ++size_;
@@ -181,9 +183,10 @@ class BPlusTree {
     Leaf* right = new Leaf();
     right->leaf = true;
     uint32_t half = kLeafSlots / 2;
-    right->count = kLeafSlots - half;
-    for (uint32_t i = 0; i < right->count; ++i) right->entries[i] = leaf->entries[half + i];
-    leaf->count = half;
+    uint32_t split = slot <= half ? half : slot;
+    right->count = kLeafSlots - split;
+    for (uint32_t i = 0; i < right->count; ++i) right->entries[i] = leaf->entries[split + i];
+    leaf->count = split;
     right->next = leaf->next;
     right->prev = leaf;
     (leaf->next ? leaf->next->prev : last_) = right;
@@ -192,7 +195,7 @@ class BPlusTree {
       insertAt(leaf->entries, leaf->count, slot, e);
       ++leaf->count;
     } else {
-      insertAt(right->entries, right->count, slot - half, e);
+      insertAt(right->entries, right->count, slot - split, e);
       ++right->count;
     }
     insertSeparator(path, less_.separator(right->entries[0]), right);
