@@ -43,7 +43,6 @@ struct CompiledRoutine {
   TupleLayout resultLayout;      // the one-column result tuple of a scalar call
   std::unique_ptr<CompiledQuery> code;  // machine code, constants and layouts it uses
   std::vector<std::unique_ptr<RaiseSpec>> raises;
-  uint64_t catalogVersion = 0;
   double compileMs = 0;
   ~CompiledRoutine();
 };
@@ -61,7 +60,7 @@ struct RoutineCompileRequest {
   bool sqlBody = false;           // LANGUAGE sql: the body is SQL statements (sql_body.cpp)
   // CREATE's check of a LANGUAGE sql body (PostgreSQL's fmgr_sql_validator): statements
   // that cannot be bound and a final statement that does not fit the result fail the
-  // compile instead of the call, and no machine code is made.
+  // compile instead of the call.
   bool validate = false;
   int optLevel = 2;
 };

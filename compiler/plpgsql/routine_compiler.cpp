@@ -5,6 +5,21 @@
 // pipeline with the loop body as its consumer. Control flow maps onto basic blocks; the
 // body of a block with an EXCEPTION section becomes a function of its own, called through
 // duet_plpgsql_try, which undoes the block's changes when it catches an error.
+//
+// Fixed-width variables (integers, booleans, floats, numeric, dates and timestamps, and
+// their NULL flags) also live in allocas of each generated function, which SROA/mem2reg
+// turn into SSA values: the frame escapes into every runtime call, so a value read from
+// it must be loaded again after each call, while a value in an alloca stays in a
+// register. Each function loads them from the frame on entry. The frame must hold their
+// current values wherever code outside the function reads it:
+//  * the routine's own function (depth 0) stores them back before calling an EXCEPTION
+//    block (which reads and writes the frame) and before returning (runRoutine reads the
+//    result and OUT slots); an error leaving it ends the call, so nothing else is needed;
+//  * an EXCEPTION block body writes every assignment through to the frame as well, since
+//    any statement in it may raise, and the handler, in the caller, must see the values
+//    assigned before the error (PL/pgSQL does not roll variables back);
+//  * after duet_plpgsql_try returns, the caller reloads them from the frame.
+// Strings and arrays stay in the frame only.
 #include <fmt/format.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Verifier.h>
@@ -52,6 +67,9 @@ struct FunctionState {
   llvm::Value* vars = nullptr;
   llvm::Value* frame = nullptr;
   int depth = 0;
+  // Per slot: the allocas (value, null flag) that hold it in this function, or nulls for
+  // a slot read from the frame (see the comment at the top).
+  std::vector<std::pair<llvm::AllocaInst*, llvm::AllocaInst*>> registers;
 };
 
 class RoutineCompiler {
@@ -167,6 +185,7 @@ class RoutineCompiler {
     auto* fnType = llvm::FunctionType::get(b_.getInt32Ty(), {cg_.ptrTy_, cg_.ptrTy_, cg_.ptrTy_}, false);
     FunctionState main = newFunction(fnType, name, llvm::Function::ExternalLinkage, 0);
     enter(main);
+    loadRegisters();
     returnBlock_ = cg_.block("return");
     // FOUND starts false.
     storeSlot(slotOf_[fn_.found], {b_.getFalse(), b_.getFalse()});
@@ -175,10 +194,12 @@ class RoutineCompiler {
       if (out_.returnsValue) {
         fail("2F005", "control reached end of function without RETURN");
       } else {
+        flushRegisters();
         b_.CreateRet(b_.getInt32(0));
       }
     }
     b_.SetInsertPoint(returnBlock_);
+    flushRegisters();
     b_.CreateRet(b_.getInt32(1));
   }
 
@@ -188,8 +209,45 @@ class RoutineCompiler {
     slotTypes_.push_back(t);
     return static_cast<int>(slotTypes_.size()) - 1;
   }
-  Val loadSlot(int slot) { return cg_.loadField(cur_.vars, out_.varLayout, slot); }
-  void storeSlot(int slot, Val v) { cg_.storeField(cur_.vars, out_.varLayout, slot, v); }
+  Val loadSlot(int slot) {
+    auto [value, null] = cur_.registers[slot];
+    if (!value) return cg_.loadField(cur_.vars, out_.varLayout, slot);
+    return {b_.CreateLoad(value->getAllocatedType(), value), b_.CreateLoad(b_.getInt1Ty(), null)};
+  }
+  void storeSlot(int slot, Val v) {
+    auto [value, null] = cur_.registers[slot];
+    if (value) {
+      b_.CreateStore(v.v, value);
+      b_.CreateStore(v.null, null);
+    }
+    if (!value || cur_.depth > 0) cg_.storeField(cur_.vars, out_.varLayout, slot, v);
+  }
+  // Gives the function being entered its registers, loaded from the frame.
+  void loadRegisters() {
+    cur_.registers.assign(slotTypes_.size(), {nullptr, nullptr});
+    for (size_t s = 0; s < slotTypes_.size(); ++s) {
+      TypeId t = slotTypes_[s].id;
+      if (t == TypeId::Array || isVarlenaType(t)) continue;
+      cur_.registers[s] = {entryAlloca(cg_.sqlType(t)), entryAlloca(b_.getInt1Ty())};
+    }
+    reloadRegisters();
+  }
+  void reloadRegisters() {
+    for (size_t s = 0; s < slotTypes_.size(); ++s) {
+      auto [value, null] = cur_.registers[s];
+      if (!value) continue;
+      Val v = cg_.loadField(cur_.vars, out_.varLayout, s);
+      b_.CreateStore(v.v, value);
+      b_.CreateStore(v.null, null);
+    }
+  }
+  // The routine's function keeps its registers out of the frame until code outside
+  // needs them there; EXCEPTION block bodies write through (see the top).
+  void flushRegisters() {
+    if (cur_.depth > 0) return;
+    for (size_t s = 0; s < slotTypes_.size(); ++s)
+      if (cur_.registers[s].first) cg_.storeField(cur_.vars, out_.varLayout, s, loadSlot(static_cast<int>(s)));
+  }
   Val nullOf(SqlType t) { return {llvm::Constant::getNullValue(cg_.sqlType(t.id)), b_.getTrue()}; }
 
   bool terminated() { return b_.GetInsertBlock()->getTerminator() != nullptr; }
@@ -524,12 +582,15 @@ class RoutineCompiler {
                                       outer.depth + 1);
     llvm::BasicBlock* resume = b_.GetInsertBlock();
     enter(inner);
+    loadRegisters();
     emitList(block.body);
     if (!terminated()) b_.CreateRet(b_.getInt32(0));
     enter(outer);
     b_.SetInsertPoint(resume);
 
+    flushRegisters();
     llvm::Value* code = cg_.call("duet_plpgsql_try", b_.getInt32Ty(), {inner.fn, cur_.ctx, cur_.vars, cur_.frame});
+    reloadRegisters();
     llvm::BasicBlock* handlers = cg_.block("handlers");
     llvm::BasicBlock* returned = cg_.block("returned");
     llvm::SwitchInst* sw = b_.CreateSwitch(code, end);
@@ -1167,7 +1228,6 @@ std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& req
   llvm::raw_string_ostream stream(problems);
   if (llvm::verifyModule(*module, &stream))
     throw SqlError(sqlstate::kInternalError, fmt::format("could not compile {}: {}", request.signature, stream.str()));
-  if (request.validate) return out;
   out->code->code = Jit::instance().compile(std::move(context), std::move(module), {name}, request.optLevel);
   out->entry = reinterpret_cast<CompiledRoutine::Entry>(out->code->code.functions[0]);
   out->compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();

@@ -5,6 +5,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "compiler/binder/planner.h"
 #include "compiler/plpgsql/compiled_routine.h"
@@ -27,12 +29,22 @@ class PlanCache {
   std::map<std::string, std::shared_ptr<PreparedPlan>> plans_;
 };
 
+// A routine's machine code with what its compilation read of the catalog
+// (session_routine_cache.cpp): the routine's own definition, and per table or routine
+// name it looked up ('t' or 'r', the name as written) a fingerprint of what it found.
+struct CachedRoutine {
+  std::shared_ptr<plpgsql::CompiledRoutine> code;
+  uint64_t catalogVersion = 0;  // the catalog version it was last found to fit
+  std::string definition;
+  std::map<std::pair<char, std::vector<std::string>>, std::string> dependencies;
+};
+
 struct EngineState {
   EngineConfig config;
   Catalog catalog;
   PlanCache plans;
-  // Compiled functions and procedures by oid; stale once catalogVersion moves on.
-  std::map<uint32_t, std::shared_ptr<plpgsql::CompiledRoutine>> routines;
+  // Compiled functions and procedures by oid; checked again once catalogVersion moves on.
+  std::map<uint32_t, CachedRoutine> routines;
   // Moves on with every DDL statement and every rollback that undid DDL.
   uint64_t catalogVersion = 1;
 };

@@ -1,6 +1,6 @@
 // Calling functions and procedures: what the binder may call (the catalog's routines as
-// RoutineCandidates), compiling a routine on its first call after the catalog changed
-// (kept engine-wide by oid), and running it for compiled code (SessionServices).
+// RoutineCandidates), what compiling one takes (its code is cached engine-wide by oid:
+// session_routine_cache.cpp), and running it for compiled code (SessionServices).
 #include <fmt/format.h>
 
 #include "compiler/plpgsql/compiled_routine.h"
@@ -63,18 +63,6 @@ const RoutineInfo* SqlSession::routineByOid(uint32_t oid) const {
       for (const auto& r : overloads)
         if (r->oid == oid) return r.get();
   return nullptr;
-}
-
-std::shared_ptr<plpgsql::CompiledRoutine> SqlSession::compiledRoutine(uint32_t oid) {
-  auto it = engine_.routines.find(oid);
-  if (it != engine_.routines.end() && it->second->catalogVersion == engine_.catalogVersion) return it->second;
-  const RoutineInfo* info = routineByOid(oid);
-  if (!info) throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function with OID {} does not exist", oid));
-  plpgsql::RoutineCompileRequest request = compileRequest(*info);
-  std::shared_ptr<plpgsql::CompiledRoutine> compiled = plpgsql::compileRoutine(request);
-  compiled->catalogVersion = engine_.catalogVersion;
-  engine_.routines[oid] = compiled;
-  return compiled;
 }
 
 // PL/pgSQL and LANGUAGE sql routines compile alike: an SQL body becomes the same tree.

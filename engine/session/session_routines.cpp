@@ -205,24 +205,30 @@ void SqlSession::createRoutine(const sql::CreateFunctionStmt& s, std::string_vie
   validateRoutineBody(stored, s, query);
 }
 
-// The validator: PL/pgSQL bodies are parsed and checked as plpgsql_validator compiles
-// them. SQL bodies are parsed (syntax errors at their places in this statement), then
-// compiled without machine code, which binds every statement and checks the final one
-// against the result type, as fmgr_sql_validator analyses them. Nothing is kept: the
-// first call compiles again.
+// The validator, then the compiler: PL/pgSQL bodies are parsed and checked as
+// plpgsql_validator compiles them. SQL bodies are parsed (syntax errors at their places
+// in this statement), then compiled with RoutineCompileRequest::validate, which binds
+// every statement and checks the final one against the result type, as
+// fmgr_sql_validator analyses them. Either way the machine code is made here and cached
+// (session_routine_cache.cpp), so the first call does not compile. A PL/pgSQL body that
+// parses but does not compile (a construct not built yet) still creates the routine, as
+// in PostgreSQL, whose validator does not go further: its calls raise the error.
 void SqlSession::validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s,
                                      std::string_view query) {
   plpgsql::BodySource source{query, s.bodyTokenBegin, s.bodyTokenEnd, s.body};
   plpgsql::RoutineShape shape = routineShape(info);
   if (info.language == RoutineLanguage::Sql) {
     plpgsql::parseSqlBody(shape, source);
-    plpgsql::RoutineCompileRequest request = compileRequest(info);
-    request.validate = true;
-    plpgsql::compileRoutine(request);
+    compileAndCache(info, true);
     return;
   }
   plpgsql::TableLookup tables = tableColumnsLookup();
   plpgsql::parsePlpgsqlBody(shape, source, tables);
+  try {
+    compileAndCache(info, false);
+  } catch (const SqlError&) {
+    engine_.routines.erase(info.oid);  // an OR REPLACE's old code; the call compiles again
+  }
 }
 
 plpgsql::RoutineShape SqlSession::routineShape(const RoutineInfo& info) const {
@@ -334,7 +340,9 @@ void SqlSession::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
       throw SqlError(sqlstate::kWrongObjectType, fmt::format("{} is not a function", target->signature()));
     if (s.object == sql::RoutineObject::Procedure && target->kind != RoutineKind::Procedure)
       throw SqlError(sqlstate::kWrongObjectType, fmt::format("{} is not a procedure", target->signature()));
+    uint32_t oid = target->oid;
     engine_.catalog.dropRoutine(*target, txn_.undo());
+    engine_.routines.erase(oid);  // if the DROP is rolled back, the next call compiles it
     ddlDone();
   }
   sink.commandComplete(s.object == sql::RoutineObject::Procedure ? "DROP PROCEDURE"

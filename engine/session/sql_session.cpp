@@ -121,7 +121,10 @@ void SqlSession::failStatement(UndoLog::Mark mark) {
   bool implicit = !txn_.inBlock();
   txn_.statementFailed(mark);
   if (implicit) settings_.endTransaction(false);
-  if (txn_.takeRolledBackDdl()) ++engine_.catalogVersion;
+  if (txn_.takeRolledBackDdl()) {
+    ++engine_.catalogVersion;
+    discardStaleRoutines();
+  }
 }
 
 void SqlSession::endTransaction(bool commit) {
@@ -131,7 +134,10 @@ void SqlSession::endTransaction(bool commit) {
     txn_.rollback();
   }
   settings_.endTransaction(commit);
-  if (txn_.takeRolledBackDdl()) ++engine_.catalogVersion;
+  if (txn_.takeRolledBackDdl()) {
+    ++engine_.catalogVersion;
+    discardStaleRoutines();
+  }
 }
 
 void SqlSession::ddlDone() {

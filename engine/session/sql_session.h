@@ -132,9 +132,20 @@ class SqlSession final : public Session, public rt::SessionServices {
   RoutineCandidate candidateOf(const RoutineInfo& r) const;
   std::vector<RoutineCandidate> routineCandidates(const std::vector<std::string>& names) const;
   const RoutineInfo* routineByOid(uint32_t oid) const;
-  // The routine's code for the current catalog, compiled now if there is none.
-  std::shared_ptr<plpgsql::CompiledRoutine> compiledRoutine(uint32_t oid);
   plpgsql::RoutineCompileRequest compileRequest(const RoutineInfo& info);
+  // ---- compiled routines (session_routine_cache.cpp)
+  // The routine's code for the current catalog, compiled now if there is none that fits.
+  std::shared_ptr<plpgsql::CompiledRoutine> compiledRoutine(uint32_t oid);
+  // Compiles the routine (validate: RoutineCompileRequest::validate) and caches the code
+  // with what the compilation read of the catalog.
+  std::shared_ptr<plpgsql::CompiledRoutine> compileAndCache(const RoutineInfo& info, bool validate);
+  bool stillFits(const RoutineInfo& info, const CachedRoutine& cached) const;
+  // After a rollback undid DDL: drops the code of routines that are gone or changed back.
+  void discardStaleRoutines();
+  // What a lookup finds now, as text: equal fingerprints, equal catalog for the code.
+  std::string tableFingerprint(const std::vector<std::string>& name) const;
+  std::string routinesFingerprint(const std::vector<std::string>& names) const;
+  std::string routineDefinition(const RoutineInfo& info) const;
   TableInfo& tableByName(const sql::QualifiedName& name);
 
   EngineState& engine_;
