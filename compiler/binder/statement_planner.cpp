@@ -418,22 +418,49 @@ class StatementPlanner {
     return node;
   }
 
+  // The scan of FROM f(args) and its scope entry: the function's result columns, renamed
+  // by an alias list, or for a function returning record the column definition list,
+  // which PostgreSQL requires there and allows nowhere else (42601, as
+  // addRangeTableEntryForFunction). The routine checks its rows against that list.
+  NodePtr functionItem(const sql::RangeFunction& f, ScopeEntry& e) {
+    const RoutineCandidate& r = resolveCall(*f.call, false);
+    NodePtr node = functionScan(r, boundArgs_);
+    bool definitions = !f.columnTypes.empty();
+    if (definitions && !r.returnsRecord)
+      b_.fail(sqlstate::kSyntaxError, "a column definition list is only allowed for functions returning \"record\"",
+              f.definitionLocation);
+    if (!definitions && r.returnsRecord)
+      b_.fail(sqlstate::kSyntaxError, "a column definition list is required for functions returning \"record\"",
+              f.call->location);
+    e.alias = f.alias && !f.alias->name.empty() ? f.alias->name : r.name;
+    if (definitions) {
+      e.names = f.alias->columns;
+      for (size_t i = 0; i < e.names.size(); ++i) {
+        for (size_t j = 0; j < i; ++j)
+          if (e.names[j] == e.names[i])
+            throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column name \"{}\" specified more than once", e.names[i]));
+        e.types.push_back(b_.resolveType(f.columnTypes[i]));
+      }
+      node->outputTypes = e.types;
+    } else {
+      e.names = r.resultNames;
+      // A function returning one value names its column after the alias too.
+      if (f.alias && !r.returnsSet && r.resultNames.size() == 1 && r.resultNames[0] == r.name) e.names[0] = f.alias->name;
+      if (f.alias)
+        for (size_t i = 0; i < f.alias->columns.size() && i < e.names.size(); ++i) e.names[i] = f.alias->columns[i];
+      e.types = r.resultTypes;
+    }
+    e.joinColumn.assign(e.names.size(), -1);
+    return node;
+  }
+
   // FROM f(args) [AS alias [(columns)]] as the only FROM item.
   FromPlan planFunctionFrom(const sql::RangeFunction& f, const sql::Expr* where) {
     FromPlan fp;
-    const RoutineCandidate& r = resolveCall(*f.call, false);
-    fp.node = functionScan(r, boundArgs_);
     ScopeEntry e;
-    e.alias = f.alias ? f.alias->name : r.name;
-    e.names = r.resultNames;
-    // A function returning one value names its column after the alias too.
-    if (f.alias && !r.returnsSet && r.resultNames.size() == 1 && r.resultNames[0] == r.name) e.names[0] = f.alias->name;
-    if (f.alias)
-      for (size_t i = 0; i < f.alias->columns.size() && i < e.names.size(); ++i) e.names[i] = f.alias->columns[i];
-    e.types = r.resultTypes;
-    e.joinColumn.assign(e.names.size(), -1);
+    fp.node = functionItem(f, e);
+    fp.scope.width = static_cast<int>(e.types.size());
     fp.scope.entries.push_back(std::move(e));
-    fp.scope.width = static_cast<int>(r.resultTypes.size());
     if (where) {
       if (Binder::containsAggregate(*where))
         b_.fail(sqlstate::kGroupingError, "aggregate functions are not allowed in WHERE", where->location);

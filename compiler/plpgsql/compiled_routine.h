@@ -53,7 +53,9 @@ struct RoutineCompileRequest {
   std::string signature;          // "f(integer)"
   std::string body;               // the AS text
   SqlType returnType;             // a function's single result (Unknown: void / none)
-  std::vector<SqlType> rowTypes;  // rows of a call (RoutineCandidate::resultTypes)
+  std::vector<SqlType> rowTypes;  // rows of a call (RoutineCandidate::resultTypes, or for
+                                  // a function returning record the caller's definition list)
+  bool returnsRecord = false;     // RETURNS [SETOF] record without OUT arguments
   TableResolver resolveTable;
   RoutineResolver resolveRoutines;
   TableLookup tableColumns;       // %ROWTYPE / %TYPE, as at CREATE

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "compiler/binder/planner.h"
 #include "compiler/plpgsql/compiled_routine.h"
@@ -31,8 +32,11 @@ struct EngineState {
   EngineConfig config;
   Catalog catalog;
   PlanCache plans;
-  // Compiled functions and procedures by oid; stale once catalogVersion moves on.
-  std::map<uint32_t, std::shared_ptr<plpgsql::CompiledRoutine>> routines;
+  // Compiled functions and procedures by oid and, for a function returning record, the
+  // row its caller's column definition list asks for (its types spelled out; empty
+  // otherwise): such a function is compiled once per row type. Stale once catalogVersion
+  // moves on.
+  std::map<std::pair<uint32_t, std::string>, std::shared_ptr<plpgsql::CompiledRoutine>> routines;
   // Moves on with every DDL statement and every rollback that undid DDL.
   uint64_t catalogVersion = 1;
 };

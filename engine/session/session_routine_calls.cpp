@@ -42,6 +42,8 @@ RoutineCandidate SqlSession::candidateOf(const RoutineInfo& r) const {
     c.returnType = callType(r.returnType);
     c.resultNames.push_back(r.name);
     c.resultTypes.push_back(c.returnType);
+  } else if (r.returnType.kind == RoutineType::Kind::Record && !c.procedure) {
+    c.returnsRecord = true;
   } else if (r.returnType.kind == RoutineType::Kind::Void && !c.procedure) {
     c.returnType = {TypeId::Text, -1};
     c.resultNames.push_back(r.name);
@@ -65,27 +67,34 @@ const RoutineInfo* SqlSession::routineByOid(uint32_t oid) const {
   return nullptr;
 }
 
-std::shared_ptr<plpgsql::CompiledRoutine> SqlSession::compiledRoutine(uint32_t oid) {
-  auto it = engine_.routines.find(oid);
-  if (it != engine_.routines.end() && it->second->catalogVersion == engine_.catalogVersion) return it->second;
+std::shared_ptr<plpgsql::CompiledRoutine> SqlSession::compiledRoutine(uint32_t oid, const std::vector<SqlType>& row) {
   const RoutineInfo* info = routineByOid(oid);
   if (!info) throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function with OID {} does not exist", oid));
-  plpgsql::RoutineCompileRequest request = compileRequest(*info);
+  bool record = candidateOf(*info).returnsRecord;
+  std::pair<uint32_t, std::string> key{oid, {}};
+  if (record)
+    for (const SqlType& t : row) key.second += fmt::format("{}/{}/{};", static_cast<int>(t.id), t.typmod, static_cast<int>(t.element));
+  auto it = engine_.routines.find(key);
+  if (it != engine_.routines.end() && it->second->catalogVersion == engine_.catalogVersion) return it->second;
+  plpgsql::RoutineCompileRequest request = compileRequest(*info, record ? row : std::vector<SqlType>{});
   std::shared_ptr<plpgsql::CompiledRoutine> compiled = plpgsql::compileRoutine(request);
   compiled->catalogVersion = engine_.catalogVersion;
-  engine_.routines[oid] = compiled;
+  engine_.routines[key] = compiled;
   return compiled;
 }
 
-// PL/pgSQL and LANGUAGE sql routines compile alike: an SQL body becomes the same tree.
-plpgsql::RoutineCompileRequest SqlSession::compileRequest(const RoutineInfo& info) {
+// PL/pgSQL and LANGUAGE sql routines compile alike: an SQL body becomes the same tree. A
+// function returning record returns `recordRow` (a call's column definition list; empty
+// when CREATE validates an SQL body, which then checks only that it returns rows).
+plpgsql::RoutineCompileRequest SqlSession::compileRequest(const RoutineInfo& info, const std::vector<SqlType>& recordRow) {
   plpgsql::RoutineCompileRequest request;
   request.shape = routineShape(info);
   request.signature = info.signature();
   request.body = info.body;
   RoutineCandidate c = candidateOf(info);
   request.returnType = c.returnType;
-  request.rowTypes = c.resultTypes;
+  request.rowTypes = c.returnsRecord ? recordRow : c.resultTypes;
+  request.returnsRecord = c.returnsRecord;
   request.resolveTable = tableResolver();
   request.resolveRoutines = [this](const std::vector<std::string>& names) { return routineCandidates(names); };
   request.tableColumns = tableColumnsLookup();
@@ -96,7 +105,7 @@ plpgsql::RoutineCompileRequest SqlSession::compileRequest(const RoutineInfo& inf
 
 void SqlSession::callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result,
                              rt::TupleBuffer* rows) {
-  std::shared_ptr<plpgsql::CompiledRoutine> routine = compiledRoutine(oid);
+  std::shared_ptr<plpgsql::CompiledRoutine> routine = compiledRoutine(oid, rows ? rows->layout().types : std::vector<SqlType>{});
   plpgsql::runRoutine(*routine, ctx, args, result, rows);
 }
 

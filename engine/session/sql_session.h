@@ -132,9 +132,10 @@ class SqlSession final : public Session, public rt::SessionServices {
   RoutineCandidate candidateOf(const RoutineInfo& r) const;
   std::vector<RoutineCandidate> routineCandidates(const std::vector<std::string>& names) const;
   const RoutineInfo* routineByOid(uint32_t oid) const;
-  // The routine's code for the current catalog, compiled now if there is none.
-  std::shared_ptr<plpgsql::CompiledRoutine> compiledRoutine(uint32_t oid);
-  plpgsql::RoutineCompileRequest compileRequest(const RoutineInfo& info);
+  // The routine's code for the current catalog, compiled now if there is none. `row`: the
+  // rows the caller takes, which a function returning record is compiled for.
+  std::shared_ptr<plpgsql::CompiledRoutine> compiledRoutine(uint32_t oid, const std::vector<SqlType>& row = {});
+  plpgsql::RoutineCompileRequest compileRequest(const RoutineInfo& info, const std::vector<SqlType>& recordRow = {});
   TableInfo& tableByName(const sql::QualifiedName& name);
 
   EngineState& engine_;
