@@ -426,6 +426,9 @@ class StatementPlanner {
     const RoutineCandidate& r = resolveCall(*f.call, false);
     NodePtr node = functionScan(r, boundArgs_);
     bool definitions = !f.columnTypes.empty();
+    if (definitions && r.returnsComposite)
+      b_.fail(sqlstate::kSyntaxError, "a column definition list is redundant for a function returning a named composite type",
+              f.definitionLocation);
     if (definitions && !r.returnsRecord)
       b_.fail(sqlstate::kSyntaxError, "a column definition list is only allowed for functions returning \"record\"",
               f.definitionLocation);

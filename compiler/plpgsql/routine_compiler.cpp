@@ -79,9 +79,9 @@ class RoutineCompiler {
     shapeRecords(fn_.body->body);
     const RoutineShape& shape = req_.shape;
     if (!shape.procedure && !shape.returnsSet && !shape.returnsVoid && !shape.hasOutputParams()) {
-      if (req_.returnsRecord) {
-        // One row of the caller's column definition list: hidden slots that RETURN fills
-        // and the call reads as it reads OUT arguments.
+      if (req_.returnsRow) {
+        // One row (of the caller's column definition list, or the table's): hidden slots
+        // that RETURN fills and the call reads as it reads OUT arguments.
         returnsRow_ = true;
         for (const SqlType& t : req_.rowTypes) out_.outputSlots.push_back(addSlot(t));
       } else {
@@ -814,10 +814,10 @@ class RoutineCompiler {
   // declared result, column count and assignment casts (42P13, at CREATE).
   std::optional<SqlError> sqlResultMismatch(const Planned* p) {
     std::vector<SqlType> expected = out_.returnsValue ? std::vector<SqlType>{req_.returnType} : req_.rowTypes;
-    bool composite = req_.shape.procedure || req_.returnsRecord || expected.size() != 1;
+    bool composite = req_.shape.procedure || req_.returnsRow || expected.size() != 1;
     auto mismatch = [&](std::string detail) {
-      return SqlError("42P13", fmt::format("return type mismatch in function declared to return {}",
-                                           composite ? "record" : typeName(expected[0])),
+      std::string declared = req_.returnsRow ? req_.rowTypeName : composite ? "record" : typeName(expected[0]);
+      return SqlError("42P13", fmt::format("return type mismatch in function declared to return {}", declared),
                       std::move(detail));
     };
     if (!p || !p->stmt.plan->returnsRows)
@@ -894,7 +894,8 @@ class RoutineCompiler {
     if (s.value && returnsRow_) {
       std::optional<int> variable = wholeRowVariable(*s.value);
       if (!variable) {
-        fail(sqlstate::kFeatureNotSupported, "RETURN in a function returning record takes a row or record variable only, for now");
+        fail(sqlstate::kFeatureNotSupported,
+             fmt::format("RETURN in a function returning {} takes a row or record variable only, for now", req_.rowTypeName));
         ensureOpen();
         return;
       }
@@ -984,7 +985,7 @@ class RoutineCompiler {
   }
 
   void emitReturnNext(const Return& s) {
-    if (s.value && req_.returnsRecord) {
+    if (s.value && req_.returnsRow) {
       if (std::optional<int> variable = wholeRowVariable(*s.value)) {
         if (std::optional<TypedRow> row = rowOfVariable(*variable, "wrong record type supplied in RETURN NEXT"))
           appendRow(row->values, row->types);
@@ -1228,7 +1229,7 @@ class RoutineCompiler {
   std::vector<int> slotOf_;  // per variable: its slot, -1 for rows and records (fields)
   std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row / record variable
   int rowCountSlot_ = -1;
-  bool returnsRow_ = false;  // RETURNS record (not SETOF): RETURN fills outputSlots
+  bool returnsRow_ = false;  // RETURNS record or t (not SETOF): RETURN fills outputSlots
   std::optional<std::vector<int>> numberedSlots_;  // LANGUAGE sql: the slot $n names
   std::vector<JumpTarget> targets_;
   int nextCode_ = 2;  // 0 and 1 are "fell through" and "returned"

@@ -44,6 +44,17 @@ RoutineCandidate SqlSession::candidateOf(const RoutineInfo& r) const {
     c.resultTypes.push_back(c.returnType);
   } else if (r.returnType.kind == RoutineType::Kind::Record && !c.procedure) {
     c.returnsRecord = true;
+  } else if (r.returnType.kind == RoutineType::Kind::Composite) {
+    // The table's columns as they are now; a table dropped since CREATE (PostgreSQL
+    // would have refused while the function depends on its type) leaves no type.
+    const TableInfo* table = engine_.catalog.findTable(*db_, r.returnType.tableSchema, r.returnType.table);
+    if (!table)
+      throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", r.returnType.table));
+    c.returnsComposite = true;
+    for (const ColumnDef& col : table->columns) {
+      c.resultNames.push_back(col.name);
+      c.resultTypes.push_back(col.type);
+    }
   } else if (r.returnType.kind == RoutineType::Kind::Void && !c.procedure) {
     c.returnType = {TypeId::Text, -1};
     c.resultNames.push_back(r.name);
@@ -95,6 +106,8 @@ plpgsql::RoutineCompileRequest SqlSession::compileRequest(const RoutineInfo& inf
   request.returnType = c.returnType;
   request.rowTypes = c.returnsRecord ? recordRow : c.resultTypes;
   request.returnsRecord = c.returnsRecord;
+  request.returnsRow = c.returnsRecord || c.returnsComposite;
+  request.rowTypeName = routineTypeName(info.returnType);
   request.resolveTable = tableResolver();
   request.resolveRoutines = [this](const std::vector<std::string>& names) { return routineCandidates(names); };
   request.tableColumns = tableColumnsLookup();

@@ -123,6 +123,8 @@ class SqlSession final : public Session, public rt::SessionServices {
   void defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
   void validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s, std::string_view query);
   void dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink);
+  std::optional<RoutineType> tableRowType(const sql::TypeName& t) const;
+  void dropRoutinesReturning(const TableInfo& table, bool cascade, ResultSink& sink);
   // What the PL/pgSQL front end needs to know of a routine and of the tables it names.
   plpgsql::RoutineShape routineShape(const RoutineInfo& info) const;
   plpgsql::TableLookup tableColumnsLookup() const;
