@@ -40,6 +40,11 @@ struct RoutineCandidate {
   SqlType returnType;             // what SELECT f() yields: text (an empty value) for void,
                                   // Unknown for a record
   bool returnsSet = false;
+  // RETURNS [SETOF] record without OUT arguments: FROM needs a column definition list,
+  // which gives the row (resultNames/resultTypes are empty).
+  bool returnsRecord = false;
+  // RETURNS [SETOF] t for a table t: its columns are the row (a named composite type).
+  bool returnsComposite = false;
   // The row a call produces for SELECT * FROM f(...) and CALL: RETURNS TABLE columns, OUT
   // arguments, or the single result (named after the function).
   std::vector<std::string> resultNames;

@@ -34,6 +34,8 @@ using plan::NodePtr;
 
 namespace {
 
+constexpr const char* kDuplicateAlias = "42712";  // two FROM items of one name
+
 std::vector<SqlType> tableRowTypes(const Table& t) {
   std::vector<SqlType> types;
   for (const auto& c : t.columns()) types.push_back(c.type);
@@ -324,17 +326,16 @@ class StatementPlanner {
     size_t leftBegin, rightBegin, rightEnd;
   };
 
-  // Flattens FROM into a list of base tables (inner and cross joins only) with ON
-  // conditions collected as extra WHERE conjuncts; USING/NATURAL joins are recorded inner
-  // ones first, for mergeJoinColumns once the tables are in scope.
-  void collectFrom(const sql::TableRef& ref, std::vector<const sql::RangeTable*>& tables,
+  // Flattens FROM into a list of base tables and functions (inner and cross joins only)
+  // with ON conditions collected as extra WHERE conjuncts; USING/NATURAL joins are
+  // recorded inner ones first, for mergeJoinColumns once the items are in scope.
+  void collectFrom(const sql::TableRef& ref, std::vector<const sql::TableRef*>& tables,
                    std::vector<const sql::Expr*>& conditions, std::vector<MergingJoin>& merging) {
     switch (ref.kind) {
-      case sql::TableRefKind::Table: tables.push_back(&ref.as<sql::RangeTable>()); return;
+      case sql::TableRefKind::Table:
+      case sql::TableRefKind::Function: tables.push_back(&ref); return;
       case sql::TableRefKind::Subquery:
         b_.fail(sqlstate::kFeatureNotSupported, "subqueries in FROM are not supported yet", ref.location);
-      case sql::TableRefKind::Function:
-        b_.fail(sqlstate::kFeatureNotSupported, "a function in FROM must be the only FROM item for now", ref.location);
       case sql::TableRefKind::Join: {
         const auto& j = ref.as<sql::JoinRef>();
         if (j.type != sql::JoinType::Inner && j.type != sql::JoinType::Cross)
@@ -418,22 +419,53 @@ class StatementPlanner {
     return node;
   }
 
-  // FROM f(args) [AS alias [(columns)]] as the only FROM item.
+  // The scan of FROM f(args) and its scope entry: the function's result columns, renamed
+  // by an alias list, or for a function returning record the column definition list,
+  // which PostgreSQL requires there and allows nowhere else (42601, as
+  // addRangeTableEntryForFunction). The routine checks its rows against that list.
+  NodePtr functionItem(const sql::RangeFunction& f, ScopeEntry& e) {
+    const RoutineCandidate& r = resolveCall(*f.call, false);
+    NodePtr node = functionScan(r, boundArgs_);
+    bool definitions = !f.columnTypes.empty();
+    if (definitions && r.returnsComposite)
+      b_.fail(sqlstate::kSyntaxError, "a column definition list is redundant for a function returning a named composite type",
+              f.definitionLocation);
+    if (definitions && !r.returnsRecord)
+      b_.fail(sqlstate::kSyntaxError, "a column definition list is only allowed for functions returning \"record\"",
+              f.definitionLocation);
+    if (!definitions && r.returnsRecord)
+      b_.fail(sqlstate::kSyntaxError, "a column definition list is required for functions returning \"record\"",
+              f.call->location);
+    e.alias = f.alias && !f.alias->name.empty() ? f.alias->name : r.name;
+    if (definitions) {
+      e.names = f.alias->columns;
+      for (size_t i = 0; i < e.names.size(); ++i) {
+        for (size_t j = 0; j < i; ++j)
+          if (e.names[j] == e.names[i])
+            throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column name \"{}\" specified more than once", e.names[i]));
+        e.types.push_back(b_.resolveType(f.columnTypes[i]));
+      }
+      node->outputTypes = e.types;
+    } else {
+      e.names = r.resultNames;
+      // A function returning scalars (one value or a set of them) names its column after
+      // the alias too.
+      if (f.alias && r.resultNames.size() == 1 && r.resultNames[0] == r.name) e.names[0] = f.alias->name;
+      if (f.alias)
+        for (size_t i = 0; i < f.alias->columns.size() && i < e.names.size(); ++i) e.names[i] = f.alias->columns[i];
+      e.types = r.resultTypes;
+    }
+    e.joinColumn.assign(e.names.size(), -1);
+    return node;
+  }
+
+  // FROM f(args) [AS alias [(columns)]] as the only FROM item (a shape direct calls know).
   FromPlan planFunctionFrom(const sql::RangeFunction& f, const sql::Expr* where) {
     FromPlan fp;
-    const RoutineCandidate& r = resolveCall(*f.call, false);
-    fp.node = functionScan(r, boundArgs_);
     ScopeEntry e;
-    e.alias = f.alias ? f.alias->name : r.name;
-    e.names = r.resultNames;
-    // A function returning one value names its column after the alias too.
-    if (f.alias && !r.returnsSet && r.resultNames.size() == 1 && r.resultNames[0] == r.name) e.names[0] = f.alias->name;
-    if (f.alias)
-      for (size_t i = 0; i < f.alias->columns.size() && i < e.names.size(); ++i) e.names[i] = f.alias->columns[i];
-    e.types = r.resultTypes;
-    e.joinColumn.assign(e.names.size(), -1);
+    fp.node = functionItem(f, e);
+    fp.scope.width = static_cast<int>(e.types.size());
     fp.scope.entries.push_back(std::move(e));
-    fp.scope.width = static_cast<int>(r.resultTypes.size());
     if (where) {
       if (Binder::containsAggregate(*where))
         b_.fail(sqlstate::kGroupingError, "aggregate functions are not allowed in WHERE", where->location);
@@ -503,7 +535,7 @@ class StatementPlanner {
     if (from.size() == 1 && from[0]->kind == sql::TableRefKind::Function)
       return planFunctionFrom(from[0]->as<sql::RangeFunction>(), where);
     FromPlan fp;
-    std::vector<const sql::RangeTable*> tables;
+    std::vector<const sql::TableRef*> tables;
     std::vector<const sql::Expr*> conditions;
     std::vector<MergingJoin> merging;
     for (const auto& ref : from) collectFrom(*ref, tables, conditions, merging);
@@ -517,16 +549,29 @@ class StatementPlanner {
       fp.node = filter(std::move(fp.node), conjunction(std::move(conjuncts)));
       return fp;
     }
+    // Per item: its table, or null for a function, whose rows its scan (made here, its
+    // arguments bound before any column is in scope: no LATERAL) computes once per
+    // statement; joins then treat them as a table's.
     std::vector<const TableBinding*> bound;
-    for (const auto* t : tables) {
-      const TableBinding& tb = resolve(t->name);
-      std::string alias = t->alias ? t->alias->name : std::string();
+    std::vector<NodePtr> functionScans;
+    for (const auto* ref : tables) {
+      ScopeEntry entry;
+      const TableBinding* tb = nullptr;
+      functionScans.emplace_back();
+      if (ref->kind == sql::TableRefKind::Function) {
+        functionScans.back() = functionItem(ref->as<sql::RangeFunction>(), entry);
+      } else {
+        const auto& t = ref->as<sql::RangeTable>();
+        tb = &resolve(t.name);
+        entry = entryFor(*tb, t.alias ? t.alias->name : std::string(), 0);
+      }
       for (const auto& e : fp.scope.entries)
-        if (e.alias == (alias.empty() ? tb.name : alias))
-          b_.fail(sqlstate::kDuplicateObject /*42712*/, fmt::format("table name \"{}\" specified more than once", e.alias), t->location);
-      fp.scope.entries.push_back(entryFor(tb, alias, fp.scope.width));
-      fp.scope.width += static_cast<int>(tb.table->columns().size()) + 1;
-      bound.push_back(&tb);
+        if (e.alias == entry.alias)
+          b_.fail(kDuplicateAlias, fmt::format("table name \"{}\" specified more than once", e.alias), ref->location);
+      entry.offset = fp.scope.width;
+      fp.scope.width += static_cast<int>(entry.names.size());
+      fp.scope.entries.push_back(std::move(entry));
+      bound.push_back(tb);
     }
     std::vector<ExprPtr> conjuncts;
     for (size_t i = 0; i < merging.size(); ++i) mergeJoinColumns(fp.scope, merging[i], static_cast<int>(i), conjuncts);
@@ -558,13 +603,13 @@ class StatementPlanner {
       }
     }
     for (size_t t = 0; t < tables.size(); ++t) {
-      if (t > 0) {
+      if (t > 0 && bound[t]) {
         if (NodePtr joined = indexJoin(fp, *bound[t], fp.scope.entries[t].offset, local[t], rest, entryOf, t)) {
           fp.node = std::move(joined);
           continue;
         }
       }
-      NodePtr scan = accessPath(*bound[t], local[t], b_);
+      NodePtr scan = bound[t] ? accessPath(*bound[t], local[t], b_) : std::move(functionScans[t]);
       scan = filter(std::move(scan), conjunction(std::move(local[t])));
       if (t == 0) {
         fp.node = std::move(scan);

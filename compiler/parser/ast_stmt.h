@@ -92,11 +92,15 @@ struct RangeSubquery : TableRef {
   std::optional<Alias> alias;  // always set: PostgreSQL 15 requires one
 };
 
-// FROM f(args) [AS] alias [(columns)]: the rows a function returns.
+// FROM f(args) [AS] alias [(columns)]: the rows a function returns. A column definition
+// list, `AS [alias] (a int, b text)`, names and types the columns of a function returning
+// record: `columnTypes` then runs parallel to alias->columns (the alias name may be empty).
 struct RangeFunction : TableRef {
   explicit RangeFunction(uint32_t loc) : TableRef(TableRefKind::Function, loc) {}
   std::unique_ptr<FuncCall> call;
   std::optional<Alias> alias;
+  std::vector<TypeName> columnTypes;
+  uint32_t definitionLocation = 0;  // the list's first column, for errors about the list
 };
 
 enum class JoinType : uint8_t { Inner, Left, Right, Full, Cross };

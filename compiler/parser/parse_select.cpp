@@ -255,6 +255,36 @@ std::optional<Alias> Parser::parseOptAlias(bool allowColumnList) {
   return a;
 }
 
+// func_alias_clause: an alias as for tables, or a column definition list
+// `AS (a int, b text)`, `[AS] x (a int, b text)`. A list is all names or all definitions:
+// the token after its first name decides.
+void Parser::parseFunctionAlias(RangeFunction& fn) {
+  bool as = acceptKw("as");
+  Alias a;
+  if (!(as && isOp("("))) {
+    if (as) a.name = parseColId();
+    else if (isColId()) a.name = advance().text;
+    else return;
+  }
+  if (isOp("(")) {
+    advance();
+    fn.definitionLocation = peek().offset;
+    a.columns.push_back(parseColId());
+    bool definitions = !isOp(",") && !isOp(")");
+    while (true) {
+      if (definitions) {
+        fn.columnTypes.push_back(parseTypeName());
+        if (acceptKw("collate")) parseQualifiedName();
+      }
+      if (!acceptOp(",")) break;
+      a.columns.push_back(parseColId());
+    }
+    expectOp(")");
+    if (!definitions && a.name.empty()) syntaxError();
+  }
+  fn.alias = std::move(a);
+}
+
 TableRefPtr Parser::parseTablePrimary() {
   uint32_t loc = peek().offset;
   if (isOp("(")) {
@@ -281,7 +311,7 @@ TableRefPtr Parser::parseTablePrimary() {
     call->names = table->name.parts;
     ExprPtr parsed = parseFuncArgs(std::move(call));
     fn->call.reset(&static_cast<FuncCall&>(*parsed.release()));
-    fn->alias = parseOptAlias(true);
+    parseFunctionAlias(*fn);
     return fn;
   }
   acceptOp("*");  // "t *": include inheritance children, the default

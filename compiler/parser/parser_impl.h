@@ -65,6 +65,7 @@ class Parser {
   TableRefPtr parseTableRef();
   TableRefPtr parseTablePrimary();
   std::optional<Alias> parseOptAlias(bool allowColumnList);
+  void parseFunctionAlias(RangeFunction& fn);
   std::vector<SortBy> parseSortList();
   ExprPtr parsePositionalOrExpr();  // ORDER BY / GROUP BY item: a bare integer stays literal
 

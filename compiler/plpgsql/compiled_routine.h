@@ -52,7 +52,13 @@ struct RoutineCompileRequest {
   std::string signature;          // "f(integer)"
   std::string body;               // the AS text
   SqlType returnType;             // a function's single result (Unknown: void / none)
-  std::vector<SqlType> rowTypes;  // rows of a call (RoutineCandidate::resultTypes)
+  std::vector<SqlType> rowTypes;  // rows of a call (RoutineCandidate::resultTypes, or for
+                                  // a function returning record the caller's definition list)
+  bool returnsRecord = false;     // RETURNS [SETOF] record without OUT arguments
+  // RETURNS [SETOF] record or a table's row type: the result is rows of rowTypes, and
+  // RETURN [NEXT] of a row or record variable gives its fields.
+  bool returnsRow = false;
+  std::string rowTypeName;        // "record" or the table, for messages
   TableResolver resolveTable;
   RoutineResolver resolveRoutines;
   TableLookup tableColumns;       // %ROWTYPE / %TYPE, as at CREATE

@@ -24,7 +24,9 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Verifier.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -95,8 +97,15 @@ class RoutineCompiler {
     shapeRecords(fn_.body->body);
     const RoutineShape& shape = req_.shape;
     if (!shape.procedure && !shape.returnsSet && !shape.returnsVoid && !shape.hasOutputParams()) {
-      out_.returnsValue = true;
-      out_.returnSlot = addSlot(req_.returnType);
+      if (req_.returnsRow) {
+        // One row (of the caller's column definition list, or the table's): hidden slots
+        // that RETURN fills and the call reads as it reads OUT arguments.
+        returnsRow_ = true;
+        for (const SqlType& t : req_.rowTypes) out_.outputSlots.push_back(addSlot(t));
+      } else {
+        out_.returnsValue = true;
+        out_.returnSlot = addSlot(req_.returnType);
+      }
     }
     rowCountSlot_ = addSlot({TypeId::Int8, -1});
     out_.varLayout = TupleLayout::of(slotTypes_);
@@ -191,7 +200,7 @@ class RoutineCompiler {
     storeSlot(slotOf_[fn_.found], {b_.getFalse(), b_.getFalse()});
     emitBlock(*fn_.body);
     if (!terminated()) {
-      if (out_.returnsValue) {
+      if (out_.returnsValue || returnsRow_) {
         fail("2F005", "control reached end of function without RETURN");
       } else {
         flushRegisters();
@@ -264,11 +273,14 @@ class RoutineCompiler {
     return p;
   }
 
-  void fail(const std::string& code, const std::string& message, const std::string& hint = {}) {
-    cg_.call("duet_plpgsql_fail", b_.getVoidTy(), {cstr(code), cstr(message), hint.empty() ? cg_.ptrConst(nullptr) : cstr(hint)});
+  void fail(const SqlError& e) {
+    auto optional = [&](const std::string& s) { return s.empty() ? cg_.ptrConst(nullptr) : cstr(s); };
+    cg_.call("duet_plpgsql_fail", b_.getVoidTy(), {cstr(e.code), cstr(e.what()), optional(e.detail), optional(e.hint)});
     b_.CreateUnreachable();
   }
-  void fail(const SqlError& e) { fail(e.code, e.what(), e.hint); }
+  void fail(const std::string& code, const std::string& message, const std::string& hint = {}) {
+    fail(SqlError(code, message, {}, hint));
+  }
   // An error found while compiling: raised where the statement runs, or now when CREATE
   // validates an SQL body (as PostgreSQL analyses those at CREATE).
   void reject(const SqlError& e) {
@@ -863,10 +875,10 @@ class RoutineCompiler {
   // declared result, column count and assignment casts (42P13, at CREATE).
   std::optional<SqlError> sqlResultMismatch(const Planned* p) {
     std::vector<SqlType> expected = out_.returnsValue ? std::vector<SqlType>{req_.returnType} : req_.rowTypes;
-    bool composite = req_.shape.procedure || expected.size() != 1;
+    bool composite = req_.shape.procedure || req_.returnsRow || expected.size() != 1;
     auto mismatch = [&](std::string detail) {
-      return SqlError("42P13", fmt::format("return type mismatch in function declared to return {}",
-                                           composite ? "record" : typeName(expected[0])),
+      std::string declared = req_.returnsRow ? req_.rowTypeName : composite ? "record" : typeName(expected[0]);
+      return SqlError("42P13", fmt::format("return type mismatch in function declared to return {}", declared),
                       std::move(detail));
     };
     if (!p || !p->stmt.plan->returnsRows)
@@ -876,6 +888,9 @@ class RoutineCompiler {
       return from.id == to.id || binder::castAllowed(from.id, to.id, CastContext::Assignment);
     };
     const std::vector<OutputColumn>& columns = p->stmt.plan->columns;
+    // A function returning record takes any row at CREATE; each call checks it against
+    // its column definition list.
+    if (req_.returnsRecord && req_.validate) return std::nullopt;
     if (!composite) {
       if (columns.size() != 1) return mismatch("Final statement must return exactly one column.");
       if (!assignable(columns[0].type, expected[0]))
@@ -937,14 +952,26 @@ class RoutineCompiler {
       if (!v) return;
       assignSlot(out_.returnSlot, v->first, v->second, nullptr);
     }
+    if (s.value && returnsRow_) {
+      std::optional<int> variable = wholeRowVariable(*s.value);
+      if (!variable) {
+        fail(sqlstate::kFeatureNotSupported,
+             fmt::format("RETURN in a function returning {} takes a row or record variable only, for now", req_.rowTypeName));
+        ensureOpen();
+        return;
+      }
+      std::optional<TypedRow> row = rowOfVariable(*variable, "returned record type does not match expected record type");
+      if (!row) return;
+      for (size_t c = 0; c < row->values.size(); ++c) storeSlot(out_.outputSlots[c], row->values[c]);
+    }
     emitReturn();
   }
 
   void appendRow(const Row& row, const std::vector<SqlType>& types) {
     const TupleLayout& layout = out_.rowLayout;
     if (row.size() != layout.types.size()) {
-      fail("42804", "structure of query does not match function result type",
-           fmt::format("Returned {} columns, expected {}.", row.size(), layout.types.size()));
+      fail(SqlError("42804", "structure of query does not match function result type",
+                    columnCountDetail(row.size(), layout.types.size())));
       ensureOpen();
       return;
     }
@@ -957,7 +984,75 @@ class RoutineCompiler {
     cg_.call("duet_plpgsql_append_row", b_.getVoidTy(), {cur_.frame, tuple});
   }
 
+  // build_attrmap_by_position's details, for rows that do not fit the result.
+  static std::string columnCountDetail(size_t returned, size_t expected) {
+    return fmt::format("Number of returned columns ({}) does not match expected column count ({}).", returned, expected);
+  }
+  static std::string columnTypeDetail(SqlType returned, SqlType expected, size_t column) {
+    return fmt::format("Returned type {} does not match expected type {} in column {}.", typeName(returned),
+                       typeName(expected), column + 1);
+  }
+
+  // The row or record variable that RETURN [NEXT] names alone in a function returning
+  // rows: its fields are the row (PostgreSQL's retvarno), not an expression's value.
+  std::optional<int> wholeRowVariable(const SqlText& value) {
+    if (value.variables.size() != 1 || !value.variables[0].field.empty()) return std::nullopt;
+    const VariableRef& ref = value.variables[0];
+    VarType::Kind kind = fn_.variables[ref.variable].type.kind;
+    if (kind != VarType::Kind::Row && kind != VarType::Kind::Record) return std::nullopt;
+    std::string text = value.text;
+    std::erase_if(text, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+    std::string written;
+    for (const std::string& n : ref.names) written += (written.empty() ? "" : ".") + n;
+    if (text.size() != written.size() ||
+        !std::equal(text.begin(), text.end(), written.begin(), [](char a, char b) { return std::tolower(a) == b; }))
+      return std::nullopt;
+    return ref.variable;
+  }
+
+  struct TypedRow {
+    Row values;
+    std::vector<SqlType> types;
+  };
+  // The fields of a row or record variable as a result row, which must have the result's
+  // column types (PostgreSQL converts by position and casts nothing: 42804 `wrong`, with
+  // its detail, when the statement runs). Nullopt after emitting the failure.
+  std::optional<TypedRow> rowOfVariable(int variable, const char* wrong) {
+    const Variable& var = fn_.variables[variable];
+    const auto& fields = fieldSlots_[variable];
+    if (fields.empty()) {
+      fail(SqlError("55000", fmt::format("record \"{}\" is not assigned yet", var.name),
+                    "The tuple structure of a not-yet-assigned record is indeterminate."));
+      ensureOpen();
+      return std::nullopt;
+    }
+    const std::vector<SqlType>& expected = req_.rowTypes;
+    std::string detail;
+    for (size_t c = 0; c < fields.size() && c < expected.size() && detail.empty(); ++c)
+      if (slotTypes_[fields[c].second].id != expected[c].id)
+        detail = columnTypeDetail(slotTypes_[fields[c].second], expected[c], c);
+    if (detail.empty() && fields.size() != expected.size()) detail = columnCountDetail(fields.size(), expected.size());
+    if (!detail.empty()) {
+      fail(SqlError("42804", wrong, detail));
+      ensureOpen();
+      return std::nullopt;
+    }
+    TypedRow row;
+    for (const auto& [name, slot] : fields) {
+      row.values.push_back(loadSlot(slot));
+      row.types.push_back(slotTypes_[slot]);
+    }
+    return row;
+  }
+
   void emitReturnNext(const Return& s) {
+    if (s.value && req_.returnsRow) {
+      if (std::optional<int> variable = wholeRowVariable(*s.value)) {
+        if (std::optional<TypedRow> row = rowOfVariable(*variable, "wrong record type supplied in RETURN NEXT"))
+          appendRow(row->values, row->types);
+        return;
+      }
+    }
     if (s.value) {
       auto v = evaluate(*s.value);
       if (v) appendRow({v->first}, {v->second});
@@ -1000,7 +1095,7 @@ class RoutineCompiler {
       SqlType t = types[c].id == TypeId::Unknown ? SqlType{TypeId::Text, -1} : types[c];
       bool same = t.id == expected[c].id && (!t.isArray() || t.elementType().id == expected[c].elementType().id);
       if (!same) {
-        fail("42804", "structure of query does not match function result type");
+        fail(SqlError("42804", "structure of query does not match function result type", columnTypeDetail(t, expected[c], c)));
         ensureOpen();
         return false;
       }
@@ -1195,6 +1290,7 @@ class RoutineCompiler {
   std::vector<int> slotOf_;  // per variable: its slot, -1 for rows and records (fields)
   std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row / record variable
   int rowCountSlot_ = -1;
+  bool returnsRow_ = false;  // RETURNS record or t (not SETOF): RETURN fills outputSlots
   std::optional<std::vector<int>> numberedSlots_;  // LANGUAGE sql: the slot $n names
   std::vector<JumpTarget> targets_;
   int nextCode_ = 2;  // 0 and 1 are "fell through" and "returned"

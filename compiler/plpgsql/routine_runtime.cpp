@@ -236,8 +236,8 @@ void duet_plpgsql_raise(rt::QueryContext* ctx, const RaiseSpec* spec, const VarS
   }
 }
 
-void duet_plpgsql_fail(const char* code, const char* message, const char* hint) {
-  throw SqlError(code, message, {}, hint ? hint : "");
+void duet_plpgsql_fail(const char* code, const char* message, const char* detail, const char* hint) {
+  throw SqlError(code, message, detail ? detail : "", hint ? hint : "");
 }
 
 const VarString* duet_plpgsql_array_set(const VarString* array, int32_t index, const void* value, bool isNull,

@@ -43,7 +43,7 @@ void duet_plpgsql_pop_error(duet::plpgsql::RoutineFrame* frame);
 const duet::VarString* duet_plpgsql_error_text(duet::plpgsql::RoutineFrame* frame, int32_t what);
 void duet_plpgsql_raise(duet::rt::QueryContext* ctx, const duet::plpgsql::RaiseSpec* spec,
                         const duet::VarString* const* values, const uint8_t* nulls);
-[[noreturn]] void duet_plpgsql_fail(const char* code, const char* message, const char* hint);
+[[noreturn]] void duet_plpgsql_fail(const char* code, const char* message, const char* detail, const char* hint);
 // arr[index] := value: a new array (NULL array: a new one), NULL-padded past the end.
 const duet::VarString* duet_plpgsql_array_set(const duet::VarString* array, int32_t index, const void* value,
                                              bool isNull, int32_t elementType);

@@ -13,15 +13,19 @@ namespace duet {
 struct Schema;
 
 // A type in a signature. PostgreSQL keeps no type modifiers there (varchar(10) is varchar).
+// Composite: a table's row type (every table has one, named like the table), kept by name
+// and looked up at each call; only a function's result may have it.
 struct RoutineType {
-  enum class Kind : uint8_t { Scalar, Void, Record };
+  enum class Kind : uint8_t { Scalar, Void, Record, Composite };
   Kind kind = Kind::Scalar;
   TypeId scalar = TypeId::Unknown;  // Kind::Scalar
   bool array = false;               // a one-dimensional array of `scalar`
+  std::string tableSchema, table;   // Kind::Composite
   bool operator==(const RoutineType&) const = default;
 };
 
-// format_type's name: "integer", "character varying", "integer[]", "void", "record".
+// format_type's name: "integer", "character varying", "integer[]", "void", "record", the
+// table's name.
 std::string routineTypeName(const RoutineType& t);
 
 enum class RoutineParamMode : uint8_t { In, Out, InOut, Variadic, Table };

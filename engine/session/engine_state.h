@@ -43,8 +43,11 @@ struct EngineState {
   EngineConfig config;
   Catalog catalog;
   PlanCache plans;
-  // Compiled functions and procedures by oid; checked again once catalogVersion moves on.
-  std::map<uint32_t, CachedRoutine> routines;
+  // Compiled functions and procedures by oid and, for a function returning record, the
+  // row its caller's column definition list asks for (its types spelled out; empty
+  // otherwise): such a function is compiled once per row type. Checked again once
+  // catalogVersion moves on.
+  std::map<std::pair<uint32_t, std::string>, CachedRoutine> routines;
   // Moves on with every DDL statement and every rollback that undid DDL.
   uint64_t catalogVersion = 1;
 };

@@ -31,6 +31,13 @@ std::string candidateKey(const RoutineCandidate& c) {
   return k;
 }
 
+// The cache key's second half: a record function's row type, spelled out.
+std::string rowKey(const std::vector<SqlType>& row) {
+  std::string k;
+  for (const SqlType& t : row) k += typeKey(t) + ";";
+  return k;
+}
+
 }  // namespace
 
 std::string SqlSession::tableFingerprint(const std::vector<std::string>& name) const {
@@ -55,10 +62,11 @@ std::string SqlSession::routineDefinition(const RoutineInfo& info) const {
   return d + info.body;
 }
 
-std::shared_ptr<plpgsql::CompiledRoutine> SqlSession::compileAndCache(const RoutineInfo& info, bool validate) {
+std::shared_ptr<plpgsql::CompiledRoutine> SqlSession::compileAndCache(const RoutineInfo& info, bool validate,
+                                                                      const std::vector<SqlType>& recordRow) {
   CachedRoutine entry;
   auto* deps = &entry.dependencies;
-  plpgsql::RoutineCompileRequest request = compileRequest(info);
+  plpgsql::RoutineCompileRequest request = compileRequest(info, recordRow);
   request.validate = validate;
   request.resolveTable = [this, deps, resolve = request.resolveTable](const sql::QualifiedName& name) {
     deps->emplace(std::pair{'t', name.parts}, tableFingerprint(name.parts));
@@ -76,7 +84,7 @@ std::shared_ptr<plpgsql::CompiledRoutine> SqlSession::compileAndCache(const Rout
   entry.catalogVersion = engine_.catalogVersion;
   entry.definition = routineDefinition(info);
   std::shared_ptr<plpgsql::CompiledRoutine> code = entry.code;
-  engine_.routines[info.oid] = std::move(entry);
+  engine_.routines[{info.oid, rowKey(recordRow)}] = std::move(entry);
   return code;
 }
 
@@ -89,24 +97,31 @@ bool SqlSession::stillFits(const RoutineInfo& info, const CachedRoutine& cached)
   return true;
 }
 
-std::shared_ptr<plpgsql::CompiledRoutine> SqlSession::compiledRoutine(uint32_t oid) {
-  auto it = engine_.routines.find(oid);
-  if (it != engine_.routines.end() && it->second.catalogVersion == engine_.catalogVersion) return it->second.code;
+std::shared_ptr<plpgsql::CompiledRoutine> SqlSession::compiledRoutine(uint32_t oid, const std::vector<SqlType>& row) {
   const RoutineInfo* info = routineByOid(oid);
+  // Only a function returning record is compiled per row type; others ignore the row.
+  std::vector<SqlType> recordRow = info && candidateOf(*info).returnsRecord ? row : std::vector<SqlType>{};
+  auto it = engine_.routines.find({oid, rowKey(recordRow)});
+  if (it != engine_.routines.end() && it->second.catalogVersion == engine_.catalogVersion) return it->second.code;
   if (!info) {
-    if (it != engine_.routines.end()) engine_.routines.erase(it);
+    forgetCompiledRoutine(oid);
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function with OID {} does not exist", oid));
   }
   if (it != engine_.routines.end() && stillFits(*info, it->second)) {
     it->second.catalogVersion = engine_.catalogVersion;
     return it->second.code;
   }
-  return compileAndCache(*info, false);
+  return compileAndCache(*info, false, recordRow);
+}
+
+void SqlSession::forgetCompiledRoutine(uint32_t oid) {
+  auto it = engine_.routines.lower_bound({oid, std::string()});
+  while (it != engine_.routines.end() && it->first.first == oid) it = engine_.routines.erase(it);
 }
 
 void SqlSession::discardStaleRoutines() {
   for (auto it = engine_.routines.begin(); it != engine_.routines.end();) {
-    const RoutineInfo* info = routineByOid(it->first);
+    const RoutineInfo* info = routineByOid(it->first.first);
     if (!info || it->second.definition != routineDefinition(*info)) it = engine_.routines.erase(it);
     else ++it;
   }

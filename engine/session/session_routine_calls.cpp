@@ -42,6 +42,19 @@ RoutineCandidate SqlSession::candidateOf(const RoutineInfo& r) const {
     c.returnType = callType(r.returnType);
     c.resultNames.push_back(r.name);
     c.resultTypes.push_back(c.returnType);
+  } else if (r.returnType.kind == RoutineType::Kind::Record && !c.procedure) {
+    c.returnsRecord = true;
+  } else if (r.returnType.kind == RoutineType::Kind::Composite) {
+    // The table's columns as they are now; a table dropped since CREATE (PostgreSQL
+    // would have refused while the function depends on its type) leaves no type.
+    const TableInfo* table = engine_.catalog.findTable(*db_, r.returnType.tableSchema, r.returnType.table);
+    if (!table)
+      throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", r.returnType.table));
+    c.returnsComposite = true;
+    for (const ColumnDef& col : table->columns) {
+      c.resultNames.push_back(col.name);
+      c.resultTypes.push_back(col.type);
+    }
   } else if (r.returnType.kind == RoutineType::Kind::Void && !c.procedure) {
     c.returnType = {TypeId::Text, -1};
     c.resultNames.push_back(r.name);
@@ -65,15 +78,20 @@ const RoutineInfo* SqlSession::routineByOid(uint32_t oid) const {
   return nullptr;
 }
 
-// PL/pgSQL and LANGUAGE sql routines compile alike: an SQL body becomes the same tree.
-plpgsql::RoutineCompileRequest SqlSession::compileRequest(const RoutineInfo& info) {
+// PL/pgSQL and LANGUAGE sql routines compile alike: an SQL body becomes the same tree. A
+// function returning record returns `recordRow` (a call's column definition list; empty
+// when CREATE validates an SQL body, which then checks only that it returns rows).
+plpgsql::RoutineCompileRequest SqlSession::compileRequest(const RoutineInfo& info, const std::vector<SqlType>& recordRow) {
   plpgsql::RoutineCompileRequest request;
   request.shape = routineShape(info);
   request.signature = info.signature();
   request.body = info.body;
   RoutineCandidate c = candidateOf(info);
   request.returnType = c.returnType;
-  request.rowTypes = c.resultTypes;
+  request.rowTypes = c.returnsRecord ? recordRow : c.resultTypes;
+  request.returnsRecord = c.returnsRecord;
+  request.returnsRow = c.returnsRecord || c.returnsComposite;
+  request.rowTypeName = routineTypeName(info.returnType);
   request.resolveTable = tableResolver();
   request.resolveRoutines = [this](const std::vector<std::string>& names) { return routineCandidates(names); };
   request.tableColumns = tableColumnsLookup();
@@ -84,7 +102,7 @@ plpgsql::RoutineCompileRequest SqlSession::compileRequest(const RoutineInfo& inf
 
 void SqlSession::callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result,
                              rt::TupleBuffer* rows) {
-  std::shared_ptr<plpgsql::CompiledRoutine> routine = compiledRoutine(oid);
+  std::shared_ptr<plpgsql::CompiledRoutine> routine = compiledRoutine(oid, rows ? rows->layout().types : std::vector<SqlType>{});
   plpgsql::runRoutine(*routine, ctx, args, result, rows);
 }
 

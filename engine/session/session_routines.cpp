@@ -16,6 +16,7 @@ namespace duet {
 namespace {
 
 constexpr const char* kInvalidFunctionDefinition = "42P13";
+constexpr const char* kDependentObjectsStillExist = "2BP01";
 
 std::string schemaOf(const sql::QualifiedName& n) {
   return n.parts.size() >= 2 ? n.parts[n.parts.size() - 2] : std::string();
@@ -174,6 +175,7 @@ void SqlSession::defineRoutineSignature(const sql::CreateFunctionStmt& s, std::s
     info.returnsSet = true;
   } else if (s.hasReturns) {
     std::optional<RoutineType> type = signatureType(s.returnType);
+    if (!type) type = tableRowType(s.returnType);
     if (!type)
       throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", typeNameAsWritten(s.returnType)));
     if (requiredResult && *type != *requiredResult)
@@ -189,6 +191,20 @@ void SqlSession::defineRoutineSignature(const sql::CreateFunctionStmt& s, std::s
   for (const sql::RoutineOption& o : s.options)
     if (o.name == "rows" && !info.returnsSet)
       throw SqlError(sqlstate::kInvalidParameterValue, "ROWS is not applicable when function does not return a set");
+}
+
+// A table's row type as a result type: `RETURNS [SETOF] t` for table t (found through the
+// search path as PostgreSQL finds the type). Arrays of it are not built.
+std::optional<RoutineType> SqlSession::tableRowType(const sql::TypeName& t) const {
+  if (t.resolved || t.arrayBounds > 0 || t.names.size() > 2) return std::nullopt;
+  std::string schema = t.names.size() == 2 ? t.names[0] : std::string();
+  const TableInfo* table = engine_.catalog.findTable(*db_, schema, t.name());
+  if (!table) return std::nullopt;
+  RoutineType r;
+  r.kind = RoutineType::Kind::Composite;
+  r.tableSchema = table->schema->name;
+  r.table = table->name;
+  return r;
 }
 
 void SqlSession::createRoutine(const sql::CreateFunctionStmt& s, std::string_view query) {
@@ -227,7 +243,7 @@ void SqlSession::validateRoutineBody(const RoutineInfo& info, const sql::CreateF
   try {
     compileAndCache(info, false);
   } catch (const SqlError&) {
-    engine_.routines.erase(info.oid);  // an OR REPLACE's old code; the call compiles again
+    forgetCompiledRoutine(info.oid);  // an OR REPLACE's old code; the call compiles again
   }
 }
 
@@ -263,6 +279,39 @@ plpgsql::TableLookup SqlSession::tableColumnsLookup() const {
     for (const ColumnDef& c : table->columns) columns.emplace_back(c.name, c.type);
     return columns;
   };
+}
+
+// Functions returning a table's row type depend on the table (pg_depend): DROP TABLE
+// refuses while there are any (2BP01), DROP TABLE ... CASCADE drops them first, as
+// PostgreSQL's reportDependentObjects reports.
+void SqlSession::dropRoutinesReturning(const TableInfo& table, bool cascade, ResultSink& sink) {
+  std::vector<RoutineInfo*> dependents;
+  for (const auto& [schemaName, schema] : db_->schemas)
+    for (const auto& [name, overloads] : schema->routines)
+      for (const auto& r : overloads)
+        if (r->returnType.kind == RoutineType::Kind::Composite && r->returnType.table == table.name &&
+            r->returnType.tableSchema == table.schema->name)
+          dependents.push_back(r.get());
+  if (dependents.empty()) return;
+  std::sort(dependents.begin(), dependents.end(), [](auto* a, auto* b) { return a->oid < b->oid; });
+  std::string detail;
+  for (const RoutineInfo* r : dependents)
+    detail += fmt::format("{}{} {} depends on type {}", detail.empty() ? "" : "\n",
+                          r->kind == RoutineKind::Procedure ? "procedure" : "function", r->signature(), table.name);
+  if (!cascade)
+    throw SqlError(kDependentObjectsStillExist,
+                   fmt::format("cannot drop table {} because other objects depend on it", table.name), detail,
+                   "Use DROP ... CASCADE to drop the dependent objects too.");
+  Notice n = Notice::make("NOTICE", "00000", "");
+  if (dependents.size() == 1) {
+    n.message = fmt::format("drop cascades to function {}", dependents[0]->signature());
+  } else {
+    n.message = fmt::format("drop cascades to {} other objects", dependents.size());
+    for (const RoutineInfo* r : dependents)
+      n.detail += fmt::format("{}drop cascades to function {}", n.detail.empty() ? "" : "\n", r->signature());
+  }
+  sink.notice(n);
+  for (RoutineInfo* r : dependents) engine_.catalog.dropRoutine(*r, txn_.undo());
 }
 
 // RemoveObjects for functions and procedures: one name at a time, with or without an
@@ -342,7 +391,7 @@ void SqlSession::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
       throw SqlError(sqlstate::kWrongObjectType, fmt::format("{} is not a procedure", target->signature()));
     uint32_t oid = target->oid;
     engine_.catalog.dropRoutine(*target, txn_.undo());
-    engine_.routines.erase(oid);  // if the DROP is rolled back, the next call compiles it
+    forgetCompiledRoutine(oid);  // if the DROP is rolled back, the next call compiles it
     ddlDone();
   }
   sink.commandComplete(s.object == sql::RoutineObject::Procedure ? "DROP PROCEDURE"

@@ -343,6 +343,8 @@ void SqlSession::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
                                    fmt::format("table \"{}\" does not exist, skipping", name.name())));
           continue;
         }
+        if (const TableInfo* table = engine_.catalog.findTable(*db_, schemaOf(name), name.name()))
+          dropRoutinesReturning(*table, s.behavior == sql::DropBehavior::Cascade, sink);
         engine_.catalog.dropTable(*db_, schemaOf(name), name.name(), s.ifExists, undo);
         break;
       case sql::ObjectType::Index:

@@ -123,6 +123,8 @@ class SqlSession final : public Session, public rt::SessionServices {
   void defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
   void validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s, std::string_view query);
   void dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink);
+  std::optional<RoutineType> tableRowType(const sql::TypeName& t) const;
+  void dropRoutinesReturning(const TableInfo& table, bool cascade, ResultSink& sink);
   // What the PL/pgSQL front end needs to know of a routine and of the tables it names.
   plpgsql::RoutineShape routineShape(const RoutineInfo& info) const;
   plpgsql::TableLookup tableColumnsLookup() const;
@@ -132,16 +134,22 @@ class SqlSession final : public Session, public rt::SessionServices {
   RoutineCandidate candidateOf(const RoutineInfo& r) const;
   std::vector<RoutineCandidate> routineCandidates(const std::vector<std::string>& names) const;
   const RoutineInfo* routineByOid(uint32_t oid) const;
-  plpgsql::RoutineCompileRequest compileRequest(const RoutineInfo& info);
+  // A function returning record returns `recordRow` (a call's column definition list;
+  // empty when CREATE validates an SQL body, which then checks only that it returns rows).
+  plpgsql::RoutineCompileRequest compileRequest(const RoutineInfo& info, const std::vector<SqlType>& recordRow = {});
   // ---- compiled routines (session_routine_cache.cpp)
   // The routine's code for the current catalog, compiled now if there is none that fits.
-  std::shared_ptr<plpgsql::CompiledRoutine> compiledRoutine(uint32_t oid);
+  // `row`: the rows the caller takes, which a function returning record is compiled for.
+  std::shared_ptr<plpgsql::CompiledRoutine> compiledRoutine(uint32_t oid, const std::vector<SqlType>& row = {});
   // Compiles the routine (validate: RoutineCompileRequest::validate) and caches the code
   // with what the compilation read of the catalog.
-  std::shared_ptr<plpgsql::CompiledRoutine> compileAndCache(const RoutineInfo& info, bool validate);
+  std::shared_ptr<plpgsql::CompiledRoutine> compileAndCache(const RoutineInfo& info, bool validate,
+                                                            const std::vector<SqlType>& recordRow = {});
   bool stillFits(const RoutineInfo& info, const CachedRoutine& cached) const;
   // After a rollback undid DDL: drops the code of routines that are gone or changed back.
   void discardStaleRoutines();
+  // Drops every compiled version of a routine (OR REPLACE, DROP).
+  void forgetCompiledRoutine(uint32_t oid);
   // What a lookup finds now, as text: equal fingerprints, equal catalog for the code.
   std::string tableFingerprint(const std::vector<std::string>& name) const;
   std::string routinesFingerprint(const std::vector<std::string>& names) const;

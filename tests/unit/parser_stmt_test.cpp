@@ -207,6 +207,32 @@ TEST_CASE("statements: SELECT", "[parser][stmt]") {
   CHECK(parseOne("select * from t fetch first 3 rows only").stmt->as<SelectStmt>().limit != nullptr);
 }
 
+TEST_CASE("statements: functions in FROM and column definition lists", "[parser][stmt]") {
+  auto p1 = parseOne("select * from f(1) as x (a, b)");
+  auto p2 = parseOne("select * from f() x (a int, b varchar(3) collate \"C\")");
+  auto p3 = parseOne("select * from f() as (a int)");
+  auto p4 = parseOne("select * from f()");
+  auto function = [](const ParsedStatement& p) -> const RangeFunction& {
+    return p.stmt->as<SelectStmt>().from[0]->as<RangeFunction>();
+  };
+  const RangeFunction& aliased = function(p1);
+  CHECK(aliased.alias->name == "x");
+  CHECK(aliased.alias->columns == std::vector<std::string>{"a", "b"});
+  CHECK(aliased.columnTypes.empty());
+  const RangeFunction& named = function(p2);
+  CHECK(named.alias->name == "x");
+  CHECK(named.alias->columns == std::vector<std::string>{"a", "b"});
+  REQUIRE(named.columnTypes.size() == 2);
+  CHECK(named.columnTypes[1].type == SqlType{TypeId::Varchar, 7});
+  CHECK(named.definitionLocation == std::string("select * from f() x (").size());
+  const RangeFunction& bare = function(p3);
+  CHECK(bare.alias->name.empty());
+  CHECK(bare.columnTypes.size() == 1);
+  CHECK_FALSE(function(p4).alias);
+  CHECK_THROWS_AS(parseOne("select * from f() as (a, b)"), SqlError);
+  CHECK_THROWS_AS(parseOne("select * from f() x (a int, b)"), SqlError);
+}
+
 TEST_CASE("statements: set operations and VALUES", "[parser][stmt]") {
   auto p = parseOne("select 1 union all select 2 intersect select 3 except select 4 order by 1 limit 1");
   auto& s = p.stmt->as<SelectStmt>();
