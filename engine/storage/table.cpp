@@ -285,6 +285,21 @@ void Table::removeFromIndexes(RowId row, const uint8_t* tuple) {
   }
 }
 
+bool Table::moveKey(Index& index, RowId row, const uint8_t* from, const uint8_t* to, bool checkUnique) {
+  uint8_t* a = keyScratch_.data();
+  uint8_t* b = a + index.keyLayout().size;
+  keyOf(from, index, a);
+  keyOf(to, index, b);
+  index.remove(a, row);
+  if (!checkUnique) {
+    index.insert(b, row);
+    return true;
+  }
+  if (index.insertUnique(b, row)) return true;
+  index.insert(a, row);
+  return false;
+}
+
 void Table::rekey(RowId row, const uint8_t* from, const uint8_t* to, bool checkUnique) {
   size_t done = 0;
   try {
@@ -292,31 +307,14 @@ void Table::rekey(RowId row, const uint8_t* from, const uint8_t* to, bool checkU
       Index& index = *indexes_[done];
       // Byte comparison, not SQL equality: an equal key held in a new string must still be
       // re-entered, because the index's key copy points at the string it was given.
-      if (sameKey(index, from, to)) continue;
-      uint8_t* a = keyScratch_.data();
-      uint8_t* b = a + index.keyLayout().size;
-      keyOf(from, index, a);
-      keyOf(to, index, b);
-      index.remove(a, row);
-      if (!checkUnique) {
-        index.insert(b, row);
-      } else if (!index.insertUnique(b, row)) {
-        index.insert(a, row);
-        throwUnique(index, b, false);
-      }
+      if (sameKey(index, from, to) || moveKey(index, row, from, to, checkUnique)) continue;
+      keyOf(to, index, keyScratch_.data());
+      throwUnique(index, keyScratch_.data(), false);
     }
   } catch (...) {
     // Back to `from` in the indexes re-keyed so far.
-    while (done-- > 0) {
-      Index& index = *indexes_[done];
-      if (sameKey(index, from, to)) continue;
-      uint8_t* a = keyScratch_.data();
-      uint8_t* b = a + index.keyLayout().size;
-      keyOf(from, index, a);
-      keyOf(to, index, b);
-      index.remove(b, row);
-      index.insert(a, row);
-    }
+    while (done-- > 0)
+      if (!sameKey(*indexes_[done], from, to)) moveKey(*indexes_[done], row, to, from, false);
     throw;
   }
 }

@@ -100,6 +100,9 @@ class Table {
   // Re-keys the indexes whose key bytes differ between two images of one row; with
   // checkUnique, raises 23505 (with every index back as it was) on a duplicate key.
   void rekey(RowId row, const uint8_t* from, const uint8_t* to, bool checkUnique);
+  // Moves the row's entry in one index from from's key to to's; with checkUnique, when a
+  // unique index holds to's key, puts it back and returns false.
+  bool moveKey(Index& index, RowId row, const uint8_t* from, const uint8_t* to, bool checkUnique);
   void rebuildIndexes();
 
   const VarString* copyString(const VarString* s);
