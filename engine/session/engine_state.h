@@ -35,6 +35,7 @@ class PlanCache {
 struct CachedRoutine {
   std::shared_ptr<plpgsql::CompiledRoutine> code;
   uint64_t catalogVersion = 0;  // the catalog version it was last found to fit
+  bool returnsRecord = false;   // compiled for one row type (the key's second half)
   std::string definition;
   std::map<std::pair<char, std::vector<std::string>>, std::string> dependencies;
 };

@@ -81,6 +81,7 @@ std::shared_ptr<plpgsql::CompiledRoutine> SqlSession::compileAndCache(const Rout
     return routineCandidates(names);
   };
   entry.code = plpgsql::compileRoutine(request);
+  entry.returnsRecord = request.returnsRecord;
   entry.catalogVersion = engine_.catalogVersion;
   entry.definition = routineDefinition(info);
   std::shared_ptr<plpgsql::CompiledRoutine> code = entry.code;
@@ -98,6 +99,12 @@ bool SqlSession::stillFits(const RoutineInfo& info, const CachedRoutine& cached)
 }
 
 std::shared_ptr<plpgsql::CompiledRoutine> SqlSession::compiledRoutine(uint32_t oid, const std::vector<SqlType>& row) {
+  // Every call passes here: a routine not returning record is found with one lookup,
+  // before the catalog is searched or a key is spelled out.
+  auto plain = engine_.routines.find({oid, std::string()});
+  if (plain != engine_.routines.end() && !plain->second.returnsRecord &&
+      plain->second.catalogVersion == engine_.catalogVersion)
+    return plain->second.code;
   const RoutineInfo* info = routineByOid(oid);
   // Only a function returning record is compiled per row type; others ignore the row.
   std::vector<SqlType> recordRow = info && candidateOf(*info).returnsRecord ? row : std::vector<SqlType>{};
