@@ -83,6 +83,9 @@ struct DirectCall {
   // Per argument the routine receives: its parameter (0-based), or kNull.
   static constexpr int kNull = -1;
   std::vector<int> argParams;
+  // The statement's output column types: the row a function returning record is
+  // compiled for (kept here so that a call builds nothing).
+  std::vector<SqlType> resultRow;
 };
 
 struct PreparedPlan {

@@ -277,6 +277,8 @@ class StatementPlanner {
     fixParamTypes(*root);
     out->planOutline = plan::outline(*root);
     out->directCall = directCallOf(*root, out->paramTypes);
+    if (out->directCall)
+      for (const OutputColumn& c : out->columns) out->directCall->resultRow.push_back(c.type);
     return {std::move(out), std::move(root)};
   }
 

@@ -43,9 +43,7 @@ bool sameTypes(const TupleLayout& layout, const std::vector<OutputColumn>& colum
 bool SqlSession::callDirectly(PreparedPlan& plan, const uint8_t* params, const std::vector<int16_t>& formats,
                               ResultSink& sink) {
   const DirectCall& call = *plan.directCall;
-  std::vector<SqlType> row;  // what a function returning record is asked for
-  for (const OutputColumn& c : plan.columns) row.push_back(c.type);
-  std::shared_ptr<plpgsql::CompiledRoutine> routine = compiledRoutine(call.routine, row);
+  std::shared_ptr<plpgsql::CompiledRoutine> routine = compiledRoutine(call.routine, call.resultRow);
   // The routine was compiled from the catalog the plan was made from (both are stale
   // together), so these hold; checking is cheap and keeps a mismatch on the plan's path.
   const TupleLayout& argLayout = routine->argLayout;
