@@ -63,13 +63,8 @@ uint64_t HashIndex::slotHash(const Slot& s) const {
   return packed_ ? hashPacked(s.packed) : static_cast<uint64_t>(s.packed);
 }
 
-RowId HashIndex::findPacked(Packed p) const {
-  for (size_t i = hashPacked(p) & mask_;; i = (i + 1) & mask_) {
-    const Slot& s = slots_[i];
-    if (s.row == kNoRow) return kNoRow;
-    if (s.packed == p) return s.row;
-  }
-}
+// An empty slot's row is kNoRow: the end of a probe run answers "not there" by itself.
+RowId HashIndex::findPacked(Packed p) const { return slots_[probe(p, hashPacked(p), nullptr)].row; }
 
 RowId HashIndex::findInteger(int64_t value) const {
   uint32_t bits = packColumns_[0].bits;
@@ -98,7 +93,7 @@ RowId HashIndex::find(const uint8_t* key) const {
   const TupleLayout& l = keyLayout();
   if (tupleHasNull(l, key)) return kNoRow;
   if (packed_) return findPacked(pack(key));
-  return slots_[probe(0, hashTuple(l, key), key)].row;
+  return slots_[probe(0, hashTuple(l, key), key)].row;  // kNoRow when the run ends
 }
 
 void HashIndex::place(const Slot& s) {

@@ -216,32 +216,22 @@ RowId OrderedIndex::findInTree(const uint8_t* key) const {
   return it->row;
 }
 
-void OrderedIndex::insert(const uint8_t* key, RowId row) {
-  Entry e = entryOf(key, row);
-  try {
-    tree_.insert(e);
-    if (hash_) hash_->insert(key, row);
-  } catch (...) {
-    Entry removed;
-    tree_.erase(e, &removed);
-    std::free(e.key);
-    throw;
-  }
-}
+void OrderedIndex::insert(const uint8_t* key, RowId row) { enter(key, row, false); }
 
-bool OrderedIndex::insertUnique(const uint8_t* key, RowId row) {
-  if (!unique()) {
-    insert(key, row);
-    return true;
-  }
+bool OrderedIndex::insertUnique(const uint8_t* key, RowId row) { return enter(key, row, unique()); }
+
+bool OrderedIndex::enter(const uint8_t* key, RowId row, bool checkUnique) {
   Entry e = entryOf(key, row);
   auto n = static_cast<uint32_t>(keyLayout().types.size());
-  bool inserted;
+  bool inserted = true;
   try {
-    inserted = tupleHasNull(keyLayout(), key) ? (tree_.insert(e), true)  // NULLs never conflict
-                            : tree_.insertUnlessNeighbour(e, [&](const Entry& other) {
-                                return compareKey(other, e.packed, key, n) == 0;
-                              });
+    if (!checkUnique || tupleHasNull(keyLayout(), key)) {  // NULLs never conflict
+      tree_.insert(e);
+    } else {
+      inserted = tree_.insertUnlessNeighbour(e, [&](const Entry& other) {
+        return compareKey(other, e.packed, key, n) == 0;
+      });
+    }
     if (inserted && hash_) hash_->insert(key, row);
   } catch (...) {
     Entry removed;

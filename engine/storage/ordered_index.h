@@ -93,6 +93,8 @@ class OrderedIndex final : public Index {
 
  private:
   RowId findInTree(const uint8_t* key) const;
+  // insert (checkUnique false) and insertUnique: the entry into the tree, then the hash.
+  bool enter(const uint8_t* key, RowId row, bool checkUnique);
   Entry entryOf(const uint8_t* key, RowId row) const;
   Packed pack(const uint8_t* key, uint32_t columns) const;
   void unpack(const Entry& e, uint8_t* key) const;  // the key tuple back (packed or copied)

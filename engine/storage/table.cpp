@@ -264,9 +264,9 @@ void Table::addToIndexesUnique(RowId row, const uint8_t* tuple) {
   size_t done = 0;
   try {
     for (; done < indexes_.size(); ++done) {
-      const Index& index = *indexes_[done];
+      Index& index = *indexes_[done];
       keyOf(tuple, index, key);
-      if (!indexes_[done]->insertUnique(key, row)) throwUnique(index, key, false);
+      if (!index.insertUnique(key, row)) throwUnique(index, key, false);
     }
   } catch (...) {
     while (done-- > 0) {
