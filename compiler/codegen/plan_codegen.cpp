@@ -80,7 +80,7 @@ static void scanTable(Codegen& cg, const Table& table,
               b.SetInsertPoint(isLive);
               Row row;
               if (rows) {
-                llvm::Value* tuple = b.CreateInBoundsGEP(i8, rows, b.CreateMul(i64, b.getInt64(layout.size)));
+                llvm::Value* tuple = b.CreateInBoundsGEP(i8, rows, b.CreateMul(i64, b.getInt64(table.rowStride())));
                 for (size_t col = 0; col < layout.types.size(); ++col) row.push_back(cg.loadField(tuple, layout, col));
               } else {
                 for (size_t col = 0; col < layout.types.size(); ++col) {
@@ -107,7 +107,7 @@ static Row readRow(Codegen& cg, const Table& table, llvm::Value* rowid) {
   Row row;
   if (table.kind() == StorageKind::Row) {
     llvm::Value* rows = b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(i8, chunk, offsetof(Chunk, rows)));
-    llvm::Value* tuple = b.CreateInBoundsGEP(i8, rows, b.CreateMul(slot, b.getInt64(layout.size)));
+    llvm::Value* tuple = b.CreateInBoundsGEP(i8, rows, b.CreateMul(slot, b.getInt64(table.rowStride())));
     for (size_t col = 0; col < layout.types.size(); ++col) row.push_back(cg.loadField(tuple, layout, col));
   } else {
     llvm::Value* cv = b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(i8, chunk, offsetof(Chunk, columnValues)));

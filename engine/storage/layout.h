@@ -40,7 +40,7 @@ struct Chunk {
   uint32_t used;              // slots [0, used) have been handed out (live or dead)
   uint32_t liveCount;         // live slots in this chunk
   uint8_t* live;              // live[i] != 0: slot i holds a row visible to scans
-  uint8_t* rows;              // row store: tuple i at rows + i * layout.size
+  uint8_t* rows;              // row store: tuple i at rows + i * Table::rowStride()
   uint8_t** columnValues;     // column store: columnValues[c] + i * physicalSize
   uint8_t** columnNulls;      // column store: columnNulls[c][i] != 0 when NULL
 };

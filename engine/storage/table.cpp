@@ -34,6 +34,12 @@ const VarString* loadString(const uint8_t* p) {
 
 void storeString(uint8_t* p, const VarString* s) { std::memcpy(p, &s, sizeof s); }
 
+// Strings of char(n) / varchar(n) columns up to this many bytes get inline room in the row
+// (n characters take n bytes when they are ASCII; longer ones go to the heap as before).
+constexpr int kInlineStringMax = 64;
+// Inline room per row, at most: a wide table keeps its rows within a few cache lines.
+constexpr uint32_t kInlineRowMax = 1024;
+
 }  // namespace
 
 struct Table::ChunkSet {
@@ -54,6 +60,20 @@ Table::Table(std::string name, std::vector<ColumnSpec> columns, StorageKind kind
   }
   layout_ = TupleLayout::of(types);
   rowScratch_.resize(layout_.size);
+  inlineOffset_.assign(columns_.size(), 0);
+  inlineCapacity_.assign(columns_.size(), 0);
+  uint32_t end = layout_.size;
+  for (uint32_t c : stringColumns_) {
+    const SqlType& t = columns_[c].type;
+    int n = t.charLength();
+    if (kind_ != StorageKind::Row || (t.id != TypeId::Char && t.id != TypeId::Varchar) || n <= 0 ||
+        n > kInlineStringMax || end + sizeof(VarString) + n - layout_.size > kInlineRowMax)
+      continue;
+    inlineOffset_[c] = end;  // 4-aligned: the VarString length is a uint32_t
+    inlineCapacity_[c] = static_cast<uint32_t>(n);
+    end += static_cast<uint32_t>((sizeof(VarString) + n + 3) / 4 * 4);
+  }
+  rowStride_ = (end + 15) / 16 * 16;
 }
 
 Table::~Table() {
@@ -68,7 +88,7 @@ Chunk* Table::newChunk() {
   c->live = static_cast<uint8_t*>(callocOrThrow(kChunkRows, 1));
   if (kind_ == StorageKind::Row) {
     // calloc of a large block maps fresh zero pages: untouched slots cost no memory.
-    c->rows = static_cast<uint8_t*>(callocOrThrow(kChunkRows, layout_.size));
+    c->rows = static_cast<uint8_t*>(callocOrThrow(kChunkRows, rowStride_));
   } else {
     size_t n = columns_.size();
     c->columnValues = static_cast<uint8_t**>(callocOrThrow(n ? n : 1, sizeof(uint8_t*)));
@@ -88,7 +108,7 @@ void Table::freeChunk(Chunk* c, bool freeLiveStrings) {
     for (uint32_t s = 0; s < c->used; ++s) {
       if (!c->live[s]) continue;
       readFrom(c, s, image.data());
-      freeStringsNotIn(image.data(), nullptr);
+      freeStringsNotIn(image.data(), nullptr, rowAt(c, s));
     }
   }
   if (c->columnValues) {
@@ -131,7 +151,7 @@ RowId Table::allocateSlot() {
 
 void Table::readFrom(const Chunk* c, uint32_t slot, uint8_t* out) const {
   if (kind_ == StorageKind::Row) {
-    std::memcpy(out, c->rows + static_cast<size_t>(slot) * layout_.size, layout_.size);
+    std::memcpy(out, rowAt(c, slot), layout_.size);
     return;
   }
   std::memset(out, 0, layout_.size);
@@ -144,7 +164,7 @@ void Table::readFrom(const Chunk* c, uint32_t slot, uint8_t* out) const {
 
 void Table::writeTo(Chunk* c, uint32_t slot, const uint8_t* tuple) {
   if (kind_ == StorageKind::Row) {
-    std::memcpy(c->rows + static_cast<size_t>(slot) * layout_.size, tuple, layout_.size);
+    std::memcpy(rowAt(c, slot), tuple, layout_.size);
     return;
   }
   for (size_t i = 0; i < columns_.size(); ++i) {
@@ -166,16 +186,26 @@ const VarString* Table::copyString(const VarString* s) {
   return copy;
 }
 
+const VarString* Table::placeString(uint32_t c, uint8_t* row, const VarString* s) {
+  if (!row || s->len > inlineCapacity_[c]) return copyString(s);
+  auto* room = reinterpret_cast<VarString*>(row + inlineOffset_[c]);
+  room->len = s->len;
+  std::memcpy(room->data, s->data, s->len);
+  return room;
+}
+
 void Table::freeString(const VarString* s) {
   stringBytes_ -= sizeof(VarString) + s->len;
   std::free(const_cast<VarString*>(s));
 }
 
-void Table::freeStringsNotIn(const uint8_t* image, const uint8_t* keep) {
+void Table::freeStringsNotIn(const uint8_t* image, const uint8_t* keep, const uint8_t* row) {
   for (uint32_t c : stringColumns_) {
     if (image[c]) continue;
     const VarString* s = loadString(image + layout_.offsets[c]);
     if (keep && !keep[c] && loadString(keep + layout_.offsets[c]) == s) continue;
+    if (row && inlineOffset_[c] && reinterpret_cast<const uint8_t*>(s) == row + inlineOffset_[c])
+      continue;  // the row's own inline room
     freeString(s);
   }
 }
@@ -397,16 +427,23 @@ RowId Table::insert(const uint8_t* tuple, UndoLog& undo) {
   checkNotNull(tuple);
   uint8_t* image = rowScratch_.data();
   std::memcpy(image, tuple, layout_.size);
-  for (uint32_t c : stringColumns_)
-    if (!image[c])
-      storeString(image + layout_.offsets[c], copyString(loadString(tuple + layout_.offsets[c])));
   RowId row = allocateSlot();
   Chunk* chunk = chunkOf(row);
   uint32_t slot = slotOf(row);
+  uint8_t* at = rowAt(chunk, slot);
+  size_t copied = 0;  // string columns placed so far
   try {
+    for (; copied < stringColumns_.size(); ++copied) {
+      uint32_t c = stringColumns_[copied];
+      if (!image[c])
+        storeString(image + layout_.offsets[c], placeString(c, at, loadString(tuple + layout_.offsets[c])));
+    }
     addToIndexesUnique(row, image);
   } catch (...) {
-    freeStringsNotIn(image, nullptr);
+    // Columns not placed yet still point at the caller's strings: flagged NULL in the
+    // scratch image so that only this insert's own copies are freed.
+    for (size_t i = copied; i < stringColumns_.size(); ++i) image[stringColumns_[i]] = 1;
+    freeStringsNotIn(image, nullptr, at);
     freeSlots_.push_back(row);  // never live: reusable at once
     throw;
   }
@@ -421,11 +458,15 @@ RowId Table::insert(const uint8_t* tuple, UndoLog& undo) {
 void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
   checkNotNull(newTuple);
   // A failed check leaves the space unused until the transaction ends: no free needed.
-  uint8_t* images = undo.imageSpace(2 * static_cast<size_t>(layout_.size));
+  uint8_t* images = undo.imageSpace(updateImageBytes());
   uint8_t* before = images;
   uint8_t* after = images + layout_.size;
   Chunk* chunk = chunkOf(row);
   uint32_t slot = slotOf(row);
+  uint8_t* at = rowAt(chunk, slot);
+  // Commit tells the row's inline strings by this address, which a TRUNCATE later in the
+  // transaction would take out of chunks_.
+  std::memcpy(images + 2 * static_cast<size_t>(layout_.size), &at, sizeof at);
   readFrom(chunk, slot, before);
   std::memcpy(after, newTuple, layout_.size);
   for (uint32_t c : stringColumns_) {
@@ -433,13 +474,14 @@ void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
     uint32_t off = layout_.offsets[c];
     const VarString* s = loadString(after + off);
     // A string handed back unchanged (read() then update()) is the table's own: keep it.
+    // A changed one goes to the heap, never into the inline room (see table.h).
     if (!before[c] && loadString(before + off) == s) continue;
     storeString(after + off, copyString(s));
   }
   try {
     rekey(row, before, after, true);
   } catch (...) {
-    freeStringsNotIn(after, before);
+    freeStringsNotIn(after, before, at);
     throw;
   }
   writeTo(chunk, slot, after);
@@ -493,7 +535,7 @@ void Table::truncate(UndoLog& undo) {
 
 void Table::undoInsert(RowId row) {
   uint8_t* image = hideRow(row);
-  freeStringsNotIn(image, nullptr);
+  freeStringsNotIn(image, nullptr, rowAt(chunkOf(row), slotOf(row)));
   freeSlots_.push_back(row);  // never committed, so reusable at once
 }
 
@@ -502,12 +544,16 @@ void Table::undoUpdate(RowId row, const uint8_t* images) {
   const uint8_t* after = images + layout_.size;
   rekey(row, after, before, false);
   writeTo(chunkOf(row), slotOf(row), before);
-  freeStringsNotIn(after, before);
+  freeStringsNotIn(after, before, rowAt(chunkOf(row), slotOf(row)));
 }
 
 void Table::commitUpdate(const uint8_t* images) {
-  freeStringsNotIn(images, images + layout_.size);
+  const uint8_t* at;
+  std::memcpy(&at, images + 2 * static_cast<size_t>(layout_.size), sizeof at);
+  freeStringsNotIn(images, images + layout_.size, at);
 }
+
+size_t Table::updateImageBytes() const { return 2 * static_cast<size_t>(layout_.size) + sizeof(uint8_t*); }
 
 void Table::undoErase(RowId row) {
   Chunk* chunk = chunkOf(row);
@@ -523,7 +569,7 @@ void Table::undoErase(RowId row) {
 void Table::commitErase(RowId row, const Chunk* chunk) {
   uint8_t* image = rowScratch_.data();
   readFrom(chunk, slotOf(row), image);
-  freeStringsNotIn(image, nullptr);
+  freeStringsNotIn(image, nullptr, rowAt(chunk, slotOf(row)));
   // After a TRUNCATE in the same transaction the slot belongs to a set-aside chunk that
   // the TRUNCATE's own commit frees; only a slot of a current chunk is reusable.
   size_t ci = row >> kChunkShift;

@@ -4,6 +4,16 @@
 // while the table lives. A slot freed by a committed delete is reused by later inserts,
 // and the strings of deleted or replaced rows are freed at commit, so steady update/delete
 // workloads run in bounded memory.
+//
+// Inline strings: in the row store, each char(n) / varchar(n) column with a small n has
+// room for one string right after the row's tuple, in the same slot (rowStride() bytes per
+// slot). An inserted string that fits is copied there and the tuple's pointer points at
+// it, so reading the row brings its short strings into cache with it (TPC-C's stock
+// s_dist_xx, item i_data) instead of chasing one malloc'd block per string. Everything
+// that reads strings still follows the pointer and sees no difference. The room is written
+// only while the slot is not live (at insert), never in place: an update that changes such
+// a string puts the new one on the heap, so undo images, index keys and readers holding the
+// old pointer stay valid exactly as they do for heap strings.
 #pragma once
 #include <memory>
 #include <string>
@@ -33,6 +43,9 @@ class Table {
   const std::vector<ColumnSpec>& columns() const { return columns_; }
   const TupleLayout& layout() const { return layout_; }
   StorageKind kind() const { return kind_; }
+  // Row store: bytes from one row to the next in a chunk (the tuple, then its inline
+  // string room); generated code addresses rows with it.
+  uint32_t rowStride() const { return rowStride_; }
   // The chunk array scans walk. The array may be reallocated as the table grows (re-read
   // it per chunk); the chunks themselves stay put.
   const ChunkDirectory& directory() const { return directory_; }
@@ -81,6 +94,11 @@ class Table {
   void freeChunk(Chunk* chunk, bool freeLiveStrings);
   Chunk* chunkOf(RowId row) const { return chunks_[row >> kChunkShift]; }
   static uint32_t slotOf(RowId row) { return static_cast<uint32_t>(row & (kChunkRows - 1)); }
+  // The bytes update() asks imageSpace() for: the two images and where the row was.
+  size_t updateImageBytes() const;
+  uint8_t* rowAt(const Chunk* chunk, uint32_t slot) const {
+    return chunk->rows ? chunk->rows + static_cast<size_t>(slot) * rowStride_ : nullptr;
+  }
   void readFrom(const Chunk* chunk, uint32_t slot, uint8_t* out) const;
   void writeTo(Chunk* chunk, uint32_t slot, const uint8_t* tuple);
   RowId allocateSlot();
@@ -106,9 +124,13 @@ class Table {
   void rebuildIndexes();
 
   const VarString* copyString(const VarString* s);
+  // The string for column c of the row at `row` (its slot in a chunk, null in the column
+  // store): in the row's inline room when it fits, else a heap copy.
+  const VarString* placeString(uint32_t c, uint8_t* row, const VarString* s);
   void freeString(const VarString* s);
-  // Frees the strings of `image` that `keep` does not share (keep may be null).
-  void freeStringsNotIn(const uint8_t* image, const uint8_t* keep);
+  // Frees the heap strings of `image` that `keep` does not share (keep may be null); `row`
+  // is the slot the image belongs to, whose inline strings are not freed.
+  void freeStringsNotIn(const uint8_t* image, const uint8_t* keep, const uint8_t* row);
 
   std::string name_;
   std::vector<ColumnSpec> columns_;
@@ -117,6 +139,11 @@ class Table {
   std::vector<uint32_t> stringColumns_;
   std::vector<uint32_t> notNullColumns_;  // kept in step with columns_[c].notNull
   std::vector<uint8_t> notNullMask_;      // per column: 0xff when NOT NULL, else 0
+  // Row store, per column: where its inline string room starts in the slot (0: none) and
+  // how many string bytes it holds.
+  std::vector<uint32_t> inlineOffset_;
+  std::vector<uint32_t> inlineCapacity_;
+  uint32_t rowStride_ = 0;
   std::vector<Chunk*> chunks_;
   ChunkDirectory directory_{nullptr, 0};
   std::vector<RowId> freeSlots_;

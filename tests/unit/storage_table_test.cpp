@@ -62,7 +62,7 @@ TEST_CASE("table insert, read, update, erase in both storage kinds", "[storage]"
       CHECK(c->columnNulls[1][2] == 1);
     } else {
       int32_t a;
-      std::memcpy(&a, c->rows + l.size * 1 + l.offsets[0], sizeof a);
+      std::memcpy(&a, c->rows + t.rowStride() * 1 + l.offsets[0], sizeof a);
       CHECK(a == 7);
     }
   }
