@@ -58,6 +58,7 @@ Table::Table(std::string name, std::vector<ColumnSpec> columns, StorageKind kind
     if (columns_[c].notNull) notNullColumns_.push_back(c);
     notNullMask_.push_back(columns_[c].notNull ? 0xff : 0);
   }
+  notNullMask_.resize((notNullMask_.size() + 7) / 8 * 8, 0);  // whole words for checkNotNull
   layout_ = TupleLayout::of(types);
   rowScratch_.resize(layout_.size);
   inlineOffset_.assign(columns_.size(), 0);
@@ -222,10 +223,16 @@ void Table::setNotNull(const std::vector<uint32_t>& columns, bool notNull) {
 // ---- constraints and indexes --------------------------------------------------------------
 
 void Table::checkNotNull(const uint8_t* tuple) const {
-  // Every row written passes here: one pass over the NULL flags that vectorises, and the
-  // search for the column to name only when it fails.
-  uint8_t anyNull = 0;
-  for (size_t c = 0; c < notNullMask_.size(); ++c) anyNull |= tuple[c] & notNullMask_[c];
+  // Every row written passes here: the NULL flags against the mask eight at a time (the
+  // mask is zero past the last column, and the flags are followed by at least the fields),
+  // and the search for the column to name only when it fails.
+  uint64_t anyNull = 0;
+  for (size_t w = 0; w < notNullMask_.size(); w += 8) {
+    uint64_t flags, mask;
+    std::memcpy(&flags, tuple + w, 8);
+    std::memcpy(&mask, notNullMask_.data() + w, 8);
+    anyNull |= flags & mask;
+  }
   if (!anyNull) return;
   for (uint32_t c : notNullColumns_) {
     if (!tuple[c]) continue;
@@ -464,20 +471,27 @@ void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
   Chunk* chunk = chunkOf(row);
   uint32_t slot = slotOf(row);
   uint8_t* at = rowAt(chunk, slot);
-  // Commit tells the row's inline strings by this address, which a TRUNCATE later in the
-  // transaction would take out of chunks_.
-  std::memcpy(images + 2 * static_cast<size_t>(layout_.size), &at, sizeof at);
   readFrom(chunk, slot, before);
   std::memcpy(after, newTuple, layout_.size);
+  bool replacesString = false;  // whether commit has an old string to free
   for (uint32_t c : stringColumns_) {
-    if (after[c]) continue;
     uint32_t off = layout_.offsets[c];
+    if (after[c]) {
+      replacesString |= !before[c];
+      continue;
+    }
     const VarString* s = loadString(after + off);
     // A string handed back unchanged (read() then update()) is the table's own: keep it.
     // A changed one goes to the heap, never into the inline room (see table.h).
     if (!before[c] && loadString(before + off) == s) continue;
+    replacesString |= !before[c];
     storeString(after + off, copyString(s));
   }
+  // For commit: the row's address, by which it tells the row's inline strings (a TRUNCATE
+  // later in the transaction takes the chunk out of chunks_), or null when there is
+  // nothing to free.
+  const uint8_t* releaseAt = replacesString ? at : nullptr;
+  std::memcpy(images + 2 * static_cast<size_t>(layout_.size), &releaseAt, sizeof releaseAt);
   try {
     rekey(row, before, after, true);
   } catch (...) {
@@ -548,9 +562,9 @@ void Table::undoUpdate(RowId row, const uint8_t* images) {
 }
 
 void Table::commitUpdate(const uint8_t* images) {
-  const uint8_t* at;
-  std::memcpy(&at, images + 2 * static_cast<size_t>(layout_.size), sizeof at);
-  freeStringsNotIn(images, images + layout_.size, at);
+  const uint8_t* releaseAt;
+  std::memcpy(&releaseAt, images + 2 * static_cast<size_t>(layout_.size), sizeof releaseAt);
+  if (releaseAt) freeStringsNotIn(images, images + layout_.size, releaseAt);
 }
 
 size_t Table::updateImageBytes() const { return 2 * static_cast<size_t>(layout_.size) + sizeof(uint8_t*); }

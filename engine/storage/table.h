@@ -138,7 +138,7 @@ class Table {
   StorageKind kind_;
   std::vector<uint32_t> stringColumns_;
   std::vector<uint32_t> notNullColumns_;  // kept in step with columns_[c].notNull
-  std::vector<uint8_t> notNullMask_;      // per column: 0xff when NOT NULL, else 0
+  std::vector<uint8_t> notNullMask_;      // per column: 0xff when NOT NULL, else 0; zero-padded to 8
   // Row store, per column: where its inline string room starts in the slot (0: none) and
   // how many string bytes it holds.
   std::vector<uint32_t> inlineOffset_;

@@ -220,3 +220,38 @@ TEST_CASE("truncate is undone by rollback and frees at commit", "[storage]") {
   CHECK(t.freeSlotCount() == 0);
   CHECK(t.stringBytes() == sizeof(VarString) + 3);
 }
+
+TEST_CASE("NOT NULL is checked for every column of a wide table", "[storage]") {
+  // 20 columns: the flags span three words of the check.
+  std::vector<ColumnSpec> cols;
+  for (int i = 0; i < 20; ++i) cols.push_back({"c" + std::to_string(i), {TypeId::Int4}, i == 17});
+  Table t("wide", cols, StorageKind::Row);
+  UndoLog undo;
+  TupleBuf b(t.layout());
+  for (uint32_t i = 0; i < 20; ++i) b.set<int32_t>(i, static_cast<int32_t>(i));
+  b.null(18).null(19);
+  t.insert(b.data(), undo);
+  b.null(17);
+  try {
+    t.insert(b.data(), undo);
+    FAIL("no error");
+  } catch (const SqlError& e) {
+    CHECK(e.code == "23502");
+    CHECK(std::string(e.what()).find("column \"c17\"") != std::string::npos);
+  }
+  CHECK(t.liveRowCount() == 1);
+}
+
+TEST_CASE("an update that sets a string to NULL frees it at commit", "[storage]") {
+  Table t = makeTable(StorageKind::Row);
+  UndoLog undo;
+  TupleBuf b(t.layout());
+  b.set<int32_t>(0, 1).str(1, "abc").set<int64_t>(2, 1);
+  RowId r = t.insert(b.data(), undo);
+  undo.commit();
+  CHECK(t.stringBytes() == sizeof(VarString) + 3);
+  b.null(1);
+  t.update(r, b.data(), undo);
+  undo.commit();
+  CHECK(t.stringBytes() == 0);
+}
