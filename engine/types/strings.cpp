@@ -55,8 +55,27 @@ size_t nextChar(std::string_view s, size_t i) {
   return n > s.size() ? s.size() : n;
 }
 
+// Whether every byte is below 0x80: ASCII bytes are one character each.
+bool isAscii(std::string_view s) {
+  uint64_t high = 0;
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    high |= w;
+  }
+  for (; i < s.size(); ++i) high |= static_cast<unsigned char>(s[i]);
+  return (high & 0x8080808080808080ull) == 0;
+}
+
 // Byte offset of character number `n` (0-based), clamped to the end.
 size_t offsetOfChar(std::string_view s, int64_t n) {
+  // A character is at least one byte: a string of at most n bytes has at most n characters.
+  // And n ASCII bytes are n characters: checked eight bytes at a time, this is every
+  // varchar(n) / char(n) store of ASCII text, however long.
+  if (n < 0) return 0;
+  if (s.size() <= static_cast<uint64_t>(n)) return s.size();
+  if (isAscii(s.substr(0, static_cast<size_t>(n)))) return static_cast<size_t>(n);
   size_t i = 0;
   for (int64_t k = 0; k < n && i < s.size(); ++k) i = nextChar(s, i);
   return i;
