@@ -14,7 +14,6 @@
 #include "engine/storage/hash_index.h"
 #include "engine/storage/key_ops.h"
 #include "engine/storage/ordered_index.h"
-#include "engine/storage/table_memory.h"
 #include "engine/storage/tuple_storage.h"
 #include "engine/types/value.h"
 
@@ -89,15 +88,8 @@ Chunk* Table::newChunk() {
   auto* c = static_cast<Chunk*>(callocOrThrow(1, sizeof(Chunk)));
   c->live = static_cast<uint8_t*>(callocOrThrow(kChunkRows, 1));
   if (kind_ == StorageKind::Row) {
-    // Fresh zero pages: untouched slots cost no memory. A table that outgrows its first
-    // chunk gets huge pages (table_memory.h), the first chunk too; a small table keeps
-    // 4 KiB pages and does not take 2 MiB for its few rows.
-    size_t bytes = size_t{kChunkRows} * rowStride_;
-    c->rows = static_cast<uint8_t*>(allocateTableMemory(bytes));
-    if (!chunks_.empty()) {
-      adviseHugePages(c->rows, bytes);
-      if (chunks_.size() == 1) adviseHugePages(chunks_[0]->rows, bytes);
-    }
+    // calloc of a large block maps fresh zero pages: untouched slots cost no memory.
+    c->rows = static_cast<uint8_t*>(callocOrThrow(kChunkRows, rowStride_));
   } else {
     size_t n = columns_.size();
     c->columnValues = static_cast<uint8_t**>(callocOrThrow(n ? n : 1, sizeof(uint8_t*)));
@@ -128,7 +120,7 @@ void Table::freeChunk(Chunk* c, bool freeLiveStrings) {
   }
   std::free(c->columnValues);
   std::free(c->columnNulls);
-  releaseTableMemory(c->rows, size_t{kChunkRows} * rowStride_);
+  std::free(c->rows);
   std::free(c->live);
   std::free(c);
 }
