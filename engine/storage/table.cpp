@@ -188,7 +188,7 @@ const VarString* Table::copyString(const VarString* s) {
 }
 
 const VarString* Table::placeString(uint32_t c, uint8_t* row, const VarString* s) {
-  if (!row || s->len > inlineCapacity_[c]) return copyString(s);
+  if (!row || !inlineOffset_[c] || s->len > inlineCapacity_[c]) return copyString(s);
   auto* room = reinterpret_cast<VarString*>(row + inlineOffset_[c]);
   room->len = s->len;
   std::memcpy(room->data, s->data, s->len);
