@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "engine/storage/key_ops.h"
+#include "engine/types/strings.h"
 
 namespace duet {
 namespace {
@@ -65,6 +66,9 @@ inline int64_t loadSigned(const uint8_t* p, uint32_t size) {
   }
 }
 
+// Where a string column's bytes start after its NULL bit at `pos`: a byte boundary.
+constexpr uint32_t stringStart(uint32_t pos) { return (pos + 1 + 7) / 8 * 8; }
+
 uint64_t nullMask(const TupleLayout& l, const uint8_t* key) {
   uint64_t m = 0;
   for (size_t c = 0; c < l.types.size() && c < 64; ++c)
@@ -75,10 +79,11 @@ uint64_t nullMask(const TupleLayout& l, const uint8_t* key) {
 }  // namespace
 
 bool OrderedIndex::Less::operator()(const Entry& a, const Entry& b) const {
-  // Entries are zero past their key bits: whole words compare.
-  int c = index->packed_ ? compareWords(a.packed, b.packed)
-                         : compareTuples(index->keyLayout(), a.key, b.key,
-                                         static_cast<uint32_t>(index->keyLayout().types.size()));
+  // Entries are zero past their key bits: whole words compare. A generic key's prefix
+  // decides when it differs; equal prefixes say nothing about the rest.
+  int c = compareWords(a.packed, b.packed);
+  if (c == 0 && !index->packed_)
+    c = compareTuples(index->keyLayout(), a.key, b.key, static_cast<uint32_t>(index->keyLayout().types.size()));
   return c ? c < 0 : a.row < b.row;
 }
 
@@ -105,28 +110,37 @@ OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
     : Index(std::move(name), IndexKind::Ordered, std::move(columns), std::move(keyLayout),
             unique),
       tree_(Less{this}) {
-  // Packed: per column a NULL bit (set sorts last) and the value with its sign bit flipped,
-  // so that unsigned order of the bit string is key order.
+  // Per column a NULL bit (set sorts last) and the value: an integer with its sign bit
+  // flipped, so that unsigned order of the bit string is key order; a string's first bytes
+  // (byte order is text order; bpchar without its trailing blanks), zero-padded, which sorts
+  // a shorter string first as text comparison does (no text holds a zero byte).
   uint32_t bits = 0;
   packed_ = true;
   const TupleLayout& l = this->keyLayout();
   for (size_t c = 0; c < l.types.size(); ++c) {
-    if (!isIntegerLike(l.types[c].id)) packed_ = false;
-    uint32_t size = physicalSize(l.types[c].id);
-    packedColumns_.push_back({l.offsets[c], size, bits});
-    bits += 1 + size * 8;
-  }
-  if (bits > kPackedBits) packed_ = false;
-  if (!packed_) {
-    packedColumns_.clear();
-    return;
+    TypeId t = l.types[c].id;
+    if (isIntegerLike(t) && bits + 1 + physicalSize(t) * 8 <= kPackedBits) {
+      packedColumns_.push_back({l.offsets[c], physicalSize(t), bits, PackedKind::Integer});
+      bits += 1 + physicalSize(t) * 8;
+      continue;
+    }
+    packed_ = false;
+    // A string ends the prefix: its bytes past the prefix are unknown to the bit string.
+    bool text = t == TypeId::Text || t == TypeId::Varchar;
+    if ((text || t == TypeId::Char) && stringStart(bits) + 64 <= kPackedBits)
+      packedColumns_.push_back({l.offsets[c], (kPackedBits - stringStart(bits)) / 8, bits,
+                                text ? PackedKind::Text : PackedKind::Bpchar});
+    break;
   }
   prefixMasks_.push_back(Packed{});
-  for (size_t c = 0; c < l.types.size(); ++c) {
+  for (const PackedColumn& col : packedColumns_) {
     Packed mask = prefixMasks_.back();
-    placeBits(mask, packedColumns_[c].pos, 1, 1);  // the NULL bit
-    placeBits(mask, packedColumns_[c].pos + 1, lowBits(packedColumns_[c].size * 8),
-              packedColumns_[c].size * 8);
+    placeBits(mask, col.pos, 1, 1);  // the NULL bit
+    if (col.kind == PackedKind::Integer) {
+      placeBits(mask, col.pos + 1, lowBits(col.size * 8), col.size * 8);
+    } else {
+      for (uint32_t i = 0; i < col.size; ++i) placeBits(mask, stringStart(col.pos) + 8 * i, 0xff, 8);
+    }
     prefixMasks_.push_back(mask);
   }
 }
@@ -141,10 +155,20 @@ void OrderedIndex::clear() {
 
 OrderedIndex::Packed OrderedIndex::pack(const uint8_t* key, uint32_t columns) const {
   Packed out{};
+  columns = std::min(columns, static_cast<uint32_t>(packedColumns_.size()));
   for (uint32_t c = 0; c < columns; ++c) {
     const PackedColumn& col = packedColumns_[c];
     if (key[c]) {
       placeBits(out, col.pos, 1, 1);  // NULL: the NULL bit set, sorting last
+      continue;
+    }
+    if (col.kind != PackedKind::Integer) {
+      const VarString* s;
+      std::memcpy(&s, key + col.offset, sizeof s);
+      std::string_view v = col.kind == PackedKind::Bpchar ? bpcharTrim(s->view()) : s->view();
+      size_t n = std::min<size_t>(v.size(), col.size);
+      for (size_t i = 0; i < n; ++i)
+        placeBits(out, stringStart(col.pos) + 8 * static_cast<uint32_t>(i), static_cast<uint8_t>(v[i]), 8);
       continue;
     }
     // The NULL bit is 0; the value follows with its sign bit flipped.
@@ -176,15 +200,19 @@ void OrderedIndex::unpack(const Entry& e, uint8_t* key) const {
 int OrderedIndex::compareKey(const Entry& e, const Packed& packed, const uint8_t* key,
                              uint32_t columns) const {
   if (packed_) return compareMasked(e.packed, prefixMasks_[columns], packed);
+  // `packed` covers the same prefix columns (pack() stops at `columns`).
+  uint32_t prefix = std::min(columns, static_cast<uint32_t>(packedColumns_.size()));
+  if (prefix) {
+    int c = compareMasked(e.packed, prefixMasks_[prefix], packed);
+    if (c) return c;
+  }
   return compareTuples(keyLayout(), e.key, key, columns);
 }
 
 OrderedIndex::Entry OrderedIndex::entryOf(const uint8_t* key, RowId row) const {
   const TupleLayout& l = keyLayout();
-  Entry e{{}, nullptr, row, nullMask(l, key)};
-  if (packed_) {
-    e.packed = pack(key, static_cast<uint32_t>(l.types.size()));
-  } else {
+  Entry e{pack(key, static_cast<uint32_t>(l.types.size())), nullptr, row, nullMask(l, key)};
+  if (!packed_) {
     e.key = static_cast<uint8_t*>(std::malloc(l.size));
     if (!e.key) throw std::bad_alloc();
     std::memcpy(e.key, key, l.size);
@@ -210,7 +238,7 @@ RowId OrderedIndex::findInTree(const uint8_t* key) const {
   const TupleLayout& l = keyLayout();
   if (tupleHasNull(l, key)) return kNoRow;
   auto n = static_cast<uint32_t>(l.types.size());
-  Probe probe{packed_ ? pack(key, n) : Packed{}, key, n, false};
+  Probe probe{pack(key, n), key, n, false};
   auto it = tree_.lowerBound(probe);
   if (it == tree_.end() || compareKey(*it, probe.packed, key, n) != 0) return kNoRow;
   return it->row;
@@ -247,7 +275,7 @@ void OrderedIndex::remove(const uint8_t* key, RowId row) {
   if (hash_) hash_->remove(key, row);
   const TupleLayout& l = keyLayout();
   // The exact (key, row) entry; a generic-mode lookup compares against the given key bytes.
-  Entry probe{packed_ ? pack(key, static_cast<uint32_t>(l.types.size())) : Packed{},
+  Entry probe{pack(key, static_cast<uint32_t>(l.types.size())),
               packed_ ? nullptr : const_cast<uint8_t*>(key), row, 0};
   Entry removed;
   if (tree_.erase(probe, &removed)) std::free(removed.key);
@@ -256,12 +284,12 @@ void OrderedIndex::remove(const uint8_t* key, RowId row) {
 OrderedIndex::Tree::Iterator OrderedIndex::lowerBound(const uint8_t* key, uint32_t columns,
                                                       bool inclusive) const {
   if (columns == 0) return tree_.begin();
-  return tree_.lowerBound(Probe{packed_ ? pack(key, columns) : Packed{}, key, columns, !inclusive});
+  return tree_.lowerBound(Probe{pack(key, columns), key, columns, !inclusive});
 }
 
 OrderedIndex::Bound OrderedIndex::bound(const uint8_t* key, uint32_t columns,
                                         bool inclusive) const {
-  return Bound{packed_ && columns ? pack(key, columns) : Packed{}, key, columns, inclusive};
+  return Bound{pack(key, columns), key, columns, inclusive};
 }
 
 bool OrderedIndex::beyond(const Entry& e, const Bound& upper) const {

@@ -5,7 +5,12 @@
 //
 // Keys whose columns are all integer-like and fit in kPackedWords words, a NULL bit per
 // column included, are packed into an order-preserving bit string compared a word at a
-// time (TPC-C's keys); other keys keep a copy of the key tuple compared field by field.
+// time (TPC-C's keys); other keys keep a copy of the key tuple compared field by field,
+// behind a packed prefix: their leading integer-like columns and the first bytes of a
+// following string column (TPC-C's customer_by_name: warehouse, district, then the whole
+// c_last). Entries whose prefixes differ are ordered by the prefix alone, without
+// following a string pointer to a row that is likely not in cache; equal prefixes fall
+// back to the field-by-field comparison.
 // A unique index answers point lookups from a hash index of its keys, built on the first
 // lookup and kept in step from then on: indexes only ever scanned by range (TPC-C's
 // order lines) never pay for hashing their inserts.
@@ -26,7 +31,7 @@ class OrderedIndex final : public Index {
   using Packed = std::array<uint64_t, kPackedWords>;  // most significant word first
 
   struct Entry {
-    Packed packed;  // packed mode: the key; zero otherwise
+    Packed packed;  // packed mode: the key; generic mode: the key's packed prefix
     uint8_t* key;   // generic mode: malloc'd copy of the key tuple; null otherwise
     RowId row;
     uint64_t nulls;  // bit c set: key column c is NULL (columns past 64 are never bounded)
@@ -101,14 +106,18 @@ class OrderedIndex final : public Index {
   // Entry key against a key tuple over its first `columns` columns (<0, 0, >0).
   int compareKey(const Entry& e, const Packed& packed, const uint8_t* key, uint32_t columns) const;
 
-  // Packed mode: where each key column goes in the bit string (its NULL bit at `pos`, its
-  // value right after), and per prefix length c the mask of the first c columns' bits.
+  // Where each packed key column goes in the bit string (its NULL bit at `pos`, its value
+  // right after), and per prefix length c the mask of the first c packed columns' bits.
+  // In packed mode every key column is here; in generic mode the leading columns that
+  // make the prefix, of which a string column can only be the last.
+  enum class PackedKind : uint8_t { Integer, Text, Bpchar };
   struct PackedColumn {
     uint32_t offset;  // in the key tuple
-    uint32_t size;    // bytes
+    uint32_t size;    // Integer: bytes of the value; strings: bytes of the prefix kept
     uint32_t pos;
+    PackedKind kind;
   };
-  bool packed_ = false;
+  bool packed_ = false;  // every key column packed, exactly
   std::vector<PackedColumn> packedColumns_;
   std::vector<Packed> prefixMasks_;
   // Unique indexes, after the first find(): every key, for exact-key lookups. A cache that
