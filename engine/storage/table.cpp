@@ -75,6 +75,8 @@ Table::Table(std::string name, std::vector<ColumnSpec> columns, StorageKind kind
     end += static_cast<uint32_t>((sizeof(VarString) + n + 3) / 4 * 4);
   }
   rowStride_ = (end + 15) / 16 * 16;
+  stringColumnsMask_ = columnsMask(stringColumns_);
+  indexesChanged();
 }
 
 Table::~Table() {
@@ -278,6 +280,34 @@ void Table::throwUnique(const Index& index, const uint8_t* key, bool creating) c
                  fmt::format("Key ({})=({}) already exists.", names, values));
 }
 
+std::vector<uint8_t> Table::columnsMask(const std::vector<uint32_t>& columns) const {
+  std::vector<uint8_t> mask(layout_.size, 0);  // a multiple of 16: whole words
+  for (uint32_t c : columns) {
+    mask[c] = 0xff;
+    std::memset(mask.data() + layout_.offsets[c], 0xff, physicalSize(columns_[c].type.id));
+  }
+  return mask;
+}
+
+void Table::indexesChanged() {
+  std::vector<uint32_t> keyColumns;
+  for (const auto& index : indexes_)
+    keyColumns.insert(keyColumns.end(), index->columns().begin(), index->columns().end());
+  keyColumnsMask_ = columnsMask(keyColumns);
+}
+
+bool Table::differUnder(const uint8_t* a, const uint8_t* b, const std::vector<uint8_t>& mask) {
+  uint64_t diff = 0;
+  for (size_t w = 0; w < mask.size(); w += 8) {
+    uint64_t x, y, m;
+    std::memcpy(&x, a + w, 8);
+    std::memcpy(&y, b + w, 8);
+    std::memcpy(&m, mask.data() + w, 8);
+    diff |= (x ^ y) & m;
+  }
+  return diff != 0;
+}
+
 bool Table::sameKey(const Index& index, const uint8_t* a, const uint8_t* b) const {
   for (uint32_t col : index.columns()) {
     if (a[col] != b[col]) return false;
@@ -338,6 +368,7 @@ bool Table::moveKey(Index& index, RowId row, const uint8_t* from, const uint8_t*
 }
 
 void Table::rekey(RowId row, const uint8_t* from, const uint8_t* to, bool checkUnique) {
+  if (!differUnder(from, to, keyColumnsMask_)) return;  // no key column touched (most updates)
   size_t done = 0;
   try {
     for (; done < indexes_.size(); ++done) {
@@ -395,10 +426,12 @@ Index* Table::createIndex(std::string name, std::vector<uint32_t> columns, Index
   }
   if (keyScratch_.size() < 2 * keyLayout.size) keyScratch_.resize(2 * keyLayout.size);
   indexes_.push_back(index);
+  indexesChanged();
   Index* raw = index.get();
   undo.recordAction([this, raw] {
     indexes_.erase(std::find_if(indexes_.begin(), indexes_.end(),
                                 [raw](const auto& p) { return p.get() == raw; }));
+    indexesChanged();
   });
   return raw;
 }
@@ -410,9 +443,13 @@ void Table::dropIndex(Index* index, UndoLog& undo) {
   size_t position = static_cast<size_t>(it - indexes_.begin());
   std::shared_ptr<Index> kept = *it;
   indexes_.erase(it);
+  indexesChanged();
   // Rollback undoes later row changes first, so the detached index matches the rows again
   // by the time it is put back.
-  undo.recordAction([this, kept, position] { indexes_.insert(indexes_.begin() + position, kept); });
+  undo.recordAction([this, kept, position] {
+    indexes_.insert(indexes_.begin() + position, kept);
+    indexesChanged();
+  });
 }
 
 // ---- rows ---------------------------------------------------------------------------------
@@ -474,18 +511,21 @@ void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
   readFrom(chunk, slot, before);
   std::memcpy(after, newTuple, layout_.size);
   bool replacesString = false;  // whether commit has an old string to free
-  for (uint32_t c : stringColumns_) {
-    uint32_t off = layout_.offsets[c];
-    if (after[c]) {
+  // Most updates hand every string back unchanged (read, then update): one masked compare.
+  if (differUnder(before, after, stringColumnsMask_)) {
+    for (uint32_t c : stringColumns_) {
+      uint32_t off = layout_.offsets[c];
+      if (after[c]) {
+        replacesString |= !before[c];
+        continue;
+      }
+      const VarString* s = loadString(after + off);
+      // A string handed back unchanged (read() then update()) is the table's own: keep it.
+      // A changed one goes to the heap, never into the inline room (see table.h).
+      if (!before[c] && loadString(before + off) == s) continue;
       replacesString |= !before[c];
-      continue;
+      storeString(after + off, copyString(s));
     }
-    const VarString* s = loadString(after + off);
-    // A string handed back unchanged (read() then update()) is the table's own: keep it.
-    // A changed one goes to the heap, never into the inline room (see table.h).
-    if (!before[c] && loadString(before + off) == s) continue;
-    replacesString |= !before[c];
-    storeString(after + off, copyString(s));
   }
   // For commit: the row's address, by which it tells the row's inline strings (a TRUNCATE
   // later in the transaction takes the chunk out of chunks_), or null when there is
