@@ -103,6 +103,8 @@ Val Codegen::cast(Val v, SqlType from, SqlType to, bool explicitCast) {
   if (from.id == to.id) {
     bool needsTypmod = to.typmod >= 0 && from.typmod != to.typmod &&
                        (to.id == TypeId::Varchar || to.id == TypeId::Char || to.id == TypeId::Numeric);
+    // varchar(n) into varchar(m >= n) always fits and is never padded.
+    if (to.id == TypeId::Varchar && from.typmod >= 0 && from.typmod <= to.typmod) needsTypmod = false;
     if (!needsTypmod) return v;
     return strict({v.null}, to.id, [&]() -> llvm::Value* {
       if (to.id == TypeId::Numeric)
