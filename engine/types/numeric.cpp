@@ -218,7 +218,7 @@ std::string numericToString(NumericRep v) {
   return s;
 }
 
-NumericRep numericAdd(NumericRep a, NumericRep b) {
+NumericRep numericAddGeneral(NumericRep a, NumericRep b) {
   u128 ma, mb;
   int s;
   align(a, b, &ma, &mb, &s);
@@ -228,9 +228,9 @@ NumericRep numericAdd(NumericRep a, NumericRep b) {
   return build(nb, mb - ma, s);
 }
 
-NumericRep numericSub(NumericRep a, NumericRep b) { return numericAdd(a, numericNeg(b)); }
+NumericRep numericSubGeneral(NumericRep a, NumericRep b) { return numericAddGeneral(a, numericNeg(b)); }
 
-NumericRep numericMul(NumericRep a, NumericRep b) {
+NumericRep numericMulGeneral(NumericRep a, NumericRep b) {
   u128 r;
   if (__builtin_mul_overflow(magnitude(numericMantissa(a)), magnitude(numericMantissa(b)), &r))
     raiseNumericOverflow();
@@ -379,7 +379,7 @@ uint64_t numericHash(NumericRep v) {
 NumericRep numericRound(NumericRep v, int scale) { return roundOrTrunc(v, scale, true); }
 NumericRep numericTrunc(NumericRep v, int scale) { return roundOrTrunc(v, scale, false); }
 
-NumericRep numericApplyTypmod(NumericRep v, int32_t typmod) {
+NumericRep numericApplyTypmodGeneral(NumericRep v, int32_t typmod) {
   if (typmod < 4) return v;
   int precision = ((typmod - 4) >> 16) & 0xffff;
   int scale = (typmod - 4) & 0xffff;
