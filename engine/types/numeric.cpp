@@ -196,11 +196,17 @@ void formatNumeric(NumericRep v, std::string& out) {
   if (m < 0) out.push_back('-');
   char buf[48];
   int len = 0;
+  // 128-bit division is a library call: only the digits above 64 bits take it.
   u128 mag = magnitude(m);
-  do {
+  while (mag > UINT64_MAX) {
     buf[len++] = char('0' + int(mag % 10));
     mag /= 10;
-  } while (mag != 0);
+  }
+  uint64_t low = static_cast<uint64_t>(mag);
+  do {
+    buf[len++] = char('0' + int(low % 10));
+    low /= 10;
+  } while (low != 0);
   // buf holds the digits least significant first.
   if (len <= s) {
     out.push_back('0');

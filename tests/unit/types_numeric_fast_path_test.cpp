@@ -1,7 +1,7 @@
 // numericAdd / numericSub / numericMul / numericApplyTypmod take an inline fast path for the
 // common cases and the general one otherwise: over many values, boundaries and overflows
 // included, both must give the same representation (so the same display scale) or the
-// same error.
+// same error. formatNumeric prints the digits above 64 bits apart from the rest.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -146,4 +146,20 @@ TEST_CASE("numeric typmod fast path agrees with the general coercion", "[types][
   }
   std::mt19937_64 rng(12);
   for (int i = 0; i < 100000; ++i) check(randomNumeric(rng), typmods[rng() % typmods.size()]);
+}
+
+TEST_CASE("formatNumeric prints values either side of 64 bits", "[types][numeric]") {
+  CHECK(numericToString(makeNumeric(static_cast<__int128>(UINT64_MAX), 0)) == "18446744073709551615");
+  CHECK(numericToString(makeNumeric(static_cast<__int128>(UINT64_MAX) + 1, 0)) == "18446744073709551616");
+  CHECK(numericToString(makeNumeric(-static_cast<__int128>(UINT64_MAX) - 1, 3)) == "-18446744073709551.616");
+  CHECK(numericToString(makeNumeric(kMaxMantissa, 0)) == "664613997892457936451903530140172287");
+  CHECK(numericToString(makeNumeric(-kMaxMantissa, 40)) == "-0.0000664613997892457936451903530140172287");
+  CHECK(numericToString(makeNumeric(0, 2)) == "0.00");
+  CHECK(numericToString(makeNumeric(-7, 3)) == "-0.007");
+  std::mt19937_64 rng(13);
+  for (int i = 0; i < 100000; ++i) {
+    NumericRep v = randomNumeric(rng);
+    INFO(numericToString(v));
+    CHECK(parseNumeric(numericToString(v)) == v);
+  }
 }
