@@ -387,8 +387,8 @@ NumericRep numericTrunc(NumericRep v, int scale) { return roundOrTrunc(v, scale,
 
 NumericRep numericApplyTypmodGeneral(NumericRep v, int32_t typmod) {
   if (typmod < 4) return v;
-  int precision = ((typmod - 4) >> 16) & 0xffff;
-  int scale = (typmod - 4) & 0xffff;
+  int precision = SqlType{TypeId::Numeric, typmod}.numericPrecision();
+  int scale = SqlType{TypeId::Numeric, typmod}.numericScale();
   u128 mag = magnitude(numericMantissa(v));
   // Check the integer digits before scaling up, so numeric(5,2) reports a field overflow
   // rather than a format overflow for a value that is merely too large.

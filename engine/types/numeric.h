@@ -62,6 +62,7 @@ inline NumericRep numericMul(NumericRep a, NumericRep b) {  // scale sa + sb
     return makeNumeric(product, scale);
   return numericMulGeneral(a, b);
 }
+
 NumericRep numericDiv(NumericRep a, NumericRep b);  // scale from PG's select_div_scale
 NumericRep numericMod(NumericRep a, NumericRep b);  // sign of a, scale max(sa, sb)
 NumericRep numericNeg(NumericRep a);
@@ -87,8 +88,8 @@ inline constexpr int64_t kNumericPow10[19] = {1, 10, 100, 1000, 10000, 100000, 1
 // already and fewer than p digits: then it stays as it is.
 inline NumericRep numericApplyTypmod(NumericRep v, int32_t typmod) {
   if (typmod < 4) return v;
-  int precision = ((typmod - 4) >> 16) & 0xffff;
-  int scale = (typmod - 4) & 0xffff;
+  int precision = SqlType{TypeId::Numeric, typmod}.numericPrecision();
+  int scale = SqlType{TypeId::Numeric, typmod}.numericScale();
   __int128 m = numericMantissa(v);
   if (numericScale(v) == scale && precision <= 18 && m < kNumericPow10[precision] && m > -kNumericPow10[precision])
     return v;
