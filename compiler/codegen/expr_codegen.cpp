@@ -126,6 +126,12 @@ Val Codegen::cast(Val v, SqlType from, SqlType to, bool explicitCast) {
       return narrowed;
     }
     if (isIntegerType(f) && isFloat(t)) return b_.CreateSIToFP(v.v, sqlType(t));
+    if (isIntegerType(f) && t == TypeId::Numeric) {
+      // An integer is its own mantissa at scale 0 (NumericRep); only a typmod needs the runtime.
+      llvm::Value* n = b_.CreateShl(b_.CreateSExt(v.v, sqlType(t)), 8);
+      if (to.typmod < 0) return n;
+      return call("duet_rt_numeric_apply_typmod", sqlType(t), {n, b_.getInt32(to.typmod)});
+    }
     if (f == TypeId::Float4 && t == TypeId::Float8) return b_.CreateFPExt(v.v, sqlType(t));
     // Same representation, no limit; but char(n) loses its padding (the runtime cast's rtrim1).
     if (isString(f) && f != TypeId::Char && t == TypeId::Text) return v.v;

@@ -228,11 +228,14 @@ void duet_plpgsql_raise(rt::QueryContext* ctx, const RaiseSpec* spec, const VarS
     throw SqlError(code.empty() ? "P0001" : code, message, detail, hint);
   }
   if (!ctx->session) return;
+  // The session drops what client_min_messages filters out (DEBUG and LOG by default).
   switch (spec->level) {
+    case RaiseLevel::Debug: ctx->session->notice("DEBUG", message); break;
+    case RaiseLevel::Log: ctx->session->notice("LOG", message); break;
     case RaiseLevel::Info: ctx->session->notice("INFO", message); break;
     case RaiseLevel::Notice: ctx->session->notice("NOTICE", message); break;
     case RaiseLevel::Warning: ctx->session->notice("WARNING", message); break;
-    default: break;  // DEBUG and LOG go to the server log only (client_min_messages = notice)
+    case RaiseLevel::Exception: break;  // thrown above
   }
 }
 

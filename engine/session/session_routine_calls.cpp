@@ -107,6 +107,8 @@ void SqlSession::callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_t*
 }
 
 void SqlSession::notice(const char* severity, std::string message) {
+  // Filtered now, at the client_min_messages of the moment it is raised, as PostgreSQL does.
+  if (!reachesClient(severity)) return;
   std::string code = std::string_view(severity) == "WARNING" ? "01000" : "00000";
   pendingNotices_.push_back(Notice::make(severity, code, std::move(message)));
 }

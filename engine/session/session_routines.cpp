@@ -310,7 +310,7 @@ void SqlSession::dropRoutinesReturning(const TableInfo& table, bool cascade, Res
     for (const RoutineInfo* r : dependents)
       n.detail += fmt::format("{}drop cascades to function {}", n.detail.empty() ? "" : "\n", r->signature());
   }
-  sink.notice(n);
+  sendNotice(sink, n);
   for (RoutineInfo* r : dependents) engine_.catalog.dropRoutine(*r, txn_.undo());
 }
 
@@ -332,7 +332,7 @@ void SqlSession::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
       if (candidates.empty()) {
         if (!s.ifExists)
           throw SqlError(sqlstate::kUndefinedFunction, fmt::format("could not find a {} named \"{}\"", noun, name));
-        sink.notice(Notice::make("NOTICE", "00000", fmt::format("{} {}() does not exist, skipping", noun, name)));
+        sendNotice(sink, Notice::make("NOTICE", "00000", fmt::format("{} {}() does not exist, skipping", noun, name)));
         continue;
       }
       if (candidates.size() > 1)
@@ -353,7 +353,7 @@ void SqlSession::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
         if (!type) {
           std::string message = fmt::format("type \"{}\" does not exist", typeNameAsWritten(a.type));
           if (!s.ifExists) throw SqlError(sqlstate::kUndefinedObject, message);
-          sink.notice(Notice::make("NOTICE", "00000", message + ", skipping"));
+          sendNotice(sink, Notice::make("NOTICE", "00000", message + ", skipping"));
           written.clear();
           break;
         }
@@ -380,8 +380,8 @@ void SqlSession::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
         if (!s.ifExists)
           throw SqlError(sqlstate::kUndefinedFunction,
                          fmt::format("{} {}({}) does not exist", noun, name, routineTypeList(inputs)));
-        sink.notice(Notice::make("NOTICE", "00000",
-                                 fmt::format("{} {}({}) does not exist, skipping", noun, name, written)));
+        sendNotice(sink, Notice::make("NOTICE", "00000",
+                                      fmt::format("{} {}({}) does not exist, skipping", noun, name, written)));
         continue;
       }
     }

@@ -119,8 +119,8 @@ QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
       TableInfo& table = tableByName(s.table);
       if (s.ifNotExists && !s.name.empty() &&
           engine_.catalog.findIndex(*db_, schemaOf(s.table), s.name)) {
-        sink.notice(Notice::make("NOTICE", "42P07",
-                                 fmt::format("relation \"{}\" already exists, skipping", s.name)));
+        sendNotice(sink, Notice::make("NOTICE", "42P07",
+                                      fmt::format("relation \"{}\" already exists, skipping", s.name)));
       } else {
         engine_.catalog.createIndex(table, s.name, columns, s.unique, undo);
         ddlDone();
@@ -213,8 +213,8 @@ void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink)
     case sql::TransactionKind::Begin:
     case sql::TransactionKind::Start:
       if (txn_.inBlock()) {
-        sink.notice(Notice::make("WARNING", sqlstate::kActiveSqlTransaction,
-                                 "there is already a transaction in progress"));
+        sendNotice(sink, Notice::make("WARNING", sqlstate::kActiveSqlTransaction,
+                                      "there is already a transaction in progress"));
       }
       txn_.beginBlock();
       sink.commandComplete("BEGIN");
@@ -223,8 +223,8 @@ void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink)
     case sql::TransactionKind::Rollback: {
       bool commit = s.action == sql::TransactionKind::Commit && !txn_.failed();
       if (!txn_.inBlock()) {
-        sink.notice(Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
-                                 "there is no transaction in progress"));
+        sendNotice(sink, Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
+                                      "there is no transaction in progress"));
       }
       endTransaction(commit);
       sink.commandComplete(commit ? "COMMIT" : "ROLLBACK");
@@ -237,8 +237,8 @@ void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink)
 
 void SqlSession::runSet(const sql::SetStmt& s, ResultSink& sink) {
   if (s.local && !txn_.inBlock()) {
-    sink.notice(Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
-                             "SET LOCAL can only be used in transaction blocks"));
+    sendNotice(sink, Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
+                                  "SET LOCAL can only be used in transaction blocks"));
   }
   switch (s.action) {
     case sql::SetStmt::Action::Set: settings_.set(s.name, joinValues(s.values), s.local); break;
@@ -339,8 +339,8 @@ void SqlSession::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
     switch (s.object) {
       case sql::ObjectType::Table:
         if (s.ifExists && !engine_.catalog.findTable(*db_, schemaOf(name), name.name())) {
-          sink.notice(Notice::make("NOTICE", "00000",
-                                   fmt::format("table \"{}\" does not exist, skipping", name.name())));
+          sendNotice(sink, Notice::make("NOTICE", "00000",
+                                        fmt::format("table \"{}\" does not exist, skipping", name.name())));
           continue;
         }
         if (const TableInfo* table = engine_.catalog.findTable(*db_, schemaOf(name), name.name()))
@@ -349,8 +349,8 @@ void SqlSession::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
         break;
       case sql::ObjectType::Index:
         if (s.ifExists && !engine_.catalog.findIndex(*db_, schemaOf(name), name.name())) {
-          sink.notice(Notice::make("NOTICE", "00000",
-                                   fmt::format("index \"{}\" does not exist, skipping", name.name())));
+          sendNotice(sink, Notice::make("NOTICE", "00000",
+                                        fmt::format("index \"{}\" does not exist, skipping", name.name())));
           continue;
         }
         engine_.catalog.dropIndex(*db_, schemaOf(name), name.name(), s.ifExists, undo);

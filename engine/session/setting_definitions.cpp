@@ -5,6 +5,8 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <span>
+#include <vector>
 #include <fmt/format.h>
 
 #include "engine/error.h"
@@ -44,20 +46,23 @@ std::string onlyOn(const SettingDef& def, std::string_view value) {
   return "on";
 }
 
+// PostgreSQL's hint for an invalid enum value: the values it offers, in order.
+std::string availableValues(std::span<const char* const> names) {
+  std::string hint = "Available values: ";
+  for (size_t i = 0; i < names.size(); ++i) {
+    hint += i ? ", " : "";
+    hint += names[i];
+  }
+  return hint + ".";
+}
+
 std::string enumValue(const SettingDef& def, std::string_view value,
                       std::initializer_list<const char*> allowed) {
   std::string v = lower(trim(value));
   for (const char* a : allowed) {
     if (v == a) return v;
   }
-  std::string hint = "Available values: ";
-  bool first = true;
-  for (const char* a : allowed) {
-    hint += first ? "" : ", ";
-    hint += a;
-    first = false;
-  }
-  invalidValue(def, value, hint + ".");
+  invalidValue(def, value, availableValues(std::span(allowed.begin(), allowed.size())));
 }
 
 std::string integerIn(const SettingDef& def, std::string_view value, long min, long max) {
@@ -165,9 +170,40 @@ std::string timeZone(const SettingDef& def, std::string_view value) {
   return zone->name;
 }
 
+// PostgreSQL's client_message_level_options, matched in any case but, as in PostgreSQL, not
+// trimmed. Hidden names are accepted but not offered in the hint; a name shows as the first
+// one of its level ("debug" as "debug2").
+struct LevelName {
+  const char* name;
+  MessageLevel level;
+  bool hidden;
+};
+constexpr LevelName kClientMessageLevels[] = {
+    {"debug5", MessageLevel::Debug5, false}, {"debug4", MessageLevel::Debug4, false},
+    {"debug3", MessageLevel::Debug3, false}, {"debug2", MessageLevel::Debug2, false},
+    {"debug1", MessageLevel::Debug1, false}, {"debug", MessageLevel::Debug2, true},
+    {"log", MessageLevel::Log, false},       {"info", MessageLevel::Info, true},
+    {"notice", MessageLevel::Notice, false}, {"warning", MessageLevel::Warning, false},
+    {"error", MessageLevel::Error, false}};
+
+const LevelName* findLevelName(std::string_view name) {
+  for (const LevelName& l : kClientMessageLevels) {
+    if (name == l.name) return &l;
+  }
+  return nullptr;
+}
+
 std::string clientMinMessages(const SettingDef& def, std::string_view value) {
-  return enumValue(def, value, {"debug5", "debug4", "debug3", "debug2", "debug1", "log",
-                                "notice", "warning", "error"});
+  if (const LevelName* found = findLevelName(lower(value))) {
+    for (const LevelName& l : kClientMessageLevels) {
+      if (l.level == found->level) return l.name;
+    }
+  }
+  std::vector<const char*> offered;
+  for (const LevelName& l : kClientMessageLevels) {
+    if (!l.hidden) offered.push_back(l.name);
+  }
+  invalidValue(def, value, availableValues(offered));
 }
 
 std::string isolation(const SettingDef& def, std::string_view value) {
@@ -202,6 +238,8 @@ std::string parallelWorkers(const SettingDef& def, std::string_view value) {
 }
 
 }  // namespace
+
+MessageLevel clientMessageLevel(std::string_view value) { return findLevelName(value)->level; }
 
 const std::vector<SettingDef>& settingDefinitions() {
   static const std::vector<SettingDef> defs = [] {

@@ -150,6 +150,7 @@ void Settings::refreshDerived() {
   idleTimeoutMs_ = parseMs(values_["idle_in_transaction_session_timeout"]);
   statementTimeoutMs_ = parseMs(values_["statement_timeout"]);
   directCalls_ = values_["duet.direct_calls"] == "on";
+  clientMinMessages_ = clientMessageLevel(values_["client_min_messages"]);
 }
 
 }  // namespace duet

@@ -5,6 +5,7 @@
 // Transaction semantics follow PostgreSQL: a SET is undone when its transaction rolls
 // back, and a SET LOCAL lasts only until its transaction ends.
 #pragma once
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -29,6 +30,12 @@ struct SettingDef {
   std::string (*normalise)(const SettingDef& def, std::string_view value);
   const char* description;
 };
+
+// PostgreSQL's message levels (elog.h), lowest first. A notice reaches the client when its
+// level is at least client_min_messages, or is INFO (elog.c, should_output_to_client).
+enum class MessageLevel : uint8_t { Debug5, Debug4, Debug3, Debug2, Debug1, Log, Info, Notice, Warning, Error };
+// The level a normalised client_min_messages value names.
+MessageLevel clientMessageLevel(std::string_view value);
 
 // The known settings, in SHOW ALL order (alphabetical by lower-case name).
 const std::vector<SettingDef>& settingDefinitions();
@@ -64,6 +71,7 @@ class Settings {
   // duet.direct_calls: off runs routine calls through their plans (PreparedPlan::directCall),
   // so tests and benchmarks can compare both paths on one server.
   bool directCalls() const { return directCalls_; }
+  MessageLevel clientMinMessages() const { return clientMinMessages_; }
 
  private:
   struct Pending {
@@ -84,6 +92,7 @@ class Settings {
   int idleTimeoutMs_ = 0;
   int statementTimeoutMs_ = 0;
   bool directCalls_ = true;
+  MessageLevel clientMinMessages_ = MessageLevel::Notice;
 };
 
 }  // namespace duet

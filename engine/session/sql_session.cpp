@@ -42,6 +42,16 @@ class SinkConsumer final : public rt::RowConsumer {
   const TypeContext& ctx_;
 };
 
+// The level of a notice's severity. DuetDB's only DEBUG messages are RAISE DEBUG's, which
+// PostgreSQL raises at DEBUG1.
+MessageLevel severityLevel(std::string_view severity) {
+  if (severity == "DEBUG") return MessageLevel::Debug1;
+  if (severity == "LOG") return MessageLevel::Log;
+  if (severity == "INFO") return MessageLevel::Info;
+  if (severity == "WARNING") return MessageLevel::Warning;
+  return MessageLevel::Notice;
+}
+
 }  // namespace
 
 std::string commandTag(const PreparedPlan& plan, int64_t rows, int64_t affected) {
@@ -151,6 +161,15 @@ void SqlSession::flushReports(ResultSink& sink) {
   for (const auto& [name, value] : settings_.takeReportChanges()) {
     sink.parameterStatus(name, value);
   }
+}
+
+bool SqlSession::reachesClient(std::string_view severity) const {
+  MessageLevel level = severityLevel(severity);
+  return level == MessageLevel::Info || level >= settings_.clientMinMessages();
+}
+
+void SqlSession::sendNotice(ResultSink& sink, const Notice& notice) const {
+  if (reachesClient(notice.severity)) sink.notice(notice);
 }
 
 void SqlSession::rollbackOpenBlock() {

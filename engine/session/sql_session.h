@@ -99,6 +99,10 @@ class SqlSession final : public Session, public rt::SessionServices {
   void failStatement(UndoLog::Mark mark);
   void endTransaction(bool commit);
   void flushReports(ResultSink& sink);
+  // Whether a notice of this severity goes to the client at the current client_min_messages.
+  bool reachesClient(std::string_view severity) const;
+  // How statements send a notice: dropped when client_min_messages filters it out.
+  void sendNotice(ResultSink& sink, const Notice& notice) const;
   void ddlDone();
   // 25001 "<command> cannot run inside a transaction block" (PreventInTransactionBlock).
   void preventInTransactionBlock(std::string_view command) const;
@@ -164,7 +168,8 @@ class SqlSession final : public Session, public rt::SessionServices {
   std::atomic<bool> cancel_ = false;
   std::atomic<bool> timedOut_ = false;  // cancel_ was raised by statement_timeout
   Arena arena_;
-  std::vector<Notice> pendingNotices_;  // RAISE NOTICE and friends, sent after the statement
+  // RAISE NOTICE and friends that reachesClient passed when raised, sent after the statement.
+  std::vector<Notice> pendingNotices_;
   std::map<std::string, std::shared_ptr<Statement>> statements_;
   std::map<std::string, Portal> portals_;
   // A COPY FROM STDIN waiting for its data.

@@ -196,11 +196,17 @@ void formatNumeric(NumericRep v, std::string& out) {
   if (m < 0) out.push_back('-');
   char buf[48];
   int len = 0;
+  // 128-bit division is a library call: only the digits above 64 bits take it.
   u128 mag = magnitude(m);
-  do {
+  while (mag > UINT64_MAX) {
     buf[len++] = char('0' + int(mag % 10));
     mag /= 10;
-  } while (mag != 0);
+  }
+  uint64_t low = static_cast<uint64_t>(mag);
+  do {
+    buf[len++] = char('0' + int(low % 10));
+    low /= 10;
+  } while (low != 0);
   // buf holds the digits least significant first.
   if (len <= s) {
     out.push_back('0');
@@ -218,7 +224,7 @@ std::string numericToString(NumericRep v) {
   return s;
 }
 
-NumericRep numericAdd(NumericRep a, NumericRep b) {
+NumericRep numericAddGeneral(NumericRep a, NumericRep b) {
   u128 ma, mb;
   int s;
   align(a, b, &ma, &mb, &s);
@@ -228,9 +234,9 @@ NumericRep numericAdd(NumericRep a, NumericRep b) {
   return build(nb, mb - ma, s);
 }
 
-NumericRep numericSub(NumericRep a, NumericRep b) { return numericAdd(a, numericNeg(b)); }
+NumericRep numericSubGeneral(NumericRep a, NumericRep b) { return numericAddGeneral(a, numericNeg(b)); }
 
-NumericRep numericMul(NumericRep a, NumericRep b) {
+NumericRep numericMulGeneral(NumericRep a, NumericRep b) {
   u128 r;
   if (__builtin_mul_overflow(magnitude(numericMantissa(a)), magnitude(numericMantissa(b)), &r))
     raiseNumericOverflow();
@@ -379,10 +385,10 @@ uint64_t numericHash(NumericRep v) {
 NumericRep numericRound(NumericRep v, int scale) { return roundOrTrunc(v, scale, true); }
 NumericRep numericTrunc(NumericRep v, int scale) { return roundOrTrunc(v, scale, false); }
 
-NumericRep numericApplyTypmod(NumericRep v, int32_t typmod) {
+NumericRep numericApplyTypmodGeneral(NumericRep v, int32_t typmod) {
   if (typmod < 4) return v;
-  int precision = ((typmod - 4) >> 16) & 0xffff;
-  int scale = (typmod - 4) & 0xffff;
+  int precision = SqlType{TypeId::Numeric, typmod}.numericPrecision();
+  int scale = SqlType{TypeId::Numeric, typmod}.numericScale();
   u128 mag = magnitude(numericMantissa(v));
   // Check the integer digits before scaling up, so numeric(5,2) reports a field overflow
   // rather than a format overflow for a value that is merely too large.

@@ -18,9 +18,51 @@ NumericRep parseNumeric(std::string_view text);
 void formatNumeric(NumericRep v, std::string& out);  // appends, keeping the display scale
 std::string numericToString(NumericRep v);
 
-NumericRep numericAdd(NumericRep a, NumericRep b);  // scale max(sa, sb)
-NumericRep numericSub(NumericRep a, NumericRep b);
-NumericRep numericMul(NumericRep a, NumericRep b);  // scale sa + sb
+// The general arithmetic behind numericAdd / numericSub / numericMul / numericApplyTypmod,
+// which inline a fast path for the common cases (below) and call these for the rest. Tests
+// compare the two.
+NumericRep numericAddGeneral(NumericRep a, NumericRep b);
+NumericRep numericSubGeneral(NumericRep a, NumericRep b);
+NumericRep numericMulGeneral(NumericRep a, NumericRep b);
+NumericRep numericApplyTypmodGeneral(NumericRep v, int32_t typmod);
+
+// The lowest valid representation: mantissa -(2^119 - 1), scale 0. A sum of valid values
+// that did not overflow __int128 is valid when it is at least this (its mantissa is not
+// -2^119, the one the format excludes).
+inline constexpr NumericRep kNumericLowestRep =
+    -static_cast<NumericRep>(((static_cast<unsigned __int128>(1) << 119) - 1) << 8);
+
+// Equal scales, the common case of money amounts: the mantissas add in place (b's scale
+// byte cleared so the scale is not added twice). Anything else, overflow included, takes
+// the general path, which raises it.
+inline NumericRep numericAdd(NumericRep a, NumericRep b) {  // scale max(sa, sb)
+  NumericRep r;
+  if (numericScale(a) == numericScale(b) && !__builtin_add_overflow(a, b & ~NumericRep(0xff), &r) &&
+      r >= kNumericLowestRep)
+    return r;
+  return numericAddGeneral(a, b);
+}
+
+inline NumericRep numericSub(NumericRep a, NumericRep b) {
+  NumericRep r;
+  if (numericScale(a) == numericScale(b) && !__builtin_sub_overflow(a, b & ~NumericRep(0xff), &r) &&
+      r >= kNumericLowestRep)
+    return r;
+  return numericSubGeneral(a, b);
+}
+
+// Mantissas within 64 bits whose product is too: one machine multiplication, and a product
+// below 2^63 is far inside the mantissa range.
+inline NumericRep numericMul(NumericRep a, NumericRep b) {  // scale sa + sb
+  __int128 ma = numericMantissa(a), mb = numericMantissa(b);
+  int scale = numericScale(a) + numericScale(b);
+  int64_t product;
+  if (ma == static_cast<int64_t>(ma) && mb == static_cast<int64_t>(mb) && scale <= kNumericMaxScale &&
+      !__builtin_mul_overflow(static_cast<int64_t>(ma), static_cast<int64_t>(mb), &product))
+    return makeNumeric(product, scale);
+  return numericMulGeneral(a, b);
+}
+
 NumericRep numericDiv(NumericRep a, NumericRep b);  // scale from PG's select_div_scale
 NumericRep numericMod(NumericRep a, NumericRep b);  // sign of a, scale max(sa, sb)
 NumericRep numericNeg(NumericRep a);
@@ -35,8 +77,24 @@ uint64_t numericHash(NumericRep v);              // equal values hash equal
 // has display scale max(n, 0). Rounding is half away from zero.
 NumericRep numericRound(NumericRep v, int scale);
 NumericRep numericTrunc(NumericRep v, int scale);
-// Coerce to numeric(p, s) given as a PostgreSQL typmod (-1: unchanged).
-NumericRep numericApplyTypmod(NumericRep v, int32_t typmod);
+// 10^0 .. 10^18, the powers of ten within int64.
+inline constexpr int64_t kNumericPow10[19] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+                                              1000000000, 10000000000, 100000000000, 1000000000000,
+                                              10000000000000, 100000000000000, 1000000000000000,
+                                              10000000000000000, 100000000000000000, 1000000000000000000};
+
+// Coerce to numeric(p, s) given as a PostgreSQL typmod (-1: unchanged). Every store into a
+// numeric(p,s) column or variable does this, and the value nearly always has scale s
+// already and fewer than p digits: then it stays as it is.
+inline NumericRep numericApplyTypmod(NumericRep v, int32_t typmod) {
+  if (typmod < 4) return v;
+  int precision = SqlType{TypeId::Numeric, typmod}.numericPrecision();
+  int scale = SqlType{TypeId::Numeric, typmod}.numericScale();
+  __int128 m = numericMantissa(v);
+  if (numericScale(v) == scale && precision <= 18 && m < kNumericPow10[precision] && m > -kNumericPow10[precision])
+    return v;
+  return numericApplyTypmodGeneral(v, typmod);
+}
 
 NumericRep numericFromInt64(int64_t v);
 // Rounds half away from zero, then checks the range of the target integer type

@@ -95,6 +95,43 @@ q -c 'DELETE FROM psql_t WHERE id >= 10' >/dev/null
 q -1 -v ON_ERROR_STOP=1 -f "$TMP/errors.sql" >/dev/null 2>&1
 check "single transaction rolled back" "0" "$(q -c 'SELECT count(*) FROM psql_t WHERE id = 10')"
 
+# client_min_messages filters notices: each level passes itself and what is above it
+# (DEBUG < LOG < NOTICE < WARNING), INFO always passes. A RAISE is filtered when it is
+# raised, so a later SET in the same Query (`\;`) does not reach back to it, and a SET
+# LOCAL filters until COMMIT even when the notices are sent after it.
+cat >"$TMP/levels.sql" <<'SQL'
+CREATE FUNCTION psql_raise() RETURNS integer LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE DEBUG 'd'; RAISE LOG 'l'; RAISE INFO 'i'; RAISE NOTICE 'n'; RAISE WARNING 'w';
+  RETURN 1;
+END $$;
+SET client_min_messages = debug1;
+SELECT psql_raise();
+SET client_min_messages = log;
+SELECT psql_raise();
+SET client_min_messages = notice;
+DROP TABLE IF EXISTS psql_nosuch;
+SELECT psql_raise() \; SET client_min_messages = warning;
+DROP TABLE IF EXISTS psql_nosuch;
+COMMIT;
+SELECT psql_raise();
+SET client_min_messages = error;
+COMMIT;
+SELECT psql_raise();
+BEGIN \; SET LOCAL client_min_messages = notice \; SELECT psql_raise() \; COMMIT;
+RESET client_min_messages \; BEGIN \; SET LOCAL client_min_messages = error \; SELECT psql_raise() \; COMMIT;
+DROP FUNCTION psql_raise();
+SQL
+check "client_min_messages" $'DEBUG:  d\nLOG:  l\nINFO:  i\nNOTICE:  n\nWARNING:  w
+LOG:  l\nINFO:  i\nNOTICE:  n\nWARNING:  w
+NOTICE:  table "psql_nosuch" does not exist, skipping
+INFO:  i\nNOTICE:  n\nWARNING:  w
+WARNING:  there is no transaction in progress
+INFO:  i\nWARNING:  w
+INFO:  i
+INFO:  i\nNOTICE:  n\nWARNING:  w
+INFO:  i' "$(q <"$TMP/levels.sql" 2>&1 >/dev/null)"
+
 q -c 'DROP TABLE psql_t; DROP TABLE psql_copy' >/dev/null
 
 echo "psql: $((checks - failures)) passed, $failures failed"

@@ -63,6 +63,29 @@ TEST_CASE("settings: normalisation and validation") {
   CHECK(codeOf([&] { s.set("timezone", "Mars/Olympus", false); }) == "22023");
 }
 
+TEST_CASE("settings: client_min_messages levels, hidden names and PostgreSQL's message") {
+  Settings s;
+  CHECK(s.clientMinMessages() == MessageLevel::Notice);
+  s.set("client_min_messages", "DEBUG", false);
+  CHECK(s.get("client_min_messages") == "debug2");
+  CHECK(s.clientMinMessages() == MessageLevel::Debug2);
+  s.set("client_min_messages", "info", false);
+  CHECK(s.clientMinMessages() == MessageLevel::Info);
+  s.set("client_min_messages", "Error", true);
+  CHECK(s.clientMinMessages() == MessageLevel::Error);
+  s.endTransaction(true);
+  CHECK(s.clientMinMessages() == MessageLevel::Info);
+  try {
+    s.set("client_min_messages", " notice", false);
+    FAIL("a padded level was accepted");
+  } catch (const SqlError& e) {
+    CHECK(e.code == "22023");
+    CHECK(std::string(e.what()) == "invalid value for parameter \"client_min_messages\": \" notice\"");
+    CHECK(e.hint == "Available values: debug5, debug4, debug3, debug2, debug1, log, notice, warning, error.");
+  }
+  CHECK(s.clientMinMessages() == MessageLevel::Info);
+}
+
 TEST_CASE("settings: transaction scoping of SET and SET LOCAL") {
   Settings s;
   s.set("application_name", "a", false);
