@@ -58,7 +58,8 @@ std::string availableValues(std::span<const char* const> names) {
 
 std::string enumValue(const SettingDef& def, std::string_view value,
                       std::initializer_list<const char*> allowed) {
-  std::string v = lower(trim(value));
+  // Any case, but not trimmed: PostgreSQL rejects ' hex' for an enum setting.
+  std::string v = lower(value);
   for (const char* a : allowed) {
     if (v == a) return v;
   }

@@ -36,8 +36,10 @@ TEST_CASE("settings: normalisation and validation") {
   s.set("DateStyle", "iso, dmy", false);
   CHECK(s.get("DateStyle") == "ISO, DMY");
   CHECK(s.get("duet.default_storage") == "column");
-  s.set("DUET.default_storage", " Row", false);
+  s.set("DUET.default_storage", "Row", false);
   CHECK(s.get("duet.default_storage") == "row");
+  CHECK(codeOf([&] { s.set("duet.default_storage", " row", false); }) == "22023");  // no trimming
+  CHECK(codeOf([&] { s.set("bytea_output", " hex", false); }) == "22023");
   CHECK(codeOf([&] { s.set("duet.default_storage", "diagonal", false); }) == "22023");
   s.set("statement_timeout", "5000", false);
   CHECK(s.get("statement_timeout") == "5s");
