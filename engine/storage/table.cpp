@@ -527,11 +527,11 @@ void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
       storeString(after + off, copyString(s));
     }
   }
-  // For commit: the row's address, by which it tells the row's inline strings (a TRUNCATE
-  // later in the transaction takes the chunk out of chunks_), or null when there is
-  // nothing to free.
-  const uint8_t* releaseAt = replacesString ? at : nullptr;
-  std::memcpy(images + 2 * static_cast<size_t>(layout_.size), &releaseAt, sizeof releaseAt);
+  // For commit: whether there is an old string to free, and the row's address, by which it
+  // tells the row's inline strings (a TRUNCATE later in the transaction takes the chunk
+  // out of chunks_). A column-store row has no address (null) but may still free strings.
+  UpdateTrailer trailer{at, replacesString};
+  std::memcpy(images + 2 * static_cast<size_t>(layout_.size), &trailer, sizeof trailer);
   try {
     rekey(row, before, after, true);
   } catch (...) {
@@ -602,12 +602,12 @@ void Table::undoUpdate(RowId row, const uint8_t* images) {
 }
 
 void Table::commitUpdate(const uint8_t* images) {
-  const uint8_t* releaseAt;
-  std::memcpy(&releaseAt, images + 2 * static_cast<size_t>(layout_.size), sizeof releaseAt);
-  if (releaseAt) freeStringsNotIn(images, images + layout_.size, releaseAt);
+  UpdateTrailer trailer;
+  std::memcpy(&trailer, images + 2 * static_cast<size_t>(layout_.size), sizeof trailer);
+  if (trailer.replacesString) freeStringsNotIn(images, images + layout_.size, trailer.row);
 }
 
-size_t Table::updateImageBytes() const { return 2 * static_cast<size_t>(layout_.size) + sizeof(uint8_t*); }
+size_t Table::updateImageBytes() const { return 2 * static_cast<size_t>(layout_.size) + sizeof(UpdateTrailer); }
 
 void Table::undoErase(RowId row) {
   Chunk* chunk = chunkOf(row);

@@ -94,7 +94,12 @@ class Table {
   void freeChunk(Chunk* chunk, bool freeLiveStrings);
   Chunk* chunkOf(RowId row) const { return chunks_[row >> kChunkShift]; }
   static uint32_t slotOf(RowId row) { return static_cast<uint32_t>(row & (kChunkRows - 1)); }
-  // The bytes update() asks imageSpace() for: the two images and where the row was.
+  // What update() leaves after the two images for commitUpdate().
+  struct UpdateTrailer {
+    const uint8_t* row;   // the row's slot (null in the column store)
+    bool replacesString;  // whether the old image holds a string to free at commit
+  };
+  // The bytes update() asks imageSpace() for: the two images and the trailer.
   size_t updateImageBytes() const;
   uint8_t* rowAt(const Chunk* chunk, uint32_t slot) const {
     return chunk->rows ? chunk->rows + static_cast<size_t>(slot) * rowStride_ : nullptr;
