@@ -170,8 +170,10 @@ class BPlusTree {
   // Puts e at `slot` of the leaf the path leads to, splitting the leaf when it is full;
   // the right part's first entry becomes the separator in the parent. An entry for the
   // left half splits the leaf in halves. One for the right half splits it at e's place,
-  // e first on the right: keys that grow within a range (order numbers of a district)
-  // then fill each leaf instead of leaving a trail of half-empty ones.
+  // e last on the left (first on a new right leaf when it goes after the last entry):
+  // keys that grow within a range (order numbers of a district) then fill each leaf
+  // instead of leaving a trail of half-empty ones, and the next such key is appended to
+  // the left leaf instead of shifting the next range's entries in the right one.
   void insertInLeaf(Path& path, Leaf* leaf, uint32_t slot, const Entry& e) {
     ++version_;
     ++size_;
@@ -191,13 +193,9 @@ class BPlusTree {
     right->prev = leaf;
     (leaf->next ? leaf->next->prev : last_) = right;
     leaf->next = right;
-    if (slot <= half) {
-      insertAt(leaf->entries, leaf->count, slot, e);
-      ++leaf->count;
-    } else {
-      insertAt(right->entries, right->count, slot - split, e);
-      ++right->count;
-    }
+    Leaf* target = slot < kLeafSlots ? leaf : right;
+    insertAt(target->entries, target->count, slot - (target == leaf ? 0 : split), e);
+    ++target->count;
     insertSeparator(path, less_.separator(right->entries[0]), right);
   }
 
