@@ -69,13 +69,6 @@ inline int64_t loadSigned(const uint8_t* p, uint32_t size) {
 // Where a string column's bytes start after its NULL bit at `pos`: a byte boundary.
 constexpr uint32_t stringStart(uint32_t pos) { return (pos + 1 + 7) / 8 * 8; }
 
-uint64_t nullMask(const TupleLayout& l, const uint8_t* key) {
-  uint64_t m = 0;
-  for (size_t c = 0; c < l.types.size() && c < 64; ++c)
-    if (key[c]) m |= uint64_t{1} << c;
-  return m;
-}
-
 }  // namespace
 
 bool OrderedIndex::Less::operator()(const Entry& a, const Entry& b) const {
@@ -133,9 +126,12 @@ OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
     break;
   }
   prefixMasks_.push_back(Packed{});
+  nullMasks_.push_back(Packed{});
   for (const PackedColumn& col : packedColumns_) {
-    Packed mask = prefixMasks_.back();
+    Packed mask = prefixMasks_.back(), nulls = nullMasks_.back();
     placeBits(mask, col.pos, 1, 1);  // the NULL bit
+    placeBits(nulls, col.pos, 1, 1);
+    nullMasks_.push_back(nulls);
     if (col.kind == PackedKind::Integer) {
       placeBits(mask, col.pos + 1, lowBits(col.size * 8), col.size * 8);
     } else {
@@ -209,9 +205,22 @@ int OrderedIndex::compareKey(const Entry& e, const Packed& packed, const uint8_t
   return compareTuples(keyLayout(), e.key, key, columns);
 }
 
+bool OrderedIndex::hasNull(const Entry& e, uint32_t columns) const {
+  if (packed_) {
+    const Packed& nulls = nullMasks_[std::min<size_t>(columns, nullMasks_.size() - 1)];
+    uint64_t any = 0;
+    for (size_t w = 0; w < kPackedWords; ++w) any |= e.packed[w] & nulls[w];
+    return any != 0;
+  }
+  uint32_t n = std::min(columns, static_cast<uint32_t>(keyLayout().types.size()));
+  for (uint32_t c = 0; c < n; ++c)
+    if (e.key[c]) return true;
+  return false;
+}
+
 OrderedIndex::Entry OrderedIndex::entryOf(const uint8_t* key, RowId row) const {
   const TupleLayout& l = keyLayout();
-  Entry e{pack(key, static_cast<uint32_t>(l.types.size())), nullptr, row, nullMask(l, key)};
+  Entry e{pack(key, static_cast<uint32_t>(l.types.size())), nullptr, row};
   if (!packed_) {
     e.key = static_cast<uint8_t*>(std::malloc(l.size));
     if (!e.key) throw std::bad_alloc();
@@ -253,7 +262,7 @@ bool OrderedIndex::enter(const uint8_t* key, RowId row, bool checkUnique) {
   auto n = static_cast<uint32_t>(keyLayout().types.size());
   bool inserted = true;
   try {
-    if (!checkUnique || tupleHasNull(keyLayout(), key)) {  // NULLs never conflict
+    if (!checkUnique || hasNull(e, n)) {  // NULLs never conflict
       tree_.insert(e);
     } else {
       inserted = tree_.insertUnlessNeighbour(e, [&](const Entry& other) {
@@ -276,7 +285,7 @@ void OrderedIndex::remove(const uint8_t* key, RowId row) {
   const TupleLayout& l = keyLayout();
   // The exact (key, row) entry; a generic-mode lookup compares against the given key bytes.
   Entry probe{pack(key, static_cast<uint32_t>(l.types.size())),
-              packed_ ? nullptr : const_cast<uint8_t*>(key), row, 0};
+              packed_ ? nullptr : const_cast<uint8_t*>(key), row};
   Entry removed;
   if (tree_.erase(probe, &removed)) std::free(removed.key);
 }
