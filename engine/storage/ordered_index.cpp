@@ -56,16 +56,6 @@ inline int compareWords(const OrderedIndex::Packed& a, const OrderedIndex::Packe
   return 0;
 }
 
-// A little-endian two's complement field of 1, 2, 4 or 8 bytes, sign-extended.
-inline int64_t loadSigned(const uint8_t* p, uint32_t size) {
-  switch (size) {
-    case 1: return static_cast<int8_t>(*p);
-    case 2: { int16_t v; std::memcpy(&v, p, 2); return v; }
-    case 4: { int32_t v; std::memcpy(&v, p, 4); return v; }
-    default: { int64_t v; std::memcpy(&v, p, 8); return v; }
-  }
-}
-
 // Where a string column's bytes start after its NULL bit at `pos`: a byte boundary.
 constexpr uint32_t stringStart(uint32_t pos) { return (pos + 1 + 7) / 8 * 8; }
 
@@ -113,7 +103,8 @@ OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
   for (size_t c = 0; c < l.types.size(); ++c) {
     TypeId t = l.types[c].id;
     if (isIntegerLike(t) && bits + 1 + physicalSize(t) * 8 <= kPackedBits) {
-      packedColumns_.push_back({l.offsets[c], physicalSize(t), bits, PackedKind::Integer});
+      packedColumns_.push_back({l.offsets[c], physicalSize(t), bits, PackedKind::Integer, bits / 64,
+                                128 - bits % 64 - (1 + physicalSize(t) * 8)});
       bits += 1 + physicalSize(t) * 8;
       continue;
     }
@@ -122,7 +113,7 @@ OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
     bool text = t == TypeId::Text || t == TypeId::Varchar;
     if ((text || t == TypeId::Char) && stringStart(bits) + 64 <= kPackedBits)
       packedColumns_.push_back({l.offsets[c], (kPackedBits - stringStart(bits)) / 8, bits,
-                                text ? PackedKind::Text : PackedKind::Bpchar});
+                                text ? PackedKind::Text : PackedKind::Bpchar, 0, 0});
     break;
   }
   prefixMasks_.push_back(Packed{});
@@ -167,11 +158,18 @@ OrderedIndex::Packed OrderedIndex::pack(const uint8_t* key, uint32_t columns) co
         placeBits(out, stringStart(col.pos) + 8 * static_cast<uint32_t>(i), static_cast<uint8_t>(v[i]), 8);
       continue;
     }
-    // The NULL bit is 0; the value follows with its sign bit flipped.
-    uint32_t width = col.size * 8;
-    auto v = static_cast<uint64_t>(loadSigned(key + col.offset, col.size));
-    v ^= uint64_t{1} << (width - 1);
-    placeBits(out, col.pos + 1, v & lowBits(width), width);
+    uint64_t v;  // the field's bytes, zero-extended
+    switch (col.size) {
+      case 1: v = key[col.offset]; break;
+      case 2: { uint16_t x; std::memcpy(&x, key + col.offset, 2); v = x; break; }
+      case 4: { uint32_t x; std::memcpy(&x, key + col.offset, 4); v = x; break; }
+      default: std::memcpy(&v, key + col.offset, 8); break;
+    }
+    // A 0 NULL bit and the value with its sign bit flipped, placed as one number.
+    using Wide = unsigned __int128;
+    Wide window = Wide{v ^ (uint64_t{1} << (col.size * 8 - 1))} << col.shift;
+    out[col.word] |= static_cast<uint64_t>(window >> 64);
+    if (col.word + 1 < kPackedWords) out[col.word + 1] |= static_cast<uint64_t>(window);
   }
   return out;
 }

@@ -115,6 +115,10 @@ class OrderedIndex final : public Index {
     uint32_t size;    // Integer: bytes of the value; strings: bytes of the prefix kept
     uint32_t pos;
     PackedKind kind;
+    // Integer: pos as a 128-bit window over words `word` and word + 1: the NULL bit and
+    // value, as one number, shifted left by `shift` land at pos.
+    uint32_t word;
+    uint32_t shift;
   };
   bool packed_ = false;  // every key column packed, exactly
   std::vector<PackedColumn> packedColumns_;
