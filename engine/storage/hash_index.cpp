@@ -24,10 +24,15 @@ HashIndex::HashIndex(std::string name, std::vector<uint32_t> columns, TupleLayou
   const TupleLayout& l = this->keyLayout();
   for (size_t c = 0; c < l.types.size(); ++c) {
     if (!isIntegerLike(l.types[c].id)) packed_ = false;
-    packColumns_.push_back({l.offsets[c], physicalSize(l.types[c].id) * 8});
+    packColumns_.push_back({l.offsets[c], physicalSize(l.types[c].id) * 8, 0});
     bits += packColumns_.back().bits;
   }
   if (bits > 128) packed_ = false;
+  uint32_t after = 0;  // the first column ends up most significant
+  for (size_t c = packColumns_.size(); c-- > 0;) {
+    packColumns_[c].shift = after;
+    after += packColumns_[c].bits;
+  }
   narrow_ = packed_ && bits <= 64;
   clear();
 }
@@ -53,17 +58,11 @@ void HashIndex::clear() {
   count_ = 0;
 }
 
-// Packed mode: the columns' low bytes, zero-extended, concatenated into one integer; the
-// NULL flags are gathered in the same pass.
-bool HashIndex::lookupOf(const uint8_t* key, Lookup& out) const {
-  const TupleLayout& l = keyLayout();
-  if (!packed_) {
-    if (tupleHasNull(l, key)) return false;
-    out = {0, hashTuple(l, key), key};
-    return true;
-  }
-  Packed p = 0;
-  uint8_t nulls = 0;
+// The columns' low bytes, zero-extended, side by side; the NULL flags are gathered in the
+// same pass.
+template <typename Word>
+Word HashIndex::pack(const uint8_t* key, uint8_t& nulls) const {
+  Word p = 0;
   for (size_t c = 0; c < packColumns_.size(); ++c) {
     const PackColumn& col = packColumns_[c];
     nulls |= key[c];
@@ -74,8 +73,21 @@ bool HashIndex::lookupOf(const uint8_t* key, Lookup& out) const {
       case 32: { uint32_t x; std::memcpy(&x, key + col.offset, 4); v = x; break; }
       default: std::memcpy(&v, key + col.offset, 8); break;
     }
-    p = (p << col.bits) | v;
+    p |= Word{v} << col.shift;
   }
+  return p;
+}
+
+bool HashIndex::lookupOf(const uint8_t* key, Lookup& out) const {
+  const TupleLayout& l = keyLayout();
+  if (!packed_) {
+    if (tupleHasNull(l, key)) return false;
+    out = {0, hashTuple(l, key), key};
+    return true;
+  }
+  uint8_t nulls = 0;
+  // Narrow keys pack in one machine word: no 128-bit shifts.
+  Packed p = narrow_ ? pack<uint64_t>(key, nulls) : pack<Packed>(key, nulls);
   if (nulls) return false;
   out = {p, hashPacked(p), nullptr};
   return true;

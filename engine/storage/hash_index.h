@@ -59,6 +59,10 @@ class HashIndex final : public Index {
 
   // False when a key column is NULL: such a key is never entered.
   bool lookupOf(const uint8_t* key, Lookup& out) const;
+  // Packed mode: the key in a Word (uint64_t when narrow_, else Packed); ors the key's
+  // NULL flags into `nulls`.
+  template <typename Word>
+  Word pack(const uint8_t* key, uint8_t& nulls) const;
   uint64_t hashPacked(Packed p) const {
     auto low = static_cast<uint64_t>(p);
     return narrow_ ? mixHash64(low) : mixHash64(low ^ mixHash64(static_cast<uint64_t>(p >> 64)));
@@ -101,6 +105,7 @@ class HashIndex final : public Index {
   struct PackColumn {
     uint32_t offset;  // in the key tuple
     uint32_t bits;    // 8, 16, 32 or 64
+    uint32_t shift;   // where the column's bits start in the packed key: later columns' bits
   };
   std::vector<PackColumn> packColumns_;  // packed mode: each column's bits, in key order
   std::unique_ptr<void, Free> slots_;
