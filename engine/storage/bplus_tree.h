@@ -95,7 +95,7 @@ class BPlusTree {
     if (!root_) makeRoot();
     Path path;
     Leaf* leaf = descend(e, &path);
-    insertInLeaf(path, leaf, leafLowerBound(leaf, e), e);
+    insertInLeaf(path, leaf, insertSlot(leaf, e), e);
   }
 
   // Inserts e unless an entry right before or right after its place satisfies
@@ -106,7 +106,7 @@ class BPlusTree {
     if (!root_) makeRoot();
     Path path;
     Leaf* leaf = descend(e, &path);
-    uint32_t slot = leafLowerBound(leaf, e);
+    uint32_t slot = insertSlot(leaf, e);
     // Only an empty root is an empty leaf, so a neighbouring leaf has entries.
     const Entry* before = slot > 0 ? &leaf->entries[slot - 1]
                           : leaf->prev ? &leaf->prev->entries[leaf->prev->count - 1]
@@ -238,6 +238,14 @@ class BPlusTree {
       else hi = mid;
     }
     return lo;
+  }
+
+  // Where e goes in its leaf: after the last entry when it sorts after it (keys that grow
+  // within a range append), else by bisection.
+  uint32_t insertSlot(const Leaf* leaf, const Entry& e) const {
+    uint32_t n = leaf->count;
+    if (n > 0 && less_(leaf->entries[n - 1], e)) return n;
+    return leafLowerBound(leaf, e);
   }
 
   // Enters `right` (whose entries are >= separator) just after the child the path's last
