@@ -147,7 +147,8 @@ TEST_CASE("B+-tree with keys growing within interleaved ranges", "[storage][btre
   // TPC-C's order numbers: each of 10 districts loaded in turn, then new orders appended
   // to every district's range round-robin, so that inserts land at the end of one range
   // in a leaf whose later entries belong to the next; then the oldest of each district
-  // deleted (Delivery). Every leaf split of an insert into a leaf's right half is taken.
+  // deleted (Delivery), and runs of consecutive keys per district. Every leaf split of an
+  // insert into a leaf's right half is taken, and every use of the insert hint.
   int live = 0;
   {
     Tree tree(ItemLess{&live});
@@ -175,14 +176,38 @@ TEST_CASE("B+-tree with keys growing within interleaved ranges", "[storage][btre
     for (int n = 3000; n < 5000; ++n)
       for (int d = 0; d < kDistricts; ++d) add(d, n);
     verify();
+    // Runs of consecutive keys into one district (the order lines of one order), in a
+    // random district each time: the insert hint's leaf, then another leaf, splits between.
+    std::mt19937 rng(9);
+    std::vector<int> next(kDistricts, 5000);
+    for (int order = 0; order < 3000; ++order) {
+      int d = static_cast<int>(rng() % kDistricts);
+      for (int line = 0; line < 10; ++line) add(d, next[d]++);
+    }
+    verify();
     for (int n = 0; n < 2500; ++n)
       for (int d = 0; d < kDistricts; ++d) {
         Item removed{};
         REQUIRE(tree.erase(Item{d * kStride + n, nullptr}, &removed));
         model.erase(d * kStride + n);
       }
-    for (int n = 5000; n < 5500; ++n)
-      for (int d = kDistricts - 1; d >= 0; --d) add(d, n);
+    for (int order = 0; order < 1000; ++order) {
+      int d = static_cast<int>(rng() % kDistricts);
+      for (int line = 0; line < 10; ++line) add(d, next[d]++);
+      // Deleting a whole run (Delivery) empties and removes leaves between inserts.
+      if (order % 3 == 0) {
+        for (int line = 0; line < 40; ++line) {
+          int k = *model.lower_bound(d * kStride);
+          Item removed{};
+          REQUIRE(tree.erase(Item{k, nullptr}, &removed));
+          model.erase(k);
+        }
+      }
+    }
+    verify();
+    // Below every district's entries, in descending district order.
+    for (int n = 0; n < 500; ++n)
+      for (int d = kDistricts - 1; d >= 0; --d) add(d, -n - 1);
     verify();
   }
   CHECK(live == 0);
