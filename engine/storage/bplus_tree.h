@@ -11,6 +11,10 @@
 // Deletion removes empty leaves and inner nodes but does not merge half-empty ones: an
 // index that shrinks keeps some slack, in exchange for simple, fast changes.
 //
+// Inserts are cheap for keys that grow within ranges (TPC-C's order numbers per district):
+// a split leaves the new entry last in its leaf, an insert tries the slot after a leaf's
+// last entry first, and one that belongs in the previous insert's leaf skips the descent.
+//
 // Iterators are (leaf, slot) positions: any insert or erase may move entries, so a walk
 // that changes the tree re-finds its place; version() tells it when.
 #pragma once
@@ -94,8 +98,8 @@ class BPlusTree {
   void insert(const Entry& e) {
     if (!root_) makeRoot();
     Path path;
-    Leaf* leaf = descend(e, &path);
-    insertInLeaf(path, leaf, leafLowerBound(leaf, e), e);
+    Leaf* leaf = insertLeaf(e, path);
+    insertInLeaf(path, leaf, insertSlot(leaf, e), e);
   }
 
   // Inserts e unless an entry right before or right after its place satisfies
@@ -105,8 +109,8 @@ class BPlusTree {
   bool insertUnlessNeighbour(const Entry& e, Conflicts conflicts) {
     if (!root_) makeRoot();
     Path path;
-    Leaf* leaf = descend(e, &path);
-    uint32_t slot = leafLowerBound(leaf, e);
+    Leaf* leaf = insertLeaf(e, path);
+    uint32_t slot = insertSlot(leaf, e);
     // Only an empty root is an empty leaf, so a neighbouring leaf has entries.
     const Entry* before = slot > 0 ? &leaf->entries[slot - 1]
                           : leaf->prev ? &leaf->prev->entries[leaf->prev->count - 1]
@@ -131,6 +135,7 @@ class BPlusTree {
     *removed = leaf->entries[slot];
     for (uint32_t i = slot + 1; i < leaf->count; ++i) leaf->entries[i - 1] = leaf->entries[i];
     if (--leaf->count > 0 || leaf == root_) return true;
+    hint_ = {};
     (leaf->prev ? leaf->prev->next : first_) = leaf->next;
     (leaf->next ? leaf->next->prev : last_) = leaf->prev;
     delete leaf;
@@ -145,6 +150,7 @@ class BPlusTree {
   }
 
   void clear() {
+    hint_ = {};
     if (root_) destroy(root_);
     root_ = nullptr;
     first_ = last_ = nullptr;
@@ -159,6 +165,35 @@ class BPlusTree {
     uint32_t child[kMaxDepth];
     int depth = 0;
   };
+  // The leaf of the last insert that descended, and the separators around it in the inner
+  // nodes (null: unbounded), which hold while no node is split or removed: until then an
+  // entry between them belongs in that leaf. Consecutive inserts into one leaf (the order
+  // lines of one order) skip the descent.
+  struct Hint {
+    Leaf* leaf = nullptr;
+    const Entry* low = nullptr;
+    const Entry* high = nullptr;
+  };
+
+  // The leaf to insert e into, with the path to it when that was walked: the hint's leaf
+  // when e belongs there and it has room (no split, which would need the path).
+  Leaf* insertLeaf(const Entry& e, Path& path) {
+    Leaf* hinted = hint_.leaf;
+    if (hinted && hinted->count < kLeafSlots && !(hint_.low && less_(e, *hint_.low)) &&
+        !(hint_.high && !less_(e, *hint_.high)))
+      return hinted;
+    Leaf* leaf = descend(e, &path);
+    hint_ = {leaf, nullptr, nullptr};
+    // The nearest separators left and right of the path bound the leaf: those further up
+    // bound whole subtrees around them.
+    for (int d = path.depth - 1; d >= 0 && !(hint_.low && hint_.high); --d) {
+      Inner* in = path.node[d];
+      uint32_t child = path.child[d];
+      if (!hint_.low && child > 0) hint_.low = &in->separators[child - 1];
+      if (!hint_.high && child + 1 < in->count) hint_.high = &in->separators[child];
+    }
+    return leaf;
+  }
 
   void makeRoot() {
     Leaf* leaf = new Leaf();
@@ -170,8 +205,10 @@ class BPlusTree {
   // Puts e at `slot` of the leaf the path leads to, splitting the leaf when it is full;
   // the right part's first entry becomes the separator in the parent. An entry for the
   // left half splits the leaf in halves. One for the right half splits it at e's place,
-  // e first on the right: keys that grow within a range (order numbers of a district)
-  // then fill each leaf instead of leaving a trail of half-empty ones.
+  // e last on the left (first on a new right leaf when it goes after the last entry):
+  // keys that grow within a range (order numbers of a district) then fill each leaf
+  // instead of leaving a trail of half-empty ones, and the next such key is appended to
+  // the left leaf instead of shifting the next range's entries in the right one.
   void insertInLeaf(Path& path, Leaf* leaf, uint32_t slot, const Entry& e) {
     ++version_;
     ++size_;
@@ -180,6 +217,7 @@ class BPlusTree {
       ++leaf->count;
       return;
     }
+    hint_ = {};  // the split moves separators and narrows the leaf
     Leaf* right = new Leaf();
     right->leaf = true;
     uint32_t half = kLeafSlots / 2;
@@ -191,13 +229,9 @@ class BPlusTree {
     right->prev = leaf;
     (leaf->next ? leaf->next->prev : last_) = right;
     leaf->next = right;
-    if (slot <= half) {
-      insertAt(leaf->entries, leaf->count, slot, e);
-      ++leaf->count;
-    } else {
-      insertAt(right->entries, right->count, slot - split, e);
-      ++right->count;
-    }
+    Leaf* target = slot < kLeafSlots ? leaf : right;
+    insertAt(target->entries, target->count, slot - (target == leaf ? 0 : split), e);
+    ++target->count;
     insertSeparator(path, less_.separator(right->entries[0]), right);
   }
 
@@ -240,6 +274,14 @@ class BPlusTree {
       else hi = mid;
     }
     return lo;
+  }
+
+  // Where e goes in its leaf: after the last entry when it sorts after it (keys that grow
+  // within a range append), else by bisection.
+  uint32_t insertSlot(const Leaf* leaf, const Entry& e) const {
+    uint32_t n = leaf->count;
+    if (n > 0 && less_(leaf->entries[n - 1], e)) return n;
+    return leafLowerBound(leaf, e);
   }
 
   // Enters `right` (whose entries are >= separator) just after the child the path's last
@@ -328,6 +370,7 @@ class BPlusTree {
   Node* root_ = nullptr;
   Leaf* first_ = nullptr;
   Leaf* last_ = nullptr;
+  Hint hint_;
   size_t size_ = 0;
   uint64_t version_ = 0;
 };

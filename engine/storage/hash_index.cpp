@@ -1,8 +1,9 @@
 // Unique hash index (see hash_index.h).
 #include "engine/storage/hash_index.h"
 
-#include <cstdlib>
+#include <cassert>
 #include <cstring>
+#include <new>
 
 #include "engine/storage/key_ops.h"
 #include "engine/types/hash.h"
@@ -23,50 +24,118 @@ HashIndex::HashIndex(std::string name, std::vector<uint32_t> columns, TupleLayou
   const TupleLayout& l = this->keyLayout();
   for (size_t c = 0; c < l.types.size(); ++c) {
     if (!isIntegerLike(l.types[c].id)) packed_ = false;
-    packColumns_.push_back({l.offsets[c], physicalSize(l.types[c].id) * 8});
+    packColumns_.push_back({l.offsets[c], physicalSize(l.types[c].id) * 8, 0});
     bits += packColumns_.back().bits;
   }
   if (bits > 128) packed_ = false;
+  uint32_t after = 0;  // the first column ends up most significant
+  for (size_t c = packColumns_.size(); c-- > 0;) {
+    packColumns_[c].shift = after;
+    after += packColumns_[c].bits;
+  }
+  narrow_ = packed_ && bits <= 64;
   clear();
 }
 
-HashIndex::~HashIndex() {
-  for (size_t i = 0; i <= mask_; ++i) std::free(slots_[i].key);
+HashIndex::~HashIndex() { freeKeyCopies(); }
+
+void HashIndex::freeKeyCopies() {
+  if (narrow_ || !slots_) return;
+  for (size_t i = 0; i <= mask_; ++i) std::free(slots<WideSlot>()[i].copy);
+}
+
+void* HashIndex::allocate(size_t capacity) const {
+  void* p = std::calloc(capacity, narrow_ ? sizeof(NarrowSlot) : sizeof(WideSlot));
+  if (!p) throw std::bad_alloc();
+  return p;
 }
 
 void HashIndex::clear() {
-  if (slots_) {
-    for (size_t i = 0; i <= mask_; ++i) std::free(slots_[i].key);
-  }
-  slots_.reset(new Slot[kInitialCapacity]);
+  void* fresh = allocate(kInitialCapacity);
+  freeKeyCopies();
+  slots_.reset(fresh);
   mask_ = kInitialCapacity - 1;
-  for (size_t i = 0; i <= mask_; ++i) slots_[i] = Slot{0, kNoRow, nullptr};
   count_ = 0;
 }
 
-HashIndex::Packed HashIndex::pack(const uint8_t* key) const {
-  Packed p = 0;
-  for (const PackColumn& c : packColumns_) {
+// The columns' low bytes, zero-extended, side by side; the NULL flags are gathered in the
+// same pass.
+template <typename Word>
+Word HashIndex::pack(const uint8_t* key, uint8_t& nulls) const {
+  Word p = 0;
+  for (size_t c = 0; c < packColumns_.size(); ++c) {
+    const PackColumn& col = packColumns_[c];
+    nulls |= key[c];
     uint64_t v;
-    switch (c.bits) {  // the field's low bytes, zero-extended
-      case 8: v = key[c.offset]; break;
-      case 16: { uint16_t x; std::memcpy(&x, key + c.offset, 2); v = x; break; }
-      case 32: { uint32_t x; std::memcpy(&x, key + c.offset, 4); v = x; break; }
-      default: std::memcpy(&v, key + c.offset, 8); break;
+    switch (col.bits) {
+      case 8: v = key[col.offset]; break;
+      case 16: { uint16_t x; std::memcpy(&x, key + col.offset, 2); v = x; break; }
+      case 32: { uint32_t x; std::memcpy(&x, key + col.offset, 4); v = x; break; }
+      default: std::memcpy(&v, key + col.offset, 8); break;
     }
-    p = (p << c.bits) | v;
+    p |= Word{v} << col.shift;
   }
   return p;
 }
 
-uint64_t HashIndex::slotHash(const Slot& s) const {
-  return packed_ ? hashPacked(s.packed) : static_cast<uint64_t>(s.packed);
+bool HashIndex::lookupOf(const uint8_t* key, Lookup& out) const {
+  const TupleLayout& l = keyLayout();
+  if (!packed_) {
+    if (tupleHasNull(l, key)) return false;
+    out = {0, hashTuple(l, key), key};
+    return true;
+  }
+  uint8_t nulls = 0;
+  // Narrow keys pack in one machine word: no 128-bit shifts.
+  Packed p = narrow_ ? pack<uint64_t>(key, nulls) : pack<Packed>(key, nulls);
+  if (nulls) return false;
+  out = {p, hashPacked(p), nullptr};
+  return true;
 }
 
-// An empty slot's row is kNoRow: the end of a probe run answers "not there" by itself.
-RowId HashIndex::findPacked(Packed p) const { return slots_[probe(p, hashPacked(p), nullptr)].row; }
+bool HashIndex::matches(const WideSlot& s, const Lookup& k) const {
+  if (packed_) return s.key == k.packed;
+  return static_cast<uint64_t>(s.key) == k.hash &&
+         compareTuples(keyLayout(), s.copy, k.key, static_cast<uint32_t>(keyLayout().types.size())) == 0;
+}
+
+void HashIndex::fill(NarrowSlot& s, const Lookup& k, RowId row) const {
+  s = {static_cast<uint64_t>(k.packed), row + 1};
+}
+
+void HashIndex::fill(WideSlot& s, const Lookup& k, RowId row) const {
+  uint8_t* copy = nullptr;
+  if (!packed_) {
+    copy = static_cast<uint8_t*>(std::malloc(keyLayout().size));
+    if (!copy) throw std::bad_alloc();
+    std::memcpy(copy, k.key, keyLayout().size);
+  }
+  s = {packed_ ? k.packed : k.hash, row + 1, copy};
+}
+
+template <typename Slot>
+size_t HashIndex::probe(const Lookup& k) const {
+  const Slot* s = slots<Slot>();
+  for (size_t i = k.hash & mask_;; i = (i + 1) & mask_)
+    if (s[i].ref == 0 || matches(s[i], k)) return i;
+}
+
+template <typename Slot>
+size_t HashIndex::vacancy(uint64_t hash) const {
+  const Slot* s = slots<Slot>();
+  size_t i = hash & mask_;
+  while (s[i].ref != 0) i = (i + 1) & mask_;
+  return i;
+}
+
+RowId HashIndex::find(const uint8_t* key) const {
+  Lookup k;
+  if (!lookupOf(key, k)) return kNoRow;
+  return narrow_ ? findIn<NarrowSlot>(k) : findIn<WideSlot>(k);
+}
 
 RowId HashIndex::findInteger(int64_t value) const {
+  assert(narrow_ && singleInteger());
   uint32_t bits = packColumns_[0].bits;
   auto v = static_cast<uint64_t>(value);
   if (bits < 64) {
@@ -75,101 +144,74 @@ RowId HashIndex::findInteger(int64_t value) const {
     if (value < lo || value > hi) return kNoRow;
     v &= (uint64_t{1} << bits) - 1;
   }
-  return findPacked(v);
+  return findIn<NarrowSlot>(Lookup{v, mixHash64(v), nullptr});
 }
 
-size_t HashIndex::probe(Packed p, uint64_t h, const uint8_t* key) const {
-  uint32_t n = static_cast<uint32_t>(keyLayout().types.size());
-  for (size_t i = h & mask_;; i = (i + 1) & mask_) {
-    const Slot& s = slots_[i];
-    if (s.row == kNoRow) return i;
-    if (packed_ ? s.packed == p
-                : static_cast<uint64_t>(s.packed) == h && compareTuples(keyLayout(), s.key, key, n) == 0)
-      return i;
-  }
-}
-
-RowId HashIndex::find(const uint8_t* key) const {
-  const TupleLayout& l = keyLayout();
-  if (tupleHasNull(l, key)) return kNoRow;
-  if (packed_) return findPacked(pack(key));
-  return slots_[probe(0, hashTuple(l, key), key)].row;  // kNoRow when the run ends
-}
-
-void HashIndex::place(const Slot& s) {
-  size_t i = slotHash(s) & mask_;
-  while (slots_[i].row != kNoRow) i = (i + 1) & mask_;
-  slots_[i] = s;
-}
-
+template <typename Slot>
 void HashIndex::grow() {
-  std::unique_ptr<Slot[]> old = std::move(slots_);
   size_t oldCap = mask_ + 1;
+  std::unique_ptr<void, Free> old(allocate(oldCap * 2));
+  slots_.swap(old);
   mask_ = oldCap * 2 - 1;
-  slots_.reset(new Slot[oldCap * 2]);
-  for (size_t i = 0; i <= mask_; ++i) slots_[i] = Slot{0, kNoRow, nullptr};
+  const Slot* from = static_cast<const Slot*>(old.get());
+  Slot* to = slots<Slot>();
   for (size_t i = 0; i < oldCap; ++i)
-    if (old[i].row != kNoRow) place(old[i]);
+    if (from[i].ref != 0) to[vacancy<Slot>(slotHash(from[i]))] = from[i];
 }
 
-HashIndex::Slot HashIndex::makeSlot(const uint8_t* key, RowId row) const {
-  const TupleLayout& l = keyLayout();
-  Slot s{0, row, nullptr};
-  if (packed_) {
-    s.packed = pack(key);
-  } else {
-    s.packed = hashTuple(l, key);
-    s.key = static_cast<uint8_t*>(std::malloc(l.size));
-    if (!s.key) throw std::bad_alloc();
-    std::memcpy(s.key, key, l.size);
-  }
-  return s;
-}
-
-void HashIndex::insert(const uint8_t* key, RowId row) {
-  if (tupleHasNull(keyLayout(), key)) return;
-  if ((count_ + 1) * 2 > mask_ + 1) grow();  // load factor at most 1/2
-  place(makeSlot(key, row));
-  ++count_;
-}
-
-bool HashIndex::insertUnique(const uint8_t* key, RowId row) {
-  if (tupleHasNull(keyLayout(), key)) return true;  // not entered: NULLs never match
-  if ((count_ + 1) * 2 > mask_ + 1) grow();
-  Slot s = makeSlot(key, row);
-  size_t i = probe(s.packed, slotHash(s), key);
-  if (slots_[i].row != kNoRow) {
-    std::free(s.key);
-    return false;
-  }
-  slots_[i] = s;
+// insert() does not look for the key (the caller vouches that it is new) and takes the
+// first empty slot; insertUnique() finds the key or the end of its run in one probe.
+template <typename Slot>
+bool HashIndex::enter(const Lookup& k, RowId row, bool checkUnique) {
+  if ((count_ + 1) * 2 > mask_ + 1) grow<Slot>();  // load factor at most 1/2
+  size_t i = checkUnique ? probe<Slot>(k) : vacancy<Slot>(k.hash);
+  Slot& s = slots<Slot>()[i];
+  if (s.ref != 0) return false;
+  fill(s, k, row);
   ++count_;
   return true;
 }
 
-void HashIndex::remove(const uint8_t* key, RowId row) {
-  const TupleLayout& l = keyLayout();
-  if (tupleHasNull(l, key)) return;
-  uint64_t h = packed_ ? hashPacked(pack(key)) : hashTuple(l, key);
-  size_t i = h & mask_;
-  while (slots_[i].row != row) {
-    if (slots_[i].row == kNoRow) return;  // not present
+void HashIndex::insert(const uint8_t* key, RowId row) {
+  Lookup k;
+  if (!lookupOf(key, k)) return;
+  narrow_ ? enter<NarrowSlot>(k, row, false) : enter<WideSlot>(k, row, false);
+}
+
+bool HashIndex::insertUnique(const uint8_t* key, RowId row) {
+  Lookup k;
+  if (!lookupOf(key, k)) return true;  // not entered: NULLs never match
+  return narrow_ ? enter<NarrowSlot>(k, row, true) : enter<WideSlot>(k, row, true);
+}
+
+template <typename Slot>
+void HashIndex::erase(const Lookup& k, RowId row) {
+  Slot* s = slots<Slot>();
+  size_t i = k.hash & mask_;
+  while (s[i].ref != row + 1) {
+    if (s[i].ref == 0) return;  // not present
     i = (i + 1) & mask_;
   }
-  std::free(slots_[i].key);
+  release(s[i]);
   // Backward-shift deletion: pull later members of the probe run into the hole when their
   // home slot does not lie cyclically in (hole, j].
   size_t hole = i;
-  for (size_t j = (i + 1) & mask_; slots_[j].row != kNoRow; j = (j + 1) & mask_) {
-    size_t home = slotHash(slots_[j]) & mask_;
+  for (size_t j = (i + 1) & mask_; s[j].ref != 0; j = (j + 1) & mask_) {
+    size_t home = slotHash(s[j]) & mask_;
     bool homeInRange = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
     if (!homeInRange) {
-      slots_[hole] = slots_[j];
+      s[hole] = s[j];
       hole = j;
     }
   }
-  slots_[hole] = Slot{0, kNoRow, nullptr};
+  s[hole] = Slot{};
   --count_;
+}
+
+void HashIndex::remove(const uint8_t* key, RowId row) {
+  Lookup k;
+  if (!lookupOf(key, k)) return;
+  narrow_ ? erase<NarrowSlot>(k, row) : erase<WideSlot>(k, row);
 }
 
 }  // namespace duet

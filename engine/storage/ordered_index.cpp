@@ -56,25 +56,8 @@ inline int compareWords(const OrderedIndex::Packed& a, const OrderedIndex::Packe
   return 0;
 }
 
-// A little-endian two's complement field of 1, 2, 4 or 8 bytes, sign-extended.
-inline int64_t loadSigned(const uint8_t* p, uint32_t size) {
-  switch (size) {
-    case 1: return static_cast<int8_t>(*p);
-    case 2: { int16_t v; std::memcpy(&v, p, 2); return v; }
-    case 4: { int32_t v; std::memcpy(&v, p, 4); return v; }
-    default: { int64_t v; std::memcpy(&v, p, 8); return v; }
-  }
-}
-
 // Where a string column's bytes start after its NULL bit at `pos`: a byte boundary.
 constexpr uint32_t stringStart(uint32_t pos) { return (pos + 1 + 7) / 8 * 8; }
-
-uint64_t nullMask(const TupleLayout& l, const uint8_t* key) {
-  uint64_t m = 0;
-  for (size_t c = 0; c < l.types.size() && c < 64; ++c)
-    if (key[c]) m |= uint64_t{1} << c;
-  return m;
-}
 
 }  // namespace
 
@@ -120,7 +103,8 @@ OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
   for (size_t c = 0; c < l.types.size(); ++c) {
     TypeId t = l.types[c].id;
     if (isIntegerLike(t) && bits + 1 + physicalSize(t) * 8 <= kPackedBits) {
-      packedColumns_.push_back({l.offsets[c], physicalSize(t), bits, PackedKind::Integer});
+      packedColumns_.push_back({l.offsets[c], physicalSize(t), bits, PackedKind::Integer, bits / 64,
+                                128 - bits % 64 - (1 + physicalSize(t) * 8)});
       bits += 1 + physicalSize(t) * 8;
       continue;
     }
@@ -129,13 +113,16 @@ OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
     bool text = t == TypeId::Text || t == TypeId::Varchar;
     if ((text || t == TypeId::Char) && stringStart(bits) + 64 <= kPackedBits)
       packedColumns_.push_back({l.offsets[c], (kPackedBits - stringStart(bits)) / 8, bits,
-                                text ? PackedKind::Text : PackedKind::Bpchar});
+                                text ? PackedKind::Text : PackedKind::Bpchar, 0, 0});
     break;
   }
   prefixMasks_.push_back(Packed{});
+  nullMasks_.push_back(Packed{});
   for (const PackedColumn& col : packedColumns_) {
-    Packed mask = prefixMasks_.back();
+    Packed mask = prefixMasks_.back(), nulls = nullMasks_.back();
     placeBits(mask, col.pos, 1, 1);  // the NULL bit
+    placeBits(nulls, col.pos, 1, 1);
+    nullMasks_.push_back(nulls);
     if (col.kind == PackedKind::Integer) {
       placeBits(mask, col.pos + 1, lowBits(col.size * 8), col.size * 8);
     } else {
@@ -171,11 +158,18 @@ OrderedIndex::Packed OrderedIndex::pack(const uint8_t* key, uint32_t columns) co
         placeBits(out, stringStart(col.pos) + 8 * static_cast<uint32_t>(i), static_cast<uint8_t>(v[i]), 8);
       continue;
     }
-    // The NULL bit is 0; the value follows with its sign bit flipped.
-    uint32_t width = col.size * 8;
-    auto v = static_cast<uint64_t>(loadSigned(key + col.offset, col.size));
-    v ^= uint64_t{1} << (width - 1);
-    placeBits(out, col.pos + 1, v & lowBits(width), width);
+    uint64_t v;  // the field's bytes, zero-extended
+    switch (col.size) {
+      case 1: v = key[col.offset]; break;
+      case 2: { uint16_t x; std::memcpy(&x, key + col.offset, 2); v = x; break; }
+      case 4: { uint32_t x; std::memcpy(&x, key + col.offset, 4); v = x; break; }
+      default: std::memcpy(&v, key + col.offset, 8); break;
+    }
+    // A 0 NULL bit and the value with its sign bit flipped, placed as one number.
+    using Wide = unsigned __int128;
+    Wide window = Wide{v ^ (uint64_t{1} << (col.size * 8 - 1))} << col.shift;
+    out[col.word] |= static_cast<uint64_t>(window >> 64);
+    if (col.word + 1 < kPackedWords) out[col.word + 1] |= static_cast<uint64_t>(window);
   }
   return out;
 }
@@ -209,9 +203,22 @@ int OrderedIndex::compareKey(const Entry& e, const Packed& packed, const uint8_t
   return compareTuples(keyLayout(), e.key, key, columns);
 }
 
+bool OrderedIndex::hasNull(const Entry& e, uint32_t columns) const {
+  if (packed_) {
+    const Packed& nulls = nullMasks_[std::min<size_t>(columns, nullMasks_.size() - 1)];
+    uint64_t any = 0;
+    for (size_t w = 0; w < kPackedWords; ++w) any |= e.packed[w] & nulls[w];
+    return any != 0;
+  }
+  uint32_t n = std::min(columns, static_cast<uint32_t>(keyLayout().types.size()));
+  for (uint32_t c = 0; c < n; ++c)
+    if (e.key[c]) return true;
+  return false;
+}
+
 OrderedIndex::Entry OrderedIndex::entryOf(const uint8_t* key, RowId row) const {
   const TupleLayout& l = keyLayout();
-  Entry e{pack(key, static_cast<uint32_t>(l.types.size())), nullptr, row, nullMask(l, key)};
+  Entry e{pack(key, static_cast<uint32_t>(l.types.size())), nullptr, row};
   if (!packed_) {
     e.key = static_cast<uint8_t*>(std::malloc(l.size));
     if (!e.key) throw std::bad_alloc();
@@ -253,7 +260,7 @@ bool OrderedIndex::enter(const uint8_t* key, RowId row, bool checkUnique) {
   auto n = static_cast<uint32_t>(keyLayout().types.size());
   bool inserted = true;
   try {
-    if (!checkUnique || tupleHasNull(keyLayout(), key)) {  // NULLs never conflict
+    if (!checkUnique || hasNull(e, n)) {  // NULLs never conflict
       tree_.insert(e);
     } else {
       inserted = tree_.insertUnlessNeighbour(e, [&](const Entry& other) {
@@ -276,7 +283,7 @@ void OrderedIndex::remove(const uint8_t* key, RowId row) {
   const TupleLayout& l = keyLayout();
   // The exact (key, row) entry; a generic-mode lookup compares against the given key bytes.
   Entry probe{pack(key, static_cast<uint32_t>(l.types.size())),
-              packed_ ? nullptr : const_cast<uint8_t*>(key), row, 0};
+              packed_ ? nullptr : const_cast<uint8_t*>(key), row};
   Entry removed;
   if (tree_.erase(probe, &removed)) std::free(removed.key);
 }

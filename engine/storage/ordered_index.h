@@ -30,11 +30,11 @@ class OrderedIndex final : public Index {
   static constexpr size_t kPackedWords = 3;
   using Packed = std::array<uint64_t, kPackedWords>;  // most significant word first
 
+  // No NULL mask: packed keys carry NULL bits, generic ones the key tuple's NULL flags.
   struct Entry {
     Packed packed;  // packed mode: the key; generic mode: the key's packed prefix
     uint8_t* key;   // generic mode: malloc'd copy of the key tuple; null otherwise
     RowId row;
-    uint64_t nulls;  // bit c set: key column c is NULL (columns past 64 are never bounded)
   };
   // A bound over the first `columns` key columns; `after` places it after equal entries.
   struct Probe {
@@ -92,9 +92,7 @@ class OrderedIndex final : public Index {
   bool beyond(const Entry& e, const Bound& upper) const;
   bool before(const Entry& e, const Bound& lower) const;
   // Whether one of the first `columns` key columns of e is NULL.
-  static bool hasNull(const Entry& e, uint32_t columns) {
-    return columns >= 64 ? e.nulls != 0 : (e.nulls & ((uint64_t{1} << columns) - 1)) != 0;
-  }
+  bool hasNull(const Entry& e, uint32_t columns) const;
 
  private:
   RowId findInTree(const uint8_t* key) const;
@@ -107,7 +105,8 @@ class OrderedIndex final : public Index {
   int compareKey(const Entry& e, const Packed& packed, const uint8_t* key, uint32_t columns) const;
 
   // Where each packed key column goes in the bit string (its NULL bit at `pos`, its value
-  // right after), and per prefix length c the mask of the first c packed columns' bits.
+  // right after), and per prefix length c the mask of the first c packed columns' bits
+  // and, in packed mode, that of their NULL bits.
   // In packed mode every key column is here; in generic mode the leading columns that
   // make the prefix, of which a string column can only be the last.
   enum class PackedKind : uint8_t { Integer, Text, Bpchar };
@@ -116,10 +115,15 @@ class OrderedIndex final : public Index {
     uint32_t size;    // Integer: bytes of the value; strings: bytes of the prefix kept
     uint32_t pos;
     PackedKind kind;
+    // Integer: pos as a 128-bit window over words `word` and word + 1: the NULL bit and
+    // value, as one number, shifted left by `shift` land at pos.
+    uint32_t word;
+    uint32_t shift;
   };
   bool packed_ = false;  // every key column packed, exactly
   std::vector<PackedColumn> packedColumns_;
   std::vector<Packed> prefixMasks_;
+  std::vector<Packed> nullMasks_;
   // Unique indexes, after the first find(): every key, for exact-key lookups. A cache that
   // find() fills, hence mutable.
   mutable std::unique_ptr<HashIndex> hash_;

@@ -100,7 +100,7 @@ RowId duet_index_range_next(DuetIndexRange* range) {
     // Step off the entry before handing out its row, which the caller may delete.
     if (!s->descending) ++s->cursor;
     else s->cursor = s->cursor == index.begin() ? index.end() : index.prev(s->cursor);
-    if (OrderedIndex::hasNull(e, s->boundedColumns)) continue;
+    if (index.hasNull(e, s->boundedColumns)) continue;
     s->remember();
     return e.row;
   }

@@ -142,3 +142,73 @@ TEST_CASE("B+-tree insertUnlessNeighbour refuses a second entry of a group", "[s
   }
   REQUIRE(forward(tree) == std::vector<int>(model.begin(), model.end()));
 }
+
+TEST_CASE("B+-tree with keys growing within interleaved ranges", "[storage][btree]") {
+  // TPC-C's order numbers: each of 10 districts loaded in turn, then new orders appended
+  // to every district's range round-robin, so that inserts land at the end of one range
+  // in a leaf whose later entries belong to the next; then the oldest of each district
+  // deleted (Delivery), and runs of consecutive keys per district. Every leaf split of an
+  // insert into a leaf's right half is taken, and every use of the insert hint.
+  int live = 0;
+  {
+    Tree tree(ItemLess{&live});
+    std::set<int> model;
+    constexpr int kDistricts = 10, kStride = 1 << 20;
+    auto add = [&](int d, int n) {
+      tree.insert(Item{d * kStride + n, nullptr});
+      model.insert(d * kStride + n);
+    };
+    auto verify = [&] {
+      REQUIRE(tree.size() == model.size());
+      std::vector<int> want(model.begin(), model.end());
+      REQUIRE(forward(tree) == want);
+      REQUIRE(backward(tree) == std::vector<int>(want.rbegin(), want.rend()));
+      for (int d = 0; d <= kDistricts; ++d)
+        for (int n : {-1, 0, 1, 500, 2999, 3000, 5000}) {
+          auto mine = tree.lowerBound(d * kStride + n);
+          auto theirs = model.lower_bound(d * kStride + n);
+          if (theirs == model.end()) REQUIRE(mine == tree.end());
+          else REQUIRE((mine != tree.end() && mine->key == *theirs));
+        }
+    };
+    for (int d = 0; d < kDistricts; ++d)
+      for (int n = 0; n < 3000; ++n) add(d, n);
+    for (int n = 3000; n < 5000; ++n)
+      for (int d = 0; d < kDistricts; ++d) add(d, n);
+    verify();
+    // Runs of consecutive keys into one district (the order lines of one order), in a
+    // random district each time: the insert hint's leaf, then another leaf, splits between.
+    std::mt19937 rng(9);
+    std::vector<int> next(kDistricts, 5000);
+    for (int order = 0; order < 3000; ++order) {
+      int d = static_cast<int>(rng() % kDistricts);
+      for (int line = 0; line < 10; ++line) add(d, next[d]++);
+    }
+    verify();
+    for (int n = 0; n < 2500; ++n)
+      for (int d = 0; d < kDistricts; ++d) {
+        Item removed{};
+        REQUIRE(tree.erase(Item{d * kStride + n, nullptr}, &removed));
+        model.erase(d * kStride + n);
+      }
+    for (int order = 0; order < 1000; ++order) {
+      int d = static_cast<int>(rng() % kDistricts);
+      for (int line = 0; line < 10; ++line) add(d, next[d]++);
+      // Deleting a whole run (Delivery) empties and removes leaves between inserts.
+      if (order % 3 == 0) {
+        for (int line = 0; line < 40; ++line) {
+          int k = *model.lower_bound(d * kStride);
+          Item removed{};
+          REQUIRE(tree.erase(Item{k, nullptr}, &removed));
+          model.erase(k);
+        }
+      }
+    }
+    verify();
+    // Below every district's entries, in descending district order.
+    for (int n = 0; n < 500; ++n)
+      for (int d = kDistricts - 1; d >= 0; --d) add(d, -n - 1);
+    verify();
+  }
+  CHECK(live == 0);
+}
