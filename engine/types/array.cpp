@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cstring>
+#include <optional>
 
 #include "engine/error.h"
 #include "engine/types/hash.h"
@@ -74,55 +74,66 @@ void ArrayView::load(uint32_t i, void* out) const {
   std::memcpy(out, slot, slotSize);
 }
 
+namespace {
+
+// Allocates an array of `count` elements in `total` bytes and writes its header; the null
+// flags (none set) and the padding up to the slots are zeroed, the slots are the caller's.
+unsigned char* allocateArray(TypeId element, uint32_t count, size_t total, Arena& arena) {
+  if (total > UINT32_MAX) tooManyElements();
+  auto* base = static_cast<unsigned char*>(arena.allocate(total, 16));
+  std::memset(base, 0, arraySlotsOffset(count));
+  storeRaw<uint32_t>(base, static_cast<uint32_t>(total - sizeof(uint32_t)));
+  storeRaw<uint32_t>(base + 4, count);
+  base[8] = static_cast<uint8_t>(element);
+  return base;
+}
+
+}  // namespace
+
 void ArrayBuilder::reserve(size_t n) {
   nulls_.reserve(n);
-  if (isStringType(element_)) strings_.reserve(n);
+  if (strings_) stringValues_.reserve(n);
   else slots_.reserve(n * slotSize_);
 }
 
 void ArrayBuilder::appendNull() {
   if (nulls_.size() >= kMaxArrayElements) tooManyElements();
   nulls_.push_back(1);
-  if (isStringType(element_)) strings_.push_back(nullptr);
+  if (strings_) stringValues_.push_back(nullptr);
   else slots_.resize(slots_.size() + slotSize_, 0);
 }
 
 void ArrayBuilder::append(const void* value) {
   if (nulls_.size() >= kMaxArrayElements) tooManyElements();
   nulls_.push_back(0);
-  if (isStringType(element_)) {
-    strings_.push_back(loadRaw<const VarString*>(value));
+  if (strings_) {
+    stringValues_.push_back(loadRaw<const VarString*>(value));
     return;
   }
-  auto* bytes = static_cast<const unsigned char*>(value);
-  slots_.insert(slots_.end(), bytes, bytes + slotSize_);
+  size_t at = slots_.size();
+  slots_.resize(at + slotSize_, boost::container::default_init);
+  std::memcpy(slots_.data() + at, value, slotSize_);
 }
 
 const VarString* ArrayBuilder::finish(Arena& arena) const {
   auto count = static_cast<uint32_t>(nulls_.size());
   uint32_t slots = arraySlotsOffset(count);
   size_t total = slots + size_t(count) * slotSize_;
-  bool strings = isStringType(element_);
-  if (strings)
-    for (const VarString* s : strings_)
+  if (strings_)
+    for (const VarString* s : stringValues_)
       if (s) total = align4(static_cast<uint32_t>(total)) + sizeof(VarString) + s->len;
-  if (total > UINT32_MAX) tooManyElements();
-  auto* base = static_cast<unsigned char*>(arena.allocate(total, 16));
-  std::memset(base, 0, slots);
-  storeRaw<uint32_t>(base, static_cast<uint32_t>(total - sizeof(uint32_t)));
-  storeRaw<uint32_t>(base + 4, count);
-  base[8] = static_cast<uint8_t>(element_);
+  unsigned char* base = allocateArray(element_, count, total, arena);
   bool hasNulls = false;
   for (uint8_t n : nulls_) hasNulls |= n != 0;
   base[9] = hasNulls ? 1 : 0;
   if (count) std::memcpy(base + kArrayHeaderSize, nulls_.data(), count);
-  if (!strings) {
+  if (!strings_) {
     if (!slots_.empty()) std::memcpy(base + slots, slots_.data(), slots_.size());
     return reinterpret_cast<const VarString*>(base);
   }
   auto at = static_cast<uint32_t>(slots + size_t(count) * slotSize_);
   for (uint32_t i = 0; i < count; ++i) {
-    const VarString* s = strings_[i];
+    const VarString* s = stringValues_[i];
     uint32_t offset = 0;
     if (s) {
       offset = align4(at);
@@ -383,40 +394,76 @@ void formatArrayText(const VarString* array, std::string& out, const TypeContext
 
 namespace {
 
-// `{1,-2,3}`: an integer array written the plain way (no spaces, quotes, NULLs or
-// dimensions), as drivers send integer array parameters. Parsed straight into the builder;
-// null when the text is anything else, or a value is out of the element type's range, so
-// that the general reader takes it (and reports errors exactly).
-template <typename Int>
-const VarString* parsePlainIntegerArray(TypeId element, std::string_view text, Arena& arena) {
-  if (text.size() < 2 || text.front() != '{' || text.back() != '}') return nullptr;
-  ArrayBuilder builder(element);
-  const char* p = text.data() + 1;
-  const char* end = text.data() + text.size() - 1;
-  if (p == end) return builder.finish(arena);
-  for (;;) {
-    Int v;
-    auto [next, ec] = std::from_chars(p, end, v);
-    if (ec != std::errc() || next == p) return nullptr;
-    builder.append(&v);
-    if (next == end) return builder.finish(arena);
-    if (*next != ',') return nullptr;
-    p = next + 1;
+// The text between the braces of `{a,b,...}` and its element count, when the text holds
+// nothing but plain elements: no quotes, backslashes, inner braces or dimension
+// decoration, and no element that is empty or only whitespace. For such text every check
+// of array_in's structure (ArrayCount) passes and each element is its text less the
+// whitespace around it, so the elements can be read in one pass with exactly the general
+// reader's values and errors. nullopt for any other text: the general reader takes it.
+struct PlainElements {
+  std::string_view body;
+  uint32_t count = 0;
+};
+
+std::optional<PlainElements> plainElements(std::string_view text) {
+  size_t begin = 0, end = text.size();
+  while (begin < end && arraySpace(text[begin])) ++begin;
+  while (end > begin && arraySpace(text[end - 1])) --end;
+  if (end - begin < 2 || text[begin] != '{' || text[end - 1] != '}') return std::nullopt;
+  PlainElements plain{text.substr(begin + 1, end - begin - 2)};
+  bool filled = false;  // the current element has a character that is not whitespace
+  for (char c : plain.body) {
+    if (c == ',') {
+      if (!filled) return std::nullopt;
+      ++plain.count;
+      filled = false;
+    } else if (c == '"' || c == '\\' || c == '{' || c == '}') {
+      return std::nullopt;
+    } else if (!arraySpace(c)) {
+      filled = true;
+    }
   }
+  if (filled) ++plain.count;
+  else if (plain.count > 0) return std::nullopt;  // a trailing comma; '{ }' is empty
+  if (plain.count > kMaxArrayElements) return std::nullopt;
+  return plain;
+}
+
+// Plain elements (plainElements) of a fixed-width type, each parsed by the type's input
+// function straight into its slot of the array: no builder, no copy.
+const VarString* parsePlainFixedArray(SqlType element, const PlainElements& plain, Arena& arena,
+                                      const TypeContext& ctx) {
+  uint32_t slotSize = physicalSize(element.id);
+  uint32_t slotsOffset = arraySlotsOffset(plain.count);
+  unsigned char* base =
+      allocateArray(element.id, plain.count, slotsOffset + size_t(plain.count) * slotSize, arena);
+  unsigned char* slot = base + slotsOffset;
+  std::string_view rest = plain.body;
+  for (uint32_t i = 0; i < plain.count; ++i, slot += slotSize) {
+    size_t comma = std::min(rest.find(','), rest.size());
+    std::string_view item = rest.substr(0, comma);
+    rest.remove_prefix(std::min(comma + 1, rest.size()));
+    while (arraySpace(item.front())) item.remove_prefix(1);
+    while (arraySpace(item.back())) item.remove_suffix(1);
+    if (equalsNullWord(item)) {
+      base[kArrayHeaderSize + i] = 1;
+      base[9] = 1;
+      std::memset(slot, 0, slotSize);
+    } else {
+      parseText(element, item, slot, arena, ctx);
+    }
+  }
+  return reinterpret_cast<const VarString*>(base);
 }
 
 }  // namespace
 
 const VarString* parseArrayText(SqlType type, std::string_view text, Arena& arena,
                                 const TypeContext& ctx) {
-  const VarString* plain = nullptr;
-  switch (type.elementType().id) {
-    case TypeId::Int2: plain = parsePlainIntegerArray<int16_t>(TypeId::Int2, text, arena); break;
-    case TypeId::Int4: plain = parsePlainIntegerArray<int32_t>(TypeId::Int4, text, arena); break;
-    case TypeId::Int8: plain = parsePlainIntegerArray<int64_t>(TypeId::Int8, text, arena); break;
-    default: break;
-  }
-  if (plain) return plain;
+  SqlType element = type.elementType();
+  if (!isStringType(element.id))
+    if (std::optional<PlainElements> plain = plainElements(text))
+      return parsePlainFixedArray(element, *plain, arena, ctx);
   ArrayTextReader reader(text);
   std::vector<int64_t> givenDims, lowers, dims;
   size_t start = reader.readDecoration(givenDims, lowers);
@@ -428,7 +475,6 @@ const VarString* parseArrayText(SqlType type, std::string_view text, Arena& aren
   if (ndim > 1) unsupportedDimensions();
   for (int64_t lower : lowers)
     if (lower != 1) unsupportedLowerBound();
-  SqlType element = type.elementType();
   ArrayBuilder builder(element.id);
   if (ndim == 1) {
     alignas(16) unsigned char value[16];
