@@ -7,11 +7,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-#include <optional>
+#include <limits>
 
 #include "engine/error.h"
 #include "engine/types/hash.h"
 #include "engine/types/raw_value.h"
+#include "engine/types/scalar_text.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -394,64 +395,33 @@ void formatArrayText(const VarString* array, std::string& out, const TypeContext
 
 namespace {
 
-// The text between the braces of `{a,b,...}` and its element count, when the text holds
-// nothing but plain elements: no quotes, backslashes, inner braces or dimension
-// decoration, and no element that is empty or only whitespace. For such text every check
-// of array_in's structure (ArrayCount) passes and each element is its text less the
-// whitespace around it, so the elements can be read in one pass with exactly the general
-// reader's values and errors. nullopt for any other text: the general reader takes it.
-struct PlainElements {
-  std::string_view body;
-  uint32_t count = 0;
-};
-
-std::optional<PlainElements> plainElements(std::string_view text) {
+// Integer array text written plainly, `{1, -2,+3}`: braces around integers, each with only
+// the whitespace and sign int4in allows, separated by commas. Such text passes every
+// structure check of array_in (ArrayCount) and each element is what the integer input
+// function reads, so the elements are read in one pass, by the integer input's own scanner
+// (scanInteger), straight into their slots of an array allocated at its final size.
+// Returns null for any other text (NULLs, quotes, dimensions, empty elements) and for an
+// element out of range: the general reader then takes the text and gives the result or the
+// error, in the order PostgreSQL checks (the structure first, then the elements).
+template <typename Int>
+const VarString* parsePlainIntegerArray(TypeId element, std::string_view text, Arena& arena) {
   size_t begin = 0, end = text.size();
   while (begin < end && arraySpace(text[begin])) ++begin;
   while (end > begin && arraySpace(text[end - 1])) --end;
-  if (end - begin < 2 || text[begin] != '{' || text[end - 1] != '}') return std::nullopt;
-  PlainElements plain{text.substr(begin + 1, end - begin - 2)};
-  bool filled = false;  // the current element has a character that is not whitespace
-  for (char c : plain.body) {
-    if (c == ',') {
-      if (!filled) return std::nullopt;
-      ++plain.count;
-      filled = false;
-    } else if (c == '"' || c == '\\' || c == '{' || c == '}') {
-      return std::nullopt;
-    } else if (!arraySpace(c)) {
-      filled = true;
-    }
-  }
-  if (filled) ++plain.count;
-  else if (plain.count > 0) return std::nullopt;  // a trailing comma; '{ }' is empty
-  if (plain.count > kMaxArrayElements) return std::nullopt;
-  return plain;
-}
-
-// Plain elements (plainElements) of a fixed-width type, each parsed by the type's input
-// function straight into its slot of the array: no builder, no copy.
-const VarString* parsePlainFixedArray(SqlType element, const PlainElements& plain, Arena& arena,
-                                      const TypeContext& ctx) {
-  uint32_t slotSize = physicalSize(element.id);
-  uint32_t slotsOffset = arraySlotsOffset(plain.count);
-  unsigned char* base =
-      allocateArray(element.id, plain.count, slotsOffset + size_t(plain.count) * slotSize, arena);
-  unsigned char* slot = base + slotsOffset;
-  std::string_view rest = plain.body;
-  for (uint32_t i = 0; i < plain.count; ++i, slot += slotSize) {
-    size_t comma = std::min(rest.find(','), rest.size());
-    std::string_view item = rest.substr(0, comma);
-    rest.remove_prefix(std::min(comma + 1, rest.size()));
-    while (arraySpace(item.front())) item.remove_prefix(1);
-    while (arraySpace(item.back())) item.remove_suffix(1);
-    if (equalsNullWord(item)) {
-      base[kArrayHeaderSize + i] = 1;
-      base[9] = 1;
-      std::memset(slot, 0, slotSize);
-    } else {
-      parseText(element, item, slot, arena, ctx);
-    }
+  if (end - begin < 2 || text[begin] != '{' || text[end - 1] != '}') return nullptr;
+  const char* p = text.data() + begin + 1;
+  const char* bodyEnd = text.data() + end - 1;
+  // One element more than commas; '{ }' (empty but for whitespace) is the general reader's.
+  size_t count = p == bodyEnd ? 0 : 1 + static_cast<size_t>(std::count(p, bodyEnd, ','));
+  if (count > kMaxArrayElements) return nullptr;
+  auto n = static_cast<uint32_t>(count);
+  uint32_t slotsOffset = arraySlotsOffset(n);
+  unsigned char* base = allocateArray(element, n, slotsOffset + size_t(n) * sizeof(Int), arena);
+  for (uint32_t i = 0; i < n; ++i) {
+    IntegerScan scan = scanInteger(p, bodyEnd, std::numeric_limits<Int>::max());
+    if (scan.result != IntegerScan::Ok || (p != bodyEnd && *p != ',')) return nullptr;
+    ++p;  // past the comma (or the end, after the last element)
+    storeRaw(base + slotsOffset + size_t(i) * sizeof(Int), static_cast<Int>(scan.value));
   }
   return reinterpret_cast<const VarString*>(base);
 }
@@ -461,9 +431,14 @@ const VarString* parsePlainFixedArray(SqlType element, const PlainElements& plai
 const VarString* parseArrayText(SqlType type, std::string_view text, Arena& arena,
                                 const TypeContext& ctx) {
   SqlType element = type.elementType();
-  if (!isStringType(element.id))
-    if (std::optional<PlainElements> plain = plainElements(text))
-      return parsePlainFixedArray(element, *plain, arena, ctx);
+  const VarString* plain = nullptr;
+  switch (element.id) {
+    case TypeId::Int2: plain = parsePlainIntegerArray<int16_t>(element.id, text, arena); break;
+    case TypeId::Int4: plain = parsePlainIntegerArray<int32_t>(element.id, text, arena); break;
+    case TypeId::Int8: plain = parsePlainIntegerArray<int64_t>(element.id, text, arena); break;
+    default: break;
+  }
+  if (plain) return plain;
   ArrayTextReader reader(text);
   std::vector<int64_t> givenDims, lowers, dims;
   size_t start = reader.readDecoration(givenDims, lowers);
