@@ -6,12 +6,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cstring>
+#include <limits>
 
 #include "engine/error.h"
 #include "engine/types/hash.h"
 #include "engine/types/raw_value.h"
+#include "engine/types/scalar_text.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -74,55 +75,66 @@ void ArrayView::load(uint32_t i, void* out) const {
   std::memcpy(out, slot, slotSize);
 }
 
+namespace {
+
+// Allocates an array of `count` elements in `total` bytes and writes its header; the null
+// flags (none set) and the padding up to the slots are zeroed, the slots are the caller's.
+unsigned char* allocateArray(TypeId element, uint32_t count, size_t total, Arena& arena) {
+  if (total > UINT32_MAX) tooManyElements();
+  auto* base = static_cast<unsigned char*>(arena.allocate(total, 16));
+  std::memset(base, 0, arraySlotsOffset(count));
+  storeRaw<uint32_t>(base, static_cast<uint32_t>(total - sizeof(uint32_t)));
+  storeRaw<uint32_t>(base + 4, count);
+  base[8] = static_cast<uint8_t>(element);
+  return base;
+}
+
+}  // namespace
+
 void ArrayBuilder::reserve(size_t n) {
   nulls_.reserve(n);
-  if (isStringType(element_)) strings_.reserve(n);
+  if (strings_) stringValues_.reserve(n);
   else slots_.reserve(n * slotSize_);
 }
 
 void ArrayBuilder::appendNull() {
   if (nulls_.size() >= kMaxArrayElements) tooManyElements();
   nulls_.push_back(1);
-  if (isStringType(element_)) strings_.push_back(nullptr);
+  if (strings_) stringValues_.push_back(nullptr);
   else slots_.resize(slots_.size() + slotSize_, 0);
 }
 
 void ArrayBuilder::append(const void* value) {
   if (nulls_.size() >= kMaxArrayElements) tooManyElements();
   nulls_.push_back(0);
-  if (isStringType(element_)) {
-    strings_.push_back(loadRaw<const VarString*>(value));
+  if (strings_) {
+    stringValues_.push_back(loadRaw<const VarString*>(value));
     return;
   }
-  auto* bytes = static_cast<const unsigned char*>(value);
-  slots_.insert(slots_.end(), bytes, bytes + slotSize_);
+  size_t at = slots_.size();
+  slots_.resize(at + slotSize_, boost::container::default_init);
+  std::memcpy(slots_.data() + at, value, slotSize_);
 }
 
 const VarString* ArrayBuilder::finish(Arena& arena) const {
   auto count = static_cast<uint32_t>(nulls_.size());
   uint32_t slots = arraySlotsOffset(count);
   size_t total = slots + size_t(count) * slotSize_;
-  bool strings = isStringType(element_);
-  if (strings)
-    for (const VarString* s : strings_)
+  if (strings_)
+    for (const VarString* s : stringValues_)
       if (s) total = align4(static_cast<uint32_t>(total)) + sizeof(VarString) + s->len;
-  if (total > UINT32_MAX) tooManyElements();
-  auto* base = static_cast<unsigned char*>(arena.allocate(total, 16));
-  std::memset(base, 0, slots);
-  storeRaw<uint32_t>(base, static_cast<uint32_t>(total - sizeof(uint32_t)));
-  storeRaw<uint32_t>(base + 4, count);
-  base[8] = static_cast<uint8_t>(element_);
+  unsigned char* base = allocateArray(element_, count, total, arena);
   bool hasNulls = false;
   for (uint8_t n : nulls_) hasNulls |= n != 0;
   base[9] = hasNulls ? 1 : 0;
   if (count) std::memcpy(base + kArrayHeaderSize, nulls_.data(), count);
-  if (!strings) {
+  if (!strings_) {
     if (!slots_.empty()) std::memcpy(base + slots, slots_.data(), slots_.size());
     return reinterpret_cast<const VarString*>(base);
   }
   auto at = static_cast<uint32_t>(slots + size_t(count) * slotSize_);
   for (uint32_t i = 0; i < count; ++i) {
-    const VarString* s = strings_[i];
+    const VarString* s = stringValues_[i];
     uint32_t offset = 0;
     if (s) {
       offset = align4(at);
@@ -383,37 +395,47 @@ void formatArrayText(const VarString* array, std::string& out, const TypeContext
 
 namespace {
 
-// `{1,-2,3}`: an integer array written the plain way (no spaces, quotes, NULLs or
-// dimensions), as drivers send integer array parameters. Parsed straight into the builder;
-// null when the text is anything else, or a value is out of the element type's range, so
-// that the general reader takes it (and reports errors exactly).
+// Integer array text written plainly, `{1, -2,+3}`: braces around integers, each with only
+// the whitespace and sign int4in allows, separated by commas. Such text passes every
+// structure check of array_in (ArrayCount) and each element is what the integer input
+// function reads, so the elements are read in one pass, by the integer input's own scanner
+// (scanInteger), straight into their slots of an array allocated at its final size.
+// Returns null for any other text (NULLs, quotes, dimensions, empty elements) and for an
+// element out of range: the general reader then takes the text and gives the result or the
+// error, in the order PostgreSQL checks (the structure first, then the elements).
 template <typename Int>
 const VarString* parsePlainIntegerArray(TypeId element, std::string_view text, Arena& arena) {
-  if (text.size() < 2 || text.front() != '{' || text.back() != '}') return nullptr;
-  ArrayBuilder builder(element);
-  const char* p = text.data() + 1;
-  const char* end = text.data() + text.size() - 1;
-  if (p == end) return builder.finish(arena);
-  for (;;) {
-    Int v;
-    auto [next, ec] = std::from_chars(p, end, v);
-    if (ec != std::errc() || next == p) return nullptr;
-    builder.append(&v);
-    if (next == end) return builder.finish(arena);
-    if (*next != ',') return nullptr;
-    p = next + 1;
+  size_t begin = 0, end = text.size();
+  while (begin < end && arraySpace(text[begin])) ++begin;
+  while (end > begin && arraySpace(text[end - 1])) --end;
+  if (end - begin < 2 || text[begin] != '{' || text[end - 1] != '}') return nullptr;
+  const char* p = text.data() + begin + 1;
+  const char* bodyEnd = text.data() + end - 1;
+  // One element more than commas; '{ }' (empty but for whitespace) is the general reader's.
+  size_t count = p == bodyEnd ? 0 : 1 + static_cast<size_t>(std::count(p, bodyEnd, ','));
+  if (count > kMaxArrayElements) return nullptr;
+  auto n = static_cast<uint32_t>(count);
+  uint32_t slotsOffset = arraySlotsOffset(n);
+  unsigned char* base = allocateArray(element, n, slotsOffset + size_t(n) * sizeof(Int), arena);
+  for (uint32_t i = 0; i < n; ++i) {
+    IntegerScan scan = scanInteger(p, bodyEnd, std::numeric_limits<Int>::max());
+    if (scan.result != IntegerScan::Ok || (p != bodyEnd && *p != ',')) return nullptr;
+    ++p;  // past the comma (or the end, after the last element)
+    storeRaw(base + slotsOffset + size_t(i) * sizeof(Int), static_cast<Int>(scan.value));
   }
+  return reinterpret_cast<const VarString*>(base);
 }
 
 }  // namespace
 
 const VarString* parseArrayText(SqlType type, std::string_view text, Arena& arena,
                                 const TypeContext& ctx) {
+  SqlType element = type.elementType();
   const VarString* plain = nullptr;
-  switch (type.elementType().id) {
-    case TypeId::Int2: plain = parsePlainIntegerArray<int16_t>(TypeId::Int2, text, arena); break;
-    case TypeId::Int4: plain = parsePlainIntegerArray<int32_t>(TypeId::Int4, text, arena); break;
-    case TypeId::Int8: plain = parsePlainIntegerArray<int64_t>(TypeId::Int8, text, arena); break;
+  switch (element.id) {
+    case TypeId::Int2: plain = parsePlainIntegerArray<int16_t>(element.id, text, arena); break;
+    case TypeId::Int4: plain = parsePlainIntegerArray<int32_t>(element.id, text, arena); break;
+    case TypeId::Int8: plain = parsePlainIntegerArray<int64_t>(element.id, text, arena); break;
     default: break;
   }
   if (plain) return plain;
@@ -428,7 +450,6 @@ const VarString* parseArrayText(SqlType type, std::string_view text, Arena& aren
   if (ndim > 1) unsupportedDimensions();
   for (int64_t lower : lowers)
     if (lower != 1) unsupportedLowerBound();
-  SqlType element = type.elementType();
   ArrayBuilder builder(element.id);
   if (ndim == 1) {
     alignas(16) unsigned char value[16];

@@ -58,7 +58,8 @@ class ArrayView {
 // Collects elements, then lays the array out in one allocation.
 class ArrayBuilder {
  public:
-  explicit ArrayBuilder(TypeId element) : element_(element), slotSize_(arraySlotSize(element)) {}
+  explicit ArrayBuilder(TypeId element)
+      : element_(element), strings_(isStringType(element)), slotSize_(arraySlotSize(element)) {}
   void reserve(size_t n);
   void appendNull();
   // `value` is the element's physical representation; string bytes are copied by finish.
@@ -70,10 +71,11 @@ class ArrayBuilder {
   // Small arrays (procedure arguments, ARRAY[...] of a few elements) are built without
   // touching the heap.
   TypeId element_;
+  bool strings_;  // string elements: decided once, not per element
   uint32_t slotSize_;
   boost::container::small_vector<uint8_t, 32> nulls_;
-  boost::container::small_vector<unsigned char, 256> slots_;     // fixed-width elements
-  boost::container::small_vector<const VarString*, 16> strings_;  // string elements (null for NULL)
+  boost::container::small_vector<unsigned char, 256> slots_;           // fixed-width elements
+  boost::container::small_vector<const VarString*, 16> stringValues_;  // string elements (null for NULL)
 };
 
 // array_out / array_in: '{1,2,NULL}', elements quoted and escaped where needed. `type`

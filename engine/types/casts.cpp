@@ -24,7 +24,22 @@ bool isDatetime(TypeId t) {
 }
 bool isFloat(TypeId t) { return t == TypeId::Float4 || t == TypeId::Float8; }
 
-// Conversions within the numeric category.
+void castDatetime(TypeId f, const void* in, TypeId t, void* out, const TypeContext& ctx) {
+  if (f == t) return std::memcpy(out, in, physicalSize(t)), void();
+  if (f == TypeId::Date) {
+    int32_t d = loadRaw<int32_t>(in);
+    return storeRaw(out, t == TypeId::Timestamp ? dateToTimestamp(d) : dateToTimestampTz(d, ctx));
+  }
+  int64_t ts = loadRaw<int64_t>(in);
+  if (f == TypeId::Timestamp)
+    return t == TypeId::Date ? storeRaw(out, timestampToDate(ts))
+                             : storeRaw(out, timestampToTimestampTz(ts, ctx));
+  return t == TypeId::Date ? storeRaw(out, timestampTzToDate(ts, ctx))
+                           : storeRaw(out, timestampTzToTimestamp(ts, ctx));
+}
+
+}  // namespace
+
 void castNumber(SqlType from, const void* in, SqlType to, void* out) {
   TypeId f = from.id, t = to.id;
   if (isIntegerType(f)) {
@@ -69,22 +84,6 @@ void castNumber(SqlType from, const void* in, SqlType to, void* out) {
     default: return storeRaw(out, numericApplyTypmod(n, to.typmod));
   }
 }
-
-void castDatetime(TypeId f, const void* in, TypeId t, void* out, const TypeContext& ctx) {
-  if (f == t) return std::memcpy(out, in, physicalSize(t)), void();
-  if (f == TypeId::Date) {
-    int32_t d = loadRaw<int32_t>(in);
-    return storeRaw(out, t == TypeId::Timestamp ? dateToTimestamp(d) : dateToTimestampTz(d, ctx));
-  }
-  int64_t ts = loadRaw<int64_t>(in);
-  if (f == TypeId::Timestamp)
-    return t == TypeId::Date ? storeRaw(out, timestampToDate(ts))
-                             : storeRaw(out, timestampToTimestampTz(ts, ctx));
-  return t == TypeId::Date ? storeRaw(out, timestampTzToDate(ts, ctx))
-                           : storeRaw(out, timestampTzToTimestamp(ts, ctx));
-}
-
-}  // namespace
 
 bool castExists(TypeId from, TypeId to) {
   // Array to array: castValue also checks the element types.

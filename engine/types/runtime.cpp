@@ -277,8 +277,13 @@ typename Carrier<T>::type castThunk(typename Carrier<F>::type v, int32_t typmod,
   static const TypeContext kDefault;
   typename Carrier<F>::phys in = static_cast<typename Carrier<F>::phys>(v);
   typename Carrier<T>::phys out{};
-  castValue(SqlType{F, -1}, &in, SqlType{T, typmod}, &out, explicitCast, statementArena(),
-            ctx ? *ctx : kDefault);
+  // The pair is fixed here: numbers (int4 * numeric in a routine's arithmetic, say) go
+  // straight to the conversion, past castValue's checks of which kind of cast it is.
+  if constexpr (isNumericCategory(F) && isNumericCategory(T))
+    castNumber(SqlType{F, -1}, &in, SqlType{T, typmod}, &out);
+  else
+    castValue(SqlType{F, -1}, &in, SqlType{T, typmod}, &out, explicitCast, statementArena(),
+              ctx ? *ctx : kDefault);
   return static_cast<typename Carrier<T>::type>(out);
 }
 

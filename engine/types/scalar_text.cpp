@@ -16,10 +16,6 @@ namespace duet {
 
 namespace {
 
-bool isSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 bool startsWithIgnoreCase(std::string_view s, std::string_view prefix) {
   if (s.size() < prefix.size()) return false;
   for (size_t i = 0; i < prefix.size(); ++i) {
@@ -30,31 +26,22 @@ bool startsWithIgnoreCase(std::string_view s, std::string_view prefix) {
   return true;
 }
 
-// pg_strtoint16/32/64: whitespace, sign, digits, whitespace.
-int64_t parseInteger(std::string_view text, int64_t min, int64_t max, const char* typeName) {
-  size_t i = 0, n = text.size();
-  while (i < n && isSpace(text[i])) ++i;
-  bool neg = false;
-  if (i < n && (text[i] == '+' || text[i] == '-')) neg = text[i++] == '-';
-  if (i >= n || text[i] < '0' || text[i] > '9') raiseInvalidInput(typeName, text);
-  // Accumulate as a negative number so that the minimum value parses without overflow.
-  int64_t acc = 0;
-  bool overflow = false;
-  for (; i < n && text[i] >= '0' && text[i] <= '9'; ++i) {
-    int d = text[i] - '0';
-    if (acc < (min + d) / 10) overflow = true;
-    else acc = acc * 10 - d;
-  }
-  while (i < n && isSpace(text[i])) ++i;
-  if (i != n) raiseInvalidInput(typeName, text);
-  if (!overflow && !neg) {
-    if (acc < -max) overflow = true;
-    else acc = -acc;
-  }
-  if (overflow || acc < min || acc > max)
+// pg_strtoint16/32/64, in their order: digits beyond the range are out of range whatever
+// follows them, characters after the number are invalid, and only then is max + 1 out of
+// range.
+int64_t parseInteger(std::string_view text, int64_t max, const char* typeName) {
+  const char* p = text.data();
+  const char* end = p + text.size();
+  IntegerScan scan = scanInteger(p, end, max);
+  auto outOfRange = [&] {
     throw SqlError(sqlstate::kNumericValueOutOfRange,
                    fmt::format("value \"{}\" is out of range for type {}", text, typeName));
-  return acc;
+  };
+  if (scan.result == IntegerScan::NoDigits) raiseInvalidInput(typeName, text);
+  if (scan.result == IntegerScan::OutOfRange) outOfRange();
+  if (p != end) raiseInvalidInput(typeName, text);
+  if (scan.result == IntegerScan::OneAboveMax) outOfRange();
+  return scan.value;
 }
 
 // float8in / float4in. `single` selects strtof and the real type's messages.
@@ -62,7 +49,7 @@ double parseFloat(std::string_view text, bool single) {
   const char* typeName = single ? "real" : "double precision";
   std::string buf(text);  // strtod needs a terminated string
   const char* s = buf.c_str();
-  while (isSpace(*s)) ++s;
+  while (scalarSpace(*s)) ++s;
   if (*s == '\0') raiseInvalidInput(typeName, text);
   errno = 0;
   char* end;
@@ -90,7 +77,7 @@ double parseFloat(std::string_view text, bool single) {
       raiseInvalidInput(typeName, text);
     }
   }
-  while (isSpace(*end)) ++end;
+  while (scalarSpace(*end)) ++end;
   if (*end != '\0') raiseInvalidInput(typeName, text);
   return val;
 }
@@ -141,12 +128,12 @@ bool formatSpecial(double v, std::string& out) {
 }  // namespace
 
 int16_t parseInt2(std::string_view t) {
-  return static_cast<int16_t>(parseInteger(t, INT16_MIN, INT16_MAX, "smallint"));
+  return static_cast<int16_t>(parseInteger(t, INT16_MAX, "smallint"));
 }
 int32_t parseInt4(std::string_view t) {
-  return static_cast<int32_t>(parseInteger(t, INT32_MIN, INT32_MAX, "integer"));
+  return static_cast<int32_t>(parseInteger(t, INT32_MAX, "integer"));
 }
-int64_t parseInt8(std::string_view t) { return parseInteger(t, INT64_MIN, INT64_MAX, "bigint"); }
+int64_t parseInt8(std::string_view t) { return parseInteger(t, INT64_MAX, "bigint"); }
 
 void formatInt(int64_t v, std::string& out) {
   char buf[24];
@@ -177,8 +164,8 @@ void formatFloat4(float v, std::string& out, int extraFloatDigits) {
 
 bool parseBool(std::string_view text) {
   size_t b = 0, e = text.size();
-  while (b < e && isSpace(text[b])) ++b;
-  while (e > b && isSpace(text[e - 1])) --e;
+  while (b < e && scalarSpace(text[b])) ++b;
+  while (e > b && scalarSpace(text[e - 1])) --e;
   std::string_view v = text.substr(b, e - b);
   // Each keyword accepts any leading part of itself (PostgreSQL's parse_bool_with_len).
   auto prefixOf = [&](std::string_view word, size_t minLen) {

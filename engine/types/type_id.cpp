@@ -125,16 +125,4 @@ std::string typeName(SqlType t) {
   return "unknown";
 }
 
-bool isStringType(TypeId t) {
-  return t == TypeId::Char || t == TypeId::Varchar || t == TypeId::Text || t == TypeId::Unknown;
-}
-bool isVarlenaType(TypeId t) { return isStringType(t) || t == TypeId::Array; }
-bool isArrayElementType(TypeId t) { return t != TypeId::Unknown && t != TypeId::Array; }
-bool isIntegerType(TypeId t) {
-  return t == TypeId::Int2 || t == TypeId::Int4 || t == TypeId::Int8;
-}
-bool isNumericCategory(TypeId t) {
-  return isIntegerType(t) || t == TypeId::Float4 || t == TypeId::Float8 || t == TypeId::Numeric;
-}
-
 }  // namespace duet

@@ -91,12 +91,21 @@ inline uint32_t physicalAlign(TypeId t) { return physicalSize(t); }
 // PostgreSQL's name for a type, as format_type() prints it: "integer",
 // "character varying(10)", "numeric(12,2)", "timestamp without time zone", ...
 std::string typeName(SqlType t);
-bool isStringType(TypeId t);   // Char, Varchar, Text (and Unknown literals)
+// The category tests are inline (constexpr) for the same reason: casts, array elements and
+// parameters ask them per value.
+// Char, Varchar, Text (and Unknown literals)
+constexpr bool isStringType(TypeId t) {
+  return t == TypeId::Char || t == TypeId::Varchar || t == TypeId::Text || t == TypeId::Unknown;
+}
 // Values held as `const VarString*` that storage copies and frees: strings and arrays.
-bool isVarlenaType(TypeId t);
+constexpr bool isVarlenaType(TypeId t) { return isStringType(t) || t == TypeId::Array; }
 // Element types an array may have: every type but Unknown and Array.
-bool isArrayElementType(TypeId t);
-bool isIntegerType(TypeId t);  // Int2, Int4, Int8
-bool isNumericCategory(TypeId t);  // integers, floats, numeric
+constexpr bool isArrayElementType(TypeId t) { return t != TypeId::Unknown && t != TypeId::Array; }
+// Int2, Int4, Int8
+constexpr bool isIntegerType(TypeId t) { return t == TypeId::Int2 || t == TypeId::Int4 || t == TypeId::Int8; }
+// integers, floats, numeric
+constexpr bool isNumericCategory(TypeId t) {
+  return isIntegerType(t) || t == TypeId::Float4 || t == TypeId::Float8 || t == TypeId::Numeric;
+}
 
 }  // namespace duet

@@ -36,5 +36,8 @@ bool castExists(TypeId from, TypeId to);
 // an assignment). Raises 42846 "cannot cast type date to integer" for pairs without a cast.
 void castValue(SqlType from, const void* in, SqlType to, void* out, bool explicitCast,
                Arena& arena, const TypeContext& ctx);
+// castValue between two types of the numeric category (isNumericCategory), for callers
+// that know the pair at compile time and so need none of castValue's checks.
+void castNumber(SqlType from, const void* in, SqlType to, void* out);
 
 }  // namespace duet

@@ -191,6 +191,29 @@ TEST_CASE("integer, float and bool text", "[types][scalar]") {
   CHECK(errorOf([] { parseInt4("99999999999"); }) ==
         "22003: value \"99999999999\" is out of range for type integer");
   CHECK(errorOf([] { parseInt2(""); }) == "22P02: invalid input syntax for type smallint: \"\"");
+  // pg_strtoint32's order: digits past the range are out of range whatever follows them;
+  // only 2147483648 itself is checked after the trailing characters.
+  // select '2147483649x'::int4 ; select '2147483648x'::int4 ; select '-2147483648x'::int4 ; ...
+  CHECK(errorOf([] { parseInt4("2147483649x"); }) ==
+        "22003: value \"2147483649x\" is out of range for type integer");
+  CHECK(errorOf([] { parseInt4("2147483648x"); }) == "22P02: invalid input syntax for type integer: \"2147483648x\"");
+  CHECK(errorOf([] { parseInt4("-2147483648x"); }) == "22P02: invalid input syntax for type integer: \"-2147483648x\"");
+  CHECK(errorOf([] { parseInt4("2147483648"); }) == "22003: value \"2147483648\" is out of range for type integer");
+  CHECK(errorOf([] { parseInt4("-2147483649 "); }) ==
+        "22003: value \"-2147483649 \" is out of range for type integer");
+  CHECK(parseInt4(" -2147483648 ") == INT32_MIN);
+  CHECK(errorOf([] { parseInt2("32768"); }) == "22003: value \"32768\" is out of range for type smallint");
+  CHECK(errorOf([] { parseInt2("-32769"); }) == "22003: value \"-32769\" is out of range for type smallint");
+  CHECK(parseInt2("-0") == 0);
+  CHECK(parseInt8("-9223372036854775808") == INT64_MIN);
+  CHECK(errorOf([] { parseInt8("9223372036854775808"); }) ==
+        "22003: value \"9223372036854775808\" is out of range for type bigint");
+  CHECK(errorOf([] { parseInt8("18446744073709551616"); }) ==
+        "22003: value \"18446744073709551616\" is out of range for type bigint");
+  CHECK(errorOf([] { parseInt8("184467440737095516160000x"); }) ==
+        "22003: value \"184467440737095516160000x\" is out of range for type bigint");
+  CHECK(errorOf([] { parseInt4(" + 1"); }) == "22P02: invalid input syntax for type integer: \" + 1\"");
+  CHECK(errorOf([] { parseInt4("1_000"); }) == "22P02: invalid input syntax for type integer: \"1_000\"");
   // select 1e20::float8, 1e15::float8, 123456789012345::float8, 1.2345678901234568e+17::float8,
   //   0.0001::float8, 0.00001::float8, 1.0/3::float8, -0.0::float8, 1e100::float8,
   //   1.5e-300::float8, 4.9e-324::float8, 1.7976931348623157e308::float8, 1e-320::float8
