@@ -227,9 +227,12 @@ OrderedIndex::Entry OrderedIndex::entryOf(const uint8_t* key, RowId row) const {
   return e;
 }
 
-RowId OrderedIndex::find(const uint8_t* key) const {
-  if (!unique()) return findInTree(key);
-  if (!hash_) {
+void OrderedIndex::countEvent(bool isFind) const {
+  ++(isFind ? windowFinds_ : windowChanges_);
+  constexpr uint64_t kMinWindow = 1024;
+  if (windowFinds_ + windowChanges_ < std::max<uint64_t>(kMinWindow, tree_.size() / 4)) return;
+  // Two to one either way: a workload near the balance keeps what it has.
+  if (!hash_ && windowFinds_ >= 2 * windowChanges_) {
     auto hash = std::make_unique<HashIndex>(name(), columns(), keyLayout());
     std::vector<uint8_t> key(keyLayout().size);
     tree_.forEach([&](const Entry& e) {
@@ -237,8 +240,16 @@ RowId OrderedIndex::find(const uint8_t* key) const {
       hash->insert(key.data(), e.row);
     });
     hash_ = std::move(hash);
+  } else if (hash_ && windowChanges_ >= 2 * windowFinds_) {
+    hash_.reset();
   }
-  return hash_->find(key);
+  windowFinds_ = windowChanges_ = 0;
+}
+
+RowId OrderedIndex::find(const uint8_t* key) const {
+  if (!unique()) return findInTree(key);
+  countEvent(true);
+  return hash_ ? hash_->find(key) : findInTree(key);
 }
 
 RowId OrderedIndex::findInTree(const uint8_t* key) const {
@@ -256,6 +267,7 @@ void OrderedIndex::insert(const uint8_t* key, RowId row) { enter(key, row, false
 bool OrderedIndex::insertUnique(const uint8_t* key, RowId row) { return enter(key, row, unique()); }
 
 bool OrderedIndex::enter(const uint8_t* key, RowId row, bool checkUnique) {
+  if (unique()) countEvent(false);
   Entry e = entryOf(key, row);
   auto n = static_cast<uint32_t>(keyLayout().types.size());
   bool inserted = true;
@@ -279,6 +291,7 @@ bool OrderedIndex::enter(const uint8_t* key, RowId row, bool checkUnique) {
 }
 
 void OrderedIndex::remove(const uint8_t* key, RowId row) {
+  if (unique()) countEvent(false);
   if (hash_) hash_->remove(key, row);
   const TupleLayout& l = keyLayout();
   // The exact (key, row) entry; a generic-mode lookup compares against the given key bytes.

@@ -93,6 +93,8 @@ class OrderedIndex final : public Index {
   bool before(const Entry& e, const Bound& lower) const;
   // Whether one of the first `columns` key columns of e is NULL.
   bool hasNull(const Entry& e, uint32_t columns) const;
+  // Whether exact-key finds currently go through the hash table (see hash_).
+  bool hashCached() const { return hash_ != nullptr; }
 
  private:
   RowId findInTree(const uint8_t* key) const;
@@ -124,9 +126,18 @@ class OrderedIndex final : public Index {
   std::vector<PackedColumn> packedColumns_;
   std::vector<Packed> prefixMasks_;
   std::vector<Packed> nullMasks_;
-  // Unique indexes, after the first find(): every key, for exact-key lookups. A cache that
-  // find() fills, hence mutable.
+  // Unique indexes: every key in a hash table for exact-key lookups, kept while finds
+  // outnumber changes. A random find costs the tree a few cache misses and the hash one,
+  // but every insert and remove costs the hash a miss too: an index that mostly grows
+  // (orders, new_order: a Delivery finds what a New-Order inserted) is better off with the
+  // tree alone, one looked up at random (stock, customer) with the hash. Decided over
+  // windows of events at least a quarter of the index's size, so that building the hash
+  // (one pass over the tree) costs O(1) per event however the workload alternates.
+  // A cache that find() fills, hence mutable.
+  void countEvent(bool isFind) const;
   mutable std::unique_ptr<HashIndex> hash_;
+  mutable uint64_t windowFinds_ = 0;
+  mutable uint64_t windowChanges_ = 0;
   Tree tree_;
 };
 
