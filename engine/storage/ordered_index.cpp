@@ -229,8 +229,7 @@ OrderedIndex::Entry OrderedIndex::entryOf(const uint8_t* key, RowId row) const {
 
 void OrderedIndex::countEvent(bool isFind) const {
   ++(isFind ? windowFinds_ : windowChanges_);
-  constexpr uint64_t kMinWindow = 1024;
-  if (windowFinds_ + windowChanges_ < std::max<uint64_t>(kMinWindow, tree_.size() / 4)) return;
+  if (--windowLeft_ > 0) return;
   // Two to one either way: a workload near the balance keeps what it has.
   if (!hash_ && windowFinds_ >= 2 * windowChanges_) {
     auto hash = std::make_unique<HashIndex>(name(), columns(), keyLayout());
@@ -244,6 +243,8 @@ void OrderedIndex::countEvent(bool isFind) const {
     hash_.reset();
   }
   windowFinds_ = windowChanges_ = 0;
+  constexpr uint64_t kMinWindow = 1024;
+  windowLeft_ = std::max<uint64_t>(kMinWindow, tree_.size() / 4);
 }
 
 RowId OrderedIndex::find(const uint8_t* key) const {

@@ -138,6 +138,7 @@ class OrderedIndex final : public Index {
   mutable std::unique_ptr<HashIndex> hash_;
   mutable uint64_t windowFinds_ = 0;
   mutable uint64_t windowChanges_ = 0;
+  mutable uint64_t windowLeft_ = 1024;  // events until the window closes
   Tree tree_;
 };
 

@@ -280,11 +280,17 @@ void Table::throwUnique(const Index& index, const uint8_t* key, bool creating) c
                  fmt::format("Key ({})=({}) already exists.", names, values));
 }
 
-std::vector<uint8_t> Table::columnsMask(const std::vector<uint32_t>& columns) const {
-  std::vector<uint8_t> mask(layout_.size, 0);  // a multiple of 16: whole words
+Table::ByteMask Table::columnsMask(const std::vector<uint32_t>& columns) const {
+  std::vector<uint8_t> bytes(layout_.size, 0);  // a multiple of 16: whole words
   for (uint32_t c : columns) {
-    mask[c] = 0xff;
-    std::memset(mask.data() + layout_.offsets[c], 0xff, physicalSize(columns_[c].type.id));
+    bytes[c] = 0xff;
+    std::memset(bytes.data() + layout_.offsets[c], 0xff, physicalSize(columns_[c].type.id));
+  }
+  ByteMask mask;
+  for (uint32_t w = 0; w < bytes.size(); w += 8) {
+    uint64_t bits;
+    std::memcpy(&bits, bytes.data() + w, 8);
+    if (bits) mask.push_back({w, bits});
   }
   return mask;
 }
@@ -296,14 +302,13 @@ void Table::indexesChanged() {
   keyColumnsMask_ = columnsMask(keyColumns);
 }
 
-bool Table::differUnder(const uint8_t* a, const uint8_t* b, const std::vector<uint8_t>& mask) {
+bool Table::differUnder(const uint8_t* a, const uint8_t* b, const ByteMask& mask) {
   uint64_t diff = 0;
-  for (size_t w = 0; w < mask.size(); w += 8) {
-    uint64_t x, y, m;
-    std::memcpy(&x, a + w, 8);
-    std::memcpy(&y, b + w, 8);
-    std::memcpy(&m, mask.data() + w, 8);
-    diff |= (x ^ y) & m;
+  for (const MaskWord& m : mask) {
+    uint64_t x, y;
+    std::memcpy(&x, a + m.offset, 8);
+    std::memcpy(&y, b + m.offset, 8);
+    diff |= (x ^ y) & m.bits;
   }
   return diff != 0;
 }

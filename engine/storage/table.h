@@ -118,11 +118,17 @@ class Table {
   bool sameKey(const Index& index, const uint8_t* a, const uint8_t* b) const;
   // Byte masks over a tuple (0xff on the NULL flags and value bytes of some columns): for
   // the string columns, and for every column that is part of some index's key. An update
-  // whose images agree under a mask skips the per-column work for those columns.
-  std::vector<uint8_t> columnsMask(const std::vector<uint32_t>& columns) const;
+  // whose images agree under a mask skips the per-column work for those columns. Only the
+  // 8-byte words the mask touches are kept: a wide row's few key words are all compared.
+  struct MaskWord {
+    uint32_t offset;  // of the word in the tuple
+    uint64_t bits;
+  };
+  using ByteMask = std::vector<MaskWord>;
+  ByteMask columnsMask(const std::vector<uint32_t>& columns) const;
   void indexesChanged();  // recomputes keyColumnsMask_
-  // Whether two tuples differ in some byte under the mask, eight bytes at a time.
-  static bool differUnder(const uint8_t* a, const uint8_t* b, const std::vector<uint8_t>& mask);
+  // Whether two tuples differ in some byte under the mask.
+  static bool differUnder(const uint8_t* a, const uint8_t* b, const ByteMask& mask);
   void addToIndexes(RowId row, const uint8_t* tuple);
   // The same, raising 23505 (with no index changed) when a unique index holds the key.
   void addToIndexesUnique(RowId row, const uint8_t* tuple);
@@ -151,10 +157,10 @@ class Table {
   std::vector<uint32_t> stringColumns_;
   std::vector<uint32_t> notNullColumns_;  // kept in step with columns_[c].notNull
   std::vector<uint8_t> notNullMask_;      // per column: 0xff when NOT NULL, else 0; zero-padded to 8
+  ByteMask stringColumnsMask_;
+  ByteMask keyColumnsMask_;
   // Row store, per column: where its inline string room starts in the slot (0: none) and
   // how many string bytes it holds.
-  std::vector<uint8_t> stringColumnsMask_;
-  std::vector<uint8_t> keyColumnsMask_;
   std::vector<uint32_t> inlineOffset_;
   std::vector<uint32_t> inlineCapacity_;
   uint32_t rowStride_ = 0;
