@@ -22,6 +22,11 @@ struct RoutineType {
   bool array = false;               // a one-dimensional array of `scalar`
   std::string tableSchema, table;   // Kind::Composite
   bool operator==(const RoutineType&) const = default;
+  static RoutineType of(Kind k) {
+    RoutineType t;
+    t.kind = k;
+    return t;
+  }
 };
 
 // format_type's name: "integer", "character varying", "integer[]", "void", "record", the

@@ -134,7 +134,7 @@ void SqlSession::defineRoutineSignature(const sql::CreateFunctionStmt& s, std::s
     if (param.isOutput()) {
       if (procedure && variadicSeen)
         failAt(kInvalidFunctionDefinition, "VARIADIC parameter must be the last parameter", query, p.location);
-      if (procedure) requiredResult = RoutineType{RoutineType::Kind::Record, TypeId::Unknown, false};
+      if (procedure) requiredResult = RoutineType::of(RoutineType::Kind::Record);
       else if (outputs == 0) requiredResult = *type;
       ++outputs;
     }
@@ -166,12 +166,12 @@ void SqlSession::defineRoutineSignature(const sql::CreateFunctionStmt& s, std::s
     }
     info.params.push_back(std::move(param));
   }
-  if (outputs > 1) requiredResult = RoutineType{RoutineType::Kind::Record, TypeId::Unknown, false};
+  if (outputs > 1) requiredResult = RoutineType::of(RoutineType::Kind::Record);
 
   if (procedure) {
-    info.returnType = requiredResult.value_or(RoutineType{RoutineType::Kind::Void, TypeId::Unknown, false});
+    info.returnType = requiredResult.value_or(RoutineType::of(RoutineType::Kind::Void));
   } else if (s.returnsTable) {
-    info.returnType = RoutineType{RoutineType::Kind::Record, TypeId::Unknown, false};
+    info.returnType = RoutineType::of(RoutineType::Kind::Record);
     info.returnsSet = true;
   } else if (s.hasReturns) {
     std::optional<RoutineType> type = signatureType(s.returnType);
