@@ -11,7 +11,8 @@ namespace duet {
 
 // The whitespace the input functions skip around a value (isspace in the C locale).
 inline bool scalarSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+  // ' ', or one of '\t' '\n' '\v' '\f' '\r' (9 to 13).
+  return c == ' ' || static_cast<unsigned char>(c - '\t') <= '\r' - '\t';
 }
 
 // Integers: surrounding whitespace and a sign are allowed; 22P02 / 22003 otherwise.
@@ -38,18 +39,25 @@ inline IntegerScan scanInteger(const char*& p, const char* end, int64_t max) {
   bool neg = false;
   if (p != end && (*p == '+' || *p == '-')) neg = *p++ == '-';
   if (p == end || *p < '0' || *p > '9') return {0, IntegerScan::NoDigits};
-  // The magnitude is accumulated unsigned and compared before each digit with what still
-  // fits (strtol's cutoff): no division per digit. `limit` is the magnitude of the
-  // minimum, -max - 1; as in pg_strtoint, passing it ends the scan out of range at once.
+  // The magnitude is accumulated unsigned. Eighteen digits always fit in 64 bits, so those
+  // go unchecked (a one-compare digit test each) and the range is checked once after
+  // them; a longer number is checked before each further digit against what still fits
+  // (strtol's cutoff). `limit` is the magnitude of the minimum, -max - 1; as in
+  // pg_strtoint, passing it makes the number out of range whatever follows.
   const uint64_t limit = static_cast<uint64_t>(max) + 1;
-  const uint64_t cutoff = limit / 10;
-  const unsigned cutoffDigit = static_cast<unsigned>(limit % 10);
+  auto digitAt = [&](const char* q) { return static_cast<unsigned>(static_cast<unsigned char>(*q) - '0'); };
   uint64_t magnitude = 0;
-  for (; p != end && *p >= '0' && *p <= '9'; ++p) {
-    auto digit = static_cast<unsigned>(*p - '0');
-    if (magnitude > cutoff || (magnitude == cutoff && digit > cutoffDigit)) return {0, IntegerScan::OutOfRange};
-    magnitude = magnitude * 10 + digit;
+  const char* unchecked = end - p > 18 ? p + 18 : end;
+  for (unsigned d; p != unchecked && (d = digitAt(p)) <= 9; ++p) magnitude = magnitude * 10 + d;
+  if (p == unchecked && p != end && digitAt(p) <= 9) {
+    const uint64_t cutoff = limit / 10;
+    const unsigned cutoffDigit = static_cast<unsigned>(limit % 10);
+    for (unsigned d; p != end && (d = digitAt(p)) <= 9; ++p) {
+      if (magnitude > cutoff || (magnitude == cutoff && d > cutoffDigit)) return {0, IntegerScan::OutOfRange};
+      magnitude = magnitude * 10 + d;
+    }
   }
+  if (magnitude > limit) return {0, IntegerScan::OutOfRange};
   while (p != end && scalarSpace(*p)) ++p;
   if (!neg && magnitude == limit) return {0, IntegerScan::OneAboveMax};
   return {neg ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude), IntegerScan::Ok};

@@ -214,6 +214,19 @@ TEST_CASE("integer, float and bool text", "[types][scalar]") {
         "22003: value \"184467440737095516160000x\" is out of range for type bigint");
   CHECK(errorOf([] { parseInt4(" + 1"); }) == "22P02: invalid input syntax for type integer: \" + 1\"");
   CHECK(errorOf([] { parseInt4("1_000"); }) == "22P02: invalid input syntax for type integer: \"1_000\"");
+  // Past eighteen digits the scan checks the range per digit: leading zeros are fine.
+  CHECK(parseInt8("0000000000000000000000042") == 42);
+  CHECK(parseInt8("-00000000000000000009223372036854775808") == INT64_MIN);
+  CHECK(parseInt4("000000000000000000002147483647") == INT32_MAX);
+  CHECK(errorOf([] { parseInt8("99999999999999999999"); }) ==
+        "22003: value \"99999999999999999999\" is out of range for type bigint");
+  CHECK(errorOf([] { parseInt8("999999999999999999 "); }) == "no error");
+  CHECK(errorOf([] { parseInt4("0000000000000000004294967296x"); }) ==
+        "22003: value \"0000000000000000004294967296x\" is out of range for type integer");
+  // C-locale isspace: \t \n \v \f \r and ' ', nothing else.
+  CHECK(parseInt4("\v\f7\t\r\n") == 7);
+  CHECK(errorOf([] { parseInt4("\x0e" "7"); }) == "22P02: invalid input syntax for type integer: \"\x0e" "7\"");
+  CHECK(errorOf([] { parseInt4("7\x08"); }) == "22P02: invalid input syntax for type integer: \"7\x08\"");
   // select 1e20::float8, 1e15::float8, 123456789012345::float8, 1.2345678901234568e+17::float8,
   //   0.0001::float8, 0.00001::float8, 1.0/3::float8, -0.0::float8, 1e100::float8,
   //   1.5e-300::float8, 4.9e-324::float8, 1.7976931348623157e308::float8, 1e-320::float8
