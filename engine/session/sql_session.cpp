@@ -2,13 +2,15 @@
 // session_utility.cpp, COPY in session_copy.cpp, the extended protocol in
 // session_extended.cpp.
 #include "engine/session/sql_session.h"
-#include "engine/session/statement_timer.h"
 
-#include <chrono>
 #include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstring>
 
 #include <fmt/format.h>
 
+#include "engine/session/statement_timer.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -54,12 +56,23 @@ MessageLevel severityLevel(std::string_view severity) {
 
 }  // namespace
 
+namespace {
+// "PREFIX n" without fmt's general machinery: every call of a routine ends with one, and
+// the tag fits the string's inline buffer.
+std::string tagWithCount(std::string_view prefix, int64_t n) {
+  char buf[32];
+  std::memcpy(buf, prefix.data(), prefix.size());
+  char* end = std::to_chars(buf + prefix.size(), buf + sizeof buf, n).ptr;
+  return std::string(buf, end);
+}
+}  // namespace
+
 std::string commandTag(const PreparedPlan& plan, int64_t rows, int64_t affected) {
   switch (plan.command) {
-    case PreparedPlan::Command::Select: return fmt::format("SELECT {}", rows);
-    case PreparedPlan::Command::Insert: return fmt::format("INSERT 0 {}", affected);
-    case PreparedPlan::Command::Update: return fmt::format("UPDATE {}", affected);
-    case PreparedPlan::Command::Delete: return fmt::format("DELETE {}", affected);
+    case PreparedPlan::Command::Select: return tagWithCount("SELECT ", rows);
+    case PreparedPlan::Command::Insert: return tagWithCount("INSERT 0 ", affected);
+    case PreparedPlan::Command::Update: return tagWithCount("UPDATE ", affected);
+    case PreparedPlan::Command::Delete: return tagWithCount("DELETE ", affected);
     case PreparedPlan::Command::Call: return "CALL";
   }
   return "SELECT 0";
