@@ -155,12 +155,14 @@ void SqlSession::bind(const std::string& portalName, const std::string& statemen
                                params.size(), stmtName(statement), required));
   }
   checkNotFailed(*st->parsed.stmt);
-  Portal portal;
+  Portal portal = portalName.empty() ? takeUnnamedPortal() : Portal{};
   if (st->plan) {
     if (st->plan->catalogVersion != engine_.catalogVersion) st->plan = planFor(*st);
     portal.stmt = st;
     portal.plan = st->plan;
-    portal.params = std::make_unique<ParamTuple>(st->plan->compiled->paramLayout);
+    const TupleLayout& paramLayout = st->plan->compiled->paramLayout;
+    if (!portal.params || !portal.params->reuseFor(paramLayout))
+      portal.params = std::make_unique<ParamTuple>(paramLayout);
     const TypeContext& ctx = settings_.typeContext();
     for (size_t i = 0; i < params.size() && i < static_cast<size_t>(st->parsed.explicitParams);
          ++i) {
@@ -172,10 +174,18 @@ void SqlSession::bind(const std::string& portalName, const std::string& statemen
     for (const auto& lit : st->parsed.literals) {
       portal.params->set(lit.paramNumber - 1, std::string_view(lit.text), 0, ctx);
     }
-    portal.formats = expandResultFormats(resultFormats, st->plan->columns.size());
+    expandResultFormats(resultFormats, st->plan->columns.size(), portal.formats);
   } else {
     portal.stmt = st;
+    portal.params.reset();
     portal.formats = resultFormats;
+  }
+  if (portalName.empty() && spareUnnamedPortal_) {
+    // Into the spare node: no map node allocated.
+    portals_.erase(portalName);
+    spareUnnamedPortal_.mapped() = std::move(portal);
+    portals_.insert(std::move(spareUnnamedPortal_));
+    return;
   }
   portals_[portalName] = std::move(portal);
 }
@@ -260,8 +270,23 @@ void SqlSession::sync() {
       endTransaction(true);
     }
   }
-  // The unnamed portal does not survive the end of a transaction cycle.
-  if (!txn_.inBlock()) portals_.clear();
+  // The unnamed portal does not survive the end of a transaction cycle; its memory does.
+  if (!txn_.inBlock()) {
+    if (!spareUnnamedPortal_) spareUnnamedPortal_ = portals_.extract("");
+    portals_.clear();
+  }
+}
+
+// A fresh Portal, with the parameter tuple and format vector of the spare one, if any.
+SqlSession::Portal SqlSession::takeUnnamedPortal() {
+  Portal fresh;
+  if (spareUnnamedPortal_) {
+    Portal& old = spareUnnamedPortal_.mapped();
+    fresh.params = std::move(old.params);
+    fresh.formats = std::move(old.formats);
+    old = Portal{};  // drops its statement and plan now
+  }
+  return fresh;
 }
 
 void SqlSession::abortCurrent() {

@@ -250,7 +250,7 @@ QueryState SqlSession::continueQuery(ResultSink& sink) {
 }
 
 QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
-                                    std::vector<int16_t> formats, ResultSink& sink,
+                                    const std::vector<int16_t>& formats, ResultSink& sink,
                                     bool describe) {
   const sql::Stmt& stmt = *st.parsed.stmt;
   checkNotFailed(stmt);

@@ -80,7 +80,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   // ---- statement execution (sql_session.cpp)
   bool isQuery(const sql::Stmt& stmt) const;
   // Runs one statement of a simple Query or an Execute; returns CopyIn for COPY FROM.
-  QueryState runStatement(Statement& st, const uint8_t* params, std::vector<int16_t> formats,
+  QueryState runStatement(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats,
                           ResultSink& sink, bool describe);
   void runPlan(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats,
                ResultSink& sink, bool describe);
@@ -172,6 +172,11 @@ class SqlSession final : public Session, public rt::SessionServices {
   std::vector<Notice> pendingNotices_;
   std::map<std::string, std::shared_ptr<Statement>> statements_;
   std::map<std::string, Portal> portals_;
+  // The last unnamed portal's map node, with its parameter tuple and format vector, kept
+  // by sync() for the next bind(): a client's call (Bind, Execute, Sync) allocates nothing
+  // for its portal.
+  std::map<std::string, Portal>::node_type spareUnnamedPortal_;
+  Portal takeUnnamedPortal();
   // A COPY FROM STDIN waiting for its data.
   struct CopyInState {
     TableInfo* table = nullptr;

@@ -1,5 +1,7 @@
 #include "engine/session/value_io.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "engine/error.h"
@@ -8,23 +10,31 @@
 namespace duet {
 
 ParamTuple::ParamTuple(const TupleLayout& layout)
-    : layout_(layout), storage_((layout.size + 15) / 16 + 1, 0) {}
+    : layout_(&layout), storage_((layout.size + 15) / 16 + 1, 0) {}
+
+bool ParamTuple::reuseFor(const TupleLayout& layout) {
+  if ((layout.size + 15) / 16 + 1 > storage_.size()) return false;
+  layout_ = &layout;
+  std::fill(storage_.begin(), storage_.end(), 0);
+  arena_.reset();
+  return true;
+}
 
 void ParamTuple::set(size_t i, std::optional<std::string_view> value, int16_t format,
                      const TypeContext& ctx) {
   uint8_t* tuple = bytes();
   if (!value) {
-    tuple[layout_.nullOffset(i)] = 1;
+    tuple[layout_->nullOffset(i)] = 1;
     return;
   }
-  tuple[layout_.nullOffset(i)] = 0;
-  void* out = tuple + layout_.offsets[i];
+  tuple[layout_->nullOffset(i)] = 0;
+  void* out = tuple + layout_->offsets[i];
   if (format == 0) {
-    parseText(layout_.types[i], *value, out, arena_, ctx);
+    parseText(layout_->types[i], *value, out, arena_, ctx);
     return;
   }
   try {
-    parseBinary(layout_.types[i], *value, out, arena_);
+    parseBinary(layout_->types[i], *value, out, arena_);
   } catch (SqlError& e) {
     throw SqlError(e.code, fmt::format("{} in bind parameter {}", e.what(), i + 1), e.detail,
                    e.hint);
@@ -57,15 +67,14 @@ void RowEncoder::encode(const uint8_t* tuple, const TypeContext& ctx) {
   }
 }
 
-std::vector<int16_t> expandResultFormats(const std::vector<int16_t>& formats, size_t columns) {
-  if (formats.empty()) return std::vector<int16_t>(columns, 0);
-  if (formats.size() == 1) return std::vector<int16_t>(columns, formats[0]);
-  if (formats.size() != columns) {
+void expandResultFormats(const std::vector<int16_t>& formats, size_t columns, std::vector<int16_t>& out) {
+  if (formats.size() > 1 && formats.size() != columns) {
     throw SqlError(sqlstate::kProtocolViolation,
                    fmt::format("bind message has {} result formats but query has {} columns",
                                formats.size(), columns));
   }
-  return formats;
+  if (formats.size() > 1) out.assign(formats.begin(), formats.end());
+  else out.assign(columns, formats.empty() ? int16_t{0} : formats[0]);
 }
 
 }  // namespace duet

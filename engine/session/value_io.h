@@ -19,6 +19,9 @@ namespace duet {
 class ParamTuple {
  public:
   explicit ParamTuple(const TupleLayout& layout);
+  // Makes this an all-zero tuple of `layout` again, keeping its memory, when that is large
+  // enough (else false): the unnamed portal of each call reuses the last one's.
+  bool reuseFor(const TupleLayout& layout);
   const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(storage_.data()); }
   // Sets parameter i (0-based) from text or binary wire data; nullopt is NULL. Errors name
   // the parameter as PostgreSQL does ("... in bind parameter 2" for binary data).
@@ -27,7 +30,7 @@ class ParamTuple {
 
  private:
   uint8_t* bytes() { return reinterpret_cast<uint8_t*>(storage_.data()); }
-  const TupleLayout& layout_;
+  const TupleLayout* layout_;
   std::vector<__int128> storage_;  // 16-byte aligned, as numeric fields need
   Arena arena_;
 };
@@ -51,6 +54,7 @@ class RowEncoder {
 };
 
 // Result formats from Bind: none = all text, one = applies to all, else one per column.
-std::vector<int16_t> expandResultFormats(const std::vector<int16_t>& formats, size_t columns);
+// Written into `out`, whose memory is reused.
+void expandResultFormats(const std::vector<int16_t>& formats, size_t columns, std::vector<int16_t>& out);
 
 }  // namespace duet
