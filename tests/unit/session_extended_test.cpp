@@ -269,3 +269,31 @@ TEST_CASE("compiled plans record compile time, executions and execution time") {
   CHECK(insert->executionNs > 0);
   CHECK(insert->compiled->compileMs > 0);
 }
+
+// sync() keeps the unnamed portal's memory for the next bind(): statements of other
+// parameter layouts and result formats must still get exactly their own values.
+TEST_CASE("extended protocol: the unnamed portal's reused memory carries nothing over") {
+  auto engine = createSqlEngine(EngineConfig{"/tmp/duet_ext_test", 0});
+  auto s = open(*engine);
+  s->parse("one", "select $1::int + 1", {});
+  s->parse("three", "select $1::text || '/' || coalesce($2::text, 'null') || '/' || ($3::numeric * 2)", {});
+  s->parse("none", "select 42", {});
+  auto call = [&](const std::string& stmt, std::vector<std::optional<std::string>> values,
+                  std::vector<int16_t> formats = {}) {
+    RecordingSink out;
+    s->bind("", stmt, textParams(std::move(values)), formats);
+    s->execute("", 0, out);
+    s->sync();
+    REQUIRE(out.rows.size() == 1);
+    return out.rows[0][0];
+  };
+  CHECK(*call("one", {"1"}) == "2");
+  CHECK(*call("three", {"a", "b", "1.5"}) == "a/b/3.0");  // a larger tuple than the last
+  CHECK(*call("one", {"7"}) == "8");                      // a smaller one: reused
+  CHECK(*call("three", {"x", std::nullopt, "2"}) == "x/null/4");
+  CHECK(call("one", {std::nullopt}) == std::nullopt);
+  CHECK(*call("none", {}) == "42");
+  std::optional<std::string> binary = call("one", {"255"}, {1});
+  CHECK(*binary == std::string("\0\0\1\0", 4));  // int4 256, network order
+  CHECK(*call("one", {"9"}) == "10");              // text again
+}
