@@ -104,7 +104,8 @@ OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
     TypeId t = l.types[c].id;
     if (isIntegerLike(t) && bits + 1 + physicalSize(t) * 8 <= kPackedBits) {
       packedColumns_.push_back({l.offsets[c], physicalSize(t), bits, PackedKind::Integer, bits / 64,
-                                128 - bits % 64 - (1 + physicalSize(t) * 8)});
+                                128 - bits % 64 - (1 + physicalSize(t) * 8),
+                                uint64_t{1} << (physicalSize(t) * 8 - 1)});
       bits += 1 + physicalSize(t) * 8;
       continue;
     }
@@ -113,7 +114,7 @@ OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
     bool text = t == TypeId::Text || t == TypeId::Varchar;
     if ((text || t == TypeId::Char) && stringStart(bits) + 64 <= kPackedBits)
       packedColumns_.push_back({l.offsets[c], (kPackedBits - stringStart(bits)) / 8, bits,
-                                text ? PackedKind::Text : PackedKind::Bpchar, 0, 0});
+                                text ? PackedKind::Text : PackedKind::Bpchar, 0, 0, 0});
     break;
   }
   prefixMasks_.push_back(Packed{});
@@ -165,11 +166,15 @@ OrderedIndex::Packed OrderedIndex::pack(const uint8_t* key, uint32_t columns) co
       case 4: { uint32_t x; std::memcpy(&x, key + col.offset, 4); v = x; break; }
       default: std::memcpy(&v, key + col.offset, 8); break;
     }
-    // A 0 NULL bit and the value with its sign bit flipped, placed as one number.
-    using Wide = unsigned __int128;
-    Wide window = Wide{v ^ (uint64_t{1} << (col.size * 8 - 1))} << col.shift;
-    out[col.word] |= static_cast<uint64_t>(window >> 64);
-    if (col.word + 1 < kPackedWords) out[col.word + 1] |= static_cast<uint64_t>(window);
+    // A 0 NULL bit and the value with its sign bit flipped, placed as one number: in one
+    // word, or split over two (then a next word exists: the field crosses into it).
+    v ^= col.signBit;
+    if (col.shift >= 64) {
+      out[col.word] |= v << (col.shift - 64);
+    } else {
+      out[col.word + 1] |= v << col.shift;
+      if (col.shift) out[col.word] |= v >> (64 - col.shift);
+    }
   }
   return out;
 }

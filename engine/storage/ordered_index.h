@@ -118,9 +118,11 @@ class OrderedIndex final : public Index {
     uint32_t pos;
     PackedKind kind;
     // Integer: pos as a 128-bit window over words `word` and word + 1: the NULL bit and
-    // value, as one number, shifted left by `shift` land at pos.
+    // value, as one number, shifted left by `shift` land at pos (shift >= 64: all in
+    // `word`). signBit: the value's sign bit, flipped so that negatives sort first.
     uint32_t word;
     uint32_t shift;
+    uint64_t signBit;
   };
   bool packed_ = false;  // every key column packed, exactly
   std::vector<PackedColumn> packedColumns_;
