@@ -399,7 +399,8 @@ namespace {
 // the whitespace and sign int4in allows, separated by commas. Such text passes every
 // structure check of array_in (ArrayCount) and each element is what the integer input
 // function reads, so the elements are read in one pass, by the integer input's own scanner
-// (scanInteger), into a small buffer, then copied into an array allocated at its final size.
+// (scanInteger), into a buffer of up to 64, then copied into an array allocated at its final
+// size.
 // Returns null for any other text (NULLs, quotes, dimensions, empty elements) and for an
 // element out of range: the general reader then takes the text and gives the result or the
 // error, in the order PostgreSQL checks (the structure first, then the elements).
@@ -411,21 +412,23 @@ const VarString* parsePlainIntegerArray(TypeId element, std::string_view text, A
   if (end - begin < 2 || text[begin] != '{' || text[end - 1] != '}') return nullptr;
   const char* p = text.data() + begin + 1;
   const char* bodyEnd = text.data() + end - 1;
-  boost::container::small_vector<Int, 64> values;
+  // Parameter arrays are short: a longer one goes to the general reader.
+  constexpr uint32_t kMaxPlain = 64;
+  Int values[kMaxPlain];
+  uint32_t n = 0;
   // '{ }' (empty but for whitespace) is the general reader's.
   while (p != bodyEnd) {
     IntegerScan scan = scanInteger(p, bodyEnd, std::numeric_limits<Int>::max());
-    if (scan.result != IntegerScan::Ok || values.size() == kMaxArrayElements) return nullptr;
-    values.push_back(static_cast<Int>(scan.value));
+    if (scan.result != IntegerScan::Ok || n == kMaxPlain) return nullptr;
+    values[n++] = static_cast<Int>(scan.value);
     if (p == bodyEnd) break;
     if (*p != ',') return nullptr;
     if (++p == bodyEnd) return nullptr;  // a trailing comma: an empty element
   }
-  auto n = static_cast<uint32_t>(values.size());
   uint32_t slotsOffset = arraySlotsOffset(n);
   size_t bytes = size_t(n) * sizeof(Int);
   unsigned char* base = allocateArray(element, n, slotsOffset + bytes, arena);
-  if (n) std::memcpy(base + slotsOffset, values.data(), bytes);
+  if (n) std::memcpy(base + slotsOffset, values, bytes);
   return reinterpret_cast<const VarString*>(base);
 }
 

@@ -207,6 +207,15 @@ TEST_CASE("plain integer array text parses in place as PostgreSQL does", "[types
           "22P02: malformed array literal: \"1}\" / Array value must start with \"{\" or dimension information.");
   }
   SqlType ints = arrayOf(TypeId::Int4);
+  // Up to 64 elements go the plain way, more to the general reader: the same array.
+  for (int n : {63, 64, 65, 200}) {
+    std::string text = "{", want = "{";
+    for (int i = 0; i < n; ++i) {
+      text += (i ? ", " : "") + std::to_string(i * 7 - 100);
+      want += (i ? "," : "") + std::to_string(i * 7 - 100);
+    }
+    CHECK(textOf(ints, text + "}") == want + "}");
+  }
   // An element is its text less the whitespace around it, as the element input sees it.
   CHECK(errorOf(ints, "{ 1 2 }") == "22P02: invalid input syntax for type integer: \"1 2\"");
   CHECK(errorOf(ints, "{1;2}") == "22P02: invalid input syntax for type integer: \"1;2\"");
