@@ -49,12 +49,29 @@ class Index {
   virtual void remove(const uint8_t* key, RowId row) = 0;
   virtual void clear() = 0;
 
+  // Where each key column comes from in a row of the table, and goes in the key tuple:
+  // set once by the table (setRowLayout), read by Table::keyOf for every key it builds.
+  struct KeyField {
+    uint32_t column;     // the row's NULL flag; the key's is the field's position
+    uint32_t rowOffset;
+    uint32_t keyOffset;
+    uint32_t size;
+  };
+  void setRowLayout(const TupleLayout& row) {
+    keyFields_.clear();
+    for (size_t i = 0; i < columns_.size(); ++i)
+      keyFields_.push_back({columns_[i], row.offsets[columns_[i]], keyLayout_.offsets[i],
+                            physicalSize(keyLayout_.types[i].id)});
+  }
+  const std::vector<KeyField>& keyFields() const { return keyFields_; }
+
  private:
   std::string name_;
   IndexKind kind_;
   std::vector<uint32_t> columns_;
   TupleLayout keyLayout_;
   bool unique_;
+  std::vector<KeyField> keyFields_;
 };
 
 }  // namespace duet

@@ -247,14 +247,12 @@ void Table::checkNotNull(const uint8_t* tuple) const {
 }
 
 void Table::keyOf(const uint8_t* tuple, const Index& index, uint8_t* keyOut) const {
-  const TupleLayout& kl = index.keyLayout();
-  std::memset(keyOut, 0, kl.size);  // deterministic padding: rekey compares key bytes
-  const std::vector<uint32_t>& cols = index.columns();
-  for (size_t i = 0; i < cols.size(); ++i) {
-    uint32_t col = cols[i];
-    keyOut[i] = tuple[col];
-    if (!tuple[col])
-      copyValueBytes(keyOut + kl.offsets[i], tuple + layout_.offsets[col], physicalSize(kl.types[i].id));
+  std::memset(keyOut, 0, index.keyLayout().size);  // deterministic padding: rekey compares key bytes
+  uint8_t* nullFlag = keyOut;
+  for (const Index::KeyField& f : index.keyFields()) {
+    uint8_t isNull = tuple[f.column];
+    *nullFlag++ = isNull;
+    if (!isNull) copyValueBytes(keyOut + f.keyOffset, tuple + f.rowOffset, f.size);
   }
 }
 
@@ -415,6 +413,7 @@ Index* Table::createIndex(std::string name, std::vector<uint32_t> columns, Index
     index = std::make_shared<HashIndex>(std::move(name), std::move(columns), keyLayout);
   else
     index = std::make_shared<OrderedIndex>(std::move(name), std::move(columns), keyLayout, unique);
+  index->setRowLayout(layout_);
 
   std::vector<uint8_t> image(layout_.size), key(keyLayout.size);
   for (size_t ci = 0; ci < chunks_.size(); ++ci) {
