@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <mutex>
+#include <optional>
 
 #include "compiler/codegen/jit.h"
 #include "compiler/plpgsql/compiled_routine.h"
@@ -73,11 +74,16 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
       return;                     // and a set has no rows
     }
   }
-  // The frame: every variable starts NULL (PostgreSQL's initial value without DEFAULT).
+  // The frame: every variable starts NULL (PostgreSQL's initial value without DEFAULT); the
+  // NULL flags lead the tuple (TupleLayout::nullOffset). On the stack unless it is large:
+  // a routine's frame is allocated per call.
   const TupleLayout& vl = routine.varLayout;
-  TupleStorage frameStorage(vl.size);
-  uint8_t* vars = frameStorage.data();
-  for (size_t i = 0; i < vl.types.size(); ++i) vars[vl.nullOffset(i)] = 1;
+  alignas(16) uint8_t localFrame[2048];
+  std::optional<TupleStorage> largeFrame;
+  uint8_t* vars = localFrame;
+  if (vl.size > sizeof localFrame) vars = largeFrame.emplace(vl.size).data();
+  std::memset(vars, 0, vl.size);
+  std::memset(vars, 1, vl.types.size());
   for (size_t a = 0; a < routine.argSlots.size(); ++a)
     if (routine.argSlots[a] >= 0) copyField(routine.argLayout, args, a, vl, vars, routine.argSlots[a]);
 
