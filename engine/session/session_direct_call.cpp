@@ -81,17 +81,21 @@ bool SqlSession::callDirectly(PreparedPlan& plan, const uint8_t* params, const s
   }
 
   rt::QueryContext ctx = makeContext(params);
-  RowEncoder encoder(resultLayout, formats);
+  // The session's encoder, set up once the routine has run (whatever it ran is done with
+  // it): its buffers serve every call.
+  RowEncoder& encoder = callEncoder_;
   int64_t rows = 0;
   if (value) {
     TupleStorage result(resultLayout.size);
     plpgsql::runRoutine(*routine, ctx, args, result.data(), nullptr);
+    encoder.reset(resultLayout, formats);
     encoder.encode(result.data(), settings_.typeContext());
     sink.dataRow(encoder.fields(), encoder.size());
     rows = 1;
   } else {
     rt::TupleBuffer out(resultLayout);
     plpgsql::runRoutine(*routine, ctx, args, nullptr, &out);
+    encoder.reset(resultLayout, formats);
     for (size_t i = 0; i < out.size(); ++i) {
       encoder.encode(out.at(i), settings_.typeContext());
       sink.dataRow(encoder.fields(), encoder.size());

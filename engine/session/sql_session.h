@@ -172,6 +172,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   std::vector<Notice> pendingNotices_;
   std::map<std::string, std::shared_ptr<Statement>> statements_;
   std::map<std::string, Portal> portals_;
+  RowEncoder callEncoder_;  // callDirectly's, reused by every call
   // The last unnamed portal's map node, with its parameter tuple and format vector, kept
   // by sync() for the next bind(): a client's call (Bind, Execute, Sync) allocates nothing
   // for its portal.

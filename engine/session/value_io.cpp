@@ -47,13 +47,13 @@ void RowEncoder::encode(const uint8_t* tuple, const TypeContext& ctx) {
   starts_.assign(n, -1);
   ends_.assign(n, -1);
   for (size_t i = 0; i < n; ++i) {
-    if (tuple[layout_.nullOffset(i)]) continue;
+    if (tuple[layout_->nullOffset(i)]) continue;
     starts_[i] = static_cast<int32_t>(buffer_.size());
-    const void* value = tuple + layout_.offsets[i];
+    const void* value = tuple + layout_->offsets[i];
     if (formats_[i] == 0) {
-      formatText(layout_.types[i], value, buffer_, ctx);
+      formatText(layout_->types[i], value, buffer_, ctx);
     } else {
-      formatBinary(layout_.types[i], value, buffer_);
+      formatBinary(layout_->types[i], value, buffer_);
     }
     ends_[i] = static_cast<int32_t>(buffer_.size());
   }

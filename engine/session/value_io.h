@@ -40,13 +40,21 @@ class RowEncoder {
  public:
   // formats: one per column (0 text, 1 binary).
   RowEncoder(const TupleLayout& layout, std::vector<int16_t> formats)
-      : layout_(layout), formats_(std::move(formats)), fields_(layout.types.size()) {}
+      : layout_(&layout), formats_(std::move(formats)), fields_(layout.types.size()) {}
+  RowEncoder() = default;
+  // Encodes rows of another layout and formats from now on, keeping the buffers (a
+  // session's encoder for routine calls).
+  void reset(const TupleLayout& layout, const std::vector<int16_t>& formats) {
+    layout_ = &layout;
+    formats_.assign(formats.begin(), formats.end());
+    fields_.resize(layout.types.size());
+  }
   void encode(const uint8_t* tuple, const TypeContext& ctx);
   const Field* fields() const { return fields_.data(); }
   size_t size() const { return fields_.size(); }
 
  private:
-  const TupleLayout& layout_;
+  const TupleLayout* layout_ = nullptr;
   std::vector<int16_t> formats_;
   std::string buffer_;
   std::vector<int32_t> starts_, ends_;  // byte range of each field in buffer_
