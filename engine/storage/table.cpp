@@ -55,10 +55,8 @@ Table::Table(std::string name, std::vector<ColumnSpec> columns, StorageKind kind
     types.push_back(columns_[c].type);
     // Arrays are held like strings (engine/types/array.h): copied in, freed with the row.
     if (isVarlenaType(columns_[c].type.id)) stringColumns_.push_back(c);
-    if (columns_[c].notNull) notNullColumns_.push_back(c);
-    notNullMask_.push_back(columns_[c].notNull ? 0xff : 0);
   }
-  notNullMask_.resize((notNullMask_.size() + 7) / 8 * 8, 0);  // whole words for checkNotNull
+  notNullChanged();
   layout_ = TupleLayout::of(types);
   rowScratch_.resize(layout_.size);
   inlineOffset_.assign(columns_.size(), 0);
@@ -215,27 +213,28 @@ void Table::freeStringsNotIn(const uint8_t* image, const uint8_t* keep, const ui
 
 void Table::setNotNull(const std::vector<uint32_t>& columns, bool notNull) {
   for (uint32_t c : columns) columns_.at(c).notNull = notNull;
-  notNullColumns_.clear();
-  for (uint32_t c = 0; c < columns_.size(); ++c) {
-    if (columns_[c].notNull) notNullColumns_.push_back(c);
-    notNullMask_[c] = columns_[c].notNull ? 0xff : 0;
-  }
+  notNullChanged();
 }
 
 // ---- constraints and indexes --------------------------------------------------------------
 
-void Table::checkNotNull(const uint8_t* tuple) const {
-  // Every row written passes here: the NULL flags against the mask eight at a time (the
-  // mask is zero past the last column, and the flags are followed by at least the fields),
-  // and the search for the column to name only when it fails.
-  uint64_t anyNull = 0;
-  for (size_t w = 0; w < notNullMask_.size(); w += 8) {
-    uint64_t flags, mask;
-    std::memcpy(&flags, tuple + w, 8);
-    std::memcpy(&mask, notNullMask_.data() + w, 8);
-    anyNull |= flags & mask;
+void Table::notNullChanged() {
+  notNullColumns_.clear();
+  std::vector<uint8_t> bytes((columns_.size() + 7) / 8 * 8, 0);
+  for (uint32_t c = 0; c < columns_.size(); ++c) {
+    if (!columns_[c].notNull) continue;
+    notNullColumns_.push_back(c);
+    bytes[c] = 0xff;
   }
-  if (!anyNull) return;
+  notNullFlags_.clear();
+  for (uint32_t w = 0; w < bytes.size(); w += 8) {
+    uint64_t bits;
+    std::memcpy(&bits, bytes.data() + w, 8);
+    if (bits) notNullFlags_.push_back({w, bits});
+  }
+}
+
+void Table::throwNotNull(const uint8_t* tuple) const {
   for (uint32_t c : notNullColumns_) {
     if (!tuple[c]) continue;
     throw SqlError(sqlstate::kNotNullViolation,
@@ -244,6 +243,7 @@ void Table::checkNotNull(const uint8_t* tuple) const {
                                columns_[c].name, name_),
                    fmt::format("Failing row contains ({}).", formatTuple(layout_, tuple)));
   }
+  throw SqlError(sqlstate::kInternalError, "NOT NULL check failed on no NOT NULL column");
 }
 
 void Table::keyOf(const uint8_t* tuple, const Index& index, uint8_t* keyOut) const {

@@ -15,6 +15,7 @@
 // a string puts the new one on the heap, so undo images, index keys and readers holding the
 // old pointer stay valid exactly as they do for heap strings.
 #pragma once
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -111,7 +112,19 @@ class Table {
   uint8_t* hideRow(RowId row);
   void syncDirectory();
 
-  void checkNotNull(const uint8_t* tuple) const;
+  // Every row written passes here: the NULL flags, eight at a time, against the words of
+  // the NOT NULL mask that are not zero; the column to name is searched only on failure.
+  void checkNotNull(const uint8_t* tuple) const {
+    uint64_t anyNull = 0;
+    for (const MaskWord& m : notNullFlags_) {
+      uint64_t flags;
+      std::memcpy(&flags, tuple + m.offset, 8);  // the fields follow the flags
+      anyNull |= flags & m.bits;
+    }
+    if (anyNull) throwNotNull(tuple);
+  }
+  [[noreturn]] void throwNotNull(const uint8_t* tuple) const;
+  void notNullChanged();  // recomputes notNullColumns_ and notNullFlags_
   [[noreturn]] void throwUnique(const Index& index, const uint8_t* key, bool creating) const;
   void keyOf(const uint8_t* tuple, const Index& index, uint8_t* keyOut) const;
   // Whether two row images hold the same bytes in the index's key columns.
@@ -156,7 +169,7 @@ class Table {
   StorageKind kind_;
   std::vector<uint32_t> stringColumns_;
   std::vector<uint32_t> notNullColumns_;  // kept in step with columns_[c].notNull
-  std::vector<uint8_t> notNullMask_;      // per column: 0xff when NOT NULL, else 0; zero-padded to 8
+  ByteMask notNullFlags_;                 // 0xff on the NULL flag of each NOT NULL column
   ByteMask stringColumnsMask_;
   ByteMask keyColumnsMask_;
   // Row store, per column: where its inline string room starts in the slot (0: none) and
