@@ -208,13 +208,7 @@ int OrderedIndex::compareKey(const Entry& e, const Packed& packed, const uint8_t
   return compareTuples(keyLayout(), e.key, key, columns);
 }
 
-bool OrderedIndex::hasNull(const Entry& e, uint32_t columns) const {
-  if (packed_) {
-    const Packed& nulls = nullMasks_[std::min<size_t>(columns, nullMasks_.size() - 1)];
-    uint64_t any = 0;
-    for (size_t w = 0; w < kPackedWords; ++w) any |= e.packed[w] & nulls[w];
-    return any != 0;
-  }
+bool OrderedIndex::genericHasNull(const Entry& e, uint32_t columns) const {
   uint32_t n = std::min(columns, static_cast<uint32_t>(keyLayout().types.size()));
   for (uint32_t c = 0; c < n; ++c)
     if (e.key[c]) return true;

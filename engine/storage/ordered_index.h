@@ -91,12 +91,20 @@ class OrderedIndex final : public Index {
   // Whether entry e lies beyond an upper bound / before a lower bound.
   bool beyond(const Entry& e, const Bound& upper) const;
   bool before(const Entry& e, const Bound& lower) const;
-  // Whether one of the first `columns` key columns of e is NULL.
-  bool hasNull(const Entry& e, uint32_t columns) const;
+  // Whether one of the first `columns` key columns of e is NULL. Inline: every insert and
+  // every step of a range scan asks.
+  bool hasNull(const Entry& e, uint32_t columns) const {
+    if (!packed_) return genericHasNull(e, columns);
+    const Packed& nulls = nullMasks_[columns < nullMasks_.size() ? columns : nullMasks_.size() - 1];
+    uint64_t any = 0;
+    for (size_t w = 0; w < kPackedWords; ++w) any |= e.packed[w] & nulls[w];
+    return any != 0;
+  }
   // Whether exact-key finds currently go through the hash table (see hash_).
   bool hashCached() const { return hash_ != nullptr; }
 
  private:
+  bool genericHasNull(const Entry& e, uint32_t columns) const;
   RowId findInTree(const uint8_t* key) const;
   // insert (checkUnique false) and insertUnique: the entry into the tree, then the hash.
   bool enter(const uint8_t* key, RowId row, bool checkUnique);
