@@ -240,7 +240,10 @@ std::string parallelWorkers(const SettingDef& def, std::string_view value) {
 
 }  // namespace
 
-MessageLevel clientMessageLevel(std::string_view value) { return findLevelName(value)->level; }
+MessageLevel clientMessageLevel(std::string_view value) {
+  const LevelName* found = findLevelName(value);
+  return found ? found->level : MessageLevel::Notice;  // values are validated when set
+}
 
 const std::vector<SettingDef>& settingDefinitions() {
   static const std::vector<SettingDef> defs = [] {

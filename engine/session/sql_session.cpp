@@ -54,9 +54,6 @@ MessageLevel severityLevel(std::string_view severity) {
   return MessageLevel::Notice;
 }
 
-}  // namespace
-
-namespace {
 // "PREFIX n" without fmt's general machinery: every call of a routine ends with one, and
 // the tag fits the string's inline buffer.
 std::string tagWithCount(std::string_view prefix, int64_t n) {

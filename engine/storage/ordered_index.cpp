@@ -242,7 +242,6 @@ void OrderedIndex::countEvent(bool isFind) const {
     hash_.reset();
   }
   windowFinds_ = windowChanges_ = 0;
-  constexpr uint64_t kMinWindow = 1024;
   windowLeft_ = std::max<uint64_t>(kMinWindow, tree_.size() / 4);
 }
 

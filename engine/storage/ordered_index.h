@@ -11,9 +11,9 @@
 // c_last). Entries whose prefixes differ are ordered by the prefix alone, without
 // following a string pointer to a row that is likely not in cache; equal prefixes fall
 // back to the field-by-field comparison.
-// A unique index answers point lookups from a hash index of its keys, built on the first
-// lookup and kept in step from then on: indexes only ever scanned by range (TPC-C's
-// order lines) never pay for hashing their inserts.
+// A unique index answers point lookups from a hash index of its keys while lookups
+// outnumber changes (see hash_): indexes only ever scanned by range (TPC-C's order lines)
+// or mostly inserted into never pay for hashing their inserts.
 #pragma once
 #include <array>
 #include <memory>
@@ -125,9 +125,8 @@ class OrderedIndex final : public Index {
     uint32_t size;    // Integer: bytes of the value; strings: bytes of the prefix kept
     uint32_t pos;
     PackedKind kind;
-    // Integer: pos as a 128-bit window over words `word` and word + 1: the NULL bit and
-    // value, as one number, shifted left by `shift` land at pos (shift >= 64: all in
-    // `word`). signBit: the value's sign bit, flipped so that negatives sort first.
+    // Integer: the NULL bit and value, as one number, shifted left by `shift` within the
+    // 128 bits of words `word` and word + 1, land at pos (shift >= 64: all in `word`). signBit: the value's sign bit, flipped so that negatives sort first.
     uint32_t word;
     uint32_t shift;
     uint64_t signBit;
@@ -145,10 +144,11 @@ class OrderedIndex final : public Index {
   // (one pass over the tree) costs O(1) per event however the workload alternates.
   // A cache that find() fills, hence mutable.
   void countEvent(bool isFind) const;
+  static constexpr uint64_t kMinWindow = 1024;
   mutable std::unique_ptr<HashIndex> hash_;
   mutable uint64_t windowFinds_ = 0;
   mutable uint64_t windowChanges_ = 0;
-  mutable uint64_t windowLeft_ = 1024;  // events until the window closes
+  mutable uint64_t windowLeft_ = kMinWindow;  // events until the window closes
   Tree tree_;
 };
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -226,12 +227,7 @@ void Table::notNullChanged() {
     notNullColumns_.push_back(c);
     bytes[c] = 0xff;
   }
-  notNullFlags_.clear();
-  for (uint32_t w = 0; w < bytes.size(); w += 8) {
-    uint64_t bits;
-    std::memcpy(&bits, bytes.data() + w, 8);
-    if (bits) notNullFlags_.push_back({w, bits});
-  }
+  notNullFlags_ = wordsOf(bytes);
 }
 
 void Table::throwNotNull(const uint8_t* tuple) const {
@@ -247,6 +243,7 @@ void Table::throwNotNull(const uint8_t* tuple) const {
 }
 
 void Table::keyOf(const uint8_t* tuple, const Index& index, uint8_t* keyOut) const {
+  assert(index.keyFields().size() == index.columns().size());  // setRowLayout at CREATE INDEX
   std::memset(keyOut, 0, index.keyLayout().size);  // deterministic padding: rekey compares key bytes
   uint8_t* nullFlag = keyOut;
   for (const Index::KeyField& f : index.keyFields()) {
@@ -278,12 +275,7 @@ void Table::throwUnique(const Index& index, const uint8_t* key, bool creating) c
                  fmt::format("Key ({})=({}) already exists.", names, values));
 }
 
-Table::ByteMask Table::columnsMask(const std::vector<uint32_t>& columns) const {
-  std::vector<uint8_t> bytes(layout_.size, 0);  // a multiple of 16: whole words
-  for (uint32_t c : columns) {
-    bytes[c] = 0xff;
-    std::memset(bytes.data() + layout_.offsets[c], 0xff, physicalSize(columns_[c].type.id));
-  }
+Table::ByteMask Table::wordsOf(const std::vector<uint8_t>& bytes) {
   ByteMask mask;
   for (uint32_t w = 0; w < bytes.size(); w += 8) {
     uint64_t bits;
@@ -291,6 +283,15 @@ Table::ByteMask Table::columnsMask(const std::vector<uint32_t>& columns) const {
     if (bits) mask.push_back({w, bits});
   }
   return mask;
+}
+
+Table::ByteMask Table::columnsMask(const std::vector<uint32_t>& columns) const {
+  std::vector<uint8_t> bytes(layout_.size, 0);  // a multiple of 16: whole words
+  for (uint32_t c : columns) {
+    bytes[c] = 0xff;
+    std::memset(bytes.data() + layout_.offsets[c], 0xff, physicalSize(columns_[c].type.id));
+  }
+  return wordsOf(bytes);
 }
 
 void Table::indexesChanged() {
@@ -312,11 +313,9 @@ bool Table::differUnder(const uint8_t* a, const uint8_t* b, const ByteMask& mask
 }
 
 bool Table::sameKey(const Index& index, const uint8_t* a, const uint8_t* b) const {
-  for (uint32_t col : index.columns()) {
-    if (a[col] != b[col]) return false;
-    uint32_t off = layout_.offsets[col];
-    if (!a[col] && std::memcmp(a + off, b + off, physicalSize(columns_[col].type.id)) != 0)
-      return false;
+  for (const Index::KeyField& f : index.keyFields()) {
+    if (a[f.column] != b[f.column]) return false;
+    if (!a[f.column] && std::memcmp(a + f.rowOffset, b + f.rowOffset, f.size) != 0) return false;
   }
   return true;
 }

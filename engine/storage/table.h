@@ -139,6 +139,8 @@ class Table {
   };
   using ByteMask = std::vector<MaskWord>;
   ByteMask columnsMask(const std::vector<uint32_t>& columns) const;
+  // The non-zero 8-byte words of a byte mask (its size a multiple of 8).
+  static ByteMask wordsOf(const std::vector<uint8_t>& bytes);
   void indexesChanged();  // recomputes keyColumnsMask_
   // Whether two tuples differ in some byte under the mask.
   static bool differUnder(const uint8_t* a, const uint8_t* b, const ByteMask& mask);

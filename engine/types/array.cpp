@@ -153,9 +153,7 @@ const VarString* ArrayBuilder::finish(Arena& arena) const {
 namespace {
 
 // array_isspace: the whitespace array_in skips (not the locale's isspace).
-bool arraySpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
+bool arraySpace(char c) { return scalarSpace(c); }  // the same six characters
 
 bool equalsNullWord(std::string_view s) {
   if (s.size() != 4) return false;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "engine/error.h"
+#include "engine/types/scalar_text.h"
 #include "engine/types/time_zone.h"
 
 namespace duet {
@@ -37,9 +38,6 @@ const char* kindName(Kind k) {
                  datestyleHint ? "Perhaps you need a different \"datestyle\" setting." : "");
 }
 
-bool isSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 char lower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
 
@@ -83,8 +81,8 @@ size_t readNumber(std::string_view s, size_t i, int64_t* value) {
 
 Parsed parse(std::string_view text, Kind kind) {
   size_t b = 0, e = text.size();
-  while (b < e && isSpace(text[b])) ++b;
-  while (e > b && isSpace(text[e - 1])) --e;
+  while (b < e && scalarSpace(text[b])) ++b;
+  while (e > b && scalarSpace(text[e - 1])) --e;
   std::string_view s = text.substr(b, e - b);
   Parsed p;
   if (equalsIgnoreCase(s, "epoch")) p.special = Parsed::Epoch;
@@ -109,7 +107,7 @@ Parsed parse(std::string_view text, Kind kind) {
   bool hasTime = false;
   size_t j = i;
   if (j < s.size() && (s[j] == 'T' || s[j] == 't')) ++j;
-  else while (j < s.size() && isSpace(s[j])) ++j;
+  else while (j < s.size() && scalarSpace(s[j])) ++j;
   if (j > i && j < s.size() && isDigit(s[j])) {
     hasTime = true;
     i = j;
@@ -145,7 +143,7 @@ Parsed parse(std::string_view text, Kind kind) {
 
   // Time zone.
   j = i;
-  while (j < s.size() && isSpace(s[j])) ++j;
+  while (j < s.size() && scalarSpace(s[j])) ++j;
   if (j < s.size() && (s[j] == '+' || s[j] == '-')) {
     bool west = s[j] == '-';
     i = j + 1;
@@ -182,12 +180,12 @@ Parsed parse(std::string_view text, Kind kind) {
     p.hasZone = true;
     p.zoneEast = static_cast<int32_t>(west ? -off : off);
   } else if (j < s.size() && (s[j] == 'Z' || s[j] == 'z') &&
-             (j + 1 == s.size() || isSpace(s[j + 1]))) {
+             (j + 1 == s.size() || scalarSpace(s[j + 1]))) {
     p.hasZone = true;
     i = j + 1;
   } else if (j + 3 <= s.size() &&
              (equalsIgnoreCase(s.substr(j, 3), "utc") || equalsIgnoreCase(s.substr(j, 3), "gmt")) &&
-             (j + 3 == s.size() || isSpace(s[j + 3]))) {
+             (j + 3 == s.size() || scalarSpace(s[j + 3]))) {
     p.hasZone = true;
     i = j + 3;
   }
@@ -195,7 +193,7 @@ Parsed parse(std::string_view text, Kind kind) {
   // Era.
   bool bc = false;
   j = i;
-  while (j < s.size() && isSpace(s[j])) ++j;
+  while (j < s.size() && scalarSpace(s[j])) ++j;
   if (j > i && j + 2 == s.size() && equalsIgnoreCase(s.substr(j), "bc")) {
     bc = true;
     i = s.size();

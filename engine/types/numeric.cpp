@@ -96,9 +96,6 @@ void align(NumericRep a, NumericRep b, u128* ma, u128* mb, int* scale) {
     raiseNumericOverflow();
 }
 
-bool isSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -135,9 +132,9 @@ NumericRep roundOrTrunc(NumericRep v, int scale, bool round) {
 
 NumericRep parseNumeric(std::string_view text) {
   size_t i = 0, n = text.size();
-  while (i < n && isSpace(text[i])) ++i;
+  while (i < n && scalarSpace(text[i])) ++i;
   size_t end = n;
-  while (end > i && isSpace(text[end - 1])) --end;
+  while (end > i && scalarSpace(text[end - 1])) --end;
   std::string_view body = text.substr(i, end - i);
   {
     std::string_view unsigned_body = body;
