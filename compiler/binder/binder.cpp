@@ -58,6 +58,17 @@ ExprPtr notExpr(ExprPtr a) {
   return e;
 }
 
+// Whether a column reference names something of `scope`: for t.x, that scope has a FROM
+// item t (PostgreSQL then looks no further out, even if t has no column x).
+bool refersTo(const sql::ColumnRef& ref, const Scope& scope) {
+  if (ref.names.size() >= 2) {
+    for (const auto& entry : scope.entries)
+      if (entry.alias == ref.names[ref.names.size() - 2]) return true;
+    return false;
+  }
+  return findUnqualified(scope, ref.names[0], 0, scope.entries.size()).matches > 0;
+}
+
 bool isAggregateName(const std::string& n) {
   return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max";
 }
@@ -74,6 +85,7 @@ bool exprEquals(const Expr& a, const Expr& b, const std::vector<int>* paramClass
   if (a.kind != b.kind || !(a.type == b.type) || a.op != b.op || a.column != b.column ||
       !sameParam(a.param, b.param) || a.negated != b.negated || a.constNull != b.constNull ||
       a.function != b.function || a.routine != b.routine || a.constString != b.constString ||
+      a.subplan != b.subplan || a.sublink != b.sublink || a.captures != b.captures ||
       std::memcmp(a.constant, b.constant, sizeof a.constant) != 0 || a.args.size() != b.args.size())
     return false;
   for (size_t i = 0; i < a.args.size(); ++i)
@@ -297,15 +309,18 @@ ExprPtr Binder::bindVariable(const sql::ColumnRef& ref, const Scope& scope) {
   if (!request_.resolveVariable || bindingDefault_) return nullptr;
   int param = request_.resolveVariable(ref.names, ref.location);
   if (param < 0) return nullptr;
-  bool column = false;
-  if (ref.names.size() == 1) {
-    column = findUnqualified(scope, ref.names[0], 0, scope.entries.size()).matches > 0;
-  } else {
+  // A column of this query or of one it is a subquery of.
+  auto hasColumn = [&](const Scope& s) {
+    if (ref.names.size() == 1) return findUnqualified(s, ref.names[0], 0, s.entries.size()).matches > 0;
+    bool found = false;
     const std::string& table = ref.names[ref.names.size() - 2];
-    for (const auto& entry : scope.entries)
+    for (const auto& entry : s.entries)
       if (entry.alias == table)
-        for (const auto& n : entry.names) column = column || n == ref.names.back();
-  }
+        for (const auto& n : entry.names) found = found || n == ref.names.back();
+    return found;
+  };
+  bool column = hasColumn(scope);
+  for (const OuterLevel* level : outer_) column = column || hasColumn(*level->scope);
   if (column && request_.columnsHideVariables) return nullptr;
   if (column) {
     std::string shown;
@@ -319,6 +334,100 @@ ExprPtr Binder::bindVariable(const sql::ColumnRef& ref, const Scope& scope) {
 
 ExprPtr Binder::bindColumn(const sql::ColumnRef& ref, const Scope& scope) {
   if (ExprPtr variable = bindVariable(ref, scope)) return variable;
+  if (!outer_.empty() && !refersTo(ref, scope))
+    if (ExprPtr outer = outerColumn(ref, outer_.size() - 1)) return outer;
+  return bindLocalColumn(ref, scope);
+}
+
+ExprPtr Binder::outerColumn(const sql::ColumnRef& ref, size_t level) {
+  OuterLevel& L = *outer_[level];
+  ExprPtr value;
+  if (refersTo(ref, *L.scope)) {
+    // Bound as that query binds it: over its aggregation's output when it aggregates.
+    std::vector<OuterLevel*> inner(outer_.begin() + static_cast<std::ptrdiff_t>(level), outer_.end());
+    outer_.resize(level);
+    try {
+      value = bind(ref, *L.scope, L.agg);
+    } catch (const SqlError& e) {
+      outer_.insert(outer_.end(), inner.begin(), inner.end());
+      if (e.code != sqlstate::kGroupingError) throw;
+      std::string shown = ref.names.size() >= 2 ? ref.names[ref.names.size() - 2] + "." + ref.names.back() : ref.names.back();
+      if (ref.names.size() < 2)
+        for (const auto& entry : L.scope->entries)
+          for (const auto& n : entry.names)
+            if (n == ref.names.back()) shown = entry.alias + "." + n;
+      fail(sqlstate::kGroupingError, fmt::format("subquery uses ungrouped column \"{}\" from outer query", shown),
+           ref.location);
+    }
+    outer_.insert(outer_.end(), inner.begin(), inner.end());
+  } else if (level > 0) {
+    value = outerColumn(ref, level - 1);
+  }
+  if (!value) return nullptr;
+  if (value->kind == ExprKind::Param) return value;  // a PL/pgSQL variable needs no capture
+  size_t index = 0;
+  while (index < L.captures.size() && !exprEquals(*L.captures[index], *value)) ++index;
+  if (index == L.captures.size()) L.captures.push_back(plan::cloneExpr(*value));
+  auto outerRef = std::make_unique<Expr>(ExprKind::OuterRef, value->type);
+  outerRef->column = static_cast<int>(index);
+  return outerRef;
+}
+
+ExprPtr Binder::bindSubLink(const sql::SubLink& s, const Scope& scope, AggContext* agg) {
+  if (!planSubquery_) fail(sqlstate::kFeatureNotSupported, "subqueries are not supported here", s.location);
+  OuterLevel level{&scope, agg, {}};
+  std::vector<OutputColumn> columns;
+  outer_.push_back(&level);
+  plan::NodePtr sub;
+  try {
+    sub = planSubquery_(*s.subquery, columns);
+  } catch (...) {
+    outer_.pop_back();
+    throw;
+  }
+  outer_.pop_back();
+  auto e = std::make_unique<Expr>(ExprKind::Subquery, SqlType{TypeId::Bool, -1});
+  e->captures = static_cast<int>(level.captures.size());
+  e->args = std::move(level.captures);
+  switch (s.link) {
+    case sql::SubLinkKind::Exists: e->sublink = plan::Sublink::Exists; break;
+    case sql::SubLinkKind::Scalar:
+      if (columns.size() != 1) fail(sqlstate::kSyntaxError, "subquery must return only one column", s.location);
+      e->sublink = plan::Sublink::Scalar;
+      e->type = columns[0].type;
+      break;
+    case sql::SubLinkKind::Any:
+    case sql::SubLinkKind::All: {
+      if (columns.size() > 1) fail(sqlstate::kSyntaxError, "subquery has too many columns", s.location);
+      static const std::pair<const char*, Op> compares[] = {{"=", Op::Eq}, {"<>", Op::Ne}, {"!=", Op::Ne}, {"<", Op::Lt},
+                                                            {"<=", Op::Le}, {">", Op::Gt}, {">=", Op::Ge}};
+      for (auto& [name, o] : compares)
+        if (s.op == name) e->op = o;
+      ExprPtr left = bind(*s.test, scope, agg);
+      if (e->op == Op::None)
+        fail(sqlstate::kUndefinedFunction,
+             fmt::format("operator does not exist: {} {} {}", typeName(left->type), s.op, typeName(columns[0].type)),
+             s.location);
+      // Both sides in their common type: the subquery's column through a projection.
+      ExprPtr right = plan::makeColumn(0, columns[0].type);
+      unify(left, right, s.op, s.location);
+      if (right->kind != ExprKind::Column) {
+        auto project = std::make_unique<plan::Node>(plan::NodeKind::Project);
+        project->outputTypes = {right->type};
+        project->exprs.push_back(std::move(right));
+        project->children.push_back(std::move(sub));
+        sub = std::move(project);
+      }
+      e->sublink = s.link == sql::SubLinkKind::Any ? plan::Sublink::Any : plan::Sublink::All;
+      e->args.push_back(std::move(left));
+      break;
+    }
+  }
+  e->subplan = std::shared_ptr<plan::Node>(sub.release());
+  return e;
+}
+
+ExprPtr Binder::bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope) {
   const std::string& column = ref.names.back();
   const ScopeEntry* found = nullptr;
   int index = -1;
@@ -419,6 +528,14 @@ std::string Binder::targetName(const sql::Expr& e) {
     }
     case K::Case: return "case";
     case K::Array: return "array";
+    case K::SubLink: {
+      // EXISTS names its column "exists"; a scalar subquery takes its column's name.
+      const auto& link = e.as<sql::SubLink>();
+      if (link.link == sql::SubLinkKind::Exists) return "exists";
+      if (link.link != sql::SubLinkKind::Scalar || link.subquery->targets.size() != 1) return "?column?";
+      const sql::ResTarget& t = link.subquery->targets[0];
+      return t.alias.empty() ? targetName(*t.expr) : t.alias;
+    }
     case K::Subscript: return targetName(*e.as<sql::Subscript>().arg);
     case K::SqlValue: {
       switch (e.as<sql::SqlValue>().value) {
@@ -860,7 +977,7 @@ ExprPtr Binder::bindSubscript(const sql::Subscript& s, const Scope& scope, AggCo
 ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
   using K = sql::ExprKind;
   // Over an aggregation, a whole expression that is a GROUP BY item reads its output.
-  if (agg && e.kind != K::Literal && e.kind != K::Param && !containsAggregate(e)) {
+  if (agg && e.kind != K::Literal && e.kind != K::Param && e.kind != K::SubLink && !containsAggregate(e)) {
     if (!agg->groupExprs.empty() || e.kind == K::ColumnRef) {
       ExprPtr plain = bind(e, scope, nullptr);
       if (plain->kind == ExprKind::Param) return plain;  // a PL/pgSQL variable
@@ -1084,7 +1201,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
           fail(sqlstate::kFeatureNotSupported, "this SQL value function is not supported yet", e.location);
       }
     }
-    case K::SubLink: fail(sqlstate::kFeatureNotSupported, "subqueries are not supported yet", e.location);
+    case K::SubLink: return bindSubLink(e.as<sql::SubLink>(), scope, agg);
     case K::Row: fail(sqlstate::kFeatureNotSupported, "row expressions are not supported yet", e.location);
     case K::Default: fail(sqlstate::kSyntaxError, "DEFAULT is not allowed in this context", e.location);
   }

@@ -2,6 +2,7 @@
 // coercion rules and parameter type inference), and turns AST expressions into bound
 // plan::Expr trees. Used by the statement planners in this folder.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -83,6 +84,12 @@ class Binder {
   static std::string targetName(const sql::Expr& e);
   static bool containsAggregate(const sql::Expr& e);
 
+  // Planning a subquery is the statement planner's work (FROM, GROUP BY, ORDER BY...): it
+  // hands the binder this to call for each subquery in an expression. The subquery's
+  // columns are returned in `columns`.
+  using SubqueryPlanner = std::function<plan::NodePtr(const sql::SelectStmt&, std::vector<OutputColumn>& columns)>;
+  void setSubqueryPlanner(SubqueryPlanner p) { planSubquery_ = std::move(p); }
+
   std::vector<SqlType>& paramTypes() { return paramTypes_; }
   // Per parameter: its equality class for exprEquals (itself, or the first lifted string
   // literal of the same text).
@@ -102,6 +109,21 @@ class Binder {
   // of the scope has the name too (plpgsql.variable_conflict = error).
   plan::ExprPtr routineCall(const RoutineCandidate& r, std::vector<plan::ExprPtr> args, uint32_t location);
   plan::ExprPtr bindVariable(const sql::ColumnRef& ref, const Scope& scope);
+  plan::ExprPtr bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope);
+  plan::ExprPtr bindSubLink(const sql::SubLink& s, const Scope& scope, AggContext* agg);
+  // A reference that no column of the innermost query matches, resolved in the query that
+  // encloses subquery `level` (outer_[level]) or further out; null if no query has it.
+  plan::ExprPtr outerColumn(const sql::ColumnRef& ref, size_t level);
+
+  // A subquery being bound: the scope (and aggregation) of the query it appears in, and
+  // the values of that query it reads, in the order its OuterRefs number them.
+  struct OuterLevel {
+    const Scope* scope;
+    AggContext* agg;
+    std::vector<plan::ExprPtr> captures;
+  };
+  std::vector<OuterLevel*> outer_;  // innermost last
+  SubqueryPlanner planSubquery_;
 
  public:
   // Resolves a call among the catalog's routines (PostgreSQL's func_select_candidate,

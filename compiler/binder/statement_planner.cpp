@@ -231,7 +231,11 @@ struct FromPlan {
 
 class StatementPlanner {
  public:
-  explicit StatementPlanner(const PlanRequest& r) : req_(r), b_(r) {}
+  explicit StatementPlanner(const PlanRequest& r) : req_(r), b_(r) {
+    b_.setSubqueryPlanner([this](const sql::SelectStmt& s, std::vector<OutputColumn>& columns) {
+      return planSubquery(s, columns);
+    });
+  }
 
   PlannedStatement run() {
     auto out = std::make_unique<PreparedPlan>();
@@ -287,6 +291,7 @@ class StatementPlanner {
   void fixExpr(plan::Expr& e) {
     if (e.kind == ExprKind::Param) e.type = b_.paramTypes()[e.param];
     for (auto& a : e.args) fixExpr(*a);
+    if (e.subplan) fixParamTypes(*e.subplan);
   }
   void fixParamTypes(Node& n) {
     auto fixAll = [&](std::vector<ExprPtr>& v) { for (auto& e : v) if (e) fixExpr(*e); };
@@ -335,9 +340,8 @@ class StatementPlanner {
                    std::vector<const sql::Expr*>& conditions, std::vector<MergingJoin>& merging) {
     switch (ref.kind) {
       case sql::TableRefKind::Table:
-      case sql::TableRefKind::Function: tables.push_back(&ref); return;
-      case sql::TableRefKind::Subquery:
-        b_.fail(sqlstate::kFeatureNotSupported, "subqueries in FROM are not supported yet", ref.location);
+      case sql::TableRefKind::Function:
+      case sql::TableRefKind::Subquery: tables.push_back(&ref); return;
       case sql::TableRefKind::Join: {
         const auto& j = ref.as<sql::JoinRef>();
         if (j.type != sql::JoinType::Inner && j.type != sql::JoinType::Cross)
@@ -406,8 +410,10 @@ class StatementPlanner {
   // coerced argument list is left in boundArgs_.
   const RoutineCandidate& resolveCall(const sql::FuncCall& call, bool procedure) {
     Scope none;
-    boundArgs_.clear();
-    for (const auto& a : call.args) boundArgs_.push_back(b_.bind(*a, none));
+    // Bound into a local list first: an argument may hold a subquery, planned meanwhile.
+    std::vector<ExprPtr> args;
+    for (const auto& a : call.args) args.push_back(b_.bind(*a, none));
+    boundArgs_ = std::move(args);
     const RoutineCandidate* r = b_.resolveRoutine(call, boundArgs_, procedure);
     if (!r) b_.failUndefinedRoutine(call.names.back(), boundArgs_, procedure, call.location);
     return *r;
@@ -457,6 +463,36 @@ class StatementPlanner {
         for (size_t i = 0; i < f.alias->columns.size() && i < e.names.size(); ++i) e.names[i] = f.alias->columns[i];
       e.types = r.resultTypes;
     }
+    e.joinColumn.assign(e.names.size(), -1);
+    return node;
+  }
+
+  // A subquery in an expression or in FROM: planned like a SELECT of its own, its unknown
+  // literals made text whatever the statement around it does with its own.
+  NodePtr planSubquery(const sql::SelectStmt& s, std::vector<OutputColumn>& columns) {
+    bool resolve = resolveUnknowns_;
+    resolveUnknowns_ = true;
+    NodePtr node = planSelect(s, columns);
+    resolveUnknowns_ = resolve;
+    return node;
+  }
+
+  // FROM (SELECT ...) AS alias [(columns)]: its plan and scope entry. It sees the queries
+  // this one is a subquery of, but not the other FROM items beside it (no LATERAL).
+  NodePtr subqueryItem(const sql::RangeSubquery& r, ScopeEntry& e) {
+    std::vector<OutputColumn> columns;
+    NodePtr node = planSubquery(*r.subquery, columns);
+    e.alias = r.alias->name;
+    for (const auto& c : columns) {
+      e.names.push_back(c.name);
+      e.types.push_back(c.type);
+    }
+    if (r.alias->columns.size() > e.names.size())
+      b_.fail(sqlstate::kInvalidColumnReference,
+              fmt::format("table \"{}\" has {} columns available but {} columns specified", e.alias, e.names.size(),
+                          r.alias->columns.size()),
+              r.location);
+    for (size_t i = 0; i < r.alias->columns.size(); ++i) e.names[i] = r.alias->columns[i];
     e.joinColumn.assign(e.names.size(), -1);
     return node;
   }
@@ -562,6 +598,8 @@ class StatementPlanner {
       functionScans.emplace_back();
       if (ref->kind == sql::TableRefKind::Function) {
         functionScans.back() = functionItem(ref->as<sql::RangeFunction>(), entry);
+      } else if (ref->kind == sql::TableRefKind::Subquery) {
+        functionScans.back() = subqueryItem(ref->as<sql::RangeSubquery>(), entry);
       } else {
         const auto& t = ref->as<sql::RangeTable>();
         tb = &resolve(t.name);
@@ -724,6 +762,7 @@ class StatementPlanner {
     if (!s.distinctOn.empty()) b_.fail(sqlstate::kFeatureNotSupported, "DISTINCT ON is not supported yet", s.begin);
     NodePtr node;
     std::vector<ExprPtr> targets;
+    std::vector<plan::SortKey> orderExprs;
     Scope scope;
     binder::AggContext aggCtx;
     binder::AggContext* agg = nullptr;
@@ -759,7 +798,7 @@ class StatementPlanner {
       if (aggregating) {
         ExprPtr having = s.having ? b_.coerceToBool(b_.bind(*s.having, scope, agg), "HAVING", s.having->location) : nullptr;
         // ORDER BY expressions may add aggregates: bind them before building the node.
-        orderExprs_ = bindOrderBy(s, scope, agg, targets, columns);
+        orderExprs = bindOrderBy(s, scope, agg, targets, columns);
         auto a = std::make_unique<Node>(NodeKind::Aggregate);
         for (const auto& g : aggCtx.groupExprs) a->outputTypes.push_back(g->type);
         for (const auto& sp : aggCtx.aggs) a->outputTypes.push_back(sp.resultType);
@@ -769,11 +808,11 @@ class StatementPlanner {
         binder::minMaxFromIndex(*a);
         node = filter(std::move(a), std::move(having));
       } else {
-        orderExprs_ = bindOrderBy(s, scope, nullptr, targets, columns);
+        orderExprs = bindOrderBy(s, scope, nullptr, targets, columns);
       }
       node = project(std::move(node), std::move(targets));
     }
-    if (s.body == sql::SelectStmt::Body::Values) orderExprs_ = valuesOrder(s, columns);
+    if (s.body == sql::SelectStmt::Body::Values) orderExprs = valuesOrder(s, columns);
     size_t visible = columns.size();
     if (s.distinct) {
       if (node->outputTypes.size() > visible)
@@ -783,10 +822,10 @@ class StatementPlanner {
       d->children.push_back(std::move(node));
       node = std::move(d);
     }
-    if (!orderExprs_.empty()) {
+    if (!orderExprs.empty()) {
       auto sort = std::make_unique<Node>(NodeKind::Sort);
       sort->outputTypes = node->outputTypes;
-      sort->sortKeys = std::move(orderExprs_);
+      sort->sortKeys = std::move(orderExprs);
       sort->children.push_back(std::move(node));
       node = binder::sortFromIndex(std::move(sort), s.limit != nullptr);
     }
@@ -1067,7 +1106,6 @@ class StatementPlanner {
   Binder b_;
   std::vector<ExprPtr> boundArgs_;  // of the last resolveCall
   std::vector<std::unique_ptr<TableBinding>> bindings_;
-  std::vector<plan::SortKey> orderExprs_;
   bool resolveUnknowns_ = true;  // unknown-typed outputs become text
 };
 

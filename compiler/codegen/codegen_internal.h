@@ -72,6 +72,11 @@ class Codegen {
   llvm::Value* inlineArrayCall(const std::string& function, TypeId resultType,
                                const std::vector<Val>& args);
 
+  // --- subqueries (subquery_codegen.cpp) ------------------------------------------------
+  Val subquery(const plan::Expr& e, const Row& row);
+  // Emits flag = false where each execution of the current statement begins.
+  void resetPerStatement(llvm::AllocaInst* flag);
+
   // --- plans (plan_codegen.cpp) ---------------------------------------------------------
   void produce(const plan::Node& node, const Consumer& consume);
 
@@ -85,6 +90,12 @@ class Codegen {
   llvm::BasicBlock* entry_ = nullptr;
   std::vector<llvm::BasicBlock*> pipelineEnd_;  // where a LIMIT jumps when satisfied
   Row paramRow_;                   // parameters loaded once in the entry block
+  // The values captured by each enclosing subquery being generated, innermost last
+  // (ExprKind::OuterRef reads the last).
+  std::vector<Row> correlation_;
+  // Where each execution of the statement being generated begins, when the function runs
+  // several (a routine's embedded statements); null: the entry block.
+  llvm::BasicBlock* statementStart_ = nullptr;
   llvm::Type* ptrTy_;
   llvm::Type* i64Ty_;
 };

@@ -177,6 +177,8 @@ Val Codegen::expr(const Expr& e, const Row& row) {
     case ExprKind::Column:
     case ExprKind::Aggregate: return row.at(e.column);
     case ExprKind::Param: return paramRow_.at(e.param);
+    case ExprKind::OuterRef: return correlation_.back().at(e.column);
+    case ExprKind::Subquery: return subquery(e, row);
     case ExprKind::Const: {
       llvm::Type* t = sqlType(e.type.id);
       if (e.constNull) return {llvm::Constant::getNullValue(t), b_.getTrue()};

@@ -253,6 +253,24 @@ void duet_q_check_limit(int64_t limit, int64_t offset) {
   if (offset < 0) throw SqlError("2201X", "OFFSET must not be negative");
 }
 
+void duet_q_subquery_rows_error() {
+  throw SqlError(sqlstate::kCardinalityViolation, "more than one row returned by a subquery used as an expression");
+}
+
+void duet_q_state_mark(QueryContext* ctx, uint64_t* mark) {
+  mark[0] = ctx->buffers.size();
+  mark[1] = ctx->groups.size();
+  mark[2] = ctx->joins.size();
+}
+
+void duet_q_state_release(QueryContext* ctx, const uint64_t* mark) {
+  ctx->buffers.resize(mark[0]);
+  ctx->groups.resize(mark[1]);
+  ctx->joins.resize(mark[2]);
+}
+
+const VarString* duet_q_own_string(const VarString* s) { return statementArena().makeString(s->view()); }
+
 static SessionServices& sessionOf(QueryContext* ctx) {
   if (!ctx->session) throw SqlError(sqlstate::kFeatureNotSupported, "user-defined functions cannot be called here");
   return *ctx->session;
@@ -281,6 +299,8 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_statement_timestamp), DUET_Q(duet_q_clock_timestamp),
       DUET_Q(duet_q_current_setting), DUET_Q(duet_q_setting_exists), DUET_Q(duet_q_check_limit),
       DUET_Q(duet_q_call_routine), DUET_Q(duet_q_call_routine_rows),
+      DUET_Q(duet_q_subquery_rows_error), DUET_Q(duet_q_state_mark), DUET_Q(duet_q_state_release),
+      DUET_Q(duet_q_own_string),
   };
 #undef DUET_Q
   *count = sizeof symbols / sizeof symbols[0];

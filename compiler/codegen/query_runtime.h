@@ -210,6 +210,14 @@ void duet_q_call_routine(duet::rt::QueryContext* ctx, uint32_t oid, const uint8_
 // FROM f(args) and CALL: the routine's rows, in a buffer of `layout` owned by the context.
 duet::rt::TupleBuffer* duet_q_call_routine_rows(duet::rt::QueryContext* ctx, uint32_t oid, const uint8_t* args,
                                                 const duet::TupleLayout* layout);
+// 21000: a scalar subquery produced a second row.
+[[noreturn]] void duet_q_subquery_rows_error();
+// A subquery run once per row of its enclosing query frees the runtime state it created
+// (buffers, group and join tables) after each run: mark[3] records how much existed before.
+void duet_q_state_mark(duet::rt::QueryContext* ctx, uint64_t* mark);
+void duet_q_state_release(duet::rt::QueryContext* ctx, const uint64_t* mark);
+// A copy of `s` in the statement arena, for a value that must outlive the state it was read from.
+const duet::VarString* duet_q_own_string(const duet::VarString* s);
 // Every duet_q_* entry point, for the JIT to register by name.
 struct DuetQuerySymbol { const char* name; void* address; };
 const DuetQuerySymbol* duet_q_symbols(size_t* count);

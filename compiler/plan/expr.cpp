@@ -40,6 +40,9 @@ ExprPtr cloneExpr(const Expr& src) {
   e->function = src.function;
   e->routine = src.routine;
   for (const auto& a : src.args) e->args.push_back(cloneExpr(*a));
+  e->sublink = src.sublink;
+  e->subplan = src.subplan;
+  e->captures = src.captures;
   return e;
 }
 

@@ -10,6 +10,8 @@
 
 namespace duet::plan {
 
+struct Node;
+
 enum class ExprKind : uint8_t {
   Column,    // a column of the input row: `column`
   Const,     // a constant: `constant` (+ constNull)
@@ -30,7 +32,15 @@ enum class ExprKind : uint8_t {
   RoutineCall,  // a user-defined function `routine` (catalog oid) over args, which are
                 // already of its argument types; not strict: NULL arguments are passed
   ArrayBuild,  // ARRAY[args...]: `type` is the array type, every arg has its element type
+  Subquery,  // a subquery in an expression (`sublink`) running `subplan`. args: the values
+             // of the enclosing query it reads (its correlation), then for Any/All the
+             // left operand, compared with `op` to the subplan's single column (both of
+             // one type). Inside subplan, OuterRef i reads args[i].
+  OuterRef,  // `column`-th value captured by the innermost enclosing Subquery
 };
+
+// EXISTS (q); (q) yielding one value; x op ANY (q) (x IN (q) is x = ANY); x op ALL (q).
+enum class Sublink : uint8_t { Exists, Scalar, Any, All };
 
 enum class Op : uint8_t { None, Add, Sub, Mul, Div, Mod, Pow, Neg, Not, Concat, Eq, Ne, Lt, Le, Gt, Ge };
 
@@ -50,6 +60,9 @@ struct Expr {
   std::string function;                         // runtime symbol for Call
   uint32_t routine = 0;                         // RoutineCall: the routine's oid
   std::vector<std::unique_ptr<Expr>> args;
+  Sublink sublink = Sublink::Exists;            // Subquery
+  std::shared_ptr<Node> subplan;                // Subquery: shared by copies of the expression
+  int captures = 0;                             // Subquery: how many of args are captures
 
   Expr(ExprKind k, SqlType t) : kind(k), type(t) {}
 };

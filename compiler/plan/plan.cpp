@@ -47,6 +47,30 @@ std::string rangeDetail(const Node& n) {
   return s;
 }
 
+// The plans of the subqueries in an expression, outermost first.
+void subplansOf(const Expr* e, std::vector<const Node*>& out) {
+  if (!e) return;
+  if (e->subplan) out.push_back(e->subplan.get());
+  for (const auto& a : e->args) subplansOf(a.get(), out);
+}
+
+std::vector<const Node*> subplansOf(const Node& n) {
+  std::vector<const Node*> out;
+  auto all = [&](const std::vector<ExprPtr>& v) { for (const auto& e : v) subplansOf(e.get(), out); };
+  all(n.keys);
+  subplansOf(n.rangeLow.get(), out);
+  subplansOf(n.rangeHigh.get(), out);
+  subplansOf(n.predicate.get(), out);
+  all(n.exprs);
+  all(n.rightKeys);
+  for (const auto& r : n.rows) all(r);
+  for (const auto& a : n.aggs) subplansOf(a.arg.get(), out);
+  subplansOf(n.limit.get(), out);
+  subplansOf(n.offset.get(), out);
+  all(n.returning);
+  return out;
+}
+
 }  // namespace
 
 std::string outline(const Node& node) {
@@ -54,6 +78,7 @@ std::string outline(const Node& node) {
   if (node.kind == NodeKind::IndexRange) s += "[" + rangeDetail(node) + "]";
   else if (node.kind == NodeKind::IndexLookup || node.kind == NodeKind::IndexJoin) s += "[" + node.index->name() + "]";
   else if (node.kind == NodeKind::TableScan) s += "[" + node.table->name() + "]";
+  for (const Node* sub : subplansOf(node)) s += "{" + outline(*sub) + "}";
   if (node.children.empty()) return s;
   s += "(";
   for (size_t i = 0; i < node.children.size(); ++i) {

@@ -85,7 +85,8 @@ struct Node {
 using NodePtr = std::unique_ptr<Node>;
 
 // A one-line outline of a plan tree, e.g. "Filter(IndexRange[t_ab: a = ?, b > ?])", for
-// tests and diagnostics that need to see which access paths the planner chose.
+// tests and diagnostics that need to see which access paths the planner chose. A node's
+// subqueries follow it in braces: "Filter{IndexLookup[t_pkey]}(TableScan[o])".
 std::string outline(const Node& node);
 
 }  // namespace duet::plan

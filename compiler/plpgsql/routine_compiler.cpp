@@ -432,10 +432,16 @@ class RoutineCompiler {
     for (size_t s = 0; s < slotTypes_.size(); ++s) cg_.paramRow_.push_back(loadSlot(static_cast<int>(s)));
     for (const Val& v : extra) cg_.paramRow_.push_back(v);
     llvm::BasicBlock* end = cg_.block("stmt.end");
+    llvm::BasicBlock* start = cg_.block("stmt.start");
+    b_.CreateBr(start);
+    b_.SetInsertPoint(start);
+    llvm::BasicBlock* outerStart = cg_.statementStart_;
+    cg_.statementStart_ = start;
     cg_.pipelineEnd_.push_back(end);
     cg_.produce(*p.stmt.root, consume);
     if (!terminated()) b_.CreateBr(end);
     cg_.pipelineEnd_.pop_back();
+    cg_.statementStart_ = outerStart;
     b_.SetInsertPoint(end);
     cg_.paramRow_ = std::move(savedParams);
   }

@@ -268,3 +268,22 @@ TEST_CASE("joins probe a unique index of the right table per left row", "[compil
   // No key equality with the left side: a hash join.
   CHECK(f.run("select count(*) from u join t on t.a < u.a") == Lines{"7"});
 }
+
+TEST_CASE("subqueries: a correlated one probes an index per outer row, its state freed per run", "[compiler][subquery]") {
+  Fixture f;
+  f.run("insert into t values (1, 'one', 1.5), (2, 'two', 2), (3, null, 3)");
+  f.run("insert into u values (1, 10), (3, 30), (3, 31), (5, 50)");
+  using Lines = std::vector<std::string>;
+  // The correlation (u.a) is a constant inside the subquery: the key of an index lookup.
+  CHECK(f.run("select d, (select b from t where t.a = u.a) from u order by d") ==
+        Lines{"10|one", "30|NULL", "31|NULL", "50|NULL"});
+  CHECK(f.outline == "Sort(Project{Project(IndexLookup[t_pkey])}(TableScan[u]))");
+  CHECK(f.run("select d from u where exists (select 1 from t where t.a = u.a and t.c > 2) order by d") ==
+        Lines{"30", "31"});
+  // A sort per outer row (its buffer released after each run) and a string read from it.
+  CHECK(f.run("select d, (select b from t where t.a <= u.a and b is not null order by b desc limit 1) from u order by d") ==
+        Lines{"10|one", "30|two", "31|two", "50|two"});
+  CHECK(f.run("select a from t where a not in (select a from u) order by a") == Lines{"2"});
+  CHECK(f.run("select a from t where a not in (select null::int from u) order by a").empty());
+  CHECK_THROWS_AS(f.run("select (select a from u)"), SqlError);
+}

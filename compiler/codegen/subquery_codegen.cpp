@@ -1,0 +1,146 @@
+// Subqueries in expressions (plan::ExprKind::Subquery), generated inline: the subquery's
+// plan becomes a loop nest at the point where the expression is evaluated, so the values it
+// captures from the enclosing row are plain SSA values, and a correlated lookup such as
+// `(SELECT max(x) FROM t WHERE t.k = o.k)` is an index probe per outer row with no call.
+//
+// EXISTS and ANY stop at the first row that decides them, ALL at the first that refutes
+// it. A subquery that captures nothing (an uncorrelated EXISTS or scalar) runs at most once
+// per statement execution: on first use, as PostgreSQL's initplans do, so that an error
+// it raises surfaces only where its value is needed.
+#include "compiler/codegen/codegen_internal.h"
+
+namespace duet::codegen {
+
+using plan::Expr;
+using plan::NodeKind;
+using plan::Sublink;
+
+namespace {
+
+// Whether running `node` creates runtime state (buffers, group or join tables) in the
+// query context, which a subquery run per outer row must free after each run.
+bool holdsState(const plan::Node& node) {
+  switch (node.kind) {
+    case NodeKind::Sort:
+    case NodeKind::HashJoin:
+    case NodeKind::Distinct:
+    case NodeKind::Materialize:
+    case NodeKind::NestedLoopJoin:
+    case NodeKind::FunctionScan: return true;
+    case NodeKind::Aggregate:
+      if (!node.exprs.empty()) return true;
+      for (const auto& a : node.aggs)
+        if (a.distinct) return true;
+      break;
+    default: break;
+  }
+  for (const auto& c : node.children)
+    if (holdsState(*c)) return true;
+  return false;
+}
+
+}  // namespace
+
+void Codegen::resetPerStatement(llvm::AllocaInst* flag) {
+  if (statementStart_) {
+    llvm::IRBuilder<> sb(statementStart_, statementStart_->getFirstInsertionPt());
+    sb.CreateStore(b_.getFalse(), flag);
+  } else {  // the function runs one statement: reset it right where it is allocated
+    llvm::IRBuilder<> sb(entry_, std::next(flag->getIterator()));
+    sb.CreateStore(b_.getFalse(), flag);
+  }
+}
+
+Val Codegen::subquery(const Expr& e, const Row& row) {
+  auto& b = b_;
+  Row captured;
+  for (int i = 0; i < e.captures; ++i) captured.push_back(expr(*e.args[i], row));
+  bool quantified = e.sublink == Sublink::Any || e.sublink == Sublink::All;
+  Val left{};
+  if (quantified) left = expr(*e.args[e.captures], row);
+
+  llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+  llvm::Type* valueType = sqlType(e.type.id);
+  llvm::AllocaInst* value = eb.CreateAlloca(valueType);
+  llvm::AllocaInst* isNull = eb.CreateAlloca(b.getInt1Ty());
+  llvm::AllocaInst* seen = e.sublink == Sublink::Scalar ? eb.CreateAlloca(b.getInt1Ty()) : nullptr;
+  bool once = e.captures == 0 && !quantified;
+  llvm::AllocaInst* done = nullptr;
+  if (once) {
+    done = eb.CreateAlloca(b.getInt1Ty());
+    resetPerStatement(done);
+  }
+  bool release = !once && holdsState(*e.subplan);
+
+  auto run = [&] {
+    bool initial = e.sublink == Sublink::All;  // ALL holds over no rows; the others do not
+    b.CreateStore(e.sublink == Sublink::Scalar ? llvm::Constant::getNullValue(valueType) : i1(initial), value);
+    b.CreateStore(i1(e.sublink == Sublink::Scalar), isNull);
+    if (seen) b.CreateStore(b.getFalse(), seen);
+    llvm::Value* mark = nullptr;
+    if (release) {
+      mark = eb.CreateAlloca(llvm::ArrayType::get(i64Ty_, 3));
+      call("duet_q_state_mark", b.getVoidTy(), {qctx_, mark});
+    }
+    correlation_.push_back(std::move(captured));
+    llvm::BasicBlock* end = block("subquery.end");
+    pipelineEnd_.push_back(end);
+    produce(*e.subplan, [&](Row& r) {
+      switch (e.sublink) {
+        case Sublink::Exists:
+          // Inside an if, so that whatever the producer emits after this row still has
+          // an open block to go into.
+          ifThen(b.getTrue(), [&] {
+            b.CreateStore(b.getTrue(), value);
+            b.CreateBr(end);
+          });
+          break;
+        case Sublink::Scalar:
+          ifThen(b.CreateLoad(b.getInt1Ty(), seen), [&] { call("duet_q_subquery_rows_error", b.getVoidTy(), {}); });
+          b.CreateStore(b.getTrue(), seen);
+          b.CreateStore(r[0].v, value);
+          b.CreateStore(r[0].null, isNull);
+          break;
+        case Sublink::Any:
+        case Sublink::All: {
+          Val c = strict({left.null, r[0].null}, TypeId::Bool,
+                         [&] { return compare(e.op, e.args[e.captures]->type.id, left.v, r[0].v); });
+          // ANY is decided by a true comparison, ALL by a false one; a NULL one makes the
+          // answer NULL unless a deciding row follows.
+          llvm::Value* decides = b.CreateAnd(b.CreateNot(c.null), e.sublink == Sublink::Any ? c.v : b.CreateNot(c.v));
+          ifThen(decides, [&] {
+            b.CreateStore(i1(e.sublink == Sublink::Any), value);
+            b.CreateStore(b.getFalse(), isNull);
+            b.CreateBr(end);
+          });
+          ifThen(c.null, [&] { b.CreateStore(b.getTrue(), isNull); });
+          break;
+        }
+      }
+    });
+    if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(end);
+    b.SetInsertPoint(end);
+    pipelineEnd_.pop_back();
+    correlation_.pop_back();
+    if (release) {
+      // A string read from the state about to be freed is copied to the statement's arena.
+      if (e.sublink == Sublink::Scalar && isVarlenaType(e.type.id)) {
+        ifThen(b.CreateNot(b.CreateLoad(b.getInt1Ty(), isNull)), [&] {
+          b.CreateStore(call("duet_q_own_string", ptrTy_, {b.CreateLoad(valueType, value)}), value);
+        });
+      }
+      call("duet_q_state_release", b.getVoidTy(), {qctx_, mark});
+    }
+  };
+  if (once) {
+    ifThen(b.CreateNot(b.CreateLoad(b.getInt1Ty(), done)), [&] {
+      run();
+      b.CreateStore(b.getTrue(), done);
+    });
+  } else {
+    run();
+  }
+  return {b.CreateLoad(valueType, value), b.CreateLoad(b.getInt1Ty(), isNull)};
+}
+
+}  // namespace duet::codegen
