@@ -30,13 +30,16 @@
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <set>
 
 #include "compiler/binder/type_rules.h"
 #include "compiler/codegen/codegen_internal.h"
 #include "compiler/parser/parser.h"
 #include "compiler/plpgsql/compiled_routine.h"
 #include "compiler/plpgsql/condition_names.h"
+#include "compiler/plpgsql/loop_prefetch.h"
 #include "compiler/plpgsql/routine_runtime.h"
+#include "engine/storage/index.h"
 
 namespace duet::plpgsql {
 namespace {
@@ -796,6 +799,7 @@ class RoutineCompiler {
       cg_.ifThen(b_.CreateICmpSLE(step, b_.getInt32(0)),
                  [&] { fail("22023", "BY value of FOR loop must be greater than zero"); });
     }
+    prefetchLookups(s, lower, upper, step);
     llvm::AllocaInst* counter = entryAlloca(b_.getInt32Ty());
     llvm::AllocaInst* iterated = entryAlloca(b_.getInt1Ty());
     b_.CreateStore(lower, counter);
@@ -823,6 +827,79 @@ class RoutineCompiler {
     b_.CreateCondBr(b_.CreateExtractValue(r, 1), exit, head);
     b_.SetInsertPoint(exit);
     setFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
+  }
+
+  // Asks the cache for what the index lookups of the loop's first iterations will read
+  // (loop_prefetch.h): each iteration's keys are computed in turn, first to prefetch their
+  // hash slots, then, with those arrived, the rows they name.
+  void prefetchLookups(const ForInt& s, llvm::Value* lower, llvm::Value* upper, llvm::Value* step) {
+    constexpr int kAhead = 16;  // iterations prefetched: enough for an order's lines
+    std::set<int> written;
+    int loopSlot = slotOf_[s.variable];
+    if (loopSlot < 0 || !collectWrittenVariables(s.body, written)) return;
+    std::set<int> writtenSlots;
+    for (int v : written) {
+      if (v < 0) continue;
+      if (slotOf_[v] >= 0) writtenSlots.insert(slotOf_[v]);
+      for (const auto& field : fieldSlots_[v]) writtenSlots.insert(field.second);
+    }
+    auto paramOk = [&](int p) {
+      return p == loopSlot || (p >= 0 && p < static_cast<int>(slotTypes_.size()) && !writtenSlots.count(p));
+    };
+    std::vector<Planned> plans;
+    std::vector<const plan::Node*> lookups;
+    for (const auto& st : s.body) {
+      if (st->kind != StmtKind::ExecSql) continue;
+      SqlError error("", "");
+      std::optional<Planned> p = tryPlan(st->as<ExecSql>().statement, "", "", {}, &error);
+      if (!p) continue;  // its error is reported where the statement is compiled
+      plans.push_back(std::move(*p));
+      std::vector<const plan::Node*> found;
+      collectIndexLookups(*plans.back().stmt.root, found);
+      for (const plan::Node* n : found)
+        if (std::all_of(n->keys.begin(), n->keys.end(), [&](const plan::ExprPtr& k) { return prefetchableKey(*k, paramOk); }))
+          lookups.push_back(n);
+    }
+    if (lookups.empty()) return;
+    Row savedParams = std::move(cg_.paramRow_);
+    llvm::AllocaInst* counter = entryAlloca(b_.getInt32Ty());
+    llvm::AllocaInst* done = entryAlloca(b_.getInt32Ty());
+    for (const char* stage : {"duet_index_prefetch_probe", "duet_index_prefetch_row"}) {
+      b_.CreateStore(lower, counter);
+      b_.CreateStore(b_.getInt32(0), done);
+      llvm::BasicBlock* head = cg_.block("prefetch.head");
+      llvm::BasicBlock* body = cg_.block("prefetch.body");
+      llvm::BasicBlock* exit = cg_.block("prefetch.exit");
+      b_.CreateBr(head);
+      b_.SetInsertPoint(head);
+      llvm::Value* i = b_.CreateLoad(b_.getInt32Ty(), counter);
+      llvm::Value* inRange = s.reverse ? b_.CreateICmpSGE(i, upper) : b_.CreateICmpSLE(i, upper);
+      llvm::Value* more = b_.CreateICmpSLT(b_.CreateLoad(b_.getInt32Ty(), done), b_.getInt32(kAhead));
+      b_.CreateCondBr(b_.CreateAnd(inRange, more), body, exit);
+      b_.SetInsertPoint(body);
+      storeSlot(loopSlot, {i, b_.getFalse()});
+      cg_.paramRow_.clear();
+      for (size_t slot = 0; slot < slotTypes_.size(); ++slot) cg_.paramRow_.push_back(loadSlot(static_cast<int>(slot)));
+      for (const plan::Node* n : lookups) {
+        const TupleLayout& keyLayout = n->index->keyLayout();
+        llvm::Value* key = cg_.tupleAlloca(keyLayout);
+        Row keys;
+        for (const auto& k : n->keys) keys.push_back(cg_.expr(*k, {}));
+        cg_.storeRow(key, keyLayout, keys);
+        std::vector<llvm::Value*> args{cg_.ptrConst(n->index)};
+        if (std::strcmp(stage, "duet_index_prefetch_row") == 0) args.push_back(cg_.ptrConst(n->table));
+        args.push_back(key);
+        cg_.call(stage, b_.getVoidTy(), args);
+      }
+      b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt32Ty(), done), b_.getInt32(1)), done);
+      llvm::Function* op = llvm::Intrinsic::getDeclaration(
+          &module_, s.reverse ? llvm::Intrinsic::ssub_with_overflow : llvm::Intrinsic::sadd_with_overflow, {b_.getInt32Ty()});
+      llvm::Value* r = b_.CreateCall(op, {i, step});
+      b_.CreateStore(b_.CreateExtractValue(r, 0), counter);
+      b_.CreateCondBr(b_.CreateExtractValue(r, 1), exit, head);
+      b_.SetInsertPoint(exit);
+    }
+    cg_.paramRow_ = std::move(savedParams);
   }
 
   // FOR target IN query: the query's rows are materialised first (the body may change the

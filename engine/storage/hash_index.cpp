@@ -134,6 +134,14 @@ RowId HashIndex::find(const uint8_t* key) const {
   return narrow_ ? findIn<NarrowSlot>(k) : findIn<WideSlot>(k);
 }
 
+void HashIndex::prefetchProbe(const uint8_t* key) const {
+  Lookup k;
+  if (!lookupOf(key, k)) return;
+  size_t home = k.hash & mask_;
+  if (narrow_) __builtin_prefetch(&slots<NarrowSlot>()[home]);
+  else __builtin_prefetch(&slots<WideSlot>()[home]);
+}
+
 RowId HashIndex::findInteger(int64_t value) const {
   assert(narrow_ && singleInteger());
   uint32_t bits = packColumns_[0].bits;

@@ -21,6 +21,8 @@ class HashIndex final : public Index {
   ~HashIndex() override;
 
   RowId find(const uint8_t* key) const override;
+  void prefetchProbe(const uint8_t* key) const override;
+  RowId peek(const uint8_t* key) const override { return find(key); }
   size_t size() const override { return count_; }
   void insert(const uint8_t* key, RowId row) override;
   bool insertUnique(const uint8_t* key, RowId row) override;

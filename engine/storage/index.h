@@ -40,6 +40,13 @@ class Index {
   virtual RowId find(const uint8_t* key) const = 0;
   virtual size_t size() const = 0;
 
+  // Hints ahead of a find(key) that is coming soon, in two steps, so that the cache misses
+  // of several finds overlap (a routine's loop over order lines): prefetchProbe asks for the
+  // memory find() starts with; once that has arrived, peek() answers as find() would where
+  // that is cheap and changes nothing (a hash probe), else kNoRow. Neither affects results.
+  virtual void prefetchProbe(const uint8_t* /*key*/) const {}
+  virtual RowId peek(const uint8_t* /*key*/) const { return kNoRow; }
+
   // Maintenance, for Table only. insert() does not check uniqueness; insertUnique() enters
   // the row unless the index is unique and already holds the key (a key with a NULL never
   // conflicts): then it returns false and changes nothing. One lookup serves the check and

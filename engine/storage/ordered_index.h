@@ -60,6 +60,12 @@ class OrderedIndex final : public Index {
   ~OrderedIndex() override;
 
   RowId find(const uint8_t* key) const override;
+  // Through the hash while there is one (the tree's descent has no first line to ask for);
+  // peek does not count as a find for the hash's upkeep.
+  void prefetchProbe(const uint8_t* key) const override {
+    if (hash_) hash_->prefetchProbe(key);
+  }
+  RowId peek(const uint8_t* key) const override { return hash_ ? hash_->find(key) : kNoRow; }
   size_t size() const override { return tree_.size(); }
   void insert(const uint8_t* key, RowId row) override;
   // Checks in the tree, not the hash: the insert walks that path anyway, and keys that

@@ -107,6 +107,13 @@ RowId duet_index_range_next(DuetIndexRange* range) {
   return kNoRow;
 }
 
+void duet_index_prefetch_probe(const Index* index, const uint8_t* key) { index->prefetchProbe(key); }
+
+void duet_index_prefetch_row(const Index* index, const Table* table, const uint8_t* key) {
+  RowId row = index->peek(key);
+  if (row != kNoRow) table->prefetchRow(row);
+}
+
 RowId duet_table_insert(Table* table, const uint8_t* tuple, UndoLog* undo) {
   return table->insert(tuple, *undo);
 }
@@ -126,6 +133,8 @@ const std::vector<RuntimeSymbol>& storageRuntimeSymbols() {
       {"duet_index_lookup_int", reinterpret_cast<void*>(&duet_index_lookup_int)},
       {"duet_index_range_open", reinterpret_cast<void*>(&duet_index_range_open)},
       {"duet_index_range_next", reinterpret_cast<void*>(&duet_index_range_next)},
+      {"duet_index_prefetch_probe", reinterpret_cast<void*>(&duet_index_prefetch_probe)},
+      {"duet_index_prefetch_row", reinterpret_cast<void*>(&duet_index_prefetch_row)},
       {"duet_table_insert", reinterpret_cast<void*>(&duet_table_insert)},
       {"duet_table_update", reinterpret_cast<void*>(&duet_table_update)},
       {"duet_table_erase", reinterpret_cast<void*>(&duet_table_erase)},

@@ -39,6 +39,10 @@ void duet_index_range_open(DuetIndexRange* range, const Index* index, const uint
 // The next row of the scan, or kNoRow at the end.
 RowId duet_index_range_next(DuetIndexRange* range);
 
+// Prefetch hints ahead of index lookups (Index::prefetchProbe, then Index::peek and the
+// row it names); they change nothing.
+void duet_index_prefetch_probe(const Index* index, const uint8_t* key);
+void duet_index_prefetch_row(const Index* index, const Table* table, const uint8_t* key);
 RowId duet_table_insert(Table* table, const uint8_t* tuple, UndoLog* undo);
 void duet_table_update(Table* table, RowId row, const uint8_t* tuple, UndoLog* undo);
 void duet_table_erase(Table* table, RowId row, UndoLog* undo);
