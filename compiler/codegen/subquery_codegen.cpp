@@ -122,15 +122,15 @@ Val Codegen::subquery(const Expr& e, const Row& row) {
     b.SetInsertPoint(end);
     pipelineEnd_.pop_back();
     correlation_.pop_back();
-    if (release) {
-      // A string read from the state about to be freed is copied to the statement's arena.
-      if (e.sublink == Sublink::Scalar && isVarlenaType(e.type.id)) {
-        ifThen(b.CreateNot(b.CreateLoad(b.getInt1Ty(), isNull)), [&] {
-          b.CreateStore(call("duet_q_own_string", ptrTy_, {b.CreateLoad(valueType, value)}), value);
-        });
-      }
-      call("duet_q_state_release", b.getVoidTy(), {qctx_, mark});
+    // A string read from runtime state is copied to the statement's arena when that state
+    // is freed next (release), or may be (a value kept for the whole statement: an enclosing
+    // subquery run per row frees what this one created inside it).
+    if ((release || once) && e.sublink == Sublink::Scalar && isVarlenaType(e.type.id) && holdsState(*e.subplan)) {
+      ifThen(b.CreateNot(b.CreateLoad(b.getInt1Ty(), isNull)), [&] {
+        b.CreateStore(call("duet_q_own_string", ptrTy_, {b.CreateLoad(valueType, value)}), value);
+      });
     }
+    if (release) call("duet_q_state_release", b.getVoidTy(), {qctx_, mark});
   };
   if (once) {
     ifThen(b.CreateNot(b.CreateLoad(b.getInt1Ty(), done)), [&] {
