@@ -796,6 +796,16 @@ void Binder::failUndefinedRoutine(const std::string& name, const std::vector<Exp
 }
 
 ExprPtr Binder::routineCall(const RoutineCandidate& r, std::vector<ExprPtr> args, uint32_t location) {
+  if (r.returnsSet && setReturning_ && r.returnType.id != TypeId::Unknown) {
+    if (setReturning_->call)
+      fail(sqlstate::kFeatureNotSupported, "more than one set-returning function in a select list is not supported yet",
+           location);
+    auto e = std::make_unique<Expr>(ExprKind::RoutineCall, r.returnType);
+    e->routine = r.oid;
+    e->args = std::move(args);
+    setReturning_->call = std::move(e);
+    return plan::makeColumn(setReturning_->firstColumn, r.returnType);
+  }
   if (r.returnsSet)
     fail(sqlstate::kFeatureNotSupported,
          fmt::format("set-returning function {}() in the select list is not supported yet: use SELECT * FROM {}(...)",

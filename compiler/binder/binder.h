@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "compiler/binder/planner.h"
@@ -90,6 +91,16 @@ class Binder {
   using SubqueryPlanner = std::function<plan::NodePtr(const sql::SelectStmt&, std::vector<OutputColumn>& columns)>;
   void setSubqueryPlanner(SubqueryPlanner p) { planSubquery_ = std::move(p); }
 
+  // A set-returning function in a select list (PostgreSQL's ProjectSet): while the planner
+  // binds a select list it sets `calls`; the one call of a routine returning a set of
+  // scalars there is kept in it and bound as column `firstColumn` of the row the planner's
+  // ProjectSet node makes (the FROM row, then the function's value).
+  struct SetReturningCall {
+    int firstColumn = 0;
+    plan::ExprPtr call;  // a RoutineCall over the FROM row
+  };
+  SetReturningCall* collectSetReturning(SetReturningCall* calls) { return std::exchange(setReturning_, calls); }
+
   std::vector<SqlType>& paramTypes() { return paramTypes_; }
   // Per parameter: its equality class for exprEquals (itself, or the first lifted string
   // literal of the same text).
@@ -124,6 +135,7 @@ class Binder {
   };
   std::vector<OuterLevel*> outer_;  // innermost last
   SubqueryPlanner planSubquery_;
+  SetReturningCall* setReturning_ = nullptr;
 
  public:
   // Resolves a call among the catalog's routines (PostgreSQL's func_select_candidate,

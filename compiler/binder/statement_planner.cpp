@@ -472,7 +472,9 @@ class StatementPlanner {
   NodePtr planSubquery(const sql::SelectStmt& s, std::vector<OutputColumn>& columns) {
     bool resolve = resolveUnknowns_;
     resolveUnknowns_ = true;
+    auto* setReturning = b_.collectSetReturning(nullptr);  // the enclosing select list's
     NodePtr node = planSelect(s, columns);
+    b_.collectSetReturning(setReturning);
     resolveUnknowns_ = resolve;
     return node;
   }
@@ -794,7 +796,21 @@ class StatementPlanner {
           }
         }
       }
+      // A set-returning function among the targets (not over an aggregation) adds a
+      // ProjectSet node below the projection, whose last column its call stands for.
+      binder::Binder::SetReturningCall setReturning{static_cast<int>(node->outputTypes.size()), nullptr};
+      auto* outerSetReturning = b_.collectSetReturning(aggregating ? nullptr : &setReturning);
       expandTargets(s.targets, scope, agg, targets, columns);
+      b_.collectSetReturning(outerSetReturning);
+      if (setReturning.call) {
+        auto ps = std::make_unique<Node>(NodeKind::ProjectSet);
+        ps->outputTypes = node->outputTypes;
+        ps->outputTypes.push_back(setReturning.call->type);
+        ps->routine = setReturning.call->routine;
+        ps->exprs = std::move(setReturning.call->args);
+        ps->children.push_back(std::move(node));
+        node = std::move(ps);
+      }
       if (aggregating) {
         ExprPtr having = s.having ? b_.coerceToBool(b_.bind(*s.having, scope, agg), "HAVING", s.having->location) : nullptr;
         // ORDER BY expressions may add aggregates: bind them before building the node.

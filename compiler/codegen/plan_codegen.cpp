@@ -271,6 +271,23 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       iterateBuffer(*this, rows, layout, consume);
       return;
     }
+    case NodeKind::ProjectSet: {
+      // The routine's values per input row, each passed on after that row's columns.
+      const TupleLayout* argLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
+      llvm::Value* args = tupleAlloca(*argLayout);
+      const TupleLayout* layout = out_.layouts.add(TupleLayout::of({node.outputTypes.back()}));
+      produce(*node.children[0], [&](Row& row) {
+        for (size_t i = 0; i < node.exprs.size(); ++i) storeField(args, *argLayout, i, expr(*node.exprs[i], row));
+        llvm::Value* rows =
+            call("duet_q_call_routine_rows", ptrTy_, {qctx_, b.getInt32(node.routine), args, ptrConst(layout)});
+        iterateBuffer(*this, rows, layout, [&](Row& value) {
+          Row out = row;
+          out.push_back(value[0]);
+          consume(out);
+        });
+      });
+      return;
+    }
     case NodeKind::Filter: {
       produce(*node.children[0], [&](Row& row) {
         Val v = expr(*node.predicate, row);

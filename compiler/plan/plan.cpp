@@ -27,6 +27,7 @@ const char* kindName(NodeKind k) {
     case NodeKind::Materialize: return "Materialize";
     case NodeKind::FunctionScan: return "FunctionScan";
     case NodeKind::IndexJoin: return "IndexJoin";
+    case NodeKind::ProjectSet: return "ProjectSet";
   }
   return "?";
 }

@@ -37,6 +37,9 @@ enum class NodeKind : uint8_t {
   Delete,      // child 0 rows = [rowid] deleted
   Materialize, // child 0 fully consumed before anything is passed on
   FunctionScan,  // the rows routine `routine` returns for arguments `exprs` (no input)
+  ProjectSet,  // per row of child 0, one row per value routine `routine` (returning a set
+               // of scalars) yields for arguments `exprs` (over child 0's row): child 0's
+               // columns, then that value (a set-returning function in a select list)
   IndexJoin,   // per row of child 0, the row of `table` whose unique `index` key equals
                // `keys` (over child 0's row), if any; output: child 0 columns, then the
                // table's columns + rowid
