@@ -811,22 +811,32 @@ class RoutineCompiler {
     b_.CreateBr(head);
     b_.SetInsertPoint(head);
     llvm::Value* i = b_.CreateLoad(b_.getInt32Ty(), counter);
-    b_.CreateCondBr(s.reverse ? b_.CreateICmpSGE(i, upper) : b_.CreateICmpSLE(i, upper), body, exit);
+    b_.CreateCondBr(withinBound(s, i, upper), body, exit);
     b_.SetInsertPoint(body);
     b_.CreateStore(b_.getTrue(), iterated);
     storeSlot(slotOf_[s.variable], {i, b_.getFalse()});
     emitLoopBody(s.label, s.body, exit, next);
     b_.SetInsertPoint(next);
     cg_.checkCancel();
-    llvm::Value* current = b_.CreateLoad(b_.getInt32Ty(), counter);
-    // Stepping past the integer range ends the loop, as in PostgreSQL.
+    stepCounter(s, counter, b_.CreateLoad(b_.getInt32Ty(), counter), step, head, exit);
+    b_.SetInsertPoint(exit);
+    setFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
+  }
+
+  // Whether counter value i is still within an integer FOR loop's upper bound.
+  llvm::Value* withinBound(const ForInt& s, llvm::Value* i, llvm::Value* upper) {
+    return s.reverse ? b_.CreateICmpSGE(i, upper) : b_.CreateICmpSLE(i, upper);
+  }
+
+  // counter = current + step (minus, for REVERSE), then on to `head`; stepping past the
+  // integer range ends the loop instead (goes to `exit`), as in PostgreSQL.
+  void stepCounter(const ForInt& s, llvm::AllocaInst* counter, llvm::Value* current, llvm::Value* step,
+                   llvm::BasicBlock* head, llvm::BasicBlock* exit) {
     llvm::Function* op = llvm::Intrinsic::getDeclaration(
         &module_, s.reverse ? llvm::Intrinsic::ssub_with_overflow : llvm::Intrinsic::sadd_with_overflow, {b_.getInt32Ty()});
     llvm::Value* r = b_.CreateCall(op, {current, step});
     b_.CreateStore(b_.CreateExtractValue(r, 0), counter);
     b_.CreateCondBr(b_.CreateExtractValue(r, 1), exit, head);
-    b_.SetInsertPoint(exit);
-    setFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
   }
 
   // Asks the cache for what the index lookups of the loop's first iterations will read
@@ -873,7 +883,7 @@ class RoutineCompiler {
       b_.CreateBr(head);
       b_.SetInsertPoint(head);
       llvm::Value* i = b_.CreateLoad(b_.getInt32Ty(), counter);
-      llvm::Value* inRange = s.reverse ? b_.CreateICmpSGE(i, upper) : b_.CreateICmpSLE(i, upper);
+      llvm::Value* inRange = withinBound(s, i, upper);
       llvm::Value* more = b_.CreateICmpSLT(b_.CreateLoad(b_.getInt32Ty(), done), b_.getInt32(kAhead));
       b_.CreateCondBr(b_.CreateAnd(inRange, more), body, exit);
       b_.SetInsertPoint(body);
@@ -892,11 +902,7 @@ class RoutineCompiler {
         cg_.call(stage, b_.getVoidTy(), args);
       }
       b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt32Ty(), done), b_.getInt32(1)), done);
-      llvm::Function* op = llvm::Intrinsic::getDeclaration(
-          &module_, s.reverse ? llvm::Intrinsic::ssub_with_overflow : llvm::Intrinsic::sadd_with_overflow, {b_.getInt32Ty()});
-      llvm::Value* r = b_.CreateCall(op, {i, step});
-      b_.CreateStore(b_.CreateExtractValue(r, 0), counter);
-      b_.CreateCondBr(b_.CreateExtractValue(r, 1), exit, head);
+      stepCounter(s, counter, i, step, head, exit);
       b_.SetInsertPoint(exit);
     }
     cg_.paramRow_ = std::move(savedParams);

@@ -5,6 +5,7 @@
 
 #include "compiler/plpgsql/loop_prefetch.h"
 #include "compiler/plpgsql/plpgsql.h"
+#include "plpgsql_test_util.h"
 
 using namespace duet;
 using namespace duet::plpgsql;
@@ -13,16 +14,7 @@ namespace {
 
 Function parse(const std::string& body) {
   std::string query = "CREATE FUNCTION g(a int) RETURNS int LANGUAGE plpgsql AS $$" + body + "$$";
-  RoutineShape shape;
-  shape.name = "g";
-  RoutineParameter a;
-  a.name = "a";
-  a.type.scalar = SqlType{TypeId::Int4, -1};
-  shape.params.push_back(a);
-  uint32_t open = static_cast<uint32_t>(query.find("$$"));
-  uint32_t close = static_cast<uint32_t>(query.rfind("$$"));
-  BodySource source{query, open, close + 2, std::string_view(query).substr(open + 2, close - open - 2)};
-  return parsePlpgsqlBody(shape, source, [](const std::vector<std::string>&) -> std::optional<TableColumns> {
+  return test::parseFunctionBody(query, test::intFunction(), [](const std::vector<std::string>&) -> std::optional<TableColumns> {
     return TableColumns{{"k", SqlType{TypeId::Int4, -1}}, {"v", SqlType{TypeId::Int4, -1}}};
   });
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "compiler/plpgsql/plpgsql.h"
+#include "plpgsql_test_util.h"
 #include "engine/error.h"
 
 using namespace duet;
@@ -18,15 +19,7 @@ struct Parsed {
   Function fn;
 };
 
-RoutineShape intFunction() {
-  RoutineShape shape;
-  shape.name = "g";
-  RoutineParameter a;
-  a.name = "a";
-  a.type.scalar = SqlType{TypeId::Int4, -1};
-  shape.params.push_back(a);
-  return shape;
-}
+using test::intFunction;
 
 TableLookup oneTable() {
   return [](const std::vector<std::string>& name) -> std::optional<TableColumns> {
@@ -36,10 +29,7 @@ TableLookup oneTable() {
 }
 
 Function parseBody(const std::string& query, const RoutineShape& shape = intFunction()) {
-  uint32_t open = static_cast<uint32_t>(query.find("$$"));
-  uint32_t close = static_cast<uint32_t>(query.rfind("$$"));
-  BodySource source{query, open, close + 2, std::string_view(query).substr(open + 2, close - open - 2)};
-  return parsePlpgsqlBody(shape, source, oneTable());
+  return test::parseFunctionBody(query, shape, oneTable());
 }
 
 void checkError(const std::string& body, const std::string& code, const std::string& message, int position) {
