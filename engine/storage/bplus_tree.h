@@ -246,6 +246,7 @@ class BPlusTree {
   template <typename X>
   Leaf* descend(const X& x, Path* path) const {
     Node* n = root_;
+    prefetchNode(n);
     while (!n->leaf) {
       auto* in = static_cast<Inner*>(n);
       uint32_t lo = 0, hi = in->count - 1;  // first separator above x
@@ -261,8 +262,18 @@ class BPlusTree {
         ++path->depth;
       }
       n = in->children[lo];
+      prefetchNode(n);
     }
     return static_cast<Leaf*>(n);
+  }
+
+  // Asks for a whole node at once before bisecting it: a bisection's probes are loads that
+  // each depend on the last, so in a node not in cache they would miss one after another
+  // (five lines of a leaf's twenty-one); prefetched, they wait about once.
+  static void prefetchNode(const Node* n) {
+    constexpr size_t kBytes = sizeof(Leaf) < sizeof(Inner) ? sizeof(Leaf) : sizeof(Inner);
+    const char* p = reinterpret_cast<const char*>(n);
+    for (size_t offset = 0; offset < kBytes; offset += 64) __builtin_prefetch(p + offset);
   }
 
   template <typename X>
