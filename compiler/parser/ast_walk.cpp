@@ -1,4 +1,4 @@
-// Column-reference walk over statements and expressions (see ast_walk.h).
+// Column-reference and subquery walks over statements and expressions (see ast_walk.h).
 #include "compiler/parser/ast_walk.h"
 
 #include "compiler/parser/ast_routine.h"
@@ -6,7 +6,11 @@
 namespace duet::sql {
 namespace {
 
-using Visit = std::function<void(const ColumnRef&)>;
+// What a walk reports: column references, subqueries (either may be empty).
+struct Visit {
+  std::function<void(const ColumnRef&)> columnRef;
+  std::function<void(const SubLink&)> subLink;
+};
 
 void walk(const Expr* e, const Visit& visit);
 void walkSelect(const SelectStmt* s, const Visit& visit);
@@ -57,7 +61,9 @@ void walk(const Expr* e, const Visit& visit) {
     case ExprKind::Param:
     case ExprKind::SqlValue:
     case ExprKind::Default: break;
-    case ExprKind::ColumnRef: visit(e->as<ColumnRef>()); break;
+    case ExprKind::ColumnRef:
+      if (visit.columnRef) visit.columnRef(e->as<ColumnRef>());
+      break;
     case ExprKind::Unary: walk(e->as<UnaryOp>().operand.get(), visit); break;
     case ExprKind::Binary:
       walk(e->as<BinaryOp>().left.get(), visit);
@@ -101,6 +107,7 @@ void walk(const Expr* e, const Visit& visit) {
     }
     case ExprKind::FuncCall: walkAll(e->as<FuncCall>().args, visit); break;
     case ExprKind::SubLink:
+      if (visit.subLink) visit.subLink(e->as<SubLink>());
       walk(e->as<SubLink>().test.get(), visit);
       walkSelect(e->as<SubLink>().subquery.get(), visit);
       break;
@@ -120,9 +127,16 @@ void walk(const Expr* e, const Visit& visit) {
 
 }  // namespace
 
-void visitColumnRefs(const Expr& expr, const Visit& visit) { walk(&expr, visit); }
+void visitColumnRefs(const Expr& expr, const std::function<void(const ColumnRef&)>& visitRef) {
+  walk(&expr, Visit{visitRef, {}});
+}
 
-void visitColumnRefs(const Stmt& stmt, const Visit& visit) {
+void visitSubLinks(const Expr& expr, const std::function<void(const SubLink&)>& visitLink) {
+  walk(&expr, Visit{{}, visitLink});
+}
+
+void visitColumnRefs(const Stmt& stmt, const std::function<void(const ColumnRef&)>& visitRef) {
+  const Visit visit{visitRef, {}};
   switch (stmt.kind) {
     case StmtKind::Select: walkSelect(&stmt.as<SelectStmt>(), visit); break;
     case StmtKind::Insert:

@@ -1,4 +1,4 @@
-// Walking a statement tree for the column references in it (expressions, subqueries, FROM
+// Walking a statement tree for the column references (or subqueries) in it (expressions, subqueries, FROM
 // items, RETURNING lists), e.g. to find the PL/pgSQL variables an embedded statement uses.
 #pragma once
 #include <functional>
@@ -9,5 +9,7 @@ namespace duet::sql {
 
 void visitColumnRefs(const Stmt& stmt, const std::function<void(const ColumnRef&)>& visit);
 void visitColumnRefs(const Expr& expr, const std::function<void(const ColumnRef&)>& visit);
+// Every subquery in an expression (EXISTS, IN, scalar...), nested ones included.
+void visitSubLinks(const Expr& expr, const std::function<void(const SubLink&)>& visit);
 
 }  // namespace duet::sql

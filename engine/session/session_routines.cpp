@@ -8,8 +8,9 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "compiler/plpgsql/compiled_routine.h"
+#include "compiler/parser/ast_walk.h"
 #include "compiler/parser/source_position.h"
+#include "compiler/plpgsql/compiled_routine.h"
 #include "engine/session/sql_session.h"
 
 namespace duet {
@@ -155,6 +156,9 @@ void SqlSession::defineRoutineSignature(const sql::CreateFunctionStmt& s, std::s
     if (p.defaultExpr) {
       if (!param.isInput())
         failAt(kInvalidFunctionDefinition, "only input parameters can have default values", query, p.location);
+      sql::visitSubLinks(*p.defaultExpr, [&](const sql::SubLink& link) {
+        failAt(sqlstate::kFeatureNotSupported, "cannot use subquery in DEFAULT expression", query, link.location);
+      });
       param.defaultSql = std::string(query.substr(p.defaultBegin, p.defaultEnd - p.defaultBegin));
       haveDefaults = true;
     } else if (param.isInput() && haveDefaults) {

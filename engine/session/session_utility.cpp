@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "compiler/parser/ast_walk.h"
+#include "compiler/parser/source_position.h"
 #include "engine/session/sql_session.h"
 
 namespace duet {
@@ -17,6 +19,16 @@ namespace {
 
 [[noreturn]] void unsupported(std::string_view what) {
   throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{} is not supported", what));
+}
+
+// A column DEFAULT may read no column and hold no subquery; PostgreSQL says so at CREATE.
+void checkColumnDefault(const sql::Expr& e, std::string_view query) {
+  auto fail = [&](const char* what, uint32_t offset) {
+    throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("cannot use {} in DEFAULT expression", what), {}, {},
+                   sql::sqlPosition(query, offset));
+  };
+  sql::visitSubLinks(e, [&](const sql::SubLink& s) { fail("subquery", s.location); });
+  sql::visitColumnRefs(e, [&](const sql::ColumnRef& r) { fail("column reference", r.location); });
 }
 
 std::string schemaOf(const sql::QualifiedName& n) {
@@ -315,6 +327,7 @@ void SqlSession::createTable(const sql::CreateTableStmt& s, std::string_view que
         case sql::ConstraintKind::Unique: addKey(c, {col.name}); break;
         case sql::ConstraintKind::Default:
           // Kept as text: the binder binds it again at each INSERT that needs it.
+          if (c.expr) checkColumnDefault(*c.expr, query);
           def.defaultSql = std::string(query.substr(c.exprBegin, c.exprEnd - c.exprBegin));
           break;
         default: unsupported("this column constraint");
