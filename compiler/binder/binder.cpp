@@ -69,6 +69,26 @@ bool refersTo(const sql::ColumnRef& ref, const Scope& scope) {
   return findUnqualified(scope, ref.names[0], 0, scope.entries.size()).matches > 0;
 }
 
+// A column reference as grouping errors show it: table.column, the table found in scope
+// for an unqualified name.
+std::string shownColumn(const sql::ColumnRef& ref, const Scope& scope) {
+  if (ref.names.size() >= 2) return ref.names[ref.names.size() - 2] + "." + ref.names.back();
+  std::string shown = ref.names.back();
+  for (const auto& entry : scope.entries)
+    for (const auto& n : entry.names)
+      if (n == ref.names.back()) shown = entry.alias + "." + n;
+  return shown;
+}
+
+// The comparison an operator names (the lexer has made != into <>), or Op::None.
+Op comparisonOp(const std::string& op) {
+  static const std::pair<const char*, Op> compares[] = {{"=", Op::Eq}, {"<>", Op::Ne}, {"<", Op::Lt},
+                                                        {"<=", Op::Le}, {">", Op::Gt}, {">=", Op::Ge}};
+  for (auto& [name, o] : compares)
+    if (op == name) return o;
+  return Op::None;
+}
+
 bool isAggregateName(const std::string& n) {
   return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max";
 }
@@ -252,10 +272,7 @@ ExprPtr Binder::call(const std::string& fn, SqlType type, std::vector<ExprPtr> a
 }
 
 ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t location) {
-  static const std::pair<const char*, Op> compares[] = {{"=", Op::Eq}, {"<>", Op::Ne}, {"<", Op::Lt},
-                                                        {"<=", Op::Le}, {">", Op::Gt}, {">=", Op::Ge}};
-  for (auto& [name, o] : compares)
-    if (op == name) return compare(o, std::move(a), std::move(b), location);
+  if (Op o = comparisonOp(op); o != Op::None) return compare(o, std::move(a), std::move(b), location);
 
   auto binary = [&](Op o, SqlType type) {
     auto e = std::make_unique<Expr>(ExprKind::Binary, type);
@@ -343,23 +360,16 @@ ExprPtr Binder::outerColumn(const sql::ColumnRef& ref, size_t level) {
   OuterLevel& L = *outer_[level];
   ExprPtr value;
   if (refersTo(ref, *L.scope)) {
-    // Bound as that query binds it: over its aggregation's output when it aggregates.
-    std::vector<OuterLevel*> inner(outer_.begin() + static_cast<std::ptrdiff_t>(level), outer_.end());
-    outer_.resize(level);
+    // Bound as that query binds it: over its aggregation's output when it aggregates. The
+    // name is that scope's own, so the binding looks no further out.
     try {
       value = bind(ref, *L.scope, L.agg);
     } catch (const SqlError& e) {
-      outer_.insert(outer_.end(), inner.begin(), inner.end());
       if (e.code != sqlstate::kGroupingError) throw;
-      std::string shown = ref.names.size() >= 2 ? ref.names[ref.names.size() - 2] + "." + ref.names.back() : ref.names.back();
-      if (ref.names.size() < 2)
-        for (const auto& entry : L.scope->entries)
-          for (const auto& n : entry.names)
-            if (n == ref.names.back()) shown = entry.alias + "." + n;
-      fail(sqlstate::kGroupingError, fmt::format("subquery uses ungrouped column \"{}\" from outer query", shown),
+      fail(sqlstate::kGroupingError,
+           fmt::format("subquery uses ungrouped column \"{}\" from outer query", shownColumn(ref, *L.scope)),
            ref.location);
     }
-    outer_.insert(outer_.end(), inner.begin(), inner.end());
   } else if (level > 0) {
     value = outerColumn(ref, level - 1);
   }
@@ -399,10 +409,7 @@ ExprPtr Binder::bindSubLink(const sql::SubLink& s, const Scope& scope, AggContex
     case sql::SubLinkKind::Any:
     case sql::SubLinkKind::All: {
       if (columns.size() > 1) fail(sqlstate::kSyntaxError, "subquery has too many columns", s.location);
-      static const std::pair<const char*, Op> compares[] = {{"=", Op::Eq}, {"<>", Op::Ne}, {"!=", Op::Ne}, {"<", Op::Lt},
-                                                            {"<=", Op::Le}, {">", Op::Gt}, {">=", Op::Ge}};
-      for (auto& [name, o] : compares)
-        if (s.op == name) e->op = o;
+      e->op = comparisonOp(s.op);
       ExprPtr left = bind(*s.test, scope, agg);
       if (e->op == Op::None)
         fail(sqlstate::kUndefinedFunction,
@@ -994,15 +1001,9 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       for (size_t g = 0; g < agg->groupExprs.size(); ++g)
         if (exprEquals(*plain, *agg->groupExprs[g], &paramClass_)) return plan::makeColumn(static_cast<int>(g), plain->type);
       if (e.kind == K::ColumnRef) {
-        const auto& ref = e.as<sql::ColumnRef>();
-        std::string shown = ref.names.size() >= 2 ? ref.names[ref.names.size() - 2] + "." + ref.names.back() : ref.names.back();
-        if (ref.names.size() < 2) {
-          for (const auto& entry : scope.entries)
-            for (const auto& n : entry.names)
-              if (n == ref.names.back()) shown = entry.alias + "." + n;
-        }
         fail(sqlstate::kGroupingError,
-             fmt::format("column \"{}\" must appear in the GROUP BY clause or be used in an aggregate function", shown),
+             fmt::format("column \"{}\" must appear in the GROUP BY clause or be used in an aggregate function",
+                         shownColumn(e.as<sql::ColumnRef>(), scope)),
              e.location);
       }
     }

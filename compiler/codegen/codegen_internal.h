@@ -79,6 +79,9 @@ class Codegen {
 
   // --- plans (plan_codegen.cpp) ---------------------------------------------------------
   void produce(const plan::Node& node, const Consumer& consume);
+  // produce() as a pipeline of its own: a LIMIT inside ends it, and code after the call
+  // continues where it ends.
+  void producePipeline(const plan::Node& node, const Consumer& consume);
 
   llvm::LLVMContext& ctx_;
   llvm::Module& module_;

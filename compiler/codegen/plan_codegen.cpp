@@ -163,13 +163,23 @@ static void produceIndexRange(Codegen& cg, const Node& node, const Consumer& con
 }
 
 // Produces `child` as a pipeline of its own, ending where the caller continues.
-static void producePipeline(Codegen& cg, const Node& child, const Consumer& consume) {
-  llvm::BasicBlock* end = cg.block("pipe.end");
-  cg.pipelineEnd_.push_back(end);
-  cg.produce(child, consume);
-  if (!cg.b_.GetInsertBlock()->getTerminator()) cg.b_.CreateBr(end);
-  cg.b_.SetInsertPoint(end);
-  cg.pipelineEnd_.pop_back();
+void Codegen::producePipeline(const Node& child, const Consumer& consume) {
+  llvm::BasicBlock* end = block("pipe.end");
+  pipelineEnd_.push_back(end);
+  produce(child, consume);
+  if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(end);
+  b_.SetInsertPoint(end);
+  pipelineEnd_.pop_back();
+}
+
+// Calls a node's routine on its arguments (`exprs` over `row`) for its rows: a buffer of
+// `layout`, made by the routine in the query context.
+static llvm::Value* callRoutineRows(Codegen& cg, const Node& node, const Row& row, const TupleLayout* layout) {
+  const TupleLayout* argLayout = cg.out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
+  llvm::Value* args = cg.tupleAlloca(*argLayout);
+  for (size_t i = 0; i < node.exprs.size(); ++i) cg.storeField(args, *argLayout, i, cg.expr(*node.exprs[i], row));
+  return cg.call("duet_q_call_routine_rows", cg.ptrTy_,
+                 {cg.qctx_, cg.b_.getInt32(node.routine), args, cg.ptrConst(layout)});
 }
 
 // Iterates the tuples of a runtime TupleBuffer, loading each into SSA values.
@@ -263,24 +273,15 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       return;
     }
     case NodeKind::FunctionScan: {
-      const TupleLayout* argLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
-      llvm::Value* args = tupleAlloca(*argLayout);
-      for (size_t i = 0; i < node.exprs.size(); ++i) storeField(args, *argLayout, i, expr(*node.exprs[i], {}));
       const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
-      llvm::Value* rows = call("duet_q_call_routine_rows", ptrTy_, {qctx_, b.getInt32(node.routine), args, ptrConst(layout)});
-      iterateBuffer(*this, rows, layout, consume);
+      iterateBuffer(*this, callRoutineRows(*this, node, {}, layout), layout, consume);
       return;
     }
     case NodeKind::ProjectSet: {
       // The routine's values per input row, each passed on after that row's columns.
-      const TupleLayout* argLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
-      llvm::Value* args = tupleAlloca(*argLayout);
       const TupleLayout* layout = out_.layouts.add(TupleLayout::of({node.outputTypes.back()}));
       produce(*node.children[0], [&](Row& row) {
-        for (size_t i = 0; i < node.exprs.size(); ++i) storeField(args, *argLayout, i, expr(*node.exprs[i], row));
-        llvm::Value* rows =
-            call("duet_q_call_routine_rows", ptrTy_, {qctx_, b.getInt32(node.routine), args, ptrConst(layout)});
-        iterateBuffer(*this, rows, layout, [&](Row& value) {
+        iterateBuffer(*this, callRoutineRows(*this, node, row, layout), layout, [&](Row& value) {
           Row out = row;
           out.push_back(value[0]);
           consume(out);
@@ -310,7 +311,7 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       const TupleLayout* layout = out_.layouts.add(TupleLayout::of(buffered.outputTypes));
       llvm::Value* buffer = call("duet_q_buffer_new", ptrTy_, {qctx_, ptrConst(layout)});
       llvm::Value* tuple = tupleAlloca(*layout);
-      producePipeline(*this, buffered, [&](Row& row) {
+      producePipeline(buffered, [&](Row& row) {
         storeRow(tuple, *layout, row);
         call("duet_q_buffer_append", b.getVoidTy(), {buffer, tuple});
       });
@@ -339,7 +340,7 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       llvm::Value* table = call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(rowLayout)});
       llvm::Value* key = tupleAlloca(*keyLayout);
       llvm::Value* tuple = tupleAlloca(*rowLayout);
-      producePipeline(*this, build, [&](Row& row) {
+      producePipeline(build, [&](Row& row) {
         Row keys;
         for (const auto& k : node.exprs) keys.push_back(expr(*k, row));
         storeRow(key, *keyLayout, keys);
@@ -415,7 +416,7 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
         seenSets[k] = call("duet_q_groups_new", ptrTy_, {qctx_, ptrConst(seenLayouts[k]), b.getInt32(0)});
         seenKeys[k] = tupleAlloca(*seenLayouts[k]);
       }
-      producePipeline(*this, *node.children[0], [&](Row& row) {
+      producePipeline(*node.children[0], [&](Row& row) {
         Row keys;
         for (const auto& k : node.exprs) keys.push_back(expr(*k, row));
         llvm::Value* state = singleState;
@@ -512,7 +513,7 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
                                  {qctx_, ptrConst(layout), ptrConst(spec->data()), b.getInt32(spec->size())});
       out_.sortSpecs.push_back(std::move(spec));
       llvm::Value* tuple = tupleAlloca(*layout);
-      producePipeline(*this, *node.children[0], [&](Row& row) {
+      producePipeline(*node.children[0], [&](Row& row) {
         storeRow(tuple, *layout, row);
         call("duet_q_buffer_append", b.getVoidTy(), {sorter, tuple});
       });

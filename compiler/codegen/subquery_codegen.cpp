@@ -70,7 +70,8 @@ Val Codegen::subquery(const Expr& e, const Row& row) {
     done = eb.CreateAlloca(b.getInt1Ty());
     resetPerStatement(done);
   }
-  bool release = !once && holdsState(*e.subplan);
+  bool stateful = holdsState(*e.subplan);
+  bool release = !once && stateful;
 
   auto run = [&] {
     bool initial = e.sublink == Sublink::All;  // ALL holds over no rows; the others do not
@@ -83,9 +84,8 @@ Val Codegen::subquery(const Expr& e, const Row& row) {
       call("duet_q_state_mark", b.getVoidTy(), {qctx_, mark});
     }
     correlation_.push_back(std::move(captured));
-    llvm::BasicBlock* end = block("subquery.end");
-    pipelineEnd_.push_back(end);
-    produce(*e.subplan, [&](Row& r) {
+    producePipeline(*e.subplan, [&](Row& r) {
+      llvm::BasicBlock* end = pipelineEnd_.back();  // the subquery's own: where a deciding row leaves
       switch (e.sublink) {
         case Sublink::Exists:
           // Inside an if, so that whatever the producer emits after this row still has
@@ -118,14 +118,11 @@ Val Codegen::subquery(const Expr& e, const Row& row) {
         }
       }
     });
-    if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(end);
-    b.SetInsertPoint(end);
-    pipelineEnd_.pop_back();
     correlation_.pop_back();
-    // A string read from runtime state is copied to the statement's arena when that state
-    // is freed next (release), or may be (a value kept for the whole statement: an enclosing
-    // subquery run per row frees what this one created inside it).
-    if ((release || once) && e.sublink == Sublink::Scalar && isVarlenaType(e.type.id) && holdsState(*e.subplan)) {
+    // A string read from runtime state is copied to the statement's arena: the state is
+    // freed after this run (release), or may be while the value is kept (once: an
+    // enclosing subquery run per row frees what this one created inside it).
+    if (stateful && e.sublink == Sublink::Scalar && isVarlenaType(e.type.id)) {
       ifThen(b.CreateNot(b.CreateLoad(b.getInt1Ty(), isNull)), [&] {
         b.CreateStore(call("duet_q_own_string", ptrTy_, {b.CreateLoad(valueType, value)}), value);
       });

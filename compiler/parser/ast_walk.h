@@ -1,5 +1,6 @@
-// Walking a statement tree for the column references (or subqueries) in it (expressions, subqueries, FROM
-// items, RETURNING lists), e.g. to find the PL/pgSQL variables an embedded statement uses.
+// Walking a statement tree for the column references in it (expressions, subqueries, FROM
+// items, RETURNING lists), e.g. to find the PL/pgSQL variables an embedded statement uses;
+// and an expression for the subqueries in it (where DEFAULT may hold none).
 #pragma once
 #include <functional>
 

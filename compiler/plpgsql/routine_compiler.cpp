@@ -874,7 +874,9 @@ class RoutineCompiler {
     Row savedParams = std::move(cg_.paramRow_);
     llvm::AllocaInst* counter = entryAlloca(b_.getInt32Ty());
     llvm::AllocaInst* done = entryAlloca(b_.getInt32Ty());
-    for (const char* stage : {"duet_index_prefetch_probe", "duet_index_prefetch_row"}) {
+    std::vector<llvm::Value*> keyTuples;
+    for (const plan::Node* n : lookups) keyTuples.push_back(cg_.tupleAlloca(n->index->keyLayout()));
+    for (bool rows : {false, true}) {  // hash slots first, then the rows they name
       b_.CreateStore(lower, counter);
       b_.CreateStore(b_.getInt32(0), done);
       llvm::BasicBlock* head = cg_.block("prefetch.head");
@@ -890,16 +892,16 @@ class RoutineCompiler {
       storeSlot(loopSlot, {i, b_.getFalse()});
       cg_.paramRow_.clear();
       for (size_t slot = 0; slot < slotTypes_.size(); ++slot) cg_.paramRow_.push_back(loadSlot(static_cast<int>(slot)));
-      for (const plan::Node* n : lookups) {
-        const TupleLayout& keyLayout = n->index->keyLayout();
-        llvm::Value* key = cg_.tupleAlloca(keyLayout);
+      for (size_t l = 0; l < lookups.size(); ++l) {
+        const plan::Node* n = lookups[l];
         Row keys;
         for (const auto& k : n->keys) keys.push_back(cg_.expr(*k, {}));
-        cg_.storeRow(key, keyLayout, keys);
-        std::vector<llvm::Value*> args{cg_.ptrConst(n->index)};
-        if (std::strcmp(stage, "duet_index_prefetch_row") == 0) args.push_back(cg_.ptrConst(n->table));
-        args.push_back(key);
-        cg_.call(stage, b_.getVoidTy(), args);
+        cg_.storeRow(keyTuples[l], n->index->keyLayout(), keys);
+        if (rows) {
+          cg_.call("duet_index_prefetch_row", b_.getVoidTy(), {cg_.ptrConst(n->index), cg_.ptrConst(n->table), keyTuples[l]});
+        } else {
+          cg_.call("duet_index_prefetch_probe", b_.getVoidTy(), {cg_.ptrConst(n->index), keyTuples[l]});
+        }
       }
       b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt32Ty(), done), b_.getInt32(1)), done);
       stepCounter(s, counter, i, step, head, exit);

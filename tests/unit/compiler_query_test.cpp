@@ -34,6 +34,7 @@ struct Fixture {
   Table u{"u", {{"a", {TypeId::Int4, -1}, true}, {"d", {TypeId::Int8, -1}, false}}, StorageKind::Column};
   UndoLog undo;
   std::string outline;  // plan::outline() of the last statement run
+  size_t stateLeft = 0;  // runtime structures (buffers, group and join tables) the last run left
   Fixture() {
     t.createIndex("t_pkey", {0}, IndexKind::Hash, true, undo);
     undo.commit();
@@ -76,6 +77,7 @@ struct Fixture {
     ctx.output = &rows;
     ctx.typeContext = &tc;
     plan->compiled->entry(&ctx);
+    stateLeft = ctx.buffers.size() + ctx.groups.size() + ctx.joins.size();
     undo.commit();
     setStatementArena(nullptr);
     if (affected) *affected = ctx.affectedRows;
@@ -283,6 +285,7 @@ TEST_CASE("subqueries: a correlated one probes an index per outer row, its state
   // A sort per outer row (its buffer released after each run) and a string read from it.
   CHECK(f.run("select d, (select b from t where t.a <= u.a and b is not null order by b desc limit 1) from u order by d") ==
         Lines{"10|one", "30|two", "31|two", "50|two"});
+  CHECK(f.stateLeft == 1);  // the outer ORDER BY's sorter; the subquery's four are gone
   CHECK(f.run("select a from t where a not in (select a from u) order by a") == Lines{"2"});
   CHECK(f.run("select a from t where a not in (select null::int from u) order by a").empty());
   CHECK_THROWS_AS(f.run("select (select a from u)"), SqlError);
