@@ -99,8 +99,32 @@ struct BindParam {
   int16_t format = 0;                // 0 text, 1 binary
 };
 
-enum class QueryState { Done, CopyIn };
-enum class ExecuteState { Complete, Suspended };
+// OnSnapshot: the statement is read-only and goes to a snapshot process instead of the
+// executor (docs/snapshots.md); Session::takeSnapshotQuery() says what to run there.
+enum class QueryState { Done, CopyIn, OnSnapshot };
+enum class ExecuteState { Complete, Suspended, OnSnapshot };
+
+// A read-only statement handed to a forked snapshot process. The snapshot opens a session
+// of its own with startupParams and runs the statement there, read-only; the server streams
+// the answer to the client.
+struct SnapshotQuery {
+  // user, database, and every setting whose value is not its default.
+  std::vector<std::pair<std::string, std::string>> startupParams;
+  std::string sql;
+  // Parse/Bind/Execute of sql with these parameters (text) and result formats, without a
+  // RowDescription; else a simple Query.
+  bool extended = false;
+  std::vector<uint32_t> paramTypeOids;
+  std::vector<BindParam> params;
+  std::vector<int16_t> resultFormats;
+  // The engine's commit count now, and the session's own last commit: a snapshot forked
+  // before that commit may not serve it (read-your-writes).
+  uint64_t currentCommit = 0;
+  uint64_t minCommit = 0;
+  int maxAgeMs = 1000;          // duet.snapshot_max_age: the oldest snapshot it accepts
+  bool readOnlyBlock = false;   // inside BEGIN READ ONLY: one snapshot serves the whole block
+  int64_t memoryLimitKb = 0;    // duet.snapshot_memory_limit; 0: none
+};
 
 // The engine's per-connection state: database, settings, transaction, prepared statements,
 // portals. Created by Engine::openSession on the executor thread.
@@ -150,6 +174,9 @@ class Session {
   virtual void requestCancel() = 0;
   virtual void clearCancel() = 0;
   virtual int idleInTransactionTimeoutMs() const = 0;
+  // After simpleQuery or execute returned OnSnapshot: what the snapshot must run. If it
+  // fails there, the server calls abortCurrent() as for any failed statement.
+  virtual SnapshotQuery takeSnapshotQuery() { return {}; }
 };
 
 class Engine {
@@ -160,6 +187,9 @@ class Engine {
   // application_name, client_encoding, DateStyle, ...). Runs on the executor thread.
   virtual std::unique_ptr<Session> openSession(
       const std::vector<std::pair<std::string, std::string>>& startupParams) = 0;
+  // How many write transactions have committed: a snapshot forked at count n holds them.
+  // Any thread.
+  virtual uint64_t commitCount() const { return 0; }
 };
 
 }  // namespace duet

@@ -1,5 +1,12 @@
 #include "server/connection.h"
 
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "snapshot/snapshot_protocol.h"
+
 #include "server/backend_messages.h"
 #include "server/current_error.h"
 #include "server/frontend_framing.h"
@@ -207,15 +214,20 @@ void Connection::submitBatch() {
                session = session_.get(), batch = std::move(batch),
                violation = std::move(scan.violation)]() mutable {
     std::string out;
-    bool close = self->processor_.process(*session, batch, violation, out);
-    self->post([self, out = std::move(out), close]() mutable {
-      self->onBatchDone(std::move(out), close);
+    std::optional<SnapshotHandoff> handoff;
+    bool close = self->processor_.process(*session, batch, violation, out, self->context_.snapshots, handoff);
+    // Messages after one that went to a snapshot wait for its answer.
+    std::string rest = handoff ? batch.substr(handoff->consumed) : std::string();
+    self->post([self, out = std::move(out), close, handoff = std::move(handoff),
+                rest = std::move(rest)]() mutable {
+      if (!rest.empty()) self->input_.insert(0, rest);
+      self->onBatchDone(std::move(out), close, std::move(handoff));
     });
   };
   if (!context_.executor.submit(session_.get(), std::move(task), dataFree)) disconnect();
 }
 
-void Connection::onBatchDone(std::string out, bool close) {
+void Connection::onBatchDone(std::string out, bool close, std::optional<SnapshotHandoff> handoff) {
   busy_ = false;
   if (disconnected_ || closeAfterWrite_) return;
   queueWrite(std::move(out));
@@ -223,8 +235,122 @@ void Connection::onBatchDone(std::string out, bool close) {
     closeAfterWrite();
     return;
   }
+  if (handoff) {
+    busy_ = true;
+    startSnapshotAnswer(std::move(*handoff));
+    return;
+  }
   processInput();
   readMore();
+}
+
+void Connection::startSnapshotAnswer(SnapshotHandoff handoff) {
+  snapshotQuery_ = std::move(handoff);
+  answerInput_.clear();
+  int sockets[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) {
+    std::string out;
+    writeError(out, SqlError("53000", "could not reach the snapshot process"), "ERROR");
+    queueWrite(std::move(out));
+    finishSnapshotAnswer(true);
+    return;
+  }
+  snapshotQuery_->process->running.fetch_add(1);
+  bool sent = snapshotQuery_->process->send(snapshotQuery_->query, sockets[1]);
+  ::close(sockets[1]);
+  answerSocket_.emplace(socket_.get_executor(), asio::local::stream_protocol(), sockets[0]);
+  if (!sent) {
+    // The process is gone: the read below sees the end of the stream at once.
+    boost::system::error_code ignored;
+    answerSocket_->shutdown(asio::socket_base::shutdown_send, ignored);
+  }
+  readSnapshotAnswer();
+}
+
+void Connection::readSnapshotAnswer() {
+  if (answerReading_ || !answerSocket_) return;
+  // Backpressure: the client reads slower than the snapshot answers.
+  if (writing_.size() + pendingOutput_.size() > kPauseReadingAt) return;
+  answerReading_ = true;
+  answerSocket_->async_read_some(asio::buffer(answerChunk_),
+                                 [self = shared_from_this()](const boost::system::error_code& ec,
+                                                             size_t n) { self->onSnapshotAnswer(ec, n); });
+}
+
+void Connection::onSnapshotAnswer(const boost::system::error_code& ec, size_t n) {
+  answerReading_ = false;
+  if (!answerSocket_ || disconnected_) {
+    finishSnapshotAnswer(true);
+    return;
+  }
+  if (ec) {
+    // The stream ended before its end message: the snapshot process died.
+    std::string out;
+    writeError(out,
+               SqlError(sqlstate::kInternalError,
+                        fmt::format("snapshot process {} ended while running the statement",
+                                    snapshotQuery_->process->pid())),
+               "ERROR");
+    queueWrite(std::move(out));
+    finishSnapshotAnswer(true);
+    return;
+  }
+  answerInput_.append(answerChunk_.data(), n);
+  // Forward complete messages only: a process dying mid-message must not leave the client
+  // half of one.
+  size_t at = 0;
+  while (answerInput_.size() - at >= 5) {
+    const char* p = answerInput_.data() + at;
+    uint32_t length = (uint32_t(uint8_t(p[1])) << 24) | (uint32_t(uint8_t(p[2])) << 16) |
+                      (uint32_t(uint8_t(p[3])) << 8) | uint32_t(uint8_t(p[4]));
+    if (answerInput_.size() - at < 1 + size_t(length)) break;
+    if (p[0] == snapshot::kAnswerEnd) {
+      bool failed = length < 5 || p[5] != char(snapshot::AnswerStatus::Ok);
+      queueWrite(answerInput_.substr(0, at));
+      finishSnapshotAnswer(failed);
+      return;
+    }
+    at += 1 + length;
+  }
+  queueWrite(answerInput_.substr(0, at));
+  answerInput_.erase(0, at);
+  readSnapshotAnswer();
+}
+
+void Connection::finishSnapshotAnswer(bool failed) {
+  SnapshotHandoff handoff = std::move(*snapshotQuery_);
+  snapshotQuery_.reset();
+  if (answerSocket_) {
+    boost::system::error_code ignored;
+    answerSocket_->close(ignored);
+    answerSocket_.reset();
+    handoff.process->running.fetch_sub(1);
+  }
+  answerInput_.clear();
+  if (disconnected_ || closeAfterWrite_ || !session_) {
+    busy_ = false;
+    return;
+  }
+  // The session learns the outcome on the executor (a failed statement fails its block);
+  // touching no table data, this may run while another session holds the executor.
+  auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io),
+               session = session_.get(), handoff = std::move(handoff), failed]() mutable {
+    std::string out;
+    self->processor_.snapshotAnswered(*session, handoff, failed, out);
+    handoff.process.reset();
+    self->post([self, out = std::move(out)]() mutable { self->onBatchDone(std::move(out), false); });
+  };
+  if (!context_.executor.submit(session_.get(), std::move(task), true)) disconnect();
+}
+
+void Connection::cancelSnapshotQuery() {
+  post([self = shared_from_this()] {
+    if (!self->answerSocket_) return;
+    // Any byte on the answer socket asks the snapshot to cancel the statement.
+    boost::system::error_code ignored;
+    char byte = 'c';
+    self->answerSocket_->write_some(asio::buffer(&byte, 1), ignored);
+  });
 }
 
 void Connection::terminate(const SqlError& error) {
@@ -258,9 +384,11 @@ void Connection::onWritten(const boost::system::error_code& ec) {
     std::string next;
     next.swap(pendingOutput_);
     queueWrite(std::move(next));
+    readSnapshotAnswer();
     return;
   }
   writing_.clear();
+  readSnapshotAnswer();
   if (closeAfterWrite_) finishClose();
 }
 
@@ -290,6 +418,8 @@ void Connection::disconnect() {
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
   drainTimer_.cancel();
+  // A statement on a snapshot sees its answer socket close and stops.
+  if (answerSocket_) answerSocket_->close(ignored);
   releaseSession();
 }
 

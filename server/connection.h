@@ -19,6 +19,7 @@
 #include "engine/session_api.h"
 #include "server/message_processor.h"
 #include "server/session_registry.h"
+#include "snapshot/snapshot_manager.h"
 
 namespace duet::wire {
 
@@ -27,6 +28,7 @@ struct ServerContext {
   Executor& executor;
   SessionRegistry& registry;
   boost::asio::io_context& io;
+  snapshot::SnapshotManager* snapshots = nullptr;  // null: every statement runs on the executor
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -38,6 +40,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void terminateForIdleTimeout();
   // Any thread: the server is stopping; send 57P01, close.
   void terminateForShutdown();
+  // Any thread: a CancelRequest for this session; a statement on a snapshot stops there.
+  void cancelSnapshotQuery();
 
  private:
   enum class Phase { Startup, Running };
@@ -50,7 +54,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void submitStartup(std::vector<std::pair<std::string, std::string>> params, std::string prelude);
   void onStartupDone(std::shared_ptr<Session> session, std::string out, bool close);
   void submitBatch();
-  void onBatchDone(std::string out, bool close);
+  void onBatchDone(std::string out, bool close, std::optional<SnapshotHandoff> handoff = std::nullopt);
+  // Streaming a snapshot's answer (docs/snapshots.md): send the query, forward the answer's
+  // complete messages to the client, then let the executor settle the session.
+  void startSnapshotAnswer(SnapshotHandoff handoff);
+  void readSnapshotAnswer();
+  void onSnapshotAnswer(const boost::system::error_code& ec, size_t n);
+  void finishSnapshotAnswer(bool failed);
   void terminate(const SqlError& error);
   void queueWrite(std::string data);
   void onWritten(const boost::system::error_code& ec);
@@ -79,6 +89,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   int32_t pid_ = 0;
   int32_t secret_ = 0;
   MessageProcessor processor_;
+  // The answer being streamed from a snapshot, while busy_.
+  std::optional<SnapshotHandoff> snapshotQuery_;
+  std::optional<boost::asio::local::stream_protocol::socket> answerSocket_;
+  std::string answerInput_;
+  std::array<char, 64 * 1024> answerChunk_;
+  bool answerReading_ = false;
 };
 
 }  // namespace duet::wire

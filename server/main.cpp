@@ -27,7 +27,19 @@ int main(int argc, char** argv) {
                  "ms an open transaction may stay idle before the session is ended; 0 disables")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  app.add_option("--snapshots", serverConfig.snapshots,
+                 "run costly read-only queries on fork()ed snapshots (docs/snapshots.md)")
+      ->capture_default_str();
+  app.add_option("--snapshot-nice", serverConfig.snapshot.nice,
+                 "CPU priority (nice) of snapshot processes; the executor runs at 0")
+      ->check(CLI::Range(0, 19))
+      ->capture_default_str();
+  app.add_option("--snapshot-max-processes", serverConfig.snapshot.maxProcesses,
+                 "snapshots forked for concurrent queries at most (freshness may fork more)")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  engineConfig.snapshots = serverConfig.snapshots;
 
   // Signals go to sigwait() below only: block them before any thread exists.
   sigset_t signals;

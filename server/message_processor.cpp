@@ -28,7 +28,9 @@ std::vector<int16_t> readFormats(MessageReader& r) {
 }  // namespace
 
 bool MessageProcessor::process(Session& session, std::string_view batch,
-                               const std::optional<std::string>& violation, std::string& out) {
+                               const std::optional<std::string>& violation, std::string& out,
+                               snapshot::SnapshotManager* snapshots,
+                               std::optional<SnapshotHandoff>& handoff) {
   WireResultSink sink(out);
   size_t at = 0;
   while (at < batch.size()) {
@@ -36,6 +38,7 @@ bool MessageProcessor::process(Session& session, std::string_view batch,
     uint32_t length = bodyLength(batch.data() + at + 1);
     std::string_view body = batch.substr(at + 5, length);
     at += 5 + length;
+    toSnapshot_ = false;
     try {
       if (handle(session, type, body, sink, out)) return true;
     } catch (...) {
@@ -46,7 +49,16 @@ bool MessageProcessor::process(Session& session, std::string_view batch,
       }
       reportExtendedError(session, error, out);
     }
+    if (toSnapshot_) {
+      toSnapshot_ = false;
+      handoff = handOff(session, snapshots, type == 'Q', out);
+      if (handoff) {
+        handoff->consumed = at;
+        return false;
+      }
+    }
   }
+  if (session.txnStatus() == TxnStatus::Idle) blockSnapshot_.reset();
   if (violation) {
     writeError(out, protocolViolation(*violation), "FATAL");
     return true;
@@ -139,7 +151,12 @@ void MessageProcessor::simpleQuery(Session& session, std::string_view body, Wire
   std::string_view sql = r.cstr();
   r.expectEnd();
   try {
-    if (session.simpleQuery(sql, sink) == QueryState::CopyIn) {
+    QueryState state = session.simpleQuery(sql, sink);
+    if (state == QueryState::OnSnapshot) {
+      toSnapshot_ = true;  // ReadyForQuery follows the snapshot's answer
+      return;
+    }
+    if (state == QueryState::CopyIn) {
       sink.takeCopyInStarted();
       copyIn_ = true;
       copyFromSimpleQuery_ = true;
@@ -218,6 +235,55 @@ void MessageProcessor::execute(Session& session, std::string_view body, WireResu
     return;
   }
   if (state == ExecuteState::Suspended) writeEmpty(out, 's');
+  if (state == ExecuteState::OnSnapshot) toSnapshot_ = true;
+}
+
+std::optional<SnapshotHandoff> MessageProcessor::handOff(Session& session,
+                                                        snapshot::SnapshotManager* snapshots,
+                                                        bool simpleQuery, std::string& out) {
+  SnapshotHandoff h;
+  h.query = session.takeSnapshotQuery();
+  h.simpleQuery = simpleQuery;
+  try {
+    if (snapshots == nullptr)
+      throw SqlError(sqlstate::kInternalError, "this server has no snapshot processes");
+    if (!h.query.readOnlyBlock) {
+      blockSnapshot_.reset();
+      h.process = snapshots->acquire(h.query);
+    } else {
+      if (!blockSnapshot_) blockSnapshot_ = snapshots->acquire(h.query);
+      h.process = blockSnapshot_;
+    }
+  } catch (...) {
+    SqlError error = currentError();
+    if (simpleQuery) {
+      writeError(out, error, "ERROR");
+      try {
+        session.abortCurrent();
+      } catch (...) {
+        // The client has its error already.
+      }
+      writeReadyForQuery(out, session.txnStatus());
+    } else {
+      reportExtendedError(session, error, out);
+    }
+    return std::nullopt;
+  }
+  return h;
+}
+
+void MessageProcessor::snapshotAnswered(Session& session, const SnapshotHandoff& handoff,
+                                        bool failed, std::string& out) {
+  if (failed) {
+    if (!handoff.simpleQuery) skipTillSync_ = true;
+    try {
+      session.abortCurrent();
+    } catch (...) {
+      // The client has its error already.
+    }
+  }
+  if (handoff.simpleQuery) writeReadyForQuery(out, session.txnStatus());
+  if (session.txnStatus() == TxnStatus::Idle) blockSnapshot_.reset();
 }
 
 bool MessageProcessor::handleCopyMessage(Session& session, char type, std::string_view body,

@@ -3,23 +3,40 @@
 // output buffer. The connection runs at most one batch at a time, so the state here is only
 // ever touched by one executor task at once.
 #pragma once
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "engine/session_api.h"
+#include "snapshot/snapshot_manager.h"
 
 namespace duet::wire {
 
 class WireResultSink;
+
+// A statement the session sent to a snapshot process: the batch stopped after its message,
+// and the connection streams the snapshot's answer before it goes on.
+struct SnapshotHandoff {
+  SnapshotQuery query;
+  std::shared_ptr<snapshot::SnapshotProcess> process;
+  bool simpleQuery = false;  // a Query message: ReadyForQuery follows the answer
+  size_t consumed = 0;       // bytes of the batch handled, the handed-off message included
+};
 
 class MessageProcessor {
  public:
   // `batch` holds complete messages (type byte, length, body). `violation`, when set, is a
   // malformed message that followed them: it is reported as FATAL after the batch.
   // Returns true when the connection must be closed once `out` is written.
+  // A statement that goes to a snapshot ends the batch early: `handoff` says where, and
+  // which snapshot (acquired here, on the executor, between two transactions).
   bool process(Session& session, std::string_view batch,
-               const std::optional<std::string>& violation, std::string& out);
+               const std::optional<std::string>& violation, std::string& out,
+               snapshot::SnapshotManager* snapshots, std::optional<SnapshotHandoff>& handoff);
+  // Executor thread, after the snapshot's answer went to the client: a failed statement
+  // fails the session's transaction as one run here would; ReadyForQuery ends a Query.
+  void snapshotAnswered(Session& session, const SnapshotHandoff& handoff, bool failed, std::string& out);
 
  private:
   // Returns true when the connection must close.
@@ -37,7 +54,15 @@ class MessageProcessor {
   // Reports an extended-protocol error and starts skipping until Sync.
   void reportExtendedError(Session& session, const SqlError& error, std::string& out);
 
+  // Takes a snapshot for the session's pending snapshot query (a read-only block keeps
+  // its first one); on failure reports the error as the statement's and returns nullopt.
+  std::optional<SnapshotHandoff> handOff(Session& session, snapshot::SnapshotManager* snapshots,
+                                         bool simpleQuery, std::string& out);
+
   bool skipTillSync_ = false;
+  bool toSnapshot_ = false;  // the message just handled went to a snapshot
+  // The snapshot of the session's open read-only block: every statement of it reads there.
+  std::shared_ptr<snapshot::SnapshotProcess> blockSnapshot_;
   bool copyIn_ = false;
   bool copyFromSimpleQuery_ = false;
   std::string copyData_;

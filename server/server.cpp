@@ -10,8 +10,13 @@ namespace asio = boost::asio;
 Server::Server(Engine& engine, Executor& executor, ServerConfig config)
     : config_(std::move(config)),
       executor_(executor),
+      maintenanceTimer_(io_),
       context_{engine, executor, registry_, io_},
       acceptor_(asio::make_strand(io_)) {
+  if (config_.snapshots) {
+    snapshots_ = std::make_unique<snapshot::SnapshotManager>(engine, config_.snapshot);
+    context_.snapshots = snapshots_.get();
+  }
   executor_.setIdleTimeoutHandler([this](Session* session) {
     if (auto connection = registry_.connectionOf(session)) connection->terminateForIdleTimeout();
   });
@@ -31,6 +36,7 @@ void Server::start() {
   boundPort_ = acceptor_.local_endpoint().port();
   work_.emplace(io_.get_executor());
   accept();
+  if (snapshots_) maintainSnapshots();
   started_ = true;
   for (int i = 0; i < std::max(1, config_.ioThreads); ++i) threads_.emplace_back([this] { io_.run(); });
 }
@@ -52,12 +58,22 @@ void Server::accept() {
   });
 }
 
+void Server::maintainSnapshots() {
+  maintenanceTimer_.expires_after(std::chrono::milliseconds(100));
+  maintenanceTimer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec || stopping_) return;
+    snapshots_->maintain();
+    maintainSnapshots();
+  });
+}
+
 void Server::stop() {
   if (!started_ || stopping_.exchange(true)) return;
   asio::post(acceptor_.get_executor(), [this] {
     boost::system::error_code ignored;
     acceptor_.close(ignored);
   });
+  asio::post(io_, [this] { maintenanceTimer_.cancel(); });
   {
     std::lock_guard lock(connectionsMutex_);
     for (auto& weak : connections_)
@@ -73,6 +89,7 @@ void Server::stop() {
   std::promise<void> drained;
   if (executor_.submitCleanup(nullptr, [&drained] { drained.set_value(); }))
     drained.get_future().wait();
+  if (snapshots_) snapshots_->shutdown();
 }
 
 }  // namespace duet

@@ -18,6 +18,7 @@
 #include "engine/session_api.h"
 #include "server/connection.h"
 #include "server/session_registry.h"
+#include "snapshot/snapshot_manager.h"
 
 namespace duet {
 
@@ -27,6 +28,10 @@ struct ServerConfig {
   // One network thread keeps up with the one executor (framing and copying bytes is cheap)
   // and costs the fewest thread handoffs per round trip; measured in docs/benchmarks.md.
   int ioThreads = 1;
+  // Read-only statements may run on fork()ed snapshots (docs/snapshots.md); the engine
+  // must have been created with EngineConfig::snapshots to send any.
+  bool snapshots = true;
+  snapshot::SnapshotConfig snapshot;
 };
 
 class Server {
@@ -41,16 +46,20 @@ class Server {
   void start();
   uint16_t port() const { return boundPort_; }
   // Stops accepting, sends every client FATAL 57P01, waits until their sessions are
-  // cleaned up on the executor and the I/O threads have finished.
+  // cleaned up on the executor and the I/O threads have finished, ends the snapshots.
   void stop();
 
  private:
   void accept();
+  // Every 100 ms: snapshots nobody needs end, ended ones are reaped.
+  void maintainSnapshots();
 
   ServerConfig config_;
   Executor& executor_;
   boost::asio::io_context io_;
   wire::SessionRegistry registry_;
+  std::unique_ptr<snapshot::SnapshotManager> snapshots_;
+  boost::asio::steady_timer maintenanceTimer_;
   wire::ServerContext context_;
   boost::asio::ip::tcp::acceptor acceptor_;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;

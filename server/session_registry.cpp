@@ -1,5 +1,7 @@
 #include "server/session_registry.h"
 
+#include "server/connection.h"
+
 #include <cstdint>
 #include <random>
 
@@ -30,10 +32,16 @@ void SessionRegistry::remove(int32_t pid) {
 }
 
 bool SessionRegistry::cancel(int32_t pid, int32_t secret) {
-  std::lock_guard lock(mutex_);
-  auto it = byPid_.find(pid);
-  if (it == byPid_.end() || it->second.secret != secret) return false;
-  it->second.session->requestCancel();
+  std::shared_ptr<Connection> connection;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = byPid_.find(pid);
+    if (it == byPid_.end() || it->second.secret != secret) return false;
+    it->second.session->requestCancel();
+    connection = it->second.connection.lock();
+  }
+  // A statement running on a snapshot is cancelled there.
+  if (connection) connection->cancelSnapshotQuery();
   return true;
 }
 

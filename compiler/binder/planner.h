@@ -111,6 +111,7 @@ struct PreparedPlan {
   // plan is compiled all the same, for when the compiled routine does not fit it.
   std::optional<DirectCall> directCall;
   uint64_t directCalls = 0;  // executions that ran the routine directly (not counted above)
+  plan::ReadFootprint footprint;  // where a read-only run may go (snapshot routing)
 };
 
 struct PlanRequest {

@@ -280,6 +280,7 @@ class StatementPlanner {
     out->paramTypes = b_.paramTypes();
     fixParamTypes(*root);
     out->planOutline = plan::outline(*root);
+    out->footprint = plan::footprint(*root);
     out->directCall = directCallOf(*root, out->paramTypes);
     if (out->directCall)
       for (const OutputColumn& c : out->columns) out->directCall->resultRow.push_back(c.type);

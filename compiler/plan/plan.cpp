@@ -72,7 +72,38 @@ std::vector<const Node*> subplansOf(const Node& n) {
   return out;
 }
 
+void routinesOf(const Expr* e, std::vector<uint32_t>& out) {
+  if (!e) return;
+  if (e->kind == ExprKind::RoutineCall) out.push_back(e->routine);
+  for (const auto& a : e->args) routinesOf(a.get(), out);
+}
+
+void collectFootprint(const Node& n, ReadFootprint& f) {
+  if (n.kind == NodeKind::TableScan || n.kind == NodeKind::IndexRange) f.walked.push_back(n.table);
+  if (n.kind == NodeKind::FunctionScan || n.kind == NodeKind::ProjectSet) f.routines.push_back(n.routine);
+  auto all = [&](const std::vector<ExprPtr>& v) { for (const auto& e : v) routinesOf(e.get(), f.routines); };
+  all(n.keys);
+  routinesOf(n.rangeLow.get(), f.routines);
+  routinesOf(n.rangeHigh.get(), f.routines);
+  routinesOf(n.predicate.get(), f.routines);
+  all(n.exprs);
+  all(n.rightKeys);
+  for (const auto& r : n.rows) all(r);
+  for (const auto& a : n.aggs) routinesOf(a.arg.get(), f.routines);
+  routinesOf(n.limit.get(), f.routines);
+  routinesOf(n.offset.get(), f.routines);
+  all(n.returning);
+  for (const Node* sub : subplansOf(n)) collectFootprint(*sub, f);
+  for (const auto& c : n.children) collectFootprint(*c, f);
+}
+
 }  // namespace
+
+ReadFootprint footprint(const Node& root) {
+  ReadFootprint f;
+  collectFootprint(root, f);
+  return f;
+}
 
 std::string outline(const Node& node) {
   std::string s = kindName(node.kind);

@@ -92,4 +92,14 @@ using NodePtr = std::unique_ptr<Node>;
 // subqueries follow it in braces: "Filter{IndexLookup[t_pkey]}(TableScan[o])".
 std::string outline(const Node& node);
 
+// What a plan reads, for deciding where a read-only statement runs (snapshot routing,
+// docs/snapshots.md): the tables whose rows it walks (scans and index ranges, in
+// subqueries too: their cost grows with the table) and the user-defined routines it calls
+// (which may write). Point lookups cost one row and are left out.
+struct ReadFootprint {
+  std::vector<const Table*> walked;
+  std::vector<uint32_t> routines;
+};
+ReadFootprint footprint(const Node& root);
+
 }  // namespace duet::plan

@@ -1,6 +1,7 @@
 // What all sessions of one SQL engine share: the catalog, the compiled-plan cache, and the
 // catalog version that invalidates cached plans after DDL. Only the executor thread uses it.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -51,6 +52,9 @@ struct EngineState {
   std::map<std::pair<uint32_t, std::string>, CachedRoutine> routines;
   // Moves on with every DDL statement and every rollback that undid DDL.
   uint64_t catalogVersion = 1;
+  // Transactions that changed something and committed (written by the executor only; read
+  // by the snapshot manager, which compares it with a snapshot's count at fork).
+  std::atomic<uint64_t> commitCount{0};
 };
 
 }  // namespace duet

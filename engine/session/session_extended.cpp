@@ -231,6 +231,10 @@ ExecuteState SqlSession::execute(const std::string& name, int64_t maxRows, Resul
     }
     return ExecuteState::Complete;
   }
+  if (!p.ran && maxRows <= 0 && routeExecute(p)) {
+    p.ran = p.finished = true;
+    return ExecuteState::OnSnapshot;
+  }
   const uint8_t* params = p.params ? p.params->data() : nullptr;
   if (!p.ran && maxRows <= 0) {
     NoDescribeSink out(sink);

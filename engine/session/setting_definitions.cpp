@@ -234,6 +234,14 @@ std::string tableStorage(const SettingDef& def, std::string_view value) {
   return enumValue(def, value, {"row", "column"});
 }
 
+std::string snapshotRouting(const SettingDef& def, std::string_view value) {
+  return enumValue(def, value, {"auto", "always", "never"});
+}
+
+std::string rowCount(const SettingDef& def, std::string_view value) {
+  return integerIn(def, value, 0, 2'147'483'647);
+}
+
 std::string parallelWorkers(const SettingDef& def, std::string_view value) {
   return integerIn(def, value, 0, 1024);
 }
@@ -267,6 +275,15 @@ const std::vector<SettingDef>& settingDefinitions() {
          "Sets the default read-only status of new transactions."},
         {"duet.direct_calls", "on", false, false, boolValue,
          "Runs a statement that is one routine call on its parameters without its plan."},
+        // Snapshot routing (docs/snapshots.md): where read-only statements run.
+        {"duet.snapshot_max_age", "1s", false, false, timeMs,
+         "Sets the oldest snapshot a new read-only query accepts; an older one is forked anew."},
+        {"duet.snapshot_memory_limit", "1GB", false, false, memoryKb,
+         "Sets how much memory a query on a snapshot may allocate (0: no limit)."},
+        {"duet.snapshot_min_rows", "100000", false, false, rowCount,
+         "Sets how many rows a read-only query must read to go to a snapshot in auto mode."},
+        {"duet.snapshot_routing", "auto", false, false, snapshotRouting,
+         "Sends read-only queries to forked snapshots: auto (costly ones), always or never."},
         {"enable_hashjoin", "on", false, false, boolValue,
          "Enables the planner's use of hash join plans."},
         {"enable_indexscan", "on", false, false, boolValue,

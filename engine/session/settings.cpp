@@ -28,6 +28,15 @@ int parseMs(const std::string& v) {
   return ms > 2'147'483'647 ? 2'147'483'647 : static_cast<int>(ms);
 }
 
+// Kilobytes of a normalised memory setting ("0", "512kB", "64MB", "1GB", "1TB").
+int64_t parseKb(const std::string& v) {
+  long long n = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  std::string_view unit(end, v.data() + v.size() - end);
+  long long factor = unit == "MB" ? 1LL << 10 : unit == "GB" ? 1LL << 20 : unit == "TB" ? 1LL << 30 : 1;
+  return n * factor;
+}
+
 }  // namespace
 
 Settings::Settings() {
@@ -151,6 +160,22 @@ void Settings::refreshDerived() {
   statementTimeoutMs_ = parseMs(values_["statement_timeout"]);
   directCalls_ = values_["duet.direct_calls"] == "on";
   clientMinMessages_ = clientMessageLevel(values_["client_min_messages"]);
+  const std::string& routing = values_["duet.snapshot_routing"];
+  snapshotRouting_ = routing == "always" ? SnapshotRouting::Always
+                   : routing == "never"  ? SnapshotRouting::Never
+                                         : SnapshotRouting::Auto;
+  snapshotMaxAgeMs_ = parseMs(values_["duet.snapshot_max_age"]);
+  snapshotMinRows_ = std::stoll(values_["duet.snapshot_min_rows"]);
+  snapshotMemoryLimitKb_ = parseKb(values_["duet.snapshot_memory_limit"]);
+}
+
+std::vector<std::pair<std::string, std::string>> Settings::nonDefaultValues() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const SettingDef& d : settingDefinitions()) {
+    const std::string& value = values_.at(lower(d.name));
+    if (!d.readOnly && value != d.defaultValue) out.emplace_back(d.name, value);
+  }
+  return out;
 }
 
 }  // namespace duet

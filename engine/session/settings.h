@@ -72,6 +72,15 @@ class Settings {
   // so tests and benchmarks can compare both paths on one server.
   bool directCalls() const { return directCalls_; }
   MessageLevel clientMinMessages() const { return clientMinMessages_; }
+  // Snapshot routing (docs/snapshots.md).
+  enum class SnapshotRouting : uint8_t { Auto, Always, Never };
+  SnapshotRouting snapshotRouting() const { return snapshotRouting_; }
+  int snapshotMaxAgeMs() const { return snapshotMaxAgeMs_; }
+  int64_t snapshotMinRows() const { return snapshotMinRows_; }
+  int64_t snapshotMemoryLimitKb() const { return snapshotMemoryLimitKb_; }
+  // Settings whose value differs from the built-in default, as (name, value): what a
+  // snapshot's session must be opened with to behave like this one.
+  std::vector<std::pair<std::string, std::string>> nonDefaultValues() const;
 
  private:
   struct Pending {
@@ -93,6 +102,10 @@ class Settings {
   int statementTimeoutMs_ = 0;
   bool directCalls_ = true;
   MessageLevel clientMinMessages_ = MessageLevel::Notice;
+  SnapshotRouting snapshotRouting_ = SnapshotRouting::Auto;
+  int snapshotMaxAgeMs_ = 1000;
+  int64_t snapshotMinRows_ = 100000;
+  int64_t snapshotMemoryLimitKb_ = 0;
 };
 
 }  // namespace duet

@@ -38,6 +38,8 @@ class SqlEngine final : public Engine {
     return std::make_unique<SqlSession>(state_, *db, user, database, startupParams);
   }
 
+  uint64_t commitCount() const override { return state_.commitCount.load(std::memory_order_acquire); }
+
  private:
   EngineState state_;
 };

@@ -10,6 +10,9 @@ namespace duet {
 struct EngineConfig {
   std::string dataDir;                         // created if missing
   int idleInTransactionTimeoutMs = 60'000;     // 0 disables; 25P03 when exceeded
+  // Read-only statements may go to fork()ed snapshot processes (duetd has them; in-process
+  // drivers and tests do not).
+  bool snapshots = false;
 };
 
 std::unique_ptr<Engine> createSqlEngine(const EngineConfig& config);

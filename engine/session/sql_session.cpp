@@ -149,7 +149,9 @@ void SqlSession::failStatement(UndoLog::Mark mark) {
 
 void SqlSession::endTransaction(bool commit) {
   if (commit) {
+    bool wrote = !txn_.undo().empty();
     txn_.commit();
+    if (wrote) lastCommit_ = engine_.commitCount.fetch_add(1, std::memory_order_release) + 1;
   } else {
     txn_.rollback();
   }
@@ -202,28 +204,29 @@ QueryState SqlSession::simpleQuery(std::string_view sql, ResultSink& sink) {
   }
   pendingSql_ = std::string(sql);
   pendingStmts_ = std::move(parsed);
-  return continueQuery(sink);
+  return continueQuery(sink, true);
 }
 
-QueryState SqlSession::continueQuery(ResultSink& sink) {
-  std::vector<sql::ParsedStatement> parsed = std::move(pendingStmts_);
+QueryState SqlSession::continueQuery(ResultSink& sink, bool mayRoute) {
+  std::vector<Statement> statements;
+  for (auto& p : pendingStmts_) statements.push_back(Statement{pendingSql_, std::move(p), {}, nullptr});
   pendingStmts_.clear();
-  std::string sql = pendingSql_;
+  if (mayRoute && routeQuery(pendingSql_, statements)) return QueryState::OnSnapshot;
   // Several statements in one Query run in an implicit transaction block (PostgreSQL's
   // exec_simple_query), re-entered before each one in case a COMMIT ended it.
-  bool implicitBlock = std::count_if(parsed.begin(), parsed.end(), [](const sql::ParsedStatement& p) {
-                         return p.stmt->kind != sql::StmtKind::Empty;
+  bool implicitBlock = std::count_if(statements.begin(), statements.end(), [](const Statement& st) {
+                         return st.parsed.stmt->kind != sql::StmtKind::Empty;
                        }) > 1;
-  for (size_t i = 0; i < parsed.size(); ++i) {
-    auto& p = parsed[i];
-    if (p.stmt->kind == sql::StmtKind::Empty) continue;
+  for (size_t i = 0; i < statements.size(); ++i) {
+    Statement& st = statements[i];
+    if (st.parsed.stmt->kind == sql::StmtKind::Empty) continue;
     if (implicitBlock) txn_.startImplicitBlock();
-    Statement st{sql, std::move(p), {}, nullptr};
     std::unique_ptr<ParamTuple> params;
     if (isQuery(*st.parsed.stmt) && !txn_.failed()) {
       UndoLog::Mark mark = txn_.undo().mark();
       try {
-        st.plan = planFor(st);
+        // Routing may have found the plan already (a Query of SELECTs: no DDL in between).
+        if (!st.plan) st.plan = planFor(st);
         params = literalParams(st);
       } catch (const SqlError&) {
         txn_.ensureStarted();
@@ -236,7 +239,7 @@ QueryState SqlSession::continueQuery(ResultSink& sink) {
     if (state == QueryState::CopyIn) {
       copyFromSimple_ = true;
       // Keep the COPY statement alive too: its options were copied, but be safe.
-      for (size_t j = i + 1; j < parsed.size(); ++j) pendingStmts_.push_back(std::move(parsed[j]));
+      for (size_t j = i + 1; j < statements.size(); ++j) pendingStmts_.push_back(std::move(statements[j].parsed));
       return state;
     }
   }
@@ -286,15 +289,18 @@ QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
 
 // ---- compiled plans
 
-std::shared_ptr<PreparedPlan> SqlSession::planFor(Statement& st) {
+std::string SqlSession::planKey(const Statement& st) const {
   const sql::ParsedStatement& p = st.parsed;
   std::string key = fmt::format("{}|{}|", db_->oid, settings_.get("search_path"));
   for (const SqlType& t : st.declaredTypes) key += fmt::format("{}:{},", typeOid(t), t.typmod);
   key += '|';
   key += p.shapeKey.empty() ? st.sql.substr(p.stmt->begin, p.stmt->end - p.stmt->begin)
                             : p.shapeKey;
-  if (auto cached = engine_.plans.find(key, engine_.catalogVersion)) return cached;
+  return key;
+}
 
+PlanRequest SqlSession::planRequest(const Statement& st) {
+  const sql::ParsedStatement& p = st.parsed;
   PlanRequest request;
   request.stmt = p.stmt.get();
   request.declaredParamTypes = st.declaredTypes;
@@ -307,7 +313,13 @@ std::shared_ptr<PreparedPlan> SqlSession::planFor(Statement& st) {
   request.queryText = st.sql;
   request.resolveTable = tableResolver();
   request.resolveRoutines = [this](const std::vector<std::string>& names) { return routineCandidates(names); };
-  std::shared_ptr<PreparedPlan> plan = planStatement(request);
+  return request;
+}
+
+std::shared_ptr<PreparedPlan> SqlSession::planFor(Statement& st) {
+  std::string key = planKey(st);
+  if (auto cached = engine_.plans.find(key, engine_.catalogVersion)) return cached;
+  std::shared_ptr<PreparedPlan> plan = planStatement(planRequest(st));
   plan->catalogVersion = engine_.catalogVersion;
   engine_.plans.put(key, plan);
   return plan;

@@ -45,12 +45,15 @@ class SqlSession final : public Session, public rt::SessionServices {
   void sync() override;
   void abortCurrent() override;
   TxnStatus txnStatus() const override { return txn_.status(); }
-  bool holdsExecutor() const override { return txn_.holdsExecutor(); }
+  bool holdsExecutor() const override;
   void rollbackOpenBlock() override;
   std::vector<std::pair<std::string, std::string>> reportedParameters() const override;
   void requestCancel() override { cancel_.store(true); }
   void clearCancel() override { cancel_.store(false); }
   int idleInTransactionTimeoutMs() const override;
+  SnapshotQuery takeSnapshotQuery() override;
+  // Whether the current (or, outside one, the next) transaction is READ ONLY.
+  bool transactionReadOnly() const;
 
   // ---- rt::SessionServices (session_routine_calls.cpp)
   void callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result,
@@ -89,6 +92,25 @@ class SqlSession final : public Session, public rt::SessionServices {
   bool callDirectly(PreparedPlan& plan, const uint8_t* params, const std::vector<int16_t>& formats,
                     ResultSink& sink);
   std::shared_ptr<PreparedPlan> planFor(Statement& st);
+  // The plan cache key of st, and what planStatement needs to plan it.
+  std::string planKey(const Statement& st) const;
+  PlanRequest planRequest(const Statement& st);
+
+  // ---- snapshot routing (session_snapshot_route.cpp)
+  struct ReadCost {
+    bool readsOnly = true;  // a SELECT whose routines cannot write
+    int64_t rows = 0;       // rows of the tables it walks, as they are now
+  };
+  bool snapshotRoutingOn() const;
+  bool readOnlyBlock() const;
+  ReadCost readCost(Statement& st);
+  ReadCost readCost(const PreparedPlan& plan) const;
+  bool worthASnapshot(const ReadCost& cost) const;
+  // True (and snapshotQuery_ set) when the statements of a simple Query, or a portal's,
+  // go to a snapshot.
+  bool routeQuery(std::string_view sql, std::vector<Statement>& statements);
+  bool routeExecute(Portal& p);
+  SnapshotQuery snapshotQueryBase(bool block) const;
   std::unique_ptr<ParamTuple> literalParams(const Statement& st);
   rt::QueryContext makeContext(const uint8_t* params);
   std::vector<ColumnDesc> columnsOf(const PreparedPlan& plan,
@@ -110,7 +132,8 @@ class SqlSession final : public Session, public rt::SessionServices {
   // ---- COPY (session_copy.cpp)
   QueryState runCopy(const Statement& st, ResultSink& sink);
   void copyOut(const Statement& st, ResultSink& sink);
-  QueryState continueQuery(ResultSink& sink);
+  // mayRoute: the statements may go to a snapshot (not after a COPY FROM STDIN).
+  QueryState continueQuery(ResultSink& sink, bool mayRoute = false);
 
   // ---- utility statements (session_utility.cpp)
   QueryState runUtility(const Statement& st, ResultSink& sink);
@@ -165,6 +188,8 @@ class SqlSession final : public Session, public rt::SessionServices {
   std::string user_, dbName_;
   Settings settings_;
   TransactionState txn_;
+  uint64_t lastCommit_ = 0;  // EngineState::commitCount after this session's last write commit
+  SnapshotQuery snapshotQuery_;
   std::atomic<bool> cancel_ = false;
   std::atomic<bool> timedOut_ = false;  // cancel_ was raised by statement_timeout
   Arena arena_;

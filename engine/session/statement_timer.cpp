@@ -1,10 +1,31 @@
 #include "engine/session/statement_timer.h"
 
+#include <pthread.h>
+
+#include <new>
+
 namespace duet {
 
 StatementTimer& StatementTimer::instance() {
   static StatementTimer timer;
+  // A snapshot process (fork() from the executor) needs a timer of its own: the parent's
+  // thread did not come along, and may have held the mutex at the fork.
+  static bool forkSafe = [] {
+    pthread_atfork([] { timer.mutex_.lock(); }, [] { timer.mutex_.unlock(); },
+                   [] { timer.afterForkInChild(); });
+    return true;
+  }();
+  (void)forkSafe;
   return timer;
+}
+
+void StatementTimer::afterForkInChild() {
+  // The old thread object names a thread that does not exist here: its storage is reused
+  // without destroying it (which would terminate), and the next arm() starts a new one.
+  new (&thread_) std::thread();
+  new (&wake_) std::condition_variable();
+  entries_.clear();
+  mutex_.unlock();
 }
 
 StatementTimer::~StatementTimer() {

@@ -24,6 +24,7 @@ class StatementTimer {
  private:
   StatementTimer() = default;
   void run();
+  void afterForkInChild();
   struct Entry {
     std::chrono::steady_clock::time_point deadline;
     std::atomic<bool>* cancel;

@@ -1,5 +1,7 @@
 #include "engine/types/time_zone.h"
 
+#include <pthread.h>
+
 #include <date/tz.h>
 
 #include <cctype>
@@ -206,6 +208,13 @@ std::optional<ResolvedTimeZone> resolveTimeZone(std::string_view setting) {
   // set of zones in use and each zone's rules are loaded once.
   static std::mutex mutex;
   static std::map<std::string, ResolvedTimeZone> cache;
+  // A snapshot process (fork() from the executor) resolves zones too: the mutex is taken
+  // around fork() so that no other thread holds it in the child's copy.
+  static bool forkSafe = [] {
+    pthread_atfork([] { mutex.lock(); }, [] { mutex.unlock(); }, [] { mutex.unlock(); });
+    return true;
+  }();
+  (void)forkSafe;
   std::lock_guard<std::mutex> lock(mutex);
   std::string key = lowerAscii(setting);
   auto it = cache.find(key);

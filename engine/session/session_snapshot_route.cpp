@@ -1,0 +1,125 @@
+// Snapshot routing (docs/snapshots.md): which read-only statements leave the executor for a
+// fork()ed snapshot process. A statement goes there when it can only read (a SELECT whose
+// user-defined routines are STABLE or IMMUTABLE) and is worth it: in auto mode it walks at
+// least duet.snapshot_min_rows rows of its tables (scans and index ranges), so point
+// lookups stay on the executor, where they cost less than the trip. Inside BEGIN READ ONLY
+// every SELECT goes to the block's snapshot, for a repeatable view. The decision uses the
+// cached plan, or a plan tree without code: a routed statement is compiled in the snapshot,
+// never on the executor.
+#include <fmt/format.h>
+
+#include "engine/session/sql_session.h"
+#include "engine/storage/table.h"
+
+namespace duet {
+
+bool SqlSession::snapshotRoutingOn() const {
+  return engine_.config.snapshots && settings_.snapshotRouting() != Settings::SnapshotRouting::Never;
+}
+
+bool SqlSession::readOnlyBlock() const { return txn_.inBlock() && transactionReadOnly(); }
+
+bool SqlSession::holdsExecutor() const {
+  // A read-only block reads snapshots, so other sessions need not wait for it.
+  return txn_.holdsExecutor() && !(readOnlyBlock() && snapshotRoutingOn());
+}
+
+// TEMPORARY until read-only transactions land.
+bool SqlSession::transactionReadOnly() const { return settings_.get("transaction_read_only") == "on"; }
+
+SqlSession::ReadCost SqlSession::readCost(Statement& st) {
+  // A cached plan is kept for running the statement here, if it stays here.
+  if ((st.plan = engine_.plans.find(planKey(st), engine_.catalogVersion))) return readCost(*st.plan);
+  return readCost(*planTree(planRequest(st)).plan);
+}
+
+SqlSession::ReadCost SqlSession::readCost(const PreparedPlan& plan) const {
+  ReadCost cost;
+  cost.readsOnly = plan.command == PreparedPlan::Command::Select;
+  for (uint32_t oid : plan.footprint.routines) {
+    const RoutineInfo* r = routineByOid(oid);
+    if (r == nullptr || r->volatility == Volatility::Volatile) cost.readsOnly = false;
+  }
+  for (const Table* t : plan.footprint.walked) cost.rows += static_cast<int64_t>(t->liveRowCount());
+  return cost;
+}
+
+bool SqlSession::routeQuery(std::string_view sql, std::vector<Statement>& statements) {
+  if (!snapshotRoutingOn() || txn_.failed()) return false;
+  bool block = readOnlyBlock();
+  if (txn_.mode() != TransactionState::Mode::None && !block) return false;
+  for (const Statement& st : statements) {
+    auto kind = st.parsed.stmt->kind;
+    if (kind != sql::StmtKind::Select && kind != sql::StmtKind::Empty) return false;
+  }
+  ReadCost total;
+  try {
+    for (Statement& st : statements) {
+      if (st.parsed.stmt->kind == sql::StmtKind::Empty) continue;
+      ReadCost c = readCost(st);
+      total.readsOnly = total.readsOnly && c.readsOnly;
+      total.rows += c.rows;
+    }
+  } catch (const SqlError&) {
+    return false;  // the executor reports the error as it runs the statement
+  }
+  if (!block && !worthASnapshot(total)) return false;
+  snapshotQuery_ = snapshotQueryBase(block);
+  snapshotQuery_.sql = std::string(sql);
+  return true;
+}
+
+bool SqlSession::routeExecute(Portal& p) {
+  if (!snapshotRoutingOn() || txn_.failed() || !p.plan) return false;
+  bool block = readOnlyBlock();
+  // The implicit transaction of this Sync cycle may already have written.
+  bool fresh = txn_.mode() == TransactionState::Mode::None ||
+               (txn_.mode() == TransactionState::Mode::Implicit && txn_.undo().empty());
+  if (!fresh && !block) return false;
+  if (p.stmt->parsed.stmt->kind != sql::StmtKind::Select) return false;
+  ReadCost cost = readCost(*p.plan);
+  if (!block && !worthASnapshot(cost)) return false;
+  snapshotQuery_ = snapshotQueryBase(block);
+  snapshotQuery_.sql = p.stmt->sql;
+  snapshotQuery_.extended = true;
+  // The explicit parameters, as text in this session's settings, which the snapshot's
+  // session shares; lifted literals are lifted again from the text there.
+  const PreparedPlan& plan = *p.plan;
+  size_t explicitParams = static_cast<size_t>(p.stmt->parsed.explicitParams);
+  for (size_t i = 0; i < explicitParams; ++i) snapshotQuery_.paramTypeOids.push_back(typeOid(plan.paramTypes[i]));
+  if (explicitParams > 0) {
+    const TupleLayout& layout = plan.compiled->paramLayout;
+    RowEncoder encoder(layout, std::vector<int16_t>(layout.types.size(), 0));
+    encoder.encode(p.params->data(), settings_.typeContext());
+    for (size_t i = 0; i < explicitParams; ++i) {
+      const Field& f = encoder.fields()[i];
+      BindParam param;
+      if (f.len >= 0) param.value = std::string(f.data, static_cast<size_t>(f.len));
+      snapshotQuery_.params.push_back(std::move(param));
+    }
+  }
+  snapshotQuery_.resultFormats = p.formats;
+  return true;
+}
+
+bool SqlSession::worthASnapshot(const ReadCost& cost) const {
+  if (!cost.readsOnly) return false;
+  return settings_.snapshotRouting() == Settings::SnapshotRouting::Always ||
+         cost.rows >= settings_.snapshotMinRows();
+}
+
+SnapshotQuery SqlSession::snapshotQueryBase(bool block) const {
+  SnapshotQuery q;
+  q.startupParams = {{"user", user_}, {"database", dbName_}};
+  for (auto& setting : settings_.nonDefaultValues()) q.startupParams.push_back(std::move(setting));
+  q.currentCommit = engine_.commitCount.load(std::memory_order_relaxed);
+  q.minCommit = lastCommit_;
+  q.maxAgeMs = settings_.snapshotMaxAgeMs();
+  q.readOnlyBlock = block;
+  q.memoryLimitKb = settings_.snapshotMemoryLimitKb();
+  return q;
+}
+
+SnapshotQuery SqlSession::takeSnapshotQuery() { return std::move(snapshotQuery_); }
+
+}  // namespace duet

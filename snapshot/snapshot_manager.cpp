@@ -1,0 +1,108 @@
+#include "snapshot/snapshot_manager.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+namespace duet::snapshot {
+namespace {
+
+// Private_Clean + Private_Dirty of /proc/PID/smaps_rollup: the pages only this process
+// maps. After a fork these are the old versions of pages the server changed since, plus
+// the snapshot's own allocations: what ending it gives back.
+int64_t privateBytes(int pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/smaps_rollup");
+  std::string key;
+  int64_t kb = 0, total = 0;
+  std::string unit;
+  while (in >> key >> kb >> unit) {
+    if (key == "Private_Clean:" || key == "Private_Dirty:") total += kb;
+  }
+  return total * 1024;
+}
+
+}  // namespace
+
+SnapshotManager::SnapshotManager(Engine& engine, SnapshotConfig config, int defaultMaxAgeMs)
+    : engine_(engine), config_(config), defaultMaxAgeMs_(defaultMaxAgeMs) {}
+
+SnapshotManager::~SnapshotManager() { shutdown(); }
+
+std::shared_ptr<SnapshotProcess> SnapshotManager::acquire(const SnapshotQuery& query) {
+  std::lock_guard lock(mutex_);
+  auto now = std::chrono::steady_clock::now();
+  auto freshEnough = [&](const SnapshotProcess& p) {
+    if (p.commitCount() >= query.currentCommit) return true;
+    return p.commitCount() >= query.minCommit &&
+           now - p.forkedAt() <= std::chrono::milliseconds(query.maxAgeMs);
+  };
+  std::shared_ptr<SnapshotProcess> best;
+  for (auto it = live_.rbegin(); it != live_.rend(); ++it) {
+    if (!freshEnough(**it)) break;  // older ones are no fresher
+    if (!best || (*it)->running.load() < best->running.load()) best = *it;
+  }
+  bool busy = best && best->running.load() > 0 && static_cast<int>(live_.size()) < config_.maxProcesses;
+  if (!best || busy) {
+    best = SnapshotProcess::fork(engine_, config_, query.currentCommit);
+    live_.push_back(best);
+  }
+  return best;
+}
+
+void SnapshotManager::maintain() {
+  std::vector<std::shared_ptr<SnapshotProcess>> reaped;  // destroyed outside the lock
+  std::lock_guard lock(mutex_);
+  uint64_t commits = engine_.commitCount();
+  auto now = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < live_.size();) {
+    auto& p = live_[i];
+    bool newest = i + 1 == live_.size();
+    bool stale = p->commitCount() < commits &&
+                 now - p->forkedAt() > std::chrono::milliseconds(defaultMaxAgeMs_);
+    // The manager's reference is the only one: no query and no read-only block uses it.
+    bool unused = p.use_count() == 1 && p->running.load() == 0;
+    bool dead = p->reap();
+    if (dead || (unused && (!newest || stale))) {
+      p->retire();
+      ending_.push_back(std::move(p));
+      live_.erase(live_.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+  for (size_t i = 0; i < ending_.size();) {
+    if (ending_[i]->reap() && ending_[i].use_count() == 1) {
+      reaped.push_back(std::move(ending_[i]));
+      ending_.erase(ending_.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+}
+
+std::vector<SnapshotInfo> SnapshotManager::list() {
+  std::lock_guard lock(mutex_);
+  std::vector<SnapshotInfo> out;
+  auto now = std::chrono::steady_clock::now();
+  auto add = [&](const SnapshotProcess& p, bool ending) {
+    out.push_back(SnapshotInfo{p.pid(), p.forkedAtUnixMicros(),
+                               std::chrono::duration<double>(now - p.forkedAt()).count(), p.forkMillis(),
+                               p.commitCount(), p.running.load(), privateBytes(p.pid()), ending});
+  };
+  for (const auto& p : live_) add(*p, false);
+  for (const auto& p : ending_) add(*p, true);
+  return out;
+}
+
+void SnapshotManager::shutdown() {
+  std::vector<std::shared_ptr<SnapshotProcess>> all;
+  {
+    std::lock_guard lock(mutex_);
+    all.swap(live_);
+    for (auto& p : ending_) all.push_back(std::move(p));
+    ending_.clear();
+  }
+  for (auto& p : all) p->kill();
+}
+
+}  // namespace duet::snapshot

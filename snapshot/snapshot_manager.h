@@ -1,0 +1,56 @@
+// The live snapshot processes: which one serves a read-only query, when to fork a new one,
+// and when an old one ends (docs/snapshots.md).
+//
+// A snapshot is fresh enough for a query when it holds every commit so far, or when it holds
+// the session's own last commit (read-your-writes) and is younger than the session's
+// duet.snapshot_max_age. A query goes to the freshest such snapshot; a busy one gets a
+// sibling (a new fork) while fewer than maxProcesses live. A snapshot ends once nobody uses
+// it and it is not the newest, or is stale (commits came since, and it is past the
+// server's max age); until it has been reaped it is listed as ending.
+#pragma once
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/session_api.h"
+#include "snapshot/snapshot_process.h"
+
+namespace duet::snapshot {
+
+struct SnapshotInfo {
+  int pid;
+  int64_t forkedAtUnixMicros;
+  double ageSeconds;
+  double forkMillis;
+  uint64_t commitCount;   // commits it holds
+  int running;            // queries sent and not yet answered
+  int64_t privateBytes;   // memory only this process holds (its copies of changed pages, its own work)
+  bool ending;
+};
+
+class SnapshotManager {
+ public:
+  SnapshotManager(Engine& engine, SnapshotConfig config, int defaultMaxAgeMs = 1000);
+  ~SnapshotManager();
+
+  // Executor thread only, between two transactions: the snapshot for `query`, forked now
+  // if none is fresh enough. The caller holds it while the query runs (and counts it in
+  // running). Throws SqlError when a fork fails.
+  std::shared_ptr<SnapshotProcess> acquire(const SnapshotQuery& query);
+  // Any thread: ends snapshots nobody needs, reaps ended ones.
+  void maintain();
+  std::vector<SnapshotInfo> list();
+  // Kills every snapshot process and waits for them.
+  void shutdown();
+
+ private:
+  Engine& engine_;
+  SnapshotConfig config_;
+  int defaultMaxAgeMs_;
+  std::mutex mutex_;
+  std::vector<std::shared_ptr<SnapshotProcess>> live_;    // oldest first
+  std::vector<std::shared_ptr<SnapshotProcess>> ending_;  // retired, not yet reaped
+};
+
+}  // namespace duet::snapshot
