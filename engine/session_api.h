@@ -6,6 +6,7 @@
 // writes it out once the closure has finished.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -179,6 +180,18 @@ class Session {
   virtual SnapshotQuery takeSnapshotQuery() { return {}; }
 };
 
+// One live snapshot process, as pg_catalog.duet_snapshots lists it.
+struct SnapshotListing {
+  int32_t pid = 0;
+  int64_t forkedAtUnixMicros = 0;
+  double ageSeconds = 0;
+  double forkMillis = 0;
+  int64_t commits = 0;      // write transactions it holds (committed before its fork)
+  int32_t queries = 0;      // statements sent to it and not yet answered
+  int64_t memoryBytes = 0;  // memory only it holds: old copies of changed pages, its own work
+  bool ending = false;      // retired: finishing its last statements, or exited and not yet reaped
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -190,6 +203,8 @@ class Engine {
   // How many write transactions have committed: a snapshot forked at count n holds them.
   // Any thread.
   virtual uint64_t commitCount() const { return 0; }
+  // Where pg_catalog.duet_snapshots gets its rows (called on the executor thread).
+  virtual void setSnapshotLister(std::function<std::vector<SnapshotListing>()> lister) { (void)lister; }
 };
 
 }  // namespace duet

@@ -16,6 +16,7 @@ Server::Server(Engine& engine, Executor& executor, ServerConfig config)
   if (config_.snapshots) {
     snapshots_ = std::make_unique<snapshot::SnapshotManager>(engine, config_.snapshot);
     context_.snapshots = snapshots_.get();
+    engine.setSnapshotLister([manager = snapshots_.get()] { return manager->list(); });
   }
   executor_.setIdleTimeoutHandler([this](Session* session) {
     if (auto connection = registry_.connectionOf(session)) connection->terminateForIdleTimeout();
@@ -24,6 +25,7 @@ Server::Server(Engine& engine, Executor& executor, ServerConfig config)
 
 Server::~Server() {
   stop();
+  if (snapshots_) context_.engine.setSnapshotLister(nullptr);
   executor_.setIdleTimeoutHandler(nullptr);
 }
 

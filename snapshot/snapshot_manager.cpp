@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <string>
 
 namespace duet::snapshot {
 namespace {
@@ -12,11 +13,10 @@ namespace {
 // the snapshot's own allocations: what ending it gives back.
 int64_t privateBytes(int pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/smaps_rollup");
-  std::string key;
-  int64_t kb = 0, total = 0;
-  std::string unit;
-  while (in >> key >> kb >> unit) {
-    if (key == "Private_Clean:" || key == "Private_Dirty:") total += kb;
+  int64_t total = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Private_Clean:", 0) == 0 || line.rfind("Private_Dirty:", 0) == 0)
+      total += std::stoll(line.substr(line.find(':') + 1));
   }
   return total * 1024;
 }
@@ -80,14 +80,21 @@ void SnapshotManager::maintain() {
   }
 }
 
-std::vector<SnapshotInfo> SnapshotManager::list() {
+std::vector<SnapshotListing> SnapshotManager::list() {
   std::lock_guard lock(mutex_);
-  std::vector<SnapshotInfo> out;
+  std::vector<SnapshotListing> out;
   auto now = std::chrono::steady_clock::now();
   auto add = [&](const SnapshotProcess& p, bool ending) {
-    out.push_back(SnapshotInfo{p.pid(), p.forkedAtUnixMicros(),
-                               std::chrono::duration<double>(now - p.forkedAt()).count(), p.forkMillis(),
-                               p.commitCount(), p.running.load(), privateBytes(p.pid()), ending});
+    SnapshotListing s;
+    s.pid = p.pid();
+    s.forkedAtUnixMicros = p.forkedAtUnixMicros();
+    s.ageSeconds = std::chrono::duration<double>(now - p.forkedAt()).count();
+    s.forkMillis = p.forkMillis();
+    s.commits = static_cast<int64_t>(p.commitCount());
+    s.queries = p.running.load();
+    s.memoryBytes = privateBytes(p.pid());
+    s.ending = ending;
+    out.push_back(s);
   };
   for (const auto& p : live_) add(*p, false);
   for (const auto& p : ending_) add(*p, true);

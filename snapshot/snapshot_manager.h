@@ -18,16 +18,6 @@
 
 namespace duet::snapshot {
 
-struct SnapshotInfo {
-  int pid;
-  int64_t forkedAtUnixMicros;
-  double ageSeconds;
-  double forkMillis;
-  uint64_t commitCount;   // commits it holds
-  int running;            // queries sent and not yet answered
-  int64_t privateBytes;   // memory only this process holds (its copies of changed pages, its own work)
-  bool ending;
-};
 
 class SnapshotManager {
  public:
@@ -40,7 +30,8 @@ class SnapshotManager {
   std::shared_ptr<SnapshotProcess> acquire(const SnapshotQuery& query);
   // Any thread: ends snapshots nobody needs, reaps ended ones.
   void maintain();
-  std::vector<SnapshotInfo> list();
+  // pg_catalog.duet_snapshots: live snapshots, then ending ones.
+  std::vector<SnapshotListing> list();
   // Kills every snapshot process and waits for them.
   void shutdown();
 

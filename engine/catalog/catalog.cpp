@@ -50,6 +50,22 @@ std::shared_ptr<Database> Catalog::makeDatabase(uint32_t oid, const std::string&
     s->name = schemaName;
     db->schemas[schemaName] = std::move(s);
   }
+  // pg_catalog.duet_snapshots: the live snapshot processes (docs/snapshots.md).
+  CreateTableSpec view;
+  view.name = "duet_snapshots";
+  auto column = [](const char* name, TypeId type) {
+    ColumnDef c;
+    c.name = name;
+    c.type = {type, -1};
+    return c;
+  };
+  view.columns = {column("pid", TypeId::Int4),          column("forked_at", TypeId::TimestampTz),
+                  column("age_seconds", TypeId::Float8), column("fork_ms", TypeId::Float8),
+                  column("commits", TypeId::Int8),       column("queries", TypeId::Int4),
+                  column("memory_bytes", TypeId::Int8),  column("ending", TypeId::Bool)};
+  UndoLog undo;
+  createTable(*db, "pg_catalog", std::move(view), undo).systemView = true;
+  undo.commit();
   return db;
 }
 

@@ -61,6 +61,9 @@ struct TableInfo {
   std::unique_ptr<Table> table;
   IndexInfo* primaryKey = nullptr;
   std::vector<IndexInfo*> indexes;  // constraint indexes and CREATE INDEX ones
+  // A system view (pg_catalog.duet_snapshots): its rows are filled in by the session just
+  // before a statement reads it; never part of an archive.
+  bool systemView = false;
   int columnIndex(const std::string& column) const;  // -1 if absent
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -55,6 +56,8 @@ struct EngineState {
   // Transactions that changed something and committed (written by the executor only; read
   // by the snapshot manager, which compares it with a snapshot's count at fork).
   std::atomic<uint64_t> commitCount{0};
+  // The rows of pg_catalog.duet_snapshots; unset: none.
+  std::function<std::vector<SnapshotListing>()> listSnapshots;
 };
 
 }  // namespace duet

@@ -8,6 +8,9 @@
 // never on the executor.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "engine/session/sql_session.h"
 #include "engine/storage/table.h"
 
@@ -35,12 +38,16 @@ SqlSession::ReadCost SqlSession::readCost(Statement& st) {
 
 SqlSession::ReadCost SqlSession::readCost(const PreparedPlan& plan) const {
   ReadCost cost;
-  cost.readsOnly = plan.command == PreparedPlan::Command::Select;
+  cost.snapshotSafe = plan.command == PreparedPlan::Command::Select;
   for (uint32_t oid : plan.footprint.routines) {
     const RoutineInfo* r = routineByOid(oid);
-    if (r == nullptr || r->volatility == Volatility::Volatile) cost.readsOnly = false;
+    if (r == nullptr || r->volatility == Volatility::Volatile) cost.snapshotSafe = false;
   }
-  for (const Table* t : plan.footprint.walked) cost.rows += static_cast<int64_t>(t->liveRowCount());
+  for (const Table* t : plan.footprint.walked) {
+    cost.rows += static_cast<int64_t>(t->liveRowCount());
+    // The list of snapshots is the server's, now: a snapshot's copy is out of date.
+    if (t == snapshotsView_) cost.snapshotSafe = false;
+  }
   return cost;
 }
 
@@ -57,7 +64,7 @@ bool SqlSession::routeQuery(std::string_view sql, std::vector<Statement>& statem
     for (Statement& st : statements) {
       if (st.parsed.stmt->kind == sql::StmtKind::Empty) continue;
       ReadCost c = readCost(st);
-      total.readsOnly = total.readsOnly && c.readsOnly;
+      total.snapshotSafe = total.snapshotSafe && c.snapshotSafe;
       total.rows += c.rows;
     }
   } catch (const SqlError&) {
@@ -103,7 +110,7 @@ bool SqlSession::routeExecute(Portal& p) {
 }
 
 bool SqlSession::worthASnapshot(const ReadCost& cost) const {
-  if (!cost.readsOnly) return false;
+  if (!cost.snapshotSafe) return false;
   return settings_.snapshotRouting() == Settings::SnapshotRouting::Always ||
          cost.rows >= settings_.snapshotMinRows();
 }
@@ -121,5 +128,33 @@ SnapshotQuery SqlSession::snapshotQueryBase(bool block) const {
 }
 
 SnapshotQuery SqlSession::takeSnapshotQuery() { return std::move(snapshotQuery_); }
+
+void SqlSession::refreshSnapshotsView() {
+  // Outside the transaction's undo log: the view's rows are the state of the server now,
+  // not data a rollback restores.
+  UndoLog undo;
+  Table& view = *snapshotsView_;
+  view.truncate(undo);
+  if (engine_.listSnapshots) {
+    const TupleLayout& layout = view.layout();
+    std::vector<__int128> storage((layout.size + 15) / 16);
+    auto* tuple = reinterpret_cast<uint8_t*>(storage.data());
+    auto put = [&](int column, auto value) { std::memcpy(tuple + layout.offsets[column], &value, sizeof value); };
+    constexpr int64_t kPostgresEpochUnixMicros = 946'684'800'000'000;
+    for (const SnapshotListing& s : engine_.listSnapshots()) {
+      std::fill(storage.begin(), storage.end(), 0);
+      put(0, s.pid);
+      put(1, s.forkedAtUnixMicros - kPostgresEpochUnixMicros);
+      put(2, s.ageSeconds);
+      put(3, s.forkMillis);
+      put(4, s.commits);
+      put(5, s.queries);
+      put(6, s.memoryBytes);
+      put(7, static_cast<uint8_t>(s.ending));
+      view.insert(tuple, undo);
+    }
+  }
+  undo.commit();
+}
 
 }  // namespace duet

@@ -38,6 +38,10 @@ class SqlEngine final : public Engine {
     return std::make_unique<SqlSession>(state_, *db, user, database, startupParams);
   }
 
+  void setSnapshotLister(std::function<std::vector<SnapshotListing>()> lister) override {
+    state_.listSnapshots = std::move(lister);
+  }
+
   uint64_t commitCount() const override { return state_.commitCount.load(std::memory_order_acquire); }
 
  private:

@@ -78,6 +78,7 @@ std::string commandTag(const PreparedPlan& plan, int64_t rows, int64_t affected)
 SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std::string dbName,
                        const std::vector<std::pair<std::string, std::string>>& startupParams)
     : engine_(engine), db_(&db), user_(std::move(user)), dbName_(std::move(dbName)) {
+  if (TableInfo* view = engine_.catalog.findTable(db, "pg_catalog", "duet_snapshots")) snapshotsView_ = view->table.get();
   settings_.setSessionDefault("session_authorization", user_);
   settings_.setSessionDefault("idle_in_transaction_session_timeout",
                               std::to_string(engine.config.idleInTransactionTimeoutMs));
@@ -363,6 +364,8 @@ void SqlSession::runPlan(Statement& st, const uint8_t* params,
                                               : formats;
   if (describe && plan.returnsRows) sink.rowDescription(columnsOf(plan, fmts));
   if (plan.directCall && settings_.directCalls() && callDirectly(plan, params, fmts, sink)) return;
+  for (const Table* t : plan.footprint.walked)
+    if (t == snapshotsView_) refreshSnapshotsView();
   SinkConsumer consumer(plan.compiled->outputLayout, fmts, sink, settings_.typeContext());
   rt::QueryContext ctx = makeContext(params);
   ctx.output = &consumer;

@@ -98,7 +98,7 @@ class SqlSession final : public Session, public rt::SessionServices {
 
   // ---- snapshot routing (session_snapshot_route.cpp)
   struct ReadCost {
-    bool readsOnly = true;  // a SELECT whose routines cannot write
+    bool snapshotSafe = true;  // a SELECT whose routines cannot write, not reading server state
     int64_t rows = 0;       // rows of the tables it walks, as they are now
   };
   bool snapshotRoutingOn() const;
@@ -111,6 +111,8 @@ class SqlSession final : public Session, public rt::SessionServices {
   bool routeQuery(std::string_view sql, std::vector<Statement>& statements);
   bool routeExecute(Portal& p);
   SnapshotQuery snapshotQueryBase(bool block) const;
+  // Fills pg_catalog.duet_snapshots with the snapshots live now (a plan reads it).
+  void refreshSnapshotsView();
   std::unique_ptr<ParamTuple> literalParams(const Statement& st);
   rt::QueryContext makeContext(const uint8_t* params);
   std::vector<ColumnDesc> columnsOf(const PreparedPlan& plan,
@@ -190,6 +192,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   TransactionState txn_;
   uint64_t lastCommit_ = 0;  // EngineState::commitCount after this session's last write commit
   SnapshotQuery snapshotQuery_;
+  Table* snapshotsView_ = nullptr;  // this database's pg_catalog.duet_snapshots
   std::atomic<bool> cancel_ = false;
   std::atomic<bool> timedOut_ = false;  // cancel_ was raised by statement_timeout
   Arena arena_;
