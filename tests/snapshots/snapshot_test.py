@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+"""fork() snapshots (docs/snapshots.md), through the wire with psycopg, against duetd
+servers this script starts itself (it kills some of them and their snapshot processes).
+
+Proves: a snapshot is transaction-consistent while transfers commit (the total never
+moves); it holds every commit before its fork and none after; read-your-writes; a READ
+ONLY block reads one snapshot throughout and does not hold up writers; writes there get
+25006; auto routing sends only costly statements; cancel, statement_timeout and the memory
+limit (53200) stop a statement on a snapshot; a killed snapshot costs only its own
+statement (XX000) and the server goes on; a vanished client stops its statement; snapshot
+processes die with the server, even on SIGKILL.
+Usage: snapshot_test.py DUETD_BINARY
+"""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+import psycopg
+from psycopg import errors
+
+DUETD = sys.argv[1]
+# A statement that runs until something stops it: 27 billion rows of a triple cross join.
+ENDLESS = "SELECT count(*) FROM spin a, spin b, spin c"
+
+
+class Server:
+    def __init__(self, *flags):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        self.port = s.getsockname()[1]
+        s.close()
+        self.data = tempfile.mkdtemp(prefix="duet-snap-")
+        self.proc = subprocess.Popen([DUETD, "--listen", "127.0.0.1", "--port", str(self.port),
+                                      "--data-dir", self.data, *flags],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 60
+        while True:
+            try:
+                self.connect().close()
+                break
+            except psycopg.OperationalError:
+                if time.time() > deadline or self.proc.poll() is not None:
+                    raise RuntimeError("duetd did not start")
+                time.sleep(0.2)
+
+    def connect(self, **kwargs):
+        return psycopg.connect(f"host=127.0.0.1 port={self.port} dbname=postgres user=postgres "
+                               "connect_timeout=10", **kwargs)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        subprocess.run(["rm", "-rf", self.data])
+
+
+def snapshot_pids(conn):
+    return [r[0] for r in conn.execute("SELECT pid FROM duet_snapshots WHERE NOT ending").fetchall()]
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie (exited, not yet reaped) counts as gone.
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ")[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def wait_until(predicate, seconds, what):
+    deadline = time.time() + seconds
+    while not predicate():
+        if time.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def forced(server, **settings):
+    """A session whose read-only statements all go to snapshots."""
+    conn = server.connect(autocommit=True)
+    conn.execute("SET duet.snapshot_routing = always")
+    for name, value in settings.items():
+        conn.execute(f"SET duet.{name} = '{value}'")
+    return conn
+
+
+def setup_tables(server):
+    with server.connect(autocommit=True) as c:
+        c.execute("CREATE TABLE accounts (id int PRIMARY KEY, balance bigint NOT NULL)")
+        c.execute("INSERT INTO accounts VALUES " + ",".join(f"({i}, 1000)" for i in range(1, 2001)))
+        c.execute("CREATE TABLE spin (x int)")
+        c.execute("INSERT INTO spin VALUES " + ",".join(f"({i})" for i in range(3000)))
+
+
+def run_in_thread(fn):
+    result = {}
+
+    def body():
+        try:
+            result["value"] = fn()
+        except BaseException as e:  # noqa: BLE001 - handed to the caller
+            result["error"] = e
+    t = threading.Thread(target=body, daemon=True)
+    t.start()
+    return t, result
+
+
+# ---- tests (each gets a server with accounts and spin)
+
+def test_transfers_keep_the_total(server):
+    stop = threading.Event()
+    committed = [0]
+
+    def transfers(seed):
+        import random
+        rnd = random.Random(seed)
+        with server.connect() as c:
+            while not stop.is_set():
+                a, b = rnd.sample(range(1, 2001), 2)
+                amount = rnd.randint(1, 50)
+                with c.transaction():
+                    c.execute("UPDATE accounts SET balance = balance - %s WHERE id = %s", (amount, a))
+                    c.execute("UPDATE accounts SET balance = balance + %s WHERE id = %s", (amount, b))
+                committed[0] += 1
+    writers = [threading.Thread(target=transfers, args=(i,), daemon=True) for i in range(2)]
+    for w in writers:
+        w.start()
+    reader = forced(server, snapshot_max_age="0")  # a fresh snapshot for every statement
+    try:
+        seen = set()
+        for _ in range(40):
+            total, rows, moved = reader.execute(
+                "SELECT sum(balance), count(*), sum(CASE WHEN balance <> 1000 THEN 1 ELSE 0 END) FROM accounts"
+            ).fetchone()
+            assert (total, rows) == (2_000_000, 2000), (total, rows)
+            seen.add(moved)
+        assert committed[0] > 0, "no transfer committed while the snapshots were read"
+        # The statements really ran on snapshots that saw transfers at different points.
+        assert len(seen) > 1, seen
+        assert snapshot_pids(reader), "no snapshot process is alive"
+    finally:
+        stop.set()
+        for w in writers:
+            w.join(10)
+        reader.close()
+
+
+def test_fork_boundary_and_read_your_writes(server):
+    writer = server.connect(autocommit=True)
+    reader = forced(server, snapshot_max_age="1h")
+    count = "SELECT count(*) FROM accounts"
+    before = reader.execute(count).fetchone()[0]
+    writer.execute("INSERT INTO accounts VALUES (5001, 0)")
+    # The reader's snapshot is young enough for it and the writer's commit came after it.
+    assert reader.execute(count).fetchone()[0] == before
+    # The writer may not read a snapshot older than its own commit.
+    writer.execute("SET duet.snapshot_routing = always")
+    writer.execute("SET duet.snapshot_max_age = '1h'")
+    assert writer.execute(count).fetchone()[0] == before + 1
+    # Nor may the reader once it commits a write of its own.
+    reader.execute("INSERT INTO accounts VALUES (5002, 0)")
+    assert reader.execute(count).fetchone()[0] == before + 2
+    # A snapshot holding every commit so far is fresh whatever its age.
+    reader.execute("SET duet.snapshot_max_age = 0")
+    pids = snapshot_pids(reader)
+    assert reader.execute(count).fetchone()[0] == before + 2
+    assert snapshot_pids(reader)[-1] in pids, "an up-to-date snapshot was forked again"
+    writer.execute("DELETE FROM accounts WHERE id > 5000")
+    assert reader.execute(count).fetchone()[0] == before
+    writer.close()
+    reader.close()
+
+
+def test_read_only_block(server):
+    reader = server.connect(autocommit=True)
+    writer = server.connect(autocommit=True)
+    count = "SELECT count(*), sum(balance) FROM accounts"
+    reader.execute("BEGIN READ ONLY")
+    first = reader.execute(count).fetchone()
+    # The block does not hold up writers (it would, on the executor, until it ends).
+    t, result = run_in_thread(lambda: writer.execute("INSERT INTO accounts VALUES (6001, 7)"))
+    t.join(10)
+    assert not t.is_alive(), "a writer waited for a read-only block"
+    assert "error" not in result, result
+    assert reader.execute(count).fetchone() == first  # the block's one snapshot
+    assert reader.execute("SHOW transaction_read_only").fetchone()[0] == "on"
+    try:
+        reader.execute("UPDATE accounts SET balance = 0")
+        raise AssertionError("a write in a read-only block succeeded")
+    except errors.ReadOnlySqlTransaction:
+        pass
+    try:
+        reader.execute(count)
+        raise AssertionError("a failed block ran a statement")
+    except errors.InFailedSqlTransaction:
+        pass
+    reader.execute("ROLLBACK")
+    got = reader.execute(count).fetchone()
+    assert got == (first[0] + 1, first[1] + 7), (got, first)
+    writer.execute("DELETE FROM accounts WHERE id = 6001")
+    # SET TRANSACTION READ ONLY makes a block read-only too.
+    with server.connect() as c:
+        c.execute("SET TRANSACTION READ ONLY")
+        assert c.execute(count).fetchone() == first
+        c.rollback()
+    reader.close()
+    writer.close()
+
+
+def test_auto_routing():
+    server = Server()
+    try:
+        with server.connect(autocommit=True) as c:
+            c.execute("CREATE TABLE small (id int PRIMARY KEY, v int)")
+            c.execute("INSERT INTO small VALUES (1, 1), (2, 2)")
+            assert c.execute("SELECT sum(v) FROM small").fetchone()[0] == 3
+            assert c.execute("SELECT v FROM small WHERE id = 2").fetchone()[0] == 2
+            assert snapshot_pids(c) == [], "a cheap statement went to a snapshot"
+            c.execute("SET duet.snapshot_min_rows = 2")
+            assert c.execute("SELECT sum(v) FROM small").fetchone()[0] == 3
+            assert len(snapshot_pids(c)) == 1, "a costly statement stayed on the executor"
+            # A point lookup reads one row, whatever the threshold.
+            c.execute("SET duet.snapshot_max_age = 0")
+            c.execute("INSERT INTO small VALUES (3, 3)")
+            before = snapshot_pids(c)
+            assert c.execute("SELECT v FROM small WHERE id = 3").fetchone()[0] == 3
+            assert snapshot_pids(c) == before
+            # A statement that may write (a VOLATILE function) stays on the executor.
+            c.execute("CREATE FUNCTION bump() RETURNS int LANGUAGE plpgsql AS "
+                      "$$ BEGIN UPDATE small SET v = v + 1 WHERE id = 1; RETURN 1; END $$")
+            c.execute("SET duet.snapshot_routing = always")
+            c.execute("SELECT bump() FROM small")
+            assert c.execute("SELECT v FROM small WHERE id = 1").fetchone()[0] == 4
+            c.execute("SET duet.snapshot_routing = never")
+            c.execute("SET duet.snapshot_min_rows = 0")
+            assert c.execute("SELECT sum(v) FROM small").fetchone()[0] == 9
+    finally:
+        server.stop()
+
+
+def test_cancel_and_timeout(server):
+    conn = forced(server)
+    t, result = run_in_thread(lambda: conn.execute(ENDLESS).fetchone())
+    time.sleep(1.0)
+    conn.cancel()
+    t.join(20)
+    assert not t.is_alive(), "cancel did not stop the statement on the snapshot"
+    assert isinstance(result.get("error"), errors.QueryCanceled), result
+    assert conn.execute("SELECT count(*) FROM spin").fetchone()[0] == 3000
+    conn.execute("SET statement_timeout = '300ms'")
+    start = time.time()
+    try:
+        conn.execute(ENDLESS)
+        raise AssertionError("statement_timeout did not stop the statement")
+    except errors.QueryCanceled as e:
+        assert "statement timeout" in str(e), e
+    assert time.time() - start < 20
+    conn.close()
+
+
+def test_memory_limit(server):
+    conn = forced(server, snapshot_memory_limit="16MB")
+    try:
+        # Sorting 9 million rows needs far more than 16 MB.
+        conn.execute("SELECT a.x, b.x FROM spin a, spin b ORDER BY 1 DESC, 2 LIMIT 1")
+        raise AssertionError("the memory limit did not stop the statement")
+    except errors.OutOfMemory:
+        pass
+    # The snapshot is still there and serves the next statement.
+    assert conn.execute("SELECT count(*) FROM spin").fetchone()[0] == 3000
+    conn.close()
+
+
+def test_killed_snapshot(server):
+    observer = server.connect(autocommit=True)
+    conn = forced(server)
+    t, result = run_in_thread(lambda: conn.execute(ENDLESS).fetchone())
+    wait_until(lambda: observer.execute("SELECT count(*) FROM duet_snapshots WHERE queries > 0").fetchone()[0] > 0,
+               20, "the statement to reach a snapshot")
+    pid = observer.execute("SELECT pid FROM duet_snapshots WHERE queries > 0").fetchone()[0]
+    os.kill(pid, signal.SIGKILL)
+    t.join(20)
+    assert not t.is_alive()
+    error = result.get("error")
+    assert isinstance(error, errors.InternalError_), result
+    assert "ended" in str(error), error
+    # Everyone else, the executor included, goes on; so does this session.
+    observer.execute("INSERT INTO accounts VALUES (7001, 1)")
+    assert observer.execute("SELECT balance FROM accounts WHERE id = 7001").fetchone()[0] == 1
+    assert conn.execute("SELECT count(*) FROM accounts WHERE id = 7001").fetchone()[0] == 1
+    wait_until(lambda: not alive(pid), 10, "the killed snapshot to be reaped")
+    observer.execute("DELETE FROM accounts WHERE id = 7001")
+    observer.close()
+    conn.close()
+
+
+def test_vanished_client(server):
+    observer = server.connect(autocommit=True)
+    conn = forced(server)
+    threading.Thread(target=lambda: _ignore(lambda: conn.execute(ENDLESS)), daemon=True).start()
+    wait_until(lambda: observer.execute("SELECT count(*) FROM duet_snapshots WHERE queries > 0").fetchone()[0] > 0,
+               20, "the statement to reach a snapshot")
+    # The client goes away without a word (no Terminate, no cancel).
+    socket.socket(fileno=os.dup(conn.fileno())).shutdown(socket.SHUT_RDWR)
+    wait_until(lambda: observer.execute("SELECT count(*) FROM duet_snapshots WHERE queries > 0").fetchone()[0] == 0,
+               20, "the snapshot to stop the vanished client's statement")
+    observer.close()
+
+
+def _ignore(fn):
+    try:
+        fn()
+    except Exception:  # noqa: BLE001 - the connection is cut on purpose
+        pass
+
+
+def test_no_orphans():
+    for how in (signal.SIGTERM, signal.SIGKILL):
+        server = Server()
+        try:
+            setup_tables(server)
+            with forced(server) as c:
+                c.execute("SELECT count(*) FROM accounts")
+                pids = snapshot_pids(c)
+            assert pids
+            os.kill(server.proc.pid, how)
+            server.proc.wait(20)
+            wait_until(lambda: not any(alive(p) for p in pids), 10,
+                       f"snapshot processes to die with the server ({signal.Signals(how).name})")
+        finally:
+            server.stop()
+
+
+def main():
+    failures = 0
+    shared = Server()
+    try:
+        setup_tables(shared)
+        tests = [lambda: test_transfers_keep_the_total(shared),
+                 lambda: test_fork_boundary_and_read_your_writes(shared),
+                 lambda: test_read_only_block(shared),
+                 test_auto_routing,
+                 lambda: test_cancel_and_timeout(shared),
+                 lambda: test_memory_limit(shared),
+                 lambda: test_killed_snapshot(shared),
+                 lambda: test_vanished_client(shared),
+                 test_no_orphans]
+        names = ["transfers keep the total", "fork boundary and read-your-writes", "read-only block",
+                 "auto routing", "cancel and statement_timeout", "memory limit", "killed snapshot",
+                 "vanished client", "no orphans"]
+        for name, test in zip(names, tests):
+            try:
+                test()
+                print(f"ok   {name}")
+            except Exception:  # noqa: BLE001 - reported, then the next test runs
+                failures += 1
+                print(f"FAIL {name}")
+                traceback.print_exc()
+            if shared.proc.poll() is not None:
+                print("FAIL the shared server died")
+                return 1
+    finally:
+        shared.stop()
+    print(f"snapshots: {len(names) - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
