@@ -126,6 +126,8 @@ else
       # consistency conditions 1-4 after each (bench/tpcc/smoke_test.sh).
       suite "tpcc smoke (duetdb)" bash bench/tpcc/smoke_test.sh 127.0.0.1 "$PORT"
       stop_server
+      # fork() snapshots: starts (and kills) servers of its own.
+      suite "snapshots (duetdb)" "$PY" tests/snapshots/snapshot_test.py build/bin/duetd
     else
       fail_suite "duetd (Release)" "server did not start"
     fi
