@@ -27,7 +27,8 @@ bool SqlSession::holdsExecutor() const {
   return txn_.holdsExecutor() && !(readOnlyBlock() && snapshotRoutingOn());
 }
 
-// TEMPORARY until read-only transactions land.
+// Only SET transaction_read_only marks a transaction read-only so far: BEGIN READ ONLY,
+// SET TRANSACTION READ ONLY and 25006 for writes are being built (branch readonly).
 bool SqlSession::transactionReadOnly() const { return settings_.get("transaction_read_only") == "on"; }
 
 SqlSession::ReadCost SqlSession::readCost(Statement& st) {

@@ -79,6 +79,9 @@ SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std:
                        const std::vector<std::pair<std::string, std::string>>& startupParams)
     : engine_(engine), db_(&db), user_(std::move(user)), dbName_(std::move(dbName)) {
   if (TableInfo* view = engine_.catalog.findTable(db, "pg_catalog", "duet_snapshots")) snapshotsView_ = view->table.get();
+  // A new session reads no snapshot older than its connection: a script's next psql sees
+  // what the previous one committed, as with PostgreSQL.
+  lastCommit_ = engine_.commitCount.load(std::memory_order_acquire);
   settings_.setSessionDefault("session_authorization", user_);
   settings_.setSessionDefault("idle_in_transaction_session_timeout",
                               std::to_string(engine.config.idleInTransactionTimeoutMs));

@@ -190,7 +190,9 @@ class SqlSession final : public Session, public rt::SessionServices {
   std::string user_, dbName_;
   Settings settings_;
   TransactionState txn_;
-  uint64_t lastCommit_ = 0;  // EngineState::commitCount after this session's last write commit
+  // EngineState::commitCount at connection, then after each of this session's write
+  // commits: no snapshot older than that may serve it.
+  uint64_t lastCommit_ = 0;
   SnapshotQuery snapshotQuery_;
   Table* snapshotsView_ = nullptr;  // this database's pg_catalog.duet_snapshots
   std::atomic<bool> cancel_ = false;
