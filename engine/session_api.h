@@ -161,8 +161,8 @@ class Session {
   virtual void abortCurrent() = 0;
 
   virtual TxnStatus txnStatus() const = 0;
-  // True while an explicit transaction block is open and has run a statement (BEGIN alone
-  // does not count): the executor then runs no other session's work until it ends.
+  // True while an explicit transaction block is open and has run a statement (BEGIN, SET and
+  // SHOW do not count): the executor then runs no other session's work until it ends.
   virtual bool holdsExecutor() const = 0;
   // Rolls back an open block (idle timeout, disconnect).
   virtual void rollbackOpenBlock() = 0;

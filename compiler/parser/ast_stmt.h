@@ -16,7 +16,8 @@ enum class StmtKind : uint8_t {
   Select,       // SELECT, VALUES, set operations
   Insert, Update, Delete,
   CreateTable, CreateIndex, AlterTable, Drop, Truncate,
-  Transaction,  // BEGIN, START TRANSACTION, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, SET TRANSACTION
+  Transaction,  // BEGIN, START TRANSACTION, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, SET TRANSACTION,
+                // SET SESSION CHARACTERISTICS
   Set,          // SET, SET TIME ZONE, RESET
   Show, Discard, Vacuum, Checkpoint,
   CreateDatabase, CreateRole,
@@ -278,6 +279,7 @@ struct TruncateStmt : Stmt {
 
 enum class TransactionKind : uint8_t {
   Begin, Start, Commit, Rollback, Savepoint, Release, RollbackTo, SetTransaction,
+  SetSessionCharacteristics,  // SET SESSION CHARACTERISTICS AS TRANSACTION: the defaults
 };
 enum class IsolationLevel : uint8_t { Default, ReadUncommitted, ReadCommitted, RepeatableRead, Serializable };
 struct TransactionStmt : Stmt {
@@ -288,6 +290,7 @@ struct TransactionStmt : Stmt {
   IsolationLevel isolation = IsolationLevel::Default;
   std::optional<bool> readOnly;    // READ ONLY / READ WRITE
   std::optional<bool> deferrable;  // [NOT] DEFERRABLE
+  bool local = false;              // SET LOCAL SESSION CHARACTERISTICS: until the transaction ends
 };
 
 struct SetStmt : Stmt {

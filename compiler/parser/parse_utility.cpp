@@ -6,8 +6,9 @@ namespace duet::sql {
 
 // ---- transactions ----
 
-// Transaction modes, separated by commas or just spaces, as PostgreSQL accepts.
-void Parser::parseTransactionModes(TransactionStmt& t) {
+// Transaction modes, separated by commas or just spaces, as PostgreSQL accepts. Returns
+// whether there was one.
+bool Parser::parseTransactionModes(TransactionStmt& t) {
   bool any = false;
   while (true) {
     bool comma = any && acceptOp(",");
@@ -35,7 +36,7 @@ void Parser::parseTransactionModes(TransactionStmt& t) {
       t.deferrable = false;
     } else {
       if (comma) syntaxError();
-      return;
+      return any;
     }
     any = true;
   }
@@ -109,17 +110,15 @@ DefElem Parser::parseSettingValue() {
 
 StmtPtr Parser::parseSet() {
   expectKw("set");
-  if (isKw("transaction")) {
-    advance();
-    auto t = std::make_unique<TransactionStmt>();
-    t->action = TransactionKind::SetTransaction;
-    parseTransactionModes(*t);
-    return t;
+  // SET SESSION | LOCAL, which SESSION CHARACTERISTICS is not.
+  bool local = false;
+  if ((isKw("session") || isKw("local")) && peek(1).kind == TokenKind::Word && !isKw("to", 1) &&
+      !isKw("characteristics", 1)) {
+    local = advance().text == "local";
   }
+  if (isKw("transaction") || (isKw("session") && isKw("characteristics", 1))) return parseSetTransaction(local);
   auto s = std::make_unique<SetStmt>();
-  if ((isKw("session") || isKw("local")) && peek(1).kind == TokenKind::Word && !isKw("to", 1)) {
-    s->local = advance().text == "local";
-  }
+  s->local = local;
   // SET NAMES 'enc' (client_encoding) and SET TIME ZONE value take one value and no TO/=;
   // SET TIME ZONE LOCAL means DEFAULT.
   bool special = false;
@@ -139,6 +138,22 @@ StmtPtr Parser::parseSet() {
   do s->values.push_back(parseSettingValue());
   while (!special && acceptOp(","));
   return s;
+}
+
+// SET TRANSACTION modes (of the running transaction) or SET SESSION CHARACTERISTICS AS
+// TRANSACTION modes (the defaults of the next ones), with at least one mode.
+StmtPtr Parser::parseSetTransaction(bool local) {
+  auto t = std::make_unique<TransactionStmt>();
+  t->action = TransactionKind::SetTransaction;
+  if (acceptKw("session")) {
+    expectKw("characteristics");
+    expectKw("as");
+    t->action = TransactionKind::SetSessionCharacteristics;
+  }
+  expectKw("transaction");
+  if (!parseTransactionModes(*t)) syntaxError();
+  t->local = local;
+  return t;
 }
 
 StmtPtr Parser::parseShow() {

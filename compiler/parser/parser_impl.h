@@ -99,8 +99,9 @@ class Parser {
 
   // parse_utility.cpp
   StmtPtr parseTransaction();
-  void parseTransactionModes(TransactionStmt& t);
+  bool parseTransactionModes(TransactionStmt& t);
   StmtPtr parseSet();
+  StmtPtr parseSetTransaction(bool local);
   std::string parseSettingName();
   DefElem parseSettingValue();
   StmtPtr parseShow();

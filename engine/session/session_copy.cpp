@@ -99,6 +99,8 @@ QueryState SqlSession::runCopy(const Statement& st, ResultSink& sink) {
       state->names.push_back(c);
     }
   }
+  // Once the table and columns are known, before any data is asked for (PostgreSQL's DoCopy).
+  txn_.undo().checkWritable("COPY FROM");
   // Columns not listed get their DEFAULT, as in INSERT. DuetDB has no volatile functions (no
   // random(), no sequences) and now() is fixed per transaction, so one evaluation serves
   // every row; the value goes into each row through the column type's text input.

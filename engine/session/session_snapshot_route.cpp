@@ -27,10 +27,6 @@ bool SqlSession::holdsExecutor() const {
   return txn_.holdsExecutor() && !(readOnlyBlock() && snapshotRoutingOn());
 }
 
-// Only SET transaction_read_only marks a transaction read-only so far: BEGIN READ ONLY,
-// SET TRANSACTION READ ONLY and 25006 for writes are being built (branch readonly).
-bool SqlSession::transactionReadOnly() const { return settings_.get("transaction_read_only") == "on"; }
-
 SqlSession::ReadCost SqlSession::readCost(Statement& st) {
   // A cached plan is kept for running the statement here, if it stays here.
   if ((st.plan = engine_.plans.find(planKey(st), engine_.catalogVersion))) return readCost(*st.plan);
@@ -72,6 +68,7 @@ bool SqlSession::routeQuery(std::string_view sql, std::vector<Statement>& statem
     return false;  // the executor reports the error as it runs the statement
   }
   if (!block && !worthASnapshot(total)) return false;
+  noteBlockSnapshot(block);
   snapshotQuery_ = snapshotQueryBase(block);
   snapshotQuery_.sql = std::string(sql);
   return true;
@@ -87,6 +84,7 @@ bool SqlSession::routeExecute(Portal& p) {
   if (p.stmt->parsed.stmt->kind != sql::StmtKind::Select) return false;
   ReadCost cost = readCost(*p.plan);
   if (!block && !worthASnapshot(cost)) return false;
+  noteBlockSnapshot(block);
   snapshotQuery_ = snapshotQueryBase(block);
   snapshotQuery_.sql = p.stmt->sql;
   snapshotQuery_.extended = true;
@@ -108,6 +106,11 @@ bool SqlSession::routeExecute(Portal& p) {
   }
   snapshotQuery_.resultFormats = p.formats;
   return true;
+}
+
+void SqlSession::noteBlockSnapshot(bool block) {
+  // The block's snapshot is taken: as in PostgreSQL, it may not turn read-write any more (25001).
+  if (block) txn_.noteStatement();
 }
 
 bool SqlSession::worthASnapshot(const ReadCost& cost) const {

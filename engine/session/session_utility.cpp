@@ -95,6 +95,48 @@ void checkFillfactor(const sql::DefElem& o) {
   }
 }
 
+const char* dropTag(sql::ObjectType object) {
+  static const char* tags[] = {"DROP TABLE", "DROP INDEX", "DROP DATABASE", "DROP ROLE"};
+  return tags[static_cast<int>(object)];
+}
+
+// The command a read-only transaction refuses to run, as PostgreSQL names it
+// (PreventCommandIfReadOnly): a statement that changes the catalog or a table. Null for one
+// a read-only transaction may run.
+const char* changingCommand(const sql::Stmt& stmt) {
+  switch (stmt.kind) {
+    case sql::StmtKind::CreateTable: return "CREATE TABLE";
+    case sql::StmtKind::CreateIndex: return "CREATE INDEX";
+    case sql::StmtKind::AlterTable: return "ALTER TABLE";
+    case sql::StmtKind::Drop: return dropTag(stmt.as<sql::DropStmt>().object);
+    case sql::StmtKind::Truncate: return "TRUNCATE TABLE";
+    case sql::StmtKind::CreateDatabase: return "CREATE DATABASE";
+    case sql::StmtKind::CreateRole: return "CREATE ROLE";
+    case sql::StmtKind::CreateFunction:
+      return stmt.as<sql::CreateFunctionStmt>().routine == sql::RoutineKind::Procedure ? "CREATE PROCEDURE"
+                                                                                        : "CREATE FUNCTION";
+    case sql::StmtKind::DropRoutine:
+      switch (stmt.as<sql::DropRoutineStmt>().object) {
+        case sql::RoutineObject::Function: return "DROP FUNCTION";
+        case sql::RoutineObject::Procedure: return "DROP PROCEDURE";
+        case sql::RoutineObject::Routine: return "DROP ROUTINE";
+      }
+      return nullptr;
+    default: return nullptr;
+  }
+}
+
+const char* isolationName(sql::IsolationLevel level) {
+  switch (level) {
+    case sql::IsolationLevel::ReadUncommitted: return "read uncommitted";
+    case sql::IsolationLevel::ReadCommitted: return "read committed";
+    case sql::IsolationLevel::RepeatableRead: return "repeatable read";
+    case sql::IsolationLevel::Serializable: return "serializable";
+    case sql::IsolationLevel::Default: break;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 void SqlSession::preventInTransactionBlock(std::string_view command) const {
@@ -111,6 +153,8 @@ TableInfo& SqlSession::tableByName(const sql::QualifiedName& name) {
 QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
   const sql::Stmt& stmt = *st.parsed.stmt;
   UndoLog& undo = txn_.undo();
+  // Before anything else, as PostgreSQL checks: DROP TABLE IF EXISTS of no table is refused too.
+  if (const char* command = changingCommand(stmt)) undo.checkWritable(command);
   switch (stmt.kind) {
     case sql::StmtKind::Transaction: runTransaction(stmt.as<sql::TransactionStmt>(), sink); break;
     case sql::StmtKind::Set: runSet(stmt.as<sql::SetStmt>(), sink); break;
@@ -229,6 +273,8 @@ void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink)
                                       "there is already a transaction in progress"));
       }
       txn_.beginBlock();
+      // A BEGIN inside a block still sets the block's access mode, as PostgreSQL's does.
+      if (s.readOnly) setTransactionReadOnly(*s.readOnly);
       sink.commandComplete("BEGIN");
       return;
     case sql::TransactionKind::Commit:
@@ -242,7 +288,19 @@ void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink)
       sink.commandComplete(commit ? "COMMIT" : "ROLLBACK");
       return;
     }
-    case sql::TransactionKind::SetTransaction: sink.commandComplete("SET"); return;
+    case sql::TransactionKind::SetTransaction:
+      // Outside a block it sets the modes of the statement's own transaction only.
+      if (!txn_.inTransactionBlock()) {
+        sendNotice(sink, Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
+                                      "SET TRANSACTION can only be used in transaction blocks"));
+      }
+      if (s.readOnly) setTransactionReadOnly(*s.readOnly);
+      sink.commandComplete("SET");
+      return;
+    case sql::TransactionKind::SetSessionCharacteristics:
+      setSessionCharacteristics(s);
+      sink.commandComplete("SET");
+      return;
     default: unsupported("SAVEPOINT");
   }
 }
@@ -252,15 +310,35 @@ void SqlSession::runSet(const sql::SetStmt& s, ResultSink& sink) {
     sendNotice(sink, Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
                                   "SET LOCAL can only be used in transaction blocks"));
   }
-  switch (s.action) {
-    case sql::SetStmt::Action::Set: settings_.set(s.name, joinValues(s.values), s.local); break;
-    case sql::SetStmt::Action::SetDefault:
-    case sql::SetStmt::Action::Reset: settings_.reset(s.name, s.local); break;
-    case sql::SetStmt::Action::ResetAll: settings_.resetAll(); break;
+  const SettingDef* def = findSetting(s.name);
+  if (def && std::string_view(def->name) == "transaction_read_only") {
+    // The transaction's access mode, which the transaction keeps. RESET (and SET ... TO
+    // DEFAULT) makes it read-write without the first-query check, as PostgreSQL checks only
+    // the values SET gives.
+    if (s.action == sql::SetStmt::Action::Set) {
+      setTransactionReadOnly(def->normalise(*def, joinValues(s.values)) == "on");
+    } else {
+      txn_.setReadOnly(false);
+    }
+  } else {
+    switch (s.action) {
+      case sql::SetStmt::Action::Set: settings_.set(s.name, joinValues(s.values), s.local); break;
+      case sql::SetStmt::Action::SetDefault:
+      case sql::SetStmt::Action::Reset: settings_.reset(s.name, s.local); break;
+      case sql::SetStmt::Action::ResetAll: settings_.resetAll(); break;
+    }
   }
   sink.commandComplete(s.action == sql::SetStmt::Action::Set ||
                                s.action == sql::SetStmt::Action::SetDefault
                            ? "SET" : "RESET");
+}
+
+// SET SESSION CHARACTERISTICS AS TRANSACTION: the defaults of the transactions that
+// follow (DEFERRABLE has no setting here and changes nothing).
+void SqlSession::setSessionCharacteristics(const sql::TransactionStmt& s) {
+  if (s.readOnly) settings_.set("default_transaction_read_only", *s.readOnly ? "on" : "off", s.local);
+  if (const char* isolation = isolationName(s.isolation))
+    settings_.set("default_transaction_isolation", isolation, s.local);
 }
 
 // SHOW x: one text column named after the setting (its canonical spelling); SHOW ALL: name,
@@ -379,8 +457,7 @@ void SqlSession::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
     }
     ddlDone();
   }
-  static const char* tags[] = {"DROP TABLE", "DROP INDEX", "DROP DATABASE", "DROP ROLE"};
-  sink.commandComplete(tags[static_cast<int>(s.object)]);
+  sink.commandComplete(dropTag(s.object));
 }
 
 }  // namespace duet

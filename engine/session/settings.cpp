@@ -103,8 +103,15 @@ void Settings::reset(std::string_view name, bool local) {
 
 void Settings::resetAll() {
   for (const SettingDef& d : settingDefinitions()) {
-    if (!d.readOnly) reset(d.name, false);
+    // RESET ALL leaves the running transaction's access mode alone (GUC_NO_RESET_ALL).
+    if (!d.readOnly && std::string_view(d.name) != "transaction_read_only") reset(d.name, false);
   }
+}
+
+void Settings::showTransactionReadOnly(bool on) {
+  if (on == shownReadOnly_) return;  // the common case, checked at every statement
+  shownReadOnly_ = on;
+  values_["transaction_read_only"] = on ? "on" : "off";
 }
 
 void Settings::endTransaction(bool committed) {
@@ -167,6 +174,8 @@ void Settings::refreshDerived() {
   snapshotMaxAgeMs_ = parseMs(values_["duet.snapshot_max_age"]);
   snapshotMinRows_ = std::stoll(values_["duet.snapshot_min_rows"]);
   snapshotMemoryLimitKb_ = parseKb(values_["duet.snapshot_memory_limit"]);
+  defaultReadOnly_ = values_["default_transaction_read_only"] == "on";
+  shownReadOnly_ = values_["transaction_read_only"] == "on";
 }
 
 std::vector<std::pair<std::string, std::string>> Settings::nonDefaultValues() const {

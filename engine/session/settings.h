@@ -81,6 +81,12 @@ class Settings {
   // Settings whose value differs from the built-in default, as (name, value): what a
   // snapshot's session must be opened with to behave like this one.
   std::vector<std::pair<std::string, std::string>> nonDefaultValues() const;
+  // default_transaction_read_only: the access mode each transaction starts in.
+  bool defaultTransactionReadOnly() const { return defaultReadOnly_; }
+  // transaction_read_only shows the running transaction's access mode, which the session
+  // keeps with the transaction (TransactionState) and SET of it changes there: this only
+  // updates what SHOW and current_setting() print, before each statement.
+  void showTransactionReadOnly(bool on);
 
  private:
   struct Pending {
@@ -106,6 +112,8 @@ class Settings {
   int snapshotMaxAgeMs_ = 1000;
   int64_t snapshotMinRows_ = 100000;
   int64_t snapshotMemoryLimitKb_ = 0;
+  bool defaultReadOnly_ = false;
+  bool shownReadOnly_ = false;  // transaction_read_only's value
 };
 
 }  // namespace duet

@@ -54,6 +54,64 @@ MessageLevel severityLevel(std::string_view severity) {
   return MessageLevel::Notice;
 }
 
+// Whether PostgreSQL takes the transaction's snapshot for the statement
+// (PlannedStmtRequiresSnapshot): transaction control, SET, SHOW and CHECKPOINT run before
+// one, so they may set up a transaction that must not have read yet.
+bool takesSnapshot(const sql::Stmt& stmt) {
+  switch (stmt.kind) {
+    case sql::StmtKind::Transaction:
+    case sql::StmtKind::Set:
+    case sql::StmtKind::Show:
+    case sql::StmtKind::Checkpoint: return false;
+    default: return true;
+  }
+}
+
+bool readsTable(const sql::TableRef& item);
+
+// Whether a FROM list reaches a table, through joins and subqueries: FOR UPDATE and the
+// like lock the rows of every table a query's FROM list reads, its subqueries' too.
+bool readsTable(const std::vector<sql::TableRefPtr>& from) {
+  return std::any_of(from.begin(), from.end(), [](const sql::TableRefPtr& item) { return readsTable(*item); });
+}
+
+bool readsTable(const sql::TableRef& item) {
+  switch (item.kind) {
+    case sql::TableRefKind::Table: return true;
+    case sql::TableRefKind::Join: {
+      const auto& join = item.as<sql::JoinRef>();
+      return readsTable(*join.left) || readsTable(*join.right);
+    }
+    case sql::TableRefKind::Subquery: return readsTable(item.as<sql::RangeSubquery>().subquery->from);
+    case sql::TableRefKind::Function: return false;
+  }
+  return false;
+}
+
+// The command a read-only transaction refuses to run, as PostgreSQL names it
+// (ExecCheckXactReadOnly): one that changes a table, or a query that locks table rows,
+// which PostgreSQL does by writing them. Null for any other plan.
+const char* writingCommand(const PreparedPlan& plan, const sql::Stmt& stmt) {
+  switch (plan.command) {
+    case PreparedPlan::Command::Insert: return "INSERT";
+    case PreparedPlan::Command::Update: return "UPDATE";
+    case PreparedPlan::Command::Delete: return "DELETE";
+    case PreparedPlan::Command::Call: return nullptr;
+    case PreparedPlan::Command::Select: break;
+  }
+  if (stmt.kind != sql::StmtKind::Select) return nullptr;
+  const auto& select = stmt.as<sql::SelectStmt>();
+  const char* command = nullptr;
+  switch (select.locking) {
+    case sql::LockStrength::None: return nullptr;
+    case sql::LockStrength::KeyShare: command = "SELECT FOR KEY SHARE"; break;
+    case sql::LockStrength::Share: command = "SELECT FOR SHARE"; break;
+    case sql::LockStrength::NoKeyUpdate: command = "SELECT FOR NO KEY UPDATE"; break;
+    case sql::LockStrength::Update: command = "SELECT FOR UPDATE"; break;
+  }
+  return readsTable(select.from) ? command : nullptr;
+}
+
 // "PREFIX n" without fmt's general machinery: every call of a routine ends with one, and
 // the tag fits the string's inline buffer.
 std::string tagWithCount(std::string_view prefix, int64_t n) {
@@ -111,6 +169,10 @@ int SqlSession::idleInTransactionTimeoutMs() const {
   return settings_.idleInTransactionTimeoutMs();
 }
 
+bool SqlSession::transactionReadOnly() const {
+  return txn_.mode() == TransactionState::Mode::None ? settings_.defaultTransactionReadOnly() : txn_.readOnly();
+}
+
 bool SqlSession::isQuery(const sql::Stmt& stmt) const {
   switch (stmt.kind) {
     case sql::StmtKind::Select:
@@ -138,7 +200,19 @@ void SqlSession::checkNotFailed(const sql::Stmt& stmt) const {
 
 void SqlSession::startStatement() {
   arena_.reset();
-  txn_.startStatement();
+  txn_.startStatement(settings_.defaultTransactionReadOnly());
+  // What the statement's SHOW transaction_read_only prints: the mode it runs in, which the
+  // statements before it (BEGIN, SET TRANSACTION) may have changed.
+  settings_.showTransactionReadOnly(txn_.readOnly());
+}
+
+void SqlSession::setTransactionReadOnly(bool on) {
+  // PostgreSQL lets a transaction become read-only at any time, but read-write again only
+  // before it took its snapshot (check_transaction_read_only).
+  if (!on && txn_.readOnly() && txn_.ranStatement()) {
+    throw SqlError(sqlstate::kActiveSqlTransaction, "transaction read-write mode must be set before any query");
+  }
+  txn_.setReadOnly(on);
 }
 
 void SqlSession::failStatement(UndoLog::Mark mark) {
@@ -259,7 +333,7 @@ QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
   const sql::Stmt& stmt = *st.parsed.stmt;
   checkNotFailed(stmt);
   startStatement();
-  if (stmt.kind != sql::StmtKind::Transaction) txn_.noteStatement();
+  if (takesSnapshot(stmt)) txn_.noteStatement();
   UndoLog::Mark mark = txn_.undo().mark();
   // statement_timeout: the timer raises the cancel flag; a flag it raised ends with the
   // statement (a user's cancel request stays for the statement it was meant for).
@@ -363,6 +437,8 @@ void SqlSession::runPlan(Statement& st, const uint8_t* params,
   // A cached plan may have been compiled before DDL this statement must see.
   if (st.plan->catalogVersion != engine_.catalogVersion) st.plan = planFor(st);
   PreparedPlan& plan = *st.plan;
+  // Before it runs, so a change of no row is refused too, as in PostgreSQL.
+  if (const char* command = writingCommand(plan, *st.parsed.stmt)) txn_.undo().checkWritable(command);
   std::vector<int16_t> fmts = formats.empty() ? std::vector<int16_t>(plan.columns.size(), 0)
                                               : formats;
   if (describe && plan.returnsRows) sink.rowDescription(columnsOf(plan, fmts));

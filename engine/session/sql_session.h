@@ -52,7 +52,8 @@ class SqlSession final : public Session, public rt::SessionServices {
   void clearCancel() override { cancel_.store(false); }
   int idleInTransactionTimeoutMs() const override;
   SnapshotQuery takeSnapshotQuery() override;
-  // Whether the current (or, outside one, the next) transaction is READ ONLY.
+  // Whether the running transaction is read-only or, between transactions, whether the
+  // next one starts so (default_transaction_read_only; its BEGIN may still say otherwise).
   bool transactionReadOnly() const;
 
   // ---- rt::SessionServices (session_routine_calls.cpp)
@@ -106,6 +107,8 @@ class SqlSession final : public Session, public rt::SessionServices {
   ReadCost readCost(Statement& st);
   ReadCost readCost(const PreparedPlan& plan) const;
   bool worthASnapshot(const ReadCost& cost) const;
+  // A statement of a read-only block goes to its snapshot: the block counts as having read.
+  void noteBlockSnapshot(bool block);
   // True (and snapshotQuery_ set) when the statements of a simple Query, or a portal's,
   // go to a snapshot.
   bool routeQuery(std::string_view sql, std::vector<Statement>& statements);
@@ -120,6 +123,9 @@ class SqlSession final : public Session, public rt::SessionServices {
   // 25P02 unless the transaction is healthy or stmt ends it (COMMIT / ROLLBACK).
   void checkNotFailed(const sql::Stmt& stmt) const;
   void startStatement();
+  // BEGIN READ ONLY/WRITE, SET TRANSACTION, SET transaction_read_only: 25001 for read-write
+  // after the transaction's first query.
+  void setTransactionReadOnly(bool on);
   void failStatement(UndoLog::Mark mark);
   void endTransaction(bool commit);
   void flushReports(ResultSink& sink);
@@ -141,6 +147,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   QueryState runUtility(const Statement& st, ResultSink& sink);
   void runTransaction(const sql::TransactionStmt& s, ResultSink& sink);
   void runSet(const sql::SetStmt& s, ResultSink& sink);
+  void setSessionCharacteristics(const sql::TransactionStmt& s);
   void runShow(const sql::ShowStmt& s, ResultSink& sink);
   static std::vector<ColumnDesc> showColumns(const sql::ShowStmt& s);
   void createTable(const sql::CreateTableStmt& s, std::string_view query);

@@ -31,9 +31,14 @@ void TransactionState::ensureStarted() {
   statements_ = 0;
 }
 
-void TransactionState::startStatement() {
+void TransactionState::startStatement(bool defaultReadOnly) {
   ensureStarted();
-  statementTimestamp_ = statements_++ == 0 ? startTimestamp_ : clock_.read();
+  if (statements_++ == 0) {
+    statementTimestamp_ = startTimestamp_;
+    undo_.setReadOnly(defaultReadOnly);
+  } else {
+    statementTimestamp_ = clock_.read();
+  }
 }
 
 void TransactionState::startImplicitBlock() {
@@ -79,6 +84,7 @@ void TransactionState::finish() {
   implicitBlock_ = false;
   hadDdl_ = false;
   ranStatement_ = false;
+  undo_.setReadOnly(false);
 }
 
 }  // namespace duet

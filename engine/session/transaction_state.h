@@ -42,8 +42,11 @@ class TransactionState {
 
   // Starts an implicit transaction unless one (or a block) is already running.
   void ensureStarted();
-  // A client's statement begins: ensureStarted, and its statement timestamp.
-  void startStatement();
+  // A client's statement begins: ensureStarted, and its statement timestamp. The
+  // transaction's first statement gives it its access mode, read-only when
+  // `defaultReadOnly` (default_transaction_read_only); BEGIN's modes and SET TRANSACTION,
+  // which run as statements of it, come after.
+  void startStatement(bool defaultReadOnly);
   // Starts (or continues) the implicit transaction of a Query with several statements,
   // marking it as an implicit transaction block until it ends.
   void startImplicitBlock();
@@ -55,11 +58,18 @@ class TransactionState {
   // Ends the transaction (any mode): make the changes permanent or undo them all.
   void commit();
   void rollback();
-  // A statement other than transaction control ran. A block takes the executor for itself
-  // only from then on (as PostgreSQL takes a block's snapshot at its first statement, not at
-  // BEGIN): a client's lone BEGIN round trip then keeps no other session waiting.
+  // A statement that PostgreSQL takes the transaction's snapshot for ran: anything but
+  // transaction control, SET, SHOW and CHECKPOINT (PlannedStmtRequiresSnapshot). A block
+  // takes the executor for itself only from then on (as PostgreSQL takes a block's snapshot
+  // at its first such statement, not at BEGIN): a client's lone BEGIN round trip then keeps
+  // no other session waiting.
   void noteStatement() { ranStatement_ = true; }
+  bool ranStatement() const { return ranStatement_; }
   bool holdsExecutor() const { return mode_ == Mode::Block && ranStatement_; }
+  // READ ONLY or READ WRITE. The undo log holds the mode, as every row change reads it
+  // there; a transaction's end makes it read-write again.
+  bool readOnly() const { return undo_.readOnly(); }
+  void setReadOnly(bool on) { undo_.setReadOnly(on); }
   // A DDL statement ran: a rollback must then invalidate cached plans too.
   void noteDdl() { hadDdl_ = true; }
   // True when the last rollback undid DDL (reset by the call).

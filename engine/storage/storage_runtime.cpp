@@ -9,6 +9,7 @@
 #include "engine/storage/key_ops.h"
 #include "engine/storage/ordered_index.h"
 #include "engine/storage/table.h"
+#include "engine/storage/undo_log.h"
 
 namespace duet {
 namespace {
@@ -114,13 +115,20 @@ void duet_index_prefetch_row(const Index* index, const Table* table, const uint8
   if (row != kNoRow) table->prefetchRow(row);
 }
 
+// A read-only transaction refuses the change (UndoLog::checkWritable): the session refuses
+// a writing statement before it runs, but not the statements a routine runs.
 RowId duet_table_insert(Table* table, const uint8_t* tuple, UndoLog* undo) {
+  undo->checkWritable("INSERT");
   return table->insert(tuple, *undo);
 }
 void duet_table_update(Table* table, RowId row, const uint8_t* tuple, UndoLog* undo) {
+  undo->checkWritable("UPDATE");
   table->update(row, tuple, *undo);
 }
-void duet_table_erase(Table* table, RowId row, UndoLog* undo) { table->erase(row, *undo); }
+void duet_table_erase(Table* table, RowId row, UndoLog* undo) {
+  undo->checkWritable("DELETE");
+  table->erase(row, *undo);
+}
 void duet_table_read(const Table* table, RowId row, uint8_t* tupleOut) {
   table->read(row, tupleOut);
 }

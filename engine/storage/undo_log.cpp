@@ -4,12 +4,19 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 
+#include "engine/error.h"
 #include "engine/storage/table.h"
 
 namespace duet {
 
 UndoLog::~UndoLog() { rollback(); }
+
+void UndoLog::refuseWrite(const char* command) {
+  throw SqlError(sqlstate::kReadOnlySqlTransaction,
+                 std::string("cannot execute ") + command + " in a read-only transaction");
+}
 
 void UndoLog::recordInsert(Table* table, RowId row) {
   records_.push_back({Kind::Insert, table, row, nullptr});

@@ -34,6 +34,17 @@ class UndoLog {
   bool empty() const { return records_.empty(); }
   size_t size() const { return records_.size(); }
 
+  // The transaction is read-only (BEGIN READ ONLY, default_transaction_read_only): the
+  // session sets this for it and clears it when it ends. Row changes that compiled code
+  // makes, routines' included, are refused here, so this one check covers every statement
+  // a routine runs, as PostgreSQL checks each of them.
+  void setReadOnly(bool on) { readOnly_ = on; }
+  bool readOnly() const { return readOnly_; }
+  // 25006 "cannot execute <command> in a read-only transaction" if it is read-only.
+  void checkWritable(const char* command) const {
+    if (readOnly_) [[unlikely]] refuseWrite(command);
+  }
+
   // Recorders, called by Table (row changes) and the catalog (DDL).
   void recordInsert(Table* table, RowId row);
   // images: the old tuple followed by the new one, in space from imageSpace().
@@ -58,8 +69,10 @@ class UndoLog {
     void* payload;  // Update: images; Erase: the Chunk; Action: Action*
   };
   void releaseImagesIfEmpty();
+  [[noreturn]] static void refuseWrite(const char* command);
 
   std::vector<Record> records_;
+  bool readOnly_ = false;  // next to records_: a row change reads both
   struct Block {
     std::unique_ptr<uint8_t[]> bytes;
     size_t size;

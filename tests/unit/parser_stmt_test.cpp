@@ -297,6 +297,22 @@ TEST_CASE("statements: transactions", "[parser][stmt]") {
   auto st = parseOne("set transaction isolation level serializable");
   CHECK(st.stmt->as<TransactionStmt>().action == TransactionKind::SetTransaction);
   CHECK(st.stmt->as<TransactionStmt>().isolation == IsolationLevel::Serializable);
+  CHECK(parseOne("set local transaction read only").stmt->as<TransactionStmt>().readOnly == true);
+  CHECK(parseOne("set session transaction read write").stmt->as<TransactionStmt>().readOnly == false);
+  CHECK_THROWS_AS(parseOne("set transaction"), SqlError);  // at least one mode, as in PostgreSQL
+  auto sc = parseOne("set session characteristics as transaction read only, isolation level repeatable read");
+  auto& sct = sc.stmt->as<TransactionStmt>();
+  CHECK(sct.action == TransactionKind::SetSessionCharacteristics);
+  CHECK(sct.readOnly == true);
+  CHECK(sct.isolation == IsolationLevel::RepeatableRead);
+  CHECK_FALSE(sct.local);
+  auto lsc = parseOne("set local session characteristics as transaction read write");
+  CHECK(lsc.stmt->as<TransactionStmt>().action == TransactionKind::SetSessionCharacteristics);
+  CHECK(lsc.stmt->as<TransactionStmt>().local);
+  CHECK_THROWS_AS(parseOne("set session characteristics as transaction"), SqlError);
+  // A setting whose name begins like the statement is still a setting.
+  CHECK(parseOne("set transaction_read_only = on").stmt->as<SetStmt>().name == "transaction_read_only");
+  CHECK(parseOne("set session transaction_read_only = on").stmt->as<SetStmt>().name == "transaction_read_only");
 }
 
 TEST_CASE("statements: SET, SHOW, RESET, DISCARD, VACUUM, ANALYZE, CHECKPOINT", "[parser][stmt]") {

@@ -193,6 +193,54 @@ TEST_CASE("a block takes the executor at its first statement, not at BEGIN") {
   CHECK(s->holdsExecutor());
   s->simpleQuery("rollback", sink);
   CHECK_FALSE(s->holdsExecutor());
+
+  // SET and SHOW read no table (PostgreSQL takes no snapshot for them): not yet either.
+  s->simpleQuery("begin", sink);
+  s->simpleQuery("set statement_timeout = 0", sink);
+  s->simpleQuery("show transaction_read_only", sink);
+  CHECK_FALSE(s->holdsExecutor());
+  s->simpleQuery("select 1", sink);
+  CHECK(s->holdsExecutor());
+  s->simpleQuery("rollback", sink);
+}
+
+TEST_CASE("read-only transactions: the mode a session reports, writes refused over Execute") {
+  auto engine = createSqlEngine(EngineConfig{"/tmp/duet_ext_test", 0});
+  auto s = open(*engine);
+  auto& session = dynamic_cast<SqlSession&>(*s);
+  RecordingSink sink;
+  s->simpleQuery("create table ro (a int)", sink);
+  CHECK_FALSE(session.transactionReadOnly());
+  s->simpleQuery("set default_transaction_read_only = on", sink);
+  CHECK(session.transactionReadOnly());  // the next transaction's mode
+  auto insertRefused = [&] {
+    try {
+      syncCycle(*s, "insert into ro values (1)", sink);
+      FAIL("no error");
+    } catch (const SqlError& e) {
+      CHECK(e.code == "25006");
+      CHECK(std::string(e.what()) == "cannot execute INSERT in a read-only transaction");
+    }
+    s->abortCurrent();
+    s->sync();
+  };
+  insertRefused();
+  s->simpleQuery("begin read write", sink);
+  CHECK_FALSE(session.transactionReadOnly());
+  syncCycle(*s, "insert into ro values (1)", sink);
+  s->simpleQuery("commit", sink);
+  s->simpleQuery("set default_transaction_read_only = off", sink);
+  CHECK_FALSE(session.transactionReadOnly());
+  s->simpleQuery("begin read only", sink);
+  CHECK(session.transactionReadOnly());
+  insertRefused();
+  CHECK(s->txnStatus() == TxnStatus::Failed);
+  s->simpleQuery("rollback", sink);
+  CHECK_FALSE(session.transactionReadOnly());
+  sink.rows.clear();
+  s->simpleQuery("select count(*) from ro", sink);
+  REQUIRE(sink.rows.size() == 1);
+  CHECK(sink.rows[0][0] == "1");
 }
 
 TEST_CASE("extended protocol: a finished portal runs again as PostgreSQL's does") {

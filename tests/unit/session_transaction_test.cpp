@@ -1,9 +1,11 @@
-// TransactionState: the I/T/E status, implicit and explicit transactions, failed blocks.
+// TransactionState: the I/T/E status, implicit and explicit transactions, failed blocks,
+// the access mode (READ ONLY / READ WRITE).
 #include <catch2/catch.hpp>
 
 #include <vector>
 
 #include "compiler/codegen/query_runtime.h"
+#include "engine/error.h"
 #include "engine/session/transaction_state.h"
 
 using namespace duet;
@@ -80,4 +82,22 @@ TEST_CASE("random(): the transaction records the generator state it started from
   uint64_t replay = t.randomStateAtStart();
   ctx.randomState = &replay;
   for (double v : first) CHECK(duet_q_random(&ctx) == v);
+}
+
+TEST_CASE("transaction state: the first statement sets the access mode, the end clears it") {
+  TransactionState t;
+  t.startStatement(true);  // default_transaction_read_only = on
+  CHECK(t.readOnly());
+  CHECK_THROWS_AS(t.undo().checkWritable("INSERT"), SqlError);
+  t.setReadOnly(false);  // SET TRANSACTION READ WRITE
+  t.startStatement(true);  // a later statement keeps the transaction's mode
+  CHECK_FALSE(t.readOnly());
+  t.undo().checkWritable("INSERT");
+  t.beginBlock();
+  t.setReadOnly(true);  // BEGIN READ ONLY
+  t.rollback();
+  CHECK_FALSE(t.readOnly());
+  t.startStatement(false);
+  CHECK_FALSE(t.readOnly());
+  t.commit();
 }

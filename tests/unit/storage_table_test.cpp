@@ -1,8 +1,13 @@
 // Table rows: insert/read/update/erase in both storage kinds, chunk boundaries, string
-// ownership, NOT NULL, rollback, and slot/string reuse after commit.
+// ownership, NOT NULL, rollback, slot/string reuse after commit, and compiled code's row
+// changes refused in a read-only transaction.
 #include <catch2/catch.hpp>
 
+#include <functional>
+#include <string>
+
 #include "engine/error.h"
+#include "engine/storage/storage_runtime.h"
 #include "engine/storage/table.h"
 #include "tests/unit/storage_test_util.h"
 
@@ -254,4 +259,33 @@ TEST_CASE("an update that sets a string to NULL frees it at commit", "[storage]"
   t.update(r, b.data(), undo);
   undo.commit();
   CHECK(t.stringBytes() == 0);
+}
+
+TEST_CASE("a read-only transaction's undo log refuses the row changes of compiled code", "[storage]") {
+  Table t = makeTable(StorageKind::Row);
+  const TupleLayout& l = t.layout();
+  UndoLog undo;
+  TupleBuf b(l);
+  b.set<int32_t>(0, 1).str(1, "one").set<int64_t>(2, 10);
+  RowId row = duet_table_insert(&t, b.data(), &undo);
+  undo.commit();
+  undo.setReadOnly(true);
+  auto refused = [](const std::function<void()>& change, const std::string& message) {
+    try {
+      change();
+      FAIL("no error");
+    } catch (const SqlError& e) {
+      CHECK(e.code == "25006");
+      CHECK(std::string(e.what()) == message);
+    }
+  };
+  refused([&] { duet_table_insert(&t, b.data(), &undo); }, "cannot execute INSERT in a read-only transaction");
+  refused([&] { duet_table_update(&t, row, b.data(), &undo); }, "cannot execute UPDATE in a read-only transaction");
+  refused([&] { duet_table_erase(&t, row, &undo); }, "cannot execute DELETE in a read-only transaction");
+  CHECK(undo.empty());
+  CHECK(t.liveRowCount() == 1);
+  undo.setReadOnly(false);
+  duet_table_erase(&t, row, &undo);
+  CHECK(t.liveRowCount() == 0);
+  undo.rollback();
 }
