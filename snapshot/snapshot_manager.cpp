@@ -39,6 +39,7 @@ std::shared_ptr<SnapshotProcess> SnapshotManager::acquire(const SnapshotQuery& q
   std::shared_ptr<SnapshotProcess> best;
   for (auto it = live_.rbegin(); it != live_.rend(); ++it) {
     if (!freshEnough(**it)) break;  // older ones are no fresher
+    if ((*it)->reap()) continue;     // killed or crashed: maintain() moves it out
     if (!best || (*it)->running.load() < best->running.load()) best = *it;
   }
   bool busy = best && best->running.load() > 0 && static_cast<int>(live_.size()) < config_.maxProcesses;
