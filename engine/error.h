@@ -64,6 +64,7 @@ inline constexpr const char* kQueryCanceled = "57014";
 inline constexpr const char* kAdminShutdown = "57P01";
 inline constexpr const char* kObjectInUse = "55006";
 inline constexpr const char* kProgramLimitExceeded = "54000";
+inline constexpr const char* kInsufficientResources = "53000";
 inline constexpr const char* kOutOfMemory = "53200";
 inline constexpr const char* kInternalError = "XX000";
 inline constexpr const char* kInvalidAuthorization = "28000";

@@ -10,6 +10,7 @@
 #include "server/backend_messages.h"
 #include "server/current_error.h"
 #include "server/frontend_framing.h"
+#include "server/message_reader.h"
 
 namespace duet::wire {
 
@@ -204,9 +205,7 @@ void Connection::submitBatch() {
   bool dataFree = !scan.violation && !batch.empty();
   for (size_t pos = 0; dataFree && pos + 5 <= batch.size();) {
     char type = batch[pos];
-    uint32_t len = (uint32_t(uint8_t(batch[pos + 1])) << 24) |
-                   (uint32_t(uint8_t(batch[pos + 2])) << 16) |
-                   (uint32_t(uint8_t(batch[pos + 3])) << 8) | uint32_t(uint8_t(batch[pos + 4]));
+    uint32_t len = readLength(batch.data() + pos + 1);
     if (type != 'P' && type != 'D' && type != 'C' && type != 'S' && type != 'H') dataFree = false;
     pos += 1 + len;
   }
@@ -250,7 +249,7 @@ void Connection::startSnapshotAnswer(SnapshotHandoff handoff) {
   int sockets[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) {
     std::string out;
-    writeError(out, SqlError("53000", "could not reach the snapshot process"), "ERROR");
+    writeError(out, SqlError(sqlstate::kInsufficientResources, "could not reach the snapshot process"), "ERROR");
     queueWrite(std::move(out));
     finishSnapshotAnswer(true);
     return;
@@ -301,8 +300,7 @@ void Connection::onSnapshotAnswer(const boost::system::error_code& ec, size_t n)
   size_t at = 0;
   while (answerInput_.size() - at >= 5) {
     const char* p = answerInput_.data() + at;
-    uint32_t length = (uint32_t(uint8_t(p[1])) << 24) | (uint32_t(uint8_t(p[2])) << 16) |
-                      (uint32_t(uint8_t(p[3])) << 8) | uint32_t(uint8_t(p[4]));
+    uint32_t length = readLength(p + 1);
     if (answerInput_.size() - at < 1 + size_t(length)) break;
     if (p[0] == snapshot::kAnswerEnd) {
       bool failed = length < 5 || p[5] != char(snapshot::AnswerStatus::Ok);

@@ -8,11 +8,6 @@ namespace duet::wire {
 
 namespace {
 
-uint32_t readLength(const char* p) {
-  return (uint32_t(uint8_t(p[0])) << 24) | (uint32_t(uint8_t(p[1])) << 16) |
-         (uint32_t(uint8_t(p[2])) << 8) | uint32_t(uint8_t(p[3]));
-}
-
 bool isFrontendType(char type) {
   switch (type) {
     case 'Q': case 'P': case 'B': case 'D': case 'E': case 'C': case 'S': case 'H':

@@ -11,10 +11,7 @@ namespace duet::wire {
 
 namespace {
 
-uint32_t bodyLength(const char* p) {
-  return ((uint32_t(uint8_t(p[0])) << 24) | (uint32_t(uint8_t(p[1])) << 16) |
-          (uint32_t(uint8_t(p[2])) << 8) | uint32_t(uint8_t(p[3]))) - 4;
-}
+uint32_t bodyLength(const char* p) { return readLength(p) - 4; }
 
 // Format codes as Bind sends them: none (all text), one for all, or one per item.
 std::vector<int16_t> readFormats(MessageReader& r) {

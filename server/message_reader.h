@@ -9,6 +9,13 @@
 
 namespace duet::wire {
 
+// The big-endian 32-bit length field of a message frame (the frame's bytes after the type
+// byte, the length field included).
+inline uint32_t readLength(const char* p) {
+  return (uint32_t(uint8_t(p[0])) << 24) | (uint32_t(uint8_t(p[1])) << 16) |
+         (uint32_t(uint8_t(p[2])) << 8) | uint32_t(uint8_t(p[3]));
+}
+
 // A malformed message: FATAL 08P01, the connection is closed after reporting it.
 inline SqlError protocolViolation(std::string message) {
   SqlError e(sqlstate::kProtocolViolation, std::move(message));

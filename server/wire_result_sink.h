@@ -1,5 +1,6 @@
 // The ResultSink the executor fills: it encodes each call straight into the connection's
-// output buffer as the matching backend message.
+// output buffer as the matching backend message. A snapshot process's sink derives from it
+// to send its buffer out as rows pile up.
 #pragma once
 #include <string>
 
@@ -7,7 +8,7 @@
 
 namespace duet::wire {
 
-class WireResultSink final : public ResultSink {
+class WireResultSink : public ResultSink {
  public:
   explicit WireResultSink(std::string& out) : out_(out) {}
 

@@ -23,6 +23,7 @@
 
 #include "server/backend_messages.h"
 #include "server/wire_result_sink.h"
+#include "server/wire_writer.h"
 #include "snapshot/snapshot_protocol.h"
 
 namespace duet::snapshot {
@@ -49,9 +50,10 @@ class AnswerWriter {
     return alive_;
   }
   void end(AnswerStatus status) {
-    buffer_ += kAnswerEnd;
-    buffer_.append("\0\0\0\5", 4);
-    buffer_ += static_cast<char>(status);
+    wire::WireWriter w(buffer_);
+    w.begin(kAnswerEnd);
+    w.byte(static_cast<char>(status));
+    w.end();
     flush();
   }
 
@@ -61,31 +63,19 @@ class AnswerWriter {
   std::string buffer_;
 };
 
-// Forwards to the wire encoder, flushing as rows pile up; a gone reader stops the query.
-class StreamingSink final : public ResultSink {
+// The wire encoder over the answer's buffer, which goes out as rows pile up; a gone reader
+// stops the query.
+class StreamingSink final : public wire::WireResultSink {
  public:
-  explicit StreamingSink(AnswerWriter& writer) : writer_(writer), wire_(writer.buffer()) {}
-  void rowDescription(const std::vector<ColumnDesc>& columns) override { wire_.rowDescription(columns); }
+  explicit StreamingSink(AnswerWriter& writer) : WireResultSink(writer.buffer()), writer_(writer) {}
   void dataRow(const Field* fields, size_t count) override {
-    wire_.dataRow(fields, count);
+    WireResultSink::dataRow(fields, count);
     if (writer_.buffer().size() >= kFlushAt && !writer_.flush())
       throw SqlError(sqlstate::kQueryCanceled, "canceling statement: nobody reads its rows");
   }
-  void commandComplete(std::string_view tag) override { wire_.commandComplete(tag); }
-  void emptyQuery() override { wire_.emptyQuery(); }
-  void notice(const Notice& notice) override { wire_.notice(notice); }
-  void parameterStatus(std::string_view name, std::string_view value) override {
-    wire_.parameterStatus(name, value);
-  }
-  // Only SELECTs come here: no COPY.
-  void copyOutBegin(int columns) override { wire_.copyOutBegin(columns); }
-  void copyData(std::string_view bytes) override { wire_.copyData(bytes); }
-  void copyOutDone() override { wire_.copyOutDone(); }
-  void copyInBegin(int columns) override { wire_.copyInBegin(columns); }
 
  private:
   AnswerWriter& writer_;
-  wire::WireResultSink wire_;
 };
 
 // Cancels the session's statement when the server writes to the answer socket (a cancel
@@ -159,7 +149,7 @@ void answer(Engine& engine, const ReceivedQuery& received) {
   AnswerWriter writer(received.answerFd);
   bool failed = false;
   try {
-    SnapshotQuery q = decodeQuery(received.payload);
+    SnapshotQuery q = decodeQuery(received.message);
     auto params = q.startupParams;
     // Never route again from here, and refuse writes: this image is thrown away.
     params.emplace_back("duet.snapshot_routing", "never");

@@ -44,6 +44,8 @@ std::shared_ptr<SnapshotProcess> SnapshotManager::acquire(const SnapshotQuery& q
   }
   bool busy = best && best->running.load() > 0 && static_cast<int>(live_.size()) < config_.maxProcesses;
   if (!best || busy) {
+    // Forked under mutex_: the child's copy of it stays locked, and the child never uses
+    // the manager (pg_catalog.duet_snapshots is never read on a snapshot).
     best = SnapshotProcess::fork(engine_, config_, query.currentCommit);
     live_.push_back(best);
   }

@@ -19,7 +19,7 @@ std::shared_ptr<SnapshotProcess> SnapshotProcess::fork(Engine& engine, const Sna
                                                        uint64_t commitCount) {
   int sockets[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) {
-    throw SqlError("53000", fmt::format("could not create a snapshot: {}", std::strerror(errno)));
+    throw SqlError(sqlstate::kInsufficientResources, fmt::format("could not create a snapshot: {}", std::strerror(errno)));
   }
   pid_t parent = ::getpid();
   auto start = std::chrono::steady_clock::now();
@@ -33,7 +33,7 @@ std::shared_ptr<SnapshotProcess> SnapshotProcess::fork(Engine& engine, const Sna
   ::close(sockets[1]);
   if (pid < 0) {
     ::close(sockets[0]);
-    throw SqlError(error == ENOMEM ? "53200" : "53000",
+    throw SqlError(error == ENOMEM ? sqlstate::kOutOfMemory : sqlstate::kInsufficientResources,
                    fmt::format("could not fork a snapshot process: {}", std::strerror(error)));
   }
   std::shared_ptr<SnapshotProcess> p(new SnapshotProcess());
@@ -53,9 +53,9 @@ SnapshotProcess::~SnapshotProcess() {
 }
 
 bool SnapshotProcess::send(const SnapshotQuery& query, int answerFd) {
-  std::string payload = encodeQuery(query);
+  std::string message = encodeQuery(query);
   std::lock_guard lock(mutex_);
-  return controlFd_ >= 0 && sendQuery(controlFd_, payload, answerFd);
+  return controlFd_ >= 0 && sendQuery(controlFd_, message, answerFd);
 }
 
 void SnapshotProcess::retire() {

@@ -27,25 +27,38 @@ bool SqlSession::holdsExecutor() const {
   return txn_.holdsExecutor() && !(readOnlyBlock() && snapshotRoutingOn());
 }
 
-SqlSession::ReadCost SqlSession::readCost(Statement& st) {
+std::shared_ptr<const PreparedPlan> SqlSession::routingPlan(Statement& st) {
   // A cached plan is kept for running the statement here, if it stays here.
-  if ((st.plan = engine_.plans.find(planKey(st), engine_.catalogVersion))) return readCost(*st.plan);
-  return readCost(*planTree(planRequest(st)).plan);
+  if ((st.plan = engine_.plans.find(planKey(st), engine_.catalogVersion))) return st.plan;
+  return std::shared_ptr<const PreparedPlan>(planTree(planRequest(st)).plan);
 }
 
-SqlSession::ReadCost SqlSession::readCost(const PreparedPlan& plan) const {
-  ReadCost cost;
-  cost.snapshotSafe = plan.command == PreparedPlan::Command::Select;
-  for (uint32_t oid : plan.footprint.routines) {
-    const RoutineInfo* r = routineByOid(oid);
-    if (r == nullptr || r->volatility == Volatility::Volatile) cost.snapshotSafe = false;
+bool SqlSession::goesToSnapshot(const std::vector<std::shared_ptr<const PreparedPlan>>& plans,
+                                bool block) const {
+  auto walks = [](const PreparedPlan& plan, const Table* table) {
+    return std::find(plan.footprint.walked.begin(), plan.footprint.walked.end(), table) !=
+           plan.footprint.walked.end();
+  };
+  // The list of snapshots is the server's, now: a snapshot's copy is out of date.
+  for (const auto& plan : plans)
+    if (walks(*plan, snapshotsView_)) return false;
+  if (block) return true;  // writes are refused there (25006)
+  // Cheap tests first: a routine call's plan (each TPC-C call) walks no table.
+  if (settings_.snapshotRouting() != Settings::SnapshotRouting::Always) {
+    int64_t rows = 0;
+    for (const auto& plan : plans)
+      for (const Table* t : plan->footprint.walked) rows += static_cast<int64_t>(t->liveRowCount());
+    if (rows < settings_.snapshotMinRows()) return false;
   }
-  for (const Table* t : plan.footprint.walked) {
-    cost.rows += static_cast<int64_t>(t->liveRowCount());
-    // The list of snapshots is the server's, now: a snapshot's copy is out of date.
-    if (t == snapshotsView_) cost.snapshotSafe = false;
+  // Only what cannot write: a SELECT whose routines are STABLE or IMMUTABLE.
+  for (const auto& plan : plans) {
+    if (plan->command != PreparedPlan::Command::Select) return false;
+    for (uint32_t oid : plan->footprint.routines) {
+      const RoutineInfo* r = routineByOid(oid);
+      if (r == nullptr || r->volatility == Volatility::Volatile) return false;
+    }
   }
-  return cost;
+  return true;
 }
 
 bool SqlSession::routeQuery(std::string_view sql, std::vector<Statement>& statements) {
@@ -56,18 +69,14 @@ bool SqlSession::routeQuery(std::string_view sql, std::vector<Statement>& statem
     auto kind = st.parsed.stmt->kind;
     if (kind != sql::StmtKind::Select && kind != sql::StmtKind::Empty) return false;
   }
-  ReadCost total;
+  std::vector<std::shared_ptr<const PreparedPlan>> plans;
   try {
-    for (Statement& st : statements) {
-      if (st.parsed.stmt->kind == sql::StmtKind::Empty) continue;
-      ReadCost c = readCost(st);
-      total.snapshotSafe = total.snapshotSafe && c.snapshotSafe;
-      total.rows += c.rows;
-    }
+    for (Statement& st : statements)
+      if (st.parsed.stmt->kind != sql::StmtKind::Empty) plans.push_back(routingPlan(st));
   } catch (const SqlError&) {
     return false;  // the executor reports the error as it runs the statement
   }
-  if (!block && !worthASnapshot(total)) return false;
+  if (!goesToSnapshot(plans, block)) return false;
   noteBlockSnapshot(block);
   snapshotQuery_ = snapshotQueryBase(block);
   snapshotQuery_.sql = std::string(sql);
@@ -82,8 +91,7 @@ bool SqlSession::routeExecute(Portal& p) {
                (txn_.mode() == TransactionState::Mode::Implicit && txn_.undo().empty());
   if (!fresh && !block) return false;
   if (p.stmt->parsed.stmt->kind != sql::StmtKind::Select) return false;
-  ReadCost cost = readCost(*p.plan);
-  if (!block && !worthASnapshot(cost)) return false;
+  if (!goesToSnapshot({p.plan}, block)) return false;
   noteBlockSnapshot(block);
   snapshotQuery_ = snapshotQueryBase(block);
   snapshotQuery_.sql = p.stmt->sql;
@@ -111,12 +119,6 @@ bool SqlSession::routeExecute(Portal& p) {
 void SqlSession::noteBlockSnapshot(bool block) {
   // The block's snapshot is taken: as in PostgreSQL, it may not turn read-write any more (25001).
   if (block) txn_.noteStatement();
-}
-
-bool SqlSession::worthASnapshot(const ReadCost& cost) const {
-  if (!cost.snapshotSafe) return false;
-  return settings_.snapshotRouting() == Settings::SnapshotRouting::Always ||
-         cost.rows >= settings_.snapshotMinRows();
 }
 
 SnapshotQuery SqlSession::snapshotQueryBase(bool block) const {

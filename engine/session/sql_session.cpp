@@ -443,8 +443,9 @@ void SqlSession::runPlan(Statement& st, const uint8_t* params,
                                               : formats;
   if (describe && plan.returnsRows) sink.rowDescription(columnsOf(plan, fmts));
   if (plan.directCall && settings_.directCalls() && callDirectly(plan, params, fmts, sink)) return;
-  for (const Table* t : plan.footprint.walked)
-    if (t == snapshotsView_) refreshSnapshotsView();
+  if (std::find(plan.footprint.walked.begin(), plan.footprint.walked.end(), snapshotsView_) !=
+      plan.footprint.walked.end())
+    refreshSnapshotsView();
   SinkConsumer consumer(plan.compiled->outputLayout, fmts, sink, settings_.typeContext());
   rt::QueryContext ctx = makeContext(params);
   ctx.output = &consumer;

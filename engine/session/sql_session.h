@@ -98,15 +98,14 @@ class SqlSession final : public Session, public rt::SessionServices {
   PlanRequest planRequest(const Statement& st);
 
   // ---- snapshot routing (session_snapshot_route.cpp)
-  struct ReadCost {
-    bool snapshotSafe = true;  // a SELECT whose routines cannot write, not reading server state
-    int64_t rows = 0;       // rows of the tables it walks, as they are now
-  };
   bool snapshotRoutingOn() const;
   bool readOnlyBlock() const;
-  ReadCost readCost(Statement& st);
-  ReadCost readCost(const PreparedPlan& plan) const;
-  bool worthASnapshot(const ReadCost& cost) const;
+  // The statement's cached plan (kept in st.plan), else a plan tree without code.
+  std::shared_ptr<const PreparedPlan> routingPlan(Statement& st);
+  // Whether the plans of one statement or Query go to a snapshot: never when they read
+  // server state (duet_snapshots); in a read-only block always; else when they walk at
+  // least duet.snapshot_min_rows rows (or routing is `always`) and cannot write.
+  bool goesToSnapshot(const std::vector<std::shared_ptr<const PreparedPlan>>& plans, bool block) const;
   // A statement of a read-only block goes to its snapshot: the block counts as having read.
   void noteBlockSnapshot(bool block);
   // True (and snapshotQuery_ set) when the statements of a simple Query, or a portal's,
