@@ -16,16 +16,20 @@
 
 namespace {
 
-// Snapshots fork() the server, and fork copies a page table entry per 4 KiB page of table
-// memory: 18 ms at W = 1 against 4 ms when malloc's memory may be transparent huge pages
-// (docs/benchmarks.md). glibc reads that choice (glibc.malloc.hugetlb=1: madvise its
-// mappings MADV_HUGEPAGE) from GLIBC_TUNABLES at start only, so duetd starts itself again
-// once with it set.
+// Snapshots fork() the server, and fork copies a page table entry per 4 KiB page: at
+// W = 10 that was 30 ms against 4 ms on transparent huge pages (docs/benchmarks.md).
+// Table chunks and index arrays map huge pages themselves (engine/storage/huge_memory.h);
+// the rest of the heap (strings, ordered index nodes) comes from malloc, which glibc puts
+// on huge pages (glibc.malloc.hugetlb=1: madvise MADV_HUGEPAGE) only for its main heap,
+// not for the per-thread heaps it makes for other threads, so one heap serves all
+// (glibc.malloc.arena_max=1: the executor allocates, network threads hardly do). glibc
+// reads GLIBC_TUNABLES at start only, so duetd starts itself again once with them set.
 void restartWithHugePageMalloc(char** argv) {
   const char* tunables = std::getenv("GLIBC_TUNABLES");
   std::string current = tunables ? tunables : "";
   if (current.find("glibc.malloc.hugetlb") != std::string::npos) return;
-  std::string value = current.empty() ? "glibc.malloc.hugetlb=1" : current + ":glibc.malloc.hugetlb=1";
+  const char* ours = "glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1";
+  std::string value = current.empty() ? ours : current + ":" + ours;
   ::setenv("GLIBC_TUNABLES", value.c_str(), 1);
   ::execv("/proc/self/exe", argv);
   // Not fatal: the server runs, forks are just slower.

@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cstring>
 #include <new>
+#include <utility>
 
 #include "engine/storage/key_ops.h"
 #include "engine/types/hash.h"
@@ -40,20 +41,18 @@ HashIndex::HashIndex(std::string name, std::vector<uint32_t> columns, TupleLayou
 HashIndex::~HashIndex() { freeKeyCopies(); }
 
 void HashIndex::freeKeyCopies() {
-  if (narrow_ || !slots_) return;
+  if (narrow_ || !slots_.get()) return;
   for (size_t i = 0; i <= mask_; ++i) std::free(slots<WideSlot>()[i].copy);
 }
 
-void* HashIndex::allocate(size_t capacity) const {
-  void* p = std::calloc(capacity, narrow_ ? sizeof(NarrowSlot) : sizeof(WideSlot));
-  if (!p) throw std::bad_alloc();
-  return p;
+ZeroedBlock HashIndex::allocate(size_t capacity) const {
+  return ZeroedBlock(capacity * (narrow_ ? sizeof(NarrowSlot) : sizeof(WideSlot)));
 }
 
 void HashIndex::clear() {
-  void* fresh = allocate(kInitialCapacity);
+  ZeroedBlock fresh = allocate(kInitialCapacity);
   freeKeyCopies();
-  slots_.reset(fresh);
+  slots_ = std::move(fresh);
   mask_ = kInitialCapacity - 1;
   count_ = 0;
 }
@@ -158,8 +157,8 @@ RowId HashIndex::findInteger(int64_t value) const {
 template <typename Slot>
 void HashIndex::grow() {
   size_t oldCap = mask_ + 1;
-  std::unique_ptr<void, Free> old(allocate(oldCap * 2));
-  slots_.swap(old);
+  ZeroedBlock old = allocate(oldCap * 2);
+  std::swap(slots_, old);
   mask_ = oldCap * 2 - 1;
   const Slot* from = static_cast<const Slot*>(old.get());
   Slot* to = slots<Slot>();

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "engine/storage/huge_memory.h"
 #include "engine/storage/index.h"
 
 namespace duet {
@@ -55,9 +56,6 @@ class HashIndex final : public Index {
     uint64_t hash;
     const uint8_t* key;
   };
-  struct Free {
-    void operator()(void* p) const { std::free(p); }
-  };
 
   // False when a key column is NULL: such a key is never entered.
   bool lookupOf(const uint8_t* key, Lookup& out) const;
@@ -100,7 +98,7 @@ class HashIndex final : public Index {
   template <typename Slot>
   void grow();
   void freeKeyCopies();
-  void* allocate(size_t capacity) const;  // zeroed: all slots empty
+  ZeroedBlock allocate(size_t capacity) const;  // zeroed: all slots empty
 
   bool packed_ = false;
   bool narrow_ = false;  // packed into at most 64 bits: NarrowSlot, else WideSlot
@@ -110,7 +108,7 @@ class HashIndex final : public Index {
     uint32_t shift;   // where the column's bits start in the packed key: later columns' bits
   };
   std::vector<PackColumn> packColumns_;  // packed mode: each column's bits, in key order
-  std::unique_ptr<void, Free> slots_;
+  ZeroedBlock slots_;  // huge pages once it is large (huge_memory.h)
   size_t mask_ = 0;  // capacity - 1; capacity is a power of two
   size_t count_ = 0;
 };

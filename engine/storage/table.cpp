@@ -10,8 +10,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <utility>
 
 #include "engine/error.h"
+
 #include "engine/storage/hash_index.h"
 #include "engine/storage/key_ops.h"
 #include "engine/storage/ordered_index.h"
@@ -45,6 +47,7 @@ constexpr uint32_t kInlineRowMax = 1024;
 
 struct Table::ChunkSet {
   std::vector<Chunk*> chunks;
+  std::unique_ptr<ChunkExtents> extents;
   std::vector<RowId> freeSlots;
   uint64_t liveRows = 0;
 };
@@ -87,12 +90,48 @@ Table::~Table() {
 
 Chunk* Table::newChunk() {
   auto* c = static_cast<Chunk*>(callocOrThrow(1, sizeof(Chunk)));
+  size_t n = columns_.size();
+  if (!chunks_.empty()) {
+    // Past the first chunk, one block of the table's huge-page extents holds every array.
+    try {
+      auto piece = [](size_t bytes) { return (bytes + 63) / 64 * 64; };
+      size_t bytes = piece(kChunkRows);
+      if (kind_ == StorageKind::Row) {
+        bytes += piece(size_t{kChunkRows} * rowStride_);
+      } else {
+        bytes += 2 * piece(n * sizeof(uint8_t*));
+        for (size_t i = 0; i < n; ++i)
+          bytes += piece(size_t{kChunkRows} * physicalSize(columns_[i].type.id)) + piece(kChunkRows);
+      }
+      uint8_t* next = extents_->allocate(bytes);
+      auto take = [&](size_t size) {
+        uint8_t* p = next;
+        next += piece(size);
+        return p;
+      };
+      c->inExtent = true;
+      c->live = take(kChunkRows);
+      if (kind_ == StorageKind::Row) {
+        c->rows = take(size_t{kChunkRows} * rowStride_);
+      } else {
+        c->columnValues = reinterpret_cast<uint8_t**>(take(n * sizeof(uint8_t*)));
+        c->columnNulls = reinterpret_cast<uint8_t**>(take(n * sizeof(uint8_t*)));
+        for (size_t i = 0; i < n; ++i) {
+          c->columnValues[i] = take(size_t{kChunkRows} * physicalSize(columns_[i].type.id));
+          c->columnNulls[i] = take(kChunkRows);
+        }
+      }
+    } catch (...) {
+      std::free(c);
+      throw;
+    }
+    return c;
+  }
   c->live = static_cast<uint8_t*>(callocOrThrow(kChunkRows, 1));
   if (kind_ == StorageKind::Row) {
     // calloc of a large block maps fresh zero pages: untouched slots cost no memory.
     c->rows = static_cast<uint8_t*>(callocOrThrow(kChunkRows, rowStride_));
   } else {
-    size_t n = columns_.size();
     c->columnValues = static_cast<uint8_t**>(callocOrThrow(n ? n : 1, sizeof(uint8_t*)));
     c->columnNulls = static_cast<uint8_t**>(callocOrThrow(n ? n : 1, sizeof(uint8_t*)));
     for (size_t i = 0; i < n; ++i) {
@@ -113,16 +152,19 @@ void Table::freeChunk(Chunk* c, bool freeLiveStrings) {
       freeStringsNotIn(image.data(), nullptr, rowAt(c, s));
     }
   }
-  if (c->columnValues) {
-    for (size_t i = 0; i < columns_.size(); ++i) {
-      std::free(c->columnValues[i]);
-      std::free(c->columnNulls[i]);
+  // A chunk in the extents goes with them, when the table or its truncated set does.
+  if (!c->inExtent) {
+    if (c->columnValues) {
+      for (size_t i = 0; i < columns_.size(); ++i) {
+        std::free(c->columnValues[i]);
+        std::free(c->columnNulls[i]);
+      }
     }
+    std::free(c->columnValues);
+    std::free(c->columnNulls);
+    std::free(c->rows);
+    std::free(c->live);
   }
-  std::free(c->columnValues);
-  std::free(c->columnNulls);
-  std::free(c->rows);
-  std::free(c->live);
   std::free(c);
 }
 
@@ -568,6 +610,7 @@ void Table::truncate(UndoLog& undo) {
   saved->chunks.swap(chunks_);
   saved->freeSlots.swap(freeSlots_);
   saved->liveRows = liveRows_;
+  saved->extents = std::exchange(extents_, std::make_unique<ChunkExtents>());
   liveRows_ = 0;
   syncDirectory();
   for (const auto& index : indexes_) index->clear();
@@ -576,6 +619,7 @@ void Table::truncate(UndoLog& undo) {
         // Rows added since the TRUNCATE have been undone already: these chunks are empty.
         for (Chunk* c : chunks_) freeChunk(c, false);
         chunks_.swap(saved->chunks);
+        extents_ = std::move(saved->extents);
         freeSlots_.swap(saved->freeSlots);
         liveRows_ = saved->liveRows;
         saved->chunks.clear();
@@ -585,6 +629,7 @@ void Table::truncate(UndoLog& undo) {
       [this, saved] {
         for (Chunk* c : saved->chunks) freeChunk(c, true);
         saved->chunks.clear();
+        saved->extents.reset();
       });
 }
 

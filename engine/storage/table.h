@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/storage/huge_memory.h"
 #include "engine/storage/index.h"
 #include "engine/storage/layout.h"
 #include "engine/storage/undo_log.h"
@@ -188,6 +189,8 @@ class Table {
   std::vector<uint32_t> inlineCapacity_;
   uint32_t rowStride_ = 0;
   std::vector<Chunk*> chunks_;
+  // Where chunks past the first get their arrays (huge pages: cheap forks, huge_memory.h).
+  std::unique_ptr<ChunkExtents> extents_ = std::make_unique<ChunkExtents>();
   ChunkDirectory directory_{nullptr, 0};
   std::vector<RowId> freeSlots_;
   uint64_t liveRows_ = 0;
