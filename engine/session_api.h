@@ -205,6 +205,10 @@ class Engine {
   virtual uint64_t commitCount() const { return 0; }
   // Where pg_catalog.duet_snapshots gets its rows (called on the executor thread).
   virtual void setSnapshotLister(std::function<std::vector<SnapshotListing>()> lister) { (void)lister; }
+  // In a snapshot process: a statement may use up to `threads` threads (with at most
+  // 1 + max_parallel_workers_per_gather of them). The executor's default is 1: it stays
+  // one thread.
+  virtual void setParallelThreads(uint32_t threads) { (void)threads; }
 };
 
 }  // namespace duet

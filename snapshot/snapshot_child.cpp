@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -202,6 +203,11 @@ void runSnapshotChild(Engine& engine, int controlFd, pid_t parent, const Snapsho
     (void)ignored;
     ::close(fd);
   }
+  // Analytic statements here may use every core the process is allowed (the executor
+  // stays one thread in the parent): max_parallel_workers_per_gather caps it per session.
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  if (::sched_getaffinity(0, sizeof cpus, &cpus) == 0) engine.setParallelThreads(static_cast<uint32_t>(CPU_COUNT(&cpus)));
   while (auto received = receiveQuery(controlFd)) {
     answer(engine, *received);
     ::close(received->answerFd);

@@ -138,6 +138,9 @@ struct PlanRequest {
   bool columnsHideVariables = false;
   std::optional<std::vector<int>> numberedParams;
   int optLevel = 1;
+  // Threads a statement may use (a snapshot process's; the executor's is 1): see
+  // compiler/plan/parallel.h.
+  uint32_t parallelThreads = 1;
 };
 
 // A bound and planned statement before code generation: PL/pgSQL compiles embedded

@@ -13,6 +13,7 @@
 #include "compiler/binder/binder.h"
 #include "compiler/binder/direct_call.h"
 #include "compiler/binder/index_order.h"
+#include "compiler/plan/parallel.h"
 #include "compiler/parser/parser.h"
 #include "engine/error.h"
 #include "engine/storage/table.h"
@@ -1151,6 +1152,10 @@ PlannedStatement planTree(const PlanRequest& request) {
 
 std::unique_ptr<PreparedPlan> planStatement(const PlanRequest& request) {
   PlannedStatement s = planTree(request);
+  if (request.parallelThreads > 1) {
+    plan::markParallel(*s.root, request.parallelThreads);
+    s.plan->planOutline = plan::outline(*s.root);
+  }
   s.plan->compiled = compileQuery(*s.root, s.plan->paramTypes, request.optLevel);
   return std::move(s.plan);
 }

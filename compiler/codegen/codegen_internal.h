@@ -77,6 +77,18 @@ class Codegen {
   // Emits flag = false where each execution of the current statement begins.
   void resetPerStatement(llvm::AllocaInst* flag);
 
+  // --- aggregation (aggregate_codegen.cpp) ----------------------------------------------
+  struct AggregateCode;
+  void produceAggregate(const plan::Node& node, const Consumer& consume);
+  void produceParallelAggregate(const plan::Node& node, const Consumer& consume);
+  llvm::Function* aggregateWorker(const plan::Node& node);
+  AggregateCode beginAggregate(const plan::Node& node, bool table);
+  void accumulateRow(AggregateCode& a, llvm::Value* state, Row& row);
+  void foldAggregate(const plan::AggSpec& agg, size_t k, llvm::Value* state, llvm::Value* value, bool widen);
+  void mergeAggregates(const plan::Node& node, llvm::Value* into, llvm::Value* from);
+  void emitAggregates(AggregateCode& a, const Consumer& consume);
+  llvm::Value* aggSlot(llvm::Value* state, size_t k, size_t offset);
+
   // --- plans (plan_codegen.cpp) ---------------------------------------------------------
   void produce(const plan::Node& node, const Consumer& consume);
   // produce() as a pipeline of its own: a LIMIT inside ends it, and code after the call
@@ -99,6 +111,11 @@ class Codegen {
   // Where each execution of the statement being generated begins, when the function runs
   // several (a routine's embedded statements); null: the entry block.
   llvm::BasicBlock* statementStart_ = nullptr;
+  // Generating a parallel aggregation's worker function: scans marked `morsels` take
+  // their chunks from the run, and hash join tables are shared (sharedJoins_ numbers them).
+  bool inWorker_ = false;
+  uint32_t sharedJoins_ = 0;
+  uint32_t workers_ = 0;  // worker functions generated so far (their names)
   llvm::Type* ptrTy_;
   llvm::Type* i64Ty_;
 };

@@ -13,13 +13,10 @@
 
 namespace duet::codegen {
 
-using plan::AggKind;
 using plan::Node;
 using plan::NodeKind;
 
 namespace {
-
-constexpr uint32_t kAggSlot = 32;  // per aggregate: [0,16) value, [16,24) count, [24] has value
 
 std::vector<SqlType> typesOf(const std::vector<plan::ExprPtr>& exprs) {
   std::vector<SqlType> t;
@@ -27,21 +24,11 @@ std::vector<SqlType> typesOf(const std::vector<plan::ExprPtr>& exprs) {
   return t;
 }
 
-// The accumulator type of SUM/AVG over `arg`: wide enough to not overflow where
-// PostgreSQL does not.
-TypeId accumulatorType(AggKind kind, TypeId arg, TypeId result) {
-  if (kind == AggKind::Avg) {
-    if (arg == TypeId::Int2 || arg == TypeId::Int4) return TypeId::Int8;
-    if (arg == TypeId::Float4 || arg == TypeId::Float8) return TypeId::Float8;
-    return TypeId::Numeric;
-  }
-  return result;
-}
-
 }  // namespace
 
 // Calls `body` once per row of a chunked table (scan) with the row's values and rowid.
-static void scanTable(Codegen& cg, const Table& table,
+// With `morsels` (inside a parallel worker), the chunks come from the run one at a time.
+static void scanTable(Codegen& cg, const Table& table, bool morsels,
                       const std::function<void(Row&, llvm::Value* rowid, llvm::BasicBlock* next)>& body) {
   auto& b = cg.b_;
   const TupleLayout& layout = table.layout();
@@ -51,9 +38,7 @@ static void scanTable(Codegen& cg, const Table& table,
   auto field = [&](llvm::Value* base, size_t offset) {
     return b.CreateConstInBoundsGEP1_64(i8, base, offset);
   };
-  cg.loop(b.getInt32(0),
-          [&] { return b.CreateLoad(i32, field(dir, offsetof(ChunkDirectory, count))); },
-          [&](llvm::Value* c, llvm::BasicBlock*) {
+  auto chunkBody = [&](llvm::Value* c) {
             cg.checkCancel();
             llvm::Value* chunks = b.CreateLoad(cg.ptrTy_, field(dir, offsetof(ChunkDirectory, chunks)));
             llvm::Value* chunk = b.CreateLoad(cg.ptrTy_, b.CreateInBoundsGEP(cg.ptrTy_, chunks, c));
@@ -92,7 +77,25 @@ static void scanTable(Codegen& cg, const Table& table,
               }
               body(row, b.CreateOr(chunkBase, i64), next);
             });
-          });
+  };
+  llvm::Value* count = nullptr;
+  auto chunkCount = [&] { return b.CreateLoad(i32, field(dir, offsetof(ChunkDirectory, count))); };
+  if (!morsels) {
+    cg.loop(b.getInt32(0), chunkCount, [&](llvm::Value* c, llvm::BasicBlock*) { chunkBody(c); });
+    return;
+  }
+  count = chunkCount();
+  llvm::BasicBlock* head = cg.block("morsel");
+  llvm::BasicBlock* work = cg.block("morsel.work");
+  llvm::BasicBlock* done = cg.block("morsel.done");
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  llvm::Value* next = cg.call("duet_q_morsel_next", cg.i64Ty_, {cg.qctx_, count});
+  b.CreateCondBr(b.CreateICmpSGE(next, b.getInt64(0)), work, done);
+  b.SetInsertPoint(work);
+  chunkBody(b.CreateTrunc(next, i32));
+  if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(head);
+  b.SetInsertPoint(done);
 }
 
 // Loads the live row `rowid` of `table` (known to exist) into SSA values.
@@ -217,7 +220,7 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
   auto& b = b_;
   switch (node.kind) {
     case NodeKind::TableScan: {
-      scanTable(*this, *node.table, [&](Row& row, llvm::Value* rowid, llvm::BasicBlock*) {
+      scanTable(*this, *node.table, node.morsels && inWorker_, [&](Row& row, llvm::Value* rowid, llvm::BasicBlock*) {
         row.push_back({rowid, b.getFalse()});
         consume(row);
       });
@@ -337,17 +340,32 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       const Node& build = *node.children[0];
       const TupleLayout* keyLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
       const TupleLayout* rowLayout = out_.layouts.add(TupleLayout::of(build.outputTypes));
-      llvm::Value* table = call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(rowLayout)});
       llvm::Value* key = tupleAlloca(*keyLayout);
       llvm::Value* tuple = tupleAlloca(*rowLayout);
-      producePipeline(build, [&](Row& row) {
-        Row keys;
-        for (const auto& k : node.exprs) keys.push_back(expr(*k, row));
-        storeRow(key, *keyLayout, keys);
-        storeRow(tuple, *rowLayout, row);
-        call("duet_q_join_insert", b.getVoidTy(), {table, key, tuple});
-      });
-      call("duet_q_join_finish", b.getVoidTy(), {table});
+      llvm::Value* table;
+      auto buildTable = [&] {
+        producePipeline(build, [&](Row& row) {
+          Row keys;
+          for (const auto& k : node.exprs) keys.push_back(expr(*k, row));
+          storeRow(key, *keyLayout, keys);
+          storeRow(tuple, *rowLayout, row);
+          call("duet_q_join_insert", b.getVoidTy(), {table, key, tuple});
+        });
+        call("duet_q_join_finish", b.getVoidTy(), {table});
+      };
+      if (inWorker_) {
+        // Parallel workers share the table: the first to get here builds it, the others wait.
+        llvm::Value* slot = b.getInt32(sharedJoins_++);
+        llvm::Value* mustBuild = llvm::IRBuilder<>(entry_, entry_->getFirstInsertionPt()).CreateAlloca(b.getInt8Ty());
+        table = call("duet_q_join_shared", ptrTy_, {qctx_, slot, ptrConst(keyLayout), ptrConst(rowLayout), mustBuild});
+        ifThen(b.CreateICmpNE(b.CreateLoad(b.getInt8Ty(), mustBuild), b.getInt8(0)), [&] {
+          buildTable();
+          call("duet_q_join_shared_built", b.getVoidTy(), {qctx_, slot});
+        });
+      } else {
+        table = call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(rowLayout)});
+        buildTable();
+      }
       llvm::Value* probeKey = tupleAlloca(*keyLayout);
       llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
       llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
@@ -378,133 +396,9 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       });
       return;
     }
-    case NodeKind::Aggregate: {
-      const TupleLayout* keyLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
-      uint32_t stateSize = std::max<uint32_t>(16, kAggSlot * node.aggs.size());
-      // Without groups or DISTINCT there is one state, on the stack: no group table.
-      bool single = node.exprs.empty() &&
-                    std::none_of(node.aggs.begin(), node.aggs.end(), [](const plan::AggSpec& a) { return a.distinct; });
-      llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
-      llvm::Type* i8 = b.getInt8Ty();
-      // The group table, the group key being looked up and its "new group" flag; unused
-      // (null) for the single state.
-      llvm::Value* groups = nullptr;
-      llvm::Value* key = nullptr;
-      llvm::Value* isNew = nullptr;
-      llvm::AllocaInst* singleState = nullptr;
-      if (single) {
-        singleState = eb.CreateAlloca(llvm::ArrayType::get(i8, stateSize));
-        singleState->setAlignment(llvm::Align(16));
-        b.CreateMemSet(singleState, b.getInt8(0), stateSize, llvm::Align(16));
-      } else {
-        groups = call("duet_q_groups_new", ptrTy_, {qctx_, ptrConst(keyLayout), b.getInt32(stateSize)});
-        key = tupleAlloca(*keyLayout);
-        isNew = eb.CreateAlloca(b.getInt8Ty());
-      }
-      auto slot = [&](llvm::Value* state, size_t k, size_t offset) {
-        return b.CreateConstInBoundsGEP1_64(i8, state, kAggSlot * k + offset);
-      };
-      // agg(DISTINCT x): a set of seen (group keys, x) per such aggregate; x counts only
-      // the first time its group sees it.
-      std::vector<llvm::Value*> seenSets(node.aggs.size()), seenKeys(node.aggs.size());
-      std::vector<const TupleLayout*> seenLayouts(node.aggs.size());
-      for (size_t k = 0; k < node.aggs.size(); ++k) {
-        if (!node.aggs[k].distinct) continue;
-        std::vector<SqlType> types = typesOf(node.exprs);
-        types.push_back(node.aggs[k].arg->type);
-        seenLayouts[k] = out_.layouts.add(TupleLayout::of(types));
-        seenSets[k] = call("duet_q_groups_new", ptrTy_, {qctx_, ptrConst(seenLayouts[k]), b.getInt32(0)});
-        seenKeys[k] = tupleAlloca(*seenLayouts[k]);
-      }
-      producePipeline(*node.children[0], [&](Row& row) {
-        Row keys;
-        for (const auto& k : node.exprs) keys.push_back(expr(*k, row));
-        llvm::Value* state = singleState;
-        if (!single) {
-          storeRow(key, *keyLayout, keys);
-          state = call("duet_q_groups_find", ptrTy_, {groups, key, isNew});
-        }
-        for (size_t k = 0; k < node.aggs.size(); ++k) {
-          const plan::AggSpec& agg = node.aggs[k];
-          llvm::Value* countPtr = slot(state, k, 16);
-          auto bumpCount = [&] { b.CreateStore(b.CreateAdd(b.CreateLoad(i64Ty_, countPtr), b.getInt64(1)), countPtr); };
-          if (agg.kind == AggKind::CountStar) { bumpCount(); continue; }
-          Val v = expr(*agg.arg, row);
-          auto update = [&] {
-            if (agg.kind == AggKind::Count) { bumpCount(); return; }
-            TypeId argType = agg.arg->type.id;
-            TypeId acc = accumulatorType(agg.kind, argType, agg.resultType.id);
-            llvm::Value* valuePtr = slot(state, k, 0);
-            llvm::Value* hasPtr = slot(state, k, 24);
-            llvm::Value* has = b.CreateICmpNE(b.CreateLoad(i8, hasPtr), b.getInt8(0));
-            Val old = loadValue(valuePtr, hasPtr, acc);  // value only; null flag unused
-            llvm::Value* next;
-            if (agg.kind == AggKind::Min || agg.kind == AggKind::Max) {
-              // Compare against the value itself while the group has none yet: the state
-              // bytes are zero then, which is no valid string or numeric to call into.
-              llvm::Value* current = b.CreateSelect(has, old.v, v.v);
-              llvm::Value* better = compare(agg.kind == AggKind::Min ? plan::Op::Lt : plan::Op::Gt, argType, v.v, current);
-              next = b.CreateSelect(b.CreateOr(b.CreateNot(has), better), v.v, old.v);
-            } else {
-              Val widened = cast({v.v, b.getFalse()}, agg.arg->type, SqlType{acc, -1}, false);
-              llvm::Value* sum = arithmetic(plan::Op::Add, acc, old.v, widened.v);
-              next = b.CreateSelect(has, sum, widened.v);
-            }
-            if (acc == TypeId::Bool) next = b.CreateZExt(next, i8);
-            b.CreateStore(next, valuePtr);
-            b.CreateStore(b.getInt8(1), hasPtr);
-            bumpCount();
-          };
-          ifThen(b.CreateNot(v.null), [&] {  // NULL inputs are ignored, DISTINCT or not
-            if (!agg.distinct) return update();
-            Row seen = keys;
-            seen.push_back(v);
-            storeRow(seenKeys[k], *seenLayouts[k], seen);
-            llvm::Value* first = call("duet_q_distinct_first", i8, {seenSets[k], seenKeys[k]});
-            ifThen(b.CreateICmpNE(first, b.getInt8(0)), update);
-          });
-        }
-      });
-      // One output row per group: its keys, then each aggregate's result from its state.
-      auto emitGroup = [&](llvm::Value* entry, llvm::Value* state) {
-        Row out;
-        for (size_t c = 0; c < keyLayout->types.size(); ++c) out.push_back(loadField(entry, *keyLayout, c));
-        for (size_t k = 0; k < node.aggs.size(); ++k) {
-          const plan::AggSpec& agg = node.aggs[k];
-          llvm::Value* count = b.CreateLoad(i64Ty_, slot(state, k, 16));
-          if (agg.kind == AggKind::CountStar || agg.kind == AggKind::Count) {
-            out.push_back({count, b.getFalse()});
-            continue;
-          }
-          TypeId acc = accumulatorType(agg.kind, agg.arg->type.id, agg.resultType.id);
-          llvm::Value* hasPtr = slot(state, k, 24);
-          Val v = loadValue(slot(state, k, 0), hasPtr, acc);
-          v.null = b.CreateNot(v.null);  // the flag byte says "has a value"
-          if (agg.kind == AggKind::Avg) {
-            v = strict({v.null}, agg.resultType.id, [&] {
-              Val sum = cast({v.v, b.getFalse()}, SqlType{acc, -1}, agg.resultType, false);
-              Val cnt = cast({count, b.getFalse()}, SqlType{TypeId::Int8, -1}, agg.resultType, false);
-              return arithmetic(plan::Op::Div, agg.resultType.id, sum.v, cnt.v);
-            });
-          }
-          out.push_back(v);
-        }
-        consume(out);
-      };
-      if (single) {  // a plain aggregate yields one row even over no input
-        emitGroup(nullptr, singleState);
-        return;
-      }
-      if (node.exprs.empty()) {  // the same with DISTINCT: the group table gets its one group
-        call("duet_q_groups_find", ptrTy_, {groups, key, isNew});
-      }
-      llvm::Value* n = call("duet_q_groups_size", i64Ty_, {groups});
-      loop(b.getInt64(0), [&] { return n; }, [&](llvm::Value* i, llvm::BasicBlock*) {
-        llvm::Value* entry = call("duet_q_groups_entry", ptrTy_, {groups, i});
-        emitGroup(entry, b.CreateConstInBoundsGEP1_64(i8, entry, keyLayout->size));
-      });
+    case NodeKind::Aggregate:
+      produceAggregate(node, consume);
       return;
-    }
     case NodeKind::Sort: {
       const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
       auto spec = std::make_unique<std::vector<rt::SortSpec>>();

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/codegen/parallel_runtime.h"
 #include "engine/error.h"
 #include "engine/storage/key_ops.h"
 #include "engine/types/value_io.h"
@@ -300,7 +301,9 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_current_setting), DUET_Q(duet_q_setting_exists), DUET_Q(duet_q_check_limit),
       DUET_Q(duet_q_call_routine), DUET_Q(duet_q_call_routine_rows),
       DUET_Q(duet_q_subquery_rows_error), DUET_Q(duet_q_state_mark), DUET_Q(duet_q_state_release),
-      DUET_Q(duet_q_own_string),
+      DUET_Q(duet_q_own_string), DUET_Q(duet_q_parallel_run), DUET_Q(duet_q_parallel_partials),
+      DUET_Q(duet_q_parallel_partial), DUET_Q(duet_q_parallel_set_partial), DUET_Q(duet_q_morsel_next),
+      DUET_Q(duet_q_join_shared), DUET_Q(duet_q_join_shared_built),
   };
 #undef DUET_Q
   *count = sizeof symbols / sizeof symbols[0];

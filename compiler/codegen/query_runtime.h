@@ -106,6 +106,7 @@ class Sorter : public TupleBuffer {
 };
 
 struct QueryContext;
+class ParallelRun;
 
 // What compiled code asks of the session it runs in: calls to user-defined routines
 // (found and compiled by the session) and notices for the client.
@@ -159,6 +160,11 @@ struct QueryContext {
   std::vector<std::unique_ptr<TupleBuffer>> buffers;  // per-execution runtime state,
   std::vector<std::unique_ptr<GroupTable>> groups;    // created by generated code
   std::vector<std::unique_ptr<JoinTable>> joins;
+  // Parallel aggregation (parallel_runtime.h): the runs this statement started, and in a
+  // worker's own context, the run it belongs to and its number.
+  std::vector<std::shared_ptr<ParallelRun>> parallelRuns;
+  ParallelRun* parallel = nullptr;
+  uint32_t worker = 0;
 };
 
 // Describes, for generated code, the layouts it asks runtime structures to use.

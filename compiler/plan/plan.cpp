@@ -57,18 +57,7 @@ void subplansOf(const Expr* e, std::vector<const Node*>& out) {
 
 std::vector<const Node*> subplansOf(const Node& n) {
   std::vector<const Node*> out;
-  auto all = [&](const std::vector<ExprPtr>& v) { for (const auto& e : v) subplansOf(e.get(), out); };
-  all(n.keys);
-  subplansOf(n.rangeLow.get(), out);
-  subplansOf(n.rangeHigh.get(), out);
-  subplansOf(n.predicate.get(), out);
-  all(n.exprs);
-  all(n.rightKeys);
-  for (const auto& r : n.rows) all(r);
-  for (const auto& a : n.aggs) subplansOf(a.arg.get(), out);
-  subplansOf(n.limit.get(), out);
-  subplansOf(n.offset.get(), out);
-  all(n.returning);
+  forEachExpr(n, [&](const Expr& e) { subplansOf(&e, out); });
   return out;
 }
 
@@ -81,23 +70,30 @@ void routinesOf(const Expr* e, std::vector<uint32_t>& out) {
 void collectFootprint(const Node& n, ReadFootprint& f) {
   if (n.kind == NodeKind::TableScan || n.kind == NodeKind::IndexRange) f.walked.push_back(n.table);
   if (n.kind == NodeKind::FunctionScan || n.kind == NodeKind::ProjectSet) f.routines.push_back(n.routine);
-  auto all = [&](const std::vector<ExprPtr>& v) { for (const auto& e : v) routinesOf(e.get(), f.routines); };
-  all(n.keys);
-  routinesOf(n.rangeLow.get(), f.routines);
-  routinesOf(n.rangeHigh.get(), f.routines);
-  routinesOf(n.predicate.get(), f.routines);
-  all(n.exprs);
-  all(n.rightKeys);
-  for (const auto& r : n.rows) all(r);
-  for (const auto& a : n.aggs) routinesOf(a.arg.get(), f.routines);
-  routinesOf(n.limit.get(), f.routines);
-  routinesOf(n.offset.get(), f.routines);
-  all(n.returning);
+  forEachExpr(n, [&](const Expr& e) { routinesOf(&e, f.routines); });
   for (const Node* sub : subplansOf(n)) collectFootprint(*sub, f);
   for (const auto& c : n.children) collectFootprint(*c, f);
 }
 
 }  // namespace
+
+void forEachExpr(const Node& n, const std::function<void(const Expr&)>& visit) {
+  auto one = [&](const ExprPtr& e) {
+    if (e) visit(*e);
+  };
+  for (const auto& e : n.keys) one(e);
+  one(n.rangeLow);
+  one(n.rangeHigh);
+  one(n.predicate);
+  for (const auto& e : n.exprs) one(e);
+  for (const auto& e : n.rightKeys) one(e);
+  for (const auto& r : n.rows)
+    for (const auto& e : r) one(e);
+  for (const auto& a : n.aggs) one(a.arg);
+  one(n.limit);
+  one(n.offset);
+  for (const auto& e : n.returning) one(e);
+}
 
 ReadFootprint footprint(const Node& root) {
   ReadFootprint f;
@@ -109,7 +105,9 @@ std::string outline(const Node& node) {
   std::string s = kindName(node.kind);
   if (node.kind == NodeKind::IndexRange) s += "[" + rangeDetail(node) + "]";
   else if (node.kind == NodeKind::IndexLookup || node.kind == NodeKind::IndexJoin) s += "[" + node.index->name() + "]";
-  else if (node.kind == NodeKind::TableScan) s += "[" + node.table->name() + "]";
+  else if (node.kind == NodeKind::TableScan) s += "[" + node.table->name() + (node.morsels ? ", morsels" : "") + "]";
+  else if (node.kind == NodeKind::Aggregate && node.parallelThreads > 1)
+    s += "[parallel " + std::to_string(node.parallelThreads) + "]";
   for (const Node* sub : subplansOf(node)) s += "{" + outline(*sub) + "}";
   if (node.children.empty()) return s;
   s += "(";

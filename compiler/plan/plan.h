@@ -2,6 +2,7 @@
 // whose columns are `outputTypes`; expressions in a node refer to the columns of its
 // input (child 0, or for joins the left columns followed by the right columns).
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -82,6 +83,11 @@ struct Node {
   ExprPtr limit, offset;           // Limit (either may be null)
   std::vector<ExprPtr> returning;  // Insert/Update/Delete: RETURNING over the new row
                                    // (Delete: over the old row); empty: count only
+  // Aggregate: its input runs on this many threads, each aggregating apart, then merged
+  // (0 or 1: serially). TableScan: hands its chunks out to those threads (morsels).
+  // Set by markParallel (compiler/plan/parallel.h).
+  uint32_t parallelThreads = 0;
+  bool morsels = false;
 
   explicit Node(NodeKind k) : kind(k) {}
 };
@@ -101,5 +107,9 @@ struct ReadFootprint {
   std::vector<uint32_t> routines;
 };
 ReadFootprint footprint(const Node& root);
+
+// Calls `visit` on each expression a node holds (not its children's, nor the expressions
+// inside them).
+void forEachExpr(const Node& n, const std::function<void(const Expr&)>& visit);
 
 }  // namespace duet::plan

@@ -58,6 +58,8 @@ struct EngineState {
   std::atomic<uint64_t> commitCount{0};
   // The rows of pg_catalog.duet_snapshots; unset: none.
   std::function<std::vector<SnapshotListing>()> listSnapshots;
+  // Threads a statement may run on (Engine::setParallelThreads): 1 but in snapshots.
+  uint32_t parallelThreads = 1;
 };
 
 }  // namespace duet

@@ -3,6 +3,7 @@
 #include "engine/session/sql_engine.h"
 
 #include <fmt/format.h>
+#include <algorithm>
 
 #include <mutex>
 
@@ -42,6 +43,7 @@ class SqlEngine final : public Engine {
     state_.listSnapshots = std::move(lister);
   }
 
+  void setParallelThreads(uint32_t threads) override { state_.parallelThreads = std::max<uint32_t>(threads, 1); }
   uint64_t commitCount() const override { return state_.commitCount.load(std::memory_order_acquire); }
 
  private:

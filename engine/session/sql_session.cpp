@@ -374,7 +374,13 @@ std::string SqlSession::planKey(const Statement& st) const {
   key += '|';
   key += p.shapeKey.empty() ? st.sql.substr(p.stmt->begin, p.stmt->end - p.stmt->begin)
                             : p.shapeKey;
+  if (uint32_t threads = parallelThreads(); threads > 1) key += fmt::format("|parallel {}", threads);
   return key;
+}
+
+uint32_t SqlSession::parallelThreads() const {
+  int64_t workers = std::stoll(settings_.get("max_parallel_workers_per_gather"));
+  return static_cast<uint32_t>(std::min<int64_t>(1 + workers, engine_.parallelThreads));
 }
 
 PlanRequest SqlSession::planRequest(const Statement& st) {
@@ -391,6 +397,7 @@ PlanRequest SqlSession::planRequest(const Statement& st) {
   request.queryText = st.sql;
   request.resolveTable = tableResolver();
   request.resolveRoutines = [this](const std::vector<std::string>& names) { return routineCandidates(names); };
+  request.parallelThreads = parallelThreads();
   return request;
 }
 

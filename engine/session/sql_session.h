@@ -95,6 +95,8 @@ class SqlSession final : public Session, public rt::SessionServices {
   std::shared_ptr<PreparedPlan> planFor(Statement& st);
   // The plan cache key of st, and what planStatement needs to plan it.
   std::string planKey(const Statement& st) const;
+  // How many threads this session's statements may use: 1 on the executor.
+  uint32_t parallelThreads() const;
   PlanRequest planRequest(const Statement& st);
 
   // ---- snapshot routing (session_snapshot_route.cpp)

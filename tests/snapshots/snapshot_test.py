@@ -321,6 +321,42 @@ def test_memory_limit(server):
     conn.close()
 
 
+def test_parallel_aggregation(server):
+    """A snapshot aggregates a table of several chunks on all its cores (two threads at
+    most here): the rows are the executor's, and an error in a worker reaches the client."""
+    conn = server.connect(autocommit=True)
+    conn.execute("CREATE TABLE par_big (k int, g int, v numeric(12,2), s text)")
+    conn.execute("INSERT INTO par_big SELECT k, k % 7, k * 1.5, 'n' || (k % 13) "
+                 "FROM (VALUES (1),(2),(3),(4),(5),(6),(7),(8)) AS v(k)")
+    n = 8
+    while n < 65536:  # four chunks of 16384 rows
+        conn.execute(f"INSERT INTO par_big SELECT k + {n}, (k + {n}) % 7, (k + {n}) * 1.5, "
+                     f"'n' || ((k + {n}) % 13) FROM par_big")
+        n *= 2
+    conn.execute("CREATE TABLE par_dim (g int, label text)")
+    conn.execute("INSERT INTO par_dim VALUES (0, 'zero'), (1, 'one'), (2, 'two'), (4, 'four')")
+    queries = ["SELECT count(*), sum(v), avg(v), min(s), max(s), min(k), max(k) FROM par_big WHERE k % 3 <> 0",
+               "SELECT g, count(*), sum(v), avg(k), min(s) FROM par_big GROUP BY g ORDER BY g",
+               "SELECT label, count(*), sum(k) FROM par_dim JOIN par_big ON par_big.g = par_dim.g "
+               "GROUP BY label ORDER BY label",
+               "SELECT count(*), sum(v) FROM par_big WHERE k < 0"]
+    expected = [conn.execute(q).fetchall() for q in queries]  # on the executor: 65536 < min_rows
+    snap = forced(server)
+    snap.execute("SET max_parallel_workers_per_gather = 1")
+    for q, rows in zip(queries, expected):
+        assert snap.execute(q).fetchall() == rows, q
+    try:
+        snap.execute("SELECT sum(1 / (k - 40000)) FROM par_big")
+        raise AssertionError("division by zero in a worker was not reported")
+    except errors.DivisionByZero:
+        pass
+    assert snap.execute("SELECT count(*) FROM par_big").fetchone()[0] == 65536
+    snap.close()
+    conn.execute("DROP TABLE par_big")
+    conn.execute("DROP TABLE par_dim")
+    conn.close()
+
+
 def test_killed_snapshot(server):
     observer = server.connect(autocommit=True)
     conn = forced(server)
@@ -392,6 +428,7 @@ def main():
                  ("auto routing", test_auto_routing),
                  ("cancel and statement_timeout", lambda: test_cancel_and_timeout(shared)),
                  ("memory limit", lambda: test_memory_limit(shared)),
+                 ("parallel aggregation", lambda: test_parallel_aggregation(shared)),
                  ("killed snapshot", lambda: test_killed_snapshot(shared)),
                  ("vanished client", lambda: test_vanished_client(shared)),
                  ("no orphans", test_no_orphans)]

@@ -35,6 +35,7 @@ struct Fixture {
   UndoLog undo;
   std::string outline;  // plan::outline() of the last statement run
   size_t stateLeft = 0;  // runtime structures (buffers, group and join tables) the last run left
+  uint32_t parallelThreads = 1;  // as a snapshot process would allow
   Fixture() {
     t.createIndex("t_pkey", {0}, IndexKind::Hash, true, undo);
     undo.commit();
@@ -54,6 +55,7 @@ struct Fixture {
     for (const auto& l : ps.literals) req.literalUses.push_back(l.uses);
     for (const auto& l : ps.literals) req.literalSameAs.push_back(l.sameTextAs);
     req.queryText = sqlText;
+    req.parallelThreads = parallelThreads;
     req.resolveTable = [&](const sql::QualifiedName& n) {
       Table* table = n.name() == "t" ? &t : n.name() == "u" ? &u : nullptr;
       if (!table) throw SqlError(sqlstate::kUndefinedTable, "relation \"" + n.name() + "\" does not exist");
@@ -289,4 +291,66 @@ TEST_CASE("subqueries: a correlated one probes an index per outer row, its state
   CHECK(f.run("select a from t where a not in (select a from u) order by a") == Lines{"2"});
   CHECK(f.run("select a from t where a not in (select null::int from u) order by a").empty());
   CHECK_THROWS_AS(f.run("select (select a from u)"), SqlError);
+}
+
+TEST_CASE("parallel aggregation gives the serial plan's rows", "[compiler]") {
+  Fixture f;
+  // Three chunks and a bit: enough for morsels on two and three threads.
+  const int n = static_cast<int>(kChunkRows) * 3 + 100;
+  std::vector<uint8_t> row(f.t.layout().size);
+  for (int i = 1; i <= n; ++i) {
+    std::string sql = "insert into t values (" + std::to_string(i) + ", " +
+                      (i % 11 == 0 ? std::string("null") : "'s" + std::to_string(i % 17) + "'") + ", " +
+                      std::to_string(i % 1000) + ".25)";
+    if (i <= 3) f.run(sql);  // the rest in bulk below, through the table
+  }
+  UndoLog& undo = f.undo;
+  for (int i = 4; i <= n; ++i) {
+    std::fill(row.begin(), row.end(), 0);
+    const TupleLayout& l = f.t.layout();
+    std::memcpy(row.data() + l.offsets[0], &i, 4);
+    std::string s = "s" + std::to_string(i % 17);
+    Arena keep;
+    const VarString* str = keep.makeString(s);
+    if (i % 11 == 0) {
+      row[l.nullOffset(1)] = 1;
+    } else {
+      std::memcpy(row.data() + l.offsets[1], &str, sizeof str);
+    }
+    NumericRep c = makeNumeric((i % 1000) * 100 + 25, 2);
+    std::memcpy(row.data() + l.offsets[2], &c, sizeof c);
+    f.t.insert(row.data(), undo);
+  }
+  undo.commit();
+  f.run("insert into u values (0, 100), (1, 101), (2, 102), (3, 103), (5, 105)");
+  const std::vector<std::string> queries = {
+      "select count(*), count(b), sum(a), avg(a), min(b), max(b), sum(c), avg(c), min(c), max(c) from t",
+      "select count(*), sum(c) from t where a < 0",
+      "select b, count(*), sum(a), min(a), max(c), avg(c) from t where a % 3 <> 0 group by b order by b",
+      "select u.d, count(*), sum(t.c) from u join t on t.a % 7 = u.a group by u.d order by u.d",
+      "select a % 5, count(*) from t group by a % 5 having count(*) > 10 order by 1",
+  };
+  for (const std::string& q : queries) {
+    INFO(q);
+    f.parallelThreads = 1;
+    std::vector<std::string> serial = f.run(q);
+    CHECK(f.outline.find("parallel") == std::string::npos);
+    for (uint32_t threads : {2u, 3u}) {
+      f.parallelThreads = threads;
+      CHECK(f.run(q) == serial);
+      CHECK(f.outline.find("[parallel " + std::to_string(threads) + "]") != std::string::npos);
+      CHECK(f.outline.find("morsels") != std::string::npos);
+    }
+  }
+  // An error in one worker stops the others and reaches the caller.
+  f.parallelThreads = 2;
+  CHECK_THROWS_AS(f.run("select sum(1 / (a - 40000)) from t"), SqlError);
+  // Not run in parallel: DISTINCT aggregates, clock_timestamp() (like random(), it
+  // advances the transaction's recorded state), small tables.
+  f.run("select count(distinct b) from t");
+  CHECK(f.outline.find("parallel") == std::string::npos);
+  f.run("select count(clock_timestamp()) from t");
+  CHECK(f.outline.find("parallel") == std::string::npos);
+  f.run("select count(*) from u");
+  CHECK(f.outline.find("parallel") == std::string::npos);
 }
