@@ -10,6 +10,7 @@ loaded TPC-C database (bench/tpcc: schema.sql, procedures.sql, duet_tpcc_load).
 
 Usage: mixed.py --server NAME=PORT [--server NAME=PORT ...] [--dbname tpcc] [--warehouses W]
                 [--seconds 20] [--connections 1] [--streams 1] [--driver build/bin/duet_tpcc_driver]
+                [--duet-setting NAME=VALUE ...]
 """
 import argparse
 import json
@@ -80,6 +81,9 @@ def streams_during(args, port, duet):
     def stream(seed):
         rnd = random.Random(seed)
         with connect(port, args.dbname) as conn:
+            for setting in args.duet_setting if duet else []:
+                name, value = setting.split("=", 1)
+                conn.execute(f"SET {name} = '{value}'")
             while not stop.is_set():
                 for name in QUERIES:
                     if stop.is_set():
@@ -112,6 +116,8 @@ def main():
     p.add_argument("--connections", type=int, default=1)
     p.add_argument("--streams", type=int, default=1)
     p.add_argument("--driver", default="build/bin/duet_tpcc_driver")
+    p.add_argument("--duet-setting", action="append", default=[],
+                   help="NAME=VALUE set in DuetDB's stream sessions, e.g. max_parallel_workers_per_gather=0")
     args = p.parse_args()
     for spec in args.server:
         name, port = spec.split("=")
