@@ -178,6 +178,10 @@ class Session {
   // After simpleQuery or execute returned OnSnapshot: what the snapshot must run. If it
   // fails there, the server calls abortCurrent() as for any failed statement.
   virtual SnapshotQuery takeSnapshotQuery() { return {}; }
+  // The redo log position (LSN) of this session's last commit, 0 if none was logged: the
+  // server holds the answers of a task until the log is durable that far
+  // (synchronous_commit).
+  virtual uint64_t commitLsn() const { return 0; }
 };
 
 // One live snapshot process, as pg_catalog.duet_snapshots lists it.
@@ -209,6 +213,12 @@ class Engine {
   // 1 + max_parallel_workers_per_gather of them). The executor's default is 1: it stays
   // one thread.
   virtual void setParallelThreads(uint32_t threads) { (void)threads; }
+  // The redo log (docs/logging.md): `append` takes each committed write transaction's
+  // record (on the executor thread) and returns its LSN. Unset: nothing is logged.
+  virtual void setCommitLog(std::function<uint64_t(std::string record)> append) { (void)append; }
+  // Recovery, before any session: runs a logged transaction's record again. Throws
+  // SqlError when it fails (the state would no longer be the one that was logged).
+  virtual void replayTransaction(std::string_view record) { (void)record; }
 };
 
 }  // namespace duet

@@ -146,10 +146,14 @@ const uint8_t* JoinTable::next(const uint8_t* key, uint64_t* cursor) const {
 void TransactionClock::restart(int64_t startTimestamp) {
   start = startTimestamp;
   monotonicStart = std::chrono::steady_clock::now();
-  readings.clear();
+  readings.clear();  // replayOffsets stay: a replayed statement's come before its transaction starts
 }
 
 int64_t TransactionClock::read() {
+  if (replayNext < replayOffsets.size()) {
+    readings.push_back(replayOffsets[replayNext++]);
+    return start + readings.back();
+  }
   auto elapsed = std::chrono::steady_clock::now() - monotonicStart;
   int64_t offset = std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
   if (!readings.empty()) offset = std::max(offset, readings.back());

@@ -131,6 +131,9 @@ struct TransactionClock {
   int64_t start = 0;  // microseconds since 2000-01-01 UTC, the transaction's now()
   std::chrono::steady_clock::time_point monotonicStart;
   std::vector<int64_t> readings;  // offsets from `start`, microseconds
+  // A replay (recovery from the redo log) hands these out instead of reading the clock.
+  std::vector<int64_t> replayOffsets;
+  size_t replayNext = 0;
 
   void restart(int64_t startTimestamp);
   int64_t read();  // start + a new offset, not below the last one

@@ -60,6 +60,8 @@ struct EngineState {
   std::function<std::vector<SnapshotListing>()> listSnapshots;
   // Threads a statement may run on (Engine::setParallelThreads): 1 but in snapshots.
   uint32_t parallelThreads = 1;
+  // Engine::setCommitLog: where committed write transactions' records go; unset: nowhere.
+  std::function<uint64_t(std::string)> commitLog;
 };
 
 }  // namespace duet

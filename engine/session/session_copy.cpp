@@ -182,6 +182,11 @@ QueryState SqlSession::copyInData(std::string_view data, ResultSink& sink) {
     throw;
   }
   sink.commandComplete(fmt::format("COPY {}", count));
+  if (pendingCopyLog_) {
+    pendingCopyLog_->copyData = std::string(data);
+    logged_.statements.push_back(std::move(*pendingCopyLog_));
+    pendingCopyLog_.reset();
+  }
   if (!fromSimple) return QueryState::Done;
   QueryState qs = continueQuery(sink);
   return qs;

@@ -10,6 +10,7 @@
 #include "engine/session/engine_state.h"
 #include "compiler/codegen/jit.h"
 #include "engine/session/sql_session.h"
+#include "engine/session/transaction_record.h"
 
 namespace duet {
 namespace {
@@ -44,6 +45,14 @@ class SqlEngine final : public Engine {
   }
 
   void setParallelThreads(uint32_t threads) override { state_.parallelThreads = std::max<uint32_t>(threads, 1); }
+  void setCommitLog(std::function<uint64_t(std::string)> append) override { state_.commitLog = std::move(append); }
+
+  void replayTransaction(std::string_view record) override {
+    LoggedTransaction t = decodeTransaction(record);
+    auto session = openSession({{"user", t.user}, {"database", t.database}});
+    static_cast<SqlSession&>(*session).replay(t);
+  }
+
   uint64_t commitCount() const override { return state_.commitCount.load(std::memory_order_acquire); }
 
  private:

@@ -218,7 +218,10 @@ void SqlSession::setTransactionReadOnly(bool on) {
 void SqlSession::failStatement(UndoLog::Mark mark) {
   bool implicit = !txn_.inBlock();
   txn_.statementFailed(mark);
-  if (implicit) settings_.endTransaction(false);
+  if (implicit) {
+    settings_.endTransaction(false);
+    logged_.statements.clear();
+  }
   if (txn_.takeRolledBackDdl()) {
     ++engine_.catalogVersion;
     discardStaleRoutines();
@@ -227,12 +230,20 @@ void SqlSession::failStatement(UndoLog::Mark mark) {
 
 void SqlSession::endTransaction(bool commit) {
   if (commit) {
-    bool wrote = !txn_.undo().empty();
+    bool wrote = !txn_.undo().empty() || !logged_.statements.empty();
+    int64_t started = txn_.startTimestamp();
     txn_.commit();
     if (wrote) lastCommit_ = engine_.commitCount.fetch_add(1, std::memory_order_release) + 1;
+    if (engine_.commitLog && !logged_.statements.empty()) {
+      logged_.database = dbName_;
+      logged_.user = user_;
+      logged_.startTimestamp = started;
+      commitLsn_ = engine_.commitLog(encodeTransaction(logged_));
+    }
   } else {
     txn_.rollback();
   }
+  logged_.statements.clear();
   settings_.endTransaction(commit);
   if (txn_.takeRolledBackDdl()) {
     ++engine_.catalogVersion;
@@ -335,6 +346,7 @@ QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
   startStatement();
   if (takesSnapshot(stmt)) txn_.noteStatement();
   UndoLog::Mark mark = txn_.undo().mark();
+  StatementInputs inputs = statementInputs();
   // statement_timeout: the timer raises the cancel flag; a flag it raised ends with the
   // statement (a user's cancel request stays for the statement it was meant for).
   struct Timeout {
@@ -356,6 +368,13 @@ QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
     } else {
       state = runUtility(st, sink);
     }
+    if (engine_.commitLog) {
+      if (state == QueryState::CopyIn) {
+        pendingCopyLog_ = loggedStatement(st, params, inputs);
+      } else if (txn_.undo().mark() != mark || changesCatalog(stmt.kind)) {
+        logged_.statements.push_back(loggedStatement(st, params, inputs));
+      }
+    }
     flushReports(sink);
     return state;
   } catch (const SqlError&) {
@@ -363,6 +382,60 @@ QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
     flushReports(sink);
     throw;
   }
+}
+
+// ---- the redo log's record of a transaction (docs/logging.md)
+
+SqlSession::StatementInputs SqlSession::statementInputs() {
+  return StatementInputs{txn_.statementTimestamp(), *txn_.randomState(), txn_.clock()->readings.size()};
+}
+
+bool SqlSession::changesCatalog(sql::StmtKind kind) {
+  switch (kind) {
+    case sql::StmtKind::CreateTable:
+    case sql::StmtKind::CreateIndex:
+    case sql::StmtKind::AlterTable:
+    case sql::StmtKind::Drop:
+    case sql::StmtKind::Truncate:
+    case sql::StmtKind::CreateDatabase:
+    case sql::StmtKind::CreateRole:
+    case sql::StmtKind::CreateFunction:
+    case sql::StmtKind::DropRoutine: return true;
+    default: return false;
+  }
+}
+
+LoggedStatement SqlSession::loggedStatement(const Statement& st, const uint8_t* params,
+                                            const StatementInputs& inputs) {
+  LoggedStatement l;
+  const sql::Stmt& stmt = *st.parsed.stmt;
+  l.sql = st.sql.substr(stmt.begin, stmt.end - stmt.begin);
+  // Lifted literals are in the text; only the extended protocol's $n values are not.
+  if (st.plan && params) {
+    const TupleLayout& layout = st.plan->compiled->paramLayout;
+    for (int i = 0; i < st.parsed.explicitParams; ++i) {
+      l.paramTypeOids.push_back(typeOid(st.plan->paramTypes[i]));
+      if (params[layout.nullOffset(i)]) {
+        l.params.emplace_back(std::nullopt);
+        continue;
+      }
+      std::string text;
+      formatText(layout.types[i], params + layout.offsets[i], text, settings_.typeContext());
+      l.params.emplace_back(std::move(text));
+    }
+  }
+  // Settings that would make a replay refuse or stop what once ran are left out.
+  for (auto& [name, value] : settings_.nonDefaultValues()) {
+    if (name == "statement_timeout" || name == "idle_in_transaction_session_timeout" ||
+        name == "default_transaction_read_only" || name == "lock_timeout")
+      continue;
+    l.settings.emplace_back(name, value);
+  }
+  l.statementTimestamp = inputs.statementTimestamp;
+  l.randomState = inputs.randomState;
+  const std::vector<int64_t>& readings = txn_.clock()->readings;
+  l.clockOffsets.assign(readings.begin() + static_cast<std::ptrdiff_t>(inputs.clockReadings), readings.end());
+  return l;
 }
 
 // ---- compiled plans

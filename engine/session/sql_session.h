@@ -14,6 +14,7 @@
 #include "engine/session/copy_io.h"
 #include "engine/session/engine_state.h"
 #include "engine/session/settings.h"
+#include "engine/session/transaction_record.h"
 #include "engine/session/transaction_state.h"
 #include "engine/session/value_io.h"
 #include "engine/session_api.h"
@@ -30,6 +31,9 @@ class SqlSession final : public Session, public rt::SessionServices {
   ~SqlSession() override;
 
   QueryState simpleQuery(std::string_view sql, ResultSink& sink) override;
+  uint64_t commitLsn() const override { return commitLsn_; }
+  // Recovery: runs one logged transaction again with the inputs it ran with.
+  void replay(const LoggedTransaction& t);
   QueryState copyInData(std::string_view data, ResultSink& sink) override;
   void copyInFail(std::string_view message, ResultSink& sink) override;
   void parse(const std::string& name, std::string_view sql,
@@ -193,6 +197,17 @@ class SqlSession final : public Session, public rt::SessionServices {
   std::string routineDefinition(const RoutineInfo& info) const;
   TableInfo& tableByName(const sql::QualifiedName& name);
 
+  // The redo log's record of the running transaction (docs/logging.md): each statement
+  // that changed something, with the inputs it ran with, taken as it succeeds.
+  struct StatementInputs {
+    int64_t statementTimestamp;
+    uint64_t randomState;
+    size_t clockReadings;  // clock readings before it began
+  };
+  StatementInputs statementInputs();
+  static bool changesCatalog(sql::StmtKind kind);
+  LoggedStatement loggedStatement(const Statement& st, const uint8_t* params, const StatementInputs& inputs);
+
   EngineState& engine_;
   Database* db_;
   std::string user_, dbName_;
@@ -201,6 +216,9 @@ class SqlSession final : public Session, public rt::SessionServices {
   // EngineState::commitCount at connection, then after each of this session's write
   // commits: no snapshot older than that may serve it.
   uint64_t lastCommit_ = 0;
+  LoggedTransaction logged_;
+  std::optional<LoggedStatement> pendingCopyLog_;  // a COPY FROM STDIN waiting for its data
+  uint64_t commitLsn_ = 0;  // the redo log position of this session's last commit
   SnapshotQuery snapshotQuery_;
   Table* snapshotsView_ = nullptr;  // this database's pg_catalog.duet_snapshots
   std::atomic<bool> cancel_ = false;

@@ -25,7 +25,8 @@ TxnStatus TransactionState::status() const {
 void TransactionState::ensureStarted() {
   if (mode_ != Mode::None) return;
   mode_ = Mode::Implicit;
-  startTimestamp_ = currentTimestamp();
+  startTimestamp_ = replayStart_ ? *replayStart_ : currentTimestamp();
+  replayStart_.reset();
   randomAtStart_ = random_;
   clock_.restart(startTimestamp_);
   statements_ = 0;
@@ -37,8 +38,17 @@ void TransactionState::startStatement(bool defaultReadOnly) {
     statementTimestamp_ = startTimestamp_;
     undo_.setReadOnly(defaultReadOnly);
   } else {
-    statementTimestamp_ = clock_.read();
+    statementTimestamp_ = replayStatementTimestamp_ ? *replayStatementTimestamp_ : clock_.read();
   }
+  replayStatementTimestamp_.reset();
+}
+
+void TransactionState::replayStatement(int64_t statementTimestamp, uint64_t randomState,
+                                       std::vector<int64_t> clockOffsets) {
+  replayStatementTimestamp_ = statementTimestamp;
+  random_ = randomState;
+  clock_.replayOffsets = std::move(clockOffsets);
+  clock_.replayNext = 0;
 }
 
 void TransactionState::startImplicitBlock() {

@@ -3,6 +3,8 @@
 // may be failed (only ROLLBACK/COMMIT accepted). Owns the UndoLog every change goes to.
 #pragma once
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "compiler/codegen/query_runtime.h"
 #include "engine/session_api.h"
@@ -40,6 +42,10 @@ class TransactionState {
   // else the clock when the statement began.
   int64_t statementTimestamp() const { return statementTimestamp_; }
 
+  // Recovery: the next transaction starts at `startTimestamp` instead of now(), and the
+  // next statement gets these inputs instead of reading the clock and the generator.
+  void replayTransactionStart(int64_t startTimestamp) { replayStart_ = startTimestamp; }
+  void replayStatement(int64_t statementTimestamp, uint64_t randomState, std::vector<int64_t> clockOffsets);
   // Starts an implicit transaction unless one (or a block) is already running.
   void ensureStarted();
   // A client's statement begins: ensureStarted, and its statement timestamp. The
@@ -90,6 +96,10 @@ class TransactionState {
   int64_t statementTimestamp_ = 0;
   uint64_t statements_ = 0;  // started in this transaction
   UndoLog undo_;
+  // Recovery's inputs for the next transaction and statement (replayTransactionStart,
+  // replayStatement); unset outside a replay.
+  std::optional<int64_t> replayStart_;
+  std::optional<int64_t> replayStatementTimestamp_;
 };
 
 // Microseconds since 2000-01-01 00:00:00 UTC (PostgreSQL's timestamp epoch).

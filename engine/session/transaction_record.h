@@ -1,0 +1,44 @@
+// What the redo log keeps of a committed write transaction (docs/logging.md): not its row
+// changes but its inputs, in the order they ran, so that running them again on the state
+// the transaction started from gives the same state (the executor is serial and every
+// statement deterministic once its time and random inputs are fixed). The log itself
+// (logging/) stores the encoded record as opaque bytes.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace duet {
+
+struct LoggedStatement {
+  std::string sql;  // one statement's text; literals stay in it (the simple protocol)
+  // Extended protocol: the declared types of $1..$n and the values bound, as text.
+  std::vector<uint32_t> paramTypeOids;
+  std::vector<std::optional<std::string>> params;
+  // The session's settings that were not at their default when it ran (search_path,
+  // TimeZone, DateStyle, ...): they decide how its text is read and its values computed.
+  std::vector<std::pair<std::string, std::string>> settings;
+  // Its nondeterministic inputs: statement_timestamp(), random()'s state when it began,
+  // and the clock_timestamp() offsets (microseconds after now()) it read, in order.
+  int64_t statementTimestamp = 0;
+  uint64_t randomState = 0;
+  std::vector<int64_t> clockOffsets;
+  std::optional<std::string> copyData;  // COPY ... FROM STDIN: the data it read
+};
+
+struct LoggedTransaction {
+  std::string database;
+  std::string user;
+  int64_t startTimestamp = 0;  // now()
+  std::vector<LoggedStatement> statements;
+};
+
+std::string encodeTransaction(const LoggedTransaction& t);
+// Throws std::runtime_error on a malformed record (the log's checksum passed, so only a
+// record written by a different version could be).
+LoggedTransaction decodeTransaction(std::string_view bytes);
+
+}  // namespace duet
