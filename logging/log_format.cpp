@@ -1,0 +1,96 @@
+#include "logging/log_format.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/crc.hpp>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+namespace duet::logging {
+
+namespace {
+// CRC32C (Castagnoli), as iSCSI, ext4 and PostgreSQL's WAL use it.
+using Crc32c = boost::crc_optimal<32, 0x1EDC6F41, 0xFFFFFFFF, 0xFFFFFFFF, true, true>;
+
+constexpr size_t kLsnDigits = 20;
+constexpr std::string_view kSegmentSuffix = ".log";
+}  // namespace
+
+uint32_t recordChecksum(const char* lsnBytes, std::string_view payload) {
+  Crc32c crc;
+  crc.process_bytes(lsnBytes, 8);
+  crc.process_bytes(payload.data(), payload.size());
+  return crc.checksum();
+}
+
+void appendSegmentHeader(std::string& out, uint64_t firstLsn) {
+  char lsn[8];
+  putU64(lsn, firstLsn);
+  out.append(kSegmentMagic);
+  out.append(lsn, sizeof lsn);
+}
+
+void encodeRecordHeader(char* out, uint64_t lsn, std::string_view payload) {
+  putU32(out, static_cast<uint32_t>(payload.size()));
+  putU64(out + 8, lsn);
+  putU32(out + 4, recordChecksum(out + 8, payload));
+}
+
+std::string segmentFileName(uint64_t firstLsn) {
+  char name[kLsnDigits + kSegmentSuffix.size() + 1];
+  std::snprintf(name, sizeof name, "%020llu.log", static_cast<unsigned long long>(firstLsn));
+  return name;
+}
+
+std::vector<SegmentFile> listSegments(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<SegmentFile> segments;
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  if (ec == std::errc::no_such_file_or_directory) return segments;
+  if (ec) throw std::system_error(ec, "redo log: cannot list " + dir);
+  for (const fs::directory_entry& entry : it) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() != kLsnDigits + kSegmentSuffix.size() || !name.ends_with(kSegmentSuffix))
+      continue;
+    uint64_t firstLsn = 0;
+    const char* digitsEnd = name.data() + kLsnDigits;
+    auto [end, err] = std::from_chars(name.data(), digitsEnd, firstLsn);
+    if (err != std::errc() || end != digitsEnd) continue;
+    segments.push_back({firstLsn, entry.path().string()});
+  }
+  std::sort(segments.begin(), segments.end(),
+            [](const SegmentFile& a, const SegmentFile& b) { return a.firstLsn < b.firstLsn; });
+  return segments;
+}
+
+bool writeAll(int fd, const char* data, size_t size) {
+  while (size > 0) {
+    ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+void syncDirectory(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    throw std::system_error(errno, std::generic_category(), "redo log: cannot open " + dir);
+  int rc = ::fsync(fd);
+  int savedErrno = errno;
+  ::close(fd);
+  if (rc != 0)
+    throw std::system_error(savedErrno, std::generic_category(), "redo log: cannot fsync " + dir);
+}
+
+}  // namespace duet::logging

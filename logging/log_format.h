@@ -1,0 +1,58 @@
+// The redo log's on-disk format (docs/logging.md, "Redo log format") and the file
+// operations the writer and the reader share. Internal to logging/.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace duet::logging {
+
+// Segment header: magic, u64 LSN of the segment's first record.
+inline constexpr std::string_view kSegmentMagic = "DUETLOG1";
+inline constexpr size_t kSegmentHeaderBytes = 16;
+// Record frame before the payload: u32 payload length, u32 CRC32C(LSN bytes + payload), u64 LSN.
+inline constexpr size_t kRecordHeaderBytes = 16;
+
+inline void putU32(char* out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out[i] = static_cast<char>(v >> (8 * i));
+}
+inline void putU64(char* out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<char>(v >> (8 * i));
+}
+inline uint32_t getU32(const char* in) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= uint32_t{static_cast<unsigned char>(in[i])} << (8 * i);
+  return v;
+}
+inline uint64_t getU64(const char* in) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t{static_cast<unsigned char>(in[i])} << (8 * i);
+  return v;
+}
+
+// CRC32C of a record's 8 stored LSN bytes followed by its payload.
+uint32_t recordChecksum(const char* lsnBytes, std::string_view payload);
+// Appends the segment header for a segment starting at firstLsn.
+void appendSegmentHeader(std::string& out, uint64_t firstLsn);
+// Writes the kRecordHeaderBytes that frame payload as record lsn.
+void encodeRecordHeader(char* out, uint64_t lsn, std::string_view payload);
+
+// "%020llu.log": zero padding makes name order LSN order.
+std::string segmentFileName(uint64_t firstLsn);
+
+struct SegmentFile {
+  uint64_t firstLsn;  // from the file name
+  std::string path;
+};
+// The segment files of dir in LSN order (other files are ignored); empty if dir is missing.
+std::vector<SegmentFile> listSegments(const std::string& dir);
+
+// Writes all of data, retrying short writes and EINTR; false with errno set on failure.
+bool writeAll(int fd, const char* data, size_t size);
+// fsync of a directory, so that files created or removed in it stay so after a crash.
+// Throws std::system_error.
+void syncDirectory(const std::string& dir);
+
+}  // namespace duet::logging

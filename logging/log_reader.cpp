@@ -1,0 +1,172 @@
+// readLog: recovery's pass over the segments, and the cut that makes a damaged log
+// appendable again.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <system_error>
+
+#include "logging/log_format.h"
+#include "logging/redo_log.h"
+
+namespace duet::logging {
+
+namespace {
+
+[[noreturn]] void throwError(int err, const std::string& what) {
+  throw std::system_error(err, std::generic_category(), "redo log: " + what);
+}
+
+// Closes fd, then throws what failed with the errno it failed with.
+[[noreturn]] void closeAndThrow(int fd, const std::string& what) {
+  const int err = errno;
+  ::close(fd);
+  throwError(err, what);
+}
+
+std::string readFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throwError(errno, "cannot open " + path);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) closeAndThrow(fd, "cannot stat " + path);
+  std::string data(static_cast<size_t>(st.st_size), '\0');
+  size_t size = 0;
+  while (size < data.size()) {
+    ssize_t n = ::read(fd, data.data() + size, data.size() - size);
+    if (n > 0) {
+      size += static_cast<size_t>(n);
+    } else if (n == 0) {
+      break;  // shorter than fstat said
+    } else if (errno != EINTR) {
+      closeAndThrow(fd, "cannot read " + path);
+    }
+  }
+  ::close(fd);
+  data.resize(size);
+  return data;
+}
+
+void truncateFile(const std::string& path, uint64_t size) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) throwError(errno, "cannot open " + path);
+  if (::ftruncate(fd, static_cast<off_t>(size)) != 0 || ::fsync(fd) != 0)
+    closeAndThrow(fd, "cannot truncate " + path);
+  ::close(fd);
+}
+
+void removeFile(const std::string& path) {
+  if (::unlink(path.c_str()) != 0) throwError(errno, "cannot remove " + path);
+}
+
+using Visit = std::function<void(uint64_t lsn, std::string_view payload)>;
+
+// One segment's records, checked and visited in order.
+struct SegmentScan {
+  size_t goodEnd = 0;      // end of the last good record; 0 when the header is bad
+  std::string stopReason;  // empty when the segment was good to its end
+};
+
+SegmentScan scanSegment(const SegmentFile& segment, const std::string& data, uint64_t& expectedLsn,
+                        uint64_t afterLsn, const Visit& visit, ReadResult& result) {
+  SegmentScan scan;
+  const std::string name = std::filesystem::path(segment.path).filename().string();
+  if (data.size() < kSegmentHeaderBytes) {
+    scan.stopReason = fmt::format("torn header in segment {}", name);
+    return scan;
+  }
+  if (std::string_view(data.data(), kSegmentMagic.size()) != kSegmentMagic ||
+      getU64(data.data() + kSegmentMagic.size()) != segment.firstLsn) {
+    scan.stopReason = fmt::format("bad header in segment {}", name);
+    return scan;
+  }
+  // The first segment may start anywhere: older ones are removed once archived.
+  if (expectedLsn != 0 && segment.firstLsn != expectedLsn) {
+    scan.stopReason = fmt::format("segment {} starts at LSN {}, expected {}", name,
+                                  segment.firstLsn, expectedLsn);
+    return scan;
+  }
+  expectedLsn = segment.firstLsn;
+
+  size_t pos = kSegmentHeaderBytes;
+  scan.goodEnd = pos;
+  while (pos < data.size()) {
+    const char* record = data.data() + pos;
+    const size_t left = data.size() - pos;
+    if (left < kRecordHeaderBytes) {
+      scan.stopReason = fmt::format("torn record at segment {} offset {}", name, pos);
+      return scan;
+    }
+    const uint32_t length = getU32(record);
+    if (length > kMaxPayloadBytes) {
+      scan.stopReason = fmt::format("record length {} at segment {} offset {} exceeds the maximum",
+                                    length, name, pos);
+      return scan;
+    }
+    if (left - kRecordHeaderBytes < length) {
+      scan.stopReason = fmt::format("torn record at segment {} offset {}", name, pos);
+      return scan;
+    }
+    const std::string_view payload(record + kRecordHeaderBytes, length);
+    if (recordChecksum(record + 8, payload) != getU32(record + 4)) {
+      scan.stopReason = fmt::format("checksum mismatch at segment {} offset {}", name, pos);
+      return scan;
+    }
+    const uint64_t lsn = getU64(record + 8);
+    if (lsn != expectedLsn) {
+      scan.stopReason = fmt::format("LSN {} at segment {} offset {}, expected {}", lsn, name, pos,
+                                    expectedLsn);
+      return scan;
+    }
+    if (lsn > afterLsn) {
+      visit(lsn, payload);
+      ++result.records;
+    }
+    result.lastLsn = lsn;
+    ++expectedLsn;
+    pos += kRecordHeaderBytes + length;
+    scan.goodEnd = pos;
+  }
+  return scan;
+}
+
+}  // namespace
+
+ReadResult readLog(const std::string& dir, uint64_t afterLsn, const Visit& visit) {
+  ReadResult result;
+  const std::vector<SegmentFile> segments = listSegments(dir);
+  if (segments.empty()) return result;
+
+  uint64_t expectedLsn = 0;  // set by the first segment's header
+  size_t last = 0;           // the segment the log ends in
+  SegmentScan scan;
+  size_t lastFileSize = 0;
+  for (; last < segments.size(); ++last) {
+    const std::string data = readFile(segments[last].path);
+    scan = scanSegment(segments[last], data, expectedLsn, afterLsn, visit, result);
+    lastFileSize = data.size();
+    if (!scan.stopReason.empty() || last + 1 == segments.size()) break;
+  }
+  result.stopReason = scan.stopReason;
+
+  // Cut the log after its last good record, newest files first, so that a crash in the
+  // middle leaves no gap before what remains.
+  bool removed = false;
+  for (size_t i = segments.size() - 1; i > last; --i) {
+    removeFile(segments[i].path);
+    removed = true;
+  }
+  if (scan.goodEnd <= kSegmentHeaderBytes) {
+    // No record in it: gone, so that the next RedoLog can start a segment of its name.
+    removeFile(segments[last].path);
+    removed = true;
+  } else if (scan.goodEnd < lastFileSize) {
+    truncateFile(segments[last].path, scan.goodEnd);
+  }
+  if (removed) syncDirectory(dir);
+  return result;
+}
+
+}  // namespace duet::logging

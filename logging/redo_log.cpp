@@ -1,0 +1,224 @@
+#include "logging/redo_log.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <system_error>
+#include <vector>
+
+#include "engine/error.h"
+#include "logging/log_format.h"
+
+namespace duet::logging {
+
+namespace {
+
+// Creates dir if missing (and makes its entry durable), returns it opened for fsync.
+int openLogDirectory(const std::string& dir) {
+  namespace fs = std::filesystem;
+  fs::path path = fs::absolute(dir).lexically_normal();
+  if (!path.has_filename()) path = path.parent_path();  // "DATADIR/log/"
+  if (fs::create_directories(path)) syncDirectory(path.parent_path().string());
+  int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    throw std::system_error(errno, std::generic_category(), "redo log: cannot open " + dir);
+  return fd;
+}
+
+}  // namespace
+
+RedoLog::RedoLog(LogConfig config, uint64_t nextLsn)
+    : config_(std::move(config)),
+      dirFd_(openLogDirectory(config_.dir)),
+      nextLsn_(nextLsn),
+      appendedLsn_(nextLsn - 1),
+      durableLsn_(nextLsn - 1),
+      writer_([this] { writerLoop(); }) {}
+
+RedoLog::~RedoLog() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  writerWake_.notify_one();
+  writer_.join();
+  if (segmentFd_ >= 0) ::close(segmentFd_);
+  ::close(dirFd_);
+}
+
+uint64_t RedoLog::append(std::string_view payload) {
+  if (payload.size() > kMaxPayloadBytes)
+    throw SqlError(sqlstate::kProgramLimitExceeded,
+                   fmt::format("redo log record of {} bytes exceeds the maximum of {} bytes",
+                               payload.size(), kMaxPayloadBytes));
+  const uint64_t lsn = nextLsn_++;
+  // The checksum is computed before taking the mutex, so the writer never waits on it.
+  char header[kRecordHeaderBytes];
+  encodeRecordHeader(header, lsn, payload);
+  bool writerIdle;
+  {
+    std::lock_guard lock(mutex_);
+    // The writer waits only while nothing is pending, so only the first record needs a wake.
+    writerIdle = pending_.empty();
+    if (error_.empty()) {  // a failed log writes nothing more: don't let pending_ grow
+      pending_.append(header, sizeof header);
+      pending_.append(payload);
+    }
+    appendedLsn_.store(lsn, std::memory_order_release);
+  }
+  if (writerIdle) writerWake_.notify_one();
+  return lsn;
+}
+
+uint64_t RedoLog::appendedLsn() const { return appendedLsn_.load(std::memory_order_acquire); }
+
+uint64_t RedoLog::durableLsn() const { return durableLsn_.load(std::memory_order_acquire); }
+
+void RedoLog::whenDurable(uint64_t lsn, std::function<void()> done) {
+  if (lsn > durableLsn_.load(std::memory_order_acquire)) {
+    std::lock_guard lock(mutex_);
+    // Checked again under the mutex: the writer publishes durableLsn_ and takes the
+    // callbacks it covers under it, so none is left behind.
+    if (lsn > durableLsn_.load(std::memory_order_relaxed)) {
+      waiting_.emplace(lsn, std::move(done));
+      return;
+    }
+  }
+  done();
+}
+
+void RedoLog::flush() {
+  std::unique_lock lock(mutex_);
+  const uint64_t target = appendedLsn_.load(std::memory_order_relaxed);
+  durableChanged_.wait(lock, [&] {
+    return durableLsn_.load(std::memory_order_relaxed) >= target || !error_.empty();
+  });
+}
+
+void RedoLog::removeSegmentsUpTo(uint64_t lsn) {
+  std::vector<SegmentFile> segments = listSegments(config_.dir);
+  // Segment i holds LSNs [firstLsn_i, firstLsn_i+1); the newest one's end is not known,
+  // and it may be the one the writer appends to.
+  for (size_t i = 0; i + 1 < segments.size() && segments[i + 1].firstLsn - 1 <= lsn; ++i) {
+    if (::unlink(segments[i].path.c_str()) != 0)
+      throw std::system_error(errno, std::generic_category(),
+                              "redo log: cannot remove " + segments[i].path);
+    // A directory sync per file, oldest first: after a crash the segments left still follow
+    // each other without a gap, which recovery would take for damage.
+    if (::fsync(dirFd_) != 0)
+      throw std::system_error(errno, std::generic_category(),
+                              "redo log: cannot fsync " + config_.dir);
+  }
+}
+
+uint64_t RedoLog::bytesWritten() const { return bytesWritten_.load(std::memory_order_relaxed); }
+
+std::string RedoLog::error() const {
+  std::lock_guard lock(mutex_);
+  return error_;
+}
+
+void RedoLog::writerLoop() {
+  std::vector<std::function<void()>> ready;
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    writerWake_.wait(lock, [&] { return !pending_.empty() || stopping_; });
+    if (pending_.empty()) return;  // stopping, and everything appended is written
+    pending_.swap(batch_);
+    // append() stores appendedLsn_ under the mutex, so this is the batch's last record.
+    const uint64_t batchLastLsn = appendedLsn_.load(std::memory_order_relaxed);
+    lock.unlock();
+
+    // Every append made meanwhile joins the next batch: one fdatasync for all of them.
+    const bool written = writeBatch(batch_);
+    batch_.clear();
+    lock.lock();
+    if (!written) return;
+
+    durableLsn_.store(batchLastLsn, std::memory_order_release);
+    auto covered = waiting_.upper_bound(batchLastLsn);
+    for (auto it = waiting_.begin(); it != covered; ++it) ready.push_back(std::move(it->second));
+    waiting_.erase(waiting_.begin(), covered);
+    durableChanged_.notify_all();
+
+    lock.unlock();
+    for (std::function<void()>& done : ready) done();
+    ready.clear();
+    lock.lock();
+  }
+}
+
+bool RedoLog::writeBatch(const std::string& batch) {
+  size_t pos = 0;
+  while (pos < batch.size()) {
+    if (segmentFd_ < 0 || segmentSize_ >= config_.segmentBytes) {
+      if (!startSegment(getU64(batch.data() + pos + 8))) return false;
+    }
+    // Whole records, up to the one that makes the segment reach segmentBytes.
+    size_t end = pos;
+    do {
+      end += kRecordHeaderBytes + getU32(batch.data() + end);
+    } while (end < batch.size() && segmentSize_ + (end - pos) < config_.segmentBytes);
+    if (!writeAll(segmentFd_, batch.data() + pos, end - pos)) {
+      fail("write to " + segmentPath_);
+      return false;
+    }
+    segmentSize_ += end - pos;
+    bytesWritten_.fetch_add(end - pos, std::memory_order_relaxed);
+    pos = end;
+  }
+  if (config_.sync && ::fdatasync(segmentFd_) != 0) {
+    fail("fdatasync of " + segmentPath_);
+    return false;
+  }
+  return true;
+}
+
+bool RedoLog::startSegment(uint64_t firstLsn) {
+  if (segmentFd_ >= 0) {
+    // The batch's closing fdatasync covers only the new segment.
+    if (config_.sync && ::fdatasync(segmentFd_) != 0) {
+      fail("fdatasync of " + segmentPath_);
+      return false;
+    }
+    ::close(segmentFd_);
+    segmentFd_ = -1;
+  }
+  segmentPath_ = config_.dir + "/" + segmentFileName(firstLsn);
+  // O_EXCL: never write into a file recovery did not vouch for.
+  segmentFd_ =
+      ::open(segmentPath_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+  if (segmentFd_ < 0) {
+    fail("create " + segmentPath_);
+    return false;
+  }
+  std::string header;
+  appendSegmentHeader(header, firstLsn);
+  if (!writeAll(segmentFd_, header.data(), header.size())) {
+    fail("write to " + segmentPath_);
+    return false;
+  }
+  segmentSize_ = header.size();
+  bytesWritten_.fetch_add(header.size(), std::memory_order_relaxed);
+  if (config_.sync && ::fsync(dirFd_) != 0) {
+    fail("fsync of " + config_.dir);
+    return false;
+  }
+  return true;
+}
+
+void RedoLog::fail(const std::string& what) {
+  const int err = errno;  // before anything below can change it
+  std::string message = "redo log: " + what + " failed: " + std::generic_category().message(err);
+  std::lock_guard lock(mutex_);
+  // No retry: after a failed fdatasync the kernel may have dropped the dirty pages, so a
+  // later success would prove nothing. Recovery decides what the log holds.
+  error_ = std::move(message);
+  pending_.clear();
+  durableChanged_.notify_all();
+}
+
+}  // namespace duet::logging
