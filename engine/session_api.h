@@ -178,10 +178,8 @@ class Session {
   // After simpleQuery or execute returned OnSnapshot: what the snapshot must run. If it
   // fails there, the server calls abortCurrent() as for any failed statement.
   virtual SnapshotQuery takeSnapshotQuery() { return {}; }
-  // The redo log position (LSN) of this session's last commit, 0 if none was logged: the
-  // server holds the answers of a task until the log is durable that far
-  // (synchronous_commit).
-  virtual uint64_t commitLsn() const { return 0; }
+  // synchronous_commit is not off: answers wait for the redo log to be durable.
+  virtual bool synchronousCommit() const { return true; }
 };
 
 // One live snapshot process, as pg_catalog.duet_snapshots lists it.

@@ -128,6 +128,8 @@ else
       stop_server
       # fork() snapshots: starts (and kills) servers of its own.
       suite "snapshots (duetdb)" "$PY" tests/snapshots/snapshot_test.py build/bin/duetd
+      # Durability: SIGKILL while clients commit, restart, every acknowledged commit there.
+      suite "crash (duetdb)" "$PY" tests/logging/crash_test.py build/bin/duetd "${DUET_CRASH_ROUNDS:-8}"
     else
       fail_suite "duetd (Release)" "server did not start"
     fi

@@ -19,6 +19,7 @@
 #include "engine/session_api.h"
 #include "server/message_processor.h"
 #include "server/session_registry.h"
+#include "logging/redo_log.h"
 #include "snapshot/snapshot_manager.h"
 
 namespace duet::wire {
@@ -29,6 +30,9 @@ struct ServerContext {
   SessionRegistry& registry;
   boost::asio::io_context& io;
   snapshot::SnapshotManager* snapshots = nullptr;  // null: every statement runs on the executor
+  // The redo log: a batch's answers leave only once the log is durable as far as it was
+  // when the batch ended (docs/logging.md). Null: no log (nothing waits).
+  logging::RedoLog* log = nullptr;
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {

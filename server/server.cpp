@@ -7,11 +7,11 @@ namespace duet {
 
 namespace asio = boost::asio;
 
-Server::Server(Engine& engine, Executor& executor, ServerConfig config)
+Server::Server(Engine& engine, Executor& executor, ServerConfig config, logging::RedoLog* log)
     : config_(std::move(config)),
       executor_(executor),
       maintenanceTimer_(io_),
-      context_{engine, executor, registry_, io_},
+      context_{engine, executor, registry_, io_, nullptr, log},
       acceptor_(asio::make_strand(io_)) {
   if (config_.snapshots) {
     snapshots_ = std::make_unique<snapshot::SnapshotManager>(engine, config_.snapshot);

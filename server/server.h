@@ -37,7 +37,8 @@ struct ServerConfig {
 class Server {
  public:
   // The executor must be running from start() until stop() has returned.
-  Server(Engine& engine, Executor& executor, ServerConfig config);
+  // `log`: the redo log commits are acknowledged against (null: none).
+  Server(Engine& engine, Executor& executor, ServerConfig config, logging::RedoLog* log = nullptr);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;

@@ -238,7 +238,7 @@ void SqlSession::endTransaction(bool commit) {
       logged_.database = dbName_;
       logged_.user = user_;
       logged_.startTimestamp = started;
-      commitLsn_ = engine_.commitLog(encodeTransaction(logged_));
+      engine_.commitLog(encodeTransaction(logged_));
     }
   } else {
     txn_.rollback();

@@ -31,7 +31,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   ~SqlSession() override;
 
   QueryState simpleQuery(std::string_view sql, ResultSink& sink) override;
-  uint64_t commitLsn() const override { return commitLsn_; }
+  bool synchronousCommit() const override { return settings_.get("synchronous_commit") != "off"; }
   // Recovery: runs one logged transaction again with the inputs it ran with.
   void replay(const LoggedTransaction& t);
   QueryState copyInData(std::string_view data, ResultSink& sink) override;
@@ -218,7 +218,6 @@ class SqlSession final : public Session, public rt::SessionServices {
   uint64_t lastCommit_ = 0;
   LoggedTransaction logged_;
   std::optional<LoggedStatement> pendingCopyLog_;  // a COPY FROM STDIN waiting for its data
-  uint64_t commitLsn_ = 0;  // the redo log position of this session's last commit
   SnapshotQuery snapshotQuery_;
   Table* snapshotsView_ = nullptr;  // this database's pg_catalog.duet_snapshots
   std::atomic<bool> cancel_ = false;

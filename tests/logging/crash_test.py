@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Durability (docs/logging.md): duetd is killed with SIGKILL at random moments while
+clients commit, then started again on the same data directory, many times over. After
+each restart:
+  - every commit a client saw acknowledged is there (inserts with unique ids, from several
+    connections, over the simple and the extended protocol);
+  - no transaction is half there: transfers between accounts, each a block of two
+    updates and an insert into a journal, leave the total unchanged, and the journal
+    holds exactly the transfers whose balances moved (each journal row's transfer is
+    applied, and the balances add up to the journal);
+  - work goes on: the next round appends to what was recovered.
+A clean stop (SIGTERM) loses nothing either.
+Usage: crash_test.py DUETD_BINARY [ROUNDS]
+"""
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import psycopg
+
+DUETD = sys.argv[1]
+ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 8
+ACCOUNTS = 20
+START_BALANCE = 1000
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Server:
+    def __init__(self, data):
+        self.data = data
+        self.port = free_port()
+        self.proc = subprocess.Popen([DUETD, "--listen", "127.0.0.1", "--port", str(self.port),
+                                     "--data-dir", data], stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True)
+        deadline = time.time() + 120
+        while True:
+            try:
+                self.connect().close()
+                return
+            except psycopg.OperationalError:
+                if time.time() > deadline or self.proc.poll() is not None:
+                    raise RuntimeError("duetd did not start: " + (self.proc.stdout.read() or ""))
+                time.sleep(0.1)
+
+    def connect(self):
+        return psycopg.connect(f"host=127.0.0.1 port={self.port} dbname=postgres user=postgres "
+                               "connect_timeout=10", autocommit=True)
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def terminate(self):
+        self.proc.terminate()
+        self.proc.wait(60)
+
+
+def inserter(server, worker, stop, acked, attempts, prepared):
+    """Inserts ids worker, worker + 100, ... (never one tried before, committed or not);
+    records each one whose commit came back."""
+    try:
+        conn = server.connect()
+        while not stop.is_set():
+            attempts[worker] += 1
+            value = worker + 100 * attempts[worker]
+            if prepared:
+                conn.execute("INSERT INTO acked (id, note) VALUES (%s, %s)", (value, "p"), prepare=True)
+            else:
+                conn.execute(f"INSERT INTO acked (id, note) VALUES ({value}, 's')")
+            acked[worker].append(value)
+    except psycopg.Error:
+        pass  # the server died under us: what was acknowledged is recorded
+
+
+def transferrer(server, seed, stop):
+    rnd = random.Random(seed)
+    try:
+        conn = server.connect()
+        while not stop.is_set():
+            a, b = rnd.sample(range(ACCOUNTS), 2)
+            amount = rnd.randint(1, 50)
+            with conn.transaction():
+                conn.execute("UPDATE accounts SET balance = balance - %s WHERE id = %s", (amount, a))
+                conn.execute("UPDATE accounts SET balance = balance + %s WHERE id = %s", (amount, b))
+                conn.execute("INSERT INTO journal (src, dst, amount) VALUES (%s, %s, %s)", (a, b, amount))
+    except psycopg.Error:
+        pass
+
+
+def check(server, acked):
+    conn = server.connect()
+    present = {row[0] for row in conn.execute("SELECT id FROM acked")}
+    missing = [v for values in acked.values() for v in values if v not in present]
+    assert not missing, f"{len(missing)} acknowledged inserts lost, e.g. {missing[:5]}"
+    total = conn.execute("SELECT sum(balance) FROM accounts").fetchone()[0]
+    assert total == ACCOUNTS * START_BALANCE, f"total {total}: a transfer is half there"
+    # The journal says how each balance moved: every row's transfer is applied, no other.
+    moved = {i: START_BALANCE for i in range(ACCOUNTS)}
+    for src, dst, amount in conn.execute("SELECT src, dst, amount FROM journal"):
+        moved[src] -= amount
+        moved[dst] += amount
+    balances = dict(conn.execute("SELECT id, balance FROM accounts").fetchall())
+    assert balances == moved, "balances and journal disagree: a transfer is half there"
+    journal = conn.execute("SELECT count(*) FROM journal").fetchone()[0]
+    conn.close()
+    return len(present), journal
+
+
+def main():
+    data = tempfile.mkdtemp(prefix="duet-crash-")
+    acked = {w: [] for w in range(4)}
+    attempts = {w: 0 for w in range(4)}
+    try:
+        server = Server(data)
+        conn = server.connect()
+        conn.execute("CREATE TABLE acked (id bigint PRIMARY KEY, note text)")
+        conn.execute("CREATE TABLE accounts (id int PRIMARY KEY, balance int NOT NULL)")
+        conn.execute("CREATE TABLE journal (src int, dst int, amount int)")
+        with conn.transaction():
+            for i in range(ACCOUNTS):
+                conn.execute("INSERT INTO accounts VALUES (%s, %s)", (i, START_BALANCE))
+        conn.close()
+        rnd = random.Random(int(os.environ.get("CRASH_SEED", "1")))
+        for round_ in range(ROUNDS):
+            stop = threading.Event()
+            threads = [threading.Thread(target=inserter, args=(server, w, stop, acked, attempts, w % 2 == 1))
+                       for w in range(4)]
+            threads += [threading.Thread(target=transferrer, args=(server, round_ * 10 + i, stop))
+                        for i in range(2)]
+            for t in threads:
+                t.start()
+            time.sleep(rnd.uniform(0.3, 1.5))
+            if round_ == ROUNDS - 1:
+                stop.set()
+                for t in threads:
+                    t.join()
+                server.terminate()  # the last round ends cleanly
+            else:
+                server.kill()
+                stop.set()
+                for t in threads:
+                    t.join()
+            started = time.time()
+            server = Server(data)
+            rows, journal = check(server, acked)
+            print(f"round {round_ + 1}: {'SIGTERM' if round_ == ROUNDS - 1 else 'SIGKILL'}, "
+                  f"restart {time.time() - started:.2f} s, {rows} inserts, {journal} transfers, all there")
+        server.terminate()
+    finally:
+        subprocess.run(["rm", "-rf", data])
+    print(f"crash: {ROUNDS} rounds passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
