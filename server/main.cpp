@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   engineConfig.snapshots = serverConfig.snapshots;
 
-  // Signals go to sigwait() below only: block them before any thread exists.
+  // Signals go to sigtimedwait() below only: block them before any thread exists.
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
@@ -124,9 +124,22 @@ int main(int argc, char** argv) {
                 unsigned(server.port()));
     std::fflush(stdout);
 
-    int received = 0;
-    sigwait(&signals, &received);
-    std::printf("duetd: received signal %d, shutting down\n", received);
+    // Until a signal, or until the redo log fails: then no commit can be acknowledged any
+    // more, and clients waiting for theirs would wait forever. Like PostgreSQL's PANIC on a
+    // failed WAL write, duetd stops; the next start recovers what the log holds.
+    std::string logError;
+    for (;;) {
+      timespec tick{0, 100'000'000};
+      int received = sigtimedwait(&signals, nullptr, &tick);
+      if (received > 0) {
+        std::printf("duetd: received signal %d, shutting down\n", received);
+        break;
+      }
+      if (log && !(logError = log->error()).empty()) {
+        std::fprintf(stderr, "duetd: the redo log failed (%s): shutting down\n", logError.c_str());
+        break;
+      }
+    }
     std::fflush(stdout);
     server.stop();
     executor.stop();
@@ -134,6 +147,7 @@ int main(int argc, char** argv) {
       log->flush();  // a clean stop loses nothing, whatever synchronous_commit said
       engine->setCommitLog(nullptr);
     }
+    if (!logError.empty()) return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "duetd: %s\n", e.what());
     return 1;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 
+#include <map>
 #include <mutex>
 
 #include "engine/session/engine_state.h"
@@ -45,18 +46,29 @@ class SqlEngine final : public Engine {
   }
 
   void setParallelThreads(uint32_t threads) override { state_.parallelThreads = std::max<uint32_t>(threads, 1); }
-  void setCommitLog(std::function<uint64_t(std::string)> append) override { state_.commitLog = std::move(append); }
 
   void replayTransaction(std::string_view record) override {
     LoggedTransaction t = decodeTransaction(record);
-    auto session = openSession({{"user", t.user}, {"database", t.database}});
+    // One session per user and database serves every record after it, until DDL moves the
+    // catalog on (a session must not outlive a database it points at).
+    if (replayCatalogVersion_ != state_.catalogVersion) replaySessions_.clear();
+    std::unique_ptr<Session>& session = replaySessions_[{t.user, t.database}];
+    if (!session) session = openSession({{"user", t.user}, {"database", t.database}});
     static_cast<SqlSession&>(*session).replay(t);
+    replayCatalogVersion_ = state_.catalogVersion;
+  }
+
+  void setCommitLog(std::function<uint64_t(std::string)> append) override {
+    replaySessions_.clear();  // recovery is over
+    state_.commitLog = std::move(append);
   }
 
   uint64_t commitCount() const override { return state_.commitCount.load(std::memory_order_acquire); }
 
  private:
   EngineState state_;
+  std::map<std::pair<std::string, std::string>, std::unique_ptr<Session>> replaySessions_;
+  uint64_t replayCatalogVersion_ = 0;
 };
 
 }  // namespace

@@ -9,7 +9,9 @@ each restart:
     holds exactly the transfers whose balances moved (each journal row's transfer is
     applied, and the balances add up to the journal);
   - work goes on: the next round appends to what was recovered.
-A clean stop (SIGTERM) loses nothing either.
+A clean stop (SIGTERM) loses nothing either. A redo log that cannot be written stops the
+server (its clients are disconnected, none is told its commit succeeded), and the next start
+recovers what was durable.
 Usage: crash_test.py DUETD_BINARY [ROUNDS]
 """
 import os
@@ -119,6 +121,35 @@ def check(server, acked):
     return len(present), journal
 
 
+def failed_log():
+    data = tempfile.mkdtemp(prefix="duet-crash-")
+    server = None
+    try:
+        server = Server(data)
+        conn = server.connect()
+        # The log opens its first segment file with the first commit: in a directory now gone.
+        subprocess.run(["rm", "-rf", os.path.join(data, "log")], check=True)
+        try:
+            conn.execute("CREATE TABLE lost (x int)")
+            raise AssertionError("a commit was acknowledged although the log could not be written")
+        except psycopg.OperationalError:
+            pass  # disconnected: the server stopped
+        assert server.proc.wait(30) == 1, "duetd did not stop with an error when its log failed"
+        server = Server(data)  # starts again, on an empty log
+        conn = server.connect()
+        try:
+            conn.execute("SELECT * FROM lost")
+            raise AssertionError("an unacknowledged CREATE TABLE came back")
+        except psycopg.errors.UndefinedTable:
+            pass
+        server.terminate()
+        print("failed log: the server stopped, nothing unacknowledged came back")
+    finally:
+        if server and server.proc.poll() is None:
+            server.kill()
+        subprocess.run(["rm", "-rf", data])
+
+
 def main():
     data = tempfile.mkdtemp(prefix="duet-crash-")
     acked = {w: [] for w in range(4)}
@@ -161,7 +192,8 @@ def main():
         server.terminate()
     finally:
         subprocess.run(["rm", "-rf", data])
-    print(f"crash: {ROUNDS} rounds passed")
+    failed_log()
+    print(f"crash: {ROUNDS} rounds passed, and the failed log test")
     return 0
 
 
