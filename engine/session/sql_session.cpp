@@ -133,6 +133,50 @@ std::string commandTag(const PreparedPlan& plan, int64_t rows, int64_t affected)
   return "SELECT 0";
 }
 
+namespace {
+
+// The startup packet's `options` (libpq's options= and PGOPTIONS): command-line switches of
+// which PostgreSQL's clients use "-c name=value" and "--name=value"; a backslash escapes the
+// next character, so "\ " is a space inside a value.
+std::vector<std::pair<std::string, std::string>> commandLineSettings(std::string_view options) {
+  std::vector<std::string> words(1);
+  for (size_t i = 0; i < options.size(); ++i) {
+    char c = options[i];
+    if (c == '\\' && i + 1 < options.size()) {
+      words.back() += options[++i];
+    } else if (c == ' ' || c == '\t') {
+      if (!words.back().empty()) words.emplace_back();
+    } else {
+      words.back() += c;
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> settings;
+  for (size_t i = 0; i < words.size(); ++i) {
+    std::string setting;
+    if (words[i] == "-c" && i + 1 < words.size()) {
+      setting = words[++i];
+    } else if (words[i].rfind("-c", 0) == 0 && words[i].size() > 2) {
+      setting = words[i].substr(2);
+    } else if (words[i].rfind("--", 0) == 0) {
+      setting = words[i].substr(2);
+    } else if (!words[i].empty()) {
+      throw SqlError(sqlstate::kSyntaxError, fmt::format("invalid command-line argument for server process: {}", words[i]));
+    } else {
+      continue;
+    }
+    size_t eq = setting.find('=');
+    if (eq == std::string::npos) {
+      throw SqlError(sqlstate::kSyntaxError, fmt::format("--{} requires a value", setting));
+    }
+    std::string name = setting.substr(0, eq);
+    std::replace(name.begin(), name.end(), '-', '_');  // PostgreSQL accepts either
+    settings.emplace_back(std::move(name), setting.substr(eq + 1));
+  }
+  return settings;
+}
+
+}  // namespace
+
 SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std::string dbName,
                        const std::vector<std::pair<std::string, std::string>>& startupParams)
     : engine_(engine), db_(&db), user_(std::move(user)), dbName_(std::move(dbName)) {
@@ -144,9 +188,11 @@ SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std:
   settings_.setSessionDefault("idle_in_transaction_session_timeout",
                               std::to_string(engine.config.idleInTransactionTimeoutMs));
   for (const auto& [name, value] : startupParams) {
-    if (name == "user" || name == "database" || name == "options" || name == "replication") {
+    if (name == "options") {
+      for (const auto& [option, optionValue] : commandLineSettings(value)) settings_.setSessionDefault(option, optionValue);
       continue;
     }
+    if (name == "user" || name == "database" || name == "replication") continue;
     // Unknown startup parameters are refused by PostgreSQL too (42704, fatal).
     settings_.setSessionDefault(name, value);
   }

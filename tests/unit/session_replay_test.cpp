@@ -1,7 +1,8 @@
 // The redo log's engine side (docs/logging.md): committed write transactions become
 // records of their statements and inputs, and replaying the records on a fresh engine
 // gives the same tables - across the simple and extended protocols, blocks, multi-statement
-// Queries, COPY FROM STDIN, DDL, functions, settings, and random()/now()/clock_timestamp().
+// Queries, COPY FROM STDIN, DDL, functions, settings, and random()/now()/clock_timestamp();
+// and the startup packet's options, which set synchronous_commit and the like per connection.
 #include <catch2/catch.hpp>
 
 #include <optional>
@@ -125,4 +126,26 @@ TEST_CASE("replaying the log on a fresh engine gives the same tables", "[logging
   // The function came back too and runs.
   CHECK(query(*recovered, "select bump(1), count(*) from t where k = 101") ==
         std::vector<std::string>{"1|0"});
+}
+
+TEST_CASE("startup options set settings: -c name=value, --name=value, escaped spaces", "[session]") {
+  auto engine = createSqlEngine(EngineConfig{"/tmp/duet_options_test", 0});
+  auto s = engine->openSession({{"user", "postgres"}, {"database", "postgres"},
+                                {"options", "-c synchronous_commit=off --statement-timeout=5s -cTimeZone=UTC "
+                                            "-c application_name=a\\ b"}});
+  RowsSink sink;
+  s->simpleQuery("show synchronous_commit; show statement_timeout; show timezone; show application_name", sink);
+  CHECK(sink.rows == std::vector<std::string>{"off", "5s", "UTC", "a b"});
+  CHECK_FALSE(s->synchronousCommit());
+  auto code = [&](const std::string& options) {
+    try {
+      engine->openSession({{"user", "postgres"}, {"database", "postgres"}, {"options", options}});
+    } catch (const SqlError& e) {
+      return std::string(e.code);
+    }
+    return std::string("none");
+  };
+  CHECK(code("bogus") == "42601");
+  CHECK(code("-c nosuch=1") == "42704");
+  CHECK(code("-c synchronous_commit") == "42601");
 }
