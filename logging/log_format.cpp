@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -21,11 +22,42 @@ constexpr size_t kLsnDigits = 20;
 constexpr std::string_view kSegmentSuffix = ".log";
 }  // namespace
 
-uint32_t recordChecksum(const char* lsnBytes, std::string_view payload) {
+namespace {
+
+uint32_t portableChecksum(const char* lsnBytes, std::string_view payload) {
   Crc32c crc;
   crc.process_bytes(lsnBytes, 8);
   crc.process_bytes(payload.data(), payload.size());
   return crc.checksum();
+}
+
+#if defined(__x86_64__)
+// The same CRC32C with SSE4.2's crc32 instruction, 8 bytes at a time: Boost's table walk
+// took 12% of a replay. The instruction computes CRC32C itself (reflected, no final xor).
+__attribute__((target("sse4.2"))) uint32_t hardwareChecksum(const char* lsnBytes, std::string_view payload) {
+  uint64_t crc = 0xFFFFFFFF;
+  auto bytes = [&](const char* p, size_t n) {
+    for (; n >= 8; p += 8, n -= 8) {
+      uint64_t word;
+      std::memcpy(&word, p, 8);
+      crc = __builtin_ia32_crc32di(crc, word);
+    }
+    for (; n > 0; ++p, --n) crc = __builtin_ia32_crc32qi(static_cast<uint32_t>(crc), static_cast<unsigned char>(*p));
+  };
+  bytes(lsnBytes, 8);
+  bytes(payload.data(), payload.size());
+  return static_cast<uint32_t>(crc) ^ 0xFFFFFFFF;
+}
+#endif
+
+}  // namespace
+
+uint32_t recordChecksum(const char* lsnBytes, std::string_view payload) {
+#if defined(__x86_64__)
+  static const bool hardware = __builtin_cpu_supports("sse4.2");
+  if (hardware) return hardwareChecksum(lsnBytes, payload);
+#endif
+  return portableChecksum(lsnBytes, payload);
 }
 
 void appendSegmentHeader(std::string& out, uint64_t firstLsn) {

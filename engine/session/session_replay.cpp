@@ -14,15 +14,19 @@ void SqlSession::replay(const LoggedTransaction& t) {
   txn_.replayTransactionStart(t.startTimestamp);
   if (block) simpleQuery("BEGIN", sink);
   for (const LoggedStatement& s : t.statements) {
-    settings_.resetAll();
-    for (const auto& [name, value] : s.settings) {
-      try {
-        settings_.set(name, value, false);
-      } catch (const SqlError&) {
-        // A setting that can no longer be set changes nothing the statement computes.
+    // Most statements ran with the settings of the one before: applied only on a change.
+    if (replayedSettings_ != s.settings) {
+      settings_.resetAll();
+      for (const auto& [name, value] : s.settings) {
+        try {
+          settings_.set(name, value, false);
+        } catch (const SqlError&) {
+          // A setting that can no longer be set changes nothing the statement computes.
+        }
       }
+      settings_.set("duet.snapshot_routing", "never", false);  // no snapshots during recovery
+      replayedSettings_ = s.settings;
     }
-    settings_.set("duet.snapshot_routing", "never", false);  // no snapshots during recovery
     txn_.replayStatement(s.statementTimestamp, s.randomState, s.clockOffsets);
     if (s.params.empty()) {
       if (simpleQuery(s.sql, sink) == QueryState::CopyIn) copyInData(s.copyData.value_or(""), sink);

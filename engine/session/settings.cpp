@@ -158,6 +158,7 @@ std::vector<std::vector<std::string>> Settings::showAll() const {
 
 void Settings::refreshDerived() {
   maybeUnreported_ = true;
+  ++version_;
   if (std::optional<ResolvedTimeZone> zone = resolveTimeZone(values_["timezone"])) {
     typeContext_.timeZoneOffsetSeconds = zone->fixedOffsetEast;
     typeContext_.namedZone = zone->zone;

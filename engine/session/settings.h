@@ -81,6 +81,9 @@ class Settings {
   // Settings whose value differs from the built-in default, as (name, value): what a
   // snapshot's session must be opened with to behave like this one.
   std::vector<std::pair<std::string, std::string>> nonDefaultValues() const;
+  // Moves on whenever a value may have changed (not for transaction_read_only): what is
+  // computed from the values can be kept until then.
+  uint64_t version() const { return version_; }
   // default_transaction_read_only: the access mode each transaction starts in.
   bool defaultTransactionReadOnly() const { return defaultReadOnly_; }
   // transaction_read_only shows the running transaction's access mode, which the session
@@ -103,6 +106,7 @@ class Settings {
   std::map<std::string, Pending> pending_;       // changed in the current transaction
   std::map<std::string, std::string> reportedSent_;  // what the client last saw
   bool maybeUnreported_ = true;  // a value changed since takeReportChanges last looked
+  uint64_t version_ = 0;         // moves on with every change of a value (version())
   TypeContext typeContext_;
   int idleTimeoutMs_ = 0;
   int statementTimeoutMs_ = 0;

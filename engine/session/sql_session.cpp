@@ -470,13 +470,20 @@ LoggedStatement SqlSession::loggedStatement(const Statement& st, const uint8_t* 
       l.params.emplace_back(std::move(text));
     }
   }
-  // Settings that would make a replay refuse or stop what once ran are left out.
-  for (auto& [name, value] : settings_.nonDefaultValues()) {
-    if (name == "statement_timeout" || name == "idle_in_transaction_session_timeout" ||
-        name == "default_transaction_read_only" || name == "lock_timeout")
-      continue;
-    l.settings.emplace_back(name, value);
+  // Settings that would make a replay refuse or stop what once ran are left out. They
+  // change rarely: computed again only when some setting did.
+  if (loggedSettingsVersion_ != settings_.version() || !loggedSettingsValid_) {
+    loggedSettings_.clear();
+    for (auto& [name, value] : settings_.nonDefaultValues()) {
+      if (name == "statement_timeout" || name == "idle_in_transaction_session_timeout" ||
+          name == "default_transaction_read_only" || name == "lock_timeout")
+        continue;
+      loggedSettings_.emplace_back(name, value);
+    }
+    loggedSettingsVersion_ = settings_.version();
+    loggedSettingsValid_ = true;
   }
+  l.settings = loggedSettings_;
   l.statementTimestamp = inputs.statementTimestamp;
   l.randomState = inputs.randomState;
   const std::vector<int64_t>& readings = txn_.clock()->readings;

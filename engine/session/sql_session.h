@@ -217,6 +217,12 @@ class SqlSession final : public Session, public rt::SessionServices {
   // commits: no snapshot older than that may serve it.
   uint64_t lastCommit_ = 0;
   LoggedTransaction logged_;
+  // The settings each logged statement records, as of settings_.version() (loggedStatement).
+  std::vector<std::pair<std::string, std::string>> loggedSettings_;
+  uint64_t loggedSettingsVersion_ = 0;
+  bool loggedSettingsValid_ = false;
+  // Replay: the settings the last replayed statement ran with, applied again only on change.
+  std::optional<std::vector<std::pair<std::string, std::string>>> replayedSettings_;
   std::optional<LoggedStatement> pendingCopyLog_;  // a COPY FROM STDIN waiting for its data
   SnapshotQuery snapshotQuery_;
   Table* snapshotsView_ = nullptr;  // this database's pg_catalog.duet_snapshots

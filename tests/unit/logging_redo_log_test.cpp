@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "logging/log_format.h"
 #include "logging/redo_log.h"
 
 using namespace duet::logging;
@@ -347,4 +348,16 @@ TEST_CASE("redo log empty or missing directory", "[logging]") {
   ReadBack empty = readBack(nested);
   REQUIRE(empty.result.lastLsn == 0);
   REQUIRE(empty.result.stopReason == "");
+}
+
+TEST_CASE("record checksums are CRC32C", "[logging]") {
+  // CRC32C of the 8 LSN bytes then the payload: "123456789" split as 8 + 1 gives the
+  // standard check value 0xE3069283 of CRC-32C.
+  CHECK(duet::logging::recordChecksum("12345678", "9") == 0xE3069283u);
+  CHECK(duet::logging::recordChecksum("12345678", "") != duet::logging::recordChecksum("12345679", ""));
+  std::string long_(1000, 'x');
+  long_[517] = 'y';
+  uint32_t a = duet::logging::recordChecksum("abcdefgh", long_);
+  long_[517] = 'z';
+  CHECK(a != duet::logging::recordChecksum("abcdefgh", long_));
 }
