@@ -58,18 +58,17 @@ uint64_t RedoLog::append(std::string_view payload) {
   // The checksum is computed before taking the mutex, so the writer never waits on it.
   char header[kRecordHeaderBytes];
   encodeRecordHeader(header, lsn, payload);
-  bool writerIdle;
   {
     std::lock_guard lock(mutex_);
-    // The writer waits only while nothing is pending, so only the first record needs a wake.
-    writerIdle = pending_.empty();
     if (error_.empty()) {  // a failed log writes nothing more: don't let pending_ grow
       pending_.append(header, sizeof header);
       pending_.append(payload);
     }
     appendedLsn_.store(lsn, std::memory_order_release);
   }
-  if (writerIdle) writerWake_.notify_one();
+  // No wake-up: the writer comes for pending records when someone waits for them
+  // (whenDurable, flush), or after kBackgroundFlush. A commit nobody waits for
+  // (synchronous_commit off) then costs no thread switch and shares its write with others.
   return lsn;
 }
 
@@ -84,6 +83,7 @@ void RedoLog::whenDurable(uint64_t lsn, std::function<void()> done) {
     // callbacks it covers under it, so none is left behind.
     if (lsn > durableLsn_.load(std::memory_order_relaxed)) {
       waiting_.emplace(lsn, std::move(done));
+      writerWake_.notify_one();
       return;
     }
   }
@@ -93,6 +93,8 @@ void RedoLog::whenDurable(uint64_t lsn, std::function<void()> done) {
 void RedoLog::flush() {
   std::unique_lock lock(mutex_);
   const uint64_t target = appendedLsn_.load(std::memory_order_relaxed);
+  flushWanted_ = true;
+  writerWake_.notify_one();
   durableChanged_.wait(lock, [&] {
     return durableLsn_.load(std::memory_order_relaxed) >= target || !error_.empty();
   });
@@ -125,8 +127,14 @@ void RedoLog::writerLoop() {
   std::vector<std::function<void()>> ready;
   std::unique_lock lock(mutex_);
   for (;;) {
-    writerWake_.wait(lock, [&] { return !pending_.empty() || stopping_; });
-    if (pending_.empty()) return;  // stopping, and everything appended is written
+    writerWake_.wait_for(lock, kBackgroundFlush, [&] {
+      return stopping_ || (!pending_.empty() && (flushWanted_ || !waiting_.empty()));
+    });
+    flushWanted_ = false;
+    if (pending_.empty()) {
+      if (stopping_) return;  // everything appended is written
+      continue;
+    }
     pending_.swap(batch_);
     // append() stores appendedLsn_ under the mutex, so this is the batch's last record.
     const uint64_t batchLastLsn = appendedLsn_.load(std::memory_order_relaxed);

@@ -4,6 +4,7 @@
 // and cuts off a torn or damaged tail. Format: docs/logging.md, "Redo log format".
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -24,6 +25,11 @@ struct LogConfig {
 };
 
 // Payloads longer than this are refused by append and read as corruption.
+// Records nobody waits for are written at the latest this long after they were appended
+// (PostgreSQL's wal_writer_delay, for asynchronous commits): the loss window of
+// synchronous_commit = off.
+inline constexpr std::chrono::milliseconds kBackgroundFlush{10};
+
 inline constexpr uint64_t kMaxPayloadBytes = uint64_t{1} << 30;
 
 class RedoLog {
@@ -80,6 +86,7 @@ class RedoLog {
   std::string pending_;  // framed records not yet taken by the writer
   std::multimap<uint64_t, std::function<void()>> waiting_;  // whenDurable callbacks by LSN
   bool stopping_ = false;
+  bool flushWanted_ = false;  // flush() waits for everything appended
   std::string error_;
 
   std::atomic<uint64_t> appendedLsn_;
