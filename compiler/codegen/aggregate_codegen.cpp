@@ -22,12 +22,6 @@ namespace {
 
 constexpr uint32_t kAggSlot = 32;  // per aggregate: [0,16) value, [16,24) count, [24] has value
 
-std::vector<SqlType> typesOf(const std::vector<plan::ExprPtr>& exprs) {
-  std::vector<SqlType> t;
-  for (const auto& e : exprs) t.push_back(e->type);
-  return t;
-}
-
 // The accumulator type of SUM/AVG over `arg`: wide enough to not overflow where
 // PostgreSQL does not.
 TypeId accumulatorType(AggKind kind, TypeId arg, TypeId result) {

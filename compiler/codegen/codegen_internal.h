@@ -20,6 +20,13 @@ struct Val {
 using Row = std::vector<Val>;
 using Consumer = std::function<void(Row&)>;
 
+// The types of a list of expressions: the layout of the tuple they are stored in.
+inline std::vector<SqlType> typesOf(const std::vector<plan::ExprPtr>& exprs) {
+  std::vector<SqlType> t;
+  for (const auto& e : exprs) t.push_back(e->type);
+  return t;
+}
+
 class Codegen {
  public:
   Codegen(llvm::LLVMContext& ctx, llvm::Module& module, CompiledQuery& out);

@@ -38,6 +38,8 @@ ParallelRun::ParallelRun(QueryContext& leader, Worker worker, uint32_t threads) 
   auto run = [this, worker](uint32_t i) {
     try {
       worker(contexts_[i].get());
+    } catch (const OtherWorkerFailed&) {
+      // The failure that stopped it is already recorded.
     } catch (...) {
       fail(std::current_exception());
     }
@@ -62,15 +64,7 @@ ParallelRun::ParallelRun(QueryContext& leader, Worker worker, uint32_t threads) 
 
 void ParallelRun::fail(std::exception_ptr error) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!error_) {
-    try {
-      std::rethrow_exception(error);
-    } catch (const OtherWorkerFailed&) {
-      return;
-    } catch (...) {
-    }
-    error_ = error;
-  }
+  if (!error_) error_ = error;
   failed_.store(true);
   joinReady_.notify_all();
 }

@@ -1,4 +1,4 @@
-// The precompiled half of parallel aggregation (compiler/codegen/parallel_codegen.cpp):
+// The precompiled half of parallel aggregation (compiler/codegen/aggregate_codegen.cpp):
 // a run of one generated worker function on several threads of a snapshot process, each
 // with a query context of its own, taking morsels (one table chunk each) of the scan that
 // drives the pipeline, sharing hash join tables that the first worker to need one builds,

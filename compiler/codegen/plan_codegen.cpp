@@ -16,16 +16,6 @@ namespace duet::codegen {
 using plan::Node;
 using plan::NodeKind;
 
-namespace {
-
-std::vector<SqlType> typesOf(const std::vector<plan::ExprPtr>& exprs) {
-  std::vector<SqlType> t;
-  for (const auto& e : exprs) t.push_back(e->type);
-  return t;
-}
-
-}  // namespace
-
 // Calls `body` once per row of a chunked table (scan) with the row's values and rowid.
 // With `morsels` (inside a parallel worker), the chunks come from the run one at a time.
 static void scanTable(Codegen& cg, const Table& table, bool morsels,
@@ -39,52 +29,51 @@ static void scanTable(Codegen& cg, const Table& table, bool morsels,
     return b.CreateConstInBoundsGEP1_64(i8, base, offset);
   };
   auto chunkBody = [&](llvm::Value* c) {
-            cg.checkCancel();
-            llvm::Value* chunks = b.CreateLoad(cg.ptrTy_, field(dir, offsetof(ChunkDirectory, chunks)));
-            llvm::Value* chunk = b.CreateLoad(cg.ptrTy_, b.CreateInBoundsGEP(cg.ptrTy_, chunks, c));
-            llvm::Value* used = b.CreateLoad(i32, field(chunk, offsetof(Chunk, used)));
-            llvm::Value* live = b.CreateLoad(cg.ptrTy_, field(chunk, offsetof(Chunk, live)));
-            llvm::Value* rows = nullptr;
-            std::vector<llvm::Value*> values, nulls;
-            if (table.kind() == StorageKind::Row) {
-              rows = b.CreateLoad(cg.ptrTy_, field(chunk, offsetof(Chunk, rows)));
-            } else {
-              llvm::Value* cv = b.CreateLoad(cg.ptrTy_, field(chunk, offsetof(Chunk, columnValues)));
-              llvm::Value* cn = b.CreateLoad(cg.ptrTy_, field(chunk, offsetof(Chunk, columnNulls)));
-              for (size_t col = 0; col < layout.types.size(); ++col) {
-                values.push_back(b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(cg.ptrTy_, cv, col)));
-                nulls.push_back(b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(cg.ptrTy_, cn, col)));
-              }
-            }
-            llvm::Value* chunkBase = b.CreateShl(b.CreateZExt(c, cg.i64Ty_), kChunkShift);
-            cg.loop(b.getInt32(0), [&] { return used; }, [&](llvm::Value* i, llvm::BasicBlock* next) {
-              llvm::Value* i64 = b.CreateZExt(i, cg.i64Ty_);
-              llvm::BasicBlock* isLive = cg.block("live");
-              b.CreateCondBr(b.CreateICmpNE(b.CreateLoad(i8, b.CreateInBoundsGEP(i8, live, i64)), b.getInt8(0)),
-                             isLive, next);
-              b.SetInsertPoint(isLive);
-              Row row;
-              if (rows) {
-                llvm::Value* tuple = b.CreateInBoundsGEP(i8, rows, b.CreateMul(i64, b.getInt64(table.rowStride())));
-                for (size_t col = 0; col < layout.types.size(); ++col) row.push_back(cg.loadField(tuple, layout, col));
-              } else {
-                for (size_t col = 0; col < layout.types.size(); ++col) {
-                  TypeId t = layout.types[col].id;
-                  llvm::Value* vp = b.CreateInBoundsGEP(i8, values[col], b.CreateMul(i64, b.getInt64(physicalSize(t))));
-                  llvm::Value* np = b.CreateInBoundsGEP(i8, nulls[col], i64);
-                  row.push_back(cg.loadValue(vp, np, t));
-                }
-              }
-              body(row, b.CreateOr(chunkBase, i64), next);
-            });
+    cg.checkCancel();
+    llvm::Value* chunks = b.CreateLoad(cg.ptrTy_, field(dir, offsetof(ChunkDirectory, chunks)));
+    llvm::Value* chunk = b.CreateLoad(cg.ptrTy_, b.CreateInBoundsGEP(cg.ptrTy_, chunks, c));
+    llvm::Value* used = b.CreateLoad(i32, field(chunk, offsetof(Chunk, used)));
+    llvm::Value* live = b.CreateLoad(cg.ptrTy_, field(chunk, offsetof(Chunk, live)));
+    llvm::Value* rows = nullptr;
+    std::vector<llvm::Value*> values, nulls;
+    if (table.kind() == StorageKind::Row) {
+      rows = b.CreateLoad(cg.ptrTy_, field(chunk, offsetof(Chunk, rows)));
+    } else {
+      llvm::Value* cv = b.CreateLoad(cg.ptrTy_, field(chunk, offsetof(Chunk, columnValues)));
+      llvm::Value* cn = b.CreateLoad(cg.ptrTy_, field(chunk, offsetof(Chunk, columnNulls)));
+      for (size_t col = 0; col < layout.types.size(); ++col) {
+        values.push_back(b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(cg.ptrTy_, cv, col)));
+        nulls.push_back(b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(cg.ptrTy_, cn, col)));
+      }
+    }
+    llvm::Value* chunkBase = b.CreateShl(b.CreateZExt(c, cg.i64Ty_), kChunkShift);
+    cg.loop(b.getInt32(0), [&] { return used; }, [&](llvm::Value* i, llvm::BasicBlock* next) {
+      llvm::Value* i64 = b.CreateZExt(i, cg.i64Ty_);
+      llvm::BasicBlock* isLive = cg.block("live");
+      b.CreateCondBr(b.CreateICmpNE(b.CreateLoad(i8, b.CreateInBoundsGEP(i8, live, i64)), b.getInt8(0)),
+                     isLive, next);
+      b.SetInsertPoint(isLive);
+      Row row;
+      if (rows) {
+        llvm::Value* tuple = b.CreateInBoundsGEP(i8, rows, b.CreateMul(i64, b.getInt64(table.rowStride())));
+        for (size_t col = 0; col < layout.types.size(); ++col) row.push_back(cg.loadField(tuple, layout, col));
+      } else {
+        for (size_t col = 0; col < layout.types.size(); ++col) {
+          TypeId t = layout.types[col].id;
+          llvm::Value* vp = b.CreateInBoundsGEP(i8, values[col], b.CreateMul(i64, b.getInt64(physicalSize(t))));
+          llvm::Value* np = b.CreateInBoundsGEP(i8, nulls[col], i64);
+          row.push_back(cg.loadValue(vp, np, t));
+        }
+      }
+      body(row, b.CreateOr(chunkBase, i64), next);
+    });
   };
-  llvm::Value* count = nullptr;
   auto chunkCount = [&] { return b.CreateLoad(i32, field(dir, offsetof(ChunkDirectory, count))); };
   if (!morsels) {
     cg.loop(b.getInt32(0), chunkCount, [&](llvm::Value* c, llvm::BasicBlock*) { chunkBody(c); });
     return;
   }
-  count = chunkCount();
+  llvm::Value* count = chunkCount();
   llvm::BasicBlock* head = cg.block("morsel");
   llvm::BasicBlock* work = cg.block("morsel.work");
   llvm::BasicBlock* done = cg.block("morsel.done");
