@@ -43,7 +43,7 @@ struct Chunk {
   uint8_t* rows;              // row store: tuple i at rows + i * Table::rowStride()
   uint8_t** columnValues;     // column store: columnValues[c] + i * physicalSize
   uint8_t** columnNulls;      // column store: columnNulls[c][i] != 0 when NULL
-  bool inExtent;              // its arrays are one block of the table's ChunkExtents
+  bool inExtent;              // its block (all its arrays) is in the table's ChunkExtents, not calloc'd
 };
 
 // What a scan needs: the chunk array of a table. Chunks are never moved or freed while

@@ -13,7 +13,6 @@
 #include <utility>
 
 #include "engine/error.h"
-
 #include "engine/storage/hash_index.h"
 #include "engine/storage/key_ops.h"
 #include "engine/storage/ordered_index.h"
@@ -88,57 +87,47 @@ Table::~Table() {
 
 // ---- chunks -------------------------------------------------------------------------------
 
+// A chunk's arrays lie back to back in one zeroed block, each 64-byte aligned: the live
+// flags, then the rows (row store) or each column's values and NULL flags (column store),
+// after the two arrays of pointers to those. With `block` null this only measures.
+size_t Table::layOutChunk(Chunk* c, uint8_t* block) const {
+  size_t used = 0;
+  auto take = [&](size_t bytes) {
+    uint8_t* p = block ? block + used : nullptr;
+    used += (bytes + 63) / 64 * 64;
+    return p;
+  };
+  c->live = take(kChunkRows);
+  if (kind_ == StorageKind::Row) {
+    c->rows = take(size_t{kChunkRows} * rowStride_);
+    return used;
+  }
+  size_t n = columns_.size();
+  c->columnValues = reinterpret_cast<uint8_t**>(take(n * sizeof(uint8_t*)));
+  c->columnNulls = reinterpret_cast<uint8_t**>(take(n * sizeof(uint8_t*)));
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t* values = take(size_t{kChunkRows} * physicalSize(columns_[i].type.id));
+    uint8_t* nulls = take(kChunkRows);
+    if (block) {
+      c->columnValues[i] = values;
+      c->columnNulls[i] = nulls;
+    }
+  }
+  return used;
+}
+
 Chunk* Table::newChunk() {
   auto* c = static_cast<Chunk*>(callocOrThrow(1, sizeof(Chunk)));
-  size_t n = columns_.size();
-  if (!chunks_.empty()) {
-    // Past the first chunk, one block of the table's huge-page extents holds every array.
-    try {
-      auto piece = [](size_t bytes) { return (bytes + 63) / 64 * 64; };
-      size_t bytes = piece(kChunkRows);
-      if (kind_ == StorageKind::Row) {
-        bytes += piece(size_t{kChunkRows} * rowStride_);
-      } else {
-        bytes += 2 * piece(n * sizeof(uint8_t*));
-        for (size_t i = 0; i < n; ++i)
-          bytes += piece(size_t{kChunkRows} * physicalSize(columns_[i].type.id)) + piece(kChunkRows);
-      }
-      uint8_t* next = extents_->allocate(bytes);
-      auto take = [&](size_t size) {
-        uint8_t* p = next;
-        next += piece(size);
-        return p;
-      };
-      c->inExtent = true;
-      c->live = take(kChunkRows);
-      if (kind_ == StorageKind::Row) {
-        c->rows = take(size_t{kChunkRows} * rowStride_);
-      } else {
-        c->columnValues = reinterpret_cast<uint8_t**>(take(n * sizeof(uint8_t*)));
-        c->columnNulls = reinterpret_cast<uint8_t**>(take(n * sizeof(uint8_t*)));
-        for (size_t i = 0; i < n; ++i) {
-          c->columnValues[i] = take(size_t{kChunkRows} * physicalSize(columns_[i].type.id));
-          c->columnNulls[i] = take(kChunkRows);
-        }
-      }
-    } catch (...) {
-      std::free(c);
-      throw;
-    }
-    return c;
-  }
-  c->live = static_cast<uint8_t*>(callocOrThrow(kChunkRows, 1));
-  if (kind_ == StorageKind::Row) {
-    // calloc of a large block maps fresh zero pages: untouched slots cost no memory.
-    c->rows = static_cast<uint8_t*>(callocOrThrow(kChunkRows, rowStride_));
-  } else {
-    c->columnValues = static_cast<uint8_t**>(callocOrThrow(n ? n : 1, sizeof(uint8_t*)));
-    c->columnNulls = static_cast<uint8_t**>(callocOrThrow(n ? n : 1, sizeof(uint8_t*)));
-    for (size_t i = 0; i < n; ++i) {
-      c->columnValues[i] =
-          static_cast<uint8_t*>(callocOrThrow(kChunkRows, physicalSize(columns_[i].type.id)));
-      c->columnNulls[i] = static_cast<uint8_t*>(callocOrThrow(kChunkRows, 1));
-    }
+  try {
+    size_t bytes = layOutChunk(c, nullptr);
+    // The first chunk comes from calloc (a large block maps fresh zero pages: untouched
+    // slots cost no memory), so a small table takes no 2 MiB page; later ones from the
+    // table's huge-page extents.
+    c->inExtent = !chunks_.empty();
+    layOutChunk(c, c->inExtent ? extents_->allocate(bytes) : static_cast<uint8_t*>(callocOrThrow(1, bytes)));
+  } catch (...) {
+    std::free(c);
+    throw;
   }
   return c;
 }
@@ -152,19 +141,9 @@ void Table::freeChunk(Chunk* c, bool freeLiveStrings) {
       freeStringsNotIn(image.data(), nullptr, rowAt(c, s));
     }
   }
-  // A chunk in the extents goes with them, when the table or its truncated set does.
-  if (!c->inExtent) {
-    if (c->columnValues) {
-      for (size_t i = 0; i < columns_.size(); ++i) {
-        std::free(c->columnValues[i]);
-        std::free(c->columnNulls[i]);
-      }
-    }
-    std::free(c->columnValues);
-    std::free(c->columnNulls);
-    std::free(c->rows);
-    std::free(c->live);
-  }
+  // The block starts with the live flags. One in the extents goes with them, when the
+  // table or its truncated set does.
+  if (!c->inExtent) std::free(c->live);
   std::free(c);
 }
 

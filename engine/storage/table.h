@@ -1,6 +1,7 @@
 // A table's rows and indexes. All calls come from the one executor thread; nothing here
-// locks. Rows live in Chunks (layout.h) that are allocated lazily with malloc/calloc -
-// private anonymous memory, so fork() snapshots see them copy-on-write - and never move
+// locks. Rows live in Chunks (layout.h), each one zeroed block allocated lazily - the first
+// with calloc, later ones from the table's huge-page extents (huge_memory.h): private
+// anonymous memory, so fork() snapshots see them copy-on-write - and never move
 // while the table lives. A slot freed by a committed delete is reused by later inserts,
 // and the strings of deleted or replaced rows are freed at commit, so steady update/delete
 // workloads run in bounded memory.
@@ -101,6 +102,7 @@ class Table {
   struct ChunkSet;  // the chunks and free slots a TRUNCATE sets aside
 
   Chunk* newChunk();
+  size_t layOutChunk(Chunk* chunk, uint8_t* block) const;
   void freeChunk(Chunk* chunk, bool freeLiveStrings);
   Chunk* chunkOf(RowId row) const { return chunks_[row >> kChunkShift]; }
   static uint32_t slotOf(RowId row) { return static_cast<uint32_t>(row & (kChunkRows - 1)); }
