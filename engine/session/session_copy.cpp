@@ -182,10 +182,9 @@ QueryState SqlSession::copyInData(std::string_view data, ResultSink& sink) {
     throw;
   }
   sink.commandComplete(fmt::format("COPY {}", count));
-  if (pendingCopyLog_) {
-    pendingCopyLog_->copyData = std::string(data);
-    logged_.statements.push_back(std::move(*pendingCopyLog_));
-    pendingCopyLog_.reset();
+  if (state->log) {
+    state->log->copyData = std::string(data);
+    logged_.statements.push_back(std::move(*state->log));
   }
   if (!fromSimple) return QueryState::Done;
   QueryState qs = continueQuery(sink);

@@ -98,20 +98,9 @@ bool SqlSession::routeExecute(Portal& p) {
   snapshotQuery_.extended = true;
   // The explicit parameters, as text in this session's settings, which the snapshot's
   // session shares; lifted literals are lifted again from the text there.
-  const PreparedPlan& plan = *p.plan;
-  size_t explicitParams = static_cast<size_t>(p.stmt->parsed.explicitParams);
-  for (size_t i = 0; i < explicitParams; ++i) snapshotQuery_.paramTypeOids.push_back(typeOid(plan.paramTypes[i]));
-  if (explicitParams > 0) {
-    const TupleLayout& layout = plan.compiled->paramLayout;
-    RowEncoder encoder(layout, std::vector<int16_t>(layout.types.size(), 0));
-    encoder.encode(p.params->data(), settings_.typeContext());
-    for (size_t i = 0; i < explicitParams; ++i) {
-      const Field& f = encoder.fields()[i];
-      BindParam param;
-      if (f.len >= 0) param.value = std::string(f.data, static_cast<size_t>(f.len));
-      snapshotQuery_.params.push_back(std::move(param));
-    }
-  }
+  TextParams params = explicitParamsAsText(*p.stmt, *p.plan, p.params->data());
+  snapshotQuery_.paramTypeOids = std::move(params.typeOids);
+  for (auto& value : params.values) snapshotQuery_.params.push_back(BindParam{std::move(value), 0});
   snapshotQuery_.resultFormats = p.formats;
   return true;
 }

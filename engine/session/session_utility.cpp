@@ -100,9 +100,20 @@ const char* dropTag(sql::ObjectType object) {
   return tags[static_cast<int>(object)];
 }
 
-// The command a read-only transaction refuses to run, as PostgreSQL names it
-// (PreventCommandIfReadOnly): a statement that changes the catalog or a table. Null for one
-// a read-only transaction may run.
+const char* isolationName(sql::IsolationLevel level) {
+  switch (level) {
+    case sql::IsolationLevel::ReadUncommitted: return "read uncommitted";
+    case sql::IsolationLevel::ReadCommitted: return "read committed";
+    case sql::IsolationLevel::RepeatableRead: return "repeatable read";
+    case sql::IsolationLevel::Serializable: return "serializable";
+    case sql::IsolationLevel::Default: break;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// PostgreSQL's PreventCommandIfReadOnly names.
 const char* changingCommand(const sql::Stmt& stmt) {
   switch (stmt.kind) {
     case sql::StmtKind::CreateTable: return "CREATE TABLE";
@@ -126,18 +137,6 @@ const char* changingCommand(const sql::Stmt& stmt) {
   }
 }
 
-const char* isolationName(sql::IsolationLevel level) {
-  switch (level) {
-    case sql::IsolationLevel::ReadUncommitted: return "read uncommitted";
-    case sql::IsolationLevel::ReadCommitted: return "read committed";
-    case sql::IsolationLevel::RepeatableRead: return "repeatable read";
-    case sql::IsolationLevel::Serializable: return "serializable";
-    case sql::IsolationLevel::Default: break;
-  }
-  return nullptr;
-}
-
-}  // namespace
 
 void SqlSession::preventInTransactionBlock(std::string_view command) const {
   if (txn_.inTransactionBlock()) {

@@ -166,6 +166,7 @@ void Settings::refreshDerived() {
   typeContext_.extraFloatDigits = std::stoi(values_["extra_float_digits"]);
   idleTimeoutMs_ = parseMs(values_["idle_in_transaction_session_timeout"]);
   statementTimeoutMs_ = parseMs(values_["statement_timeout"]);
+  maxParallelWorkers_ = static_cast<uint32_t>(std::stoul(values_["max_parallel_workers_per_gather"]));
   directCalls_ = values_["duet.direct_calls"] == "on";
   clientMinMessages_ = clientMessageLevel(values_["client_min_messages"]);
   const std::string& routing = values_["duet.snapshot_routing"];

@@ -68,6 +68,7 @@ class Settings {
   const TypeContext& typeContext() const { return typeContext_; }
   int idleInTransactionTimeoutMs() const { return idleTimeoutMs_; }
   int statementTimeoutMs() const { return statementTimeoutMs_; }
+  uint32_t maxParallelWorkersPerGather() const { return maxParallelWorkers_; }
   // duet.direct_calls: off runs routine calls through their plans (PreparedPlan::directCall),
   // so tests and benchmarks can compare both paths on one server.
   bool directCalls() const { return directCalls_; }
@@ -81,8 +82,8 @@ class Settings {
   // Settings whose value differs from the built-in default, as (name, value): what a
   // snapshot's session must be opened with to behave like this one.
   std::vector<std::pair<std::string, std::string>> nonDefaultValues() const;
-  // Moves on whenever a value may have changed (not for transaction_read_only): what is
-  // computed from the values can be kept until then.
+  // Moves on whenever a value may have changed (not for transaction_read_only), from 1 on:
+  // what is computed from the values can be kept until then.
   uint64_t version() const { return version_; }
   // default_transaction_read_only: the access mode each transaction starts in.
   bool defaultTransactionReadOnly() const { return defaultReadOnly_; }
@@ -110,6 +111,7 @@ class Settings {
   TypeContext typeContext_;
   int idleTimeoutMs_ = 0;
   int statementTimeoutMs_ = 0;
+  uint32_t maxParallelWorkers_ = 0;
   bool directCalls_ = true;
   MessageLevel clientMinMessages_ = MessageLevel::Notice;
   SnapshotRouting snapshotRouting_ = SnapshotRouting::Auto;

@@ -416,8 +416,8 @@ QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
     }
     if (engine_.commitLog) {
       if (state == QueryState::CopyIn) {
-        pendingCopyLog_ = loggedStatement(st, params, inputs);
-      } else if (txn_.undo().mark() != mark || changesCatalog(stmt.kind)) {
+        copyIn_->log = loggedStatement(st, params, inputs);
+      } else if (txn_.undo().mark() != mark || changingCommand(stmt)) {
         logged_.statements.push_back(loggedStatement(st, params, inputs));
       }
     }
@@ -430,25 +430,27 @@ QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
   }
 }
 
+SqlSession::TextParams SqlSession::explicitParamsAsText(const Statement& st, const PreparedPlan& plan,
+                                                       const uint8_t* params) const {
+  TextParams out;
+  const TupleLayout& layout = plan.compiled->paramLayout;
+  for (int i = 0; i < st.parsed.explicitParams; ++i) {
+    out.typeOids.push_back(typeOid(plan.paramTypes[i]));
+    if (params[layout.nullOffset(i)]) {
+      out.values.emplace_back(std::nullopt);
+      continue;
+    }
+    std::string text;
+    formatText(layout.types[i], params + layout.offsets[i], text, settings_.typeContext());
+    out.values.emplace_back(std::move(text));
+  }
+  return out;
+}
+
 // ---- the redo log's record of a transaction (docs/logging.md)
 
 SqlSession::StatementInputs SqlSession::statementInputs() {
   return StatementInputs{txn_.statementTimestamp(), *txn_.randomState(), txn_.clock()->readings.size()};
-}
-
-bool SqlSession::changesCatalog(sql::StmtKind kind) {
-  switch (kind) {
-    case sql::StmtKind::CreateTable:
-    case sql::StmtKind::CreateIndex:
-    case sql::StmtKind::AlterTable:
-    case sql::StmtKind::Drop:
-    case sql::StmtKind::Truncate:
-    case sql::StmtKind::CreateDatabase:
-    case sql::StmtKind::CreateRole:
-    case sql::StmtKind::CreateFunction:
-    case sql::StmtKind::DropRoutine: return true;
-    default: return false;
-  }
 }
 
 LoggedStatement SqlSession::loggedStatement(const Statement& st, const uint8_t* params,
@@ -458,21 +460,13 @@ LoggedStatement SqlSession::loggedStatement(const Statement& st, const uint8_t* 
   l.sql = st.sql.substr(stmt.begin, stmt.end - stmt.begin);
   // Lifted literals are in the text; only the extended protocol's $n values are not.
   if (st.plan && params) {
-    const TupleLayout& layout = st.plan->compiled->paramLayout;
-    for (int i = 0; i < st.parsed.explicitParams; ++i) {
-      l.paramTypeOids.push_back(typeOid(st.plan->paramTypes[i]));
-      if (params[layout.nullOffset(i)]) {
-        l.params.emplace_back(std::nullopt);
-        continue;
-      }
-      std::string text;
-      formatText(layout.types[i], params + layout.offsets[i], text, settings_.typeContext());
-      l.params.emplace_back(std::move(text));
-    }
+    TextParams text = explicitParamsAsText(st, *st.plan, params);
+    l.paramTypeOids = std::move(text.typeOids);
+    l.params = std::move(text.values);
   }
   // Settings that would make a replay refuse or stop what once ran are left out. They
   // change rarely: computed again only when some setting did.
-  if (loggedSettingsVersion_ != settings_.version() || !loggedSettingsValid_) {
+  if (loggedSettingsVersion_ != settings_.version()) {
     loggedSettings_.clear();
     for (auto& [name, value] : settings_.nonDefaultValues()) {
       if (name == "statement_timeout" || name == "idle_in_transaction_session_timeout" ||
@@ -481,7 +475,6 @@ LoggedStatement SqlSession::loggedStatement(const Statement& st, const uint8_t* 
       loggedSettings_.emplace_back(name, value);
     }
     loggedSettingsVersion_ = settings_.version();
-    loggedSettingsValid_ = true;
   }
   l.settings = loggedSettings_;
   l.statementTimestamp = inputs.statementTimestamp;
@@ -505,8 +498,8 @@ std::string SqlSession::planKey(const Statement& st) const {
 }
 
 uint32_t SqlSession::parallelThreads() const {
-  int64_t workers = std::stoll(settings_.get("max_parallel_workers_per_gather"));
-  return static_cast<uint32_t>(std::min<int64_t>(1 + workers, engine_.parallelThreads));
+  if (engine_.parallelThreads <= 1) return 1;  // the executor: every statement, no lookup
+  return std::min<uint32_t>(1 + settings_.maxParallelWorkersPerGather(), engine_.parallelThreads);
 }
 
 PlanRequest SqlSession::planRequest(const Statement& st) {

@@ -24,6 +24,11 @@ namespace duet {
 // The CommandComplete tag of a plan's statement: "SELECT n", "INSERT 0 n", "UPDATE n", ...
 std::string commandTag(const PreparedPlan& plan, int64_t rows, int64_t affected);
 
+// The command a read-only transaction refuses to run, as PostgreSQL names it: a utility
+// statement that changes the catalog or a table (CREATE TABLE, DROP FUNCTION, TRUNCATE
+// TABLE, ...). Null for any other. Read-only refusal (25006) and the redo log use it.
+const char* changingCommand(const sql::Stmt& stmt);
+
 class SqlSession final : public Session, public rt::SessionServices {
  public:
   SqlSession(EngineState& engine, Database& db, std::string user, std::string dbName,
@@ -205,7 +210,14 @@ class SqlSession final : public Session, public rt::SessionServices {
     size_t clockReadings;  // clock readings before it began
   };
   StatementInputs statementInputs();
-  static bool changesCatalog(sql::StmtKind kind);
+  // A statement's explicit parameters ($1..$n; lifted literals stay in its text) as text in
+  // this session's settings, with their types: how a snapshot (routeExecute) and the redo
+  // log (loggedStatement) take them.
+  struct TextParams {
+    std::vector<uint32_t> typeOids;
+    std::vector<std::optional<std::string>> values;
+  };
+  TextParams explicitParamsAsText(const Statement& st, const PreparedPlan& plan, const uint8_t* params) const;
   LoggedStatement loggedStatement(const Statement& st, const uint8_t* params, const StatementInputs& inputs);
 
   EngineState& engine_;
@@ -219,11 +231,9 @@ class SqlSession final : public Session, public rt::SessionServices {
   LoggedTransaction logged_;
   // The settings each logged statement records, as of settings_.version() (loggedStatement).
   std::vector<std::pair<std::string, std::string>> loggedSettings_;
-  uint64_t loggedSettingsVersion_ = 0;
-  bool loggedSettingsValid_ = false;
+  uint64_t loggedSettingsVersion_ = 0;  // Settings::version() is never 0
   // Replay: the settings the last replayed statement ran with, applied again only on change.
   std::optional<std::vector<std::pair<std::string, std::string>>> replayedSettings_;
-  std::optional<LoggedStatement> pendingCopyLog_;  // a COPY FROM STDIN waiting for its data
   SnapshotQuery snapshotQuery_;
   Table* snapshotsView_ = nullptr;  // this database's pg_catalog.duet_snapshots
   std::atomic<bool> cancel_ = false;
@@ -248,6 +258,8 @@ class SqlSession final : public Session, public rt::SessionServices {
     std::vector<std::pair<int, std::optional<std::string>>> defaults;
     CopyOptions options;
     UndoLog::Mark mark;
+    // The redo log's entry for this COPY, completed with the data once it succeeds.
+    std::optional<LoggedStatement> log;
   };
   // Runs `query` (one row, one column) and returns its value as text (nullopt for NULL).
   std::optional<std::string> evaluateText(const std::string& query);
