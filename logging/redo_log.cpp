@@ -58,17 +58,21 @@ uint64_t RedoLog::append(std::string_view payload) {
   // The checksum is computed before taking the mutex, so the writer never waits on it.
   char header[kRecordHeaderBytes];
   encodeRecordHeader(header, lsn, payload);
+  bool firstOfBatch;
   {
     std::lock_guard lock(mutex_);
+    firstOfBatch = pending_.empty();
     if (error_.empty()) {  // a failed log writes nothing more: don't let pending_ grow
       pending_.append(header, sizeof header);
       pending_.append(payload);
     }
     appendedLsn_.store(lsn, std::memory_order_release);
   }
-  // No wake-up: the writer comes for pending records when someone waits for them
-  // (whenDurable, flush), or after kBackgroundFlush. A commit nobody waits for
-  // (synchronous_commit off) then costs no thread switch and shares its write with others.
+  // The writer sleeps while nothing is pending: the first record of a batch wakes it, and
+  // it then writes as soon as someone waits (whenDurable, flush), or kBackgroundFlush
+  // later. Commits nobody waits for (synchronous_commit off) share that write: the rest
+  // of the batch costs no thread switch.
+  if (firstOfBatch) writerWake_.notify_one();
   return lsn;
 }
 
@@ -127,9 +131,8 @@ void RedoLog::writerLoop() {
   std::vector<std::function<void()>> ready;
   std::unique_lock lock(mutex_);
   for (;;) {
-    writerWake_.wait_for(lock, kBackgroundFlush, [&] {
-      return stopping_ || (!pending_.empty() && (flushWanted_ || !waiting_.empty()));
-    });
+    writerWake_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+    writerWake_.wait_for(lock, kBackgroundFlush, [&] { return stopping_ || flushWanted_ || !waiting_.empty(); });
     flushWanted_ = false;
     if (pending_.empty()) {
       if (stopping_) return;  // everything appended is written

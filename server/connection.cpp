@@ -1,6 +1,5 @@
 #include "server/connection.h"
 
-#include <functional>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -218,20 +217,20 @@ void Connection::submitBatch() {
     bool close = self->processor_.process(*session, batch, violation, out, self->context_.snapshots, handoff);
     // Messages after one that went to a snapshot wait for its answer.
     std::string rest = handoff ? batch.substr(handoff->consumed) : std::string();
-    auto deliver = std::make_shared<std::function<void()>>(
-        [self, out = std::move(out), close, handoff = std::move(handoff), rest = std::move(rest)]() mutable {
-          if (!rest.empty()) self->input_.insert(0, rest);
-          self->onBatchDone(std::move(out), close, std::move(handoff));
-        });
+    auto deliver = [self, out = std::move(out), close, handoff = std::move(handoff),
+                    rest = std::move(rest)]() mutable {
+      if (!rest.empty()) self->input_.insert(0, rest);
+      self->onBatchDone(std::move(out), close, std::move(handoff));
+    };
     // synchronous_commit: the answers wait until every commit logged so far is durable -
     // the session's own, and any other it may have read (the executor shows a commit to
     // everyone at once, before its log record reaches the disk).
     logging::RedoLog* log = self->context_.log;
     uint64_t logged = log && session->synchronousCommit() ? log->appendedLsn() : 0;
     if (logged > 0 && log->durableLsn() < logged) {
-      log->whenDurable(logged, [self, deliver] { self->post([deliver] { (*deliver)(); }); });
+      log->whenDurable(logged, [self, deliver = std::move(deliver)]() mutable { self->post(std::move(deliver)); });
     } else {
-      self->post([deliver] { (*deliver)(); });
+      self->post(std::move(deliver));
     }
   };
   if (!context_.executor.submit(session_.get(), std::move(task), dataFree)) disconnect();

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -197,6 +198,23 @@ TEST_CASE("redo log whenDurable from another thread while appending", "[logging]
   ReadBack read = readBack(tmp.log());
   REQUIRE(read.result.stopReason == "");
   checkRecords(read, 1, kRecords);
+}
+
+TEST_CASE("redo log writes records nobody waits for within kBackgroundFlush", "[logging]") {
+  // synchronous_commit off: no whenDurable, no flush; the writer comes for them anyway.
+  TempDir dir;
+  RedoLog log(testConfig(dir.log()), 1);
+  for (uint64_t lsn = 1; lsn <= 3; ++lsn) log.append(payloadFor(lsn));
+  auto deadline = std::chrono::steady_clock::now() + 20 * kBackgroundFlush;
+  while (log.durableLsn() < 3 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(kBackgroundFlush / 4);
+  CHECK(log.durableLsn() == 3);
+  // And again after the writer went idle.
+  log.append(payloadFor(4));
+  deadline = std::chrono::steady_clock::now() + 20 * kBackgroundFlush;
+  while (log.durableLsn() < 4 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(kBackgroundFlush / 4);
+  CHECK(log.durableLsn() == 4);
 }
 
 TEST_CASE("redo log reopened after close continues the LSNs", "[logging]") {
