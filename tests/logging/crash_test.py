@@ -20,7 +20,6 @@ Usage: crash_test.py DUETD_BINARY [ROUNDS]
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,9 @@ import threading
 import time
 
 import psycopg
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import duetd_process  # noqa: E402 - tests/, for the shared server start
 
 DUETD = sys.argv[1]
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 8
@@ -38,30 +40,11 @@ ACCOUNTS = 20
 START_BALANCE = 1000
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 class Server:
     def __init__(self, data):
         self.data = data
-        self.port = free_port()
-        self.proc = subprocess.Popen([DUETD, "--listen", "127.0.0.1", "--port", str(self.port),
-                                     "--data-dir", data], stdout=subprocess.PIPE,
-                                    stderr=subprocess.STDOUT, text=True)
-        deadline = time.time() + 120
-        while True:
-            try:
-                self.connect().close()
-                return
-            except psycopg.OperationalError:
-                if time.time() > deadline or self.proc.poll() is not None:
-                    raise RuntimeError("duetd did not start: " + (self.proc.stdout.read() or ""))
-                time.sleep(0.1)
+        self.proc, self.port = duetd_process.start(DUETD, data, timeout=120, stdout=subprocess.PIPE,
+                                                   stderr=subprocess.STDOUT, text=True)
 
     def connect(self):
         return psycopg.connect(f"host=127.0.0.1 port={self.port} dbname=postgres user=postgres "

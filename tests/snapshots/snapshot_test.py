@@ -24,6 +24,9 @@ import traceback
 import psycopg
 from psycopg import errors
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import duetd_process  # noqa: E402 - tests/, for the shared server start
+
 DUETD = sys.argv[1]
 # A statement that runs until something stops it: 27 billion rows of a triple cross join.
 ENDLESS = "SELECT count(*) FROM spin a, spin b, spin c"
@@ -31,23 +34,9 @@ ENDLESS = "SELECT count(*) FROM spin a, spin b, spin c"
 
 class Server:
     def __init__(self, *flags):
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        self.port = s.getsockname()[1]
-        s.close()
         self.data = tempfile.mkdtemp(prefix="duet-snap-")
-        self.proc = subprocess.Popen([DUETD, "--listen", "127.0.0.1", "--port", str(self.port),
-                                      "--data-dir", self.data, *flags],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 60
-        while True:
-            try:
-                self.connect().close()
-                break
-            except psycopg.OperationalError:
-                if time.time() > deadline or self.proc.poll() is not None:
-                    raise RuntimeError("duetd did not start")
-                time.sleep(0.2)
+        self.proc, self.port = duetd_process.start(DUETD, self.data, *flags, stdout=subprocess.DEVNULL,
+                                                   stderr=subprocess.DEVNULL)
 
     def connect(self, **kwargs):
         return psycopg.connect(f"host=127.0.0.1 port={self.port} dbname=postgres user=postgres "
