@@ -217,6 +217,13 @@ class Engine {
   // Recovery, before any session: runs a logged transaction's record again. Throws
   // SqlError when it fails (the state would no longer be the one that was logged).
   virtual void replayTransaction(std::string_view record) { (void)record; }
+  // Archives (docs/logging.md): the whole database as records that replayTransaction loads
+  // into a fresh engine, in order: roles, databases, tables, routines, rows, indexes. Run
+  // in a process forked between two transactions (changesPending() false), where nothing
+  // changes while it reads; emit gets each record and may throw to stop.
+  virtual void writeArchive(const std::function<void(std::string record)>& emit) { (void)emit; }
+  // True while a transaction on this (executor) thread has uncommitted changes.
+  virtual bool changesPending() const { return false; }
 };
 
 }  // namespace duet

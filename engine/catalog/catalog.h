@@ -144,6 +144,10 @@ class Catalog {
 
   uint32_t nextOid() { return nextOid_++; }
 
+  // Everything, for archives (engine/session/archive_dump.cpp).
+  const std::map<std::string, std::shared_ptr<Database>>& databases() const { return databases_; }
+  const std::map<std::string, Role>& roles() const { return roles_; }
+
  private:
   Schema& resolveSchema(const Database& db, const std::string& schemaName) const;
   void checkReplacement(const RoutineInfo& old, const RoutineInfo& replacement) const;

@@ -259,6 +259,8 @@ const std::vector<SettingDef>& settingDefinitions() {
         {"application_name", "", true, false, nullptr,
          "Sets the application name to be reported in statistics and logs."},
         {"bytea_output", "hex", false, false, byteaOutput, "Sets the output format for bytea."},
+        {"check_function_bodies", "on", false, false, boolValue,
+         "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE."},
         {"client_encoding", "UTF8", true, false, clientEncoding,
          "Sets the client's character set encoding."},
         {"client_min_messages", "notice", false, false, clientMinMessages,

@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 
+#include "engine/session/archive_dump.h"
 #include "engine/session/engine_state.h"
 #include "compiler/codegen/jit.h"
 #include "engine/session/sql_session.h"
@@ -62,6 +63,10 @@ class SqlEngine final : public Engine {
     replaySessions_.clear();  // recovery is over
     state_.commitLog = std::move(append);
   }
+
+  void writeArchive(const std::function<void(std::string)>& emit) override { dumpArchive(state_, emit); }
+
+  bool changesPending() const override { return UndoLog::withChanges() > 0; }
 
   uint64_t commitCount() const override { return state_.commitCount.load(std::memory_order_acquire); }
 

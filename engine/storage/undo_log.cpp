@@ -11,6 +11,8 @@
 
 namespace duet {
 
+thread_local size_t UndoLog::withChanges_ = 0;
+
 UndoLog::~UndoLog() { rollback(); }
 
 void UndoLog::refuseWrite(const char* command) {
@@ -19,11 +21,11 @@ void UndoLog::refuseWrite(const char* command) {
 }
 
 void UndoLog::recordInsert(Table* table, RowId row) {
-  records_.push_back({Kind::Insert, table, row, nullptr});
+  push({Kind::Insert, table, row, nullptr});
 }
 
 void UndoLog::recordUpdate(Table* table, RowId row, uint8_t* images) {
-  records_.push_back({Kind::Update, table, row, images});
+  push({Kind::Update, table, row, images});
 }
 
 uint8_t* UndoLog::imageSpace(size_t bytes) {
@@ -48,13 +50,13 @@ void UndoLog::releaseImagesIfEmpty() {
 }
 
 void UndoLog::recordErase(Table* table, RowId row, const Chunk* chunk) {
-  records_.push_back({Kind::Erase, table, row, const_cast<Chunk*>(chunk)});
+  push({Kind::Erase, table, row, const_cast<Chunk*>(chunk)});
 }
 
 void UndoLog::recordAction(std::function<void()> undo, std::function<void()> onCommit) {
   auto* action = new Action{std::move(undo), std::move(onCommit)};
   try {
-    records_.push_back({Kind::Action, nullptr, 0, action});
+    push({Kind::Action, nullptr, 0, action});
   } catch (...) {
     delete action;
     throw;
@@ -62,6 +64,7 @@ void UndoLog::recordAction(std::function<void()> undo, std::function<void()> onC
 }
 
 void UndoLog::rollbackTo(Mark m) {
+  bool had = !records_.empty();
   while (records_.size() > m) {
     Record r = records_.back();
     records_.pop_back();
@@ -77,10 +80,12 @@ void UndoLog::rollbackTo(Mark m) {
       }
     }
   }
+  if (had) noteEmptied();
   releaseImagesIfEmpty();
 }
 
 void UndoLog::commit() {
+  bool had = !records_.empty();
   // Oldest first: a row's earlier changes release what they replaced before later ones do.
   for (Record& r : records_) {
     switch (r.kind) {
@@ -96,6 +101,7 @@ void UndoLog::commit() {
     }
   }
   records_.clear();
+  if (had) noteEmptied();
   releaseImagesIfEmpty();
 }
 

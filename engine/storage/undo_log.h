@@ -33,6 +33,11 @@ class UndoLog {
   void commit();
   bool empty() const { return records_.empty(); }
   size_t size() const { return records_.size(); }
+  // Undo logs of this thread that hold uncommitted changes now. Zero on the executor thread
+  // means no transaction is halfway: a fork() then sees only committed states (an archive
+  // must, docs/logging.md). An implicit extended-protocol transaction whose Sync has not
+  // come yet holds changes without holding the executor, so this is the only sure test.
+  static size_t withChanges() { return withChanges_; }
 
   // The transaction is read-only (BEGIN READ ONLY, default_transaction_read_only): the
   // session sets this for it and clears it when it ends. Row changes that compiled code
@@ -69,6 +74,14 @@ class UndoLog {
     void* payload;  // Update: images; Erase: the Chunk; Action: Action*
   };
   void releaseImagesIfEmpty();
+  void push(const Record& r) {
+    if (records_.empty()) ++withChanges_;
+    records_.push_back(r);
+  }
+  void noteEmptied() {
+    if (records_.empty() && withChanges_ > 0) --withChanges_;
+  }
+  static thread_local size_t withChanges_;
   [[noreturn]] static void refuseWrite(const char* command);
 
   std::vector<Record> records_;
