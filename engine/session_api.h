@@ -180,6 +180,9 @@ class Session {
   virtual SnapshotQuery takeSnapshotQuery() { return {}; }
   // synchronous_commit is not off: answers wait for the redo log to be durable.
   virtual bool synchronousCommit() const { return true; }
+  // A CHECKPOINT ran since the last call: the server writes an archive
+  // (docs/logging.md), and the answer waits for it.
+  virtual bool takeCheckpointRequest() { return false; }
 };
 
 // One live snapshot process, as pg_catalog.duet_snapshots lists it.

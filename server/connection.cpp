@@ -218,20 +218,41 @@ void Connection::submitBatch() {
     // Messages after one that went to a snapshot wait for its answer.
     std::string rest = handoff ? batch.substr(handoff->consumed) : std::string();
     auto deliver = [self, out = std::move(out), close, handoff = std::move(handoff),
-                    rest = std::move(rest)]() mutable {
+                    rest = std::move(rest)](std::string notice) mutable {
       if (!rest.empty()) self->input_.insert(0, rest);
-      self->onBatchDone(std::move(out), close, std::move(handoff));
+      self->onBatchDone(notice + out, close, std::move(handoff));
     };
     // synchronous_commit: the answers wait until every commit logged so far is durable -
     // the session's own, and any other it may have read (the executor shows a commit to
     // everyone at once, before its log record reaches the disk).
     logging::RedoLog* log = self->context_.log;
     uint64_t logged = log && session->synchronousCommit() ? log->appendedLsn() : 0;
-    if (logged > 0 && log->durableLsn() < logged) {
-      log->whenDurable(logged, [self, deliver = std::move(deliver)]() mutable { self->post(std::move(deliver)); });
-    } else {
-      self->post(std::move(deliver));
+    auto whenDurable = [self, log, logged, deliver = std::move(deliver)](std::string notice) mutable {
+      if (logged > 0 && log->durableLsn() < logged) {
+        log->whenDurable(logged, [self, deliver = std::move(deliver), notice = std::move(notice)]() mutable {
+          self->post([deliver = std::move(deliver), notice = std::move(notice)]() mutable { deliver(notice); });
+        });
+      } else {
+        self->post([deliver = std::move(deliver), notice = std::move(notice)]() mutable { deliver(notice); });
+      }
+    };
+    // CHECKPOINT answers once its archive is in place. Inside a transaction block the
+    // archive must wait for the block's end, which the client can only send after this
+    // answer: there it is asked for without waiting.
+    snapshot::Checkpointer* checkpointer = self->context_.checkpointer;
+    if (session->takeCheckpointRequest() && checkpointer) {
+      if (session->txnStatus() != TxnStatus::Idle) {
+        checkpointer->request(nullptr);
+      } else {
+        checkpointer->request([whenDurable = std::move(whenDurable)](const std::string& error) mutable {
+          std::string notice;
+          if (!error.empty()) writeNotice(notice, Notice::make("WARNING", "58000", "checkpoint request failed: " + error));
+          whenDurable(std::move(notice));
+        });
+        return;
+      }
     }
+    whenDurable({});
   };
   if (!context_.executor.submit(session_.get(), std::move(task), dataFree)) disconnect();
 }

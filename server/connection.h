@@ -20,6 +20,7 @@
 #include "server/message_processor.h"
 #include "server/session_registry.h"
 #include "logging/redo_log.h"
+#include "snapshot/checkpointer.h"
 #include "snapshot/snapshot_manager.h"
 
 namespace duet::wire {
@@ -33,6 +34,8 @@ struct ServerContext {
   // The redo log: a batch's answers leave only once the log is durable as far as it was
   // when the batch ended (docs/logging.md). Null: no log (nothing waits).
   logging::RedoLog* log = nullptr;
+  // CHECKPOINT's answer waits for the archive it asked for (docs/logging.md). Null: none.
+  snapshot::Checkpointer* checkpointer = nullptr;
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {

@@ -18,8 +18,10 @@
 
 #include "engine/exec/executor.h"
 #include "engine/session/sql_engine.h"
+#include "logging/recovery.h"
 #include "logging/redo_log.h"
 #include "server/server.h"
+#include "snapshot/checkpointer.h"
 
 namespace {
 
@@ -43,22 +45,26 @@ void restartWithHugePageMalloc(char** argv) {
   std::perror("duetd: could not restart with huge-page malloc");
 }
 
-// Recovery (docs/logging.md): every logged transaction runs again, in commit order, before
-// anyone connects; then the log is opened for new commits after its last good record.
-std::unique_ptr<duet::logging::RedoLog> recover(duet::Engine& engine, const std::string& logDir) {
-  auto started = std::chrono::steady_clock::now();
-  duet::logging::ReadResult read = duet::logging::readLog(logDir, 0, [&](uint64_t lsn, std::string_view record) {
-    try {
-      engine.replayTransaction(record);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(fmt::format("recovery failed at log record {}: {}", lsn, e.what()));
-    }
-  });
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  std::printf("duetd: recovered %llu transactions from %s in %.0f ms%s%s\n",
-              static_cast<unsigned long long>(read.records), logDir.c_str(), ms,
-              read.stopReason.empty() ? "" : "; the log ended early: ", read.stopReason.c_str());
-  auto log = std::make_unique<duet::logging::RedoLog>(duet::logging::LogConfig{logDir}, read.lastLsn + 1);
+// Recovery (docs/logging.md): the newest archive, then the log after it, before anyone
+// connects; then the log opens for new commits after the newest LSN recovered.
+std::unique_ptr<duet::logging::RedoLog> recover(duet::Engine& engine, const std::string& dataDir,
+                                                 uint64_t& archiveLsn, uint64_t& replayed) {
+  std::string archiveDir = (std::filesystem::path(dataDir) / "archive").string();
+  std::string logDir = (std::filesystem::path(dataDir) / "log").string();
+  duet::logging::RecoveryReport r = duet::logging::recover(engine, archiveDir, logDir);
+  for (const auto& damaged : r.damagedArchives)
+    std::printf("duetd: archive %s is damaged; it was renamed *.damaged\n", damaged.c_str());
+  if (!r.archivePath.empty()) {
+    std::printf("duetd: loaded archive %s (LSN %llu, %llu records, %.1f MB) in %.0f ms\n", r.archivePath.c_str(),
+                static_cast<unsigned long long>(r.archiveLsn), static_cast<unsigned long long>(r.archiveRecords),
+                static_cast<double>(r.archiveBytes) / 1e6, r.archiveMillis);
+  }
+  std::printf("duetd: replayed %llu transactions from %s in %.0f ms%s%s\n",
+              static_cast<unsigned long long>(r.replayed), logDir.c_str(), r.replayMillis,
+              r.logStop.empty() ? "" : "; the log ended early: ", r.logStop.c_str());
+  archiveLsn = r.archiveLsn;
+  replayed = r.replayed;
+  auto log = std::make_unique<duet::logging::RedoLog>(duet::logging::LogConfig{logDir}, r.lastLsn + 1);
   engine.setCommitLog([log = log.get()](std::string record) { return log->append(record); });
   return log;
 }
@@ -99,6 +105,17 @@ int main(int argc, char** argv) {
                  "log committed transactions to DATADIR/log and recover from it at start "
                  "(docs/logging.md); false keeps data in memory only")
       ->capture_default_str();
+  duet::snapshot::CheckpointConfig checkpoint;
+  int checkpointTimeoutSeconds = 300;
+  uint64_t maxWalSizeMb = 1024;
+  app.add_option("--checkpoint-timeout", checkpointTimeoutSeconds,
+                 "seconds between archives while transactions commit (PostgreSQL's checkpoint_timeout)")
+      ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
+  app.add_option("--max-wal-size", maxWalSizeMb,
+                 "MB of redo log after which an archive is written (PostgreSQL's max_wal_size)")
+      ->check(CLI::Range(1, 1 << 30))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   engineConfig.snapshots = serverConfig.snapshots;
 
@@ -115,10 +132,24 @@ int main(int argc, char** argv) {
     // Recovery (docs/logging.md): every logged transaction runs again, in commit order,
     // before anyone connects; then new commits are logged after the last good record.
     std::unique_ptr<duet::logging::RedoLog> log;
-    if (redoLog) log = recover(*engine, (std::filesystem::path(engineConfig.dataDir) / "log").string());
+    uint64_t archiveLsn = 0;
+    uint64_t replayed = 0;
+    if (redoLog) log = recover(*engine, engineConfig.dataDir, archiveLsn, replayed);
     duet::Executor executor;
     executor.start();
-    duet::Server server(*engine, executor, serverConfig, log.get());
+    // Archives (checkpoints): forked from the executor, so created after it and destroyed
+    // after it stops (declared after it).
+    std::unique_ptr<duet::snapshot::Checkpointer> checkpointer;
+    if (log) {
+      checkpoint.archiveDir = (std::filesystem::path(engineConfig.dataDir) / "archive").string();
+      checkpoint.interval = std::chrono::seconds(checkpointTimeoutSeconds);
+      checkpoint.logBytes = maxWalSizeMb << 20;
+      checkpoint.nice = serverConfig.snapshot.nice;
+      checkpointer = std::make_unique<duet::snapshot::Checkpointer>(*engine, executor, *log, checkpoint, archiveLsn);
+      // As PostgreSQL ends recovery with a checkpoint: the next start need not replay again.
+      if (replayed > 0) checkpointer->request(nullptr);
+    }
+    duet::Server server(*engine, executor, serverConfig, log.get(), checkpointer.get());
     server.start();
     std::printf("duetd listening on %s:%u\n", serverConfig.listenAddress.c_str(),
                 unsigned(server.port()));

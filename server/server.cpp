@@ -7,11 +7,13 @@ namespace duet {
 
 namespace asio = boost::asio;
 
-Server::Server(Engine& engine, Executor& executor, ServerConfig config, logging::RedoLog* log)
+Server::Server(Engine& engine, Executor& executor, ServerConfig config, logging::RedoLog* log,
+               snapshot::Checkpointer* checkpointer)
     : config_(std::move(config)),
       executor_(executor),
+      checkpointer_(checkpointer),
       maintenanceTimer_(io_),
-      context_{engine, executor, registry_, io_, nullptr, log},
+      context_{engine, executor, registry_, io_, nullptr, log, checkpointer},
       acceptor_(asio::make_strand(io_)) {
   if (config_.snapshots) {
     snapshots_ = std::make_unique<snapshot::SnapshotManager>(engine, config_.snapshot);
@@ -38,7 +40,7 @@ void Server::start() {
   boundPort_ = acceptor_.local_endpoint().port();
   work_.emplace(io_.get_executor());
   accept();
-  if (snapshots_) maintainSnapshots();
+  if (snapshots_ || checkpointer_) maintain();
   started_ = true;
   for (int i = 0; i < std::max(1, config_.ioThreads); ++i) threads_.emplace_back([this] { io_.run(); });
 }
@@ -60,12 +62,13 @@ void Server::accept() {
   });
 }
 
-void Server::maintainSnapshots() {
+void Server::maintain() {
   maintenanceTimer_.expires_after(std::chrono::milliseconds(100));
   maintenanceTimer_.async_wait([this](const boost::system::error_code& ec) {
     if (ec || stopping_) return;
-    snapshots_->maintain();
-    maintainSnapshots();
+    if (snapshots_) snapshots_->maintain();
+    if (checkpointer_) checkpointer_->tick();
+    maintain();
   });
 }
 

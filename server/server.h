@@ -18,6 +18,7 @@
 #include "engine/session_api.h"
 #include "server/connection.h"
 #include "server/session_registry.h"
+#include "snapshot/checkpointer.h"
 #include "snapshot/snapshot_manager.h"
 
 namespace duet {
@@ -37,8 +38,10 @@ struct ServerConfig {
 class Server {
  public:
   // The executor must be running from start() until stop() has returned.
-  // `log`: the redo log commits are acknowledged against (null: none).
-  Server(Engine& engine, Executor& executor, ServerConfig config, logging::RedoLog* log = nullptr);
+  // `log`: the redo log commits are acknowledged against (null: none). `checkpointer`:
+  // writes archives for CHECKPOINT and when due (null: none).
+  Server(Engine& engine, Executor& executor, ServerConfig config, logging::RedoLog* log = nullptr,
+         snapshot::Checkpointer* checkpointer = nullptr);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -52,14 +55,16 @@ class Server {
 
  private:
   void accept();
-  // Every 100 ms: snapshots nobody needs end, ended ones are reaped.
-  void maintainSnapshots();
+  // Every 100 ms: snapshots nobody needs end, ended ones are reaped; a checkpoint due starts,
+  // a finished one is reaped.
+  void maintain();
 
   ServerConfig config_;
   Executor& executor_;
   boost::asio::io_context io_;
   wire::SessionRegistry registry_;
   std::unique_ptr<snapshot::SnapshotManager> snapshots_;
+  snapshot::Checkpointer* checkpointer_;
   boost::asio::steady_timer maintenanceTimer_;
   wire::ServerContext context_;
   boost::asio::ip::tcp::acceptor acceptor_;

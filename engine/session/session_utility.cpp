@@ -212,7 +212,10 @@ QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
       if (!stmt.as<sql::VacuumStmt>().isAnalyze) preventInTransactionBlock("VACUUM");
       sink.commandComplete(stmt.as<sql::VacuumStmt>().isAnalyze ? "ANALYZE" : "VACUUM");
       break;
-    case sql::StmtKind::Checkpoint: sink.commandComplete("CHECKPOINT"); break;
+    case sql::StmtKind::Checkpoint:
+      checkpointRequested_ = true;
+      sink.commandComplete("CHECKPOINT");
+      break;
     case sql::StmtKind::Discard: {
       const auto& s = stmt.as<sql::DiscardStmt>();
       if (s.target == "all") {

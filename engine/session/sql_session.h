@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include <utility>
 
 #include "compiler/parser/parser.h"
 #include "compiler/plpgsql/plpgsql.h"
@@ -37,6 +38,7 @@ class SqlSession final : public Session, public rt::SessionServices {
 
   QueryState simpleQuery(std::string_view sql, ResultSink& sink) override;
   bool synchronousCommit() const override { return settings_.get("synchronous_commit") != "off"; }
+  bool takeCheckpointRequest() override { return std::exchange(checkpointRequested_, false); }
   // Recovery: runs one logged transaction again with the inputs it ran with.
   void replay(const LoggedTransaction& t);
   QueryState copyInData(std::string_view data, ResultSink& sink) override;
@@ -225,6 +227,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   std::string user_, dbName_;
   Settings settings_;
   TransactionState txn_;
+  bool checkpointRequested_ = false;
   // EngineState::commitCount at connection, then after each of this session's write
   // commits: no snapshot older than that may serve it.
   uint64_t lastCommit_ = 0;

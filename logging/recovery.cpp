@@ -1,0 +1,80 @@
+#include "logging/recovery.h"
+
+#include <chrono>
+#include <filesystem>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "logging/archive_file.h"
+#include "logging/log_format.h"
+#include "logging/redo_log.h"
+
+namespace duet::logging {
+namespace {
+
+double millisSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+RecoveryReport recover(Engine& engine, const std::string& archiveDir, const std::string& logDir) {
+  RecoveryReport report;
+  removeUnfinishedArchives(archiveDir);
+  for (const ArchiveFile& archive : listArchives(archiveDir)) {
+    auto started = std::chrono::steady_clock::now();
+    ArchiveLoad load = loadArchive(archive.path, [&](std::string_view record) {
+      try {
+        engine.replayTransaction(record);
+      } catch (const std::exception& e) {
+        throw std::runtime_error(fmt::format("recovery failed loading {}: {}", archive.path, e.what()));
+      }
+    });
+    if (load.damage.empty()) {
+      report.archivePath = archive.path;
+      report.archiveLsn = archive.lsn;
+      report.archiveRecords = load.records;
+      report.archiveBytes = load.bytes;
+      report.archiveMillis = millisSince(started);
+      break;
+    }
+    // Nothing of it was loaded. Renamed so that no later start, and no checkpoint counting
+    // the archives it keeps, takes it for a good one.
+    report.damagedArchives.push_back(archive.path + ": " + load.damage);
+    std::filesystem::rename(archive.path, archive.path + ".damaged");
+    syncDirectory(archiveDir);
+  }
+
+  auto started = std::chrono::steady_clock::now();
+  uint64_t expected = report.archiveLsn + 1;
+  ReadResult read = readLog(logDir, report.archiveLsn, [&](uint64_t lsn, std::string_view record) {
+    if (lsn != expected) {
+      throw std::runtime_error(fmt::format(
+          "recovery failed: the redo log goes on at LSN {}, but {} needs it from LSN {}", lsn,
+          report.archivePath.empty() ? std::string("a start without an archive") : report.archivePath, expected));
+    }
+    ++expected;
+    try {
+      engine.replayTransaction(record);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(fmt::format("recovery failed at log record {}: {}", lsn, e.what()));
+    }
+  });
+  report.replayed = read.records;
+  report.replayMillis = millisSince(started);
+  report.logStop = read.stopReason;
+  report.lastLsn = std::max(read.lastLsn, report.archiveLsn);
+  if (read.lastLsn < report.archiveLsn) {
+    // The archive holds commits whose log records never became durable (a crash right after
+    // it was written). Every record the log has is in the archive too; the segments go, so
+    // that the log goes on after the archive's LSN without a gap, which a later recovery
+    // would take for damage.
+    std::vector<SegmentFile> segments = listSegments(logDir);
+    for (const SegmentFile& segment : segments) std::filesystem::remove(segment.path);
+    if (!segments.empty()) syncDirectory(logDir);
+  }
+  return report;
+}
+
+}  // namespace duet::logging

@@ -1,0 +1,31 @@
+// Recovery at startup (docs/logging.md, "Recovery"): the newest archive that checks out
+// whole is loaded (a damaged one is renamed *.damaged and the one before it is tried), then
+// the log after its LSN is replayed, stopping cleanly at a torn or damaged tail.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/session_api.h"
+
+namespace duet::logging {
+
+struct RecoveryReport {
+  std::string archivePath;  // empty: none loaded (the whole log was replayed)
+  uint64_t archiveLsn = 0;
+  uint64_t archiveRecords = 0;
+  uint64_t archiveBytes = 0;
+  double archiveMillis = 0;
+  std::vector<std::string> damagedArchives;  // "path: what was wrong"
+  uint64_t replayed = 0;     // log records replayed after the archive
+  double replayMillis = 0;
+  std::string logStop;       // why the log ended early (its tail was cut there); empty at a clean end
+  uint64_t lastLsn = 0;      // the newest LSN recovered: the log goes on after it
+};
+
+// Loads DATADIR/archive and replays DATADIR/log into the (fresh) engine. Throws
+// std::runtime_error when what the files hold cannot be brought back: a record that fails
+// to replay, or log records missing between the archive and the log.
+RecoveryReport recover(Engine& engine, const std::string& archiveDir, const std::string& logDir);
+
+}  // namespace duet::logging

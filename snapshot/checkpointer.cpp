@@ -1,0 +1,191 @@
+#include "snapshot/checkpointer.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+
+#include "logging/archive_file.h"
+
+namespace duet::snapshot {
+namespace {
+
+// Archives kept: the newest, and the one before it for when the newest turns out damaged.
+constexpr size_t kArchivesKept = 2;
+
+// The child: the executor thread's image as of the fork, nothing else running. It writes
+// the archive and exits; its exit status is all the parent learns (errors go to stderr,
+// which it shares with the server).
+[[noreturn]] void writeArchiveChild(Engine& engine, const CheckpointConfig& config, uint64_t lsn, pid_t parent) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(2);
+  ::prctl(PR_SET_NAME, "duet-archive");
+  // Clients' sockets and the log's files stay the server's alone.
+  ::close_range(3, ~0U, 0);
+  sigset_t none;
+  sigemptyset(&none);
+  ::pthread_sigmask(SIG_SETMASK, &none, nullptr);
+  ::signal(SIGINT, SIG_DFL);
+  ::signal(SIGTERM, SIG_DFL);
+  ::setpriority(PRIO_PROCESS, 0, config.nice);
+  try {
+    logging::ArchiveWriter writer(config.archiveDir, lsn);
+    engine.writeArchive([&](std::string record) { writer.add(record); });
+    writer.finish();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "duetd: the archive at LSN %llu failed: %s\n", static_cast<unsigned long long>(lsn), e.what());
+    std::fflush(stderr);
+    ::_exit(1);
+  }
+  ::_exit(0);
+}
+
+}  // namespace
+
+Checkpointer::Checkpointer(Engine& engine, Executor& executor, logging::RedoLog& log, CheckpointConfig config,
+                           uint64_t lastArchiveLsn)
+    : engine_(engine), executor_(executor), log_(log), config_(std::move(config)), lastLsn_(lastArchiveLsn),
+      lastTime_(std::chrono::steady_clock::now()) {
+  stats_.lastLsn = lastArchiveLsn;
+}
+
+Checkpointer::~Checkpointer() {
+  std::lock_guard lock(mutex_);
+  if (child_ > 0) {
+    ::kill(child_, SIGKILL);
+    while (::waitpid(child_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
+}
+
+void Checkpointer::request(std::function<void(const std::string&)> done) {
+  {
+    std::lock_guard lock(mutex_);
+    wanted_ = true;
+    if (done) queued_.push_back(std::move(done));
+  }
+  tick();
+}
+
+bool Checkpointer::due(std::chrono::steady_clock::time_point now) const {
+  if (wanted_) return true;
+  if (log_.appendedLsn() <= lastLsn_ || now - lastFailure_ < config_.retryAfterFailure) return false;
+  return now - lastTime_ >= config_.interval || log_.bytesWritten() - lastLogBytes_ >= config_.logBytes;
+}
+
+void Checkpointer::tick() {
+  std::vector<Waiter> done;
+  bool ok = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (child_ > 0) {
+      int status = 0;
+      pid_t r = ::waitpid(child_, &status, WNOHANG);
+      if (r == child_ || (r < 0 && errno == ECHILD)) {
+        ok = r == child_ && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        done = finished(ok);
+      }
+    }
+    if (child_ < 0 && !submitted_ && due(std::chrono::steady_clock::now())) {
+      // Queued behind any transaction block holding the executor: it runs between two
+      // transactions.
+      submitted_ = executor_.submit(nullptr, [this] { startOnExecutor(); });
+    }
+  }
+  std::string error = ok ? "" : "could not write the archive (see the server log)";
+  for (auto& waiter : done) waiter(error);
+}
+
+void Checkpointer::startOnExecutor() {
+  std::vector<Waiter> done;
+  uint64_t lsn = 0;
+  bool upToDate = false;
+  {
+    std::lock_guard lock(mutex_);
+    submitted_ = false;
+    // An implicit extended-protocol transaction still waiting for its Sync: try again at
+    // the next tick rather than archive half of it.
+    if (engine_.changesPending()) return;
+    lsn = log_.appendedLsn();
+    wanted_ = false;
+    upToDate = lsn <= lastLsn_;
+    if (upToDate) {
+      // Nothing committed since the newest archive: it already holds everything.
+      done.swap(queued_);
+      lastTime_ = std::chrono::steady_clock::now();
+    }
+  }
+  if (!upToDate) {
+    auto started = std::chrono::steady_clock::now();
+    uint64_t logBytes = log_.bytesWritten();
+    pid_t parent = ::getpid();
+    pid_t pid = ::fork();
+    if (pid == 0) writeArchiveChild(engine_, config_, lsn, parent);
+    int error = errno;
+    std::lock_guard lock(mutex_);
+    if (pid < 0) {
+      std::fprintf(stderr, "duetd: could not fork the archive writer: %s\n", std::strerror(error));
+      ++stats_.failures;
+      lastFailure_ = started;
+      done.swap(queued_);
+      for (auto& waiter : done) waiter("could not fork the archive writer");
+      return;
+    }
+    child_ = pid;
+    childLsn_ = lsn;
+    childLogBytes_ = logBytes;
+    childStarted_ = started;
+    running_.swap(queued_);
+    return;
+  }
+  for (auto& waiter : done) waiter("");
+}
+
+std::vector<Checkpointer::Waiter> Checkpointer::finished(bool ok) {
+  child_ = -1;
+  auto now = std::chrono::steady_clock::now();
+  if (ok) {
+    lastLsn_ = childLsn_;
+    lastLogBytes_ = childLogBytes_;
+    lastTime_ = childStarted_;
+    ++stats_.archives;
+    stats_.lastLsn = childLsn_;
+    stats_.lastMillis = std::chrono::duration<double, std::milli>(now - childStarted_).count();
+    std::error_code ec;
+    for (const auto& a : logging::listArchives(config_.archiveDir))
+      if (a.lsn == childLsn_) stats_.lastBytes = std::filesystem::file_size(a.path, ec);
+    try {
+      removeOldFiles();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "duetd: could not remove old archives or log segments: %s\n", e.what());
+    }
+  } else {
+    ++stats_.failures;
+    lastFailure_ = now;
+  }
+  std::vector<Waiter> done;
+  done.swap(running_);
+  return done;
+}
+
+void Checkpointer::removeOldFiles() {
+  std::vector<logging::ArchiveFile> archives = logging::listArchives(config_.archiveDir);
+  for (size_t i = kArchivesKept; i < archives.size(); ++i) std::filesystem::remove(archives[i].path);
+  // Recovery falls back to the oldest archive kept; it needs the log after it. With one
+  // archive only, the fallback is the whole log.
+  if (archives.size() >= kArchivesKept) log_.removeSegmentsUpTo(archives[kArchivesKept - 1].lsn);
+}
+
+CheckpointStats Checkpointer::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+}  // namespace duet::snapshot

@@ -1,0 +1,90 @@
+// Checkpoints (docs/logging.md, "Archives"): a child fork()ed from the executor between two
+// transactions writes the whole database to an archive file tagged with the last LSN the
+// log had then, while the parent goes on committing. Once the archive is in place, older
+// archives but the one before it go, and the log segments that only that one needs.
+//
+// Started by CHECKPOINT (request), and by tick() when checkpoint_timeout has passed with
+// commits since the last archive, or max_wal_size of log has been written since.
+#pragma once
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/exec/executor.h"
+#include "engine/session_api.h"
+#include "logging/redo_log.h"
+
+namespace duet::snapshot {
+
+struct CheckpointConfig {
+  std::string archiveDir;                           // DATADIR/archive
+  std::chrono::milliseconds interval{300'000};      // checkpoint_timeout (PostgreSQL: 5 min)
+  uint64_t logBytes = uint64_t{1} << 30;            // max_wal_size (PostgreSQL: 1 GB)
+  int nice = 10;                                    // the child's CPU priority
+  // After a failed archive, timed and volume checkpoints wait this long before trying again.
+  std::chrono::milliseconds retryAfterFailure{10'000};
+};
+
+struct CheckpointStats {
+  uint64_t archives = 0;      // written since start
+  uint64_t failures = 0;
+  uint64_t lastLsn = 0;       // the newest archive's LSN (0: none)
+  double lastMillis = 0;      // fork to archive in place
+  uint64_t lastBytes = 0;     // its size
+};
+
+class Checkpointer {
+ public:
+  // lastArchiveLsn: the archive recovery loaded (0: none). The executor must outlive the
+  // checkpointer's use of it: destroy the checkpointer after Executor::stop().
+  Checkpointer(Engine& engine, Executor& executor, logging::RedoLog& log, CheckpointConfig config,
+               uint64_t lastArchiveLsn);
+  // Kills an archive still being written (its temporary file is removed at the next start).
+  ~Checkpointer();
+  Checkpointer(const Checkpointer&) = delete;
+  Checkpointer& operator=(const Checkpointer&) = delete;
+
+  // Any thread: an archive holding every commit so far; done (may be empty) gets "" once it
+  // is in place, else what failed. Runs on the thread that calls tick(), or on the executor.
+  void request(std::function<void(const std::string& error)> done);
+  // Any thread, often (the server's maintenance timer): reaps a finished child, starts one
+  // when requested or due.
+  void tick();
+  CheckpointStats stats() const;
+
+ private:
+  using Waiter = std::function<void(const std::string&)>;
+  void startOnExecutor();
+  bool due(std::chrono::steady_clock::time_point now) const;  // mutex_ held
+  // After the child ended: the archive's bookkeeping and old files; returns the waiters.
+  std::vector<Waiter> finished(bool ok);  // mutex_ held
+  // Archives beyond the newest two, and the log segments only those needed.
+  void removeOldFiles();
+
+  Engine& engine_;
+  Executor& executor_;
+  logging::RedoLog& log_;
+  const CheckpointConfig config_;
+
+  mutable std::mutex mutex_;
+  std::vector<Waiter> queued_;   // for the next archive
+  std::vector<Waiter> running_;  // for the one being written
+  bool wanted_ = false;          // requested, not yet forked
+  bool submitted_ = false;       // startOnExecutor is queued on the executor
+  pid_t child_ = -1;
+  uint64_t childLsn_ = 0;
+  uint64_t childLogBytes_ = 0;
+  std::chrono::steady_clock::time_point childStarted_;
+  uint64_t lastLsn_ = 0;
+  uint64_t lastLogBytes_ = 0;  // log bytesWritten() when the newest archive was forked
+  std::chrono::steady_clock::time_point lastTime_;
+  std::chrono::steady_clock::time_point lastFailure_{};
+  CheckpointStats stats_;
+};
+
+}  // namespace duet::snapshot
