@@ -12,9 +12,13 @@ each restart:
     consistency conditions 1-4 (bench/tpcc/check.py), and after the clean stop its tables
     are exactly what they were (now() included);
   - work goes on: the next round appends to what was recovered.
+Archives are written all along (--max-wal-size of a few MB, and CHECKPOINTs from a client
+at random moments), so restarts load one and replay the log after it.
 A clean stop (SIGTERM) loses nothing either. A redo log that cannot be written stops the
 server (its clients are disconnected, none is told its commit succeeded), and the next start
-recovers what was durable.
+recovers what was durable. A damaged newest archive falls back to the one before it (and
+with both damaged, to the whole log); a torn log tail and a damaged last record cut the log
+there, and what comes after is appended cleanly.
 Usage: crash_test.py DUETD_BINARY [ROUNDS]
 """
 import os
@@ -37,13 +41,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BIN = os.path.dirname(os.path.abspath(DUETD))  # duet_tpcc_load and duet_tpcc_driver beside duetd
 ACCOUNTS = 20
+# Archives every few MB of log: several per round.
+ARCHIVE_OFTEN = ("--max-wal-size", "4")
 START_BALANCE = 1000
 
 
 class Server:
-    def __init__(self, data):
+    def __init__(self, data, *flags):
         self.data = data
-        self.proc, self.port = duetd_process.start(DUETD, data, timeout=120, stdout=subprocess.PIPE,
+        self.proc, self.port = duetd_process.start(DUETD, data, *flags, timeout=120, stdout=subprocess.PIPE,
                                                    stderr=subprocess.STDOUT, text=True)
 
     def connect(self):
@@ -89,6 +95,22 @@ def transferrer(server, seed, stop):
                 conn.execute("INSERT INTO journal (src, dst, amount) VALUES (%s, %s, %s)", (a, b, amount))
     except psycopg.Error:
         pass
+
+
+def checkpointer(server, seed, stop):
+    """CHECKPOINT now and then; each answers once its archive is in place."""
+    rnd = random.Random(seed)
+    try:
+        conn = server.connect()
+        while not stop.wait(rnd.uniform(0.1, 0.6)):
+            conn.execute("CHECKPOINT")
+    except psycopg.Error:
+        pass
+
+
+def archives(data):
+    path = os.path.join(data, "archive")
+    return sorted(f for f in os.listdir(path) if f.endswith(".archive")) if os.path.isdir(path) else []
 
 
 def load_tpcc(server):
@@ -180,12 +202,109 @@ def failed_log():
         subprocess.run(["rm", "-rf", data])
 
 
+def flip_byte(path, offset):
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        byte = f.read(1)
+        f.seek(offset)
+        f.write(bytes([byte[0] ^ 0x20]))
+
+
+def values(server, table="t"):
+    conn = server.connect()
+    rows = [r[0] for r in conn.execute(f"SELECT x FROM {table} ORDER BY x")]
+    conn.close()
+    return rows
+
+
+def damaged_archives():
+    """The newest archive damaged: the one before it and the log after that bring
+    everything back; both damaged: the whole log does."""
+    data = tempfile.mkdtemp(prefix="duet-crash-")
+    server = None
+    try:
+        server = Server(data)
+        conn = server.connect()
+        conn.execute("CREATE TABLE t (x int PRIMARY KEY)")
+        for batch in range(3):
+            for i in range(10):
+                conn.execute(f"INSERT INTO t VALUES ({batch * 10 + i})")
+            if batch < 2:
+                conn.execute("CHECKPOINT")
+        conn.close()
+        server.kill()
+        names = archives(data)
+        assert len(names) == 2, f"two CHECKPOINTs wrote {names}"
+        newest = os.path.join(data, "archive", names[-1])
+        flip_byte(newest, os.path.getsize(newest) // 2)
+        server = Server(data)
+        assert values(server) == list(range(30)), "the fallback to the older archive lost rows"
+        assert os.path.exists(newest + ".damaged"), "the damaged archive was not set aside"
+        assert names[0] in archives(data) and names[1] not in archives(data)
+        server.kill()  # maybe while it writes the archive that ends a recovery
+        for name in archives(data):
+            path = os.path.join(data, "archive", name)
+            flip_byte(path, os.path.getsize(path) - 3)
+        server = Server(data)
+        assert values(server) == list(range(30)), "the whole log did not bring everything back"
+        server.terminate()
+        print("damaged archives: the one before, then the whole log, brought everything back")
+    finally:
+        if server and server.proc.poll() is None:
+            server.kill()
+        subprocess.run(["rm", "-rf", data])
+
+
+def damaged_log():
+    """A torn tail (half a record) is cut and appended after; a damaged last record loses
+    that transaction only, and the log goes on cleanly after it."""
+    data = tempfile.mkdtemp(prefix="duet-crash-")
+    server = None
+    flags = ("--checkpoint-timeout", "3600")  # no archive: every restart replays the whole log
+    try:
+        server = Server(data, *flags)
+        conn = server.connect()
+        conn.execute("CREATE TABLE t (x int PRIMARY KEY)")
+        for i in range(20):
+            conn.execute(f"INSERT INTO t VALUES ({i})")
+        conn.close()
+        server.terminate()
+        log = os.path.join(data, "log")
+        segment = os.path.join(log, sorted(os.listdir(log))[-1])
+        with open(segment, "ab") as f:
+            f.write(b"\x40\x00\x00\x00partial record")  # a length, then less than it promises
+        server = Server(data, *flags)
+        assert values(server) == list(range(20)), "a torn tail cost committed rows"
+        conn = server.connect()
+        conn.execute("INSERT INTO t VALUES (100)")
+        conn.close()
+        server.terminate()
+        segment = os.path.join(log, sorted(os.listdir(log))[-1])
+        with open(segment, "rb") as f:
+            content = f.read()
+        flip_byte(segment, content.rindex(b"VALUES (100)") + 8)
+        server = Server(data, *flags)
+        assert values(server) == list(range(20)), "a damaged record was replayed, or more was lost"
+        conn = server.connect()
+        conn.execute("INSERT INTO t VALUES (200)")
+        conn.close()
+        server.terminate()
+        server = Server(data, *flags)
+        assert values(server) == list(range(20)) + [200], "the log did not go on cleanly after the cut"
+        server.terminate()
+        print("damaged log: torn tail and damaged record cut cleanly, later commits kept")
+    finally:
+        if server and server.proc.poll() is None:
+            server.kill()
+        subprocess.run(["rm", "-rf", data])
+
+
 def main():
     data = tempfile.mkdtemp(prefix="duet-crash-")
     acked = {w: [] for w in range(4)}
     attempts = {w: 0 for w in range(4)}
     try:
-        server = Server(data)
+        server = Server(data, *ARCHIVE_OFTEN)
         conn = server.connect()
         conn.execute("CREATE TABLE acked (id bigint PRIMARY KEY, note text)")
         conn.execute("CREATE TABLE accounts (id int PRIMARY KEY, balance int NOT NULL)")
@@ -202,6 +321,8 @@ def main():
                        for w in range(4)]
             threads += [threading.Thread(target=transferrer, args=(server, round_ * 10 + i, stop))
                         for i in range(2)]
+            if round_ % 2 == 1:
+                threads.append(threading.Thread(target=checkpointer, args=(server, round_, stop)))
             for t in threads:
                 t.start()
             driver = tpcc_driver(server)
@@ -222,19 +343,23 @@ def main():
                 driver.kill()  # it may retry its connections: its outcome is checked in the data
                 driver.wait()
             started = time.time()
-            server = Server(data)
+            loaded = archives(data)
+            server = Server(data, *ARCHIVE_OFTEN)
             rows, journal = check(server, acked)
             check_tpcc(server)
             if round_ == ROUNDS - 1:
                 assert tpcc_fingerprint(server) == before, "the replayed TPC-C data differ from the live data"
             print(f"round {round_ + 1}: {'SIGTERM' if round_ == ROUNDS - 1 else 'SIGKILL'}, "
-                  f"restart {time.time() - started:.2f} s, {rows} inserts, {journal} transfers, all there, "
-                  "TPC-C consistent")
+                  f"restart {time.time() - started:.2f} s from archive {loaded[-1] if loaded else 'none'}, "
+                  f"{rows} inserts, {journal} transfers, all there, TPC-C consistent")
+        assert archives(data), "no archive was written"
         server.terminate()
     finally:
         subprocess.run(["rm", "-rf", data])
     failed_log()
-    print(f"crash: {ROUNDS} rounds passed, and the failed log test")
+    damaged_archives()
+    damaged_log()
+    print(f"crash: {ROUNDS} rounds passed, and the failed log, damaged archive and damaged log tests")
     return 0
 
 
