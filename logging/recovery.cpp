@@ -17,14 +17,41 @@ double millisSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+constexpr auto kProgressEvery = std::chrono::seconds(5);
+
+// Calls progress with what `line` says, at most once per kProgressEvery; checks the clock
+// once per 1024 records.
+class ProgressReporter {
+ public:
+  explicit ProgressReporter(const RecoveryProgress& progress) : progress_(progress) {}
+  template <typename Line>
+  void record(const Line& line) {
+    if (!progress_ || (++records_ & 1023) != 0) return;
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_ < kProgressEvery) return;
+    last_ = now;
+    progress_(line());
+  }
+
+ private:
+  const RecoveryProgress& progress_;
+  uint64_t records_ = 0;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 }  // namespace
 
-RecoveryReport recover(Engine& engine, const std::string& archiveDir, const std::string& logDir) {
+RecoveryReport recover(Engine& engine, const std::string& archiveDir, const std::string& logDir,
+                       const RecoveryProgress& progress) {
   RecoveryReport report;
+  ProgressReporter reporter(progress);
   removeUnfinishedArchives(archiveDir);
   for (const ArchiveFile& archive : listArchives(archiveDir)) {
     auto started = std::chrono::steady_clock::now();
+    uint64_t loaded = 0;
     ArchiveLoad load = loadArchive(archive.path, [&](std::string_view record) {
+      reporter.record([&] { return fmt::format("loading {}: {} records so far", archive.path, loaded); });
+      ++loaded;
       try {
         engine.replayTransaction(record);
       } catch (const std::exception& e) {
@@ -55,6 +82,7 @@ RecoveryReport recover(Engine& engine, const std::string& archiveDir, const std:
           report.archivePath.empty() ? std::string("a start without an archive") : report.archivePath, expected));
     }
     ++expected;
+    reporter.record([&] { return fmt::format("replaying the log: at LSN {}", lsn); });
     try {
       engine.replayTransaction(record);
     } catch (const std::exception& e) {

@@ -3,6 +3,7 @@
 // the log after its LSN is replayed, stopping cleanly at a torn or damaged tail.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,9 +24,13 @@ struct RecoveryReport {
   uint64_t lastLsn = 0;      // the newest LSN recovered: the log goes on after it
 };
 
+// Called every few seconds while recovery works, with a line saying how far it is.
+using RecoveryProgress = std::function<void(const std::string& line)>;
+
 // Loads DATADIR/archive and replays DATADIR/log into the (fresh) engine. Throws
 // std::runtime_error when what the files hold cannot be brought back: a record that fails
 // to replay, or log records missing between the archive and the log.
-RecoveryReport recover(Engine& engine, const std::string& archiveDir, const std::string& logDir);
+RecoveryReport recover(Engine& engine, const std::string& archiveDir, const std::string& logDir,
+                       const RecoveryProgress& progress = {});
 
 }  // namespace duet::logging

@@ -51,7 +51,10 @@ std::unique_ptr<duet::logging::RedoLog> recover(duet::Engine& engine, const std:
                                                  uint64_t& archiveLsn, uint64_t& replayed) {
   std::string archiveDir = (std::filesystem::path(dataDir) / "archive").string();
   std::string logDir = (std::filesystem::path(dataDir) / "log").string();
-  duet::logging::RecoveryReport r = duet::logging::recover(engine, archiveDir, logDir);
+  duet::logging::RecoveryReport r = duet::logging::recover(engine, archiveDir, logDir, [](const std::string& line) {
+    std::printf("duetd: recovery: %s\n", line.c_str());
+    std::fflush(stdout);
+  });
   for (const auto& damaged : r.damagedArchives)
     std::printf("duetd: archive %s is damaged; it was renamed *.damaged\n", damaged.c_str());
   if (!r.archivePath.empty()) {

@@ -129,20 +129,22 @@ void Checkpointer::startOnExecutor() {
     pid_t pid = ::fork();
     if (pid == 0) writeArchiveChild(engine_, config_, lsn, parent);
     int error = errno;
-    std::lock_guard lock(mutex_);
-    if (pid < 0) {
-      std::fprintf(stderr, "duetd: could not fork the archive writer: %s\n", std::strerror(error));
+    {
+      std::lock_guard lock(mutex_);
+      if (pid > 0) {
+        child_ = pid;
+        childLsn_ = lsn;
+        childLogBytes_ = logBytes;
+        childStarted_ = started;
+        running_.swap(queued_);
+        return;
+      }
       ++stats_.failures;
       lastFailure_ = started;
       done.swap(queued_);
-      for (auto& waiter : done) waiter("could not fork the archive writer");
-      return;
     }
-    child_ = pid;
-    childLsn_ = lsn;
-    childLogBytes_ = logBytes;
-    childStarted_ = started;
-    running_.swap(queued_);
+    std::fprintf(stderr, "duetd: could not fork the archive writer: %s\n", std::strerror(error));
+    for (auto& waiter : done) waiter("could not fork the archive writer");
     return;
   }
   for (auto& waiter : done) waiter("");
