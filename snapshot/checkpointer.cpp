@@ -1,8 +1,6 @@
 #include "snapshot/checkpointer.h"
 
 #include <signal.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +11,7 @@
 #include <filesystem>
 
 #include "logging/archive_file.h"
+#include "snapshot/forked_child.h"
 
 namespace duet::snapshot {
 namespace {
@@ -24,17 +23,8 @@ constexpr size_t kArchivesKept = 2;
 // the archive and exits; its exit status is all the parent learns (errors go to stderr,
 // which it shares with the server).
 [[noreturn]] void writeArchiveChild(Engine& engine, const CheckpointConfig& config, uint64_t lsn, pid_t parent) {
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) ::_exit(2);
-  ::prctl(PR_SET_NAME, "duet-archive");
   // Clients' sockets and the log's files stay the server's alone.
-  ::close_range(3, ~0U, 0);
-  sigset_t none;
-  sigemptyset(&none);
-  ::pthread_sigmask(SIG_SETMASK, &none, nullptr);
-  ::signal(SIGINT, SIG_DFL);
-  ::signal(SIGTERM, SIG_DFL);
-  ::setpriority(PRIO_PROCESS, 0, config.nice);
+  becomeForkedChild(parent, "duet-archive", 3, config.nice);
   try {
     logging::ArchiveWriter writer(config.archiveDir, lsn);
     engine.writeArchive([&](std::string record) { writer.add(record); });

@@ -9,7 +9,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -25,6 +24,7 @@
 #include "server/backend_messages.h"
 #include "server/wire_result_sink.h"
 #include "server/wire_writer.h"
+#include "snapshot/forked_child.h"
 #include "snapshot/snapshot_protocol.h"
 
 namespace duet::snapshot {
@@ -179,30 +179,12 @@ void answer(Engine& engine, const ReceivedQuery& received) {
 }  // namespace
 
 void runSnapshotChild(Engine& engine, int controlFd, pid_t parent, const SnapshotConfig& config) {
-  // Die with the server: no orphans, even when it is killed.
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) ::_exit(0);
-  ::prctl(PR_SET_NAME, "duet-snapshot");
-  // Keep only the control socket: a copy of a client's socket here would keep that
-  // connection open after the server closed it.
+  // Keep only the control socket, as descriptor 3.
   if (controlFd != 3) {
     ::dup2(controlFd, 3);
     controlFd = 3;
   }
-  ::close_range(4, ~0U, 0);
-  sigset_t none;
-  sigemptyset(&none);
-  ::pthread_sigmask(SIG_SETMASK, &none, nullptr);
-  ::signal(SIGPIPE, SIG_IGN);
-  ::signal(SIGINT, SIG_DFL);
-  ::signal(SIGTERM, SIG_DFL);
-  // Below the executor in CPU priority, and first in line for the OOM killer.
-  ::setpriority(PRIO_PROCESS, 0, config.nice);
-  if (int fd = ::open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC); fd >= 0) {
-    ssize_t ignored = ::write(fd, "1000", 4);
-    (void)ignored;
-    ::close(fd);
-  }
+  becomeForkedChild(parent, "duet-snapshot", 4, config.nice);
   // Analytic statements here may use every core the process is allowed (the executor
   // stays one thread in the parent): max_parallel_workers_per_gather caps it per session.
   cpu_set_t cpus;

@@ -173,21 +173,40 @@ def check(server, acked):
     return len(present), journal
 
 
+class Scratch:
+    """A data directory of its own and the server on it (one at a time, the latest started);
+    the server is killed and the directory removed when the with block ends."""
+
+    def __init__(self):
+        self.data = tempfile.mkdtemp(prefix="duet-crash-")
+        self.server = None
+
+    def start(self, *flags):
+        self.server = Server(self.data, *flags)
+        return self.server
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.server and self.server.proc.poll() is None:
+            self.server.kill()
+        subprocess.run(["rm", "-rf", self.data])
+
+
 def failed_log():
-    data = tempfile.mkdtemp(prefix="duet-crash-")
-    server = None
-    try:
-        server = Server(data)
+    with Scratch() as scratch:
+        server = scratch.start()
         conn = server.connect()
         # The log opens its first segment file with the first commit: in a directory now gone.
-        subprocess.run(["rm", "-rf", os.path.join(data, "log")], check=True)
+        subprocess.run(["rm", "-rf", os.path.join(scratch.data, "log")], check=True)
         try:
             conn.execute("CREATE TABLE lost (x int)")
             raise AssertionError("a commit was acknowledged although the log could not be written")
         except psycopg.OperationalError:
             pass  # disconnected: the server stopped
         assert server.proc.wait(30) == 1, "duetd did not stop with an error when its log failed"
-        server = Server(data)  # starts again, on an empty log
+        server = scratch.start()  # starts again, on an empty log
         conn = server.connect()
         try:
             conn.execute("SELECT * FROM lost")
@@ -196,10 +215,6 @@ def failed_log():
             pass
         server.terminate()
         print("failed log: the server stopped, nothing unacknowledged came back")
-    finally:
-        if server and server.proc.poll() is None:
-            server.kill()
-        subprocess.run(["rm", "-rf", data])
 
 
 def flip_byte(path, offset):
@@ -220,10 +235,8 @@ def values(server, table="t"):
 def damaged_archives():
     """The newest archive damaged: the one before it and the log after that bring
     everything back; both damaged: the whole log does."""
-    data = tempfile.mkdtemp(prefix="duet-crash-")
-    server = None
-    try:
-        server = Server(data)
+    with Scratch() as scratch:
+        server = scratch.start()
         conn = server.connect()
         conn.execute("CREATE TABLE t (x int PRIMARY KEY)")
         for batch in range(3):
@@ -233,78 +246,68 @@ def damaged_archives():
                 conn.execute("CHECKPOINT")
         conn.close()
         server.kill()
-        names = archives(data)
+        names = archives(scratch.data)
         assert len(names) == 2, f"two CHECKPOINTs wrote {names}"
-        newest = os.path.join(data, "archive", names[-1])
+        newest = os.path.join(scratch.data, "archive", names[-1])
         flip_byte(newest, os.path.getsize(newest) // 2)
-        server = Server(data)
+        server = scratch.start()
         assert values(server) == list(range(30)), "the fallback to the older archive lost rows"
         assert os.path.exists(newest + ".damaged"), "the damaged archive was not set aside"
-        assert names[0] in archives(data) and names[1] not in archives(data)
+        assert names[0] in archives(scratch.data) and names[1] not in archives(scratch.data)
         server.kill()  # maybe while it writes the archive that ends a recovery
-        for name in archives(data):
-            path = os.path.join(data, "archive", name)
+        for name in archives(scratch.data):
+            path = os.path.join(scratch.data, "archive", name)
             flip_byte(path, os.path.getsize(path) - 3)
-        server = Server(data)
+        server = scratch.start()
         assert values(server) == list(range(30)), "the whole log did not bring everything back"
         server.terminate()
         print("damaged archives: the one before, then the whole log, brought everything back")
-    finally:
-        if server and server.proc.poll() is None:
-            server.kill()
-        subprocess.run(["rm", "-rf", data])
+
+
+def insert_and_stop(server, value):
+    conn = server.connect()
+    conn.execute(f"INSERT INTO t VALUES ({value})")
+    conn.close()
+    server.terminate()
 
 
 def damaged_log():
     """A torn tail (half a record) is cut and appended after; a damaged last record loses
     that transaction only, and the log goes on cleanly after it."""
-    data = tempfile.mkdtemp(prefix="duet-crash-")
-    server = None
     flags = ("--checkpoint-timeout", "3600")  # no archive: every restart replays the whole log
-    try:
-        server = Server(data, *flags)
+    with Scratch() as scratch:
+        server = scratch.start(*flags)
         conn = server.connect()
         conn.execute("CREATE TABLE t (x int PRIMARY KEY)")
         for i in range(20):
             conn.execute(f"INSERT INTO t VALUES ({i})")
         conn.close()
         server.terminate()
-        log = os.path.join(data, "log")
+        log = os.path.join(scratch.data, "log")
         segment = os.path.join(log, sorted(os.listdir(log))[-1])
         with open(segment, "ab") as f:
             f.write(b"\x40\x00\x00\x00partial record")  # a length, then less than it promises
-        server = Server(data, *flags)
+        server = scratch.start(*flags)
         assert values(server) == list(range(20)), "a torn tail cost committed rows"
-        conn = server.connect()
-        conn.execute("INSERT INTO t VALUES (100)")
-        conn.close()
-        server.terminate()
+        insert_and_stop(server, 100)
         segment = os.path.join(log, sorted(os.listdir(log))[-1])
         with open(segment, "rb") as f:
             content = f.read()
         flip_byte(segment, content.rindex(b"VALUES (100)") + 8)
-        server = Server(data, *flags)
+        server = scratch.start(*flags)
         assert values(server) == list(range(20)), "a damaged record was replayed, or more was lost"
-        conn = server.connect()
-        conn.execute("INSERT INTO t VALUES (200)")
-        conn.close()
-        server.terminate()
-        server = Server(data, *flags)
+        insert_and_stop(server, 200)
+        server = scratch.start(*flags)
         assert values(server) == list(range(20)) + [200], "the log did not go on cleanly after the cut"
         server.terminate()
         print("damaged log: torn tail and damaged record cut cleanly, later commits kept")
-    finally:
-        if server and server.proc.poll() is None:
-            server.kill()
-        subprocess.run(["rm", "-rf", data])
 
 
 def main():
-    data = tempfile.mkdtemp(prefix="duet-crash-")
     acked = {w: [] for w in range(4)}
     attempts = {w: 0 for w in range(4)}
-    try:
-        server = Server(data, *ARCHIVE_OFTEN)
+    with Scratch() as scratch:
+        server = scratch.start(*ARCHIVE_OFTEN)
         conn = server.connect()
         conn.execute("CREATE TABLE acked (id bigint PRIMARY KEY, note text)")
         conn.execute("CREATE TABLE accounts (id int PRIMARY KEY, balance int NOT NULL)")
@@ -343,8 +346,8 @@ def main():
                 driver.kill()  # it may retry its connections: its outcome is checked in the data
                 driver.wait()
             started = time.time()
-            loaded = archives(data)
-            server = Server(data, *ARCHIVE_OFTEN)
+            loaded = archives(scratch.data)
+            server = scratch.start(*ARCHIVE_OFTEN)
             rows, journal = check(server, acked)
             check_tpcc(server)
             if round_ == ROUNDS - 1:
@@ -352,10 +355,8 @@ def main():
             print(f"round {round_ + 1}: {'SIGTERM' if round_ == ROUNDS - 1 else 'SIGKILL'}, "
                   f"restart {time.time() - started:.2f} s from archive {loaded[-1] if loaded else 'none'}, "
                   f"{rows} inserts, {journal} transfers, all there, TPC-C consistent")
-        assert archives(data), "no archive was written"
+        assert archives(scratch.data), "no archive was written"
         server.terminate()
-    finally:
-        subprocess.run(["rm", "-rf", data])
     failed_log()
     damaged_archives()
     damaged_log()

@@ -11,30 +11,14 @@
 #include "engine/error.h"
 #include "engine/session/sql_engine.h"
 #include "engine/session/transaction_record.h"
+#include "logging_test_util.h"
 
 using namespace duet;
 
 namespace {
 
-struct RowsSink : IgnoringSink {
-  std::vector<std::string> rows;
-  void dataRow(const Field* f, size_t n) override {
-    std::string line;
-    for (size_t i = 0; i < n; ++i) {
-      if (i) line += "|";
-      line += f[i].len < 0 ? "NULL" : std::string(f[i].data, f[i].len);
-    }
-    rows.push_back(line);
-  }
-};
-
-std::vector<std::string> query(Engine& engine, const std::string& sql, const std::string& db = "postgres",
-                               const std::string& user = "postgres") {
-  auto s = engine.openSession({{"user", user}, {"database", db}});
-  RowsSink sink;
-  s->simpleQuery(sql, sink);
-  return sink.rows;
-}
+using test::RowsSink;
+using test::queryRows;
 
 std::vector<std::string> archive(Engine& engine) {
   std::vector<std::string> records;
@@ -52,7 +36,7 @@ std::unique_ptr<Engine> load(const std::vector<std::string>& records) {
 
 TEST_CASE("an archive loads into a fresh engine that answers the same", "[logging]") {
   auto live = createSqlEngine(EngineConfig{"/tmp/duet_archive_test", 0});
-  query(*live,
+  queryRows(*live,
         "create role reader; create role boss superuser;"
         "create table \"Odd \"\"name\" (k int primary key, v text default 'x''y', n numeric(10,2) not null,"
         "  f float8, ts timestamptz, d date, a int[], c char(3), vc varchar(5), b bool) with (storage = row);"
@@ -72,12 +56,12 @@ TEST_CASE("an archive loads into a fresh engine that answers the same", "[loggin
         "create procedure bump(inout k int) language plpgsql security definer as $$ begin k := k + 1; end $$;"
         "create function rowtype(k int) returns \"Odd \"\"name\" language sql as 'select * from \"Odd \"\"name\" where k = $1';");
   // Enough rows for several COPY records.
-  query(*live,
+  queryRows(*live,
         "create function fill(n int) returns void language plpgsql as $$ begin"
         "  for i in 1..n loop insert into cols values (i, 'row ' || i || ' with some more text'); end loop; end $$;"
         "select fill(200000)");
-  query(*live, "create database other");
-  query(*live, "create table t (x int primary key); insert into t values (7)", "other");
+  queryRows(*live, "create database other");
+  queryRows(*live, "create table t (x int primary key); insert into t values (7)", "other");
 
   auto records = archive(*live);
   auto loaded = load(records);
@@ -96,12 +80,12 @@ TEST_CASE("an archive loads into a fresh engine that answers the same", "[loggin
   };
   for (const auto& [sql, db] : checks) {
     INFO(sql);
-    CHECK(query(*loaded, sql, db) == query(*live, sql, db));
+    CHECK(queryRows(*loaded, sql, db) == queryRows(*live, sql, db));
   }
   // Keys came along: duplicates are refused.
-  CHECK_THROWS_AS(query(*loaded, "insert into cols values (1, 'row 1 with some more text')"), SqlError);
-  CHECK_THROWS_AS(query(*loaded, "insert into cols values (-1, 'row 1 with some more text')"), SqlError);
-  CHECK_THROWS_AS(query(*loaded, "insert into empty_one values (1), (1)"), SqlError);
+  CHECK_THROWS_AS(queryRows(*loaded, "insert into cols values (1, 'row 1 with some more text')"), SqlError);
+  CHECK_THROWS_AS(queryRows(*loaded, "insert into cols values (-1, 'row 1 with some more text')"), SqlError);
+  CHECK_THROWS_AS(queryRows(*loaded, "insert into empty_one values (1), (1)"), SqlError);
   // The catalog (roles, databases, tables with their storage, keys, defaults and indexes,
   // routines) and the rows in their order: a second archive is the same record for record.
   auto again = archive(*loaded);
@@ -118,7 +102,7 @@ TEST_CASE("an archive loads into a fresh engine that answers the same", "[loggin
 
 TEST_CASE("changesPending tells a transaction halfway", "[logging]") {
   auto engine = createSqlEngine(EngineConfig{"/tmp/duet_archive_test", 0});
-  query(*engine, "create table t (x int)");
+  queryRows(*engine, "create table t (x int)");
   CHECK_FALSE(engine->changesPending());
   auto s = engine->openSession({{"user", "postgres"}, {"database", "postgres"}});
   RowsSink sink;

@@ -12,24 +12,14 @@
 #include <vector>
 
 #include "logging/archive_file.h"
+#include "logging_test_util.h"
 
 using namespace duet::logging;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char name[] = "/tmp/duet-archive-test-XXXXXX";
-    REQUIRE(::mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+using duet::test::TempDir;
 
 std::string readFile(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -20,26 +20,14 @@
 
 #include "logging/log_format.h"
 #include "logging/redo_log.h"
+#include "logging_test_util.h"
 
 using namespace duet::logging;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh directory under /tmp, removed with everything in it at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char name[] = "/tmp/duet-redo-log-test-XXXXXX";
-    REQUIRE(::mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string log() const { return (path / "log").string(); }
-};
+using duet::test::TempDir;
 
 // Distinct, varied sizes, some empty.
 std::string payloadFor(uint64_t lsn) {

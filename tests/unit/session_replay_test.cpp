@@ -12,35 +12,13 @@
 #include "engine/error.h"
 #include "engine/session/sql_engine.h"
 #include "engine/session/transaction_record.h"
+#include "logging_test_util.h"
 
 using namespace duet;
 
-namespace {
-
-struct RowsSink : IgnoringSink {
-  std::vector<std::string> rows;
-  void dataRow(const Field* f, size_t n) override {
-    std::string line;
-    for (size_t i = 0; i < n; ++i) {
-      if (i) line += "|";
-      line += f[i].len < 0 ? "NULL" : std::string(f[i].data, f[i].len);
-    }
-    rows.push_back(line);
-  }
-};
-
-std::unique_ptr<Session> open(Engine& engine, const std::string& db = "postgres") {
-  return engine.openSession({{"user", "postgres"}, {"database", db}});
-}
-
-std::vector<std::string> query(Engine& engine, const std::string& sql, const std::string& db = "postgres") {
-  auto s = open(engine, db);
-  RowsSink sink;
-  s->simpleQuery(sql, sink);
-  return sink.rows;
-}
-
-}  // namespace
+using test::RowsSink;
+using test::openSession;
+using test::queryRows;
 
 TEST_CASE("transaction records encode and decode", "[logging]") {
   LoggedTransaction t{"db", "me", 12345, {}};
@@ -75,7 +53,7 @@ TEST_CASE("replaying the log on a fresh engine gives the same tables", "[logging
     return static_cast<uint64_t>(records.size());
   });
   {
-    auto s = open(*live);
+    auto s = openSession(*live);
     RowsSink sink;
     s->simpleQuery("create table t (k int primary key, v text, r float8, ts timestamptz, c timestamptz)", sink);
     s->simpleQuery("insert into t values (1, 'one', random(), now(), clock_timestamp())", sink);
@@ -114,17 +92,17 @@ TEST_CASE("replaying the log on a fresh engine gives the same tables", "[logging
     CHECK(records.size() == before);
     s->simpleQuery("create database other", sink);
   }
-  query(*live, "create table o (x int)", "other");  // another database, another session
+  queryRows(*live, "create table o (x int)", "other");  // another database, another session
   const std::string all = "select k, v, r, ts, c from t order by k";
-  std::vector<std::string> expected = query(*live, all);
+  std::vector<std::string> expected = queryRows(*live, all);
   REQUIRE(expected.size() == 7);
 
   auto recovered = createSqlEngine(EngineConfig{"/tmp/duet_replay_test", 0});
   for (const std::string& r : records) recovered->replayTransaction(r);
-  CHECK(query(*recovered, all) == expected);
-  CHECK(query(*recovered, "select count(*) from o", "other") == std::vector<std::string>{"0"});
+  CHECK(queryRows(*recovered, all) == expected);
+  CHECK(queryRows(*recovered, "select count(*) from o", "other") == std::vector<std::string>{"0"});
   // The function came back too and runs.
-  CHECK(query(*recovered, "select bump(1), count(*) from t where k = 101") ==
+  CHECK(queryRows(*recovered, "select bump(1), count(*) from t where k = 101") ==
         std::vector<std::string>{"1|0"});
 }
 
