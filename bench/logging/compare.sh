@@ -3,7 +3,7 @@
 # with its log (group commit, then synchronous_commit = off), duetd --redo-log false, and a
 # scratch PostgreSQL 15 with fsync on (synchronous_commit on, then off); log bytes per run;
 # then duetd's restart on its data directory (recovery time).
-# Usage: bench/logging/compare.sh [WAREHOUSES [SECONDS]]   (from a Release build in build/)
+# Usage: [CONNECTIONS="1 4 16"] bench/logging/compare.sh [WAREHOUSES [SECONDS]]   (Release build in build/)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 W=${1:-10}; S=${2:-6}
@@ -26,7 +26,7 @@ run() {  # LABEL PORT CONNECTIONS PGOPTIONS
   PGOPTIONS="$4" build/bin/duet_tpcc_driver --host 127.0.0.1 --port "$2" --dbname tpcc --connections "$3" \
     --duration "$S" --warmup 1 2>/dev/null | grep '^transactions' | sed 's/transactions: //'
 }
-for c in 1 4 16; do
+for c in ${CONNECTIONS:-1 4 16}; do
   before=$(du -sb "$DATA/log-on/log" | cut -f1)
   run "duetdb group commit" 56500 "$c" ""
   echo "  log bytes in that run: $(( $(du -sb "$DATA/log-on/log" | cut -f1) - before ))"
