@@ -144,6 +144,14 @@ ReadResult readLog(const std::string& dir, uint64_t afterLsn, const Visit& visit
   SegmentScan scan;
   size_t lastFileSize = 0;
   for (; last < segments.size(); ++last) {
+    // A segment whose records all come before afterLsn (the next one starts at or before
+    // afterLsn + 1) is not read: an archive holds what it holds. Its successor starts
+    // where it ended.
+    if (last + 1 < segments.size() && segments[last + 1].firstLsn <= afterLsn + 1) {
+      expectedLsn = segments[last + 1].firstLsn;
+      result.lastLsn = expectedLsn - 1;
+      continue;
+    }
     const std::string data = readFile(segments[last].path);
     scan = scanSegment(segments[last], data, expectedLsn, afterLsn, visit, result);
     lastFileSize = data.size();

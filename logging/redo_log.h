@@ -109,7 +109,9 @@ struct ReadResult {
 };
 
 // Reads every segment of `dir` in order, verifying each record's checksum and that LSNs are
-// consecutive; calls visit for each record with LSN > afterLsn. Stops at the end or at the
+// consecutive; calls visit for each record with LSN > afterLsn. Segments that hold only
+// records up to afterLsn (the next segment starts at or before afterLsn + 1) are skipped
+// unread. Stops at the end or at the
 // first torn (incomplete) or corrupt record: it then truncates that segment at the last good
 // record and deletes any later segment files, so that appends continue cleanly; a last
 // segment left without records is deleted too (the next RedoLog starts a segment of that

@@ -131,6 +131,20 @@ TEST_CASE("redo log round trip across segments", "[logging]") {
   REQUIRE(tail.result.records == 500);
   checkRecords(tail, 1501, 2000);
   REQUIRE(segmentFiles(tmp.log()) == segments);  // a clean read changes nothing
+
+  // Segments wholly before afterLsn are not read: damage there goes unseen by a read after
+  // an archive (one that starts earlier would find it).
+  REQUIRE(firstLsnOf(segments[2]) <= 1500);
+  {
+    std::fstream f(segments[1], std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(40);
+    f.put('\x7f');
+  }
+  ReadBack skipped = readBack(tmp.log(), 1500);
+  REQUIRE(skipped.result.stopReason == "");
+  REQUIRE(skipped.result.lastLsn == 2000);
+  checkRecords(skipped, 1501, 2000);
+  REQUIRE(segmentFiles(tmp.log()) == segments);
 }
 
 TEST_CASE("redo log whenDurable callbacks run in LSN order once durable", "[logging]") {
