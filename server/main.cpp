@@ -177,6 +177,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     server.stop();
     executor.stop();
+    // An archive still being written is abandoned (its .tmp goes at the next start). The
+    // CHECKPOINTs waiting for it hold their connections, which must go while the server's
+    // I/O context still exists.
+    checkpointer.reset();
     if (log) {
       log->flush();  // a clean stop loses nothing, whatever synchronous_commit said
       engine->setCommitLog(nullptr);
