@@ -103,6 +103,10 @@ int main(int argc, char** argv) {
                  "snapshots forked for concurrent queries at most (freshness may fork more)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
+  app.add_option("--collapse-huge-pages", serverConfig.collapseHugePages,
+                 "while no snapshot or archive writer is alive, join the huge pages that forks "
+                 "split (keeps forks cheap under steady writes)")
+      ->capture_default_str();
   bool redoLog = true;
   app.add_option("--redo-log", redoLog,
                  "log committed transactions to DATADIR/log and recover from it at start "

@@ -15,6 +15,8 @@ Server::Server(Engine& engine, Executor& executor, ServerConfig config, logging:
       maintenanceTimer_(io_),
       context_{engine, executor, registry_, io_, nullptr, log, checkpointer},
       acceptor_(asio::make_strand(io_)) {
+  if ((config_.snapshots || checkpointer_) && config_.collapseHugePages)
+    collapser_ = std::make_unique<snapshot::HugePageCollapser>(config_.snapshot.nice);
   if (config_.snapshots) {
     snapshots_ = std::make_unique<snapshot::SnapshotManager>(engine, config_.snapshot);
     context_.snapshots = snapshots_.get();
@@ -68,6 +70,8 @@ void Server::maintain() {
     if (ec || stopping_) return;
     if (snapshots_) snapshots_->maintain();
     if (checkpointer_) checkpointer_->tick();
+    if (collapser_)
+      collapser_->tick((snapshots_ && snapshots_->anyProcess()) || (checkpointer_ && checkpointer_->writing()));
     maintain();
   });
 }

@@ -19,6 +19,7 @@
 #include "server/connection.h"
 #include "server/session_registry.h"
 #include "snapshot/checkpointer.h"
+#include "snapshot/huge_page_collapser.h"
 #include "snapshot/snapshot_manager.h"
 
 namespace duet {
@@ -33,6 +34,9 @@ struct ServerConfig {
   // must have been created with EngineConfig::snapshots to send any.
   bool snapshots = true;
   snapshot::SnapshotConfig snapshot;
+  // Join huge pages that forks split, while no forked child is alive
+  // (snapshot/huge_page_collapser.h).
+  bool collapseHugePages = true;
 };
 
 class Server {
@@ -65,6 +69,7 @@ class Server {
   wire::SessionRegistry registry_;
   std::unique_ptr<snapshot::SnapshotManager> snapshots_;
   snapshot::Checkpointer* checkpointer_;
+  std::unique_ptr<snapshot::HugePageCollapser> collapser_;
   boost::asio::steady_timer maintenanceTimer_;
   wire::ServerContext context_;
   boost::asio::ip::tcp::acceptor acceptor_;

@@ -175,6 +175,11 @@ void Checkpointer::removeOldFiles() {
   if (archives.size() >= kArchivesKept) log_.removeSegmentsUpTo(archives[kArchivesKept - 1].lsn);
 }
 
+bool Checkpointer::writing() const {
+  std::lock_guard lock(mutex_);
+  return child_ > 0;
+}
+
 CheckpointStats Checkpointer::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;

@@ -56,6 +56,8 @@ class Checkpointer {
   // when requested or due.
   void tick();
   CheckpointStats stats() const;
+  // Any thread: an archive writer is running (forked, not yet reaped).
+  bool writing() const;
 
  private:
   using Waiter = std::function<void(const std::string&)>;

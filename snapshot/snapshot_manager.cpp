@@ -115,4 +115,9 @@ void SnapshotManager::shutdown() {
   for (auto& p : all) p->kill();
 }
 
+bool SnapshotManager::anyProcess() {
+  std::lock_guard lock(mutex_);
+  return !live_.empty() || !ending_.empty();
+}
+
 }  // namespace duet::snapshot

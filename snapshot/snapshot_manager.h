@@ -32,6 +32,8 @@ class SnapshotManager {
   void maintain();
   // pg_catalog.duet_snapshots: live snapshots, then ending ones.
   std::vector<SnapshotListing> list();
+  // Any thread: a snapshot process may be running (live, or ending and not yet reaped).
+  bool anyProcess();
   // Kills every snapshot process and waits for them.
   void shutdown();
 

@@ -1,15 +1,40 @@
 #include "engine/storage/huge_memory.h"
 
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <new>
+
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25  // Linux 6.1; older kernels answer EINVAL, and nothing changes
+#endif
 
 namespace duet {
 namespace {
 
 constexpr size_t kExtentBytes = size_t{16} << 20;
+
+// Every huge mapping by address, for collapseHugeMappings; the mutex also keeps a mapping
+// from going while it is being collapsed.
+std::mutex& registryMutex() {
+  static std::mutex m;
+  return m;
+}
+std::map<uintptr_t, size_t>& registry() {
+  static std::map<uintptr_t, size_t> r;
+  return r;
+}
+
+std::atomic<uint64_t> forks{0};
+const bool forkCounterInstalled = [] {
+  ::pthread_atfork([] { forks.fetch_add(1, std::memory_order_relaxed); }, nullptr, nullptr);
+  return true;
+}();
 
 size_t roundUpToHugePage(size_t bytes) { return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes; }
 
@@ -26,7 +51,15 @@ void* mapHuge(size_t bytes) {
   if (tail > 0) ::munmap(reinterpret_cast<void*>(aligned + bytes), tail);
   // Advice only: without THP the mapping works the same on 4 KiB pages.
   ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
+  std::lock_guard lock(registryMutex());
+  registry().emplace(aligned, bytes);
   return reinterpret_cast<void*>(aligned);
+}
+
+void unmapHuge(void* p, size_t bytes) {
+  std::lock_guard lock(registryMutex());
+  registry().erase(reinterpret_cast<uintptr_t>(p));
+  ::munmap(p, bytes);
 }
 
 }  // namespace
@@ -41,14 +74,36 @@ void* allocateZeroed(size_t bytes) {
 void freeZeroed(void* p, size_t bytes) {
   if (!p) return;
   if (bytes >= kHugePageBytes) {
-    ::munmap(p, roundUpToHugePage(bytes));
+    unmapHuge(p, roundUpToHugePage(bytes));
   } else {
     std::free(p);
   }
 }
 
+uint64_t forksSoFar() {
+  (void)forkCounterInstalled;
+  return forks.load(std::memory_order_relaxed);
+}
+
+CollapseResult collapseHugeMappings(uint64_t forksAtStart) {
+  CollapseResult result;
+  uintptr_t next = 0;
+  for (;;) {
+    if (forksSoFar() != forksAtStart) {
+      result.interrupted = true;
+      return result;
+    }
+    std::lock_guard lock(registryMutex());
+    auto it = registry().lower_bound(next);
+    if (it == registry().end()) return result;
+    ::madvise(reinterpret_cast<void*>(it->first), it->second, MADV_COLLAPSE);
+    result.bytes += it->second;
+    next = it->first + it->second;
+  }
+}
+
 ChunkExtents::~ChunkExtents() {
-  for (auto [p, bytes] : extents_) ::munmap(p, bytes);
+  for (auto [p, bytes] : extents_) unmapHuge(p, bytes);
 }
 
 uint8_t* ChunkExtents::allocate(size_t bytes) {

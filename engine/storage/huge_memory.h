@@ -7,7 +7,9 @@
 // arrays, come from here instead: private anonymous mappings (copy-on-write across fork,
 // never MAP_SHARED), aligned to 2 MiB and advised MADV_HUGEPAGE, which the kernel honours
 // with THP set to "madvise" or "always". A first write after a fork still copies 4 KiB:
-// the kernel splits a shared huge page's mapping rather than copy 2 MiB.
+// the kernel splits a shared huge page's mapping rather than copy 2 MiB, and the split
+// stays after the child is gone, so under steady writes forks cost what they cost on
+// 4 KiB pages again; collapseHugeMappings() joins split pages back.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -43,6 +45,20 @@ class ZeroedBlock {
   void* p_ = nullptr;
   size_t bytes_ = 0;
 };
+
+// fork()s of this process so far (counted by a pthread_atfork handler): a fork after a
+// collapse began may share the pages it would join, so the collapse stops.
+uint64_t forksSoFar();
+
+struct CollapseResult {
+  size_t bytes = 0;         // of mappings advised (already huge ones cost almost nothing)
+  bool interrupted = false; // a fork came, or keepGoing said stop
+};
+// MADV_COLLAPSE on every mapping allocateZeroed and ChunkExtents made, one at a time: the
+// kernel copies each split 2 MiB range into a fresh huge page. Any thread; call only while
+// no forked child shares the memory (it would get a private copy of every page joined).
+// Stops before the next mapping once forksSoFar() is no longer `forksAtStart`.
+CollapseResult collapseHugeMappings(uint64_t forksAtStart);
 
 // The chunks of one table after its first: bump-allocated, zeroed, from huge-page extents
 // of 16 MiB or more, all freed together with the table (or its truncated chunk set). A

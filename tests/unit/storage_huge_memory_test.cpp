@@ -1,7 +1,11 @@
 // Huge-page table memory (engine/storage/huge_memory.h): aligned, zeroed blocks, and tables
 // whose chunks past the first come from extents, in both storage kinds, through TRUNCATE
-// and its rollback.
+// and its rollback; collapsing split huge pages back keeps their contents.
 #include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 
@@ -95,5 +99,36 @@ TEST_CASE("tables past one chunk live in extents in both stores, through TRUNCAT
     undo.commit();
     CHECK(t.liveRowCount() == kChunkRows + 5);
     CHECK(sumOfFirstColumn(t) == int64_t{kChunkRows + 5} * (kChunkRows + 4) / 2 + 10 * int64_t{kChunkRows + 5});
+  }
+}
+
+TEST_CASE("collapsing huge mappings keeps their contents and stops at a fork", "[storage]") {
+  const size_t bytes = 4 * kHugePageBytes;
+  ZeroedBlock block(bytes);
+  auto* p = static_cast<uint8_t*>(block.get());
+  for (size_t i = 0; i < bytes; i += 4096) p[i] = static_cast<uint8_t>(i / 4096);
+  // A child shares the pages; the parent's first writes split the huge pages they hit.
+  pid_t child = ::fork();
+  if (child == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  REQUIRE(child > 0);
+  for (size_t i = 0; i < bytes; i += 64 * 4096) p[i] ^= 0xff;
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+
+  uint64_t forks = forksSoFar();
+  CHECK(forks > 0);  // the fork above was counted
+  CollapseResult stopped = collapseHugeMappings(forks - 1);  // as if a fork came since
+  CHECK(stopped.interrupted);
+  CHECK(stopped.bytes == 0);
+  CollapseResult done = collapseHugeMappings(forks);
+  CHECK_FALSE(done.interrupted);
+  CHECK(done.bytes >= bytes);
+  for (size_t i = 0; i < bytes; i += 4096) {
+    uint8_t expected = static_cast<uint8_t>(i / 4096);
+    if (i % (64 * 4096) == 0) expected ^= 0xff;
+    REQUIRE(p[i] == expected);
   }
 }
