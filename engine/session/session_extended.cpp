@@ -4,6 +4,7 @@
 // runs through the same statement runner as Simple Query; statements between Syncs form
 // one implicit transaction unless a BEGIN block is open.
 #include <algorithm>
+#include <exception>
 
 #include <fmt/format.h>
 
@@ -267,11 +268,12 @@ ExecuteState SqlSession::execute(const std::string& name, int64_t maxRows, Resul
 }
 
 void SqlSession::sync() {
+  std::exception_ptr refused;  // the commit failed: reported once the cycle is cleaned up
   if (txn_.mode() == TransactionState::Mode::Implicit) {
-    if (txn_.failed()) {
-      endTransaction(false);
-    } else {
-      endTransaction(true);
+    try {
+      endTransaction(!txn_.failed());
+    } catch (const SqlError&) {
+      refused = std::current_exception();
     }
   }
   // The unnamed portal does not survive the end of a transaction cycle; its memory does.
@@ -279,6 +281,7 @@ void SqlSession::sync() {
     if (!spareUnnamedPortal_) spareUnnamedPortal_ = portals_.extract("");
     portals_.clear();
   }
+  if (refused) std::rethrow_exception(refused);
 }
 
 // A fresh Portal, with the parameter tuple and format vector of the spare one, if any.

@@ -4,6 +4,7 @@
 #include "engine/session/sql_session.h"
 
 #include <algorithm>
+#include <exception>
 #include <charconv>
 #include <chrono>
 #include <cstring>
@@ -275,17 +276,26 @@ void SqlSession::failStatement(UndoLog::Mark mark) {
 }
 
 void SqlSession::endTransaction(bool commit) {
+  // The log takes the record before the changes become permanent: a record it refuses
+  // (54000, over its size limit) rolls the transaction back instead of leaving a commit in
+  // memory that a recovery would not bring back. Appending does no I/O, and nobody else
+  // runs in between, so the order is invisible otherwise.
+  std::exception_ptr refused;
+  if (commit && engine_.commitLog && !logged_.statements.empty()) {
+    logged_.database = dbName_;
+    logged_.user = user_;
+    logged_.startTimestamp = txn_.startTimestamp();
+    try {
+      engine_.commitLog(encodeTransaction(logged_));
+    } catch (const SqlError&) {
+      refused = std::current_exception();
+      commit = false;
+    }
+  }
   if (commit) {
     bool wrote = !txn_.undo().empty() || !logged_.statements.empty();
-    int64_t started = txn_.startTimestamp();
     txn_.commit();
     if (wrote) lastCommit_ = engine_.commitCount.fetch_add(1, std::memory_order_release) + 1;
-    if (engine_.commitLog && !logged_.statements.empty()) {
-      logged_.database = dbName_;
-      logged_.user = user_;
-      logged_.startTimestamp = started;
-      engine_.commitLog(encodeTransaction(logged_));
-    }
   } else {
     txn_.rollback();
   }
@@ -295,6 +305,7 @@ void SqlSession::endTransaction(bool commit) {
     ++engine_.catalogVersion;
     discardStaleRoutines();
   }
+  if (refused) std::rethrow_exception(refused);
 }
 
 void SqlSession::ddlDone() {

@@ -127,3 +127,32 @@ TEST_CASE("startup options set settings: -c name=value, --name=value, escaped sp
   CHECK(code("-c nosuch=1") == "42704");
   CHECK(code("-c synchronous_commit") == "42601");
 }
+
+TEST_CASE("a record the log refuses rolls its transaction back", "[logging]") {
+  auto engine = createSqlEngine(EngineConfig{"/tmp/duet_replay_test", 0});
+  // As RedoLog::append refuses a payload over its limit (54000); here: any record naming 666.
+  int appended = 0;
+  engine->setCommitLog([&](std::string record) -> uint64_t {
+    if (record.find("666") != std::string::npos)
+      throw SqlError(sqlstate::kProgramLimitExceeded, "redo log record too large");
+    return static_cast<uint64_t>(++appended);
+  });
+  auto s = openSession(*engine);
+  RowsSink sink;
+  s->simpleQuery("create table t (k int primary key)", sink);
+  // An implicit transaction, a block's COMMIT, and an extended-protocol Sync.
+  CHECK_THROWS_AS(s->simpleQuery("insert into t values (666)", sink), SqlError);
+  s->simpleQuery("begin; insert into t values (1); insert into t values (2)", sink);
+  CHECK_THROWS_AS(s->simpleQuery("insert into t values (666); commit", sink), SqlError);
+  CHECK(s->txnStatus() == TxnStatus::Idle);
+  s->parse("", "insert into t values ($1)", {});
+  s->bind("", "", {BindParam{std::string("666"), 0}}, {});
+  s->execute("", 0, sink);
+  CHECK_THROWS_AS(s->sync(), SqlError);
+  CHECK(s->txnStatus() == TxnStatus::Idle);
+  CHECK_FALSE(engine->changesPending());
+  // Nothing of them stayed, and the session goes on.
+  s->simpleQuery("insert into t values (3)", sink);
+  CHECK(queryRows(*engine, "select k from t order by k") == std::vector<std::string>{"3"});
+  CHECK(appended == 2);  // CREATE TABLE and the last INSERT
+}
