@@ -29,27 +29,29 @@ SnapshotManager::SnapshotManager(Engine& engine, SnapshotConfig config, int defa
 SnapshotManager::~SnapshotManager() { shutdown(); }
 
 std::shared_ptr<SnapshotProcess> SnapshotManager::acquire(const SnapshotQuery& query) {
+  {
+    std::lock_guard lock(mutex_);
+    auto now = std::chrono::steady_clock::now();
+    auto freshEnough = [&](const SnapshotProcess& p) {
+      if (p.commitCount() >= query.currentCommit) return true;
+      return p.commitCount() >= query.minCommit &&
+             now - p.forkedAt() <= std::chrono::milliseconds(query.maxAgeMs);
+    };
+    std::shared_ptr<SnapshotProcess> best;
+    for (auto it = live_.rbegin(); it != live_.rend(); ++it) {
+      if (!freshEnough(**it)) break;  // older ones are no fresher
+      if ((*it)->reap()) continue;     // killed or crashed: maintain() moves it out
+      if (!best || (*it)->running.load() < best->running.load()) best = *it;
+    }
+    bool busy = best && best->running.load() > 0 && static_cast<int>(live_.size()) < config_.maxProcesses;
+    if (best && !busy) return best;
+  }
+  // Forked outside mutex_, so that maintain(), list() and anyProcess() on the network
+  // thread do not wait for a fork. Only the executor acquires: no other fork races this one.
+  std::shared_ptr<SnapshotProcess> fresh = SnapshotProcess::fork(engine_, config_, query.currentCommit);
   std::lock_guard lock(mutex_);
-  auto now = std::chrono::steady_clock::now();
-  auto freshEnough = [&](const SnapshotProcess& p) {
-    if (p.commitCount() >= query.currentCommit) return true;
-    return p.commitCount() >= query.minCommit &&
-           now - p.forkedAt() <= std::chrono::milliseconds(query.maxAgeMs);
-  };
-  std::shared_ptr<SnapshotProcess> best;
-  for (auto it = live_.rbegin(); it != live_.rend(); ++it) {
-    if (!freshEnough(**it)) break;  // older ones are no fresher
-    if ((*it)->reap()) continue;     // killed or crashed: maintain() moves it out
-    if (!best || (*it)->running.load() < best->running.load()) best = *it;
-  }
-  bool busy = best && best->running.load() > 0 && static_cast<int>(live_.size()) < config_.maxProcesses;
-  if (!best || busy) {
-    // Forked under mutex_: the child's copy of it stays locked, and the child never uses
-    // the manager (pg_catalog.duet_snapshots is never read on a snapshot).
-    best = SnapshotProcess::fork(engine_, config_, query.currentCommit);
-    live_.push_back(best);
-  }
-  return best;
+  live_.push_back(fresh);
+  return fresh;
 }
 
 void SnapshotManager::maintain() {
