@@ -220,7 +220,8 @@ void Connection::submitBatch() {
     auto deliver = [self, out = std::move(out), close, handoff = std::move(handoff),
                     rest = std::move(rest)](std::string notice) mutable {
       if (!rest.empty()) self->input_.insert(0, rest);
-      self->onBatchDone(notice + out, close, std::move(handoff));
+      if (!notice.empty()) out.insert(0, notice);  // a failed CHECKPOINT's warning only
+      self->onBatchDone(std::move(out), close, std::move(handoff));
     };
     // synchronous_commit: the answers wait until every commit logged so far is durable -
     // the session's own, and any other it may have read (the executor shows a commit to
