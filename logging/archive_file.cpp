@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -35,16 +34,12 @@ constexpr size_t kWriteBuffer = size_t{1} << 20;
   throw std::system_error(errno, std::generic_category(), "archive: " + what);
 }
 
-std::string archiveName(uint64_t lsn, std::string_view suffix) {
-  return fmt::format("{:020}{}", lsn, suffix);
-}
-
 }  // namespace
 
 ArchiveWriter::ArchiveWriter(std::string dir, uint64_t lsn) : dir_(std::move(dir)) {
   std::filesystem::create_directories(dir_);
-  tmpPath_ = (std::filesystem::path(dir_) / archiveName(lsn, kTmpSuffix)).string();
-  path_ = (std::filesystem::path(dir_) / archiveName(lsn, kSuffix)).string();
+  tmpPath_ = (std::filesystem::path(dir_) / lsnFileName(lsn, kTmpSuffix)).string();
+  path_ = (std::filesystem::path(dir_) / lsnFileName(lsn, kSuffix)).string();
   fd_ = ::open(tmpPath_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd_ < 0) ioError("cannot create " + tmpPath_);
   char lsnBytes[8];
@@ -107,37 +102,15 @@ std::string ArchiveWriter::finish() {
   return path_;
 }
 
-namespace {
-
-// LSN of "<20 digits><suffix>", or false.
-bool parseName(const std::string& name, std::string_view suffix, uint64_t& lsn) {
-  if (name.size() != 20 + suffix.size() || !name.ends_with(suffix)) return false;
-  auto [end, ec] = std::from_chars(name.data(), name.data() + 20, lsn);
-  return ec == std::errc() && end == name.data() + 20;
-}
-
-}  // namespace
-
 std::vector<ArchiveFile> listArchives(const std::string& dir) {
-  std::vector<ArchiveFile> out;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    uint64_t lsn = 0;
-    if (entry.is_regular_file() && parseName(entry.path().filename().string(), kSuffix, lsn))
-      out.push_back({lsn, entry.path().string()});
-  }
-  std::sort(out.begin(), out.end(), [](const ArchiveFile& a, const ArchiveFile& b) { return a.lsn > b.lsn; });
-  return out;
+  std::vector<ArchiveFile> archives = listLsnFiles(dir, kSuffix);
+  std::reverse(archives.begin(), archives.end());
+  return archives;
 }
 
 int removeUnfinishedArchives(const std::string& dir) {
   int removed = 0;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    uint64_t lsn = 0;
-    if (parseName(entry.path().filename().string(), kTmpSuffix, lsn) && std::filesystem::remove(entry.path(), ec))
-      ++removed;
-  }
+  for (const LsnFile& file : listLsnFiles(dir, kTmpSuffix)) removed += std::filesystem::remove(file.path) ? 1 : 0;
   return removed;
 }
 
@@ -213,10 +186,10 @@ ArchiveLoad loadArchive(const std::string& path, const std::function<void(std::s
     result.damage = file.error();
     return result;
   }
-  uint64_t records = 0, lsn = 0;
+  uint64_t records = 0;
   result.damage = walk(file.bytes(), records, nullptr);
-  if (result.damage.empty() && parseName(std::filesystem::path(path).filename().string(), kSuffix, lsn) &&
-      getU64(file.bytes().data() + 8) != lsn)
+  auto lsn = lsnOfFileName(std::filesystem::path(path).filename().string(), kSuffix);
+  if (result.damage.empty() && lsn && getU64(file.bytes().data() + 8) != *lsn)
     result.damage = "the header's LSN is not the one in the file name";
   if (!result.damage.empty()) return result;
   walk(file.bytes(), result.records, &visit);

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "logging/log_format.h"
+
 namespace duet::logging {
 
 // Writes DIR/<lsn>.archive.tmp, then finish() makes it DIR/<lsn>.archive. Throws
@@ -37,12 +39,9 @@ class ArchiveWriter {
   uint64_t bytes_ = 0;
 };
 
-struct ArchiveFile {
-  uint64_t lsn;  // from the file name
-  std::string path;
-};
+using ArchiveFile = LsnFile;
 // Complete archives of dir (by name: temporary files are not listed), newest first; empty if
-// dir is missing.
+// dir is missing. Throws std::system_error when dir cannot be listed.
 std::vector<ArchiveFile> listArchives(const std::string& dir);
 // Removes what a writer left unfinished (a crash while writing). Returns how many.
 int removeUnfinishedArchives(const std::string& dir);

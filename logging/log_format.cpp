@@ -19,7 +19,6 @@ namespace {
 using Crc32c = boost::crc_optimal<32, 0x1EDC6F41, 0xFFFFFFFF, 0xFFFFFFFF, true, true>;
 
 constexpr size_t kLsnDigits = 20;
-constexpr std::string_view kSegmentSuffix = ".log";
 }  // namespace
 
 namespace {
@@ -75,32 +74,34 @@ void encodeRecordHeader(char* out, uint64_t lsn, std::string_view payload) {
   putU32(out + 4, recordChecksum(out + 8, payload));
 }
 
-std::string segmentFileName(uint64_t firstLsn) {
-  char name[kLsnDigits + kSegmentSuffix.size() + 1];
-  std::snprintf(name, sizeof name, "%020llu.log", static_cast<unsigned long long>(firstLsn));
-  return name;
+std::string lsnFileName(uint64_t lsn, std::string_view suffix) {
+  char digits[kLsnDigits + 1];
+  std::snprintf(digits, sizeof digits, "%020llu", static_cast<unsigned long long>(lsn));
+  return std::string(digits) + std::string(suffix);
 }
 
-std::vector<SegmentFile> listSegments(const std::string& dir) {
+std::optional<uint64_t> lsnOfFileName(std::string_view name, std::string_view suffix) {
+  if (name.size() != kLsnDigits + suffix.size() || !name.ends_with(suffix)) return std::nullopt;
+  uint64_t lsn = 0;
+  const char* digitsEnd = name.data() + kLsnDigits;
+  auto [end, err] = std::from_chars(name.data(), digitsEnd, lsn);
+  if (err != std::errc() || end != digitsEnd) return std::nullopt;
+  return lsn;
+}
+
+std::vector<LsnFile> listLsnFiles(const std::string& dir, std::string_view suffix) {
   namespace fs = std::filesystem;
-  std::vector<SegmentFile> segments;
+  std::vector<LsnFile> files;
   std::error_code ec;
   fs::directory_iterator it(dir, ec);
-  if (ec == std::errc::no_such_file_or_directory) return segments;
-  if (ec) throw std::system_error(ec, "redo log: cannot list " + dir);
+  if (ec == std::errc::no_such_file_or_directory) return files;
+  if (ec) throw std::system_error(ec, "cannot list " + dir);
   for (const fs::directory_entry& entry : it) {
-    const std::string name = entry.path().filename().string();
-    if (name.size() != kLsnDigits + kSegmentSuffix.size() || !name.ends_with(kSegmentSuffix))
-      continue;
-    uint64_t firstLsn = 0;
-    const char* digitsEnd = name.data() + kLsnDigits;
-    auto [end, err] = std::from_chars(name.data(), digitsEnd, firstLsn);
-    if (err != std::errc() || end != digitsEnd) continue;
-    segments.push_back({firstLsn, entry.path().string()});
+    if (auto lsn = lsnOfFileName(entry.path().filename().string(), suffix))
+      files.push_back({*lsn, entry.path().string()});
   }
-  std::sort(segments.begin(), segments.end(),
-            [](const SegmentFile& a, const SegmentFile& b) { return a.firstLsn < b.firstLsn; });
-  return segments;
+  std::sort(files.begin(), files.end(), [](const LsnFile& a, const LsnFile& b) { return a.lsn < b.lsn; });
+  return files;
 }
 
 bool writeAll(int fd, const char* data, size_t size) {

@@ -1,8 +1,10 @@
 // The redo log's on-disk format (docs/logging.md, "Redo log format") and the file
-// operations the writer and the reader share. Internal to logging/.
+// operations the writer, the reader and archive files share. Internal to logging/, but
+// for LsnFile, which archive_file.h lists archives as.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,15 +41,24 @@ void appendSegmentHeader(std::string& out, uint64_t firstLsn);
 // Writes the kRecordHeaderBytes that frame payload as record lsn.
 void encodeRecordHeader(char* out, uint64_t lsn, std::string_view payload);
 
-// "%020llu.log": zero padding makes name order LSN order.
-std::string segmentFileName(uint64_t firstLsn);
-
-struct SegmentFile {
-  uint64_t firstLsn;  // from the file name
+// Files named after an LSN: 20 zero-padded digits and a suffix, so that name order is LSN
+// order. Log segments are "<LSN of their first record>.log", archives "<LSN>.archive"
+// (archive_file.h).
+struct LsnFile {
+  uint64_t lsn;  // from the file name
   std::string path;
 };
-// The segment files of dir in LSN order (other files are ignored); empty if dir is missing.
-std::vector<SegmentFile> listSegments(const std::string& dir);
+std::string lsnFileName(uint64_t lsn, std::string_view suffix);
+// The LSN a file name gives, if it is such a name with that suffix.
+std::optional<uint64_t> lsnOfFileName(std::string_view name, std::string_view suffix);
+// The files of dir with that suffix, oldest first (other files are ignored); empty if dir
+// is missing. Throws std::system_error when dir cannot be listed.
+std::vector<LsnFile> listLsnFiles(const std::string& dir, std::string_view suffix);
+
+inline constexpr std::string_view kSegmentSuffix = ".log";
+using SegmentFile = LsnFile;  // lsn: the segment's first record
+inline std::string segmentFileName(uint64_t firstLsn) { return lsnFileName(firstLsn, kSegmentSuffix); }
+inline std::vector<SegmentFile> listSegments(const std::string& dir) { return listLsnFiles(dir, kSegmentSuffix); }
 
 // Writes all of data, retrying short writes and EINTR; false with errno set on failure.
 bool writeAll(int fd, const char* data, size_t size);

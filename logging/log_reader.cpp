@@ -78,17 +78,17 @@ SegmentScan scanSegment(const SegmentFile& segment, const std::string& data, uin
     return scan;
   }
   if (std::string_view(data.data(), kSegmentMagic.size()) != kSegmentMagic ||
-      getU64(data.data() + kSegmentMagic.size()) != segment.firstLsn) {
+      getU64(data.data() + kSegmentMagic.size()) != segment.lsn) {
     scan.stopReason = fmt::format("bad header in segment {}", name);
     return scan;
   }
   // The first segment may start anywhere: older ones are removed once archived.
-  if (expectedLsn != 0 && segment.firstLsn != expectedLsn) {
+  if (expectedLsn != 0 && segment.lsn != expectedLsn) {
     scan.stopReason = fmt::format("segment {} starts at LSN {}, expected {}", name,
-                                  segment.firstLsn, expectedLsn);
+                                  segment.lsn, expectedLsn);
     return scan;
   }
-  expectedLsn = segment.firstLsn;
+  expectedLsn = segment.lsn;
 
   size_t pos = kSegmentHeaderBytes;
   scan.goodEnd = pos;
@@ -147,8 +147,8 @@ ReadResult readLog(const std::string& dir, uint64_t afterLsn, const Visit& visit
     // A segment whose records all come before afterLsn (the next one starts at or before
     // afterLsn + 1) is not read: an archive holds what it holds. Its successor starts
     // where it ended.
-    if (last + 1 < segments.size() && segments[last + 1].firstLsn <= afterLsn + 1) {
-      expectedLsn = segments[last + 1].firstLsn;
+    if (last + 1 < segments.size() && segments[last + 1].lsn <= afterLsn + 1) {
+      expectedLsn = segments[last + 1].lsn;
       result.lastLsn = expectedLsn - 1;
       continue;
     }

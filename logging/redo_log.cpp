@@ -108,7 +108,7 @@ void RedoLog::removeSegmentsUpTo(uint64_t lsn) {
   std::vector<SegmentFile> segments = listSegments(config_.dir);
   // Segment i holds LSNs [firstLsn_i, firstLsn_i+1); the newest one's end is not known,
   // and it may be the one the writer appends to.
-  for (size_t i = 0; i + 1 < segments.size() && segments[i + 1].firstLsn - 1 <= lsn; ++i) {
+  for (size_t i = 0; i + 1 < segments.size() && segments[i + 1].lsn - 1 <= lsn; ++i) {
     if (::unlink(segments[i].path.c_str()) != 0)
       throw std::system_error(errno, std::generic_category(),
                               "redo log: cannot remove " + segments[i].path);
