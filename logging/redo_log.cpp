@@ -104,8 +104,8 @@ void RedoLog::flush() {
   });
 }
 
-void RedoLog::removeSegmentsUpTo(uint64_t lsn) {
-  std::vector<SegmentFile> segments = listSegments(config_.dir);
+void removeSegmentsUpTo(const std::string& dir, uint64_t lsn) {
+  std::vector<SegmentFile> segments = listSegments(dir);
   // Segment i holds LSNs [firstLsn_i, firstLsn_i+1); the newest one's end is not known,
   // and it may be the one the writer appends to.
   for (size_t i = 0; i + 1 < segments.size() && segments[i + 1].lsn - 1 <= lsn; ++i) {
@@ -114,9 +114,7 @@ void RedoLog::removeSegmentsUpTo(uint64_t lsn) {
                               "redo log: cannot remove " + segments[i].path);
     // A directory sync per file, oldest first: after a crash the segments left still follow
     // each other without a gap, which recovery would take for damage.
-    if (::fsync(dirFd_) != 0)
-      throw std::system_error(errno, std::generic_category(),
-                              "redo log: cannot fsync " + config_.dir);
+    syncDirectory(dir);
   }
 }
 

@@ -57,9 +57,6 @@ class RedoLog {
   void whenDurable(uint64_t lsn, std::function<void()> done);
   // Blocks until everything appended so far is durable, or the log failed (see error()).
   void flush();
-  // Removes whole segment files all of whose records have LSN <= lsn (after an archive),
-  // oldest first; never the newest segment, which may be the one being written.
-  void removeSegmentsUpTo(uint64_t lsn);
   uint64_t bytesWritten() const;  // since open, for benchmarks
   // Empty while healthy; else the write error that stopped the log. A failed log writes
   // nothing more and acknowledges nothing more (durableLsn stays, callbacks never run):
@@ -75,7 +72,7 @@ class RedoLog {
   void fail(const std::string& what);
 
   const LogConfig config_;
-  const int dirFd_;  // the log directory, fsync'ed when a segment file is created or removed
+  const int dirFd_;  // the log directory, fsync'ed when a segment file is created
 
   // Executor thread only.
   uint64_t nextLsn_;
@@ -101,6 +98,12 @@ class RedoLog {
 
   std::thread writer_;  // last: starts once everything above is initialized
 };
+
+// Removes whole segment files of the log in dir all of whose records have LSN <= lsn (after
+// an archive), oldest first, syncing the directory after each; never the newest segment,
+// which may be the one being written. Any thread or process (the archive writer's child
+// calls it). Throws std::system_error.
+void removeSegmentsUpTo(const std::string& dir, uint64_t lsn);
 
 struct ReadResult {
   uint64_t lastLsn = 0;    // LSN of the last good record (0: none)

@@ -149,6 +149,7 @@ int main(int argc, char** argv) {
     std::unique_ptr<duet::snapshot::Checkpointer> checkpointer;
     if (log) {
       checkpoint.archiveDir = (std::filesystem::path(engineConfig.dataDir) / "archive").string();
+      checkpoint.logDir = (std::filesystem::path(engineConfig.dataDir) / "log").string();
       checkpoint.interval = std::chrono::seconds(checkpointTimeoutSeconds);
       checkpoint.logBytes = maxWalSizeMb << 20;
       checkpoint.nice = serverConfig.snapshot.nice;

@@ -19,6 +19,15 @@ namespace {
 // Archives kept: the newest, and the one before it for when the newest turns out damaged.
 constexpr size_t kArchivesKept = 2;
 
+// Archives beyond the newest kArchivesKept, and the log segments only those needed.
+void removeOldFiles(const CheckpointConfig& config) {
+  std::vector<logging::ArchiveFile> archives = logging::listArchives(config.archiveDir);
+  for (size_t i = kArchivesKept; i < archives.size(); ++i) std::filesystem::remove(archives[i].path);
+  // Recovery falls back to the oldest archive kept; it needs the log after it. With one
+  // archive only, the fallback is the whole log.
+  if (archives.size() >= kArchivesKept) logging::removeSegmentsUpTo(config.logDir, archives[kArchivesKept - 1].lsn);
+}
+
 // The child: the executor thread's image as of the fork, nothing else running. It writes
 // the archive and exits; its exit status is all the parent learns (errors go to stderr,
 // which it shares with the server).
@@ -34,6 +43,14 @@ constexpr size_t kArchivesKept = 2;
     std::fflush(stderr);
     ::_exit(1);
   }
+  // The archive is in place. Older files go here too, off the server's threads: unlinking
+  // a large archive and syncing the log directory per segment take a while.
+  try {
+    removeOldFiles(config);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "duetd: could not remove old archives or log segments: %s\n", e.what());
+    std::fflush(stderr);
+  }
   ::_exit(0);
 }
 
@@ -42,9 +59,7 @@ constexpr size_t kArchivesKept = 2;
 Checkpointer::Checkpointer(Engine& engine, Executor& executor, logging::RedoLog& log, CheckpointConfig config,
                            uint64_t lastArchiveLsn)
     : engine_(engine), executor_(executor), log_(log), config_(std::move(config)), lastLsn_(lastArchiveLsn),
-      lastTime_(std::chrono::steady_clock::now()) {
-  stats_.lastLsn = lastArchiveLsn;
-}
+      lastTime_(std::chrono::steady_clock::now()) {}
 
 Checkpointer::~Checkpointer() {
   std::lock_guard lock(mutex_);
@@ -129,7 +144,6 @@ void Checkpointer::startOnExecutor() {
         running_.swap(queued_);
         return;
       }
-      ++stats_.failures;
       lastFailure_ = started;
       done.swap(queued_);
     }
@@ -142,47 +156,21 @@ void Checkpointer::startOnExecutor() {
 
 std::vector<Checkpointer::Waiter> Checkpointer::finished(bool ok) {
   child_ = -1;
-  auto now = std::chrono::steady_clock::now();
   if (ok) {
     lastLsn_ = childLsn_;
     lastLogBytes_ = childLogBytes_;
     lastTime_ = childStarted_;
-    ++stats_.archives;
-    stats_.lastLsn = childLsn_;
-    stats_.lastMillis = std::chrono::duration<double, std::milli>(now - childStarted_).count();
-    std::error_code ec;
-    for (const auto& a : logging::listArchives(config_.archiveDir))
-      if (a.lsn == childLsn_) stats_.lastBytes = std::filesystem::file_size(a.path, ec);
-    try {
-      removeOldFiles();
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "duetd: could not remove old archives or log segments: %s\n", e.what());
-    }
   } else {
-    ++stats_.failures;
-    lastFailure_ = now;
+    lastFailure_ = std::chrono::steady_clock::now();
   }
   std::vector<Waiter> done;
   done.swap(running_);
   return done;
 }
 
-void Checkpointer::removeOldFiles() {
-  std::vector<logging::ArchiveFile> archives = logging::listArchives(config_.archiveDir);
-  for (size_t i = kArchivesKept; i < archives.size(); ++i) std::filesystem::remove(archives[i].path);
-  // Recovery falls back to the oldest archive kept; it needs the log after it. With one
-  // archive only, the fallback is the whole log.
-  if (archives.size() >= kArchivesKept) log_.removeSegmentsUpTo(archives[kArchivesKept - 1].lsn);
-}
-
 bool Checkpointer::writing() const {
   std::lock_guard lock(mutex_);
   return child_ > 0;
-}
-
-CheckpointStats Checkpointer::stats() const {
-  std::lock_guard lock(mutex_);
-  return stats_;
 }
 
 }  // namespace duet::snapshot

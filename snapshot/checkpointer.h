@@ -1,7 +1,7 @@
 // Checkpoints (docs/logging.md, "Archives"): a child fork()ed from the executor between two
 // transactions writes the whole database to an archive file tagged with the last LSN the
-// log had then, while the parent goes on committing. Once the archive is in place, older
-// archives but the one before it go, and the log segments that only that one needs.
+// log had then, while the parent goes on committing. Once the archive is in place, the child
+// removes older archives but the one before it, and the log segments only those needed.
 //
 // Started by CHECKPOINT (request), and by tick() when checkpoint_timeout has passed with
 // commits since the last archive, or max_wal_size of log has been written since.
@@ -23,19 +23,12 @@ namespace duet::snapshot {
 
 struct CheckpointConfig {
   std::string archiveDir;                           // DATADIR/archive
+  std::string logDir;                               // DATADIR/log: segments an archive made unneeded go
   std::chrono::milliseconds interval{300'000};      // checkpoint_timeout (PostgreSQL: 5 min)
   uint64_t logBytes = uint64_t{1} << 30;            // max_wal_size (PostgreSQL: 1 GB)
   int nice = 10;                                    // the child's CPU priority
   // After a failed archive, timed and volume checkpoints wait this long before trying again.
   std::chrono::milliseconds retryAfterFailure{10'000};
-};
-
-struct CheckpointStats {
-  uint64_t archives = 0;      // written since start
-  uint64_t failures = 0;
-  uint64_t lastLsn = 0;       // the newest archive's LSN (0: none)
-  double lastMillis = 0;      // fork to archive in place
-  uint64_t lastBytes = 0;     // its size
 };
 
 class Checkpointer {
@@ -55,7 +48,6 @@ class Checkpointer {
   // Any thread, often (the server's maintenance timer): reaps a finished child, starts one
   // when requested or due.
   void tick();
-  CheckpointStats stats() const;
   // Any thread: an archive writer is running (forked, not yet reaped).
   bool writing() const;
 
@@ -63,10 +55,9 @@ class Checkpointer {
   using Waiter = std::function<void(const std::string&)>;
   void startOnExecutor();
   bool due(std::chrono::steady_clock::time_point now) const;  // mutex_ held
-  // After the child ended: the archive's bookkeeping and old files; returns the waiters.
+  // After the child ended: the newest archive's LSN, time and log position; returns the
+  // waiters.
   std::vector<Waiter> finished(bool ok);  // mutex_ held
-  // Archives beyond the newest two, and the log segments only those needed.
-  void removeOldFiles();
 
   Engine& engine_;
   Executor& executor_;
@@ -86,7 +77,6 @@ class Checkpointer {
   uint64_t lastLogBytes_ = 0;  // log bytesWritten() when the newest archive was forked
   std::chrono::steady_clock::time_point lastTime_;
   std::chrono::steady_clock::time_point lastFailure_{};
-  CheckpointStats stats_;
 };
 
 }  // namespace duet::snapshot

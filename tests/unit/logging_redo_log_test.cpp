@@ -314,12 +314,12 @@ TEST_CASE("redo log removeSegmentsUpTo keeps the newest segment", "[logging]") {
   REQUIRE(segments.size() >= 4);
 
   // Up to one LSN short of the end of the second segment: only the first goes.
-  log.removeSegmentsUpTo(firstLsnOf(segments[2]) - 2);
+  removeSegmentsUpTo(tmp.log(), firstLsnOf(segments[2]) - 2);
   REQUIRE(segmentFiles(tmp.log()) == std::vector<fs::path>(segments.begin() + 1, segments.end()));
-  log.removeSegmentsUpTo(firstLsnOf(segments[2]) - 1);
+  removeSegmentsUpTo(tmp.log(), firstLsnOf(segments[2]) - 1);
   REQUIRE(segmentFiles(tmp.log()) == std::vector<fs::path>(segments.begin() + 2, segments.end()));
 
-  log.removeSegmentsUpTo(log.durableLsn());
+  removeSegmentsUpTo(tmp.log(), log.durableLsn());
   REQUIRE(segmentFiles(tmp.log()) == std::vector<fs::path>{segments.back()});
 
   appendRange(log, 1001, 1100);
