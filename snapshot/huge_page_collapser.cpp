@@ -3,8 +3,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <chrono>
-
 #include "engine/storage/huge_memory.h"
 
 namespace duet::snapshot {
@@ -32,26 +30,9 @@ void HugePageCollapser::tick(bool childrenAlive) {
 void HugePageCollapser::run(uint64_t forksAtStart) {
   // Below the executor: the copying competes for its cores.
   ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice_);
-  auto started = std::chrono::steady_clock::now();
-  CollapseResult result = collapseHugeMappings(forksAtStart);
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  {
-    std::lock_guard lock(mutex_);
-    if (result.interrupted) {
-      ++stats_.interrupted;
-    } else {
-      ++stats_.passes;
-      stats_.lastMillis = ms;
-      stats_.lastBytes = result.bytes;
-    }
-  }
-  if (!result.interrupted) collapsedAt_ = forksAtStart;
+  // Interrupted by a fork: the pages split since still want joining, at a later pass.
+  if (!collapseHugeMappings(forksAtStart).interrupted) collapsedAt_ = forksAtStart;
   running_.store(false);
-}
-
-CollapseStats HugePageCollapser::stats() const {
-  std::lock_guard lock(mutex_);
-  return stats_;
 }
 
 }  // namespace duet::snapshot

@@ -7,28 +7,19 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <thread>
 
 namespace duet::snapshot {
 
-struct CollapseStats {
-  uint64_t passes = 0;       // completed
-  uint64_t interrupted = 0;  // stopped by a fork
-  double lastMillis = 0;
-  uint64_t lastBytes = 0;
-};
-
 class HugePageCollapser {
  public:
   explicit HugePageCollapser(int nice = 10) : nice_(nice) {}
-  ~HugePageCollapser();  // waits for a pass still running (it stops at the next mapping)
+  ~HugePageCollapser();  // waits for a pass still running
 
   // Any one thread, often (the server's maintenance timer). A pass starts when there were
   // forks since the last one, and no child has been alive for two ticks in a row with no
   // fork in between (a child just forked may not be counted as alive yet).
   void tick(bool childrenAlive);
-  CollapseStats stats() const;
 
  private:
   void run(uint64_t forksAtStart);
@@ -38,8 +29,6 @@ class HugePageCollapser {
   uint64_t collapsedAt_ = 0;          // fork count the last whole pass started at
   std::atomic<bool> running_{false};
   std::thread thread_;
-  mutable std::mutex mutex_;
-  CollapseStats stats_;
 };
 
 }  // namespace duet::snapshot
