@@ -83,6 +83,16 @@ def wait_until(predicate, seconds, what):
         time.sleep(0.05)
 
 
+def expect_error(conn, sql, error, what):
+    """Runs sql, which must fail with `error` (a psycopg error class); returns the error.
+    `what` says what went wrong if it succeeds."""
+    try:
+        conn.execute(sql)
+    except error as e:
+        return e
+    raise AssertionError(what)
+
+
 def forced(server, **settings):
     """A session whose read-only statements all go to snapshots."""
     conn = server.connect(autocommit=True)
@@ -199,16 +209,9 @@ def test_read_only_block(server):
     assert reader.execute("SHOW transaction_read_only").fetchone()[0] == "on"
     # The list of snapshots is read on the executor, even here.
     assert reader.execute("SELECT count(*) FROM duet_snapshots WHERE NOT ending").fetchone()[0] >= 1
-    try:
-        reader.execute("UPDATE accounts SET balance = 0")
-        raise AssertionError("a write in a read-only block succeeded")
-    except errors.ReadOnlySqlTransaction:
-        pass
-    try:
-        reader.execute(count)
-        raise AssertionError("a failed block ran a statement")
-    except errors.InFailedSqlTransaction:
-        pass
+    expect_error(reader, "UPDATE accounts SET balance = 0", errors.ReadOnlySqlTransaction,
+                 "a write in a read-only block succeeded")
+    expect_error(reader, count, errors.InFailedSqlTransaction, "a failed block ran a statement")
     reader.execute("ROLLBACK")
     got = reader.execute(count).fetchone()
     assert got == (first[0] + 1, first[1] + 7), (got, first)
@@ -218,11 +221,8 @@ def test_read_only_block(server):
         c.execute("SET TRANSACTION READ ONLY")
         assert c.execute(count).fetchone() == first
         # Having read its snapshot, the block may not turn read-write (25001), as in PostgreSQL.
-        try:
-            c.execute("SET TRANSACTION READ WRITE")
-            raise AssertionError("a read-only block turned read-write after a query")
-        except errors.ActiveSqlTransaction:
-            pass
+        expect_error(c, "SET TRANSACTION READ WRITE", errors.ActiveSqlTransaction,
+                     "a read-only block turned read-write after a query")
         c.rollback()
     reader.close()
     writer.close()
@@ -255,11 +255,8 @@ def test_auto_routing():
             c.execute("SET duet.snapshot_routing = never")
             c.execute("SET duet.snapshot_min_rows = 0")
             assert c.execute("SELECT sum(v) FROM small").fetchone()[0] == 9
-            try:
-                c.execute("SET duet.snapshot_routing = sometimes")
-                raise AssertionError("an unknown routing mode was accepted")
-            except errors.InvalidParameterValue:
-                pass
+            expect_error(c, "SET duet.snapshot_routing = sometimes", errors.InvalidParameterValue,
+                         "an unknown routing mode was accepted")
             held = c.execute("SELECT max(commits) FROM duet_snapshots").fetchone()[0]
         # The simple query protocol (psql -c): the SELECT goes to a snapshot too.
         out = subprocess.run(["psql", "-X", "-A", "-t", "-h", "127.0.0.1", "-p", str(server.port),
@@ -288,23 +285,17 @@ def test_cancel_and_timeout(server):
     assert conn.execute("SELECT count(*) FROM spin").fetchone()[0] == 3000
     conn.execute("SET statement_timeout = '300ms'")
     start = time.time()
-    try:
-        conn.execute(ENDLESS)
-        raise AssertionError("statement_timeout did not stop the statement")
-    except errors.QueryCanceled as e:
-        assert "statement timeout" in str(e), e
+    e = expect_error(conn, ENDLESS, errors.QueryCanceled, "statement_timeout did not stop the statement")
+    assert "statement timeout" in str(e), e
     assert time.time() - start < 20
     conn.close()
 
 
 def test_memory_limit(server):
     conn = forced(server, snapshot_memory_limit="16MB")
-    try:
-        # Sorting 9 million rows needs far more than 16 MB.
-        conn.execute("SELECT a.x, b.x FROM spin a, spin b ORDER BY 1 DESC, 2 LIMIT 1")
-        raise AssertionError("the memory limit did not stop the statement")
-    except errors.OutOfMemory:
-        pass
+    # Sorting 9 million rows needs far more than 16 MB.
+    expect_error(conn, "SELECT a.x, b.x FROM spin a, spin b ORDER BY 1 DESC, 2 LIMIT 1", errors.OutOfMemory,
+                 "the memory limit did not stop the statement")
     # The snapshot is still there and serves the next statement.
     assert conn.execute("SELECT count(*) FROM spin").fetchone()[0] == 3000
     conn.close()
@@ -334,11 +325,8 @@ def test_parallel_aggregation(server):
     snap.execute("SET max_parallel_workers_per_gather = 1")
     for q, rows in zip(queries, expected):
         assert snap.execute(q).fetchall() == rows, q
-    try:
-        snap.execute("SELECT sum(1 / (k - 40000)) FROM par_big")
-        raise AssertionError("division by zero in a worker was not reported")
-    except errors.DivisionByZero:
-        pass
+    expect_error(snap, "SELECT sum(1 / (k - 40000)) FROM par_big", errors.DivisionByZero,
+                 "division by zero in a worker was not reported")
     assert snap.execute("SELECT count(*) FROM par_big").fetchone()[0] == 65536
     snap.close()
     conn.execute("DROP TABLE par_big")
