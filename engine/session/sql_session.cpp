@@ -4,10 +4,10 @@
 #include "engine/session/sql_session.h"
 
 #include <algorithm>
-#include <exception>
 #include <charconv>
 #include <chrono>
 #include <cstring>
+#include <exception>
 
 #include <fmt/format.h>
 
