@@ -1,14 +1,12 @@
 // GROUP BY and plain aggregates, serially or in parallel. Each group's state is a block of
 // kAggSlot bytes per aggregate in a GroupTable (or, for a plain aggregate, on the stack).
 //
-// In parallel (a node marked by compiler/plan/parallel.h, in a snapshot process), the
-// aggregate's input pipeline becomes a worker function of its own: each thread of a
-// ParallelRun (parallel_runtime.h) runs it with its own query context, takes the driving
-// scan's chunks one at a time (morsels), builds or waits for the pipeline's hash join
-// tables (one thread builds each), and aggregates into a group table of its own. The
-// leader then folds those partial states into one table and emits the groups as the
-// serial plan does.
+// In parallel (a node marked by compiler/plan/parallel.h, in a snapshot process), each
+// worker of a parallel run (parallel_codegen.cpp) aggregates its morsels of the input into
+// a group table of its own. The leader then folds those partial states into one table and
+// emits the groups as the serial plan does.
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "compiler/codegen/codegen_internal.h"
@@ -215,59 +213,22 @@ void Codegen::produceAggregate(const Node& node, const Consumer& consume) {
   emitAggregates(a, consume);
 }
 
-// The worker function: aggregates its morsels of the input into a group table of its own,
-// which it hands to the run. Generated as a function of its own in the same module, with
-// the code generator's per-function state set aside meanwhile.
-llvm::Function* Codegen::aggregateWorker(const Node& node) {
-  auto* type = llvm::FunctionType::get(b_.getVoidTy(), {ptrTy_}, false);
-  auto* worker = llvm::Function::Create(type, llvm::Function::InternalLinkage,
-                                        fn_->getName() + ".worker" + std::to_string(workers_++), module_);
-  worker->setUWTableKind(llvm::UWTableKind::Async);  // errors unwind through it to the run
-  llvm::Function* savedFn = fn_;
-  llvm::BasicBlock* savedEntry = entry_;
-  llvm::BasicBlock* savedBlock = b_.GetInsertBlock();
-  llvm::Value* savedQctx = qctx_;
-  llvm::Value* savedParams = params_;
-  Row savedParamRow = std::move(paramRow_);
-  std::vector<llvm::BasicBlock*> savedEnds = std::move(pipelineEnd_);
-  llvm::BasicBlock* savedStart = statementStart_;
-
-  fn_ = worker;
-  entry_ = llvm::BasicBlock::Create(ctx_, "entry", worker);
-  b_.SetInsertPoint(entry_);
-  qctx_ = worker->getArg(0);
-  params_ = b_.CreateLoad(ptrTy_, qctx_);  // QueryContext::params is first
-  paramRow_.clear();
-  for (size_t p = 0; p < out_.paramLayout.types.size(); ++p) paramRow_.push_back(loadField(params_, out_.paramLayout, p));
-  pipelineEnd_.clear();
-  statementStart_ = nullptr;
-  inWorker_ = true;
-
-  AggregateCode partial = beginAggregate(node, true);
-  call("duet_q_parallel_set_partial", b_.getVoidTy(), {qctx_, partial.groups});
-  // A plain aggregate's one group, made before the first row.
-  llvm::Value* state = partial.single ? call("duet_q_groups_find", ptrTy_, {partial.groups, partial.key, partial.isNew})
-                                      : nullptr;
-  producePipeline(*node.children[0], [&](Row& row) { accumulateRow(partial, state, row); });
-  b_.CreateRetVoid();
-
-  inWorker_ = false;
-  fn_ = savedFn;
-  entry_ = savedEntry;
-  b_.SetInsertPoint(savedBlock);
-  qctx_ = savedQctx;
-  params_ = savedParams;
-  paramRow_ = std::move(savedParamRow);
-  pipelineEnd_ = std::move(savedEnds);
-  statementStart_ = savedStart;
-  return worker;
-}
-
 void Codegen::produceParallelAggregate(const Node& node, const Consumer& consume) {
   auto& b = b_;
-  llvm::Function* worker = aggregateWorker(node);
+  // Each worker aggregates its morsels into a group table of its own (a plain aggregate's
+  // one group made before the first row).
+  std::optional<AggregateCode> partial;
+  llvm::Value* state = nullptr;
+  llvm::Value* run = runParallel(
+      *node.children[0], node.parallelThreads,
+      [&] {
+        partial.emplace(beginAggregate(node, true));
+        state = partial->single ? call("duet_q_groups_find", ptrTy_, {partial->groups, partial->key, partial->isNew})
+                                : nullptr;
+        return partial->groups;
+      },
+      [&](llvm::Value*, Row& row) { accumulateRow(*partial, state, row); });
   AggregateCode a = beginAggregate(node, false);
-  llvm::Value* run = call("duet_q_parallel_run", ptrTy_, {qctx_, worker, b.getInt32(node.parallelThreads)});
   llvm::Value* partials = call("duet_q_parallel_partials", b.getInt32Ty(), {run});
   loop(b.getInt32(0), [&] { return partials; }, [&](llvm::Value* w, llvm::BasicBlock*) {
     llvm::Value* part = call("duet_q_parallel_partial", ptrTy_, {run, w});

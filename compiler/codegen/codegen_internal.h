@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "compiler/codegen/compiled_query.h"
@@ -88,7 +89,6 @@ class Codegen {
   struct AggregateCode;
   void produceAggregate(const plan::Node& node, const Consumer& consume);
   void produceParallelAggregate(const plan::Node& node, const Consumer& consume);
-  llvm::Function* aggregateWorker(const plan::Node& node);
   AggregateCode beginAggregate(const plan::Node& node, bool table);
   void accumulateRow(AggregateCode& a, llvm::Value* state, Row& row);
   void foldAggregate(const plan::AggSpec& agg, size_t k, llvm::Value* state, llvm::Value* value, bool widen);
@@ -96,8 +96,26 @@ class Codegen {
   void emitAggregates(AggregateCode& a, const Consumer& consume);
   llvm::Value* aggSlot(llvm::Value* state, size_t k, size_t offset);
 
+  // --- parallel pipelines (parallel_codegen.cpp) ----------------------------------------
+  // Emits a parallel run of the pipeline `input` (its driving scan marked for morsels) on
+  // `threads` threads and returns the run (ParallelRun*), whose partials the caller merges.
+  // In each worker, `begin` makes the worker's partial result, `consume` adds a row to it,
+  // and `end` (if set) finishes it. The hash joins `input` probes are built first.
+  llvm::Value* runParallel(const plan::Node& input, uint32_t threads, const std::function<llvm::Value*()>& begin,
+                           const std::function<void(llvm::Value* part, Row& row)>& consume,
+                           const std::function<void(llvm::Value* part)>& end = nullptr);
+  // A worker function of a parallel run: `body` emits its code with qctx_ the worker's
+  // context; the generator's per-function state is set aside meanwhile.
+  llvm::Function* workerFunction(const std::function<void()>& body);
+  // Builds the tables of the hash joins along the pipeline `n` (down its probe sides) in the
+  // leader and shares them for the workers of the run that follows (joinSlots_).
+  void shareJoinTables(const plan::Node& n);
+
   // --- plans (plan_codegen.cpp) ---------------------------------------------------------
   void produce(const plan::Node& node, const Consumer& consume);
+  // A hash join's finished table of its build side's rows, built serially or, when the
+  // join is marked parallel, by a parallel run.
+  llvm::Value* buildJoinTable(const plan::Node& join);
   // produce() as a pipeline of its own: a LIMIT inside ends it, and code after the call
   // continues where it ends.
   void producePipeline(const plan::Node& node, const Consumer& consume);
@@ -118,9 +136,11 @@ class Codegen {
   // Where each execution of the statement being generated begins, when the function runs
   // several (a routine's embedded statements); null: the entry block.
   llvm::BasicBlock* statementStart_ = nullptr;
-  // Generating a parallel aggregation's worker function: scans marked `morsels` take
-  // their chunks from the run, and hash join tables are shared (sharedJoins_ numbers them).
+  // Generating a parallel run's worker function: scans marked `morsels` take their chunks
+  // from the run, and the hash joins it probes read the tables the leader shared
+  // (joinSlots_: join node -> slot in QueryContext::sharedJoins; sharedJoins_ counts them).
   bool inWorker_ = false;
+  std::unordered_map<const plan::Node*, uint32_t> joinSlots_;
   uint32_t sharedJoins_ = 0;
   uint32_t workers_ = 0;  // worker functions generated so far (their names)
   llvm::Type* ptrTy_;

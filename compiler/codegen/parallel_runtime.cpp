@@ -8,10 +8,6 @@
 namespace duet::rt {
 namespace {
 
-// Thrown in a worker that waits for a join table whose builder failed: the builder's
-// error is the one reported.
-struct OtherWorkerFailed {};
-
 // A worker's context: the leader's parameters, clock readings and settings, read only.
 // No output, undo log or session: a parallel pipeline writes nothing, calls no routine
 // and reads no volatile function (compiler/plan/parallel.cpp checks).
@@ -24,6 +20,7 @@ std::unique_ptr<QueryContext> workerContext(const QueryContext& leader, Parallel
   c->transactionTimestamp = leader.transactionTimestamp;
   c->statementTimestamp = leader.statementTimestamp;
   c->currentSetting = leader.currentSetting;
+  c->sharedJoins = leader.sharedJoins;
   c->parallel = run;
   c->worker = index;
   return c;
@@ -38,8 +35,6 @@ ParallelRun::ParallelRun(QueryContext& leader, Worker worker, uint32_t threads) 
   auto run = [this, worker](uint32_t i) {
     try {
       worker(contexts_[i].get());
-    } catch (const OtherWorkerFailed&) {
-      // The failure that stopped it is already recorded.
     } catch (...) {
       fail(std::current_exception());
     }
@@ -66,7 +61,6 @@ void ParallelRun::fail(std::exception_ptr error) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!error_) error_ = error;
   failed_.store(true);
-  joinReady_.notify_all();
 }
 
 int64_t ParallelRun::nextMorsel(uint32_t chunkCount) {
@@ -75,31 +69,7 @@ int64_t ParallelRun::nextMorsel(uint32_t chunkCount) {
   return c < chunkCount ? static_cast<int64_t>(c) : -1;
 }
 
-void ParallelRun::setPartial(const QueryContext* worker, GroupTable* partial) {
-  partials_[worker->worker] = partial;
-}
-
-JoinTable* ParallelRun::sharedJoin(uint32_t slot, const TupleLayout* keyLayout, const TupleLayout* rowLayout,
-                                   bool* mustBuild) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  if (joins_.size() <= slot) joins_.resize(slot + 1);
-  SharedJoin& j = joins_[slot];
-  if (!j.table) {
-    j.table = std::make_unique<JoinTable>(*keyLayout, *rowLayout);
-    *mustBuild = true;
-    return j.table.get();
-  }
-  *mustBuild = false;
-  joinReady_.wait(lock, [&] { return j.built || failed_.load(); });
-  if (!j.built) throw OtherWorkerFailed{};
-  return j.table.get();
-}
-
-void ParallelRun::joinBuilt(uint32_t slot) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  joins_[slot].built = true;
-  joinReady_.notify_all();
-}
+void ParallelRun::setPartial(const QueryContext* worker, void* partial) { partials_[worker->worker] = partial; }
 
 }  // namespace duet::rt
 
@@ -112,16 +82,23 @@ ParallelRun* duet_q_parallel_run(QueryContext* leader, ParallelRun::Worker worke
   return leader->parallelRuns.back().get();
 }
 uint32_t duet_q_parallel_partials(ParallelRun* run) { return static_cast<uint32_t>(run->partials().size()); }
-GroupTable* duet_q_parallel_partial(ParallelRun* run, uint32_t i) { return run->partials()[i]; }
-void duet_q_parallel_set_partial(QueryContext* worker, GroupTable* partial) {
-  worker->parallel->setPartial(worker, partial);
-}
+void* duet_q_parallel_partial(ParallelRun* run, uint32_t i) { return run->partials()[i]; }
+void duet_q_parallel_set_partial(QueryContext* worker, void* partial) { worker->parallel->setPartial(worker, partial); }
 int64_t duet_q_morsel_next(QueryContext* worker, uint32_t chunkCount) {
   return worker->parallel->nextMorsel(chunkCount);
 }
-JoinTable* duet_q_join_shared(QueryContext* worker, uint32_t slot, const duet::TupleLayout* keyLayout,
-                              const duet::TupleLayout* rowLayout, bool* mustBuild) {
-  return worker->parallel->sharedJoin(slot, keyLayout, rowLayout, mustBuild);
+void duet_q_join_share(QueryContext* leader, uint32_t slot, JoinTable* table) {
+  if (leader->sharedJoins.size() <= slot) leader->sharedJoins.resize(slot + 1);
+  leader->sharedJoins[slot] = table;
 }
-void duet_q_join_shared_built(QueryContext* worker, uint32_t slot) { worker->parallel->joinBuilt(slot); }
+JoinTable* duet_q_join_shared(QueryContext* worker, uint32_t slot) { return worker->sharedJoins[slot]; }
+void duet_q_join_merge(JoinTable* into, ParallelRun* run) {
+  for (void* part : run->partials()) into->absorb(*static_cast<JoinTable*>(part));
+  into->finish();
+}
+void duet_q_sorter_merge(TupleBuffer* into, ParallelRun* run) {
+  std::vector<Sorter*> parts;
+  for (void* part : run->partials()) parts.push_back(static_cast<Sorter*>(part));
+  static_cast<Sorter*>(into)->mergeSorted(parts);
+}
 }

@@ -1,11 +1,11 @@
-// The precompiled half of parallel aggregation (compiler/codegen/aggregate_codegen.cpp):
-// a run of one generated worker function on several threads of a snapshot process, each
-// with a query context of its own, taking morsels (one table chunk each) of the scan that
-// drives the pipeline, sharing hash join tables that the first worker to need one builds,
-// and leaving one partial group table per worker for the leader to merge.
+// The precompiled half of parallel pipelines (compiler/codegen/parallel_codegen.cpp): a run
+// of one generated worker function on several threads of a snapshot process, each with a
+// query context of its own, taking morsels (one table chunk each) of the scan that drives
+// the pipeline and leaving one partial result per worker (a group table, a join table's
+// rows, a sorted run) for the leader to merge. Hash join tables the pipeline probes are
+// built by the leader before the run and shared read-only (QueryContext::sharedJoins).
 #pragma once
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -24,28 +24,18 @@ class ParallelRun {
   ParallelRun(QueryContext& leader, Worker worker, uint32_t threads);
 
   int64_t nextMorsel(uint32_t chunkCount);  // a chunk index, or -1: no more (or failed)
-  void setPartial(const QueryContext* worker, GroupTable* partial);
-  const std::vector<GroupTable*>& partials() const { return partials_; }
-  // The join table of `slot`: *mustBuild is set for the one worker that builds it; the
-  // others wait until it calls joinBuilt.
-  JoinTable* sharedJoin(uint32_t slot, const TupleLayout* keyLayout, const TupleLayout* rowLayout,
-                        bool* mustBuild);
-  void joinBuilt(uint32_t slot);
+  void setPartial(const QueryContext* worker, void* partial);
+  // The partial results of the workers that ran, in worker order.
+  const std::vector<void*>& partials() const { return partials_; }
 
  private:
   void fail(std::exception_ptr error);
-  struct SharedJoin {
-    std::unique_ptr<JoinTable> table;
-    bool built = false;
-  };
   std::vector<std::unique_ptr<QueryContext>> contexts_;
   std::vector<std::unique_ptr<Arena>> arenas_;  // the worker threads' statement arenas
-  std::vector<GroupTable*> partials_;
+  std::vector<void*> partials_;
   std::atomic<uint32_t> nextChunk_{0};
   std::atomic<bool> failed_{false};
   std::mutex mutex_;
-  std::condition_variable joinReady_;
-  std::vector<SharedJoin> joins_;
   std::exception_ptr error_;
 };
 
@@ -56,11 +46,14 @@ extern "C" {
 duet::rt::ParallelRun* duet_q_parallel_run(duet::rt::QueryContext* leader, duet::rt::ParallelRun::Worker worker,
                                            uint32_t threads);
 uint32_t duet_q_parallel_partials(duet::rt::ParallelRun* run);
-duet::rt::GroupTable* duet_q_parallel_partial(duet::rt::ParallelRun* run, uint32_t i);
-void duet_q_parallel_set_partial(duet::rt::QueryContext* worker, duet::rt::GroupTable* partial);
+void* duet_q_parallel_partial(duet::rt::ParallelRun* run, uint32_t i);
+void duet_q_parallel_set_partial(duet::rt::QueryContext* worker, void* partial);
 int64_t duet_q_morsel_next(duet::rt::QueryContext* worker, uint32_t chunkCount);
-duet::rt::JoinTable* duet_q_join_shared(duet::rt::QueryContext* worker, uint32_t slot,
-                                        const duet::TupleLayout* keyLayout, const duet::TupleLayout* rowLayout,
-                                        bool* mustBuild);
-void duet_q_join_shared_built(duet::rt::QueryContext* worker, uint32_t slot);
+// The leader shares a finished join table under `slot` before a run; workers read it.
+void duet_q_join_share(duet::rt::QueryContext* leader, uint32_t slot, duet::rt::JoinTable* table);
+duet::rt::JoinTable* duet_q_join_shared(duet::rt::QueryContext* worker, uint32_t slot);
+// Fills `into` with the rows of the run's partial join tables and finishes it.
+void duet_q_join_merge(duet::rt::JoinTable* into, duet::rt::ParallelRun* run);
+// Fills the empty sorter `into` with the run's sorted partial runs, merged in order.
+void duet_q_sorter_merge(duet::rt::TupleBuffer* into, duet::rt::ParallelRun* run);
 }

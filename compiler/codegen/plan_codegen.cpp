@@ -205,6 +205,33 @@ static void emitReturning(Codegen& cg, const Node& node, const Row& tableRow, co
   consume(out);
 }
 
+llvm::Value* Codegen::buildJoinTable(const Node& join) {
+  auto& b = b_;
+  const Node& build = *join.children[0];
+  const TupleLayout* keyLayout = out_.layouts.add(TupleLayout::of(typesOf(join.exprs)));
+  const TupleLayout* rowLayout = out_.layouts.add(TupleLayout::of(build.outputTypes));
+  auto newTable = [&] { return call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(rowLayout)}); };
+  auto insert = [&](llvm::Value* into, Row& row) {
+    llvm::Value* key = tupleAlloca(*keyLayout);
+    llvm::Value* tuple = tupleAlloca(*rowLayout);
+    Row keys;
+    for (const auto& k : join.exprs) keys.push_back(expr(*k, row));
+    storeRow(key, *keyLayout, keys);
+    storeRow(tuple, *rowLayout, row);
+    call("duet_q_join_insert", b.getVoidTy(), {into, key, tuple});
+  };
+  llvm::Value* table = newTable();
+  if (join.parallelThreads > 1 && !inWorker_) {
+    // Each worker collects its morsels' rows; the leader takes them all and indexes them.
+    llvm::Value* run = runParallel(build, join.parallelThreads, newTable, insert);
+    call("duet_q_join_merge", b.getVoidTy(), {table, run});
+  } else {
+    producePipeline(build, [&](Row& row) { insert(table, row); });
+    call("duet_q_join_finish", b.getVoidTy(), {table});
+  }
+  return table;
+}
+
 void Codegen::produce(const Node& node, const Consumer& consume) {
   auto& b = b_;
   switch (node.kind) {
@@ -326,35 +353,12 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       return;
     }
     case NodeKind::HashJoin: {
-      const Node& build = *node.children[0];
       const TupleLayout* keyLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
-      const TupleLayout* rowLayout = out_.layouts.add(TupleLayout::of(build.outputTypes));
-      llvm::Value* key = tupleAlloca(*keyLayout);
-      llvm::Value* tuple = tupleAlloca(*rowLayout);
-      llvm::Value* table;
-      auto buildTable = [&] {
-        producePipeline(build, [&](Row& row) {
-          Row keys;
-          for (const auto& k : node.exprs) keys.push_back(expr(*k, row));
-          storeRow(key, *keyLayout, keys);
-          storeRow(tuple, *rowLayout, row);
-          call("duet_q_join_insert", b.getVoidTy(), {table, key, tuple});
-        });
-        call("duet_q_join_finish", b.getVoidTy(), {table});
-      };
-      if (inWorker_) {
-        // Parallel workers share the table: the first to get here builds it, the others wait.
-        llvm::Value* slot = b.getInt32(sharedJoins_++);
-        llvm::Value* mustBuild = llvm::IRBuilder<>(entry_, entry_->getFirstInsertionPt()).CreateAlloca(b.getInt8Ty());
-        table = call("duet_q_join_shared", ptrTy_, {qctx_, slot, ptrConst(keyLayout), ptrConst(rowLayout), mustBuild});
-        ifThen(b.CreateICmpNE(b.CreateLoad(b.getInt8Ty(), mustBuild), b.getInt8(0)), [&] {
-          buildTable();
-          call("duet_q_join_shared_built", b.getVoidTy(), {qctx_, slot});
-        });
-      } else {
-        table = call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(rowLayout)});
-        buildTable();
-      }
+      const TupleLayout* rowLayout = out_.layouts.add(TupleLayout::of(node.children[0]->outputTypes));
+      auto shared = joinSlots_.find(&node);
+      llvm::Value* table = inWorker_ && shared != joinSlots_.end()
+                               ? call("duet_q_join_shared", ptrTy_, {qctx_, b.getInt32(shared->second)})
+                               : buildJoinTable(node);
       llvm::Value* probeKey = tupleAlloca(*keyLayout);
       llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
       llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
@@ -392,15 +396,26 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
       auto spec = std::make_unique<std::vector<rt::SortSpec>>();
       for (const auto& k : node.sortKeys) spec->push_back({k.column, k.descending, k.nullsFirst});
-      llvm::Value* sorter = call("duet_q_sorter_new", ptrTy_,
-                                 {qctx_, ptrConst(layout), ptrConst(spec->data()), b.getInt32(spec->size())});
-      out_.sortSpecs.push_back(std::move(spec));
-      llvm::Value* tuple = tupleAlloca(*layout);
-      producePipeline(*node.children[0], [&](Row& row) {
+      auto newSorter = [&] {
+        return call("duet_q_sorter_new", ptrTy_,
+                    {qctx_, ptrConst(layout), ptrConst(spec->data()), b.getInt32(spec->size())});
+      };
+      llvm::Value* sorter = newSorter();
+      auto append = [&](llvm::Value* into, Row& row) {
+        llvm::Value* tuple = tupleAlloca(*layout);
         storeRow(tuple, *layout, row);
-        call("duet_q_buffer_append", b.getVoidTy(), {sorter, tuple});
-      });
-      call("duet_q_sorter_sort", b.getVoidTy(), {sorter});
+        call("duet_q_buffer_append", b.getVoidTy(), {into, tuple});
+      };
+      if (node.parallelThreads > 1 && !inWorker_) {
+        // Each worker sorts its morsels' rows; the leader merges those sorted runs.
+        llvm::Value* run = runParallel(*node.children[0], node.parallelThreads, newSorter, append,
+                                       [&](llvm::Value* part) { call("duet_q_sorter_sort", b.getVoidTy(), {part}); });
+        call("duet_q_sorter_merge", b.getVoidTy(), {sorter, run});
+      } else {
+        producePipeline(*node.children[0], [&](Row& row) { append(sorter, row); });
+        call("duet_q_sorter_sort", b.getVoidTy(), {sorter});
+      }
+      out_.sortSpecs.push_back(std::move(spec));
       iterateBuffer(*this, sorter, layout, consume);
       return;
     }

@@ -35,20 +35,53 @@ uint8_t* TupleBuffer::append(const uint8_t* tuple) {
   return copy;
 }
 
-void Sorter::sort() {
+bool Sorter::less(const uint8_t* a, const uint8_t* b) const {
   const TupleLayout& l = layout_;
-  std::stable_sort(rows_.begin(), rows_.end(), [&](const uint8_t* a, const uint8_t* b) {
-    for (const SortSpec& k : keys_) {
-      bool na = isNullAt(l, a, k.column), nb = isNullAt(l, b, k.column);
-      if (na || nb) {
-        if (na && nb) continue;
-        return na ? k.nullsFirst : !k.nullsFirst;
-      }
-      int c = compareValues(l.types[k.column], a + l.offsets[k.column], b + l.offsets[k.column]);
-      if (c != 0) return k.descending ? c > 0 : c < 0;
+  for (const SortSpec& k : keys_) {
+    bool na = isNullAt(l, a, k.column), nb = isNullAt(l, b, k.column);
+    if (na || nb) {
+      if (na && nb) continue;
+      return na ? k.nullsFirst : !k.nullsFirst;
     }
-    return false;
-  });
+    int c = compareValues(l.types[k.column], a + l.offsets[k.column], b + l.offsets[k.column]);
+    if (c != 0) return k.descending ? c > 0 : c < 0;
+  }
+  return false;
+}
+
+void Sorter::sort() {
+  std::stable_sort(rows_.begin(), rows_.end(), [&](const uint8_t* a, const uint8_t* b) { return less(a, b); });
+}
+
+void Sorter::mergeSorted(const std::vector<Sorter*>& parts) {
+  size_t total = 0;
+  for (const Sorter* p : parts) total += p->size();
+  rows_.reserve(total);
+  // A heap of the parts' next rows; on equal keys the lower part goes first.
+  struct Head {
+    uint32_t part;
+    size_t next;
+  };
+  auto after = [&](const Head& x, const Head& y) {
+    const uint8_t* a = parts[x.part]->at(x.next);
+    const uint8_t* b = parts[y.part]->at(y.next);
+    if (less(b, a)) return true;
+    return !less(a, b) && x.part > y.part;
+  };
+  std::vector<Head> heap;
+  for (uint32_t p = 0; p < parts.size(); ++p)
+    if (parts[p]->size()) heap.push_back({p, 0});
+  std::make_heap(heap.begin(), heap.end(), after);
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), after);
+    Head& h = heap.back();
+    rows_.push_back(parts[h.part]->at(h.next));
+    if (++h.next < parts[h.part]->size()) {
+      std::push_heap(heap.begin(), heap.end(), after);
+    } else {
+      heap.pop_back();
+    }
+  }
 }
 
 GroupTable::GroupTable(TupleLayout keyLayout, uint32_t stateSize)
@@ -123,6 +156,12 @@ void JoinTable::finish() {
     chain_[i] = heads_[b];
     heads_[b] = i + 1;
   }
+}
+
+void JoinTable::absorb(JoinTable& part) {
+  rows_.rows().insert(rows_.rows().end(), part.rows_.rows().begin(), part.rows_.rows().end());
+  keys_.rows().insert(keys_.rows().end(), part.keys_.rows().begin(), part.keys_.rows().end());
+  hashes_.insert(hashes_.end(), part.hashes_.begin(), part.hashes_.end());
 }
 
 const uint8_t* JoinTable::next(const uint8_t* key, uint64_t* cursor) const {
@@ -307,7 +346,8 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_subquery_rows_error), DUET_Q(duet_q_state_mark), DUET_Q(duet_q_state_release),
       DUET_Q(duet_q_own_string), DUET_Q(duet_q_parallel_run), DUET_Q(duet_q_parallel_partials),
       DUET_Q(duet_q_parallel_partial), DUET_Q(duet_q_parallel_set_partial), DUET_Q(duet_q_morsel_next),
-      DUET_Q(duet_q_join_shared), DUET_Q(duet_q_join_shared_built),
+      DUET_Q(duet_q_join_shared), DUET_Q(duet_q_join_share), DUET_Q(duet_q_join_merge),
+      DUET_Q(duet_q_sorter_merge),
   };
 #undef DUET_Q
   *count = sizeof symbols / sizeof symbols[0];

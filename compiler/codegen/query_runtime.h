@@ -76,6 +76,9 @@ class JoinTable {
   JoinTable(TupleLayout keyLayout, TupleLayout rowLayout);
   void insert(const uint8_t* keyTuple, const uint8_t* rowTuple);
   void finish();  // build the index after all inserts
+  // Takes over the rows of a partial table built by a parallel worker (before finish);
+  // their memory stays with `part`, which must outlive this table.
+  void absorb(JoinTable& part);
   // Iterates matches: start with cursor = 0, returns null when exhausted.
   const uint8_t* next(const uint8_t* keyTuple, uint64_t* cursor) const;
 
@@ -100,8 +103,12 @@ class Sorter : public TupleBuffer {
   Sorter(TupleLayout layout, std::vector<SortSpec> keys)
       : TupleBuffer(std::move(layout)), keys_(std::move(keys)) {}
   void sort();
+  // Fills this (empty) sorter with the rows of sorted partial runs, in order; the rows'
+  // memory stays with the parts, which must outlive this sorter.
+  void mergeSorted(const std::vector<Sorter*>& parts);
 
  private:
+  bool less(const uint8_t* a, const uint8_t* b) const;
   std::vector<SortSpec> keys_;
 };
 
@@ -163,9 +170,12 @@ struct QueryContext {
   std::vector<std::unique_ptr<TupleBuffer>> buffers;  // per-execution runtime state,
   std::vector<std::unique_ptr<GroupTable>> groups;    // created by generated code
   std::vector<std::unique_ptr<JoinTable>> joins;
-  // Parallel aggregation (parallel_runtime.h): the runs this statement started, and in a
+  // Parallel pipelines (parallel_runtime.h): the runs this statement started, and in a
   // worker's own context, the run it belongs to and its number.
   std::vector<std::shared_ptr<ParallelRun>> parallelRuns;
+  // The finished hash join tables the leader built before a parallel run, by slot, for
+  // the workers' probes (a worker's context gets the leader's).
+  std::vector<JoinTable*> sharedJoins;
   ParallelRun* parallel = nullptr;
   uint32_t worker = 0;
 };

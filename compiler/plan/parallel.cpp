@@ -39,18 +39,66 @@ Node* drivingScan(Node& n) {
   }
 }
 
+// The driving scan of the pipeline `sink` consumes (its child `input`), when it is worth
+// running on several threads and safe to: a table scan of at least kMinChunks chunks, and
+// nothing unsafe in the subtree or in the sink's own expressions (aggregate arguments, join
+// keys), which the workers evaluate too.
+Node* parallelScan(const Node& sink, Node& input) {
+  Node* scan = drivingScan(input);
+  if (!scan || scan->table->directory().count < kMinChunks || !threadSafe(input)) return nullptr;
+  bool safe = true;
+  forEachExpr(sink, [&](const Expr& e) { safe = safe && threadSafe(e); });
+  return safe ? scan : nullptr;
+}
+
+void markPipelineJoins(Node& n, uint32_t threads);
+
+// A hash join's build side runs in parallel when it is such a pipeline; otherwise what is
+// inside it may.
+void markJoinBuild(Node& join, uint32_t threads) {
+  Node& build = *join.children[0];
+  if (Node* scan = parallelScan(join, build)) {
+    join.parallelThreads = threads;
+    scan->morsels = true;
+    markPipelineJoins(build, threads);
+  } else {
+    markParallel(build, threads);
+  }
+}
+
+// The hash joins a pipeline probes, down to its driving scan: the leader builds their
+// tables before the pipeline runs, each perhaps in parallel.
+void markPipelineJoins(Node& n, uint32_t threads) {
+  switch (n.kind) {
+    case NodeKind::Filter:
+    case NodeKind::Project: markPipelineJoins(*n.children[0], threads); return;
+    case NodeKind::HashJoin:
+      markJoinBuild(n, threads);
+      markPipelineJoins(*n.children[1], threads);
+      return;
+    default: return;
+  }
+}
+
 }  // namespace
 
 void markParallel(Node& n, uint32_t threads) {
   if (threads < 2) return;
-  if (n.kind == NodeKind::Aggregate &&
-      std::none_of(n.aggs.begin(), n.aggs.end(), [](const AggSpec& a) { return a.distinct; })) {
-    Node* scan = drivingScan(*n.children[0]);
-    if (scan && scan->table->directory().count >= kMinChunks && threadSafe(n)) {
+  bool sink = n.kind == NodeKind::Sort ||
+              (n.kind == NodeKind::Aggregate &&
+               std::none_of(n.aggs.begin(), n.aggs.end(), [](const AggSpec& a) { return a.distinct; }));
+  if (sink) {
+    if (Node* scan = parallelScan(n, *n.children[0])) {
       n.parallelThreads = threads;
       scan->morsels = true;
-      return;  // one level of parallelism: what runs inside the workers stays serial
+      markPipelineJoins(*n.children[0], threads);
+      return;
     }
+  }
+  if (n.kind == NodeKind::HashJoin) {  // in a pipeline that stays serial
+    markJoinBuild(n, threads);
+    markParallel(*n.children[1], threads);
+    return;
   }
   for (auto& c : n.children) markParallel(*c, threads);
 }

@@ -7,12 +7,12 @@
 
 namespace duet::plan {
 
-// Marks each aggregation whose input is one pipeline driven by a scan of a table of at
-// least two chunks (rows reach the aggregate through filters, projections and hash join
-// probes), whose aggregates have no DISTINCT, and in whose subtree nothing is unsafe on
-// several threads at once (a subquery, a user-defined routine, random(),
-// clock_timestamp()): Node::parallelThreads = threads, and the driving scan's morsels.
-// Nothing is marked when threads < 2.
+// Marks the pipeline breakers whose input is one pipeline driven by a scan of a table of
+// at least two chunks (rows flow from it through filters, projections and hash join
+// probes), in whose subtree nothing is unsafe on several threads at once (a subquery, a
+// user-defined routine, random(), clock_timestamp()): an aggregation without DISTINCT, a
+// sort, a hash join's build side. Sets Node::parallelThreads = threads on the breaker and
+// `morsels` on the driving scan. Nothing is marked when threads < 2.
 void markParallel(Node& root, uint32_t threads);
 
 }  // namespace duet::plan

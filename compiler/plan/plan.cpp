@@ -106,8 +106,7 @@ std::string outline(const Node& node) {
   if (node.kind == NodeKind::IndexRange) s += "[" + rangeDetail(node) + "]";
   else if (node.kind == NodeKind::IndexLookup || node.kind == NodeKind::IndexJoin) s += "[" + node.index->name() + "]";
   else if (node.kind == NodeKind::TableScan) s += "[" + node.table->name() + (node.morsels ? ", morsels" : "") + "]";
-  else if (node.kind == NodeKind::Aggregate && node.parallelThreads > 1)
-    s += "[parallel " + std::to_string(node.parallelThreads) + "]";
+  if (node.parallelThreads > 1) s += "[parallel " + std::to_string(node.parallelThreads) + "]";
   for (const Node* sub : subplansOf(node)) s += "{" + outline(*sub) + "}";
   if (node.children.empty()) return s;
   s += "(";

@@ -83,8 +83,9 @@ struct Node {
   ExprPtr limit, offset;           // Limit (either may be null)
   std::vector<ExprPtr> returning;  // Insert/Update/Delete: RETURNING over the new row
                                    // (Delete: over the old row); empty: count only
-  // Aggregate: its input runs on this many threads, each aggregating apart, then merged
-  // (0 or 1: serially). TableScan: hands its chunks out to those threads (morsels).
+  // Aggregate, Sort: its input runs on this many threads, each aggregating or sorting apart,
+  // then merged; HashJoin: the same for its build side (0 or 1: serially). TableScan: hands
+  // its chunks out to those threads (morsels).
   // Set by markParallel (compiler/plan/parallel.h).
   uint32_t parallelThreads = 0;
   bool morsels = false;

@@ -301,9 +301,10 @@ def test_memory_limit(server):
     conn.close()
 
 
-def test_parallel_aggregation(server):
-    """A snapshot aggregates a table of several chunks on all its cores (two threads at
-    most here): the rows are the executor's, and an error in a worker reaches the client."""
+def test_parallel_queries(server):
+    """A snapshot aggregates, sorts and builds hash join tables over a table of several
+    chunks on all its cores (two threads at most here): the rows are the executor's, and
+    an error in a worker reaches the client."""
     conn = server.connect(autocommit=True)
     conn.execute("CREATE TABLE par_big (k int, g int, v numeric(12,2), s text)")
     conn.execute("INSERT INTO par_big SELECT k, k % 7, k * 1.5, 'n' || (k % 13) "
@@ -319,7 +320,11 @@ def test_parallel_aggregation(server):
                "SELECT g, count(*), sum(v), avg(k), min(s) FROM par_big GROUP BY g ORDER BY g",
                "SELECT label, count(*), sum(k) FROM par_dim JOIN par_big ON par_big.g = par_dim.g "
                "GROUP BY label ORDER BY label",
-               "SELECT count(*), sum(v) FROM par_big WHERE k < 0"]
+               "SELECT count(*), sum(v) FROM par_big WHERE k < 0",
+               "SELECT k, s, v FROM par_big WHERE k % 1000 = 7 ORDER BY s DESC, k",
+               "SELECT k, v FROM par_big ORDER BY v DESC, k LIMIT 5 OFFSET 100",
+               "SELECT a.g, count(*), sum(b.v) FROM par_big a JOIN par_big b ON a.k = b.k + 1 "
+               "WHERE b.k % 100 = 0 GROUP BY a.g ORDER BY a.g"]
     expected = [conn.execute(q).fetchall() for q in queries]  # on the executor: 65536 < min_rows
     snap = forced(server)
     snap.execute("SET max_parallel_workers_per_gather = 1")
@@ -327,6 +332,8 @@ def test_parallel_aggregation(server):
         assert snap.execute(q).fetchall() == rows, q
     expect_error(snap, "SELECT sum(1 / (k - 40000)) FROM par_big", errors.DivisionByZero,
                  "division by zero in a worker was not reported")
+    expect_error(snap, "SELECT k FROM par_big ORDER BY 1 / (k - 40000)", errors.DivisionByZero,
+                 "division by zero in a sorting worker was not reported")
     assert snap.execute("SELECT count(*) FROM par_big").fetchone()[0] == 65536
     snap.close()
     conn.execute("DROP TABLE par_big")
@@ -405,7 +412,7 @@ def main():
                  ("auto routing", test_auto_routing),
                  ("cancel and statement_timeout", lambda: test_cancel_and_timeout(shared)),
                  ("memory limit", lambda: test_memory_limit(shared)),
-                 ("parallel aggregation", lambda: test_parallel_aggregation(shared)),
+                 ("parallel queries", lambda: test_parallel_queries(shared)),
                  ("killed snapshot", lambda: test_killed_snapshot(shared)),
                  ("vanished client", lambda: test_vanished_client(shared)),
                  ("no orphans", test_no_orphans)]

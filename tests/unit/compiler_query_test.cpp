@@ -293,7 +293,7 @@ TEST_CASE("subqueries: a correlated one probes an index per outer row, its state
   CHECK_THROWS_AS(f.run("select (select a from u)"), SqlError);
 }
 
-TEST_CASE("parallel aggregation gives the serial plan's rows", "[compiler]") {
+TEST_CASE("parallel aggregations, sorts and join builds give the serial plan's rows", "[compiler]") {
   Fixture f;
   // Three chunks and a bit: enough for morsels on two and three threads.
   const int n = static_cast<int>(kChunkRows) * 3 + 100;
@@ -329,6 +329,13 @@ TEST_CASE("parallel aggregation gives the serial plan's rows", "[compiler]") {
       "select b, count(*), sum(a), min(a), max(c), avg(c) from t where a % 3 <> 0 group by b order by b",
       "select u.d, count(*), sum(t.c) from u join t on t.a % 7 = u.a group by u.d order by u.d",
       "select a % 5, count(*) from t group by a % 5 having count(*) > 10 order by 1",
+      // Sorts: each worker sorts its morsels, the leader merges the runs.
+      "select a, b, c from t where a % 97 = 1 order by b desc nulls first, c, a",
+      "select c, a from t order by c desc, a limit 20 offset 3000",
+      // A hash join whose build side is the big table: built by the workers together.
+      "select u.d, t2.b, count(*) from t t2 join u on u.a = t2.a % 4 group by u.d, t2.b order by 1, 2",
+      "select count(*), sum(x.a), min(y.b) from t x join t y on x.c = y.c where y.a % 50 = 0",
+      "select x.a, y.a from t x join t y on x.c = y.c where y.a % 1000 = 7 and x.a < 500 order by 1, 2",
   };
   for (const std::string& q : queries) {
     INFO(q);
@@ -338,6 +345,7 @@ TEST_CASE("parallel aggregation gives the serial plan's rows", "[compiler]") {
     for (uint32_t threads : {2u, 3u}) {
       f.parallelThreads = threads;
       CHECK(f.run(q) == serial);
+      UNSCOPED_INFO(f.outline);
       CHECK(f.outline.find("[parallel " + std::to_string(threads) + "]") != std::string::npos);
       CHECK(f.outline.find("morsels") != std::string::npos);
     }
@@ -345,6 +353,9 @@ TEST_CASE("parallel aggregation gives the serial plan's rows", "[compiler]") {
   // An error in one worker stops the others and reaches the caller.
   f.parallelThreads = 2;
   CHECK_THROWS_AS(f.run("select sum(1 / (a - 40000)) from t"), SqlError);
+  CHECK_THROWS_AS(f.run("select a from t order by 1 / (a - 40000)"), SqlError);  // a sorting worker
+  CHECK_THROWS_AS(f.run("select count(*) from t x join u on u.a = 1 / (x.a - 40000)"), SqlError);  // a build
+  CHECK(f.outline.find("HashJoin[parallel 2]") != std::string::npos);
   // Not run in parallel: DISTINCT aggregates, clock_timestamp() (like random(), it
   // advances the transaction's recorded state), small tables.
   f.run("select count(distinct b) from t");

@@ -1,0 +1,88 @@
+// Parallel pipelines in a snapshot process (docs/snapshots.md, "Parallel queries"). A
+// pipeline breaker marked by compiler/plan/parallel.h (an aggregation, a sort, a hash
+// join's build) runs its input pipeline as a worker function of its own on the threads of
+// a ParallelRun (parallel_runtime.h): each worker takes the driving scan's chunks one at a
+// time (morsels) and fills a partial result of its own, which the leader then merges. The
+// hash joins the pipeline probes are built by the leader before the run (each perhaps by a
+// parallel run of its own) and shared read-only, so a worker never waits for another.
+#include <string>
+
+#include "compiler/codegen/codegen_internal.h"
+
+namespace duet::codegen {
+
+using plan::Node;
+using plan::NodeKind;
+
+llvm::Function* Codegen::workerFunction(const std::function<void()>& body) {
+  auto* type = llvm::FunctionType::get(b_.getVoidTy(), {ptrTy_}, false);
+  auto* worker = llvm::Function::Create(type, llvm::Function::InternalLinkage,
+                                        fn_->getName() + ".worker" + std::to_string(workers_++), module_);
+  worker->setUWTableKind(llvm::UWTableKind::Async);  // errors unwind through it to the run
+  llvm::Function* savedFn = fn_;
+  llvm::BasicBlock* savedEntry = entry_;
+  llvm::BasicBlock* savedBlock = b_.GetInsertBlock();
+  llvm::Value* savedQctx = qctx_;
+  llvm::Value* savedParams = params_;
+  Row savedParamRow = std::move(paramRow_);
+  std::vector<llvm::BasicBlock*> savedEnds = std::move(pipelineEnd_);
+  llvm::BasicBlock* savedStart = statementStart_;
+
+  fn_ = worker;
+  entry_ = llvm::BasicBlock::Create(ctx_, "entry", worker);
+  b_.SetInsertPoint(entry_);
+  qctx_ = worker->getArg(0);
+  params_ = b_.CreateLoad(ptrTy_, qctx_);  // QueryContext::params is first
+  paramRow_.clear();
+  for (size_t p = 0; p < out_.paramLayout.types.size(); ++p) paramRow_.push_back(loadField(params_, out_.paramLayout, p));
+  pipelineEnd_.clear();
+  statementStart_ = nullptr;
+  inWorker_ = true;
+
+  body();
+  b_.CreateRetVoid();
+
+  inWorker_ = false;
+  fn_ = savedFn;
+  entry_ = savedEntry;
+  b_.SetInsertPoint(savedBlock);
+  qctx_ = savedQctx;
+  params_ = savedParams;
+  paramRow_ = std::move(savedParamRow);
+  pipelineEnd_ = std::move(savedEnds);
+  statementStart_ = savedStart;
+  return worker;
+}
+
+llvm::Value* Codegen::runParallel(const Node& input, uint32_t threads, const std::function<llvm::Value*()>& begin,
+                                  const std::function<void(llvm::Value* part, Row& row)>& consume,
+                                  const std::function<void(llvm::Value* part)>& end) {
+  shareJoinTables(input);
+  llvm::Function* worker = workerFunction([&] {
+    llvm::Value* part = begin();
+    call("duet_q_parallel_set_partial", b_.getVoidTy(), {qctx_, part});
+    producePipeline(input, [&](Row& row) { consume(part, row); });
+    if (end) end(part);
+  });
+  return call("duet_q_parallel_run", ptrTy_, {qctx_, worker, b_.getInt32(threads)});
+}
+
+void Codegen::shareJoinTables(const Node& n) {
+  switch (n.kind) {
+    case NodeKind::Filter:
+    case NodeKind::Project:
+      shareJoinTables(*n.children[0]);
+      return;
+    case NodeKind::HashJoin: {
+      uint32_t slot = sharedJoins_++;
+      call("duet_q_join_share", b_.getVoidTy(), {qctx_, b_.getInt32(slot), buildJoinTable(n)});
+      joinSlots_[&n] = slot;
+      shareJoinTables(*n.children[1]);
+      return;
+    }
+    default:
+      return;  // the driving scan
+  }
+}
+
+}  // namespace duet::codegen
