@@ -215,11 +215,16 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
   llvm::Value* outTuple = cg.tupleAlloca(out->outputLayout);
   llvm::BasicBlock* done = llvm::BasicBlock::Create(*context, "finish", cg.fn_);
   cg.pipelineEnd_.push_back(done);
-  cg.produce(root, [&](codegen::Row& row) {
+  auto emit = [&](codegen::Row& row) {
     if (!out->producesRows) return;
     cg.storeRow(outTuple, out->outputLayout, row);
     cg.call("duet_q_emit", cg.b_.getVoidTy(), {cg.qctx_, outTuple});
-  });
+  };
+  if (root.gatherThreads > 1) {
+    cg.produceGathered(root, emit);
+  } else {
+    cg.produce(root, emit);
+  }
   if (!cg.b_.GetInsertBlock()->getTerminator()) cg.b_.CreateBr(done);
   cg.b_.SetInsertPoint(done);
   cg.b_.CreateRetVoid();

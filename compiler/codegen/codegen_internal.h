@@ -104,6 +104,9 @@ class Codegen {
   llvm::Value* runParallel(const plan::Node& input, uint32_t threads, const std::function<llvm::Value*()>& begin,
                            const std::function<void(llvm::Value* part, Row& row)>& consume,
                            const std::function<void(llvm::Value* part)>& end = nullptr);
+  // The statement's output pipeline `root` (marked gatherThreads) run by workers that
+  // stream its rows in batches to this thread, which passes them to `consume`.
+  void produceGathered(const plan::Node& root, const Consumer& consume);
   // A worker function of a parallel run: `body` emits its code with qctx_ the worker's
   // context; the generator's per-function state is set aside meanwhile.
   llvm::Function* workerFunction(const std::function<void()>& body);

@@ -67,6 +67,39 @@ llvm::Value* Codegen::runParallel(const Node& input, uint32_t threads, const std
   return call("duet_q_parallel_run", ptrTy_, {qctx_, worker, b_.getInt32(threads)});
 }
 
+void Codegen::produceGathered(const Node& root, const Consumer& consume) {
+  auto& b = b_;
+  const TupleLayout* layout = out_.layouts.add(TupleLayout::of(root.outputTypes));
+  shareJoinTables(root);
+  llvm::Function* worker = workerFunction([&] {
+    llvm::Value* tuple = tupleAlloca(*layout);
+    producePipeline(root, [&](Row& row) {
+      storeRow(tuple, *layout, row);
+      call("duet_q_gather_put", b.getVoidTy(), {qctx_, tuple});
+    });
+  });
+  llvm::Value* run =
+      call("duet_q_gather_start", ptrTy_, {qctx_, worker, b.getInt32(root.gatherThreads), ptrConst(layout)});
+  llvm::BasicBlock* head = block("gather");
+  llvm::BasicBlock* rows = block("gather.rows");
+  llvm::BasicBlock* done = block("gather.done");
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  llvm::Value* batch = call("duet_q_gather_next", ptrTy_, {run});
+  b.CreateCondBr(b.CreateIsNull(batch), done, rows);
+  b.SetInsertPoint(rows);
+  llvm::Value* n = call("duet_q_buffer_size", i64Ty_, {batch});
+  loop(b.getInt64(0), [&] { return n; }, [&](llvm::Value* i, llvm::BasicBlock*) {
+    llvm::Value* tuple = call("duet_q_buffer_at", ptrTy_, {batch, i});
+    Row row;
+    for (size_t c = 0; c < layout->types.size(); ++c) row.push_back(loadField(tuple, *layout, c));
+    consume(row);
+  });
+  b.CreateBr(head);
+  b.SetInsertPoint(done);
+  call("duet_q_gather_end", b.getVoidTy(), {run});
+}
+
 void Codegen::shareJoinTables(const Node& n) {
   switch (n.kind) {
     case NodeKind::Filter:

@@ -347,7 +347,8 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_own_string), DUET_Q(duet_q_parallel_run), DUET_Q(duet_q_parallel_partials),
       DUET_Q(duet_q_parallel_partial), DUET_Q(duet_q_parallel_set_partial), DUET_Q(duet_q_morsel_next),
       DUET_Q(duet_q_join_shared), DUET_Q(duet_q_join_share), DUET_Q(duet_q_join_merge),
-      DUET_Q(duet_q_sorter_merge),
+      DUET_Q(duet_q_sorter_merge), DUET_Q(duet_q_gather_start), DUET_Q(duet_q_gather_put),
+      DUET_Q(duet_q_gather_next), DUET_Q(duet_q_gather_end),
   };
 #undef DUET_Q
   *count = sizeof symbols / sizeof symbols[0];

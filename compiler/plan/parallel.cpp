@@ -52,6 +52,18 @@ Node* parallelScan(const Node& sink, Node& input) {
 }
 
 void markPipelineJoins(Node& n, uint32_t threads);
+void markSinks(Node& n, uint32_t threads);
+
+// Whether the pipeline from `n` down to its driving scan drops or matches rows (a filter or
+// a join probe): a gather of a bare scan would only copy the rows on their way out.
+bool selects(const Node& n) {
+  switch (n.kind) {
+    case NodeKind::Filter:
+    case NodeKind::HashJoin: return true;
+    case NodeKind::Project: return selects(*n.children[0]);
+    default: return false;
+  }
+}
 
 // A hash join's build side runs in parallel when it is such a pipeline; otherwise what is
 // inside it may.
@@ -62,7 +74,7 @@ void markJoinBuild(Node& join, uint32_t threads) {
     scan->morsels = true;
     markPipelineJoins(build, threads);
   } else {
-    markParallel(build, threads);
+    markSinks(build, threads);
   }
 }
 
@@ -80,10 +92,9 @@ void markPipelineJoins(Node& n, uint32_t threads) {
   }
 }
 
-}  // namespace
-
-void markParallel(Node& n, uint32_t threads) {
-  if (threads < 2) return;
+// Marks the aggregations and sorts whose input can run in parallel, and the hash join
+// builds, in the subtree `n`.
+void markSinks(Node& n, uint32_t threads) {
   bool sink = n.kind == NodeKind::Sort ||
               (n.kind == NodeKind::Aggregate &&
                std::none_of(n.aggs.begin(), n.aggs.end(), [](const AggSpec& a) { return a.distinct; }));
@@ -97,10 +108,28 @@ void markParallel(Node& n, uint32_t threads) {
   }
   if (n.kind == NodeKind::HashJoin) {  // in a pipeline that stays serial
     markJoinBuild(n, threads);
-    markParallel(*n.children[1], threads);
+    markSinks(*n.children[1], threads);
     return;
   }
-  for (auto& c : n.children) markParallel(*c, threads);
+  for (auto& c : n.children) markSinks(*c, threads);
+}
+
+}  // namespace
+
+void markParallel(Node& root, uint32_t threads) {
+  if (threads < 2) return;
+  // The statement's output pipeline itself, when it selects from a big table: the workers
+  // stream their rows to the statement's thread, which sends them (no LIMIT above it: a
+  // limit would leave them scanning).
+  Node* scan = drivingScan(root);
+  bool safe = threadSafe(root);  // the root's own expressions and all below
+  if (scan && safe && scan->table->directory().count >= kMinChunks && selects(root)) {
+    root.gatherThreads = threads;
+    scan->morsels = true;
+    markPipelineJoins(root, threads);
+    return;
+  }
+  markSinks(root, threads);
 }
 
 }  // namespace duet::plan

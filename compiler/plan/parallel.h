@@ -12,7 +12,9 @@ namespace duet::plan {
 // probes), in whose subtree nothing is unsafe on several threads at once (a subquery, a
 // user-defined routine, random(), clock_timestamp()): an aggregation without DISTINCT, a
 // sort, a hash join's build side. Sets Node::parallelThreads = threads on the breaker and
-// `morsels` on the driving scan. Nothing is marked when threads < 2.
+// `morsels` on the driving scan. When the root itself is such a pipeline with a filter or a
+// join in it, the root gets Node::gatherThreads instead: its rows stream from the workers.
+// Nothing is marked when threads < 2.
 void markParallel(Node& root, uint32_t threads);
 
 }  // namespace duet::plan

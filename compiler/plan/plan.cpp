@@ -101,7 +101,7 @@ ReadFootprint footprint(const Node& root) {
   return f;
 }
 
-std::string outline(const Node& node) {
+static std::string outlineOf(const Node& node) {
   std::string s = kindName(node.kind);
   if (node.kind == NodeKind::IndexRange) s += "[" + rangeDetail(node) + "]";
   else if (node.kind == NodeKind::IndexLookup || node.kind == NodeKind::IndexJoin) s += "[" + node.index->name() + "]";
@@ -115,6 +115,11 @@ std::string outline(const Node& node) {
     s += outline(*node.children[i]);
   }
   return s + ")";
+}
+
+std::string outline(const Node& node) {
+  if (node.gatherThreads > 1) return "Gather[parallel " + std::to_string(node.gatherThreads) + "](" + outlineOf(node) + ")";
+  return outlineOf(node);
 }
 
 }  // namespace duet::plan

@@ -89,6 +89,9 @@ struct Node {
   // Set by markParallel (compiler/plan/parallel.h).
   uint32_t parallelThreads = 0;
   bool morsels = false;
+  // The statement's root when its one pipeline (a scan through filters and join probes)
+  // runs on this many threads that stream their rows to the statement's thread (a gather).
+  uint32_t gatherThreads = 0;
 
   explicit Node(NodeKind k) : kind(k) {}
 };

@@ -302,9 +302,9 @@ def test_memory_limit(server):
 
 
 def test_parallel_queries(server):
-    """A snapshot aggregates, sorts and builds hash join tables over a table of several
-    chunks on all its cores (two threads at most here): the rows are the executor's, and
-    an error in a worker reaches the client."""
+    """A snapshot aggregates, sorts, builds hash join tables and selects rows over a table
+    of several chunks on all its cores (two threads at most here): the rows are the
+    executor's, and an error in a worker reaches the client."""
     conn = server.connect(autocommit=True)
     conn.execute("CREATE TABLE par_big (k int, g int, v numeric(12,2), s text)")
     conn.execute("INSERT INTO par_big SELECT k, k % 7, k * 1.5, 'n' || (k % 13) "
@@ -325,11 +325,17 @@ def test_parallel_queries(server):
                "SELECT k, v FROM par_big ORDER BY v DESC, k LIMIT 5 OFFSET 100",
                "SELECT a.g, count(*), sum(b.v) FROM par_big a JOIN par_big b ON a.k = b.k + 1 "
                "WHERE b.k % 100 = 0 GROUP BY a.g ORDER BY a.g"]
+    # Their rows stream from the workers in no set order.
+    gathered = ["SELECT k, s FROM par_big WHERE k % 7 = 3",
+                "SELECT label, k FROM par_dim JOIN par_big ON par_big.g = par_dim.g WHERE k % 5 = 0"]
     expected = [conn.execute(q).fetchall() for q in queries]  # on the executor: 65536 < min_rows
+    expected_gathered = [sorted(conn.execute(q).fetchall()) for q in gathered]
     snap = forced(server)
     snap.execute("SET max_parallel_workers_per_gather = 1")
     for q, rows in zip(queries, expected):
         assert snap.execute(q).fetchall() == rows, q
+    for q, rows in zip(gathered, expected_gathered):
+        assert sorted(snap.execute(q).fetchall()) == rows, q
     expect_error(snap, "SELECT sum(1 / (k - 40000)) FROM par_big", errors.DivisionByZero,
                  "division by zero in a worker was not reported")
     expect_error(snap, "SELECT k FROM par_big ORDER BY 1 / (k - 40000)", errors.DivisionByZero,

@@ -16,7 +16,9 @@ namespace {
 struct Rows : rt::RowConsumer {
   const TupleLayout* layout = nullptr;
   std::vector<std::string> lines;
+  size_t failAfter = SIZE_MAX;  // stands in for a client that goes away mid-result
   void consume(const uint8_t* t) override {
+    if (lines.size() == failAfter) throw SqlError(sqlstate::kQueryCanceled, "the consumer stopped reading");
     std::string line;
     TypeContext tc;
     for (size_t c = 0; c < layout->types.size(); ++c) {
@@ -36,6 +38,7 @@ struct Fixture {
   std::string outline;  // plan::outline() of the last statement run
   size_t stateLeft = 0;  // runtime structures (buffers, group and join tables) the last run left
   uint32_t parallelThreads = 1;  // as a snapshot process would allow
+  size_t failAfterRows = SIZE_MAX;  // the output fails after so many rows
   Fixture() {
     t.createIndex("t_pkey", {0}, IndexKind::Hash, true, undo);
     undo.commit();
@@ -73,6 +76,7 @@ struct Fixture {
     }
     Rows rows;
     rows.layout = &plan->compiled->outputLayout;
+    rows.failAfter = failAfterRows;
     rt::QueryContext ctx;
     ctx.params = params.data();
     ctx.undo = &undo;
@@ -363,5 +367,38 @@ TEST_CASE("parallel aggregations, sorts and join builds give the serial plan's r
   f.run("select count(clock_timestamp()) from t");
   CHECK(f.outline.find("parallel") == std::string::npos);
   f.run("select count(*) from u");
+  CHECK(f.outline.find("parallel") == std::string::npos);
+
+  // The output pipeline itself: workers stream its rows, in no set order, to the caller.
+  auto sorted = [](std::vector<std::string> lines) {
+    std::sort(lines.begin(), lines.end());
+    return lines;
+  };
+  for (const std::string q : {"select a, b from t where a % 3 = 1",
+                              "select x.a, u.d, x.b from u join t x on u.a = x.a % 7 where x.a > 100"}) {
+    INFO(q);
+    f.parallelThreads = 1;
+    std::vector<std::string> serial = sorted(f.run(q));
+    CHECK(serial.size() > 10000);  // several batches from each worker
+    for (uint32_t threads : {2u, 3u}) {
+      f.parallelThreads = threads;
+      CHECK(sorted(f.run(q)) == serial);
+      INFO(f.outline);
+      CHECK(f.outline.rfind("Gather[parallel " + std::to_string(threads) + "]", 0) == 0);
+    }
+  }
+  // A failing worker, and a caller that stops reading, end the run with its error and
+  // stop the workers.
+  f.parallelThreads = 2;
+  CHECK_THROWS_AS(f.run("select 1 / (a - 40000) from t where a > 0"), SqlError);
+  f.failAfterRows = 10;
+  CHECK_THROWS_AS(f.run("select a from t where a > 0"), SqlError);
+  f.failAfterRows = SIZE_MAX;
+  CHECK(f.outline.rfind("Gather", 0) == 0);
+  // Not gathered: a bare scan (it would only copy the rows), a LIMIT (it would leave the
+  // workers scanning).
+  f.run("select a, b from t");
+  CHECK(f.outline.find("parallel") == std::string::npos);
+  f.run("select a, b from t where a > 5 limit 3");
   CHECK(f.outline.find("parallel") == std::string::npos);
 }
