@@ -116,6 +116,9 @@ class Codegen {
 
   // --- plans (plan_codegen.cpp) ---------------------------------------------------------
   void produce(const plan::Node& node, const Consumer& consume);
+  // offset + limit of a Limit node whose expressions are constants or parameters
+  // (saturating; INT64_MAX for a NULL limit): how many rows a sort below it must keep.
+  llvm::Value* limitBound(const plan::Node& limit);
   // A hash join's finished table of its build side's rows, built serially or, when the
   // join is marked parallel, by a parallel run.
   llvm::Value* buildJoinTable(const plan::Node& join);
@@ -146,6 +149,8 @@ class Codegen {
   std::unordered_map<const plan::Node*, uint32_t> joinSlots_;
   uint32_t sharedJoins_ = 0;
   uint32_t workers_ = 0;  // worker functions generated so far (their names)
+  // Set by a Limit for the Sort right below it, which takes it: sort only what can pass.
+  const plan::Node* sortLimit_ = nullptr;
   llvm::Type* ptrTy_;
   llvm::Type* i64Ty_;
 };

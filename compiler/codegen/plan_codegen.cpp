@@ -5,6 +5,7 @@
 // precompiled structures in query_runtime.h.
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 
 #include "compiler/codegen/codegen_internal.h"
 #include "engine/error.h"
@@ -205,6 +206,15 @@ static void emitReturning(Codegen& cg, const Node& node, const Row& tableRow, co
   consume(out);
 }
 
+llvm::Value* Codegen::limitBound(const Node& limit) {
+  auto& b = b_;
+  Val l = expr(*limit.limit, {});
+  llvm::Value* bound = b.CreateSelect(l.null, b.getInt64(INT64_MAX), l.v);
+  if (!limit.offset) return bound;
+  Val o = expr(*limit.offset, {});
+  return b.CreateBinaryIntrinsic(llvm::Intrinsic::sadd_sat, b.CreateSelect(o.null, b.getInt64(0), o.v), bound);
+}
+
 llvm::Value* Codegen::buildJoinTable(const Node& join) {
   auto& b = b_;
   const Node& build = *join.children[0];
@@ -396,23 +406,26 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
       auto spec = std::make_unique<std::vector<rt::SortSpec>>();
       for (const auto& k : node.sortKeys) spec->push_back({k.column, k.descending, k.nullsFirst});
+      const Node* limit = std::exchange(sortLimit_, nullptr);
       auto newSorter = [&] {
-        return call("duet_q_sorter_new", ptrTy_,
-                    {qctx_, ptrConst(layout), ptrConst(spec->data()), b.getInt32(spec->size())});
+        llvm::Value* sorter = call("duet_q_sorter_new", ptrTy_,
+                                   {qctx_, ptrConst(layout), ptrConst(spec->data()), b.getInt32(spec->size())});
+        if (limit) call("duet_q_sorter_bound", b.getVoidTy(), {sorter, limitBound(*limit)});
+        return sorter;
       };
       llvm::Value* sorter = newSorter();
-      auto append = [&](llvm::Value* into, Row& row) {
+      auto add = [&](llvm::Value* into, Row& row) {
         llvm::Value* tuple = tupleAlloca(*layout);
         storeRow(tuple, *layout, row);
-        call("duet_q_buffer_append", b.getVoidTy(), {into, tuple});
+        call("duet_q_sorter_add", b.getVoidTy(), {into, tuple});
       };
       if (node.parallelThreads > 1 && !inWorker_) {
         // Each worker sorts its morsels' rows; the leader merges those sorted runs.
-        llvm::Value* run = runParallel(*node.children[0], node.parallelThreads, newSorter, append,
+        llvm::Value* run = runParallel(*node.children[0], node.parallelThreads, newSorter, add,
                                        [&](llvm::Value* part) { call("duet_q_sorter_sort", b.getVoidTy(), {part}); });
         call("duet_q_sorter_merge", b.getVoidTy(), {sorter, run});
       } else {
-        producePipeline(*node.children[0], [&](Row& row) { append(sorter, row); });
+        producePipeline(*node.children[0], [&](Row& row) { add(sorter, row); });
         call("duet_q_sorter_sort", b.getVoidTy(), {sorter});
       }
       out_.sortSpecs.push_back(std::move(spec));
@@ -437,6 +450,16 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       // Stop the pipeline once offset + limit rows went by (saturating).
       llvm::Value* sum = b.CreateBinaryIntrinsic(llvm::Intrinsic::sadd_sat, offset, limit);
       ifThen(b.CreateICmpEQ(limit, b.getInt64(0)), [&] { b.CreateBr(pipelineEnd_.back()); });
+      // ORDER BY ... LIMIT: the sort keeps only the rows that can get through (a top-N
+      // sort), computing the bound where it runs, so only when that is a constant or a
+      // parameter (valid in a parallel worker too).
+      auto fixed = [](const plan::ExprPtr& e) {
+        const plan::Expr* x = e.get();
+        while (x && x->kind == plan::ExprKind::Cast) x = x->args[0].get();
+        return !x || x->kind == plan::ExprKind::Const || x->kind == plan::ExprKind::Param;
+      };
+      if (node.children[0]->kind == NodeKind::Sort && node.limit && fixed(node.limit) && fixed(node.offset))
+        sortLimit_ = &node;
       produce(*node.children[0], [&](Row& row) {
         llvm::Value* n = b.CreateLoad(i64Ty_, seen);
         llvm::Value* n1 = b.CreateAdd(n, b.getInt64(1));

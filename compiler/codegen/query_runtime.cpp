@@ -27,12 +27,16 @@ void ownStrings(const TupleLayout& l, uint8_t* t, Arena& arena) {
 
 }  // namespace
 
+uint8_t* TupleBuffer::copy(const uint8_t* tuple) {
+  auto* c = static_cast<uint8_t*>(arena_.allocate(layout_.size, 16));
+  std::memcpy(c, tuple, layout_.size);
+  ownStrings(layout_, c, arena_);
+  return c;
+}
+
 uint8_t* TupleBuffer::append(const uint8_t* tuple) {
-  auto* copy = static_cast<uint8_t*>(arena_.allocate(layout_.size, 16));
-  std::memcpy(copy, tuple, layout_.size);
-  ownStrings(layout_, copy, arena_);
-  rows_.push_back(copy);
-  return copy;
+  rows_.push_back(copy(tuple));
+  return rows_.back();
 }
 
 bool Sorter::less(const uint8_t* a, const uint8_t* b) const {
@@ -49,7 +53,36 @@ bool Sorter::less(const uint8_t* a, const uint8_t* b) const {
   return false;
 }
 
+bool Sorter::before(const Kept& x, const Kept& y) const {
+  if (less(x.row, y.row)) return true;
+  return !less(y.row, x.row) && x.arrival < y.arrival;
+}
+
+void Sorter::add(const uint8_t* tuple) {
+  if (bound_ == UINT64_MAX) {
+    append(tuple);
+    return;
+  }
+  auto cmp = [this](const Kept& x, const Kept& y) { return before(x, y); };
+  uint64_t arrival = arrivals_++;
+  if (heap_.size() < bound_) {
+    heap_.push_back({copy(tuple), arrival});
+    std::push_heap(heap_.begin(), heap_.end(), cmp);
+  } else if (!heap_.empty() && less(tuple, heap_.front().row)) {
+    // It goes before the last row kept (on equal keys the earlier arrival stays).
+    std::pop_heap(heap_.begin(), heap_.end(), cmp);
+    heap_.back() = {copy(tuple), arrival};
+    std::push_heap(heap_.begin(), heap_.end(), cmp);
+  }
+}
+
 void Sorter::sort() {
+  if (bound_ != UINT64_MAX) {
+    std::sort_heap(heap_.begin(), heap_.end(), [this](const Kept& x, const Kept& y) { return before(x, y); });
+    for (const Kept& k : heap_) rows_.push_back(k.row);
+    heap_.clear();
+    return;
+  }
   std::stable_sort(rows_.begin(), rows_.end(), [&](const uint8_t* a, const uint8_t* b) { return less(a, b); });
 }
 
@@ -229,6 +262,11 @@ TupleBuffer* duet_q_sorter_new(QueryContext* ctx, const TupleLayout* layout, con
   ctx->buffers.push_back(std::make_unique<Sorter>(*layout, std::vector<SortSpec>(keys, keys + nkeys)));
   return ctx->buffers.back().get();
 }
+void duet_q_sorter_bound(TupleBuffer* sorter, int64_t bound) {
+  if (bound == INT64_MAX) return;  // no LIMIT after all (NULL), or one too big to matter
+  static_cast<Sorter*>(sorter)->setBound(static_cast<uint64_t>(std::max<int64_t>(bound, 0)));
+}
+void duet_q_sorter_add(TupleBuffer* sorter, const uint8_t* tuple) { static_cast<Sorter*>(sorter)->add(tuple); }
 void duet_q_sorter_sort(TupleBuffer* sorter) { static_cast<Sorter*>(sorter)->sort(); }
 
 GroupTable* duet_q_groups_new(QueryContext* ctx, const TupleLayout* keyLayout, uint32_t stateSize) {
@@ -347,7 +385,7 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_own_string), DUET_Q(duet_q_parallel_run), DUET_Q(duet_q_parallel_partials),
       DUET_Q(duet_q_parallel_partial), DUET_Q(duet_q_parallel_set_partial), DUET_Q(duet_q_morsel_next),
       DUET_Q(duet_q_join_shared), DUET_Q(duet_q_join_share), DUET_Q(duet_q_join_merge),
-      DUET_Q(duet_q_sorter_merge), DUET_Q(duet_q_gather_start), DUET_Q(duet_q_gather_put),
+      DUET_Q(duet_q_sorter_merge), DUET_Q(duet_q_sorter_bound), DUET_Q(duet_q_sorter_add), DUET_Q(duet_q_gather_start), DUET_Q(duet_q_gather_put),
       DUET_Q(duet_q_gather_next), DUET_Q(duet_q_gather_end),
   };
 #undef DUET_Q

@@ -35,13 +35,14 @@ class TupleBuffer {
  public:
   explicit TupleBuffer(TupleLayout layout) : layout_(std::move(layout)) {}
   virtual ~TupleBuffer() = default;
-  uint8_t* append(const uint8_t* tuple);
+  uint8_t* append(const uint8_t* tuple);  // copy() and add to the rows
   size_t size() const { return rows_.size(); }
   uint8_t* at(size_t i) const { return rows_[i]; }
   const TupleLayout& layout() const { return layout_; }
   std::vector<uint8_t*>& rows() { return rows_; }
 
  protected:
+  uint8_t* copy(const uint8_t* tuple);  // a copy in the buffer's arena, strings too
   TupleLayout layout_;
   std::vector<uint8_t*> rows_;
   Arena arena_;
@@ -102,6 +103,12 @@ class Sorter : public TupleBuffer {
  public:
   Sorter(TupleLayout layout, std::vector<SortSpec> keys)
       : TupleBuffer(std::move(layout)), keys_(std::move(keys)) {}
+  // ORDER BY ... LIMIT: only the first `bound` rows in sort order are wanted. The sorter
+  // then keeps those in a heap as rows arrive and does not copy a row that cannot be
+  // among them.
+  void setBound(uint64_t bound) { bound_ = bound; }
+  void add(const uint8_t* tuple);
+  // Sorts the rows; stable: rows with equal keys keep their order of arrival.
   void sort();
   // Fills this (empty) sorter with the rows of sorted partial runs, in order; the rows'
   // memory stays with the parts, which must outlive this sorter.
@@ -109,7 +116,15 @@ class Sorter : public TupleBuffer {
 
  private:
   bool less(const uint8_t* a, const uint8_t* b) const;
+  struct Kept {
+    uint8_t* row;
+    uint64_t arrival;  // breaks ties, so that the bounded sort is stable too
+  };
+  bool before(const Kept& x, const Kept& y) const;
   std::vector<SortSpec> keys_;
+  uint64_t bound_ = UINT64_MAX;
+  std::vector<Kept> heap_;  // bounded: the best rows so far, the last in order on top
+  uint64_t arrivals_ = 0;
 };
 
 struct QueryContext;
@@ -201,6 +216,9 @@ uint64_t duet_q_buffer_size(duet::rt::TupleBuffer* b);
 uint8_t* duet_q_buffer_at(duet::rt::TupleBuffer* b, uint64_t i);
 duet::rt::TupleBuffer* duet_q_sorter_new(duet::rt::QueryContext* ctx, const duet::TupleLayout* layout,
                                          const duet::rt::SortSpec* keys, uint32_t nkeys);
+// ORDER BY ... LIMIT: the sorter keeps only the first `bound` rows (Sorter::setBound).
+void duet_q_sorter_bound(duet::rt::TupleBuffer* sorter, int64_t bound);
+void duet_q_sorter_add(duet::rt::TupleBuffer* sorter, const uint8_t* tuple);
 void duet_q_sorter_sort(duet::rt::TupleBuffer* sorter);
 duet::rt::GroupTable* duet_q_groups_new(duet::rt::QueryContext* ctx, const duet::TupleLayout* keyLayout,
                                         uint32_t stateSize);

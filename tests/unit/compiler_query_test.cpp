@@ -402,3 +402,24 @@ TEST_CASE("parallel aggregations, sorts and join builds give the serial plan's r
   f.run("select a, b from t where a > 5 limit 3");
   CHECK(f.outline.find("parallel") == std::string::npos);
 }
+
+TEST_CASE("ORDER BY ... LIMIT keeps the rows a full sort would, in the same order", "[compiler]") {
+  Fixture f;
+  std::string values;
+  for (int i = 0; i < 1000; ++i) values += (i ? ", (" : "(") + std::to_string(i) + ", " + std::to_string(i % 10) + ")";
+  f.run("insert into u values " + values);
+  using Lines = std::vector<std::string>;
+  // Rows with equal keys come in the order they arrived (the scan's), as from a stable sort.
+  CHECK(f.run("select a, d from u order by d limit 7 offset 2") ==
+        Lines{"20|0", "30|0", "40|0", "50|0", "60|0", "70|0", "80|0"});
+  CHECK(f.run("select a, d from u order by d desc limit 3") == Lines{"9|9", "19|9", "29|9"});
+  CHECK(f.run("select a from u order by d desc, a limit 2 offset 99") == Lines{"999", "8"});
+  CHECK(f.run("select a from u order by a desc limit 1") == Lines{"999"});
+  CHECK(f.run("select a from u order by a limit 0").empty());
+  CHECK(f.run("select count(*) from (select a from u order by d limit null) s") == Lines{"1000"});
+  CHECK(f.run("select count(*) from (select a from u order by d limit 5000) s") == Lines{"1000"});
+  CHECK_THROWS_AS(f.run("select a from u order by d limit -1"), SqlError);
+  // Per outer row, in a subquery.
+  CHECK(f.run("select d, (select x.a from u x where x.d = u.d order by x.a desc limit 1) from u where a < 3 order by d") ==
+        Lines{"0|990", "1|991", "2|992"});
+}
