@@ -178,6 +178,16 @@ class Session {
   // After simpleQuery or execute returned OnSnapshot: what the snapshot must run. If it
   // fails there, the server calls abortCurrent() as for any failed statement.
   virtual SnapshotQuery takeSnapshotQuery() { return {}; }
+  // An Execute with a row limit that went to a snapshot (ExecuteState::OnSnapshot): the
+  // snapshot ran the statement whole, and these are its rows (each field as it was sent,
+  // in the portal's formats; nullopt for NULL) and its command tag. The portal's Executes
+  // hand them out from here on, as for a portal run on the executor.
+  virtual void fillPortal(const std::string& portal, std::vector<std::vector<std::optional<std::string>>> rows,
+                          std::string tag) {
+    (void)portal;
+    (void)rows;
+    (void)tag;
+  }
   // synchronous_commit is not off: answers wait for the redo log to be durable.
   virtual bool synchronousCommit() const { return true; }
   // A CHECKPOINT ran since the last call: the server writes an archive

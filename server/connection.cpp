@@ -336,15 +336,24 @@ void Connection::onSnapshotAnswer(const boost::system::error_code& ec, size_t n)
     if (answerInput_.size() - at < 1 + size_t(length)) break;
     if (p[0] == snapshot::kAnswerEnd) {
       bool failed = length < 5 || p[5] != char(snapshot::AnswerStatus::Ok);
-      queueWrite(answerInput_.substr(0, at));
+      passSnapshotAnswer(answerInput_.substr(0, at));
       finishSnapshotAnswer(failed);
       return;
     }
     at += 1 + length;
   }
-  queueWrite(answerInput_.substr(0, at));
+  passSnapshotAnswer(answerInput_.substr(0, at));
   answerInput_.erase(0, at);
   readSnapshotAnswer();
+}
+
+void Connection::passSnapshotAnswer(std::string messages) {
+  // A portal fetched in pieces takes the whole answer first (MessageProcessor::snapshotAnswered).
+  if (snapshotQuery_->pieceRows > 0) {
+    snapshotQuery_->answer.append(messages);
+  } else {
+    queueWrite(std::move(messages));
+  }
 }
 
 void Connection::finishSnapshotAnswer(bool failed) {

@@ -67,6 +67,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void startSnapshotAnswer(SnapshotHandoff handoff);
   void readSnapshotAnswer();
   void onSnapshotAnswer(const boost::system::error_code& ec, size_t n);
+  // Complete answer messages: to the client, or kept for a portal fetched in pieces.
+  void passSnapshotAnswer(std::string messages);
   void finishSnapshotAnswer(bool failed);
   void terminate(const SqlError& error);
   void queueWrite(std::string data);

@@ -1,5 +1,7 @@
 #include "server/message_processor.h"
 
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "server/backend_messages.h"
@@ -232,7 +234,11 @@ void MessageProcessor::execute(Session& session, std::string_view body, WireResu
     return;
   }
   if (state == ExecuteState::Suspended) writeEmpty(out, 's');
-  if (state == ExecuteState::OnSnapshot) toSnapshot_ = true;
+  if (state == ExecuteState::OnSnapshot) {
+    toSnapshot_ = true;
+    snapshotPortal_ = std::move(portal);
+    snapshotPieceRows_ = maxRows > 0 ? maxRows : 0;
+  }
 }
 
 std::optional<SnapshotHandoff> MessageProcessor::handOff(Session& session,
@@ -241,6 +247,10 @@ std::optional<SnapshotHandoff> MessageProcessor::handOff(Session& session,
   SnapshotHandoff h;
   h.query = session.takeSnapshotQuery();
   h.simpleQuery = simpleQuery;
+  if (!simpleQuery) {
+    h.portal = std::move(snapshotPortal_);
+    h.pieceRows = std::exchange(snapshotPieceRows_, 0);
+  }
   try {
     if (snapshots == nullptr)
       throw SqlError(sqlstate::kInternalError, "this server has no snapshot processes");
@@ -279,8 +289,42 @@ void MessageProcessor::snapshotAnswered(Session& session, const SnapshotHandoff&
       // The client has its error already.
     }
   }
+  if (handoff.pieceRows > 0) fillPortalFromSnapshot(session, handoff, failed, out);
   if (handoff.simpleQuery) writeReadyForQuery(out, session.txnStatus());
   if (session.txnStatus() == TxnStatus::Idle) blockSnapshot_.reset();
+}
+
+void MessageProcessor::fillPortalFromSnapshot(Session& session, const SnapshotHandoff& handoff, bool failed,
+                                              std::string& out) {
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  std::string tag;
+  std::string_view answer = handoff.answer;
+  for (size_t at = 0; at + 5 <= answer.size();) {
+    char type = answer[at];
+    uint32_t length = readLength(answer.data() + at + 1);
+    std::string_view body = answer.substr(at + 5, length - 4);
+    if (type == 'D') {
+      MessageReader r(body);
+      auto& row = rows.emplace_back(static_cast<size_t>(std::max<int16_t>(r.int16(), 0)));
+      for (auto& field : row) {
+        int32_t n = r.int32();
+        if (n >= 0) field.emplace(r.bytes(static_cast<size_t>(n)));
+      }
+    } else if (type == 'C') {
+      tag = std::string(MessageReader(body).cstr());
+    } else {
+      out.append(answer.substr(at, 1 + length));  // an error or a notice: the client's now
+    }
+    at += 1 + length;
+  }
+  if (failed) return;  // the error went out above; the statement failed
+  try {
+    session.fillPortal(handoff.portal, std::move(rows), std::move(tag));
+    WireResultSink sink(out);
+    if (session.execute(handoff.portal, handoff.pieceRows, sink) == ExecuteState::Suspended) writeEmpty(out, 's');
+  } catch (...) {
+    reportExtendedError(session, currentError(), out);
+  }
 }
 
 bool MessageProcessor::handleCopyMessage(Session& session, char type, std::string_view body,

@@ -22,6 +22,11 @@ struct SnapshotHandoff {
   std::shared_ptr<snapshot::SnapshotProcess> process;
   bool simpleQuery = false;  // a Query message: ReadyForQuery follows the answer
   size_t consumed = 0;       // bytes of the batch handled, the handed-off message included
+  // An Execute with a row limit: the snapshot's answer is not forwarded but collected here
+  // (its messages whole), and the portal hands it out `pieceRows` rows at a time.
+  std::string portal;
+  int64_t pieceRows = 0;
+  std::string answer;
 };
 
 class MessageProcessor {
@@ -36,6 +41,8 @@ class MessageProcessor {
                snapshot::SnapshotManager* snapshots, std::optional<SnapshotHandoff>& handoff);
   // Executor thread, after the snapshot's answer went to the client: a failed statement
   // fails the session's transaction as one run here would; ReadyForQuery ends a Query.
+  // For an Execute with a row limit, the collected answer fills the portal and its first
+  // piece is sent.
   void snapshotAnswered(Session& session, const SnapshotHandoff& handoff, bool failed, std::string& out);
 
  private:
@@ -54,6 +61,8 @@ class MessageProcessor {
   // Reports an extended-protocol error and starts skipping until Sync.
   void reportExtendedError(Session& session, const SqlError& error, std::string& out);
 
+  // The rows of a collected snapshot answer go to the portal, then its first piece to `out`.
+  void fillPortalFromSnapshot(Session& session, const SnapshotHandoff& handoff, bool failed, std::string& out);
   // Takes a snapshot for the session's pending snapshot query (a read-only block keeps
   // its first one); on failure reports the error as the statement's and returns nullopt.
   std::optional<SnapshotHandoff> handOff(Session& session, snapshot::SnapshotManager* snapshots,
@@ -61,6 +70,8 @@ class MessageProcessor {
 
   bool skipTillSync_ = false;
   bool toSnapshot_ = false;  // the message just handled went to a snapshot
+  std::string snapshotPortal_;  // and for an Execute, its portal and row limit (0: all)
+  int64_t snapshotPieceRows_ = 0;
   // The snapshot of the session's open read-only block: every statement of it reads there.
   std::shared_ptr<snapshot::SnapshotProcess> blockSnapshot_;
   bool copyIn_ = false;

@@ -232,8 +232,11 @@ ExecuteState SqlSession::execute(const std::string& name, int64_t maxRows, Resul
     }
     return ExecuteState::Complete;
   }
-  if (!p.ran && maxRows <= 0 && routeExecute(p)) {
-    p.ran = p.finished = true;
+  if (!p.ran && routeExecute(p)) {
+    // Fetched in pieces, the rows come back to the portal (fillPortal) and are handed out
+    // from there, as when the executor runs it.
+    p.ran = true;
+    p.finished = maxRows <= 0;
     return ExecuteState::OnSnapshot;
   }
   const uint8_t* params = p.params ? p.params->data() : nullptr;
@@ -265,6 +268,16 @@ ExecuteState SqlSession::execute(const std::string& name, int64_t maxRows, Resul
   p.tag.clear();
   p.finished = true;
   return ExecuteState::Complete;
+}
+
+void SqlSession::fillPortal(const std::string& name, std::vector<std::vector<std::optional<std::string>>> rows,
+                            std::string tag) {
+  auto it = portals_.find(name);
+  if (it == portals_.end()) return;  // closed meanwhile: nothing to hand out
+  Portal& p = it->second;
+  p.rows = std::move(rows);
+  p.tag = std::move(tag);
+  p.next = 0;
 }
 
 void SqlSession::sync() {

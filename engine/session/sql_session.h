@@ -63,6 +63,8 @@ class SqlSession final : public Session, public rt::SessionServices {
   void clearCancel() override { cancel_.store(false); }
   int idleInTransactionTimeoutMs() const override;
   SnapshotQuery takeSnapshotQuery() override;
+  void fillPortal(const std::string& portal, std::vector<std::vector<std::optional<std::string>>> rows,
+                  std::string tag) override;
   // Whether the running transaction is read-only or, between transactions, whether the
   // next one starts so (default_transaction_read_only; its BEGIN may still say otherwise).
   bool transactionReadOnly() const;
@@ -85,7 +87,8 @@ class SqlSession final : public Session, public rt::SessionServices {
     std::shared_ptr<PreparedPlan> plan;  // keeps the params' layout alive
     std::unique_ptr<ParamTuple> params;
     std::vector<int16_t> formats;
-    // Rows of a partially fetched query, encoded on the first Execute.
+    // Rows of a partially fetched query, encoded on the first Execute (or sent by the
+    // snapshot that ran it: fillPortal).
     bool ran = false;
     std::vector<std::vector<std::optional<std::string>>> rows;
     size_t next = 0;

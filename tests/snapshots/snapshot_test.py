@@ -5,7 +5,8 @@ servers this script starts itself (it kills some of them and their snapshot proc
 Proves: a snapshot is transaction-consistent while transfers commit (the total never
 moves); it holds every commit before its fork and none after; read-your-writes; a READ
 ONLY block reads one snapshot throughout and does not hold up writers; writes there get
-25006; auto routing sends only costly statements; cancel, statement_timeout and the memory
+25006; auto routing sends only costly statements; a portal fetched in pieces (Execute
+with a row limit, as JDBC's fetch size) reads the block's snapshot; cancel, statement_timeout and the memory
 limit (53200) stop a statement on a snapshot; a killed snapshot costs only its own
 statement (XX000) and the server goes on; a vanished client stops its statement; snapshot
 processes die with the server, even on SIGKILL.
@@ -14,6 +15,7 @@ Usage: snapshot_test.py DUETD_BINARY
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -293,9 +295,9 @@ def test_cancel_and_timeout(server):
 
 def test_memory_limit(server):
     conn = forced(server, snapshot_memory_limit="16MB")
-    # Sorting 9 million rows needs far more than 16 MB.
-    expect_error(conn, "SELECT a.x, b.x FROM spin a, spin b ORDER BY 1 DESC, 2 LIMIT 1", errors.OutOfMemory,
-                 "the memory limit did not stop the statement")
+    # Sorting 9 million rows needs far more than 16 MB (all of them: no LIMIT above the sort).
+    expect_error(conn, "SELECT count(*) FROM (SELECT a.x, b.x FROM spin a, spin b ORDER BY 1 DESC, 2) s",
+                 errors.OutOfMemory, "the memory limit did not stop the statement")
     # The snapshot is still there and serves the next statement.
     assert conn.execute("SELECT count(*) FROM spin").fetchone()[0] == 3000
     conn.close()
@@ -345,6 +347,115 @@ def test_parallel_queries(server):
     conn.execute("DROP TABLE par_big")
     conn.execute("DROP TABLE par_dim")
     conn.close()
+
+
+class RawSession:
+    """The extended protocol by hand, for what libpq never sends: Execute with a row limit."""
+
+    def __init__(self, port):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        body = struct.pack("!I", 196608) + b"user\0postgres\0database\0postgres\0\0"
+        self.sock.sendall(struct.pack("!I", len(body) + 4) + body)
+        self.until(b"Z")
+
+    def send(self, kind, payload=b""):
+        self.sock.sendall(kind + struct.pack("!I", len(payload) + 4) + payload)
+
+    def recv(self, n):
+        data = b""
+        while len(data) < n:
+            chunk = self.sock.recv(n - len(data))
+            assert chunk, "the server closed the connection"
+            data += chunk
+        return data
+
+    def read(self):
+        header = self.recv(5)
+        return header[:1], self.recv(struct.unpack("!I", header[1:])[0] - 4)
+
+    def until(self, kind):
+        """The messages up to the first of `kind`, that one included; an error fails."""
+        messages = []
+        while True:
+            k, body = self.read()
+            assert k != b"E", f"error: {body!r}"
+            messages.append((k, body))
+            if k == kind:
+                return messages
+
+    def query(self, sql):
+        self.send(b"Q", sql.encode() + b"\0")
+        return self.until(b"Z")
+
+    def execute(self, portal, max_rows):
+        """Execute then Sync: the DataRow values (text) and how the Execute ended ('s' or the tag)."""
+        self.send(b"E", portal.encode() + b"\0" + struct.pack("!i", max_rows))
+        self.send(b"S")
+        rows, end = [], None
+        for k, body in self.until(b"Z"):
+            if k == b"D":
+                n = struct.unpack("!H", body[:2])[0]
+                assert n == 1
+                size = struct.unpack("!i", body[2:6])[0]
+                rows.append(int(body[6:6 + size]))
+            elif k == b"s":
+                end = "s"
+            elif k == b"C":
+                end = body.rstrip(b"\0").decode()
+        return rows, end
+
+    def bind(self, portal, sql):
+        self.send(b"P", b"\0" + sql.encode() + b"\0" + struct.pack("!H", 0))
+        self.send(b"B", portal.encode() + b"\0" + b"\0" + struct.pack("!HHH", 0, 0, 0))
+
+    def close(self):
+        self.send(b"X")
+        self.sock.close()
+
+
+def test_portal_in_pieces(server):
+    """Execute with a row limit, as JDBC sends inside a transaction with a fetch size: in a
+    READ ONLY block the portal reads the block's snapshot (a commit made after the block's
+    first statement stays unseen, where the executor would see it), and its rows come in
+    pieces across Syncs; outside a block it goes to a snapshot too."""
+    with server.connect(autocommit=True) as c:
+        c.execute("CREATE TABLE pieces (k int)")
+        c.execute("INSERT INTO pieces VALUES " + ",".join(f"({i})" for i in range(1, 2501)))
+        raw = RawSession(server.port)
+        raw.query("BEGIN READ ONLY")
+        raw.query("SELECT count(*) FROM pieces")  # takes the block's snapshot
+        c.execute("INSERT INTO pieces VALUES (9999)")
+        raw.bind("c1", "SELECT k FROM pieces ORDER BY k")
+        first, end1 = raw.execute("c1", 1000)
+        c.execute("INSERT INTO pieces VALUES (10000)")  # writers go on between the pieces
+        second, end2 = raw.execute("c1", 1000)
+        third, end3 = raw.execute("c1", 1000)
+        assert (end1, end2, end3) == ("s", "s", "SELECT 2500"), (end1, end2, end3)
+        assert first + second + third == list(range(1, 2501)), "the pieces are not the block's snapshot"
+        # An error reaches the client as the Execute's, and fails the block.
+        raw.bind("c2", "SELECT 1 / (k - 5) FROM pieces")
+        raw.send(b"E", b"c2\0" + struct.pack("!i", 100))
+        raw.send(b"S")
+        answer = []
+        while not answer or answer[-1][0] != b"Z":
+            answer.append(raw.read())
+        errors_seen = [body for k, body in answer if k == b"E"]
+        assert len(errors_seen) == 1 and b"C22012" in errors_seen[0], answer[:3]
+        assert answer[-1] == (b"Z", b"E"), answer[-1]
+        raw.query("ROLLBACK")
+        # Outside a block: the rows of the newest snapshot, in pieces within one Sync cycle.
+        raw.query("SET duet.snapshot_routing = always")
+        raw.query("SET duet.snapshot_max_age = 0")  # a snapshot with every commit so far
+        raw.send(b"P", b"\0SELECT k FROM pieces ORDER BY k\0" + struct.pack("!H", 0))
+        raw.send(b"B", b"\0\0" + struct.pack("!HHH", 0, 0, 0))
+        raw.send(b"E", b"\0" + struct.pack("!i", 2000))
+        raw.send(b"E", b"\0" + struct.pack("!i", 2000))
+        raw.send(b"S")
+        kinds = [k for k, _ in raw.until(b"Z")]
+        counts = {k: kinds.count(k) for k in set(kinds)}
+        assert counts == {b"1": 1, b"2": 1, b"D": 2502, b"s": 1, b"C": 1, b"Z": 1}, counts
+        raw.close()
+        c.execute("DROP TABLE pieces")
 
 
 def test_killed_snapshot(server):
@@ -419,6 +530,7 @@ def main():
                  ("cancel and statement_timeout", lambda: test_cancel_and_timeout(shared)),
                  ("memory limit", lambda: test_memory_limit(shared)),
                  ("parallel queries", lambda: test_parallel_queries(shared)),
+                 ("portal in pieces", lambda: test_portal_in_pieces(shared)),
                  ("killed snapshot", lambda: test_killed_snapshot(shared)),
                  ("vanished client", lambda: test_vanished_client(shared)),
                  ("no orphans", test_no_orphans)]
