@@ -10,6 +10,7 @@ PACKAGES=(
   libhowardhinnant-date-dev tzdata
   postgresql-15 postgresql-client-15 postgresql-contrib
   python3 python3-venv
+  default-jdk-headless libpostgresql-jdbc-java
 )
 
 missing=()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one command that runs every test, from a clean clone on a fresh Debian machine:
 #   setup.sh, .venv, Release and ASan builds, unit tests, then the wire-level suites (SQL,
-#   psql, psycopg, libpqxx, pgbench) against a Release duetd, and the protocol abuse and
+#   psql, psycopg, libpqxx, pgbench, JDBC) against a Release duetd, and the protocol abuse and
 #   SQL suites against an ASan duetd. Prints one line per suite and finally
 #   "N passed, M failed" counting suites; exits non-zero if any suite failed.
 # DUET_TEST_AGAINST_POSTGRES=1 skips the builds and runs the wire-level suites against a
@@ -94,6 +94,7 @@ wire_suites() {
   client_suite psycopg "$target" "$PY" tests/clients/psycopg_test.py 127.0.0.1 "$port"
   client_suite pqxx "$target" "$pqxx" 127.0.0.1 "$port"
   client_suite pgbench "$target" bash tests/clients/pgbench_test.sh 127.0.0.1 "$port"
+  client_suite jdbc "$target" bash tests/clients/jdbc_test.sh 127.0.0.1 "$port"
 }
 
 if [ "${DUET_TEST_AGAINST_POSTGRES:-0}" = "1" ]; then

@@ -1,0 +1,190 @@
+// JDBC (PostgreSQL's driver, pgjdbc) against a server: prepared statements with typed
+// parameters and NULLs, batches, the server-side prepared statements pgjdbc switches to
+// after a few executions, transactions (commit, rollback, savepoint-free error recovery),
+// SQLSTATEs on SQLException, and a result read with a fetch size inside a REPEATABLE READ,
+// READ ONLY transaction: pgjdbc then sends Execute with a row limit and fetches the rows
+// in pieces, and the transaction must see one unchanging state (on DuetDB, the block's
+// snapshot; a commit made meanwhile stays unseen).
+// Run: java -cp /usr/share/java/postgresql.jar tests/clients/JdbcTest.java HOST PORT
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.Date;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.util.Objects;
+import java.util.Properties;
+
+public class JdbcTest {
+  static int checks = 0;
+  static int failures = 0;
+
+  static void check(String name, Object expected, Object actual) {
+    checks++;
+    if (!Objects.equals(expected, actual)) {
+      failures++;
+      System.out.println("FAIL " + name + "\n  expected: " + expected + "\n  got:      " + actual);
+    }
+  }
+
+  static Connection connect(String host, String port) throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("user", "postgres");
+    p.setProperty("connectTimeout", "10");
+    p.setProperty("socketTimeout", "60");
+    return DriverManager.getConnection("jdbc:postgresql://" + host + ":" + port + "/postgres", p);
+  }
+
+  static String sqlState(Statement st, String sql) {
+    try {
+      st.execute(sql);
+      return "no error";
+    } catch (SQLException e) {
+      return e.getSQLState();
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    String host = args[0], port = args[1];
+    try (Connection c = connect(host, port); Statement st = c.createStatement()) {
+      st.execute("DROP TABLE IF EXISTS jdbc_t");
+      st.execute("DROP TABLE IF EXISTS jdbc_rows");
+      st.execute("CREATE TABLE jdbc_t (id integer PRIMARY KEY, big bigint, amount numeric(10,2), "
+          + "name text, flag boolean, at timestamp, day date)");
+
+      // Typed parameters and NULLs, in a batch.
+      try (PreparedStatement ins = c.prepareStatement("INSERT INTO jdbc_t VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+        for (int i = 1; i <= 3; i++) {
+          ins.setInt(1, i);
+          ins.setLong(2, 10_000_000_000L * i);
+          ins.setBigDecimal(3, new BigDecimal(i + ".25"));
+          ins.setString(4, "name " + i);
+          ins.setBoolean(5, i % 2 == 1);
+          ins.setTimestamp(6, Timestamp.valueOf("2026-11-2" + i + " 10:30:00"));
+          ins.setDate(7, Date.valueOf("2026-01-0" + i));
+          ins.addBatch();
+        }
+        ins.setInt(1, 4);
+        ins.setNull(2, Types.BIGINT);
+        ins.setNull(3, Types.NUMERIC);
+        ins.setNull(4, Types.VARCHAR);
+        ins.setNull(5, Types.BOOLEAN);
+        ins.setNull(6, Types.TIMESTAMP);
+        ins.setNull(7, Types.DATE);
+        ins.addBatch();
+        int[] counts = ins.executeBatch();
+        check("batch of four inserts", 4, counts.length);
+      }
+      try (PreparedStatement q = c.prepareStatement(
+          "SELECT big, amount, name, flag, at, day FROM jdbc_t WHERE id = ?")) {
+        q.setInt(1, 2);
+        try (ResultSet rs = q.executeQuery()) {
+          check("row found", true, rs.next());
+          check("bigint", 20_000_000_000L, rs.getLong(1));
+          check("numeric", new BigDecimal("2.25"), rs.getBigDecimal(2));
+          check("text", "name 2", rs.getString(3));
+          check("boolean", false, rs.getBoolean(4));
+          check("timestamp", Timestamp.valueOf("2026-11-22 10:30:00"), rs.getTimestamp(5));
+          check("date", Date.valueOf("2026-01-02"), rs.getDate(6));
+          check("one row", false, rs.next());
+        }
+        q.setInt(1, 4);
+        try (ResultSet rs = q.executeQuery()) {
+          rs.next();
+          rs.getLong(1);
+          check("NULL bigint", true, rs.wasNull());
+          check("NULL text", null, rs.getString(3));
+          check("NULL timestamp", null, rs.getTimestamp(5));
+        }
+        // pgjdbc turns a statement executed this often into a named server-side one.
+        long sum = 0;
+        for (int i = 0; i < 10; i++) {
+          q.setInt(1, 1 + i % 3);
+          try (ResultSet rs = q.executeQuery()) {
+            rs.next();
+            sum += rs.getLong(1);
+          }
+        }
+        check("repeated prepared statement", 10_000_000_000L * (1 + 2 + 3 + 1 + 2 + 3 + 1 + 2 + 3 + 1), sum);
+      }
+
+      // Errors carry PostgreSQL's SQLSTATEs and leave the connection usable.
+      check("duplicate key", "23505", sqlState(st, "INSERT INTO jdbc_t (id) VALUES (1)"));
+      check("division by zero", "22012", sqlState(st, "SELECT 1 / (id - id) FROM jdbc_t"));
+      check("undefined table", "42P01", sqlState(st, "SELECT * FROM jdbc_missing"));
+      try (ResultSet rs = st.executeQuery("SELECT count(*) FROM jdbc_t")) {
+        rs.next();
+        check("usable after errors", 4, rs.getInt(1));
+      }
+
+      // Transactions: commit, rollback, and an error that fails the transaction.
+      c.setAutoCommit(false);
+      st.execute("UPDATE jdbc_t SET name = 'committed' WHERE id = 1");
+      c.commit();
+      st.execute("UPDATE jdbc_t SET name = 'rolled back' WHERE id = 1");
+      c.rollback();
+      check("in failed transaction", "22012", sqlState(st, "SELECT 1 / 0"));
+      check("then refused", "25P02", sqlState(st, "SELECT 1"));
+      c.rollback();
+      c.setAutoCommit(true);
+      try (ResultSet rs = st.executeQuery("SELECT name FROM jdbc_t WHERE id = 1")) {
+        rs.next();
+        check("commit kept, rollback undone", "committed", rs.getString(1));
+      }
+
+      // A fetch size inside a REPEATABLE READ, READ ONLY transaction: rows in pieces, and
+      // one unchanging view of the table throughout.
+      st.execute("CREATE TABLE jdbc_rows (k integer)");
+      StringBuilder values = new StringBuilder("INSERT INTO jdbc_rows VALUES (1)");
+      for (int k = 2; k <= 2500; k++) values.append(", (").append(k).append(")");
+      st.execute(values.toString());
+      try (Connection writer = connect(host, port); Statement w = writer.createStatement()) {
+        c.setAutoCommit(false);
+        c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+        c.setReadOnly(true);
+        try (Statement r = c.createStatement()) {
+          try (ResultSet rs = r.executeQuery("SELECT count(*) FROM jdbc_rows")) {  // the view is taken
+            rs.next();
+            check("count at the start", 2500, rs.getInt(1));
+          }
+          w.execute("INSERT INTO jdbc_rows VALUES (9999)");
+          r.setFetchSize(300);
+          int rows = 0;
+          long total = 0;
+          int previous = 0;
+          boolean ordered = true;
+          try (ResultSet rs = r.executeQuery("SELECT k FROM jdbc_rows ORDER BY k")) {
+            while (rs.next()) {
+              int k = rs.getInt(1);
+              ordered &= k > previous;
+              previous = k;
+              total += k;
+              rows++;
+              if (rows == 1000) w.execute("INSERT INTO jdbc_rows VALUES (10000)");  // between pieces
+            }
+          }
+          check("rows read in pieces", 2500, rows);
+          check("their sum", 2500L * 2501 / 2, total);
+          check("in order", true, ordered);
+          check("a write in a read-only transaction", "25006", sqlState(r, "INSERT INTO jdbc_rows VALUES (1)"));
+        }
+        c.rollback();
+        c.setReadOnly(false);
+        c.setAutoCommit(true);
+        c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+      }
+      try (ResultSet rs = st.executeQuery("SELECT count(*) FROM jdbc_rows")) {
+        rs.next();
+        check("the writer's rows after the transaction", 2502, rs.getInt(1));
+      }
+      st.execute("DROP TABLE jdbc_rows");
+      st.execute("DROP TABLE jdbc_t");
+    }
+    System.out.println("jdbc: " + (checks - failures) + " passed, " + failures + " failed");
+    System.exit(failures == 0 ? 0 : 1);
+  }
+}
