@@ -104,8 +104,13 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
   app.add_option("--collapse-huge-pages", serverConfig.collapseHugePages,
-                 "while no snapshot or archive writer is alive, join the huge pages that forks "
-                 "split (keeps forks cheap under steady writes)")
+                 "join the huge pages that forks split (keeps forks cheap under steady writes)")
+      ->capture_default_str();
+  app.add_option("--collapse-while-alive", serverConfig.collapseWhileAlivePercent,
+                 "while snapshots are alive, join a split 2 MiB range once this percent of its "
+                 "pages were copied since the fork (lower: cheaper forks, more memory and copying; "
+                 "0: join only once no snapshot is alive; docs/snapshots.md)")
+      ->check(CLI::Range(0, 100))
       ->capture_default_str();
   bool redoLog = true;
   app.add_option("--redo-log", redoLog,

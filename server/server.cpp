@@ -16,7 +16,8 @@ Server::Server(Engine& engine, Executor& executor, ServerConfig config, logging:
       context_{engine, executor, registry_, io_, nullptr, log, checkpointer},
       acceptor_(asio::make_strand(io_)) {
   if ((config_.snapshots || checkpointer_) && config_.collapseHugePages)
-    collapser_ = std::make_unique<snapshot::HugePageCollapser>(config_.snapshot.nice);
+    collapser_ = std::make_unique<snapshot::HugePageCollapser>(config_.snapshot.nice,
+                                                               config_.collapseWhileAlivePercent);
   if (config_.snapshots) {
     snapshots_ = std::make_unique<snapshot::SnapshotManager>(engine, config_.snapshot);
     context_.snapshots = snapshots_.get();

@@ -37,6 +37,9 @@ struct ServerConfig {
   // Join huge pages that forks split, while no forked child is alive
   // (snapshot/huge_page_collapser.h).
   bool collapseHugePages = true;
+  // While snapshots are alive: join a split range once this share of its pages (percent)
+  // are the server's own; 0: only once no child is alive (snapshot/huge_page_collapser.h).
+  unsigned collapseWhileAlivePercent = 0;
 };
 
 class Server {

@@ -15,7 +15,24 @@ void HugePageCollapser::tick(bool childrenAlive) {
   if (running_.load()) return;
   if (thread_.joinable()) thread_.join();
   uint64_t forks = forksSoFar();
-  if (childrenAlive || forks == collapsedAt_) {
+  if (childrenAlive) {
+    // Only the ranges the server has copied most of since the fork are joined; give it
+    // time to copy, and no more often than that.
+    quietSince_ = UINT64_MAX;
+    if (minOwnPercentWhileAlive_ == 0) return;
+    if (forks != aliveFork_) {
+      aliveFork_ = forks;
+      aliveTicks_ = 0;
+      return;
+    }
+    if (++aliveTicks_ < kAliveTicks) return;
+    aliveTicks_ = 0;
+    running_.store(true);
+    thread_ = std::thread([this, forks] { run(forks, minOwnPercentWhileAlive_); });
+    return;
+  }
+  aliveFork_ = UINT64_MAX;
+  if (forks == collapsedAt_) {
     quietSince_ = UINT64_MAX;
     return;
   }
@@ -24,14 +41,16 @@ void HugePageCollapser::tick(bool childrenAlive) {
     return;
   }
   running_.store(true);
-  thread_ = std::thread([this, forks] { run(forks); });
+  thread_ = std::thread([this, forks] { run(forks, 0); });
 }
 
-void HugePageCollapser::run(uint64_t forksAtStart) {
+void HugePageCollapser::run(uint64_t forksAtStart, unsigned minOwnPercent) {
   // Below the executor: the copying competes for its cores.
   ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice_);
-  // Interrupted by a fork: the pages split since still want joining, at a later pass.
-  if (!collapseHugeMappings(forksAtStart).interrupted) collapsedAt_ = forksAtStart;
+  // Interrupted by a fork, or leaving ranges a child shared: those still want joining, at
+  // a later pass.
+  CollapseResult result = collapseHugeMappings(forksAtStart, minOwnPercent);
+  if (!result.interrupted && result.shared == 0) collapsedAt_ = forksAtStart;
   running_.store(false);
 }
 

@@ -1,11 +1,14 @@
 #include "engine/storage/huge_memory.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <new>
@@ -85,21 +88,51 @@ uint64_t forksSoFar() {
   return forks.load(std::memory_order_relaxed);
 }
 
-CollapseResult collapseHugeMappings(uint64_t forksAtStart) {
+namespace {
+
+constexpr size_t kPageBytes = 4096;
+constexpr size_t kPagesPerHugePage = kHugePageBytes / kPageBytes;
+
+// Whether at least `minOwnPages` pages of the 2 MiB range at `start` are this process's
+// alone: present and exclusively mapped (bit 56 of a pagemap entry), or not present.
+bool mostlyOwn(int pagemap, uintptr_t start, size_t minOwnPages) {
+  uint64_t entries[kPagesPerHugePage];
+  if (pagemap < 0 ||
+      ::pread(pagemap, entries, sizeof entries, static_cast<off_t>(start / kPageBytes * sizeof(uint64_t))) !=
+          static_cast<ssize_t>(sizeof entries))
+    return true;  // no pagemap to ask: join, as when no child is alive
+  size_t own = 0;
+  for (uint64_t e : entries) own += !((e >> 63) & 1) || ((e >> 56) & 1);
+  return own >= minOwnPages;
+}
+
+}  // namespace
+
+CollapseResult collapseHugeMappings(uint64_t forksAtStart, unsigned minOwnPercent) {
   CollapseResult result;
+  size_t minOwnPages = (kPagesPerHugePage * std::min(minOwnPercent, 100u) + 99) / 100;
+  int pagemap = minOwnPages > 0 ? ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC) : -1;
   uintptr_t next = 0;
   for (;;) {
     if (forksSoFar() != forksAtStart) {
       result.interrupted = true;
-      return result;
+      break;
     }
     std::lock_guard lock(registryMutex());
-    auto it = registry().lower_bound(next);
-    if (it == registry().end()) return result;
-    ::madvise(reinterpret_cast<void*>(it->first), it->second, MADV_COLLAPSE);
-    result.bytes += it->second;
-    next = it->first + it->second;
+    auto it = registry().upper_bound(next);  // the mapping holding `next`, or the one after
+    if (it != registry().begin() && std::prev(it)->first + std::prev(it)->second > next) --it;
+    if (it == registry().end()) break;
+    uintptr_t range = std::max(next, it->first);
+    if (minOwnPages == 0 || mostlyOwn(pagemap, range, minOwnPages)) {
+      ::madvise(reinterpret_cast<void*>(range), kHugePageBytes, MADV_COLLAPSE);
+      result.advised += kHugePageBytes;
+    } else {
+      result.shared += kHugePageBytes;
+    }
+    next = range + kHugePageBytes;
   }
+  if (pagemap >= 0) ::close(pagemap);
+  return result;
 }
 
 ChunkExtents::~ChunkExtents() {

@@ -51,14 +51,19 @@ class ZeroedBlock {
 uint64_t forksSoFar();
 
 struct CollapseResult {
-  size_t bytes = 0;         // of mappings advised (already huge ones cost almost nothing)
-  bool interrupted = false; // a fork came, or keepGoing said stop
+  size_t advised = 0;        // bytes of 2 MiB ranges advised (already huge ones cost almost nothing)
+  size_t shared = 0;         // bytes of ranges left alone: a live child still shares their pages
+  bool interrupted = false;  // a fork came
 };
-// MADV_COLLAPSE on every mapping allocateZeroed and ChunkExtents made, one at a time: the
-// kernel copies each split 2 MiB range into a fresh huge page. Any thread; call only while
-// no forked child shares the memory (it would get a private copy of every page joined).
-// Stops before the next mapping once forksSoFar() is no longer `forksAtStart`.
-CollapseResult collapseHugeMappings(uint64_t forksAtStart);
+// For each 2 MiB range of every mapping allocateZeroed and ChunkExtents made, one at a time:
+// MADV_COLLAPSE, which copies a split range into a fresh huge page (a range still mapped
+// huge costs almost nothing). With minOwnPercent > 0, only ranges at least that share of
+// whose pages are this process's alone (/proc/self/pagemap: mapped only here, or not yet
+// touched): a page a live forked child still shares would be copied for a second time (the
+// child keeps its own), so such ranges are left alone. With no child alive, every page is
+// the process's alone, and 0 saves asking. Any thread. Stops before the next range once
+// forksSoFar() is no longer `forksAtStart`.
+CollapseResult collapseHugeMappings(uint64_t forksAtStart, unsigned minOwnPercent = 0);
 
 // The chunks of one table after its first: bump-allocated, zeroed, from huge-page extents
 // of 16 MiB or more, all freed together with the table (or its truncated chunk set). A
