@@ -14,20 +14,15 @@ Usage: parallel.py --server NAME=PORT [--server NAME=PORT ...] [--duckdb-from PO
                    [--dbname tpcc] [--threads 1,2] [--repeat 5]
 """
 import argparse
-import io
 import statistics
 import time
 
-import psycopg
+from mixed import CH_Q1, CH_Q6, connect, is_duet  # bench/snapshots/mixed.py
 
 QUERIES = {
     # An aggregate over order_line (CH-benCHmark Q1 and Q6).
-    "ch_q1": """SELECT ol_number, sum(ol_quantity) AS sum_qty, sum(ol_amount) AS sum_amount,
-  avg(ol_quantity) AS avg_qty, avg(ol_amount) AS avg_amount, count(*) AS count_order
-  FROM order_line WHERE ol_delivery_d > '2007-01-02 00:00:00' GROUP BY ol_number ORDER BY ol_number""",
-    "ch_q6": """SELECT sum(ol_amount) AS revenue FROM order_line
-  WHERE ol_delivery_d >= '1999-01-01 00:00:00' AND ol_delivery_d < '2030-01-01 00:00:00'
-  AND ol_quantity BETWEEN 1 AND 100000""",
+    "ch_q1": CH_Q1,
+    "ch_q6": CH_Q6,
     # A hash join whose build side is a whole table (orders), probed by order_line.
     "join_build": """SELECT o_carrier_id, count(*), sum(ol_amount) FROM orders JOIN order_line
   ON ol_w_id = o_w_id AND ol_d_id = o_d_id AND ol_o_id = o_id
@@ -45,18 +40,6 @@ DUCKDB_TYPES = {21: "smallint", 23: "integer", 20: "bigint", 1700: "decimal(12,2
                 1042: "varchar", 1043: "varchar", 25: "varchar", 1114: "timestamp", 1082: "date"}
 
 
-def connect(port, dbname):
-    return psycopg.connect(f"host=127.0.0.1 port={port} dbname={dbname} user=postgres", autocommit=True)
-
-
-def is_duet(conn):
-    try:
-        conn.execute("SHOW duet.snapshot_routing")
-        return True
-    except psycopg.Error:
-        return False
-
-
 def timed(execute, query, repeat):
     execute(query)  # warm-up: plans, compiled code and snapshot in place
     times = []
@@ -67,16 +50,22 @@ def timed(execute, query, repeat):
     return statistics.median(times)
 
 
-def run_server(name, port, args):
+def time_all(execute, set_threads, args):
+    """{(query, threads): median seconds} for each thread count of args.threads."""
+    results = {}
+    for threads in args.threads:
+        set_threads(threads)
+        for q, text in QUERIES.items():
+            results[(q, threads)] = timed(lambda s: execute(s).fetchall(), text, args.repeat)
+    return results
+
+
+def run_server(port, args):
     with connect(port, args.dbname) as conn:
         if is_duet(conn):
             conn.execute("SET duet.snapshot_routing = always")
-        results = {}
-        for threads in args.threads:
-            conn.execute(f"SET max_parallel_workers_per_gather = {threads - 1}")
-            for q, text in QUERIES.items():
-                results[(q, threads)] = timed(lambda s: conn.execute(s).fetchall(), text, args.repeat)
-    return results
+        return time_all(conn.execute,
+                        lambda threads: conn.execute(f"SET max_parallel_workers_per_gather = {threads - 1}"), args)
 
 
 def run_duckdb(port, args):
@@ -87,20 +76,12 @@ def run_duckdb(port, args):
             cur = conn.execute(f"SELECT * FROM {table} LIMIT 0")
             columns = [f"{d.name} {DUCKDB_TYPES[d.type_code]}" for d in cur.description]
             db.execute(f"CREATE TABLE {table} ({', '.join(columns)})")
-            buffer = io.BytesIO()
-            with conn.cursor().copy(f"COPY {table} TO STDOUT WITH (FORMAT csv)") as copy:
-                for chunk in copy:
-                    buffer.write(chunk)
             path = f"/tmp/duet-parallel-{table}.csv"
-            with open(path, "wb") as f:
-                f.write(buffer.getvalue())
+            with open(path, "wb") as f, conn.cursor().copy(f"COPY {table} TO STDOUT WITH (FORMAT csv)") as copy:
+                for chunk in copy:
+                    f.write(chunk)
             db.execute(f"COPY {table} FROM '{path}' (FORMAT csv)")
-    results = {}
-    for threads in args.threads:
-        db.execute(f"SET threads = {threads}")
-        for q, text in QUERIES.items():
-            results[(q, threads)] = timed(lambda s: db.execute(s).fetchall(), text, args.repeat)
-    return results
+    return time_all(db.execute, lambda threads: db.execute(f"SET threads = {threads}"), args)
 
 
 def main():
@@ -114,7 +95,7 @@ def main():
     systems = {}
     for spec in args.server:
         name, port = spec.split("=")
-        systems[name] = run_server(name, int(port), args)
+        systems[name] = run_server(int(port), args)
     if args.duckdb_from:
         systems["duckdb"] = run_duckdb(args.duckdb_from, args)
     header = " | ".join(f"{name} {t} thr" for name in systems for t in args.threads)
