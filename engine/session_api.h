@@ -105,6 +105,12 @@ struct BindParam {
 enum class QueryState { Done, CopyIn, OnSnapshot };
 enum class ExecuteState { Complete, Suspended, OnSnapshot };
 
+// Thrown by simpleQuery and execute while the session runs beside another session's
+// transaction block (Session::setBesideHolder): the statement cannot go to a snapshot that
+// exists already, and nothing of it was done. The server runs the message again once the
+// block has ended.
+struct StatementDeferred {};
+
 // A read-only statement handed to a forked snapshot process. The snapshot opens a session
 // of its own with startupParams and runs the statement there, read-only; the server streams
 // the answer to the client.
@@ -190,6 +196,11 @@ class Session {
   }
   // synchronous_commit is not off: answers wait for the redo log to be durable.
   virtual bool synchronousCommit() const { return true; }
+  // Set while this session's messages run beside another session's open transaction block
+  // (engine/exec/executor.h): then only statements that go to a snapshot already forked
+  // run; the others throw StatementDeferred. (No snapshot may be forked meanwhile: it
+  // would hold the block's uncommitted changes.)
+  virtual void setBesideHolder(bool beside) { (void)beside; }
   // A CHECKPOINT ran since the last call: the server writes an archive
   // (docs/logging.md), and the answer waits for it.
   virtual bool takeCheckpointRequest() { return false; }
@@ -220,6 +231,9 @@ class Engine {
   virtual uint64_t commitCount() const { return 0; }
   // Where pg_catalog.duet_snapshots gets its rows (called on the executor thread).
   virtual void setSnapshotLister(std::function<std::vector<SnapshotListing>()> lister) { (void)lister; }
+  // Whether a snapshot that exists now is fresh enough for a query (called on the executor
+  // thread; see Session::setBesideHolder).
+  virtual void setSnapshotProbe(std::function<bool(const SnapshotQuery&)> probe) { (void)probe; }
   // In a snapshot process: a statement may use up to `threads` threads (with at most
   // 1 + max_parallel_workers_per_gather of them). The executor's default is 1: it stays
   // one thread.

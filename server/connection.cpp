@@ -201,12 +201,19 @@ void Connection::submitBatch() {
   if (scan.violation) closing_ = true;
   busy_ = true;
   session_->clearCancel();
-  // A batch of only Parse/Describe/Close/Sync/Flush touches no table data.
+  // A batch of only Parse/Describe/Close/Sync/Flush touches no table data. One that also
+  // has Query, Bind and Execute messages may run beside another session's open block for
+  // as long as its statements go to snapshots; the rest of it waits (deferred below).
   bool dataFree = !scan.violation && !batch.empty();
-  for (size_t pos = 0; dataFree && pos + 5 <= batch.size();) {
+  bool besideHolder = !scan.violation && !batch.empty() && !resumeDeferred_;
+  resumeDeferred_ = false;
+  for (size_t pos = 0; (dataFree || besideHolder) && pos + 5 <= batch.size();) {
     char type = batch[pos];
     uint32_t len = readLength(batch.data() + pos + 1);
     if (type != 'P' && type != 'D' && type != 'C' && type != 'S' && type != 'H') dataFree = false;
+    if (type != 'P' && type != 'D' && type != 'C' && type != 'S' && type != 'H' && type != 'Q' && type != 'B' &&
+        type != 'E')
+      besideHolder = false;
     pos += 1 + len;
   }
   auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io),
@@ -214,12 +221,18 @@ void Connection::submitBatch() {
                violation = std::move(scan.violation)]() mutable {
     std::string out;
     std::optional<SnapshotHandoff> handoff;
-    bool close = self->processor_.process(*session, batch, violation, out, self->context_.snapshots, handoff);
-    // Messages after one that went to a snapshot wait for its answer.
-    std::string rest = handoff ? batch.substr(handoff->consumed) : std::string();
-    auto deliver = [self, out = std::move(out), close, handoff = std::move(handoff),
-                    rest = std::move(rest)](std::string notice) mutable {
+    std::optional<size_t> deferred;
+    session->setBesideHolder(Executor::runningBesideHolder());
+    bool close = self->processor_.process(*session, batch, violation, out, self->context_.snapshots, handoff,
+                                          deferred);
+    session->setBesideHolder(false);
+    // Messages after one that went to a snapshot wait for its answer; from one that must
+    // wait for another session's block, they go again as a task that waits for it.
+    std::string rest = handoff ? batch.substr(handoff->consumed) : deferred ? batch.substr(*deferred) : std::string();
+    auto deliver = [self, out = std::move(out), close, handoff = std::move(handoff), rest = std::move(rest),
+                    deferred = deferred.has_value()](std::string notice) mutable {
       if (!rest.empty()) self->input_.insert(0, rest);
+      if (deferred) self->resumeDeferred_ = true;
       if (!notice.empty()) out.insert(0, notice);  // a failed CHECKPOINT's warning only
       self->onBatchDone(std::move(out), close, std::move(handoff));
     };
@@ -255,7 +268,8 @@ void Connection::submitBatch() {
     }
     whenDurable({});
   };
-  if (!context_.executor.submit(session_.get(), std::move(task), dataFree)) disconnect();
+  if (!context_.executor.submit(session_.get(), std::move(task), dataFree, besideHolder && !dataFree))
+    disconnect();
 }
 
 void Connection::onBatchDone(std::string out, bool close, std::optional<SnapshotHandoff> handoff) {

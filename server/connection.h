@@ -86,6 +86,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::string input_;
   bool reading_ = false;
   bool busy_ = false;          // a task of ours is queued or running on the executor
+  // The last batch stopped at a message that waits for another session's block to end:
+  // the next batch must not run beside it (Executor::submit, besideHolder).
+  bool resumeDeferred_ = false;
   bool closing_ = false;       // no more input is processed
   bool closeAfterWrite_ = false;
   bool disconnected_ = false;  // the socket is closed

@@ -1,9 +1,10 @@
 #include "server/message_processor.h"
 
-#include <utility>
-
 #include <fmt/format.h>
 
+#include <utility>
+
+#include "engine/exec/executor.h"
 #include "server/backend_messages.h"
 #include "server/current_error.h"
 #include "server/message_reader.h"
@@ -29,10 +30,11 @@ std::vector<int16_t> readFormats(MessageReader& r) {
 bool MessageProcessor::process(Session& session, std::string_view batch,
                                const std::optional<std::string>& violation, std::string& out,
                                snapshot::SnapshotManager* snapshots,
-                               std::optional<SnapshotHandoff>& handoff) {
+                               std::optional<SnapshotHandoff>& handoff, std::optional<size_t>& deferred) {
   WireResultSink sink(out);
   size_t at = 0;
   while (at < batch.size()) {
+    size_t start = at;
     char type = batch[at];
     uint32_t length = bodyLength(batch.data() + at + 1);
     std::string_view body = batch.substr(at + 5, length);
@@ -40,6 +42,9 @@ bool MessageProcessor::process(Session& session, std::string_view batch,
     toSnapshot_ = false;
     try {
       if (handle(session, type, body, sink, out)) return true;
+    } catch (const StatementDeferred&) {
+      deferred = start;
+      return false;
     } catch (...) {
       SqlError error = currentError();
       if (error.fatal) {
@@ -161,6 +166,8 @@ void MessageProcessor::simpleQuery(Session& session, std::string_view body, Wire
       copyFromSimpleQuery_ = true;
       return;
     }
+  } catch (const StatementDeferred&) {
+    throw;  // nothing of it ran: process() ends the batch before this message
   } catch (...) {
     sink.takeCopyInStarted();
     SqlError error = currentError();
@@ -254,13 +261,19 @@ std::optional<SnapshotHandoff> MessageProcessor::handOff(Session& session,
   try {
     if (snapshots == nullptr)
       throw SqlError(sqlstate::kInternalError, "this server has no snapshot processes");
+    // Beside another session's open block a fork would copy its uncommitted changes: the
+    // session routed here only with a snapshot in place (SqlSession::snapshotAvailable).
+    bool mayFork = !Executor::runningBesideHolder();
     if (!h.query.readOnlyBlock) {
       blockSnapshot_.reset();
-      h.process = snapshots->acquire(h.query);
+      h.process = snapshots->acquire(h.query, mayFork);
     } else {
-      if (!blockSnapshot_) blockSnapshot_ = snapshots->acquire(h.query);
+      if (!blockSnapshot_) blockSnapshot_ = snapshots->acquire(h.query, mayFork);
       h.process = blockSnapshot_;
     }
+    if (!h.process)
+      throw SqlError(sqlstate::kObjectNotInPrerequisiteState,
+                     "no snapshot is available while another transaction block holds the server; try again");
   } catch (...) {
     SqlError error = currentError();
     if (simpleQuery) {

@@ -35,10 +35,14 @@ class MessageProcessor {
   // malformed message that followed them: it is reported as FATAL after the batch.
   // Returns true when the connection must be closed once `out` is written.
   // A statement that goes to a snapshot ends the batch early: `handoff` says where, and
-  // which snapshot (acquired here, on the executor, between two transactions).
+  // which snapshot (acquired here, on the executor, between two transactions). Beside
+  // another session's open block (Executor::runningBesideHolder), a message that cannot
+  // go to an existing snapshot ends it too, undone: `deferred` is where it starts, and the
+  // connection submits the rest again to run once the block has ended.
   bool process(Session& session, std::string_view batch,
                const std::optional<std::string>& violation, std::string& out,
-               snapshot::SnapshotManager* snapshots, std::optional<SnapshotHandoff>& handoff);
+               snapshot::SnapshotManager* snapshots, std::optional<SnapshotHandoff>& handoff,
+               std::optional<size_t>& deferred);
   // Executor thread, after the snapshot's answer went to the client: a failed statement
   // fails the session's transaction as one run here would; ReadyForQuery ends a Query.
   // For an Execute with a row limit, the collected answer fills the portal and its first

@@ -22,6 +22,7 @@ Server::Server(Engine& engine, Executor& executor, ServerConfig config, logging:
     snapshots_ = std::make_unique<snapshot::SnapshotManager>(engine, config_.snapshot);
     context_.snapshots = snapshots_.get();
     engine.setSnapshotLister([manager = snapshots_.get()] { return manager->list(); });
+    engine.setSnapshotProbe([manager = snapshots_.get()](const SnapshotQuery& q) { return manager->exists(q); });
   }
   executor_.setIdleTimeoutHandler([this](Session* session) {
     if (auto connection = registry_.connectionOf(session)) connection->terminateForIdleTimeout();
@@ -30,7 +31,10 @@ Server::Server(Engine& engine, Executor& executor, ServerConfig config, logging:
 
 Server::~Server() {
   stop();
-  if (snapshots_) context_.engine.setSnapshotLister(nullptr);
+  if (snapshots_) {
+    context_.engine.setSnapshotLister(nullptr);
+    context_.engine.setSnapshotProbe(nullptr);
+  }
   executor_.setIdleTimeoutHandler(nullptr);
 }
 

@@ -28,23 +28,32 @@ SnapshotManager::SnapshotManager(Engine& engine, SnapshotConfig config, int defa
 
 SnapshotManager::~SnapshotManager() { shutdown(); }
 
-std::shared_ptr<SnapshotProcess> SnapshotManager::acquire(const SnapshotQuery& query) {
+std::shared_ptr<SnapshotProcess> SnapshotManager::freshest(const SnapshotQuery& query) {
+  auto now = std::chrono::steady_clock::now();
+  auto freshEnough = [&](const SnapshotProcess& p) {
+    if (p.commitCount() >= query.currentCommit) return true;
+    return p.commitCount() >= query.minCommit && now - p.forkedAt() <= std::chrono::milliseconds(query.maxAgeMs);
+  };
+  std::shared_ptr<SnapshotProcess> best;
+  for (auto it = live_.rbegin(); it != live_.rend(); ++it) {
+    if (!freshEnough(**it)) break;  // older ones are no fresher
+    if ((*it)->reap()) continue;     // killed or crashed: maintain() moves it out
+    if (!best || (*it)->running.load() < best->running.load()) best = *it;
+  }
+  return best;
+}
+
+bool SnapshotManager::exists(const SnapshotQuery& query) {
+  std::lock_guard lock(mutex_);
+  return freshest(query) != nullptr;
+}
+
+std::shared_ptr<SnapshotProcess> SnapshotManager::acquire(const SnapshotQuery& query, bool mayFork) {
   {
     std::lock_guard lock(mutex_);
-    auto now = std::chrono::steady_clock::now();
-    auto freshEnough = [&](const SnapshotProcess& p) {
-      if (p.commitCount() >= query.currentCommit) return true;
-      return p.commitCount() >= query.minCommit &&
-             now - p.forkedAt() <= std::chrono::milliseconds(query.maxAgeMs);
-    };
-    std::shared_ptr<SnapshotProcess> best;
-    for (auto it = live_.rbegin(); it != live_.rend(); ++it) {
-      if (!freshEnough(**it)) break;  // older ones are no fresher
-      if ((*it)->reap()) continue;     // killed or crashed: maintain() moves it out
-      if (!best || (*it)->running.load() < best->running.load()) best = *it;
-    }
+    std::shared_ptr<SnapshotProcess> best = freshest(query);
     bool busy = best && best->running.load() > 0 && static_cast<int>(live_.size()) < config_.maxProcesses;
-    if (best && !busy) return best;
+    if ((best && !busy) || !mayFork) return best;
   }
   // Forked outside mutex_, so that maintain(), list() and anyProcess() on the network
   // thread do not wait for a fork. Only the executor acquires: no other fork races this one.

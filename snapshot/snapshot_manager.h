@@ -26,8 +26,12 @@ class SnapshotManager {
 
   // Executor thread only, between two transactions: the snapshot for `query`, forked now
   // if none is fresh enough. The caller holds it while the query runs (and counts it in
-  // running). Throws SqlError when a fork fails.
-  std::shared_ptr<SnapshotProcess> acquire(const SnapshotQuery& query);
+  // running). Throws SqlError when a fork fails. With mayFork false (beside another
+  // session's open block, whose uncommitted changes a fork would copy), one that exists,
+  // busy or not, or null.
+  std::shared_ptr<SnapshotProcess> acquire(const SnapshotQuery& query, bool mayFork = true);
+  // Executor thread: whether acquire(query, false) would find one.
+  bool exists(const SnapshotQuery& query);
   // Any thread: ends snapshots nobody needs, reaps ended ones.
   void maintain();
   // pg_catalog.duet_snapshots: live snapshots, then ending ones.
@@ -38,6 +42,8 @@ class SnapshotManager {
   void shutdown();
 
  private:
+  // The freshest snapshot fresh enough for `query`, the least busy of those; null if none.
+  std::shared_ptr<SnapshotProcess> freshest(const SnapshotQuery& query);  // under mutex_
   Engine& engine_;
   SnapshotConfig config_;
   int defaultMaxAgeMs_;

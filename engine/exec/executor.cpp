@@ -36,11 +36,17 @@ void Executor::setIdleTimeoutHandler(IdleTimeoutHandler handler) {
   onIdleTimeout_ = std::move(handler);
 }
 
-bool Executor::submit(Session* owner, std::function<void()> task, bool dataFree) {
+namespace {
+thread_local bool besideHolderNow = false;
+}  // namespace
+
+bool Executor::runningBesideHolder() { return besideHolderNow; }
+
+bool Executor::submit(Session* owner, std::function<void()> task, bool dataFree, bool besideHolder) {
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return false;
-    queue_.push_back(Task{owner, std::move(task), false, dataFree});
+    queue_.push_back(Task{owner, std::move(task), false, dataFree, besideHolder});
     submitted_.fetch_add(1, std::memory_order_release);
   }
   // A spinning executor sees the count; only a sleeping one needs the (costly) wake. It
@@ -74,7 +80,7 @@ bool Executor::submitCleanup(Session* owner, std::function<void()> task) {
 std::deque<Executor::Task>::iterator Executor::findRunnable() {
   if (holder_ == nullptr) return queue_.begin();
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {
-    if (it->owner == holder_ || it->cleanup || it->dataFree) return it;
+    if (it->owner == holder_ || it->cleanup || it->dataFree || it->besideHolder) return it;
   }
   return queue_.end();
 }
@@ -96,6 +102,7 @@ void Executor::run() {
     if (it != queue_.end()) {
       Task task = std::move(*it);
       queue_.erase(it);
+      besideHolderNow = holder_ != nullptr && holder_ != task.owner;
       lock.unlock();
       try {
         task.fn();
@@ -107,6 +114,7 @@ void Executor::run() {
       // The session may only be asked on this thread, and a cleanup task destroyed it.
       bool holds = !task.cleanup && task.owner != nullptr && task.owner->holdsExecutor();
       task.fn = nullptr;
+      besideHolderNow = false;
       lock.lock();
       if (task.cleanup) {
         if (holder_ == task.owner) holder_ = nullptr;

@@ -45,7 +45,14 @@ class Executor {
   // messages), so it may run while another session holds the executor. Without this a
   // single-threaded client driving several connections (pgbench -M prepared issues a
   // synchronous Parse) would deadlock against its own open block on another connection.
-  bool submit(Session* owner, std::function<void()> task, bool dataFree = false);
+  // besideHolder: the task may also run while another session holds the executor, as long
+  // as all it does there is read snapshots (a batch of read-only statements): it runs with
+  // runningBesideHolder() true, and whatever it cannot do so it must leave for a later
+  // task, submitted without this flag.
+  bool submit(Session* owner, std::function<void()> task, bool dataFree = false, bool besideHolder = false);
+  // On the executor thread, in a task: whether another session holds the executor (open
+  // transaction block) while this task runs beside it.
+  static bool runningBesideHolder();
   // Thread-safe. Drops owner's tasks still queued (their client is gone) and queues `task`,
   // which runs regardless of any holder. The task is expected to destroy owner: the executor
   // forgets owner afterwards and never calls it again.
@@ -57,6 +64,7 @@ class Executor {
     std::function<void()> fn;
     bool cleanup;
     bool dataFree = false;
+    bool besideHolder = false;
   };
 
   void run();

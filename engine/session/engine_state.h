@@ -58,6 +58,7 @@ struct EngineState {
   std::atomic<uint64_t> commitCount{0};
   // The rows of pg_catalog.duet_snapshots; unset: none.
   std::function<std::vector<SnapshotListing>()> listSnapshots;
+  std::function<bool(const SnapshotQuery&)> snapshotExists;  // Engine::setSnapshotProbe
   // Threads a statement may run on (Engine::setParallelThreads): 1 but in snapshots.
   uint32_t parallelThreads = 1;
   // Engine::setCommitLog: where committed write transactions' records go; unset: nowhere.

@@ -239,6 +239,9 @@ ExecuteState SqlSession::execute(const std::string& name, int64_t maxRows, Resul
     p.finished = maxRows <= 0;
     return ExecuteState::OnSnapshot;
   }
+  // Beside another session's block, what a snapshot cannot run waits for its end (a
+  // portal partly fetched already hands out its rows: no table is read for that).
+  if (besideHolder_ && !p.ran) throw StatementDeferred{};
   const uint8_t* params = p.params ? p.params->data() : nullptr;
   if (!p.ran && maxRows <= 0) {
     NoDescribeSink out(sink);

@@ -76,11 +76,20 @@ bool SqlSession::routeQuery(std::string_view sql, std::vector<Statement>& statem
   } catch (const SqlError&) {
     return false;  // the executor reports the error as it runs the statement
   }
-  if (!goesToSnapshot(plans, block)) return false;
+  if (!goesToSnapshot(plans, block) || !snapshotAvailable(block)) return false;
   noteBlockSnapshot(block);
   snapshotQuery_ = snapshotQueryBase(block);
   snapshotQuery_.sql = std::string(sql);
   return true;
+}
+
+bool SqlSession::snapshotAvailable(bool block) const {
+  // Beside another session's block no snapshot may be forked (it would hold the block's
+  // uncommitted changes): one fresh enough must exist already. A read-only block's own
+  // snapshot is taken by its first statement, which therefore waits.
+  if (!besideHolder_) return true;
+  if (block && txn_.ranStatement()) return true;
+  return engine_.snapshotExists && engine_.snapshotExists(snapshotQueryBase(block));
 }
 
 bool SqlSession::routeExecute(Portal& p) {
@@ -91,7 +100,7 @@ bool SqlSession::routeExecute(Portal& p) {
                (txn_.mode() == TransactionState::Mode::Implicit && txn_.undo().empty());
   if (!fresh && !block) return false;
   if (p.stmt->parsed.stmt->kind != sql::StmtKind::Select) return false;
-  if (!goesToSnapshot({p.plan}, block)) return false;
+  if (!goesToSnapshot({p.plan}, block) || !snapshotAvailable(block)) return false;
   noteBlockSnapshot(block);
   snapshotQuery_ = snapshotQueryBase(block);
   snapshotQuery_.sql = p.stmt->sql;

@@ -42,6 +42,9 @@ class SqlEngine final : public Engine {
     return std::make_unique<SqlSession>(state_, *db, user, database, startupParams);
   }
 
+  void setSnapshotProbe(std::function<bool(const SnapshotQuery&)> probe) override {
+    state_.snapshotExists = std::move(probe);
+  }
   void setSnapshotLister(std::function<std::vector<SnapshotListing>()> lister) override {
     state_.listSnapshots = std::move(lister);
   }

@@ -358,6 +358,7 @@ QueryState SqlSession::continueQuery(ResultSink& sink, bool mayRoute) {
   for (auto& p : pendingStmts_) statements.push_back(Statement{pendingSql_, std::move(p), {}, nullptr});
   pendingStmts_.clear();
   if (mayRoute && routeQuery(pendingSql_, statements)) return QueryState::OnSnapshot;
+  if (besideHolder_) throw StatementDeferred{};  // before any of it runs
   // Several statements in one Query run in an implicit transaction block (PostgreSQL's
   // exec_simple_query), re-entered before each one in case a COMMIT ended it.
   bool implicitBlock = std::count_if(statements.begin(), statements.end(), [](const Statement& st) {

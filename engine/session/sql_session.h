@@ -63,6 +63,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   void clearCancel() override { cancel_.store(false); }
   int idleInTransactionTimeoutMs() const override;
   SnapshotQuery takeSnapshotQuery() override;
+  void setBesideHolder(bool beside) override { besideHolder_ = beside; }
   void fillPortal(const std::string& portal, std::vector<std::vector<std::optional<std::string>>> rows,
                   std::string tag) override;
   // Whether the running transaction is read-only or, between transactions, whether the
@@ -128,6 +129,9 @@ class SqlSession final : public Session, public rt::SessionServices {
   // go to a snapshot.
   bool routeQuery(std::string_view sql, std::vector<Statement>& statements);
   bool routeExecute(Portal& p);
+  // Whether a snapshot can be had for a routed statement without a fork, where a fork is
+  // not allowed (besideHolder_).
+  bool snapshotAvailable(bool block) const;
   SnapshotQuery snapshotQueryBase(bool block) const;
   // Fills pg_catalog.duet_snapshots with the snapshots live now (a plan reads it).
   void refreshSnapshotsView();
@@ -241,6 +245,9 @@ class SqlSession final : public Session, public rt::SessionServices {
   // Replay: the settings the last replayed statement ran with, applied again only on change.
   std::optional<std::vector<std::pair<std::string, std::string>>> replayedSettings_;
   SnapshotQuery snapshotQuery_;
+  // Running beside another session's open block: statements that cannot go to an existing
+  // snapshot throw StatementDeferred (Session::setBesideHolder).
+  bool besideHolder_ = false;
   Table* snapshotsView_ = nullptr;  // this database's pg_catalog.duet_snapshots
   std::atomic<bool> cancel_ = false;
   std::atomic<bool> timedOut_ = false;  // cancel_ was raised by statement_timeout

@@ -458,6 +458,38 @@ def test_portal_in_pieces(server):
         c.execute("DROP TABLE pieces")
 
 
+def test_beside_an_open_block(server):
+    """While another session's read-write block holds the executor, a statement that can
+    read a snapshot forked before the block does so at once and sees none of the block's
+    changes; one that would need the executor, or a new snapshot (a fork would copy the
+    block's uncommitted changes), waits for the block's end."""
+    reader = forced(server, snapshot_max_age=0)  # only snapshots holding every commit serve it
+    total = reader.execute("SELECT sum(balance) FROM accounts").fetchone()[0]  # a snapshot now
+    writer = server.connect()
+    writer.execute("UPDATE accounts SET balance = balance + 1 WHERE id = 1")  # holds the executor
+    start = time.monotonic()
+    assert reader.execute("SELECT sum(balance) FROM accounts").fetchone()[0] == total
+    assert time.monotonic() - start < 5, "the read waited for the block"
+    # A write waits, and so does a read that wants a snapshot younger than the last commit.
+    t, result = run_in_thread(lambda: reader.execute("UPDATE accounts SET balance = balance - 1 WHERE id = 2"))
+    time.sleep(1)
+    assert t.is_alive(), "a write ran beside another session's block"
+    writer.commit()  # the block ends: the write runs
+    t.join(20)
+    assert not t.is_alive() and "error" not in result, result
+    committed = total  # +1 on account 1, -1 on account 2
+    writer.execute("UPDATE accounts SET balance = balance + 5 WHERE id = 3")
+    # The reader's own last commit is newer than any snapshot: it needs a fork, which waits.
+    t, result = run_in_thread(lambda: reader.execute("SELECT sum(balance) FROM accounts").fetchone()[0])
+    time.sleep(1)
+    assert t.is_alive(), "a snapshot was forked inside another session's block"
+    writer.rollback()
+    t.join(20)
+    assert result.get("value") == committed, result
+    reader.close()
+    writer.close()
+
+
 def test_killed_snapshot(server):
     observer = server.connect(autocommit=True)
     conn = forced(server)
@@ -531,6 +563,7 @@ def main():
                  ("memory limit", lambda: test_memory_limit(shared)),
                  ("parallel queries", lambda: test_parallel_queries(shared)),
                  ("portal in pieces", lambda: test_portal_in_pieces(shared)),
+                 ("beside an open block", lambda: test_beside_an_open_block(shared)),
                  ("killed snapshot", lambda: test_killed_snapshot(shared)),
                  ("vanished client", lambda: test_vanished_client(shared)),
                  ("no orphans", test_no_orphans)]

@@ -73,6 +73,24 @@ TEST_CASE("a session with an open block holds the executor until the block ends"
         std::vector<std::string>{"a-begin", "a-work", "a-commit", "b1", "startup"});
 }
 
+TEST_CASE("a task that may run beside a holder does, and knows it", "[executor]") {
+  test::FakeEngineState state;
+  test::FakeSession a(state), b(state);
+  Executor executor;
+  executor.start();
+  Trace trace;
+  executor.submit(&b, [&] { trace.add(Executor::runningBesideHolder() ? "b0-beside" : "b0"); }, false, true);
+  executor.submit(&a, [&] { a.setInBlock(true); trace.add("a-begin"); });
+  executor.submit(&b, [&] { trace.add("b1"); });  // waits for the block
+  executor.submit(&b, [&] { trace.add(Executor::runningBesideHolder() ? "b2-beside" : "b2"); }, false, true);
+  std::this_thread::sleep_for(50ms);
+  CHECK(trace.get() == std::vector<std::string>{"b0", "a-begin", "b2-beside"});
+  executor.submit(&a, [&] { trace.add(Executor::runningBesideHolder() ? "a-beside" : "a-work"); }, false, true);
+  executor.submit(&a, [&] { a.setInBlock(false); trace.add("a-commit"); });
+  drain(executor);
+  CHECK(trace.get() == std::vector<std::string>{"b0", "a-begin", "b2-beside", "a-work", "a-commit", "b1"});
+}
+
 TEST_CASE("an idle holder is rolled back and its owner notified after the timeout",
           "[executor]") {
   test::FakeEngineState state;
