@@ -45,6 +45,7 @@ void putText(ResultSink& sink, const std::string& text) {
 }  // namespace
 
 QueryState FakeSession::simpleQuery(std::string_view sql, ResultSink& sink) {
+  if (beside_) throw StatementDeferred{};
   if (isCopyIn(sql)) {
     sink.copyInBegin(1);
     return QueryState::CopyIn;
@@ -99,6 +100,7 @@ StatementDescription FakeSession::describePortal(const std::string& name) {
 }
 
 ExecuteState FakeSession::execute(const std::string& name, int64_t maxRows, ResultSink& sink) {
+  if (beside_) throw StatementDeferred{};
   auto it = portals_.find(name);
   if (it == portals_.end()) throw SqlError(sqlstate::kInvalidCursorName, "portal does not exist");
   if (isCopyIn(it->second.sql)) {

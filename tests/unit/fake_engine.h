@@ -43,6 +43,8 @@ class FakeSession final : public Session {
   StatementDescription describeStatement(const std::string& name) override;
   StatementDescription describePortal(const std::string& name) override;
   ExecuteState execute(const std::string& portal, int64_t maxRows, ResultSink& sink) override;
+  // No snapshots here: beside another session's block every statement waits for its end.
+  void setBesideHolder(bool beside) override { beside_ = beside; }
   void closeStatement(const std::string& name) override { statements_.erase(name); }
   void closePortal(const std::string& name) override { portals_.erase(name); }
   void sync() override {}
@@ -74,6 +76,7 @@ class FakeSession final : public Session {
 
   FakeEngineState& state_;
   bool inBlock_ = false;
+  bool beside_ = false;
   bool failed_ = false;
   std::atomic<bool> cancel_ = false;
   std::map<std::string, std::string> statements_;
