@@ -18,6 +18,7 @@ DATA=$(mktemp -d /tmp/duet-forkbench.XXXXXX)
 cleanup() { pkill -f "duetd --port 5657[0-9]" || true; rm -rf "$DATA"; }
 trap cleanup EXIT
 PY=${PY:-.venv/bin/python}
+source bench/tpcc/lib.sh
 for i in "${!FLAGS[@]}"; do
   # shellcheck disable=SC2086 # FLAGS[i] is a list of words
   build/bin/duetd --port $((56570 + i)) --data-dir "$DATA/$i" --redo-log false ${FLAGS[$i]} >/dev/null 2>&1 &
@@ -25,9 +26,7 @@ done
 for i in "${!FLAGS[@]}"; do
   port=$((56570 + i))
   for _ in $(seq 1 100); do pg_isready -q -h 127.0.0.1 -p $port && break; sleep 0.1; done
-  psql -X -q -h 127.0.0.1 -p $port -U postgres -c "CREATE DATABASE tpcc"
-  psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p $port -U postgres -d tpcc -f bench/tpcc/schema.sql -f bench/tpcc/procedures.sql
-  build/bin/duet_tpcc_load --host 127.0.0.1 --port $port --dbname tpcc --warehouses "$W" --threads 2 >/dev/null 2>&1
+  load_tpcc "$PWD" $port "$W"
 done
 echo "W=$W, $(nproc) cores, commit $(git log --format=%h -1)"
 for i in "${!FLAGS[@]}"; do

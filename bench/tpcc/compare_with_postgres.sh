@@ -17,14 +17,8 @@ SECS=${2:-10}
 DUET_PORT=${DUET_PORT:-56190}
 cd "$ROOT"
 
-DATA=$(mktemp -d /tmp/duet-compare.XXXXXX)
-build/bin/duetd --port "$DUET_PORT" --data-dir "$DATA" >"$DATA.log" 2>&1 &
-DUET_PID=$!
-read -r SCRATCH PG_PORT < <(python3 tests/scratch_pg.py start)
-trap 'kill $DUET_PID 2>/dev/null; wait $DUET_PID 2>/dev/null; rm -rf "$DATA" "$DATA.log"; python3 tests/scratch_pg.py stop "$SCRATCH"' EXIT
-psql -X -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres \
-  -c "ALTER SYSTEM SET synchronous_commit = off" -c "SELECT pg_reload_conf()" >/dev/null
-for _ in $(seq 1 100); do pg_isready -q -h 127.0.0.1 -p "$DUET_PORT" && break; sleep 0.1; done
+source bench/tpcc/lib.sh
+start_duetd_and_postgres "$ROOT" "$DUET_PORT"
 
 status=0
 for server in "duetdb $DUET_PORT" "postgres $PG_PORT"; do
