@@ -167,7 +167,9 @@ void Connection::submitStartup(std::vector<std::pair<std::string, std::string>> 
       self->onStartupDone(std::move(session), std::move(out), close);
     });
   };
-  if (!context_.executor.submit(nullptr, std::move(task))) disconnect();
+  // Opening a session reads the catalog and no table data: a new connection does not wait
+  // for another session's open block, as in PostgreSQL.
+  if (!context_.executor.submit(nullptr, std::move(task), true)) disconnect();
 }
 
 void Connection::onStartupDone(std::shared_ptr<Session> session, std::string out, bool close) {

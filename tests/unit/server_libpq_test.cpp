@@ -196,6 +196,9 @@ TEST_CASE("an open block holds back other sessions until it ends", "[server]") {
   std::this_thread::sleep_for(150ms);
   REQUIRE(PQconsumeInput(b.get()));
   CHECK(PQisBusy(b.get()));
+  // A new connection is let in meanwhile (its session reads no table data).
+  PgConn c = connectOk(server);
+  CHECK(PQstatus(c.get()) == CONNECTION_OK);
 
   PgResult failed(PQexec(a.get(), "ERROR"));
   CHECK(PQtransactionStatus(a.get()) == PQTRANS_INERROR);
