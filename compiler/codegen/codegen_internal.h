@@ -119,9 +119,17 @@ class Codegen {
   // offset + limit of a Limit node whose expressions are constants or parameters
   // (saturating; INT64_MAX for a NULL limit): how many rows a sort below it must keep.
   llvm::Value* limitBound(const plan::Node& limit);
+  // Calls `consume` with each tuple of a runtime TupleBuffer of `layout`.
+  void iterateBuffer(llvm::Value* buffer, const TupleLayout* layout, const Consumer& consume);
+  // A hash join's table layouts: its key tuples, and its build side's rows.
+  struct JoinLayouts {
+    const TupleLayout* key;
+    const TupleLayout* row;
+  };
+  JoinLayouts joinLayouts(const plan::Node& join);
   // A hash join's finished table of its build side's rows, built serially or, when the
   // join is marked parallel, by a parallel run.
-  llvm::Value* buildJoinTable(const plan::Node& join);
+  llvm::Value* buildJoinTable(const plan::Node& join, JoinLayouts layouts);
   // produce() as a pipeline of its own: a LIMIT inside ends it, and code after the call
   // continues where it ends.
   void producePipeline(const plan::Node& node, const Consumer& consume);

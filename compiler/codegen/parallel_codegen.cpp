@@ -88,13 +88,7 @@ void Codegen::produceGathered(const Node& root, const Consumer& consume) {
   llvm::Value* batch = call("duet_q_gather_next", ptrTy_, {run});
   b.CreateCondBr(b.CreateIsNull(batch), done, rows);
   b.SetInsertPoint(rows);
-  llvm::Value* n = call("duet_q_buffer_size", i64Ty_, {batch});
-  loop(b.getInt64(0), [&] { return n; }, [&](llvm::Value* i, llvm::BasicBlock*) {
-    llvm::Value* tuple = call("duet_q_buffer_at", ptrTy_, {batch, i});
-    Row row;
-    for (size_t c = 0; c < layout->types.size(); ++c) row.push_back(loadField(tuple, *layout, c));
-    consume(row);
-  });
+  iterateBuffer(batch, layout, consume);
   b.CreateBr(head);
   b.SetInsertPoint(done);
   call("duet_q_gather_end", b.getVoidTy(), {run});
@@ -108,7 +102,7 @@ void Codegen::shareJoinTables(const Node& n) {
       return;
     case NodeKind::HashJoin: {
       uint32_t slot = sharedJoins_++;
-      call("duet_q_join_share", b_.getVoidTy(), {qctx_, b_.getInt32(slot), buildJoinTable(n)});
+      call("duet_q_join_share", b_.getVoidTy(), {qctx_, b_.getInt32(slot), buildJoinTable(n, joinLayouts(n))});
       joinSlots_[&n] = slot;
       shareJoinTables(*n.children[1]);
       return;

@@ -176,14 +176,12 @@ static llvm::Value* callRoutineRows(Codegen& cg, const Node& node, const Row& ro
 }
 
 // Iterates the tuples of a runtime TupleBuffer, loading each into SSA values.
-static void iterateBuffer(Codegen& cg, llvm::Value* buffer, const TupleLayout* layout,
-                          const Consumer& consume) {
-  auto& b = cg.b_;
-  llvm::Value* n = cg.call("duet_q_buffer_size", cg.i64Ty_, {buffer});
-  cg.loop(b.getInt64(0), [&] { return n; }, [&](llvm::Value* i, llvm::BasicBlock*) {
-    llvm::Value* tuple = cg.call("duet_q_buffer_at", cg.ptrTy_, {buffer, i});
+void Codegen::iterateBuffer(llvm::Value* buffer, const TupleLayout* layout, const Consumer& consume) {
+  llvm::Value* n = call("duet_q_buffer_size", i64Ty_, {buffer});
+  loop(b_.getInt64(0), [&] { return n; }, [&](llvm::Value* i, llvm::BasicBlock*) {
+    llvm::Value* tuple = call("duet_q_buffer_at", ptrTy_, {buffer, i});
     Row row;
-    for (size_t c = 0; c < layout->types.size(); ++c) row.push_back(cg.loadField(tuple, *layout, c));
+    for (size_t c = 0; c < layout->types.size(); ++c) row.push_back(loadField(tuple, *layout, c));
     consume(row);
   });
 }
@@ -215,11 +213,15 @@ llvm::Value* Codegen::limitBound(const Node& limit) {
   return b.CreateBinaryIntrinsic(llvm::Intrinsic::sadd_sat, b.CreateSelect(o.null, b.getInt64(0), o.v), bound);
 }
 
-llvm::Value* Codegen::buildJoinTable(const Node& join) {
+Codegen::JoinLayouts Codegen::joinLayouts(const Node& join) {
+  return {out_.layouts.add(TupleLayout::of(typesOf(join.exprs))),
+          out_.layouts.add(TupleLayout::of(join.children[0]->outputTypes))};
+}
+
+llvm::Value* Codegen::buildJoinTable(const Node& join, JoinLayouts layouts) {
   auto& b = b_;
   const Node& build = *join.children[0];
-  const TupleLayout* keyLayout = out_.layouts.add(TupleLayout::of(typesOf(join.exprs)));
-  const TupleLayout* rowLayout = out_.layouts.add(TupleLayout::of(build.outputTypes));
+  auto [keyLayout, rowLayout] = layouts;
   auto newTable = [&] { return call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(rowLayout)}); };
   auto insert = [&](llvm::Value* into, Row& row) {
     llvm::Value* key = tupleAlloca(*keyLayout);
@@ -303,14 +305,14 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
     }
     case NodeKind::FunctionScan: {
       const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
-      iterateBuffer(*this, callRoutineRows(*this, node, {}, layout), layout, consume);
+      iterateBuffer(callRoutineRows(*this, node, {}, layout), layout, consume);
       return;
     }
     case NodeKind::ProjectSet: {
       // The routine's values per input row, each passed on after that row's columns.
       const TupleLayout* layout = out_.layouts.add(TupleLayout::of({node.outputTypes.back()}));
       produce(*node.children[0], [&](Row& row) {
-        iterateBuffer(*this, callRoutineRows(*this, node, row, layout), layout, [&](Row& value) {
+        iterateBuffer(callRoutineRows(*this, node, row, layout), layout, [&](Row& value) {
           Row out = row;
           out.push_back(value[0]);
           consume(out);
@@ -345,12 +347,12 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
         call("duet_q_buffer_append", b.getVoidTy(), {buffer, tuple});
       });
       if (node.kind == NodeKind::Materialize) {
-        iterateBuffer(*this, buffer, layout, consume);
+        iterateBuffer(buffer, layout, consume);
         return;
       }
       produce(*node.children[0], [&](Row& outer) {
         checkCancel();
-        iterateBuffer(*this, buffer, layout, [&](Row& inner) {
+        iterateBuffer(buffer, layout, [&](Row& inner) {
           Row joined = outer;
           joined.insert(joined.end(), inner.begin(), inner.end());
           if (node.predicate) {
@@ -363,12 +365,12 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       return;
     }
     case NodeKind::HashJoin: {
-      const TupleLayout* keyLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
-      const TupleLayout* rowLayout = out_.layouts.add(TupleLayout::of(node.children[0]->outputTypes));
+      JoinLayouts layouts = joinLayouts(node);
+      auto [keyLayout, rowLayout] = layouts;
       auto shared = joinSlots_.find(&node);
       llvm::Value* table = inWorker_ && shared != joinSlots_.end()
                                ? call("duet_q_join_shared", ptrTy_, {qctx_, b.getInt32(shared->second)})
-                               : buildJoinTable(node);
+                               : buildJoinTable(node, layouts);
       llvm::Value* probeKey = tupleAlloca(*keyLayout);
       llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
       llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
@@ -429,7 +431,7 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
         call("duet_q_sorter_sort", b.getVoidTy(), {sorter});
       }
       out_.sortSpecs.push_back(std::move(spec));
-      iterateBuffer(*this, sorter, layout, consume);
+      iterateBuffer(sorter, layout, consume);
       return;
     }
     case NodeKind::Limit: {
