@@ -39,23 +39,23 @@ uint8_t* TupleBuffer::append(const uint8_t* tuple) {
   return rows_.back();
 }
 
-bool Sorter::less(const uint8_t* a, const uint8_t* b) const {
+int Sorter::compare(const uint8_t* a, const uint8_t* b) const {
   const TupleLayout& l = layout_;
   for (const SortSpec& k : keys_) {
     bool na = isNullAt(l, a, k.column), nb = isNullAt(l, b, k.column);
     if (na || nb) {
       if (na && nb) continue;
-      return na ? k.nullsFirst : !k.nullsFirst;
+      return na == k.nullsFirst ? -1 : 1;
     }
     int c = compareValues(l.types[k.column], a + l.offsets[k.column], b + l.offsets[k.column]);
-    if (c != 0) return k.descending ? c > 0 : c < 0;
+    if (c != 0) return k.descending ? -c : c;
   }
-  return false;
+  return 0;
 }
 
 bool Sorter::before(const Kept& x, const Kept& y) const {
-  if (less(x.row, y.row)) return true;
-  return !less(y.row, x.row) && x.arrival < y.arrival;
+  int c = compare(x.row, y.row);
+  return c < 0 || (c == 0 && x.arrival < y.arrival);
 }
 
 void Sorter::add(const uint8_t* tuple) {
@@ -68,7 +68,7 @@ void Sorter::add(const uint8_t* tuple) {
   if (heap_.size() < bound_) {
     heap_.push_back({copy(tuple), arrival});
     std::push_heap(heap_.begin(), heap_.end(), cmp);
-  } else if (!heap_.empty() && less(tuple, heap_.front().row)) {
+  } else if (!heap_.empty() && compare(tuple, heap_.front().row) < 0) {
     // It goes before the last row kept (on equal keys the earlier arrival stays).
     std::pop_heap(heap_.begin(), heap_.end(), cmp);
     heap_.back() = {copy(tuple), arrival};
@@ -83,7 +83,7 @@ void Sorter::sort() {
     heap_.clear();
     return;
   }
-  std::stable_sort(rows_.begin(), rows_.end(), [&](const uint8_t* a, const uint8_t* b) { return less(a, b); });
+  std::stable_sort(rows_.begin(), rows_.end(), [&](const uint8_t* a, const uint8_t* b) { return compare(a, b) < 0; });
 }
 
 void Sorter::mergeSorted(const std::vector<Sorter*>& parts) {
@@ -96,10 +96,8 @@ void Sorter::mergeSorted(const std::vector<Sorter*>& parts) {
     size_t next;
   };
   auto after = [&](const Head& x, const Head& y) {
-    const uint8_t* a = parts[x.part]->at(x.next);
-    const uint8_t* b = parts[y.part]->at(y.next);
-    if (less(b, a)) return true;
-    return !less(a, b) && x.part > y.part;
+    int c = compare(parts[x.part]->at(x.next), parts[y.part]->at(y.next));
+    return c > 0 || (c == 0 && x.part > y.part);
   };
   std::vector<Head> heap;
   for (uint32_t p = 0; p < parts.size(); ++p)
@@ -385,8 +383,9 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_own_string), DUET_Q(duet_q_parallel_run), DUET_Q(duet_q_parallel_partials),
       DUET_Q(duet_q_parallel_partial), DUET_Q(duet_q_parallel_set_partial), DUET_Q(duet_q_morsel_next),
       DUET_Q(duet_q_join_shared), DUET_Q(duet_q_join_share), DUET_Q(duet_q_join_merge),
-      DUET_Q(duet_q_sorter_merge), DUET_Q(duet_q_sorter_bound), DUET_Q(duet_q_sorter_add), DUET_Q(duet_q_gather_start), DUET_Q(duet_q_gather_put),
-      DUET_Q(duet_q_gather_next), DUET_Q(duet_q_gather_end),
+      DUET_Q(duet_q_sorter_merge), DUET_Q(duet_q_sorter_bound), DUET_Q(duet_q_sorter_add),
+      DUET_Q(duet_q_gather_start), DUET_Q(duet_q_gather_put), DUET_Q(duet_q_gather_next),
+      DUET_Q(duet_q_gather_end),
   };
 #undef DUET_Q
   *count = sizeof symbols / sizeof symbols[0];

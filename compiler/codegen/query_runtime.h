@@ -115,7 +115,7 @@ class Sorter : public TupleBuffer {
   void mergeSorted(const std::vector<Sorter*>& parts);
 
  private:
-  bool less(const uint8_t* a, const uint8_t* b) const;
+  int compare(const uint8_t* a, const uint8_t* b) const;  // <0, 0, >0 in sort order
   struct Kept {
     uint8_t* row;
     uint64_t arrival;  // breaks ties, so that the bounded sort is stable too
