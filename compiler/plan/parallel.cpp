@@ -121,9 +121,8 @@ void markParallel(Node& root, uint32_t threads) {
   // The statement's output pipeline itself, when it selects from a big table: the workers
   // stream their rows to the statement's thread, which sends them (no LIMIT above it: a
   // limit would leave them scanning).
-  Node* scan = drivingScan(root);
-  bool safe = threadSafe(root);  // the root's own expressions and all below
-  if (scan && safe && scan->table->directory().count >= kMinChunks && selects(root)) {
+  Node* scan = parallelScan(root, root);
+  if (scan && selects(root)) {
     root.gatherThreads = threads;
     scan->morsels = true;
     markPipelineJoins(root, threads);
