@@ -212,10 +212,9 @@ void Connection::submitBatch() {
   for (size_t pos = 0; (dataFree || besideHolder) && pos + 5 <= batch.size();) {
     char type = batch[pos];
     uint32_t len = readLength(batch.data() + pos + 1);
-    if (type != 'P' && type != 'D' && type != 'C' && type != 'S' && type != 'H') dataFree = false;
-    if (type != 'P' && type != 'D' && type != 'C' && type != 'S' && type != 'H' && type != 'Q' && type != 'B' &&
-        type != 'E')
-      besideHolder = false;
+    bool noTable = type == 'P' || type == 'D' || type == 'C' || type == 'S' || type == 'H';
+    dataFree = dataFree && noTable;
+    besideHolder = besideHolder && (noTable || type == 'Q' || type == 'B' || type == 'E');
     pos += 1 + len;
   }
   auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io),
@@ -270,8 +269,7 @@ void Connection::submitBatch() {
     }
     whenDurable({});
   };
-  if (!context_.executor.submit(session_.get(), std::move(task), dataFree, besideHolder && !dataFree))
-    disconnect();
+  if (!context_.executor.submit(session_.get(), std::move(task), dataFree, besideHolder)) disconnect();
 }
 
 void Connection::onBatchDone(std::string out, bool close, std::optional<SnapshotHandoff> handoff) {
