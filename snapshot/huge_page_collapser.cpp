@@ -27,8 +27,7 @@ void HugePageCollapser::tick(bool childrenAlive) {
     }
     if (++aliveTicks_ < kAliveTicks) return;
     aliveTicks_ = 0;
-    running_.store(true);
-    thread_ = std::thread([this, forks] { run(forks, minOwnPercentWhileAlive_); });
+    start(forks, minOwnPercentWhileAlive_);
     return;
   }
   aliveFork_ = UINT64_MAX;
@@ -40,8 +39,13 @@ void HugePageCollapser::tick(bool childrenAlive) {
     quietSince_ = forks;  // quiet now: start at the next tick if it stays so
     return;
   }
+  start(forks, 0);
+}
+
+void HugePageCollapser::start(uint64_t forks, unsigned minOwnPercent) {
   running_.store(true);
-  thread_ = std::thread([this, forks] { run(forks, 0); });
+  passes_.fetch_add(1);
+  thread_ = std::thread([this, forks, minOwnPercent] { run(forks, minOwnPercent); });
 }
 
 void HugePageCollapser::run(uint64_t forksAtStart, unsigned minOwnPercent) {

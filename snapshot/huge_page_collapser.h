@@ -31,8 +31,10 @@ class HugePageCollapser {
   // once the newest fork is that old, for the ranges of mostly own pages.
   void tick(bool childrenAlive);
   static constexpr int kAliveTicks = 5;
+  uint64_t passesStarted() const { return passes_.load(); }
 
  private:
+  void start(uint64_t forks, unsigned minOwnPercent);
   void run(uint64_t forksAtStart, unsigned minOwnPercent);
 
   const int nice_;
@@ -42,6 +44,7 @@ class HugePageCollapser {
   uint64_t aliveFork_ = UINT64_MAX;   // fork count seen at the last tick with children
   int aliveTicks_ = 0;                // ticks since then, or since the last pass
   std::atomic<bool> running_{false};
+  std::atomic<uint64_t> passes_{0};
   std::thread thread_;
 };
 
