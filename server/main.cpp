@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "engine/exec/executor.h"
+#include "engine/exec/stack_depth.h"
 #include "engine/session/sql_engine.h"
 #include "logging/recovery.h"
 #include "logging/redo_log.h"
@@ -131,6 +132,9 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   engineConfig.snapshots = serverConfig.snapshots;
 
+  // The executor, snapshot and parallel threads compile and run statements: stacks with
+  // room for max_stack_depth (engine/exec/stack_depth.h), set before any thread exists.
+  duet::giveNewThreadsStatementStacks();
   // Signals go to sigtimedwait() below only: block them before any thread exists.
   sigset_t signals;
   sigemptyset(&signals);

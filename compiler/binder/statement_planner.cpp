@@ -17,6 +17,8 @@
 #include "compiler/parser/parser.h"
 #include "engine/error.h"
 #include "engine/storage/table.h"
+#include "engine/exec/interrupts.h"
+#include "engine/exec/stack_depth.h"
 
 namespace duet {
 
@@ -574,6 +576,7 @@ class StatementPlanner {
   }
 
   FromPlan planFrom(const std::vector<sql::TableRefPtr>& from, const sql::Expr* where) {
+    checkStackDepth();
     if (from.size() == 1 && from[0]->kind == sql::TableRefKind::Function)
       return planFunctionFrom(from[0]->as<sql::RangeFunction>(), where);
     FromPlan fp;
@@ -761,6 +764,8 @@ class StatementPlanner {
   }
 
   NodePtr planSelect(const sql::SelectStmt& s, std::vector<OutputColumn>& columns) {
+    checkStackDepth();
+    checkForInterrupts();
     if (s.body == sql::SelectStmt::Body::SetOp)
       b_.fail(sqlstate::kFeatureNotSupported, "UNION, INTERSECT and EXCEPT are not supported yet", s.begin);
     if (!s.distinctOn.empty()) b_.fail(sqlstate::kFeatureNotSupported, "DISTINCT ON is not supported yet", s.begin);
@@ -1156,7 +1161,7 @@ std::unique_ptr<PreparedPlan> planStatement(const PlanRequest& request) {
     plan::markParallel(*s.root, request.parallelThreads);
     s.plan->planOutline = plan::outline(*s.root);
   }
-  s.plan->compiled = compileQuery(*s.root, s.plan->paramTypes, request.optLevel);
+  s.plan->compiled = compileQuery(*s.root, s.plan->paramTypes, request.optLevel, request.optimiseBudgetMs);
   return std::move(s.plan);
 }
 

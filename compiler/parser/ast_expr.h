@@ -71,6 +71,7 @@ struct ColumnRef : Expr {
 
 struct UnaryOp : Expr {
   UnaryOp(uint32_t loc, std::string o, ExprPtr a) : Expr(ExprKind::Unary, loc), op(std::move(o)), operand(std::move(a)) {}
+  ~UnaryOp() override;
   std::string op;
   ExprPtr operand;
 };
@@ -78,6 +79,7 @@ struct UnaryOp : Expr {
 struct BinaryOp : Expr {
   BinaryOp(uint32_t loc, std::string o, ExprPtr l, ExprPtr r)
       : Expr(ExprKind::Binary, loc), op(std::move(o)), left(std::move(l)), right(std::move(r)) {}
+  ~BinaryOp() override;
   std::string op;  // "<>" for both <> and !=
   ExprPtr left, right;
 };
@@ -91,6 +93,7 @@ struct BoolExpr : Expr {
 
 struct NullTest : Expr {
   NullTest(uint32_t loc, ExprPtr a, bool n) : Expr(ExprKind::NullTest, loc), arg(std::move(a)), isNot(n) {}
+  ~NullTest() override;
   ExprPtr arg;
   bool isNot;
 };
@@ -98,6 +101,7 @@ struct NullTest : Expr {
 enum class BoolTestKind : uint8_t { IsTrue, IsNotTrue, IsFalse, IsNotFalse, IsUnknown, IsNotUnknown };
 struct BoolTest : Expr {
   BoolTest(uint32_t loc, ExprPtr a, BoolTestKind t) : Expr(ExprKind::BoolTest, loc), arg(std::move(a)), test(t) {}
+  ~BoolTest() override;
   ExprPtr arg;
   BoolTestKind test;
 };
@@ -105,6 +109,7 @@ struct BoolTest : Expr {
 struct DistinctFrom : Expr {
   DistinctFrom(uint32_t loc, ExprPtr l, ExprPtr r, bool n)
       : Expr(ExprKind::DistinctFrom, loc), left(std::move(l)), right(std::move(r)), isNot(n) {}
+  ~DistinctFrom() override;
   ExprPtr left, right;
   bool isNot;  // IS NOT DISTINCT FROM
 };
@@ -132,6 +137,7 @@ struct Like : Expr {
 
 struct Cast : Expr {
   Cast(uint32_t loc, ExprPtr a, TypeName t) : Expr(ExprKind::Cast, loc), arg(std::move(a)), type(std::move(t)) {}
+  ~Cast() override;
   ExprPtr arg;
   TypeName type;
 };
@@ -200,6 +206,7 @@ struct SubscriptIndex {
 };
 struct Subscript : Expr {
   Subscript(uint32_t loc, ExprPtr a) : Expr(ExprKind::Subscript, loc), arg(std::move(a)) {}
+  ~Subscript() override;
   ExprPtr arg;
   std::vector<SubscriptIndex> indexes;
 };

@@ -107,6 +107,7 @@ struct RangeFunction : TableRef {
 enum class JoinType : uint8_t { Inner, Left, Right, Full, Cross };
 struct JoinRef : TableRef {
   explicit JoinRef(uint32_t loc) : TableRef(TableRefKind::Join, loc) {}
+  ~JoinRef() override;  // frees a chain of joins without recursing along it (ast.cpp)
   JoinType type = JoinType::Inner;
   bool natural = false;
   TableRefPtr left, right;
@@ -133,6 +134,7 @@ enum class LockStrength : uint8_t { None, KeyShare, Share, NoKeyUpdate, Update }
 
 struct SelectStmt : Stmt {
   SelectStmt() : Stmt(StmtKind::Select) {}
+  ~SelectStmt() override;  // frees a chain of UNIONs without recursing along it (ast.cpp)
   enum class Body : uint8_t { Simple, Values, SetOp } body = Body::Simple;
 
   // Body::Simple

@@ -2,6 +2,7 @@
 #include "compiler/parser/ast_walk.h"
 
 #include "compiler/parser/ast_routine.h"
+#include "engine/exec/stack_depth.h"
 
 namespace duet::sql {
 namespace {
@@ -40,6 +41,7 @@ void walkFrom(const TableRef* t, const Visit& visit) {
 
 void walkSelect(const SelectStmt* s, const Visit& visit) {
   if (!s) return;
+  checkStackDepth();
   walkAll(s->distinctOn, visit);
   walkTargets(s->targets, visit);
   for (const auto& f : s->from) walkFrom(f.get(), visit);
@@ -56,6 +58,7 @@ void walkSelect(const SelectStmt* s, const Visit& visit) {
 
 void walk(const Expr* e, const Visit& visit) {
   if (!e) return;
+  checkStackDepth();
   switch (e->kind) {
     case ExprKind::Literal:
     case ExprKind::Param:

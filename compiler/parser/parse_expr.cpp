@@ -75,7 +75,10 @@ std::vector<ExprPtr> Parser::parseExprList() {
   return list;
 }
 
-ExprPtr Parser::parseExpr() { return parseOr(); }
+ExprPtr Parser::parseExpr() {
+  checkStackDepth();
+  return parseOr();
+}
 
 ExprPtr Parser::parseOr() {
   ExprPtr left = parseAnd();
@@ -96,6 +99,7 @@ ExprPtr Parser::parseAnd() {
 }
 
 ExprPtr Parser::parseNot() {
+  checkStackDepth();
   if (isKw("not")) {
     auto node = std::make_unique<BoolExpr>(advance().offset, BoolOpKind::Not);
     node->args.push_back(parseNot());
@@ -262,6 +266,7 @@ ExprPtr Parser::parsePower() {
 }
 
 ExprPtr Parser::parseUnary() {
+  checkStackDepth();
   if (isOp("-") || isOp("+")) {
     const Token& t = advance();
     ExprPtr operand = parseUnary();
@@ -307,6 +312,7 @@ ExprPtr Parser::parsePostfix() {
 }
 
 ExprPtr Parser::parsePrimary() {
+  checkStackDepth();
   const Token& t = peek();
   switch (t.kind) {
     case TokenKind::Integer:
@@ -317,6 +323,10 @@ ExprPtr Parser::parsePrimary() {
     case TokenKind::Param:
       advance();
       maxParam_ = std::max(maxParam_, t.number);
+      if (firstParam_ < 0) {
+        firstParam_ = t.number;
+        firstParamLocation_ = t.offset;
+      }
       return parseSubscripts(std::make_unique<Param>(t.offset, t.number));
     case TokenKind::Operator:
       if (t.text == "(") {
@@ -339,6 +349,7 @@ ExprPtr Parser::parsePrimary() {
 // After ARRAY (or, nested, at a bare '['): '[' [expr {, expr}] ']'. Elements that are
 // themselves bracketed lists are sub-arrays, as in ARRAY[[1,2],[3,4]].
 ExprPtr Parser::parseArrayConstructor(uint32_t location, bool nested) {
+  checkStackDepth();
   auto array = std::make_unique<ArrayExpr>(location);
   array->nested = nested;
   expectOp("[");

@@ -38,6 +38,7 @@ bool isBareLabel(const Token& t) {
 }  // namespace
 
 std::unique_ptr<SelectStmt> Parser::parseSelect() {
+  checkStackDepth();
   uint32_t begin = peek().offset;
   std::unique_ptr<SelectStmt> s = parseSetOperand(0);
   if (isKw("order")) {
@@ -286,6 +287,7 @@ void Parser::parseFunctionAlias(RangeFunction& fn) {
 }
 
 TableRefPtr Parser::parseTablePrimary() {
+  checkStackDepth();
   uint32_t loc = peek().offset;
   if (isOp("(")) {
     if (startsSelect(1)) {

@@ -31,6 +31,8 @@ struct LiftedLiteral {
 struct ParsedStatement {
   StmtPtr stmt;
   int explicitParams = 0;  // the highest $n written in the statement (0 if none)
+  int firstParam = -1;             // the first $n written, in text order (-1 if none)
+  uint32_t firstParamLocation = 0;  // its byte offset
   // Filled when literals were lifted (ParseOptions::liftLiterals and a liftable statement).
   // Lifted literals are numbered explicitParams + 1, + 2, ... in text order; numeric
   // constants with the same kind and text share one entry (and one parameter).

@@ -6,6 +6,7 @@
 #include "compiler/parser/parser_impl.h"
 #include "compiler/parser/source_position.h"
 #include "engine/error.h"
+#include "engine/exec/interrupts.h"
 
 namespace duet::sql {
 
@@ -272,10 +273,12 @@ std::vector<ParsedStatement> Parser::parseAll() {
       }
       break;
     }
+    checkForInterrupts();  // a message may hold very many statements
     size_t first = pos_;
     uint32_t begin = peek().offset;
     lifting_ = options_.liftLiterals && (isKw("insert") || isKw("update") || isKw("delete") || startsSelect());
     maxParam_ = 0;
+    firstParam_ = -1;
     lifted_.clear();
     liftedParams_.clear();
     liftedTokens_.clear();
@@ -286,6 +289,8 @@ std::vector<ParsedStatement> Parser::parseAll() {
     ps.stmt->begin = begin;
     ps.stmt->end = lastEnd_;
     ps.explicitParams = maxParam_;
+    ps.firstParam = firstParam_;
+    ps.firstParamLocation = firstParamLocation_;
     if (lifting_) finishLifting(ps, first, pos_);
     out.push_back(std::move(ps));
     if (!acceptOp(";")) break;

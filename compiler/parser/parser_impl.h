@@ -12,6 +12,7 @@
 #include "compiler/parser/ast.h"
 #include "compiler/parser/parser.h"
 #include "compiler/parser/token.h"
+#include "engine/exec/stack_depth.h"
 
 namespace duet::sql {
 
@@ -165,6 +166,8 @@ class Parser {
   // Per statement:
   bool lifting_ = false;
   int maxParam_ = 0;
+  int firstParam_ = -1;  // the first $n of the statement and where it is
+  uint32_t firstParamLocation_ = 0;
   std::vector<LiftedLiteral> lifted_;
   std::vector<Param*> liftedParams_;
   // Token range [first, last] of each lifted literal; first is the '-' of a negative one.

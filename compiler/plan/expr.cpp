@@ -1,4 +1,5 @@
 #include "compiler/plan/expr.h"
+#include "engine/exec/stack_depth.h"
 
 #include <cstring>
 
@@ -26,6 +27,7 @@ ExprPtr makeCast(ExprPtr a, SqlType to, bool explicitCast) {
   return e;
 }
 ExprPtr cloneExpr(const Expr& src) {
+  checkStackDepth();
   auto e = std::make_unique<Expr>(src.kind, src.type);
   e->op = src.op;
   e->column = src.column;

@@ -7,6 +7,7 @@
 #include "compiler/plpgsql/body_parser.h"
 #include "compiler/plpgsql/condition_names.h"
 #include "engine/error.h"
+#include "engine/exec/stack_depth.h"
 
 namespace duet::plpgsql {
 namespace {
@@ -48,6 +49,7 @@ StmtList BodyParser::parseStatements() {
 }
 
 StmtPtr BodyParser::parseStatement() {
+  checkStackDepth();
   uint32_t loc = peek().offset;
   std::string label = optionalLabel();
   if (isKw("begin") || isKw("declare")) {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "engine/error.h"
+#include "engine/exec/stack_depth.h"
 #include "engine/session/settings.h"
 #include "engine/types/time_zone.h"
 
@@ -126,6 +127,23 @@ std::string timeMs(const SettingDef& def, std::string_view value) {
 std::string memoryKb(const SettingDef& def, std::string_view value) {
   return withUnits(def, value, {{"TB", 1LL << 30}, {"GB", 1 << 20}, {"MB", 1 << 10}, {"kB", 1}},
                    "\"B\", \"kB\", \"MB\", \"GB\", and \"TB\"", 2'147'483'647);
+}
+
+// PostgreSQL bounds it by the stack rlimit; DuetDB by the stack of the thread that runs
+// statements (engine/exec/stack_depth.h), which validation runs on.
+std::string maxStackDepth(const SettingDef& def, std::string_view value) {
+  std::string v = memoryKb(def, value);
+  long long kb = parseKb(v);
+  if (kb < 100) {
+    throw SqlError(sqlstate::kInvalidParameterValue,
+                   fmt::format("{} kB is outside the valid range for parameter \"{}\" (100 .. 2147483647)", kb, def.name));
+  }
+  if (static_cast<size_t>(kb) > maxStackDepthLimitKb()) {
+    throw SqlError(sqlstate::kInvalidParameterValue,
+                   fmt::format("\"max_stack_depth\" must not exceed {}kB.", maxStackDepthLimitKb()), {},
+                   "Increase the platform's stack depth limit via \"ulimit -s\" or local equivalent.");
+  }
+  return v;
 }
 
 std::string clientEncoding(const SettingDef& def, std::string_view value) {
@@ -278,6 +296,8 @@ const std::vector<SettingDef>& settingDefinitions() {
         {"duet.direct_calls", "on", false, false, boolValue,
          "Runs a statement that is one routine call on its parameters without its plan."},
         // Snapshot routing (docs/snapshots.md): where read-only statements run.
+        {"duet.max_compile_ms", "1s", false, false, timeMs,
+         "Sets how long LLVM may optimise a statement's code; past it the code is finished as it is."},
         {"duet.snapshot_max_age", "1s", false, false, timeMs,
          "Sets the oldest snapshot a new read-only query accepts; an older one is forked anew."},
         {"duet.snapshot_memory_limit", "1GB", false, false, memoryKb,
@@ -318,6 +338,8 @@ const std::vector<SettingDef>& settingDefinitions() {
          "Sets the maximum allowed duration of any wait for a lock."},
         {"maintenance_work_mem", "64MB", false, false, memoryKb,
          "Sets the maximum memory to be used for maintenance operations."},
+        {"max_stack_depth", "2MB", false, false, maxStackDepth,
+         "Sets the maximum stack depth, in kilobytes."},
         {"max_parallel_workers_per_gather", "2", false, false, parallelWorkers,
          "Sets the maximum number of parallel processes per executor node."},
         {"row_security", "on", false, false, boolValue, "Enable row security."},

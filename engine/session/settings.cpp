@@ -28,7 +28,8 @@ int parseMs(const std::string& v) {
   return ms > 2'147'483'647 ? 2'147'483'647 : static_cast<int>(ms);
 }
 
-// Kilobytes of a normalised memory setting ("0", "512kB", "64MB", "1GB", "1TB").
+}  // namespace
+
 int64_t parseKb(const std::string& v) {
   long long n = 0;
   auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
@@ -36,8 +37,6 @@ int64_t parseKb(const std::string& v) {
   long long factor = unit == "MB" ? 1LL << 10 : unit == "GB" ? 1LL << 20 : unit == "TB" ? 1LL << 30 : 1;
   return n * factor;
 }
-
-}  // namespace
 
 Settings::Settings() {
   for (const SettingDef& d : settingDefinitions()) {
@@ -166,6 +165,7 @@ void Settings::refreshDerived() {
   typeContext_.extraFloatDigits = std::stoi(values_["extra_float_digits"]);
   idleTimeoutMs_ = parseMs(values_["idle_in_transaction_session_timeout"]);
   statementTimeoutMs_ = parseMs(values_["statement_timeout"]);
+  maxCompileMs_ = parseMs(values_["duet.max_compile_ms"]);
   maxParallelWorkers_ = static_cast<uint32_t>(std::stoul(values_["max_parallel_workers_per_gather"]));
   directCalls_ = values_["duet.direct_calls"] == "on";
   clientMinMessages_ = clientMessageLevel(values_["client_min_messages"]);
@@ -176,6 +176,7 @@ void Settings::refreshDerived() {
   snapshotMaxAgeMs_ = parseMs(values_["duet.snapshot_max_age"]);
   snapshotMinRows_ = std::stoll(values_["duet.snapshot_min_rows"]);
   snapshotMemoryLimitKb_ = parseKb(values_["duet.snapshot_memory_limit"]);
+  maxStackDepthKb_ = parseKb(values_["max_stack_depth"]);
   defaultReadOnly_ = values_["default_transaction_read_only"] == "on";
   shownReadOnly_ = values_["transaction_read_only"] == "on";
 }

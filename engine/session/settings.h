@@ -41,6 +41,8 @@ MessageLevel clientMessageLevel(std::string_view value);
 const std::vector<SettingDef>& settingDefinitions();
 // Case-insensitive lookup; null when unknown.
 const SettingDef* findSetting(std::string_view name);
+// Kilobytes of a normalised memory setting ("0", "512kB", "64MB", "1GB", "1TB").
+int64_t parseKb(const std::string& v);
 
 class Settings {
  public:
@@ -68,6 +70,7 @@ class Settings {
   const TypeContext& typeContext() const { return typeContext_; }
   int idleInTransactionTimeoutMs() const { return idleTimeoutMs_; }
   int statementTimeoutMs() const { return statementTimeoutMs_; }
+  int maxCompileMs() const { return maxCompileMs_; }
   uint32_t maxParallelWorkersPerGather() const { return maxParallelWorkers_; }
   // duet.direct_calls: off runs routine calls through their plans (PreparedPlan::directCall),
   // so tests and benchmarks can compare both paths on one server.
@@ -79,6 +82,8 @@ class Settings {
   int snapshotMaxAgeMs() const { return snapshotMaxAgeMs_; }
   int64_t snapshotMinRows() const { return snapshotMinRows_; }
   int64_t snapshotMemoryLimitKb() const { return snapshotMemoryLimitKb_; }
+  // max_stack_depth in kB: applied to the executing thread before each statement.
+  int64_t maxStackDepthKb() const { return maxStackDepthKb_; }
   // Settings whose value differs from the built-in default, as (name, value): what a
   // snapshot's session must be opened with to behave like this one.
   std::vector<std::pair<std::string, std::string>> nonDefaultValues() const;
@@ -111,6 +116,7 @@ class Settings {
   TypeContext typeContext_;
   int idleTimeoutMs_ = 0;
   int statementTimeoutMs_ = 0;
+  int maxCompileMs_ = 1000;
   uint32_t maxParallelWorkers_ = 0;
   bool directCalls_ = true;
   MessageLevel clientMinMessages_ = MessageLevel::Notice;
@@ -118,6 +124,7 @@ class Settings {
   int snapshotMaxAgeMs_ = 1000;
   int64_t snapshotMinRows_ = 100000;
   int64_t snapshotMemoryLimitKb_ = 0;
+  int64_t maxStackDepthKb_ = 2048;
   bool defaultReadOnly_ = false;
   bool shownReadOnly_ = false;  // transaction_read_only's value
 };
