@@ -138,6 +138,8 @@ struct PlanRequest {
   bool columnsHideVariables = false;
   std::optional<std::vector<int>> numberedParams;
   int optLevel = 1;
+  // How long LLVM may optimise the statement's code (duet.max_compile_ms; 0: no limit).
+  int optimiseBudgetMs = kDefaultOptimiseBudgetMs;
   // Threads a statement may use (a snapshot process's; the executor's is 1): see
   // compiler/plan/parallel.h.
   uint32_t parallelThreads = 1;

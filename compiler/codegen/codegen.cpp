@@ -179,7 +179,8 @@ CompiledQuery::~CompiledQuery() {
 }
 
 std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
-                                            const std::vector<SqlType>& paramTypes, int optLevel) {
+                                            const std::vector<SqlType>& paramTypes, int optLevel,
+                                            int optimiseBudgetMs) {
   auto started = std::chrono::steady_clock::now();
   auto out = std::make_unique<CompiledQuery>();
   out->paramLayout = TupleLayout::of(paramTypes);
@@ -198,8 +199,7 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
   cg.b_.SetInsertPoint(cg.entry_);
   cg.qctx_ = cg.fn_->getArg(0);
   cg.params_ = cg.b_.CreateLoad(cg.ptrTy_, cg.qctx_);  // QueryContext::params is first
-  for (size_t p = 0; p < paramTypes.size(); ++p)
-    cg.paramRow_.push_back(cg.loadField(cg.params_, out->paramLayout, p));
+  cg.paramsInTuple_ = true;
 
   bool dml = root.kind == plan::NodeKind::Insert || root.kind == plan::NodeKind::Update ||
              root.kind == plan::NodeKind::Delete;
@@ -229,7 +229,7 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
   cg.b_.SetInsertPoint(done);
   cg.b_.CreateRetVoid();
 
-  out->code = Jit::instance().compile(std::move(context), std::move(module), {name}, optLevel);
+  out->code = Jit::instance().compile(std::move(context), std::move(module), {name}, optLevel, optimiseBudgetMs);
   out->entry = reinterpret_cast<CompiledQuery::Entry>(out->code.functions[0]);
   out->compileMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();

@@ -32,6 +32,6 @@ struct CompiledQuery {
 // of the root node (or its RETURNING list) become the output.
 std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
                                             const std::vector<SqlType>& paramTypes,
-                                            int optLevel);
+                                            int optLevel, int optimiseBudgetMs);
 
 }  // namespace duet

@@ -1,6 +1,10 @@
 #include "compiler/codegen/jit.h"
 
+#include <chrono>
+
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
+#include <llvm/IR/PassInstrumentation.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
@@ -8,6 +12,7 @@
 
 #include "compiler/codegen/query_runtime.h"
 #include "engine/error.h"
+#include "engine/exec/interrupts.h"
 #include "engine/storage/storage_runtime.h"
 #include "engine/types/runtime.h"
 
@@ -21,13 +26,56 @@ std::string errorText(llvm::Error e) {
   return s;
 }
 
-void optimise(llvm::Module& module, int level) {
+// Optimisation is the part of compiling whose time grows faster than the code: passes
+// such as InstCombine and GVN are superlinear in a function's branches (a chain of 900
+// blocks took 5 s, a 1,000-term OR chain or a 10,000-row VALUES minutes). A module bigger
+// than this is compiled as generated, by LLVM's fast code generation (TieredCompiler);
+// for the others, optimisation stops early, the code as far as it got, once the
+// statement is cancelled or the budget is spent. TPC-C's largest routine, new_order, has
+// about 400 blocks.
+constexpr size_t kMaxOptimisedBlocks = 500;
+constexpr unsigned kMaxOptimisedInstructions = 20000;
+
+bool worthOptimising(const llvm::Module& module) {
+  size_t blocks = 0;
+  for (const llvm::Function& f : module) blocks += f.size();
+  return blocks <= kMaxOptimisedBlocks && module.getInstructionCount() <= kMaxOptimisedInstructions;
+}
+
+// Machine code for a module: the target's default code generation, or for a module too
+// big to optimise LLVM's fast path (CodeGenOptLevel::None: FastISel and the fast register
+// allocator), since the greedy allocator's time, too, grows faster than the code (a
+// 10,000-row INSERT ... VALUES spent minutes in it). Jit::compile says which, under its
+// lock, before the lookup that compiles the module.
+class TieredCompiler : public llvm::orc::IRCompileLayer::IRCompiler {
+ public:
+  TieredCompiler(std::unique_ptr<llvm::TargetMachine> full, std::unique_ptr<llvm::TargetMachine> cheap,
+                 const bool& useCheap)
+      : IRCompiler(llvm::orc::irManglingOptionsFromTargetOptions(full->Options)),
+        full_(std::move(full)), cheap_(std::move(cheap)), useCheap_(useCheap) {}
+
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> operator()(llvm::Module& module) override {
+    llvm::orc::SimpleCompiler compile(useCheap_ ? *cheap_ : *full_);
+    return compile(module);
+  }
+
+ private:
+  std::unique_ptr<llvm::TargetMachine> full_, cheap_;
+  const bool& useCheap_;
+};
+
+void optimise(llvm::Module& module, int level, int budgetMs) {
   if (level <= 0) return;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(budgetMs);
+  llvm::PassInstrumentationCallbacks callbacks;
+  callbacks.registerShouldRunOptionalPassCallback([&](llvm::StringRef, llvm::Any) {
+    return !interruptPending() && (budgetMs <= 0 || std::chrono::steady_clock::now() < deadline);
+  });
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb;
+  llvm::PassBuilder pb(nullptr, llvm::PipelineTuningOptions(), std::nullopt, &callbacks);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -49,6 +97,14 @@ Jit::Jit() {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   auto builder = llvm::orc::LLJITBuilder();
+  builder.setCompileFunctionCreator([this](llvm::orc::JITTargetMachineBuilder machine)
+                                        -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+    auto full = machine.createTargetMachine();
+    if (!full) return full.takeError();
+    auto cheap = machine.setCodeGenOptLevel(llvm::CodeGenOptLevel::None).createTargetMachine();
+    if (!cheap) return cheap.takeError();
+    return std::make_unique<TieredCompiler>(std::move(*full), std::move(*cheap), cheapCodegen_);
+  });
   auto created = builder.create();
   if (!created) throw SqlError(sqlstate::kInternalError, "cannot start the JIT: " + errorText(created.takeError()));
   jit_ = std::move(*created);
@@ -79,15 +135,19 @@ void Jit::registerRuntime() {
 
 Jit::Compiled Jit::compile(std::unique_ptr<llvm::LLVMContext> context,
                            std::unique_ptr<llvm::Module> module,
-                           const std::vector<std::string>& functionNames, int optLevel) {
+                           const std::vector<std::string>& functionNames, int optLevel,
+                           int optimiseBudgetMs) {
   registerRuntime();
   module->setDataLayout(jit_->getDataLayout());
   module->setTargetTriple(jit_->getTargetTriple().str());
-  optimise(*module, optLevel);
+  bool cheap = !worthOptimising(*module);
+  if (!cheap) optimise(*module, optLevel, optimiseBudgetMs);
+  checkForInterrupts();  // the passes stopped early for it
   std::lock_guard lock(mutex_);
   auto& dylib = jit_->getMainJITDylib();
   Compiled out;
   out.tracker = dylib.createResourceTracker();
+  cheapCodegen_ = cheap;
   if (auto err = jit_->addIRModule(out.tracker, llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
     throw SqlError(sqlstate::kInternalError, "JIT: " + errorText(std::move(err)));
   for (const auto& name : functionNames) {

@@ -11,19 +11,23 @@
 
 namespace duet {
 
+// duet.max_compile_ms's default: how long LLVM may optimise one statement or routine.
+inline constexpr int kDefaultOptimiseBudgetMs = 1000;
+
 class Jit {
  public:
   static Jit& instance();
 
-  // Compiles the module (optimising it at the given level first) and returns the address
-  // of each requested function. The module's code lives until the process exits or the
-  // tracker is removed.
+  // Compiles the module (optimising it at the given level first, for at most about
+  // optimiseBudgetMs, 0: no limit) and returns the address of each requested function.
+  // The module's code lives until the process exits or the tracker is removed. Throws
+  // 57014 when the thread's statement is cancelled (engine/exec/interrupts.h).
   struct Compiled {
     llvm::orc::ResourceTrackerSP tracker;
     std::vector<void*> functions;
   };
   Compiled compile(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module,
-                   const std::vector<std::string>& functionNames, int optLevel);
+                   const std::vector<std::string>& functionNames, int optLevel, int optimiseBudgetMs);
 
   // Name that generated code uses to call a runtime function at the given address.
   void registerSymbol(const std::string& name, void* address);
@@ -39,6 +43,7 @@ class Jit {
   Jit();
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   std::mutex mutex_;
+  bool cheapCodegen_ = false;  // the module compiled next is too big to optimise (jit.cpp)
   bool runtimeRegistered_ = false;
 };
 

@@ -9,6 +9,7 @@
 #include "engine/error.h"
 #include "engine/storage/key_ops.h"
 #include "engine/types/value_io.h"
+#include "engine/exec/interrupts.h"
 
 namespace duet::rt {
 
@@ -241,10 +242,7 @@ extern "C" {
 void duet_q_emit(QueryContext* ctx, const uint8_t* tuple) { ctx->output->consume(tuple); }
 
 void duet_q_check_cancel(QueryContext* ctx) {
-  if (ctx->cancel && ctx->cancel->load(std::memory_order_relaxed)) {
-    if (ctx->timedOut && ctx->timedOut->load()) throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to statement timeout");
-    throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to user request");
-  }
+  if (ctx->cancel && ctx->cancel->load(std::memory_order_relaxed)) raiseQueryCanceled(ctx->timedOut);
 }
 
 TupleBuffer* duet_q_buffer_new(QueryContext* ctx, const TupleLayout* layout) {

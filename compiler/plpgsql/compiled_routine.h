@@ -69,6 +69,7 @@ struct RoutineCompileRequest {
   // compile instead of the call.
   bool validate = false;
   int optLevel = 2;
+  int optimiseBudgetMs = kDefaultOptimiseBudgetMs;  // as PlanRequest's
 };
 
 // Parses the body, binds and plans every embedded statement and generates one module.

@@ -40,6 +40,7 @@
 #include "compiler/plpgsql/loop_prefetch.h"
 #include "compiler/plpgsql/routine_runtime.h"
 #include "engine/storage/index.h"
+#include "engine/exec/stack_depth.h"
 
 namespace duet::plpgsql {
 namespace {
@@ -657,6 +658,7 @@ class RoutineCompiler {
   }
 
   void emitStatement(const Stmt& s) {
+    checkStackDepth();
     switch (s.kind) {
       case StmtKind::Block: emitBlock(s.as<Block>()); return;
       case StmtKind::Assign: emitAssign(s.as<Assign>()); return;
@@ -1415,7 +1417,8 @@ std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& req
   llvm::raw_string_ostream stream(problems);
   if (llvm::verifyModule(*module, &stream))
     throw SqlError(sqlstate::kInternalError, fmt::format("could not compile {}: {}", request.signature, stream.str()));
-  out->code->code = Jit::instance().compile(std::move(context), std::move(module), {name}, request.optLevel);
+  out->code->code = Jit::instance().compile(std::move(context), std::move(module), {name}, request.optLevel,
+                                                     request.optimiseBudgetMs);
   out->entry = reinterpret_cast<CompiledRoutine::Entry>(out->code->code.functions[0]);
   out->compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   return out;

@@ -68,6 +68,7 @@ std::shared_ptr<plpgsql::CompiledRoutine> SqlSession::compileAndCache(const Rout
   auto* deps = &entry.dependencies;
   plpgsql::RoutineCompileRequest request = compileRequest(info, recordRow);
   request.validate = validate;
+  request.optimiseBudgetMs = settings_.maxCompileMs();
   request.resolveTable = [this, deps, resolve = request.resolveTable](const sql::QualifiedName& name) {
     deps->emplace(std::pair{'t', name.parts}, tableFingerprint(name.parts));
     return resolve(name);
