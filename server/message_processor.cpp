@@ -17,10 +17,12 @@ namespace {
 uint32_t bodyLength(const char* p) { return readLength(p) - 4; }
 
 // Format codes as Bind sends them: none (all text), one for all, or one per item.
+// Counts are unsigned 16-bit, as PostgreSQL reads them (pq_getmsgint(msg, 2)): a statement
+// may have up to 65,535 parameters.
+uint16_t readCount(MessageReader& r) { return static_cast<uint16_t>(r.int16()); }
+
 std::vector<int16_t> readFormats(MessageReader& r) {
-  int16_t n = r.int16();
-  if (n < 0) throw protocolViolation("invalid format code count");
-  std::vector<int16_t> formats(static_cast<size_t>(n));
+  std::vector<int16_t> formats(readCount(r));
   for (auto& f : formats) f = r.int16();
   return formats;
 }
@@ -82,9 +84,7 @@ bool MessageProcessor::handle(Session& session, char type, std::string_view body
     case 'P': {
       std::string name(r.cstr());
       std::string_view sql = r.cstr();
-      int16_t n = r.int16();
-      if (n < 0) throw protocolViolation("invalid parameter type count");
-      std::vector<uint32_t> oids(static_cast<size_t>(n));
+      std::vector<uint32_t> oids(readCount(r));
       for (auto& oid : oids) oid = static_cast<uint32_t>(r.int32());
       r.expectEnd();
       session.parse(name, sql, oids);
@@ -182,8 +182,7 @@ void MessageProcessor::bind(Session& session, std::string_view body) {
   std::string portal(r.cstr());
   std::string statement(r.cstr());
   std::vector<int16_t> paramFormats = readFormats(r);
-  int16_t n = r.int16();
-  if (n < 0) throw protocolViolation("invalid parameter count");
+  uint16_t n = readCount(r);
   if (paramFormats.size() > 1 && paramFormats.size() != static_cast<size_t>(n)) {
     throw SqlError(sqlstate::kProtocolViolation,
                    fmt::format("bind message has {} parameter formats but {} parameters",

@@ -8,6 +8,8 @@
 #include "compiler/parser/parser.h"
 #include "engine/error.h"
 #include "engine/types/array.h"
+#include "engine/exec/interrupts.h"
+#include "engine/exec/stack_depth.h"
 
 namespace duet::binder {
 
@@ -169,6 +171,8 @@ ExprPtr Binder::numberLiteralAsFloat(ExprPtr& e, SqlType target) {
     size_t lit = static_cast<size_t>(e->param - request_.explicitParamCount);
     if (lit >= request_.literalUses.size() || request_.literalUses[lit] != 1) return nullptr;
     if (request_.literalTypes[lit] == LiteralType::Unknown) return nullptr;
+    // Only the literal's first cast: in `16777217::real::float8` the value is a real.
+    if (e->type.id == TypeId::Float4 || e->type.id == TypeId::Float8) return nullptr;
     paramTypes_[e->param] = SqlType{target.id, -1};
     e->type = paramTypes_[e->param];
     return std::move(e);
@@ -308,11 +312,13 @@ ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t
   if (a->type.id == TypeId::Unknown && b->type.id == TypeId::Unknown) {
     a = coerce(std::move(a), {TypeId::Numeric, -1}, CastContext::Implicit, location);
   }
+  SqlType leftType = a->type, rightType = b->type;
   unify(a, b, op, location);
   SqlType t = a->type;
-  if (!numericRank(t.id))
+  // PostgreSQL has no % for real or double precision.
+  if (!numericRank(t.id) || (o == Op::Mod && (t.id == TypeId::Float4 || t.id == TypeId::Float8)))
     fail(sqlstate::kUndefinedFunction,
-         fmt::format("operator does not exist: {} {} {}", typeName(a->type), op, typeName(b->type)), location);
+         fmt::format("operator does not exist: {} {} {}", typeName(leftType), op, typeName(rightType)), location);
   if (o == Op::Pow && t.id != TypeId::Numeric) {
     a = coerce(std::move(a), {TypeId::Float8, -1}, CastContext::Implicit, location);
     b = coerce(std::move(b), {TypeId::Float8, -1}, CastContext::Implicit, location);
@@ -698,24 +704,17 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     SqlType common = args[0]->type;
     for (const auto& a : args) common = commonType(common, a->type).value_or(common);
     common = resolveUnknown(common);
-    // Fold pairwise: CASE WHEN b > acc (or acc is null) THEN b ELSE acc END, skipping NULLs.
-    ExprPtr acc = coerce(std::move(args[0]), common, CastContext::Implicit, f.location);
-    for (size_t i = 1; i < args.size(); ++i) {
-      ExprPtr next = coerce(std::move(args[i]), common, CastContext::Implicit, f.location);
-      auto isNullAcc = std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1});
-      isNullAcc->args.push_back(plan::cloneExpr(*acc));
-      ExprPtr better = compare(name == "greatest" ? Op::Gt : Op::Lt, plan::cloneExpr(*next), plan::cloneExpr(*acc), f.location);
-      auto e = std::make_unique<Expr>(ExprKind::Case, common);
-      e->hasElse = true;
-      e->args.push_back(logic(ExprKind::Or, std::move(isNullAcc), std::move(better)));
-      e->args.push_back(plan::cloneExpr(*next));
-      e->args.push_back(std::move(acc));
-      auto coalesce = std::make_unique<Expr>(ExprKind::Coalesce, common);
-      coalesce->args.push_back(std::move(e));
-      coalesce->args.push_back(std::move(next));
-      acc = std::move(coalesce);
+    // One Greatest node evaluates each argument once (a fold of CASEs cloned the running
+    // result twice per argument: exponential in their number).
+    auto e = std::make_unique<Expr>(ExprKind::Greatest, common);
+    e->op = name == "greatest" ? Op::Gt : Op::Lt;
+    for (ExprPtr& a : args) {
+      a = coerce(std::move(a), common, CastContext::Implicit, f.location);
+      // compare() checks that the type can be ordered, as the CASE fold's comparisons did.
+      if (e->args.empty()) compare(e->op, plan::cloneExpr(*a), plan::cloneExpr(*a), f.location);
+      e->args.push_back(std::move(a));
     }
-    return acc;
+    return e;
   }
   if (name == "array_length" || name == "array_upper" || name == "array_lower" || name == "cardinality") {
     bool byDimension = name != "cardinality";
@@ -763,16 +762,8 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     SqlType t = args[0]->type;
     if (!numericRank(t.id)) arity(99);
     t.typmod = -1;
-    // abs(x) = CASE WHEN x < 0 THEN -x ELSE x END
-    ExprPtr zero = coerce(plan::makeCast(textConst("0", TypeId::Unknown), {TypeId::Int4, -1}, true), t, CastContext::Implicit, f.location);
-    ExprPtr negative = compare(Op::Lt, plan::cloneExpr(*args[0]), std::move(zero), f.location);
-    auto neg = std::make_unique<Expr>(ExprKind::Unary, t);
-    neg->op = Op::Neg;
-    neg->args.push_back(plan::cloneExpr(*args[0]));
-    auto e = std::make_unique<Expr>(ExprKind::Case, t);
-    e->hasElse = true;
-    e->args.push_back(std::move(negative));
-    e->args.push_back(std::move(neg));
+    auto e = std::make_unique<Expr>(ExprKind::Unary, t);
+    e->op = Op::Abs;
     e->args.push_back(std::move(args[0]));
     return e;
   }
@@ -991,7 +982,24 @@ ExprPtr Binder::bindSubscript(const sql::Subscript& s, const Scope& scope, AggCo
   return e;
 }
 
+// x IN (a, b, ...) bound as `x = a OR x = b ...` (`equalities`), each pair coerced on its
+// own. When every comparison left x as it is (its items took x's type), one InList
+// evaluates x once and the items in a loop; a list that mixes types keeps the OR.
+ExprPtr Binder::inList(ExprPtr arg, ExprPtr equalities) {
+  for (const ExprPtr& eq : equalities->args) {
+    bool sameArg = eq->kind == ExprKind::Compare && eq->op == Op::Eq && eq->args[0]->type == arg->type &&
+                   eq->args[1]->type == arg->type && eq->args[0]->kind == arg->kind;
+    if (!sameArg) return equalities;
+  }
+  auto in = std::make_unique<Expr>(ExprKind::InList, SqlType{TypeId::Bool, -1});
+  in->args.push_back(std::move(arg));
+  for (ExprPtr& eq : equalities->args) in->args.push_back(std::move(eq->args[1]));
+  return in;
+}
+
 ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
+  checkStackDepth();
+  checkForInterrupts();
   using K = sql::ExprKind;
   // Over an aggregation, a whole expression that is a GROUP BY item reads its output.
   if (agg && e.kind != K::Literal && e.kind != K::Param && e.kind != K::SubLink && !containsAggregate(e)) {
@@ -1117,10 +1125,12 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       ExprPtr low = bind(*bt.low, scope, agg), high = bind(*bt.high, scope, agg);
       ExprPtr in = logic(ExprKind::And, compare(Op::Ge, plan::cloneExpr(*arg), plan::cloneExpr(*low), e.location),
                          compare(Op::Le, plan::cloneExpr(*arg), plan::cloneExpr(*high), e.location));
-      if (bt.symmetric)
-        in = logic(ExprKind::Or, std::move(in),
-                   logic(ExprKind::And, compare(Op::Ge, plan::cloneExpr(*arg), std::move(high), e.location),
-                         compare(Op::Le, std::move(arg), std::move(low), e.location)));
+      if (bt.symmetric) {
+        // In sequence: as arguments of one call, the move of arg could come before its clone.
+        ExprPtr atLeastHigh = compare(Op::Ge, plan::cloneExpr(*arg), std::move(high), e.location);
+        ExprPtr atMostLow = compare(Op::Le, std::move(arg), std::move(low), e.location);
+        in = logic(ExprKind::Or, std::move(in), logic(ExprKind::And, std::move(atLeastHigh), std::move(atMostLow)));
+      }
       return bt.isNot ? notExpr(std::move(in)) : std::move(in);
     }
     case K::InList: {
@@ -1129,7 +1139,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       auto any = std::make_unique<Expr>(ExprKind::Or, SqlType{TypeId::Bool, -1});
       for (const auto& item : in.list)
         any->args.push_back(compare(Op::Eq, plan::cloneExpr(*arg), bind(*item, scope, agg), item->location));
-      ExprPtr result = any->args.size() == 1 ? std::move(any->args[0]) : std::move(any);
+      ExprPtr result = any->args.size() == 1 ? std::move(any->args[0]) : inList(std::move(arg), std::move(any));
       return in.isNot ? notExpr(std::move(result)) : std::move(result);
     }
     case K::Like: {

@@ -73,6 +73,9 @@ class Codegen {
   Val castArray(Val v, SqlType from, SqlType to, bool explicitCast);
   llvm::Value* compare(plan::Op op, TypeId t, llvm::Value* a, llvm::Value* b);  // i1
   llvm::Value* arithmetic(plan::Op op, TypeId t, llvm::Value* a, llvm::Value* b);
+  llvm::Value* absolute(TypeId t, llvm::Value* v);
+  Val inList(const plan::Expr& e, const Row& row);
+  Val greatest(const plan::Expr& e, const Row& row);
   llvm::Value* typeContext();  // the session's const TypeContext*
   // Truth of a boolean Val for WHERE: true and not null.
   llvm::Value* isTrue(Val v);
@@ -143,7 +146,11 @@ class Codegen {
   llvm::Value* params_ = nullptr;   // parameter tuple
   llvm::BasicBlock* entry_ = nullptr;
   std::vector<llvm::BasicBlock*> pipelineEnd_;  // where a LIMIT jumps when satisfied
-  Row paramRow_;                   // parameters loaded once in the entry block
+  Row paramRow_;                   // PL/pgSQL: the variables an embedded statement reads
+  // A statement's parameters are read from params_ where used: loaded all at entry, a
+  // 5,000-item IN list's values stayed live across the whole function, and unoptimised
+  // code's register allocation grew quadratic in them.
+  bool paramsInTuple_ = false;
   // The values captured by each enclosing subquery being generated, innermost last
   // (ExprKind::OuterRef reads the last).
   std::vector<Row> correlation_;

@@ -7,6 +7,7 @@
 #include "compiler/codegen/runtime_names.h"
 #include "engine/error.h"
 #include "engine/types/array.h"
+#include "engine/exec/stack_depth.h"
 
 namespace duet::codegen {
 
@@ -53,6 +54,107 @@ llvm::Value* Codegen::compare(Op op, TypeId t, llvm::Value* a, llvm::Value* bv) 
   P p = op == Op::Eq ? P::ICMP_EQ : op == Op::Ne ? P::ICMP_NE : op == Op::Lt ? P::ICMP_SLT
       : op == Op::Le ? P::ICMP_SLE : op == Op::Gt ? P::ICMP_SGT : P::ICMP_SGE;
   return b_.CreateICmp(p, c, zero);
+}
+
+// x IN (items): x evaluated once, then one loop compares it with each item (PostgreSQL's
+// = ANY over the list). Items that are all parameters - lifted literals, the usual case -
+// are read in the loop from the parameter tuple through a table of their offsets, so the
+// code does not grow with the list; other items are evaluated first into arrays. An
+// unrolled chain of comparisons made LLVM superlinear in the list's length (a 1,000-item
+// list compiled for minutes). True when an item equals x; otherwise NULL when x or an
+// item is NULL.
+Val Codegen::inList(const plan::Expr& e, const Row& row) {
+  Val x = expr(*e.args[0], row);
+  TypeId t = e.args[0]->type.id;
+  uint64_t n = e.args.size() - 1;
+  llvm::Type* vt = sqlType(t);
+  llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+  llvm::Value* found = eb.CreateAlloca(eb.getInt1Ty());
+  llvm::Value* sawNull = eb.CreateAlloca(eb.getInt1Ty());
+  bool allParams = paramsInTuple_ && std::all_of(e.args.begin() + 1, e.args.end(), [](const plan::ExprPtr& a) {
+    return a->kind == ExprKind::Param;
+  });
+  std::function<Val(llvm::Value*)> item;
+  if (allParams) {
+    std::vector<uint32_t> valueOffsets, nullOffsets;
+    for (uint64_t i = 0; i < n; ++i) {
+      size_t p = static_cast<size_t>(e.args[i + 1]->param);
+      valueOffsets.push_back(out_.paramLayout.offsets[p]);
+      nullOffsets.push_back(out_.paramLayout.nullOffset(p));
+    }
+    auto table = [&](const std::vector<uint32_t>& offsets) -> llvm::Value* {
+      llvm::Constant* init = llvm::ConstantDataArray::get(ctx_, offsets);
+      return new llvm::GlobalVariable(module_, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init, "in.offsets");
+    };
+    llvm::Value* values = table(valueOffsets);
+    llvm::Value* nulls = table(nullOffsets);
+    item = [&, values, nulls](llvm::Value* i) {
+      auto at = [&](llvm::Value* offsets) {
+        llvm::Value* offset = b_.CreateLoad(b_.getInt32Ty(), b_.CreateInBoundsGEP(b_.getInt32Ty(), offsets, i));
+        return b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, offset);
+      };
+      return loadValue(at(values), at(nulls), t);
+    };
+  } else {
+    llvm::Value* values = eb.CreateAlloca(vt, eb.getInt64(n));
+    llvm::Value* nulls = eb.CreateAlloca(eb.getInt1Ty(), eb.getInt64(n));
+    for (uint64_t i = 0; i < n; ++i) {
+      Val v = expr(*e.args[i + 1], row);
+      b_.CreateStore(v.v, b_.CreateConstInBoundsGEP1_64(vt, values, i));
+      b_.CreateStore(v.null, b_.CreateConstInBoundsGEP1_64(b_.getInt1Ty(), nulls, i));
+    }
+    item = [&, values, nulls](llvm::Value* i) {
+      return Val{b_.CreateLoad(vt, b_.CreateInBoundsGEP(vt, values, i)),
+                 b_.CreateLoad(b_.getInt1Ty(), b_.CreateInBoundsGEP(b_.getInt1Ty(), nulls, i))};
+    };
+  }
+  b_.CreateStore(b_.getFalse(), found);
+  b_.CreateStore(x.null, sawNull);
+  ifThen(b_.CreateNot(x.null), [&] {
+    loop(b_.getInt64(0), [&] { return b_.getInt64(n); }, [&](llvm::Value* i, llvm::BasicBlock*) {
+      Val v = item(i);
+      b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt1Ty(), sawNull), v.null), sawNull);
+      ifThen(b_.CreateNot(v.null), [&] {
+        llvm::Value* equal = compare(Op::Eq, t, x.v, v.v);
+        b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt1Ty(), found), equal), found);
+      });
+    });
+  });
+  llvm::Value* isFound = b_.CreateLoad(b_.getInt1Ty(), found);
+  return {isFound, b_.CreateAnd(b_.CreateNot(isFound), b_.CreateLoad(b_.getInt1Ty(), sawNull))};
+}
+
+// GREATEST / LEAST: the best non-NULL argument so far in a slot, each argument evaluated
+// once; NULL only when all are.
+Val Codegen::greatest(const plan::Expr& e, const Row& row) {
+  TypeId t = e.type.id;
+  llvm::Type* vt = sqlType(t);
+  llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+  llvm::Value* best = eb.CreateAlloca(vt);
+  llvm::Value* bestNull = eb.CreateAlloca(eb.getInt1Ty());
+  Val first = expr(*e.args[0], row);
+  b_.CreateStore(first.v, best);
+  b_.CreateStore(first.null, bestNull);
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    Val v = expr(*e.args[i], row);
+    ifThen(b_.CreateNot(v.null), [&] {
+      ifThen(b_.CreateLoad(b_.getInt1Ty(), bestNull), [&] {
+        b_.CreateStore(v.v, best);
+        b_.CreateStore(b_.getFalse(), bestNull);
+      });
+      ifThen(compare(e.op, t, v.v, b_.CreateLoad(vt, best)), [&] { b_.CreateStore(v.v, best); });
+    });
+  }
+  return {b_.CreateLoad(vt, best), b_.CreateLoad(b_.getInt1Ty(), bestNull)};
+}
+
+// abs(): integers negate with the overflow check (abs of the smallest value is out of
+// range, as in PostgreSQL).
+llvm::Value* Codegen::absolute(TypeId t, llvm::Value* v) {
+  if (isFloat(t)) return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
+  if (!isIntegerType(t)) return call("duet_rt_numeric_abs", sqlType(t), {v});
+  llvm::Value* zero = llvm::ConstantInt::get(v->getType(), 0);
+  return b_.CreateSelect(b_.CreateICmpSLT(v, zero), arithmetic(Op::Sub, t, zero, v), v);
 }
 
 llvm::Value* Codegen::arithmetic(Op op, TypeId t, llvm::Value* a, llvm::Value* bv) {
@@ -173,10 +275,13 @@ Val Codegen::castArray(Val v, SqlType from, SqlType to, bool explicitCast) {
 }
 
 Val Codegen::expr(const Expr& e, const Row& row) {
+  checkStackDepth();
   switch (e.kind) {
     case ExprKind::Column:
     case ExprKind::Aggregate: return row.at(e.column);
-    case ExprKind::Param: return paramRow_.at(e.param);
+    case ExprKind::Param:
+      if (paramsInTuple_) return loadField(params_, out_.paramLayout, static_cast<size_t>(e.param));
+      return paramRow_.at(e.param);
     case ExprKind::OuterRef: return correlation_.back().at(e.column);
     case ExprKind::Subquery: return subquery(e, row);
     case ExprKind::Const: {
@@ -204,6 +309,7 @@ Val Codegen::expr(const Expr& e, const Row& row) {
       if (e.op == Op::Not) return {b_.CreateNot(v.v), v.null};
       TypeId t = e.type.id;
       return strict({v.null}, t, [&]() -> llvm::Value* {
+        if (e.op == Op::Abs) return absolute(t, v.v);
         if (isFloat(t)) return b_.CreateFNeg(v.v);
         if (isIntegerType(t)) return arithmetic(Op::Sub, t, llvm::ConstantInt::get(v.v->getType(), 0), v.v);
         return call(rtArith(Op::Neg, t), sqlType(t), {v.v});
@@ -222,6 +328,8 @@ Val Codegen::expr(const Expr& e, const Row& row) {
         return arithmetic(e.op, t, a.v, bv.v);
       });
     }
+    case ExprKind::InList: return inList(e, row);
+    case ExprKind::Greatest: return greatest(e, row);
     case ExprKind::Compare: {
       Val a = expr(*e.args[0], row);
       Val bv = expr(*e.args[1], row);

@@ -24,7 +24,6 @@ llvm::Function* Codegen::workerFunction(const std::function<void()>& body) {
   llvm::BasicBlock* savedBlock = b_.GetInsertBlock();
   llvm::Value* savedQctx = qctx_;
   llvm::Value* savedParams = params_;
-  Row savedParamRow = std::move(paramRow_);
   std::vector<llvm::BasicBlock*> savedEnds = std::move(pipelineEnd_);
   llvm::BasicBlock* savedStart = statementStart_;
 
@@ -33,8 +32,6 @@ llvm::Function* Codegen::workerFunction(const std::function<void()>& body) {
   b_.SetInsertPoint(entry_);
   qctx_ = worker->getArg(0);
   params_ = b_.CreateLoad(ptrTy_, qctx_);  // QueryContext::params is first
-  paramRow_.clear();
-  for (size_t p = 0; p < out_.paramLayout.types.size(); ++p) paramRow_.push_back(loadField(params_, out_.paramLayout, p));
   pipelineEnd_.clear();
   statementStart_ = nullptr;
   inWorker_ = true;
@@ -48,7 +45,6 @@ llvm::Function* Codegen::workerFunction(const std::function<void()>& body) {
   b_.SetInsertPoint(savedBlock);
   qctx_ = savedQctx;
   params_ = savedParams;
-  paramRow_ = std::move(savedParamRow);
   pipelineEnd_ = std::move(savedEnds);
   statementStart_ = savedStart;
   return worker;

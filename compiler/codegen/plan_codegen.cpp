@@ -11,6 +11,8 @@
 #include "engine/error.h"
 #include "engine/storage/storage_runtime.h"
 #include "engine/storage/table.h"
+#include "engine/exec/interrupts.h"
+#include "engine/exec/stack_depth.h"
 
 namespace duet::codegen {
 
@@ -245,6 +247,8 @@ llvm::Value* Codegen::buildJoinTable(const Node& join, JoinLayouts layouts) {
 }
 
 void Codegen::produce(const Node& node, const Consumer& consume) {
+  checkStackDepth();
+  checkForInterrupts();
   auto& b = b_;
   switch (node.kind) {
     case NodeKind::TableScan: {

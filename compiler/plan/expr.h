@@ -37,12 +37,16 @@ enum class ExprKind : uint8_t {
              // left operand, compared with `op` to the subplan's single column (both of
              // one type). Inside subplan, OuterRef i reads args[i].
   OuterRef,  // `column`-th value captured by the innermost enclosing Subquery
+  Greatest,  // GREATEST (op Gt) or LEAST (op Lt) of args, all of `type`; NULLs skipped
+  InList,    // args[0] IN (args[1], ...), all of one type; result bool. args[0] is
+             // evaluated once (PostgreSQL's ScalarArrayOpExpr over the list)
 };
 
 // EXISTS (q); (q) yielding one value; x op ANY (q) (x IN (q) is x = ANY); x op ALL (q).
 enum class Sublink : uint8_t { Exists, Scalar, Any, All };
 
-enum class Op : uint8_t { None, Add, Sub, Mul, Div, Mod, Pow, Neg, Not, Concat, Eq, Ne, Lt, Le, Gt, Ge };
+// Abs: abs() of a number, a Unary like Neg (its operand is evaluated once).
+enum class Op : uint8_t { None, Add, Sub, Mul, Div, Mod, Pow, Neg, Abs, Not, Concat, Eq, Ne, Lt, Le, Gt, Ge };
 
 struct Expr {
   ExprKind kind;

@@ -229,7 +229,8 @@ void SqlSession::copyOut(const Statement& st, ResultSink& sink) {
   if (parsed.size() != 1 || !isQuery(*parsed[0].stmt)) {
     throw SqlError(sqlstate::kSyntaxError, "COPY query must be a single SELECT");
   }
-  Statement q{query, std::move(parsed[0]), {}, nullptr};
+  auto text = std::make_shared<const std::string>(std::move(query));
+  Statement q{text, *text, std::move(parsed[0]), {}, nullptr};
   q.plan = planFor(q);
   auto params = literalParams(q);
   const PreparedPlan& plan = *q.plan;
@@ -288,7 +289,8 @@ void SqlSession::copyOut(const Statement& st, ResultSink& sink) {
 
 std::optional<std::string> SqlSession::evaluateText(const std::string& query) {
   auto parsed = sql::parseQuery(query, sql::ParseOptions{.liftLiterals = true});
-  Statement q{query, std::move(parsed.at(0)), {}, nullptr};
+  auto text = std::make_shared<const std::string>(query);
+  Statement q{text, *text, std::move(parsed.at(0)), {}, nullptr};
   q.plan = planFor(q);
   auto params = literalParams(q);
   const PreparedPlan& plan = *q.plan;

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "engine/session/sql_session.h"
+#include "engine/exec/stack_depth.h"
+#include "engine/types/strings.h"
 
 namespace duet {
 namespace {
@@ -70,8 +72,12 @@ void SqlSession::parse(const std::string& name, std::string_view sql,
   if (!name.empty() && statements_.count(name)) {
     throw SqlError("42P05", fmt::format("prepared statement \"{}\" already exists", name));
   }
+  setMaxStackDepthKb(static_cast<size_t>(settings_.maxStackDepthKb()));
+  TimeoutGuard timeout(*this, true);
+  checkUtf8(sql);
   std::vector<sql::ParsedStatement> parsed =
       sql::parseQuery(sql, sql::ParseOptions{.liftLiterals = true});
+  for (const sql::ParsedStatement& p : parsed) checkParamNumbers(p, sql, kMaxBindParams);
   // Drop empty statements around the real one (e.g. a trailing ';').
   std::vector<sql::ParsedStatement> real;
   for (auto& p : parsed) {
@@ -84,7 +90,8 @@ void SqlSession::parse(const std::string& name, std::string_view sql,
   // In a failed block only COMMIT / ROLLBACK may be prepared, as in PostgreSQL.
   if (!real.empty()) checkNotFailed(*real[0].stmt);
   auto st = std::make_shared<Statement>();
-  st->sql = std::string(sql);
+  st->text = std::make_shared<const std::string>(sql);
+  st->sql = *st->text;
   st->parsed = real.empty() ? std::move(parsed.at(0)) : std::move(real[0]);
   for (uint32_t o : paramTypeOids) {
     bool known = true;
@@ -143,6 +150,8 @@ StatementDescription SqlSession::describeStatement(const std::string& name) {
 void SqlSession::bind(const std::string& portalName, const std::string& statement,
                       const std::vector<BindParam>& params,
                       const std::vector<int16_t>& resultFormats) {
+  setMaxStackDepthKb(static_cast<size_t>(settings_.maxStackDepthKb()));
+  TimeoutGuard timeout(*this, true);
   auto it = statements_.find(statement);
   if (it == statements_.end()) {
     throw SqlError(sqlstate::kUndefinedPstatement,

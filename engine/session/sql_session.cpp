@@ -11,7 +11,10 @@
 
 #include <fmt/format.h>
 
+#include "compiler/parser/source_position.h"
+#include "engine/exec/stack_depth.h"
 #include "engine/session/statement_timer.h"
+#include "engine/types/strings.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -334,12 +337,38 @@ void SqlSession::rollbackOpenBlock() {
   if (txn_.mode() != TransactionState::Mode::None) endTransaction(false);
 }
 
+// ---- statement_timeout and cancel
+
+// The timer raises the cancel flag; a flag it raised ends with the statement (a user's
+// cancel request stays for the statement it was meant for). Guards nest: planning and
+// running one statement share the timer the outer one armed.
+SqlSession::TimeoutGuard::TimeoutGuard(SqlSession& s, bool applies)
+    : s_(s), interrupts_(&s.cancel_, &s.timedOut_) {
+  int ms = s.settings_.statementTimeoutMs();
+  if (!applies || ms <= 0 || s.timeoutArmed_) return;
+  ticket_ = StatementTimer::instance().arm(ms, &s.cancel_, &s.timedOut_);
+  s.timeoutArmed_ = true;
+}
+
+SqlSession::TimeoutGuard::~TimeoutGuard() {
+  if (!ticket_) return;
+  StatementTimer::instance().disarm(ticket_);
+  s_.timeoutArmed_ = false;
+  if (s_.timedOut_.exchange(false)) s_.cancel_.store(false);
+}
+
 // ---- Simple Query
 
 QueryState SqlSession::simpleQuery(std::string_view sql, ResultSink& sink) {
+  setMaxStackDepthKb(static_cast<size_t>(settings_.maxStackDepthKb()));
   std::vector<sql::ParsedStatement> parsed;
   try {
+    TimeoutGuard timeout(*this, true);
+    checkUtf8(sql);  // PostgreSQL verifies the whole text, comments and names included
     parsed = sql::parseQuery(sql, sql::ParseOptions{.liftLiterals = true});
+    // A simple query has no parameters to bind (PREPARE's statement waits for EXECUTE's).
+    for (const sql::ParsedStatement& p : parsed)
+      if (p.stmt->kind != sql::StmtKind::Prepare) checkParamNumbers(p, sql, 0);
   } catch (const SqlError&) {
     if (txn_.inBlock()) txn_.statementFailed(txn_.undo().mark());
     throw;
@@ -348,16 +377,16 @@ QueryState SqlSession::simpleQuery(std::string_view sql, ResultSink& sink) {
     sink.emptyQuery();
     return QueryState::Done;
   }
-  pendingSql_ = std::string(sql);
+  pendingSql_ = std::make_shared<const std::string>(sql);
   pendingStmts_ = std::move(parsed);
   return continueQuery(sink, true);
 }
 
 QueryState SqlSession::continueQuery(ResultSink& sink, bool mayRoute) {
   std::vector<Statement> statements;
-  for (auto& p : pendingStmts_) statements.push_back(Statement{pendingSql_, std::move(p), {}, nullptr});
+  for (auto& p : pendingStmts_) statements.push_back(Statement{pendingSql_, *pendingSql_, std::move(p), {}, nullptr});
   pendingStmts_.clear();
-  if (mayRoute && routeQuery(pendingSql_, statements)) return QueryState::OnSnapshot;
+  if (mayRoute && routeQuery(*pendingSql_, statements)) return QueryState::OnSnapshot;
   if (besideHolder_) throw StatementDeferred{};  // before any of it runs
   // Several statements in one Query run in an implicit transaction block (PostgreSQL's
   // exec_simple_query), re-entered before each one in case a COMMIT ended it.
@@ -368,6 +397,7 @@ QueryState SqlSession::continueQuery(ResultSink& sink, bool mayRoute) {
     Statement& st = statements[i];
     if (st.parsed.stmt->kind == sql::StmtKind::Empty) continue;
     if (implicitBlock) txn_.startImplicitBlock();
+    TimeoutGuard timeout(*this, st.parsed.stmt->kind != sql::StmtKind::Transaction);
     std::unique_ptr<ParamTuple> params;
     if (isQuery(*st.parsed.stmt) && !txn_.failed()) {
       UndoLog::Mark mark = txn_.undo().mark();
@@ -405,18 +435,7 @@ QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
   if (takesSnapshot(stmt)) txn_.noteStatement();
   UndoLog::Mark mark = txn_.undo().mark();
   StatementInputs inputs = statementInputs();
-  // statement_timeout: the timer raises the cancel flag; a flag it raised ends with the
-  // statement (a user's cancel request stays for the statement it was meant for).
-  struct Timeout {
-    SqlSession& s;
-    uint64_t ticket = 0;
-    ~Timeout() {
-      if (ticket) StatementTimer::instance().disarm(ticket);
-      if (s.timedOut_.exchange(false)) s.cancel_.store(false);
-    }
-  } timeout{*this};
-  if (int ms = settings_.statementTimeoutMs(); ms > 0 && stmt.kind != sql::StmtKind::Transaction)
-    timeout.ticket = StatementTimer::instance().arm(ms, &cancel_, &timedOut_);
+  TimeoutGuard timeout(*this, stmt.kind != sql::StmtKind::Transaction);
   try {
     if (cancel_.load() && stmt.kind != sql::StmtKind::Transaction)
       throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to user request");
@@ -457,6 +476,14 @@ SqlSession::TextParams SqlSession::explicitParamsAsText(const Statement& st, con
     out.values.emplace_back(std::move(text));
   }
   return out;
+}
+
+void SqlSession::checkParamNumbers(const sql::ParsedStatement& p, std::string_view sql, int bindable) {
+  int missing = p.firstParam >= 0 && (p.firstParam < 1 || p.firstParam > bindable) ? p.firstParam
+              : p.explicitParams > bindable ? p.explicitParams : -1;
+  if (missing < 0) return;
+  throw SqlError(sqlstate::kUndefinedParameter, fmt::format("there is no parameter ${}", missing), {}, {},
+                 missing == p.firstParam ? sql::sqlPosition(sql, p.firstParamLocation) : 0);
 }
 
 // ---- the redo log's record of a transaction (docs/logging.md)
@@ -503,8 +530,10 @@ std::string SqlSession::planKey(const Statement& st) const {
   std::string key = fmt::format("{}|{}|", db_->oid, settings_.get("search_path"));
   for (const SqlType& t : st.declaredTypes) key += fmt::format("{}:{},", typeOid(t), t.typmod);
   key += '|';
-  key += p.shapeKey.empty() ? st.sql.substr(p.stmt->begin, p.stmt->end - p.stmt->begin)
-                            : p.shapeKey;
+  if (p.shapeKey.empty())
+    key += st.sql.substr(p.stmt->begin, p.stmt->end - p.stmt->begin);
+  else
+    key += p.shapeKey;
   if (uint32_t threads = parallelThreads(); threads > 1) key += fmt::format("|parallel {}", threads);
   return key;
 }
@@ -529,6 +558,7 @@ PlanRequest SqlSession::planRequest(const Statement& st) {
   request.resolveTable = tableResolver();
   request.resolveRoutines = [this](const std::vector<std::string>& names) { return routineCandidates(names); };
   request.parallelThreads = parallelThreads();
+  request.optimiseBudgetMs = settings_.maxCompileMs();
   return request;
 }
 

@@ -12,6 +12,7 @@
 
 #include "compiler/parser/parser.h"
 #include "compiler/plpgsql/plpgsql.h"
+#include "engine/exec/interrupts.h"
 #include "engine/session/copy_io.h"
 #include "engine/session/engine_state.h"
 #include "engine/session/settings.h"
@@ -78,7 +79,11 @@ class SqlSession final : public Session, public rt::SessionServices {
  private:
   // A parsed statement with its plan (for SELECT/VALUES/INSERT/UPDATE/DELETE).
   struct Statement {
-    std::string sql;
+    // The whole query text the statement came in (positions count from its start),
+    // shared by every statement of a message: a copy each made 20,000 statements of one
+    // message cost 20,000 times its size.
+    std::shared_ptr<const std::string> text;
+    std::string_view sql;  // *text
     sql::ParsedStatement parsed;
     std::vector<SqlType> declaredTypes;
     std::shared_ptr<PreparedPlan> plan;  // null for utility statements
@@ -219,6 +224,11 @@ class SqlSession final : public Session, public rt::SessionServices {
     size_t clockReadings;  // clock readings before it began
   };
   StatementInputs statementInputs();
+  // The most parameters a Bind message can carry (its count is 16 bits).
+  static constexpr int kMaxBindParams = 65535;
+  // 42P02 unless every $n of the statement is in 1..bindable: 0 in a simple query, the
+  // protocol's 65,535 in a Parse message.
+  static void checkParamNumbers(const sql::ParsedStatement& p, std::string_view sql, int bindable);
   // A statement's explicit parameters ($1..$n; lifted literals stay in its text) as text in
   // this session's settings, with their types: how a snapshot (routeExecute) and the redo
   // log (loggedStatement) take them.
@@ -251,6 +261,19 @@ class SqlSession final : public Session, public rt::SessionServices {
   Table* snapshotsView_ = nullptr;  // this database's pg_catalog.duet_snapshots
   std::atomic<bool> cancel_ = false;
   std::atomic<bool> timedOut_ = false;  // cancel_ was raised by statement_timeout
+  bool timeoutArmed_ = false;           // a TimeoutGuard's timer runs
+  // statement_timeout over a statement's parsing, planning, compiling and running, and
+  // the thread's interrupt flags (engine/exec/interrupts.h) pointing at this session's.
+  class TimeoutGuard {
+   public:
+    TimeoutGuard(SqlSession& s, bool applies);
+    ~TimeoutGuard();
+
+   private:
+    SqlSession& s_;
+    InterruptScope interrupts_;
+    uint64_t ticket_ = 0;
+  };
   Arena arena_;
   // RAISE NOTICE and friends that reachesClient passed when raised, sent after the statement.
   std::vector<Notice> pendingNotices_;
@@ -279,7 +302,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   std::unique_ptr<CopyInState> copyIn_;
   bool copyFromSimple_ = false;
   // Statements of a simple Query that follow a COPY FROM STDIN.
-  std::string pendingSql_;
+  std::shared_ptr<const std::string> pendingSql_;
   std::vector<sql::ParsedStatement> pendingStmts_;
 };
 

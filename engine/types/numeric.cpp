@@ -1,5 +1,7 @@
 #include "engine/types/numeric.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -110,6 +112,9 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b) {
 
 // A rounding/truncation to `scale` (which may be negative), result display scale max(scale,0).
 NumericRep roundOrTrunc(NumericRep v, int scale, bool round) {
+  // PostgreSQL clamps the scale to its NUMERIC_MAX_RESULT_SCALE first, which also keeps
+  // `s - scale` below from overflowing for round(x, -2147483648).
+  scale = std::clamp(scale, -2000, 2000);
   i128 m = numericMantissa(v);
   int s = numericScale(v);
   bool neg = m < 0;

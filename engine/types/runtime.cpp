@@ -67,6 +67,8 @@ double duet_rt_float8_mul(double a, double b) {
 }
 double duet_rt_float8_div(double a, double b) { return float8Div(a, b); }
 double duet_rt_float8_pow(double a, double b) { return float8Pow(a, b); }
+double duet_rt_float8_round(double a) { return std::rint(a); }
+double duet_rt_float8_trunc(double a) { return std::trunc(a); }
 float duet_rt_float4_add(float a, float b) {
   return float4Checked(a + b, std::isinf(a) || std::isinf(b), true);
 }
@@ -334,7 +336,8 @@ struct Registry {
     DUET_RT(duet_rt_numeric_eq) DUET_RT(duet_rt_numeric_hash) DUET_RT(duet_rt_numeric_round)
     DUET_RT(duet_rt_numeric_trunc) DUET_RT(duet_rt_numeric_apply_typmod)
     DUET_RT(duet_rt_float8_add) DUET_RT(duet_rt_float8_sub) DUET_RT(duet_rt_float8_mul)
-    DUET_RT(duet_rt_float8_div) DUET_RT(duet_rt_float8_pow) DUET_RT(duet_rt_float4_add)
+    DUET_RT(duet_rt_float8_div) DUET_RT(duet_rt_float8_pow) DUET_RT(duet_rt_float8_round)
+    DUET_RT(duet_rt_float8_trunc) DUET_RT(duet_rt_float4_add)
     DUET_RT(duet_rt_float4_sub) DUET_RT(duet_rt_float4_mul) DUET_RT(duet_rt_float4_div)
     DUET_RT(duet_rt_text_cmp) DUET_RT(duet_rt_text_eq) DUET_RT(duet_rt_text_hash)
     DUET_RT(duet_rt_text_concat) DUET_RT(duet_rt_text_length) DUET_RT(duet_rt_text_octet_length)

@@ -65,6 +65,8 @@ double duet_rt_float8_sub(double a, double b);
 double duet_rt_float8_mul(double a, double b);
 double duet_rt_float8_div(double a, double b);
 double duet_rt_float8_pow(double a, double b);
+double duet_rt_float8_round(double a);  // round half to even, as PostgreSQL's dround (rint)
+double duet_rt_float8_trunc(double a);
 float duet_rt_float4_add(float a, float b);
 float duet_rt_float4_sub(float a, float b);
 float duet_rt_float4_mul(float a, float b);
