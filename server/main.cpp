@@ -197,7 +197,7 @@ int main(int argc, char** argv) {
     }
     if (!logError.empty()) return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "duetd: %s\n", e.what());
+    std::fprintf(stderr, "duetd: FATAL: %s\n", e.what());
     return 1;
   }
   return 0;
