@@ -131,7 +131,7 @@ else
       suite "snapshots (duetdb)" "$PY" tests/snapshots/snapshot_test.py build/bin/duetd
       # Durability: SIGKILL while clients commit, restart, every acknowledged commit there.
       suite "crash (duetdb)" "$PY" tests/logging/crash_test.py build/bin/duetd "${DUET_CRASH_ROUNDS:-8}"
-      # Recovery: a damaged log segment.
+      # Recovery: a damaged log segment, the port taken after a replay.
       suite "recovery (duetdb)" "$PY" tests/logging/recovery_test.py build/bin/duetd
     else
       fail_suite "duetd (Release)" "server did not start"

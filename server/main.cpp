@@ -162,6 +162,13 @@ int main(int argc, char** argv) {
       // As PostgreSQL ends recovery with a checkpoint: the next start need not replay again.
       if (replayed > 0) checkpointer->request(nullptr);
     }
+    // Should anything below throw (the port is taken), the executor must stop before the
+    // checkpointer is destroyed: a checkpoint task queued above may be running on it. Declared
+    // after the checkpointer, so it runs first when this block unwinds. stop() is idempotent.
+    struct StopExecutor {
+      duet::Executor& executor;
+      ~StopExecutor() { executor.stop(); }
+    } stopExecutorFirst{executor};
     duet::Server server(*engine, executor, serverConfig, log.get(), checkpointer.get());
     server.start();
     std::printf("duetd listening on %s:%u\n", serverConfig.listenAddress.c_str(),
