@@ -354,6 +354,22 @@ TEST_CASE("date and timestamp text", "[types][datetime]") {
   // select '2024-03-01'::date - '2024-02-01'::date, '2024-02-28'::date + 2
   CHECK(dateDiff(parseDate("2024-03-01"), parseDate("2024-02-01")) == 29);
   CHECK(dateAddDays(parseDate("2024-02-28"), 2) == parseDate("2024-03-01"));
+  // Arithmetic never leaves the range input accepts (archives store values as text):
+  // select '5874897-12-31'::date + 1 ; '4714-11-24 BC'::date - 1 ;
+  //   'infinity'::date - '-infinity'::date ; 'infinity'::date - '2000-01-01'::date ;
+  //   'infinity'::date + 1 ; '2000-01-01'::date + 2147483647 ; '2000-01-01'::date - (-2147483647)
+  CHECK(errorOf([] { duet_rt_date_add_days(parseDate("5874897-12-31"), 1); }) == "22008: date out of range");
+  CHECK(errorOf([] { duet_rt_date_sub_days(parseDate("4714-11-24 BC"), 1); }) == "22008: date out of range");
+  CHECK(errorOf([] { duet_rt_date_diff(kDatePosInfinity, kDateNegInfinity); }) ==
+        "22008: cannot subtract infinite dates");
+  CHECK(errorOf([] { duet_rt_date_diff(kDatePosInfinity, parseDate("2000-01-01")); }) ==
+        "22008: cannot subtract infinite dates");
+  CHECK(duet_rt_date_add_days(kDatePosInfinity, 1) == kDatePosInfinity);
+  CHECK(errorOf([] { duet_rt_date_add_days(parseDate("2000-01-01"), 2147483647); }) == "22008: date out of range");
+  CHECK(errorOf([] { duet_rt_date_sub_days(parseDate("2000-01-01"), -2147483647); }) == "22008: date out of range");
+  CHECK(errorOf([] { duet_rt_date_sub_days(parseDate("2000-01-01"), -2147483647 - 1); }) == "22008: date out of range");
+  // select '5874897-12-31'::date - '4714-11-24 BC'::date
+  CHECK(duet_rt_date_diff(parseDate("5874897-12-31"), parseDate("4714-11-24 BC")) == 2147483493);
 }
 
 TEST_CASE("strings", "[types][strings]") {
