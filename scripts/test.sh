@@ -131,8 +131,8 @@ else
       suite "snapshots (duetdb)" "$PY" tests/snapshots/snapshot_test.py build/bin/duetd
       # Durability: SIGKILL while clients commit, restart, every acknowledged commit there.
       suite "crash (duetdb)" "$PY" tests/logging/crash_test.py build/bin/duetd "${DUET_CRASH_ROUNDS:-8}"
-      # Recovery: extreme values through the log and an archive, a damaged log segment, the
-      # port taken after a replay.
+      # Recovery: extreme values through the log and an archive, an archive that does not
+      # load, a damaged log segment, the port taken after a replay.
       suite "recovery (duetdb)" "$PY" tests/logging/recovery_test.py build/bin/duetd
       # Out of file descriptors: the accept loop backs off, connections are still served.
       suite "fd limit (duetdb)" "$PY" tests/protocol/fd_limit_test.py build/bin/duetd

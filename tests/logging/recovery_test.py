@@ -6,6 +6,8 @@ its way into:
     NULLs), inserted as literals and as binary parameters from a session with
     extra_float_digits = 0 and a zone with a seconds offset, come back exactly after a replay
     of the log alone, and after loading the archive written from them;
+  - an archive that checks out but fails to load falls back to the archive before it and
+    the log after that, says so, and sets the bad one aside;
   - a log segment with a damaged header, or cut to 0 bytes, stops the start with a FATAL
     message and a non-zero exit, and no file is changed: restored, it brings everything back;
   - a start that cannot bind its port after a recovery that replayed transactions (so a
@@ -18,6 +20,7 @@ import decimal
 import os
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -222,6 +225,72 @@ def diff(a, b):
     return "(row counts differ)"
 
 
+# ---- an archive that checks out but does not load
+
+def crc32c(data):
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+def break_archive_value(path, old, new):
+    """Replaces the bytes `old` in a record with `new` (same length) and fixes the record's
+    checksum, so that the archive checks out and only its load can fail."""
+    assert len(old) == len(new)
+    with open(path, "rb") as f:
+        content = bytearray(f.read())
+    pos = 16  # after the header
+    while content[pos:pos + 8] != b"DUETEND1":
+        length = struct.unpack_from("<I", content, pos)[0]
+        record = pos + 16 + length
+        at = content.find(old, pos + 16, record)
+        if at >= 0:
+            content[at:at + len(old)] = new
+            struct.pack_into("<I", content, pos + 4, crc32c(bytes(content[pos + 8:record])))
+            with open(path, "wb") as f:
+                f.write(content)
+            return
+        pos = record
+    raise AssertionError(f"{old!r} not found in {path}")
+
+
+def archive_that_does_not_load():
+    data = tempfile.mkdtemp(prefix="duet-recovery-")
+    try:
+        server = Server(data)
+        conn = server.connect()
+        conn.execute("CREATE TABLE t (x int PRIMARY KEY, d date)")
+        for batch in range(3):
+            for i in range(10):
+                conn.execute(f"INSERT INTO t VALUES ({batch * 10 + i}, '2000-01-{i + 10}')")
+            if batch < 2:
+                conn.execute("CHECKPOINT")
+        conn.close()
+        server.stop()
+        names = archives(data)
+        assert len(names) == 2, f"two CHECKPOINTs wrote {names}"
+        newest = os.path.join(data, "archive", names[-1])
+        break_archive_value(newest, b"2000-01-19", b"2000-13-19")  # a value input rejects
+
+        server = Server(data)
+        expected = [[str(i).encode(), f"2000-01-{i % 10 + 10}".encode()] for i in range(30)]
+        got = rows(server, "SELECT x, d FROM t ORDER BY x")
+        output = server.stop()
+        assert got == expected, "the fallback to the archive before lost or changed rows"
+        assert "failed to load" in output and "fell back" in output, output
+        assert f"loaded archive {os.path.join(data, 'archive', names[0])}" in output, output
+        assert os.path.exists(newest + ".damaged"), "the archive that did not load was not set aside"
+        server = Server(data)  # and again, from the archive written after the fallback
+        assert rows(server, "SELECT x, d FROM t ORDER BY x") == expected
+        server.stop()
+        print("archive that does not load: the one before and the log brought everything back")
+    finally:
+        shutil.rmtree(data)
+
+
 # ---- a damaged log segment
 
 def damaged_segment():
@@ -292,6 +361,7 @@ def main():
     started = time.time()
     damaged_segment()
     port_taken()
+    archive_that_does_not_load()
     extreme_values()
     print(f"recovery: all passed in {time.time() - started:.1f} s")
     return 0
