@@ -56,6 +56,9 @@ std::optional<uint64_t> lsnOfFileName(std::string_view name, std::string_view su
 std::vector<LsnFile> listLsnFiles(const std::string& dir, std::string_view suffix);
 
 inline constexpr std::string_view kSegmentSuffix = ".log";
+// A segment file being created: it gets its final name only once its header is durable,
+// so that a crash never leaves a segment without one (docs/logging.md, "Writing").
+inline constexpr std::string_view kSegmentTmpSuffix = ".log.tmp";
 using SegmentFile = LsnFile;  // lsn: the segment's first record
 inline std::string segmentFileName(uint64_t firstLsn) { return lsnFileName(firstLsn, kSegmentSuffix); }
 inline std::vector<SegmentFile> listSegments(const std::string& dir) { return listLsnFiles(dir, kSegmentSuffix); }

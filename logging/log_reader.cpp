@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <filesystem>
+#include <stdexcept>
 #include <system_error>
 
 #include "logging/log_format.h"
@@ -65,29 +66,37 @@ using Visit = std::function<void(uint64_t lsn, std::string_view payload)>;
 
 // One segment's records, checked and visited in order.
 struct SegmentScan {
-  size_t goodEnd = 0;      // end of the last good record; 0 when the header is bad
+  size_t goodEnd = 0;      // end of the last good record
   std::string stopReason;  // empty when the segment was good to its end
 };
 
+// What no crash leaves behind: recovery stops rather than cut the log there, since what
+// lies beyond it may hold acknowledged commits (docs/logging.md, "Recovery").
+[[noreturn]] void refuse(const std::string& what, const std::string& dir) {
+  throw std::runtime_error(fmt::format(
+      "recovery failed: the redo log in {} is damaged: {}. Nothing was changed; restore the "
+      "damaged file, or move it and every later segment away to start without the commits "
+      "they hold",
+      dir, what));
+}
+
+// A torn tail is cut, but only in the newest segment: the writer fdatasyncs a segment
+// before it creates the next one, and a segment gets its name only once its header is
+// durable (RedoLog::startSegment), so a bad header, a gap between segments or a bad
+// record before the newest segment is damage, not a crash.
 SegmentScan scanSegment(const SegmentFile& segment, const std::string& data, uint64_t& expectedLsn,
                         uint64_t afterLsn, const Visit& visit, ReadResult& result) {
   SegmentScan scan;
   const std::string name = std::filesystem::path(segment.path).filename().string();
-  if (data.size() < kSegmentHeaderBytes) {
-    scan.stopReason = fmt::format("torn header in segment {}", name);
-    return scan;
-  }
+  const std::string dir = std::filesystem::path(segment.path).parent_path().string();
+  if (data.size() < kSegmentHeaderBytes)
+    refuse(fmt::format("segment {} is {} bytes long, shorter than its header", name, data.size()), dir);
   if (std::string_view(data.data(), kSegmentMagic.size()) != kSegmentMagic ||
-      getU64(data.data() + kSegmentMagic.size()) != segment.lsn) {
-    scan.stopReason = fmt::format("bad header in segment {}", name);
-    return scan;
-  }
+      getU64(data.data() + kSegmentMagic.size()) != segment.lsn)
+    refuse(fmt::format("bad header in segment {}", name), dir);
   // The first segment may start anywhere: older ones are removed once archived.
-  if (expectedLsn != 0 && segment.lsn != expectedLsn) {
-    scan.stopReason = fmt::format("segment {} starts at LSN {}, expected {}", name,
-                                  segment.lsn, expectedLsn);
-    return scan;
-  }
+  if (expectedLsn != 0 && segment.lsn != expectedLsn)
+    refuse(fmt::format("segment {} starts at LSN {}, expected {}", name, segment.lsn, expectedLsn), dir);
   expectedLsn = segment.lsn;
 
   size_t pos = kSegmentHeaderBytes;
@@ -136,6 +145,13 @@ SegmentScan scanSegment(const SegmentFile& segment, const std::string& data, uin
 
 ReadResult readLog(const std::string& dir, uint64_t afterLsn, const Visit& visit) {
   ReadResult result;
+  // A segment file still being created when the server stopped: it never held a record.
+  bool removed = false;
+  for (const LsnFile& tmp : listLsnFiles(dir, kSegmentTmpSuffix)) {
+    removeFile(tmp.path);
+    removed = true;
+  }
+  if (removed) syncDirectory(dir);
   const std::vector<SegmentFile> segments = listSegments(dir);
   if (segments.empty()) return result;
 
@@ -155,17 +171,14 @@ ReadResult readLog(const std::string& dir, uint64_t afterLsn, const Visit& visit
     const std::string data = readFile(segments[last].path);
     scan = scanSegment(segments[last], data, expectedLsn, afterLsn, visit, result);
     lastFileSize = data.size();
-    if (!scan.stopReason.empty() || last + 1 == segments.size()) break;
+    if (last + 1 == segments.size()) break;
+    if (!scan.stopReason.empty())
+      refuse(scan.stopReason + fmt::format(", before {} later segment(s)", segments.size() - last - 1), dir);
   }
   result.stopReason = scan.stopReason;
 
-  // Cut the log after its last good record, newest files first, so that a crash in the
-  // middle leaves no gap before what remains.
-  bool removed = false;
-  for (size_t i = segments.size() - 1; i > last; --i) {
-    removeFile(segments[i].path);
-    removed = true;
-  }
+  // Cut the newest segment after its last good record.
+  removed = false;
   if (scan.goodEnd <= kSegmentHeaderBytes) {
     // No record in it: gone, so that the next RedoLog can start a segment of its name.
     removeFile(segments[last].path);

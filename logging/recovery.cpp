@@ -41,23 +41,29 @@ class ProgressReporter {
 
 }  // namespace
 
-RecoveryReport recover(Engine& engine, const std::string& archiveDir, const std::string& logDir,
-                       const RecoveryProgress& progress) {
+RecoveryReport recover(std::unique_ptr<Engine>& engine, const std::function<std::unique_ptr<Engine>()>& freshEngine,
+                       const std::string& archiveDir, const std::string& logDir, const RecoveryProgress& progress) {
   RecoveryReport report;
   ProgressReporter reporter(progress);
   removeUnfinishedArchives(archiveDir);
+  std::vector<std::string> setAside;  // renamed *.damaged once recovery succeeded
   for (const ArchiveFile& archive : listArchives(archiveDir)) {
     auto started = std::chrono::steady_clock::now();
     uint64_t loaded = 0;
-    ArchiveLoad load = loadArchive(archive.path, [&](std::string_view record) {
-      reporter.record([&] { return fmt::format("loading {}: {} records so far", archive.path, loaded); });
-      ++loaded;
-      try {
-        engine.replayTransaction(record);
-      } catch (const std::exception& e) {
-        throw std::runtime_error(fmt::format("recovery failed loading {}: {}", archive.path, e.what()));
-      }
-    });
+    ArchiveLoad load;
+    try {
+      load = loadArchive(archive.path, [&](std::string_view record) {
+        reporter.record([&] { return fmt::format("loading {}: {} records so far", archive.path, loaded); });
+        ++loaded;
+        engine->replayTransaction(record);
+      });
+    } catch (const std::exception& e) {
+      // Whole, but a record failed to load (a value its writer could not read back, a
+      // bug): as with a damaged one, the archive before it and the log after that hold
+      // the same commits. The engine holds part of this archive: start afresh.
+      load.damage = fmt::format("record {} failed to load: {}", loaded, e.what());
+      engine = freshEngine();
+    }
     if (load.damage.empty()) {
       report.archivePath = archive.path;
       report.archiveLsn = archive.lsn;
@@ -66,11 +72,8 @@ RecoveryReport recover(Engine& engine, const std::string& archiveDir, const std:
       report.archiveMillis = millisSince(started);
       break;
     }
-    // Nothing of it was loaded. Renamed so that no later start, and no checkpoint counting
-    // the archives it keeps, takes it for a good one.
     report.damagedArchives.push_back(archive.path + ": " + load.damage);
-    std::filesystem::rename(archive.path, archive.path + ".damaged");
-    syncDirectory(archiveDir);
+    setAside.push_back(archive.path);
   }
 
   auto started = std::chrono::steady_clock::now();
@@ -84,11 +87,16 @@ RecoveryReport recover(Engine& engine, const std::string& archiveDir, const std:
     ++expected;
     reporter.record([&] { return fmt::format("replaying the log: at LSN {}", lsn); });
     try {
-      engine.replayTransaction(record);
+      engine->replayTransaction(record);
     } catch (const std::exception& e) {
       throw std::runtime_error(fmt::format("recovery failed at log record {}: {}", lsn, e.what()));
     }
   });
+  // Set aside only now, so that a recovery that fails anyway leaves every file as it was.
+  // Renamed so that no later start, and no checkpoint counting the archives it keeps, takes
+  // one for a good archive.
+  for (const std::string& path : setAside) std::filesystem::rename(path, path + ".damaged");
+  if (!setAside.empty()) syncDirectory(archiveDir);
   report.replayed = read.records;
   report.replayMillis = millisSince(started);
   report.logStop = read.stopReason;

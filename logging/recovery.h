@@ -1,9 +1,10 @@
 // Recovery at startup (docs/logging.md, "Recovery"): the newest archive that checks out
-// whole is loaded (a damaged one is renamed *.damaged and the one before it is tried), then
+// whole and loads is loaded (a damaged one is renamed *.damaged and the one before it is tried), then
 // the log after its LSN is replayed, stopping cleanly at a torn or damaged tail.
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,14 @@ struct RecoveryReport {
 // Called every few seconds while recovery works, with a line saying how far it is.
 using RecoveryProgress = std::function<void(const std::string& line)>;
 
-// Loads DATADIR/archive and replays DATADIR/log into the (fresh) engine. Throws
-// std::runtime_error when what the files hold cannot be brought back: a record that fails
-// to replay, or log records missing between the archive and the log.
-RecoveryReport recover(Engine& engine, const std::string& archiveDir, const std::string& logDir,
+// Loads DATADIR/archive and replays DATADIR/log into the (fresh) engine. An archive that is
+// damaged, or whose records fail to load, is skipped for the one before it (replacing a
+// partly loaded engine with freshEngine()), and renamed *.damaged once recovery succeeded.
+// Throws std::runtime_error, leaving the archives as they were, when what the files hold
+// cannot be brought back: a log record that fails to replay, log records missing between
+// the archive and the log, or a log damaged where no crash leaves it (readLog).
+RecoveryReport recover(std::unique_ptr<Engine>& engine, const std::function<std::unique_ptr<Engine>()>& freshEngine,
+                       const std::string& archiveDir, const std::string& logDir,
                        const RecoveryProgress& progress = {});
 
 }  // namespace duet::logging

@@ -1,6 +1,7 @@
 #include "logging/redo_log.h"
 
 #include <fcntl.h>
+#include <stdio.h>  // renameat2
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -197,17 +198,29 @@ bool RedoLog::startSegment(uint64_t firstLsn) {
     segmentFd_ = -1;
   }
   segmentPath_ = config_.dir + "/" + segmentFileName(firstLsn);
-  // O_EXCL: never write into a file recovery did not vouch for.
-  segmentFd_ =
-      ::open(segmentPath_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+  // The header is made durable under a temporary name, and the file gets its segment name
+  // only then: a segment file thus always has its header, and recovery can take a missing
+  // or damaged header for damage (refusing to start) rather than for a crash right after
+  // the file was created. A .tmp left by a crash never held a record; recovery removes it.
+  const std::string tmpPath = config_.dir + "/" + lsnFileName(firstLsn, kSegmentTmpSuffix);
+  segmentFd_ = ::open(tmpPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
   if (segmentFd_ < 0) {
-    fail("create " + segmentPath_);
+    fail("create " + tmpPath);
     return false;
   }
   std::string header;
   appendSegmentHeader(header, firstLsn);
   if (!writeAll(segmentFd_, header.data(), header.size())) {
-    fail("write to " + segmentPath_);
+    fail("write to " + tmpPath);
+    return false;
+  }
+  if (config_.sync && ::fdatasync(segmentFd_) != 0) {
+    fail("fdatasync of " + tmpPath);
+    return false;
+  }
+  // RENAME_NOREPLACE: never write into a segment recovery did not vouch for.
+  if (::renameat2(AT_FDCWD, tmpPath.c_str(), AT_FDCWD, segmentPath_.c_str(), RENAME_NOREPLACE) != 0) {
+    fail("rename of " + tmpPath + " to " + segmentPath_);
     return false;
   }
   segmentSize_ = header.size();

@@ -114,11 +114,14 @@ struct ReadResult {
 // Reads every segment of `dir` in order, verifying each record's checksum and that LSNs are
 // consecutive; calls visit for each record with LSN > afterLsn. Segments that hold only
 // records up to afterLsn (the next segment starts at or before afterLsn + 1) are skipped
-// unread. Stops at the end or at the
-// first torn (incomplete) or corrupt record: it then truncates that segment at the last good
-// record and deletes any later segment files, so that appends continue cleanly; a last
-// segment left without records is deleted too (the next RedoLog starts a segment of that
-// name). A missing dir is an empty log. `payload` is valid during the call only. Throws
+// unread. Stops at the end or at the first torn (incomplete) or corrupt record of the newest
+// segment, which it then truncates at the last good record, so that appends continue
+// cleanly; a newest segment left without records is deleted (the next RedoLog starts a
+// segment of that name). Leftover segment files still being created (*.log.tmp) are
+// deleted. A missing dir is an empty log. `payload` is valid during the call only.
+// Throws std::runtime_error, changing no file, when the log is damaged in a way no crash
+// leaves it: a segment with a missing or bad header, a gap between segments, or a torn or
+// corrupt record before the newest segment (docs/logging.md, "Recovery"). Throws
 // std::system_error on I/O errors; exceptions from visit propagate, before anything is cut.
 ReadResult readLog(const std::string& dir, uint64_t afterLsn,
                    const std::function<void(uint64_t lsn, std::string_view payload)>& visit);

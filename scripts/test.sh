@@ -131,6 +131,11 @@ else
       suite "snapshots (duetdb)" "$PY" tests/snapshots/snapshot_test.py build/bin/duetd
       # Durability: SIGKILL while clients commit, restart, every acknowledged commit there.
       suite "crash (duetdb)" "$PY" tests/logging/crash_test.py build/bin/duetd "${DUET_CRASH_ROUNDS:-8}"
+      # Recovery: extreme values through the log and an archive, an archive that does not
+      # load, a damaged log segment, the port taken after a replay.
+      suite "recovery (duetdb)" "$PY" tests/logging/recovery_test.py build/bin/duetd
+      # Out of file descriptors: the accept loop backs off, connections are still served.
+      suite "fd limit (duetdb)" "$PY" tests/protocol/fd_limit_test.py build/bin/duetd
     else
       fail_suite "duetd (Release)" "server did not start"
     fi
@@ -143,6 +148,8 @@ else
       suite "protocol (ASan duetd)" "$PY" tests/protocol/abuse.py 127.0.0.1 "$PORT"
       suite "sql (ASan duetd)" "$PY" tests/sql/run.py --host 127.0.0.1 --port "$PORT" --target duetdb
       stop_server
+      # Starts and stops servers of its own, and checks their output for sanitizer reports.
+      suite "recovery (ASan duetd)" "$PY" tests/logging/recovery_test.py build-asan/bin/duetd
       # Sanitizer findings do not always fail a request; the log is the record.
       if grep -qE "ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:" "$TMP/duetd-asan.log"; then
         grep -E -A30 "ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:" "$TMP/duetd-asan.log" | head -80

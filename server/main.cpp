@@ -48,16 +48,21 @@ void restartWithHugePageMalloc(char** argv) {
 
 // Recovery (docs/logging.md): the newest archive, then the log after it, before anyone
 // connects; then the log opens for new commits after the newest LSN recovered.
-std::unique_ptr<duet::logging::RedoLog> recover(duet::Engine& engine, const std::string& dataDir,
+std::unique_ptr<duet::logging::RedoLog> recover(std::unique_ptr<duet::Engine>& engine,
+                                                 const duet::EngineConfig& engineConfig,
                                                  uint64_t& archiveLsn, uint64_t& replayed) {
+  const std::string& dataDir = engineConfig.dataDir;
   std::string archiveDir = (std::filesystem::path(dataDir) / "archive").string();
   std::string logDir = (std::filesystem::path(dataDir) / "log").string();
-  duet::logging::RecoveryReport r = duet::logging::recover(engine, archiveDir, logDir, [](const std::string& line) {
-    std::printf("duetd: recovery: %s\n", line.c_str());
-    std::fflush(stdout);
-  });
+  duet::logging::RecoveryReport r = duet::logging::recover(
+      engine, [&] { return duet::createSqlEngine(engineConfig); }, archiveDir, logDir,
+      [](const std::string& line) {
+        std::printf("duetd: recovery: %s\n", line.c_str());
+        std::fflush(stdout);
+      });
   for (const auto& damaged : r.damagedArchives)
-    std::printf("duetd: archive %s is damaged; it was renamed *.damaged\n", damaged.c_str());
+    std::printf("duetd: archive %s; it was renamed *.damaged and recovery fell back to the archive "
+                "before it, or the whole log\n", damaged.c_str());
   if (!r.archivePath.empty()) {
     std::printf("duetd: loaded archive %s (LSN %llu, %llu records, %.1f MB) in %.0f ms\n", r.archivePath.c_str(),
                 static_cast<unsigned long long>(r.archiveLsn), static_cast<unsigned long long>(r.archiveRecords),
@@ -69,7 +74,7 @@ std::unique_ptr<duet::logging::RedoLog> recover(duet::Engine& engine, const std:
   archiveLsn = r.archiveLsn;
   replayed = r.replayed;
   auto log = std::make_unique<duet::logging::RedoLog>(duet::logging::LogConfig{logDir}, r.lastLsn + 1);
-  engine.setCommitLog([log = log.get()](std::string record) { return log->append(record); });
+  engine->setCommitLog([log = log.get()](std::string record) { return log->append(record); });
   return log;
 }
 
@@ -150,7 +155,7 @@ int main(int argc, char** argv) {
     std::unique_ptr<duet::logging::RedoLog> log;
     uint64_t archiveLsn = 0;
     uint64_t replayed = 0;
-    if (redoLog) log = recover(*engine, engineConfig.dataDir, archiveLsn, replayed);
+    if (redoLog) log = recover(engine, engineConfig, archiveLsn, replayed);
     duet::Executor executor;
     executor.start();
     // Archives (checkpoints): forked from the executor, so created after it and destroyed
@@ -166,6 +171,13 @@ int main(int argc, char** argv) {
       // As PostgreSQL ends recovery with a checkpoint: the next start need not replay again.
       if (replayed > 0) checkpointer->request(nullptr);
     }
+    // Should anything below throw (the port is taken), the executor must stop before the
+    // checkpointer is destroyed: a checkpoint task queued above may be running on it. Declared
+    // after the checkpointer, so it runs first when this block unwinds. stop() is idempotent.
+    struct StopExecutor {
+      duet::Executor& executor;
+      ~StopExecutor() { executor.stop(); }
+    } stopExecutorFirst{executor};
     duet::Server server(*engine, executor, serverConfig, log.get(), checkpointer.get());
     server.start();
     std::printf("duetd listening on %s:%u\n", serverConfig.listenAddress.c_str(),
@@ -201,7 +213,7 @@ int main(int argc, char** argv) {
     }
     if (!logError.empty()) return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "duetd: %s\n", e.what());
+    std::fprintf(stderr, "duetd: FATAL: %s\n", e.what());
     return 1;
   }
   return 0;

@@ -1,6 +1,7 @@
 #include "server/server.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <future>
 
 namespace duet {
@@ -14,7 +15,8 @@ Server::Server(Engine& engine, Executor& executor, ServerConfig config, logging:
       checkpointer_(checkpointer),
       maintenanceTimer_(io_),
       context_{engine, executor, registry_, io_, nullptr, log, checkpointer},
-      acceptor_(asio::make_strand(io_)) {
+      acceptor_(asio::make_strand(io_)),
+      acceptRetryTimer_(acceptor_.get_executor()) {
   if ((config_.snapshots || checkpointer_) && config_.collapseHugePages)
     collapser_ = std::make_unique<snapshot::HugePageCollapser>(config_.snapshot.nice,
                                                                config_.collapseWhileAlivePercent);
@@ -56,15 +58,27 @@ void Server::accept() {
   acceptor_.async_accept(asio::make_strand(io_), [this](const boost::system::error_code& ec,
                                                         asio::ip::tcp::socket socket) {
     if (ec == asio::error::operation_aborted || stopping_) return;
-    if (!ec) {
-      auto connection = std::make_shared<wire::Connection>(std::move(socket), context_);
-      {
-        std::lock_guard lock(connectionsMutex_);
-        std::erase_if(connections_, [](const auto& weak) { return weak.expired(); });
-        connections_.push_back(connection);
-      }
-      connection->start();
+    if (ec) {
+      // Out of descriptors (EMFILE, ENFILE) or memory: the pending connection stays queued
+      // and the next accept would fail at once, so retrying now would spin. Wait until
+      // connections have had time to close, as nginx and PostgreSQL do, and say so once
+      // per run of failures.
+      if (!acceptFailing_) std::fprintf(stderr, "duetd: could not accept new connection: %s\n", ec.message().c_str());
+      acceptFailing_ = true;
+      acceptRetryTimer_.expires_after(kAcceptRetryDelay);
+      acceptRetryTimer_.async_wait([this](const boost::system::error_code& timerError) {
+        if (!timerError && !stopping_) accept();
+      });
+      return;
     }
+    acceptFailing_ = false;
+    auto connection = std::make_shared<wire::Connection>(std::move(socket), context_);
+    {
+      std::lock_guard lock(connectionsMutex_);
+      std::erase_if(connections_, [](const auto& weak) { return weak.expired(); });
+      connections_.push_back(connection);
+    }
+    connection->start();
     accept();
   });
 }
@@ -86,6 +100,7 @@ void Server::stop() {
   asio::post(acceptor_.get_executor(), [this] {
     boost::system::error_code ignored;
     acceptor_.close(ignored);
+    acceptRetryTimer_.cancel();
   });
   asio::post(io_, [this] { maintenanceTimer_.cancel(); });
   {

@@ -6,6 +6,7 @@
 
 #include <boost/asio.hpp>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -76,6 +77,10 @@ class Server {
   boost::asio::steady_timer maintenanceTimer_;
   wire::ServerContext context_;
   boost::asio::ip::tcp::acceptor acceptor_;
+  // After a failed accept (out of descriptors), the next one waits this long (acceptor's strand).
+  static constexpr std::chrono::milliseconds kAcceptRetryDelay{100};
+  boost::asio::steady_timer acceptRetryTimer_;
+  bool acceptFailing_ = false;  // acceptor's strand: the failure was logged
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   std::vector<std::thread> threads_;
   std::mutex connectionsMutex_;

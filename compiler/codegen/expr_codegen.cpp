@@ -321,10 +321,13 @@ Val Codegen::expr(const Expr& e, const Row& row) {
       TypeId operandType = e.args[0]->type.id;
       TypeId t = e.type.id;
       return strict({a.null, bv.null}, t, [&]() -> llvm::Value* {
+        // Date arithmetic in the runtime: infinities, and results outside the date range
+        // (22008, as PostgreSQL), which no date input could read back.
         if (operandType == TypeId::Date && t == TypeId::Int4)  // date - date
-          return b_.CreateSub(a.v, bv.v);
+          return call("duet_rt_date_diff", b_.getInt32Ty(), {a.v, bv.v});
         if (t == TypeId::Date)  // date +/- integer
-          return arithmetic(e.op, TypeId::Int4, a.v, b_.CreateSExtOrTrunc(bv.v, b_.getInt32Ty()));
+          return call(e.op == Op::Add ? "duet_rt_date_add_days" : "duet_rt_date_sub_days", b_.getInt32Ty(),
+                      {a.v, b_.CreateSExtOrTrunc(bv.v, b_.getInt32Ty())});
         return arithmetic(e.op, t, a.v, bv.v);
       });
     }

@@ -465,6 +465,10 @@ SqlSession::TextParams SqlSession::explicitParamsAsText(const Statement& st, con
                                                        const uint8_t* params) const {
   TextParams out;
   const TupleLayout& layout = plan.compiled->paramLayout;
+  // Floats bound in binary must read back to the same bits: shortest exact digits, whatever
+  // the session's extra_float_digits (the redo log's replay and snapshot processes parse them).
+  TypeContext exact = settings_.typeContext();
+  exact.extraFloatDigits = 1;
   for (int i = 0; i < st.parsed.explicitParams; ++i) {
     out.typeOids.push_back(typeOid(plan.paramTypes[i]));
     if (params[layout.nullOffset(i)]) {
@@ -472,7 +476,7 @@ SqlSession::TextParams SqlSession::explicitParamsAsText(const Statement& st, con
       continue;
     }
     std::string text;
-    formatText(layout.types[i], params + layout.offsets[i], text, settings_.typeContext());
+    formatText(layout.types[i], params + layout.offsets[i], text, exact);
     out.values.emplace_back(std::move(text));
   }
   return out;

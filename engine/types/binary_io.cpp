@@ -5,6 +5,7 @@
 
 #include "engine/error.h"
 #include "engine/types/array.h"
+#include "engine/types/datetime.h"
 #include "engine/types/numeric.h"
 #include "engine/types/strings.h"
 #include "engine/types/type_errors.h"
@@ -84,16 +85,23 @@ NumericRep recvNumeric(std::string_view data) {
     badBinary("invalid sign in external \"numeric\" value");
   if (dscale < 0 || dscale > 0x3fff) badBinary("invalid scale in external \"numeric\" value");
   // Read the digits as a mantissa at scale 4 * (ndigits - weight - 1), decimal-shifting
-  // when that scale would be negative.
+  // when that scale would be negative. Digits beyond dscale are truncated away, as
+  // numeric_recv does, before they are added: base-10000 groups pad the last fractional
+  // group with zeros, which could push a mantissa that fits dscale past the limit.
+  static constexpr unsigned kPow10[] = {1, 10, 100, 1000, 10000};
   unsigned __int128 mag = 0;
   const unsigned __int128 limit = (static_cast<unsigned __int128>(1) << 119) - 1;
+  int scale = -4 * (weight + 1);  // of mag; each group read adds its digits
   for (int i = 0; i < ndigits; ++i) {
     int d = static_cast<int>(getBigEndian(data, 8 + 2 * size_t(i), 2));
     if (d > 9999) badBinary("invalid digit in external \"numeric\" value");
-    mag = mag * 10000 + unsigned(d);
+    const int beyond = 4 * (i - weight) - dscale;  // of the digits read so far, past dscale
+    if (beyond >= 4) continue;
+    const int take = beyond > 0 ? 4 - beyond : 4;
+    mag = mag * kPow10[take] + unsigned(d) / kPow10[4 - take];
+    scale += take;
     if (mag > limit) raiseNumericOverflow();
   }
-  int scale = 4 * (ndigits - weight - 1);
   for (; scale < 0; ++scale) {
     mag *= 10;
     if (mag > limit) raiseNumericOverflow();
@@ -132,11 +140,12 @@ void parseBinary(SqlType type, std::string_view data, void* out, Arena& arena) {
   switch (type.id) {
     case TypeId::Bool: return storeRaw<uint8_t>(out, readFixed(data, 1) != 0);
     case TypeId::Int2: return storeRaw(out, static_cast<int16_t>(readFixed(data, 2)));
-    case TypeId::Int4:
-    case TypeId::Date: return storeRaw(out, static_cast<int32_t>(readFixed(data, 4)));
-    case TypeId::Int8:
+    case TypeId::Int4: return storeRaw(out, static_cast<int32_t>(readFixed(data, 4)));
+    case TypeId::Date: return storeRaw(out, checkDateRange(static_cast<int32_t>(readFixed(data, 4))));
+    case TypeId::Int8: return storeRaw(out, static_cast<int64_t>(readFixed(data, 8)));
     case TypeId::Timestamp:
-    case TypeId::TimestampTz: return storeRaw(out, static_cast<int64_t>(readFixed(data, 8)));
+    case TypeId::TimestampTz:
+      return storeRaw(out, checkTimestampRange(static_cast<int64_t>(readFixed(data, 8))));
     case TypeId::Float4: return storeRaw(out, static_cast<uint32_t>(readFixed(data, 4)));
     case TypeId::Float8: return storeRaw(out, readFixed(data, 8));
     case TypeId::Numeric:

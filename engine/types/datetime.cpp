@@ -218,10 +218,13 @@ Parsed parse(std::string_view text, Kind kind) {
 }
 
 // Local time of a finite parse as microseconds since 2000-01-01, or false when the date
-// is outside the timestamp range.
-bool localTimestamp(const Parsed& p, int64_t* out) {
+// is outside the timestamp range; with zoneSlack, a day beyond it either way: a
+// timestamptz's local date may be, if its zone brings it back in range (PostgreSQL checks
+// the UTC value; output in a zone far from UTC prints such dates, and they must read back).
+bool localTimestamp(const Parsed& p, int64_t* out, bool zoneSlack = false) {
   int64_t julian = dateToJulian(p.year, p.month, p.day);
-  if (julian < 0 || julian >= kTimestampEndJulian) return false;
+  const int slack = zoneSlack ? 1 : 0;
+  if (julian < -slack || julian >= kTimestampEndJulian + slack) return false;
   *out = (julian - kPostgresEpochJulian) * kUsecsPerDay + p.timeUsecs;
   return true;
 }
@@ -353,7 +356,7 @@ int64_t parseTimestampTz(std::string_view text, const TypeContext& ctx) {
     case Parsed::Finite: break;
   }
   int64_t local;
-  if (!localTimestamp(p, &local)) timestampOutOfRange(text);
+  if (!localTimestamp(p, &local, true)) timestampOutOfRange(text);
   int32_t zone = p.hasZone ? p.zoneEast : sessionOffsetForLocal(ctx, local);
   int64_t ts = local - int64_t(zone) * 1000000;
   if (!timestampInRange(ts)) timestampOutOfRange(text);
@@ -421,6 +424,19 @@ int64_t timestampTzToTimestamp(int64_t ts, const TypeContext& ctx) {
   int64_t r = ts + int64_t(sessionOffsetAt(ctx, ts)) * 1000000;
   if (!timestampInRange(r)) timestampOutOfRange();
   return r;
+}
+
+int32_t checkDateRange(int32_t days) {
+  if (days != kDatePosInfinity && days != kDateNegInfinity &&
+      (days + int64_t(kPostgresEpochJulian) < 0 || days + int64_t(kPostgresEpochJulian) >= kDateEndJulian))
+    throw SqlError(sqlstate::kDatetimeFieldOverflow, "date out of range");
+  return days;
+}
+
+int64_t checkTimestampRange(int64_t usecs) {
+  if (usecs != kTimestampPosInfinity && usecs != kTimestampNegInfinity && !timestampInRange(usecs))
+    timestampOutOfRange();
+  return usecs;
 }
 
 int32_t dateAddDays(int32_t days, int64_t n) {

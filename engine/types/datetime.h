@@ -40,6 +40,12 @@ int32_t timestampTzToDate(int64_t ts, const TypeContext& ctx);
 int64_t timestampToTimestampTz(int64_t ts, const TypeContext& ctx);
 int64_t timestampTzToTimestamp(int64_t ts, const TypeContext& ctx);
 
+// Binary input (date_recv, timestamp_recv): the value if it is an infinity or in the range
+// text input accepts, else 22008 "date out of range" / "timestamp out of range", so that
+// every stored value reads back from its text (archives, the redo log).
+int32_t checkDateRange(int32_t days);
+int64_t checkTimestampRange(int64_t usecs);
+
 // date + integer (finite dates; infinite dates are returned unchanged) and date - date.
 int32_t dateAddDays(int32_t days, int64_t n);
 int32_t dateDiff(int32_t a, int32_t b);

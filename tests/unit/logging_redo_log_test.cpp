@@ -1,8 +1,10 @@
 // Redo log files: round trip across several segments (and reading after an LSN), whenDurable
 // callbacks (order, thread, already durable, registered from another thread), reopening
 // continues the LSNs, a torn tail (mid-record, and a segment left without records) is cut and
-// appended after, a flipped byte drops the rest of the log, removeSegmentsUpTo keeps the
-// newest segment, a write error stops acknowledgements, and an empty or missing directory.
+// appended after, damage no crash leaves (a flipped byte before the newest segment, a bad or
+// missing header, a missing segment) refuses and changes nothing, a segment file left
+// half-created is removed, removeSegmentsUpTo keeps the newest segment, a write error stops
+// acknowledgements, and an empty or missing directory.
 #include <catch2/catch.hpp>
 #include <stdlib.h>
 #include <unistd.h>
@@ -13,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
@@ -276,7 +279,29 @@ TEST_CASE("redo log torn tail is cut and appended after", "[logging]") {
   checkRecords(healed, 1, 520);
 }
 
-TEST_CASE("redo log flipped byte in a middle record drops the rest", "[logging]") {
+// Every file of dir with its bytes, to check that a refused recovery changed nothing.
+std::vector<std::pair<std::string, std::string>> snapshotFiles(const std::string& dir) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir))
+    files.emplace_back(entry.path().filename().string(), fileBytes(entry.path()));
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Recovery refuses (throwing a message that contains `why`) and leaves every file as it was.
+void requireRefused(const std::string& dir, const std::string& why) {
+  const auto before = snapshotFiles(dir);
+  try {
+    readBack(dir);
+    FAIL("readLog accepted a damaged log");
+  } catch (const std::runtime_error& e) {
+    INFO(e.what());
+    REQUIRE(std::string(e.what()).find(why) != std::string::npos);
+  }
+  REQUIRE(snapshotFiles(dir) == before);
+}
+
+TEST_CASE("redo log flipped byte before the newest segment refuses, changing nothing", "[logging]") {
   TempDir tmp;
   writeLog(tmp.log(), 1, 1000);
   const std::vector<fs::path> segments = segmentFiles(tmp.log());
@@ -292,18 +317,55 @@ TEST_CASE("redo log flipped byte in a middle record drops the rest", "[logging]"
     out.seekp(static_cast<std::streamoff>(at + 2));
     out.put(static_cast<char>(bytes[at + 2] ^ 0x10));
   }
+  // The later segments were durable before the damaged one's successor was created: a
+  // crash cannot have torn it, and cutting there would drop acknowledged commits.
+  requireRefused(tmp.log(), "checksum mismatch at segment " + damaged.filename().string());
+}
 
+TEST_CASE("redo log segment header damage refuses, changing nothing", "[logging]") {
+  TempDir tmp;
+  writeLog(tmp.log(), 1, 1000);
+  const std::vector<fs::path> segments = segmentFiles(tmp.log());
+  REQUIRE(segments.size() >= 3);
+
+  SECTION("the only segment truncated to 0 bytes") {
+    for (size_t i = 1; i < segments.size(); ++i) fs::remove(segments[i]);
+    fs::resize_file(segments[0], 0);
+    requireRefused(tmp.log(), "shorter than its header");
+  }
+  SECTION("the newest segment truncated to 0 bytes") {
+    // The writer names a segment only once its header is durable: no crash leaves this.
+    fs::resize_file(segments.back(), 0);
+    requireRefused(tmp.log(), "segment " + segments.back().filename().string() + " is 0 bytes long");
+  }
+  SECTION("the newest segment cut inside its header") {
+    fs::resize_file(segments.back(), 7);
+    requireRefused(tmp.log(), "shorter than its header");
+  }
+  SECTION("a bad magic in a middle segment") {
+    std::fstream out(segments[1], std::ios::binary | std::ios::in | std::ios::out);
+    out.put('X');
+    out.close();
+    requireRefused(tmp.log(), "bad header in segment " + segments[1].filename().string());
+  }
+  SECTION("a segment missing in the middle") {
+    fs::remove(segments[1]);
+    requireRefused(tmp.log(), "segment " + segments[2].filename().string() + " starts at LSN");
+  }
+}
+
+TEST_CASE("redo log leaves no temporary file, and recovery removes one a crash left", "[logging]") {
+  TempDir tmp;
+  writeLog(tmp.log(), 1, 300);
+  for (const fs::directory_entry& entry : fs::directory_iterator(tmp.log()))
+    REQUIRE(entry.path().extension() == ".log");
+  // A crash between creating the next segment and naming it: it never held a record.
+  const fs::path leftover = fs::path(tmp.log()) / lsnFileName(301, kSegmentTmpSuffix);
+  { std::ofstream(leftover) << "DUET"; }
   ReadBack read = readBack(tmp.log());
-  INFO(read.result.stopReason);
-  const std::string mismatchAt = "checksum mismatch at segment " + damaged.filename().string();
-  REQUIRE(read.result.stopReason.find(mismatchAt) == 0);
-  REQUIRE(read.result.lastLsn == flipped - 1);
-  checkRecords(read, 1, flipped - 1);
-  REQUIRE(segmentFiles(tmp.log()) == std::vector<fs::path>(segments.begin(), segments.begin() + 3));
-
-  ReadBack again = readBack(tmp.log());
-  REQUIRE(again.result.stopReason == "");
-  REQUIRE(again.result.lastLsn == flipped - 1);
+  REQUIRE(read.result.stopReason == "");
+  checkRecords(read, 1, 300);
+  REQUIRE_FALSE(fs::exists(leftover));
 }
 
 TEST_CASE("redo log removeSegmentsUpTo keeps the newest segment", "[logging]") {

@@ -351,9 +351,39 @@ TEST_CASE("date and timestamp text", "[types][datetime]") {
   CHECK(errorOf([] { parseDate("4714-11-23 BC"); }) ==
         "22008: date out of range: \"4714-11-23 BC\"");
   CHECK(textOf(date, "4714-11-24 BC") == "4714-11-24 BC");
+  // A timestamptz at either limit, printed in a zone far from UTC, reads back (the redo log
+  // stores binary parameters as such text). select '294277-01-01 13:59:59+14'::timestamptz,
+  //   '4714-11-23 19:00:00-05 BC'::timestamptz; set timezone='UTC-14';
+  //   select '294277-01-01 13:59:59'::timestamptz; errors: '294277-01-01 14:00:00+14',
+  //   '4714-11-23 18:59:59-05 BC'
+  CHECK(textOf(tz, "294277-01-01 13:59:59+14") == "294276-12-31 23:59:59+00");
+  CHECK(textOf(tz, "4714-11-23 19:00:00-05 BC") == "4714-11-24 00:00:00+00 BC");
+  TypeContext east14;
+  east14.timeZoneOffsetSeconds = 14 * 3600;
+  CHECK(textOf(tz, "294277-01-01 13:59:59", east14) == "294277-01-01 13:59:59+14");
+  CHECK(errorOf([&] { parseTimestampTz("294277-01-01 14:00:00+14", utc); }) ==
+        "22008: timestamp out of range: \"294277-01-01 14:00:00+14\"");
+  CHECK(errorOf([&] { parseTimestampTz("4714-11-23 18:59:59-05 BC", utc); }) ==
+        "22008: timestamp out of range: \"4714-11-23 18:59:59-05 BC\"");
   // select '2024-03-01'::date - '2024-02-01'::date, '2024-02-28'::date + 2
   CHECK(dateDiff(parseDate("2024-03-01"), parseDate("2024-02-01")) == 29);
   CHECK(dateAddDays(parseDate("2024-02-28"), 2) == parseDate("2024-03-01"));
+  // Arithmetic never leaves the range input accepts (archives store values as text):
+  // select '5874897-12-31'::date + 1 ; '4714-11-24 BC'::date - 1 ;
+  //   'infinity'::date - '-infinity'::date ; 'infinity'::date - '2000-01-01'::date ;
+  //   'infinity'::date + 1 ; '2000-01-01'::date + 2147483647 ; '2000-01-01'::date - (-2147483647)
+  CHECK(errorOf([] { duet_rt_date_add_days(parseDate("5874897-12-31"), 1); }) == "22008: date out of range");
+  CHECK(errorOf([] { duet_rt_date_sub_days(parseDate("4714-11-24 BC"), 1); }) == "22008: date out of range");
+  CHECK(errorOf([] { duet_rt_date_diff(kDatePosInfinity, kDateNegInfinity); }) ==
+        "22008: cannot subtract infinite dates");
+  CHECK(errorOf([] { duet_rt_date_diff(kDatePosInfinity, parseDate("2000-01-01")); }) ==
+        "22008: cannot subtract infinite dates");
+  CHECK(duet_rt_date_add_days(kDatePosInfinity, 1) == kDatePosInfinity);
+  CHECK(errorOf([] { duet_rt_date_add_days(parseDate("2000-01-01"), 2147483647); }) == "22008: date out of range");
+  CHECK(errorOf([] { duet_rt_date_sub_days(parseDate("2000-01-01"), -2147483647); }) == "22008: date out of range");
+  CHECK(errorOf([] { duet_rt_date_sub_days(parseDate("2000-01-01"), -2147483647 - 1); }) == "22008: date out of range");
+  // select '5874897-12-31'::date - '4714-11-24 BC'::date
+  CHECK(duet_rt_date_diff(parseDate("5874897-12-31"), parseDate("4714-11-24 BC")) == 2147483493);
 }
 
 TEST_CASE("strings", "[types][strings]") {
@@ -459,6 +489,47 @@ TEST_CASE("generic I/O, binary formats, casts", "[types][io]") {
   int32_t i4;
   CHECK(errorOf([&] { parseBinary({TypeId::Int4}, "abc", &i4, arena); }) ==
         "22P03: incorrect binary data format");
+  // Binary input takes only what text input would read back (date_recv, timestamp_recv):
+  // a date one past the last, and timestamps one microsecond outside, are refused.
+  auto recv = [&](SqlType type, const std::string& bytes) {
+    alignas(16) unsigned char v[16];
+    parseBinary(type, bytes, v, arena);
+    std::string out;
+    formatText(type, v, out, ctx);
+    return out;
+  };
+  auto be = [](uint64_t v, int n) {
+    std::string out;
+    for (int i = n - 1; i >= 0; --i) out.push_back(static_cast<char>(v >> (8 * i)));
+    return out;
+  };
+  const int32_t lastDate = parseDate("5874897-12-31"), firstDate = parseDate("4714-11-24 BC");
+  CHECK(recv({TypeId::Date}, be(uint32_t(lastDate), 4)) == "5874897-12-31");
+  CHECK(recv({TypeId::Date}, be(uint32_t(kDatePosInfinity), 4)) == "infinity");
+  CHECK(errorOf([&] { recv({TypeId::Date}, be(uint32_t(lastDate + 1), 4)); }) == "22008: date out of range");
+  CHECK(errorOf([&] { recv({TypeId::Date}, be(uint32_t(firstDate - 1), 4)); }) == "22008: date out of range");
+  const int64_t lastTs = parseTimestamp("294276-12-31 23:59:59.999999");
+  const int64_t firstTs = parseTimestamp("4714-11-24 00:00:00 BC");
+  CHECK(recv({TypeId::Timestamp}, be(uint64_t(lastTs), 8)) == "294276-12-31 23:59:59.999999");
+  CHECK(recv({TypeId::TimestampTz}, be(uint64_t(firstTs), 8)) == "4714-11-24 00:00:00+00 BC");
+  CHECK(recv({TypeId::TimestampTz}, be(uint64_t(kTimestampNegInfinity), 8)) == "-infinity");
+  CHECK(errorOf([&] { recv({TypeId::Timestamp}, be(uint64_t(lastTs + 1), 8)); }) ==
+        "22008: timestamp out of range");
+  CHECK(errorOf([&] { recv({TypeId::TimestampTz}, be(uint64_t(firstTs - 1), 8)); }) ==
+        "22008: timestamp out of range");
+  // The largest mantissa at the largest scale: its last base-10000 group is padded with a
+  // zero past dscale, which must not count against the mantissa's limit.
+  const std::string big = "664613997892457936451903530140172287";  // 2^119 - 1
+  const std::string tiny = "0." + std::string(255 - big.size(), '0') + big;
+  for (const std::string& text : {tiny, "-" + tiny, big, "-" + big, std::string("0.5")}) {
+    NumericRep n = parseNumeric(text);
+    bin.clear();
+    formatBinary({TypeId::Numeric}, &n, bin);
+    CHECK(recv({TypeId::Numeric}, bin) == text);
+  }
+  // select numeric_recv of 1.23456 sent with dscale 3: 1.234 (truncated, as numeric_recv)
+  CHECK(recv({TypeId::Numeric}, be(3, 2) + be(0, 2) + be(0, 2) + be(3, 2) + be(1, 2) + be(2345, 2) + be(6000, 2)) ==
+        "1.234");
 
   // Casts. select true::text, 5::bool, true::int, 'ab'::char(5)::text, 2.5::float8::int
   auto cast = [&](SqlType from, std::string_view in, SqlType to, bool ex) {

@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+"""Recovery at start (docs/logging.md, "Recovery"), the cases crash_test.py does not kill
+its way into:
+  - extreme values (dates and timestamps at the input limits, infinities, NaN, -0 and
+    infinite floats, the largest numerics, every character U+0001..U+00FF, arrays of them,
+    NULLs), inserted as literals and as binary parameters from a session with
+    extra_float_digits = 0 and a zone with a seconds offset, come back exactly after a replay
+    of the log alone, and after loading the archive written from them;
+  - an archive that checks out but fails to load falls back to the archive before it and
+    the log after that, says so, and sets the bad one aside;
+  - a log segment with a damaged header, or cut to 0 bytes, stops the start with a FATAL
+    message and a non-zero exit, and no file is changed: restored, it brings everything back;
+  - a start that cannot bind its port after a recovery that replayed transactions (so a
+    checkpoint is queued on the executor) exits 1 with a message, not a crash; run with the
+    ASan duetd, no sanitizer report.
+Usage: recovery_test.py DUETD_BINARY
+"""
+import datetime
+import decimal
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+import psycopg
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import duetd_process  # noqa: E402 - tests/, for the shared server start
+from scratch_pg import free_port  # noqa: E402
+
+DUETD = sys.argv[1]
+NO_TIMED_CHECKPOINTS = ("--checkpoint-timeout", "3600")
+SANITIZER_REPORT = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
+
+
+class Server:
+    def __init__(self, data, *flags):
+        self.proc, self.port = duetd_process.start(DUETD, data, *NO_TIMED_CHECKPOINTS, *flags, timeout=120,
+                                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def connect(self, **settings):
+        options = " ".join(f"-c {k}={v}" for k, v in settings.items())
+        return psycopg.connect(f"host=127.0.0.1 port={self.port} dbname=postgres user=postgres",
+                               options=options, autocommit=True)
+
+    def stop(self):
+        """SIGTERM; returns what duetd printed."""
+        self.proc.terminate()
+        output = self.proc.communicate(timeout=60)[0]
+        assert self.proc.returncode == 0, f"duetd exited with {self.proc.returncode}:\n{output}"
+        assert not any(s in output for s in SANITIZER_REPORT), output
+        return output
+
+
+def start_failing(data, port=None):
+    """Runs duetd where it must not start: returns (exit status, output)."""
+    proc = subprocess.Popen([DUETD, "--listen", "127.0.0.1", "--port", str(port or free_port()), "--data-dir", data,
+                             *NO_TIMED_CHECKPOINTS], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        output = proc.communicate(timeout=60)[0]
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError("duetd started where it must not:\n" + proc.communicate()[0])
+    return proc.returncode, output
+
+
+def files_of(data):
+    """Every file of the data directory with its bytes."""
+    result = {}
+    for root, _, names in os.walk(data):
+        for name in names:
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                result[os.path.relpath(path, data)] = f.read()
+    return result
+
+
+def segments(data):
+    log = os.path.join(data, "log")
+    return [os.path.join(log, f) for f in sorted(os.listdir(log)) if f.endswith(".log")]
+
+
+def archives(data):
+    path = os.path.join(data, "archive")
+    return sorted(f for f in os.listdir(path) if f.endswith(".archive")) if os.path.isdir(path) else []
+
+
+def rows(server, query):
+    """The rows as the text the server sends (no client-side parsing), default settings."""
+    conn = server.connect()
+    result = conn.pgconn.exec_(query.encode())
+    assert result.status == psycopg.pq.ExecStatus.TUPLES_OK, result.error_message
+    out = [[result.get_value(r, c) for c in range(result.nfields)] for r in range(result.ntuples)]
+    conn.close()
+    return out
+
+
+# ---- extreme values
+
+ALL_CHARS = "".join(chr(c) for c in range(1, 256))  # every byte 1..255 as a character
+WIDE_CHARS = "\u0100\u07ff\u0800\uffff\U00010000\U0010ffff\u00e9\u2028"
+BIG_MANTISSA = str(2 ** 119 - 1)  # the largest numeric DuetDB holds
+TINY_NUMERIC = "0." + "0" * (255 - len(BIG_MANTISSA)) + BIG_MANTISSA  # at the largest scale
+
+COLUMNS = """id int PRIMARY KEY, b boolean, i2 smallint, i4 integer, i8 bigint, f4 real,
+    f8 double precision, n numeric, n2 numeric(38, 2), d date, ts timestamp, tz timestamptz,
+    t text, v varchar(300), c char(5), ta text[], fa float8[], f4a real[], da date[],
+    tsa timestamp[], na numeric[], ia integer[]"""
+
+LITERAL_ROWS = [
+    "1, true, -32768, -2147483648, -9223372036854775808, '-Infinity', '-Infinity', "
+    f"'-{BIG_MANTISSA}', -999999999999999999999999999999999.99, '4714-11-24 BC', "
+    "'4714-11-24 00:00:00 BC', '4714-11-24 00:00:00+00 BC', '', '', '', '{}', '{}', '{}', '{}', '{}', '{}', '{}'",
+    "2, false, 32767, 2147483647, 9223372036854775807, 'Infinity', 'Infinity', "
+    f"'{BIG_MANTISSA}', 999999999999999999999999999999999.99, '5874897-12-31', "
+    "'294276-12-31 23:59:59.999999', '294276-12-31 23:59:59.999999+00', 'x', 'x', 'x', "
+    "'{NULL,\"NULL\",\"\",\"a,b\",\"{}\",\"\\\\\",\"\\\"\"}', '{NaN,Infinity,-Infinity,-0,1e-310}', "
+    "'{NaN,-0,3.4028235e38,1e-45}', '{infinity,-infinity,4714-11-24 BC,5874897-12-31}', "
+    "'{infinity,-infinity,\"294276-12-31 23:59:59.999999\"}', "
+    f"'{{{TINY_NUMERIC},-{BIG_MANTISSA},NULL}}', '{{2147483647,-2147483648,NULL}}'",
+    "3, NULL, 0, 0, 0, 'NaN', 'NaN', "
+    f"'{TINY_NUMERIC}', 0.01, 'infinity', 'infinity', 'infinity', NULL, NULL, NULL, NULL, NULL, NULL, "
+    "'{NULL}', NULL, NULL, NULL",
+    "4, NULL, NULL, NULL, NULL, '-0', '-0', "
+    f"'-{TINY_NUMERIC}', -0.00, '-infinity', '-infinity', '-infinity', NULL, NULL, 'ab   ', NULL, NULL, NULL, "
+    "NULL, NULL, NULL, NULL",
+    "5, NULL, NULL, NULL, NULL, '1.17549435e-38', '2.2250738585072014e-308', 0.000, NULL, "
+    "'2000-01-01', '2000-02-29 12:00:00.000001', '1900-01-01 00:00:00+00', NULL, NULL, NULL, NULL, "
+    "'{5e-324,1.7976931348623157e308,0.1}', NULL, NULL, NULL, NULL, NULL",
+    "6, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+    "NULL, NULL, NULL, NULL",
+]
+
+
+def sql_string(s):
+    return "'" + s.replace("'", "''") + "'"
+
+
+def insert_values(conn):
+    for values in LITERAL_ROWS:
+        conn.execute(f"INSERT INTO v VALUES ({values})")
+    # Every character, raw in the statement's text.
+    conn.execute(f"INSERT INTO v (id, t, v, ta) VALUES (7, {sql_string(ALL_CHARS)}, {sql_string(WIDE_CHARS)}, "
+                 f"ARRAY[{sql_string(ALL_CHARS)}, {sql_string(WIDE_CHARS)}, NULL, ''])")
+    # Binary parameters, which the log records as text: from a session whose
+    # extra_float_digits and TimeZone would print them inexactly or unusually.
+    conn.execute("SET extra_float_digits = 0")
+    conn.execute("SET TimeZone = 'Europe/Amsterdam'")  # +00:19:32 before 1937
+    tzinfo = datetime.timezone.utc
+    binary_rows = [
+        (8, float("nan"), float("inf"), -0.0, decimal.Decimal(BIG_MANTISSA), datetime.date(1, 1, 1),
+         datetime.datetime(9999, 12, 31, 23, 59, 59, 999999), datetime.datetime(1900, 1, 1, tzinfo=tzinfo),
+         ALL_CHARS, [float("nan"), -0.0, 0.1, 1 / 3, 5e-324]),
+        (9, 0.1, 1 / 3, 2.2250738585072014e-308, decimal.Decimal(TINY_NUMERIC), datetime.date(9999, 12, 31),
+         datetime.datetime(1, 1, 1), datetime.datetime(1, 1, 1, tzinfo=tzinfo), WIDE_CHARS,
+         [float("-inf"), 1.7976931348623157e308]),
+        (10, None, -float("inf"), 123456789.12345678, decimal.Decimal("-0.000"), None, None, None, None, None),
+    ]
+    for row in binary_rows:
+        conn.execute("INSERT INTO v (id, f4, f8, f4a, n, d, ts, tz, t, fa) VALUES "
+                     "(%b, %b::real, %b, ARRAY[%b::real], %b, %b, %b, %b, %b, %b)",
+                     (row[0], row[1], row[2], row[2], row[4], row[5], row[6], row[7], row[8], row[9]))
+    # Limits printed in zones far from UTC: the log has them as such text.
+    for id_, zone, value in [(13, "Pacific/Kiritimati", "294276-12-31 23:59:59.999999+00"),
+                             (14, "America/New_York", "4714-11-24 00:00:00+00 BC")]:
+        conn.execute(f"SET TimeZone = '{zone}'")
+        conn.execute("INSERT INTO v (id, tz) VALUES (%s, %s::timestamptz)", (id_, value))
+    conn.execute("RESET extra_float_digits")
+    conn.execute("RESET TimeZone")
+    # Values that arithmetic or casts produce at the edges, not typed in.
+    conn.execute("INSERT INTO v (id, d, ts, f8, n) SELECT 11, '5874897-12-30'::date + 1, "
+                 "'294276-12-31'::date::timestamp, '1e308'::float8 * 1.5::float8, 0.1::numeric(3, 2)")
+    conn.execute("INSERT INTO v (id, d, f4) SELECT 12, '4714-11-25 BC'::date - 1, -'0'::real")
+
+
+def extreme_values():
+    """Through a replay of the log alone, then through the archive written after it."""
+    data = tempfile.mkdtemp(prefix="duet-recovery-")
+    try:
+        server = Server(data)
+        conn = server.connect()
+        conn.execute(f"CREATE TABLE v ({COLUMNS})")
+        conn.execute(f"CREATE TABLE vc ({COLUMNS}) WITH (storage = column)")
+        insert_values(conn)
+        conn.execute("INSERT INTO vc SELECT * FROM v")
+        conn.close()
+        # Floats print their shortest exact digits (extra_float_digits 1): equal text is equal bits.
+        queries = ["SELECT * FROM v ORDER BY id", "SELECT * FROM vc ORDER BY id"]
+        before = [rows(server, q) for q in queries]
+        assert before[0][0][1] == b"t" and len(before[0]) == 14
+        server.stop()
+        assert not archives(data), "an archive was written before the test asked for one"
+
+        server = Server(data)  # the log alone
+        after_log = [rows(server, q) for q in queries]
+        assert after_log == before, "a value came back different from the log alone:\n" + diff(before, after_log)
+        conn = server.connect()
+        notices = []
+        conn.add_notice_handler(lambda n: notices.append(n.message_primary))
+        conn.execute("CHECKPOINT")
+        assert not notices, f"CHECKPOINT failed: {notices}"
+        conn.close()
+        assert archives(data), "no archive was written"
+        server.stop()
+
+        server = Server(data)  # the archive
+        after_archive = [rows(server, q) for q in queries]
+        output = server.stop()
+        assert "loaded archive" in output and "replayed 0 transactions" in output, output
+        assert after_archive == before, "a value came back different from the archive:\n" + diff(before, after_archive)
+        print("extreme values: the same after a replay of the log and after loading the archive")
+    finally:
+        shutil.rmtree(data)
+
+
+def diff(a, b):
+    for qa, qb in zip(a, b):
+        for ra, rb in zip(qa, qb):
+            if ra != rb:
+                return f"{ra}\n{rb}"
+    return "(row counts differ)"
+
+
+# ---- an archive that checks out but does not load
+
+def crc32c(data):
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+def break_archive_value(path, old, new):
+    """Replaces the bytes `old` in a record with `new` (same length) and fixes the record's
+    checksum, so that the archive checks out and only its load can fail."""
+    assert len(old) == len(new)
+    with open(path, "rb") as f:
+        content = bytearray(f.read())
+    pos = 16  # after the header
+    while content[pos:pos + 8] != b"DUETEND1":
+        length = struct.unpack_from("<I", content, pos)[0]
+        record = pos + 16 + length
+        at = content.find(old, pos + 16, record)
+        if at >= 0:
+            content[at:at + len(old)] = new
+            struct.pack_into("<I", content, pos + 4, crc32c(bytes(content[pos + 8:record])))
+            with open(path, "wb") as f:
+                f.write(content)
+            return
+        pos = record
+    raise AssertionError(f"{old!r} not found in {path}")
+
+
+def archive_that_does_not_load():
+    data = tempfile.mkdtemp(prefix="duet-recovery-")
+    try:
+        server = Server(data)
+        conn = server.connect()
+        conn.execute("CREATE TABLE t (x int PRIMARY KEY, d date)")
+        for batch in range(3):
+            for i in range(10):
+                conn.execute(f"INSERT INTO t VALUES ({batch * 10 + i}, '2000-01-{i + 10}')")
+            if batch < 2:
+                conn.execute("CHECKPOINT")
+        conn.close()
+        server.stop()
+        names = archives(data)
+        assert len(names) == 2, f"two CHECKPOINTs wrote {names}"
+        newest = os.path.join(data, "archive", names[-1])
+        break_archive_value(newest, b"2000-01-19", b"2000-13-19")  # a value input rejects
+
+        server = Server(data)
+        expected = [[str(i).encode(), f"2000-01-{i % 10 + 10}".encode()] for i in range(30)]
+        got = rows(server, "SELECT x, d FROM t ORDER BY x")
+        output = server.stop()
+        assert got == expected, "the fallback to the archive before lost or changed rows"
+        assert "failed to load" in output and "fell back" in output, output
+        assert f"loaded archive {os.path.join(data, 'archive', names[0])}" in output, output
+        assert os.path.exists(newest + ".damaged"), "the archive that did not load was not set aside"
+        server = Server(data)  # and again, from the archive written after the fallback
+        assert rows(server, "SELECT x, d FROM t ORDER BY x") == expected
+        server.stop()
+        print("archive that does not load: the one before and the log brought everything back")
+    finally:
+        shutil.rmtree(data)
+
+
+# ---- a damaged log segment
+
+def damaged_segment():
+    data = tempfile.mkdtemp(prefix="duet-recovery-")
+    try:
+        server = Server(data)
+        conn = server.connect()
+        conn.execute("CREATE TABLE t (x int PRIMARY KEY)")
+        for i in range(10):
+            conn.execute(f"INSERT INTO t VALUES ({i})")
+        conn.close()
+        server.stop()
+        [segment] = segments(data)
+        with open(segment, "rb") as f:
+            content = f.read()
+        for what, damaged in [("cut to 0 bytes", b""), ("bad header", b"X" + content[1:]),
+                              ("cut inside its header", content[:10])]:
+            with open(segment, "wb") as f:
+                f.write(damaged)
+            before = files_of(data)
+            status, output = start_failing(data)
+            assert status == 1, f"{what}: duetd exited with {status}:\n{output}"
+            assert "FATAL" in output and os.path.basename(segment) in output, f"{what}:\n{output}"
+            assert not any(s in output for s in SANITIZER_REPORT), output
+            assert files_of(data) == before, f"{what}: a refused start changed the data directory"
+        with open(segment, "wb") as f:
+            f.write(content)
+        server = Server(data)
+        assert rows(server, "SELECT x FROM t ORDER BY x") == [[str(i).encode()] for i in range(10)]
+        server.stop()
+        print("damaged log segment: the start stopped with FATAL and changed nothing; restored, all there")
+    finally:
+        shutil.rmtree(data)
+
+
+# ---- the port is taken after a recovery that replayed
+
+def port_taken():
+    data = tempfile.mkdtemp(prefix="duet-recovery-")
+    try:
+        for attempt in range(3):
+            server = Server(data)
+            conn = server.connect()
+            if attempt == 0:
+                conn.execute("CREATE TABLE t (x int)")
+            conn.execute(f"INSERT INTO t VALUES ({attempt})")
+            conn.close()
+            server.stop()  # no archive: the next start replays, then queues a checkpoint
+            holder = socket.socket()
+            holder.bind(("127.0.0.1", 0))
+            holder.listen()
+            try:
+                status, output = start_failing(data, holder.getsockname()[1])
+            finally:
+                holder.close()
+            assert status == 1, f"duetd exited with {status}:\n{output}"
+            assert "replayed" in output and "FATAL" in output and "already in use" in output, output
+            assert not any(s in output for s in SANITIZER_REPORT), output
+        server = Server(data)
+        assert rows(server, "SELECT x FROM t ORDER BY x") == [[b"0"], [b"1"], [b"2"]]
+        server.stop()
+        print("port taken after a replay: duetd exited 1 with a message, three times; data intact")
+    finally:
+        shutil.rmtree(data)
+
+
+def main():
+    started = time.time()
+    damaged_segment()
+    port_taken()
+    archive_that_does_not_load()
+    extreme_values()
+    print(f"recovery: all passed in {time.time() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
