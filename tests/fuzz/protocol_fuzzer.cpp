@@ -44,13 +44,15 @@ namespace {
 
 struct KnownOpen {
   std::string id;
-  std::string where;  // "simple" (Query messages only) or "any"
+  std::string where;  // "simple" (Query messages), "extended" (Parse messages) or "any"
   regex_t pattern;
+  int count = 1;      // "N x regex": at least N non-overlapping matches
 };
 
 std::vector<KnownOpen>* knownOpen = nullptr;
 
-// Lines "ID | simple|any | POSIX extended regex | what it is"; '#' starts a comment.
+// Lines "ID | simple|extended|any | [N x ]POSIX extended regex | what it is"; '#' starts a
+// comment (tests/fuzz/README.md).
 void loadKnownOpen() {
   knownOpen = new std::vector<KnownOpen>();
   const char* env = std::getenv("DUET_FUZZ_KNOWN_OPEN");
@@ -80,7 +82,12 @@ void loadKnownOpen() {
     k.id = trim(line.substr(0, first));
     k.where = trim(line.substr(first + 3, second - first - 3));
     std::string re = trim(line.substr(second + 3, last - second - 3));
-    if (regcomp(&k.pattern, re.c_str(), REG_EXTENDED | REG_ICASE | REG_NOSUB) != 0) {
+    if (size_t x = re.find(" x "); x != std::string::npos && x > 0 &&
+                                   re.find_first_not_of("0123456789") == x) {
+      k.count = std::stoi(re.substr(0, x));
+      re = re.substr(x + 3);
+    }
+    if (regcomp(&k.pattern, re.c_str(), REG_EXTENDED | REG_ICASE) != 0) {
       std::fprintf(stderr, "protocol_fuzzer: bad regex in known-open line: %s\n", line.c_str());
       std::exit(2);
     }
@@ -93,8 +100,16 @@ bool matchesKnownOpen(std::string_view sql, bool simpleQuery) {
   if (knownOpen->empty()) return false;
   std::string text(sql);  // regexec needs a NUL-terminated string
   for (const auto& k : *knownOpen) {
-    if (k.where == "simple" && !simpleQuery) continue;
-    if (regexec(&k.pattern, text.c_str(), 0, nullptr, 0) == 0) return true;
+    if ((k.where == "simple" && !simpleQuery) || (k.where == "extended" && simpleQuery)) continue;
+    int found = 0;
+    for (const char* at = text.c_str(); found < k.count;) {
+      regmatch_t m;
+      if (regexec(&k.pattern, at, 1, &m, at == text.c_str() ? 0 : REG_NOTBOL) != 0) break;
+      ++found;
+      at += m.rm_eo > 0 ? m.rm_eo : 1;
+      if (at > text.c_str() + text.size()) break;
+    }
+    if (found >= k.count) return true;
   }
   return false;
 }
