@@ -41,6 +41,7 @@ LOG=$OUT/fuzzer.log
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:detect_container_overflow=0:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 flags=(-seed="$SEED" -max_total_time="$SECONDS_RUN" -timeout=30 -rss_limit_mb=4096 -max_len=65536
+       -dict=tests/fuzz/protocol.dict
        -artifact_prefix="$OUT/artifacts/" -print_final_stats=1)
 if [ "$FORK" = 1 ]; then
   flags+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
