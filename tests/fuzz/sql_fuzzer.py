@@ -436,12 +436,11 @@ class Fuzzer:
     def record(self, case, failure, duet_out, pg_out, log):
         self.counts[failure] += 1
         base = os.path.join(self.args.out, f"{failure}-{case['seed']}-{case['index']}")
-        excerpt = log.decode(errors="replace")
-        if failure == "sanitizer":
-            m = SANITIZER_RE.search(log)
+        m = SANITIZER_RE.search(log)
+        if m:  # a sanitizer report (also what an ASan build prints as it dies): its beginning
             excerpt = log[max(0, m.start() - 200):m.start() + 6000].decode(errors="replace")
         else:
-            excerpt = excerpt[-6000:]
+            excerpt = log[-6000:].decode(errors="replace")
         entry = dict(case, failure=failure, duetd=[o.as_dict() for o in duet_out],
                      postgres=[o.as_dict() for o in pg_out], log=excerpt)
         with open(base + ".json", "w") as f:
