@@ -11,6 +11,7 @@ PACKAGES=(
   postgresql-15 postgresql-client-15 postgresql-contrib
   python3 python3-venv
   default-jdk-headless libpostgresql-jdbc-java
+  clang-19 libclang-rt-19-dev   # libFuzzer: the protocol fuzzer's build-fuzz (tests/fuzz)
 )
 
 missing=()

@@ -2,8 +2,8 @@
 # The one command that runs every test, from a clean clone on a fresh Debian machine:
 #   setup.sh, .venv, Release and ASan builds, unit tests, then the wire-level suites (SQL,
 #   psql, psycopg, libpqxx, pgbench, JDBC) against a Release duetd, and the protocol abuse and
-#   SQL suites against an ASan duetd. Prints one line per suite and finally
-#   "N passed, M failed" counting suites; exits non-zero if any suite failed.
+#   SQL suites against an ASan duetd, and short runs of the fuzzers (tests/fuzz/). Prints one
+#   line per suite and finally "N passed, M failed" counting suites; exits non-zero if any suite failed.
 # DUET_TEST_AGAINST_POSTGRES=1 skips the builds and runs the wire-level suites against a
 # scratch PostgreSQL 15 instead: that is how the tests themselves are validated.
 # DUET_BUILD_JOBS=N limits build parallelism.
@@ -141,6 +141,25 @@ else
     fi
   fi
 
+  # Fuzzers (tests/fuzz/README.md), short runs with a fixed seed; the known-open reproducers
+  # of tests/fuzz/known_open.txt are skipped. The protocol fuzzer's build (build-fuzz/) is
+  # clang-19's: the decoder and protocol state machine, instrumented, linked against build/'s
+  # engine libraries - a handful of files, not another full build.
+  if [ "$build_ok" = 1 ]; then
+    if command -v clang++-19 >/dev/null; then
+      if cmake -S . -B build-fuzz -G Ninja -DDUET_FUZZ=ON -DCMAKE_C_COMPILER=clang-19 \
+           -DCMAKE_CXX_COMPILER=clang++-19 && cmake --build build-fuzz $JOBS --target duet_protocol_fuzzer; then
+        RESULTS+=("PASS build (fuzz)")
+        suite "protocol fuzzer (libFuzzer)" bash tests/fuzz/run_protocol_fuzzer.sh --seconds 75 --seed 1 \
+          --out build-fuzz/short-run
+      else
+        RESULTS+=("FAIL build (fuzz)")
+      fi
+    else
+      pending "protocol fuzzer (libFuzzer)" "clang++-19 is not installed (scripts/setup.sh installs it)"
+    fi
+  fi
+
   if [ "$asan_ok" = 1 ]; then
     # libLLVM is not instrumented: container-overflow checks give false reports across it.
     export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:detect_container_overflow=0 UBSAN_OPTIONS=print_stacktrace=1
@@ -160,6 +179,10 @@ else
     else
       fail_suite "duetd (ASan)" "server did not start"
     fi
+    # Starts (and restarts) ASan duetds of its own and a scratch PostgreSQL 15; failing cases
+    # stay in build-asan/sql-fuzzer/.
+    suite "sql fuzzer (ASan duetd)" "$PY" tests/fuzz/sql_fuzzer.py --duetd build-asan/bin/duetd --seed 1 \
+      --seconds 75 --out build-asan/sql-fuzzer
   fi
 fi
 
