@@ -95,6 +95,8 @@ wire_suites() {
   client_suite pqxx "$target" "$pqxx" 127.0.0.1 "$port"
   client_suite pgbench "$target" bash tests/clients/pgbench_test.sh 127.0.0.1 "$port"
   client_suite jdbc "$target" bash tests/clients/jdbc_test.sh 127.0.0.1 "$port"
+  # Deep, huge and extreme statements: answered in bounded time, everyone else served.
+  suite "hostile sql ($target)" "$PY" tests/protocol/hostile_sql.py 127.0.0.1 "$port"
 }
 
 if [ "${DUET_TEST_AGAINST_POSTGRES:-0}" = "1" ]; then

@@ -35,11 +35,15 @@ std::string errorText(llvm::Error e) {
 // about 400 blocks.
 constexpr size_t kMaxOptimisedBlocks = 500;
 constexpr unsigned kMaxOptimisedInstructions = 20000;
+// The greedy register allocator is superlinear in values live at once: a 1,664-column
+// select list (about 13,000 instructions) spent 20 s in it. Past this size the fast
+// allocator serves; new_order has about 5,400 instructions.
+constexpr unsigned kMaxFullCodegenInstructions = 6000;
 
-bool worthOptimising(const llvm::Module& module) {
+size_t blockCount(const llvm::Module& module) {
   size_t blocks = 0;
   for (const llvm::Function& f : module) blocks += f.size();
-  return blocks <= kMaxOptimisedBlocks && module.getInstructionCount() <= kMaxOptimisedInstructions;
+  return blocks;
 }
 
 // Machine code for a module: the target's default code generation, or for a module too
@@ -140,8 +144,11 @@ Jit::Compiled Jit::compile(std::unique_ptr<llvm::LLVMContext> context,
   registerRuntime();
   module->setDataLayout(jit_->getDataLayout());
   module->setTargetTriple(jit_->getTargetTriple().str());
-  bool cheap = !worthOptimising(*module);
-  if (!cheap) optimise(*module, optLevel, optimiseBudgetMs);
+  size_t blocks = blockCount(*module);
+  unsigned instructions = module->getInstructionCount();
+  if (blocks <= kMaxOptimisedBlocks && instructions <= kMaxOptimisedInstructions)
+    optimise(*module, optLevel, optimiseBudgetMs);
+  bool cheap = blocks > kMaxOptimisedBlocks || instructions > kMaxFullCodegenInstructions;
   checkForInterrupts();  // the passes stopped early for it
   std::lock_guard lock(mutex_);
   auto& dylib = jit_->getMainJITDylib();

@@ -199,6 +199,9 @@ def main() -> int:
             failed += 1
             print(f"FAIL {name}")
             traceback.print_exc(limit=2)
+    conn = connect()
+    run_simple(conn, "DROP TABLE hostile")
+    conn.finish()
     print(f"hostile sql: {len(cases) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
