@@ -149,7 +149,11 @@ Jit::Compiled Jit::compile(std::unique_ptr<llvm::LLVMContext> context,
   if (blocks <= kMaxOptimisedBlocks && instructions <= kMaxOptimisedInstructions)
     optimise(*module, optLevel, optimiseBudgetMs);
   bool cheap = blocks > kMaxOptimisedBlocks || instructions > kMaxFullCodegenInstructions;
-  checkForInterrupts();  // the passes stopped early for it
+  if (interruptPending()) {  // the passes stopped early for it
+    module.reset();          // before its context: parameters may be destroyed in any order
+    context.reset();
+    checkForInterrupts();
+  }
   std::lock_guard lock(mutex_);
   auto& dylib = jit_->getMainJITDylib();
   Compiled out;

@@ -437,8 +437,7 @@ QueryState SqlSession::runStatement(Statement& st, const uint8_t* params,
   StatementInputs inputs = statementInputs();
   TimeoutGuard timeout(*this, stmt.kind != sql::StmtKind::Transaction);
   try {
-    if (cancel_.load() && stmt.kind != sql::StmtKind::Transaction)
-      throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to user request");
+    if (cancel_.load() && stmt.kind != sql::StmtKind::Transaction) raiseQueryCanceled(&timedOut_);
     QueryState state = QueryState::Done;
     if (st.plan) {
       runPlan(st, params, formats, sink, describe);
