@@ -330,6 +330,7 @@ void Connection::onSnapshotAnswer(const boost::system::error_code& ec, size_t n)
   }
   if (ec) {
     // The stream ended before its end message: the snapshot process died.
+    snapshotQuery_->process->died.store(true);
     std::string out;
     writeError(out,
                SqlError(sqlstate::kInternalError,

@@ -37,7 +37,7 @@ std::shared_ptr<SnapshotProcess> SnapshotManager::freshest(const SnapshotQuery& 
   std::shared_ptr<SnapshotProcess> best;
   for (auto it = live_.rbegin(); it != live_.rend(); ++it) {
     if (!freshEnough(**it)) break;  // older ones are no fresher
-    if ((*it)->reap()) continue;     // killed or crashed: maintain() moves it out
+    if ((*it)->died.load() || (*it)->reap()) continue;  // killed or crashed: maintain() moves it out
     if (!best || (*it)->running.load() < best->running.load()) best = *it;
   }
   return best;

@@ -45,6 +45,10 @@ class SnapshotProcess {
   void retire();
   // Reaps the process if it has exited; true once it has.
   bool reap();
+  // An answer stream of it ended early: it died. Its exit may not be waitable yet (the
+  // kernel closes a dying process's sockets before it becomes a zombie), so reap() could
+  // still call it alive and hand the next query to it.
+  std::atomic<bool> died{false};
   // Stops it now (server shutdown) and waits for it.
   void kill();
 
