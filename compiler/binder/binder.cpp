@@ -493,6 +493,7 @@ ExprPtr matchValue(const Scope& scope, const ColumnMatch& m) {
 }
 
 bool Binder::containsAggregate(const sql::Expr& e) {
+  checkStackDepth();  // it walks the parser's tree, which may be deeper than bind() went
   using K = sql::ExprKind;
   switch (e.kind) {
     case K::FuncCall: {
