@@ -146,6 +146,7 @@ CASES = [
     ("nested_plus_right", "SELECT " + nested("1+(", "1", ")", 10000), DEEP),
     ("chain_plus_left", "SELECT " + "1+" * 10000 + "1", DEEP),
     ("chain_plus_long", "SELECT " + "1+" * 200000 + "1", DEEP),
+    ("chain_grouped", "SELECT " + "1+" * 200000 + "1 FROM hostile GROUP BY k", DEEP),
     ("chain_casts", "SELECT 1" + "::int" * 100000, DEEP | {"ok"}),
     ("nested_from", "SELECT * FROM " + nested("(", "(SELECT 1) s", ")", 3000), DEEP),
     ("nested_abs", "SELECT " + nested("abs(", "-1", ")", 10), {"ok"}),
