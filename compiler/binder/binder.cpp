@@ -259,8 +259,9 @@ void Binder::unify(ExprPtr& a, ExprPtr& b, const std::string& op, uint32_t locat
 }
 
 ExprPtr Binder::compare(Op op, ExprPtr a, ExprPtr b, uint32_t location) {
-  static const char* names[] = {"", "", "", "", "", "", "", "", "", "", "=", "<>", "<", "<=", ">", ">="};
-  unify(a, b, names[static_cast<int>(op)], location);
+  const char* name = op == Op::Eq ? "=" : op == Op::Ne ? "<>" : op == Op::Lt ? "<" : op == Op::Le ? "<="
+                   : op == Op::Gt ? ">" : ">=";
+  unify(a, b, name, location);
   auto e = std::make_unique<Expr>(ExprKind::Compare, SqlType{TypeId::Bool, -1});
   e->op = op;
   e->args.push_back(std::move(a));
