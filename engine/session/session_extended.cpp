@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include "engine/session/sql_session.h"
-#include "engine/exec/stack_depth.h"
 #include "engine/types/strings.h"
 
 namespace duet {
@@ -72,7 +71,6 @@ void SqlSession::parse(const std::string& name, std::string_view sql,
   if (!name.empty() && statements_.count(name)) {
     throw SqlError("42P05", fmt::format("prepared statement \"{}\" already exists", name));
   }
-  setMaxStackDepthKb(static_cast<size_t>(settings_.maxStackDepthKb()));
   TimeoutGuard timeout(*this, true);
   checkUtf8(sql);
   std::vector<sql::ParsedStatement> parsed =
@@ -150,7 +148,6 @@ StatementDescription SqlSession::describeStatement(const std::string& name) {
 void SqlSession::bind(const std::string& portalName, const std::string& statement,
                       const std::vector<BindParam>& params,
                       const std::vector<int16_t>& resultFormats) {
-  setMaxStackDepthKb(static_cast<size_t>(settings_.maxStackDepthKb()));
   TimeoutGuard timeout(*this, true);
   auto it = statements_.find(statement);
   if (it == statements_.end()) {

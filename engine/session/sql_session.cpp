@@ -341,9 +341,11 @@ void SqlSession::rollbackOpenBlock() {
 
 // The timer raises the cancel flag; a flag it raised ends with the statement (a user's
 // cancel request stays for the statement it was meant for). Guards nest: planning and
-// running one statement share the timer the outer one armed.
+// running one statement share the timer the outer one armed. The guard also gives the
+// thread this session's max_stack_depth: the executor serves every session.
 SqlSession::TimeoutGuard::TimeoutGuard(SqlSession& s, bool applies)
     : s_(s), interrupts_(&s.cancel_, &s.timedOut_) {
+  setMaxStackDepthKb(static_cast<size_t>(s.settings_.maxStackDepthKb()));
   int ms = s.settings_.statementTimeoutMs();
   if (!applies || ms <= 0 || s.timeoutArmed_) return;
   ticket_ = StatementTimer::instance().arm(ms, &s.cancel_, &s.timedOut_);
@@ -360,7 +362,6 @@ SqlSession::TimeoutGuard::~TimeoutGuard() {
 // ---- Simple Query
 
 QueryState SqlSession::simpleQuery(std::string_view sql, ResultSink& sink) {
-  setMaxStackDepthKb(static_cast<size_t>(settings_.maxStackDepthKb()));
   std::vector<sql::ParsedStatement> parsed;
   try {
     TimeoutGuard timeout(*this, true);

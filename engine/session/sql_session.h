@@ -262,8 +262,9 @@ class SqlSession final : public Session, public rt::SessionServices {
   std::atomic<bool> cancel_ = false;
   std::atomic<bool> timedOut_ = false;  // cancel_ was raised by statement_timeout
   bool timeoutArmed_ = false;           // a TimeoutGuard's timer runs
-  // statement_timeout over a statement's parsing, planning, compiling and running, and
-  // the thread's interrupt flags (engine/exec/interrupts.h) pointing at this session's.
+  // statement_timeout over a statement's parsing, planning, compiling and running, the
+  // thread's interrupt flags (engine/exec/interrupts.h) pointing at this session's, and
+  // its max_stack_depth (engine/exec/stack_depth.h).
   class TimeoutGuard {
    public:
     TimeoutGuard(SqlSession& s, bool applies);
