@@ -182,8 +182,17 @@ class Session {
   virtual void clearCancel() = 0;
   virtual int idleInTransactionTimeoutMs() const = 0;
   // After simpleQuery or execute returned OnSnapshot: what the snapshot must run. If it
-  // fails there, the server calls abortCurrent() as for any failed statement.
+  // fails there, the server calls abortCurrent() as for any failed statement (which also
+  // drops the rest of a Query).
   virtual SnapshotQuery takeSnapshotQuery() { return {}; }
+  // A statement of a Query went to a snapshot and statements after it wait (a Query of
+  // several statements): once it answered, resumeQuery runs them, as simpleQuery would
+  // have (and may return OnSnapshot again).
+  virtual bool queryContinues() const { return false; }
+  virtual QueryState resumeQuery(ResultSink& sink) {
+    (void)sink;
+    return QueryState::Done;
+  }
   // An Execute with a row limit that went to a snapshot (ExecuteState::OnSnapshot): the
   // snapshot ran the statement whole, and these are its rows (each field as it was sent,
   // in the portal's formats; nullopt for NULL) and its command tag. The portal's Executes

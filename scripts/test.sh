@@ -138,6 +138,8 @@ else
       suite "recovery (duetdb)" "$PY" tests/logging/recovery_test.py build/bin/duetd
       # Out of file descriptors: the accept loop backs off, connections are still served.
       suite "fd limit (duetdb)" "$PY" tests/protocol/fd_limit_test.py build/bin/duetd
+      # Memory: the executor's statement limit (53200), a client that does not read.
+      suite "memory (duetdb)" "$PY" tests/protocol/memory_test.py build/bin/duetd
     else
       fail_suite "duetd (Release)" "server did not start"
     fi

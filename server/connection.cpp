@@ -19,6 +19,9 @@ namespace asio = boost::asio;
 namespace {
 // While a batch runs, stop reading once this much input waits: TCP then pushes back.
 constexpr size_t kPauseReadingAt = 8 << 20;
+// No new batch runs while this much output waits for a client that does not read: its
+// answers would pile up in memory (PostgreSQL's backend blocks on the socket instead).
+constexpr size_t kPauseProcessingAt = 8 << 20;
 // After a FATAL we read and drop what the client still sends (so closing does not reset the
 // connection before it reads the error), but not forever.
 constexpr size_t kMaxDrainBytes = 1 << 20;
@@ -54,7 +57,7 @@ void Connection::terminateForShutdown() {
 
 void Connection::readMore() {
   if (reading_ || disconnected_) return;
-  if (busy_ && input_.size() >= kPauseReadingAt) return;
+  if ((busy_ || outputBacklogged()) && input_.size() >= kPauseReadingAt) return;
   reading_ = true;
   socket_.async_read_some(asio::buffer(readChunk_),
                           [self = shared_from_this()](const boost::system::error_code& ec,
@@ -81,7 +84,7 @@ void Connection::onRead(const boost::system::error_code& ec, size_t n) {
 }
 
 void Connection::processInput() {
-  while (!closing_ && !busy_) {
+  while (!closing_ && !busy_ && !outputBacklogged()) {
     if (phase_ == Phase::Running) {
       submitBatch();
       return;
@@ -222,54 +225,61 @@ void Connection::submitBatch() {
                violation = std::move(scan.violation)]() mutable {
     std::string out;
     std::optional<SnapshotHandoff> handoff;
-    std::optional<size_t> deferred;
+    std::optional<MessageProcessor::Rest> unprocessed;
     session->setBesideHolder(Executor::runningBesideHolder());
     bool close = self->processor_.process(*session, batch, violation, out, self->context_.snapshots, handoff,
-                                          deferred);
+                                          unprocessed);
     session->setBesideHolder(false);
     // Messages after one that went to a snapshot wait for its answer; from one that must
-    // wait for another session's block, they go again as a task that waits for it.
-    std::string rest = handoff ? batch.substr(handoff->consumed) : deferred ? batch.substr(*deferred) : std::string();
-    auto deliver = [self, out = std::move(out), close, handoff = std::move(handoff), rest = std::move(rest),
-                    deferred = deferred.has_value()](std::string notice) mutable {
+    // wait for another session's block, they go again as a task that waits for it; after
+    // a large answer, they go again once it is on its way.
+    std::string rest = handoff       ? batch.substr(handoff->consumed)
+                       : unprocessed ? batch.substr(unprocessed->at)
+                                     : std::string();
+    self->deliverWhenDurable(*session, [self, out = std::move(out), close, handoff = std::move(handoff),
+                                        rest = std::move(rest),
+                                        deferred = unprocessed && unprocessed->waitsForBlock](std::string notice) mutable {
       if (!rest.empty()) self->input_.insert(0, rest);
       if (deferred) self->resumeDeferred_ = true;
       if (!notice.empty()) out.insert(0, notice);  // a failed CHECKPOINT's warning only
       self->onBatchDone(std::move(out), close, std::move(handoff));
-    };
-    // synchronous_commit: the answers wait until every commit logged so far is durable -
-    // the session's own, and any other it may have read (the executor shows a commit to
-    // everyone at once, before its log record reaches the disk).
-    logging::RedoLog* log = self->context_.log;
-    uint64_t logged = log && session->synchronousCommit() ? log->appendedLsn() : 0;
-    auto whenDurable = [self, log, logged, deliver = std::move(deliver)](std::string notice) mutable {
-      if (logged > 0 && log->durableLsn() < logged) {
-        log->whenDurable(logged, [self, deliver = std::move(deliver), notice = std::move(notice)]() mutable {
-          self->post([deliver = std::move(deliver), notice = std::move(notice)]() mutable { deliver(notice); });
-        });
-      } else {
-        self->post([deliver = std::move(deliver), notice = std::move(notice)]() mutable { deliver(notice); });
-      }
-    };
-    // CHECKPOINT answers once its archive is in place. Inside a transaction block the
-    // archive must wait for the block's end, which the client can only send after this
-    // answer: there it is asked for without waiting.
-    snapshot::Checkpointer* checkpointer = self->context_.checkpointer;
-    if (session->takeCheckpointRequest() && checkpointer) {
-      if (session->txnStatus() != TxnStatus::Idle) {
-        checkpointer->request(nullptr);
-      } else {
-        checkpointer->request([whenDurable = std::move(whenDurable)](const std::string& error) mutable {
-          std::string notice;
-          if (!error.empty()) writeNotice(notice, Notice::make("WARNING", "58000", "checkpoint request failed: " + error));
-          whenDurable(std::move(notice));
-        });
-        return;
-      }
-    }
-    whenDurable({});
+    });
   };
   if (!context_.executor.submit(session_.get(), std::move(task), dataFree, besideHolder)) disconnect();
+}
+
+void Connection::deliverWhenDurable(Session& session, std::function<void(std::string notice)> deliver) {
+  // synchronous_commit: the answers wait until every commit logged so far is durable -
+  // the session's own, and any other it may have read (the executor shows a commit to
+  // everyone at once, before its log record reaches the disk).
+  logging::RedoLog* log = context_.log;
+  uint64_t logged = log && session.synchronousCommit() ? log->appendedLsn() : 0;
+  auto whenDurable = [self = shared_from_this(), log, logged, deliver = std::move(deliver)](std::string notice) mutable {
+    if (logged > 0 && log->durableLsn() < logged) {
+      log->whenDurable(logged, [self, deliver = std::move(deliver), notice = std::move(notice)]() mutable {
+        self->post([deliver = std::move(deliver), notice = std::move(notice)]() mutable { deliver(notice); });
+      });
+    } else {
+      self->post([deliver = std::move(deliver), notice = std::move(notice)]() mutable { deliver(notice); });
+    }
+  };
+  // CHECKPOINT answers once its archive is in place. Inside a transaction block the
+  // archive must wait for the block's end, which the client can only send after this
+  // answer: there it is asked for without waiting.
+  snapshot::Checkpointer* checkpointer = context_.checkpointer;
+  if (session.takeCheckpointRequest() && checkpointer) {
+    if (session.txnStatus() != TxnStatus::Idle) {
+      checkpointer->request(nullptr);
+    } else {
+      checkpointer->request([whenDurable = std::move(whenDurable)](const std::string& error) mutable {
+        std::string notice;
+        if (!error.empty()) writeNotice(notice, Notice::make("WARNING", "58000", "checkpoint request failed: " + error));
+        whenDurable(std::move(notice));
+      });
+      return;
+    }
+  }
+  whenDurable({});
 }
 
 void Connection::onBatchDone(std::string out, bool close, std::optional<SnapshotHandoff> handoff) {
@@ -386,15 +396,21 @@ void Connection::finishSnapshotAnswer(bool failed) {
     return;
   }
   // The session learns the outcome on the executor (a failed statement fails its block);
-  // touching no table data, this may run while another session holds the executor.
+  // touching no table data, this may run while another session holds the executor -
+  // unless the statements of the Query that followed the routed one run now.
+  bool dataFree = !handoff.continuesQuery;
   auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io),
                session = session_.get(), handoff = std::move(handoff), failed]() mutable {
     std::string out;
-    self->processor_.snapshotAnswered(*session, handoff, failed, out);
+    std::optional<SnapshotHandoff> next =
+        self->processor_.snapshotAnswered(*session, handoff, failed, out, self->context_.snapshots);
     handoff.process.reset();
-    self->post([self, out = std::move(out)]() mutable { self->onBatchDone(std::move(out), false); });
+    self->deliverWhenDurable(*session, [self, out = std::move(out), next = std::move(next)](std::string notice) mutable {
+      if (!notice.empty()) out.insert(0, notice);
+      self->onBatchDone(std::move(out), false, std::move(next));
+    });
   };
-  if (!context_.executor.submit(session_.get(), std::move(task), true)) disconnect();
+  if (!context_.executor.submit(session_.get(), std::move(task), dataFree)) disconnect();
 }
 
 void Connection::cancelSnapshotQuery() {
@@ -438,12 +454,21 @@ void Connection::onWritten(const boost::system::error_code& ec) {
     std::string next;
     next.swap(pendingOutput_);
     queueWrite(std::move(next));
-    readSnapshotAnswer();
+  } else {
+    writing_.clear();
+  }
+  readSnapshotAnswer();
+  if (closeAfterWrite_) {
+    if (!writeInFlight_) finishClose();
     return;
   }
-  writing_.clear();
-  readSnapshotAnswer();
-  if (closeAfterWrite_) finishClose();
+  // Input that waited for the backlog to shrink.
+  processInput();
+  readMore();
+}
+
+bool Connection::outputBacklogged() const {
+  return writeInFlight_ && writing_.size() + pendingOutput_.size() > kPauseProcessingAt;
 }
 
 void Connection::closeAfterWrite() {

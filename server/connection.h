@@ -78,6 +78,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void disconnect();
   void releaseSession();
   void post(std::function<void()> fn);
+  // So much output waits for the client that no more input is processed until it reads.
+  bool outputBacklogged() const;
+  // Executor thread, after a task of ours ran statements: `deliver` runs on the strand
+  // once what they committed is durable and a CHECKPOINT among them has its archive
+  // (with a warning to prepend when that failed).
+  void deliverWhenDurable(Session& session, std::function<void(std::string notice)> deliver);
 
   boost::asio::ip::tcp::socket socket_;
   ServerContext& context_;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "engine/exec/executor.h"
+#include "engine/exec/statement_memory.h"
 #include "server/backend_messages.h"
 #include "server/current_error.h"
 #include "server/message_reader.h"
@@ -32,7 +33,7 @@ std::vector<int16_t> readFormats(MessageReader& r) {
 bool MessageProcessor::process(Session& session, std::string_view batch,
                                const std::optional<std::string>& violation, std::string& out,
                                snapshot::SnapshotManager* snapshots,
-                               std::optional<SnapshotHandoff>& handoff, std::optional<size_t>& deferred) {
+                               std::optional<SnapshotHandoff>& handoff, std::optional<Rest>& rest) {
   WireResultSink sink(out);
   size_t at = 0;
   while (at < batch.size()) {
@@ -42,10 +43,11 @@ bool MessageProcessor::process(Session& session, std::string_view batch,
     std::string_view body = batch.substr(at + 5, length);
     at += 5 + length;
     toSnapshot_ = false;
+    startMessageAnswer();
     try {
       if (handle(session, type, body, sink, out)) return true;
     } catch (const StatementDeferred&) {
-      deferred = start;
+      rest = Rest{start, true};
       return false;
     } catch (...) {
       SqlError error = currentError();
@@ -62,6 +64,10 @@ bool MessageProcessor::process(Session& session, std::string_view batch,
         handoff->consumed = at;
         return false;
       }
+    }
+    if (out.size() >= kYieldAnswerAt && at < batch.size()) {
+      rest = Rest{at, false};
+      return false;
     }
   }
   if (session.txnStatus() == TxnStatus::Idle) blockSnapshot_.reset();
@@ -154,8 +160,13 @@ void MessageProcessor::simpleQuery(Session& session, std::string_view body, Wire
   MessageReader r(body);
   std::string_view sql = r.cstr();
   r.expectEnd();
+  queryStep(session, [&] { return session.simpleQuery(sql, sink); }, sink, out);
+}
+
+void MessageProcessor::queryStep(Session& session, const std::function<QueryState()>& step,
+                                 WireResultSink& sink, std::string& out) {
   try {
-    QueryState state = session.simpleQuery(sql, sink);
+    QueryState state = step();
     if (state == QueryState::OnSnapshot) {
       toSnapshot_ = true;  // ReadyForQuery follows the snapshot's answer
       return;
@@ -253,6 +264,7 @@ std::optional<SnapshotHandoff> MessageProcessor::handOff(Session& session,
   SnapshotHandoff h;
   h.query = session.takeSnapshotQuery();
   h.simpleQuery = simpleQuery;
+  h.continuesQuery = simpleQuery && session.queryContinues();
   if (!simpleQuery) {
     h.portal = std::move(snapshotPortal_);
     h.pieceRows = std::exchange(snapshotPieceRows_, 0);
@@ -291,8 +303,9 @@ std::optional<SnapshotHandoff> MessageProcessor::handOff(Session& session,
   return h;
 }
 
-void MessageProcessor::snapshotAnswered(Session& session, const SnapshotHandoff& handoff,
-                                        bool failed, std::string& out) {
+std::optional<SnapshotHandoff> MessageProcessor::snapshotAnswered(Session& session, const SnapshotHandoff& handoff,
+                                                                  bool failed, std::string& out,
+                                                                  snapshot::SnapshotManager* snapshots) {
   if (failed) {
     if (!handoff.simpleQuery) skipTillSync_ = true;
     try {
@@ -302,8 +315,18 @@ void MessageProcessor::snapshotAnswered(Session& session, const SnapshotHandoff&
     }
   }
   if (handoff.pieceRows > 0) fillPortalFromSnapshot(session, handoff, failed, out);
-  if (handoff.simpleQuery) writeReadyForQuery(out, session.txnStatus());
+  std::optional<SnapshotHandoff> next;
+  if (handoff.simpleQuery && !failed && session.queryContinues()) {
+    WireResultSink sink(out);
+    startMessageAnswer();
+    toSnapshot_ = false;
+    queryStep(session, [&] { return session.resumeQuery(sink); }, sink, out);
+    if (std::exchange(toSnapshot_, false)) next = handOff(session, snapshots, true, out);
+  } else if (handoff.simpleQuery) {
+    writeReadyForQuery(out, session.txnStatus());
+  }
   if (session.txnStatus() == TxnStatus::Idle) blockSnapshot_.reset();
+  return next;
 }
 
 void MessageProcessor::fillPortalFromSnapshot(Session& session, const SnapshotHandoff& handoff, bool failed,

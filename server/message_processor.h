@@ -3,6 +3,7 @@
 // output buffer. The connection runs at most one batch at a time, so the state here is only
 // ever touched by one executor task at once.
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +22,9 @@ struct SnapshotHandoff {
   SnapshotQuery query;
   std::shared_ptr<snapshot::SnapshotProcess> process;
   bool simpleQuery = false;  // a Query message: ReadyForQuery follows the answer
+  // Statements of the Query after the routed one wait: they run on the executor once the
+  // snapshot answered (Session::resumeQuery), so that step touches table data.
+  bool continuesQuery = false;
   size_t consumed = 0;       // bytes of the batch handled, the handed-off message included
   // An Execute with a row limit: the snapshot's answer is not forwarded but collected here
   // (its messages whole), and the portal hands it out `pieceRows` rows at a time.
@@ -37,17 +41,26 @@ class MessageProcessor {
   // A statement that goes to a snapshot ends the batch early: `handoff` says where, and
   // which snapshot (acquired here, on the executor, between two transactions). Beside
   // another session's open block (Executor::runningBesideHolder), a message that cannot
-  // go to an existing snapshot ends it too, undone: `deferred` is where it starts, and the
-  // connection submits the rest again to run once the block has ended.
+  // go to an existing snapshot ends it too, undone: `rest` says where it starts, and the
+  // connection submits the rest again to run once the block has ended. Once `out` holds
+  // kYieldAnswerAt bytes the batch ends too, so that the client gets them before the rest
+  // runs: a pipeline's answers never pile up on the executor.
+  struct Rest {
+    size_t at;
+    bool waitsForBlock;
+  };
+  static constexpr size_t kYieldAnswerAt = size_t{1} << 20;
   bool process(Session& session, std::string_view batch,
                const std::optional<std::string>& violation, std::string& out,
                snapshot::SnapshotManager* snapshots, std::optional<SnapshotHandoff>& handoff,
-               std::optional<size_t>& deferred);
+               std::optional<Rest>& rest);
   // Executor thread, after the snapshot's answer went to the client: a failed statement
-  // fails the session's transaction as one run here would; ReadyForQuery ends a Query.
-  // For an Execute with a row limit, the collected answer fills the portal and its first
-  // piece is sent.
-  void snapshotAnswered(Session& session, const SnapshotHandoff& handoff, bool failed, std::string& out);
+  // fails the session's transaction as one run here would; ReadyForQuery ends a Query,
+  // after the statements that followed the routed one ran (a next one that goes to a
+  // snapshot too is handed off again: the result). For an Execute with a row limit, the
+  // collected answer fills the portal and its first piece is sent.
+  std::optional<SnapshotHandoff> snapshotAnswered(Session& session, const SnapshotHandoff& handoff, bool failed,
+                                                  std::string& out, snapshot::SnapshotManager* snapshots);
 
  private:
   // Returns true when the connection must close.
@@ -57,6 +70,11 @@ class MessageProcessor {
                          WireResultSink& sink, std::string& out);
   void simpleQuery(Session& session, std::string_view body, WireResultSink& sink,
                    std::string& out);
+  // One step of a simple Query (its start, or what follows a statement that went to a
+  // snapshot), answered as its outcome asks: ReadyForQuery once it is done or failed;
+  // nothing yet while it waits for COPY data or a snapshot (toSnapshot_ set).
+  void queryStep(Session& session, const std::function<QueryState()>& step, WireResultSink& sink,
+                 std::string& out);
   void bind(Session& session, std::string_view body);
   void describe(Session& session, std::string_view body, std::string& out);
   void execute(Session& session, std::string_view body, WireResultSink& sink, std::string& out);

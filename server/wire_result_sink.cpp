@@ -1,5 +1,6 @@
 #include "server/wire_result_sink.h"
 
+#include "engine/exec/statement_memory.h"
 #include "server/backend_messages.h"
 #include "server/wire_writer.h"
 
@@ -13,6 +14,7 @@ void WireResultSink::dataRow(const Field* fields, size_t count) {
   // Reserve once so a row is one growth at most, not one per field.
   size_t size = 7;
   for (size_t i = 0; i < count; ++i) size += 4 + (fields[i].len > 0 ? fields[i].len : 0);
+  chargeAnswerMemory(size);  // the answer waits here until the message is done (53200)
   out_.reserve(out_.size() + size);
   WireWriter w(out_);
   w.begin('D');
@@ -42,6 +44,7 @@ void WireResultSink::parameterStatus(std::string_view name, std::string_view val
 void WireResultSink::copyOutBegin(int columns) { writeCopyResponse(out_, 'H', columns); }
 
 void WireResultSink::copyData(std::string_view bytes) {
+  chargeAnswerMemory(5 + bytes.size());
   WireWriter w(out_);
   w.begin('d');
   w.bytes(bytes.data(), bytes.size());

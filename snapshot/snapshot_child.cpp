@@ -155,6 +155,8 @@ void answer(Engine& engine, const ReceivedQuery& received) {
     // Never route again from here, and refuse writes: this image is thrown away.
     params.emplace_back("duet.snapshot_routing", "never");
     params.emplace_back("default_transaction_read_only", "on");
+    // This process's limit is its address space (below), not the executor's.
+    params.emplace_back("duet.executor_memory_limit", "0");
     MemoryLimit limit(q.memoryLimitKb);
     try {
       std::unique_ptr<Session> session = engine.openSession(params);

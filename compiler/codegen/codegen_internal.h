@@ -28,6 +28,11 @@ inline std::vector<SqlType> typesOf(const std::vector<plan::ExprPtr>& exprs) {
   return t;
 }
 
+// Whether running `node` creates runtime state (buffers, group or join tables) in the
+// query context, which code that runs it repeatedly - a subquery per outer row, a
+// PL/pgSQL statement per loop iteration - frees after each run (duet_q_state_release).
+bool holdsState(const plan::Node& node);
+
 class Codegen {
  public:
   Codegen(llvm::LLVMContext& ctx, llvm::Module& module, CompiledQuery& out);

@@ -129,7 +129,7 @@ bool GroupTable::keysEqual(const uint8_t* a, const uint8_t* b) const {
 }
 
 void GroupTable::grow() {
-  std::vector<uint32_t> bigger(slots_.size() * 2, 0);
+  StatementVector<uint32_t> bigger(slots_.size() * 2, 0);
   size_t mask = bigger.size() - 1;
   for (uint32_t i = 0; i < entries_.size(); ++i) {
     size_t s = hashes_[i] & mask;

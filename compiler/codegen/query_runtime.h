@@ -2,6 +2,8 @@
 // tables, sort buffers and output formatting that generated code calls. Generated code
 // passes tuples in TupleLayout format (engine/storage/layout.h); the structures here know
 // the layouts and use the type library's hash, compare and format functions on them.
+// Their arrays and arenas count against the statement's memory limit
+// (engine/exec/statement_memory.h).
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -12,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/exec/statement_memory.h"
 #include "engine/storage/layout.h"
 #include "engine/types/value.h"
 
@@ -39,12 +42,12 @@ class TupleBuffer {
   size_t size() const { return rows_.size(); }
   uint8_t* at(size_t i) const { return rows_[i]; }
   const TupleLayout& layout() const { return layout_; }
-  std::vector<uint8_t*>& rows() { return rows_; }
+  StatementVector<uint8_t*>& rows() { return rows_; }
 
  protected:
   uint8_t* copy(const uint8_t* tuple);  // a copy in the buffer's arena, strings too
   TupleLayout layout_;
-  std::vector<uint8_t*> rows_;
+  StatementVector<uint8_t*> rows_;
   Arena arena_;
 };
 
@@ -65,9 +68,9 @@ class GroupTable {
   void grow();
   TupleLayout keyLayout_;
   uint32_t stateSize_;
-  std::vector<uint8_t*> entries_;
-  std::vector<uint32_t> slots_;  // open addressing; 0 empty, else entry index + 1
-  std::vector<uint64_t> hashes_;
+  StatementVector<uint8_t*> entries_;
+  StatementVector<uint32_t> slots_;  // open addressing; 0 empty, else entry index + 1
+  StatementVector<uint64_t> hashes_;
   Arena arena_;
 };
 
@@ -88,9 +91,9 @@ class JoinTable {
   TupleLayout keyLayout_;
   TupleBuffer rows_;
   TupleBuffer keys_;
-  std::vector<uint64_t> hashes_;
-  std::vector<uint32_t> heads_;  // bucket -> first entry + 1
-  std::vector<uint32_t> chain_;  // entry -> next entry + 1
+  StatementVector<uint64_t> hashes_;
+  StatementVector<uint32_t> heads_;  // bucket -> first entry + 1
+  StatementVector<uint32_t> chain_;  // entry -> next entry + 1
 };
 
 struct SortSpec {
@@ -123,7 +126,7 @@ class Sorter : public TupleBuffer {
   bool before(const Kept& x, const Kept& y) const;
   std::vector<SortSpec> keys_;
   uint64_t bound_ = UINT64_MAX;
-  std::vector<Kept> heap_;  // bounded: the best rows so far, the last in order on top
+  StatementVector<Kept> heap_;  // bounded: the best rows so far, the last in order on top
   uint64_t arrivals_ = 0;
 };
 

@@ -15,10 +15,6 @@ using plan::Expr;
 using plan::NodeKind;
 using plan::Sublink;
 
-namespace {
-
-// Whether running `node` creates runtime state (buffers, group or join tables) in the
-// query context, which a subquery run per outer row must free after each run.
 bool holdsState(const plan::Node& node) {
   switch (node.kind) {
     case NodeKind::Sort:
@@ -38,8 +34,6 @@ bool holdsState(const plan::Node& node) {
     if (holdsState(*c)) return true;
   return false;
 }
-
-}  // namespace
 
 void Codegen::resetPerStatement(llvm::AllocaInst* flag) {
   if (statementStart_) {

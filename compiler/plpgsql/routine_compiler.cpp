@@ -430,7 +430,33 @@ class RoutineCompiler {
 
   // Generates a planned statement here, calling `consume` per row (of its result or its
   // RETURNING list). The parameter row is the variables' current values plus `extra`.
-  void emit(const Planned& p, const std::vector<Val>& extra, const codegen::Consumer& consume) {
+  // Runtime state the statement builds (sorts, hash tables) is freed when it ends, so a
+  // loop does not pile it up until the call returns (it counts against the statement's
+  // memory limit); its rows' strings are first copied to the statement's arena, for the
+  // variables that keep them. A FOR loop's rows feed its body while that state lives:
+  // there (keepState) the state stays until the call ends.
+  void emit(const Planned& p, const std::vector<Val>& extra, const codegen::Consumer& consume,
+            bool keepState = false) {
+    bool release = !keepState && codegen::holdsState(*p.stmt.root);
+    llvm::Value* mark = nullptr;
+    if (release) {
+      mark = entryAlloca(llvm::ArrayType::get(cg_.i64Ty_, 3));
+      cg_.call("duet_q_state_mark", b_.getVoidTy(), {cur_.ctx, mark});
+    }
+    std::vector<SqlType> types = columnTypes(p);
+    codegen::Consumer owning = [&](Row& row) {
+      for (size_t c = 0; c < row.size() && c < types.size(); ++c) {
+        if (!isVarlenaType(types[c].id) && types[c].id != TypeId::Array) continue;
+        llvm::Value* value = row[c].v;
+        llvm::Value* kept = entryAlloca(value->getType());
+        b_.CreateStore(value, kept);
+        cg_.ifThen(b_.CreateNot(row[c].null), [&] {
+          b_.CreateStore(cg_.call("duet_q_own_string", cg_.ptrTy_, {value}), kept);
+        });
+        row[c].v = b_.CreateLoad(value->getType(), kept);
+      }
+      consume(row);
+    };
     Row savedParams = std::move(cg_.paramRow_);
     cg_.paramRow_.clear();
     for (size_t s = 0; s < slotTypes_.size(); ++s) cg_.paramRow_.push_back(loadSlot(static_cast<int>(s)));
@@ -442,11 +468,12 @@ class RoutineCompiler {
     llvm::BasicBlock* outerStart = cg_.statementStart_;
     cg_.statementStart_ = start;
     cg_.pipelineEnd_.push_back(end);
-    cg_.produce(*p.stmt.root, consume);
+    cg_.produce(*p.stmt.root, release ? owning : consume);
     if (!terminated()) b_.CreateBr(end);
     cg_.pipelineEnd_.pop_back();
     cg_.statementStart_ = outerStart;
     b_.SetInsertPoint(end);
+    if (release) cg_.call("duet_q_state_release", b_.getVoidTy(), {cur_.ctx, mark});
     cg_.paramRow_ = std::move(savedParams);
   }
 
@@ -937,7 +964,7 @@ class RoutineCompiler {
       emitLoopBody(s.label, s.body, exit, next);
       b_.SetInsertPoint(next);
       cg_.checkCancel();
-    });
+    }, /*keepState=*/true);
     setFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
   }
 

@@ -320,6 +320,7 @@ SqlSession::Portal SqlSession::takeUnnamedPortal() {
 
 void SqlSession::abortCurrent() {
   copyIn_.reset();
+  pendingStmts_.clear();
   if (txn_.inBlock()) {
     txn_.statementFailed(txn_.undo().mark());
   } else if (txn_.mode() == TransactionState::Mode::Implicit) {

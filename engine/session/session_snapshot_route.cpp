@@ -61,25 +61,27 @@ bool SqlSession::goesToSnapshot(const std::vector<std::shared_ptr<const Prepared
   return true;
 }
 
-bool SqlSession::routeQuery(std::string_view sql, std::vector<Statement>& statements) {
-  if (!snapshotRoutingOn() || txn_.failed()) return false;
+bool SqlSession::routeStatement(Statement& st) {
+  if (!snapshotRoutingOn() || txn_.failed() || st.parsed.stmt->kind != sql::StmtKind::Select) return false;
   bool block = readOnlyBlock();
-  if (txn_.mode() != TransactionState::Mode::None && !block) return false;
-  for (const Statement& st : statements) {
-    auto kind = st.parsed.stmt->kind;
-    if (kind != sql::StmtKind::Select && kind != sql::StmtKind::Empty) return false;
-  }
-  std::vector<std::shared_ptr<const PreparedPlan>> plans;
+  // The implicit transaction of a Query may have run statements before this one: only
+  // ones that changed nothing (no rows, no catalog, no SET LOCAL) let it end here.
+  bool fresh = txn_.mode() == TransactionState::Mode::None ||
+               (txn_.mode() == TransactionState::Mode::Implicit && txn_.undo().empty() &&
+                logged_.statements.empty() && !settings_.hasLocalChanges());
+  if (!fresh && !block) return false;
+  std::shared_ptr<const PreparedPlan> plan;
   try {
-    for (Statement& st : statements)
-      if (st.parsed.stmt->kind != sql::StmtKind::Empty) plans.push_back(routingPlan(st));
+    plan = routingPlan(st);
   } catch (const SqlError&) {
     return false;  // the executor reports the error as it runs the statement
   }
-  if (!goesToSnapshot(plans, block) || !snapshotAvailable(block)) return false;
+  if (!goesToSnapshot({plan}, block) || !snapshotAvailable(block)) return false;
+  if (txn_.mode() == TransactionState::Mode::Implicit) endTransaction(true);
   noteBlockSnapshot(block);
   snapshotQuery_ = snapshotQueryBase(block);
-  snapshotQuery_.sql = std::string(sql);
+  const sql::Stmt& stmt = *st.parsed.stmt;
+  snapshotQuery_.sql = std::string(st.sql.substr(stmt.begin, stmt.end - stmt.begin));
   return true;
 }
 

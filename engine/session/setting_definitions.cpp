@@ -295,9 +295,11 @@ const std::vector<SettingDef>& settingDefinitions() {
          "Sets the default read-only status of new transactions."},
         {"duet.direct_calls", "on", false, false, boolValue,
          "Runs a statement that is one routine call on its parameters without its plan."},
-        // Snapshot routing (docs/snapshots.md): where read-only statements run.
+        {"duet.executor_memory_limit", "1GB", false, false, memoryKb,
+         "Sets how much memory a statement on the executor may hold, its answer included (0: no limit)."},
         {"duet.max_compile_ms", "1s", false, false, timeMs,
          "Sets how long LLVM may optimise a statement's code; past it the code is finished as it is."},
+        // Snapshot routing (docs/snapshots.md): where read-only statements run.
         {"duet.snapshot_max_age", "1s", false, false, timeMs,
          "Sets the oldest snapshot a new read-only query accepts; an older one is forked anew."},
         {"duet.snapshot_memory_limit", "1GB", false, false, memoryKb,

@@ -113,6 +113,14 @@ void Settings::showTransactionReadOnly(bool on) {
   values_["transaction_read_only"] = on ? "on" : "off";
 }
 
+bool Settings::hasLocalChanges() const {
+  for (const auto& [name, pending] : pending_) {
+    auto it = values_.find(name);
+    if (!pending.sessionSet || it == values_.end() || it->second != *pending.sessionSet) return true;
+  }
+  return false;
+}
+
 void Settings::endTransaction(bool committed) {
   if (pending_.empty()) return;
   for (auto& [key, p] : pending_) {
@@ -176,6 +184,7 @@ void Settings::refreshDerived() {
   snapshotMaxAgeMs_ = parseMs(values_["duet.snapshot_max_age"]);
   snapshotMinRows_ = std::stoll(values_["duet.snapshot_min_rows"]);
   snapshotMemoryLimitKb_ = parseKb(values_["duet.snapshot_memory_limit"]);
+  executorMemoryLimitKb_ = parseKb(values_["duet.executor_memory_limit"]);
   maxStackDepthKb_ = parseKb(values_["max_stack_depth"]);
   defaultReadOnly_ = values_["default_transaction_read_only"] == "on";
   shownReadOnly_ = values_["transaction_read_only"] == "on";

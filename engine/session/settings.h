@@ -53,6 +53,8 @@ class Settings {
   // SET name = value. `local` (SET LOCAL) reverts at the end of the transaction.
   void set(std::string_view name, std::string_view value, bool local);
   void reset(std::string_view name, bool local);  // back to the session default
+  // A SET LOCAL (or a SET later undone by one) is in force: it ends with the transaction.
+  bool hasLocalChanges() const;
   void resetAll();
   // Startup parameters become the session defaults that RESET returns to.
   void setSessionDefault(std::string_view name, std::string_view value);
@@ -82,6 +84,7 @@ class Settings {
   int snapshotMaxAgeMs() const { return snapshotMaxAgeMs_; }
   int64_t snapshotMinRows() const { return snapshotMinRows_; }
   int64_t snapshotMemoryLimitKb() const { return snapshotMemoryLimitKb_; }
+  int64_t executorMemoryLimitKb() const { return executorMemoryLimitKb_; }
   // max_stack_depth in kB: applied to the executing thread before each statement.
   int64_t maxStackDepthKb() const { return maxStackDepthKb_; }
   // Settings whose value differs from the built-in default, as (name, value): what a
@@ -124,6 +127,7 @@ class Settings {
   int snapshotMaxAgeMs_ = 1000;
   int64_t snapshotMinRows_ = 100000;
   int64_t snapshotMemoryLimitKb_ = 0;
+  int64_t executorMemoryLimitKb_ = 0;
   int64_t maxStackDepthKb_ = 2048;
   bool defaultReadOnly_ = false;
   bool shownReadOnly_ = false;  // transaction_read_only's value

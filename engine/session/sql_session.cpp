@@ -344,7 +344,7 @@ void SqlSession::rollbackOpenBlock() {
 // running one statement share the timer the outer one armed. The guard also gives the
 // thread this session's max_stack_depth: the executor serves every session.
 SqlSession::TimeoutGuard::TimeoutGuard(SqlSession& s, bool applies)
-    : s_(s), interrupts_(&s.cancel_, &s.timedOut_) {
+    : s_(s), interrupts_(&s.cancel_, &s.timedOut_), memory_(s.settings_.executorMemoryLimitKb() * 1024) {
   setMaxStackDepthKb(static_cast<size_t>(s.settings_.maxStackDepthKb()));
   int ms = s.settings_.statementTimeoutMs();
   if (!applies || ms <= 0 || s.timeoutArmed_) return;
@@ -380,24 +380,38 @@ QueryState SqlSession::simpleQuery(std::string_view sql, ResultSink& sink) {
   }
   pendingSql_ = std::make_shared<const std::string>(sql);
   pendingStmts_ = std::move(parsed);
+  pendingImplicitBlock_ = std::count_if(pendingStmts_.begin(), pendingStmts_.end(), [](const auto& p) {
+                            return p.stmt->kind != sql::StmtKind::Empty;
+                          }) > 1;
   return continueQuery(sink, true);
+}
+
+QueryState SqlSession::resumeQuery(ResultSink& sink) { return continueQuery(sink, true); }
+
+bool SqlSession::queryContinues() const { return !pendingStmts_.empty(); }
+
+void SqlSession::keepPending(std::vector<Statement>& statements, size_t from) {
+  for (size_t j = from; j < statements.size(); ++j) pendingStmts_.push_back(std::move(statements[j].parsed));
 }
 
 QueryState SqlSession::continueQuery(ResultSink& sink, bool mayRoute) {
   std::vector<Statement> statements;
   for (auto& p : pendingStmts_) statements.push_back(Statement{pendingSql_, *pendingSql_, std::move(p), {}, nullptr});
   pendingStmts_.clear();
-  if (mayRoute && routeQuery(*pendingSql_, statements)) return QueryState::OnSnapshot;
-  if (besideHolder_) throw StatementDeferred{};  // before any of it runs
-  // Several statements in one Query run in an implicit transaction block (PostgreSQL's
-  // exec_simple_query), re-entered before each one in case a COMMIT ended it.
-  bool implicitBlock = std::count_if(statements.begin(), statements.end(), [](const Statement& st) {
-                         return st.parsed.stmt->kind != sql::StmtKind::Empty;
-                       }) > 1;
   for (size_t i = 0; i < statements.size(); ++i) {
     Statement& st = statements[i];
     if (st.parsed.stmt->kind == sql::StmtKind::Empty) continue;
-    if (implicitBlock) txn_.startImplicitBlock();
+    if (mayRoute && routeStatement(st)) {
+      keepPending(statements, i + 1);
+      return QueryState::OnSnapshot;
+    }
+    // Beside another session's block, the first statement that cannot go to a snapshot
+    // waits with the rest of the message (after one that went, the rest waits on the
+    // executor's queue instead: the server resumes it without running beside the block).
+    if (besideHolder_) throw StatementDeferred{};
+    // Several statements in one Query run in an implicit transaction block (PostgreSQL's
+    // exec_simple_query), re-entered before each one in case a COMMIT ended it.
+    if (pendingImplicitBlock_) txn_.startImplicitBlock();
     TimeoutGuard timeout(*this, st.parsed.stmt->kind != sql::StmtKind::Transaction);
     std::unique_ptr<ParamTuple> params;
     if (isQuery(*st.parsed.stmt) && !txn_.failed()) {
@@ -416,8 +430,7 @@ QueryState SqlSession::continueQuery(ResultSink& sink, bool mayRoute) {
     QueryState state = runStatement(st, params ? params->data() : nullptr, {}, sink, true);
     if (state == QueryState::CopyIn) {
       copyFromSimple_ = true;
-      // Keep the COPY statement alive too: its options were copied, but be safe.
-      for (size_t j = i + 1; j < statements.size(); ++j) pendingStmts_.push_back(std::move(statements[j].parsed));
+      keepPending(statements, i + 1);
       return state;
     }
   }

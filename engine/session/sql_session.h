@@ -13,6 +13,7 @@
 #include "compiler/parser/parser.h"
 #include "compiler/plpgsql/plpgsql.h"
 #include "engine/exec/interrupts.h"
+#include "engine/exec/statement_memory.h"
 #include "engine/session/copy_io.h"
 #include "engine/session/engine_state.h"
 #include "engine/session/settings.h"
@@ -64,6 +65,8 @@ class SqlSession final : public Session, public rt::SessionServices {
   void clearCancel() override { cancel_.store(false); }
   int idleInTransactionTimeoutMs() const override;
   SnapshotQuery takeSnapshotQuery() override;
+  bool queryContinues() const override;
+  QueryState resumeQuery(ResultSink& sink) override;
   void setBesideHolder(bool beside) override { besideHolder_ = beside; }
   void fillPortal(const std::string& portal, std::vector<std::vector<std::optional<std::string>>> rows,
                   std::string tag) override;
@@ -130,9 +133,11 @@ class SqlSession final : public Session, public rt::SessionServices {
   bool goesToSnapshot(const std::vector<std::shared_ptr<const PreparedPlan>>& plans, bool block) const;
   // A statement of a read-only block goes to its snapshot: the block counts as having read.
   void noteBlockSnapshot(bool block);
-  // True (and snapshotQuery_ set) when the statements of a simple Query, or a portal's,
-  // go to a snapshot.
-  bool routeQuery(std::string_view sql, std::vector<Statement>& statements);
+  // True (and snapshotQuery_ set) when a statement of a simple Query, or a portal's, goes
+  // to a snapshot. A Query's statement goes there wherever it stands in the message, as
+  // long as its implicit transaction has changed nothing yet (that transaction then ends:
+  // the statements after it start a new one once the snapshot answered).
+  bool routeStatement(Statement& st);
   bool routeExecute(Portal& p);
   // Whether a snapshot can be had for a routed statement without a fork, where a fork is
   // not allowed (besideHolder_).
@@ -164,8 +169,10 @@ class SqlSession final : public Session, public rt::SessionServices {
   // ---- COPY (session_copy.cpp)
   QueryState runCopy(const Statement& st, ResultSink& sink);
   void copyOut(const Statement& st, ResultSink& sink);
-  // mayRoute: the statements may go to a snapshot (not after a COPY FROM STDIN).
+  // Runs pendingStmts_. mayRoute: they may go to a snapshot (not after a COPY FROM STDIN).
   QueryState continueQuery(ResultSink& sink, bool mayRoute = false);
+  // Keeps statements[from..] in pendingStmts_, to run after a COPY or a snapshot.
+  void keepPending(std::vector<Statement>& statements, size_t from);
 
   // ---- utility statements (session_utility.cpp)
   QueryState runUtility(const Statement& st, ResultSink& sink);
@@ -264,7 +271,8 @@ class SqlSession final : public Session, public rt::SessionServices {
   bool timeoutArmed_ = false;           // a TimeoutGuard's timer runs
   // statement_timeout over a statement's parsing, planning, compiling and running, the
   // thread's interrupt flags (engine/exec/interrupts.h) pointing at this session's, and
-  // its max_stack_depth (engine/exec/stack_depth.h).
+  // its max_stack_depth (engine/exec/stack_depth.h) and memory limit
+  // (engine/exec/statement_memory.h).
   class TimeoutGuard {
    public:
     TimeoutGuard(SqlSession& s, bool applies);
@@ -273,6 +281,7 @@ class SqlSession final : public Session, public rt::SessionServices {
    private:
     SqlSession& s_;
     InterruptScope interrupts_;
+    StatementMemoryScope memory_;
     uint64_t ticket_ = 0;
   };
   Arena arena_;
@@ -302,9 +311,12 @@ class SqlSession final : public Session, public rt::SessionServices {
   std::optional<std::string> evaluateText(const std::string& query);
   std::unique_ptr<CopyInState> copyIn_;
   bool copyFromSimple_ = false;
-  // Statements of a simple Query that follow a COPY FROM STDIN.
+  // Statements of a simple Query still to run: those after a COPY FROM STDIN, or after a
+  // statement that went to a snapshot. pendingImplicitBlock_: the Query has several
+  // statements, so they run in an implicit transaction block.
   std::shared_ptr<const std::string> pendingSql_;
   std::vector<sql::ParsedStatement> pendingStmts_;
+  bool pendingImplicitBlock_ = false;
 };
 
 }  // namespace duet

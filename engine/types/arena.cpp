@@ -1,6 +1,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "engine/exec/statement_memory.h"
 #include "engine/types/value.h"
 
 namespace duet {
@@ -14,6 +15,7 @@ thread_local Arena tFallbackArena;
 Arena::~Arena() {
   while (head_) {
     Block* next = head_->next;
+    releaseStatementMemory(sizeof(Block) + head_->size);
     std::free(head_);
     head_ = next;
   }
@@ -25,8 +27,13 @@ void* Arena::allocate(size_t bytes, size_t align) {
   if (!cur_ || aligned + bytes > reinterpret_cast<uintptr_t>(end_)) {
     size_t size = head_ ? head_->size * 2 : kFirstBlock;
     while (size < bytes + align) size *= 2;
+    // The statement's memory limit applies to what its values take (53200 beyond it).
+    chargeStatementMemory(sizeof(Block) + size);
     auto* block = static_cast<Block*>(std::malloc(sizeof(Block) + size));
-    if (!block) throw std::bad_alloc();
+    if (!block) {
+      releaseStatementMemory(sizeof(Block) + size);
+      throw std::bad_alloc();
+    }
     block->next = head_;
     block->size = size;
     head_ = block;
@@ -57,6 +64,7 @@ void Arena::reset() {
   // Keep the oldest (smallest) block: free the rest.
   while (head_->next) {
     Block* next = head_->next;
+    releaseStatementMemory(sizeof(Block) + head_->size);
     std::free(head_);
     head_ = next;
   }

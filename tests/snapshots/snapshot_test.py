@@ -269,6 +269,27 @@ def test_auto_routing():
                              capture_output=True, text=True, check=True).stdout.split()
         # A snapshot holding the INSERT was forked for the sum.
         assert out[-2] == "13" and int(out[-1]) > held, (out, held)
+        # Several statements in one Query message: a costly read goes to a snapshot wherever
+        # it stands, until the message's implicit transaction has written; the statements
+        # after it run once it answered; its error ends the message, as in PostgreSQL.
+        with server.connect(autocommit=True) as c:
+            # A commit of this session's makes the next routed statement fork a snapshot that
+            # holds it: a new pid shows that the statement went.
+            c.execute("INSERT INTO small VALUES (7, 0)")
+            before = set(snapshot_pids(c))
+            cur = c.execute("SET duet.snapshot_min_rows = 2; SELECT sum(v) FROM small; "
+                            "INSERT INTO small VALUES (5, 5); SELECT sum(v) FROM small")
+            sums = []
+            while True:
+                if cur.description is not None:
+                    sums.append(cur.fetchone()[0])
+                if not cur.nextset():
+                    break
+            assert sums == [13, 18], sums
+            assert set(snapshot_pids(c)) - before, "the sum did not go to a snapshot"
+            expect_error(c, "SELECT 1 / (v - v) FROM small; INSERT INTO small VALUES (6, 6)",
+                         errors.DivisionByZero, "the routed statement's error was lost")
+            assert c.execute("SELECT count(*) FROM small WHERE id = 6").fetchone()[0] == 0
         # duetd restarted itself with malloc's huge pages, for cheap forks.
         with open(f"/proc/{server.proc.pid}/environ", "rb") as f:
             assert b"glibc.malloc.hugetlb=1" in f.read()
