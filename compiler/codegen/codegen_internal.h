@@ -5,6 +5,7 @@
 #include <llvm/IR/Module.h>
 
 #include <functional>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -127,6 +128,12 @@ class Codegen {
   // offset + limit of a Limit node whose expressions are constants or parameters
   // (saturating; INT64_MAX for a NULL limit): how many rows a sort below it must keep.
   llvm::Value* limitBound(const plan::Node& limit);
+  // A VALUES list of many rows that differ only in their parameters (lifted literals) as
+  // one loop over tables of parameter offsets (values_codegen.cpp); false, generating
+  // nothing, for another list, whose rows are generated one by one.
+  bool produceValuesLoop(const plan::Node& values, const Consumer& consume);
+  // One row of a VALUES list: its cells, cast to the list's column types.
+  Row valuesRow(const plan::Node& values, const std::vector<plan::ExprPtr>& cells);
   // Calls `consume` with each tuple of a runtime TupleBuffer of `layout`.
   void iterateBuffer(llvm::Value* buffer, const TupleLayout* layout, const Consumer& consume);
   // A hash join's table layouts: its key tuples, and its build side's rows.
@@ -156,6 +163,14 @@ class Codegen {
   // 5,000-item IN list's values stayed live across the whole function, and unoptimised
   // code's register allocation grew quadratic in them.
   bool paramsInTuple_ = false;
+  // While a VALUES loop generates its first row's cells: where each parameter of them is
+  // read for row `row` instead (tables of its value and null offsets in the parameter
+  // tuple, one entry per row of the list).
+  struct ValuesParams {
+    std::map<const plan::Expr*, std::pair<llvm::Value*, llvm::Value*>> tables;
+    llvm::Value* row = nullptr;
+  };
+  const ValuesParams* valuesParams_ = nullptr;
   // The values captured by each enclosing subquery being generated, innermost last
   // (ExprKind::OuterRef reads the last).
   std::vector<Row> correlation_;

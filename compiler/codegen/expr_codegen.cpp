@@ -280,6 +280,15 @@ Val Codegen::expr(const Expr& e, const Row& row) {
     case ExprKind::Column:
     case ExprKind::Aggregate: return row.at(e.column);
     case ExprKind::Param:
+      if (valuesParams_) {
+        if (auto it = valuesParams_->tables.find(&e); it != valuesParams_->tables.end()) {
+          auto at = [&](llvm::Value* offsets) {
+            llvm::Value* slot = b_.CreateInBoundsGEP(b_.getInt32Ty(), offsets, valuesParams_->row);
+            return b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, b_.CreateLoad(b_.getInt32Ty(), slot));
+          };
+          return loadValue(at(it->second.first), at(it->second.second), out_.paramLayout.types[e.param].id);
+        }
+      }
       if (paramsInTuple_) return loadField(params_, out_.paramLayout, static_cast<size_t>(e.param));
       return paramRow_.at(e.param);
     case ExprKind::OuterRef: return correlation_.back().at(e.column);

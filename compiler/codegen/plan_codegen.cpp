@@ -277,14 +277,9 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       return;
     }
     case NodeKind::Values: {
-      for (const auto& exprs : node.rows) {
-        Row row;
-        for (size_t c = 0; c < exprs.size(); ++c) {
-          Val v = expr(*exprs[c], {});
-          if (exprs[c]->type != node.outputTypes[c] && node.outputTypes[c].id != exprs[c]->type.id)
-            v = cast(v, exprs[c]->type, node.outputTypes[c], false);
-          row.push_back(v);
-        }
+      if (produceValuesLoop(node, consume)) return;
+      for (const auto& cells : node.rows) {
+        Row row = valuesRow(node, cells);
         consume(row);
       }
       return;

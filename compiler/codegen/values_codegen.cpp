@@ -1,0 +1,96 @@
+// VALUES lists as data. Every literal of a statement is lifted into a parameter, so the rows
+// of `INSERT ... VALUES (1, 'a'), (2, 'b'), ...` are the same expressions over different
+// parameters. Generated row by row, each row would carry its own copy of the consumer (the
+// whole INSERT: checks, index maintenance), and a 20,000-row list took seconds of LLVM time
+// on the executor. Instead the first row's cells are generated once, inside a loop over the
+// rows, reading each parameter through a table of its offsets in the parameter tuple.
+#include <cstring>
+
+#include "compiler/codegen/codegen_internal.h"
+
+namespace duet::codegen {
+
+using plan::Expr;
+using plan::ExprKind;
+
+namespace {
+
+// Lists shorter than this are generated row by row: the loop would not pay.
+constexpr size_t kMinRowsForLoop = 8;
+
+// Appends the parameters of `e` in pre-order.
+void collectParams(const Expr& e, std::vector<const Expr*>& out) {
+  if (e.kind == ExprKind::Param) out.push_back(&e);
+  for (const auto& a : e.args) collectParams(*a, out);
+}
+
+// Whether `b` is `a` with other parameters (of the same types) in the same places; appends
+// b's parameters in pre-order.
+bool sameShape(const Expr& a, const Expr& b, const TupleLayout& params, std::vector<int>& bParams) {
+  if (a.kind != b.kind || !(a.type == b.type) || a.op != b.op || a.column != b.column || a.negated != b.negated ||
+      a.constNull != b.constNull || a.function != b.function || a.routine != b.routine ||
+      a.constString != b.constString || a.subplan || b.subplan || a.sublink != b.sublink ||
+      a.captures != b.captures || std::memcmp(a.constant, b.constant, sizeof a.constant) != 0 ||
+      a.args.size() != b.args.size())
+    return false;
+  if (a.kind == ExprKind::Param) {
+    if (!(params.types[static_cast<size_t>(a.param)] == params.types[static_cast<size_t>(b.param)])) return false;
+    bParams.push_back(b.param);
+  }
+  for (size_t i = 0; i < a.args.size(); ++i)
+    if (!sameShape(*a.args[i], *b.args[i], params, bParams)) return false;
+  return true;
+}
+
+}  // namespace
+
+bool Codegen::produceValuesLoop(const plan::Node& node, const Consumer& consume) {
+  if (!paramsInTuple_ || valuesParams_ || node.rows.size() < kMinRowsForLoop) return false;
+  const std::vector<plan::ExprPtr>& first = node.rows[0];
+  std::vector<const Expr*> slots;
+  for (const auto& cell : first) collectParams(*cell, slots);
+  if (slots.empty()) return false;
+  const TupleLayout& params = out_.paramLayout;
+  std::vector<std::vector<uint32_t>> valueOffsets(slots.size()), nullOffsets(slots.size());
+  std::vector<int> rowParams;
+  for (const auto& cells : node.rows) {
+    if (cells.size() != first.size()) return false;
+    rowParams.clear();
+    for (size_t c = 0; c < cells.size(); ++c)
+      if (!sameShape(*first[c], *cells[c], params, rowParams)) return false;
+    for (size_t k = 0; k < slots.size(); ++k) {
+      auto p = static_cast<size_t>(rowParams[k]);
+      valueOffsets[k].push_back(params.offsets[p]);
+      nullOffsets[k].push_back(params.nullOffset(p));
+    }
+  }
+  auto table = [&](const std::vector<uint32_t>& offsets) -> llvm::Value* {
+    llvm::Constant* init = llvm::ConstantDataArray::get(ctx_, offsets);
+    return new llvm::GlobalVariable(module_, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
+                                    "values.offsets");
+  };
+  ValuesParams tables;
+  for (size_t k = 0; k < slots.size(); ++k) tables.tables[slots[k]] = {table(valueOffsets[k]), table(nullOffsets[k])};
+  uint64_t rows = node.rows.size();
+  loop(b_.getInt64(0), [&] { return b_.getInt64(rows); }, [&](llvm::Value* i, llvm::BasicBlock*) {
+    tables.row = i;
+    valuesParams_ = &tables;
+    Row row = valuesRow(node, first);
+    valuesParams_ = nullptr;
+    consume(row);
+  });
+  return true;
+}
+
+Row Codegen::valuesRow(const plan::Node& node, const std::vector<plan::ExprPtr>& cells) {
+  Row row;
+  for (size_t c = 0; c < cells.size(); ++c) {
+    Val v = expr(*cells[c], {});
+    if (cells[c]->type != node.outputTypes[c] && node.outputTypes[c].id != cells[c]->type.id)
+      v = cast(v, cells[c]->type, node.outputTypes[c], false);
+    row.push_back(v);
+  }
+  return row;
+}
+
+}  // namespace duet::codegen
