@@ -116,6 +116,7 @@ class Binder {
   plan::ExprPtr bindSubscript(const sql::Subscript& s, const Scope& scope, AggContext* agg);
   plan::ExprPtr bindBinary(const std::string& op, plan::ExprPtr a, plan::ExprPtr b, uint32_t location);
   plan::ExprPtr inList(plan::ExprPtr arg, plan::ExprPtr equalities);
+  plan::ExprPtr equalityRunsAsInLists(plan::ExprPtr any);
   plan::ExprPtr call(const std::string& fn, SqlType type, std::vector<plan::ExprPtr> args);
   // A PL/pgSQL variable the reference names (a parameter), or null; 42702 when a column
   // of the scope has the name too (plpgsql.variable_conflict = error).

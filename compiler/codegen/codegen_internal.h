@@ -133,7 +133,7 @@ class Codegen {
   // nothing, for another list, whose rows are generated one by one.
   bool produceValuesLoop(const plan::Node& values, const Consumer& consume);
   // One row of a VALUES list: its cells, cast to the list's column types.
-  Row valuesRow(const plan::Node& values, const std::vector<plan::ExprPtr>& cells);
+  Row valuesRow(const plan::Node& values, const std::vector<const plan::Expr*>& cells);
   // Calls `consume` with each tuple of a runtime TupleBuffer of `layout`.
   void iterateBuffer(llvm::Value* buffer, const TupleLayout* layout, const Consumer& consume);
   // A hash join's table layouts: its key tuples, and its build side's rows.
@@ -163,9 +163,10 @@ class Codegen {
   // 5,000-item IN list's values stayed live across the whole function, and unoptimised
   // code's register allocation grew quadratic in them.
   bool paramsInTuple_ = false;
-  // While a VALUES loop generates its first row's cells: where each parameter of them is
+  // While a VALUES loop generates its template cells: where each parameter of them is
   // read for row `row` instead (tables of its value and null offsets in the parameter
-  // tuple, one entry per row of the list).
+  // tuple, one entry per row of the list; kNullCell: the row has a NULL there).
+  static constexpr uint32_t kNullCell = UINT32_MAX;
   struct ValuesParams {
     std::map<const plan::Expr*, std::pair<llvm::Value*, llvm::Value*>> tables;
     llvm::Value* row = nullptr;

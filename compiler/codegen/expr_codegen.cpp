@@ -282,11 +282,16 @@ Val Codegen::expr(const Expr& e, const Row& row) {
     case ExprKind::Param:
       if (valuesParams_) {
         if (auto it = valuesParams_->tables.find(&e); it != valuesParams_->tables.end()) {
-          auto at = [&](llvm::Value* offsets) {
+          auto offset = [&](llvm::Value* offsets) {
             llvm::Value* slot = b_.CreateInBoundsGEP(b_.getInt32Ty(), offsets, valuesParams_->row);
-            return b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, b_.CreateLoad(b_.getInt32Ty(), slot));
+            return b_.CreateLoad(b_.getInt32Ty(), slot);
           };
-          return loadValue(at(it->second.first), at(it->second.second), out_.paramLayout.types[e.param].id);
+          llvm::Value* nullOffset = offset(it->second.second);
+          llvm::Value* nullCell = b_.CreateICmpEQ(nullOffset, b_.getInt32(kNullCell));
+          nullOffset = b_.CreateSelect(nullCell, b_.getInt32(0), nullOffset);
+          Val v = loadValue(b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, offset(it->second.first)),
+                            b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, nullOffset), out_.paramLayout.types[e.param].id);
+          return {v.v, b_.CreateOr(v.null, nullCell)};
         }
       }
       if (paramsInTuple_) return loadField(params_, out_.paramLayout, static_cast<size_t>(e.param));

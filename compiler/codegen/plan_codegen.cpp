@@ -278,7 +278,9 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
     }
     case NodeKind::Values: {
       if (produceValuesLoop(node, consume)) return;
-      for (const auto& cells : node.rows) {
+      for (const auto& exprs : node.rows) {
+        std::vector<const plan::Expr*> cells;
+        for (const auto& e : exprs) cells.push_back(e.get());
         Row row = valuesRow(node, cells);
         consume(row);
       }

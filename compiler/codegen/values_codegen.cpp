@@ -2,8 +2,9 @@
 // of `INSERT ... VALUES (1, 'a'), (2, 'b'), ...` are the same expressions over different
 // parameters. Generated row by row, each row would carry its own copy of the consumer (the
 // whole INSERT: checks, index maintenance), and a 20,000-row list took seconds of LLVM time
-// on the executor. Instead the first row's cells are generated once, inside a loop over the
-// rows, reading each parameter through a table of its offsets in the parameter tuple.
+// on the executor. Instead one row's cells are generated once, inside a loop over the rows,
+// reading each parameter through a table of its offsets in the parameter tuple. A NULL
+// where other rows have a parameter is an entry of the table too (kNullCell).
 #include <cstring>
 
 #include "compiler/codegen/codegen_internal.h"
@@ -17,6 +18,8 @@ namespace {
 
 // Lists shorter than this are generated row by row: the loop would not pay.
 constexpr size_t kMinRowsForLoop = 8;
+// A row's NULL in place of its template's parameter, among the row's parameters.
+constexpr int kNullParam = -1;
 
 // Appends the parameters of `e` in pre-order.
 void collectParams(const Expr& e, std::vector<const Expr*>& out) {
@@ -42,26 +45,47 @@ bool sameShape(const Expr& a, const Expr& b, const TupleLayout& params, std::vec
   return true;
 }
 
+bool isNullConstant(const Expr& e) { return e.kind == ExprKind::Const && e.constNull && e.args.empty(); }
+
+// A column's cells, generated from its template (the first that is not a NULL constant):
+// one of the same shape, or a NULL where the template is a parameter.
+bool cellFits(const Expr& tmpl, const Expr& cell, const TupleLayout& params, std::vector<int>& cellParams) {
+  if (tmpl.kind == ExprKind::Param && isNullConstant(cell)) {
+    cellParams.push_back(kNullParam);
+    return true;
+  }
+  return sameShape(tmpl, cell, params, cellParams);
+}
+
 }  // namespace
 
 bool Codegen::produceValuesLoop(const plan::Node& node, const Consumer& consume) {
   if (!paramsInTuple_ || valuesParams_ || node.rows.size() < kMinRowsForLoop) return false;
-  const std::vector<plan::ExprPtr>& first = node.rows[0];
+  size_t columns = node.rows[0].size();
+  std::vector<const Expr*> templates(columns);
+  for (size_t c = 0; c < columns; ++c) {
+    for (const auto& cells : node.rows) {
+      if (cells.size() != columns) return false;
+      if (!templates[c] || isNullConstant(*templates[c])) templates[c] = cells[c].get();
+      if (!isNullConstant(*templates[c])) break;
+    }
+  }
   std::vector<const Expr*> slots;
-  for (const auto& cell : first) collectParams(*cell, slots);
+  for (const Expr* cell : templates) collectParams(*cell, slots);
   if (slots.empty()) return false;
   const TupleLayout& params = out_.paramLayout;
   std::vector<std::vector<uint32_t>> valueOffsets(slots.size()), nullOffsets(slots.size());
   std::vector<int> rowParams;
   for (const auto& cells : node.rows) {
-    if (cells.size() != first.size()) return false;
+    if (cells.size() != columns) return false;
     rowParams.clear();
-    for (size_t c = 0; c < cells.size(); ++c)
-      if (!sameShape(*first[c], *cells[c], params, rowParams)) return false;
+    for (size_t c = 0; c < columns; ++c)
+      if (!cellFits(*templates[c], *cells[c], params, rowParams)) return false;
     for (size_t k = 0; k < slots.size(); ++k) {
-      auto p = static_cast<size_t>(rowParams[k]);
-      valueOffsets[k].push_back(params.offsets[p]);
-      nullOffsets[k].push_back(params.nullOffset(p));
+      bool null = rowParams[k] == kNullParam;
+      auto p = static_cast<size_t>(null ? 0 : rowParams[k]);
+      valueOffsets[k].push_back(null ? 0 : params.offsets[p]);
+      nullOffsets[k].push_back(null ? kNullCell : params.nullOffset(p));
     }
   }
   auto table = [&](const std::vector<uint32_t>& offsets) -> llvm::Value* {
@@ -75,14 +99,14 @@ bool Codegen::produceValuesLoop(const plan::Node& node, const Consumer& consume)
   loop(b_.getInt64(0), [&] { return b_.getInt64(rows); }, [&](llvm::Value* i, llvm::BasicBlock*) {
     tables.row = i;
     valuesParams_ = &tables;
-    Row row = valuesRow(node, first);
+    Row row = valuesRow(node, templates);
     valuesParams_ = nullptr;
     consume(row);
   });
   return true;
 }
 
-Row Codegen::valuesRow(const plan::Node& node, const std::vector<plan::ExprPtr>& cells) {
+Row Codegen::valuesRow(const plan::Node& node, const std::vector<const Expr*>& cells) {
   Row row;
   for (size_t c = 0; c < cells.size(); ++c) {
     Val v = expr(*cells[c], {});
