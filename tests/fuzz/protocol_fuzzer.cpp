@@ -177,11 +177,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     session->clearCancel();
     std::string out;
     std::optional<duet::wire::SnapshotHandoff> handoff;
-    std::optional<size_t> deferred;
-    bool close = processor.process(*session, batch, scan.violation, out, nullptr, handoff, deferred);
+    std::optional<duet::wire::MessageProcessor::Rest> rest;
+    bool close = processor.process(*session, batch, scan.violation, out, nullptr, handoff, rest);
     // No snapshots and no other session: neither may happen here.
-    if (handoff || deferred) std::abort();
+    if (handoff || (rest && rest->waitsForBlock)) std::abort();
     if (close || scan.violation) break;
+    // A batch that ended after a large answer: the connection runs the rest next.
+    if (rest) input.insert(0, batch.substr(rest->at));
   }
   // The connection's cleanup task.
   session->requestCancel();
