@@ -1,6 +1,10 @@
 #include "compiler/codegen/jit.h"
 
+#include <pthread.h>
+
 #include <chrono>
+#include <optional>
+#include <thread>
 
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
@@ -92,9 +96,30 @@ void optimise(llvm::Module& module, int level, int budgetMs) {
 }
 }  // namespace
 
+// A module's machine code, generated on a thread of its own while the statement that
+// asked for it waits, watching its interrupt flags. A statement that stops waiting marks
+// the job abandoned; the thread then frees the code it made.
+struct Jit::Backend {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+  std::vector<std::string> functionNames;
+  bool cheap = false;
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
+  bool abandoned = false;
+  Compiled result;
+  std::optional<SqlError> error;
+};
+
 Jit& Jit::instance() {
   static Jit jit;
   return jit;
+}
+
+Jit::~Jit() {
+  std::unique_lock lock(backendsMutex_);
+  backendsDone_.wait(lock, [this] { return backends_.load() == 0; });
 }
 
 Jit::Jit() {
@@ -112,6 +137,13 @@ Jit::Jit() {
   auto created = builder.create();
   if (!created) throw SqlError(sqlstate::kInternalError, "cannot start the JIT: " + errorText(created.takeError()));
   jit_ = std::move(*created);
+  // fork() (snapshots, archives) waits for a backend thread to leave LLVM's JIT state, so
+  // that the child never holds a copy changed halfway; the child has no backend threads.
+  pthread_atfork([] { instance().mutex_.lock(); }, [] { instance().mutex_.unlock(); },
+                 [] {
+                   instance().backends_.store(0);
+                   instance().mutex_.unlock();
+                 });
 }
 
 void Jit::registerSymbol(const std::string& name, void* address) {
@@ -154,19 +186,66 @@ Jit::Compiled Jit::compile(std::unique_ptr<llvm::LLVMContext> context,
     context.reset();
     checkForInterrupts();
   }
-  std::lock_guard lock(mutex_);
-  auto& dylib = jit_->getMainJITDylib();
-  Compiled out;
-  out.tracker = dylib.createResourceTracker();
-  cheapCodegen_ = cheap;
-  if (auto err = jit_->addIRModule(out.tracker, llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
-    throw SqlError(sqlstate::kInternalError, "JIT: " + errorText(std::move(err)));
-  for (const auto& name : functionNames) {
-    auto sym = jit_->lookup(dylib, name);
-    if (!sym) throw SqlError(sqlstate::kInternalError, "JIT lookup: " + errorText(sym.takeError()));
-    out.functions.push_back(sym->toPtr<void*>());
+  auto job = std::make_shared<Backend>();
+  job->context = std::move(context);
+  job->module = std::move(module);
+  job->functionNames = functionNames;
+  job->cheap = cheap;
+  ++backends_;
+  auto finished = [this] {
+    {
+      std::lock_guard lock(backendsMutex_);
+      --backends_;
+    }
+    backendsDone_.notify_all();
+  };
+  try {
+    std::thread([this, job, finished] {
+      generate(*job);
+      finished();
+    }).detach();
+  } catch (...) {  // no thread to be had (EAGAIN): the statement fails, nothing is left running
+    finished();
+    throw;
   }
-  return out;
+  std::unique_lock lock(job->mutex);
+  while (!job->finished.wait_for(lock, std::chrono::milliseconds(10), [&] { return job->done; })) {
+    if (interruptPending()) {
+      job->abandoned = true;
+      lock.unlock();
+      checkForInterrupts();
+    }
+  }
+  if (job->error) throw *job->error;
+  return std::move(job->result);
+}
+
+void Jit::generate(Backend& job) {
+  Compiled out;
+  std::optional<SqlError> error;
+  {
+    std::lock_guard lock(mutex_);
+    auto& dylib = jit_->getMainJITDylib();
+    out.tracker = dylib.createResourceTracker();
+    cheapCodegen_ = job.cheap;
+    if (auto err = jit_->addIRModule(out.tracker, llvm::orc::ThreadSafeModule(std::move(job.module), std::move(job.context)))) {
+      error = SqlError(sqlstate::kInternalError, "JIT: " + errorText(std::move(err)));
+    }
+    for (size_t i = 0; !error && i < job.functionNames.size(); ++i) {
+      auto sym = jit_->lookup(dylib, job.functionNames[i]);
+      if (!sym) error = SqlError(sqlstate::kInternalError, "JIT lookup: " + errorText(sym.takeError()));
+      else out.functions.push_back(sym->toPtr<void*>());
+    }
+  }
+  std::lock_guard lock(job.mutex);
+  if (job.abandoned || error) {
+    std::lock_guard jitLock(mutex_);
+    if (auto err = out.tracker->remove()) llvm::consumeError(std::move(err));
+  }
+  job.result = std::move(out);
+  job.error = std::move(error);
+  job.done = true;
+  job.finished.notify_all();
 }
 
 }  // namespace duet

@@ -5,6 +5,8 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <atomic>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,7 +23,10 @@ class Jit {
   // Compiles the module (optimising it at the given level first, for at most about
   // optimiseBudgetMs, 0: no limit) and returns the address of each requested function.
   // The module's code lives until the process exits or the tracker is removed. Throws
-  // 57014 when the thread's statement is cancelled (engine/exec/interrupts.h).
+  // 57014 when the thread's statement is cancelled (engine/exec/interrupts.h), in any
+  // phase: LLVM's machine code generation, which cannot stop inside a function, runs on a
+  // thread of its own, and a cancelled statement leaves it to finish (and its code to be
+  // freed) there.
   struct Compiled {
     llvm::orc::ResourceTrackerSP tracker;
     std::vector<void*> functions;
@@ -41,8 +46,17 @@ class Jit {
 
  private:
   Jit();
+  ~Jit();  // waits for machine code still being generated for a cancelled statement
+  struct Backend;
+  // Generates the machine code of `job`'s module (on a backend thread, under mutex_).
+  void generate(Backend& job);
   std::unique_ptr<llvm::orc::LLJIT> jit_;
+  // Held while LLVM's JIT state changes: a backend thread generating code holds it, and so
+  // does fork() (pthread_atfork), so that no child copies it half changed.
   std::mutex mutex_;
+  std::atomic<int> backends_ = 0;  // backend threads running
+  std::condition_variable backendsDone_;
+  std::mutex backendsMutex_;
   bool cheapCodegen_ = false;  // the module compiled next is too big to optimise (jit.cpp)
   bool runtimeRegistered_ = false;
 };
