@@ -50,27 +50,37 @@ size_t blockCount(const llvm::Module& module) {
   return blocks;
 }
 
+// Names the modules too big to optimise (Jit::compile sets it).
+constexpr const char* kCheapCodegenFlag = "duet.cheap_codegen";
+
 // Machine code for a module: the target's default code generation, or for a module too
 // big to optimise LLVM's fast path (CodeGenOptLevel::None: FastISel and the fast register
 // allocator), since the greedy allocator's time, too, grows faster than the code (a
-// 10,000-row INSERT ... VALUES spent minutes in it). Jit::compile says which, under its
-// lock, before the lookup that compiles the module.
+// 10,000-row INSERT ... VALUES spent minutes in it). Modules are compiled on several
+// threads at once (Jit::compile), so each compile has a target machine of its own.
 class TieredCompiler : public llvm::orc::IRCompileLayer::IRCompiler {
  public:
-  TieredCompiler(std::unique_ptr<llvm::TargetMachine> full, std::unique_ptr<llvm::TargetMachine> cheap,
-                 const bool& useCheap)
-      : IRCompiler(llvm::orc::irManglingOptionsFromTargetOptions(full->Options)),
-        full_(std::move(full)), cheap_(std::move(cheap)), useCheap_(useCheap) {}
+  explicit TieredCompiler(llvm::orc::JITTargetMachineBuilder machine)
+      : IRCompiler(llvm::orc::irManglingOptionsFromTargetOptions(machine.getOptions())),
+        machine_(std::move(machine)) {}
 
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> operator()(llvm::Module& module) override {
-    llvm::orc::SimpleCompiler compile(useCheap_ ? *cheap_ : *full_);
+    llvm::orc::JITTargetMachineBuilder builder = machine_;
+    if (module.getModuleFlag(kCheapCodegenFlag)) builder.setCodeGenOptLevel(llvm::CodeGenOptLevel::None);
+    auto target = builder.createTargetMachine();
+    if (!target) return target.takeError();
+    llvm::orc::SimpleCompiler compile(**target);
     return compile(module);
   }
 
  private:
-  std::unique_ptr<llvm::TargetMachine> full_, cheap_;
-  const bool& useCheap_;
+  const llvm::orc::JITTargetMachineBuilder machine_;
 };
+
+// Backend threads at once: the statement's, and a few that finish machine code for
+// statements cancelled meanwhile. A statement that finds them all busy waits (and can be
+// cancelled), so retrying a huge statement cannot start compiles without end.
+constexpr int kMaxBackendThreads = 4;
 
 void optimise(llvm::Module& module, int level, int budgetMs) {
   if (level <= 0) return;
@@ -103,7 +113,6 @@ struct Jit::Backend {
   std::unique_ptr<llvm::LLVMContext> context;
   std::unique_ptr<llvm::Module> module;
   std::vector<std::string> functionNames;
-  bool cheap = false;
   std::mutex mutex;
   std::condition_variable finished;
   bool done = false;
@@ -119,31 +128,32 @@ Jit& Jit::instance() {
 
 Jit::~Jit() {
   std::unique_lock lock(backendsMutex_);
-  backendsDone_.wait(lock, [this] { return backends_.load() == 0; });
+  backendsDone_.wait(lock, [this] { return backends_ == 0; });
 }
 
 Jit::Jit() {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   auto builder = llvm::orc::LLJITBuilder();
-  builder.setCompileFunctionCreator([this](llvm::orc::JITTargetMachineBuilder machine)
+  builder.setCompileFunctionCreator([](llvm::orc::JITTargetMachineBuilder machine)
                                         -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
-    auto full = machine.createTargetMachine();
-    if (!full) return full.takeError();
-    auto cheap = machine.setCodeGenOptLevel(llvm::CodeGenOptLevel::None).createTargetMachine();
-    if (!cheap) return cheap.takeError();
-    return std::make_unique<TieredCompiler>(std::move(*full), std::move(*cheap), cheapCodegen_);
+    return std::make_unique<TieredCompiler>(std::move(machine));
   });
   auto created = builder.create();
   if (!created) throw SqlError(sqlstate::kInternalError, "cannot start the JIT: " + errorText(created.takeError()));
   jit_ = std::move(*created);
-  // fork() (snapshots, archives) waits for a backend thread to leave LLVM's JIT state, so
-  // that the child never holds a copy changed halfway; the child has no backend threads.
-  pthread_atfork([] { instance().mutex_.lock(); }, [] { instance().mutex_.unlock(); },
-                 [] {
-                   instance().backends_.store(0);
-                   instance().mutex_.unlock();
-                 });
+  // fork() (snapshots, archives: from the executor, the one thread that starts backend
+  // threads) waits for the backend threads to finish, so that no child holds LLVM's JIT
+  // state changed halfway; the child has none.
+  pthread_atfork(
+      [] {
+        Jit& jit = instance();
+        std::unique_lock lock(jit.backendsMutex_);
+        jit.backendsDone_.wait(lock, [&] { return jit.backends_ == 0; });
+        lock.release();  // held until the fork is done
+      },
+      [] { instance().backendsMutex_.unlock(); },
+      [] { instance().backendsMutex_.unlock(); });
 }
 
 void Jit::registerSymbol(const std::string& name, void* address) {
@@ -186,12 +196,21 @@ Jit::Compiled Jit::compile(std::unique_ptr<llvm::LLVMContext> context,
     context.reset();
     checkForInterrupts();
   }
+  if (cheap) module->addModuleFlag(llvm::Module::Warning, kCheapCodegenFlag, 1);
   auto job = std::make_shared<Backend>();
   job->context = std::move(context);
   job->module = std::move(module);
   job->functionNames = functionNames;
-  job->cheap = cheap;
-  ++backends_;
+  {
+    std::unique_lock lock(backendsMutex_);
+    while (!backendsDone_.wait_for(lock, std::chrono::milliseconds(10), [this] { return backends_ < kMaxBackendThreads; })) {
+      if (interruptPending()) {
+        lock.unlock();
+        checkForInterrupts();
+      }
+    }
+    ++backends_;
+  }
   auto finished = [this] {
     {
       std::lock_guard lock(backendsMutex_);
@@ -221,25 +240,21 @@ Jit::Compiled Jit::compile(std::unique_ptr<llvm::LLVMContext> context,
 }
 
 void Jit::generate(Backend& job) {
+  // ORC's session takes its own locks: modules are added and compiled concurrently.
   Compiled out;
   std::optional<SqlError> error;
-  {
-    std::lock_guard lock(mutex_);
-    auto& dylib = jit_->getMainJITDylib();
-    out.tracker = dylib.createResourceTracker();
-    cheapCodegen_ = job.cheap;
-    if (auto err = jit_->addIRModule(out.tracker, llvm::orc::ThreadSafeModule(std::move(job.module), std::move(job.context)))) {
-      error = SqlError(sqlstate::kInternalError, "JIT: " + errorText(std::move(err)));
-    }
-    for (size_t i = 0; !error && i < job.functionNames.size(); ++i) {
-      auto sym = jit_->lookup(dylib, job.functionNames[i]);
-      if (!sym) error = SqlError(sqlstate::kInternalError, "JIT lookup: " + errorText(sym.takeError()));
-      else out.functions.push_back(sym->toPtr<void*>());
-    }
+  auto& dylib = jit_->getMainJITDylib();
+  out.tracker = dylib.createResourceTracker();
+  if (auto err = jit_->addIRModule(out.tracker, llvm::orc::ThreadSafeModule(std::move(job.module), std::move(job.context)))) {
+    error = SqlError(sqlstate::kInternalError, "JIT: " + errorText(std::move(err)));
+  }
+  for (size_t i = 0; !error && i < job.functionNames.size(); ++i) {
+    auto sym = jit_->lookup(dylib, job.functionNames[i]);
+    if (!sym) error = SqlError(sqlstate::kInternalError, "JIT lookup: " + errorText(sym.takeError()));
+    else out.functions.push_back(sym->toPtr<void*>());
   }
   std::lock_guard lock(job.mutex);
   if (job.abandoned || error) {
-    std::lock_guard jitLock(mutex_);
     if (auto err = out.tracker->remove()) llvm::consumeError(std::move(err));
   }
   job.result = std::move(out);

@@ -5,7 +5,6 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
-#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -48,16 +47,13 @@ class Jit {
   Jit();
   ~Jit();  // waits for machine code still being generated for a cancelled statement
   struct Backend;
-  // Generates the machine code of `job`'s module (on a backend thread, under mutex_).
+  // Generates the machine code of `job`'s module (on a backend thread).
   void generate(Backend& job);
   std::unique_ptr<llvm::orc::LLJIT> jit_;
-  // Held while LLVM's JIT state changes: a backend thread generating code holds it, and so
-  // does fork() (pthread_atfork), so that no child copies it half changed.
-  std::mutex mutex_;
-  std::atomic<int> backends_ = 0;  // backend threads running
+  std::mutex mutex_;  // runtime symbol registration
+  int backends_ = 0;  // backend threads running (under backendsMutex_)
   std::condition_variable backendsDone_;
   std::mutex backendsMutex_;
-  bool cheapCodegen_ = false;  // the module compiled next is too big to optimise (jit.cpp)
   bool runtimeRegistered_ = false;
 };
 
