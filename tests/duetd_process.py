@@ -1,7 +1,9 @@
 """Starting duetd for the Python suites that run servers of their own (tests/snapshots,
-tests/logging): on a free port of 127.0.0.1, returning once it accepts connections."""
+tests/logging, tests/protocol): on a free port of 127.0.0.1, returning once it accepts
+connections; and running such a suite's tests against it."""
 import subprocess
 import time
+import traceback
 
 import psycopg
 
@@ -26,3 +28,22 @@ def start(binary, data_dir, *flags, timeout=60, **popen_args):
                 output = proc.communicate()[0] if proc.stdout else ""
                 raise RuntimeError(f"duetd did not start: {output or ''}")
             time.sleep(0.1)
+
+
+def run_tests(tests, proc):
+    """Runs (name, test) pairs in order, printing ok/FAIL (with the traceback) for each;
+    stops once `proc`, the server they share, has died. Returns (passed, failed), or None
+    when the server died."""
+    failures = 0
+    for name, test in tests:
+        try:
+            test()
+            print(f"ok   {name}")
+        except Exception:  # noqa: BLE001 - reported, then the next test runs
+            failures += 1
+            print(f"FAIL {name}")
+            traceback.print_exc()
+        if proc.poll() is not None:
+            print("FAIL the shared server died")
+            return None
+    return len(tests) - failures, failures

@@ -13,7 +13,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 import psycopg
 from psycopg import errors
@@ -181,7 +180,6 @@ def test_client_that_does_not_read(server):
 
 def main():
     server = Server()
-    failures = 0
     try:
         with server.connect() as conn:
             conn.execute("CREATE TABLE m (k int PRIMARY KEY, s text)")
@@ -189,25 +187,18 @@ def main():
             conn.execute(f"INSERT INTO m VALUES {values}")
             conn.execute("CREATE TABLE big (b text)")
             conn.execute(f"INSERT INTO big VALUES ('{'y' * 100000}')")
-        tests = [("sort and hash tables", test_sort_and_hash_tables),
-                 ("answer", test_answer),
-                 ("loop frees what it allocates", test_loop_frees_what_it_allocates),
-                 ("client that does not read", test_client_that_does_not_read)]
-        for name, test in tests:
-            try:
-                test(server)
-                print(f"ok   {name}")
-            except Exception:  # noqa: BLE001 - reported, then the next test runs
-                failures += 1
-                print(f"FAIL {name}")
-                traceback.print_exc()
-            if server.proc.poll() is not None:
-                print("FAIL the server died")
-                return 1
+        counts = duetd_process.run_tests(
+            [("sort and hash tables", lambda: test_sort_and_hash_tables(server)),
+             ("answer", lambda: test_answer(server)),
+             ("loop frees what it allocates", lambda: test_loop_frees_what_it_allocates(server)),
+             ("client that does not read", lambda: test_client_that_does_not_read(server))],
+            server.proc)
     finally:
         server.stop()
-    print(f"memory: {len(tests) - failures} passed, {failures} failed")
-    return 1 if failures else 0
+    if counts is None:
+        return 1
+    print(f"memory: {counts[0]} passed, {counts[1]} failed")
+    return 1 if counts[1] else 0
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ import sys
 import tempfile
 import threading
 import time
-import traceback
 
 import psycopg
 from psycopg import errors
@@ -572,7 +571,6 @@ def test_no_orphans():
 
 
 def main():
-    failures = 0
     shared = Server()
     try:
         setup_tables(shared)
@@ -588,21 +586,13 @@ def main():
                  ("killed snapshot", lambda: test_killed_snapshot(shared)),
                  ("vanished client", lambda: test_vanished_client(shared)),
                  ("no orphans", test_no_orphans)]
-        for name, test in tests:
-            try:
-                test()
-                print(f"ok   {name}")
-            except Exception:  # noqa: BLE001 - reported, then the next test runs
-                failures += 1
-                print(f"FAIL {name}")
-                traceback.print_exc()
-            if shared.proc.poll() is not None:
-                print("FAIL the shared server died")
-                return 1
+        counts = duetd_process.run_tests(tests, shared.proc)
     finally:
         shared.stop()
-    print(f"snapshots: {len(tests) - failures} passed, {failures} failed")
-    return 1 if failures else 0
+    if counts is None:
+        return 1
+    print(f"snapshots: {counts[0]} passed, {counts[1]} failed")
+    return 1 if counts[1] else 0
 
 
 if __name__ == "__main__":
