@@ -1011,6 +1011,11 @@ class StatementPlanner {
         target.push_back(found);
       }
     }
+    // With no column list, a shorter source fills the first columns (PostgreSQL's rule).
+    bool valuesSource = s.source && s.source->body == sql::SelectStmt::Body::Values && s.source->orderBy.empty() &&
+                        !s.source->limit;
+    if (s.columns.empty() && valuesSource && !s.source->values.empty() && s.source->values[0].size() < target.size())
+      target.resize(s.source->values[0].size());
     NodePtr source;
     std::vector<SqlType> targetTypes;
     for (int c : target) targetTypes.push_back(cols[c].type);
@@ -1019,7 +1024,7 @@ class StatementPlanner {
       source = std::make_unique<Node>(NodeKind::Values);
       source->rows.emplace_back();
       target.clear();
-    } else if (s.source->body == sql::SelectStmt::Body::Values && s.source->orderBy.empty() && !s.source->limit) {
+    } else if (valuesSource) {
       for (const auto& r : s.source->values)
         if (r.size() > target.size()) b_.fail(sqlstate::kSyntaxError, "INSERT has more expressions than target columns", r[target.size()]->location);
         else if (r.size() < target.size()) b_.fail(sqlstate::kSyntaxError, "INSERT has more target columns than expressions", s.begin);
@@ -1033,6 +1038,7 @@ class StatementPlanner {
       resolveUnknowns_ = false;
       source = planSelect(*s.source, ignored);
       resolveUnknowns_ = true;
+      if (s.columns.empty() && ignored.size() < target.size()) target.resize(ignored.size());
       if (ignored.size() != target.size())
         b_.fail(sqlstate::kSyntaxError, ignored.size() > target.size() ? "INSERT has more expressions than target columns"
                                                                       : "INSERT has more target columns than expressions", s.begin);
