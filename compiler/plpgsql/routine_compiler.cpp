@@ -446,7 +446,7 @@ class RoutineCompiler {
     std::vector<SqlType> types = columnTypes(p);
     codegen::Consumer owning = [&](Row& row) {
       for (size_t c = 0; c < row.size() && c < types.size(); ++c) {
-        if (!isVarlenaType(types[c].id) && types[c].id != TypeId::Array) continue;
+        if (!isVarlenaType(types[c].id)) continue;
         llvm::Value* value = row[c].v;
         llvm::Value* kept = entryAlloca(value->getType());
         b_.CreateStore(value, kept);
