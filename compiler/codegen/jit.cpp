@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
@@ -223,9 +224,11 @@ Jit::Compiled Jit::compile(std::unique_ptr<llvm::LLVMContext> context,
       generate(*job);
       finished();
     }).detach();
-  } catch (...) {  // no thread to be had (EAGAIN): the statement fails, nothing is left running
+  } catch (const std::system_error&) {
+    // No thread to be had (a snapshot process near its memory limit cannot map another
+    // stack): the code is generated here, as it comes, without waiting for cancels.
     finished();
-    throw;
+    generate(*job);
   }
   std::unique_lock lock(job->mutex);
   while (!job->finished.wait_for(lock, std::chrono::milliseconds(10), [&] { return job->done; })) {
