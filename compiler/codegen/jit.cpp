@@ -130,6 +130,7 @@ Jit& Jit::instance() {
 Jit::~Jit() {
   std::unique_lock lock(backendsMutex_);
   backendsDone_.wait(lock, [this] { return backends_ == 0; });
+  for (std::thread& t : threads_) t.join();
 }
 
 Jit::Jit() {
@@ -151,6 +152,8 @@ Jit::Jit() {
         Jit& jit = instance();
         std::unique_lock lock(jit.backendsMutex_);
         jit.backendsDone_.wait(lock, [&] { return jit.backends_ == 0; });
+        for (std::thread& t : jit.threads_) t.join();
+        jit.threads_.clear();
         lock.release();  // held until the fork is done
       },
       [] { instance().backendsMutex_.unlock(); },
@@ -210,6 +213,11 @@ Jit::Compiled Jit::compile(std::unique_ptr<llvm::LLVMContext> context,
         checkForInterrupts();
       }
     }
+    // Threads that finished are joined here, when none is running; else at the next fork.
+    if (backends_ == 0) {
+      for (std::thread& t : threads_) t.join();
+      threads_.clear();
+    }
     ++backends_;
   }
   auto finished = [this] {
@@ -220,10 +228,12 @@ Jit::Compiled Jit::compile(std::unique_ptr<llvm::LLVMContext> context,
     backendsDone_.notify_all();
   };
   try {
-    std::thread([this, job, finished] {
+    std::thread thread([this, job, finished] {
       generate(*job);
       finished();
-    }).detach();
+    });
+    std::lock_guard lock(backendsMutex_);
+    threads_.push_back(std::move(thread));
   } catch (const std::system_error&) {
     // No thread to be had (a snapshot process near its memory limit cannot map another
     // stack): the code is generated here, as it comes, without waiting for cancels.

@@ -9,6 +9,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace duet {
 
@@ -52,6 +54,9 @@ class Jit {
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   std::mutex mutex_;  // runtime symbol registration
   int backends_ = 0;  // backend threads running (under backendsMutex_)
+  // Backend threads not joined yet. fork() joins them all: a thread still on its way out
+  // may hold the allocator's locks (AddressSanitizer's have no fork handler).
+  std::vector<std::thread> threads_;
   std::condition_variable backendsDone_;
   std::mutex backendsMutex_;
   bool runtimeRegistered_ = false;
