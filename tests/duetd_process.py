@@ -2,6 +2,7 @@
 tests/logging, tests/protocol): on a free port of 127.0.0.1, returning once it accepts
 connections; and running such a suite's tests against it."""
 import subprocess
+import tempfile
 import time
 import traceback
 
@@ -30,10 +31,10 @@ def start(binary, data_dir, *flags, timeout=60, **popen_args):
             time.sleep(0.1)
 
 
-def run_tests(tests, proc):
-    """Runs (name, test) pairs in order, printing ok/FAIL (with the traceback) for each;
-    stops once `proc`, the server they share, has died. Returns (passed, failed), or None
-    when the server died."""
+def run_tests(suite, tests, proc):
+    """Runs (name, test) pairs in order, printing ok/FAIL (with the traceback) for each and
+    then the suite's counts; stops once `proc`, the server they share, has died. Returns
+    the exit status: 1 when a test failed or the server died."""
     failures = 0
     for name, test in tests:
         try:
@@ -45,5 +46,28 @@ def run_tests(tests, proc):
             traceback.print_exc()
         if proc.poll() is not None:
             print("FAIL the shared server died")
-            return None
-    return len(tests) - failures, failures
+            return 1
+    print(f"{suite}: {len(tests) - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+class Server:
+    """A duetd of a suite's own on a temporary data directory, its output dropped."""
+
+    def __init__(self, binary, prefix, *flags):
+        self.data = tempfile.mkdtemp(prefix=prefix)
+        self.proc, self.port = start(binary, self.data, *flags, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def connect(self, **kwargs):
+        return psycopg.connect(f"host=127.0.0.1 port={self.port} dbname=postgres user=postgres "
+                               "connect_timeout=10", **kwargs)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        subprocess.run(["rm", "-rf", self.data])

@@ -9,12 +9,9 @@ Usage: memory_test.py DUETD_BINARY
 import os
 import socket
 import struct
-import subprocess
 import sys
-import tempfile
 import time
 
-import psycopg
 from psycopg import errors
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -29,15 +26,12 @@ def times(column, n):
     return " || ".join([column] * n)
 
 
-class Server:
+class Server(duetd_process.Server):
     def __init__(self):
-        self.data = tempfile.mkdtemp(prefix="duet-mem-")
-        self.proc, self.port = duetd_process.start(DUETD, self.data, stdout=subprocess.DEVNULL,
-                                                   stderr=subprocess.DEVNULL)
+        super().__init__(DUETD, "duet-mem-")
 
     def connect(self):
-        return psycopg.connect(f"host=127.0.0.1 port={self.port} dbname=postgres user=postgres connect_timeout=10",
-                               autocommit=True)
+        return super().connect(autocommit=True)
 
     def rss_mb(self):
         with open(f"/proc/{self.proc.pid}/status") as f:
@@ -45,15 +39,6 @@ class Server:
                 if line.startswith("VmRSS:"):
                     return int(line.split()[1]) / 1024
         raise RuntimeError("no VmRSS")
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        subprocess.run(["rm", "-rf", self.data])
 
 
 def limited(server, limit="8MB", routing="never"):
@@ -187,7 +172,8 @@ def main():
             conn.execute(f"INSERT INTO m VALUES {values}")
             conn.execute("CREATE TABLE big (b text)")
             conn.execute(f"INSERT INTO big VALUES ('{'y' * 100000}')")
-        counts = duetd_process.run_tests(
+        return duetd_process.run_tests(
+            "memory",
             [("sort and hash tables", lambda: test_sort_and_hash_tables(server)),
              ("answer", lambda: test_answer(server)),
              ("loop frees what it allocates", lambda: test_loop_frees_what_it_allocates(server)),
@@ -195,10 +181,6 @@ def main():
             server.proc)
     finally:
         server.stop()
-    if counts is None:
-        return 1
-    print(f"memory: {counts[0]} passed, {counts[1]} failed")
-    return 1 if counts[1] else 0
 
 
 if __name__ == "__main__":

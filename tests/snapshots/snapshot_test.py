@@ -18,7 +18,6 @@ import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
@@ -33,25 +32,9 @@ DUETD = sys.argv[1]
 ENDLESS = "SELECT count(*) FROM spin a, spin b, spin c"
 
 
-class Server:
+class Server(duetd_process.Server):
     def __init__(self, *flags):
-        self.data = tempfile.mkdtemp(prefix="duet-snap-")
-        self.proc, self.port = duetd_process.start(DUETD, self.data, *flags, stdout=subprocess.DEVNULL,
-                                                   stderr=subprocess.DEVNULL)
-
-    def connect(self, **kwargs):
-        return psycopg.connect(f"host=127.0.0.1 port={self.port} dbname=postgres user=postgres "
-                               "connect_timeout=10", **kwargs)
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        subprocess.run(["rm", "-rf", self.data])
+        super().__init__(DUETD, "duet-snap-", *flags)
 
 
 def snapshot_pids(conn):
@@ -586,13 +569,9 @@ def main():
                  ("killed snapshot", lambda: test_killed_snapshot(shared)),
                  ("vanished client", lambda: test_vanished_client(shared)),
                  ("no orphans", test_no_orphans)]
-        counts = duetd_process.run_tests(tests, shared.proc)
+        return duetd_process.run_tests("snapshots", tests, shared.proc)
     finally:
         shared.stop()
-    if counts is None:
-        return 1
-    print(f"snapshots: {counts[0]} passed, {counts[1]} failed")
-    return 1 if counts[1] else 0
 
 
 if __name__ == "__main__":
