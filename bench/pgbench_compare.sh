@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Same pgbench run against duetd and against a scratch PostgreSQL 15 (fsync=off), printing
-# both tps figures and their ratio (numbers for docs/benchmarks.md).
+# both tps figures and their ratio (numbers for docs/benchmarks.md and its dated history).
 # Usage: bench/pgbench_compare.sh [SECONDS=30] [CLIENTS=4] [SCALE=1] [EXTRA pgbench args, e.g. -S]
 # Needs build/bin/duetd (scripts/run.sh or scripts/test.sh builds it).
 set -euo pipefail

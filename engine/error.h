@@ -74,8 +74,7 @@ inline constexpr const char* kInvalidAuthorization = "28000";
 
 class SqlError : public std::runtime_error {
  public:
-  SqlError(std::string code, std::string message, std::string detail = {}, std::string hint = {},
-           int position = 0)
+  SqlError(std::string code, std::string message, std::string detail = {}, std::string hint = {}, int position = 0)
       : std::runtime_error(message),
         code(std::move(code)),
         detail(std::move(detail)),

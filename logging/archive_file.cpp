@@ -125,12 +125,13 @@ class MappedFile {
       error_ = fmt::format("cannot open: {}", std::strerror(errno));
       return;
     }
-    struct stat st {};
+    struct stat st{};
     if (::fstat(fd, &st) != 0) error_ = fmt::format("cannot stat: {}", std::strerror(errno));
     size_ = static_cast<size_t>(st.st_size);
     if (error_.empty() && size_ > 0) {
       void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p == MAP_FAILED) error_ = fmt::format("cannot map: {}", std::strerror(errno));
+      if (p == MAP_FAILED)
+        error_ = fmt::format("cannot map: {}", std::strerror(errno));
       else {
         data_ = static_cast<const char*>(p);
         ::madvise(p, size_, MADV_SEQUENTIAL);
@@ -160,15 +161,18 @@ std::string walk(std::string_view file, uint64_t& records, const std::function<v
   records = 0;
   for (;;) {
     if (file.size() - at >= kEndBytes && file.substr(at, kEndMagic.size()) == kEndMagic) {
-      if (getU64(file.data() + at + 8) != records) return fmt::format("the end mark counts a different number of records than the {} found", records);
-      if (at + kEndBytes != file.size()) return fmt::format("{} bytes after the end mark", file.size() - at - kEndBytes);
+      if (getU64(file.data() + at + 8) != records)
+        return fmt::format("the end mark counts a different number of records than the {} found", records);
+      if (at + kEndBytes != file.size())
+        return fmt::format("{} bytes after the end mark", file.size() - at - kEndBytes);
       return {};
     }
     if (file.size() - at < kRecordHeaderBytes) return fmt::format("cut short at offset {} (no end mark)", at);
     const char* header = file.data() + at;
     uint64_t length = getU32(header);
     uint64_t sequence = getU64(header + 8);
-    if (length > file.size() - at - kRecordHeaderBytes) return fmt::format("record {} at offset {} is cut short", records + 1, at);
+    if (length > file.size() - at - kRecordHeaderBytes)
+      return fmt::format("record {} at offset {} is cut short", records + 1, at);
     std::string_view payload = file.substr(at + kRecordHeaderBytes, length);
     if (sequence != records + 1 || (!visit && getU32(header + 4) != recordChecksum(header + 8, payload)))
       return fmt::format("record {} at offset {} is damaged (checksum or sequence)", records + 1, at);

@@ -119,13 +119,11 @@ bool writeAll(int fd, const char* data, size_t size) {
 
 void syncDirectory(const std::string& dir) {
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
-    throw std::system_error(errno, std::generic_category(), "redo log: cannot open " + dir);
+  if (fd < 0) throw std::system_error(errno, std::generic_category(), "redo log: cannot open " + dir);
   int rc = ::fsync(fd);
   int savedErrno = errno;
   ::close(fd);
-  if (rc != 0)
-    throw std::system_error(savedErrno, std::generic_category(), "redo log: cannot fsync " + dir);
+  if (rc != 0) throw std::system_error(savedErrno, std::generic_category(), "redo log: cannot fsync " + dir);
 }
 
 }  // namespace duet::logging

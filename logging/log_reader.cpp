@@ -53,8 +53,7 @@ std::string readFile(const std::string& path) {
 void truncateFile(const std::string& path, uint64_t size) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0) throwError(errno, "cannot open " + path);
-  if (::ftruncate(fd, static_cast<off_t>(size)) != 0 || ::fsync(fd) != 0)
-    closeAndThrow(fd, "cannot truncate " + path);
+  if (::ftruncate(fd, static_cast<off_t>(size)) != 0 || ::fsync(fd) != 0) closeAndThrow(fd, "cannot truncate " + path);
   ::close(fd);
 }
 
@@ -73,19 +72,19 @@ struct SegmentScan {
 // What no crash leaves behind: recovery stops rather than cut the log there, since what
 // lies beyond it may hold acknowledged commits (docs/logging.md, "Recovery").
 [[noreturn]] void refuse(const std::string& what, const std::string& dir) {
-  throw std::runtime_error(fmt::format(
-      "recovery failed: the redo log in {} is damaged: {}. Nothing was changed; restore the "
-      "damaged file, or move it and every later segment away to start without the commits "
-      "they hold",
-      dir, what));
+  throw std::runtime_error(
+      fmt::format("recovery failed: the redo log in {} is damaged: {}. Nothing was changed; restore the "
+                  "damaged file, or move it and every later segment away to start without the commits "
+                  "they hold",
+                  dir, what));
 }
 
 // A torn tail is cut, but only in the newest segment: the writer fdatasyncs a segment
 // before it creates the next one, and a segment gets its name only once its header is
 // durable (RedoLog::startSegment), so a bad header, a gap between segments or a bad
 // record before the newest segment is damage, not a crash.
-SegmentScan scanSegment(const SegmentFile& segment, const std::string& data, uint64_t& expectedLsn,
-                        uint64_t afterLsn, const Visit& visit, ReadResult& result) {
+SegmentScan scanSegment(const SegmentFile& segment, const std::string& data, uint64_t& expectedLsn, uint64_t afterLsn,
+                        const Visit& visit, ReadResult& result) {
   SegmentScan scan;
   const std::string name = std::filesystem::path(segment.path).filename().string();
   const std::string dir = std::filesystem::path(segment.path).parent_path().string();
@@ -110,8 +109,7 @@ SegmentScan scanSegment(const SegmentFile& segment, const std::string& data, uin
     }
     const uint32_t length = getU32(record);
     if (length > kMaxPayloadBytes) {
-      scan.stopReason = fmt::format("record length {} at segment {} offset {} exceeds the maximum",
-                                    length, name, pos);
+      scan.stopReason = fmt::format("record length {} at segment {} offset {} exceeds the maximum", length, name, pos);
       return scan;
     }
     if (left - kRecordHeaderBytes < length) {
@@ -125,8 +123,7 @@ SegmentScan scanSegment(const SegmentFile& segment, const std::string& data, uin
     }
     const uint64_t lsn = getU64(record + 8);
     if (lsn != expectedLsn) {
-      scan.stopReason = fmt::format("LSN {} at segment {} offset {}, expected {}", lsn, name, pos,
-                                    expectedLsn);
+      scan.stopReason = fmt::format("LSN {} at segment {} offset {}, expected {}", lsn, name, pos, expectedLsn);
       return scan;
     }
     if (lsn > afterLsn) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/session_api.h"
+#include "session/session_api.h"
 
 namespace duet::logging {
 
@@ -19,10 +19,10 @@ struct RecoveryReport {
   uint64_t archiveBytes = 0;
   double archiveMillis = 0;
   std::vector<std::string> damagedArchives;  // "path: what was wrong"
-  uint64_t replayed = 0;     // log records replayed after the archive
+  uint64_t replayed = 0;                     // log records replayed after the archive
   double replayMillis = 0;
-  std::string logStop;       // why the log ended early (its tail was cut there); empty at a clean end
-  uint64_t lastLsn = 0;      // the newest LSN recovered: the log goes on after it
+  std::string logStop;   // why the log ended early (its tail was cut there); empty at a clean end
+  uint64_t lastLsn = 0;  // the newest LSN recovered: the log goes on after it
 };
 
 // Called every few seconds while recovery works, with a line saying how far it is.
@@ -35,7 +35,6 @@ using RecoveryProgress = std::function<void(const std::string& line)>;
 // cannot be brought back: a log record that fails to replay, log records missing between
 // the archive and the log, or a log damaged where no crash leaves it (readLog).
 RecoveryReport recover(std::unique_ptr<Engine>& engine, const std::function<std::unique_ptr<Engine>()>& freshEngine,
-                       const std::string& archiveDir, const std::string& logDir,
-                       const RecoveryProgress& progress = {});
+                       const std::string& archiveDir, const std::string& logDir, const RecoveryProgress& progress = {});
 
 }  // namespace duet::logging

@@ -1,8 +1,8 @@
 #include "logging/redo_log.h"
 
 #include <fcntl.h>
-#include <stdio.h>  // renameat2
 #include <fmt/format.h>
+#include <stdio.h>  // renameat2
 #include <unistd.h>
 
 #include <cerrno>
@@ -24,8 +24,7 @@ int openLogDirectory(const std::string& dir) {
   if (!path.has_filename()) path = path.parent_path();  // "DATADIR/log/"
   if (fs::create_directories(path)) syncDirectory(path.parent_path().string());
   int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
-    throw std::system_error(errno, std::generic_category(), "redo log: cannot open " + dir);
+  if (fd < 0) throw std::system_error(errno, std::generic_category(), "redo log: cannot open " + dir);
   return fd;
 }
 
@@ -52,9 +51,9 @@ RedoLog::~RedoLog() {
 
 uint64_t RedoLog::append(std::string_view payload) {
   if (payload.size() > kMaxPayloadBytes)
-    throw SqlError(sqlstate::kProgramLimitExceeded,
-                   fmt::format("redo log record of {} bytes exceeds the maximum of {} bytes",
-                               payload.size(), kMaxPayloadBytes));
+    throw SqlError(
+        sqlstate::kProgramLimitExceeded,
+        fmt::format("redo log record of {} bytes exceeds the maximum of {} bytes", payload.size(), kMaxPayloadBytes));
   const uint64_t lsn = nextLsn_++;
   // The checksum is computed before taking the mutex, so the writer never waits on it.
   char header[kRecordHeaderBytes];
@@ -100,9 +99,7 @@ void RedoLog::flush() {
   const uint64_t target = appendedLsn_.load(std::memory_order_relaxed);
   flushWanted_ = true;
   writerWake_.notify_one();
-  durableChanged_.wait(lock, [&] {
-    return durableLsn_.load(std::memory_order_relaxed) >= target || !error_.empty();
-  });
+  durableChanged_.wait(lock, [&] { return durableLsn_.load(std::memory_order_relaxed) >= target || !error_.empty(); });
 }
 
 void removeSegmentsUpTo(const std::string& dir, uint64_t lsn) {
@@ -111,8 +108,7 @@ void removeSegmentsUpTo(const std::string& dir, uint64_t lsn) {
   // and it may be the one the writer appends to.
   for (size_t i = 0; i + 1 < segments.size() && segments[i + 1].lsn - 1 <= lsn; ++i) {
     if (::unlink(segments[i].path.c_str()) != 0)
-      throw std::system_error(errno, std::generic_category(),
-                              "redo log: cannot remove " + segments[i].path);
+      throw std::system_error(errno, std::generic_category(), "redo log: cannot remove " + segments[i].path);
     // A directory sync per file, oldest first: after a crash the segments left still follow
     // each other without a gap, which recovery would take for damage.
     syncDirectory(dir);

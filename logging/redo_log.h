@@ -78,9 +78,9 @@ class RedoLog {
   uint64_t nextLsn_;
 
   mutable std::mutex mutex_;
-  std::condition_variable writerWake_;  // pending records or stopping
-  std::condition_variable durableChanged_;  // for flush()
-  std::string pending_;  // framed records not yet taken by the writer
+  std::condition_variable writerWake_;                      // pending records or stopping
+  std::condition_variable durableChanged_;                  // for flush()
+  std::string pending_;                                     // framed records not yet taken by the writer
   std::multimap<uint64_t, std::function<void()>> waiting_;  // whenDurable callbacks by LSN
   bool stopping_ = false;
   bool flushWanted_ = false;  // flush() waits for everything appended

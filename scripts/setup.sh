@@ -12,6 +12,7 @@ PACKAGES=(
   python3 python3-venv
   default-jdk-headless libpostgresql-jdbc-java
   clang-19 libclang-rt-19-dev   # libFuzzer: the protocol fuzzer's build-fuzz (tests/fuzz)
+  clang-format-19 ccache        # the format suite; cached rebuilds
 )
 
 missing=()

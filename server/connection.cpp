@@ -7,10 +7,10 @@
 
 #include "snapshot/snapshot_protocol.h"
 
-#include "server/backend_messages.h"
 #include "server/current_error.h"
-#include "server/frontend_framing.h"
-#include "server/message_reader.h"
+#include "wire/backend_messages.h"
+#include "wire/frontend_framing.h"
+#include "wire/message_reader.h"
 
 namespace duet::wire {
 
@@ -42,16 +42,15 @@ void Connection::post(std::function<void()> fn) { asio::post(socket_.get_executo
 void Connection::terminateForIdleTimeout() {
   post([self = shared_from_this()] {
     if (self->closing_) return;
-    self->terminate(SqlError(sqlstate::kIdleInTransactionTimeout,
-                             "terminating connection due to idle-in-transaction timeout"));
+    self->terminate(
+        SqlError(sqlstate::kIdleInTransactionTimeout, "terminating connection due to idle-in-transaction timeout"));
   });
 }
 
 void Connection::terminateForShutdown() {
   post([self = shared_from_this()] {
     if (self->disconnected_ || self->closeAfterWrite_) return;
-    self->terminate(SqlError(sqlstate::kAdminShutdown,
-                             "terminating connection due to administrator command"));
+    self->terminate(SqlError(sqlstate::kAdminShutdown, "terminating connection due to administrator command"));
   });
 }
 
@@ -59,9 +58,8 @@ void Connection::readMore() {
   if (reading_ || disconnected_) return;
   if ((busy_ || outputBacklogged()) && input_.size() >= kPauseReadingAt) return;
   reading_ = true;
-  socket_.async_read_some(asio::buffer(readChunk_),
-                          [self = shared_from_this()](const boost::system::error_code& ec,
-                                                      size_t n) { self->onRead(ec, n); });
+  socket_.async_read_some(asio::buffer(readChunk_), [self = shared_from_this()](const boost::system::error_code& ec,
+                                                                                size_t n) { self->onRead(ec, n); });
 }
 
 void Connection::onRead(const boost::system::error_code& ec, size_t n) {
@@ -96,8 +94,7 @@ void Connection::processInput() {
 bool Connection::handleStartupPacket() {
   StartupPacket packet = parseStartupPacket(input_);
   switch (packet.kind) {
-    case StartupPacket::Kind::Incomplete:
-      return false;
+    case StartupPacket::Kind::Incomplete: return false;
     case StartupPacket::Kind::Invalid: {
       SqlError error(packet.errorCode, packet.error);
       terminate(error);
@@ -114,8 +111,7 @@ bool Connection::handleStartupPacket() {
       context_.registry.cancel(packet.cancelPid, packet.cancelSecret);
       disconnect();
       return false;
-    case StartupPacket::Kind::Startup:
-      break;
+    case StartupPacket::Kind::Startup: break;
   }
   input_.erase(0, packet.length);
   auto& params = packet.params;
@@ -126,8 +122,7 @@ bool Connection::handleStartupPacket() {
   };
   std::string* user = find("user");
   if (user == nullptr || user->empty()) {
-    terminate(SqlError(sqlstate::kInvalidAuthorization,
-                       "no PostgreSQL user name specified in startup packet"));
+    terminate(SqlError(sqlstate::kInvalidAuthorization, "no PostgreSQL user name specified in startup packet"));
     return false;
   }
   if (std::string* database = find("database"); database == nullptr || database->empty()) {
@@ -144,20 +139,18 @@ bool Connection::handleStartupPacket() {
   return false;
 }
 
-void Connection::submitStartup(std::vector<std::pair<std::string, std::string>> params,
-                               std::string prelude) {
+void Connection::submitStartup(std::vector<std::pair<std::string, std::string>> params, std::string prelude) {
   std::tie(pid_, secret_) = context_.registry.newBackendKey();
   busy_ = true;
-  auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io),
-               params = std::move(params), prelude = std::move(prelude)]() mutable {
+  auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io), params = std::move(params),
+               prelude = std::move(prelude)]() mutable {
     std::string out = std::move(prelude);
     std::shared_ptr<Session> session;
     bool close = false;
     try {
       session = self->context_.engine.openSession(params);
       writeAuthenticationOk(out);
-      for (const auto& [name, value] : session->reportedParameters())
-        writeParameterStatus(out, name, value);
+      for (const auto& [name, value] : session->reportedParameters()) writeParameterStatus(out, name, value);
       writeBackendKeyData(out, self->pid_, self->secret_);
       writeReadyForQuery(out, session->txnStatus());
       self->context_.registry.add(self->pid_, self->secret_, session.get(), self->weak_from_this());
@@ -220,15 +213,14 @@ void Connection::submitBatch() {
     besideHolder = besideHolder && (noTable || type == 'Q' || type == 'B' || type == 'E');
     pos += 1 + len;
   }
-  auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io),
-               session = session_.get(), batch = std::move(batch),
-               violation = std::move(scan.violation)]() mutable {
+  auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io), session = session_.get(),
+               batch = std::move(batch), violation = std::move(scan.violation)]() mutable {
     std::string out;
     std::optional<SnapshotHandoff> handoff;
     std::optional<MessageProcessor::Rest> unprocessed;
     session->setBesideHolder(Executor::runningBesideHolder());
-    bool close = self->processor_.process(*session, batch, violation, out, self->context_.snapshots, handoff,
-                                          unprocessed);
+    bool close =
+        self->processor_.process(*session, batch, violation, out, self->context_.snapshots, handoff, unprocessed);
     session->setBesideHolder(false);
     // Messages after one that went to a snapshot wait for its answer; from one that must
     // wait for another session's block, they go again as a task that waits for it; after
@@ -236,14 +228,14 @@ void Connection::submitBatch() {
     std::string rest = handoff       ? batch.substr(handoff->consumed)
                        : unprocessed ? batch.substr(unprocessed->at)
                                      : std::string();
-    self->deliverWhenDurable(*session, [self, out = std::move(out), close, handoff = std::move(handoff),
-                                        rest = std::move(rest),
-                                        deferred = unprocessed && unprocessed->waitsForBlock](std::string notice) mutable {
-      if (!rest.empty()) self->input_.insert(0, rest);
-      if (deferred) self->resumeDeferred_ = true;
-      if (!notice.empty()) out.insert(0, notice);  // a failed CHECKPOINT's warning only
-      self->onBatchDone(std::move(out), close, std::move(handoff));
-    });
+    self->deliverWhenDurable(*session,
+                             [self, out = std::move(out), close, handoff = std::move(handoff), rest = std::move(rest),
+                              deferred = unprocessed && unprocessed->waitsForBlock](std::string notice) mutable {
+                               if (!rest.empty()) self->input_.insert(0, rest);
+                               if (deferred) self->resumeDeferred_ = true;
+                               if (!notice.empty()) out.insert(0, notice);  // a failed CHECKPOINT's warning only
+                               self->onBatchDone(std::move(out), close, std::move(handoff));
+                             });
   };
   if (!context_.executor.submit(session_.get(), std::move(task), dataFree, besideHolder)) disconnect();
 }
@@ -254,7 +246,8 @@ void Connection::deliverWhenDurable(Session& session, std::function<void(std::st
   // everyone at once, before its log record reaches the disk).
   logging::RedoLog* log = context_.log;
   uint64_t logged = log && session.synchronousCommit() ? log->appendedLsn() : 0;
-  auto whenDurable = [self = shared_from_this(), log, logged, deliver = std::move(deliver)](std::string notice) mutable {
+  auto whenDurable = [self = shared_from_this(), log, logged,
+                      deliver = std::move(deliver)](std::string notice) mutable {
     if (logged > 0 && log->durableLsn() < logged) {
       log->whenDurable(logged, [self, deliver = std::move(deliver), notice = std::move(notice)]() mutable {
         self->post([deliver = std::move(deliver), notice = std::move(notice)]() mutable { deliver(notice); });
@@ -273,7 +266,8 @@ void Connection::deliverWhenDurable(Session& session, std::function<void(std::st
     } else {
       checkpointer->request([whenDurable = std::move(whenDurable)](const std::string& error) mutable {
         std::string notice;
-        if (!error.empty()) writeNotice(notice, Notice::make("WARNING", "58000", "checkpoint request failed: " + error));
+        if (!error.empty())
+          writeNotice(notice, Notice::make("WARNING", "58000", "checkpoint request failed: " + error));
         whenDurable(std::move(notice));
       });
       return;
@@ -327,9 +321,9 @@ void Connection::readSnapshotAnswer() {
   // Backpressure: the client reads slower than the snapshot answers.
   if (writing_.size() + pendingOutput_.size() > kPauseReadingAt) return;
   answerReading_ = true;
-  answerSocket_->async_read_some(asio::buffer(answerChunk_),
-                                 [self = shared_from_this()](const boost::system::error_code& ec,
-                                                             size_t n) { self->onSnapshotAnswer(ec, n); });
+  answerSocket_->async_read_some(
+      asio::buffer(answerChunk_),
+      [self = shared_from_this()](const boost::system::error_code& ec, size_t n) { self->onSnapshotAnswer(ec, n); });
 }
 
 void Connection::onSnapshotAnswer(const boost::system::error_code& ec, size_t n) {
@@ -343,9 +337,8 @@ void Connection::onSnapshotAnswer(const boost::system::error_code& ec, size_t n)
     snapshotQuery_->process->died.store(true);
     std::string out;
     writeError(out,
-               SqlError(sqlstate::kInternalError,
-                        fmt::format("snapshot process {} ended while running the statement",
-                                    snapshotQuery_->process->pid())),
+               SqlError(sqlstate::kInternalError, fmt::format("snapshot process {} ended while running the statement",
+                                                              snapshotQuery_->process->pid())),
                "ERROR");
     queueWrite(std::move(out));
     finishSnapshotAnswer(true);
@@ -399,16 +392,17 @@ void Connection::finishSnapshotAnswer(bool failed) {
   // touching no table data, this may run while another session holds the executor -
   // unless the statements of the Query that followed the routed one run now.
   bool dataFree = !handoff.continuesQuery;
-  auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io),
-               session = session_.get(), handoff = std::move(handoff), failed]() mutable {
+  auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io), session = session_.get(),
+               handoff = std::move(handoff), failed]() mutable {
     std::string out;
     std::optional<SnapshotHandoff> next =
         self->processor_.snapshotAnswered(*session, handoff, failed, out, self->context_.snapshots);
     handoff.process.reset();
-    self->deliverWhenDurable(*session, [self, out = std::move(out), next = std::move(next)](std::string notice) mutable {
-      if (!notice.empty()) out.insert(0, notice);
-      self->onBatchDone(std::move(out), false, std::move(next));
-    });
+    self->deliverWhenDurable(*session,
+                             [self, out = std::move(out), next = std::move(next)](std::string notice) mutable {
+                               if (!notice.empty()) out.insert(0, notice);
+                               self->onBatchDone(std::move(out), false, std::move(next));
+                             });
   };
   if (!context_.executor.submit(session_.get(), std::move(task), dataFree)) disconnect();
 }
@@ -439,9 +433,7 @@ void Connection::queueWrite(std::string data) {
   writing_ = std::move(data);
   writeInFlight_ = true;
   asio::async_write(socket_, asio::buffer(writing_),
-                    [self = shared_from_this()](const boost::system::error_code& ec, size_t) {
-                      self->onWritten(ec);
-                    });
+                    [self = shared_from_this()](const boost::system::error_code& ec, size_t) { self->onWritten(ec); });
 }
 
 void Connection::onWritten(const boost::system::error_code& ec) {

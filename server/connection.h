@@ -10,16 +10,16 @@
 // Boost 1.74's asio/awaitable.hpp uses std::exchange without including <utility>.
 #include <utility>
 
-#include <boost/asio.hpp>
 #include <array>
+#include <boost/asio.hpp>
 #include <memory>
 #include <string>
 
-#include "engine/exec/executor.h"
-#include "engine/session_api.h"
+#include "logging/redo_log.h"
 #include "server/message_processor.h"
 #include "server/session_registry.h"
-#include "logging/redo_log.h"
+#include "session/executor.h"
+#include "session/session_api.h"
 #include "snapshot/checkpointer.h"
 #include "snapshot/snapshot_manager.h"
 
@@ -91,11 +91,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::array<char, 64 * 1024> readChunk_;
   std::string input_;
   bool reading_ = false;
-  bool busy_ = false;          // a task of ours is queued or running on the executor
+  bool busy_ = false;  // a task of ours is queued or running on the executor
   // The last batch stopped at a message that waits for another session's block to end:
   // the next batch must not run beside it (Executor::submit, besideHolder).
   bool resumeDeferred_ = false;
-  bool closing_ = false;       // no more input is processed
+  bool closing_ = false;  // no more input is processed
   bool closeAfterWrite_ = false;
   bool disconnected_ = false;  // the socket is closed
   size_t drainedBytes_ = 0;

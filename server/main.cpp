@@ -1,11 +1,11 @@
 // duetd: the DuetDB server process. Flags, the engine, the executor, the wire server; it
 // runs until SIGINT or SIGTERM and then shuts down in order.
+#include <pthread.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
-#include <pthread.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -16,18 +16,18 @@
 
 #include <fmt/format.h>
 
-#include "engine/exec/executor.h"
-#include "engine/exec/stack_depth.h"
-#include "engine/session/sql_engine.h"
+#include "engine/limits/stack_depth.h"
 #include "logging/recovery.h"
 #include "logging/redo_log.h"
 #include "server/server.h"
+#include "session/executor.h"
+#include "session/sql_engine.h"
 #include "snapshot/checkpointer.h"
 
 namespace {
 
 // Snapshots fork() the server, and fork copies a page table entry per 4 KiB page: at
-// W = 10 that was 30 ms against 4 ms on transparent huge pages (docs/benchmarks.md).
+// W = 10 that was 30 ms against 4 ms on transparent huge pages (docs/benchmarks-history.md).
 // Table chunks and index arrays map huge pages themselves (engine/storage/huge_memory.h);
 // the rest of the heap (strings, ordered index nodes) comes from malloc, which glibc puts
 // on huge pages (glibc.malloc.hugetlb=1: madvise MADV_HUGEPAGE) only for its main heap,
@@ -49,8 +49,8 @@ void restartWithHugePageMalloc(char** argv) {
 // Recovery (docs/logging.md): the newest archive, then the log after it, before anyone
 // connects; then the log opens for new commits after the newest LSN recovered.
 std::unique_ptr<duet::logging::RedoLog> recover(std::unique_ptr<duet::Engine>& engine,
-                                                 const duet::EngineConfig& engineConfig,
-                                                 uint64_t& archiveLsn, uint64_t& replayed) {
+                                                const duet::EngineConfig& engineConfig, uint64_t& archiveLsn,
+                                                uint64_t& replayed) {
   const std::string& dataDir = engineConfig.dataDir;
   std::string archiveDir = (std::filesystem::path(dataDir) / "archive").string();
   std::string logDir = (std::filesystem::path(dataDir) / "log").string();
@@ -61,16 +61,17 @@ std::unique_ptr<duet::logging::RedoLog> recover(std::unique_ptr<duet::Engine>& e
         std::fflush(stdout);
       });
   for (const auto& damaged : r.damagedArchives)
-    std::printf("duetd: archive %s; it was renamed *.damaged and recovery fell back to the archive "
-                "before it, or the whole log\n", damaged.c_str());
+    std::printf(
+        "duetd: archive %s; it was renamed *.damaged and recovery fell back to the archive "
+        "before it, or the whole log\n",
+        damaged.c_str());
   if (!r.archivePath.empty()) {
     std::printf("duetd: loaded archive %s (LSN %llu, %llu records, %.1f MB) in %.0f ms\n", r.archivePath.c_str(),
                 static_cast<unsigned long long>(r.archiveLsn), static_cast<unsigned long long>(r.archiveRecords),
                 static_cast<double>(r.archiveBytes) / 1e6, r.archiveMillis);
   }
-  std::printf("duetd: replayed %llu transactions from %s in %.0f ms%s%s\n",
-              static_cast<unsigned long long>(r.replayed), logDir.c_str(), r.replayMillis,
-              r.logStop.empty() ? "" : "; the log ended early: ", r.logStop.c_str());
+  std::printf("duetd: replayed %llu transactions from %s in %.0f ms%s%s\n", static_cast<unsigned long long>(r.replayed),
+              logDir.c_str(), r.replayMillis, r.logStop.empty() ? "" : "; the log ended early: ", r.logStop.c_str());
   archiveLsn = r.archiveLsn;
   replayed = r.replayed;
   auto log = std::make_unique<duet::logging::RedoLog>(duet::logging::LogConfig{logDir}, r.lastLsn + 1);
@@ -87,10 +88,8 @@ int main(int argc, char** argv) {
   duet::EngineConfig engineConfig;
   engineConfig.dataDir = "./duet-data";
   app.add_option("--port", serverConfig.port, "TCP port to listen on")->capture_default_str();
-  app.add_option("--listen", serverConfig.listenAddress, "address to listen on")
-      ->capture_default_str();
-  app.add_option("--data-dir", engineConfig.dataDir, "data directory (created if missing)")
-      ->capture_default_str();
+  app.add_option("--listen", serverConfig.listenAddress, "address to listen on")->capture_default_str();
+  app.add_option("--data-dir", engineConfig.dataDir, "data directory (created if missing)")->capture_default_str();
   app.add_option("--io-threads", serverConfig.ioThreads, "network I/O threads")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
@@ -138,7 +137,7 @@ int main(int argc, char** argv) {
   engineConfig.snapshots = serverConfig.snapshots;
 
   // The executor, snapshot and parallel threads compile and run statements: stacks with
-  // room for max_stack_depth (engine/exec/stack_depth.h), set before any thread exists.
+  // room for max_stack_depth (engine/limits/stack_depth.h), set before any thread exists.
   duet::giveNewThreadsStatementStacks();
   // Signals go to sigtimedwait() below only: block them before any thread exists.
   sigset_t signals;
@@ -180,8 +179,7 @@ int main(int argc, char** argv) {
     } stopExecutorFirst{executor};
     duet::Server server(*engine, executor, serverConfig, log.get(), checkpointer.get());
     server.start();
-    std::printf("duetd listening on %s:%u\n", serverConfig.listenAddress.c_str(),
-                unsigned(server.port()));
+    std::printf("duetd listening on %s:%u\n", serverConfig.listenAddress.c_str(), unsigned(server.port()));
     std::fflush(stdout);
 
     // Until a signal, or until the redo log fails: then no commit can be acknowledged any

@@ -4,12 +4,12 @@
 
 #include <utility>
 
-#include "engine/exec/executor.h"
-#include "engine/exec/statement_memory.h"
-#include "server/backend_messages.h"
+#include "engine/limits/statement_memory.h"
 #include "server/current_error.h"
-#include "server/message_reader.h"
-#include "server/wire_result_sink.h"
+#include "session/executor.h"
+#include "wire/backend_messages.h"
+#include "wire/message_reader.h"
+#include "wire/wire_result_sink.h"
 
 namespace duet::wire {
 
@@ -30,9 +30,8 @@ std::vector<int16_t> readFormats(MessageReader& r) {
 
 }  // namespace
 
-bool MessageProcessor::process(Session& session, std::string_view batch,
-                               const std::optional<std::string>& violation, std::string& out,
-                               snapshot::SnapshotManager* snapshots,
+bool MessageProcessor::process(Session& session, std::string_view batch, const std::optional<std::string>& violation,
+                               std::string& out, snapshot::SnapshotManager* snapshots,
                                std::optional<SnapshotHandoff>& handoff, std::optional<Rest>& rest) {
   WireResultSink sink(out);
   size_t at = 0;
@@ -78,15 +77,13 @@ bool MessageProcessor::process(Session& session, std::string_view batch,
   return false;
 }
 
-bool MessageProcessor::handle(Session& session, char type, std::string_view body,
-                              WireResultSink& sink, std::string& out) {
+bool MessageProcessor::handle(Session& session, char type, std::string_view body, WireResultSink& sink,
+                              std::string& out) {
   if (copyIn_) return handleCopyMessage(session, type, body, sink, out);
   if (skipTillSync_ && type != 'S' && type != 'X') return false;
   MessageReader r(body);
   switch (type) {
-    case 'Q':
-      simpleQuery(session, body, sink, out);
-      return false;
+    case 'Q': simpleQuery(session, body, sink, out); return false;
     case 'P': {
       std::string name(r.cstr());
       std::string_view sql = r.cstr();
@@ -101,12 +98,8 @@ bool MessageProcessor::handle(Session& session, char type, std::string_view body
       bind(session, body);
       writeEmpty(out, '2');
       return false;
-    case 'D':
-      describe(session, body, out);
-      return false;
-    case 'E':
-      execute(session, body, sink, out);
-      return false;
+    case 'D': describe(session, body, out); return false;
+    case 'E': execute(session, body, sink, out); return false;
     case 'C': {
       uint8_t kind = r.byte();
       std::string name(r.cstr());
@@ -116,8 +109,7 @@ bool MessageProcessor::handle(Session& session, char type, std::string_view body
       else if (kind == 'P')
         session.closePortal(name);
       else
-        throw SqlError(sqlstate::kProtocolViolation,
-                       fmt::format("invalid CLOSE message subtype {}", kind));
+        throw SqlError(sqlstate::kProtocolViolation, fmt::format("invalid CLOSE message subtype {}", kind));
       writeEmpty(out, '3');
       return false;
     }
@@ -135,18 +127,14 @@ bool MessageProcessor::handle(Session& session, char type, std::string_view body
     case 'H':
       // Everything a batch produces is written when it ends, so a Flush has nothing to do.
       return false;
-    case 'X':
-      return true;
+    case 'X': return true;
     case 'd':
     case 'c':
     case 'f':
       // Leftovers of a COPY that already failed: the protocol says to ignore them.
       return false;
     case 'F':
-      writeError(out,
-                 SqlError(sqlstate::kFeatureNotSupported,
-                          "fastpath function calls are not supported"),
-                 "ERROR");
+      writeError(out, SqlError(sqlstate::kFeatureNotSupported, "fastpath function calls are not supported"), "ERROR");
       writeReadyForQuery(out, session.txnStatus());
       return false;
     default:
@@ -155,16 +143,15 @@ bool MessageProcessor::handle(Session& session, char type, std::string_view body
   }
 }
 
-void MessageProcessor::simpleQuery(Session& session, std::string_view body, WireResultSink& sink,
-                                   std::string& out) {
+void MessageProcessor::simpleQuery(Session& session, std::string_view body, WireResultSink& sink, std::string& out) {
   MessageReader r(body);
   std::string_view sql = r.cstr();
   r.expectEnd();
   queryStep(session, [&] { return session.simpleQuery(sql, sink); }, sink, out);
 }
 
-void MessageProcessor::queryStep(Session& session, const std::function<QueryState()>& step,
-                                 WireResultSink& sink, std::string& out) {
+void MessageProcessor::queryStep(Session& session, const std::function<QueryState()>& step, WireResultSink& sink,
+                                 std::string& out) {
   try {
     QueryState state = step();
     if (state == QueryState::OnSnapshot) {
@@ -196,8 +183,7 @@ void MessageProcessor::bind(Session& session, std::string_view body) {
   uint16_t n = readCount(r);
   if (paramFormats.size() > 1 && paramFormats.size() != static_cast<size_t>(n)) {
     throw SqlError(sqlstate::kProtocolViolation,
-                   fmt::format("bind message has {} parameter formats but {} parameters",
-                               paramFormats.size(), n));
+                   fmt::format("bind message has {} parameter formats but {} parameters", paramFormats.size(), n));
   }
   std::vector<BindParam> params(static_cast<size_t>(n));
   for (size_t i = 0; i < params.size(); ++i) {
@@ -223,8 +209,7 @@ void MessageProcessor::describe(Session& session, std::string_view body, std::st
   } else if (kind == 'P') {
     d = session.describePortal(name);
   } else {
-    throw SqlError(sqlstate::kProtocolViolation,
-                   fmt::format("invalid DESCRIBE message subtype {}", kind));
+    throw SqlError(sqlstate::kProtocolViolation, fmt::format("invalid DESCRIBE message subtype {}", kind));
   }
   if (d.returnsRows)
     writeRowDescription(out, d.columns);
@@ -232,8 +217,7 @@ void MessageProcessor::describe(Session& session, std::string_view body, std::st
     writeEmpty(out, 'n');
 }
 
-void MessageProcessor::execute(Session& session, std::string_view body, WireResultSink& sink,
-                               std::string& out) {
+void MessageProcessor::execute(Session& session, std::string_view body, WireResultSink& sink, std::string& out) {
   MessageReader r(body);
   std::string portal(r.cstr());
   int32_t maxRows = r.int32();
@@ -258,9 +242,8 @@ void MessageProcessor::execute(Session& session, std::string_view body, WireResu
   }
 }
 
-std::optional<SnapshotHandoff> MessageProcessor::handOff(Session& session,
-                                                        snapshot::SnapshotManager* snapshots,
-                                                        bool simpleQuery, std::string& out) {
+std::optional<SnapshotHandoff> MessageProcessor::handOff(Session& session, snapshot::SnapshotManager* snapshots,
+                                                         bool simpleQuery, std::string& out) {
   SnapshotHandoff h;
   h.query = session.takeSnapshotQuery();
   h.simpleQuery = simpleQuery;
@@ -270,8 +253,7 @@ std::optional<SnapshotHandoff> MessageProcessor::handOff(Session& session,
     h.pieceRows = std::exchange(snapshotPieceRows_, 0);
   }
   try {
-    if (snapshots == nullptr)
-      throw SqlError(sqlstate::kInternalError, "this server has no snapshot processes");
+    if (snapshots == nullptr) throw SqlError(sqlstate::kInternalError, "this server has no snapshot processes");
     // Beside another session's open block a fork would copy its uncommitted changes: the
     // session routed here only with a snapshot in place (SqlSession::snapshotAvailable).
     bool mayFork = !Executor::runningBesideHolder();
@@ -362,12 +344,10 @@ void MessageProcessor::fillPortalFromSnapshot(Session& session, const SnapshotHa
   }
 }
 
-bool MessageProcessor::handleCopyMessage(Session& session, char type, std::string_view body,
-                                         WireResultSink& sink, std::string& out) {
+bool MessageProcessor::handleCopyMessage(Session& session, char type, std::string_view body, WireResultSink& sink,
+                                         std::string& out) {
   switch (type) {
-    case 'd':
-      copyData_.append(body);
-      return false;
+    case 'd': copyData_.append(body); return false;
     case 'c':
       try {
         QueryState state = session.copyInData(copyData_, sink);
@@ -401,11 +381,9 @@ bool MessageProcessor::handleCopyMessage(Session& session, char type, std::strin
     case 'S':
       // PostgreSQL ignores these during COPY FROM STDIN.
       return false;
-    case 'X':
-      return true;
+    case 'X': return true;
     default: {
-      std::string message = fmt::format("unexpected message type 0x{:02X} during COPY from stdin",
-                                        int(uint8_t(type)));
+      std::string message = fmt::format("unexpected message type 0x{:02X} during COPY from stdin", int(uint8_t(type)));
       try {
         session.copyInFail(message, sink);
       } catch (...) {
@@ -429,8 +407,7 @@ void MessageProcessor::failCopy(Session& session, const SqlError& error, std::st
   }
 }
 
-void MessageProcessor::reportExtendedError(Session& session, const SqlError& error,
-                                           std::string& out) {
+void MessageProcessor::reportExtendedError(Session& session, const SqlError& error, std::string& out) {
   writeError(out, error, "ERROR");
   if (skipTillSync_) return;
   skipTillSync_ = true;

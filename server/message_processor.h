@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/session_api.h"
+#include "session/session_api.h"
 #include "snapshot/snapshot_manager.h"
 
 namespace duet::wire {
@@ -25,7 +25,7 @@ struct SnapshotHandoff {
   // Statements of the Query after the routed one wait: they run on the executor once the
   // snapshot answered (Session::resumeQuery), so that step touches table data.
   bool continuesQuery = false;
-  size_t consumed = 0;       // bytes of the batch handled, the handed-off message included
+  size_t consumed = 0;  // bytes of the batch handled, the handed-off message included
   // An Execute with a row limit: the snapshot's answer is not forwarded but collected here
   // (its messages whole), and the portal hands it out `pieceRows` rows at a time.
   std::string portal;
@@ -50,8 +50,7 @@ class MessageProcessor {
     bool waitsForBlock;
   };
   static constexpr size_t kYieldAnswerAt = size_t{1} << 20;
-  bool process(Session& session, std::string_view batch,
-               const std::optional<std::string>& violation, std::string& out,
+  bool process(Session& session, std::string_view batch, const std::optional<std::string>& violation, std::string& out,
                snapshot::SnapshotManager* snapshots, std::optional<SnapshotHandoff>& handoff,
                std::optional<Rest>& rest);
   // Executor thread, after the snapshot's answer went to the client: a failed statement
@@ -64,17 +63,13 @@ class MessageProcessor {
 
  private:
   // Returns true when the connection must close.
-  bool handle(Session& session, char type, std::string_view body, WireResultSink& sink,
-              std::string& out);
-  bool handleCopyMessage(Session& session, char type, std::string_view body,
-                         WireResultSink& sink, std::string& out);
-  void simpleQuery(Session& session, std::string_view body, WireResultSink& sink,
-                   std::string& out);
+  bool handle(Session& session, char type, std::string_view body, WireResultSink& sink, std::string& out);
+  bool handleCopyMessage(Session& session, char type, std::string_view body, WireResultSink& sink, std::string& out);
+  void simpleQuery(Session& session, std::string_view body, WireResultSink& sink, std::string& out);
   // One step of a simple Query (its start, or what follows a statement that went to a
   // snapshot), answered as its outcome asks: ReadyForQuery once it is done or failed;
   // nothing yet while it waits for COPY data or a snapshot (toSnapshot_ set).
-  void queryStep(Session& session, const std::function<QueryState()>& step, WireResultSink& sink,
-                 std::string& out);
+  void queryStep(Session& session, const std::function<QueryState()>& step, WireResultSink& sink, std::string& out);
   void bind(Session& session, std::string_view body);
   void describe(Session& session, std::string_view body, std::string& out);
   void execute(Session& session, std::string_view body, WireResultSink& sink, std::string& out);
@@ -87,11 +82,11 @@ class MessageProcessor {
   void fillPortalFromSnapshot(Session& session, const SnapshotHandoff& handoff, bool failed, std::string& out);
   // Takes a snapshot for the session's pending snapshot query (a read-only block keeps
   // its first one); on failure reports the error as the statement's and returns nullopt.
-  std::optional<SnapshotHandoff> handOff(Session& session, snapshot::SnapshotManager* snapshots,
-                                         bool simpleQuery, std::string& out);
+  std::optional<SnapshotHandoff> handOff(Session& session, snapshot::SnapshotManager* snapshots, bool simpleQuery,
+                                         std::string& out);
 
   bool skipTillSync_ = false;
-  bool toSnapshot_ = false;  // the message just handled went to a snapshot
+  bool toSnapshot_ = false;     // the message just handled went to a snapshot
   std::string snapshotPortal_;  // and for an Execute, its portal and row limit (0: all)
   int64_t snapshotPieceRows_ = 0;
   // The snapshot of the session's open read-only block: every statement of it reads there.

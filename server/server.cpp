@@ -18,8 +18,8 @@ Server::Server(Engine& engine, Executor& executor, ServerConfig config, logging:
       acceptor_(asio::make_strand(io_)),
       acceptRetryTimer_(acceptor_.get_executor()) {
   if ((config_.snapshots || checkpointer_) && config_.collapseHugePages)
-    collapser_ = std::make_unique<snapshot::HugePageCollapser>(config_.snapshot.nice,
-                                                               config_.collapseWhileAlivePercent);
+    collapser_ =
+        std::make_unique<snapshot::HugePageCollapser>(config_.snapshot.nice, config_.collapseWhileAlivePercent);
   if (config_.snapshots) {
     snapshots_ = std::make_unique<snapshot::SnapshotManager>(engine, config_.snapshot);
     context_.snapshots = snapshots_.get();
@@ -55,32 +55,33 @@ void Server::start() {
 }
 
 void Server::accept() {
-  acceptor_.async_accept(asio::make_strand(io_), [this](const boost::system::error_code& ec,
-                                                        asio::ip::tcp::socket socket) {
-    if (ec == asio::error::operation_aborted || stopping_) return;
-    if (ec) {
-      // Out of descriptors (EMFILE, ENFILE) or memory: the pending connection stays queued
-      // and the next accept would fail at once, so retrying now would spin. Wait until
-      // connections have had time to close, as nginx and PostgreSQL do, and say so once
-      // per run of failures.
-      if (!acceptFailing_) std::fprintf(stderr, "duetd: could not accept new connection: %s\n", ec.message().c_str());
-      acceptFailing_ = true;
-      acceptRetryTimer_.expires_after(kAcceptRetryDelay);
-      acceptRetryTimer_.async_wait([this](const boost::system::error_code& timerError) {
-        if (!timerError && !stopping_) accept();
+  acceptor_.async_accept(
+      asio::make_strand(io_), [this](const boost::system::error_code& ec, asio::ip::tcp::socket socket) {
+        if (ec == asio::error::operation_aborted || stopping_) return;
+        if (ec) {
+          // Out of descriptors (EMFILE, ENFILE) or memory: the pending connection stays queued
+          // and the next accept would fail at once, so retrying now would spin. Wait until
+          // connections have had time to close, as nginx and PostgreSQL do, and say so once
+          // per run of failures.
+          if (!acceptFailing_)
+            std::fprintf(stderr, "duetd: could not accept new connection: %s\n", ec.message().c_str());
+          acceptFailing_ = true;
+          acceptRetryTimer_.expires_after(kAcceptRetryDelay);
+          acceptRetryTimer_.async_wait([this](const boost::system::error_code& timerError) {
+            if (!timerError && !stopping_) accept();
+          });
+          return;
+        }
+        acceptFailing_ = false;
+        auto connection = std::make_shared<wire::Connection>(std::move(socket), context_);
+        {
+          std::lock_guard lock(connectionsMutex_);
+          std::erase_if(connections_, [](const auto& weak) { return weak.expired(); });
+          connections_.push_back(connection);
+        }
+        connection->start();
+        accept();
       });
-      return;
-    }
-    acceptFailing_ = false;
-    auto connection = std::make_shared<wire::Connection>(std::move(socket), context_);
-    {
-      std::lock_guard lock(connectionsMutex_);
-      std::erase_if(connections_, [](const auto& weak) { return weak.expired(); });
-      connections_.push_back(connection);
-    }
-    connection->start();
-    accept();
-  });
 }
 
 void Server::maintain() {
@@ -116,8 +117,7 @@ void Server::stop() {
   threads_.clear();
   // Cleanup tasks run in submission order, so once this one ran, every session is gone.
   std::promise<void> drained;
-  if (executor_.submitCleanup(nullptr, [&drained] { drained.set_value(); }))
-    drained.get_future().wait();
+  if (executor_.submitCleanup(nullptr, [&drained] { drained.set_value(); })) drained.get_future().wait();
   if (snapshots_) snapshots_->shutdown();
 }
 

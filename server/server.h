@@ -4,8 +4,8 @@
 // Boost 1.74's asio/awaitable.hpp uses std::exchange without including <utility>.
 #include <utility>
 
-#include <boost/asio.hpp>
 #include <atomic>
+#include <boost/asio.hpp>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -15,10 +15,10 @@
 #include <thread>
 #include <vector>
 
-#include "engine/exec/executor.h"
-#include "engine/session_api.h"
 #include "server/connection.h"
 #include "server/session_registry.h"
+#include "session/executor.h"
+#include "session/session_api.h"
 #include "snapshot/checkpointer.h"
 #include "snapshot/huge_page_collapser.h"
 #include "snapshot/snapshot_manager.h"
@@ -29,7 +29,7 @@ struct ServerConfig {
   std::string listenAddress = "127.0.0.1";
   uint16_t port = 5432;  // 0 picks a free port; see Server::port()
   // One network thread keeps up with the one executor (framing and copying bytes is cheap)
-  // and costs the fewest thread handoffs per round trip; measured in docs/benchmarks.md.
+  // and costs the fewest thread handoffs per round trip; measured in docs/benchmarks-history.md.
   int ioThreads = 1;
   // Read-only statements may run on fork()ed snapshots (docs/snapshots.md); the engine
   // must have been created with EngineConfig::snapshots to send any.

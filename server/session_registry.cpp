@@ -16,8 +16,7 @@ std::pair<int32_t, int32_t> SessionRegistry::newBackendKey() {
   return {pid, secret};
 }
 
-void SessionRegistry::add(int32_t pid, int32_t secret, Session* session,
-                          std::weak_ptr<Connection> connection) {
+void SessionRegistry::add(int32_t pid, int32_t secret, Session* session, std::weak_ptr<Connection> connection) {
   std::lock_guard lock(mutex_);
   byPid_[pid] = Entry{secret, session, std::move(connection)};
   pidOf_[session] = pid;

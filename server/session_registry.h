@@ -9,7 +9,7 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "engine/session_api.h"
+#include "session/session_api.h"
 
 namespace duet::wire {
 

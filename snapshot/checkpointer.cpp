@@ -58,15 +58,18 @@ void removeOldFiles(const CheckpointConfig& config) {
 
 Checkpointer::Checkpointer(Engine& engine, Executor& executor, logging::RedoLog& log, CheckpointConfig config,
                            uint64_t lastArchiveLsn)
-    : engine_(engine), executor_(executor), log_(log), config_(std::move(config)), lastLsn_(lastArchiveLsn),
+    : engine_(engine),
+      executor_(executor),
+      log_(log),
+      config_(std::move(config)),
+      lastLsn_(lastArchiveLsn),
       lastTime_(std::chrono::steady_clock::now()) {}
 
 Checkpointer::~Checkpointer() {
   std::lock_guard lock(mutex_);
   if (child_ > 0) {
     ::kill(child_, SIGKILL);
-    while (::waitpid(child_, nullptr, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(child_, nullptr, 0) < 0 && errno == EINTR) {}
   }
 }
 

@@ -15,18 +15,18 @@
 #include <string>
 #include <vector>
 
-#include "engine/exec/executor.h"
-#include "engine/session_api.h"
 #include "logging/redo_log.h"
+#include "session/executor.h"
+#include "session/session_api.h"
 
 namespace duet::snapshot {
 
 struct CheckpointConfig {
-  std::string archiveDir;                           // DATADIR/archive
-  std::string logDir;                               // DATADIR/log: segments an archive made unneeded go
-  std::chrono::milliseconds interval{300'000};      // checkpoint_timeout (PostgreSQL: 5 min)
-  uint64_t logBytes = uint64_t{1} << 30;            // max_wal_size (PostgreSQL: 1 GB)
-  int nice = 10;                                    // the child's CPU priority
+  std::string archiveDir;                       // DATADIR/archive
+  std::string logDir;                           // DATADIR/log: segments an archive made unneeded go
+  std::chrono::milliseconds interval{300'000};  // checkpoint_timeout (PostgreSQL: 5 min)
+  uint64_t logBytes = uint64_t{1} << 30;        // max_wal_size (PostgreSQL: 1 GB)
+  int nice = 10;                                // the child's CPU priority
   // After a failed archive, timed and volume checkpoints wait this long before trying again.
   std::chrono::milliseconds retryAfterFailure{10'000};
 };

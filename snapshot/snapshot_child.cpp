@@ -21,11 +21,11 @@
 
 #include <fmt/format.h>
 
-#include "server/backend_messages.h"
-#include "server/wire_result_sink.h"
-#include "server/wire_writer.h"
 #include "snapshot/forked_child.h"
 #include "snapshot/snapshot_protocol.h"
+#include "wire/backend_messages.h"
+#include "wire/wire_result_sink.h"
+#include "wire/wire_writer.h"
 
 namespace duet::snapshot {
 namespace {
@@ -44,8 +44,10 @@ class AnswerWriter {
     while (at < buffer_.size() && alive_) {
       ssize_t n = ::send(fd_, buffer_.data() + at, buffer_.size() - at, MSG_NOSIGNAL);
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) alive_ = false;
-      else at += static_cast<size_t>(n);
+      if (n <= 0)
+        alive_ = false;
+      else
+        at += static_cast<size_t>(n);
     }
     buffer_.clear();
     return alive_;
@@ -87,16 +89,14 @@ class CancelWatcher {
     if (::pipe2(stop_, O_CLOEXEC) != 0) return;
     thread_ = std::thread([answerFd, &session, stopFd = stop_[0]] {
       pollfd fds[2] = {{answerFd, POLLIN | POLLRDHUP, 0}, {stopFd, POLLIN, 0}};
-      while (::poll(fds, 2, -1) < 0 && errno == EINTR) {
-      }
+      while (::poll(fds, 2, -1) < 0 && errno == EINTR) {}
       if (fds[0].revents != 0) session.requestCancel();
     });
   }
   ~CancelWatcher() {
     if (!thread_.joinable()) return;
     char byte = 0;
-    while (::write(stop_[1], &byte, 1) < 0 && errno == EINTR) {
-    }
+    while (::write(stop_[1], &byte, 1) < 0 && errno == EINTR) {}
     thread_.join();
     ::close(stop_[0]);
     ::close(stop_[1]);
@@ -120,8 +120,8 @@ class MemoryLimit {
       std::fclose(f);
     }
     if (pages <= 0) return;
-    rlim_t limit = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) +
-                   static_cast<rlim_t>(kb) * 1024;
+    rlim_t limit =
+        static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + static_cast<rlim_t>(kb) * 1024;
     if (before_.rlim_max != RLIM_INFINITY && limit > before_.rlim_max) limit = before_.rlim_max;
     rlimit now{limit, before_.rlim_max};
     set_ = ::setrlimit(RLIMIT_AS, &now) == 0;
@@ -164,9 +164,9 @@ void answer(Engine& engine, const ReceivedQuery& received) {
       StreamingSink sink(writer);
       runQuery(*session, q, sink);
     } catch (const std::bad_alloc&) {
-      throw SqlError(sqlstate::kOutOfMemory, "out of memory",
-                     fmt::format("The query on a snapshot needed more than duet.snapshot_memory_limit ({} kB).",
-                                 q.memoryLimitKb));
+      throw SqlError(
+          sqlstate::kOutOfMemory, "out of memory",
+          fmt::format("The query on a snapshot needed more than duet.snapshot_memory_limit ({} kB).", q.memoryLimitKb));
     }
   } catch (const SqlError& e) {
     failed = true;
@@ -191,7 +191,8 @@ void runSnapshotChild(Engine& engine, int controlFd, pid_t parent, const Snapsho
   // stays one thread in the parent): max_parallel_workers_per_gather caps it per session.
   cpu_set_t cpus;
   CPU_ZERO(&cpus);
-  if (::sched_getaffinity(0, sizeof cpus, &cpus) == 0) engine.setParallelThreads(static_cast<uint32_t>(CPU_COUNT(&cpus)));
+  if (::sched_getaffinity(0, sizeof cpus, &cpus) == 0)
+    engine.setParallelThreads(static_cast<uint32_t>(CPU_COUNT(&cpus)));
   while (auto received = receiveQuery(controlFd)) {
     answer(engine, *received);
     ::close(received->answerFd);

@@ -3,14 +3,13 @@
 #pragma once
 #include <sys/types.h>
 
-#include "engine/session_api.h"
+#include "session/session_api.h"
 #include "snapshot/snapshot_process.h"
 
 namespace duet::snapshot {
 
 // Never returns: the process ends with _exit, so the parent's static objects (threads that
 // do not exist here) are never destroyed.
-[[noreturn]] void runSnapshotChild(Engine& engine, int controlFd, pid_t parent,
-                                   const SnapshotConfig& config);
+[[noreturn]] void runSnapshotChild(Engine& engine, int controlFd, pid_t parent, const SnapshotConfig& config);
 
 }  // namespace duet::snapshot

@@ -36,7 +36,7 @@ std::shared_ptr<SnapshotProcess> SnapshotManager::freshest(const SnapshotQuery& 
   };
   std::shared_ptr<SnapshotProcess> best;
   for (auto it = live_.rbegin(); it != live_.rend(); ++it) {
-    if (!freshEnough(**it)) break;  // older ones are no fresher
+    if (!freshEnough(**it)) break;                      // older ones are no fresher
     if ((*it)->died.load() || (*it)->reap()) continue;  // killed or crashed: maintain() moves it out
     if (!best || (*it)->running.load() < best->running.load()) best = *it;
   }
@@ -71,8 +71,7 @@ void SnapshotManager::maintain() {
   for (size_t i = 0; i < live_.size();) {
     auto& p = live_[i];
     bool newest = i + 1 == live_.size();
-    bool stale = p->commitCount() < commits &&
-                 now - p->forkedAt() > std::chrono::milliseconds(defaultMaxAgeMs_);
+    bool stale = p->commitCount() < commits && now - p->forkedAt() > std::chrono::milliseconds(defaultMaxAgeMs_);
     // The manager's reference is the only one: no query and no read-only block uses it.
     bool unused = p.use_count() == 1 && p->running.load() == 0;
     bool dead = p->reap();

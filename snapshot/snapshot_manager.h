@@ -13,11 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/session_api.h"
+#include "session/session_api.h"
 #include "snapshot/snapshot_process.h"
 
 namespace duet::snapshot {
-
 
 class SnapshotManager {
  public:

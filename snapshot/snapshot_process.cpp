@@ -19,7 +19,8 @@ std::shared_ptr<SnapshotProcess> SnapshotProcess::fork(Engine& engine, const Sna
                                                        uint64_t commitCount) {
   int sockets[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) {
-    throw SqlError(sqlstate::kInsufficientResources, fmt::format("could not create a snapshot: {}", std::strerror(errno)));
+    throw SqlError(sqlstate::kInsufficientResources,
+                   fmt::format("could not create a snapshot: {}", std::strerror(errno)));
   }
   pid_t parent = ::getpid();
   auto start = std::chrono::steady_clock::now();
@@ -41,8 +42,9 @@ std::shared_ptr<SnapshotProcess> SnapshotProcess::fork(Engine& engine, const Sna
   p->controlFd_ = sockets[0];
   p->commitCount_ = commitCount;
   p->forkedAt_ = start;
-  p->forkedAtUnixMicros_ = std::chrono::duration_cast<std::chrono::microseconds>(
-                               std::chrono::system_clock::now().time_since_epoch()).count();
+  p->forkedAtUnixMicros_ =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   p->forkMillis_ = std::chrono::duration<double, std::milli>(end - start).count();
   return p;
 }
@@ -77,8 +79,7 @@ void SnapshotProcess::kill() {
   std::lock_guard lock(mutex_);
   if (reaped_) return;
   ::kill(pid_, SIGKILL);
-  while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
-  }
+  while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {}
   reaped_ = true;
 }
 

@@ -11,12 +11,12 @@
 #include <memory>
 #include <mutex>
 
-#include "engine/session_api.h"
+#include "session/session_api.h"
 
 namespace duet::snapshot {
 
 struct SnapshotConfig {
-  int nice = 10;  // CPU priority of snapshot processes (the executor runs at 0)
+  int nice = 10;         // CPU priority of snapshot processes (the executor runs at 0)
   int maxProcesses = 4;  // more forks only for freshness, never for parallelism
 };
 
@@ -25,8 +25,7 @@ class SnapshotProcess {
   // Forks a snapshot of the calling (executor) thread's process. Only call between two
   // transactions, with nothing locked that a query might need. Throws SqlError when the
   // kernel refuses (53200 out of memory, 53000 too many processes).
-  static std::shared_ptr<SnapshotProcess> fork(Engine& engine, const SnapshotConfig& config,
-                                               uint64_t commitCount);
+  static std::shared_ptr<SnapshotProcess> fork(Engine& engine, const SnapshotConfig& config, uint64_t commitCount);
   ~SnapshotProcess();
 
   pid_t pid() const { return pid_; }

@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "server/message_reader.h"
-#include "server/wire_writer.h"
+#include "wire/message_reader.h"
+#include "wire/wire_writer.h"
 
 namespace duet::snapshot {
 namespace {

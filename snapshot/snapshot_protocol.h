@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/session_api.h"
+#include "session/session_api.h"
 
 namespace duet::snapshot {
 

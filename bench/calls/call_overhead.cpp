@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/session/sql_engine.h"
+#include "session/sql_engine.h"
 
 namespace {
 
@@ -56,8 +56,7 @@ int main(int argc, char** argv) {
   auto engine = duet::createSqlEngine(duet::EngineConfig{"/tmp/duet_call_overhead", 0});
   auto session = engine->openSession({{"user", "postgres"}, {"database", "postgres"}});
   CountingSink sink;
-  session->simpleQuery("CREATE FUNCTION ident(a int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN a; END $$",
-                       sink);
+  session->simpleQuery("CREATE FUNCTION ident(a int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN a; END $$", sink);
   session->parse("call", "SELECT ident($1)", {23});
   const Mode modes[] = {{"prepared-direct", true, true},
                         {"prepared-plan", true, false},

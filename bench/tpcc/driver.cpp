@@ -27,8 +27,7 @@ void inspectServer(const ConnectionOptions& options, RunInfo& info) {
   const char* version = PQparameterStatus(conn.get(), "server_version");
   info.server = std::string("server ") + (version ? version : "?");
   if (info.warehouses > 0) return;
-  std::unique_ptr<PGresult, decltype(&PQclear)> result(PQexec(conn.get(), "SELECT count(*) FROM warehouse"),
-                                                       &PQclear);
+  std::unique_ptr<PGresult, decltype(&PQclear)> result(PQexec(conn.get(), "SELECT count(*) FROM warehouse"), &PQclear);
   if (PQresultStatus(result.get()) != PGRES_TUPLES_OK || PQntuples(result.get()) != 1)
     throw std::runtime_error(std::string("SELECT count(*) FROM warehouse: ") + PQerrorMessage(conn.get()));
   info.warehouses = std::atoi(PQgetvalue(result.get(), 0, 0));
@@ -40,8 +39,9 @@ void inspectServer(const ConnectionOptions& options, RunInfo& info) {
 
 int main(int argc, char** argv) {
   using namespace tpcc;
-  CLI::App app{"duet_tpcc_driver: the TPC-C mix over the wire, calling bench/tpcc/procedures.sql's "
-               "functions with prepared statements over --connections connections"};
+  CLI::App app{
+      "duet_tpcc_driver: the TPC-C mix over the wire, calling bench/tpcc/procedures.sql's "
+      "functions with prepared statements over --connections connections"};
   ConnectionOptions options;
   options.applicationName = "duet_tpcc_driver";
   MixOptions mix;
@@ -58,7 +58,8 @@ int main(int argc, char** argv) {
                  "libpq connection string or URI, used instead of --dbname; its settings win over the options above");
   app.add_option("--warehouses", info.warehouses, "W (default: count(*) of warehouse)")->check(CLI::Range(1, 100000));
   app.add_option("--connections", info.connections, "connections (terminals), one thread each")
-      ->check(CLI::Range(1, 1024))->capture_default_str();
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
   addMixOptions(app, mix);
   CLI11_PARSE(app, argc, argv);
   if (const std::string problem = parseMix(mix); !problem.empty()) {

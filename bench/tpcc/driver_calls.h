@@ -27,10 +27,14 @@ struct CallStatement {
 
 // One per TxnType, in its order. Order-Status returns a row per order line, hence SELECT *.
 inline constexpr std::array<CallStatement, kTxnTypes> kStatements = {{
-    {"new_order", "SELECT new_order($1, $2, $3, $4, $5, $6, $7)",
-     {kInt4, kInt4, kInt4, kInt4, kInt4Array, kInt4Array, kInt4Array}, 7},
-    {"payment", "SELECT payment($1, $2, $3, $4, $5, $6, $7, $8)",
-     {kInt4, kInt4, kInt4, kInt4, kInt4, kBool, kInt4, kNumeric}, 8},
+    {"new_order",
+     "SELECT new_order($1, $2, $3, $4, $5, $6, $7)",
+     {kInt4, kInt4, kInt4, kInt4, kInt4Array, kInt4Array, kInt4Array},
+     7},
+    {"payment",
+     "SELECT payment($1, $2, $3, $4, $5, $6, $7, $8)",
+     {kInt4, kInt4, kInt4, kInt4, kInt4, kBool, kInt4, kNumeric},
+     8},
     {"order_status", "SELECT * FROM order_status($1, $2, $3, $4, $5)", {kInt4, kInt4, kInt4, kBool, kInt4}, 5},
     {"delivery", "SELECT delivery($1, $2)", {kInt4, kInt4}, 2},
     {"stock_level", "SELECT stock_level($1, $2, $3)", {kInt4, kInt4, kInt4}, 3},
@@ -39,8 +43,8 @@ inline constexpr std::array<CallStatement, kTxnTypes> kStatements = {{
 struct Outcome {
   enum Kind { kCommitted, kRolledBack, kFailed };
   Kind kind = kCommitted;
-  int retries = 0;      // tries beyond the first after 40001 / 40P01
-  std::string error;    // for kFailed: "SQLSTATE: message", or what was wrong with the result
+  int retries = 0;    // tries beyond the first after 40001 / 40P01
+  std::string error;  // for kFailed: "SQLSTATE: message", or what was wrong with the result
 };
 
 // What the check needs of a successful call's result: its row and column counts (columns as

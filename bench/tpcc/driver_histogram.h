@@ -35,7 +35,8 @@ class LatencyHistogram {
   std::uint64_t percentile(double q) const {
     if (count_ == 0) return 0;
     // The rank ceil(q * count), at least 1.
-    const auto rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(q * static_cast<double>(count_) + 0.999999));
+    const auto rank =
+        std::max<std::uint64_t>(1, static_cast<std::uint64_t>(q * static_cast<double>(count_) + 0.999999));
     std::uint64_t seen = 0;
     for (std::size_t i = 0; i < kBuckets; ++i) {
       seen += buckets_[i];
@@ -45,7 +46,7 @@ class LatencyHistogram {
   }
 
  private:
-  static constexpr int kSubBits = 5;                       // 32 buckets per power of two
+  static constexpr int kSubBits = 5;                        // 32 buckets per power of two
   static constexpr std::uint64_t kLinear = 2u << kSubBits;  // 0..63 have one bucket each
   static constexpr int kTopPower = 40;                      // 2^41 us (25 days) and above share the last
   static constexpr std::uint64_t kLargest = (std::uint64_t{2} << kTopPower) - 1;

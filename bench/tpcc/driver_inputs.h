@@ -61,7 +61,7 @@ class Inputs {
  private:
   static constexpr std::uint64_t kPiece = 1000;  // apart from the loader's pieces (0..3)
   static constexpr int kDistricts = 10;
-  static constexpr int kUnusedItem = 100001;     // clause 2.4.1.5: "an unused value"
+  static constexpr int kUnusedItem = 100001;  // clause 2.4.1.5: "an unused value"
 
   // Clause 2.4.1.5 and others: a warehouse other than the home one, uniform; only for W > 1.
   int otherWarehouse() {
@@ -75,7 +75,9 @@ class Inputs {
 
   static std::string boolText(bool b) { return b ? "true" : "false"; }
 
-  void add(Call& call, std::string value) { call.params[static_cast<std::size_t>(call.paramCount++)] = std::move(value); }
+  void add(Call& call, std::string value) {
+    call.params[static_cast<std::size_t>(call.paramCount++)] = std::move(value);
+  }
   void add(Call& call, std::int64_t value) { add(call, std::to_string(value)); }
 
   // Clause 2.4.1: district uniform, customer NURand(1023, 1, 3000), 5..15 lines of item

@@ -68,8 +68,8 @@ void drive(CallRunner& runner, Inputs& inputs, Random& mixRandom, const std::arr
       if (done >= schedule.measureFrom && done < schedule.end) {
         ++type.completed;
         if (outcome.kind == Outcome::kRolledBack) ++type.rolledBack;
-        type.latency.record(static_cast<std::uint64_t>(
-            std::chrono::duration_cast<std::chrono::microseconds>(done - sent).count()));
+        type.latency.record(
+            static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(done - sent).count()));
       }
     }
   }
@@ -101,12 +101,14 @@ void addMixOptions(CLI::App& app, MixOptions& options) {
   RunInfo& info = options.info;
   app.add_option("--duration", info.seconds, "seconds measured")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--warmup", info.warmupSeconds, "seconds run before measuring")
-      ->check(CLI::NonNegativeNumber)->capture_default_str();
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_option("--seed", info.seed, "seed of the terminals' inputs")->capture_default_str();
   app.add_option("--mix", options.mixText, "weights New-Order/Payment/Order-Status/Delivery/Stock-Level")
       ->capture_default_str();
   app.add_option("--progress", options.progress, "print a line every this many seconds (0: none)")
-      ->check(CLI::NonNegativeNumber)->capture_default_str();
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_option("--json", options.jsonPath, "also write the results to this file as JSON");
 }
 

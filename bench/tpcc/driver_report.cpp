@@ -91,7 +91,8 @@ bool writeJson(const std::string& path, const RunInfo& info, const RunStats& sta
   std::fprintf(f, "  \"transactions\": %llu,\n  \"tps\": %.3f,\n  \"tpmC\": %.1f,\n",
                static_cast<unsigned long long>(s.transactions), s.tps, s.tpmC);
   std::fprintf(f, "  \"new_order_rollback_percent\": %.3f,\n  \"errors\": %llu,\n  \"retries\": %llu,\n",
-               s.rollbackPercent, static_cast<unsigned long long>(s.failed), static_cast<unsigned long long>(s.retries));
+               s.rollbackPercent, static_cast<unsigned long long>(s.failed),
+               static_cast<unsigned long long>(s.retries));
   std::fprintf(f, "  \"types\": {\n");
   for (std::size_t t = 0; t < stats.size(); ++t) {
     const Latencies& l = s.latencies[t];
@@ -99,10 +100,11 @@ bool writeJson(const std::string& path, const RunInfo& info, const RunStats& sta
                  "    \"%s\": {\"count\": %llu, \"tps\": %.3f, \"rolled_back\": %llu, \"retries\": %llu, "
                  "\"errors\": %llu, \"p50_us\": %llu, \"p90_us\": %llu, \"p99_us\": %llu, \"max_us\": %llu}%s\n",
                  kTxnKeys[t], static_cast<unsigned long long>(stats[t].completed), s.typeTps[t],
-                 static_cast<unsigned long long>(stats[t].rolledBack), static_cast<unsigned long long>(stats[t].retries),
-                 static_cast<unsigned long long>(stats[t].failed), static_cast<unsigned long long>(l.p50),
-                 static_cast<unsigned long long>(l.p90), static_cast<unsigned long long>(l.p99),
-                 static_cast<unsigned long long>(l.max), t + 1 < stats.size() ? "," : "");
+                 static_cast<unsigned long long>(stats[t].rolledBack),
+                 static_cast<unsigned long long>(stats[t].retries), static_cast<unsigned long long>(stats[t].failed),
+                 static_cast<unsigned long long>(l.p50), static_cast<unsigned long long>(l.p90),
+                 static_cast<unsigned long long>(l.p99), static_cast<unsigned long long>(l.max),
+                 t + 1 < stats.size() ? "," : "");
   }
   std::fprintf(f, "  }\n}\n");
   const bool written = !std::ferror(f);

@@ -58,16 +58,19 @@ void Terminal::prepare() {
 Outcome Terminal::run(const Call& call) {
   const CallStatement& statement = kStatements[index(call.type)];
   std::array<const char*, 8> values{};
-  for (int i = 0; i < call.paramCount; ++i) values[static_cast<std::size_t>(i)] = call.params[static_cast<std::size_t>(i)].c_str();
+  for (int i = 0; i < call.paramCount; ++i)
+    values[static_cast<std::size_t>(i)] = call.params[static_cast<std::size_t>(i)].c_str();
   Outcome outcome;
   for (int tries = 1;; ++tries) {
-    Result result(PQexecPrepared(connection_.get(), statement.name, call.paramCount, values.data(), nullptr,
-                                 nullptr, 0),
-                  &PQclear);
+    Result result(
+        PQexecPrepared(connection_.get(), statement.name, call.paramCount, values.data(), nullptr, nullptr, 0),
+        &PQclear);
     if (PQresultStatus(result.get()) == PGRES_TUPLES_OK) {
       bool rolledBack = false;
       outcome.error = checkResult(call, shapeOf(result.get()), &rolledBack);
-      outcome.kind = !outcome.error.empty() ? Outcome::kFailed : rolledBack ? Outcome::kRolledBack : Outcome::kCommitted;
+      outcome.kind = !outcome.error.empty() ? Outcome::kFailed
+                     : rolledBack           ? Outcome::kRolledBack
+                                            : Outcome::kCommitted;
       return outcome;
     }
     if (retryable(result.get()) && tries < kMaxTries) {

@@ -1,6 +1,6 @@
 // duet_tpcc_inprocess: TPC-C against DuetDB with no network, as the HyPer paper measured it:
 // the engine and one session live in this process, and the transactions go straight to the
-// session's C++ API (engine/session_api.h), the calls the server makes for a client.
+// session's C++ API (session/session_api.h), the calls the server makes for a client.
 //
 //   duet_tpcc_inprocess --warehouses 1 --duration 10 --warmup 2 --progress 5
 //
@@ -30,9 +30,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -79,8 +77,9 @@ double load(InProcessDb& db, int warehouses, std::uint64_t seed) {
 
 int main(int argc, char** argv) {
   using namespace tpcc;
-  CLI::App app{"duet_tpcc_inprocess: TPC-C on an in-process DuetDB engine and session, no network: "
-               "schema, load, functions, consistency checks, then the mix on one thread"};
+  CLI::App app{
+      "duet_tpcc_inprocess: TPC-C on an in-process DuetDB engine and session, no network: "
+      "schema, load, functions, consistency checks, then the mix on one thread"};
   MixOptions mix;
   RunInfo& info = mix.info;
   info.server = "DuetDB in-process";
@@ -91,7 +90,8 @@ int main(int argc, char** argv) {
   info.seed = 1;
   std::string sqlDir = DUET_TPCC_DIR;
   app.add_option("--warehouses", info.warehouses, "W, loaded before the run")
-      ->check(CLI::Range(1, 100000))->capture_default_str();
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
   app.add_option("--sql-dir", sqlDir, "where schema.sql and procedures.sql are")->capture_default_str();
   addMixOptions(app, mix);
   CLI11_PARSE(app, argc, argv);

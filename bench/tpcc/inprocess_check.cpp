@@ -32,8 +32,7 @@ std::string decimal(const std::optional<std::string>& text) {
 // A query whose first two columns are (warehouse, district): the remaining columns by key.
 std::map<Key, TextRow> grouped(InProcessDb& db, const char* sql) {
   std::map<Key, TextRow> result;
-  for (TextRow& row : db.query(sql))
-    result[{integer(row[0]), integer(row[1])}] = TextRow(row.begin() + 2, row.end());
+  for (TextRow& row : db.query(sql)) result[{integer(row[0]), integer(row[1])}] = TextRow(row.begin() + 2, row.end());
   return result;
 }
 
@@ -69,8 +68,8 @@ std::vector<std::string> condition2(const std::map<Key, TextRow>& districts, con
     const auto newOrder = newOrders.find(key);
     const long long maxNewOrder = newOrder == newOrders.end() ? maxOrder : integer(newOrder->second[0]);
     if (next - 1 != maxOrder || maxOrder != maxNewOrder)
-      broken.push_back(place(key) + ": d_next_o_id - 1 = " + std::to_string(next - 1) + ", max(o_id) = " +
-                       std::to_string(maxOrder) + ", max(no_o_id) = " + std::to_string(maxNewOrder));
+      broken.push_back(place(key) + ": d_next_o_id - 1 = " + std::to_string(next - 1) +
+                       ", max(o_id) = " + std::to_string(maxOrder) + ", max(no_o_id) = " + std::to_string(maxNewOrder));
   }
   return broken;
 }
@@ -105,9 +104,11 @@ std::vector<std::string> condition4(const std::map<Key, TextRow>& orders, const 
 bool checkConsistency(InProcessDb& db) {
   // One session and no concurrent transactions: the queries see one state without a block.
   const auto districts = grouped(db, "SELECT d_w_id, d_id, d_next_o_id FROM district");
-  const auto orders = grouped(db, "SELECT o_w_id, o_d_id, max(o_id), sum(o_ol_cnt) FROM orders GROUP BY o_w_id, o_d_id");
-  const auto newOrders = grouped(db, "SELECT no_w_id, no_d_id, max(no_o_id), min(no_o_id), count(*) "
-                                     "FROM new_order GROUP BY no_w_id, no_d_id");
+  const auto orders =
+      grouped(db, "SELECT o_w_id, o_d_id, max(o_id), sum(o_ol_cnt) FROM orders GROUP BY o_w_id, o_d_id");
+  const auto newOrders = grouped(db,
+                                 "SELECT no_w_id, no_d_id, max(no_o_id), min(no_o_id), count(*) "
+                                 "FROM new_order GROUP BY no_w_id, no_d_id");
   const auto orderLines = grouped(db, "SELECT ol_w_id, ol_d_id, count(*) FROM order_line GROUP BY ol_w_id, ol_d_id");
   const std::vector<std::vector<std::string>> results = {condition1(db), condition2(districts, orders, newOrders),
                                                          condition3(newOrders), condition4(orders, orderLines)};

@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "engine/error.h"
-#include "engine/session/sql_engine.h"
+#include "session/sql_engine.h"
 
 namespace tpcc {
 namespace {

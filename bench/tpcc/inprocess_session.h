@@ -1,5 +1,5 @@
 // DuetDB in this process: an engine and one session opened through the C++ session API the
-// server uses (engine/session_api.h), with no sockets and no executor thread. Whoever holds
+// server uses (session/session_api.h), with no sockets and no executor thread. Whoever holds
 // an InProcessDb is the executor: every call must come from one thread at a time.
 //
 // For duet_tpcc_inprocess: simple queries whose rows come back as text, COPY FROM STDIN for
@@ -15,7 +15,7 @@
 
 #include "bench/tpcc/copy_stream.h"
 #include "bench/tpcc/driver_mix.h"
-#include "engine/session_api.h"
+#include "session/session_api.h"
 
 namespace tpcc {
 
@@ -68,8 +68,8 @@ class SessionTerminal final : public CallRunner {
 
  private:
   duet::Session& session_;
-  std::array<int, kTxnTypes> columns_{};     // result columns as Describe reports them
-  std::vector<duet::BindParam> params_;      // reused: the strings keep their capacity
+  std::array<int, kTxnTypes> columns_{};  // result columns as Describe reports them
+  std::vector<duet::BindParam> params_;   // reused: the strings keep their capacity
 };
 
 }  // namespace tpcc

@@ -42,8 +42,9 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 int main(int argc, char** argv) {
   using namespace tpcc;
-  CLI::App app{"duet_tpcc_load: TPC-C initial population (plus CH-benCHmark's supplier, nation, "
-               "region) via COPY; the schema must exist (bench/tpcc/schema.sql) and be empty"};
+  CLI::App app{
+      "duet_tpcc_load: TPC-C initial population (plus CH-benCHmark's supplier, nation, "
+      "region) via COPY; the schema must exist (bench/tpcc/schema.sql) and be empty"};
   ConnectionOptions options;
   int warehouses = 0;
   int threads = 2;
@@ -53,7 +54,9 @@ int main(int argc, char** argv) {
   app.add_option("--dbname", options.dbname, "database")->capture_default_str();
   app.add_option("--user", options.user, "user name")->capture_default_str();
   app.add_option("--warehouses", warehouses, "number of warehouses W")->required()->check(CLI::Range(1, 100000));
-  app.add_option("--threads", threads, "connections loading in parallel")->check(CLI::Range(1, 256))->capture_default_str();
+  app.add_option("--threads", threads, "connections loading in parallel")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   app.add_option("--seed", seed, "seed of every random value")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
@@ -93,8 +96,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "duet_tpcc_load: %s\n", e.what());
     return 1;
   }
-  std::printf("loaded %d warehouse(s) with %d thread(s), seed %llu, in %.1f s (ANALYZE %.1f s):\n", warehouses,
-              threads, static_cast<unsigned long long>(seed), loadSeconds, secondsSince(start) - loadSeconds);
+  std::printf("loaded %d warehouse(s) with %d thread(s), seed %llu, in %.1f s (ANALYZE %.1f s):\n", warehouses, threads,
+              static_cast<unsigned long long>(seed), loadSeconds, secondsSince(start) - loadSeconds);
   for (int t = 0; t < kTableCount; ++t)
     std::printf("  %-10s %10lld rows\n", kTableNames[t], static_cast<long long>(g_rows[t].load()));
   return 0;

@@ -17,11 +17,11 @@ Connection::Connection(const ConnectionOptions& options) : conn_(nullptr, &PQfin
   // one (an '=' or a URI), and its settings override the keywords before it.
   const std::string& dbname = options.conninfo.empty() ? options.dbname : options.conninfo;
   const char* keywords[] = {"host", "port", "user", "application_name", "dbname", nullptr};
-  const char* values[] = {options.host.c_str(), options.port.c_str(), options.user.c_str(),
-                          options.applicationName.c_str(), dbname.c_str(), nullptr};
+  const char* values[] = {options.host.c_str(), options.port.c_str(),
+                          options.user.c_str(), options.applicationName.c_str(),
+                          dbname.c_str(),       nullptr};
   conn_.reset(PQconnectdbParams(keywords, values, 1));
-  if (PQstatus(conn_.get()) != CONNECTION_OK)
-    throw std::runtime_error("cannot connect: " + lastError(conn_.get()));
+  if (PQstatus(conn_.get()) != CONNECTION_OK) throw std::runtime_error("cannot connect: " + lastError(conn_.get()));
 }
 
 void Connection::exec(const std::string& sql) {
@@ -49,8 +49,7 @@ void PgCopyTarget::finish() {
   // The COPY's own result, then the null that ends the command.
   std::string error;
   while (PGresult* result = PQgetResult(connection_.get())) {
-    if (PQresultStatus(result) != PGRES_COMMAND_OK && error.empty())
-      error = lastError(connection_.get());
+    if (PQresultStatus(result) != PGRES_COMMAND_OK && error.empty()) error = lastError(connection_.get());
     PQclear(result);
   }
   if (!error.empty()) throw std::runtime_error("COPY: " + error);

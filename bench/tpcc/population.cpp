@@ -26,26 +26,21 @@ constexpr std::array<const char*, 5> kRegions = {"Africa", "America", "Asia", "E
 // 62 nations, one per character a C_STATE can start with. CH-benCHmark's queries name
 // Germany, Cambodia and the region Europe.
 constexpr std::array<Nation, 62> kNations = {{
-    {'0', "Algeria", 0},       {'1', "Argentina", 1},    {'2', "Australia", 2},
-    {'3', "Austria", 3},       {'4', "Bangladesh", 2},   {'5', "Belgium", 3},
-    {'6', "Brazil", 1},        {'7', "Bulgaria", 3},     {'8', "Cambodia", 2},
-    {'9', "Canada", 1},        {'A', "Chile", 1},        {'B', "China", 2},
-    {'C', "Colombia", 1},      {'D', "Croatia", 3},      {'E', "Czechia", 3},
-    {'F', "Denmark", 3},       {'G', "Egypt", 4},        {'H', "Ethiopia", 0},
-    {'I', "Finland", 3},       {'J', "France", 3},       {'K', "Germany", 3},
-    {'L', "Ghana", 0},         {'M', "Greece", 3},       {'N', "Hungary", 3},
-    {'O', "India", 2},         {'P', "Indonesia", 2},    {'Q', "Iran", 4},
-    {'R', "Iraq", 4},          {'S', "Ireland", 3},      {'T', "Israel", 4},
-    {'U', "Italy", 3},         {'V', "Japan", 2},        {'W', "Jordan", 4},
-    {'X', "Kenya", 0},         {'Y', "Malaysia", 2},     {'Z', "Mexico", 1},
-    {'a', "Morocco", 0},       {'b', "Mozambique", 0},   {'c', "Netherlands", 3},
-    {'d', "Nigeria", 0},       {'e', "Norway", 3},       {'f', "Pakistan", 2},
-    {'g', "Peru", 1},          {'h', "Philippines", 2},  {'i', "Poland", 3},
-    {'j', "Portugal", 3},      {'k', "Romania", 3},      {'l', "Russia", 3},
-    {'m', "Saudi Arabia", 4},  {'n', "Senegal", 0},      {'o', "South Africa", 0},
-    {'p', "South Korea", 2},   {'q', "Spain", 3},        {'r', "Sweden", 3},
-    {'s', "Switzerland", 3},   {'t', "Syria", 4},        {'u', "Tanzania", 0},
-    {'v', "Thailand", 2},      {'w', "Turkey", 4},       {'x', "United Kingdom", 3},
+    {'0', "Algeria", 0},       {'1', "Argentina", 1},  {'2', "Australia", 2},    {'3', "Austria", 3},
+    {'4', "Bangladesh", 2},    {'5', "Belgium", 3},    {'6', "Brazil", 1},       {'7', "Bulgaria", 3},
+    {'8', "Cambodia", 2},      {'9', "Canada", 1},     {'A', "Chile", 1},        {'B', "China", 2},
+    {'C', "Colombia", 1},      {'D', "Croatia", 3},    {'E', "Czechia", 3},      {'F', "Denmark", 3},
+    {'G', "Egypt", 4},         {'H', "Ethiopia", 0},   {'I', "Finland", 3},      {'J', "France", 3},
+    {'K', "Germany", 3},       {'L', "Ghana", 0},      {'M', "Greece", 3},       {'N', "Hungary", 3},
+    {'O', "India", 2},         {'P', "Indonesia", 2},  {'Q', "Iran", 4},         {'R', "Iraq", 4},
+    {'S', "Ireland", 3},       {'T', "Israel", 4},     {'U', "Italy", 3},        {'V', "Japan", 2},
+    {'W', "Jordan", 4},        {'X', "Kenya", 0},      {'Y', "Malaysia", 2},     {'Z', "Mexico", 1},
+    {'a', "Morocco", 0},       {'b', "Mozambique", 0}, {'c', "Netherlands", 3},  {'d', "Nigeria", 0},
+    {'e', "Norway", 3},        {'f', "Pakistan", 2},   {'g', "Peru", 1},         {'h', "Philippines", 2},
+    {'i', "Poland", 3},        {'j', "Portugal", 3},   {'k', "Romania", 3},      {'l', "Russia", 3},
+    {'m', "Saudi Arabia", 4},  {'n', "Senegal", 0},    {'o', "South Africa", 0}, {'p', "South Korea", 2},
+    {'q', "Spain", 3},         {'r', "Sweden", 3},     {'s', "Switzerland", 3},  {'t', "Syria", 4},
+    {'u', "Tanzania", 0},      {'v', "Thailand", 2},   {'w', "Turkey", 4},       {'x', "United Kingdom", 3},
     {'y', "United States", 1}, {'z', "Vietnam", 2},
 }};
 
@@ -75,8 +70,7 @@ void loadItems(CopyTarget& target, const Load& load, RowCounts& rows) {
   rows[kRegion] += region.finish();
 
   CopyStream nation(target, "nation");
-  for (const Nation& n : kNations)
-    nation.add(n.key).add(n.name).add(n.region).add(random.aString(31, 114)).endRow();
+  for (const Nation& n : kNations) nation.add(n.key).add(n.name).add(n.region).add(random.aString(31, 114)).endRow();
   rows[kNation] += nation.finish();
 
   CopyStream supplier(target, "supplier");
@@ -85,8 +79,8 @@ void loadItems(CopyTarget& target, const Load& load, RowCounts& rows) {
     std::snprintf(name, sizeof name, "Supplier#%09d", key);
     const Nation& n = kNations[static_cast<std::size_t>(random.uniform(0, kNations.size() - 1))];
     // A phone number as TPC-H writes one: country code, then 3-3-4 digits.
-    const std::string phone = std::to_string(10 + (&n - kNations.data())) + "-" + random.nString(3, 3) +
-                              "-" + random.nString(3, 3) + "-" + random.nString(4, 4);
+    const std::string phone = std::to_string(10 + (&n - kNations.data())) + "-" + random.nString(3, 3) + "-" +
+                              random.nString(3, 3) + "-" + random.nString(4, 4);
     supplier.add(key).add(name).add(random.aString(10, 40)).add(n.key).add(phone);
     supplier.addDecimal(random.uniform(-99999, 999999), 2).add(random.aString(25, 100)).endRow();
   }
@@ -106,7 +100,7 @@ void loadStock(CopyTarget& target, const Load& load, int w, RowCounts& rows) {
     district.add(d).add(w).add(random.aString(6, 10));
     addAddress(district, random);
     district.addDecimal(random.uniform(0, 2000), 4).addDecimal(3000000, 2);  // D_YTD 30,000.00
-    district.add(kOrdersPerDistrict + 1).endRow();                             // D_NEXT_O_ID
+    district.add(kOrdersPerDistrict + 1).endRow();                           // D_NEXT_O_ID
   }
   rows[kDistrict] += district.finish();
 
@@ -131,7 +125,7 @@ void loadCustomers(CopyTarget& target, const Load& load, int w, RowCounts& rows)
       addAddress(customer, random);
       customer.add(random.nString(16, 16)).add(load.timestamp).add(random.percent(10) ? "BC" : "GC");
       customer.addDecimal(5000000, 2).addDecimal(random.uniform(0, 5000), 4);  // C_CREDIT_LIM, C_DISCOUNT
-      customer.addDecimal(-1000, 2).addDecimal(1000, 2).add(1).add(0);          // balance, ytd, counts
+      customer.addDecimal(-1000, 2).addDecimal(1000, 2).add(1).add(0);         // balance, ytd, counts
       customer.add(random.aString(300, 500)).endRow();
     }
   }
@@ -140,8 +134,15 @@ void loadCustomers(CopyTarget& target, const Load& load, int w, RowCounts& rows)
   CopyStream history(target, "history");
   for (int d = 1; d <= kDistricts; ++d)
     for (int c = 1; c <= kCustomersPerDistrict; ++c)
-      history.add(c).add(d).add(w).add(d).add(w).add(load.timestamp).addDecimal(1000, 2)
-          .add(random.aString(12, 24)).endRow();
+      history.add(c)
+          .add(d)
+          .add(w)
+          .add(d)
+          .add(w)
+          .add(load.timestamp)
+          .addDecimal(1000, 2)
+          .add(random.aString(12, 24))
+          .endRow();
   rows[kHistory] += history.finish();
 }
 

@@ -27,11 +27,24 @@ struct Task {
   int warehouse;  // 0 for kItems
 };
 
-enum Table { kWarehouse, kDistrict, kCustomer, kHistory, kNewOrder, kOrders, kOrderLine, kItem,
-             kStock, kSupplier, kNation, kRegion, kTableCount };
-constexpr std::array<const char*, kTableCount> kTableNames = {
-    "warehouse", "district", "customer", "history", "new_order", "orders", "order_line", "item",
-    "stock",     "supplier", "nation",   "region"};
+enum Table {
+  kWarehouse,
+  kDistrict,
+  kCustomer,
+  kHistory,
+  kNewOrder,
+  kOrders,
+  kOrderLine,
+  kItem,
+  kStock,
+  kSupplier,
+  kNation,
+  kRegion,
+  kTableCount
+};
+constexpr std::array<const char*, kTableCount> kTableNames = {"warehouse", "district", "customer",   "history",
+                                                              "new_order", "orders",   "order_line", "item",
+                                                              "stock",     "supplier", "nation",     "region"};
 
 // Rows loaded so far, per table; loaders on several threads share one.
 using RowCounts = std::array<std::atomic<std::int64_t>, kTableCount>;

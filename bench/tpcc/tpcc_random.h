@@ -25,8 +25,7 @@ static_assert(kCLastDelta >= 65 && kCLastDelta <= 119 && kCLastDelta != 96 && kC
 
 // Characters of an a-string (clause 4.3.2.2 asks for at least the 26 lower- and upper-case
 // letters and the 10 digits). None of them needs escaping in COPY's text format.
-constexpr std::string_view kAlphanumeric =
-    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+constexpr std::string_view kAlphanumeric = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 class Random {
  public:
@@ -98,7 +97,8 @@ class Random {
 
   std::string fromAlphabet(std::string_view alphabet, int minLen, int maxLen) {
     std::string s(static_cast<std::size_t>(uniform(minLen, maxLen)), ' ');
-    for (char& ch : s) ch = alphabet[static_cast<std::size_t>(uniform(0, static_cast<std::int64_t>(alphabet.size() - 1)))];
+    for (char& ch : s)
+      ch = alphabet[static_cast<std::size_t>(uniform(0, static_cast<std::int64_t>(alphabet.size() - 1)))];
     return s;
   }
 
@@ -108,7 +108,7 @@ class Random {
 // Clause 4.3.2.3: C_LAST is the concatenation of the syllables for the three digits of a
 // number in [0, 999], e.g. 371 -> "PRICALLYOUGHT".
 inline std::string lastName(int number) {
-  static constexpr std::string_view kSyllables[] = {"BAR", "OUGHT", "ABLE", "PRI",   "PRES",
+  static constexpr std::string_view kSyllables[] = {"BAR", "OUGHT", "ABLE",  "PRI",   "PRES",
                                                     "ESE", "ANTI",  "CALLY", "ATION", "EING"};
   std::string name;
   name += kSyllables[number / 100];

@@ -5,11 +5,12 @@
 #include <charconv>
 #include <tuple>
 
+#include "compiler/functions/builtin_functions.h"
 #include "compiler/parser/parser.h"
 #include "engine/error.h"
+#include "engine/limits/interrupts.h"
+#include "engine/limits/stack_depth.h"
 #include "engine/types/array.h"
-#include "engine/exec/interrupts.h"
-#include "engine/exec/stack_depth.h"
 
 namespace duet::binder {
 
@@ -84,8 +85,8 @@ std::string shownColumn(const sql::ColumnRef& ref, const Scope& scope) {
 
 // The comparison an operator names (the lexer has made != into <>), or Op::None.
 Op comparisonOp(const std::string& op) {
-  static const std::pair<const char*, Op> compares[] = {{"=", Op::Eq}, {"<>", Op::Ne}, {"<", Op::Lt},
-                                                        {"<=", Op::Le}, {">", Op::Gt}, {">=", Op::Ge}};
+  static const std::pair<const char*, Op> compares[] = {{"=", Op::Eq},  {"<>", Op::Ne}, {"<", Op::Lt},
+                                                        {"<=", Op::Le}, {">", Op::Gt},  {">=", Op::Ge}};
   for (auto& [name, o] : compares)
     if (op == name) return o;
   return Op::None;
@@ -104,10 +105,9 @@ bool exprEquals(const Expr& a, const Expr& b, const std::vector<int>* paramClass
     size_t n = paramClass->size();
     return static_cast<size_t>(x) < n && static_cast<size_t>(y) < n && (*paramClass)[x] == (*paramClass)[y];
   };
-  if (a.kind != b.kind || !(a.type == b.type) || a.op != b.op || a.column != b.column ||
-      !sameParam(a.param, b.param) || a.negated != b.negated || a.constNull != b.constNull ||
-      a.function != b.function || a.routine != b.routine || a.constString != b.constString ||
-      a.subplan != b.subplan || a.sublink != b.sublink || a.captures != b.captures ||
+  if (a.kind != b.kind || !(a.type == b.type) || a.op != b.op || a.column != b.column || !sameParam(a.param, b.param) ||
+      a.negated != b.negated || a.constNull != b.constNull || a.function != b.function || a.routine != b.routine ||
+      a.constString != b.constString || a.subplan != b.subplan || a.sublink != b.sublink || a.captures != b.captures ||
       std::memcmp(a.constant, b.constant, sizeof a.constant) != 0 || a.args.size() != b.args.size())
     return false;
   for (size_t i = 0; i < a.args.size(); ++i)
@@ -186,7 +186,8 @@ ExprPtr Binder::numberLiteralAsFloat(ExprPtr& e, SqlType target) {
 
 void Binder::failCoercion(const Expr& e, SqlType target, CastContext context, uint32_t location) const {
   if (context == CastContext::Explicit)
-    fail(sqlstate::kCannotCoerce, fmt::format("cannot cast type {} to {}", typeName(e.type), typeName(target)), location);
+    fail(sqlstate::kCannotCoerce, fmt::format("cannot cast type {} to {}", typeName(e.type), typeName(target)),
+         location);
   fail(sqlstate::kDatatypeMismatch,
        fmt::format("{} is of type {} but expression is of type {}", "expression", typeName(target), typeName(e.type)),
        location);
@@ -229,10 +230,11 @@ void Binder::unify(ExprPtr& a, ExprPtr& b, const std::string& op, uint32_t locat
     bool fits = (a->type.id == TypeId::Unknown || (a->type.isArray() && a->type.element == arrayType.element)) &&
                 (b->type.id == TypeId::Unknown || (b->type.isArray() && b->type.element == arrayType.element));
     if (!fits)
-      throw SqlError(sqlstate::kUndefinedFunction,
-                     fmt::format("operator does not exist: {} {} {}", typeName(a->type), op, typeName(b->type)), {},
-                     "No operator matches the given name and argument types. You might need to add explicit type casts.",
-                     charPosition(request_.queryText, location));
+      throw SqlError(
+          sqlstate::kUndefinedFunction,
+          fmt::format("operator does not exist: {} {} {}", typeName(a->type), op, typeName(b->type)), {},
+          "No operator matches the given name and argument types. You might need to add explicit type casts.",
+          charPosition(request_.queryText, location));
     arrayType = arrayType.withoutTypmod();
     a = coerce(std::move(a), arrayType, CastContext::Implicit, location);
     b = coerce(std::move(b), arrayType, CastContext::Implicit, location);
@@ -259,8 +261,12 @@ void Binder::unify(ExprPtr& a, ExprPtr& b, const std::string& op, uint32_t locat
 }
 
 ExprPtr Binder::compare(Op op, ExprPtr a, ExprPtr b, uint32_t location) {
-  const char* name = op == Op::Eq ? "=" : op == Op::Ne ? "<>" : op == Op::Lt ? "<" : op == Op::Le ? "<="
-                   : op == Op::Gt ? ">" : ">=";
+  const char* name = op == Op::Eq   ? "="
+                     : op == Op::Ne ? "<>"
+                     : op == Op::Lt ? "<"
+                     : op == Op::Le ? "<="
+                     : op == Op::Gt ? ">"
+                                    : ">=";
   unify(a, b, name, location);
   auto e = std::make_unique<Expr>(ExprKind::Compare, SqlType{TypeId::Bool, -1});
   e->op = op;
@@ -294,8 +300,13 @@ ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t
     b = coerce(std::move(b), text, CastContext::Assignment, location);
     return binary(Op::Concat, text);
   }
-  Op o = op == "+" ? Op::Add : op == "-" ? Op::Sub : op == "*" ? Op::Mul : op == "/" ? Op::Div
-       : op == "%" ? Op::Mod : op == "^" ? Op::Pow : Op::None;
+  Op o = op == "+"   ? Op::Add
+         : op == "-" ? Op::Sub
+         : op == "*" ? Op::Mul
+         : op == "/" ? Op::Div
+         : op == "%" ? Op::Mod
+         : op == "^" ? Op::Pow
+                     : Op::None;
   if (o == Op::None)
     fail(sqlstate::kUndefinedFunction,
          fmt::format("operator does not exist: {} {} {}", typeName(a->type), op, typeName(b->type)), location);
@@ -450,7 +461,10 @@ ExprPtr Binder::bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope) {
     for (const auto& entry : scope.entries) {
       if (entry.alias != table) continue;
       for (size_t c = 0; c < entry.names.size(); ++c)
-        if (entry.names[c] == column) { found = &entry; index = static_cast<int>(c); }
+        if (entry.names[c] == column) {
+          found = &entry;
+          index = static_cast<int>(c);
+        }
       if (!found)
         fail(sqlstate::kUndefinedColumn, fmt::format("column {}.{} does not exist", table, column), ref.location);
       break;
@@ -461,7 +475,8 @@ ExprPtr Binder::bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope) {
     ColumnMatch m = findUnqualified(scope, column, 0, scope.entries.size());
     if (m.matches > 1)
       fail(sqlstate::kAmbiguousColumn, fmt::format("column reference \"{}\" is ambiguous", column), ref.location);
-    if (m.matches == 0) fail(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", column), ref.location);
+    if (m.matches == 0)
+      fail(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", column), ref.location);
     return matchValue(scope, m);
   }
   return plan::makeColumn(found->offset + index, found->types[index]);
@@ -500,16 +515,24 @@ bool Binder::containsAggregate(const sql::Expr& e) {
     case K::FuncCall: {
       const auto& f = e.as<sql::FuncCall>();
       if (f.names.size() == 1 && isAggregateName(f.names.back())) return true;
-      for (const auto& a : f.args) if (containsAggregate(*a)) return true;
+      for (const auto& a : f.args)
+        if (containsAggregate(*a)) return true;
       return false;
     }
     case K::Unary: return containsAggregate(*e.as<sql::UnaryOp>().operand);
-    case K::Binary: return containsAggregate(*e.as<sql::BinaryOp>().left) || containsAggregate(*e.as<sql::BinaryOp>().right);
-    case K::Bool: for (const auto& a : e.as<sql::BoolExpr>().args) if (containsAggregate(*a)) return true; return false;
+    case K::Binary:
+      return containsAggregate(*e.as<sql::BinaryOp>().left) || containsAggregate(*e.as<sql::BinaryOp>().right);
+    case K::Bool:
+      for (const auto& a : e.as<sql::BoolExpr>().args)
+        if (containsAggregate(*a)) return true;
+      return false;
     case K::NullTest: return containsAggregate(*e.as<sql::NullTest>().arg);
     case K::BoolTest: return containsAggregate(*e.as<sql::BoolTest>().arg);
     case K::Cast: return containsAggregate(*e.as<sql::Cast>().arg);
-    case K::Array: for (const auto& a : e.as<sql::ArrayExpr>().elements) if (containsAggregate(*a)) return true; return false;
+    case K::Array:
+      for (const auto& a : e.as<sql::ArrayExpr>().elements)
+        if (containsAggregate(*a)) return true;
+      return false;
     case K::Subscript: {
       const auto& s = e.as<sql::Subscript>();
       if (containsAggregate(*s.arg)) return true;
@@ -517,14 +540,25 @@ bool Binder::containsAggregate(const sql::Expr& e) {
         if ((i.lower && containsAggregate(*i.lower)) || (i.upper && containsAggregate(*i.upper))) return true;
       return false;
     }
-    case K::Between: { const auto& b = e.as<sql::Between>(); return containsAggregate(*b.arg) || containsAggregate(*b.low) || containsAggregate(*b.high); }
-    case K::InList: { const auto& in = e.as<sql::InList>(); if (containsAggregate(*in.arg)) return true; for (const auto& a : in.list) if (containsAggregate(*a)) return true; return false; }
+    case K::Between: {
+      const auto& b = e.as<sql::Between>();
+      return containsAggregate(*b.arg) || containsAggregate(*b.low) || containsAggregate(*b.high);
+    }
+    case K::InList: {
+      const auto& in = e.as<sql::InList>();
+      if (containsAggregate(*in.arg)) return true;
+      for (const auto& a : in.list)
+        if (containsAggregate(*a)) return true;
+      return false;
+    }
     case K::Like: return containsAggregate(*e.as<sql::Like>().arg) || containsAggregate(*e.as<sql::Like>().pattern);
-    case K::DistinctFrom: return containsAggregate(*e.as<sql::DistinctFrom>().left) || containsAggregate(*e.as<sql::DistinctFrom>().right);
+    case K::DistinctFrom:
+      return containsAggregate(*e.as<sql::DistinctFrom>().left) || containsAggregate(*e.as<sql::DistinctFrom>().right);
     case K::Case: {
       const auto& c = e.as<sql::CaseExpr>();
       if (c.arg && containsAggregate(*c.arg)) return true;
-      for (const auto& w : c.whens) if (containsAggregate(*w.condition) || containsAggregate(*w.result)) return true;
+      for (const auto& w : c.whens)
+        if (containsAggregate(*w.condition) || containsAggregate(*w.result)) return true;
       return c.elseResult && containsAggregate(*c.elseResult);
     }
     default: return false;
@@ -599,15 +633,22 @@ ExprPtr Binder::bindAggregate(const sql::FuncCall& f, const Scope& scope, AggCon
       spec.resultType = {TypeId::Int8, -1};
     } else if (name == "sum") {
       spec.kind = plan::AggKind::Sum;
-      if (t == TypeId::Int2 || t == TypeId::Int4) spec.resultType = {TypeId::Int8, -1};
-      else if (t == TypeId::Int8 || t == TypeId::Numeric) spec.resultType = {TypeId::Numeric, -1};
-      else if (t == TypeId::Float4 || t == TypeId::Float8) spec.resultType = {t, -1};
-      else noFunction();
+      if (t == TypeId::Int2 || t == TypeId::Int4)
+        spec.resultType = {TypeId::Int8, -1};
+      else if (t == TypeId::Int8 || t == TypeId::Numeric)
+        spec.resultType = {TypeId::Numeric, -1};
+      else if (t == TypeId::Float4 || t == TypeId::Float8)
+        spec.resultType = {t, -1};
+      else
+        noFunction();
     } else if (name == "avg") {
       spec.kind = plan::AggKind::Avg;
-      if (isIntegerType(t) || t == TypeId::Numeric) spec.resultType = {TypeId::Numeric, -1};
-      else if (t == TypeId::Float4 || t == TypeId::Float8) spec.resultType = {TypeId::Float8, -1};
-      else noFunction();
+      if (isIntegerType(t) || t == TypeId::Numeric)
+        spec.resultType = {TypeId::Numeric, -1};
+      else if (t == TypeId::Float4 || t == TypeId::Float8)
+        spec.resultType = {TypeId::Float8, -1};
+      else
+        noFunction();
     } else {
       spec.kind = name == "min" ? plan::AggKind::Min : plan::AggKind::Max;
       if (t == TypeId::Bool) noFunction();
@@ -641,27 +682,12 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     }
   };
   SqlType text{TypeId::Text, -1};
-  if (name == "now" || name == "transaction_timestamp" || name == "current_timestamp") {
-    arity(0);
-    return call("duet_q_now", {TypeId::TimestampTz, -1}, {});
-  }
-  if (name == "statement_timestamp" || name == "clock_timestamp") {
-    arity(0);
-    return call(name == "clock_timestamp" ? "duet_q_clock_timestamp" : "duet_q_statement_timestamp",
-                {TypeId::TimestampTz, -1}, {});
-  }
-  if (name == "random") {
-    arity(0);
-    return call("duet_q_random", {TypeId::Float8, -1}, {});
-  }
   if (name == "version") {
     arity(0);
     return textConst("PostgreSQL 15.0 (DuetDB 0.1) on x86_64-pc-linux-gnu, compiled by g++ 12, 64-bit");
   }
-  if (name == "current_setting") {
-    if (args.empty() || args.size() > 2) arity(1);
+  if (name == "current_setting" && args.size() == 2) {
     args[0] = coerce(std::move(args[0]), text, CastContext::Implicit, f.location);
-    if (args.size() == 1) return call("duet_q_current_setting", text, std::move(args));
     // current_setting(name, missing_ok): CASE WHEN duet_q_setting_exists(name, missing_ok)
     // THEN current_setting(name) END, NULL for an unknown name when missing_ok (and, the
     // call being strict, for a NULL argument, as in PostgreSQL).
@@ -678,8 +704,10 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     SqlType common = args[0]->type;
     for (const auto& a : args) {
       auto c = commonType(common, a->type);
-      if (!c) fail(sqlstate::kDatatypeMismatch, fmt::format("COALESCE types {} and {} cannot be matched",
-                                                            typeName(common), typeName(a->type)), f.location);
+      if (!c)
+        fail(sqlstate::kDatatypeMismatch,
+             fmt::format("COALESCE types {} and {} cannot be matched", typeName(common), typeName(a->type)),
+             f.location);
       common = *c;
     }
     common = resolveUnknown(common);
@@ -722,8 +750,10 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     bool byDimension = name != "cardinality";
     arity(byDimension ? 2 : 1);
     if (args[0]->type.id == TypeId::Unknown)
-      fail(sqlstate::kDatatypeMismatch, "could not determine polymorphic type because input has type unknown", f.location);
-    if (!args[0]->type.isArray() || (byDimension && !castAllowed(args[1]->type.id, TypeId::Int4, CastContext::Implicit)))
+      fail(sqlstate::kDatatypeMismatch, "could not determine polymorphic type because input has type unknown",
+           f.location);
+    if (!args[0]->type.isArray() ||
+        (byDimension && !castAllowed(args[1]->type.id, TypeId::Int4, CastContext::Implicit)))
       arity(99);
     ExprPtr array = std::move(args[0]);
     SqlType int4{TypeId::Int4, -1};
@@ -743,24 +773,10 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
       e->args.push_back(std::move(count));
     return e;
   }
-  // Simple scalar functions backed by runtime calls.
-  struct Simple { const char* name; const char* symbol; TypeId arg; TypeId result; };
-  static const Simple simple[] = {
-      {"length", "duet_rt_text_length", TypeId::Text, TypeId::Int4},
-      {"char_length", "duet_rt_text_length", TypeId::Text, TypeId::Int4},
-      {"character_length", "duet_rt_text_length", TypeId::Text, TypeId::Int4},
-      {"lower", "duet_rt_text_lower", TypeId::Text, TypeId::Text},
-      {"upper", "duet_rt_text_upper", TypeId::Text, TypeId::Text},
-  };
-  for (const auto& s : simple) {
-    if (name != s.name) continue;
-    arity(1);
-    args[0] = coerce(std::move(args[0]), {s.arg, -1}, CastContext::Implicit, f.location);
-    return call(s.symbol, {s.result, -1}, std::move(args));
-  }
   if (name == "abs") {
     arity(1);
-    if (args[0]->type.id == TypeId::Unknown) args[0] = coerce(std::move(args[0]), {TypeId::Float8, -1}, CastContext::Implicit, f.location);
+    if (args[0]->type.id == TypeId::Unknown)
+      args[0] = coerce(std::move(args[0]), {TypeId::Float8, -1}, CastContext::Implicit, f.location);
     SqlType t = args[0]->type;
     if (!numericRank(t.id)) arity(99);
     t.typmod = -1;
@@ -769,17 +785,7 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     e->args.push_back(std::move(args[0]));
     return e;
   }
-  if (name == "round" || name == "trunc") {
-    if (args.empty() || args.size() > 2) arity(1);
-    if (args.size() == 1 && args[0]->type.id != TypeId::Numeric && numericRank(args[0]->type.id) >= 5) {
-      args[0] = coerce(std::move(args[0]), {TypeId::Float8, -1}, CastContext::Implicit, f.location);
-      return call(name == "round" ? "duet_rt_float8_round" : "duet_rt_float8_trunc", {TypeId::Float8, -1}, std::move(args));
-    }
-    args[0] = coerce(std::move(args[0]), {TypeId::Numeric, -1}, CastContext::Implicit, f.location);
-    if (args.size() == 1) args.push_back(plan::makeCast(textConst("0", TypeId::Unknown), {TypeId::Int4, -1}, true));
-    args[1] = coerce(std::move(args[1]), {TypeId::Int4, -1}, CastContext::Implicit, f.location);
-    return call(name == "round" ? "duet_rt_numeric_round" : "duet_rt_numeric_trunc", {TypeId::Numeric, -1}, std::move(args));
-  }
+  if (ExprPtr e = builtinCall(name, args, f.location)) return e;
   if (!catalogOnly)
     if (const RoutineCandidate* r = resolveRoutine(f, args, false)) return routineCall(*r, std::move(args), f.location);
   failUndefinedRoutine(name, args, false, f.location);
@@ -790,9 +796,45 @@ void Binder::failUndefinedRoutine(const std::string& name, const std::vector<Exp
   std::string types;
   for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
   const char* noun = procedure ? "procedure" : "function";
-  throw SqlError(sqlstate::kUndefinedFunction, fmt::format("{} {}({}) does not exist", noun, name, types), {},
-                 fmt::format("No {} matches the given name and argument types. You might need to add explicit type casts.", noun),
+  throw SqlError(
+      sqlstate::kUndefinedFunction, fmt::format("{} {}({}) does not exist", noun, name, types), {},
+      fmt::format("No {} matches the given name and argument types. You might need to add explicit type casts.", noun),
+      charPosition(request_.queryText, location));
+}
+
+void Binder::failAmbiguousRoutine(const std::string& name, const std::vector<ExprPtr>& args, bool procedure,
+                                  uint32_t location) const {
+  std::string types;
+  for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
+  const char* noun = procedure ? "procedure" : "function";
+  throw SqlError("42725", fmt::format("{} {}({}) is not unique", noun, name, types), {},
+                 fmt::format("Could not choose a best candidate {}. You might need to add explicit type casts.", noun),
                  charPosition(request_.queryText, location));
+}
+
+ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args, uint32_t location) {
+  const BuiltinFunction* best = nullptr;
+  CandidateScore bestScore;
+  bool ambiguous = false;
+  for (const BuiltinFunction* f : builtinFunctionsNamed(name)) {
+    if (f->args.size() != args.size()) continue;
+    CandidateScore score;
+    bool ok = true;
+    for (size_t i = 0; i < args.size() && ok; ++i) ok = score.add(args[i]->type, {f->args[i], -1});
+    if (!ok) continue;
+    if (!best || score > bestScore) {
+      best = f;
+      bestScore = score;
+      ambiguous = false;
+    } else if (score == bestScore) {
+      ambiguous = true;
+    }
+  }
+  if (!best) return nullptr;
+  if (ambiguous) failAmbiguousRoutine(name, args, false, location);
+  for (size_t i = 0; i < args.size(); ++i)
+    args[i] = coerce(std::move(args[i]), {best->args[i], -1}, CastContext::Implicit, location);
+  return call(best->symbol, {best->result, -1}, std::move(args));
 }
 
 ExprPtr Binder::routineCall(const RoutineCandidate& r, std::vector<ExprPtr> args, uint32_t location) {
@@ -809,12 +851,14 @@ ExprPtr Binder::routineCall(const RoutineCandidate& r, std::vector<ExprPtr> args
   if (r.returnsSet)
     fail(sqlstate::kFeatureNotSupported,
          fmt::format("set-returning function {}() in the select list is not supported yet: use SELECT * FROM {}(...)",
-                     r.name, r.name), location);
+                     r.name, r.name),
+         location);
   // A row (several OUT arguments, RETURNS record) would be a composite value.
   if (r.returnType.id == TypeId::Unknown)
     fail(sqlstate::kFeatureNotSupported,
          fmt::format("function {}() returning a row in the select list is not supported yet: use SELECT * FROM {}(...)",
-                     r.name, r.name), location);
+                     r.name, r.name),
+         location);
   auto e = std::make_unique<Expr>(ExprKind::RoutineCall, r.returnType);
   e->routine = r.oid;
   e->args = std::move(args);
@@ -825,10 +869,9 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
   if (!request_.resolveRoutines) return nullptr;
   routineCandidates_ = request_.resolveRoutines(f.names);
   if (routineCandidates_.empty()) return nullptr;
-  // Ranked as PostgreSQL's func_select_candidate: most exact matches, then most unknown
-  // arguments (untyped literals, NULL) taken as text, then as another string type.
+  // Ranked as PostgreSQL's func_select_candidate (CandidateScore).
   const RoutineCandidate* best = nullptr;
-  std::tuple<int, int, int> bestScore{-1, -1, -1};
+  CandidateScore bestScore;
   bool ambiguous = false;
   // Which argument each parameter takes: positional arguments first, then named ones.
   const std::vector<std::string>& names = f.argNames;
@@ -843,31 +886,17 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
         auto it = std::find(c.argNames.begin(), c.argNames.end(), names[a]);
         k = static_cast<size_t>(it - c.argNames.begin());
       }
-      if (k >= n || map[k] >= 0) ok = false;
-      else map[k] = static_cast<int>(a);
+      if (k >= n || map[k] >= 0)
+        ok = false;
+      else
+        map[k] = static_cast<int>(a);
     }
     for (size_t k = 0; k < n && ok; ++k) ok = map[k] >= 0 || !c.defaults[k].empty();
-    int exact = 0, unknownText = 0, unknownString = 0;
-    for (size_t k = 0; k < n && ok; ++k) {
-      if (map[k] < 0) continue;
-      const ExprPtr& arg = args[map[k]];
-      TypeId from = arg->type.id, to = c.argTypes[k].id;
-      if (from == to && (from != TypeId::Array || arg->type.element == c.argTypes[k].element)) {
-        ++exact;
-      } else if (from == TypeId::Unknown) {
-        unknownText += to == TypeId::Text;
-        unknownString += isStringType(to);
-      } else if (from == TypeId::Array && to == TypeId::Array) {
-        // Arrays convert element-wise (text[] to varchar[]) where the elements may.
-        ok = arg->type.element == TypeId::Unknown ||
-             castAllowed(arg->type.element, c.argTypes[k].element, CastContext::Implicit);
-      } else if (from == TypeId::Array || !castAllowed(from, to, CastContext::Implicit)) {
-        ok = false;
-      }
-    }
+    CandidateScore score;
+    for (size_t k = 0; k < n && ok; ++k)
+      if (map[k] >= 0) ok = score.add(args[map[k]]->type, c.argTypes[k]);
     if (!ok) continue;
-    std::tuple<int, int, int> score{exact, unknownText, unknownString};
-    if (score > bestScore) {
+    if (!best || score > bestScore) {
       best = &c;
       bestMap = map;
       bestScore = score;
@@ -878,17 +907,11 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
   }
   const std::string& name = f.names.back();
   if (!best) failUndefinedRoutine(name, args, procedure, f.location);
-  if (ambiguous) {
-    std::string types;
-    for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
-    throw SqlError("42725", fmt::format("{} {}({}) is not unique", procedure ? "procedure" : "function", name, types), {},
-                   fmt::format("Could not choose a best candidate {}. You might need to add explicit type casts.",
-                               procedure ? "procedure" : "function"),
-                   charPosition(request_.queryText, f.location));
-  }
+  if (ambiguous) failAmbiguousRoutine(name, args, procedure, f.location);
   if (best->procedure != procedure) {
     std::string shown = name + "(";
-    for (size_t i = 0; i < best->argTypes.size(); ++i) shown += (i ? ", " : "") + typeName(best->argTypes[i].withoutTypmod());
+    for (size_t i = 0; i < best->argTypes.size(); ++i)
+      shown += (i ? ", " : "") + typeName(best->argTypes[i].withoutTypmod());
     shown += ")";
     throw SqlError("42809", fmt::format("{} is {}a procedure", shown, procedure ? "not " : ""), {},
                    procedure ? "To call a function, use SELECT." : "To call a procedure, use CALL.",
@@ -1021,9 +1044,12 @@ ExprPtr Binder::equalityRunsAsInLists(ExprPtr any) {
   for (size_t i = 0; i < any->args.size(); ++i) {
     const Expr* x = item(*any->args[i]);
     if (!x) continue;
-    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& group) { return exprEquals(*group.first, *x); });
-    if (g != groups.end()) g->second.push_back(i);
-    else if (groups.size() < kMaxEqualityXs) groups.push_back({x, {i}});
+    auto g =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& group) { return exprEquals(*group.first, *x); });
+    if (g != groups.end())
+      g->second.push_back(i);
+    else if (groups.size() < kMaxEqualityXs)
+      groups.push_back({x, {i}});
   }
   std::vector<bool> listed(any->args.size(), false);
   std::vector<ExprPtr> lists;
@@ -1057,7 +1083,8 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       ExprPtr plain = bind(e, scope, nullptr);
       if (plain->kind == ExprKind::Param) return plain;  // a PL/pgSQL variable
       for (size_t g = 0; g < agg->groupExprs.size(); ++g)
-        if (exprEquals(*plain, *agg->groupExprs[g], &paramClass_)) return plan::makeColumn(static_cast<int>(g), plain->type);
+        if (exprEquals(*plain, *agg->groupExprs[g], &paramClass_))
+          return plan::makeColumn(static_cast<int>(g), plain->type);
       if (e.kind == K::ColumnRef) {
         fail(sqlstate::kGroupingError,
              fmt::format("column \"{}\" must appear in the GROUP BY clause or be used in an aggregate function",
@@ -1079,8 +1106,11 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
           if (ec == std::errc() && p == l.text.data() + l.text.size()) {
             bool small = v >= INT32_MIN && v <= INT32_MAX;
             auto c = std::make_unique<Expr>(ExprKind::Const, SqlType{small ? TypeId::Int4 : TypeId::Int8, -1});
-            if (small) { int32_t v32 = static_cast<int32_t>(v); std::memcpy(c->constant, &v32, 4); }
-            else std::memcpy(c->constant, &v, 8);
+            if (small) {
+              int32_t v32 = static_cast<int32_t>(v);
+              std::memcpy(c->constant, &v32, 4);
+            } else
+              std::memcpy(c->constant, &v, 8);
             return c;
           }
           return plan::makeCast(textConst(l.text, TypeId::Unknown), {TypeId::Numeric, -1}, true);
@@ -1109,8 +1139,10 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       ExprPtr a = bind(*u.operand, scope, agg);
       if (u.op == "+") return a;
       if (u.op != "-")
-        fail(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: {} {}", u.op, typeName(a->type)), e.location);
-      if (a->type.id == TypeId::Unknown) a = coerce(std::move(a), {TypeId::Numeric, -1}, CastContext::Implicit, e.location);
+        fail(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: {} {}", u.op, typeName(a->type)),
+             e.location);
+      if (a->type.id == TypeId::Unknown)
+        a = coerce(std::move(a), {TypeId::Numeric, -1}, CastContext::Implicit, e.location);
       if (!numericRank(a->type.id))
         fail(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: - {}", typeName(a->type)), e.location);
       SqlType t{a->type.id, -1};
@@ -1127,7 +1159,8 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       const auto& be = e.as<sql::BoolExpr>();
       const char* what = be.op == sql::BoolOpKind::And ? "AND" : be.op == sql::BoolOpKind::Or ? "OR" : "NOT";
       if (be.op == sql::BoolOpKind::Not) return notExpr(coerceToBool(bind(*be.args[0], scope, agg), what, e.location));
-      auto n = std::make_unique<Expr>(be.op == sql::BoolOpKind::And ? ExprKind::And : ExprKind::Or, SqlType{TypeId::Bool, -1});
+      auto n = std::make_unique<Expr>(be.op == sql::BoolOpKind::And ? ExprKind::And : ExprKind::Or,
+                                      SqlType{TypeId::Bool, -1});
       for (const auto& a : be.args) n->args.push_back(coerceToBool(bind(*a, scope, agg), what, a->location));
       return n->kind == ExprKind::Or ? equalityRunsAsInLists(std::move(n)) : std::move(n);
     }
@@ -1201,7 +1234,8 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       n->caseInsensitive = l.caseInsensitive;
       ExprPtr s = bind(*l.arg, scope, agg);
       if (!isStringType(s->type.id))
-        fail(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: {} ~~ unknown", typeName(s->type)), e.location);
+        fail(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: {} ~~ unknown", typeName(s->type)),
+             e.location);
       // PostgreSQL's LIKE operators for bpchar match the padded value: no cast to text,
       // which would strip the trailing blanks.
       if (s->type.id != TypeId::Char) s = coerce(std::move(s), text, CastContext::Implicit, e.location);
@@ -1225,8 +1259,11 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       ExprPtr subject = c.arg ? bind(*c.arg, scope, agg) : nullptr;
       std::vector<ExprPtr> conditions, results;
       for (const auto& w : c.whens) {
-        if (subject) conditions.push_back(compare(Op::Eq, plan::cloneExpr(*subject), bind(*w.condition, scope, agg), w.condition->location));
-        else conditions.push_back(coerceToBool(bind(*w.condition, scope, agg), "CASE/WHEN", w.condition->location));
+        if (subject)
+          conditions.push_back(
+              compare(Op::Eq, plan::cloneExpr(*subject), bind(*w.condition, scope, agg), w.condition->location));
+        else
+          conditions.push_back(coerceToBool(bind(*w.condition, scope, agg), "CASE/WHEN", w.condition->location));
         results.push_back(bind(*w.result, scope, agg));
       }
       ExprPtr otherwise = c.elseResult ? bind(*c.elseResult, scope, agg) : nullptr;
@@ -1235,7 +1272,10 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       SqlType type = otherwise ? otherwise->type : results[0]->type;
       for (size_t i = 0; i < results.size(); ++i) {
         auto t = commonType(type, results[i]->type);
-        if (!t) fail(sqlstate::kDatatypeMismatch, fmt::format("CASE types {} and {} cannot be matched", typeName(type), typeName(results[i]->type)), c.whens[i].result->location);
+        if (!t)
+          fail(sqlstate::kDatatypeMismatch,
+               fmt::format("CASE types {} and {} cannot be matched", typeName(type), typeName(results[i]->type)),
+               c.whens[i].result->location);
         type = *t;
       }
       type = resolveUnknown(type);
@@ -1268,8 +1308,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
           return call("duet_q_current_setting", {TypeId::Text, -1}, std::move(args));
         }
         case V::CurrentSchema: return textConst("public");
-        default:
-          fail(sqlstate::kFeatureNotSupported, "this SQL value function is not supported yet", e.location);
+        default: fail(sqlstate::kFeatureNotSupported, "this SQL value function is not supported yet", e.location);
       }
     }
     case K::SubLink: return bindSubLink(e.as<sql::SubLink>(), scope, agg);

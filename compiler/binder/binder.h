@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "compiler/binder/planner.h"
+#include "compiler/binder/plan_request.h"
 #include "compiler/binder/type_rules.h"
 #include "compiler/plan/plan.h"
 
@@ -32,9 +32,9 @@ struct ScopeEntry {
 struct JoinColumn {
   std::string name;
   std::shared_ptr<const plan::Expr> value;  // over the FROM row
-  int firstEntry = 0;   // the join's first scope entry: SELECT * lists it just before it
-  int join = 0;         // which join (numbered inner joins first): outer ones list first
-  int mergedInto = -1;  // a later join's column that stands for this one, or -1
+  int firstEntry = 0;                       // the join's first scope entry: SELECT * lists it just before it
+  int join = 0;                             // which join (numbered inner joins first): outer ones list first
+  int mergedInto = -1;                      // a later join's column that stands for this one, or -1
 };
 
 struct Scope {
@@ -147,12 +147,17 @@ class Binder {
   // 42883 "function f(integer) does not exist" (or "procedure"), with PostgreSQL's hint.
   [[noreturn]] void failUndefinedRoutine(const std::string& name, const std::vector<plan::ExprPtr>& args,
                                          bool procedure, uint32_t location) const;
-  const RoutineCandidate* resolveRoutine(const sql::FuncCall& f, std::vector<plan::ExprPtr>& args,
-                                         bool procedure);
+  [[noreturn]] void failAmbiguousRoutine(const std::string& name, const std::vector<plan::ExprPtr>& args,
+                                         bool procedure, uint32_t location) const;
+  // A call of the built-in function `name` (compiler/functions/builtin_functions.h) on
+  // `args`, chosen among the rows of that name as routines are (CandidateScore); null when
+  // no row takes these arguments. Coerces the arguments to the row's types.
+  plan::ExprPtr builtinCall(const std::string& name, std::vector<plan::ExprPtr>& args, uint32_t location);
+  const RoutineCandidate* resolveRoutine(const sql::FuncCall& f, std::vector<plan::ExprPtr>& args, bool procedure);
 
  private:
   std::vector<RoutineCandidate> routineCandidates_;  // of the last resolveRoutine
-  bool bindingDefault_ = false;  // a routine argument's DEFAULT: no variables in scope
+  bool bindingDefault_ = false;                      // a routine argument's DEFAULT: no variables in scope
   const PlanRequest& request_;
   std::vector<SqlType> paramTypes_;
   std::vector<int> paramClass_;

@@ -73,4 +73,36 @@ std::optional<SqlType> commonType(SqlType a, SqlType b) {
 
 SqlType resolveUnknown(SqlType t) { return t.id == TypeId::Unknown ? SqlType{TypeId::Text, -1} : t; }
 
+char typeCategory(TypeId t) {
+  if (t == TypeId::Bool) return 'B';
+  if (numericRank(t)) return 'N';
+  if (isText(t)) return 'S';
+  if (datetimeRank(t)) return 'D';
+  if (t == TypeId::Array) return 'A';
+  return 'X';
+}
+
+bool isPreferredType(TypeId t) {
+  return t == TypeId::Bool || t == TypeId::Float8 || t == TypeId::Text || t == TypeId::TimestampTz;
+}
+
+bool CandidateScore::add(SqlType arg, SqlType param) {
+  TypeId from = arg.id, to = param.id;
+  if (from == to && (from != TypeId::Array || arg.element == param.element)) {
+    ++exact;
+    return true;
+  }
+  if (from == TypeId::Unknown) {
+    unknownString += isStringType(to);
+    unknownPreferred += isPreferredType(to);
+    return true;
+  }
+  // Arrays convert element-wise (text[] to varchar[]) where the elements may.
+  if (from == TypeId::Array && to == TypeId::Array)
+    return arg.element == TypeId::Unknown || castAllowed(arg.element, param.element, CastContext::Implicit);
+  if (from == TypeId::Array || !castAllowed(from, to, CastContext::Implicit)) return false;
+  preferred += typeCategory(from) == typeCategory(to) && isPreferredType(to);
+  return true;
+}
+
 }  // namespace duet::binder

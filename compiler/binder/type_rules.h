@@ -20,4 +20,25 @@ int numericRank(TypeId t);
 // The type a common type that is still unknown after all inputs resolves to: text.
 SqlType resolveUnknown(SqlType t);
 
+// PostgreSQL's type categories (pg_type.typcategory: 'B' boolean, 'N' numeric, 'S' string,
+// 'D' date/time, 'A' array, 'X' unknown) and the preferred type of each (bool, float8,
+// text, timestamptz), for choosing among function candidates.
+char typeCategory(TypeId t);
+bool isPreferredType(TypeId t);
+
+// How well a function candidate's parameters take a call's arguments, compared in the
+// order of PostgreSQL's func_select_candidate: exact type matches; then known arguments
+// whose parameter is the preferred type of their category (an integer goes to float8
+// before numeric); then unknown arguments (untyped literals, NULL) given a string
+// parameter; then unknown arguments given a preferred type. The best candidate has the
+// greatest score; equal best scores are ambiguous (42725). Routines and built-in functions
+// are chosen alike.
+struct CandidateScore {
+  int exact = 0, preferred = 0, unknownString = 0, unknownPreferred = 0;
+  // Counts one argument of type `arg` passed to a parameter of type `param`; false when
+  // the argument cannot become that type implicitly.
+  bool add(SqlType arg, SqlType param);
+  auto operator<=>(const CandidateScore&) const = default;
+};
+
 }  // namespace duet::binder

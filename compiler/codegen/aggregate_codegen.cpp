@@ -1,7 +1,7 @@
 // GROUP BY and plain aggregates, serially or in parallel. Each group's state is a block of
 // kAggSlot bytes per aggregate in a GroupTable (or, for a plain aggregate, on the stack).
 //
-// In parallel (a node marked by compiler/plan/parallel.h, in a snapshot process), each
+// In parallel (a node marked by compiler/planner/parallel.h, in a snapshot process), each
 // worker of a parallel run (parallel_codegen.cpp) aggregates its morsels of the input into
 // a group table of its own. The leader then folds those partial states into one table and
 // emits the groups as the serial plan does.
@@ -38,15 +38,15 @@ struct Codegen::AggregateCode {
   const Node& node;
   const TupleLayout* keyLayout;
   uint32_t stateSize;
-  bool single;                          // no groups, no DISTINCT: one state on the stack
-  llvm::Value* groups = nullptr;        // GroupTable* (null for the single state)
-  llvm::Value* key = nullptr;           // the group key being looked up
-  llvm::Value* isNew = nullptr;         // its "new group" flag
+  bool single;                    // no groups, no DISTINCT: one state on the stack
+  llvm::Value* groups = nullptr;  // GroupTable* (null for the single state)
+  llvm::Value* key = nullptr;     // the group key being looked up
+  llvm::Value* isNew = nullptr;   // its "new group" flag
   llvm::Value* singleState = nullptr;
   // agg(DISTINCT x): a set of seen (group keys, x) per such aggregate; x counts only the
   // first time its group sees it.
-  std::vector<llvm::Value*> seenSets, seenKeys;
-  std::vector<const TupleLayout*> seenLayouts;
+  std::vector<llvm::Value*> seenSets{}, seenKeys{};
+  std::vector<const TupleLayout*> seenLayouts{};
 };
 
 llvm::Value* Codegen::aggSlot(llvm::Value* state, size_t k, size_t offset) {
@@ -56,10 +56,11 @@ llvm::Value* Codegen::aggSlot(llvm::Value* state, size_t k, size_t offset) {
 // Sets up the state of `node` in the function being generated; `table` asks for a group
 // table even for a plain aggregate (a parallel worker's partial state).
 Codegen::AggregateCode Codegen::beginAggregate(const Node& node, bool table) {
-  AggregateCode a{node, out_.layouts.add(TupleLayout::of(typesOf(node.exprs))),
-                  std::max<uint32_t>(16, kAggSlot * static_cast<uint32_t>(node.aggs.size())),
-                  node.exprs.empty() && std::none_of(node.aggs.begin(), node.aggs.end(),
-                                                     [](const plan::AggSpec& s) { return s.distinct; })};
+  AggregateCode a{.node = node,
+                  .keyLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs))),
+                  .stateSize = std::max<uint32_t>(16, kAggSlot * static_cast<uint32_t>(node.aggs.size())),
+                  .single = node.exprs.empty() && std::none_of(node.aggs.begin(), node.aggs.end(),
+                                                               [](const plan::AggSpec& s) { return s.distinct; })};
   llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
   if (a.single && !table) {
     auto* state = eb.CreateAlloca(llvm::ArrayType::get(b_.getInt8Ty(), a.stateSize));
@@ -87,8 +88,7 @@ Codegen::AggregateCode Codegen::beginAggregate(const Node& node, bool table) {
 
 // Folds `value` (not NULL, of the accumulator's type; for SUM/AVG, `widen` casts it from
 // the argument's type first) into aggregate k's value in `state`. The count is not touched.
-void Codegen::foldAggregate(const plan::AggSpec& agg, size_t k, llvm::Value* state, llvm::Value* value,
-                            bool widen) {
+void Codegen::foldAggregate(const plan::AggSpec& agg, size_t k, llvm::Value* state, llvm::Value* value, bool widen) {
   auto& b = b_;
   llvm::Type* i8 = b.getInt8Ty();
   TypeId argType = agg.arg->type.id;
@@ -155,8 +155,7 @@ void Codegen::mergeAggregates(const Node& node, llvm::Value* into, llvm::Value* 
   for (size_t k = 0; k < node.aggs.size(); ++k) {
     const plan::AggSpec& agg = node.aggs[k];
     llvm::Value* intoCount = aggSlot(into, k, 16);
-    b.CreateStore(b.CreateAdd(b.CreateLoad(i64Ty_, intoCount), b.CreateLoad(i64Ty_, aggSlot(from, k, 16))),
-                  intoCount);
+    b.CreateStore(b.CreateAdd(b.CreateLoad(i64Ty_, intoCount), b.CreateLoad(i64Ty_, aggSlot(from, k, 16))), intoCount);
     if (agg.kind == AggKind::CountStar || agg.kind == AggKind::Count) continue;
     TypeId acc = accumulatorType(agg.kind, agg.arg->type.id, agg.resultType.id);
     Val part = loadValue(aggSlot(from, k, 0), aggSlot(from, k, 24), acc);  // "null" = has a value
@@ -200,10 +199,12 @@ void Codegen::emitAggregates(AggregateCode& a, const Consumer& consume) {
     call("duet_q_groups_find", ptrTy_, {a.groups, a.key, a.isNew});
   }
   llvm::Value* n = call("duet_q_groups_size", i64Ty_, {a.groups});
-  loop(b.getInt64(0), [&] { return n; }, [&](llvm::Value* i, llvm::BasicBlock*) {
-    llvm::Value* entry = call("duet_q_groups_entry", ptrTy_, {a.groups, i});
-    emitGroup(entry, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), entry, a.keyLayout->size));
-  });
+  loop(
+      b.getInt64(0), [&] { return n; },
+      [&](llvm::Value* i, llvm::BasicBlock*) {
+        llvm::Value* entry = call("duet_q_groups_entry", ptrTy_, {a.groups, i});
+        emitGroup(entry, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), entry, a.keyLayout->size));
+      });
 }
 
 void Codegen::produceAggregate(const Node& node, const Consumer& consume) {
@@ -230,16 +231,21 @@ void Codegen::produceParallelAggregate(const Node& node, const Consumer& consume
       [&](llvm::Value*, Row& row) { accumulateRow(*partial, state, row); });
   AggregateCode a = beginAggregate(node, false);
   llvm::Value* partials = call("duet_q_parallel_partials", b.getInt32Ty(), {run});
-  loop(b.getInt32(0), [&] { return partials; }, [&](llvm::Value* w, llvm::BasicBlock*) {
-    llvm::Value* part = call("duet_q_parallel_partial", ptrTy_, {run, w});
-    llvm::Value* n = call("duet_q_groups_size", i64Ty_, {part});
-    loop(b.getInt64(0), [&] { return n; }, [&](llvm::Value* i, llvm::BasicBlock*) {
-      llvm::Value* entry = call("duet_q_groups_entry", ptrTy_, {part, i});  // the key tuple, then the state
-      llvm::Value* from = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), entry, a.keyLayout->size);
-      llvm::Value* into = a.single ? a.singleState : call("duet_q_groups_find", ptrTy_, {a.groups, entry, a.isNew});
-      mergeAggregates(node, into, from);
-    });
-  });
+  loop(
+      b.getInt32(0), [&] { return partials; },
+      [&](llvm::Value* w, llvm::BasicBlock*) {
+        llvm::Value* part = call("duet_q_parallel_partial", ptrTy_, {run, w});
+        llvm::Value* n = call("duet_q_groups_size", i64Ty_, {part});
+        loop(
+            b.getInt64(0), [&] { return n; },
+            [&](llvm::Value* i, llvm::BasicBlock*) {
+              llvm::Value* entry = call("duet_q_groups_entry", ptrTy_, {part, i});  // the key tuple, then the state
+              llvm::Value* from = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), entry, a.keyLayout->size);
+              llvm::Value* into =
+                  a.single ? a.singleState : call("duet_q_groups_find", ptrTy_, {a.groups, entry, a.isNew});
+              mergeAggregates(node, into, from);
+            });
+      });
   emitAggregates(a, consume);
 }
 

@@ -4,7 +4,9 @@
 #include <cstring>
 
 #include "compiler/codegen/codegen_internal.h"
+#include "compiler/codegen/jit.h"
 #include "engine/error.h"
+#include "engine/invariant.h"
 
 namespace duet::codegen {
 
@@ -30,9 +32,7 @@ llvm::Type* Codegen::sqlType(TypeId t) {
   }
 }
 
-llvm::Type* Codegen::memType(TypeId t) {
-  return t == TypeId::Bool ? b_.getInt8Ty() : sqlType(t);
-}
+llvm::Type* Codegen::memType(TypeId t) { return t == TypeId::Bool ? b_.getInt8Ty() : sqlType(t); }
 
 llvm::Value* Codegen::ptrConst(const void* p) {
   return b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(p)), ptrTy_);
@@ -59,13 +59,24 @@ Val Codegen::loadValue(llvm::Value* valuePtr, llvm::Value* nullFlagPtr, TypeId t
   return {v, isNull};
 }
 
+// The field generated code is about to address lies inside the layout's tuple: a plan
+// node and the code reading its rows agree on the layout.
+static void checkField(const TupleLayout& layout, size_t column) {
+  DUET_INVARIANT(column < layout.types.size() && column < layout.offsets.size(), "tuple field out of its layout");
+  DUET_INVARIANT(layout.offsets[column] + physicalSize(layout.types[column].id) <= layout.size &&
+                     layout.offsets[column] % physicalAlign(layout.types[column].id) == 0,
+                 "tuple field outside its tuple or misaligned");
+}
+
 Val Codegen::loadField(llvm::Value* tuple, const TupleLayout& layout, size_t column) {
+  checkField(layout, column);
   auto* valuePtr = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), tuple, layout.offsets[column]);
   auto* nullPtr = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), tuple, layout.nullOffset(column));
   return loadValue(valuePtr, nullPtr, layout.types[column].id);
 }
 
 void Codegen::storeField(llvm::Value* tuple, const TupleLayout& layout, size_t column, Val v) {
+  checkField(layout, column);
   TypeId t = layout.types[column].id;
   auto* valuePtr = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), tuple, layout.offsets[column]);
   auto* nullPtr = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), tuple, layout.nullOffset(column));
@@ -89,8 +100,7 @@ void Codegen::storeRow(llvm::Value* tuple, const TupleLayout& layout, const Row&
   for (size_t c = 0; c < layout.types.size(); ++c) storeField(tuple, layout, c, row[c]);
 }
 
-llvm::FunctionCallee Codegen::runtime(const std::string& name, llvm::Type* ret,
-                                      std::vector<llvm::Type*> args) {
+llvm::FunctionCallee Codegen::runtime(const std::string& name, llvm::Type* ret, std::vector<llvm::Type*> args) {
   return module_.getOrInsertFunction(name, llvm::FunctionType::get(ret, args, false));
 }
 
@@ -174,13 +184,8 @@ Val Codegen::strict(const std::vector<llvm::Value*>& nulls, TypeId resultType,
 
 namespace duet {
 
-CompiledQuery::~CompiledQuery() {
-  if (code.tracker) llvm::consumeError(code.tracker->remove());
-}
-
-std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
-                                            const std::vector<SqlType>& paramTypes, int optLevel,
-                                            int optimiseBudgetMs) {
+std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root, const std::vector<SqlType>& paramTypes,
+                                            int optLevel, int optimiseBudgetMs) {
   auto started = std::chrono::steady_clock::now();
   auto out = std::make_unique<CompiledQuery>();
   out->paramLayout = TupleLayout::of(paramTypes);
@@ -201,8 +206,8 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
   cg.params_ = cg.b_.CreateLoad(cg.ptrTy_, cg.qctx_);  // QueryContext::params is first
   cg.paramsInTuple_ = true;
 
-  bool dml = root.kind == plan::NodeKind::Insert || root.kind == plan::NodeKind::Update ||
-             root.kind == plan::NodeKind::Delete;
+  bool dml =
+      root.kind == plan::NodeKind::Insert || root.kind == plan::NodeKind::Update || root.kind == plan::NodeKind::Delete;
   std::vector<SqlType> outTypes;
   if (dml) {
     for (const auto& e : root.returning) outTypes.push_back(e->type);
@@ -231,8 +236,7 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
 
   out->code = Jit::instance().compile(std::move(context), std::move(module), {name}, optLevel, optimiseBudgetMs);
   out->entry = reinterpret_cast<CompiledQuery::Entry>(out->code.functions[0]);
-  out->compileMs =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  out->compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   return out;
 }
 

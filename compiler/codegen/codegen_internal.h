@@ -52,8 +52,7 @@ class Codegen {
   llvm::Value* i1(bool b) { return b ? b_.getTrue() : b_.getFalse(); }
 
   // --- runtime calls --------------------------------------------------------------------
-  llvm::FunctionCallee runtime(const std::string& name, llvm::Type* ret,
-                               std::vector<llvm::Type*> args);
+  llvm::FunctionCallee runtime(const std::string& name, llvm::Type* ret, std::vector<llvm::Type*> args);
   llvm::Value* call(const std::string& name, llvm::Type* ret, std::vector<llvm::Value*> args);
 
   // --- control flow -------------------------------------------------------------------
@@ -70,8 +69,7 @@ class Codegen {
   // Emits `then` only when cond (i1) is true.
   void ifThen(llvm::Value* cond, const std::function<void()>& then);
   // Runs `compute` only when no flag in nulls is set; result is null otherwise.
-  Val strict(const std::vector<llvm::Value*>& nulls, TypeId resultType,
-             const std::function<llvm::Value*()>& compute);
+  Val strict(const std::vector<llvm::Value*>& nulls, TypeId resultType, const std::function<llvm::Value*()>& compute);
 
   // --- expressions (expr_codegen.cpp) ---------------------------------------------------
   Val expr(const plan::Expr& e, const Row& row);
@@ -86,8 +84,7 @@ class Codegen {
   // Truth of a boolean Val for WHERE: true and not null.
   llvm::Value* isTrue(Val v);
   // An array element check or fixed-width read generated inline; null for other calls.
-  llvm::Value* inlineArrayCall(const std::string& function, TypeId resultType,
-                               const std::vector<Val>& args);
+  llvm::Value* inlineArrayCall(const std::string& function, TypeId resultType, const std::vector<Val>& args);
 
   // --- subqueries (subquery_codegen.cpp) ------------------------------------------------
   Val subquery(const plan::Expr& e, const Row& row);
@@ -154,11 +151,11 @@ class Codegen {
   llvm::IRBuilder<> b_;
   CompiledQuery& out_;
   llvm::Function* fn_ = nullptr;
-  llvm::Value* qctx_ = nullptr;     // QueryContext*
-  llvm::Value* params_ = nullptr;   // parameter tuple
+  llvm::Value* qctx_ = nullptr;    // QueryContext*
+  llvm::Value* params_ = nullptr;  // parameter tuple
   llvm::BasicBlock* entry_ = nullptr;
   std::vector<llvm::BasicBlock*> pipelineEnd_;  // where a LIMIT jumps when satisfied
-  Row paramRow_;                   // PL/pgSQL: the variables an embedded statement reads
+  Row paramRow_;                                // PL/pgSQL: the variables an embedded statement reads
   // A statement's parameters are read from params_ where used: loaded all at entry, a
   // 5,000-item IN list's values stayed live across the whole function, and unoptimised
   // code's register allocation grew quadratic in them.

@@ -4,34 +4,32 @@
 #include <memory>
 #include <vector>
 
-#include "compiler/codegen/jit.h"
-#include "compiler/codegen/query_runtime.h"
+#include "compiler/codegen/machine_code.h"
 #include "compiler/plan/plan.h"
+#include "compiler/runtime/query_runtime.h"
 
 namespace duet {
 
 struct CompiledQuery {
   using Entry = void (*)(rt::QueryContext*);
   Entry entry = nullptr;
-  Jit::Compiled code;
+  MachineCode code;  // frees the code when the query goes
   rt::LayoutPool layouts;
   std::vector<std::unique_ptr<std::vector<rt::SortSpec>>> sortSpecs;
   std::vector<std::unique_ptr<unsigned char[]>> constants;
   TupleLayout paramLayout;   // how parameters are passed (QueryContext::params)
   TupleLayout outputLayout;  // rows given to QueryContext::output
   bool producesRows = false;
-  double compileMs = 0;      // IR generation + optimisation + machine code
+  double compileMs = 0;  // IR generation + optimisation + machine code
 
   CompiledQuery() = default;
   CompiledQuery(const CompiledQuery&) = delete;
   CompiledQuery& operator=(const CompiledQuery&) = delete;
-  ~CompiledQuery();  // frees the machine code
 };
 
 // Generates, optimises and JIT-compiles `root`. `paramTypes` decide paramLayout; the rows
 // of the root node (or its RETURNING list) become the output.
-std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root,
-                                            const std::vector<SqlType>& paramTypes,
+std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root, const std::vector<SqlType>& paramTypes,
                                             int optLevel, int optimiseBudgetMs);
 
 }  // namespace duet

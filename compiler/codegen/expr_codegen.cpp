@@ -6,8 +6,8 @@
 #include "compiler/codegen/codegen_internal.h"
 #include "compiler/codegen/runtime_names.h"
 #include "engine/error.h"
+#include "engine/limits/stack_depth.h"
 #include "engine/types/array.h"
-#include "engine/exec/stack_depth.h"
 
 namespace duet::codegen {
 
@@ -29,9 +29,12 @@ llvm::Value* Codegen::compare(Op op, TypeId t, llvm::Value* a, llvm::Value* bv) 
   using P = llvm::CmpInst::Predicate;
   if (isIntLike(t) || t == TypeId::Bool) {
     bool u = t == TypeId::Bool;
-    P p = op == Op::Eq ? P::ICMP_EQ : op == Op::Ne ? P::ICMP_NE
-        : op == Op::Lt ? (u ? P::ICMP_ULT : P::ICMP_SLT) : op == Op::Le ? (u ? P::ICMP_ULE : P::ICMP_SLE)
-        : op == Op::Gt ? (u ? P::ICMP_UGT : P::ICMP_SGT) : (u ? P::ICMP_UGE : P::ICMP_SGE);
+    P p = op == Op::Eq   ? P::ICMP_EQ
+          : op == Op::Ne ? P::ICMP_NE
+          : op == Op::Lt ? (u ? P::ICMP_ULT : P::ICMP_SLT)
+          : op == Op::Le ? (u ? P::ICMP_ULE : P::ICMP_SLE)
+          : op == Op::Gt ? (u ? P::ICMP_UGT : P::ICMP_SGT)
+                         : (u ? P::ICMP_UGE : P::ICMP_SGE);
     return b_.CreateICmp(p, a, bv);
   }
   if (isFloat(t)) {
@@ -51,8 +54,12 @@ llvm::Value* Codegen::compare(Op op, TypeId t, llvm::Value* a, llvm::Value* bv) 
   // numeric and strings: a three-way runtime comparison, then compare with zero
   llvm::Value* c = call(rtCompare(t), b_.getInt32Ty(), {a, bv});
   llvm::Value* zero = b_.getInt32(0);
-  P p = op == Op::Eq ? P::ICMP_EQ : op == Op::Ne ? P::ICMP_NE : op == Op::Lt ? P::ICMP_SLT
-      : op == Op::Le ? P::ICMP_SLE : op == Op::Gt ? P::ICMP_SGT : P::ICMP_SGE;
+  P p = op == Op::Eq   ? P::ICMP_EQ
+        : op == Op::Ne ? P::ICMP_NE
+        : op == Op::Lt ? P::ICMP_SLT
+        : op == Op::Le ? P::ICMP_SLE
+        : op == Op::Gt ? P::ICMP_SGT
+                       : P::ICMP_SGE;
   return b_.CreateICmp(p, c, zero);
 }
 
@@ -71,9 +78,8 @@ Val Codegen::inList(const plan::Expr& e, const Row& row) {
   llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
   llvm::Value* found = eb.CreateAlloca(eb.getInt1Ty());
   llvm::Value* sawNull = eb.CreateAlloca(eb.getInt1Ty());
-  bool allParams = paramsInTuple_ && std::all_of(e.args.begin() + 1, e.args.end(), [](const plan::ExprPtr& a) {
-    return a->kind == ExprKind::Param;
-  });
+  bool allParams = paramsInTuple_ && std::all_of(e.args.begin() + 1, e.args.end(),
+                                                 [](const plan::ExprPtr& a) { return a->kind == ExprKind::Param; });
   std::function<Val(llvm::Value*)> item;
   if (allParams) {
     std::vector<uint32_t> valueOffsets, nullOffsets;
@@ -84,7 +90,8 @@ Val Codegen::inList(const plan::Expr& e, const Row& row) {
     }
     auto table = [&](const std::vector<uint32_t>& offsets) -> llvm::Value* {
       llvm::Constant* init = llvm::ConstantDataArray::get(ctx_, offsets);
-      return new llvm::GlobalVariable(module_, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init, "in.offsets");
+      return new llvm::GlobalVariable(module_, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
+                                      "in.offsets");
     };
     llvm::Value* values = table(valueOffsets);
     llvm::Value* nulls = table(nullOffsets);
@@ -111,14 +118,16 @@ Val Codegen::inList(const plan::Expr& e, const Row& row) {
   b_.CreateStore(b_.getFalse(), found);
   b_.CreateStore(x.null, sawNull);
   ifThen(b_.CreateNot(x.null), [&] {
-    loop(b_.getInt64(0), [&] { return b_.getInt64(n); }, [&](llvm::Value* i, llvm::BasicBlock*) {
-      Val v = item(i);
-      b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt1Ty(), sawNull), v.null), sawNull);
-      ifThen(b_.CreateNot(v.null), [&] {
-        llvm::Value* equal = compare(Op::Eq, t, x.v, v.v);
-        b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt1Ty(), found), equal), found);
-      });
-    });
+    loop(
+        b_.getInt64(0), [&] { return b_.getInt64(n); },
+        [&](llvm::Value* i, llvm::BasicBlock*) {
+          Val v = item(i);
+          b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt1Ty(), sawNull), v.null), sawNull);
+          ifThen(b_.CreateNot(v.null), [&] {
+            llvm::Value* equal = compare(Op::Eq, t, x.v, v.v);
+            b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt1Ty(), found), equal), found);
+          });
+        });
   });
   llvm::Value* isFound = b_.CreateLoad(b_.getInt1Ty(), found);
   return {isFound, b_.CreateAnd(b_.CreateNot(isFound), b_.CreateLoad(b_.getInt1Ty(), sawNull))};
@@ -163,10 +172,10 @@ llvm::Value* Codegen::arithmetic(Op op, TypeId t, llvm::Value* a, llvm::Value* b
       call("duet_rt_raise_int_overflow", b_.getVoidTy(), {b_.getInt32(static_cast<int>(t))});
       b_.CreateUnreachable();
     };
-    llvm::Intrinsic::ID id = op == Op::Add ? llvm::Intrinsic::sadd_with_overflow
-                           : op == Op::Sub ? llvm::Intrinsic::ssub_with_overflow
-                           : op == Op::Mul ? llvm::Intrinsic::smul_with_overflow
-                                           : llvm::Intrinsic::not_intrinsic;
+    llvm::Intrinsic::ID id = op == Op::Add   ? llvm::Intrinsic::sadd_with_overflow
+                             : op == Op::Sub ? llvm::Intrinsic::ssub_with_overflow
+                             : op == Op::Mul ? llvm::Intrinsic::smul_with_overflow
+                                             : llvm::Intrinsic::not_intrinsic;
     if (id != llvm::Intrinsic::not_intrinsic) {
       llvm::Value* r = b_.CreateBinaryIntrinsic(id, a, bv);
       ifThen(b_.CreateExtractValue(r, 1), raiseOverflow);
@@ -181,7 +190,8 @@ llvm::Value* Codegen::arithmetic(Op op, TypeId t, llvm::Value* a, llvm::Value* b
       // x / -1 and x % -1 are special: INT_MIN / -1 overflows, and both trap in hardware.
       llvm::Value* minusOne = b_.CreateICmpEQ(bv, llvm::ConstantInt::getSigned(a->getType(), -1));
       if (op == Op::Mod) {
-        return b_.CreateSelect(minusOne, zero, b_.CreateSRem(a, b_.CreateSelect(minusOne, llvm::ConstantInt::get(a->getType(), 1), bv)));
+        return b_.CreateSelect(
+            minusOne, zero, b_.CreateSRem(a, b_.CreateSelect(minusOne, llvm::ConstantInt::get(a->getType(), 1), bv)));
       }
       llvm::Value* neg = b_.CreateBinaryIntrinsic(llvm::Intrinsic::ssub_with_overflow, zero, a);
       ifThen(b_.CreateAnd(minusOne, b_.CreateExtractValue(neg, 1)), raiseOverflow);
@@ -211,8 +221,9 @@ Val Codegen::cast(Val v, SqlType from, SqlType to, bool explicitCast) {
     return strict({v.null}, to.id, [&]() -> llvm::Value* {
       if (to.id == TypeId::Numeric)
         return call("duet_rt_numeric_apply_typmod", sqlType(to.id), {v.v, b_.getInt32(to.typmod)});
-      return call("duet_rt_string_coerce", ptrTy_,
-                  {v.v, b_.getInt32(static_cast<int>(to.id)), b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0)});
+      return call(
+          "duet_rt_string_coerce", ptrTy_,
+          {v.v, b_.getInt32(static_cast<int>(to.id)), b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0)});
     });
   }
   return strict({v.null}, to.id, [&]() -> llvm::Value* {
@@ -240,8 +251,8 @@ Val Codegen::cast(Val v, SqlType from, SqlType to, bool explicitCast) {
     // Everything else: the runtime cast (PostgreSQL's rules, typmod applied there).
     llvm::Value* in = f == TypeId::Bool ? b_.CreateZExt(v.v, b_.getInt8Ty()) : v.v;
     llvm::Type* ret = t == TypeId::Bool ? b_.getInt8Ty() : sqlType(t);
-    llvm::Value* r = call(rtCast(f, t), ret,
-                          {in, b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0), typeContext()});
+    llvm::Value* r =
+        call(rtCast(f, t), ret, {in, b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0), typeContext()});
     return t == TypeId::Bool ? b_.CreateICmpNE(r, b_.getInt8(0)) : r;
   });
 }
@@ -255,22 +266,23 @@ Val Codegen::castArray(Val v, SqlType from, SqlType to, bool explicitCast) {
     if (from.element == to.element && !typmodApplies) return v;
     return strict({v.null}, TypeId::Array, [&] {
       return call("duet_rt_array_cast", ptrTy_,
-                  {v.v, b_.getInt32(static_cast<int>(to.element)), b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0),
-                   typeContext()});
+                  {v.v, b_.getInt32(static_cast<int>(to.element)), b_.getInt32(to.typmod),
+                   b_.getInt8(explicitCast ? 1 : 0), typeContext()});
     });
   }
   if (from.isArray()) {  // array_out, then the string type's length rules
     return strict({v.null}, to.id, [&]() -> llvm::Value* {
       llvm::Value* text = call("duet_rt_array_out", ptrTy_, {v.v, typeContext()});
       if (to.id == TypeId::Text) return text;
-      return call("duet_rt_string_coerce", ptrTy_,
-                  {text, b_.getInt32(static_cast<int>(to.id)), b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0)});
+      return call(
+          "duet_rt_string_coerce", ptrTy_,
+          {text, b_.getInt32(static_cast<int>(to.id)), b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0)});
     });
   }
   return strict({v.null}, TypeId::Array, [&] {  // array_in from a string
     return call("duet_rt_array_in", ptrTy_,
-                {v.v, b_.getInt32(static_cast<int>(to.element)), b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0),
-                 typeContext()});
+                {v.v, b_.getInt32(static_cast<int>(to.element)), b_.getInt32(to.typmod),
+                 b_.getInt8(explicitCast ? 1 : 0), typeContext()});
   });
 }
 
@@ -289,8 +301,9 @@ Val Codegen::expr(const Expr& e, const Row& row) {
           llvm::Value* nullOffset = offset(it->second.second);
           llvm::Value* nullCell = b_.CreateICmpEQ(nullOffset, b_.getInt32(kNullCell));
           nullOffset = b_.CreateSelect(nullCell, b_.getInt32(0), nullOffset);
-          Val v = loadValue(b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, offset(it->second.first)),
-                            b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, nullOffset), out_.paramLayout.types[e.param].id);
+          Val v =
+              loadValue(b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, offset(it->second.first)),
+                        b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, nullOffset), out_.paramLayout.types[e.param].id);
           return {v.v, b_.CreateOr(v.null, nullCell)};
         }
       }
@@ -365,8 +378,8 @@ Val Codegen::expr(const Expr& e, const Row& row) {
         Val v = expr(*e.args[i], row);
         sawNull = b_.CreateOr(sawNull, v.null);
         if (i + 1 == e.args.size()) {
-          llvm::Value* decided = isAnd ? b_.CreateAnd(b_.CreateNot(v.null), b_.CreateNot(v.v))
-                                       : b_.CreateAnd(b_.CreateNot(v.null), v.v);
+          llvm::Value* decided =
+              isAnd ? b_.CreateAnd(b_.CreateNot(v.null), b_.CreateNot(v.v)) : b_.CreateAnd(b_.CreateNot(v.null), v.v);
           llvm::Value* value = isAnd ? b_.CreateNot(decided) : decided;
           llvm::Value* isNull = b_.CreateAnd(b_.CreateNot(decided), sawNull);
           if (isAnd) value = b_.CreateAnd(value, b_.CreateNot(sawNull));
@@ -374,8 +387,8 @@ Val Codegen::expr(const Expr& e, const Row& row) {
           b_.CreateBr(join);
           break;
         }
-        llvm::Value* stop = isAnd ? b_.CreateAnd(b_.CreateNot(v.null), b_.CreateNot(v.v))
-                                  : b_.CreateAnd(b_.CreateNot(v.null), v.v);
+        llvm::Value* stop =
+            isAnd ? b_.CreateAnd(b_.CreateNot(v.null), b_.CreateNot(v.v)) : b_.CreateAnd(b_.CreateNot(v.null), v.v);
         llvm::BasicBlock* more = block("logic.next");
         incoming.push_back({b_.GetInsertBlock(), {i1(!isAnd), b_.getFalse()}});
         b_.CreateCondBr(stop, join, more);
@@ -403,7 +416,8 @@ Val Codegen::expr(const Expr& e, const Row& row) {
       Val s = expr(*e.args[0], row);
       Val p = expr(*e.args[1], row);
       return strict({s.null, p.null}, TypeId::Bool, [&] {
-        llvm::Value* r = call(e.caseInsensitive ? "duet_rt_text_ilike" : "duet_rt_text_like", b_.getInt8Ty(), {s.v, p.v});
+        llvm::Value* r =
+            call(e.caseInsensitive ? "duet_rt_text_ilike" : "duet_rt_text_like", b_.getInt8Ty(), {s.v, p.v});
         llvm::Value* m = b_.CreateICmpNE(r, b_.getInt8(0));
         return e.negated ? b_.CreateNot(m) : m;
       });
@@ -469,9 +483,10 @@ Val Codegen::expr(const Expr& e, const Row& row) {
       llvm::Value* tuple = tupleAlloca(layout);
       storeRow(tuple, layout, elements);
       uint32_t first = layout.offsets.empty() ? 0 : layout.offsets[0];
-      llvm::Value* array = call("duet_rt_array_build", ptrTy_,
-                                {tuple, b_.getInt32(static_cast<int32_t>(e.args.size())),
-                                 b_.getInt32(static_cast<int>(e.type.element)), b_.getInt32(static_cast<int32_t>(first))});
+      llvm::Value* array =
+          call("duet_rt_array_build", ptrTy_,
+               {tuple, b_.getInt32(static_cast<int32_t>(e.args.size())), b_.getInt32(static_cast<int>(e.type.element)),
+                b_.getInt32(static_cast<int32_t>(first))});
       return {array, b_.getFalse()};
     }
     case ExprKind::Call: {
@@ -491,8 +506,7 @@ Val Codegen::expr(const Expr& e, const Row& row) {
           if (e.args[i]->type.id == TypeId::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());
           values.push_back(v);
         }
-        if (e.type.id == TypeId::Bool)
-          return b_.CreateICmpNE(call(e.function, b_.getInt8Ty(), values), b_.getInt8(0));
+        if (e.type.id == TypeId::Bool) return b_.CreateICmpNE(call(e.function, b_.getInt8Ty(), values), b_.getInt8(0));
         return call(e.function, sqlType(e.type.id), values);
       });
     }
@@ -504,10 +518,9 @@ Val Codegen::expr(const Expr& e, const Row& row) {
 // END, and procedures subscript arrays in their loops: for fixed-width elements both read
 // array.h's layout inline (count at byte 4, NULL flags from byte 16, slots from
 // arraySlotsOffset(count)) instead of calling the runtime.
-llvm::Value* Codegen::inlineArrayCall(const std::string& function, TypeId resultType,
-                                      const std::vector<Val>& args) {
-  static const char* const kGetters[] = {"duet_rt_array_get_bool", "duet_rt_array_get_int2",
-                                         "duet_rt_array_get_int4", "duet_rt_array_get_int8",
+llvm::Value* Codegen::inlineArrayCall(const std::string& function, TypeId resultType, const std::vector<Val>& args) {
+  static const char* const kGetters[] = {"duet_rt_array_get_bool",   "duet_rt_array_get_int2",
+                                         "duet_rt_array_get_int4",   "duet_rt_array_get_int8",
                                          "duet_rt_array_get_float4", "duet_rt_array_get_float8"};
   bool has = function == "duet_rt_array_has";
   bool get = std::find(std::begin(kGetters), std::end(kGetters), function) != std::end(kGetters);

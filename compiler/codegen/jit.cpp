@@ -9,15 +9,16 @@
 
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
-#include <llvm/IR/PassInstrumentation.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/PassInstrumentation.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include "compiler/codegen/query_runtime.h"
+#include "compiler/functions/builtin_functions.h"
+#include "compiler/runtime/query_runtime.h"
 #include "engine/error.h"
-#include "engine/exec/interrupts.h"
+#include "engine/limits/interrupts.h"
 #include "engine/storage/storage_runtime.h"
 #include "engine/types/runtime.h"
 
@@ -62,8 +63,7 @@ constexpr const char* kCheapCodegenFlag = "duet.cheap_codegen";
 class TieredCompiler : public llvm::orc::IRCompileLayer::IRCompiler {
  public:
   explicit TieredCompiler(llvm::orc::JITTargetMachineBuilder machine)
-      : IRCompiler(llvm::orc::irManglingOptionsFromTargetOptions(machine.getOptions())),
-        machine_(std::move(machine)) {}
+      : IRCompiler(llvm::orc::irManglingOptionsFromTargetOptions(machine.getOptions())), machine_(std::move(machine)) {}
 
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> operator()(llvm::Module& module) override {
     llvm::orc::JITTargetMachineBuilder builder = machine_;
@@ -100,7 +100,7 @@ void optimise(llvm::Module& module, int level, int budgetMs) {
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  auto opt = level >= 3 ? llvm::OptimizationLevel::O3
+  auto opt = level >= 3   ? llvm::OptimizationLevel::O3
              : level == 2 ? llvm::OptimizationLevel::O2
                           : llvm::OptimizationLevel::O1;
   pb.buildPerModuleDefaultPipeline(opt).run(module, mam);
@@ -118,7 +118,7 @@ struct Jit::Backend {
   std::condition_variable finished;
   bool done = false;
   bool abandoned = false;
-  Compiled result;
+  MachineCode result;
   std::optional<SqlError> error;
 };
 
@@ -156,16 +156,14 @@ Jit::Jit() {
         jit.threads_.clear();
         lock.release();  // held until the fork is done
       },
-      [] { instance().backendsMutex_.unlock(); },
-      [] { instance().backendsMutex_.unlock(); });
+      [] { instance().backendsMutex_.unlock(); }, [] { instance().backendsMutex_.unlock(); });
 }
 
 void Jit::registerSymbol(const std::string& name, void* address) {
   std::lock_guard lock(mutex_);
   auto& dylib = jit_->getMainJITDylib();
   llvm::orc::SymbolMap symbols;
-  symbols[jit_->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                                          llvm::JITSymbolFlags::Exported};
+  symbols[jit_->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(address), llvm::JITSymbolFlags::Exported};
   if (auto err = dylib.define(llvm::orc::absoluteSymbols(std::move(symbols))))
     llvm::consumeError(std::move(err));  // already registered: keep the first definition
 }
@@ -176,6 +174,7 @@ void Jit::registerRuntime() {
     if (runtimeRegistered_) return;
     runtimeRegistered_ = true;
   }
+  for (const BuiltinFunction& f : builtinFunctions()) registerSymbol(f.symbol, f.address);
   for (const auto& s : runtimeSymbols()) registerSymbol(s.name, s.address);
   for (const auto& s : storageRuntimeSymbols()) registerSymbol(s.name, s.address);
   size_t n = 0;
@@ -183,10 +182,8 @@ void Jit::registerRuntime() {
   for (size_t i = 0; i < n; ++i) registerSymbol(q[i].name, q[i].address);
 }
 
-Jit::Compiled Jit::compile(std::unique_ptr<llvm::LLVMContext> context,
-                           std::unique_ptr<llvm::Module> module,
-                           const std::vector<std::string>& functionNames, int optLevel,
-                           int optimiseBudgetMs) {
+MachineCode Jit::compile(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module,
+                         const std::vector<std::string>& functionNames, int optLevel, int optimiseBudgetMs) {
   registerRuntime();
   module->setDataLayout(jit_->getDataLayout());
   module->setTargetTriple(jit_->getTargetTriple().str());
@@ -207,7 +204,8 @@ Jit::Compiled Jit::compile(std::unique_ptr<llvm::LLVMContext> context,
   job->functionNames = functionNames;
   {
     std::unique_lock lock(backendsMutex_);
-    while (!backendsDone_.wait_for(lock, std::chrono::milliseconds(10), [this] { return backends_ < kMaxBackendThreads; })) {
+    while (!backendsDone_.wait_for(lock, std::chrono::milliseconds(10),
+                                   [this] { return backends_ < kMaxBackendThreads; })) {
       if (interruptPending()) {
         lock.unlock();
         checkForInterrupts();
@@ -254,21 +252,29 @@ Jit::Compiled Jit::compile(std::unique_ptr<llvm::LLVMContext> context,
 
 void Jit::generate(Backend& job) {
   // ORC's session takes its own locks: modules are added and compiled concurrently.
-  Compiled out;
+  MachineCode out;
   std::optional<SqlError> error;
   auto& dylib = jit_->getMainJITDylib();
-  out.tracker = dylib.createResourceTracker();
-  if (auto err = jit_->addIRModule(out.tracker, llvm::orc::ThreadSafeModule(std::move(job.module), std::move(job.context)))) {
+  llvm::orc::ResourceTrackerSP tracker = dylib.createResourceTracker();
+  if (auto err =
+          jit_->addIRModule(tracker, llvm::orc::ThreadSafeModule(std::move(job.module), std::move(job.context)))) {
     error = SqlError(sqlstate::kInternalError, "JIT: " + errorText(std::move(err)));
   }
   for (size_t i = 0; !error && i < job.functionNames.size(); ++i) {
     auto sym = jit_->lookup(dylib, job.functionNames[i]);
-    if (!sym) error = SqlError(sqlstate::kInternalError, "JIT lookup: " + errorText(sym.takeError()));
-    else out.functions.push_back(sym->toPtr<void*>());
+    if (!sym)
+      error = SqlError(sqlstate::kInternalError, "JIT lookup: " + errorText(sym.takeError()));
+    else
+      out.functions.push_back(sym->toPtr<void*>());
   }
   std::lock_guard lock(job.mutex);
   if (job.abandoned || error) {
-    if (auto err = out.tracker->remove()) llvm::consumeError(std::move(err));
+    if (auto err = tracker->remove()) llvm::consumeError(std::move(err));
+  } else {
+    // The tracker rides in the owner's deleter; removing it frees the code.
+    out.owner = std::shared_ptr<void>(nullptr, [tracker](void*) {
+      if (auto err = tracker->remove()) llvm::consumeError(std::move(err));
+    });
   }
   job.result = std::move(out);
   job.error = std::move(error);

@@ -12,10 +12,9 @@
 #include <thread>
 #include <vector>
 
-namespace duet {
+#include "compiler/codegen/machine_code.h"
 
-// duet.max_compile_ms's default: how long LLVM may optimise one statement or routine.
-inline constexpr int kDefaultOptimiseBudgetMs = 1000;
+namespace duet {
 
 class Jit {
  public:
@@ -23,17 +22,13 @@ class Jit {
 
   // Compiles the module (optimising it at the given level first, for at most about
   // optimiseBudgetMs, 0: no limit) and returns the address of each requested function.
-  // The module's code lives until the process exits or the tracker is removed. Throws
-  // 57014 when the thread's statement is cancelled (engine/exec/interrupts.h), in any
+  // The module's code lives until the MachineCode's owner is released. Throws
+  // 57014 when the thread's statement is cancelled (engine/limits/interrupts.h), in any
   // phase: LLVM's machine code generation, which cannot stop inside a function, runs on a
   // thread of its own, and a cancelled statement leaves it to finish (and its code to be
   // freed) there.
-  struct Compiled {
-    llvm::orc::ResourceTrackerSP tracker;
-    std::vector<void*> functions;
-  };
-  Compiled compile(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module,
-                   const std::vector<std::string>& functionNames, int optLevel, int optimiseBudgetMs);
+  MachineCode compile(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module,
+                      const std::vector<std::string>& functionNames, int optLevel, int optimiseBudgetMs);
 
   // Name that generated code uses to call a runtime function at the given address.
   void registerSymbol(const std::string& name, void* address);

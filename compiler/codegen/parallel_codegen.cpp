@@ -1,5 +1,5 @@
 // Parallel pipelines in a snapshot process (docs/snapshots.md, "Parallel queries"). A
-// pipeline breaker marked by compiler/plan/parallel.h (an aggregation, a sort, a hash
+// pipeline breaker marked by compiler/planner/parallel.h (an aggregation, a sort, a hash
 // join's build) runs its input pipeline as a worker function of its own on the threads of
 // a ParallelRun (parallel_runtime.h): each worker takes the driving scan's chunks one at a
 // time (morsels) and fills a partial result of its own, which the leader then merges. The
@@ -93,9 +93,7 @@ void Codegen::produceGathered(const Node& root, const Consumer& consume) {
 void Codegen::shareJoinTables(const Node& n) {
   switch (n.kind) {
     case NodeKind::Filter:
-    case NodeKind::Project:
-      shareJoinTables(*n.children[0]);
-      return;
+    case NodeKind::Project: shareJoinTables(*n.children[0]); return;
     case NodeKind::HashJoin: {
       uint32_t slot = sharedJoins_++;
       call("duet_q_join_share", b_.getVoidTy(), {qctx_, b_.getInt32(slot), buildJoinTable(n, joinLayouts(n))});
@@ -103,8 +101,7 @@ void Codegen::shareJoinTables(const Node& n) {
       shareJoinTables(*n.children[1]);
       return;
     }
-    default:
-      return;  // the driving scan
+    default: return;  // the driving scan
   }
 }
 

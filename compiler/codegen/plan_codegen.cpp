@@ -9,10 +9,10 @@
 
 #include "compiler/codegen/codegen_internal.h"
 #include "engine/error.h"
+#include "engine/limits/interrupts.h"
+#include "engine/limits/stack_depth.h"
 #include "engine/storage/storage_runtime.h"
 #include "engine/storage/table.h"
-#include "engine/exec/interrupts.h"
-#include "engine/exec/stack_depth.h"
 
 namespace duet::codegen {
 
@@ -28,9 +28,7 @@ static void scanTable(Codegen& cg, const Table& table, bool morsels,
   llvm::Value* dir = cg.ptrConst(&table.directory());
   llvm::Type* i8 = b.getInt8Ty();
   llvm::Type* i32 = b.getInt32Ty();
-  auto field = [&](llvm::Value* base, size_t offset) {
-    return b.CreateConstInBoundsGEP1_64(i8, base, offset);
-  };
+  auto field = [&](llvm::Value* base, size_t offset) { return b.CreateConstInBoundsGEP1_64(i8, base, offset); };
   auto chunkBody = [&](llvm::Value* c) {
     cg.checkCancel();
     llvm::Value* chunks = b.CreateLoad(cg.ptrTy_, field(dir, offsetof(ChunkDirectory, chunks)));
@@ -50,26 +48,28 @@ static void scanTable(Codegen& cg, const Table& table, bool morsels,
       }
     }
     llvm::Value* chunkBase = b.CreateShl(b.CreateZExt(c, cg.i64Ty_), kChunkShift);
-    cg.loop(b.getInt32(0), [&] { return used; }, [&](llvm::Value* i, llvm::BasicBlock* next) {
-      llvm::Value* i64 = b.CreateZExt(i, cg.i64Ty_);
-      llvm::BasicBlock* isLive = cg.block("live");
-      b.CreateCondBr(b.CreateICmpNE(b.CreateLoad(i8, b.CreateInBoundsGEP(i8, live, i64)), b.getInt8(0)),
-                     isLive, next);
-      b.SetInsertPoint(isLive);
-      Row row;
-      if (rows) {
-        llvm::Value* tuple = b.CreateInBoundsGEP(i8, rows, b.CreateMul(i64, b.getInt64(table.rowStride())));
-        for (size_t col = 0; col < layout.types.size(); ++col) row.push_back(cg.loadField(tuple, layout, col));
-      } else {
-        for (size_t col = 0; col < layout.types.size(); ++col) {
-          TypeId t = layout.types[col].id;
-          llvm::Value* vp = b.CreateInBoundsGEP(i8, values[col], b.CreateMul(i64, b.getInt64(physicalSize(t))));
-          llvm::Value* np = b.CreateInBoundsGEP(i8, nulls[col], i64);
-          row.push_back(cg.loadValue(vp, np, t));
-        }
-      }
-      body(row, b.CreateOr(chunkBase, i64), next);
-    });
+    cg.loop(
+        b.getInt32(0), [&] { return used; },
+        [&](llvm::Value* i, llvm::BasicBlock* next) {
+          llvm::Value* i64 = b.CreateZExt(i, cg.i64Ty_);
+          llvm::BasicBlock* isLive = cg.block("live");
+          b.CreateCondBr(b.CreateICmpNE(b.CreateLoad(i8, b.CreateInBoundsGEP(i8, live, i64)), b.getInt8(0)), isLive,
+                         next);
+          b.SetInsertPoint(isLive);
+          Row row;
+          if (rows) {
+            llvm::Value* tuple = b.CreateInBoundsGEP(i8, rows, b.CreateMul(i64, b.getInt64(table.rowStride())));
+            for (size_t col = 0; col < layout.types.size(); ++col) row.push_back(cg.loadField(tuple, layout, col));
+          } else {
+            for (size_t col = 0; col < layout.types.size(); ++col) {
+              TypeId t = layout.types[col].id;
+              llvm::Value* vp = b.CreateInBoundsGEP(i8, values[col], b.CreateMul(i64, b.getInt64(physicalSize(t))));
+              llvm::Value* np = b.CreateInBoundsGEP(i8, nulls[col], i64);
+              row.push_back(cg.loadValue(vp, np, t));
+            }
+          }
+          body(row, b.CreateOr(chunkBase, i64), next);
+        });
   };
   auto chunkCount = [&] { return b.CreateLoad(i32, field(dir, offsetof(ChunkDirectory, count))); };
   if (!morsels) {
@@ -96,8 +96,10 @@ static Row readRow(Codegen& cg, const Table& table, llvm::Value* rowid) {
   const TupleLayout& layout = table.layout();
   llvm::Type* i8 = b.getInt8Ty();
   llvm::Value* dir = cg.ptrConst(&table.directory());
-  llvm::Value* chunks = b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(i8, dir, offsetof(ChunkDirectory, chunks)));
-  llvm::Value* chunk = b.CreateLoad(cg.ptrTy_, b.CreateInBoundsGEP(cg.ptrTy_, chunks, b.CreateLShr(rowid, kChunkShift)));
+  llvm::Value* chunks =
+      b.CreateLoad(cg.ptrTy_, b.CreateConstInBoundsGEP1_64(i8, dir, offsetof(ChunkDirectory, chunks)));
+  llvm::Value* chunk =
+      b.CreateLoad(cg.ptrTy_, b.CreateInBoundsGEP(cg.ptrTy_, chunks, b.CreateLShr(rowid, kChunkShift)));
   llvm::Value* slot = b.CreateAnd(rowid, b.getInt64(kChunkRows - 1));
   Row row;
   if (table.kind() == StorageKind::Row) {
@@ -180,20 +182,22 @@ static llvm::Value* callRoutineRows(Codegen& cg, const Node& node, const Row& ro
 // Iterates the tuples of a runtime TupleBuffer, loading each into SSA values.
 void Codegen::iterateBuffer(llvm::Value* buffer, const TupleLayout* layout, const Consumer& consume) {
   llvm::Value* n = call("duet_q_buffer_size", i64Ty_, {buffer});
-  loop(b_.getInt64(0), [&] { return n; }, [&](llvm::Value* i, llvm::BasicBlock*) {
-    llvm::Value* tuple = call("duet_q_buffer_at", ptrTy_, {buffer, i});
-    Row row;
-    for (size_t c = 0; c < layout->types.size(); ++c) row.push_back(loadField(tuple, *layout, c));
-    consume(row);
-  });
+  loop(
+      b_.getInt64(0), [&] { return n; },
+      [&](llvm::Value* i, llvm::BasicBlock*) {
+        llvm::Value* tuple = call("duet_q_buffer_at", ptrTy_, {buffer, i});
+        Row row;
+        for (size_t c = 0; c < layout->types.size(); ++c) row.push_back(loadField(tuple, *layout, c));
+        consume(row);
+      });
 }
 
 static llvm::Value* affectedPtr(Codegen& cg) {
   return cg.b_.CreateConstInBoundsGEP1_64(cg.b_.getInt8Ty(), cg.qctx_, offsetof(rt::QueryContext, affectedRows));
 }
 static llvm::Value* undoPtr(Codegen& cg) {
-  return cg.b_.CreateLoad(cg.ptrTy_, cg.b_.CreateConstInBoundsGEP1_64(cg.b_.getInt8Ty(), cg.qctx_,
-                                                                     offsetof(rt::QueryContext, undo)));
+  return cg.b_.CreateLoad(
+      cg.ptrTy_, cg.b_.CreateConstInBoundsGEP1_64(cg.b_.getInt8Ty(), cg.qctx_, offsetof(rt::QueryContext, undo)));
 }
 static void countAffected(Codegen& cg) {
   llvm::Value* p = affectedPtr(cg);
@@ -402,9 +406,7 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
       });
       return;
     }
-    case NodeKind::Aggregate:
-      produceAggregate(node, consume);
-      return;
+    case NodeKind::Aggregate: produceAggregate(node, consume); return;
     case NodeKind::Sort: {
       const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
       auto spec = std::make_unique<std::vector<rt::SortSpec>>();

@@ -42,8 +42,6 @@ std::string rtArith(plan::Op op, TypeId t) {
   return "duet_rt_" + rtTypeName(t) + "_" + name;
 }
 
-std::string rtCast(TypeId from, TypeId to) {
-  return "duet_rt_cast_" + rtTypeName(from) + "_to_" + rtTypeName(to);
-}
+std::string rtCast(TypeId from, TypeId to) { return "duet_rt_cast_" + rtTypeName(from) + "_to_" + rtTypeName(to); }
 
 }  // namespace duet::codegen

@@ -117,9 +117,8 @@ Val Codegen::subquery(const Expr& e, const Row& row) {
     // freed after this run (release), or may be while the value is kept (once: an
     // enclosing subquery run per row frees what this one created inside it).
     if (stateful && e.sublink == Sublink::Scalar && isVarlenaType(e.type.id)) {
-      ifThen(b.CreateNot(b.CreateLoad(b.getInt1Ty(), isNull)), [&] {
-        b.CreateStore(call("duet_q_own_string", ptrTy_, {b.CreateLoad(valueType, value)}), value);
-      });
+      ifThen(b.CreateNot(b.CreateLoad(b.getInt1Ty(), isNull)),
+             [&] { b.CreateStore(call("duet_q_own_string", ptrTy_, {b.CreateLoad(valueType, value)}), value); });
     }
     if (release) call("duet_q_state_release", b.getVoidTy(), {qctx_, mark});
   };

@@ -32,9 +32,8 @@ void collectParams(const Expr& e, std::vector<const Expr*>& out) {
 bool sameShape(const Expr& a, const Expr& b, const TupleLayout& params, std::vector<int>& bParams) {
   if (a.kind != b.kind || !(a.type == b.type) || a.op != b.op || a.column != b.column || a.negated != b.negated ||
       a.constNull != b.constNull || a.function != b.function || a.routine != b.routine ||
-      a.constString != b.constString || a.subplan || b.subplan || a.sublink != b.sublink ||
-      a.captures != b.captures || std::memcmp(a.constant, b.constant, sizeof a.constant) != 0 ||
-      a.args.size() != b.args.size())
+      a.constString != b.constString || a.subplan || b.subplan || a.sublink != b.sublink || a.captures != b.captures ||
+      std::memcmp(a.constant, b.constant, sizeof a.constant) != 0 || a.args.size() != b.args.size())
     return false;
   if (a.kind == ExprKind::Param) {
     if (!(params.types[static_cast<size_t>(a.param)] == params.types[static_cast<size_t>(b.param)])) return false;
@@ -96,13 +95,15 @@ bool Codegen::produceValuesLoop(const plan::Node& node, const Consumer& consume)
   ValuesParams tables;
   for (size_t k = 0; k < slots.size(); ++k) tables.tables[slots[k]] = {table(valueOffsets[k]), table(nullOffsets[k])};
   uint64_t rows = node.rows.size();
-  loop(b_.getInt64(0), [&] { return b_.getInt64(rows); }, [&](llvm::Value* i, llvm::BasicBlock*) {
-    tables.row = i;
-    valuesParams_ = &tables;
-    Row row = valuesRow(node, templates);
-    valuesParams_ = nullptr;
-    consume(row);
-  });
+  loop(
+      b_.getInt64(0), [&] { return b_.getInt64(rows); },
+      [&](llvm::Value* i, llvm::BasicBlock*) {
+        tables.row = i;
+        valuesParams_ = &tables;
+        Row row = valuesRow(node, templates);
+        valuesParams_ = nullptr;
+        consume(row);
+      });
   return true;
 }
 

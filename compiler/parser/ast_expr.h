@@ -13,27 +13,27 @@ namespace duet::sql {
 struct SelectStmt;
 
 enum class ExprKind : uint8_t {
-  Literal,      // NULL, TRUE/FALSE, integer, numeric, string
-  Param,        // $n, or a literal lifted into a parameter
-  ColumnRef,    // a, t.a, s.t.a, *, t.*
-  Unary,        // prefix operator: - + ~ ...
-  Binary,       // infix operator: + - * / % ^ || = <> < <= > >= and any other operator
-  Bool,         // AND / OR (flattened) and NOT
-  NullTest,     // IS [NOT] NULL, ISNULL, NOTNULL
-  BoolTest,     // IS [NOT] TRUE / FALSE / UNKNOWN
-  DistinctFrom, // IS [NOT] DISTINCT FROM
-  Between,      // [NOT] BETWEEN [SYMMETRIC]
-  InList,       // [NOT] IN (a, b, ...)
-  Like,         // [NOT] LIKE / ILIKE [ESCAPE]
-  Cast,         // x::t, CAST(x AS t), typed literal t 'text'
-  Case,         // CASE [arg] WHEN ... THEN ... [ELSE ...] END
-  FuncCall,     // f(args), count(*), agg(DISTINCT x); also COALESCE, NULLIF, GREATEST, LEAST
-  SqlValue,     // CURRENT_DATE, CURRENT_TIMESTAMP, current_user, ...
-  SubLink,      // EXISTS (q), (q), x IN (q), x op ANY/ALL (q)
-  Row,          // (a, b) or ROW(a, b)
-  Default,      // DEFAULT in INSERT VALUES or UPDATE SET
-  Array,        // ARRAY[a, b, ...]; a nested [c, d] inside it is one too
-  Subscript,    // x[i], x[i][j], x[lo:hi] after a column, parameter or parenthesized expression
+  Literal,       // NULL, TRUE/FALSE, integer, numeric, string
+  Param,         // $n, or a literal lifted into a parameter
+  ColumnRef,     // a, t.a, s.t.a, *, t.*
+  Unary,         // prefix operator: - + ~ ...
+  Binary,        // infix operator: + - * / % ^ || = <> < <= > >= and any other operator
+  Bool,          // AND / OR (flattened) and NOT
+  NullTest,      // IS [NOT] NULL, ISNULL, NOTNULL
+  BoolTest,      // IS [NOT] TRUE / FALSE / UNKNOWN
+  DistinctFrom,  // IS [NOT] DISTINCT FROM
+  Between,       // [NOT] BETWEEN [SYMMETRIC]
+  InList,        // [NOT] IN (a, b, ...)
+  Like,          // [NOT] LIKE / ILIKE [ESCAPE]
+  Cast,          // x::t, CAST(x AS t), typed literal t 'text'
+  Case,          // CASE [arg] WHEN ... THEN ... [ELSE ...] END
+  FuncCall,      // f(args), count(*), agg(DISTINCT x); also COALESCE, NULLIF, GREATEST, LEAST
+  SqlValue,      // CURRENT_DATE, CURRENT_TIMESTAMP, current_user, ...
+  SubLink,       // EXISTS (q), (q), x IN (q), x op ANY/ALL (q)
+  Row,           // (a, b) or ROW(a, b)
+  Default,       // DEFAULT in INSERT VALUES or UPDATE SET
+  Array,         // ARRAY[a, b, ...]; a nested [c, d] inside it is one too
+  Subscript,     // x[i], x[i][j], x[lo:hi] after a column, parameter or parenthesized expression
 };
 
 struct Expr {
@@ -43,9 +43,13 @@ struct Expr {
   uint32_t location;
 
   template <class T>
-  T& as() { return static_cast<T&>(*this); }
+  T& as() {
+    return static_cast<T&>(*this);
+  }
   template <class T>
-  const T& as() const { return static_cast<const T&>(*this); }
+  const T& as() const {
+    return static_cast<const T&>(*this);
+  }
 };
 using ExprPtr = std::unique_ptr<Expr>;
 
@@ -59,8 +63,8 @@ struct Literal : Expr {
 
 struct Param : Expr {
   Param(uint32_t loc, int n) : Expr(ExprKind::Param, loc), number(n) {}
-  int number;             // 1-based
-  int liftedIndex = -1;   // index into ParsedStatement::literals when this was a literal
+  int number;            // 1-based
+  int liftedIndex = -1;  // index into ParsedStatement::literals when this was a literal
 };
 
 struct ColumnRef : Expr {
@@ -70,7 +74,8 @@ struct ColumnRef : Expr {
 };
 
 struct UnaryOp : Expr {
-  UnaryOp(uint32_t loc, std::string o, ExprPtr a) : Expr(ExprKind::Unary, loc), op(std::move(o)), operand(std::move(a)) {}
+  UnaryOp(uint32_t loc, std::string o, ExprPtr a)
+      : Expr(ExprKind::Unary, loc), op(std::move(o)), operand(std::move(a)) {}
   ~UnaryOp() override;
   std::string op;
   ExprPtr operand;
@@ -157,13 +162,22 @@ struct FuncCall : Expr {
   std::vector<std::string> names;  // qualified name, folded: {"pg_catalog", "now"}
   std::vector<ExprPtr> args;
   std::vector<std::string> argNames;  // per argument: name => value, or "" (positional)
-  bool star = false;      // count(*)
-  bool distinct = false;  // agg(DISTINCT x)
+  bool star = false;                  // count(*)
+  bool distinct = false;              // agg(DISTINCT x)
 };
 
 enum class SqlValueKind : uint8_t {
-  CurrentDate, CurrentTime, CurrentTimestamp, LocalTime, LocalTimestamp,
-  CurrentRole, CurrentUser, SessionUser, User, CurrentCatalog, CurrentSchema,
+  CurrentDate,
+  CurrentTime,
+  CurrentTimestamp,
+  LocalTime,
+  LocalTimestamp,
+  CurrentRole,
+  CurrentUser,
+  SessionUser,
+  User,
+  CurrentCatalog,
+  CurrentSchema,
 };
 struct SqlValue : Expr {
   SqlValue(uint32_t loc, SqlValueKind v) : Expr(ExprKind::SqlValue, loc), value(v) {}

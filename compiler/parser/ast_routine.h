@@ -22,7 +22,7 @@ struct RoutineParam {
   ParamMode mode = ParamMode::In;
   bool modeWritten = false;  // IN/OUT/INOUT/VARIADIC appeared (DROP's list keeps them)
   TypeName type;
-  ExprPtr defaultExpr;                    // DEFAULT expr or = expr; null when none
+  ExprPtr defaultExpr;                        // DEFAULT expr or = expr; null when none
   uint32_t defaultBegin = 0, defaultEnd = 0;  // byte range of the default's text
   uint32_t location = 0;
 };
@@ -46,7 +46,7 @@ struct CreateFunctionStmt : Stmt {
   bool hasReturns = false;  // a RETURNS clause was written (functions only)
   bool returnsSet = false;  // SETOF type, or RETURNS TABLE
   bool returnsTable = false;
-  TypeName returnType;      // unset for RETURNS TABLE and when !hasReturns
+  TypeName returnType;  // unset for RETURNS TABLE and when !hasReturns
 
   std::vector<RoutineOption> options;
   // AS 'body' (or AS $tag$body$tag$): the decoded text and the string token's byte range,

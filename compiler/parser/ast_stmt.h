@@ -12,17 +12,33 @@
 namespace duet::sql {
 
 enum class StmtKind : uint8_t {
-  Empty,        // nothing between two semicolons (or an empty query)
-  Select,       // SELECT, VALUES, set operations
-  Insert, Update, Delete,
-  CreateTable, CreateIndex, AlterTable, Drop, Truncate,
+  Empty,   // nothing between two semicolons (or an empty query)
+  Select,  // SELECT, VALUES, set operations
+  Insert,
+  Update,
+  Delete,
+  CreateTable,
+  CreateIndex,
+  AlterTable,
+  Drop,
+  Truncate,
   Transaction,  // BEGIN, START TRANSACTION, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, SET TRANSACTION,
                 // SET SESSION CHARACTERISTICS
   Set,          // SET, SET TIME ZONE, RESET
-  Show, Discard, Vacuum, Checkpoint,
-  CreateDatabase, CreateRole,
-  Copy, Prepare, Execute, Deallocate, Explain,
-  CreateFunction, DropRoutine, Call,  // ast_routine.h
+  Show,
+  Discard,
+  Vacuum,
+  Checkpoint,
+  CreateDatabase,
+  CreateRole,
+  Copy,
+  Prepare,
+  Execute,
+  Deallocate,
+  Explain,
+  CreateFunction,
+  DropRoutine,
+  Call,  // ast_routine.h
 };
 
 struct Stmt {
@@ -32,9 +48,13 @@ struct Stmt {
   uint32_t begin = 0, end = 0;  // byte range of the statement's text
 
   template <class T>
-  T& as() { return static_cast<T&>(*this); }
+  T& as() {
+    return static_cast<T&>(*this);
+  }
   template <class T>
-  const T& as() const { return static_cast<const T&>(*this); }
+  const T& as() const {
+    return static_cast<const T&>(*this);
+  }
 };
 using StmtPtr = std::unique_ptr<Stmt>;
 
@@ -73,9 +93,13 @@ struct TableRef {
   TableRefKind kind;
   uint32_t location;
   template <class T>
-  T& as() { return static_cast<T&>(*this); }
+  T& as() {
+    return static_cast<T&>(*this);
+  }
   template <class T>
-  const T& as() const { return static_cast<const T&>(*this); }
+  const T& as() const {
+    return static_cast<const T&>(*this);
+  }
 };
 using TableRefPtr = std::unique_ptr<TableRef>;
 
@@ -156,7 +180,7 @@ struct SelectStmt : Stmt {
 
   // Apply to the whole statement, whatever the body.
   std::vector<SortBy> orderBy;
-  ExprPtr limit;   // null for none and for LIMIT ALL
+  ExprPtr limit;  // null for none and for LIMIT ALL
   ExprPtr offset;
   LockStrength locking = LockStrength::None;  // FOR UPDATE etc.: accepted, recorded
 };
@@ -204,11 +228,11 @@ struct DeleteStmt : Stmt {
 enum class ConstraintKind : uint8_t { NotNull, Null, Default, PrimaryKey, Unique, Check, ForeignKey };
 struct Constraint {
   ConstraintKind kind = ConstraintKind::NotNull;
-  std::string name;                  // CONSTRAINT name, or empty
-  std::vector<std::string> columns;  // table constraints: the key columns
-  ExprPtr expr;                      // DEFAULT value or CHECK condition
+  std::string name;                     // CONSTRAINT name, or empty
+  std::vector<std::string> columns;     // table constraints: the key columns
+  ExprPtr expr;                         // DEFAULT value or CHECK condition
   uint32_t exprBegin = 0, exprEnd = 0;  // byte range of expr's text (DEFAULT kept as text)
-  QualifiedName refTable;            // FOREIGN KEY / REFERENCES
+  QualifiedName refTable;               // FOREIGN KEY / REFERENCES
   std::vector<std::string> refColumns;
   uint32_t location = 0;
 };
@@ -280,7 +304,14 @@ struct TruncateStmt : Stmt {
 // ---- transactions and session ----
 
 enum class TransactionKind : uint8_t {
-  Begin, Start, Commit, Rollback, Savepoint, Release, RollbackTo, SetTransaction,
+  Begin,
+  Start,
+  Commit,
+  Rollback,
+  Savepoint,
+  Release,
+  RollbackTo,
+  SetTransaction,
   SetSessionCharacteristics,  // SET SESSION CHARACTERISTICS AS TRANSACTION: the defaults
 };
 enum class IsolationLevel : uint8_t { Default, ReadUncommitted, ReadCommitted, RepeatableRead, Serializable };
@@ -298,9 +329,9 @@ struct TransactionStmt : Stmt {
 struct SetStmt : Stmt {
   SetStmt() : Stmt(StmtKind::Set) {}
   enum class Action : uint8_t { Set, SetDefault, Reset, ResetAll } action = Action::Set;
-  std::string name;                 // folded; SET TIME ZONE sets "timezone"
-  std::vector<DefElem> values;      // value list; DefElem::name unused
-  bool local = false;               // SET LOCAL
+  std::string name;             // folded; SET TIME ZONE sets "timezone"
+  std::vector<DefElem> values;  // value list; DefElem::name unused
+  bool local = false;           // SET LOCAL
 };
 
 struct ShowStmt : Stmt {
@@ -315,8 +346,8 @@ struct DiscardStmt : Stmt {
 
 struct VacuumStmt : Stmt {
   VacuumStmt() : Stmt(StmtKind::Vacuum) {}
-  bool isAnalyze = false;         // the ANALYZE statement rather than VACUUM
-  std::vector<DefElem> options;   // FULL, ANALYZE, VERBOSE, FREEZE, or (option [value], ...)
+  bool isAnalyze = false;        // the ANALYZE statement rather than VACUUM
+  std::vector<DefElem> options;  // FULL, ANALYZE, VERBOSE, FREEZE, or (option [value], ...)
   std::vector<QualifiedName> tables;
 };
 
@@ -341,12 +372,12 @@ struct CreateRoleStmt : Stmt {
 
 struct CopyStmt : Stmt {
   CopyStmt() : Stmt(StmtKind::Copy) {}
-  QualifiedName table;                 // unset when `query` is
-  std::unique_ptr<SelectStmt> query;   // COPY (SELECT ...) TO STDOUT
+  QualifiedName table;                // unset when `query` is
+  std::unique_ptr<SelectStmt> query;  // COPY (SELECT ...) TO STDOUT
   std::vector<std::string> columns;
-  bool isFrom = false;                 // FROM STDIN; otherwise TO STDOUT
-  std::string file;                    // a file name instead of STDIN/STDOUT, if given
-  std::vector<DefElem> options;        // old-style options are normalised to the new names
+  bool isFrom = false;           // FROM STDIN; otherwise TO STDOUT
+  std::string file;              // a file name instead of STDIN/STDOUT, if given
+  std::vector<DefElem> options;  // old-style options are normalised to the new names
 };
 
 struct PrepareStmt : Stmt {

@@ -2,7 +2,7 @@
 #include "compiler/parser/ast_walk.h"
 
 #include "compiler/parser/ast_routine.h"
-#include "engine/exec/stack_depth.h"
+#include "engine/limits/stack_depth.h"
 
 namespace duet::sql {
 namespace {
@@ -29,6 +29,7 @@ void walkFrom(const TableRef* t, const Visit& visit) {
   switch (t->kind) {
     case TableRefKind::Table: break;
     case TableRefKind::Subquery: walkSelect(t->as<RangeSubquery>().subquery.get(), visit); break;
+    case TableRefKind::Function: walk(t->as<RangeFunction>().call.get(), visit); break;
     case TableRefKind::Join: {
       const auto& j = t->as<JoinRef>();
       walkFrom(j.left.get(), visit);

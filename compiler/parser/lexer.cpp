@@ -11,8 +11,7 @@ namespace {
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isIdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-         static_cast<unsigned char>(c) >= 0x80;
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || static_cast<unsigned char>(c) >= 0x80;
 }
 bool isIdentCont(char c) { return isIdentStart(c) || isDigit(c) || c == '$'; }
 bool isOpChar(char c) { return c != '\0' && std::strchr("~!@#^&|`?+-*/%<>=", c) != nullptr; }
@@ -92,7 +91,8 @@ class Lexer {
     Token t;
     t.kind = TokenKind::Error;
     t.offset = static_cast<uint32_t>(start);
-    t.text = std::string(what) + " at or near \"" + std::string(q_.substr(start, end == std::string_view::npos ? end : end - start)) + "\"";
+    t.text = std::string(what) + " at or near \"" +
+             std::string(q_.substr(start, end == std::string_view::npos ? end : end - start)) + "\"";
     out_.push_back(std::move(t));
     return false;
   }
@@ -352,9 +352,12 @@ class Lexer {
     if (!isOpChar(c)) {
       // Punctuation that is never part of a longer operator, except "::", ":=" and "..".
       ++pos_;
-      if (c == ':' && (at(pos_) == ':' || at(pos_) == '=')) ++pos_;
-      else if (c == '.' && at(pos_) == '.') ++pos_;
-      else if (!isSelfChar(c)) return fail("syntax error", start, pos_);
+      if (c == ':' && (at(pos_) == ':' || at(pos_) == '='))
+        ++pos_;
+      else if (c == '.' && at(pos_) == '.')
+        ++pos_;
+      else if (!isSelfChar(c))
+        return fail("syntax error", start, pos_);
       Token t = make(TokenKind::Operator, start);
       t.text = std::string(q_.substr(start, pos_ - start));
       out_.push_back(std::move(t));
@@ -363,8 +366,7 @@ class Lexer {
     // Longest run of operator characters, stopping where a comment starts.
     size_t end = pos_;
     while (end < q_.size() && isOpChar(q_[end])) {
-      if (end > pos_ && ((q_[end] == '-' && at(end + 1) == '-') || (q_[end] == '/' && at(end + 1) == '*')))
-        break;
+      if (end > pos_ && ((q_[end] == '-' && at(end + 1) == '-') || (q_[end] == '/' && at(end + 1) == '*'))) break;
       ++end;
     }
     // scan.l: an operator longer than one character may end in + or - only if it also

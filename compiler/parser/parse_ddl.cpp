@@ -52,8 +52,7 @@ ColumnDef Parser::parseColumnDef() {
   c.location = peek().offset;
   c.name = parseColId();
   c.type = parseTypeName();
-  while (parseColumnConstraint(c.constraints)) {
-  }
+  while (parseColumnConstraint(c.constraints)) {}
   return c;
 }
 
@@ -173,12 +172,17 @@ StmtPtr Parser::parseCreateIndex() {
     } else {
       e.column = parseColId();
     }
-    if (acceptKw("asc")) e.dir = SortDir::Asc;
-    else if (acceptKw("desc")) e.dir = SortDir::Desc;
+    if (acceptKw("asc"))
+      e.dir = SortDir::Asc;
+    else if (acceptKw("desc"))
+      e.dir = SortDir::Desc;
     if (acceptKw("nulls")) {
-      if (acceptKw("first")) e.nulls = NullsOrder::First;
-      else if (acceptKw("last")) e.nulls = NullsOrder::Last;
-      else syntaxError();
+      if (acceptKw("first"))
+        e.nulls = NullsOrder::First;
+      else if (acceptKw("last"))
+        e.nulls = NullsOrder::Last;
+      else
+        syntaxError();
     }
     s->elems.push_back(std::move(e));
   } while (acceptOp(","));
@@ -212,11 +216,16 @@ StmtPtr Parser::parseDrop() {
   expectKw("drop");
   if (isKw("function") || isKw("procedure") || isKw("routine")) return parseDropRoutine();
   auto s = std::make_unique<DropStmt>();
-  if (acceptKw("table")) s->object = ObjectType::Table;
-  else if (acceptKw("index")) s->object = ObjectType::Index;
-  else if (acceptKw("database")) s->object = ObjectType::Database;
-  else if (acceptKw("role") || acceptKw("user")) s->object = ObjectType::Role;
-  else syntaxError();
+  if (acceptKw("table"))
+    s->object = ObjectType::Table;
+  else if (acceptKw("index"))
+    s->object = ObjectType::Index;
+  else if (acceptKw("database"))
+    s->object = ObjectType::Database;
+  else if (acceptKw("role") || acceptKw("user"))
+    s->object = ObjectType::Role;
+  else
+    syntaxError();
   if (s->object == ObjectType::Index) s->concurrently = acceptKw("concurrently");
   if (isKw("if")) {
     advance();

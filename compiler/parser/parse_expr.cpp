@@ -21,9 +21,8 @@ bool isComparisonOp(const std::string& op) {
 // Operators with a grammar rule of their own; everything else is a generic operator ("Op").
 bool isGenericOp(const Token& t) {
   if (t.kind != TokenKind::Operator) return false;
-  static const char* const kSpecial[] = {"+", "-", "*", "/", "%", "^", "<", ">", "=", "<=", ">=",
-                                         "<>", "::", "(", ")", ",", ";", "[", "]", ".", ":", ":=",
-                                         "..", "=>"};
+  static const char* const kSpecial[] = {"+",  "-", "*", "/", "%", "^", "<", ">", "=", "<=", ">=", "<>",
+                                         "::", "(", ")", ",", ";", "[", "]", ".", ":", ":=", "..", "=>"};
   for (const char* s : kSpecial)
     if (t.text == s) return false;
   return true;
@@ -49,12 +48,12 @@ std::string negated(const std::string& number) {
 }  // namespace
 
 ExprPtr Parser::makeConstant(const Token& t) {
-  LiteralKind kind = t.kind == TokenKind::Integer ? LiteralKind::Integer
+  LiteralKind kind = t.kind == TokenKind::Integer   ? LiteralKind::Integer
                      : t.kind == TokenKind::Numeric ? LiteralKind::Numeric
                                                     : LiteralKind::String;
   if (!lifting_) return std::make_unique<Literal>(t.offset, kind, t.text);
   LiftedLiteral lit;
-  lit.kind = kind == LiteralKind::Integer ? integerKind(t.text)
+  lit.kind = kind == LiteralKind::Integer   ? integerKind(t.text)
              : kind == LiteralKind::Numeric ? TypeId::Numeric
                                             : TypeId::Unknown;
   lit.text = t.text;
@@ -175,8 +174,10 @@ ExprPtr Parser::parsePredicate() {
   if (acceptKw("between")) {
     auto b = std::make_unique<Between>(loc);
     b->isNot = isNot;
-    if (acceptKw("symmetric")) b->symmetric = true;
-    else acceptKw("asymmetric");
+    if (acceptKw("symmetric"))
+      b->symmetric = true;
+    else
+      acceptKw("asymmetric");
     b->arg = std::move(left);
     b->low = parseOtherOp();
     expectKw("and");
@@ -317,9 +318,7 @@ ExprPtr Parser::parsePrimary() {
   switch (t.kind) {
     case TokenKind::Integer:
     case TokenKind::Numeric:
-    case TokenKind::String:
-      advance();
-      return makeConstant(t);
+    case TokenKind::String: advance(); return makeConstant(t);
     case TokenKind::Param:
       advance();
       maxParam_ = std::max(maxParam_, t.number);
@@ -341,8 +340,7 @@ ExprPtr Parser::parsePrimary() {
       if (e->kind == ExprKind::ColumnRef && !e->as<ColumnRef>().star) return parseSubscripts(std::move(e));
       return e;
     }
-    default:
-      syntaxError();
+    default: syntaxError();
   }
 }
 
@@ -550,13 +548,14 @@ ExprPtr Parser::parseFuncArgs(std::unique_ptr<FuncCall> call) {
   if (acceptOp("*")) {
     call->star = true;
   } else if (!isOp(")")) {
-    if (acceptKw("distinct")) call->distinct = true;
-    else acceptKw("all");
+    if (acceptKw("distinct"))
+      call->distinct = true;
+    else
+      acceptKw("all");
     // Arguments, in positional or named notation (name => value, or the older name := value).
     do {
       std::string name;
-      if (peek().kind == TokenKind::Word &&
-          (isOp("=>", 1) || isOp(":=", 1))) {
+      if (peek().kind == TokenKind::Word && (isOp("=>", 1) || isOp(":=", 1))) {
         name = advance().text;
         advance();
       } else if (!call->argNames.empty() && !call->argNames.back().empty()) {

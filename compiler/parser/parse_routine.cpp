@@ -29,8 +29,8 @@ RoutineParam Parser::parseRoutineParam(bool allowDefault) {
   RoutineParam p;
   p.location = peek().offset;
   bool modeFirst = acceptParamMode(p);
-  bool typeFollows = isTypeFuncName(1) || startsKeywordType(1) || isKw("in", 1) || isKw("out", 1) ||
-                     isKw("inout", 1) || isKw("variadic", 1);
+  bool typeFollows = isTypeFuncName(1) || startsKeywordType(1) || isKw("in", 1) || isKw("out", 1) || isKw("inout", 1) ||
+                     isKw("variadic", 1);
   if (isTypeFuncName() && !startsKeywordType() && typeFollows) {
     p.name = advance().text;
     if (!modeFirst) acceptParamMode(p);
@@ -110,9 +110,12 @@ void Parser::parseRoutineOptions(CreateFunctionStmt& s) {
       }
       set("as", "");
     } else if (acceptKw("language")) {
-      if (peek().kind == TokenKind::String) set("language", advance().text);
-      else if (isColId() || isTypeFuncName()) set("language", advance().text);
-      else syntaxError();
+      if (peek().kind == TokenKind::String)
+        set("language", advance().text);
+      else if (isColId() || isTypeFuncName())
+        set("language", advance().text);
+      else
+        syntaxError();
       s.language = o.value;
     } else if (isKw("immutable") || isKw("stable") || isKw("volatile")) {
       set("volatility", advance().text);
@@ -130,8 +133,10 @@ void Parser::parseRoutineOptions(CreateFunctionStmt& s) {
       expectKw("input");
       set("strict", "true");
     } else if (isKw("external") || isKw("security")) {
-      if (acceptKw("external")) expectKw("security");
-      else advance();
+      if (acceptKw("external"))
+        expectKw("security");
+      else
+        advance();
       if (!isKw("definer") && !isKw("invoker")) syntaxError();
       set("security", advance().text == "definer" ? "true" : "false");
     } else if (acceptKw("leakproof")) {
@@ -177,8 +182,9 @@ void Parser::parseRoutineOptions(CreateFunctionStmt& s) {
 StmtPtr Parser::parseDropRoutine() {
   auto s = std::make_unique<DropRoutineStmt>();
   std::string object = advance().text;
-  s->object = object == "function" ? RoutineObject::Function
-            : object == "procedure" ? RoutineObject::Procedure : RoutineObject::Routine;
+  s->object = object == "function"    ? RoutineObject::Function
+              : object == "procedure" ? RoutineObject::Procedure
+                                      : RoutineObject::Routine;
   if (isKw("if")) {
     advance();
     expectKw("exists");

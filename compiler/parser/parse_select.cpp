@@ -12,9 +12,8 @@ bool endsEmptyTargetList(const Token& t) {
   if (t.kind == TokenKind::End) return true;
   if (t.kind == TokenKind::Operator) return t.text == ";" || t.text == ")";
   if (t.kind != TokenKind::Word || t.quoted) return false;
-  static const char* const kFollow[] = {"from",      "where",  "group", "having", "order", "limit",
-                                        "offset",    "union",  "intersect", "except", "for", "fetch",
-                                        "window",    "into"};
+  static const char* const kFollow[] = {"from",  "where",     "group",  "having", "order", "limit",  "offset",
+                                        "union", "intersect", "except", "for",    "fetch", "window", "into"};
   for (const char* w : kFollow)
     if (t.text == w) return true;
   return false;
@@ -27,9 +26,9 @@ bool isBareLabel(const Token& t) {
   if (t.quoted) return true;
   if (t.category == KeywordCategory::Reserved) return false;
   static const char* const kAsLabelOnly[] = {
-      "day", "hour", "minute", "month", "second", "year", "over", "filter", "within", "varying",
-      "without", "between", "char", "character", "precision", "national", "nchar", "is", "isnull",
-      "notnull", "like", "ilike", "similar", "overlaps", "escape", "at", "collate"};
+      "day",     "hour",    "minute",  "month", "second",    "year",      "over",     "filter", "within",
+      "varying", "without", "between", "char",  "character", "precision", "national", "nchar",  "is",
+      "isnull",  "notnull", "like",    "ilike", "similar",   "overlaps",  "escape",   "at",     "collate"};
   for (const char* w : kAsLabelOnly)
     if (t.text == w) return false;
   return true;
@@ -61,8 +60,8 @@ std::unique_ptr<SelectStmt> Parser::parseSelect() {
         errorAt(sqlstate::kSyntaxError, "multiple LIMIT clauses not allowed", limit ? limit->location : loc);
       s->limit = std::move(limit);
       if (isOp(","))
-        throw SqlError(sqlstate::kSyntaxError, "LIMIT #,# syntax is not supported",
-                       "", "Use separate LIMIT and OFFSET clauses.", sqlPosition(query_, loc));
+        throw SqlError(sqlstate::kSyntaxError, "LIMIT #,# syntax is not supported", "",
+                       "Use separate LIMIT and OFFSET clauses.", sqlPosition(query_, loc));
     } else if (acceptKw("offset")) {
       sawOffset = true;
       s->offset = parseExpr();
@@ -115,8 +114,10 @@ std::unique_ptr<SelectStmt> Parser::parseSetOperand(int level) {
     node->body = SelectStmt::Body::SetOp;
     std::string op = advance().text;
     node->setOp = op == "union" ? SetOpKind::Union : op == "except" ? SetOpKind::Except : SetOpKind::Intersect;
-    if (acceptKw("all")) node->setAll = true;
-    else acceptKw("distinct");
+    if (acceptKw("all"))
+      node->setAll = true;
+    else
+      acceptKw("distinct");
     node->left = std::move(left);
     node->right = level == 0 ? parseSetOperand(1) : parseSelectPrimary();
     node->begin = begin;
@@ -134,9 +135,12 @@ std::unique_ptr<SelectStmt> Parser::parseSelectPrimary() {
     return inner;
   }
   auto s = std::make_unique<SelectStmt>();
-  if (isKw("values")) parseValuesBody(*s);
-  else if (isKw("select")) parseSimpleSelect(*s);
-  else syntaxError();
+  if (isKw("values"))
+    parseValuesBody(*s);
+  else if (isKw("select"))
+    parseSimpleSelect(*s);
+  else
+    syntaxError();
   s->begin = begin;
   s->end = lastEnd_;
   return s;
@@ -223,12 +227,17 @@ std::vector<SortBy> Parser::parseSortList() {
   do {
     SortBy s;
     s.expr = parsePositionalOrExpr();
-    if (acceptKw("asc")) s.dir = SortDir::Asc;
-    else if (acceptKw("desc")) s.dir = SortDir::Desc;
+    if (acceptKw("asc"))
+      s.dir = SortDir::Asc;
+    else if (acceptKw("desc"))
+      s.dir = SortDir::Desc;
     if (acceptKw("nulls")) {
-      if (acceptKw("first")) s.nulls = NullsOrder::First;
-      else if (acceptKw("last")) s.nulls = NullsOrder::Last;
-      else syntaxError();
+      if (acceptKw("first"))
+        s.nulls = NullsOrder::First;
+      else if (acceptKw("last"))
+        s.nulls = NullsOrder::Last;
+      else
+        syntaxError();
     }
     list.push_back(std::move(s));
   } while (acceptOp(","));
@@ -263,9 +272,12 @@ void Parser::parseFunctionAlias(RangeFunction& fn) {
   bool as = acceptKw("as");
   Alias a;
   if (!(as && isOp("("))) {
-    if (as) a.name = parseColId();
-    else if (isColId()) a.name = advance().text;
-    else return;
+    if (as)
+      a.name = parseColId();
+    else if (isColId())
+      a.name = advance().text;
+    else
+      return;
   }
   if (isOp("(")) {
     advance();

@@ -38,9 +38,12 @@ ExprPtr Parser::parseSpecialFunction() {
     }
   } else {  // trim
     call->names[0] = "btrim";
-    if (acceptKw("leading")) call->names[0] = "ltrim";
-    else if (acceptKw("trailing")) call->names[0] = "rtrim";
-    else acceptKw("both");
+    if (acceptKw("leading"))
+      call->names[0] = "ltrim";
+    else if (acceptKw("trailing"))
+      call->names[0] = "rtrim";
+    else
+      acceptKw("both");
     if (acceptKw("from")) {
       call->args = parseExprList();
     } else {

@@ -25,9 +25,8 @@ bool Parser::startsKeywordType(int ahead) {
   const Token& t = peek(ahead);
   if (t.kind != TokenKind::Word || t.quoted) return false;
   static const char* const kTypeKeywords[] = {
-      "int",  "integer", "smallint", "bigint", "real",      "float", "decimal",  "dec",
-      "numeric", "boolean", "char", "character", "varchar", "nchar", "national", "timestamp",
-      "time", "interval", "bit"};
+      "int",  "integer",   "smallint", "bigint", "real",     "float",     "decimal", "dec",      "numeric", "boolean",
+      "char", "character", "varchar",  "nchar",  "national", "timestamp", "time",    "interval", "bit"};
   for (const char* k : kTypeKeywords)
     if (t.text == k) return true;
   return t.text == "double" && isKw("precision", ahead + 1);
@@ -147,12 +146,17 @@ void Parser::resolveType(TypeName& t, bool fromKeyword) {
   auto invalid = [&](const std::string& msg) { errorAt(sqlstate::kInvalidParameterValue, msg, t.location); };
 
   SqlType type;
-  if (n == "int2" || n == "int4" || n == "int8" || n == "float4" || n == "float8" || n == "bool" ||
-      n == "text" || n == "date") {
+  if (n == "int2" || n == "int4" || n == "int8" || n == "float4" || n == "float8" || n == "bool" || n == "text" ||
+      n == "date") {
     noModifiers();
-    type.id = n == "int2" ? TypeId::Int2 : n == "int4" ? TypeId::Int4 : n == "int8" ? TypeId::Int8
-            : n == "float4" ? TypeId::Float4 : n == "float8" ? TypeId::Float8 : n == "bool" ? TypeId::Bool
-            : n == "text" ? TypeId::Text : TypeId::Date;
+    type.id = n == "int2"     ? TypeId::Int2
+              : n == "int4"   ? TypeId::Int4
+              : n == "int8"   ? TypeId::Int8
+              : n == "float4" ? TypeId::Float4
+              : n == "float8" ? TypeId::Float8
+              : n == "bool"   ? TypeId::Bool
+              : n == "text"   ? TypeId::Text
+                              : TypeId::Date;
   } else if (n == "serial" || n == "serial4" || n == "bigserial" || n == "serial8" || n == "smallserial" ||
              n == "serial2") {
     noModifiers();
@@ -165,7 +169,8 @@ void Parser::resolveType(TypeName& t, bool fromKeyword) {
     if (!mods.empty()) {
       int p = mods[0], s = mods.size() > 1 ? mods[1] : 0;
       if (p < 1 || p > kMaxNumericPrecision)
-        invalid("NUMERIC precision " + std::to_string(p) + " must be between 1 and " + std::to_string(kMaxNumericPrecision));
+        invalid("NUMERIC precision " + std::to_string(p) + " must be between 1 and " +
+                std::to_string(kMaxNumericPrecision));
       if (s < -kMaxNumericPrecision || s > kMaxNumericPrecision)
         invalid("NUMERIC scale " + std::to_string(s) + " must be between -1000 and 1000");
       if (s < 0)  // PostgreSQL 15 allows it; DuetDB's numeric keeps a non-negative scale

@@ -21,9 +21,12 @@ bool Parser::parseTransactionModes(TransactionStmt& t) {
         t.isolation = IsolationLevel::RepeatableRead;
       } else {
         expectKw("read");
-        if (acceptKw("committed")) t.isolation = IsolationLevel::ReadCommitted;
-        else if (acceptKw("uncommitted")) t.isolation = IsolationLevel::ReadUncommitted;
-        else syntaxError();
+        if (acceptKw("committed"))
+          t.isolation = IsolationLevel::ReadCommitted;
+        else if (acceptKw("uncommitted"))
+          t.isolation = IsolationLevel::ReadUncommitted;
+        else
+          syntaxError();
       }
     } else if (isKw("read") && (isKw("only", 1) || isKw("write", 1))) {
       advance();
@@ -187,11 +190,16 @@ StmtPtr Parser::parseReset() {
 StmtPtr Parser::parseDiscard() {
   expectKw("discard");
   auto s = std::make_unique<DiscardStmt>();
-  if (acceptKw("all")) s->target = "all";
-  else if (acceptKw("plans")) s->target = "plans";
-  else if (acceptKw("sequences")) s->target = "sequences";
-  else if (acceptKw("temp") || acceptKw("temporary")) s->target = "temp";
-  else syntaxError();
+  if (acceptKw("all"))
+    s->target = "all";
+  else if (acceptKw("plans"))
+    s->target = "plans";
+  else if (acceptKw("sequences"))
+    s->target = "sequences";
+  else if (acceptKw("temp") || acceptKw("temporary"))
+    s->target = "temp";
+  else
+    syntaxError();
   return s;
 }
 
@@ -297,11 +305,15 @@ StmtPtr Parser::parseCopy() {
     s->table = parseQualifiedName();
     if (isOp("(")) s->columns = parseParenNameList();
   }
-  if (acceptKw("from")) s->isFrom = true;
-  else expectKw("to");
+  if (acceptKw("from"))
+    s->isFrom = true;
+  else
+    expectKw("to");
   if (s->query && s->isFrom) syntaxError();
-  if (peek().kind == TokenKind::String) s->file = advance().text;
-  else if (!acceptKw(s->isFrom ? "stdin" : "stdout")) syntaxError();
+  if (peek().kind == TokenKind::String)
+    s->file = advance().text;
+  else if (!acceptKw(s->isFrom ? "stdin" : "stdout"))
+    syntaxError();
   acceptKw("with");
   if (isOp("(")) {
     s->options = parseParenDefElems(false);
@@ -389,8 +401,10 @@ StmtPtr Parser::parseDeallocate() {
   expectKw("deallocate");
   acceptKw("prepare");
   auto s = std::make_unique<DeallocateStmt>();
-  if (acceptKw("all")) s->all = true;
-  else s->name = parseColId();
+  if (acceptKw("all"))
+    s->all = true;
+  else
+    s->name = parseColId();
   return s;
 }
 

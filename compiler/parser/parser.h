@@ -17,11 +17,11 @@ struct ParseOptions {
 
 // A literal replaced by a parameter.
 struct LiftedLiteral {
-  int paramNumber = 0;              // the $n that now stands for it
-  TypeId kind = TypeId::Unknown;    // Int4, Int8, Numeric, or Unknown for strings
-  std::string text;                 // the number as written, or the decoded string
-  uint32_t location = 0;            // byte offset of the literal
-  int uses = 1;                     // occurrences sharing this parameter (numeric literals)
+  int paramNumber = 0;            // the $n that now stands for it
+  TypeId kind = TypeId::Unknown;  // Int4, Int8, Numeric, or Unknown for strings
+  std::string text;               // the number as written, or the decoded string
+  uint32_t location = 0;          // byte offset of the literal
+  int uses = 1;                   // occurrences sharing this parameter (numeric literals)
   // Strings keep one parameter each (their types come from context), but the binder must
   // still see `g || 'x' ... GROUP BY g || 'x'` as one expression: the index (into
   // ParsedStatement::literals) of the first string literal with the same text.
@@ -30,8 +30,8 @@ struct LiftedLiteral {
 
 struct ParsedStatement {
   StmtPtr stmt;
-  int explicitParams = 0;  // the highest $n written in the statement (0 if none)
-  int firstParam = -1;             // the first $n written, in text order (-1 if none)
+  int explicitParams = 0;           // the highest $n written in the statement (0 if none)
+  int firstParam = -1;              // the first $n written, in text order (-1 if none)
   uint32_t firstParamLocation = 0;  // its byte offset
   // Filled when literals were lifted (ParseOptions::liftLiterals and a liftable statement).
   // Lifted literals are numbered explicitParams + 1, + 2, ... in text order; numeric

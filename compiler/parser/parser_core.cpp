@@ -8,7 +8,7 @@
 #include "compiler/parser/parser_impl.h"
 #include "compiler/parser/source_position.h"
 #include "engine/error.h"
-#include "engine/exec/interrupts.h"
+#include "engine/limits/interrupts.h"
 
 namespace duet::sql {
 
@@ -67,8 +67,8 @@ void Parser::syntaxError() { syntaxErrorAt(peek()); }
 
 void Parser::syntaxErrorAt(const Token& t) {
   if (t.kind == TokenKind::End) errorAt(sqlstate::kSyntaxError, "syntax error at end of input", t.offset);
-  errorAt(sqlstate::kSyntaxError,
-          "syntax error at or near \"" + std::string(query_.substr(t.offset, t.length)) + "\"", t.offset);
+  errorAt(sqlstate::kSyntaxError, "syntax error at or near \"" + std::string(query_.substr(t.offset, t.length)) + "\"",
+          t.offset);
 }
 
 void Parser::errorAt(const char* sqlstate, const std::string& message, uint32_t offset) {
@@ -159,8 +159,7 @@ bool Parser::parseOptionValue(DefElem& d, bool required) {
     d.valueKind = DefElem::ValueKind::String;
     d.value = advance().text;
   } else if (t.kind == TokenKind::Integer || t.kind == TokenKind::Numeric ||
-             ((isOp("-") || isOp("+")) &&
-              (peek(1).kind == TokenKind::Integer || peek(1).kind == TokenKind::Numeric))) {
+             ((isOp("-") || isOp("+")) && (peek(1).kind == TokenKind::Integer || peek(1).kind == TokenKind::Numeric))) {
     d.valueKind = DefElem::ValueKind::Number;
     d.value = isOp("-") ? "-" : "";
     if (t.kind == TokenKind::Operator) advance();
@@ -227,14 +226,13 @@ StmtPtr Parser::parseStatement() {
     syntaxError();
   }
   const std::string& w = t.text;
-  if (w == "select" || w == "values" || w == "insert" || w == "update" || w == "delete")
-    return parsePreparable();
+  if (w == "select" || w == "values" || w == "insert" || w == "update" || w == "delete") return parsePreparable();
   if (w == "create") return parseCreate();
   if (w == "drop") return parseDrop();
   if (w == "alter") return parseAlterTable();
   if (w == "truncate") return parseTruncate();
-  if (w == "begin" || w == "start" || w == "commit" || w == "end" || w == "rollback" ||
-      w == "abort" || w == "savepoint" || w == "release")
+  if (w == "begin" || w == "start" || w == "commit" || w == "end" || w == "rollback" || w == "abort" ||
+      w == "savepoint" || w == "release")
     return parseTransaction();
   if (w == "set") return parseSet();
   if (w == "show") return parseShow();
@@ -345,7 +343,8 @@ void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endTo
       }
       key += std::to_string(uniqueIndex[nextLifted]);
       // Equal strings must give equal keys only with the same pattern of equal texts.
-      if (int same = unique[uniqueIndex[nextLifted]].sameTextAs; same >= 0 && static_cast<size_t>(same) != uniqueIndex[nextLifted])
+      if (int same = unique[uniqueIndex[nextLifted]].sameTextAs;
+          same >= 0 && static_cast<size_t>(same) != uniqueIndex[nextLifted])
         key += "=" + std::to_string(same);
       i = liftedTokens_[nextLifted].second;
       ++nextLifted;
@@ -366,9 +365,7 @@ void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endTo
         for (char c : t.text) key += c == '\'' ? std::string("''") : std::string(1, c);
         key += '\'';
         break;
-      default:
-        key += t.text;
-        break;
+      default: key += t.text; break;
     }
   }
   out.lifted = true;

@@ -1,8 +1,8 @@
 // The recursive-descent parser's internal interface, shared by the parse_*.cpp files:
 // token access and error helpers (parser_core.cpp), expressions (parse_expr.cpp), type
-// names (parse_type.cpp), EXTRACT/POSITION/SUBSTRING/TRIM (parse_special_func.cpp), SELECT (parse_select.cpp), INSERT/UPDATE/DELETE (parse_dml.cpp),
-// DDL (parse_ddl.cpp), functions and procedures (parse_routine.cpp) and utility statements
-// (parse_utility.cpp).
+// names (parse_type.cpp), EXTRACT/POSITION/SUBSTRING/TRIM (parse_special_func.cpp), SELECT (parse_select.cpp),
+// INSERT/UPDATE/DELETE (parse_dml.cpp), DDL (parse_ddl.cpp), functions and procedures (parse_routine.cpp) and utility
+// statements (parse_utility.cpp).
 #pragma once
 #include <string>
 #include <string_view>
@@ -12,7 +12,7 @@
 #include "compiler/parser/ast.h"
 #include "compiler/parser/parser.h"
 #include "compiler/parser/token.h"
-#include "engine/exec/stack_depth.h"
+#include "engine/limits/stack_depth.h"
 
 namespace duet::sql {
 
@@ -32,21 +32,21 @@ class Parser {
   bool isOp(std::string_view op, int ahead = 0);
   bool acceptOp(std::string_view op);
   void expectOp(std::string_view op);
-  bool atStatementEnd();  // ';' or end of input
+  bool atStatementEnd();            // ';' or end of input
   [[noreturn]] void syntaxError();  // at the current token
   [[noreturn]] void syntaxErrorAt(const Token& t);
   [[noreturn]] void errorAt(const char* sqlstate, const std::string& message, uint32_t offset);
 
-  bool isColId(int ahead = 0);     // identifier, unreserved or col_name keyword
+  bool isColId(int ahead = 0);         // identifier, unreserved or col_name keyword
   bool isTypeFuncName(int ahead = 0);  // identifier, unreserved or type_func_name keyword
   std::string parseColId();
-  std::string parseColLabel();     // any word, reserved ones included
+  std::string parseColLabel();  // any word, reserved ones included
   QualifiedName parseQualifiedName();
   std::vector<QualifiedName> parseQualifiedNameList();
   std::vector<std::string> parseParenNameList();  // '(' ColId, ... ')'
   DropBehavior parseDropBehavior();
   bool parseOptionValue(DefElem& d, bool required);  // fills valueKind and value
-  DefElem parseDefElem(bool withEquals);   // name [= value] or name [value]
+  DefElem parseDefElem(bool withEquals);             // name [= value] or name [value]
   std::vector<DefElem> parseParenDefElems(bool withEquals);
   bool parseOptionalSignedInt(int& value);
 
@@ -56,7 +56,7 @@ class Parser {
   StmtPtr parsePreparable();         // SELECT / VALUES / INSERT / UPDATE / DELETE
 
   // parse_select.cpp
-  std::unique_ptr<SelectStmt> parseSelect();           // with ORDER BY / LIMIT / locking
+  std::unique_ptr<SelectStmt> parseSelect();  // with ORDER BY / LIMIT / locking
   std::unique_ptr<SelectStmt> parseSetOperand(int level);
   std::unique_ptr<SelectStmt> parseSelectPrimary();
   void parseSimpleSelect(SelectStmt& s);
@@ -136,7 +136,7 @@ class Parser {
   ExprPtr parseQuantifiedRhs(uint32_t loc, const std::string& op, ExprPtr left, ExprPtr (Parser::*rhs)());
   ExprPtr parseParenthesized();
   ExprPtr parseArrayConstructor(uint32_t location, bool nested);  // at '['
-  ExprPtr parseSubscripts(ExprPtr e);  // any [..] following e
+  ExprPtr parseSubscripts(ExprPtr e);                             // any [..] following e
   ExprPtr parseWordExpr();
   ExprPtr parseFuncArgs(std::unique_ptr<FuncCall> call);
   ExprPtr parseCase();

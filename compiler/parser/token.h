@@ -7,14 +7,14 @@
 namespace duet::sql {
 
 enum class TokenKind : uint8_t {
-  Word,     // identifier or keyword; `text` is folded to lower case unless `quoted`
-  Integer,  // digits only; `text` is the digits
-  Numeric,  // decimal point and/or exponent; `text` is the literal as written
-  String,   // '...', E'...', $$...$$; `text` is the decoded value
-  Param,    // $n; `number` holds n
-  Operator, // everything else, including single-character punctuation like ( ) , ;
-  End,      // end of input
-  Error,    // a lexical error; raised when the parser reaches this token
+  Word,      // identifier or keyword; `text` is folded to lower case unless `quoted`
+  Integer,   // digits only; `text` is the digits
+  Numeric,   // decimal point and/or exponent; `text` is the literal as written
+  String,    // '...', E'...', $$...$$; `text` is the decoded value
+  Param,     // $n; `number` holds n
+  Operator,  // everything else, including single-character punctuation like ( ) , ;
+  End,       // end of input
+  Error,     // a lexical error; raised when the parser reaches this token
 };
 
 // Keyword categories as in PostgreSQL's kwlist.h. Words that are not listed behave as
@@ -28,12 +28,12 @@ enum class KeywordCategory : uint8_t {
 
 struct Token {
   TokenKind kind = TokenKind::End;
-  bool quoted = false;            // Word: was a "quoted identifier"
+  bool quoted = false;                               // Word: was a "quoted identifier"
   KeywordCategory category = KeywordCategory::None;  // Word: keyword category (unquoted only)
-  int number = 0;                 // Param: the parameter number
-  uint32_t offset = 0;            // byte offset of the first character in the query
-  uint32_t length = 0;            // byte length of the source text of the token
-  std::string text;               // see TokenKind; Error: the message
+  int number = 0;                                    // Param: the parameter number
+  uint32_t offset = 0;                               // byte offset of the first character in the query
+  uint32_t length = 0;                               // byte length of the source text of the token
+  std::string text;                                  // see TokenKind; Error: the message
 };
 
 }  // namespace duet::sql

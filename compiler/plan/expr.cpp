@@ -1,5 +1,5 @@
 #include "compiler/plan/expr.h"
-#include "engine/exec/stack_depth.h"
+#include "engine/limits/stack_depth.h"
 
 #include <cstring>
 

@@ -13,33 +13,33 @@ namespace duet::plan {
 struct Node;
 
 enum class ExprKind : uint8_t {
-  Column,    // a column of the input row: `column`
-  Const,     // a constant: `constant` (+ constNull)
-  Param,     // a statement parameter: `param` (0-based)
-  Cast,      // args[0] to `type`; `explicitCast` picks assignment vs explicit rules
-  Unary,     // op Neg / Not on args[0]
-  Binary,    // arithmetic / concat on args[0], args[1]
-  Compare,   // op Eq..Ge on args[0], args[1] of one type; result bool
-  And,       // args, three-valued logic, short-circuit
+  Column,   // a column of the input row: `column`
+  Const,    // a constant: `constant` (+ constNull)
+  Param,    // a statement parameter: `param` (0-based)
+  Cast,     // args[0] to `type`; `explicitCast` picks assignment vs explicit rules
+  Unary,    // op Neg / Not on args[0]
+  Binary,   // arithmetic / concat on args[0], args[1]
+  Compare,  // op Eq..Ge on args[0], args[1] of one type; result bool
+  And,      // args, three-valued logic, short-circuit
   Or,
-  IsNull,    // args[0] IS NULL (negated: IS NOT NULL)
-  IsTrue,    // IS [NOT] TRUE / FALSE: op Eq (true) or Ne (false), negated flag
-  Like,      // args[0] LIKE args[1]; negated, caseInsensitive
-  Case,      // args = [when0, then0, when1, then1, ..., else?]; hasElse
-  Coalesce,  // first non-null of args
-  Call,      // a runtime function `function` over args (strict: NULL in, NULL out)
-  Aggregate, // reference to aggregate result `column` of the aggregation below
+  IsNull,       // args[0] IS NULL (negated: IS NOT NULL)
+  IsTrue,       // IS [NOT] TRUE / FALSE: op Eq (true) or Ne (false), negated flag
+  Like,         // args[0] LIKE args[1]; negated, caseInsensitive
+  Case,         // args = [when0, then0, when1, then1, ..., else?]; hasElse
+  Coalesce,     // first non-null of args
+  Call,         // a runtime function `function` over args (strict: NULL in, NULL out)
+  Aggregate,    // reference to aggregate result `column` of the aggregation below
   RoutineCall,  // a user-defined function `routine` (catalog oid) over args, which are
                 // already of its argument types; not strict: NULL arguments are passed
-  ArrayBuild,  // ARRAY[args...]: `type` is the array type, every arg has its element type
-  Subquery,  // a subquery in an expression (`sublink`) running `subplan`. args: the values
-             // of the enclosing query it reads (its correlation), then for Any/All the
-             // left operand, compared with `op` to the subplan's single column (both of
-             // one type). Inside subplan, OuterRef i reads args[i].
-  OuterRef,  // `column`-th value captured by the innermost enclosing Subquery
-  Greatest,  // GREATEST (op Gt) or LEAST (op Lt) of args, all of `type`; NULLs skipped
-  InList,    // args[0] IN (args[1], ...), all of one type; result bool. args[0] is
-             // evaluated once (PostgreSQL's ScalarArrayOpExpr over the list)
+  ArrayBuild,   // ARRAY[args...]: `type` is the array type, every arg has its element type
+  Subquery,     // a subquery in an expression (`sublink`) running `subplan`. args: the values
+                // of the enclosing query it reads (its correlation), then for Any/All the
+                // left operand, compared with `op` to the subplan's single column (both of
+                // one type). Inside subplan, OuterRef i reads args[i].
+  OuterRef,     // `column`-th value captured by the innermost enclosing Subquery
+  Greatest,     // GREATEST (op Gt) or LEAST (op Lt) of args, all of `type`; NULLs skipped
+  InList,       // args[0] IN (args[1], ...), all of one type; result bool. args[0] is
+                // evaluated once (PostgreSQL's ScalarArrayOpExpr over the list)
 };
 
 // EXISTS (q); (q) yielding one value; x op ANY (q) (x IN (q) is x = ANY); x op ALL (q).
@@ -64,9 +64,9 @@ struct Expr {
   std::string function;                         // runtime symbol for Call
   uint32_t routine = 0;                         // RoutineCall: the routine's oid
   std::vector<std::unique_ptr<Expr>> args;
-  Sublink sublink = Sublink::Exists;            // Subquery
-  std::shared_ptr<Node> subplan;                // Subquery: shared by copies of the expression
-  int captures = 0;                             // Subquery: how many of args are captures
+  Sublink sublink = Sublink::Exists;  // Subquery
+  std::shared_ptr<Node> subplan;      // Subquery: shared by copies of the expression
+  int captures = 0;                   // Subquery: how many of args are captures
 
   Expr(ExprKind k, SqlType t) : kind(k), type(t) {}
 };

@@ -103,9 +103,12 @@ ReadFootprint footprint(const Node& root) {
 
 static std::string outlineOf(const Node& node) {
   std::string s = kindName(node.kind);
-  if (node.kind == NodeKind::IndexRange) s += "[" + rangeDetail(node) + "]";
-  else if (node.kind == NodeKind::IndexLookup || node.kind == NodeKind::IndexJoin) s += "[" + node.index->name() + "]";
-  else if (node.kind == NodeKind::TableScan) s += "[" + node.table->name() + (node.morsels ? ", morsels" : "") + "]";
+  if (node.kind == NodeKind::IndexRange)
+    s += "[" + rangeDetail(node) + "]";
+  else if (node.kind == NodeKind::IndexLookup || node.kind == NodeKind::IndexJoin)
+    s += "[" + node.index->name() + "]";
+  else if (node.kind == NodeKind::TableScan)
+    s += "[" + node.table->name() + (node.morsels ? ", morsels" : "") + "]";
   if (node.parallelThreads > 1) s += "[parallel " + std::to_string(node.parallelThreads) + "]";
   for (const Node* sub : subplansOf(node)) s += "{" + outline(*sub) + "}";
   if (node.children.empty()) return s;
@@ -118,7 +121,8 @@ static std::string outlineOf(const Node& node) {
 }
 
 std::string outline(const Node& node) {
-  if (node.gatherThreads > 1) return "Gather[parallel " + std::to_string(node.gatherThreads) + "](" + outlineOf(node) + ")";
+  if (node.gatherThreads > 1)
+    return "Gather[parallel " + std::to_string(node.gatherThreads) + "](" + outlineOf(node) + ")";
   return outlineOf(node);
 }
 

@@ -12,45 +12,45 @@
 namespace duet {
 class Table;
 class Index;
-}
+}  // namespace duet
 
 namespace duet::plan {
 
 enum class NodeKind : uint8_t {
-  TableScan,   // all live rows of `table`; output: table columns + rowid (int8) last
-  IndexLookup, // rows of `table` whose unique-index key equals `keys`; same output
-  IndexRange,  // rows of `table` in key order (`descending`: reverse) from ordered `index`
-               // whose first keys.size() key columns equal `keys` and whose next one lies
-               // within rangeLow / rangeHigh (either may be null: unbounded); same output
-  Values,      // `rows` of constant/param expressions; no input
-  Filter,      // rows of child 0 where `predicate` is true
-  Project,     // `exprs` over child 0
+  TableScan,       // all live rows of `table`; output: table columns + rowid (int8) last
+  IndexLookup,     // rows of `table` whose unique-index key equals `keys`; same output
+  IndexRange,      // rows of `table` in key order (`descending`: reverse) from ordered `index`
+                   // whose first keys.size() key columns equal `keys` and whose next one lies
+                   // within rangeLow / rangeHigh (either may be null: unbounded); same output
+  Values,          // `rows` of constant/param expressions; no input
+  Filter,          // rows of child 0 where `predicate` is true
+  Project,         // `exprs` over child 0
   NestedLoopJoin,  // child 0 x child 1 where `predicate` (may be null)
-  HashJoin,    // child 0 (build) joined with child 1 (probe) on leftKeys = rightKeys,
-               // output: child 0 columns then child 1 columns; `predicate` is residual
-  Aggregate,   // group by `exprs` (over child 0), aggregates `aggs`;
-               // output: group keys then aggregate results
-  Sort,        // child 0 sorted by `sortKeys`
-  Limit,       // child 0 after skipping `offset` rows, at most `limit` rows
-  Distinct,    // child 0 without duplicate rows
-  Insert,      // child 0 rows (one value per table column) inserted into `table`
-  Update,      // child 0 rows = [rowid, new values of every table column] applied
-  Delete,      // child 0 rows = [rowid] deleted
-  Materialize, // child 0 fully consumed before anything is passed on
-  FunctionScan,  // the rows routine `routine` returns for arguments `exprs` (no input)
-  ProjectSet,  // per row of child 0, one row per value routine `routine` (returning a set
-               // of scalars) yields for arguments `exprs` (over child 0's row): child 0's
-               // columns, then that value (a set-returning function in a select list)
-  IndexJoin,   // per row of child 0, the row of `table` whose unique `index` key equals
-               // `keys` (over child 0's row), if any; output: child 0 columns, then the
-               // table's columns + rowid
+  HashJoin,        // child 0 (build) joined with child 1 (probe) on leftKeys = rightKeys,
+                   // output: child 0 columns then child 1 columns; `predicate` is residual
+  Aggregate,       // group by `exprs` (over child 0), aggregates `aggs`;
+                   // output: group keys then aggregate results
+  Sort,            // child 0 sorted by `sortKeys`
+  Limit,           // child 0 after skipping `offset` rows, at most `limit` rows
+  Distinct,        // child 0 without duplicate rows
+  Insert,          // child 0 rows (one value per table column) inserted into `table`
+  Update,          // child 0 rows = [rowid, new values of every table column] applied
+  Delete,          // child 0 rows = [rowid] deleted
+  Materialize,     // child 0 fully consumed before anything is passed on
+  FunctionScan,    // the rows routine `routine` returns for arguments `exprs` (no input)
+  ProjectSet,      // per row of child 0, one row per value routine `routine` (returning a set
+                   // of scalars) yields for arguments `exprs` (over child 0's row): child 0's
+                   // columns, then that value (a set-returning function in a select list)
+  IndexJoin,       // per row of child 0, the row of `table` whose unique `index` key equals
+                   // `keys` (over child 0's row), if any; output: child 0 columns, then the
+                   // table's columns + rowid
 };
 
 enum class AggKind : uint8_t { CountStar, Count, Sum, Avg, Min, Max };
 
 struct AggSpec {
   AggKind kind;
-  ExprPtr arg;        // null for CountStar
+  ExprPtr arg;  // null for CountStar
   SqlType resultType;
   bool distinct = false;
 };
@@ -68,15 +68,15 @@ struct Node {
 
   Table* table = nullptr;
   Index* index = nullptr;
-  uint32_t routine = 0;            // FunctionScan: the routine's oid
-  std::vector<ExprPtr> keys;       // IndexLookup key values, IndexRange equality prefix
-  ExprPtr rangeLow, rangeHigh;     // IndexRange bounds on the key column after `keys`
+  uint32_t routine = 0;         // FunctionScan: the routine's oid
+  std::vector<ExprPtr> keys;    // IndexLookup key values, IndexRange equality prefix
+  ExprPtr rangeLow, rangeHigh;  // IndexRange bounds on the key column after `keys`
   bool lowInclusive = true, highInclusive = true;
-  bool descending = false;         // IndexRange: rows in reverse key order
+  bool descending = false;  // IndexRange: rows in reverse key order
 
-  ExprPtr predicate;               // Filter, joins
-  std::vector<ExprPtr> exprs;      // Project, Aggregate group keys, HashJoin left keys
-  std::vector<ExprPtr> rightKeys;  // HashJoin probe keys
+  ExprPtr predicate;                       // Filter, joins
+  std::vector<ExprPtr> exprs;              // Project, Aggregate group keys, HashJoin left keys
+  std::vector<ExprPtr> rightKeys;          // HashJoin probe keys
   std::vector<std::vector<ExprPtr>> rows;  // Values
   std::vector<AggSpec> aggs;
   std::vector<SortKey> sortKeys;
@@ -86,7 +86,7 @@ struct Node {
   // Aggregate, Sort: its input runs on this many threads, each aggregating or sorting apart,
   // then merged; HashJoin: the same for its build side (0 or 1: serially). TableScan: hands
   // its chunks out to those threads (morsels).
-  // Set by markParallel (compiler/plan/parallel.h).
+  // Set by markParallel (compiler/planner/parallel.h).
   uint32_t parallelThreads = 0;
   bool morsels = false;
   // The statement's root when its one pipeline (a scan through filters and join probes)

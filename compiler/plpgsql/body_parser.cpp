@@ -65,8 +65,8 @@ void BodyParser::expectSemicolon() { expectOp(";"); }
 void BodyParser::syntaxError(const char* what) {
   const sql::Token& t = peek();
   if (t.kind == sql::TokenKind::End) errorAt(sqlstate::kSyntaxError, fmt::format("{} at end of input", what), t.offset);
-  errorAt(sqlstate::kSyntaxError,
-          fmt::format("{} at or near \"{}\"", what, source_.body.substr(t.offset, t.length)), t.offset);
+  errorAt(sqlstate::kSyntaxError, fmt::format("{} at or near \"{}\"", what, source_.body.substr(t.offset, t.length)),
+          t.offset);
 }
 
 void BodyParser::errorAt(const char* code, const std::string& message, uint32_t offset, std::string hint) {
@@ -144,8 +144,7 @@ bool BodyParser::parseTarget(Target& t, bool assignment) {
 
 void BodyParser::checkAssignable(const Target& t) {
   const Variable& v = fn_.variables[t.variable];
-  if (v.constant)
-    errorAt("22005", fmt::format("variable \"{}\" is declared CONSTANT", v.name), t.location);
+  if (v.constant) errorAt("22005", fmt::format("variable \"{}\" is declared CONSTANT", v.name), t.location);
 }
 
 // ---- SQL text -----------------------------------------------------------------------------
@@ -247,7 +246,8 @@ VarType BodyParser::parseDataType(uint32_t& typeLocation) {
       bool rowtype = advance().text == "rowtype";
       if (rowtype) {
         auto columns = tables_(names);
-        if (!columns) errorNoPosition(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", names.back()));
+        if (!columns)
+          errorNoPosition(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", names.back()));
         VarType row;
         row.kind = VarType::Kind::Row;
         row.table = names;
@@ -319,10 +319,11 @@ void BodyParser::parseDeclarations(Block& block) {
     v.location = peek().offset;
     v.name = variableWord();
     for (int s : scopes_.back().variables)
-      if (fn_.variables[s].name == v.name) errorAt(sqlstate::kSyntaxError, fmt::format("duplicate declaration at or near \"{}\"", v.name), v.location);
+      if (fn_.variables[s].name == v.name)
+        errorAt(sqlstate::kSyntaxError, fmt::format("duplicate declaration at or near \"{}\"", v.name), v.location);
     if (isKw("alias") || isKw("cursor") || isKw("scroll") || (isKw("no") && isKw("scroll", 1)))
-      errorAt(sqlstate::kFeatureNotSupported, fmt::format("PL/pgSQL {} declarations are not supported yet", peek().text),
-              peek().offset);
+      errorAt(sqlstate::kFeatureNotSupported,
+              fmt::format("PL/pgSQL {} declarations are not supported yet", peek().text), peek().offset);
     uint32_t constantAt = peek().offset;
     v.constant = acceptKw("constant");
     uint32_t typeAt = 0;

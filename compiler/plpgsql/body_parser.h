@@ -35,15 +35,14 @@ class BodyParser {
   bool isOp(std::string_view op, int ahead = 0);
   void expectOp(std::string_view op);
   [[noreturn]] void syntaxError(const char* what = "syntax error");
-  [[noreturn]] void errorAt(const char* code, const std::string& message, uint32_t offset,
-                            std::string hint = {});
+  [[noreturn]] void errorAt(const char* code, const std::string& message, uint32_t offset, std::string hint = {});
   [[noreturn]] void errorNoPosition(const char* code, const std::string& message);
 
   // ---- scopes and variables
   int declare(Variable v);
   int lookupVariable(const std::string& name) const;
   int lookupInBlock(const std::string& label, const std::string& name) const;
-  std::string variableWord();  // an identifier usable as a variable or label name
+  std::string variableWord();   // an identifier usable as a variable or label name
   std::string optionalLabel();  // `<<label>>` before a block or loop, or ""
   Target parseAssignableTarget();
   bool parseTarget(Target& t, bool assignment);  // false: the word is no variable

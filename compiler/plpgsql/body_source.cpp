@@ -21,9 +21,7 @@ uint32_t BodySource::queryOffset(uint32_t bodyOffset) const {
   return tokenBegin;
 }
 
-int BodySource::position(uint32_t bodyOffset) const {
-  return sql::sqlPosition(query, queryOffset(bodyOffset));
-}
+int BodySource::position(uint32_t bodyOffset) const { return sql::sqlPosition(query, queryOffset(bodyOffset)); }
 
 uint32_t byteOffsetOf(std::string_view text, int position) {
   uint32_t byte = 0;
@@ -34,8 +32,8 @@ uint32_t byteOffsetOf(std::string_view text, int position) {
   return byte;
 }
 
-std::vector<sql::ParsedStatement> parseFragment(const BodySource& source, uint32_t begin,
-                                                std::string_view text, std::string_view prefix) {
+std::vector<sql::ParsedStatement> parseFragment(const BodySource& source, uint32_t begin, std::string_view text,
+                                                std::string_view prefix) {
   std::string sqlText = std::string(prefix) + std::string(text);
   try {
     return sql::parseQuery(sqlText);

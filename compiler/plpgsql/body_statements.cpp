@@ -7,7 +7,7 @@
 #include "compiler/plpgsql/body_parser.h"
 #include "compiler/plpgsql/condition_names.h"
 #include "engine/error.h"
-#include "engine/exec/stack_depth.h"
+#include "engine/limits/stack_depth.h"
 
 namespace duet::plpgsql {
 namespace {
@@ -31,8 +31,10 @@ size_t raisePlaceholders(const std::string& format) {
   size_t n = 0;
   for (size_t i = 0; i < format.size(); ++i) {
     if (format[i] != '%') continue;
-    if (i + 1 < format.size() && format[i + 1] == '%') ++i;
-    else ++n;
+    if (i + 1 < format.size() && format[i + 1] == '%')
+      ++i;
+    else
+      ++n;
   }
   return n;
 }
@@ -298,7 +300,8 @@ StmtPtr BodyParser::parseReturn(uint32_t loc) {
     auto s = std::make_unique<Return>(StmtKind::ReturnNext, loc);
     if (routine_.hasOutputParams()) {
       if (!isOp(";"))
-        errorAt(kDatatypeMismatch, "RETURN NEXT cannot have a parameter in function with OUT parameters", peek().offset);
+        errorAt(kDatatypeMismatch, "RETURN NEXT cannot have a parameter in function with OUT parameters",
+                peek().offset);
     } else {
       s->value = expression({";"}, ";");
     }
@@ -321,7 +324,8 @@ StmtPtr BodyParser::parseReturn(uint32_t loc) {
       errorAt(kDatatypeMismatch, "RETURN cannot have a parameter in function returning set", at,
               "Use RETURN NEXT or RETURN QUERY.");
     if (routine_.procedure) errorAt(sqlstate::kSyntaxError, "RETURN cannot have a parameter in a procedure", at);
-    if (routine_.returnsVoid) errorAt(kDatatypeMismatch, "RETURN cannot have a parameter in function returning void", at);
+    if (routine_.returnsVoid)
+      errorAt(kDatatypeMismatch, "RETURN cannot have a parameter in function returning void", at);
     if (routine_.hasOutputParams())
       errorAt(kDatatypeMismatch, "RETURN cannot have a parameter in function with OUT parameters", at);
   }
@@ -356,8 +360,8 @@ StmtPtr BodyParser::parseRaise(uint32_t loc) {
     return s;
   }
   static const std::pair<const char*, RaiseLevel> kLevels[] = {
-      {"debug", RaiseLevel::Debug},     {"log", RaiseLevel::Log},         {"info", RaiseLevel::Info},
-      {"notice", RaiseLevel::Notice},   {"warning", RaiseLevel::Warning}, {"exception", RaiseLevel::Exception}};
+      {"debug", RaiseLevel::Debug},   {"log", RaiseLevel::Log},         {"info", RaiseLevel::Info},
+      {"notice", RaiseLevel::Notice}, {"warning", RaiseLevel::Warning}, {"exception", RaiseLevel::Exception}};
   for (const auto& [word, level] : kLevels)
     if (acceptKw(word)) {
       s->level = level;
@@ -377,9 +381,9 @@ StmtPtr BodyParser::parseRaise(uint32_t loc) {
   }
   if (acceptKw("using")) {
     static const std::pair<const char*, Raise::Option> kOptions[] = {
-        {"errcode", Raise::Option::Errcode}, {"message", Raise::Option::Message},
-        {"detail", Raise::Option::Detail},   {"hint", Raise::Option::Hint},
-        {"column", Raise::Option::Column},   {"constraint", Raise::Option::Constraint},
+        {"errcode", Raise::Option::Errcode},   {"message", Raise::Option::Message},
+        {"detail", Raise::Option::Detail},     {"hint", Raise::Option::Hint},
+        {"column", Raise::Option::Column},     {"constraint", Raise::Option::Constraint},
         {"datatype", Raise::Option::Datatype}, {"table", Raise::Option::Table},
         {"schema", Raise::Option::Schema}};
     do {
@@ -415,13 +419,18 @@ StmtPtr BodyParser::parseGetDiagnostics(uint32_t loc) {
   if (!s->stacked) acceptKw("current");
   expectKw("diagnostics");
   using Item = GetDiagnostics::Item;
-  static const std::pair<const char*, Item> kItems[] = {
-      {"row_count", Item::RowCount}, {"pg_context", Item::PgContext},
-      {"returned_sqlstate", Item::ReturnedSqlstate}, {"message_text", Item::MessageText},
-      {"pg_exception_detail", Item::ExceptionDetail}, {"pg_exception_hint", Item::ExceptionHint},
-      {"pg_exception_context", Item::ExceptionContext}, {"column_name", Item::ColumnName},
-      {"constraint_name", Item::ConstraintName}, {"pg_datatype_name", Item::DatatypeName},
-      {"table_name", Item::TableName}, {"schema_name", Item::SchemaName}};
+  static const std::pair<const char*, Item> kItems[] = {{"row_count", Item::RowCount},
+                                                        {"pg_context", Item::PgContext},
+                                                        {"returned_sqlstate", Item::ReturnedSqlstate},
+                                                        {"message_text", Item::MessageText},
+                                                        {"pg_exception_detail", Item::ExceptionDetail},
+                                                        {"pg_exception_hint", Item::ExceptionHint},
+                                                        {"pg_exception_context", Item::ExceptionContext},
+                                                        {"column_name", Item::ColumnName},
+                                                        {"constraint_name", Item::ConstraintName},
+                                                        {"pg_datatype_name", Item::DatatypeName},
+                                                        {"table_name", Item::TableName},
+                                                        {"schema_name", Item::SchemaName}};
   do {
     Target target = parseAssignableTarget();
     if (!isOp("=") && !isOp(":=")) syntaxError();

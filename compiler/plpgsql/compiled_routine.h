@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/binder/planner.h"
 #include "compiler/codegen/compiled_query.h"
+#include "compiler/planner/planner.h"
 #include "compiler/plpgsql/plpgsql.h"
 #include "engine/error.h"
 
@@ -34,13 +34,13 @@ struct CompiledRoutine {
   std::vector<int> outputSlots;  // OUT / INOUT / TABLE variables: the row of a call
   int returnSlot = -1;           // RETURN <expr> of a function returning one value
   bool returnsSet = false;
-  bool returnsValue = false;     // a scalar function without OUT arguments
-  bool strict = false;           // STRICT: a NULL argument makes the result NULL, unrun
-  bool voidIsNull = false;       // void: NULL (LANGUAGE sql) rather than an empty value
-  TupleLayout rowLayout;         // rows returned by RETURN NEXT / QUERY, or the OUT row
-  int resultSlot = -1;           // what a scalar call returns: returnSlot, the one OUT
-                                 // argument, or -1 (void)
-  TupleLayout resultLayout;      // the one-column result tuple of a scalar call
+  bool returnsValue = false;            // a scalar function without OUT arguments
+  bool strict = false;                  // STRICT: a NULL argument makes the result NULL, unrun
+  bool voidIsNull = false;              // void: NULL (LANGUAGE sql) rather than an empty value
+  TupleLayout rowLayout;                // rows returned by RETURN NEXT / QUERY, or the OUT row
+  int resultSlot = -1;                  // what a scalar call returns: returnSlot, the one OUT
+                                        // argument, or -1 (void)
+  TupleLayout resultLayout;             // the one-column result tuple of a scalar call
   std::unique_ptr<CompiledQuery> code;  // machine code, constants and layouts it uses
   std::vector<std::unique_ptr<RaiseSpec>> raises;
   double compileMs = 0;
@@ -58,12 +58,12 @@ struct RoutineCompileRequest {
   // RETURNS [SETOF] record or a table's row type: the result is rows of rowTypes, and
   // RETURN [NEXT] of a row or record variable gives its fields.
   bool returnsRow = false;
-  std::string rowTypeName;        // "record" or the table, for messages
+  std::string rowTypeName;  // "record" or the table, for messages
   TableResolver resolveTable;
   RoutineResolver resolveRoutines;
-  TableLookup tableColumns;       // %ROWTYPE / %TYPE, as at CREATE
+  TableLookup tableColumns;  // %ROWTYPE / %TYPE, as at CREATE
   bool strict = false;
-  bool sqlBody = false;           // LANGUAGE sql: the body is SQL statements (sql_body.cpp)
+  bool sqlBody = false;  // LANGUAGE sql: the body is SQL statements (sql_body.cpp)
   // CREATE's check of a LANGUAGE sql body (PostgreSQL's fmgr_sql_validator): statements
   // that cannot be bound and a final statement that does not fit the result fail the
   // compile instead of the call.
@@ -79,7 +79,7 @@ std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& req
 
 // Runs a call: `args` as argLayout; the scalar result into `result` (one column of the
 // return type) when set; the rows (a set, or the OUT row) appended to `rows` when set.
-void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uint8_t* args,
-                uint8_t* result, rt::TupleBuffer* rows);
+void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uint8_t* args, uint8_t* result,
+                rt::TupleBuffer* rows);
 
 }  // namespace duet::plpgsql

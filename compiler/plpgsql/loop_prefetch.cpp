@@ -89,8 +89,8 @@ bool collectWrittenVariables(const StmtList& body, std::set<int>& written) {
 }
 
 bool isSafeArrayCall(const std::string& function) {
-  static const char* const kSafe[] = {"duet_rt_array_has",      "duet_rt_array_get_bool",   "duet_rt_array_get_int2",
-                                      "duet_rt_array_get_int4", "duet_rt_array_get_int8",   "duet_rt_array_get_float4",
+  static const char* const kSafe[] = {"duet_rt_array_has",       "duet_rt_array_get_bool", "duet_rt_array_get_int2",
+                                      "duet_rt_array_get_int4",  "duet_rt_array_get_int8", "duet_rt_array_get_float4",
                                       "duet_rt_array_get_float8"};
   return std::find(std::begin(kSafe), std::end(kSafe), function) != std::end(kSafe);
 }

@@ -19,8 +19,8 @@ namespace duet::plpgsql {
 struct VarType {
   enum class Kind : uint8_t { Scalar, Array, Record, Row };
   Kind kind = Kind::Scalar;
-  SqlType scalar;                       // Scalar; Array: the element type
-  std::vector<std::string> table;       // Row: the table named by %ROWTYPE (or as a type)
+  SqlType scalar;                                        // Scalar; Array: the element type
+  std::vector<std::string> table;                        // Row: the table named by %ROWTYPE (or as a type)
   std::vector<std::pair<std::string, SqlType>> columns;  // Row: its columns at CREATE time
 };
 
@@ -39,10 +39,10 @@ struct Variable {
 // Whether it is really the variable or a column of the same name is decided when the text
 // is bound (PostgreSQL's plpgsql.variable_conflict = error: both is 42702 at call time).
 struct VariableRef {
-  int variable = -1;      // index into Function::variables
-  uint32_t offset = 0;    // in the body, of the identifier's first name
+  int variable = -1;               // index into Function::variables
+  uint32_t offset = 0;             // in the body, of the identifier's first name
   std::vector<std::string> names;  // as written (folded)
-  std::string field;      // set for rec.field
+  std::string field;               // set for rec.field
 };
 
 // An expression or SQL statement of the body. `text` is what the compiler hands to the SQL
@@ -55,8 +55,23 @@ struct SqlText {
 };
 
 enum class StmtKind : uint8_t {
-  Block, Assign, If, Case, Loop, While, ForInt, ForQuery, Exit, Return, ReturnNext,
-  ReturnQuery, Perform, ExecSql, GetDiagnostics, Raise, Null,
+  Block,
+  Assign,
+  If,
+  Case,
+  Loop,
+  While,
+  ForInt,
+  ForQuery,
+  Exit,
+  Return,
+  ReturnNext,
+  ReturnQuery,
+  Perform,
+  ExecSql,
+  GetDiagnostics,
+  Raise,
+  Null,
 };
 
 struct Stmt {
@@ -65,7 +80,9 @@ struct Stmt {
   StmtKind kind;
   uint32_t location;  // body offset of the statement's first token
   template <class T>
-  const T& as() const { return static_cast<const T&>(*this); }
+  const T& as() const {
+    return static_cast<const T&>(*this);
+  }
 };
 using StmtPtr = std::unique_ptr<Stmt>;
 using StmtList = std::vector<StmtPtr>;
@@ -93,7 +110,7 @@ struct ExceptionHandler {
 struct Block : Stmt {
   explicit Block(uint32_t loc) : Stmt(StmtKind::Block, loc) {}
   std::string label;
-  std::vector<int> declared;  // variables declared in DECLARE, initialised on entry in order
+  std::vector<int> declared;                     // variables declared in DECLARE, initialised on entry in order
   std::vector<std::optional<SqlText>> defaults;  // per declared variable: DEFAULT / := value
   StmtList body;
   bool hasExceptions = false;  // an EXCEPTION section: the block is a savepoint
@@ -189,9 +206,18 @@ struct GetDiagnostics : Stmt {
   // CURRENT: RowCount, PgContext. STACKED (the error an exception handler caught): the
   // others, in the order duet_plpgsql_error_text numbers them.
   enum class Item : uint8_t {
-    RowCount, PgContext,
-    ReturnedSqlstate, MessageText, ExceptionDetail, ExceptionHint, ExceptionContext,
-    ColumnName, ConstraintName, DatatypeName, TableName, SchemaName,
+    RowCount,
+    PgContext,
+    ReturnedSqlstate,
+    MessageText,
+    ExceptionDetail,
+    ExceptionHint,
+    ExceptionContext,
+    ColumnName,
+    ConstraintName,
+    DatatypeName,
+    TableName,
+    SchemaName,
   };
   bool stacked = false;
   std::vector<std::pair<Target, Item>> items;
@@ -202,7 +228,7 @@ enum class RaiseLevel : uint8_t { Debug, Log, Info, Notice, Warning, Exception }
 struct Raise : Stmt {
   explicit Raise(uint32_t loc) : Stmt(StmtKind::Raise, loc) {}
   RaiseLevel level = RaiseLevel::Exception;
-  bool reraise = false;           // RAISE; inside a handler
+  bool reraise = false;               // RAISE; inside a handler
   std::optional<std::string> format;  // RAISE level 'format % ...', args
   std::vector<SqlText> args;
   std::optional<ExceptionCondition> condition;  // RAISE level condition_name | SQLSTATE '...'

@@ -34,20 +34,21 @@
 
 #include "compiler/binder/type_rules.h"
 #include "compiler/codegen/codegen_internal.h"
+#include "compiler/codegen/jit.h"
 #include "compiler/parser/parser.h"
 #include "compiler/plpgsql/compiled_routine.h"
 #include "compiler/plpgsql/condition_names.h"
 #include "compiler/plpgsql/loop_prefetch.h"
 #include "compiler/plpgsql/routine_runtime.h"
+#include "engine/limits/stack_depth.h"
 #include "engine/storage/index.h"
-#include "engine/exec/stack_depth.h"
 
 namespace duet::plpgsql {
 namespace {
 
+using binder::CastContext;
 using codegen::Row;
 using codegen::Val;
-using binder::CastContext;
 
 // A statement planned from a piece of the body, with the parse tree it came from.
 struct Planned {
@@ -61,7 +62,7 @@ struct JumpTarget {
   bool loop = false;
   llvm::BasicBlock* exit = nullptr;
   llvm::BasicBlock* cont = nullptr;
-  int depth = 0;  // the generated function (0: the routine, deeper: EXCEPTION block bodies)
+  int depth = 0;                   // the generated function (0: the routine, deeper: EXCEPTION block bodies)
   int exitCode = 0, contCode = 0;  // returned from a deeper function to jump here
 };
 
@@ -121,7 +122,8 @@ class RoutineCompiler {
       bool passed = shape.procedure ? true : param.input;
       if (param.output) {
         if (slotOf_[p] < 0)
-          throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("output argument \"{}\" of this type is not supported yet", param.name));
+          throw SqlError(sqlstate::kFeatureNotSupported,
+                         fmt::format("output argument \"{}\" of this type is not supported yet", param.name));
         out_.outputSlots.push_back(slotOf_[p]);
       }
       if (!passed) continue;
@@ -301,7 +303,8 @@ class RoutineCompiler {
     if (from.id == to.id || binder::castAllowed(from.id, to.id, CastContext::Assignment))
       return cg_.cast(v, from, to, false);
     if (binder::castAllowed(from.id, to.id, CastContext::Explicit)) return cg_.cast(v, from, to, true);
-    fail("42804", fmt::format("cannot assign a value of type {} to a variable of type {}", typeName(from), typeName(to)));
+    fail("42804",
+         fmt::format("cannot assign a value of type {} to a variable of type {}", typeName(from), typeName(to)));
     ensureOpen();
     return std::nullopt;
   }
@@ -352,8 +355,10 @@ class RoutineCompiler {
     size_t column = 0;
     for (const Target& t : targets) {
       for (int slot : targetSlots(t)) {
-        if (column < row.size()) assignSlot(slot, row[column], types[column], &fn_.variables[t.variable]);
-        else storeSlot(slot, nullOf(slotTypes_[slot]));
+        if (column < row.size())
+          assignSlot(slot, row[column], types[column], &fn_.variables[t.variable]);
+        else
+          storeSlot(slot, nullOf(slotTypes_[slot]));
         ++column;
       }
     }
@@ -400,7 +405,8 @@ class RoutineCompiler {
     std::string sql = prefix + text.text + suffix;
     try {
       p.parsed = sql::parseQuery(sql);
-      if (p.parsed.size() != 1) throw SqlError(sqlstate::kSyntaxError, "expected one statement in a PL/pgSQL statement");
+      if (p.parsed.size() != 1)
+        throw SqlError(sqlstate::kSyntaxError, "expected one statement in a PL/pgSQL statement");
       PlanRequest r;
       r.stmt = p.parsed[0].stmt.get();
       r.declaredParamTypes = slotTypes_;
@@ -435,8 +441,7 @@ class RoutineCompiler {
   // memory limit); its rows' strings are first copied to the statement's arena, for the
   // variables that keep them. A FOR loop's rows feed its body while that state lives:
   // there (keepState) the state stays until the call ends.
-  void emit(const Planned& p, const std::vector<Val>& extra, const codegen::Consumer& consume,
-            bool keepState = false) {
+  void emit(const Planned& p, const std::vector<Val>& extra, const codegen::Consumer& consume, bool keepState = false) {
     bool release = !keepState && codegen::holdsState(*p.stmt.root);
     llvm::Value* mark = nullptr;
     if (release) {
@@ -450,9 +455,8 @@ class RoutineCompiler {
         llvm::Value* value = row[c].v;
         llvm::Value* kept = entryAlloca(value->getType());
         b_.CreateStore(value, kept);
-        cg_.ifThen(b_.CreateNot(row[c].null), [&] {
-          b_.CreateStore(cg_.call("duet_q_own_string", cg_.ptrTy_, {value}), kept);
-        });
+        cg_.ifThen(b_.CreateNot(row[c].null),
+                   [&] { b_.CreateStore(cg_.call("duet_q_own_string", cg_.ptrTy_, {value}), kept); });
         row[c].v = b_.CreateLoad(value->getType(), kept);
       }
       consume(row);
@@ -485,7 +489,8 @@ class RoutineCompiler {
 
   // An expression: SELECT <text>, one column, its first row (NULL if none).
   std::optional<std::pair<Val, SqlType>> evaluate(const SqlText& text, const std::string& prefix = "SELECT ",
-                                                  const std::string& suffix = {}, const std::vector<SqlType>& extraTypes = {},
+                                                  const std::string& suffix = {},
+                                                  const std::vector<SqlType>& extraTypes = {},
                                                   const std::vector<Val>& extra = {}) {
     std::optional<Planned> p = plan(text, prefix, suffix, extraTypes);
     if (!p) return std::nullopt;
@@ -544,8 +549,10 @@ class RoutineCompiler {
     }
   }
   void emitReturn() {
-    if (cur_.depth == 0) b_.CreateBr(returnBlock_);
-    else b_.CreateRet(b_.getInt32(1));
+    if (cur_.depth == 0)
+      b_.CreateBr(returnBlock_);
+    else
+      b_.CreateRet(b_.getInt32(1));
   }
   JumpTarget& pushTarget(const std::string& label, bool loop, llvm::BasicBlock* exit, llvm::BasicBlock* cont) {
     JumpTarget t;
@@ -599,7 +606,8 @@ class RoutineCompiler {
       } else {
         for (int slot : slots) storeSlot(slot, nullOf(slotTypes_[slot]));
         if (init) {
-          fail(sqlstate::kFeatureNotSupported, fmt::format("a default for variable \"{}\" of this type is not supported yet", var.name));
+          fail(sqlstate::kFeatureNotSupported,
+               fmt::format("a default for variable \"{}\" of this type is not supported yet", var.name));
           ensureOpen();
         }
       }
@@ -627,8 +635,8 @@ class RoutineCompiler {
   void emitProtected(const Block& block, llvm::BasicBlock* end) {
     FunctionState outer = cur_;
     auto* type = llvm::FunctionType::get(b_.getInt32Ty(), {cg_.ptrTy_, cg_.ptrTy_, cg_.ptrTy_}, false);
-    FunctionState inner = newFunction(type, outer.fn->getName().str() + ".block", llvm::Function::InternalLinkage,
-                                      outer.depth + 1);
+    FunctionState inner =
+        newFunction(type, outer.fn->getName().str() + ".block", llvm::Function::InternalLinkage, outer.depth + 1);
     llvm::BasicBlock* resume = b_.GetInsertBlock();
     enter(inner);
     loadRegisters();
@@ -785,8 +793,10 @@ class RoutineCompiler {
       }
       branchTo(c, w.body, end);
     }
-    if (s.hasElse) emitList(s.elseBody);
-    else fail("20000", "case not found", "CASE statement is missing ELSE part.");
+    if (s.hasElse)
+      emitList(s.elseBody);
+    else
+      fail("20000", "case not found", "CASE statement is missing ELSE part.");
     if (!terminated()) b_.CreateBr(end);
     b_.SetInsertPoint(end);
   }
@@ -798,8 +808,10 @@ class RoutineCompiler {
     b_.CreateBr(head);
     b_.SetInsertPoint(head);
     cg_.checkCancel();  // an endless loop ends with statement_timeout or a cancel request
-    if (s.condition) b_.CreateCondBr(condition(*s.condition), body, exit);
-    else b_.CreateBr(body);
+    if (s.condition)
+      b_.CreateCondBr(condition(*s.condition), body, exit);
+    else
+      b_.CreateBr(body);
     b_.SetInsertPoint(body);
     emitLoopBody(s.label, s.body, exit, head);
     b_.SetInsertPoint(exit);
@@ -862,7 +874,8 @@ class RoutineCompiler {
   void stepCounter(const ForInt& s, llvm::AllocaInst* counter, llvm::Value* current, llvm::Value* step,
                    llvm::BasicBlock* head, llvm::BasicBlock* exit) {
     llvm::Function* op = llvm::Intrinsic::getDeclaration(
-        &module_, s.reverse ? llvm::Intrinsic::ssub_with_overflow : llvm::Intrinsic::sadd_with_overflow, {b_.getInt32Ty()});
+        &module_, s.reverse ? llvm::Intrinsic::ssub_with_overflow : llvm::Intrinsic::sadd_with_overflow,
+        {b_.getInt32Ty()});
     llvm::Value* r = b_.CreateCall(op, {current, step});
     b_.CreateStore(b_.CreateExtractValue(r, 0), counter);
     b_.CreateCondBr(b_.CreateExtractValue(r, 1), exit, head);
@@ -896,7 +909,8 @@ class RoutineCompiler {
       std::vector<const plan::Node*> found;
       collectIndexLookups(*plans.back().stmt.root, found);
       for (const plan::Node* n : found)
-        if (std::all_of(n->keys.begin(), n->keys.end(), [&](const plan::ExprPtr& k) { return prefetchableKey(*k, paramOk); }))
+        if (std::all_of(n->keys.begin(), n->keys.end(),
+                        [&](const plan::ExprPtr& k) { return prefetchableKey(*k, paramOk); }))
           lookups.push_back(n);
     }
     if (lookups.empty()) return;
@@ -927,7 +941,8 @@ class RoutineCompiler {
         for (const auto& k : n->keys) keys.push_back(cg_.expr(*k, {}));
         cg_.storeRow(keyTuples[l], n->index->keyLayout(), keys);
         if (rows) {
-          cg_.call("duet_index_prefetch_row", b_.getVoidTy(), {cg_.ptrConst(n->index), cg_.ptrConst(n->table), keyTuples[l]});
+          cg_.call("duet_index_prefetch_row", b_.getVoidTy(),
+                   {cg_.ptrConst(n->index), cg_.ptrConst(n->table), keyTuples[l]});
         } else {
           cg_.call("duet_index_prefetch_probe", b_.getVoidTy(), {cg_.ptrConst(n->index), keyTuples[l]});
         }
@@ -956,15 +971,18 @@ class RoutineCompiler {
     llvm::AllocaInst* iterated = entryAlloca(b_.getInt1Ty());
     b_.CreateStore(b_.getFalse(), iterated);
     llvm::BasicBlock* exit = nullptr;
-    emit(*p, {}, [&](Row& row) {
-      exit = cg_.pipelineEnd_.back();
-      b_.CreateStore(b_.getTrue(), iterated);
-      assignTargets(s.targets, row, types);
-      llvm::BasicBlock* next = cg_.block("forq.next");
-      emitLoopBody(s.label, s.body, exit, next);
-      b_.SetInsertPoint(next);
-      cg_.checkCancel();
-    }, /*keepState=*/true);
+    emit(
+        *p, {},
+        [&](Row& row) {
+          exit = cg_.pipelineEnd_.back();
+          b_.CreateStore(b_.getTrue(), iterated);
+          assignTargets(s.targets, row, types);
+          llvm::BasicBlock* next = cg_.block("forq.next");
+          emitLoopBody(s.label, s.body, exit, next);
+          b_.SetInsertPoint(next);
+          cg_.checkCancel();
+        },
+        /*keepState=*/true);
     setFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
   }
 
@@ -975,7 +993,8 @@ class RoutineCompiler {
     }
     if (!target || (s.isContinue && !target->loop)) {
       // The parser rejects these at CREATE; reaching here means a construct it let through.
-      fail("42601", s.isContinue ? "CONTINUE cannot be used outside a loop" : "EXIT cannot be used outside a loop, unless it has a label");
+      fail("42601", s.isContinue ? "CONTINUE cannot be used outside a loop"
+                                 : "EXIT cannot be used outside a loop, unless it has a label");
       return;
     }
     if (s.when) {
@@ -1076,11 +1095,13 @@ class RoutineCompiler {
       std::optional<int> variable = wholeRowVariable(*s.value);
       if (!variable) {
         fail(sqlstate::kFeatureNotSupported,
-             fmt::format("RETURN in a function returning {} takes a row or record variable only, for now", req_.rowTypeName));
+             fmt::format("RETURN in a function returning {} takes a row or record variable only, for now",
+                         req_.rowTypeName));
         ensureOpen();
         return;
       }
-      std::optional<TypedRow> row = rowOfVariable(*variable, "returned record type does not match expected record type");
+      std::optional<TypedRow> row =
+          rowOfVariable(*variable, "returned record type does not match expected record type");
       if (!row) return;
       for (size_t c = 0; c < row->values.size(); ++c) storeSlot(out_.outputSlots[c], row->values[c]);
     }
@@ -1106,7 +1127,8 @@ class RoutineCompiler {
 
   // build_attrmap_by_position's details, for rows that do not fit the result.
   static std::string columnCountDetail(size_t returned, size_t expected) {
-    return fmt::format("Number of returned columns ({}) does not match expected column count ({}).", returned, expected);
+    return fmt::format("Number of returned columns ({}) does not match expected column count ({}).", returned,
+                       expected);
   }
   static std::string columnTypeDetail(SqlType returned, SqlType expected, size_t column) {
     return fmt::format("Returned type {} does not match expected type {} in column {}.", typeName(returned),
@@ -1215,7 +1237,8 @@ class RoutineCompiler {
       SqlType t = types[c].id == TypeId::Unknown ? SqlType{TypeId::Text, -1} : types[c];
       bool same = t.id == expected[c].id && (!t.isArray() || t.elementType().id == expected[c].elementType().id);
       if (!same) {
-        fail(SqlError("42804", "structure of query does not match function result type", columnTypeDetail(t, expected[c], c)));
+        fail(SqlError("42804", "structure of query does not match function result type",
+                      columnTypeDetail(t, expected[c], c)));
         ensureOpen();
         return false;
       }
@@ -1280,8 +1303,7 @@ class RoutineCompiler {
       }
       // STRICT, and INSERT/UPDATE/DELETE ... RETURNING INTO: exactly one row.
       cg_.ifThen(b_.CreateICmpSGT(n, b_.getInt64(0)), [&] {
-        fail("P0003", "query returned more than one row",
-             "Make sure the query returns a single row, or use LIMIT 1.");
+        fail("P0003", "query returned more than one row", "Make sure the query returns a single row, or use LIMIT 1.");
       });
       assignTargets(s.targets, row, types);
       increment(count);
@@ -1289,8 +1311,10 @@ class RoutineCompiler {
     if (s.into) {
       llvm::Value* n = b_.CreateLoad(cg_.i64Ty_, count);
       cg_.ifThen(b_.CreateICmpEQ(n, b_.getInt64(0)), [&] {
-        if (s.strict) fail("P0002", "query returned no rows");
-        else nullTargets(s.targets);
+        if (s.strict)
+          fail("P0002", "query returned no rows");
+        else
+          nullTargets(s.targets);
       });
     }
     if (!select) b_.CreateStore(b_.CreateLoad(cg_.i64Ty_, affectedRowsPtr()), count);
@@ -1313,9 +1337,11 @@ class RoutineCompiler {
       const plan::Expr& arg = *p.stmt.root->exprs[argument];
       if (arg.kind != plan::ExprKind::Param || arg.param >= static_cast<int>(slotTypes_.size())) {
         fail("42601", name.empty() ? fmt::format("procedure parameter {} is an output parameter but corresponding "
-                                                 "argument is not writable", argument + 1)
+                                                 "argument is not writable",
+                                                 argument + 1)
                                    : fmt::format("procedure parameter \"{}\" is an output parameter but "
-                                                 "corresponding argument is not writable", name));
+                                                 "corresponding argument is not writable",
+                                                 name));
         ensureOpen();
         return;
       }
@@ -1355,7 +1381,8 @@ class RoutineCompiler {
         llvm::Value* text = cg_.call("duet_plpgsql_error_text", cg_.ptrTy_, {cur_.frame, b_.getInt32(what)});
         assignSlot(slots[0], {text, b_.getFalse()}, {TypeId::Text, -1}, &fn_.variables[target.variable]);
       } else {
-        assignSlot(slots[0], {cg_.stringConstant(""), b_.getFalse()}, {TypeId::Text, -1}, &fn_.variables[target.variable]);
+        assignSlot(slots[0], {cg_.stringConstant(""), b_.getFalse()}, {TypeId::Text, -1},
+                   &fn_.variables[target.variable]);
       }
     }
   }
@@ -1410,7 +1437,7 @@ class RoutineCompiler {
   std::vector<int> slotOf_;  // per variable: its slot, -1 for rows and records (fields)
   std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row / record variable
   int rowCountSlot_ = -1;
-  bool returnsRow_ = false;  // RETURNS record or t (not SETOF): RETURN fills outputSlots
+  bool returnsRow_ = false;                        // RETURNS record or t (not SETOF): RETURN fills outputSlots
   std::optional<std::vector<int>> numberedSlots_;  // LANGUAGE sql: the slot $n names
   std::vector<JumpTarget> targets_;
   int nextCode_ = 2;  // 0 and 1 are "fell through" and "returned"
@@ -1423,8 +1450,8 @@ std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& req
   registerRoutineRuntime();
   std::string source = "$$" + request.body + "$$";
   BodySource body{source, 0, static_cast<uint32_t>(source.size()), request.body};
-  Function fn = request.sqlBody ? parseSqlBody(request.shape, body)
-                                : parsePlpgsqlBody(request.shape, body, request.tableColumns);
+  Function fn =
+      request.sqlBody ? parseSqlBody(request.shape, body) : parsePlpgsqlBody(request.shape, body, request.tableColumns);
 
   auto out = std::make_unique<CompiledRoutine>();
   out->name = request.signature;
@@ -1445,7 +1472,7 @@ std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& req
   if (llvm::verifyModule(*module, &stream))
     throw SqlError(sqlstate::kInternalError, fmt::format("could not compile {}: {}", request.signature, stream.str()));
   out->code->code = Jit::instance().compile(std::move(context), std::move(module), {name}, request.optLevel,
-                                                     request.optimiseBudgetMs);
+                                            request.optimiseBudgetMs);
   out->entry = reinterpret_cast<CompiledRoutine::Entry>(out->code->code.functions[0]);
   out->compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   return out;

@@ -60,7 +60,9 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
   if (outermost) tStackBase = &here;
   struct ResetBase {
     bool outermost;
-    ~ResetBase() { if (outermost) tStackBase = nullptr; }
+    ~ResetBase() {
+      if (outermost) tStackBase = nullptr;
+    }
   } resetBase{outermost};
   if (static_cast<size_t>(tStackBase - &here) > kMaxStackBytes)
     throw SqlError("54001", "stack depth limit exceeded", {},
@@ -89,7 +91,8 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
 
   RoutineFrame frame;
   if (routine.returnsSet) {
-    if (!rows) throw SqlError(sqlstate::kFeatureNotSupported, "set-valued function called in context that cannot accept a set");
+    if (!rows)
+      throw SqlError(sqlstate::kFeatureNotSupported, "set-valued function called in context that cannot accept a set");
     frame.rows = rows;
   }
   // The routine's statements count their own rows; the calling statement's count stays.
@@ -197,10 +200,11 @@ const VarString* duet_plpgsql_error_text(RoutineFrame* frame, int32_t what) {
   const SqlError& e = frame->caught.back();
   // The context, and the column, constraint, type, table and schema an error names, are
   // not kept with errors: empty, as PostgreSQL shows a field the error did not set.
-  std::string_view text = what == 0 ? std::string_view(e.code)
-                        : what == 1 ? std::string_view(e.what())
-                        : what == 2 ? std::string_view(e.detail)
-                        : what == 3 ? std::string_view(e.hint) : std::string_view();
+  std::string_view text = what == 0   ? std::string_view(e.code)
+                          : what == 1 ? std::string_view(e.what())
+                          : what == 2 ? std::string_view(e.detail)
+                          : what == 3 ? std::string_view(e.hint)
+                                      : std::string_view();
   return statementArena().makeString(text);
 }
 
@@ -223,7 +227,10 @@ void duet_plpgsql_raise(rt::QueryContext* ctx, const RaiseSpec* spec, const VarS
           code = codes[0];
         }
         break;
-      case Raise::Option::Message: message = text; haveMessage = true; break;
+      case Raise::Option::Message:
+        message = text;
+        haveMessage = true;
+        break;
       case Raise::Option::Detail: detail = text; break;
       case Raise::Option::Hint: hint = text; break;
       default: break;
@@ -250,9 +257,8 @@ void duet_plpgsql_fail(const char* code, const char* message, const char* detail
 }
 
 const VarString* duet_plpgsql_array_set(const VarString* array, int32_t index, const void* value, bool isNull,
-                                       int32_t elementType) {
-  if (index < 1)
-    throw SqlError(sqlstate::kFeatureNotSupported, "array elements below index 1 are not supported yet");
+                                        int32_t elementType) {
+  if (index < 1) throw SqlError(sqlstate::kFeatureNotSupported, "array elements below index 1 are not supported yet");
   auto element = static_cast<TypeId>(elementType);
   ArrayBuilder out(element);
   uint32_t size = array ? ArrayView(array).size() : 0;
@@ -262,8 +268,10 @@ const VarString* duet_plpgsql_array_set(const VarString* array, int32_t index, c
   alignas(16) unsigned char slot[16];
   for (uint32_t i = 0; i < n; ++i) {
     if (i + 1 == static_cast<uint32_t>(index)) {
-      if (isNull) out.appendNull();
-      else out.append(value);
+      if (isNull)
+        out.appendNull();
+      else
+        out.append(value);
     } else if (i < size && !ArrayView(array).isNull(i)) {
       ArrayView(array).load(i, slot);
       out.append(slot);

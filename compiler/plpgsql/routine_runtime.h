@@ -46,6 +46,6 @@ void duet_plpgsql_raise(duet::rt::QueryContext* ctx, const duet::plpgsql::RaiseS
 [[noreturn]] void duet_plpgsql_fail(const char* code, const char* message, const char* detail, const char* hint);
 // arr[index] := value: a new array (NULL array: a new one), NULL-padded past the end.
 const duet::VarString* duet_plpgsql_array_set(const duet::VarString* array, int32_t index, const void* value,
-                                             bool isNull, int32_t elementType);
+                                              bool isNull, int32_t elementType);
 void duet_plpgsql_append_row(duet::plpgsql::RoutineFrame* frame, const uint8_t* tuple);
 }

@@ -77,8 +77,8 @@ Function parseSqlBody(const RoutineShape& routine, const BodySource& source) {
     if (stmt.kind != sql::StmtKind::Select && stmt.kind != sql::StmtKind::Insert &&
         stmt.kind != sql::StmtKind::Update && stmt.kind != sql::StmtKind::Delete && stmt.kind != sql::StmtKind::Call)
       throw SqlError(sqlstate::kFeatureNotSupported,
-                     "only SELECT, INSERT, UPDATE, DELETE and CALL are supported in LANGUAGE sql routines yet", {},
-                     {}, source.position(p.begin));
+                     "only SELECT, INSERT, UPDATE, DELETE and CALL are supported in LANGUAGE sql routines yet", {}, {},
+                     source.position(p.begin));
     if (p.parsed.explicitParams > static_cast<int>(fn.numberedParams.size()))
       throw SqlError(sqlstate::kUndefinedParameter, fmt::format("there is no parameter ${}", p.parsed.explicitParams));
     SqlText text;

@@ -14,7 +14,7 @@ uint32_t byteOffsetOf(std::string_view text, int position);
 
 // Parses prefix + text, where text starts at body offset `begin` ("SELECT " is the prefix
 // for an expression, as PostgreSQL parses it).
-std::vector<sql::ParsedStatement> parseFragment(const BodySource& source, uint32_t begin,
-                                                std::string_view text, std::string_view prefix);
+std::vector<sql::ParsedStatement> parseFragment(const BodySource& source, uint32_t begin, std::string_view text,
+                                                std::string_view prefix);
 
 }  // namespace duet::plpgsql

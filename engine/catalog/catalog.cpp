@@ -13,8 +13,7 @@ namespace {
 constexpr size_t kMaxNameBytes = 63;  // PostgreSQL's NAMEDATALEN - 1
 
 // PostgreSQL's fixed OIDs for the bootstrap objects.
-constexpr uint32_t kPostgresDatabaseOid = 5, kPostgresRoleOid = 10, kPgCatalogOid = 11,
-                   kPublicOid = 2200;
+constexpr uint32_t kPostgresDatabaseOid = 5, kPostgresRoleOid = 10, kPgCatalogOid = 11, kPublicOid = 2200;
 
 [[noreturn]] void undefinedTable(const std::string& name) {
   throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", name));
@@ -38,8 +37,7 @@ Catalog::Catalog() {
   databases_["postgres"] = makeDatabase(kPostgresDatabaseOid, "postgres", "postgres");
 }
 
-std::shared_ptr<Database> Catalog::makeDatabase(uint32_t oid, const std::string& name,
-                                                const std::string& owner) {
+std::shared_ptr<Database> Catalog::makeDatabase(uint32_t oid, const std::string& name, const std::string& owner) {
   auto db = std::make_shared<Database>();
   db->oid = oid;
   db->name = name;
@@ -59,7 +57,7 @@ std::shared_ptr<Database> Catalog::makeDatabase(uint32_t oid, const std::string&
     c.type = {type, -1};
     return c;
   };
-  view.columns = {column("pid", TypeId::Int4),          column("forked_at", TypeId::TimestampTz),
+  view.columns = {column("pid", TypeId::Int4),           column("forked_at", TypeId::TimestampTz),
                   column("age_seconds", TypeId::Float8), column("fork_ms", TypeId::Float8),
                   column("commits", TypeId::Int8),       column("queries", TypeId::Int4),
                   column("memory_bytes", TypeId::Int8),  column("ending", TypeId::Bool)};
@@ -76,8 +74,7 @@ Database* Catalog::database(const std::string& name) const {
   return it == databases_.end() ? nullptr : it->second.get();
 }
 
-Database& Catalog::createDatabase(const std::string& name, const std::string& owner,
-                                  UndoLog& undo) {
+Database& Catalog::createDatabase(const std::string& name, const std::string& owner, UndoLog& undo) {
   if (databases_.count(name))
     throw SqlError(sqlstate::kDuplicateDatabase, fmt::format("database \"{}\" already exists", name));
   auto db = makeDatabase(nextOid(), name, owner);
@@ -103,8 +100,7 @@ const Role* Catalog::role(const std::string& name) const {
 }
 
 const Role& Catalog::createRole(const std::string& name, bool superuser, UndoLog& undo) {
-  if (roles_.count(name))
-    throw SqlError(sqlstate::kDuplicateObject, fmt::format("role \"{}\" already exists", name));
+  if (roles_.count(name)) throw SqlError(sqlstate::kDuplicateObject, fmt::format("role \"{}\" already exists", name));
   Role& r = roles_[name] = Role{nextOid(), name, superuser};
   undo.recordAction([this, name] { roles_.erase(name); });
   return r;
@@ -118,8 +114,7 @@ void Catalog::dropRole(const std::string& name, bool ifExists, UndoLog& undo) {
   }
   for (const auto& [dbName, db] : databases_)
     if (db->owner == name)
-      throw SqlError("2BP01",
-                     fmt::format("role \"{}\" cannot be dropped because some objects depend on it", name),
+      throw SqlError("2BP01", fmt::format("role \"{}\" cannot be dropped because some objects depend on it", name),
                      fmt::format("owner of database {}", dbName));
   Role kept = it->second;
   roles_.erase(it);
@@ -130,8 +125,7 @@ void Catalog::dropRole(const std::string& name, bool ifExists, UndoLog& undo) {
 
 Schema& Catalog::resolveSchema(const Database& db, const std::string& schemaName) const {
   Schema* s = db.schema(schemaName.empty() ? "public" : schemaName);
-  if (!s)
-    throw SqlError(sqlstate::kInvalidSchemaName, fmt::format("schema \"{}\" does not exist", schemaName));
+  if (!s) throw SqlError(sqlstate::kInvalidSchemaName, fmt::format("schema \"{}\" does not exist", schemaName));
   return *s;
 }
 
@@ -139,8 +133,7 @@ namespace {
 // Looks `name` up in one of a schema's maps (tables or indexes): in the named schema, or,
 // for an unqualified name, along the search path pg_catalog, public.
 template <typename Info, typename Map>
-Info* findInPath(const Database& db, const std::string& schemaName, const std::string& name,
-                 Map Schema::*objects) {
+Info* findInPath(const Database& db, const std::string& schemaName, const std::string& name, Map Schema::* objects) {
   static const std::string kSearchPath[] = {"pg_catalog", "public"};
   auto lookIn = [&](const std::string& sn) -> Info* {
     Schema* s = db.schema(sn);
@@ -155,20 +148,17 @@ Info* findInPath(const Database& db, const std::string& schemaName, const std::s
 }
 }  // namespace
 
-TableInfo* Catalog::findTable(const Database& db, const std::string& schemaName,
-                              const std::string& name) const {
+TableInfo* Catalog::findTable(const Database& db, const std::string& schemaName, const std::string& name) const {
   return findInPath<TableInfo>(db, schemaName, name, &Schema::tables);
 }
 
-TableInfo& Catalog::table(const Database& db, const std::string& schemaName,
-                          const std::string& name) const {
+TableInfo& Catalog::table(const Database& db, const std::string& schemaName, const std::string& name) const {
   TableInfo* t = findTable(db, schemaName, name);
   if (!t) undefinedTable(name);
   return *t;
 }
 
-IndexInfo* Catalog::findIndex(const Database& db, const std::string& schemaName,
-                              const std::string& name) const {
+IndexInfo* Catalog::findIndex(const Database& db, const std::string& schemaName, const std::string& name) const {
   return findInPath<IndexInfo>(db, schemaName, name, &Schema::indexes);
 }
 
@@ -179,8 +169,7 @@ void Catalog::checkNewRelationName(const Schema& schema, const std::string& name
 
 // PostgreSQL's ChooseRelationName: table_col1_col2_label, shortened to fit, then a
 // counter appended until the name is free.
-std::string Catalog::chooseName(const Schema& schema, const std::string& table,
-                                const std::vector<std::string>& columns,
+std::string Catalog::chooseName(const Schema& schema, const std::string& table, const std::vector<std::string>& columns,
                                 const std::string& label) const {
   std::string middle;
   for (const std::string& c : columns) middle += (middle.empty() ? "" : "_") + c;
@@ -189,24 +178,24 @@ std::string Catalog::chooseName(const Schema& schema, const std::string& table,
     std::string t = table, m = middle;
     // Trim the longer of the two parts until the whole fits, as makeObjectName does.
     while (t.size() + (m.empty() ? 0 : m.size() + 1) + 1 + suffix.size() > kMaxNameBytes) {
-      if (t.size() >= m.size()) t.pop_back();
-      else m.pop_back();
+      if (t.size() >= m.size())
+        t.pop_back();
+      else
+        m.pop_back();
     }
     std::string name = t + (m.empty() ? "" : "_" + m) + "_" + suffix;
     if (!schema.hasRelation(name)) return name;
   }
 }
 
-std::vector<uint32_t> Catalog::resolveColumns(const TableInfo& table,
-                                              const std::vector<std::string>& columns,
+std::vector<uint32_t> Catalog::resolveColumns(const TableInfo& table, const std::vector<std::string>& columns,
                                               bool forKey) const {
   std::vector<uint32_t> out;
   for (const std::string& c : columns) {
     int i = table.columnIndex(c);
     if (i < 0)
-      throw SqlError(sqlstate::kUndefinedColumn,
-                     forKey ? fmt::format("column \"{}\" named in key does not exist", c)
-                            : fmt::format("column \"{}\" does not exist", c));
+      throw SqlError(sqlstate::kUndefinedColumn, forKey ? fmt::format("column \"{}\" named in key does not exist", c)
+                                                        : fmt::format("column \"{}\" does not exist", c));
     if (std::find(out.begin(), out.end(), static_cast<uint32_t>(i)) != out.end())
       throw SqlError(sqlstate::kDuplicateColumn,
                      forKey ? fmt::format("column \"{}\" appears twice in primary key constraint", c)
@@ -218,8 +207,8 @@ std::vector<uint32_t> Catalog::resolveColumns(const TableInfo& table,
 
 // ---- tables and indexes -------------------------------------------------------------------
 
-IndexInfo& Catalog::attachIndex(TableInfo& table, std::string name, std::vector<uint32_t> columns,
-                                bool unique, bool primary, bool constraint, UndoLog& undo) {
+IndexInfo& Catalog::attachIndex(TableInfo& table, std::string name, std::vector<uint32_t> columns, bool unique,
+                                bool primary, bool constraint, UndoLog& undo) {
   Schema& schema = *table.schema;
   checkNewRelationName(schema, name);
   auto info = std::make_shared<IndexInfo>();
@@ -268,8 +257,8 @@ IndexInfo& Catalog::addKey(TableInfo& table, const KeySpec& key, UndoLog& undo) 
         for (uint32_t col : cols)
           if (row[col])
             throw SqlError(sqlstate::kNotNullViolation,
-                           fmt::format("column \"{}\" of relation \"{}\" contains null values",
-                                       table.columns[col].name, table.name));
+                           fmt::format("column \"{}\" of relation \"{}\" contains null values", table.columns[col].name,
+                                       table.name));
       }
     }
   }
@@ -291,8 +280,7 @@ IndexInfo& Catalog::addKey(TableInfo& table, const KeySpec& key, UndoLog& undo) 
   return info;
 }
 
-TableInfo& Catalog::createTable(Database& db, const std::string& schemaName, CreateTableSpec spec,
-                                UndoLog& undo) {
+TableInfo& Catalog::createTable(Database& db, const std::string& schemaName, CreateTableSpec spec, UndoLog& undo) {
   Schema& schema = resolveSchema(db, schemaName);
   checkNewRelationName(schema, spec.name);
   for (size_t i = 0; i < spec.columns.size(); ++i)
@@ -329,8 +317,8 @@ TableInfo& Catalog::createTable(Database& db, const std::string& schemaName, Cre
   return *info;
 }
 
-void Catalog::dropTable(Database& db, const std::string& schemaName, const std::string& name,
-                        bool ifExists, UndoLog& undo) {
+void Catalog::dropTable(Database& db, const std::string& schemaName, const std::string& name, bool ifExists,
+                        UndoLog& undo) {
   TableInfo* t = findTable(db, schemaName, name);
   if (!t) {
     if (ifExists) return;
@@ -351,16 +339,15 @@ void Catalog::dropTable(Database& db, const std::string& schemaName, const std::
   });
 }
 
-IndexInfo& Catalog::createIndex(TableInfo& table, std::string name,
-                                const std::vector<std::string>& columns, bool unique,
-                                UndoLog& undo) {
+IndexInfo& Catalog::createIndex(TableInfo& table, std::string name, const std::vector<std::string>& columns,
+                                bool unique, UndoLog& undo) {
   std::vector<uint32_t> cols = resolveColumns(table, columns, false);
   if (name.empty()) name = chooseName(*table.schema, table.name, columns, "idx");
   return attachIndex(table, std::move(name), std::move(cols), unique, false, false, undo);
 }
 
-void Catalog::dropIndex(Database& db, const std::string& schemaName, const std::string& name,
-                        bool ifExists, UndoLog& undo) {
+void Catalog::dropIndex(Database& db, const std::string& schemaName, const std::string& name, bool ifExists,
+                        UndoLog& undo) {
   IndexInfo* info = findIndex(db, schemaName, name);
   if (!info) {
     if (ifExists) return;
@@ -368,10 +355,10 @@ void Catalog::dropIndex(Database& db, const std::string& schemaName, const std::
   }
   TableInfo& table = *info->table;
   if (info->constraint)
-    throw SqlError("2BP01",
-                   fmt::format("cannot drop index {} because constraint {} on table {} requires it",
-                               name, name, table.name),
-                   {}, fmt::format("You can drop constraint {} on table {} instead.", name, table.name));
+    throw SqlError(
+        "2BP01",
+        fmt::format("cannot drop index {} because constraint {} on table {} requires it", name, name, table.name), {},
+        fmt::format("You can drop constraint {} on table {} instead.", name, table.name));
   Schema& schema = *table.schema;
   std::shared_ptr<IndexInfo> kept = schema.indexes.at(name);
   auto pos = std::find(table.indexes.begin(), table.indexes.end(), info) - table.indexes.begin();

@@ -19,7 +19,7 @@ struct ColumnDef {
   std::string name;
   SqlType type;
   bool notNull = false;
-  std::string defaultSql;  // DEFAULT expression as SQL text, for the binder; empty if none
+  std::string defaultSql{};  // DEFAULT expression as SQL text, for the binder; empty if none
 };
 
 enum class KeyKind : uint8_t { PrimaryKey, Unique };
@@ -108,22 +108,17 @@ class Catalog {
   void dropRole(const std::string& name, bool ifExists, UndoLog& undo);
 
   // ---- relations. schemaName empty: the search path (pg_catalog, then public).
-  TableInfo* findTable(const Database& db, const std::string& schemaName,
-                       const std::string& name) const;
+  TableInfo* findTable(const Database& db, const std::string& schemaName, const std::string& name) const;
   TableInfo& table(const Database& db, const std::string& schemaName,
                    const std::string& name) const;  // 42P01 if absent
-  IndexInfo* findIndex(const Database& db, const std::string& schemaName,
-                       const std::string& name) const;
+  IndexInfo* findIndex(const Database& db, const std::string& schemaName, const std::string& name) const;
 
-  TableInfo& createTable(Database& db, const std::string& schemaName, CreateTableSpec spec,
-                         UndoLog& undo);
-  void dropTable(Database& db, const std::string& schemaName, const std::string& name,
-                 bool ifExists, UndoLog& undo);
+  TableInfo& createTable(Database& db, const std::string& schemaName, CreateTableSpec spec, UndoLog& undo);
+  void dropTable(Database& db, const std::string& schemaName, const std::string& name, bool ifExists, UndoLog& undo);
   // CREATE [UNIQUE] INDEX [name] ON table (columns): an ordered index. Empty name: t_a_idx.
-  IndexInfo& createIndex(TableInfo& table, std::string name,
-                         const std::vector<std::string>& columns, bool unique, UndoLog& undo);
-  void dropIndex(Database& db, const std::string& schemaName, const std::string& name,
-                 bool ifExists, UndoLog& undo);
+  IndexInfo& createIndex(TableInfo& table, std::string name, const std::vector<std::string>& columns, bool unique,
+                         UndoLog& undo);
+  void dropIndex(Database& db, const std::string& schemaName, const std::string& name, bool ifExists, UndoLog& undo);
   // ALTER TABLE ADD PRIMARY KEY / UNIQUE.
   IndexInfo& addKey(TableInfo& table, const KeySpec& key, UndoLog& undo);
   void truncate(TableInfo& table, UndoLog& undo) { table.table->truncate(undo); }
@@ -132,34 +127,31 @@ class Catalog {
   // follow the search path; CREATE puts an unqualified routine into public.
   std::vector<RoutineInfo*> findRoutines(const Database& db, const std::string& schemaName,
                                          const std::string& name) const;
-  RoutineInfo* findRoutine(const Database& db, const std::string& schemaName,
-                           const std::string& name,
+  RoutineInfo* findRoutine(const Database& db, const std::string& schemaName, const std::string& name,
                            const std::vector<RoutineType>& identity) const;
   // CREATE [OR REPLACE] FUNCTION | PROCEDURE with PostgreSQL's rules for replacing: 42723
   // without OR REPLACE; 42809 for another kind; 42P13 for a changed result type or OUT row,
   // a renamed input parameter or removed defaults. A replaced routine keeps its oid.
-  RoutineInfo& createRoutine(Database& db, const std::string& schemaName, RoutineInfo spec,
-                             bool orReplace, UndoLog& undo);
+  RoutineInfo& createRoutine(Database& db, const std::string& schemaName, RoutineInfo spec, bool orReplace,
+                             UndoLog& undo);
   void dropRoutine(RoutineInfo& routine, UndoLog& undo);
 
   uint32_t nextOid() { return nextOid_++; }
 
-  // Everything, for archives (engine/session/archive_dump.cpp).
+  // Everything, for archives (session/archive_dump.cpp).
   const std::map<std::string, std::shared_ptr<Database>>& databases() const { return databases_; }
   const std::map<std::string, Role>& roles() const { return roles_; }
 
  private:
   Schema& resolveSchema(const Database& db, const std::string& schemaName) const;
   void checkReplacement(const RoutineInfo& old, const RoutineInfo& replacement) const;
-  std::shared_ptr<Database> makeDatabase(uint32_t oid, const std::string& name,
-                                         const std::string& owner);
-  std::string chooseName(const Schema& schema, const std::string& table,
-                         const std::vector<std::string>& columns, const std::string& label) const;
+  std::shared_ptr<Database> makeDatabase(uint32_t oid, const std::string& name, const std::string& owner);
+  std::string chooseName(const Schema& schema, const std::string& table, const std::vector<std::string>& columns,
+                         const std::string& label) const;
   void checkNewRelationName(const Schema& schema, const std::string& name) const;
-  IndexInfo& attachIndex(TableInfo& table, std::string name, std::vector<uint32_t> columns,
-                         bool unique, bool primary, bool constraint, UndoLog& undo);
-  std::vector<uint32_t> resolveColumns(const TableInfo& table,
-                                       const std::vector<std::string>& columns,
+  IndexInfo& attachIndex(TableInfo& table, std::string name, std::vector<uint32_t> columns, bool unique, bool primary,
+                         bool constraint, UndoLog& undo);
+  std::vector<uint32_t> resolveColumns(const TableInfo& table, const std::vector<std::string>& columns,
                                        bool forKey) const;
 
   std::map<std::string, std::shared_ptr<Database>> databases_;

@@ -49,14 +49,11 @@ std::string routineTypeList(const std::vector<RoutineType>& types) {
 std::vector<RoutineType> RoutineInfo::identityTypes() const {
   std::vector<RoutineType> types;
   for (const RoutineParamInfo& p : params)
-    if (p.isInput() || (kind == RoutineKind::Procedure && p.mode == RoutineParamMode::Out))
-      types.push_back(p.type);
+    if (p.isInput() || (kind == RoutineKind::Procedure && p.mode == RoutineParamMode::Out)) types.push_back(p.type);
   return types;
 }
 
-std::string RoutineInfo::signature() const {
-  return fmt::format("{}({})", name, routineTypeList(identityTypes()));
-}
+std::string RoutineInfo::signature() const { return fmt::format("{}({})", name, routineTypeList(identityTypes())); }
 
 int RoutineInfo::defaultCount() const {
   int n = 0;
@@ -83,8 +80,7 @@ std::vector<RoutineInfo*> Catalog::findRoutines(const Database& db, const std::s
   return found;
 }
 
-RoutineInfo* Catalog::findRoutine(const Database& db, const std::string& schemaName,
-                                  const std::string& name,
+RoutineInfo* Catalog::findRoutine(const Database& db, const std::string& schemaName, const std::string& name,
                                   const std::vector<RoutineType>& identity) const {
   for (RoutineInfo* r : findRoutines(db, schemaName, name))
     if (r->identityTypes() == identity) return r;
@@ -93,17 +89,15 @@ RoutineInfo* Catalog::findRoutine(const Database& db, const std::string& schemaN
 
 void Catalog::checkReplacement(const RoutineInfo& old, const RoutineInfo& replacement) const {
   if (old.kind != replacement.kind)
-    throw SqlError(sqlstate::kWrongObjectType, "cannot change routine kind",
-                   fmt::format("\"{}\" is a {}.", old.name,
-                               old.kind == RoutineKind::Function ? "function" : "procedure"));
-  std::string hint = fmt::format("Use {} {} first.",
-                                 old.kind == RoutineKind::Procedure ? "DROP PROCEDURE" : "DROP FUNCTION",
-                                 old.signature());
+    throw SqlError(
+        sqlstate::kWrongObjectType, "cannot change routine kind",
+        fmt::format("\"{}\" is a {}.", old.name, old.kind == RoutineKind::Function ? "function" : "procedure"));
+  std::string hint = fmt::format(
+      "Use {} {} first.", old.kind == RoutineKind::Procedure ? "DROP PROCEDURE" : "DROP FUNCTION", old.signature());
   if (old.returnType != replacement.returnType || old.returnsSet != replacement.returnsSet)
     throw SqlError(kInvalidFunctionDefinition,
-                   old.kind == RoutineKind::Procedure
-                       ? "cannot change whether a procedure has output parameters"
-                       : "cannot change return type of existing function",
+                   old.kind == RoutineKind::Procedure ? "cannot change whether a procedure has output parameters"
+                                                      : "cannot change return type of existing function",
                    {}, hint);
   if (old.returnType.kind == RoutineType::Kind::Record && outputRow(old) != outputRow(replacement))
     throw SqlError(kInvalidFunctionDefinition, "cannot change return type of existing function",
@@ -116,12 +110,11 @@ void Catalog::checkReplacement(const RoutineInfo& old, const RoutineInfo& replac
       throw SqlError(kInvalidFunctionDefinition,
                      fmt::format("cannot change name of input parameter \"{}\"", oldNames[i]), {}, hint);
   if (replacement.defaultCount() < old.defaultCount())
-    throw SqlError(kInvalidFunctionDefinition, "cannot remove parameter defaults from existing function",
-                   {}, hint);
+    throw SqlError(kInvalidFunctionDefinition, "cannot remove parameter defaults from existing function", {}, hint);
 }
 
-RoutineInfo& Catalog::createRoutine(Database& db, const std::string& schemaName, RoutineInfo spec,
-                                    bool orReplace, UndoLog& undo) {
+RoutineInfo& Catalog::createRoutine(Database& db, const std::string& schemaName, RoutineInfo spec, bool orReplace,
+                                    UndoLog& undo) {
   Schema& schema = resolveSchema(db, schemaName);
   spec.schema = &schema;
   std::vector<RoutineType> identity = spec.identityTypes();

@@ -41,8 +41,7 @@ struct RoutineParamInfo {
   RoutineType type;
   std::string defaultSql;  // DEFAULT expression as SQL text; empty when none
   bool isInput() const {
-    return mode == RoutineParamMode::In || mode == RoutineParamMode::InOut ||
-           mode == RoutineParamMode::Variadic;
+    return mode == RoutineParamMode::In || mode == RoutineParamMode::InOut || mode == RoutineParamMode::Variadic;
   }
   bool isOutput() const { return !isInput() || mode == RoutineParamMode::InOut; }
   bool operator==(const RoutineParamInfo&) const = default;

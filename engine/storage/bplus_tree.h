@@ -112,12 +112,10 @@ class BPlusTree {
     Leaf* leaf = insertLeaf(e, path);
     uint32_t slot = insertSlot(leaf, e);
     // Only an empty root is an empty leaf, so a neighbouring leaf has entries.
-    const Entry* before = slot > 0 ? &leaf->entries[slot - 1]
+    const Entry* before = slot > 0     ? &leaf->entries[slot - 1]
                           : leaf->prev ? &leaf->prev->entries[leaf->prev->count - 1]
                                        : nullptr;
-    const Entry* after = slot < leaf->count ? &leaf->entries[slot]
-                         : leaf->next ? &leaf->next->entries[0]
-                                      : nullptr;
+    const Entry* after = slot < leaf->count ? &leaf->entries[slot] : leaf->next ? &leaf->next->entries[0] : nullptr;
     if ((before && conflicts(*before)) || (after && conflicts(*after))) return false;
     insertInLeaf(path, leaf, slot, e);
     return true;
@@ -252,8 +250,10 @@ class BPlusTree {
       uint32_t lo = 0, hi = in->count - 1;  // first separator above x
       while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (less_(x, in->separators[mid])) hi = mid;
-        else lo = mid + 1;
+        if (less_(x, in->separators[mid]))
+          hi = mid;
+        else
+          lo = mid + 1;
       }
       if (path) {
         assert(path->depth < kMaxDepth);
@@ -281,8 +281,10 @@ class BPlusTree {
     uint32_t lo = 0, hi = leaf->count;
     while (lo < hi) {
       uint32_t mid = (lo + hi) / 2;
-      if (less_(leaf->entries[mid], x)) lo = mid + 1;
-      else hi = mid;
+      if (less_(leaf->entries[mid], x))
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     return lo;
   }

@@ -68,8 +68,18 @@ Word HashIndex::pack(const uint8_t* key, uint8_t& nulls) const {
     uint64_t v;
     switch (col.bits) {
       case 8: v = key[col.offset]; break;
-      case 16: { uint16_t x; std::memcpy(&x, key + col.offset, 2); v = x; break; }
-      case 32: { uint32_t x; std::memcpy(&x, key + col.offset, 4); v = x; break; }
+      case 16: {
+        uint16_t x;
+        std::memcpy(&x, key + col.offset, 2);
+        v = x;
+        break;
+      }
+      case 32: {
+        uint32_t x;
+        std::memcpy(&x, key + col.offset, 4);
+        v = x;
+        break;
+      }
       default: std::memcpy(&v, key + col.offset, 8); break;
     }
     p |= Word{v} << col.shift;
@@ -137,8 +147,10 @@ void HashIndex::prefetchProbe(const uint8_t* key) const {
   Lookup k;
   if (!lookupOf(key, k)) return;
   size_t home = k.hash & mask_;
-  if (narrow_) __builtin_prefetch(&slots<NarrowSlot>()[home]);
-  else __builtin_prefetch(&slots<WideSlot>()[home]);
+  if (narrow_)
+    __builtin_prefetch(&slots<NarrowSlot>()[home]);
+  else
+    __builtin_prefetch(&slots<WideSlot>()[home]);
 }
 
 RowId HashIndex::findInteger(int64_t value) const {

@@ -46,7 +46,7 @@ class HashIndex final : public Index {
     RowId ref;
   };
   struct WideSlot {
-    Packed key;     // packed mode: the key; generic mode: the hash in the low 64 bits
+    Packed key;  // packed mode: the key; generic mode: the hash in the low 64 bits
     RowId ref;
     uint8_t* copy;  // generic mode: malloc'd copy of the key tuple
   };
@@ -69,12 +69,8 @@ class HashIndex final : public Index {
   }
   static uint64_t mixHash64(uint64_t x);
   uint64_t slotHash(const NarrowSlot& s) const { return mixHash64(s.key); }
-  uint64_t slotHash(const WideSlot& s) const {
-    return packed_ ? hashPacked(s.key) : static_cast<uint64_t>(s.key);
-  }
-  bool matches(const NarrowSlot& s, const Lookup& k) const {
-    return s.key == static_cast<uint64_t>(k.packed);
-  }
+  uint64_t slotHash(const WideSlot& s) const { return packed_ ? hashPacked(s.key) : static_cast<uint64_t>(s.key); }
+  bool matches(const NarrowSlot& s, const Lookup& k) const { return s.key == static_cast<uint64_t>(k.packed); }
   bool matches(const WideSlot& s, const Lookup& k) const;
   void fill(NarrowSlot& s, const Lookup& k, RowId row) const;
   void fill(WideSlot& s, const Lookup& k, RowId row) const;  // copies a generic key
@@ -82,7 +78,9 @@ class HashIndex final : public Index {
   static void release(WideSlot& s) { std::free(s.copy); }
   // The operations below are written once for both slot layouts; narrow_ picks which.
   template <typename Slot>
-  Slot* slots() const { return static_cast<Slot*>(slots_.get()); }
+  Slot* slots() const {
+    return static_cast<Slot*>(slots_.get());
+  }
   // The slot holding k, or the empty slot that ends its probe run.
   template <typename Slot>
   size_t probe(const Lookup& k) const;
@@ -90,7 +88,9 @@ class HashIndex final : public Index {
   template <typename Slot>
   size_t vacancy(uint64_t hash) const;
   template <typename Slot>
-  RowId findIn(const Lookup& k) const { return slots<Slot>()[probe<Slot>(k)].ref - 1; }
+  RowId findIn(const Lookup& k) const {
+    return slots<Slot>()[probe<Slot>(k)].ref - 1;
+  }
   template <typename Slot>
   bool enter(const Lookup& k, RowId row, bool checkUnique);
   template <typename Slot>
@@ -108,8 +108,8 @@ class HashIndex final : public Index {
     uint32_t shift;   // where the column's bits start in the packed key: later columns' bits
   };
   std::vector<PackColumn> packColumns_;  // packed mode: each column's bits, in key order
-  ZeroedBlock slots_;  // huge pages once it is large (huge_memory.h)
-  size_t mask_ = 0;  // capacity - 1; capacity is a power of two
+  ZeroedBlock slots_;                    // huge pages once it is large (huge_memory.h)
+  size_t mask_ = 0;                      // capacity - 1; capacity is a power of two
   size_t count_ = 0;
 };
 

@@ -18,8 +18,7 @@ enum class IndexKind : uint8_t {
 
 class Index {
  public:
-  Index(std::string name, IndexKind kind, std::vector<uint32_t> columns, TupleLayout keyLayout,
-        bool unique)
+  Index(std::string name, IndexKind kind, std::vector<uint32_t> columns, TupleLayout keyLayout, bool unique)
       : name_(std::move(name)),
         kind_(kind),
         columns_(std::move(columns)),
@@ -59,7 +58,7 @@ class Index {
   // Where each key column comes from in a row of the table, and goes in the key tuple:
   // set once by the table (setRowLayout), read by Table::keyOf for every key it builds.
   struct KeyField {
-    uint32_t column;     // the row's NULL flag; the key's is the field's position
+    uint32_t column;  // the row's NULL flag; the key's is the field's position
     uint32_t rowOffset;
     uint32_t keyOffset;
     uint32_t size;
@@ -67,8 +66,8 @@ class Index {
   void setRowLayout(const TupleLayout& row) {
     keyFields_.clear();
     for (size_t i = 0; i < columns_.size(); ++i)
-      keyFields_.push_back({columns_[i], row.offsets[columns_[i]], keyLayout_.offsets[i],
-                            physicalSize(keyLayout_.types[i].id)});
+      keyFields_.push_back(
+          {columns_[i], row.offsets[columns_[i]], keyLayout_.offsets[i], physicalSize(keyLayout_.types[i].id)});
   }
   const std::vector<KeyField>& keyFields() const { return keyFields_; }
 

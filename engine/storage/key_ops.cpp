@@ -10,8 +10,7 @@
 
 namespace duet {
 
-int compareTuples(const TupleLayout& layout, const uint8_t* a, const uint8_t* b,
-                  uint32_t columns) {
+int compareTuples(const TupleLayout& layout, const uint8_t* a, const uint8_t* b, uint32_t columns) {
   for (uint32_t c = 0; c < columns; ++c) {
     bool an = a[c] != 0, bn = b[c] != 0;
     if (an || bn) {

@@ -12,8 +12,7 @@ namespace duet {
 
 // Tuples in one layout, over the first `columns` columns. NULL sorts after every value
 // (PostgreSQL's default NULLS LAST for ascending indexes); two NULLs compare equal here.
-int compareTuples(const TupleLayout& layout, const uint8_t* a, const uint8_t* b,
-                  uint32_t columns);
+int compareTuples(const TupleLayout& layout, const uint8_t* a, const uint8_t* b, uint32_t columns);
 bool tupleHasNull(const TupleLayout& layout, const uint8_t* t);
 // Consistent with compareTuples == 0 over all columns.
 uint64_t hashTuple(const TupleLayout& layout, const uint8_t* t);
@@ -24,9 +23,21 @@ bool isIntegerLike(TypeId t);
 inline int64_t loadIntegerLike(TypeId t, const uint8_t* p) {
   switch (physicalSize(t)) {
     case 1: return static_cast<int8_t>(*p);
-    case 2: { int16_t v; std::memcpy(&v, p, 2); return v; }
-    case 4: { int32_t v; std::memcpy(&v, p, 4); return v; }
-    default: { int64_t v; std::memcpy(&v, p, 8); return v; }
+    case 2: {
+      int16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case 4: {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    default: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
   }
 }
 // A malloc'd copy of a tuple that owns copies of its strings and arrays too (one block,

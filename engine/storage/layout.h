@@ -12,6 +12,7 @@
 // and a null-flag array (one byte per row).
 #pragma once
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "engine/types/type_id.h"
@@ -37,13 +38,13 @@ enum class StorageKind : uint8_t { Row, Column };
 
 // One chunk of kChunkRows slots. Field order matters: generated code uses offsetof.
 struct Chunk {
-  uint32_t used;              // slots [0, used) have been handed out (live or dead)
-  uint32_t liveCount;         // live slots in this chunk
-  uint8_t* live;              // live[i] != 0: slot i holds a row visible to scans
-  uint8_t* rows;              // row store: tuple i at rows + i * Table::rowStride()
-  uint8_t** columnValues;     // column store: columnValues[c] + i * physicalSize
-  uint8_t** columnNulls;      // column store: columnNulls[c][i] != 0 when NULL
-  bool inExtent;              // its block (all its arrays) is in the table's ChunkExtents, not calloc'd
+  uint32_t used;           // slots [0, used) have been handed out (live or dead)
+  uint32_t liveCount;      // live slots in this chunk
+  uint8_t* live;           // live[i] != 0: slot i holds a row visible to scans
+  uint8_t* rows;           // row store: tuple i at rows + i * Table::rowStride()
+  uint8_t** columnValues;  // column store: columnValues[c] + i * physicalSize
+  uint8_t** columnNulls;   // column store: columnNulls[c][i] != 0 when NULL
+  bool inExtent;           // its block (all its arrays) is in the table's ChunkExtents, not calloc'd
 };
 
 // What a scan needs: the chunk array of a table. Chunks are never moved or freed while
@@ -52,5 +53,7 @@ struct ChunkDirectory {
   Chunk** chunks;
   uint32_t count;
 };
+static_assert(std::is_standard_layout_v<Chunk> && std::is_standard_layout_v<ChunkDirectory>,
+              "generated code reads Chunk and ChunkDirectory fields by offsetof");
 
 }  // namespace duet

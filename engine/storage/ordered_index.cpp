@@ -88,11 +88,8 @@ OrderedIndex::Entry OrderedIndex::Less::separator(const Entry& e) const {
 
 void OrderedIndex::Less::release(const Entry& separator) const { std::free(separator.key); }
 
-OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
-                           TupleLayout keyLayout, bool unique)
-    : Index(std::move(name), IndexKind::Ordered, std::move(columns), std::move(keyLayout),
-            unique),
-      tree_(Less{this}) {
+OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns, TupleLayout keyLayout, bool unique)
+    : Index(std::move(name), IndexKind::Ordered, std::move(columns), std::move(keyLayout), unique), tree_(Less{this}) {
   // Per column a NULL bit (set sorts last) and the value: an integer with its sign bit
   // flipped, so that unsigned order of the bit string is key order; a string's first bytes
   // (byte order is text order; bpchar without its trailing blanks), zero-padded, which sorts
@@ -104,8 +101,7 @@ OrderedIndex::OrderedIndex(std::string name, std::vector<uint32_t> columns,
     TypeId t = l.types[c].id;
     if (isIntegerLike(t) && bits + 1 + physicalSize(t) * 8 <= kPackedBits) {
       packedColumns_.push_back({l.offsets[c], physicalSize(t), bits, PackedKind::Integer, bits / 64,
-                                128 - bits % 64 - (1 + physicalSize(t) * 8),
-                                uint64_t{1} << (physicalSize(t) * 8 - 1)});
+                                128 - bits % 64 - (1 + physicalSize(t) * 8), uint64_t{1} << (physicalSize(t) * 8 - 1)});
       bits += 1 + physicalSize(t) * 8;
       continue;
     }
@@ -162,8 +158,18 @@ OrderedIndex::Packed OrderedIndex::pack(const uint8_t* key, uint32_t columns) co
     uint64_t v;  // the field's bytes, zero-extended
     switch (col.size) {
       case 1: v = key[col.offset]; break;
-      case 2: { uint16_t x; std::memcpy(&x, key + col.offset, 2); v = x; break; }
-      case 4: { uint32_t x; std::memcpy(&x, key + col.offset, 4); v = x; break; }
+      case 2: {
+        uint16_t x;
+        std::memcpy(&x, key + col.offset, 2);
+        v = x;
+        break;
+      }
+      case 4: {
+        uint32_t x;
+        std::memcpy(&x, key + col.offset, 4);
+        v = x;
+        break;
+      }
       default: std::memcpy(&v, key + col.offset, 8); break;
     }
     // A 0 NULL bit and the value with its sign bit flipped, placed as one number: in one
@@ -196,8 +202,7 @@ void OrderedIndex::unpack(const Entry& e, uint8_t* key) const {
   }
 }
 
-int OrderedIndex::compareKey(const Entry& e, const Packed& packed, const uint8_t* key,
-                             uint32_t columns) const {
+int OrderedIndex::compareKey(const Entry& e, const Packed& packed, const uint8_t* key, uint32_t columns) const {
   if (packed_) return compareMasked(e.packed, prefixMasks_[columns], packed);
   // `packed` covers the same prefix columns (pack() stops at `columns`).
   uint32_t prefix = std::min(columns, static_cast<uint32_t>(packedColumns_.size()));
@@ -274,9 +279,8 @@ bool OrderedIndex::enter(const uint8_t* key, RowId row, bool checkUnique) {
     if (!checkUnique || hasNull(e, n)) {  // NULLs never conflict
       tree_.insert(e);
     } else {
-      inserted = tree_.insertUnlessNeighbour(e, [&](const Entry& other) {
-        return compareKey(other, e.packed, key, n) == 0;
-      });
+      inserted =
+          tree_.insertUnlessNeighbour(e, [&](const Entry& other) { return compareKey(other, e.packed, key, n) == 0; });
     }
     if (inserted && hash_) hash_->insert(key, row);
   } catch (...) {
@@ -294,20 +298,17 @@ void OrderedIndex::remove(const uint8_t* key, RowId row) {
   if (hash_) hash_->remove(key, row);
   const TupleLayout& l = keyLayout();
   // The exact (key, row) entry; a generic-mode lookup compares against the given key bytes.
-  Entry probe{pack(key, static_cast<uint32_t>(l.types.size())),
-              packed_ ? nullptr : const_cast<uint8_t*>(key), row};
+  Entry probe{pack(key, static_cast<uint32_t>(l.types.size())), packed_ ? nullptr : const_cast<uint8_t*>(key), row};
   Entry removed;
   if (tree_.erase(probe, &removed)) std::free(removed.key);
 }
 
-OrderedIndex::Tree::Iterator OrderedIndex::lowerBound(const uint8_t* key, uint32_t columns,
-                                                      bool inclusive) const {
+OrderedIndex::Tree::Iterator OrderedIndex::lowerBound(const uint8_t* key, uint32_t columns, bool inclusive) const {
   if (columns == 0) return tree_.begin();
   return tree_.lowerBound(Probe{pack(key, columns), key, columns, !inclusive});
 }
 
-OrderedIndex::Bound OrderedIndex::bound(const uint8_t* key, uint32_t columns,
-                                        bool inclusive) const {
+OrderedIndex::Bound OrderedIndex::bound(const uint8_t* key, uint32_t columns, bool inclusive) const {
   return Bound{pack(key, columns), key, columns, inclusive};
 }
 

@@ -55,8 +55,7 @@ class OrderedIndex final : public Index {
   };
   using Tree = BPlusTree<Entry, Less>;
 
-  OrderedIndex(std::string name, std::vector<uint32_t> columns, TupleLayout keyLayout,
-               bool unique);
+  OrderedIndex(std::string name, std::vector<uint32_t> columns, TupleLayout keyLayout, bool unique);
   ~OrderedIndex() override;
 
   RowId find(const uint8_t* key) const override;
@@ -132,7 +131,8 @@ class OrderedIndex final : public Index {
     uint32_t pos;
     PackedKind kind;
     // Integer: the NULL bit and value, as one number, shifted left by `shift` within the
-    // 128 bits of words `word` and word + 1, land at pos (shift >= 64: all in `word`). signBit: the value's sign bit, flipped so that negatives sort first.
+    // 128 bits of words `word` and word + 1, land at pos (shift >= 64: all in `word`). signBit: the value's sign bit,
+    // flipped so that negatives sort first.
     uint32_t word;
     uint32_t shift;
     uint64_t signBit;

@@ -32,8 +32,10 @@ struct RangeState {
   }
   void refind() {
     auto it = index->lowerBound(next);
-    if (!descending) cursor = it;
-    else cursor = it != index->end() && index->same(*it, next) ? it : index->prev(it);
+    if (!descending)
+      cursor = it;
+    else
+      cursor = it != index->end() && index->same(*it, next) ? it : index->prev(it);
   }
 };
 RangeState* stateOf(DuetIndexRange* r) { return std::launder(reinterpret_cast<RangeState*>(r->opaque)); }
@@ -61,19 +63,29 @@ RowId duet_index_lookup_int(const Index* index, int64_t key) {
   uint32_t off = l.offsets[0];
   switch (physicalSize(l.types[0].id)) {
     case 1: buf[off] = static_cast<uint8_t>(key); break;
-    case 2: { auto v = static_cast<int16_t>(key); if (v != key) return kNoRow; std::memcpy(buf + off, &v, 2); break; }
-    case 4: { auto v = static_cast<int32_t>(key); if (v != key) return kNoRow; std::memcpy(buf + off, &v, 4); break; }
+    case 2: {
+      auto v = static_cast<int16_t>(key);
+      if (v != key) return kNoRow;
+      std::memcpy(buf + off, &v, 2);
+      break;
+    }
+    case 4: {
+      auto v = static_cast<int32_t>(key);
+      if (v != key) return kNoRow;
+      std::memcpy(buf + off, &v, 4);
+      break;
+    }
     default: std::memcpy(buf + off, &key, 8); break;
   }
   return index->find(buf);
 }
 
-void duet_index_range_open(DuetIndexRange* range, const Index* index, const uint8_t* lower,
-                           uint32_t lowerColumns, bool lowerInclusive, const uint8_t* upper,
-                           uint32_t upperColumns, bool upperInclusive, bool descending) {
+void duet_index_range_open(DuetIndexRange* range, const Index* index, const uint8_t* lower, uint32_t lowerColumns,
+                           bool lowerInclusive, const uint8_t* upper, uint32_t upperColumns, bool upperInclusive,
+                           bool descending) {
   auto* ordered = static_cast<const OrderedIndex*>(index);
-  auto* s = new (range->opaque) RangeState{ordered, ordered->end(), {}, 0, {}, std::max(lowerColumns, upperColumns),
-                                           descending};
+  auto* s = new (range->opaque)
+      RangeState{ordered, ordered->end(), {}, 0, {}, std::max(lowerColumns, upperColumns), descending};
   if (prefixHasNull(lower, lowerColumns) || prefixHasNull(upper, upperColumns)) return;
   s->stop = descending ? ordered->bound(lower, lowerColumns, lowerInclusive)
                        : ordered->bound(upper, upperColumns, upperInclusive);
@@ -99,8 +111,10 @@ RowId duet_index_range_next(DuetIndexRange* range) {
       break;
     }
     // Step off the entry before handing out its row, which the caller may delete.
-    if (!s->descending) ++s->cursor;
-    else s->cursor = s->cursor == index.begin() ? index.end() : index.prev(s->cursor);
+    if (!s->descending)
+      ++s->cursor;
+    else
+      s->cursor = s->cursor == index.begin() ? index.end() : index.prev(s->cursor);
     if (index.hasNull(e, s->boundedColumns)) continue;
     s->remember();
     return e.row;
@@ -129,9 +143,7 @@ void duet_table_erase(Table* table, RowId row, UndoLog* undo) {
   undo->checkWritable("DELETE");
   table->erase(row, *undo);
 }
-void duet_table_read(const Table* table, RowId row, uint8_t* tupleOut) {
-  table->read(row, tupleOut);
-}
+void duet_table_read(const Table* table, RowId row, uint8_t* tupleOut) { table->read(row, tupleOut); }
 
 }  // extern "C"
 

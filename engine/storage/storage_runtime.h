@@ -33,9 +33,9 @@ RowId duet_index_lookup_int(const Index* index, int64_t key);
 // order, or in reverse key order when `descending`. The scan steps past a row before
 // returning it, so the caller may delete or update the returned row, but rows it moves
 // further along the walk will be seen again.
-void duet_index_range_open(DuetIndexRange* range, const Index* index, const uint8_t* lower,
-                           uint32_t lowerColumns, bool lowerInclusive, const uint8_t* upper,
-                           uint32_t upperColumns, bool upperInclusive, bool descending);
+void duet_index_range_open(DuetIndexRange* range, const Index* index, const uint8_t* lower, uint32_t lowerColumns,
+                           bool lowerInclusive, const uint8_t* upper, uint32_t upperColumns, bool upperInclusive,
+                           bool descending);
 // The next row of the scan, or kNoRow at the end.
 RowId duet_index_range_next(DuetIndexRange* range);
 

@@ -265,7 +265,7 @@ void Table::throwNotNull(const uint8_t* tuple) const {
 
 void Table::keyOf(const uint8_t* tuple, const Index& index, uint8_t* keyOut) const {
   assert(index.keyFields().size() == index.columns().size());  // setRowLayout at CREATE INDEX
-  std::memset(keyOut, 0, index.keyLayout().size);  // deterministic padding: rekey compares key bytes
+  std::memset(keyOut, 0, index.keyLayout().size);              // deterministic padding: rekey compares key bytes
   uint8_t* nullFlag = keyOut;
   for (const Index::KeyField& f : index.keyFields()) {
     uint8_t isNull = tuple[f.column];
@@ -288,8 +288,7 @@ void Table::throwUnique(const Index& index, const uint8_t* key, bool creating) c
   }
   std::string values = formatTuple(index.keyLayout(), key);
   if (creating)
-    throw SqlError(sqlstate::kUniqueViolation,
-                   fmt::format("could not create unique index \"{}\"", index.name()),
+    throw SqlError(sqlstate::kUniqueViolation, fmt::format("could not create unique index \"{}\"", index.name()),
                    fmt::format("Key ({})=({}) is duplicated.", names, values));
   throw SqlError(sqlstate::kUniqueViolation,
                  fmt::format("duplicate key value violates unique constraint \"{}\"", index.name()),
@@ -423,8 +422,7 @@ void Table::rebuildIndexes() {
   }
 }
 
-Index* Table::createIndex(std::string name, std::vector<uint32_t> columns, IndexKind kind,
-                          bool unique, UndoLog& undo) {
+Index* Table::createIndex(std::string name, std::vector<uint32_t> columns, IndexKind kind, bool unique, UndoLog& undo) {
   std::vector<SqlType> types;
   for (uint32_t col : columns) types.push_back(columns_.at(col).type);
   TupleLayout keyLayout = TupleLayout::of(types);
@@ -442,8 +440,7 @@ Index* Table::createIndex(std::string name, std::vector<uint32_t> columns, Index
       if (!c->live[s]) continue;
       readFrom(c, s, image.data());
       keyOf(image.data(), *index, key.data());
-      if (index->unique() && !tupleHasNull(keyLayout, key.data()) &&
-          index->find(key.data()) != kNoRow)
+      if (index->unique() && !tupleHasNull(keyLayout, key.data()) && index->find(key.data()) != kNoRow)
         throwUnique(*index, key.data(), true);
       index->insert(key.data(), (static_cast<RowId>(ci) << kChunkShift) | s);
     }
@@ -453,16 +450,14 @@ Index* Table::createIndex(std::string name, std::vector<uint32_t> columns, Index
   indexesChanged();
   Index* raw = index.get();
   undo.recordAction([this, raw] {
-    indexes_.erase(std::find_if(indexes_.begin(), indexes_.end(),
-                                [raw](const auto& p) { return p.get() == raw; }));
+    indexes_.erase(std::find_if(indexes_.begin(), indexes_.end(), [raw](const auto& p) { return p.get() == raw; }));
     indexesChanged();
   });
   return raw;
 }
 
 void Table::dropIndex(Index* index, UndoLog& undo) {
-  auto it = std::find_if(indexes_.begin(), indexes_.end(),
-                         [index](const auto& p) { return p.get() == index; });
+  auto it = std::find_if(indexes_.begin(), indexes_.end(), [index](const auto& p) { return p.get() == index; });
   if (it == indexes_.end()) return;
   size_t position = static_cast<size_t>(it - indexes_.begin());
   std::shared_ptr<Index> kept = *it;

@@ -79,8 +79,7 @@ class Table {
 
   // Indexes, kept in step with the rows. createIndex fills the new index from existing rows
   // (23505 "could not create unique index" on duplicates); both are undone by rollback.
-  Index* createIndex(std::string name, std::vector<uint32_t> columns, IndexKind kind,
-                     bool unique, UndoLog& undo);
+  Index* createIndex(std::string name, std::vector<uint32_t> columns, IndexKind kind, bool unique, UndoLog& undo);
   void dropIndex(Index* index, UndoLog& undo);
   const std::vector<std::shared_ptr<Index>>& indexes() const { return indexes_; }
   // The key of a row in index.keyLayout() format (buffer of keyLayout().size bytes).

@@ -44,8 +44,8 @@ inline void copyValueBytes(uint8_t* to, const uint8_t* from, uint32_t w) {
 
 // Copies field `from` of one tuple into field `to` of another (same physical type), with
 // its null flag. Strings are copied as references: the source must outlive the target.
-inline void copyField(const TupleLayout& fromLayout, const uint8_t* fromTuple, size_t from,
-                      const TupleLayout& toLayout, uint8_t* toTuple, size_t to) {
+inline void copyField(const TupleLayout& fromLayout, const uint8_t* fromTuple, size_t from, const TupleLayout& toLayout,
+                      uint8_t* toTuple, size_t to) {
   copyValueBytes(toTuple + toLayout.offsets[to], fromTuple + fromLayout.offsets[from],
                  physicalSize(toLayout.types[to].id));
   toTuple[toLayout.nullOffset(to)] = fromTuple[fromLayout.nullOffset(from)];

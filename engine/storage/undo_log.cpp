@@ -20,13 +20,9 @@ void UndoLog::refuseWrite(const char* command) {
                  std::string("cannot execute ") + command + " in a read-only transaction");
 }
 
-void UndoLog::recordInsert(Table* table, RowId row) {
-  push({Kind::Insert, table, row, nullptr});
-}
+void UndoLog::recordInsert(Table* table, RowId row) { push({Kind::Insert, table, row, nullptr}); }
 
-void UndoLog::recordUpdate(Table* table, RowId row, uint8_t* images) {
-  push({Kind::Update, table, row, images});
-}
+void UndoLog::recordUpdate(Table* table, RowId row, uint8_t* images) { push({Kind::Update, table, row, images}); }
 
 uint8_t* UndoLog::imageSpace(size_t bytes) {
   constexpr size_t kBlockBytes = 64 * 1024;

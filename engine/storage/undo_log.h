@@ -47,7 +47,8 @@ class UndoLog {
   bool readOnly() const { return readOnly_; }
   // 25006 "cannot execute <command> in a read-only transaction" if it is read-only.
   void checkWritable(const char* command) const {
-    if (readOnly_) [[unlikely]] refuseWrite(command);
+    if (readOnly_) [[unlikely]]
+      refuseWrite(command);
   }
 
   // Recorders, called by Table (row changes) and the catalog (DDL).

@@ -1,7 +1,7 @@
 #include <cstdlib>
 #include <new>
 
-#include "engine/exec/statement_memory.h"
+#include "engine/limits/statement_memory.h"
 #include "engine/types/value.h"
 
 namespace duet {

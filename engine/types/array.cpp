@@ -28,8 +28,7 @@ uint32_t align4(uint32_t n) { return (n + 3) & ~3u; }
 }
 
 [[noreturn]] void unsupportedLowerBound() {
-  throw SqlError(sqlstate::kFeatureNotSupported,
-                 "arrays with a lower bound other than 1 are not supported");
+  throw SqlError(sqlstate::kFeatureNotSupported, "arrays with a lower bound other than 1 are not supported");
 }
 
 [[noreturn]] void tooManyElements() {
@@ -39,9 +38,7 @@ uint32_t align4(uint32_t n) { return (n + 3) & ~3u; }
 
 }  // namespace
 
-uint32_t arraySlotSize(TypeId element) {
-  return isStringType(element) ? 4 : physicalSize(element);
-}
+uint32_t arraySlotSize(TypeId element) { return isStringType(element) ? 4 : physicalSize(element); }
 
 const char* arrayGetFunction(TypeId element) {
   switch (element) {
@@ -93,15 +90,19 @@ unsigned char* allocateArray(TypeId element, uint32_t count, size_t total, Arena
 
 void ArrayBuilder::reserve(size_t n) {
   nulls_.reserve(n);
-  if (strings_) stringValues_.reserve(n);
-  else slots_.reserve(n * slotSize_);
+  if (strings_)
+    stringValues_.reserve(n);
+  else
+    slots_.reserve(n * slotSize_);
 }
 
 void ArrayBuilder::appendNull() {
   if (nulls_.size() >= kMaxArrayElements) tooManyElements();
   nulls_.push_back(1);
-  if (strings_) stringValues_.push_back(nullptr);
-  else slots_.resize(slots_.size() + slotSize_, 0);
+  if (strings_)
+    stringValues_.push_back(nullptr);
+  else
+    slots_.resize(slots_.size() + slotSize_, 0);
 }
 
 void ArrayBuilder::append(const void* value) {
@@ -167,8 +168,8 @@ class ArrayTextReader {
   ArrayTextReader(std::string_view text) : text_(text) {}
 
   [[noreturn]] void malformed(std::string detail) const {
-    throw SqlError(sqlstate::kInvalidTextRepresentation,
-                   fmt::format("malformed array literal: \"{}\"", text_), std::move(detail));
+    throw SqlError(sqlstate::kInvalidTextRepresentation, fmt::format("malformed array literal: \"{}\"", text_),
+                   std::move(detail));
   }
   char at(size_t i) const { return i < text_.size() ? text_[i] : '\0'; }
 
@@ -182,8 +183,8 @@ class ArrayTextReader {
       ++p;
       if (dims.size() >= kMaxDimensions)
         throw SqlError(sqlstate::kProgramLimitExceeded,
-                       fmt::format("number of array dimensions ({}) exceeds the maximum allowed ({})",
-                                   dims.size() + 1, kMaxDimensions));
+                       fmt::format("number of array dimensions ({}) exceeds the maximum allowed ({})", dims.size() + 1,
+                                   kMaxDimensions));
       auto number = [&](size_t& q, const char* missing) {
         size_t start = q;
         while (std::isdigit(static_cast<unsigned char>(at(q))) || at(q) == '-' || at(q) == '+') ++q;
@@ -200,8 +201,7 @@ class ArrayTextReader {
       }
       if (at(q) != ']') malformed("Missing \"]\" after array dimensions.");
       p = q + 1;
-      if (upper < lower)
-        throw SqlError("2202E", "upper bound cannot be less than lower bound");
+      if (upper < lower) throw SqlError("2202E", "upper bound cannot be less than lower bound");
       dims.push_back(upper - lower + 1);
       lowers.push_back(lower);
     }
@@ -219,8 +219,17 @@ class ArrayTextReader {
   // PostgreSQL's ArrayCount: checks the brace structure from `start` (a '{') and returns
   // the number of dimensions (0 for an empty array) and their lengths.
   int count(size_t start, std::vector<int64_t>& dims) const {
-    enum State { NoLevel, LevelStarted, ElemStarted, ElemCompleted, QuotedElemStarted,
-                 QuotedElemCompleted, ElemDelimited, LevelCompleted, LevelDelimited };
+    enum State {
+      NoLevel,
+      LevelStarted,
+      ElemStarted,
+      ElemCompleted,
+      QuotedElemStarted,
+      QuotedElemCompleted,
+      ElemDelimited,
+      LevelCompleted,
+      LevelDelimited
+    };
     int nest = 0, ndim = 1;
     int64_t temp[kMaxDimensions] = {}, nelems[kMaxDimensions], nelemsLast[kMaxDimensions] = {};
     for (auto& n : nelems) n = 1;
@@ -235,8 +244,7 @@ class ArrayTextReader {
         char c = at(p);
         if (p >= text_.size()) malformed("Unexpected end of input.");
         if (c == '\\') {
-          if (state != LevelStarted && state != ElemStarted && state != QuotedElemStarted &&
-              state != ElemDelimited)
+          if (state != LevelStarted && state != ElemStarted && state != QuotedElemStarted && state != ElemDelimited)
             unexpected('\\');
           if (state != QuotedElemStarted) state = ElemStarted;
           if (p + 1 >= text_.size()) malformed("Unexpected end of input.");
@@ -251,8 +259,8 @@ class ArrayTextReader {
           state = LevelStarted;
           if (nest >= kMaxDimensions)
             throw SqlError(sqlstate::kProgramLimitExceeded,
-                           fmt::format("number of array dimensions ({}) exceeds the maximum allowed ({})",
-                                       nest + 1, kMaxDimensions));
+                           fmt::format("number of array dimensions ({}) exceeds the maximum allowed ({})", nest + 1,
+                                       kMaxDimensions));
           temp[nest] = 0;
           ++nest;
           ndim = std::max(ndim, nest);
@@ -267,11 +275,12 @@ class ArrayTextReader {
             malformed("Multidimensional arrays must have sub-arrays with matching dimensions.");
           nelemsLast[nest] = nelems[nest];
           nelems[nest] = 1;
-          if (nest == 0) endOfArray = itemDone = true;
-          else ++temp[nest - 1];
+          if (nest == 0)
+            endOfArray = itemDone = true;
+          else
+            ++temp[nest - 1];
         } else if (!inQuotes && c == ',') {
-          if (state != ElemStarted && state != ElemCompleted && state != QuotedElemCompleted &&
-              state != LevelCompleted)
+          if (state != ElemStarted && state != ElemCompleted && state != QuotedElemCompleted && state != LevelCompleted)
             unexpected(',');
           state = state == LevelCompleted ? LevelDelimited : ElemDelimited;
           itemDone = true;
@@ -314,8 +323,10 @@ class ArrayTextReader {
           quoted = true;
         } else if (c == '"') {
           inQuotes = !inQuotes;
-          if (inQuotes) leadingSpace = false;
-          else end = item.size();
+          if (inQuotes)
+            leadingSpace = false;
+          else
+            end = item.size();
           quoted = true;
           ++p;
         } else if (inQuotes) {
@@ -432,8 +443,7 @@ const VarString* parsePlainIntegerArray(TypeId element, std::string_view text, A
 
 }  // namespace
 
-const VarString* parseArrayText(SqlType type, std::string_view text, Arena& arena,
-                                const TypeContext& ctx) {
+const VarString* parseArrayText(SqlType type, std::string_view text, Arena& arena, const TypeContext& ctx) {
   SqlType element = type.elementType();
   const VarString* plain = nullptr;
   switch (element.id) {
@@ -533,15 +543,13 @@ const VarString* parseArrayBinary(SqlType type, std::string_view data, Arena& ar
   BinaryReader in(data);
   auto ndim = static_cast<int32_t>(in.int32());
   if (ndim < 0)
-    throw SqlError(sqlstate::kInvalidBinaryRepresentation,
-                   fmt::format("invalid number of dimensions: {}", ndim));
+    throw SqlError(sqlstate::kInvalidBinaryRepresentation, fmt::format("invalid number of dimensions: {}", ndim));
   if (ndim > kMaxDimensions)
-    throw SqlError(sqlstate::kProgramLimitExceeded,
-                   fmt::format("number of array dimensions ({}) exceeds the maximum allowed ({})",
-                               ndim, kMaxDimensions));
+    throw SqlError(
+        sqlstate::kProgramLimitExceeded,
+        fmt::format("number of array dimensions ({}) exceeds the maximum allowed ({})", ndim, kMaxDimensions));
   uint32_t flags = in.int32();
-  if (flags != 0 && flags != 1)
-    throw SqlError(sqlstate::kInvalidBinaryRepresentation, "invalid array flags");
+  if (flags != 0 && flags != 1) throw SqlError(sqlstate::kInvalidBinaryRepresentation, "invalid array flags");
   SqlType element = type.elementType();
   uint32_t elementOid = in.int32();
   uint32_t expected = typeOid(element.id);
@@ -549,9 +557,8 @@ const VarString* parseArrayBinary(SqlType type, std::string_view data, Arena& ar
     bool known = false;
     TypeId given = typeFromOid(elementOid, &known);
     throw SqlError(sqlstate::kDatatypeMismatch,
-                   fmt::format("binary data has array element type {} ({}) instead of expected {} ({})",
-                               elementOid, known ? typeName({given, -1}) : "???", expected,
-                               typeName({element.id, -1})));
+                   fmt::format("binary data has array element type {} ({}) instead of expected {} ({})", elementOid,
+                               known ? typeName({given, -1}) : "???", expected, typeName({element.id, -1})));
   }
   int64_t count = ndim ? 1 : 0;
   for (int d = 0; d < ndim; ++d) {
@@ -565,8 +572,7 @@ const VarString* parseArrayBinary(SqlType type, std::string_view data, Arena& ar
   alignas(16) unsigned char value[16];
   for (int64_t i = 0; i < count; ++i) {
     auto length = static_cast<int32_t>(in.int32());
-    if (length < -1 || static_cast<int64_t>(length) > static_cast<int64_t>(in.left()))
-      BinaryReader::insufficient();
+    if (length < -1 || static_cast<int64_t>(length) > static_cast<int64_t>(in.left())) BinaryReader::insufficient();
     if (length == -1) {
       builder.appendNull();
       continue;

@@ -83,8 +83,7 @@ class ArrayBuilder {
 // errors are 22P02 "malformed array literal: ..." with PostgreSQL's details; multiple
 // dimensions and lower bounds other than 1 are rejected with 0A000.
 void formatArrayText(const VarString* array, std::string& out, const TypeContext& ctx);
-const VarString* parseArrayText(SqlType type, std::string_view text, Arena& arena,
-                                const TypeContext& ctx);
+const VarString* parseArrayText(SqlType type, std::string_view text, Arena& arena, const TypeContext& ctx);
 
 // array_send / array_recv: int32 ndim, int32 has-null flag, uint32 element OID, per
 // dimension int32 length and lower bound, then each element as int32 length (-1: NULL)
@@ -98,7 +97,6 @@ int compareArrays(const VarString* a, const VarString* b);
 uint64_t hashArray(const VarString* array);
 
 // Element-wise conversion to the array type `to` (element cast, then to's typmod).
-const VarString* castArray(const VarString* array, SqlType to, bool explicitCast, Arena& arena,
-                           const TypeContext& ctx);
+const VarString* castArray(const VarString* array, SqlType to, bool explicitCast, Arena& arena, const TypeContext& ctx);
 
 }  // namespace duet

@@ -7,9 +7,9 @@
 #include "engine/types/array.h"
 #include "engine/types/datetime.h"
 #include "engine/types/numeric.h"
+#include "engine/types/raw_value.h"
 #include "engine/types/strings.h"
 #include "engine/types/type_errors.h"
-#include "engine/types/raw_value.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -36,8 +36,8 @@ uint64_t readFixed(std::string_view data, int bytes) {
   return getBigEndian(data, 0, bytes);
 }
 
-constexpr uint16_t kNumericPos = 0x0000, kNumericNeg = 0x4000, kNumericNaN = 0xC000,
-                   kNumericPinf = 0xD000, kNumericNinf = 0xF000;
+constexpr uint16_t kNumericPos = 0x0000, kNumericNeg = 0x4000, kNumericNaN = 0xC000, kNumericPinf = 0xD000,
+                   kNumericNinf = 0xF000;
 
 // NumericVar wire form: int16 ndigits, int16 weight, uint16 sign, int16 dscale, then
 // ndigits base-10000 digits, most significant first, no leading or trailing zero digits.
@@ -79,10 +79,8 @@ NumericRep recvNumeric(std::string_view data) {
   uint16_t sign = static_cast<uint16_t>(getBigEndian(data, 4, 2));
   int dscale = static_cast<int16_t>(getBigEndian(data, 6, 2));
   if (ndigits < 0 || data.size() != 8 + 2 * size_t(ndigits)) badBinary();
-  if (sign == kNumericNaN || sign == kNumericPinf || sign == kNumericNinf)
-    raiseNumericSpecialUnsupported();
-  if (sign != kNumericPos && sign != kNumericNeg)
-    badBinary("invalid sign in external \"numeric\" value");
+  if (sign == kNumericNaN || sign == kNumericPinf || sign == kNumericNinf) raiseNumericSpecialUnsupported();
+  if (sign != kNumericPos && sign != kNumericNeg) badBinary("invalid sign in external \"numeric\" value");
   if (dscale < 0 || dscale > 0x3fff) badBinary("invalid scale in external \"numeric\" value");
   // Read the digits as a mantissa at scale 4 * (ndigits - weight - 1), decimal-shifting
   // when that scale would be negative. Digits beyond dscale are truncated away, as
@@ -123,8 +121,7 @@ void formatBinary(SqlType type, const void* value, std::string& out) {
     case TypeId::Date: return putBigEndian(out, static_cast<uint32_t>(loadRaw<int32_t>(value)), 4);
     case TypeId::Int8:
     case TypeId::Timestamp:
-    case TypeId::TimestampTz:
-      return putBigEndian(out, static_cast<uint64_t>(loadRaw<int64_t>(value)), 8);
+    case TypeId::TimestampTz: return putBigEndian(out, static_cast<uint64_t>(loadRaw<int64_t>(value)), 8);
     case TypeId::Float4: return putBigEndian(out, loadRaw<uint32_t>(value), 4);
     case TypeId::Float8: return putBigEndian(out, loadRaw<uint64_t>(value), 8);
     case TypeId::Numeric: return sendNumeric(loadRaw<NumericRep>(value), out);
@@ -144,12 +141,10 @@ void parseBinary(SqlType type, std::string_view data, void* out, Arena& arena) {
     case TypeId::Date: return storeRaw(out, checkDateRange(static_cast<int32_t>(readFixed(data, 4))));
     case TypeId::Int8: return storeRaw(out, static_cast<int64_t>(readFixed(data, 8)));
     case TypeId::Timestamp:
-    case TypeId::TimestampTz:
-      return storeRaw(out, checkTimestampRange(static_cast<int64_t>(readFixed(data, 8))));
+    case TypeId::TimestampTz: return storeRaw(out, checkTimestampRange(static_cast<int64_t>(readFixed(data, 8))));
     case TypeId::Float4: return storeRaw(out, static_cast<uint32_t>(readFixed(data, 4)));
     case TypeId::Float8: return storeRaw(out, readFixed(data, 8));
-    case TypeId::Numeric:
-      return storeRaw(out, numericApplyTypmod(recvNumeric(data), type.typmod));
+    case TypeId::Numeric: return storeRaw(out, numericApplyTypmod(recvNumeric(data), type.typmod));
     case TypeId::Unknown:
     case TypeId::Char:
     case TypeId::Varchar:

@@ -8,10 +8,10 @@
 #include "engine/types/array.h"
 #include "engine/types/datetime.h"
 #include "engine/types/numeric.h"
+#include "engine/types/raw_value.h"
 #include "engine/types/scalar_text.h"
 #include "engine/types/strings.h"
 #include "engine/types/type_errors.h"
-#include "engine/types/raw_value.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -19,9 +19,7 @@ namespace duet {
 namespace {
 
 bool isString(TypeId t) { return isStringType(t); }
-bool isDatetime(TypeId t) {
-  return t == TypeId::Date || t == TypeId::Timestamp || t == TypeId::TimestampTz;
-}
+bool isDatetime(TypeId t) { return t == TypeId::Date || t == TypeId::Timestamp || t == TypeId::TimestampTz; }
 bool isFloat(TypeId t) { return t == TypeId::Float4 || t == TypeId::Float8; }
 
 void castDatetime(TypeId f, const void* in, TypeId t, void* out, const TypeContext& ctx) {
@@ -32,10 +30,8 @@ void castDatetime(TypeId f, const void* in, TypeId t, void* out, const TypeConte
   }
   int64_t ts = loadRaw<int64_t>(in);
   if (f == TypeId::Timestamp)
-    return t == TypeId::Date ? storeRaw(out, timestampToDate(ts))
-                             : storeRaw(out, timestampToTimestampTz(ts, ctx));
-  return t == TypeId::Date ? storeRaw(out, timestampTzToDate(ts, ctx))
-                           : storeRaw(out, timestampTzToTimestamp(ts, ctx));
+    return t == TypeId::Date ? storeRaw(out, timestampToDate(ts)) : storeRaw(out, timestampToTimestampTz(ts, ctx));
+  return t == TypeId::Date ? storeRaw(out, timestampTzToDate(ts, ctx)) : storeRaw(out, timestampTzToTimestamp(ts, ctx));
 }
 
 }  // namespace
@@ -43,7 +39,7 @@ void castDatetime(TypeId f, const void* in, TypeId t, void* out, const TypeConte
 void castNumber(SqlType from, const void* in, SqlType to, void* out) {
   TypeId f = from.id, t = to.id;
   if (isIntegerType(f)) {
-    int64_t v = f == TypeId::Int2 ? loadRaw<int16_t>(in)
+    int64_t v = f == TypeId::Int2   ? loadRaw<int16_t>(in)
                 : f == TypeId::Int4 ? loadRaw<int32_t>(in)
                                     : loadRaw<int64_t>(in);
     switch (t) {
@@ -89,25 +85,22 @@ bool castExists(TypeId from, TypeId to) {
   // Array to array: castValue also checks the element types.
   if (from == to || isString(from) || isString(to)) return true;
   if (isNumericCategory(from) && isNumericCategory(to)) return true;
-  if ((from == TypeId::Bool && to == TypeId::Int4) || (from == TypeId::Int4 && to == TypeId::Bool))
-    return true;
+  if ((from == TypeId::Bool && to == TypeId::Int4) || (from == TypeId::Int4 && to == TypeId::Bool)) return true;
   return isDatetime(from) && isDatetime(to);
 }
 
-void castValue(SqlType from, const void* in, SqlType to, void* out, bool explicitCast,
-               Arena& arena, const TypeContext& ctx) {
+void castValue(SqlType from, const void* in, SqlType to, void* out, bool explicitCast, Arena& arena,
+               const TypeContext& ctx) {
   if (from.isArray() && to.isArray()) {
     const VarString* a = loadRaw<const VarString*>(in);
     if (!castExists(from.element, to.element))
-      throw SqlError(sqlstate::kCannotCoerce,
-                     fmt::format("cannot cast type {} to {}", typeName(from.withoutTypmod()),
-                                 typeName(to.withoutTypmod())));
+      throw SqlError(sqlstate::kCannotCoerce, fmt::format("cannot cast type {} to {}", typeName(from.withoutTypmod()),
+                                                          typeName(to.withoutTypmod())));
     return storeRaw(out, castArray(a, to, explicitCast, arena, ctx));
   }
   if (!castExists(from.id, to.id))
-    throw SqlError(sqlstate::kCannotCoerce,
-                   fmt::format("cannot cast type {} to {}", typeName(from.withoutTypmod()),
-                               typeName(to.withoutTypmod())));
+    throw SqlError(sqlstate::kCannotCoerce, fmt::format("cannot cast type {} to {}", typeName(from.withoutTypmod()),
+                                                        typeName(to.withoutTypmod())));
   if (isString(to.id)) {
     const VarString* s;
     if (isString(from.id)) {
@@ -119,8 +112,10 @@ void castValue(SqlType from, const void* in, SqlType to, void* out, bool explici
       }
     } else {
       std::string text;
-      if (from.id == TypeId::Bool) text = loadRaw<uint8_t>(in) ? "true" : "false";  // booltext
-      else formatText(from, in, text, ctx);
+      if (from.id == TypeId::Bool)
+        text = loadRaw<uint8_t>(in) ? "true" : "false";  // booltext
+      else
+        formatText(from, in, text, ctx);
       s = arena.makeString(text);
     }
     return storeRaw(out, coerceString(s, to, explicitCast, arena));
@@ -131,10 +126,8 @@ void castValue(SqlType from, const void* in, SqlType to, void* out, bool explici
     return parseText(to, loadRaw<const VarString*>(in)->view(), out, arena, ctx);
   }
   if (isNumericCategory(from.id) && isNumericCategory(to.id)) return castNumber(from, in, to, out);
-  if (from.id == TypeId::Bool && to.id == TypeId::Int4)
-    return storeRaw<int32_t>(out, loadRaw<uint8_t>(in) ? 1 : 0);
-  if (from.id == TypeId::Int4 && to.id == TypeId::Bool)
-    return storeRaw<uint8_t>(out, loadRaw<int32_t>(in) != 0);
+  if (from.id == TypeId::Bool && to.id == TypeId::Int4) return storeRaw<int32_t>(out, loadRaw<uint8_t>(in) ? 1 : 0);
+  if (from.id == TypeId::Int4 && to.id == TypeId::Bool) return storeRaw<uint8_t>(out, loadRaw<int32_t>(in) != 0);
   if (from.id == TypeId::Bool) return storeRaw(out, loadRaw<uint8_t>(in));
   return castDatetime(from.id, in, to.id, out, ctx);
 }

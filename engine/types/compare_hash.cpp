@@ -5,8 +5,8 @@
 #include "engine/types/array.h"
 #include "engine/types/hash.h"
 #include "engine/types/numeric.h"
-#include "engine/types/strings.h"
 #include "engine/types/raw_value.h"
+#include "engine/types/strings.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -47,12 +47,10 @@ int compareValues(SqlType type, const void* a, const void* b) {
     case TypeId::Float4: return floatCompare(loadRaw<float>(a), loadRaw<float>(b));
     case TypeId::Float8: return floatCompare(loadRaw<double>(a), loadRaw<double>(b));
     case TypeId::Numeric: return numericCompare(loadRaw<NumericRep>(a), loadRaw<NumericRep>(b));
-    case TypeId::Char:
-      return bpcharCompare(loadRaw<const VarString*>(a)->view(), loadRaw<const VarString*>(b)->view());
+    case TypeId::Char: return bpcharCompare(loadRaw<const VarString*>(a)->view(), loadRaw<const VarString*>(b)->view());
     case TypeId::Unknown:
     case TypeId::Varchar:
-    case TypeId::Text:
-      return textCompare(loadRaw<const VarString*>(a)->view(), loadRaw<const VarString*>(b)->view());
+    case TypeId::Text: return textCompare(loadRaw<const VarString*>(a)->view(), loadRaw<const VarString*>(b)->view());
     case TypeId::Array: return compareArrays(loadRaw<const VarString*>(a), loadRaw<const VarString*>(b));
   }
   return 0;

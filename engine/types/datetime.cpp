@@ -13,18 +13,16 @@ namespace duet {
 namespace {
 
 constexpr int kPostgresEpochJulian = 2451545;  // date2j(2000, 1, 1)
-constexpr int32_t kUnixEpochDays = -10957;       // 1970-01-01
+constexpr int32_t kUnixEpochDays = -10957;     // 1970-01-01
 // Exclusive upper bounds of the finite ranges, as Julian days (PostgreSQL's DATE_END_JULIAN
 // and TIMESTAMP_END_JULIAN); both ranges start at Julian day 0, 4714-11-24 BC.
-constexpr int kDateEndJulian = 2147483494;  // date2j(5874898, 1, 1)
+constexpr int kDateEndJulian = 2147483494;      // date2j(5874898, 1, 1)
 constexpr int kTimestampEndJulian = 109203528;  // date2j(294277, 1, 1)
 
 enum class Kind { Date, Timestamp, TimestampTz };
 
 const char* kindName(Kind k) {
-  return k == Kind::Date ? "date"
-         : k == Kind::Timestamp ? "timestamp"
-                                : "timestamp with time zone";
+  return k == Kind::Date ? "date" : k == Kind::Timestamp ? "timestamp" : "timestamp with time zone";
 }
 
 [[noreturn]] void badSyntax(Kind k, std::string_view text) {
@@ -33,8 +31,7 @@ const char* kindName(Kind k) {
 }
 
 [[noreturn]] void fieldOutOfRange(std::string_view text, bool datestyleHint = false) {
-  throw SqlError(sqlstate::kDatetimeFieldOverflow,
-                 fmt::format("date/time field value out of range: \"{}\"", text), "",
+  throw SqlError(sqlstate::kDatetimeFieldOverflow, fmt::format("date/time field value out of range: \"{}\"", text), "",
                  datestyleHint ? "Perhaps you need a different \"datestyle\" setting." : "");
 }
 
@@ -85,9 +82,12 @@ Parsed parse(std::string_view text, Kind kind) {
   while (e > b && scalarSpace(text[e - 1])) --e;
   std::string_view s = text.substr(b, e - b);
   Parsed p;
-  if (equalsIgnoreCase(s, "epoch")) p.special = Parsed::Epoch;
-  else if (equalsIgnoreCase(s, "infinity")) p.special = Parsed::PosInf;
-  else if (equalsIgnoreCase(s, "-infinity")) p.special = Parsed::NegInf;
+  if (equalsIgnoreCase(s, "epoch"))
+    p.special = Parsed::Epoch;
+  else if (equalsIgnoreCase(s, "infinity"))
+    p.special = Parsed::PosInf;
+  else if (equalsIgnoreCase(s, "-infinity"))
+    p.special = Parsed::NegInf;
   if (p.special != Parsed::Finite) return p;
 
   size_t i = 0;
@@ -106,8 +106,10 @@ Parsed parse(std::string_view text, Kind kind) {
   int64_t hour = 0, minute = 0, second = 0, frac = 0;
   bool hasTime = false;
   size_t j = i;
-  if (j < s.size() && (s[j] == 'T' || s[j] == 't')) ++j;
-  else while (j < s.size() && scalarSpace(s[j])) ++j;
+  if (j < s.size() && (s[j] == 'T' || s[j] == 't'))
+    ++j;
+  else
+    while (j < s.size() && scalarSpace(s[j])) ++j;
   if (j > i && j < s.size() && isDigit(s[j])) {
     hasTime = true;
     i = j;
@@ -129,8 +131,10 @@ Parsed parse(std::string_view text, Kind kind) {
         int64_t f = 0;
         int roundDigit = 0;
         while (i < s.size() && isDigit(s[i])) {
-          if (digits < 6) f = f * 10 + (s[i] - '0');
-          else if (digits == 6) roundDigit = s[i] - '0';
+          if (digits < 6)
+            f = f * 10 + (s[i] - '0');
+          else if (digits == 6)
+            roundDigit = s[i] - '0';
           ++digits;
           ++i;
         }
@@ -179,8 +183,7 @@ Parsed parse(std::string_view text, Kind kind) {
       throw SqlError("22009", fmt::format("time zone displacement out of range: \"{}\"", text));
     p.hasZone = true;
     p.zoneEast = static_cast<int32_t>(west ? -off : off);
-  } else if (j < s.size() && (s[j] == 'Z' || s[j] == 'z') &&
-             (j + 1 == s.size() || scalarSpace(s[j + 1]))) {
+  } else if (j < s.size() && (s[j] == 'Z' || s[j] == 'z') && (j + 1 == s.size() || scalarSpace(s[j + 1]))) {
     p.hasZone = true;
     i = j + 1;
   } else if (j + 3 <= s.size() &&
@@ -205,8 +208,7 @@ Parsed parse(std::string_view text, Kind kind) {
   // Field ranges. A one- or two-digit year is not ISO: PostgreSQL would read the fields
   // as month-day-year and complain about the month.
   if (ylen <= 2 || mo > 12) fieldOutOfRange(text, true);
-  if (y == 0 || mo < 1 || d < 1 || y > 9999999 || d > daysInMonth(int(bc ? 1 - y : y), int(mo)))
-    fieldOutOfRange(text);
+  if (y == 0 || mo < 1 || d < 1 || y > 9999999 || d > daysInMonth(int(bc ? 1 - y : y), int(mo))) fieldOutOfRange(text);
   if (hour > 24 || minute > 59 || second > 60) fieldOutOfRange(text);
   int64_t t = ((hour * 60 + minute) * 60 + second) * 1000000 + frac;
   if (t > kUsecsPerDay || (second == 60 && frac > 0)) fieldOutOfRange(text);
@@ -235,13 +237,10 @@ bool timestampInRange(int64_t ts) {
 }
 
 [[noreturn]] void timestampOutOfRange(std::string_view text) {
-  throw SqlError(sqlstate::kDatetimeFieldOverflow,
-                 fmt::format("timestamp out of range: \"{}\"", text));
+  throw SqlError(sqlstate::kDatetimeFieldOverflow, fmt::format("timestamp out of range: \"{}\"", text));
 }
 
-[[noreturn]] void timestampOutOfRange() {
-  throw SqlError(sqlstate::kDatetimeFieldOverflow, "timestamp out of range");
-}
+[[noreturn]] void timestampOutOfRange() { throw SqlError(sqlstate::kDatetimeFieldOverflow, "timestamp out of range"); }
 
 void appendYmd(int julian, std::string& out, bool* bc) {
   int y, m, d;
@@ -252,10 +251,9 @@ void appendYmd(int julian, std::string& out, bool* bc) {
 
 void appendTimeOfDay(int64_t usecs, std::string& out) {
   int64_t secs = usecs / 1000000, frac = usecs % 1000000;
-  fmt::format_to(std::back_inserter(out), "{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60,
-                 secs % 60);
+  fmt::format_to(std::back_inserter(out), "{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
   if (frac != 0) {
-    char buf[8];
+    char buf[16];  // ".%06d" of a value in [1, 999999] is 7 bytes; room for any int
     std::snprintf(buf, sizeof buf, ".%06d", int(frac));
     int len = 7;
     while (buf[len - 1] == '0') --len;  // PostgreSQL trims trailing zeros
@@ -329,8 +327,7 @@ int32_t parseDate(std::string_view text) {
   }
   int64_t julian = dateToJulian(p.year, p.month, p.day);
   if (julian < 0 || julian >= kDateEndJulian)
-    throw SqlError(sqlstate::kDatetimeFieldOverflow,
-                   fmt::format("date out of range: \"{}\"", text));
+    throw SqlError(sqlstate::kDatetimeFieldOverflow, fmt::format("date out of range: \"{}\"", text));
   return static_cast<int32_t>(julian - kPostgresEpochJulian);
 }
 
@@ -396,8 +393,7 @@ int64_t dateToTimestampTz(int32_t days, const TypeContext& ctx) {
   int64_t local = dateToTimestamp(days);
   if (local == kTimestampPosInfinity || local == kTimestampNegInfinity) return local;
   int64_t ts = local - int64_t(sessionOffsetForLocal(ctx, local)) * 1000000;
-  if (!timestampInRange(ts))
-    throw SqlError(sqlstate::kDatetimeFieldOverflow, "date out of range for timestamp");
+  if (!timestampInRange(ts)) throw SqlError(sqlstate::kDatetimeFieldOverflow, "date out of range for timestamp");
   return ts;
 }
 
@@ -448,8 +444,7 @@ int32_t dateAddDays(int32_t days, int64_t n) {
 }
 
 int32_t dateDiff(int32_t a, int32_t b) {
-  if (a == kDatePosInfinity || a == kDateNegInfinity || b == kDatePosInfinity ||
-      b == kDateNegInfinity)
+  if (a == kDatePosInfinity || a == kDateNegInfinity || b == kDatePosInfinity || b == kDateNegInfinity)
     throw SqlError(sqlstate::kDatetimeFieldOverflow, "cannot subtract infinite dates");
   return a - b;
 }
@@ -461,8 +456,7 @@ bool parseTimeZoneSetting(std::string_view text, int32_t* offsetSecondsEast) {
     return true;
   }
   // POSIX "UTC+3" / "GMT-05:30": the offset counts hours west of Greenwich.
-  if (text.size() > 4 && (equalsIgnoreCase(text.substr(0, 3), "utc") ||
-                          equalsIgnoreCase(text.substr(0, 3), "gmt")) &&
+  if (text.size() > 4 && (equalsIgnoreCase(text.substr(0, 3), "utc") || equalsIgnoreCase(text.substr(0, 3), "gmt")) &&
       (text[3] == '+' || text[3] == '-')) {
     std::string_view num = text.substr(4);
     int64_t h = 0, m = 0;
@@ -481,8 +475,6 @@ bool parseTimeZoneSetting(std::string_view text, int32_t* offsetSecondsEast) {
   return false;
 }
 
-int32_t timeZoneFromHoursEast(double hours) {
-  return static_cast<int32_t>(hours * 3600 + (hours < 0 ? -0.5 : 0.5));
-}
+int32_t timeZoneFromHoursEast(double hours) { return static_cast<int32_t>(hours * 3600 + (hours < 0 ? -0.5 : 0.5)); }
 
 }  // namespace duet

@@ -98,7 +98,6 @@ void align(NumericRep a, NumericRep b, u128* ma, u128* mb, int* scale) {
     raiseNumericOverflow();
 }
 
-
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -143,8 +142,7 @@ NumericRep parseNumeric(std::string_view text) {
   std::string_view body = text.substr(i, end - i);
   {
     std::string_view unsigned_body = body;
-    if (!unsigned_body.empty() && (unsigned_body[0] == '+' || unsigned_body[0] == '-'))
-      unsigned_body.remove_prefix(1);
+    if (!unsigned_body.empty() && (unsigned_body[0] == '+' || unsigned_body[0] == '-')) unsigned_body.remove_prefix(1);
     if (equalsIgnoreCase(body, "nan") || equalsIgnoreCase(unsigned_body, "infinity") ||
         equalsIgnoreCase(unsigned_body, "inf"))
       raiseNumericSpecialUnsupported();
@@ -160,8 +158,10 @@ NumericRep parseNumeric(std::string_view text) {
     if (c >= '0' && c <= '9') {
       anyDigit = true;
       if (seenPoint) ++fracDigits;
-      if (mag > (kMaxMantissa - (c - '0')) / 10) overflow = true;
-      else mag = mag * 10 + (c - '0');
+      if (mag > (kMaxMantissa - (c - '0')) / 10)
+        overflow = true;
+      else
+        mag = mag * 10 + (c - '0');
     } else if (c == '.' && !seenPoint) {
       seenPoint = true;
     } else {
@@ -240,8 +240,7 @@ NumericRep numericSubGeneral(NumericRep a, NumericRep b) { return numericAddGene
 
 NumericRep numericMulGeneral(NumericRep a, NumericRep b) {
   u128 r;
-  if (__builtin_mul_overflow(magnitude(numericMantissa(a)), magnitude(numericMantissa(b)), &r))
-    raiseNumericOverflow();
+  if (__builtin_mul_overflow(magnitude(numericMantissa(a)), magnitude(numericMantissa(b)), &r)) raiseNumericOverflow();
   bool neg = (numericMantissa(a) < 0) != (numericMantissa(b) < 0);
   return build(neg && r != 0, r, numericScale(a) + numericScale(b));
 }
@@ -259,9 +258,9 @@ int selectDivScale(NumericRep a, NumericRep b) {
       *first = 0;
       return;
     }
-    int e10 = digitCount(mag) - 1 - s;             // exponent of the leading decimal digit
+    int e10 = digitCount(mag) - 1 - s;               // exponent of the leading decimal digit
     int w = e10 >= 0 ? e10 / 4 : -((-e10 + 3) / 4);  // floor(e10 / 4)
-    int shift = s + 4 * w;                          // first digit = mag / 10^shift
+    int shift = s + 4 * w;                           // first digit = mag / 10^shift
     *weight = w;
     *first = shift >= 0 ? int(mag / kPow10.v[shift]) : int(mag * kPow10.v[-shift]);
   };
@@ -325,8 +324,7 @@ NumericRep numericPower(NumericRep base, NumericRep exponent) {
   long n = static_cast<long>(eint);
   bool negExp = numericMantissa(exponent) < 0;
   i128 bm = numericMantissa(base);
-  if (bm == 0 && negExp && n != 0)
-    throw SqlError("2201F", "zero raised to a negative power is undefined");
+  if (bm == 0 && negExp && n != 0) throw SqlError("2201F", "zero raised to a negative power is undefined");
   int rscale = numericScale(base) > 16 ? numericScale(base) : 16;
   // Exact power of the magnitude: bmag^n at scale bscale * n.
   u128 bmag = magnitude(bm), p = 1;
@@ -396,14 +394,13 @@ NumericRep numericApplyTypmodGeneral(NumericRep v, int32_t typmod) {
   // rather than a format overflow for a value that is merely too large.
   int maxDigits = precision - scale;
   auto fieldOverflow = [&]() {
-    throw SqlError(
-        sqlstate::kNumericValueOutOfRange, "numeric field overflow",
-        maxDigits ? fmt::format("A field with precision {}, scale {} must round to an absolute "
-                                "value less than 10^{}.",
-                                precision, scale, maxDigits)
-                  : fmt::format("A field with precision {}, scale {} must round to an absolute "
-                                "value less than 1.",
-                                precision, scale));
+    throw SqlError(sqlstate::kNumericValueOutOfRange, "numeric field overflow",
+                   maxDigits ? fmt::format("A field with precision {}, scale {} must round to an absolute "
+                                           "value less than 10^{}.",
+                                           precision, scale, maxDigits)
+                             : fmt::format("A field with precision {}, scale {} must round to an absolute "
+                                           "value less than 1.",
+                                           precision, scale));
   };
   // digitCount(m) > k is m >= 10^k: one comparison where counting digits loops (this runs
   // on every store into a numeric(p,s) column or variable).

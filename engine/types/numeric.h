@@ -78,10 +78,25 @@ uint64_t numericHash(NumericRep v);              // equal values hash equal
 NumericRep numericRound(NumericRep v, int scale);
 NumericRep numericTrunc(NumericRep v, int scale);
 // 10^0 .. 10^18, the powers of ten within int64.
-inline constexpr int64_t kNumericPow10[19] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-                                              1000000000, 10000000000, 100000000000, 1000000000000,
-                                              10000000000000, 100000000000000, 1000000000000000,
-                                              10000000000000000, 100000000000000000, 1000000000000000000};
+inline constexpr int64_t kNumericPow10[19] = {1,
+                                              10,
+                                              100,
+                                              1000,
+                                              10000,
+                                              100000,
+                                              1000000,
+                                              10000000,
+                                              100000000,
+                                              1000000000,
+                                              10000000000,
+                                              100000000000,
+                                              1000000000000,
+                                              10000000000000,
+                                              100000000000000,
+                                              1000000000000000,
+                                              10000000000000000,
+                                              100000000000000000,
+                                              1000000000000000000};
 
 // Coerce to numeric(p, s) given as a PostgreSQL typmod (-1: unchanged). Every store into a
 // numeric(p,s) column or variable does this, and the value nearly always has scale s

@@ -17,8 +17,7 @@ PosixTzRule::~PosixTzRule() = default;
 
 std::unique_ptr<PosixTzRule> PosixTzRule::parse(std::string_view rule) {
   try {
-    return std::unique_ptr<PosixTzRule>(
-        new PosixTzRule(std::make_unique<Impl>(Impl{Posix::time_zone(rule)})));
+    return std::unique_ptr<PosixTzRule>(new PosixTzRule(std::make_unique<Impl>(Impl{Posix::time_zone(rule)})));
   } catch (const std::exception&) {  // ptz.h reports a rule it cannot read by throwing
     return nullptr;
   }

@@ -22,17 +22,13 @@ namespace {
 
 const VarString* arenaString(std::string_view s) { return statementArena().makeString(s); }
 
-std::string_view charsOrSpace(const VarString* chars) {
-  return chars ? chars->view() : std::string_view(" ");
-}
+std::string_view charsOrSpace(const VarString* chars) { return chars ? chars->view() : std::string_view(" "); }
 
 }  // namespace
 
 extern "C" {
 
-void duet_rt_raise_int_overflow(int32_t typeId) {
-  raiseIntegerOutOfRange(static_cast<TypeId>(typeId));
-}
+void duet_rt_raise_int_overflow(int32_t typeId) { raiseIntegerOutOfRange(static_cast<TypeId>(typeId)); }
 void duet_rt_raise_division_by_zero() { raiseDivisionByZero(); }
 void duet_rt_raise_float_overflow() { raiseFloatOverflow(); }
 void duet_rt_raise_float_underflow() { raiseFloatUnderflow(); }
@@ -50,18 +46,14 @@ bool duet_rt_numeric_eq(NumericRep a, NumericRep b) { return numericCompare(a, b
 uint64_t duet_rt_numeric_hash(NumericRep a) { return numericHash(a); }
 NumericRep duet_rt_numeric_round(NumericRep a, int32_t s) { return numericRound(a, s); }
 NumericRep duet_rt_numeric_trunc(NumericRep a, int32_t s) { return numericTrunc(a, s); }
-NumericRep duet_rt_numeric_apply_typmod(NumericRep a, int32_t typmod) {
-  return numericApplyTypmod(a, typmod);
-}
+NumericRep duet_rt_numeric_round_integral(NumericRep a) { return numericRound(a, 0); }
+NumericRep duet_rt_numeric_trunc_integral(NumericRep a) { return numericTrunc(a, 0); }
+NumericRep duet_rt_numeric_apply_typmod(NumericRep a, int32_t typmod) { return numericApplyTypmod(a, typmod); }
 
 // PostgreSQL's float8pl/mi/mul: overflow only from finite inputs, underflow only from
 // non-zero ones.
-double duet_rt_float8_add(double a, double b) {
-  return float8Checked(a + b, std::isinf(a) || std::isinf(b), true);
-}
-double duet_rt_float8_sub(double a, double b) {
-  return float8Checked(a - b, std::isinf(a) || std::isinf(b), true);
-}
+double duet_rt_float8_add(double a, double b) { return float8Checked(a + b, std::isinf(a) || std::isinf(b), true); }
+double duet_rt_float8_sub(double a, double b) { return float8Checked(a - b, std::isinf(a) || std::isinf(b), true); }
 double duet_rt_float8_mul(double a, double b) {
   return float8Checked(a * b, std::isinf(a) || std::isinf(b), a == 0.0 || b == 0.0);
 }
@@ -69,20 +61,14 @@ double duet_rt_float8_div(double a, double b) { return float8Div(a, b); }
 double duet_rt_float8_pow(double a, double b) { return float8Pow(a, b); }
 double duet_rt_float8_round(double a) { return std::rint(a); }
 double duet_rt_float8_trunc(double a) { return std::trunc(a); }
-float duet_rt_float4_add(float a, float b) {
-  return float4Checked(a + b, std::isinf(a) || std::isinf(b), true);
-}
-float duet_rt_float4_sub(float a, float b) {
-  return float4Checked(a - b, std::isinf(a) || std::isinf(b), true);
-}
+float duet_rt_float4_add(float a, float b) { return float4Checked(a + b, std::isinf(a) || std::isinf(b), true); }
+float duet_rt_float4_sub(float a, float b) { return float4Checked(a - b, std::isinf(a) || std::isinf(b), true); }
 float duet_rt_float4_mul(float a, float b) {
   return float4Checked(a * b, std::isinf(a) || std::isinf(b), a == 0.0f || b == 0.0f);
 }
 float duet_rt_float4_div(float a, float b) { return float4Div(a, b); }
 
-int32_t duet_rt_text_cmp(const VarString* a, const VarString* b) {
-  return textCompare(a->view(), b->view());
-}
+int32_t duet_rt_text_cmp(const VarString* a, const VarString* b) { return textCompare(a->view(), b->view()); }
 bool duet_rt_text_eq(const VarString* a, const VarString* b) { return a->view() == b->view(); }
 uint64_t duet_rt_text_hash(const VarString* s) { return textHash(s->view()); }
 const VarString* duet_rt_text_concat(const VarString* a, const VarString* b) {
@@ -91,16 +77,10 @@ const VarString* duet_rt_text_concat(const VarString* a, const VarString* b) {
   std::memcpy(r->data + a->len, b->data, b->len);
   return r;
 }
-int32_t duet_rt_text_length(const VarString* s) {
-  return static_cast<int32_t>(charLength(s->view()));
-}
+int32_t duet_rt_text_length(const VarString* s) { return static_cast<int32_t>(charLength(s->view())); }
 int32_t duet_rt_text_octet_length(const VarString* s) { return static_cast<int32_t>(s->len); }
-const VarString* duet_rt_text_lower(const VarString* s) {
-  return arenaString(lowerAscii(s->view()));
-}
-const VarString* duet_rt_text_upper(const VarString* s) {
-  return arenaString(upperAscii(s->view()));
-}
+const VarString* duet_rt_text_lower(const VarString* s) { return arenaString(lowerAscii(s->view())); }
+const VarString* duet_rt_text_upper(const VarString* s) { return arenaString(upperAscii(s->view())); }
 const VarString* duet_rt_text_substr(const VarString* s, int32_t start, int32_t count) {
   return arenaString(substring(s->view(), start, count));
 }
@@ -110,12 +90,8 @@ const VarString* duet_rt_text_substr_from(const VarString* s, int32_t start) {
 int32_t duet_rt_text_position(const VarString* s, const VarString* sub) {
   return static_cast<int32_t>(position(s->view(), sub->view()));
 }
-const VarString* duet_rt_text_left(const VarString* s, int32_t n) {
-  return arenaString(leftChars(s->view(), n));
-}
-const VarString* duet_rt_text_right(const VarString* s, int32_t n) {
-  return arenaString(rightChars(s->view(), n));
-}
+const VarString* duet_rt_text_left(const VarString* s, int32_t n) { return arenaString(leftChars(s->view(), n)); }
+const VarString* duet_rt_text_right(const VarString* s, int32_t n) { return arenaString(rightChars(s->view(), n)); }
 const VarString* duet_rt_text_btrim(const VarString* s, const VarString* chars) {
   return arenaString(trimChars(s->view(), charsOrSpace(chars), true, true));
 }
@@ -125,16 +101,11 @@ const VarString* duet_rt_text_ltrim(const VarString* s, const VarString* chars) 
 const VarString* duet_rt_text_rtrim(const VarString* s, const VarString* chars) {
   return arenaString(trimChars(s->view(), charsOrSpace(chars), false, true));
 }
-const VarString* duet_rt_text_replace(const VarString* s, const VarString* from,
-                                      const VarString* to) {
+const VarString* duet_rt_text_replace(const VarString* s, const VarString* from, const VarString* to) {
   return arenaString(replaceAll(s->view(), from->view(), to->view()));
 }
-bool duet_rt_text_like(const VarString* s, const VarString* p) {
-  return likeMatch(s->view(), p->view());
-}
-bool duet_rt_text_ilike(const VarString* s, const VarString* p) {
-  return likeMatch(s->view(), p->view(), "\\", true);
-}
+bool duet_rt_text_like(const VarString* s, const VarString* p) { return likeMatch(s->view(), p->view()); }
+bool duet_rt_text_ilike(const VarString* s, const VarString* p) { return likeMatch(s->view(), p->view(), "\\", true); }
 bool duet_rt_text_like_escape(const VarString* s, const VarString* p, const VarString* e) {
   return likeMatch(s->view(), p->view(), e->view());
 }
@@ -142,26 +113,18 @@ bool duet_rt_text_ilike_escape(const VarString* s, const VarString* p, const Var
   return likeMatch(s->view(), p->view(), e->view(), true);
 }
 
-int32_t duet_rt_bpchar_cmp(const VarString* a, const VarString* b) {
-  return bpcharCompare(a->view(), b->view());
-}
+int32_t duet_rt_bpchar_cmp(const VarString* a, const VarString* b) { return bpcharCompare(a->view(), b->view()); }
 bool duet_rt_bpchar_eq(const VarString* a, const VarString* b) {
   return bpcharTrim(a->view()) == bpcharTrim(b->view());
 }
 uint64_t duet_rt_bpchar_hash(const VarString* s) { return bpcharHash(s->view()); }
-int32_t duet_rt_bpchar_length(const VarString* s) {
-  return static_cast<int32_t>(charLength(bpcharTrim(s->view())));
-}
-const VarString* duet_rt_string_coerce(const VarString* s, int32_t typeId, int32_t typmod,
-                                       bool explicitCast) {
-  return coerceString(s, SqlType{static_cast<TypeId>(typeId), typmod}, explicitCast,
-                      statementArena());
+int32_t duet_rt_bpchar_length(const VarString* s) { return static_cast<int32_t>(charLength(bpcharTrim(s->view()))); }
+const VarString* duet_rt_string_coerce(const VarString* s, int32_t typeId, int32_t typmod, bool explicitCast) {
+  return coerceString(s, SqlType{static_cast<TypeId>(typeId), typmod}, explicitCast, statementArena());
 }
 
 int32_t duet_rt_date_add_days(int32_t date, int32_t days) { return dateAddDays(date, days); }
-int32_t duet_rt_date_sub_days(int32_t date, int32_t days) {
-  return dateAddDays(date, -int64_t(days));
-}
+int32_t duet_rt_date_sub_days(int32_t date, int32_t days) { return dateAddDays(date, -int64_t(days)); }
 int32_t duet_rt_date_diff(int32_t a, int32_t b) { return dateDiff(a, b); }
 
 }  // extern "C"
@@ -197,15 +160,16 @@ T arrayElement(const VarString* a, int32_t index) {
 
 extern "C" {
 
-const VarString* duet_rt_array_build(const uint8_t* tuple, int32_t count, int32_t elementType,
-                                     int32_t firstOffset) {
+const VarString* duet_rt_array_build(const uint8_t* tuple, int32_t count, int32_t elementType, int32_t firstOffset) {
   auto element = static_cast<TypeId>(elementType);
   ArrayBuilder builder(element);
   builder.reserve(static_cast<size_t>(count));
   uint32_t size = physicalSize(element);
   for (int32_t i = 0; i < count; ++i) {
-    if (tuple[i]) builder.appendNull();
-    else builder.append(tuple + firstOffset + size_t(i) * size);
+    if (tuple[i])
+      builder.appendNull();
+    else
+      builder.append(tuple + firstOffset + size_t(i) * size);
   }
   return builder.finish(statementArena());
 }
@@ -219,20 +183,16 @@ int32_t duet_rt_array_get_int4(const VarString* a, int32_t i) { return arrayElem
 int64_t duet_rt_array_get_int8(const VarString* a, int32_t i) { return arrayElement<int64_t>(a, i); }
 float duet_rt_array_get_float4(const VarString* a, int32_t i) { return arrayElement<float>(a, i); }
 double duet_rt_array_get_float8(const VarString* a, int32_t i) { return arrayElement<double>(a, i); }
-NumericRep duet_rt_array_get_numeric(const VarString* a, int32_t i) {
-  return arrayElement<NumericRep>(a, i);
-}
+NumericRep duet_rt_array_get_numeric(const VarString* a, int32_t i) { return arrayElement<NumericRep>(a, i); }
 const VarString* duet_rt_array_get_string(const VarString* a, int32_t i) {
   return arrayElement<const VarString*>(a, i);
 }
-int32_t duet_rt_array_cardinality(const VarString* a) {
-  return static_cast<int32_t>(ArrayView(a).size());
-}
+int32_t duet_rt_array_cardinality(const VarString* a) { return static_cast<int32_t>(ArrayView(a).size()); }
 bool duet_rt_array_has_dimension(const VarString* a, int32_t dimension) {
   return dimension == 1 && ArrayView(a).size() > 0;
 }
-const VarString* duet_rt_array_cast(const VarString* a, int32_t toElement, int32_t toTypmod,
-                                    bool explicitCast, const TypeContext* ctx) {
+const VarString* duet_rt_array_cast(const VarString* a, int32_t toElement, int32_t toTypmod, bool explicitCast,
+                                    const TypeContext* ctx) {
   SqlType to = SqlType::arrayOf({static_cast<TypeId>(toElement), toTypmod});
   return castArray(a, to, explicitCast, statementArena(), contextOrDefault(ctx));
 }
@@ -241,8 +201,8 @@ const VarString* duet_rt_array_out(const VarString* a, const TypeContext* ctx) {
   formatArrayText(a, text, contextOrDefault(ctx));
   return arenaString(text);
 }
-const VarString* duet_rt_array_in(const VarString* s, int32_t element, int32_t typmod,
-                                  bool explicitCast, const TypeContext* ctx) {
+const VarString* duet_rt_array_in(const VarString* s, int32_t element, int32_t typmod, bool explicitCast,
+                                  const TypeContext* ctx) {
   SqlType type = SqlType::arrayOf({static_cast<TypeId>(element), -1});
   const TypeContext& context = contextOrDefault(ctx);
   const VarString* a = parseArrayText(type, s->view(), statementArena(), context);
@@ -256,26 +216,79 @@ const VarString* duet_rt_array_in(const VarString* s, int32_t element, int32_t t
 namespace {
 
 // The C carrier of each runtime type, and how it maps to the physical representation.
-template <TypeId T> struct Carrier;
-template <> struct Carrier<TypeId::Bool> { using type = bool; using phys = uint8_t; };
-template <> struct Carrier<TypeId::Int2> { using type = int16_t; using phys = int16_t; };
-template <> struct Carrier<TypeId::Int4> { using type = int32_t; using phys = int32_t; };
-template <> struct Carrier<TypeId::Int8> { using type = int64_t; using phys = int64_t; };
-template <> struct Carrier<TypeId::Float4> { using type = float; using phys = float; };
-template <> struct Carrier<TypeId::Float8> { using type = double; using phys = double; };
-template <> struct Carrier<TypeId::Numeric> { using type = NumericRep; using phys = NumericRep; };
-template <> struct Carrier<TypeId::Char> { using type = const VarString*; using phys = const VarString*; };
-template <> struct Carrier<TypeId::Varchar> { using type = const VarString*; using phys = const VarString*; };
-template <> struct Carrier<TypeId::Text> { using type = const VarString*; using phys = const VarString*; };
-template <> struct Carrier<TypeId::Date> { using type = int32_t; using phys = int32_t; };
-template <> struct Carrier<TypeId::Timestamp> { using type = int64_t; using phys = int64_t; };
-template <> struct Carrier<TypeId::TimestampTz> { using type = int64_t; using phys = int64_t; };
+template <TypeId T>
+struct Carrier;
+template <>
+struct Carrier<TypeId::Bool> {
+  using type = bool;
+  using phys = uint8_t;
+};
+template <>
+struct Carrier<TypeId::Int2> {
+  using type = int16_t;
+  using phys = int16_t;
+};
+template <>
+struct Carrier<TypeId::Int4> {
+  using type = int32_t;
+  using phys = int32_t;
+};
+template <>
+struct Carrier<TypeId::Int8> {
+  using type = int64_t;
+  using phys = int64_t;
+};
+template <>
+struct Carrier<TypeId::Float4> {
+  using type = float;
+  using phys = float;
+};
+template <>
+struct Carrier<TypeId::Float8> {
+  using type = double;
+  using phys = double;
+};
+template <>
+struct Carrier<TypeId::Numeric> {
+  using type = NumericRep;
+  using phys = NumericRep;
+};
+template <>
+struct Carrier<TypeId::Char> {
+  using type = const VarString*;
+  using phys = const VarString*;
+};
+template <>
+struct Carrier<TypeId::Varchar> {
+  using type = const VarString*;
+  using phys = const VarString*;
+};
+template <>
+struct Carrier<TypeId::Text> {
+  using type = const VarString*;
+  using phys = const VarString*;
+};
+template <>
+struct Carrier<TypeId::Date> {
+  using type = int32_t;
+  using phys = int32_t;
+};
+template <>
+struct Carrier<TypeId::Timestamp> {
+  using type = int64_t;
+  using phys = int64_t;
+};
+template <>
+struct Carrier<TypeId::TimestampTz> {
+  using type = int64_t;
+  using phys = int64_t;
+};
 
 // One cast function per (from, to) pair, with C calling convention-compatible arguments;
 // the JIT reaches it by the name registered below, not by a linker symbol.
 template <TypeId F, TypeId T>
-typename Carrier<T>::type castThunk(typename Carrier<F>::type v, int32_t typmod,
-                                    bool explicitCast, const TypeContext* ctx) {
+typename Carrier<T>::type castThunk(typename Carrier<F>::type v, int32_t typmod, bool explicitCast,
+                                    const TypeContext* ctx) {
   static const TypeContext kDefault;
   typename Carrier<F>::phys in = static_cast<typename Carrier<F>::phys>(v);
   typename Carrier<T>::phys out{};
@@ -284,18 +297,23 @@ typename Carrier<T>::type castThunk(typename Carrier<F>::type v, int32_t typmod,
   if constexpr (isNumericCategory(F) && isNumericCategory(T))
     castNumber(SqlType{F, -1}, &in, SqlType{T, typmod}, &out);
   else
-    castValue(SqlType{F, -1}, &in, SqlType{T, typmod}, &out, explicitCast, statementArena(),
-              ctx ? *ctx : kDefault);
+    castValue(SqlType{F, -1}, &in, SqlType{T, typmod}, &out, explicitCast, statementArena(), ctx ? *ctx : kDefault);
   return static_cast<typename Carrier<T>::type>(out);
 }
 
 constexpr std::array<std::pair<TypeId, const char*>, 13> kRuntimeTypes = {{
-    {TypeId::Bool, "bool"},          {TypeId::Int2, "int2"},
-    {TypeId::Int4, "int4"},          {TypeId::Int8, "int8"},
-    {TypeId::Float4, "float4"},      {TypeId::Float8, "float8"},
-    {TypeId::Numeric, "numeric"},    {TypeId::Char, "bpchar"},
-    {TypeId::Varchar, "varchar"},    {TypeId::Text, "text"},
-    {TypeId::Date, "date"},          {TypeId::Timestamp, "timestamp"},
+    {TypeId::Bool, "bool"},
+    {TypeId::Int2, "int2"},
+    {TypeId::Int4, "int4"},
+    {TypeId::Int8, "int8"},
+    {TypeId::Float4, "float4"},
+    {TypeId::Float8, "float8"},
+    {TypeId::Numeric, "numeric"},
+    {TypeId::Char, "bpchar"},
+    {TypeId::Varchar, "varchar"},
+    {TypeId::Text, "text"},
+    {TypeId::Date, "date"},
+    {TypeId::Timestamp, "timestamp"},
     {TypeId::TimestampTz, "timestamptz"},
 }};
 
@@ -316,8 +334,7 @@ void fillTable(void* (&table)[13][13], std::index_sequence<I...>) {
 }
 
 bool hasRuntimeCast(TypeId from, TypeId to) {
-  if (from == to)
-    return from == TypeId::Numeric || from == TypeId::Char || from == TypeId::Varchar;
+  if (from == to) return from == TypeId::Numeric || from == TypeId::Char || from == TypeId::Varchar;
   return castExists(from, to);
 }
 
@@ -327,21 +344,23 @@ struct Registry {
   const RuntimeSymbol* casts[13][13] = {};
 
   Registry() {
+    // clang-format off: one symbol list, several to a line. What SQL calls by name is
+    // registered from compiler/functions/builtin_functions.cpp.
 #define DUET_RT(fn) symbols.push_back({#fn, reinterpret_cast<void*>(&fn)});
     DUET_RT(duet_rt_raise_int_overflow) DUET_RT(duet_rt_raise_division_by_zero)
     DUET_RT(duet_rt_raise_float_overflow) DUET_RT(duet_rt_raise_float_underflow)
     DUET_RT(duet_rt_numeric_add) DUET_RT(duet_rt_numeric_sub) DUET_RT(duet_rt_numeric_mul)
     DUET_RT(duet_rt_numeric_div) DUET_RT(duet_rt_numeric_mod) DUET_RT(duet_rt_numeric_neg)
     DUET_RT(duet_rt_numeric_abs) DUET_RT(duet_rt_numeric_pow) DUET_RT(duet_rt_numeric_cmp)
-    DUET_RT(duet_rt_numeric_eq) DUET_RT(duet_rt_numeric_hash) DUET_RT(duet_rt_numeric_round)
-    DUET_RT(duet_rt_numeric_trunc) DUET_RT(duet_rt_numeric_apply_typmod)
+    DUET_RT(duet_rt_numeric_eq) DUET_RT(duet_rt_numeric_hash)
+    DUET_RT(duet_rt_numeric_apply_typmod)
     DUET_RT(duet_rt_float8_add) DUET_RT(duet_rt_float8_sub) DUET_RT(duet_rt_float8_mul)
-    DUET_RT(duet_rt_float8_div) DUET_RT(duet_rt_float8_pow) DUET_RT(duet_rt_float8_round)
-    DUET_RT(duet_rt_float8_trunc) DUET_RT(duet_rt_float4_add)
+    DUET_RT(duet_rt_float8_div) DUET_RT(duet_rt_float8_pow)
+    DUET_RT(duet_rt_float4_add)
     DUET_RT(duet_rt_float4_sub) DUET_RT(duet_rt_float4_mul) DUET_RT(duet_rt_float4_div)
     DUET_RT(duet_rt_text_cmp) DUET_RT(duet_rt_text_eq) DUET_RT(duet_rt_text_hash)
-    DUET_RT(duet_rt_text_concat) DUET_RT(duet_rt_text_length) DUET_RT(duet_rt_text_octet_length)
-    DUET_RT(duet_rt_text_lower) DUET_RT(duet_rt_text_upper) DUET_RT(duet_rt_text_substr)
+    DUET_RT(duet_rt_text_concat) DUET_RT(duet_rt_text_octet_length)
+    DUET_RT(duet_rt_text_substr)
     DUET_RT(duet_rt_text_substr_from) DUET_RT(duet_rt_text_position) DUET_RT(duet_rt_text_left)
     DUET_RT(duet_rt_text_right) DUET_RT(duet_rt_text_btrim) DUET_RT(duet_rt_text_ltrim)
     DUET_RT(duet_rt_text_rtrim) DUET_RT(duet_rt_text_replace) DUET_RT(duet_rt_text_like)
@@ -357,21 +376,20 @@ struct Registry {
     DUET_RT(duet_rt_array_has_dimension) DUET_RT(duet_rt_array_cast) DUET_RT(duet_rt_array_out)
     DUET_RT(duet_rt_array_in)
 #undef DUET_RT
-    void* table[13][13];
+        // clang-format on
+        void* table[13][13];
     fillTable(table, std::make_index_sequence<13>{});
     std::vector<std::pair<size_t, size_t>> castSlots;
     size_t base = symbols.size();
     for (size_t i = 0; i < 13; ++i)
       for (size_t j = 0; j < 13; ++j) {
         if (!hasRuntimeCast(kRuntimeTypes[i].first, kRuntimeTypes[j].first)) continue;
-        names.push_back(std::string("duet_rt_cast_") + kRuntimeTypes[i].second + "_to_" +
-                        kRuntimeTypes[j].second);
+        names.push_back(std::string("duet_rt_cast_") + kRuntimeTypes[i].second + "_to_" + kRuntimeTypes[j].second);
         symbols.push_back({names.back().c_str(), table[i][j]});
         castSlots.push_back({i, j});
       }
     // Point the lookup table at the entries only now that the vector has stopped growing.
-    for (size_t k = 0; k < castSlots.size(); ++k)
-      casts[castSlots[k].first][castSlots[k].second] = &symbols[base + k];
+    for (size_t k = 0; k < castSlots.size(); ++k) casts[castSlots[k].first][castSlots[k].second] = &symbols[base + k];
   }
 };
 

@@ -57,6 +57,8 @@ bool duet_rt_numeric_eq(NumericRep a, NumericRep b);
 uint64_t duet_rt_numeric_hash(NumericRep a);
 NumericRep duet_rt_numeric_round(NumericRep a, int32_t scale);
 NumericRep duet_rt_numeric_trunc(NumericRep a, int32_t scale);
+NumericRep duet_rt_numeric_round_integral(NumericRep a);  // round(numeric): scale 0
+NumericRep duet_rt_numeric_trunc_integral(NumericRep a);  // trunc(numeric): scale 0
 NumericRep duet_rt_numeric_apply_typmod(NumericRep a, int32_t typmod);
 
 // float arithmetic with PostgreSQL's overflow/underflow/division checks
@@ -89,14 +91,11 @@ const VarString* duet_rt_text_right(const VarString* s, int32_t n);
 const VarString* duet_rt_text_btrim(const VarString* s, const VarString* chars);  // null: ' '
 const VarString* duet_rt_text_ltrim(const VarString* s, const VarString* chars);
 const VarString* duet_rt_text_rtrim(const VarString* s, const VarString* chars);
-const VarString* duet_rt_text_replace(const VarString* s, const VarString* from,
-                                      const VarString* to);
+const VarString* duet_rt_text_replace(const VarString* s, const VarString* from, const VarString* to);
 bool duet_rt_text_like(const VarString* s, const VarString* pattern);
 bool duet_rt_text_ilike(const VarString* s, const VarString* pattern);
-bool duet_rt_text_like_escape(const VarString* s, const VarString* pattern,
-                              const VarString* escape);
-bool duet_rt_text_ilike_escape(const VarString* s, const VarString* pattern,
-                               const VarString* escape);
+bool duet_rt_text_like_escape(const VarString* s, const VarString* pattern, const VarString* escape);
+bool duet_rt_text_ilike_escape(const VarString* s, const VarString* pattern, const VarString* escape);
 
 // char(n): comparisons ignore trailing spaces
 int32_t duet_rt_bpchar_cmp(const VarString* a, const VarString* b);
@@ -104,8 +103,7 @@ bool duet_rt_bpchar_eq(const VarString* a, const VarString* b);
 uint64_t duet_rt_bpchar_hash(const VarString* s);
 int32_t duet_rt_bpchar_length(const VarString* s);
 // Coerce to char(n) / varchar(n) / text (typeId as TypeId) with a typmod and the explicit flag.
-const VarString* duet_rt_string_coerce(const VarString* s, int32_t typeId, int32_t typmod,
-                                       bool explicitCast);
+const VarString* duet_rt_string_coerce(const VarString* s, int32_t typeId, int32_t typmod, bool explicitCast);
 
 // date arithmetic
 int32_t duet_rt_date_add_days(int32_t date, int32_t days);
@@ -115,8 +113,7 @@ int32_t duet_rt_date_diff(int32_t a, int32_t b);
 // Arrays (engine/types/array.h), as `const VarString*`; the element type is read from the
 // value. ARRAY[...]: `count` elements of `elementType` (TypeId) in a tuple laid out as
 // TupleLayout::of would (null flags, then the values from firstOffset on), with no typmod.
-const VarString* duet_rt_array_build(const uint8_t* tuple, int32_t count, int32_t elementType,
-                                     int32_t firstOffset);
+const VarString* duet_rt_array_build(const uint8_t* tuple, int32_t count, int32_t elementType, int32_t firstOffset);
 int32_t duet_rt_array_cmp(const VarString* a, const VarString* b);
 // Whether a[index] (1-based) is an element that is not NULL; the getters read it then, one
 // per carrier (arrayGetFunction in array.h names the one for an element type).
@@ -133,12 +130,12 @@ int32_t duet_rt_array_cardinality(const VarString* a);
 // Whether array_length(a, dimension) is not NULL: dimension 1 of a non-empty array.
 bool duet_rt_array_has_dimension(const VarString* a, int32_t dimension);
 // Element-wise cast to an array of toElement (TypeId) with typmod toTypmod.
-const VarString* duet_rt_array_cast(const VarString* a, int32_t toElement, int32_t toTypmod,
-                                    bool explicitCast, const TypeContext* ctx);
+const VarString* duet_rt_array_cast(const VarString* a, int32_t toElement, int32_t toTypmod, bool explicitCast,
+                                    const TypeContext* ctx);
 // array_out and array_in (the I/O conversion casts to and from the string types).
 const VarString* duet_rt_array_out(const VarString* a, const TypeContext* ctx);
 // array_in reads the elements without the typmod; it is applied afterwards as the cast's
 // context says (an explicit cast truncates strings), as PostgreSQL's coerce_type does.
-const VarString* duet_rt_array_in(const VarString* s, int32_t element, int32_t typmod,
-                                  bool explicitCast, const TypeContext* ctx);
+const VarString* duet_rt_array_in(const VarString* s, int32_t element, int32_t typmod, bool explicitCast,
+                                  const TypeContext* ctx);
 }

@@ -68,8 +68,7 @@ double parseFloat(std::string_view text, bool single) {
       end = const_cast<char*>(s) + 9;
     } else if (errno == ERANGE) {
       // Denormal results are accepted; only true overflow and underflow to 0 are errors.
-      bool outOfRange = single ? (val == 0.0 || std::isinf(val))
-                               : (val == 0.0 || val >= HUGE_VAL || val <= -HUGE_VAL);
+      bool outOfRange = single ? (val == 0.0 || std::isinf(val)) : (val == 0.0 || val >= HUGE_VAL || val <= -HUGE_VAL);
       if (outOfRange)
         throw SqlError(sqlstate::kNumericValueOutOfRange,
                        fmt::format("\"{}\" is out of range for type {}", text, typeName));
@@ -119,20 +118,19 @@ void formatShortest(F v, int maxFixedExp, std::string& out) {
 }
 
 bool formatSpecial(double v, std::string& out) {
-  if (std::isnan(v)) out.append("NaN");
-  else if (std::isinf(v)) out.append(v > 0 ? "Infinity" : "-Infinity");
-  else return false;
+  if (std::isnan(v))
+    out.append("NaN");
+  else if (std::isinf(v))
+    out.append(v > 0 ? "Infinity" : "-Infinity");
+  else
+    return false;
   return true;
 }
 
 }  // namespace
 
-int16_t parseInt2(std::string_view t) {
-  return static_cast<int16_t>(parseInteger(t, INT16_MAX, "smallint"));
-}
-int32_t parseInt4(std::string_view t) {
-  return static_cast<int32_t>(parseInteger(t, INT32_MAX, "integer"));
-}
+int16_t parseInt2(std::string_view t) { return static_cast<int16_t>(parseInteger(t, INT16_MAX, "smallint")); }
+int32_t parseInt4(std::string_view t) { return static_cast<int32_t>(parseInteger(t, INT32_MAX, "integer")); }
 int64_t parseInt8(std::string_view t) { return parseInteger(t, INT64_MAX, "bigint"); }
 
 void formatInt(int64_t v, std::string& out) {
@@ -202,11 +200,9 @@ float float4Div(float a, float b) {
 double float8Pow(double a, double b) {
   if (std::isnan(a)) return (std::isnan(b) || b != 0.0) ? a : 1.0;
   if (std::isnan(b)) return a != 1.0 ? b : 1.0;
-  if (a == 0.0 && b < 0.0)
-    throw SqlError("2201F", "zero raised to a negative power is undefined");
+  if (a == 0.0 && b < 0.0) throw SqlError("2201F", "zero raised to a negative power is undefined");
   if (a < 0.0 && std::floor(b) != b)
-    throw SqlError("2201F",
-                   "a negative number raised to a non-integer power yields a complex result");
+    throw SqlError("2201F", "a negative number raised to a non-integer power yields a complex result");
   double r = std::pow(a, b);
   if (!std::isinf(a) && !std::isinf(b)) {
     if (std::isinf(r)) raiseFloatOverflow();
@@ -218,8 +214,7 @@ double float8Pow(double a, double b) {
 int64_t floatToInteger(double v, TypeId target) {
   double r = std::rint(v);
   // Compare against powers of two, which doubles represent exactly (PG's FLOAT8_FITS_IN_*).
-  double lim = target == TypeId::Int2 ? 32768.0 : target == TypeId::Int4 ? 2147483648.0
-                                                                          : 9223372036854775808.0;
+  double lim = target == TypeId::Int2 ? 32768.0 : target == TypeId::Int4 ? 2147483648.0 : 9223372036854775808.0;
   if (std::isnan(r) || r < -lim || r >= lim) raiseIntegerOutOfRange(target);
   return static_cast<int64_t>(r);
 }

@@ -37,8 +37,7 @@ int validCharAt(std::string_view s, size_t i) {
         return 0;
       break;
     case 4:
-      if (c > 0xf4 || (c == 0xf0 && (b1 < 0x90 || b1 > 0xbf)) ||
-          (c == 0xf4 && (b1 < 0x80 || b1 > 0x8f)) ||
+      if (c > 0xf4 || (c == 0xf0 && (b1 < 0x90 || b1 > 0xbf)) || (c == 0xf4 && (b1 < 0x80 || b1 > 0x8f)) ||
           (c != 0xf0 && c != 0xf4 && (b1 < 0x80 || b1 > 0xbf)))
         return 0;
       break;
@@ -92,8 +91,7 @@ Match matchText(std::string_view t, std::string_view p, int esc) {
     char pc = p[pi];
     if (esc >= 0 && static_cast<unsigned char>(pc) == esc) {
       ++pi;
-      if (pi >= p.size())
-        throw SqlError("22025", "LIKE pattern must not end with escape character");
+      if (pi >= p.size()) throw SqlError("22025", "LIKE pattern must not end with escape character");
       size_t pn = nextChar(p, pi), tn = nextChar(t, ti);
       if (p.substr(pi, pn - pi) != t.substr(ti, tn - ti)) return kFalse;
       pi = pn;
@@ -111,8 +109,7 @@ Match matchText(std::string_view t, std::string_view p, int esc) {
       // The next pattern character (if literal) must match where the rest begins.
       std::string_view lit;
       if (esc >= 0 && static_cast<unsigned char>(p[pi]) == esc) {
-        if (pi + 1 >= p.size())
-          throw SqlError("22025", "LIKE pattern must not end with escape character");
+        if (pi + 1 >= p.size()) throw SqlError("22025", "LIKE pattern must not end with escape character");
         lit = p.substr(pi + 1, nextChar(p, pi + 1) - pi - 1);
       } else {
         lit = p.substr(pi, nextChar(p, pi) - pi);
@@ -159,14 +156,12 @@ void checkUtf8(std::string_view s) {
       continue;
     }
     if (s[i] == 0)
-      throw SqlError(sqlstate::kCharacterNotInRepertoire,
-                     "invalid byte sequence for encoding \"UTF8\": 0x00");
+      throw SqlError(sqlstate::kCharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": 0x00");
     size_t shown = utf8Len(static_cast<unsigned char>(s[i]));
     if (shown > s.size() - i) shown = s.size() - i;
     std::string bytes;
     for (size_t k = 0; k < shown; ++k)
-      fmt::format_to(std::back_inserter(bytes), "{}0x{:02x}", k ? " " : "",
-                     static_cast<unsigned char>(s[i + k]));
+      fmt::format_to(std::back_inserter(bytes), "{}0x{:02x}", k ? " " : "", static_cast<unsigned char>(s[i + k]));
     throw SqlError(sqlstate::kCharacterNotInRepertoire,
                    fmt::format("invalid byte sequence for encoding \"UTF8\": {}", bytes));
   }
@@ -189,15 +184,12 @@ int textCompare(std::string_view a, std::string_view b) {
   return c < 0 ? -1 : c > 0;
 }
 
-int bpcharCompare(std::string_view a, std::string_view b) {
-  return textCompare(bpcharTrim(a), bpcharTrim(b));
-}
+int bpcharCompare(std::string_view a, std::string_view b) { return textCompare(bpcharTrim(a), bpcharTrim(b)); }
 
 uint64_t textHash(std::string_view s) { return hashBytes(s.data(), s.size()); }
 uint64_t bpcharHash(std::string_view s) { return textHash(bpcharTrim(s)); }
 
-const VarString* coerceString(const VarString* s, SqlType target, bool explicitCast,
-                              Arena& arena) {
+const VarString* coerceString(const VarString* s, SqlType target, bool explicitCast, Arena& arena) {
   int maxLen = target.charLength();
   if (target.id == TypeId::Text || target.id == TypeId::Unknown || maxLen < 0) return s;
   std::string_view v = s->view();
@@ -271,8 +263,7 @@ std::string_view rightChars(std::string_view s, int64_t n) {
   return s.substr(offsetOfChar(s, skip));
 }
 
-std::string_view trimChars(std::string_view s, std::string_view chars, bool leading,
-                           bool trailing) {
+std::string_view trimChars(std::string_view s, std::string_view chars, bool leading, bool trailing) {
   auto inSet = [&](std::string_view ch) {
     for (size_t i = 0; i < chars.size(); i = nextChar(chars, i))
       if (chars.substr(i, nextChar(chars, i) - i) == ch) return true;
@@ -309,16 +300,13 @@ std::string replaceAll(std::string_view s, std::string_view from, std::string_vi
   return r;
 }
 
-bool likeMatch(std::string_view s, std::string_view pattern, std::string_view escape,
-               bool caseInsensitive) {
+bool likeMatch(std::string_view s, std::string_view pattern, std::string_view escape, bool caseInsensitive) {
   int esc = -1;
   if (!escape.empty()) {
     if (charLength(escape) != 1)
-      throw SqlError("22019", "invalid escape string", "",
-                     "Escape string must be empty or one character.");
+      throw SqlError("22019", "invalid escape string", "", "Escape string must be empty or one character.");
     if (escape.size() != 1)
-      throw SqlError(sqlstate::kFeatureNotSupported,
-                     "a multi-byte LIKE escape character is not supported");
+      throw SqlError(sqlstate::kFeatureNotSupported, "a multi-byte LIKE escape character is not supported");
     esc = static_cast<unsigned char>(escape[0]);
   }
   if (caseInsensitive) {

@@ -15,8 +15,8 @@ namespace duet {
 void checkUtf8(std::string_view s);
 bool isValidUtf8(std::string_view s);
 
-int64_t charLength(std::string_view s);        // characters
-std::string_view bpcharTrim(std::string_view s);  // without trailing spaces
+int64_t charLength(std::string_view s);                     // characters
+std::string_view bpcharTrim(std::string_view s);            // without trailing spaces
 int textCompare(std::string_view a, std::string_view b);    // byte-wise, -1/0/1
 int bpcharCompare(std::string_view a, std::string_view b);  // trailing spaces ignored
 uint64_t textHash(std::string_view s);
@@ -33,12 +33,11 @@ std::string upperAscii(std::string_view s);
 // substring(s from start for count), 1-based; 22011 for a negative count.
 std::string_view substring(std::string_view s, int64_t start, int64_t count);
 std::string_view substring(std::string_view s, int64_t start);  // to the end
-int64_t position(std::string_view s, std::string_view sub);      // 1-based, 0 if absent
-std::string_view leftChars(std::string_view s, int64_t n);        // n < 0: all but last -n
-std::string_view rightChars(std::string_view s, int64_t n);       // n < 0: all but first -n
+int64_t position(std::string_view s, std::string_view sub);     // 1-based, 0 if absent
+std::string_view leftChars(std::string_view s, int64_t n);      // n < 0: all but last -n
+std::string_view rightChars(std::string_view s, int64_t n);     // n < 0: all but first -n
 // btrim/ltrim/rtrim: strips any of the characters in `chars` (default " ").
-std::string_view trimChars(std::string_view s, std::string_view chars, bool leading,
-                           bool trailing);
+std::string_view trimChars(std::string_view s, std::string_view chars, bool leading, bool trailing);
 std::string replaceAll(std::string_view s, std::string_view from, std::string_view to);
 
 // LIKE / ILIKE: % and _, `escape` empty for none or one character (default "\\");

@@ -4,9 +4,9 @@
 #include "engine/types/array.h"
 #include "engine/types/datetime.h"
 #include "engine/types/numeric.h"
+#include "engine/types/raw_value.h"
 #include "engine/types/scalar_text.h"
 #include "engine/types/strings.h"
-#include "engine/types/raw_value.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -31,8 +31,7 @@ void formatText(SqlType type, const void* value, std::string& out, const TypeCon
   }
 }
 
-void parseText(SqlType type, std::string_view text, void* out, Arena& arena,
-               const TypeContext& ctx) {
+void parseText(SqlType type, std::string_view text, void* out, Arena& arena, const TypeContext& ctx) {
   switch (type.id) {
     case TypeId::Bool: return storeRaw<uint8_t>(out, parseBool(text) ? 1 : 0);
     case TypeId::Int2: return storeRaw(out, parseInt2(text));
@@ -40,8 +39,7 @@ void parseText(SqlType type, std::string_view text, void* out, Arena& arena,
     case TypeId::Int8: return storeRaw(out, parseInt8(text));
     case TypeId::Float4: return storeRaw(out, parseFloat4(text));
     case TypeId::Float8: return storeRaw(out, parseFloat8(text));
-    case TypeId::Numeric:
-      return storeRaw(out, numericApplyTypmod(parseNumeric(text), type.typmod));
+    case TypeId::Numeric: return storeRaw(out, numericApplyTypmod(parseNumeric(text), type.typmod));
     case TypeId::Unknown:
     case TypeId::Char:
     case TypeId::Varchar:

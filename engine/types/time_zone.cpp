@@ -33,7 +33,7 @@ constexpr int64_t kPostgresEpochUnixSeconds = 946684800;
 // whole number of weeks), so instants from 2400 on are folded back into [2400, 2800):
 // this keeps the date library's year arithmetic (years up to 32767) valid for PostgreSQL's
 // timestamps, which reach the year 294276.
-constexpr int64_t kFoldStart = 13569465600;              // 2400-01-01 in Unix seconds
+constexpr int64_t kFoldStart = 13569465600;  // 2400-01-01 in Unix seconds
 constexpr int64_t kFourHundredYears = 146097 * kSecondsPerDay;
 // The earliest timestamp PostgreSQL has (4714-11-24 BC), in Unix seconds.
 constexpr int64_t kEarliestTimestamp = -210866803200;
@@ -55,9 +55,7 @@ std::string lowerAscii(std::string_view s) {
 std::string readTzifFooter(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (data.size() < 6 || data.compare(0, 4, "TZif") != 0 || data[4] < '2' ||
-      data.back() != '\n')
-    return {};
+  if (data.size() < 6 || data.compare(0, 4, "TZif") != 0 || data[4] < '2' || data.back() != '\n') return {};
   size_t start = data.rfind('\n', data.size() - 2);
   if (start == std::string::npos) return {};
   return data.substr(start + 1, data.size() - start - 2);
@@ -96,24 +94,19 @@ class NamedTimeZone {
 
   // True when one offset covers every timestamp PostgreSQL can represent.
   bool isFixed() const {
-    return !footerHasRules() &&
-           rules_->get_info(date::sys_seconds{std::chrono::seconds{kEarliestTimestamp}}).end
-                   .time_since_epoch()
-                   .count() >= kFoldStart;
+    return !footerHasRules() && rules_->get_info(date::sys_seconds{std::chrono::seconds{kEarliestTimestamp}})
+                                        .end.time_since_epoch()
+                                        .count() >= kFoldStart;
   }
 
  private:
-  bool footerHasRules() const {
-    return footer_ && footer_->at(kFoldStart).end < kFoldStart + kFourHundredYears;
-  }
+  bool footerHasRules() const { return footer_ && footer_->at(kFoldStart).end < kFoldStart + kFourHundredYears; }
 
   const date::time_zone* rules_;
   std::unique_ptr<PosixTzRule> footer_;  // null: the last listed offset holds for ever
 };
 
-int32_t utcOffsetAt(const NamedTimeZone& zone, int64_t unixSeconds) {
-  return zone.at(unixSeconds).offsetEast;
-}
+int32_t utcOffsetAt(const NamedTimeZone& zone, int64_t unixSeconds) { return zone.at(unixSeconds).offsetEast; }
 
 // PostgreSQL's DetermineTimeZoneOffset: find the first transition after the wall time
 // read as UTC minus a day (offsets are under a day, transitions over two days apart), and
@@ -139,8 +132,7 @@ int32_t sessionOffsetAt(const TypeContext& ctx, int64_t utcMicros) {
 
 int32_t sessionOffsetForLocal(const TypeContext& ctx, int64_t localMicros) {
   if (!ctx.namedZone) return ctx.timeZoneOffsetSeconds;
-  return utcOffsetForLocal(*ctx.namedZone,
-                           floorDiv(localMicros, 1000000) + kPostgresEpochUnixSeconds);
+  return utcOffsetForLocal(*ctx.namedZone, floorDiv(localMicros, 1000000) + kPostgresEpochUnixSeconds);
 }
 
 namespace {
@@ -177,8 +169,7 @@ std::optional<ResolvedTimeZone> resolveUncached(std::string_view setting) {
     // A footer the POSIX parser cannot read leaves the last listed offset in force, as
     // the date library alone would.
     std::string rule = readTzifFooter(kZoneInfoDir + rules->name());
-    auto zone = std::make_unique<NamedTimeZone>(
-        rules, rule.empty() ? nullptr : PosixTzRule::parse(rule));
+    auto zone = std::make_unique<NamedTimeZone>(rules, rule.empty() ? nullptr : PosixTzRule::parse(rule));
     ResolvedTimeZone r;
     r.name = prefix + rules->name();
     if (zone->isFixed()) {

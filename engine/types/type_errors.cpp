@@ -16,23 +16,16 @@ void raiseIntegerOutOfRange(TypeId t) {
   throw SqlError(sqlstate::kNumericValueOutOfRange, msg);
 }
 
-void raiseNumericOverflow() {
-  throw SqlError(sqlstate::kNumericValueOutOfRange, "value overflows numeric format");
-}
+void raiseNumericOverflow() { throw SqlError(sqlstate::kNumericValueOutOfRange, "value overflows numeric format"); }
 
 void raiseDivisionByZero() { throw SqlError(sqlstate::kDivisionByZero, "division by zero"); }
 
-void raiseFloatOverflow() {
-  throw SqlError(sqlstate::kNumericValueOutOfRange, "value out of range: overflow");
-}
+void raiseFloatOverflow() { throw SqlError(sqlstate::kNumericValueOutOfRange, "value out of range: overflow"); }
 
-void raiseFloatUnderflow() {
-  throw SqlError(sqlstate::kNumericValueOutOfRange, "value out of range: underflow");
-}
+void raiseFloatUnderflow() { throw SqlError(sqlstate::kNumericValueOutOfRange, "value out of range: underflow"); }
 
 void raiseNumericSpecialUnsupported() {
-  throw SqlError(sqlstate::kFeatureNotSupported,
-                 "numeric NaN and Infinity values are not supported");
+  throw SqlError(sqlstate::kFeatureNotSupported, "numeric NaN and Infinity values are not supported");
 }
 
 }  // namespace duet

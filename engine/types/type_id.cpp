@@ -32,12 +32,18 @@ struct ArrayOid {
   uint32_t oid;
 };
 constexpr ArrayOid kArrayOids[] = {
-    {TypeId::Bool, oid::kBoolArray},       {TypeId::Int2, oid::kInt2Array},
-    {TypeId::Int4, oid::kInt4Array},       {TypeId::Int8, oid::kInt8Array},
-    {TypeId::Float4, oid::kFloat4Array},   {TypeId::Float8, oid::kFloat8Array},
-    {TypeId::Numeric, oid::kNumericArray}, {TypeId::Char, oid::kBpcharArray},
-    {TypeId::Varchar, oid::kVarcharArray}, {TypeId::Text, oid::kTextArray},
-    {TypeId::Date, oid::kDateArray},       {TypeId::Timestamp, oid::kTimestampArray},
+    {TypeId::Bool, oid::kBoolArray},
+    {TypeId::Int2, oid::kInt2Array},
+    {TypeId::Int4, oid::kInt4Array},
+    {TypeId::Int8, oid::kInt8Array},
+    {TypeId::Float4, oid::kFloat4Array},
+    {TypeId::Float8, oid::kFloat8Array},
+    {TypeId::Numeric, oid::kNumericArray},
+    {TypeId::Char, oid::kBpcharArray},
+    {TypeId::Varchar, oid::kVarcharArray},
+    {TypeId::Text, oid::kTextArray},
+    {TypeId::Date, oid::kDateArray},
+    {TypeId::Timestamp, oid::kTimestampArray},
     {TypeId::TimestampTz, oid::kTimestampTzArray},
 };
 
@@ -111,11 +117,9 @@ std::string typeName(SqlType t) {
     case TypeId::Numeric:
       if (t.typmod < 0) return "numeric";
       return fmt::format("numeric({},{})", t.numericPrecision(), t.numericScale());
-    case TypeId::Char:
-      return t.typmod < 0 ? "character" : fmt::format("character({})", t.charLength());
+    case TypeId::Char: return t.typmod < 0 ? "character" : fmt::format("character({})", t.charLength());
     case TypeId::Varchar:
-      return t.typmod < 0 ? "character varying"
-                          : fmt::format("character varying({})", t.charLength());
+      return t.typmod < 0 ? "character varying" : fmt::format("character varying({})", t.charLength());
     case TypeId::Text: return "text";
     case TypeId::Date: return "date";
     case TypeId::Timestamp: return "timestamp without time zone";

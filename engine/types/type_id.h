@@ -26,17 +26,15 @@ enum class TypeId : uint8_t {
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
 namespace oid {
-inline constexpr uint32_t kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText = 25,
-                          kOid = 26, kFloat4 = 700, kFloat8 = 701, kUnknown = 705,
-                          kBpchar = 1042, kVarchar = 1043, kDate = 1082, kTimestamp = 1114,
-                          kTimestampTz = 1184, kNumeric = 1700;
+inline constexpr uint32_t kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText = 25, kOid = 26, kFloat4 = 700,
+                          kFloat8 = 701, kUnknown = 705, kBpchar = 1042, kVarchar = 1043, kDate = 1082,
+                          kTimestamp = 1114, kTimestampTz = 1184, kNumeric = 1700;
 // Array types (typarray of each element type above).
-inline constexpr uint32_t kBoolArray = 1000, kInt2Array = 1005, kInt4Array = 1007,
-                          kTextArray = 1009, kBpcharArray = 1014, kVarcharArray = 1015,
-                          kInt8Array = 1016, kFloat4Array = 1021, kFloat8Array = 1022,
-                          kTimestampArray = 1115, kDateArray = 1182, kTimestampTzArray = 1185,
+inline constexpr uint32_t kBoolArray = 1000, kInt2Array = 1005, kInt4Array = 1007, kTextArray = 1009,
+                          kBpcharArray = 1014, kVarcharArray = 1015, kInt8Array = 1016, kFloat4Array = 1021,
+                          kFloat8Array = 1022, kTimestampArray = 1115, kDateArray = 1182, kTimestampTzArray = 1185,
                           kNumericArray = 1231;
-}
+}  // namespace oid
 
 // A type with its modifier, encoded as PostgreSQL's atttypmod:
 //   char(n), varchar(n): n + 4;  numeric(p, s): ((p << 16) | s) + 4;  -1 when absent.
@@ -49,9 +47,7 @@ struct SqlType {
 
   bool operator==(const SqlType&) const = default;
 
-  static SqlType arrayOf(SqlType elementType) {
-    return {TypeId::Array, elementType.typmod, elementType.id};
-  }
+  static SqlType arrayOf(SqlType elementType) { return {TypeId::Array, elementType.typmod, elementType.id}; }
   bool isArray() const { return id == TypeId::Array; }
   SqlType elementType() const { return {element, typmod}; }
   // The same type without its modifier (varchar(5)[] -> varchar[]).
@@ -59,9 +55,7 @@ struct SqlType {
 
   static SqlType varchar(int n) { return {TypeId::Varchar, n + 4}; }
   static SqlType bpchar(int n) { return {TypeId::Char, n + 4}; }
-  static SqlType numeric(int precision, int scale) {
-    return {TypeId::Numeric, ((precision << 16) | scale) + 4};
-  }
+  static SqlType numeric(int precision, int scale) { return {TypeId::Numeric, ((precision << 16) | scale) + 4}; }
   int charLength() const { return typmod < 0 ? -1 : typmod - 4; }
   int numericPrecision() const { return typmod < 0 ? -1 : ((typmod - 4) >> 16) & 0xffff; }
   int numericScale() const { return typmod < 0 ? -1 : (typmod - 4) & 0xffff; }

@@ -23,8 +23,7 @@ using NumericRep = __int128;
 inline int numericScale(NumericRep v) { return static_cast<int>(static_cast<unsigned __int128>(v) & 0xff); }
 inline __int128 numericMantissa(NumericRep v) { return v >> 8; }  // arithmetic shift
 inline NumericRep makeNumeric(__int128 mantissa, int scale) {
-  return static_cast<NumericRep>((static_cast<unsigned __int128>(mantissa) << 8) |
-                                 static_cast<unsigned>(scale));
+  return static_cast<NumericRep>((static_cast<unsigned __int128>(mantissa) << 8) | static_cast<unsigned>(scale));
 }
 
 // A bump allocator for values produced while one statement runs; reset between statements.

@@ -17,8 +17,7 @@ namespace duet {
 void formatText(SqlType type, const void* value, std::string& out, const TypeContext& ctx);
 // PostgreSQL's input function followed by the typmod coercion an assignment applies
 // (numeric(p,s) rounding, varchar(n)/char(n) length checks). Strings are copied into `arena`.
-void parseText(SqlType type, std::string_view text, void* out, Arena& arena,
-               const TypeContext& ctx);
+void parseText(SqlType type, std::string_view text, void* out, Arena& arena, const TypeContext& ctx);
 
 // PostgreSQL's send/recv binary formats. Malformed input raises 22P03 "incorrect binary
 // data format" (the caller adds " in bind parameter N").
@@ -34,8 +33,8 @@ uint64_t hashValue(SqlType type, const void* value);
 bool castExists(TypeId from, TypeId to);
 // Converts a value; `to.typmod` is applied (explicitly: truncating strings; otherwise as
 // an assignment). Raises 42846 "cannot cast type date to integer" for pairs without a cast.
-void castValue(SqlType from, const void* in, SqlType to, void* out, bool explicitCast,
-               Arena& arena, const TypeContext& ctx);
+void castValue(SqlType from, const void* in, SqlType to, void* out, bool explicitCast, Arena& arena,
+               const TypeContext& ctx);
 // castValue between two types of the numeric category (isNumericCategory), for callers
 // that know the pair at compile time and so need none of castValue's checks.
 void castNumber(SqlType from, const void* in, SqlType to, void* out);

@@ -126,8 +126,7 @@ void streaming(pqxx::connection& conn) {
   {
     pqxx::work tx{conn};
     pqxx::stream_to out{tx, "pqxx_stream"};
-    for (int i = 0; i < kRows; ++i)
-      out << std::make_tuple(i, "label " + std::to_string(i), i * 0.5);
+    for (int i = 0; i < kRows; ++i) out << std::make_tuple(i, "label " + std::to_string(i), i * 0.5);
     out.complete();
     tx.commit();
   }
@@ -152,8 +151,7 @@ void streaming(pqxx::connection& conn) {
   // The same rows through a plain query result.
   pqxx::nontransaction tx{conn};
   pqxx::result r = tx.exec("SELECT id, value FROM pqxx_stream ORDER BY id");
-  check(r.size() == kRows && r[kRows - 1][1].as<double>() == (kRows - 1) * 0.5,
-        "query result holds every row");
+  check(r.size() == kRows && r[kRows - 1][1].as<double>() == (kRows - 1) * 0.5, "query result holds every row");
   tx.exec0("DROP TABLE pqxx_stream");
   tx.exec0("DROP TABLE pqxx_t");
 }
@@ -168,15 +166,19 @@ void routine_calls(pqxx::connection& conn) {
     tx.exec0("DROP FUNCTION IF EXISTS pqxx_rows(integer)");
     tx.exec0("DROP FUNCTION IF EXISTS pqxx_check(integer)");
     tx.exec0("DROP PROCEDURE IF EXISTS pqxx_split(integer, integer, integer)");
-    tx.exec0("CREATE FUNCTION pqxx_add(a integer, b integer) RETURNS integer LANGUAGE plpgsql STRICT AS "
-             "$$ BEGIN RETURN a + b; END $$");
-    tx.exec0("CREATE FUNCTION pqxx_rows(n integer) RETURNS TABLE (i integer, label text) LANGUAGE plpgsql AS "
-             "$$ BEGIN FOR k IN 1..n LOOP i := k; label := 'row ' || k; RETURN NEXT; END LOOP; END $$");
-    tx.exec0("CREATE FUNCTION pqxx_check(a integer) RETURNS integer LANGUAGE plpgsql AS "
-             "$$ BEGIN IF a < 0 THEN RAISE EXCEPTION 'negative: %', a USING ERRCODE = '22003'; END IF; "
-             "RETURN a; END $$");
-    tx.exec0("CREATE PROCEDURE pqxx_split(n integer, INOUT lo integer, INOUT hi integer) LANGUAGE plpgsql AS "
-             "$$ BEGIN lo := n % 10; hi := n / 10; END $$");
+    tx.exec0(
+        "CREATE FUNCTION pqxx_add(a integer, b integer) RETURNS integer LANGUAGE plpgsql STRICT AS "
+        "$$ BEGIN RETURN a + b; END $$");
+    tx.exec0(
+        "CREATE FUNCTION pqxx_rows(n integer) RETURNS TABLE (i integer, label text) LANGUAGE plpgsql AS "
+        "$$ BEGIN FOR k IN 1..n LOOP i := k; label := 'row ' || k; RETURN NEXT; END LOOP; END $$");
+    tx.exec0(
+        "CREATE FUNCTION pqxx_check(a integer) RETURNS integer LANGUAGE plpgsql AS "
+        "$$ BEGIN IF a < 0 THEN RAISE EXCEPTION 'negative: %', a USING ERRCODE = '22003'; END IF; "
+        "RETURN a; END $$");
+    tx.exec0(
+        "CREATE PROCEDURE pqxx_split(n integer, INOUT lo integer, INOUT hi integer) LANGUAGE plpgsql AS "
+        "$$ BEGIN lo := n % 10; hi := n / 10; END $$");
   }
   conn.prepare("call_add", "SELECT pqxx_add($1, $2)");
   conn.prepare("call_rows", "SELECT * FROM pqxx_rows($1)");

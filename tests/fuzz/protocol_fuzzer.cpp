@@ -31,10 +31,10 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/session/sql_engine.h"
-#include "server/frontend_framing.h"
 #include "server/message_processor.h"
-#include "server/message_reader.h"
+#include "session/sql_engine.h"
+#include "wire/frontend_framing.h"
+#include "wire/message_reader.h"
 
 #ifndef DUET_FUZZ_DEFAULT_KNOWN_OPEN
 #define DUET_FUZZ_DEFAULT_KNOWN_OPEN ""
@@ -46,7 +46,7 @@ struct KnownOpen {
   std::string id;
   std::string where;  // "simple" (Query messages), "extended" (Parse messages) or "any"
   regex_t pattern;
-  int count = 1;      // "N x regex": at least N non-overlapping matches
+  int count = 1;  // "N x regex": at least N non-overlapping matches
 };
 
 std::vector<KnownOpen>* knownOpen = nullptr;
@@ -82,8 +82,7 @@ void loadKnownOpen() {
     k.id = trim(line.substr(0, first));
     k.where = trim(line.substr(first + 3, second - first - 3));
     std::string re = trim(line.substr(second + 3, last - second - 3));
-    if (size_t x = re.find(" x "); x != std::string::npos && x > 0 &&
-                                   re.find_first_not_of("0123456789") == x) {
+    if (size_t x = re.find(" x "); x != std::string::npos && x > 0 && re.find_first_not_of("0123456789") == x) {
       k.count = std::stoi(re.substr(0, x));
       re = re.substr(x + 3);
     }

@@ -51,7 +51,8 @@ TEST_CASE("tables: names, errors and constraint names", "[catalog]") {
   CHECK(cat.findIndex(db, "", "t_b_key"));
 
   CHECK(errorOf([&] { cat.createTable(db, "", twoInts("t"), undo); }) == "42P07 relation \"t\" already exists");
-  CHECK(errorOf([&] { cat.createTable(db, "", twoInts("t_pkey"), undo); }) == "42P07 relation \"t_pkey\" already exists");
+  CHECK(errorOf([&] { cat.createTable(db, "", twoInts("t_pkey"), undo); }) ==
+        "42P07 relation \"t_pkey\" already exists");
   CHECK(errorOf([&] { cat.table(db, "", "nope"); }) == "42P01 relation \"nope\" does not exist");
   CreateTableSpec dup = twoInts("d");
   dup.columns.push_back({"a", {TypeId::Text}});

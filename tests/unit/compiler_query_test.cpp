@@ -2,8 +2,7 @@
 // tables, and read the rows it emits.
 #include <catch2/catch.hpp>
 
-#include "compiler/binder/planner.h"
-#include "compiler/parser/parser.h"
+#include "compiler/compiler.h"
 #include "engine/error.h"
 #include "engine/storage/table.h"
 #include "engine/storage/undo_log.h"
@@ -23,7 +22,10 @@ struct Rows : rt::RowConsumer {
     TypeContext tc;
     for (size_t c = 0; c < layout->types.size(); ++c) {
       if (c) line += "|";
-      if (t[layout->nullOffset(c)]) { line += "NULL"; continue; }
+      if (t[layout->nullOffset(c)]) {
+        line += "NULL";
+        continue;
+      }
       formatText(layout->types[c], t + layout->offsets[c], line, tc);
     }
     lines.push_back(line);
@@ -31,13 +33,14 @@ struct Rows : rt::RowConsumer {
 };
 
 struct Fixture {
-  Table t{"t", {{"a", {TypeId::Int4, -1}, true}, {"b", {TypeId::Text, -1}, false}, {"c", SqlType::numeric(10, 2), false}},
+  Table t{"t",
+          {{"a", {TypeId::Int4, -1}, true}, {"b", {TypeId::Text, -1}, false}, {"c", SqlType::numeric(10, 2), false}},
           StorageKind::Row};
   Table u{"u", {{"a", {TypeId::Int4, -1}, true}, {"d", {TypeId::Int8, -1}, false}}, StorageKind::Column};
   UndoLog undo;
-  std::string outline;  // plan::outline() of the last statement run
-  size_t stateLeft = 0;  // runtime structures (buffers, group and join tables) the last run left
-  uint32_t parallelThreads = 1;  // as a snapshot process would allow
+  std::string outline;              // plan::outline() of the last statement run
+  size_t stateLeft = 0;             // runtime structures (buffers, group and join tables) the last run left
+  uint32_t parallelThreads = 1;     // as a snapshot process would allow
   size_t failAfterRows = SIZE_MAX;  // the output fails after so many rows
   Fixture() {
     t.createIndex("t_pkey", {0}, IndexKind::Hash, true, undo);
@@ -53,8 +56,10 @@ struct Fixture {
     req.stmt = ps.stmt.get();
     req.explicitParamCount = ps.explicitParams;
     for (const auto& l : ps.literals)
-      req.literalTypes.push_back(l.kind == TypeId::Int4 ? LiteralType::Int4 : l.kind == TypeId::Int8 ? LiteralType::Int8
-                                 : l.kind == TypeId::Numeric ? LiteralType::Numeric : LiteralType::Unknown);
+      req.literalTypes.push_back(l.kind == TypeId::Int4      ? LiteralType::Int4
+                                 : l.kind == TypeId::Int8    ? LiteralType::Int8
+                                 : l.kind == TypeId::Numeric ? LiteralType::Numeric
+                                                             : LiteralType::Unknown);
     for (const auto& l : ps.literals) req.literalUses.push_back(l.uses);
     for (const auto& l : ps.literals) req.literalSameAs.push_back(l.sameTextAs);
     req.queryText = sqlText;
@@ -72,7 +77,8 @@ struct Fixture {
     std::vector<uint8_t> params(std::max<uint32_t>(16, plan->compiled->paramLayout.size));
     for (size_t i = 0; i < ps.literals.size(); ++i) {
       size_t p = ps.explicitParams + i;
-      parseText(plan->paramTypes[p], ps.literals[i].text, params.data() + plan->compiled->paramLayout.offsets[p], arena, tc);
+      parseText(plan->paramTypes[p], ps.literals[i].text, params.data() + plan->compiled->paramLayout.offsets[p], arena,
+                tc);
     }
     Rows rows;
     rows.layout = &plan->compiled->outputLayout;
@@ -174,9 +180,9 @@ TEST_CASE("ordered index range scans: chosen for sargable conjuncts only, exact 
 
   // Not sargable: expressions over the column, <>, a column on both sides, no bound on the
   // leading key column, a cross-type comparison that casts the column.
-  for (const char* q : {"select d from u where a + 0 = 1 and d > 10", "select d from u where a <> 1",
-                        "select d from u where d = a", "select d from u where d > 10",
-                        "select d from u where a < 4000000000"}) {
+  for (const char* q :
+       {"select d from u where a + 0 = 1 and d > 10", "select d from u where a <> 1", "select d from u where d = a",
+        "select d from u where d > 10", "select d from u where a < 4000000000"}) {
     f.run(q);
     CHECK(f.outline == "Project(Filter(TableScan[u]))");
   }
@@ -219,9 +225,9 @@ TEST_CASE("an ordered index replaces ORDER BY and MIN/MAX when it yields the ord
   CHECK(f.outline == "Limit(Project(IndexRange[u_ad:]))");
   // Orders the index cannot give keep the sort: mixed directions, NULLS placement against
   // the index, a skipped key column, an expression, no LIMIT over a table scan.
-  for (const char* q : {"select d from u where a >= 1 order by a, d desc", "select d from u where a = 1 order by d nulls first",
-                        "select d from u where a >= 1 order by d", "select d from u where a = 1 order by d + 0",
-                        "select a from u order by a"}) {
+  for (const char* q : {"select d from u where a >= 1 order by a, d desc",
+                        "select d from u where a = 1 order by d nulls first", "select d from u where a >= 1 order by d",
+                        "select d from u where a = 1 order by d + 0", "select a from u order by a"}) {
     f.run(q);
     INFO(q << " -> " << f.outline);
     CHECK(f.outline.find("Sort(") != std::string::npos);
@@ -256,7 +262,8 @@ TEST_CASE("compiled COALESCE/CASE with NULL inputs and current_setting(name, mis
   CHECK_THROWS_AS(f.run("select current_setting('no_such_setting')"), SqlError);
 }
 
-TEST_CASE("compiled char(n): padding dropped on the way to text, kept for LIKE, ignored against varchar", "[compiler]") {
+TEST_CASE("compiled char(n): padding dropped on the way to text, kept for LIKE, ignored against varchar",
+          "[compiler]") {
   Fixture f;
   CHECK(f.run("select 'ab'::char(4) || '|', length('ab  '::char(4)), 'ab'::char(4) like 'ab'") ==
         std::vector<std::string>{"ab||2|f"});
@@ -277,7 +284,8 @@ TEST_CASE("joins probe a unique index of the right table per left row", "[compil
   CHECK(f.run("select count(*) from u join t on t.a < u.a") == Lines{"7"});
 }
 
-TEST_CASE("subqueries: a correlated one probes an index per outer row, its state freed per run", "[compiler][subquery]") {
+TEST_CASE("subqueries: a correlated one probes an index per outer row, its state freed per run",
+          "[compiler][subquery]") {
   Fixture f;
   f.run("insert into t values (1, 'one', 1.5), (2, 'two', 2), (3, null, 3)");
   f.run("insert into u values (1, 10), (3, 30), (3, 31), (5, 50)");
@@ -289,8 +297,10 @@ TEST_CASE("subqueries: a correlated one probes an index per outer row, its state
   CHECK(f.run("select d from u where exists (select 1 from t where t.a = u.a and t.c > 2) order by d") ==
         Lines{"30", "31"});
   // A sort per outer row (its buffer released after each run) and a string read from it.
-  CHECK(f.run("select d, (select b from t where t.a <= u.a and b is not null order by b desc limit 1) from u order by d") ==
-        Lines{"10|one", "30|two", "31|two", "50|two"});
+  CHECK(
+      f.run(
+          "select d, (select b from t where t.a <= u.a and b is not null order by b desc limit 1) from u order by d") ==
+      Lines{"10|one", "30|two", "31|two", "50|two"});
   CHECK(f.stateLeft == 1);  // the outer ORDER BY's sorter; the subquery's four are gone
   CHECK(f.run("select a from t where a not in (select a from u) order by a") == Lines{"2"});
   CHECK(f.run("select a from t where a not in (select null::int from u) order by a").empty());
@@ -357,7 +367,7 @@ TEST_CASE("parallel aggregations, sorts and join builds give the serial plan's r
   // An error in one worker stops the others and reaches the caller.
   f.parallelThreads = 2;
   CHECK_THROWS_AS(f.run("select sum(1 / (a - 40000)) from t"), SqlError);
-  CHECK_THROWS_AS(f.run("select a from t order by 1 / (a - 40000)"), SqlError);  // a sorting worker
+  CHECK_THROWS_AS(f.run("select a from t order by 1 / (a - 40000)"), SqlError);                    // a sorting worker
   CHECK_THROWS_AS(f.run("select count(*) from t x join u on u.a = 1 / (x.a - 40000)"), SqlError);  // a build
   CHECK(f.outline.find("HashJoin[parallel 2]") != std::string::npos);
   // Not run in parallel: DISTINCT aggregates, clock_timestamp() (like random(), it
@@ -420,6 +430,8 @@ TEST_CASE("ORDER BY ... LIMIT keeps the rows a full sort would, in the same orde
   CHECK(f.run("select count(*) from (select a from u order by d limit 5000) s") == Lines{"1000"});
   CHECK_THROWS_AS(f.run("select a from u order by d limit -1"), SqlError);
   // Per outer row, in a subquery.
-  CHECK(f.run("select d, (select x.a from u x where x.d = u.d order by x.a desc limit 1) from u where a < 3 order by d") ==
-        Lines{"0|990", "1|991", "2|992"});
+  CHECK(
+      f.run(
+          "select d, (select x.a from u x where x.d = u.d order by x.a desc limit 1) from u where a < 3 order by d") ==
+      Lines{"0|990", "1|991", "2|992"});
 }

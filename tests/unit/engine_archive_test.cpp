@@ -1,4 +1,4 @@
-// Archives' contents (engine/session/archive_dump.h, docs/logging.md): the records an
+// Archives' contents (session/archive_dump.h, docs/logging.md): the records an
 // engine writes load into a fresh engine that then answers like the first - tables of both
 // stores with keys, defaults and indexes, values of every type (NULLs, quotes, tabs,
 // backslashes, arrays, time stamps, floats), functions and procedures of every shape,
@@ -9,16 +9,16 @@
 #include <vector>
 
 #include "engine/error.h"
-#include "engine/session/sql_engine.h"
-#include "engine/session/transaction_record.h"
 #include "logging_test_util.h"
+#include "session/sql_engine.h"
+#include "session/transaction_record.h"
 
 using namespace duet;
 
 namespace {
 
-using test::RowsSink;
 using test::queryRows;
+using test::RowsSink;
 
 std::vector<std::string> archive(Engine& engine) {
   std::vector<std::string> records;
@@ -37,29 +37,32 @@ std::unique_ptr<Engine> load(const std::vector<std::string>& records) {
 TEST_CASE("an archive loads into a fresh engine that answers the same", "[logging]") {
   auto live = createSqlEngine(EngineConfig{"/tmp/duet_archive_test", 0});
   queryRows(*live,
-        "create role reader; create role boss superuser;"
-        "create table \"Odd \"\"name\" (k int primary key, v text default 'x''y', n numeric(10,2) not null,"
-        "  f float8, ts timestamptz, d date, a int[], c char(3), vc varchar(5), b bool) with (storage = row);"
-        "create table cols (a int8, b text, unique (a, b)) with (storage = column);"
-        "create unique index cols_b on cols (b); create index cols_ab on cols (a, b);"
-        "create table empty_one (x int2 constraint empty_pk primary key);"
-        "insert into \"Odd \"\"name\" values (1, E'tab\\there\\nnew\\\\line', 1.50, 0.1, '2026-11-22 10:00:01.5+03', '2000-02-29', '{1,NULL,3}', 'ab', 'abcde', true),"
-        "  (2, NULL, -3, 'NaN', NULL, NULL, '{}', NULL, NULL, NULL), (3, default, 0, 1e300, 'infinity', '-infinity', NULL, 'c', '', false);"
-        "delete from \"Odd \"\"name\" where k = 2;"
-        "create function add1(a int, b int default 1) returns int language sql immutable strict as 'select a + b';"
-        "create function pairs(n int, out i int, out sq int) returns setof record language plpgsql stable as $$"
-        "  begin for k in 1..n loop i := k; sq := k * k; return next; end loop; end $$;"
-        "create function tab(p text) returns table(x text, y int) language sql as $q$ select p || '$duet$', 7 $q$;"
-        "create function later() returns int language sql as 'select 1';"
-        "create function defined_after() returns int language sql as 'select 42';"
-        "create or replace function later() returns int language sql as 'select defined_after()';"
-        "create procedure bump(inout k int) language plpgsql security definer as $$ begin k := k + 1; end $$;"
-        "create function rowtype(k int) returns \"Odd \"\"name\" language sql as 'select * from \"Odd \"\"name\" where k = $1';");
+            "create role reader; create role boss superuser;"
+            "create table \"Odd \"\"name\" (k int primary key, v text default 'x''y', n numeric(10,2) not null,"
+            "  f float8, ts timestamptz, d date, a int[], c char(3), vc varchar(5), b bool) with (storage = row);"
+            "create table cols (a int8, b text, unique (a, b)) with (storage = column);"
+            "create unique index cols_b on cols (b); create index cols_ab on cols (a, b);"
+            "create table empty_one (x int2 constraint empty_pk primary key);"
+            "insert into \"Odd \"\"name\" values (1, E'tab\\there\\nnew\\\\line', 1.50, 0.1, '2026-11-22 "
+            "10:00:01.5+03', '2000-02-29', '{1,NULL,3}', 'ab', 'abcde', true),"
+            "  (2, NULL, -3, 'NaN', NULL, NULL, '{}', NULL, NULL, NULL), (3, default, 0, 1e300, 'infinity', "
+            "'-infinity', NULL, 'c', '', false);"
+            "delete from \"Odd \"\"name\" where k = 2;"
+            "create function add1(a int, b int default 1) returns int language sql immutable strict as 'select a + b';"
+            "create function pairs(n int, out i int, out sq int) returns setof record language plpgsql stable as $$"
+            "  begin for k in 1..n loop i := k; sq := k * k; return next; end loop; end $$;"
+            "create function tab(p text) returns table(x text, y int) language sql as $q$ select p || '$duet$', 7 $q$;"
+            "create function later() returns int language sql as 'select 1';"
+            "create function defined_after() returns int language sql as 'select 42';"
+            "create or replace function later() returns int language sql as 'select defined_after()';"
+            "create procedure bump(inout k int) language plpgsql security definer as $$ begin k := k + 1; end $$;"
+            "create function rowtype(k int) returns \"Odd \"\"name\" language sql as 'select * from \"Odd \"\"name\" "
+            "where k = $1';");
   // Enough rows for several COPY records.
   queryRows(*live,
-        "create function fill(n int) returns void language plpgsql as $$ begin"
-        "  for i in 1..n loop insert into cols values (i, 'row ' || i || ' with some more text'); end loop; end $$;"
-        "select fill(200000)");
+            "create function fill(n int) returns void language plpgsql as $$ begin"
+            "  for i in 1..n loop insert into cols values (i, 'row ' || i || ' with some more text'); end loop; end $$;"
+            "select fill(200000)");
   queryRows(*live, "create database other");
   queryRows(*live, "create table t (x int primary key); insert into t values (7)", "other");
 

@@ -66,28 +66,24 @@ void FakeSession::copyInFail(std::string_view message, ResultSink&) {
   throw SqlError(sqlstate::kQueryCanceled, "COPY from stdin failed: " + std::string(message));
 }
 
-void FakeSession::parse(const std::string& name, std::string_view sql,
-                        const std::vector<uint32_t>&) {
+void FakeSession::parse(const std::string& name, std::string_view sql, const std::vector<uint32_t>&) {
   if (sql == "ERROR") throw SqlError(sqlstate::kSyntaxError, "fake syntax error", {}, {}, 1);
   if (!name.empty() && statements_.count(name))
-    throw SqlError(sqlstate::kDuplicatePreparedStatement,
-                   "prepared statement \"" + name + "\" already exists");
+    throw SqlError(sqlstate::kDuplicatePreparedStatement, "prepared statement \"" + name + "\" already exists");
   statements_[name] = std::string(sql);
 }
 
-void FakeSession::bind(const std::string& portal, const std::string& statement,
-                       const std::vector<BindParam>& params, const std::vector<int16_t>&) {
+void FakeSession::bind(const std::string& portal, const std::string& statement, const std::vector<BindParam>& params,
+                       const std::vector<int16_t>&) {
   auto it = statements_.find(statement);
   if (it == statements_.end())
-    throw SqlError(sqlstate::kUndefinedPstatement,
-                   "prepared statement \"" + statement + "\" does not exist");
+    throw SqlError(sqlstate::kUndefinedPstatement, "prepared statement \"" + statement + "\" does not exist");
   portals_[portal] = Portal{it->second, params, 0};
 }
 
 StatementDescription FakeSession::describeStatement(const std::string& name) {
   auto it = statements_.find(name);
-  if (it == statements_.end())
-    throw SqlError(sqlstate::kUndefinedPstatement, "prepared statement does not exist");
+  if (it == statements_.end()) throw SqlError(sqlstate::kUndefinedPstatement, "prepared statement does not exist");
   return describe(it->second);
 }
 
@@ -126,8 +122,7 @@ std::vector<std::pair<std::string, std::string>> FakeSession::reportedParameters
           {"standard_conforming_strings", "on"}};
 }
 
-ExecuteState FakeSession::run(Portal& portal, int64_t maxRows, ResultSink& sink,
-                              bool describeRows) {
+ExecuteState FakeSession::run(Portal& portal, int64_t maxRows, ResultSink& sink, bool describeRows) {
   const std::string& sql = portal.sql;
   if (sql == "COMMIT" || sql == "ROLLBACK") {
     inBlock_ = failed_ = false;
@@ -171,8 +166,7 @@ ExecuteState FakeSession::run(Portal& portal, int64_t maxRows, ResultSink& sink,
     auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
     while (!cancel_ && std::chrono::steady_clock::now() < until)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    if (cancel_)
-      throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to user request");
+    if (cancel_) throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to user request");
     sink.commandComplete("SLEEP");
   } else if (sql == "ERROR") {
     if (inBlock_) failed_ = true;

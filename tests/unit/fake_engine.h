@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/session_api.h"
+#include "session/session_api.h"
 
 namespace duet::test {
 
@@ -35,10 +35,8 @@ class FakeSession final : public Session {
   QueryState simpleQuery(std::string_view sql, ResultSink& sink) override;
   QueryState copyInData(std::string_view data, ResultSink& sink) override;
   void copyInFail(std::string_view message, ResultSink& sink) override;
-  void parse(const std::string& name, std::string_view sql,
-             const std::vector<uint32_t>& paramTypeOids) override;
-  void bind(const std::string& portal, const std::string& statement,
-            const std::vector<BindParam>& params,
+  void parse(const std::string& name, std::string_view sql, const std::vector<uint32_t>& paramTypeOids) override;
+  void bind(const std::string& portal, const std::string& statement, const std::vector<BindParam>& params,
             const std::vector<int16_t>& resultFormats) override;
   StatementDescription describeStatement(const std::string& name) override;
   StatementDescription describePortal(const std::string& name) override;
@@ -85,8 +83,7 @@ class FakeSession final : public Session {
 
 class FakeEngine final : public Engine {
  public:
-  std::unique_ptr<Session> openSession(
-      const std::vector<std::pair<std::string, std::string>>& startupParams) override;
+  std::unique_ptr<Session> openSession(const std::vector<std::pair<std::string, std::string>>& startupParams) override;
   FakeEngineState state;
 };
 

@@ -2,8 +2,8 @@
 // newest-first listing that ignores unfinished files, an unfinished writer leaving nothing,
 // and damage of every kind found before any record is handed out: a flipped byte, a cut
 // end, a missing end mark, bytes after it, a wrong header.
-#include <catch2/catch.hpp>
 #include <stdlib.h>
+#include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>

@@ -5,9 +5,9 @@
 // missing header, a missing segment) refuses and changes nothing, a segment file left
 // half-created is removed, removeSegmentsUpTo keeps the newest segment, a write error stops
 // acknowledgements, and an empty or missing directory.
-#include <catch2/catch.hpp>
 #include <stdlib.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -118,8 +118,7 @@ TEST_CASE("redo log round trip across segments", "[logging]") {
     onDisk += fs::file_size(segment);
     // A segment ends with the record that made it reach segmentBytes.
     REQUIRE(fs::file_size(segment) < 4096 + 16 + 300);
-    REQUIRE(fs::status(segment).permissions() ==
-            (fs::perms::owner_read | fs::perms::owner_write));
+    REQUIRE(fs::status(segment).permissions() == (fs::perms::owner_read | fs::perms::owner_write));
   }
   REQUIRE(bytesWritten == onDisk);
 

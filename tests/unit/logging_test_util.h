@@ -1,14 +1,14 @@
 // Helpers the durability tests share: a scratch directory, and an engine's answers as text
 // rows ("a|b|NULL").
 #pragma once
-#include <catch2/catch.hpp>
 #include <stdlib.h>
+#include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "engine/session_api.h"
+#include "session/session_api.h"
 
 namespace duet::test {
 

@@ -117,7 +117,9 @@ TEST_CASE("expressions: SQL-standard function syntax becomes ordinary calls", "[
 }
 
 TEST_CASE("expressions: output column labels without AS", "[parser][expr]") {
-  auto label = [](const std::string& q) { return duet::sql::test::parseOne(q).stmt->as<SelectStmt>().targets[0].alias; };
+  auto label = [](const std::string& q) {
+    return duet::sql::test::parseOne(q).stmt->as<SelectStmt>().targets[0].alias;
+  };
   CHECK(label("select 1 x") == "x");
   CHECK(label("select 1 left") == "left");
   CHECK(label("select 1 int") == "int");

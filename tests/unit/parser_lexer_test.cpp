@@ -57,10 +57,10 @@ TEST_CASE("lexer: numbers", "[parser][lexer]") {
 
 TEST_CASE("lexer: strings", "[parser][lexer]") {
   CHECK(lex("'it''s'")[0].text == "it's");
-  CHECK(lex("'a'\n  'b'")[0].text == "ab");         // continuation across a newline
-  CHECK(texts("'a' -- c\n 'b'") == "a|b");           // comment before the newline: not continued
-  CHECK(lex("'a'\n-- c\n'b'")[0].text == "ab");     // comment after the newline: continued
-  CHECK(texts("'a' 'b'") == "a|b");                  // same line: two literals
+  CHECK(lex("'a'\n  'b'")[0].text == "ab");      // continuation across a newline
+  CHECK(texts("'a' -- c\n 'b'") == "a|b");       // comment before the newline: not continued
+  CHECK(lex("'a'\n-- c\n'b'")[0].text == "ab");  // comment after the newline: continued
+  CHECK(texts("'a' 'b'") == "a|b");              // same line: two literals
   CHECK(lex(R"(E'a\nb\t\\\'\x41\101\u00e9')")[0].text == "a\nb\t\\'AA\xC3\xA9");
   CHECK(lex("e'x''y'")[0].text == "x'y");
   CHECK(lex("$$it's $1$$")[0].text == "it's $1");
@@ -80,8 +80,8 @@ TEST_CASE("lexer: parameters, operators and comments", "[parser][lexer]") {
   CHECK(p[0].number == 1);
   CHECK(p[2].number == 12);
   CHECK(texts("a<=b<>c!=d>=e||f::g") == "a|<=|b|<>|c|<>|d|>=|e||||f|::|g");
-  CHECK(texts("a=-1") == "a|=|-|1");         // "=-" may not end in '-'
-  CHECK(texts("a@-1") == "a|@-|1");          // but "@-" may
+  CHECK(texts("a=-1") == "a|=|-|1");  // "=-" may not end in '-'
+  CHECK(texts("a@-1") == "a|@-|1");   // but "@-" may
   CHECK(texts("a*-b") == "a|*|-|b");
   CHECK(texts("a-- comment\n+b") == "a|+|b");
   CHECK(texts("a/* x /* nested */ y */b") == "a|b");

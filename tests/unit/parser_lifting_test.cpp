@@ -34,14 +34,14 @@ TEST_CASE("lifting: what is not lifted", "[parser][lifting]") {
   CHECK(sexpr(s.targets[0].expr.get()) == "null");
   CHECK(sexpr(s.targets[1].expr.get()) == "true");
   CHECK(sexpr(s.targets[3].expr.get()) == "(cast a varchar(3))");
-  CHECK(sexpr(s.groupBy[0].get()) == "1");         // positional
-  CHECK(sexpr(s.orderBy[0].expr.get()) == "2");    // positional
+  CHECK(sexpr(s.groupBy[0].get()) == "1");               // positional
+  CHECK(sexpr(s.orderBy[0].expr.get()) == "2");          // positional
   CHECK(sexpr(s.orderBy[1].expr.get()) == "(+ $1 $2)");  // an expression: lifted
   REQUIRE(p.literals.size() == 2);
   CHECK(p.literals[0].text == "3");
 
   auto neg = parseOne("select a from t order by -1, 3000000000", true);
-  CHECK(sexpr(neg.stmt->as<SelectStmt>().orderBy[0].expr.get()) == "-1");  // positional, as without lifting
+  CHECK(sexpr(neg.stmt->as<SelectStmt>().orderBy[0].expr.get()) == "-1");          // positional, as without lifting
   CHECK(sexpr(neg.stmt->as<SelectStmt>().orderBy[1].expr.get()) == "3000000000");  // bare: the binder rejects it
   CHECK(sexpr(parseOne("select a from t order by -1").stmt->as<SelectStmt>().orderBy[0].expr.get()) == "-1");
 
@@ -97,10 +97,10 @@ TEST_CASE("lifting: equal numeric constants share one parameter", "[parser][lift
   auto p = parseOne("select k % 2, count(*) from t where b = 'x' or c = 'x' group by k % 2 order by k % -2", true);
   auto& s = p.stmt->as<SelectStmt>();
   CHECK(sexpr(s.targets[0].expr.get()) == "(% k $1)");
-  CHECK(sexpr(s.groupBy[0].get()) == "(% k $1)");  // same parameter: the binder matches them
+  CHECK(sexpr(s.groupBy[0].get()) == "(% k $1)");           // same parameter: the binder matches them
   CHECK(sexpr(s.where.get()) == "(or (= b $2) (= c $3))");  // strings never share
-  CHECK(sexpr(s.orderBy[0].expr.get()) == "(% k $4)");  // -2 is another constant
-  REQUIRE(p.literals.size() == 4);  // one per parameter
+  CHECK(sexpr(s.orderBy[0].expr.get()) == "(% k $4)");      // -2 is another constant
+  REQUIRE(p.literals.size() == 4);                          // one per parameter
   CHECK(p.literals[0].text == "2");
   CHECK(p.literals[3].text == "-2");
   CHECK(p.literals[3].paramNumber == 4);

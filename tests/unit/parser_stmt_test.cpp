@@ -71,7 +71,8 @@ TEST_CASE("statements: CREATE TABLE", "[parser][stmt]") {
   CHECK(s.options[1].valueKind == DefElem::ValueKind::Number);
   CHECK(s.options[1].value == "10");
   CHECK(s.options[2].valueKind == DefElem::ValueKind::None);
-  CHECK(parseOne("create table t (storage int) with (storage = row)").stmt->as<CreateTableStmt>().options[0].value == "row");
+  CHECK(parseOne("create table t (storage int) with (storage = row)").stmt->as<CreateTableStmt>().options[0].value ==
+        "row");
   CHECK(parseOne("create table t ()").stmt->as<CreateTableStmt>().columns.empty());
 }
 
@@ -256,7 +257,8 @@ TEST_CASE("statements: set operations and VALUES", "[parser][stmt]") {
 }
 
 TEST_CASE("statements: UPDATE and DELETE", "[parser][stmt]") {
-  auto u = parseOne("update only t as x set a = a + 1, (b, c) = (1, 2), d = default from u where x.k = u.k returning *");
+  auto u =
+      parseOne("update only t as x set a = a + 1, (b, c) = (1, 2), d = default from u where x.k = u.k returning *");
   auto& us = u.stmt->as<UpdateStmt>();
   CHECK(us.alias == "x");
   REQUIRE(us.set.size() == 3);

@@ -17,7 +17,9 @@ inline ParsedStatement parseOne(std::string_view sql, bool lift = false) {
 }
 
 template <class T>
-inline T& stmtAs(ParsedStatement& p) { return p.stmt->as<T>(); }
+inline T& stmtAs(ParsedStatement& p) {
+  return p.stmt->as<T>();
+}
 
 inline std::string typeText(const TypeName& t) {
   std::string s;
@@ -72,7 +74,8 @@ inline std::string sexpr(const Expr* e) {
     }
     case ExprKind::DistinctFrom: {
       const auto& d = e->as<DistinctFrom>();
-      return std::string(d.isNot ? "(notdistinct " : "(distinct ") + sexpr(d.left.get()) + " " + sexpr(d.right.get()) + ")";
+      return std::string(d.isNot ? "(notdistinct " : "(distinct ") + sexpr(d.left.get()) + " " + sexpr(d.right.get()) +
+             ")";
     }
     case ExprKind::Between: {
       const auto& b = e->as<Between>();
@@ -110,9 +113,9 @@ inline std::string sexpr(const Expr* e) {
       return s;
     }
     case ExprKind::SqlValue: {
-      static const char* const kNames[] = {"current_date", "current_time", "current_timestamp", "localtime",
-                                           "localtimestamp", "current_role", "current_user", "session_user",
-                                           "user", "current_catalog", "current_schema"};
+      static const char* const kNames[] = {"current_date",   "current_time",    "current_timestamp", "localtime",
+                                           "localtimestamp", "current_role",    "current_user",      "session_user",
+                                           "user",           "current_catalog", "current_schema"};
       const auto& v = e->as<SqlValue>();
       std::string s = kNames[static_cast<int>(v.value)];
       if (v.precision >= 0) s += "(" + std::to_string(v.precision) + ")";
@@ -135,8 +138,9 @@ inline std::string sexpr(const Expr* e) {
       const auto& s = e->as<Subscript>();
       std::string out = "(subscript " + sexpr(s.arg.get());
       for (const auto& i : s.indexes)
-        out += i.slice ? " [" + (i.lower ? sexpr(i.lower.get()) : "") + ":" + (i.upper ? sexpr(i.upper.get()) : "") + "]"
-                       : " [" + sexpr(i.upper.get()) + "]";
+        out += i.slice
+                   ? " [" + (i.lower ? sexpr(i.lower.get()) : "") + ":" + (i.upper ? sexpr(i.upper.get()) : "") + "]"
+                   : " [" + sexpr(i.upper.get()) + "]";
       return out + ")";
     }
   }

@@ -14,9 +14,10 @@ namespace {
 
 Function parse(const std::string& body) {
   std::string query = "CREATE FUNCTION g(a int) RETURNS int LANGUAGE plpgsql AS $$" + body + "$$";
-  return test::parseFunctionBody(query, test::intFunction(), [](const std::vector<std::string>&) -> std::optional<TableColumns> {
-    return TableColumns{{"k", SqlType{TypeId::Int4, -1}}, {"v", SqlType{TypeId::Int4, -1}}};
-  });
+  return test::parseFunctionBody(
+      query, test::intFunction(), [](const std::vector<std::string>&) -> std::optional<TableColumns> {
+        return TableColumns{{"k", SqlType{TypeId::Int4, -1}}, {"v", SqlType{TypeId::Int4, -1}}};
+      });
 }
 
 int variable(const Function& fn, const std::string& name) {

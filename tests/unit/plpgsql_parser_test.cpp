@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "compiler/plpgsql/plpgsql.h"
-#include "plpgsql_test_util.h"
 #include "engine/error.h"
+#include "plpgsql_test_util.h"
 
 using namespace duet;
 using namespace duet::plpgsql;
@@ -104,7 +104,8 @@ TEST_CASE("plpgsql: CREATE-time errors match PostgreSQL", "[plpgsql][error]") {
   checkError(" BEGIN SELECT 1 2 INTO a; END ", "42601", "syntax error at or near \"2\"", 87);
   checkError(" BEGIN SELECT 1 INTO zz; END ", "42601", "\"zz\" is not a known variable", 92);
   checkError(" BEGIN PERFORM 1 2; END ", "42601", "syntax error at or near \"2\"", 88);
-  checkError(" BEGIN FOR i IN 1.. LOOP END LOOP; RETURN 1; END ", "42601", "missing expression at or near \"LOOP\"", 91);
+  checkError(" BEGIN FOR i IN 1.. LOOP END LOOP; RETURN 1; END ", "42601", "missing expression at or near \"LOOP\"",
+             91);
   checkError(" BEGIN LOOP EXIT WHEN ; END LOOP; RETURN 1; END ", "42601", "missing expression at or near \";\"", 93);
   checkError(" BEGIN RAISE NOTICE 'x % %', a; RETURN 1; END ", "42601", "too few parameters specified for RAISE", 0);
   checkError(" BEGIN RAISE EXCEPTION 'x' USING FOO = 1; RETURN 1; END ", "42601",
@@ -113,10 +114,12 @@ TEST_CASE("plpgsql: CREATE-time errors match PostgreSQL", "[plpgsql][error]") {
              "unrecognized exception condition \"nonsense\"", 0);
   checkError(" BEGIN RETURN 1; EXCEPTION WHEN SQLSTATE '2200' THEN RETURN 2; END ", "42601",
              "invalid SQLSTATE code at or near \"'2200'\"", 112);
-  checkError(" <<outer>> BEGIN RETURN 1; END inner ", "42601", "end label \"inner\" differs from block's label \"outer\"", 102);
+  checkError(" <<outer>> BEGIN RETURN 1; END inner ", "42601",
+             "end label \"inner\" differs from block's label \"outer\"", 102);
   checkError(" BEGIN EXIT; END ", "42601", "EXIT cannot be used outside a loop, unless it has a label", 78);
   checkError(" BEGIN foo bar; END ", "42601", "syntax error at or near \"foo\"", 78);
   checkError(" BEGIN RETURN 1; END; junk ", "42601", "syntax error at or near \"junk\"", 93);
-  checkError(" DECLARE c CONSTANT int := 1; BEGIN c := 2; RETURN 1; END ", "22005", "variable \"c\" is declared CONSTANT", 107);
+  checkError(" DECLARE c CONSTANT int := 1; BEGIN c := 2; RETURN 1; END ", "22005",
+             "variable \"c\" is declared CONSTANT", 107);
   checkError(" BEGIN RETURN NEXT 1; END ", "42804", "cannot use RETURN NEXT in a non-SETOF function", 78);
 }

@@ -45,8 +45,7 @@ TEST_CASE("a fatal startup error is reported and closes the connection", "[serve
   TestServer server;
   PgConn conn(PQconnectdb(server.conninfo("dbname=nosuchdb").c_str()));
   CHECK(PQstatus(conn.get()) == CONNECTION_BAD);
-  CHECK(std::string(PQerrorMessage(conn.get())).find("database \"nosuchdb\" does not exist") !=
-        std::string::npos);
+  CHECK(std::string(PQerrorMessage(conn.get())).find("database \"nosuchdb\" does not exist") != std::string::npos);
   CHECK(server.waitForLiveSessions(0));
 }
 
@@ -158,8 +157,7 @@ TEST_CASE("COPY TO STDOUT and notices", "[server]") {
 
   std::string notice;
   PQsetNoticeProcessor(
-      conn.get(), [](void* arg, const char* text) { *static_cast<std::string*>(arg) += text; },
-      &notice);
+      conn.get(), [](void* arg, const char* text) { *static_cast<std::string*>(arg) += text; }, &notice);
   PgResult r(PQexec(conn.get(), "NOTICE"));
   CHECK(PQresultStatus(r.get()) == PGRES_COMMAND_OK);
   CHECK(notice.find("fake notice") != std::string::npos);

@@ -48,8 +48,7 @@ TEST_CASE("Execute with a row limit suspends the portal", "[server]") {
   RawClient client(server.port());
   REQUIRE(client.startup());
   std::string batch = message('P', std::string("s1\0GENERATE 5\0", 14) + int16Bytes(0)) +
-                      message('B', std::string("p1\0s1\0", 6) + int16Bytes(0) + int16Bytes(0) +
-                                       int16Bytes(0)) +
+                      message('B', std::string("p1\0s1\0", 6) + int16Bytes(0) + int16Bytes(0) + int16Bytes(0)) +
                       message('D', std::string("P") + "p1" + '\0') +
                       message('E', std::string("p1\0", 3) + int32Bytes(2)) +
                       message('E', std::string("p1\0", 3) + int32Bytes(0)) +
@@ -123,8 +122,7 @@ TEST_CASE("malformed input ends only the offending connection", "[server]") {
   SECTION("a Bind that runs out of data") {
     RawClient client(server.port());
     REQUIRE(client.startup());
-    client.send(message('B', std::string("\0\0", 2) + int16Bytes(0) + int16Bytes(3)) +
-                message('S', ""));
+    client.send(message('B', std::string("\0\0", 2) + int16Bytes(0) + int16Bytes(3)) + message('S', ""));
     CHECK(expectFatalAndClose(client).first == "08P01");
   }
   SECTION("a valid query before the garbage is still answered") {

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "engine/exec/executor.h"
 #include "fake_engine.h"
 #include "server/server.h"
+#include "session/executor.h"
 
 namespace duet::test {
 

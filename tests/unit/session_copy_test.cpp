@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/error.h"
-#include "engine/session/copy_io.h"
+#include "session/copy_io.h"
 
 using namespace duet;
 

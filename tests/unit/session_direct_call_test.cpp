@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "compiler/codegen/jit.h"
-#include "engine/session/engine_state.h"
-#include "engine/session/sql_session.h"
+#include "compiler/compiler.h"
+#include "session/engine_state.h"
+#include "session/sql_session.h"
 
 using namespace duet;
 
@@ -22,7 +22,8 @@ struct Rows : IgnoringSink {
   std::vector<std::string> notices;
   void dataRow(const Field* f, size_t n) override {
     auto& r = rows.emplace_back();
-    for (size_t i = 0; i < n; ++i) r.push_back(f[i].len < 0 ? std::nullopt : std::optional(std::string(f[i].data, f[i].len)));
+    for (size_t i = 0; i < n; ++i)
+      r.push_back(f[i].len < 0 ? std::nullopt : std::optional(std::string(f[i].data, f[i].len)));
   }
   void commandComplete(std::string_view tag) override { tags.emplace_back(tag); }
   void notice(const Notice& n) override { notices.push_back(n.message); }
@@ -34,17 +35,17 @@ struct Fixture {
   Rows sink;
 
   Fixture() {
-    Jit::instance().registerRuntime();
-    for (const char* sql : {
-             "create function add2(a int, b int) returns int language plpgsql as "
-             "$$ begin raise notice 'add2'; return a + b; end $$",
-             "create function sub2(a int, b int) returns int language plpgsql as $$ begin return a - b; end $$",
-             "create function with_default(a int, b int default 10) returns int language plpgsql as "
-             "$$ begin return a + b; end $$",
-             "create function pairs(n int) returns table (i int, t text) language plpgsql as "
-             "$$ begin for k in 1..n loop i := k; t := 'x' || k; return next; end loop; end $$",
-             "create procedure split(a int, inout lo int, inout hi int) language plpgsql as "
-             "$$ begin lo := a % 10; hi := a / 10; end $$"}) {
+    prepareCompiler();
+    for (const char* sql :
+         {"create function add2(a int, b int) returns int language plpgsql as "
+          "$$ begin raise notice 'add2'; return a + b; end $$",
+          "create function sub2(a int, b int) returns int language plpgsql as $$ begin return a - b; end $$",
+          "create function with_default(a int, b int default 10) returns int language plpgsql as "
+          "$$ begin return a + b; end $$",
+          "create function pairs(n int) returns table (i int, t text) language plpgsql as "
+          "$$ begin for k in 1..n loop i := k; t := 'x' || k; return next; end loop; end $$",
+          "create procedure split(a int, inout lo int, inout hi int) language plpgsql as "
+          "$$ begin lo := a % 10; hi := a / 10; end $$"}) {
       s.simpleQuery(sql, sink);
     }
     sink = Rows{};
@@ -102,17 +103,17 @@ TEST_CASE("a call on parameters runs the routine directly, with the plan's resul
 
 TEST_CASE("direct calls: parameters out of order, lifted literals, casts, rows and CALL") {
   Fixture f;
-  f.run("SELECT sub2($2, $1)", {"1", "10"});         // copied into argument order
-  f.run("SELECT sub2($1::int, 5)", {"7"});           // 5 is lifted to $2
-  f.s.simpleQuery("SELECT sub2(100, 1)", f.sink);    // the simple protocol too
+  f.run("SELECT sub2($2, $1)", {"1", "10"});       // copied into argument order
+  f.run("SELECT sub2($1::int, 5)", {"7"});         // 5 is lifted to $2
+  f.s.simpleQuery("SELECT sub2(100, 1)", f.sink);  // the simple protocol too
   f.run("SELECT * FROM pairs($1)", {"2"});
-  f.run("CALL split($1, NULL, NULL)", {"42"});   // NULLs for the OUT arguments
+  f.run("CALL split($1, NULL, NULL)", {"42"});  // NULLs for the OUT arguments
   f.run("SELECT add2(NULL, $1)", {"1"});
   f.run("SELECT add2($1, $2)", {"-7", "32767"}, {21, 21});  // smallints widened to integer
   CHECK(f.sink.rows == std::vector<std::vector<std::optional<std::string>>>{
                            {"9"}, {"2"}, {"99"}, {"1", "x1"}, {"2", "x2"}, {"2", "4"}, {std::nullopt}, {"32760"}});
-  CHECK(f.sink.tags == std::vector<std::string>{"SELECT 1", "SELECT 1", "SELECT 1", "SELECT 2", "CALL",
-                                                "SELECT 1", "SELECT 1"});
+  CHECK(f.sink.tags ==
+        std::vector<std::string>{"SELECT 1", "SELECT 1", "SELECT 1", "SELECT 2", "CALL", "SELECT 1", "SELECT 1"});
   for (const auto& [key, plan] : f.state.plans.entries()) {
     INFO(key);
     REQUIRE(plan != nullptr);
@@ -125,8 +126,8 @@ TEST_CASE("direct calls: parameters out of order, lifted literals, casts, rows a
 TEST_CASE("direct calls: a call with anything around it or computed arguments runs its plan") {
   Fixture f;
   for (const char* sql : {"SELECT add2($1, $2) + 0", "SELECT add2($1::int + 0, $2)", "SELECT add2($1, $2) LIMIT 1",
-                          "SELECT add2($1, $2), 1", "SELECT * FROM pairs($1) WHERE i > 0",
-                          "SELECT t FROM pairs($1)", "SELECT with_default($1)"}) {
+                          "SELECT add2($1, $2), 1", "SELECT * FROM pairs($1) WHERE i > 0", "SELECT t FROM pairs($1)",
+                          "SELECT with_default($1)"}) {
     INFO(sql);
     const PreparedPlan* plan = f.parseNew(sql);
     REQUIRE(plan != nullptr);

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "compiler/compiler.h"
 #include "engine/error.h"
-#include "compiler/codegen/jit.h"
-#include "engine/session/engine_state.h"
-#include "engine/session/sql_engine.h"
-#include "engine/session/sql_session.h"
+#include "session/engine_state.h"
+#include "session/sql_engine.h"
+#include "session/sql_session.h"
 
 using namespace duet;
 
@@ -25,8 +25,10 @@ struct RecordingSink : ResultSink {
   void dataRow(const Field* f, size_t n) override {
     auto& r = rows.emplace_back();
     for (size_t i = 0; i < n; ++i) {
-      if (f[i].len < 0) r.emplace_back(std::nullopt);
-      else r.emplace_back(std::string(f[i].data, f[i].len));
+      if (f[i].len < 0)
+        r.emplace_back(std::nullopt);
+      else
+        r.emplace_back(std::string(f[i].data, f[i].len));
     }
   }
   void commandComplete(std::string_view tag) override { tags.emplace_back(tag); }
@@ -84,8 +86,7 @@ TEST_CASE("extended protocol: parse, bind, describe, execute with parameters") {
     FAIL("no error");
   } catch (const SqlError& e) {
     CHECK(e.code == "08P01");
-    CHECK(std::string(e.what()) ==
-          "bind message supplies 1 parameters, but prepared statement \"ins\" requires 2");
+    CHECK(std::string(e.what()) == "bind message supplies 1 parameters, but prepared statement \"ins\" requires 2");
   }
   s->abortCurrent();
   s->sync();
@@ -150,8 +151,7 @@ TEST_CASE("COPY FROM STDIN and TO STDOUT") {
   CHECK(sink.tags[sink.tags.size() - 2] == "COPY 2");
   CHECK(*sink.rows.back()[0] == "42");
 
-  CHECK(s->simpleQuery("copy c (b, a) from stdin with (format csv)", sink) ==
-        QueryState::CopyIn);
+  CHECK(s->simpleQuery("copy c (b, a) from stdin with (format csv)", sink) == QueryState::CopyIn);
   s->copyInData("\"q,r\",3\n", sink);
   CHECK(sink.tags.back() == "COPY 1");
 
@@ -303,7 +303,7 @@ TEST_CASE("ParameterStatus: sent at startup, then only for what changes") {
 }
 
 TEST_CASE("compiled plans record compile time, executions and execution time") {
-  Jit::instance().registerRuntime();
+  prepareCompiler();
   EngineState state;
   SqlSession s(state, *state.catalog.database("postgres"), "postgres", "postgres", {});
   RecordingSink sink;
@@ -343,5 +343,5 @@ TEST_CASE("extended protocol: the unnamed portal's reused memory carries nothing
   CHECK(*call("none", {}) == "42");
   std::optional<std::string> binary = call("one", {"255"}, {1});
   CHECK(*binary == std::string("\0\0\1\0", 4));  // int4 256, network order
-  CHECK(*call("one", {"9"}) == "10");              // text again
+  CHECK(*call("one", {"9"}) == "10");            // text again
 }

@@ -10,15 +10,15 @@
 #include <vector>
 
 #include "engine/error.h"
-#include "engine/session/sql_engine.h"
-#include "engine/session/transaction_record.h"
 #include "logging_test_util.h"
+#include "session/sql_engine.h"
+#include "session/transaction_record.h"
 
 using namespace duet;
 
-using test::RowsSink;
 using test::openSession;
 using test::queryRows;
+using test::RowsSink;
 
 TEST_CASE("transaction records encode and decode", "[logging]") {
   LoggedTransaction t{"db", "me", 12345, {}};
@@ -58,8 +58,10 @@ TEST_CASE("replaying the log on a fresh engine gives the same tables", "[logging
     s->simpleQuery("create table t (k int primary key, v text, r float8, ts timestamptz, c timestamptz)", sink);
     s->simpleQuery("insert into t values (1, 'one', random(), now(), clock_timestamp())", sink);
     // A multi-statement Query, one transaction; the read in it writes nothing but draws random().
-    s->simpleQuery("select random(); insert into t values (2, 'two', random(), now(), clock_timestamp());"
-                   "update t set v = v || '!' where k = 1", sink);
+    s->simpleQuery(
+        "select random(); insert into t values (2, 'two', random(), now(), clock_timestamp());"
+        "update t set v = v || '!' where k = 1",
+        sink);
     // A block with a setting that changes how text is read.
     s->simpleQuery("begin", sink);
     s->simpleQuery("set timezone = 'Asia/Tokyo'", sink);
@@ -78,8 +80,10 @@ TEST_CASE("replaying the log on a fresh engine gives the same tables", "[logging
     REQUIRE(s->simpleQuery("copy t (k, v) from stdin", sink) == QueryState::CopyIn);
     s->copyInData("6\tsix\n7\tseven\n", sink);
     // A function that writes, called by SELECT.
-    s->simpleQuery("create function bump(n int) returns int language plpgsql as $$ "
-                   "begin update t set k = k + 100 where k = n; return n; end $$", sink);
+    s->simpleQuery(
+        "create function bump(n int) returns int language plpgsql as $$ "
+        "begin update t set k = k + 100 where k = n; return n; end $$",
+        sink);
     s->simpleQuery("select bump(7)", sink);
     // Rolled back and failed transactions leave nothing in the log.
     s->simpleQuery("begin", sink);
@@ -102,15 +106,16 @@ TEST_CASE("replaying the log on a fresh engine gives the same tables", "[logging
   CHECK(queryRows(*recovered, all) == expected);
   CHECK(queryRows(*recovered, "select count(*) from o", "other") == std::vector<std::string>{"0"});
   // The function came back too and runs.
-  CHECK(queryRows(*recovered, "select bump(1), count(*) from t where k = 101") ==
-        std::vector<std::string>{"1|0"});
+  CHECK(queryRows(*recovered, "select bump(1), count(*) from t where k = 101") == std::vector<std::string>{"1|0"});
 }
 
 TEST_CASE("startup options set settings: -c name=value, --name=value, escaped spaces", "[session]") {
   auto engine = createSqlEngine(EngineConfig{"/tmp/duet_options_test", 0});
-  auto s = engine->openSession({{"user", "postgres"}, {"database", "postgres"},
-                                {"options", "-c synchronous_commit=off --statement-timeout=5s -cTimeZone=UTC "
-                                            "-c application_name=a\\ b"}});
+  auto s = engine->openSession({{"user", "postgres"},
+                                {"database", "postgres"},
+                                {"options",
+                                 "-c synchronous_commit=off --statement-timeout=5s -cTimeZone=UTC "
+                                 "-c application_name=a\\ b"}});
   RowsSink sink;
   s->simpleQuery("show synchronous_commit; show statement_timeout; show timezone; show application_name", sink);
   CHECK(sink.rows == std::vector<std::string>{"off", "5s", "UTC", "a b"});

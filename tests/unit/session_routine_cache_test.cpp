@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "compiler/codegen/jit.h"
-#include "engine/session/engine_state.h"
-#include "engine/session/sql_session.h"
+#include "compiler/compiler.h"
+#include "session/engine_state.h"
+#include "session/sql_session.h"
 
 using namespace duet;
 
@@ -28,7 +28,7 @@ struct Fixture {
   EngineState state;
   SqlSession s{state, *state.catalog.database("postgres"), "postgres", "postgres", {}};
 
-  Fixture() { Jit::instance().registerRuntime(); }
+  Fixture() { prepareCompiler(); }
   void exec(const std::string& sql) {
     Rows sink;
     s.simpleQuery(sql, sink);
@@ -61,7 +61,9 @@ TEST_CASE("CREATE compiles the routine and the first call runs that code") {
   Fixture f;
   f.exec("CREATE TABLE t (k int PRIMARY KEY, v int)");
   f.exec("INSERT INTO t VALUES (1, 10)");
-  f.exec("CREATE FUNCTION get(x int) RETURNS int LANGUAGE plpgsql AS $$ DECLARE r int; BEGIN SELECT v INTO r FROM t WHERE k = x; RETURN r; END $$");
+  f.exec(
+      "CREATE FUNCTION get(x int) RETURNS int LANGUAGE plpgsql AS $$ DECLARE r int; BEGIN SELECT v INTO r FROM t WHERE "
+      "k = x; RETURN r; END $$");
   f.exec("CREATE FUNCTION twice(x int) RETURNS int LANGUAGE sql AS $$ SELECT x * 2 $$");
   const plpgsql::CompiledRoutine* get = f.code("get(integer)");
   REQUIRE(get != nullptr);
@@ -97,7 +99,9 @@ TEST_CASE("CREATE compiles the routine and the first call runs that code") {
 
 TEST_CASE("a routine may name a table created after it") {
   Fixture f;
-  f.exec("CREATE FUNCTION later() RETURNS int LANGUAGE plpgsql AS $$ DECLARE n int; BEGIN SELECT count(*) INTO n FROM tl; RETURN n; END $$");
+  f.exec(
+      "CREATE FUNCTION later() RETURNS int LANGUAGE plpgsql AS $$ DECLARE n int; BEGIN SELECT count(*) INTO n FROM tl; "
+      "RETURN n; END $$");
   CHECK(f.code("later()") != nullptr);
   CHECK(f.errorOf("SELECT later()") == "42P01");
   f.exec("CREATE TABLE tl (a int)");

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/error.h"
-#include "engine/session/settings.h"
+#include "session/settings.h"
 
 using namespace duet;
 

@@ -2,14 +2,14 @@
 // duet.default_storage (column unless set), through a real session and catalog.
 #include <catch2/catch.hpp>
 
-#include "compiler/codegen/jit.h"
-#include "engine/session/engine_state.h"
-#include "engine/session/sql_session.h"
+#include "compiler/compiler.h"
+#include "session/engine_state.h"
+#include "session/sql_session.h"
 
 using namespace duet;
 
 TEST_CASE("CREATE TABLE follows WITH (storage) or duet.default_storage", "[session]") {
-  Jit::instance().registerRuntime();
+  prepareCompiler();
   EngineState state;
   Database& db = *state.catalog.database("postgres");
   SqlSession s{state, db, "postgres", "postgres", {}};

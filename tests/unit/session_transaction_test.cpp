@@ -4,9 +4,9 @@
 
 #include <vector>
 
-#include "compiler/codegen/query_runtime.h"
+#include "compiler/runtime/query_runtime.h"
 #include "engine/error.h"
-#include "engine/session/transaction_state.h"
+#include "session/transaction_state.h"
 
 using namespace duet;
 
@@ -89,7 +89,7 @@ TEST_CASE("transaction state: the first statement sets the access mode, the end 
   t.startStatement(true);  // default_transaction_read_only = on
   CHECK(t.readOnly());
   CHECK_THROWS_AS(t.undo().checkWritable("INSERT"), SqlError);
-  t.setReadOnly(false);  // SET TRANSACTION READ WRITE
+  t.setReadOnly(false);    // SET TRANSACTION READ WRITE
   t.startStatement(true);  // a later statement keeps the transaction's mode
   CHECK_FALSE(t.readOnly());
   t.undo().checkWritable("INSERT");

@@ -30,8 +30,7 @@ void tickUntil(HugePageCollapser& c, bool childrenAlive, uint64_t passes) {
 
 }  // namespace
 
-TEST_CASE("the collapser passes once no child is alive, and while children live only if asked",
-          "[snapshot]") {
+TEST_CASE("the collapser passes once no child is alive, and while children live only if asked", "[snapshot]") {
   forkAndReap();  // a fork since the collapser's start: something may want joining
   SECTION("no child alive: after two quiet ticks, then not again without a fork") {
     HugePageCollapser c(0, 0);

@@ -79,8 +79,10 @@ TEST_CASE("B+-tree matches std::set through growth and shrinkage", "[storage][bt
         int p = static_cast<int>(rng() % 60000) - 1000;
         auto mine = tree.lowerBound(p);
         auto theirs = model.lower_bound(p);
-        if (theirs == model.end()) REQUIRE(mine == tree.end());
-        else REQUIRE((mine != tree.end() && mine->key == *theirs));
+        if (theirs == model.end())
+          REQUIRE(mine == tree.end());
+        else
+          REQUIRE((mine != tree.end() && mine->key == *theirs));
       }
     };
     for (int i = 0; i < 30000; ++i) step(90, 50000);
@@ -96,8 +98,14 @@ TEST_CASE("B+-tree matches std::set through growth and shrinkage", "[storage][bt
     verify();
     CHECK(live == 0);  // an empty tree holds no separators
     // Ascending and descending insertion orders (appends split the rightmost leaf).
-    for (int k = 0; k < 5000; ++k) { tree.insert(Item{k, nullptr}); model.insert(k); }
-    for (int k = -1; k > -5000; --k) { tree.insert(Item{k, nullptr}); model.insert(k); }
+    for (int k = 0; k < 5000; ++k) {
+      tree.insert(Item{k, nullptr});
+      model.insert(k);
+    }
+    for (int k = -1; k > -5000; --k) {
+      tree.insert(Item{k, nullptr});
+      model.insert(k);
+    }
     verify();
     // A version change on every change, none on lookups.
     uint64_t v = tree.version();
@@ -131,9 +139,8 @@ TEST_CASE("B+-tree insertUnlessNeighbour refuses a second entry of a group", "[s
       }
       continue;
     }
-    bool inserted = tree.insertUnlessNeighbour(Item{k, nullptr}, [&](const Item& other) {
-      return other.key / 64 == group;
-    });
+    bool inserted =
+        tree.insertUnlessNeighbour(Item{k, nullptr}, [&](const Item& other) { return other.key / 64 == group; });
     REQUIRE(inserted == (groups.count(group) == 0));
     if (inserted) {
       model.insert(k);
@@ -167,8 +174,10 @@ TEST_CASE("B+-tree with keys growing within interleaved ranges", "[storage][btre
         for (int n : {-1, 0, 1, 500, 2999, 3000, 5000}) {
           auto mine = tree.lowerBound(d * kStride + n);
           auto theirs = model.lower_bound(d * kStride + n);
-          if (theirs == model.end()) REQUIRE(mine == tree.end());
-          else REQUIRE((mine != tree.end() && mine->key == *theirs));
+          if (theirs == model.end())
+            REQUIRE(mine == tree.end());
+          else
+            REQUIRE((mine != tree.end() && mine->key == *theirs));
         }
     };
     for (int d = 0; d < kDistricts; ++d)

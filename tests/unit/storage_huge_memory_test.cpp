@@ -119,7 +119,7 @@ TEST_CASE("collapsing huge mappings keeps their contents and stops at a fork", "
   ::waitpid(child, nullptr, 0);
 
   uint64_t forks = forksSoFar();
-  CHECK(forks > 0);  // the fork above was counted
+  CHECK(forks > 0);                                          // the fork above was counted
   CollapseResult stopped = collapseHugeMappings(forks - 1);  // as if a fork came since
   CHECK(stopped.interrupted);
   CHECK(stopped.advised == 0);

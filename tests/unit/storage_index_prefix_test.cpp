@@ -77,9 +77,8 @@ TEST_CASE("ordered index with a string prefix orders and bounds like compareTupl
         if (id % 4 != 0 && !(columns == 2 && keys[id].data()[1]) &&
             compareTuples(kl, keys[id].data(), probe.data(), columns) >= 0)
           want.push_back(id);
-      std::stable_sort(want.begin(), want.end(), [&](int32_t x, int32_t y) {
-        return compareTuples(kl, keys[x].data(), keys[y].data(), 2) < 0;
-      });
+      std::stable_sort(want.begin(), want.end(),
+                       [&](int32_t x, int32_t y) { return compareTuples(kl, keys[x].data(), keys[y].data(), 2) < 0; });
       std::vector<int32_t> got = idsFrom(t, idx, probe.data(), columns);
       // Equal keys may come in any row order: compare the key sequence, then the sets.
       REQUIRE(got.size() == want.size());

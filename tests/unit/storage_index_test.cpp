@@ -26,9 +26,9 @@ std::string uniqueError(const std::function<void()>& f) {
   return "no error";
 }
 
-std::vector<int32_t> scanOneWay(const Table& t, const Index* idx, const uint8_t* lo, uint32_t loCols,
-                                bool loIncl, const uint8_t* hi, uint32_t hiCols, bool hiIncl,
-                                bool descending, uint32_t idColumn = 2) {
+std::vector<int32_t> scanOneWay(const Table& t, const Index* idx, const uint8_t* lo, uint32_t loCols, bool loIncl,
+                                const uint8_t* hi, uint32_t hiCols, bool hiIncl, bool descending,
+                                uint32_t idColumn = 2) {
   DuetIndexRange range;
   duet_index_range_open(&range, idx, lo, loCols, loIncl, hi, hiCols, hiIncl, descending);
   std::vector<int32_t> out;
@@ -42,9 +42,8 @@ std::vector<int32_t> scanOneWay(const Table& t, const Index* idx, const uint8_t*
 
 // The ids (column 2) of the rows in the range, in key order; the descending walk over the
 // same range must give exactly the reverse.
-std::vector<int32_t> scanIds(const Table& t, const Index* idx, const uint8_t* lo, uint32_t loCols,
-                             bool loIncl, const uint8_t* hi, uint32_t hiCols, bool hiIncl,
-                             uint32_t idColumn) {
+std::vector<int32_t> scanIds(const Table& t, const Index* idx, const uint8_t* lo, uint32_t loCols, bool loIncl,
+                             const uint8_t* hi, uint32_t hiCols, bool hiIncl, uint32_t idColumn) {
   std::vector<int32_t> up = scanOneWay(t, idx, lo, loCols, loIncl, hi, hiCols, hiIncl, false, idColumn);
   std::vector<int32_t> down = scanOneWay(t, idx, lo, loCols, loIncl, hi, hiCols, hiIncl, true, idColumn);
   std::reverse(down.begin(), down.end());
@@ -52,16 +51,15 @@ std::vector<int32_t> scanIds(const Table& t, const Index* idx, const uint8_t* lo
   return up;
 }
 
-std::vector<int32_t> scan(const Table& t, const Index* idx, const uint8_t* lo, uint32_t loCols,
-                          bool loIncl, const uint8_t* hi, uint32_t hiCols, bool hiIncl) {
+std::vector<int32_t> scan(const Table& t, const Index* idx, const uint8_t* lo, uint32_t loCols, bool loIncl,
+                          const uint8_t* hi, uint32_t hiCols, bool hiIncl) {
   return scanIds(t, idx, lo, loCols, loIncl, hi, hiCols, hiIncl, 2);
 }
 
 }  // namespace
 
 TEST_CASE("unique hash index: lookups and violations", "[storage][index]") {
-  Table t("t", {{"a", {TypeId::Int4}}, {"b", {TypeId::Text}}, {"c", {TypeId::Int4}}},
-          StorageKind::Row);
+  Table t("t", {{"a", {TypeId::Int4}}, {"b", {TypeId::Text}}, {"c", {TypeId::Int4}}}, StorageKind::Row);
   UndoLog undo;
   Index* pk = t.createIndex("t_pkey", {0}, IndexKind::Hash, true, undo);
   Index* ab = t.createIndex("t_a_b_key", {0, 1}, IndexKind::Hash, true, undo);
@@ -77,8 +75,7 @@ TEST_CASE("unique hash index: lookups and violations", "[storage][index]") {
   CHECK(t.liveRowCount() == 1);
 
   // Multi-column key with strings; NULLs never conflict.
-  Table u("u", {{"a", {TypeId::Int4}}, {"b", {TypeId::Text}}, {"c", {TypeId::Int4}}},
-          StorageKind::Column);
+  Table u("u", {{"a", {TypeId::Int4}}, {"b", {TypeId::Text}}, {"c", {TypeId::Int4}}}, StorageKind::Column);
   u.createIndex("u_a_b_key", {0, 1}, IndexKind::Hash, true, undo);
   u.insert(TupleBuf(l).set<int32_t>(0, 1).str(1, "2").set<int32_t>(2, 0).data(), undo);
   u.insert(TupleBuf(l).set<int32_t>(0, 1).null(1).set<int32_t>(2, 0).data(), undo);
@@ -90,8 +87,9 @@ TEST_CASE("unique hash index: lookups and violations", "[storage][index]") {
 
   // Update to a conflicting key fails without changing anything; to its own key succeeds.
   RowId r2 = t.insert(TupleBuf(l).set<int32_t>(0, 2).str(1, "x").set<int32_t>(2, 0).data(), undo);
-  CHECK(uniqueError([&] { t.update(r2, TupleBuf(l).set<int32_t>(0, 1).str(1, "z").set<int32_t>(2, 0).data(), undo); })
-            .starts_with("23505"));
+  CHECK(uniqueError([&] {
+          t.update(r2, TupleBuf(l).set<int32_t>(0, 1).str(1, "z").set<int32_t>(2, 0).data(), undo);
+        }).starts_with("23505"));
   t.update(r2, TupleBuf(l).set<int32_t>(0, 2).str(1, "w").set<int32_t>(2, 5).data(), undo);
   undo.commit();
   CHECK(duet_index_lookup_int(pk, 2) == r2);
@@ -104,8 +102,7 @@ TEST_CASE("unique hash index: lookups and violations", "[storage][index]") {
 
 TEST_CASE("a unique violation in a later index leaves the earlier ones unchanged", "[storage][index]") {
   for (IndexKind second : {IndexKind::Hash, IndexKind::Ordered}) {
-    Table t("t", {{"a", {TypeId::Int4}}, {"b", {TypeId::Text}}, {"c", {TypeId::Int4}}},
-            StorageKind::Row);
+    Table t("t", {{"a", {TypeId::Int4}}, {"b", {TypeId::Text}}, {"c", {TypeId::Int4}}}, StorageKind::Row);
     UndoLog undo;
     Index* first = t.createIndex("t_a", {0}, IndexKind::Ordered, true, undo);
     Index* byB = t.createIndex("t_b", {1}, second, true, undo);
@@ -115,16 +112,18 @@ TEST_CASE("a unique violation in a later index leaves the earlier ones unchanged
     undo.commit();
     size_t bytes = t.stringBytes();
     // Insert: a = 3 is new, b = 'x' is taken.
-    CHECK(uniqueError([&] { t.insert(TupleBuf(l).set<int32_t>(0, 3).str(1, "x").set<int32_t>(2, 0).data(), undo); })
-              .starts_with("23505 duplicate key value violates unique constraint \"t_b\""));
+    CHECK(uniqueError([&] {
+            t.insert(TupleBuf(l).set<int32_t>(0, 3).str(1, "x").set<int32_t>(2, 0).data(), undo);
+          }).starts_with("23505 duplicate key value violates unique constraint \"t_b\""));
     CHECK(duet_index_lookup_int(first, 3) == kNoRow);
     CHECK(first->size() == 2);
     CHECK(byB->size() == 2);
     CHECK(t.liveRowCount() == 2);
     CHECK(t.stringBytes() == bytes);  // the copied string was freed
     // Update: r2 to a = 5 (new) and b = 'x' (r1's).
-    CHECK(uniqueError([&] { t.update(r2, TupleBuf(l).set<int32_t>(0, 5).str(1, "x").set<int32_t>(2, 0).data(), undo); })
-              .starts_with("23505"));
+    CHECK(uniqueError([&] {
+            t.update(r2, TupleBuf(l).set<int32_t>(0, 5).str(1, "x").set<int32_t>(2, 0).data(), undo);
+          }).starts_with("23505"));
     CHECK(duet_index_lookup_int(first, 5) == kNoRow);
     CHECK(duet_index_lookup_int(first, 2) == r2);
     TupleBuf key(byB->keyLayout());
@@ -159,14 +158,14 @@ TEST_CASE("hash index survives many inserts and deletes", "[storage][index]") {
 }
 
 TEST_CASE("ordered index range and prefix scans", "[storage][index]") {
-  Table t("t", {{"a", {TypeId::Int4}}, {"b", {TypeId::Int4}}, {"id", {TypeId::Int4}}},
-          StorageKind::Row);
+  Table t("t", {{"a", {TypeId::Int4}}, {"b", {TypeId::Int4}}, {"id", {TypeId::Int4}}}, StorageKind::Row);
   const TupleLayout& l = t.layout();
   UndoLog undo;
   Index* idx = t.createIndex("t_a_b_idx", {0, 1}, IndexKind::Ordered, false, undo);
   int id = 0;
   for (int a = 3; a >= 1; --a)
-    for (int b = 0; b < 3; ++b) t.insert(TupleBuf(l).set<int32_t>(0, a).set<int32_t>(1, b).set<int32_t>(2, id++).data(), undo);
+    for (int b = 0; b < 3; ++b)
+      t.insert(TupleBuf(l).set<int32_t>(0, a).set<int32_t>(1, b).set<int32_t>(2, id++).data(), undo);
   t.insert(TupleBuf(l).set<int32_t>(0, 2).null(1).set<int32_t>(2, 100).data(), undo);
   t.insert(TupleBuf(l).set<int32_t>(0, 2).set<int32_t>(1, 1).set<int32_t>(2, 101).data(), undo);  // duplicate
   undo.commit();
@@ -199,8 +198,7 @@ TEST_CASE("ordered index range and prefix scans", "[storage][index]") {
 }
 
 TEST_CASE("a descending range scan may delete the row it was handed", "[storage][index]") {
-  Table t("t", {{"a", {TypeId::Int4}}, {"b", {TypeId::Int4}}, {"id", {TypeId::Int4}}},
-          StorageKind::Row);
+  Table t("t", {{"a", {TypeId::Int4}}, {"b", {TypeId::Int4}}, {"id", {TypeId::Int4}}}, StorageKind::Row);
   const TupleLayout& l = t.layout();
   UndoLog undo;
   Index* idx = t.createIndex("t_a_b_idx", {0, 1}, IndexKind::Ordered, false, undo);
@@ -274,14 +272,17 @@ TEST_CASE("rollback restores index entries exactly", "[storage][index]") {
 TEST_CASE("ordered index keys, packed and generic, order and bound like SQL comparison", "[storage][index]") {
   std::mt19937 rng(7);
   for (bool packedKeys : {true, false}) {
-    std::vector<ColumnSpec> cols = {{"a", {TypeId::Int8}}, {"b", {TypeId::Int2}}, {"c", {TypeId::Int8}}, {"id", {TypeId::Int4}}};
+    std::vector<ColumnSpec> cols = {
+        {"a", {TypeId::Int8}}, {"b", {TypeId::Int2}}, {"c", {TypeId::Int8}}, {"id", {TypeId::Int4}}};
     if (!packedKeys) cols[1] = {"b", {TypeId::Text}};
     Table t("t", cols, StorageKind::Row);
     const TupleLayout& l = t.layout();
     UndoLog undo;
     Index* idx = t.createIndex("t_abc", {0, 1, 2}, IndexKind::Ordered, false, undo);
     auto value = [&](int range) { return static_cast<int64_t>(rng() % range) - range / 2; };
-    struct Row { std::optional<int64_t> a, b, c; };
+    struct Row {
+      std::optional<int64_t> a, b, c;
+    };
     std::vector<Row> rows;
     std::vector<RowId> ids;
     for (int i = 0; i < 400; ++i) {
@@ -291,9 +292,12 @@ TEST_CASE("ordered index keys, packed and generic, order and bound like SQL comp
       if (rng() % 10 == 0) r.c.reset();
       TupleBuf tb(l);
       r.a ? tb.set<int64_t>(0, *r.a) : tb.null(0);
-      if (!r.b) tb.null(1);
-      else if (packedKeys) tb.set<int16_t>(1, static_cast<int16_t>(*r.b));
-      else tb.str(1, std::to_string(*r.b + 20));  // two digits: text order is number order
+      if (!r.b)
+        tb.null(1);
+      else if (packedKeys)
+        tb.set<int16_t>(1, static_cast<int16_t>(*r.b));
+      else
+        tb.str(1, std::to_string(*r.b + 20));  // two digits: text order is number order
       r.c ? tb.set<int64_t>(2, *r.c) : tb.null(2);
       tb.set<int32_t>(3, i);
       ids.push_back(t.insert(tb.data(), undo));
@@ -314,8 +318,10 @@ TEST_CASE("ordered index keys, packed and generic, order and bound like SQL comp
       bool incl = rng() % 2;
       TupleBuf key(idx->keyLayout());
       key.set<int64_t>(0, *probe.a).set<int64_t>(2, *probe.c);
-      if (packedKeys) key.set<int16_t>(1, static_cast<int16_t>(*probe.b));
-      else key.str(1, std::to_string(*probe.b + 20));
+      if (packedKeys)
+        key.set<int16_t>(1, static_cast<int16_t>(*probe.b));
+      else
+        key.str(1, std::to_string(*probe.b + 20));
       // Equality on the first eq columns, then column eq > probe (or >= when incl).
       std::vector<std::pair<Row, int32_t>> expected;
       for (int i = 0; i < 400; ++i) {

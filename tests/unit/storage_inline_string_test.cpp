@@ -16,11 +16,7 @@ SqlType varcharOf(int n) { return {TypeId::Varchar, n + 4}; }
 
 // a int, s varchar(8) (inline), long_s varchar(200) (heap), id int.
 Table makeTable() {
-  return Table("t",
-               {{"a", {TypeId::Int4}},
-                {"s", varcharOf(8)},
-                {"long_s", varcharOf(200)},
-                {"id", {TypeId::Int4}}},
+  return Table("t", {{"a", {TypeId::Int4}}, {"s", varcharOf(8)}, {"long_s", varcharOf(200)}, {"id", {TypeId::Int4}}},
                StorageKind::Row);
 }
 
@@ -38,8 +34,8 @@ const VarString* stringAt(const Table& t, RowId r, uint32_t column) {
 
 // Whether the string lies in row r's own slot.
 bool inSlot(const Table& t, RowId r, const VarString* s) {
-  const uint8_t* slot = t.directory().chunks[r >> kChunkShift]->rows +
-                        static_cast<size_t>(r & (kChunkRows - 1)) * t.rowStride();
+  const uint8_t* slot =
+      t.directory().chunks[r >> kChunkShift]->rows + static_cast<size_t>(r & (kChunkRows - 1)) * t.rowStride();
   auto* p = reinterpret_cast<const uint8_t*>(s);
   return p >= slot + t.layout().size && p < slot + t.rowStride();
 }

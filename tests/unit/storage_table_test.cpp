@@ -17,8 +17,7 @@ using duet::test::TupleBuf;
 namespace {
 
 Table makeTable(StorageKind kind) {
-  return Table("t", {{"a", {TypeId::Int4}, true}, {"b", {TypeId::Text}}, {"c", {TypeId::Int8}}},
-               kind);
+  return Table("t", {{"a", {TypeId::Int4}, true}, {"b", {TypeId::Text}}, {"c", {TypeId::Int8}}}, kind);
 }
 
 }  // namespace
@@ -125,8 +124,7 @@ TEST_CASE("NOT NULL violation reports PostgreSQL's message", "[storage]") {
     FAIL("no error");
   } catch (const SqlError& e) {
     CHECK(e.code == "23502");
-    CHECK(std::string(e.what()) ==
-          "null value in column \"a\" of relation \"t\" violates not-null constraint");
+    CHECK(std::string(e.what()) == "null value in column \"a\" of relation \"t\" violates not-null constraint");
     CHECK(e.detail == "Failing row contains (null, x, 1).");
   }
   CHECK(t.liveRowCount() == 0);

@@ -63,8 +63,7 @@ TEST_CASE("array text output and input round trip as PostgreSQL's", "[types][arr
   CHECK(textOf(arrayOf(TypeId::Float8), "{1.5,NaN,Infinity}") == "{1.5,NaN,Infinity}");
   CHECK(textOf(arrayOf(TypeId::Date), "{2020-01-02,infinity}") == "{2020-01-02,infinity}");
   CHECK(textOf(arrayOf(TypeId::Timestamp), R"({"2020-01-02 03:04:05"})") == R"({"2020-01-02 03:04:05"})");
-  CHECK(textOf(arrayOf(TypeId::TimestampTz), R"({"2020-01-02 03:04:05+02"})") ==
-        R"({"2020-01-02 01:04:05+00"})");
+  CHECK(textOf(arrayOf(TypeId::TimestampTz), R"({"2020-01-02 03:04:05+02"})") == R"({"2020-01-02 01:04:05+00"})");
   // The typmod applies to every element, as the element input function's would.
   CHECK(textOf(arrayOf(TypeId::Varchar, 3 + 4), R"({ab,"abc   "})") == "{ab,abc}");
   CHECK(textOf(arrayOf(TypeId::Char, 3 + 4), "{a,bc}") == R"({"a  ","bc "})");
@@ -95,8 +94,7 @@ TEST_CASE("malformed array literals fail as in PostgreSQL", "[types][array]") {
         "22P02: malformed array literal: \"[x]={5,6}\" / \"[\" must introduce explicitly-specified array "
         "dimensions.");
   CHECK(errorOf(ints, "{1,a}") == "22P02: invalid input syntax for type integer: \"a\"");
-  CHECK(errorOf(arrayOf(TypeId::Varchar, 3 + 4), "{abcd}") ==
-        "22001: value too long for type character varying(3)");
+  CHECK(errorOf(arrayOf(TypeId::Varchar, 3 + 4), "{abcd}") == "22001: value too long for type character varying(3)");
   // What DuetDB's one-dimensional arrays cannot hold.
   CHECK(errorOf(ints, "{{1,2},{3,4}}").rfind("0A000", 0) == 0);
   CHECK(errorOf(ints, "[0:1]={5,6}").rfind("0A000", 0) == 0);
@@ -108,11 +106,12 @@ TEST_CASE("array binary format is array_send's", "[types][array]") {
   const VarString* a = parse(ints, "{1,NULL,-2}", arena);
   std::string wire;
   formatBinary(ints, &a, wire);
-  const unsigned char expected[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 23,  // ndim, has nulls, int4
-                                    0, 0, 0, 3, 0, 0, 0, 1,               // length 3, lower bound 1
-                                    0, 0, 0, 4, 0, 0, 0, 1,               // 1
-                                    0xff, 0xff, 0xff, 0xff,               // NULL
-                                    0, 0, 0, 4, 0xff, 0xff, 0xff, 0xfe};  // -2
+  const unsigned char expected[] = {0,    0,    0,    1,    0,    0,    0,    1,
+                                    0,    0,    0,    23,                             // ndim, has nulls, int4
+                                    0,    0,    0,    3,    0,    0,    0,    1,      // length 3, lower bound 1
+                                    0,    0,    0,    4,    0,    0,    0,    1,      // 1
+                                    0xff, 0xff, 0xff, 0xff,                           // NULL
+                                    0,    0,    0,    4,    0xff, 0xff, 0xff, 0xfe};  // -2
   REQUIRE(wire.size() == sizeof expected);
   CHECK(std::memcmp(wire.data(), expected, sizeof expected) == 0);
   alignas(16) unsigned char back[16];
@@ -141,14 +140,12 @@ TEST_CASE("array binary format is array_send's", "[types][array]") {
 TEST_CASE("array comparison, hashing and casts", "[types][array]") {
   Arena arena;
   SqlType ints = arrayOf(TypeId::Int4);
-  auto cmp = [&](const char* x, const char* y) {
-    return compareArrays(parse(ints, x, arena), parse(ints, y, arena));
-  };
+  auto cmp = [&](const char* x, const char* y) { return compareArrays(parse(ints, x, arena), parse(ints, y, arena)); };
   CHECK(cmp("{1,2}", "{1,2}") == 0);
   CHECK(cmp("{1,NULL}", "{1,NULL}") == 0);  // array_eq: NULL elements equal each other
   CHECK(cmp("{1,2}", "{1,3}") < 0);
-  CHECK(cmp("{1,NULL}", "{1,3}") > 0);      // NULL sorts after values
-  CHECK(cmp("{1,2}", "{1,2,0}") < 0);       // then the shorter first
+  CHECK(cmp("{1,NULL}", "{1,3}") > 0);  // NULL sorts after values
+  CHECK(cmp("{1,2}", "{1,2,0}") < 0);   // then the shorter first
   CHECK(cmp("{}", "{1}") < 0);
   CHECK(hashArray(parse(ints, "{1,NULL}", arena)) == hashArray(parse(ints, "{1,NULL}", arena)));
   SqlType numerics = arrayOf(TypeId::Numeric);
@@ -193,8 +190,8 @@ TEST_CASE("plain integer array text parses in place as PostgreSQL does", "[types
     CHECK(textOf(a, " { } ") == "{}");
     CHECK(textOf(a, "\t{\n1 ,\v2\f}\r") == "{1,2}");
     CHECK(textOf(a, "{NULL, null ,NuLl,4}") == "{NULL,NULL,NULL,4}");  // NULLs: the general reader
-    CHECK(textOf(a, R"({"1", 2})") == "{1,2}");  // quoted: the general reader
-    CHECK(textOf(a, "[1:2]={1,2}") == "{1,2}");  // decorated: the general reader
+    CHECK(textOf(a, R"({"1", 2})") == "{1,2}");                        // quoted: the general reader
+    CHECK(textOf(a, "[1:2]={1,2}") == "{1,2}");                        // decorated: the general reader
     // Structure errors come before element errors, whichever element is bad.
     CHECK(errorOf(a, "{1,}") == "22P02: malformed array literal: \"{1,}\" / Unexpected \"}\" character.");
     CHECK(errorOf(a, "{ 1 , }") == "22P02: malformed array literal: \"{ 1 , }\" / Unexpected \"}\" character.");
@@ -222,7 +219,8 @@ TEST_CASE("plain integer array text parses in place as PostgreSQL does", "[types
   CHECK(errorOf(ints, R"({x,"y"})") == "22P02: invalid input syntax for type integer: \"x\"");
   CHECK(errorOf(ints, R"({1,"NULL"})") == "22P02: invalid input syntax for type integer: \"NULL\"");
   CHECK(errorOf(ints, "{1, 2147483648 ,x}") == "22003: value \"2147483648\" is out of range for type integer");
-  CHECK(errorOf(ints, "{2147483648,}") == "22P02: malformed array literal: \"{2147483648,}\" / Unexpected \"}\" character.");
+  CHECK(errorOf(ints, "{2147483648,}") ==
+        "22P02: malformed array literal: \"{2147483648,}\" / Unexpected \"}\" character.");
   CHECK(errorOf(ints, "{2147483648x}") == "22P02: invalid input syntax for type integer: \"2147483648x\"");
   CHECK(errorOf(ints, "{2147483649x}") == "22003: value \"2147483649x\" is out of range for type integer");
   CHECK(errorOf(arrayOf(TypeId::Int2), "{40000,1}") == "22003: value \"40000\" is out of range for type smallint");
@@ -231,8 +229,7 @@ TEST_CASE("plain integer array text parses in place as PostgreSQL does", "[types
   CHECK(textOf(arrayOf(TypeId::Int8), "{-9223372036854775808, 9223372036854775807}") ==
         "{-9223372036854775808,9223372036854775807}");
   // Other fixed-width types (the general reader), their typmod applied to every element.
-  CHECK(textOf(arrayOf(TypeId::Timestamp), "{2020-01-02 03:04:05, infinity}") ==
-        R"({"2020-01-02 03:04:05",infinity})");
+  CHECK(textOf(arrayOf(TypeId::Timestamp), "{2020-01-02 03:04:05, infinity}") == R"({"2020-01-02 03:04:05",infinity})");
   CHECK(textOf(arrayOf(TypeId::TimestampTz), "{2020-01-02 03:04:05+02}") == R"({"2020-01-02 01:04:05+00"})");
   CHECK(textOf(arrayOf(TypeId::Numeric, (5 << 16 | 2) + 4), "{1.005, NULL, 2.5}") == "{1.01,NULL,2.50}");
   CHECK(errorOf(arrayOf(TypeId::Numeric, (5 << 16 | 2) + 4), "{1.5,123456}") ==
@@ -242,8 +239,7 @@ TEST_CASE("plain integer array text parses in place as PostgreSQL does", "[types
   CHECK(errorOf(arrayOf(TypeId::Bool), "{maybe}") == "22P02: invalid input syntax for type boolean: \"maybe\"");
   CHECK(textOf(arrayOf(TypeId::Float8), "{1.5e3, -inf , nan}") == "{1500,-Infinity,NaN}");
   CHECK(errorOf(arrayOf(TypeId::Float8), "{1e400}") == "22003: \"1e400\" is out of range for type double precision");
-  CHECK(errorOf(arrayOf(TypeId::Date), "{2020-02-30}") ==
-        "22008: date/time field value out of range: \"2020-02-30\"");
+  CHECK(errorOf(arrayOf(TypeId::Date), "{2020-02-30}") == "22008: date/time field value out of range: \"2020-02-30\"");
 
   // The array written in place is byte for byte the one the general reader builds (which a
   // dimension decoration sends the text to), also next to arrays with NULLs.
@@ -251,8 +247,7 @@ TEST_CASE("plain integer array text parses in place as PostgreSQL does", "[types
   auto sameBytes = [&](SqlType type, const std::string& elements, int count) {
     const VarString* plain = parse(type, "{" + elements + "}", arena);
     const VarString* general = parse(type, fmt::format("[1:{}]={{{}}}", count, elements), arena);
-    return plain->len == general->len &&
-           std::memcmp(plain, general, sizeof(uint32_t) + plain->len) == 0;
+    return plain->len == general->len && std::memcmp(plain, general, sizeof(uint32_t) + plain->len) == 0;
   };
   CHECK(sameBytes(ints, "10, +0 ,-20,30", 4));
   CHECK(sameBytes(arrayOf(TypeId::Int2), "-32768,32767", 2));

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "engine/error.h"
-#include "engine/types/type_id.h"
 #include "engine/types/numeric.h"
+#include "engine/types/type_id.h"
 
 using namespace duet;
 
@@ -111,7 +111,8 @@ TEST_CASE("numeric fast paths raise PostgreSQL's overflow", "[types][numeric]") 
   CHECK(numericAdd(makeNumeric(kMaxMantissa - 1, 2), one) == max);
   CHECK(numericSub(makeNumeric(1 - kMaxMantissa, 2), one) == numericNeg(max));
   CHECK(numericMul(makeNumeric(INT64_MAX, 1), makeNumeric(-1, 1)) == makeNumeric(-static_cast<__int128>(INT64_MAX), 2));
-  CHECK(numericMul(makeNumeric(INT64_MAX, 0), makeNumeric(2, 0)) == makeNumeric(static_cast<__int128>(INT64_MAX) * 2, 0));
+  CHECK(numericMul(makeNumeric(INT64_MAX, 0), makeNumeric(2, 0)) ==
+        makeNumeric(static_cast<__int128>(INT64_MAX) * 2, 0));
   // A zero product and sum are plain zeros at the result's scale.
   CHECK(numericToString(numericMul(makeNumeric(-5, 2), makeNumeric(0, 1))) == "0.000");
   CHECK(numericToString(numericAdd(makeNumeric(-5, 2), makeNumeric(5, 2))) == "0.00");
@@ -140,7 +141,8 @@ TEST_CASE("numeric typmod fast path agrees with the general coercion", "[types][
       __int128 limit = 1;
       for (int i = 0; i < precision; ++i) limit *= 10;
       for (__int128 m : {limit - 1, limit, limit + 1}) {
-        for (__int128 signed_m : {m, -m}) check(makeNumeric(signed_m, scale), SqlType::numeric(precision, scale).typmod);
+        for (__int128 signed_m : {m, -m})
+          check(makeNumeric(signed_m, scale), SqlType::numeric(precision, scale).typmod);
       }
     }
   }

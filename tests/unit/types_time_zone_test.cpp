@@ -77,26 +77,20 @@ TEST_CASE("timestamptz in tz database zones", "[types][datetime][timezone]") {
   CHECK(showTz(parseTimestampTz("2024-03-10 02:30", ny), ny) == "2024-03-10 03:30:00-04");
   CHECK(showTz(parseTimestampTz("2024-11-03 01:30", ny), ny) == "2024-11-03 01:30:00-05");
   // casts
-  CHECK(showTz(timestampToTimestampTz(parseTimestamp("2024-03-10 02:30"), ny), ny) ==
-        "2024-03-10 03:30:00-04");
+  CHECK(showTz(timestampToTimestampTz(parseTimestamp("2024-03-10 02:30"), ny), ny) == "2024-03-10 03:30:00-04");
   std::string local;
-  formatTimestamp(timestampTzToTimestamp(parseTimestampTz("2024-11-03 06:30+00", ny), ny),
-                  local);
+  formatTimestamp(timestampTzToTimestamp(parseTimestampTz("2024-11-03 06:30+00", ny), ny), local);
   CHECK(local == "2024-11-03 01:30:00");
-  CHECK(showTz(dateToTimestampTz(parseDate("2024-11-03"), ny), ny) ==
-        "2024-11-03 00:00:00-04");
-  CHECK(timestampTzToDate(parseTimestampTz("2024-07-01 03:00+00", ny), ny) ==
-        parseDate("2024-06-30"));
+  CHECK(showTz(dateToTimestampTz(parseDate("2024-11-03"), ny), ny) == "2024-11-03 00:00:00-04");
+  CHECK(timestampTzToDate(parseTimestampTz("2024-07-01 03:00+00", ny), ny) == parseDate("2024-06-30"));
 
   TypeContext kolkata = contextFor("Asia/Kolkata");
   CHECK(inZone("2024-01-01 12:00:00+00", kolkata) == "2024-01-01 17:30:00+05:30");
   TypeContext lordHowe = contextFor("Australia/Lord_Howe");
   CHECK(inZone("2024-07-01 12:00:00+00", lordHowe) == "2024-07-01 22:30:00+10:30");
   TypeContext berlin = contextFor("Europe/Berlin");
-  CHECK(showTz(parseTimestampTz("2024-10-27 02:30", berlin), berlin) ==
-        "2024-10-27 02:30:00+01");
+  CHECK(showTz(parseTimestampTz("2024-10-27 02:30", berlin), berlin) == "2024-10-27 02:30:00+01");
   // Moscow 2014: both sides of the transition are "standard" time
   TypeContext moscow = contextFor("Europe/Moscow");
-  CHECK(showTz(parseTimestampTz("2014-10-26 01:30", moscow), moscow) ==
-        "2014-10-26 01:30:00+03");
+  CHECK(showTz(parseTimestampTz("2014-10-26 01:30", moscow), moscow) == "2014-10-26 01:30:00+03");
 }

@@ -2,8 +2,8 @@
 // extra_float_digits 1); the query that produced each is in the comment above it.
 #include <catch2/catch.hpp>
 
-#include <random>
 #include <fmt/format.h>
+#include <random>
 
 #include <cstring>
 
@@ -99,8 +99,7 @@ TEST_CASE("numeric arithmetic scales", "[types][numeric]") {
   CHECK(S(numericPower(N("0.1"), N("20"))) == "0.0000000000000000");
   CHECK(S(numericPower(N("1.123456789012345678"), N("2"))) == "1.262155156777930193");
   // select 0::numeric ^ (-1)
-  CHECK(errorOf([] { numericPower(N("0"), N("-1")); }) ==
-        "2201F: zero raised to a negative power is undefined");
+  CHECK(errorOf([] { numericPower(N("0"), N("-1")); }) == "2201F: zero raised to a negative power is undefined");
   CHECK(S(numericNeg(N("1.50"))) == "-1.50");
   CHECK(S(numericAbs(N("-0.5"))) == "0.5");
 }
@@ -132,8 +131,7 @@ TEST_CASE("numeric compare, hash, rounding, typmod", "[types][numeric]") {
     } catch (const SqlError& e) {
       CHECK(e.code == "22003");
       CHECK(std::string(e.what()) == "numeric field overflow");
-      CHECK(e.detail ==
-            "A field with precision 5, scale 2 must round to an absolute value less than 10^3.");
+      CHECK(e.detail == "A field with precision 5, scale 2 must round to an absolute value less than 10^3.");
     }
   }
 }
@@ -154,8 +152,8 @@ TEST_CASE("numeric typmod overflow matches counting the rounded value's digits",
     if (errorOf([&] { numericRound(v, scale); }) != "no error") continue;  // beyond 38 digits
     std::string rounded = S(numericRound(v, scale));
     std::string integer = rounded.substr(rounded[0] == '-', rounded.find('.') == std::string::npos
-                                                                 ? std::string::npos
-                                                                 : rounded.find('.') - (rounded[0] == '-'));
+                                                                ? std::string::npos
+                                                                : rounded.find('.') - (rounded[0] == '-'));
     integer.erase(0, std::min(integer.find_first_not_of('0'), integer.size()));
     bool overflows = static_cast<int>(integer.size()) > precision - scale;
     INFO(text << " numeric(" << precision << "," << scale << ") -> " << rounded);
@@ -171,10 +169,8 @@ TEST_CASE("numeric conversions", "[types][numeric]") {
   CHECK(numericToInteger(N("-2.5"), TypeId::Int4) == -3);
   CHECK(floatToInteger(2.5, TypeId::Int4) == 2);
   // select 40000::numeric::int2
-  CHECK(errorOf([] { numericToInteger(N("40000"), TypeId::Int2); }) ==
-        "22003: smallint out of range");
-  CHECK(errorOf([] { numericToInteger(N("1e19"), TypeId::Int8); }) ==
-        "22003: bigint out of range");
+  CHECK(errorOf([] { numericToInteger(N("40000"), TypeId::Int2); }) == "22003: smallint out of range");
+  CHECK(errorOf([] { numericToInteger(N("1e19"), TypeId::Int8); }) == "22003: bigint out of range");
   // select 0.1::float8::numeric, (1.0/3)::float8::numeric
   CHECK(S(numericFromDouble(0.1)) == "0.1");
   CHECK(S(numericFromDouble(1.0 / 3)) == "0.333333333333333");
@@ -188,19 +184,16 @@ TEST_CASE("integer, float and bool text", "[types][scalar]") {
   CHECK(parseInt8("9223372036854775807") == INT64_MAX);
   // select 'abc'::int ; select '99999999999'::int
   CHECK(errorOf([] { parseInt4("abc"); }) == "22P02: invalid input syntax for type integer: \"abc\"");
-  CHECK(errorOf([] { parseInt4("99999999999"); }) ==
-        "22003: value \"99999999999\" is out of range for type integer");
+  CHECK(errorOf([] { parseInt4("99999999999"); }) == "22003: value \"99999999999\" is out of range for type integer");
   CHECK(errorOf([] { parseInt2(""); }) == "22P02: invalid input syntax for type smallint: \"\"");
   // pg_strtoint32's order: digits past the range are out of range whatever follows them;
   // only 2147483648 itself is checked after the trailing characters.
   // select '2147483649x'::int4 ; select '2147483648x'::int4 ; select '-2147483648x'::int4 ; ...
-  CHECK(errorOf([] { parseInt4("2147483649x"); }) ==
-        "22003: value \"2147483649x\" is out of range for type integer");
+  CHECK(errorOf([] { parseInt4("2147483649x"); }) == "22003: value \"2147483649x\" is out of range for type integer");
   CHECK(errorOf([] { parseInt4("2147483648x"); }) == "22P02: invalid input syntax for type integer: \"2147483648x\"");
   CHECK(errorOf([] { parseInt4("-2147483648x"); }) == "22P02: invalid input syntax for type integer: \"-2147483648x\"");
   CHECK(errorOf([] { parseInt4("2147483648"); }) == "22003: value \"2147483648\" is out of range for type integer");
-  CHECK(errorOf([] { parseInt4("-2147483649 "); }) ==
-        "22003: value \"-2147483649 \" is out of range for type integer");
+  CHECK(errorOf([] { parseInt4("-2147483649 "); }) == "22003: value \"-2147483649 \" is out of range for type integer");
   CHECK(parseInt4(" -2147483648 ") == INT32_MIN);
   CHECK(errorOf([] { parseInt2("32768"); }) == "22003: value \"32768\" is out of range for type smallint");
   CHECK(errorOf([] { parseInt2("-32769"); }) == "22003: value \"-32769\" is out of range for type smallint");
@@ -225,7 +218,13 @@ TEST_CASE("integer, float and bool text", "[types][scalar]") {
         "22003: value \"0000000000000000004294967296x\" is out of range for type integer");
   // C-locale isspace: \t \n \v \f \r and ' ', nothing else.
   CHECK(parseInt4("\v\f7\t\r\n") == 7);
-  CHECK(errorOf([] { parseInt4("\x0e" "7"); }) == "22P02: invalid input syntax for type integer: \"\x0e" "7\"");
+  CHECK(errorOf([] {
+          parseInt4(
+              "\x0e"
+              "7");
+        }) ==
+        "22P02: invalid input syntax for type integer: \"\x0e"
+        "7\"");
   CHECK(errorOf([] { parseInt4("7\x08"); }) == "22P02: invalid input syntax for type integer: \"7\x08\"");
   // select 1e20::float8, 1e15::float8, 123456789012345::float8, 1.2345678901234568e+17::float8,
   //   0.0001::float8, 0.00001::float8, 1.0/3::float8, -0.0::float8, 1e100::float8,
@@ -258,17 +257,13 @@ TEST_CASE("integer, float and bool text", "[types][scalar]") {
   CHECK(f4(parseFloat4("-Infinity")) == "-Infinity");
   CHECK(f8(parseFloat8(" NaN ")) == "NaN");
   // select '1e400'::float8 ; select '1e-400'::float8 ; select '1e-50'::float4
-  CHECK(errorOf([] { parseFloat8("1e400"); }) ==
-        "22003: \"1e400\" is out of range for type double precision");
-  CHECK(errorOf([] { parseFloat8("1e-400"); }) ==
-        "22003: \"1e-400\" is out of range for type double precision");
+  CHECK(errorOf([] { parseFloat8("1e400"); }) == "22003: \"1e400\" is out of range for type double precision");
+  CHECK(errorOf([] { parseFloat8("1e-400"); }) == "22003: \"1e-400\" is out of range for type double precision");
   CHECK(errorOf([] { parseFloat4("1e-50"); }) == "22003: \"1e-50\" is out of range for type real");
-  CHECK(errorOf([] { parseFloat8("x1"); }) ==
-        "22P02: invalid input syntax for type double precision: \"x1\"");
+  CHECK(errorOf([] { parseFloat8("x1"); }) == "22P02: invalid input syntax for type double precision: \"x1\"");
   // select 1e308::float8*10 ; select 1e-300::float8 * 1e-300::float8 ; 1e300::float8::float4
   CHECK(errorOf([] { duet_rt_float8_mul(1e308, 10); }) == "22003: value out of range: overflow");
-  CHECK(errorOf([] { duet_rt_float8_mul(1e-300, 1e-300); }) ==
-        "22003: value out of range: underflow");
+  CHECK(errorOf([] { duet_rt_float8_mul(1e-300, 1e-300); }) == "22003: value out of range: underflow");
   CHECK(errorOf([] { float8ToFloat4(1e300); }) == "22003: value out of range: overflow");
   CHECK(errorOf([] { duet_rt_float8_div(1, 0); }) == "22012: division by zero");
   // select 0::float8 ^ (-1) ; select (-8)::float8 ^ 0.5
@@ -324,8 +319,7 @@ TEST_CASE("date and timestamp text", "[types][datetime]") {
   std::string out;
   formatTimestampTz(midnight, out, ist);
   CHECK(out == "2024-01-02 00:00:00+05:30");
-  CHECK(timestampTzToDate(parseTimestampTz("2024-01-02 03:00:00+00", utc), ist) ==
-        parseDate("2024-01-02"));
+  CHECK(timestampTzToDate(parseTimestampTz("2024-01-02 03:00:00+00", utc), ist) == parseDate("2024-01-02"));
   // set timezone='UTC+3'; -> three hours west
   int32_t off = 0;
   CHECK(parseTimeZoneSetting("UTC+3", &off));
@@ -333,23 +327,18 @@ TEST_CASE("date and timestamp text", "[types][datetime]") {
   // Errors: select '2024-13-01'::date ; 'x'::date ; '2024-02-30'::date ;
   //   '2024-01-02 25:00'::timestamp ; 'x'::timestamptz ; '5874898-01-01'::date ;
   //   '294277-01-01'::timestamp ; '2024-01-02 03:04:05+16'::timestamptz ; '4714-11-23 BC'::date
-  CHECK(errorOf([] { parseDate("2024-13-01"); }) ==
-        "22008: date/time field value out of range: \"2024-13-01\"");
+  CHECK(errorOf([] { parseDate("2024-13-01"); }) == "22008: date/time field value out of range: \"2024-13-01\"");
   CHECK(errorOf([] { parseDate("x"); }) == "22007: invalid input syntax for type date: \"x\"");
-  CHECK(errorOf([] { parseDate("2024-02-30"); }) ==
-        "22008: date/time field value out of range: \"2024-02-30\"");
+  CHECK(errorOf([] { parseDate("2024-02-30"); }) == "22008: date/time field value out of range: \"2024-02-30\"");
   CHECK(errorOf([] { parseTimestamp("2024-01-02 25:00"); }) ==
         "22008: date/time field value out of range: \"2024-01-02 25:00\"");
   CHECK(errorOf([&] { parseTimestampTz("x", utc); }) ==
         "22007: invalid input syntax for type timestamp with time zone: \"x\"");
-  CHECK(errorOf([] { parseDate("5874898-01-01"); }) ==
-        "22008: date out of range: \"5874898-01-01\"");
-  CHECK(errorOf([] { parseTimestamp("294277-01-01"); }) ==
-        "22008: timestamp out of range: \"294277-01-01\"");
+  CHECK(errorOf([] { parseDate("5874898-01-01"); }) == "22008: date out of range: \"5874898-01-01\"");
+  CHECK(errorOf([] { parseTimestamp("294277-01-01"); }) == "22008: timestamp out of range: \"294277-01-01\"");
   CHECK(errorOf([&] { parseTimestampTz("2024-01-02 03:04:05+16", utc); }) ==
         "22009: time zone displacement out of range: \"2024-01-02 03:04:05+16\"");
-  CHECK(errorOf([] { parseDate("4714-11-23 BC"); }) ==
-        "22008: date out of range: \"4714-11-23 BC\"");
+  CHECK(errorOf([] { parseDate("4714-11-23 BC"); }) == "22008: date out of range: \"4714-11-23 BC\"");
   CHECK(textOf(date, "4714-11-24 BC") == "4714-11-24 BC");
   // A timestamptz at either limit, printed in a zone far from UTC, reads back (the redo log
   // stores binary parameters as such text). select '294277-01-01 13:59:59+14'::timestamptz,
@@ -403,8 +392,7 @@ TEST_CASE("strings", "[types][strings]") {
   CHECK(trimChars("  hi", " ", true, false) == "hi");
   CHECK(replaceAll("abcabc", "b", "X") == "aXcaXc");
   // select substr('abc', 1, -1)
-  CHECK(errorOf([] { substring("abc", 1, -1); }) ==
-        "22011: negative substring length not allowed");
+  CHECK(errorOf([] { substring("abc", 1, -1); }) == "22011: negative substring length not allowed");
   // select 'abc' like 'a%', 'abc' like 'a_c', 'a%c' like 'a\%c', 'ABC' ilike 'a%',
   //   'abc' like 'a#%' escape '#', 'a%' like 'a#%' escape '#'
   CHECK(likeMatch("abc", "a%"));
@@ -417,20 +405,17 @@ TEST_CASE("strings", "[types][strings]") {
   CHECK(!likeMatch("abc", "%b"));
   CHECK(likeMatch("abcbc", "%b_"));
   // select 'abc' like 'a\'
-  CHECK(errorOf([] { likeMatch("abc", "a\\"); }) ==
-        "22025: LIKE pattern must not end with escape character");
+  CHECK(errorOf([] { likeMatch("abc", "a\\"); }) == "22025: LIKE pattern must not end with escape character");
   // select 'ab  '::char(5) = 'ab'
   CHECK(bpcharCompare("ab  ", "ab") == 0);
   CHECK(bpcharHash("ab  ") == bpcharHash("ab"));
   CHECK(textCompare("ab", "ab ") == -1);
   // select convert_from('\xff'::bytea, 'UTF8')
-  CHECK(errorOf([] { checkUtf8("a\xff"); }) ==
-        "22021: invalid byte sequence for encoding \"UTF8\": 0xff");
+  CHECK(errorOf([] { checkUtf8("a\xff"); }) == "22021: invalid byte sequence for encoding \"UTF8\": 0xff");
   Arena arena;
   // create temp table t(v varchar(5), c char(3)); insert into t values ('abc   ', 'ab ');
   // insert into t values ('abcdef','x')
-  CHECK(coerceString(arena.makeString("abc   "), SqlType::varchar(5), false, arena)->view() ==
-        "abc  ");
+  CHECK(coerceString(arena.makeString("abc   "), SqlType::varchar(5), false, arena)->view() == "abc  ");
   CHECK(errorOf([&] { coerceString(arena.makeString("abcdef"), SqlType::varchar(5), false, arena); }) ==
         "22001: value too long for type character varying(5)");
   // select 'abcdef'::varchar(3)
@@ -455,18 +440,18 @@ TEST_CASE("generic I/O, binary formats, casts", "[types][io]") {
   CHECK(send("123456789") == "0003000200000000000109291a85");
   CHECK(send("10000") == "00010001000000000001");
   // Round trips text -> binary -> text.
-  for (auto [type, text] : std::vector<std::pair<SqlType, const char*>>{
-           {{TypeId::Numeric}, "-123456.000789"},
-           {{TypeId::Numeric}, "0.0000001"},
-           {{TypeId::Numeric}, "99990000"},
-           {{TypeId::Int8}, "-9223372036854775808"},
-           {{TypeId::Float8}, "1.2345678901234568e+17"},
-           {{TypeId::Float4}, "3.14159"},
-           {{TypeId::Bool}, "t"},
-           {{TypeId::Date}, "2024-01-02"},
-           {{TypeId::Timestamp}, "2024-01-02 03:04:05"},
-           {{TypeId::TimestampTz}, "2024-01-02 03:04:05.5+00"},
-           {{TypeId::Text}, "héllo"}}) {
+  for (auto [type, text] :
+       std::vector<std::pair<SqlType, const char*>>{{{TypeId::Numeric}, "-123456.000789"},
+                                                    {{TypeId::Numeric}, "0.0000001"},
+                                                    {{TypeId::Numeric}, "99990000"},
+                                                    {{TypeId::Int8}, "-9223372036854775808"},
+                                                    {{TypeId::Float8}, "1.2345678901234568e+17"},
+                                                    {{TypeId::Float4}, "3.14159"},
+                                                    {{TypeId::Bool}, "t"},
+                                                    {{TypeId::Date}, "2024-01-02"},
+                                                    {{TypeId::Timestamp}, "2024-01-02 03:04:05"},
+                                                    {{TypeId::TimestampTz}, "2024-01-02 03:04:05.5+00"},
+                                                    {{TypeId::Text}, "héllo"}}) {
     alignas(16) unsigned char a[16], b[16];
     parseText(type, text, a, arena, ctx);
     std::string bin, back;
@@ -487,8 +472,7 @@ TEST_CASE("generic I/O, binary formats, casts", "[types][io]") {
   formatBinary({TypeId::Timestamp}, &t, bin);
   CHECK(hex(bin) == "0002b0ec8515f340");
   int32_t i4;
-  CHECK(errorOf([&] { parseBinary({TypeId::Int4}, "abc", &i4, arena); }) ==
-        "22P03: incorrect binary data format");
+  CHECK(errorOf([&] { parseBinary({TypeId::Int4}, "abc", &i4, arena); }) == "22P03: incorrect binary data format");
   // Binary input takes only what text input would read back (date_recv, timestamp_recv):
   // a date one past the last, and timestamps one microsecond outside, are refused.
   auto recv = [&](SqlType type, const std::string& bytes) {
@@ -513,10 +497,8 @@ TEST_CASE("generic I/O, binary formats, casts", "[types][io]") {
   CHECK(recv({TypeId::Timestamp}, be(uint64_t(lastTs), 8)) == "294276-12-31 23:59:59.999999");
   CHECK(recv({TypeId::TimestampTz}, be(uint64_t(firstTs), 8)) == "4714-11-24 00:00:00+00 BC");
   CHECK(recv({TypeId::TimestampTz}, be(uint64_t(kTimestampNegInfinity), 8)) == "-infinity");
-  CHECK(errorOf([&] { recv({TypeId::Timestamp}, be(uint64_t(lastTs + 1), 8)); }) ==
-        "22008: timestamp out of range");
-  CHECK(errorOf([&] { recv({TypeId::TimestampTz}, be(uint64_t(firstTs - 1), 8)); }) ==
-        "22008: timestamp out of range");
+  CHECK(errorOf([&] { recv({TypeId::Timestamp}, be(uint64_t(lastTs + 1), 8)); }) == "22008: timestamp out of range");
+  CHECK(errorOf([&] { recv({TypeId::TimestampTz}, be(uint64_t(firstTs - 1), 8)); }) == "22008: timestamp out of range");
   // The largest mantissa at the largest scale: its last base-10000 group is padded with a
   // zero past dscale, which must not count against the mantissa's limit.
   const std::string big = "664613997892457936451903530140172287";  // 2^119 - 1
@@ -551,8 +533,7 @@ TEST_CASE("generic I/O, binary formats, casts", "[types][io]") {
   CHECK(cast({TypeId::Timestamp}, "2024-01-02 23:00:00", {TypeId::Date}, false) == "2024-01-02");
   CHECK(cast({TypeId::Date}, "2024-01-02", {TypeId::TimestampTz}, false) == "2024-01-02 00:00:00+00");
   // select 3000000000::bigint::int
-  CHECK(errorOf([&] { cast({TypeId::Int8}, "3000000000", {TypeId::Int4}, false); }) ==
-        "22003: integer out of range");
+  CHECK(errorOf([&] { cast({TypeId::Int8}, "3000000000", {TypeId::Int4}, false); }) == "22003: integer out of range");
   CHECK(errorOf([&] { cast({TypeId::Date}, "2024-01-02", {TypeId::Int4}, true); }) ==
         "42846: cannot cast type date to integer");
 }

@@ -1,0 +1,103 @@
+// What the binder is given for one statement: the statement, its parameters and lifted
+// literals, and how names resolve (tables, routines, PL/pgSQL variables) in the session that
+// asks - plus the settings planning and compiling it follow (optimisation level and budget,
+// threads). The planner and the routine compiler fill it; the binder reads it.
+#pragma once
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/parser/ast_stmt.h"
+#include "engine/types/type_id.h"
+
+namespace duet {
+
+class Table;
+
+// duet.max_compile_ms's default: how long LLVM may optimise one statement or routine.
+inline constexpr int kDefaultOptimiseBudgetMs = 1000;
+
+// A table as the binder sees it: storage plus the catalog facts binding needs.
+struct TableBinding {
+  Table* table = nullptr;
+  uint32_t oid = 0;
+  std::string name;
+  std::vector<std::string> defaults;  // per column: DEFAULT expression as SQL text, or ""
+};
+// Resolves a (possibly qualified) table name in the session's database and search path;
+// throws 42P01 `relation "x" does not exist` itself when it is unknown.
+using TableResolver = std::function<TableBinding(const sql::QualifiedName&)>;
+
+// A function or procedure the binder may call, as the catalog describes it (PostgreSQL's
+// pg_proc row, reduced to what binding a call needs).
+struct RoutineCandidate {
+  uint32_t oid = 0;  // what a compiled call names (the session finds the code)
+  std::string name;
+  bool procedure = false;
+  std::vector<SqlType> argTypes;  // the arguments a call passes, in order
+  std::vector<std::string> argNames;
+  std::vector<bool> argOutputs;       // per argument: OUT or INOUT (a procedure's CALL passes them)
+  std::vector<std::string> defaults;  // per argument: DEFAULT as SQL text, or ""
+  SqlType returnType;                 // what SELECT f() yields: text (an empty value) for void,
+                                      // Unknown for a record
+  bool returnsSet = false;
+  // RETURNS [SETOF] record without OUT arguments: FROM needs a column definition list,
+  // which gives the row (resultNames/resultTypes are empty).
+  bool returnsRecord = false;
+  // RETURNS [SETOF] t for a table t: its columns are the row (a named composite type).
+  bool returnsComposite = false;
+  // The row a call produces for SELECT * FROM f(...) and CALL: RETURNS TABLE columns, OUT
+  // arguments, or the single result (named after the function).
+  std::vector<std::string> resultNames;
+  std::vector<SqlType> resultTypes;
+};
+// The routines named `names` (qualified or found through the search path); empty if none.
+using RoutineResolver = std::function<std::vector<RoutineCandidate>(const std::vector<std::string>& names)>;
+// PL/pgSQL: the parameter (0-based) holding the routine variable that a column reference
+// at `location` (byte offset in the statement text) with these names means, or -1.
+using VariableResolver = std::function<int(const std::vector<std::string>& names, uint32_t location)>;
+
+struct OutputColumn {
+  std::string name;
+  SqlType type;
+  uint32_t tableOid = 0;  // for RowDescription, when the column comes straight from a table
+  int16_t attnum = 0;
+};
+
+// What the lifted literals of a statement are: their kind decides the parameter type.
+enum class LiteralType : uint8_t { Int4, Int8, Numeric, Unknown };
+
+struct PlanRequest {
+  const sql::Stmt* stmt = nullptr;
+  // Types of $1..$n from Parse (Unknown: infer from context, as PostgreSQL does for OID 0).
+  std::vector<SqlType> declaredParamTypes;
+  // Kinds of the lifted literals, indexed like sql::Param::liftedIndex.
+  std::vector<LiteralType> literalTypes;
+  // How often each lifted literal occurs (equal numeric literals share one parameter).
+  // A literal that occurs once may take the type of a cast applied to it.
+  std::vector<int> literalUses;
+  // Per lifted literal: the lifted literal with the same string text it equals, or -1
+  // (sql::LiftedLiteral::sameTextAs); such parameters count as equal expressions.
+  std::vector<int> literalSameAs;
+  // Parameter number (1-based) of lifted literal i is explicitParamCount + i + 1.
+  int explicitParamCount = 0;
+  std::string_view queryText;  // for error positions
+  TableResolver resolveTable;
+  RoutineResolver resolveRoutines;   // null: only built-in functions exist
+  VariableResolver resolveVariable;  // PL/pgSQL embedded statements only
+  // LANGUAGE sql bodies: a column of the same name wins over a variable (PostgreSQL
+  // resolves an SQL function's argument names after columns), and $n is parameter
+  // numberedParams[n-1] ($n counts the routine's arguments, not its frame's slots).
+  bool columnsHideVariables = false;
+  std::optional<std::vector<int>> numberedParams;
+  int optLevel = 1;
+  // How long LLVM may optimise the statement's code (duet.max_compile_ms; 0: no limit).
+  int optimiseBudgetMs = kDefaultOptimiseBudgetMs;
+  // Threads a statement may use (a snapshot process's; the executor's is 1): see
+  // compiler/planner/parallel.h.
+  uint32_t parallelThreads = 1;
+};
+
+}  // namespace duet

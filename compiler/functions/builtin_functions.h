@@ -1,0 +1,50 @@
+// The built-in SQL functions, as data: one row per function and argument list (PostgreSQL's
+// pg_proc, reduced to what DuetDB needs), from which the binder resolves calls by name and
+// argument types and the JIT registers the runtime functions generated code calls. Adding a
+// function is adding a row here and its C++ implementation in a runtime file
+// (engine/types/runtime.h for values, compiler/runtime/query_runtime.h for what reads the
+// query's context).
+//
+// Not here: what PostgreSQL parses as special forms (COALESCE, NULLIF, GREATEST, LEAST),
+// operators, casts, aggregates, and the few functions the binder rewrites into other
+// expressions (array_length and its kin, abs, current_setting's two-argument form,
+// version()); Binder::bindFunction handles those first.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "engine/types/type_id.h"
+
+namespace duet {
+
+// PostgreSQL's provolatile: whether a call may be evaluated once for equal arguments
+// (immutable), once per statement (stable), or every time (volatile: random(),
+// clock_timestamp()). Volatile calls keep a plan off parallel workers, whose results
+// would not be the ones the session's replay draws.
+enum class Volatility : uint8_t { Immutable, Stable, Volatile };
+
+struct BuiltinFunction {
+  std::string_view name;     // SQL name (in pg_catalog), lowercase
+  std::vector<TypeId> args;  // argument types, in order
+  TypeId result;
+  Volatility volatility;
+  // PostgreSQL's proisstrict: a NULL argument gives NULL without a call. Generated code
+  // passes no NULL flags to runtime functions, so every row here is strict (the unit test
+  // checks it); a function that is not needs that calling convention first.
+  bool strict;
+  // The runtime function generated code calls. A duet_q_* function receives the query's
+  // context (rt::QueryContext*) before the arguments; a duet_rt_* function does not.
+  const char* symbol;
+  void* address;
+};
+
+// Every row, in one table (builtin_functions.cpp).
+std::span<const BuiltinFunction> builtinFunctions();
+// The rows called `name`; empty when there is no built-in function of that name.
+std::vector<const BuiltinFunction*> builtinFunctionsNamed(std::string_view name);
+// The row whose runtime function is `symbol`, or null (a call the binder made itself).
+const BuiltinFunction* builtinFunctionBySymbol(std::string_view symbol);
+
+}  // namespace duet

@@ -1,0 +1,138 @@
+#include "compiler/planner/parallel.h"
+
+#include <algorithm>
+
+#include "compiler/functions/builtin_functions.h"
+#include "engine/storage/table.h"
+
+namespace duet::plan {
+namespace {
+
+// A scan worth sharing out: at least one chunk (morsel) per thread of two.
+constexpr uint32_t kMinChunks = 2;
+
+bool threadSafe(const Expr& e) {
+  // Subqueries keep per-statement state in the generated function; routines run in the
+  // session; volatile built-ins (random(), clock_timestamp()) advance the transaction's
+  // recorded state.
+  if (e.kind == ExprKind::Subquery || e.kind == ExprKind::RoutineCall) return false;
+  if (e.kind == ExprKind::Call) {
+    const BuiltinFunction* f = builtinFunctionBySymbol(e.function);
+    if (f && f->volatility == Volatility::Volatile) return false;
+  }
+  return std::all_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return threadSafe(*a); });
+}
+
+bool threadSafe(const Node& n) {
+  if (n.kind == NodeKind::FunctionScan || n.kind == NodeKind::ProjectSet || n.kind == NodeKind::Insert ||
+      n.kind == NodeKind::Update || n.kind == NodeKind::Delete)
+    return false;
+  bool safe = true;
+  forEachExpr(n, [&](const Expr& e) { safe = safe && threadSafe(e); });
+  return safe && std::all_of(n.children.begin(), n.children.end(), [](const NodePtr& c) { return threadSafe(*c); });
+}
+
+// The table scan whose rows flow to `n`'s consumer without a pipeline break, if any.
+Node* drivingScan(Node& n) {
+  switch (n.kind) {
+    case NodeKind::TableScan: return &n;
+    case NodeKind::Filter:
+    case NodeKind::Project: return drivingScan(*n.children[0]);
+    case NodeKind::HashJoin: return drivingScan(*n.children[1]);  // the probe side
+    default: return nullptr;
+  }
+}
+
+// The driving scan of the pipeline `sink` consumes (its child `input`), when it is worth
+// running on several threads and safe to: a table scan of at least kMinChunks chunks, and
+// nothing unsafe in the subtree or in the sink's own expressions (aggregate arguments, join
+// keys), which the workers evaluate too.
+Node* parallelScan(const Node& sink, Node& input) {
+  Node* scan = drivingScan(input);
+  if (!scan || scan->table->directory().count < kMinChunks || !threadSafe(input)) return nullptr;
+  bool safe = true;
+  forEachExpr(sink, [&](const Expr& e) { safe = safe && threadSafe(e); });
+  return safe ? scan : nullptr;
+}
+
+void markPipelineJoins(Node& n, uint32_t threads);
+void markSinks(Node& n, uint32_t threads);
+
+// Whether the pipeline from `n` down to its driving scan drops or matches rows (a filter or
+// a join probe): a gather of a bare scan would only copy the rows on their way out.
+bool selects(const Node& n) {
+  switch (n.kind) {
+    case NodeKind::Filter:
+    case NodeKind::HashJoin: return true;
+    case NodeKind::Project: return selects(*n.children[0]);
+    default: return false;
+  }
+}
+
+// A hash join's build side runs in parallel when it is such a pipeline; otherwise what is
+// inside it may.
+void markJoinBuild(Node& join, uint32_t threads) {
+  Node& build = *join.children[0];
+  if (Node* scan = parallelScan(join, build)) {
+    join.parallelThreads = threads;
+    scan->morsels = true;
+    markPipelineJoins(build, threads);
+  } else {
+    markSinks(build, threads);
+  }
+}
+
+// The hash joins a pipeline probes, down to its driving scan: the leader builds their
+// tables before the pipeline runs, each perhaps in parallel.
+void markPipelineJoins(Node& n, uint32_t threads) {
+  switch (n.kind) {
+    case NodeKind::Filter:
+    case NodeKind::Project: markPipelineJoins(*n.children[0], threads); return;
+    case NodeKind::HashJoin:
+      markJoinBuild(n, threads);
+      markPipelineJoins(*n.children[1], threads);
+      return;
+    default: return;
+  }
+}
+
+// Marks the aggregations and sorts whose input can run in parallel, and the hash join
+// builds, in the subtree `n`.
+void markSinks(Node& n, uint32_t threads) {
+  bool sink = n.kind == NodeKind::Sort ||
+              (n.kind == NodeKind::Aggregate &&
+               std::none_of(n.aggs.begin(), n.aggs.end(), [](const AggSpec& a) { return a.distinct; }));
+  if (sink) {
+    if (Node* scan = parallelScan(n, *n.children[0])) {
+      n.parallelThreads = threads;
+      scan->morsels = true;
+      markPipelineJoins(*n.children[0], threads);
+      return;
+    }
+  }
+  if (n.kind == NodeKind::HashJoin) {  // in a pipeline that stays serial
+    markJoinBuild(n, threads);
+    markSinks(*n.children[1], threads);
+    return;
+  }
+  for (auto& c : n.children) markSinks(*c, threads);
+}
+
+}  // namespace
+
+void markParallel(Node& root, uint32_t threads) {
+  if (threads < 2) return;
+  // The statement's output pipeline itself, when it selects from a big table: the workers
+  // stream their rows to the statement's thread, which sends them (no LIMIT above it: a
+  // limit would leave them scanning).
+  Node* scan = parallelScan(root, root);
+  if (scan && selects(root)) {
+    root.gatherThreads = threads;
+    scan->morsels = true;
+    markPipelineJoins(root, threads);
+    return;
+  }
+  markSinks(root, threads);
+}
+
+}  // namespace duet::plan

@@ -1,0 +1,411 @@
+#include "compiler/runtime/query_runtime.h"
+
+#include <algorithm>
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "compiler/runtime/parallel_runtime.h"
+#include "engine/error.h"
+#include "engine/limits/interrupts.h"
+#include "engine/storage/key_ops.h"
+#include "engine/types/value_io.h"
+
+namespace duet::rt {
+
+namespace {
+
+bool isNullAt(const TupleLayout& l, const uint8_t* t, size_t c) { return t[l.nullOffset(c)] != 0; }
+
+// Deep-copies the string fields of a tuple into `arena` so the copy owns its bytes.
+void ownStrings(const TupleLayout& l, uint8_t* t, Arena& arena) {
+  for (size_t c = 0; c < l.types.size(); ++c) {
+    if (!isVarlenaType(l.types[c].id) || isNullAt(l, t, c)) continue;
+    auto** field = reinterpret_cast<const VarString**>(t + l.offsets[c]);
+    if (*field) *field = arena.makeString((*field)->view());
+  }
+}
+
+}  // namespace
+
+uint8_t* TupleBuffer::copy(const uint8_t* tuple) {
+  auto* c = static_cast<uint8_t*>(arena_.allocate(layout_.size, 16));
+  std::memcpy(c, tuple, layout_.size);
+  ownStrings(layout_, c, arena_);
+  return c;
+}
+
+uint8_t* TupleBuffer::append(const uint8_t* tuple) {
+  rows_.push_back(copy(tuple));
+  return rows_.back();
+}
+
+int Sorter::compare(const uint8_t* a, const uint8_t* b) const {
+  const TupleLayout& l = layout_;
+  for (const SortSpec& k : keys_) {
+    bool na = isNullAt(l, a, k.column), nb = isNullAt(l, b, k.column);
+    if (na || nb) {
+      if (na && nb) continue;
+      return na == k.nullsFirst ? -1 : 1;
+    }
+    int c = compareValues(l.types[k.column], a + l.offsets[k.column], b + l.offsets[k.column]);
+    if (c != 0) return k.descending ? -c : c;
+  }
+  return 0;
+}
+
+bool Sorter::before(const Kept& x, const Kept& y) const {
+  int c = compare(x.row, y.row);
+  return c < 0 || (c == 0 && x.arrival < y.arrival);
+}
+
+void Sorter::add(const uint8_t* tuple) {
+  if (bound_ == UINT64_MAX) {
+    append(tuple);
+    return;
+  }
+  auto cmp = [this](const Kept& x, const Kept& y) { return before(x, y); };
+  uint64_t arrival = arrivals_++;
+  if (heap_.size() < bound_) {
+    heap_.push_back({copy(tuple), arrival});
+    std::push_heap(heap_.begin(), heap_.end(), cmp);
+  } else if (!heap_.empty() && compare(tuple, heap_.front().row) < 0) {
+    // It goes before the last row kept (on equal keys the earlier arrival stays).
+    std::pop_heap(heap_.begin(), heap_.end(), cmp);
+    heap_.back() = {copy(tuple), arrival};
+    std::push_heap(heap_.begin(), heap_.end(), cmp);
+  }
+}
+
+void Sorter::sort() {
+  if (bound_ != UINT64_MAX) {
+    std::sort_heap(heap_.begin(), heap_.end(), [this](const Kept& x, const Kept& y) { return before(x, y); });
+    for (const Kept& k : heap_) rows_.push_back(k.row);
+    heap_.clear();
+    return;
+  }
+  std::stable_sort(rows_.begin(), rows_.end(), [&](const uint8_t* a, const uint8_t* b) { return compare(a, b) < 0; });
+}
+
+void Sorter::mergeSorted(const std::vector<Sorter*>& parts) {
+  size_t total = 0;
+  for (const Sorter* p : parts) total += p->size();
+  rows_.reserve(total);
+  // A heap of the parts' next rows; on equal keys the lower part goes first.
+  struct Head {
+    uint32_t part;
+    size_t next;
+  };
+  auto after = [&](const Head& x, const Head& y) {
+    int c = compare(parts[x.part]->at(x.next), parts[y.part]->at(y.next));
+    return c > 0 || (c == 0 && x.part > y.part);
+  };
+  std::vector<Head> heap;
+  for (uint32_t p = 0; p < parts.size(); ++p)
+    if (parts[p]->size()) heap.push_back({p, 0});
+  std::make_heap(heap.begin(), heap.end(), after);
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), after);
+    Head& h = heap.back();
+    rows_.push_back(parts[h.part]->at(h.next));
+    if (++h.next < parts[h.part]->size()) {
+      std::push_heap(heap.begin(), heap.end(), after);
+    } else {
+      heap.pop_back();
+    }
+  }
+}
+
+GroupTable::GroupTable(TupleLayout keyLayout, uint32_t stateSize)
+    : keyLayout_(std::move(keyLayout)), stateSize_((stateSize + 15) & ~15u) {
+  slots_.assign(64, 0);
+}
+
+uint64_t GroupTable::hashKey(const uint8_t* key) const { return hashTuple(keyLayout_, key); }
+
+bool GroupTable::keysEqual(const uint8_t* a, const uint8_t* b) const {
+  // GROUP BY and DISTINCT put NULLs in one group: compareTuples treats them as equal.
+  return compareTuples(keyLayout_, a, b, static_cast<uint32_t>(keyLayout_.types.size())) == 0;
+}
+
+void GroupTable::grow() {
+  StatementVector<uint32_t> bigger(slots_.size() * 2, 0);
+  size_t mask = bigger.size() - 1;
+  for (uint32_t i = 0; i < entries_.size(); ++i) {
+    size_t s = hashes_[i] & mask;
+    while (bigger[s]) s = (s + 1) & mask;
+    bigger[s] = i + 1;
+  }
+  slots_.swap(bigger);
+}
+
+uint8_t* GroupTable::findOrInsert(const uint8_t* key, bool* isNew) {
+  uint64_t h = hashKey(key);
+  size_t mask = slots_.size() - 1;
+  for (size_t s = h & mask;; s = (s + 1) & mask) {
+    uint32_t e = slots_[s];
+    if (!e) break;
+    if (hashes_[e - 1] == h && keysEqual(entries_[e - 1], key)) {
+      *isNew = false;
+      return entries_[e - 1] + keyLayout_.size;
+    }
+  }
+  auto* entry = static_cast<uint8_t*>(arena_.allocate(keyLayout_.size + stateSize_, 16));
+  std::memcpy(entry, key, keyLayout_.size);
+  std::memset(entry + keyLayout_.size, 0, stateSize_);
+  ownStrings(keyLayout_, entry, arena_);
+  entries_.push_back(entry);
+  hashes_.push_back(h);
+  if (entries_.size() * 2 > slots_.size()) {
+    grow();
+  } else {
+    size_t s = h & mask;
+    while (slots_[s]) s = (s + 1) & mask;
+    slots_[s] = static_cast<uint32_t>(entries_.size());
+  }
+  *isNew = true;
+  return entry + keyLayout_.size;
+}
+
+JoinTable::JoinTable(TupleLayout keyLayout, TupleLayout rowLayout)
+    : keyLayout_(keyLayout), rows_(std::move(rowLayout)), keys_(std::move(keyLayout)) {}
+
+uint64_t JoinTable::hashKey(const uint8_t* key) const { return hashTuple(keyLayout_, key); }
+
+void JoinTable::insert(const uint8_t* key, const uint8_t* row) {
+  if (tupleHasNull(keyLayout_, key)) return;  // a NULL key can never match
+  rows_.append(row);
+  keys_.append(key);
+  hashes_.push_back(hashKey(key));
+}
+
+void JoinTable::finish() {
+  size_t buckets = std::bit_ceil(std::max<size_t>(16, keys_.size() * 2));
+  heads_.assign(buckets, 0);
+  chain_.assign(keys_.size(), 0);
+  for (uint32_t i = 0; i < keys_.size(); ++i) {
+    size_t b = hashes_[i] & (buckets - 1);
+    chain_[i] = heads_[b];
+    heads_[b] = i + 1;
+  }
+}
+
+void JoinTable::absorb(JoinTable& part) {
+  rows_.rows().insert(rows_.rows().end(), part.rows_.rows().begin(), part.rows_.rows().end());
+  keys_.rows().insert(keys_.rows().end(), part.keys_.rows().begin(), part.keys_.rows().end());
+  hashes_.insert(hashes_.end(), part.hashes_.begin(), part.hashes_.end());
+}
+
+const uint8_t* JoinTable::next(const uint8_t* key, uint64_t* cursor) const {
+  if (heads_.empty() || tupleHasNull(keyLayout_, key)) return nullptr;  // NULL matches nothing
+  uint32_t e;
+  if (*cursor == 0) {
+    e = heads_[hashKey(key) & (heads_.size() - 1)];
+  } else {
+    e = chain_[*cursor - 1];
+  }
+  for (; e; e = chain_[e - 1]) {
+    if (compareTuples(keyLayout_, keys_.at(e - 1), key, static_cast<uint32_t>(keyLayout_.types.size())) == 0) {
+      *cursor = e;
+      return rows_.at(e - 1);
+    }
+  }
+  *cursor = 0;
+  return nullptr;
+}
+
+void TransactionClock::restart(int64_t startTimestamp) {
+  start = startTimestamp;
+  monotonicStart = std::chrono::steady_clock::now();
+  readings.clear();  // replayOffsets stay: a replayed statement's come before its transaction starts
+}
+
+int64_t TransactionClock::read() {
+  if (replayNext < replayOffsets.size()) {
+    readings.push_back(replayOffsets[replayNext++]);
+    return start + readings.back();
+  }
+  auto elapsed = std::chrono::steady_clock::now() - monotonicStart;
+  int64_t offset = std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
+  if (!readings.empty()) offset = std::max(offset, readings.back());
+  readings.push_back(offset);
+  return start + offset;
+}
+
+}  // namespace duet::rt
+
+using namespace duet;
+using namespace duet::rt;
+
+extern "C" {
+
+void duet_q_emit(QueryContext* ctx, const uint8_t* tuple) { ctx->output->consume(tuple); }
+
+void duet_q_check_cancel(QueryContext* ctx) {
+  if (ctx->cancel && ctx->cancel->load(std::memory_order_relaxed)) raiseQueryCanceled(ctx->timedOut);
+}
+
+TupleBuffer* duet_q_buffer_new(QueryContext* ctx, const TupleLayout* layout) {
+  ctx->buffers.push_back(std::make_unique<TupleBuffer>(*layout));
+  return ctx->buffers.back().get();
+}
+void duet_q_buffer_append(TupleBuffer* b, const uint8_t* tuple) { b->append(tuple); }
+uint64_t duet_q_buffer_size(TupleBuffer* b) { return b->size(); }
+uint8_t* duet_q_buffer_at(TupleBuffer* b, uint64_t i) { return b->at(i); }
+
+TupleBuffer* duet_q_sorter_new(QueryContext* ctx, const TupleLayout* layout, const SortSpec* keys, uint32_t nkeys) {
+  ctx->buffers.push_back(std::make_unique<Sorter>(*layout, std::vector<SortSpec>(keys, keys + nkeys)));
+  return ctx->buffers.back().get();
+}
+void duet_q_sorter_bound(TupleBuffer* sorter, int64_t bound) {
+  if (bound == INT64_MAX) return;  // no LIMIT after all (NULL), or one too big to matter
+  static_cast<Sorter*>(sorter)->setBound(static_cast<uint64_t>(std::max<int64_t>(bound, 0)));
+}
+void duet_q_sorter_add(TupleBuffer* sorter, const uint8_t* tuple) { static_cast<Sorter*>(sorter)->add(tuple); }
+void duet_q_sorter_sort(TupleBuffer* sorter) { static_cast<Sorter*>(sorter)->sort(); }
+
+GroupTable* duet_q_groups_new(QueryContext* ctx, const TupleLayout* keyLayout, uint32_t stateSize) {
+  ctx->groups.push_back(std::make_unique<GroupTable>(*keyLayout, stateSize));
+  return ctx->groups.back().get();
+}
+uint8_t* duet_q_groups_find(GroupTable* t, const uint8_t* key, bool* isNew) { return t->findOrInsert(key, isNew); }
+uint64_t duet_q_groups_size(GroupTable* t) { return t->size(); }
+uint8_t* duet_q_groups_entry(GroupTable* t, uint64_t i) { return t->entry(i); }
+bool duet_q_distinct_first(GroupTable* seen, const uint8_t* groupAndValue) {
+  bool isNew = false;
+  seen->findOrInsert(groupAndValue, &isNew);
+  return isNew;
+}
+
+JoinTable* duet_q_join_new(QueryContext* ctx, const TupleLayout* keyLayout, const TupleLayout* rowLayout) {
+  ctx->joins.push_back(std::make_unique<JoinTable>(*keyLayout, *rowLayout));
+  return ctx->joins.back().get();
+}
+void duet_q_join_insert(JoinTable* t, const uint8_t* key, const uint8_t* row) { t->insert(key, row); }
+void duet_q_join_finish(JoinTable* t) { t->finish(); }
+const uint8_t* duet_q_join_next(JoinTable* t, const uint8_t* key, uint64_t* cursor) { return t->next(key, cursor); }
+int64_t duet_q_now(QueryContext* ctx) { return ctx->transactionTimestamp; }
+int64_t duet_q_statement_timestamp(QueryContext* ctx) { return ctx->statementTimestamp; }
+int64_t duet_q_clock_timestamp(QueryContext* ctx) {
+  return ctx->clock ? ctx->clock->read() : ctx->transactionTimestamp;
+}
+
+// splitmix64: one 64-bit state, cheap, good enough for random(); the top 53 bits make a
+// double in [0, 1) as PostgreSQL's random() returns.
+double duet_q_random(QueryContext* ctx) {
+  uint64_t z = (*ctx->randomState += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-53;
+}
+
+namespace {
+const std::string* findSetting(QueryContext* ctx, const VarString* name) {
+  return ctx->settings ? ctx->settings->currentSetting(name->view()) : nullptr;
+}
+[[noreturn]] void raiseUnknownSetting(const VarString* name) {
+  throw SqlError(sqlstate::kUndefinedObject, fmt::format("unrecognized configuration parameter \"{}\"", name->view()));
+}
+}  // namespace
+
+const VarString* duet_q_current_setting(QueryContext* ctx, const VarString* name) {
+  const std::string* value = findSetting(ctx, name);
+  if (!value) raiseUnknownSetting(name);
+  return statementArena().makeString(*value);
+}
+
+bool duet_q_setting_exists(QueryContext* ctx, const VarString* name, bool missingOk) {
+  if (findSetting(ctx, name)) return true;
+  if (!missingOk) raiseUnknownSetting(name);
+  return false;
+}
+
+void duet_q_check_limit(int64_t limit, int64_t offset) {
+  if (limit < 0) throw SqlError("2201W", "LIMIT must not be negative");
+  if (offset < 0) throw SqlError("2201X", "OFFSET must not be negative");
+}
+
+void duet_q_subquery_rows_error() {
+  throw SqlError(sqlstate::kCardinalityViolation, "more than one row returned by a subquery used as an expression");
+}
+
+void duet_q_state_mark(QueryContext* ctx, uint64_t* mark) {
+  mark[0] = ctx->buffers.size();
+  mark[1] = ctx->groups.size();
+  mark[2] = ctx->joins.size();
+}
+
+void duet_q_state_release(QueryContext* ctx, const uint64_t* mark) {
+  ctx->buffers.resize(mark[0]);
+  ctx->groups.resize(mark[1]);
+  ctx->joins.resize(mark[2]);
+}
+
+const VarString* duet_q_own_string(const VarString* s) { return statementArena().makeString(s->view()); }
+
+static SessionServices& sessionOf(QueryContext* ctx) {
+  if (!ctx->session) throw SqlError(sqlstate::kFeatureNotSupported, "user-defined functions cannot be called here");
+  return *ctx->session;
+}
+
+void duet_q_call_routine(QueryContext* ctx, uint32_t oid, const uint8_t* args, uint8_t* result) {
+  sessionOf(ctx).callRoutine(*ctx, oid, args, result, nullptr);
+}
+
+TupleBuffer* duet_q_call_routine_rows(QueryContext* ctx, uint32_t oid, const uint8_t* args, const TupleLayout* layout) {
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  sessionOf(ctx).callRoutine(*ctx, oid, args, nullptr, rows);
+  return rows;
+}
+
+const DuetQuerySymbol* duet_q_symbols(size_t* count) {
+  // What SQL calls by name is registered from compiler/functions/builtin_functions.cpp.
+#define DUET_Q(fn) {#fn, reinterpret_cast<void*>(&fn)}
+  static const DuetQuerySymbol symbols[] = {
+      DUET_Q(duet_q_emit),
+      DUET_Q(duet_q_check_cancel),
+      DUET_Q(duet_q_buffer_new),
+      DUET_Q(duet_q_buffer_append),
+      DUET_Q(duet_q_buffer_size),
+      DUET_Q(duet_q_buffer_at),
+      DUET_Q(duet_q_sorter_new),
+      DUET_Q(duet_q_sorter_sort),
+      DUET_Q(duet_q_groups_new),
+      DUET_Q(duet_q_groups_find),
+      DUET_Q(duet_q_groups_size),
+      DUET_Q(duet_q_groups_entry),
+      DUET_Q(duet_q_distinct_first),
+      DUET_Q(duet_q_join_new),
+      DUET_Q(duet_q_join_insert),
+      DUET_Q(duet_q_join_finish),
+      DUET_Q(duet_q_join_next),
+      DUET_Q(duet_q_setting_exists),
+      DUET_Q(duet_q_check_limit),
+      DUET_Q(duet_q_call_routine),
+      DUET_Q(duet_q_call_routine_rows),
+      DUET_Q(duet_q_subquery_rows_error),
+      DUET_Q(duet_q_state_mark),
+      DUET_Q(duet_q_state_release),
+      DUET_Q(duet_q_own_string),
+      DUET_Q(duet_q_parallel_run),
+      DUET_Q(duet_q_parallel_partials),
+      DUET_Q(duet_q_parallel_partial),
+      DUET_Q(duet_q_parallel_set_partial),
+      DUET_Q(duet_q_morsel_next),
+      DUET_Q(duet_q_join_shared),
+      DUET_Q(duet_q_join_share),
+      DUET_Q(duet_q_join_merge),
+      DUET_Q(duet_q_sorter_merge),
+      DUET_Q(duet_q_sorter_bound),
+      DUET_Q(duet_q_sorter_add),
+      DUET_Q(duet_q_gather_start),
+      DUET_Q(duet_q_gather_put),
+      DUET_Q(duet_q_gather_next),
+      DUET_Q(duet_q_gather_end),
+  };
+#undef DUET_Q
+  *count = sizeof symbols / sizeof symbols[0];
+  return symbols;
+}
+}

@@ -1,0 +1,273 @@
+// The precompiled half of every compiled query (Umbra's "Tidy Tuples" split): the hash
+// tables, sort buffers and output formatting that generated code calls. Generated code
+// passes tuples in TupleLayout format (engine/storage/layout.h); the structures here know
+// the layouts and use the type library's hash, compare and format functions on them.
+// Their arrays and arenas count against the statement's memory limit
+// (engine/limits/statement_memory.h).
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "engine/limits/statement_memory.h"
+#include "engine/storage/layout.h"
+#include "engine/types/value.h"
+
+namespace duet {
+class UndoLog;
+struct TypeContext;
+}  // namespace duet
+
+namespace duet::rt {
+
+// Receives the rows a query produces (the final projection), one tuple at a time.
+class RowConsumer {
+ public:
+  virtual ~RowConsumer() = default;
+  virtual void consume(const uint8_t* tuple) = 0;
+};
+
+// A growable list of tuples of one layout; strings copied into its own arena so the rows
+// stay valid after the statement arena or the source table changes.
+class TupleBuffer {
+ public:
+  explicit TupleBuffer(TupleLayout layout) : layout_(std::move(layout)) {}
+  virtual ~TupleBuffer() = default;
+  uint8_t* append(const uint8_t* tuple);  // copy() and add to the rows
+  size_t size() const { return rows_.size(); }
+  uint8_t* at(size_t i) const { return rows_[i]; }
+  const TupleLayout& layout() const { return layout_; }
+  StatementVector<uint8_t*>& rows() { return rows_; }
+
+ protected:
+  uint8_t* copy(const uint8_t* tuple);  // a copy in the buffer's arena, strings too
+  TupleLayout layout_;
+  StatementVector<uint8_t*> rows_;
+  Arena arena_;
+};
+
+// Hash table from key tuples to fixed-size, zero-initialised state blocks: GROUP BY,
+// DISTINCT, and (with no state) the seen set of an aggregate with DISTINCT. Entry memory: [key tuple][state bytes].
+class GroupTable {
+ public:
+  GroupTable(TupleLayout keyLayout, uint32_t stateSize);
+  // Returns the entry's state block; *isNew is set when the group was just created.
+  uint8_t* findOrInsert(const uint8_t* keyTuple, bool* isNew);
+  size_t size() const { return entries_.size(); }
+  uint8_t* entry(size_t i) const { return entries_[i]; }  // the key tuple; state follows
+  uint32_t stateOffset() const { return keyLayout_.size; }
+
+ private:
+  uint64_t hashKey(const uint8_t* key) const;
+  bool keysEqual(const uint8_t* a, const uint8_t* b) const;
+  void grow();
+  TupleLayout keyLayout_;
+  uint32_t stateSize_;
+  StatementVector<uint8_t*> entries_;
+  StatementVector<uint32_t> slots_;  // open addressing; 0 empty, else entry index + 1
+  StatementVector<uint64_t> hashes_;
+  Arena arena_;
+};
+
+// Join hash table: key tuple -> list of payload tuples (the build side's whole row).
+class JoinTable {
+ public:
+  JoinTable(TupleLayout keyLayout, TupleLayout rowLayout);
+  void insert(const uint8_t* keyTuple, const uint8_t* rowTuple);
+  void finish();  // build the index after all inserts
+  // Takes over the rows of a partial table built by a parallel worker (before finish);
+  // their memory stays with `part`, which must outlive this table.
+  void absorb(JoinTable& part);
+  // Iterates matches: start with cursor = 0, returns null when exhausted.
+  const uint8_t* next(const uint8_t* keyTuple, uint64_t* cursor) const;
+
+ private:
+  uint64_t hashKey(const uint8_t* key) const;
+  TupleLayout keyLayout_;
+  TupleBuffer rows_;
+  TupleBuffer keys_;
+  StatementVector<uint64_t> hashes_;
+  StatementVector<uint32_t> heads_;  // bucket -> first entry + 1
+  StatementVector<uint32_t> chain_;  // entry -> next entry + 1
+};
+
+struct SortSpec {
+  int column;
+  bool descending;
+  bool nullsFirst;
+};
+
+class Sorter : public TupleBuffer {
+ public:
+  Sorter(TupleLayout layout, std::vector<SortSpec> keys) : TupleBuffer(std::move(layout)), keys_(std::move(keys)) {}
+  // ORDER BY ... LIMIT: only the first `bound` rows in sort order are wanted. The sorter
+  // then keeps those in a heap as rows arrive and does not copy a row that cannot be
+  // among them.
+  void setBound(uint64_t bound) { bound_ = bound; }
+  void add(const uint8_t* tuple);
+  // Sorts the rows; stable: rows with equal keys keep their order of arrival.
+  void sort();
+  // Fills this (empty) sorter with the rows of sorted partial runs, in order; the rows'
+  // memory stays with the parts, which must outlive this sorter.
+  void mergeSorted(const std::vector<Sorter*>& parts);
+
+ private:
+  int compare(const uint8_t* a, const uint8_t* b) const;  // <0, 0, >0 in sort order
+  struct Kept {
+    uint8_t* row;
+    uint64_t arrival;  // breaks ties, so that the bounded sort is stable too
+  };
+  bool before(const Kept& x, const Kept& y) const;
+  std::vector<SortSpec> keys_;
+  uint64_t bound_ = UINT64_MAX;
+  StatementVector<Kept> heap_;  // bounded: the best rows so far, the last in order on top
+  uint64_t arrivals_ = 0;
+};
+
+struct QueryContext;
+class ParallelRun;
+
+// What compiled code asks of the session it runs in: calls to user-defined routines
+// (found and compiled by the session) and notices for the client.
+class SessionServices {
+ public:
+  virtual ~SessionServices() = default;
+  // Runs routine `oid` on arguments `args` (a tuple of its argument types). A scalar
+  // result goes to `result` (a one-column tuple of the result type); when `rows` is set,
+  // the routine's rows are appended there instead (a set, or its one row).
+  virtual void callRoutine(QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result,
+                           TupleBuffer* rows) = 0;
+  // RAISE NOTICE and friends: severity as PostgreSQL names it ("NOTICE", "WARNING", ...).
+  virtual void notice(const char* severity, std::string message) = 0;
+  // current_setting(name): the session's value of a setting; null if there is no such
+  // setting. Called from a snapshot's parallel workers too (settings do not change then).
+  virtual const std::string* currentSetting(std::string_view name) const = 0;
+};
+
+// clock_timestamp() read so that a transaction can be replayed: a transaction's clock is
+// its start timestamp (now()) plus the monotonic time elapsed since, never going back.
+// Every offset handed out is kept, in order: with the start timestamp and random()'s
+// starting state it is what a redo log records, and a replay hands out the same values.
+// (One entry per call: a transaction reading the clock in a long loop keeps them all.)
+struct TransactionClock {
+  int64_t start = 0;  // microseconds since 2000-01-01 UTC, the transaction's now()
+  std::chrono::steady_clock::time_point monotonicStart;
+  std::vector<int64_t> readings;  // offsets from `start`, microseconds
+  // A replay (recovery from the redo log) hands these out instead of reading the clock.
+  std::vector<int64_t> replayOffsets;
+  size_t replayNext = 0;
+
+  void restart(int64_t startTimestamp);
+  int64_t read();  // start + a new offset, not below the last one
+};
+
+// Everything one execution of a compiled query needs; generated code receives a pointer
+// and reads some fields at their offsets, so it stays a standard-layout type (checked below).
+struct QueryContext {
+  const uint8_t* params = nullptr;  // parameters as a tuple (layout chosen by the binder)
+  UndoLog* undo = nullptr;
+  RowConsumer* output = nullptr;
+  const std::atomic<bool>* cancel = nullptr;
+  const std::atomic<bool>* timedOut = nullptr;  // set with cancel by statement_timeout
+  const TypeContext* typeContext = nullptr;     // time zone etc. for casts
+  int64_t affectedRows = 0;                     // INSERT/UPDATE/DELETE count
+  // now()/CURRENT_TIMESTAMP: the transaction's start, microseconds since 2000-01-01 UTC
+  // (recorded by the session so a replay of the statement sees the same value).
+  int64_t transactionTimestamp = 0;
+  // statement_timestamp(): when the client's statement began (the transaction's start for
+  // its first statement, else a reading of `clock`), the same inside routines it calls.
+  int64_t statementTimestamp = 0;
+  TransactionClock* clock = nullptr;  // clock_timestamp(); null: now() stands in
+  // random(): the session's generator state (see TransactionState::randomState).
+  uint64_t* randomState = nullptr;
+  SessionServices* session = nullptr;  // routine calls and notices; null outside a session
+  // current_setting(): the session (also in a parallel worker's context, which has no
+  // `session`: workers call no routines); null outside a session.
+  const SessionServices* settings = nullptr;
+  std::vector<std::unique_ptr<TupleBuffer>> buffers;  // per-execution runtime state,
+  std::vector<std::unique_ptr<GroupTable>> groups;    // created by generated code
+  std::vector<std::unique_ptr<JoinTable>> joins;
+  // Parallel pipelines (parallel_runtime.h): the runs this statement started, and in a
+  // worker's own context, the run it belongs to and its number.
+  std::vector<std::shared_ptr<ParallelRun>> parallelRuns;
+  // The finished hash join tables the leader built before a parallel run, by slot, for
+  // the workers' probes (a worker's context gets the leader's).
+  std::vector<JoinTable*> sharedJoins;
+  ParallelRun* parallel = nullptr;
+  uint32_t worker = 0;
+};
+static_assert(std::is_standard_layout_v<QueryContext>, "generated code reads QueryContext fields by offsetof");
+
+// Describes, for generated code, the layouts it asks runtime structures to use.
+struct LayoutPool {
+  std::vector<std::unique_ptr<TupleLayout>> layouts;
+  const TupleLayout* add(TupleLayout l) {
+    layouts.push_back(std::make_unique<TupleLayout>(std::move(l)));
+    return layouts.back().get();
+  }
+};
+
+}  // namespace duet::rt
+
+// The C entry points generated code calls.
+extern "C" {
+void duet_q_emit(duet::rt::QueryContext* ctx, const uint8_t* tuple);
+void duet_q_check_cancel(duet::rt::QueryContext* ctx);
+duet::rt::TupleBuffer* duet_q_buffer_new(duet::rt::QueryContext* ctx, const duet::TupleLayout* layout);
+void duet_q_buffer_append(duet::rt::TupleBuffer* b, const uint8_t* tuple);
+uint64_t duet_q_buffer_size(duet::rt::TupleBuffer* b);
+uint8_t* duet_q_buffer_at(duet::rt::TupleBuffer* b, uint64_t i);
+duet::rt::TupleBuffer* duet_q_sorter_new(duet::rt::QueryContext* ctx, const duet::TupleLayout* layout,
+                                         const duet::rt::SortSpec* keys, uint32_t nkeys);
+// ORDER BY ... LIMIT: the sorter keeps only the first `bound` rows (Sorter::setBound).
+void duet_q_sorter_bound(duet::rt::TupleBuffer* sorter, int64_t bound);
+void duet_q_sorter_add(duet::rt::TupleBuffer* sorter, const uint8_t* tuple);
+void duet_q_sorter_sort(duet::rt::TupleBuffer* sorter);
+duet::rt::GroupTable* duet_q_groups_new(duet::rt::QueryContext* ctx, const duet::TupleLayout* keyLayout,
+                                        uint32_t stateSize);
+uint8_t* duet_q_groups_find(duet::rt::GroupTable* t, const uint8_t* key, bool* isNew);
+uint64_t duet_q_groups_size(duet::rt::GroupTable* t);
+uint8_t* duet_q_groups_entry(duet::rt::GroupTable* t, uint64_t i);
+// agg(DISTINCT x): `seen` is a GroupTable keyed by [group keys..., x] (no state); records
+// the pair and returns true the first time it is seen, so the aggregate takes x only then.
+bool duet_q_distinct_first(duet::rt::GroupTable* seen, const uint8_t* groupAndValue);
+duet::rt::JoinTable* duet_q_join_new(duet::rt::QueryContext* ctx, const duet::TupleLayout* keyLayout,
+                                     const duet::TupleLayout* rowLayout);
+void duet_q_join_insert(duet::rt::JoinTable* t, const uint8_t* key, const uint8_t* row);
+void duet_q_join_finish(duet::rt::JoinTable* t);
+const uint8_t* duet_q_join_next(duet::rt::JoinTable* t, const uint8_t* key, uint64_t* cursor);
+int64_t duet_q_now(duet::rt::QueryContext* ctx);
+double duet_q_random(duet::rt::QueryContext* ctx);
+int64_t duet_q_statement_timestamp(duet::rt::QueryContext* ctx);
+int64_t duet_q_clock_timestamp(duet::rt::QueryContext* ctx);
+const duet::VarString* duet_q_current_setting(duet::rt::QueryContext* ctx, const duet::VarString* name);
+// current_setting(name, missing_ok) is NULL for an unknown name: this says whether the
+// setting exists, raising current_setting's 42704 instead of answering false unless missingOk.
+bool duet_q_setting_exists(duet::rt::QueryContext* ctx, const duet::VarString* name, bool missingOk);
+void duet_q_check_limit(int64_t limit, int64_t offset);
+// A scalar call of a user-defined function: args and result as SessionServices::callRoutine.
+void duet_q_call_routine(duet::rt::QueryContext* ctx, uint32_t oid, const uint8_t* args, uint8_t* result);
+// FROM f(args) and CALL: the routine's rows, in a buffer of `layout` owned by the context.
+duet::rt::TupleBuffer* duet_q_call_routine_rows(duet::rt::QueryContext* ctx, uint32_t oid, const uint8_t* args,
+                                                const duet::TupleLayout* layout);
+// 21000: a scalar subquery produced a second row.
+[[noreturn]] void duet_q_subquery_rows_error();
+// A subquery run once per row of its enclosing query frees the runtime state it created
+// (buffers, group and join tables) after each run: mark[3] records how much existed before.
+void duet_q_state_mark(duet::rt::QueryContext* ctx, uint64_t* mark);
+void duet_q_state_release(duet::rt::QueryContext* ctx, const uint64_t* mark);
+// A copy of `s` in the statement arena, for a value that must outlive the state it was read from.
+const duet::VarString* duet_q_own_string(const duet::VarString* s);
+// Every duet_q_* entry point, for the JIT to register by name.
+struct DuetQuerySymbol {
+  const char* name;
+  void* address;
+};
+const DuetQuerySymbol* duet_q_symbols(size_t* count);
+}

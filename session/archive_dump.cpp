@@ -1,0 +1,233 @@
+#include "session/archive_dump.h"
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "session/engine_state.h"
+#include "session/sql_session.h"
+#include "session/transaction_record.h"
+
+namespace duet {
+namespace {
+
+// Rows per COPY record: a few MiB keeps the writer's and the loader's memory small and
+// each record far under the log format's limit.
+constexpr size_t kCopyRecordBytes = size_t{4} << 20;
+
+// The bootstrap superuser, who exists in every catalog, creates everything.
+constexpr const char* kLoader = "postgres";
+
+// The settings rows are written and read with, so that every value's text reads back to
+// the same value whatever the defaults become (time zone, date order, float digits), and
+// routines are created unchecked: a body may name a routine created after it.
+const std::vector<std::pair<std::string, std::string>>& archiveSettings() {
+  static const std::vector<std::pair<std::string, std::string>> settings = {
+      {"DateStyle", "ISO, MDY"},
+      {"TimeZone", "UTC"},
+      {"extra_float_digits", "1"},
+      {"check_function_bodies", "off"},
+  };
+  return settings;
+}
+
+std::string ident(const std::string& name) {
+  std::string out = "\"";
+  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string qualified(const Schema& schema, const std::string& name) { return ident(schema.name) + "." + ident(name); }
+
+std::string columnList(const TableInfo& table, const std::vector<uint32_t>& columns) {
+  std::string out;
+  for (uint32_t c : columns) out += (out.empty() ? "" : ", ") + ident(table.columns[c].name);
+  return out;
+}
+
+std::string createTableSql(const TableInfo& t) {
+  std::string sql = "CREATE TABLE " + qualified(*t.schema, t.name) + " (";
+  bool first = true;
+  for (const ColumnDef& c : t.columns) {
+    sql += (first ? "" : ", ") + ident(c.name) + " " + typeName(c.type);
+    if (c.notNull) sql += " NOT NULL";
+    if (!c.defaultSql.empty()) sql += " DEFAULT " + c.defaultSql;
+    first = false;
+  }
+  for (const IndexInfo* index : t.indexes) {
+    if (!index->constraint) continue;
+    sql += fmt::format(", CONSTRAINT {} {} ({})", ident(index->name), index->primary ? "PRIMARY KEY" : "UNIQUE",
+                       columnList(t, index->columns));
+  }
+  return sql + fmt::format(") WITH (storage = {})", t.storage == StorageKind::Row ? "row" : "column");
+}
+
+std::string routineTypeSql(const RoutineType& t) {
+  if (t.kind != RoutineType::Kind::Composite) return routineTypeName(t);
+  return ident(t.tableSchema) + "." + ident(t.table);
+}
+
+// A dollar quote whose tag the body does not contain.
+std::string dollarQuoted(const std::string& body) {
+  std::string tag = "$duet$";
+  for (int i = 1; body.find(tag) != std::string::npos; ++i) tag = fmt::format("$duet{}$", i);
+  return tag + body + tag;
+}
+
+// The CREATE statement that makes this routine again, as pg_get_functiondef writes it.
+std::string createRoutineSql(const RoutineInfo& r) {
+  bool procedure = r.kind == RoutineKind::Procedure;
+  std::string params, tableColumns;
+  bool outParams = false;
+  for (const RoutineParamInfo& p : r.params) {
+    std::string name = p.name.empty() ? "" : ident(p.name) + " ";
+    if (p.mode == RoutineParamMode::Table) {
+      tableColumns += (tableColumns.empty() ? "" : ", ") + name + routineTypeSql(p.type);
+      continue;
+    }
+    const char* mode = "IN ";
+    switch (p.mode) {
+      case RoutineParamMode::Out: mode = "OUT "; break;
+      case RoutineParamMode::InOut: mode = "INOUT "; break;
+      case RoutineParamMode::Variadic: mode = "VARIADIC "; break;
+      default: break;
+    }
+    outParams = outParams || p.isOutput();
+    params += (params.empty() ? "" : ", ") + std::string(mode) + name + routineTypeSql(p.type);
+    if (!p.defaultSql.empty()) params += " DEFAULT " + p.defaultSql;
+  }
+  std::string sql =
+      fmt::format("CREATE {} {}({})", procedure ? "PROCEDURE" : "FUNCTION", qualified(*r.schema, r.name), params);
+  if (!procedure) {
+    if (!tableColumns.empty())
+      sql += " RETURNS TABLE(" + tableColumns + ")";
+    else if (r.returnsSet)
+      sql += " RETURNS SETOF " + routineTypeSql(r.returnType);
+    else if (!outParams)
+      sql += " RETURNS " + routineTypeSql(r.returnType);
+  }
+  sql += r.language == RoutineLanguage::Sql ? " LANGUAGE sql" : " LANGUAGE plpgsql";
+  if (!procedure) {
+    sql += r.volatility == Volatility::Immutable ? " IMMUTABLE"
+           : r.volatility == Volatility::Stable  ? " STABLE"
+                                                 : " VOLATILE";
+    if (r.strict) sql += " STRICT";
+  }
+  if (r.securityDefiner) sql += " SECURITY DEFINER";
+  return sql + " AS " + dollarQuoted(r.body);
+}
+
+LoggedStatement statement(std::string sql) {
+  LoggedStatement s;
+  s.sql = std::move(sql);
+  s.settings = archiveSettings();
+  return s;
+}
+
+class ArchiveDump {
+ public:
+  ArchiveDump(EngineState& state, const std::function<void(std::string)>& emit) : state_(state), emit_(emit) {}
+
+  void run() {
+    Catalog fresh;
+    for (const auto& [name, role] : state_.catalog.roles()) {
+      if (fresh.role(name)) continue;
+      run("postgres", fmt::format("CREATE ROLE {}{}", ident(name), role.superuser ? " SUPERUSER" : ""));
+    }
+    for (const auto& [name, db] : state_.catalog.databases()) {
+      if (!fresh.database(name)) run("postgres", "CREATE DATABASE " + ident(name), db->owner);
+    }
+    for (const auto& [name, db] : state_.catalog.databases()) dumpDatabase(*db);
+  }
+
+ private:
+  void run(const std::string& database, std::string sql, const std::string& user = kLoader) {
+    LoggedTransaction t;
+    t.database = database;
+    t.user = user;
+    t.statements.push_back(statement(std::move(sql)));
+    emit_(encodeTransaction(t));
+  }
+
+  void dumpDatabase(Database& db) {
+    std::vector<const TableInfo*> tables;
+    std::vector<const RoutineInfo*> routines;
+    for (const auto& [schemaName, schema] : db.schemas) {
+      for (const auto& [name, table] : schema->tables)
+        if (!table->systemView) tables.push_back(table.get());
+      for (const auto& [name, overloads] : schema->routines)
+        for (const auto& r : overloads) routines.push_back(r.get());
+    }
+    // Creation order, as far as oids tell it (a replaced routine keeps its first oid).
+    auto byOid = [](const auto* a, const auto* b) { return a->oid < b->oid; };
+    std::sort(tables.begin(), tables.end(), byOid);
+    std::sort(routines.begin(), routines.end(), byOid);
+    for (const TableInfo* t : tables) run(db.name, createTableSql(*t));
+    for (const RoutineInfo* r : routines) run(db.name, createRoutineSql(*r));
+    if (!tables.empty()) {
+      std::vector<std::pair<std::string, std::string>> params = {{"user", kLoader}, {"database", db.name}};
+      params.insert(params.end(), archiveSettings().begin(), archiveSettings().end());
+      params.emplace_back("duet.snapshot_routing", "never");
+      SqlSession reader(state_, db, kLoader, db.name, params);
+      for (const TableInfo* t : tables) dumpRows(reader, db, *t);
+    }
+    for (const TableInfo* t : tables) {
+      for (const IndexInfo* index : t->indexes) {
+        if (index->constraint) continue;
+        run(db.name, fmt::format("CREATE {}INDEX {} ON {} ({})", index->unique ? "UNIQUE " : "", ident(index->name),
+                                 qualified(*t->schema, t->name), columnList(*t, index->columns)));
+      }
+    }
+  }
+
+  // COPY ... TO STDOUT sends one row per copyData: rows gather into records of about
+  // kCopyRecordBytes, each a COPY ... FROM STDIN with its rows as data.
+  class RowsToRecords final : public IgnoringSink {
+   public:
+    RowsToRecords(ArchiveDump& dump, const std::string& database, std::string copySql)
+        : dump_(dump), database_(database), copySql_(std::move(copySql)) {}
+    void copyData(std::string_view row) override {
+      rows_.append(row);
+      if (rows_.size() >= kCopyRecordBytes) flush();
+    }
+    void flush() {
+      if (rows_.empty()) return;
+      LoggedTransaction t;
+      t.database = database_;
+      t.user = kLoader;
+      LoggedStatement s = statement(copySql_);
+      s.copyData = std::move(rows_);
+      t.statements.push_back(std::move(s));
+      dump_.emit_(encodeTransaction(t));
+      rows_.clear();
+    }
+
+   private:
+    ArchiveDump& dump_;
+    const std::string& database_;
+    std::string copySql_;
+    std::string rows_;
+  };
+
+  void dumpRows(SqlSession& reader, const Database& db, const TableInfo& t) {
+    std::vector<uint32_t> all(t.columns.size());
+    for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+    std::string name = qualified(*t.schema, t.name);
+    RowsToRecords sink(*this, db.name, fmt::format("COPY {} ({}) FROM STDIN", name, columnList(t, all)));
+    reader.simpleQuery("COPY " + name + " TO STDOUT", sink);
+    sink.flush();
+  }
+
+  EngineState& state_;
+  const std::function<void(std::string)>& emit_;
+};
+
+}  // namespace
+
+void dumpArchive(EngineState& state, const std::function<void(std::string record)>& emit) {
+  ArchiveDump(state, emit).run();
+}
+
+}  // namespace duet

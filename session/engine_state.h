@@ -1,0 +1,67 @@
+// What all sessions of one SQL engine share: the catalog, the compiled-plan cache, and the
+// catalog version that invalidates cached plans after DDL. Only the executor thread uses it.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "engine/catalog/catalog.h"
+#include "session/sql_engine.h"
+
+namespace duet {
+
+// Compiled plans by statement shape. A plan whose catalogVersion is older than the
+// engine's is stale: it may point at a dropped or changed table, so it is never run.
+class PlanCache {
+ public:
+  std::shared_ptr<PreparedPlan> find(const std::string& key, uint64_t catalogVersion);
+  void put(const std::string& key, std::shared_ptr<PreparedPlan> plan);
+  size_t size() const { return plans_.size(); }
+  // Every cached plan with its key (statistics, tests).
+  const std::map<std::string, std::shared_ptr<PreparedPlan>>& entries() const { return plans_; }
+
+ private:
+  std::map<std::string, std::shared_ptr<PreparedPlan>> plans_;
+};
+
+// A routine's machine code with what its compilation read of the catalog
+// (session_routine_cache.cpp): the routine's own definition, and per table or routine
+// name it looked up ('t' or 'r', the name as written) a fingerprint of what it found.
+struct CachedRoutine {
+  std::shared_ptr<plpgsql::CompiledRoutine> code;
+  uint64_t catalogVersion = 0;  // the catalog version it was last found to fit
+  bool returnsRecord = false;   // compiled for one row type (the key's second half)
+  std::string definition;
+  std::map<std::pair<char, std::vector<std::string>>, std::string> dependencies;
+};
+
+struct EngineState {
+  EngineConfig config;
+  Catalog catalog;
+  PlanCache plans;
+  // Compiled functions and procedures by oid and, for a function returning record, the
+  // row its caller's column definition list asks for (its types spelled out; empty
+  // otherwise): such a function is compiled once per row type. Checked again once
+  // catalogVersion moves on.
+  std::map<std::pair<uint32_t, std::string>, CachedRoutine> routines;
+  // Moves on with every DDL statement and every rollback that undid DDL.
+  uint64_t catalogVersion = 1;
+  // Transactions that changed something and committed (written by the executor only; read
+  // by the snapshot manager, which compares it with a snapshot's count at fork).
+  std::atomic<uint64_t> commitCount{0};
+  // The rows of pg_catalog.duet_snapshots; unset: none.
+  std::function<std::vector<SnapshotListing>()> listSnapshots;
+  std::function<bool(const SnapshotQuery&)> snapshotExists;  // Engine::setSnapshotProbe
+  // Threads a statement may run on (Engine::setParallelThreads): 1 but in snapshots.
+  uint32_t parallelThreads = 1;
+  // Engine::setCommitLog: where committed write transactions' records go; unset: nowhere.
+  std::function<uint64_t(std::string)> commitLog;
+};
+
+}  // namespace duet

@@ -1,0 +1,316 @@
+// COPY FROM STDIN into a table and COPY (table | query) TO STDOUT.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "engine/types/value_io.h"
+#include "session/sql_session.h"
+
+namespace duet {
+namespace {
+
+std::string quoteIdent(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+char singleChar(const sql::DefElem& o) {
+  if (o.value.size() != 1) {
+    throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("COPY {} must be a single one-byte character", o.name));
+  }
+  return o.value[0];
+}
+
+CopyOptions copyOptions(const std::vector<sql::DefElem>& elems) {
+  CopyOptions::Format format = CopyOptions::Format::Text;
+  for (const auto& o : elems) {
+    if (o.name == "format") {
+      if (o.value == "csv") {
+        format = CopyOptions::Format::Csv;
+      } else if (o.value == "text") {
+        format = CopyOptions::Format::Text;
+      } else {
+        throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("COPY format \"{}\" not recognized", o.value));
+      }
+    } else if (o.name == "csv") {
+      format = CopyOptions::Format::Csv;
+    }
+  }
+  CopyOptions opts = CopyOptions::forFormat(format);
+  bool escapeSet = false;
+  for (const auto& o : elems) {
+    if (o.name == "delimiter") {
+      opts.delimiter = singleChar(o);
+    } else if (o.name == "null") {
+      opts.null = o.value;
+    } else if (o.name == "header") {
+      opts.header = o.valueKind == sql::DefElem::ValueKind::None || o.value == "true" || o.value == "on" ||
+                    o.value == "1" || o.value == "match";
+    } else if (o.name == "quote") {
+      opts.quote = singleChar(o);
+      if (!escapeSet) opts.escape = opts.quote;
+    } else if (o.name == "escape") {
+      opts.escape = singleChar(o);
+      escapeSet = true;
+    }
+    // freeze, encoding, force_* and the rest are accepted and ignored.
+  }
+  return opts;
+}
+
+}  // namespace
+
+QueryState SqlSession::runCopy(const Statement& st, ResultSink& sink) {
+  const auto& s = st.parsed.stmt->as<sql::CopyStmt>();
+  if (!s.file.empty()) {
+    throw SqlError(sqlstate::kFeatureNotSupported, "COPY to or from a file is not supported", "",
+                   "Use COPY ... FROM STDIN / TO STDOUT, or psql's \\copy.");
+  }
+  if (!s.isFrom) {
+    copyOut(st, sink);
+    return QueryState::Done;
+  }
+  if (s.query) {
+    throw SqlError(sqlstate::kSyntaxError, "COPY FROM does not support a query");
+  }
+  auto state = std::make_unique<CopyInState>();
+  state->table = &tableByName(s.table);
+  TableInfo& t = *state->table;
+  if (s.columns.empty()) {
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+      state->columns.push_back(static_cast<int>(i));
+      state->names.push_back(t.columns[i].name);
+    }
+  } else {
+    for (const auto& c : s.columns) {
+      int idx = t.columnIndex(c);
+      if (idx < 0) {
+        throw SqlError(sqlstate::kUndefinedColumn,
+                       fmt::format("column \"{}\" of relation \"{}\" does not exist", c, t.name));
+      }
+      state->columns.push_back(idx);
+      state->names.push_back(c);
+    }
+  }
+  // Once the table and columns are known, before any data is asked for (PostgreSQL's DoCopy).
+  txn_.undo().checkWritable("COPY FROM");
+  // Columns not listed get their DEFAULT, as in INSERT. DuetDB has no volatile functions (no
+  // random(), no sequences) and now() is fixed per transaction, so one evaluation serves
+  // every row; the value goes into each row through the column type's text input.
+  for (size_t c = 0; c < t.columns.size(); ++c) {
+    if (std::find(state->columns.begin(), state->columns.end(), static_cast<int>(c)) != state->columns.end()) continue;
+    if (t.columns[c].defaultSql.empty()) continue;
+    state->defaults.emplace_back(static_cast<int>(c), evaluateText("SELECT " + t.columns[c].defaultSql));
+  }
+  state->options = copyOptions(s.options);
+  state->mark = txn_.undo().mark();
+  int n = static_cast<int>(state->columns.size());
+  copyIn_ = std::move(state);
+  copyFromSimple_ = false;
+  sink.copyInBegin(n);
+  return QueryState::CopyIn;
+}
+
+QueryState SqlSession::copyInData(std::string_view data, ResultSink& sink) {
+  if (!copyIn_) {
+    throw SqlError(sqlstate::kProtocolViolation, "unexpected COPY data: no COPY is in progress");
+  }
+  std::unique_ptr<CopyInState> state = std::move(copyIn_);
+  bool fromSimple = copyFromSimple_;
+  TableInfo& t = *state->table;
+  Table& table = *t.table;
+  const TupleLayout& layout = table.layout();
+  std::vector<__int128> storage((layout.size + 15) / 16 + 1);
+  uint8_t* tuple = reinterpret_cast<uint8_t*>(storage.data());
+  Arena arena;
+  int64_t count = 0;
+  UndoLog::Mark mark = txn_.undo().mark();
+  CopyInParser parser(state->options, state->names);
+  // Every row starts from the defaults (NULL unless a DEFAULT says otherwise).
+  std::vector<__int128> defaultStorage(storage.size());
+  uint8_t* defaultTuple = reinterpret_cast<uint8_t*>(defaultStorage.data());
+  Arena defaultArena;
+  const TypeContext& ctx = settings_.typeContext();
+  for (size_t c = 0; c < t.columns.size(); ++c) defaultTuple[layout.nullOffset(c)] = 1;
+  for (const auto& [c, value] : state->defaults) {
+    if (!value) continue;
+    defaultTuple[layout.nullOffset(c)] = 0;
+    parseText(layout.types[c], *value, defaultTuple + layout.offsets[c], defaultArena, ctx);
+  }
+  auto onRow = [&](const CopyRow& row) {
+    std::copy(defaultStorage.begin(), defaultStorage.end(), storage.begin());
+    for (size_t i = 0; i < state->columns.size(); ++i) {
+      int c = state->columns[i];
+      const auto& f = row.fields[i];
+      if (!f) continue;
+      tuple[layout.nullOffset(c)] = 0;
+      try {
+        parseText(layout.types[c], *f, tuple + layout.offsets[c], arena, ctx);
+      } catch (const SqlError& e) {
+        throw SqlError(
+            e.code, e.what(),
+            fmt::format("COPY {}, line {}, column {}: \"{}\"", t.name, parser.lineNumber(), state->names[i], *f));
+      }
+    }
+    try {
+      table.insert(tuple, txn_.undo());
+    } catch (const SqlError& e) {
+      throw SqlError(e.code, e.what(),
+                     e.detail.empty() ? fmt::format("COPY {}, line {}", t.name, parser.lineNumber()) : e.detail);
+    }
+    ++count;
+    if ((count & 1023) == 0) arena.reset();
+    if (cancel_.load()) throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to user request");
+  };
+  try {
+    parser.feed(data, onRow);
+    parser.finish(onRow);
+  } catch (const SqlError&) {
+    pendingStmts_.clear();
+    if (txn_.mode() != TransactionState::Mode::None) failStatement(mark);
+    flushReports(sink);
+    throw;
+  }
+  sink.commandComplete(fmt::format("COPY {}", count));
+  if (state->log) {
+    state->log->copyData = std::string(data);
+    logged_.statements.push_back(std::move(*state->log));
+  }
+  if (!fromSimple) return QueryState::Done;
+  QueryState qs = continueQuery(sink);
+  return qs;
+}
+
+void SqlSession::copyInFail(std::string_view message, ResultSink& sink) {
+  if (!copyIn_) return;
+  copyIn_.reset();
+  pendingStmts_.clear();
+  if (txn_.mode() != TransactionState::Mode::None) failStatement(txn_.undo().mark());
+  flushReports(sink);
+  throw SqlError(sqlstate::kQueryCanceled, fmt::format("COPY from stdin failed: {}", message));
+}
+
+void SqlSession::copyOut(const Statement& st, ResultSink& sink) {
+  const auto& s = st.parsed.stmt->as<sql::CopyStmt>();
+  std::string query;
+  if (s.query) {
+    query = st.sql.substr(s.query->begin, s.query->end - s.query->begin);
+  } else {
+    TableInfo& t = tableByName(s.table);
+    std::string cols;
+    if (s.columns.empty()) {
+      for (const auto& c : t.columns) cols += (cols.empty() ? "" : ", ") + quoteIdent(c.name);
+    } else {
+      for (const auto& c : s.columns) {
+        if (t.columnIndex(c) < 0) {
+          throw SqlError(sqlstate::kUndefinedColumn,
+                         fmt::format("column \"{}\" of relation \"{}\" does not exist", c, t.name));
+        }
+        cols += (cols.empty() ? "" : ", ") + quoteIdent(c);
+      }
+    }
+    std::string table;
+    for (const auto& p : s.table.parts) table += (table.empty() ? "" : ".") + quoteIdent(p);
+    query = fmt::format("SELECT {} FROM {}", cols, table);
+  }
+  CopyOptions options = copyOptions(s.options);
+  auto parsed = sql::parseQuery(query, sql::ParseOptions{.liftLiterals = true});
+  if (parsed.size() != 1 || !isQuery(*parsed[0].stmt)) {
+    throw SqlError(sqlstate::kSyntaxError, "COPY query must be a single SELECT");
+  }
+  auto text = std::make_shared<const std::string>(std::move(query));
+  Statement q{text, *text, std::move(parsed[0]), {}, nullptr};
+  q.plan = planFor(q);
+  auto params = literalParams(q);
+  const PreparedPlan& plan = *q.plan;
+
+  class CopyConsumer final : public rt::RowConsumer {
+   public:
+    CopyConsumer(const TupleLayout& layout, size_t n, ResultSink& sink, const TypeContext& ctx,
+                 const CopyOptions& options)
+        : encoder_(layout, std::vector<int16_t>(n, 0)),
+          sink_(sink),
+          ctx_(ctx),
+          options_(options),
+          views_(n),
+          nulls_(n) {}
+    void consume(const uint8_t* tuple) override {
+      encoder_.encode(tuple, ctx_);
+      const Field* f = encoder_.fields();
+      for (size_t i = 0; i < views_.size(); ++i) {
+        nulls_[i] = f[i].len < 0;
+        views_[i] = nulls_[i] ? std::string_view() : std::string_view(f[i].data, f[i].len);
+      }
+      // One CopyData per row, as PostgreSQL sends it (psycopg's rows() relies on it).
+      appendCopyRow(options_, views_, nulls_, buffer_);
+      flush();
+      ++rows;
+    }
+    void flush() {
+      if (!buffer_.empty()) sink_.copyData(buffer_);
+      buffer_.clear();
+    }
+    int64_t rows = 0;
+
+   private:
+    RowEncoder encoder_;
+    ResultSink& sink_;
+    const TypeContext& ctx_;
+    const CopyOptions& options_;
+    std::vector<std::string_view> views_;
+    std::vector<bool> nulls_;
+    std::string buffer_;
+  };
+
+  size_t n = plan.columns.size();
+  sink.copyOutBegin(static_cast<int>(n));
+  std::string header;
+  if (options.header) {
+    std::vector<std::string_view> names;
+    for (const auto& c : plan.columns) names.push_back(c.name);
+    appendCopyRow(options, names, std::vector<bool>(n, false), header);
+    sink.copyData(header);
+  }
+  CopyConsumer consumer(plan.compiled->outputLayout, n, sink, settings_.typeContext(), options);
+  rt::QueryContext ctx = makeContext(params->data());
+  ctx.output = &consumer;
+  plan.compiled->entry(&ctx);
+  consumer.flush();
+  sink.copyOutDone();
+  sink.commandComplete(fmt::format("COPY {}", consumer.rows));
+}
+
+std::optional<std::string> SqlSession::evaluateText(const std::string& query) {
+  auto parsed = sql::parseQuery(query, sql::ParseOptions{.liftLiterals = true});
+  auto text = std::make_shared<const std::string>(query);
+  Statement q{text, *text, std::move(parsed.at(0)), {}, nullptr};
+  q.plan = planFor(q);
+  auto params = literalParams(q);
+  const PreparedPlan& plan = *q.plan;
+
+  class FirstValue final : public rt::RowConsumer {
+   public:
+    FirstValue(const TupleLayout& layout, const TypeContext& ctx) : encoder_(layout, {0}), ctx_(ctx) {}
+    void consume(const uint8_t* tuple) override {
+      encoder_.encode(tuple, ctx_);
+      const Field& f = encoder_.fields()[0];
+      if (f.len >= 0) value = std::string(f.data, static_cast<size_t>(f.len));
+    }
+    std::optional<std::string> value;
+
+   private:
+    RowEncoder encoder_;
+    const TypeContext& ctx_;
+  };
+  FirstValue consumer(plan.compiled->outputLayout, settings_.typeContext());
+  rt::QueryContext ctx = makeContext(params->data());
+  ctx.output = &consumer;
+  plan.compiled->entry(&ctx);
+  return consumer.value;
+}
+
+}  // namespace duet

@@ -1,0 +1,45 @@
+// Recovery (docs/logging.md): a logged transaction runs again, statement by statement,
+// through the same entry points a client uses, with the settings, statement times, random
+// state and clock readings it first ran with. Its answers go nowhere.
+#include "engine/error.h"
+#include "session/sql_session.h"
+
+namespace duet {
+
+void SqlSession::replay(const LoggedTransaction& t) {
+  IgnoringSink sink;
+  // One statement ran on its own (it may be one that refuses a block, CREATE DATABASE);
+  // several ran in a block or in one multi-statement Query, which commit as one.
+  bool block = t.statements.size() > 1;
+  txn_.replayTransactionStart(t.startTimestamp);
+  if (block) simpleQuery("BEGIN", sink);
+  for (const LoggedStatement& s : t.statements) {
+    // Most statements ran with the settings of the one before: applied only on a change.
+    if (replayedSettings_ != s.settings) {
+      settings_.resetAll();
+      for (const auto& [name, value] : s.settings) {
+        try {
+          settings_.set(name, value, false);
+        } catch (const SqlError&) {
+          // A setting that can no longer be set changes nothing the statement computes.
+        }
+      }
+      settings_.set("duet.snapshot_routing", "never", false);  // no snapshots during recovery
+      replayedSettings_ = s.settings;
+    }
+    txn_.replayStatement(s.statementTimestamp, s.randomState, s.clockOffsets);
+    if (s.params.empty()) {
+      if (simpleQuery(s.sql, sink) == QueryState::CopyIn) copyInData(s.copyData.value_or(""), sink);
+      continue;
+    }
+    parse("", s.sql, s.paramTypeOids);
+    std::vector<BindParam> params;
+    for (const auto& p : s.params) params.push_back(BindParam{p, 0});
+    bind("", "", params, {});
+    execute("", 0, sink);
+    if (!block) sync();
+  }
+  if (block) simpleQuery("COMMIT", sink);
+}
+
+}  // namespace duet

@@ -1,0 +1,418 @@
+// CREATE [OR REPLACE] FUNCTION | PROCEDURE and DROP FUNCTION | PROCEDURE | ROUTINE, in the
+// order PostgreSQL 15's CreateFunction and RemoveObjects check things: options, language,
+// parameters, result type, then the catalog's replacement rules, then the body (the
+// validator runs on the stored routine, so a bad body fails the statement and the undo log
+// takes the routine back out). Calls are in session_routine_calls.cpp.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "compiler/compiler.h"
+#include "session/sql_session.h"
+
+namespace duet {
+namespace {
+
+constexpr const char* kInvalidFunctionDefinition = "42P13";
+constexpr const char* kDependentObjectsStillExist = "2BP01";
+
+std::string schemaOf(const sql::QualifiedName& n) {
+  return n.parts.size() >= 2 ? n.parts[n.parts.size() - 2] : std::string();
+}
+
+std::string joinedName(const sql::QualifiedName& n) {
+  std::string s;
+  for (const auto& part : n.parts) s += (s.empty() ? "" : ".") + part;
+  return s;
+}
+
+RoutineParamMode modeOf(sql::ParamMode m) {
+  switch (m) {
+    case sql::ParamMode::In: return RoutineParamMode::In;
+    case sql::ParamMode::Out: return RoutineParamMode::Out;
+    case sql::ParamMode::InOut: return RoutineParamMode::InOut;
+    case sql::ParamMode::Variadic: return RoutineParamMode::Variadic;
+    case sql::ParamMode::Table: return RoutineParamMode::Table;
+  }
+  return RoutineParamMode::In;
+}
+
+// A signature type: a supported scalar type (or an array of one), void or record. Anything
+// else is reported as missing, as the binder does for types DuetDB does not implement.
+std::optional<RoutineType> signatureType(const sql::TypeName& t) {
+  RoutineType r;
+  r.array = t.arrayBounds > 0;
+  if (t.resolved && t.serial == sql::SerialKind::None) {
+    r.scalar = t.type.id;
+    return r;
+  }
+  bool catalogName = t.names.size() == 1 || (t.names.size() == 2 && t.names[0] == "pg_catalog");
+  if (catalogName && (t.name() == "void" || t.name() == "record")) {
+    r.kind = t.name() == "void" ? RoutineType::Kind::Void : RoutineType::Kind::Record;
+    return r;
+  }
+  return std::nullopt;
+}
+
+// TypeNameToString: the name as written, keyword types qualified with pg_catalog.
+std::string typeNameAsWritten(const sql::TypeName& t) {
+  std::string s = t.keyword ? "pg_catalog." : "";
+  for (size_t i = 0; i < t.names.size(); ++i) s += (i ? "." : "") + t.names[i];
+  return s + (t.arrayBounds > 0 ? "[]" : "");
+}
+
+[[noreturn]] void failAt(const char* code, const std::string& message, std::string_view query, uint32_t offset) {
+  throw SqlError(code, message, {}, {}, sql::sqlPosition(query, offset));
+}
+
+}  // namespace
+
+// compute_function_attributes: each option once (SET may repeat); procedures take only
+// AS, LANGUAGE, SECURITY and SET.
+void SqlSession::applyRoutineOptions(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info) {
+  std::vector<std::string> seen;
+  bool procedure = s.routine == sql::RoutineKind::Procedure;
+  for (const sql::RoutineOption& o : s.options) {
+    if (o.name != "set") {
+      if (std::find(seen.begin(), seen.end(), o.name) != seen.end())
+        failAt(sqlstate::kSyntaxError, "conflicting or redundant options", query, o.location);
+      seen.push_back(o.name);
+    }
+    bool procedureOption = o.name == "as" || o.name == "language" || o.name == "security" || o.name == "set";
+    if (procedure && !procedureOption)
+      failAt(kInvalidFunctionDefinition, "invalid attribute in procedure definition", query, o.location);
+    if (o.name == "volatility") {
+      info.volatility = o.value == "immutable" ? Volatility::Immutable
+                        : o.value == "stable"  ? Volatility::Stable
+                                               : Volatility::Volatile;
+    } else if (o.name == "strict") {
+      info.strict = o.value == "true";
+    } else if (o.name == "security") {
+      info.securityDefiner = o.value == "true";
+    } else if (o.name == "parallel") {
+      if (o.value != "safe" && o.value != "restricted" && o.value != "unsafe")
+        failAt(sqlstate::kInvalidParameterValue, "parameter \"parallel\" must be SAFE, RESTRICTED, or UNSAFE", query,
+               o.location);
+    } else if ((o.name == "cost" || o.name == "rows") && std::strtod(o.value.c_str(), nullptr) <= 0) {
+      throw SqlError(sqlstate::kInvalidParameterValue,
+                     o.name == "cost" ? "COST must be positive" : "ROWS must be positive");
+    } else if (o.name == "window") {
+      throw SqlError(sqlstate::kFeatureNotSupported, "WINDOW functions are not supported");
+    }
+  }
+  if (!s.hasBody) throw SqlError(kInvalidFunctionDefinition, "no function body specified");
+  if (s.language.empty()) throw SqlError(kInvalidFunctionDefinition, "no language specified");
+  if (s.language == "plpgsql") {
+    info.language = RoutineLanguage::PlPgSql;
+  } else if (s.language == "sql") {
+    info.language = RoutineLanguage::Sql;
+  } else if (s.language == "c" || s.language == "internal") {
+    throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("language \"{}\" is not supported", s.language));
+  } else {
+    throw SqlError(sqlstate::kUndefinedObject, fmt::format("language \"{}\" does not exist", s.language));
+  }
+}
+
+// interpret_function_parameter_list, then the result type from RETURNS and OUT parameters.
+void SqlSession::defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info) {
+  bool procedure = s.routine == sql::RoutineKind::Procedure;
+  bool haveDefaults = false, variadicSeen = false;
+  std::optional<RoutineType> requiredResult;
+  int outputs = 0;
+  for (size_t i = 0; i < s.params.size(); ++i) {
+    const sql::RoutineParam& p = s.params[i];
+    std::optional<RoutineType> type = signatureType(p.type);
+    if (!type)
+      throw SqlError(sqlstate::kUndefinedObject, fmt::format("type {} does not exist", typeNameAsWritten(p.type)));
+    RoutineParamInfo param{p.name, modeOf(p.mode), *type, {}};
+    if (param.isInput()) {
+      if (variadicSeen)
+        failAt(kInvalidFunctionDefinition, "VARIADIC parameter must be the last input parameter", query, p.location);
+    }
+    if (param.isOutput()) {
+      if (procedure && variadicSeen)
+        failAt(kInvalidFunctionDefinition, "VARIADIC parameter must be the last parameter", query, p.location);
+      if (procedure)
+        requiredResult = RoutineType::of(RoutineType::Kind::Record);
+      else if (outputs == 0)
+        requiredResult = *type;
+      ++outputs;
+    }
+    if (param.mode == RoutineParamMode::Variadic) {
+      variadicSeen = true;
+      if (!type->array) failAt(kInvalidFunctionDefinition, "VARIADIC parameter must be an array", query, p.location);
+    }
+    // The same name may not serve two inputs or two outputs.
+    for (size_t j = 0; j < i && !p.name.empty(); ++j) {
+      const RoutineParamInfo& prev = info.params[j];
+      bool pureIn = !param.isOutput(), prevPureIn = !prev.isOutput();
+      bool pureOut = !param.isInput(), prevPureOut = !prev.isInput();
+      if ((pureIn && prevPureOut) || (prevPureIn && pureOut)) continue;
+      if (prev.name == p.name)
+        failAt(kInvalidFunctionDefinition, fmt::format("parameter name \"{}\" used more than once", p.name), query,
+               p.location);
+    }
+    if (p.defaultExpr) {
+      if (!param.isInput())
+        failAt(kInvalidFunctionDefinition, "only input parameters can have default values", query, p.location);
+      sql::visitSubLinks(*p.defaultExpr, [&](const sql::SubLink& link) {
+        failAt(sqlstate::kFeatureNotSupported, "cannot use subquery in DEFAULT expression", query, link.location);
+      });
+      param.defaultSql = std::string(query.substr(p.defaultBegin, p.defaultEnd - p.defaultBegin));
+      haveDefaults = true;
+    } else if (param.isInput() && haveDefaults) {
+      failAt(kInvalidFunctionDefinition, "input parameters after one with a default value must also have defaults",
+             query, p.location);
+    } else if (procedure && haveDefaults) {
+      failAt(kInvalidFunctionDefinition, "procedure OUT parameters cannot appear after one with a default value", query,
+             p.location);
+    }
+    info.params.push_back(std::move(param));
+  }
+  if (outputs > 1) requiredResult = RoutineType::of(RoutineType::Kind::Record);
+
+  if (procedure) {
+    info.returnType = requiredResult.value_or(RoutineType::of(RoutineType::Kind::Void));
+  } else if (s.returnsTable) {
+    info.returnType = RoutineType::of(RoutineType::Kind::Record);
+    info.returnsSet = true;
+  } else if (s.hasReturns) {
+    std::optional<RoutineType> type = signatureType(s.returnType);
+    if (!type) type = tableRowType(s.returnType);
+    if (!type)
+      throw SqlError(sqlstate::kUndefinedObject,
+                     fmt::format("type \"{}\" does not exist", typeNameAsWritten(s.returnType)));
+    if (requiredResult && *type != *requiredResult)
+      throw SqlError(
+          kInvalidFunctionDefinition,
+          fmt::format("function result type must be {} because of OUT parameters", routineTypeName(*requiredResult)));
+    info.returnType = *type;
+    info.returnsSet = s.returnsSet;
+  } else if (requiredResult) {
+    info.returnType = *requiredResult;
+  } else {
+    throw SqlError(kInvalidFunctionDefinition, "function result type must be specified");
+  }
+  for (const sql::RoutineOption& o : s.options)
+    if (o.name == "rows" && !info.returnsSet)
+      throw SqlError(sqlstate::kInvalidParameterValue, "ROWS is not applicable when function does not return a set");
+}
+
+// A table's row type as a result type: `RETURNS [SETOF] t` for table t (found through the
+// search path as PostgreSQL finds the type). Arrays of it are not built.
+std::optional<RoutineType> SqlSession::tableRowType(const sql::TypeName& t) const {
+  if (t.resolved || t.arrayBounds > 0 || t.names.size() > 2) return std::nullopt;
+  std::string schema = t.names.size() == 2 ? t.names[0] : std::string();
+  const TableInfo* table = engine_.catalog.findTable(*db_, schema, t.name());
+  if (!table) return std::nullopt;
+  RoutineType r;
+  r.kind = RoutineType::Kind::Composite;
+  r.tableSchema = table->schema->name;
+  r.table = table->name;
+  return r;
+}
+
+void SqlSession::createRoutine(const sql::CreateFunctionStmt& s, std::string_view query) {
+  RoutineInfo info;
+  info.name = s.name.name();
+  info.kind = s.routine == sql::RoutineKind::Procedure ? RoutineKind::Procedure : RoutineKind::Function;
+  if (!schemaOf(s.name).empty() && !db_->schema(schemaOf(s.name)))
+    throw SqlError(sqlstate::kInvalidSchemaName, fmt::format("schema \"{}\" does not exist", schemaOf(s.name)));
+  applyRoutineOptions(s, query, info);
+  defineRoutineSignature(s, query, info);
+  info.body = s.body;
+  RoutineInfo& stored =
+      engine_.catalog.createRoutine(*db_, schemaOf(s.name), std::move(info), s.orReplace, txn_.undo());
+  ddlDone();
+  // check_function_bodies = off (pg_dump's scripts, and archives: docs/logging.md) creates
+  // the routine unchecked, as PostgreSQL does; its first call compiles it.
+  if (settings_.get("check_function_bodies") == "off") {
+    forgetCompiledRoutine(stored.oid);
+    return;
+  }
+  validateRoutineBody(stored, s, query);
+}
+
+// The validator, then the compiler: PL/pgSQL bodies are parsed and checked as
+// plpgsql_validator compiles them. SQL bodies are parsed (syntax errors at their places
+// in this statement), then compiled with RoutineCompileRequest::validate, which binds
+// every statement and checks the final one against the result type, as
+// fmgr_sql_validator analyses them. Either way the machine code is made here and cached
+// (session_routine_cache.cpp), so the first call does not compile. A PL/pgSQL body that
+// parses but does not compile (a construct not built yet) still creates the routine, as
+// in PostgreSQL, whose validator does not go further: its calls raise the error.
+void SqlSession::validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s,
+                                     std::string_view query) {
+  plpgsql::BodySource source{query, s.bodyTokenBegin, s.bodyTokenEnd, s.body};
+  plpgsql::RoutineShape shape = routineShape(info);
+  if (info.language == RoutineLanguage::Sql) {
+    plpgsql::parseSqlBody(shape, source);
+    compileAndCache(info, true);
+    return;
+  }
+  plpgsql::TableLookup tables = tableColumnsLookup();
+  plpgsql::parsePlpgsqlBody(shape, source, tables);
+  try {
+    compileAndCache(info, false);
+  } catch (const SqlError&) {
+    forgetCompiledRoutine(info.oid);  // an OR REPLACE's old code; the call compiles again
+  }
+}
+
+plpgsql::RoutineShape SqlSession::routineShape(const RoutineInfo& info) const {
+  plpgsql::RoutineShape shape;
+  shape.name = info.name;
+  shape.procedure = info.kind == RoutineKind::Procedure;
+  shape.returnsSet = info.returnsSet;
+  shape.returnsVoid = info.kind == RoutineKind::Function && info.returnType.kind == RoutineType::Kind::Void;
+  for (const RoutineParamInfo& p : info.params) {
+    if (p.type.kind == RoutineType::Kind::Void && info.language == RoutineLanguage::Sql)
+      throw SqlError(kInvalidFunctionDefinition, "SQL functions cannot have arguments of type void");
+    if (p.type.kind == RoutineType::Kind::Void)
+      throw SqlError(sqlstate::kFeatureNotSupported, "PL/pgSQL functions cannot accept type void");
+    plpgsql::RoutineParameter param;
+    param.name = p.name;
+    param.input = p.isInput();
+    param.output = p.isOutput();
+    if (p.type.kind == RoutineType::Kind::Record)
+      param.type.kind = plpgsql::VarType::Kind::Record;
+    else if (p.type.array)
+      param.type.kind = plpgsql::VarType::Kind::Array;
+    param.type.scalar = SqlType{p.type.scalar, -1};
+    shape.params.push_back(std::move(param));
+  }
+  return shape;
+}
+
+plpgsql::TableLookup SqlSession::tableColumnsLookup() const {
+  return [this](const std::vector<std::string>& name) -> std::optional<plpgsql::TableColumns> {
+    std::string schema = name.size() >= 2 ? name[name.size() - 2] : std::string();
+    const TableInfo* table = engine_.catalog.findTable(*db_, schema, name.back());
+    if (!table) return std::nullopt;
+    plpgsql::TableColumns columns;
+    for (const ColumnDef& c : table->columns) columns.emplace_back(c.name, c.type);
+    return columns;
+  };
+}
+
+// Functions returning a table's row type depend on the table (pg_depend): DROP TABLE
+// refuses while there are any (2BP01), DROP TABLE ... CASCADE drops them first, as
+// PostgreSQL's reportDependentObjects reports.
+void SqlSession::dropRoutinesReturning(const TableInfo& table, bool cascade, ResultSink& sink) {
+  std::vector<RoutineInfo*> dependents;
+  for (const auto& [schemaName, schema] : db_->schemas)
+    for (const auto& [name, overloads] : schema->routines)
+      for (const auto& r : overloads)
+        if (r->returnType.kind == RoutineType::Kind::Composite && r->returnType.table == table.name &&
+            r->returnType.tableSchema == table.schema->name)
+          dependents.push_back(r.get());
+  if (dependents.empty()) return;
+  std::sort(dependents.begin(), dependents.end(), [](auto* a, auto* b) { return a->oid < b->oid; });
+  std::string detail;
+  for (const RoutineInfo* r : dependents)
+    detail += fmt::format("{}{} {} depends on type {}", detail.empty() ? "" : "\n",
+                          r->kind == RoutineKind::Procedure ? "procedure" : "function", r->signature(), table.name);
+  if (!cascade)
+    throw SqlError(kDependentObjectsStillExist,
+                   fmt::format("cannot drop table {} because other objects depend on it", table.name), detail,
+                   "Use DROP ... CASCADE to drop the dependent objects too.");
+  Notice n = Notice::make("NOTICE", "00000", "");
+  if (dependents.size() == 1) {
+    n.message = fmt::format("drop cascades to function {}", dependents[0]->signature());
+  } else {
+    n.message = fmt::format("drop cascades to {} other objects", dependents.size());
+    for (const RoutineInfo* r : dependents)
+      n.detail += fmt::format("{}drop cascades to function {}", n.detail.empty() ? "" : "\n", r->signature());
+  }
+  sendNotice(sink, n);
+  for (RoutineInfo* r : dependents) engine_.catalog.dropRoutine(*r, txn_.undo());
+}
+
+// RemoveObjects for functions and procedures: one name at a time, with or without an
+// argument list, IF EXISTS turning "does not exist" into a notice.
+void SqlSession::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
+  const char* noun = s.object == sql::RoutineObject::Procedure ? "procedure"
+                     : s.object == sql::RoutineObject::Routine ? "routine"
+                                                               : "function";
+  for (const sql::RoutineRef& ref : s.routines) {
+    std::string name = joinedName(ref.name);
+    std::vector<RoutineInfo*> candidates = engine_.catalog.findRoutines(*db_, schemaOf(ref.name), ref.name.name());
+    RoutineInfo* target = nullptr;
+    if (!ref.argsGiven) {
+      // Without arguments only routines of the named kind count (LookupFuncName).
+      std::erase_if(candidates, [&](const RoutineInfo* r) {
+        return (s.object == sql::RoutineObject::Function && r->kind != RoutineKind::Function) ||
+               (s.object == sql::RoutineObject::Procedure && r->kind != RoutineKind::Procedure);
+      });
+      if (candidates.empty()) {
+        if (!s.ifExists)
+          throw SqlError(sqlstate::kUndefinedFunction, fmt::format("could not find a {} named \"{}\"", noun, name));
+        sendNotice(sink, Notice::make("NOTICE", "00000", fmt::format("{} {}() does not exist, skipping", noun, name)));
+        continue;
+      }
+      if (candidates.size() > 1)
+        throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("{} name \"{}\" is not unique", noun, name), {},
+                       fmt::format("Specify the argument list to select the {} unambiguously.", noun));
+      target = candidates[0];
+    } else {
+      // LookupFuncWithArgs: input types identify a routine (arguments marked OUT are
+      // noise); for PROCEDURE and ROUTINE a list without mode markers may also be every
+      // argument, OUT ones included (the SQL standard's way). Both ways finding different
+      // procedures is ambiguous.
+      std::vector<RoutineType> inputs, all;
+      std::string written;
+      bool modesWritten = false;
+      for (const sql::RoutineParam& a : ref.args) {
+        written += (written.empty() ? "" : ",") + typeNameAsWritten(a.type);
+        std::optional<RoutineType> type = signatureType(a.type);
+        if (!type) {
+          std::string message = fmt::format("type \"{}\" does not exist", typeNameAsWritten(a.type));
+          if (!s.ifExists) throw SqlError(sqlstate::kUndefinedObject, message);
+          sendNotice(sink, Notice::make("NOTICE", "00000", message + ", skipping"));
+          written.clear();
+          break;
+        }
+        all.push_back(*type);
+        modesWritten = modesWritten || a.modeWritten;
+        if (a.mode != sql::ParamMode::Out && a.mode != sql::ParamMode::Table) inputs.push_back(*type);
+      }
+      if (all.size() != ref.args.size()) continue;
+      bool allArguments = s.object != sql::RoutineObject::Function && !modesWritten;
+      RoutineInfo* byAll = nullptr;
+      for (RoutineInfo* c : candidates) {
+        std::vector<RoutineType> cInputs, cAll;
+        for (const RoutineParamInfo& p : c->params) {
+          if (p.isInput()) cInputs.push_back(p.type);
+          cAll.push_back(p.type);
+        }
+        if (cInputs == inputs) target = c;
+        if (allArguments && c->kind == RoutineKind::Procedure && cAll == all) byAll = c;
+      }
+      if (target && byAll && target != byAll)
+        throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("{} name \"{}\" is not unique", noun, name));
+      if (!target) target = byAll;
+      if (!target) {
+        if (!s.ifExists)
+          throw SqlError(sqlstate::kUndefinedFunction,
+                         fmt::format("{} {}({}) does not exist", noun, name, routineTypeList(inputs)));
+        sendNotice(sink, Notice::make("NOTICE", "00000",
+                                      fmt::format("{} {}({}) does not exist, skipping", noun, name, written)));
+        continue;
+      }
+    }
+    if (s.object == sql::RoutineObject::Function && target->kind != RoutineKind::Function)
+      throw SqlError(sqlstate::kWrongObjectType, fmt::format("{} is not a function", target->signature()));
+    if (s.object == sql::RoutineObject::Procedure && target->kind != RoutineKind::Procedure)
+      throw SqlError(sqlstate::kWrongObjectType, fmt::format("{} is not a procedure", target->signature()));
+    uint32_t oid = target->oid;
+    engine_.catalog.dropRoutine(*target, txn_.undo());
+    forgetCompiledRoutine(oid);  // if the DROP is rolled back, the next call compiles it
+    ddlDone();
+  }
+  sink.commandComplete(s.object == sql::RoutineObject::Procedure ? "DROP PROCEDURE"
+                       : s.object == sql::RoutineObject::Routine ? "DROP ROUTINE"
+                                                                 : "DROP FUNCTION");
+}
+
+}  // namespace duet

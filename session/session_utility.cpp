@@ -1,0 +1,459 @@
+// Utility statements: transaction control, SET/SHOW/RESET, DDL through the catalog (with
+// the undo log, so ROLLBACK undoes it), and the maintenance statements that are accepted
+// as no-ops in a main-memory database.
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "compiler/compiler.h"
+#include "session/sql_session.h"
+
+namespace duet {
+namespace {
+
+[[noreturn]] void unsupported(std::string_view what) {
+  throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{} is not supported", what));
+}
+
+// A column DEFAULT may read no column and hold no subquery; PostgreSQL says so at CREATE.
+void checkColumnDefault(const sql::Expr& e, std::string_view query) {
+  auto fail = [&](const char* what, uint32_t offset) {
+    throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("cannot use {} in DEFAULT expression", what), {}, {},
+                   sql::sqlPosition(query, offset));
+  };
+  sql::visitSubLinks(e, [&](const sql::SubLink& s) { fail("subquery", s.location); });
+  sql::visitColumnRefs(e, [&](const sql::ColumnRef& r) { fail("column reference", r.location); });
+}
+
+std::string schemaOf(const sql::QualifiedName& n) {
+  return n.parts.size() >= 2 ? n.parts[n.parts.size() - 2] : std::string();
+}
+
+// SET's value list as one string: "ISO, MDY", "a, b".
+std::string joinValues(const std::vector<sql::DefElem>& values) {
+  std::string v;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) v += ", ";
+    v += values[i].value;
+  }
+  return v;
+}
+
+void sendTextRows(ResultSink& sink, const std::vector<ColumnDesc>& desc,
+                  const std::vector<std::vector<std::string>>& rows) {
+  size_t columns = desc.size();
+  sink.rowDescription(desc);
+  std::vector<Field> fields(columns);
+  for (const auto& row : rows) {
+    for (size_t i = 0; i < columns; ++i) {
+      fields[i] = Field{row[i].data(), static_cast<int32_t>(row[i].size())};
+    }
+    sink.dataRow(fields.data(), columns);
+  }
+  sink.commandComplete("SHOW");
+}
+
+// PostgreSQL's integer reloption parsing (parse_int): strtol with base 0, a fractional
+// value rounded to the nearest integer, surrounding blanks allowed.
+std::optional<long> parseIntegerOption(const std::string& text) {
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  errno = 0;
+  double value = static_cast<double>(std::strtol(begin, &end, 0));
+  if (*end == '.' || *end == 'e' || *end == 'E' || errno == ERANGE) {
+    errno = 0;
+    value = std::rint(std::strtod(begin, &end));
+    if (end == begin || errno == ERANGE) return std::nullopt;
+  } else if (end == begin) {
+    return std::nullopt;
+  }
+  while (std::isspace(static_cast<unsigned char>(*end))) ++end;
+  if (*end != '\0' || value < INT32_MIN || value > INT32_MAX) return std::nullopt;
+  return static_cast<long>(value);
+}
+
+// fillfactor does not change DuetDB's storage, but a value PostgreSQL would reject is
+// rejected too (22023), so scripts fail here exactly where they fail on PostgreSQL.
+void checkFillfactor(const sql::DefElem& o) {
+  // A parameter written without a value means "true", which is not an integer.
+  std::string text = o.valueKind == sql::DefElem::ValueKind::None ? "true" : o.value;
+  auto value = parseIntegerOption(text);
+  if (!value) {
+    throw SqlError(sqlstate::kInvalidParameterValue,
+                   fmt::format("invalid value for integer option \"fillfactor\": {}", text));
+  }
+  if (*value < 10 || *value > 100) {
+    throw SqlError(sqlstate::kInvalidParameterValue,
+                   fmt::format("value {} out of bounds for option \"fillfactor\"", text),
+                   "Valid values are between \"10\" and \"100\".");
+  }
+}
+
+const char* dropTag(sql::ObjectType object) {
+  static const char* tags[] = {"DROP TABLE", "DROP INDEX", "DROP DATABASE", "DROP ROLE"};
+  return tags[static_cast<int>(object)];
+}
+
+const char* isolationName(sql::IsolationLevel level) {
+  switch (level) {
+    case sql::IsolationLevel::ReadUncommitted: return "read uncommitted";
+    case sql::IsolationLevel::ReadCommitted: return "read committed";
+    case sql::IsolationLevel::RepeatableRead: return "repeatable read";
+    case sql::IsolationLevel::Serializable: return "serializable";
+    case sql::IsolationLevel::Default: break;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// PostgreSQL's PreventCommandIfReadOnly names.
+const char* changingCommand(const sql::Stmt& stmt) {
+  switch (stmt.kind) {
+    case sql::StmtKind::CreateTable: return "CREATE TABLE";
+    case sql::StmtKind::CreateIndex: return "CREATE INDEX";
+    case sql::StmtKind::AlterTable: return "ALTER TABLE";
+    case sql::StmtKind::Drop: return dropTag(stmt.as<sql::DropStmt>().object);
+    case sql::StmtKind::Truncate: return "TRUNCATE TABLE";
+    case sql::StmtKind::CreateDatabase: return "CREATE DATABASE";
+    case sql::StmtKind::CreateRole: return "CREATE ROLE";
+    case sql::StmtKind::CreateFunction:
+      return stmt.as<sql::CreateFunctionStmt>().routine == sql::RoutineKind::Procedure ? "CREATE PROCEDURE"
+                                                                                       : "CREATE FUNCTION";
+    case sql::StmtKind::DropRoutine:
+      switch (stmt.as<sql::DropRoutineStmt>().object) {
+        case sql::RoutineObject::Function: return "DROP FUNCTION";
+        case sql::RoutineObject::Procedure: return "DROP PROCEDURE";
+        case sql::RoutineObject::Routine: return "DROP ROUTINE";
+      }
+      return nullptr;
+    default: return nullptr;
+  }
+}
+
+void SqlSession::preventInTransactionBlock(std::string_view command) const {
+  if (txn_.inTransactionBlock()) {
+    throw SqlError(sqlstate::kActiveSqlTransaction, fmt::format("{} cannot run inside a transaction block", command));
+  }
+}
+
+TableInfo& SqlSession::tableByName(const sql::QualifiedName& name) {
+  return engine_.catalog.table(*db_, schemaOf(name), name.name());
+}
+
+QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
+  const sql::Stmt& stmt = *st.parsed.stmt;
+  UndoLog& undo = txn_.undo();
+  // Before anything else, as PostgreSQL checks: DROP TABLE IF EXISTS of no table is refused too.
+  if (const char* command = changingCommand(stmt)) undo.checkWritable(command);
+  switch (stmt.kind) {
+    case sql::StmtKind::Transaction: runTransaction(stmt.as<sql::TransactionStmt>(), sink); break;
+    case sql::StmtKind::Set: runSet(stmt.as<sql::SetStmt>(), sink); break;
+    case sql::StmtKind::Show: runShow(stmt.as<sql::ShowStmt>(), sink); break;
+    case sql::StmtKind::CreateTable:
+      createTable(stmt.as<sql::CreateTableStmt>(), st.sql);
+      sink.commandComplete("CREATE TABLE");
+      break;
+    case sql::StmtKind::Drop: dropObjects(stmt.as<sql::DropStmt>(), sink); break;
+    case sql::StmtKind::CreateIndex: {
+      const auto& s = stmt.as<sql::CreateIndexStmt>();
+      if (s.where) unsupported("partial index");
+      std::vector<std::string> columns;
+      for (const auto& e : s.elems) {
+        if (e.expr) unsupported("index on an expression");
+        columns.push_back(e.column);
+      }
+      TableInfo& table = tableByName(s.table);
+      if (s.ifNotExists && !s.name.empty() && engine_.catalog.findIndex(*db_, schemaOf(s.table), s.name)) {
+        sendNotice(sink,
+                   Notice::make("NOTICE", "42P07", fmt::format("relation \"{}\" already exists, skipping", s.name)));
+      } else {
+        engine_.catalog.createIndex(table, s.name, columns, s.unique, undo);
+        ddlDone();
+      }
+      sink.commandComplete("CREATE INDEX");
+      break;
+    }
+    case sql::StmtKind::AlterTable: {
+      const auto& s = stmt.as<sql::AlterTableStmt>();
+      TableInfo& table = tableByName(s.table);
+      for (const auto& cmd : s.cmds) {
+        const sql::Constraint& c = cmd.constraint;
+        if (c.kind != sql::ConstraintKind::PrimaryKey && c.kind != sql::ConstraintKind::Unique) {
+          unsupported("ALTER TABLE with this constraint");
+        }
+        engine_.catalog.addKey(
+            table,
+            KeySpec{c.kind == sql::ConstraintKind::PrimaryKey ? KeyKind::PrimaryKey : KeyKind::Unique, c.columns,
+                    c.name},
+            undo);
+        ddlDone();
+      }
+      sink.commandComplete("ALTER TABLE");
+      break;
+    }
+    case sql::StmtKind::Truncate:
+      for (const auto& name : stmt.as<sql::TruncateStmt>().tables) {
+        engine_.catalog.truncate(tableByName(name), undo);
+      }
+      sink.commandComplete("TRUNCATE TABLE");
+      break;
+    case sql::StmtKind::Vacuum:
+      // VACUUM refuses a transaction block; the ANALYZE statement does not.
+      if (!stmt.as<sql::VacuumStmt>().isAnalyze) preventInTransactionBlock("VACUUM");
+      sink.commandComplete(stmt.as<sql::VacuumStmt>().isAnalyze ? "ANALYZE" : "VACUUM");
+      break;
+    case sql::StmtKind::Checkpoint:
+      checkpointRequested_ = true;
+      sink.commandComplete("CHECKPOINT");
+      break;
+    case sql::StmtKind::Discard: {
+      const auto& s = stmt.as<sql::DiscardStmt>();
+      if (s.target == "all") {
+        preventInTransactionBlock("DISCARD ALL");
+        settings_.resetAll();
+        statements_.clear();
+        portals_.clear();
+      }
+      sink.commandComplete(fmt::format("DISCARD {}", s.target == "all" ? "ALL" : "PLANS"));
+      break;
+    }
+    case sql::StmtKind::CreateDatabase:
+      preventInTransactionBlock("CREATE DATABASE");
+      engine_.catalog.createDatabase(stmt.as<sql::CreateDatabaseStmt>().name, user_, undo);
+      ddlDone();
+      sink.commandComplete("CREATE DATABASE");
+      break;
+    case sql::StmtKind::CreateRole: {
+      const auto& s = stmt.as<sql::CreateRoleStmt>();
+      bool superuser = false;
+      for (const auto& o : s.options) superuser = superuser || o.name == "superuser";
+      engine_.catalog.createRole(s.name, superuser, undo);
+      sink.commandComplete("CREATE ROLE");
+      break;
+    }
+    case sql::StmtKind::Deallocate: {
+      const auto& s = stmt.as<sql::DeallocateStmt>();
+      if (s.all) {
+        statements_.clear();
+      } else if (!statements_.erase(s.name)) {
+        throw SqlError(sqlstate::kUndefinedPstatement, fmt::format("prepared statement \"{}\" does not exist", s.name));
+      }
+      sink.commandComplete(s.all ? "DEALLOCATE ALL" : "DEALLOCATE");
+      break;
+    }
+    case sql::StmtKind::CreateFunction: {
+      const auto& s = stmt.as<sql::CreateFunctionStmt>();
+      createRoutine(s, st.sql);
+      sink.commandComplete(s.routine == sql::RoutineKind::Procedure ? "CREATE PROCEDURE" : "CREATE FUNCTION");
+      break;
+    }
+    case sql::StmtKind::DropRoutine: dropRoutines(stmt.as<sql::DropRoutineStmt>(), sink); break;
+    case sql::StmtKind::Copy: return runCopy(st, sink);
+    case sql::StmtKind::Explain: unsupported("EXPLAIN");
+    default: unsupported("this statement");
+  }
+  return QueryState::Done;
+}
+
+void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink) {
+  switch (s.action) {
+    case sql::TransactionKind::Begin:
+    case sql::TransactionKind::Start:
+      if (txn_.inBlock()) {
+        sendNotice(sink, Notice::make("WARNING", sqlstate::kActiveSqlTransaction,
+                                      "there is already a transaction in progress"));
+      }
+      txn_.beginBlock();
+      // A BEGIN inside a block still sets the block's access mode, as PostgreSQL's does.
+      if (s.readOnly) setTransactionReadOnly(*s.readOnly);
+      sink.commandComplete("BEGIN");
+      return;
+    case sql::TransactionKind::Commit:
+    case sql::TransactionKind::Rollback: {
+      bool commit = s.action == sql::TransactionKind::Commit && !txn_.failed();
+      if (!txn_.inBlock()) {
+        sendNotice(sink,
+                   Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction, "there is no transaction in progress"));
+      }
+      endTransaction(commit);
+      sink.commandComplete(commit ? "COMMIT" : "ROLLBACK");
+      return;
+    }
+    case sql::TransactionKind::SetTransaction:
+      // Outside a block it sets the modes of the statement's own transaction only.
+      if (!txn_.inTransactionBlock()) {
+        sendNotice(sink, Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
+                                      "SET TRANSACTION can only be used in transaction blocks"));
+      }
+      if (s.readOnly) setTransactionReadOnly(*s.readOnly);
+      sink.commandComplete("SET");
+      return;
+    case sql::TransactionKind::SetSessionCharacteristics:
+      setSessionCharacteristics(s);
+      sink.commandComplete("SET");
+      return;
+    default: unsupported("SAVEPOINT");
+  }
+}
+
+void SqlSession::runSet(const sql::SetStmt& s, ResultSink& sink) {
+  if (s.local && !txn_.inBlock()) {
+    sendNotice(sink, Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
+                                  "SET LOCAL can only be used in transaction blocks"));
+  }
+  const SettingDef* def = findSetting(s.name);
+  if (def && std::string_view(def->name) == "transaction_read_only") {
+    // The transaction's access mode, which the transaction keeps. RESET (and SET ... TO
+    // DEFAULT) makes it read-write without the first-query check, as PostgreSQL checks only
+    // the values SET gives.
+    if (s.action == sql::SetStmt::Action::Set) {
+      setTransactionReadOnly(def->normalise(*def, joinValues(s.values)) == "on");
+    } else {
+      txn_.setReadOnly(false);
+    }
+  } else {
+    switch (s.action) {
+      case sql::SetStmt::Action::Set: settings_.set(s.name, joinValues(s.values), s.local); break;
+      case sql::SetStmt::Action::SetDefault:
+      case sql::SetStmt::Action::Reset: settings_.reset(s.name, s.local); break;
+      case sql::SetStmt::Action::ResetAll: settings_.resetAll(); break;
+    }
+  }
+  sink.commandComplete(s.action == sql::SetStmt::Action::Set || s.action == sql::SetStmt::Action::SetDefault ? "SET"
+                                                                                                             : "RESET");
+}
+
+// SET SESSION CHARACTERISTICS AS TRANSACTION: the defaults of the transactions that
+// follow (DEFERRABLE has no setting here and changes nothing).
+void SqlSession::setSessionCharacteristics(const sql::TransactionStmt& s) {
+  if (s.readOnly) settings_.set("default_transaction_read_only", *s.readOnly ? "on" : "off", s.local);
+  if (const char* isolation = isolationName(s.isolation))
+    settings_.set("default_transaction_isolation", isolation, s.local);
+}
+
+// SHOW x: one text column named after the setting (its canonical spelling); SHOW ALL: name,
+// setting, description. Describe reports the same columns before anything runs.
+std::vector<ColumnDesc> SqlSession::showColumns(const sql::ShowStmt& s) {
+  auto text = [](std::string name) { return ColumnDesc{std::move(name), 0, 0, oid::kText, -1, -1, 0}; };
+  if (s.name == "all") return {text("name"), text("setting"), text("description")};
+  const SettingDef* def = findSetting(s.name);
+  return {text(def ? def->name : s.name)};
+}
+
+void SqlSession::runShow(const sql::ShowStmt& s, ResultSink& sink) {
+  if (s.name == "all") {
+    sendTextRows(sink, showColumns(s), settings_.showAll());
+    return;
+  }
+  std::string value = settings_.get(s.name);  // 42704 for unknown names
+  sendTextRows(sink, showColumns(s), {{value}});
+}
+
+void SqlSession::createTable(const sql::CreateTableStmt& s, std::string_view query) {
+  CreateTableSpec spec;
+  spec.name = s.table.name();
+  spec.storage = settings_.get("duet.default_storage") == "row" ? StorageKind::Row : StorageKind::Column;
+  bool fillfactorSeen = false;
+  for (const auto& o : s.options) {
+    if (o.name == "fillfactor") {
+      if (fillfactorSeen) {
+        throw SqlError(sqlstate::kInvalidParameterValue, "parameter \"fillfactor\" specified more than once");
+      }
+      fillfactorSeen = true;
+      checkFillfactor(o);
+    }
+    if (o.name != "storage") continue;  // other storage parameters are accepted and ignored
+    if (o.value == "row") {
+      spec.storage = StorageKind::Row;
+    } else if (o.value == "column") {
+      spec.storage = StorageKind::Column;
+    } else {
+      throw SqlError(sqlstate::kInvalidParameterValue,
+                     fmt::format("invalid value for storage option \"storage\": \"{}\"", o.value), {},
+                     "Valid values are \"row\" and \"column\".");
+    }
+  }
+  auto addKey = [&](const sql::Constraint& c, std::vector<std::string> columns) {
+    spec.keys.push_back(KeySpec{c.kind == sql::ConstraintKind::PrimaryKey ? KeyKind::PrimaryKey : KeyKind::Unique,
+                                std::move(columns), c.name});
+  };
+  for (const auto& col : s.columns) {
+    if (!col.type.resolved) {
+      throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", col.type.name()), {}, {},
+                     static_cast<int>(col.type.location) + 1);
+    }
+    if (col.type.serial != sql::SerialKind::None) unsupported("serial column");
+    ColumnDef def{col.name, col.type.sqlType(), false, {}};
+    for (const auto& c : col.constraints) {
+      switch (c.kind) {
+        case sql::ConstraintKind::NotNull: def.notNull = true; break;
+        case sql::ConstraintKind::Null: break;
+        case sql::ConstraintKind::PrimaryKey:
+          def.notNull = true;
+          addKey(c, {col.name});
+          break;
+        case sql::ConstraintKind::Unique: addKey(c, {col.name}); break;
+        case sql::ConstraintKind::Default:
+          // Kept as text: the binder binds it again at each INSERT that needs it.
+          if (c.expr) checkColumnDefault(*c.expr, query);
+          def.defaultSql = std::string(query.substr(c.exprBegin, c.exprEnd - c.exprBegin));
+          break;
+        default: unsupported("this column constraint");
+      }
+    }
+    spec.columns.push_back(std::move(def));
+  }
+  for (const auto& c : s.constraints) {
+    if (c.kind != sql::ConstraintKind::PrimaryKey && c.kind != sql::ConstraintKind::Unique) {
+      unsupported("this table constraint");
+    }
+    addKey(c, c.columns);
+  }
+  if (s.ifNotExists && engine_.catalog.findTable(*db_, schemaOf(s.table), spec.name)) return;
+  engine_.catalog.createTable(*db_, schemaOf(s.table), std::move(spec), txn_.undo());
+  ddlDone();
+}
+
+void SqlSession::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
+  UndoLog& undo = txn_.undo();
+  for (const auto& name : s.names) {
+    switch (s.object) {
+      case sql::ObjectType::Table:
+        if (s.ifExists && !engine_.catalog.findTable(*db_, schemaOf(name), name.name())) {
+          sendNotice(
+              sink, Notice::make("NOTICE", "00000", fmt::format("table \"{}\" does not exist, skipping", name.name())));
+          continue;
+        }
+        if (const TableInfo* table = engine_.catalog.findTable(*db_, schemaOf(name), name.name()))
+          dropRoutinesReturning(*table, s.behavior == sql::DropBehavior::Cascade, sink);
+        engine_.catalog.dropTable(*db_, schemaOf(name), name.name(), s.ifExists, undo);
+        break;
+      case sql::ObjectType::Index:
+        if (s.ifExists && !engine_.catalog.findIndex(*db_, schemaOf(name), name.name())) {
+          sendNotice(
+              sink, Notice::make("NOTICE", "00000", fmt::format("index \"{}\" does not exist, skipping", name.name())));
+          continue;
+        }
+        engine_.catalog.dropIndex(*db_, schemaOf(name), name.name(), s.ifExists, undo);
+        break;
+      case sql::ObjectType::Database:
+        preventInTransactionBlock("DROP DATABASE");
+        if (name.name() == dbName_) {
+          throw SqlError(sqlstate::kObjectInUse, "cannot drop the currently open database");
+        }
+        engine_.catalog.dropDatabase(name.name(), s.ifExists, undo);
+        break;
+      case sql::ObjectType::Role: engine_.catalog.dropRole(name.name(), s.ifExists, undo); break;
+    }
+    ddlDone();
+  }
+  sink.commandComplete(dropTag(s.object));
+}
+
+}  // namespace duet

@@ -1,0 +1,84 @@
+// createSqlEngine: the Engine that owns the catalog and plan cache, registers the runtime
+// functions generated code calls (once per process), and opens sessions.
+#include "session/sql_engine.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+
+#include <map>
+#include <mutex>
+
+#include "compiler/compiler.h"
+#include "session/archive_dump.h"
+#include "session/engine_state.h"
+#include "session/sql_session.h"
+#include "session/transaction_record.h"
+
+namespace duet {
+namespace {
+
+class SqlEngine final : public Engine {
+ public:
+  explicit SqlEngine(const EngineConfig& config) {
+    prepareCompiler();  // before the first query, not during it
+    state_.config = config;
+  }
+
+  std::unique_ptr<Session> openSession(const std::vector<std::pair<std::string, std::string>>& startupParams) override {
+    std::string user, database;
+    for (const auto& [name, value] : startupParams) {
+      if (name == "user") user = value;
+      if (name == "database") database = value;
+    }
+    if (database.empty()) database = user;
+    Database* db = state_.catalog.database(database);
+    if (!db) {
+      SqlError e(sqlstate::kInvalidCatalogName, fmt::format("database \"{}\" does not exist", database));
+      e.fatal = true;
+      throw e;
+    }
+    return std::make_unique<SqlSession>(state_, *db, user, database, startupParams);
+  }
+
+  void setSnapshotProbe(std::function<bool(const SnapshotQuery&)> probe) override {
+    state_.snapshotExists = std::move(probe);
+  }
+  void setSnapshotLister(std::function<std::vector<SnapshotListing>()> lister) override {
+    state_.listSnapshots = std::move(lister);
+  }
+
+  void setParallelThreads(uint32_t threads) override { state_.parallelThreads = std::max<uint32_t>(threads, 1); }
+
+  void replayTransaction(std::string_view record) override {
+    LoggedTransaction t = decodeTransaction(record);
+    // One session per user and database serves every record after it, until DDL moves the
+    // catalog on (a session must not outlive a database it points at).
+    if (replayCatalogVersion_ != state_.catalogVersion) replaySessions_.clear();
+    std::unique_ptr<Session>& session = replaySessions_[{t.user, t.database}];
+    if (!session) session = openSession({{"user", t.user}, {"database", t.database}});
+    static_cast<SqlSession&>(*session).replay(t);
+    replayCatalogVersion_ = state_.catalogVersion;
+  }
+
+  void setCommitLog(std::function<uint64_t(std::string)> append) override {
+    replaySessions_.clear();  // recovery is over
+    state_.commitLog = std::move(append);
+  }
+
+  void writeArchive(const std::function<void(std::string)>& emit) override { dumpArchive(state_, emit); }
+
+  bool changesPending() const override { return UndoLog::withChanges() > 0; }
+
+  uint64_t commitCount() const override { return state_.commitCount.load(std::memory_order_acquire); }
+
+ private:
+  EngineState state_;
+  std::map<std::pair<std::string, std::string>, std::unique_ptr<Session>> replaySessions_;
+  uint64_t replayCatalogVersion_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> createSqlEngine(const EngineConfig& config) { return std::make_unique<SqlEngine>(config); }
+
+}  // namespace duet
