@@ -121,18 +121,30 @@ class Codegen {
   void shareJoinTables(const plan::Node& n);
 
   // --- plans (plan_codegen.cpp) ---------------------------------------------------------
+  // Generates `node`'s rows, calling `consume` for each: dispatches to the produce* below.
   void produce(const plan::Node& node, const Consumer& consume);
-  // offset + limit of a Limit node whose expressions are constants or parameters
-  // (saturating; INT64_MAX for a NULL limit): how many rows a sort below it must keep.
-  llvm::Value* limitBound(const plan::Node& limit);
-  // A VALUES list of many rows that differ only in their parameters (lifted literals) as
-  // one loop over tables of parameter offsets (values_codegen.cpp); false, generating
-  // nothing, for another list, whose rows are generated one by one.
-  bool produceValuesLoop(const plan::Node& values, const Consumer& consume);
-  // One row of a VALUES list: its cells, cast to the list's column types.
-  Row valuesRow(const plan::Node& values, const std::vector<const plan::Expr*>& cells);
+  // produce() as a pipeline of its own: a LIMIT inside ends it, and code after the call
+  // continues where it ends.
+  void producePipeline(const plan::Node& node, const Consumer& consume);
   // Calls `consume` with each tuple of a runtime TupleBuffer of `layout`.
   void iterateBuffer(llvm::Value* buffer, const TupleLayout* layout, const Consumer& consume);
+  // A new runtime TupleBuffer of `layout` holding all rows of `node`, produced as a
+  // pipeline of its own (Materialize, a nested loop join's inner side).
+  llvm::Value* bufferRows(const plan::Node& node, const TupleLayout* layout);
+  void produceFilter(const plan::Node& node, const Consumer& consume);
+  void produceProject(const plan::Node& node, const Consumer& consume);
+
+  // --- scans (scan_codegen.cpp) ---------------------------------------------------------
+  void produceTableScan(const plan::Node& node, const Consumer& consume);
+  void produceIndexLookup(const plan::Node& node, const Consumer& consume);
+  void produceIndexRange(const plan::Node& node, const Consumer& consume);
+  // The live row `rowid` of `table` (known to exist), without its rowid.
+  Row readRow(const Table& table, llvm::Value* rowid);
+
+  // --- joins (join_codegen.cpp) ---------------------------------------------------------
+  void produceIndexJoin(const plan::Node& node, const Consumer& consume);
+  void produceNestedLoopJoin(const plan::Node& node, const Consumer& consume);
+  void produceHashJoin(const plan::Node& node, const Consumer& consume);
   // A hash join's table layouts: its key tuples, and its build side's rows.
   struct JoinLayouts {
     const TupleLayout* key;
@@ -142,9 +154,33 @@ class Codegen {
   // A hash join's finished table of its build side's rows, built serially or, when the
   // join is marked parallel, by a parallel run.
   llvm::Value* buildJoinTable(const plan::Node& join, JoinLayouts layouts);
-  // produce() as a pipeline of its own: a LIMIT inside ends it, and code after the call
-  // continues where it ends.
-  void producePipeline(const plan::Node& node, const Consumer& consume);
+
+  // --- set-returning routines (function_scan_codegen.cpp) -------------------------------
+  void produceFunctionScan(const plan::Node& node, const Consumer& consume);
+  void produceProjectSet(const plan::Node& node, const Consumer& consume);
+
+  // --- sort, limit, distinct, materialise (sort_limit_codegen.cpp) ----------------------
+  void produceSort(const plan::Node& node, const Consumer& consume);
+  void produceLimit(const plan::Node& node, const Consumer& consume);
+  void produceDistinct(const plan::Node& node, const Consumer& consume);
+  void produceMaterialize(const plan::Node& node, const Consumer& consume);
+  // offset + limit of a Limit node whose expressions are constants or parameters
+  // (saturating; INT64_MAX for a NULL limit): how many rows a sort below it must keep.
+  llvm::Value* limitBound(const plan::Node& limit);
+
+  // --- row changes (dml_codegen.cpp) ----------------------------------------------------
+  void produceInsert(const plan::Node& node, const Consumer& consume);
+  void produceUpdate(const plan::Node& node, const Consumer& consume);
+  void produceDelete(const plan::Node& node, const Consumer& consume);
+
+  // --- VALUES lists (values_codegen.cpp) ------------------------------------------------
+  void produceValues(const plan::Node& node, const Consumer& consume);
+  // A VALUES list of many rows that differ only in their parameters (lifted literals) as
+  // one loop over tables of parameter offsets; false, generating nothing, for another
+  // list, whose rows are generated one by one.
+  bool produceValuesLoop(const plan::Node& values, const Consumer& consume);
+  // One row of a VALUES list: its cells, cast to the list's column types.
+  Row valuesRow(const plan::Node& values, const std::vector<const plan::Expr*>& cells);
 
   llvm::LLVMContext& ctx_;
   llvm::Module& module_;

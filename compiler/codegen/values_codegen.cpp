@@ -4,7 +4,8 @@
 // whole INSERT: checks, index maintenance), and a 20,000-row list took seconds of LLVM time
 // on the executor. Instead one row's cells are generated once, inside a loop over the rows,
 // reading each parameter through a table of its offsets in the parameter tuple. A NULL
-// where other rows have a parameter is an entry of the table too (kNullCell).
+// where other rows have a parameter is an entry of the table too (kNullCell). Other lists
+// are generated row by row.
 #include <cstring>
 
 #include "compiler/codegen/codegen_internal.h"
@@ -57,6 +58,16 @@ bool cellFits(const Expr& tmpl, const Expr& cell, const TupleLayout& params, std
 }
 
 }  // namespace
+
+void Codegen::produceValues(const plan::Node& node, const Consumer& consume) {
+  if (produceValuesLoop(node, consume)) return;
+  for (const auto& exprs : node.rows) {
+    std::vector<const plan::Expr*> cells;
+    for (const auto& e : exprs) cells.push_back(e.get());
+    Row row = valuesRow(node, cells);
+    consume(row);
+  }
+}
 
 bool Codegen::produceValuesLoop(const plan::Node& node, const Consumer& consume) {
   if (!paramsInTuple_ || valuesParams_ || node.rows.size() < kMinRowsForLoop) return false;

@@ -1,0 +1,123 @@
+// Joins, as the planner chose them: an index probe per left row (IndexJoin), a hash table
+// of the build side probed per right row (HashJoin), or the inner side buffered and walked
+// per outer row (NestedLoopJoin). The probing side stays in its pipeline, so a join adds
+// an inner loop to the probe side's loop nest and the joined row's values stay in
+// registers; only the hash join's build and the nested loop's inner side are pipelines of
+// their own. buildJoinTable also serves parallel_codegen.cpp, which builds the hash tables
+// a parallel run's workers probe before the run starts.
+#include "compiler/codegen/codegen_internal.h"
+#include "engine/storage/index.h"
+#include "engine/storage/layout.h"
+
+namespace duet::codegen {
+
+using plan::Node;
+
+void Codegen::produceIndexJoin(const Node& node, const Consumer& consume) {
+  auto& b = b_;
+  const TupleLayout& keyLayout = node.index->keyLayout();
+  llvm::Value* key = tupleAlloca(keyLayout);
+  produce(*node.children[0], [&](Row& left) {
+    Row keys;
+    for (const auto& k : node.keys) keys.push_back(expr(*k, left));
+    storeRow(key, keyLayout, keys);
+    llvm::Value* rowid = call("duet_index_lookup", i64Ty_, {ptrConst(node.index), key});
+    ifThen(b.CreateICmpNE(rowid, b.getInt64(kNoRow)), [&] {
+      Row joined = left;
+      Row right = readRow(*node.table, rowid);
+      joined.insert(joined.end(), right.begin(), right.end());
+      joined.push_back({rowid, b.getFalse()});
+      consume(joined);
+    });
+  });
+}
+
+void Codegen::produceNestedLoopJoin(const Node& node, const Consumer& consume) {
+  // Materialise the inner side (child 1) into a buffer first.
+  const Node& buffered = *node.children[1];
+  const TupleLayout* layout = out_.layouts.add(TupleLayout::of(buffered.outputTypes));
+  llvm::Value* buffer = bufferRows(buffered, layout);
+  produce(*node.children[0], [&](Row& outer) {
+    checkCancel();
+    iterateBuffer(buffer, layout, [&](Row& inner) {
+      Row joined = outer;
+      joined.insert(joined.end(), inner.begin(), inner.end());
+      if (node.predicate) {
+        ifThen(isTrue(expr(*node.predicate, joined)), [&] { consume(joined); });
+      } else {
+        consume(joined);
+      }
+    });
+  });
+}
+
+Codegen::JoinLayouts Codegen::joinLayouts(const Node& join) {
+  return {out_.layouts.add(TupleLayout::of(typesOf(join.exprs))),
+          out_.layouts.add(TupleLayout::of(join.children[0]->outputTypes))};
+}
+
+llvm::Value* Codegen::buildJoinTable(const Node& join, JoinLayouts layouts) {
+  auto& b = b_;
+  const Node& build = *join.children[0];
+  auto [keyLayout, rowLayout] = layouts;
+  auto newTable = [&] { return call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(rowLayout)}); };
+  auto insert = [&](llvm::Value* into, Row& row) {
+    llvm::Value* key = tupleAlloca(*keyLayout);
+    llvm::Value* tuple = tupleAlloca(*rowLayout);
+    Row keys;
+    for (const auto& k : join.exprs) keys.push_back(expr(*k, row));
+    storeRow(key, *keyLayout, keys);
+    storeRow(tuple, *rowLayout, row);
+    call("duet_q_join_insert", b.getVoidTy(), {into, key, tuple});
+  };
+  llvm::Value* table = newTable();
+  if (join.parallelThreads > 1 && !inWorker_) {
+    // Each worker collects its morsels' rows; the leader takes them all and indexes them.
+    llvm::Value* run = runParallel(build, join.parallelThreads, newTable, insert);
+    call("duet_q_join_merge", b.getVoidTy(), {table, run});
+  } else {
+    producePipeline(build, [&](Row& row) { insert(table, row); });
+    call("duet_q_join_finish", b.getVoidTy(), {table});
+  }
+  return table;
+}
+
+void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
+  auto& b = b_;
+  JoinLayouts layouts = joinLayouts(node);
+  auto [keyLayout, rowLayout] = layouts;
+  auto shared = joinSlots_.find(&node);
+  llvm::Value* table = inWorker_ && shared != joinSlots_.end()
+                           ? call("duet_q_join_shared", ptrTy_, {qctx_, b.getInt32(shared->second)})
+                           : buildJoinTable(node, layouts);
+  llvm::Value* probeKey = tupleAlloca(*keyLayout);
+  llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+  llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
+  produce(*node.children[1], [&](Row& right) {
+    checkCancel();
+    Row keys;
+    for (const auto& k : node.rightKeys) keys.push_back(expr(*k, right));
+    storeRow(probeKey, *keyLayout, keys);
+    b.CreateStore(b.getInt64(0), cursor);
+    llvm::BasicBlock* head = block("probe");
+    llvm::BasicBlock* match = block("probe.match");
+    llvm::BasicBlock* done = block("probe.done");
+    b.CreateBr(head);
+    b.SetInsertPoint(head);
+    llvm::Value* hit = call("duet_q_join_next", ptrTy_, {table, probeKey, cursor});
+    b.CreateCondBr(b.CreateIsNull(hit), done, match);
+    b.SetInsertPoint(match);
+    Row joined;
+    for (size_t c = 0; c < rowLayout->types.size(); ++c) joined.push_back(loadField(hit, *rowLayout, c));
+    joined.insert(joined.end(), right.begin(), right.end());
+    if (node.predicate) {
+      ifThen(isTrue(expr(*node.predicate, joined)), [&] { consume(joined); });
+    } else {
+      consume(joined);
+    }
+    if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(head);
+    b.SetInsertPoint(done);
+  });
+}
+
+}  // namespace duet::codegen
