@@ -1,7 +1,7 @@
 // The compiler facade: planning followed by code generation, and the JIT's runtime.
 #include "compiler/compiler.h"
 
-#include "compiler/codegen/jit.h"
+#include "compiler/codegen/jit_symbols.h"
 #include "compiler/planner/parallel.h"
 
 namespace duet {
@@ -9,7 +9,7 @@ namespace duet {
 PreparedPlan::PreparedPlan() = default;
 PreparedPlan::~PreparedPlan() = default;
 
-void prepareCompiler() { Jit::instance().registerRuntime(); }
+void prepareCompiler() { registerJitRuntime(); }
 
 std::unique_ptr<PreparedPlan> planStatement(const PlanRequest& request) {
   PlannedStatement s = planTree(request);

@@ -1,4 +1,5 @@
 #include "compiler/codegen/jit.h"
+#include "compiler/codegen/jit_symbols.h"
 
 #include <pthread.h>
 
@@ -281,5 +282,8 @@ void Jit::generate(Backend& job) {
   job.done = true;
   job.finished.notify_all();
 }
+
+void registerJitRuntime() { Jit::instance().registerRuntime(); }
+void registerJitSymbol(const std::string& name, void* address) { Jit::instance().registerSymbol(name, address); }
 
 }  // namespace duet

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <optional>
 
-#include "compiler/codegen/jit.h"
+#include "compiler/codegen/jit_symbols.h"
 #include "compiler/plpgsql/compiled_routine.h"
 #include "compiler/plpgsql/condition_names.h"
 #include "compiler/plpgsql/routine_runtime.h"
@@ -130,8 +130,7 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
 void registerRoutineRuntime() {
   static std::once_flag once;
   std::call_once(once, [] {
-    Jit& jit = Jit::instance();
-#define DUET_PL(fn) jit.registerSymbol(#fn, reinterpret_cast<void*>(&fn))
+#define DUET_PL(fn) registerJitSymbol(#fn, reinterpret_cast<void*>(&fn))
     DUET_PL(duet_plpgsql_try);
     DUET_PL(duet_plpgsql_error_matches);
     DUET_PL(duet_plpgsql_pop_error);
