@@ -72,6 +72,13 @@ bool refersTo(const sql::ColumnRef& ref, const Scope& scope) {
   return findUnqualified(scope, ref.names[0], 0, scope.entries.size()).matches > 0;
 }
 
+// A call's argument types as error messages list them: "integer, unknown".
+std::string argTypeList(const std::vector<ExprPtr>& args) {
+  std::string types;
+  for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
+  return types;
+}
+
 // A column reference as grouping errors show it: table.column, the table found in scope
 // for an unqualified name.
 std::string shownColumn(const sql::ColumnRef& ref, const Scope& scope) {
@@ -676,9 +683,8 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
   for (const auto& a : f.args) args.push_back(bind(*a, scope, agg));
   auto arity = [&](size_t n) {
     if (args.size() != n) {
-      std::string types;
-      for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
-      fail(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, types), f.location);
+      fail(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, argTypeList(args)),
+           f.location);
     }
   };
   SqlType text{TypeId::Text, -1};
@@ -696,7 +702,7 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     nameOnly.push_back(plan::cloneExpr(*args[0]));
     auto e = std::make_unique<Expr>(ExprKind::Case, text);
     e->args.push_back(call("duet_q_setting_exists", {TypeId::Bool, -1}, std::move(args)));
-    e->args.push_back(call("duet_q_current_setting", text, std::move(nameOnly)));
+    e->args.push_back(builtinCall("current_setting", nameOnly, f.location));
     return e;
   }
   if (name == "coalesce") {
@@ -793,8 +799,7 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
 
 void Binder::failUndefinedRoutine(const std::string& name, const std::vector<ExprPtr>& args, bool procedure,
                                   uint32_t location) const {
-  std::string types;
-  for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
+  std::string types = argTypeList(args);
   const char* noun = procedure ? "procedure" : "function";
   throw SqlError(
       sqlstate::kUndefinedFunction, fmt::format("{} {}({}) does not exist", noun, name, types), {},
@@ -804,8 +809,7 @@ void Binder::failUndefinedRoutine(const std::string& name, const std::vector<Exp
 
 void Binder::failAmbiguousRoutine(const std::string& name, const std::vector<ExprPtr>& args, bool procedure,
                                   uint32_t location) const {
-  std::string types;
-  for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
+  std::string types = argTypeList(args);
   const char* noun = procedure ? "procedure" : "function";
   throw SqlError("42725", fmt::format("{} {}({}) is not unique", noun, name, types), {},
                  fmt::format("Could not choose a best candidate {}. You might need to add explicit type casts.", noun),
@@ -813,25 +817,17 @@ void Binder::failAmbiguousRoutine(const std::string& name, const std::vector<Exp
 }
 
 ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args, uint32_t location) {
-  const BuiltinFunction* best = nullptr;
-  CandidateScore bestScore;
-  bool ambiguous = false;
+  BestCandidate<BuiltinFunction> chosen;
   for (const BuiltinFunction* f : builtinFunctionsNamed(name)) {
     if (f->args.size() != args.size()) continue;
     CandidateScore score;
     bool ok = true;
     for (size_t i = 0; i < args.size() && ok; ++i) ok = score.add(args[i]->type, {f->args[i], -1});
-    if (!ok) continue;
-    if (!best || score > bestScore) {
-      best = f;
-      bestScore = score;
-      ambiguous = false;
-    } else if (score == bestScore) {
-      ambiguous = true;
-    }
+    if (ok) chosen.offer(f, score);
   }
+  const BuiltinFunction* best = chosen.best;
   if (!best) return nullptr;
-  if (ambiguous) failAmbiguousRoutine(name, args, false, location);
+  if (chosen.ambiguous) failAmbiguousRoutine(name, args, false, location);
   for (size_t i = 0; i < args.size(); ++i)
     args[i] = coerce(std::move(args[i]), {best->args[i], -1}, CastContext::Implicit, location);
   return call(best->symbol, {best->result, -1}, std::move(args));
@@ -870,9 +866,7 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
   routineCandidates_ = request_.resolveRoutines(f.names);
   if (routineCandidates_.empty()) return nullptr;
   // Ranked as PostgreSQL's func_select_candidate (CandidateScore).
-  const RoutineCandidate* best = nullptr;
-  CandidateScore bestScore;
-  bool ambiguous = false;
+  BestCandidate<RoutineCandidate> chosen;
   // Which argument each parameter takes: positional arguments first, then named ones.
   const std::vector<std::string>& names = f.argNames;
   std::vector<int> bestMap;
@@ -895,19 +889,12 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
     CandidateScore score;
     for (size_t k = 0; k < n && ok; ++k)
       if (map[k] >= 0) ok = score.add(args[map[k]]->type, c.argTypes[k]);
-    if (!ok) continue;
-    if (!best || score > bestScore) {
-      best = &c;
-      bestMap = map;
-      bestScore = score;
-      ambiguous = false;
-    } else if (score == bestScore) {
-      ambiguous = true;
-    }
+    if (ok && chosen.offer(&c, score)) bestMap = map;
   }
+  const RoutineCandidate* best = chosen.best;
   const std::string& name = f.names.back();
   if (!best) failUndefinedRoutine(name, args, procedure, f.location);
-  if (ambiguous) failAmbiguousRoutine(name, args, procedure, f.location);
+  if (chosen.ambiguous) failAmbiguousRoutine(name, args, procedure, f.location);
   if (best->procedure != procedure) {
     std::string shown = name + "(";
     for (size_t i = 0; i < best->argTypes.size(); ++i)
@@ -1294,7 +1281,8 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
     case K::SqlValue: {
       const auto& v = e.as<sql::SqlValue>();
       using V = sql::SqlValueKind;
-      ExprPtr now = call("duet_q_now", {TypeId::TimestampTz, -1}, {});
+      std::vector<ExprPtr> noArgs;
+      ExprPtr now = builtinCall("now", noArgs, e.location);
       switch (v.value) {
         case V::CurrentTimestamp: return now;
         case V::LocalTimestamp: return plan::makeCast(std::move(now), {TypeId::Timestamp, -1}, true);
@@ -1305,7 +1293,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
         case V::SessionUser: {
           std::vector<ExprPtr> args;
           args.push_back(textConst("session_authorization"));
-          return call("duet_q_current_setting", {TypeId::Text, -1}, std::move(args));
+          return builtinCall("current_setting", args, e.location);
         }
         case V::CurrentSchema: return textConst("public");
         default: fail(sqlstate::kFeatureNotSupported, "this SQL value function is not supported yet", e.location);

@@ -41,4 +41,24 @@ struct CandidateScore {
   auto operator<=>(const CandidateScore&) const = default;
 };
 
+// The best of the candidates offered so far, by CandidateScore, and whether another one
+// scored as well (ambiguous unless a later candidate beats both).
+template <class Candidate>
+struct BestCandidate {
+  const Candidate* best = nullptr;
+  CandidateScore score;
+  bool ambiguous = false;
+  // True when `c` is the best so far.
+  bool offer(const Candidate* c, const CandidateScore& s) {
+    if (!best || s > score) {
+      best = c;
+      score = s;
+      ambiguous = false;
+      return true;
+    }
+    if (s == score) ambiguous = true;
+    return false;
+  }
+};
+
 }  // namespace duet::binder

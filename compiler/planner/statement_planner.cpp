@@ -271,7 +271,7 @@ class StatementPlanner {
         out->returnsRows = !r.resultTypes.empty();
         break;
       }
-      default: throw SqlError(sqlstate::kInternalError, "planStatement called for a utility statement");
+      default: throw SqlError(sqlstate::kInternalError, "planTree called for a utility statement");
     }
     if (out->command != PreparedPlan::Command::Select && out->command != PreparedPlan::Command::Call)
       out->returnsRows = !root->returning.empty();
