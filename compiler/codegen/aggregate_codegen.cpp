@@ -96,17 +96,19 @@ void Codegen::foldAggregate(const plan::AggSpec& agg, size_t k, llvm::Value* sta
   llvm::Value* valuePtr = aggSlot(state, k, 0);
   llvm::Value* hasPtr = aggSlot(state, k, 24);
   llvm::Value* has = b.CreateICmpNE(b.CreateLoad(i8, hasPtr), b.getInt8(0));
-  Val old = loadValue(valuePtr, hasPtr, acc);  // value only; null flag unused
+  SqlType accType{acc, -1};
+  SqlValue old = notNull(loadValue(valuePtr, hasPtr, accType).v, accType);  // while `has`
   llvm::Value* next;
   if (agg.kind == AggKind::Min || agg.kind == AggKind::Max) {
     // Compare against the value itself while the group has none yet: the state bytes are
     // zero then, which is no valid string or numeric to call into.
     llvm::Value* current = b.CreateSelect(has, old.v, value);
-    llvm::Value* better = compare(agg.kind == AggKind::Min ? plan::Op::Lt : plan::Op::Gt, argType, value, current);
+    llvm::Value* better =
+        compareValues(agg.kind == AggKind::Min ? plan::Op::Lt : plan::Op::Gt, argType, value, current);
     next = b.CreateSelect(b.CreateOr(b.CreateNot(has), better), value, old.v);
   } else {
-    if (widen) value = cast({value, b.getFalse()}, agg.arg->type, SqlType{acc, -1}, false).v;
-    llvm::Value* sum = arithmetic(plan::Op::Add, acc, old.v, value);
+    if (widen) value = cast(notNull(value, agg.arg->type), accType, false).v;
+    llvm::Value* sum = arithmetic(plan::Op::Add, old, notNull(value, accType), accType).v;
     next = b.CreateSelect(has, sum, value);
   }
   if (acc == TypeId::Bool) next = b.CreateZExt(next, i8);
@@ -133,7 +135,7 @@ void Codegen::accumulateRow(AggregateCode& a, llvm::Value* state, Row& row) {
       bumpCount();
       continue;
     }
-    Val v = expr(*agg.arg, row);
+    SqlValue v = expr(*agg.arg, row);
     auto update = [&] {
       if (agg.kind != AggKind::Count) foldAggregate(agg, k, state, v.v, true);
       bumpCount();
@@ -158,7 +160,7 @@ void Codegen::mergeAggregates(const Node& node, llvm::Value* into, llvm::Value* 
     b.CreateStore(b.CreateAdd(b.CreateLoad(i64Ty_, intoCount), b.CreateLoad(i64Ty_, aggSlot(from, k, 16))), intoCount);
     if (agg.kind == AggKind::CountStar || agg.kind == AggKind::Count) continue;
     TypeId acc = accumulatorType(agg.kind, agg.arg->type.id, agg.resultType.id);
-    Val part = loadValue(aggSlot(from, k, 0), aggSlot(from, k, 24), acc);  // "null" = has a value
+    SqlValue part = loadValue(aggSlot(from, k, 0), aggSlot(from, k, 24), {acc, -1});  // "null" = has a value
     ifThen(part.null, [&] { foldAggregate(agg, k, into, part.v, false); });
   }
 }
@@ -174,18 +176,16 @@ void Codegen::emitAggregates(AggregateCode& a, const Consumer& consume) {
       const plan::AggSpec& agg = node.aggs[k];
       llvm::Value* count = b.CreateLoad(i64Ty_, aggSlot(state, k, 16));
       if (agg.kind == AggKind::CountStar || agg.kind == AggKind::Count) {
-        out.push_back({count, b.getFalse()});
+        out.push_back(notNull(count, agg.resultType));
         continue;
       }
       TypeId acc = accumulatorType(agg.kind, agg.arg->type.id, agg.resultType.id);
-      Val v = loadValue(aggSlot(state, k, 0), aggSlot(state, k, 24), acc);
+      SqlValue v = loadValue(aggSlot(state, k, 0), aggSlot(state, k, 24), {acc, -1});
       v.null = b.CreateNot(v.null);  // the flag byte says "has a value"
       if (agg.kind == AggKind::Avg) {
-        v = strict({v.null}, agg.resultType.id, [&] {
-          Val sum = cast({v.v, b.getFalse()}, SqlType{acc, -1}, agg.resultType, false);
-          Val cnt = cast({count, b.getFalse()}, SqlType{TypeId::Int8, -1}, agg.resultType, false);
-          return arithmetic(plan::Op::Div, agg.resultType.id, sum.v, cnt.v);
-        });
+        SqlValue sum = cast(v, agg.resultType, false);
+        SqlValue cnt = cast(notNull(count, {TypeId::Int8, -1}), agg.resultType, false);
+        v = arithmetic(plan::Op::Div, sum, cnt, agg.resultType);
       }
       out.push_back(v);
     }

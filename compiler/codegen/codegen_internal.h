@@ -1,26 +1,14 @@
 // Shared by the expression and plan code generators (compiler/codegen only).
 #pragma once
-#include <llvm/IR/IRBuilder.h>
-#include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Module.h>
-
-#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include "compiler/codegen/compiled_query.h"
+#include "compiler/codegen/sql_value.h"
+#include "compiler/codegen/statement_generator.h"
 
 namespace duet::codegen {
-
-// A SQL value in SSA form: the value (undefined when null) and its null flag (i1).
-struct Val {
-  llvm::Value* v;
-  llvm::Value* null;
-};
-using Row = std::vector<Val>;
-using Consumer = std::function<void(Row&)>;
 
 // The types of a list of expressions: the layout of the tuple they are stored in.
 inline std::vector<SqlType> typesOf(const std::vector<plan::ExprPtr>& exprs) {
@@ -29,65 +17,40 @@ inline std::vector<SqlType> typesOf(const std::vector<plan::ExprPtr>& exprs) {
   return t;
 }
 
-// Whether running `node` creates runtime state (buffers, group or join tables) in the
-// query context, which code that runs it repeatedly - a subquery per outer row, a
-// PL/pgSQL statement per loop iteration - frees after each run (duet_q_state_release).
-bool holdsState(const plan::Node& node);
-
-class Codegen {
+// Expressions and plans to IR, over the SQL values of ValueBuilder.
+class Codegen : public ValueBuilder {
  public:
-  Codegen(llvm::LLVMContext& ctx, llvm::Module& module, CompiledQuery& out);
-
-  // --- types and memory -------------------------------------------------------------
-  llvm::Type* sqlType(TypeId t);  // SSA type (bool is i1)
-  llvm::Type* memType(TypeId t);  // in-memory type (bool is i8)
-  Val loadField(llvm::Value* tuple, const TupleLayout& layout, size_t column);
-  Val loadValue(llvm::Value* valuePtr, llvm::Value* nullFlagPtr, TypeId t);
-  void storeField(llvm::Value* tuple, const TupleLayout& layout, size_t column, Val v);
-  llvm::Value* tupleAlloca(const TupleLayout& layout);  // zeroed, in the entry block
-  void storeRow(llvm::Value* tuple, const TupleLayout& layout, const Row& row);
-  llvm::Value* ptrConst(const void* p);
-  // A VarString holding `s`, owned by the compiled code's constants.
-  llvm::Value* stringConstant(std::string_view s);
-  llvm::Value* i1(bool b) { return b ? b_.getTrue() : b_.getFalse(); }
-
-  // --- runtime calls --------------------------------------------------------------------
-  llvm::FunctionCallee runtime(const std::string& name, llvm::Type* ret, std::vector<llvm::Type*> args);
-  llvm::Value* call(const std::string& name, llvm::Type* ret, std::vector<llvm::Value*> args);
-
-  // --- control flow -------------------------------------------------------------------
-  llvm::BasicBlock* block(const char* name);
-  // for (i = begin; i < end(); ++i) body(i, continueBlock); `end` is re-evaluated in the
-  // loop header. Returns the block after the loop (the insertion point afterwards).
-  void loop(llvm::Value* begin, const std::function<llvm::Value*()>& end,
-            const std::function<void(llvm::Value* i, llvm::BasicBlock* next)>& body);
-  // Raises 57014 when the session's cancel flag is set: an atomic load and a branch inline,
-  // the runtime call only once cancelled. Emitted per chunk of a scan, per row of an index
-  // range, per outer row of a nested loop and per probe row of a hash join, so even a long
-  // join stops promptly.
-  void checkCancel();
-  // Emits `then` only when cond (i1) is true.
-  void ifThen(llvm::Value* cond, const std::function<void()>& then);
-  // Runs `compute` only when no flag in nulls is set; result is null otherwise.
-  Val strict(const std::vector<llvm::Value*>& nulls, TypeId resultType, const std::function<llvm::Value*()>& compute);
+  Codegen(llvm::LLVMContext& ctx, llvm::Module& module, CompiledQuery& out) : ValueBuilder(ctx, module, out) {}
+  // The generator's files (and compileQuery) share its state freely; PL/pgSQL sees only
+  // ValueBuilder and StatementGenerator.
+  using ValueBuilder::b_;
+  using ValueBuilder::compareValues;
+  using ValueBuilder::ctx_;
+  using ValueBuilder::entry_;
+  using ValueBuilder::fn_;
+  using ValueBuilder::i64Ty_;
+  using ValueBuilder::module_;
+  using ValueBuilder::out_;
+  using ValueBuilder::ptrTy_;
+  using ValueBuilder::qctx_;
 
   // --- expressions (expr_codegen.cpp) ---------------------------------------------------
-  Val expr(const plan::Expr& e, const Row& row);
-  Val cast(Val v, SqlType from, SqlType to, bool explicitCast);
-  Val castArray(Val v, SqlType from, SqlType to, bool explicitCast);
-  llvm::Value* compare(plan::Op op, TypeId t, llvm::Value* a, llvm::Value* b);  // i1
-  llvm::Value* arithmetic(plan::Op op, TypeId t, llvm::Value* a, llvm::Value* b);
-  llvm::Value* absolute(TypeId t, llvm::Value* v);
-  Val inList(const plan::Expr& e, const Row& row);
-  Val greatest(const plan::Expr& e, const Row& row);
-  llvm::Value* typeContext();  // the session's const TypeContext*
-  // Truth of a boolean Val for WHERE: true and not null.
-  llvm::Value* isTrue(Val v);
+  // The value of `e` over `row`, of the binder's type e.type.
+  SqlValue expr(const plan::Expr& e, const Row& row);
+  SqlValue exprValue(const plan::Expr& e, const Row& row);
+  SqlValue constant(const plan::Expr& e);
+  SqlValue inList(const plan::Expr& e, const Row& row);
+  SqlValue greatest(const plan::Expr& e, const Row& row);
+  SqlValue andOr(const plan::Expr& e, const Row& row);
+  SqlValue caseOrCoalesce(const plan::Expr& e, const Row& row);
+  SqlValue routineCall(const plan::Expr& e, const Row& row);
+  SqlValue arrayBuild(const plan::Expr& e, const Row& row);
+  SqlValue functionCall(const plan::Expr& e, const Row& row);
   // An array element check or fixed-width read generated inline; null for other calls.
-  llvm::Value* inlineArrayCall(const std::string& function, TypeId resultType, const std::vector<Val>& args);
+  llvm::Value* inlineArrayCall(const std::string& function, TypeId resultType, const std::vector<SqlValue>& args);
 
   // --- subqueries (subquery_codegen.cpp) ------------------------------------------------
-  Val subquery(const plan::Expr& e, const Row& row);
+  SqlValue subquery(const plan::Expr& e, const Row& row);
   // Emits flag = false where each execution of the current statement begins.
   void resetPerStatement(llvm::AllocaInst* flag);
 
@@ -182,14 +145,7 @@ class Codegen {
   // One row of a VALUES list: its cells, cast to the list's column types.
   Row valuesRow(const plan::Node& values, const std::vector<const plan::Expr*>& cells);
 
-  llvm::LLVMContext& ctx_;
-  llvm::Module& module_;
-  llvm::IRBuilder<> b_;
-  CompiledQuery& out_;
-  llvm::Function* fn_ = nullptr;
-  llvm::Value* qctx_ = nullptr;    // QueryContext*
-  llvm::Value* params_ = nullptr;  // parameter tuple
-  llvm::BasicBlock* entry_ = nullptr;
+  llvm::Value* params_ = nullptr;               // parameter tuple
   std::vector<llvm::BasicBlock*> pipelineEnd_;  // where a LIMIT jumps when satisfied
   Row paramRow_;                                // PL/pgSQL: the variables an embedded statement reads
   // A statement's parameters are read from params_ where used: loaded all at entry, a
@@ -220,8 +176,6 @@ class Codegen {
   uint32_t workers_ = 0;  // worker functions generated so far (their names)
   // Set by a Limit for the Sort right below it, which takes it: sort only what can pass.
   const plan::Node* sortLimit_ = nullptr;
-  llvm::Type* ptrTy_;
-  llvm::Type* i64Ty_;
 };
 
 }  // namespace duet::codegen

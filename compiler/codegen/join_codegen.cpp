@@ -26,7 +26,7 @@ void Codegen::produceIndexJoin(const Node& node, const Consumer& consume) {
       Row joined = left;
       Row right = readRow(*node.table, rowid);
       joined.insert(joined.end(), right.begin(), right.end());
-      joined.push_back({rowid, b.getFalse()});
+      joined.push_back(notNull(rowid, {TypeId::Int8, -1}));
       consume(joined);
     });
   });

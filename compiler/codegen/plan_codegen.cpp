@@ -78,7 +78,7 @@ llvm::Value* Codegen::bufferRows(const Node& buffered, const TupleLayout* layout
 
 void Codegen::produceFilter(const Node& node, const Consumer& consume) {
   produce(*node.children[0], [&](Row& row) {
-    Val v = expr(*node.predicate, row);
+    SqlValue v = expr(*node.predicate, row);
     ifThen(isTrue(v), [&] { consume(row); });
   });
 }

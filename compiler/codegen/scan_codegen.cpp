@@ -59,7 +59,7 @@ static void scanTable(Codegen& cg, const Table& table, bool morsels,
               TypeId t = layout.types[col].id;
               llvm::Value* vp = b.CreateInBoundsGEP(i8, values[col], b.CreateMul(i64, b.getInt64(physicalSize(t))));
               llvm::Value* np = b.CreateInBoundsGEP(i8, nulls[col], i64);
-              row.push_back(cg.loadValue(vp, np, t));
+              row.push_back(cg.loadValue(vp, np, layout.types[col]));
             }
           }
           body(row, b.CreateOr(chunkBase, i64), next);
@@ -106,16 +106,15 @@ Row Codegen::readRow(const Table& table, llvm::Value* rowid) {
       llvm::Value* values = b.CreateLoad(ptrTy_, b.CreateConstInBoundsGEP1_64(ptrTy_, cv, col));
       llvm::Value* nulls = b.CreateLoad(ptrTy_, b.CreateConstInBoundsGEP1_64(ptrTy_, cn, col));
       row.push_back(loadValue(b.CreateInBoundsGEP(i8, values, b.CreateMul(slot, b.getInt64(physicalSize(t)))),
-                              b.CreateInBoundsGEP(i8, nulls, slot), t));
+                              b.CreateInBoundsGEP(i8, nulls, slot), layout.types[col]));
     }
   }
   return row;
 }
 
 void Codegen::produceTableScan(const Node& node, const Consumer& consume) {
-  auto& b = b_;
   scanTable(*this, *node.table, node.morsels && inWorker_, [&](Row& row, llvm::Value* rowid, llvm::BasicBlock*) {
-    row.push_back({rowid, b.getFalse()});
+    row.push_back(notNull(rowid, {TypeId::Int8, -1}));
     consume(row);
   });
 }
@@ -130,7 +129,7 @@ void Codegen::produceIndexLookup(const Node& node, const Consumer& consume) {
   llvm::Value* rowid = call("duet_index_lookup", i64Ty_, {ptrConst(node.index), key});
   ifThen(b.CreateICmpNE(rowid, b.getInt64(kNoRow)), [&] {
     Row row = readRow(*node.table, rowid);
-    row.push_back({rowid, b.getFalse()});
+    row.push_back(notNull(rowid, {TypeId::Int8, -1}));
     consume(row);
   });
 }
@@ -144,7 +143,7 @@ void Codegen::produceIndexRange(const Node& node, const Consumer& consume) {
   llvm::Value* upper = tupleAlloca(keyLayout);
   size_t eq = node.keys.size();
   for (size_t k = 0; k < eq; ++k) {
-    Val v = expr(*node.keys[k], {});
+    SqlValue v = expr(*node.keys[k], {});
     storeField(lower, keyLayout, k, v);
     storeField(upper, keyLayout, k, v);
   }
@@ -168,7 +167,7 @@ void Codegen::produceIndexRange(const Node& node, const Consumer& consume) {
   b.SetInsertPoint(hit);
   checkCancel();
   Row row = readRow(*node.table, rowid);
-  row.push_back({rowid, b.getFalse()});
+  row.push_back(notNull(rowid, {TypeId::Int8, -1}));
   consume(row);
   if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(head);
   b.SetInsertPoint(done);

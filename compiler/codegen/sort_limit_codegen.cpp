@@ -16,10 +16,10 @@ using plan::NodeKind;
 
 llvm::Value* Codegen::limitBound(const Node& limit) {
   auto& b = b_;
-  Val l = expr(*limit.limit, {});
+  SqlValue l = expr(*limit.limit, {});
   llvm::Value* bound = b.CreateSelect(l.null, b.getInt64(INT64_MAX), l.v);
   if (!limit.offset) return bound;
-  Val o = expr(*limit.offset, {});
+  SqlValue o = expr(*limit.offset, {});
   return b.CreateBinaryIntrinsic(llvm::Intrinsic::sadd_sat, b.CreateSelect(o.null, b.getInt64(0), o.v), bound);
 }
 
@@ -59,11 +59,11 @@ void Codegen::produceLimit(const Node& node, const Consumer& consume) {
   llvm::Value* limit = b.getInt64(INT64_MAX);
   llvm::Value* offset = b.getInt64(0);
   if (node.limit) {
-    Val l = expr(*node.limit, {});
+    SqlValue l = expr(*node.limit, {});
     limit = b.CreateSelect(l.null, limit, l.v);
   }
   if (node.offset) {
-    Val o = expr(*node.offset, {});
+    SqlValue o = expr(*node.offset, {});
     offset = b.CreateSelect(o.null, offset, o.v);
   }
   call("duet_q_check_limit", b.getVoidTy(), {limit, offset});

@@ -45,12 +45,12 @@ void Codegen::resetPerStatement(llvm::AllocaInst* flag) {
   }
 }
 
-Val Codegen::subquery(const Expr& e, const Row& row) {
+SqlValue Codegen::subquery(const Expr& e, const Row& row) {
   auto& b = b_;
   Row captured;
   for (int i = 0; i < e.captures; ++i) captured.push_back(expr(*e.args[i], row));
   bool quantified = e.sublink == Sublink::Any || e.sublink == Sublink::All;
-  Val left{};
+  std::optional<SqlValue> left;
   if (quantified) left = expr(*e.args[e.captures], row);
 
   llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
@@ -97,8 +97,7 @@ Val Codegen::subquery(const Expr& e, const Row& row) {
           break;
         case Sublink::Any:
         case Sublink::All: {
-          Val c = strict({left.null, r[0].null}, TypeId::Bool,
-                         [&] { return compare(e.op, e.args[e.captures]->type.id, left.v, r[0].v); });
+          SqlValue c = compare(e.op, *left, r[0]);
           // ANY is decided by a true comparison, ALL by a false one; a NULL one makes the
           // answer NULL unless a deciding row follows.
           llvm::Value* decides = b.CreateAnd(b.CreateNot(c.null), e.sublink == Sublink::Any ? c.v : b.CreateNot(c.v));
@@ -130,7 +129,7 @@ Val Codegen::subquery(const Expr& e, const Row& row) {
   } else {
     run();
   }
-  return {b.CreateLoad(valueType, value), b.CreateLoad(b.getInt1Ty(), isNull)};
+  return {b.CreateLoad(valueType, value), b.CreateLoad(b.getInt1Ty(), isNull), e.type};
 }
 
 }  // namespace duet::codegen

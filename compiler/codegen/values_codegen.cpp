@@ -121,9 +121,9 @@ bool Codegen::produceValuesLoop(const plan::Node& node, const Consumer& consume)
 Row Codegen::valuesRow(const plan::Node& node, const std::vector<const Expr*>& cells) {
   Row row;
   for (size_t c = 0; c < cells.size(); ++c) {
-    Val v = expr(*cells[c], {});
+    SqlValue v = expr(*cells[c], {});
     if (cells[c]->type != node.outputTypes[c] && node.outputTypes[c].id != cells[c]->type.id)
-      v = cast(v, cells[c]->type, node.outputTypes[c], false);
+      v = cast(v, node.outputTypes[c], false);
     row.push_back(v);
   }
   return row;

@@ -33,8 +33,8 @@
 #include <set>
 
 #include "compiler/binder/type_rules.h"
-#include "compiler/codegen/codegen_internal.h"
 #include "compiler/codegen/jit.h"
+#include "compiler/codegen/statement_generator.h"
 #include "compiler/parser/parser.h"
 #include "compiler/plpgsql/compiled_routine.h"
 #include "compiler/plpgsql/condition_names.h"
@@ -48,7 +48,7 @@ namespace {
 
 using binder::CastContext;
 using codegen::Row;
-using codegen::Val;
+using codegen::SqlValue;
 
 // A statement planned from a piece of the body, with the parse tree it came from.
 struct Planned {
@@ -83,7 +83,13 @@ class RoutineCompiler {
  public:
   RoutineCompiler(const RoutineCompileRequest& req, const Function& fn, CompiledRoutine& out,
                   llvm::LLVMContext& context, llvm::Module& module)
-      : req_(req), fn_(fn), out_(out), module_(module), cg_(context, module, *out.code), b_(cg_.b_) {}
+      : req_(req),
+        fn_(fn),
+        out_(out),
+        module_(module),
+        statements_(context, module, *out.code),
+        cg_(statements_.values()),
+        b_(cg_.ir()) {}
 
   void allocateSlots() {
     for (size_t v = 0; v < fn_.variables.size(); ++v) {
@@ -197,13 +203,14 @@ class RoutineCompiler {
   }
 
   void generate(const std::string& name) {
-    auto* fnType = llvm::FunctionType::get(b_.getInt32Ty(), {cg_.ptrTy_, cg_.ptrTy_, cg_.ptrTy_}, false);
+    auto* fnType =
+        llvm::FunctionType::get(b_.getInt32Ty(), {cg_.pointerType(), cg_.pointerType(), cg_.pointerType()}, false);
     FunctionState main = newFunction(fnType, name, llvm::Function::ExternalLinkage, 0);
     enter(main);
     loadRegisters();
     returnBlock_ = cg_.block("return");
     // FOUND starts false.
-    storeSlot(slotOf_[fn_.found], {b_.getFalse(), b_.getFalse()});
+    setFound(b_.getFalse());
     emitBlock(*fn_.body);
     if (!terminated()) {
       if (out_.returnsValue || returnsRow_) {
@@ -224,12 +231,12 @@ class RoutineCompiler {
     slotTypes_.push_back(t);
     return static_cast<int>(slotTypes_.size()) - 1;
   }
-  Val loadSlot(int slot) {
+  SqlValue loadSlot(int slot) {
     auto [value, null] = cur_.registers[slot];
     if (!value) return cg_.loadField(cur_.vars, out_.varLayout, slot);
-    return {b_.CreateLoad(value->getAllocatedType(), value), b_.CreateLoad(b_.getInt1Ty(), null)};
+    return {b_.CreateLoad(value->getAllocatedType(), value), b_.CreateLoad(b_.getInt1Ty(), null), slotTypes_[slot]};
   }
-  void storeSlot(int slot, Val v) {
+  void storeSlot(int slot, const SqlValue& v) {
     auto [value, null] = cur_.registers[slot];
     if (value) {
       b_.CreateStore(v.v, value);
@@ -251,7 +258,7 @@ class RoutineCompiler {
     for (size_t s = 0; s < slotTypes_.size(); ++s) {
       auto [value, null] = cur_.registers[s];
       if (!value) continue;
-      Val v = cg_.loadField(cur_.vars, out_.varLayout, s);
+      SqlValue v = cg_.loadField(cur_.vars, out_.varLayout, s);
       b_.CreateStore(v.v, value);
       b_.CreateStore(v.null, null);
     }
@@ -263,9 +270,7 @@ class RoutineCompiler {
     for (size_t s = 0; s < slotTypes_.size(); ++s)
       if (cur_.registers[s].first) cg_.storeField(cur_.vars, out_.varLayout, s, loadSlot(static_cast<int>(s)));
   }
-  Val nullOf(SqlType t) { return {llvm::Constant::getNullValue(cg_.sqlType(t.id)), b_.getTrue()}; }
-
-  bool terminated() { return b_.GetInsertBlock()->getTerminator() != nullptr; }
+  bool terminated() { return cg_.terminated(); }
   // Code after a jump or a raise is unreachable; it still needs a block to go into.
   void ensureOpen() {
     if (terminated()) b_.SetInsertPoint(cg_.block("dead"));
@@ -297,20 +302,20 @@ class RoutineCompiler {
 
   // Converts a value for a variable of type `to`: assignment casts, else the explicit cast
   // (PostgreSQL falls back to converting through text there).
-  std::optional<Val> assignCast(Val v, SqlType from, SqlType to) {
+  std::optional<SqlValue> assignCast(SqlValue v, SqlType to) {
+    SqlType from = v.type;
     if (from == to || (from.id == to.id && to.typmod < 0)) return v;
-    if (from.id == TypeId::Unknown) from = {TypeId::Text, -1};
-    if (from.id == to.id || binder::castAllowed(from.id, to.id, CastContext::Assignment))
-      return cg_.cast(v, from, to, false);
-    if (binder::castAllowed(from.id, to.id, CastContext::Explicit)) return cg_.cast(v, from, to, true);
+    if (from.id == TypeId::Unknown) v.type = from = {TypeId::Text, -1};
+    if (from.id == to.id || binder::castAllowed(from.id, to.id, CastContext::Assignment)) return cg_.cast(v, to, false);
+    if (binder::castAllowed(from.id, to.id, CastContext::Explicit)) return cg_.cast(v, to, true);
     fail("42804",
          fmt::format("cannot assign a value of type {} to a variable of type {}", typeName(from), typeName(to)));
     ensureOpen();
     return std::nullopt;
   }
 
-  void assignSlot(int slot, Val v, SqlType from, const Variable* var) {
-    std::optional<Val> c = assignCast(v, from, slotTypes_[slot]);
+  void assignSlot(int slot, const SqlValue& v, const Variable* var) {
+    std::optional<SqlValue> c = assignCast(v, slotTypes_[slot]);
     if (!c) return;
     if (var && var->notNull) {
       cg_.ifThen(c->null, [&] {
@@ -351,25 +356,25 @@ class RoutineCompiler {
   }
 
   // Stores a row into INTO targets: columns in order, missing ones NULL.
-  void assignTargets(const std::vector<Target>& targets, const Row& row, const std::vector<SqlType>& types) {
+  void assignTargets(const std::vector<Target>& targets, const Row& row) {
     size_t column = 0;
     for (const Target& t : targets) {
       for (int slot : targetSlots(t)) {
         if (column < row.size())
-          assignSlot(slot, row[column], types[column], &fn_.variables[t.variable]);
+          assignSlot(slot, row[column], &fn_.variables[t.variable]);
         else
-          storeSlot(slot, nullOf(slotTypes_[slot]));
+          storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
         ++column;
       }
     }
   }
   void nullTargets(const std::vector<Target>& targets) {
     for (const Target& t : targets)
-      for (int slot : targetSlots(t)) storeSlot(slot, nullOf(slotTypes_[slot]));
+      for (int slot : targetSlots(t)) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
   }
 
-  void setFound(llvm::Value* found) { storeSlot(slotOf_[fn_.found], {found, b_.getFalse()}); }
-  void setRowCount(llvm::Value* count) { storeSlot(rowCountSlot_, {count, b_.getFalse()}); }
+  void setFound(llvm::Value* found) { storeSlot(slotOf_[fn_.found], cg_.notNull(found, {TypeId::Bool, -1})); }
+  void setRowCount(llvm::Value* count) { storeSlot(rowCountSlot_, cg_.notNull(count, {TypeId::Int8, -1})); }
 
   // ---- embedded SQL ------------------------------------------------------------------------
   // Throws (failing the statement when it runs) for a record that no query in the body
@@ -441,44 +446,35 @@ class RoutineCompiler {
   // memory limit); its rows' strings are first copied to the statement's arena, for the
   // variables that keep them. A FOR loop's rows feed its body while that state lives:
   // there (keepState) the state stays until the call ends.
-  void emit(const Planned& p, const std::vector<Val>& extra, const codegen::Consumer& consume, bool keepState = false) {
+  void emit(const Planned& p, const Row& extra, const codegen::Consumer& consume, bool keepState = false) {
     bool release = !keepState && codegen::holdsState(*p.stmt.root);
     llvm::Value* mark = nullptr;
     if (release) {
-      mark = entryAlloca(llvm::ArrayType::get(cg_.i64Ty_, 3));
+      mark = entryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), 3));
       cg_.call("duet_q_state_mark", b_.getVoidTy(), {cur_.ctx, mark});
     }
-    std::vector<SqlType> types = columnTypes(p);
     codegen::Consumer owning = [&](Row& row) {
-      for (size_t c = 0; c < row.size() && c < types.size(); ++c) {
-        if (!isVarlenaType(types[c].id)) continue;
-        llvm::Value* value = row[c].v;
+      for (SqlValue& column : row) {
+        if (!isVarlenaType(column.type.id)) continue;
+        llvm::Value* value = column.v;
         llvm::Value* kept = entryAlloca(value->getType());
         b_.CreateStore(value, kept);
-        cg_.ifThen(b_.CreateNot(row[c].null),
-                   [&] { b_.CreateStore(cg_.call("duet_q_own_string", cg_.ptrTy_, {value}), kept); });
-        row[c].v = b_.CreateLoad(value->getType(), kept);
+        cg_.ifThen(b_.CreateNot(column.null),
+                   [&] { b_.CreateStore(cg_.call("duet_q_own_string", cg_.pointerType(), {value}), kept); });
+        column.v = b_.CreateLoad(value->getType(), kept);
       }
       consume(row);
     };
-    Row savedParams = std::move(cg_.paramRow_);
-    cg_.paramRow_.clear();
-    for (size_t s = 0; s < slotTypes_.size(); ++s) cg_.paramRow_.push_back(loadSlot(static_cast<int>(s)));
-    for (const Val& v : extra) cg_.paramRow_.push_back(v);
-    llvm::BasicBlock* end = cg_.block("stmt.end");
-    llvm::BasicBlock* start = cg_.block("stmt.start");
-    b_.CreateBr(start);
-    b_.SetInsertPoint(start);
-    llvm::BasicBlock* outerStart = cg_.statementStart_;
-    cg_.statementStart_ = start;
-    cg_.pipelineEnd_.push_back(end);
-    cg_.produce(*p.stmt.root, release ? owning : consume);
-    if (!terminated()) b_.CreateBr(end);
-    cg_.pipelineEnd_.pop_back();
-    cg_.statementStart_ = outerStart;
-    b_.SetInsertPoint(end);
+    Row params = variables();
+    params.insert(params.end(), extra.begin(), extra.end());
+    statements_.emitStatement(*p.stmt.root, std::move(params), release ? owning : consume);
     if (release) cg_.call("duet_q_state_release", b_.getVoidTy(), {cur_.ctx, mark});
-    cg_.paramRow_ = std::move(savedParams);
+  }
+  // The variables' current values: what embedded statements read as their parameters.
+  Row variables() {
+    Row values;
+    for (size_t s = 0; s < slotTypes_.size(); ++s) values.push_back(loadSlot(static_cast<int>(s)));
+    return values;
   }
 
   static std::vector<SqlType> columnTypes(const Planned& p) {
@@ -488,10 +484,10 @@ class RoutineCompiler {
   }
 
   // An expression: SELECT <text>, one column, its first row (NULL if none).
-  std::optional<std::pair<Val, SqlType>> evaluate(const SqlText& text, const std::string& prefix = "SELECT ",
-                                                  const std::string& suffix = {},
-                                                  const std::vector<SqlType>& extraTypes = {},
-                                                  const std::vector<Val>& extra = {}) {
+  std::optional<SqlValue> evaluate(const SqlText& text, const std::string& prefix = "SELECT ",
+                                   const std::string& suffix = {}, const Row& extra = {}) {
+    std::vector<SqlType> extraTypes;
+    for (const SqlValue& v : extra) extraTypes.push_back(v.type);
     std::optional<Planned> p = plan(text, prefix, suffix, extraTypes);
     if (!p) return std::nullopt;
     if (p->stmt.plan->columns.size() != 1) {
@@ -502,20 +498,20 @@ class RoutineCompiler {
     SqlType type = p->stmt.plan->columns[0].type;
     const TupleLayout* layout = out_.code->layouts.add(TupleLayout::of({type}));
     llvm::Value* temp = cg_.tupleAlloca(*layout);
-    cg_.storeField(temp, *layout, 0, nullOf(type));
+    cg_.storeField(temp, *layout, 0, cg_.nullOf(type));
     emit(*p, extra, [&](Row& row) {
       cg_.storeField(temp, *layout, 0, row[0]);
-      b_.CreateBr(cg_.pipelineEnd_.back());
+      b_.CreateBr(statements_.statementEnd());
       ensureOpen();
     });
-    return std::make_pair(cg_.loadField(temp, *layout, 0), type);
+    return cg_.loadField(temp, *layout, 0);
   }
 
   // A condition (IF, WHILE, EXIT WHEN): true when the boolean is true (NULL is false).
   llvm::Value* condition(const SqlText& text) {
     auto v = evaluate(text);
     if (!v) return b_.getFalse();
-    std::optional<Val> c = assignCast(v->first, v->second, {TypeId::Bool, -1});
+    std::optional<SqlValue> c = assignCast(*v, {TypeId::Bool, -1});
     if (!c) return b_.getFalse();
     return b_.CreateAnd(c->v, b_.CreateNot(c->null));
   }
@@ -526,7 +522,7 @@ class RoutineCompiler {
     FunctionState f;
     f.fn = llvm::Function::Create(type, linkage, name, module_);
     f.fn->setUWTableKind(llvm::UWTableKind::Async);  // errors unwind through it
-    f.entry = llvm::BasicBlock::Create(cg_.ctx_, "entry", f.fn);
+    f.entry = llvm::BasicBlock::Create(cg_.context(), "entry", f.fn);
     f.ctx = f.fn->getArg(0);
     f.vars = f.fn->getArg(1);
     f.frame = f.fn->getArg(2);
@@ -535,10 +531,7 @@ class RoutineCompiler {
   }
   void enter(const FunctionState& f) {
     cur_ = f;
-    cg_.fn_ = f.fn;
-    cg_.entry_ = f.entry;
-    cg_.qctx_ = f.ctx;
-    b_.SetInsertPoint(f.entry);
+    cg_.enterFunction(f.fn, f.entry, f.ctx);
   }
 
   void jumpTo(const JumpTarget& t, bool toContinue) {
@@ -602,9 +595,9 @@ class RoutineCompiler {
       }
       const auto& init = i < block.defaults.size() ? block.defaults[i] : std::nullopt;
       if (init && slots.size() == 1) {
-        if (auto value = evaluate(*init)) assignSlot(slots[0], value->first, value->second, &var);
+        if (auto value = evaluate(*init)) assignSlot(slots[0], *value, &var);
       } else {
-        for (int slot : slots) storeSlot(slot, nullOf(slotTypes_[slot]));
+        for (int slot : slots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
         if (init) {
           fail(sqlstate::kFeatureNotSupported,
                fmt::format("a default for variable \"{}\" of this type is not supported yet", var.name));
@@ -634,7 +627,8 @@ class RoutineCompiler {
   // through duet_plpgsql_try; its result says how it ended (see JumpTarget).
   void emitProtected(const Block& block, llvm::BasicBlock* end) {
     FunctionState outer = cur_;
-    auto* type = llvm::FunctionType::get(b_.getInt32Ty(), {cg_.ptrTy_, cg_.ptrTy_, cg_.ptrTy_}, false);
+    auto* type =
+        llvm::FunctionType::get(b_.getInt32Ty(), {cg_.pointerType(), cg_.pointerType(), cg_.pointerType()}, false);
     FunctionState inner =
         newFunction(type, outer.fn->getName().str() + ".block", llvm::Function::InternalLinkage, outer.depth + 1);
     llvm::BasicBlock* resume = b_.GetInsertBlock();
@@ -667,8 +661,8 @@ class RoutineCompiler {
     b_.SetInsertPoint(handlers);
     for (auto [variable, what] : {std::pair{block.sqlstateVariable, 0}, std::pair{block.sqlerrmVariable, 1}}) {
       if (variable < 0 || slotOf_[variable] < 0) continue;
-      llvm::Value* text = cg_.call("duet_plpgsql_error_text", cg_.ptrTy_, {cur_.frame, b_.getInt32(what)});
-      storeSlot(slotOf_[variable], {text, b_.getFalse()});
+      llvm::Value* text = cg_.call("duet_plpgsql_error_text", cg_.pointerType(), {cur_.frame, b_.getInt32(what)});
+      storeSlot(slotOf_[variable], cg_.notNull(text, slotTypes_[slotOf_[variable]]));
     }
     for (const ExceptionHandler& h : block.handlers) {
       std::string codes;
@@ -726,7 +720,7 @@ class RoutineCompiler {
       return;
     }
     auto v = evaluate(a.value);
-    if (v) assignSlot(slots[0], v->first, v->second, &fn_.variables[a.target.variable]);
+    if (v) assignSlot(slots[0], *v, &fn_.variables[a.target.variable]);
   }
 
   // arr[i] := value: the array is rebuilt with the element replaced (arrays are values).
@@ -734,24 +728,24 @@ class RoutineCompiler {
     SqlType elementType = slotTypes_[slot].elementType();
     auto index = evaluate(subscript);
     if (!index) return;
-    std::optional<Val> i = assignCast(index->first, index->second, {TypeId::Int4, -1});
+    std::optional<SqlValue> i = assignCast(*index, {TypeId::Int4, -1});
     if (!i) return;
     cg_.ifThen(i->null, [&] { fail("22004", "array subscript in assignment must not be null"); });
     auto v = evaluate(value);
     if (!v) return;
-    std::optional<Val> element = assignCast(v->first, v->second, elementType);
+    std::optional<SqlValue> element = assignCast(*v, elementType);
     if (!element) return;
     llvm::AllocaInst* buffer = entryAlloca(llvm::ArrayType::get(b_.getInt8Ty(), 16));
     buffer->setAlignment(llvm::Align(16));
     llvm::Value* stored = element->v;
     if (elementType.id == TypeId::Bool) stored = b_.CreateZExt(stored, b_.getInt8Ty());
     b_.CreateStore(b_.CreateSelect(element->null, llvm::Constant::getNullValue(stored->getType()), stored), buffer);
-    Val array = loadSlot(slot);
-    llvm::Value* current = b_.CreateSelect(array.null, llvm::Constant::getNullValue(cg_.ptrTy_), array.v);
-    llvm::Value* updated = cg_.call("duet_plpgsql_array_set", cg_.ptrTy_,
+    SqlValue array = loadSlot(slot);
+    llvm::Value* current = b_.CreateSelect(array.null, llvm::Constant::getNullValue(cg_.pointerType()), array.v);
+    llvm::Value* updated = cg_.call("duet_plpgsql_array_set", cg_.pointerType(),
                                     {current, i->v, buffer, b_.CreateZExt(element->null, b_.getInt8Ty()),
                                      b_.getInt32(static_cast<int32_t>(elementType.id))});
-    storeSlot(slot, {updated, b_.getFalse()});
+    storeSlot(slot, cg_.notNull(updated, slotTypes_[slot]));
   }
 
   // When `c` holds, runs `body` and continues at `end`; otherwise goes on here.
@@ -775,7 +769,7 @@ class RoutineCompiler {
 
   void emitCase(const Case& s) {
     llvm::BasicBlock* end = cg_.block("case.end");
-    std::optional<std::pair<Val, SqlType>> subject;
+    std::optional<SqlValue> subject;
     if (s.subject) {
       subject = evaluate(*s.subject);
       if (!subject) return;
@@ -785,9 +779,9 @@ class RoutineCompiler {
       if (subject) {
         // The subject is one more parameter after the variables: $n IN (values).
         std::string param = fmt::format("${}", slotTypes_.size() + 1);
-        auto v = evaluate(w.values, "SELECT " + param + " IN (", ")", {subject->second}, {subject->first});
+        auto v = evaluate(w.values, "SELECT " + param + " IN (", ")", {*subject});
         if (!v) return;
-        c = b_.CreateAnd(v->first.v, b_.CreateNot(v->first.null));
+        c = cg_.isTrue(*v);
       } else {
         c = condition(w.values);
       }
@@ -824,7 +818,7 @@ class RoutineCompiler {
     auto bound = [&](const SqlText& text, const char* what) -> llvm::Value* {
       auto v = evaluate(text);
       if (!v) return nullptr;
-      std::optional<Val> c = assignCast(v->first, v->second, int4);
+      std::optional<SqlValue> c = assignCast(*v, int4);
       if (!c) return nullptr;
       cg_.ifThen(c->null, [&] { fail("22004", fmt::format("{} of FOR loop cannot be null", what)); });
       return c->v;
@@ -855,7 +849,7 @@ class RoutineCompiler {
     b_.CreateCondBr(withinBound(s, i, upper), body, exit);
     b_.SetInsertPoint(body);
     b_.CreateStore(b_.getTrue(), iterated);
-    storeSlot(slotOf_[s.variable], {i, b_.getFalse()});
+    storeSlot(slotOf_[s.variable], cg_.notNull(i, slotTypes_[slotOf_[s.variable]]));
     emitLoopBody(s.label, s.body, exit, next);
     b_.SetInsertPoint(next);
     cg_.checkCancel();
@@ -914,7 +908,6 @@ class RoutineCompiler {
           lookups.push_back(n);
     }
     if (lookups.empty()) return;
-    Row savedParams = std::move(cg_.paramRow_);
     llvm::AllocaInst* counter = entryAlloca(b_.getInt32Ty());
     llvm::AllocaInst* done = entryAlloca(b_.getInt32Ty());
     std::vector<llvm::Value*> keyTuples;
@@ -932,13 +925,12 @@ class RoutineCompiler {
       llvm::Value* more = b_.CreateICmpSLT(b_.CreateLoad(b_.getInt32Ty(), done), b_.getInt32(kAhead));
       b_.CreateCondBr(b_.CreateAnd(inRange, more), body, exit);
       b_.SetInsertPoint(body);
-      storeSlot(loopSlot, {i, b_.getFalse()});
-      cg_.paramRow_.clear();
-      for (size_t slot = 0; slot < slotTypes_.size(); ++slot) cg_.paramRow_.push_back(loadSlot(static_cast<int>(slot)));
+      storeSlot(loopSlot, cg_.notNull(i, slotTypes_[loopSlot]));
+      Row params = variables();
       for (size_t l = 0; l < lookups.size(); ++l) {
         const plan::Node* n = lookups[l];
         Row keys;
-        for (const auto& k : n->keys) keys.push_back(cg_.expr(*k, {}));
+        for (const auto& k : n->keys) keys.push_back(statements_.expression(*k, params));
         cg_.storeRow(keyTuples[l], n->index->keyLayout(), keys);
         if (rows) {
           cg_.call("duet_index_prefetch_row", b_.getVoidTy(),
@@ -951,7 +943,6 @@ class RoutineCompiler {
       stepCounter(s, counter, i, step, head, exit);
       b_.SetInsertPoint(exit);
     }
-    cg_.paramRow_ = std::move(savedParams);
   }
 
   // FOR target IN query: the query's rows are materialised first (the body may change the
@@ -974,9 +965,9 @@ class RoutineCompiler {
     emit(
         *p, {},
         [&](Row& row) {
-          exit = cg_.pipelineEnd_.back();
+          exit = statements_.statementEnd();
           b_.CreateStore(b_.getTrue(), iterated);
-          assignTargets(s.targets, row, types);
+          assignTargets(s.targets, row);
           llvm::BasicBlock* next = cg_.block("forq.next");
           emitLoopBody(s.label, s.body, exit, next);
           b_.SetInsertPoint(next);
@@ -1057,18 +1048,17 @@ class RoutineCompiler {
       return;
     }
     std::vector<int> slots = out_.returnsValue ? std::vector<int>{out_.returnSlot} : out_.outputSlots;
-    std::vector<SqlType> types = columnTypes(*p);
     bool select = p->stmt.plan->command == PreparedPlan::Command::Select;
     llvm::Value* count = countAlloca();
-    auto first = [&] { return b_.CreateICmpEQ(b_.CreateLoad(cg_.i64Ty_, count), b_.getInt64(0)); };
+    auto first = [&] { return b_.CreateICmpEQ(b_.CreateLoad(b_.getInt64Ty(), count), b_.getInt64(0)); };
     emit(*p, {}, [&](Row& row) {
       auto store = [&] {
-        for (size_t c = 0; c < slots.size(); ++c) assignSlot(slots[c], row[c], types[c], nullptr);
+        for (size_t c = 0; c < slots.size(); ++c) assignSlot(slots[c], row[c], nullptr);
       };
       if (select) {
         store();
         increment(count);
-        b_.CreateBr(cg_.pipelineEnd_.back());
+        b_.CreateBr(statements_.statementEnd());
         ensureOpen();
         return;
       }
@@ -1076,7 +1066,7 @@ class RoutineCompiler {
       increment(count);
     });
     cg_.ifThen(first(), [&] {
-      for (int slot : slots) storeSlot(slot, nullOf(slotTypes_[slot]));
+      for (int slot : slots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
     });
     emitReturn();
   }
@@ -1089,7 +1079,7 @@ class RoutineCompiler {
     if (s.value && out_.returnsValue) {
       auto v = evaluate(*s.value);
       if (!v) return;
-      assignSlot(out_.returnSlot, v->first, v->second, nullptr);
+      assignSlot(out_.returnSlot, *v, nullptr);
     }
     if (s.value && returnsRow_) {
       std::optional<int> variable = wholeRowVariable(*s.value);
@@ -1100,15 +1090,14 @@ class RoutineCompiler {
         ensureOpen();
         return;
       }
-      std::optional<TypedRow> row =
-          rowOfVariable(*variable, "returned record type does not match expected record type");
+      std::optional<Row> row = rowOfVariable(*variable, "returned record type does not match expected record type");
       if (!row) return;
-      for (size_t c = 0; c < row->values.size(); ++c) storeSlot(out_.outputSlots[c], row->values[c]);
+      for (size_t c = 0; c < row->size(); ++c) storeSlot(out_.outputSlots[c], (*row)[c]);
     }
     emitReturn();
   }
 
-  void appendRow(const Row& row, const std::vector<SqlType>& types) {
+  void appendRow(const Row& row) {
     const TupleLayout& layout = out_.rowLayout;
     if (row.size() != layout.types.size()) {
       fail(SqlError("42804", "structure of query does not match function result type",
@@ -1118,7 +1107,7 @@ class RoutineCompiler {
     }
     llvm::Value* tuple = cg_.tupleAlloca(layout);
     for (size_t c = 0; c < row.size(); ++c) {
-      std::optional<Val> v = assignCast(row[c], types[c], layout.types[c]);
+      std::optional<SqlValue> v = assignCast(row[c], layout.types[c]);
       if (!v) return;
       cg_.storeField(tuple, layout, c, *v);
     }
@@ -1152,14 +1141,10 @@ class RoutineCompiler {
     return ref.variable;
   }
 
-  struct TypedRow {
-    Row values;
-    std::vector<SqlType> types;
-  };
   // The fields of a row or record variable as a result row, which must have the result's
   // column types (PostgreSQL converts by position and casts nothing: 42804 `wrong`, with
   // its detail, when the statement runs). Nullopt after emitting the failure.
-  std::optional<TypedRow> rowOfVariable(int variable, const char* wrong) {
+  std::optional<Row> rowOfVariable(int variable, const char* wrong) {
     const Variable& var = fn_.variables[variable];
     const auto& fields = fieldSlots_[variable];
     if (fields.empty()) {
@@ -1179,34 +1164,27 @@ class RoutineCompiler {
       ensureOpen();
       return std::nullopt;
     }
-    TypedRow row;
-    for (const auto& [name, slot] : fields) {
-      row.values.push_back(loadSlot(slot));
-      row.types.push_back(slotTypes_[slot]);
-    }
+    Row row;
+    for (const auto& [name, slot] : fields) row.push_back(loadSlot(slot));
     return row;
   }
 
   void emitReturnNext(const Return& s) {
     if (s.value && req_.returnsRow) {
       if (std::optional<int> variable = wholeRowVariable(*s.value)) {
-        if (std::optional<TypedRow> row = rowOfVariable(*variable, "wrong record type supplied in RETURN NEXT"))
-          appendRow(row->values, row->types);
+        if (std::optional<Row> row = rowOfVariable(*variable, "wrong record type supplied in RETURN NEXT"))
+          appendRow(*row);
         return;
       }
     }
     if (s.value) {
       auto v = evaluate(*s.value);
-      if (v) appendRow({v->first}, {v->second});
+      if (v) appendRow({*v});
       return;
     }
     Row row;
-    std::vector<SqlType> types;
-    for (int slot : out_.outputSlots) {
-      row.push_back(loadSlot(slot));
-      types.push_back(slotTypes_[slot]);
-    }
-    appendRow(row, types);
+    for (int slot : out_.outputSlots) row.push_back(loadSlot(slot));
+    appendRow(row);
   }
 
   void emitReturnQuery(const Return& s) {
@@ -1222,7 +1200,7 @@ class RoutineCompiler {
     if (!s.finalStatement && !returnQueryTypesMatch(types)) return;
     llvm::Value* count = countAlloca();
     emit(*p, {}, [&](Row& row) {
-      appendRow(row, types);
+      appendRow(row);
       increment(count);
     });
     finishCount(count);
@@ -1247,16 +1225,16 @@ class RoutineCompiler {
   }
 
   llvm::Value* countAlloca() {
-    llvm::AllocaInst* count = entryAlloca(cg_.i64Ty_);
+    llvm::AllocaInst* count = entryAlloca(b_.getInt64Ty());
     b_.CreateStore(b_.getInt64(0), count);
     return count;
   }
   void increment(llvm::Value* count) {
-    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(cg_.i64Ty_, count), b_.getInt64(1)), count);
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), count), b_.getInt64(1)), count);
   }
   // FOUND and ROW_COUNT after a statement that processed `count` rows.
   void finishCount(llvm::Value* count) {
-    llvm::Value* n = b_.CreateLoad(cg_.i64Ty_, count);
+    llvm::Value* n = b_.CreateLoad(b_.getInt64Ty(), count);
     setRowCount(n);
     setFound(b_.CreateICmpSGT(n, b_.getInt64(0)));
   }
@@ -1287,17 +1265,16 @@ class RoutineCompiler {
            select ? "If you want to discard the results of a SELECT, use PERFORM instead." : "");
       return;
     }
-    std::vector<SqlType> types = columnTypes(*p);
     llvm::Value* count = countAlloca();
     if (!select) b_.CreateStore(b_.getInt64(0), affectedRowsPtr());
     emit(*p, {}, [&](Row& row) {
       if (!s.into) return;
-      llvm::Value* n = b_.CreateLoad(cg_.i64Ty_, count);
+      llvm::Value* n = b_.CreateLoad(b_.getInt64Ty(), count);
       if (select && !s.strict) {
         // The first row is all SELECT INTO takes.
-        assignTargets(s.targets, row, types);
+        assignTargets(s.targets, row);
         increment(count);
-        b_.CreateBr(cg_.pipelineEnd_.back());
+        b_.CreateBr(statements_.statementEnd());
         ensureOpen();
         return;
       }
@@ -1305,11 +1282,11 @@ class RoutineCompiler {
       cg_.ifThen(b_.CreateICmpSGT(n, b_.getInt64(0)), [&] {
         fail("P0003", "query returned more than one row", "Make sure the query returns a single row, or use LIMIT 1.");
       });
-      assignTargets(s.targets, row, types);
+      assignTargets(s.targets, row);
       increment(count);
     });
     if (s.into) {
-      llvm::Value* n = b_.CreateLoad(cg_.i64Ty_, count);
+      llvm::Value* n = b_.CreateLoad(b_.getInt64Ty(), count);
       cg_.ifThen(b_.CreateICmpEQ(n, b_.getInt64(0)), [&] {
         if (s.strict)
           fail("P0002", "query returned no rows");
@@ -1317,7 +1294,7 @@ class RoutineCompiler {
           nullTargets(s.targets);
       });
     }
-    if (!select) b_.CreateStore(b_.CreateLoad(cg_.i64Ty_, affectedRowsPtr()), count);
+    if (!select) b_.CreateStore(b_.CreateLoad(b_.getInt64Ty(), affectedRowsPtr()), count);
     finishCount(count);
   }
 
@@ -1353,10 +1330,9 @@ class RoutineCompiler {
       }
       slots.push_back(arg.param);
     }
-    std::vector<SqlType> types = columnTypes(p);
     emit(p, {}, [&](Row& row) {
       for (size_t c = 0; c < slots.size() && c < row.size(); ++c)
-        assignSlot(slots[c], row[c], types[c], variableOfSlot(slots[c]));
+        assignSlot(slots[c], row[c], variableOfSlot(slots[c]));
     });
   }
 
@@ -1375,14 +1351,13 @@ class RoutineCompiler {
       std::vector<int> slots = targetSlots(target);
       if (slots.size() != 1) continue;
       if (item == GetDiagnostics::Item::RowCount) {
-        assignSlot(slots[0], loadSlot(rowCountSlot_), {TypeId::Int8, -1}, &fn_.variables[target.variable]);
+        assignSlot(slots[0], loadSlot(rowCountSlot_), &fn_.variables[target.variable]);
       } else if (s.stacked) {
         int32_t what = static_cast<int32_t>(item) - static_cast<int32_t>(GetDiagnostics::Item::ReturnedSqlstate);
-        llvm::Value* text = cg_.call("duet_plpgsql_error_text", cg_.ptrTy_, {cur_.frame, b_.getInt32(what)});
-        assignSlot(slots[0], {text, b_.getFalse()}, {TypeId::Text, -1}, &fn_.variables[target.variable]);
+        llvm::Value* text = cg_.call("duet_plpgsql_error_text", cg_.pointerType(), {cur_.frame, b_.getInt32(what)});
+        assignSlot(slots[0], cg_.notNull(text, {TypeId::Text, -1}), &fn_.variables[target.variable]);
       } else {
-        assignSlot(slots[0], {cg_.stringConstant(""), b_.getFalse()}, {TypeId::Text, -1},
-                   &fn_.variables[target.variable]);
+        assignSlot(slots[0], cg_.notNull(cg_.stringConstant(""), {TypeId::Text, -1}), &fn_.variables[target.variable]);
       }
     }
   }
@@ -1410,14 +1385,14 @@ class RoutineCompiler {
       texts.push_back(&value);
     }
     size_t n = texts.size();
-    llvm::AllocaInst* values = entryAlloca(cg_.ptrTy_, std::max<size_t>(n, 1));
+    llvm::AllocaInst* values = entryAlloca(cg_.pointerType(), std::max<size_t>(n, 1));
     llvm::AllocaInst* nulls = entryAlloca(b_.getInt8Ty(), std::max<size_t>(n, 1));
     SqlType text{TypeId::Text, -1};
     for (size_t i = 0; i < n; ++i) {
       auto v = evaluate(*texts[i]);
       if (!v) return;
-      Val t = v->second.id == TypeId::Text ? v->first : cg_.cast(v->first, v->second, text, true);
-      b_.CreateStore(t.v, b_.CreateConstInBoundsGEP1_64(cg_.ptrTy_, values, i));
+      SqlValue t = v->type.id == TypeId::Text ? *v : cg_.cast(*v, text, true);
+      b_.CreateStore(t.v, b_.CreateConstInBoundsGEP1_64(cg_.pointerType(), values, i));
       b_.CreateStore(b_.CreateZExt(t.null, b_.getInt8Ty()), b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), nulls, i));
     }
     cg_.call("duet_plpgsql_raise", b_.getVoidTy(), {cur_.ctx, cg_.ptrConst(spec.get()), values, nulls});
@@ -1429,7 +1404,8 @@ class RoutineCompiler {
   const Function& fn_;
   CompiledRoutine& out_;
   llvm::Module& module_;
-  codegen::Codegen cg_;
+  codegen::StatementGenerator statements_;
+  codegen::ValueBuilder& cg_;  // the routine's own code: control flow, variables, casts
   llvm::IRBuilder<>& b_;
   FunctionState cur_;
   llvm::BasicBlock* returnBlock_ = nullptr;

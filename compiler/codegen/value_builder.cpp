@@ -1,22 +1,28 @@
+// The IR plumbing under SQL values: representation of each type, tuple fields, constants,
+// runtime calls, control flow and NULL propagation.
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <cstring>
 
-#include "compiler/codegen/codegen_internal.h"
-#include "compiler/codegen/jit.h"
-#include "engine/error.h"
+#include "compiler/codegen/sql_value.h"
 #include "engine/invariant.h"
 
 namespace duet::codegen {
 
-Codegen::Codegen(llvm::LLVMContext& ctx, llvm::Module& module, CompiledQuery& out)
+ValueBuilder::ValueBuilder(llvm::LLVMContext& ctx, llvm::Module& module, CompiledQuery& out)
     : ctx_(ctx), module_(module), b_(ctx), out_(out) {
   ptrTy_ = llvm::PointerType::get(ctx, 0);
   i64Ty_ = b_.getInt64Ty();
 }
 
-llvm::Type* Codegen::sqlType(TypeId t) {
+void ValueBuilder::enterFunction(llvm::Function* fn, llvm::BasicBlock* entry, llvm::Value* queryContext) {
+  fn_ = fn;
+  entry_ = entry;
+  qctx_ = queryContext;
+  b_.SetInsertPoint(entry);
+}
+
+llvm::Type* ValueBuilder::sqlType(TypeId t) {
   switch (t) {
     case TypeId::Bool: return b_.getInt1Ty();
     case TypeId::Int2: return b_.getInt16Ty();
@@ -32,13 +38,13 @@ llvm::Type* Codegen::sqlType(TypeId t) {
   }
 }
 
-llvm::Type* Codegen::memType(TypeId t) { return t == TypeId::Bool ? b_.getInt8Ty() : sqlType(t); }
+llvm::Type* ValueBuilder::memType(TypeId t) { return t == TypeId::Bool ? b_.getInt8Ty() : sqlType(t); }
 
-llvm::Value* Codegen::ptrConst(const void* p) {
+llvm::Value* ValueBuilder::ptrConst(const void* p) {
   return b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(p)), ptrTy_);
 }
 
-llvm::Value* Codegen::stringConstant(std::string_view text) {
+llvm::Value* ValueBuilder::stringConstant(std::string_view text) {
   auto storage = std::make_unique<unsigned char[]>(sizeof(VarString) + text.size());
   auto* s = reinterpret_cast<VarString*>(storage.get());
   s->len = static_cast<uint32_t>(text.size());
@@ -47,16 +53,18 @@ llvm::Value* Codegen::stringConstant(std::string_view text) {
   return ptrConst(s);
 }
 
-llvm::Value* Codegen::typeContext() {
+SqlValue ValueBuilder::nullOf(SqlType t) { return {llvm::Constant::getNullValue(sqlType(t.id)), b_.getTrue(), t}; }
+
+llvm::Value* ValueBuilder::typeContext() {
   auto* field = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), qctx_, offsetof(rt::QueryContext, typeContext));
   return b_.CreateLoad(ptrTy_, field);
 }
 
-Val Codegen::loadValue(llvm::Value* valuePtr, llvm::Value* nullFlagPtr, TypeId t) {
-  llvm::Value* v = b_.CreateLoad(memType(t), valuePtr);
-  if (t == TypeId::Bool) v = b_.CreateICmpNE(v, b_.getInt8(0));
+SqlValue ValueBuilder::loadValue(llvm::Value* valuePtr, llvm::Value* nullFlagPtr, SqlType t) {
+  llvm::Value* v = b_.CreateLoad(memType(t.id), valuePtr);
+  if (t.id == TypeId::Bool) v = b_.CreateICmpNE(v, b_.getInt8(0));
   llvm::Value* isNull = b_.CreateICmpNE(b_.CreateLoad(b_.getInt8Ty(), nullFlagPtr), b_.getInt8(0));
-  return {v, isNull};
+  return {v, isNull, t};
 }
 
 // The field generated code is about to address lies inside the layout's tuple: a plan
@@ -68,14 +76,14 @@ static void checkField(const TupleLayout& layout, size_t column) {
                  "tuple field outside its tuple or misaligned");
 }
 
-Val Codegen::loadField(llvm::Value* tuple, const TupleLayout& layout, size_t column) {
+SqlValue ValueBuilder::loadField(llvm::Value* tuple, const TupleLayout& layout, size_t column) {
   checkField(layout, column);
   auto* valuePtr = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), tuple, layout.offsets[column]);
   auto* nullPtr = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), tuple, layout.nullOffset(column));
-  return loadValue(valuePtr, nullPtr, layout.types[column].id);
+  return loadValue(valuePtr, nullPtr, layout.types[column]);
 }
 
-void Codegen::storeField(llvm::Value* tuple, const TupleLayout& layout, size_t column, Val v) {
+void ValueBuilder::storeField(llvm::Value* tuple, const TupleLayout& layout, size_t column, const SqlValue& v) {
   checkField(layout, column);
   TypeId t = layout.types[column].id;
   auto* valuePtr = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), tuple, layout.offsets[column]);
@@ -88,7 +96,7 @@ void Codegen::storeField(llvm::Value* tuple, const TupleLayout& layout, size_t c
   b_.CreateStore(b_.CreateZExt(v.null, b_.getInt8Ty()), nullPtr);
 }
 
-llvm::Value* Codegen::tupleAlloca(const TupleLayout& layout) {
+llvm::Value* ValueBuilder::tupleAlloca(const TupleLayout& layout) {
   llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
   auto* a = eb.CreateAlloca(b_.getInt8Ty(), b_.getInt64(std::max<uint32_t>(layout.size, 16)));
   a->setAlignment(llvm::Align(16));
@@ -96,24 +104,32 @@ llvm::Value* Codegen::tupleAlloca(const TupleLayout& layout) {
   return a;
 }
 
-void Codegen::storeRow(llvm::Value* tuple, const TupleLayout& layout, const Row& row) {
+void ValueBuilder::storeRow(llvm::Value* tuple, const TupleLayout& layout, const Row& row) {
   for (size_t c = 0; c < layout.types.size(); ++c) storeField(tuple, layout, c, row[c]);
 }
 
-llvm::FunctionCallee Codegen::runtime(const std::string& name, llvm::Type* ret, std::vector<llvm::Type*> args) {
+llvm::FunctionCallee ValueBuilder::runtime(const std::string& name, llvm::Type* ret, std::vector<llvm::Type*> args) {
   return module_.getOrInsertFunction(name, llvm::FunctionType::get(ret, args, false));
 }
 
-llvm::Value* Codegen::call(const std::string& name, llvm::Type* ret, std::vector<llvm::Value*> args) {
+llvm::Value* ValueBuilder::call(const std::string& name, llvm::Type* ret, std::vector<llvm::Value*> args) {
   std::vector<llvm::Type*> types;
   for (auto* a : args) types.push_back(a->getType());
   return b_.CreateCall(runtime(name, ret, types), args);
 }
 
-llvm::BasicBlock* Codegen::block(const char* name) { return llvm::BasicBlock::Create(ctx_, name, fn_); }
+llvm::Value* ValueBuilder::callSql(const std::string& name, SqlType result, const std::vector<SqlValue>& args,
+                                   std::vector<llvm::Value*> leading) {
+  for (const SqlValue& a : args)
+    leading.push_back(a.type.id == TypeId::Bool ? b_.CreateZExt(a.v, b_.getInt8Ty()) : a.v);
+  if (result.id == TypeId::Bool) return b_.CreateICmpNE(call(name, b_.getInt8Ty(), leading), b_.getInt8(0));
+  return call(name, sqlType(result.id), leading);
+}
 
-void Codegen::loop(llvm::Value* begin, const std::function<llvm::Value*()>& end,
-                   const std::function<void(llvm::Value*, llvm::BasicBlock*)>& body) {
+llvm::BasicBlock* ValueBuilder::block(const char* name) { return llvm::BasicBlock::Create(ctx_, name, fn_); }
+
+void ValueBuilder::loop(llvm::Value* begin, const std::function<llvm::Value*()>& end,
+                        const std::function<void(llvm::Value*, llvm::BasicBlock*)>& body) {
   llvm::BasicBlock* pre = b_.GetInsertBlock();
   llvm::BasicBlock* header = block("loop");
   llvm::BasicBlock* bodyBlock = block("body");
@@ -126,7 +142,7 @@ void Codegen::loop(llvm::Value* begin, const std::function<llvm::Value*()>& end,
   b_.CreateCondBr(b_.CreateICmpULT(i, end()), bodyBlock, exit);
   b_.SetInsertPoint(bodyBlock);
   body(i, latch);
-  if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(latch);
+  if (!terminated()) b_.CreateBr(latch);
   b_.SetInsertPoint(latch);
   llvm::Value* inc = b_.CreateAdd(i, llvm::ConstantInt::get(i->getType(), 1));
   i->addIncoming(inc, latch);
@@ -136,7 +152,7 @@ void Codegen::loop(llvm::Value* begin, const std::function<llvm::Value*()>& end,
 
 static_assert(sizeof(std::atomic<bool>) == 1, "checkCancel loads the flag as one byte");
 
-void Codegen::checkCancel() {
+void ValueBuilder::checkCancel() {
   llvm::Value* slot = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), qctx_, offsetof(rt::QueryContext, cancel));
   llvm::Value* flagPtr = b_.CreateLoad(ptrTy_, slot);
   ifThen(b_.CreateIsNotNull(flagPtr), [&] {
@@ -148,22 +164,22 @@ void Codegen::checkCancel() {
   });
 }
 
-void Codegen::ifThen(llvm::Value* cond, const std::function<void()>& then) {
+void ValueBuilder::ifThen(llvm::Value* cond, const std::function<void()>& then) {
   llvm::BasicBlock* yes = block("then");
   llvm::BasicBlock* after = block("endif");
   b_.CreateCondBr(cond, yes, after);
   b_.SetInsertPoint(yes);
   then();
-  if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(after);
+  if (!terminated()) b_.CreateBr(after);
   b_.SetInsertPoint(after);
 }
 
-Val Codegen::strict(const std::vector<llvm::Value*>& nulls, TypeId resultType,
-                    const std::function<llvm::Value*()>& compute) {
+SqlValue ValueBuilder::strict(const std::vector<SqlValue>& args, SqlType resultType,
+                              const std::function<llvm::Value*()>& compute) {
   llvm::Value* anyNull = b_.getFalse();
-  for (auto* n : nulls) anyNull = b_.CreateOr(anyNull, n);
+  for (const SqlValue& a : args) anyNull = b_.CreateOr(anyNull, a.null);
   if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(anyNull); c && c->isZero()) {
-    return {compute(), b_.getFalse()};
+    return {compute(), b_.getFalse(), resultType};
   }
   llvm::BasicBlock* pre = b_.GetInsertBlock();
   llvm::BasicBlock* work = block("strict");
@@ -174,70 +190,10 @@ Val Codegen::strict(const std::vector<llvm::Value*>& nulls, TypeId resultType,
   llvm::BasicBlock* workEnd = b_.GetInsertBlock();
   b_.CreateBr(join);
   b_.SetInsertPoint(join);
-  llvm::PHINode* phi = b_.CreatePHI(sqlType(resultType), 2);
-  phi->addIncoming(llvm::Constant::getNullValue(sqlType(resultType)), pre);
+  llvm::PHINode* phi = b_.CreatePHI(sqlType(resultType.id), 2);
+  phi->addIncoming(llvm::Constant::getNullValue(sqlType(resultType.id)), pre);
   phi->addIncoming(v, workEnd);
-  return {phi, anyNull};
+  return {phi, anyNull, resultType};
 }
 
 }  // namespace duet::codegen
-
-namespace duet {
-
-std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root, const std::vector<SqlType>& paramTypes,
-                                            int optLevel, int optimiseBudgetMs) {
-  auto started = std::chrono::steady_clock::now();
-  auto out = std::make_unique<CompiledQuery>();
-  out->paramLayout = TupleLayout::of(paramTypes);
-
-  auto context = std::make_unique<llvm::LLVMContext>();
-  auto module = std::make_unique<llvm::Module>("query", *context);
-  codegen::Codegen cg(*context, *module, *out);
-
-  auto* fnType = llvm::FunctionType::get(cg.b_.getVoidTy(), {cg.ptrTy_}, false);
-  // Every module lands in one JIT dylib: each entry point needs a name of its own.
-  static std::atomic<uint64_t> counter{0};
-  std::string name = "query" + std::to_string(counter.fetch_add(1));
-  cg.fn_ = llvm::Function::Create(fnType, llvm::Function::ExternalLinkage, name, *module);
-  cg.fn_->setUWTableKind(llvm::UWTableKind::Async);  // runtime errors unwind through it
-  cg.entry_ = llvm::BasicBlock::Create(*context, "entry", cg.fn_);
-  cg.b_.SetInsertPoint(cg.entry_);
-  cg.qctx_ = cg.fn_->getArg(0);
-  cg.params_ = cg.b_.CreateLoad(cg.ptrTy_, cg.qctx_);  // QueryContext::params is first
-  cg.paramsInTuple_ = true;
-
-  bool dml =
-      root.kind == plan::NodeKind::Insert || root.kind == plan::NodeKind::Update || root.kind == plan::NodeKind::Delete;
-  std::vector<SqlType> outTypes;
-  if (dml) {
-    for (const auto& e : root.returning) outTypes.push_back(e->type);
-  } else {
-    outTypes = root.outputTypes;
-  }
-  out->producesRows = !dml || !root.returning.empty();
-  out->outputLayout = TupleLayout::of(outTypes);
-
-  llvm::Value* outTuple = cg.tupleAlloca(out->outputLayout);
-  llvm::BasicBlock* done = llvm::BasicBlock::Create(*context, "finish", cg.fn_);
-  cg.pipelineEnd_.push_back(done);
-  auto emit = [&](codegen::Row& row) {
-    if (!out->producesRows) return;
-    cg.storeRow(outTuple, out->outputLayout, row);
-    cg.call("duet_q_emit", cg.b_.getVoidTy(), {cg.qctx_, outTuple});
-  };
-  if (root.gatherThreads > 1) {
-    cg.produceGathered(root, emit);
-  } else {
-    cg.produce(root, emit);
-  }
-  if (!cg.b_.GetInsertBlock()->getTerminator()) cg.b_.CreateBr(done);
-  cg.b_.SetInsertPoint(done);
-  cg.b_.CreateRetVoid();
-
-  out->code = Jit::instance().compile(std::move(context), std::move(module), {name}, optLevel, optimiseBudgetMs);
-  out->entry = reinterpret_cast<CompiledQuery::Entry>(out->code.functions[0]);
-  out->compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  return out;
-}
-
-}  // namespace duet

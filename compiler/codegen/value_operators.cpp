@@ -1,0 +1,136 @@
+// SQL operators on SqlValues: comparison, arithmetic, negation, abs and truth. Fixed-width
+// work is emitted inline with PostgreSQL's overflow and division checks; numeric, string
+// and date work calls the precompiled duet_rt_* runtime functions.
+#include "compiler/codegen/runtime_names.h"
+#include "compiler/codegen/sql_value.h"
+
+namespace duet::codegen {
+
+using plan::Op;
+
+namespace {
+bool isIntLike(TypeId t) {
+  return isIntegerType(t) || t == TypeId::Date || t == TypeId::Timestamp || t == TypeId::TimestampTz;
+}
+bool isFloat(TypeId t) { return t == TypeId::Float4 || t == TypeId::Float8; }
+}  // namespace
+
+llvm::Value* ValueBuilder::isTrue(const SqlValue& v) { return b_.CreateAnd(b_.CreateNot(v.null), v.v); }
+
+SqlValue ValueBuilder::compare(Op op, const SqlValue& a, const SqlValue& b) {
+  return strict({a, b}, {TypeId::Bool, -1}, [&] { return compareValues(op, a.type.id, a.v, b.v); });
+}
+
+llvm::Value* ValueBuilder::compareValues(Op op, TypeId t, llvm::Value* a, llvm::Value* bv) {
+  using P = llvm::CmpInst::Predicate;
+  if (isIntLike(t) || t == TypeId::Bool) {
+    bool u = t == TypeId::Bool;
+    P p = op == Op::Eq   ? P::ICMP_EQ
+          : op == Op::Ne ? P::ICMP_NE
+          : op == Op::Lt ? (u ? P::ICMP_ULT : P::ICMP_SLT)
+          : op == Op::Le ? (u ? P::ICMP_ULE : P::ICMP_SLE)
+          : op == Op::Gt ? (u ? P::ICMP_UGT : P::ICMP_SGT)
+                         : (u ? P::ICMP_UGE : P::ICMP_SGE);
+    return b_.CreateICmp(p, a, bv);
+  }
+  if (isFloat(t)) {
+    // PostgreSQL orders NaN above every other value and equal to itself (as the runtime's
+    // floatCompare and so the indexes do); ordered IEEE comparisons decide the rest.
+    llvm::Value* aNaN = b_.CreateFCmpUNO(a, a);
+    llvm::Value* bNaN = b_.CreateFCmpUNO(bv, bv);
+    switch (op) {
+      case Op::Eq: return b_.CreateOr(b_.CreateFCmpOEQ(a, bv), b_.CreateAnd(aNaN, bNaN));
+      case Op::Ne: return b_.CreateNot(b_.CreateOr(b_.CreateFCmpOEQ(a, bv), b_.CreateAnd(aNaN, bNaN)));
+      case Op::Lt: return b_.CreateOr(b_.CreateFCmpOLT(a, bv), b_.CreateAnd(b_.CreateNot(aNaN), bNaN));
+      case Op::Le: return b_.CreateOr(b_.CreateFCmpOLE(a, bv), bNaN);
+      case Op::Gt: return b_.CreateOr(b_.CreateFCmpOGT(a, bv), b_.CreateAnd(aNaN, b_.CreateNot(bNaN)));
+      default: return b_.CreateOr(b_.CreateFCmpOGE(a, bv), aNaN);
+    }
+  }
+  // numeric and strings: a three-way runtime comparison, then compare with zero
+  llvm::Value* c = call(rtCompare(t), b_.getInt32Ty(), {a, bv});
+  llvm::Value* zero = b_.getInt32(0);
+  P p = op == Op::Eq   ? P::ICMP_EQ
+        : op == Op::Ne ? P::ICMP_NE
+        : op == Op::Lt ? P::ICMP_SLT
+        : op == Op::Le ? P::ICMP_SLE
+        : op == Op::Gt ? P::ICMP_SGT
+                       : P::ICMP_SGE;
+  return b_.CreateICmp(p, c, zero);
+}
+
+void ValueBuilder::raiseIntegerOverflow(TypeId t) {
+  call("duet_rt_raise_int_overflow", b_.getVoidTy(), {b_.getInt32(static_cast<int>(t))});
+  b_.CreateUnreachable();
+}
+
+SqlValue ValueBuilder::arithmetic(Op op, const SqlValue& a, const SqlValue& b, SqlType result) {
+  return strict({a, b}, result, [&]() -> llvm::Value* {
+    // Date arithmetic in the runtime: infinities, and results outside the date range
+    // (22008, as PostgreSQL), which no date input could read back.
+    if (a.type.id == TypeId::Date && result.id == TypeId::Int4)  // date - date
+      return call("duet_rt_date_diff", b_.getInt32Ty(), {a.v, b.v});
+    if (result.id == TypeId::Date)  // date +/- integer
+      return call(op == Op::Add ? "duet_rt_date_add_days" : "duet_rt_date_sub_days", b_.getInt32Ty(),
+                  {a.v, b_.CreateSExtOrTrunc(b.v, b_.getInt32Ty())});
+    return arithmeticValues(op, result.id, a.v, b.v);
+  });
+}
+
+llvm::Value* ValueBuilder::arithmeticValues(Op op, TypeId t, llvm::Value* a, llvm::Value* bv) {
+  if (isIntLike(t)) {
+    llvm::Intrinsic::ID id = op == Op::Add   ? llvm::Intrinsic::sadd_with_overflow
+                             : op == Op::Sub ? llvm::Intrinsic::ssub_with_overflow
+                             : op == Op::Mul ? llvm::Intrinsic::smul_with_overflow
+                                             : llvm::Intrinsic::not_intrinsic;
+    if (id != llvm::Intrinsic::not_intrinsic) {
+      llvm::Value* r = b_.CreateBinaryIntrinsic(id, a, bv);
+      ifThen(b_.CreateExtractValue(r, 1), [&] { raiseIntegerOverflow(t); });
+      return b_.CreateExtractValue(r, 0);
+    }
+    if (op == Op::Div || op == Op::Mod) {
+      llvm::Value* zero = llvm::ConstantInt::get(a->getType(), 0);
+      ifThen(b_.CreateICmpEQ(bv, zero), [&] {
+        call("duet_rt_raise_division_by_zero", b_.getVoidTy(), {});
+        b_.CreateUnreachable();
+      });
+      // x / -1 and x % -1 are special: INT_MIN / -1 overflows, and both trap in hardware.
+      llvm::Value* minusOne = b_.CreateICmpEQ(bv, llvm::ConstantInt::getSigned(a->getType(), -1));
+      if (op == Op::Mod) {
+        return b_.CreateSelect(
+            minusOne, zero, b_.CreateSRem(a, b_.CreateSelect(minusOne, llvm::ConstantInt::get(a->getType(), 1), bv)));
+      }
+      llvm::Value* neg = b_.CreateBinaryIntrinsic(llvm::Intrinsic::ssub_with_overflow, zero, a);
+      ifThen(b_.CreateAnd(minusOne, b_.CreateExtractValue(neg, 1)), [&] { raiseIntegerOverflow(t); });
+      llvm::Value* safeDivisor = b_.CreateSelect(minusOne, llvm::ConstantInt::get(a->getType(), 1), bv);
+      return b_.CreateSelect(minusOne, b_.CreateExtractValue(neg, 0), b_.CreateSDiv(a, safeDivisor));
+    }
+  }
+  if (op == Op::Concat) return call("duet_rt_text_concat", ptrTy_, {a, bv});
+  // Floats (whose runtime versions raise PostgreSQL's overflow, underflow and division
+  // errors), numeric, and an integer's power.
+  return call(rtArith(op, t), a->getType(), {a, bv});
+}
+
+SqlValue ValueBuilder::negate(const SqlValue& v) {
+  TypeId t = v.type.id;
+  return strict({v}, v.type, [&]() -> llvm::Value* {
+    if (isFloat(t)) return b_.CreateFNeg(v.v);
+    if (isIntegerType(t)) return arithmeticValues(Op::Sub, t, llvm::ConstantInt::get(v.v->getType(), 0), v.v);
+    return call(rtArith(Op::Neg, t), sqlType(t), {v.v});
+  });
+}
+
+// abs(): integers negate with the overflow check (abs of the smallest value is out of
+// range, as in PostgreSQL).
+SqlValue ValueBuilder::absolute(const SqlValue& v) {
+  TypeId t = v.type.id;
+  return strict({v}, v.type, [&]() -> llvm::Value* {
+    if (isFloat(t)) return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v.v);
+    if (!isIntegerType(t)) return call("duet_rt_numeric_abs", sqlType(t), {v.v});
+    llvm::Value* zero = llvm::ConstantInt::get(v.v->getType(), 0);
+    return b_.CreateSelect(b_.CreateICmpSLT(v.v, zero), arithmeticValues(Op::Sub, t, zero, v.v), v.v);
+  });
+}
+
+}  // namespace duet::codegen
