@@ -255,7 +255,7 @@ std::optional<SnapshotHandoff> MessageProcessor::handOff(Session& session, snaps
   try {
     if (snapshots == nullptr) throw SqlError(sqlstate::kInternalError, "this server has no snapshot processes");
     // Beside another session's open block a fork would copy its uncommitted changes: the
-    // session routed here only with a snapshot in place (SqlSession::snapshotAvailable).
+    // session routed here only with a snapshot in place (SnapshotRouter::snapshotAvailable).
     bool mayFork = !Executor::runningBesideHolder();
     if (!h.query.readOnlyBlock) {
       blockSnapshot_.reset();

@@ -31,7 +31,7 @@ class PlanCache {
 };
 
 // A routine's machine code with what its compilation read of the catalog
-// (session_routine_cache.cpp): the routine's own definition, and per table or routine
+// (routine_cache.cpp): the routine's own definition, and per table or routine
 // name it looked up ('t' or 'r', the name as written) a fingerprint of what it found.
 struct CachedRoutine {
   std::shared_ptr<plpgsql::CompiledRoutine> code;

@@ -1,5 +1,5 @@
 // CREATE FUNCTION | PROCEDURE compiles the routine; the engine keeps its code by oid
-// (EngineState::routines, session_routine_cache.cpp) while the tables and routines its
+// (EngineState::routines, routine_cache.cpp) while the tables and routines its
 // compilation looked up stay as they were, and compiles it again at the next call when
 // one changed. Rolled-back CREATEs leave no code behind.
 #include <catch2/catch.hpp>

@@ -2,24 +2,21 @@
 // order PostgreSQL 15's CreateFunction and RemoveObjects check things: options, language,
 // parameters, result type, then the catalog's replacement rules, then the body (the
 // validator runs on the stored routine, so a bad body fails the statement and the undo log
-// takes the routine back out). Calls are in session_routine_calls.cpp.
-#include <fmt/format.h>
+// takes the routine back out). Calls and compiled code are RoutineCache's.
+#include "session/routine_statements.h"
 
 #include <algorithm>
 #include <cstdlib>
 
+#include <fmt/format.h>
+
 #include "compiler/compiler.h"
-#include "session/sql_session.h"
 
 namespace duet {
 namespace {
 
 constexpr const char* kInvalidFunctionDefinition = "42P13";
 constexpr const char* kDependentObjectsStillExist = "2BP01";
-
-std::string schemaOf(const sql::QualifiedName& n) {
-  return n.parts.size() >= 2 ? n.parts[n.parts.size() - 2] : std::string();
-}
 
 std::string joinedName(const sql::QualifiedName& n) {
   std::string s;
@@ -70,7 +67,8 @@ std::string typeNameAsWritten(const sql::TypeName& t) {
 
 // compute_function_attributes: each option once (SET may repeat); procedures take only
 // AS, LANGUAGE, SECURITY and SET.
-void SqlSession::applyRoutineOptions(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info) {
+void RoutineStatements::applyRoutineOptions(const sql::CreateFunctionStmt& s, std::string_view query,
+                                            RoutineInfo& info) {
   std::vector<std::string> seen;
   bool procedure = s.routine == sql::RoutineKind::Procedure;
   for (const sql::RoutineOption& o : s.options) {
@@ -115,7 +113,8 @@ void SqlSession::applyRoutineOptions(const sql::CreateFunctionStmt& s, std::stri
 }
 
 // interpret_function_parameter_list, then the result type from RETURNS and OUT parameters.
-void SqlSession::defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info) {
+void RoutineStatements::defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query,
+                                               RoutineInfo& info) {
   bool procedure = s.routine == sql::RoutineKind::Procedure;
   bool haveDefaults = false, variadicSeen = false;
   std::optional<RoutineType> requiredResult;
@@ -201,10 +200,10 @@ void SqlSession::defineRoutineSignature(const sql::CreateFunctionStmt& s, std::s
 
 // A table's row type as a result type: `RETURNS [SETOF] t` for table t (found through the
 // search path as PostgreSQL finds the type). Arrays of it are not built.
-std::optional<RoutineType> SqlSession::tableRowType(const sql::TypeName& t) const {
+std::optional<RoutineType> RoutineStatements::tableRowType(const sql::TypeName& t) const {
   if (t.resolved || t.arrayBounds > 0 || t.names.size() > 2) return std::nullopt;
   std::string schema = t.names.size() == 2 ? t.names[0] : std::string();
-  const TableInfo* table = engine_.catalog.findTable(*db_, schema, t.name());
+  const TableInfo* table = state_.engine.catalog.findTable(*state_.db, schema, t.name());
   if (!table) return std::nullopt;
   RoutineType r;
   r.kind = RoutineType::Kind::Composite;
@@ -213,22 +212,22 @@ std::optional<RoutineType> SqlSession::tableRowType(const sql::TypeName& t) cons
   return r;
 }
 
-void SqlSession::createRoutine(const sql::CreateFunctionStmt& s, std::string_view query) {
+void RoutineStatements::createRoutine(const sql::CreateFunctionStmt& s, std::string_view query) {
   RoutineInfo info;
   info.name = s.name.name();
   info.kind = s.routine == sql::RoutineKind::Procedure ? RoutineKind::Procedure : RoutineKind::Function;
-  if (!schemaOf(s.name).empty() && !db_->schema(schemaOf(s.name)))
+  if (!schemaOf(s.name).empty() && !state_.db->schema(schemaOf(s.name)))
     throw SqlError(sqlstate::kInvalidSchemaName, fmt::format("schema \"{}\" does not exist", schemaOf(s.name)));
   applyRoutineOptions(s, query, info);
   defineRoutineSignature(s, query, info);
   info.body = s.body;
-  RoutineInfo& stored =
-      engine_.catalog.createRoutine(*db_, schemaOf(s.name), std::move(info), s.orReplace, txn_.undo());
-  ddlDone();
+  RoutineInfo& stored = state_.engine.catalog.createRoutine(*state_.db, schemaOf(s.name), std::move(info), s.orReplace,
+                                                            state_.txn.undo());
+  transaction_.ddlDone();
   // check_function_bodies = off (pg_dump's scripts, and archives: docs/logging.md) creates
   // the routine unchecked, as PostgreSQL does; its first call compiles it.
-  if (settings_.get("check_function_bodies") == "off") {
-    forgetCompiledRoutine(stored.oid);
+  if (state_.settings.get("check_function_bodies") == "off") {
+    routines_.forgetCompiledRoutine(stored.oid);
     return;
   }
   validateRoutineBody(stored, s, query);
@@ -239,69 +238,33 @@ void SqlSession::createRoutine(const sql::CreateFunctionStmt& s, std::string_vie
 // in this statement), then compiled with RoutineCompileRequest::validate, which binds
 // every statement and checks the final one against the result type, as
 // fmgr_sql_validator analyses them. Either way the machine code is made here and cached
-// (session_routine_cache.cpp), so the first call does not compile. A PL/pgSQL body that
+// (RoutineCache), so the first call does not compile. A PL/pgSQL body that
 // parses but does not compile (a construct not built yet) still creates the routine, as
 // in PostgreSQL, whose validator does not go further: its calls raise the error.
-void SqlSession::validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s,
-                                     std::string_view query) {
+void RoutineStatements::validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s,
+                                            std::string_view query) {
   plpgsql::BodySource source{query, s.bodyTokenBegin, s.bodyTokenEnd, s.body};
-  plpgsql::RoutineShape shape = routineShape(info);
+  plpgsql::RoutineShape shape = routines_.routineShape(info);
   if (info.language == RoutineLanguage::Sql) {
     plpgsql::parseSqlBody(shape, source);
-    compileAndCache(info, true);
+    routines_.compileAndCache(info, true);
     return;
   }
-  plpgsql::TableLookup tables = tableColumnsLookup();
+  plpgsql::TableLookup tables = routines_.tableColumnsLookup();
   plpgsql::parsePlpgsqlBody(shape, source, tables);
   try {
-    compileAndCache(info, false);
+    routines_.compileAndCache(info, false);
   } catch (const SqlError&) {
-    forgetCompiledRoutine(info.oid);  // an OR REPLACE's old code; the call compiles again
+    routines_.forgetCompiledRoutine(info.oid);  // an OR REPLACE's old code; the call compiles again
   }
-}
-
-plpgsql::RoutineShape SqlSession::routineShape(const RoutineInfo& info) const {
-  plpgsql::RoutineShape shape;
-  shape.name = info.name;
-  shape.procedure = info.kind == RoutineKind::Procedure;
-  shape.returnsSet = info.returnsSet;
-  shape.returnsVoid = info.kind == RoutineKind::Function && info.returnType.kind == RoutineType::Kind::Void;
-  for (const RoutineParamInfo& p : info.params) {
-    if (p.type.kind == RoutineType::Kind::Void && info.language == RoutineLanguage::Sql)
-      throw SqlError(kInvalidFunctionDefinition, "SQL functions cannot have arguments of type void");
-    if (p.type.kind == RoutineType::Kind::Void)
-      throw SqlError(sqlstate::kFeatureNotSupported, "PL/pgSQL functions cannot accept type void");
-    plpgsql::RoutineParameter param;
-    param.name = p.name;
-    param.input = p.isInput();
-    param.output = p.isOutput();
-    if (p.type.kind == RoutineType::Kind::Record)
-      param.type.kind = plpgsql::VarType::Kind::Record;
-    else if (p.type.array)
-      param.type.kind = plpgsql::VarType::Kind::Array;
-    param.type.scalar = SqlType{p.type.scalar, -1};
-    shape.params.push_back(std::move(param));
-  }
-  return shape;
-}
-
-plpgsql::TableLookup SqlSession::tableColumnsLookup() const {
-  return [this](const std::vector<std::string>& name) -> std::optional<plpgsql::TableColumns> {
-    std::string schema = name.size() >= 2 ? name[name.size() - 2] : std::string();
-    const TableInfo* table = engine_.catalog.findTable(*db_, schema, name.back());
-    if (!table) return std::nullopt;
-    plpgsql::TableColumns columns;
-    for (const ColumnDef& c : table->columns) columns.emplace_back(c.name, c.type);
-    return columns;
-  };
 }
 
 // Functions returning a table's row type depend on the table (pg_depend): DROP TABLE
 // refuses while there are any (2BP01), DROP TABLE ... CASCADE drops them first, as
 // PostgreSQL's reportDependentObjects reports.
-void SqlSession::dropRoutinesReturning(const TableInfo& table, bool cascade, ResultSink& sink) {
+void RoutineStatements::dropRoutinesReturning(const TableInfo& table, bool cascade, ResultSink& sink) {
   std::vector<RoutineInfo*> dependents;
-  for (const auto& [schemaName, schema] : db_->schemas)
+  for (const auto& [schemaName, schema] : state_.db->schemas)
     for (const auto& [name, overloads] : schema->routines)
       for (const auto& r : overloads)
         if (r->returnType.kind == RoutineType::Kind::Composite && r->returnType.table == table.name &&
@@ -325,19 +288,20 @@ void SqlSession::dropRoutinesReturning(const TableInfo& table, bool cascade, Res
     for (const RoutineInfo* r : dependents)
       n.detail += fmt::format("{}drop cascades to function {}", n.detail.empty() ? "" : "\n", r->signature());
   }
-  sendNotice(sink, n);
-  for (RoutineInfo* r : dependents) engine_.catalog.dropRoutine(*r, txn_.undo());
+  state_.sendNotice(sink, n);
+  for (RoutineInfo* r : dependents) state_.engine.catalog.dropRoutine(*r, state_.txn.undo());
 }
 
 // RemoveObjects for functions and procedures: one name at a time, with or without an
 // argument list, IF EXISTS turning "does not exist" into a notice.
-void SqlSession::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
+void RoutineStatements::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
   const char* noun = s.object == sql::RoutineObject::Procedure ? "procedure"
                      : s.object == sql::RoutineObject::Routine ? "routine"
                                                                : "function";
   for (const sql::RoutineRef& ref : s.routines) {
     std::string name = joinedName(ref.name);
-    std::vector<RoutineInfo*> candidates = engine_.catalog.findRoutines(*db_, schemaOf(ref.name), ref.name.name());
+    std::vector<RoutineInfo*> candidates =
+        state_.engine.catalog.findRoutines(*state_.db, schemaOf(ref.name), ref.name.name());
     RoutineInfo* target = nullptr;
     if (!ref.argsGiven) {
       // Without arguments only routines of the named kind count (LookupFuncName).
@@ -348,7 +312,8 @@ void SqlSession::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
       if (candidates.empty()) {
         if (!s.ifExists)
           throw SqlError(sqlstate::kUndefinedFunction, fmt::format("could not find a {} named \"{}\"", noun, name));
-        sendNotice(sink, Notice::make("NOTICE", "00000", fmt::format("{} {}() does not exist, skipping", noun, name)));
+        state_.sendNotice(sink,
+                          Notice::make("NOTICE", "00000", fmt::format("{} {}() does not exist, skipping", noun, name)));
         continue;
       }
       if (candidates.size() > 1)
@@ -369,7 +334,7 @@ void SqlSession::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
         if (!type) {
           std::string message = fmt::format("type \"{}\" does not exist", typeNameAsWritten(a.type));
           if (!s.ifExists) throw SqlError(sqlstate::kUndefinedObject, message);
-          sendNotice(sink, Notice::make("NOTICE", "00000", message + ", skipping"));
+          state_.sendNotice(sink, Notice::make("NOTICE", "00000", message + ", skipping"));
           written.clear();
           break;
         }
@@ -396,8 +361,8 @@ void SqlSession::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
         if (!s.ifExists)
           throw SqlError(sqlstate::kUndefinedFunction,
                          fmt::format("{} {}({}) does not exist", noun, name, routineTypeList(inputs)));
-        sendNotice(sink, Notice::make("NOTICE", "00000",
-                                      fmt::format("{} {}({}) does not exist, skipping", noun, name, written)));
+        state_.sendNotice(sink, Notice::make("NOTICE", "00000",
+                                             fmt::format("{} {}({}) does not exist, skipping", noun, name, written)));
         continue;
       }
     }
@@ -406,9 +371,9 @@ void SqlSession::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
     if (s.object == sql::RoutineObject::Procedure && target->kind != RoutineKind::Procedure)
       throw SqlError(sqlstate::kWrongObjectType, fmt::format("{} is not a procedure", target->signature()));
     uint32_t oid = target->oid;
-    engine_.catalog.dropRoutine(*target, txn_.undo());
-    forgetCompiledRoutine(oid);  // if the DROP is rolled back, the next call compiles it
-    ddlDone();
+    state_.engine.catalog.dropRoutine(*target, state_.txn.undo());
+    routines_.forgetCompiledRoutine(oid);  // if the DROP is rolled back, the next call compiles it
+    transaction_.ddlDone();
   }
   sink.commandComplete(s.object == sql::RoutineObject::Procedure ? "DROP PROCEDURE"
                        : s.object == sql::RoutineObject::Routine ? "DROP ROUTINE"

@@ -3,13 +3,15 @@
 // literals follow them) and planned at Parse through the engine's plan cache. Execute
 // runs through the same statement runner as Simple Query; statements between Syncs form
 // one implicit transaction unless a BEGIN block is open.
+#include "session/extended_protocol.h"
+
 #include <algorithm>
 #include <exception>
 
 #include <fmt/format.h>
 
 #include "engine/types/strings.h"
-#include "session/sql_session.h"
+#include "session/utility_statements.h"
 
 namespace duet {
 namespace {
@@ -62,11 +64,12 @@ class BufferSink final : public NoDescribeSink {
 
 }  // namespace
 
-void SqlSession::parse(const std::string& name, std::string_view sql, const std::vector<uint32_t>& paramTypeOids) {
-  if (!name.empty() && statements_.count(name)) {
+void ExtendedProtocol::parse(const std::string& name, std::string_view sql,
+                             const std::vector<uint32_t>& paramTypeOids) {
+  if (!name.empty() && state_.statements.count(name)) {
     throw SqlError("42P05", fmt::format("prepared statement \"{}\" already exists", name));
   }
-  TimeoutGuard timeout(*this, true);
+  TimeoutGuard timeout(state_, true);
   checkUtf8(sql);
   std::vector<sql::ParsedStatement> parsed = sql::parseQuery(sql, sql::ParseOptions{.liftLiterals = true});
   for (const sql::ParsedStatement& p : parsed) checkParamNumbers(p, sql, kMaxBindParams);
@@ -79,7 +82,7 @@ void SqlSession::parse(const std::string& name, std::string_view sql, const std:
     throw SqlError(sqlstate::kSyntaxError, "cannot insert multiple commands into a prepared statement");
   }
   // In a failed block only COMMIT / ROLLBACK may be prepared, as in PostgreSQL.
-  if (!real.empty()) checkNotFailed(*real[0].stmt);
+  if (!real.empty()) transaction_.checkNotFailed(*real[0].stmt);
   auto st = std::make_shared<Statement>();
   st->text = std::make_shared<const std::string>(sql);
   st->sql = *st->text;
@@ -93,7 +96,7 @@ void SqlSession::parse(const std::string& name, std::string_view sql, const std:
     st->declaredTypes.push_back(type);
   }
   if (isQuery(*st->parsed.stmt)) {
-    st->plan = planFor(*st);
+    st->plan = planner_.planFor(*st);
     // As in PostgreSQL, the parameter types decided now are the statement's for good: the
     // client sends values of these types (Describe said so), and a re-plan after DDL (a
     // function replaced or dropped) must read them as such, not infer types afresh.
@@ -104,23 +107,23 @@ void SqlSession::parse(const std::string& name, std::string_view sql, const std:
       if (st->declaredTypes[i].id == TypeId::Unknown) st->declaredTypes[i] = st->plan->paramTypes[i];
   }
   if (name.empty()) {
-    statements_[name] = std::move(st);
+    state_.statements[name] = std::move(st);
   } else {
-    statements_.emplace(name, std::move(st));
+    state_.statements.emplace(name, std::move(st));
   }
 }
 
-void SqlSession::closeStatement(const std::string& name) { statements_.erase(name); }
+void ExtendedProtocol::closeStatement(const std::string& name) { state_.statements.erase(name); }
 
-StatementDescription SqlSession::describeStatement(const std::string& name) {
-  auto it = statements_.find(name);
-  if (it == statements_.end()) {
+StatementDescription ExtendedProtocol::describeStatement(const std::string& name) {
+  auto it = state_.statements.find(name);
+  if (it == state_.statements.end()) {
     throw SqlError(sqlstate::kUndefinedPstatement, fmt::format("{} does not exist", stmtName(name)));
   }
   Statement& st = *it->second;
   StatementDescription d;
   if (st.plan) {
-    if (st.plan->catalogVersion != engine_.catalogVersion) st.plan = planFor(st);
+    if (st.plan->catalogVersion != state_.engine.catalogVersion) st.plan = planner_.planFor(st);
     const PreparedPlan& plan = *st.plan;
     size_t n = std::max<size_t>(st.parsed.explicitParams, 0);
     for (size_t i = 0; i < n && i < plan.paramTypes.size(); ++i) {
@@ -138,11 +141,11 @@ StatementDescription SqlSession::describeStatement(const std::string& name) {
   return d;
 }
 
-void SqlSession::bind(const std::string& portalName, const std::string& statement, const std::vector<BindParam>& params,
-                      const std::vector<int16_t>& resultFormats) {
-  TimeoutGuard timeout(*this, true);
-  auto it = statements_.find(statement);
-  if (it == statements_.end()) {
+void ExtendedProtocol::bind(const std::string& portalName, const std::string& statement,
+                            const std::vector<BindParam>& params, const std::vector<int16_t>& resultFormats) {
+  TimeoutGuard timeout(state_, true);
+  auto it = state_.statements.find(statement);
+  if (it == state_.statements.end()) {
     throw SqlError(sqlstate::kUndefinedPstatement, fmt::format("{} does not exist", stmtName(statement)));
   }
   std::shared_ptr<Statement> st = it->second;
@@ -151,16 +154,16 @@ void SqlSession::bind(const std::string& portalName, const std::string& statemen
     throw SqlError(sqlstate::kProtocolViolation, fmt::format("bind message supplies {} parameters, but {} requires {}",
                                                              params.size(), stmtName(statement), required));
   }
-  checkNotFailed(*st->parsed.stmt);
+  transaction_.checkNotFailed(*st->parsed.stmt);
   Portal portal = portalName.empty() ? takeUnnamedPortal() : Portal{};
   if (st->plan) {
-    if (st->plan->catalogVersion != engine_.catalogVersion) st->plan = planFor(*st);
+    if (st->plan->catalogVersion != state_.engine.catalogVersion) st->plan = planner_.planFor(*st);
     portal.stmt = st;
     portal.plan = st->plan;
     const TupleLayout& paramLayout = st->plan->compiled->paramLayout;
     if (!portal.params || !portal.params->reuseFor(paramLayout))
       portal.params = std::make_unique<ParamTuple>(paramLayout);
-    const TypeContext& ctx = settings_.typeContext();
+    const TypeContext& ctx = state_.settings.typeContext();
     for (size_t i = 0; i < params.size() && i < static_cast<size_t>(st->parsed.explicitParams); ++i) {
       const BindParam& p = params[i];
       std::optional<std::string_view> v;
@@ -178,17 +181,17 @@ void SqlSession::bind(const std::string& portalName, const std::string& statemen
   }
   if (portalName.empty() && spareUnnamedPortal_) {
     // Into the spare node: no map node allocated.
-    portals_.erase(portalName);
+    state_.portals.erase(portalName);
     spareUnnamedPortal_.mapped() = std::move(portal);
-    portals_.insert(std::move(spareUnnamedPortal_));
+    state_.portals.insert(std::move(spareUnnamedPortal_));
     return;
   }
-  portals_[portalName] = std::move(portal);
+  state_.portals[portalName] = std::move(portal);
 }
 
-StatementDescription SqlSession::describePortal(const std::string& name) {
-  auto it = portals_.find(name);
-  if (it == portals_.end()) {
+StatementDescription ExtendedProtocol::describePortal(const std::string& name) {
+  auto it = state_.portals.find(name);
+  if (it == state_.portals.end()) {
     throw SqlError(sqlstate::kInvalidCursorName, fmt::format("portal \"{}\" does not exist", name));
   }
   Portal& p = it->second;
@@ -204,9 +207,9 @@ StatementDescription SqlSession::describePortal(const std::string& name) {
   return d;
 }
 
-ExecuteState SqlSession::execute(const std::string& name, int64_t maxRows, ResultSink& sink) {
-  auto it = portals_.find(name);
-  if (it == portals_.end()) {
+ExecuteState ExtendedProtocol::execute(const std::string& name, int64_t maxRows, ResultSink& sink) {
+  auto it = state_.portals.find(name);
+  if (it == state_.portals.end()) {
     throw SqlError(sqlstate::kInvalidCursorName, fmt::format("portal \"{}\" does not exist", name));
   }
   Portal& p = it->second;
@@ -227,7 +230,7 @@ ExecuteState SqlSession::execute(const std::string& name, int64_t maxRows, Resul
     }
     return ExecuteState::Complete;
   }
-  if (!p.ran && routeExecute(p)) {
+  if (!p.ran && router_.routeExecute(p)) {
     // Fetched in pieces, the rows come back to the portal (fillPortal) and are handed out
     // from there, as when the executor runs it.
     p.ran = true;
@@ -236,18 +239,18 @@ ExecuteState SqlSession::execute(const std::string& name, int64_t maxRows, Resul
   }
   // Beside another session's block, what a snapshot cannot run waits for its end (a
   // portal partly fetched already hands out its rows: no table is read for that).
-  if (besideHolder_ && !p.ran) throw StatementDeferred{};
+  if (state_.besideHolder && !p.ran) throw StatementDeferred{};
   const uint8_t* params = p.params ? p.params->data() : nullptr;
   if (!p.ran && maxRows <= 0) {
     NoDescribeSink out(sink);
-    runStatement(st, params, p.formats, out, false);
+    runner_.runStatement(st, params, p.formats, out, false);
     p.ran = p.finished = true;
     return ExecuteState::Complete;
   }
   if (!p.ran) {
     BufferSink buffer(sink, p.rows, p.tag);
     p.ran = true;
-    runStatement(st, params, p.formats, buffer, false);
+    runner_.runStatement(st, params, p.formats, buffer, false);
     p.next = 0;
   }
   size_t end = p.rows.size();
@@ -268,35 +271,35 @@ ExecuteState SqlSession::execute(const std::string& name, int64_t maxRows, Resul
   return ExecuteState::Complete;
 }
 
-void SqlSession::fillPortal(const std::string& name, std::vector<std::vector<std::optional<std::string>>> rows,
-                            std::string tag) {
-  auto it = portals_.find(name);
-  if (it == portals_.end()) return;  // closed meanwhile: nothing to hand out
+void ExtendedProtocol::fillPortal(const std::string& name, std::vector<std::vector<std::optional<std::string>>> rows,
+                                  std::string tag) {
+  auto it = state_.portals.find(name);
+  if (it == state_.portals.end()) return;  // closed meanwhile: nothing to hand out
   Portal& p = it->second;
   p.rows = std::move(rows);
   p.tag = std::move(tag);
   p.next = 0;
 }
 
-void SqlSession::sync() {
+void ExtendedProtocol::sync() {
   std::exception_ptr refused;  // the commit failed: reported once the cycle is cleaned up
-  if (txn_.mode() == TransactionState::Mode::Implicit) {
+  if (state_.txn.mode() == TransactionState::Mode::Implicit) {
     try {
-      endTransaction(!txn_.failed());
+      transaction_.endTransaction(!state_.txn.failed());
     } catch (const SqlError&) {
       refused = std::current_exception();
     }
   }
   // The unnamed portal does not survive the end of a transaction cycle; its memory does.
-  if (!txn_.inBlock()) {
-    if (!spareUnnamedPortal_) spareUnnamedPortal_ = portals_.extract("");
-    portals_.clear();
+  if (!state_.txn.inBlock()) {
+    if (!spareUnnamedPortal_) spareUnnamedPortal_ = state_.portals.extract("");
+    state_.portals.clear();
   }
   if (refused) std::rethrow_exception(refused);
 }
 
 // A fresh Portal, with the parameter tuple and format vector of the spare one, if any.
-SqlSession::Portal SqlSession::takeUnnamedPortal() {
+Portal ExtendedProtocol::takeUnnamedPortal() {
   Portal fresh;
   if (spareUnnamedPortal_) {
     Portal& old = spareUnnamedPortal_.mapped();
@@ -305,16 +308,6 @@ SqlSession::Portal SqlSession::takeUnnamedPortal() {
     old = Portal{};  // drops its statement and plan now
   }
   return fresh;
-}
-
-void SqlSession::abortCurrent() {
-  copyIn_.reset();
-  pendingStmts_.clear();
-  if (txn_.inBlock()) {
-    txn_.statementFailed(txn_.undo().mark());
-  } else if (txn_.mode() == TransactionState::Mode::Implicit) {
-    failStatement(txn_.undo().mark());
-  }
 }
 
 }  // namespace duet

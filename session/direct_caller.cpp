@@ -6,12 +6,14 @@
 // duet_q_call_routine(_rows), minus the copies, so results, errors and notices are the
 // same; runStatement around it keeps the transaction, statement_timeout and cancel
 // handling of every statement.
+#include "session/direct_caller.h"
+
 #include <cstring>
 
 #include "compiler/compiler.h"
 #include "engine/storage/key_ops.h"
 #include "engine/storage/tuple_storage.h"
-#include "session/sql_session.h"
+#include "session/statement.h"
 
 namespace duet {
 namespace {
@@ -39,10 +41,10 @@ bool sameTypes(const TupleLayout& layout, const std::vector<OutputColumn>& colum
 
 }  // namespace
 
-bool SqlSession::callDirectly(PreparedPlan& plan, const uint8_t* params, const std::vector<int16_t>& formats,
-                              ResultSink& sink) {
+bool DirectCaller::call(PreparedPlan& plan, const uint8_t* params, const std::vector<int16_t>& formats,
+                        ResultSink& sink) {
   const DirectCall& call = *plan.directCall;
-  std::shared_ptr<plpgsql::CompiledRoutine> routine = compiledRoutine(call.routine, call.resultRow);
+  std::shared_ptr<plpgsql::CompiledRoutine> routine = routines_.compiledRoutine(call.routine, call.resultRow);
   // The routine was compiled from the catalog the plan was made from (both are stale
   // together), so these hold; checking is cheap and keeps a mismatch on the plan's path.
   const TupleLayout& argLayout = routine->argLayout;
@@ -79,16 +81,16 @@ bool SqlSession::callDirectly(PreparedPlan& plan, const uint8_t* params, const s
     args = copied.data();
   }
 
-  rt::QueryContext ctx = makeContext(params);
-  // The session's encoder, set up once the routine has run (whatever it ran is done with
-  // it): its buffers serve every call.
-  RowEncoder& encoder = callEncoder_;
+  rt::QueryContext ctx = state_.queryContext(params);
+  // The encoder is set up once the routine has run (whatever it ran is done with it): its
+  // buffers serve every call.
+  RowEncoder& encoder = encoder_;
   int64_t rows = 0;
   if (value) {
     TupleStorage result(resultLayout.size);
     plpgsql::runRoutine(*routine, ctx, args, result.data(), nullptr);
     encoder.reset(resultLayout, formats);
-    encoder.encode(result.data(), settings_.typeContext());
+    encoder.encode(result.data(), state_.settings.typeContext());
     sink.dataRow(encoder.fields(), encoder.size());
     rows = 1;
   } else {
@@ -96,7 +98,7 @@ bool SqlSession::callDirectly(PreparedPlan& plan, const uint8_t* params, const s
     plpgsql::runRoutine(*routine, ctx, args, nullptr, &out);
     encoder.reset(resultLayout, formats);
     for (size_t i = 0; i < out.size(); ++i) {
-      encoder.encode(out.at(i), settings_.typeContext());
+      encoder.encode(out.at(i), state_.settings.typeContext());
       sink.dataRow(encoder.fields(), encoder.size());
     }
     rows = static_cast<int64_t>(out.size());

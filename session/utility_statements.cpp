@@ -1,6 +1,8 @@
 // Utility statements: transaction control, SET/SHOW/RESET, DDL through the catalog (with
 // the undo log, so ROLLBACK undoes it), and the maintenance statements that are accepted
-// as no-ops in a main-memory database.
+// as no-ops in a main-memory database. CREATE/DROP FUNCTION are RoutineStatements'.
+#include "session/utility_statements.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -11,7 +13,6 @@
 #include <fmt/format.h>
 
 #include "compiler/compiler.h"
-#include "session/sql_session.h"
 
 namespace duet {
 namespace {
@@ -28,10 +29,6 @@ void checkColumnDefault(const sql::Expr& e, std::string_view query) {
   };
   sql::visitSubLinks(e, [&](const sql::SubLink& s) { fail("subquery", s.location); });
   sql::visitColumnRefs(e, [&](const sql::ColumnRef& r) { fail("column reference", r.location); });
-}
-
-std::string schemaOf(const sql::QualifiedName& n) {
-  return n.parts.size() >= 2 ? n.parts[n.parts.size() - 2] : std::string();
 }
 
 // SET's value list as one string: "ISO, MDY", "a, b".
@@ -136,19 +133,15 @@ const char* changingCommand(const sql::Stmt& stmt) {
   }
 }
 
-void SqlSession::preventInTransactionBlock(std::string_view command) const {
-  if (txn_.inTransactionBlock()) {
+void UtilityStatements::preventInTransactionBlock(std::string_view command) const {
+  if (state_.txn.inTransactionBlock()) {
     throw SqlError(sqlstate::kActiveSqlTransaction, fmt::format("{} cannot run inside a transaction block", command));
   }
 }
 
-TableInfo& SqlSession::tableByName(const sql::QualifiedName& name) {
-  return engine_.catalog.table(*db_, schemaOf(name), name.name());
-}
-
-QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
+void UtilityStatements::run(const Statement& st, ResultSink& sink) {
   const sql::Stmt& stmt = *st.parsed.stmt;
-  UndoLog& undo = txn_.undo();
+  UndoLog& undo = state_.txn.undo();
   // Before anything else, as PostgreSQL checks: DROP TABLE IF EXISTS of no table is refused too.
   if (const char* command = changingCommand(stmt)) undo.checkWritable(command);
   switch (stmt.kind) {
@@ -168,38 +161,38 @@ QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
         if (e.expr) unsupported("index on an expression");
         columns.push_back(e.column);
       }
-      TableInfo& table = tableByName(s.table);
-      if (s.ifNotExists && !s.name.empty() && engine_.catalog.findIndex(*db_, schemaOf(s.table), s.name)) {
-        sendNotice(sink,
-                   Notice::make("NOTICE", "42P07", fmt::format("relation \"{}\" already exists, skipping", s.name)));
+      TableInfo& table = state_.tableByName(s.table);
+      if (s.ifNotExists && !s.name.empty() && state_.engine.catalog.findIndex(*state_.db, schemaOf(s.table), s.name)) {
+        state_.sendNotice(
+            sink, Notice::make("NOTICE", "42P07", fmt::format("relation \"{}\" already exists, skipping", s.name)));
       } else {
-        engine_.catalog.createIndex(table, s.name, columns, s.unique, undo);
-        ddlDone();
+        state_.engine.catalog.createIndex(table, s.name, columns, s.unique, undo);
+        transaction_.ddlDone();
       }
       sink.commandComplete("CREATE INDEX");
       break;
     }
     case sql::StmtKind::AlterTable: {
       const auto& s = stmt.as<sql::AlterTableStmt>();
-      TableInfo& table = tableByName(s.table);
+      TableInfo& table = state_.tableByName(s.table);
       for (const auto& cmd : s.cmds) {
         const sql::Constraint& c = cmd.constraint;
         if (c.kind != sql::ConstraintKind::PrimaryKey && c.kind != sql::ConstraintKind::Unique) {
           unsupported("ALTER TABLE with this constraint");
         }
-        engine_.catalog.addKey(
+        state_.engine.catalog.addKey(
             table,
             KeySpec{c.kind == sql::ConstraintKind::PrimaryKey ? KeyKind::PrimaryKey : KeyKind::Unique, c.columns,
                     c.name},
             undo);
-        ddlDone();
+        transaction_.ddlDone();
       }
       sink.commandComplete("ALTER TABLE");
       break;
     }
     case sql::StmtKind::Truncate:
       for (const auto& name : stmt.as<sql::TruncateStmt>().tables) {
-        engine_.catalog.truncate(tableByName(name), undo);
+        state_.engine.catalog.truncate(state_.tableByName(name), undo);
       }
       sink.commandComplete("TRUNCATE TABLE");
       break;
@@ -209,39 +202,39 @@ QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
       sink.commandComplete(stmt.as<sql::VacuumStmt>().isAnalyze ? "ANALYZE" : "VACUUM");
       break;
     case sql::StmtKind::Checkpoint:
-      checkpointRequested_ = true;
+      state_.checkpointRequested = true;
       sink.commandComplete("CHECKPOINT");
       break;
     case sql::StmtKind::Discard: {
       const auto& s = stmt.as<sql::DiscardStmt>();
       if (s.target == "all") {
         preventInTransactionBlock("DISCARD ALL");
-        settings_.resetAll();
-        statements_.clear();
-        portals_.clear();
+        state_.settings.resetAll();
+        state_.statements.clear();
+        state_.portals.clear();
       }
       sink.commandComplete(fmt::format("DISCARD {}", s.target == "all" ? "ALL" : "PLANS"));
       break;
     }
     case sql::StmtKind::CreateDatabase:
       preventInTransactionBlock("CREATE DATABASE");
-      engine_.catalog.createDatabase(stmt.as<sql::CreateDatabaseStmt>().name, user_, undo);
-      ddlDone();
+      state_.engine.catalog.createDatabase(stmt.as<sql::CreateDatabaseStmt>().name, state_.user, undo);
+      transaction_.ddlDone();
       sink.commandComplete("CREATE DATABASE");
       break;
     case sql::StmtKind::CreateRole: {
       const auto& s = stmt.as<sql::CreateRoleStmt>();
       bool superuser = false;
       for (const auto& o : s.options) superuser = superuser || o.name == "superuser";
-      engine_.catalog.createRole(s.name, superuser, undo);
+      state_.engine.catalog.createRole(s.name, superuser, undo);
       sink.commandComplete("CREATE ROLE");
       break;
     }
     case sql::StmtKind::Deallocate: {
       const auto& s = stmt.as<sql::DeallocateStmt>();
       if (s.all) {
-        statements_.clear();
-      } else if (!statements_.erase(s.name)) {
+        state_.statements.clear();
+      } else if (!state_.statements.erase(s.name)) {
         throw SqlError(sqlstate::kUndefinedPstatement, fmt::format("prepared statement \"{}\" does not exist", s.name));
       }
       sink.commandComplete(s.all ? "DEALLOCATE ALL" : "DEALLOCATE");
@@ -249,49 +242,47 @@ QueryState SqlSession::runUtility(const Statement& st, ResultSink& sink) {
     }
     case sql::StmtKind::CreateFunction: {
       const auto& s = stmt.as<sql::CreateFunctionStmt>();
-      createRoutine(s, st.sql);
+      routineStatements_.createRoutine(s, st.sql);
       sink.commandComplete(s.routine == sql::RoutineKind::Procedure ? "CREATE PROCEDURE" : "CREATE FUNCTION");
       break;
     }
-    case sql::StmtKind::DropRoutine: dropRoutines(stmt.as<sql::DropRoutineStmt>(), sink); break;
-    case sql::StmtKind::Copy: return runCopy(st, sink);
+    case sql::StmtKind::DropRoutine: routineStatements_.dropRoutines(stmt.as<sql::DropRoutineStmt>(), sink); break;
     case sql::StmtKind::Explain: unsupported("EXPLAIN");
     default: unsupported("this statement");
   }
-  return QueryState::Done;
 }
 
-void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink) {
+void UtilityStatements::runTransaction(const sql::TransactionStmt& s, ResultSink& sink) {
   switch (s.action) {
     case sql::TransactionKind::Begin:
     case sql::TransactionKind::Start:
-      if (txn_.inBlock()) {
-        sendNotice(sink, Notice::make("WARNING", sqlstate::kActiveSqlTransaction,
-                                      "there is already a transaction in progress"));
+      if (state_.txn.inBlock()) {
+        state_.sendNotice(sink, Notice::make("WARNING", sqlstate::kActiveSqlTransaction,
+                                             "there is already a transaction in progress"));
       }
-      txn_.beginBlock();
+      state_.txn.beginBlock();
       // A BEGIN inside a block still sets the block's access mode, as PostgreSQL's does.
-      if (s.readOnly) setTransactionReadOnly(*s.readOnly);
+      if (s.readOnly) transaction_.setTransactionReadOnly(*s.readOnly);
       sink.commandComplete("BEGIN");
       return;
     case sql::TransactionKind::Commit:
     case sql::TransactionKind::Rollback: {
-      bool commit = s.action == sql::TransactionKind::Commit && !txn_.failed();
-      if (!txn_.inBlock()) {
-        sendNotice(sink,
-                   Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction, "there is no transaction in progress"));
+      bool commit = s.action == sql::TransactionKind::Commit && !state_.txn.failed();
+      if (!state_.txn.inBlock()) {
+        state_.sendNotice(
+            sink, Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction, "there is no transaction in progress"));
       }
-      endTransaction(commit);
+      transaction_.endTransaction(commit);
       sink.commandComplete(commit ? "COMMIT" : "ROLLBACK");
       return;
     }
     case sql::TransactionKind::SetTransaction:
       // Outside a block it sets the modes of the statement's own transaction only.
-      if (!txn_.inTransactionBlock()) {
-        sendNotice(sink, Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
-                                      "SET TRANSACTION can only be used in transaction blocks"));
+      if (!state_.txn.inTransactionBlock()) {
+        state_.sendNotice(sink, Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
+                                             "SET TRANSACTION can only be used in transaction blocks"));
       }
-      if (s.readOnly) setTransactionReadOnly(*s.readOnly);
+      if (s.readOnly) transaction_.setTransactionReadOnly(*s.readOnly);
       sink.commandComplete("SET");
       return;
     case sql::TransactionKind::SetSessionCharacteristics:
@@ -302,10 +293,10 @@ void SqlSession::runTransaction(const sql::TransactionStmt& s, ResultSink& sink)
   }
 }
 
-void SqlSession::runSet(const sql::SetStmt& s, ResultSink& sink) {
-  if (s.local && !txn_.inBlock()) {
-    sendNotice(sink, Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
-                                  "SET LOCAL can only be used in transaction blocks"));
+void UtilityStatements::runSet(const sql::SetStmt& s, ResultSink& sink) {
+  if (s.local && !state_.txn.inBlock()) {
+    state_.sendNotice(sink, Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
+                                         "SET LOCAL can only be used in transaction blocks"));
   }
   const SettingDef* def = findSetting(s.name);
   if (def && std::string_view(def->name) == "transaction_read_only") {
@@ -313,16 +304,16 @@ void SqlSession::runSet(const sql::SetStmt& s, ResultSink& sink) {
     // DEFAULT) makes it read-write without the first-query check, as PostgreSQL checks only
     // the values SET gives.
     if (s.action == sql::SetStmt::Action::Set) {
-      setTransactionReadOnly(def->normalise(*def, joinValues(s.values)) == "on");
+      transaction_.setTransactionReadOnly(def->normalise(*def, joinValues(s.values)) == "on");
     } else {
-      txn_.setReadOnly(false);
+      state_.txn.setReadOnly(false);
     }
   } else {
     switch (s.action) {
-      case sql::SetStmt::Action::Set: settings_.set(s.name, joinValues(s.values), s.local); break;
+      case sql::SetStmt::Action::Set: state_.settings.set(s.name, joinValues(s.values), s.local); break;
       case sql::SetStmt::Action::SetDefault:
-      case sql::SetStmt::Action::Reset: settings_.reset(s.name, s.local); break;
-      case sql::SetStmt::Action::ResetAll: settings_.resetAll(); break;
+      case sql::SetStmt::Action::Reset: state_.settings.reset(s.name, s.local); break;
+      case sql::SetStmt::Action::ResetAll: state_.settings.resetAll(); break;
     }
   }
   sink.commandComplete(s.action == sql::SetStmt::Action::Set || s.action == sql::SetStmt::Action::SetDefault ? "SET"
@@ -331,34 +322,32 @@ void SqlSession::runSet(const sql::SetStmt& s, ResultSink& sink) {
 
 // SET SESSION CHARACTERISTICS AS TRANSACTION: the defaults of the transactions that
 // follow (DEFERRABLE has no setting here and changes nothing).
-void SqlSession::setSessionCharacteristics(const sql::TransactionStmt& s) {
-  if (s.readOnly) settings_.set("default_transaction_read_only", *s.readOnly ? "on" : "off", s.local);
+void UtilityStatements::setSessionCharacteristics(const sql::TransactionStmt& s) {
+  if (s.readOnly) state_.settings.set("default_transaction_read_only", *s.readOnly ? "on" : "off", s.local);
   if (const char* isolation = isolationName(s.isolation))
-    settings_.set("default_transaction_isolation", isolation, s.local);
+    state_.settings.set("default_transaction_isolation", isolation, s.local);
 }
 
-// SHOW x: one text column named after the setting (its canonical spelling); SHOW ALL: name,
-// setting, description. Describe reports the same columns before anything runs.
-std::vector<ColumnDesc> SqlSession::showColumns(const sql::ShowStmt& s) {
+std::vector<ColumnDesc> showColumns(const sql::ShowStmt& s) {
   auto text = [](std::string name) { return ColumnDesc{std::move(name), 0, 0, oid::kText, -1, -1, 0}; };
   if (s.name == "all") return {text("name"), text("setting"), text("description")};
   const SettingDef* def = findSetting(s.name);
   return {text(def ? def->name : s.name)};
 }
 
-void SqlSession::runShow(const sql::ShowStmt& s, ResultSink& sink) {
+void UtilityStatements::runShow(const sql::ShowStmt& s, ResultSink& sink) {
   if (s.name == "all") {
-    sendTextRows(sink, showColumns(s), settings_.showAll());
+    sendTextRows(sink, showColumns(s), state_.settings.showAll());
     return;
   }
-  std::string value = settings_.get(s.name);  // 42704 for unknown names
+  std::string value = state_.settings.get(s.name);  // 42704 for unknown names
   sendTextRows(sink, showColumns(s), {{value}});
 }
 
-void SqlSession::createTable(const sql::CreateTableStmt& s, std::string_view query) {
+void UtilityStatements::createTable(const sql::CreateTableStmt& s, std::string_view query) {
   CreateTableSpec spec;
   spec.name = s.table.name();
-  spec.storage = settings_.get("duet.default_storage") == "row" ? StorageKind::Row : StorageKind::Column;
+  spec.storage = state_.settings.get("duet.default_storage") == "row" ? StorageKind::Row : StorageKind::Column;
   bool fillfactorSeen = false;
   for (const auto& o : s.options) {
     if (o.name == "fillfactor") {
@@ -415,43 +404,43 @@ void SqlSession::createTable(const sql::CreateTableStmt& s, std::string_view que
     }
     addKey(c, c.columns);
   }
-  if (s.ifNotExists && engine_.catalog.findTable(*db_, schemaOf(s.table), spec.name)) return;
-  engine_.catalog.createTable(*db_, schemaOf(s.table), std::move(spec), txn_.undo());
-  ddlDone();
+  if (s.ifNotExists && state_.engine.catalog.findTable(*state_.db, schemaOf(s.table), spec.name)) return;
+  state_.engine.catalog.createTable(*state_.db, schemaOf(s.table), std::move(spec), state_.txn.undo());
+  transaction_.ddlDone();
 }
 
-void SqlSession::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
-  UndoLog& undo = txn_.undo();
+void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
+  UndoLog& undo = state_.txn.undo();
   for (const auto& name : s.names) {
     switch (s.object) {
       case sql::ObjectType::Table:
-        if (s.ifExists && !engine_.catalog.findTable(*db_, schemaOf(name), name.name())) {
-          sendNotice(
+        if (s.ifExists && !state_.engine.catalog.findTable(*state_.db, schemaOf(name), name.name())) {
+          state_.sendNotice(
               sink, Notice::make("NOTICE", "00000", fmt::format("table \"{}\" does not exist, skipping", name.name())));
           continue;
         }
-        if (const TableInfo* table = engine_.catalog.findTable(*db_, schemaOf(name), name.name()))
-          dropRoutinesReturning(*table, s.behavior == sql::DropBehavior::Cascade, sink);
-        engine_.catalog.dropTable(*db_, schemaOf(name), name.name(), s.ifExists, undo);
+        if (const TableInfo* table = state_.engine.catalog.findTable(*state_.db, schemaOf(name), name.name()))
+          routineStatements_.dropRoutinesReturning(*table, s.behavior == sql::DropBehavior::Cascade, sink);
+        state_.engine.catalog.dropTable(*state_.db, schemaOf(name), name.name(), s.ifExists, undo);
         break;
       case sql::ObjectType::Index:
-        if (s.ifExists && !engine_.catalog.findIndex(*db_, schemaOf(name), name.name())) {
-          sendNotice(
+        if (s.ifExists && !state_.engine.catalog.findIndex(*state_.db, schemaOf(name), name.name())) {
+          state_.sendNotice(
               sink, Notice::make("NOTICE", "00000", fmt::format("index \"{}\" does not exist, skipping", name.name())));
           continue;
         }
-        engine_.catalog.dropIndex(*db_, schemaOf(name), name.name(), s.ifExists, undo);
+        state_.engine.catalog.dropIndex(*state_.db, schemaOf(name), name.name(), s.ifExists, undo);
         break;
       case sql::ObjectType::Database:
         preventInTransactionBlock("DROP DATABASE");
-        if (name.name() == dbName_) {
+        if (name.name() == state_.dbName) {
           throw SqlError(sqlstate::kObjectInUse, "cannot drop the currently open database");
         }
-        engine_.catalog.dropDatabase(name.name(), s.ifExists, undo);
+        state_.engine.catalog.dropDatabase(name.name(), s.ifExists, undo);
         break;
-      case sql::ObjectType::Role: engine_.catalog.dropRole(name.name(), s.ifExists, undo); break;
+      case sql::ObjectType::Role: state_.engine.catalog.dropRole(name.name(), s.ifExists, undo); break;
     }
-    ddlDone();
+    transaction_.ddlDone();
   }
   sink.commandComplete(dropTag(s.object));
 }

@@ -1,10 +1,11 @@
 // COPY FROM STDIN into a table and COPY (table | query) TO STDOUT.
+#include "session/copy_runner.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "engine/types/value_io.h"
-#include "session/sql_session.h"
 
 namespace duet {
 namespace {
@@ -64,7 +65,7 @@ CopyOptions copyOptions(const std::vector<sql::DefElem>& elems) {
 
 }  // namespace
 
-QueryState SqlSession::runCopy(const Statement& st, ResultSink& sink) {
+QueryState CopyRunner::run(const Statement& st, ResultSink& sink) {
   const auto& s = st.parsed.stmt->as<sql::CopyStmt>();
   if (!s.file.empty()) {
     throw SqlError(sqlstate::kFeatureNotSupported, "COPY to or from a file is not supported", "",
@@ -78,7 +79,7 @@ QueryState SqlSession::runCopy(const Statement& st, ResultSink& sink) {
     throw SqlError(sqlstate::kSyntaxError, "COPY FROM does not support a query");
   }
   auto state = std::make_unique<CopyInState>();
-  state->table = &tableByName(s.table);
+  state->table = &state_.tableByName(s.table);
   TableInfo& t = *state->table;
   if (s.columns.empty()) {
     for (size_t i = 0; i < t.columns.size(); ++i) {
@@ -97,7 +98,7 @@ QueryState SqlSession::runCopy(const Statement& st, ResultSink& sink) {
     }
   }
   // Once the table and columns are known, before any data is asked for (PostgreSQL's DoCopy).
-  txn_.undo().checkWritable("COPY FROM");
+  state_.txn.undo().checkWritable("COPY FROM");
   // Columns not listed get their DEFAULT, as in INSERT. DuetDB has no volatile functions (no
   // random(), no sequences) and now() is fixed per transaction, so one evaluation serves
   // every row; the value goes into each row through the column type's text input.
@@ -107,20 +108,18 @@ QueryState SqlSession::runCopy(const Statement& st, ResultSink& sink) {
     state->defaults.emplace_back(static_cast<int>(c), evaluateText("SELECT " + t.columns[c].defaultSql));
   }
   state->options = copyOptions(s.options);
-  state->mark = txn_.undo().mark();
+  state->mark = state_.txn.undo().mark();
   int n = static_cast<int>(state->columns.size());
   copyIn_ = std::move(state);
-  copyFromSimple_ = false;
   sink.copyInBegin(n);
   return QueryState::CopyIn;
 }
 
-QueryState SqlSession::copyInData(std::string_view data, ResultSink& sink) {
+bool CopyRunner::receive(std::string_view data, ResultSink& sink) {
   if (!copyIn_) {
     throw SqlError(sqlstate::kProtocolViolation, "unexpected COPY data: no COPY is in progress");
   }
   std::unique_ptr<CopyInState> state = std::move(copyIn_);
-  bool fromSimple = copyFromSimple_;
   TableInfo& t = *state->table;
   Table& table = *t.table;
   const TupleLayout& layout = table.layout();
@@ -128,13 +127,13 @@ QueryState SqlSession::copyInData(std::string_view data, ResultSink& sink) {
   uint8_t* tuple = reinterpret_cast<uint8_t*>(storage.data());
   Arena arena;
   int64_t count = 0;
-  UndoLog::Mark mark = txn_.undo().mark();
+  UndoLog::Mark mark = state_.txn.undo().mark();
   CopyInParser parser(state->options, state->names);
   // Every row starts from the defaults (NULL unless a DEFAULT says otherwise).
   std::vector<__int128> defaultStorage(storage.size());
   uint8_t* defaultTuple = reinterpret_cast<uint8_t*>(defaultStorage.data());
   Arena defaultArena;
-  const TypeContext& ctx = settings_.typeContext();
+  const TypeContext& ctx = state_.settings.typeContext();
   for (size_t c = 0; c < t.columns.size(); ++c) defaultTuple[layout.nullOffset(c)] = 1;
   for (const auto& [c, value] : state->defaults) {
     if (!value) continue;
@@ -157,50 +156,45 @@ QueryState SqlSession::copyInData(std::string_view data, ResultSink& sink) {
       }
     }
     try {
-      table.insert(tuple, txn_.undo());
+      table.insert(tuple, state_.txn.undo());
     } catch (const SqlError& e) {
       throw SqlError(e.code, e.what(),
                      e.detail.empty() ? fmt::format("COPY {}, line {}", t.name, parser.lineNumber()) : e.detail);
     }
     ++count;
     if ((count & 1023) == 0) arena.reset();
-    if (cancel_.load()) throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to user request");
+    if (state_.cancel.load()) throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to user request");
   };
   try {
     parser.feed(data, onRow);
     parser.finish(onRow);
   } catch (const SqlError&) {
-    pendingStmts_.clear();
-    if (txn_.mode() != TransactionState::Mode::None) failStatement(mark);
-    flushReports(sink);
+    if (state_.txn.mode() != TransactionState::Mode::None) transaction_.failStatement(mark);
+    state_.flushReports(sink);
     throw;
   }
   sink.commandComplete(fmt::format("COPY {}", count));
   if (state->log) {
     state->log->copyData = std::string(data);
-    logged_.statements.push_back(std::move(*state->log));
+    redo_.add(std::move(*state->log));
   }
-  if (!fromSimple) return QueryState::Done;
-  QueryState qs = continueQuery(sink);
-  return qs;
+  return state->fromSimpleQuery;
 }
 
-void SqlSession::copyInFail(std::string_view message, ResultSink& sink) {
-  if (!copyIn_) return;
+void CopyRunner::fail(std::string_view message, ResultSink& sink) {
   copyIn_.reset();
-  pendingStmts_.clear();
-  if (txn_.mode() != TransactionState::Mode::None) failStatement(txn_.undo().mark());
-  flushReports(sink);
+  if (state_.txn.mode() != TransactionState::Mode::None) transaction_.failStatement(state_.txn.undo().mark());
+  state_.flushReports(sink);
   throw SqlError(sqlstate::kQueryCanceled, fmt::format("COPY from stdin failed: {}", message));
 }
 
-void SqlSession::copyOut(const Statement& st, ResultSink& sink) {
+void CopyRunner::copyOut(const Statement& st, ResultSink& sink) {
   const auto& s = st.parsed.stmt->as<sql::CopyStmt>();
   std::string query;
   if (s.query) {
     query = st.sql.substr(s.query->begin, s.query->end - s.query->begin);
   } else {
-    TableInfo& t = tableByName(s.table);
+    TableInfo& t = state_.tableByName(s.table);
     std::string cols;
     if (s.columns.empty()) {
       for (const auto& c : t.columns) cols += (cols.empty() ? "" : ", ") + quoteIdent(c.name);
@@ -224,8 +218,8 @@ void SqlSession::copyOut(const Statement& st, ResultSink& sink) {
   }
   auto text = std::make_shared<const std::string>(std::move(query));
   Statement q{text, *text, std::move(parsed[0]), {}, nullptr};
-  q.plan = planFor(q);
-  auto params = literalParams(q);
+  q.plan = planner_.planFor(q);
+  auto params = planner_.literalParams(q);
   const PreparedPlan& plan = *q.plan;
 
   class CopyConsumer final : public rt::RowConsumer {
@@ -275,8 +269,8 @@ void SqlSession::copyOut(const Statement& st, ResultSink& sink) {
     appendCopyRow(options, names, std::vector<bool>(n, false), header);
     sink.copyData(header);
   }
-  CopyConsumer consumer(plan.compiled->outputLayout, n, sink, settings_.typeContext(), options);
-  rt::QueryContext ctx = makeContext(params->data());
+  CopyConsumer consumer(plan.compiled->outputLayout, n, sink, state_.settings.typeContext(), options);
+  rt::QueryContext ctx = state_.queryContext(params->data());
   ctx.output = &consumer;
   plan.compiled->entry(&ctx);
   consumer.flush();
@@ -284,12 +278,12 @@ void SqlSession::copyOut(const Statement& st, ResultSink& sink) {
   sink.commandComplete(fmt::format("COPY {}", consumer.rows));
 }
 
-std::optional<std::string> SqlSession::evaluateText(const std::string& query) {
+std::optional<std::string> CopyRunner::evaluateText(const std::string& query) {
   auto parsed = sql::parseQuery(query, sql::ParseOptions{.liftLiterals = true});
   auto text = std::make_shared<const std::string>(query);
   Statement q{text, *text, std::move(parsed.at(0)), {}, nullptr};
-  q.plan = planFor(q);
-  auto params = literalParams(q);
+  q.plan = planner_.planFor(q);
+  auto params = planner_.literalParams(q);
   const PreparedPlan& plan = *q.plan;
 
   class FirstValue final : public rt::RowConsumer {
@@ -306,8 +300,8 @@ std::optional<std::string> SqlSession::evaluateText(const std::string& query) {
     RowEncoder encoder_;
     const TypeContext& ctx_;
   };
-  FirstValue consumer(plan.compiled->outputLayout, settings_.typeContext());
-  rt::QueryContext ctx = makeContext(params->data());
+  FirstValue consumer(plan.compiled->outputLayout, state_.settings.typeContext());
+  rt::QueryContext ctx = state_.queryContext(params->data());
   ctx.output = &consumer;
   plan.compiled->entry(&ctx);
   return consumer.value;

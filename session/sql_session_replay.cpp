@@ -11,23 +11,23 @@ void SqlSession::replay(const LoggedTransaction& t) {
   // One statement ran on its own (it may be one that refuses a block, CREATE DATABASE);
   // several ran in a block or in one multi-statement Query, which commit as one.
   bool block = t.statements.size() > 1;
-  txn_.replayTransactionStart(t.startTimestamp);
+  state_.txn.replayTransactionStart(t.startTimestamp);
   if (block) simpleQuery("BEGIN", sink);
   for (const LoggedStatement& s : t.statements) {
     // Most statements ran with the settings of the one before: applied only on a change.
     if (replayedSettings_ != s.settings) {
-      settings_.resetAll();
+      state_.settings.resetAll();
       for (const auto& [name, value] : s.settings) {
         try {
-          settings_.set(name, value, false);
+          state_.settings.set(name, value, false);
         } catch (const SqlError&) {
           // A setting that can no longer be set changes nothing the statement computes.
         }
       }
-      settings_.set("duet.snapshot_routing", "never", false);  // no snapshots during recovery
+      state_.settings.set("duet.snapshot_routing", "never", false);  // no snapshots during recovery
       replayedSettings_ = s.settings;
     }
-    txn_.replayStatement(s.statementTimestamp, s.randomState, s.clockOffsets);
+    state_.txn.replayStatement(s.statementTimestamp, s.randomState, s.clockOffsets);
     if (s.params.empty()) {
       if (simpleQuery(s.sql, sink) == QueryState::CopyIn) copyInData(s.copyData.value_or(""), sink);
       continue;

@@ -1,0 +1,47 @@
+// The redo log's record of a transaction (docs/logging.md): the entries of its statements
+// and the hand-off to the commit log.
+#include "session/redo_recorder.h"
+
+namespace duet {
+
+LoggedStatement RedoRecorder::loggedStatement(const Statement& st, const uint8_t* params,
+                                              const StatementInputs& inputs) {
+  LoggedStatement l;
+  const sql::Stmt& stmt = *st.parsed.stmt;
+  l.sql = st.sql.substr(stmt.begin, stmt.end - stmt.begin);
+  // Lifted literals are in the text; only the extended protocol's $n values are not.
+  if (st.plan && params) {
+    TextParams text = explicitParamsAsText(st, *st.plan, params, state_.settings.typeContext());
+    l.paramTypeOids = std::move(text.typeOids);
+    l.params = std::move(text.values);
+  }
+  // Settings that would make a replay refuse or stop what once ran are left out. They
+  // change rarely: computed again only when some setting did.
+  Settings& settings = state_.settings;
+  if (loggedSettingsVersion_ != settings.version()) {
+    loggedSettings_.clear();
+    for (auto& [name, value] : settings.nonDefaultValues()) {
+      if (name == "statement_timeout" || name == "idle_in_transaction_session_timeout" ||
+          name == "default_transaction_read_only" || name == "lock_timeout")
+        continue;
+      loggedSettings_.emplace_back(name, value);
+    }
+    loggedSettingsVersion_ = settings.version();
+  }
+  l.settings = loggedSettings_;
+  l.statementTimestamp = inputs.statementTimestamp;
+  l.randomState = inputs.randomState;
+  const std::vector<int64_t>& readings = state_.txn.clock()->readings;
+  l.clockOffsets.assign(readings.begin() + static_cast<std::ptrdiff_t>(inputs.clockReadings), readings.end());
+  return l;
+}
+
+void RedoRecorder::appendToLog() {
+  if (!state_.engine.commitLog || logged_.statements.empty()) return;
+  logged_.database = state_.dbName;
+  logged_.user = state_.user;
+  logged_.startTimestamp = state_.txn.startTimestamp();
+  state_.engine.commitLog(encodeTransaction(logged_));
+}
+
+}  // namespace duet

@@ -1,0 +1,54 @@
+// The redo log's record of the running transaction (docs/logging.md): each statement that
+// changed something, as a LoggedStatement with the inputs it ran with - its text, explicit
+// parameters as text, the settings that affect it, its statement timestamp, random state
+// and clock readings - taken as it succeeds, and handed to the engine's commit log at
+// commit (TransactionControl). Needs only the SessionState.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "session/session_state.h"
+#include "session/statement.h"
+#include "session/transaction_record.h"
+
+namespace duet {
+
+class RedoRecorder {
+ public:
+  explicit RedoRecorder(SessionState& state) : state_(state) {}
+
+  // What a statement's entry needs from the moment it starts, before it reads the clock or
+  // draws random numbers.
+  struct StatementInputs {
+    int64_t statementTimestamp;
+    uint64_t randomState;
+    size_t clockReadings;  // clock readings before it began
+  };
+  StatementInputs statementInputs() {
+    TransactionState& txn = state_.txn;
+    return StatementInputs{txn.statementTimestamp(), *txn.randomState(), txn.clock()->readings.size()};
+  }
+  // The entry of a statement that succeeded; `params` is its parameter tuple (null for a
+  // utility statement).
+  LoggedStatement loggedStatement(const Statement& st, const uint8_t* params, const StatementInputs& inputs);
+  void add(LoggedStatement statement) { logged_.statements.push_back(std::move(statement)); }
+  // Whether the transaction has recorded nothing yet.
+  bool empty() const { return logged_.statements.empty(); }
+  void clear() { logged_.statements.clear(); }
+  // At commit, before the changes become permanent: the record goes to the engine's commit
+  // log, if there is one and the transaction recorded something. Throws the log's refusal
+  // (54000: over its size limit).
+  void appendToLog();
+
+ private:
+  SessionState& state_;
+  LoggedTransaction logged_;
+  // The settings each logged statement records, as of Settings::version() (loggedStatement).
+  std::vector<std::pair<std::string, std::string>> loggedSettings_;
+  uint64_t loggedSettingsVersion_ = 0;  // Settings::version() is never 0
+};
+
+}  // namespace duet

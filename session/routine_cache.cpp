@@ -1,0 +1,282 @@
+// RoutineCache: what the binder may call (the catalog's routines as RoutineCandidates),
+// what compiling one takes, running a call for compiled code, and the engine-wide cache of
+// compiled routines. CREATE [OR REPLACE] FUNCTION | PROCEDURE compiles the routine to
+// machine code, so that its first call runs at once. The code holds what its compilation
+// read of the catalog (tables inlined into its statements, overloads chosen for its
+// calls), so it is kept with a fingerprint of each lookup the compilation made, found or
+// not. Any DDL moves the catalog version on; the next call then looks again: while its own
+// definition and every fingerprint are the same, the code still fits and is kept;
+// otherwise it is compiled again there, at that call. That recompilation is lazy on
+// purpose: eager recompilation at the DDL would compile routines that may never be called
+// again (a DROP TABLE ... CREATE TABLE script would compile every dependent routine twice,
+// the first time against a missing table), and between two statements of one transaction
+// the catalog may still be half-built. A name that was not found is a dependency too: a
+// routine that names a table created later compiles (the statement raises 42P01 where it
+// runs, as PostgreSQL's lazily bound PL/pgSQL does) and compiles again at the first call
+// after the table exists.
+#include "session/routine_cache.h"
+
+#include <fmt/format.h>
+
+#include "compiler/compiler.h"
+
+namespace duet {
+namespace {
+
+constexpr const char* kInvalidFunctionDefinition = "42P13";
+
+SqlType callType(const RoutineType& t) {
+  if (t.kind != RoutineType::Kind::Scalar) return {TypeId::Unknown, -1};
+  if (t.array) return SqlType::arrayOf({t.scalar, -1});
+  return {t.scalar, -1};
+}
+
+std::string typeKey(const SqlType& t) { return fmt::format("{}/{}/{}", int(t.id), t.typmod, int(t.element)); }
+
+// Everything a call's binding takes from the routine (see RoutineCandidate).
+std::string candidateKey(const RoutineCandidate& c) {
+  std::string k = fmt::format("{} {} {} {} {}", c.oid, c.name, c.procedure, c.returnsSet, typeKey(c.returnType));
+  for (size_t a = 0; a < c.argTypes.size(); ++a)
+    k += fmt::format("|{} {} {} {}", typeKey(c.argTypes[a]), c.argNames[a], bool(c.argOutputs[a]), c.defaults[a]);
+  for (size_t r = 0; r < c.resultTypes.size(); ++r)
+    k += fmt::format("|>{} {}", c.resultNames[r], typeKey(c.resultTypes[r]));
+  return k;
+}
+
+// The cache key's second half: a record function's row type, spelled out.
+std::string rowKey(const std::vector<SqlType>& row) {
+  std::string k;
+  for (const SqlType& t : row) k += typeKey(t) + ";";
+  return k;
+}
+
+}  // namespace
+
+std::string RoutineCache::tableFingerprint(const std::vector<std::string>& name) const {
+  std::string schema = name.size() >= 2 ? name[name.size() - 2] : std::string();
+  const TableInfo* t = state_.engine.catalog.findTable(*state_.db, schema, name.back());
+  if (!t) return {};  // a table of this name created later changes it
+  std::string f = fmt::format("{}@{}", t->oid, fmt::ptr(t->table.get()));
+  for (const ColumnDef& c : t->columns)
+    f += fmt::format("|{} {} {} {}", c.name, typeKey(c.type), c.notNull, c.defaultSql);
+  for (const IndexInfo* i : t->indexes) f += fmt::format("|index {}@{}", i->oid, fmt::ptr(i->index));
+  return f;
+}
+
+std::string RoutineCache::routinesFingerprint(const std::vector<std::string>& names) const {
+  std::string f;
+  for (const RoutineCandidate& c : routineCandidates(names)) f += candidateKey(c) + ";";
+  return f;
+}
+
+std::string RoutineCache::routineDefinition(const RoutineInfo& info) const {
+  std::string d = fmt::format("{} {} {}|", candidateKey(candidateOf(info)), info.strict, int(info.language));
+  for (const RoutineParamInfo& p : info.params) d += fmt::format("{} {}|", p.name, int(p.mode));
+  return d + info.body;
+}
+
+std::shared_ptr<plpgsql::CompiledRoutine> RoutineCache::compileAndCache(const RoutineInfo& info, bool validate,
+                                                                        const std::vector<SqlType>& recordRow) {
+  CachedRoutine entry;
+  auto* deps = &entry.dependencies;
+  plpgsql::RoutineCompileRequest request = compileRequest(info, recordRow);
+  request.validate = validate;
+  request.optimiseBudgetMs = state_.settings.maxCompileMs();
+  request.resolveTable = [this, deps, resolve = request.resolveTable](const sql::QualifiedName& name) {
+    deps->emplace(std::pair{'t', name.parts}, tableFingerprint(name.parts));
+    return resolve(name);
+  };
+  request.tableColumns = [this, deps, lookup = request.tableColumns](const std::vector<std::string>& name) {
+    deps->emplace(std::pair{'t', name}, tableFingerprint(name));
+    return lookup(name);
+  };
+  request.resolveRoutines = [this, deps](const std::vector<std::string>& names) {
+    deps->emplace(std::pair{'r', names}, routinesFingerprint(names));
+    return routineCandidates(names);
+  };
+  entry.code = plpgsql::compileRoutine(request);
+  entry.returnsRecord = request.returnsRecord;
+  entry.catalogVersion = state_.engine.catalogVersion;
+  entry.definition = routineDefinition(info);
+  std::shared_ptr<plpgsql::CompiledRoutine> code = entry.code;
+  state_.engine.routines[{info.oid, rowKey(recordRow)}] = std::move(entry);
+  return code;
+}
+
+bool RoutineCache::stillFits(const RoutineInfo& info, const CachedRoutine& cached) const {
+  if (cached.definition != routineDefinition(info)) return false;
+  for (const auto& [key, fingerprint] : cached.dependencies) {
+    const auto& [kind, name] = key;
+    if ((kind == 't' ? tableFingerprint(name) : routinesFingerprint(name)) != fingerprint) return false;
+  }
+  return true;
+}
+
+std::shared_ptr<plpgsql::CompiledRoutine> RoutineCache::compiledRoutine(uint32_t oid, const std::vector<SqlType>& row) {
+  // Every call passes here: a routine not returning record is found with one lookup,
+  // before the catalog is searched or a key is spelled out.
+  auto plain = state_.engine.routines.find({oid, std::string()});
+  if (plain != state_.engine.routines.end() && !plain->second.returnsRecord &&
+      plain->second.catalogVersion == state_.engine.catalogVersion)
+    return plain->second.code;
+  const RoutineInfo* info = routineByOid(oid);
+  // Only a function returning record is compiled per row type; others ignore the row.
+  std::vector<SqlType> recordRow = info && candidateOf(*info).returnsRecord ? row : std::vector<SqlType>{};
+  auto it = state_.engine.routines.find({oid, rowKey(recordRow)});
+  if (it != state_.engine.routines.end() && it->second.catalogVersion == state_.engine.catalogVersion)
+    return it->second.code;
+  if (!info) {
+    forgetCompiledRoutine(oid);
+    throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function with OID {} does not exist", oid));
+  }
+  if (it != state_.engine.routines.end() && stillFits(*info, it->second)) {
+    it->second.catalogVersion = state_.engine.catalogVersion;
+    return it->second.code;
+  }
+  return compileAndCache(*info, false, recordRow);
+}
+
+void RoutineCache::forgetCompiledRoutine(uint32_t oid) {
+  auto it = state_.engine.routines.lower_bound({oid, std::string()});
+  while (it != state_.engine.routines.end() && it->first.first == oid) it = state_.engine.routines.erase(it);
+}
+
+void RoutineCache::discardStaleRoutines() {
+  for (auto it = state_.engine.routines.begin(); it != state_.engine.routines.end();) {
+    const RoutineInfo* info = routineByOid(it->first.first);
+    if (!info || it->second.definition != routineDefinition(*info))
+      it = state_.engine.routines.erase(it);
+    else
+      ++it;
+  }
+}
+
+RoutineCandidate RoutineCache::candidateOf(const RoutineInfo& r) const {
+  RoutineCandidate c;
+  c.oid = r.oid;
+  c.name = r.name;
+  c.procedure = r.kind == RoutineKind::Procedure;
+  c.returnsSet = r.returnsSet;
+  std::vector<const RoutineParamInfo*> outputs;
+  for (const RoutineParamInfo& p : r.params) {
+    if (p.isOutput()) outputs.push_back(&p);
+    if (!p.isInput() && !c.procedure) continue;
+    c.argTypes.push_back(callType(p.type));
+    c.argNames.push_back(p.name);
+    c.argOutputs.push_back(p.isOutput());
+    c.defaults.push_back(p.defaultSql);
+  }
+  if (!outputs.empty()) {
+    for (const RoutineParamInfo* p : outputs) {
+      c.resultNames.push_back(p->name.empty() ? fmt::format("column{}", c.resultNames.size() + 1) : p->name);
+      c.resultTypes.push_back(callType(p->type));
+    }
+    if (outputs.size() == 1) c.returnType = c.resultTypes[0];
+  } else if (r.returnType.kind == RoutineType::Kind::Scalar) {
+    c.returnType = callType(r.returnType);
+    c.resultNames.push_back(r.name);
+    c.resultTypes.push_back(c.returnType);
+  } else if (r.returnType.kind == RoutineType::Kind::Record && !c.procedure) {
+    c.returnsRecord = true;
+  } else if (r.returnType.kind == RoutineType::Kind::Composite) {
+    // The table's columns as they are now; a table dropped since CREATE (PostgreSQL
+    // would have refused while the function depends on its type) leaves no type.
+    const TableInfo* table = state_.engine.catalog.findTable(*state_.db, r.returnType.tableSchema, r.returnType.table);
+    if (!table)
+      throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", r.returnType.table));
+    c.returnsComposite = true;
+    for (const ColumnDef& col : table->columns) {
+      c.resultNames.push_back(col.name);
+      c.resultTypes.push_back(col.type);
+    }
+  } else if (r.returnType.kind == RoutineType::Kind::Void && !c.procedure) {
+    c.returnType = {TypeId::Text, -1};
+    c.resultNames.push_back(r.name);
+    c.resultTypes.push_back(c.returnType);
+  }
+  return c;
+}
+
+std::vector<RoutineCandidate> RoutineCache::routineCandidates(const std::vector<std::string>& names) const {
+  std::string schema = names.size() >= 2 ? names[names.size() - 2] : std::string();
+  std::vector<RoutineCandidate> out;
+  for (const RoutineInfo* r : state_.engine.catalog.findRoutines(*state_.db, schema, names.back()))
+    out.push_back(candidateOf(*r));
+  return out;
+}
+
+const RoutineInfo* RoutineCache::routineByOid(uint32_t oid) const {
+  for (const auto& [schemaName, schema] : state_.db->schemas)
+    for (const auto& [name, overloads] : schema->routines)
+      for (const auto& r : overloads)
+        if (r->oid == oid) return r.get();
+  return nullptr;
+}
+
+// PL/pgSQL and LANGUAGE sql routines compile alike: an SQL body becomes the same tree. A
+// function returning record returns `recordRow` (a call's column definition list; empty
+// when CREATE validates an SQL body, which then checks only that it returns rows).
+plpgsql::RoutineCompileRequest RoutineCache::compileRequest(const RoutineInfo& info,
+                                                            const std::vector<SqlType>& recordRow) {
+  plpgsql::RoutineCompileRequest request;
+  request.shape = routineShape(info);
+  request.signature = info.signature();
+  request.body = info.body;
+  RoutineCandidate c = candidateOf(info);
+  request.returnType = c.returnType;
+  request.rowTypes = c.returnsRecord ? recordRow : c.resultTypes;
+  request.returnsRecord = c.returnsRecord;
+  request.returnsRow = c.returnsRecord || c.returnsComposite;
+  request.rowTypeName = routineTypeName(info.returnType);
+  request.resolveTable = state_.tableResolver();
+  request.resolveRoutines = [this](const std::vector<std::string>& names) { return routineCandidates(names); };
+  request.tableColumns = tableColumnsLookup();
+  request.strict = info.strict;
+  request.sqlBody = info.language == RoutineLanguage::Sql;
+  return request;
+}
+
+void RoutineCache::callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result,
+                               rt::TupleBuffer* rows) {
+  std::shared_ptr<plpgsql::CompiledRoutine> routine =
+      compiledRoutine(oid, rows ? rows->layout().types : std::vector<SqlType>{});
+  plpgsql::runRoutine(*routine, ctx, args, result, rows);
+}
+
+plpgsql::RoutineShape RoutineCache::routineShape(const RoutineInfo& info) const {
+  plpgsql::RoutineShape shape;
+  shape.name = info.name;
+  shape.procedure = info.kind == RoutineKind::Procedure;
+  shape.returnsSet = info.returnsSet;
+  shape.returnsVoid = info.kind == RoutineKind::Function && info.returnType.kind == RoutineType::Kind::Void;
+  for (const RoutineParamInfo& p : info.params) {
+    if (p.type.kind == RoutineType::Kind::Void && info.language == RoutineLanguage::Sql)
+      throw SqlError(kInvalidFunctionDefinition, "SQL functions cannot have arguments of type void");
+    if (p.type.kind == RoutineType::Kind::Void)
+      throw SqlError(sqlstate::kFeatureNotSupported, "PL/pgSQL functions cannot accept type void");
+    plpgsql::RoutineParameter param;
+    param.name = p.name;
+    param.input = p.isInput();
+    param.output = p.isOutput();
+    if (p.type.kind == RoutineType::Kind::Record)
+      param.type.kind = plpgsql::VarType::Kind::Record;
+    else if (p.type.array)
+      param.type.kind = plpgsql::VarType::Kind::Array;
+    param.type.scalar = SqlType{p.type.scalar, -1};
+    shape.params.push_back(std::move(param));
+  }
+  return shape;
+}
+
+plpgsql::TableLookup RoutineCache::tableColumnsLookup() const {
+  return [this](const std::vector<std::string>& name) -> std::optional<plpgsql::TableColumns> {
+    std::string schema = name.size() >= 2 ? name[name.size() - 2] : std::string();
+    const TableInfo* table = state_.engine.catalog.findTable(*state_.db, schema, name.back());
+    if (!table) return std::nullopt;
+    plpgsql::TableColumns columns;
+    for (const ColumnDef& c : table->columns) columns.emplace_back(c.name, c.type);
+    return columns;
+  };
+}
+
+}  // namespace duet

@@ -1,0 +1,54 @@
+// The routines a session's statements call (docs/session.md, "Routines"): the catalog's
+// functions and procedures as the binder's RoutineCandidates, their machine code - compiled
+// when first needed and cached engine-wide (EngineState::routines) with what its
+// compilation looked up, kept while that is unchanged - and a call from compiled code.
+// Needs only the SessionState.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "session/session_state.h"
+
+namespace duet {
+
+class RoutineCache {
+ public:
+  explicit RoutineCache(SessionState& state) : state_(state) {}
+
+  // SessionServices::callRoutine: find or compile the code, then run it.
+  void callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result, rt::TupleBuffer* rows);
+  std::vector<RoutineCandidate> routineCandidates(const std::vector<std::string>& names) const;
+  const RoutineInfo* routineByOid(uint32_t oid) const;
+  // The routine's code for the current catalog, compiled now if there is none that fits.
+  // `row`: the rows the caller takes, which a function returning record is compiled for.
+  std::shared_ptr<plpgsql::CompiledRoutine> compiledRoutine(uint32_t oid, const std::vector<SqlType>& row = {});
+  // Compiles the routine (validate: RoutineCompileRequest::validate) and caches the code
+  // with what the compilation read of the catalog.
+  std::shared_ptr<plpgsql::CompiledRoutine> compileAndCache(const RoutineInfo& info, bool validate,
+                                                            const std::vector<SqlType>& recordRow = {});
+  // After a rollback undid DDL: drops the code of routines that are gone or changed back.
+  void discardStaleRoutines();
+  // Drops every compiled version of a routine (OR REPLACE, DROP).
+  void forgetCompiledRoutine(uint32_t oid);
+  // What the PL/pgSQL front end needs to know of a routine and of the tables it names.
+  plpgsql::RoutineShape routineShape(const RoutineInfo& info) const;
+  plpgsql::TableLookup tableColumnsLookup() const;
+
+ private:
+  RoutineCandidate candidateOf(const RoutineInfo& r) const;
+  // A function returning record returns `recordRow` (a call's column definition list;
+  // empty when CREATE validates an SQL body, which then checks only that it returns rows).
+  plpgsql::RoutineCompileRequest compileRequest(const RoutineInfo& info, const std::vector<SqlType>& recordRow = {});
+  bool stillFits(const RoutineInfo& info, const CachedRoutine& cached) const;
+  // What a lookup finds now, as text: equal fingerprints, equal catalog for the code.
+  std::string tableFingerprint(const std::vector<std::string>& name) const;
+  std::string routinesFingerprint(const std::vector<std::string>& names) const;
+  std::string routineDefinition(const RoutineInfo& info) const;
+
+  SessionState& state_;
+};
+
+}  // namespace duet

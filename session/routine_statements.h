@@ -1,0 +1,38 @@
+// CREATE [OR REPLACE] FUNCTION | PROCEDURE and DROP FUNCTION | PROCEDURE | ROUTINE, checked
+// in PostgreSQL 15's order, run on the catalog with the transaction's undo log; and the
+// functions a DROP TABLE takes with it. The code of a created routine is compiled and
+// cached through the RoutineCache at once; a dropped or replaced one's is discarded.
+#pragma once
+#include <optional>
+#include <string_view>
+
+#include "compiler/compiler.h"
+#include "session/routine_cache.h"
+#include "session/session_state.h"
+#include "session/transaction_control.h"
+
+namespace duet {
+
+class RoutineStatements {
+ public:
+  RoutineStatements(SessionState& state, TransactionControl& transaction, RoutineCache& routines)
+      : state_(state), transaction_(transaction), routines_(routines) {}
+
+  void createRoutine(const sql::CreateFunctionStmt& s, std::string_view query);
+  void dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink);
+  // DROP TABLE: functions returning the table's row type depend on it (2BP01, or dropped
+  // too with CASCADE).
+  void dropRoutinesReturning(const TableInfo& table, bool cascade, ResultSink& sink);
+
+ private:
+  void applyRoutineOptions(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
+  void defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
+  void validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s, std::string_view query);
+  std::optional<RoutineType> tableRowType(const sql::TypeName& t) const;
+
+  SessionState& state_;
+  TransactionControl& transaction_;
+  RoutineCache& routines_;
+};
+
+}  // namespace duet

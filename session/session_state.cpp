@@ -1,0 +1,172 @@
+// A session's shared state: its settings at startup, and the helpers every part uses
+// (tables by name, notices and reports, the QueryContext, statement_timeout and cancel).
+#include "session/session_state.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "engine/limits/stack_depth.h"
+#include "session/statement_timer.h"
+
+namespace duet {
+namespace {
+
+// The startup packet's `options` (libpq's options= and PGOPTIONS): command-line switches of
+// which PostgreSQL's clients use "-c name=value" and "--name=value"; a backslash escapes the
+// next character, so "\ " is a space inside a value.
+std::vector<std::pair<std::string, std::string>> commandLineSettings(std::string_view options) {
+  std::vector<std::string> words(1);
+  for (size_t i = 0; i < options.size(); ++i) {
+    char c = options[i];
+    if (c == '\\' && i + 1 < options.size()) {
+      words.back() += options[++i];
+    } else if (c == ' ' || c == '\t') {
+      if (!words.back().empty()) words.emplace_back();
+    } else {
+      words.back() += c;
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> settings;
+  for (size_t i = 0; i < words.size(); ++i) {
+    std::string setting;
+    if (words[i] == "-c" && i + 1 < words.size()) {
+      setting = words[++i];
+    } else if (words[i].rfind("-c", 0) == 0 && words[i].size() > 2) {
+      setting = words[i].substr(2);
+    } else if (words[i].rfind("--", 0) == 0) {
+      setting = words[i].substr(2);
+    } else if (!words[i].empty()) {
+      throw SqlError(sqlstate::kSyntaxError,
+                     fmt::format("invalid command-line argument for server process: {}", words[i]));
+    } else {
+      continue;
+    }
+    size_t eq = setting.find('=');
+    if (eq == std::string::npos) {
+      throw SqlError(sqlstate::kSyntaxError, fmt::format("--{} requires a value", setting));
+    }
+    std::string name = setting.substr(0, eq);
+    std::replace(name.begin(), name.end(), '-', '_');  // PostgreSQL accepts either
+    settings.emplace_back(std::move(name), setting.substr(eq + 1));
+  }
+  return settings;
+}
+
+// The level of a notice's severity. DuetDB's only DEBUG messages are RAISE DEBUG's, which
+// PostgreSQL raises at DEBUG1.
+MessageLevel severityLevel(std::string_view severity) {
+  if (severity == "DEBUG") return MessageLevel::Debug1;
+  if (severity == "LOG") return MessageLevel::Log;
+  if (severity == "INFO") return MessageLevel::Info;
+  if (severity == "WARNING") return MessageLevel::Warning;
+  return MessageLevel::Notice;
+}
+
+}  // namespace
+
+SessionState::SessionState(EngineState& engineState, Database& database, std::string userName, std::string databaseName,
+                           const std::vector<std::pair<std::string, std::string>>& startupParams,
+                           rt::SessionServices& sessionServices)
+    : engine(engineState),
+      db(&database),
+      user(std::move(userName)),
+      dbName(std::move(databaseName)),
+      services(sessionServices) {
+  if (TableInfo* view = engine.catalog.findTable(*db, "pg_catalog", "duet_snapshots"))
+    snapshotsView = view->table.get();
+  // A new session reads no snapshot older than its connection: a script's next psql sees
+  // what the previous one committed, as with PostgreSQL.
+  lastCommit = engine.commitCount.load(std::memory_order_acquire);
+  settings.setSessionDefault("session_authorization", user);
+  settings.setSessionDefault("idle_in_transaction_session_timeout",
+                             std::to_string(engine.config.idleInTransactionTimeoutMs));
+  for (const auto& [name, value] : startupParams) {
+    if (name == "options") {
+      for (const auto& [option, optionValue] : commandLineSettings(value))
+        settings.setSessionDefault(option, optionValue);
+      continue;
+    }
+    if (name == "user" || name == "database" || name == "replication") continue;
+    // Unknown startup parameters are refused by PostgreSQL too (42704, fatal).
+    settings.setSessionDefault(name, value);
+  }
+  // The startup's ParameterStatus messages (reportedParameters) carry these values: mark
+  // them reported so the first statement does not send them all again.
+  settings.takeReportChanges();
+}
+
+std::string schemaOf(const sql::QualifiedName& n) {
+  return n.parts.size() >= 2 ? n.parts[n.parts.size() - 2] : std::string();
+}
+
+TableInfo& SessionState::tableByName(const sql::QualifiedName& name) {
+  return engine.catalog.table(*db, schemaOf(name), name.name());
+}
+
+TableResolver SessionState::tableResolver() {
+  return [this](const sql::QualifiedName& name) {
+    TableInfo& t = tableByName(name);
+    TableBinding b{t.table.get(), t.oid, t.name, {}};
+    for (const auto& c : t.columns) b.defaults.push_back(c.defaultSql);
+    return b;
+  };
+}
+
+bool SessionState::reachesClient(std::string_view severity) const {
+  MessageLevel level = severityLevel(severity);
+  return level == MessageLevel::Info || level >= settings.clientMinMessages();
+}
+
+void SessionState::sendNotice(ResultSink& sink, const Notice& notice) const {
+  if (reachesClient(notice.severity)) sink.notice(notice);
+}
+
+void SessionState::flushReports(ResultSink& sink) {
+  for (Notice& n : pendingNotices) sink.notice(std::move(n));
+  pendingNotices.clear();
+  for (const auto& [name, value] : settings.takeReportChanges()) {
+    sink.parameterStatus(name, value);
+  }
+}
+
+rt::QueryContext SessionState::queryContext(const uint8_t* params) {
+  rt::QueryContext ctx;
+  ctx.params = params;
+  ctx.undo = &txn.undo();
+  ctx.cancel = &cancel;
+  ctx.timedOut = &timedOut;
+  ctx.transactionTimestamp = txn.startTimestamp();
+  ctx.statementTimestamp = txn.statementTimestamp();
+  ctx.clock = txn.clock();
+  ctx.randomState = txn.randomState();
+  ctx.typeContext = &settings.typeContext();  // casts between timestamp types need the zone
+  ctx.session = &services;
+  ctx.settings = &services;
+  setStatementArena(&arena);
+  return ctx;
+}
+
+// ---- statement_timeout and cancel
+
+// The timer raises the cancel flag; a flag it raised ends with the statement (a user's
+// cancel request stays for the statement it was meant for). Guards nest: planning and
+// running one statement share the timer the outer one armed. The guard also gives the
+// thread this session's max_stack_depth: the executor serves every session.
+TimeoutGuard::TimeoutGuard(SessionState& s, bool applies)
+    : s_(s), interrupts_(&s.cancel, &s.timedOut), memory_(s.settings.executorMemoryLimitKb() * 1024) {
+  setMaxStackDepthKb(static_cast<size_t>(s.settings.maxStackDepthKb()));
+  int ms = s.settings.statementTimeoutMs();
+  if (!applies || ms <= 0 || s.timeoutArmed) return;
+  ticket_ = StatementTimer::instance().arm(ms, &s.cancel, &s.timedOut);
+  s.timeoutArmed = true;
+}
+
+TimeoutGuard::~TimeoutGuard() {
+  if (!ticket_) return;
+  StatementTimer::instance().disarm(ticket_);
+  s_.timeoutArmed = false;
+  if (s_.timedOut.exchange(false)) s_.cancel.store(false);
+}
+
+}  // namespace duet

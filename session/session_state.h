@@ -1,0 +1,93 @@
+// What every part of a SQL session (sql_session.h) shares: the connection's database and
+// user, its settings and transaction, the cancel flags, the statement arena, the notices a
+// statement raised, the prepared statements and portals; and the helpers that need nothing
+// but these: the catalog's tables as the session names them, notices and ParameterStatus
+// reports, the QueryContext compiled code runs with, and a statement's TimeoutGuard. Only
+// the executor thread touches it, but for the cancel flags.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "engine/limits/interrupts.h"
+#include "engine/limits/statement_memory.h"
+#include "session/engine_state.h"
+#include "session/session_api.h"
+#include "session/settings.h"
+#include "session/statement.h"
+#include "session/transaction_state.h"
+
+namespace duet {
+
+struct SessionState {
+  // The startup parameters (and their `options` switches) are the settings' session defaults.
+  SessionState(EngineState& engineState, Database& database, std::string userName, std::string databaseName,
+               const std::vector<std::pair<std::string, std::string>>& startupParams,
+               rt::SessionServices& sessionServices);
+
+  EngineState& engine;
+  Database* db;
+  std::string user, dbName;
+  // What compiled code calls back (the SqlSession): routine calls, notices, current_setting().
+  rt::SessionServices& services;
+  Settings settings;
+  TransactionState txn;
+  bool checkpointRequested = false;
+  // EngineState::commitCount at connection, then after each of this session's write
+  // commits: no snapshot older than that may serve it.
+  uint64_t lastCommit = 0;
+  Table* snapshotsView = nullptr;  // this database's pg_catalog.duet_snapshots
+  // Running beside another session's open block: statements that cannot go to an existing
+  // snapshot throw StatementDeferred (Session::setBesideHolder).
+  bool besideHolder = false;
+  std::atomic<bool> cancel = false;
+  std::atomic<bool> timedOut = false;  // cancel was raised by statement_timeout
+  bool timeoutArmed = false;           // a TimeoutGuard's timer runs
+  Arena arena;
+  // RAISE NOTICE and friends that reachesClient passed when raised, sent after the statement.
+  std::vector<Notice> pendingNotices;
+  // Parse's prepared statements and Bind's portals (ExtendedProtocol), which DEALLOCATE and
+  // DISCARD ALL (UtilityStatements) drop too.
+  std::map<std::string, std::shared_ptr<Statement>> statements;
+  std::map<std::string, Portal> portals;
+
+  TableInfo& tableByName(const sql::QualifiedName& name);
+  // The catalog's tables as the planner and the routine compiler look them up.
+  TableResolver tableResolver();
+  // Whether a notice of this severity goes to the client at the current client_min_messages.
+  bool reachesClient(std::string_view severity) const;
+  // How statements send a notice: dropped when client_min_messages filters it out.
+  void sendNotice(ResultSink& sink, const Notice& notice) const;
+  // After a statement: the notices it raised and the reported settings it changed.
+  void flushReports(ResultSink& sink);
+  // What compiled code runs with: the parameters, the transaction's undo log, timestamps,
+  // clock and random state, the cancel flags and settings, and the statement arena.
+  rt::QueryContext queryContext(const uint8_t* params);
+};
+
+// The schema a qualified name names; empty for a bare name (the search path decides).
+std::string schemaOf(const sql::QualifiedName& n);
+
+// statement_timeout over a statement's parsing, planning, compiling and running, the
+// thread's interrupt flags (engine/limits/interrupts.h) pointing at the session's, and its
+// max_stack_depth (engine/limits/stack_depth.h) and memory limit
+// (engine/limits/statement_memory.h).
+class TimeoutGuard {
+ public:
+  TimeoutGuard(SessionState& s, bool applies);
+  ~TimeoutGuard();
+
+ private:
+  SessionState& s_;
+  InterruptScope interrupts_;
+  StatementMemoryScope memory_;
+  uint64_t ticket_ = 0;
+};
+
+}  // namespace duet

@@ -1,0 +1,85 @@
+// A simple Query (docs/session.md): its statements parsed with literals lifted, then run
+// one by one, each possibly routed to a snapshot, in one implicit transaction.
+#include "session/simple_query.h"
+
+#include <algorithm>
+
+#include "engine/types/strings.h"
+
+namespace duet {
+
+QueryState SimpleQuery::run(std::string_view sql, ResultSink& sink) {
+  std::vector<sql::ParsedStatement> parsed;
+  try {
+    TimeoutGuard timeout(state_, true);
+    checkUtf8(sql);  // PostgreSQL verifies the whole text, comments and names included
+    parsed = sql::parseQuery(sql, sql::ParseOptions{.liftLiterals = true});
+    // A simple query has no parameters to bind (PREPARE's statement waits for EXECUTE's).
+    for (const sql::ParsedStatement& p : parsed)
+      if (p.stmt->kind != sql::StmtKind::Prepare) checkParamNumbers(p, sql, 0);
+  } catch (const SqlError&) {
+    if (state_.txn.inBlock()) state_.txn.statementFailed(state_.txn.undo().mark());
+    throw;
+  }
+  if (parsed.size() == 1 && parsed[0].stmt->kind == sql::StmtKind::Empty) {
+    sink.emptyQuery();
+    return QueryState::Done;
+  }
+  pendingSql_ = std::make_shared<const std::string>(sql);
+  pendingStmts_ = std::move(parsed);
+  pendingImplicitBlock_ = std::count_if(pendingStmts_.begin(), pendingStmts_.end(),
+                                        [](const auto& p) { return p.stmt->kind != sql::StmtKind::Empty; }) > 1;
+  return continueQuery(sink, true);
+}
+
+void SimpleQuery::keepPending(std::vector<Statement>& statements, size_t from) {
+  for (size_t j = from; j < statements.size(); ++j) pendingStmts_.push_back(std::move(statements[j].parsed));
+}
+
+QueryState SimpleQuery::continueQuery(ResultSink& sink, bool mayRoute) {
+  std::vector<Statement> statements;
+  for (auto& p : pendingStmts_) statements.push_back(Statement{pendingSql_, *pendingSql_, std::move(p), {}, nullptr});
+  pendingStmts_.clear();
+  for (size_t i = 0; i < statements.size(); ++i) {
+    Statement& st = statements[i];
+    if (st.parsed.stmt->kind == sql::StmtKind::Empty) continue;
+    if (mayRoute && router_.routeStatement(st)) {
+      keepPending(statements, i + 1);
+      return QueryState::OnSnapshot;
+    }
+    // Beside another session's block, the first statement that cannot go to a snapshot
+    // waits with the rest of the message (after one that went, the rest waits on the
+    // executor's queue instead: the server resumes it without running beside the block).
+    if (state_.besideHolder) throw StatementDeferred{};
+    // Several statements in one Query run in an implicit transaction block (PostgreSQL's
+    // exec_simple_query), re-entered before each one in case a COMMIT ended it.
+    if (pendingImplicitBlock_) state_.txn.startImplicitBlock();
+    TimeoutGuard timeout(state_, st.parsed.stmt->kind != sql::StmtKind::Transaction);
+    std::unique_ptr<ParamTuple> params;
+    if (isQuery(*st.parsed.stmt) && !state_.txn.failed()) {
+      UndoLog::Mark mark = state_.txn.undo().mark();
+      try {
+        // Routing may have found the plan already (a Query of SELECTs: no DDL in between).
+        if (!st.plan) st.plan = planner_.planFor(st);
+        params = planner_.literalParams(st);
+      } catch (const SqlError&) {
+        state_.txn.ensureStarted();
+        transaction_.failStatement(mark);
+        state_.flushReports(sink);
+        throw;
+      }
+    }
+    QueryState result = runner_.runStatement(st, params ? params->data() : nullptr, {}, sink, true);
+    if (result == QueryState::CopyIn) {
+      copy_.markFromSimpleQuery();
+      keepPending(statements, i + 1);
+      return result;
+    }
+  }
+  // The statements of one Query form one implicit transaction, unless they opened a block.
+  if (state_.txn.mode() == TransactionState::Mode::Implicit) transaction_.endTransaction(true);
+  state_.flushReports(sink);
+  return QueryState::Done;
+}
+
+}  // namespace duet

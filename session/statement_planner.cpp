@@ -1,0 +1,79 @@
+// Plans through the engine's plan cache, and the parameter tuples of lifted literals.
+#include "session/statement_planner.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace duet {
+namespace {
+
+LiteralType literalType(TypeId kind) {
+  switch (kind) {
+    case TypeId::Int4: return LiteralType::Int4;
+    case TypeId::Int8: return LiteralType::Int8;
+    case TypeId::Numeric: return LiteralType::Numeric;
+    default: return LiteralType::Unknown;
+  }
+}
+
+}  // namespace
+
+std::string StatementPlanner::planKey(const Statement& st) const {
+  const sql::ParsedStatement& p = st.parsed;
+  std::string key = fmt::format("{}|{}|", state_.db->oid, state_.settings.get("search_path"));
+  for (const SqlType& t : st.declaredTypes) key += fmt::format("{}:{},", typeOid(t), t.typmod);
+  key += '|';
+  if (p.shapeKey.empty())
+    key += st.sql.substr(p.stmt->begin, p.stmt->end - p.stmt->begin);
+  else
+    key += p.shapeKey;
+  if (uint32_t threads = parallelThreads(); threads > 1) key += fmt::format("|parallel {}", threads);
+  return key;
+}
+
+uint32_t StatementPlanner::parallelThreads() const {
+  if (state_.engine.parallelThreads <= 1) return 1;  // the executor: every statement, no lookup
+  return std::min<uint32_t>(1 + state_.settings.maxParallelWorkersPerGather(), state_.engine.parallelThreads);
+}
+
+PlanRequest StatementPlanner::planRequest(const Statement& st) {
+  const sql::ParsedStatement& p = st.parsed;
+  PlanRequest request;
+  request.stmt = p.stmt.get();
+  request.declaredParamTypes = st.declaredTypes;
+  for (const auto& lit : p.literals) {
+    request.literalTypes.push_back(literalType(lit.kind));
+    request.literalUses.push_back(lit.uses);
+    request.literalSameAs.push_back(lit.sameTextAs);
+  }
+  request.explicitParamCount = p.explicitParams;
+  request.queryText = st.sql;
+  request.resolveTable = state_.tableResolver();
+  request.resolveRoutines = [this](const std::vector<std::string>& names) {
+    return routines_.routineCandidates(names);
+  };
+  request.parallelThreads = parallelThreads();
+  request.optimiseBudgetMs = state_.settings.maxCompileMs();
+  return request;
+}
+
+std::shared_ptr<PreparedPlan> StatementPlanner::planFor(Statement& st) {
+  std::string key = planKey(st);
+  EngineState& engine = state_.engine;
+  if (auto cached = engine.plans.find(key, engine.catalogVersion)) return cached;
+  std::shared_ptr<PreparedPlan> plan = planStatement(planRequest(st));
+  plan->catalogVersion = engine.catalogVersion;
+  engine.plans.put(key, plan);
+  return plan;
+}
+
+std::unique_ptr<ParamTuple> StatementPlanner::literalParams(const Statement& st) {
+  auto params = std::make_unique<ParamTuple>(st.plan->compiled->paramLayout);
+  for (const auto& lit : st.parsed.literals) {
+    params->set(lit.paramNumber - 1, std::string_view(lit.text), 0, state_.settings.typeContext());
+  }
+  return params;
+}
+
+}  // namespace duet

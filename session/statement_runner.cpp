@@ -1,0 +1,179 @@
+// Running one statement: the frame every statement gets, and compiled plans.
+#include "session/statement_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "compiler/compiler.h"
+#include "engine/storage/table.h"
+
+namespace duet {
+namespace {
+
+// Hands each result row to the sink as a DataRow.
+class SinkConsumer final : public rt::RowConsumer {
+ public:
+  SinkConsumer(const TupleLayout& layout, std::vector<int16_t> formats, ResultSink& sink, const TypeContext& ctx)
+      : encoder_(layout, std::move(formats)), sink_(sink), ctx_(ctx) {}
+  void consume(const uint8_t* tuple) override {
+    encoder_.encode(tuple, ctx_);
+    sink_.dataRow(encoder_.fields(), encoder_.size());
+    ++rows;
+  }
+  int64_t rows = 0;
+
+ private:
+  RowEncoder encoder_;
+  ResultSink& sink_;
+  const TypeContext& ctx_;
+};
+
+// Whether PostgreSQL takes the transaction's snapshot for the statement
+// (PlannedStmtRequiresSnapshot): transaction control, SET, SHOW and CHECKPOINT run before
+// one, so they may set up a transaction that must not have read yet.
+bool takesSnapshot(const sql::Stmt& stmt) {
+  switch (stmt.kind) {
+    case sql::StmtKind::Transaction:
+    case sql::StmtKind::Set:
+    case sql::StmtKind::Show:
+    case sql::StmtKind::Checkpoint: return false;
+    default: return true;
+  }
+}
+
+bool readsTable(const sql::TableRef& item);
+
+// Whether a FROM list reaches a table, through joins and subqueries: FOR UPDATE and the
+// like lock the rows of every table a query's FROM list reads, its subqueries' too.
+bool readsTable(const std::vector<sql::TableRefPtr>& from) {
+  return std::any_of(from.begin(), from.end(), [](const sql::TableRefPtr& item) { return readsTable(*item); });
+}
+
+bool readsTable(const sql::TableRef& item) {
+  switch (item.kind) {
+    case sql::TableRefKind::Table: return true;
+    case sql::TableRefKind::Join: {
+      const auto& join = item.as<sql::JoinRef>();
+      return readsTable(*join.left) || readsTable(*join.right);
+    }
+    case sql::TableRefKind::Subquery: return readsTable(item.as<sql::RangeSubquery>().subquery->from);
+    case sql::TableRefKind::Function: return false;
+  }
+  return false;
+}
+
+// The command a read-only transaction refuses to run, as PostgreSQL names it
+// (ExecCheckXactReadOnly): one that changes a table, or a query that locks table rows,
+// which PostgreSQL does by writing them. Null for any other plan.
+const char* writingCommand(const PreparedPlan& plan, const sql::Stmt& stmt) {
+  switch (plan.command) {
+    case PreparedPlan::Command::Insert: return "INSERT";
+    case PreparedPlan::Command::Update: return "UPDATE";
+    case PreparedPlan::Command::Delete: return "DELETE";
+    case PreparedPlan::Command::Call: return nullptr;
+    case PreparedPlan::Command::Select: break;
+  }
+  if (stmt.kind != sql::StmtKind::Select) return nullptr;
+  const auto& select = stmt.as<sql::SelectStmt>();
+  const char* command = nullptr;
+  switch (select.locking) {
+    case sql::LockStrength::None: return nullptr;
+    case sql::LockStrength::KeyShare: command = "SELECT FOR KEY SHARE"; break;
+    case sql::LockStrength::Share: command = "SELECT FOR SHARE"; break;
+    case sql::LockStrength::NoKeyUpdate: command = "SELECT FOR NO KEY UPDATE"; break;
+    case sql::LockStrength::Update: command = "SELECT FOR UPDATE"; break;
+  }
+  return readsTable(select.from) ? command : nullptr;
+}
+
+}  // namespace
+
+QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats,
+                                         ResultSink& sink, bool describe) {
+  const sql::Stmt& stmt = *st.parsed.stmt;
+  transaction_.checkNotFailed(stmt);
+  transaction_.startStatement();
+  if (takesSnapshot(stmt)) state_.txn.noteStatement();
+  UndoLog::Mark mark = state_.txn.undo().mark();
+  RedoRecorder::StatementInputs inputs = redo_.statementInputs();
+  TimeoutGuard timeout(state_, stmt.kind != sql::StmtKind::Transaction);
+  try {
+    if (state_.cancel.load() && stmt.kind != sql::StmtKind::Transaction) raiseQueryCanceled(&state_.timedOut);
+    QueryState result = QueryState::Done;
+    if (st.plan) {
+      runPlan(st, params, formats, sink, describe);
+    } else if (stmt.kind == sql::StmtKind::Copy) {
+      result = copy_.run(st, sink);
+    } else {
+      utility_.run(st, sink);
+    }
+    if (state_.engine.commitLog) {
+      if (result == QueryState::CopyIn) {
+        copy_.setLogEntry(redo_.loggedStatement(st, params, inputs));
+      } else if (state_.txn.undo().mark() != mark || changingCommand(stmt)) {
+        redo_.add(redo_.loggedStatement(st, params, inputs));
+      }
+    }
+    state_.flushReports(sink);
+    return result;
+  } catch (const SqlError&) {
+    if (state_.txn.mode() != TransactionState::Mode::None) transaction_.failStatement(mark);
+    state_.flushReports(sink);
+    throw;
+  }
+}
+
+void StatementRunner::runPlan(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats,
+                              ResultSink& sink, bool describe) {
+  // A cached plan may have been compiled before DDL this statement must see.
+  if (st.plan->catalogVersion != state_.engine.catalogVersion) st.plan = planner_.planFor(st);
+  PreparedPlan& plan = *st.plan;
+  // Before it runs, so a change of no row is refused too, as in PostgreSQL.
+  if (const char* command = writingCommand(plan, *st.parsed.stmt)) state_.txn.undo().checkWritable(command);
+  std::vector<int16_t> fmts = formats.empty() ? std::vector<int16_t>(plan.columns.size(), 0) : formats;
+  if (describe && plan.returnsRows) sink.rowDescription(columnsOf(plan, fmts));
+  if (plan.directCall && state_.settings.directCalls() && directCaller_.call(plan, params, fmts, sink)) return;
+  if (std::find(plan.footprint.walked.begin(), plan.footprint.walked.end(), state_.snapshotsView) !=
+      plan.footprint.walked.end())
+    refreshSnapshotsView();
+  SinkConsumer consumer(plan.compiled->outputLayout, fmts, sink, state_.settings.typeContext());
+  rt::QueryContext ctx = state_.queryContext(params);
+  ctx.output = &consumer;
+  auto start = std::chrono::steady_clock::now();
+  plan.compiled->entry(&ctx);
+  plan.executionNs += static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+  ++plan.executions;
+  sink.commandComplete(commandTag(plan, consumer.rows, ctx.affectedRows));
+}
+
+void StatementRunner::refreshSnapshotsView() {
+  // Outside the transaction's undo log: the view's rows are the state of the server now,
+  // not data a rollback restores.
+  UndoLog undo;
+  Table& view = *state_.snapshotsView;
+  view.truncate(undo);
+  if (state_.engine.listSnapshots) {
+    const TupleLayout& layout = view.layout();
+    std::vector<__int128> storage((layout.size + 15) / 16);
+    auto* tuple = reinterpret_cast<uint8_t*>(storage.data());
+    auto put = [&](int column, auto value) { std::memcpy(tuple + layout.offsets[column], &value, sizeof value); };
+    constexpr int64_t kPostgresEpochUnixMicros = 946'684'800'000'000;
+    for (const SnapshotListing& s : state_.engine.listSnapshots()) {
+      std::fill(storage.begin(), storage.end(), 0);
+      put(0, s.pid);
+      put(1, s.forkedAtUnixMicros - kPostgresEpochUnixMicros);
+      put(2, s.ageSeconds);
+      put(3, s.forkMillis);
+      put(4, s.commits);
+      put(5, s.queries);
+      put(6, s.memoryBytes);
+      put(7, static_cast<uint8_t>(s.ending));
+      view.insert(tuple, undo);
+    }
+  }
+  undo.commit();
+}
+
+}  // namespace duet

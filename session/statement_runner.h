@@ -1,0 +1,57 @@
+// Runs one statement of either protocol (docs/session.md, "A simple Query"). Every
+// statement gets the same frame - the failed-block check, the statement's start, an undo
+// mark, the redo log's inputs, a TimeoutGuard, a cancel check; afterwards its redo entry
+// and its notices; on an error its changes undone to the mark - around one of three runs:
+// a compiled plan (re-planned when stale; RowDescription, the direct-call path or the
+// plan's code, the command tag), a utility statement (UtilityStatements) or a COPY
+// (CopyRunner).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "session/copy_runner.h"
+#include "session/direct_caller.h"
+#include "session/redo_recorder.h"
+#include "session/routine_cache.h"
+#include "session/session_state.h"
+#include "session/statement.h"
+#include "session/statement_planner.h"
+#include "session/transaction_control.h"
+#include "session/utility_statements.h"
+
+namespace duet {
+
+class StatementRunner {
+ public:
+  StatementRunner(SessionState& state, TransactionControl& transaction, StatementPlanner& planner, RedoRecorder& redo,
+                  RoutineCache& routines, UtilityStatements& utility, CopyRunner& copy)
+      : state_(state),
+        transaction_(transaction),
+        planner_(planner),
+        redo_(redo),
+        utility_(utility),
+        copy_(copy),
+        directCaller_(state, routines) {}
+
+  // Runs one statement of a simple Query or an Execute with its parameter tuple (null for
+  // a utility statement) and result formats; describe: send the RowDescription (simple
+  // Query; Describe sends it in the extended protocol). Returns CopyIn for COPY FROM.
+  QueryState runStatement(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats, ResultSink& sink,
+                          bool describe);
+
+ private:
+  void runPlan(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats, ResultSink& sink,
+               bool describe);
+  // Fills pg_catalog.duet_snapshots with the snapshots live now (a plan reads it).
+  void refreshSnapshotsView();
+
+  SessionState& state_;
+  TransactionControl& transaction_;
+  StatementPlanner& planner_;
+  RedoRecorder& redo_;
+  UtilityStatements& utility_;
+  CopyRunner& copy_;
+  DirectCaller directCaller_;
+};
+
+}  // namespace duet

@@ -1,0 +1,107 @@
+// Starting, failing and ending a session's transactions around its statements.
+#include "session/transaction_control.h"
+
+#include <exception>
+
+namespace duet {
+
+bool TransactionControl::transactionReadOnly() const {
+  const TransactionState& txn = state_.txn;
+  return txn.mode() == TransactionState::Mode::None ? state_.settings.defaultTransactionReadOnly() : txn.readOnly();
+}
+
+void TransactionControl::checkNotFailed(const sql::Stmt& stmt) const {
+  if (!state_.txn.failed()) return;
+  bool ends = stmt.kind == sql::StmtKind::Transaction &&
+              (stmt.as<sql::TransactionStmt>().action == sql::TransactionKind::Commit ||
+               stmt.as<sql::TransactionStmt>().action == sql::TransactionKind::Rollback);
+  if (!ends) {
+    throw SqlError(sqlstate::kInFailedSqlTransaction,
+                   "current transaction is aborted, commands ignored until end of "
+                   "transaction block");
+  }
+}
+
+void TransactionControl::startStatement() {
+  state_.arena.reset();
+  state_.txn.startStatement(state_.settings.defaultTransactionReadOnly());
+  // What the statement's SHOW transaction_read_only prints: the mode it runs in, which the
+  // statements before it (BEGIN, SET TRANSACTION) may have changed.
+  state_.settings.showTransactionReadOnly(state_.txn.readOnly());
+}
+
+void TransactionControl::setTransactionReadOnly(bool on) {
+  TransactionState& txn = state_.txn;
+  // PostgreSQL lets a transaction become read-only at any time, but read-write again only
+  // before it took its snapshot (check_transaction_read_only).
+  if (!on && txn.readOnly() && txn.ranStatement()) {
+    throw SqlError(sqlstate::kActiveSqlTransaction, "transaction read-write mode must be set before any query");
+  }
+  txn.setReadOnly(on);
+}
+
+void TransactionControl::ddlDone() {
+  state_.txn.noteDdl();
+  ++state_.engine.catalogVersion;
+}
+
+void TransactionControl::failStatement(UndoLog::Mark mark) {
+  TransactionState& txn = state_.txn;
+  bool implicit = !txn.inBlock();
+  txn.statementFailed(mark);
+  if (implicit) {
+    state_.settings.endTransaction(false);
+    redo_.clear();
+  }
+  noteRolledBackDdl();
+}
+
+void TransactionControl::endTransaction(bool commit) {
+  TransactionState& txn = state_.txn;
+  // The log takes the record before the changes become permanent: a record it refuses
+  // (54000, over its size limit) rolls the transaction back instead of leaving a commit in
+  // memory that a recovery would not bring back. Appending does no I/O, and nobody else
+  // runs in between, so the order is invisible otherwise.
+  std::exception_ptr refused;
+  if (commit) {
+    try {
+      redo_.appendToLog();
+    } catch (const SqlError&) {
+      refused = std::current_exception();
+      commit = false;
+    }
+  }
+  if (commit) {
+    bool wrote = !txn.undo().empty() || !redo_.empty();
+    txn.commit();
+    if (wrote) state_.lastCommit = state_.engine.commitCount.fetch_add(1, std::memory_order_release) + 1;
+  } else {
+    txn.rollback();
+  }
+  redo_.clear();
+  state_.settings.endTransaction(commit);
+  noteRolledBackDdl();
+  if (refused) std::rethrow_exception(refused);
+}
+
+void TransactionControl::noteRolledBackDdl() {
+  if (state_.txn.takeRolledBackDdl()) {
+    ++state_.engine.catalogVersion;
+    routines_.discardStaleRoutines();
+  }
+}
+
+void TransactionControl::rollbackOpenBlock() {
+  if (state_.txn.mode() != TransactionState::Mode::None) endTransaction(false);
+}
+
+void TransactionControl::abortCurrent() {
+  TransactionState& txn = state_.txn;
+  if (txn.inBlock()) {
+    txn.statementFailed(txn.undo().mark());
+  } else if (txn.mode() == TransactionState::Mode::Implicit) {
+    failStatement(txn.undo().mark());
+  }
+}
+
+}  // namespace duet

@@ -1,0 +1,56 @@
+// The session's side of its transaction (TransactionState holds the transaction itself): a
+// statement's start and failure, the access mode, DDL's mark, and the transaction's end.
+// Ending is where other parts meet, so it lives here once for every caller (both
+// protocols, COMMIT and ROLLBACK, snapshot routing, COPY): a commit first hands the redo
+// record to the commit log (RedoRecorder), and a rollback that undid DDL moves the catalog
+// version on and drops routine code that no longer fits (RoutineCache).
+#pragma once
+#include <string_view>
+
+#include "session/redo_recorder.h"
+#include "session/routine_cache.h"
+#include "session/session_state.h"
+
+namespace duet {
+
+class TransactionControl {
+ public:
+  TransactionControl(SessionState& state, RedoRecorder& redo, RoutineCache& routines)
+      : state_(state), redo_(redo), routines_(routines) {}
+
+  // Whether the running transaction is read-only or, between transactions, whether the
+  // next one starts so (default_transaction_read_only; its BEGIN may still say otherwise).
+  bool transactionReadOnly() const;
+  // 25P02 unless the transaction is healthy or stmt ends it (COMMIT / ROLLBACK).
+  void checkNotFailed(const sql::Stmt& stmt) const;
+  // A statement begins: the statement arena is reset, the transaction started (if none
+  // runs) with its access mode, and the statement's timestamp taken.
+  void startStatement();
+  // BEGIN READ ONLY/WRITE, SET TRANSACTION, SET transaction_read_only: 25001 for read-write
+  // after the transaction's first query.
+  void setTransactionReadOnly(bool on);
+  // A DDL statement changed the catalog: the catalog version moves on (plans and routine
+  // code made before are stale), and the transaction notes it for a rollback to do the same.
+  void ddlDone();
+  // The statement's changes are undone to `mark`: a block becomes failed, an implicit
+  // transaction rolls back.
+  void failStatement(UndoLog::Mark mark);
+  // Commits (the redo record first: a record the log refuses rolls back and is rethrown)
+  // or rolls back.
+  void endTransaction(bool commit);
+  void rollbackOpenBlock();
+  // Session::abortCurrent, after an error the server reported: fails the block or rolls
+  // back the implicit transaction.
+  void abortCurrent();
+
+ private:
+  // After a rollback (of the transaction, or of a failed statement's changes): if it undid
+  // DDL, the catalog version moves on and routine code that no longer fits is dropped.
+  void noteRolledBackDdl();
+
+  SessionState& state_;
+  RedoRecorder& redo_;
+  RoutineCache& routines_;
+};
+
+}  // namespace duet

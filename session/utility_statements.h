@@ -1,0 +1,51 @@
+// Utility statements (docs/session.md), run on the catalog directly, never as compiled
+// code: transaction control, SET/SHOW/RESET, CREATE/DROP TABLE and INDEX, ALTER TABLE ADD
+// constraints, TRUNCATE, CREATE DATABASE and ROLE, DEALLOCATE, DISCARD, CHECKPOINT, and
+// VACUUM and ANALYZE (accepted, nothing to do). DDL goes through the catalog with the
+// transaction's undo log, so a ROLLBACK undoes it. CREATE/DROP FUNCTION go on to
+// RoutineStatements; COPY is not one of these (StatementRunner hands it to CopyRunner).
+#pragma once
+#include <string_view>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "session/routine_statements.h"
+#include "session/session_state.h"
+#include "session/statement.h"
+#include "session/transaction_control.h"
+
+namespace duet {
+
+// The command a read-only transaction refuses to run, as PostgreSQL names it: a utility
+// statement that changes the catalog or a table (CREATE TABLE, DROP FUNCTION, TRUNCATE
+// TABLE, ...). Null for any other. Read-only refusal (25006) and the redo log use it.
+const char* changingCommand(const sql::Stmt& stmt);
+
+// SHOW x: one text column named after the setting (its canonical spelling); SHOW ALL: name,
+// setting, description. Describe reports the same columns before anything runs.
+std::vector<ColumnDesc> showColumns(const sql::ShowStmt& s);
+
+class UtilityStatements {
+ public:
+  UtilityStatements(SessionState& state, TransactionControl& transaction, RoutineStatements& routineStatements)
+      : state_(state), transaction_(transaction), routineStatements_(routineStatements) {}
+
+  // Runs a statement that has no plan, COPY aside; its answers go to sink.
+  void run(const Statement& st, ResultSink& sink);
+
+ private:
+  void runTransaction(const sql::TransactionStmt& s, ResultSink& sink);
+  void runSet(const sql::SetStmt& s, ResultSink& sink);
+  void setSessionCharacteristics(const sql::TransactionStmt& s);
+  void runShow(const sql::ShowStmt& s, ResultSink& sink);
+  void createTable(const sql::CreateTableStmt& s, std::string_view query);
+  void dropObjects(const sql::DropStmt& s, ResultSink& sink);
+  // 25001 "<command> cannot run inside a transaction block" (PreventInTransactionBlock).
+  void preventInTransactionBlock(std::string_view command) const;
+
+  SessionState& state_;
+  TransactionControl& transaction_;
+  RoutineStatements& routineStatements_;
+};
+
+}  // namespace duet
