@@ -37,7 +37,6 @@ LoggedStatement RedoRecorder::loggedStatement(const Statement& st, const uint8_t
 }
 
 void RedoRecorder::appendToLog() {
-  if (!state_.engine.commitLog || logged_.statements.empty()) return;
   logged_.database = state_.dbName;
   logged_.user = state_.user;
   logged_.startTimestamp = state_.txn.startTimestamp();

@@ -38,9 +38,9 @@ class RedoRecorder {
   // Whether the transaction has recorded nothing yet.
   bool empty() const { return logged_.statements.empty(); }
   void clear() { logged_.statements.clear(); }
-  // At commit, before the changes become permanent: the record goes to the engine's commit
-  // log, if there is one and the transaction recorded something. Throws the log's refusal
-  // (54000: over its size limit).
+  // At commit, before the changes become permanent, when the engine has a commit log and
+  // the transaction recorded something: the record goes to the log. Throws the log's
+  // refusal (54000: over its size limit).
   void appendToLog();
 
  private:

@@ -130,23 +130,6 @@ void SessionState::flushReports(ResultSink& sink) {
   }
 }
 
-rt::QueryContext SessionState::queryContext(const uint8_t* params) {
-  rt::QueryContext ctx;
-  ctx.params = params;
-  ctx.undo = &txn.undo();
-  ctx.cancel = &cancel;
-  ctx.timedOut = &timedOut;
-  ctx.transactionTimestamp = txn.startTimestamp();
-  ctx.statementTimestamp = txn.statementTimestamp();
-  ctx.clock = txn.clock();
-  ctx.randomState = txn.randomState();
-  ctx.typeContext = &settings.typeContext();  // casts between timestamp types need the zone
-  ctx.session = &services;
-  ctx.settings = &services;
-  setStatementArena(&arena);
-  return ctx;
-}
-
 // ---- statement_timeout and cancel
 
 // The timer raises the cancel flag; a flag it raised ends with the statement (a user's

@@ -17,6 +17,7 @@
 #include "compiler/compiler.h"
 #include "engine/limits/interrupts.h"
 #include "engine/limits/statement_memory.h"
+#include "engine/types/value.h"
 #include "session/engine_state.h"
 #include "session/session_api.h"
 #include "session/settings.h"
@@ -67,8 +68,24 @@ struct SessionState {
   // After a statement: the notices it raised and the reported settings it changed.
   void flushReports(ResultSink& sink);
   // What compiled code runs with: the parameters, the transaction's undo log, timestamps,
-  // clock and random state, the cancel flags and settings, and the statement arena.
-  rt::QueryContext queryContext(const uint8_t* params);
+  // clock and random state, the cancel flags and settings, and the statement arena. Inline:
+  // every statement makes one.
+  rt::QueryContext queryContext(const uint8_t* params) {
+    rt::QueryContext ctx;
+    ctx.params = params;
+    ctx.undo = &txn.undo();
+    ctx.cancel = &cancel;
+    ctx.timedOut = &timedOut;
+    ctx.transactionTimestamp = txn.startTimestamp();
+    ctx.statementTimestamp = txn.statementTimestamp();
+    ctx.clock = txn.clock();
+    ctx.randomState = txn.randomState();
+    ctx.typeContext = &settings.typeContext();  // casts between timestamp types need the zone
+    ctx.session = &services;
+    ctx.settings = &services;
+    setStatementArena(&arena);
+    return ctx;
+  }
 };
 
 // The schema a qualified name names; empty for a bare name (the search path decides).

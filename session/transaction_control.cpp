@@ -22,14 +22,6 @@ void TransactionControl::checkNotFailed(const sql::Stmt& stmt) const {
   }
 }
 
-void TransactionControl::startStatement() {
-  state_.arena.reset();
-  state_.txn.startStatement(state_.settings.defaultTransactionReadOnly());
-  // What the statement's SHOW transaction_read_only prints: the mode it runs in, which the
-  // statements before it (BEGIN, SET TRANSACTION) may have changed.
-  state_.settings.showTransactionReadOnly(state_.txn.readOnly());
-}
-
 void TransactionControl::setTransactionReadOnly(bool on) {
   TransactionState& txn = state_.txn;
   // PostgreSQL lets a transaction become read-only at any time, but read-write again only
@@ -63,7 +55,7 @@ void TransactionControl::endTransaction(bool commit) {
   // memory that a recovery would not bring back. Appending does no I/O, and nobody else
   // runs in between, so the order is invisible otherwise.
   std::exception_ptr refused;
-  if (commit) {
+  if (commit && state_.engine.commitLog && !redo_.empty()) {
     try {
       redo_.appendToLog();
     } catch (const SqlError&) {

@@ -25,7 +25,13 @@ class TransactionControl {
   void checkNotFailed(const sql::Stmt& stmt) const;
   // A statement begins: the statement arena is reset, the transaction started (if none
   // runs) with its access mode, and the statement's timestamp taken.
-  void startStatement();
+  void startStatement() {
+    state_.arena.reset();
+    state_.txn.startStatement(state_.settings.defaultTransactionReadOnly());
+    // What the statement's SHOW transaction_read_only prints: the mode it runs in, which the
+    // statements before it (BEGIN, SET TRANSACTION) may have changed.
+    state_.settings.showTransactionReadOnly(state_.txn.readOnly());
+  }
   // BEGIN READ ONLY/WRITE, SET TRANSACTION, SET transaction_read_only: 25001 for read-write
   // after the transaction's first query.
   void setTransactionReadOnly(bool on);
