@@ -1,7 +1,7 @@
 // The SQL session: one client connection (docs/session.md). A facade that implements the
 // Session interface the server drives and the SessionServices compiled code calls back,
 // over parts with one job each, which it owns and wires together (each holds the
-// SessionState and the few parts it calls; none calls the facade):
+// SessionState and the few parts it calls; none calls the facade, only compiled code does):
 //
 //   SimpleQuery, ExtendedProtocol   the two protocols: a Query's statements, Parse/Bind/Execute
 //   StatementRunner (+DirectCaller) one statement's frame; compiled plans, direct calls

@@ -1,6 +1,5 @@
-// What a statement's checks, command tag and result columns take that needs no session:
-// which statements run as plans, the $n numbers a statement may use, tags, explicit
-// parameters as text.
+// The functions of a statement that need no session: which statements run as plans, the
+// $n check, command tags, result columns, explicit parameters as text.
 #include "session/statement.h"
 
 #include <charconv>

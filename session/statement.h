@@ -1,7 +1,8 @@
 // A statement as the parts of a SQL session (sql_session.h) hand it to each other - its
 // text, its parse with literals lifted, its declared parameter types and its plan - and a
-// portal, a statement bound to parameters; with what a statement's checks, command tag and
-// result columns take that needs no session.
+// portal, a statement bound to parameters; with the functions of a statement that need no
+// session: which statements run as plans, the $n check, command tags, result columns,
+// explicit parameters as text.
 #pragma once
 #include <cstdint>
 #include <memory>
