@@ -12,6 +12,7 @@
 #include "compiler/plpgsql/compiled_routine.h"
 #include "compiler/plpgsql/condition_names.h"
 #include "compiler/plpgsql/routine_runtime.h"
+#include "engine/limits/stack_depth.h"
 #include "engine/storage/tuple_storage.h"
 #include "engine/storage/undo_log.h"
 #include "engine/types/array.h"
@@ -21,10 +22,6 @@ namespace duet::plpgsql {
 CompiledRoutine::~CompiledRoutine() = default;
 
 namespace {
-
-// Deep recursion ends with PostgreSQL's 54001 before the thread's stack does.
-constexpr size_t kMaxStackBytes = 2u << 20;
-thread_local const char* tStackBase = nullptr;
 
 std::string formatMessage(const std::string& format, const VarString* const* values, const uint8_t* nulls,
                           size_t count) {
@@ -55,19 +52,7 @@ bool isSqlstate(std::string_view s) {
 
 void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uint8_t* args, uint8_t* result,
                 rt::TupleBuffer* rows) {
-  char here;
-  bool outermost = tStackBase == nullptr;
-  if (outermost) tStackBase = &here;
-  struct ResetBase {
-    bool outermost;
-    ~ResetBase() {
-      if (outermost) tStackBase = nullptr;
-    }
-  } resetBase{outermost};
-  if (static_cast<size_t>(tStackBase - &here) > kMaxStackBytes)
-    throw SqlError("54001", "stack depth limit exceeded", {},
-                   "Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the "
-                   "platform's stack depth limit is adequate.");
+  checkStackDepth();  // recursion ends with 54001 at max_stack_depth, as in PostgreSQL
 
   if (routine.strict) {
     for (size_t a = 0; a < routine.argLayout.types.size(); ++a) {
