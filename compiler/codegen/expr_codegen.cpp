@@ -210,7 +210,7 @@ SqlValue Codegen::constant(const Expr& e) {
 SqlValue Codegen::andOr(const Expr& e, const Row& row) {
   bool isAnd = e.kind == ExprKind::And;
   llvm::BasicBlock* join = block(isAnd ? "and.end" : "or.end");
-  std::vector<std::pair<llvm::BasicBlock*, std::pair<llvm::Value*, llvm::Value*>>> incoming;
+  std::vector<std::pair<llvm::BasicBlock*, SqlValue>> incoming;
   llvm::Value* sawNull = b_.getFalse();
   for (size_t i = 0; i < e.args.size(); ++i) {
     SqlValue v = expr(*e.args[i], row);
@@ -221,25 +221,19 @@ SqlValue Codegen::andOr(const Expr& e, const Row& row) {
       llvm::Value* value = isAnd ? b_.CreateNot(decided) : decided;
       llvm::Value* isNull = b_.CreateAnd(b_.CreateNot(decided), sawNull);
       if (isAnd) value = b_.CreateAnd(value, b_.CreateNot(sawNull));
-      incoming.push_back({b_.GetInsertBlock(), {value, isNull}});
+      incoming.emplace_back(b_.GetInsertBlock(), SqlValue{value, isNull, e.type});
       b_.CreateBr(join);
       break;
     }
     llvm::Value* stop =
         isAnd ? b_.CreateAnd(b_.CreateNot(v.null), b_.CreateNot(v.v)) : b_.CreateAnd(b_.CreateNot(v.null), v.v);
     llvm::BasicBlock* more = block("logic.next");
-    incoming.push_back({b_.GetInsertBlock(), {i1(!isAnd), b_.getFalse()}});
+    incoming.emplace_back(b_.GetInsertBlock(), notNull(i1(!isAnd), e.type));
     b_.CreateCondBr(stop, join, more);
     b_.SetInsertPoint(more);
   }
   b_.SetInsertPoint(join);
-  llvm::PHINode* value = b_.CreatePHI(b_.getInt1Ty(), incoming.size());
-  llvm::PHINode* isNull = b_.CreatePHI(b_.getInt1Ty(), incoming.size());
-  for (auto& [bb, vn] : incoming) {
-    value->addIncoming(vn.first, bb);
-    isNull->addIncoming(vn.second, bb);
-  }
-  return {value, isNull, e.type};
+  return phi(incoming, e.type);
 }
 
 // CASE WHEN c THEN v ... [ELSE v] END, and COALESCE: the first hit's value, joined by phis.
@@ -271,13 +265,7 @@ SqlValue Codegen::caseOrCoalesce(const Expr& e, const Row& row) {
   incoming.emplace_back(b_.GetInsertBlock(), otherwise);
   b_.CreateBr(join);
   b_.SetInsertPoint(join);
-  llvm::PHINode* value = b_.CreatePHI(sqlType(e.type.id), incoming.size());
-  llvm::PHINode* isNull = b_.CreatePHI(b_.getInt1Ty(), incoming.size());
-  for (auto& [bb, v] : incoming) {
-    value->addIncoming(v.v, bb);
-    isNull->addIncoming(v.null, bb);
-  }
-  return {value, isNull, e.type};
+  return phi(incoming, e.type);
 }
 
 // A call of a user routine: its arguments in a tuple, the session runs the routine.

@@ -79,6 +79,8 @@ class ValueBuilder {
   void checkCancel();
   // Emits `then` only when cond (i1) is true.
   void ifThen(llvm::Value* cond, const std::function<void()>& then);
+  // The value that flows into the current block (a join point) from each predecessor.
+  SqlValue phi(const std::vector<std::pair<llvm::BasicBlock*, SqlValue>>& incoming, SqlType type);
   // A strict operation: `compute` runs only when no argument is NULL; the result is NULL
   // otherwise. Arguments known not null (constant false flags) cost no branch.
   SqlValue strict(const std::vector<SqlValue>& args, SqlType resultType, const std::function<llvm::Value*()>& compute);

@@ -174,6 +174,16 @@ void ValueBuilder::ifThen(llvm::Value* cond, const std::function<void()>& then) 
   b_.SetInsertPoint(after);
 }
 
+SqlValue ValueBuilder::phi(const std::vector<std::pair<llvm::BasicBlock*, SqlValue>>& incoming, SqlType type) {
+  llvm::PHINode* value = b_.CreatePHI(sqlType(type.id), incoming.size());
+  llvm::PHINode* isNull = b_.CreatePHI(b_.getInt1Ty(), incoming.size());
+  for (const auto& [from, v] : incoming) {
+    value->addIncoming(v.v, from);
+    isNull->addIncoming(v.null, from);
+  }
+  return {value, isNull, type};
+}
+
 SqlValue ValueBuilder::strict(const std::vector<SqlValue>& args, SqlType resultType,
                               const std::function<llvm::Value*()>& compute) {
   llvm::Value* anyNull = b_.getFalse();
