@@ -11,7 +11,7 @@ PACKAGES=(
   postgresql-15 postgresql-client-15 postgresql-contrib
   python3 python3-venv
   default-jdk-headless libpostgresql-jdbc-java
-  clang-19 libclang-rt-19-dev   # libFuzzer: the protocol fuzzer's build-fuzz (tests/fuzz)
+  clang-19 libclang-rt-19-dev   # libFuzzer (build-fuzz) and AddressSanitizer (build-asan)
   clang-format-19 ccache        # the format suite; cached rebuilds
 )
 
