@@ -108,6 +108,9 @@ class Codegen : public ValueBuilder {
   void produceIndexJoin(const plan::Node& node, const Consumer& consume);
   void produceNestedLoopJoin(const plan::Node& node, const Consumer& consume);
   void produceHashJoin(const plan::Node& node, const Consumer& consume);
+  Row nullRow(const std::vector<SqlType>& types);
+  void keepUnmatched(const plan::Node& join, const Row& driving, const std::vector<SqlType>& otherTypes,
+                     const std::function<void(llvm::Value* matched)>& matches, const Consumer& consume);
   // A hash join's table layouts: its key tuples, and its build side's rows.
   struct JoinLayouts {
     const TupleLayout* key;

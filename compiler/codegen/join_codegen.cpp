@@ -13,6 +13,40 @@ namespace duet::codegen {
 
 using plan::Node;
 
+namespace {
+// The joined row: children[0]'s side first unless the join says otherwise.
+Row joinedRow(const Node& join, const Row& side0, const Row& side1) {
+  Row joined = join.rightFirst ? side1 : side0;
+  const Row& second = join.rightFirst ? side0 : side1;
+  joined.insert(joined.end(), second.begin(), second.end());
+  return joined;
+}
+}  // namespace
+
+Row Codegen::nullRow(const std::vector<SqlType>& types) {
+  Row row;
+  for (const SqlType& t : types) row.push_back(nullOf(t));
+  return row;
+}
+
+// An outer join's driving row: `matches` emits its matches, setting a flag for each; when
+// none did, the row goes on joined with NULLs for the other side's `otherTypes`.
+void Codegen::keepUnmatched(const Node& join, const Row& driving, const std::vector<SqlType>& otherTypes,
+                            const std::function<void(llvm::Value* matched)>& matches, const Consumer& consume) {
+  llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+  llvm::Value* matched = eb.CreateAlloca(b_.getInt1Ty());
+  b_.CreateStore(b_.getFalse(), matched);
+  matches(matched);
+  ifThen(b_.CreateNot(b_.CreateLoad(b_.getInt1Ty(), matched)), [&] {
+    Row nulls = nullRow(otherTypes);
+    // The driving side is children[0] of an index or nested loop join, children[1] (the
+    // probe side) of a hash join.
+    Row joined =
+        join.kind == plan::NodeKind::HashJoin ? joinedRow(join, nulls, driving) : joinedRow(join, driving, nulls);
+    consume(joined);
+  });
+}
+
 void Codegen::produceIndexJoin(const Node& node, const Consumer& consume) {
   auto& b = b_;
   const TupleLayout& keyLayout = node.index->keyLayout();
@@ -21,14 +55,19 @@ void Codegen::produceIndexJoin(const Node& node, const Consumer& consume) {
     Row keys;
     for (const auto& k : node.keys) keys.push_back(expr(*k, left));
     storeRow(key, keyLayout, keys);
-    llvm::Value* rowid = call("duet_index_lookup", i64Ty_, {ptrConst(node.index), key});
-    ifThen(b.CreateICmpNE(rowid, b.getInt64(kNoRow)), [&] {
-      Row joined = left;
-      Row right = readRow(*node.table, rowid);
-      joined.insert(joined.end(), right.begin(), right.end());
-      joined.push_back(notNull(rowid, {TypeId::Int8, -1}));
-      consume(joined);
-    });
+    auto matches = [&](llvm::Value* matched) {
+      llvm::Value* rowid = call("duet_index_lookup", i64Ty_, {ptrConst(node.index), key});
+      ifThen(b.CreateICmpNE(rowid, b.getInt64(kNoRow)), [&] {
+        if (matched) b.CreateStore(b.getTrue(), matched);
+        Row right = readRow(*node.table, rowid);
+        right.push_back(notNull(rowid, {TypeId::Int8, -1}));
+        Row joined = joinedRow(node, left, right);
+        consume(joined);
+      });
+    };
+    if (!node.outer) return matches(nullptr);
+    std::vector<SqlType> tableTypes(node.outputTypes.begin() + static_cast<long>(left.size()), node.outputTypes.end());
+    keepUnmatched(node, left, tableTypes, matches, consume);
   });
 }
 
@@ -39,15 +78,22 @@ void Codegen::produceNestedLoopJoin(const Node& node, const Consumer& consume) {
   llvm::Value* buffer = bufferRows(buffered, layout);
   produce(*node.children[0], [&](Row& outer) {
     checkCancel();
-    iterateBuffer(buffer, layout, [&](Row& inner) {
-      Row joined = outer;
-      joined.insert(joined.end(), inner.begin(), inner.end());
-      if (node.predicate) {
-        ifThen(isTrue(expr(*node.predicate, joined)), [&] { consume(joined); });
-      } else {
-        consume(joined);
-      }
-    });
+    auto matches = [&](llvm::Value* matched) {
+      iterateBuffer(buffer, layout, [&](Row& inner) {
+        Row joined = joinedRow(node, outer, inner);
+        auto emit = [&] {
+          if (matched) b_.CreateStore(b_.getTrue(), matched);
+          consume(joined);
+        };
+        if (node.predicate) {
+          ifThen(isTrue(expr(*node.predicate, joined)), emit);
+        } else {
+          emit();
+        }
+      });
+    };
+    if (!node.outer) return matches(nullptr);
+    keepUnmatched(node, outer, buffered.outputTypes, matches, consume);
   });
 }
 
@@ -98,25 +144,33 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
     Row keys;
     for (const auto& k : node.rightKeys) keys.push_back(expr(*k, right));
     storeRow(probeKey, *keyLayout, keys);
-    b.CreateStore(b.getInt64(0), cursor);
-    llvm::BasicBlock* head = block("probe");
-    llvm::BasicBlock* match = block("probe.match");
-    llvm::BasicBlock* done = block("probe.done");
-    b.CreateBr(head);
-    b.SetInsertPoint(head);
-    llvm::Value* hit = call("duet_q_join_next", ptrTy_, {table, probeKey, cursor});
-    b.CreateCondBr(b.CreateIsNull(hit), done, match);
-    b.SetInsertPoint(match);
-    Row joined;
-    for (size_t c = 0; c < rowLayout->types.size(); ++c) joined.push_back(loadField(hit, *rowLayout, c));
-    joined.insert(joined.end(), right.begin(), right.end());
-    if (node.predicate) {
-      ifThen(isTrue(expr(*node.predicate, joined)), [&] { consume(joined); });
-    } else {
-      consume(joined);
-    }
-    if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(head);
-    b.SetInsertPoint(done);
+    auto matches = [&](llvm::Value* matched) {
+      b.CreateStore(b.getInt64(0), cursor);
+      llvm::BasicBlock* head = block("probe");
+      llvm::BasicBlock* match = block("probe.match");
+      llvm::BasicBlock* done = block("probe.done");
+      b.CreateBr(head);
+      b.SetInsertPoint(head);
+      llvm::Value* hit = call("duet_q_join_next", ptrTy_, {table, probeKey, cursor});
+      b.CreateCondBr(b.CreateIsNull(hit), done, match);
+      b.SetInsertPoint(match);
+      Row built;
+      for (size_t c = 0; c < rowLayout->types.size(); ++c) built.push_back(loadField(hit, *rowLayout, c));
+      Row joined = joinedRow(node, built, right);
+      auto emit = [&] {
+        if (matched) b.CreateStore(b.getTrue(), matched);
+        consume(joined);
+      };
+      if (node.predicate) {
+        ifThen(isTrue(expr(*node.predicate, joined)), emit);
+      } else {
+        emit();
+      }
+      if (!terminated()) b.CreateBr(head);
+      b.SetInsertPoint(done);
+    };
+    if (!node.outer) return matches(nullptr);
+    keepUnmatched(node, right, rowLayout->types, matches, consume);
   });
 }
 

@@ -74,6 +74,14 @@ struct Node {
   bool lowInclusive = true, highInclusive = true;
   bool descending = false;  // IndexRange: rows in reverse key order
 
+  // Joins: the side that drives the join - IndexJoin's and NestedLoopJoin's children[0],
+  // HashJoin's probe side children[1] - keeps its rows without a match, the other side's
+  // columns NULL (a LEFT or RIGHT outer join).
+  bool outer = false;
+  // Joins: the joined row lists children[1]'s columns before children[0]'s (normally
+  // children[0]'s come first; IndexJoin's index table is its second side). An outer join
+  // whose preserved side must drive the join but comes second in the row sets it.
+  bool rightFirst = false;
   ExprPtr predicate;                       // Filter, joins
   std::vector<ExprPtr> exprs;              // Project, Aggregate group keys, HashJoin left keys
   std::vector<ExprPtr> rightKeys;          // HashJoin probe keys

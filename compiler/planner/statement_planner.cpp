@@ -340,25 +340,53 @@ class StatementPlanner {
     const sql::JoinRef* join;
     size_t leftBegin, rightBegin, rightEnd;
   };
+  // A condition on the FROM list's rows: WHERE's (deadline: none) or an inner join's ON
+  // (deadline: the item that completes its join, before any later outer join nulls its
+  // tables).
+  struct FromCondition {
+    const sql::Expr* expr;
+    size_t deadline;
+  };
+  static constexpr size_t kNoDeadline = SIZE_MAX;
+  // How each FROM item joins the items before it: inner, or the LEFT or RIGHT outer join
+  // whose right side it is, with that join's ON condition.
+  struct JoinStep {
+    sql::JoinType type = sql::JoinType::Inner;
+    const sql::Expr* on = nullptr;
+  };
 
-  // Flattens FROM into a list of base tables and functions (inner and cross joins only)
-  // with ON conditions collected as extra WHERE conjuncts; USING/NATURAL joins are
-  // recorded inner ones first, for mergeJoinColumns once the items are in scope.
+  // Flattens FROM into a list of base tables, subqueries and functions, joined left-deep in
+  // that order: inner joins' ON conditions are collected with the WHERE conjuncts, an outer
+  // join's stays with the item it joins (its right side, which must be a single item for
+  // now). USING/NATURAL joins are recorded inner ones first, for mergeJoinColumns once the
+  // items are in scope.
   void collectFrom(const sql::TableRef& ref, std::vector<const sql::TableRef*>& tables,
-                   std::vector<const sql::Expr*>& conditions, std::vector<MergingJoin>& merging) {
+                   std::vector<FromCondition>& conditions, std::vector<MergingJoin>& merging,
+                   std::vector<JoinStep>& steps) {
     switch (ref.kind) {
       case sql::TableRefKind::Table:
       case sql::TableRefKind::Function:
-      case sql::TableRefKind::Subquery: tables.push_back(&ref); return;
+      case sql::TableRefKind::Subquery:
+        tables.push_back(&ref);
+        steps.emplace_back();
+        return;
       case sql::TableRefKind::Join: {
         const auto& j = ref.as<sql::JoinRef>();
-        if (j.type != sql::JoinType::Inner && j.type != sql::JoinType::Cross)
-          b_.fail(sqlstate::kFeatureNotSupported, "outer joins are not supported yet", ref.location);
+        bool outer = j.type != sql::JoinType::Inner && j.type != sql::JoinType::Cross;
+        if (j.type == sql::JoinType::Full)
+          b_.fail(sqlstate::kFeatureNotSupported, "FULL JOIN is not supported yet", ref.location);
+        if (outer && j.right->kind == sql::TableRefKind::Join)
+          b_.fail(sqlstate::kFeatureNotSupported, "an outer join with a join on its right side is not supported yet",
+                  j.right->location);
         size_t leftBegin = tables.size();
-        collectFrom(*j.left, tables, conditions, merging);
+        collectFrom(*j.left, tables, conditions, merging, steps);
         size_t rightBegin = tables.size();
-        collectFrom(*j.right, tables, conditions, merging);
-        if (j.on) conditions.push_back(j.on.get());
+        collectFrom(*j.right, tables, conditions, merging, steps);
+        if (outer) {
+          steps[rightBegin] = {j.type, j.on.get()};
+        } else if (j.on) {
+          conditions.push_back({j.on.get(), tables.size() - 1});
+        }
         if (j.natural || !j.using_.empty()) merging.push_back({&j, leftBegin, rightBegin, tables.size()});
         return;
       }
@@ -410,7 +438,9 @@ class StatementPlanner {
       l = b_.coerce(std::move(l), *common, CastContext::Implicit, j.location);
       r = b_.coerce(std::move(r), *common, CastContext::Implicit, j.location);
       int index = static_cast<int>(scope.joinColumns.size());
-      scope.joinColumns.push_back({name, std::shared_ptr<const plan::Expr>(plan::cloneExpr(*l)),
+      // The merged column is the preserved side's (PostgreSQL: COALESCE for FULL JOIN).
+      const plan::Expr& merged = j.type == sql::JoinType::Right ? *r : *l;
+      scope.joinColumns.push_back({name, std::shared_ptr<const plan::Expr>(plan::cloneExpr(merged)),
                                    static_cast<int>(m.leftBegin), joinNumber, -1});
       conjuncts.push_back(b_.compare(plan::Op::Eq, std::move(l), std::move(r), j.location));
       for (const binder::ColumnMatch& merged : {left, right}) {
@@ -596,17 +626,18 @@ class StatementPlanner {
       return planFunctionFrom(from[0]->as<sql::RangeFunction>(), where);
     FromPlan fp;
     std::vector<const sql::TableRef*> tables;
-    std::vector<const sql::Expr*> conditions;
+    std::vector<FromCondition> conditions;
     std::vector<MergingJoin> merging;
-    for (const auto& ref : from) collectFrom(*ref, tables, conditions, merging);
-    if (where) conditions.push_back(where);
+    std::vector<JoinStep> steps;
+    for (const auto& ref : from) collectFrom(*ref, tables, conditions, merging, steps);
+    if (where) conditions.push_back({where, kNoDeadline});
     if (tables.empty()) {
       auto values = std::make_unique<Node>(NodeKind::Values);
       values->rows.emplace_back();
       fp.node = std::move(values);
       std::vector<ExprPtr> conjuncts;
-      for (const auto* c : conditions)
-        splitConjuncts(b_.coerceToBool(b_.bind(*c, fp.scope), "WHERE", c->location), conjuncts);
+      for (const auto& c : conditions)
+        splitConjuncts(b_.coerceToBool(b_.bind(*c.expr, fp.scope), "WHERE", c.expr->location), conjuncts);
       fp.node = filter(std::move(fp.node), conjunction(std::move(conjuncts)));
       return fp;
     }
@@ -636,14 +667,35 @@ class StatementPlanner {
       fp.scope.entries.push_back(std::move(entry));
       bound.push_back(tb);
     }
-    std::vector<ExprPtr> conjuncts;
-    for (size_t i = 0; i < merging.size(); ++i) mergeJoinColumns(fp.scope, merging[i], static_cast<int>(i), conjuncts);
-    for (const auto* c : conditions) {
-      ExprPtr e = b_.bind(*c, fp.scope);
-      if (Binder::containsAggregate(*c))
-        b_.fail(sqlstate::kGroupingError, "aggregate functions are not allowed in WHERE", c->location);
-      splitConjuncts(b_.coerceToBool(std::move(e), "WHERE", c->location), conjuncts);
+    size_t n = tables.size();
+    // The conjuncts of each outer join's ON; those of inner joins and WHERE, with deadlines.
+    std::vector<std::vector<ExprPtr>> onConjuncts(n);
+    std::vector<std::pair<ExprPtr, size_t>> conjuncts;
+    for (size_t i = 0; i < merging.size(); ++i) {
+      std::vector<ExprPtr> equalities;
+      mergeJoinColumns(fp.scope, merging[i], static_cast<int>(i), equalities);
+      size_t right = merging[i].rightBegin;
+      bool outer = steps[right].type != sql::JoinType::Inner;
+      for (auto& e : equalities) {
+        if (outer)
+          onConjuncts[right].push_back(std::move(e));
+        else
+          conjuncts.emplace_back(std::move(e), merging[i].rightEnd - 1);
+      }
     }
+    auto bindCondition = [&](const sql::Expr& c, const char* what, std::vector<ExprPtr>& out) {
+      ExprPtr e = b_.bind(c, fp.scope);
+      if (Binder::containsAggregate(c))
+        b_.fail(sqlstate::kGroupingError, fmt::format("aggregate functions are not allowed in {}", what), c.location);
+      splitConjuncts(b_.coerceToBool(std::move(e), what, c.location), out);
+    };
+    for (const auto& c : conditions) {
+      std::vector<ExprPtr> split;
+      bindCondition(*c.expr, c.deadline == kNoDeadline ? "WHERE" : "JOIN/ON", split);
+      for (auto& e : split) conjuncts.emplace_back(std::move(e), c.deadline);
+    }
+    for (size_t t = 0; t < n; ++t)
+      if (steps[t].on) bindCondition(*steps[t].on, "JOIN/ON", onConjuncts[t]);
     // Which scope entry a column belongs to.
     auto entryOf = [&](int column) {
       for (size_t i = 0; i < fp.scope.entries.size(); ++i) {
@@ -652,70 +704,120 @@ class StatementPlanner {
       }
       return -1;
     };
-    // Conjuncts that read exactly one table go to that table's scan.
-    std::vector<std::vector<ExprPtr>> local(tables.size());
-    std::vector<ExprPtr> rest;
-    for (auto& c : conjuncts) {
+    // The latest outer join, up to step `deadline`, that makes item `e`'s columns NULL: a
+    // LEFT JOIN its own item's, a RIGHT JOIN those of every item before it. -1: none.
+    auto nulledAt = [&](int e, size_t deadline) {
+      int latest = -1;
+      for (size_t u = 0; u < n && u <= deadline; ++u) {
+        bool nulls = (steps[u].type == sql::JoinType::Left && static_cast<int>(u) == e) ||
+                     (steps[u].type == sql::JoinType::Right && e < static_cast<int>(u));
+        if (nulls) latest = static_cast<int>(u);
+      }
+      return latest;
+    };
+    // Where each conjunct applies: in one item's scan when it reads that item alone and
+    // no outer join makes the item NULL before the conjunct's deadline; else at the first
+    // join step whose rows hold its columns after every outer join that nulls them (after
+    // the join of that step: an outer join's own ON decides its matches instead).
+    std::vector<std::vector<ExprPtr>> local(n), atStep(n);
+    std::vector<ExprPtr> top;
+    for (auto& [c, deadline] : conjuncts) {
       auto [lo, hi] = columnRange(*c);
-      if (lo >= 0 && entryOf(lo) == entryOf(hi)) {
-        int t = entryOf(lo);
-        binder::shiftColumns(*c, -fp.scope.entries[t].offset);
-        local[t].push_back(std::move(c));
+      if (lo < 0) {
+        (deadline == kNoDeadline ? top : atStep[deadline]).push_back(std::move(c));
+        continue;
+      }
+      int first = entryOf(lo), last = entryOf(hi);
+      int nulled = -1;
+      for (int e = first; e <= last; ++e) nulled = std::max(nulled, nulledAt(e, deadline));
+      if (first == last && nulled < 0) {
+        binder::shiftColumns(*c, -fp.scope.entries[first].offset);
+        local[first].push_back(std::move(c));
       } else {
-        rest.push_back(std::move(c));
+        atStep[std::max(last, nulled)].push_back(std::move(c));
       }
     }
-    for (size_t t = 0; t < tables.size(); ++t) {
-      if (t > 0 && bound[t]) {
-        if (NodePtr joined = indexJoin(fp, *bound[t], fp.scope.entries[t].offset, local[t], rest, entryOf, t)) {
-          fp.node = std::move(joined);
+    // A LEFT JOIN's ON conjuncts that read its own item alone filter that item's scan.
+    for (size_t t = 0; t < n; ++t) {
+      if (steps[t].type != sql::JoinType::Left) continue;
+      std::vector<ExprPtr> keep;
+      for (auto& c : onConjuncts[t]) {
+        auto [lo, hi] = columnRange(*c);
+        if (lo >= 0 && entryOf(lo) == static_cast<int>(t) && entryOf(hi) == static_cast<int>(t)) {
+          binder::shiftColumns(*c, -fp.scope.entries[t].offset);
+          local[t].push_back(std::move(c));
+        } else {
+          keep.push_back(std::move(c));
+        }
+      }
+      onConjuncts[t] = std::move(keep);
+    }
+    for (size_t t = 0; t < n; ++t) {
+      bool outer = steps[t].type != sql::JoinType::Inner;
+      if (t > 0 && bound[t] && !outer) {
+        if (NodePtr joined = indexJoin(fp, *bound[t], fp.scope.entries[t].offset, local[t], atStep[t], entryOf, t)) {
+          fp.node = filter(std::move(joined), conjunction(std::move(atStep[t])));
           continue;
         }
       }
       NodePtr scan = bound[t] ? accessPath(*bound[t], local[t], b_) : std::move(functionScans[t]);
       scan = filter(std::move(scan), conjunction(std::move(local[t])));
       if (t == 0) {
-        fp.node = std::move(scan);
+        fp.node = filter(std::move(scan), conjunction(std::move(atStep[0])));
         continue;
       }
-      // Join with everything to the left: equality conjuncts between the two sides become
-      // hash keys; the others that are now computable stay as a residual predicate.
-      int rightOffset = fp.scope.entries[t].offset;
-      auto join = std::make_unique<Node>(NodeKind::HashJoin);
-      std::vector<ExprPtr> residual, remaining;
-      for (auto& c : rest) {
-        auto [lo, hi] = columnRange(*c);
-        if (entryOf(hi) > static_cast<int>(t)) {
-          remaining.push_back(std::move(c));
+      fp.node = joinStep(std::move(fp.node), std::move(scan), fp.scope.entries[t].offset, steps[t].type,
+                         outer ? onConjuncts[t] : atStep[t]);
+      if (outer) fp.node = filter(std::move(fp.node), conjunction(std::move(atStep[t])));
+    }
+    fp.node = filter(std::move(fp.node), conjunction(std::move(top)));
+    return fp;
+  }
+
+  // Joins `right` (an item whose columns start at `rightOffset`) to `left` (the items
+  // before it) by `type`, on `conditions`: equalities between the two sides become hash
+  // keys, the rest a residual predicate; with no equality, a nested loop. An outer join's
+  // preserved side drives it - a hash join's probe side, a nested loop's outer side - and
+  // the joined row still lists the left items' columns first.
+  NodePtr joinStep(NodePtr left, NodePtr right, int rightOffset, sql::JoinType type, std::vector<ExprPtr>& conditions) {
+    auto join = std::make_unique<Node>(NodeKind::HashJoin);
+    std::vector<ExprPtr> leftKeys, rightKeys, residual;
+    for (auto& c : conditions) {
+      if (c->kind == ExprKind::Compare && c->op == plan::Op::Eq) {
+        auto [l0, l1] = columnRange(*c->args[0]);
+        auto [r0, r1] = columnRange(*c->args[1]);
+        int leftArg = -1;
+        if (l0 >= 0 && r0 >= 0 && l1 < rightOffset && r0 >= rightOffset) leftArg = 0;
+        if (l0 >= 0 && r0 >= 0 && r1 < rightOffset && l0 >= rightOffset) leftArg = 1;
+        if (leftArg >= 0) {
+          leftKeys.push_back(std::move(c->args[leftArg]));
+          ExprPtr rk = std::move(c->args[1 - leftArg]);
+          binder::shiftColumns(*rk, -rightOffset);
+          rightKeys.push_back(std::move(rk));
           continue;
         }
-        if (c->kind == ExprKind::Compare && c->op == plan::Op::Eq) {
-          auto [l0, l1] = columnRange(*c->args[0]);
-          auto [r0, r1] = columnRange(*c->args[1]);
-          int left = -1;
-          if (l0 >= 0 && r0 >= 0 && l1 < rightOffset && r0 >= rightOffset) left = 0;
-          if (l0 >= 0 && r0 >= 0 && r1 < rightOffset && l0 >= rightOffset) left = 1;
-          if (left >= 0) {
-            join->exprs.push_back(std::move(c->args[left]));
-            ExprPtr rk = std::move(c->args[1 - left]);
-            binder::shiftColumns(*rk, -rightOffset);
-            join->rightKeys.push_back(std::move(rk));
-            continue;
-          }
-        }
-        residual.push_back(std::move(c));
       }
-      rest = std::move(remaining);
-      if (join->exprs.empty()) join->kind = NodeKind::NestedLoopJoin;
-      join->predicate = conjunction(std::move(residual));
-      join->outputTypes = fp.node->outputTypes;
-      join->outputTypes.insert(join->outputTypes.end(), scan->outputTypes.begin(), scan->outputTypes.end());
-      join->children.push_back(std::move(fp.node));
-      join->children.push_back(std::move(scan));
-      fp.node = std::move(join);
+      residual.push_back(std::move(c));
     }
-    fp.node = filter(std::move(fp.node), conjunction(std::move(rest)));
-    return fp;
+    conditions.clear();
+    join->outer = type != sql::JoinType::Inner;
+    join->predicate = conjunction(std::move(residual));
+    join->outputTypes = left->outputTypes;
+    join->outputTypes.insert(join->outputTypes.end(), right->outputTypes.begin(), right->outputTypes.end());
+    // children[1] probes a hash join's table of children[0]; children[0] drives a nested
+    // loop over children[1]. The preserved side of an outer join must drive.
+    bool hash = !leftKeys.empty();
+    bool leftIsFirstChild = hash ? type != sql::JoinType::Left : type != sql::JoinType::Right;
+    if (hash) {
+      join->exprs = std::move(leftIsFirstChild ? leftKeys : rightKeys);
+      join->rightKeys = std::move(leftIsFirstChild ? rightKeys : leftKeys);
+    } else {
+      join->kind = NodeKind::NestedLoopJoin;
+    }
+    join->rightFirst = !leftIsFirstChild;
+    join->children.push_back(leftIsFirstChild ? std::move(left) : std::move(right));
+    join->children.push_back(leftIsFirstChild ? std::move(right) : std::move(left));
+    return join;
   }
 
   // The join columns SELECT * lists just before scope entry `entry`'s own columns.

@@ -307,8 +307,8 @@ def test_memory_limit(server):
 
 
 def test_parallel_queries(server):
-    """A snapshot aggregates, sorts, builds hash join tables and selects rows over a table
-    of several chunks on all its cores (two threads at most here): the rows are the
+    """A snapshot aggregates, sorts, builds hash join tables (inner and outer joins) and
+    selects rows over a table of several chunks on all its cores (two threads at most here): the rows are the
     executor's, and an error in a worker reaches the client."""
     conn = server.connect(autocommit=True)
     conn.execute("CREATE TABLE par_big (k int, g int, v numeric(12,2), s text)")
@@ -329,10 +329,18 @@ def test_parallel_queries(server):
                "SELECT k, s, v FROM par_big WHERE k % 1000 = 7 ORDER BY s DESC, k",
                "SELECT k, v FROM par_big ORDER BY v DESC, k LIMIT 5 OFFSET 100",
                "SELECT a.g, count(*), sum(b.v) FROM par_big a JOIN par_big b ON a.k = b.k + 1 "
-               "WHERE b.k % 100 = 0 GROUP BY a.g ORDER BY a.g"]
+               "WHERE b.k % 100 = 0 GROUP BY a.g ORDER BY a.g",
+               # Outer joins whose probe side is the parallel scan: each worker keeps its
+               # unmatched rows.
+               "SELECT par_big.g, label, count(*), sum(k) FROM par_big LEFT JOIN par_dim "
+               "ON par_dim.g = par_big.g GROUP BY par_big.g, label ORDER BY par_big.g",
+               "SELECT label, count(*), count(k) FROM par_dim RIGHT JOIN par_big ON par_big.g = par_dim.g "
+               "AND par_big.k % 2 = 0 GROUP BY label ORDER BY label"]
     # Their rows stream from the workers in no set order.
     gathered = ["SELECT k, s FROM par_big WHERE k % 7 = 3",
-                "SELECT label, k FROM par_dim JOIN par_big ON par_big.g = par_dim.g WHERE k % 5 = 0"]
+                "SELECT label, k FROM par_dim JOIN par_big ON par_big.g = par_dim.g WHERE k % 5 = 0",
+                "SELECT coalesce(label, '-'), k FROM par_big LEFT JOIN par_dim ON par_big.g = par_dim.g "
+                "WHERE k % 5 = 0"]
     expected = [conn.execute(q).fetchall() for q in queries]  # on the executor: 65536 < min_rows
     expected_gathered = [sorted(conn.execute(q).fetchall()) for q in gathered]
     snap = forced(server)
