@@ -305,6 +305,43 @@ NumericRep numericMod(NumericRep a, NumericRep b) {
   return build(numericMantissa(a) < 0 && r != 0, r, s);
 }
 
+NumericRep numericDivTrunc(NumericRep a, NumericRep b) {
+  if (numericMantissa(b) == 0) raiseDivisionByZero();
+  u128 ma, mb;
+  int s;
+  align(a, b, &ma, &mb, &s);
+  u128 q = ma / mb;
+  return build((numericMantissa(a) < 0) != (numericMantissa(b) < 0) && q != 0, q, 0);
+}
+
+namespace {
+// The integer part of v (negative: its sign), one further from zero when `awayFromZero`
+// and a fraction was cut: floor of a negative value and ceil of a positive one.
+NumericRep integralToward(NumericRep v, bool negative, bool awayFromZero) {
+  u128 mag = magnitude(numericMantissa(v));
+  int s = numericScale(v);
+  u128 q = divPow10Trunc(mag, s);
+  u128 back;
+  if (awayFromZero && !(mulPow10(q, s, &back) && back == mag)) ++q;
+  return build(negative && q != 0, q, 0);
+}
+}  // namespace
+
+NumericRep numericFloor(NumericRep v) {
+  bool negative = numericMantissa(v) < 0;
+  return integralToward(v, negative, negative);
+}
+
+NumericRep numericCeil(NumericRep v) {
+  bool negative = numericMantissa(v) < 0;
+  return integralToward(v, negative, !negative);
+}
+
+NumericRep numericSign(NumericRep v) {
+  i128 m = numericMantissa(v);
+  return makeNumeric(m < 0 ? -1 : m > 0, 0);
+}
+
 NumericRep numericNeg(NumericRep a) { return makeNumeric(-numericMantissa(a), numericScale(a)); }
 
 NumericRep numericAbs(NumericRep a) {

@@ -63,8 +63,12 @@ inline NumericRep numericMul(NumericRep a, NumericRep b) {  // scale sa + sb
   return numericMulGeneral(a, b);
 }
 
-NumericRep numericDiv(NumericRep a, NumericRep b);  // scale from PG's select_div_scale
-NumericRep numericMod(NumericRep a, NumericRep b);  // sign of a, scale max(sa, sb)
+NumericRep numericDiv(NumericRep a, NumericRep b);       // scale from PG's select_div_scale
+NumericRep numericMod(NumericRep a, NumericRep b);       // sign of a, scale max(sa, sb)
+NumericRep numericDivTrunc(NumericRep a, NumericRep b);  // div(): a / b toward zero, scale 0
+NumericRep numericFloor(NumericRep v);                   // scale 0
+NumericRep numericCeil(NumericRep v);                    // scale 0
+NumericRep numericSign(NumericRep v);                    // -1, 0 or 1, scale 0
 NumericRep numericNeg(NumericRep a);
 NumericRep numericAbs(NumericRep a);
 // Integral exponents only (0A000 otherwise); scale max(16, scale of base) as PG 15.
