@@ -9,9 +9,6 @@
 
 namespace duet {
 
-namespace {
-
-// Byte length of the UTF-8 character starting with `c` (1 for invalid leads, as pg_utf_mblen).
 int utf8Len(unsigned char c) {
   if (c < 0x80) return 1;
   if ((c & 0xe0) == 0xc0) return 2;
@@ -19,6 +16,8 @@ int utf8Len(unsigned char c) {
   if ((c & 0xf8) == 0xf0) return 4;
   return 1;
 }
+
+namespace {
 
 // Length of a valid character at s[i], or 0 (PostgreSQL's pg_utf8_islegal rules).
 int validCharAt(std::string_view s, size_t i) {
@@ -67,7 +66,8 @@ bool isAscii(std::string_view s) {
   return (high & 0x8080808080808080ull) == 0;
 }
 
-// Byte offset of character number `n` (0-based), clamped to the end.
+}  // namespace
+
 size_t offsetOfChar(std::string_view s, int64_t n) {
   // A character is at least one byte: a string of at most n bytes has at most n characters.
   // And n ASCII bytes are n characters: checked eight bytes at a time, this is every
@@ -79,6 +79,8 @@ size_t offsetOfChar(std::string_view s, int64_t n) {
   for (int64_t k = 0; k < n && i < s.size(); ++k) i = nextChar(s, i);
   return i;
 }
+
+namespace {
 
 char lowerChar(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
 

@@ -15,6 +15,11 @@ namespace duet {
 void checkUtf8(std::string_view s);
 bool isValidUtf8(std::string_view s);
 
+// Byte length of the UTF-8 character starting with `lead` (1 for an invalid lead byte, as
+// pg_utf_mblen), and the byte offset of character number `n` (0-based, clamped to the end).
+int utf8Len(unsigned char lead);
+size_t offsetOfChar(std::string_view s, int64_t n);
+
 int64_t charLength(std::string_view s);                     // characters
 std::string_view bpcharTrim(std::string_view s);            // without trailing spaces
 int textCompare(std::string_view a, std::string_view b);    // byte-wise, -1/0/1

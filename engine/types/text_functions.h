@@ -1,0 +1,32 @@
+// The string functions of SQL (split_part, translate, lpad, ...) as PostgreSQL 15 computes
+// them on UTF-8 text with the C locale: positions and lengths in characters, separators
+// found byte-wise (UTF-8 never matches inside a character), case only for ASCII letters.
+// The runtime functions generated code calls (engine/types/runtime.h) wrap these.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace duet {
+
+// Field `field` of s split at non-overlapping occurrences of sep, counted from 1, or from
+// the end when negative; empty when there is no such field. 22023 for field 0.
+std::string_view splitPart(std::string_view s, std::string_view sep, int64_t field);
+// Each character of s found in `from` becomes the character at the same position in `to`,
+// or is dropped when `to` is shorter.
+std::string translateChars(std::string_view s, std::string_view from, std::string_view to);
+// lpad (leading) / rpad: s cut or filled with repetitions of `fill` to `length` characters;
+// an empty fill does not pad. 54000 for a length PostgreSQL cannot allocate.
+std::string padChars(std::string_view s, int64_t length, std::string_view fill, bool leading);
+// s `count` times (none when count < 0); 54000 past PostgreSQL's allocation limit.
+std::string repeatText(std::string_view s, int64_t count);
+std::string reverseChars(std::string_view s);
+// The first ASCII letter or digit after anything else upper case, the others lower case.
+std::string initcapAscii(std::string_view s);
+// ascii(): the code point of the first character, 0 for an empty string.
+int32_t firstCodePoint(std::string_view s);
+// chr(): the character of a code point; 22023 for a negative one, 54000 for 0, one past
+// U+10FFFF or a surrogate.
+std::string codePointChar(int64_t code);
+
+}  // namespace duet
