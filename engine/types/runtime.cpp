@@ -1,12 +1,17 @@
 #include "engine/types/runtime.h"
 
 #include <array>
+#include <cerrno>
 #include <cmath>
 #include <deque>
+#include <numbers>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "engine/error.h"
 #include "engine/types/array.h"
 #include "engine/types/datetime.h"
 #include "engine/types/numeric.h"
@@ -22,7 +27,35 @@ namespace {
 
 const VarString* arenaString(std::string_view s) { return statementArena().makeString(s); }
 
-std::string_view charsOrSpace(const VarString* chars) { return chars ? chars->view() : std::string_view(" "); }
+// PostgreSQL's int2mod/int4mod/int8mod: a divisor of -1 gives 0 without dividing (the
+// smallest value divided by -1 overflows).
+int64_t integerMod(int64_t a, int64_t b) {
+  if (b == 0) raiseDivisionByZero();
+  return b == -1 ? 0 : a % b;
+}
+
+[[noreturn]] void raiseNumericFunctionUnsupported(const char* call) {
+  throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{} is not supported yet", call));
+}
+
+// PostgreSQL's float8 checks after a libm call that reports a range error through errno
+// (dexp): a non-zero result is an overflow, zero an underflow.
+double checkRangeErrno(double result) {
+  if (errno == ERANGE) {
+    if (result != 0.0) raiseFloatOverflow();
+    raiseFloatUnderflow();
+  }
+  return float8Checked(result, false, false);
+}
+
+// log() and log10(): 2201E for zero and negative arguments (as dlog1 and dlog10).
+void checkLogArgument(double a) {
+  if (a == 0.0) throw SqlError("2201E", "cannot take logarithm of zero");
+  if (a < 0.0) throw SqlError("2201E", "cannot take logarithm of a negative number");
+}
+
+// PostgreSQL's RADIANS_PER_DEGREE.
+constexpr double kRadiansPerDegree = 0.0174532925199432957692;
 
 }  // namespace
 
@@ -49,6 +82,22 @@ NumericRep duet_rt_numeric_trunc(NumericRep a, int32_t s) { return numericTrunc(
 NumericRep duet_rt_numeric_round_integral(NumericRep a) { return numericRound(a, 0); }
 NumericRep duet_rt_numeric_trunc_integral(NumericRep a) { return numericTrunc(a, 0); }
 NumericRep duet_rt_numeric_apply_typmod(NumericRep a, int32_t typmod) { return numericApplyTypmod(a, typmod); }
+NumericRep duet_rt_numeric_div_trunc(NumericRep a, NumericRep b) { return numericDivTrunc(a, b); }
+NumericRep duet_rt_numeric_floor(NumericRep a) { return numericFloor(a); }
+NumericRep duet_rt_numeric_ceil(NumericRep a) { return numericCeil(a); }
+NumericRep duet_rt_numeric_sign(NumericRep a) { return numericSign(a); }
+NumericRep duet_rt_numeric_sqrt(NumericRep) { raiseNumericFunctionUnsupported("sqrt(numeric)"); }
+NumericRep duet_rt_numeric_exp(NumericRep) { raiseNumericFunctionUnsupported("exp(numeric)"); }
+NumericRep duet_rt_numeric_ln(NumericRep) { raiseNumericFunctionUnsupported("ln(numeric)"); }
+NumericRep duet_rt_numeric_log(NumericRep) { raiseNumericFunctionUnsupported("log(numeric)"); }
+NumericRep duet_rt_numeric_log10(NumericRep) { raiseNumericFunctionUnsupported("log10(numeric)"); }
+NumericRep duet_rt_numeric_log_base(NumericRep, NumericRep) {
+  raiseNumericFunctionUnsupported("log(numeric, numeric)");
+}
+
+int16_t duet_rt_int2_mod(int16_t a, int16_t b) { return static_cast<int16_t>(integerMod(a, b)); }
+int32_t duet_rt_int4_mod(int32_t a, int32_t b) { return static_cast<int32_t>(integerMod(a, b)); }
+int64_t duet_rt_int8_mod(int64_t a, int64_t b) { return integerMod(a, b); }
 
 // PostgreSQL's float8pl/mi/mul: overflow only from finite inputs, underflow only from
 // non-zero ones.
@@ -61,6 +110,31 @@ double duet_rt_float8_div(double a, double b) { return float8Div(a, b); }
 double duet_rt_float8_pow(double a, double b) { return float8Pow(a, b); }
 double duet_rt_float8_round(double a) { return std::rint(a); }
 double duet_rt_float8_trunc(double a) { return std::trunc(a); }
+double duet_rt_float8_floor(double a) { return std::floor(a); }
+double duet_rt_float8_ceil(double a) { return std::ceil(a); }
+double duet_rt_float8_sign(double a) { return a > 0.0 ? 1.0 : a < 0.0 ? -1.0 : 0.0; }
+double duet_rt_float8_sqrt(double a) {
+  if (a < 0.0) throw SqlError("2201F", "cannot take square root of a negative number");
+  return float8Checked(std::sqrt(a), std::isinf(a), a == 0.0);
+}
+double duet_rt_float8_cbrt(double a) { return float8Checked(std::cbrt(a), std::isinf(a), a == 0.0); }
+double duet_rt_float8_exp(double a) {
+  if (std::isnan(a)) return a;
+  if (std::isinf(a)) return a > 0.0 ? a : 0.0;
+  errno = 0;
+  return checkRangeErrno(std::exp(a));
+}
+double duet_rt_float8_ln(double a) {
+  checkLogArgument(a);
+  return float8Checked(std::log(a), std::isinf(a), a == 1.0);
+}
+double duet_rt_float8_log10(double a) {
+  checkLogArgument(a);
+  return float8Checked(std::log10(a), std::isinf(a), a == 1.0);
+}
+double duet_rt_float8_degrees(double a) { return float8Div(a, kRadiansPerDegree); }
+double duet_rt_float8_radians(double a) { return float8Checked(a * kRadiansPerDegree, std::isinf(a), a == 0.0); }
+double duet_rt_pi() { return std::numbers::pi; }
 float duet_rt_float4_add(float a, float b) { return float4Checked(a + b, std::isinf(a) || std::isinf(b), true); }
 float duet_rt_float4_sub(float a, float b) { return float4Checked(a - b, std::isinf(a) || std::isinf(b), true); }
 float duet_rt_float4_mul(float a, float b) {
@@ -93,13 +167,22 @@ int32_t duet_rt_text_position(const VarString* s, const VarString* sub) {
 const VarString* duet_rt_text_left(const VarString* s, int32_t n) { return arenaString(leftChars(s->view(), n)); }
 const VarString* duet_rt_text_right(const VarString* s, int32_t n) { return arenaString(rightChars(s->view(), n)); }
 const VarString* duet_rt_text_btrim(const VarString* s, const VarString* chars) {
-  return arenaString(trimChars(s->view(), charsOrSpace(chars), true, true));
+  return arenaString(trimChars(s->view(), chars->view(), true, true));
 }
 const VarString* duet_rt_text_ltrim(const VarString* s, const VarString* chars) {
-  return arenaString(trimChars(s->view(), charsOrSpace(chars), true, false));
+  return arenaString(trimChars(s->view(), chars->view(), true, false));
 }
 const VarString* duet_rt_text_rtrim(const VarString* s, const VarString* chars) {
-  return arenaString(trimChars(s->view(), charsOrSpace(chars), false, true));
+  return arenaString(trimChars(s->view(), chars->view(), false, true));
+}
+const VarString* duet_rt_text_btrim_space(const VarString* s) {
+  return arenaString(trimChars(s->view(), " ", true, true));
+}
+const VarString* duet_rt_text_ltrim_space(const VarString* s) {
+  return arenaString(trimChars(s->view(), " ", true, false));
+}
+const VarString* duet_rt_text_rtrim_space(const VarString* s) {
+  return arenaString(trimChars(s->view(), " ", false, true));
 }
 const VarString* duet_rt_text_replace(const VarString* s, const VarString* from, const VarString* to) {
   return arenaString(replaceAll(s->view(), from->view(), to->view()));
@@ -359,11 +442,7 @@ struct Registry {
     DUET_RT(duet_rt_float4_add)
     DUET_RT(duet_rt_float4_sub) DUET_RT(duet_rt_float4_mul) DUET_RT(duet_rt_float4_div)
     DUET_RT(duet_rt_text_cmp) DUET_RT(duet_rt_text_eq) DUET_RT(duet_rt_text_hash)
-    DUET_RT(duet_rt_text_concat) DUET_RT(duet_rt_text_octet_length)
-    DUET_RT(duet_rt_text_substr)
-    DUET_RT(duet_rt_text_substr_from) DUET_RT(duet_rt_text_position) DUET_RT(duet_rt_text_left)
-    DUET_RT(duet_rt_text_right) DUET_RT(duet_rt_text_btrim) DUET_RT(duet_rt_text_ltrim)
-    DUET_RT(duet_rt_text_rtrim) DUET_RT(duet_rt_text_replace) DUET_RT(duet_rt_text_like)
+    DUET_RT(duet_rt_text_concat) DUET_RT(duet_rt_text_octet_length) DUET_RT(duet_rt_text_like)
     DUET_RT(duet_rt_text_ilike) DUET_RT(duet_rt_text_like_escape)
     DUET_RT(duet_rt_text_ilike_escape) DUET_RT(duet_rt_bpchar_cmp) DUET_RT(duet_rt_bpchar_eq)
     DUET_RT(duet_rt_bpchar_hash) DUET_RT(duet_rt_bpchar_length) DUET_RT(duet_rt_string_coerce)
