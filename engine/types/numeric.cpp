@@ -363,12 +363,18 @@ NumericRep numericPower(NumericRep base, NumericRep exponent) {
   i128 bm = numericMantissa(base);
   if (bm == 0 && negExp && n != 0) throw SqlError("2201F", "zero raised to a negative power is undefined");
   int rscale = numericScale(base) > 16 ? numericScale(base) : 16;
-  // Exact power of the magnitude: bmag^n at scale bscale * n.
+  // Exact power of the magnitude: bmag^n at scale bscale * n. The mantissa's trailing
+  // zeros would only lengthen it past 128 bits (2.0^50 is 2^50, not 20^50 at scale 50).
   u128 bmag = magnitude(bm), p = 1;
+  int bscale = numericScale(base);
+  while (bscale > 0 && bmag != 0 && bmag % 10 == 0) {
+    bmag /= 10;
+    --bscale;
+  }
   long pscale = 0;
   for (long i = 0; i < n; ++i) {
     if (p != 0 && __builtin_mul_overflow(p, bmag, &p)) raiseNumericOverflow();
-    pscale += numericScale(base);
+    pscale += bscale;
     if (p == 0) break;  // 0^n: stays zero
     if (pscale > 100000) raiseNumericOverflow();
   }
