@@ -109,7 +109,14 @@ void ValueBuilder::storeRow(llvm::Value* tuple, const TupleLayout& layout, const
 }
 
 llvm::FunctionCallee ValueBuilder::runtime(const std::string& name, llvm::Type* ret, std::vector<llvm::Type*> args) {
-  return module_.getOrInsertFunction(name, llvm::FunctionType::get(ret, args, false));
+  llvm::FunctionCallee callee = module_.getOrInsertFunction(name, llvm::FunctionType::get(ret, args, false));
+  // The C ABI has the caller widen an argument narrower than int (int16_t, bool and
+  // uint8_t flags: sign extension keeps a 0/1 flag as it is); a clang-compiled runtime
+  // function relies on it, g++'s happen not to.
+  if (auto* fn = llvm::dyn_cast<llvm::Function>(callee.getCallee()))
+    for (unsigned i = 0; i < args.size(); ++i)
+      if (args[i]->isIntegerTy(8) || args[i]->isIntegerTy(16)) fn->addParamAttr(i, llvm::Attribute::SExt);
+  return callee;
 }
 
 llvm::Value* ValueBuilder::call(const std::string& name, llvm::Type* ret, std::vector<llvm::Value*> args) {
