@@ -47,6 +47,20 @@ void Codegen::keepUnmatched(const Node& join, const Row& driving, const std::vec
   });
 }
 
+// A pair of rows the join's keys matched: its residual predicate decides; a match marks
+// the driving row as matched (`matched`: an outer join's flag, else null) and goes on.
+void Codegen::emitMatch(const Node& join, Row& joined, llvm::Value* matched, const Consumer& consume) {
+  auto emit = [&] {
+    if (matched) b_.CreateStore(b_.getTrue(), matched);
+    consume(joined);
+  };
+  if (join.predicate) {
+    ifThen(isTrue(expr(*join.predicate, joined)), emit);
+  } else {
+    emit();
+  }
+}
+
 void Codegen::produceIndexJoin(const Node& node, const Consumer& consume) {
   auto& b = b_;
   const TupleLayout& keyLayout = node.index->keyLayout();
@@ -81,15 +95,7 @@ void Codegen::produceNestedLoopJoin(const Node& node, const Consumer& consume) {
     auto matches = [&](llvm::Value* matched) {
       iterateBuffer(buffer, layout, [&](Row& inner) {
         Row joined = joinedRow(node, outer, inner);
-        auto emit = [&] {
-          if (matched) b_.CreateStore(b_.getTrue(), matched);
-          consume(joined);
-        };
-        if (node.predicate) {
-          ifThen(isTrue(expr(*node.predicate, joined)), emit);
-        } else {
-          emit();
-        }
+        emitMatch(node, joined, matched, consume);
       });
     };
     if (!node.outer) return matches(nullptr);
@@ -157,15 +163,7 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
       Row built;
       for (size_t c = 0; c < rowLayout->types.size(); ++c) built.push_back(loadField(hit, *rowLayout, c));
       Row joined = joinedRow(node, built, right);
-      auto emit = [&] {
-        if (matched) b.CreateStore(b.getTrue(), matched);
-        consume(joined);
-      };
-      if (node.predicate) {
-        ifThen(isTrue(expr(*node.predicate, joined)), emit);
-      } else {
-        emit();
-      }
+      emitMatch(node, joined, matched, consume);
       if (!terminated()) b.CreateBr(head);
       b.SetInsertPoint(done);
     };
