@@ -109,7 +109,7 @@ class Codegen : public ValueBuilder {
   void produceNestedLoopJoin(const plan::Node& node, const Consumer& consume);
   void produceHashJoin(const plan::Node& node, const Consumer& consume);
   Row nullRow(const std::vector<SqlType>& types);
-  void emitMatch(const plan::Node& join, Row& joined, llvm::Value* matched, const Consumer& consume);
+  void emitMatch(const plan::Node& join, Row& joined, const std::function<void()>& onMatch, const Consumer& consume);
   void keepUnmatched(const plan::Node& join, const Row& driving, const std::vector<SqlType>& otherTypes,
                      const std::function<void(llvm::Value* matched)>& matches, const Consumer& consume);
   // A hash join's table layouts: its key tuples, and its build side's rows.

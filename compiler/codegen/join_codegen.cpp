@@ -47,11 +47,11 @@ void Codegen::keepUnmatched(const Node& join, const Row& driving, const std::vec
   });
 }
 
-// A pair of rows the join's keys matched: its residual predicate decides; a match marks
-// the driving row as matched (`matched`: an outer join's flag, else null) and goes on.
-void Codegen::emitMatch(const Node& join, Row& joined, llvm::Value* matched, const Consumer& consume) {
+// A pair of rows the join's keys matched: its residual predicate decides; a match is
+// noted (`onMatch`: an outer join marks its rows matched) and goes on.
+void Codegen::emitMatch(const Node& join, Row& joined, const std::function<void()>& onMatch, const Consumer& consume) {
   auto emit = [&] {
-    if (matched) b_.CreateStore(b_.getTrue(), matched);
+    if (onMatch) onMatch();
     consume(joined);
   };
   if (join.predicate) {
@@ -95,7 +95,12 @@ void Codegen::produceNestedLoopJoin(const Node& node, const Consumer& consume) {
     auto matches = [&](llvm::Value* matched) {
       iterateBuffer(buffer, layout, [&](Row& inner) {
         Row joined = joinedRow(node, outer, inner);
-        emitMatch(node, joined, matched, consume);
+        emitMatch(
+            node, joined,
+            [&] {
+              if (matched) b_.CreateStore(b_.getTrue(), matched);
+            },
+            consume);
       });
     };
     if (!node.outer) return matches(nullptr);
@@ -103,23 +108,32 @@ void Codegen::produceNestedLoopJoin(const Node& node, const Consumer& consume) {
   });
 }
 
+// The build rows are the build side's; a FULL JOIN's carry one more column, its "matched"
+// flag, which probes set and the pass over unmatched rows reads.
 Codegen::JoinLayouts Codegen::joinLayouts(const Node& join) {
-  return {out_.layouts.add(TupleLayout::of(typesOf(join.exprs))),
-          out_.layouts.add(TupleLayout::of(join.children[0]->outputTypes))};
+  std::vector<SqlType> row = join.children[0]->outputTypes;
+  if (join.keepBuildSide) row.push_back({TypeId::Bool, -1});
+  return {out_.layouts.add(TupleLayout::of(typesOf(join.exprs))), out_.layouts.add(TupleLayout::of(row))};
 }
 
 llvm::Value* Codegen::buildJoinTable(const Node& join, JoinLayouts layouts) {
   auto& b = b_;
   const Node& build = *join.children[0];
   auto [keyLayout, rowLayout] = layouts;
-  auto newTable = [&] { return call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(rowLayout)}); };
+  auto newTable = [&] {
+    llvm::Value* t = call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(rowLayout)});
+    if (join.keepBuildSide) call("duet_q_join_keep_null_keys", b.getVoidTy(), {t});
+    return t;
+  };
   auto insert = [&](llvm::Value* into, Row& row) {
     llvm::Value* key = tupleAlloca(*keyLayout);
     llvm::Value* tuple = tupleAlloca(*rowLayout);
     Row keys;
     for (const auto& k : join.exprs) keys.push_back(expr(*k, row));
     storeRow(key, *keyLayout, keys);
-    storeRow(tuple, *rowLayout, row);
+    Row stored = row;
+    if (join.keepBuildSide) stored.push_back(notNull(b.getFalse(), {TypeId::Bool, -1}));
+    storeRow(tuple, *rowLayout, stored);
     call("duet_q_join_insert", b.getVoidTy(), {into, key, tuple});
   };
   llvm::Value* table = newTable();
@@ -161,14 +175,31 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
       b.CreateCondBr(b.CreateIsNull(hit), done, match);
       b.SetInsertPoint(match);
       Row built;
-      for (size_t c = 0; c < rowLayout->types.size(); ++c) built.push_back(loadField(hit, *rowLayout, c));
+      size_t buildColumns = node.children[0]->outputTypes.size();
+      for (size_t c = 0; c < buildColumns; ++c) built.push_back(loadField(hit, *rowLayout, c));
       Row joined = joinedRow(node, built, right);
-      emitMatch(node, joined, matched, consume);
+      emitMatch(
+          node, joined,
+          [&] {
+            if (matched) b.CreateStore(b.getTrue(), matched);
+            if (node.keepBuildSide) storeField(hit, *rowLayout, buildColumns, notNull(b.getTrue(), {TypeId::Bool, -1}));
+          },
+          consume);
       if (!terminated()) b.CreateBr(head);
       b.SetInsertPoint(done);
     };
     if (!node.outer) return matches(nullptr);
-    keepUnmatched(node, right, rowLayout->types, matches, consume);
+    keepUnmatched(node, right, node.children[0]->outputTypes, matches, consume);
+  });
+  if (!node.keepBuildSide) return;
+  // FULL JOIN: the build rows no probe row matched, with NULLs for the probe side.
+  iterateBuffer(call("duet_q_join_rows", ptrTy_, {table}), rowLayout, [&](Row& built) {
+    SqlValue matched = built.back();
+    built.pop_back();
+    ifThen(b.CreateNot(matched.v), [&] {
+      Row joined = joinedRow(node, built, nullRow(node.children[1]->outputTypes));
+      consume(joined);
+    });
   });
 }
 

@@ -109,7 +109,7 @@ static std::string outlineOf(const Node& node) {
     s += "[" + node.index->name() + "]";
   else if (node.kind == NodeKind::TableScan)
     s += "[" + node.table->name() + (node.morsels ? ", morsels" : "") + "]";
-  if (node.outer) s += "[outer]";
+  if (node.outer) s += node.keepBuildSide ? "[full]" : "[outer]";
   if (node.parallelThreads > 1) s += "[parallel " + std::to_string(node.parallelThreads) + "]";
   for (const Node* sub : subplansOf(node)) s += "{" + outline(*sub) + "}";
   if (node.children.empty()) return s;

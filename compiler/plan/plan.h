@@ -78,6 +78,9 @@ struct Node {
   // HashJoin's probe side children[1] - keeps its rows without a match, the other side's
   // columns NULL (a LEFT or RIGHT outer join).
   bool outer = false;
+  // HashJoin of a FULL JOIN: after the probe, the build side's rows that matched nothing
+  // go on too, the probe side's columns NULL.
+  bool keepBuildSide = false;
   // Joins: the joined row lists children[1]'s columns before children[0]'s (normally
   // children[0]'s come first; IndexJoin's index table is its second side). An outer join
   // whose preserved side must drive the join but comes second in the row sets it.

@@ -38,7 +38,8 @@ Node* drivingScan(Node& n) {
     case NodeKind::TableScan: return &n;
     case NodeKind::Filter:
     case NodeKind::Project: return drivingScan(*n.children[0]);
-    case NodeKind::HashJoin: return drivingScan(*n.children[1]);  // the probe side
+    // The probe side; a FULL JOIN's probe must see every row before its last pass.
+    case NodeKind::HashJoin: return n.keepBuildSide ? nullptr : drivingScan(*n.children[1]);
     default: return nullptr;
   }
 }

@@ -373,8 +373,6 @@ class StatementPlanner {
       case sql::TableRefKind::Join: {
         const auto& j = ref.as<sql::JoinRef>();
         bool outer = j.type != sql::JoinType::Inner && j.type != sql::JoinType::Cross;
-        if (j.type == sql::JoinType::Full)
-          b_.fail(sqlstate::kFeatureNotSupported, "FULL JOIN is not supported yet", ref.location);
         if (outer && j.right->kind == sql::TableRefKind::Join)
           b_.fail(sqlstate::kFeatureNotSupported, "an outer join with a join on its right side is not supported yet",
                   j.right->location);
@@ -438,10 +436,17 @@ class StatementPlanner {
       l = b_.coerce(std::move(l), *common, CastContext::Implicit, j.location);
       r = b_.coerce(std::move(r), *common, CastContext::Implicit, j.location);
       int index = static_cast<int>(scope.joinColumns.size());
-      // The merged column is the preserved side's (PostgreSQL: COALESCE for FULL JOIN).
-      const plan::Expr& merged = j.type == sql::JoinType::Right ? *r : *l;
-      scope.joinColumns.push_back({name, std::shared_ptr<const plan::Expr>(plan::cloneExpr(merged)),
-                                   static_cast<int>(m.leftBegin), joinNumber, -1});
+      // The merged column is the preserved side's; both sides' for FULL JOIN (COALESCE).
+      ExprPtr merged;
+      if (j.type == sql::JoinType::Full) {
+        merged = std::make_unique<plan::Expr>(ExprKind::Coalesce, l->type);
+        merged->args.push_back(plan::cloneExpr(*l));
+        merged->args.push_back(plan::cloneExpr(*r));
+      } else {
+        merged = plan::cloneExpr(j.type == sql::JoinType::Right ? *r : *l);
+      }
+      scope.joinColumns.push_back(
+          {name, std::shared_ptr<const plan::Expr>(std::move(merged)), static_cast<int>(m.leftBegin), joinNumber, -1});
       conjuncts.push_back(b_.compare(plan::Op::Eq, std::move(l), std::move(r), j.location));
       for (const binder::ColumnMatch& merged : {left, right}) {
         if (merged.join >= 0)
@@ -705,12 +710,14 @@ class StatementPlanner {
       return -1;
     };
     // The latest outer join, up to step `deadline`, that makes item `e`'s columns NULL: a
-    // LEFT JOIN its own item's, a RIGHT JOIN those of every item before it. -1: none.
+    // LEFT JOIN its own item's, a RIGHT JOIN those of every item before it, a FULL JOIN
+    // both. -1: none.
     auto nulledAt = [&](int e, size_t deadline) {
       int latest = -1;
       for (size_t u = 0; u < n && u <= deadline; ++u) {
         bool nulls = (steps[u].type == sql::JoinType::Left && static_cast<int>(u) == e) ||
-                     (steps[u].type == sql::JoinType::Right && e < static_cast<int>(u));
+                     (steps[u].type == sql::JoinType::Right && e < static_cast<int>(u)) ||
+                     (steps[u].type == sql::JoinType::Full && e <= static_cast<int>(u));
         if (nulls) latest = static_cast<int>(u);
       }
       return latest;
@@ -807,6 +814,11 @@ class StatementPlanner {
     // children[1] probes a hash join's table of children[0]; children[0] drives a nested
     // loop over children[1]. The preserved side of an outer join must drive.
     bool hash = !leftKeys.empty();
+    if (type == sql::JoinType::Full && !hash)
+      throw SqlError(sqlstate::kFeatureNotSupported,
+                     "FULL JOIN is only supported with merge-joinable or hash-joinable join conditions");
+    // FULL JOIN: the left side is built and its unmatched rows follow the probe.
+    join->keepBuildSide = type == sql::JoinType::Full;
     bool leftIsFirstChild = hash ? type != sql::JoinType::Left : type != sql::JoinType::Right;
     if (hash) {
       join->exprs = std::move(leftIsFirstChild ? leftKeys : rightKeys);

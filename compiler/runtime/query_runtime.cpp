@@ -168,12 +168,15 @@ uint8_t* GroupTable::findOrInsert(const uint8_t* key, bool* isNew) {
 }
 
 JoinTable::JoinTable(TupleLayout keyLayout, TupleLayout rowLayout)
-    : keyLayout_(keyLayout), rows_(std::move(rowLayout)), keys_(std::move(keyLayout)) {}
+    : keyLayout_(keyLayout), rows_(rowLayout), nullKeyRows_(std::move(rowLayout)), keys_(std::move(keyLayout)) {}
 
 uint64_t JoinTable::hashKey(const uint8_t* key) const { return hashTuple(keyLayout_, key); }
 
 void JoinTable::insert(const uint8_t* key, const uint8_t* row) {
-  if (tupleHasNull(keyLayout_, key)) return;  // a NULL key can never match
+  if (tupleHasNull(keyLayout_, key)) {  // a NULL key can never match
+    if (keepNullKeys_) nullKeyRows_.append(row);
+    return;
+  }
   rows_.append(row);
   keys_.append(key);
   hashes_.push_back(hashKey(key));
@@ -188,12 +191,15 @@ void JoinTable::finish() {
     chain_[i] = heads_[b];
     heads_[b] = i + 1;
   }
+  for (const uint8_t* row : nullKeyRows_.rows()) rows_.append(row);  // past every chained entry
 }
 
 void JoinTable::absorb(JoinTable& part) {
   rows_.rows().insert(rows_.rows().end(), part.rows_.rows().begin(), part.rows_.rows().end());
   keys_.rows().insert(keys_.rows().end(), part.keys_.rows().begin(), part.keys_.rows().end());
   hashes_.insert(hashes_.end(), part.hashes_.begin(), part.hashes_.end());
+  nullKeyRows_.rows().insert(nullKeyRows_.rows().end(), part.nullKeyRows_.rows().begin(),
+                             part.nullKeyRows_.rows().end());
 }
 
 const uint8_t* JoinTable::next(const uint8_t* key, uint64_t* cursor) const {
@@ -283,6 +289,8 @@ JoinTable* duet_q_join_new(QueryContext* ctx, const TupleLayout* keyLayout, cons
 }
 void duet_q_join_insert(JoinTable* t, const uint8_t* key, const uint8_t* row) { t->insert(key, row); }
 void duet_q_join_finish(JoinTable* t) { t->finish(); }
+void duet_q_join_keep_null_keys(JoinTable* t) { t->keepNullKeys(); }
+TupleBuffer* duet_q_join_rows(JoinTable* t) { return &t->rows(); }
 const uint8_t* duet_q_join_next(JoinTable* t, const uint8_t* key, uint64_t* cursor) { return t->next(key, cursor); }
 int64_t duet_q_now(QueryContext* ctx) { return ctx->transactionTimestamp; }
 int64_t duet_q_statement_timestamp(QueryContext* ctx) { return ctx->statementTimestamp; }
@@ -379,6 +387,8 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_join_new),
       DUET_Q(duet_q_join_insert),
       DUET_Q(duet_q_join_finish),
+      DUET_Q(duet_q_join_keep_null_keys),
+      DUET_Q(duet_q_join_rows),
       DUET_Q(duet_q_join_next),
       DUET_Q(duet_q_setting_exists),
       DUET_Q(duet_q_check_limit),

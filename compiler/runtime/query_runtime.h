@@ -86,11 +86,18 @@ class JoinTable {
   void absorb(JoinTable& part);
   // Iterates matches: start with cursor = 0, returns null when exhausted.
   const uint8_t* next(const uint8_t* keyTuple, uint64_t* cursor) const;
+  // FULL JOIN: rows whose key has a NULL are kept too (they match nothing but are still
+  // emitted); finish() puts them after the indexed rows.
+  void keepNullKeys() { keepNullKeys_ = true; }
+  // Every row, for the pass over the unmatched ones after probing.
+  TupleBuffer& rows() { return rows_; }
 
  private:
   uint64_t hashKey(const uint8_t* key) const;
   TupleLayout keyLayout_;
+  bool keepNullKeys_ = false;
   TupleBuffer rows_;
+  TupleBuffer nullKeyRows_;
   TupleBuffer keys_;
   StatementVector<uint64_t> hashes_;
   StatementVector<uint32_t> heads_;  // bucket -> first entry + 1
@@ -241,6 +248,8 @@ duet::rt::JoinTable* duet_q_join_new(duet::rt::QueryContext* ctx, const duet::Tu
                                      const duet::TupleLayout* rowLayout);
 void duet_q_join_insert(duet::rt::JoinTable* t, const uint8_t* key, const uint8_t* row);
 void duet_q_join_finish(duet::rt::JoinTable* t);
+void duet_q_join_keep_null_keys(duet::rt::JoinTable* t);
+duet::rt::TupleBuffer* duet_q_join_rows(duet::rt::JoinTable* t);
 const uint8_t* duet_q_join_next(duet::rt::JoinTable* t, const uint8_t* key, uint64_t* cursor);
 int64_t duet_q_now(duet::rt::QueryContext* ctx);
 double duet_q_random(duet::rt::QueryContext* ctx);

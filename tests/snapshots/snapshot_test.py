@@ -335,7 +335,10 @@ def test_parallel_queries(server):
                "SELECT par_big.g, label, count(*), sum(k) FROM par_big LEFT JOIN par_dim "
                "ON par_dim.g = par_big.g GROUP BY par_big.g, label ORDER BY par_big.g",
                "SELECT label, count(*), count(k) FROM par_dim RIGHT JOIN par_big ON par_big.g = par_dim.g "
-               "AND par_big.k % 2 = 0 GROUP BY label ORDER BY label"]
+               "AND par_big.k % 2 = 0 GROUP BY label ORDER BY label",
+               # FULL JOIN: the big side built (in parallel), its unmatched rows after the probe.
+               "SELECT label, count(*), count(k), sum(k) FROM par_big FULL JOIN par_dim "
+               "ON par_big.g = par_dim.g AND par_big.k % 2 = 0 GROUP BY label ORDER BY label"]
     # Their rows stream from the workers in no set order.
     gathered = ["SELECT k, s FROM par_big WHERE k % 7 = 3",
                 "SELECT label, k FROM par_dim JOIN par_big ON par_big.g = par_dim.g WHERE k % 5 = 0",
