@@ -39,8 +39,8 @@ void Codegen::keepUnmatched(const Node& join, const Row& driving, const std::vec
   matches(matched);
   ifThen(b_.CreateNot(b_.CreateLoad(b_.getInt1Ty(), matched)), [&] {
     Row nulls = nullRow(otherTypes);
-    // The driving side is children[0] of an index or nested loop join, children[1] (the
-    // probe side) of a hash join.
+    // The driving side is children[0] of a nested loop join, children[1] (the probe side)
+    // of a hash join.
     Row joined =
         join.kind == plan::NodeKind::HashJoin ? joinedRow(join, nulls, driving) : joinedRow(join, driving, nulls);
     consume(joined);
@@ -69,19 +69,13 @@ void Codegen::produceIndexJoin(const Node& node, const Consumer& consume) {
     Row keys;
     for (const auto& k : node.keys) keys.push_back(expr(*k, left));
     storeRow(key, keyLayout, keys);
-    auto matches = [&](llvm::Value* matched) {
-      llvm::Value* rowid = call("duet_index_lookup", i64Ty_, {ptrConst(node.index), key});
-      ifThen(b.CreateICmpNE(rowid, b.getInt64(kNoRow)), [&] {
-        if (matched) b.CreateStore(b.getTrue(), matched);
-        Row right = readRow(*node.table, rowid);
-        right.push_back(notNull(rowid, {TypeId::Int8, -1}));
-        Row joined = joinedRow(node, left, right);
-        consume(joined);
-      });
-    };
-    if (!node.outer) return matches(nullptr);
-    std::vector<SqlType> tableTypes(node.outputTypes.begin() + static_cast<long>(left.size()), node.outputTypes.end());
-    keepUnmatched(node, left, tableTypes, matches, consume);
+    llvm::Value* rowid = call("duet_index_lookup", i64Ty_, {ptrConst(node.index), key});
+    ifThen(b.CreateICmpNE(rowid, b.getInt64(kNoRow)), [&] {
+      Row right = readRow(*node.table, rowid);
+      right.push_back(notNull(rowid, {TypeId::Int8, -1}));
+      Row joined = joinedRow(node, left, right);
+      consume(joined);
+    });
   });
 }
 

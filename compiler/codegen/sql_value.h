@@ -37,7 +37,6 @@ class ValueBuilder {
   void enterFunction(llvm::Function* fn, llvm::BasicBlock* entry, llvm::Value* queryContext);
   llvm::IRBuilder<>& ir() { return b_; }
   llvm::LLVMContext& context() { return ctx_; }
-  llvm::Value* queryContext() { return qctx_; }
   llvm::Type* pointerType() { return ptrTy_; }
   llvm::BasicBlock* block(const char* name);  // a new block in the function
   bool terminated() { return b_.GetInsertBlock()->getTerminator() != nullptr; }

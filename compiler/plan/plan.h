@@ -74,9 +74,10 @@ struct Node {
   bool lowInclusive = true, highInclusive = true;
   bool descending = false;  // IndexRange: rows in reverse key order
 
-  // Joins: the side that drives the join - IndexJoin's and NestedLoopJoin's children[0],
-  // HashJoin's probe side children[1] - keeps its rows without a match, the other side's
-  // columns NULL (a LEFT or RIGHT outer join).
+  // NestedLoopJoin, HashJoin: the side that drives the join - a nested loop's children[0],
+  // a hash join's probe side children[1] - keeps its rows without a match, the other
+  // side's columns NULL (a LEFT, RIGHT or FULL outer join; the planner makes no outer
+  // IndexJoin).
   bool outer = false;
   // HashJoin of a FULL JOIN: after the probe, the build side's rows that matched nothing
   // go on too, the probe side's columns NULL.

@@ -688,19 +688,23 @@ class StatementPlanner {
           conjuncts.emplace_back(std::move(e), merging[i].rightEnd - 1);
       }
     }
-    auto bindCondition = [&](const sql::Expr& c, const char* what, std::vector<ExprPtr>& out) {
+    // PostgreSQL names the clause "WHERE" or "JOIN/ON" in type errors, and "JOIN
+    // conditions" when refusing an aggregate there.
+    auto bindCondition = [&](const sql::Expr& c, bool where, std::vector<ExprPtr>& out) {
       ExprPtr e = b_.bind(c, fp.scope);
       if (Binder::containsAggregate(c))
-        b_.fail(sqlstate::kGroupingError, fmt::format("aggregate functions are not allowed in {}", what), c.location);
-      splitConjuncts(b_.coerceToBool(std::move(e), what, c.location), out);
+        b_.fail(sqlstate::kGroupingError,
+                fmt::format("aggregate functions are not allowed in {}", where ? "WHERE" : "JOIN conditions"),
+                c.location);
+      splitConjuncts(b_.coerceToBool(std::move(e), where ? "WHERE" : "JOIN/ON", c.location), out);
     };
     for (const auto& c : conditions) {
       std::vector<ExprPtr> split;
-      bindCondition(*c.expr, c.deadline == kNoDeadline ? "WHERE" : "JOIN/ON", split);
+      bindCondition(*c.expr, c.deadline == kNoDeadline, split);
       for (auto& e : split) conjuncts.emplace_back(std::move(e), c.deadline);
     }
     for (size_t t = 0; t < n; ++t)
-      if (steps[t].on) bindCondition(*steps[t].on, "JOIN/ON", onConjuncts[t]);
+      if (steps[t].on) bindCondition(*steps[t].on, false, onConjuncts[t]);
     // Which scope entry a column belongs to.
     auto entryOf = [&](int column) {
       for (size_t i = 0; i < fp.scope.entries.size(); ++i) {
