@@ -617,7 +617,7 @@ std::string Binder::targetName(const sql::Expr& e) {
 ExprPtr Binder::bindAggregate(const sql::FuncCall& f, const Scope& scope, AggContext* agg) {
   const std::string& name = f.names.back();
   if (!agg)
-    fail(sqlstate::kGroupingError, fmt::format("aggregate functions are not allowed in {}", "WHERE"), f.location);
+    fail(sqlstate::kGroupingError, fmt::format("aggregate functions are not allowed in {}", clause_), f.location);
   plan::AggSpec spec;
   spec.distinct = f.distinct;
   if (name == "count" && f.star) {

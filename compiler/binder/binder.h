@@ -58,7 +58,6 @@ plan::ExprPtr matchValue(const Scope& scope, const ColumnMatch& m);
 struct AggContext {
   std::vector<plan::ExprPtr> groupExprs;  // bound over the FROM row
   std::vector<plan::AggSpec> aggs;
-  const char* clause = "";  // for "aggregate functions are not allowed in %s"
 };
 
 class Binder {
@@ -68,6 +67,21 @@ class Binder {
   [[noreturn]] void fail(const char* code, std::string message, uint32_t location) const;
 
   plan::ExprPtr bind(const sql::Expr& e, const Scope& scope, AggContext* agg = nullptr);
+
+  // Names the clause expressions are bound for while it lives, as PostgreSQL's
+  // ParseExprKind does in "aggregate functions are not allowed in %s" (an aggregate bound
+  // with no AggContext): "WHERE" unless set, "JOIN conditions", "GROUP BY", "VALUES", ...
+  class Clause {
+   public:
+    Clause(Binder& b, const char* name) : b_(b), saved_(b.clause_) { b.clause_ = name; }
+    ~Clause() { b_.clause_ = saved_; }
+    Clause(const Clause&) = delete;
+    Clause& operator=(const Clause&) = delete;
+
+   private:
+    Binder& b_;
+    const char* saved_;
+  };
   // A number literal converted to float4/float8, read as float directly (else nullptr, e kept).
   plan::ExprPtr numberLiteralAsFloat(plan::ExprPtr& e, SqlType target);
   // Converts to `target` (deciding unknown parameter types), or raises 42804 naming `what`.
@@ -158,6 +172,7 @@ class Binder {
  private:
   std::vector<RoutineCandidate> routineCandidates_;  // of the last resolveRoutine
   bool bindingDefault_ = false;                      // a routine argument's DEFAULT: no variables in scope
+  const char* clause_ = "WHERE";                     // see Clause
   const PlanRequest& request_;
   std::vector<SqlType> paramTypes_;
   std::vector<int> paramClass_;

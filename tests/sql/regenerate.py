@@ -3,7 +3,8 @@
 
 Starts a throw-away PG15 (tests/scratch_pg.py), replays each file and rewrites in place:
 query headers (column type letters, sort mode kept), expected rows, and the outcome of
-statements (`statement ok` / `statement error SQLSTATE`). A record whose outcome kind
+statements (`statement ok` / `statement error SQLSTATE`, and the message of error records
+that have one). A record whose outcome kind
 changes (a statement expected to fail succeeds, a query fails) is rewritten too but
 reported, because that usually means the test itself is wrong. Records marked
 "onlyif duetdb" / "skipif postgres" are left exactly as written. Then stops the server.
@@ -27,7 +28,10 @@ def render(rec: slt.Record, out: slt.Outcome) -> tuple[list[str], str | None]:
         warning = None
         if rec.kind == "query" or rec.expect_error is None:
             warning = f"now expects error {out.error}: {out.message}"
-        return [f"statement error {out.error}"] + sql_lines, warning
+        lines = [f"statement error {out.error}"] + sql_lines
+        if rec.expect_message is not None:
+            lines += ["----", out.message]
+        return lines, warning
     if rec.kind == "statement":
         warning = "expected an error but PG succeeded" if rec.expect_error is not None else None
         return ["statement ok"] + sql_lines, warning

@@ -26,6 +26,8 @@ def check(rec: slt.Record, out: slt.Outcome) -> str | None:
             return f"expected error {rec.expect_error or '(any)'}, got success"
         if rec.expect_error and out.error != rec.expect_error:
             return f"expected error {rec.expect_error}, got error {out.error}: {out.message}"
+        if rec.expect_message is not None and out.message != rec.expect_message:
+            return f"expected message {rec.expect_message!r}, got {out.message!r}"
         return None
     if out.error:
         return f"expected rows, got error {out.error}: {out.message}"

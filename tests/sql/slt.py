@@ -33,6 +33,7 @@ class Record:
     end_line: int             # 1-based line after the record's last line (exclusive)
     sql: str
     expect_error: str | None = None     # statement error: SQLSTATE, "" = any error
+    expect_message: str | None = None   # statement error with a ---- block: the message
     column_spec: str = ""               # query: column count ("3") or type letters ("ITR")
     sort_mode: str = "nosort"           # query: "nosort" or "rowsort"
     expected_rows: list[str] = dataclasses.field(default_factory=list)
@@ -91,6 +92,12 @@ def parse(path: str) -> tuple[list[str], list[Record]]:
         if m_stmt:
             if m_stmt.group(1) == "error":
                 rec.expect_error = m_stmt.group(2) or ""
+                # An error record may also name the primary message, after a ---- line.
+                if i < len(lines) and lines[i].rstrip() == "----":
+                    if i + 1 >= len(lines) or not lines[i + 1]:
+                        raise FormatError(f"{path}:{header_line}: ---- without a message")
+                    rec.expect_message = lines[i + 1]
+                    i += 2
             elif m_stmt.group(2):
                 raise FormatError(f"{path}:{header_line}: 'statement ok' takes no SQLSTATE")
         else:

@@ -1,0 +1,35 @@
+// How one table is read: a unique-index lookup when equality conjuncts pin a whole key, an
+// ordered-index range when they pin a prefix of one, else a full scan.
+#pragma once
+#include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "compiler/binder/binder.h"
+#include "compiler/plan/plan.h"
+
+namespace duet {
+class Index;
+}
+
+namespace duet::planner {
+
+// A scan of one table, using a unique index when `conjuncts` (over this table's own row)
+// pin every key column to a value that reads no column (used conjuncts are removed), else
+// an ordered index range when they pin a prefix of its key (all conjuncts stay).
+plan::NodePtr accessPath(const TableBinding& binding, std::vector<plan::ExprPtr>& conjuncts, binder::Binder& b);
+
+// The index a single-table access (as accessPath and filter build it) walks by range, or null.
+const Index* rangeIndex(const plan::Node& n);
+
+// A key equality among `conjuncts`: the conjunct comparing column `column` (of type `type`,
+// not through a cast) with a value `valueOk` accepts. Returns {conjunct, side of the
+// value}, or nullopt.
+std::optional<std::pair<size_t, int>> keyEquality(const std::vector<plan::ExprPtr>& conjuncts, int column, TypeId type,
+                                                  const std::function<bool(const plan::Expr&)>& valueOk);
+
+// Whether `e` reads no column (a constant or parameter per statement).
+bool isConstantValue(const plan::Expr& e);
+
+}  // namespace duet::planner

@@ -1,0 +1,189 @@
+// INSERT, UPDATE and DELETE: target columns, defaults, assignment casts, RETURNING.
+#include "compiler/planner/statement_planner.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+
+#include "compiler/parser/parser.h"
+#include "compiler/planner/access_path.h"
+#include "compiler/planner/plan_building.h"
+#include "engine/error.h"
+#include "engine/storage/table.h"
+
+namespace duet::planner {
+
+using binder::CastContext;
+using binder::columnRange;
+using binder::commonType;
+using binder::exprEquals;
+using plan::ExprKind;
+using plan::NodeKind;
+
+std::vector<ExprPtr> StatementPlanner::bindReturning(const std::vector<sql::ResTarget>& returning,
+                                                     const TableBinding& t, const std::string& alias,
+                                                     std::vector<OutputColumn>& columns) {
+  std::vector<ExprPtr> out;
+  if (returning.empty()) return out;
+  Scope scope;
+  scope.entries.push_back(entryFor(t, alias, 0));
+  scope.width = static_cast<int>(t.table->columns().size()) + 1;
+  Binder::Clause clause(b_, "RETURNING");
+  expandTargets(returning, scope, nullptr, out, columns);
+  return out;
+}
+
+NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<OutputColumn>& columns) {
+  const TableBinding& t = resolve(s.table);
+  const auto& cols = t.table->columns();
+  // Which table column each source column fills.
+  std::vector<int> target;
+  if (s.columns.empty()) {
+    for (size_t c = 0; c < cols.size(); ++c) target.push_back(static_cast<int>(c));
+  } else {
+    for (size_t i = 0; i < s.columns.size(); ++i) {
+      int found = -1;
+      for (size_t c = 0; c < cols.size(); ++c)
+        if (cols[c].name == s.columns[i]) found = static_cast<int>(c);
+      if (found < 0)
+        b_.fail(sqlstate::kUndefinedColumn,
+                fmt::format("column \"{}\" of relation \"{}\" does not exist", s.columns[i], t.name),
+                s.columnLocations[i]);
+      if (std::find(target.begin(), target.end(), found) != target.end())
+        b_.fail(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" specified more than once", s.columns[i]),
+                s.columnLocations[i]);
+      target.push_back(found);
+    }
+  }
+  // With no column list, a shorter source fills the first columns (PostgreSQL's rule).
+  bool valuesSource =
+      s.source && s.source->body == sql::SelectStmt::Body::Values && s.source->orderBy.empty() && !s.source->limit;
+  if (s.columns.empty() && valuesSource && !s.source->values.empty() && s.source->values[0].size() < target.size())
+    target.resize(s.source->values[0].size());
+  NodePtr source;
+  std::vector<SqlType> targetTypes;
+  for (int c : target) targetTypes.push_back(cols[c].type);
+  std::vector<OutputColumn> ignored;
+  if (!s.source) {
+    source = std::make_unique<Node>(NodeKind::Values);
+    source->rows.emplace_back();
+    target.clear();
+  } else if (valuesSource) {
+    for (const auto& r : s.source->values)
+      if (r.size() > target.size())
+        b_.fail(sqlstate::kSyntaxError, "INSERT has more expressions than target columns", r[target.size()]->location);
+      else if (r.size() < target.size())
+        b_.fail(sqlstate::kSyntaxError, "INSERT has more target columns than expressions", s.begin);
+    source = planValues(s.source->values, targetTypes, ignored);
+    // DEFAULT entries become the column's default expression.
+    for (auto& row : source->rows)
+      for (size_t c = 0; c < row.size(); ++c)
+        if (!row[c]) row[c] = defaultFor(t, target[c]);
+  } else {
+    // As in PostgreSQL, untyped literals of the SELECT take the target columns' types.
+    resolveUnknowns_ = false;
+    source = planSelect(*s.source, ignored);
+    resolveUnknowns_ = true;
+    if (s.columns.empty() && ignored.size() < target.size()) target.resize(ignored.size());
+    if (ignored.size() != target.size())
+      b_.fail(sqlstate::kSyntaxError,
+              ignored.size() > target.size() ? "INSERT has more expressions than target columns"
+                                             : "INSERT has more target columns than expressions",
+              s.begin);
+    // Read the whole source before inserting (INSERT INTO t SELECT ... FROM t).
+    source = materialize(std::move(source));
+  }
+  // Full table rows: source columns assigned (with assignment casts), defaults elsewhere.
+  std::vector<ExprPtr> row;
+  for (size_t c = 0; c < cols.size(); ++c) {
+    auto it = std::find(target.begin(), target.end(), static_cast<int>(c));
+    if (it == target.end()) {
+      row.push_back(defaultFor(t, c));
+      continue;
+    }
+    int src = static_cast<int>(it - target.begin());
+    row.push_back(
+        b_.coerce(plan::makeColumn(src, source->outputTypes[src]), cols[c].type, CastContext::Assignment, s.begin));
+  }
+  auto ins = std::make_unique<Node>(NodeKind::Insert);
+  ins->table = t.table;
+  ins->children.push_back(project(std::move(source), std::move(row)));
+  ins->returning = bindReturning(s.returning, t, s.alias, columns);
+  return ins;
+}
+
+NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<OutputColumn>& columns) {
+  if (!s.from.empty()) b_.fail(sqlstate::kFeatureNotSupported, "UPDATE ... FROM is not supported yet", s.begin);
+  const TableBinding& t = resolve(s.table);
+  FromPlan fp = planSingle(t, s.alias, s.where.get());
+  const auto& cols = t.table->columns();
+  std::vector<ExprPtr> values(cols.size());
+  for (const auto& set : s.set) {
+    if (set.multi)
+      b_.fail(sqlstate::kFeatureNotSupported, "multiple-column UPDATE SET is not supported yet",
+              set.columnLocations[0]);
+    int found = -1;
+    for (size_t c = 0; c < cols.size(); ++c)
+      if (cols[c].name == set.columns[0]) found = static_cast<int>(c);
+    if (found < 0)
+      b_.fail(sqlstate::kUndefinedColumn,
+              fmt::format("column \"{}\" of relation \"{}\" does not exist", set.columns[0], t.name),
+              set.columnLocations[0]);
+    if (values[found])
+      b_.fail(sqlstate::kDuplicateColumn, fmt::format("multiple assignments to same column \"{}\"", set.columns[0]),
+              set.columnLocations[0]);
+    Binder::Clause clause(b_, "UPDATE");
+    ExprPtr v = set.value->kind == sql::ExprKind::Default ? defaultFor(t, found) : b_.bind(*set.value, fp.scope);
+    values[found] = b_.coerce(std::move(v), cols[found].type, CastContext::Assignment, set.value->location);
+  }
+  // An index range scan would meet a row again after the update moved it further along
+  // the index: when the update sets a key column of that index, read every matching row
+  // before changing any. (DELETE needs no such care: the scan steps past a row before
+  // returning it, and erasing it leaves the rest.)
+  if (const Index* walked = rangeIndex(*fp.node)) {
+    bool setsKey = false;
+    for (uint32_t c : walked->columns()) setsKey = setsKey || values[c] != nullptr;
+    if (setsKey) fp.node = materialize(std::move(fp.node));
+  }
+  std::vector<ExprPtr> row;
+  row.push_back(plan::makeColumn(static_cast<int>(cols.size()), {TypeId::Int8, -1}));  // rowid
+  for (size_t c = 0; c < cols.size(); ++c)
+    row.push_back(values[c] ? std::move(values[c]) : plan::makeColumn(static_cast<int>(c), cols[c].type));
+  auto upd = std::make_unique<Node>(NodeKind::Update);
+  upd->table = t.table;
+  upd->children.push_back(project(std::move(fp.node), std::move(row)));
+  upd->returning = bindReturning(s.returning, t, s.alias, columns);
+  return upd;
+}
+
+NodePtr StatementPlanner::planDelete(const sql::DeleteStmt& s, std::vector<OutputColumn>& columns) {
+  if (!s.using_.empty()) b_.fail(sqlstate::kFeatureNotSupported, "DELETE ... USING is not supported yet", s.begin);
+  const TableBinding& t = resolve(s.table);
+  FromPlan fp = planSingle(t, s.alias, s.where.get());
+  const auto& cols = t.table->columns();
+  std::vector<ExprPtr> row;
+  row.push_back(plan::makeColumn(static_cast<int>(cols.size()), {TypeId::Int8, -1}));
+  for (size_t c = 0; c < cols.size(); ++c) row.push_back(plan::makeColumn(static_cast<int>(c), cols[c].type));
+  auto del = std::make_unique<Node>(NodeKind::Delete);
+  del->table = t.table;
+  del->children.push_back(project(std::move(fp.node), std::move(row)));
+  del->returning = bindReturning(s.returning, t, s.alias, columns);
+  return del;
+}
+
+ExprPtr StatementPlanner::defaultFor(const TableBinding& t, size_t column) {
+  SqlType type = t.table->columns()[column].type;
+  if (column >= t.defaults.size() || t.defaults[column].empty()) return plan::makeNullConst(type);
+  // Defaults are stored as SQL text; they may only hold constants and functions like now().
+  auto parsed = sql::parseQuery("SELECT " + t.defaults[column]);
+  const auto& select = parsed.at(0).stmt->as<sql::SelectStmt>();
+  Scope none;
+  // Positions in the default's own text mean nothing in this statement's: report none.
+  try {
+    return b_.coerce(b_.bind(*select.targets.at(0).expr, none), type, CastContext::Assignment, 0);
+  } catch (SqlError& e) {
+    e.position = 0;
+    throw;
+  }
+}
+
+}  // namespace duet::planner

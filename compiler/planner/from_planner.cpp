@@ -1,0 +1,483 @@
+// FROM and joins: the FROM list flattened into items joined left-deep in order, each
+// conjunct placed where its columns are first available (and no outer join nulls them),
+// hash joins on equalities, index joins through unique keys.
+#include "compiler/planner/statement_planner.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <tuple>
+
+#include "compiler/planner/access_path.h"
+#include "compiler/planner/plan_building.h"
+#include "engine/error.h"
+#include "engine/limits/stack_depth.h"
+#include "engine/storage/table.h"
+
+namespace duet::planner {
+
+using binder::CastContext;
+using binder::columnRange;
+using binder::commonType;
+using binder::exprEquals;
+using plan::ExprKind;
+using plan::NodeKind;
+
+namespace {
+constexpr const char* kDuplicateAlias = "42712";  // two FROM items of one name
+}  // namespace
+
+void StatementPlanner::collectFrom(const sql::TableRef& ref, std::vector<const sql::TableRef*>& tables,
+                                   std::vector<FromCondition>& conditions, std::vector<MergingJoin>& merging,
+                                   std::vector<JoinStep>& steps) {
+  switch (ref.kind) {
+    case sql::TableRefKind::Table:
+    case sql::TableRefKind::Function:
+    case sql::TableRefKind::Subquery:
+      tables.push_back(&ref);
+      steps.emplace_back();
+      return;
+    case sql::TableRefKind::Join: {
+      const auto& j = ref.as<sql::JoinRef>();
+      bool outer = j.type != sql::JoinType::Inner && j.type != sql::JoinType::Cross;
+      if (outer && j.right->kind == sql::TableRefKind::Join)
+        b_.fail(sqlstate::kFeatureNotSupported, "an outer join with a join on its right side is not supported yet",
+                j.right->location);
+      size_t leftBegin = tables.size();
+      collectFrom(*j.left, tables, conditions, merging, steps);
+      size_t rightBegin = tables.size();
+      collectFrom(*j.right, tables, conditions, merging, steps);
+      if (outer) {
+        steps[rightBegin] = {j.type, j.on.get()};
+      } else if (j.on) {
+        conditions.push_back({j.on.get(), tables.size() - 1});
+      }
+      if (j.natural || !j.using_.empty()) merging.push_back({&j, leftBegin, rightBegin, tables.size()});
+      return;
+    }
+  }
+}
+
+std::vector<std::string> StatementPlanner::naturalColumns(const Scope& scope, const MergingJoin& m) {
+  std::vector<std::string> names;
+  for (size_t i = m.leftBegin; i < m.rightBegin; ++i)
+    for (const auto& n : scope.entries[i].names) {
+      if (n.empty() || std::find(names.begin(), names.end(), n) != names.end()) continue;
+      if (binder::findUnqualified(scope, n, m.rightBegin, m.rightEnd).matches > 0) names.push_back(n);
+    }
+  return names;
+}
+
+void StatementPlanner::mergeJoinColumns(Scope& scope, const MergingJoin& m, int joinNumber,
+                                        std::vector<ExprPtr>& conjuncts) {
+  const sql::JoinRef& j = *m.join;
+  std::vector<std::string> names = j.natural ? naturalColumns(scope, m) : j.using_;
+  for (size_t k = 0; k < names.size(); ++k) {
+    const std::string& name = names[k];
+    if (std::find(names.begin(), names.begin() + k, name) != names.begin() + k)
+      b_.fail(sqlstate::kDuplicateColumn,
+              fmt::format("column name \"{}\" appears more than once in USING clause", name), j.location);
+    auto side = [&](size_t first, size_t end, const char* which) {
+      binder::ColumnMatch match = binder::findUnqualified(scope, name, first, end);
+      if (match.matches == 0)
+        b_.fail(sqlstate::kUndefinedColumn,
+                fmt::format("column \"{}\" specified in USING clause does not exist in {} table", name, which),
+                j.location);
+      if (match.matches > 1)
+        b_.fail(sqlstate::kAmbiguousColumn,
+                fmt::format("common column name \"{}\" appears more than once in {} table", name, which), j.location);
+      return match;
+    };
+    binder::ColumnMatch left = side(m.leftBegin, m.rightBegin, "left");
+    binder::ColumnMatch right = side(m.rightBegin, m.rightEnd, "right");
+    ExprPtr l = binder::matchValue(scope, left), r = binder::matchValue(scope, right);
+    auto common = commonType(l->type, r->type);
+    if (!common)
+      b_.fail(sqlstate::kDatatypeMismatch,
+              fmt::format("JOIN/USING types {} and {} cannot be matched", typeName(l->type), typeName(r->type)),
+              j.location);
+    l = b_.coerce(std::move(l), *common, CastContext::Implicit, j.location);
+    r = b_.coerce(std::move(r), *common, CastContext::Implicit, j.location);
+    int index = static_cast<int>(scope.joinColumns.size());
+    // The merged column is the preserved side's; both sides' for FULL JOIN (COALESCE).
+    ExprPtr merged;
+    if (j.type == sql::JoinType::Full) {
+      merged = std::make_unique<plan::Expr>(ExprKind::Coalesce, l->type);
+      merged->args.push_back(plan::cloneExpr(*l));
+      merged->args.push_back(plan::cloneExpr(*r));
+    } else {
+      merged = plan::cloneExpr(j.type == sql::JoinType::Right ? *r : *l);
+    }
+    scope.joinColumns.push_back(
+        {name, std::shared_ptr<const plan::Expr>(std::move(merged)), static_cast<int>(m.leftBegin), joinNumber, -1});
+    conjuncts.push_back(b_.compare(plan::Op::Eq, std::move(l), std::move(r), j.location));
+    for (const binder::ColumnMatch& merged : {left, right}) {
+      if (merged.join >= 0)
+        scope.joinColumns[merged.join].mergedInto = index;
+      else
+        scope.entries[merged.entry].joinColumn[merged.column] = index;
+    }
+  }
+}
+
+const RoutineCandidate& StatementPlanner::resolveCall(const sql::FuncCall& call, bool procedure) {
+  Scope none;
+  // Bound into a local list first: an argument may hold a subquery, planned meanwhile.
+  std::vector<ExprPtr> args;
+  Binder::Clause clause(b_, procedure ? "CALL arguments" : "functions in FROM");
+  for (const auto& a : call.args) args.push_back(b_.bind(*a, none));
+  boundArgs_ = std::move(args);
+  const RoutineCandidate* r = b_.resolveRoutine(call, boundArgs_, procedure);
+  if (!r) b_.failUndefinedRoutine(call.names.back(), boundArgs_, procedure, call.location);
+  return *r;
+}
+
+NodePtr StatementPlanner::functionScan(const RoutineCandidate& r, std::vector<ExprPtr>& args) {
+  auto node = std::make_unique<Node>(NodeKind::FunctionScan);
+  node->routine = r.oid;
+  node->exprs = std::move(args);
+  node->outputTypes = r.resultTypes;
+  return node;
+}
+
+NodePtr StatementPlanner::functionItem(const sql::RangeFunction& f, ScopeEntry& e) {
+  const RoutineCandidate& r = resolveCall(*f.call, false);
+  NodePtr node = functionScan(r, boundArgs_);
+  bool definitions = !f.columnTypes.empty();
+  if (definitions && r.returnsComposite)
+    b_.fail(sqlstate::kSyntaxError,
+            "a column definition list is redundant for a function returning a named composite type",
+            f.definitionLocation);
+  if (definitions && !r.returnsRecord)
+    b_.fail(sqlstate::kSyntaxError, "a column definition list is only allowed for functions returning \"record\"",
+            f.definitionLocation);
+  if (!definitions && r.returnsRecord)
+    b_.fail(sqlstate::kSyntaxError, "a column definition list is required for functions returning \"record\"",
+            f.call->location);
+  e.alias = f.alias && !f.alias->name.empty() ? f.alias->name : r.name;
+  if (definitions) {
+    e.names = f.alias->columns;
+    for (size_t i = 0; i < e.names.size(); ++i) {
+      for (size_t j = 0; j < i; ++j)
+        if (e.names[j] == e.names[i])
+          throw SqlError(sqlstate::kDuplicateColumn,
+                         fmt::format("column name \"{}\" specified more than once", e.names[i]));
+      e.types.push_back(b_.resolveType(f.columnTypes[i]));
+    }
+    node->outputTypes = e.types;
+  } else {
+    e.names = r.resultNames;
+    // A function returning scalars (one value or a set of them) names its column after
+    // the alias too.
+    if (f.alias && r.resultNames.size() == 1 && r.resultNames[0] == r.name) e.names[0] = f.alias->name;
+    if (f.alias)
+      for (size_t i = 0; i < f.alias->columns.size() && i < e.names.size(); ++i) e.names[i] = f.alias->columns[i];
+    e.types = r.resultTypes;
+  }
+  e.joinColumn.assign(e.names.size(), -1);
+  return node;
+}
+
+NodePtr StatementPlanner::subqueryItem(const sql::RangeSubquery& r, ScopeEntry& e) {
+  std::vector<OutputColumn> columns;
+  NodePtr node = planSubquery(*r.subquery, columns);
+  e.alias = r.alias->name;
+  for (const auto& c : columns) {
+    e.names.push_back(c.name);
+    e.types.push_back(c.type);
+  }
+  if (r.alias->columns.size() > e.names.size())
+    b_.fail(sqlstate::kInvalidColumnReference,
+            fmt::format("table \"{}\" has {} columns available but {} columns specified", e.alias, e.names.size(),
+                        r.alias->columns.size()),
+            r.location);
+  for (size_t i = 0; i < r.alias->columns.size(); ++i) e.names[i] = r.alias->columns[i];
+  e.joinColumn.assign(e.names.size(), -1);
+  return node;
+}
+
+FromPlan StatementPlanner::planFunctionFrom(const sql::RangeFunction& f, const sql::Expr* where) {
+  FromPlan fp;
+  ScopeEntry e;
+  fp.node = functionItem(f, e);
+  fp.scope.width = static_cast<int>(e.types.size());
+  fp.scope.entries.push_back(std::move(e));
+  if (where) {
+    Binder::Clause clause(b_, "WHERE");
+    fp.node = filter(std::move(fp.node), b_.coerceToBool(b_.bind(*where, fp.scope), "WHERE", where->location));
+  }
+  return fp;
+}
+
+template <class EntryOf>
+NodePtr StatementPlanner::indexJoin(FromPlan& fp, const TableBinding& binding, int offset, std::vector<ExprPtr>& local,
+                                    std::vector<ExprPtr>& rest, const EntryOf& entryOf, size_t t) {
+  Table& table = *binding.table;
+  for (const auto& index : table.indexes()) {
+    if (!index->unique()) continue;
+    // Per key column: (which list, conjunct, side holding the value).
+    std::vector<std::tuple<int, size_t, int>> found;
+    // A value of the left side: it reads columns, all of tables before this one.
+    auto fromLeft = [&](const plan::Expr& e) {
+      auto [lo, hi] = columnRange(e);
+      return lo >= 0 && entryOf(hi) < static_cast<int>(t);
+    };
+    for (uint32_t col : index->columns()) {
+      TypeId type = table.columns()[col].type.id;
+      if (auto m = keyEquality(local, static_cast<int>(col), type, isConstantValue)) {
+        found.emplace_back(0, m->first, m->second);
+      } else if (auto j = keyEquality(rest, offset + static_cast<int>(col), type, fromLeft)) {
+        found.emplace_back(1, j->first, j->second);
+      } else {
+        break;
+      }
+    }
+    if (found.size() != index->columns().size()) continue;
+    auto join = std::make_unique<Node>(NodeKind::IndexJoin);
+    join->table = &table;
+    join->index = index.get();
+    std::vector<size_t> usedLocal, usedRest;
+    for (size_t k = 0; k < found.size(); ++k) {
+      auto [list, i, side] = found[k];
+      std::vector<ExprPtr>& from = list == 0 ? local : rest;
+      join->keys.push_back(
+          b_.coerce(std::move(from[i]->args[side]), index->keyLayout().types[k], CastContext::Implicit, 0));
+      (list == 0 ? usedLocal : usedRest).push_back(i);
+    }
+    for (auto* used : {&usedLocal, &usedRest}) {
+      std::vector<ExprPtr>& from = used == &usedLocal ? local : rest;
+      std::sort(used->rbegin(), used->rend());
+      used->erase(std::unique(used->begin(), used->end()), used->end());
+      for (size_t i : *used) from.erase(from.begin() + i);
+    }
+    join->outputTypes = fp.node->outputTypes;
+    std::vector<SqlType> right = tableRowTypes(table);
+    join->outputTypes.insert(join->outputTypes.end(), right.begin(), right.end());
+    join->children.push_back(std::move(fp.node));
+    for (auto& c : local) binder::shiftColumns(*c, offset);
+    NodePtr out = filter(std::move(join), conjunction(std::move(local)));
+    local.clear();
+    return out;
+  }
+  return nullptr;
+}
+
+FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, const sql::Expr* where) {
+  checkStackDepth();
+  if (from.size() == 1 && from[0]->kind == sql::TableRefKind::Function)
+    return planFunctionFrom(from[0]->as<sql::RangeFunction>(), where);
+  FromPlan fp;
+  std::vector<const sql::TableRef*> tables;
+  std::vector<FromCondition> conditions;
+  std::vector<MergingJoin> merging;
+  std::vector<JoinStep> steps;
+  for (const auto& ref : from) collectFrom(*ref, tables, conditions, merging, steps);
+  if (where) conditions.push_back({where, kNoDeadline});
+  if (tables.empty()) {
+    auto values = std::make_unique<Node>(NodeKind::Values);
+    values->rows.emplace_back();
+    fp.node = std::move(values);
+    std::vector<ExprPtr> conjuncts;
+    Binder::Clause clause(b_, "WHERE");
+    for (const auto& c : conditions)
+      splitConjuncts(b_.coerceToBool(b_.bind(*c.expr, fp.scope), "WHERE", c.expr->location), conjuncts);
+    fp.node = filter(std::move(fp.node), conjunction(std::move(conjuncts)));
+    return fp;
+  }
+  // Per item: its table, or null for a function, whose rows its scan (made here, its
+  // arguments bound before any column is in scope: no LATERAL) computes once per
+  // statement; joins then treat them as a table's.
+  std::vector<const TableBinding*> bound;
+  std::vector<NodePtr> functionScans;
+  for (const auto* ref : tables) {
+    ScopeEntry entry;
+    const TableBinding* tb = nullptr;
+    functionScans.emplace_back();
+    if (ref->kind == sql::TableRefKind::Function) {
+      functionScans.back() = functionItem(ref->as<sql::RangeFunction>(), entry);
+    } else if (ref->kind == sql::TableRefKind::Subquery) {
+      functionScans.back() = subqueryItem(ref->as<sql::RangeSubquery>(), entry);
+    } else {
+      const auto& t = ref->as<sql::RangeTable>();
+      tb = &resolve(t.name);
+      entry = entryFor(*tb, t.alias ? t.alias->name : std::string(), 0);
+    }
+    for (const auto& e : fp.scope.entries)
+      if (e.alias == entry.alias)
+        b_.fail(kDuplicateAlias, fmt::format("table name \"{}\" specified more than once", e.alias), ref->location);
+    entry.offset = fp.scope.width;
+    fp.scope.width += static_cast<int>(entry.names.size());
+    fp.scope.entries.push_back(std::move(entry));
+    bound.push_back(tb);
+  }
+  size_t n = tables.size();
+  // The conjuncts of each outer join's ON; those of inner joins and WHERE, with deadlines.
+  std::vector<std::vector<ExprPtr>> onConjuncts(n);
+  std::vector<std::pair<ExprPtr, size_t>> conjuncts;
+  for (size_t i = 0; i < merging.size(); ++i) {
+    std::vector<ExprPtr> equalities;
+    mergeJoinColumns(fp.scope, merging[i], static_cast<int>(i), equalities);
+    size_t right = merging[i].rightBegin;
+    bool outer = steps[right].type != sql::JoinType::Inner;
+    for (auto& e : equalities) {
+      if (outer)
+        onConjuncts[right].push_back(std::move(e));
+      else
+        conjuncts.emplace_back(std::move(e), merging[i].rightEnd - 1);
+    }
+  }
+  // PostgreSQL names the clause "WHERE" or "JOIN/ON" in type errors, and "JOIN
+  // conditions" when refusing an aggregate there.
+  auto bindCondition = [&](const sql::Expr& c, bool where, std::vector<ExprPtr>& out) {
+    Binder::Clause clause(b_, where ? "WHERE" : "JOIN conditions");
+    ExprPtr e = b_.bind(c, fp.scope);
+    splitConjuncts(b_.coerceToBool(std::move(e), where ? "WHERE" : "JOIN/ON", c.location), out);
+  };
+  for (const auto& c : conditions) {
+    std::vector<ExprPtr> split;
+    bindCondition(*c.expr, c.deadline == kNoDeadline, split);
+    for (auto& e : split) conjuncts.emplace_back(std::move(e), c.deadline);
+  }
+  for (size_t t = 0; t < n; ++t)
+    if (steps[t].on) bindCondition(*steps[t].on, false, onConjuncts[t]);
+  // Which scope entry a column belongs to.
+  auto entryOf = [&](int column) {
+    for (size_t i = 0; i < fp.scope.entries.size(); ++i) {
+      const auto& e = fp.scope.entries[i];
+      if (column >= e.offset && column < e.offset + static_cast<int>(e.names.size())) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  // The latest outer join, up to step `deadline`, that makes item `e`'s columns NULL: a
+  // LEFT JOIN its own item's, a RIGHT JOIN those of every item before it, a FULL JOIN
+  // both. -1: none.
+  auto nulledAt = [&](int e, size_t deadline) {
+    int latest = -1;
+    for (size_t u = 0; u < n && u <= deadline; ++u) {
+      bool nulls = (steps[u].type == sql::JoinType::Left && static_cast<int>(u) == e) ||
+                   (steps[u].type == sql::JoinType::Right && e < static_cast<int>(u)) ||
+                   (steps[u].type == sql::JoinType::Full && e <= static_cast<int>(u));
+      if (nulls) latest = static_cast<int>(u);
+    }
+    return latest;
+  };
+  // Where each conjunct applies: in one item's scan when it reads that item alone and
+  // no outer join makes the item NULL before the conjunct's deadline; else at the first
+  // join step whose rows hold its columns after every outer join that nulls them (after
+  // the join of that step: an outer join's own ON decides its matches instead).
+  std::vector<std::vector<ExprPtr>> local(n), atStep(n);
+  std::vector<ExprPtr> top;
+  for (auto& [c, deadline] : conjuncts) {
+    auto [lo, hi] = columnRange(*c);
+    if (lo < 0) {
+      (deadline == kNoDeadline ? top : atStep[deadline]).push_back(std::move(c));
+      continue;
+    }
+    int first = entryOf(lo), last = entryOf(hi);
+    int nulled = -1;
+    for (int e = first; e <= last; ++e) nulled = std::max(nulled, nulledAt(e, deadline));
+    if (first == last && nulled < 0) {
+      binder::shiftColumns(*c, -fp.scope.entries[first].offset);
+      local[first].push_back(std::move(c));
+    } else {
+      atStep[std::max(last, nulled)].push_back(std::move(c));
+    }
+  }
+  // A LEFT JOIN's ON conjuncts that read its own item alone filter that item's scan.
+  for (size_t t = 0; t < n; ++t) {
+    if (steps[t].type != sql::JoinType::Left) continue;
+    std::vector<ExprPtr> keep;
+    for (auto& c : onConjuncts[t]) {
+      auto [lo, hi] = columnRange(*c);
+      if (lo >= 0 && entryOf(lo) == static_cast<int>(t) && entryOf(hi) == static_cast<int>(t)) {
+        binder::shiftColumns(*c, -fp.scope.entries[t].offset);
+        local[t].push_back(std::move(c));
+      } else {
+        keep.push_back(std::move(c));
+      }
+    }
+    onConjuncts[t] = std::move(keep);
+  }
+  for (size_t t = 0; t < n; ++t) {
+    bool outer = steps[t].type != sql::JoinType::Inner;
+    if (t > 0 && bound[t] && !outer) {
+      if (NodePtr joined = indexJoin(fp, *bound[t], fp.scope.entries[t].offset, local[t], atStep[t], entryOf, t)) {
+        fp.node = filter(std::move(joined), conjunction(std::move(atStep[t])));
+        continue;
+      }
+    }
+    NodePtr scan = bound[t] ? accessPath(*bound[t], local[t], b_) : std::move(functionScans[t]);
+    scan = filter(std::move(scan), conjunction(std::move(local[t])));
+    if (t == 0) {
+      fp.node = filter(std::move(scan), conjunction(std::move(atStep[0])));
+      continue;
+    }
+    fp.node = joinStep(std::move(fp.node), std::move(scan), fp.scope.entries[t].offset, steps[t].type,
+                       outer ? onConjuncts[t] : atStep[t]);
+    if (outer) fp.node = filter(std::move(fp.node), conjunction(std::move(atStep[t])));
+  }
+  fp.node = filter(std::move(fp.node), conjunction(std::move(top)));
+  return fp;
+}
+
+NodePtr StatementPlanner::joinStep(NodePtr left, NodePtr right, int rightOffset, sql::JoinType type,
+                                   std::vector<ExprPtr>& conditions) {
+  auto join = std::make_unique<Node>(NodeKind::HashJoin);
+  std::vector<ExprPtr> leftKeys, rightKeys, residual;
+  for (auto& c : conditions) {
+    if (c->kind == ExprKind::Compare && c->op == plan::Op::Eq) {
+      auto [l0, l1] = columnRange(*c->args[0]);
+      auto [r0, r1] = columnRange(*c->args[1]);
+      int leftArg = -1;
+      if (l0 >= 0 && r0 >= 0 && l1 < rightOffset && r0 >= rightOffset) leftArg = 0;
+      if (l0 >= 0 && r0 >= 0 && r1 < rightOffset && l0 >= rightOffset) leftArg = 1;
+      if (leftArg >= 0) {
+        leftKeys.push_back(std::move(c->args[leftArg]));
+        ExprPtr rk = std::move(c->args[1 - leftArg]);
+        binder::shiftColumns(*rk, -rightOffset);
+        rightKeys.push_back(std::move(rk));
+        continue;
+      }
+    }
+    residual.push_back(std::move(c));
+  }
+  conditions.clear();
+  join->outer = type != sql::JoinType::Inner;
+  join->predicate = conjunction(std::move(residual));
+  join->outputTypes = left->outputTypes;
+  join->outputTypes.insert(join->outputTypes.end(), right->outputTypes.begin(), right->outputTypes.end());
+  // children[1] probes a hash join's table of children[0]; children[0] drives a nested
+  // loop over children[1]. The preserved side of an outer join must drive.
+  bool hash = !leftKeys.empty();
+  if (type == sql::JoinType::Full && !hash)
+    throw SqlError(sqlstate::kFeatureNotSupported,
+                   "FULL JOIN is only supported with merge-joinable or hash-joinable join conditions");
+  // FULL JOIN: the left side is built and its unmatched rows follow the probe.
+  join->keepBuildSide = type == sql::JoinType::Full;
+  bool leftIsFirstChild = hash ? type != sql::JoinType::Left : type != sql::JoinType::Right;
+  if (hash) {
+    join->exprs = std::move(leftIsFirstChild ? leftKeys : rightKeys);
+    join->rightKeys = std::move(leftIsFirstChild ? rightKeys : leftKeys);
+  } else {
+    join->kind = NodeKind::NestedLoopJoin;
+  }
+  join->rightFirst = !leftIsFirstChild;
+  join->children.push_back(leftIsFirstChild ? std::move(left) : std::move(right));
+  join->children.push_back(leftIsFirstChild ? std::move(right) : std::move(left));
+  return join;
+}
+
+FromPlan StatementPlanner::planSingle(const TableBinding& t, const std::string& alias, const sql::Expr* where) {
+  FromPlan fp;
+  fp.scope.entries.push_back(entryFor(t, alias, 0));
+  fp.scope.width = static_cast<int>(t.table->columns().size()) + 1;
+  std::vector<ExprPtr> conjuncts;
+  if (where) {
+    Binder::Clause clause(b_, "WHERE");
+    splitConjuncts(b_.coerceToBool(b_.bind(*where, fp.scope), "WHERE", where->location), conjuncts);
+  }
+  fp.node = accessPath(t, conjuncts, b_);
+  fp.node = filter(std::move(fp.node), conjunction(std::move(conjuncts)));
+  return fp;
+}
+
+}  // namespace duet::planner

@@ -1,0 +1,26 @@
+// Small constructors of plan pieces the statement planner assembles: conjunct lists and
+// the Filter, Project and Materialize nodes around a child.
+#pragma once
+#include <vector>
+
+#include "compiler/plan/plan.h"
+
+namespace duet {
+class Table;
+}
+
+namespace duet::planner {
+
+// A table's row as plans read it: its columns, then the hidden rowid (int8).
+std::vector<SqlType> tableRowTypes(const Table& t);
+// Appends the conjuncts of `e` (its AND arguments, recursively) to `out`.
+void splitConjuncts(plan::ExprPtr e, std::vector<plan::ExprPtr>& out);
+// The AND of `parts`; null for none.
+plan::ExprPtr conjunction(std::vector<plan::ExprPtr> parts);
+// `child` filtered by `predicate`; `child` itself when there is no predicate.
+plan::NodePtr filter(plan::NodePtr child, plan::ExprPtr predicate);
+plan::NodePtr project(plan::NodePtr child, std::vector<plan::ExprPtr> exprs);
+// Reads all of `child` before passing its first row on.
+plan::NodePtr materialize(plan::NodePtr child);
+
+}  // namespace duet::planner

@@ -1,0 +1,329 @@
+// SELECT: the target list, aggregation, DISTINCT, ORDER BY, LIMIT; and VALUES lists.
+#include "compiler/planner/statement_planner.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <charconv>
+
+#include "compiler/planner/index_order.h"
+#include "compiler/planner/plan_building.h"
+#include "engine/error.h"
+#include "engine/limits/interrupts.h"
+#include "engine/limits/stack_depth.h"
+#include "engine/storage/table.h"
+
+namespace duet::planner {
+
+using binder::CastContext;
+using binder::columnRange;
+using binder::commonType;
+using binder::exprEquals;
+using plan::ExprKind;
+using plan::NodeKind;
+
+NodePtr StatementPlanner::planSubquery(const sql::SelectStmt& s, std::vector<OutputColumn>& columns) {
+  bool resolve = resolveUnknowns_;
+  resolveUnknowns_ = true;
+  auto* setReturning = b_.collectSetReturning(nullptr);  // the enclosing select list's
+  NodePtr node = planSelect(s, columns);
+  b_.collectSetReturning(setReturning);
+  resolveUnknowns_ = resolve;
+  return node;
+}
+
+std::vector<int> StatementPlanner::joinColumnsListedAt(const Scope& scope, int entry) {
+  std::vector<int> listed;
+  for (size_t j = 0; j < scope.joinColumns.size(); ++j) {
+    const binder::JoinColumn& jc = scope.joinColumns[j];
+    if (jc.firstEntry == entry && jc.mergedInto < 0) listed.push_back(static_cast<int>(j));
+  }
+  std::stable_sort(listed.begin(), listed.end(),
+                   [&](int a, int b) { return scope.joinColumns[a].join > scope.joinColumns[b].join; });
+  return listed;
+}
+
+void StatementPlanner::expandTargets(const std::vector<sql::ResTarget>& targets, const Scope& scope,
+                                     binder::AggContext* agg, std::vector<ExprPtr>& exprs,
+                                     std::vector<OutputColumn>& columns) {
+  for (const auto& t : targets) {
+    if (t.expr->kind == sql::ExprKind::ColumnRef && t.expr->as<sql::ColumnRef>().star) {
+      const auto& ref = t.expr->as<sql::ColumnRef>();
+      bool any = false;
+      bool qualified = !ref.names.empty();
+      for (size_t i = 0; i < scope.entries.size(); ++i) {
+        const auto& e = scope.entries[i];
+        if (qualified && e.alias != ref.names.back()) continue;
+        any = true;
+        // Unqualified, USING/NATURAL join columns come first in their join (outer joins
+        // before inner ones) and stand for the columns they merge; t.* lists t's own.
+        if (!qualified) {
+          for (int j : joinColumnsListedAt(scope, static_cast<int>(i))) {
+            const binder::JoinColumn& jc = scope.joinColumns[j];
+            exprs.push_back(plan::cloneExpr(*jc.value));
+            columns.push_back({jc.name, jc.value->type});
+          }
+        }
+        for (size_t c = 0; c < e.names.size(); ++c) {
+          if (e.names[c].empty() || (!qualified && e.joinColumn[c] >= 0)) continue;
+          sql::ColumnRef col(t.location);
+          col.names = {e.alias, e.names[c]};
+          exprs.push_back(b_.bind(col, scope, agg));
+          columns.push_back({e.names[c], e.types[c], e.table ? e.table->oid : 0, static_cast<int16_t>(c + 1)});
+        }
+      }
+      if (!any && !ref.names.empty())
+        b_.fail(sqlstate::kUndefinedTable, fmt::format("missing FROM-clause entry for table \"{}\"", ref.names.back()),
+                t.location);
+      if (!any) b_.fail(sqlstate::kSyntaxError, "SELECT * with no tables specified is not valid", t.location);
+      continue;
+    }
+    ExprPtr e = b_.bind(*t.expr, scope, agg);
+    if (e->type.id == TypeId::Unknown && resolveUnknowns_)
+      e = b_.coerce(std::move(e), {TypeId::Text, -1}, CastContext::Implicit, t.location);
+    OutputColumn col{t.alias.empty() ? Binder::targetName(*t.expr) : t.alias, e->type};
+    if (e->kind == ExprKind::Column && !agg) {
+      for (const auto& se : scope.entries) {
+        int c = e->column - se.offset;
+        if (se.table && c >= 0 && c < static_cast<int>(se.names.size())) {
+          col.tableOid = se.table->oid;
+          col.attnum = static_cast<int16_t>(c + 1);
+        }
+      }
+    }
+    exprs.push_back(std::move(e));
+    columns.push_back(col);
+  }
+}
+
+NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<OutputColumn>& columns) {
+  checkStackDepth();
+  checkForInterrupts();
+  if (s.body == sql::SelectStmt::Body::SetOp)
+    b_.fail(sqlstate::kFeatureNotSupported, "UNION, INTERSECT and EXCEPT are not supported yet", s.begin);
+  if (!s.distinctOn.empty()) b_.fail(sqlstate::kFeatureNotSupported, "DISTINCT ON is not supported yet", s.begin);
+  NodePtr node;
+  std::vector<ExprPtr> targets;
+  std::vector<plan::SortKey> orderExprs;
+  Scope scope;
+  binder::AggContext aggCtx;
+  binder::AggContext* agg = nullptr;
+  if (s.body == sql::SelectStmt::Body::Values) {
+    node = planValues(s.values, {}, columns);
+  } else {
+    FromPlan fp = planFrom(s.from, s.where.get());
+    node = std::move(fp.node);
+    scope = std::move(fp.scope);
+    bool aggregating = !s.groupBy.empty() || (s.having != nullptr);
+    for (const auto& t : s.targets) aggregating = aggregating || Binder::containsAggregate(*t.expr);
+    for (const auto& o : s.orderBy) aggregating = aggregating || Binder::containsAggregate(*o.expr);
+    if (aggregating) {
+      agg = &aggCtx;
+      Binder::Clause clause(b_, "GROUP BY");
+      for (const auto& g : s.groupBy) {
+        if (g->kind == sql::ExprKind::Literal) {
+          size_t index = positionIndex(*g, s.targets.size(), "GROUP BY");
+          aggCtx.groupExprs.push_back(b_.bind(*s.targets[index].expr, scope));
+        } else if (g->kind == sql::ExprKind::ColumnRef && g->as<sql::ColumnRef>().names.size() == 1 &&
+                   !hasColumn(scope, g->as<sql::ColumnRef>().names[0])) {
+          // GROUP BY an output column alias
+          const std::string& n = g->as<sql::ColumnRef>().names[0];
+          const sql::ResTarget* match = nullptr;
+          for (const auto& t : s.targets)
+            if (t.alias == n) match = &t;
+          if (!match) b_.fail(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", n), g->location);
+          aggCtx.groupExprs.push_back(b_.bind(*match->expr, scope));
+        } else {
+          aggCtx.groupExprs.push_back(b_.bind(*g, scope));
+        }
+      }
+    }
+    // A set-returning function among the targets (not over an aggregation) adds a
+    // ProjectSet node below the projection, whose last column its call stands for.
+    binder::Binder::SetReturningCall setReturning{static_cast<int>(node->outputTypes.size()), nullptr};
+    auto* outerSetReturning = b_.collectSetReturning(aggregating ? nullptr : &setReturning);
+    expandTargets(s.targets, scope, agg, targets, columns);
+    b_.collectSetReturning(outerSetReturning);
+    if (setReturning.call) {
+      auto ps = std::make_unique<Node>(NodeKind::ProjectSet);
+      ps->outputTypes = node->outputTypes;
+      ps->outputTypes.push_back(setReturning.call->type);
+      ps->routine = setReturning.call->routine;
+      ps->exprs = std::move(setReturning.call->args);
+      ps->children.push_back(std::move(node));
+      node = std::move(ps);
+    }
+    if (aggregating) {
+      ExprPtr having =
+          s.having ? b_.coerceToBool(b_.bind(*s.having, scope, agg), "HAVING", s.having->location) : nullptr;
+      // ORDER BY expressions may add aggregates: bind them before building the node.
+      orderExprs = bindOrderBy(s, scope, agg, targets, columns);
+      auto a = std::make_unique<Node>(NodeKind::Aggregate);
+      for (const auto& g : aggCtx.groupExprs) a->outputTypes.push_back(g->type);
+      for (const auto& sp : aggCtx.aggs) a->outputTypes.push_back(sp.resultType);
+      a->exprs = std::move(aggCtx.groupExprs);
+      a->aggs = std::move(aggCtx.aggs);
+      a->children.push_back(std::move(node));
+      planner::minMaxFromIndex(*a);
+      node = filter(std::move(a), std::move(having));
+    } else {
+      orderExprs = bindOrderBy(s, scope, nullptr, targets, columns);
+    }
+    node = project(std::move(node), std::move(targets));
+  }
+  if (s.body == sql::SelectStmt::Body::Values) orderExprs = valuesOrder(s, columns);
+  size_t visible = columns.size();
+  if (s.distinct) {
+    if (node->outputTypes.size() > visible)
+      b_.fail(sqlstate::kInvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
+              s.begin);
+    auto d = std::make_unique<Node>(NodeKind::Distinct);
+    d->outputTypes = node->outputTypes;
+    d->children.push_back(std::move(node));
+    node = std::move(d);
+  }
+  if (!orderExprs.empty()) {
+    auto sort = std::make_unique<Node>(NodeKind::Sort);
+    sort->outputTypes = node->outputTypes;
+    sort->sortKeys = std::move(orderExprs);
+    sort->children.push_back(std::move(node));
+    node = planner::sortFromIndex(std::move(sort), s.limit != nullptr);
+  }
+  if (s.limit || s.offset) {
+    auto l = std::make_unique<Node>(NodeKind::Limit);
+    l->outputTypes = node->outputTypes;
+    Scope none;
+    SqlType i8{TypeId::Int8, -1};
+    Binder::Clause clause(b_, "LIMIT");
+    if (s.limit) l->limit = b_.coerce(b_.bind(*s.limit, none), i8, CastContext::Implicit, s.limit->location);
+    Binder::Clause offsetClause(b_, "OFFSET");
+    if (s.offset) l->offset = b_.coerce(b_.bind(*s.offset, none), i8, CastContext::Implicit, s.offset->location);
+    l->children.push_back(std::move(node));
+    node = std::move(l);
+  }
+  if (node->outputTypes.size() > visible) {
+    std::vector<ExprPtr> keep;
+    for (size_t c = 0; c < visible; ++c) keep.push_back(plan::makeColumn(static_cast<int>(c), node->outputTypes[c]));
+    node = project(std::move(node), std::move(keep));
+  }
+  return node;
+}
+
+bool StatementPlanner::hasColumn(const Scope& scope, const std::string& name) {
+  for (const auto& e : scope.entries)
+    for (const auto& n : e.names)
+      if (n == name) return true;
+  return false;
+}
+
+std::vector<plan::SortKey> StatementPlanner::valuesOrder(const sql::SelectStmt& s,
+                                                         const std::vector<OutputColumn>& columns) {
+  std::vector<plan::SortKey> keys;
+  for (const auto& o : s.orderBy) {
+    if (o.expr->kind != sql::ExprKind::Literal)
+      b_.fail(sqlstate::kFeatureNotSupported, "ORDER BY on VALUES supports positions only", o.expr->location);
+    keys.push_back(sortKey(o, static_cast<int>(positionIndex(*o.expr, columns.size(), "ORDER BY"))));
+  }
+  return keys;
+}
+
+size_t StatementPlanner::positionIndex(const sql::Expr& e, size_t count, const char* clause) {
+  const sql::Literal& lit = e.as<sql::Literal>();
+  const std::string& text = lit.text;
+  int64_t pos = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), pos);
+  if (lit.literal != sql::LiteralKind::Integer || ec != std::errc() || end != text.data() + text.size() ||
+      pos < INT32_MIN || pos > INT32_MAX)
+    b_.fail(sqlstate::kSyntaxError, fmt::format("non-integer constant in {}", clause), e.location);
+  if (pos < 1 || static_cast<uint64_t>(pos) > count)
+    b_.fail(sqlstate::kInvalidColumnReference, fmt::format("{} position {} is not in select list", clause, pos),
+            e.location);
+  return static_cast<size_t>(pos - 1);
+}
+
+plan::SortKey StatementPlanner::sortKey(const sql::SortBy& o, int column) {
+  plan::SortKey k;
+  k.column = column;
+  k.descending = o.dir == sql::SortDir::Desc;
+  k.nullsFirst = o.nulls == sql::NullsOrder::Default ? k.descending : o.nulls == sql::NullsOrder::First;
+  return k;
+}
+
+std::vector<plan::SortKey> StatementPlanner::bindOrderBy(const sql::SelectStmt& s, const Scope& scope,
+                                                         binder::AggContext* agg, std::vector<ExprPtr>& targets,
+                                                         const std::vector<OutputColumn>& columns) {
+  std::vector<plan::SortKey> keys;
+  for (const auto& o : s.orderBy) {
+    const sql::Expr& e = *o.expr;
+    if (e.kind == sql::ExprKind::Literal) {
+      keys.push_back(sortKey(o, static_cast<int>(positionIndex(e, columns.size(), "ORDER BY"))));
+      continue;
+    }
+    if (e.kind == sql::ExprKind::ColumnRef && e.as<sql::ColumnRef>().names.size() == 1) {
+      const std::string& n = e.as<sql::ColumnRef>().names[0];
+      int match = -1;
+      for (size_t i = 0; i < s.targets.size() && i < columns.size(); ++i)
+        if (!s.targets[i].alias.empty() && s.targets[i].alias == n) match = static_cast<int>(i);
+      if (match >= 0) {
+        keys.push_back(sortKey(o, match));
+        continue;
+      }
+    }
+    ExprPtr bound = b_.bind(e, scope, agg);
+    int found = -1;
+    for (size_t i = 0; i < targets.size(); ++i)
+      if (exprEquals(*targets[i], *bound, &b_.paramClasses())) {
+        found = static_cast<int>(i);
+        break;
+      }
+    if (found < 0) {
+      found = static_cast<int>(targets.size());
+      targets.push_back(std::move(bound));
+    }
+    keys.push_back(sortKey(o, found));
+  }
+  return keys;
+}
+
+NodePtr StatementPlanner::planValues(const std::vector<std::vector<sql::ExprPtr>>& rows,
+                                     const std::vector<SqlType>& targetTypes, std::vector<OutputColumn>& columns) {
+  Scope none;
+  auto n = std::make_unique<Node>(NodeKind::Values);
+  size_t width = rows[0].size();
+  for (const auto& r : rows)
+    if (r.size() != width)
+      b_.fail(sqlstate::kSyntaxError, "VALUES lists must all be the same length", r.empty() ? 0 : r[0]->location);
+  std::vector<std::vector<ExprPtr>> bound;
+  Binder::Clause clause(b_, "VALUES");
+  for (const auto& r : rows) {
+    bound.emplace_back();
+    for (const auto& e : r) bound.back().push_back(e->kind == sql::ExprKind::Default ? nullptr : b_.bind(*e, none));
+  }
+  for (size_t c = 0; c < width; ++c) {
+    SqlType t{TypeId::Unknown, -1};
+    if (!targetTypes.empty()) {
+      t = targetTypes[c];
+    } else {
+      for (auto& r : bound) {
+        auto common = commonType(t, r[c]->type);
+        if (!common)
+          b_.fail(sqlstate::kDatatypeMismatch,
+                  fmt::format("VALUES types {} and {} cannot be matched", typeName(t), typeName(r[c]->type)),
+                  rows[0][c]->location);
+        t = *common;
+      }
+      t = binder::resolveUnknown(t);
+      columns.push_back({fmt::format("column{}", c + 1), t});
+    }
+    n->outputTypes.push_back(t);
+    for (size_t r = 0; r < bound.size(); ++r) {
+      if (!bound[r][c]) continue;  // DEFAULT: filled in by the INSERT planner
+      bound[r][c] =
+          b_.coerce(std::move(bound[r][c]), t, targetTypes.empty() ? CastContext::Implicit : CastContext::Assignment,
+                    rows[r][c]->location);
+    }
+  }
+  n->rows = std::move(bound);
+  return n;
+}
+
+}  // namespace duet::planner

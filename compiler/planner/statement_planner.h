@@ -1,0 +1,165 @@
+// The statement planner: one bound statement (SELECT, VALUES, INSERT, UPDATE, DELETE,
+// CALL) to a physical plan. Private to compiler/planner; the rest of the compiler calls
+// planTree (planner.h). Its parts are one file each: the statement kinds and parameter
+// types (statement_planner.cpp), FROM and joins (from_planner.cpp), the SELECT list,
+// ordering and VALUES (select_planner.cpp), and the writing statements (dml_planner.cpp).
+// Plans are simple and predictable: left-deep joins in FROM order (hash joins on equality
+// conjuncts), single-table conjuncts pushed to their scan, index access as access_path.h
+// chooses it.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/binder/binder.h"
+#include "compiler/planner/planner.h"
+
+namespace duet::planner {
+
+using binder::Binder;
+using binder::Scope;
+using binder::ScopeEntry;
+using plan::ExprPtr;
+using plan::Node;
+using plan::NodePtr;
+
+// FROM's rows and the names they bind.
+struct FromPlan {
+  NodePtr node;
+  Scope scope;
+};
+
+class StatementPlanner {
+ public:
+  explicit StatementPlanner(const PlanRequest& r) : req_(r), b_(r) {
+    b_.setSubqueryPlanner(
+        [this](const sql::SelectStmt& s, std::vector<OutputColumn>& columns) { return planSubquery(s, columns); });
+  }
+
+  PlannedStatement run();
+
+ private:
+  // --- statement_planner.cpp
+
+  // Parameters whose type was decided after a reference was bound still carry Unknown.
+  void fixExpr(plan::Expr& e);
+  void fixParamTypes(Node& n);
+  // A table's scope entry: its columns, then the hidden rowid no name reaches.
+  ScopeEntry entryFor(const TableBinding& t, const std::string& alias, int offset);
+  const TableBinding& resolve(const sql::QualifiedName& name);
+
+  // --- from_planner.cpp
+
+  // A USING or NATURAL join over the base tables [leftBegin, rightBegin) and
+  // [rightBegin, rightEnd) of the flattened FROM list.
+  struct MergingJoin {
+    const sql::JoinRef* join;
+    size_t leftBegin, rightBegin, rightEnd;
+  };
+  // A condition on the FROM list's rows: WHERE's (deadline: none) or an inner join's ON
+  // (deadline: the item that completes its join, before any later outer join nulls its
+  // tables).
+  struct FromCondition {
+    const sql::Expr* expr;
+    size_t deadline;
+  };
+  static constexpr size_t kNoDeadline = SIZE_MAX;
+  // How each FROM item joins the items before it: inner, or the LEFT or RIGHT outer join
+  // whose right side it is, with that join's ON condition.
+  struct JoinStep {
+    sql::JoinType type = sql::JoinType::Inner;
+    const sql::Expr* on = nullptr;
+  };
+
+  FromPlan planFrom(const std::vector<sql::TableRefPtr>& from, const sql::Expr* where);
+  // Flattens FROM into a list of base tables, subqueries and functions, joined left-deep in
+  // that order: inner joins' ON conditions are collected with the WHERE conjuncts, an outer
+  // join's stays with the item it joins (its right side, which must be a single item for
+  // now). USING/NATURAL joins are recorded inner ones first, for mergeJoinColumns once the
+  // items are in scope.
+  void collectFrom(const sql::TableRef& ref, std::vector<const sql::TableRef*>& tables,
+                   std::vector<FromCondition>& conditions, std::vector<MergingJoin>& merging,
+                   std::vector<JoinStep>& steps);
+  // Names a NATURAL join merges: the left side's visible column names that the right side
+  // also has, in left order.
+  std::vector<std::string> naturalColumns(const Scope& scope, const MergingJoin& m);
+  // Applies a USING/NATURAL join: each named column must exist once on each side; the two
+  // become one join column (for unqualified references and SELECT *) and their equality a
+  // join condition, compared in the common type as PostgreSQL does.
+  void mergeJoinColumns(Scope& scope, const MergingJoin& m, int joinNumber, std::vector<ExprPtr>& conjuncts);
+  // A call's arguments bound (no columns in scope) and its routine resolved; the full,
+  // coerced argument list is left in boundArgs_.
+  const RoutineCandidate& resolveCall(const sql::FuncCall& call, bool procedure);
+  static NodePtr functionScan(const RoutineCandidate& r, std::vector<ExprPtr>& args);
+  // The scan of FROM f(args) and its scope entry: the function's result columns, renamed
+  // by an alias list, or for a function returning record the column definition list,
+  // which PostgreSQL requires there and allows nowhere else (42601, as
+  // addRangeTableEntryForFunction). The routine checks its rows against that list.
+  NodePtr functionItem(const sql::RangeFunction& f, ScopeEntry& e);
+  // FROM (SELECT ...) AS alias [(columns)]: its plan and scope entry. It sees the queries
+  // this one is a subquery of, but not the other FROM items beside it (no LATERAL).
+  NodePtr subqueryItem(const sql::RangeSubquery& r, ScopeEntry& e);
+  // FROM f(args) [AS alias [(columns)]] as the only FROM item (a shape direct calls know).
+  FromPlan planFunctionFrom(const sql::RangeFunction& f, const sql::Expr* where);
+  // Joins table `t` (its columns from `offset` on) to the rows on its left through a
+  // unique index when every key column is equated with a value known per left row (a
+  // join conjunct in `rest`) or per statement (a conjunct in `local`): one probe per left
+  // row instead of a scan of the table. Consumed conjuncts are removed; the table's other
+  // local conjuncts filter the joined rows. Null when no index fits.
+  template <class EntryOf>
+  NodePtr indexJoin(FromPlan& fp, const TableBinding& binding, int offset, std::vector<ExprPtr>& local,
+                    std::vector<ExprPtr>& rest, const EntryOf& entryOf, size_t t);
+  // Joins `right` (an item whose columns start at `rightOffset`) to `left` (the items
+  // before it) by `type`, on `conditions`: equalities between the two sides become hash
+  // keys, the rest a residual predicate; with no equality, a nested loop. An outer join's
+  // preserved side drives it - a hash join's probe side, a nested loop's outer side - and
+  // the joined row still lists the left items' columns first.
+  NodePtr joinStep(NodePtr left, NodePtr right, int rightOffset, sql::JoinType type, std::vector<ExprPtr>& conditions);
+  // The rows of one table matching WHERE, with the table's row (+ rowid) as output.
+  FromPlan planSingle(const TableBinding& t, const std::string& alias, const sql::Expr* where);
+
+  // --- select_planner.cpp
+
+  NodePtr planSelect(const sql::SelectStmt& s, std::vector<OutputColumn>& columns);
+  // A subquery in an expression or in FROM: planned like a SELECT of its own, its unknown
+  // literals made text whatever the statement around it does with its own.
+  NodePtr planSubquery(const sql::SelectStmt& s, std::vector<OutputColumn>& columns);
+  // The join columns SELECT * lists just before scope entry `entry`'s own columns.
+  static std::vector<int> joinColumnsListedAt(const Scope& scope, int entry);
+  // Expands * and t.* in a target list into (name, expression) pairs.
+  void expandTargets(const std::vector<sql::ResTarget>& targets, const Scope& scope, binder::AggContext* agg,
+                     std::vector<ExprPtr>& exprs, std::vector<OutputColumn>& columns);
+  static bool hasColumn(const Scope& scope, const std::string& name);
+  std::vector<plan::SortKey> valuesOrder(const sql::SelectStmt& s, const std::vector<OutputColumn>& columns);
+  // "ORDER BY 2" / "GROUP BY -1": an integer literal names an output column by position
+  // (1-based); the parser keeps a folded minus in the literal text. Any other bare constant,
+  // including integers beyond int4, is an error as in PostgreSQL. Returns the 0-based index.
+  size_t positionIndex(const sql::Expr& e, size_t count, const char* clause);
+  static plan::SortKey sortKey(const sql::SortBy& o, int column);
+  // ORDER BY items: output positions, output names, or expressions (added as hidden
+  // target columns when not already in the list).
+  std::vector<plan::SortKey> bindOrderBy(const sql::SelectStmt& s, const Scope& scope, binder::AggContext* agg,
+                                         std::vector<ExprPtr>& targets, const std::vector<OutputColumn>& columns);
+  // VALUES lists: each column's type is the common type of its entries (or the target
+  // column types for INSERT).
+  NodePtr planValues(const std::vector<std::vector<sql::ExprPtr>>& rows, const std::vector<SqlType>& targetTypes,
+                     std::vector<OutputColumn>& columns);
+
+  // --- dml_planner.cpp
+
+  NodePtr planInsert(const sql::InsertStmt& s, std::vector<OutputColumn>& columns);
+  NodePtr planUpdate(const sql::UpdateStmt& s, std::vector<OutputColumn>& columns);
+  NodePtr planDelete(const sql::DeleteStmt& s, std::vector<OutputColumn>& columns);
+  // A column's DEFAULT expression, bound with no row in scope, or NULL.
+  ExprPtr defaultFor(const TableBinding& t, size_t column);
+  std::vector<ExprPtr> bindReturning(const std::vector<sql::ResTarget>& returning, const TableBinding& t,
+                                     const std::string& alias, std::vector<OutputColumn>& columns);
+
+  const PlanRequest& req_;
+  Binder b_;
+  std::vector<ExprPtr> boundArgs_;  // of the last resolveCall
+  std::vector<std::unique_ptr<TableBinding>> bindings_;
+  bool resolveUnknowns_ = true;  // unknown-typed outputs become text
+};
+
+}  // namespace duet::planner
