@@ -408,22 +408,31 @@ ExprPtr Binder::outerColumn(const sql::ColumnRef& ref, size_t level) {
   return outerRef;
 }
 
-ExprPtr Binder::bindSubLink(const sql::SubLink& s, const Scope& scope, AggContext* agg) {
-  if (!planSubquery_) fail(sqlstate::kFeatureNotSupported, "subqueries are not supported here", s.location);
+std::vector<ExprPtr> Binder::correlated(const Scope& scope, const std::function<void()>& planInner) {
+  return correlatedIn(scope, nullptr, planInner);
+}
+
+std::vector<ExprPtr> Binder::correlatedIn(const Scope& scope, AggContext* agg, const std::function<void()>& planInner) {
   OuterLevel level{&scope, agg, {}};
-  std::vector<OutputColumn> columns;
   outer_.push_back(&level);
-  plan::NodePtr sub;
   try {
-    sub = planSubquery_(*s.subquery, columns);
+    planInner();
   } catch (...) {
     outer_.pop_back();
     throw;
   }
   outer_.pop_back();
+  return std::move(level.captures);
+}
+
+ExprPtr Binder::bindSubLink(const sql::SubLink& s, const Scope& scope, AggContext* agg) {
+  if (!planSubquery_) fail(sqlstate::kFeatureNotSupported, "subqueries are not supported here", s.location);
+  std::vector<OutputColumn> columns;
+  plan::NodePtr sub;
+  std::vector<ExprPtr> captures = correlatedIn(scope, agg, [&] { sub = planSubquery_(*s.subquery, columns); });
   auto e = std::make_unique<Expr>(ExprKind::Subquery, SqlType{TypeId::Bool, -1});
-  e->captures = static_cast<int>(level.captures.size());
-  e->args = std::move(level.captures);
+  e->captures = static_cast<int>(captures.size());
+  e->args = std::move(captures);
   switch (s.link) {
     case sql::SubLinkKind::Exists: e->sublink = plan::Sublink::Exists; break;
     case sql::SubLinkKind::Scalar:

@@ -67,6 +67,10 @@ class Binder {
   [[noreturn]] void fail(const char* code, std::string message, uint32_t location) const;
 
   plan::ExprPtr bind(const sql::Expr& e, const Scope& scope, AggContext* agg = nullptr);
+  // Runs `planInner`, which plans a subquery of the query whose names are `scope`, as a
+  // subquery in an expression is planned: the subquery's references to `scope` become
+  // OuterRefs. Returns what they read, OuterRef i the i-th (a Subquery's captures).
+  std::vector<plan::ExprPtr> correlated(const Scope& scope, const std::function<void()>& planInner);
 
   // Names the clause expressions are bound for while it lives, as PostgreSQL's
   // ParseExprKind does in "aggregate functions are not allowed in %s" (an aggregate bound
@@ -138,6 +142,7 @@ class Binder {
   plan::ExprPtr bindVariable(const sql::ColumnRef& ref, const Scope& scope);
   plan::ExprPtr bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope);
   plan::ExprPtr bindSubLink(const sql::SubLink& s, const Scope& scope, AggContext* agg);
+  std::vector<plan::ExprPtr> correlatedIn(const Scope& scope, AggContext* agg, const std::function<void()>& planInner);
   // A reference that no column of the innermost query matches, resolved in the query that
   // encloses subquery `level` (outer_[level]) or further out; null if no query has it.
   plan::ExprPtr outerColumn(const sql::ColumnRef& ref, size_t level);

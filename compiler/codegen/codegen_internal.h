@@ -108,6 +108,8 @@ class Codegen : public ValueBuilder {
   void produceIndexJoin(const plan::Node& node, const Consumer& consume);
   void produceNestedLoopJoin(const plan::Node& node, const Consumer& consume);
   void produceHashJoin(const plan::Node& node, const Consumer& consume);
+  void probeSemiJoin(const plan::Node& node, llvm::Value* table, llvm::Value* probeKey, llvm::Value* cursor,
+                     const Consumer& consume);
   Row nullRow(const std::vector<SqlType>& types);
   void emitMatch(const plan::Node& join, Row& joined, const std::function<void()>& onMatch, const Consumer& consume);
   void keepUnmatched(const plan::Node& join, const Row& driving, const std::vector<SqlType>& otherTypes,

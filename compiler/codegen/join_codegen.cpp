@@ -116,7 +116,8 @@ llvm::Value* Codegen::buildJoinTable(const Node& join, JoinLayouts layouts) {
   auto [keyLayout, rowLayout] = layouts;
   auto newTable = [&] {
     llvm::Value* t = call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(rowLayout)});
-    if (join.keepBuildSide) call("duet_q_join_keep_null_keys", b.getVoidTy(), {t});
+    if (join.keepBuildSide || join.semi == plan::SemiJoin::NotIn)
+      call("duet_q_join_keep_null_keys", b.getVoidTy(), {t});
     return t;
   };
   auto insert = [&](llvm::Value* into, Row& row) {
@@ -153,6 +154,7 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
   llvm::Value* probeKey = tupleAlloca(*keyLayout);
   llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
   llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
+  if (node.semi != plan::SemiJoin::None) return probeSemiJoin(node, table, probeKey, cursor, consume);
   produce(*node.children[1], [&](Row& right) {
     checkCancel();
     Row keys;
@@ -194,6 +196,67 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
       Row joined = joinedRow(node, built, nullRow(node.children[1]->outputTypes));
       consume(joined);
     });
+  });
+}
+
+// A semi or anti join's probe: each probe row looks for one build row its keys and residual
+// predicate match, and goes on alone by what it found (plan::SemiJoin).
+void Codegen::probeSemiJoin(const Node& node, llvm::Value* table, llvm::Value* probeKey, llvm::Value* cursor,
+                            const Consumer& consume) {
+  auto& b = b_;
+  auto [keyLayout, rowLayout] = joinLayouts(node);
+  // NOT IN: 0 - the subquery is empty, so every row goes on; 2 - it has a NULL, so no row
+  // without a match can be shown to differ from all of its values.
+  llvm::Value* notInState =
+      node.semi == plan::SemiJoin::NotIn ? call("duet_q_join_not_in_state", b.getInt32Ty(), {table}) : nullptr;
+  llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+  llvm::Value* found = eb.CreateAlloca(b.getInt1Ty());
+  produce(*node.children[1], [&](Row& probe) {
+    checkCancel();
+    Row keys;
+    for (const auto& k : node.rightKeys) keys.push_back(expr(*k, probe));
+    auto search = [&] {
+      storeRow(probeKey, *keyLayout, keys);
+      b.CreateStore(b.getFalse(), found);
+      b.CreateStore(b.getInt64(0), cursor);
+      llvm::BasicBlock* head = block("semi.probe");
+      llvm::BasicBlock* candidate = block("semi.candidate");
+      llvm::BasicBlock* done = block("semi.done");
+      b.CreateBr(head);
+      b.SetInsertPoint(head);
+      llvm::Value* hit = call("duet_q_join_next", ptrTy_, {table, probeKey, cursor});
+      b.CreateCondBr(b.CreateIsNull(hit), done, candidate);
+      b.SetInsertPoint(candidate);
+      llvm::Value* matches = b.getTrue();
+      if (node.predicate) {
+        Row joined = probe;
+        for (size_t c = 0; c < node.children[0]->outputTypes.size(); ++c)
+          joined.push_back(loadField(hit, *rowLayout, c));
+        matches = isTrue(expr(*node.predicate, joined));
+      }
+      llvm::BasicBlock* match = block("semi.match");
+      b.CreateCondBr(matches, match, head);
+      b.SetInsertPoint(match);
+      b.CreateStore(b.getTrue(), found);
+      b.CreateBr(done);
+      b.SetInsertPoint(done);
+      return b.CreateLoad(b.getInt1Ty(), found);
+    };
+    switch (node.semi) {
+      case plan::SemiJoin::Semi: ifThen(search(), [&] { consume(probe); }); return;
+      case plan::SemiJoin::Anti: ifThen(b.CreateNot(search()), [&] { consume(probe); }); return;
+      case plan::SemiJoin::NotIn: {
+        // Past an empty subquery every row goes on; otherwise a NULL key or a NULL among
+        // the subquery's values makes an unmatched row's NOT IN NULL. (A NULL key finds
+        // nothing, so searching for it costs no test.)
+        llvm::Value* unmatched = b.CreateNot(search());
+        llvm::Value* decided = b.CreateAnd(b.CreateNot(keys[0].null), b.CreateICmpEQ(notInState, b.getInt32(1)));
+        ifThen(b.CreateOr(b.CreateICmpEQ(notInState, b.getInt32(0)), b.CreateAnd(unmatched, decided)),
+               [&] { consume(probe); });
+        return;
+      }
+      case plan::SemiJoin::None: return;
+    }
   });
 }
 

@@ -110,6 +110,8 @@ static std::string outlineOf(const Node& node) {
   else if (node.kind == NodeKind::TableScan)
     s += "[" + node.table->name() + (node.morsels ? ", morsels" : "") + "]";
   if (node.outer) s += node.keepBuildSide ? "[full]" : "[outer]";
+  if (node.semi != SemiJoin::None)
+    s += node.semi == SemiJoin::Semi ? "[semi]" : node.semi == SemiJoin::Anti ? "[anti]" : "[not in]";
   if (node.parallelThreads > 1) s += "[parallel " + std::to_string(node.parallelThreads) + "]";
   for (const Node* sub : subplansOf(node)) s += "{" + outline(*sub) + "}";
   if (node.children.empty()) return s;

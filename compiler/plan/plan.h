@@ -55,6 +55,13 @@ struct AggSpec {
   bool distinct = false;
 };
 
+// A hash join that filters its probe side by the build side instead of joining them, for
+// WHERE's [NOT] EXISTS (subquery) and [NOT] IN (subquery): each probe row goes on once,
+// alone, when some build row matches (Semi), when none does (Anti), or, for NOT IN, when
+// none does and the comparison could not be NULL (NotIn: a NULL probe key or a NULL build
+// key decides nothing unless the build side is empty).
+enum class SemiJoin : uint8_t { None, Semi, Anti, NotIn };
+
 struct SortKey {
   int column;
   bool descending = false;
@@ -86,6 +93,9 @@ struct Node {
   // children[0]'s come first; IndexJoin's index table is its second side). An outer join
   // whose preserved side must drive the join but comes second in the row sets it.
   bool rightFirst = false;
+  // HashJoin: a semi or anti join (see SemiJoin). Its output is the probe side's row; the
+  // residual predicate sees the probe row followed by the build row (rightFirst).
+  SemiJoin semi = SemiJoin::None;
   ExprPtr predicate;                       // Filter, joins
   std::vector<ExprPtr> exprs;              // Project, Aggregate group keys, HashJoin left keys
   std::vector<ExprPtr> rightKeys;          // HashJoin probe keys

@@ -49,7 +49,7 @@ void StatementPlanner::collectFrom(const sql::TableRef& ref, std::vector<const s
       if (outer) {
         steps[rightBegin] = {j.type, j.on.get()};
       } else if (j.on) {
-        conditions.push_back({j.on.get(), tables.size() - 1});
+        conditions.push_back({j.on.get(), tables.size() - 1, "JOIN/ON"});
       }
       if (j.natural || !j.using_.empty()) merging.push_back({&j, leftBegin, rightBegin, tables.size()});
       return;
@@ -263,6 +263,7 @@ NodePtr StatementPlanner::indexJoin(FromPlan& fp, const TableBinding& binding, i
 
 FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, const sql::Expr* where) {
   checkStackDepth();
+  std::vector<ExprPtr>* lift = std::exchange(correlated_, nullptr);  // for this FROM, not its subqueries'
   if (from.size() == 1 && from[0]->kind == sql::TableRefKind::Function)
     return planFunctionFrom(from[0]->as<sql::RangeFunction>(), where);
   FromPlan fp;
@@ -271,7 +272,32 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
   std::vector<MergingJoin> merging;
   std::vector<JoinStep> steps;
   for (const auto& ref : from) collectFrom(*ref, tables, conditions, merging, steps);
-  if (where) conditions.push_back({where, kNoDeadline});
+  // WHERE's conjuncts, but for those that become semi or anti joins after the FROM items'
+  // joins. Split, each is an "argument of AND" in type errors, as in PostgreSQL.
+  struct SemiJoinConjunct {
+    const sql::Expr* conjunct;
+    const sql::SubLink* link;
+    plan::SemiJoin kind;
+    const char* argumentOf;
+  };
+  std::vector<SemiJoinConjunct> semiJoins;
+  if (where && !tables.empty() && where->kind == sql::ExprKind::Bool &&
+      where->as<sql::BoolExpr>().op == sql::BoolOpKind::And) {
+    for (const auto& c : where->as<sql::BoolExpr>().args) {
+      plan::SemiJoin kind;
+      if (const sql::SubLink* link = semiJoinLink(*c, kind))
+        semiJoins.push_back({c.get(), link, kind, "AND"});
+      else
+        conditions.push_back({c.get(), kNoDeadline, "AND"});
+    }
+  } else if (where) {
+    plan::SemiJoin kind;
+    const sql::SubLink* link = tables.empty() ? nullptr : semiJoinLink(*where, kind);
+    if (link)
+      semiJoins.push_back({where, link, kind, "WHERE"});
+    else
+      conditions.push_back({where, kNoDeadline, "WHERE"});
+  }
   if (tables.empty()) {
     auto values = std::make_unique<Node>(NodeKind::Values);
     values->rows.emplace_back();
@@ -325,20 +351,21 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
         conjuncts.emplace_back(std::move(e), merging[i].rightEnd - 1);
     }
   }
-  // PostgreSQL names the clause "WHERE" or "JOIN/ON" in type errors, and "JOIN
-  // conditions" when refusing an aggregate there.
-  auto bindCondition = [&](const sql::Expr& c, bool where, std::vector<ExprPtr>& out) {
-    Binder::Clause clause(b_, where ? "WHERE" : "JOIN conditions");
+  // PostgreSQL names the clause "WHERE", "AND" or "JOIN/ON" in type errors, and "JOIN
+  // conditions" when refusing an aggregate in ON.
+  auto bindCondition = [&](const sql::Expr& c, const char* argumentOf, std::vector<ExprPtr>& out) {
+    bool on = std::string_view(argumentOf) == "JOIN/ON";
+    Binder::Clause clause(b_, on ? "JOIN conditions" : "WHERE");
     ExprPtr e = b_.bind(c, fp.scope);
-    splitConjuncts(b_.coerceToBool(std::move(e), where ? "WHERE" : "JOIN/ON", c.location), out);
+    splitConjuncts(b_.coerceToBool(std::move(e), argumentOf, c.location), out);
   };
   for (const auto& c : conditions) {
     std::vector<ExprPtr> split;
-    bindCondition(*c.expr, c.deadline == kNoDeadline, split);
+    bindCondition(*c.expr, c.argumentOf, split);
     for (auto& e : split) conjuncts.emplace_back(std::move(e), c.deadline);
   }
   for (size_t t = 0; t < n; ++t)
-    if (steps[t].on) bindCondition(*steps[t].on, false, onConjuncts[t]);
+    if (steps[t].on) bindCondition(*steps[t].on, "JOIN/ON", onConjuncts[t]);
   // Which scope entry a column belongs to.
   auto entryOf = [&](int column) {
     for (size_t i = 0; i < fp.scope.entries.size(); ++i) {
@@ -367,6 +394,12 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
   std::vector<std::vector<ExprPtr>> local(n), atStep(n);
   std::vector<ExprPtr> top;
   for (auto& [c, deadline] : conjuncts) {
+    // A subquery planned as a semi join's build side: its WHERE conjuncts that read the
+    // outer query become the join's condition.
+    if (lift && deadline == kNoDeadline && readsOuter(*c)) {
+      lift->push_back(std::move(c));
+      continue;
+    }
     auto [lo, hi] = columnRange(*c);
     if (lo < 0) {
       (deadline == kNoDeadline ? top : atStep[deadline]).push_back(std::move(c));
@@ -414,6 +447,12 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
     fp.node = joinStep(std::move(fp.node), std::move(scan), fp.scope.entries[t].offset, steps[t].type,
                        outer ? onConjuncts[t] : atStep[t]);
     if (outer) fp.node = filter(std::move(fp.node), conjunction(std::move(atStep[t])));
+  }
+  for (const SemiJoinConjunct& s : semiJoins) {
+    if (semiJoin(fp, *s.link, s.kind)) continue;
+    std::vector<ExprPtr> bound;
+    bindCondition(*s.conjunct, s.argumentOf, bound);
+    fp.node = filter(std::move(fp.node), conjunction(std::move(bound)));
   }
   fp.node = filter(std::move(fp.node), conjunction(std::move(top)));
   return fp;

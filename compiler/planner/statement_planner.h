@@ -23,6 +23,10 @@ using plan::ExprPtr;
 using plan::Node;
 using plan::NodePtr;
 
+// Whether `e` reads an OuterRef (also in the arguments of subqueries in it, not in their
+// plans, whose OuterRefs are their own captures).
+bool readsOuter(const plan::Expr& e);
+
 // FROM's rows and the names they bind.
 struct FromPlan {
   NodePtr node;
@@ -58,10 +62,12 @@ class StatementPlanner {
   };
   // A condition on the FROM list's rows: WHERE's (deadline: none) or an inner join's ON
   // (deadline: the item that completes its join, before any later outer join nulls its
-  // tables).
+  // tables). `argumentOf` names it in type errors: "WHERE", "AND" (one of WHERE's
+  // conjuncts) or "JOIN/ON".
   struct FromCondition {
     const sql::Expr* expr;
     size_t deadline;
+    const char* argumentOf;
   };
   static constexpr size_t kNoDeadline = SIZE_MAX;
   // How each FROM item joins the items before it: inner, or the LEFT or RIGHT outer join
@@ -118,6 +124,17 @@ class StatementPlanner {
   // The rows of one table matching WHERE, with the table's row (+ rowid) as output.
   FromPlan planSingle(const TableBinding& t, const std::string& alias, const sql::Expr* where);
 
+  // --- semi_join_planner.cpp
+
+  // The sublink of a WHERE conjunct that can be a semi or anti join, and which: EXISTS,
+  // NOT EXISTS, IN, NOT IN over a subquery (= ANY counts as IN). Null for any other.
+  static const sql::SubLink* semiJoinLink(const sql::Expr& conjunct, plan::SemiJoin& kind);
+  // Filters outer.node by the subquery of `link` as a hash semi or anti join; false, with
+  // nothing changed, where that is not possible (no equality to hash on, a correlation the
+  // subquery's plan cannot lose, NOT IN over a correlated subquery): the caller then binds
+  // the conjunct as an expression.
+  bool semiJoin(FromPlan& outer, const sql::SubLink& link, plan::SemiJoin kind);
+
   // --- select_planner.cpp
 
   NodePtr planSelect(const sql::SelectStmt& s, std::vector<OutputColumn>& columns);
@@ -160,6 +177,9 @@ class StatementPlanner {
   std::vector<ExprPtr> boundArgs_;  // of the last resolveCall
   std::vector<std::unique_ptr<TableBinding>> bindings_;
   bool resolveUnknowns_ = true;  // unknown-typed outputs become text
+  // Set while semiJoin plans a subquery's FROM: that planFrom moves the conjuncts that read
+  // the outer query (OuterRefs) here instead of placing them.
+  std::vector<ExprPtr>* correlated_ = nullptr;
 };
 
 }  // namespace duet::planner

@@ -291,6 +291,7 @@ void duet_q_join_insert(JoinTable* t, const uint8_t* key, const uint8_t* row) { 
 void duet_q_join_finish(JoinTable* t) { t->finish(); }
 void duet_q_join_keep_null_keys(JoinTable* t) { t->keepNullKeys(); }
 TupleBuffer* duet_q_join_rows(JoinTable* t) { return &t->rows(); }
+int32_t duet_q_join_not_in_state(const JoinTable* t) { return t->empty() ? 0 : t->hasNullKeys() ? 2 : 1; }
 const uint8_t* duet_q_join_next(JoinTable* t, const uint8_t* key, uint64_t* cursor) { return t->next(key, cursor); }
 int64_t duet_q_now(QueryContext* ctx) { return ctx->transactionTimestamp; }
 int64_t duet_q_statement_timestamp(QueryContext* ctx) { return ctx->statementTimestamp; }
@@ -389,6 +390,7 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_join_finish),
       DUET_Q(duet_q_join_keep_null_keys),
       DUET_Q(duet_q_join_rows),
+      DUET_Q(duet_q_join_not_in_state),
       DUET_Q(duet_q_join_next),
       DUET_Q(duet_q_setting_exists),
       DUET_Q(duet_q_check_limit),

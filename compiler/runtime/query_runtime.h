@@ -91,6 +91,9 @@ class JoinTable {
   void keepNullKeys() { keepNullKeys_ = true; }
   // Every row, for the pass over the unmatched ones after probing.
   TupleBuffer& rows() { return rows_; }
+  // NOT IN's question after finish(): no rows at all, or whether a kept row has a NULL key.
+  bool empty() const { return rows_.size() == 0; }
+  bool hasNullKeys() const { return nullKeyRows_.size() != 0; }
 
  private:
   uint64_t hashKey(const uint8_t* key) const;
@@ -250,6 +253,9 @@ void duet_q_join_insert(duet::rt::JoinTable* t, const uint8_t* key, const uint8_
 void duet_q_join_finish(duet::rt::JoinTable* t);
 void duet_q_join_keep_null_keys(duet::rt::JoinTable* t);
 duet::rt::TupleBuffer* duet_q_join_rows(duet::rt::JoinTable* t);
+// NOT IN over a finished table that keeps NULL keys: 0 when it has no rows, 2 when some
+// row's key is NULL, else 1.
+int32_t duet_q_join_not_in_state(const duet::rt::JoinTable* t);
 const uint8_t* duet_q_join_next(duet::rt::JoinTable* t, const uint8_t* key, uint64_t* cursor);
 int64_t duet_q_now(duet::rt::QueryContext* ctx);
 double duet_q_random(duet::rt::QueryContext* ctx);

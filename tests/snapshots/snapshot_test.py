@@ -307,7 +307,7 @@ def test_memory_limit(server):
 
 
 def test_parallel_queries(server):
-    """A snapshot aggregates, sorts, builds hash join tables (inner and outer joins) and
+    """A snapshot aggregates, sorts, builds hash join tables (inner, outer, semi and anti joins) and
     selects rows over a table of several chunks on all its cores (two threads at most here): the rows are the
     executor's, and an error in a worker reaches the client."""
     conn = server.connect(autocommit=True)
@@ -338,7 +338,13 @@ def test_parallel_queries(server):
                "AND par_big.k % 2 = 0 GROUP BY label ORDER BY label",
                # FULL JOIN: the big side built (in parallel), its unmatched rows after the probe.
                "SELECT label, count(*), count(k), sum(k) FROM par_big FULL JOIN par_dim "
-               "ON par_big.g = par_dim.g AND par_big.k % 2 = 0 GROUP BY label ORDER BY label"]
+               "ON par_big.g = par_dim.g AND par_big.k % 2 = 0 GROUP BY label ORDER BY label",
+               # Semi and anti joins: probed by the parallel scan, or built by it.
+               "SELECT g, count(*), sum(k) FROM par_big WHERE g IN (SELECT g FROM par_dim) GROUP BY g ORDER BY g",
+               "SELECT count(*), sum(v) FROM par_big WHERE NOT EXISTS "
+               "(SELECT 1 FROM par_dim WHERE par_dim.g = par_big.g AND par_dim.label <> 'one')",
+               "SELECT label FROM par_dim WHERE g IN (SELECT g FROM par_big WHERE k % 3 = 0) ORDER BY label",
+               "SELECT label FROM par_dim WHERE g NOT IN (SELECT g FROM par_big WHERE k > 65530) ORDER BY label"]
     # Their rows stream from the workers in no set order.
     gathered = ["SELECT k, s FROM par_big WHERE k % 7 = 3",
                 "SELECT label, k FROM par_dim JOIN par_big ON par_big.g = par_dim.g WHERE k % 5 = 0",

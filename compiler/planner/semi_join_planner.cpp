@@ -1,0 +1,186 @@
+// WHERE's [NOT] EXISTS (subquery) and [NOT] IN (subquery) as semi and anti joins: the
+// subquery's rows go into a hash table once per statement, and each row of the FROM list
+// probes it, instead of running the subquery once per row. A correlated subquery is
+// planned with its references to the outer query lifted out of it (conjuncts that read an
+// OuterRef become the join's keys and residual predicate); PostgreSQL's planner pulls up
+// such sublinks the same way (convert_EXISTS_sublink_to_join, convert_ANY_sublink_to_join).
+#include "compiler/planner/statement_planner.h"
+
+#include <fmt/format.h>
+
+#include "compiler/planner/plan_building.h"
+#include "engine/error.h"
+#include "engine/storage/index.h"
+#include "engine/storage/table.h"
+
+namespace duet::planner {
+
+using binder::columnRange;
+using plan::ExprKind;
+using plan::NodeKind;
+
+bool readsOuter(const plan::Expr& e) {
+  if (e.kind == ExprKind::OuterRef) return true;
+  for (const auto& a : e.args)
+    if (readsOuter(*a)) return true;
+  return false;
+}
+
+namespace {
+
+// Whether `n` or anything under it reads an OuterRef (inside subqueries' arguments, not
+// their own plans, whose OuterRefs are their own captures).
+bool planReadsOuter(const Node& n) {
+  bool reads = false;
+  plan::forEachExpr(n, [&](const plan::Expr& e) { reads = reads || readsOuter(e); });
+  for (const auto& c : n.children) reads = reads || planReadsOuter(*c);
+  return reads;
+}
+
+// `e`, read from the semi join's row instead: the outer row's `outerWidth` columns, then
+// the subquery's. OuterRef i becomes what it captured, capture i.
+ExprPtr onJoinedRow(const plan::Expr& e, int outerWidth, const std::vector<ExprPtr>& captures) {
+  if (e.kind == ExprKind::OuterRef) return plan::cloneExpr(*captures[e.column]);
+  ExprPtr out = plan::cloneExpr(e);
+  if (out->kind == ExprKind::Column) out->column += outerWidth;
+  for (size_t i = 0; i < e.args.size(); ++i) out->args[i] = onJoinedRow(*e.args[i], outerWidth, captures);
+  return out;
+}
+
+// A subquery whose FROM and WHERE alone decide which rows it has, so that they can be
+// planned as the join's build side: no grouping, aggregates (which the binder finds when
+// binding the list), LIMIT or OFFSET. DISTINCT and ORDER BY change nothing for EXISTS or IN.
+bool plainSubquery(const sql::SelectStmt& s) {
+  if (s.body != sql::SelectStmt::Body::Simple || !s.groupBy.empty() || s.having || s.limit || s.offset) return false;
+  for (const auto& t : s.targets)
+    if (Binder::containsAggregate(*t.expr)) return false;
+  return !s.from.empty();
+}
+
+// Whether the subquery reads one table through filters alone and `keys` (over its row)
+// cover a unique index of it: then, as for an inner join (indexJoin), one index probe per
+// outer row beats hashing the whole table, and the subquery stays an expression whose
+// correlated equalities are an index lookup's keys.
+bool servedByUniqueIndex(const Node& inner, const std::vector<ExprPtr>& keys) {
+  const Node* n = &inner;
+  while (n->kind == NodeKind::Filter) n = n->children[0].get();
+  if (n->kind != NodeKind::TableScan) return false;
+  for (const auto& index : n->table->indexes()) {
+    if (!index->unique()) continue;
+    bool covered = true;
+    for (uint32_t column : index->columns()) {
+      bool keyed = false;
+      for (const auto& k : keys)
+        keyed = keyed || (k->kind == ExprKind::Column && k->column == static_cast<int>(column));
+      covered = covered && keyed;
+    }
+    if (covered) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+const sql::SubLink* StatementPlanner::semiJoinLink(const sql::Expr& conjunct, plan::SemiJoin& kind) {
+  const sql::Expr* e = &conjunct;
+  bool negated = false;
+  if (e->kind == sql::ExprKind::Bool && e->as<sql::BoolExpr>().op == sql::BoolOpKind::Not) {
+    e = e->as<sql::BoolExpr>().args[0].get();
+    negated = true;
+  }
+  if (e->kind != sql::ExprKind::SubLink) return nullptr;
+  const auto& link = e->as<sql::SubLink>();
+  if (link.link == sql::SubLinkKind::Exists) {
+    kind = negated ? plan::SemiJoin::Anti : plan::SemiJoin::Semi;
+    return &link;
+  }
+  if (link.link == sql::SubLinkKind::Any && link.op == "=") {
+    kind = negated ? plan::SemiJoin::NotIn : plan::SemiJoin::Semi;
+    return &link;
+  }
+  return nullptr;
+}
+
+bool StatementPlanner::semiJoin(FromPlan& outer, const sql::SubLink& link, plan::SemiJoin kind) {
+  const sql::SelectStmt& s = *link.subquery;
+  bool plain = plainSubquery(s);
+  NodePtr inner;
+  ExprPtr innerValue;  // IN: the subquery's value, over its own row
+  std::vector<ExprPtr> lifted;
+  std::vector<ExprPtr> captures;
+  bool resolve = resolveUnknowns_;
+  auto* setReturning = b_.collectSetReturning(nullptr);
+  resolveUnknowns_ = true;
+  try {
+    captures = b_.correlated(outer.scope, [&] {
+      std::vector<OutputColumn> columns;
+      if (!plain) {
+        inner = planSelect(s, columns);
+        if (link.link == sql::SubLinkKind::Any && inner->outputTypes.size() == 1)
+          innerValue = plan::makeColumn(0, inner->outputTypes[0]);
+        return;
+      }
+      correlated_ = &lifted;
+      FromPlan fp = planFrom(s.from, s.where.get());
+      std::vector<ExprPtr> targets;
+      expandTargets(s.targets, fp.scope, nullptr, targets, columns);
+      // IN's one value (it may read the outer row: it becomes part of the join condition).
+      if (link.link == sql::SubLinkKind::Any && targets.size() == 1) innerValue = std::move(targets[0]);
+      inner = std::move(fp.node);
+    });
+  } catch (const SqlError&) {
+    // Planned again as an expression, which reports what is wrong with it.
+    correlated_ = nullptr;
+    inner = nullptr;
+  }
+  resolveUnknowns_ = resolve;
+  b_.collectSetReturning(setReturning);
+  if (!inner || planReadsOuter(*inner)) return false;
+  if (link.link == sql::SubLinkKind::Any && !innerValue) return false;
+  // NOT IN's NULL rules hold for the subquery's values as a whole, not per correlated group.
+  if (kind == plan::SemiJoin::NotIn && (!captures.empty() || !lifted.empty())) return false;
+
+  int outerWidth = static_cast<int>(outer.node->outputTypes.size());
+  std::vector<ExprPtr> conditions;
+  for (const auto& c : lifted) conditions.push_back(onJoinedRow(*c, outerWidth, captures));
+  if (innerValue) {
+    Binder::Clause clause(b_, "WHERE");
+    ExprPtr left = b_.bind(*link.test, outer.scope);
+    conditions.push_back(
+        b_.compare(plan::Op::Eq, std::move(left), onJoinedRow(*innerValue, outerWidth, captures), link.location));
+  }
+  auto join = std::make_unique<Node>(NodeKind::HashJoin);
+  std::vector<ExprPtr> residual;
+  for (auto& c : conditions) {
+    if (c->kind == ExprKind::Compare && c->op == plan::Op::Eq) {
+      auto [l0, l1] = columnRange(*c->args[0]);
+      auto [r0, r1] = columnRange(*c->args[1]);
+      int outerArg = -1;
+      if (l0 >= 0 && r0 >= 0 && l1 < outerWidth && r0 >= outerWidth) outerArg = 0;
+      if (l0 >= 0 && r0 >= 0 && r1 < outerWidth && l0 >= outerWidth) outerArg = 1;
+      if (outerArg >= 0) {
+        join->rightKeys.push_back(std::move(c->args[outerArg]));
+        ExprPtr innerKey = std::move(c->args[1 - outerArg]);
+        binder::shiftColumns(*innerKey, -outerWidth);
+        join->exprs.push_back(std::move(innerKey));
+        continue;
+      }
+    }
+    residual.push_back(std::move(c));
+  }
+  // No key: the subquery stays an expression, run per row until it decides. NOT IN's one
+  // comparison must be the key.
+  if (join->exprs.empty() || (kind == plan::SemiJoin::NotIn && (join->exprs.size() != 1 || !residual.empty())))
+    return false;
+  if (!captures.empty() && servedByUniqueIndex(*inner, join->exprs)) return false;
+  join->semi = kind;
+  join->rightFirst = true;
+  join->predicate = conjunction(std::move(residual));
+  join->outputTypes = outer.node->outputTypes;
+  join->children.push_back(std::move(inner));
+  join->children.push_back(std::move(outer.node));
+  outer.node = std::move(join);
+  return true;
+}
+
+}  // namespace duet::planner
