@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <numeric>
 #include <tuple>
 
 #include "compiler/planner/access_path.h"
@@ -430,23 +431,81 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
     }
     onConjuncts[t] = std::move(keep);
   }
-  for (size_t t = 0; t < n; ++t) {
+  // The join order: FROM order where an outer join fixes it, else greedy by estimated
+  // sizes (join_order.h). Items are joined in that order, their columns laid out in it,
+  // and a projection puts them back in FROM order, as the scope binds them.
+  bool innerOnly = n <= 64 && std::all_of(steps.begin(), steps.end(),
+                                          [](const JoinStep& s) { return s.type == sql::JoinType::Inner; });
+  std::vector<double> itemRows(n, 0);
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<double> joinedRows;
+  if (innerOnly && n > 1) {
+    JoinOrder chosen = chooseJoinOrder(fp.scope, bound, local, atStep, itemRows);
+    order = std::move(chosen.items);
+    joinedRows = std::move(chosen.sizes);
+  }
+  std::vector<size_t> position(n);
+  std::vector<int> offset(n);
+  for (size_t p = 0, at = 0; p < n; ++p) {
+    position[order[p]] = p;
+    offset[order[p]] = static_cast<int>(at);
+    at += fp.scope.entries[order[p]].names.size();
+  }
+  bool moved = !std::is_sorted(order.begin(), order.end());
+  if (moved) {
+    // Each join conjunct applies once all the items it reads are joined.
+    std::vector<std::vector<ExprPtr>> byPosition(n);
+    for (size_t t = 0; t < n; ++t)
+      for (auto& c : atStep[t]) {
+        uint64_t items = itemsRead(fp.scope, *c);
+        size_t p = position[t];
+        if (items) {
+          p = 0;
+          for (size_t i = 0; i < n; ++i)
+            if ((items >> i) & 1) p = std::max(p, position[i]);
+        }
+        relayColumns(fp.scope, offset, *c);
+        byPosition[p].push_back(std::move(c));
+      }
+    atStep = std::move(byPosition);
+  }
+  // The item a column of the join row belongs to, by its position in the order.
+  auto positionOf = [&](int column) {
+    for (size_t p = 0; p < n; ++p) {
+      int item = order[p];
+      if (column >= offset[item] && column < offset[item] + static_cast<int>(fp.scope.entries[item].names.size()))
+        return static_cast<int>(p);
+    }
+    return -1;
+  };
+  for (size_t p = 0; p < n; ++p) {
+    size_t t = order[p];
     bool outer = steps[t].type != sql::JoinType::Inner;
-    if (t > 0 && bound[t] && !outer) {
-      if (NodePtr joined = indexJoin(fp, *bound[t], fp.scope.entries[t].offset, local[t], atStep[t], entryOf, t)) {
-        fp.node = filter(std::move(joined), conjunction(std::move(atStep[t])));
+    if (p > 0 && bound[t] && !outer) {
+      if (NodePtr joined = indexJoin(fp, *bound[t], offset[t], local[t], atStep[p], positionOf, p)) {
+        fp.node = filter(std::move(joined), conjunction(std::move(atStep[p])));
         continue;
       }
     }
     NodePtr scan = bound[t] ? accessPath(*bound[t], local[t], b_) : std::move(functionScans[t]);
     scan = filter(std::move(scan), conjunction(std::move(local[t])));
-    if (t == 0) {
+    if (p == 0) {
       fp.node = filter(std::move(scan), conjunction(std::move(atStep[0])));
       continue;
     }
-    fp.node = joinStep(std::move(fp.node), std::move(scan), fp.scope.entries[t].offset, steps[t].type,
-                       outer ? onConjuncts[t] : atStep[t]);
-    if (outer) fp.node = filter(std::move(fp.node), conjunction(std::move(atStep[t])));
+    // The smaller side, as estimated, is the hash table (inner joins).
+    bool buildRight = !joinedRows.empty() && itemRows[t] < joinedRows[p - 1];
+    fp.node = joinStep(std::move(fp.node), std::move(scan), offset[t], steps[t].type,
+                       outer ? onConjuncts[t] : atStep[p], buildRight);
+    if (outer) fp.node = filter(std::move(fp.node), conjunction(std::move(atStep[p])));
+  }
+  if (moved) {
+    std::vector<ExprPtr> fromOrder;
+    for (size_t t = 0; t < n; ++t)
+      for (size_t c = 0; c < fp.scope.entries[t].types.size(); ++c)
+        fromOrder.push_back(plan::makeColumn(offset[t] + static_cast<int>(c), fp.scope.entries[t].types[c]));
+    fp.node = project(std::move(fp.node), std::move(fromOrder));
   }
   for (const SemiJoinConjunct& s : semiJoins) {
     if (semiJoin(fp, *s.link, s.kind)) continue;
@@ -459,7 +518,7 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
 }
 
 NodePtr StatementPlanner::joinStep(NodePtr left, NodePtr right, int rightOffset, sql::JoinType type,
-                                   std::vector<ExprPtr>& conditions) {
+                                   std::vector<ExprPtr>& conditions, bool buildRight) {
   auto join = std::make_unique<Node>(NodeKind::HashJoin);
   std::vector<ExprPtr> leftKeys, rightKeys, residual;
   for (auto& c : conditions) {
@@ -492,7 +551,8 @@ NodePtr StatementPlanner::joinStep(NodePtr left, NodePtr right, int rightOffset,
                    "FULL JOIN is only supported with merge-joinable or hash-joinable join conditions");
   // FULL JOIN: the left side is built and its unmatched rows follow the probe.
   join->keepBuildSide = type == sql::JoinType::Full;
-  bool leftIsFirstChild = hash ? type != sql::JoinType::Left : type != sql::JoinType::Right;
+  bool leftIsFirstChild = hash ? type != sql::JoinType::Left && !(type == sql::JoinType::Inner && buildRight)
+                               : type != sql::JoinType::Right;
   if (hash) {
     join->exprs = std::move(leftIsFirstChild ? leftKeys : rightKeys);
     join->rightKeys = std::move(leftIsFirstChild ? rightKeys : leftKeys);

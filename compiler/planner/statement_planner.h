@@ -3,15 +3,16 @@
 // planTree (planner.h). Its parts are one file each: the statement kinds and parameter
 // types (statement_planner.cpp), FROM and joins (from_planner.cpp), the SELECT list,
 // ordering and VALUES (select_planner.cpp), and the writing statements (dml_planner.cpp).
-// Plans are simple and predictable: left-deep joins in FROM order (hash joins on equality
-// conjuncts), single-table conjuncts pushed to their scan, index access as access_path.h
-// chooses it.
+// Plans are simple and predictable: left-deep joins (inner joins in a greedy order, hash
+// joins on equality conjuncts), single-table conjuncts pushed to their scan, index access
+// as access_path.h chooses it.
 #pragma once
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "compiler/binder/binder.h"
+#include "compiler/planner/join_order.h"
 #include "compiler/planner/planner.h"
 
 namespace duet::planner {
@@ -26,6 +27,12 @@ using plan::NodePtr;
 // Whether `e` reads an OuterRef (also in the arguments of subqueries in it, not in their
 // plans, whose OuterRefs are their own captures).
 bool readsOuter(const plan::Expr& e);
+
+// The FROM items (scope entries) `e` reads, as a bit set.
+uint64_t itemsRead(const Scope& scope, const plan::Expr& e);
+// Moves `e`'s column references from FROM order to the join's layout, where item i's
+// columns start at offset[i].
+void relayColumns(const Scope& scope, const std::vector<int>& offset, plan::Expr& e);
 
 // FROM's rows and the names they bind.
 struct FromPlan {
@@ -78,11 +85,10 @@ class StatementPlanner {
   };
 
   FromPlan planFrom(const std::vector<sql::TableRefPtr>& from, const sql::Expr* where);
-  // Flattens FROM into a list of base tables, subqueries and functions, joined left-deep in
-  // that order: inner joins' ON conditions are collected with the WHERE conjuncts, an outer
-  // join's stays with the item it joins (its right side, which must be a single item for
-  // now). USING/NATURAL joins are recorded inner ones first, for mergeJoinColumns once the
-  // items are in scope.
+  // Flattens FROM into a list of base tables, subqueries and functions, to be joined
+  // left-deep (in that order when an outer join is among them): inner joins' ON conditions are collected with the WHERE
+  // conjuncts, an outer join's stays with the item it joins (its right side, which must be a single item for now).
+  // USING/NATURAL joins are recorded inner ones first, for mergeJoinColumns once the items are in scope.
   void collectFrom(const sql::TableRef& ref, std::vector<const sql::TableRef*>& tables,
                    std::vector<FromCondition>& conditions, std::vector<MergingJoin>& merging,
                    std::vector<JoinStep>& steps);
@@ -120,7 +126,14 @@ class StatementPlanner {
   // keys, the rest a residual predicate; with no equality, a nested loop. An outer join's
   // preserved side drives it - a hash join's probe side, a nested loop's outer side - and
   // the joined row still lists the left items' columns first.
-  NodePtr joinStep(NodePtr left, NodePtr right, int rightOffset, sql::JoinType type, std::vector<ExprPtr>& conditions);
+  // `buildRight`: an inner hash join hashes `right` (estimated smaller) instead of `left`.
+  NodePtr joinStep(NodePtr left, NodePtr right, int rightOffset, sql::JoinType type, std::vector<ExprPtr>& conditions,
+                   bool buildRight = false);
+  // The greedy join order of an inner-join FROM list (join_order.h), from estimated item
+  // sizes (left in `itemRows`) and the join conjuncts in `atStep`.
+  JoinOrder chooseJoinOrder(const Scope& scope, const std::vector<const TableBinding*>& bound,
+                            const std::vector<std::vector<ExprPtr>>& local,
+                            const std::vector<std::vector<ExprPtr>>& atStep, std::vector<double>& itemRows);
   // The rows of one table matching WHERE, with the table's row (+ rowid) as output.
   FromPlan planSingle(const TableBinding& t, const std::string& alias, const sql::Expr* where);
 

@@ -37,6 +37,7 @@ struct Fixture {
           {{"a", {TypeId::Int4, -1}, true}, {"b", {TypeId::Text, -1}, false}, {"c", SqlType::numeric(10, 2), false}},
           StorageKind::Row};
   Table u{"u", {{"a", {TypeId::Int4, -1}, true}, {"d", {TypeId::Int8, -1}, false}}, StorageKind::Column};
+  Table v{"v", {{"a", {TypeId::Int4, -1}, false}, {"e", {TypeId::Int4, -1}, false}}, StorageKind::Row};
   UndoLog undo;
   std::string outline;              // plan::outline() of the last statement run
   size_t stateLeft = 0;             // runtime structures (buffers, group and join tables) the last run left
@@ -65,7 +66,7 @@ struct Fixture {
     req.queryText = sqlText;
     req.parallelThreads = parallelThreads;
     req.resolveTable = [&](const sql::QualifiedName& n) {
-      Table* table = n.name() == "t" ? &t : n.name() == "u" ? &u : nullptr;
+      Table* table = n.name() == "t" ? &t : n.name() == "u" ? &u : n.name() == "v" ? &v : nullptr;
       if (!table) throw SqlError(sqlstate::kUndefinedTable, "relation \"" + n.name() + "\" does not exist");
       return TableBinding{table, 1, n.name(), {}};
     };
@@ -284,6 +285,24 @@ TEST_CASE("joins probe a unique index of the right table per left row", "[compil
   CHECK(f.run("select count(*) from u join t on t.a < u.a") == Lines{"7"});
 }
 
+TEST_CASE("inner joins are ordered by estimated size, never through a cross product", "[compiler][join]") {
+  Fixture f;
+  f.run("insert into t values (1, 'one', 1.5), (2, 'two', 2), (3, 'three', 3)");
+  f.run("insert into u values (10, 1), (20, 2), (30, 3), (40, 4), (50, 5), (60, 6)");
+  f.run("insert into v values (1, 10), (2, 20), (2, 30), (9, 40)");
+  using Lines = std::vector<std::string>;
+  // FROM order would join t and u first with no condition between them.
+  CHECK(f.run("select t.b, u.d, v.e from t, u, v where t.a = v.a and u.a = v.e order by 2") ==
+        Lines{"one|1|10", "two|2|20", "two|3|30"});
+  CHECK(f.outline.find("NestedLoopJoin") == std::string::npos);
+  // t's key is probed per joined row; the columns still come in FROM order.
+  CHECK(f.run("select * from u, v, t where t.a = v.a and u.a = v.e and u.d < 3 order by 1") ==
+        Lines{"10|1|1|10|1|one|1.50", "20|2|2|20|2|two|2.00"});
+  CHECK(f.outline.find("IndexJoin[t_pkey]") != std::string::npos);
+  // A cross product only where the query asks for one.
+  CHECK(f.run("select count(*) from t, v") == Lines{"12"});
+}
+
 TEST_CASE("subqueries: a correlated one probes an index per outer row, its state freed per run",
           "[compiler][subquery]") {
   Fixture f;
@@ -392,9 +411,9 @@ TEST_CASE("parallel aggregations, sorts and join builds give the serial plan's r
   // An error in one worker stops the others and reaches the caller.
   f.parallelThreads = 2;
   CHECK_THROWS_AS(f.run("select sum(1 / (a - 40000)) from t"), SqlError);
-  CHECK_THROWS_AS(f.run("select a from t order by 1 / (a - 40000)"), SqlError);                    // a sorting worker
-  CHECK_THROWS_AS(f.run("select count(*) from t x join u on u.a = 1 / (x.a - 40000)"), SqlError);  // a build
-  CHECK(f.outline.find("HashJoin[parallel 2]") != std::string::npos);
+  CHECK_THROWS_AS(f.run("select a from t order by 1 / (a - 40000)"), SqlError);  // a sorting worker
+  CHECK_THROWS_AS(f.run("select count(*) from u left join t x on u.a = 1 / (x.a - 40000)"), SqlError);  // a build
+  CHECK(f.outline.find("HashJoin[outer][parallel 2]") != std::string::npos);
   // Not run in parallel: DISTINCT aggregates, clock_timestamp() (like random(), it
   // advances the transaction's recorded state), small tables.
   f.run("select count(distinct b) from t");

@@ -1,0 +1,119 @@
+// What the join ordering (join_order.h) is told about a FROM list: each item's estimated
+// rows after its own filters, its unique keys, and the join conjuncts between items. The
+// estimates are rules of thumb over live row counts until there are statistics (issue 23):
+// an equality with a constant keeps a tenth of the rows (or one row when it pins a unique
+// key), a range a third, anything else a half. Functions and subqueries count as 1,000
+// rows, as in PostgreSQL.
+#include <algorithm>
+#include <bit>
+
+#include "compiler/planner/statement_planner.h"
+#include "engine/storage/index.h"
+#include "engine/storage/table.h"
+
+namespace duet::planner {
+
+using binder::columnRange;
+using plan::ExprKind;
+
+namespace {
+
+int entryOf(const Scope& scope, int column) {
+  for (size_t i = 0; i < scope.entries.size(); ++i) {
+    const auto& e = scope.entries[i];
+    if (column >= e.offset && column < e.offset + static_cast<int>(e.names.size())) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// Whether a value reads no column (a constant or parameter per statement).
+bool isConstant(const plan::Expr& e) { return columnRange(e).first < 0; }
+
+double selectivity(const plan::Expr& c) {
+  if (c.kind == ExprKind::Compare && (isConstant(*c.args[0]) || isConstant(*c.args[1])))
+    return c.op == plan::Op::Eq ? 0.1 : c.op == plan::Op::Ne ? 0.9 : 0.33;
+  if (c.kind == ExprKind::IsNull) return c.negated ? 0.9 : 0.1;
+  if (c.kind == ExprKind::InList) return std::min(0.5, 0.1 * static_cast<double>(c.args.size() - 1));
+  return 0.5;
+}
+
+// An item's estimated rows: a table's live rows through its own conjuncts (`local`, over
+// its row), one when they pin a unique key to constants.
+double estimatedRows(const TableBinding* binding, const std::vector<ExprPtr>& local) {
+  if (!binding) return 1000;
+  const Table& table = *binding->table;
+  double rows = std::max<double>(1, static_cast<double>(table.liveRowCount()));
+  for (const auto& index : table.indexes()) {
+    if (!index->unique()) continue;
+    bool pinned = true;
+    for (uint32_t column : index->columns()) {
+      bool found = false;
+      for (const auto& c : local) {
+        if (c->kind != ExprKind::Compare || c->op != plan::Op::Eq) continue;
+        for (int side = 0; side < 2; ++side)
+          found = found || (c->args[side]->kind == ExprKind::Column &&
+                            c->args[side]->column == static_cast<int>(column) && isConstant(*c->args[1 - side]));
+      }
+      pinned = pinned && found;
+    }
+    if (pinned) return 1;
+  }
+  for (const auto& c : local) rows *= selectivity(*c);
+  return std::max(1.0, rows);
+}
+
+}  // namespace
+
+uint64_t itemsRead(const Scope& scope, const plan::Expr& e) {
+  uint64_t items = 0;
+  if (e.kind == ExprKind::Column) {
+    int entry = entryOf(scope, e.column);
+    if (entry >= 0) items |= 1ull << entry;
+  }
+  for (const auto& a : e.args) items |= itemsRead(scope, *a);
+  return items;
+}
+
+void relayColumns(const Scope& scope, const std::vector<int>& offset, plan::Expr& e) {
+  if (e.kind == ExprKind::Column) {
+    int entry = entryOf(scope, e.column);
+    e.column = offset[entry] + (e.column - scope.entries[entry].offset);
+  }
+  for (auto& a : e.args) relayColumns(scope, offset, *a);
+}
+
+JoinOrder StatementPlanner::chooseJoinOrder(const Scope& scope, const std::vector<const TableBinding*>& bound,
+                                            const std::vector<std::vector<ExprPtr>>& local,
+                                            const std::vector<std::vector<ExprPtr>>& atStep,
+                                            std::vector<double>& itemRows) {
+  std::vector<JoinInput> inputs(bound.size());
+  for (size_t t = 0; t < bound.size(); ++t) {
+    JoinInput& in = inputs[t];
+    in.rows = itemRows[t] = estimatedRows(bound[t], local[t]);
+    if (!bound[t]) continue;
+    in.tableRows = std::max<double>(1, static_cast<double>(bound[t]->table->liveRowCount()));
+    for (const auto& index : bound[t]->table->indexes())
+      if (index->unique()) in.uniqueKeys.emplace_back(index->columns().begin(), index->columns().end());
+  }
+  std::vector<JoinPredicate> predicates;
+  for (const auto& conjuncts : atStep)
+    for (const auto& c : conjuncts) {
+      JoinPredicate p;
+      p.items = itemsRead(scope, *c);
+      if (std::popcount(p.items) < 2) continue;
+      if (c->kind == ExprKind::Compare && c->op == plan::Op::Eq)
+        for (int side = 0; side < 2 && p.keyItem < 0; ++side) {
+          const plan::Expr& key = *c->args[side];
+          if (key.kind != ExprKind::Column) continue;
+          int item = entryOf(scope, key.column);
+          uint64_t others = itemsRead(scope, *c->args[1 - side]);
+          if (others == 0 || ((others >> item) & 1)) continue;
+          p.keyItem = item;
+          p.keyColumn = key.column - scope.entries[item].offset;
+        }
+      predicates.push_back(p);
+    }
+  return greedyJoinOrder(inputs, predicates);
+}
+
+}  // namespace duet::planner

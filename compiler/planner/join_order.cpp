@@ -1,0 +1,111 @@
+#include "compiler/planner/join_order.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace duet::planner {
+namespace {
+
+bool has(uint64_t set, int item) { return (set >> item) & 1; }
+
+// Whether the equalities among `predicates` that key item `keyed` to items of `others`
+// cover one of its unique keys.
+bool uniqueMatch(const JoinInput& input, int keyed, uint64_t others, const std::vector<JoinPredicate>& predicates) {
+  for (const auto& key : input.uniqueKeys) {
+    bool covered = !key.empty();
+    for (int column : key) {
+      bool found = false;
+      for (const auto& p : predicates)
+        found = found || (p.keyItem == keyed && p.keyColumn == column && (p.items & ~(others | (1ull << keyed))) == 0 &&
+                          (p.items & others) != 0);
+      covered = covered && found;
+    }
+    if (covered) return true;
+  }
+  return false;
+}
+
+// Estimated rows of joining `item` to the items `joined` (estimated `joinedRows`), whether
+// a predicate connects them, and whether a unique key of `item` serves the join (an index
+// probe per joined row then needs no hash table).
+double joinedSize(const std::vector<JoinInput>& inputs, const std::vector<JoinPredicate>& predicates, uint64_t joined,
+                  double joinedRows, int item, bool& connected, bool& keyed) {
+  const JoinInput& in = inputs[item];
+  uint64_t both = joined | (1ull << item);
+  connected = false;
+  keyed = false;
+  bool equality = false;
+  for (const auto& p : predicates) {
+    if ((p.items & ~both) != 0 || !has(p.items, item) || (p.items & joined) == 0) continue;
+    connected = true;
+    equality = equality || p.keyItem >= 0;
+  }
+  if (!connected) return joinedRows * in.rows;
+  if (!equality) return joinedRows * in.rows / 3;  // a range or other condition
+  // Each joined row meets one row of `item` at most: the filtered share of them.
+  if (uniqueMatch(in, item, joined, predicates)) {
+    keyed = true;
+    return joinedRows * std::min(1.0, in.rows / in.tableRows);
+  }
+  // Each row of `item` meets one row of a joined item at most (a foreign key to it).
+  for (int x = 0; x < static_cast<int>(inputs.size()); ++x)
+    if (has(joined, x) && uniqueMatch(inputs[x], x, 1ull << item, predicates))
+      return in.rows * std::min(1.0, joinedRows / inputs[x].tableRows);
+  return std::max(joinedRows, in.rows);
+}
+
+// The greedy order from item `first`, and its cost: the rows every step produces plus the
+// rows every hash table holds (the smaller side of each join that no unique key serves).
+JoinOrder greedyFrom(const std::vector<JoinInput>& inputs, const std::vector<JoinPredicate>& predicates, int first,
+                     double& cost) {
+  JoinOrder order;
+  int n = static_cast<int>(inputs.size());
+  uint64_t joined = 1ull << first;
+  double rows = inputs[first].rows;
+  cost = rows;
+  order.items.push_back(first);
+  order.sizes.push_back(rows);
+  while (static_cast<int>(order.items.size()) < n) {
+    int best = -1;
+    bool bestConnected = false;
+    double bestRows = std::numeric_limits<double>::infinity(), bestCost = bestRows;
+    for (int i = 0; i < n; ++i) {
+      if (has(joined, i)) continue;
+      bool connected = false, keyed = false;
+      double size = joinedSize(inputs, predicates, joined, rows, i, connected, keyed);
+      double stepCost = size + (keyed ? 0 : std::min(rows, inputs[i].rows));
+      // A connected item before any cross product; then the cheapest step; ties keep
+      // FROM order.
+      if (best < 0 || (connected && !bestConnected) || (connected == bestConnected && stepCost < bestCost)) {
+        best = i;
+        bestConnected = connected;
+        bestRows = size;
+        bestCost = stepCost;
+      }
+    }
+    joined |= 1ull << best;
+    rows = std::max(1.0, bestRows);
+    cost += bestCost;
+    order.items.push_back(best);
+    order.sizes.push_back(rows);
+  }
+  return order;
+}
+
+}  // namespace
+
+JoinOrder greedyJoinOrder(const std::vector<JoinInput>& inputs, const std::vector<JoinPredicate>& predicates) {
+  JoinOrder best;
+  double bestCost = std::numeric_limits<double>::infinity();
+  for (int first = 0; first < static_cast<int>(inputs.size()); ++first) {
+    double cost = 0;
+    JoinOrder order = greedyFrom(inputs, predicates, first, cost);
+    if (cost < bestCost) {
+      best = std::move(order);
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+}  // namespace duet::planner

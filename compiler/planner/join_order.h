@@ -1,0 +1,39 @@
+// The order in which the planner joins the items of a FROM list of inner joins: greedy, by
+// estimated sizes, over left-deep trees. From each item in turn it adds, each time, the
+// item connected to those joined by a join predicate whose step costs least (the rows it
+// produces, plus the rows of its hash table unless a unique key of the item serves the
+// join), an item no predicate connects (a cross product) only when nothing else is
+// left; the start whose whole order costs least wins. Full cost-based ordering with
+// statistics is issue 23's.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace duet::planner {
+
+// One FROM item as the ordering sees it.
+struct JoinInput {
+  double rows = 1000;       // estimated rows after its own filters
+  double tableRows = 1000;  // before them (a table's live rows)
+  // Column sets of its unique indexes: an equality on all of them matches one row at most.
+  std::vector<std::vector<int>> uniqueKeys;
+};
+
+// A condition over several items (bit i: item i). When it is an equality between one
+// item's column and a value of the others (`keyItem`, `keyColumn`), a unique key of that
+// item may bound the join's size.
+struct JoinPredicate {
+  uint64_t items = 0;
+  int keyItem = -1;
+  int keyColumn = -1;
+};
+
+struct JoinOrder {
+  std::vector<int> items;     // in join order
+  std::vector<double> sizes;  // estimated rows of the join of items[0..i]
+};
+
+// For at most 64 items.
+JoinOrder greedyJoinOrder(const std::vector<JoinInput>& inputs, const std::vector<JoinPredicate>& predicates);
+
+}  // namespace duet::planner
