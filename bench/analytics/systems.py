@@ -108,9 +108,13 @@ class ServerSystem:
                         copy.write(chunk)
 
     def dump_table(self, table, path):
-        """COPY table TO STDOUT (text format, tab-delimited) into path."""
+        """The table's rows as COPY's text format (tab-delimited) into path. char(n) values go
+        without their trailing blanks, which DuckDB (no blank-padded type) would keep."""
+        with self.conn.cursor() as cur:
+            cur.execute(f"SELECT * FROM {table} LIMIT 0")
+            columns = [f"rtrim({d.name}) AS {d.name}" if d.type_code == 1042 else d.name for d in cur.description]
         with open(path, "wb") as f, self.conn.cursor() as cur:
-            with cur.copy(f"COPY {table} TO STDOUT") as copy:
+            with cur.copy(f"COPY (SELECT {', '.join(columns)} FROM {table}) TO STDOUT") as copy:
                 for chunk in copy:
                     f.write(chunk)
 
