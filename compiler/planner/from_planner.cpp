@@ -358,7 +358,9 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
     bool on = std::string_view(argumentOf) == "JOIN/ON";
     Binder::Clause clause(b_, on ? "JOIN conditions" : "WHERE");
     ExprPtr e = b_.bind(c, fp.scope);
-    splitConjuncts(b_.coerceToBool(std::move(e), argumentOf, c.location), out);
+    std::vector<ExprPtr> conjuncts;
+    splitConjuncts(b_.coerceToBool(std::move(e), argumentOf, c.location), conjuncts);
+    for (auto& conjunct : conjuncts) splitConjuncts(factorOr(std::move(conjunct), b_.paramClasses()), out);
   };
   for (const auto& c : conditions) {
     std::vector<ExprPtr> split;

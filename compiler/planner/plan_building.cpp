@@ -1,5 +1,6 @@
 #include "compiler/planner/plan_building.h"
 
+#include "compiler/binder/binder.h"
 #include "engine/storage/table.h"
 
 namespace duet::planner {
@@ -55,6 +56,39 @@ NodePtr materialize(NodePtr child) {
   m->outputTypes = child->outputTypes;
   m->children.push_back(std::move(child));
   return m;
+}
+
+ExprPtr factorOr(ExprPtr e, const std::vector<int>& paramClasses) {
+  if (e->kind != ExprKind::Or) return e;
+  std::vector<std::vector<ExprPtr>> branches;
+  for (auto& a : e->args) {
+    branches.emplace_back();
+    splitConjuncts(std::move(a), branches.back());
+  }
+  std::vector<ExprPtr> common;
+  auto& first = branches[0];
+  for (size_t i = 0; i < first.size();) {
+    std::vector<size_t> at;  // where each other branch has it
+    for (size_t b = 1; b < branches.size(); ++b)
+      for (size_t j = 0; j < branches[b].size() && at.size() < b; ++j)
+        if (binder::exprEquals(*branches[b][j], *first[i], &paramClasses)) at.push_back(j);
+    if (at.size() + 1 < branches.size()) {
+      ++i;
+      continue;
+    }
+    for (size_t b = 1; b < branches.size(); ++b) branches[b].erase(branches[b].begin() + at[b - 1]);
+    common.push_back(std::move(first[i]));
+    first.erase(first.begin() + i);
+  }
+  // A branch left with nothing is true, and so is the OR.
+  bool alwaysTrue = false;
+  for (const auto& b : branches) alwaysTrue = alwaysTrue || b.empty();
+  if (!alwaysTrue) {
+    auto any = std::make_unique<plan::Expr>(ExprKind::Or, SqlType{TypeId::Bool, -1});
+    for (auto& b : branches) any->args.push_back(conjunction(std::move(b)));
+    common.push_back(std::move(any));
+  }
+  return conjunction(std::move(common));
 }
 
 }  // namespace duet::planner

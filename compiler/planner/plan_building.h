@@ -15,6 +15,11 @@ namespace duet::planner {
 std::vector<SqlType> tableRowTypes(const Table& t);
 // Appends the conjuncts of `e` (its AND arguments, recursively) to `out`.
 void splitConjuncts(plan::ExprPtr e, std::vector<plan::ExprPtr>& out);
+// `e` with the conjuncts that every branch of its OR shares taken out in front:
+// (A AND B) OR (A AND C) is A AND (B OR C), in three-valued logic too; so a join condition
+// repeated in each branch becomes a join key (PostgreSQL's find_duplicate_ors). Equality is
+// binder::exprEquals with `paramClasses`. Anything but an OR comes back as it was.
+plan::ExprPtr factorOr(plan::ExprPtr e, const std::vector<int>& paramClasses);
 // The AND of `parts`; null for none.
 plan::ExprPtr conjunction(std::vector<plan::ExprPtr> parts);
 // `child` filtered by `predicate`; `child` itself when there is no predicate.

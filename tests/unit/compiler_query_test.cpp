@@ -299,6 +299,10 @@ TEST_CASE("inner joins are ordered by estimated size, never through a cross prod
   CHECK(f.run("select * from u, v, t where t.a = v.a and u.a = v.e and u.d < 3 order by 1") ==
         Lines{"10|1|1|10|1|one|1.50", "20|2|2|20|2|two|2.00"});
   CHECK(f.outline.find("IndexJoin[t_pkey]") != std::string::npos);
+  // A join condition in every branch of an OR is a join key, not a nested loop's filter.
+  CHECK(f.run("select v.e from u, v where (u.a = v.e and u.d > 2) or (u.a = v.e and v.a = 1) order by 1") ==
+        Lines{"10", "30", "40"});
+  CHECK(f.outline.find("HashJoin") != std::string::npos);
   // A cross product only where the query asks for one.
   CHECK(f.run("select count(*) from t, v") == Lines{"12"});
 }
