@@ -108,6 +108,8 @@ class Codegen : public ValueBuilder {
   void produceIndexJoin(const plan::Node& node, const Consumer& consume);
   void produceNestedLoopJoin(const plan::Node& node, const Consumer& consume);
   void produceHashJoin(const plan::Node& node, const Consumer& consume);
+  void produceAppend(const plan::Node& node, const Consumer& consume);
+  void produceRepeat(const plan::Node& node, const Consumer& consume);
   void probeSemiJoin(const plan::Node& node, llvm::Value* table, llvm::Value* probeKey, llvm::Value* cursor,
                      const Consumer& consume);
   Row nullRow(const std::vector<SqlType>& types);

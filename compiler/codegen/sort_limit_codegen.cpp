@@ -87,7 +87,9 @@ void Codegen::produceLimit(const Node& node, const Consumer& consume) {
     llvm::Value* n = b.CreateLoad(i64Ty_, seen);
     llvm::Value* n1 = b.CreateAdd(n, b.getInt64(1));
     b.CreateStore(n1, seen);
-    ifThen(b.CreateICmpSGE(n, offset), [&] { consume(row); });
+    // Below the limit too: the pipeline that stops may be one of an Append's children,
+    // and the next child's rows come through here all the same.
+    ifThen(b.CreateAnd(b.CreateICmpSGE(n, offset), b.CreateICmpSLT(n, sum)), [&] { consume(row); });
     ifThen(b.CreateICmpSGE(n1, sum), [&] { b.CreateBr(pipelineEnd_.back()); });
   });
 }

@@ -28,6 +28,8 @@ const char* kindName(NodeKind k) {
     case NodeKind::FunctionScan: return "FunctionScan";
     case NodeKind::IndexJoin: return "IndexJoin";
     case NodeKind::ProjectSet: return "ProjectSet";
+    case NodeKind::Append: return "Append";
+    case NodeKind::Repeat: return "Repeat";
   }
   return "?";
 }

@@ -41,6 +41,9 @@ enum class NodeKind : uint8_t {
   ProjectSet,      // per row of child 0, one row per value routine `routine` (returning a set
                    // of scalars) yields for arguments `exprs` (over child 0's row): child 0's
                    // columns, then that value (a set-returning function in a select list)
+  Append,          // the rows of each child in turn, all of `outputTypes` (UNION ALL)
+  Repeat,          // each row of child 0, `exprs[0]` (int8, over the row) times: none when it
+                   // is NULL or below 1 (INTERSECT ALL, EXCEPT ALL)
   IndexJoin,       // per row of child 0, the row of `table` whose unique `index` key equals
                    // `keys` (over child 0's row), if any; output: child 0 columns, then the
                    // table's columns + rowid

@@ -98,8 +98,6 @@ void StatementPlanner::expandTargets(const std::vector<sql::ResTarget>& targets,
 NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<OutputColumn>& columns) {
   checkStackDepth();
   checkForInterrupts();
-  if (s.body == sql::SelectStmt::Body::SetOp)
-    b_.fail(sqlstate::kFeatureNotSupported, "UNION, INTERSECT and EXCEPT are not supported yet", s.begin);
   if (!s.distinctOn.empty()) b_.fail(sqlstate::kFeatureNotSupported, "DISTINCT ON is not supported yet", s.begin);
   NodePtr node;
   std::vector<ExprPtr> targets;
@@ -109,6 +107,9 @@ NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<Outpu
   binder::AggContext* agg = nullptr;
   if (s.body == sql::SelectStmt::Body::Values) {
     node = planValues(s.values, {}, columns);
+  } else if (s.body == sql::SelectStmt::Body::SetOp) {
+    node = planSetOp(s, columns);
+    orderExprs = setOpOrder(s, columns);
   } else {
     FromPlan fp = planFrom(s.from, s.where.get());
     node = std::move(fp.node);

@@ -148,6 +148,16 @@ class StatementPlanner {
   // the conjunct as an expression.
   bool semiJoin(FromPlan& outer, const sql::SubLink& link, plan::SemiJoin kind);
 
+  // --- set_op_planner.cpp
+
+  // UNION / INTERSECT / EXCEPT [ALL] of s.left and s.right (without s's ORDER BY and
+  // LIMIT); `columns` gets the result's names and types.
+  NodePtr planSetOp(const sql::SelectStmt& s, std::vector<OutputColumn>& columns);
+  // An operand: a set operation of the same tree, or a query of its own.
+  NodePtr planSetOperand(const sql::SelectStmt& s, std::vector<OutputColumn>& columns);
+  // ORDER BY over a set operation's result: positions and result column names only.
+  std::vector<plan::SortKey> setOpOrder(const sql::SelectStmt& s, const std::vector<OutputColumn>& columns);
+
   // --- select_planner.cpp
 
   NodePtr planSelect(const sql::SelectStmt& s, std::vector<OutputColumn>& columns);
