@@ -317,6 +317,7 @@ ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t
   if (o == Op::None)
     fail(sqlstate::kUndefinedFunction,
          fmt::format("operator does not exist: {} {} {}", typeName(a->type), op, typeName(b->type)), location);
+  if (ExprPtr e = bindDatetimeArithmetic(o, op, a, b, location)) return e;
   // date arithmetic: date +/- integer, date - date
   if (a->type.id == TypeId::Date && (o == Op::Add || o == Op::Sub)) {
     if (b->type.id == TypeId::Date && o == Op::Sub) return binary(o, {TypeId::Int4, -1});
@@ -345,6 +346,78 @@ ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t
   }
   t.typmod = -1;
   return binary(o, t);
+}
+
+// The operators of interval and timestamps, as pg_operator has them: timestamp(tz) and
+// date +/- interval (a date becomes timestamp first, as date_pl_interval does), interval
+// +/- interval, interval * and / double precision, timestamp - timestamp. Null when the
+// operands are none of these, for the number and date operators to bind.
+ExprPtr Binder::bindDatetimeArithmetic(Op o, const std::string& op, ExprPtr& a, ExprPtr& b, uint32_t location) {
+  auto isTs = [](TypeId t) { return t == TypeId::Timestamp || t == TypeId::TimestampTz; };
+  auto binary = [&](Op bo, SqlType type) {
+    auto e = std::make_unique<Expr>(ExprKind::Binary, type);
+    e->op = bo;
+    e->args.push_back(std::move(a));
+    e->args.push_back(std::move(b));
+    return e;
+  };
+  const SqlType interval{TypeId::Interval, -1}, float8{TypeId::Float8, -1};
+  TypeId ta = a->type.id, tb = b->type.id;
+  bool additive = o == Op::Add || o == Op::Sub;
+  if (ta == TypeId::Interval || tb == TypeId::Interval) {
+    SqlType leftType = a->type, rightType = b->type;
+    auto noOperator = [&] {
+      fail(sqlstate::kUndefinedFunction,
+           fmt::format("operator does not exist: {} {} {}", typeName(leftType), op, typeName(rightType)), location);
+    };
+    // The interval on the right of +, the other operand on the left (interval + date).
+    if (o == Op::Add && ta == TypeId::Interval && tb != TypeId::Interval && tb != TypeId::Unknown) {
+      std::swap(a, b);
+      std::swap(ta, tb);
+    }
+    if (additive && tb == TypeId::Interval) {
+      if (ta == TypeId::Interval || ta == TypeId::Unknown) {
+        a = coerce(std::move(a), interval, CastContext::Implicit, location);
+        return binary(o, interval);
+      }
+      if (ta == TypeId::Date) a = coerce(std::move(a), {TypeId::Timestamp, -1}, CastContext::Implicit, location);
+      if (isTs(a->type.id)) {
+        SqlType t{a->type.id, -1};
+        return binary(o, t);
+      }
+      noOperator();
+    }
+    if (additive && ta == TypeId::Interval && tb == TypeId::Unknown) {
+      b = coerce(std::move(b), interval, CastContext::Implicit, location);
+      return binary(o, interval);
+    }
+    if (o == Op::Mul && tb == TypeId::Interval) {
+      std::swap(a, b);
+      std::swap(ta, tb);
+    }
+    if ((o == Op::Mul || o == Op::Div) && ta == TypeId::Interval && (numericRank(tb) || tb == TypeId::Unknown)) {
+      b = coerce(std::move(b), float8, CastContext::Implicit, location);
+      return binary(o, interval);
+    }
+    noOperator();
+  }
+  // timestamp + unknown: the literal is an interval (the only timestamp + x operator).
+  if (o == Op::Add && isTs(ta) && tb == TypeId::Unknown) {
+    b = coerce(std::move(b), interval, CastContext::Implicit, location);
+    return binary(o, {ta, -1});
+  }
+  if (o == Op::Add && isTs(tb) && ta == TypeId::Unknown) {
+    a = coerce(std::move(a), interval, CastContext::Implicit, location);
+    std::swap(a, b);
+    return binary(o, {tb, -1});
+  }
+  // timestamp - timestamp (a date with a timestamp is a timestamp): a justified interval.
+  bool datetimeA = ta == TypeId::Date || isTs(ta), datetimeB = tb == TypeId::Date || isTs(tb);
+  if (o == Op::Sub && datetimeA && datetimeB && (isTs(ta) || isTs(tb))) {
+    unify(a, b, op, location);
+    return binary(o, interval);
+  }
+  return nullptr;
 }
 
 ExprPtr Binder::bindVariable(const sql::ColumnRef& ref, const Scope& scope) {
@@ -653,7 +726,7 @@ ExprPtr Binder::bindAggregate(const sql::FuncCall& f, const Scope& scope, AggCon
         spec.resultType = {TypeId::Int8, -1};
       else if (t == TypeId::Int8 || t == TypeId::Numeric)
         spec.resultType = {TypeId::Numeric, -1};
-      else if (t == TypeId::Float4 || t == TypeId::Float8)
+      else if (t == TypeId::Float4 || t == TypeId::Float8 || t == TypeId::Interval)
         spec.resultType = {t, -1};
       else
         noFunction();
@@ -1139,7 +1212,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
              e.location);
       if (a->type.id == TypeId::Unknown)
         a = coerce(std::move(a), {TypeId::Numeric, -1}, CastContext::Implicit, e.location);
-      if (!numericRank(a->type.id))
+      if (!numericRank(a->type.id) && a->type.id != TypeId::Interval)
         fail(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: - {}", typeName(a->type)), e.location);
       SqlType t{a->type.id, -1};
       auto n = std::make_unique<Expr>(ExprKind::Unary, t);

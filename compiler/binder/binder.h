@@ -133,6 +133,8 @@ class Binder {
   plan::ExprPtr bindArray(const sql::ArrayExpr& a, const Scope& scope, AggContext* agg, const SqlType* castTo);
   plan::ExprPtr bindSubscript(const sql::Subscript& s, const Scope& scope, AggContext* agg);
   plan::ExprPtr bindBinary(const std::string& op, plan::ExprPtr a, plan::ExprPtr b, uint32_t location);
+  plan::ExprPtr bindDatetimeArithmetic(plan::Op o, const std::string& op, plan::ExprPtr& a, plan::ExprPtr& b,
+                                       uint32_t location);
   plan::ExprPtr inList(plan::ExprPtr arg, plan::ExprPtr equalities);
   plan::ExprPtr equalityRunsAsInLists(plan::ExprPtr any);
   plan::ExprPtr call(const std::string& fn, SqlType type, std::vector<plan::ExprPtr> args);

@@ -79,11 +79,13 @@ char typeCategory(TypeId t) {
   if (isText(t)) return 'S';
   if (datetimeRank(t)) return 'D';
   if (t == TypeId::Array) return 'A';
+  if (t == TypeId::Interval) return 'T';
   return 'X';
 }
 
 bool isPreferredType(TypeId t) {
-  return t == TypeId::Bool || t == TypeId::Float8 || t == TypeId::Text || t == TypeId::TimestampTz;
+  return t == TypeId::Bool || t == TypeId::Float8 || t == TypeId::Text || t == TypeId::TimestampTz ||
+         t == TypeId::Interval;
 }
 
 bool CandidateScore::add(SqlType arg, SqlType param) {

@@ -16,6 +16,7 @@ std::string rtTypeName(TypeId t) {
     case TypeId::Date: return "date";
     case TypeId::Timestamp: return "timestamp";
     case TypeId::TimestampTz: return "timestamptz";
+    case TypeId::Interval: return "interval";
     default: return "text";
   }
 }

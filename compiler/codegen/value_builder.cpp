@@ -33,7 +33,8 @@ llvm::Type* ValueBuilder::sqlType(TypeId t) {
     case TypeId::TimestampTz: return b_.getInt64Ty();
     case TypeId::Float4: return b_.getFloatTy();
     case TypeId::Float8: return b_.getDoubleTy();
-    case TypeId::Numeric: return b_.getInt128Ty();
+    case TypeId::Numeric:
+    case TypeId::Interval: return b_.getInt128Ty();
     default: return ptrTy_;  // strings
   }
 }

@@ -10,14 +10,17 @@ SqlValue ValueBuilder::cast(const SqlValue& v, SqlType to, bool explicitCast) {
   SqlType from = v.type;
   if (from.isArray() || to.isArray()) return castArray(v, to, explicitCast);
   if (from.id == to.id) {
-    bool needsTypmod = to.typmod >= 0 && from.typmod != to.typmod &&
-                       (to.id == TypeId::Varchar || to.id == TypeId::Char || to.id == TypeId::Numeric);
+    bool needsTypmod =
+        to.typmod >= 0 && from.typmod != to.typmod &&
+        (to.id == TypeId::Varchar || to.id == TypeId::Char || to.id == TypeId::Numeric || to.id == TypeId::Interval);
     // varchar(n) into varchar(m >= n) always fits and is never padded.
     if (to.id == TypeId::Varchar && from.typmod >= 0 && from.typmod <= to.typmod) needsTypmod = false;
     if (!needsTypmod) return {v.v, v.null, to};
     return strict({v}, to, [&]() -> llvm::Value* {
       if (to.id == TypeId::Numeric)
         return call("duet_rt_numeric_apply_typmod", sqlType(to.id), {v.v, b_.getInt32(to.typmod)});
+      if (to.id == TypeId::Interval)
+        return call("duet_rt_interval_apply_typmod", sqlType(to.id), {v.v, b_.getInt32(to.typmod)});
       return call(
           "duet_rt_string_coerce", ptrTy_,
           {v.v, b_.getInt32(static_cast<int>(to.id)), b_.getInt32(to.typmod), b_.getInt8(explicitCast ? 1 : 0)});

@@ -70,11 +70,29 @@ SqlValue ValueBuilder::arithmetic(Op op, const SqlValue& a, const SqlValue& b, S
     // (22008, as PostgreSQL), which no date input could read back.
     if (a.type.id == TypeId::Date && result.id == TypeId::Int4)  // date - date
       return call("duet_rt_date_diff", b_.getInt32Ty(), {a.v, b.v});
+    if (a.type.id == TypeId::Interval || b.type.id == TypeId::Interval || result.id == TypeId::Interval)
+      return intervalArithmetic(op, a, b, result);
     if (result.id == TypeId::Date)  // date +/- integer
       return call(op == Op::Add ? "duet_rt_date_add_days" : "duet_rt_date_sub_days", b_.getInt32Ty(),
                   {a.v, b_.CreateSExtOrTrunc(b.v, b_.getInt32Ty())});
     return arithmeticValues(op, result.id, a.v, b.v);
   });
+}
+
+// The interval operators the binder produces (bindDatetimeArithmetic): timestamp(tz) +/-
+// interval (timestamptz in the session's zone), timestamp - timestamp, interval +/-
+// interval, interval * and / double precision; all in the runtime.
+llvm::Value* ValueBuilder::intervalArithmetic(Op op, const SqlValue& a, const SqlValue& b, SqlType result) {
+  llvm::Type* i128 = b_.getInt128Ty();
+  bool add = op == Op::Add;
+  if (a.type.id == TypeId::Timestamp && b.type.id == TypeId::Interval)
+    return call(add ? "duet_rt_timestamp_pl_interval" : "duet_rt_timestamp_mi_interval", i64Ty_, {a.v, b.v});
+  if (a.type.id == TypeId::TimestampTz && b.type.id == TypeId::Interval)
+    return call(add ? "duet_rt_timestamptz_pl_interval" : "duet_rt_timestamptz_mi_interval", i64Ty_,
+                {a.v, b.v, typeContext()});
+  if (a.type.id != TypeId::Interval)  // timestamp - timestamp
+    return call("duet_rt_timestamp_mi", i128, {a.v, b.v});
+  return call(rtArith(op, result.id), i128, {a.v, b.v});  // interval +, -, *, /
 }
 
 llvm::Value* ValueBuilder::arithmeticValues(Op op, TypeId t, llvm::Value* a, llvm::Value* bv) {

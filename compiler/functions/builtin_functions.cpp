@@ -106,6 +106,28 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"pi",                    {},                Float8,      kImmutable, true, DUET_FN(duet_rt_pi)},
     {"degrees",               {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_degrees)},
     {"radians",               {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_radians)},
+    // Date/time fields and arithmetic (engine/types/datetime_functions.h); the timestamptz
+    // forms read the session's time zone, age(x) the transaction's current_date.
+    {"extract",               {Text, Date},      Numeric,     kImmutable, true, DUET_FN(duet_rt_extract_date)},
+    {"extract",               {Text, Timestamp}, Numeric,     kImmutable, true, DUET_FN(duet_rt_extract_timestamp)},
+    {"extract",               {Text, TimestampTz}, Numeric,   kStable,    true, DUET_FN(duet_q_extract_timestamptz)},
+    {"extract",               {Text, Interval},  Numeric,     kImmutable, true, DUET_FN(duet_rt_extract_interval)},
+    {"date_part",             {Text, Date},      Float8,      kImmutable, true, DUET_FN(duet_rt_date_part_date)},
+    {"date_part",             {Text, Timestamp}, Float8,      kImmutable, true, DUET_FN(duet_rt_date_part_timestamp)},
+    {"date_part",             {Text, TimestampTz}, Float8,    kStable,    true, DUET_FN(duet_q_date_part_timestamptz)},
+    {"date_part",             {Text, Interval},  Float8,      kImmutable, true, DUET_FN(duet_rt_date_part_interval)},
+    {"date_trunc",            {Text, Timestamp}, Timestamp,   kImmutable, true, DUET_FN(duet_rt_date_trunc_timestamp)},
+    {"date_trunc",            {Text, TimestampTz}, TimestampTz, kStable,  true, DUET_FN(duet_q_date_trunc_timestamptz)},
+    {"date_trunc",            {Text, Interval},  Interval,    kImmutable, true, DUET_FN(duet_rt_date_trunc_interval)},
+    {"age",                   {Timestamp, Timestamp}, Interval, kImmutable, true, DUET_FN(duet_rt_timestamp_age)},
+    {"age",                   {TimestampTz, TimestampTz}, Interval, kStable, true, DUET_FN(duet_q_timestamptz_age)},
+    {"age",                   {Timestamp},       Interval,    kStable,    true, DUET_FN(duet_q_age_timestamp)},
+    {"age",                   {TimestampTz},     Interval,    kStable,    true, DUET_FN(duet_q_age_timestamptz)},
+    {"make_date",             {Int4, Int4, Int4}, Date,       kImmutable, true, DUET_FN(duet_rt_make_date)},
+    {"make_timestamp",        {Int4, Int4, Int4, Int4, Int4, Float8}, Timestamp, kImmutable, true, DUET_FN(duet_rt_make_timestamp)},
+    {"justify_days",          {Interval},        Interval,    kImmutable, true, DUET_FN(duet_rt_justify_days)},
+    {"justify_hours",         {Interval},        Interval,    kImmutable, true, DUET_FN(duet_rt_justify_hours)},
+    {"justify_interval",      {Interval},        Interval,    kImmutable, true, DUET_FN(duet_rt_justify_interval)},
 };
 // clang-format on
 

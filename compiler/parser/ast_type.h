@@ -20,6 +20,8 @@ struct TypeName {
   // Written as a grammar keyword (integer, double precision, ...): PostgreSQL names such
   // types pg_catalog.int4 etc. where it echoes a type name as written (DROP ... IF EXISTS).
   bool keyword = false;
+  // interval's fields (DAY TO SECOND, ...) as interval.h's range mask; -1 when none.
+  int intervalFields = -1;
 
   // Set when the name is one DuetDB implements: `type` then carries PostgreSQL's typmod.
   // serial/smallserial/bigserial resolve to their integer type with `serial` set; only

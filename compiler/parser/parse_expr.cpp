@@ -423,6 +423,17 @@ ExprPtr Parser::parseTypedLiteral(TypeName type) {
   const Token& s = peek();
   if (s.kind != TokenKind::String) syntaxError();
   advance();
+  if (type.keyword && type.name() == "interval" && type.intervalFields < 0 && type.arrayBounds == 0) {
+    // INTERVAL 'x' DAY: the fields follow the string, and decide how it reads ('90' is 90
+    // days), so the text is kept as a literal of the cast rather than a lifted parameter,
+    // which would be read as a plain interval first.
+    parseIntervalFields(type);
+    if (type.intervalFields >= 0) {
+      resolveType(type, true);
+      return std::make_unique<Cast>(type.location, std::make_unique<Literal>(s.offset, LiteralKind::String, s.text),
+                                    std::move(type));
+    }
+  }
   return std::make_unique<Cast>(type.location, makeConstant(s), std::move(type));
 }
 

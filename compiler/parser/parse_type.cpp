@@ -4,6 +4,7 @@
 // type names, so "integer" in double quotes is not a type while "int4" is, as in PostgreSQL.
 #include "compiler/parser/parser_impl.h"
 #include "engine/error.h"
+#include "engine/types/interval.h"
 
 namespace duet::sql {
 
@@ -40,6 +41,40 @@ void Parser::parseTypeModifiers(TypeName& t) {
     t.modifiers.push_back(v);
   } while (acceptOp(","));
   expectOp(")");
+}
+
+void Parser::parseIntervalFields(TypeName& t) {
+  using namespace interval_field;
+  auto unit = [&](int ahead) -> int {
+    return isKw("year", ahead)     ? kYear
+           : isKw("month", ahead)  ? kMonth
+           : isKw("day", ahead)    ? kDay
+           : isKw("hour", ahead)   ? kHour
+           : isKw("minute", ahead) ? kMinute
+           : isKw("second", ahead) ? kSecond
+                                   : 0;
+  };
+  int first = unit(0);
+  if (!first) return;
+  advance();
+  int last = first;
+  if (acceptKw("to")) {
+    last = unit(0);
+    bool valid = (first == kYear && last == kMonth) ||
+                 (first == kDay && (last == kHour || last == kMinute || last == kSecond)) ||
+                 (first == kHour && (last == kMinute || last == kSecond)) || (first == kMinute && last == kSecond);
+    if (!valid) syntaxError();
+    advance();
+  }
+  int mask = 0;
+  for (int f : {kYear, kMonth, kDay, kHour, kMinute, kSecond})
+    if (f >= first && f <= last) mask |= f;
+  if (first == kYear && last == kMonth) mask = kYear | kMonth;  // kMonth < kYear in the mask
+  t.intervalFields = mask;
+  if (last == kSecond && isOp("(")) {  // SECOND(p): the precision
+    t.modifiers.clear();
+    parseTypeModifiers(t);
+  }
 }
 
 void Parser::parseArrayBounds(TypeName& t) {
@@ -124,6 +159,7 @@ TypeName Parser::parseTypeName() {
   } else if (w == "interval") {
     name = "interval";
     parseTypeModifiers(t);
+    parseIntervalFields(t);
   } else {  // bit
     name = acceptKw("varying") ? "varbit" : "bit";
     parseTypeModifiers(t);
@@ -195,6 +231,16 @@ void Parser::resolveType(TypeName& t, bool fromKeyword) {
                 std::to_string(mods[0]) + ") precision must not be negative");
       type.typmod = std::min(mods[0], kMaxTimestampPrecision);  // PostgreSQL reduces it, with a warning
     }
+  } else if (n == "interval") {
+    if (mods.size() > 1) invalid("invalid INTERVAL type modifier");
+    int precision = interval_field::kFullPrecision;
+    if (!mods.empty()) {
+      if (mods[0] < 0) invalid("INTERVAL(" + std::to_string(mods[0]) + ") precision must not be negative");
+      precision = std::min(mods[0], kMaxTimestampPrecision);  // PostgreSQL reduces it, with a warning
+    }
+    type.id = TypeId::Interval;
+    if (t.intervalFields >= 0 || !mods.empty())
+      type.typmod = intervalTypmod(t.intervalFields >= 0 ? t.intervalFields : interval_field::kFullRange, precision);
   } else {
     return;  // not a type DuetDB implements; the binder reports it
   }

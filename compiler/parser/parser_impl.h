@@ -151,6 +151,8 @@ class Parser {
   bool startsKeywordType(int ahead = 0);  // int, varchar, double precision, timestamp ...
   TypeName parseTypeName();
   void parseTypeModifiers(TypeName& t);
+  // gram.y's opt_interval after INTERVAL (or its literal): YEAR TO MONTH, DAY TO SECOND(p), ...
+  void parseIntervalFields(TypeName& t);
   void parseArrayBounds(TypeName& t);
   void resolveType(TypeName& t, bool fromKeyword);
 

@@ -265,6 +265,14 @@ const duet::VarString* duet_q_current_setting(duet::rt::QueryContext* ctx, const
 // current_setting(name, missing_ok) is NULL for an unknown name: this says whether the
 // setting exists, raising current_setting's 42704 instead of answering false unless missingOk.
 bool duet_q_setting_exists(duet::rt::QueryContext* ctx, const duet::VarString* name, bool missingOk);
+// The timestamptz date/time functions (runtime.h's, in the session's time zone), and
+// age(timestamp) / age(timestamptz), which count from the transaction's current_date.
+duet::NumericRep duet_q_extract_timestamptz(duet::rt::QueryContext* ctx, const duet::VarString* unit, int64_t ts);
+double duet_q_date_part_timestamptz(duet::rt::QueryContext* ctx, const duet::VarString* unit, int64_t ts);
+int64_t duet_q_date_trunc_timestamptz(duet::rt::QueryContext* ctx, const duet::VarString* unit, int64_t ts);
+__int128 duet_q_timestamptz_age(duet::rt::QueryContext* ctx, int64_t a, int64_t b);
+__int128 duet_q_age_timestamp(duet::rt::QueryContext* ctx, int64_t ts);
+__int128 duet_q_age_timestamptz(duet::rt::QueryContext* ctx, int64_t ts);
 void duet_q_check_limit(int64_t limit, int64_t offset);
 // A scalar call of a user-defined function: args and result as SessionServices::callRoutine.
 void duet_q_call_routine(duet::rt::QueryContext* ctx, uint32_t oid, const uint8_t* args, uint8_t* result);

@@ -51,7 +51,8 @@ const char* arrayGetFunction(TypeId element) {
     case TypeId::TimestampTz: return "duet_rt_array_get_int8";
     case TypeId::Float4: return "duet_rt_array_get_float4";
     case TypeId::Float8: return "duet_rt_array_get_float8";
-    case TypeId::Numeric: return "duet_rt_array_get_numeric";
+    case TypeId::Numeric:
+    case TypeId::Interval: return "duet_rt_array_get_numeric";  // both 16-byte __int128
     default: return "duet_rt_array_get_string";
   }
 }

@@ -6,6 +6,7 @@
 #include "engine/error.h"
 #include "engine/types/array.h"
 #include "engine/types/datetime.h"
+#include "engine/types/interval.h"
 #include "engine/types/numeric.h"
 #include "engine/types/raw_value.h"
 #include "engine/types/strings.h"
@@ -129,6 +130,12 @@ void formatBinary(SqlType type, const void* value, std::string& out) {
     case TypeId::Char:
     case TypeId::Varchar:
     case TypeId::Text: out.append(loadRaw<const VarString*>(value)->view()); return;
+    case TypeId::Interval: {  // interval_send: time int64, day int32, month int32
+      Interval v = unpackInterval(loadRaw<IntervalRep>(value));
+      putBigEndian(out, static_cast<uint64_t>(v.usecs), 8);
+      putBigEndian(out, static_cast<uint32_t>(v.days), 4);
+      return putBigEndian(out, static_cast<uint32_t>(v.months), 4);
+    }
     case TypeId::Array: return formatArrayBinary(loadRaw<const VarString*>(value), out);
   }
 }
@@ -151,6 +158,12 @@ void parseBinary(SqlType type, std::string_view data, void* out, Arena& arena) {
     case TypeId::Text: {
       checkUtf8(data);
       return storeRaw(out, coerceString(arena.makeString(data), type, false, arena));
+    }
+    case TypeId::Interval: {
+      if (data.size() != 16) badBinary("incorrect binary data format");
+      Interval v{static_cast<int32_t>(getBigEndian(data, 12, 4)), static_cast<int32_t>(getBigEndian(data, 8, 4)),
+                 static_cast<int64_t>(getBigEndian(data, 0, 8))};
+      return storeRaw(out, packInterval(intervalApplyTypmod(v, type.typmod)));
     }
     case TypeId::Array: return storeRaw(out, parseArrayBinary(type, data, arena));
   }

@@ -7,6 +7,7 @@
 #include "engine/error.h"
 #include "engine/types/array.h"
 #include "engine/types/datetime.h"
+#include "engine/types/interval.h"
 #include "engine/types/numeric.h"
 #include "engine/types/raw_value.h"
 #include "engine/types/scalar_text.h"
@@ -129,6 +130,8 @@ void castValue(SqlType from, const void* in, SqlType to, void* out, bool explici
   if (from.id == TypeId::Bool && to.id == TypeId::Int4) return storeRaw<int32_t>(out, loadRaw<uint8_t>(in) ? 1 : 0);
   if (from.id == TypeId::Int4 && to.id == TypeId::Bool) return storeRaw<uint8_t>(out, loadRaw<int32_t>(in) != 0);
   if (from.id == TypeId::Bool) return storeRaw(out, loadRaw<uint8_t>(in));
+  if (from.id == TypeId::Interval)  // interval to interval(fields, precision)
+    return storeRaw(out, packInterval(intervalApplyTypmod(unpackInterval(loadRaw<IntervalRep>(in)), to.typmod)));
   return castDatetime(from.id, in, to.id, out, ctx);
 }
 

@@ -4,6 +4,7 @@
 
 #include "engine/types/array.h"
 #include "engine/types/hash.h"
+#include "engine/types/interval.h"
 #include "engine/types/numeric.h"
 #include "engine/types/raw_value.h"
 #include "engine/types/strings.h"
@@ -51,6 +52,8 @@ int compareValues(SqlType type, const void* a, const void* b) {
     case TypeId::Unknown:
     case TypeId::Varchar:
     case TypeId::Text: return textCompare(loadRaw<const VarString*>(a)->view(), loadRaw<const VarString*>(b)->view());
+    case TypeId::Interval:
+      return intervalCompare(unpackInterval(loadRaw<IntervalRep>(a)), unpackInterval(loadRaw<IntervalRep>(b)));
     case TypeId::Array: return compareArrays(loadRaw<const VarString*>(a), loadRaw<const VarString*>(b));
   }
   return 0;
@@ -72,6 +75,7 @@ uint64_t hashValue(SqlType type, const void* v) {
     case TypeId::Unknown:
     case TypeId::Varchar:
     case TypeId::Text: return textHash(loadRaw<const VarString*>(v)->view());
+    case TypeId::Interval: return intervalHash(unpackInterval(loadRaw<IntervalRep>(v)));
     case TypeId::Array: return hashArray(loadRaw<const VarString*>(v));
   }
   return 0;

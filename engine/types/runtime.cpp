@@ -366,6 +366,11 @@ struct Carrier<TypeId::TimestampTz> {
   using type = int64_t;
   using phys = int64_t;
 };
+template <>
+struct Carrier<TypeId::Interval> {
+  using type = IntervalRep;
+  using phys = IntervalRep;
+};
 
 // One cast function per (from, to) pair, with C calling convention-compatible arguments;
 // the JIT reaches it by the name registered below, not by a linker symbol.
@@ -384,7 +389,7 @@ typename Carrier<T>::type castThunk(typename Carrier<F>::type v, int32_t typmod,
   return static_cast<typename Carrier<T>::type>(out);
 }
 
-constexpr std::array<std::pair<TypeId, const char*>, 13> kRuntimeTypes = {{
+constexpr std::array<std::pair<TypeId, const char*>, 14> kRuntimeTypes = {{
     {TypeId::Bool, "bool"},
     {TypeId::Int2, "int2"},
     {TypeId::Int4, "int4"},
@@ -398,7 +403,9 @@ constexpr std::array<std::pair<TypeId, const char*>, 13> kRuntimeTypes = {{
     {TypeId::Date, "date"},
     {TypeId::Timestamp, "timestamp"},
     {TypeId::TimestampTz, "timestamptz"},
+    {TypeId::Interval, "interval"},
 }};
+constexpr size_t kRuntimeTypeCount = kRuntimeTypes.size();
 
 // Address of castThunk<kRuntimeTypes[I].first, kRuntimeTypes[J].first>.
 template <size_t I, size_t J>
@@ -407,24 +414,25 @@ void* thunkAddress() {
 }
 
 template <size_t I, size_t... J>
-void fillRow(void* (&row)[13], std::index_sequence<J...>) {
+void fillRow(void* (&row)[kRuntimeTypeCount], std::index_sequence<J...>) {
   ((row[J] = thunkAddress<I, J>()), ...);
 }
 
 template <size_t... I>
-void fillTable(void* (&table)[13][13], std::index_sequence<I...>) {
-  (fillRow<I>(table[I], std::make_index_sequence<13>{}), ...);
+void fillTable(void* (&table)[kRuntimeTypeCount][kRuntimeTypeCount], std::index_sequence<I...>) {
+  (fillRow<I>(table[I], std::make_index_sequence<kRuntimeTypeCount>{}), ...);
 }
 
 bool hasRuntimeCast(TypeId from, TypeId to) {
-  if (from == to) return from == TypeId::Numeric || from == TypeId::Char || from == TypeId::Varchar;
+  if (from == to)
+    return from == TypeId::Numeric || from == TypeId::Char || from == TypeId::Varchar || from == TypeId::Interval;
   return castExists(from, to);
 }
 
 struct Registry {
   std::deque<std::string> names;  // stable storage for the generated names
   std::vector<RuntimeSymbol> symbols;
-  const RuntimeSymbol* casts[13][13] = {};
+  const RuntimeSymbol* casts[kRuntimeTypeCount][kRuntimeTypeCount] = {};
 
   Registry() {
     // clang-format off: one symbol list, several to a line. What SQL calls by name is
@@ -454,14 +462,19 @@ struct Registry {
     DUET_RT(duet_rt_array_get_string) DUET_RT(duet_rt_array_cardinality)
     DUET_RT(duet_rt_array_has_dimension) DUET_RT(duet_rt_array_cast) DUET_RT(duet_rt_array_out)
     DUET_RT(duet_rt_array_in)
+    DUET_RT(duet_rt_interval_cmp) DUET_RT(duet_rt_interval_add) DUET_RT(duet_rt_interval_sub)
+    DUET_RT(duet_rt_interval_neg) DUET_RT(duet_rt_interval_mul) DUET_RT(duet_rt_interval_div)
+    DUET_RT(duet_rt_interval_apply_typmod) DUET_RT(duet_rt_timestamp_pl_interval)
+    DUET_RT(duet_rt_timestamp_mi_interval) DUET_RT(duet_rt_timestamptz_pl_interval)
+    DUET_RT(duet_rt_timestamptz_mi_interval) DUET_RT(duet_rt_timestamp_mi)
 #undef DUET_RT
         // clang-format on
-        void* table[13][13];
-    fillTable(table, std::make_index_sequence<13>{});
+        void* table[kRuntimeTypeCount][kRuntimeTypeCount];
+    fillTable(table, std::make_index_sequence<kRuntimeTypeCount>{});
     std::vector<std::pair<size_t, size_t>> castSlots;
     size_t base = symbols.size();
-    for (size_t i = 0; i < 13; ++i)
-      for (size_t j = 0; j < 13; ++j) {
+    for (size_t i = 0; i < kRuntimeTypeCount; ++i)
+      for (size_t j = 0; j < kRuntimeTypeCount; ++j) {
         if (!hasRuntimeCast(kRuntimeTypes[i].first, kRuntimeTypes[j].first)) continue;
         names.push_back(std::string("duet_rt_cast_") + kRuntimeTypes[i].second + "_to_" + kRuntimeTypes[j].second);
         symbols.push_back({names.back().c_str(), table[i][j]});

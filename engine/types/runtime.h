@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 
+#include "engine/types/interval.h"
 #include "engine/types/type_context.h"
 #include "engine/types/type_id.h"
 #include "engine/types/value.h"
@@ -156,6 +157,41 @@ const VarString* duet_rt_string_coerce(const VarString* s, int32_t typeId, int32
 int32_t duet_rt_date_add_days(int32_t date, int32_t days);
 int32_t duet_rt_date_sub_days(int32_t date, int32_t days);
 int32_t duet_rt_date_diff(int32_t a, int32_t b);
+
+// interval (engine/types/interval.h) as IntervalRep, and date/time arithmetic and functions
+// with it (datetime_functions.h), in runtime_datetime.cpp. Units are text; the
+// timestamptz forms take the session's TypeContext (null: UTC).
+using duet::IntervalRep;
+int32_t duet_rt_interval_cmp(IntervalRep a, IntervalRep b);
+IntervalRep duet_rt_interval_add(IntervalRep a, IntervalRep b);
+IntervalRep duet_rt_interval_sub(IntervalRep a, IntervalRep b);
+IntervalRep duet_rt_interval_neg(IntervalRep a);
+IntervalRep duet_rt_interval_mul(IntervalRep a, double factor);
+IntervalRep duet_rt_interval_div(IntervalRep a, double factor);
+IntervalRep duet_rt_interval_apply_typmod(IntervalRep a, int32_t typmod);
+IntervalRep duet_rt_justify_days(IntervalRep a);
+IntervalRep duet_rt_justify_hours(IntervalRep a);
+IntervalRep duet_rt_justify_interval(IntervalRep a);
+int64_t duet_rt_timestamp_pl_interval(int64_t ts, IntervalRep span);
+int64_t duet_rt_timestamp_mi_interval(int64_t ts, IntervalRep span);
+int64_t duet_rt_timestamptz_pl_interval(int64_t ts, IntervalRep span, const TypeContext* ctx);
+int64_t duet_rt_timestamptz_mi_interval(int64_t ts, IntervalRep span, const TypeContext* ctx);
+IntervalRep duet_rt_timestamp_mi(int64_t a, int64_t b);  // also timestamptz
+IntervalRep duet_rt_timestamp_age(int64_t a, int64_t b);
+NumericRep duet_rt_extract_date(const VarString* unit, int32_t date);
+NumericRep duet_rt_extract_timestamp(const VarString* unit, int64_t ts);
+NumericRep duet_rt_extract_interval(const VarString* unit, IntervalRep v);
+NumericRep duet_rt_extract_timestamptz(const VarString* unit, int64_t ts, const TypeContext* ctx);
+double duet_rt_date_part_date(const VarString* unit, int32_t date);  // as of the date's midnight
+double duet_rt_date_part_timestamp(const VarString* unit, int64_t ts);
+double duet_rt_date_part_interval(const VarString* unit, IntervalRep v);
+double duet_rt_date_part_timestamptz(const VarString* unit, int64_t ts, const TypeContext* ctx);
+int64_t duet_rt_date_trunc_timestamp(const VarString* unit, int64_t ts);
+int64_t duet_rt_date_trunc_timestamptz(const VarString* unit, int64_t ts, const TypeContext* ctx);
+IntervalRep duet_rt_date_trunc_interval(const VarString* unit, IntervalRep v);
+IntervalRep duet_rt_timestamptz_age(int64_t a, int64_t b, const TypeContext* ctx);
+int32_t duet_rt_make_date(int32_t year, int32_t month, int32_t day);
+int64_t duet_rt_make_timestamp(int32_t year, int32_t month, int32_t day, int32_t hour, int32_t min, double sec);
 
 // Arrays (engine/types/array.h), as `const VarString*`; the element type is read from the
 // value. ARRAY[...]: `count` elements of `elementType` (TypeId) in a tuple laid out as

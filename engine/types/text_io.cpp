@@ -3,6 +3,7 @@
 
 #include "engine/types/array.h"
 #include "engine/types/datetime.h"
+#include "engine/types/interval.h"
 #include "engine/types/numeric.h"
 #include "engine/types/raw_value.h"
 #include "engine/types/scalar_text.h"
@@ -27,6 +28,7 @@ void formatText(SqlType type, const void* value, std::string& out, const TypeCon
     case TypeId::Date: return formatDate(loadRaw<int32_t>(value), out);
     case TypeId::Timestamp: return formatTimestamp(loadRaw<int64_t>(value), out);
     case TypeId::TimestampTz: return formatTimestampTz(loadRaw<int64_t>(value), out, ctx);
+    case TypeId::Interval: return formatInterval(unpackInterval(loadRaw<IntervalRep>(value)), out);
     case TypeId::Array: return formatArrayText(loadRaw<const VarString*>(value), out, ctx);
   }
 }
@@ -51,6 +53,7 @@ void parseText(SqlType type, std::string_view text, void* out, Arena& arena, con
     case TypeId::Date: return storeRaw(out, parseDate(text));
     case TypeId::Timestamp: return storeRaw(out, parseTimestamp(text));
     case TypeId::TimestampTz: return storeRaw(out, parseTimestampTz(text, ctx));
+    case TypeId::Interval: return storeRaw(out, packInterval(parseInterval(text, type.typmod)));
     case TypeId::Array: return storeRaw(out, parseArrayText(type, text, arena, ctx));
   }
 }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/types/interval.h"
+
 namespace duet {
 
 uint32_t typeOid(TypeId t) {
@@ -20,6 +22,7 @@ uint32_t typeOid(TypeId t) {
     case TypeId::Date: return oid::kDate;
     case TypeId::Timestamp: return oid::kTimestamp;
     case TypeId::TimestampTz: return oid::kTimestampTz;
+    case TypeId::Interval: return oid::kInterval;
     case TypeId::Array: return oid::kUnknown;  // needs the element: typeOid(SqlType)
   }
   return oid::kUnknown;
@@ -45,6 +48,7 @@ constexpr ArrayOid kArrayOids[] = {
     {TypeId::Date, oid::kDateArray},
     {TypeId::Timestamp, oid::kTimestampArray},
     {TypeId::TimestampTz, oid::kTimestampTzArray},
+    {TypeId::Interval, oid::kIntervalArray},
 };
 
 }  // namespace
@@ -81,6 +85,7 @@ TypeId typeFromOid(uint32_t o, bool* known) {
     case oid::kDate: return TypeId::Date;
     case oid::kTimestamp: return TypeId::Timestamp;
     case oid::kTimestampTz: return TypeId::TimestampTz;
+    case oid::kInterval: return TypeId::Interval;
     case 0:
     case oid::kUnknown: return TypeId::Unknown;
     default:
@@ -100,6 +105,7 @@ int16_t typeLen(TypeId t) {
     case TypeId::Date: return 4;
     case TypeId::Timestamp:
     case TypeId::TimestampTz: return 8;
+    case TypeId::Interval: return 16;
     case TypeId::Unknown: return -2;  // cstring-like, as PostgreSQL reports unknown
     default: return -1;
   }
@@ -124,6 +130,7 @@ std::string typeName(SqlType t) {
     case TypeId::Date: return "date";
     case TypeId::Timestamp: return "timestamp without time zone";
     case TypeId::TimestampTz: return "timestamp with time zone";
+    case TypeId::Interval: return "interval" + intervalTypmodText(t.typmod);
     case TypeId::Array: return typeName(t.elementType()) + "[]";
   }
   return "unknown";

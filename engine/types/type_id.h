@@ -22,22 +22,24 @@ enum class TypeId : uint8_t {
   Timestamp,    // int64_t microseconds since 2000-01-01 00:00:00
   TimestampTz,  // int64_t microseconds since 2000-01-01 00:00:00 UTC
   Array,        // const VarString*: a one-dimensional array of SqlType::element (array.h)
+  Interval,     // IntervalRep (interval.h): months, days and microseconds in an __int128
 };
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
 namespace oid {
 inline constexpr uint32_t kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText = 25, kOid = 26, kFloat4 = 700,
                           kFloat8 = 701, kUnknown = 705, kBpchar = 1042, kVarchar = 1043, kDate = 1082,
-                          kTimestamp = 1114, kTimestampTz = 1184, kNumeric = 1700;
+                          kTimestamp = 1114, kTimestampTz = 1184, kInterval = 1186, kNumeric = 1700;
 // Array types (typarray of each element type above).
 inline constexpr uint32_t kBoolArray = 1000, kInt2Array = 1005, kInt4Array = 1007, kTextArray = 1009,
                           kBpcharArray = 1014, kVarcharArray = 1015, kInt8Array = 1016, kFloat4Array = 1021,
                           kFloat8Array = 1022, kTimestampArray = 1115, kDateArray = 1182, kTimestampTzArray = 1185,
-                          kNumericArray = 1231;
+                          kIntervalArray = 1187, kNumericArray = 1231;
 }  // namespace oid
 
 // A type with its modifier, encoded as PostgreSQL's atttypmod:
-//   char(n), varchar(n): n + 4;  numeric(p, s): ((p << 16) | s) + 4;  -1 when absent.
+//   char(n), varchar(n): n + 4;  numeric(p, s): ((p << 16) | s) + 4;  interval: (fields
+//   mask << 16) | precision (interval.h);  -1 when absent.
 // An array type (id Array) names its element type in `element`; its typmod is the
 // element's, as PostgreSQL's varchar(5)[] has atttypmod 9. `element` is Unknown otherwise.
 struct SqlType {
@@ -77,7 +79,8 @@ inline uint32_t physicalSize(TypeId t) {
     case TypeId::Int4:
     case TypeId::Float4:
     case TypeId::Date: return 4;
-    case TypeId::Numeric: return 16;
+    case TypeId::Numeric:
+    case TypeId::Interval: return 16;
     default: return 8;  // int8, float8, timestamps, string pointers
   }
 }

@@ -1,0 +1,48 @@
+// Date/time arithmetic with intervals and the date/time functions of SQL, following
+// PostgreSQL 15's timestamp.c and date.c: timestamp +/- interval (month arithmetic clamps
+// to the month's last day; timestamptz in the session's zone), timestamp - timestamp,
+// age, extract/date_part, date_trunc, make_date, make_timestamp.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+#include "engine/types/interval.h"
+#include "engine/types/type_context.h"
+
+namespace duet {
+
+// timestamp_pl_interval / timestamptz_pl_interval (and _mi_, which adds the negation);
+// infinities are returned unchanged; 22008 timestamp out of range.
+int64_t timestampPlusInterval(int64_t ts, const Interval& span);
+int64_t timestampTzPlusInterval(int64_t ts, const Interval& span, const TypeContext& ctx);
+// timestamp_mi: the difference as justify_hours leaves it; 22008 for infinities.
+Interval timestampDifference(int64_t a, int64_t b);
+// age(a, b): the symbolic difference in years, months, days and time.
+Interval timestampAge(int64_t a, int64_t b);
+Interval timestampTzAge(int64_t a, int64_t b, const TypeContext& ctx);
+
+// The value kinds extract, date_part and date_trunc take.
+enum class DatetimeKind { Date, Timestamp, TimestampTz, Interval };
+
+// A field of a value: the numeric extract returns and the double precision date_part
+// returns. Units are matched case-insensitively; 22023 unit "x" not recognized, 0A000 unit
+// "x" not supported for type <type>. Infinite timestamps and dates raise 0A000 (PostgreSQL
+// returns NULL or a numeric infinity, which DuetDB's strict functions and numeric lack).
+struct DatetimePart {
+  NumericRep numeric = 0;
+  double asDouble = 0;
+};
+// `value` holds an int32 date, an int64 timestamp or an Interval (as `interval`).
+DatetimePart datetimePart(std::string_view unit, DatetimeKind kind, int64_t value, const Interval& interval,
+                          const TypeContext& ctx);
+
+// date_trunc(unit, value); infinite timestamps are returned unchanged.
+int64_t timestampTrunc(std::string_view unit, int64_t ts);
+int64_t timestampTzTrunc(std::string_view unit, int64_t ts, const TypeContext& ctx);
+Interval intervalTrunc(std::string_view unit, const Interval& v);
+
+// make_date and make_timestamp: a negative year is BC; 22008 for fields out of range.
+int32_t makeDate(int32_t year, int32_t month, int32_t day);
+int64_t makeTimestamp(int32_t year, int32_t month, int32_t day, int32_t hour, int32_t min, double sec);
+
+}  // namespace duet
