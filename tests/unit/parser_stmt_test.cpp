@@ -103,7 +103,11 @@ TEST_CASE("statements: type names", "[parser][stmt]") {
   CHECK(typeOf("bigserial").serial == SerialKind::Big);
   CHECK(typeOf("smallserial").type.id == TypeId::Int2);
   CHECK(typeOf("\"varchar\"(5)").type == SqlType::varchar(5));
-  for (const char* raw : {"name", "oid", "regclass", "\"integer\"", "time", "interval", "public.int4", "jsonb"}) {
+  CHECK(typeOf("interval").type == SqlType{TypeId::Interval, -1});
+  CHECK(typeOf("interval day to second(3)").type.typmod ==
+        ((((1 << 3) | (1 << 10) | (1 << 11) | (1 << 12)) << 16) | 3));
+  CHECK(typeOf("interval(2)").type.typmod == ((0x7FFF << 16) | 2));
+  for (const char* raw : {"name", "oid", "regclass", "\"integer\"", "time", "public.int4", "jsonb"}) {
     auto t = typeOf(raw);
     CHECK_FALSE(t.resolved);
   }
