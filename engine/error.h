@@ -45,6 +45,7 @@ inline constexpr const char* kUndefinedParameter = "42P02";
 inline constexpr const char* kDuplicateColumn = "42701";
 inline constexpr const char* kDuplicateTable = "42P07";
 inline constexpr const char* kDuplicateObject = "42710";
+inline constexpr const char* kDuplicateAlias = "42712";
 inline constexpr const char* kDuplicateDatabase = "42P04";
 inline constexpr const char* kDuplicatePreparedStatement = "42P05";
 inline constexpr const char* kDuplicateCursor = "42P03";

@@ -498,6 +498,19 @@ std::vector<ExprPtr> Binder::correlatedIn(const Scope& scope, AggContext* agg, c
   return std::move(level.captures);
 }
 
+void Binder::withOuterDepth(size_t depth, const std::function<void()>& planInner) {
+  std::vector<OuterLevel*> hidden(outer_.begin() + static_cast<std::ptrdiff_t>(std::min(depth, outer_.size())),
+                                  outer_.end());
+  outer_.resize(std::min(depth, outer_.size()));
+  try {
+    planInner();
+  } catch (...) {
+    outer_.insert(outer_.end(), hidden.begin(), hidden.end());
+    throw;
+  }
+  outer_.insert(outer_.end(), hidden.begin(), hidden.end());
+}
+
 ExprPtr Binder::bindSubLink(const sql::SubLink& s, const Scope& scope, AggContext* agg) {
   if (!planSubquery_) fail(sqlstate::kFeatureNotSupported, "subqueries are not supported here", s.location);
   std::vector<OutputColumn> columns;

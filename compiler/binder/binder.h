@@ -71,6 +71,11 @@ class Binder {
   // subquery in an expression is planned: the subquery's references to `scope` become
   // OuterRefs. Returns what they read, OuterRef i the i-th (a Subquery's captures).
   std::vector<plan::ExprPtr> correlated(const Scope& scope, const std::function<void()>& planInner);
+  // How many enclosing queries a subquery being planned now can read; withOuterDepth runs
+  // `planInner` seeing only the first `depth` of them (a WITH query referenced inside a
+  // subquery sees what its WITH clause saw).
+  size_t outerDepth() const { return outer_.size(); }
+  void withOuterDepth(size_t depth, const std::function<void()>& planInner);
 
   // Names the clause expressions are bound for while it lives, as PostgreSQL's
   // ParseExprKind does in "aggregate functions are not allowed in %s" (an aggregate bound

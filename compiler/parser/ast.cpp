@@ -63,5 +63,8 @@ Cast::~Cast() { releaseChain(arg); }
 Subscript::~Subscript() { releaseChain(arg); }
 SubLink::~SubLink() { releaseChain(test); }
 RangeSubquery::~RangeSubquery() = default;
+CommonTableExpr::CommonTableExpr() = default;
+CommonTableExpr::CommonTableExpr(CommonTableExpr&&) noexcept = default;
+CommonTableExpr::~CommonTableExpr() = default;
 
 }  // namespace duet::sql

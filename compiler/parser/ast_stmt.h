@@ -154,12 +154,27 @@ struct SortBy {
 };
 
 enum class SetOpKind : uint8_t { Union, Intersect, Except };
+
+struct SelectStmt;
+// WITH name [(columns)] AS [[NOT] MATERIALIZED] (query)
+struct CommonTableExpr {
+  CommonTableExpr();
+  CommonTableExpr(CommonTableExpr&&) noexcept;
+  ~CommonTableExpr();  // defined where SelectStmt is complete (ast.cpp)
+  std::string name;
+  std::vector<std::string> columns;
+  std::unique_ptr<SelectStmt> query;
+  uint32_t location = 0;
+};
 enum class LockStrength : uint8_t { None, KeyShare, Share, NoKeyUpdate, Update };
 
 struct SelectStmt : Stmt {
   SelectStmt() : Stmt(StmtKind::Select) {}
   ~SelectStmt() override;  // frees a chain of UNIONs without recursing along it (ast.cpp)
   enum class Body : uint8_t { Simple, Values, SetOp } body = Body::Simple;
+  // WITH [RECURSIVE] ...: named queries this statement (and its subqueries) may read.
+  std::vector<CommonTableExpr> with;
+  bool withRecursive = false;
 
   // Body::Simple
   bool distinct = false;

@@ -388,7 +388,7 @@ ExprPtr Parser::parseSubscripts(ExprPtr e) {
 // '(' subquery ')', '(' expr ')' or a row constructor '(' a, b, ... ')'.
 ExprPtr Parser::parseParenthesized() {
   uint32_t loc = peek().offset;
-  if (startsSelect(1) && (isKw("select", 1) || isKw("values", 1))) {
+  if (startsSelect(1) && (isKw("select", 1) || isKw("values", 1) || isKw("with", 1))) {
     auto link = std::make_unique<SubLink>(loc, SubLinkKind::Scalar);
     link->subquery = parseParenSubquery();
     return link;

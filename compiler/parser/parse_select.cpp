@@ -39,7 +39,34 @@ bool isBareLabel(const Token& t) {
 std::unique_ptr<SelectStmt> Parser::parseSelect() {
   checkStackDepth();
   uint32_t begin = peek().offset;
+  std::vector<CommonTableExpr> with;
+  bool recursive = false;
+  if (acceptKw("with")) {
+    recursive = acceptKw("recursive");
+    do {
+      CommonTableExpr cte;
+      cte.location = peek().offset;
+      cte.name = parseColId();
+      if (isOp("(")) cte.columns = parseParenNameList();
+      expectKw("as");
+      if (acceptKw("not")) {
+        expectKw("materialized");
+      } else {
+        acceptKw("materialized");
+      }
+      cte.query = parseParenSubquery();
+      with.push_back(std::move(cte));
+    } while (acceptOp(","));
+    if (isKw("insert") || isKw("update") || isKw("delete"))
+      errorAt(sqlstate::kFeatureNotSupported, "WITH before INSERT, UPDATE or DELETE is not supported yet",
+              peek().offset);
+  }
   std::unique_ptr<SelectStmt> s = parseSetOperand(0);
+  if (!with.empty()) {
+    if (!s->with.empty()) errorAt(sqlstate::kSyntaxError, "multiple WITH clauses not allowed", begin);
+    s->with = std::move(with);
+    s->withRecursive = recursive;
+  }
   if (isKw("order")) {
     if (!s->orderBy.empty()) errorAt(sqlstate::kSyntaxError, "multiple ORDER BY clauses not allowed", peek().offset);
     advance();

@@ -207,7 +207,7 @@ std::vector<DefElem> Parser::parseParenDefElems(bool withEquals) {
 bool Parser::startsSelect(int ahead) {
   int i = ahead;
   while (isOp("(", i)) ++i;
-  return isKw("select", i) || isKw("values", i);
+  return isKw("select", i) || isKw("values", i) || isKw("with", i);
 }
 
 StmtPtr Parser::parsePreparable() {
@@ -226,7 +226,8 @@ StmtPtr Parser::parseStatement() {
     syntaxError();
   }
   const std::string& w = t.text;
-  if (w == "select" || w == "values" || w == "insert" || w == "update" || w == "delete") return parsePreparable();
+  if (w == "select" || w == "values" || w == "with" || w == "insert" || w == "update" || w == "delete")
+    return parsePreparable();
   if (w == "create") return parseCreate();
   if (w == "drop") return parseDrop();
   if (w == "alter") return parseAlterTable();

@@ -23,10 +23,6 @@ using binder::exprEquals;
 using plan::ExprKind;
 using plan::NodeKind;
 
-namespace {
-constexpr const char* kDuplicateAlias = "42712";  // two FROM items of one name
-}  // namespace
-
 void StatementPlanner::collectFrom(const sql::TableRef& ref, std::vector<const sql::TableRef*>& tables,
                                    std::vector<FromCondition>& conditions, std::vector<MergingJoin>& merging,
                                    std::vector<JoinStep>& steps) {
@@ -323,6 +319,8 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
       functionScans.back() = functionItem(ref->as<sql::RangeFunction>(), entry);
     } else if (ref->kind == sql::TableRefKind::Subquery) {
       functionScans.back() = subqueryItem(ref->as<sql::RangeSubquery>(), entry);
+    } else if (size_t frame = 0; const sql::CommonTableExpr* cte = findWith(ref->as<sql::RangeTable>().name, frame)) {
+      functionScans.back() = withItem(frame, *cte, ref->as<sql::RangeTable>().alias, entry);
     } else {
       const auto& t = ref->as<sql::RangeTable>();
       tb = &resolve(t.name);
@@ -330,7 +328,8 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
     }
     for (const auto& e : fp.scope.entries)
       if (e.alias == entry.alias)
-        b_.fail(kDuplicateAlias, fmt::format("table name \"{}\" specified more than once", e.alias), ref->location);
+        b_.fail(sqlstate::kDuplicateAlias, fmt::format("table name \"{}\" specified more than once", e.alias),
+                ref->location);
     entry.offset = fp.scope.width;
     fp.scope.width += static_cast<int>(entry.names.size());
     fp.scope.entries.push_back(std::move(entry));

@@ -98,6 +98,8 @@ void StatementPlanner::expandTargets(const std::vector<sql::ResTarget>& targets,
 NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<OutputColumn>& columns) {
   checkStackDepth();
   checkForInterrupts();
+  WithGuard withScope{with_, with_.size()};
+  if (!s.with.empty()) pushWith(s);
   if (!s.distinctOn.empty()) b_.fail(sqlstate::kFeatureNotSupported, "DISTINCT ON is not supported yet", s.begin);
   NodePtr node;
   std::vector<ExprPtr> targets;

@@ -148,6 +148,33 @@ class StatementPlanner {
   // the conjunct as an expression.
   bool semiJoin(FromPlan& outer, const sql::SubLink& link, plan::SemiJoin kind);
 
+  // --- with_planner.cpp
+
+  // A WITH list in scope: the statement that has it, how many of its queries a reference
+  // may see (all of them, but the earlier ones only inside a non-recursive query's own
+  // body), and how many enclosing queries its statement could read (Binder::outerDepth).
+  struct WithFrame {
+    const sql::SelectStmt* owner;
+    size_t visible;
+    size_t outerDepth;
+  };
+  // Pops the WITH frames pushed after it was made.
+  struct WithGuard {
+    std::vector<WithFrame>& frames;
+    size_t size;
+    ~WithGuard() { frames.resize(size); }
+  };
+  // Brings s's WITH queries into scope (42712 for a name given twice).
+  void pushWith(const sql::SelectStmt& s);
+  // The WITH query an unqualified table name means, innermost first, and its frame; null
+  // for none.
+  const sql::CommonTableExpr* findWith(const sql::QualifiedName& name, size_t& frame) const;
+  // FROM withQuery [AS alias [(columns)]]: its query planned where it is read (inlined, as
+  // PostgreSQL does with a WITH query read once), seeing the WITH queries and enclosing
+  // queries its definition sees. A WITH RECURSIVE query that reads itself: 0A000 for now.
+  NodePtr withItem(size_t frame, const sql::CommonTableExpr& cte, const std::optional<sql::Alias>& alias,
+                   ScopeEntry& e);
+
   // --- set_op_planner.cpp
 
   // UNION / INTERSECT / EXCEPT [ALL] of s.left and s.right (without s's ORDER BY and
@@ -203,6 +230,8 @@ class StatementPlanner {
   // Set while semiJoin plans a subquery's FROM: that planFrom moves the conjuncts that read
   // the outer query (OuterRefs) here instead of placing them.
   std::vector<ExprPtr>* correlated_ = nullptr;
+  std::vector<WithFrame> with_;                            // innermost last
+  std::vector<const sql::CommonTableExpr*> planningWith_;  // WITH queries being planned
 };
 
 }  // namespace duet::planner
