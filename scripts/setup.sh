@@ -8,6 +8,7 @@ PACKAGES=(
   llvm-19-dev libzstd-dev zlib1g-dev libedit-dev libffi-dev libxml2-dev libcurl4-openssl-dev
   libboost-dev libfmt-dev libcli11-dev catch2 libpqxx-dev libpq-dev
   libhowardhinnant-date-dev tzdata
+  libpcre2-dev libssl-dev       # regular expressions (PCRE2), md5() (libcrypto)
   postgresql-15 postgresql-client-15 postgresql-contrib
   python3 python3-venv
   default-jdk-headless libpostgresql-jdbc-java

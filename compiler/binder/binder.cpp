@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstring>
 #include <tuple>
 
 #include "compiler/functions/builtin_functions.h"
@@ -289,8 +290,37 @@ ExprPtr Binder::call(const std::string& fn, SqlType type, std::vector<ExprPtr> a
   return e;
 }
 
+ExprPtr Binder::patternMatch(const char* function, const char* op, std::vector<ExprPtr>& args, uint32_t location) {
+  SqlType text{TypeId::Text, -1};
+  if (!isStringType(args[0]->type.id))
+    fail(sqlstate::kUndefinedFunction,
+         fmt::format("operator does not exist: {} {} {}", typeName(args[0]->type), op, typeName(args[1]->type)),
+         location);
+  // PostgreSQL's pattern operators for bpchar match the padded value: no cast to text,
+  // which would strip the trailing blanks.
+  for (size_t i = 0; i < args.size(); ++i)
+    if (i > 0 || args[i]->type.id != TypeId::Char)
+      args[i] = coerce(std::move(args[i]), text, CastContext::Implicit, location);
+  return call(function, {TypeId::Bool, -1}, std::move(args));
+}
+
 ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t location) {
   if (Op o = comparisonOp(op); o != Op::None) return compare(o, std::move(a), std::move(b), location);
+  // The pattern-matching operators: regular expressions (~, ~* and their negations !~,
+  // !~*) and LIKE's operator names (~~, ~~*, !~~, !~~*).
+  static const std::pair<const char*, const char*> kPatternOps[] = {{"~", "duet_rt_text_regex_match"},
+                                                                    {"~*", "duet_rt_text_regex_imatch"},
+                                                                    {"~~", "duet_rt_text_like"},
+                                                                    {"~~*", "duet_rt_text_ilike"}};
+  for (const auto& [name, function] : kPatternOps) {
+    bool negated = op.size() == std::strlen(name) + 1 && op[0] == '!' && op.compare(1, std::string::npos, name) == 0;
+    if (op != name && !negated) continue;
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(a));
+    args.push_back(std::move(b));
+    ExprPtr match = patternMatch(function, op.c_str(), args, location);
+    return negated ? notExpr(std::move(match)) : std::move(match);
+  }
 
   auto binary = [&](Op o, SqlType type) {
     auto e = std::make_unique<Expr>(ExprKind::Binary, type);
@@ -914,18 +944,45 @@ void Binder::failAmbiguousRoutine(const std::string& name, const std::vector<Exp
 ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args, uint32_t location) {
   BestCandidate<BuiltinFunction> chosen;
   for (const BuiltinFunction* f : builtinFunctionsNamed(name)) {
-    if (f->args.size() != args.size()) continue;
+    size_t fixed = f->args.size();
+    if (f->anyArgs == kVariadicAny ? args.size() <= fixed : args.size() != fixed + f->anyArgs) continue;
     CandidateScore score;
     bool ok = true;
-    for (size_t i = 0; i < args.size() && ok; ++i) ok = score.add(args[i]->type, {f->args[i], -1});
+    for (size_t i = 0; i < fixed && ok; ++i) ok = score.add(args[i]->type, {f->args[i], -1});
     if (ok) chosen.offer(f, score);
   }
   const BuiltinFunction* best = chosen.best;
   if (!best) return nullptr;
   if (chosen.ambiguous) failAmbiguousRoutine(name, args, false, location);
-  for (size_t i = 0; i < args.size(); ++i)
+  size_t fixed = best->args.size();
+  for (size_t i = 0; i < fixed; ++i)
     args[i] = coerce(std::move(args[i]), {best->args[i], -1}, CastContext::Implicit, location);
-  return call(best->symbol, {best->result, -1}, std::move(args));
+  if (best->anyArgs != 0) {
+    // "any" arguments: their output texts, in one text[] that keeps their NULLs.
+    SqlType text{TypeId::Text, -1};
+    auto packed = std::make_unique<Expr>(ExprKind::ArrayBuild, SqlType::arrayOf(text));
+    for (size_t i = fixed; i < args.size(); ++i) packed->args.push_back(outputText(std::move(args[i]), location));
+    args.resize(fixed);
+    args.push_back(std::move(packed));
+  }
+  SqlType result{best->result, -1};
+  if (best->result == TypeId::Array) result = SqlType::arrayOf({best->resultElement, -1});
+  return call(best->symbol, result, std::move(args));
+}
+
+ExprPtr Binder::outputText(ExprPtr e, uint32_t location) {
+  SqlType text{TypeId::Text, -1};
+  if (e->type.id == TypeId::Bool) {
+    // boolout's t and f, where the cast to text says true and false; NULL stays NULL.
+    auto out = std::make_unique<Expr>(ExprKind::Case, text);
+    ExprPtr isFalse = notExpr(plan::cloneExpr(*e));
+    out->args.push_back(std::move(e));
+    out->args.push_back(textConst("t"));
+    out->args.push_back(std::move(isFalse));
+    out->args.push_back(textConst("f"));
+    return out;
+  }
+  return coerce(std::move(e), text, CastContext::Explicit, location);
 }
 
 ExprPtr Binder::routineCall(const RoutineCandidate& r, std::vector<ExprPtr> args, uint32_t location) {
@@ -1309,20 +1366,24 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
     }
     case K::Like: {
       const auto& l = e.as<sql::Like>();
-      if (l.escape) fail(sqlstate::kFeatureNotSupported, "LIKE ... ESCAPE is not supported yet", e.location);
-      SqlType text{TypeId::Text, -1};
+      std::vector<ExprPtr> args;
+      args.push_back(bind(*l.arg, scope, agg));
+      args.push_back(bind(*l.pattern, scope, agg));
+      if (l.escape) args.push_back(bind(*l.escape, scope, agg));
+      const char* op = l.similar ? "~" : l.caseInsensitive ? "~~*" : "~~";
+      ExprPtr match;
+      if (l.similar)
+        match = patternMatch(l.escape ? "duet_rt_text_similar_escape" : "duet_rt_text_similar", op, args, e.location);
+      else if (l.escape)
+        match = patternMatch(l.caseInsensitive ? "duet_rt_text_ilike_escape" : "duet_rt_text_like_escape", op, args,
+                             e.location);
+      if (match) return l.isNot ? notExpr(std::move(match)) : std::move(match);
+      // Plain LIKE: a node of its own, which the code generator calls likeMatch for.
+      ExprPtr call = patternMatch("", op, args, e.location);
       auto n = std::make_unique<Expr>(ExprKind::Like, SqlType{TypeId::Bool, -1});
       n->negated = l.isNot;
       n->caseInsensitive = l.caseInsensitive;
-      ExprPtr s = bind(*l.arg, scope, agg);
-      if (!isStringType(s->type.id))
-        fail(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: {} ~~ unknown", typeName(s->type)),
-             e.location);
-      // PostgreSQL's LIKE operators for bpchar match the padded value: no cast to text,
-      // which would strip the trailing blanks.
-      if (s->type.id != TypeId::Char) s = coerce(std::move(s), text, CastContext::Implicit, e.location);
-      n->args.push_back(std::move(s));
-      n->args.push_back(coerce(bind(*l.pattern, scope, agg), text, CastContext::Implicit, e.location));
+      n->args = std::move(call->args);
       return n;
     }
     case K::Cast: {

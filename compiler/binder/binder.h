@@ -179,6 +179,11 @@ class Binder {
   // `args`, chosen among the rows of that name as routines are (CandidateScore); null when
   // no row takes these arguments. Coerces the arguments to the row's types.
   plan::ExprPtr builtinCall(const std::string& name, std::vector<plan::ExprPtr>& args, uint32_t location);
+  // A value as its type's output function writes it (a "any" argument of concat, format).
+  plan::ExprPtr outputText(plan::ExprPtr e, uint32_t location);
+  // A pattern match (operator `op` for messages): runtime function `function` on the string
+  // args[0] (char(n) kept padded) and the others as text; 42883 for a non-string args[0].
+  plan::ExprPtr patternMatch(const char* function, const char* op, std::vector<plan::ExprPtr>& args, uint32_t location);
   const RoutineCandidate* resolveRoutine(const sql::FuncCall& f, std::vector<plan::ExprPtr>& args, bool procedure);
 
  private:

@@ -6,6 +6,7 @@
 
 #include "compiler/codegen/codegen_internal.h"
 #include "compiler/codegen/runtime_names.h"
+#include "compiler/functions/builtin_functions.h"
 #include "engine/error.h"
 #include "engine/limits/stack_depth.h"
 #include "engine/types/array.h"
@@ -304,12 +305,17 @@ SqlValue Codegen::arrayBuild(const Expr& e, const Row& row) {
 SqlValue Codegen::functionCall(const Expr& e, const Row& row) {
   Row args;
   for (const auto& a : e.args) args.push_back(expr(*a, row));
-  return strict(args, e.type, [&]() -> llvm::Value* {
+  SqlValue result = strict(args, e.type, [&]() -> llvm::Value* {
     if (llvm::Value* v = inlineArrayCall(e.function, e.type.id, args)) return v;
     std::vector<llvm::Value*> leading;
     if (e.function.rfind("duet_q_", 0) == 0) leading.push_back(qctx_);
     return callSql(e.function, e.type, args, leading);
   });
+  // A row whose runtime function answers NULL with a null pointer (strict()'s NULL path
+  // leaves a null pointer too).
+  if (const BuiltinFunction* f = builtinFunctionBySymbol(e.function); f && f->nullResult)
+    result.null = b_.CreateIsNull(result.v);
+  return result;
 }
 
 // The binder makes a[i] into CASE WHEN duet_rt_array_has(a, i) THEN duet_rt_array_get_<T>(a, i)

@@ -64,6 +64,22 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"ltrim",                 {Text, Text},      Text,        kImmutable, true, DUET_FN(duet_rt_text_ltrim)},
     {"rtrim",                 {Text},            Text,        kImmutable, true, DUET_FN(duet_rt_text_rtrim_space)},
     {"rtrim",                 {Text, Text},      Text,        kImmutable, true, DUET_FN(duet_rt_text_rtrim)},
+    // Regular expressions (engine/types/regex.h), a row per argument list; regexp_match
+    // is NULL without a match. The operators (~, SIMILAR TO) are the binder's.
+    {"regexp_match",          {Text, Text},      Array,       kImmutable, true, DUET_FN(duet_rt_regexp_match), Text, 0, true},
+    {"regexp_match",          {Text, Text, Text}, Array,      kImmutable, true, DUET_FN(duet_rt_regexp_match_flags), Text, 0, true},
+    {"regexp_replace",        {Text, Text, Text}, Text,       kImmutable, true, DUET_FN(duet_rt_regexp_replace)},
+    {"regexp_replace",        {Text, Text, Text, Text}, Text, kImmutable, true, DUET_FN(duet_rt_regexp_replace_flags)},
+    {"regexp_replace",        {Text, Text, Text, Int4}, Text, kImmutable, true, DUET_FN(duet_rt_regexp_replace_start)},
+    {"regexp_replace",        {Text, Text, Text, Int4, Int4}, Text, kImmutable, true, DUET_FN(duet_rt_regexp_replace_start_n)},
+    {"regexp_replace",        {Text, Text, Text, Int4, Int4, Text}, Text, kImmutable, true, DUET_FN(duet_rt_regexp_replace_start_n_flags)},
+    {"regexp_split_to_array", {Text, Text},      Array,       kImmutable, true, DUET_FN(duet_rt_regexp_split_to_array), Text},
+    {"regexp_split_to_array", {Text, Text, Text}, Array,      kImmutable, true, DUET_FN(duet_rt_regexp_split_to_array_flags), Text},
+    {"regexp_count",          {Text, Text},      Int4,        kImmutable, true, DUET_FN(duet_rt_regexp_count)},
+    {"regexp_count",          {Text, Text, Int4}, Int4,       kImmutable, true, DUET_FN(duet_rt_regexp_count_start)},
+    {"regexp_count",          {Text, Text, Int4, Text}, Int4, kImmutable, true, DUET_FN(duet_rt_regexp_count_start_flags)},
+    {"regexp_like",           {Text, Text},      Bool,        kImmutable, true, DUET_FN(duet_rt_regexp_like)},
+    {"regexp_like",           {Text, Text, Text}, Bool,       kImmutable, true, DUET_FN(duet_rt_regexp_like_flags)},
     // Numbers.
     {"round",                 {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_round)},
     {"round",                 {Numeric},         Numeric,     kImmutable, true, DUET_FN(duet_rt_numeric_round_integral)},

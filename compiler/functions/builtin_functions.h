@@ -25,19 +25,35 @@ namespace duet {
 // would not be the ones the session's replay draws.
 enum class Volatility : uint8_t { Immutable, Stable, Volatile };
 
+// BuiltinFunction::anyArgs of a VARIADIC "any" function.
+inline constexpr int8_t kVariadicAny = -1;
+
 struct BuiltinFunction {
   std::string_view name;     // SQL name (in pg_catalog), lowercase
   std::vector<TypeId> args;  // argument types, in order
   TypeId result;
   Volatility volatility;
   // PostgreSQL's proisstrict: a NULL argument gives NULL without a call. Generated code
-  // passes no NULL flags to runtime functions, so every row here is strict (the unit test
-  // checks it); a function that is not needs that calling convention first.
+  // passes no NULL flags to runtime functions, so every row here is strict in what it is
+  // passed (the unit test checks it). Functions that see NULLs (concat, format,
+  // quote_nullable) take them as "any" arguments (anyArgs below): those travel inside one
+  // text[] that is never NULL itself, its elements NULL for NULL arguments.
   bool strict;
   // The runtime function generated code calls. A duet_q_* function receives the query's
   // context (rt::QueryContext*) before the arguments; a duet_rt_* function does not.
   const char* symbol;
   void* address;
+  // The rest have defaults, which most rows keep.
+  // The element type when `result` is Array (regexp_match: text[]).
+  TypeId resultElement = TypeId::Unknown;
+  // Arguments of any type after `args`, as PostgreSQL's "any" parameters: 0 for none, n
+  // for exactly n, kVariadicAny for one or more (VARIADIC "any"). The binder converts each
+  // to its output text (PostgreSQL's output function: booleans are t and f) and passes
+  // them as one text[] after the others, NULL arguments as NULL elements.
+  int8_t anyArgs = 0;
+  // The runtime function returns a null pointer for a NULL result (regexp_match without a
+  // match); only for results passed as pointers (strings, arrays).
+  bool nullResult = false;
 };
 
 // Every row, in one table (builtin_functions.cpp).

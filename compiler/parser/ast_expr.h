@@ -24,7 +24,7 @@ enum class ExprKind : uint8_t {
   DistinctFrom,  // IS [NOT] DISTINCT FROM
   Between,       // [NOT] BETWEEN [SYMMETRIC]
   InList,        // [NOT] IN (a, b, ...)
-  Like,          // [NOT] LIKE / ILIKE [ESCAPE]
+  Like,          // [NOT] LIKE / ILIKE / SIMILAR TO [ESCAPE]
   Cast,          // x::t, CAST(x AS t), typed literal t 'text'
   Case,          // CASE [arg] WHEN ... THEN ... [ELSE ...] END
   FuncCall,      // f(args), count(*), agg(DISTINCT x); also COALESCE, NULLIF, GREATEST, LEAST
@@ -138,6 +138,7 @@ struct Like : Expr {
   ExprPtr arg, pattern, escape;  // escape may be null
   bool isNot = false;
   bool caseInsensitive = false;  // ILIKE
+  bool similar = false;          // SIMILAR TO
 };
 
 struct Cast : Expr {

@@ -1,5 +1,5 @@
 // Expressions, with PostgreSQL 15's operator precedence (gram.y), lowest first:
-//   OR; AND; NOT; IS / ISNULL / NOTNULL; < > = <= >= <>; BETWEEN IN LIKE ILIKE;
+//   OR; AND; NOT; IS / ISNULL / NOTNULL; < > = <= >= <>; BETWEEN IN LIKE ILIKE SIMILAR;
 //   other operators (||, ~, ...); + -; * / %; ^; unary + -; ::
 // Comparisons and BETWEEN/IN/LIKE are non-associative: "a < b < c" is a syntax error.
 #include <cstring>
@@ -165,7 +165,8 @@ ExprPtr Parser::parseComparison() {
 ExprPtr Parser::parsePredicate() {
   ExprPtr left = parseOtherOp();
   bool isNot = false;
-  if (isKw("not") && (isKw("between", 1) || isKw("in", 1) || isKw("like", 1) || isKw("ilike", 1))) {
+  if (isKw("not") &&
+      (isKw("between", 1) || isKw("in", 1) || isKw("like", 1) || isKw("ilike", 1) || isKw("similar", 1))) {
     advance();
     isNot = true;
   }
@@ -215,11 +216,22 @@ ExprPtr Parser::parsePredicate() {
     like->pattern = parseOtherOp();
     if (acceptKw("escape")) like->escape = parseOtherOp();
     e = std::move(like);
+  } else if (isKw("similar") && isKw("to", 1)) {
+    auto similar = std::make_unique<Like>(loc);
+    similar->similar = true;
+    advance();
+    advance();
+    similar->isNot = isNot;
+    similar->arg = std::move(left);
+    similar->pattern = parseOtherOp();
+    if (acceptKw("escape")) similar->escape = parseOtherOp();
+    e = std::move(similar);
   } else {
     return left;
   }
-  if (isKw("between") || isKw("in") || isKw("like") || isKw("ilike") ||
-      (isKw("not") && (isKw("between", 1) || isKw("in", 1) || isKw("like", 1) || isKw("ilike", 1))))
+  if (isKw("between") || isKw("in") || isKw("like") || isKw("ilike") || isKw("similar") ||
+      (isKw("not") &&
+       (isKw("between", 1) || isKw("in", 1) || isKw("like", 1) || isKw("ilike", 1) || isKw("similar", 1))))
     syntaxError();
   return e;
 }

@@ -145,6 +145,36 @@ bool duet_rt_text_ilike(const VarString* s, const VarString* pattern);
 bool duet_rt_text_like_escape(const VarString* s, const VarString* pattern, const VarString* escape);
 bool duet_rt_text_ilike_escape(const VarString* s, const VarString* pattern, const VarString* escape);
 
+// Regular expressions (engine/types/regex.h), in runtime_regex.cpp. The operators ~ and ~*
+// (!~ and !~* negate them), SIMILAR TO, then the regexp_* functions by argument list: a
+// pointer result may be null for SQL NULL where the function's row says so
+// (regexp_match without a match). Flags, start and n as PostgreSQL reads them.
+bool duet_rt_text_regex_match(const VarString* s, const VarString* pattern);
+bool duet_rt_text_regex_imatch(const VarString* s, const VarString* pattern);
+bool duet_rt_text_similar(const VarString* s, const VarString* pattern);
+bool duet_rt_text_similar_escape(const VarString* s, const VarString* pattern, const VarString* escape);
+const VarString* duet_rt_regexp_match(const VarString* s, const VarString* pattern);
+const VarString* duet_rt_regexp_match_flags(const VarString* s, const VarString* pattern, const VarString* flags);
+const VarString* duet_rt_regexp_replace(const VarString* s, const VarString* pattern, const VarString* replacement);
+const VarString* duet_rt_regexp_replace_flags(const VarString* s, const VarString* pattern,
+                                              const VarString* replacement, const VarString* flags);
+const VarString* duet_rt_regexp_replace_start(const VarString* s, const VarString* pattern,
+                                              const VarString* replacement, int32_t start);
+const VarString* duet_rt_regexp_replace_start_n(const VarString* s, const VarString* pattern,
+                                                const VarString* replacement, int32_t start, int32_t n);
+const VarString* duet_rt_regexp_replace_start_n_flags(const VarString* s, const VarString* pattern,
+                                                      const VarString* replacement, int32_t start, int32_t n,
+                                                      const VarString* flags);
+const VarString* duet_rt_regexp_split_to_array(const VarString* s, const VarString* pattern);
+const VarString* duet_rt_regexp_split_to_array_flags(const VarString* s, const VarString* pattern,
+                                                     const VarString* flags);
+int32_t duet_rt_regexp_count(const VarString* s, const VarString* pattern);
+int32_t duet_rt_regexp_count_start(const VarString* s, const VarString* pattern, int32_t start);
+int32_t duet_rt_regexp_count_start_flags(const VarString* s, const VarString* pattern, int32_t start,
+                                         const VarString* flags);
+bool duet_rt_regexp_like(const VarString* s, const VarString* pattern);
+bool duet_rt_regexp_like_flags(const VarString* s, const VarString* pattern, const VarString* flags);
+
 // char(n): comparisons ignore trailing spaces
 int32_t duet_rt_bpchar_cmp(const VarString* a, const VarString* b);
 bool duet_rt_bpchar_eq(const VarString* a, const VarString* b);

@@ -306,7 +306,7 @@ bool likeMatch(std::string_view s, std::string_view pattern, std::string_view es
   int esc = -1;
   if (!escape.empty()) {
     if (charLength(escape) != 1)
-      throw SqlError("22019", "invalid escape string", "", "Escape string must be empty or one character.");
+      throw SqlError("22025", "invalid escape string", "", "Escape string must be empty or one character.");
     if (escape.size() != 1)
       throw SqlError(sqlstate::kFeatureNotSupported, "a multi-byte LIKE escape character is not supported");
     esc = static_cast<unsigned char>(escape[0]);

@@ -46,7 +46,7 @@ std::string_view trimChars(std::string_view s, std::string_view chars, bool lead
 std::string replaceAll(std::string_view s, std::string_view from, std::string_view to);
 
 // LIKE / ILIKE: % and _, `escape` empty for none or one character (default "\\");
-// 22025 for a pattern ending in the escape character, 22019 for a longer escape string.
+// 22025 for a pattern ending in the escape character or a longer escape string.
 bool likeMatch(std::string_view s, std::string_view pattern, std::string_view escape = "\\",
                bool caseInsensitive = false);
 

@@ -16,8 +16,13 @@ TEST_CASE("built-in functions: every row is callable as generated code calls it"
   std::set<std::pair<std::string, std::vector<TypeId>>> seen;
   for (const BuiltinFunction& f : builtinFunctions()) {
     INFO(f.name);
-    // Generated code passes no NULL flags: a row that is not strict cannot be called yet.
+    // Generated code passes no NULL flags: a row that is not strict cannot be called yet
+    // (functions that see NULLs take them as "any" arguments, inside a never-NULL array).
     CHECK(f.strict);
+    // An element type exactly for array results; NULL as a null pointer only for pointers.
+    CHECK((f.result == TypeId::Array) == (f.resultElement != TypeId::Unknown));
+    if (f.nullResult) CHECK((isStringType(f.result) || f.result == TypeId::Array));
+    CHECK(f.anyArgs >= kVariadicAny);
     CHECK(f.address != nullptr);
     std::string symbol = f.symbol;
     CHECK((symbol.rfind("duet_rt_", 0) == 0 || symbol.rfind("duet_q_", 0) == 0));
