@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/types/sql_keywords.h"
+
 namespace duet::sql {
 
 enum class TokenKind : uint8_t {
@@ -17,14 +19,8 @@ enum class TokenKind : uint8_t {
   Error,     // a lexical error; raised when the parser reaches this token
 };
 
-// Keyword categories as in PostgreSQL's kwlist.h. Words that are not listed behave as
-// plain identifiers (unreserved keywords are matched by text where the grammar needs them).
-enum class KeywordCategory : uint8_t {
-  None,          // identifier or unreserved keyword
-  ColName,       // usable as a column name but not as a function or type name
-  TypeFuncName,  // usable as a function or type name but not as a column name
-  Reserved,      // usable only as a label after AS
-};
+// Keyword categories as in PostgreSQL's kwlist.h (engine/types/sql_keywords.h).
+using KeywordCategory = ::duet::KeywordCategory;
 
 struct Token {
   TokenKind kind = TokenKind::End;

@@ -1,13 +1,13 @@
 // Only the reserved, col_name and type_func_name keywords of PostgreSQL 15 are listed:
 // unreserved keywords may appear anywhere an identifier may, so the lexer treats them as
 // identifiers and the parser recognises them by their text.
-#include "compiler/parser/keywords.h"
+#include "engine/types/sql_keywords.h"
 
 #include <algorithm>
 #include <array>
 #include <utility>
 
-namespace duet::sql {
+namespace duet {
 
 namespace {
 
@@ -165,4 +165,4 @@ KeywordCategory keywordCategory(std::string_view word) {
   return KC::None;
 }
 
-}  // namespace duet::sql
+}  // namespace duet
