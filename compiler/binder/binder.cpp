@@ -982,6 +982,8 @@ ExprPtr Binder::outputText(ExprPtr e, uint32_t location) {
     out->args.push_back(textConst("f"));
     return out;
   }
+  // bpcharout keeps the padding the cast to text strips; char(n) is a string like text.
+  if (e->type.id == TypeId::Char) return e;
   return coerce(std::move(e), text, CastContext::Explicit, location);
 }
 

@@ -64,6 +64,20 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"ltrim",                 {Text, Text},      Text,        kImmutable, true, DUET_FN(duet_rt_text_ltrim)},
     {"rtrim",                 {Text},            Text,        kImmutable, true, DUET_FN(duet_rt_text_rtrim_space)},
     {"rtrim",                 {Text, Text},      Text,        kImmutable, true, DUET_FN(duet_rt_text_rtrim)},
+    // Strings over "any" arguments (anyArgs: their output texts in one text[], NULLs kept):
+    // concat and concat_ws skip NULLs, format prints them as its specifiers say,
+    // quote_nullable spells them NULL, quote_literal returns NULL for them.
+    {"concat",                {},                Text,        kStable,    true, DUET_FN(duet_rt_text_concat_values), Unknown, kVariadicAny},
+    {"concat_ws",             {Text},            Text,        kStable,    true, DUET_FN(duet_rt_text_concat_ws), Unknown, kVariadicAny},
+    {"format",                {Text},            Text,        kStable,    true, DUET_FN(duet_rt_text_format_no_args)},
+    {"format",                {Text},            Text,        kStable,    true, DUET_FN(duet_rt_text_format), Unknown, kVariadicAny},
+    {"quote_literal",         {},                Text,        kStable,    true, DUET_FN(duet_rt_text_quote_literal), Unknown, 1, true},
+    {"quote_nullable",        {},                Text,        kStable,    true, DUET_FN(duet_rt_text_quote_nullable), Unknown, 1},
+    {"quote_ident",           {Text},            Text,        kImmutable, true, DUET_FN(duet_rt_text_quote_ident)},
+    {"md5",                   {Text},            Text,        kImmutable, true, DUET_FN(duet_rt_text_md5)},
+    {"octet_length",          {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_octet_length)},
+    {"to_hex",                {Int4},            Text,        kImmutable, true, DUET_FN(duet_rt_int4_to_hex)},
+    {"to_hex",                {Int8},            Text,        kImmutable, true, DUET_FN(duet_rt_int8_to_hex)},
     // Regular expressions (engine/types/regex.h), a row per argument list; regexp_match
     // is NULL without a match. The operators (~, SIMILAR TO) are the binder's.
     {"regexp_match",          {Text, Text},      Array,       kImmutable, true, DUET_FN(duet_rt_regexp_match), Text, 0, true},

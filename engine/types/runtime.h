@@ -140,6 +140,18 @@ const VarString* duet_rt_text_initcap(const VarString* s);
 int32_t duet_rt_text_ascii(const VarString* s);
 const VarString* duet_rt_text_chr(int32_t code);
 bool duet_rt_text_starts_with(const VarString* s, const VarString* prefix);
+// The functions over "any" arguments: `values` is the text[] of their output texts
+// (builtin_functions.h, anyArgs). quote_literal's result is NULL (a null pointer) for NULL.
+const VarString* duet_rt_text_concat_values(const VarString* values);
+const VarString* duet_rt_text_concat_ws(const VarString* separator, const VarString* values);
+const VarString* duet_rt_text_format(const VarString* format, const VarString* values);
+const VarString* duet_rt_text_format_no_args(const VarString* format);
+const VarString* duet_rt_text_quote_literal(const VarString* values);
+const VarString* duet_rt_text_quote_nullable(const VarString* values);
+const VarString* duet_rt_text_quote_ident(const VarString* s);
+const VarString* duet_rt_text_md5(const VarString* s);
+const VarString* duet_rt_int4_to_hex(int32_t v);
+const VarString* duet_rt_int8_to_hex(int64_t v);
 bool duet_rt_text_like(const VarString* s, const VarString* pattern);
 bool duet_rt_text_ilike(const VarString* s, const VarString* pattern);
 bool duet_rt_text_like_escape(const VarString* s, const VarString* pattern, const VarString* escape);

@@ -1,6 +1,11 @@
 // The runtime functions of SQL's string functions that engine/types/text_functions.h
 // computes (declared in runtime.h): arguments and results as VarString, results in the
 // statement arena.
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "engine/types/array.h"
 #include "engine/types/runtime.h"
 #include "engine/types/text_functions.h"
 
@@ -9,6 +14,21 @@ using namespace duet;
 namespace {
 
 const VarString* arenaString(std::string_view s) { return statementArena().makeString(s); }
+
+// The elements of a text[] of "any" arguments, none for NULL ones.
+std::vector<std::optional<std::string_view>> textArgs(const VarString* array) {
+  ArrayView view(array);
+  std::vector<std::optional<std::string_view>> out(view.size());
+  for (uint32_t i = 0; i < view.size(); ++i) {
+    if (view.isNull(i)) continue;
+    const VarString* element = nullptr;
+    alignas(16) unsigned char slot[16];
+    view.load(i, slot);
+    std::memcpy(&element, slot, sizeof element);
+    out[i] = element->view();
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -42,5 +62,30 @@ const VarString* duet_rt_text_chr(int32_t code) { return arenaString(codePointCh
 bool duet_rt_text_starts_with(const VarString* s, const VarString* prefix) {
   return s->view().starts_with(prefix->view());
 }
+
+const VarString* duet_rt_text_concat_values(const VarString* values) {
+  return arenaString(concatValues(textArgs(values), ""));
+}
+const VarString* duet_rt_text_concat_ws(const VarString* separator, const VarString* values) {
+  return arenaString(concatValues(textArgs(values), separator->view()));
+}
+const VarString* duet_rt_text_format(const VarString* format, const VarString* values) {
+  return arenaString(formatText(format->view(), textArgs(values)));
+}
+const VarString* duet_rt_text_format_no_args(const VarString* format) {
+  return arenaString(formatText(format->view(), {}));
+}
+const VarString* duet_rt_text_quote_literal(const VarString* values) {
+  auto value = textArgs(values).at(0);
+  return value ? arenaString(quoteLiteral(*value)) : nullptr;
+}
+const VarString* duet_rt_text_quote_nullable(const VarString* values) {
+  auto value = textArgs(values).at(0);
+  return arenaString(value ? quoteLiteral(*value) : "NULL");
+}
+const VarString* duet_rt_text_quote_ident(const VarString* s) { return arenaString(quoteIdent(s->view())); }
+const VarString* duet_rt_text_md5(const VarString* s) { return arenaString(md5Hex(s->view())); }
+const VarString* duet_rt_int4_to_hex(int32_t v) { return arenaString(toHex(static_cast<uint32_t>(v))); }
+const VarString* duet_rt_int8_to_hex(int64_t v) { return arenaString(toHex(static_cast<uint64_t>(v))); }
 
 }  // extern "C"

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <openssl/evp.h>
 
 #include "engine/error.h"
 #include "engine/types/strings.h"
@@ -138,5 +139,22 @@ std::string codePointChar(int64_t code) {
   return {byte(0xf0 | (code >> 18)), byte(0x80 | ((code >> 12) & 0x3f)), byte(0x80 | ((code >> 6) & 0x3f)),
           byte(0x80 | (code & 0x3f))};
 }
+
+std::string md5Hex(std::string_view s) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (!EVP_Digest(s.data(), s.size(), digest, &size, EVP_md5(), nullptr))
+    throw SqlError(sqlstate::kInternalError, "could not compute MD5 hash");
+  std::string out;
+  out.reserve(2 * size);
+  static const char kHex[] = "0123456789abcdef";
+  for (unsigned int i = 0; i < size; ++i) {
+    out += kHex[digest[i] >> 4];
+    out += kHex[digest[i] & 15];
+  }
+  return out;
+}
+
+std::string toHex(uint64_t bits) { return fmt::format("{:x}", bits); }
 
 }  // namespace duet

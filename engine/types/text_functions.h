@@ -4,6 +4,8 @@
 // The runtime functions generated code calls (engine/types/runtime.h) wrap these.
 #pragma once
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -28,5 +30,24 @@ int32_t firstCodePoint(std::string_view s);
 // chr(): the character of a code point; 22023 for a negative one, 54000 for 0, one past
 // U+10FFFF or a surrogate.
 std::string codePointChar(int64_t code);
+
+// The values of "any" arguments as their output texts, none for NULL.
+using TextArgs = std::span<const std::optional<std::string_view>>;
+// concat (no separator) and concat_ws: the values that are not NULL, joined.
+std::string concatValues(TextArgs values, std::string_view separator);
+// format(): %s, %I, %L and %% with argument positions (%2$s), flags (-) and widths (%5s,
+// %*s, %*2$s) as PostgreSQL's text_format; 22023 for a bad specifier or too few
+// arguments, 22004 for a NULL %I. `args` are the arguments after the format string.
+std::string formatText(std::string_view format, TextArgs args);
+// quote_literal: in single quotes, quotes doubled; E'...' with backslashes doubled when
+// there are any.
+std::string quoteLiteral(std::string_view s);
+// quote_ident: as is when it is a lower-case identifier and not a keyword that would
+// need quoting, in double quotes otherwise (inner ones doubled).
+std::string quoteIdent(std::string_view s);
+// md5(): the digest in lower-case hex (OpenSSL's EVP).
+std::string md5Hex(std::string_view s);
+// to_hex(): the two's complement bits of `bits` in lower-case hex, no leading zeros.
+std::string toHex(uint64_t bits);
 
 }  // namespace duet

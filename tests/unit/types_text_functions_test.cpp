@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/error.h"
 #include "engine/types/numeric.h"
@@ -103,4 +105,43 @@ TEST_CASE("integer mod of the smallest value by -1 is 0", "[types][numeric]") {
   CHECK(duet_rt_int8_mod(INT64_MIN, -1) == 0);
   CHECK(duet_rt_int4_mod(-7, 3) == -1);
   CHECK(sqlstateOf([] { duet_rt_int8_mod(1, 0); }) == "22012");
+}
+
+TEST_CASE("concat and concat_ws skip NULL values", "[types][text]") {
+  using V = std::vector<std::optional<std::string_view>>;
+  CHECK(concatValues(V{"a", std::nullopt, "b"}, "") == "ab");
+  CHECK(concatValues(V{std::nullopt, "a", std::nullopt, "b", std::nullopt}, ",") == "a,b");
+  CHECK(concatValues(V{std::nullopt}, ",").empty());
+}
+
+TEST_CASE("format follows text_format", "[types][text]") {
+  using V = std::vector<std::optional<std::string_view>>;
+  CHECK(formatText("%s|%I|%L|%%", V{"a", "B c", "it's"}) == "a|\"B c\"|'it''s'|%");
+  CHECK(formatText("%2$s %1$s %s", V{"a", "b"}) == "b a b");
+  CHECK(formatText("[%4s][%-4s][%*s][%*s]", V{"a", "b", "3", "c", "-3", "d"}) == "[   a][b   ][  c][d  ]");
+  CHECK(formatText("[%1$-*2$s]", V{"a", "3"}) == "[a  ]");
+  CHECK(formatText("%s|%L", V{std::nullopt, std::nullopt}) == "|NULL");
+  CHECK(formatText("[%3s]", V{"héllo"}) == "[héllo]");  // width in characters
+  CHECK(sqlstateOf([] { formatText("%s %s", V{"a"}); }) == "22023");
+  CHECK(sqlstateOf([] { formatText("%x", V{"a"}); }) == "22023");
+  CHECK(sqlstateOf([] { formatText("%", V{"a"}); }) == "22023");
+  CHECK(sqlstateOf([] { formatText("%0$s", V{"a"}); }) == "22023");
+  CHECK(sqlstateOf([] { formatText("%I", V{std::nullopt}); }) == "22004");
+  CHECK(sqlstateOf([] { formatText("%99999999999s", V{"a"}); }) == "22003");
+}
+
+TEST_CASE("quote_ident, quote_literal, md5, to_hex", "[types][text]") {
+  CHECK(quoteIdent("abc") == "abc");
+  CHECK(quoteIdent("name") == "name");  // an unreserved keyword needs no quotes
+  CHECK(quoteIdent("select") == "\"select\"");
+  CHECK(quoteIdent("Abc") == "\"Abc\"");
+  CHECK(quoteIdent("a\"b") == "\"a\"\"b\"");
+  CHECK(quoteIdent("") == "\"\"");
+  CHECK(quoteLiteral("it's") == "'it''s'");
+  CHECK(quoteLiteral("a\\b") == "E'a\\\\b'");
+  CHECK(md5Hex("") == "d41d8cd98f00b204e9800998ecf8427e");
+  CHECK(md5Hex("abc") == "900150983cd24fb0d6963f7d28e17f72");
+  CHECK(toHex(255) == "ff");
+  CHECK(toHex(static_cast<uint32_t>(-1)) == "ffffffff");
+  CHECK(toHex(0) == "0");
 }
