@@ -967,7 +967,35 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
   }
   SqlType result{best->result, -1};
   if (best->result == TypeId::Array) result = SqlType::arrayOf({best->resultElement, -1});
-  return call(best->symbol, result, std::move(args));
+  ExprPtr e = call(best->symbol, result, std::move(args));
+  if (!best->returnsSet || bindingSetScan_) return e;
+  // In a select list: the ProjectSet below the projection calls it, as for a routine.
+  if (!setReturning_)
+    fail(sqlstate::kFeatureNotSupported, fmt::format("set-returning functions are not allowed in {}", clause_),
+         location);
+  if (setReturning_->call)
+    fail(sqlstate::kFeatureNotSupported, "more than one set-returning function in a select list is not supported yet",
+         location);
+  setReturning_->call = std::move(e);
+  return plan::makeColumn(setReturning_->firstColumn, result);
+}
+
+bool Binder::isBuiltinSetFunction(const std::string& name) {
+  for (const BuiltinFunction* f : builtinFunctionsNamed(name))
+    if (f->returnsSet) return true;
+  return false;
+}
+
+ExprPtr Binder::builtinSetCall(const std::string& name, std::vector<ExprPtr>& args, uint32_t location) {
+  bindingSetScan_ = true;
+  try {
+    ExprPtr e = builtinCall(name, args, location);
+    bindingSetScan_ = false;
+    return e;
+  } catch (...) {
+    bindingSetScan_ = false;
+    throw;
+  }
 }
 
 ExprPtr Binder::outputText(ExprPtr e, uint32_t location) {

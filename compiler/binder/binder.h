@@ -164,6 +164,7 @@ class Binder {
   std::vector<OuterLevel*> outer_;  // innermost last
   SubqueryPlanner planSubquery_;
   SetReturningCall* setReturning_ = nullptr;
+  bool bindingSetScan_ = false;  // builtinSetCall: FROM f(args)
 
  public:
   // Resolves a call among the catalog's routines (PostgreSQL's func_select_candidate,
@@ -179,6 +180,9 @@ class Binder {
   // `args`, chosen among the rows of that name as routines are (CandidateScore); null when
   // no row takes these arguments. Coerces the arguments to the row's types.
   plan::ExprPtr builtinCall(const std::string& name, std::vector<plan::ExprPtr>& args, uint32_t location);
+  // builtinCall for FROM f(args), where a set-returning row may be chosen.
+  static bool isBuiltinSetFunction(const std::string& name);
+  plan::ExprPtr builtinSetCall(const std::string& name, std::vector<plan::ExprPtr>& args, uint32_t location);
   // A value as its type's output function writes it (a "any" argument of concat, format).
   plan::ExprPtr outputText(plan::ExprPtr e, uint32_t location);
   // A pattern match (operator `op` for messages): runtime function `function` on the string

@@ -1,4 +1,5 @@
-// Rows from set-returning routines: `FROM f(args)` and CALL (FunctionScan), and a function
+// Rows from set-returning routines and built-in functions: `FROM f(args)` and CALL
+// (FunctionScan), and a function
 // returning a set of scalars in a select list (ProjectSet, once per input row). A routine
 // is compiled code of its own, reached through the session (duet_q_call_routine_rows), so
 // its rows cannot be fused into the caller's loop nest: the call fills a buffer in the
@@ -19,8 +20,26 @@ static llvm::Value* callRoutineRows(Codegen& cg, const Node& node, const Row& ro
                  {cg.qctx_, cg.b_.getInt32(node.routine), args, cg.ptrConst(layout)});
 }
 
+// The rows of a built-in set-returning function (node.function) for its arguments
+// (`exprs` over `row`), passed to `consume`: none when an argument is NULL (it is strict),
+// else those of the buffer its runtime function fills.
+static void builtinRows(Codegen& cg, const Node& node, const Row& row, const TupleLayout* layout,
+                        const Consumer& consume) {
+  std::vector<llvm::Value*> args{cg.qctx_};
+  llvm::Value* anyNull = cg.b_.getFalse();
+  for (const auto& e : node.exprs) {
+    SqlValue v = cg.expr(*e, row);
+    anyNull = cg.b_.CreateOr(anyNull, v.null);
+    args.push_back(v.v);
+  }
+  args.push_back(cg.ptrConst(layout));
+  cg.ifThen(cg.b_.CreateNot(anyNull),
+            [&] { cg.iterateBuffer(cg.call(node.function, cg.ptrTy_, args), layout, consume); });
+}
+
 void Codegen::produceFunctionScan(const Node& node, const Consumer& consume) {
   const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
+  if (!node.function.empty()) return builtinRows(*this, node, {}, layout, consume);
   iterateBuffer(callRoutineRows(*this, node, {}, layout), layout, consume);
 }
 
@@ -28,11 +47,13 @@ void Codegen::produceProjectSet(const Node& node, const Consumer& consume) {
   // The routine's values per input row, each passed on after that row's columns.
   const TupleLayout* layout = out_.layouts.add(TupleLayout::of({node.outputTypes.back()}));
   produce(*node.children[0], [&](Row& row) {
-    iterateBuffer(callRoutineRows(*this, node, row, layout), layout, [&](Row& value) {
+    auto each = [&](Row& value) {
       Row out = row;
       out.push_back(value[0]);
       consume(out);
-    });
+    };
+    if (!node.function.empty()) return builtinRows(*this, node, row, layout, each);
+    iterateBuffer(callRoutineRows(*this, node, row, layout), layout, each);
   });
 }
 

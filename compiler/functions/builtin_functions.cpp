@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "compiler/runtime/query_runtime.h"
+#include "compiler/runtime/set_functions.h"
 #include "engine/types/runtime.h"
 
 namespace duet {
@@ -89,6 +90,11 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"regexp_replace",        {Text, Text, Text, Int4, Int4, Text}, Text, kImmutable, true, DUET_FN(duet_rt_regexp_replace_start_n_flags)},
     {"regexp_split_to_array", {Text, Text},      Array,       kImmutable, true, DUET_FN(duet_rt_regexp_split_to_array), Text},
     {"regexp_split_to_array", {Text, Text, Text}, Array,      kImmutable, true, DUET_FN(duet_rt_regexp_split_to_array_flags), Text},
+    // The set-returning ones (returnsSet): in FROM or a select list.
+    {"regexp_matches",        {Text, Text},      Array,       kImmutable, true, DUET_FN(duet_q_regexp_matches), Text, 0, false, true},
+    {"regexp_matches",        {Text, Text, Text}, Array,      kImmutable, true, DUET_FN(duet_q_regexp_matches_flags), Text, 0, false, true},
+    {"regexp_split_to_table", {Text, Text},      Text,        kImmutable, true, DUET_FN(duet_q_regexp_split_to_table), Unknown, 0, false, true},
+    {"regexp_split_to_table", {Text, Text, Text}, Text,       kImmutable, true, DUET_FN(duet_q_regexp_split_to_table_flags), Unknown, 0, false, true},
     {"regexp_count",          {Text, Text},      Int4,        kImmutable, true, DUET_FN(duet_rt_regexp_count)},
     {"regexp_count",          {Text, Text, Int4}, Int4,       kImmutable, true, DUET_FN(duet_rt_regexp_count_start)},
     {"regexp_count",          {Text, Text, Int4, Text}, Int4, kImmutable, true, DUET_FN(duet_rt_regexp_count_start_flags)},

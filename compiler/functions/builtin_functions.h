@@ -54,6 +54,11 @@ struct BuiltinFunction {
   // The runtime function returns a null pointer for a NULL result (regexp_match without a
   // match); only for results passed as pointers (strings, arrays).
   bool nullResult = false;
+  // A set-returning function (regexp_matches): its duet_q_* function receives the query
+  // context, the arguments and the rows' TupleLayout*, and returns an rt::TupleBuffer* of
+  // one-column rows of `result`. Called from FROM (FunctionScan) or a select list
+  // (ProjectSet), never inside an expression; NULL arguments give no rows (strict).
+  bool returnsSet = false;
 };
 
 // Every row, in one table (builtin_functions.cpp).

@@ -71,7 +71,8 @@ void routinesOf(const Expr* e, std::vector<uint32_t>& out) {
 
 void collectFootprint(const Node& n, ReadFootprint& f) {
   if (n.kind == NodeKind::TableScan || n.kind == NodeKind::IndexRange) f.walked.push_back(n.table);
-  if (n.kind == NodeKind::FunctionScan || n.kind == NodeKind::ProjectSet) f.routines.push_back(n.routine);
+  if ((n.kind == NodeKind::FunctionScan || n.kind == NodeKind::ProjectSet) && n.function.empty())
+    f.routines.push_back(n.routine);
   forEachExpr(n, [&](const Expr& e) { routinesOf(&e, f.routines); });
   for (const Node* sub : subplansOf(n)) collectFootprint(*sub, f);
   for (const auto& c : n.children) collectFootprint(*c, f);

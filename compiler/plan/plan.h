@@ -79,6 +79,8 @@ struct Node {
   Table* table = nullptr;
   Index* index = nullptr;
   uint32_t routine = 0;         // FunctionScan: the routine's oid
+  std::string function;         // FunctionScan, ProjectSet: a built-in set-returning
+                                // function's runtime symbol, in place of `routine`
   std::vector<ExprPtr> keys;    // IndexLookup key values, IndexRange equality prefix
   ExprPtr rangeLow, rangeHigh;  // IndexRange bounds on the key column after `keys`
   bool lowInclusive = true, highInclusive = true;

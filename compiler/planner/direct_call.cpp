@@ -63,10 +63,11 @@ bool widensInteger(const SqlType& from, const SqlType& to) {
 }
 
 std::optional<DirectCall> directCallOf(const Node& root, const std::vector<SqlType>& paramTypes) {
+  if (root.kind == NodeKind::FunctionScan && !root.function.empty()) return std::nullopt;  // a built-in
   if (root.kind == NodeKind::FunctionScan) return callOf(root.routine, DirectCall::Form::Rows, root.exprs, paramTypes);
   if (root.kind != NodeKind::Project || root.children.size() != 1) return std::nullopt;
   const Node& input = *root.children[0];
-  if (input.kind == NodeKind::FunctionScan && projectsAllColumns(root, input))
+  if (input.kind == NodeKind::FunctionScan && input.function.empty() && projectsAllColumns(root, input))
     return callOf(input.routine, DirectCall::Form::Rows, input.exprs, paramTypes);
   bool oneEmptyRow = input.kind == NodeKind::Values && input.rows.size() == 1 && input.rows[0].empty();
   if (oneEmptyRow && root.exprs.size() == 1 && root.exprs[0]->kind == ExprKind::RoutineCall)

@@ -136,7 +136,33 @@ NodePtr StatementPlanner::functionScan(const RoutineCandidate& r, std::vector<Ex
   return node;
 }
 
+NodePtr StatementPlanner::builtinFunctionItem(const sql::RangeFunction& f, ScopeEntry& e) {
+  const sql::FuncCall& call = *f.call;
+  if (call.names.size() > 1 && call.names[0] != "pg_catalog") return nullptr;
+  const std::string& name = call.names.back();
+  if (!b_.isBuiltinSetFunction(name)) return nullptr;
+  Scope none;
+  std::vector<ExprPtr> args;
+  Binder::Clause clause(b_, "functions in FROM");
+  for (const auto& a : call.args) args.push_back(b_.bind(*a, none));
+  ExprPtr bound = b_.builtinSetCall(name, args, call.location);
+  if (!bound) b_.failUndefinedRoutine(name, args, false, call.location);
+  if (!f.columnTypes.empty())
+    b_.fail(sqlstate::kSyntaxError, "a column definition list is only allowed for functions returning \"record\"",
+            f.definitionLocation);
+  auto node = std::make_unique<Node>(NodeKind::FunctionScan);
+  node->function = bound->function;
+  node->exprs = std::move(bound->args);
+  node->outputTypes = {bound->type};
+  e.alias = f.alias && !f.alias->name.empty() ? f.alias->name : name;
+  e.names = {f.alias && !f.alias->columns.empty() ? f.alias->columns[0] : f.alias ? f.alias->name : name};
+  e.types = node->outputTypes;
+  e.joinColumn.assign(1, -1);
+  return node;
+}
+
 NodePtr StatementPlanner::functionItem(const sql::RangeFunction& f, ScopeEntry& e) {
+  if (NodePtr builtin = builtinFunctionItem(f, e)) return builtin;
   const RoutineCandidate& r = resolveCall(*f.call, false);
   NodePtr node = functionScan(r, boundArgs_);
   bool definitions = !f.columnTypes.empty();

@@ -151,6 +151,7 @@ NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<Outpu
       ps->outputTypes = node->outputTypes;
       ps->outputTypes.push_back(setReturning.call->type);
       ps->routine = setReturning.call->routine;
+      ps->function = setReturning.call->function;
       ps->exprs = std::move(setReturning.call->args);
       ps->children.push_back(std::move(node));
       node = std::move(ps);

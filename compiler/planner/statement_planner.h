@@ -108,6 +108,10 @@ class StatementPlanner {
   // which PostgreSQL requires there and allows nowhere else (42601, as
   // addRangeTableEntryForFunction). The routine checks its rows against that list.
   NodePtr functionItem(const sql::RangeFunction& f, ScopeEntry& e);
+  // FROM f(args) of a built-in set-returning function (regexp_matches): its one column is
+  // named after the function, or the alias. Null when f is none (built-ins come first, as
+  // pg_catalog does in PostgreSQL's search path).
+  NodePtr builtinFunctionItem(const sql::RangeFunction& f, ScopeEntry& e);
   // FROM (SELECT ...) AS alias [(columns)]: its plan and scope entry. It sees the queries
   // this one is a subquery of, but not the other FROM items beside it (no LATERAL).
   NodePtr subqueryItem(const sql::RangeSubquery& r, ScopeEntry& e);

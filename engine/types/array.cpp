@@ -648,4 +648,19 @@ const VarString* castArray(const VarString* array, SqlType to, bool explicitCast
   return builder.finish(arena);
 }
 
+const VarString* makeTextArray(std::span<const std::optional<std::string_view>> values, Arena& arena) {
+  Arena scratch;  // the element strings, which finish() copies into the array
+  ArrayBuilder builder(TypeId::Text);
+  builder.reserve(values.size());
+  for (const auto& value : values) {
+    if (!value) {
+      builder.appendNull();
+      continue;
+    }
+    const VarString* element = scratch.makeString(*value);
+    builder.append(&element);
+  }
+  return builder.finish(arena);
+}
+
 }  // namespace duet

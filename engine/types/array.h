@@ -5,6 +5,8 @@
 #pragma once
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +56,10 @@ class ArrayView {
  private:
   const unsigned char* base_;
 };
+
+// A text[] of `values` in `arena`, NULL elements for the missing ones (the results of
+// regexp_match and its kin).
+const VarString* makeTextArray(std::span<const std::optional<std::string_view>> values, Arena& arena);
 
 // Collects elements, then lays the array out in one allocation.
 class ArrayBuilder {

@@ -13,22 +13,10 @@ namespace {
 
 const VarString* arenaString(std::string_view s) { return statementArena().makeString(s); }
 
-// A text[] of `values`, NULL elements for missing ones.
-template <typename Values>
-const VarString* textArray(const Values& values) {
-  Arena scratch;  // element strings, copied into the array by finish()
-  ArrayBuilder builder(TypeId::Text);
-  builder.reserve(values.size());
-  for (const auto& v : values) {
-    std::optional<std::string_view> value = v;
-    if (!value) {
-      builder.appendNull();
-      continue;
-    }
-    const VarString* element = scratch.makeString(*value);
-    builder.append(&element);
-  }
-  return builder.finish(statementArena());
+const VarString* textArray(std::span<const RegexGroup> values) { return makeTextArray(values, statementArena()); }
+const VarString* textArray(const std::vector<std::string_view>& pieces) {
+  std::vector<RegexGroup> values(pieces.begin(), pieces.end());
+  return makeTextArray(values, statementArena());
 }
 
 }  // namespace

@@ -24,6 +24,8 @@ TEST_CASE("built-in functions: every row is callable as generated code calls it"
     CHECK((f.result == TypeId::Array) == (f.resultElement != TypeId::Unknown));
     if (f.nullResult) CHECK((isStringType(f.result) || f.result == TypeId::Array));
     CHECK(f.anyArgs >= kVariadicAny);
+    // A set-returning row's function is given the query context (and fills its buffer).
+    if (f.returnsSet) CHECK(std::string(f.symbol).rfind("duet_q_", 0) == 0);
     CHECK(f.address != nullptr);
     std::string symbol = f.symbol;
     CHECK((symbol.rfind("duet_rt_", 0) == 0 || symbol.rfind("duet_q_", 0) == 0));
