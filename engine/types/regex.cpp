@@ -158,7 +158,7 @@ size_t translateEscape(std::string_view p, size_t i, bool inBracket, std::string
 
 // The bracket expression at p[i] == '['; returns the index after it (the end of the
 // pattern when it is not closed: PCRE2 reports that).
-size_t translateBracket(std::string_view p, size_t i, std::string& out) {
+size_t translateBracket(std::string_view p, size_t i, bool newlineSensitive, std::string& out) {
   if (p.substr(i).starts_with("[[:<:]]")) {
     out += "\\b(?=\\w)";
     return i + 7;
@@ -169,7 +169,9 @@ size_t translateBracket(std::string_view p, size_t i, std::string& out) {
   }
   out += '[';
   size_t j = i + 1;
-  if (j < p.size() && p[j] == '^') out += p[j++];
+  bool negated = j < p.size() && p[j] == '^';
+  if (negated) out += p[j++];
+  if (negated && newlineSensitive) out += "\\n";
   if (j < p.size() && p[j] == ']') {  // a leading ] is a member
     out += "\\]";
     ++j;
@@ -210,14 +212,14 @@ RegexFlags parseRegexFlags(std::string_view flags) {
   return f;
 }
 
-std::string translateAre(std::string_view p) {
+std::string translateAre(std::string_view p, bool newlineSensitive) {
   std::string out;
   out.reserve(p.size() + 8);
   for (size_t i = 0; i < p.size();) {
     if (p[i] == '\\')
       i = translateEscape(p, i, false, out);
     else if (p[i] == '[')
-      i = translateBracket(p, i, out);
+      i = translateBracket(p, i, newlineSensitive, out);
     else
       out += p[i++];
   }
@@ -331,7 +333,7 @@ struct RegexCache {
       translated = pattern;
     } else {
       if (flags.expanded) options |= PCRE2_EXTENDED;
-      translated = translateAre(pattern);
+      translated = translateAre(pattern, !flags.dotMatchesNewline);
     }
     int error = 0;
     PCRE2_SIZE offset = 0;

@@ -59,8 +59,9 @@ class Regex {
   uint32_t groups_;
 };
 
-// The ARE `pattern` as a PCRE2 pattern (exposed for the unit tests).
-std::string translateAre(std::string_view pattern);
+// The ARE `pattern` as a PCRE2 pattern (exposed for the unit tests). newlineSensitive
+// (flags n, m, p): a negated bracket expression does not match a newline either.
+std::string translateAre(std::string_view pattern, bool newlineSensitive = false);
 // SIMILAR TO's pattern as a regular expression, as PostgreSQL's similar_to_escape:
 // `escape` empty for none, one character otherwise (22025 for a longer one).
 std::string similarToRegex(std::string_view pattern, std::string_view escape);

@@ -30,6 +30,8 @@ TEST_CASE("regex: ARE escapes become PCRE2's", "[types][regex]") {
   CHECK(translateAre("[[:<:]]w[[:>:]]") == "\\b(?=\\w)w\\b(?<=\\w)");
   CHECK(translateAre("[]a]") == "[\\]a]");
   CHECK(translateAre("[[:alpha:]_]") == "[[:alpha:]_]");
+  CHECK(translateAre("[^a]") == "[^a]");
+  CHECK(translateAre("[^a]", true) == "[^\\na]");  // newline-sensitive: no newline either
   CHECK(translateAre("(a)\\1") == "(a)\\1");
   CHECK(code([] { translateAre("\\q"); }) == "2201B");
   CHECK(code([] { translateAre("a\\"); }) == "2201B");
