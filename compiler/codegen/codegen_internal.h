@@ -110,6 +110,8 @@ class Codegen : public ValueBuilder {
   void produceHashJoin(const plan::Node& node, const Consumer& consume);
   void produceAppend(const plan::Node& node, const Consumer& consume);
   void produceRepeat(const plan::Node& node, const Consumer& consume);
+  void produceRecursiveUnion(const plan::Node& node, const Consumer& consume);
+  void produceWorkTableScan(const plan::Node& node, const Consumer& consume);
   void probeSemiJoin(const plan::Node& node, llvm::Value* table, llvm::Value* probeKey, llvm::Value* cursor,
                      const Consumer& consume);
   Row nullRow(const std::vector<SqlType>& types);
@@ -180,6 +182,9 @@ class Codegen : public ValueBuilder {
   // (joinSlots_: join node -> slot in QueryContext::sharedJoins; sharedJoins_ counts them).
   bool inWorker_ = false;
   std::unordered_map<const plan::Node*, uint32_t> joinSlots_;
+  // Per RecursiveUnion (its workTable number): the alloca holding the buffer of the rows
+  // its last run produced, which its WorkTableScans read.
+  std::unordered_map<int, llvm::Value*> workTables_;
   uint32_t sharedJoins_ = 0;
   uint32_t workers_ = 0;  // worker functions generated so far (their names)
   // Set by a Limit for the Sort right below it, which takes it: sort only what can pass.

@@ -38,6 +38,8 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
     case NodeKind::Distinct: produceDistinct(node, consume); return;
     case NodeKind::Append: produceAppend(node, consume); return;
     case NodeKind::Repeat: produceRepeat(node, consume); return;
+    case NodeKind::RecursiveUnion: produceRecursiveUnion(node, consume); return;
+    case NodeKind::WorkTableScan: produceWorkTableScan(node, consume); return;
     case NodeKind::Materialize: produceMaterialize(node, consume); return;
     case NodeKind::Insert: produceInsert(node, consume); return;
     case NodeKind::Update: produceUpdate(node, consume); return;

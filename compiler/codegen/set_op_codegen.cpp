@@ -24,4 +24,53 @@ void Codegen::produceRepeat(const Node& node, const Consumer& consume) {
   });
 }
 
+// WITH RECURSIVE: child 0's rows, then child 1 again and again over the rows of the run
+// before (the work table) until a run produces none. Each row is kept for the next run
+// and goes on at once; UNION drops the rows seen before (NULLs equal, as Distinct).
+void Codegen::produceRecursiveUnion(const Node& node, const Consumer& consume) {
+  auto& b = b_;
+  const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
+  llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+  llvm::Value* work = eb.CreateAlloca(ptrTy_);
+  llvm::Value* next = eb.CreateAlloca(ptrTy_);
+  llvm::Value* isNew = eb.CreateAlloca(b.getInt8Ty());
+  llvm::Value* tuple = tupleAlloca(*layout);
+  llvm::Value* seen =
+      node.distinct ? call("duet_q_groups_new", ptrTy_, {qctx_, ptrConst(layout), b.getInt32(16)}) : nullptr;
+  b.CreateStore(call("duet_q_buffer_new", ptrTy_, {qctx_, ptrConst(layout)}), next);
+  workTables_[node.workTable] = work;
+  auto keep = [&](Row& row) {
+    storeRow(tuple, *layout, row);
+    auto pass = [&] {
+      call("duet_q_buffer_append", b.getVoidTy(), {b.CreateLoad(ptrTy_, next), tuple});
+      consume(row);
+    };
+    if (!seen) return pass();
+    call("duet_q_groups_find", ptrTy_, {seen, tuple, isNew});
+    ifThen(b.CreateICmpNE(b.CreateLoad(b.getInt8Ty(), isNew), b.getInt8(0)), pass);
+  };
+  producePipeline(*node.children[0], keep);
+  llvm::BasicBlock* head = block("recursion.head");
+  llvm::BasicBlock* body = block("recursion.run");
+  llvm::BasicBlock* done = block("recursion.done");
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  checkCancel();
+  llvm::Value* produced = b.CreateLoad(ptrTy_, next);
+  b.CreateCondBr(b.CreateICmpEQ(call("duet_q_buffer_size", i64Ty_, {produced}), b.getInt64(0)), done, body);
+  b.SetInsertPoint(body);
+  b.CreateStore(produced, work);
+  b.CreateStore(call("duet_q_buffer_new", ptrTy_, {qctx_, ptrConst(layout)}), next);
+  // In the pipeline of the whole, so that a LIMIT above ends the recursion too (the
+  // planner allows no LIMIT inside the recursive term).
+  produce(*node.children[1], keep);
+  if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(head);
+  b.SetInsertPoint(done);
+}
+
+void Codegen::produceWorkTableScan(const Node& node, const Consumer& consume) {
+  const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
+  iterateBuffer(b_.CreateLoad(ptrTy_, workTables_.at(node.workTable)), layout, consume);
+}
+
 }  // namespace duet::codegen

@@ -30,6 +30,8 @@ const char* kindName(NodeKind k) {
     case NodeKind::ProjectSet: return "ProjectSet";
     case NodeKind::Append: return "Append";
     case NodeKind::Repeat: return "Repeat";
+    case NodeKind::RecursiveUnion: return "RecursiveUnion";
+    case NodeKind::WorkTableScan: return "WorkTableScan";
   }
   return "?";
 }

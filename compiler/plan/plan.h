@@ -42,6 +42,10 @@ enum class NodeKind : uint8_t {
                    // of scalars) yields for arguments `exprs` (over child 0's row): child 0's
                    // columns, then that value (a set-returning function in a select list)
   Append,          // the rows of each child in turn, all of `outputTypes` (UNION ALL)
+  RecursiveUnion,  // WITH RECURSIVE: the rows of child 0, then of child 1 run again and again
+                   // over the rows the run before produced (its WorkTableScans of this node's
+                   // `workTable`) until a run produces none; `distinct`: UNION, each row once
+  WorkTableScan,   // the rows the enclosing RecursiveUnion `workTable` produced last
   Repeat,          // each row of child 0, `exprs[0]` (int8, over the row) times: none when it
                    // is NULL or below 1 (INTERSECT ALL, EXCEPT ALL)
   IndexJoin,       // per row of child 0, the row of `table` whose unique `index` key equals
@@ -101,6 +105,9 @@ struct Node {
   // HashJoin: a semi or anti join (see SemiJoin). Its output is the probe side's row; the
   // residual predicate sees the probe row followed by the build row (rightFirst).
   SemiJoin semi = SemiJoin::None;
+  // RecursiveUnion and its WorkTableScans: which recursion (numbered per statement).
+  int workTable = -1;
+  bool distinct = false;                   // RecursiveUnion: UNION rather than UNION ALL
   ExprPtr predicate;                       // Filter, joins
   std::vector<ExprPtr> exprs;              // Project, Aggregate group keys, HashJoin left keys
   std::vector<ExprPtr> rightKeys;          // HashJoin probe keys

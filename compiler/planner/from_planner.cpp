@@ -346,7 +346,7 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
     } else if (ref->kind == sql::TableRefKind::Subquery) {
       functionScans.back() = subqueryItem(ref->as<sql::RangeSubquery>(), entry);
     } else if (size_t frame = 0; const sql::CommonTableExpr* cte = findWith(ref->as<sql::RangeTable>().name, frame)) {
-      functionScans.back() = withItem(frame, *cte, ref->as<sql::RangeTable>().alias, entry);
+      functionScans.back() = withItem(frame, *cte, ref->as<sql::RangeTable>().alias, ref->location, entry);
     } else {
       const auto& t = ref->as<sql::RangeTable>();
       tb = &resolve(t.name);

@@ -51,16 +51,14 @@ NodePtr tagged(NodePtr node, bool left) {
   return project(std::move(node), std::move(exprs));
 }
 
-// Where an operand's column `c` is written, for errors about it: its expression in the
-// operand's (leftmost) SELECT list, as PostgreSQL reports it.
+}  // namespace
+
 uint32_t columnLocation(const sql::SelectStmt& operand, size_t c) {
   const sql::SelectStmt* s = &operand;
   while (s->body == sql::SelectStmt::Body::SetOp) s = s->left.get();
   if (s->body == sql::SelectStmt::Body::Simple && c < s->targets.size()) return s->targets[c].expr->location;
   return s->begin;
 }
-
-}  // namespace
 
 NodePtr StatementPlanner::planSetOperand(const sql::SelectStmt& s, std::vector<OutputColumn>& columns) {
   // A set operation without its own ORDER BY or LIMIT joins the tree; anything else is a

@@ -34,6 +34,10 @@ uint64_t itemsRead(const Scope& scope, const plan::Expr& e);
 // columns start at offset[i].
 void relayColumns(const Scope& scope, const std::vector<int>& offset, plan::Expr& e);
 
+// Where a query's column `c` is written, for errors about it: its expression in the
+// (leftmost) SELECT list, as PostgreSQL reports it.
+uint32_t columnLocation(const sql::SelectStmt& query, size_t c);
+
 // FROM's rows and the names they bind.
 struct FromPlan {
   NodePtr node;
@@ -177,7 +181,18 @@ class StatementPlanner {
   // PostgreSQL does with a WITH query read once), seeing the WITH queries and enclosing
   // queries its definition sees. A WITH RECURSIVE query that reads itself: 0A000 for now.
   NodePtr withItem(size_t frame, const sql::CommonTableExpr& cte, const std::optional<sql::Alias>& alias,
-                   ScopeEntry& e);
+                   uint32_t location, ScopeEntry& e);
+  void nameWithColumns(const sql::CommonTableExpr& cte, const std::optional<sql::Alias>& alias,
+                       const std::vector<OutputColumn>& columns, ScopeEntry& e);
+  NodePtr recursiveUnion(const sql::CommonTableExpr& cte, std::vector<OutputColumn>& columns);
+  // The WITH RECURSIVE queries whose recursive term is being planned: what their work
+  // table holds and how often the term reads it.
+  struct WorkTable {
+    const sql::CommonTableExpr* cte;
+    int id;
+    std::vector<OutputColumn> columns;
+    int reads;
+  };
 
   // --- set_op_planner.cpp
 
@@ -236,6 +251,8 @@ class StatementPlanner {
   std::vector<ExprPtr>* correlated_ = nullptr;
   std::vector<WithFrame> with_;                            // innermost last
   std::vector<const sql::CommonTableExpr*> planningWith_;  // WITH queries being planned
+  std::vector<WorkTable> workTables_;
+  int nextWorkTable_ = 0;
 };
 
 }  // namespace duet::planner

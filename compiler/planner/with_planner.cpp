@@ -4,10 +4,15 @@
 // where PostgreSQL would compute it once, which differs only for volatile functions.
 #include <fmt/format.h>
 
+#include "compiler/planner/plan_building.h"
 #include "compiler/planner/statement_planner.h"
 #include "engine/error.h"
 
 namespace duet::planner {
+
+namespace {
+constexpr const char* kInvalidRecursion = "42P19";  // PostgreSQL's invalid_recursion
+}  // namespace
 
 void StatementPlanner::pushWith(const sql::SelectStmt& s) {
   for (size_t i = 0; i < s.with.size(); ++i)
@@ -31,29 +36,9 @@ const sql::CommonTableExpr* StatementPlanner::findWith(const sql::QualifiedName&
   return nullptr;
 }
 
-NodePtr StatementPlanner::withItem(size_t frame, const sql::CommonTableExpr& cte,
-                                   const std::optional<sql::Alias>& alias, ScopeEntry& e) {
-  for (const sql::CommonTableExpr* planning : planningWith_)
-    if (planning == &cte) b_.fail(sqlstate::kFeatureNotSupported, "WITH RECURSIVE is not supported yet", cte.location);
-  // Its body sees the WITH lists around its own (for a non-recursive one, only the queries
-  // before it in its list) and the enclosing queries of its statement.
-  const sql::SelectStmt& owner = *with_[frame].owner;
-  size_t index = static_cast<size_t>(&cte - owner.with.data());
-  std::vector<WithFrame> saved = with_;
-  with_.resize(frame + 1);
-  with_[frame].visible = owner.withRecursive ? owner.with.size() : index;
-  planningWith_.push_back(&cte);
-  NodePtr node;
-  std::vector<OutputColumn> columns;
-  try {
-    b_.withOuterDepth(with_[frame].outerDepth, [&] { node = planSubquery(*cte.query, columns); });
-  } catch (...) {
-    with_ = std::move(saved);
-    planningWith_.pop_back();
-    throw;
-  }
-  with_ = std::move(saved);
-  planningWith_.pop_back();
+// Names a WITH query's columns: its own column list, then those of the reference's alias.
+void StatementPlanner::nameWithColumns(const sql::CommonTableExpr& cte, const std::optional<sql::Alias>& alias,
+                                       const std::vector<OutputColumn>& columns, ScopeEntry& e) {
   if (cte.columns.size() > columns.size())
     b_.fail(sqlstate::kInvalidColumnReference,
             fmt::format("WITH query \"{}\" has {} columns available but {} columns specified", cte.name, columns.size(),
@@ -73,6 +58,107 @@ NodePtr StatementPlanner::withItem(size_t frame, const sql::CommonTableExpr& cte
     for (size_t c = 0; c < alias->columns.size(); ++c) e.names[c] = alias->columns[c];
   }
   e.joinColumn.assign(e.names.size(), -1);
+}
+
+// WITH RECURSIVE name AS (non-recursive term UNION [ALL] recursive term): the first term
+// planned alone gives the columns; the second reads the work table of that type. Null when
+// the second term does not read the query (an ordinary UNION then).
+NodePtr StatementPlanner::recursiveUnion(const sql::CommonTableExpr& cte, std::vector<OutputColumn>& columns) {
+  const sql::SelectStmt& q = *cte.query;
+  if (q.body != sql::SelectStmt::Body::SetOp || q.setOp != sql::SetOpKind::Union || !q.orderBy.empty() || q.limit ||
+      q.offset)
+    return nullptr;
+  NodePtr first = planSetOperand(*q.left, columns);
+  int id = nextWorkTable_++;
+  workTables_.push_back({&cte, id, columns, 0});
+  std::vector<OutputColumn> rightColumns;
+  NodePtr second;
+  try {
+    second = planSetOperand(*q.right, rightColumns);
+  } catch (...) {
+    workTables_.pop_back();
+    throw;
+  }
+  int reads = workTables_.back().reads;
+  workTables_.pop_back();
+  if (reads == 0) return nullptr;
+  if (q.right->limit || q.right->offset || !q.right->orderBy.empty())
+    b_.fail(sqlstate::kFeatureNotSupported, "ORDER BY, LIMIT and OFFSET in a recursive query are not implemented",
+            q.right->begin);
+  if (rightColumns.size() != columns.size())
+    b_.fail(sqlstate::kSyntaxError, "each UNION query must have the same number of columns", q.right->begin);
+  std::vector<ExprPtr> cast;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    SqlType l = columns[c].type, r = rightColumns[c].type;
+    auto common = binder::commonType(l, r);
+    SqlType overall = common ? binder::resolveUnknown(*common) : r;
+    if (!common || overall.id != l.id) {
+      try {
+        b_.fail(sqlstate::kDatatypeMismatch,
+                fmt::format("recursive query \"{}\" column {} has type {} in non-recursive term but type {} overall",
+                            cte.name, c + 1, typeName(l), typeName(overall)),
+                columnLocation(*q.left, c));
+      } catch (SqlError& error) {
+        error.hint = "Cast the output of the non-recursive term to the correct type.";
+        throw;
+      }
+    }
+    cast.push_back(b_.coerce(plan::makeColumn(static_cast<int>(c), r), l, binder::CastContext::Implicit, q.begin));
+  }
+  second = project(std::move(second), std::move(cast));
+  auto node = std::make_unique<Node>(plan::NodeKind::RecursiveUnion);
+  node->workTable = id;
+  node->distinct = !q.setAll;
+  node->outputTypes = first->outputTypes;
+  node->children.push_back(std::move(first));
+  node->children.push_back(std::move(second));
+  return node;
+}
+
+NodePtr StatementPlanner::withItem(size_t frame, const sql::CommonTableExpr& cte,
+                                   const std::optional<sql::Alias>& alias, uint32_t location, ScopeEntry& e) {
+  // A WITH RECURSIVE query read by its own recursive term: the work table.
+  for (auto& w : workTables_)
+    if (w.cte == &cte) {
+      ++w.reads;
+      auto scan = std::make_unique<Node>(plan::NodeKind::WorkTableScan);
+      scan->workTable = w.id;
+      for (const auto& c : w.columns) scan->outputTypes.push_back(c.type);
+      nameWithColumns(cte, alias, w.columns, e);
+      return scan;
+    }
+  for (const sql::CommonTableExpr* planning : planningWith_)
+    if (planning == &cte)
+      b_.fail(
+          kInvalidRecursion,
+          fmt::format("recursive reference to query \"{}\" must not appear within its non-recursive term", cte.name),
+          location);
+  // Its body sees the WITH lists around its own (for a non-recursive one, only the queries
+  // before it in its list) and the enclosing queries of its statement.
+  const sql::SelectStmt& owner = *with_[frame].owner;
+  size_t index = static_cast<size_t>(&cte - owner.with.data());
+  std::vector<WithFrame> saved = with_;
+  with_.resize(frame + 1);
+  with_[frame].visible = owner.withRecursive ? owner.with.size() : index;
+  planningWith_.push_back(&cte);
+  NodePtr node;
+  std::vector<OutputColumn> columns;
+  try {
+    b_.withOuterDepth(with_[frame].outerDepth, [&] {
+      if (owner.withRecursive) node = recursiveUnion(cte, columns);
+      if (!node) {
+        columns.clear();
+        node = planSubquery(*cte.query, columns);
+      }
+    });
+  } catch (...) {
+    with_ = std::move(saved);
+    planningWith_.pop_back();
+    throw;
+  }
+  with_ = std::move(saved);
+  planningWith_.pop_back();
+  nameWithColumns(cte, alias, columns, e);
   return node;
 }
 
