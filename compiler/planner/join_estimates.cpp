@@ -101,17 +101,20 @@ JoinOrder StatementPlanner::chooseJoinOrder(const Scope& scope, const std::vecto
       JoinPredicate p;
       p.items = itemsRead(scope, *c);
       if (std::popcount(p.items) < 2) continue;
+      predicates.push_back(p);
+      // An equality keys each side that is a plain column (a.x = b.y keys a by x and b by y).
       if (c->kind == ExprKind::Compare && c->op == plan::Op::Eq)
-        for (int side = 0; side < 2 && p.keyItem < 0; ++side) {
+        for (int side = 0; side < 2; ++side) {
           const plan::Expr& key = *c->args[side];
           if (key.kind != ExprKind::Column) continue;
           int item = entryOf(scope, key.column);
           uint64_t others = itemsRead(scope, *c->args[1 - side]);
           if (others == 0 || ((others >> item) & 1)) continue;
-          p.keyItem = item;
-          p.keyColumn = key.column - scope.entries[item].offset;
+          JoinPredicate keyed = p;
+          keyed.keyItem = item;
+          keyed.keyColumn = key.column - scope.entries[item].offset;
+          predicates.push_back(keyed);
         }
-      predicates.push_back(p);
     }
   return greedyJoinOrder(inputs, predicates);
 }

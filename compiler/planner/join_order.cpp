@@ -26,14 +26,17 @@ bool uniqueMatch(const JoinInput& input, int keyed, uint64_t others, const std::
 }
 
 // Estimated rows of joining `item` to the items `joined` (estimated `joinedRows`), whether
-// a predicate connects them, and whether a unique key of `item` serves the join (an index
-// probe per joined row then needs no hash table).
+// a predicate connects them, whether a unique key of `item` serves the join (an index
+// probe per joined row then needs no hash table), and whether a unique key on either side
+// does (`bounded`: the estimate then has a key to stand on; an equality between two
+// non-unique columns may multiply rows far beyond it).
 double joinedSize(const std::vector<JoinInput>& inputs, const std::vector<JoinPredicate>& predicates, uint64_t joined,
-                  double joinedRows, int item, bool& connected, bool& keyed) {
+                  double joinedRows, int item, bool& connected, bool& keyed, bool& bounded) {
   const JoinInput& in = inputs[item];
   uint64_t both = joined | (1ull << item);
   connected = false;
   keyed = false;
+  bounded = false;
   bool equality = false;
   for (const auto& p : predicates) {
     if ((p.items & ~both) != 0 || !has(p.items, item) || (p.items & joined) == 0) continue;
@@ -44,13 +47,15 @@ double joinedSize(const std::vector<JoinInput>& inputs, const std::vector<JoinPr
   if (!equality) return joinedRows * in.rows / 3;  // a range or other condition
   // Each joined row meets one row of `item` at most: the filtered share of them.
   if (uniqueMatch(in, item, joined, predicates)) {
-    keyed = true;
+    keyed = bounded = true;
     return joinedRows * std::min(1.0, in.rows / in.tableRows);
   }
   // Each row of `item` meets one row of a joined item at most (a foreign key to it).
   for (int x = 0; x < static_cast<int>(inputs.size()); ++x)
-    if (has(joined, x) && uniqueMatch(inputs[x], x, 1ull << item, predicates))
+    if (has(joined, x) && uniqueMatch(inputs[x], x, 1ull << item, predicates)) {
+      bounded = true;
       return in.rows * std::min(1.0, joinedRows / inputs[x].tableRows);
+    }
   return std::max(joinedRows, in.rows);
 }
 
@@ -66,19 +71,19 @@ JoinOrder greedyFrom(const std::vector<JoinInput>& inputs, const std::vector<Joi
   order.items.push_back(first);
   order.sizes.push_back(rows);
   while (static_cast<int>(order.items.size()) < n) {
-    int best = -1;
-    bool bestConnected = false;
+    int best = -1, bestRank = -1;
     double bestRows = std::numeric_limits<double>::infinity(), bestCost = bestRows;
     for (int i = 0; i < n; ++i) {
       if (has(joined, i)) continue;
-      bool connected = false, keyed = false;
-      double size = joinedSize(inputs, predicates, joined, rows, i, connected, keyed);
+      bool connected = false, keyed = false, bounded = false;
+      double size = joinedSize(inputs, predicates, joined, rows, i, connected, keyed, bounded);
       double stepCost = size + (keyed ? 0 : std::min(rows, inputs[i].rows));
-      // A connected item before any cross product; then the cheapest step; ties keep
-      // FROM order.
-      if (best < 0 || (connected && !bestConnected) || (connected == bestConnected && stepCost < bestCost)) {
+      // A join on a unique key before one on other conditions, and that before a cross
+      // product; then the cheapest step; ties keep FROM order.
+      int rank = !connected ? 0 : bounded ? 2 : 1;
+      if (rank > bestRank || (rank == bestRank && stepCost < bestCost)) {
         best = i;
-        bestConnected = connected;
+        bestRank = rank;
         bestRows = size;
         bestCost = stepCost;
       }

@@ -1,9 +1,10 @@
 // The order in which the planner joins the items of a FROM list of inner joins: greedy, by
 // estimated sizes, over left-deep trees. From each item in turn it adds, each time, the
-// item connected to those joined by a join predicate whose step costs least (the rows it
-// produces, plus the rows of its hash table unless a unique key of the item serves the
-// join), an item no predicate connects (a cross product) only when nothing else is
-// left; the start whose whole order costs least wins. Full cost-based ordering with
+// item whose step costs least (the rows it produces, plus the rows of its hash table
+// unless a unique key of the item serves the join) among those joined on a unique key
+// (either side's), else among those joined on other conditions (whose size the estimate
+// cannot bound), and a cross product only when nothing else is left; the start whose whole
+// order costs least wins. Full cost-based ordering with
 // statistics is issue 23's.
 #pragma once
 #include <cstdint>
