@@ -112,6 +112,12 @@ class Codegen : public ValueBuilder {
   void produceRepeat(const plan::Node& node, const Consumer& consume);
   void produceRecursiveUnion(const plan::Node& node, const Consumer& consume);
   void produceWorkTableScan(const plan::Node& node, const Consumer& consume);
+  // Walks the build rows of join table `table` whose key equals the tuple at `probeKey`
+  // (`cursor`: the walk's position): `onHit(row, next, done)` runs per such row and must
+  // end its block by branching to `next` (the next one) or `done` (stop); the insertion
+  // point is after the walk then.
+  void forEachMatch(llvm::Value* table, llvm::Value* probeKey, llvm::Value* cursor,
+                    const std::function<void(llvm::Value* row, llvm::BasicBlock* next, llvm::BasicBlock* done)>& onHit);
   void probeSemiJoin(const plan::Node& node, llvm::Value* table, llvm::Value* probeKey, llvm::Value* cursor,
                      const Consumer& consume);
   Row nullRow(const std::vector<SqlType>& types);

@@ -544,7 +544,9 @@ Interval ageOfFields(const Tm& tm1, const Tm& tm2, bool before) {
   t.mday = tm1.mday - tm2.mday;
   t.mon = tm1.mon - tm2.mon;
   t.year = int64_t(tm1.year) - tm2.year;
-  if (before) {
+  // As PostgreSQL: the later minus the earlier, borrowing from the larger fields, then the
+  // sign back.
+  auto negate = [&] {
     fsec = -fsec;
     t.sec = -t.sec;
     t.min = -t.min;
@@ -552,7 +554,8 @@ Interval ageOfFields(const Tm& tm1, const Tm& tm2, bool before) {
     t.mday = -t.mday;
     t.mon = -t.mon;
     t.year = -t.year;
-  }
+  };
+  if (before) negate();
   while (fsec < 0) fsec += kUsecsPerSec, t.sec--;
   while (t.sec < 0) t.sec += 60, t.min--;
   while (t.min < 0) t.min += 60, t.hour--;
@@ -563,15 +566,7 @@ Interval ageOfFields(const Tm& tm1, const Tm& tm2, bool before) {
     t.mon--;
   }
   while (t.mon < 0) t.mon += 12, t.year--;
-  if (before) {
-    fsec = -fsec;
-    t.sec = -t.sec;
-    t.min = -t.min;
-    t.hour = -t.hour;
-    t.mday = -t.mday;
-    t.mon = -t.mon;
-    t.year = -t.year;
-  }
+  if (before) negate();
   t.usec = fsec;
   // tm2interval
   double months = static_cast<double>(t.year) * 12 + static_cast<double>(t.mon);
