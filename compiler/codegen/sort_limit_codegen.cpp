@@ -96,13 +96,17 @@ void Codegen::produceLimit(const Node& node, const Consumer& consume) {
 
 void Codegen::produceDistinct(const Node& node, const Consumer& consume) {
   auto& b = b_;
-  const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
+  // The key: the whole row, or DISTINCT ON's expressions.
+  const TupleLayout* layout =
+      out_.layouts.add(TupleLayout::of(node.exprs.empty() ? node.outputTypes : typesOf(node.exprs)));
   llvm::Value* groups = call("duet_q_groups_new", ptrTy_, {qctx_, ptrConst(layout), b.getInt32(16)});
   llvm::Value* tuple = tupleAlloca(*layout);
   llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
   llvm::Value* isNew = eb.CreateAlloca(b.getInt8Ty());
   produce(*node.children[0], [&](Row& row) {
-    storeRow(tuple, *layout, row);
+    Row key;
+    for (const auto& e : node.exprs) key.push_back(expr(*e, row));
+    storeRow(tuple, *layout, node.exprs.empty() ? row : key);
     call("duet_q_groups_find", ptrTy_, {groups, tuple, isNew});
     ifThen(b.CreateICmpNE(b.CreateLoad(b.getInt8Ty(), isNew), b.getInt8(0)), [&] { consume(row); });
   });

@@ -189,7 +189,9 @@ void Parser::parseSimpleSelect(SelectStmt& s) {
     s.distinct = true;
     if (acceptKw("on")) {
       expectOp("(");
-      s.distinctOn = parseExprList();
+      do {  // like ORDER BY's, a bare integer is an output column position
+        s.distinctOn.push_back(parsePositionalOrExpr());
+      } while (acceptOp(","));
       expectOp(")");
     }
   } else {

@@ -32,7 +32,8 @@ enum class NodeKind : uint8_t {
                    // output: group keys then aggregate results
   Sort,            // child 0 sorted by `sortKeys`
   Limit,           // child 0 after skipping `offset` rows, at most `limit` rows
-  Distinct,        // child 0 without duplicate rows
+  Distinct,        // child 0 without duplicate rows; with `exprs`, the first row of each
+                   // distinct value of them (DISTINCT ON over sorted rows)
   Insert,          // child 0 rows (one value per table column) inserted into `table`
   Update,          // child 0 rows = [rowid, new values of every table column] applied
   Delete,          // child 0 rows = [rowid] deleted

@@ -100,10 +100,10 @@ NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<Outpu
   checkForInterrupts();
   WithGuard withScope{with_, with_.size()};
   if (!s.with.empty()) pushWith(s);
-  if (!s.distinctOn.empty()) b_.fail(sqlstate::kFeatureNotSupported, "DISTINCT ON is not supported yet", s.begin);
   NodePtr node;
   std::vector<ExprPtr> targets;
   std::vector<plan::SortKey> orderExprs;
+  std::vector<int> distinctOn;  // DISTINCT ON: the key columns among the targets
   Scope scope;
   binder::AggContext aggCtx;
   binder::AggContext* agg = nullptr;
@@ -161,6 +161,7 @@ NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<Outpu
           s.having ? b_.coerceToBool(b_.bind(*s.having, scope, agg), "HAVING", s.having->location) : nullptr;
       // ORDER BY expressions may add aggregates: bind them before building the node.
       orderExprs = bindOrderBy(s, scope, agg, targets, columns);
+      if (!s.distinctOn.empty()) distinctOn = bindDistinctOn(s, scope, agg, targets, columns, orderExprs);
       auto a = std::make_unique<Node>(NodeKind::Aggregate);
       for (const auto& g : aggCtx.groupExprs) a->outputTypes.push_back(g->type);
       for (const auto& sp : aggCtx.aggs) a->outputTypes.push_back(sp.resultType);
@@ -171,12 +172,25 @@ NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<Outpu
       node = filter(std::move(a), std::move(having));
     } else {
       orderExprs = bindOrderBy(s, scope, nullptr, targets, columns);
+      if (!s.distinctOn.empty()) distinctOn = bindDistinctOn(s, scope, nullptr, targets, columns, orderExprs);
     }
     node = project(std::move(node), std::move(targets));
   }
   if (s.body == sql::SelectStmt::Body::Values) orderExprs = valuesOrder(s, columns);
   size_t visible = columns.size();
-  if (s.distinct) {
+  if (!distinctOn.empty()) {
+    // DISTINCT ON: sorted, then the first row of each distinct key.
+    auto sort = std::make_unique<Node>(NodeKind::Sort);
+    sort->outputTypes = node->outputTypes;
+    sort->sortKeys = std::move(orderExprs);
+    sort->children.push_back(std::move(node));
+    auto d = std::make_unique<Node>(NodeKind::Distinct);
+    d->outputTypes = sort->outputTypes;
+    for (int k : distinctOn) d->exprs.push_back(plan::makeColumn(k, d->outputTypes[k]));
+    d->children.push_back(std::move(sort));
+    node = std::move(d);
+    orderExprs.clear();
+  } else if (s.distinct) {
     if (node->outputTypes.size() > visible)
       b_.fail(sqlstate::kInvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
               s.begin);
@@ -256,35 +270,55 @@ std::vector<plan::SortKey> StatementPlanner::bindOrderBy(const sql::SelectStmt& 
                                                          binder::AggContext* agg, std::vector<ExprPtr>& targets,
                                                          const std::vector<OutputColumn>& columns) {
   std::vector<plan::SortKey> keys;
-  for (const auto& o : s.orderBy) {
-    const sql::Expr& e = *o.expr;
-    if (e.kind == sql::ExprKind::Literal) {
-      keys.push_back(sortKey(o, static_cast<int>(positionIndex(e, columns.size(), "ORDER BY"))));
-      continue;
-    }
-    if (e.kind == sql::ExprKind::ColumnRef && e.as<sql::ColumnRef>().names.size() == 1) {
-      const std::string& n = e.as<sql::ColumnRef>().names[0];
-      int match = -1;
-      for (size_t i = 0; i < s.targets.size() && i < columns.size(); ++i)
-        if (!s.targets[i].alias.empty() && s.targets[i].alias == n) match = static_cast<int>(i);
-      if (match >= 0) {
-        keys.push_back(sortKey(o, match));
-        continue;
-      }
-    }
-    ExprPtr bound = b_.bind(e, scope, agg);
-    int found = -1;
-    for (size_t i = 0; i < targets.size(); ++i)
-      if (exprEquals(*targets[i], *bound, &b_.paramClasses())) {
-        found = static_cast<int>(i);
-        break;
-      }
-    if (found < 0) {
-      found = static_cast<int>(targets.size());
-      targets.push_back(std::move(bound));
-    }
-    keys.push_back(sortKey(o, found));
+  for (const auto& o : s.orderBy)
+    keys.push_back(sortKey(o, targetColumn(*o.expr, "ORDER BY", s, scope, agg, targets, columns)));
+  return keys;
+}
+
+int StatementPlanner::targetColumn(const sql::Expr& e, const char* clause, const sql::SelectStmt& s, const Scope& scope,
+                                   binder::AggContext* agg, std::vector<ExprPtr>& targets,
+                                   const std::vector<OutputColumn>& columns) {
+  if (e.kind == sql::ExprKind::Literal) return static_cast<int>(positionIndex(e, columns.size(), clause));
+  if (e.kind == sql::ExprKind::ColumnRef && e.as<sql::ColumnRef>().names.size() == 1) {
+    const std::string& n = e.as<sql::ColumnRef>().names[0];
+    int match = -1;
+    for (size_t i = 0; i < s.targets.size() && i < columns.size(); ++i)
+      if (!s.targets[i].alias.empty() && s.targets[i].alias == n) match = static_cast<int>(i);
+    if (match >= 0) return match;
   }
+  ExprPtr bound = b_.bind(e, scope, agg);
+  for (size_t i = 0; i < targets.size(); ++i)
+    if (exprEquals(*targets[i], *bound, &b_.paramClasses())) return static_cast<int>(i);
+  targets.push_back(std::move(bound));
+  return static_cast<int>(targets.size()) - 1;
+}
+
+std::vector<int> StatementPlanner::bindDistinctOn(const sql::SelectStmt& s, const Scope& scope, binder::AggContext* agg,
+                                                  std::vector<ExprPtr>& targets,
+                                                  const std::vector<OutputColumn>& columns,
+                                                  std::vector<plan::SortKey>& order) {
+  std::vector<int> keys;
+  for (const auto& e : s.distinctOn) {
+    int column = targetColumn(*e, "DISTINCT ON", s, scope, agg, targets, columns);
+    if (std::find(keys.begin(), keys.end(), column) == keys.end()) keys.push_back(column);
+  }
+  // PostgreSQL: the leading ORDER BY items are the DISTINCT ON expressions, in any order;
+  // with no ORDER BY, the rows are sorted by them.
+  if (order.empty()) {
+    for (int k : keys) order.push_back({k, false, false});
+    return keys;
+  }
+  std::vector<int> leading;
+  for (size_t i = 0; i < order.size() && leading.size() < keys.size(); ++i)
+    if (std::find(leading.begin(), leading.end(), order[i].column) == leading.end()) {
+      if (std::find(keys.begin(), keys.end(), order[i].column) == keys.end())
+        b_.fail(sqlstate::kInvalidColumnReference,
+                "SELECT DISTINCT ON expressions must match initial ORDER BY expressions", s.distinctOn[0]->location);
+      leading.push_back(order[i].column);
+    }
+  if (leading.size() < keys.size())
+    b_.fail(sqlstate::kInvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions",
+            s.distinctOn[0]->location);
   return keys;
 }
 

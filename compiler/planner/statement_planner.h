@@ -226,6 +226,15 @@ class StatementPlanner {
   // target columns when not already in the list).
   std::vector<plan::SortKey> bindOrderBy(const sql::SelectStmt& s, const Scope& scope, binder::AggContext* agg,
                                          std::vector<ExprPtr>& targets, const std::vector<OutputColumn>& columns);
+  // The target column an ORDER BY or DISTINCT ON item names: a position, an output name, or
+  // an expression (added as a hidden target when not already among them).
+  int targetColumn(const sql::Expr& e, const char* clause, const sql::SelectStmt& s, const Scope& scope,
+                   binder::AggContext* agg, std::vector<ExprPtr>& targets, const std::vector<OutputColumn>& columns);
+  // DISTINCT ON's key columns; `order` (ORDER BY's keys) must begin with them (42P10), and
+  // becomes them when empty.
+  std::vector<int> bindDistinctOn(const sql::SelectStmt& s, const Scope& scope, binder::AggContext* agg,
+                                  std::vector<ExprPtr>& targets, const std::vector<OutputColumn>& columns,
+                                  std::vector<plan::SortKey>& order);
   // VALUES lists: each column's type is the common type of its entries (or the target
   // column types for INSERT).
   NodePtr planValues(const std::vector<std::vector<sql::ExprPtr>>& rows, const std::vector<SqlType>& targetTypes,
