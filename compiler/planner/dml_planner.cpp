@@ -12,13 +12,6 @@
 
 namespace duet::planner {
 
-using binder::CastContext;
-using binder::columnRange;
-using binder::commonType;
-using binder::exprEquals;
-using plan::ExprKind;
-using plan::NodeKind;
-
 std::vector<ExprPtr> StatementPlanner::bindReturning(const std::vector<sql::ResTarget>& returning,
                                                      const TableBinding& t, const std::string& alias,
                                                      std::vector<OutputColumn>& columns) {

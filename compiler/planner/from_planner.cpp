@@ -16,13 +16,6 @@
 
 namespace duet::planner {
 
-using binder::CastContext;
-using binder::columnRange;
-using binder::commonType;
-using binder::exprEquals;
-using plan::ExprKind;
-using plan::NodeKind;
-
 void StatementPlanner::collectFrom(const sql::TableRef& ref, std::vector<const sql::TableRef*>& tables,
                                    std::vector<FromCondition>& conditions, std::vector<MergingJoin>& merging,
                                    std::vector<JoinStep>& steps) {

@@ -13,9 +13,6 @@
 
 namespace duet::planner {
 
-using binder::columnRange;
-using plan::ExprKind;
-
 namespace {
 
 int entryOf(const Scope& scope, int column) {

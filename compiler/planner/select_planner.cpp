@@ -14,13 +14,6 @@
 
 namespace duet::planner {
 
-using binder::CastContext;
-using binder::columnRange;
-using binder::commonType;
-using binder::exprEquals;
-using plan::ExprKind;
-using plan::NodeKind;
-
 NodePtr StatementPlanner::planSubquery(const sql::SelectStmt& s, std::vector<OutputColumn>& columns) {
   bool resolve = resolveUnknowns_;
   resolveUnknowns_ = true;

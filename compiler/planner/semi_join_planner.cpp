@@ -15,10 +15,6 @@
 
 namespace duet::planner {
 
-using binder::columnRange;
-using plan::ExprKind;
-using plan::NodeKind;
-
 bool readsOuter(const plan::Expr& e) {
   if (e.kind == ExprKind::OuterRef) return true;
   for (const auto& a : e.args)

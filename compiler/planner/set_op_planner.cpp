@@ -14,10 +14,6 @@
 
 namespace duet::planner {
 
-using binder::CastContext;
-using plan::ExprKind;
-using plan::NodeKind;
-
 namespace {
 
 const char* opName(sql::SetOpKind op) {

@@ -13,13 +13,6 @@
 
 namespace duet::planner {
 
-using binder::CastContext;
-using binder::columnRange;
-using binder::commonType;
-using binder::exprEquals;
-using plan::ExprKind;
-using plan::NodeKind;
-
 PlannedStatement StatementPlanner::run() {
   auto out = std::make_unique<PreparedPlan>();
   NodePtr root;

@@ -18,10 +18,16 @@
 namespace duet::planner {
 
 using binder::Binder;
+using binder::CastContext;
+using binder::columnRange;
+using binder::commonType;
+using binder::exprEquals;
 using binder::Scope;
 using binder::ScopeEntry;
+using plan::ExprKind;
 using plan::ExprPtr;
 using plan::Node;
+using plan::NodeKind;
 using plan::NodePtr;
 
 // Whether `e` reads an OuterRef (also in the arguments of subqueries in it, not in their
