@@ -274,40 +274,27 @@ const char* kindTypeName(DatetimeKind k) {
                  fmt::format("unit \"{}\" not recognized for type {}", unit, kindTypeName(k)));
 }
 
-int isoWeek(int year, int mon, int mday) {
+// The ISO 8601 week of a date and the year that week belongs to (weeks start on Monday;
+// week 1 holds January 4th), as PostgreSQL's date2isoweek and date2isoyear.
+struct IsoWeek {
+  int year;
+  int week;
+};
+IsoWeek isoWeekOf(int year, int mon, int mday) {
   int dayn = dateToJulian(year, mon, mday);
-  int day4 = dateToJulian(year, 1, 4);
-  int day0 = julianDay(day4 - 1);
-  if (dayn < day4 - day0) {
-    day4 = dateToJulian(year - 1, 1, 4);
-    day0 = julianDay(day4 - 1);
-  }
-  int result = (dayn - (day4 - day0)) / 7 + 1;
-  if (result >= 52) {
-    day4 = dateToJulian(year + 1, 1, 4);
-    day0 = julianDay(day4 - 1);
-    if (dayn >= day4 - day0) result = (dayn - (day4 - day0)) / 7 + 1;
-  }
-  return result;
+  // The Monday of week 1 of `y`.
+  auto weekOneStart = [](int y) {
+    int day4 = dateToJulian(y, 1, 4);
+    return day4 - julianDay(day4 - 1);
+  };
+  int start = weekOneStart(year);
+  if (dayn < start) start = weekOneStart(--year);
+  int week = (dayn - start) / 7 + 1;
+  if (week >= 52 && dayn >= weekOneStart(year + 1)) return {year + 1, 1};
+  return {year, week};
 }
-
-int isoYear(int year, int mon, int mday) {
-  int dayn = dateToJulian(year, mon, mday);
-  int day4 = dateToJulian(year, 1, 4);
-  int day0 = julianDay(day4 - 1);
-  if (dayn < day4 - day0) {
-    day4 = dateToJulian(year - 1, 1, 4);
-    day0 = julianDay(day4 - 1);
-    year--;
-  }
-  int result = (dayn - (day4 - day0)) / 7 + 1;
-  if (result >= 52) {
-    day4 = dateToJulian(year + 1, 1, 4);
-    day0 = julianDay(day4 - 1);
-    if (dayn >= day4 - day0) year++;
-  }
-  return year;
-}
+int isoWeek(int year, int mon, int mday) { return isoWeekOf(year, mon, mday).week; }
+int isoYear(int year, int mon, int mday) { return isoWeekOf(year, mon, mday).year; }
 
 DatetimePart integerPart(int64_t v) { return {makeNumeric(v, 0), static_cast<double>(v)}; }
 
