@@ -541,24 +541,7 @@ NodePtr StatementPlanner::joinStep(NodePtr left, NodePtr right, int rightOffset,
                                    std::vector<ExprPtr>& conditions, bool buildRight) {
   auto join = std::make_unique<Node>(NodeKind::HashJoin);
   std::vector<ExprPtr> leftKeys, rightKeys, residual;
-  for (auto& c : conditions) {
-    if (c->kind == ExprKind::Compare && c->op == plan::Op::Eq) {
-      auto [l0, l1] = columnRange(*c->args[0]);
-      auto [r0, r1] = columnRange(*c->args[1]);
-      int leftArg = -1;
-      if (l0 >= 0 && r0 >= 0 && l1 < rightOffset && r0 >= rightOffset) leftArg = 0;
-      if (l0 >= 0 && r0 >= 0 && r1 < rightOffset && l0 >= rightOffset) leftArg = 1;
-      if (leftArg >= 0) {
-        leftKeys.push_back(std::move(c->args[leftArg]));
-        ExprPtr rk = std::move(c->args[1 - leftArg]);
-        binder::shiftColumns(*rk, -rightOffset);
-        rightKeys.push_back(std::move(rk));
-        continue;
-      }
-    }
-    residual.push_back(std::move(c));
-  }
-  conditions.clear();
+  splitJoinKeys(conditions, rightOffset, leftKeys, rightKeys, residual);
   join->outer = type != sql::JoinType::Inner;
   join->predicate = conjunction(std::move(residual));
   join->outputTypes = left->outputTypes;

@@ -91,4 +91,26 @@ ExprPtr factorOr(ExprPtr e, const std::vector<int>& paramClasses) {
   return conjunction(std::move(common));
 }
 
+void splitJoinKeys(std::vector<ExprPtr>& conditions, int rightOffset, std::vector<ExprPtr>& leftKeys,
+                   std::vector<ExprPtr>& rightKeys, std::vector<ExprPtr>& residual) {
+  for (auto& c : conditions) {
+    if (c->kind == ExprKind::Compare && c->op == plan::Op::Eq) {
+      auto [l0, l1] = binder::columnRange(*c->args[0]);
+      auto [r0, r1] = binder::columnRange(*c->args[1]);
+      int leftArg = -1;
+      if (l0 >= 0 && r0 >= 0 && l1 < rightOffset && r0 >= rightOffset) leftArg = 0;
+      if (l0 >= 0 && r0 >= 0 && r1 < rightOffset && l0 >= rightOffset) leftArg = 1;
+      if (leftArg >= 0) {
+        leftKeys.push_back(std::move(c->args[leftArg]));
+        ExprPtr rk = std::move(c->args[1 - leftArg]);
+        binder::shiftColumns(*rk, -rightOffset);
+        rightKeys.push_back(std::move(rk));
+        continue;
+      }
+    }
+    residual.push_back(std::move(c));
+  }
+  conditions.clear();
+}
+
 }  // namespace duet::planner

@@ -20,6 +20,12 @@ void splitConjuncts(plan::ExprPtr e, std::vector<plan::ExprPtr>& out);
 // repeated in each branch becomes a join key (PostgreSQL's find_duplicate_ors). Equality is
 // binder::exprEquals with `paramClasses`. Anything but an OR comes back as it was.
 plan::ExprPtr factorOr(plan::ExprPtr e, const std::vector<int>& paramClasses);
+// Splits the conditions of a join whose row has the left side's columns before
+// `rightOffset` and the right side's from there: an equality between an expression of each
+// side becomes a pair of hash keys (the right one moved onto the right side's own row),
+// anything else goes to `residual`. `conditions` is left empty.
+void splitJoinKeys(std::vector<plan::ExprPtr>& conditions, int rightOffset, std::vector<plan::ExprPtr>& leftKeys,
+                   std::vector<plan::ExprPtr>& rightKeys, std::vector<plan::ExprPtr>& residual);
 // The AND of `parts`; null for none.
 plan::ExprPtr conjunction(std::vector<plan::ExprPtr> parts);
 // `child` filtered by `predicate`; `child` itself when there is no predicate.

@@ -146,24 +146,9 @@ bool StatementPlanner::semiJoin(FromPlan& outer, const sql::SubLink& link, plan:
         b_.compare(plan::Op::Eq, std::move(left), onJoinedRow(*innerValue, outerWidth, captures), link.location));
   }
   auto join = std::make_unique<Node>(NodeKind::HashJoin);
+  // The outer row is the join row's left side: its keys probe, the subquery's are hashed.
   std::vector<ExprPtr> residual;
-  for (auto& c : conditions) {
-    if (c->kind == ExprKind::Compare && c->op == plan::Op::Eq) {
-      auto [l0, l1] = columnRange(*c->args[0]);
-      auto [r0, r1] = columnRange(*c->args[1]);
-      int outerArg = -1;
-      if (l0 >= 0 && r0 >= 0 && l1 < outerWidth && r0 >= outerWidth) outerArg = 0;
-      if (l0 >= 0 && r0 >= 0 && r1 < outerWidth && l0 >= outerWidth) outerArg = 1;
-      if (outerArg >= 0) {
-        join->rightKeys.push_back(std::move(c->args[outerArg]));
-        ExprPtr innerKey = std::move(c->args[1 - outerArg]);
-        binder::shiftColumns(*innerKey, -outerWidth);
-        join->exprs.push_back(std::move(innerKey));
-        continue;
-      }
-    }
-    residual.push_back(std::move(c));
-  }
+  splitJoinKeys(conditions, outerWidth, join->rightKeys, join->exprs, residual);
   // No key: the subquery stays an expression, run per row until it decides. NOT IN's one
   // comparison must be the key.
   if (join->exprs.empty() || (kind == plan::SemiJoin::NotIn && (join->exprs.size() != 1 || !residual.empty())))
