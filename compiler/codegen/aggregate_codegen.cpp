@@ -58,7 +58,7 @@ llvm::Value* Codegen::aggSlot(llvm::Value* state, size_t k, size_t offset) {
 Codegen::AggregateCode Codegen::beginAggregate(const Node& node, bool table) {
   AggregateCode a{.node = node,
                   .keyLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs))),
-                  .stateSize = std::max<uint32_t>(16, kAggSlot * static_cast<uint32_t>(node.aggs.size())),
+                  .stateSize = aggregateStateSize(node.aggs),
                   .single = node.exprs.empty() && std::none_of(node.aggs.begin(), node.aggs.end(),
                                                                [](const plan::AggSpec& s) { return s.distinct; })};
   llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
@@ -116,6 +116,20 @@ void Codegen::foldAggregate(const plan::AggSpec& agg, size_t k, llvm::Value* sta
   b.CreateStore(b.getInt8(1), hasPtr);
 }
 
+// Adds the input row `row` to aggregate k's state in `state` (not for DISTINCT, which
+// asks the group's seen set first): NULL inputs are ignored.
+void Codegen::accumulateAggregate(const plan::AggSpec& agg, size_t k, llvm::Value* state, const Row& row) {
+  auto& b = b_;
+  llvm::Value* countPtr = aggSlot(state, k, 16);
+  auto bumpCount = [&] { b.CreateStore(b.CreateAdd(b.CreateLoad(i64Ty_, countPtr), b.getInt64(1)), countPtr); };
+  if (agg.kind == AggKind::CountStar) return bumpCount();
+  SqlValue v = expr(*agg.arg, row);
+  ifThen(b.CreateNot(v.null), [&] {
+    if (agg.kind != AggKind::Count) foldAggregate(agg, k, state, v.v, true);
+    bumpCount();
+  });
+}
+
 // Adds one input row to its group's state (`state`, or looked up by the row's keys).
 void Codegen::accumulateRow(AggregateCode& a, llvm::Value* state, Row& row) {
   auto& b = b_;
@@ -129,24 +143,22 @@ void Codegen::accumulateRow(AggregateCode& a, llvm::Value* state, Row& row) {
   }
   for (size_t k = 0; k < node.aggs.size(); ++k) {
     const plan::AggSpec& agg = node.aggs[k];
-    llvm::Value* countPtr = aggSlot(state, k, 16);
-    auto bumpCount = [&] { b.CreateStore(b.CreateAdd(b.CreateLoad(i64Ty_, countPtr), b.getInt64(1)), countPtr); };
-    if (agg.kind == AggKind::CountStar) {
-      bumpCount();
+    if (!agg.distinct) {
+      accumulateAggregate(agg, k, state, row);
       continue;
     }
+    // DISTINCT: the value counts only the first time its group sees it.
     SqlValue v = expr(*agg.arg, row);
-    auto update = [&] {
-      if (agg.kind != AggKind::Count) foldAggregate(agg, k, state, v.v, true);
-      bumpCount();
-    };
-    ifThen(b.CreateNot(v.null), [&] {  // NULL inputs are ignored, DISTINCT or not
-      if (!agg.distinct) return update();
+    ifThen(b.CreateNot(v.null), [&] {
       Row seen = keys;
       seen.push_back(v);
       storeRow(a.seenKeys[k], *a.seenLayouts[k], seen);
       llvm::Value* first = call("duet_q_distinct_first", b.getInt8Ty(), {a.seenSets[k], a.seenKeys[k]});
-      ifThen(b.CreateICmpNE(first, b.getInt8(0)), update);
+      ifThen(b.CreateICmpNE(first, b.getInt8(0)), [&] {
+        if (agg.kind != AggKind::Count) foldAggregate(agg, k, state, v.v, true);
+        llvm::Value* countPtr = aggSlot(state, k, 16);
+        b.CreateStore(b.CreateAdd(b.CreateLoad(i64Ty_, countPtr), b.getInt64(1)), countPtr);
+      });
     });
   }
 }
@@ -165,6 +177,27 @@ void Codegen::mergeAggregates(const Node& node, llvm::Value* into, llvm::Value* 
   }
 }
 
+// Aggregate k's result from its state.
+SqlValue Codegen::aggregateResult(const plan::AggSpec& agg, size_t k, llvm::Value* state) {
+  auto& b = b_;
+  llvm::Value* count = b.CreateLoad(i64Ty_, aggSlot(state, k, 16));
+  if (agg.kind == AggKind::CountStar || agg.kind == AggKind::Count) return notNull(count, agg.resultType);
+  TypeId acc = accumulatorType(agg.kind, agg.arg->type.id, agg.resultType.id);
+  SqlValue v = loadValue(aggSlot(state, k, 0), aggSlot(state, k, 24), {acc, -1});
+  v.null = b.CreateNot(v.null);  // the flag byte says "has a value"
+  if (agg.kind == AggKind::Avg) {
+    SqlValue sum = cast(v, agg.resultType, false);
+    SqlValue cnt = cast(notNull(count, {TypeId::Int8, -1}), agg.resultType, false);
+    v = arithmetic(plan::Op::Div, sum, cnt, agg.resultType);
+  }
+  return v;
+}
+
+// The bytes of the state of `aggs`, zeroed for a new group.
+uint32_t Codegen::aggregateStateSize(const std::vector<plan::AggSpec>& aggs) {
+  return std::max<uint32_t>(16, kAggSlot * static_cast<uint32_t>(aggs.size()));
+}
+
 // One output row per group: its keys, then each aggregate's result from its state.
 void Codegen::emitAggregates(AggregateCode& a, const Consumer& consume) {
   auto& b = b_;
@@ -172,23 +205,7 @@ void Codegen::emitAggregates(AggregateCode& a, const Consumer& consume) {
   auto emitGroup = [&](llvm::Value* entry, llvm::Value* state) {
     Row out;
     for (size_t c = 0; c < a.keyLayout->types.size(); ++c) out.push_back(loadField(entry, *a.keyLayout, c));
-    for (size_t k = 0; k < node.aggs.size(); ++k) {
-      const plan::AggSpec& agg = node.aggs[k];
-      llvm::Value* count = b.CreateLoad(i64Ty_, aggSlot(state, k, 16));
-      if (agg.kind == AggKind::CountStar || agg.kind == AggKind::Count) {
-        out.push_back(notNull(count, agg.resultType));
-        continue;
-      }
-      TypeId acc = accumulatorType(agg.kind, agg.arg->type.id, agg.resultType.id);
-      SqlValue v = loadValue(aggSlot(state, k, 0), aggSlot(state, k, 24), {acc, -1});
-      v.null = b.CreateNot(v.null);  // the flag byte says "has a value"
-      if (agg.kind == AggKind::Avg) {
-        SqlValue sum = cast(v, agg.resultType, false);
-        SqlValue cnt = cast(notNull(count, {TypeId::Int8, -1}), agg.resultType, false);
-        v = arithmetic(plan::Op::Div, sum, cnt, agg.resultType);
-      }
-      out.push_back(v);
-    }
+    for (size_t k = 0; k < node.aggs.size(); ++k) out.push_back(aggregateResult(node.aggs[k], k, state));
     consume(out);
   };
   if (a.single) {  // a plain aggregate yields one row even over no input

@@ -60,6 +60,11 @@ class Codegen : public ValueBuilder {
   void produceParallelAggregate(const plan::Node& node, const Consumer& consume);
   AggregateCode beginAggregate(const plan::Node& node, bool table);
   void accumulateRow(AggregateCode& a, llvm::Value* state, Row& row);
+  // One aggregate call's state, shared by GROUP BY and window aggregates: a zeroed block of
+  // aggregateStateSize bytes holds the states of a list of calls; k is a call's place in it.
+  uint32_t aggregateStateSize(const std::vector<plan::AggSpec>& aggs);
+  void accumulateAggregate(const plan::AggSpec& agg, size_t k, llvm::Value* state, const Row& row);
+  SqlValue aggregateResult(const plan::AggSpec& agg, size_t k, llvm::Value* state);
   void foldAggregate(const plan::AggSpec& agg, size_t k, llvm::Value* state, llvm::Value* value, bool widen);
   void mergeAggregates(const plan::Node& node, llvm::Value* into, llvm::Value* from);
   void emitAggregates(AggregateCode& a, const Consumer& consume);
