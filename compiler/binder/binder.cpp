@@ -73,13 +73,6 @@ bool refersTo(const sql::ColumnRef& ref, const Scope& scope) {
   return findUnqualified(scope, ref.names[0], 0, scope.entries.size()).matches > 0;
 }
 
-// A call's argument types as error messages list them: "integer, unknown".
-std::string argTypeList(const std::vector<ExprPtr>& args) {
-  std::string types;
-  for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
-  return types;
-}
-
 // A column reference as grouping errors show it: table.column, the table found in scope
 // for an unqualified name.
 std::string shownColumn(const sql::ColumnRef& ref, const Scope& scope) {
@@ -100,11 +93,17 @@ Op comparisonOp(const std::string& op) {
   return Op::None;
 }
 
+}  // namespace
+
+std::string argTypeList(const std::vector<ExprPtr>& args) {
+  std::string types;
+  for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
+  return types;
+}
+
 bool isAggregateName(const std::string& n) {
   return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max";
 }
-
-}  // namespace
 
 bool exprEquals(const Expr& a, const Expr& b, const std::vector<int>* paramClass) {
   auto sameParam = [&](int x, int y) {
@@ -645,10 +644,17 @@ bool Binder::containsAggregate(const sql::Expr& e) {
   using K = sql::ExprKind;
   switch (e.kind) {
     case K::FuncCall: {
+      // A window aggregate is no aggregation of the query, but its arguments and window may hold one.
       const auto& f = e.as<sql::FuncCall>();
-      if (f.names.size() == 1 && isAggregateName(f.names.back())) return true;
+      if (!f.over && f.names.size() == 1 && isAggregateName(f.names.back())) return true;
       for (const auto& a : f.args)
         if (containsAggregate(*a)) return true;
+      if (f.over) {
+        for (const auto& p : f.over->partitionBy)
+          if (containsAggregate(*p)) return true;
+        for (const auto& o : f.over->orderBy)
+          if (containsAggregate(*o.expr)) return true;
+      }
       return false;
     }
     case K::Unary: return containsAggregate(*e.as<sql::UnaryOp>().operand);
@@ -740,9 +746,17 @@ std::string Binder::targetName(const sql::Expr& e) {
 }
 
 ExprPtr Binder::bindAggregate(const sql::FuncCall& f, const Scope& scope, AggContext* agg) {
-  const std::string& name = f.names.back();
   if (!agg)
     fail(sqlstate::kGroupingError, fmt::format("aggregate functions are not allowed in {}", clause_), f.location);
+  plan::AggSpec spec = aggregateSpec(f, scope, nullptr);
+  SqlType type = spec.resultType;
+  int column = static_cast<int>(agg->groupExprs.size() + agg->aggs.size());
+  agg->aggs.push_back(std::move(spec));
+  return plan::makeColumn(column, type);
+}
+
+plan::AggSpec Binder::aggregateSpec(const sql::FuncCall& f, const Scope& scope, AggContext* argContext) {
+  const std::string& name = f.names.back();
   plan::AggSpec spec;
   spec.distinct = f.distinct;
   if (name == "count" && f.star) {
@@ -752,7 +766,9 @@ ExprPtr Binder::bindAggregate(const sql::FuncCall& f, const Scope& scope, AggCon
     if (f.args.size() != 1)
       fail(sqlstate::kUndefinedFunction, fmt::format("function {}() does not exist", name), f.location);
     // Aggregate arguments are bound over the FROM row, not the aggregate's output.
-    spec.arg = bind(*f.args[0], scope, nullptr);
+    bool inArg = std::exchange(bindingAggregateArg_, true);
+    spec.arg = bind(*f.args[0], scope, argContext);
+    bindingAggregateArg_ = inArg;
     if (spec.arg->type.id == TypeId::Unknown)
       spec.arg = coerce(std::move(spec.arg), {TypeId::Text, -1}, CastContext::Implicit, f.location);
     TypeId t = spec.arg->type.id;
@@ -788,10 +804,7 @@ ExprPtr Binder::bindAggregate(const sql::FuncCall& f, const Scope& scope, AggCon
       if (t == TypeId::Varchar || t == TypeId::Char || t == TypeId::Array) spec.resultType = spec.arg->type;
     }
   }
-  SqlType type = spec.resultType;
-  int column = static_cast<int>(agg->groupExprs.size() + agg->aggs.size());
-  agg->aggs.push_back(std::move(spec));
-  return plan::makeColumn(column, type);
+  return spec;
 }
 
 ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggContext* agg) {
@@ -803,7 +816,10 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     if (const RoutineCandidate* r = resolveRoutine(f, args, false)) return routineCall(*r, std::move(args), f.location);
     fail(sqlstate::kInvalidSchemaName, fmt::format("schema \"{}\" does not exist", f.names[0]), f.location);
   }
+  if (f.over) return bindWindowCall(f, scope, agg);
   if (isAggregateName(name)) return bindAggregate(f, scope, agg);
+  if (isWindowFunctionName(name))
+    fail(sqlstate::kWrongObjectType, fmt::format("window function {} requires an OVER clause", name), f.location);
   std::vector<ExprPtr> args;
   for (const auto& a : f.args) args.push_back(bind(*a, scope, agg));
   auto arity = [&](size_t n) {

@@ -60,6 +60,25 @@ struct AggContext {
   std::vector<plan::AggSpec> aggs;
 };
 
+// The window function calls of a select list and its ORDER BY (Binder::collectWindows):
+// the distinct windows they use, PARTITION BY and ORDER BY bound over the rows the windows
+// see (the FROM row, or the aggregation's output), and each call; WindowResult k is
+// calls[k].
+struct WindowContext {
+  const std::vector<sql::WindowDef>* named = nullptr;  // the SELECT's WINDOW clause
+  struct Window {
+    std::vector<plan::ExprPtr> partition;
+    std::vector<plan::ExprPtr> order;
+    std::vector<plan::SortKey> orderKeys;  // per order expression: direction and NULLs (column unused)
+  };
+  std::vector<Window> windows;
+  struct Call {
+    size_t window;
+    plan::WindowCall call;
+  };
+  std::vector<Call> calls;
+};
+
 class Binder {
  public:
   explicit Binder(const PlanRequest& request);
@@ -124,6 +143,21 @@ class Binder {
   };
   SetReturningCall* collectSetReturning(SetReturningCall* calls) { return std::exchange(setReturning_, calls); }
 
+  // While set, window function calls are bound into `windows` (a select list and its
+  // ORDER BY); elsewhere they raise 42P20 naming the clause.
+  WindowContext* collectWindows(WindowContext* windows) { return std::exchange(windows_, windows); }
+  class CollectWindows {
+   public:
+    CollectWindows(Binder& b, WindowContext* windows) : b_(b), saved_(b.collectWindows(windows)) {}
+    ~CollectWindows() { b_.collectWindows(saved_); }
+    CollectWindows(const CollectWindows&) = delete;
+    CollectWindows& operator=(const CollectWindows&) = delete;
+
+   private:
+    Binder& b_;
+    WindowContext* saved_;
+  };
+
   std::vector<SqlType>& paramTypes() { return paramTypes_; }
   // Per parameter: its equality class for exprEquals (itself, or the first lifted string
   // literal of the same text).
@@ -134,6 +168,14 @@ class Binder {
   plan::ExprPtr bindColumn(const sql::ColumnRef& ref, const Scope& scope);
   plan::ExprPtr bindFunction(const sql::FuncCall& f, const Scope& scope, AggContext* agg);
   plan::ExprPtr bindAggregate(const sql::FuncCall& f, const Scope& scope, AggContext* agg);
+  // An aggregate call, its argument bound over the rows `argContext` gives (null: the FROM row).
+  plan::AggSpec aggregateSpec(const sql::FuncCall& f, const Scope& scope, AggContext* argContext);
+  // window_binding.cpp
+  plan::ExprPtr bindWindowCall(const sql::FuncCall& f, const Scope& scope, AggContext* agg);
+  const sql::WindowDef& namedWindow(const std::string& name, uint32_t location) const;
+  size_t bindWindow(const sql::WindowDef& over, const Scope& scope, AggContext* agg, plan::WindowFrame& frame);
+  plan::ExprPtr frameOffset(const sql::FrameBound& bound, plan::WindowFrame::Mode mode, SqlType keyType,
+                            const Scope& scope, AggContext* agg);
   // ARRAY[...]; castTo, when it is the target of a cast, gives the element type.
   plan::ExprPtr bindArray(const sql::ArrayExpr& a, const Scope& scope, AggContext* agg, const SqlType* castTo);
   plan::ExprPtr bindSubscript(const sql::Subscript& s, const Scope& scope, AggContext* agg);
@@ -165,6 +207,9 @@ class Binder {
   SubqueryPlanner planSubquery_;
   SetReturningCall* setReturning_ = nullptr;
   bool bindingSetScan_ = false;  // builtinSetCall: FROM f(args)
+  WindowContext* windows_ = nullptr;
+  bool bindingWindowCall_ = false;    // a window call's arguments and window: no window calls in them
+  bool bindingAggregateArg_ = false;  // an aggregate's argument: no window calls in it
 
  public:
   // Resolves a call among the catalog's routines (PostgreSQL's func_select_candidate,
@@ -198,6 +243,12 @@ class Binder {
   std::vector<SqlType> paramTypes_;
   std::vector<int> paramClass_;
 };
+
+// A call's argument types as error messages list them: "integer, unknown".
+std::string argTypeList(const std::vector<plan::ExprPtr>& args);
+// Whether `name` is a built-in aggregate; a built-in window function (window_binding.cpp).
+bool isAggregateName(const std::string& name);
+bool isWindowFunctionName(const std::string& name);
 
 // Structural equality; with paramClass, parameters of one class (lifted string literals of
 // equal text) count as equal too.

@@ -194,7 +194,7 @@ SqlValue Codegen::aggregateResult(const plan::AggSpec& agg, size_t k, llvm::Valu
 }
 
 // The bytes of the state of `aggs`, zeroed for a new group.
-uint32_t Codegen::aggregateStateSize(const std::vector<plan::AggSpec>& aggs) {
+uint32_t Codegen::aggregateStateSize(std::span<const plan::AggSpec> aggs) {
   return std::max<uint32_t>(16, kAggSlot * static_cast<uint32_t>(aggs.size()));
 }
 

@@ -1,6 +1,8 @@
 // Shared by the expression and plan code generators (compiler/codegen only).
 #pragma once
 #include <map>
+#include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -62,7 +64,7 @@ class Codegen : public ValueBuilder {
   void accumulateRow(AggregateCode& a, llvm::Value* state, Row& row);
   // One aggregate call's state, shared by GROUP BY and window aggregates: a zeroed block of
   // aggregateStateSize bytes holds the states of a list of calls; k is a call's place in it.
-  uint32_t aggregateStateSize(const std::vector<plan::AggSpec>& aggs);
+  uint32_t aggregateStateSize(std::span<const plan::AggSpec> aggs);
   void accumulateAggregate(const plan::AggSpec& agg, size_t k, llvm::Value* state, const Row& row);
   SqlValue aggregateResult(const plan::AggSpec& agg, size_t k, llvm::Value* state);
   void foldAggregate(const plan::AggSpec& agg, size_t k, llvm::Value* state, llvm::Value* value, bool widen);
@@ -151,6 +153,19 @@ class Codegen : public ValueBuilder {
   // offset + limit of a Limit node whose expressions are constants or parameters
   // (saturating; INT64_MAX for a NULL limit): how many rows a sort below it must keep.
   llvm::Value* limitBound(const plan::Node& limit);
+
+  // --- window functions (window_codegen.cpp) -------------------------------------------
+  void produceWindow(const plan::Node& node, const Consumer& consume);
+  struct WindowCode;
+  struct FrameExclusion;
+  Row windowRowAt(WindowCode& w, llvm::Value* index);
+  SqlValue windowArgAt(WindowCode& w, const plan::Expr& arg, llvm::Value* present, llvm::Value* index,
+                       const SqlValue& otherwise);
+  std::optional<SqlValue> windowFrameOffset(const plan::Expr* offset, plan::WindowFrame::Mode mode, bool start);
+  llvm::Value* windowRangeBound(WindowCode& w, const SqlValue& offset, bool preceding, bool after);
+  std::pair<llvm::Value*, llvm::Value*> windowFrameRows(WindowCode& w, size_t k);
+  FrameExclusion windowExclusion(WindowCode& w, const plan::WindowFrame& f, llvm::Value* frameEnd);
+  SqlValue windowCallValue(WindowCode& w, size_t k);
 
   // --- row changes (dml_codegen.cpp) ----------------------------------------------------
   void produceInsert(const plan::Node& node, const Consumer& consume);

@@ -3,6 +3,7 @@
 // (logic, CASE, IN lists, calls, parameters, constants).
 #include <algorithm>
 #include <iterator>
+#include <stdexcept>
 
 #include "compiler/codegen/codegen_internal.h"
 #include "compiler/codegen/runtime_names.h"
@@ -156,6 +157,7 @@ SqlValue Codegen::exprValue(const Expr& e, const Row& row) {
       return arithmetic(e.op, a, expr(*e.args[1], row), e.type);
     }
     case ExprKind::InList: return inList(e, row);
+    case ExprKind::WindowResult: throw std::logic_error("a window call the planner left in an expression");
     case ExprKind::Greatest: return greatest(e, row);
     case ExprKind::Compare: {
       SqlValue a = expr(*e.args[0], row);

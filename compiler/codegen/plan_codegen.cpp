@@ -36,6 +36,7 @@ void Codegen::produce(const Node& node, const Consumer& consume) {
     case NodeKind::Sort: produceSort(node, consume); return;
     case NodeKind::Limit: produceLimit(node, consume); return;
     case NodeKind::Distinct: produceDistinct(node, consume); return;
+    case NodeKind::Window: produceWindow(node, consume); return;
     case NodeKind::Append: produceAppend(node, consume); return;
     case NodeKind::Repeat: produceRepeat(node, consume); return;
     case NodeKind::RecursiveUnion: produceRecursiveUnion(node, consume); return;

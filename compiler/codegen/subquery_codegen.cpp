@@ -21,6 +21,7 @@ bool holdsState(const plan::Node& node) {
     case NodeKind::HashJoin:
     case NodeKind::Distinct:
     case NodeKind::Materialize:
+    case NodeKind::Window:
     case NodeKind::NestedLoopJoin:
     case NodeKind::FunctionScan: return true;
     case NodeKind::Aggregate:

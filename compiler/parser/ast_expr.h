@@ -158,6 +158,39 @@ struct CaseExpr : Expr {
   ExprPtr elseResult;  // may be null
 };
 
+enum class SortDir : uint8_t { Default, Asc, Desc };
+enum class NullsOrder : uint8_t { Default, First, Last };
+struct SortBy {
+  ExprPtr expr;  // ORDER BY: an integer Literal (never lifted) means an output column position
+  SortDir dir = SortDir::Default;
+  NullsOrder nulls = NullsOrder::Default;
+};
+
+// A window frame: which rows of its partition a window function of a row sees.
+enum class FrameMode : uint8_t { Range, Rows, Groups };
+enum class FrameBoundKind : uint8_t { UnboundedPreceding, Preceding, CurrentRow, Following, UnboundedFollowing };
+struct FrameBound {
+  FrameBoundKind kind;
+  ExprPtr offset;  // Preceding, Following: how far
+  uint32_t location = 0;
+};
+enum class FrameExclusion : uint8_t { NoOthers, CurrentRow, Group, Ties };
+
+// OVER (...), OVER name, or an entry of a SELECT's WINDOW clause.
+struct WindowDef {
+  std::string name;        // WINDOW name AS (...): its name
+  std::string refName;     // OVER name, OVER (name ...): the WINDOW entry it builds on
+  bool reference = false;  // OVER name: that window as it is (its frame too)
+  std::vector<ExprPtr> partitionBy;
+  std::vector<SortBy> orderBy;
+  bool hasFrame = false;  // the default: RANGE UNBOUNDED PRECEDING .. CURRENT ROW
+  FrameMode mode = FrameMode::Range;
+  FrameBound start{FrameBoundKind::UnboundedPreceding, nullptr};
+  FrameBound end{FrameBoundKind::CurrentRow, nullptr};
+  FrameExclusion exclusion = FrameExclusion::NoOthers;
+  uint32_t location = 0;
+};
+
 struct FuncCall : Expr {
   explicit FuncCall(uint32_t loc) : Expr(ExprKind::FuncCall, loc) {}
   std::vector<std::string> names;  // qualified name, folded: {"pg_catalog", "now"}
@@ -165,6 +198,7 @@ struct FuncCall : Expr {
   std::vector<std::string> argNames;  // per argument: name => value, or "" (positional)
   bool star = false;                  // count(*)
   bool distinct = false;              // agg(DISTINCT x)
+  std::unique_ptr<WindowDef> over;    // f(...) OVER ...: a window function call
 };
 
 enum class SqlValueKind : uint8_t {

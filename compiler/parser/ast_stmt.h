@@ -145,14 +145,6 @@ struct ResTarget {
   uint32_t location = 0;
 };
 
-enum class SortDir : uint8_t { Default, Asc, Desc };
-enum class NullsOrder : uint8_t { Default, First, Last };
-struct SortBy {
-  ExprPtr expr;  // an integer Literal (never lifted) means an output column position
-  SortDir dir = SortDir::Default;
-  NullsOrder nulls = NullsOrder::Default;
-};
-
 enum class SetOpKind : uint8_t { Union, Intersect, Except };
 
 struct SelectStmt;
@@ -184,6 +176,7 @@ struct SelectStmt : Stmt {
   ExprPtr where;
   std::vector<ExprPtr> groupBy;  // integer Literals are output column positions
   ExprPtr having;
+  std::vector<WindowDef> windows;  // WINDOW name AS (...), ...
 
   // Body::Values
   std::vector<std::vector<ExprPtr>> values;

@@ -40,6 +40,14 @@ void walkFrom(const TableRef* t, const Visit& visit) {
   }
 }
 
+void walkWindow(const WindowDef* w, const Visit& visit) {
+  if (!w) return;
+  walkAll(w->partitionBy, visit);
+  for (const auto& o : w->orderBy) walk(o.expr.get(), visit);
+  walk(w->start.offset.get(), visit);
+  walk(w->end.offset.get(), visit);
+}
+
 void walkSelect(const SelectStmt* s, const Visit& visit) {
   if (!s) return;
   checkStackDepth();
@@ -49,6 +57,7 @@ void walkSelect(const SelectStmt* s, const Visit& visit) {
   walk(s->where.get(), visit);
   walkAll(s->groupBy, visit);
   walk(s->having.get(), visit);
+  for (const auto& w : s->windows) walkWindow(&w, visit);
   for (const auto& row : s->values) walkAll(row, visit);
   walkSelect(s->left.get(), visit);
   walkSelect(s->right.get(), visit);
@@ -109,7 +118,10 @@ void walk(const Expr* e, const Visit& visit) {
       walk(c.elseResult.get(), visit);
       break;
     }
-    case ExprKind::FuncCall: walkAll(e->as<FuncCall>().args, visit); break;
+    case ExprKind::FuncCall:
+      walkAll(e->as<FuncCall>().args, visit);
+      walkWindow(e->as<FuncCall>().over.get(), visit);
+      break;
     case ExprKind::SubLink:
       if (visit.subLink) visit.subLink(e->as<SubLink>());
       walk(e->as<SubLink>().test.get(), visit);

@@ -592,6 +592,7 @@ ExprPtr Parser::parseFuncArgs(std::unique_ptr<FuncCall> call) {
       call->argNames.clear();
   }
   expectOp(")");
+  if (acceptKw("over")) call->over = parseOver();
   return call;
 }
 

@@ -208,6 +208,7 @@ void Parser::parseSimpleSelect(SelectStmt& s) {
     while (acceptOp(","));
   }
   if (acceptKw("having")) s.having = parseExpr();
+  if (acceptKw("window")) s.windows = parseWindowClause();
 }
 
 std::vector<ResTarget> Parser::parseTargetList() {

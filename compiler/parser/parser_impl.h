@@ -70,6 +70,13 @@ class Parser {
   std::vector<SortBy> parseSortList();
   ExprPtr parsePositionalOrExpr();  // ORDER BY / GROUP BY item: a bare integer stays literal
 
+  // parse_window.cpp
+  std::unique_ptr<WindowDef> parseOver();
+  std::vector<WindowDef> parseWindowClause();
+  void parseWindowSpec(WindowDef& w);
+  void parseFrame(WindowDef& w);
+  FrameBound parseFrameBound();
+
   // parse_dml.cpp
   StmtPtr parseInsert();
   StmtPtr parseUpdate();

@@ -22,24 +22,26 @@ enum class ExprKind : uint8_t {
   Compare,  // op Eq..Ge on args[0], args[1] of one type; result bool
   And,      // args, three-valued logic, short-circuit
   Or,
-  IsNull,       // args[0] IS NULL (negated: IS NOT NULL)
-  IsTrue,       // IS [NOT] TRUE / FALSE: op Eq (true) or Ne (false), negated flag
-  Like,         // args[0] LIKE args[1]; negated, caseInsensitive
-  Case,         // args = [when0, then0, when1, then1, ..., else?]; hasElse
-  Coalesce,     // first non-null of args
-  Call,         // a runtime function `function` over args (strict: NULL in, NULL out)
-  Aggregate,    // reference to aggregate result `column` of the aggregation below
-  RoutineCall,  // a user-defined function `routine` (catalog oid) over args, which are
-                // already of its argument types; not strict: NULL arguments are passed
-  ArrayBuild,   // ARRAY[args...]: `type` is the array type, every arg has its element type
-  Subquery,     // a subquery in an expression (`sublink`) running `subplan`. args: the values
-                // of the enclosing query it reads (its correlation), then for Any/All the
-                // left operand, compared with `op` to the subplan's single column (both of
-                // one type). Inside subplan, OuterRef i reads args[i].
-  OuterRef,     // `column`-th value captured by the innermost enclosing Subquery
-  Greatest,     // GREATEST (op Gt) or LEAST (op Lt) of args, all of `type`; NULLs skipped
-  InList,       // args[0] IN (args[1], ...), all of one type; result bool. args[0] is
-                // evaluated once (PostgreSQL's ScalarArrayOpExpr over the list)
+  IsNull,        // args[0] IS NULL (negated: IS NOT NULL)
+  IsTrue,        // IS [NOT] TRUE / FALSE: op Eq (true) or Ne (false), negated flag
+  Like,          // args[0] LIKE args[1]; negated, caseInsensitive
+  Case,          // args = [when0, then0, when1, then1, ..., else?]; hasElse
+  Coalesce,      // first non-null of args
+  Call,          // a runtime function `function` over args (strict: NULL in, NULL out)
+  Aggregate,     // reference to aggregate result `column` of the aggregation below
+  RoutineCall,   // a user-defined function `routine` (catalog oid) over args, which are
+                 // already of its argument types; not strict: NULL arguments are passed
+  ArrayBuild,    // ARRAY[args...]: `type` is the array type, every arg has its element type
+  Subquery,      // a subquery in an expression (`sublink`) running `subplan`. args: the values
+                 // of the enclosing query it reads (its correlation), then for Any/All the
+                 // left operand, compared with `op` to the subplan's single column (both of
+                 // one type). Inside subplan, OuterRef i reads args[i].
+  OuterRef,      // `column`-th value captured by the innermost enclosing Subquery
+  Greatest,      // GREATEST (op Gt) or LEAST (op Lt) of args, all of `type`; NULLs skipped
+  InList,        // args[0] IN (args[1], ...), all of one type; result bool. args[0] is
+                 // evaluated once (PostgreSQL's ScalarArrayOpExpr over the list)
+  WindowResult,  // the value of window call `column` of the query being bound; the planner
+                 // makes it a Column of the Window node that computes it
 };
 
 // EXISTS (q); (q) yielding one value; x op ANY (q) (x IN (q) is x = ANY); x op ALL (q).

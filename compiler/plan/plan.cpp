@@ -32,6 +32,7 @@ const char* kindName(NodeKind k) {
     case NodeKind::Repeat: return "Repeat";
     case NodeKind::RecursiveUnion: return "RecursiveUnion";
     case NodeKind::WorkTableScan: return "WorkTableScan";
+    case NodeKind::Window: return "Window";
   }
   return "?";
 }
@@ -98,6 +99,12 @@ void forEachExpr(const Node& n, const std::function<void(const Expr&)>& visit) {
   one(n.limit);
   one(n.offset);
   for (const auto& e : n.returning) one(e);
+  for (const auto& w : n.windowCalls) {
+    for (const auto& e : w.args) one(e);
+    one(w.agg.arg);
+    one(w.frame.startOffset);
+    one(w.frame.endOffset);
+  }
 }
 
 ReadFootprint footprint(const Node& root) {

@@ -52,6 +52,9 @@ enum class NodeKind : uint8_t {
   IndexJoin,       // per row of child 0, the row of `table` whose unique `index` key equals
                    // `keys` (over child 0's row), if any; output: child 0 columns, then the
                    // table's columns + rowid
+  Window,          // child 0's rows sorted by `sortKeys` (the first `partitionKeys` of them
+                   // split the rows into partitions, the rest order each partition), each
+                   // followed by the values of `windowCalls` for it
 };
 
 enum class AggKind : uint8_t { CountStar, Count, Sum, Avg, Min, Max };
@@ -61,6 +64,44 @@ struct AggSpec {
   ExprPtr arg;  // null for CountStar
   SqlType resultType;
   bool distinct = false;
+};
+
+// Window functions: the built-in ones, and an aggregate over the frame.
+enum class WindowFunc : uint8_t {
+  RowNumber,
+  Rank,
+  DenseRank,
+  PercentRank,
+  CumeDist,
+  Ntile,
+  Lag,
+  Lead,
+  FirstValue,
+  LastValue,
+  NthValue,
+  Aggregate,
+};
+
+// Which rows of its partition a window call sees for a row: from `start` to `end`, less
+// those `exclude` names. Offsets are over no row (constants, parameters); for Range they
+// are added to and subtracted from the one ORDER BY key, for Rows and Groups they count
+// rows and peer groups (int8).
+struct WindowFrame {
+  enum class Mode : uint8_t { Range, Rows, Groups };
+  enum class Bound : uint8_t { UnboundedPreceding, Preceding, CurrentRow, Following, UnboundedFollowing };
+  enum class Exclude : uint8_t { NoOthers, CurrentRow, Group, Ties };
+  Mode mode = Mode::Range;
+  Bound start = Bound::UnboundedPreceding, end = Bound::CurrentRow;
+  ExprPtr startOffset, endOffset;
+  Exclude exclude = Exclude::NoOthers;
+};
+
+struct WindowCall {
+  WindowFunc func;
+  std::vector<ExprPtr> args;  // over the Window node's input row
+  AggSpec agg{};              // Aggregate: the aggregate call, its argument over the input row
+  SqlType resultType;
+  WindowFrame frame;
 };
 
 // A hash join that filters its probe side by the build side instead of joining them, for
@@ -115,9 +156,11 @@ struct Node {
   std::vector<std::vector<ExprPtr>> rows;  // Values
   std::vector<AggSpec> aggs;
   std::vector<SortKey> sortKeys;
-  ExprPtr limit, offset;           // Limit (either may be null)
-  std::vector<ExprPtr> returning;  // Insert/Update/Delete: RETURNING over the new row
-                                   // (Delete: over the old row); empty: count only
+  int partitionKeys = 0;                // Window: how many of sortKeys are PARTITION BY's
+  std::vector<WindowCall> windowCalls;  // Window
+  ExprPtr limit, offset;                // Limit (either may be null)
+  std::vector<ExprPtr> returning;       // Insert/Update/Delete: RETURNING over the new row
+                                        // (Delete: over the old row); empty: count only
   // Aggregate, Sort: its input runs on this many threads, each aggregating or sorting apart,
   // then merged; HashJoin: the same for its build side (0 or 1: serially). TableScan: hands
   // its chunks out to those threads (morsels).

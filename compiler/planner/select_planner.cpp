@@ -93,6 +93,10 @@ NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<Outpu
   checkForInterrupts();
   WithGuard withScope{with_, with_.size()};
   if (!s.with.empty()) pushWith(s);
+  // Window calls are this query's only where it collects them (not an enclosing query's).
+  Binder::CollectWindows noWindows(b_, nullptr);
+  binder::WindowContext windows;
+  windows.named = &s.windows;
   NodePtr node;
   std::vector<ExprPtr> targets;
   std::vector<plan::SortKey> orderExprs;
@@ -137,7 +141,10 @@ NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<Outpu
     // ProjectSet node below the projection, whose last column its call stands for.
     binder::Binder::SetReturningCall setReturning{static_cast<int>(node->outputTypes.size()), nullptr};
     auto* outerSetReturning = b_.collectSetReturning(aggregating ? nullptr : &setReturning);
-    expandTargets(s.targets, scope, agg, targets, columns);
+    {
+      Binder::CollectWindows collect(b_, &windows);
+      expandTargets(s.targets, scope, agg, targets, columns);
+    }
     b_.collectSetReturning(outerSetReturning);
     if (setReturning.call) {
       auto ps = std::make_unique<Node>(NodeKind::ProjectSet);
@@ -150,11 +157,17 @@ NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<Outpu
       node = std::move(ps);
     }
     if (aggregating) {
-      ExprPtr having =
-          s.having ? b_.coerceToBool(b_.bind(*s.having, scope, agg), "HAVING", s.having->location) : nullptr;
+      ExprPtr having;
+      if (s.having) {
+        Binder::Clause clause(b_, "HAVING");
+        having = b_.coerceToBool(b_.bind(*s.having, scope, agg), "HAVING", s.having->location);
+      }
       // ORDER BY expressions may add aggregates: bind them before building the node.
-      orderExprs = bindOrderBy(s, scope, agg, targets, columns);
-      if (!s.distinctOn.empty()) distinctOn = bindDistinctOn(s, scope, agg, targets, columns, orderExprs);
+      {
+        Binder::CollectWindows collect(b_, &windows);
+        orderExprs = bindOrderBy(s, scope, agg, targets, columns);
+        if (!s.distinctOn.empty()) distinctOn = bindDistinctOn(s, scope, agg, targets, columns, orderExprs);
+      }
       auto a = std::make_unique<Node>(NodeKind::Aggregate);
       for (const auto& g : aggCtx.groupExprs) a->outputTypes.push_back(g->type);
       for (const auto& sp : aggCtx.aggs) a->outputTypes.push_back(sp.resultType);
@@ -164,9 +177,11 @@ NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<Outpu
       planner::minMaxFromIndex(*a);
       node = filter(std::move(a), std::move(having));
     } else {
+      Binder::CollectWindows collect(b_, &windows);
       orderExprs = bindOrderBy(s, scope, nullptr, targets, columns);
       if (!s.distinctOn.empty()) distinctOn = bindDistinctOn(s, scope, nullptr, targets, columns, orderExprs);
     }
+    if (!windows.calls.empty()) node = planWindows(std::move(node), windows, targets);
     node = project(std::move(node), std::move(targets));
   }
   if (s.body == sql::SelectStmt::Body::Values) orderExprs = valuesOrder(s, columns);

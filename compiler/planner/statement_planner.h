@@ -246,6 +246,12 @@ class StatementPlanner {
   NodePtr planValues(const std::vector<std::vector<sql::ExprPtr>>& rows, const std::vector<SqlType>& targetTypes,
                      std::vector<OutputColumn>& columns);
 
+  // --- window_planner.cpp
+
+  // Window nodes over `node` (the FROM row or the aggregation's output) computing the calls
+  // `windows` collected; `targets`' WindowResults become the columns holding their values.
+  NodePtr planWindows(NodePtr node, binder::WindowContext& windows, std::vector<ExprPtr>& targets);
+
   // --- dml_planner.cpp
 
   NodePtr planInsert(const sql::InsertStmt& s, std::vector<OutputColumn>& columns);

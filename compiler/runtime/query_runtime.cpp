@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "compiler/runtime/parallel_runtime.h"
+#include "compiler/runtime/window_runtime.h"
 #include "engine/error.h"
 #include "engine/limits/interrupts.h"
 #include "engine/storage/key_ops.h"
@@ -40,9 +41,10 @@ uint8_t* TupleBuffer::append(const uint8_t* tuple) {
   return rows_.back();
 }
 
-int Sorter::compare(const uint8_t* a, const uint8_t* b) const {
+int Sorter::compareKeys(const uint8_t* a, const uint8_t* b, size_t from, size_t to) const {
   const TupleLayout& l = layout_;
-  for (const SortSpec& k : keys_) {
+  for (size_t i = from; i < to; ++i) {
+    const SortSpec& k = keys_[i];
     bool na = isNullAt(l, a, k.column), nb = isNullAt(l, b, k.column);
     if (na || nb) {
       if (na && nb) continue;
@@ -380,6 +382,12 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_buffer_at),
       DUET_Q(duet_q_sorter_new),
       DUET_Q(duet_q_sorter_sort),
+      DUET_Q(duet_q_window_new),
+      DUET_Q(duet_q_window_partition),
+      DUET_Q(duet_q_window_group_starts),
+      DUET_Q(duet_q_window_groups),
+      DUET_Q(duet_q_window_range_bound),
+      DUET_Q(duet_q_window_argument_error),
       DUET_Q(duet_q_groups_new),
       DUET_Q(duet_q_groups_find),
       DUET_Q(duet_q_groups_size),

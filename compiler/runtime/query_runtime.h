@@ -127,8 +127,13 @@ class Sorter : public TupleBuffer {
   // memory stays with the parts, which must outlive this sorter.
   void mergeSorted(const std::vector<Sorter*>& parts);
 
+ protected:
+  int compare(const uint8_t* a, const uint8_t* b) const { return compareKeys(a, b, 0, keys_.size()); }
+  // compare() over sort keys [from, to) only.
+  int compareKeys(const uint8_t* a, const uint8_t* b, size_t from, size_t to) const;
+  const std::vector<SortSpec>& keys() const { return keys_; }
+
  private:
-  int compare(const uint8_t* a, const uint8_t* b) const;  // <0, 0, >0 in sort order
   struct Kept {
     uint8_t* row;
     uint64_t arrival;  // breaks ties, so that the bounded sort is stable too
