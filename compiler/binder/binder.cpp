@@ -964,15 +964,31 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
     if (f->anyArgs == kVariadicAny ? args.size() <= fixed : args.size() != fixed + f->anyArgs) continue;
     CandidateScore score;
     bool ok = true;
-    for (size_t i = 0; i < fixed && ok; ++i) ok = score.add(args[i]->type, {f->args[i], -1});
+    for (size_t i = 0; i < fixed && ok; ++i) {
+      if (f->anyArray && f->args[i] == TypeId::Array) {
+        if (args[i]->type.id == TypeId::Unknown)
+          fail(sqlstate::kDatatypeMismatch, "could not determine polymorphic type because input has type unknown",
+               location);
+        ok = args[i]->type.isArray();
+        score.exact += ok;
+        continue;
+      }
+      ok = score.add(args[i]->type, {f->args[i], -1});
+    }
     if (ok) chosen.offer(f, score);
   }
   const BuiltinFunction* best = chosen.best;
   if (!best) return nullptr;
   if (chosen.ambiguous) failAmbiguousRoutine(name, args, false, location);
   size_t fixed = best->args.size();
-  for (size_t i = 0; i < fixed; ++i)
+  SqlType element{TypeId::Unknown, -1};  // an anyarray argument's element type
+  for (size_t i = 0; i < fixed; ++i) {
+    if (best->anyArray && best->args[i] == TypeId::Array) {
+      element = args[i]->type.elementType().withoutTypmod();
+      continue;
+    }
     args[i] = coerce(std::move(args[i]), {best->args[i], -1}, CastContext::Implicit, location);
+  }
   if (best->anyArgs != 0) {
     // "any" arguments: their output texts, in one text[] that keeps their NULLs.
     SqlType text{TypeId::Text, -1};
@@ -983,6 +999,7 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
   }
   SqlType result{best->result, -1};
   if (best->result == TypeId::Array) result = SqlType::arrayOf({best->resultElement, -1});
+  if (best->anyArray && best->result == TypeId::Unknown) result = element;
   ExprPtr e = call(best->symbol, result, std::move(args));
   if (!best->returnsSet || bindingSetScan_) return e;
   // In a select list: the ProjectSet below the projection calls it, as for a routine.

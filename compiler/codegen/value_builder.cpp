@@ -121,9 +121,43 @@ llvm::FunctionCallee ValueBuilder::runtime(const std::string& name, llvm::Type* 
 }
 
 llvm::Value* ValueBuilder::call(const std::string& name, llvm::Type* ret, std::vector<llvm::Value*> args) {
+  // The System V ABI passes an __int128 that does not fit in the integer registers left
+  // (six in all) whole on the stack, and the later arguments still take the registers;
+  // LLVM 19 splits it between the last register and the stack instead (generate_series of
+  // three numerics: context, two numerics, then the third one). Such an argument goes as
+  // a byval copy, which LLVM lays on the stack as the C compiler expects.
+  constexpr unsigned kIntegerRegisters = 6;
+  unsigned used = 0;
+  std::vector<unsigned> onStack;
   std::vector<llvm::Type*> types;
-  for (auto* a : args) types.push_back(a->getType());
-  return b_.CreateCall(runtime(name, ret, types), args);
+  for (size_t i = 0; i < args.size(); ++i) {
+    llvm::Type* t = args[i]->getType();
+    if (t->isIntegerTy(128) && used + 2 > kIntegerRegisters) {
+      llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+      llvm::AllocaInst* copy = eb.CreateAlloca(t);
+      copy->setAlignment(llvm::Align(16));
+      b_.CreateAlignedStore(args[i], copy, llvm::Align(16));
+      args[i] = copy;
+      onStack.push_back(static_cast<unsigned>(i));
+      types.push_back(ptrTy_);
+      continue;
+    }
+    if (t->isIntegerTy(128))
+      used += 2;
+    else if (t->isIntegerTy() || t->isPointerTy())
+      used = std::min(used + 1, kIntegerRegisters);
+    types.push_back(t);
+  }
+  llvm::FunctionCallee callee = runtime(name, ret, types);
+  llvm::CallInst* c = b_.CreateCall(callee, args);
+  auto* fn = llvm::dyn_cast<llvm::Function>(callee.getCallee());
+  for (unsigned i : onStack)
+    for (llvm::Attribute a : {llvm::Attribute::getWithByValType(ctx_, b_.getInt128Ty()),
+                              llvm::Attribute::getWithAlignment(ctx_, llvm::Align(16))}) {
+      c->addParamAttr(i, a);
+      if (fn) fn->addParamAttr(i, a);
+    }
+  return c;
 }
 
 llvm::Value* ValueBuilder::callSql(const std::string& name, SqlType result, const std::vector<SqlValue>& args,

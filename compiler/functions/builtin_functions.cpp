@@ -100,6 +100,17 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"regexp_count",          {Text, Text, Int4, Text}, Int4, kImmutable, true, DUET_FN(duet_rt_regexp_count_start_flags)},
     {"regexp_like",           {Text, Text},      Bool,        kImmutable, true, DUET_FN(duet_rt_regexp_like)},
     {"regexp_like",           {Text, Text, Text}, Bool,       kImmutable, true, DUET_FN(duet_rt_regexp_like_flags)},
+    // Series and array elements, set-returning too (compiler/runtime/set_functions.h).
+    {"generate_series",       {Int4, Int4},      Int4,        kImmutable, true, DUET_FN(duet_q_generate_series_int4), Unknown, 0, false, true},
+    {"generate_series",       {Int4, Int4, Int4}, Int4,       kImmutable, true, DUET_FN(duet_q_generate_series_int4_step), Unknown, 0, false, true},
+    {"generate_series",       {Int8, Int8},      Int8,        kImmutable, true, DUET_FN(duet_q_generate_series_int8), Unknown, 0, false, true},
+    {"generate_series",       {Int8, Int8, Int8}, Int8,       kImmutable, true, DUET_FN(duet_q_generate_series_int8_step), Unknown, 0, false, true},
+    {"generate_series",       {Numeric, Numeric}, Numeric,    kImmutable, true, DUET_FN(duet_q_generate_series_numeric), Unknown, 0, false, true},
+    {"generate_series",       {Numeric, Numeric, Numeric}, Numeric, kImmutable, true, DUET_FN(duet_q_generate_series_numeric_step), Unknown, 0, false, true},
+    {"generate_series",       {Timestamp, Timestamp, Interval}, Timestamp, kImmutable, true, DUET_FN(duet_q_generate_series_timestamp), Unknown, 0, false, true},
+    {"generate_series",       {TimestampTz, TimestampTz, Interval}, TimestampTz, kStable, true, DUET_FN(duet_q_generate_series_timestamptz), Unknown, 0, false, true},
+    // unnest(anyarray): a row per element, of the array's element type.
+    {"unnest",                {Array},           Unknown,     kImmutable, true, DUET_FN(duet_q_unnest), Unknown, 0, false, true, true},
     // Numbers.
     {"round",                 {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_round)},
     {"round",                 {Numeric},         Numeric,     kImmutable, true, DUET_FN(duet_rt_numeric_round_integral)},

@@ -59,6 +59,9 @@ struct BuiltinFunction {
   // one-column rows of `result`. Called from FROM (FunctionScan) or a select list
   // (ProjectSet), never inside an expression; NULL arguments give no rows (strict).
   bool returnsSet = false;
+  // PostgreSQL's anyarray: the Array arguments take an array of any element type, and a
+  // result of type Unknown is that element type (unnest).
+  bool anyArray = false;
 };
 
 // Every row, in one table (builtin_functions.cpp).

@@ -2,7 +2,10 @@
 
 #include <cstring>
 
+#include "engine/error.h"
 #include "engine/types/array.h"
+#include "engine/types/datetime_functions.h"
+#include "engine/types/numeric.h"
 #include "engine/types/regex.h"
 
 using namespace duet;
@@ -16,6 +19,63 @@ void appendValue(TupleBuffer* rows, const TupleLayout* layout, const VarString* 
   alignas(16) uint8_t tuple[64] = {};  // null flag at byte 0, the pointer at offsets[0]
   std::memcpy(tuple + layout->offsets[0], &value, sizeof value);
   rows->append(tuple);
+}
+
+// Appends a row of one value of `size` bytes (its physical representation), or a NULL row.
+void appendScalar(TupleBuffer* rows, const TupleLayout* layout, const void* value, size_t size) {
+  alignas(16) uint8_t tuple[64] = {};
+  if (value)
+    std::memcpy(tuple + layout->offsets[0], value, size);
+  else
+    tuple[layout->nullOffset(0)] = 1;
+  rows->append(tuple);
+}
+
+[[noreturn]] void raiseZeroStep() { throw SqlError(sqlstate::kInvalidParameterValue, "step size cannot equal zero"); }
+
+// A series can be long: the statement's cancel and statement_timeout are checked as it grows.
+void checkCancelEvery(QueryContext* ctx, const TupleBuffer* rows) {
+  if ((rows->size() & 4095) == 0) duet_q_check_cancel(ctx);
+}
+
+template <class Int>
+TupleBuffer* integerSeries(QueryContext* ctx, Int start, Int stop, Int step, const TupleLayout* layout) {
+  if (step == 0) raiseZeroStep();
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  for (Int v = start; step > 0 ? v <= stop : v >= stop;) {
+    appendScalar(rows, layout, &v, sizeof v);
+    checkCancelEvery(ctx, rows);
+    if (__builtin_add_overflow(v, step, &v)) break;  // the next value is past any stop
+  }
+  return rows;
+}
+
+TupleBuffer* numericSeries(QueryContext* ctx, NumericRep start, NumericRep stop, NumericRep step,
+                           const TupleLayout* layout) {
+  int direction = numericCompare(step, makeNumeric(0, 0));
+  if (direction == 0) raiseZeroStep();
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  NumericRep v = start;
+  while (direction > 0 ? numericCompare(v, stop) <= 0 : numericCompare(v, stop) >= 0) {
+    appendScalar(rows, layout, &v, sizeof v);
+    checkCancelEvery(ctx, rows);
+    v = numericAdd(v, step);
+  }
+  return rows;
+}
+
+template <class Add>
+TupleBuffer* timestampSeries(QueryContext* ctx, int64_t start, int64_t stop, IntervalRep stepRep,
+                             const TupleLayout* layout, Add add) {
+  Interval step = unpackInterval(stepRep);
+  int direction = intervalCompare(step, Interval{});
+  if (direction == 0) raiseZeroStep();
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  for (int64_t v = start; direction > 0 ? v <= stop : v >= stop; v = add(v, step)) {
+    appendScalar(rows, layout, &v, sizeof v);
+    checkCancelEvery(ctx, rows);
+  }
+  return rows;
 }
 
 TupleBuffer* matches(QueryContext* ctx, const VarString* s, const VarString* p, std::string_view flags,
@@ -53,6 +113,57 @@ TupleBuffer* duet_q_regexp_split_to_table(QueryContext* ctx, const VarString* s,
 TupleBuffer* duet_q_regexp_split_to_table_flags(QueryContext* ctx, const VarString* s, const VarString* p,
                                                 const VarString* flags, const TupleLayout* layout) {
   return split(ctx, s, p, flags->view(), layout);
+}
+
+TupleBuffer* duet_q_generate_series_int4(QueryContext* ctx, int32_t start, int32_t stop, const TupleLayout* layout) {
+  return integerSeries<int32_t>(ctx, start, stop, 1, layout);
+}
+TupleBuffer* duet_q_generate_series_int4_step(QueryContext* ctx, int32_t start, int32_t stop, int32_t step,
+                                              const TupleLayout* layout) {
+  return integerSeries(ctx, start, stop, step, layout);
+}
+TupleBuffer* duet_q_generate_series_int8(QueryContext* ctx, int64_t start, int64_t stop, const TupleLayout* layout) {
+  return integerSeries<int64_t>(ctx, start, stop, 1, layout);
+}
+TupleBuffer* duet_q_generate_series_int8_step(QueryContext* ctx, int64_t start, int64_t stop, int64_t step,
+                                              const TupleLayout* layout) {
+  return integerSeries(ctx, start, stop, step, layout);
+}
+TupleBuffer* duet_q_generate_series_numeric(QueryContext* ctx, NumericRep start, NumericRep stop,
+                                            const TupleLayout* layout) {
+  return numericSeries(ctx, start, stop, makeNumeric(1, 0), layout);
+}
+TupleBuffer* duet_q_generate_series_numeric_step(QueryContext* ctx, NumericRep start, NumericRep stop, NumericRep step,
+                                                 const TupleLayout* layout) {
+  return numericSeries(ctx, start, stop, step, layout);
+}
+TupleBuffer* duet_q_generate_series_timestamp(QueryContext* ctx, int64_t start, int64_t stop, IntervalRep step,
+                                              const TupleLayout* layout) {
+  return timestampSeries(ctx, start, stop, step, layout,
+                         [](int64_t ts, const Interval& span) { return timestampPlusInterval(ts, span); });
+}
+TupleBuffer* duet_q_generate_series_timestamptz(QueryContext* ctx, int64_t start, int64_t stop, IntervalRep step,
+                                                const TupleLayout* layout) {
+  static const TypeContext kUtc;
+  const TypeContext& tc = ctx->typeContext ? *ctx->typeContext : kUtc;
+  return timestampSeries(ctx, start, stop, step, layout,
+                         [&](int64_t ts, const Interval& span) { return timestampTzPlusInterval(ts, span, tc); });
+}
+
+TupleBuffer* duet_q_unnest(QueryContext* ctx, const VarString* array, const TupleLayout* layout) {
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  ArrayView view(array);
+  alignas(16) uint8_t value[16];
+  for (uint32_t i = 0, n = view.size(); i < n; ++i) {
+    if (view.isNull(i)) {
+      appendScalar(rows, layout, nullptr, 0);
+      continue;
+    }
+    view.load(i, value);
+    appendScalar(rows, layout, value, physicalSize(view.elementType()));
+    checkCancelEvery(ctx, rows);
+  }
+  return rows;
 }
 
 }  // extern "C"

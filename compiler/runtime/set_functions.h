@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "compiler/runtime/query_runtime.h"
+#include "engine/types/interval.h"
 #include "engine/types/value.h"
 
 extern "C" {
@@ -21,4 +22,30 @@ duet::rt::TupleBuffer* duet_q_regexp_split_to_table(duet::rt::QueryContext* ctx,
 duet::rt::TupleBuffer* duet_q_regexp_split_to_table_flags(duet::rt::QueryContext* ctx, const duet::VarString* s,
                                                           const duet::VarString* pattern, const duet::VarString* flags,
                                                           const duet::TupleLayout* layout);
+// generate_series(start, stop [, step]): start, start + step, ... while not past stop; no
+// rows when start is already past it; 22023 "step size cannot equal zero". The integer
+// forms stop where the next value would overflow; numeric rows keep the larger scale of
+// start and step (PostgreSQL's add_var).
+duet::rt::TupleBuffer* duet_q_generate_series_int4(duet::rt::QueryContext* ctx, int32_t start, int32_t stop,
+                                                   const duet::TupleLayout* layout);
+duet::rt::TupleBuffer* duet_q_generate_series_int4_step(duet::rt::QueryContext* ctx, int32_t start, int32_t stop,
+                                                        int32_t step, const duet::TupleLayout* layout);
+duet::rt::TupleBuffer* duet_q_generate_series_int8(duet::rt::QueryContext* ctx, int64_t start, int64_t stop,
+                                                   const duet::TupleLayout* layout);
+duet::rt::TupleBuffer* duet_q_generate_series_int8_step(duet::rt::QueryContext* ctx, int64_t start, int64_t stop,
+                                                        int64_t step, const duet::TupleLayout* layout);
+duet::rt::TupleBuffer* duet_q_generate_series_numeric(duet::rt::QueryContext* ctx, duet::NumericRep start,
+                                                      duet::NumericRep stop, const duet::TupleLayout* layout);
+duet::rt::TupleBuffer* duet_q_generate_series_numeric_step(duet::rt::QueryContext* ctx, duet::NumericRep start,
+                                                           duet::NumericRep stop, duet::NumericRep step,
+                                                           const duet::TupleLayout* layout);
+// The timestamp forms add the interval as timestamp + interval does (timestamptz: in the
+// session's time zone); a step of zero length ('1 mon -30 days' too) is 22023.
+duet::rt::TupleBuffer* duet_q_generate_series_timestamp(duet::rt::QueryContext* ctx, int64_t start, int64_t stop,
+                                                        duet::IntervalRep step, const duet::TupleLayout* layout);
+duet::rt::TupleBuffer* duet_q_generate_series_timestamptz(duet::rt::QueryContext* ctx, int64_t start, int64_t stop,
+                                                          duet::IntervalRep step, const duet::TupleLayout* layout);
+// unnest(anyarray): a row per element, NULL elements as NULL rows.
+duet::rt::TupleBuffer* duet_q_unnest(duet::rt::QueryContext* ctx, const duet::VarString* array,
+                                     const duet::TupleLayout* layout);
 }
