@@ -172,6 +172,20 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"age",                   {TimestampTz},     Interval,    kStable,    true, DUET_FN(duet_q_age_timestamptz)},
     {"make_date",             {Int4, Int4, Int4}, Date,       kImmutable, true, DUET_FN(duet_rt_make_date)},
     {"make_timestamp",        {Int4, Int4, Int4, Int4, Int4, Float8}, Timestamp, kImmutable, true, DUET_FN(duet_rt_make_timestamp)},
+    // to_char and its inverses (engine/types/formatting.h): stable, as in PostgreSQL (the
+    // TM modifier reads the locale). to_char is NULL for an empty template and for an
+    // infinite timestamp.
+    {"to_char",               {Timestamp, Text}, Text,        kStable,    true, DUET_FN(duet_rt_to_char_timestamp), Unknown, 0, true},
+    {"to_char",               {TimestampTz, Text}, Text,      kStable,    true, DUET_FN(duet_q_to_char_timestamptz), Unknown, 0, true},
+    {"to_char",               {Interval, Text},  Text,        kStable,    true, DUET_FN(duet_rt_to_char_interval), Unknown, 0, true},
+    {"to_char",               {Numeric, Text},   Text,        kStable,    true, DUET_FN(duet_rt_to_char_numeric), Unknown, 0, true},
+    {"to_char",               {Int4, Text},      Text,        kStable,    true, DUET_FN(duet_rt_to_char_int4), Unknown, 0, true},
+    {"to_char",               {Int8, Text},      Text,        kStable,    true, DUET_FN(duet_rt_to_char_int8), Unknown, 0, true},
+    {"to_char",               {Float8, Text},    Text,        kStable,    true, DUET_FN(duet_rt_to_char_float8), Unknown, 0, true},
+    {"to_date",               {Text, Text},      Date,        kStable,    true, DUET_FN(duet_rt_to_date)},
+    {"to_timestamp",          {Text, Text},      TimestampTz, kStable,    true, DUET_FN(duet_q_to_timestamp)},
+    {"to_timestamp",          {Float8},          TimestampTz, kImmutable, true, DUET_FN(duet_rt_to_timestamp_epoch)},
+    {"to_number",             {Text, Text},      Numeric,     kStable,    true, DUET_FN(duet_rt_to_number)},
     {"justify_days",          {Interval},        Interval,    kImmutable, true, DUET_FN(duet_rt_justify_days)},
     {"justify_hours",         {Interval},        Interval,    kImmutable, true, DUET_FN(duet_rt_justify_hours)},
     {"justify_interval",      {Interval},        Interval,    kImmutable, true, DUET_FN(duet_rt_justify_interval)},

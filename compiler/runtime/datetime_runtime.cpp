@@ -17,6 +17,12 @@ double duet_q_date_part_timestamptz(QueryContext* ctx, const duet::VarString* un
 int64_t duet_q_date_trunc_timestamptz(QueryContext* ctx, const duet::VarString* unit, int64_t ts) {
   return duet_rt_date_trunc_timestamptz(unit, ts, ctx->typeContext);
 }
+const duet::VarString* duet_q_to_char_timestamptz(QueryContext* ctx, int64_t ts, const duet::VarString* format) {
+  return duet_rt_to_char_timestamptz(ts, format, ctx->typeContext);
+}
+int64_t duet_q_to_timestamp(QueryContext* ctx, const duet::VarString* text, const duet::VarString* format) {
+  return duet_rt_to_timestamp(text, format, ctx->typeContext);
+}
 __int128 duet_q_timestamptz_age(QueryContext* ctx, int64_t a, int64_t b) {
   return duet_rt_timestamptz_age(a, b, ctx->typeContext);
 }

@@ -275,6 +275,10 @@ bool duet_q_setting_exists(duet::rt::QueryContext* ctx, const duet::VarString* n
 duet::NumericRep duet_q_extract_timestamptz(duet::rt::QueryContext* ctx, const duet::VarString* unit, int64_t ts);
 double duet_q_date_part_timestamptz(duet::rt::QueryContext* ctx, const duet::VarString* unit, int64_t ts);
 int64_t duet_q_date_trunc_timestamptz(duet::rt::QueryContext* ctx, const duet::VarString* unit, int64_t ts);
+// to_char(timestamptz, template) and to_timestamp(text, template), in the session's zone.
+const duet::VarString* duet_q_to_char_timestamptz(duet::rt::QueryContext* ctx, int64_t ts,
+                                                  const duet::VarString* format);
+int64_t duet_q_to_timestamp(duet::rt::QueryContext* ctx, const duet::VarString* text, const duet::VarString* format);
 __int128 duet_q_timestamptz_age(duet::rt::QueryContext* ctx, int64_t a, int64_t b);
 __int128 duet_q_age_timestamp(duet::rt::QueryContext* ctx, int64_t ts);
 __int128 duet_q_age_timestamptz(duet::rt::QueryContext* ctx, int64_t ts);

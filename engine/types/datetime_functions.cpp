@@ -274,12 +274,8 @@ const char* kindTypeName(DatetimeKind k) {
                  fmt::format("unit \"{}\" not recognized for type {}", unit, kindTypeName(k)));
 }
 
-// The ISO 8601 week of a date and the year that week belongs to (weeks start on Monday;
-// week 1 holds January 4th), as PostgreSQL's date2isoweek and date2isoyear.
-struct IsoWeek {
-  int year;
-  int week;
-};
+}  // namespace
+
 IsoWeek isoWeekOf(int year, int mon, int mday) {
   int dayn = dateToJulian(year, mon, mday);
   // The Monday of week 1 of `y`.
@@ -293,6 +289,8 @@ IsoWeek isoWeekOf(int year, int mon, int mday) {
   if (week >= 52 && dayn >= weekOneStart(year + 1)) return {year + 1, 1};
   return {year, week};
 }
+namespace {
+
 int isoWeek(int year, int mon, int mday) { return isoWeekOf(year, mon, mday).week; }
 int isoYear(int year, int mon, int mday) { return isoWeekOf(year, mon, mday).year; }
 

@@ -41,6 +41,14 @@ int64_t timestampTrunc(std::string_view unit, int64_t ts);
 int64_t timestampTzTrunc(std::string_view unit, int64_t ts, const TypeContext& ctx);
 Interval intervalTrunc(std::string_view unit, const Interval& v);
 
+// The ISO 8601 week of a date and the year that week belongs to (weeks start on Monday;
+// week 1 holds January 4th), as PostgreSQL's date2isoweek and date2isoyear.
+struct IsoWeek {
+  int year;
+  int week;
+};
+IsoWeek isoWeekOf(int year, int mon, int mday);
+
 // make_date and make_timestamp: a negative year is BC; 22008 for fields out of range.
 int32_t makeDate(int32_t year, int32_t month, int32_t day);
 int64_t makeTimestamp(int32_t year, int32_t month, int32_t day, int32_t hour, int32_t min, double sec);

@@ -235,6 +235,20 @@ IntervalRep duet_rt_timestamptz_age(int64_t a, int64_t b, const TypeContext* ctx
 int32_t duet_rt_make_date(int32_t year, int32_t month, int32_t day);
 int64_t duet_rt_make_timestamp(int32_t year, int32_t month, int32_t day, int32_t hour, int32_t min, double sec);
 
+// to_char and its inverses (engine/types/formatting.h), in runtime_formatting.cpp; a null
+// pointer is a NULL result (an empty template, an infinite timestamp).
+const VarString* duet_rt_to_char_timestamp(int64_t ts, const VarString* format);
+const VarString* duet_rt_to_char_timestamptz(int64_t ts, const VarString* format, const TypeContext* ctx);
+const VarString* duet_rt_to_char_interval(IntervalRep v, const VarString* format);
+const VarString* duet_rt_to_char_numeric(NumericRep v, const VarString* format);
+const VarString* duet_rt_to_char_int4(int32_t v, const VarString* format);
+const VarString* duet_rt_to_char_int8(int64_t v, const VarString* format);
+const VarString* duet_rt_to_char_float8(double v, const VarString* format);
+int32_t duet_rt_to_date(const VarString* text, const VarString* format);
+int64_t duet_rt_to_timestamp(const VarString* text, const VarString* format, const TypeContext* ctx);
+int64_t duet_rt_to_timestamp_epoch(double seconds);
+NumericRep duet_rt_to_number(const VarString* text, const VarString* format);
+
 // Arrays (engine/types/array.h), as `const VarString*`; the element type is read from the
 // value. ARRAY[...]: `count` elements of `elementType` (TypeId) in a tuple laid out as
 // TupleLayout::of would (null flags, then the values from firstOffset on), with no typmod.

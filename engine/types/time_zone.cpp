@@ -92,6 +92,13 @@ class NamedTimeZone {
     return {offset, end + shift};
   }
 
+  // The abbreviation in effect at an instant. Past the listed transitions, those of the
+  // last listed one (the footer's rule keeps no names here).
+  std::string abbreviationAt(int64_t unixSeconds) const {
+    if (unixSeconds >= kFoldStart) unixSeconds = kFoldStart - 1;
+    return rules_->get_info(date::sys_seconds{std::chrono::seconds{unixSeconds}}).abbrev;
+  }
+
   // True when one offset covers every timestamp PostgreSQL can represent.
   bool isFixed() const {
     return !footerHasRules() && rules_->get_info(date::sys_seconds{std::chrono::seconds{kEarliestTimestamp}})
@@ -133,6 +140,16 @@ int32_t sessionOffsetAt(const TypeContext& ctx, int64_t utcMicros) {
 int32_t sessionOffsetForLocal(const TypeContext& ctx, int64_t localMicros) {
   if (!ctx.namedZone) return ctx.timeZoneOffsetSeconds;
   return utcOffsetForLocal(*ctx.namedZone, floorDiv(localMicros, 1000000) + kPostgresEpochUnixSeconds);
+}
+
+std::string sessionZoneAbbreviation(const TypeContext& ctx, int64_t utcMicros) {
+  if (ctx.namedZone) return ctx.namedZone->abbreviationAt(floorDiv(utcMicros, 1000000) + kPostgresEpochUnixSeconds);
+  int32_t offset = ctx.timeZoneOffsetSeconds;
+  if (offset == 0) return "UTC";
+  int32_t a = offset < 0 ? -offset : offset;
+  std::string s = fmt::format("{}{:02}", offset < 0 ? '-' : '+', a / 3600);
+  if (a % 3600) s += fmt::format(":{:02}", a % 3600 / 60);
+  return s;
 }
 
 namespace {

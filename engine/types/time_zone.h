@@ -40,5 +40,9 @@ int32_t utcOffsetForLocal(const NamedTimeZone& zone, int64_t localUnixSeconds);
 // since 2000-01-01): a UTC instant, or a local wall-clock time to be converted to UTC.
 int32_t sessionOffsetAt(const TypeContext& ctx, int64_t utcMicros);
 int32_t sessionOffsetForLocal(const TypeContext& ctx, int64_t localMicros);
+// The session zone's abbreviation at a UTC instant, as to_char's TZ prints it ("EST",
+// "CEST"); a fixed offset other than UTC's prints as "+05" or "-03:30" (DuetDB keeps no
+// name for those: PostgreSQL would say "EST" for the zone EST).
+std::string sessionZoneAbbreviation(const TypeContext& ctx, int64_t utcMicros);
 
 }  // namespace duet
