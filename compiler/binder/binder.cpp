@@ -935,7 +935,10 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
   if (ExprPtr e = builtinCall(name, args, f.location)) return e;
   if (!catalogOnly)
     if (const RoutineCandidate* r = resolveRoutine(f, args, false)) return routineCall(*r, std::move(args), f.location);
-  failUndefinedRoutine(name, args, false, f.location);
+  // PostgreSQL names the function as the call spelled it, schema included.
+  std::string spelled;
+  for (const std::string& part : f.names) spelled += (spelled.empty() ? "" : ".") + part;
+  failUndefinedRoutine(spelled, args, false, f.location);
 }
 
 void Binder::failUndefinedRoutine(const std::string& name, const std::vector<ExprPtr>& args, bool procedure,

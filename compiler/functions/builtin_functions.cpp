@@ -170,6 +170,11 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"age",                   {TimestampTz, TimestampTz}, Interval, kStable, true, DUET_FN(duet_q_timestamptz_age)},
     {"age",                   {Timestamp},       Interval,    kStable,    true, DUET_FN(duet_q_age_timestamp)},
     {"age",                   {TimestampTz},     Interval,    kStable,    true, DUET_FN(duet_q_age_timestamptz)},
+    // x AT TIME ZONE zone is timezone(zone, x) (the parser's rewrite, as gram.y's).
+    {"timezone",              {Text, TimestampTz}, Timestamp, kImmutable, true, DUET_FN(duet_rt_timezone_timestamptz)},
+    {"timezone",              {Text, Timestamp}, TimestampTz, kImmutable, true, DUET_FN(duet_rt_timezone_timestamp)},
+    {"timezone",              {Interval, TimestampTz}, Timestamp, kImmutable, true, DUET_FN(duet_rt_timezone_interval_timestamptz)},
+    {"timezone",              {Interval, Timestamp}, TimestampTz, kImmutable, true, DUET_FN(duet_rt_timezone_interval_timestamp)},
     {"make_date",             {Int4, Int4, Int4}, Date,       kImmutable, true, DUET_FN(duet_rt_make_date)},
     {"make_timestamp",        {Int4, Int4, Int4, Int4, Int4, Float8}, Timestamp, kImmutable, true, DUET_FN(duet_rt_make_timestamp)},
     // to_char and its inverses (engine/types/formatting.h): stable, as in PostgreSQL (the

@@ -1,6 +1,6 @@
 // Expressions, with PostgreSQL 15's operator precedence (gram.y), lowest first:
 //   OR; AND; NOT; IS / ISNULL / NOTNULL; < > = <= >= <>; BETWEEN IN LIKE ILIKE SIMILAR;
-//   other operators (||, ~, ...); + -; * / %; ^; unary + -; ::
+//   other operators (||, ~, ...); + -; * / %; ^; AT TIME ZONE; unary + -; ::
 // Comparisons and BETWEEN/IN/LIKE are non-associative: "a < b < c" is a syntax error.
 #include <cstring>
 
@@ -270,12 +270,28 @@ ExprPtr Parser::parseMultiplicative() {
 }
 
 ExprPtr Parser::parsePower() {
-  ExprPtr left = parseUnary();
+  ExprPtr left = parseAtTimeZone();
   while (isOp("^")) {
     const Token& t = advance();
-    left = std::make_unique<BinaryOp>(t.offset, t.text, std::move(left), parseUnary());
+    left = std::make_unique<BinaryOp>(t.offset, t.text, std::move(left), parseAtTimeZone());
   }
   return left;
+}
+
+// x AT TIME ZONE zone, between ^ and unary minus, is pg_catalog.timezone(zone, x) (gram.y).
+ExprPtr Parser::parseAtTimeZone() {
+  ExprPtr value = parseUnary();
+  while (isKw("at") && isKw("time", 1) && isKw("zone", 2)) {
+    uint32_t loc = advance().offset;
+    advance();
+    advance();
+    auto call = std::make_unique<FuncCall>(loc);
+    call->names = {"pg_catalog", "timezone"};
+    call->args.push_back(parseUnary());
+    call->args.push_back(std::move(value));
+    value = std::move(call);
+  }
+  return value;
 }
 
 ExprPtr Parser::parseUnary() {

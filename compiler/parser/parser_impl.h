@@ -136,6 +136,7 @@ class Parser {
   ExprPtr parseAdditive();
   ExprPtr parseMultiplicative();
   ExprPtr parsePower();
+  ExprPtr parseAtTimeZone();
   ExprPtr parseUnary();
   ExprPtr negateConstant(const Token& minus, ExprPtr operand);
   ExprPtr parsePostfix();

@@ -717,4 +717,104 @@ int64_t makeTimestamp(int32_t year, int32_t month, int32_t day, int32_t hour, in
   }
 }
 
+namespace {
+
+// A zone given to AT TIME ZONE: a fixed offset east of UTC or a zone with rules.
+struct AtZone {
+  int32_t fixedEast = 0;
+  const NamedTimeZone* zone = nullptr;
+};
+
+// A bare POSIX offset, +h, +hh, +hh:mm or +hh:mm:ss: as in 'UTC+5', the sign counts
+// west of Greenwich ('+05' is five hours behind UTC), as PostgreSQL's pg_tzset reads it.
+bool numericZone(std::string_view s, int32_t* east) {
+  if (s.size() < 2 || (s[0] != '+' && s[0] != '-')) return false;
+  std::string_view rest = s.substr(1);
+  int h = 0, m = 0, sec = 0;
+  auto digits = [](std::string_view d, int* out) {
+    if (d.empty() || d.size() > 2) return false;
+    *out = 0;
+    for (char c : d) {
+      if (c < '0' || c > '9') return false;
+      *out = *out * 10 + (c - '0');
+    }
+    return true;
+  };
+  size_t colon = rest.find(':');
+  if (colon != std::string_view::npos) {
+    std::string_view after = rest.substr(colon + 1);
+    size_t colon2 = after.find(':');
+    if (!digits(rest.substr(0, colon), &h)) return false;
+    if (colon2 != std::string_view::npos) {
+      if (!digits(after.substr(0, colon2), &m) || !digits(after.substr(colon2 + 1), &sec)) return false;
+    } else if (!digits(after, &m)) {
+      return false;
+    }
+  } else if (!digits(rest, &h)) {
+    return false;
+  }
+  if (h > 24 || m > 59 || sec > 59) return false;
+  int32_t total = h * 3600 + m * 60 + sec;
+  *east = s[0] == '-' ? total : -total;
+  return true;
+}
+
+AtZone resolveAtZone(std::string_view name) {
+  AtZone z;
+  if (numericZone(name, &z.fixedEast)) return z;
+  std::optional<ResolvedTimeZone> r = resolveTimeZone(name);
+  if (!r) throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("time zone \"{}\" not recognized", name));
+  z.fixedEast = r->fixedOffsetEast;
+  z.zone = r->zone;
+  return z;
+}
+
+int64_t unixSeconds(int64_t ts) {
+  return floorDiv(ts, kUsecsPerSec) + (kPostgresEpochJulian - kUnixEpochJulian) * 86400LL;
+}
+
+int64_t shiftChecked(int64_t ts, int64_t seconds) {
+  int64_t r;
+  if (__builtin_add_overflow(ts, seconds * kUsecsPerSec, &r)) timestampOutOfRange();
+  return checkTimestampRange(r);
+}
+
+int64_t intervalZoneSeconds(const Interval& zone) {
+  if (zone.months != 0 || zone.days != 0) {
+    std::string text;
+    formatInterval(zone, text);
+    throw SqlError(sqlstate::kInvalidParameterValue,
+                   fmt::format("interval time zone \"{}\" must not include months or days", text));
+  }
+  return zone.usecs / kUsecsPerSec;
+}
+
+}  // namespace
+
+int64_t timestampTzAtZone(int64_t ts, std::string_view zone) {
+  AtZone z = resolveAtZone(zone);
+  if (isInfinite(ts)) return ts;
+  int32_t east = z.zone ? utcOffsetAt(*z.zone, unixSeconds(ts)) : z.fixedEast;
+  return shiftChecked(ts, east);
+}
+
+int64_t timestampAtZone(int64_t ts, std::string_view zone) {
+  AtZone z = resolveAtZone(zone);
+  if (isInfinite(ts)) return ts;
+  int32_t east = z.zone ? utcOffsetForLocal(*z.zone, unixSeconds(ts)) : z.fixedEast;
+  return shiftChecked(ts, -int64_t(east));
+}
+
+int64_t timestampTzAtIntervalZone(int64_t ts, const Interval& zone) {
+  int64_t east = intervalZoneSeconds(zone);
+  if (isInfinite(ts)) return ts;
+  return shiftChecked(ts, east);
+}
+
+int64_t timestampAtIntervalZone(int64_t ts, const Interval& zone) {
+  int64_t east = intervalZoneSeconds(zone);
+  if (isInfinite(ts)) return ts;
+  return shiftChecked(ts, -east);
+}
+
 }  // namespace duet

@@ -41,6 +41,18 @@ int64_t timestampTrunc(std::string_view unit, int64_t ts);
 int64_t timestampTzTrunc(std::string_view unit, int64_t ts, const TypeContext& ctx);
 Interval intervalTrunc(std::string_view unit, const Interval& v);
 
+// AT TIME ZONE and timezone(zone, value), as PostgreSQL's timestamptz_zone and its kin:
+// the zone is a tz database name or a POSIX offset ('UTC+3' is three hours west), read as
+// the TimeZone setting is (time_zone.h), or a numeric offset ('+05', '-03:30', ISO sign);
+// 22023 time zone "x" not recognized. Infinite timestamps are returned unchanged.
+// timestamptz -> the wall-clock timestamp in the zone:
+int64_t timestampTzAtZone(int64_t ts, std::string_view zone);
+// timestamp (a wall-clock time in the zone) -> timestamptz:
+int64_t timestampAtZone(int64_t ts, std::string_view zone);
+// The interval forms: an offset east of UTC; 22023 when it has months or days.
+int64_t timestampTzAtIntervalZone(int64_t ts, const Interval& zone);
+int64_t timestampAtIntervalZone(int64_t ts, const Interval& zone);
+
 // The ISO 8601 week of a date and the year that week belongs to (weeks start on Monday;
 // week 1 holds January 4th), as PostgreSQL's date2isoweek and date2isoyear.
 struct IsoWeek {

@@ -232,6 +232,11 @@ int64_t duet_rt_date_trunc_timestamp(const VarString* unit, int64_t ts);
 int64_t duet_rt_date_trunc_timestamptz(const VarString* unit, int64_t ts, const TypeContext* ctx);
 IntervalRep duet_rt_date_trunc_interval(const VarString* unit, IntervalRep v);
 IntervalRep duet_rt_timestamptz_age(int64_t a, int64_t b, const TypeContext* ctx);
+// timezone(zone, value), which x AT TIME ZONE zone is: timestamptz -> timestamp and back.
+int64_t duet_rt_timezone_timestamptz(const VarString* zone, int64_t ts);
+int64_t duet_rt_timezone_timestamp(const VarString* zone, int64_t ts);
+int64_t duet_rt_timezone_interval_timestamptz(IntervalRep zone, int64_t ts);
+int64_t duet_rt_timezone_interval_timestamp(IntervalRep zone, int64_t ts);
 int32_t duet_rt_make_date(int32_t year, int32_t month, int32_t day);
 int64_t duet_rt_make_timestamp(int32_t year, int32_t month, int32_t day, int32_t hour, int32_t min, double sec);
 

@@ -91,4 +91,13 @@ int64_t duet_rt_make_timestamp(int32_t year, int32_t month, int32_t day, int32_t
   return makeTimestamp(year, month, day, hour, min, sec);
 }
 
+int64_t duet_rt_timezone_timestamptz(const VarString* zone, int64_t ts) { return timestampTzAtZone(ts, zone->view()); }
+int64_t duet_rt_timezone_timestamp(const VarString* zone, int64_t ts) { return timestampAtZone(ts, zone->view()); }
+int64_t duet_rt_timezone_interval_timestamptz(IntervalRep zone, int64_t ts) {
+  return timestampTzAtIntervalZone(ts, in(zone));
+}
+int64_t duet_rt_timezone_interval_timestamp(IntervalRep zone, int64_t ts) {
+  return timestampAtIntervalZone(ts, in(zone));
+}
+
 }  // extern "C"
