@@ -1,7 +1,10 @@
 // The compiler facade: planning followed by code generation, and the JIT's runtime.
 #include "compiler/compiler.h"
 
+#include <chrono>
+
 #include "compiler/codegen/jit_symbols.h"
+#include "compiler/functions/builtin_functions.h"
 #include "compiler/planner/parallel.h"
 
 namespace duet {
@@ -11,14 +14,44 @@ PreparedPlan::~PreparedPlan() = default;
 
 void prepareCompiler() { registerJitRuntime(); }
 
-std::unique_ptr<PreparedPlan> planStatement(const PlanRequest& request) {
+namespace {
+
+// planTree, then what may run on request.parallelThreads threads marked.
+PlannedStatement planMarked(const PlanRequest& request) {
   PlannedStatement s = planTree(request);
   if (request.parallelThreads > 1) {
     plan::markParallel(*s.root, request.parallelThreads);
     s.plan->planOutline = plan::outline(*s.root);
   }
+  return s;
+}
+
+}  // namespace
+
+std::unique_ptr<PreparedPlan> planStatement(const PlanRequest& request) {
+  PlannedStatement s = planMarked(request);
   s.plan->compiled = compileQuery(*s.root, s.plan->paramTypes, request.optLevel, request.optimiseBudgetMs);
   return std::move(s.plan);
+}
+
+ExplainedStatement planForExplain(const PlanRequest& request) {
+  auto started = std::chrono::steady_clock::now();
+  PlannedStatement s = planMarked(request);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  return {std::move(s.plan), std::move(s.root), ms};
+}
+
+void compileForAnalyze(ExplainedStatement& s, const PlanRequest& request,
+                       const std::unordered_map<const plan::Node*, uint32_t>& numbers, bool timing) {
+  s.plan->compiled = compileQuery(*s.root, s.plan->paramTypes, request.optLevel, request.optimiseBudgetMs,
+                                  Instrument{&numbers, timing});
+}
+
+std::string sqlFunctionName(const std::string& symbol) {
+  if (const BuiltinFunction* f = builtinFunctionBySymbol(symbol)) return std::string(f->name);
+  for (std::string_view prefix : {"duet_rt_", "duet_q_"})
+    if (symbol.starts_with(prefix)) return symbol.substr(prefix.size());
+  return symbol;
 }
 
 }  // namespace duet

@@ -10,10 +10,12 @@
 #include "compiler/parser/ast_walk.h"
 #include "compiler/parser/parser.h"
 #include "compiler/parser/source_position.h"
+#include "compiler/plan/explain.h"
 #include "compiler/planner/direct_call.h"
 #include "compiler/planner/planner.h"
 #include "compiler/plpgsql/compiled_routine.h"
 #include "compiler/plpgsql/plpgsql.h"
+#include "compiler/runtime/instrumentation.h"
 #include "compiler/runtime/query_runtime.h"
 
 namespace duet {
@@ -26,5 +28,22 @@ void prepareCompiler();
 // and compiles the plan to native code (PreparedPlan::compiled). Throws SqlError (with
 // position) for unknown names, type errors, unsupported features; 57014 when cancelled.
 std::unique_ptr<PreparedPlan> planStatement(const PlanRequest& request);
+
+// EXPLAIN (docs/explain.md): the statement planned as planStatement plans it, parallel
+// marks included, with its plan tree kept and nothing compiled; planningMs: how long it took.
+struct ExplainedStatement {
+  std::unique_ptr<PreparedPlan> plan;
+  plan::NodePtr root;
+  double planningMs = 0;
+};
+ExplainedStatement planForExplain(const PlanRequest& request);
+// EXPLAIN ANALYZE: compiles the plan (into plan->compiled) with counters for every node
+// numbered in `numbers` (plan::explainNumbers), timed when `timing`; the code then needs a
+// QueryContext::instrumentation of that many nodes.
+void compileForAnalyze(ExplainedStatement& s, const PlanRequest& request,
+                       const std::unordered_map<const plan::Node*, uint32_t>& numbers, bool timing);
+// The SQL name of the built-in function a runtime symbol implements, for EXPLAIN's
+// expressions: its row in the built-in table, else the symbol without its prefix.
+std::string sqlFunctionName(const std::string& symbol);
 
 }  // namespace duet

@@ -217,7 +217,7 @@ void CopyRunner::copyOut(const Statement& st, ResultSink& sink) {
     throw SqlError(sqlstate::kSyntaxError, "COPY query must be a single SELECT");
   }
   auto text = std::make_shared<const std::string>(std::move(query));
-  Statement q{text, *text, std::move(parsed[0]), {}, nullptr};
+  Statement q{text, *text, std::move(parsed[0]), {}, nullptr, {}};
   q.plan = planner_.planFor(q);
   auto params = planner_.literalParams(q);
   const PreparedPlan& plan = *q.plan;
@@ -281,7 +281,7 @@ void CopyRunner::copyOut(const Statement& st, ResultSink& sink) {
 std::optional<std::string> CopyRunner::evaluateText(const std::string& query) {
   auto parsed = sql::parseQuery(query, sql::ParseOptions{.liftLiterals = true});
   auto text = std::make_shared<const std::string>(query);
-  Statement q{text, *text, std::move(parsed.at(0)), {}, nullptr};
+  Statement q{text, *text, std::move(parsed.at(0)), {}, nullptr, {}};
   q.plan = planner_.planFor(q);
   auto params = planner_.literalParams(q);
   const PreparedPlan& plan = *q.plan;

@@ -60,6 +60,9 @@ struct EngineState {
   std::function<bool(const SnapshotQuery&)> snapshotExists;  // Engine::setSnapshotProbe
   // Threads a statement may run on (Engine::setParallelThreads): 1 but in snapshots.
   uint32_t parallelThreads = 1;
+  // This engine serves a snapshot process (Engine::setParallelThreads is called there
+  // only): EXPLAIN says so.
+  bool snapshotProcess = false;
   // Engine::setCommitLog: where committed write transactions' records go; unset: nowhere.
   std::function<uint64_t(std::string)> commitLog;
 };

@@ -105,6 +105,14 @@ void ExtendedProtocol::parse(const std::string& name, std::string_view sql,
       st->declaredTypes.resize(explicitParams, SqlType{TypeId::Unknown, -1});
     for (size_t i = 0; i < explicitParams && i < st->plan->paramTypes.size(); ++i)
       if (st->declaredTypes[i].id == TypeId::Unknown) st->declaredTypes[i] = st->plan->paramTypes[i];
+  } else if (st->parsed.stmt->kind == sql::StmtKind::Explain && st->parsed.explicitParams > 0) {
+    // EXPLAIN's $n take the types the statement it explains gives them (planned, not
+    // compiled, now), and Bind keeps their values for it.
+    std::vector<SqlType> types = planTree(runner_.explain().innerRequest(*st)).plan->paramTypes;
+    st->declaredTypes.resize(static_cast<size_t>(st->parsed.explicitParams), SqlType{TypeId::Unknown, -1});
+    for (size_t i = 0; i < st->declaredTypes.size() && i < types.size(); ++i)
+      if (st->declaredTypes[i].id == TypeId::Unknown) st->declaredTypes[i] = types[i];
+    st->utilityParams = TupleLayout::of(st->declaredTypes);
   }
   if (name.empty()) {
     state_.statements[name] = std::move(st);
@@ -136,6 +144,9 @@ StatementDescription ExtendedProtocol::describeStatement(const std::string& name
     if (st.parsed.stmt->kind == sql::StmtKind::Show) {
       d.returnsRows = true;
       d.columns = showColumns(st.parsed.stmt->as<sql::ShowStmt>());
+    } else if (st.parsed.stmt->kind == sql::StmtKind::Explain) {
+      d.returnsRows = true;
+      d.columns = explainColumns();
     }
   }
   return d;
@@ -174,6 +185,15 @@ void ExtendedProtocol::bind(const std::string& portalName, const std::string& st
       portal.params->set(lit.paramNumber - 1, std::string_view(lit.text), 0, ctx);
     }
     expandResultFormats(resultFormats, st->plan->columns.size(), portal.formats);
+  } else if (st->utilityParams) {  // EXPLAIN with $n
+    portal.stmt = st;
+    portal.params = std::make_unique<ParamTuple>(*st->utilityParams);
+    for (size_t i = 0; i < params.size(); ++i) {
+      std::optional<std::string_view> v;
+      if (params[i].value) v = std::string_view(*params[i].value);
+      portal.params->set(i, v, params[i].format, state_.settings.typeContext());
+    }
+    portal.formats = resultFormats;
   } else {
     portal.stmt = st;
     portal.params.reset();
@@ -203,6 +223,11 @@ StatementDescription ExtendedProtocol::describePortal(const std::string& name) {
   } else if (p.stmt->parsed.stmt->kind == sql::StmtKind::Show) {
     d.returnsRows = true;
     d.columns = showColumns(p.stmt->parsed.stmt->as<sql::ShowStmt>());
+  } else if (p.stmt->parsed.stmt->kind == sql::StmtKind::Explain) {
+    d.returnsRows = true;
+    d.columns = explainColumns();
+    for (auto& c : d.columns)
+      if (!p.formats.empty()) c.format = p.formats[0];
   }
   return d;
 }
@@ -225,6 +250,8 @@ ExecuteState ExtendedProtocol::execute(const std::string& name, int64_t maxRows,
       sink.commandComplete(commandTag(*p.plan, 0, 0));
     } else if (st.parsed.stmt->kind == sql::StmtKind::Show) {
       sink.commandComplete("SHOW");
+    } else if (st.parsed.stmt->kind == sql::StmtKind::Explain) {
+      sink.commandComplete("EXPLAIN");
     } else {
       throw SqlError(sqlstate::kObjectNotInPrerequisiteState, fmt::format("portal \"{}\" cannot be run", name));
     }

@@ -38,7 +38,8 @@ void SimpleQuery::keepPending(std::vector<Statement>& statements, size_t from) {
 
 QueryState SimpleQuery::continueQuery(ResultSink& sink, bool mayRoute) {
   std::vector<Statement> statements;
-  for (auto& p : pendingStmts_) statements.push_back(Statement{pendingSql_, *pendingSql_, std::move(p), {}, nullptr});
+  for (auto& p : pendingStmts_)
+    statements.push_back(Statement{pendingSql_, *pendingSql_, std::move(p), {}, nullptr, {}});
   pendingStmts_.clear();
   for (size_t i = 0; i < statements.size(); ++i) {
     Statement& st = statements[i];

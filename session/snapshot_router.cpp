@@ -25,7 +25,25 @@ bool SnapshotRouter::holdsExecutor() const {
   return state_.txn.holdsExecutor() && !(readOnlyBlock() && routingOn());
 }
 
+namespace {
+
+// The SELECT a statement would run on a snapshot: itself, or the one an EXPLAIN explains
+// (the EXPLAIN goes where that SELECT would, so that it shows the plan, parallel pipelines
+// included, and with ANALYZE the run, of that place); null for any other statement.
+const sql::Stmt* routedQuery(const sql::Stmt& stmt) {
+  const sql::Stmt* query = &stmt;
+  if (stmt.kind == sql::StmtKind::Explain) query = stmt.as<sql::ExplainStmt>().stmt.get();
+  return query->kind == sql::StmtKind::Select ? query : nullptr;
+}
+
+}  // namespace
+
 std::shared_ptr<const PreparedPlan> SnapshotRouter::routingPlan(Statement& st) {
+  if (st.parsed.stmt->kind == sql::StmtKind::Explain) {
+    PlanRequest request = planner_.planRequest(st);
+    request.stmt = routedQuery(*st.parsed.stmt);
+    return std::shared_ptr<const PreparedPlan>(planTree(request).plan);
+  }
   // A cached plan is kept for running the statement here, if it stays here.
   if ((st.plan = state_.engine.plans.find(planner_.planKey(st), state_.engine.catalogVersion))) return st.plan;
   return std::shared_ptr<const PreparedPlan>(planTree(planner_.planRequest(st)).plan);
@@ -58,7 +76,7 @@ bool SnapshotRouter::goesToSnapshot(const std::vector<std::shared_ptr<const Prep
 }
 
 bool SnapshotRouter::routeStatement(Statement& st) {
-  if (!routingOn() || state_.txn.failed() || st.parsed.stmt->kind != sql::StmtKind::Select) return false;
+  if (!routingOn() || state_.txn.failed() || !routedQuery(*st.parsed.stmt)) return false;
   bool block = readOnlyBlock();
   // The implicit transaction of a Query may have run statements before this one: only
   // ones that changed nothing (no rows, no catalog, no SET LOCAL) let it end here.
@@ -91,23 +109,36 @@ bool SnapshotRouter::snapshotAvailable(bool block) const {
 }
 
 bool SnapshotRouter::routeExecute(Portal& p) {
-  if (!routingOn() || state_.txn.failed() || !p.plan) return false;
+  // An EXPLAIN portal has no plan of its own; one with $n parameters stays here.
+  bool explain = p.stmt->parsed.stmt->kind == sql::StmtKind::Explain;
+  if (!routingOn() || state_.txn.failed() || (!p.plan && !explain)) return false;
+  if (explain && (p.stmt->parsed.explicitParams > 0 || !routedQuery(*p.stmt->parsed.stmt))) return false;
   bool block = readOnlyBlock();
   // The implicit transaction of this Sync cycle may already have written.
   bool fresh = state_.txn.mode() == TransactionState::Mode::None ||
                (state_.txn.mode() == TransactionState::Mode::Implicit && state_.txn.undo().empty());
   if (!fresh && !block) return false;
-  if (p.stmt->parsed.stmt->kind != sql::StmtKind::Select) return false;
-  if (!goesToSnapshot({p.plan}, block) || !snapshotAvailable(block)) return false;
+  if (p.stmt->parsed.stmt->kind != sql::StmtKind::Select && !explain) return false;
+  std::shared_ptr<const PreparedPlan> plan = p.plan;
+  if (explain) {
+    try {
+      plan = routingPlan(*p.stmt);
+    } catch (const SqlError&) {
+      return false;  // the executor reports the error as it runs the statement
+    }
+  }
+  if (!goesToSnapshot({plan}, block) || !snapshotAvailable(block)) return false;
   noteBlockSnapshot(block);
   snapshotQuery_ = snapshotQueryBase(block);
   snapshotQuery_.sql = p.stmt->sql;
   snapshotQuery_.extended = true;
   // The explicit parameters, as text in this session's settings, which the snapshot's
   // session shares; lifted literals are lifted again from the text there.
-  TextParams params = explicitParamsAsText(*p.stmt, *p.plan, p.params->data(), state_.settings.typeContext());
-  snapshotQuery_.paramTypeOids = std::move(params.typeOids);
-  for (auto& value : params.values) snapshotQuery_.params.push_back(BindParam{std::move(value), 0});
+  if (p.plan) {
+    TextParams params = explicitParamsAsText(*p.stmt, *p.plan, p.params->data(), state_.settings.typeContext());
+    snapshotQuery_.paramTypeOids = std::move(params.typeOids);
+    for (auto& value : params.values) snapshotQuery_.params.push_back(BindParam{std::move(value), 0});
+  }
   snapshotQuery_.resultFormats = p.formats;
   return true;
 }

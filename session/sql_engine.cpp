@@ -47,7 +47,10 @@ class SqlEngine final : public Engine {
     state_.listSnapshots = std::move(lister);
   }
 
-  void setParallelThreads(uint32_t threads) override { state_.parallelThreads = std::max<uint32_t>(threads, 1); }
+  void setParallelThreads(uint32_t threads) override {
+    state_.parallelThreads = std::max<uint32_t>(threads, 1);
+    state_.snapshotProcess = true;  // called in snapshot processes only
+  }
 
   void replayTransaction(std::string_view record) override {
     LoggedTransaction t = decodeTransaction(record);

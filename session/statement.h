@@ -28,6 +28,8 @@ struct Statement {
   sql::ParsedStatement parsed;
   std::vector<SqlType> declaredTypes;
   std::shared_ptr<PreparedPlan> plan;  // null for utility statements
+  // EXPLAIN with $n (extended protocol): how Bind lays out their values for it.
+  std::optional<TupleLayout> utilityParams;
 };
 
 // A statement bound to its parameters and result formats (Bind), run by Execute.

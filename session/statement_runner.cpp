@@ -105,6 +105,8 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
       runPlan(st, params, formats, sink, describe);
     } else if (stmt.kind == sql::StmtKind::Copy) {
       result = copy_.run(st, sink);
+    } else if (stmt.kind == sql::StmtKind::Explain) {
+      explain_.run(st, params, sink, describe);
     } else {
       utility_.run(st, sink);
     }

@@ -11,6 +11,7 @@
 
 #include "session/copy_runner.h"
 #include "session/direct_caller.h"
+#include "session/explain_runner.h"
 #include "session/redo_recorder.h"
 #include "session/routine_cache.h"
 #include "session/session_state.h"
@@ -31,13 +32,15 @@ class StatementRunner {
         redo_(redo),
         utility_(utility),
         copy_(copy),
-        directCaller_(state, routines) {}
+        directCaller_(state, routines),
+        explain_(state, planner, routines) {}
 
   // Runs one statement of a simple Query or an Execute with its parameter tuple (null for
   // a utility statement) and result formats; describe: send the RowDescription (simple
   // Query; Describe sends it in the extended protocol). Returns CopyIn for COPY FROM.
   QueryState runStatement(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats, ResultSink& sink,
                           bool describe);
+  ExplainRunner& explain() { return explain_; }
 
  private:
   void runPlan(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats, ResultSink& sink,
@@ -52,6 +55,7 @@ class StatementRunner {
   UtilityStatements& utility_;
   CopyRunner& copy_;
   DirectCaller directCaller_;
+  ExplainRunner explain_;
 };
 
 }  // namespace duet

@@ -247,7 +247,6 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       break;
     }
     case sql::StmtKind::DropRoutine: routineStatements_.dropRoutines(stmt.as<sql::DropRoutineStmt>(), sink); break;
-    case sql::StmtKind::Explain: unsupported("EXPLAIN");
     default: unsupported("this statement");
   }
 }

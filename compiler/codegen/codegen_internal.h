@@ -91,8 +91,11 @@ class Codegen : public ValueBuilder {
   void shareJoinTables(const plan::Node& n);
 
   // --- plans (plan_codegen.cpp) ---------------------------------------------------------
-  // Generates `node`'s rows, calling `consume` for each: dispatches to the produce* below.
+  // Generates `node`'s rows, calling `consume` for each: dispatches to the produce* below
+  // (with EXPLAIN ANALYZE's counters around a node that instrument_ numbers).
   void produce(const plan::Node& node, const Consumer& consume);
+  void dispatch(const plan::Node& node, const Consumer& consume);
+  void produceCounted(const plan::Node& node, uint32_t number, const Consumer& consume);
   // produce() as a pipeline of its own: a LIMIT inside ends it, and code after the call
   // continues where it ends.
   void producePipeline(const plan::Node& node, const Consumer& consume);
@@ -215,6 +218,8 @@ class Codegen : public ValueBuilder {
   uint32_t workers_ = 0;  // worker functions generated so far (their names)
   // Set by a Limit for the Sort right below it, which takes it: sort only what can pass.
   const plan::Node* sortLimit_ = nullptr;
+  // EXPLAIN ANALYZE: which nodes count their rows, under which numbers (none: no counters).
+  Instrument instrument_;
 };
 
 }  // namespace duet::codegen

@@ -8,7 +8,7 @@
 namespace duet {
 
 std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root, const std::vector<SqlType>& paramTypes,
-                                            int optLevel, int optimiseBudgetMs) {
+                                            int optLevel, int optimiseBudgetMs, const Instrument& instrument) {
   auto started = std::chrono::steady_clock::now();
   auto out = std::make_unique<CompiledQuery>();
   out->paramLayout = TupleLayout::of(paramTypes);
@@ -16,6 +16,7 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root, const std::v
   auto context = std::make_unique<llvm::LLVMContext>();
   auto module = std::make_unique<llvm::Module>("query", *context);
   codegen::Codegen cg(*context, *module, *out);
+  cg.instrument_ = instrument;
 
   auto* fnType = llvm::FunctionType::get(cg.b_.getVoidTy(), {cg.ptrTy_}, false);
   // Every module lands in one JIT dylib: each entry point needs a name of its own.

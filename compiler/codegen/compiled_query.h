@@ -2,6 +2,7 @@
 // specifications, string constants), which must live as long as the code.
 #pragma once
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "compiler/codegen/machine_code.h"
@@ -27,9 +28,17 @@ struct CompiledQuery {
   CompiledQuery& operator=(const CompiledQuery&) = delete;
 };
 
+// EXPLAIN ANALYZE: the nodes whose rows the generated code counts (and, with `timing`,
+// times) into QueryContext::instrumentation, by number (plan::explainNumbers). Without
+// `nodes` the code has no counters at all.
+struct Instrument {
+  const std::unordered_map<const plan::Node*, uint32_t>* nodes = nullptr;
+  bool timing = false;
+};
+
 // Generates, optimises and JIT-compiles `root`. `paramTypes` decide paramLayout; the rows
 // of the root node (or its RETURNING list) become the output.
 std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root, const std::vector<SqlType>& paramTypes,
-                                            int optLevel, int optimiseBudgetMs);
+                                            int optLevel, int optimiseBudgetMs, const Instrument& instrument = {});
 
 }  // namespace duet

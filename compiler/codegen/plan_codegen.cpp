@@ -20,6 +20,29 @@ using plan::NodeKind;
 void Codegen::produce(const Node& node, const Consumer& consume) {
   checkStackDepth();
   checkForInterrupts();
+  if (instrument_.nodes) {
+    if (auto it = instrument_.nodes->find(&node); it != instrument_.nodes->end()) {
+      produceCounted(node, it->second, consume);
+      return;
+    }
+  }
+  dispatch(node, consume);
+}
+
+// EXPLAIN ANALYZE: the node's start, each row it passes on and (timed) its end reported to
+// the runtime's counters (instrumentation.h) under its number.
+void Codegen::produceCounted(const Node& node, uint32_t number, const Consumer& consume) {
+  llvm::Value* slot = b_.getInt32(number);
+  call("duet_q_node_start", b_.getVoidTy(), {qctx_, slot});
+  dispatch(node, [&](Row& row) {
+    call("duet_q_node_row", b_.getVoidTy(), {qctx_, slot});
+    consume(row);
+  });
+  if (instrument_.timing && !b_.GetInsertBlock()->getTerminator())
+    call("duet_q_node_end", b_.getVoidTy(), {qctx_, slot});
+}
+
+void Codegen::dispatch(const Node& node, const Consumer& consume) {
   switch (node.kind) {
     case NodeKind::TableScan: produceTableScan(node, consume); return;
     case NodeKind::IndexLookup: produceIndexLookup(node, consume); return;

@@ -171,6 +171,15 @@ struct Node {
   // runs on this many threads that stream their rows to the statement's thread (a gather).
   uint32_t gatherThreads = 0;
 
+  // EXPLAIN (compiler/plan/explain.h). The planner's estimate of the rows the node yields
+  // (per run; filled by planTree, -1 until then).
+  double estimatedRows = -1;
+  // The FROM item a node yields the rows of, as EXPLAIN names it: a table's alias, a
+  // function's or WITH query's name, a subquery's alias; and its columns' names (empty:
+  // the table's, or none known). Set by the planner where it makes the item.
+  std::string alias;
+  std::vector<std::string> columnNames;
+
   explicit Node(NodeKind k) : kind(k) {}
 };
 using NodePtr = std::unique_ptr<Node>;

@@ -126,6 +126,7 @@ NodePtr StatementPlanner::functionScan(const RoutineCandidate& r, std::vector<Ex
   node->routine = r.oid;
   node->exprs = std::move(args);
   node->outputTypes = r.resultTypes;
+  node->alias = r.name;
   return node;
 }
 
@@ -215,6 +216,8 @@ FromPlan StatementPlanner::planFunctionFrom(const sql::RangeFunction& f, const s
   FromPlan fp;
   ScopeEntry e;
   fp.node = functionItem(f, e);
+  fp.node->alias = e.alias;
+  fp.node->columnNames = e.names;
   fp.scope.width = static_cast<int>(e.types.size());
   fp.scope.entries.push_back(std::move(e));
   if (where) {
@@ -349,6 +352,10 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
       if (e.alias == entry.alias)
         b_.fail(sqlstate::kDuplicateAlias, fmt::format("table name \"{}\" specified more than once", e.alias),
                 ref->location);
+    if (NodePtr& item = functionScans.back()) {  // EXPLAIN's names for it
+      item->alias = entry.alias;
+      item->columnNames = entry.names;
+    }
     entry.offset = fp.scope.width;
     fp.scope.width += static_cast<int>(entry.names.size());
     fp.scope.entries.push_back(std::move(entry));
@@ -504,11 +511,15 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
     bool outer = steps[t].type != sql::JoinType::Inner;
     if (p > 0 && bound[t] && !outer) {
       if (NodePtr joined = indexJoin(fp, *bound[t], offset[t], local[t], atStep[p], positionOf, p)) {
+        Node* probe = joined->kind == NodeKind::Filter ? joined->children[0].get() : joined.get();
+        probe->alias = fp.scope.entries[t].alias;
+        if (!joinedRows.empty()) probe->estimatedRows = joinedRows[p];
         fp.node = filter(std::move(joined), conjunction(std::move(atStep[p])));
         continue;
       }
     }
     NodePtr scan = bound[t] ? accessPath(*bound[t], local[t], b_) : std::move(functionScans[t]);
+    if (bound[t]) scan->alias = fp.scope.entries[t].alias;
     scan = filter(std::move(scan), conjunction(std::move(local[t])));
     if (p == 0) {
       fp.node = filter(std::move(scan), conjunction(std::move(atStep[0])));
@@ -518,6 +529,7 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
     bool buildRight = !joinedRows.empty() && itemRows[t] < joinedRows[p - 1];
     fp.node = joinStep(std::move(fp.node), std::move(scan), offset[t], steps[t].type,
                        outer ? onConjuncts[t] : atStep[p], buildRight);
+    if (!joinedRows.empty()) fp.node->estimatedRows = joinedRows[p];
     if (outer) fp.node = filter(std::move(fp.node), conjunction(std::move(atStep[p])));
   }
   if (moved) {
@@ -578,6 +590,7 @@ FromPlan StatementPlanner::planSingle(const TableBinding& t, const std::string& 
     splitConjuncts(b_.coerceToBool(b_.bind(*where, fp.scope), "WHERE", where->location), conjuncts);
   }
   fp.node = accessPath(t, conjuncts, b_);
+  fp.node->alias = fp.scope.entries[0].alias;
   fp.node = filter(std::move(fp.node), conjunction(std::move(conjuncts)));
   return fp;
 }

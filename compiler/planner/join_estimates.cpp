@@ -26,13 +26,17 @@ int entryOf(const Scope& scope, int column) {
 // Whether a value reads no column (a constant or parameter per statement).
 bool isConstant(const plan::Expr& e) { return columnRange(e).first < 0; }
 
-double selectivity(const plan::Expr& c) {
+}  // namespace
+
+double conjunctSelectivity(const plan::Expr& c) {
   if (c.kind == ExprKind::Compare && (isConstant(*c.args[0]) || isConstant(*c.args[1])))
     return c.op == plan::Op::Eq ? 0.1 : c.op == plan::Op::Ne ? 0.9 : 0.33;
   if (c.kind == ExprKind::IsNull) return c.negated ? 0.9 : 0.1;
   if (c.kind == ExprKind::InList) return std::min(0.5, 0.1 * static_cast<double>(c.args.size() - 1));
   return 0.5;
 }
+
+namespace {
 
 // An item's estimated rows: a table's live rows through its own conjuncts (`local`, over
 // its row), one when they pin a unique key to constants.
@@ -55,7 +59,7 @@ double estimatedRows(const TableBinding* binding, const std::vector<ExprPtr>& lo
     }
     if (pinned) return 1;
   }
-  for (const auto& c : local) rows *= selectivity(*c);
+  for (const auto& c : local) rows *= conjunctSelectivity(*c);
   return std::max(1.0, rows);
 }
 

@@ -54,6 +54,7 @@ PlannedStatement StatementPlanner::run() {
     if (t.id == TypeId::Unknown) t = {TypeId::Text, -1};
   out->paramTypes = b_.paramTypes();
   fixParamTypes(*root);
+  estimateRows(*root);
   out->planOutline = plan::outline(*root);
   out->footprint = plan::footprint(*root);
   out->directCall = directCallOf(*root, out->paramTypes);

@@ -40,6 +40,13 @@ uint64_t itemsRead(const Scope& scope, const plan::Expr& e);
 // columns start at offset[i].
 void relayColumns(const Scope& scope, const std::vector<int>& offset, plan::Expr& e);
 
+// The share of rows a conjunct keeps, by rules of thumb (join_estimates.cpp): an equality
+// with a constant a tenth, a range a third, anything else a half.
+double conjunctSelectivity(const plan::Expr& conjunct);
+// Fills Node::estimatedRows where the planner left it unset, bottom up, subplans included
+// (row_estimates.cpp).
+void estimateRows(Node& root);
+
 // Where a query's column `c` is written, for errors about it: its expression in the
 // (leftmost) SELECT list, as PostgreSQL reports it.
 uint32_t columnLocation(const sql::SelectStmt& query, size_t c);

@@ -3,6 +3,7 @@
 #include <system_error>
 #include <thread>
 
+#include "compiler/runtime/instrumentation.h"
 #include "engine/types/value.h"
 
 namespace duet::rt {
@@ -35,6 +36,22 @@ struct Stopped {};
 void ParallelRun::createContexts(QueryContext& leader, uint32_t threads) {
   partials_.assign(threads, nullptr);
   for (uint32_t i = 0; i < threads; ++i) contexts_.push_back(workerContext(leader, this, i));
+  // EXPLAIN ANALYZE: each worker counts apart; the counts join the leader's at the end.
+  if (Instrumentation* counts = leader.instrumentation) {
+    leaderCounts_ = counts;
+    for (auto& c : contexts_) {
+      workerCounts_.push_back(std::make_unique<Instrumentation>(counts->timing, counts->nodes.size()));
+      c->instrumentation = workerCounts_.back().get();
+    }
+  }
+}
+
+void ParallelRun::addCounts() {
+  for (auto& counts : workerCounts_) {
+    counts->finish();
+    leaderCounts_->absorb(*counts);
+  }
+  workerCounts_.clear();
 }
 
 void ParallelRun::runWorker(Worker worker, uint32_t i) {
@@ -76,6 +93,7 @@ ParallelRun::ParallelRun(QueryContext& leader, Worker worker, uint32_t threads) 
   runWorker(worker, 0);  // the leader's thread, in the statement's own arena
   joinHelpers();
   if (error_) std::rethrow_exception(error_);
+  addCounts();
   std::erase(partials_, nullptr);  // workers that never started
 }
 
@@ -154,6 +172,7 @@ TupleBuffer* ParallelRun::nextBatch() {
 void ParallelRun::finishGather() {
   joinHelpers();
   if (error_) std::rethrow_exception(error_);
+  addCounts();
 }
 
 int64_t ParallelRun::nextMorsel(uint32_t chunkCount) {

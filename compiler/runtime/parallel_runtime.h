@@ -60,6 +60,10 @@ class ParallelRun {
   void fail(std::exception_ptr error);
   void workerDone(uint32_t i);  // gather: hands its last batch over
   void joinHelpers();
+  void addCounts();  // EXPLAIN ANALYZE: the workers' counts into the leader's
+
+  Instrumentation* leaderCounts_ = nullptr;
+  std::vector<std::unique_ptr<Instrumentation>> workerCounts_;
 
   std::vector<std::unique_ptr<QueryContext>> contexts_;
   std::vector<std::unique_ptr<Arena>> arenas_;  // the worker threads' statement arenas

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/runtime/instrumentation.h"
 #include "compiler/runtime/parallel_runtime.h"
 #include "compiler/runtime/window_runtime.h"
 #include "engine/error.h"
@@ -375,6 +376,9 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
 #define DUET_Q(fn) {#fn, reinterpret_cast<void*>(&fn)}
   static const DuetQuerySymbol symbols[] = {
       DUET_Q(duet_q_emit),
+      DUET_Q(duet_q_node_start),
+      DUET_Q(duet_q_node_row),
+      DUET_Q(duet_q_node_end),
       DUET_Q(duet_q_check_cancel),
       DUET_Q(duet_q_buffer_new),
       DUET_Q(duet_q_buffer_append),

@@ -147,6 +147,7 @@ class Sorter : public TupleBuffer {
 
 struct QueryContext;
 class ParallelRun;
+struct Instrumentation;
 
 // What compiled code asks of the session it runs in: calls to user-defined routines
 // (found and compiled by the session) and notices for the client.
@@ -216,6 +217,9 @@ struct QueryContext {
   std::vector<JoinTable*> sharedJoins;
   ParallelRun* parallel = nullptr;
   uint32_t worker = 0;
+  // EXPLAIN ANALYZE: this thread's counters per plan node (instrumentation.h); null when
+  // the code was generated without them.
+  Instrumentation* instrumentation = nullptr;
 };
 static_assert(std::is_standard_layout_v<QueryContext>, "generated code reads QueryContext fields by offsetof");
 

@@ -3,7 +3,7 @@
 executemany, transactions and rollback, COPY both ways through cursor.copy, errors carrying
 their SQLSTATE, server-side prepared statements with binary parameters (prepare=True), query
 cancellation (CancelRequest), int[]/text[] parameters and results in text and binary, and
-function and procedure calls as prepared statements.
+function and procedure calls as prepared statements, EXPLAIN's shape.
 Usage: psycopg_test.py HOST PORT
 """
 import datetime
@@ -461,8 +461,122 @@ def test_routine_calls():
         conn.execute("DROP TABLE pyc_calls")
 
 
+def is_duetdb(conn: psycopg.Connection) -> bool:
+    """DuetDB has settings of its own that PostgreSQL does not know."""
+    try:
+        with conn.transaction():
+            conn.execute("SHOW duet.snapshot_routing")
+        return True
+    except errors.UndefinedObject:
+        return False
+
+
+def explain_json(value):
+    """FORMAT JSON's document: PostgreSQL sends it as json (which psycopg parses), DuetDB,
+    which has no json type, as text."""
+    import json
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def plan_lines(conn: psycopg.Connection, sql: str, params=None) -> list:
+    """EXPLAIN's lines without DuetDB's "Runs On:" line (PostgreSQL has no snapshots to say
+    it of), which test_explain checks apart."""
+    return [r[0] for r in conn.execute(sql, params) if not r[0].startswith("Runs On: ")]
+
+
+def test_explain():
+    """EXPLAIN's shape, which PostgreSQL and DuetDB share where their plans do: one text
+    column "QUERY PLAN" a line a row, PostgreSQL's node names and details, FORMAT JSON with
+    PostgreSQL's keys, ANALYZE's actual rows, writes that EXPLAIN alone does not run, and
+    PostgreSQL's errors for bad options."""
+    with connect(autocommit=True) as conn:
+        duet = is_duetdb(conn)
+        conn.execute("DROP TABLE IF EXISTS pyc_explain")
+        conn.execute("CREATE TABLE pyc_explain (id integer PRIMARY KEY, v integer)")
+        conn.execute("INSERT INTO pyc_explain VALUES " + ", ".join(f"({i}, {i})" for i in range(1, 1001)))
+        if not duet:
+            conn.execute("ANALYZE pyc_explain")  # PostgreSQL: estimates from statistics, not defaults
+        cur = conn.execute("EXPLAIN SELECT * FROM pyc_explain WHERE v > 500")
+        assert [d.name for d in cur.description] == ["QUERY PLAN"], cur.description
+        lines = [r[0] for r in cur.fetchall()]
+        assert lines[0].startswith("Seq Scan on pyc_explain  (") and "rows=" in lines[0], lines
+        assert "  Filter: (v > 500)" in lines, lines
+
+        # ANALYZE without costs or timing: the same text from both.
+        lines = plan_lines(
+            conn, "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM pyc_explain WHERE v > 500")
+        assert lines[:3] == ["Seq Scan on pyc_explain (actual rows=500 loops=1)", "  Filter: (v > 500)",
+                             "  Rows Removed by Filter: 500"], lines
+        lines = [r[0] for r in conn.execute("EXPLAIN ANALYZE SELECT count(*) FROM pyc_explain")]
+        assert lines[0].startswith("Aggregate  (") and "(actual time=" in lines[0], lines
+        assert any(l.startswith("Planning Time: ") for l in lines), lines
+        assert lines[-1].startswith("Execution Time: ") and lines[-1].endswith(" ms"), lines
+
+        # A parameter, over the extended protocol: its value is shown.
+        lines = plan_lines(conn, "EXPLAIN (COSTS OFF) SELECT v FROM pyc_explain WHERE id = %s::integer", (7,))
+        assert lines == ["Index Scan using pyc_explain_pkey on pyc_explain", "  Index Cond: (id = 7)"], lines
+
+        # FORMAT JSON: one row, PostgreSQL's document.
+        rows = conn.execute("EXPLAIN (FORMAT JSON) SELECT * FROM pyc_explain WHERE v > 500").fetchall()
+        assert len(rows) == 1, rows
+        plan = explain_json(rows[0][0])[0]["Plan"]
+        assert plan["Node Type"] == "Seq Scan" and plan["Relation Name"] == "pyc_explain", plan
+        assert isinstance(plan["Plan Rows"], int) and plan["Filter"] == "(v > 500)", plan
+        doc = explain_json(conn.execute(
+            "EXPLAIN (ANALYZE, FORMAT JSON) SELECT * FROM pyc_explain WHERE v > 500").fetchone()[0])[0]
+        assert doc["Plan"]["Actual Rows"] == 500 and doc["Plan"]["Actual Loops"] == 1, doc
+        assert doc["Plan"]["Rows Removed by Filter"] == 500, doc
+        assert "Planning Time" in doc and "Execution Time" in doc, doc
+
+        # A join, and WITH.
+        lines = [r[0] for r in conn.execute(
+            "EXPLAIN (COSTS OFF) WITH w AS (SELECT id FROM pyc_explain WHERE v < 10) "
+            "SELECT count(*) FROM pyc_explain p JOIN w ON p.v = w.id")]
+        assert lines[0] == "Aggregate" and any("Join" in l or "Nested Loop" in l for l in lines), lines
+
+        # Writes: EXPLAIN alone changes nothing; EXPLAIN ANALYZE runs the statement.
+        conn.execute("EXPLAIN DELETE FROM pyc_explain WHERE id <= 10")
+        conn.execute("EXPLAIN INSERT INTO pyc_explain VALUES (5000, 5000)")
+        conn.execute("EXPLAIN UPDATE pyc_explain SET v = 0")
+        assert conn.execute("SELECT count(*), sum(v) FROM pyc_explain").fetchone() == (1000, 500500)
+        lines = [r[0] for r in conn.execute(
+            "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) DELETE FROM pyc_explain WHERE id <= 10")]
+        assert lines[0] == "Delete on pyc_explain (actual rows=0 loops=1)", lines
+        assert conn.execute("SELECT count(*) FROM pyc_explain").fetchone() == (990,)
+        # ... and it is undone with its transaction.
+        with conn.transaction():
+            conn.execute("EXPLAIN ANALYZE INSERT INTO pyc_explain VALUES (5000, 5000)")
+            assert conn.execute("SELECT count(*) FROM pyc_explain").fetchone() == (991,)
+            raise psycopg.Rollback()
+        assert conn.execute("SELECT count(*) FROM pyc_explain").fetchone() == (990,)
+
+        # Errors.
+        for sql, error, message in [
+                ("EXPLAIN (FOO) SELECT 1", errors.SyntaxError, 'unrecognized EXPLAIN option "foo"'),
+                ("EXPLAIN (ANALYZE maybe) SELECT 1", errors.SyntaxError, "analyze requires a Boolean value"),
+                ("EXPLAIN (FORMAT bar) SELECT 1", errors.InvalidParameterValue,
+                 'unrecognized value for EXPLAIN option "format": "bar"'),
+                ("EXPLAIN (TIMING) SELECT 1", errors.InvalidParameterValue, "EXPLAIN option TIMING requires ANALYZE"),
+                ("EXPLAIN SELECT * FROM pyc_no_such_table", errors.UndefinedTable, "pyc_no_such_table")]:
+            try:
+                conn.execute(sql)
+                raise AssertionError(f"{sql} did not fail")
+            except error as e:
+                assert message in str(e), (sql, str(e))
+
+        # DuetDB says where a statement runs (PostgreSQL has no snapshots: no such line).
+        if duet:
+            lines = [r[0] for r in conn.execute("EXPLAIN (COSTS OFF) SELECT * FROM pyc_explain")]
+            assert lines[-1] == "Runs On: executor", lines
+            conn.execute("SET duet.snapshot_routing = always")
+            lines = [r[0] for r in conn.execute("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT * FROM pyc_explain")]
+            assert "Runs On: snapshot" in lines and lines[0].endswith("(actual rows=990 loops=1)"), lines
+            conn.execute("RESET duet.snapshot_routing")
+        conn.execute("DROP TABLE pyc_explain")
+
+
 TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy,
-         test_errors, test_large_result, test_cancel, test_arrays, test_routine_calls]
+         test_errors, test_large_result, test_cancel, test_arrays, test_routine_calls, test_explain]
 
 
 def main() -> int:

@@ -1,0 +1,209 @@
+// EXPLAIN's rendering (compiler/plan/explain.h) of plans the compiler makes, and EXPLAIN
+// ANALYZE's counters: code compiled with them (compileForAnalyze) counts each node's rows.
+#include <catch2/catch.hpp>
+
+#include "compiler/compiler.h"
+#include "compiler/runtime/instrumentation.h"
+#include "engine/error.h"
+#include "engine/storage/table.h"
+#include "engine/storage/undo_log.h"
+
+using namespace duet;
+
+namespace {
+
+struct Discard : rt::RowConsumer {
+  int64_t rows = 0;
+  void consume(const uint8_t*) override { ++rows; }
+};
+
+struct Fixture {
+  Table t{"t", {{"a", {TypeId::Int4, -1}, true}, {"b", {TypeId::Text, -1}, false}}, StorageKind::Row};
+  Table u{"u", {{"a", {TypeId::Int4, -1}, true}, {"d", {TypeId::Int8, -1}, false}}, StorageKind::Column};
+  UndoLog undo;
+  Fixture() {
+    t.createIndex("t_pkey", {0}, IndexKind::Hash, true, undo);
+    undo.commit();
+    std::string tRows, uRows;
+    for (int g = 1; g <= 100; ++g) tRows += (g > 1 ? ", (" : "(") + std::to_string(g) + ", 'row')";
+    for (int g = 1; g <= 50; ++g)
+      uRows += (g > 1 ? ", (" : "(") + std::to_string(g % 10) + ", " + std::to_string(g) + ")";
+    run("insert into t values " + tRows);
+    run("insert into u values " + uRows);
+  }
+
+  PlanRequest request(const sql::ParsedStatement& ps, const std::string& text) {
+    PlanRequest req;
+    req.stmt = ps.stmt.get();
+    req.queryText = text;
+    req.resolveTable = [&](const sql::QualifiedName& n) {
+      Table* table = n.name() == "t" ? &t : n.name() == "u" ? &u : nullptr;
+      if (!table) throw SqlError(sqlstate::kUndefinedTable, "relation \"" + n.name() + "\" does not exist");
+      return TableBinding{table, 1, n.name(), {}};
+    };
+    return req;
+  }
+
+  // Runs `code` on a context with `counts` (may be null); returns the rows it emitted.
+  int64_t execute(const CompiledQuery& code, rt::Instrumentation* counts) {
+    Arena arena;
+    setStatementArena(&arena);
+    TypeContext tc;
+    std::vector<uint8_t> params(16);
+    Discard out;
+    rt::QueryContext ctx;
+    ctx.params = params.data();
+    ctx.undo = &undo;
+    ctx.output = &out;
+    ctx.typeContext = &tc;
+    ctx.instrumentation = counts;
+    code.entry(&ctx);
+    undo.commit();
+    setStatementArena(nullptr);
+    return out.rows;
+  }
+
+  void run(const std::string& text) {
+    auto parsed = sql::parseQuery(text);
+    execute(*planStatement(request(parsed.at(0), text))->compiled, nullptr);
+  }
+
+  // The lines of EXPLAIN [ANALYZE] `text` (without its timings: TIMING off, no SUMMARY).
+  std::vector<std::string> explain(const std::string& text, plan::ExplainOptions options = {}) {
+    auto parsed = sql::parseQuery(text);
+    PlanRequest req = request(parsed.at(0), text);
+    ExplainedStatement s = planForExplain(req);
+    plan::ExplainInput in;
+    in.root = s.root.get();
+    in.options = options;
+    in.functionName = sqlFunctionName;
+    std::vector<plan::NodeActuals> actuals;
+    if (options.analyze) {
+      auto numbers = plan::explainNumbers(*s.root);
+      compileForAnalyze(s, req, numbers, options.timing);
+      rt::Instrumentation counts(options.timing, numbers.size());
+      execute(*s.plan->compiled, &counts);
+      counts.finish();
+      for (const auto& n : counts.nodes)
+        actuals.push_back(
+            {n.rows, n.loops, static_cast<double>(n.startupNs) / 1e6, static_cast<double>(n.totalNs) / 1e6});
+      in.actuals = &actuals;
+    }
+    return plan::explain(in);
+  }
+};
+
+plan::ExplainOptions analyze() {
+  plan::ExplainOptions o;
+  o.analyze = true;
+  o.timing = false;
+  return o;
+}
+
+using Lines = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("EXPLAIN names operators and details as PostgreSQL does", "[plan][explain]") {
+  Fixture f;
+  CHECK(f.explain("select b from t where a > 90") == Lines{"Seq Scan on t  (rows=33)", "  Filter: (a > 90)"});
+  CHECK(f.explain("select b from t where a = 7") ==
+        Lines{"Index Scan using t_pkey on t  (rows=1)", "  Index Cond: (a = 7)"});
+  CHECK(f.explain("select a, count(*) from u group by a order by a") ==
+        Lines{"Sort  (rows=50)", "  Sort Key: a", "  ->  HashAggregate  (rows=50)", "        Group Key: a",
+              "        ->  Seq Scan on u  (rows=50)"});
+  CHECK(f.explain("select t.b, u.d from t join u on t.a = u.a where u.d < 5") ==
+        Lines{"Nested Loop  (rows=16)", "  ->  Seq Scan on u  (rows=16)", "        Filter: (u.d < '5'::bigint)",
+              "  ->  Index Scan using t_pkey on t  (rows=1)", "        Index Cond: (t.a = u.a)"});
+  plan::ExplainOptions noCosts;
+  noCosts.costs = false;
+  CHECK(f.explain("select * from u left join t on t.b = 'x' || u.d order by 1 desc limit 3", noCosts) ==
+        Lines{"Limit", "  ->  Sort", "        Sort Key: u.a DESC", "        ->  Hash Left Join",
+              "              Hash Cond: (('x'::text || (u.d)::text) = t.b)", "              ->  Seq Scan on u",
+              "              ->  Hash", "                    ->  Seq Scan on t"});
+  CHECK(f.explain("select a from t where exists (select 1 from u where u.a = t.a)", noCosts) ==
+        Lines{"Hash Semi Join", "  Hash Cond: (t.a = u.a)", "  ->  Seq Scan on t", "  ->  Hash",
+              "        ->  Seq Scan on u"});
+  CHECK(f.explain("delete from t where a < 3", noCosts) ==
+        Lines{"Delete on t", "  ->  Seq Scan on t", "        Filter: (a < 3)"});
+  CHECK(f.explain("select max(d) from u", noCosts) == Lines{"Aggregate", "  ->  Seq Scan on u"});
+}
+
+TEST_CASE("EXPLAIN VERBOSE shows outputs; subqueries are SubPlans", "[plan][explain]") {
+  Fixture f;
+  plan::ExplainOptions o;
+  o.costs = false;
+  o.verbose = true;
+  CHECK(f.explain("select a + 1, upper(b) from t where a = 1", o) ==
+        Lines{"Index Scan using t_pkey on t", "  Output: (a + 1), upper(b)", "  Index Cond: (a = 1)"});
+  o.verbose = false;
+  CHECK(f.explain("select a, (select max(d) from u where u.a = t.a) from t", o) ==
+        Lines{"Seq Scan on t", "  SubPlan 1", "    ->  Aggregate", "          ->  Seq Scan on u",
+              "                Filter: (u.a = t.a)"});
+}
+
+TEST_CASE("EXPLAIN FORMAT JSON has PostgreSQL's keys", "[plan][explain]") {
+  Fixture f;
+  plan::ExplainOptions o;
+  o.format = plan::ExplainOptions::Format::Json;
+  Lines json = f.explain("select b from t where a > 90", o);
+  REQUIRE(json.size() == 1);
+  CHECK(json[0] ==
+        "[\n"
+        "  {\n"
+        "    \"Plan\": {\n"
+        "      \"Node Type\": \"Seq Scan\",\n"
+        "      \"Parallel Aware\": false,\n"
+        "      \"Relation Name\": \"t\",\n"
+        "      \"Alias\": \"t\",\n"
+        "      \"Plan Rows\": 33,\n"
+        "      \"Filter\": \"(a > 90)\"\n"
+        "    }\n"
+        "  }\n"
+        "]");
+}
+
+TEST_CASE("EXPLAIN ANALYZE counts the rows each operator passed on", "[plan][explain]") {
+  Fixture f;
+  CHECK(
+      f.explain("select b from t where a > 90", analyze()) ==
+      Lines{"Seq Scan on t  (rows=33) (actual rows=10 loops=1)", "  Filter: (a > 90)", "  Rows Removed by Filter: 90"});
+  // The inner side of an index join runs once per outer row.
+  CHECK(f.explain("select t.b from u join t on t.a = u.a where u.d <= 20", analyze()) ==
+        Lines{"Nested Loop  (rows=16) (actual rows=18 loops=1)",
+              "  ->  Seq Scan on u  (rows=16) (actual rows=20 loops=1)", "        Filter: (u.d <= '20'::bigint)",
+              "        Rows Removed by Filter: 30",
+              "  ->  Index Scan using t_pkey on t  (rows=1) (actual rows=1 loops=20)",
+              "        Index Cond: (t.a = u.a)"});
+  // A LIMIT stops the scan below it early; an operator never reached says so.
+  Lines limited = f.explain("select a from t limit 5 offset 0", analyze());
+  CHECK(limited[1] == "  ->  Seq Scan on t  (rows=100) (actual rows=5 loops=1)");
+  CHECK(f.explain("select count(*) from u where d > 1000 and exists (select 1 from t where t.a = u.a)", analyze())
+            .at(0) == "Aggregate  (rows=1) (actual rows=1 loops=1)");
+  // The counters cost nothing where there are none: a plain compile has no calls to them.
+  plan::ExplainOptions timed = analyze();
+  timed.timing = true;
+  Lines withTime = f.explain("select b from t where a > 90", timed);
+  CHECK(withTime[0].starts_with("Seq Scan on t  (rows=33) (actual time="));
+  CHECK(withTime[0].ends_with(" rows=10 loops=1)"));
+}
+
+TEST_CASE("EXPLAIN ANALYZE of a write runs it", "[plan][explain]") {
+  Fixture f;
+  CHECK(f.explain("delete from t where a <= 10", analyze()) ==
+        Lines{"Delete on t  (rows=0) (actual rows=0 loops=1)",
+              "  ->  Seq Scan on t  (rows=33) (actual rows=10 loops=1)", "        Filter: (a <= 10)",
+              "        Rows Removed by Filter: 90"});
+  CHECK(f.explain("select count(*) from t where a <= 10", analyze()).at(1) ==
+        "  ->  Seq Scan on t  (rows=30) (actual rows=0 loops=1)");  // 90 rows left
+}
+
+TEST_CASE("EXPLAIN writes constants as PostgreSQL deparses them", "[plan][explain]") {
+  CHECK(plan::literalText({TypeId::Int4, -1}, "7") == "7");
+  CHECK(plan::literalText({TypeId::Int4, -1}, "-7") == "'-7'::integer");
+  CHECK(plan::literalText({TypeId::Int8, -1}, "7") == "'7'::bigint");
+  CHECK(plan::literalText(SqlType::numeric(10, 2), "1.50") == "1.50");
+  CHECK(plan::literalText({TypeId::Bool, -1}, "t") == "true");
+  CHECK(plan::literalText({TypeId::Text, -1}, "it's") == "'it''s'::text");
+  CHECK(plan::literalText({TypeId::Date, -1}, "2024-02-29") == "'2024-02-29'::date");
+}
