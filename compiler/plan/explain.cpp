@@ -124,6 +124,11 @@ class Explainer {
     Shown gather;
     gather.nodeType = gather.label = "Gather";
     copyFigures(gather, s);
+    if (const NodeActuals* a = figures(s); a && a->loops > 0) {
+      // One Gather collects what every worker's pipeline passed on.
+      double loops = static_cast<double>(a->loops);
+      gather.own = NodeActuals{a->rows, 1, a->startupMs / loops, a->totalMs / loops};
+    }
     gather.output = s.output;
     gather.details.push_back(number("Workers Planned", root.gatherThreads));
     s.relationship = "Outer";
