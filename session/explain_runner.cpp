@@ -10,7 +10,7 @@
 namespace duet {
 namespace {
 
-// PostgreSQL's defGetBoolean over parse_bool's spellings; 42601 for anything else.
+// PostgreSQL's defGetBoolean: true/false/on/off, 1/0, or no value (true); 42601 otherwise.
 bool booleanOption(const sql::DefElem& d) {
   using Kind = sql::DefElem::ValueKind;
   if (d.valueKind == Kind::None) return true;
@@ -20,10 +20,8 @@ bool booleanOption(const sql::DefElem& d) {
     if (v == "0") return false;
     if (v == "1") return true;
   } else {
-    for (const char* t : {"true", "on", "yes", "t", "y", "1"})
-      if (v == t) return true;
-    for (const char* f : {"false", "off", "no", "f", "n", "0"})
-      if (v == f) return false;
+    if (v == "true" || v == "on") return true;
+    if (v == "false" || v == "off") return false;
   }
   throw SqlError(sqlstate::kSyntaxError, fmt::format("{} requires a Boolean value", d.name));
 }
@@ -36,18 +34,6 @@ class DiscardingConsumer final : public rt::RowConsumer {
 
 double msSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-// What a read-only transaction refuses of an analysed statement (it runs).
-const char* writingCommand(PreparedPlan::Command c) {
-  switch (c) {
-    case PreparedPlan::Command::Insert: return "INSERT";
-    case PreparedPlan::Command::Update: return "UPDATE";
-    case PreparedPlan::Command::Delete: return "DELETE";
-    case PreparedPlan::Command::Select:
-    case PreparedPlan::Command::Call: break;
-  }
-  return nullptr;
 }
 
 }  // namespace
@@ -140,7 +126,8 @@ void ExplainRunner::run(const Statement& st, const uint8_t* params, ResultSink& 
 
   std::vector<plan::NodeActuals> actuals;
   if (options.analyze) {
-    if (const char* command = writingCommand(plan.command)) state_.txn.undo().checkWritable(command);
+    // It runs: a read-only transaction refuses what it would refuse of the statement.
+    if (const char* command = writingCommand(plan, *explainStmt.stmt)) state_.txn.undo().checkWritable(command);
     auto numbers = plan::explainNumbers(*planned.root);
     compileForAnalyze(planned, request, numbers, options.timing);
     rt::Instrumentation counts(options.timing, numbers.size());

@@ -549,6 +549,16 @@ def test_explain():
             assert conn.execute("SELECT count(*) FROM pyc_explain").fetchone() == (991,)
             raise psycopg.Rollback()
         assert conn.execute("SELECT count(*) FROM pyc_explain").fetchone() == (990,)
+        # A read-only transaction explains a write but refuses to analyse (run) it.
+        with conn.transaction():
+            conn.execute("SET TRANSACTION READ ONLY")
+            conn.execute("EXPLAIN INSERT INTO pyc_explain VALUES (5000, 5000)")
+            try:
+                conn.execute("EXPLAIN ANALYZE INSERT INTO pyc_explain VALUES (5000, 5000)")
+                raise AssertionError("EXPLAIN ANALYZE INSERT ran in a read-only transaction")
+            except errors.ReadOnlySqlTransaction:
+                pass
+            raise psycopg.Rollback()
 
         # Errors.
         for sql, error, message in [
