@@ -2,6 +2,7 @@
 // terms (Shown: its node types, detail lines and figures), then that tree as text or JSON.
 #include "compiler/plan/explain.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -106,14 +107,19 @@ bool isTableAccess(NodeKind k) {
 class Explainer {
  public:
   explicit Explainer(const ExplainInput& in) : in_(in), numbers_(explainNumbers(*in.root)) {
-    int relations = 0;
-    for (const auto& [node, number] : numbers_) {
-      NodeKind k = node->kind;
-      if (isTableAccess(k) || k == NodeKind::IndexJoin || k == NodeKind::FunctionScan || k == NodeKind::WorkTableScan ||
-          (k == NodeKind::Values && node->rows.size() > 1))
-        ++relations;
+    std::vector<const Node*> relations;
+    std::set<const Node*> seen;
+    relationsOf(*in.root, relations, seen);
+    qualify_ = relations.size() > 1;  // as PostgreSQL: names are qualified once several relations are read
+    // Each relation by a name of its own, in the order they are shown: a second t is t_1,
+    // as PostgreSQL names it.
+    std::map<std::string, int> taken;
+    for (const Node* r : relations) {
+      std::string base = baseName(*r);
+      int& uses = taken[base];
+      relationNames_[r] = uses ? fmt::format("{}_{}", base, uses) : base;
+      ++uses;
     }
-    qualify_ = relations > 1;  // as PostgreSQL: names are qualified once several relations are read
   }
 
   Shown top() {
@@ -155,14 +161,48 @@ class Explainer {
     return qualify_ ? relation + "." + column : column;
   }
 
-  std::string relationOf(const Node& n) const {
+  // The relations a plan reads, in the order EXPLAIN shows them (a hash join's probe side
+  // before its build side, subqueries after a node's inputs).
+  static void relationsOf(const Node& n, std::vector<const Node*>& out, std::set<const Node*>& seen) {
+    checkStackDepth();
+    if (!seen.insert(&n).second) return;
+    NodeKind k = n.kind;
+    if (isTableAccess(k) || k == NodeKind::IndexJoin || k == NodeKind::FunctionScan || k == NodeKind::WorkTableScan ||
+        (k == NodeKind::Values && n.rows.size() > 1))
+      out.push_back(&n);
+    if (k == NodeKind::HashJoin) {
+      relationsOf(*n.children[1], out, seen);
+      relationsOf(*n.children[0], out, seen);
+    } else {
+      for (const auto& c : n.children) relationsOf(*c, out, seen);
+    }
+    std::vector<const Node*> subplans;
+    forEachExpr(n, [&](const Expr& e) { subplansIn(e, subplans); });
+    for (const Node* s : subplans) relationsOf(*s, out, seen);
+  }
+
+  static void subplansIn(const Expr& e, std::vector<const Node*>& out) {
+    if (e.subplan) out.push_back(e.subplan.get());
+    for (const auto& a : e.args) subplansIn(*a, out);
+  }
+
+  // What the plan calls a relation: its alias, its table's or function's name.
+  std::string baseName(const Node& n) const {
     if (!n.alias.empty()) return n.alias;
-    return n.table ? n.table->name() : std::string("*VALUES*");
+    if (n.table) return n.table->name();
+    if (n.kind == NodeKind::FunctionScan) return n.function.empty() ? routineName(n.routine) : functionName(n.function);
+    return "*VALUES*";
+  }
+
+  // The name EXPLAIN gives a relation: its own, unless another took it first.
+  std::string relationOf(const Node& n) const {
+    auto it = relationNames_.find(&n);
+    return it != relationNames_.end() ? it->second : baseName(n);
   }
 
   Names tableNames(const Node& n, const Table& table) const {
     Names out;
-    std::string rel = n.alias.empty() ? table.name() : n.alias;
+    std::string rel = relationOf(n);
     for (const auto& c : table.columns()) out.push_back(qualified(rel, c.name));
     out.push_back(qualified(rel, "rowid"));
     return out;
@@ -187,7 +227,7 @@ class Explainer {
     checkStackDepth();
     Names out;
     if (!isTableAccess(n.kind) && !n.columnNames.empty() && n.columnNames.size() == n.outputTypes.size()) {
-      for (const auto& c : n.columnNames) out.push_back(qualified(n.alias, c));
+      for (const auto& c : n.columnNames) out.push_back(qualified(relationOf(n), c));
       return names_[&n] = std::move(out);
     }
     switch (n.kind) {
@@ -620,7 +660,7 @@ class Explainer {
       }
       case NodeKind::FunctionScan: {
         std::string function = n.function.empty() ? routineName(n.routine) : functionName(n.function);
-        std::string alias = n.alias.empty() ? function : n.alias;
+        std::string alias = relationOf(n);
         Shown s = leaf(n, "Function Scan", "Function Scan on " + function + (alias != function ? " " + alias : ""));
         s.props.emplace_back("Function Name", function);
         s.props.emplace_back("Alias", alias);
@@ -629,7 +669,7 @@ class Explainer {
       }
       case NodeKind::ProjectSet: {
         Shown s = leaf(n, "ProjectSet", "ProjectSet");
-        exprTexts(n.exprs, names(*n.children[0]));
+        for (const auto& e : n.exprs) exprOn(s, *e, names(*n.children[0]));  // its subqueries
         addChild(s, show(*n.children[0]), "Outer");
         return s;
       }
@@ -652,6 +692,7 @@ class Explainer {
   std::unordered_map<const Node*, uint32_t> numbers_;
   bool qualify_ = false;
   std::unordered_map<const Node*, Names> names_;
+  std::unordered_map<const Node*, std::string> relationNames_;
   std::map<const Node*, int> subplans_;  // subquery plans named so far, by number
   std::set<const Node*> shownSubplans_;  // and those among them shown as a node's SubPlan
   std::vector<Names> captures_;          // the texts an OuterRef reads, innermost last

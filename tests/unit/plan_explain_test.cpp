@@ -207,3 +207,43 @@ TEST_CASE("EXPLAIN writes constants as PostgreSQL deparses them", "[plan][explai
   CHECK(plan::literalText({TypeId::Text, -1}, "it's") == "'it''s'::text");
   CHECK(plan::literalText({TypeId::Date, -1}, "2024-02-29") == "'2024-02-29'::date");
 }
+
+TEST_CASE("EXPLAIN names a relation read twice apart; set operations and recursion", "[plan][explain]") {
+  Fixture f;
+  plan::ExplainOptions o;
+  o.costs = false;
+  CHECK(f.explain("select 1 from u join u v on v.a = u.d", o) ==
+        Lines{"Hash Join", "  Hash Cond: ((v.a)::bigint = u.d)", "  ->  Seq Scan on u v", "  ->  Hash",
+              "        ->  Seq Scan on u"});
+  CHECK(f.explain("select a from u where a in (select d from u where d > 45)", o) ==
+        Lines{"Hash Semi Join", "  Hash Cond: ((u.a)::bigint = u_1.d)", "  ->  Seq Scan on u", "  ->  Hash",
+              "        ->  Seq Scan on u u_1", "              Filter: (u_1.d > '45'::bigint)"});
+  CHECK(f.explain("select a from t union all select a from u", o) ==
+        Lines{"Append", "  ->  Seq Scan on t", "  ->  Seq Scan on u"});
+  CHECK(f.explain("with recursive r(n) as (select 1 union all select n + 1 from r where n < 3) select n from r", o) ==
+        Lines{"Recursive Union", "  ->  Result", "  ->  WorkTable Scan on r", "        Filter: (n < 3)"});
+}
+
+TEST_CASE("EXPLAIN ANALYZE in JSON has PostgreSQL's keys", "[plan][explain]") {
+  Fixture f;
+  plan::ExplainOptions o = analyze();
+  o.format = plan::ExplainOptions::Format::Json;
+  o.costs = false;
+  Lines json = f.explain("select a from t where a > 95", o);
+  REQUIRE(json.size() == 1);
+  CHECK(json[0] ==
+        "[\n"
+        "  {\n"
+        "    \"Plan\": {\n"
+        "      \"Node Type\": \"Seq Scan\",\n"
+        "      \"Parallel Aware\": false,\n"
+        "      \"Relation Name\": \"t\",\n"
+        "      \"Alias\": \"t\",\n"
+        "      \"Actual Rows\": 5,\n"
+        "      \"Actual Loops\": 1,\n"
+        "      \"Filter\": \"(a > 95)\",\n"
+        "      \"Rows Removed by Filter\": 95\n"
+        "    }\n"
+        "  }\n"
+        "]");
+}
