@@ -47,6 +47,13 @@ void compileForAnalyze(ExplainedStatement& s, const PlanRequest& request,
                                   Instrument{&numbers, timing});
 }
 
+std::vector<plan::NodeActuals> nodeActuals(const rt::Instrumentation& counts) {
+  std::vector<plan::NodeActuals> out;
+  for (const rt::NodeStats& s : counts.nodes)
+    out.push_back({s.rows, s.loops, static_cast<double>(s.startupNs) / 1e6, static_cast<double>(s.totalNs) / 1e6});
+  return out;
+}
+
 std::string sqlFunctionName(const std::string& symbol) {
   if (const BuiltinFunction* f = builtinFunctionBySymbol(symbol)) return std::string(f->name);
   for (std::string_view prefix : {"duet_rt_", "duet_q_"})

@@ -42,6 +42,8 @@ ExplainedStatement planForExplain(const PlanRequest& request);
 // QueryContext::instrumentation of that many nodes.
 void compileForAnalyze(ExplainedStatement& s, const PlanRequest& request,
                        const std::unordered_map<const plan::Node*, uint32_t>& numbers, bool timing);
+// What an analysed run counted (counts.finish() called), as EXPLAIN shows it.
+std::vector<plan::NodeActuals> nodeActuals(const rt::Instrumentation& counts);
 // The SQL name of the built-in function a runtime symbol implements, for EXPLAIN's
 // expressions: its row in the built-in table, else the symbol without its prefix.
 std::string sqlFunctionName(const std::string& symbol);

@@ -26,7 +26,7 @@ bool booleanOption(const sql::DefElem& d) {
   throw SqlError(sqlstate::kSyntaxError, fmt::format("{} requires a Boolean value", d.name));
 }
 
-// Hands the rows of an analysed statement nowhere, counting them.
+// Hands the rows of an analysed statement nowhere (its root node counts them).
 class DiscardingConsumer final : public rt::RowConsumer {
  public:
   void consume(const uint8_t*) override {}
@@ -140,9 +140,7 @@ void ExplainRunner::run(const Statement& st, const uint8_t* params, ResultSink& 
     in.executionMs = msSince(start);
     in.compileMs = planned.plan->compiled->compileMs;
     counts.finish();
-    for (const rt::NodeStats& s : counts.nodes)
-      actuals.push_back(plan::NodeActuals{s.rows, s.loops, static_cast<double>(s.startupNs) / 1e6,
-                                          static_cast<double>(s.totalNs) / 1e6});
+    actuals = nodeActuals(counts);
     in.actuals = &actuals;
   }
 

@@ -109,16 +109,16 @@ bool SnapshotRouter::snapshotAvailable(bool block) const {
 }
 
 bool SnapshotRouter::routeExecute(Portal& p) {
-  // An EXPLAIN portal has no plan of its own; one with $n parameters stays here.
-  bool explain = p.stmt->parsed.stmt->kind == sql::StmtKind::Explain;
-  if (!routingOn() || state_.txn.failed() || (!p.plan && !explain)) return false;
-  if (explain && (p.stmt->parsed.explicitParams > 0 || !routedQuery(*p.stmt->parsed.stmt))) return false;
+  // An EXPLAIN portal has no plan of its own (one is made below); with $n it stays here.
+  const sql::Stmt& stmt = *p.stmt->parsed.stmt;
+  bool explain = stmt.kind == sql::StmtKind::Explain;
+  if (!routingOn() || state_.txn.failed() || !routedQuery(stmt)) return false;
+  if (explain ? p.stmt->parsed.explicitParams > 0 : !p.plan) return false;
   bool block = readOnlyBlock();
   // The implicit transaction of this Sync cycle may already have written.
   bool fresh = state_.txn.mode() == TransactionState::Mode::None ||
                (state_.txn.mode() == TransactionState::Mode::Implicit && state_.txn.undo().empty());
   if (!fresh && !block) return false;
-  if (p.stmt->parsed.stmt->kind != sql::StmtKind::Select && !explain) return false;
   std::shared_ptr<const PreparedPlan> plan = p.plan;
   if (explain) {
     try {

@@ -8,6 +8,7 @@
 
 #include "compiler/planner/plan_building.h"
 #include "compiler/planner/statement_planner.h"
+#include "engine/limits/stack_depth.h"
 #include "engine/storage/index.h"
 #include "engine/storage/table.h"
 
@@ -69,6 +70,7 @@ double rangeRows(const Node& n) {
 }
 
 double estimate(Node& n) {
+  checkStackDepth();
   std::vector<double> in;
   for (auto& c : n.children) in.push_back(estimate(*c));
   plan::forEachExpr(n, [](const plan::Expr& e) { estimateSubplans(e); });

@@ -84,9 +84,7 @@ struct Fixture {
       rt::Instrumentation counts(options.timing, numbers.size());
       execute(*s.plan->compiled, &counts);
       counts.finish();
-      for (const auto& n : counts.nodes)
-        actuals.push_back(
-            {n.rows, n.loops, static_cast<double>(n.startupNs) / 1e6, static_cast<double>(n.totalNs) / 1e6});
+      actuals = nodeActuals(counts);
       in.actuals = &actuals;
     }
     return plan::explain(in);
