@@ -267,6 +267,12 @@ class Explainer {
       case NodeKind::Insert:
       case NodeKind::Update:
       case NodeKind::Delete: out = exprTexts(n.returning, tableNames(n, *n.table)); break;
+      case NodeKind::Window: {
+        const Names& input = names(*n.children[0]);
+        out = input;
+        for (const auto& c : n.windowCalls) out.push_back(windowCallText(c, input));
+        break;
+      }
     }
     return names_[&n] = std::move(out);
   }
@@ -304,6 +310,27 @@ class Explainer {
   std::string aggText(const AggSpec& a, const Names& input) {
     if (a.kind == AggKind::CountStar) return "count(*)";
     return fmt::format("{}({}{})", aggName(a.kind), a.distinct ? "DISTINCT " : "", expr(*a.arg, input));
+  }
+
+  // As PostgreSQL's VERBOSE output shows a window call: "rank() OVER (?)".
+  std::string windowCallText(const WindowCall& c, const Names& input) {
+    static const char* const kNames[] = {"row_number", "rank", "dense_rank",  "percent_rank", "cume_dist", "ntile",
+                                         "lag",        "lead", "first_value", "last_value",   "nth_value"};
+    if (c.func == WindowFunc::Aggregate) return aggText(c.agg, input) + " OVER (?)";
+    std::string args;
+    for (const std::string& a : exprTexts(c.args, input)) args += (args.empty() ? "" : ", ") + a;
+    return std::string(kNames[static_cast<size_t>(c.func)]) + "(" + args + ") OVER (?)";
+  }
+
+  Names sortKeyTexts(const std::vector<SortKey>& sortKeys, const Names& input) {
+    Names keys;
+    for (const SortKey& k : sortKeys) {
+      std::string key = k.column >= 0 && static_cast<size_t>(k.column) < input.size() ? input[k.column] : "?";
+      if (k.descending) key += " DESC";
+      if (k.nullsFirst != k.descending) key += k.nullsFirst ? " NULLS FIRST" : " NULLS LAST";
+      keys.push_back(std::move(key));
+    }
+    return keys;
   }
 
   std::string constant(const Expr& e) const {
@@ -381,6 +408,7 @@ class Explainer {
         return "?outer?";
       case ExprKind::Greatest: return (e.op == Op::Gt ? "GREATEST(" : "LEAST(") + args(e, input) + ")";
       case ExprKind::InList: return "(" + arg(0) + " IN (" + args(e, input, 1) + "))";
+      case ExprKind::WindowResult: break;  // the planner leaves none in a plan
     }
     return "?";
   }
@@ -607,17 +635,25 @@ class Explainer {
       }
       case NodeKind::Sort: {
         Shown s = leaf(n, "Sort", "Sort");
-        const Names& input = names(*n.children[0]);
-        Names keys;
-        for (const SortKey& k : n.sortKeys) {
-          std::string key = k.column >= 0 && static_cast<size_t>(k.column) < input.size() ? input[k.column] : "?";
-          if (k.descending) key += " DESC";
-          if (k.nullsFirst != k.descending) key += k.nullsFirst ? " NULLS FIRST" : " NULLS LAST";
-          keys.push_back(std::move(key));
-        }
-        s.details.push_back(list("Sort Key", keys));
+        s.details.push_back(list("Sort Key", sortKeyTexts(n.sortKeys, names(*n.children[0]))));
         addWorkers(s, n.parallelThreads);
         addChild(s, show(*n.children[0]), "Outer");
+        return s;
+      }
+      case NodeKind::Window: {
+        // The node sorts its input itself: shown as PostgreSQL's WindowAgg over a Sort.
+        Shown s = leaf(n, "WindowAgg", "WindowAgg");
+        Shown input = show(*n.children[0]);
+        if (n.sortKeys.empty()) {
+          addChild(s, std::move(input), "Outer");
+          return s;
+        }
+        Shown sort;
+        sort.nodeType = sort.label = "Sort";
+        copyFigures(sort, input);
+        sort.details.push_back(list("Sort Key", sortKeyTexts(n.sortKeys, names(*n.children[0]))));
+        addChild(sort, std::move(input), "Outer");
+        addChild(s, std::move(sort), "Outer");
         return s;
       }
       case NodeKind::Limit: {
