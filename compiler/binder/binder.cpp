@@ -95,9 +95,13 @@ Op comparisonOp(const std::string& op) {
 
 }  // namespace
 
-std::string argTypeList(const std::vector<ExprPtr>& args) {
+std::string argTypeList(const std::vector<ExprPtr>& args, const std::vector<std::string>& names) {
   std::string types;
-  for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + typeName(args[i]->type);
+  for (size_t i = 0; i < args.size(); ++i) {
+    types += i ? ", " : "";
+    if (i < names.size() && !names[i].empty()) types += names[i] + " => ";
+    types += typeName(args[i]->type);
+  }
   return types;
 }
 
@@ -820,6 +824,11 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
   if (isAggregateName(name)) return bindAggregate(f, scope, agg);
   if (isWindowFunctionName(name))
     fail(sqlstate::kWrongObjectType, fmt::format("window function {} requires an OVER clause", name), f.location);
+  for (size_t i = 0; i < f.argNames.size(); ++i)
+    if (!f.argNames[i].empty() &&
+        std::find(f.argNames.begin(), f.argNames.begin() + i, f.argNames[i]) != f.argNames.begin() + i)
+      fail(sqlstate::kSyntaxError, fmt::format("argument name \"{}\" used more than once", f.argNames[i]),
+           f.args[i]->location);
   std::vector<ExprPtr> args;
   for (const auto& a : f.args) args.push_back(bind(*a, scope, agg));
   auto arity = [&](size_t n) {
@@ -932,18 +941,18 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     e->args.push_back(std::move(args[0]));
     return e;
   }
-  if (ExprPtr e = builtinCall(name, args, f.location)) return e;
+  if (ExprPtr e = builtinCall(name, args, f.location, f.argNames)) return e;
   if (!catalogOnly)
     if (const RoutineCandidate* r = resolveRoutine(f, args, false)) return routineCall(*r, std::move(args), f.location);
   // PostgreSQL names the function as the call spelled it, schema included.
   std::string spelled;
   for (const std::string& part : f.names) spelled += (spelled.empty() ? "" : ".") + part;
-  failUndefinedRoutine(spelled, args, false, f.location);
+  failUndefinedRoutine(spelled, args, false, f.location, f.argNames);
 }
 
 void Binder::failUndefinedRoutine(const std::string& name, const std::vector<ExprPtr>& args, bool procedure,
-                                  uint32_t location) const {
-  std::string types = argTypeList(args);
+                                  uint32_t location, const std::vector<std::string>& argNames) const {
+  std::string types = argTypeList(args, argNames);
   const char* noun = procedure ? "procedure" : "function";
   throw SqlError(
       sqlstate::kUndefinedFunction, fmt::format("{} {}({}) does not exist", noun, name, types), {},
@@ -960,10 +969,56 @@ void Binder::failAmbiguousRoutine(const std::string& name, const std::vector<Exp
                  charPosition(request_.queryText, location));
 }
 
-ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args, uint32_t location) {
+namespace {
+
+// Which argument each parameter of a row with named parameters takes (positional
+// arguments first, then `name => value`), -1 for a parameter left to its default; false
+// when the call does not fit (an unknown or repeated name, a missing parameter without a
+// default).
+bool mapNamedArguments(const BuiltinFunction& f, const std::vector<std::string>& names, size_t count,
+                       std::vector<int>& map) {
+  size_t n = f.args.size();
+  map.assign(n, -1);
+  if (count > n) return false;
+  for (size_t a = 0; a < count; ++a) {
+    size_t k = a;
+    if (a < names.size() && !names[a].empty()) {
+      auto it = std::find(f.argNames.begin(), f.argNames.end(), names[a]);
+      if (it == f.argNames.end()) return false;
+      k = static_cast<size_t>(it - f.argNames.begin());
+    }
+    if (map[k] >= 0) return false;
+    map[k] = static_cast<int>(a);
+  }
+  for (size_t k = 0; k < n; ++k)
+    if (map[k] < 0 && k < n - f.defaults) return false;
+  return true;
+}
+
+bool hasNames(const std::vector<std::string>& names) {
+  return std::any_of(names.begin(), names.end(), [](const std::string& s) { return !s.empty(); });
+}
+
+}  // namespace
+
+ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args, uint32_t location,
+                            const std::vector<std::string>& argNames) {
   BestCandidate<BuiltinFunction> chosen;
+  bool named = hasNames(argNames);
+  std::vector<int> map;
   for (const BuiltinFunction* f : builtinFunctionsNamed(name)) {
     size_t fixed = f->args.size();
+    if (!f->argNames.empty()) {
+      // Named parameters with defaults (make_interval): scored on the arguments given.
+      if (!mapNamedArguments(*f, argNames, args.size(), map)) continue;
+      CandidateScore score;
+      bool ok = true;
+      for (size_t i = 0; i < fixed && ok; ++i)
+        if (map[i] >= 0) ok = score.add(args[map[i]]->type, {f->args[i], -1});
+      if (ok) chosen.offer(f, score);
+      continue;
+    }
+    if (named) continue;
     if (f->anyArgs == kVariadicAny ? args.size() <= fixed : args.size() != fixed + f->anyArgs) continue;
     CandidateScore score;
     bool ok = true;
@@ -984,6 +1039,13 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
   if (!best) return nullptr;
   if (chosen.ambiguous) failAmbiguousRoutine(name, args, false, location);
   size_t fixed = best->args.size();
+  if (!best->argNames.empty()) {
+    // In parameter order, the defaults (zeros) filled in.
+    mapNamedArguments(*best, argNames, args.size(), map);
+    std::vector<ExprPtr> ordered;
+    for (size_t i = 0; i < fixed; ++i) ordered.push_back(map[i] >= 0 ? std::move(args[map[i]]) : int4Const(0));
+    args = std::move(ordered);
+  }
   SqlType element{TypeId::Unknown, -1};  // an anyarray argument's element type
   for (size_t i = 0; i < fixed; ++i) {
     if (best->anyArray && best->args[i] == TypeId::Array) {

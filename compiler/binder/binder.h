@@ -218,13 +218,17 @@ class Binder {
   // null when no routine has the name. `procedure` is a CALL.
   // 42883 "function f(integer) does not exist" (or "procedure"), with PostgreSQL's hint.
   [[noreturn]] void failUndefinedRoutine(const std::string& name, const std::vector<plan::ExprPtr>& args,
-                                         bool procedure, uint32_t location) const;
+                                         bool procedure, uint32_t location,
+                                         const std::vector<std::string>& argNames = {}) const;
   [[noreturn]] void failAmbiguousRoutine(const std::string& name, const std::vector<plan::ExprPtr>& args,
                                          bool procedure, uint32_t location) const;
   // A call of the built-in function `name` (compiler/functions/builtin_functions.h) on
   // `args`, chosen among the rows of that name as routines are (CandidateScore); null when
   // no row takes these arguments. Coerces the arguments to the row's types.
-  plan::ExprPtr builtinCall(const std::string& name, std::vector<plan::ExprPtr>& args, uint32_t location);
+  // `argNames`: the call's `name => value` names (FuncCall::argNames), for rows with named
+  // parameters.
+  plan::ExprPtr builtinCall(const std::string& name, std::vector<plan::ExprPtr>& args, uint32_t location,
+                            const std::vector<std::string>& argNames = {});
   // builtinCall for FROM f(args), where a set-returning row may be chosen.
   static bool isBuiltinSetFunction(const std::string& name);
   plan::ExprPtr builtinSetCall(const std::string& name, std::vector<plan::ExprPtr>& args, uint32_t location);
@@ -244,8 +248,9 @@ class Binder {
   std::vector<int> paramClass_;
 };
 
-// A call's argument types as error messages list them: "integer, unknown".
-std::string argTypeList(const std::vector<plan::ExprPtr>& args);
+// A call's argument types as error messages list them: "integer, unknown", with the names
+// of arguments given in named notation ("days => integer").
+std::string argTypeList(const std::vector<plan::ExprPtr>& args, const std::vector<std::string>& names = {});
 // Whether `name` is a built-in aggregate; a built-in window function (window_binding.cpp).
 bool isAggregateName(const std::string& name);
 bool isWindowFunctionName(const std::string& name);

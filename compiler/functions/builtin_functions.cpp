@@ -28,6 +28,7 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"clock_timestamp",       {},                TimestampTz, kVolatile,  true, DUET_FN(duet_q_clock_timestamp)},
     // Random numbers from the session's generator (its state is what a replay restores).
     {"random",                {},                Float8,      kVolatile,  true, DUET_FN(duet_q_random)},
+    {"setseed",               {Float8},          Text,        kVolatile,  true, DUET_FN(duet_q_setseed)},
     // Settings.
     {"current_setting",       {Text},            Text,        kStable,    true, DUET_FN(duet_q_current_setting)},
     // Strings.
@@ -150,6 +151,8 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"log",                   {Numeric},         Numeric,     kImmutable, true, DUET_FN(duet_rt_numeric_log)},
     {"log10",                 {Numeric},         Numeric,     kImmutable, true, DUET_FN(duet_rt_numeric_log10)},
     {"log",                   {Numeric, Numeric}, Numeric,    kImmutable, true, DUET_FN(duet_rt_numeric_log_base)},
+    {"width_bucket",          {Float8, Float8, Float8, Int4}, Int4, kImmutable, true, DUET_FN(duet_rt_float8_width_bucket)},
+    {"width_bucket",          {Numeric, Numeric, Numeric, Int4}, Int4, kImmutable, true, DUET_FN(duet_rt_numeric_width_bucket)},
     {"pi",                    {},                Float8,      kImmutable, true, DUET_FN(duet_rt_pi)},
     {"degrees",               {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_degrees)},
     {"radians",               {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_radians)},
@@ -176,6 +179,12 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"timezone",              {Interval, TimestampTz}, Timestamp, kImmutable, true, DUET_FN(duet_rt_timezone_interval_timestamptz)},
     {"timezone",              {Interval, Timestamp}, TimestampTz, kImmutable, true, DUET_FN(duet_rt_timezone_interval_timestamp)},
     {"make_date",             {Int4, Int4, Int4}, Date,       kImmutable, true, DUET_FN(duet_rt_make_date)},
+    {"make_timestamptz",      {Int4, Int4, Int4, Int4, Int4, Float8}, TimestampTz, kStable, true, DUET_FN(duet_q_make_timestamptz)},
+    {"make_timestamptz",      {Int4, Int4, Int4, Int4, Int4, Float8, Text}, TimestampTz, kStable, true, DUET_FN(duet_rt_make_timestamptz_at)},
+    // make_interval(years => .., months, weeks, days, hours, mins, secs): every parameter
+    // defaults to zero and may be given by name.
+    {"make_interval",         {Int4, Int4, Int4, Int4, Int4, Int4, Float8}, Interval, kImmutable, true, DUET_FN(duet_rt_make_interval),
+                              Unknown, 0, false, false, false, {"years", "months", "weeks", "days", "hours", "mins", "secs"}, 7},
     {"make_timestamp",        {Int4, Int4, Int4, Int4, Int4, Float8}, Timestamp, kImmutable, true, DUET_FN(duet_rt_make_timestamp)},
     // to_char and its inverses (engine/types/formatting.h): stable, as in PostgreSQL (the
     // TM modifier reads the locale). to_char is NULL for an empty template and for an

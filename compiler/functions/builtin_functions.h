@@ -62,6 +62,11 @@ struct BuiltinFunction {
   // PostgreSQL's anyarray: the Array arguments take an array of any element type, and a
   // result of type Unknown is that element type (unnest).
   bool anyArray = false;
+  // Parameter names, for calls in named notation (make_interval(days => 3)); empty for
+  // rows that take positional arguments only.
+  std::vector<std::string_view> argNames = {};
+  // How many trailing parameters may be left out: they default to zero.
+  uint8_t defaults = 0;
 };
 
 // Every row, in one table (builtin_functions.cpp).

@@ -2,6 +2,7 @@
 // the transaction's start for age() of one argument.
 #include "compiler/runtime/query_runtime.h"
 #include "engine/types/datetime.h"
+#include "engine/types/datetime_functions.h"
 #include "engine/types/runtime.h"
 
 using duet::rt::QueryContext;
@@ -22,6 +23,11 @@ const duet::VarString* duet_q_to_char_timestamptz(QueryContext* ctx, int64_t ts,
 }
 int64_t duet_q_to_timestamp(QueryContext* ctx, const duet::VarString* text, const duet::VarString* format) {
   return duet_rt_to_timestamp(text, format, ctx->typeContext);
+}
+int64_t duet_q_make_timestamptz(QueryContext* ctx, int32_t year, int32_t month, int32_t day, int32_t hour, int32_t min,
+                                double sec) {
+  static const duet::TypeContext kUtc;
+  return duet::makeTimestampTz(year, month, day, hour, min, sec, ctx->typeContext ? *ctx->typeContext : kUtc);
 }
 __int128 duet_q_timestamptz_age(QueryContext* ctx, int64_t a, int64_t b) {
   return duet_rt_timestamptz_age(a, b, ctx->typeContext);

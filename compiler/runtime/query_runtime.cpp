@@ -4,6 +4,7 @@
 #include <bit>
 
 #include <fmt/format.h>
+#include <fmt/printf.h>
 
 #include "compiler/runtime/instrumentation.h"
 #include "compiler/runtime/parallel_runtime.h"
@@ -310,6 +311,15 @@ double duet_q_random(QueryContext* ctx) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   z ^= z >> 31;
   return static_cast<double>(z >> 11) * 0x1.0p-53;
+}
+
+const VarString* duet_q_setseed(QueryContext* ctx, double seed) {
+  if (!(seed >= -1.0 && seed <= 1.0))
+    throw SqlError(sqlstate::kInvalidParameterValue,
+                   fmt::sprintf("setseed parameter %g is out of allowed range [-1,1]", seed));
+  // As PostgreSQL's pg_prng_fseed: the seed scaled to 52 bits.
+  *ctx->randomState = static_cast<uint64_t>(static_cast<int64_t>(seed * static_cast<double>((1ULL << 52) - 1)));
+  return statementArena().makeString("");
 }
 
 namespace {

@@ -268,6 +268,12 @@ int32_t duet_q_join_not_in_state(const duet::rt::JoinTable* t);
 const uint8_t* duet_q_join_next(duet::rt::JoinTable* t, const uint8_t* key, uint64_t* cursor);
 int64_t duet_q_now(duet::rt::QueryContext* ctx);
 double duet_q_random(duet::rt::QueryContext* ctx);
+// setseed(seed): the generator's state from a seed in [-1, 1] (22023 outside), so that
+// random() repeats its values after the same seed; void, returned as '' (as a void routine).
+const duet::VarString* duet_q_setseed(duet::rt::QueryContext* ctx, double seed);
+// make_timestamptz(y, m, d, h, mi, s): a wall-clock time in the session's zone.
+int64_t duet_q_make_timestamptz(duet::rt::QueryContext* ctx, int32_t year, int32_t month, int32_t day, int32_t hour,
+                                int32_t min, double sec);
 int64_t duet_q_statement_timestamp(duet::rt::QueryContext* ctx);
 int64_t duet_q_clock_timestamp(duet::rt::QueryContext* ctx);
 const duet::VarString* duet_q_current_setting(duet::rt::QueryContext* ctx, const duet::VarString* name);

@@ -759,6 +759,52 @@ bool numericZone(std::string_view s, int32_t* east) {
   return true;
 }
 
+// DecodeTimezone's numeric offsets, east of UTC: +h, +hh, +hhmm, +hhmmss, +hh:mm, +hh:mm:ss;
+// 22023 past 15 hours (parse_sane_timezone's message).
+bool isoNumericZone(std::string_view s, int32_t* east) {
+  if (s.size() < 2 || (s[0] != '+' && s[0] != '-')) return false;
+  std::string_view rest = s.substr(1);
+  auto number = [](std::string_view d, int* out) {
+    if (d.empty()) return false;
+    *out = 0;
+    for (char c : d) {
+      if (c < '0' || c > '9' || *out > 100000) return false;
+      *out = *out * 10 + (c - '0');
+    }
+    return true;
+  };
+  int h = 0, m = 0, sec = 0;
+  size_t colon = rest.find(':');
+  if (colon != std::string_view::npos) {
+    std::string_view after = rest.substr(colon + 1);
+    size_t colon2 = after.find(':');
+    if (!number(rest.substr(0, colon), &h)) return false;
+    if (colon2 != std::string_view::npos) {
+      if (!number(after.substr(0, colon2), &m) || !number(after.substr(colon2 + 1), &sec)) return false;
+    } else if (!number(after, &m)) {
+      return false;
+    }
+  } else {
+    int all = 0;
+    if (!number(rest, &all)) return false;
+    if (rest.size() > 4) {
+      h = all / 10000;
+      m = all / 100 % 100;
+      sec = all % 100;
+    } else if (rest.size() > 2) {
+      h = all / 100;
+      m = all % 100;
+    } else {
+      h = all;
+    }
+  }
+  if (h > 15) throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("numeric time zone \"{}\" out of range", s));
+  if (m > 59 || sec > 59) return false;
+  int32_t total = h * 3600 + m * 60 + sec;
+  *east = s[0] == '-' ? -total : total;
+  return true;
+}
+
 AtZone resolveAtZone(std::string_view name) {
   AtZone z;
   if (numericZone(name, &z.fixedEast)) return z;
@@ -815,6 +861,39 @@ int64_t timestampAtIntervalZone(int64_t ts, const Interval& zone) {
   int64_t east = intervalZoneSeconds(zone);
   if (isInfinite(ts)) return ts;
   return shiftChecked(ts, -east);
+}
+
+Interval makeInterval(int32_t years, int32_t months, int32_t weeks, int32_t days, int32_t hours, int32_t mins,
+                      double secs) {
+  if (std::isinf(secs) || std::isnan(secs)) raiseIntervalOutOfRange();
+  // PostgreSQL 15 adds the fields in int32 and int64 arithmetic without overflow checks:
+  // they wrap, as here. Seconds beyond the int64 range (undefined in C) are 22008 here.
+  Interval v;
+  v.months = static_cast<int32_t>(static_cast<uint32_t>(years) * 12u + static_cast<uint32_t>(months));
+  v.days = static_cast<int32_t>(static_cast<uint32_t>(weeks) * 7u + static_cast<uint32_t>(days));
+  double usecs = std::rint(secs * static_cast<double>(kUsecsPerSec));
+  if (!(usecs >= -9223372036854775808.0 && usecs < 9223372036854775808.0)) raiseIntervalOutOfRange();
+  v.usecs = static_cast<int64_t>(static_cast<uint64_t>(int64_t(hours) * kUsecsPerHour) +
+                                 static_cast<uint64_t>(int64_t(mins) * kUsecsPerMinute) +
+                                 static_cast<uint64_t>(static_cast<int64_t>(usecs)));
+  return v;
+}
+
+int64_t makeTimestampTz(int32_t year, int32_t month, int32_t day, int32_t hour, int32_t min, double sec,
+                        const TypeContext& ctx) {
+  return timestampToTimestampTz(makeTimestamp(year, month, day, hour, min, sec), ctx);
+}
+
+int64_t makeTimestampTzAt(int32_t year, int32_t month, int32_t day, int32_t hour, int32_t min, double sec,
+                          std::string_view zone) {
+  int64_t local = makeTimestamp(year, month, day, hour, min, sec);
+  if (!zone.empty() && zone[0] >= '0' && zone[0] <= '9')
+    throw SqlError(sqlstate::kInvalidParameterValue,
+                   fmt::format("invalid input syntax for type numeric time zone: \"{}\"", zone), {},
+                   "Numeric time zones must have \"-\" or \"+\" as first character.");
+  int32_t east = 0;
+  if (isoNumericZone(zone, &east)) return shiftChecked(local, -int64_t(east));
+  return timestampAtZone(local, zone);
 }
 
 }  // namespace duet

@@ -61,6 +61,17 @@ struct IsoWeek {
 };
 IsoWeek isoWeekOf(int year, int mon, int mday);
 
+// make_interval(years, months, weeks, days, hours, mins, secs); 22008 interval out of range.
+Interval makeInterval(int32_t years, int32_t months, int32_t weeks, int32_t days, int32_t hours, int32_t mins,
+                      double secs);
+// make_timestamptz: the fields as a wall-clock time in the session's zone, or in `zone`
+// (a tz database name, a POSIX offset, or a numeric offset east of UTC such as '+05:30',
+// as PostgreSQL's parse_sane_timezone reads it).
+int64_t makeTimestampTz(int32_t year, int32_t month, int32_t day, int32_t hour, int32_t min, double sec,
+                        const TypeContext& ctx);
+int64_t makeTimestampTzAt(int32_t year, int32_t month, int32_t day, int32_t hour, int32_t min, double sec,
+                          std::string_view zone);
+
 // make_date and make_timestamp: a negative year is BC; 22008 for fields out of range.
 int32_t makeDate(int32_t year, int32_t month, int32_t day);
 int64_t makeTimestamp(int32_t year, int32_t month, int32_t day, int32_t hour, int32_t min, double sec);

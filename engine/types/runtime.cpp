@@ -132,6 +132,45 @@ double duet_rt_float8_log10(double a) {
   checkLogArgument(a);
   return float8Checked(std::log10(a), std::isinf(a), a == 1.0);
 }
+int32_t duet_rt_float8_width_bucket(double operand, double low, double high, int32_t count) {
+  if (count <= 0) throw SqlError("2201G", "count must be greater than zero");
+  if (std::isnan(operand) || std::isnan(low) || std::isnan(high))
+    throw SqlError("2201G", "operand, lower bound, and upper bound cannot be NaN");
+  if (std::isinf(low) || std::isinf(high)) throw SqlError("2201G", "lower and upper bounds must be finite");
+  if (low == high) throw SqlError("2201G", "lower bound cannot equal upper bound");
+  bool ascending = low < high;
+  if (ascending ? operand < low : operand > low) return 0;
+  if (ascending ? operand >= high : operand <= high) {
+    int32_t r;
+    if (__builtin_add_overflow(count, 1, &r)) raiseIntegerOutOfRange(TypeId::Int4);
+    return r;
+  }
+  // PostgreSQL 15's arithmetic, converted to int32 as the C cast does on x86-64 (a NaN or an
+  // out-of-range quotient, from bounds whose difference overflows, becomes INT32_MIN).
+  double r = ascending ? static_cast<double>(count) * (operand - low) / (high - low) + 1
+                       : static_cast<double>(count) * (low - operand) / (low - high) + 1;
+  if (!(r >= -2147483648.0 && r < 2147483648.0)) return INT32_MIN;
+  return static_cast<int32_t>(r);
+}
+
+int32_t duet_rt_numeric_width_bucket(NumericRep operand, NumericRep low, NumericRep high, int32_t count) {
+  if (count <= 0) throw SqlError("2201G", "count must be greater than zero");
+  int order = numericCompare(low, high);
+  if (order == 0) throw SqlError("2201G", "lower bound cannot equal upper bound");
+  int64_t result;
+  if (order < 0 ? numericCompare(operand, low) < 0 : numericCompare(operand, low) > 0) {
+    result = 0;
+  } else if (order < 0 ? numericCompare(operand, high) >= 0 : numericCompare(operand, high) <= 0) {
+    result = int64_t(count) + 1;
+  } else {
+    // ((operand - low) * count) / (high - low), truncated, + 1: in [1, count].
+    NumericRep scaled = numericMul(numericSub(operand, low), numericFromInt64(count));
+    result = numericToInteger(numericDivTrunc(scaled, numericSub(high, low)), TypeId::Int8) + 1;
+  }
+  if (result > INT32_MAX) raiseIntegerOutOfRange(TypeId::Int4);
+  return static_cast<int32_t>(result);
+}
+
 double duet_rt_float8_degrees(double a) { return float8Div(a, kRadiansPerDegree); }
 double duet_rt_float8_radians(double a) { return float8Checked(a * kRadiansPerDegree, std::isinf(a), a == 0.0); }
 double duet_rt_pi() { return std::numbers::pi; }

@@ -99,6 +99,10 @@ double duet_rt_float8_exp(double a);
 double duet_rt_float8_ln(double a);
 double duet_rt_float8_log10(double a);
 double duet_rt_float8_degrees(double a);
+// width_bucket(operand, low, high, count): 0 below the range, count + 1 above it; 2201G
+// for count <= 0, equal bounds and (double precision) NaN or infinite bounds.
+int32_t duet_rt_float8_width_bucket(double operand, double low, double high, int32_t count);
+int32_t duet_rt_numeric_width_bucket(NumericRep operand, NumericRep low, NumericRep high, int32_t count);
 double duet_rt_float8_radians(double a);
 double duet_rt_pi();
 float duet_rt_float4_add(float a, float b);
@@ -238,6 +242,10 @@ int64_t duet_rt_timezone_timestamp(const VarString* zone, int64_t ts);
 int64_t duet_rt_timezone_interval_timestamptz(IntervalRep zone, int64_t ts);
 int64_t duet_rt_timezone_interval_timestamp(IntervalRep zone, int64_t ts);
 int32_t duet_rt_make_date(int32_t year, int32_t month, int32_t day);
+IntervalRep duet_rt_make_interval(int32_t years, int32_t months, int32_t weeks, int32_t days, int32_t hours,
+                                  int32_t mins, double secs);
+int64_t duet_rt_make_timestamptz_at(int32_t year, int32_t month, int32_t day, int32_t hour, int32_t min, double sec,
+                                    const VarString* zone);
 int64_t duet_rt_make_timestamp(int32_t year, int32_t month, int32_t day, int32_t hour, int32_t min, double sec);
 
 // to_char and its inverses (engine/types/formatting.h), in runtime_formatting.cpp; a null

@@ -100,4 +100,13 @@ int64_t duet_rt_timezone_interval_timestamp(IntervalRep zone, int64_t ts) {
   return timestampAtIntervalZone(ts, in(zone));
 }
 
+IntervalRep duet_rt_make_interval(int32_t years, int32_t months, int32_t weeks, int32_t days, int32_t hours,
+                                  int32_t mins, double secs) {
+  return out(makeInterval(years, months, weeks, days, hours, mins, secs));
+}
+int64_t duet_rt_make_timestamptz_at(int32_t year, int32_t month, int32_t day, int32_t hour, int32_t min, double sec,
+                                    const VarString* zone) {
+  return makeTimestampTzAt(year, month, day, hour, min, sec, zone->view());
+}
+
 }  // extern "C"
