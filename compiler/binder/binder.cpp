@@ -207,6 +207,16 @@ void Binder::failCoercion(const Expr& e, SqlType target, CastContext context, ui
 ExprPtr Binder::coerce(ExprPtr e, SqlType target, CastContext context, uint32_t location) {
   if (e->type == target) return e;
   if (ExprPtr asFloat = numberLiteralAsFloat(e, target)) return asFloat;
+  if (e->kind == ExprKind::Param && e->type.id == TypeId::Unknown && e->param >= request_.explicitParamCount &&
+      target.id == TypeId::Interval && target.typmod >= 0) {
+    // A lifted literal read as an interval with fields ('90'::interval day): its text goes
+    // to interval input with the typmod, as PostgreSQL reads the literal, where reading it
+    // as a plain interval first would take the 90 as seconds. ($1::interval day is read as
+    // an interval, then cast, as in PostgreSQL.)
+    paramTypes_[e->param] = SqlType{TypeId::Text, -1};
+    e->type = paramTypes_[e->param];
+    return plan::makeCast(std::move(e), target, true);
+  }
   if (e->kind == ExprKind::Param && e->type.id == TypeId::Unknown) {
     paramTypes_[e->param] = target.withoutTypmod();
     e->type = target.withoutTypmod();

@@ -69,6 +69,10 @@ def test_executemany_and_prepare():
             cur.execute("SELECT %b::bigint + %b::integer, %b::text, %b::double precision",
                         (2**33, 5, "bin", 0.5), prepare=True)
             assert cur.fetchone() == (2**33 + 5, "bin", 0.5)
+        # A literal cast to an interval with fields, prepared: read with the fields (90 days).
+        for _ in range(2):
+            got = conn.execute("SELECT '90'::interval day, '90'::interval minute", prepare=True).fetchone()
+            assert got == (datetime.timedelta(days=90), datetime.timedelta(minutes=90)), got
         conn.execute("DROP TABLE pyc_many")
 
 
