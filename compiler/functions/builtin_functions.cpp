@@ -143,8 +143,9 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"ln",                    {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_ln)},
     {"log",                   {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_log10)},
     {"log10",                 {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_log10)},
-    // The numeric rows of sqrt, exp, ln and log raise 0A000 (not implemented): without them
-    // a numeric argument would go to the double precision row, unlike in PostgreSQL.
+    // sqrt(numeric) with PostgreSQL's result scale; the numeric rows of exp, ln and log raise
+    // 0A000 (not implemented): without them a numeric argument would go to the double
+    // precision row, unlike in PostgreSQL.
     {"sqrt",                  {Numeric},         Numeric,     kImmutable, true, DUET_FN(duet_rt_numeric_sqrt)},
     {"exp",                   {Numeric},         Numeric,     kImmutable, true, DUET_FN(duet_rt_numeric_exp)},
     {"ln",                    {Numeric},         Numeric,     kImmutable, true, DUET_FN(duet_rt_numeric_ln)},

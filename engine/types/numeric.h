@@ -74,6 +74,10 @@ NumericRep numericAbs(NumericRep a);
 // Integral exponents only (0A000 otherwise); scale max(16, scale of base) as PG 15.
 NumericRep numericPower(NumericRep base, NumericRep exponent);
 
+// sqrt(numeric) as PostgreSQL 15: scale max(16 significant digits, the argument's scale),
+// rounded; 2201F for a negative argument, 22003 when the root does not fit.
+NumericRep numericSqrt(NumericRep v);
+
 int numericCompare(NumericRep a, NumericRep b);  // -1/0/1 by value: 1.0 = 1.00
 uint64_t numericHash(NumericRep v);              // equal values hash equal
 

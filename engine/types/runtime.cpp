@@ -86,7 +86,7 @@ NumericRep duet_rt_numeric_div_trunc(NumericRep a, NumericRep b) { return numeri
 NumericRep duet_rt_numeric_floor(NumericRep a) { return numericFloor(a); }
 NumericRep duet_rt_numeric_ceil(NumericRep a) { return numericCeil(a); }
 NumericRep duet_rt_numeric_sign(NumericRep a) { return numericSign(a); }
-NumericRep duet_rt_numeric_sqrt(NumericRep) { raiseNumericFunctionUnsupported("sqrt(numeric)"); }
+NumericRep duet_rt_numeric_sqrt(NumericRep a) { return numericSqrt(a); }
 NumericRep duet_rt_numeric_exp(NumericRep) { raiseNumericFunctionUnsupported("exp(numeric)"); }
 NumericRep duet_rt_numeric_ln(NumericRep) { raiseNumericFunctionUnsupported("ln(numeric)"); }
 NumericRep duet_rt_numeric_log(NumericRep) { raiseNumericFunctionUnsupported("log(numeric)"); }
