@@ -30,7 +30,7 @@ ALLOWED = {
     "compiler/parser": ["engine/"],
     "compiler/plan": ["engine/"],
     "compiler/runtime": ["engine/"],
-    "compiler/functions": ["compiler/runtime/", "engine/"],
+    "compiler/functions": ["compiler/runtime/", "compiler/plan/", "engine/"],
     "compiler/binder": ["compiler/parser/", "compiler/plan/", "compiler/functions/", "engine/"],
     "compiler/planner": ["compiler/binder/", "compiler/parser/", "compiler/plan/", "compiler/functions/", "engine/"],
     "compiler/codegen": ["compiler/plan/", "compiler/runtime/", "compiler/functions/", "engine/"],

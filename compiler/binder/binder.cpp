@@ -105,10 +105,6 @@ std::string argTypeList(const std::vector<ExprPtr>& args, const std::vector<std:
   return types;
 }
 
-bool isAggregateName(const std::string& n) {
-  return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max";
-}
-
 bool exprEquals(const Expr& a, const Expr& b, const std::vector<int>* paramClass) {
   auto sameParam = [&](int x, int y) {
     if (x == y) return true;
@@ -660,7 +656,7 @@ bool Binder::containsAggregate(const sql::Expr& e) {
     case K::FuncCall: {
       // A window aggregate is no aggregation of the query, but its arguments and window may hold one.
       const auto& f = e.as<sql::FuncCall>();
-      if (!f.over && f.names.size() == 1 && isAggregateName(f.names.back())) return true;
+      if (!f.over && isAggregateCall(f)) return true;
       for (const auto& a : f.args)
         if (containsAggregate(*a)) return true;
       if (f.over) {
@@ -759,68 +755,6 @@ std::string Binder::targetName(const sql::Expr& e) {
   }
 }
 
-ExprPtr Binder::bindAggregate(const sql::FuncCall& f, const Scope& scope, AggContext* agg) {
-  if (!agg)
-    fail(sqlstate::kGroupingError, fmt::format("aggregate functions are not allowed in {}", clause_), f.location);
-  plan::AggSpec spec = aggregateSpec(f, scope, nullptr);
-  SqlType type = spec.resultType;
-  int column = static_cast<int>(agg->groupExprs.size() + agg->aggs.size());
-  agg->aggs.push_back(std::move(spec));
-  return plan::makeColumn(column, type);
-}
-
-plan::AggSpec Binder::aggregateSpec(const sql::FuncCall& f, const Scope& scope, AggContext* argContext) {
-  const std::string& name = f.names.back();
-  plan::AggSpec spec;
-  spec.distinct = f.distinct;
-  if (name == "count" && f.star) {
-    spec.kind = plan::AggKind::CountStar;
-    spec.resultType = {TypeId::Int8, -1};
-  } else {
-    if (f.args.size() != 1)
-      fail(sqlstate::kUndefinedFunction, fmt::format("function {}() does not exist", name), f.location);
-    // Aggregate arguments are bound over the FROM row, not the aggregate's output.
-    bool inArg = std::exchange(bindingAggregateArg_, true);
-    spec.arg = bind(*f.args[0], scope, argContext);
-    bindingAggregateArg_ = inArg;
-    if (spec.arg->type.id == TypeId::Unknown)
-      spec.arg = coerce(std::move(spec.arg), {TypeId::Text, -1}, CastContext::Implicit, f.location);
-    TypeId t = spec.arg->type.id;
-    auto noFunction = [&] {
-      fail(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, typeName(spec.arg->type)),
-           f.location);
-    };
-    if (name == "count") {
-      spec.kind = plan::AggKind::Count;
-      spec.resultType = {TypeId::Int8, -1};
-    } else if (name == "sum") {
-      spec.kind = plan::AggKind::Sum;
-      if (t == TypeId::Int2 || t == TypeId::Int4)
-        spec.resultType = {TypeId::Int8, -1};
-      else if (t == TypeId::Int8 || t == TypeId::Numeric)
-        spec.resultType = {TypeId::Numeric, -1};
-      else if (t == TypeId::Float4 || t == TypeId::Float8 || t == TypeId::Interval)
-        spec.resultType = {t, -1};
-      else
-        noFunction();
-    } else if (name == "avg") {
-      spec.kind = plan::AggKind::Avg;
-      if (isIntegerType(t) || t == TypeId::Numeric)
-        spec.resultType = {TypeId::Numeric, -1};
-      else if (t == TypeId::Float4 || t == TypeId::Float8)
-        spec.resultType = {TypeId::Float8, -1};
-      else
-        noFunction();
-    } else {
-      spec.kind = name == "min" ? plan::AggKind::Min : plan::AggKind::Max;
-      if (t == TypeId::Bool) noFunction();
-      spec.resultType = {t, t == TypeId::Char || t == TypeId::Varchar ? spec.arg->type.typmod : -1};
-      if (t == TypeId::Varchar || t == TypeId::Char || t == TypeId::Array) spec.resultType = spec.arg->type;
-    }
-  }
-  return spec;
-}
-
 ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggContext* agg) {
   const std::string& name = f.names.back();
   bool catalogOnly = f.names.size() > 1 && f.names[0] == "pg_catalog";
@@ -831,9 +765,19 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     fail(sqlstate::kInvalidSchemaName, fmt::format("schema \"{}\" does not exist", f.names[0]), f.location);
   }
   if (f.over) return bindWindowCall(f, scope, agg);
-  if (isAggregateName(name)) return bindAggregate(f, scope, agg);
+  if (isAggregateCall(f)) return bindAggregate(f, scope, agg);
   if (isWindowFunctionName(name))
     fail(sqlstate::kWrongObjectType, fmt::format("window function {} requires an OVER clause", name), f.location);
+  if (isAggregateCall(f)) return bindAggregate(f, scope, agg);
+  // What only an aggregate call may have (PostgreSQL's ParseFuncOrColumn).
+  auto notAggregate = [&](const char* what) {
+    fail(sqlstate::kWrongObjectType, fmt::format("{} specified, but {} is not an aggregate function", what, name),
+         f.location);
+  };
+  if (f.distinct) notAggregate("DISTINCT");
+  if (f.withinGroup) notAggregate("WITHIN GROUP");
+  if (!f.orderBy.empty()) notAggregate("ORDER BY");
+  if (f.filter) notAggregate("FILTER");
   for (size_t i = 0; i < f.argNames.size(); ++i)
     if (!f.argNames[i].empty() &&
         std::find(f.argNames.begin(), f.argNames.begin() + i, f.argNames[i]) != f.argNames.begin() + i)
@@ -1371,6 +1315,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
     }
   }
   switch (e.kind) {
+    case K::GroupingSet: fail(sqlstate::kSyntaxError, "syntax error at or near \"(\"", e.location);
     case K::Literal: {
       const auto& l = e.as<sql::Literal>();
       switch (l.literal) {

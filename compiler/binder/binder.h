@@ -126,6 +126,8 @@ class Binder {
   // Column name PostgreSQL gives an unnamed target ("?column?", function name, ...).
   static std::string targetName(const sql::Expr& e);
   static bool containsAggregate(const sql::Expr& e);
+  // A call of a built-in aggregate (builtin_aggregates.h) or of grouping().
+  static bool isAggregateCall(const sql::FuncCall& f);
 
   // Planning a subquery is the statement planner's work (FROM, GROUP BY, ORDER BY...): it
   // hands the binder this to call for each subquery in an expression. The subquery's
@@ -167,9 +169,15 @@ class Binder {
  private:
   plan::ExprPtr bindColumn(const sql::ColumnRef& ref, const Scope& scope);
   plan::ExprPtr bindFunction(const sql::FuncCall& f, const Scope& scope, AggContext* agg);
+  // aggregate_binder.cpp
   plan::ExprPtr bindAggregate(const sql::FuncCall& f, const Scope& scope, AggContext* agg);
   // An aggregate call, its argument bound over the rows `argContext` gives (null: the FROM row).
   plan::AggSpec aggregateSpec(const sql::FuncCall& f, const Scope& scope, AggContext* argContext);
+  // An aggregate call's argument (or ORDER BY key): over the FROM row, where a further
+  // aggregate is an error; a window aggregate's (argContext set) over the rows the window
+  // sees, where the query's aggregates may appear.
+  plan::ExprPtr bindAggregateInput(const sql::Expr& e, const Scope& scope, AggContext* argContext);
+  plan::ExprPtr bindGrouping(const sql::FuncCall& f, const Scope& scope, AggContext* agg);
   // window_binding.cpp
   plan::ExprPtr bindWindowCall(const sql::FuncCall& f, const Scope& scope, AggContext* agg);
   const sql::WindowDef& namedWindow(const std::string& name, uint32_t location) const;
@@ -206,10 +214,10 @@ class Binder {
   std::vector<OuterLevel*> outer_;  // innermost last
   SubqueryPlanner planSubquery_;
   SetReturningCall* setReturning_ = nullptr;
-  bool bindingSetScan_ = false;  // builtinSetCall: FROM f(args)
+  bool bindingSetScan_ = false;         // builtinSetCall: FROM f(args)
+  bool bindingAggregateInput_ = false;  // an aggregate call's arguments and ORDER BY
   WindowContext* windows_ = nullptr;
-  bool bindingWindowCall_ = false;    // a window call's arguments and window: no window calls in them
-  bool bindingAggregateArg_ = false;  // an aggregate's argument: no window calls in it
+  bool bindingWindowCall_ = false;  // a window call's arguments and window: no window calls in them
 
  public:
   // Resolves a call among the catalog's routines (PostgreSQL's func_select_candidate,
@@ -251,8 +259,7 @@ class Binder {
 // A call's argument types as error messages list them: "integer, unknown", with the names
 // of arguments given in named notation ("days => integer").
 std::string argTypeList(const std::vector<plan::ExprPtr>& args, const std::vector<std::string>& names = {});
-// Whether `name` is a built-in aggregate; a built-in window function (window_binding.cpp).
-bool isAggregateName(const std::string& name);
+// Whether `name` is a built-in window function (window_binding.cpp).
 bool isWindowFunctionName(const std::string& name);
 
 // Structural equality; with paramClass, parameters of one class (lifted string literals of

@@ -87,7 +87,7 @@ const sql::WindowDef& Binder::namedWindow(const std::string& name, uint32_t loca
 ExprPtr Binder::bindWindowCall(const sql::FuncCall& f, const Scope& scope, AggContext* agg) {
   const std::string& name = f.names.back();
   if (bindingWindowCall_) fail(sqlstate::kWindowingError, "window function calls cannot be nested", f.location);
-  if (bindingAggregateArg_)
+  if (bindingAggregateInput_)
     fail(sqlstate::kGroupingError, "aggregate function calls cannot contain window function calls", f.location);
   if (!windows_)
     fail(sqlstate::kWindowingError, fmt::format("window functions are not allowed in {}", clause_), f.location);
@@ -141,9 +141,14 @@ ExprPtr Binder::bindWindowCall(const sql::FuncCall& f, const Scope& scope, AggCo
         break;
       case WindowFunc::Aggregate: break;
     }
-  } else if (f.names.size() == 1 && isAggregateName(name)) {
+  } else if (isAggregateCall(f) && name != "grouping") {
     if (f.distinct)
       fail(sqlstate::kFeatureNotSupported, "DISTINCT is not implemented for window functions", f.location);
+    if (!f.orderBy.empty() && !f.withinGroup)
+      fail(sqlstate::kFeatureNotSupported, "aggregate ORDER BY is not implemented for window functions", f.location);
+    if (f.withinGroup)
+      fail(sqlstate::kWrongObjectType, fmt::format("OVER is not supported for ordered-set aggregate {}", name),
+           f.location);
     call.func = WindowFunc::Aggregate;
     call.agg = aggregateSpec(f, scope, agg);
     call.resultType = call.agg.resultType;

@@ -71,6 +71,26 @@ class Codegen : public ValueBuilder {
   void mergeAggregates(const plan::Node& node, llvm::Value* into, llvm::Value* from);
   void emitAggregates(AggregateCode& a, const Consumer& consume);
   llvm::Value* aggSlot(llvm::Value* state, size_t k, size_t offset);
+  // A call's argument values (its first argument, then extraArgs) over `row`, and whether
+  // they make the call skip the row (a NULL the aggregate does not take).
+  std::vector<SqlValue> aggregateArgs(const plan::AggSpec& agg, const Row& row);
+  llvm::Value* skipsRow(const plan::AggSpec& agg, const std::vector<SqlValue>& args);
+  // Folds a row whose arguments are `args` (not skipped) into call k's state.
+  void foldRow(const plan::AggSpec& agg, size_t k, llvm::Value* state, const std::vector<SqlValue>& args,
+               const Row& row);
+  // A call that keeps its rows in a buffer (Collected, or with ORDER BY): the buffer's row
+  // layout - ORDER BY keys, then the arguments - and sort keys; for a call that is not
+  // Collected, the call replayed over the sorted rows (its arguments read from them).
+  struct CollectedRows {
+    const TupleLayout* layout;
+    const rt::SortSpec* keys;
+    uint32_t keyCount;
+    std::unique_ptr<plan::AggSpec> replay;
+  };
+  const CollectedRows& collectedRows(const plan::AggSpec& agg);
+  SqlValue collectedResult(const plan::AggSpec& agg, size_t k, llvm::Value* state);
+  // grouping(): its value for the rows of grouping set `set` (i32) of `node`.
+  SqlValue groupingValue(const plan::Node& node, const plan::AggSpec& agg, llvm::Value* set);
 
   // --- parallel pipelines (parallel_codegen.cpp) ----------------------------------------
   // Emits a parallel run of the pipeline `input` (its driving scan marked for morsels) on
@@ -220,6 +240,7 @@ class Codegen : public ValueBuilder {
   const plan::Node* sortLimit_ = nullptr;
   // EXPLAIN ANALYZE: which nodes count their rows, under which numbers (none: no counters).
   Instrument instrument_;
+  std::unordered_map<const plan::AggSpec*, CollectedRows> collectedRows_;  // see collectedRows
 };
 
 }  // namespace duet::codegen

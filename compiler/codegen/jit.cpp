@@ -16,6 +16,7 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "compiler/functions/builtin_aggregates.h"
 #include "compiler/functions/builtin_functions.h"
 #include "compiler/runtime/query_runtime.h"
 #include "engine/error.h"
@@ -176,6 +177,9 @@ void Jit::registerRuntime() {
     runtimeRegistered_ = true;
   }
   for (const BuiltinFunction& f : builtinFunctions()) registerSymbol(f.symbol, f.address);
+  for (const BuiltinAggregate& a : builtinAggregates())
+    for (const AggregateFunction& f : {a.step, a.final, a.combine})
+      if (f.symbol) registerSymbol(f.symbol, f.address);
   for (const auto& s : runtimeSymbols()) registerSymbol(s.name, s.address);
   for (const auto& s : storageRuntimeSymbols()) registerSymbol(s.name, s.address);
   size_t n = 0;

@@ -27,7 +27,8 @@ bool holdsState(const plan::Node& node) {
     case NodeKind::Aggregate:
       if (!node.exprs.empty()) return true;
       for (const auto& a : node.aggs)
-        if (a.distinct) return true;
+        if (a.distinct || a.kind == plan::AggKind::Collected || !a.orderBy.empty()) return true;
+      if (!node.groupingSets.empty()) return true;
       break;
     default: break;
   }

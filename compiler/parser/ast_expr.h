@@ -34,6 +34,7 @@ enum class ExprKind : uint8_t {
   Default,       // DEFAULT in INSERT VALUES or UPDATE SET
   Array,         // ARRAY[a, b, ...]; a nested [c, d] inside it is one too
   Subscript,     // x[i], x[i][j], x[lo:hi] after a column, parameter or parenthesized expression
+  GroupingSet,   // in GROUP BY only: (), ROLLUP (...), CUBE (...), GROUPING SETS (...)
 };
 
 struct Expr {
@@ -199,6 +200,11 @@ struct FuncCall : Expr {
   bool star = false;                  // count(*)
   bool distinct = false;              // agg(DISTINCT x)
   std::unique_ptr<WindowDef> over;    // f(...) OVER ...: a window function call
+  // agg(x ORDER BY y), or an ordered-set aggregate's WITHIN GROUP (ORDER BY y) (withinGroup:
+  // then `args` are its direct arguments).
+  std::vector<SortBy> orderBy;
+  bool withinGroup = false;
+  ExprPtr filter;  // agg(...) FILTER (WHERE filter)
 };
 
 enum class SqlValueKind : uint8_t {
@@ -228,6 +234,16 @@ struct SubLink : Expr {
   ExprPtr test;    // Any/All: the left operand
   std::string op;  // Any/All: the operator; x IN (q) is x = ANY (q)
   std::unique_ptr<SelectStmt> subquery;
+};
+
+// A GROUP BY item that is a grouping set: () (Empty, no items), ROLLUP (items), CUBE
+// (items), GROUPING SETS (items). ROLLUP and CUBE items are expressions or RowExprs (a
+// parenthesised list grouped together); GROUPING SETS items may be grouping sets too.
+enum class GroupingSetKind : uint8_t { Empty, Rollup, Cube, Sets };
+struct GroupingSet : Expr {
+  GroupingSet(uint32_t loc, GroupingSetKind k) : Expr(ExprKind::GroupingSet, loc), set(k) {}
+  GroupingSetKind set;
+  std::vector<ExprPtr> items;
 };
 
 struct RowExpr : Expr {

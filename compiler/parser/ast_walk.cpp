@@ -118,10 +118,15 @@ void walk(const Expr* e, const Visit& visit) {
       walk(c.elseResult.get(), visit);
       break;
     }
-    case ExprKind::FuncCall:
-      walkAll(e->as<FuncCall>().args, visit);
-      walkWindow(e->as<FuncCall>().over.get(), visit);
+    case ExprKind::FuncCall: {
+      const auto& f = e->as<FuncCall>();
+      walkAll(f.args, visit);
+      for (const auto& o : f.orderBy) walk(o.expr.get(), visit);
+      walk(f.filter.get(), visit);
+      walkWindow(f.over.get(), visit);
       break;
+    }
+    case ExprKind::GroupingSet: walkAll(e->as<GroupingSet>().items, visit); break;
     case ExprKind::SubLink:
       if (visit.subLink) visit.subLink(e->as<SubLink>());
       walk(e->as<SubLink>().test.get(), visit);

@@ -521,7 +521,7 @@ ExprPtr Parser::parseWordExpr() {
     if (w == "user") return parseSqlValue(SqlValueKind::User, false);
     if (w == "current_catalog") return parseSqlValue(SqlValueKind::CurrentCatalog, false);
     if (w == "current_schema" && !isOp("(", 1)) return parseSqlValue(SqlValueKind::CurrentSchema, false);
-    if ((w == "coalesce" || w == "greatest" || w == "least") && isOp("(", 1)) {
+    if ((w == "coalesce" || w == "greatest" || w == "least" || w == "grouping") && isOp("(", 1)) {
       auto call = std::make_unique<FuncCall>(loc);
       call->names.push_back(advance().text);
       return parseFuncArgs(std::move(call));
@@ -606,10 +606,43 @@ ExprPtr Parser::parseFuncArgs(std::unique_ptr<FuncCall> call) {
     } while (acceptOp(","));
     if (std::all_of(call->argNames.begin(), call->argNames.end(), [](const std::string& n) { return n.empty(); }))
       call->argNames.clear();
+    if (acceptKw("order")) {  // agg(x ORDER BY y)
+      expectKw("by");
+      call->orderBy = parseSortList();
+    }
   }
   expectOp(")");
+  parseAggregateSuffixes(*call);
   if (acceptKw("over")) call->over = parseOver();
   return call;
+}
+
+// After a call's ')': WITHIN GROUP (ORDER BY ...) and FILTER (WHERE ...), as PostgreSQL's
+// func_expr; the binder says whether the function is an aggregate that takes them.
+void Parser::parseAggregateSuffixes(FuncCall& call) {
+  if (isKw("within") && isKw("group", 1)) {
+    uint32_t at = peek().offset;
+    advance();
+    advance();
+    auto fail = [&](const char* message) {
+      throw SqlError(sqlstate::kSyntaxError, message, {}, {}, sqlPosition(query_, at));
+    };
+    if (!call.orderBy.empty()) fail("cannot use multiple ORDER BY clauses with WITHIN GROUP");
+    if (call.distinct) fail("cannot use DISTINCT with WITHIN GROUP");
+    expectOp("(");
+    expectKw("order");
+    expectKw("by");
+    call.orderBy = parseSortList();
+    call.withinGroup = true;
+    expectOp(")");
+  }
+  if (isKw("filter") && isOp("(", 1)) {
+    advance();
+    advance();
+    expectKw("where");
+    call.filter = parseExpr();
+    expectOp(")");
+  }
 }
 
 ExprPtr Parser::parseCase() {

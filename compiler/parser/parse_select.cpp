@@ -204,7 +204,7 @@ void Parser::parseSimpleSelect(SelectStmt& s) {
   if (acceptKw("group")) {
     expectKw("by");
     acceptKw("all");
-    do s.groupBy.push_back(parsePositionalOrExpr());
+    do s.groupBy.push_back(parseGroupByItem());
     while (acceptOp(","));
   }
   if (acceptKw("having")) s.having = parseExpr();
@@ -250,6 +250,33 @@ ExprPtr Parser::parsePositionalOrExpr() {
     liftedTokens_.pop_back();
   }
   return e;
+}
+
+// GROUP BY item (PostgreSQL's group_by_item): (), ROLLUP (...), CUBE (...), GROUPING SETS
+// (...) or an expression. ROLLUP and CUBE take expressions, a parenthesised list being a
+// RowExpr; GROUPING SETS takes group_by_items.
+ExprPtr Parser::parseGroupByItem() {
+  uint32_t loc = peek().offset;
+  if (isOp("(") && isOp(")", 1)) {
+    advance();
+    advance();
+    return std::make_unique<GroupingSet>(loc, GroupingSetKind::Empty);
+  }
+  std::unique_ptr<GroupingSet> set;
+  if ((isKw("rollup") || isKw("cube")) && isOp("(", 1))
+    set = std::make_unique<GroupingSet>(loc,
+                                        advance().text == "rollup" ? GroupingSetKind::Rollup : GroupingSetKind::Cube);
+  else if (isKw("grouping") && isKw("sets", 1) && isOp("(", 2)) {
+    advance();
+    advance();
+    set = std::make_unique<GroupingSet>(loc, GroupingSetKind::Sets);
+  }
+  if (!set) return parsePositionalOrExpr();
+  expectOp("(");
+  do set->items.push_back(set->set == GroupingSetKind::Sets ? parseGroupByItem() : parsePositionalOrExpr());
+  while (acceptOp(","));
+  expectOp(")");
+  return set;
 }
 
 std::vector<SortBy> Parser::parseSortList() {

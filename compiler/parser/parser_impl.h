@@ -69,6 +69,7 @@ class Parser {
   void parseFunctionAlias(RangeFunction& fn);
   std::vector<SortBy> parseSortList();
   ExprPtr parsePositionalOrExpr();  // ORDER BY / GROUP BY item: a bare integer stays literal
+  ExprPtr parseGroupByItem();       // an expression or a grouping set
 
   // parse_window.cpp
   std::unique_ptr<WindowDef> parseOver();
@@ -147,6 +148,7 @@ class Parser {
   ExprPtr parseSubscripts(ExprPtr e);                             // any [..] following e
   ExprPtr parseWordExpr();
   ExprPtr parseFuncArgs(std::unique_ptr<FuncCall> call);
+  void parseAggregateSuffixes(FuncCall& call);
   ExprPtr parseCase();
   ExprPtr parseSpecialFunction();  // parse_special_func.cpp: EXTRACT, POSITION, SUBSTRING, TRIM
   ExprPtr parseTypedLiteral(TypeName type);

@@ -95,7 +95,12 @@ void forEachExpr(const Node& n, const std::function<void(const Expr&)>& visit) {
   for (const auto& e : n.rightKeys) one(e);
   for (const auto& r : n.rows)
     for (const auto& e : r) one(e);
-  for (const auto& a : n.aggs) one(a.arg);
+  for (const auto& a : n.aggs) {
+    one(a.arg);
+    for (const auto& e : a.extraArgs) one(e);
+    one(a.filter);
+    for (const auto& o : a.orderBy) one(o.expr);
+  }
   one(n.limit);
   one(n.offset);
   for (const auto& e : n.returning) one(e);

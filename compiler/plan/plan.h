@@ -57,13 +57,44 @@ enum class NodeKind : uint8_t {
                    // followed by the values of `windowCalls` for it
 };
 
-enum class AggKind : uint8_t { CountStar, Count, Sum, Avg, Min, Max };
+// How an aggregate call's state is kept and folded (compiler/functions/builtin_aggregates.h
+// gives each aggregate's). The first ones are folded by generated code; Stepped states by
+// precompiled step, final and merge functions; Collected calls keep their rows in a
+// runtime buffer of the query's context, which a precompiled final function reads.
+enum class AggKind : uint8_t {
+  CountStar,
+  Count,
+  Sum,
+  Avg,
+  Min,
+  Max,
+  BoolAnd,
+  BoolOr,
+  Stepped,
+  Collected,
+  Grouping,  // grouping(keys): which keys the output row's grouping set leaves out
+};
 
+// ORDER BY inside an aggregate call, or an ordered-set aggregate's WITHIN GROUP.
+struct AggOrder {
+  ExprPtr expr;  // over the aggregate's input row
+  bool descending = false;
+  bool nullsFirst = false;
+};
+
+// One aggregate call. Its expressions are over the aggregate's input row.
 struct AggSpec {
   AggKind kind;
-  ExprPtr arg;  // null for CountStar
+  ExprPtr arg;  // the first argument (an ordered-set aggregate's WITHIN GROUP value); null for CountStar
+  // The other arguments (string_agg's delimiter, regr_*'s X), or an ordered-set
+  // aggregate's direct arguments (percentile_cont's fraction).
+  std::vector<ExprPtr> extraArgs;
   SqlType resultType;
   bool distinct = false;
+  ExprPtr filter;                 // FILTER (WHERE filter): rows where it is not true are skipped
+  std::vector<AggOrder> orderBy;  // the rows are folded in this order
+  uint16_t aggregate = 0;         // its row in builtinAggregates()
+  std::vector<int> groupingKeys;  // Grouping: the group keys (Node::exprs) its arguments are
 };
 
 // Window functions: the built-in ones, and an aggregate over the frame.
@@ -155,6 +186,9 @@ struct Node {
   std::vector<ExprPtr> rightKeys;          // HashJoin probe keys
   std::vector<std::vector<ExprPtr>> rows;  // Values
   std::vector<AggSpec> aggs;
+  // Aggregate with GROUPING SETS, ROLLUP or CUBE: the sets, each the `exprs` it groups by
+  // (the others NULL in its rows); empty for a plain GROUP BY.
+  std::vector<std::vector<int>> groupingSets;
   std::vector<SortKey> sortKeys;
   int partitionKeys = 0;                // Window: how many of sortKeys are PARTITION BY's
   std::vector<WindowCall> windowCalls;  // Window

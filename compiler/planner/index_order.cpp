@@ -114,9 +114,9 @@ NodePtr sortFromIndex(NodePtr sort, bool limited) {
 }
 
 void minMaxFromIndex(Node& aggregate) {
-  if (!aggregate.exprs.empty() || aggregate.aggs.size() != 1) return;
+  if (!aggregate.exprs.empty() || !aggregate.groupingSets.empty() || aggregate.aggs.size() != 1) return;
   const plan::AggSpec& agg = aggregate.aggs[0];
-  if ((agg.kind != plan::AggKind::Min && agg.kind != plan::AggKind::Max) || agg.distinct) return;
+  if ((agg.kind != plan::AggKind::Min && agg.kind != plan::AggKind::Max) || agg.distinct || agg.filter) return;
   NodePtr& input = aggregate.children[0];
   NodePtr* slot = scanSlot(input);
   if (!slot) return;

@@ -100,9 +100,13 @@ void markPipelineJoins(Node& n, uint32_t threads) {
 // Marks the aggregations and sorts whose input can run in parallel, and the hash join
 // builds, in the subtree `n`.
 void markSinks(Node& n, uint32_t threads) {
-  bool sink = n.kind == NodeKind::Sort ||
-              (n.kind == NodeKind::Aggregate &&
-               std::none_of(n.aggs.begin(), n.aggs.end(), [](const AggSpec& a) { return a.distinct; }));
+  // Aggregates whose workers' states merge: not DISTINCT (a seen set per worker), nor
+  // calls that keep their rows (whose order would be the workers'), nor grouping sets.
+  bool sink =
+      n.kind == NodeKind::Sort || (n.kind == NodeKind::Aggregate && n.groupingSets.empty() &&
+                                   std::none_of(n.aggs.begin(), n.aggs.end(), [](const AggSpec& a) {
+                                     return a.distinct || a.kind == plan::AggKind::Collected || !a.orderBy.empty();
+                                   }));
   if (sink) {
     if (Node* scan = parallelScan(n, *n.children[0])) {
       n.parallelThreads = threads;

@@ -116,26 +116,10 @@ NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<Outpu
     bool aggregating = !s.groupBy.empty() || (s.having != nullptr);
     for (const auto& t : s.targets) aggregating = aggregating || Binder::containsAggregate(*t.expr);
     for (const auto& o : s.orderBy) aggregating = aggregating || Binder::containsAggregate(*o.expr);
+    std::vector<std::vector<int>> groupingSets;
     if (aggregating) {
       agg = &aggCtx;
-      Binder::Clause clause(b_, "GROUP BY");
-      for (const auto& g : s.groupBy) {
-        if (g->kind == sql::ExprKind::Literal) {
-          size_t index = positionIndex(*g, s.targets.size(), "GROUP BY");
-          aggCtx.groupExprs.push_back(b_.bind(*s.targets[index].expr, scope));
-        } else if (g->kind == sql::ExprKind::ColumnRef && g->as<sql::ColumnRef>().names.size() == 1 &&
-                   !hasColumn(scope, g->as<sql::ColumnRef>().names[0])) {
-          // GROUP BY an output column alias
-          const std::string& n = g->as<sql::ColumnRef>().names[0];
-          const sql::ResTarget* match = nullptr;
-          for (const auto& t : s.targets)
-            if (t.alias == n) match = &t;
-          if (!match) b_.fail(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", n), g->location);
-          aggCtx.groupExprs.push_back(b_.bind(*match->expr, scope));
-        } else {
-          aggCtx.groupExprs.push_back(b_.bind(*g, scope));
-        }
-      }
+      groupingSets = bindGroupBy(s, scope, aggCtx);
     }
     // A set-returning function among the targets (not over an aggregation) adds a
     // ProjectSet node below the projection, whose last column its call stands for.
@@ -173,6 +157,7 @@ NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<Outpu
       for (const auto& sp : aggCtx.aggs) a->outputTypes.push_back(sp.resultType);
       a->exprs = std::move(aggCtx.groupExprs);
       a->aggs = std::move(aggCtx.aggs);
+      a->groupingSets = std::move(groupingSets);
       a->children.push_back(std::move(node));
       planner::minMaxFromIndex(*a);
       node = filter(std::move(a), std::move(having));

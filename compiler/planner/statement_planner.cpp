@@ -84,8 +84,12 @@ void StatementPlanner::fixParamTypes(Node& n) {
   if (n.predicate) fixExpr(*n.predicate);
   if (n.limit) fixExpr(*n.limit);
   if (n.offset) fixExpr(*n.offset);
-  for (auto& a : n.aggs)
+  for (auto& a : n.aggs) {
     if (a.arg) fixExpr(*a.arg);
+    fixAll(a.extraArgs);
+    if (a.filter) fixExpr(*a.filter);
+    for (auto& o : a.orderBy) fixExpr(*o.expr);
+  }
   for (auto& c : n.children) fixParamTypes(*c);
 }
 

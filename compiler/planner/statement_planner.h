@@ -229,6 +229,13 @@ class StatementPlanner {
   void expandTargets(const std::vector<sql::ResTarget>& targets, const Scope& scope, binder::AggContext* agg,
                      std::vector<ExprPtr>& exprs, std::vector<OutputColumn>& columns);
   static bool hasColumn(const Scope& scope, const std::string& name);
+  // GROUP BY (group_by_planner.cpp): binds the keys into agg.groupExprs and returns the
+  // grouping sets (lists of keys) of GROUPING SETS, ROLLUP and CUBE; empty for a plain
+  // GROUP BY.
+  std::vector<std::vector<int>> bindGroupBy(const sql::SelectStmt& s, const Scope& scope, binder::AggContext& agg);
+  int groupKey(const sql::Expr& item, const sql::SelectStmt& s, const Scope& scope, binder::AggContext& agg);
+  std::vector<std::vector<int>> groupingSetsOf(const sql::Expr& item, const sql::SelectStmt& s, const Scope& scope,
+                                               binder::AggContext& agg);
   std::vector<plan::SortKey> valuesOrder(const sql::SelectStmt& s, const std::vector<OutputColumn>& columns);
   // "ORDER BY 2" / "GROUP BY -1": an integer literal names an output column by position
   // (1-based); the parser keeps a folded minus in the literal text. Any other bare constant,

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/printf.h>
 
+#include "compiler/runtime/aggregate_runtime.h"
 #include "compiler/runtime/instrumentation.h"
 #include "compiler/runtime/parallel_runtime.h"
 #include "compiler/runtime/window_runtime.h"
@@ -389,6 +390,8 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_node_start),
       DUET_Q(duet_q_node_row),
       DUET_Q(duet_q_node_end),
+      DUET_Q(duet_q_agg_rows_add),
+      DUET_Q(duet_q_agg_rows_sorted),
       DUET_Q(duet_q_check_cancel),
       DUET_Q(duet_q_buffer_new),
       DUET_Q(duet_q_buffer_append),

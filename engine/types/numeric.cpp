@@ -297,6 +297,31 @@ NumericRep numericDiv(NumericRep a, NumericRep b) {
   return divideAtScale(a, b, selectDivScale(a, b));
 }
 
+int numericDivScale(NumericRep a, NumericRep b) { return selectDivScale(a, b); }
+
+NumericRep numericDivAtScale(NumericRep a, NumericRep b, int rscale) { return divideAtScale(a, b, rscale); }
+
+// round(sqrt(v) * 10^rscale) from the integer square root of v * 10^(2 rscale + 2), which
+// has the one digit more that rounding needs (floor(sqrt(floor(y))) = floor(sqrt(y)), so
+// truncating v's digits below that first loses nothing).
+NumericRep numericSqrtAtScale(NumericRep v, int rscale) {
+  using boost::multiprecision::cpp_int;
+  if (rscale > kNumericMaxScale) raiseNumericOverflow();
+  u128 mag = magnitude(numericMantissa(v));
+  auto wide = [](u128 v) { return cpp_int(uint64_t(v >> 64)) << 64 | cpp_int(uint64_t(v)); };
+  cpp_int scaled = wide(mag);
+  int shift = 2 * rscale + 2 - numericScale(v);
+  cpp_int ten = 10;
+  if (shift >= 0)
+    scaled *= boost::multiprecision::pow(ten, static_cast<unsigned>(shift));
+  else
+    scaled /= boost::multiprecision::pow(ten, static_cast<unsigned>(-shift));
+  cpp_int root = (boost::multiprecision::sqrt(scaled) + 5) / 10;
+  if (root > wide(kMaxMantissa)) raiseNumericOverflow();
+  u128 r = u128(static_cast<uint64_t>(root >> 64)) << 64 | u128(static_cast<uint64_t>(root & UINT64_MAX));
+  return build(false, r, rscale);
+}
+
 NumericRep numericMod(NumericRep a, NumericRep b) {
   if (numericMantissa(b) == 0) raiseDivisionByZero();
   u128 ma, mb;

@@ -63,7 +63,12 @@ inline NumericRep numericMul(NumericRep a, NumericRep b) {  // scale sa + sb
   return numericMulGeneral(a, b);
 }
 
-NumericRep numericDiv(NumericRep a, NumericRep b);       // scale from PG's select_div_scale
+NumericRep numericDiv(NumericRep a, NumericRep b);                     // scale from PG's select_div_scale
+int numericDivScale(NumericRep a, NumericRep b);                       // that scale (select_div_scale)
+NumericRep numericDivAtScale(NumericRep a, NumericRep b, int rscale);  // rounded half away from zero
+// The square root of v (not negative) rounded half away from zero at `rscale`, as
+// PostgreSQL's sqrt_var with a given result scale (the stddev aggregates).
+NumericRep numericSqrtAtScale(NumericRep v, int rscale);
 NumericRep numericMod(NumericRep a, NumericRep b);       // sign of a, scale max(sa, sb)
 NumericRep numericDivTrunc(NumericRep a, NumericRep b);  // div(): a / b toward zero, scale 0
 NumericRep numericFloor(NumericRep v);                   // scale 0

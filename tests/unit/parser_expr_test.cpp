@@ -147,3 +147,24 @@ TEST_CASE("expressions: ARRAY constructors and subscripts", "[parser][expr]") {
   CHECK_THROWS(exprOf("1[1]"));
   CHECK_THROWS(exprOf("f(x)[1]"));
 }
+
+TEST_CASE("expressions: aggregate calls with ORDER BY, WITHIN GROUP and FILTER", "[parser][expr]") {
+  CHECK(exprOf("string_agg(a, ',' order by b desc, c)") == "string_agg( a ',' (orderby b desc c))");
+  CHECK(exprOf("percentile_cont(0.5) within group (order by x)") == "percentile_cont( 0.5 (withingroup x))");
+  CHECK(exprOf("count(*) filter (where a > 1)") == "count(*) (filter (> a 1))");
+  CHECK(exprOf("grouping(a, b)") == "grouping( a b)");
+  CHECK_THROWS(exprOf("percentile_cont(distinct 0.5) within group (order by x)"));
+  CHECK_THROWS(exprOf("array_agg(x order by x) within group (order by x)"));
+}
+
+TEST_CASE("GROUP BY grouping sets", "[parser][expr]") {
+  auto p = duet::sql::test::parseOne(
+      "select 1 from t group by a, rollup (a, (b, c)), cube (d), grouping sets ((), e, rollup (f)), ()");
+  auto& s = p.stmt->as<SelectStmt>();
+  REQUIRE(s.groupBy.size() == 5);
+  CHECK(duet::sql::test::sexpr(s.groupBy[0].get()) == "a");
+  CHECK(duet::sql::test::sexpr(s.groupBy[1].get()) == "(rollup a (row b c))");
+  CHECK(duet::sql::test::sexpr(s.groupBy[2].get()) == "(cube d)");
+  CHECK(duet::sql::test::sexpr(s.groupBy[3].get()) == "(groupingsets (()) e (rollup f))");
+  CHECK(duet::sql::test::sexpr(s.groupBy[4].get()) == "(())");
+}

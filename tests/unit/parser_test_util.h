@@ -109,8 +109,20 @@ inline std::string sexpr(const Expr* e) {
       s += "(";
       if (f.distinct) s += "distinct";
       if (f.star) s += "*";
-      s += list(f.args) + ")";
+      s += list(f.args);
+      if (!f.orderBy.empty()) {
+        s += f.withinGroup ? " (withingroup" : " (orderby";
+        for (const auto& o : f.orderBy) s += " " + sexpr(o.expr.get()) + (o.dir == SortDir::Desc ? " desc" : "");
+        s += ")";
+      }
+      s += ")";
+      if (f.filter) s += " (filter " + sexpr(f.filter.get()) + ")";
       return s;
+    }
+    case ExprKind::GroupingSet: {
+      static const char* const kNames[] = {"()", "rollup", "cube", "groupingsets"};
+      const auto& g = e->as<GroupingSet>();
+      return std::string("(") + kNames[static_cast<int>(g.set)] + list(g.items) + ")";
     }
     case ExprKind::SqlValue: {
       static const char* const kNames[] = {"current_date",   "current_time",    "current_timestamp", "localtime",

@@ -1,0 +1,194 @@
+// Aggregate calls and grouping(): resolved from the aggregate table
+// (compiler/functions/builtin_aggregates.h) and bound into the query's AggContext as
+// plan::AggSpecs, whose results the expression reads as columns of the aggregation.
+#include <fmt/format.h>
+
+#include "compiler/binder/binder.h"
+#include "compiler/functions/builtin_aggregates.h"
+#include "engine/error.h"
+
+namespace duet::binder {
+
+using plan::ExprPtr;
+
+namespace {
+
+// Whether an argument of type `arg` can go to an aggregate's polymorphic parameter of
+// `row` (min and max take no booleans, as PostgreSQL has no min(boolean)).
+bool takesAny(const BuiltinAggregate& row, SqlType arg) {
+  if (row.kind == plan::AggKind::Min || row.kind == plan::AggKind::Max) return arg.id != TypeId::Bool;
+  return true;
+}
+
+// ORDER BY inside the call changes nothing for these: the result does not depend on the
+// order of the rows (float sums do, by rounding).
+bool orderInsensitive(const plan::AggSpec& spec) {
+  switch (spec.kind) {
+    case plan::AggKind::CountStar:
+    case plan::AggKind::Count:
+    case plan::AggKind::Min:
+    case plan::AggKind::Max:
+    case plan::AggKind::BoolAnd:
+    case plan::AggKind::BoolOr: return true;
+    case plan::AggKind::Sum:
+    case plan::AggKind::Avg: return spec.arg->type.id != TypeId::Float4 && spec.arg->type.id != TypeId::Float8;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+bool Binder::isAggregateCall(const sql::FuncCall& f) {
+  return f.names.size() == 1 && (isBuiltinAggregate(f.names[0]) || f.names[0] == "grouping");
+}
+
+// The arguments of an aggregate call are bound over the FROM row (not over the
+// aggregation's output), where a further aggregate is an error of its own.
+ExprPtr Binder::bindAggregateInput(const sql::Expr& e, const Scope& scope, AggContext* argContext) {
+  if (argContext) return bind(e, scope, argContext);
+  bool outer = bindingAggregateInput_;
+  bindingAggregateInput_ = true;
+  try {
+    ExprPtr bound = bind(e, scope, nullptr);
+    bindingAggregateInput_ = outer;
+    return bound;
+  } catch (...) {
+    bindingAggregateInput_ = outer;
+    throw;
+  }
+}
+
+ExprPtr Binder::bindAggregate(const sql::FuncCall& f, const Scope& scope, AggContext* agg) {
+  const std::string& name = f.names.back();
+  if (name == "grouping") return bindGrouping(f, scope, agg);
+  if (bindingAggregateInput_) fail(sqlstate::kGroupingError, "aggregate function calls cannot be nested", f.location);
+  if (!agg)
+    fail(sqlstate::kGroupingError, fmt::format("aggregate functions are not allowed in {}", clause_), f.location);
+  plan::AggSpec spec = aggregateSpec(f, scope, nullptr);
+  SqlType type = spec.resultType;
+  int column = static_cast<int>(agg->groupExprs.size() + agg->aggs.size());
+  agg->aggs.push_back(std::move(spec));
+  return plan::makeColumn(column, type);
+}
+
+plan::AggSpec Binder::aggregateSpec(const sql::FuncCall& f, const Scope& scope, AggContext* argContext) {
+  const std::string& name = f.names.back();
+  std::vector<const BuiltinAggregate*> rows = builtinAggregatesNamed(name);
+  bool orderedSet = f.withinGroup;  // whether the row chosen must be is checked below
+  if (f.args.empty() && !f.star && !orderedSet)
+    fail(sqlstate::kWrongObjectType, "count(*) must be used to call a parameterless aggregate function", f.location);
+
+  // The arguments: an ordered-set aggregate's direct ones, then what it orders.
+  std::vector<ExprPtr> args;
+  for (const auto& a : f.args) args.push_back(bindAggregateInput(*a, scope, argContext));
+  std::vector<plan::AggOrder> order;
+  for (const auto& o : f.orderBy) {
+    plan::AggOrder k;
+    k.expr = bindAggregateInput(*o.expr, scope, argContext);
+    k.descending = o.dir == sql::SortDir::Desc;
+    k.nullsFirst = o.nulls == sql::NullsOrder::Default ? k.descending : o.nulls == sql::NullsOrder::First;
+    order.push_back(std::move(k));
+  }
+  if (orderedSet)
+    for (const auto& k : order) args.push_back(plan::cloneExpr(*k.expr));
+
+  // The row, as functions are chosen (CandidateScore); polymorphic parameters take any
+  // type as it is.
+  BestCandidate<BuiltinAggregate> chosen;
+  for (const BuiltinAggregate* row : rows) {
+    if (row->args.size() != args.size() || (row->args.empty() != f.star)) continue;
+    CandidateScore score;
+    bool ok = true;
+    for (size_t i = 0; i < args.size() && ok; ++i) {
+      SqlType param =
+          row->args[i] == TypeId::Array ? SqlType::arrayOf({row->argElement, -1}) : SqlType{row->args[i], -1};
+      ok = row->args[i] == TypeId::Unknown ? takesAny(*row, args[i]->type) : score.add(args[i]->type, param);
+    }
+    if (ok) chosen.offer(row, score);
+  }
+  if (!chosen.best) failUndefinedRoutine(name, args, false, f.location);
+  if (chosen.ambiguous) failAmbiguousRoutine(name, args, false, f.location);
+  const BuiltinAggregate& row = *chosen.best;
+  if (f.withinGroup && !row.orderedSet)
+    fail(sqlstate::kWrongObjectType,
+         fmt::format("{} is not an ordered-set aggregate, so it cannot have WITHIN GROUP", name), f.location);
+  if (!f.withinGroup && row.orderedSet)
+    fail(sqlstate::kWrongObjectType, fmt::format("WITHIN GROUP is required for ordered-set aggregate {}", name),
+         f.location);
+  for (size_t i = 0; i < args.size(); ++i) {
+    SqlType param = row.args[i] == TypeId::Array ? SqlType::arrayOf({row.argElement, -1}) : SqlType{row.args[i], -1};
+    if (row.args[i] == TypeId::Unknown && args[i]->type.id == TypeId::Unknown) param = {TypeId::Text, -1};
+    if (row.args[i] != TypeId::Unknown || args[i]->type.id == TypeId::Unknown)
+      args[i] = coerce(std::move(args[i]), param, CastContext::Implicit, f.location);
+  }
+
+  plan::AggSpec spec;
+  spec.kind = row.kind;
+  spec.aggregate = static_cast<uint16_t>(&row - builtinAggregates().data());
+  spec.distinct = f.distinct;
+  if (orderedSet) {  // the value ordered is the aggregated argument; the direct ones follow
+    spec.arg = std::move(args.back());
+    args.pop_back();
+    for (auto& a : args) spec.extraArgs.push_back(std::move(a));
+    order[0].expr = plan::cloneExpr(*spec.arg);
+  } else if (!args.empty()) {
+    spec.arg = std::move(args[0]);
+    for (size_t i = 1; i < args.size(); ++i) spec.extraArgs.push_back(std::move(args[i]));
+  }
+  SqlType valueType = spec.arg ? spec.arg->type : SqlType{TypeId::Unknown, -1};
+  if (row.result == TypeId::Array) {
+    if (row.resultElement == TypeId::Unknown && valueType.id == TypeId::Array)
+      fail(sqlstate::kFeatureNotSupported, fmt::format("{} of arrays is not supported yet", name), f.location);
+    spec.resultType = SqlType::arrayOf({row.resultElement != TypeId::Unknown ? row.resultElement : valueType.id,
+                                        row.resultElement != TypeId::Unknown ? -1 : valueType.typmod});
+  } else if (row.result == TypeId::Unknown) {
+    TypeId t = valueType.id;
+    spec.resultType = t == TypeId::Varchar || t == TypeId::Char || t == TypeId::Array ? valueType : SqlType{t, -1};
+  } else {
+    spec.resultType = {row.result, -1};
+  }
+
+  if (f.distinct && !order.empty()) {
+    // PostgreSQL sorts the distinct arguments, so it can only order by them.
+    for (const auto& k : order) {
+      bool inArgs = spec.arg && exprEquals(*k.expr, *spec.arg, &paramClass_);
+      for (const auto& a : spec.extraArgs) inArgs = inArgs || exprEquals(*k.expr, *a, &paramClass_);
+      if (!inArgs)
+        fail(sqlstate::kInvalidColumnReference,
+             "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list", f.location);
+    }
+  }
+  spec.orderBy = std::move(order);
+  if (orderInsensitive(spec)) spec.orderBy.clear();
+  if (f.filter) {
+    Clause clause(*this, "FILTER");
+    spec.filter = coerceToBool(bind(*f.filter, scope, argContext), "FILTER", f.filter->location);
+  }
+  return spec;
+}
+
+// grouping(a, b, ...): a bit per argument, the first argument's the highest, set when the
+// output row's grouping set leaves that key out.
+ExprPtr Binder::bindGrouping(const sql::FuncCall& f, const Scope& scope, AggContext* agg) {
+  if (!agg)
+    fail(sqlstate::kGroupingError, fmt::format("grouping operations are not allowed in {}", clause_), f.location);
+  if (f.args.size() > 31) fail("54023", "GROUPING must have fewer than 32 arguments", f.location);
+  plan::AggSpec spec;
+  spec.kind = plan::AggKind::Grouping;
+  spec.resultType = {TypeId::Int4, -1};
+  for (const auto& a : f.args) {
+    ExprPtr bound = bind(*a, scope, nullptr);
+    int key = -1;
+    for (size_t g = 0; g < agg->groupExprs.size() && key < 0; ++g)
+      if (exprEquals(*bound, *agg->groupExprs[g], &paramClass_)) key = static_cast<int>(g);
+    if (key < 0)
+      fail(sqlstate::kGroupingError, "arguments to GROUPING must be grouping expressions of the associated query level",
+           a->location);
+    spec.groupingKeys.push_back(key);
+  }
+  int column = static_cast<int>(agg->groupExprs.size() + agg->aggs.size());
+  agg->aggs.push_back(std::move(spec));
+  return plan::makeColumn(column, {TypeId::Int4, -1});
+}
+
+}  // namespace duet::binder
