@@ -159,7 +159,14 @@ plan::AggSpec Binder::aggregateSpec(const sql::FuncCall& f, const Scope& scope, 
     }
   }
   spec.orderBy = std::move(order);
-  if (orderInsensitive(spec)) spec.orderBy.clear();
+  if (orderInsensitive(spec)) {
+    spec.orderBy.clear();
+  } else if (f.distinct && spec.orderBy.empty()) {
+    // PostgreSQL finds the distinct arguments by sorting them: they are folded in that order.
+    auto ascending = [](const ExprPtr& e) { return plan::AggOrder{plan::cloneExpr(*e), false, false}; };
+    spec.orderBy.push_back(ascending(spec.arg));
+    for (const auto& a : spec.extraArgs) spec.orderBy.push_back(ascending(a));
+  }
   if (f.filter) {
     Clause clause(*this, "FILTER");
     spec.filter = coerceToBool(bind(*f.filter, scope, argContext), "FILTER", f.filter->location);
