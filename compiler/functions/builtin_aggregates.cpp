@@ -86,11 +86,21 @@ std::vector<BuiltinAggregate> makeAggregates() {
   BuiltinAggregate arrayAgg = collected("array_agg", {Unknown}, Array, DUET_AGG(duet_q_agg_array_agg_final));
   arrayAgg.keepsNulls = true;
   rows.push_back(arrayAgg);
-  BuiltinAggregate percentiles =  // percentile_cont(float8[]): one value per fraction
+  // percentile_cont and percentile_disc of a float8[]: one value per fraction.
+  BuiltinAggregate contFloats =
       orderedSet("percentile_cont", {Array, Float8}, Array, DUET_AGG(duet_q_agg_percentile_cont_float8_multi_final), 1);
-  percentiles.argElement = Float8;
-  percentiles.resultElement = Float8;
-  rows.push_back(percentiles);
+  contFloats.argElement = Float8;
+  contFloats.resultElement = Float8;
+  rows.push_back(contFloats);
+  BuiltinAggregate contIntervals = orderedSet("percentile_cont", {Array, Interval}, Array,
+                                              DUET_AGG(duet_q_agg_percentile_cont_interval_multi_final), 1);
+  contIntervals.argElement = Float8;
+  contIntervals.resultElement = Interval;
+  rows.push_back(contIntervals);
+  BuiltinAggregate discs =
+      orderedSet("percentile_disc", {Array, Unknown}, Array, DUET_AGG(duet_q_agg_percentile_disc_multi_final), 1);
+  discs.argElement = Float8;
+  rows.push_back(discs);
   BuiltinAggregate percentileDisc =
       orderedSet("percentile_disc", {Float8, Unknown}, Unknown, DUET_AGG(duet_q_agg_percentile_disc_final), 1);
   percentileDisc.finalGivesRow = true;

@@ -100,6 +100,57 @@ Interpolation interpolate(double f, uint64_t count) {
 
 double lerp(double lo, double hi, double proportion) { return lo + (hi - lo) * proportion; }
 
+// percentile_cont of the sorted values in `column`.
+double continuousFloat8(const TupleBuffer& rows, uint32_t column, double f) {
+  checkFraction(f);
+  const TupleLayout& l = rows.layout();
+  Interpolation at = interpolate(f, rows.size());
+  double first = fieldAt<double>(l, rows.at(at.first), column);
+  if (at.second == at.first) return first;
+  return lerp(first, fieldAt<double>(l, rows.at(at.second), column), at.proportion);
+}
+
+IntervalRep continuousInterval(const TupleBuffer& rows, uint32_t column, double f) {
+  checkFraction(f);
+  const TupleLayout& l = rows.layout();
+  Interpolation at = interpolate(f, rows.size());
+  auto first = fieldAt<IntervalRep>(l, rows.at(at.first), column);
+  if (at.second == at.first) return first;
+  auto second = fieldAt<IntervalRep>(l, rows.at(at.second), column);
+  // interval_lerp: lo + (hi - lo) * proportion
+  return duet_rt_interval_add(first, duet_rt_interval_mul(duet_rt_interval_sub(second, first), at.proportion));
+}
+
+// percentile_disc: the first row whose position among the sorted rows is at least f of them.
+const uint8_t* discreteRow(const TupleBuffer& rows, double f) {
+  checkFraction(f);
+  auto row = static_cast<uint64_t>(std::ceil(f * static_cast<double>(rows.size())));
+  return rows.at(row > 1 ? row - 1 : 0);
+}
+
+// The array forms: one result per element of the float8[] of fractions after the value,
+// NULL for a NULL fraction. `value(f, scratch)` points at the result's physical bytes.
+template <class Value>
+const VarString* perFraction(const TupleBuffer& rows, uint32_t column, bool* isNull, duet::TypeId element,
+                             const Value& value) {
+  const TupleLayout& l = rows.layout();
+  if (nullAt(l, rows.at(0), column + 1)) return null<const VarString*>(isNull);
+  duet::ArrayView fractions(fieldAt<const VarString*>(l, rows.at(0), column + 1));
+  duet::ArrayBuilder builder(element);
+  for (uint32_t i = 0; i < fractions.size(); ++i) {
+    if (fractions.isNull(i)) {
+      builder.appendNull();
+      continue;
+    }
+    alignas(16) uint8_t scratch[16];  // an element as ArrayView::load writes it, or a result
+    fractions.load(i, scratch);
+    double f;
+    std::memcpy(&f, scratch, sizeof f);
+    builder.append(value(f, scratch));
+  }
+  return builder.finish(duet::statementArena());
+}
+
 NumericRep numericVariance(const uint8_t* state, bool* isNull, bool sample, bool root) {
   // numeric_stddev_internal: (N * sumX2 - sumX * sumX) / (N * (N - 1)) (or N * N), at
   // select_div_scale's scale, its square root at the same scale.
@@ -382,58 +433,41 @@ const VarString* duet_q_agg_array_agg_final(TupleBuffer* rows, uint32_t column, 
 double duet_q_agg_percentile_cont_float8_final(TupleBuffer* rows, uint32_t column, bool* isNull) {
   const TupleLayout& l = rows->layout();
   if (nullAt(l, rows->at(0), column + 1)) return null<double>(isNull);
-  double f = fieldAt<double>(l, rows->at(0), column + 1);
-  checkFraction(f);
-  Interpolation at = interpolate(f, rows->size());
-  double first = fieldAt<double>(l, rows->at(at.first), column);
-  if (at.second == at.first) return first;
-  return lerp(first, fieldAt<double>(l, rows->at(at.second), column), at.proportion);
+  return continuousFloat8(*rows, column, fieldAt<double>(l, rows->at(0), column + 1));
 }
 
 IntervalRep duet_q_agg_percentile_cont_interval_final(TupleBuffer* rows, uint32_t column, bool* isNull) {
   const TupleLayout& l = rows->layout();
   if (nullAt(l, rows->at(0), column + 1)) return null<IntervalRep>(isNull);
-  double f = fieldAt<double>(l, rows->at(0), column + 1);
-  checkFraction(f);
-  Interpolation at = interpolate(f, rows->size());
-  auto first = fieldAt<IntervalRep>(l, rows->at(at.first), column);
-  if (at.second == at.first) return first;
-  auto second = fieldAt<IntervalRep>(l, rows->at(at.second), column);
-  // interval_lerp: lo + (hi - lo) * proportion
-  return duet_rt_interval_add(first, duet_rt_interval_mul(duet_rt_interval_sub(second, first), at.proportion));
-}
-
-const VarString* duet_q_agg_percentile_cont_float8_multi_final(TupleBuffer* rows, uint32_t column, bool* isNull) {
-  const TupleLayout& l = rows->layout();
-  if (nullAt(l, rows->at(0), column + 1)) return null<const VarString*>(isNull);
-  duet::ArrayView fractions(fieldAt<const VarString*>(l, rows->at(0), column + 1));
-  duet::ArrayBuilder builder(duet::TypeId::Float8);
-  for (uint32_t i = 0; i < fractions.size(); ++i) {
-    if (fractions.isNull(i)) {  // a NULL fraction gives a NULL element
-      builder.appendNull();
-      continue;
-    }
-    unsigned char element[16];  // load's room for any element
-    fractions.load(i, element);
-    double f;
-    std::memcpy(&f, element, sizeof f);
-    checkFraction(f);
-    Interpolation at = interpolate(f, rows->size());
-    double v = fieldAt<double>(l, rows->at(at.first), column);
-    if (at.second != at.first) v = lerp(v, fieldAt<double>(l, rows->at(at.second), column), at.proportion);
-    builder.append(&v);
-  }
-  return builder.finish(duet::statementArena());
+  return continuousInterval(*rows, column, fieldAt<double>(l, rows->at(0), column + 1));
 }
 
 const uint8_t* duet_q_agg_percentile_disc_final(TupleBuffer* rows, uint32_t column, bool* isNull) {
   const TupleLayout& l = rows->layout();
   if (nullAt(l, rows->at(0), column + 1)) return null<const uint8_t*>(isNull);
-  double f = fieldAt<double>(l, rows->at(0), column + 1);
-  checkFraction(f);
-  // The first value whose position in the sorted values is at least f of them.
-  auto row = static_cast<uint64_t>(std::ceil(f * static_cast<double>(rows->size())));
-  return rows->at(row > 1 ? row - 1 : 0);
+  return discreteRow(*rows, fieldAt<double>(l, rows->at(0), column + 1));
+}
+
+const VarString* duet_q_agg_percentile_cont_float8_multi_final(TupleBuffer* rows, uint32_t column, bool* isNull) {
+  return perFraction(*rows, column, isNull, duet::TypeId::Float8, [&](double f, uint8_t* out) {
+    double v = continuousFloat8(*rows, column, f);
+    std::memcpy(out, &v, sizeof v);
+    return out;
+  });
+}
+
+const VarString* duet_q_agg_percentile_cont_interval_multi_final(TupleBuffer* rows, uint32_t column, bool* isNull) {
+  return perFraction(*rows, column, isNull, duet::TypeId::Interval, [&](double f, uint8_t* out) {
+    IntervalRep v = continuousInterval(*rows, column, f);
+    std::memcpy(out, &v, sizeof v);
+    return out;
+  });
+}
+
+const VarString* duet_q_agg_percentile_disc_multi_final(TupleBuffer* rows, uint32_t column, bool* isNull) {
+  const TupleLayout& l = rows->layout();
+  return perFraction(*rows, column, isNull, l.types[column].id,
+                     [&](double f, uint8_t*) { return discreteRow(*rows, f) + l.offsets[column]; });
 }
 
 const uint8_t* duet_q_agg_mode_final(TupleBuffer* rows, uint32_t column, bool*) {

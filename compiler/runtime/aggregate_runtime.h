@@ -83,10 +83,15 @@ const duet::VarString* duet_q_agg_array_agg_final(duet::rt::TupleBuffer* rows, u
 // the value in the rows.
 double duet_q_agg_percentile_cont_float8_final(duet::rt::TupleBuffer* rows, uint32_t column, bool* isNull);
 duet::IntervalRep duet_q_agg_percentile_cont_interval_final(duet::rt::TupleBuffer* rows, uint32_t column, bool* isNull);
-// percentile_cont(fractions float8[]): one value per fraction, NULL for a NULL fraction.
-const duet::VarString* duet_q_agg_percentile_cont_float8_multi_final(duet::rt::TupleBuffer* rows, uint32_t column,
-                                                                     bool* isNull);
 // percentile_disc(fraction) and mode(): the row holding the result value, or null for NULL.
 const uint8_t* duet_q_agg_percentile_disc_final(duet::rt::TupleBuffer* rows, uint32_t column, bool* isNull);
+// percentile_cont and percentile_disc of a float8[] of fractions: an array of one value per
+// fraction, NULL for a NULL fraction.
+const duet::VarString* duet_q_agg_percentile_cont_float8_multi_final(duet::rt::TupleBuffer* rows, uint32_t column,
+                                                                     bool* isNull);
+const duet::VarString* duet_q_agg_percentile_cont_interval_multi_final(duet::rt::TupleBuffer* rows, uint32_t column,
+                                                                       bool* isNull);
+const duet::VarString* duet_q_agg_percentile_disc_multi_final(duet::rt::TupleBuffer* rows, uint32_t column,
+                                                              bool* isNull);
 const uint8_t* duet_q_agg_mode_final(duet::rt::TupleBuffer* rows, uint32_t column, bool* isNull);
 }
