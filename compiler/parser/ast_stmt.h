@@ -175,6 +175,7 @@ struct SelectStmt : Stmt {
   std::vector<TableRefPtr> from;
   ExprPtr where;
   std::vector<ExprPtr> groupBy;  // integer Literals are output column positions
+  bool groupByDistinct = false;  // GROUP BY DISTINCT: each grouping set once
   ExprPtr having;
   std::vector<WindowDef> windows;  // WINDOW name AS (...), ...
 

@@ -203,7 +203,10 @@ void Parser::parseSimpleSelect(SelectStmt& s) {
   if (acceptKw("where")) s.where = parseExpr();
   if (acceptKw("group")) {
     expectKw("by");
-    acceptKw("all");
+    if (acceptKw("distinct"))
+      s.groupByDistinct = true;
+    else
+      acceptKw("all");
     do s.groupBy.push_back(parseGroupByItem());
     while (acceptOp(","));
   }

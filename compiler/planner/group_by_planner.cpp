@@ -1,6 +1,6 @@
 // GROUP BY: its keys, and the grouping sets of GROUPING SETS, ROLLUP and CUBE expanded as
 // PostgreSQL does (the sets of the items multiplied out: GROUP BY a, ROLLUP (b, c) groups
-// by (a, b, c), (a, b) and (a)).
+// by (a, b, c), (a, b) and (a); GROUP BY DISTINCT drops repeated sets).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -117,6 +117,15 @@ Sets StatementPlanner::bindGroupBy(const sql::SelectStmt& s, const Scope& scope,
     sets = product(sets, groupingSetsOf(*g, s, scope, agg));
     if (sets.size() > kMaxGroupingSets)
       b_.fail("54001", fmt::format("too many grouping sets present (maximum {})", kMaxGroupingSets), g->location);
+  }
+  if (s.groupByDistinct) {
+    // Sets of the same keys, in whatever order, are one set.
+    Sets distinct;
+    for (auto& set : sets) {
+      std::sort(set.begin(), set.end());
+      if (std::find(distinct.begin(), distinct.end(), set) == distinct.end()) distinct.push_back(set);
+    }
+    sets = std::move(distinct);
   }
   // One set of every key is a plain GROUP BY (GROUP BY () a plain aggregate).
   if (!anySets || (sets.size() == 1 && sets[0].size() == agg.groupExprs.size())) return {};
