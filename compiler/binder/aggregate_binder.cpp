@@ -20,6 +20,11 @@ bool takesAny(const BuiltinAggregate& row, SqlType arg) {
   return true;
 }
 
+// The type of `row`'s parameter i (Unknown: any).
+SqlType parameterType(const BuiltinAggregate& row, size_t i) {
+  return row.args[i] == TypeId::Array ? SqlType::arrayOf({row.argElement, -1}) : SqlType{row.args[i], -1};
+}
+
 // ORDER BY inside the call changes nothing for these: the result does not depend on the
 // order of the rows (float sums do, by rounding).
 bool orderInsensitive(const plan::AggSpec& spec) {
@@ -74,7 +79,8 @@ ExprPtr Binder::bindAggregate(const sql::FuncCall& f, const Scope& scope, AggCon
 plan::AggSpec Binder::aggregateSpec(const sql::FuncCall& f, const Scope& scope, AggContext* argContext) {
   const std::string& name = f.names.back();
   std::vector<const BuiltinAggregate*> rows = builtinAggregatesNamed(name);
-  bool orderedSet = f.withinGroup;  // whether the row chosen must be is checked below
+  // WITHIN GROUP: an ordered-set aggregate's call (the row chosen must be one, checked below).
+  bool orderedSet = f.withinGroup;
   if (f.args.empty() && !f.star && !orderedSet)
     fail(sqlstate::kWrongObjectType, "count(*) must be used to call a parameterless aggregate function", f.location);
 
@@ -99,11 +105,9 @@ plan::AggSpec Binder::aggregateSpec(const sql::FuncCall& f, const Scope& scope, 
     if (row->args.size() != args.size() || (row->args.empty() != f.star)) continue;
     CandidateScore score;
     bool ok = true;
-    for (size_t i = 0; i < args.size() && ok; ++i) {
-      SqlType param =
-          row->args[i] == TypeId::Array ? SqlType::arrayOf({row->argElement, -1}) : SqlType{row->args[i], -1};
-      ok = row->args[i] == TypeId::Unknown ? takesAny(*row, args[i]->type) : score.add(args[i]->type, param);
-    }
+    for (size_t i = 0; i < args.size() && ok; ++i)
+      ok = row->args[i] == TypeId::Unknown ? takesAny(*row, args[i]->type)
+                                           : score.add(args[i]->type, parameterType(*row, i));
     if (ok) chosen.offer(row, score);
   }
   if (!chosen.best) failUndefinedRoutine(name, args, false, f.location);
@@ -115,11 +119,14 @@ plan::AggSpec Binder::aggregateSpec(const sql::FuncCall& f, const Scope& scope, 
   if (!f.withinGroup && row.orderedSet)
     fail(sqlstate::kWrongObjectType, fmt::format("WITHIN GROUP is required for ordered-set aggregate {}", name),
          f.location);
+  // Arguments take the row's types; an untyped literal given to a polymorphic parameter
+  // is text.
   for (size_t i = 0; i < args.size(); ++i) {
-    SqlType param = row.args[i] == TypeId::Array ? SqlType::arrayOf({row.argElement, -1}) : SqlType{row.args[i], -1};
-    if (row.args[i] == TypeId::Unknown && args[i]->type.id == TypeId::Unknown) param = {TypeId::Text, -1};
-    if (row.args[i] != TypeId::Unknown || args[i]->type.id == TypeId::Unknown)
-      args[i] = coerce(std::move(args[i]), param, CastContext::Implicit, f.location);
+    bool untyped = args[i]->type.id == TypeId::Unknown;
+    if (row.args[i] != TypeId::Unknown || untyped)
+      args[i] = coerce(std::move(args[i]),
+                       untyped && row.args[i] == TypeId::Unknown ? SqlType{TypeId::Text, -1} : parameterType(row, i),
+                       CastContext::Implicit, f.location);
   }
 
   plan::AggSpec spec;

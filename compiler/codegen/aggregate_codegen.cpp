@@ -276,8 +276,8 @@ SqlValue Codegen::aggregateResult(const plan::AggSpec& agg, size_t k, llvm::Valu
   if (agg.kind == AggKind::Grouping) return notNull(b.getInt32(0), agg.resultType);  // no grouping sets
   if (collects(agg)) return collectedResult(agg, k, state);
   if (agg.kind == AggKind::Stepped) {
-    llvm::Value* isNull = tupleAlloca(TupleLayout::of({SqlType{TypeId::Bool, -1}}));
-    b.CreateStore(b.getInt8(0), isNull);
+    llvm::Value* isNull = llvm::IRBuilder<>(entry_, entry_->getFirstInsertionPt()).CreateAlloca(b.getInt8Ty());
+    b.CreateStore(b.getInt8(0), isNull);  // the final function sets it for a NULL result
     llvm::Value* v = call(rowOf(agg).final.symbol, sqlType(agg.resultType.id), {aggSlot(state, k, 0), isNull});
     return {v, b.CreateICmpNE(b.CreateLoad(b.getInt8Ty(), isNull), b.getInt8(0)), agg.resultType};
   }
