@@ -65,6 +65,11 @@ def test_sort_and_hash_tables(server):
                          "a sort past the limit")
     expect_out_of_memory(conn, "SELECT count(*) FROM (SELECT DISTINCT a.s || b.s FROM m a, m b) s",
                          "a hash table past the limit")
+    # Aggregates that keep their rows (string_agg, ORDER BY inside a call, ordered-set
+    # aggregates) hold them in the statement's sort buffers.
+    expect_out_of_memory(conn, "SELECT length(string_agg(a.s, ',')) FROM m a, m b", "string_agg past the limit")
+    expect_out_of_memory(conn, "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a.k * b.k) FROM m a, m b",
+                         "an ordered-set aggregate past the limit")
     # Below the limit the same shapes run.
     assert conn.execute("SELECT count(*) FROM (SELECT DISTINCT s FROM m) d").fetchone()[0] == ROWS
     conn.execute("RESET duet.executor_memory_limit")
