@@ -527,13 +527,17 @@ std::vector<ExprPtr> Binder::correlated(const Scope& scope, const std::function<
 std::vector<ExprPtr> Binder::correlatedIn(const Scope& scope, AggContext* agg, const std::function<void()>& planInner) {
   OuterLevel level{&scope, agg, {}};
   outer_.push_back(&level);
+  // A subquery inside an aggregate's arguments aggregates at its own level.
+  bool aggregateInput = std::exchange(bindingAggregateInput_, false);
   try {
     planInner();
   } catch (...) {
     outer_.pop_back();
+    bindingAggregateInput_ = aggregateInput;
     throw;
   }
   outer_.pop_back();
+  bindingAggregateInput_ = aggregateInput;
   return std::move(level.captures);
 }
 
