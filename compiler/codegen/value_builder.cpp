@@ -121,18 +121,24 @@ llvm::FunctionCallee ValueBuilder::runtime(const std::string& name, llvm::Type* 
 }
 
 llvm::Value* ValueBuilder::call(const std::string& name, llvm::Type* ret, std::vector<llvm::Value*> args) {
-  // The System V ABI passes an __int128 that does not fit in the integer registers left
-  // (six in all) whole on the stack, and the later arguments still take the registers;
-  // LLVM 19 splits it between the last register and the stack instead (generate_series of
-  // three numerics: context, two numerics, then the third one). Such an argument goes as
-  // a byval copy, which LLVM lays on the stack as the C compiler expects.
+  // An __int128 argument that does not fit in the integer registers left (six in all):
+  // g++ (and clang from 20 on) expect it whole on the stack, with the later arguments still
+  // in registers; LLVM 19 splits it between the last register and the stack, and so does
+  // the code clang 19 compiles. When the runtime was built by a compiler of the first kind,
+  // such an argument goes as a byval copy, which LLVM lays whole on the stack
+  // (generate_series of three numerics: the context, two numerics, then the third).
+#if defined(__clang__) && __clang_major__ < 20
+  constexpr bool kWholeOnStack = false;
+#else
+  constexpr bool kWholeOnStack = true;
+#endif
   constexpr unsigned kIntegerRegisters = 6;
   unsigned used = 0;
   std::vector<unsigned> onStack;
   std::vector<llvm::Type*> types;
   for (size_t i = 0; i < args.size(); ++i) {
     llvm::Type* t = args[i]->getType();
-    if (t->isIntegerTy(128) && used + 2 > kIntegerRegisters) {
+    if (kWholeOnStack && t->isIntegerTy(128) && used + 2 > kIntegerRegisters) {
       llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
       llvm::AllocaInst* copy = eb.CreateAlloca(t);
       copy->setAlignment(llvm::Align(16));
