@@ -132,6 +132,7 @@ plan::AggSpec Binder::aggregateSpec(const sql::FuncCall& f, const Scope& scope, 
   plan::AggSpec spec;
   spec.kind = row.kind;
   spec.aggregate = static_cast<uint16_t>(&row - builtinAggregates().data());
+  spec.name = row.name;
   spec.distinct = f.distinct;
   if (orderedSet) {  // the value ordered is the aggregated argument; the direct ones follow
     spec.arg = std::move(args.back());
@@ -189,6 +190,7 @@ ExprPtr Binder::bindGrouping(const sql::FuncCall& f, const Scope& scope, AggCont
   if (f.args.size() > 31) fail("54023", "GROUPING must have fewer than 32 arguments", f.location);
   plan::AggSpec spec;
   spec.kind = plan::AggKind::Grouping;
+  spec.name = "grouping";
   spec.resultType = {TypeId::Int4, -1};
   for (const auto& a : f.args) {
     ExprPtr bound = bind(*a, scope, nullptr);

@@ -96,6 +96,11 @@ const char* aggName(AggKind k) {
     case AggKind::Avg: return "avg";
     case AggKind::Min: return "min";
     case AggKind::Max: return "max";
+    case AggKind::BoolAnd: return "bool_and";
+    case AggKind::BoolOr: return "bool_or";
+    case AggKind::Grouping: return "grouping";
+    case AggKind::Stepped:
+    case AggKind::Collected: break;  // named by their AggSpec
   }
   return "?";
 }
@@ -309,7 +314,9 @@ class Explainer {
 
   std::string aggText(const AggSpec& a, const Names& input) {
     if (a.kind == AggKind::CountStar) return "count(*)";
-    return fmt::format("{}({}{})", aggName(a.kind), a.distinct ? "DISTINCT " : "", expr(*a.arg, input));
+    std::string name = a.name.empty() ? aggName(a.kind) : std::string(a.name);
+    if (!a.arg) return name + "()";
+    return fmt::format("{}({}{})", name, a.distinct ? "DISTINCT " : "", expr(*a.arg, input));
   }
 
   // As PostgreSQL's VERBOSE output shows a window call: "rank() OVER (?)".

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/plan/expr.h"
@@ -94,6 +95,7 @@ struct AggSpec {
   ExprPtr filter;                 // FILTER (WHERE filter): rows where it is not true are skipped
   std::vector<AggOrder> orderBy;  // the rows are folded in this order
   uint16_t aggregate = 0;         // its row in builtinAggregates()
+  std::string_view name;          // its SQL name as the binder found it (static); empty: aggName(kind)
   std::vector<int> groupingKeys;  // Grouping: the group keys (Node::exprs) its arguments are
 };
 
