@@ -27,7 +27,9 @@ class TransactionControl {
   // runs) with its access mode, and the statement's timestamp taken.
   void startStatement() {
     state_.arena.reset();
-    state_.txn.startStatement(state_.settings.defaultTransactionReadOnly());
+    // In a snapshot process every transaction is read-only (its image is thrown away), while
+    // the client's settings, which its statements may read, stay as the client set them.
+    state_.txn.startStatement(state_.settings.defaultTransactionReadOnly() || state_.engine.snapshotProcess);
     // What the statement's SHOW transaction_read_only prints: the mode it runs in, which the
     // statements before it (BEGIN, SET TRANSACTION) may have changed.
     state_.settings.showTransactionReadOnly(state_.txn.readOnly());

@@ -152,9 +152,9 @@ void answer(Engine& engine, const ReceivedQuery& received) {
   try {
     SnapshotQuery q = decodeQuery(received.message);
     auto params = q.startupParams;
-    // Never route again from here, and refuse writes: this image is thrown away.
+    // Never route again from here (writes are refused: Engine::setParallelThreads marked
+    // this engine a snapshot process's).
     params.emplace_back("duet.snapshot_routing", "never");
-    params.emplace_back("default_transaction_read_only", "on");
     // This process's limit is its address space (below), not the executor's.
     params.emplace_back("duet.executor_memory_limit", "0");
     MemoryLimit limit(q.memoryLimitKb);
@@ -191,8 +191,9 @@ void runSnapshotChild(Engine& engine, int controlFd, pid_t parent, const Snapsho
   // stays one thread in the parent): max_parallel_workers_per_gather caps it per session.
   cpu_set_t cpus;
   CPU_ZERO(&cpus);
-  if (::sched_getaffinity(0, sizeof cpus, &cpus) == 0)
-    engine.setParallelThreads(static_cast<uint32_t>(CPU_COUNT(&cpus)));
+  // Also what marks this engine a snapshot process's, whose transactions write nothing.
+  bool known = ::sched_getaffinity(0, sizeof cpus, &cpus) == 0;
+  engine.setParallelThreads(known ? static_cast<uint32_t>(CPU_COUNT(&cpus)) : 1);
   while (auto received = receiveQuery(controlFd)) {
     answer(engine, *received);
     ::close(received->answerFd);

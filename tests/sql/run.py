@@ -3,7 +3,9 @@
 
 Each file gets a fresh connection; a passed/failed unit is one record (statement or query).
 Records marked "onlyif"/"skipif" for another --target (duetdb or postgres) are skipped.
-Usage: run.py [--host H] [--port P] [--dbname D] [--user U] [--target T] [FILE.test ...]
+Usage: run.py [--host H] [--port P] [--dbname D] [--user U] [--target T] [--snapshots] [FILE.test ...]
+--snapshots (DuetDB only) sends every read-only SELECT to a fork()ed snapshot
+(duet.snapshot_routing = always, docs/snapshots.md) and checks that snapshots served them.
 With no files, runs every tests/sql/*.test and tests/sql/*/*.test. Exits 1 if any record failed.
 """
 import argparse
@@ -81,18 +83,40 @@ def main() -> int:
     ap.add_argument("--user", default="postgres")
     ap.add_argument("--target", choices=slt.TARGETS, default="duetdb",
                     help="server kind, selects onlyif/skipif records (default duetdb)")
+    ap.add_argument("--snapshots", action="store_true",
+                    help="DuetDB: run read-only SELECTs on snapshots (duet.snapshot_routing = always)")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     files = args.files or sorted(glob.glob(os.path.join(here, "*.test")) + glob.glob(os.path.join(here, "*", "*.test")))
     conninfo = f"host={args.host} port={args.port} dbname={args.dbname} user={args.user} connect_timeout=10"
+    if args.snapshots:
+        conninfo += " options='-c duet.snapshot_routing=always'"
     total_passed = total_failed = 0
     for path in files:
         passed, failed = run_file(path, conninfo, args.target)
         total_passed += passed
         total_failed += failed
     print(f"sql: {total_passed} passed, {total_failed} failed")
+    if args.snapshots and not snapshots_served(conninfo):
+        print("FAIL --snapshots: no snapshot process served the statements")
+        return 1
     return 1 if total_failed else 0
+
+
+def snapshots_served(conninfo: str) -> bool:
+    """Whether a SELECT over a table now runs on a snapshot: one is listed after it."""
+    conn = slt.connect(conninfo)
+    try:
+        for sql in ("DROP TABLE IF EXISTS run_snapshot_probe", "CREATE TABLE run_snapshot_probe (a int)",
+                    "SELECT count(*) FROM run_snapshot_probe"):
+            if slt.execute(conn, sql).error:
+                return False
+        out = slt.execute(conn, "SELECT count(*) FROM pg_catalog.duet_snapshots")
+        slt.execute(conn, "DROP TABLE run_snapshot_probe")
+        return not out.error and int(out.rows[0]) > 0
+    finally:
+        conn.finish()
 
 
 if __name__ == "__main__":
