@@ -61,4 +61,9 @@ std::string sqlFunctionName(const std::string& symbol) {
   return symbol;
 }
 
+bool builtinFunctionVolatile(const std::string& symbol) {
+  const BuiltinFunction* f = builtinFunctionBySymbol(symbol);
+  return f && f->volatility == Volatility::Volatile;
+}
+
 }  // namespace duet

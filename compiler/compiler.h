@@ -47,5 +47,8 @@ std::vector<plan::NodeActuals> nodeActuals(const rt::Instrumentation& counts);
 // The SQL name of the built-in function a runtime symbol implements, for EXPLAIN's
 // expressions: its row in the built-in table, else the symbol without its prefix.
 std::string sqlFunctionName(const std::string& symbol);
+// Whether the built-in function a runtime symbol implements is VOLATILE (random, setseed,
+// clock_timestamp): a statement calling one stays with its session (snapshot routing).
+bool builtinFunctionVolatile(const std::string& symbol);
 
 }  // namespace duet

@@ -19,7 +19,7 @@ source scripts/lib.sh
 
 # Suite names, in the order they run. The wire suites share one Release duetd; the ASan
 # suites marked -asan share one ASan duetd.
-WIRE_SUITES="sql psql psycopg pqxx pgbench jdbc hostile"
+WIRE_SUITES="sql sql-snapshots psql psycopg pqxx pgbench jdbc hostile"
 RELEASE_SUITES="unit $WIRE_SUITES tpcc snapshots crash recovery fd-limit memory"
 ASAN_SUITES="protocol-asan sql-asan recovery-asan sql-fuzzer"
 ASAN_COMPILER=""
@@ -122,6 +122,9 @@ client_suite() {
 wire_suites() {
   local port=$1 target=$2 pqxx=$3
   suite sql "sql ($target)" "$PY" tests/sql/run.py --host 127.0.0.1 --port "$port" --target "$target"
+  # The same files with every read-only SELECT on a fork()ed snapshot (DuetDB only).
+  [ "$target" = duetdb ] && suite sql-snapshots "sql on snapshots ($target)" "$PY" tests/sql/run.py \
+    --host 127.0.0.1 --port "$port" --target "$target" --snapshots
   client_suite psql "$target" bash tests/clients/psql_test.sh 127.0.0.1 "$port"
   client_suite psycopg "$target" "$PY" tests/clients/psycopg_test.py 127.0.0.1 "$port"
   client_suite pqxx "$target" "$pqxx" 127.0.0.1 "$port"

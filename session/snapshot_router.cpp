@@ -1,6 +1,6 @@
 // Snapshot routing (docs/snapshots.md): which read-only statements leave the executor for a
 // fork()ed snapshot process. A statement goes there when it can only read (a SELECT whose
-// user-defined routines are STABLE or IMMUTABLE) and is worth it: in auto mode it walks at
+// user-defined routines and built-in functions are STABLE or IMMUTABLE) and is worth it: in auto mode it walks at
 // least duet.snapshot_min_rows rows of its tables (scans and index ranges), so point
 // lookups stay on the executor, where they cost less than the trip. Inside BEGIN READ ONLY
 // every SELECT goes to the block's snapshot, for a repeatable view. The decision uses the
@@ -71,6 +71,8 @@ bool SnapshotRouter::goesToSnapshot(const std::vector<std::shared_ptr<const Prep
       const RoutineInfo* r = routines_.routineByOid(oid);
       if (r == nullptr || r->volatility == Volatility::Volatile) return false;
     }
+    for (const std::string& f : plan->footprint.functions)
+      if (builtinFunctionVolatile(f)) return false;
   }
   return true;
 }

@@ -66,17 +66,18 @@ std::vector<const Node*> subplansOf(const Node& n) {
   return out;
 }
 
-void routinesOf(const Expr* e, std::vector<uint32_t>& out) {
+void callsOf(const Expr* e, ReadFootprint& f) {
   if (!e) return;
-  if (e->kind == ExprKind::RoutineCall) out.push_back(e->routine);
-  for (const auto& a : e->args) routinesOf(a.get(), out);
+  if (e->kind == ExprKind::RoutineCall) f.routines.push_back(e->routine);
+  if (e->kind == ExprKind::Call) f.functions.push_back(e->function);
+  for (const auto& a : e->args) callsOf(a.get(), f);
 }
 
 void collectFootprint(const Node& n, ReadFootprint& f) {
   if (n.kind == NodeKind::TableScan || n.kind == NodeKind::IndexRange) f.walked.push_back(n.table);
   if ((n.kind == NodeKind::FunctionScan || n.kind == NodeKind::ProjectSet) && n.function.empty())
     f.routines.push_back(n.routine);
-  forEachExpr(n, [&](const Expr& e) { routinesOf(&e, f.routines); });
+  forEachExpr(n, [&](const Expr& e) { callsOf(&e, f); });
   for (const Node* sub : subplansOf(n)) collectFootprint(*sub, f);
   for (const auto& c : n.children) collectFootprint(*c, f);
 }

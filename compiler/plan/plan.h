@@ -228,10 +228,12 @@ std::string outline(const Node& node);
 // What a plan reads, for deciding where a read-only statement runs (snapshot routing,
 // docs/snapshots.md): the tables whose rows it walks (scans and index ranges, in
 // subqueries too: their cost grows with the table) and the user-defined routines it calls
-// (which may write). Point lookups cost one row and are left out.
+// (which may write), and the built-in functions it calls (which may change the session's
+// state: setseed). Point lookups cost one row and are left out.
 struct ReadFootprint {
   std::vector<const Table*> walked;
   std::vector<uint32_t> routines;
+  std::vector<std::string> functions;  // the runtime symbols of the built-in functions it calls
 };
 ReadFootprint footprint(const Node& root);
 
