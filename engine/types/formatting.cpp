@@ -1588,60 +1588,74 @@ std::optional<std::string> toCharInterval(const Interval& v, std::string_view fo
   return formatDatetime(tm, parseTemplate(format, kDchKeywords, true), true);
 }
 
-std::string toCharNumeric(NumericRep v, std::string_view format) {
+namespace {
+
+// What every number template does: parse it, let `digits` lay the value out for it (Roman,
+// EEEE or digits; it may change the description, as V does), then fill the template.
+template <class Digits>
+std::string numberToChar(std::string_view format, const Digits& digits) {
   if (format.empty()) return "";
   std::vector<Node> nodes = parseTemplate(format, kNumKeywords, false);
   NumDesc d = describeNumber(nodes);
+  NumberText t = digits(d);
+  return processNumber(nodes, d, t);
+}
+
+// An integer's digits, with the zeros after the point the template asks for.
+NumberText integerDigits(int64_t value, const NumDesc& d) {
+  std::string text = std::to_string(value);
+  if (d.post) text += "." + std::string(d.post, '0');
+  return layoutDigits(text, d);
+}
+
+NumberText romanDigits(int64_t value) {
   NumberText t;
-  if (d.roman) {
-    t.digits = toRoman(numericToInteger(numericRound(v, 0), TypeId::Int4));
-  } else if (d.eeee) {
-    t.digits = withSignSpace(numericScientific(v, d.post));
-  } else {
+  t.digits = toRoman(value);
+  return t;
+}
+
+NumberText scientificDigits(std::string digits) {
+  NumberText t;
+  t.digits = std::move(digits);
+  return t;
+}
+
+}  // namespace
+
+std::string toCharNumeric(NumericRep v, std::string_view format) {
+  return numberToChar(format, [&](NumDesc& d) {
+    if (d.roman) return romanDigits(numericToInteger(numericRound(v, 0), TypeId::Int4));
+    if (d.eeee) return scientificDigits(withSignSpace(numericScientific(v, d.post)));
     NumericRep value = v;
     if (d.isMulti) {
       value = numericMul(value, numericPower(makeNumeric(10, 0), makeNumeric(d.multi, 0)));
       d.pre += d.multi;
     }
-    t = layoutDigits(numericToString(numericRound(value, d.post)), d);
-  }
-  return processNumber(nodes, d, t);
+    return layoutDigits(numericToString(numericRound(value, d.post)), d);
+  });
 }
 
 std::string toCharInt8(int64_t v, std::string_view format) {
-  if (format.empty()) return "";
-  std::vector<Node> nodes = parseTemplate(format, kNumKeywords, false);
-  NumDesc d = describeNumber(nodes);
-  NumberText t;
-  if (d.roman) {
-    if (v < INT32_MIN || v > INT32_MAX) throw SqlError(sqlstate::kNumericValueOutOfRange, "integer out of range");
-    t.digits = toRoman(v);
-  } else if (d.eeee) {
-    t.digits = withSignSpace(numericScientific(numericFromInt64(v), d.post));
-  } else {
+  return numberToChar(format, [&](NumDesc& d) {
+    if (d.roman) {
+      if (v < INT32_MIN || v > INT32_MAX) throw SqlError(sqlstate::kNumericValueOutOfRange, "integer out of range");
+      return romanDigits(v);
+    }
+    if (d.eeee) return scientificDigits(withSignSpace(numericScientific(numericFromInt64(v), d.post)));
     int64_t value = v;
     if (d.isMulti) {
       int64_t factor = static_cast<int64_t>(std::pow(10.0, d.multi));
       if (__builtin_mul_overflow(value, factor, &value)) raiseIntegerOutOfRange(TypeId::Int8);
       d.pre += d.multi;
     }
-    std::string text = std::to_string(value);
-    if (d.post) text += "." + std::string(d.post, '0');
-    t = layoutDigits(text, d);
-  }
-  return processNumber(nodes, d, t);
+    return integerDigits(value, d);
+  });
 }
 
 std::string toCharInt4(int32_t v, std::string_view format) {
-  if (format.empty()) return "";
-  std::vector<Node> nodes = parseTemplate(format, kNumKeywords, false);
-  NumDesc d = describeNumber(nodes);
-  NumberText t;
-  if (d.roman) {
-    t.digits = toRoman(v);
-  } else if (d.eeee) {
-    t.digits = withSignSpace(fmt::sprintf("%+.*e", d.post, static_cast<double>(v)));
-  } else {
+  return numberToChar(format, [&](NumDesc& d) {
+    if (d.roman) return romanDigits(v);
+    if (d.eeee) return scientificDigits(withSignSpace(fmt::sprintf("%+.*e", d.post, static_cast<double>(v))));
     int32_t value = v;
     if (d.isMulti) {
       // int4_to_char multiplies in int32 arithmetic, wrapping as C does.
@@ -1649,24 +1663,19 @@ std::string toCharInt4(int32_t v, std::string_view format) {
                                    static_cast<uint32_t>(static_cast<int32_t>(std::pow(10.0, d.multi))));
       d.pre += d.multi;
     }
-    std::string text = std::to_string(value);
-    if (d.post) text += "." + std::string(d.post, '0');
-    t = layoutDigits(text, d);
-  }
-  return processNumber(nodes, d, t);
+    return integerDigits(value, d);
+  });
 }
 
 std::string toCharFloat8(double v, std::string_view format) {
-  if (format.empty()) return "";
-  std::vector<Node> nodes = parseTemplate(format, kNumKeywords, false);
-  NumDesc d = describeNumber(nodes);
-  NumberText t;
-  if (d.roman) {
-    double r = std::rint(v);
-    t.digits = toRoman(r >= 1 && r <= 3999 ? static_cast<int64_t>(r) : 0);
-  } else if (d.eeee) {
-    t.digits = std::isnan(v) || std::isinf(v) ? eeeeOverflow(d) : withSignSpace(fmt::sprintf("%+.*e", d.post, v));
-  } else {
+  return numberToChar(format, [&](NumDesc& d) {
+    if (d.roman) {
+      double r = std::rint(v);
+      return romanDigits(r >= 1 && r <= 3999 ? static_cast<int64_t>(r) : 0);
+    }
+    if (d.eeee)
+      return scientificDigits(std::isnan(v) || std::isinf(v) ? eeeeOverflow(d)
+                                                             : withSignSpace(fmt::sprintf("%+.*e", d.post, v)));
     double value = v;
     if (d.isMulti) {
       value *= std::pow(10.0, d.multi);
@@ -1678,9 +1687,8 @@ std::string toCharFloat8(double v, std::string_view format) {
       d.post = 0;
     else if (preLen + d.post > kDblDig)
       d.post = kDblDig - preLen;
-    t = layoutDigits(fmt::sprintf("%.*f", d.post, value), d);
-  }
-  return processNumber(nodes, d, t);
+    return layoutDigits(fmt::sprintf("%.*f", d.post, value), d);
+  });
 }
 
 int32_t toDate(std::string_view text, std::string_view format) {

@@ -510,7 +510,7 @@ float numericToFloat(NumericRep v) { return parseFloat4(numericToString(v)); }
 
 // numeric_sqrt: the result scale gives at least 16 significant digits and no fewer
 // decimals than the argument has (PostgreSQL's NUMERIC_MIN_SIG_DIGITS rule, which counts
-// the argument's weight in base-10000 digits); the root is exact, then rounded half up.
+// the argument's weight in base-10000 digits); the root at that scale, rounded half up.
 NumericRep numericSqrt(NumericRep v) {
   i128 m = numericMantissa(v);
   if (m < 0) throw SqlError("2201F", "cannot take square root of a negative number");
@@ -521,20 +521,7 @@ NumericRep numericSqrt(NumericRep v) {
     weight = leading >= 0 ? leading / 4 : -((-leading + 3) / 4);
   }
   int sweight = (weight + 1) * 4 / 2 - 1;
-  int rscale = std::clamp(std::max(16 - sweight, scale), 0, 1000);
-  if (rscale > kNumericMaxScale) raiseNumericOverflow();
-  // sqrt(m * 10^-scale) * 10^rscale = sqrt(m * 10^(2 * rscale - scale)), 2 * rscale >= scale.
-  using boost::multiprecision::cpp_int;
-  auto wide = [](u128 x) {
-    return (cpp_int(static_cast<uint64_t>(x >> 64)) << 64) | cpp_int(static_cast<uint64_t>(x));
-  };
-  cpp_int n = wide(static_cast<u128>(m));
-  n *= boost::multiprecision::pow(cpp_int(10), 2 * rscale - scale);
-  cpp_int root = boost::multiprecision::sqrt(n);
-  if (n - root * root > root) ++root;  // n >= (root + 1/2)^2: round up
-  if (root > wide(kMaxMantissa)) raiseNumericOverflow();
-  u128 mag = static_cast<u128>(static_cast<uint64_t>(root >> 64)) << 64 | static_cast<uint64_t>(root & ~uint64_t(0));
-  return build(false, mag, rscale);
+  return numericSqrtAtScale(v, std::clamp(std::max(16 - sweight, scale), 0, 1000));
 }
 
 }  // namespace duet
