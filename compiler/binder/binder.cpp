@@ -85,6 +85,8 @@ std::string shownColumn(const sql::ColumnRef& ref, const Scope& scope) {
 }
 
 // The comparison an operator names (the lexer has made != into <>), or Op::None.
+}  // namespace
+
 Op comparisonOp(const std::string& op) {
   static const std::pair<const char*, Op> compares[] = {{"=", Op::Eq},  {"<>", Op::Ne}, {"<", Op::Lt},
                                                         {"<=", Op::Le}, {">", Op::Gt},  {">=", Op::Ge}};
@@ -92,8 +94,6 @@ Op comparisonOp(const std::string& op) {
     if (op == name) return o;
   return Op::None;
 }
-
-}  // namespace
 
 std::string argTypeList(const std::vector<ExprPtr>& args, const std::vector<std::string>& names) {
   std::string types;
@@ -159,6 +159,13 @@ Binder::Binder(const PlanRequest& request) : request_(request) {
 
 void Binder::fail(const char* code, std::string message, uint32_t location) const {
   throw SqlError(code, std::move(message), {}, {}, charPosition(request_.queryText, location));
+}
+
+void Binder::failNoOperator(const std::string& left, const std::string& op, const std::string& right,
+                            uint32_t location) const {
+  throw SqlError(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: {} {} {}", left, op, right), {},
+                 "No operator matches the given name and argument types. You might need to add explicit type casts.",
+                 charPosition(request_.queryText, location));
 }
 
 SqlType Binder::resolveType(const sql::TypeName& t) const {
@@ -246,12 +253,7 @@ void Binder::unify(ExprPtr& a, ExprPtr& b, const std::string& op, uint32_t locat
     SqlType arrayType = a->type.isArray() ? a->type : b->type;
     bool fits = (a->type.id == TypeId::Unknown || (a->type.isArray() && a->type.element == arrayType.element)) &&
                 (b->type.id == TypeId::Unknown || (b->type.isArray() && b->type.element == arrayType.element));
-    if (!fits)
-      throw SqlError(
-          sqlstate::kUndefinedFunction,
-          fmt::format("operator does not exist: {} {} {}", typeName(a->type), op, typeName(b->type)), {},
-          "No operator matches the given name and argument types. You might need to add explicit type casts.",
-          charPosition(request_.queryText, location));
+    if (!fits) failNoOperator(typeName(a->type), op, typeName(b->type), location);
     arrayType = arrayType.withoutTypmod();
     a = coerce(std::move(a), arrayType, CastContext::Implicit, location);
     b = coerce(std::move(b), arrayType, CastContext::Implicit, location);
@@ -290,6 +292,19 @@ ExprPtr Binder::compare(Op op, ExprPtr a, ExprPtr b, uint32_t location) {
   e->args.push_back(std::move(a));
   e->args.push_back(std::move(b));
   return e;
+}
+
+ExprPtr Binder::notDistinct(ExprPtr a, ExprPtr b, uint32_t location) {
+  unify(a, b, "=", location);
+  // Both null, or equal and neither null.
+  auto bothNull = logic(ExprKind::And, std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1}),
+                        std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1}));
+  bothNull->args[0]->args.push_back(plan::cloneExpr(*a));
+  bothNull->args[1]->args.push_back(plan::cloneExpr(*b));
+  auto equal = std::make_unique<Expr>(ExprKind::IsTrue, SqlType{TypeId::Bool, -1});
+  equal->op = Op::Eq;
+  equal->args.push_back(compare(Op::Eq, std::move(a), std::move(b), location));
+  return logic(ExprKind::Or, std::move(bothNull), std::move(equal));
 }
 
 ExprPtr Binder::call(const std::string& fn, SqlType type, std::vector<ExprPtr> args) {
@@ -554,7 +569,8 @@ void Binder::withOuterDepth(size_t depth, const std::function<void()>& planInner
   outer_.insert(outer_.end(), hidden.begin(), hidden.end());
 }
 
-ExprPtr Binder::bindSubLink(const sql::SubLink& s, const Scope& scope, AggContext* agg) {
+ExprPtr Binder::bindSubLink(const sql::SubLink& s, const Scope& scope, AggContext* agg,
+                            const sql::BinaryOp* rowComparison) {
   if (!planSubquery_) fail(sqlstate::kFeatureNotSupported, "subqueries are not supported here", s.location);
   std::vector<OutputColumn> columns;
   plan::NodePtr sub;
@@ -565,36 +581,55 @@ ExprPtr Binder::bindSubLink(const sql::SubLink& s, const Scope& scope, AggContex
   switch (s.link) {
     case sql::SubLinkKind::Exists: e->sublink = plan::Sublink::Exists; break;
     case sql::SubLinkKind::Scalar:
+      if (rowComparison) {
+        compareWithSubquery(*e, plan::Sublink::RowCompare, rowComparison->op,
+                            bindRowFields(*rowComparison->left, scope, agg), columns, sub, rowComparison->location);
+        break;
+      }
       if (columns.size() != 1) fail(sqlstate::kSyntaxError, "subquery must return only one column", s.location);
       e->sublink = plan::Sublink::Scalar;
       e->type = columns[0].type;
       break;
     case sql::SubLinkKind::Any:
-    case sql::SubLinkKind::All: {
-      if (columns.size() > 1) fail(sqlstate::kSyntaxError, "subquery has too many columns", s.location);
-      e->op = comparisonOp(s.op);
-      ExprPtr left = bind(*s.test, scope, agg);
-      if (e->op == Op::None)
-        fail(sqlstate::kUndefinedFunction,
-             fmt::format("operator does not exist: {} {} {}", typeName(left->type), s.op, typeName(columns[0].type)),
-             s.location);
-      // Both sides in their common type: the subquery's column through a projection.
-      ExprPtr right = plan::makeColumn(0, columns[0].type);
-      unify(left, right, s.op, s.location);
-      if (right->kind != ExprKind::Column) {
-        auto project = std::make_unique<plan::Node>(plan::NodeKind::Project);
-        project->outputTypes = {right->type};
-        project->exprs.push_back(std::move(right));
-        project->children.push_back(std::move(sub));
-        sub = std::move(project);
-      }
-      e->sublink = s.link == sql::SubLinkKind::Any ? plan::Sublink::Any : plan::Sublink::All;
-      e->args.push_back(std::move(left));
+    case sql::SubLinkKind::All:
+      compareWithSubquery(*e, s.link == sql::SubLinkKind::Any ? plan::Sublink::Any : plan::Sublink::All, s.op,
+                          bindRowFields(*s.test, scope, agg), columns, sub, s.location);
       break;
-    }
   }
   e->subplan = std::shared_ptr<plan::Node>(sub.release());
   return e;
+}
+
+void Binder::compareWithSubquery(Expr& e, plan::Sublink kind, const std::string& op, std::vector<ExprPtr> left,
+                                 const std::vector<OutputColumn>& columns, plan::NodePtr& sub, uint32_t location) {
+  if (columns.size() > left.size()) fail(sqlstate::kSyntaxError, "subquery has too many columns", location);
+  if (columns.size() < left.size()) fail(sqlstate::kSyntaxError, "subquery has too few columns", location);
+  e.op = comparisonOp(op);
+  if (e.op == Op::None) {
+    if (left.size() > 1) failRowOperator(op, std::move(left[0]), plan::makeColumn(0, columns[0].type), location);
+    fail(sqlstate::kUndefinedFunction,
+         fmt::format("operator does not exist: {} {} {}", typeName(left[0]->type), op, typeName(columns[0].type)),
+         location);
+  }
+  // Each pair in its common type: the subquery's columns through a projection.
+  std::vector<ExprPtr> right;
+  bool cast = false;
+  for (size_t i = 0; i < left.size(); ++i) {
+    right.push_back(plan::makeColumn(static_cast<int>(i), columns[i].type));
+    unify(left[i], right[i], op, location);
+    cast = cast || right[i]->kind != ExprKind::Column;
+  }
+  if (cast) {
+    auto project = std::make_unique<plan::Node>(plan::NodeKind::Project);
+    for (auto& r : right) {
+      project->outputTypes.push_back(r->type);
+      project->exprs.push_back(std::move(r));
+    }
+    project->children.push_back(std::move(sub));
+    sub = std::move(project);
+  }
+  e.sublink = kind;
+  for (auto& l : left) e.args.push_back(std::move(l));
 }
 
 ExprPtr Binder::bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope) {
@@ -679,6 +714,11 @@ bool Binder::containsAggregate(const sql::Expr& e) {
         if (containsAggregate(*a)) return true;
       return false;
     case K::NullTest: return containsAggregate(*e.as<sql::NullTest>().arg);
+    case K::Row:
+      for (const auto& a : e.as<sql::RowExpr>().args)
+        if (containsAggregate(*a)) return true;
+      return false;
+    case K::SubLink: return e.as<sql::SubLink>().test && containsAggregate(*e.as<sql::SubLink>().test);
     case K::BoolTest: return containsAggregate(*e.as<sql::BoolTest>().arg);
     case K::Cast: return containsAggregate(*e.as<sql::Cast>().arg);
     case K::Array:
@@ -1379,6 +1419,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
     }
     case K::Binary: {
       const auto& bop = e.as<sql::BinaryOp>();
+      if (bop.left->kind == K::Row || bop.right->kind == K::Row) return bindRowOperator(bop, scope, agg);
       return bindBinary(bop.op, bind(*bop.left, scope, agg), bind(*bop.right, scope, agg), e.location);
     }
     case K::Bool: {
@@ -1392,6 +1433,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
     }
     case K::NullTest: {
       const auto& nt = e.as<sql::NullTest>();
+      if (nt.arg->kind == K::Row) return bindRowNullTest(nt, scope, agg);
       auto n = std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1});
       n->negated = nt.isNot;
       n->args.push_back(bind(*nt.arg, scope, agg));
@@ -1415,17 +1457,8 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
     }
     case K::DistinctFrom: {
       const auto& d = e.as<sql::DistinctFrom>();
-      ExprPtr a = bind(*d.left, scope, agg), b = bind(*d.right, scope, agg);
-      unify(a, b, "=", e.location);
-      // NOT DISTINCT: both null, or equal and neither null.
-      auto bothNull = logic(ExprKind::And, std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1}),
-                            std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1}));
-      bothNull->args[0]->args.push_back(plan::cloneExpr(*a));
-      bothNull->args[1]->args.push_back(plan::cloneExpr(*b));
-      auto equal = std::make_unique<Expr>(ExprKind::IsTrue, SqlType{TypeId::Bool, -1});
-      equal->op = Op::Eq;
-      equal->args.push_back(compare(Op::Eq, std::move(a), std::move(b), e.location));
-      ExprPtr same = logic(ExprKind::Or, std::move(bothNull), std::move(equal));
+      if (d.left->kind == K::Row || d.right->kind == K::Row) return bindRowDistinct(d, scope, agg);
+      ExprPtr same = notDistinct(bind(*d.left, scope, agg), bind(*d.right, scope, agg), e.location);
       return d.isNot ? std::move(same) : notExpr(std::move(same));
     }
     case K::Between: {
@@ -1444,6 +1477,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
     }
     case K::InList: {
       const auto& in = e.as<sql::InList>();
+      if (in.arg->kind == K::Row) return bindRowInList(in, scope, agg);
       ExprPtr arg = bind(*in.arg, scope, agg);
       auto any = std::make_unique<Expr>(ExprKind::Or, SqlType{TypeId::Bool, -1});
       for (const auto& item : in.list)
@@ -1543,7 +1577,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       }
     }
     case K::SubLink: return bindSubLink(e.as<sql::SubLink>(), scope, agg);
-    case K::Row: fail(sqlstate::kFeatureNotSupported, "row expressions are not supported yet", e.location);
+    case K::Row: fail(sqlstate::kFeatureNotSupported, "row values are not supported here", e.location);
     case K::Default: fail(sqlstate::kSyntaxError, "DEFAULT is not allowed in this context", e.location);
   }
   fail(sqlstate::kInternalError, "unhandled expression", e.location);

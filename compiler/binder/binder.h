@@ -84,6 +84,9 @@ class Binder {
   explicit Binder(const PlanRequest& request);
 
   [[noreturn]] void fail(const char* code, std::string message, uint32_t location) const;
+  // 42883 "operator does not exist: left op right", with PostgreSQL's hint.
+  [[noreturn]] void failNoOperator(const std::string& left, const std::string& op, const std::string& right,
+                                   uint32_t location) const;
 
   plan::ExprPtr bind(const sql::Expr& e, const Scope& scope, AggContext* agg = nullptr);
   // Runs `planInner`, which plans a subquery of the query whose names are `scope`, as a
@@ -126,6 +129,8 @@ class Binder {
   // Column name PostgreSQL gives an unnamed target ("?column?", function name, ...).
   static std::string targetName(const sql::Expr& e);
   static bool containsAggregate(const sql::Expr& e);
+  // A row constructor's fields, bound; any other expression as the one field.
+  std::vector<plan::ExprPtr> bindRowFields(const sql::Expr& e, const Scope& scope, AggContext* agg = nullptr);
   // A call of a built-in aggregate (builtin_aggregates.h) or of grouping().
   static bool isAggregateCall(const sql::FuncCall& f);
 
@@ -198,7 +203,25 @@ class Binder {
   plan::ExprPtr routineCall(const RoutineCandidate& r, std::vector<plan::ExprPtr> args, uint32_t location);
   plan::ExprPtr bindVariable(const sql::ColumnRef& ref, const Scope& scope);
   plan::ExprPtr bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope);
-  plan::ExprPtr bindSubLink(const sql::SubLink& s, const Scope& scope, AggContext* agg);
+  // `rowComparison`: the scalar subquery `s` is the right side of this row comparison.
+  plan::ExprPtr bindSubLink(const sql::SubLink& s, const Scope& scope, AggContext* agg,
+                            const sql::BinaryOp* rowComparison = nullptr);
+  // Makes `e` compare `left` (one value, or a row's) with the subquery's `columns` by `op`
+  // (kind Any, All or RowCompare), casting the subquery's columns in a projection over `sub`.
+  void compareWithSubquery(plan::Expr& e, plan::Sublink kind, const std::string& op, std::vector<plan::ExprPtr> left,
+                           const std::vector<OutputColumn>& columns, plan::NodePtr& sub, uint32_t location);
+  // a IS NOT DISTINCT FROM b.
+  plan::ExprPtr notDistinct(plan::ExprPtr a, plan::ExprPtr b, uint32_t location);
+  // row_binding.cpp: row constructors compared, tested for NULL, in IN lists.
+  plan::ExprPtr bindRowOperator(const sql::BinaryOp& op, const Scope& scope, AggContext* agg);
+  plan::ExprPtr rowComparison(const std::string& op, std::vector<plan::ExprPtr> left, std::vector<plan::ExprPtr> right,
+                              uint32_t location);
+  // 42883 for an operator between a row (on the left when rowLeft) and a single value.
+  [[noreturn]] void failRecordOperator(const std::string& op, bool rowLeft, SqlType other, uint32_t location);
+  [[noreturn]] void failRowOperator(const std::string& op, plan::ExprPtr left, plan::ExprPtr right, uint32_t location);
+  plan::ExprPtr bindRowDistinct(const sql::DistinctFrom& d, const Scope& scope, AggContext* agg);
+  plan::ExprPtr bindRowNullTest(const sql::NullTest& t, const Scope& scope, AggContext* agg);
+  plan::ExprPtr bindRowInList(const sql::InList& in, const Scope& scope, AggContext* agg);
   std::vector<plan::ExprPtr> correlatedIn(const Scope& scope, AggContext* agg, const std::function<void()>& planInner);
   // A reference that no column of the innermost query matches, resolved in the query that
   // encloses subquery `level` (outer_[level]) or further out; null if no query has it.
@@ -259,6 +282,8 @@ class Binder {
 // A call's argument types as error messages list them: "integer, unknown", with the names
 // of arguments given in named notation ("days => integer").
 std::string argTypeList(const std::vector<plan::ExprPtr>& args, const std::vector<std::string>& names = {});
+// The comparison operator `op` names (=, <>, <, <=, >, >=), or Op::None.
+plan::Op comparisonOp(const std::string& op);
 // Whether `name` is a built-in window function (window_binding.cpp).
 bool isWindowFunctionName(const std::string& name);
 

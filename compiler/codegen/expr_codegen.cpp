@@ -159,6 +159,12 @@ SqlValue Codegen::exprValue(const Expr& e, const Row& row) {
     case ExprKind::InList: return inList(e, row);
     case ExprKind::WindowResult: throw std::logic_error("a window call the planner left in an expression");
     case ExprKind::Greatest: return greatest(e, row);
+    case ExprKind::RowCompare: {
+      std::vector<SqlValue> values;
+      for (const auto& a : e.args) values.push_back(expr(*a, row));
+      std::span<const SqlValue> all(values);
+      return rowCompare(e.op, all.first(values.size() / 2), all.subspan(values.size() / 2));
+    }
     case ExprKind::Compare: {
       SqlValue a = expr(*e.args[0], row);
       return compare(e.op, a, expr(*e.args[1], row));

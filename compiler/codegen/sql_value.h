@@ -9,6 +9,7 @@
 #include <llvm/IR/Module.h>
 
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,6 +89,10 @@ class ValueBuilder {
   // Comparison (Eq, Ne, Lt, Le, Gt, Ge) of two values of one type: a boolean, NULL when
   // either is. Floats order NaN as PostgreSQL does; numeric and strings compare in the runtime.
   SqlValue compare(plan::Op op, const SqlValue& a, const SqlValue& b);
+  // Row comparison (a1, a2, ...) op (b1, b2, ...), pairs of one type, as PostgreSQL's row
+  // comparisons: = all pairs equal and <> any unequal (three-valued AND / OR); the ordering
+  // operators decided by the first pair that is not equal, NULL if a NULL pair comes first.
+  SqlValue rowCompare(plan::Op op, std::span<const SqlValue> a, std::span<const SqlValue> b);
   // Add, Sub, Mul, Div, Mod, Pow, Concat giving `result`: integers inline with overflow
   // checks, date arithmetic, floats and numeric in the runtime (PostgreSQL's errors).
   SqlValue arithmetic(plan::Op op, const SqlValue& a, const SqlValue& b, SqlType result);

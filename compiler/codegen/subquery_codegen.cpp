@@ -51,16 +51,17 @@ SqlValue Codegen::subquery(const Expr& e, const Row& row) {
   auto& b = b_;
   Row captured;
   for (int i = 0; i < e.captures; ++i) captured.push_back(expr(*e.args[i], row));
-  bool quantified = e.sublink == Sublink::Any || e.sublink == Sublink::All;
-  std::optional<SqlValue> left;
-  if (quantified) left = expr(*e.args[e.captures], row);
+  bool compares = e.sublink == Sublink::Any || e.sublink == Sublink::All || e.sublink == Sublink::RowCompare;
+  std::vector<SqlValue> left;  // the compared values of the enclosing row
+  for (size_t i = e.captures; i < e.args.size(); ++i) left.push_back(expr(*e.args[i], row));
 
   llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
   llvm::Type* valueType = sqlType(e.type.id);
   llvm::AllocaInst* value = eb.CreateAlloca(valueType);
   llvm::AllocaInst* isNull = eb.CreateAlloca(b.getInt1Ty());
-  llvm::AllocaInst* seen = e.sublink == Sublink::Scalar ? eb.CreateAlloca(b.getInt1Ty()) : nullptr;
-  bool once = e.captures == 0 && !quantified;
+  bool oneRow = e.sublink == Sublink::Scalar || e.sublink == Sublink::RowCompare;
+  llvm::AllocaInst* seen = oneRow ? eb.CreateAlloca(b.getInt1Ty()) : nullptr;
+  bool once = e.captures == 0 && !compares;
   llvm::AllocaInst* done = nullptr;
   if (once) {
     done = eb.CreateAlloca(b.getInt1Ty());
@@ -72,7 +73,7 @@ SqlValue Codegen::subquery(const Expr& e, const Row& row) {
   auto run = [&] {
     bool initial = e.sublink == Sublink::All;  // ALL holds over no rows; the others do not
     b.CreateStore(e.sublink == Sublink::Scalar ? llvm::Constant::getNullValue(valueType) : i1(initial), value);
-    b.CreateStore(i1(e.sublink == Sublink::Scalar), isNull);
+    b.CreateStore(i1(oneRow), isNull);  // no row: NULL
     if (seen) b.CreateStore(b.getFalse(), seen);
     llvm::Value* mark = nullptr;
     if (release) {
@@ -97,9 +98,17 @@ SqlValue Codegen::subquery(const Expr& e, const Row& row) {
           b.CreateStore(r[0].v, value);
           b.CreateStore(r[0].null, isNull);
           break;
+        case Sublink::RowCompare: {
+          ifThen(b.CreateLoad(b.getInt1Ty(), seen), [&] { call("duet_q_subquery_rows_error", b.getVoidTy(), {}); });
+          b.CreateStore(b.getTrue(), seen);
+          SqlValue c = rowCompare(e.op, left, std::span<const SqlValue>(r).first(left.size()));
+          b.CreateStore(c.v, value);
+          b.CreateStore(c.null, isNull);
+          break;
+        }
         case Sublink::Any:
         case Sublink::All: {
-          SqlValue c = compare(e.op, *left, r[0]);
+          SqlValue c = rowCompare(e.op, left, std::span<const SqlValue>(r).first(left.size()));
           // ANY is decided by a true comparison, ALL by a false one; a NULL one makes the
           // answer NULL unless a deciding row follows.
           llvm::Value* decides = b.CreateAnd(b.CreateNot(c.null), e.sublink == Sublink::Any ? c.v : b.CreateNot(c.v));

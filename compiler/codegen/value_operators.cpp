@@ -21,6 +21,34 @@ SqlValue ValueBuilder::compare(Op op, const SqlValue& a, const SqlValue& b) {
   return strict({a, b}, {TypeId::Bool, -1}, [&] { return compareValues(op, a.type.id, a.v, b.v); });
 }
 
+SqlValue ValueBuilder::rowCompare(Op op, std::span<const SqlValue> a, std::span<const SqlValue> b) {
+  if (a.size() == 1) return compare(op, a[0], b[0]);
+  SqlType boolean{TypeId::Bool, -1};
+  if (op == Op::Eq || op == Op::Ne) {
+    // = is false once a pair is unequal, <> true once one is; NULL if a NULL pair remains.
+    llvm::Value* decided = b_.getFalse();
+    llvm::Value* anyNull = b_.getFalse();
+    for (size_t i = 0; i < a.size(); ++i) {
+      SqlValue c = compare(op, a[i], b[i]);
+      decided = b_.CreateOr(decided, b_.CreateAnd(b_.CreateNot(c.null), op == Op::Eq ? b_.CreateNot(c.v) : c.v));
+      anyNull = b_.CreateOr(anyNull, c.null);
+    }
+    return {op == Op::Eq ? b_.CreateNot(decided) : decided, b_.CreateAnd(anyNull, b_.CreateNot(decided)), boolean};
+  }
+  // From the last pair back: the last pair's op decides when all before it are equal; an
+  // earlier unequal pair decides by the strict form of op (<= orders as <).
+  Op strictOp = op == Op::Le ? Op::Lt : op == Op::Ge ? Op::Gt : op;
+  SqlValue result = compare(op, a.back(), b.back());
+  for (size_t i = a.size() - 1; i-- > 0;) {
+    SqlValue equal = compare(Op::Eq, a[i], b[i]);
+    SqlValue ordered = compare(strictOp, a[i], b[i]);
+    result = {b_.CreateSelect(equal.v, result.v, ordered.v), b_.CreateSelect(equal.v, result.null, b_.getFalse()),
+              boolean};
+    result.null = b_.CreateOr(equal.null, result.null);
+  }
+  return result;
+}
+
 llvm::Value* ValueBuilder::compareValues(Op op, TypeId t, llvm::Value* a, llvm::Value* bv) {
   using P = llvm::CmpInst::Predicate;
   if (isIntLike(t) || t == TypeId::Bool) {

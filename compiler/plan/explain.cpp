@@ -9,6 +9,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "engine/limits/stack_depth.h"
 #include "engine/storage/index.h"
@@ -415,6 +416,11 @@ class Explainer {
         return "?outer?";
       case ExprKind::Greatest: return (e.op == Op::Gt ? "GREATEST(" : "LEAST(") + args(e, input) + ")";
       case ExprKind::InList: return "(" + arg(0) + " IN (" + args(e, input, 1) + "))";
+      case ExprKind::RowCompare: {
+        std::vector<std::string> sides[2];
+        for (size_t i = 0; i < e.args.size(); ++i) sides[2 * i / e.args.size()].push_back(arg(i));
+        return fmt::format("(ROW({}) {} ROW({}))", fmt::join(sides[0], ", "), opText(e.op), fmt::join(sides[1], ", "));
+      }
       case ExprKind::WindowResult: break;  // the planner leaves none in a plan
     }
     return "?";
@@ -442,8 +448,13 @@ class Explainer {
       case Sublink::Scalar: return "(" + name + ")";
       case Sublink::Any:
       case Sublink::All:
-        return fmt::format("({} {} {} ({}))", expr(*e.args[e.captures], input), opText(e.op),
-                           e.sublink == Sublink::Any ? "ANY" : "ALL", name);
+      case Sublink::RowCompare: {
+        std::vector<std::string> left;
+        for (size_t i = e.captures; i < e.args.size(); ++i) left.push_back(expr(*e.args[i], input));
+        std::string test = left.size() == 1 ? left[0] : fmt::format("ROW({})", fmt::join(left, ", "));
+        if (e.sublink == Sublink::RowCompare) return fmt::format("({} {} ({}))", test, opText(e.op), name);
+        return fmt::format("({} {} {} ({}))", test, opText(e.op), e.sublink == Sublink::Any ? "ANY" : "ALL", name);
+      }
     }
     return "(" + name + ")";
   }

@@ -33,19 +33,23 @@ enum class ExprKind : uint8_t {
                  // already of its argument types; not strict: NULL arguments are passed
   ArrayBuild,    // ARRAY[args...]: `type` is the array type, every arg has its element type
   Subquery,      // a subquery in an expression (`sublink`) running `subplan`. args: the values
-                 // of the enclosing query it reads (its correlation), then for Any/All the
-                 // left operand, compared with `op` to the subplan's single column (both of
-                 // one type). Inside subplan, OuterRef i reads args[i].
+                 // of the enclosing query it reads (its correlation), then for Any/All/
+                 // RowCompare the left operand's values, compared with `op` to the subplan's
+                 // columns (pairwise of one type; several: a row comparison). Inside
+                 // subplan, OuterRef i reads args[i].
   OuterRef,      // `column`-th value captured by the innermost enclosing Subquery
   Greatest,      // GREATEST (op Gt) or LEAST (op Lt) of args, all of `type`; NULLs skipped
   InList,        // args[0] IN (args[1], ...), all of one type; result bool. args[0] is
                  // evaluated once (PostgreSQL's ScalarArrayOpExpr over the list)
   WindowResult,  // the value of window call `column` of the query being bound; the planner
                  // makes it a Column of the Window node that computes it
+  RowCompare,    // (args[0..n)) op (args[n..2n)), op Lt/Le/Gt/Ge: PostgreSQL's row ordering
+                 // comparison (pairs of one type; the binder spells row = and <> as AND/OR)
 };
 
-// EXISTS (q); (q) yielding one value; x op ANY (q) (x IN (q) is x = ANY); x op ALL (q).
-enum class Sublink : uint8_t { Exists, Scalar, Any, All };
+// EXISTS (q); (q) yielding one value; x op ANY (q) (x IN (q) is x = ANY); x op ALL (q);
+// (x, y) op (q), q yielding at most one row (NULL when none).
+enum class Sublink : uint8_t { Exists, Scalar, Any, All, RowCompare };
 
 // Abs: abs() of a number, a Unary like Neg (its operand is evaluated once).
 enum class Op : uint8_t { None, Add, Sub, Mul, Div, Mod, Pow, Neg, Abs, Not, Concat, Eq, Ne, Lt, Le, Gt, Ge };

@@ -57,6 +57,11 @@ bool plainSubquery(const sql::SelectStmt& s) {
 // cover a unique index of it: then, as for an inner join (indexJoin), one index probe per
 // outer row beats hashing the whole table, and the subquery stays an expression whose
 // correlated equalities are an index lookup's keys.
+// How many values IN compares: a row constructor's fields, or one.
+size_t rowWidth(const sql::Expr& test) {
+  return test.kind == sql::ExprKind::Row ? test.as<sql::RowExpr>().args.size() : 1;
+}
+
 bool servedByUniqueIndex(const Node& inner, const std::vector<ExprPtr>& keys) {
   const Node* n = &inner;
   while (n->kind == NodeKind::Filter) n = n->children[0].get();
@@ -101,7 +106,7 @@ bool StatementPlanner::semiJoin(FromPlan& outer, const sql::SubLink& link, plan:
   const sql::SelectStmt& s = *link.subquery;
   bool plain = plainSubquery(s);
   NodePtr inner;
-  ExprPtr innerValue;  // IN: the subquery's value, over its own row
+  std::vector<ExprPtr> innerValues;  // IN: the subquery's values, over its own row
   std::vector<ExprPtr> lifted;
   std::vector<ExprPtr> captures;
   bool resolve = resolveUnknowns_;
@@ -112,16 +117,17 @@ bool StatementPlanner::semiJoin(FromPlan& outer, const sql::SubLink& link, plan:
       std::vector<OutputColumn> columns;
       if (!plain) {
         inner = planSelect(s, columns);
-        if (link.link == sql::SubLinkKind::Any && inner->outputTypes.size() == 1)
-          innerValue = plan::makeColumn(0, inner->outputTypes[0]);
+        if (link.link == sql::SubLinkKind::Any)
+          for (size_t i = 0; i < inner->outputTypes.size(); ++i)
+            innerValues.push_back(plan::makeColumn(static_cast<int>(i), inner->outputTypes[i]));
         return;
       }
       correlated_ = &lifted;
       FromPlan fp = planFrom(s.from, s.where.get());
       std::vector<ExprPtr> targets;
       expandTargets(s.targets, fp.scope, nullptr, targets, columns);
-      // IN's one value (it may read the outer row: it becomes part of the join condition).
-      if (link.link == sql::SubLinkKind::Any && targets.size() == 1) innerValue = std::move(targets[0]);
+      // IN's values (they may read the outer row: they become part of the join condition).
+      if (link.link == sql::SubLinkKind::Any) innerValues = std::move(targets);
       inner = std::move(fp.node);
     });
   } catch (const SqlError&) {
@@ -132,18 +138,19 @@ bool StatementPlanner::semiJoin(FromPlan& outer, const sql::SubLink& link, plan:
   resolveUnknowns_ = resolve;
   b_.collectSetReturning(setReturning);
   if (!inner || planReadsOuter(*inner)) return false;
-  if (link.link == sql::SubLinkKind::Any && !innerValue) return false;
+  if (link.link == sql::SubLinkKind::Any && innerValues.size() != rowWidth(*link.test)) return false;
   // NOT IN's NULL rules hold for the subquery's values as a whole, not per correlated group.
   if (kind == plan::SemiJoin::NotIn && (!captures.empty() || !lifted.empty())) return false;
 
   int outerWidth = static_cast<int>(outer.node->outputTypes.size());
   std::vector<ExprPtr> conditions;
   for (const auto& c : lifted) conditions.push_back(onJoinedRow(*c, outerWidth, captures));
-  if (innerValue) {
+  if (link.link == sql::SubLinkKind::Any) {
     Binder::Clause clause(b_, "WHERE");
-    ExprPtr left = b_.bind(*link.test, outer.scope);
-    conditions.push_back(
-        b_.compare(plan::Op::Eq, std::move(left), onJoinedRow(*innerValue, outerWidth, captures), link.location));
+    std::vector<ExprPtr> left = b_.bindRowFields(*link.test, outer.scope);
+    for (size_t i = 0; i < left.size(); ++i)
+      conditions.push_back(b_.compare(plan::Op::Eq, std::move(left[i]),
+                                      onJoinedRow(*innerValues[i], outerWidth, captures), link.location));
   }
   auto join = std::make_unique<Node>(NodeKind::HashJoin);
   // The outer row is the join row's left side: its keys probe, the subquery's are hashed.
