@@ -161,11 +161,16 @@ void Binder::fail(const char* code, std::string message, uint32_t location) cons
   throw SqlError(code, std::move(message), {}, {}, charPosition(request_.queryText, location));
 }
 
+void Binder::fail(const char* code, std::string message, uint32_t location, std::string detail,
+                  std::string hint) const {
+  throw SqlError(code, std::move(message), std::move(detail), std::move(hint),
+                 charPosition(request_.queryText, location));
+}
+
 void Binder::failNoOperator(const std::string& left, const std::string& op, const std::string& right,
                             uint32_t location) const {
-  throw SqlError(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: {} {} {}", left, op, right), {},
-                 "No operator matches the given name and argument types. You might need to add explicit type casts.",
-                 charPosition(request_.queryText, location));
+  fail(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: {} {} {}", left, op, right), location, {},
+       "No operator matches the given name and argument types. You might need to add explicit type casts.");
 }
 
 SqlType Binder::resolveType(const sql::TypeName& t) const {

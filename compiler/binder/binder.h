@@ -84,6 +84,8 @@ class Binder {
   explicit Binder(const PlanRequest& request);
 
   [[noreturn]] void fail(const char* code, std::string message, uint32_t location) const;
+  [[noreturn]] void fail(const char* code, std::string message, uint32_t location, std::string detail,
+                         std::string hint) const;
   // 42883 "operator does not exist: left op right", with PostgreSQL's hint.
   [[noreturn]] void failNoOperator(const std::string& left, const std::string& op, const std::string& right,
                                    uint32_t location) const;

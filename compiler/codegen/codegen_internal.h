@@ -137,6 +137,7 @@ class Codegen : public ValueBuilder {
   // --- joins (join_codegen.cpp) ---------------------------------------------------------
   void produceIndexJoin(const plan::Node& node, const Consumer& consume);
   void produceNestedLoopJoin(const plan::Node& node, const Consumer& consume);
+  void produceLateralJoin(const plan::Node& node, const Consumer& consume);
   void produceHashJoin(const plan::Node& node, const Consumer& consume);
   void produceAppend(const plan::Node& node, const Consumer& consume);
   void produceRepeat(const plan::Node& node, const Consumer& consume);

@@ -80,6 +80,7 @@ void Codegen::produceIndexJoin(const Node& node, const Consumer& consume) {
 }
 
 void Codegen::produceNestedLoopJoin(const Node& node, const Consumer& consume) {
+  if (!node.exprs.empty()) return produceLateralJoin(node, consume);
   // Materialise the inner side (child 1) into a buffer first.
   const Node& buffered = *node.children[1];
   const TupleLayout* layout = out_.layouts.add(TupleLayout::of(buffered.outputTypes));
@@ -99,6 +100,50 @@ void Codegen::produceNestedLoopJoin(const Node& node, const Consumer& consume) {
     };
     if (!node.outer) return matches(nullptr);
     keepUnmatched(node, outer, buffered.outputTypes, matches, consume);
+  });
+}
+
+// A LATERAL item runs per left row as a correlated subquery does (subquery_codegen.cpp):
+// its OuterRefs read the captured values, and the state a run builds (a sort, a hash
+// table, a function's rows) is released after it, its strings copied out first.
+void Codegen::produceLateralJoin(const Node& node, const Consumer& consume) {
+  auto& b = b_;
+  const Node& inner = *node.children[1];
+  bool release = holdsState(inner);
+  llvm::Value* mark = nullptr;
+  if (release) {
+    llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+    mark = eb.CreateAlloca(llvm::ArrayType::get(i64Ty_, 3));
+  }
+  produce(*node.children[0], [&](Row& outer) {
+    checkCancel();
+    Row captured;
+    for (const auto& e : node.exprs) captured.push_back(expr(*e, outer));
+    auto matches = [&](llvm::Value* matched) {
+      if (release) call("duet_q_state_mark", b.getVoidTy(), {qctx_, mark});
+      correlation_.push_back(captured);
+      producePipeline(inner, [&](Row& row) {
+        Row own = row;
+        for (SqlValue& v : own) {
+          if (!release || !isVarlenaType(v.type.id)) continue;
+          llvm::Value* copy = llvm::IRBuilder<>(entry_, entry_->getFirstInsertionPt()).CreateAlloca(ptrTy_);
+          b.CreateStore(v.v, copy);
+          ifThen(b.CreateNot(v.null), [&] { b.CreateStore(call("duet_q_own_string", ptrTy_, {v.v}), copy); });
+          v.v = b.CreateLoad(ptrTy_, copy);
+        }
+        Row joined = joinedRow(node, outer, own);
+        emitMatch(
+            node, joined,
+            [&] {
+              if (matched) b.CreateStore(b.getTrue(), matched);
+            },
+            consume);
+      });
+      correlation_.pop_back();
+      if (release) call("duet_q_state_release", b.getVoidTy(), {qctx_, mark});
+    };
+    if (!node.outer) return matches(nullptr);
+    keepUnmatched(node, outer, inner.outputTypes, matches, consume);
   });
 }
 

@@ -115,6 +115,7 @@ struct RangeSubquery : TableRef {
   ~RangeSubquery() override;  // defined where SelectStmt is complete (ast.cpp)
   std::unique_ptr<SelectStmt> subquery;
   std::optional<Alias> alias;  // always set: PostgreSQL 15 requires one
+  bool lateral = false;        // LATERAL: it may read the FROM items before it
 };
 
 // FROM f(args) [AS] alias [(columns)]: the rows a function returns. A column definition

@@ -361,9 +361,17 @@ void Parser::parseFunctionAlias(RangeFunction& fn) {
 TableRefPtr Parser::parseTablePrimary() {
   checkStackDepth();
   uint32_t loc = peek().offset;
+  // LATERAL before a subquery or a function (which PostgreSQL treats as LATERAL anyway).
+  bool lateral = acceptKw("lateral");
+  if (lateral && !(isOp("(") && startsSelect(1))) {
+    TableRefPtr item = parseTablePrimary();
+    if (item->kind != TableRefKind::Function) syntaxError();  // where PostgreSQL wanted the call
+    return item;
+  }
   if (isOp("(")) {
     if (startsSelect(1)) {
       auto sub = std::make_unique<RangeSubquery>(loc);
+      sub->lateral = lateral;
       sub->subquery = parseParenSubquery();
       sub->alias = parseOptAlias(true);
       if (!sub->alias)  // PostgreSQL 15's grammar requires it

@@ -222,7 +222,7 @@ class Explainer {
   // The names of a join's row, for its residual predicate: per the planner's layout.
   Names joinedNames(const Node& n) {
     const Names& first = names(*n.children[0]);
-    const Names& second = names(*n.children[1]);
+    const Names& second = lateralInner(n, [&] { return names(*n.children[1]); });
     if (n.semi != SemiJoin::None) return concat(second, first);  // the probe row, then the build row
     return n.rightFirst ? concat(second, first) : concat(first, second);
   }
@@ -561,9 +561,20 @@ class Explainer {
     } else {
       if (n.predicate) s.details.push_back(text("Join Filter", exprOn(s, *n.predicate, joinedNames(n))));
       addChild(s, show(*n.children[0]), "Outer");
-      addChild(s, show(*n.children[1]), "Inner");
+      addChild(s, lateralInner(n, [&] { return show(*n.children[1]); }), "Inner");
     }
     return s;
+  }
+
+  // `f` run on a join's inner side: a LATERAL one's OuterRefs read what the join captures
+  // of its outer row.
+  template <class F>
+  auto lateralInner(const Node& join, F f) -> decltype(f()) {
+    if (join.kind != NodeKind::NestedLoopJoin || join.exprs.empty()) return f();
+    captures_.push_back(exprTexts(join.exprs, names(*join.children[0])));
+    auto result = f();
+    captures_.pop_back();
+    return result;
   }
 
   // An index join: a Nested Loop whose inner side is an index probe per outer row.

@@ -26,7 +26,9 @@ enum class NodeKind : uint8_t {
   Values,          // `rows` of constant/param expressions; no input
   Filter,          // rows of child 0 where `predicate` is true
   Project,         // `exprs` over child 0
-  NestedLoopJoin,  // child 0 x child 1 where `predicate` (may be null)
+  NestedLoopJoin,  // child 0 x child 1 where `predicate` (may be null). With `exprs`: a
+                   // LATERAL join, child 1 run again per row of child 0, its OuterRef i
+                   // reading exprs[i] (over child 0's row)
   HashJoin,        // child 0 (build) joined with child 1 (probe) on leftKeys = rightKeys,
                    // output: child 0 columns then child 1 columns; `predicate` is residual
   Aggregate,       // group by `exprs` (over child 0), aggregates `aggs`;
@@ -184,7 +186,8 @@ struct Node {
   int workTable = -1;
   bool distinct = false;                   // RecursiveUnion: UNION rather than UNION ALL
   ExprPtr predicate;                       // Filter, joins
-  std::vector<ExprPtr> exprs;              // Project, Aggregate group keys, HashJoin left keys
+  std::vector<ExprPtr> exprs;              // Project, Aggregate group keys, HashJoin left keys,
+                                           // a LATERAL NestedLoopJoin's captures
   std::vector<ExprPtr> rightKeys;          // HashJoin probe keys
   std::vector<std::vector<ExprPtr>> rows;  // Values
   std::vector<AggSpec> aggs;

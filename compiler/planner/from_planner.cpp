@@ -328,25 +328,47 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
     fp.node = filter(std::move(fp.node), conjunction(std::move(conjuncts)));
     return fp;
   }
-  // Per item: its table, or null for a function, whose rows its scan (made here, its
-  // arguments bound before any column is in scope: no LATERAL) computes once per
-  // statement; joins then treat them as a table's.
+  // Per item: its table, or null for a function or subquery, whose rows its plan (made
+  // here) computes once per statement; joins then treat them as a table's. A function or
+  // LATERAL subquery that reads the items before it is planned as a subquery correlated
+  // with them (`lateral`: what it reads of them), run again per row of their join.
   std::vector<const TableBinding*> bound;
   std::vector<NodePtr> functionScans;
+  std::vector<std::vector<ExprPtr>> lateral(tables.size());
+  auto maybeLateral = [&](size_t item, const std::function<NodePtr()>& planItem) {
+    if (fp.scope.entries.empty()) return planItem();
+    NodePtr node;
+    lateral[item] = b_.correlated(fp.scope, [&] { node = planItem(); });
+    return node;
+  };
   for (const auto* ref : tables) {
     ScopeEntry entry;
     const TableBinding* tb = nullptr;
     functionScans.emplace_back();
+    size_t item = bound.size();
     if (ref->kind == sql::TableRefKind::Function) {
-      functionScans.back() = functionItem(ref->as<sql::RangeFunction>(), entry);
+      functionScans.back() = maybeLateral(item, [&] { return functionItem(ref->as<sql::RangeFunction>(), entry); });
     } else if (ref->kind == sql::TableRefKind::Subquery) {
-      functionScans.back() = subqueryItem(ref->as<sql::RangeSubquery>(), entry);
+      const auto& sub = ref->as<sql::RangeSubquery>();
+      functionScans.back() =
+          sub.lateral ? maybeLateral(item, [&] { return subqueryItem(sub, entry); }) : subqueryItem(sub, entry);
     } else if (size_t frame = 0; const sql::CommonTableExpr* cte = findWith(ref->as<sql::RangeTable>().name, frame)) {
       functionScans.back() = withItem(frame, *cte, ref->as<sql::RangeTable>().alias, ref->location, entry);
     } else {
       const auto& t = ref->as<sql::RangeTable>();
       tb = &resolve(t.name);
       entry = entryFor(*tb, t.alias ? t.alias->name : std::string(), 0);
+    }
+    // It runs per row of the items before it, so only they can be the preserved side.
+    if (!lateral[item].empty() &&
+        (steps[item].type == sql::JoinType::Right || steps[item].type == sql::JoinType::Full)) {
+      int column = columnRange(*lateral[item][0]).first;
+      std::string read;
+      for (const auto& e : fp.scope.entries)
+        if (column >= e.offset && column < e.offset + static_cast<int>(e.names.size())) read = e.alias;
+      b_.fail(sqlstate::kInvalidColumnReference,
+              fmt::format("invalid reference to FROM-clause entry for table \"{}\"", read), ref->location,
+              "The combining JOIN type must be INNER or LEFT for a LATERAL reference.", {});
     }
     for (const auto& e : fp.scope.entries)
       if (e.alias == entry.alias)
@@ -461,8 +483,10 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
   // The join order: FROM order where an outer join fixes it, else greedy by estimated
   // sizes (join_order.h). Items are joined in that order, their columns laid out in it,
   // and a projection puts them back in FROM order, as the scope binds them.
-  bool innerOnly = n <= 64 && std::all_of(steps.begin(), steps.end(),
-                                          [](const JoinStep& s) { return s.type == sql::JoinType::Inner; });
+  bool innerOnly =
+      n <= 64 &&
+      std::all_of(steps.begin(), steps.end(), [](const JoinStep& s) { return s.type == sql::JoinType::Inner; }) &&
+      std::all_of(lateral.begin(), lateral.end(), [](const auto& reads) { return reads.empty(); });
   std::vector<double> itemRows(n, 0);
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
@@ -525,6 +549,12 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
       fp.node = filter(std::move(scan), conjunction(std::move(atStep[0])));
       continue;
     }
+    if (!lateral[t].empty()) {
+      fp.node = lateralJoin(std::move(fp.node), std::move(scan), std::move(lateral[t]), steps[t].type,
+                            outer ? onConjuncts[t] : atStep[p]);
+      if (outer) fp.node = filter(std::move(fp.node), conjunction(std::move(atStep[p])));
+      continue;
+    }
     // The smaller side, as estimated, is the hash table (inner joins).
     bool buildRight = !joinedRows.empty() && itemRows[t] < joinedRows[p - 1];
     fp.node = joinStep(std::move(fp.node), std::move(scan), offset[t], steps[t].type,
@@ -577,6 +607,19 @@ NodePtr StatementPlanner::joinStep(NodePtr left, NodePtr right, int rightOffset,
   join->rightFirst = !leftIsFirstChild;
   join->children.push_back(leftIsFirstChild ? std::move(left) : std::move(right));
   join->children.push_back(leftIsFirstChild ? std::move(right) : std::move(left));
+  return join;
+}
+
+NodePtr StatementPlanner::lateralJoin(NodePtr left, NodePtr right, std::vector<ExprPtr> reads, sql::JoinType type,
+                                      std::vector<ExprPtr>& conditions) {
+  auto join = std::make_unique<Node>(NodeKind::NestedLoopJoin);
+  join->outer = type == sql::JoinType::Left;
+  join->exprs = std::move(reads);
+  join->predicate = conjunction(std::move(conditions));
+  join->outputTypes = left->outputTypes;
+  join->outputTypes.insert(join->outputTypes.end(), right->outputTypes.begin(), right->outputTypes.end());
+  join->children.push_back(std::move(left));
+  join->children.push_back(std::move(right));
   return join;
 }
 

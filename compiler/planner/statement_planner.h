@@ -150,6 +150,10 @@ class StatementPlanner {
   // `buildRight`: an inner hash join hashes `right` (estimated smaller) instead of `left`.
   NodePtr joinStep(NodePtr left, NodePtr right, int rightOffset, sql::JoinType type, std::vector<ExprPtr>& conditions,
                    bool buildRight = false);
+  // A LATERAL item `right` joined to the items before it (`left`): a nested loop running it
+  // per left row, its OuterRefs reading `reads` (over the left row).
+  NodePtr lateralJoin(NodePtr left, NodePtr right, std::vector<ExprPtr> reads, sql::JoinType type,
+                      std::vector<ExprPtr>& conditions);
   // The greedy join order of an inner-join FROM list (join_order.h), from estimated item
   // sizes (left in `itemRows`) and the join conjuncts in `atStep`.
   JoinOrder chooseJoinOrder(const Scope& scope, const std::vector<const TableBinding*>& bound,
