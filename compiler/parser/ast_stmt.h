@@ -161,13 +161,17 @@ struct CommonTableExpr {
 };
 enum class LockStrength : uint8_t { None, KeyShare, Share, NoKeyUpdate, Update };
 
-struct SelectStmt : Stmt {
+// WITH [RECURSIVE] ...: named queries a statement (and its subqueries) may read; SELECT,
+// INSERT, UPDATE and DELETE have one.
+struct WithList {
+  std::vector<CommonTableExpr> with;
+  bool withRecursive = false;
+};
+
+struct SelectStmt : Stmt, WithList {
   SelectStmt() : Stmt(StmtKind::Select) {}
   ~SelectStmt() override;  // frees a chain of UNIONs without recursing along it (ast.cpp)
   enum class Body : uint8_t { Simple, Values, SetOp } body = Body::Simple;
-  // WITH [RECURSIVE] ...: named queries this statement (and its subqueries) may read.
-  std::vector<CommonTableExpr> with;
-  bool withRecursive = false;
 
   // Body::Simple
   bool distinct = false;
@@ -197,7 +201,7 @@ struct SelectStmt : Stmt {
 
 // ---- INSERT / UPDATE / DELETE ----
 
-struct InsertStmt : Stmt {
+struct InsertStmt : Stmt, WithList {
   InsertStmt() : Stmt(StmtKind::Insert) {}
   QualifiedName table;
   std::string alias;
@@ -214,7 +218,7 @@ struct SetClause {
   bool multi = false;
 };
 
-struct UpdateStmt : Stmt {
+struct UpdateStmt : Stmt, WithList {
   UpdateStmt() : Stmt(StmtKind::Update) {}
   QualifiedName table;
   std::string alias;
@@ -224,7 +228,7 @@ struct UpdateStmt : Stmt {
   std::vector<ResTarget> returning;
 };
 
-struct DeleteStmt : Stmt {
+struct DeleteStmt : Stmt, WithList {
   DeleteStmt() : Stmt(StmtKind::Delete) {}
   QualifiedName table;
   std::string alias;

@@ -48,9 +48,14 @@ void walkWindow(const WindowDef* w, const Visit& visit) {
   walk(w->end.offset.get(), visit);
 }
 
+void walkWith(const WithList& w, const Visit& visit) {
+  for (const auto& cte : w.with) walkSelect(cte.query.get(), visit);
+}
+
 void walkSelect(const SelectStmt* s, const Visit& visit) {
   if (!s) return;
   checkStackDepth();
+  walkWith(*s, visit);
   walkAll(s->distinctOn, visit);
   walkTargets(s->targets, visit);
   for (const auto& f : s->from) walkFrom(f.get(), visit);
@@ -161,11 +166,13 @@ void visitColumnRefs(const Stmt& stmt, const std::function<void(const ColumnRef&
   switch (stmt.kind) {
     case StmtKind::Select: walkSelect(&stmt.as<SelectStmt>(), visit); break;
     case StmtKind::Insert:
+      walkWith(stmt.as<InsertStmt>(), visit);
       walkSelect(stmt.as<InsertStmt>().source.get(), visit);
       walkTargets(stmt.as<InsertStmt>().returning, visit);
       break;
     case StmtKind::Update: {
       const auto& u = stmt.as<UpdateStmt>();
+      walkWith(u, visit);
       for (const auto& c : u.set) walk(c.value.get(), visit);
       for (const auto& f : u.from) walkFrom(f.get(), visit);
       walk(u.where.get(), visit);
@@ -174,6 +181,7 @@ void visitColumnRefs(const Stmt& stmt, const std::function<void(const ColumnRef&
     }
     case StmtKind::Delete: {
       const auto& d = stmt.as<DeleteStmt>();
+      walkWith(d, visit);
       for (const auto& f : d.using_) walkFrom(f.get(), visit);
       walk(d.where.get(), visit);
       walkTargets(d.returning, visit);

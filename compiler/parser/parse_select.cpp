@@ -39,33 +39,41 @@ bool isBareLabel(const Token& t) {
 std::unique_ptr<SelectStmt> Parser::parseSelect() {
   checkStackDepth();
   uint32_t begin = peek().offset;
-  std::vector<CommonTableExpr> with;
-  bool recursive = false;
-  if (acceptKw("with")) {
-    recursive = acceptKw("recursive");
-    do {
-      CommonTableExpr cte;
-      cte.location = peek().offset;
-      cte.name = parseColId();
-      if (isOp("(")) cte.columns = parseParenNameList();
-      expectKw("as");
-      if (acceptKw("not")) {
-        expectKw("materialized");
-      } else {
-        acceptKw("materialized");
-      }
-      cte.query = parseParenSubquery();
-      with.push_back(std::move(cte));
-    } while (acceptOp(","));
-    if (isKw("insert") || isKw("update") || isKw("delete"))
-      errorAt(sqlstate::kFeatureNotSupported, "WITH before INSERT, UPDATE or DELETE is not supported yet",
-              peek().offset);
-  }
+  WithList with = parseWithList();
+  // Only a whole statement (parsePreparable) may be an INSERT, UPDATE or DELETE.
+  if (isKw("insert") || isKw("update") || isKw("delete")) syntaxError();
+  return parseSelectAfterWith(std::move(with), begin);
+}
+
+WithList Parser::parseWithList() {
+  WithList list;
+  if (!acceptKw("with")) return list;
+  list.withRecursive = acceptKw("recursive");
+  do {
+    CommonTableExpr cte;
+    cte.location = peek().offset;
+    cte.name = parseColId();
+    if (isOp("(")) cte.columns = parseParenNameList();
+    expectKw("as");
+    if (acceptKw("not")) {
+      expectKw("materialized");
+    } else {
+      acceptKw("materialized");
+    }
+    if (isOp("(") && (isKw("insert", 1) || isKw("update", 1) || isKw("delete", 1)))
+      errorAt(sqlstate::kFeatureNotSupported, "data-modifying statements in WITH are not supported yet",
+              peek(1).offset);
+    cte.query = parseParenSubquery();
+    list.with.push_back(std::move(cte));
+  } while (acceptOp(","));
+  return list;
+}
+
+std::unique_ptr<SelectStmt> Parser::parseSelectAfterWith(WithList with, uint32_t begin) {
   std::unique_ptr<SelectStmt> s = parseSetOperand(0);
-  if (!with.empty()) {
+  if (!with.with.empty()) {
     if (!s->with.empty()) errorAt(sqlstate::kSyntaxError, "multiple WITH clauses not allowed", begin);
-    s->with = std::move(with);
-    s->withRecursive = recursive;
+    static_cast<WithList&>(*s) = std::move(with);
   }
   if (isKw("order")) {
     if (!s->orderBy.empty()) errorAt(sqlstate::kSyntaxError, "multiple ORDER BY clauses not allowed", peek().offset);

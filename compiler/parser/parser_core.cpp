@@ -211,6 +211,25 @@ bool Parser::startsSelect(int ahead) {
 }
 
 StmtPtr Parser::parsePreparable() {
+  if (isKw("with")) {
+    // WITH before a SELECT, or before an INSERT, UPDATE or DELETE that reads its queries.
+    uint32_t begin = peek().offset;
+    WithList with = parseWithList();
+    StmtPtr s;
+    if (isKw("insert")) {
+      s = parseInsert();
+      static_cast<WithList&>(s->as<InsertStmt>()) = std::move(with);
+    } else if (isKw("update")) {
+      s = parseUpdate();
+      static_cast<WithList&>(s->as<UpdateStmt>()) = std::move(with);
+    } else if (isKw("delete")) {
+      s = parseDelete();
+      static_cast<WithList&>(s->as<DeleteStmt>()) = std::move(with);
+    } else {
+      s = parseSelectAfterWith(std::move(with), begin);
+    }
+    return s;
+  }
   if (isKw("insert")) return parseInsert();
   if (isKw("update")) return parseUpdate();
   if (isKw("delete")) return parseDelete();

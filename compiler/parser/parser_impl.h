@@ -79,6 +79,10 @@ class Parser {
   FrameBound parseFrameBound();
 
   // parse_dml.cpp
+  // WITH [RECURSIVE] name AS (query), ...: empty without WITH.
+  WithList parseWithList();
+  // The SELECT after a WITH list (`begin`: where the statement starts, for errors).
+  std::unique_ptr<SelectStmt> parseSelectAfterWith(WithList with, uint32_t begin);
   StmtPtr parseInsert();
   StmtPtr parseUpdate();
   StmtPtr parseDelete();

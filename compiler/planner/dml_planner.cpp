@@ -26,6 +26,8 @@ std::vector<ExprPtr> StatementPlanner::bindReturning(const std::vector<sql::ResT
 }
 
 NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<OutputColumn>& columns) {
+  WithGuard withScope{with_, with_.size()};
+  if (!s.with.empty()) pushWith(s);
   const TableBinding& t = resolve(s.table);
   const auto& cols = t.table->columns();
   // Which table column each source column fills.
@@ -105,29 +107,47 @@ NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<Outpu
 }
 
 NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<OutputColumn>& columns) {
-  if (!s.from.empty()) b_.fail(sqlstate::kFeatureNotSupported, "UPDATE ... FROM is not supported yet", s.begin);
+  WithGuard withScope{with_, with_.size()};
+  if (!s.with.empty()) pushWith(s);
   const TableBinding& t = resolve(s.table);
-  FromPlan fp = planSingle(t, s.alias, s.where.get());
+  FromPlan fp = s.from.empty() ? planSingle(t, s.alias, s.where.get())
+                               : planTargetJoin(t, s.table, s.alias, s.begin, s.from, s.where.get());
   const auto& cols = t.table->columns();
   std::vector<ExprPtr> values(cols.size());
   for (const auto& set : s.set) {
-    if (set.multi)
-      b_.fail(sqlstate::kFeatureNotSupported, "multiple-column UPDATE SET is not supported yet",
-              set.columnLocations[0]);
-    int found = -1;
-    for (size_t c = 0; c < cols.size(); ++c)
-      if (cols[c].name == set.columns[0]) found = static_cast<int>(c);
-    if (found < 0)
-      b_.fail(sqlstate::kUndefinedColumn,
-              fmt::format("column \"{}\" of relation \"{}\" does not exist", set.columns[0], t.name),
-              set.columnLocations[0]);
-    if (values[found])
-      b_.fail(sqlstate::kDuplicateColumn, fmt::format("multiple assignments to same column \"{}\"", set.columns[0]),
-              set.columnLocations[0]);
-    Binder::Clause clause(b_, "UPDATE");
-    ExprPtr v = set.value->kind == sql::ExprKind::Default ? defaultFor(t, found) : b_.bind(*set.value, fp.scope);
-    values[found] = b_.coerce(std::move(v), cols[found].type, CastContext::Assignment, set.value->location);
+    // SET (a, b) = ROW(x, y) assigns field by field.
+    std::vector<const sql::Expr*> sources{set.value.get()};
+    if (set.multi) {
+      if (set.value->kind != sql::ExprKind::Row)
+        b_.fail(sqlstate::kFeatureNotSupported,
+                set.value->kind == sql::ExprKind::SubLink
+                    ? "a sub-SELECT as the source of a multiple-column UPDATE item is not supported yet"
+                    : "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression",
+                set.value->location);
+      sources.clear();
+      for (const auto& field : set.value->as<sql::RowExpr>().args) sources.push_back(field.get());
+      if (sources.size() != set.columns.size())
+        b_.fail(sqlstate::kSyntaxError, "number of columns does not match number of values", set.value->location);
+    }
+    for (size_t i = 0; i < set.columns.size(); ++i) {
+      int found = -1;
+      for (size_t c = 0; c < cols.size(); ++c)
+        if (cols[c].name == set.columns[i]) found = static_cast<int>(c);
+      if (found < 0)
+        b_.fail(sqlstate::kUndefinedColumn,
+                fmt::format("column \"{}\" of relation \"{}\" does not exist", set.columns[i], t.name),
+                set.columnLocations[i]);
+      if (values[found])
+        b_.fail(sqlstate::kDuplicateColumn, fmt::format("multiple assignments to same column \"{}\"", set.columns[i]),
+                set.columnLocations[i]);
+      Binder::Clause clause(b_, "UPDATE");
+      const sql::Expr& source = *sources[i];
+      ExprPtr v = source.kind == sql::ExprKind::Default ? defaultFor(t, found) : b_.bind(source, fp.scope);
+      values[found] = b_.coerce(std::move(v), cols[found].type, CastContext::Assignment, source.location);
+    }
   }
+  // Joined with FROM items, every row to update is found before any changes.
+  if (!s.from.empty()) fp.node = materialize(std::move(fp.node));
   // An index range scan would meet a row again after the update moved it further along
   // the index: when the update sets a key column of that index, read every matching row
   // before changing any. (DELETE needs no such care: the scan steps past a row before
@@ -149,9 +169,11 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
 }
 
 NodePtr StatementPlanner::planDelete(const sql::DeleteStmt& s, std::vector<OutputColumn>& columns) {
-  if (!s.using_.empty()) b_.fail(sqlstate::kFeatureNotSupported, "DELETE ... USING is not supported yet", s.begin);
+  WithGuard withScope{with_, with_.size()};
+  if (!s.with.empty()) pushWith(s);
   const TableBinding& t = resolve(s.table);
-  FromPlan fp = planSingle(t, s.alias, s.where.get());
+  FromPlan fp = s.using_.empty() ? planSingle(t, s.alias, s.where.get())
+                                 : planTargetJoin(t, s.table, s.alias, s.begin, s.using_, s.where.get());
   const auto& cols = t.table->columns();
   std::vector<ExprPtr> row;
   row.push_back(plan::makeColumn(static_cast<int>(cols.size()), {TypeId::Int8, -1}));

@@ -281,6 +281,31 @@ NodePtr StatementPlanner::indexJoin(FromPlan& fp, const TableBinding& binding, i
 }
 
 FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, const sql::Expr* where) {
+  std::vector<const sql::TableRef*> items;
+  for (const auto& ref : from) items.push_back(ref.get());
+  return planFrom(items, where);
+}
+
+FromPlan StatementPlanner::planTargetJoin(const TableBinding& t, const sql::QualifiedName& name,
+                                          const std::string& alias, uint32_t location,
+                                          const std::vector<sql::TableRefPtr>& items, const sql::Expr* where) {
+  sql::RangeTable target(location);
+  target.name = name;
+  if (!alias.empty()) target.alias = sql::Alias{alias, {}};
+  std::vector<const sql::TableRef*> from{&target};
+  for (const auto& ref : items) from.push_back(ref.get());
+  FromPlan fp = planFrom(from, where, &t);
+  auto once = std::make_unique<Node>(NodeKind::Distinct);
+  int rowid = static_cast<int>(t.table->columns().size());
+  once->exprs.push_back(plan::makeColumn(rowid, {TypeId::Int8, -1}));
+  once->outputTypes = fp.node->outputTypes;
+  once->children.push_back(std::move(fp.node));
+  fp.node = std::move(once);
+  return fp;
+}
+
+FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& from, const sql::Expr* where,
+                                    const TableBinding* target) {
   checkStackDepth();
   std::vector<ExprPtr>* lift = std::exchange(correlated_, nullptr);  // for this FROM, not its subqueries'
   if (from.size() == 1 && from[0]->kind == sql::TableRefKind::Function)
@@ -290,7 +315,7 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
   std::vector<FromCondition> conditions;
   std::vector<MergingJoin> merging;
   std::vector<JoinStep> steps;
-  for (const auto& ref : from) collectFrom(*ref, tables, conditions, merging, steps);
+  for (const auto* ref : from) collectFrom(*ref, tables, conditions, merging, steps);
   // WHERE's conjuncts, but for those that become semi or anti joins after the FROM items'
   // joins. Split, each is an "argument of AND" in type errors, as in PostgreSQL.
   struct SemiJoinConjunct {
@@ -352,6 +377,10 @@ FromPlan StatementPlanner::planFrom(const std::vector<sql::TableRefPtr>& from, c
       const auto& sub = ref->as<sql::RangeSubquery>();
       functionScans.back() =
           sub.lateral ? maybeLateral(item, [&] { return subqueryItem(sub, entry); }) : subqueryItem(sub, entry);
+    } else if (target && item == 0) {
+      tb = target;
+      const auto& alias = ref->as<sql::RangeTable>().alias;
+      entry = entryFor(*tb, alias ? alias->name : std::string(), 0);
     } else if (size_t frame = 0; const sql::CommonTableExpr* cte = findWith(ref->as<sql::RangeTable>().name, frame)) {
       functionScans.back() = withItem(frame, *cte, ref->as<sql::RangeTable>().alias, ref->location, entry);
     } else {

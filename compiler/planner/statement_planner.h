@@ -102,6 +102,14 @@ class StatementPlanner {
   };
 
   FromPlan planFrom(const std::vector<sql::TableRefPtr>& from, const sql::Expr* where);
+  // `target`: the first item is this table, the target of an UPDATE ... FROM or DELETE ...
+  // USING (never a WITH query of its name).
+  FromPlan planFrom(const std::vector<const sql::TableRef*>& from, const sql::Expr* where,
+                    const TableBinding* target = nullptr);
+  // UPDATE ... FROM, DELETE ... USING: the target table (columns, then rowid) joined with
+  // `items`, each of its rows once (with the first joined row that matched it).
+  FromPlan planTargetJoin(const TableBinding& t, const sql::QualifiedName& name, const std::string& alias,
+                          uint32_t location, const std::vector<sql::TableRefPtr>& items, const sql::Expr* where);
   // Flattens FROM into a list of base tables, subqueries and functions, to be joined
   // left-deep (in that order when an outer join is among them): inner joins' ON conditions are collected with the WHERE
   // conjuncts, an outer join's stays with the item it joins (its right side, which must be a single item for now).
@@ -179,7 +187,7 @@ class StatementPlanner {
   // may see (all of them, but the earlier ones only inside a non-recursive query's own
   // body), and how many enclosing queries its statement could read (Binder::outerDepth).
   struct WithFrame {
-    const sql::SelectStmt* owner;
+    const sql::WithList* owner;
     size_t visible;
     size_t outerDepth;
   };
@@ -190,7 +198,7 @@ class StatementPlanner {
     ~WithGuard() { frames.resize(size); }
   };
   // Brings s's WITH queries into scope (42712 for a name given twice).
-  void pushWith(const sql::SelectStmt& s);
+  void pushWith(const sql::WithList& s);
   // The WITH query an unqualified table name means, innermost first, and its frame; null
   // for none.
   const sql::CommonTableExpr* findWith(const sql::QualifiedName& name, size_t& frame) const;

@@ -14,7 +14,7 @@ namespace {
 constexpr const char* kInvalidRecursion = "42P19";  // PostgreSQL's invalid_recursion
 }  // namespace
 
-void StatementPlanner::pushWith(const sql::SelectStmt& s) {
+void StatementPlanner::pushWith(const sql::WithList& s) {
   for (size_t i = 0; i < s.with.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       if (s.with[j].name == s.with[i].name)
@@ -135,7 +135,7 @@ NodePtr StatementPlanner::withItem(size_t frame, const sql::CommonTableExpr& cte
           location);
   // Its body sees the WITH lists around its own (for a non-recursive one, only the queries
   // before it in its list) and the enclosing queries of its statement.
-  const sql::SelectStmt& owner = *with_[frame].owner;
+  const sql::WithList& owner = *with_[frame].owner;
   size_t index = static_cast<size_t>(&cte - owner.with.data());
   std::vector<WithFrame> saved = with_;
   with_.resize(frame + 1);
