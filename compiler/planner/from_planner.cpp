@@ -316,31 +316,29 @@ FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& fro
   std::vector<MergingJoin> merging;
   std::vector<JoinStep> steps;
   for (const auto* ref : from) collectFrom(*ref, tables, conditions, merging, steps);
-  // WHERE's conjuncts, but for those that become semi or anti joins after the FROM items'
-  // joins. Split, each is an "argument of AND" in type errors, as in PostgreSQL.
-  struct SemiJoinConjunct {
+  // WHERE's conjuncts, but for those that become semi or anti joins, or joins with a
+  // grouped subquery (unnestAggregate), after the FROM items' joins. Split, each is an
+  // "argument of AND" in type errors, as in PostgreSQL.
+  struct SubqueryConjunct {
     const sql::Expr* conjunct;
-    const sql::SubLink* link;
+    const sql::SubLink* link;  // null: an aggregate comparison
     plan::SemiJoin kind;
     const char* argumentOf;
   };
-  std::vector<SemiJoinConjunct> semiJoins;
-  if (where && !tables.empty() && where->kind == sql::ExprKind::Bool &&
-      where->as<sql::BoolExpr>().op == sql::BoolOpKind::And) {
-    for (const auto& c : where->as<sql::BoolExpr>().args) {
-      plan::SemiJoin kind;
-      if (const sql::SubLink* link = semiJoinLink(*c, kind))
-        semiJoins.push_back({c.get(), link, kind, "AND"});
-      else
-        conditions.push_back({c.get(), kNoDeadline, "AND"});
-    }
-  } else if (where) {
-    plan::SemiJoin kind;
-    const sql::SubLink* link = tables.empty() ? nullptr : semiJoinLink(*where, kind);
-    if (link)
-      semiJoins.push_back({where, link, kind, "WHERE"});
+  std::vector<SubqueryConjunct> subqueryJoins;
+  auto classify = [&](const sql::Expr* c, const char* argumentOf) {
+    plan::SemiJoin kind{};
+    if (const sql::SubLink* link = tables.empty() ? nullptr : semiJoinLink(*c, kind))
+      subqueryJoins.push_back({c, link, kind, argumentOf});
+    else if (!tables.empty() && aggregateComparison(*c))
+      subqueryJoins.push_back({c, nullptr, kind, argumentOf});
     else
-      conditions.push_back({where, kNoDeadline, "WHERE"});
+      conditions.push_back({c, kNoDeadline, argumentOf});
+  };
+  if (where && where->kind == sql::ExprKind::Bool && where->as<sql::BoolExpr>().op == sql::BoolOpKind::And) {
+    for (const auto& c : where->as<sql::BoolExpr>().args) classify(c.get(), "AND");
+  } else if (where) {
+    classify(where, "WHERE");
   }
   if (tables.empty()) {
     auto values = std::make_unique<Node>(NodeKind::Values);
@@ -598,8 +596,11 @@ FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& fro
         fromOrder.push_back(plan::makeColumn(offset[t] + static_cast<int>(c), fp.scope.entries[t].types[c]));
     fp.node = project(std::move(fp.node), std::move(fromOrder));
   }
-  for (const SemiJoinConjunct& s : semiJoins) {
-    if (semiJoin(fp, *s.link, s.kind)) continue;
+  // Semi joins first: they only drop outer rows.
+  std::stable_partition(subqueryJoins.begin(), subqueryJoins.end(),
+                        [](const SubqueryConjunct& s) { return s.link != nullptr; });
+  for (const SubqueryConjunct& s : subqueryJoins) {
+    if (s.link ? semiJoin(fp, *s.link, s.kind) : unnestAggregate(fp, *s.conjunct)) continue;
     std::vector<ExprPtr> bound;
     bindCondition(*s.conjunct, s.argumentOf, bound);
     fp.node = filter(std::move(fp.node), conjunction(std::move(bound)));

@@ -22,10 +22,6 @@ bool readsOuter(const plan::Expr& e) {
   return false;
 }
 
-namespace {
-
-// Whether `n` or anything under it reads an OuterRef (inside subqueries' arguments, not
-// their own plans, whose OuterRefs are their own captures).
 bool planReadsOuter(const Node& n) {
   bool reads = false;
   plan::forEachExpr(n, [&](const plan::Expr& e) { reads = reads || readsOuter(e); });
@@ -33,8 +29,6 @@ bool planReadsOuter(const Node& n) {
   return reads;
 }
 
-// `e`, read from the semi join's row instead: the outer row's `outerWidth` columns, then
-// the subquery's. OuterRef i becomes what it captured, capture i.
 ExprPtr onJoinedRow(const plan::Expr& e, int outerWidth, const std::vector<ExprPtr>& captures) {
   if (e.kind == ExprKind::OuterRef) return plan::cloneExpr(*captures[e.column]);
   ExprPtr out = plan::cloneExpr(e);
@@ -42,6 +36,8 @@ ExprPtr onJoinedRow(const plan::Expr& e, int outerWidth, const std::vector<ExprP
   for (size_t i = 0; i < e.args.size(); ++i) out->args[i] = onJoinedRow(*e.args[i], outerWidth, captures);
   return out;
 }
+
+namespace {
 
 // A subquery whose FROM and WHERE alone decide which rows it has, so that they can be
 // planned as the join's build side: no grouping, aggregates (which the binder finds when

@@ -33,6 +33,12 @@ using plan::NodePtr;
 // Whether `e` reads an OuterRef (also in the arguments of subqueries in it, not in their
 // plans, whose OuterRefs are their own captures).
 bool readsOuter(const plan::Expr& e);
+// Whether `n` or anything under it reads an OuterRef (inside subqueries' arguments, not
+// their own plans, whose OuterRefs are their own captures).
+bool planReadsOuter(const Node& n);
+// `e` of a correlated subquery, read from a join's row instead: the outer row's
+// `outerWidth` columns, then the subquery's. OuterRef i becomes what it captured, capture i.
+ExprPtr onJoinedRow(const plan::Expr& e, int outerWidth, const std::vector<ExprPtr>& captures);
 
 // The FROM items (scope entries) `e` reads, as a bit set.
 uint64_t itemsRead(const Scope& scope, const plan::Expr& e);
@@ -180,6 +186,16 @@ class StatementPlanner {
   // subquery's plan cannot lose, NOT IN over a correlated subquery): the caller then binds
   // the conjunct as an expression.
   bool semiJoin(FromPlan& outer, const sql::SubLink& link, plan::SemiJoin kind);
+
+  // --- aggregate_unnesting.cpp
+
+  // Whether a WHERE conjunct compares a value with a scalar subquery that aggregates (the
+  // form unnestAggregate may turn into a join).
+  static bool aggregateComparison(const sql::Expr& conjunct);
+  // Filters outer.node by `conjunct`, x op (SELECT aggregate FROM ... WHERE correlated
+  // equalities), as a join with the subquery grouped by its correlated columns; false,
+  // with nothing changed, where the subquery does not have that form.
+  bool unnestAggregate(FromPlan& outer, const sql::Expr& conjunct);
 
   // --- with_planner.cpp
 
