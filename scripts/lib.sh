@@ -17,6 +17,12 @@ wait_ready() {
   return 1
 }
 
+# Adds the analytic benchmarks' data generator and reference system (bench/analytics) to .venv.
+ensure_analytics_venv() {
+  .venv/bin/python -c 'import duckdb' 2>/dev/null && [ -x .venv/bin/tpchgen-cli ] && return 0
+  .venv/bin/pip install -q duckdb tpchgen-cli
+}
+
 # Creates .venv with psycopg 3 from PyPI unless it is already there.
 ensure_venv() {
   if ! .venv/bin/python -c 'import psycopg' 2>/dev/null; then

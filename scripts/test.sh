@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one command that runs every test, from a clean clone on a fresh Debian machine:
 #   setup.sh, .venv, Release and ASan builds, unit tests, then the wire-level suites (SQL,
-#   psql, psycopg, libpqxx, pgbench, JDBC) against a Release duetd, and the protocol abuse and
+#   psql, psycopg, libpqxx, pgbench, JDBC) against a Release duetd, TPC-H and CH-benCHmark at
+#   small scale against DuckDB's answers (bench/analytics), and the protocol abuse and
 #   SQL suites against an ASan duetd, and short runs of the fuzzers (tests/fuzz/). Prints one
 #   line per suite and finally "N passed, M failed" counting suites; exits non-zero if any suite failed.
 #
@@ -20,7 +21,7 @@ source scripts/lib.sh
 # Suite names, in the order they run. The wire suites share one Release duetd; the ASan
 # suites marked -asan share one ASan duetd.
 WIRE_SUITES="sql sql-snapshots psql psycopg pqxx pgbench jdbc hostile"
-RELEASE_SUITES="unit $WIRE_SUITES tpcc snapshots crash recovery fd-limit memory"
+RELEASE_SUITES="unit $WIRE_SUITES tpcc snapshots crash recovery fd-limit memory analytics"
 ASAN_SUITES="protocol-asan sql-asan recovery-asan sql-fuzzer"
 ASAN_COMPILER=""
 command -v clang++-19 >/dev/null && ASAN_COMPILER="-DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19"
@@ -205,6 +206,17 @@ else
     suite fd-limit "fd limit (duetdb)" "$PY" tests/protocol/fd_limit_test.py build/bin/duetd
     # Memory: the executor's statement limit (53200), a client that does not read.
     suite memory "memory (duetdb)" "$PY" tests/protocol/memory_test.py build/bin/duetd
+    # The analytic benchmarks at small scale (bench/analytics): every TPC-H (SF 0.1) and
+    # CH-benCHmark (W = 1) query listed in their expected_pass answers as DuckDB does.
+    if wants analytics; then
+      if ensure_analytics_venv; then
+        suite analytics "analytics (TPC-H SF 0.1, CH W 1, vs DuckDB)" bash -c \
+          "$PY bench/analytics/run.py tpch --scale 0.1 --systems duetdb,duckdb --repeat 1 --check &&
+           $PY bench/analytics/run.py ch --warehouses 1 --systems duetdb,duckdb --repeat 1 --check"
+      else
+        fail_suite analytics "could not install duckdb and tpchgen-cli into .venv"
+      fi
+    fi
   fi
 
   # ThreadSanitizer: the unit tests of what threads share - the executor, network threads,
