@@ -595,6 +595,13 @@ ExprPtr Binder::bindSubLink(const sql::SubLink& s, const Scope& scope, AggContex
       e->sublink = plan::Sublink::Scalar;
       e->type = columns[0].type;
       break;
+    case sql::SubLinkKind::Array:
+      if (columns.size() != 1) fail(sqlstate::kSyntaxError, "subquery must return only one column", s.location);
+      if (columns[0].type.isArray())
+        fail(sqlstate::kFeatureNotSupported, "ARRAY(subquery) of arrays is not supported yet", s.location);
+      e->sublink = plan::Sublink::Array;
+      e->type = SqlType::arrayOf(columns[0].type.withoutTypmod());
+      break;
     case sql::SubLinkKind::Any:
     case sql::SubLinkKind::All:
       compareWithSubquery(*e, s.link == sql::SubLinkKind::Any ? plan::Sublink::Any : plan::Sublink::All, s.op,
@@ -778,6 +785,7 @@ std::string Binder::targetName(const sql::Expr& e) {
       // EXISTS names its column "exists"; a scalar subquery takes its column's name.
       const auto& link = e.as<sql::SubLink>();
       if (link.link == sql::SubLinkKind::Exists) return "exists";
+      if (link.link == sql::SubLinkKind::Array) return "array";
       if (link.link != sql::SubLinkKind::Scalar || link.subquery->targets.size() != 1) return "?column?";
       const sql::ResTarget& t = link.subquery->targets[0];
       return t.alias.empty() ? targetName(*t.expr) : t.alias;

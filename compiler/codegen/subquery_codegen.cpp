@@ -67,7 +67,7 @@ SqlValue Codegen::subquery(const Expr& e, const Row& row) {
     done = eb.CreateAlloca(b.getInt1Ty());
     resetPerStatement(done);
   }
-  bool stateful = holdsState(*e.subplan);
+  bool stateful = holdsState(*e.subplan) || e.sublink == Sublink::Array;  // ARRAY's buffer
   bool release = !once && stateful;
 
   auto run = [&] {
@@ -79,6 +79,15 @@ SqlValue Codegen::subquery(const Expr& e, const Row& row) {
     if (release) {
       mark = eb.CreateAlloca(llvm::ArrayType::get(i64Ty_, 3));
       call("duet_q_state_mark", b.getVoidTy(), {qctx_, mark});
+    }
+    // ARRAY(q): q's values gathered in a buffer of this run, made into the array after it.
+    const TupleLayout* gathered = nullptr;
+    llvm::Value* values = nullptr;
+    llvm::Value* tuple = nullptr;
+    if (e.sublink == Sublink::Array) {
+      gathered = out_.layouts.add(TupleLayout::of(e.subplan->outputTypes));
+      values = call("duet_q_buffer_new", ptrTy_, {qctx_, ptrConst(gathered)});
+      tuple = tupleAlloca(*gathered);
     }
     correlation_.push_back(std::move(captured));
     producePipeline(*e.subplan, [&](Row& r) {
@@ -97,6 +106,10 @@ SqlValue Codegen::subquery(const Expr& e, const Row& row) {
           b.CreateStore(b.getTrue(), seen);
           b.CreateStore(r[0].v, value);
           b.CreateStore(r[0].null, isNull);
+          break;
+        case Sublink::Array:
+          storeRow(tuple, *gathered, r);
+          call("duet_q_buffer_append", b.getVoidTy(), {values, tuple});
           break;
         case Sublink::RowCompare: {
           ifThen(b.CreateLoad(b.getInt1Ty(), seen), [&] { call("duet_q_subquery_rows_error", b.getVoidTy(), {}); });
@@ -123,6 +136,10 @@ SqlValue Codegen::subquery(const Expr& e, const Row& row) {
       }
     });
     correlation_.pop_back();
+    if (values) {  // the array is made in the statement's arena, not in the buffer
+      b.CreateStore(call("duet_q_agg_array_agg_final", ptrTy_, {values, b.getInt32(0), isNull}), value);
+      b.CreateStore(b.getFalse(), isNull);
+    }
     // A string read from runtime state is copied to the statement's arena: the state is
     // freed after this run (release), or may be while the value is kept (once: an
     // enclosing subquery run per row frees what this one created inside it).

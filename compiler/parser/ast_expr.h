@@ -226,7 +226,7 @@ struct SqlValue : Expr {
   int32_t precision = -1;  // CURRENT_TIMESTAMP(p) etc.
 };
 
-enum class SubLinkKind : uint8_t { Exists, Scalar, Any, All };
+enum class SubLinkKind : uint8_t { Exists, Scalar, Any, All, Array };  // Array: ARRAY(subquery)
 struct SubLink : Expr {
   SubLink(uint32_t loc, SubLinkKind k) : Expr(ExprKind::SubLink, loc), link(k) {}
   ~SubLink() override;  // defined where SelectStmt is complete (ast.cpp)

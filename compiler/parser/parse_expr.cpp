@@ -484,8 +484,12 @@ ExprPtr Parser::parseWordExpr() {
       advance();
       return parseArrayConstructor(loc, false);
     }
-    if (w == "array" && isOp("(", 1))
-      errorAt(sqlstate::kFeatureNotSupported, "ARRAY(subquery) is not supported yet", loc);
+    if (w == "array" && isOp("(", 1)) {
+      advance();
+      auto link = std::make_unique<SubLink>(loc, SubLinkKind::Array);
+      link->subquery = parseParenSubquery();
+      return link;
+    }
     if (w == "cast") {
       advance();
       expectOp("(");

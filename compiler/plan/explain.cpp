@@ -446,6 +446,7 @@ class Explainer {
     switch (e.sublink) {
       case Sublink::Exists: return "EXISTS(" + name + ")";
       case Sublink::Scalar: return "(" + name + ")";
+      case Sublink::Array: return "ARRAY(" + name + ")";
       case Sublink::Any:
       case Sublink::All:
       case Sublink::RowCompare: {

@@ -48,8 +48,9 @@ enum class ExprKind : uint8_t {
 };
 
 // EXISTS (q); (q) yielding one value; x op ANY (q) (x IN (q) is x = ANY); x op ALL (q);
-// (x, y) op (q), q yielding at most one row (NULL when none).
-enum class Sublink : uint8_t { Exists, Scalar, Any, All, RowCompare };
+// (x, y) op (q), q yielding at most one row (NULL when none); ARRAY(q), q's one column's
+// values as an array, in q's order.
+enum class Sublink : uint8_t { Exists, Scalar, Any, All, RowCompare, Array };
 
 // Abs: abs() of a number, a Unary like Neg (its operand is evaluated once).
 enum class Op : uint8_t { None, Add, Sub, Mul, Div, Mod, Pow, Neg, Abs, Not, Concat, Eq, Ne, Lt, Le, Gt, Ge };

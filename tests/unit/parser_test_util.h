@@ -140,6 +140,7 @@ inline std::string sexpr(const Expr* e) {
         case SubLinkKind::Scalar: return "(scalar <q>)";
         case SubLinkKind::Any: return "(any " + l.op + " " + sexpr(l.test.get()) + " <q>)";
         case SubLinkKind::All: return "(all " + l.op + " " + sexpr(l.test.get()) + " <q>)";
+        case SubLinkKind::Array: return "(array <q>)";
       }
       return "?";
     }
