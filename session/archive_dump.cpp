@@ -119,6 +119,36 @@ std::string createRoutineSql(const RoutineInfo& r) {
   return sql + " AS " + dollarQuoted(r.body);
 }
 
+// The CREATE VIEW that makes this view again: its column names as a column list, so that
+// the query's own names need not match.
+std::string createViewSql(const ViewInfo& v) {
+  std::string columns;
+  for (const ColumnDef& c : v.columns) columns += (columns.empty() ? "" : ", ") + ident(c.name);
+  return fmt::format("CREATE VIEW {} ({}) AS {}", qualified(*v.schema, v.name), columns, v.query);
+}
+
+// Views in creation order, but each after the views it reads (OR REPLACE may make a view
+// read one created after it).
+std::vector<const ViewInfo*> viewsInDependencyOrder(std::vector<const ViewInfo*> views) {
+  std::sort(views.begin(), views.end(), [](const auto* a, const auto* b) { return a->oid < b->oid; });
+  std::vector<const ViewInfo*> out;
+  auto placed = [&](uint32_t oid) {
+    return std::any_of(out.begin(), out.end(), [&](const ViewInfo* v) { return v->oid == oid; });
+  };
+  auto isView = [&](uint32_t oid) {
+    return std::any_of(views.begin(), views.end(), [&](const ViewInfo* v) { return v->oid == oid; });
+  };
+  while (out.size() < views.size()) {
+    size_t before = out.size();
+    for (const ViewInfo* v : views)
+      if (!placed(v->oid) &&
+          std::all_of(v->dependsOn.begin(), v->dependsOn.end(), [&](uint32_t d) { return !isView(d) || placed(d); }))
+        out.push_back(v);
+    if (out.size() == before) break;  // views that read each other cannot be made again
+  }
+  return out;
+}
+
 LoggedStatement statement(std::string sql) {
   LoggedStatement s;
   s.sql = std::move(sql);
@@ -154,9 +184,11 @@ class ArchiveDump {
   void dumpDatabase(Database& db) {
     std::vector<const TableInfo*> tables;
     std::vector<const RoutineInfo*> routines;
+    std::vector<const ViewInfo*> views;
     for (const auto& [schemaName, schema] : db.schemas) {
       for (const auto& [name, table] : schema->tables)
         if (!table->systemView) tables.push_back(table.get());
+      for (const auto& [name, view] : schema->views) views.push_back(view.get());
       for (const auto& [name, overloads] : schema->routines)
         for (const auto& r : overloads) routines.push_back(r.get());
     }
@@ -166,6 +198,7 @@ class ArchiveDump {
     std::sort(routines.begin(), routines.end(), byOid);
     for (const TableInfo* t : tables) run(db.name, createTableSql(*t));
     for (const RoutineInfo* r : routines) run(db.name, createRoutineSql(*r));
+    for (const ViewInfo* v : viewsInDependencyOrder(std::move(views))) run(db.name, createViewSql(*v));
     if (!tables.empty()) {
       std::vector<std::pair<std::string, std::string>> params = {{"user", kLoader}, {"database", db.name}};
       params.insert(params.end(), archiveSettings().begin(), archiveSettings().end());

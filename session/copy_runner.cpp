@@ -79,7 +79,8 @@ QueryState CopyRunner::run(const Statement& st, ResultSink& sink) {
     throw SqlError(sqlstate::kSyntaxError, "COPY FROM does not support a query");
   }
   auto state = std::make_unique<CopyInState>();
-  state->table = &state_.tableByName(s.table);
+  state->table = &state_.tableByName(s.table, {"cannot copy to view \"{}\"", "",
+                                               "To enable copying to a view, provide an INSTEAD OF INSERT trigger."});
   TableInfo& t = *state->table;
   if (s.columns.empty()) {
     for (size_t i = 0; i < t.columns.size(); ++i) {
@@ -194,7 +195,8 @@ void CopyRunner::copyOut(const Statement& st, ResultSink& sink) {
   if (s.query) {
     query = st.sql.substr(s.query->begin, s.query->end - s.query->begin);
   } else {
-    TableInfo& t = state_.tableByName(s.table);
+    TableInfo& t =
+        state_.tableByName(s.table, {"cannot copy from view \"{}\"", "", "Try the COPY (SELECT ...) TO variant."});
     std::string cols;
     if (s.columns.empty()) {
       for (const auto& c : t.columns) cols += (cols.empty() ? "" : ", ") + quoteIdent(c.name);

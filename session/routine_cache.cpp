@@ -54,7 +54,11 @@ std::string rowKey(const std::vector<SqlType>& row) {
 
 std::string RoutineCache::tableFingerprint(const std::vector<std::string>& name) const {
   std::string schema = name.size() >= 2 ? name[name.size() - 2] : std::string();
-  const TableInfo* t = state_.engine.catalog.findTable(*state_.db, schema, name.back());
+  Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schema, name.back());
+  // A view's code is its query, inlined: the relations that query reads are looked up (and
+  // fingerprinted) when it is planned, as names of their own.
+  if (r.view && !r.table) return fmt::format("view {}|{}", r.view->oid, r.view->query);
+  const TableInfo* t = r.table;
   if (!t) return {};  // a table of this name created later changes it
   std::string f = fmt::format("{}@{}", t->oid, fmt::ptr(t->table.get()));
   for (const ColumnDef& c : t->columns)
@@ -271,10 +275,10 @@ plpgsql::RoutineShape RoutineCache::routineShape(const RoutineInfo& info) const 
 plpgsql::TableLookup RoutineCache::tableColumnsLookup() const {
   return [this](const std::vector<std::string>& name) -> std::optional<plpgsql::TableColumns> {
     std::string schema = name.size() >= 2 ? name[name.size() - 2] : std::string();
-    const TableInfo* table = state_.engine.catalog.findTable(*state_.db, schema, name.back());
-    if (!table) return std::nullopt;
+    Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schema, name.back());
+    if (!r.table && !r.view) return std::nullopt;
     plpgsql::TableColumns columns;
-    for (const ColumnDef& c : table->columns) columns.emplace_back(c.name, c.type);
+    for (const ColumnDef& c : r.table ? r.table->columns : r.view->columns) columns.emplace_back(c.name, c.type);
     return columns;
   };
 }

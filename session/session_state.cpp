@@ -100,14 +100,29 @@ std::string schemaOf(const sql::QualifiedName& n) {
   return n.parts.size() >= 2 ? n.parts[n.parts.size() - 2] : std::string();
 }
 
-TableInfo& SessionState::tableByName(const sql::QualifiedName& name) {
+TableInfo& SessionState::tableByName(const sql::QualifiedName& name, const ViewRefusal& refusal) {
+  Catalog::Relation r = engine.catalog.findRelation(*db, schemaOf(name), name.name());
+  if (r.view && !r.table)
+    throw SqlError(sqlstate::kWrongObjectType, fmt::format(fmt::runtime(refusal.message), name.name()), refusal.detail,
+                   refusal.hint);
   return engine.catalog.table(*db, schemaOf(name), name.name());
 }
 
+TableInfo& SessionState::tableByName(const sql::QualifiedName& name) { return tableByName(name, ViewRefusal{}); }
+
 TableResolver SessionState::tableResolver() {
   return [this](const sql::QualifiedName& name) {
+    Catalog::Relation r = engine.catalog.findRelation(*db, schemaOf(name), name.name());
+    if (r.view && !r.table) {
+      TableBinding b{nullptr, r.view->oid, r.view->name, {}, nullptr};
+      auto view = std::make_shared<ViewBinding>();
+      view->query = r.view->query;
+      for (const ColumnDef& c : r.view->columns) view->columns.push_back(c.name);
+      b.view = std::move(view);
+      return b;
+    }
     TableInfo& t = tableByName(name);
-    TableBinding b{t.table.get(), t.oid, t.name, {}};
+    TableBinding b{t.table.get(), t.oid, t.name, {}, nullptr};
     for (const auto& c : t.columns) b.defaults.push_back(c.defaultSql);
     return b;
   };

@@ -58,6 +58,15 @@ struct SessionState {
   std::map<std::string, std::shared_ptr<Statement>> statements;
   std::map<std::string, Portal> portals;
 
+  // A statement that works on tables only, and what it says when the name is a view
+  // (42809; `message` names the view with {}).
+  struct ViewRefusal {
+    const char* message = "\"{}\" is not a table";
+    const char* detail = "";
+    const char* hint = "";
+  };
+  // The table `name` means; 42P01 if none, 42809 (`refusal`) for a view.
+  TableInfo& tableByName(const sql::QualifiedName& name, const ViewRefusal& refusal);
   TableInfo& tableByName(const sql::QualifiedName& name);
   // The catalog's tables as the planner and the routine compiler look them up.
   TableResolver tableResolver();

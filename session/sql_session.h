@@ -7,6 +7,7 @@
 //   StatementRunner (+DirectCaller) one statement's frame; compiled plans, direct calls
 //   UtilityStatements               transaction control, SET/SHOW/RESET, DDL on the catalog
 //   RoutineStatements               CREATE/DROP FUNCTION and PROCEDURE
+//   ViewStatements                  CREATE/DROP VIEW, and the views a DROP takes along
 //   CopyRunner                      COPY FROM STDIN / TO STDOUT
 //   SnapshotRouter                  which read-only statements go to a fork() snapshot
 //   StatementPlanner                plans through the plan cache, literal parameter tuples
@@ -108,6 +109,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   TransactionControl transaction_;
   StatementPlanner planner_;
   RoutineStatements routineStatements_;
+  ViewStatements viewStatements_;
   UtilityStatements utility_;
   CopyRunner copy_;
   StatementRunner runner_;

@@ -92,7 +92,7 @@ void checkFillfactor(const sql::DefElem& o) {
 }
 
 const char* dropTag(sql::ObjectType object) {
-  static const char* tags[] = {"DROP TABLE", "DROP INDEX", "DROP DATABASE", "DROP ROLE"};
+  static const char* tags[] = {"DROP TABLE", "DROP INDEX", "DROP DATABASE", "DROP ROLE", "DROP VIEW"};
   return tags[static_cast<int>(object)];
 }
 
@@ -113,6 +113,7 @@ const char* isolationName(sql::IsolationLevel level) {
 const char* changingCommand(const sql::Stmt& stmt) {
   switch (stmt.kind) {
     case sql::StmtKind::CreateTable: return "CREATE TABLE";
+    case sql::StmtKind::CreateView: return "CREATE VIEW";
     case sql::StmtKind::CreateIndex: return "CREATE INDEX";
     case sql::StmtKind::AlterTable: return "ALTER TABLE";
     case sql::StmtKind::Drop: return dropTag(stmt.as<sql::DropStmt>().object);
@@ -152,7 +153,18 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       createTable(stmt.as<sql::CreateTableStmt>(), st.sql);
       sink.commandComplete("CREATE TABLE");
       break;
-    case sql::StmtKind::Drop: dropObjects(stmt.as<sql::DropStmt>(), sink); break;
+    case sql::StmtKind::CreateView:
+      viewStatements_.createView(st);
+      sink.commandComplete("CREATE VIEW");
+      break;
+    case sql::StmtKind::Drop:
+      if (stmt.as<sql::DropStmt>().object == sql::ObjectType::View) {
+        viewStatements_.dropViews(stmt.as<sql::DropStmt>(), sink);
+        sink.commandComplete("DROP VIEW");
+      } else {
+        dropObjects(stmt.as<sql::DropStmt>(), sink);
+      }
+      break;
     case sql::StmtKind::CreateIndex: {
       const auto& s = stmt.as<sql::CreateIndexStmt>();
       if (s.where) unsupported("partial index");
@@ -161,7 +173,8 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
         if (e.expr) unsupported("index on an expression");
         columns.push_back(e.column);
       }
-      TableInfo& table = state_.tableByName(s.table);
+      TableInfo& table = state_.tableByName(
+          s.table, {"cannot create index on relation \"{}\"", "This operation is not supported for views.", ""});
       if (s.ifNotExists && !s.name.empty() && state_.engine.catalog.findIndex(*state_.db, schemaOf(s.table), s.name)) {
         state_.sendNotice(
             sink, Notice::make("NOTICE", "42P07", fmt::format("relation \"{}\" already exists, skipping", s.name)));
@@ -412,16 +425,24 @@ void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
   UndoLog& undo = state_.txn.undo();
   for (const auto& name : s.names) {
     switch (s.object) {
-      case sql::ObjectType::Table:
-        if (s.ifExists && !state_.engine.catalog.findTable(*state_.db, schemaOf(name), name.name())) {
+      case sql::ObjectType::Table: {
+        Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schemaOf(name), name.name());
+        if (r.view && !r.table)
+          throw SqlError(sqlstate::kWrongObjectType, fmt::format("\"{}\" is not a table", name.name()), {},
+                         "Use DROP VIEW to remove a view.");
+        if (s.ifExists && !r.table) {
           state_.sendNotice(
               sink, Notice::make("NOTICE", "00000", fmt::format("table \"{}\" does not exist, skipping", name.name())));
           continue;
         }
-        if (const TableInfo* table = state_.engine.catalog.findTable(*state_.db, schemaOf(name), name.name()))
-          routineStatements_.dropRoutinesReturning(*table, s.behavior == sql::DropBehavior::Cascade, sink);
+        bool cascade = s.behavior == sql::DropBehavior::Cascade;
+        if (r.table) {
+          viewStatements_.dropDependents(r.table->oid, "table " + r.table->name, cascade, {}, sink);
+          routineStatements_.dropRoutinesReturning(*r.table, cascade, sink);
+        }
         state_.engine.catalog.dropTable(*state_.db, schemaOf(name), name.name(), s.ifExists, undo);
         break;
+      }
       case sql::ObjectType::Index:
         if (s.ifExists && !state_.engine.catalog.findIndex(*state_.db, schemaOf(name), name.name())) {
           state_.sendNotice(
@@ -438,6 +459,7 @@ void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
         state_.engine.catalog.dropDatabase(name.name(), s.ifExists, undo);
         break;
       case sql::ObjectType::Role: state_.engine.catalog.dropRole(name.name(), s.ifExists, undo); break;
+      case sql::ObjectType::View: break;  // ViewStatements::dropViews
     }
     transaction_.ddlDone();
   }

@@ -3,7 +3,8 @@
 // constraints, TRUNCATE, CREATE DATABASE and ROLE, DEALLOCATE, DISCARD, CHECKPOINT, and
 // VACUUM and ANALYZE (accepted, nothing to do). DDL goes through the catalog with the
 // transaction's undo log, so a ROLLBACK undoes it. CREATE/DROP FUNCTION go on to
-// RoutineStatements; COPY is not one of these (StatementRunner hands it to CopyRunner).
+// RoutineStatements, CREATE/DROP VIEW to ViewStatements; COPY is not one of these (StatementRunner hands it to
+// CopyRunner).
 #pragma once
 #include <string_view>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "session/session_state.h"
 #include "session/statement.h"
 #include "session/transaction_control.h"
+#include "session/view_statements.h"
 
 namespace duet {
 
@@ -27,8 +29,12 @@ std::vector<ColumnDesc> showColumns(const sql::ShowStmt& s);
 
 class UtilityStatements {
  public:
-  UtilityStatements(SessionState& state, TransactionControl& transaction, RoutineStatements& routineStatements)
-      : state_(state), transaction_(transaction), routineStatements_(routineStatements) {}
+  UtilityStatements(SessionState& state, TransactionControl& transaction, RoutineStatements& routineStatements,
+                    ViewStatements& viewStatements)
+      : state_(state),
+        transaction_(transaction),
+        routineStatements_(routineStatements),
+        viewStatements_(viewStatements) {}
 
   // Runs a statement that has no plan, COPY aside; its answers go to sink.
   void run(const Statement& st, ResultSink& sink);
@@ -46,6 +52,7 @@ class UtilityStatements {
   SessionState& state_;
   TransactionControl& transaction_;
   RoutineStatements& routineStatements_;
+  ViewStatements& viewStatements_;
 };
 
 }  // namespace duet

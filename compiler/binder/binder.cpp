@@ -561,6 +561,17 @@ std::vector<ExprPtr> Binder::correlatedIn(const Scope& scope, AggContext* agg, c
   return std::move(level.captures);
 }
 
+void Binder::withoutVariables(const std::function<void()>& planInner) {
+  bool saved = std::exchange(bindingDefault_, true);
+  try {
+    planInner();
+  } catch (...) {
+    bindingDefault_ = saved;
+    throw;
+  }
+  bindingDefault_ = saved;
+}
+
 void Binder::withOuterDepth(size_t depth, const std::function<void()>& planInner) {
   std::vector<OuterLevel*> hidden(outer_.begin() + static_cast<std::ptrdiff_t>(std::min(depth, outer_.size())),
                                   outer_.end());
@@ -1205,15 +1216,15 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
     auto parsed = sql::parseQuery("SELECT " + best->defaults[i]);
     const auto& select = parsed.at(0).stmt->as<sql::SelectStmt>();
     Scope none;
-    bindingDefault_ = true;
+    bool hidden = std::exchange(bindingDefault_, true);
     try {
       args.push_back(coerce(bind(*select.targets.at(0).expr, none), best->argTypes[i], CastContext::Assignment, 0));
     } catch (SqlError& e) {
-      bindingDefault_ = false;
+      bindingDefault_ = hidden;
       e.position = 0;
       throw;
     }
-    bindingDefault_ = false;
+    bindingDefault_ = hidden;
   }
   return best;
 }

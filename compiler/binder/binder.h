@@ -100,6 +100,9 @@ class Binder {
   // subquery sees what its WITH clause saw).
   size_t outerDepth() const { return outer_.size(); }
   void withOuterDepth(size_t depth, const std::function<void()>& planInner);
+  // Runs `planInner` with no PL/pgSQL variable in scope (a view's query, planned inside a
+  // routine's statement, means the columns it meant at CREATE VIEW).
+  void withoutVariables(const std::function<void()>& planInner);
 
   // Names the clause expressions are bound for while it lives, as PostgreSQL's
   // ParseExprKind does in "aggregate functions are not allowed in %s" (an aggregate bound
@@ -274,8 +277,8 @@ class Binder {
 
  private:
   std::vector<RoutineCandidate> routineCandidates_;  // of the last resolveRoutine
-  bool bindingDefault_ = false;                      // a routine argument's DEFAULT: no variables in scope
-  const char* clause_ = "WHERE";                     // see Clause
+  bool bindingDefault_ = false;   // a routine argument's DEFAULT or a view's query: no variables in scope
+  const char* clause_ = "WHERE";  // see Clause
   const PlanRequest& request_;
   std::vector<SqlType> paramTypes_;
   std::vector<int> paramClass_;

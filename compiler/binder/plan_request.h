@@ -19,15 +19,23 @@ class Table;
 // duet.max_compile_ms's default: how long LLVM may optimise one statement or routine.
 inline constexpr int kDefaultOptimiseBudgetMs = 1000;
 
-// A table as the binder sees it: storage plus the catalog facts binding needs.
+// A view as the binder sees it: its stored query, planned where it is read.
+struct ViewBinding {
+  std::string query;                 // the SELECT's text
+  std::vector<std::string> columns;  // its column names as of CREATE VIEW
+};
+
+// A table as the binder sees it: storage plus the catalog facts binding needs; or a view
+// (`view` set, no table).
 struct TableBinding {
   Table* table = nullptr;
   uint32_t oid = 0;
   std::string name;
   std::vector<std::string> defaults;  // per column: DEFAULT expression as SQL text, or ""
+  std::shared_ptr<const ViewBinding> view;
 };
-// Resolves a (possibly qualified) table name in the session's database and search path;
-// throws 42P01 `relation "x" does not exist` itself when it is unknown.
+// Resolves a (possibly qualified) table or view name in the session's database and search
+// path; throws 42P01 `relation "x" does not exist` itself when it is unknown.
 using TableResolver = std::function<TableBinding(const sql::QualifiedName&)>;
 
 // A function or procedure the binder may call, as the catalog describes it (PostgreSQL's
@@ -85,6 +93,9 @@ struct PlanRequest {
   int explicitParamCount = 0;
   std::string_view queryText;  // for error positions
   TableResolver resolveTable;
+  // When set, called with each table or view the statement itself names (not those the
+  // views it reads name): what CREATE VIEW records as the view's dependencies.
+  std::function<void(const TableBinding&)> noteRelation;
   RoutineResolver resolveRoutines;   // null: only built-in functions exist
   VariableResolver resolveVariable;  // PL/pgSQL embedded statements only
   // LANGUAGE sql bodies: a column of the same name wins over a variable (PostgreSQL

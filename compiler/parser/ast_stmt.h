@@ -38,6 +38,7 @@ enum class StmtKind : uint8_t {
   Explain,
   CreateFunction,
   DropRoutine,
+  CreateView,
   Call,  // ast_routine.h
 };
 
@@ -297,7 +298,21 @@ struct AlterTableStmt : Stmt {
   std::vector<AlterTableCmd> cmds;
 };
 
-enum class ObjectType : uint8_t { Table, Index, Database, Role };
+// CREATE [OR REPLACE] [TEMP] VIEW name [(columns)] [WITH (options)] AS query
+// [WITH [CASCADED | LOCAL] CHECK OPTION]. The query's text is its byte range in the statement.
+struct CreateViewStmt : Stmt {
+  CreateViewStmt() : Stmt(StmtKind::CreateView) {}
+  QualifiedName view;
+  bool orReplace = false;
+  bool temporary = false;
+  bool recursive = false;  // CREATE RECURSIVE VIEW
+  std::vector<std::string> columns;
+  std::vector<DefElem> options;
+  std::unique_ptr<SelectStmt> query;
+  bool checkOption = false;
+};
+
+enum class ObjectType : uint8_t { Table, Index, Database, Role, View };
 enum class DropBehavior : uint8_t { Default, Restrict, Cascade };
 struct DropStmt : Stmt {
   DropStmt() : Stmt(StmtKind::Drop) {}

@@ -1,4 +1,4 @@
-// CREATE TABLE / INDEX, ALTER TABLE ... ADD constraint, DROP, TRUNCATE. CREATE and DROP of
+// CREATE TABLE / INDEX / VIEW, ALTER TABLE ... ADD constraint, DROP, TRUNCATE. CREATE and DROP of
 // functions and procedures continue in parse_routine.cpp.
 #include "compiler/parser/parser_impl.h"
 
@@ -9,11 +9,16 @@ StmtPtr Parser::parseCreate() {
   if (isKw("or")) {
     advance();
     expectKw("replace");
-    if (!isKw("function") && !isKw("procedure")) syntaxError();
-    return parseCreateFunction(true);
+    if (isKw("function") || isKw("procedure")) return parseCreateFunction(true);
+    bool temporary = acceptKw("temp") || acceptKw("temporary");
+    return parseCreateView(true, temporary);
   }
   if (isKw("function") || isKw("procedure")) return parseCreateFunction(false);
-  if (acceptKw("temp") || acceptKw("temporary")) return parseCreateTable(true);
+  if (isKw("view") || isKw("recursive")) return parseCreateView(false, false);
+  if (acceptKw("temp") || acceptKw("temporary")) {
+    if (isKw("view") || isKw("recursive")) return parseCreateView(false, true);
+    return parseCreateTable(true);
+  }
   if (acceptKw("unlogged") || isKw("table")) return parseCreateTable(false);
   if (isKw("unique") || isKw("index")) return parseCreateIndex();
   if (isKw("database")) return parseCreateDatabase();
@@ -44,6 +49,27 @@ StmtPtr Parser::parseCreateTable(bool temporary) {
   }
   expectOp(")");
   if (acceptKw("with")) s->options = parseParenDefElems(true);
+  return s;
+}
+
+StmtPtr Parser::parseCreateView(bool orReplace, bool temporary) {
+  auto s = std::make_unique<CreateViewStmt>();
+  s->orReplace = orReplace;
+  s->temporary = temporary;
+  s->recursive = acceptKw("recursive");
+  expectKw("view");
+  s->view = parseQualifiedName();
+  if (isOp("(")) s->columns = parseParenNameList();
+  if (acceptKw("with")) s->options = parseParenDefElems(true);
+  expectKw("as");
+  if (!startsSelect()) syntaxError();
+  s->query = parseSelect();
+  if (acceptKw("with")) {
+    if (!acceptKw("cascaded")) acceptKw("local");
+    expectKw("check");
+    expectKw("option");
+    s->checkOption = true;
+  }
   return s;
 }
 
@@ -224,6 +250,8 @@ StmtPtr Parser::parseDrop() {
     s->object = ObjectType::Database;
   else if (acceptKw("role") || acceptKw("user"))
     s->object = ObjectType::Role;
+  else if (acceptKw("view"))
+    s->object = ObjectType::View;
   else
     syntaxError();
   if (s->object == ObjectType::Index) s->concurrently = acceptKw("concurrently");
@@ -232,7 +260,7 @@ StmtPtr Parser::parseDrop() {
     expectKw("exists");
     s->ifExists = true;
   }
-  if (s->object == ObjectType::Table || s->object == ObjectType::Index) {
+  if (s->object == ObjectType::Table || s->object == ObjectType::Index || s->object == ObjectType::View) {
     s->names = parseQualifiedNameList();
     s->behavior = parseDropBehavior();
   } else if (s->object == ObjectType::Database) {

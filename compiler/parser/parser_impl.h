@@ -92,6 +92,7 @@ class Parser {
   // parse_ddl.cpp
   StmtPtr parseCreate();
   StmtPtr parseCreateTable(bool temporary);
+  StmtPtr parseCreateView(bool orReplace, bool temporary);
   StmtPtr parseCreateIndex();
   StmtPtr parseDrop();
   StmtPtr parseAlterTable();

@@ -29,6 +29,7 @@ NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<Outpu
   WithGuard withScope{with_, with_.size()};
   if (!s.with.empty()) pushWith(s);
   const TableBinding& t = resolve(s.table);
+  if (t.view) failViewTarget(t, sql::StmtKind::Insert);
   const auto& cols = t.table->columns();
   // Which table column each source column fills.
   std::vector<int> target;
@@ -110,6 +111,7 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
   WithGuard withScope{with_, with_.size()};
   if (!s.with.empty()) pushWith(s);
   const TableBinding& t = resolve(s.table);
+  if (t.view) failViewTarget(t, sql::StmtKind::Update);
   FromPlan fp = s.from.empty() ? planSingle(t, s.alias, s.where.get())
                                : planTargetJoin(t, s.table, s.alias, s.begin, s.from, s.where.get());
   const auto& cols = t.table->columns();
@@ -172,6 +174,7 @@ NodePtr StatementPlanner::planDelete(const sql::DeleteStmt& s, std::vector<Outpu
   WithGuard withScope{with_, with_.size()};
   if (!s.with.empty()) pushWith(s);
   const TableBinding& t = resolve(s.table);
+  if (t.view) failViewTarget(t, sql::StmtKind::Delete);
   FromPlan fp = s.using_.empty() ? planSingle(t, s.alias, s.where.get())
                                  : planTargetJoin(t, s.table, s.alias, s.begin, s.using_, s.where.get());
   const auto& cols = t.table->columns();

@@ -384,7 +384,12 @@ FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& fro
     } else {
       const auto& t = ref->as<sql::RangeTable>();
       tb = &resolve(t.name);
-      entry = entryFor(*tb, t.alias ? t.alias->name : std::string(), 0);
+      if (tb->view) {
+        functionScans.back() = viewItem(*tb, t.alias, ref->location, entry);
+        tb = nullptr;
+      } else {
+        entry = entryFor(*tb, t.alias ? t.alias->name : std::string(), 0);
+      }
     }
     // It runs per row of the items before it, so only they can be the preserved side.
     if (!lateral[item].empty() &&

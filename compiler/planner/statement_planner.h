@@ -235,6 +235,17 @@ class StatementPlanner {
     int reads;
   };
 
+  // --- view_planner.cpp
+
+  // FROM view [AS alias [(columns)]]: the view's stored query parsed and planned where it
+  // is read, as a subquery in FROM (PostgreSQL's rewriter inlines views the same way). It
+  // sees neither the WITH queries nor the enclosing queries of the statement, nor a
+  // routine's variables: only the catalog, as at CREATE VIEW. 42P17 for a view that
+  // reads itself (through OR REPLACE).
+  NodePtr viewItem(const TableBinding& view, const std::optional<sql::Alias>& alias, uint32_t location, ScopeEntry& e);
+  // INSERT, UPDATE or DELETE naming a view: 55000, views are not updated (yet).
+  [[noreturn]] static void failViewTarget(const TableBinding& t, sql::StmtKind command);
+
   // --- set_op_planner.cpp
 
   // UNION / INTERSECT / EXCEPT [ALL] of s.left and s.right (without s's ORDER BY and
@@ -316,6 +327,10 @@ class StatementPlanner {
   std::vector<const sql::CommonTableExpr*> planningWith_;  // WITH queries being planned
   std::vector<WorkTable> workTables_;
   int nextWorkTable_ = 0;
+  // The views being expanded (innermost last), and the parsed text of every view read:
+  // the plan's nodes were bound from those trees, which live as long as the planner.
+  std::vector<uint32_t> expandingViews_;
+  std::vector<std::unique_ptr<sql::Stmt>> viewQueries_;
 };
 
 }  // namespace duet::planner

@@ -158,8 +158,29 @@ TableInfo& Catalog::table(const Database& db, const std::string& schemaName, con
   return *t;
 }
 
+Catalog::Relation Catalog::findRelation(const Database& db, const std::string& schemaName,
+                                        const std::string& name) const {
+  static const std::string kSearchPath[] = {"pg_catalog", "public"};
+  auto lookIn = [&](const std::string& sn) {
+    Relation r;
+    if (Schema* s = db.schema(sn)) {
+      if (auto t = s->tables.find(name); t != s->tables.end()) r.table = t->second.get();
+      if (auto v = s->views.find(name); v != s->views.end()) r.view = v->second.get();
+    }
+    return r;
+  };
+  if (!schemaName.empty()) return lookIn(schemaName);
+  for (const std::string& sn : kSearchPath)
+    if (Relation r = lookIn(sn); r.table || r.view) return r;
+  return {};
+}
+
 IndexInfo* Catalog::findIndex(const Database& db, const std::string& schemaName, const std::string& name) const {
   return findInPath<IndexInfo>(db, schemaName, name, &Schema::indexes);
+}
+
+ViewInfo* Catalog::findView(const Database& db, const std::string& schemaName, const std::string& name) const {
+  return findInPath<ViewInfo>(db, schemaName, name, &Schema::views);
 }
 
 void Catalog::checkNewRelationName(const Schema& schema, const std::string& name) const {

@@ -67,13 +67,28 @@ struct TableInfo {
   int columnIndex(const std::string& column) const;  // -1 if absent
 };
 
+// A view: a stored SELECT, planned again wherever a statement reads the view (inlined as
+// a subquery in FROM, as PostgreSQL's rewriter does), never materialised.
+struct ViewInfo {
+  uint32_t oid = 0;
+  std::string name;
+  Schema* schema = nullptr;
+  // The output columns as of CREATE: names (the column list's, else the query's) and types.
+  std::vector<ColumnDef> columns;
+  std::string query;  // the SELECT as written, without a trailing semicolon
+  // The oids of the tables and views the query reads (pg_depend's view -> relation rows):
+  // they cannot be dropped without CASCADE while the view exists.
+  std::vector<uint32_t> dependsOn;
+};
+
 struct Schema {
   uint32_t oid = 0;
   std::string name;
-  // Tables and indexes share one namespace, as relations do in PostgreSQL.
+  // Tables, views and indexes share one namespace, as relations do in PostgreSQL.
   std::map<std::string, std::shared_ptr<TableInfo>> tables;
+  std::map<std::string, std::shared_ptr<ViewInfo>> views;
   std::map<std::string, std::shared_ptr<IndexInfo>> indexes;
-  bool hasRelation(const std::string& n) const { return tables.count(n) || indexes.count(n); }
+  bool hasRelation(const std::string& n) const { return tables.count(n) || views.count(n) || indexes.count(n); }
   // Functions and procedures by name; overloads differ in their identity types.
   std::map<std::string, std::vector<std::shared_ptr<RoutineInfo>>> routines;
 };
@@ -112,6 +127,12 @@ class Catalog {
   TableInfo& table(const Database& db, const std::string& schemaName,
                    const std::string& name) const;  // 42P01 if absent
   IndexInfo* findIndex(const Database& db, const std::string& schemaName, const std::string& name) const;
+  // A table or view (the first schema of the path that has either); both null if neither.
+  struct Relation {
+    TableInfo* table = nullptr;
+    ViewInfo* view = nullptr;
+  };
+  Relation findRelation(const Database& db, const std::string& schemaName, const std::string& name) const;
 
   TableInfo& createTable(Database& db, const std::string& schemaName, CreateTableSpec spec, UndoLog& undo);
   void dropTable(Database& db, const std::string& schemaName, const std::string& name, bool ifExists, UndoLog& undo);
@@ -122,6 +143,18 @@ class Catalog {
   // ALTER TABLE ADD PRIMARY KEY / UNIQUE.
   IndexInfo& addKey(TableInfo& table, const KeySpec& key, UndoLog& undo);
   void truncate(TableInfo& table, UndoLog& undo) { table.table->truncate(undo); }
+
+  // ---- views (catalog_views.cpp)
+  ViewInfo* findView(const Database& db, const std::string& schemaName, const std::string& name) const;
+  // CREATE [OR REPLACE] VIEW: `spec` holds name, columns, query and dependencies. 42P07 if
+  // the name is taken (by a table, or by a view without OR REPLACE); a replacement must
+  // keep the old columns' names and types and may only add columns at the end (42P16). A
+  // replaced view keeps its oid.
+  ViewInfo& createView(Database& db, const std::string& schemaName, ViewInfo spec, bool orReplace, UndoLog& undo);
+  void dropView(ViewInfo& view, UndoLog& undo);
+  // The views that read relation `oid`, directly or through other views, each after the
+  // views it reads (so dropping them in reverse order never leaves one dangling).
+  std::vector<ViewInfo*> dependentViews(const Database& db, uint32_t oid) const;
 
   // ---- functions and procedures (catalog_routines.cpp). Lookups with an empty schemaName
   // follow the search path; CREATE puts an unqualified routine into public.

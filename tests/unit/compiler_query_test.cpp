@@ -68,7 +68,7 @@ struct Fixture {
     req.resolveTable = [&](const sql::QualifiedName& n) {
       Table* table = n.name() == "t" ? &t : n.name() == "u" ? &u : n.name() == "v" ? &v : nullptr;
       if (!table) throw SqlError(sqlstate::kUndefinedTable, "relation \"" + n.name() + "\" does not exist");
-      return TableBinding{table, 1, n.name(), {}};
+      return TableBinding{table, 1, n.name(), {}, nullptr};
     };
     auto plan = planStatement(req);
     outline = plan->planOutline;

@@ -39,7 +39,7 @@ struct Fixture {
     req.resolveTable = [&](const sql::QualifiedName& n) {
       Table* table = n.name() == "t" ? &t : n.name() == "u" ? &u : nullptr;
       if (!table) throw SqlError(sqlstate::kUndefinedTable, "relation \"" + n.name() + "\" does not exist");
-      return TableBinding{table, 1, n.name(), {}};
+      return TableBinding{table, 1, n.name(), {}, nullptr};
     };
     return req;
   }

@@ -1,0 +1,124 @@
+// CREATE VIEW plans the query once (nothing is compiled) for its columns and for the
+// relations it reads; DROP VIEW and DROP TABLE consult those dependencies.
+#include "session/view_statements.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace duet {
+namespace {
+
+constexpr const char* kDependentObjectsStillExist = "2BP01";
+
+[[noreturn]] void unsupported(const std::string& what) {
+  throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{} is not supported yet", what));
+}
+
+}  // namespace
+
+void ViewStatements::createView(const Statement& st) {
+  const auto& s = st.parsed.stmt->as<sql::CreateViewStmt>();
+  if (s.recursive) unsupported("CREATE RECURSIVE VIEW");
+  if (s.checkOption) unsupported("WITH CHECK OPTION");
+  for (const sql::DefElem& o : s.options)
+    if (o.name == "check_option") unsupported("WITH CHECK OPTION");
+  if (st.parsed.firstParam > 0)
+    throw SqlError(sqlstate::kUndefinedParameter, fmt::format("there is no parameter ${}", st.parsed.firstParam), {},
+                   {}, sql::sqlPosition(st.sql, st.parsed.firstParamLocation));
+  // Planned as a SELECT of its own would be: its columns, and what it reads.
+  ViewInfo view;
+  view.name = s.view.name();
+  PlanRequest request;
+  request.stmt = s.query.get();
+  request.queryText = st.sql;
+  request.resolveTable = state_.tableResolver();
+  request.noteRelation = [&view](const TableBinding& b) {
+    if (std::find(view.dependsOn.begin(), view.dependsOn.end(), b.oid) == view.dependsOn.end())
+      view.dependsOn.push_back(b.oid);
+  };
+  request.resolveRoutines = [this](const std::vector<std::string>& names) {
+    return routines_.routineCandidates(names);
+  };
+  PlannedStatement planned = planTree(request);
+  const std::vector<OutputColumn>& columns = planned.plan->columns;
+  if (s.columns.size() > columns.size())
+    throw SqlError(sqlstate::kSyntaxError, "CREATE VIEW specifies more column names than columns");
+  for (size_t c = 0; c < columns.size(); ++c) {
+    ColumnDef def;
+    def.name = c < s.columns.size() ? s.columns[c] : columns[c].name;
+    def.type = columns[c].type;
+    view.columns.push_back(std::move(def));
+  }
+  view.query = st.sql.substr(s.query->begin, s.query->end - s.query->begin);
+  state_.engine.catalog.createView(*state_.db, schemaOf(s.view), std::move(view), s.orReplace, state_.txn.undo());
+  transaction_.ddlDone();
+}
+
+void ViewStatements::dropViews(const sql::DropStmt& s, ResultSink& sink) {
+  // Every name first, as PostgreSQL's RemoveRelations: views dropped by one statement may
+  // depend on each other.
+  std::vector<ViewInfo*> views;
+  for (const sql::QualifiedName& name : s.names) {
+    Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schemaOf(name), name.name());
+    if (r.table)
+      throw SqlError(sqlstate::kWrongObjectType, fmt::format("\"{}\" is not a view", name.name()), {},
+                     "Use DROP TABLE to remove a table.");
+    if (r.view) {
+      views.push_back(r.view);
+    } else if (s.ifExists) {
+      state_.sendNotice(
+          sink, Notice::make("NOTICE", "00000", fmt::format("view \"{}\" does not exist, skipping", name.name())));
+    } else {
+      throw SqlError(sqlstate::kUndefinedTable, fmt::format("view \"{}\" does not exist", name.name()));
+    }
+  }
+  std::vector<uint32_t> dropped;
+  for (const ViewInfo* v : views) dropped.push_back(v->oid);
+  for (ViewInfo* v : views) {
+    // One named twice, or dropped already as another's dependent.
+    if (!state_.engine.catalog.findView(*state_.db, v->schema->name, v->name)) continue;
+    dropDependents(v->oid, "view " + v->name, s.behavior == sql::DropBehavior::Cascade, dropped, sink);
+    state_.engine.catalog.dropView(*v, state_.txn.undo());
+    transaction_.ddlDone();
+  }
+}
+
+void ViewStatements::dropDependents(uint32_t oid, const std::string& described, bool cascade,
+                                    const std::vector<uint32_t>& droppedToo, ResultSink& sink) {
+  std::vector<ViewInfo*> dependents;
+  for (ViewInfo* v : state_.engine.catalog.dependentViews(*state_.db, oid))
+    if (std::find(droppedToo.begin(), droppedToo.end(), v->oid) == droppedToo.end()) dependents.push_back(v);
+  if (dependents.empty()) return;
+  if (!cascade) {
+    // Each dependent names the first object it reads among those the DROP would remove.
+    std::vector<std::pair<uint32_t, std::string>> removed{{oid, described}};
+    std::string detail;
+    for (const ViewInfo* v : dependents) {
+      for (const auto& [readOid, readDescribed] : removed)
+        if (std::find(v->dependsOn.begin(), v->dependsOn.end(), readOid) != v->dependsOn.end()) {
+          detail += fmt::format("{}view {} depends on {}", detail.empty() ? "" : "\n", v->name, readDescribed);
+          break;
+        }
+      removed.emplace_back(v->oid, "view " + v->name);
+    }
+    throw SqlError(kDependentObjectsStillExist,
+                   fmt::format("cannot drop {} because other objects depend on it", described), detail,
+                   "Use DROP ... CASCADE to drop the dependent objects too.");
+  }
+  Notice n = Notice::make("NOTICE", "00000", "");
+  if (dependents.size() == 1) {
+    n.message = fmt::format("drop cascades to view {}", dependents[0]->name);
+  } else {
+    n.message = fmt::format("drop cascades to {} other objects", dependents.size());
+    for (const ViewInfo* v : dependents)
+      n.detail += fmt::format("{}drop cascades to view {}", n.detail.empty() ? "" : "\n", v->name);
+  }
+  state_.sendNotice(sink, n);
+  // Those that read others first.
+  for (auto v = dependents.rbegin(); v != dependents.rend(); ++v)
+    state_.engine.catalog.dropView(**v, state_.txn.undo());
+  transaction_.ddlDone();
+}
+
+}  // namespace duet

@@ -1,0 +1,36 @@
+// CREATE [OR REPLACE] VIEW and DROP VIEW, and the views a DROP TABLE or DROP VIEW takes
+// with it (CASCADE) or is refused for (2BP01), as PostgreSQL 15 does them. A view is kept
+// as its query's text with the columns and dependencies CREATE found by planning it
+// (docs/sql.md, "Views").
+#pragma once
+#include <string>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "session/routine_cache.h"
+#include "session/session_state.h"
+#include "session/statement.h"
+#include "session/transaction_control.h"
+
+namespace duet {
+
+class ViewStatements {
+ public:
+  ViewStatements(SessionState& state, TransactionControl& transaction, RoutineCache& routines)
+      : state_(state), transaction_(transaction), routines_(routines) {}
+
+  void createView(const Statement& st);
+  void dropViews(const sql::DropStmt& s, ResultSink& sink);
+  // Before relation `oid` (described as "table t" or "view v") is dropped: the views that
+  // read it, but for those in `droppedToo`, make the DROP fail (2BP01) or, with CASCADE,
+  // are dropped first, with PostgreSQL's notice.
+  void dropDependents(uint32_t oid, const std::string& described, bool cascade, const std::vector<uint32_t>& droppedToo,
+                      ResultSink& sink);
+
+ private:
+  SessionState& state_;
+  TransactionControl& transaction_;
+  RoutineCache& routines_;
+};
+
+}  // namespace duet
