@@ -50,6 +50,8 @@ ViewInfo& Catalog::createView(Database& db, const std::string& schemaName, ViewI
     undo.recordAction([&view, kept] { view = kept; });
     return view;
   }
+  if (orReplace && schema.tables.count(spec.name))
+    throw SqlError(sqlstate::kWrongObjectType, fmt::format("\"{}\" is not a view", spec.name));
   checkNewRelationName(schema, spec.name);
   auto info = std::make_shared<ViewInfo>(std::move(spec));
   info->oid = nextOid();
