@@ -12,37 +12,35 @@
 
 namespace duet::planner {
 
-std::vector<ExprPtr> StatementPlanner::bindReturning(const std::vector<sql::ResTarget>& returning,
-                                                     const TableBinding& t, const std::string& alias,
-                                                     std::vector<OutputColumn>& columns) {
+std::vector<ExprPtr> StatementPlanner::bindReturning(const std::vector<sql::ResTarget>& returning, const DmlTarget& d,
+                                                     const std::string& alias, std::vector<OutputColumn>& columns) {
   std::vector<ExprPtr> out;
   if (returning.empty()) return out;
-  Scope scope;
-  scope.entries.push_back(entryFor(t, alias, 0));
-  scope.width = static_cast<int>(t.table->columns().size()) + 1;
+  Scope scope = targetScope(d, alias);
   Binder::Clause clause(b_, "RETURNING");
   expandTargets(returning, scope, nullptr, out, columns);
+  for (ExprPtr& e : out) inlineViewColumns(d, e);
   return out;
 }
 
 NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<OutputColumn>& columns) {
   WithGuard withScope{with_, with_.size()};
   if (!s.with.empty()) pushWith(s);
-  const TableBinding& t = resolve(s.table);
-  if (t.view) failViewTarget(t, sql::StmtKind::Insert);
+  DmlTarget d = dmlTarget(s.table, sql::StmtKind::Insert);
+  const TableBinding& t = *d.table;
   const auto& cols = t.table->columns();
-  // Which table column each source column fills.
+  // Which column of the relation each source column fills (then: which table column).
   std::vector<int> target;
   if (s.columns.empty()) {
-    for (size_t c = 0; c < cols.size(); ++c) target.push_back(static_cast<int>(c));
+    for (size_t c = 0; c < d.names.size(); ++c) target.push_back(static_cast<int>(c));
   } else {
     for (size_t i = 0; i < s.columns.size(); ++i) {
       int found = -1;
-      for (size_t c = 0; c < cols.size(); ++c)
-        if (cols[c].name == s.columns[i]) found = static_cast<int>(c);
+      for (size_t c = 0; c < d.names.size(); ++c)
+        if (d.names[c] == s.columns[i]) found = static_cast<int>(c);
       if (found < 0)
         b_.fail(sqlstate::kUndefinedColumn,
-                fmt::format("column \"{}\" of relation \"{}\" does not exist", s.columns[i], t.name),
+                fmt::format("column \"{}\" of relation \"{}\" does not exist", s.columns[i], d.name),
                 s.columnLocations[i]);
       if (std::find(target.begin(), target.end(), found) != target.end())
         b_.fail(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" specified more than once", s.columns[i]),
@@ -57,7 +55,7 @@ NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<Outpu
     target.resize(s.source->values[0].size());
   NodePtr source;
   std::vector<SqlType> targetTypes;
-  for (int c : target) targetTypes.push_back(cols[c].type);
+  for (int c : target) targetTypes.push_back(d.types[c]);
   std::vector<OutputColumn> ignored;
   if (!s.source) {
     source = std::make_unique<Node>(NodeKind::Values);
@@ -69,6 +67,7 @@ NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<Outpu
         b_.fail(sqlstate::kSyntaxError, "INSERT has more expressions than target columns", r[target.size()]->location);
       else if (r.size() < target.size())
         b_.fail(sqlstate::kSyntaxError, "INSERT has more target columns than expressions", s.begin);
+    target = baseColumns(d, target, "insert into");
     source = planValues(s.source->values, targetTypes, ignored);
     // DEFAULT entries become the column's default expression.
     for (auto& row : source->rows)
@@ -80,6 +79,7 @@ NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<Outpu
     source = planSelect(*s.source, ignored);
     resolveUnknowns_ = true;
     if (s.columns.empty() && ignored.size() < target.size()) target.resize(ignored.size());
+    target = baseColumns(d, target, "insert into");
     if (ignored.size() != target.size())
       b_.fail(sqlstate::kSyntaxError,
               ignored.size() > target.size() ? "INSERT has more expressions than target columns"
@@ -103,16 +103,18 @@ NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<Outpu
   auto ins = std::make_unique<Node>(NodeKind::Insert);
   ins->table = t.table;
   ins->children.push_back(project(std::move(source), std::move(row)));
-  ins->returning = bindReturning(s.returning, t, s.alias, columns);
+  ins->returning = bindReturning(s.returning, d, s.alias, columns);
   return ins;
 }
 
 NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<OutputColumn>& columns) {
   WithGuard withScope{with_, with_.size()};
   if (!s.with.empty()) pushWith(s);
-  const TableBinding& t = resolve(s.table);
-  if (t.view) failViewTarget(t, sql::StmtKind::Update);
-  FromPlan fp = s.from.empty() ? planSingle(t, s.alias, s.where.get())
+  DmlTarget d = dmlTarget(s.table, sql::StmtKind::Update);
+  const TableBinding& t = *d.table;
+  if (d.view && !s.from.empty())
+    b_.fail(sqlstate::kFeatureNotSupported, "UPDATE ... FROM of a view is not supported yet", s.begin);
+  FromPlan fp = s.from.empty() ? planTarget(d, s.alias, s.where.get())
                                : planTargetJoin(t, s.table, s.alias, s.begin, s.from, s.where.get());
   const auto& cols = t.table->columns();
   std::vector<ExprPtr> values(cols.size());
@@ -133,18 +135,19 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
     }
     for (size_t i = 0; i < set.columns.size(); ++i) {
       int found = -1;
-      for (size_t c = 0; c < cols.size(); ++c)
-        if (cols[c].name == set.columns[i]) found = static_cast<int>(c);
+      for (size_t c = 0; c < d.names.size(); ++c)
+        if (d.names[c] == set.columns[i]) found = static_cast<int>(c);
       if (found < 0)
         b_.fail(sqlstate::kUndefinedColumn,
-                fmt::format("column \"{}\" of relation \"{}\" does not exist", set.columns[i], t.name),
+                fmt::format("column \"{}\" of relation \"{}\" does not exist", set.columns[i], d.name),
                 set.columnLocations[i]);
+      found = baseColumns(d, {found}, "update")[0];
       if (values[found])
         b_.fail(sqlstate::kDuplicateColumn, fmt::format("multiple assignments to same column \"{}\"", set.columns[i]),
                 set.columnLocations[i]);
       Binder::Clause clause(b_, "UPDATE");
       const sql::Expr& source = *sources[i];
-      ExprPtr v = source.kind == sql::ExprKind::Default ? defaultFor(t, found) : b_.bind(source, fp.scope);
+      ExprPtr v = source.kind == sql::ExprKind::Default ? defaultFor(t, found) : bindOverTarget(d, source, fp.scope);
       values[found] = b_.coerce(std::move(v), cols[found].type, CastContext::Assignment, source.location);
     }
   }
@@ -166,16 +169,18 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
   auto upd = std::make_unique<Node>(NodeKind::Update);
   upd->table = t.table;
   upd->children.push_back(project(std::move(fp.node), std::move(row)));
-  upd->returning = bindReturning(s.returning, t, s.alias, columns);
+  upd->returning = bindReturning(s.returning, d, s.alias, columns);
   return upd;
 }
 
 NodePtr StatementPlanner::planDelete(const sql::DeleteStmt& s, std::vector<OutputColumn>& columns) {
   WithGuard withScope{with_, with_.size()};
   if (!s.with.empty()) pushWith(s);
-  const TableBinding& t = resolve(s.table);
-  if (t.view) failViewTarget(t, sql::StmtKind::Delete);
-  FromPlan fp = s.using_.empty() ? planSingle(t, s.alias, s.where.get())
+  DmlTarget d = dmlTarget(s.table, sql::StmtKind::Delete);
+  const TableBinding& t = *d.table;
+  if (d.view && !s.using_.empty())
+    b_.fail(sqlstate::kFeatureNotSupported, "DELETE ... USING of a view is not supported yet", s.begin);
+  FromPlan fp = s.using_.empty() ? planTarget(d, s.alias, s.where.get())
                                  : planTargetJoin(t, s.table, s.alias, s.begin, s.using_, s.where.get());
   const auto& cols = t.table->columns();
   std::vector<ExprPtr> row;
@@ -184,7 +189,7 @@ NodePtr StatementPlanner::planDelete(const sql::DeleteStmt& s, std::vector<Outpu
   auto del = std::make_unique<Node>(NodeKind::Delete);
   del->table = t.table;
   del->children.push_back(project(std::move(fp.node), std::move(row)));
-  del->returning = bindReturning(s.returning, t, s.alias, columns);
+  del->returning = bindReturning(s.returning, d, s.alias, columns);
   return del;
 }
 

@@ -658,19 +658,4 @@ NodePtr StatementPlanner::lateralJoin(NodePtr left, NodePtr right, std::vector<E
   return join;
 }
 
-FromPlan StatementPlanner::planSingle(const TableBinding& t, const std::string& alias, const sql::Expr* where) {
-  FromPlan fp;
-  fp.scope.entries.push_back(entryFor(t, alias, 0));
-  fp.scope.width = static_cast<int>(t.table->columns().size()) + 1;
-  std::vector<ExprPtr> conjuncts;
-  if (where) {
-    Binder::Clause clause(b_, "WHERE");
-    splitConjuncts(b_.coerceToBool(b_.bind(*where, fp.scope), "WHERE", where->location), conjuncts);
-  }
-  fp.node = accessPath(t, conjuncts, b_);
-  fp.node->alias = fp.scope.entries[0].alias;
-  fp.node = filter(std::move(fp.node), conjunction(std::move(conjuncts)));
-  return fp;
-}
-
 }  // namespace duet::planner

@@ -7,6 +7,7 @@
 // joins on equality conjuncts), single-table conjuncts pushed to their scan, index access
 // as access_path.h chooses it.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -173,8 +174,6 @@ class StatementPlanner {
   JoinOrder chooseJoinOrder(const Scope& scope, const std::vector<const TableBinding*>& bound,
                             const std::vector<std::vector<ExprPtr>>& local,
                             const std::vector<std::vector<ExprPtr>>& atStep, std::vector<double>& itemRows);
-  // The rows of one table matching WHERE, with the table's row (+ rowid) as output.
-  FromPlan planSingle(const TableBinding& t, const std::string& alias, const sql::Expr* where);
 
   // --- semi_join_planner.cpp
 
@@ -243,8 +242,10 @@ class StatementPlanner {
   // routine's variables: only the catalog, as at CREATE VIEW. 42P17 for a view that
   // reads itself (through OR REPLACE).
   NodePtr viewItem(const TableBinding& view, const std::optional<sql::Alias>& alias, uint32_t location, ScopeEntry& e);
-  // INSERT, UPDATE or DELETE naming a view: 55000, views are not updated (yet).
-  [[noreturn]] static void failViewTarget(const TableBinding& t, sql::StmtKind command);
+  // The view's query parsed; it lives as long as the planner.
+  const sql::SelectStmt& viewQuery(const TableBinding& view);
+  // Runs `work`, which binds the view's query, where that query is bound (as above).
+  void insideView(const TableBinding& view, uint32_t location, const std::function<void()>& work);
 
   // --- set_op_planner.cpp
 
@@ -305,6 +306,35 @@ class StatementPlanner {
   // `windows` collected; `targets`' WindowResults become the columns holding their values.
   NodePtr planWindows(NodePtr node, binder::WindowContext& windows, std::vector<ExprPtr>& targets);
 
+  // --- dml_target.cpp
+
+  // The relation an INSERT, UPDATE or DELETE names: a table, or a view that PostgreSQL
+  // updates automatically (one table or such view in FROM; no DISTINCT, GROUP BY, HAVING,
+  // set operation, WITH, LIMIT/OFFSET, aggregate or window function), seen as its table
+  // with the view's columns and WHERE as expressions over the table's row.
+  struct DmlTarget {
+    const TableBinding* table = nullptr;  // the table written
+    std::string name;                     // the relation the statement names, for messages
+    bool view = false;
+    std::vector<std::string> names;  // its columns as the statement sees them
+    std::vector<SqlType> types;
+    std::vector<ExprPtr> values;      // a view's: each column's value over the table's row
+    std::vector<int> baseColumns;     // per column: the table column it is, or -1
+    std::vector<ExprPtr> conditions;  // a view's WHERE (and its views') over the table's row, split at AND
+  };
+  // 55000 for a view PostgreSQL would not update, with its reason.
+  DmlTarget dmlTarget(const sql::QualifiedName& name, sql::StmtKind command);
+  // Columns of the target as table columns: 0A000 for a view column computed from them.
+  std::vector<int> baseColumns(const DmlTarget& d, const std::vector<int>& columns, const char* verb);
+  // What the statement's expressions see: the table's scope entry; for a view, a nameless
+  // entry for the table's row (+ rowid) and the view's columns after it, which
+  // inlineViewColumns then replaces by their values over the table's row.
+  Scope targetScope(const DmlTarget& d, const std::string& alias);
+  static void inlineViewColumns(const DmlTarget& d, ExprPtr& e);
+  ExprPtr bindOverTarget(const DmlTarget& d, const sql::Expr& e, const Scope& scope);
+  // The target's rows matching WHERE and its views' conditions: the table's row (+ rowid).
+  FromPlan planTarget(const DmlTarget& d, const std::string& alias, const sql::Expr* where);
+
   // --- dml_planner.cpp
 
   NodePtr planInsert(const sql::InsertStmt& s, std::vector<OutputColumn>& columns);
@@ -312,7 +342,7 @@ class StatementPlanner {
   NodePtr planDelete(const sql::DeleteStmt& s, std::vector<OutputColumn>& columns);
   // A column's DEFAULT expression, bound with no row in scope, or NULL.
   ExprPtr defaultFor(const TableBinding& t, size_t column);
-  std::vector<ExprPtr> bindReturning(const std::vector<sql::ResTarget>& returning, const TableBinding& t,
+  std::vector<ExprPtr> bindReturning(const std::vector<sql::ResTarget>& returning, const DmlTarget& d,
                                      const std::string& alias, std::vector<OutputColumn>& columns);
 
   const PlanRequest& req_;

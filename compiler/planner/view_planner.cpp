@@ -1,5 +1,5 @@
 // Views read in FROM: the stored query inlined as a subquery, planned where it is read.
-// Writing through a view (PostgreSQL's automatically updatable views) is not built yet.
+// Writing through a view is dml_target.cpp's.
 #include <fmt/format.h>
 #include <algorithm>
 
@@ -13,20 +13,20 @@ namespace {
 constexpr const char* kInfiniteRecursion = "42P17";  // PostgreSQL's invalid_object_definition
 }  // namespace
 
-NodePtr StatementPlanner::viewItem(const TableBinding& view, const std::optional<sql::Alias>& alias, uint32_t location,
-                                   ScopeEntry& e) {
+const sql::SelectStmt& StatementPlanner::viewQuery(const TableBinding& view) {
+  std::vector<sql::ParsedStatement> parsed = sql::parseQuery(view.view->query);
+  viewQueries_.push_back(std::move(parsed.at(0).stmt));
+  return viewQueries_.back()->as<sql::SelectStmt>();
+}
+
+void StatementPlanner::insideView(const TableBinding& view, uint32_t location, const std::function<void()>& work) {
   if (std::find(expandingViews_.begin(), expandingViews_.end(), view.oid) != expandingViews_.end())
     b_.fail(kInfiniteRecursion, fmt::format("infinite recursion detected in rules for relation \"{}\"", view.name),
             location);
-  std::vector<sql::ParsedStatement> parsed = sql::parseQuery(view.view->query);
-  viewQueries_.push_back(std::move(parsed.at(0).stmt));
-  const auto& query = viewQueries_.back()->as<sql::SelectStmt>();
   std::vector<WithFrame> outerWith = std::exchange(with_, {});
   expandingViews_.push_back(view.oid);
-  NodePtr node;
-  std::vector<OutputColumn> columns;
   try {
-    b_.withOuterDepth(0, [&] { b_.withoutVariables([&] { node = planSubquery(query, columns); }); });
+    b_.withOuterDepth(0, [&] { b_.withoutVariables(work); });
   } catch (SqlError& error) {
     with_ = std::move(outerWith);
     expandingViews_.pop_back();
@@ -36,6 +36,14 @@ NodePtr StatementPlanner::viewItem(const TableBinding& view, const std::optional
   }
   with_ = std::move(outerWith);
   expandingViews_.pop_back();
+}
+
+NodePtr StatementPlanner::viewItem(const TableBinding& view, const std::optional<sql::Alias>& alias, uint32_t location,
+                                   ScopeEntry& e) {
+  const sql::SelectStmt& query = viewQuery(view);
+  NodePtr node;
+  std::vector<OutputColumn> columns;
+  insideView(view, location, [&] { node = planSubquery(query, columns); });
   // The query's columns are the ones CREATE VIEW stored as long as the relations it reads
   // keep theirs, which the dependencies ensure (no ALTER TABLE changes columns yet).
   const std::vector<std::string>& names = view.view->columns;
@@ -55,22 +63,6 @@ NodePtr StatementPlanner::viewItem(const TableBinding& view, const std::optional
   }
   e.joinColumn.assign(e.names.size(), -1);
   return node;
-}
-
-void StatementPlanner::failViewTarget(const TableBinding& t, sql::StmtKind command) {
-  struct Wording {
-    const char* verb;
-    const char* gerund;
-    const char* name;
-  };
-  Wording w = command == sql::StmtKind::Insert   ? Wording{"insert into", "inserting into", "INSERT"}
-              : command == sql::StmtKind::Update ? Wording{"update", "updating", "UPDATE"}
-                                                 : Wording{"delete from", "deleting from", "DELETE"};
-  throw SqlError(sqlstate::kObjectNotInPrerequisiteState, fmt::format("cannot {} view \"{}\"", w.verb, t.name),
-                 "DuetDB does not update views automatically yet.",
-                 fmt::format("To enable {} the view, provide an INSTEAD OF {} trigger or an unconditional ON {} DO "
-                             "INSTEAD rule.",
-                             w.gerund, w.name, w.name));
 }
 
 }  // namespace duet::planner

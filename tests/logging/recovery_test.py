@@ -10,6 +10,9 @@ its way into:
     the log after that, says so, and sets the bad one aside;
   - a log segment with a damaged header, or cut to 0 bytes, stops the start with a FATAL
     message and a non-zero exit, and no file is changed: restored, it brings everything back;
+  - views (over views, replaced to read a view created after them, with column lists)
+    come back with their queries and dependencies after a replay of the log, and after
+    loading the archive; one created in a rolled back transaction or dropped does not;
   - a start that cannot bind its port after a recovery that replayed transactions (so a
     checkpoint is queued on the executor) exits 1 with a message, not a crash; run with the
     ASan duetd, no sanitizer report.
@@ -217,6 +220,67 @@ def extreme_values():
         shutil.rmtree(data)
 
 
+def views():
+    """CREATE [OR REPLACE] VIEW and DROP VIEW through the log, then through the archive."""
+    data = tempfile.mkdtemp(prefix="duet-recovery-")
+    try:
+        server = Server(data)
+        conn = server.connect()
+        conn.execute("CREATE TABLE rv_t (a int, b text)")
+        conn.execute("INSERT INTO rv_t VALUES (1, 'x'), (2, 'y'), (3, 'z')")
+        conn.execute("CREATE VIEW rv_first (k, label) AS SELECT a, b FROM rv_t WHERE a > 1")
+        conn.execute("CREATE VIEW rv_second AS SELECT k * 10 AS k10 FROM rv_first")
+        # The first view now reads a view created after it: an archive must create that one first.
+        conn.execute("CREATE VIEW rv_later AS SELECT a, b FROM rv_t WHERE a < 3")
+        conn.execute("CREATE OR REPLACE VIEW rv_first (k, label) AS SELECT a, b FROM rv_later WHERE a > 1")
+        conn.execute("CREATE VIEW rv_dropped AS SELECT 1 AS one")
+        conn.execute("DROP VIEW rv_dropped")
+        with conn.transaction():
+            conn.execute("CREATE VIEW rv_rolled_back AS SELECT 1 AS one")
+            conn.execute("DROP TABLE rv_t CASCADE")
+            raise psycopg.Rollback()
+        conn.close()
+        queries = ["SELECT * FROM rv_first ORDER BY k", "SELECT * FROM rv_second ORDER BY k10",
+                   "SELECT * FROM rv_later ORDER BY a"]
+
+        def check(server, what):
+            got = [rows(server, q) for q in queries]
+            assert got == expected, f"views came back different from {what}:\n" + diff(expected, got)
+            conn = server.connect()
+            for name in ("rv_dropped", "rv_rolled_back"):
+                try:
+                    conn.execute(f"SELECT * FROM {name}")
+                    raise AssertionError(f"{name} came back from {what}")
+                except psycopg.errors.UndefinedTable:
+                    pass
+            try:
+                conn.execute("DROP TABLE rv_t")
+                raise AssertionError(f"rv_t was dropped with views reading it, after {what}")
+            except psycopg.errors.DependentObjectsStillExist as e:
+                assert "view rv_later depends on table rv_t" in str(e.diag.message_detail), e.diag.message_detail
+            conn.close()
+
+        expected = [rows(server, q) for q in queries]
+        assert expected[0] == [[b"2", b"y"]] and expected[1] == [[b"20"]], expected
+        server.stop()
+
+        server = Server(data)  # the log alone
+        check(server, "the log")
+        conn = server.connect()
+        conn.execute("CHECKPOINT")
+        conn.close()
+        assert archives(data), "no archive was written"
+        server.stop()
+
+        server = Server(data)  # the archive
+        check(server, "the archive")
+        output = server.stop()
+        assert "loaded archive" in output and "replayed 0 transactions" in output, output
+        print("views: the same after a replay of the log and after loading the archive")
+    finally:
+        shutil.rmtree(data)
+
+
 def diff(a, b):
     for qa, qb in zip(a, b):
         for ra, rb in zip(qa, qb):
@@ -363,6 +427,7 @@ def main():
     port_taken()
     archive_that_does_not_load()
     extreme_values()
+    views()
     print(f"recovery: all passed in {time.time() - started:.1f} s")
     return 0
 
