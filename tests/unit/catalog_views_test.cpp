@@ -1,0 +1,99 @@
+// Catalog views: the shared relation namespace, OR REPLACE's rules, rollback, and the
+// order dependentViews lists what reads a relation in.
+#include <catch2/catch.hpp>
+
+#include "engine/catalog/catalog.h"
+#include "engine/error.h"
+
+using namespace duet;
+
+namespace {
+
+std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const SqlError& e) {
+    return e.code + " " + e.what();
+  }
+  return "no error";
+}
+
+ViewInfo viewSpec(const std::string& name, std::vector<std::pair<std::string, TypeId>> columns,
+                  std::vector<uint32_t> dependsOn) {
+  ViewInfo v;
+  v.name = name;
+  for (const auto& [column, type] : columns) v.columns.push_back({column, {type, -1}});
+  v.query = "SELECT ...";
+  v.dependsOn = std::move(dependsOn);
+  return v;
+}
+
+std::vector<std::string> names(const std::vector<ViewInfo*>& views) {
+  std::vector<std::string> out;
+  for (const ViewInfo* v : views) out.push_back(v->name);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("views share the relation namespace and follow OR REPLACE's rules", "[catalog]") {
+  Catalog cat;
+  Database& db = *cat.database("postgres");
+  UndoLog undo;
+  TableInfo& t = cat.createTable(db, "", {"t", {{"a", {TypeId::Int4}}}, {}, StorageKind::Row}, undo);
+  ViewInfo& v = cat.createView(db, "", viewSpec("v", {{"a", TypeId::Int4}}, {t.oid}), false, undo);
+  undo.commit();
+  CHECK(cat.findView(db, "", "v") == &v);
+  CHECK(cat.findRelation(db, "", "v").view == &v);
+  CHECK(cat.findRelation(db, "", "t").table == &t);
+  CHECK(errorOf([&] { cat.createView(db, "", viewSpec("v", {{"a", TypeId::Int4}}, {}), false, undo); }) ==
+        "42P07 relation \"v\" already exists");
+  CHECK(errorOf([&] { cat.createView(db, "", viewSpec("t", {{"a", TypeId::Int4}}, {}), true, undo); }) ==
+        "42809 \"t\" is not a view");
+  CHECK(errorOf([&] { cat.createTable(db, "", {"v", {{"a", {TypeId::Int4}}}, {}, StorageKind::Row}, undo); }) ==
+        "42P07 relation \"v\" already exists");
+  CHECK(errorOf([&] { cat.createView(db, "", viewSpec("v", {}, {}), true, undo); }) ==
+        "42P16 cannot drop columns from view");
+  CHECK(errorOf([&] { cat.createView(db, "", viewSpec("v", {{"b", TypeId::Int4}}, {}), true, undo); }) ==
+        "42P16 cannot change name of view column \"a\" to \"b\"");
+  CHECK(errorOf([&] { cat.createView(db, "", viewSpec("v", {{"a", TypeId::Int8}}, {}), true, undo); }) ==
+        "42P16 cannot change data type of view column \"a\" from integer to bigint");
+  CHECK(errorOf([&] {
+          cat.createView(db, "", viewSpec("w", {{"a", TypeId::Int4}, {"a", TypeId::Int4}}, {}), false, undo);
+        }) == "42701 column \"a\" specified more than once");
+
+  // A replacement keeps the oid; rolled back, the old definition is back.
+  uint32_t oid = v.oid;
+  ViewInfo& replaced =
+      cat.createView(db, "", viewSpec("v", {{"a", TypeId::Int4}, {"b", TypeId::Text}}, {t.oid}), true, undo);
+  CHECK(&replaced == &v);
+  CHECK(v.oid == oid);
+  CHECK(v.columns.size() == 2);
+  undo.rollback();
+  CHECK(v.columns.size() == 1);
+  cat.dropView(v, undo);
+  CHECK(!cat.findView(db, "", "v"));
+  undo.rollback();
+  CHECK(cat.findView(db, "", "v") == &v);
+}
+
+TEST_CASE("dependentViews lists each view after the views it reads", "[catalog]") {
+  Catalog cat;
+  Database& db = *cat.database("postgres");
+  UndoLog undo;
+  TableInfo& t = cat.createTable(db, "", {"t", {{"a", {TypeId::Int4}}}, {}, StorageKind::Row}, undo);
+  TableInfo& u = cat.createTable(db, "", {"u", {{"a", {TypeId::Int4}}}, {}, StorageKind::Row}, undo);
+  ViewInfo& a = cat.createView(db, "", viewSpec("a", {{"a", TypeId::Int4}}, {t.oid}), false, undo);
+  ViewInfo& b = cat.createView(db, "", viewSpec("b", {{"a", TypeId::Int4}}, {a.oid}), false, undo);
+  // c reads t and b: it comes after b, though t reaches it first.
+  cat.createView(db, "", viewSpec("c", {{"a", TypeId::Int4}}, {t.oid, b.oid}), false, undo);
+  cat.createView(db, "", viewSpec("d", {{"a", TypeId::Int4}}, {u.oid}), false, undo);
+  undo.commit();
+  CHECK(names(cat.dependentViews(db, t.oid)) == std::vector<std::string>{"a", "b", "c"});
+  CHECK(names(cat.dependentViews(db, b.oid)) == std::vector<std::string>{"c"});
+  CHECK(names(cat.dependentViews(db, u.oid)) == std::vector<std::string>{"d"});
+  // Views that read each other (OR REPLACE can make them) are still listed, once each.
+  cat.createView(db, "", viewSpec("a", {{"a", TypeId::Int4}}, {t.oid, b.oid}), true, undo);
+  CHECK(names(cat.dependentViews(db, t.oid)).size() == 3);
+  undo.rollback();
+}
