@@ -437,7 +437,7 @@ void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
         }
         bool cascade = s.behavior == sql::DropBehavior::Cascade;
         if (r.table) {
-          viewStatements_.dropDependents(r.table->oid, "table " + r.table->name, cascade, {}, sink);
+          viewStatements_.dropDependents(r.table->oid, "table " + r.table->name, s, {}, sink);
           routineStatements_.dropRoutinesReturning(*r.table, cascade, sink);
         }
         state_.engine.catalog.dropTable(*state_.db, schemaOf(name), name.name(), s.ifExists, undo);

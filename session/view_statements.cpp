@@ -78,19 +78,19 @@ void ViewStatements::dropViews(const sql::DropStmt& s, ResultSink& sink) {
   for (ViewInfo* v : views) {
     // One named twice, or dropped already as another's dependent.
     if (!state_.engine.catalog.findView(*state_.db, v->schema->name, v->name)) continue;
-    dropDependents(v->oid, "view " + v->name, s.behavior == sql::DropBehavior::Cascade, dropped, sink);
+    dropDependents(v->oid, "view " + v->name, s, dropped, sink);
     state_.engine.catalog.dropView(*v, state_.txn.undo());
     transaction_.ddlDone();
   }
 }
 
-void ViewStatements::dropDependents(uint32_t oid, const std::string& described, bool cascade,
+void ViewStatements::dropDependents(uint32_t oid, const std::string& described, const sql::DropStmt& drop,
                                     const std::vector<uint32_t>& droppedToo, ResultSink& sink) {
   std::vector<ViewInfo*> dependents;
   for (ViewInfo* v : state_.engine.catalog.dependentViews(*state_.db, oid))
     if (std::find(droppedToo.begin(), droppedToo.end(), v->oid) == droppedToo.end()) dependents.push_back(v);
   if (dependents.empty()) return;
-  if (!cascade) {
+  if (drop.behavior != sql::DropBehavior::Cascade) {
     // Each dependent names the first object it reads among those the DROP would remove.
     std::vector<std::pair<uint32_t, std::string>> removed{{oid, described}};
     std::string detail;
@@ -102,8 +102,11 @@ void ViewStatements::dropDependents(uint32_t oid, const std::string& described, 
         }
       removed.emplace_back(v->oid, "view " + v->name);
     }
-    throw SqlError(kDependentObjectsStillExist,
-                   fmt::format("cannot drop {} because other objects depend on it", described), detail,
+    // PostgreSQL names the object only when the statement names one.
+    std::string message = drop.names.size() > 1
+                              ? "cannot drop desired object(s) because other objects depend on them"
+                              : fmt::format("cannot drop {} because other objects depend on it", described);
+    throw SqlError(kDependentObjectsStillExist, message, detail,
                    "Use DROP ... CASCADE to drop the dependent objects too.");
   }
   Notice n = Notice::make("NOTICE", "00000", "");

@@ -21,11 +21,11 @@ class ViewStatements {
 
   void createView(const Statement& st);
   void dropViews(const sql::DropStmt& s, ResultSink& sink);
-  // Before relation `oid` (described as "table t" or "view v") is dropped: the views that
-  // read it, but for those in `droppedToo`, make the DROP fail (2BP01) or, with CASCADE,
-  // are dropped first, with PostgreSQL's notice.
-  void dropDependents(uint32_t oid, const std::string& described, bool cascade, const std::vector<uint32_t>& droppedToo,
-                      ResultSink& sink);
+  // Before relation `oid` (described as "table t" or "view v") is dropped by `drop`: the
+  // views that read it, but for those in `droppedToo`, make the DROP fail (2BP01) or,
+  // with CASCADE, are dropped first, with PostgreSQL's notice.
+  void dropDependents(uint32_t oid, const std::string& described, const sql::DropStmt& drop,
+                      const std::vector<uint32_t>& droppedToo, ResultSink& sink);
 
  private:
   SessionState& state_;
