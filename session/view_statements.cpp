@@ -17,6 +17,25 @@ constexpr const char* kDependentObjectsStillExist = "2BP01";
 
 }  // namespace
 
+namespace {
+
+// The view's query with each * and t.* written out as the columns it meant (`stars`: byte
+// offset in `query` and the column references). The star token is the first `*` outside a
+// quoted identifier from the offset on.
+std::string expandStars(std::string query, std::vector<std::pair<uint32_t, std::string>> stars) {
+  std::sort(stars.begin(), stars.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [offset, columns] : stars) {
+    size_t end = offset;
+    for (bool quoted = false; end < query.size() && (quoted || query[end] != '*'); ++end)
+      if (query[end] == '"') quoted = !quoted;
+    if (end == query.size()) return query;
+    query.replace(offset, end + 1 - offset, columns);
+  }
+  return query;
+}
+
+}  // namespace
+
 void ViewStatements::createView(const Statement& st) {
   const auto& s = st.parsed.stmt->as<sql::CreateViewStmt>();
   if (s.recursive) unsupported("CREATE RECURSIVE VIEW");
@@ -40,6 +59,10 @@ void ViewStatements::createView(const Statement& st) {
   request.resolveRoutines = [this](const std::vector<std::string>& names) {
     return routines_.routineCandidates(names);
   };
+  std::vector<std::pair<uint32_t, std::string>> stars;
+  request.noteStar = [&stars, begin = s.query->begin](uint32_t location, const std::string& columns) {
+    stars.emplace_back(location - begin, columns);
+  };
   PlannedStatement planned = planTree(request);
   const std::vector<OutputColumn>& columns = planned.plan->columns;
   if (s.columns.size() > columns.size())
@@ -51,8 +74,36 @@ void ViewStatements::createView(const Statement& st) {
     view.columns.push_back(std::move(def));
   }
   view.query = st.sql.substr(s.query->begin, s.query->end - s.query->begin);
+  if (!stars.empty()) {
+    // Kept with * written out when that means the same columns (as PostgreSQL keeps the
+    // parsed query): a column added to a table later is no column of the view.
+    std::string expanded = expandStars(view.query, std::move(stars));
+    if (sameColumns(expanded, columns)) view.query = std::move(expanded);
+  }
   state_.engine.catalog.createView(*state_.db, schemaOf(s.view), std::move(view), s.orReplace, state_.txn.undo());
   transaction_.ddlDone();
+}
+
+bool ViewStatements::sameColumns(const std::string& query, const std::vector<OutputColumn>& columns) {
+  try {
+    std::vector<sql::ParsedStatement> parsed = sql::parseQuery(query);
+    if (parsed.size() != 1 || parsed[0].stmt->kind != sql::StmtKind::Select) return false;
+    PlanRequest request;
+    request.stmt = parsed[0].stmt.get();
+    request.queryText = query;
+    request.resolveTable = state_.tableResolver();
+    request.resolveRoutines = [this](const std::vector<std::string>& names) {
+      return routines_.routineCandidates(names);
+    };
+    PlannedStatement planned = planTree(request);
+    const std::vector<OutputColumn>& got = planned.plan->columns;
+    if (got.size() != columns.size()) return false;
+    for (size_t c = 0; c < got.size(); ++c)
+      if (got[c].name != columns[c].name || !(got[c].type == columns[c].type)) return false;
+    return true;
+  } catch (const SqlError&) {
+    return false;
+  }
 }
 
 void ViewStatements::dropViews(const sql::DropStmt& s, ResultSink& sink) {

@@ -28,6 +28,9 @@ class ViewStatements {
                       const std::vector<uint32_t>& droppedToo, ResultSink& sink);
 
  private:
+  // Whether `query` plans to columns of these names and types.
+  bool sameColumns(const std::string& query, const std::vector<OutputColumn>& columns);
+
   SessionState& state_;
   TransactionControl& transaction_;
   RoutineCache& routines_;

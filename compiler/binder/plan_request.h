@@ -96,6 +96,11 @@ struct PlanRequest {
   // When set, called with each table or view the statement itself names (not those the
   // views it reads name): what CREATE VIEW records as the view's dependencies.
   std::function<void(const TableBinding&)> noteRelation;
+  // When set, called with each * and t.* of the statement's select lists (not of the views
+  // it reads): its byte offset and the column references, comma-separated, that name the
+  // same columns (CREATE VIEW keeps its query with them, so that the view's columns are
+  // the ones * meant when it was created).
+  std::function<void(uint32_t location, const std::string& columns)> noteStar;
   RoutineResolver resolveRoutines;   // null: only built-in functions exist
   VariableResolver resolveVariable;  // PL/pgSQL embedded statements only
   // LANGUAGE sql bodies: a column of the same name wins over a variable (PostgreSQL

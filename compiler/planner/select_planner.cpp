@@ -11,6 +11,7 @@
 #include "engine/limits/interrupts.h"
 #include "engine/limits/stack_depth.h"
 #include "engine/storage/table.h"
+#include "engine/types/text_functions.h"
 
 namespace duet::planner {
 
@@ -43,6 +44,8 @@ void StatementPlanner::expandTargets(const std::vector<sql::ResTarget>& targets,
       const auto& ref = t.expr->as<sql::ColumnRef>();
       bool any = false;
       bool qualified = !ref.names.empty();
+      std::string spelled;  // the columns as references, for req_.noteStar
+      auto spell = [&](const std::string& reference) { spelled += (spelled.empty() ? "" : ", ") + reference; };
       for (size_t i = 0; i < scope.entries.size(); ++i) {
         const auto& e = scope.entries[i];
         if (qualified && e.alias != ref.names.back()) continue;
@@ -54,6 +57,7 @@ void StatementPlanner::expandTargets(const std::vector<sql::ResTarget>& targets,
             const binder::JoinColumn& jc = scope.joinColumns[j];
             exprs.push_back(plan::cloneExpr(*jc.value));
             columns.push_back({jc.name, jc.value->type});
+            spell(quoteIdent(jc.name));
           }
         }
         for (size_t c = 0; c < e.names.size(); ++c) {
@@ -62,12 +66,14 @@ void StatementPlanner::expandTargets(const std::vector<sql::ResTarget>& targets,
           col.names = {e.alias, e.names[c]};
           exprs.push_back(b_.bind(col, scope, agg));
           columns.push_back({e.names[c], e.types[c], e.table ? e.table->oid : 0, static_cast<int16_t>(c + 1)});
+          spell(quoteIdent(e.alias) + "." + quoteIdent(e.names[c]));
         }
       }
       if (!any && !ref.names.empty())
         b_.fail(sqlstate::kUndefinedTable, fmt::format("missing FROM-clause entry for table \"{}\"", ref.names.back()),
                 t.location);
       if (!any) b_.fail(sqlstate::kSyntaxError, "SELECT * with no tables specified is not valid", t.location);
+      if (req_.noteStar && expandingViews_.empty()) req_.noteStar(t.location, spelled);
       continue;
     }
     ExprPtr e = b_.bind(*t.expr, scope, agg);
