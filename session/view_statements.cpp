@@ -15,10 +15,6 @@ constexpr const char* kDependentObjectsStillExist = "2BP01";
   throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{} is not supported yet", what));
 }
 
-}  // namespace
-
-namespace {
-
 // The view's query with each * and t.* written out as the columns it meant (`stars`: byte
 // offset in `query` and the column references). The star token is the first `*` outside a
 // quoted identifier from the offset on.
