@@ -767,6 +767,8 @@ bool Binder::containsAggregate(const sql::Expr& e) {
       return false;
     }
     case K::Like: return containsAggregate(*e.as<sql::Like>().arg) || containsAggregate(*e.as<sql::Like>().pattern);
+    case K::ArrayOp:
+      return containsAggregate(*e.as<sql::ArrayOp>().left) || containsAggregate(*e.as<sql::ArrayOp>().array);
     case K::DistinctFrom:
       return containsAggregate(*e.as<sql::DistinctFrom>().left) || containsAggregate(*e.as<sql::DistinctFrom>().right);
     case K::Case: {
@@ -1601,6 +1603,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       }
     }
     case K::SubLink: return bindSubLink(e.as<sql::SubLink>(), scope, agg);
+    case K::ArrayOp: return bindArrayOp(e.as<sql::ArrayOp>(), scope, agg);
     case K::Row: fail(sqlstate::kFeatureNotSupported, "row values are not supported here", e.location);
     case K::Default: fail(sqlstate::kSyntaxError, "DEFAULT is not allowed in this context", e.location);
   }

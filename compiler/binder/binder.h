@@ -227,6 +227,8 @@ class Binder {
   plan::ExprPtr bindRowDistinct(const sql::DistinctFrom& d, const Scope& scope, AggContext* agg);
   plan::ExprPtr bindRowNullTest(const sql::NullTest& t, const Scope& scope, AggContext* agg);
   plan::ExprPtr bindRowInList(const sql::InList& in, const Scope& scope, AggContext* agg);
+  // array_op_binding.cpp: x op ANY|ALL (array)
+  plan::ExprPtr bindArrayOp(const sql::ArrayOp& q, const Scope& scope, AggContext* agg);
   std::vector<plan::ExprPtr> correlatedIn(const Scope& scope, AggContext* agg, const std::function<void()>& planInner);
   // A reference that no column of the innermost query matches, resolved in the query that
   // encloses subquery `level` (outer_[level]) or further out; null if no query has it.

@@ -51,6 +51,23 @@ class Codegen : public ValueBuilder {
   // An array element check or fixed-width read generated inline; null for other calls.
   llvm::Value* inlineArrayCall(const std::string& function, TypeId resultType, const std::vector<SqlValue>& args);
 
+  // --- quantified arrays and lists as sets (lookup_codegen.cpp) -------------------------
+  SqlValue arrayCompare(const plan::Expr& e, const Row& row);
+  // Element `index` (i64, below `count`, the array's i32 element count) of `array`.
+  SqlValue arrayElement(llvm::Value* array, llvm::Value* count, llvm::Value* index, SqlType element);
+  // x IN (items) as a ValueSet probe when the items are many constants or parameters;
+  // nothing (and no code) otherwise.
+  std::optional<SqlValue> inListAsSet(const plan::Expr& e, const Row& row);
+  // A ValueSet for the current place in the code, filled by `fill` (given the set it
+  // filled last time, or null) once per execution of the statement; returns it.
+  llvm::Value* valueSetOnce(const std::function<llvm::Value*(llvm::Value* previous)>& fill);
+  // x IN the set: true, false, or NULL as ValueSet::probe says.
+  SqlValue probeValueSet(llvm::Value* set, const SqlValue& x);
+  // Constant expressions of type `element` as one array value owned by the compiled query.
+  llvm::Value* constantArray(TypeId element, const std::vector<const plan::Expr*>& items);
+  // A constant table of uint32 offsets (into the parameter tuple) in the module.
+  llvm::Value* offsetTable(const std::vector<uint32_t>& offsets, const char* name);
+
   // --- subqueries (subquery_codegen.cpp) ------------------------------------------------
   SqlValue subquery(const plan::Expr& e, const Row& row);
   // Emits flag = false where each execution of the current statement begins.

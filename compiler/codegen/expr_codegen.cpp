@@ -18,14 +18,16 @@ using plan::Expr;
 using plan::ExprKind;
 using plan::Op;
 
-// x IN (items): x evaluated once, then one loop compares it with each item (PostgreSQL's
-// = ANY over the list). Items that are all parameters - lifted literals, the usual case -
-// are read in the loop from the parameter tuple through a table of their offsets, so the
+// x IN (items): a long list of constants or parameters is a set probed by binary search
+// (inListAsSet, lookup_codegen.cpp). Otherwise x is evaluated once, then one loop compares
+// it with each item (PostgreSQL's = ANY over the list). Items that are all parameters are
+// read in the loop from the parameter tuple through a table of their offsets, so the
 // code does not grow with the list; other items are evaluated first into arrays. An
 // unrolled chain of comparisons made LLVM superlinear in the list's length (a 1,000-item
 // list compiled for minutes). True when an item equals x; otherwise NULL when x or an
 // item is NULL.
 SqlValue Codegen::inList(const plan::Expr& e, const Row& row) {
+  if (std::optional<SqlValue> found = inListAsSet(e, row)) return *found;
   SqlValue x = expr(*e.args[0], row);
   TypeId t = x.type.id;
   uint64_t n = e.args.size() - 1;
@@ -43,13 +45,8 @@ SqlValue Codegen::inList(const plan::Expr& e, const Row& row) {
       valueOffsets.push_back(out_.paramLayout.offsets[p]);
       nullOffsets.push_back(out_.paramLayout.nullOffset(p));
     }
-    auto table = [&](const std::vector<uint32_t>& offsets) -> llvm::Value* {
-      llvm::Constant* init = llvm::ConstantDataArray::get(ctx_, offsets);
-      return new llvm::GlobalVariable(module_, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
-                                      "in.offsets");
-    };
-    llvm::Value* values = table(valueOffsets);
-    llvm::Value* nulls = table(nullOffsets);
+    llvm::Value* values = offsetTable(valueOffsets, "in.values");
+    llvm::Value* nulls = offsetTable(nullOffsets, "in.nulls");
     item = [&, values, nulls](llvm::Value* i) {
       auto at = [&](llvm::Value* offsets) {
         llvm::Value* offset = b_.CreateLoad(b_.getInt32Ty(), b_.CreateInBoundsGEP(b_.getInt32Ty(), offsets, i));
@@ -157,6 +154,7 @@ SqlValue Codegen::exprValue(const Expr& e, const Row& row) {
       return arithmetic(e.op, a, expr(*e.args[1], row), e.type);
     }
     case ExprKind::InList: return inList(e, row);
+    case ExprKind::ArrayCompare: return arrayCompare(e, row);
     case ExprKind::WindowResult: throw std::logic_error("a window call the planner left in an expression");
     case ExprKind::Greatest: return greatest(e, row);
     case ExprKind::RowCompare: {

@@ -98,13 +98,10 @@ bool Codegen::produceValuesLoop(const plan::Node& node, const Consumer& consume)
       nullOffsets[k].push_back(null ? kNullCell : params.nullOffset(p));
     }
   }
-  auto table = [&](const std::vector<uint32_t>& offsets) -> llvm::Value* {
-    llvm::Constant* init = llvm::ConstantDataArray::get(ctx_, offsets);
-    return new llvm::GlobalVariable(module_, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
-                                    "values.offsets");
-  };
   ValuesParams tables;
-  for (size_t k = 0; k < slots.size(); ++k) tables.tables[slots[k]] = {table(valueOffsets[k]), table(nullOffsets[k])};
+  for (size_t k = 0; k < slots.size(); ++k)
+    tables.tables[slots[k]] = {offsetTable(valueOffsets[k], "values.values"),
+                               offsetTable(nullOffsets[k], "values.nulls")};
   uint64_t rows = node.rows.size();
   loop(
       b_.getInt64(0), [&] { return b_.getInt64(rows); },

@@ -30,6 +30,7 @@ enum class ExprKind : uint8_t {
   FuncCall,      // f(args), count(*), agg(DISTINCT x); also COALESCE, NULLIF, GREATEST, LEAST
   SqlValue,      // CURRENT_DATE, CURRENT_TIMESTAMP, current_user, ...
   SubLink,       // EXISTS (q), (q), x IN (q), x op ANY/ALL (q)
+  ArrayOp,       // x op ANY/SOME/ALL (array expression)
   Row,           // (a, b) or ROW(a, b)
   Default,       // DEFAULT in INSERT VALUES or UPDATE SET
   Array,         // ARRAY[a, b, ...]; a nested [c, d] inside it is one too
@@ -234,6 +235,16 @@ struct SubLink : Expr {
   ExprPtr test;    // Any/All: the left operand
   std::string op;  // Any/All: the operator; x IN (q) is x = ANY (q)
   std::unique_ptr<SelectStmt> subquery;
+};
+
+// x op ANY|SOME|ALL (array): `op` as written, LIKE and ILIKE (NOT too) by their operator
+// names ~~, ~~*, !~~, !~~* (PostgreSQL's A_Expr AEXPR_OP_ANY / AEXPR_OP_ALL).
+struct ArrayOp : Expr {
+  ArrayOp(uint32_t loc, std::string o, bool a) : Expr(ExprKind::ArrayOp, loc), op(std::move(o)), all(a) {}
+  ~ArrayOp() override;  // frees a chain of them without recursion (ast.cpp)
+  std::string op;
+  bool all;  // ALL, else ANY / SOME
+  ExprPtr left, array;
 };
 
 // A GROUP BY item that is a grouping set: () (Empty, no items), ROLLUP (items), CUBE

@@ -137,6 +137,10 @@ void walk(const Expr* e, const Visit& visit) {
       walk(e->as<SubLink>().test.get(), visit);
       walkSelect(e->as<SubLink>().subquery.get(), visit);
       break;
+    case ExprKind::ArrayOp:
+      walk(e->as<ArrayOp>().left.get(), visit);
+      walk(e->as<ArrayOp>().array.get(), visit);
+      break;
     case ExprKind::Row: walkAll(e->as<RowExpr>().args, visit); break;
     case ExprKind::Array: walkAll(e->as<ArrayExpr>().elements, visit); break;
     case ExprKind::Subscript: {

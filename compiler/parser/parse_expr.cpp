@@ -138,11 +138,20 @@ ExprPtr Parser::parseIs() {
   }
 }
 
-// x op ANY|SOME|ALL (subquery), or a plain operand parsed by `rhs`.
+// x op ANY|SOME|ALL (subquery) or (array), or a plain operand parsed by `rhs`.
 ExprPtr Parser::parseQuantifiedRhs(uint32_t loc, const std::string& op, ExprPtr left, ExprPtr (Parser::*rhs)()) {
   if ((isKw("any") || isKw("some") || isKw("all")) && isOp("(", 1)) {
-    auto link = std::make_unique<SubLink>(loc, isKw("all") ? SubLinkKind::All : SubLinkKind::Any);
+    bool all = isKw("all");
     advance();
+    if (!startsSelect(1)) {
+      auto q = std::make_unique<ArrayOp>(loc, op, all);
+      q->left = std::move(left);
+      expectOp("(");
+      q->array = parseExpr();
+      expectOp(")");
+      return q;
+    }
+    auto link = std::make_unique<SubLink>(loc, all ? SubLinkKind::All : SubLinkKind::Any);
     link->test = std::move(left);
     link->op = op;
     link->subquery = parseParenSubquery();
@@ -207,6 +216,11 @@ ExprPtr Parser::parsePredicate() {
       expectOp(")");
       e = std::move(in);
     }
+  } else if ((isKw("like") || isKw("ilike")) && (isKw("any", 1) || isKw("some", 1) || isKw("all", 1))) {
+    // x [NOT] LIKE ANY (...): the pattern operator, quantified.
+    std::string op = std::string(isNot ? "!" : "") + (isKw("ilike") ? "~~*" : "~~");
+    advance();
+    e = parseQuantifiedRhs(loc, op, std::move(left), &Parser::parseOtherOp);
   } else if (isKw("like") || isKw("ilike")) {
     auto like = std::make_unique<Like>(loc);
     like->caseInsensitive = isKw("ilike");

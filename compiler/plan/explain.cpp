@@ -421,6 +421,16 @@ class Explainer {
         for (size_t i = 0; i < e.args.size(); ++i) sides[2 * i / e.args.size()].push_back(arg(i));
         return fmt::format("(ROW({}) {} ROW({}))", fmt::join(sides[0], ", "), opText(e.op), fmt::join(sides[1], ", "));
       }
+      case ExprKind::ArrayCompare: {
+        static const std::pair<const char*, const char*> kPatternOps[] = {{"duet_rt_text_like", "~~"},
+                                                                          {"duet_rt_text_ilike", "~~*"},
+                                                                          {"duet_rt_text_regex_match", "~"},
+                                                                          {"duet_rt_text_regex_imatch", "~*"}};
+        std::string op = e.op != Op::None ? opText(e.op) : e.function;
+        for (const auto& [function, name] : kPatternOps)
+          if (e.function == function) op = std::string(e.negated ? "!" : "") + name;
+        return fmt::format("({} {} {} ({}))", arg(0), op, e.sublink == plan::Sublink::All ? "ALL" : "ANY", arg(1));
+      }
       case ExprKind::WindowResult: break;  // the planner leaves none in a plan
     }
     return "?";

@@ -41,6 +41,10 @@ enum class ExprKind : uint8_t {
   Greatest,      // GREATEST (op Gt) or LEAST (op Lt) of args, all of `type`; NULLs skipped
   InList,        // args[0] IN (args[1], ...), all of one type; result bool. args[0] is
                  // evaluated once (PostgreSQL's ScalarArrayOpExpr over the list)
+  ArrayCompare,  // args[0] op ANY|ALL (args[1]) (`sublink` Any or All), args[1] an array of
+                 // args[0]'s type: `op` a comparison, or Op::None and `function` a pattern
+                 // operator's runtime function (LIKE's, the regular expressions'), `negated`
+                 // for its negation (NOT LIKE, !~). PostgreSQL's ScalarArrayOpExpr.
   WindowResult,  // the value of window call `column` of the query being bound; the planner
                  // makes it a Column of the Window node that computes it
   RowCompare,    // (args[0..n)) op (args[n..2n)), op Lt/Le/Gt/Ge: PostgreSQL's row ordering
@@ -71,7 +75,7 @@ struct Expr {
   std::string function;                         // runtime symbol for Call
   uint32_t routine = 0;                         // RoutineCall: the routine's oid
   std::vector<std::unique_ptr<Expr>> args;
-  Sublink sublink = Sublink::Exists;  // Subquery
+  Sublink sublink = Sublink::Exists;  // Subquery; Any or All for ArrayCompare
   std::shared_ptr<Node> subplan;      // Subquery: shared by copies of the expression
   int captures = 0;                   // Subquery: how many of args are captures
 

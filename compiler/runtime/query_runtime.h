@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "compiler/runtime/value_set.h"
 #include "engine/limits/statement_memory.h"
 #include "engine/storage/layout.h"
 #include "engine/types/value.h"
@@ -209,6 +210,10 @@ struct QueryContext {
   std::vector<std::unique_ptr<TupleBuffer>> buffers;  // per-execution runtime state,
   std::vector<std::unique_ptr<GroupTable>> groups;    // created by generated code
   std::vector<std::unique_ptr<JoinTable>> joins;
+  // The sets of IN lists and = ANY (array) (value_set.h), one per place in the code, refilled
+  // by each execution of its statement; a subquery's state release leaves them (its cached
+  // set is still used by the next run).
+  std::vector<std::unique_ptr<ValueSet>> valueSets;
   // Parallel pipelines (parallel_runtime.h): the runs this statement started, and in a
   // worker's own context, the run it belongs to and its number.
   std::vector<std::shared_ptr<ParallelRun>> parallelRuns;
@@ -306,6 +311,18 @@ void duet_q_state_mark(duet::rt::QueryContext* ctx, uint64_t* mark);
 void duet_q_state_release(duet::rt::QueryContext* ctx, const uint64_t* mark);
 // A copy of `s` in the statement arena, for a value that must outlive the state it was read from.
 const duet::VarString* duet_q_own_string(const duet::VarString* s);
+// A ValueSet (value_set.h) refilled for this execution: `set` as returned last time, or null
+// the first time (then one is made in the context). From parameters: n items of `type`
+// read from the parameter tuple at valueOffsets[i] (a NULL item where nullOffsets[i] is
+// UINT32_MAX, else its null flag is there). From an array: its elements.
+duet::rt::ValueSet* duet_q_value_set_params(duet::rt::QueryContext* ctx, duet::rt::ValueSet* set, int32_t type,
+                                            const uint8_t* params, const uint32_t* valueOffsets,
+                                            const uint32_t* nullOffsets, uint64_t n);
+duet::rt::ValueSet* duet_q_value_set_array(duet::rt::QueryContext* ctx, duet::rt::ValueSet* set, int32_t type,
+                                           const duet::VarString* array);
+// ValueSet::probe (0 false, 1 true, 2 NULL) and ValueSet::find (a position or -1).
+int32_t duet_q_value_set_probe(const duet::rt::ValueSet* set, const uint8_t* value, bool isNull);
+int64_t duet_q_value_set_find(const duet::rt::ValueSet* set, const uint8_t* value);
 // Every duet_q_* entry point, for the JIT to register by name.
 struct DuetQuerySymbol {
   const char* name;

@@ -81,6 +81,12 @@ TEST_CASE("expressions: primaries", "[parser][expr]") {
   CHECK(exprOf("exists (select 1)") == "(exists <q>)");
   CHECK(exprOf("(select max(a) from t)") == "(scalar <q>)");
   CHECK(exprOf("a = any (select b from t)") == "(any = a <q>)");
+  CHECK(exprOf("a = any (b)") == "(any = a b)");
+  CHECK(exprOf("a < all (array[1, 2])") == "(all < a (array 1 2))");
+  CHECK(exprOf("a = some ('{1}')") == "(any = a '{1}')");
+  CHECK(exprOf("a = any ((select b from t))") == "(any = a <q>)");
+  CHECK(exprOf("a not ilike any (b)") == "(any !~~* a b)");
+  CHECK(exprOf("a like all (b) and c") == "(and (all ~~ a b) c)");
   CHECK(exprOf("a > all (select b from t)") == "(all > a <q>)");
   CHECK(exprOf("(a, b)") == "(row a b)");
   CHECK(exprOf("row(a, b)") == "(row a b)");

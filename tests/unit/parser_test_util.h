@@ -144,6 +144,11 @@ inline std::string sexpr(const Expr* e) {
       }
       return "?";
     }
+    case ExprKind::ArrayOp: {
+      const auto& q = e->as<ArrayOp>();
+      return "(" + std::string(q.all ? "all " : "any ") + q.op + " " + sexpr(q.left.get()) + " " +
+             sexpr(q.array.get()) + ")";
+    }
     case ExprKind::Row: return "(row" + list(e->as<RowExpr>().args) + ")";
     case ExprKind::Default: return "default";
     case ExprKind::Array: return "(array" + list(e->as<ArrayExpr>().elements) + ")";
