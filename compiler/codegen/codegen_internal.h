@@ -56,8 +56,26 @@ class Codegen : public ValueBuilder {
   // Element `index` (i64, below `count`, the array's i32 element count) of `array`.
   SqlValue arrayElement(llvm::Value* array, llvm::Value* count, llvm::Value* index, SqlType element);
   // x IN (items) as a ValueSet probe when the items are many constants or parameters;
-  // nothing (and no code) otherwise.
+  // nothing (and no code) otherwise. caseAsLookup likewise for CASE x WHEN c THEN r ...
   std::optional<SqlValue> inListAsSet(const plan::Expr& e, const Row& row);
+  std::optional<SqlValue> caseAsLookup(const plan::Expr& e, const Row& row);
+  // A list of expressions that is data for a whole execution: parameters (and NULLs),
+  // read through tables of their offsets in the parameter tuple; or constants, as one
+  // constant array (an array of `from`, when each item is the same cast of a constant of
+  // type `from`, which dataListArray casts at run time).
+  struct DataList {
+    uint64_t size = 0;
+    SqlType type;                         // the items' type
+    llvm::Value* valueOffsets = nullptr;  // parameters: uint32 offset tables
+    llvm::Value* nullOffsets = nullptr;   // (kNullCell: a NULL item)
+    llvm::Value* constants = nullptr;     // constants: the array
+    SqlType constantsType;
+    const plan::Expr* cast = nullptr;  // the cast of each constant, if any
+  };
+  std::optional<DataList> dataList(const std::vector<const plan::Expr*>& items);
+  llvm::Value* dataListArray(const DataList& list);  // constants only
+  // Refills the set `previous` (null: a new one) with the list's items, of type `type`.
+  llvm::Value* fillValueSet(const DataList& list, llvm::Value* previous, TypeId type);
   // A ValueSet for the current place in the code, filled by `fill` (given the set it
   // filled last time, or null) once per execution of the statement; returns it.
   llvm::Value* valueSetOnce(const std::function<llvm::Value*(llvm::Value* previous)>& fill);

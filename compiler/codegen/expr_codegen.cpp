@@ -245,6 +245,8 @@ SqlValue Codegen::andOr(const Expr& e, const Row& row) {
 
 // CASE WHEN c THEN v ... [ELSE v] END, and COALESCE: the first hit's value, joined by phis.
 SqlValue Codegen::caseOrCoalesce(const Expr& e, const Row& row) {
+  if (e.kind == ExprKind::Case)
+    if (std::optional<SqlValue> v = caseAsLookup(e, row)) return *v;
   llvm::BasicBlock* join = block("case.end");
   std::vector<std::pair<llvm::BasicBlock*, SqlValue>> incoming;
   size_t n = e.args.size();

@@ -81,65 +81,178 @@ SqlValue Codegen::probeValueSet(llvm::Value* set, const SqlValue& x) {
   return {b_.CreateICmpEQ(answer, b_.getInt32(1)), b_.CreateICmpEQ(answer, b_.getInt32(2)), SqlType{TypeId::Bool, -1}};
 }
 
-std::optional<SqlValue> Codegen::inListAsSet(const Expr& e, const Row& row) {
-  size_t n = e.args.size() - 1;
-  if (n < kMinItemsForSet || !isArrayElementType(e.args[0]->type.id)) return std::nullopt;
-  // Items of parameters (and NULLs), read from the parameter tuple; or of constants, which
-  // become one constant array - cast as one at run time when every item is the same cast
-  // of a constant ('a' as text when the statement's literals were not lifted).
+std::optional<Codegen::DataList> Codegen::dataList(const std::vector<const Expr*>& items) {
   auto isNull = [](const Expr& item) { return item.kind == ExprKind::Const && item.constNull; };
   auto castConstant = [](const Expr& item) {
     return item.kind == ExprKind::Cast && item.args[0]->kind == ExprKind::Const && !item.args[0]->constNull;
   };
-  const Expr* cast = nullptr;
-  for (size_t i = 1; i <= n && !cast; ++i)
-    if (castConstant(*e.args[i])) cast = e.args[i].get();
-  bool allParams = paramsInTuple_;
-  bool allConsts = !cast || cast->args[0]->type.id == TypeId::Unknown || isArrayElementType(cast->args[0]->type.id);
-  std::vector<const Expr*> constants;
-  for (size_t i = 1; i <= n; ++i) {
-    const Expr& item = *e.args[i];
-    allParams = allParams && (item.kind == ExprKind::Param || isNull(item));
-    if (isNull(item))
-      constants.push_back(&item);
-    else if (!cast && item.kind == ExprKind::Const)
-      constants.push_back(&item);
-    else if (cast && castConstant(item) && item.args[0]->type.id == cast->args[0]->type.id &&
-             item.explicitCast == cast->explicitCast && item.type == cast->type)
-      constants.push_back(item.args[0].get());
+  DataList list;
+  list.size = items.size();
+  const Expr* first = nullptr;  // the first item that is not NULL
+  for (const Expr* item : items)
+    if (!first && !isNull(*item)) first = item;
+  if (!first) first = items[0];
+  list.type = first->type;
+  if (castConstant(*first)) list.cast = first;
+  bool params = paramsInTuple_, constants = true;
+  std::vector<const Expr*> values;
+  for (const Expr* item : items) {
+    params = params && (item->kind == ExprKind::Param || isNull(*item));
+    if (isNull(*item))
+      values.push_back(item);
+    else if (!list.cast && item->kind == ExprKind::Const && item->type.id == first->type.id)
+      values.push_back(item);
+    else if (list.cast && castConstant(*item) && item->args[0]->type.id == list.cast->args[0]->type.id &&
+             item->explicitCast == list.cast->explicitCast && item->type == list.cast->type)
+      values.push_back(item->args[0].get());
     else
-      allConsts = false;
+      constants = false;
   }
-  if (!allParams && !allConsts) return std::nullopt;
-  SqlValue x = expr(*e.args[0], row);
-  auto type = b_.getInt32(static_cast<int32_t>(x.type.id));
-  llvm::Value* set;
-  if (!allParams) {
-    TypeId from = cast ? cast->args[0]->type.id : x.type.id;
-    if (from == TypeId::Unknown) from = TypeId::Text;  // an untyped literal's text
-    SqlValue array = notNull(constantArray(from, constants), SqlType::arrayOf({from, -1}));
-    set = valueSetOnce([&](llvm::Value* previous) {
-      if (cast) array = castArray(array, SqlType::arrayOf(cast->type), cast->explicitCast);
-      return call("duet_q_value_set_array", ptrTy_, {qctx_, previous, type, array.v});
-    });
-  } else {
+  if (params) {
     std::vector<uint32_t> valueOffsets, nullOffsets;
-    for (size_t i = 1; i <= n; ++i) {
-      const Expr& item = *e.args[i];
-      bool null = item.kind == ExprKind::Const;
-      auto p = static_cast<size_t>(null ? 0 : item.param);
+    for (const Expr* item : items) {
+      bool null = item->kind == ExprKind::Const;
+      auto p = static_cast<size_t>(null ? 0 : item->param);
       valueOffsets.push_back(null ? 0 : out_.paramLayout.offsets[p]);
       nullOffsets.push_back(null ? kNullCell : out_.paramLayout.nullOffset(p));
     }
-    llvm::Value* values = offsetTable(valueOffsets, "in.values");
-    llvm::Value* nulls = offsetTable(nullOffsets, "in.nulls");
-    set = valueSetOnce([&](llvm::Value* previous) {
-      return call("duet_q_value_set_params", ptrTy_, {qctx_, previous, type, params_, values, nulls, b_.getInt64(n)});
-    });
+    list.valueOffsets = offsetTable(valueOffsets, "list.values");
+    list.nullOffsets = offsetTable(nullOffsets, "list.nulls");
+    return list;
   }
+  TypeId from = list.cast ? list.cast->args[0]->type.id : list.type.id;
+  if (from == TypeId::Unknown) from = TypeId::Text;  // an untyped literal's text
+  if (!constants || !isArrayElementType(from)) return std::nullopt;
+  list.constants = constantArray(from, values);
+  list.constantsType = SqlType::arrayOf({from, -1});
+  return list;
+}
+
+llvm::Value* Codegen::dataListArray(const DataList& list) {
+  SqlValue array = notNull(list.constants, list.constantsType);
+  if (list.cast) array = castArray(array, SqlType::arrayOf(list.cast->type), list.cast->explicitCast);
+  return array.v;
+}
+
+llvm::Value* Codegen::fillValueSet(const DataList& list, llvm::Value* previous, TypeId type) {
+  llvm::Value* typeId = b_.getInt32(static_cast<int32_t>(type));
+  if (list.valueOffsets)
+    return call("duet_q_value_set_params", ptrTy_,
+                {qctx_, previous, typeId, params_, list.valueOffsets, list.nullOffsets, b_.getInt64(list.size)});
+  return call("duet_q_value_set_array", ptrTy_, {qctx_, previous, typeId, dataListArray(list)});
+}
+
+std::optional<SqlValue> Codegen::inListAsSet(const Expr& e, const Row& row) {
+  size_t n = e.args.size() - 1;
+  if (n < kMinItemsForSet || !isArrayElementType(e.args[0]->type.id)) return std::nullopt;
+  std::vector<const Expr*> items;
+  for (size_t i = 1; i <= n; ++i) items.push_back(e.args[i].get());
+  std::optional<DataList> list = dataList(items);
+  if (!list) return std::nullopt;
+  SqlValue x = expr(*e.args[0], row);
+  llvm::Value* set = valueSetOnce([&](llvm::Value* previous) { return fillValueSet(*list, previous, x.type.id); });
   SqlValue found = probeValueSet(set, x);
   found.type = e.type;
   return found;
+}
+
+namespace {
+
+// Whether a and b compute the same value the same way: the subject of a CASE, which the
+// binder copies into the comparison of each arm.
+bool sameSubject(const Expr& a, const Expr& b) {
+  if (a.kind != b.kind || !(a.type == b.type) || a.op != b.op || a.explicitCast != b.explicitCast ||
+      a.args.size() != b.args.size())
+    return false;
+  switch (a.kind) {
+    case ExprKind::Column:
+    case ExprKind::Aggregate:
+    case ExprKind::OuterRef: return a.column == b.column;
+    case ExprKind::Param: return a.param == b.param;
+    case ExprKind::Const:
+      return a.constNull == b.constNull && a.constString == b.constString &&
+             std::memcmp(a.constant, b.constant, sizeof a.constant) == 0;
+    case ExprKind::Cast:
+    case ExprKind::Unary:
+    case ExprKind::Binary:
+      for (size_t i = 0; i < a.args.size(); ++i)
+        if (!sameSubject(*a.args[i], *b.args[i])) return false;
+      return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+// CASE x WHEN c1 THEN r1 WHEN c2 THEN r2 ... [ELSE r] END with many arms whose c and r are
+// constants or parameters: the c's are a ValueSet that keeps each value's first arm, so x
+// is looked up once (evaluated once, as PostgreSQL does) and the r of that arm read from
+// the r's as a list (a constant array, or the parameter tuple through offset tables).
+std::optional<SqlValue> Codegen::caseAsLookup(const Expr& e, const Row& row) {
+  size_t pairs = (e.args.size() - (e.hasElse ? 1 : 0)) / 2;
+  if (pairs < kMinItemsForSet) return std::nullopt;
+  const Expr* subject = nullptr;
+  std::vector<const Expr*> keys, results;
+  for (size_t i = 0; i < pairs; ++i) {
+    const Expr& when = *e.args[2 * i];
+    if (when.kind != ExprKind::Compare || when.op != Op::Eq) return std::nullopt;
+    if (!subject) subject = when.args[0].get();
+    if (!sameSubject(*subject, *when.args[0]) || !(when.args[1]->type == subject->type)) return std::nullopt;
+    keys.push_back(when.args[1].get());
+    results.push_back(e.args[2 * i + 1].get());
+  }
+  if (!isArrayElementType(subject->type.id) || !isArrayElementType(e.type.id)) return std::nullopt;
+  std::optional<DataList> keyList = dataList(keys);
+  std::optional<DataList> resultList = dataList(results);
+  if (!keyList || !resultList || resultList->type.id != e.type.id) return std::nullopt;
+  SqlValue x = expr(*subject, row);
+  llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+  llvm::AllocaInst* resultArray = eb.CreateAlloca(ptrTy_);
+  llvm::Value* set = valueSetOnce([&](llvm::Value* previous) {
+    if (resultList->constants) b_.CreateStore(dataListArray(*resultList), resultArray);
+    return fillValueSet(*keyList, previous, x.type.id);
+  });
+  llvm::AllocaInst* position = eb.CreateAlloca(i64Ty_);
+  b_.CreateStore(b_.getInt64(-1), position);
+  ifThen(b_.CreateNot(x.null), [&] {
+    const TupleLayout* layout = out_.layouts.add(TupleLayout::of({x.type}));
+    llvm::Value* tuple = tupleAlloca(*layout);
+    storeField(tuple, *layout, 0, x);
+    llvm::Value* value = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), tuple, layout->offsets[0]);
+    b_.CreateStore(call("duet_q_value_set_find", i64Ty_, {set, value}), position);
+  });
+  llvm::Value* at = b_.CreateLoad(i64Ty_, position);
+  llvm::BasicBlock* hit = block("case.lookup_hit");
+  llvm::BasicBlock* miss = block("case.lookup_miss");
+  llvm::BasicBlock* join = block("case.lookup_end");
+  b_.CreateCondBr(b_.CreateICmpSGE(at, b_.getInt64(0)), hit, miss);
+  b_.SetInsertPoint(hit);
+  SqlValue found = nullOf(e.type);
+  if (resultList->valueOffsets) {
+    auto offset = [&](llvm::Value* table) {
+      return b_.CreateLoad(b_.getInt32Ty(), b_.CreateInBoundsGEP(b_.getInt32Ty(), table, at));
+    };
+    llvm::Value* nullOffset = offset(resultList->nullOffsets);
+    llvm::Value* nullCell = b_.CreateICmpEQ(nullOffset, b_.getInt32(kNullCell));
+    nullOffset = b_.CreateSelect(nullCell, b_.getInt32(0), nullOffset);
+    found = loadValue(b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, offset(resultList->valueOffsets)),
+                      b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, nullOffset), e.type);
+    found.null = b_.CreateOr(found.null, nullCell);
+  } else {
+    llvm::Value* array = b_.CreateLoad(ptrTy_, resultArray);
+    llvm::Value* count =
+        b_.CreateAlignedLoad(b_.getInt32Ty(), b_.CreateConstGEP1_64(b_.getInt8Ty(), array, 4), llvm::MaybeAlign(1));
+    found = arrayElement(array, count, at, e.type);
+  }
+  found.type = e.type;
+  llvm::BasicBlock* hitEnd = b_.GetInsertBlock();
+  b_.CreateBr(join);
+  b_.SetInsertPoint(miss);
+  SqlValue otherwise = e.hasElse ? expr(*e.args.back(), row) : nullOf(e.type);
+  llvm::BasicBlock* missEnd = b_.GetInsertBlock();
+  b_.CreateBr(join);
+  b_.SetInsertPoint(join);
+  return phi({{hitEnd, found}, {missEnd, otherwise}}, e.type);
 }
 
 llvm::Value* Codegen::constantArray(TypeId element, const std::vector<const Expr*>& items) {

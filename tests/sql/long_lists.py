@@ -26,6 +26,7 @@ def record(kind, sql):
 records = [
     record("ok", "DROP TABLE IF EXISTS ll_t"),
     record("ok", "DROP FUNCTION IF EXISTS ll_in(integer)"),
+    record("ok", "DROP FUNCTION IF EXISTS ll_case(integer)"),
     record("ok", "CREATE TABLE ll_t (k integer, s text, n numeric(8,2), d date, c char(4), f float8)"),
     # a multi-row INSERT with NULLs in place of literals and a cast per row
     record(
@@ -67,6 +68,20 @@ records = [
         "I",
         "SELECT sum(CASE s " + " ".join(f"WHEN 'v{i}' THEN {i}" for i in range(0, N, 3)) + " END) FROM ll_t",
     ),
+    record(
+        "IT rowsort",
+        "SELECT k, CASE k % 30 WHEN NULL THEN 'never' "
+        + " ".join(f"WHEN {i % 20} THEN {'NULL' if i % 7 == 0 else repr('a' + str(i))}" for i in range(40))
+        + " ELSE s || '!' END FROM ll_t WHERE k < 40 OR k IS NULL",
+    ),
+    record(
+        "T",
+        "SELECT CASE NULL::integer " + " ".join(f"WHEN {i} THEN 'x{i}'" for i in range(30)) + " ELSE 'null subject' END",
+    ),
+    record(
+        "T",
+        "SELECT CASE 'v7'::varchar " + " ".join(f"WHEN 'v{i}' THEN 'x{i}'" for i in range(30)) + " END",
+    ),
     # VALUES as a table
     record("IIT", f"SELECT count(*), sum(a), max(b) FROM (VALUES {', '.join(f'({i}, {chr(39)}b{i}{chr(39)})' for i in range(N))}) v(a, b)"),
     record("IR", f"SELECT count(*), sum(x) FROM (VALUES {', '.join(f'({i} * 2 + 1, {i}.5)' for i in range(N))}) v(a, x)"),
@@ -77,6 +92,14 @@ records = [
     ),
     record("BBB", "SELECT ll_in(3), ll_in(4), ll_in(NULL)"),
     record("ok", "DROP FUNCTION ll_in(integer)"),
+    record(
+        "ok",
+        "CREATE FUNCTION ll_case(x integer) RETURNS text LANGUAGE sql AS $$ SELECT CASE x "
+        + " ".join(f"WHEN {i} THEN {'NULL' if i % 9 == 0 else repr('c' + str(i))}" for i in range(50))
+        + " ELSE 'other' END $$",
+    ),
+    record("TTTT", "SELECT ll_case(3), ll_case(9), ll_case(77), ll_case(NULL)"),
+    record("ok", "DROP FUNCTION ll_case(integer)"),
     record("ok", "DROP TABLE ll_t"),
 ]
 
