@@ -74,6 +74,8 @@ class Codegen : public ValueBuilder {
   };
   std::optional<DataList> dataList(const std::vector<const plan::Expr*>& items);
   llvm::Value* dataListArray(const DataList& list);  // constants only
+  // Item `index` (i64) of the list, read as `type`; `array` is dataListArray's value.
+  SqlValue dataListItem(const DataList& list, llvm::Value* array, llvm::Value* index, SqlType type);
   // Refills the set `previous` (null: a new one) with the list's items, of type `type`.
   llvm::Value* fillValueSet(const DataList& list, llvm::Value* previous, TypeId type);
   // A ValueSet for the current place in the code, filled by `fill` (given the set it
@@ -247,12 +249,11 @@ class Codegen : public ValueBuilder {
   // 5,000-item IN list's values stayed live across the whole function, and unoptimised
   // code's register allocation grew quadratic in them.
   bool paramsInTuple_ = false;
-  // While a VALUES loop generates its template cells: where each parameter of them is
-  // read for row `row` instead (tables of its value and null offsets in the parameter
-  // tuple, one entry per row of the list; kNullCell: the row has a NULL there).
-  static constexpr uint32_t kNullCell = UINT32_MAX;
+  // While a VALUES loop generates its template cells: where each parameter or constant of
+  // them is read for row `row` instead (its column of the list, as a DataList).
+  static constexpr uint32_t kNullCell = UINT32_MAX;  // a DataList's NULL parameter item
   struct ValuesParams {
-    std::map<const plan::Expr*, std::pair<llvm::Value*, llvm::Value*>> tables;
+    std::map<const plan::Expr*, DataList> lists;
     llvm::Value* row = nullptr;
   };
   const ValuesParams* valuesParams_ = nullptr;

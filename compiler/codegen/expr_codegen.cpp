@@ -123,26 +123,18 @@ SqlValue Codegen::exprValue(const Expr& e, const Row& row) {
     case ExprKind::Column:
     case ExprKind::Aggregate: return row.at(e.column);
     case ExprKind::Param:
-      if (valuesParams_) {
-        if (auto it = valuesParams_->tables.find(&e); it != valuesParams_->tables.end()) {
-          auto offset = [&](llvm::Value* offsets) {
-            llvm::Value* slot = b_.CreateInBoundsGEP(b_.getInt32Ty(), offsets, valuesParams_->row);
-            return b_.CreateLoad(b_.getInt32Ty(), slot);
-          };
-          llvm::Value* nullOffset = offset(it->second.second);
-          llvm::Value* nullCell = b_.CreateICmpEQ(nullOffset, b_.getInt32(kNullCell));
-          nullOffset = b_.CreateSelect(nullCell, b_.getInt32(0), nullOffset);
-          SqlValue v =
-              loadValue(b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, offset(it->second.first)),
-                        b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, nullOffset), out_.paramLayout.types[e.param]);
-          return {v.v, b_.CreateOr(v.null, nullCell), v.type};
-        }
-      }
+      if (valuesParams_)
+        if (auto it = valuesParams_->lists.find(&e); it != valuesParams_->lists.end())
+          return dataListItem(it->second, it->second.constants, valuesParams_->row, out_.paramLayout.types[e.param]);
       if (paramsInTuple_) return loadField(params_, out_.paramLayout, static_cast<size_t>(e.param));
       return paramRow_.at(e.param);
     case ExprKind::OuterRef: return correlation_.back().at(e.column);
     case ExprKind::Subquery: return subquery(e, row);
-    case ExprKind::Const: return constant(e);
+    case ExprKind::Const:
+      if (valuesParams_)
+        if (auto it = valuesParams_->lists.find(&e); it != valuesParams_->lists.end())
+          return dataListItem(it->second, it->second.constants, valuesParams_->row, e.type);
+      return constant(e);
     case ExprKind::Cast: return cast(expr(*e.args[0], row), e.type, e.explicitCast);
     case ExprKind::Unary: {
       SqlValue v = expr(*e.args[0], row);

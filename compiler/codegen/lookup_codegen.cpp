@@ -96,8 +96,11 @@ std::optional<Codegen::DataList> Codegen::dataList(const std::vector<const Expr*
   if (castConstant(*first)) list.cast = first;
   bool params = paramsInTuple_, constants = true;
   std::vector<const Expr*> values;
+  const TupleLayout& paramLayout = out_.paramLayout;
   for (const Expr* item : items) {
-    params = params && (item->kind == ExprKind::Param || isNull(*item));
+    params = params && (isNull(*item) || (item->kind == ExprKind::Param && first->kind == ExprKind::Param &&
+                                          paramLayout.types[static_cast<size_t>(item->param)] ==
+                                              paramLayout.types[static_cast<size_t>(first->param)]));
     if (isNull(*item))
       values.push_back(item);
     else if (!list.cast && item->kind == ExprKind::Const && item->type.id == first->type.id)
@@ -140,6 +143,25 @@ llvm::Value* Codegen::fillValueSet(const DataList& list, llvm::Value* previous, 
     return call("duet_q_value_set_params", ptrTy_,
                 {qctx_, previous, typeId, params_, list.valueOffsets, list.nullOffsets, b_.getInt64(list.size)});
   return call("duet_q_value_set_array", ptrTy_, {qctx_, previous, typeId, dataListArray(list)});
+}
+
+SqlValue Codegen::dataListItem(const DataList& list, llvm::Value* array, llvm::Value* index, SqlType type) {
+  if (list.valueOffsets) {
+    auto offset = [&](llvm::Value* table) {
+      return b_.CreateLoad(b_.getInt32Ty(), b_.CreateInBoundsGEP(b_.getInt32Ty(), table, index));
+    };
+    llvm::Value* nullOffset = offset(list.nullOffsets);
+    llvm::Value* nullCell = b_.CreateICmpEQ(nullOffset, b_.getInt32(kNullCell));
+    nullOffset = b_.CreateSelect(nullCell, b_.getInt32(0), nullOffset);
+    SqlValue v = loadValue(b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, offset(list.valueOffsets)),
+                           b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, nullOffset), type);
+    return {v.v, b_.CreateOr(v.null, nullCell), type};
+  }
+  // Read as the array's element type: an untyped literal's text is a text element.
+  SqlValue v =
+      arrayElement(array, b_.getInt32(static_cast<uint32_t>(list.size)), index, list.constantsType.elementType());
+  v.type = type;
+  return v;
 }
 
 std::optional<SqlValue> Codegen::inListAsSet(const Expr& e, const Row& row) {
@@ -227,23 +249,8 @@ std::optional<SqlValue> Codegen::caseAsLookup(const Expr& e, const Row& row) {
   llvm::BasicBlock* join = block("case.lookup_end");
   b_.CreateCondBr(b_.CreateICmpSGE(at, b_.getInt64(0)), hit, miss);
   b_.SetInsertPoint(hit);
-  SqlValue found = nullOf(e.type);
-  if (resultList->valueOffsets) {
-    auto offset = [&](llvm::Value* table) {
-      return b_.CreateLoad(b_.getInt32Ty(), b_.CreateInBoundsGEP(b_.getInt32Ty(), table, at));
-    };
-    llvm::Value* nullOffset = offset(resultList->nullOffsets);
-    llvm::Value* nullCell = b_.CreateICmpEQ(nullOffset, b_.getInt32(kNullCell));
-    nullOffset = b_.CreateSelect(nullCell, b_.getInt32(0), nullOffset);
-    found = loadValue(b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, offset(resultList->valueOffsets)),
-                      b_.CreateInBoundsGEP(b_.getInt8Ty(), params_, nullOffset), e.type);
-    found.null = b_.CreateOr(found.null, nullCell);
-  } else {
-    llvm::Value* array = b_.CreateLoad(ptrTy_, resultArray);
-    llvm::Value* count =
-        b_.CreateAlignedLoad(b_.getInt32Ty(), b_.CreateConstGEP1_64(b_.getInt8Ty(), array, 4), llvm::MaybeAlign(1));
-    found = arrayElement(array, count, at, e.type);
-  }
+  SqlValue found =
+      dataListItem(*resultList, resultList->constants ? b_.CreateLoad(ptrTy_, resultArray) : nullptr, at, e.type);
   found.type = e.type;
   llvm::BasicBlock* hitEnd = b_.GetInsertBlock();
   b_.CreateBr(join);

@@ -27,6 +27,9 @@ records = [
     record("ok", "DROP TABLE IF EXISTS ll_t"),
     record("ok", "DROP FUNCTION IF EXISTS ll_in(integer)"),
     record("ok", "DROP FUNCTION IF EXISTS ll_case(integer)"),
+    record("ok", "DROP FUNCTION IF EXISTS ll_fill()"),
+    record("ok", "DROP FUNCTION IF EXISTS ll_values()"),
+    record("ok", "DROP TABLE IF EXISTS ll_u"),
     record("ok", "CREATE TABLE ll_t (k integer, s text, n numeric(8,2), d date, c char(4), f float8)"),
     # a multi-row INSERT with NULLs in place of literals and a cast per row
     record(
@@ -100,6 +103,31 @@ records = [
     ),
     record("TTTT", "SELECT ll_case(3), ll_case(9), ll_case(77), ll_case(NULL)"),
     record("ok", "DROP FUNCTION ll_case(integer)"),
+    # VALUES of constants (a routine body's literals are not lifted into parameters)
+    record("ok", "CREATE TABLE ll_u (k integer, s text, n numeric(6,2), d date)"),
+    record(
+        "ok",
+        "CREATE FUNCTION ll_fill() RETURNS void LANGUAGE plpgsql AS $$ BEGIN INSERT INTO ll_u VALUES "
+        + ", ".join(
+            f"({i}, {'NULL' if i % 5 == 0 else repr('u' + str(i))}, {'NULL' if i % 7 == 0 else str(i) + '.5'}, "
+            f"{'NULL' if i % 3 == 0 else repr(f'2021-03-{i % 28 + 1:02d}')})"
+            for i in range(300)
+        )
+        + "; END $$",
+    ),
+    record("ok", "SELECT ll_fill()"),
+    record("IIIRII", "SELECT count(*), count(s), sum(k), sum(n), count(d), count(DISTINCT d) FROM ll_u"),
+    record("ITRD", "SELECT * FROM ll_u WHERE k IN (0, 1, 21, 299) ORDER BY k"),
+    record(
+        "ok",
+        "CREATE FUNCTION ll_values() RETURNS TABLE (a numeric, b text) LANGUAGE sql AS $$ SELECT * FROM (VALUES "
+        + ", ".join(f"({i if i % 2 else str(i) + '.5'}, {'NULL' if i % 4 == 0 else repr('w' + str(i))})" for i in range(40))
+        + ") v $$",
+    ),
+    record("IRI", "SELECT count(*), sum(a), count(b) FROM ll_values()"),
+    record("ok", "DROP FUNCTION ll_values()"),
+    record("ok", "DROP FUNCTION ll_fill()"),
+    record("ok", "DROP TABLE ll_u"),
     record("ok", "DROP TABLE ll_t"),
 ]
 
