@@ -2,8 +2,9 @@
 """psycopg 3 (high-level API) against a server: parameters of every supported type,
 executemany, transactions and rollback, COPY both ways through cursor.copy, errors carrying
 their SQLSTATE, server-side prepared statements with binary parameters (prepare=True), query
-cancellation (CancelRequest), int[]/text[] parameters and results in text and binary, and
-function and procedure calls as prepared statements, EXPLAIN's shape.
+cancellation (CancelRequest), int[]/text[] parameters and results in text and binary,
+= ANY ($1) with array parameters, statements of 10,000 rows or items, and function and
+procedure calls as prepared statements, EXPLAIN's shape.
 Usage: psycopg_test.py HOST PORT
 """
 import datetime
@@ -306,6 +307,59 @@ def test_arrays():
         conn.execute("DROP TABLE pyc_arr")
 
 
+def test_any_array_parameters():
+    """= ANY ($1) and <> ALL ($1) with an array parameter, as drivers send them: text and binary,
+    NULL elements, a NULL array, an empty one, a long one."""
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_any")
+        conn.execute("CREATE TABLE pyc_any (k integer, s text)")
+        conn.execute("INSERT INTO pyc_any SELECT g, 's' || g FROM generate_series(1, 100) g")
+        for binary in (False, True):
+            with conn.cursor(binary=binary) as cur:
+                p = "%b" if binary else "%t"
+
+                def count(sql, arg):
+                    return cur.execute(sql.replace("%s", p), (arg,), prepare=binary).fetchone()[0]
+
+                assert count("SELECT count(*) FROM pyc_any WHERE k = ANY (%s)", [2, 4, 400]) == 2
+                assert count("SELECT count(*) FROM pyc_any WHERE k <> ALL (%s)", [2, 4, 400]) == 98
+                assert count("SELECT count(*) FROM pyc_any WHERE k <> ALL (%s)", [2, None]) == 0
+                assert count("SELECT count(*) FROM pyc_any WHERE k = ANY (%s)", [3, None]) == 1
+                assert count("SELECT count(*) FROM pyc_any WHERE k = ANY (%s::integer[])", None) == 0
+                assert count("SELECT count(*) FROM pyc_any WHERE k = ANY (%s::integer[])", []) == 0
+                assert count("SELECT count(*) FROM pyc_any WHERE k < ALL (%s)", [50, 60]) == 49
+                assert count("SELECT count(*) FROM pyc_any WHERE s = ANY (%s)", ["s1", "s77", "x"]) == 2
+                assert count("SELECT count(*) FROM pyc_any WHERE s LIKE ANY (%s)", ["s1%", "%7"]) == 21
+                assert count("SELECT count(*) FROM pyc_any WHERE k = ANY (%s)", list(range(0, 5000, 3))) == 33
+        conn.execute("DROP TABLE pyc_any")
+
+
+def test_long_statements():
+    """Statements of any size compile and run (lists are data, not code): a 10,000-row
+    INSERT ... VALUES, with literals and with parameters, a 10,000-item IN list, a CASE of
+    2,000 arms. Timings belong to bench/bulk_insert, not here."""
+    n = 10000
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_long")
+        conn.execute("CREATE TABLE pyc_long (id integer PRIMARY KEY, name text)")
+        values = ", ".join(f"({i}, 'n{i}')" if i % 100 else f"({i}, NULL)" for i in range(n))
+        conn.execute(f"INSERT INTO pyc_long VALUES {values}")
+        placeholders = ", ".join("(%s, %s)" for _ in range(n))
+        conn.execute(f"INSERT INTO pyc_long VALUES {placeholders}",
+                     [v for i in range(n, 2 * n) for v in (i, f"p{i}")])
+        got = conn.execute("SELECT count(*), count(name), sum(id) FROM pyc_long").fetchone()
+        assert got == (2 * n, 2 * n - n // 100, (2 * n - 1) * 2 * n // 2), got
+        items = ", ".join(str(i * 3) for i in range(n))
+        got = conn.execute(f"SELECT count(*) FROM pyc_long WHERE id IN ({items})").fetchone()
+        assert got == ((2 * n + 2) // 3,), got
+        got = conn.execute(f"SELECT count(*) FROM pyc_long WHERE id NOT IN ({items}, NULL)").fetchone()
+        assert got == (0,), got
+        arms = " ".join(f"WHEN {i} THEN 'a{i}'" for i in range(2000))
+        got = conn.execute(f"SELECT count(CASE id {arms} END), max(CASE id {arms} ELSE 'z' END) FROM pyc_long").fetchone()
+        assert got == (2000, "z"), got
+        conn.execute("DROP TABLE pyc_long")
+
+
 ROUTINES = [
     "CREATE FUNCTION pyc_add(a integer, b integer) RETURNS integer LANGUAGE plpgsql AS "
     "$$ BEGIN RAISE NOTICE 'adding % and %', a, b; RETURN a + b; END $$",
@@ -590,7 +644,8 @@ def test_explain():
 
 
 TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy,
-         test_errors, test_large_result, test_cancel, test_arrays, test_routine_calls, test_explain]
+         test_errors, test_large_result, test_cancel, test_arrays, test_any_array_parameters, test_long_statements,
+         test_routine_calls, test_explain]
 
 
 def main() -> int:
