@@ -297,19 +297,25 @@ SqlValue Codegen::arrayCompare(const Expr& e, const Row& row) {
   // = ANY and <> ALL over an array fixed for the execution: its elements as a set.
   if ((any ? e.op == Op::Eq : e.op == Op::Ne) && executionConstant(*e.args[1])) {
     SqlValue x = expr(*e.args[0], row);
-    SqlValue array = expr(*e.args[1], row);
-    llvm::Value* setPtr = nullptr;
-    SqlValue found = nullOf(e.type);
+    llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+    llvm::AllocaInst* arrayNull = eb.CreateAlloca(b_.getInt1Ty());
+    llvm::AllocaInst* filled = eb.CreateAlloca(ptrTy_);
+    auto type = b_.getInt32(static_cast<int32_t>(x.type.id));
+    llvm::Value* set = valueSetOnce([&](llvm::Value* previous) {
+      // The array is evaluated here, once per execution: an ARRAY[...] would be built per row.
+      SqlValue array = expr(*e.args[1], row);
+      b_.CreateStore(array.null, arrayNull);
+      b_.CreateStore(previous, filled);
+      ifThen(b_.CreateNot(array.null),
+             [&] { b_.CreateStore(call("duet_q_value_set_array", ptrTy_, {qctx_, previous, type, array.v}), filled); });
+      return b_.CreateLoad(ptrTy_, filled);
+    });
     llvm::BasicBlock* pre = b_.GetInsertBlock();
     llvm::BasicBlock* probe = block("any.set");
     llvm::BasicBlock* join = block("any.set_end");
-    b_.CreateCondBr(array.null, join, probe);
+    b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), arrayNull), join, probe);
     b_.SetInsertPoint(probe);
-    auto type = b_.getInt32(static_cast<int32_t>(x.type.id));
-    setPtr = valueSetOnce([&](llvm::Value* previous) {
-      return call("duet_q_value_set_array", ptrTy_, {qctx_, previous, type, array.v});
-    });
-    found = probeValueSet(setPtr, x);
+    SqlValue found = probeValueSet(set, x);
     if (!any) found.v = b_.CreateNot(found.v);
     llvm::BasicBlock* probed = b_.GetInsertBlock();
     b_.CreateBr(join);
