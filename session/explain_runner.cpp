@@ -95,7 +95,8 @@ PlanRequest ExplainRunner::innerRequest(const Statement& st) {
   return request;
 }
 
-void ExplainRunner::run(const Statement& st, const uint8_t* params, ResultSink& sink, bool describe) {
+std::optional<TextParams> ExplainRunner::run(const Statement& st, const uint8_t* params, ResultSink& sink,
+                                             bool describe) {
   const auto& explainStmt = st.parsed.stmt->as<sql::ExplainStmt>();
   plan::ExplainOptions options = explainOptions(explainStmt, st.sql);
   PlanRequest request = innerRequest(st);
@@ -125,6 +126,7 @@ void ExplainRunner::run(const Statement& st, const uint8_t* params, ResultSink& 
   }
 
   std::vector<plan::NodeActuals> actuals;
+  std::optional<TextParams> ranWith;
   if (options.analyze) {
     // It runs: a read-only transaction refuses what it would refuse of the statement.
     if (const char* command = writingCommand(plan, *explainStmt.stmt)) state_.txn.undo().checkWritable(command);
@@ -142,6 +144,7 @@ void ExplainRunner::run(const Statement& st, const uint8_t* params, ResultSink& 
     counts.finish();
     actuals = nodeActuals(counts);
     in.actuals = &actuals;
+    if (params) ranWith = explicitParamsAsText(st, plan, params, state_.settings.typeContext());
   }
 
   std::vector<std::string> rows = plan::explain(in);
@@ -151,6 +154,7 @@ void ExplainRunner::run(const Statement& st, const uint8_t* params, ResultSink& 
     sink.dataRow(&f, 1);
   }
   sink.commandComplete("EXPLAIN");
+  return ranWith;
 }
 
 }  // namespace duet

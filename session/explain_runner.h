@@ -5,6 +5,7 @@
 // ANALYZE compiled with counters per plan node and run; a writing statement's changes then
 // stand, as in PostgreSQL. Without ANALYZE nothing runs.
 #pragma once
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -30,8 +31,9 @@ class ExplainRunner {
       : state_(state), planner_(planner), routines_(routines) {}
 
   // Runs EXPLAIN `st` with the parameter tuple of its $n (null: none); describe: send the
-  // RowDescription (simple Query).
-  void run(const Statement& st, const uint8_t* params, ResultSink& sink, bool describe);
+  // RowDescription (simple Query). Returns the $n values of a statement ANALYZE ran, as
+  // the redo log records them (the statement has no plan of its own to read them by).
+  std::optional<TextParams> run(const Statement& st, const uint8_t* params, ResultSink& sink, bool describe);
   // The plan request of the statement EXPLAIN explains.
   PlanRequest innerRequest(const Statement& st);
 

@@ -4,8 +4,8 @@
 
 namespace duet {
 
-LoggedStatement RedoRecorder::loggedStatement(const Statement& st, const uint8_t* params,
-                                              const StatementInputs& inputs) {
+LoggedStatement RedoRecorder::loggedStatement(const Statement& st, const uint8_t* params, const StatementInputs& inputs,
+                                              const TextParams* explained) {
   LoggedStatement l;
   const sql::Stmt& stmt = *st.parsed.stmt;
   l.sql = st.sql.substr(stmt.begin, stmt.end - stmt.begin);
@@ -14,6 +14,9 @@ LoggedStatement RedoRecorder::loggedStatement(const Statement& st, const uint8_t
     TextParams text = explicitParamsAsText(st, *st.plan, params, state_.settings.typeContext());
     l.paramTypeOids = std::move(text.typeOids);
     l.params = std::move(text.values);
+  } else if (explained) {
+    l.paramTypeOids = explained->typeOids;
+    l.params = explained->values;
   }
   // Settings that would make a replay refuse or stop what once ran are left out. They
   // change rarely: computed again only when some setting did.

@@ -32,8 +32,9 @@ class RedoRecorder {
     return StatementInputs{txn.statementTimestamp(), *txn.randomState(), txn.clock()->readings.size()};
   }
   // The entry of a statement that succeeded; `params` is its parameter tuple (null for a
-  // utility statement).
-  LoggedStatement loggedStatement(const Statement& st, const uint8_t* params, const StatementInputs& inputs);
+  // utility statement); `explained`: the $n values EXPLAIN ANALYZE ran it with.
+  LoggedStatement loggedStatement(const Statement& st, const uint8_t* params, const StatementInputs& inputs,
+                                  const TextParams* explained = nullptr);
   void add(LoggedStatement statement) { logged_.statements.push_back(std::move(statement)); }
   // Whether the transaction has recorded nothing yet.
   bool empty() const { return logged_.statements.empty(); }

@@ -56,12 +56,13 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
   try {
     if (state_.cancel.load() && stmt.kind != sql::StmtKind::Transaction) raiseQueryCanceled(&state_.timedOut);
     QueryState result = QueryState::Done;
+    std::optional<TextParams> explained;  // EXPLAIN ANALYZE's $n values
     if (st.plan) {
       runPlan(st, params, formats, sink, describe);
     } else if (stmt.kind == sql::StmtKind::Copy) {
       result = copy_.run(st, sink);
     } else if (stmt.kind == sql::StmtKind::Explain) {
-      explain_.run(st, params, sink, describe);
+      explained = explain_.run(st, params, sink, describe);
     } else {
       utility_.run(st, sink);
     }
@@ -69,7 +70,7 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
       if (result == QueryState::CopyIn) {
         copy_.setLogEntry(redo_.loggedStatement(st, params, inputs));
       } else if (state_.txn.undo().mark() != mark || changingCommand(stmt)) {
-        redo_.add(redo_.loggedStatement(st, params, inputs));
+        redo_.add(redo_.loggedStatement(st, params, inputs, explained ? &*explained : nullptr));
       }
     }
     state_.flushReports(sink);

@@ -190,6 +190,8 @@ def extreme_values():
         conn.execute(f"CREATE TABLE vc ({COLUMNS}) WITH (storage = column)")
         insert_values(conn)
         conn.execute("INSERT INTO vc SELECT * FROM v")
+        # EXPLAIN ANALYZE runs the INSERT: the log records it with its $n values.
+        conn.execute("EXPLAIN (ANALYZE) INSERT INTO vc (id, f4) VALUES (%s, %s)", [99, 1.5])
         conn.close()
         # Floats print their shortest exact digits (extra_float_digits 1): equal text is equal bits.
         queries = ["SELECT * FROM v ORDER BY id", "SELECT * FROM vc ORDER BY id"]
