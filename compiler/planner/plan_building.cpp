@@ -23,8 +23,6 @@ void splitConjuncts(ExprPtr e, std::vector<ExprPtr>& out) {
     for (auto& a : e->args) splitConjuncts(std::move(a), out);
     return;
   }
-  // A constant TRUE (ON true, WHERE true) filters nothing.
-  if (e->kind == ExprKind::Const && e->type.id == TypeId::Bool && !e->constNull && e->constant[0] == 1) return;
   out.push_back(std::move(e));
 }
 

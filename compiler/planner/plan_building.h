@@ -13,8 +13,7 @@ namespace duet::planner {
 
 // A table's row as plans read it: its columns, then the hidden rowid (int8).
 std::vector<SqlType> tableRowTypes(const Table& t);
-// Appends the conjuncts of `e` (its AND arguments, recursively) to `out`, but for constant
-// TRUEs.
+// Appends the conjuncts of `e` (its AND arguments, recursively) to `out`.
 void splitConjuncts(plan::ExprPtr e, std::vector<plan::ExprPtr>& out);
 // `e` with the conjuncts that every branch of its OR shares taken out in front:
 // (A AND B) OR (A AND C) is A AND (B OR C), in three-valued logic too; so a join condition
