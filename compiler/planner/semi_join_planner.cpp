@@ -157,6 +157,15 @@ bool StatementPlanner::semiJoin(FromPlan& outer, const sql::SubLink& link, plan:
   if (join->exprs.empty() || (kind == plan::SemiJoin::NotIn && (join->exprs.size() != 1 || !residual.empty())))
     return false;
   if (!captures.empty() && servedByUniqueIndex(*inner, join->exprs)) return false;
+  // Without a residual predicate the hash table needs the subquery's keys alone, not its
+  // whole rows (a semi join over lineitem would otherwise hold every column of it).
+  if (residual.empty()) {
+    std::vector<ExprPtr> keys = std::move(join->exprs);
+    join->exprs.clear();
+    for (size_t k = 0; k < keys.size(); ++k)
+      join->exprs.push_back(plan::makeColumn(static_cast<int>(k), keys[k]->type));
+    inner = project(std::move(inner), std::move(keys));
+  }
   join->semi = kind;
   join->rightFirst = true;
   join->predicate = conjunction(std::move(residual));
