@@ -25,6 +25,13 @@ ExprPtr combine(ExprKind kind, std::vector<ExprPtr> terms) {
   return e;
 }
 
+ExprPtr negation(ExprPtr e) {
+  auto n = std::make_unique<Expr>(ExprKind::Unary, SqlType{TypeId::Bool, -1});
+  n->op = Op::Not;
+  n->args.push_back(std::move(e));
+  return n;
+}
+
 }  // namespace
 
 std::vector<ExprPtr> Binder::bindRowFields(const sql::Expr& e, const Scope& scope, AggContext* agg) {
@@ -99,11 +106,7 @@ ExprPtr Binder::bindRowDistinct(const sql::DistinctFrom& d, const Scope& scope, 
   for (size_t i = 0; i < left.size(); ++i)
     same.push_back(notDistinct(std::move(left[i]), std::move(right[i]), d.location));
   ExprPtr all = combine(ExprKind::And, std::move(same));
-  if (d.isNot) return all;
-  auto e = std::make_unique<Expr>(ExprKind::Unary, SqlType{TypeId::Bool, -1});
-  e->op = Op::Not;
-  e->args.push_back(std::move(all));
-  return e;
+  return d.isNot ? std::move(all) : negation(std::move(all));
 }
 
 ExprPtr Binder::bindRowNullTest(const sql::NullTest& t, const Scope& scope, AggContext* agg) {
@@ -134,11 +137,7 @@ ExprPtr Binder::bindRowInList(const sql::InList& in, const Scope& scope, AggCont
     matches.push_back(rowComparison("=", std::move(left), bindRowFields(*item, scope, agg), item->location));
   }
   ExprPtr any = combine(ExprKind::Or, std::move(matches));
-  if (!in.isNot) return any;
-  auto e = std::make_unique<Expr>(ExprKind::Unary, SqlType{TypeId::Bool, -1});
-  e->op = Op::Not;
-  e->args.push_back(std::move(any));
-  return e;
+  return in.isNot ? negation(std::move(any)) : std::move(any);
 }
 
 }  // namespace duet::binder
