@@ -76,11 +76,8 @@ bool StatementPlanner::unnestAggregate(FromPlan& outer, const sql::Expr& conjunc
   std::vector<ExprPtr> lifted, captures, innerKeys, outerSides;
   NodePtr grouped;
   SqlType valueType;
-  std::vector<ExprPtr>* lift = correlated_;
-  bool resolve = resolveUnknowns_;
-  auto* setReturning = b_.collectSetReturning(nullptr);
-  resolveUnknowns_ = true;
   try {
+    JoinSidePlanning side(*this);
     captures = b_.correlated(outer.scope, [&] {
       correlated_ = &lifted;
       FromPlan fp = planFrom(s.from, s.where.get());
@@ -120,9 +117,6 @@ bool StatementPlanner::unnestAggregate(FromPlan& outer, const sql::Expr& conjunc
   } catch (const SqlError&) {
     grouped = nullptr;  // planned again as an expression, which reports what is wrong
   }
-  correlated_ = lift;
-  resolveUnknowns_ = resolve;
-  b_.collectSetReturning(setReturning);
   if (!grouped) return false;
   // x op value, over the outer row joined with the grouped row.
   ExprPtr compared;

@@ -105,10 +105,8 @@ bool StatementPlanner::semiJoin(FromPlan& outer, const sql::SubLink& link, plan:
   std::vector<ExprPtr> innerValues;  // IN: the subquery's values, over its own row
   std::vector<ExprPtr> lifted;
   std::vector<ExprPtr> captures;
-  bool resolve = resolveUnknowns_;
-  auto* setReturning = b_.collectSetReturning(nullptr);
-  resolveUnknowns_ = true;
   try {
+    JoinSidePlanning side(*this);
     captures = b_.correlated(outer.scope, [&] {
       std::vector<OutputColumn> columns;
       if (!plain) {
@@ -127,12 +125,8 @@ bool StatementPlanner::semiJoin(FromPlan& outer, const sql::SubLink& link, plan:
       inner = std::move(fp.node);
     });
   } catch (const SqlError&) {
-    // Planned again as an expression, which reports what is wrong with it.
-    correlated_ = nullptr;
-    inner = nullptr;
+    inner = nullptr;  // planned again as an expression, which reports what is wrong with it
   }
-  resolveUnknowns_ = resolve;
-  b_.collectSetReturning(setReturning);
   if (!inner || planReadsOuter(*inner)) return false;
   if (link.link == sql::SubLinkKind::Any && innerValues.size() != rowWidth(*link.test)) return false;
   // NOT IN's NULL rules hold for the subquery's values as a whole, not per correlated group.

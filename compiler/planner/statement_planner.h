@@ -353,6 +353,29 @@ class StatementPlanner {
   // Set while semiJoin plans a subquery's FROM: that planFrom moves the conjuncts that read
   // the outer query (OuterRefs) here instead of placing them.
   std::vector<ExprPtr>* correlated_ = nullptr;
+  // While a WHERE subquery is planned as one side of a join (semiJoin, unnestAggregate):
+  // its unknown-typed outputs resolved, no select-list set-returning call collected; after
+  // it, these and correlated_ as they were.
+  class JoinSidePlanning {
+   public:
+    explicit JoinSidePlanning(StatementPlanner& p)
+        : p_(p), lift_(p.correlated_), resolve_(p.resolveUnknowns_), setReturning_(p.b_.collectSetReturning(nullptr)) {
+      p.resolveUnknowns_ = true;
+    }
+    ~JoinSidePlanning() {
+      p_.correlated_ = lift_;
+      p_.resolveUnknowns_ = resolve_;
+      p_.b_.collectSetReturning(setReturning_);
+    }
+    JoinSidePlanning(const JoinSidePlanning&) = delete;
+    JoinSidePlanning& operator=(const JoinSidePlanning&) = delete;
+
+   private:
+    StatementPlanner& p_;
+    std::vector<ExprPtr>* lift_;
+    bool resolve_;
+    Binder::SetReturningCall* setReturning_;
+  };
   std::vector<WithFrame> with_;                            // innermost last
   std::vector<const sql::CommonTableExpr*> planningWith_;  // WITH queries being planned
   std::vector<WorkTable> workTables_;
