@@ -665,6 +665,8 @@ ExprPtr Binder::bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope) {
       if (entry.alias != table) continue;
       for (size_t c = 0; c < entry.names.size(); ++c)
         if (entry.names[c] == column) {
+          if (found)  // a derived table or join alias repeating a name
+            fail(sqlstate::kAmbiguousColumn, fmt::format("column reference \"{}\" is ambiguous", column), ref.location);
           found = &entry;
           index = static_cast<int>(c);
         }
@@ -672,6 +674,11 @@ ExprPtr Binder::bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope) {
         fail(sqlstate::kUndefinedColumn, fmt::format("column {}.{} does not exist", table, column), ref.location);
       break;
     }
+    if (!found && std::find(scope.hidden.begin(), scope.hidden.end(), table) != scope.hidden.end())
+      fail(sqlstate::kUndefinedTable, fmt::format("invalid reference to FROM-clause entry for table \"{}\"", table),
+           ref.location, "",
+           fmt::format("There is an entry for table \"{}\", but it cannot be referenced from this part of the query.",
+                       table));
     if (!found)
       fail(sqlstate::kUndefinedTable, fmt::format("missing FROM-clause entry for table \"{}\"", table), ref.location);
   } else {

@@ -41,6 +41,9 @@ struct Scope {
   std::vector<ScopeEntry> entries;
   std::vector<JoinColumn> joinColumns;
   int width = 0;  // columns in the input row (including hidden rowids)
+  // Tables of the same FROM that no reference here reaches: inside a join alias, or
+  // outside the parenthesised join being planned (PostgreSQL's "invalid reference").
+  std::vector<std::string> hidden;
 };
 
 // What an unqualified column name means among scope entries [first, end): a base column

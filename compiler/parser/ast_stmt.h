@@ -139,6 +139,7 @@ struct JoinRef : TableRef {
   TableRefPtr left, right;
   ExprPtr on;                       // ON condition, or null
   std::vector<std::string> using_;  // USING (a, b)
+  std::optional<Alias> alias;       // (a JOIN b ...) AS j (x, y)
 };
 
 struct ResTarget {

@@ -390,6 +390,7 @@ TableRefPtr Parser::parseTablePrimary() {
     advance();
     TableRefPtr inner = parseTableRef();
     expectOp(")");
+    if (inner->kind == TableRefKind::Join) inner->as<JoinRef>().alias = parseOptAlias(true);
     return inner;
   }
   auto table = std::make_unique<RangeTable>(loc);

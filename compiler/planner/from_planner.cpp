@@ -16,35 +16,101 @@
 
 namespace duet::planner {
 
-void StatementPlanner::collectFrom(const sql::TableRef& ref, std::vector<const sql::TableRef*>& tables,
-                                   std::vector<FromCondition>& conditions, std::vector<MergingJoin>& merging,
-                                   std::vector<JoinStep>& steps) {
-  switch (ref.kind) {
-    case sql::TableRefKind::Table:
-    case sql::TableRefKind::Function:
-    case sql::TableRefKind::Subquery:
-      tables.push_back(&ref);
-      steps.emplace_back();
-      return;
-    case sql::TableRefKind::Join: {
-      const auto& j = ref.as<sql::JoinRef>();
-      bool outer = j.type != sql::JoinType::Inner && j.type != sql::JoinType::Cross;
-      if (outer && j.right->kind == sql::TableRefKind::Join)
-        b_.fail(sqlstate::kFeatureNotSupported, "an outer join with a join on its right side is not supported yet",
-                j.right->location);
-      size_t leftBegin = tables.size();
-      collectFrom(*j.left, tables, conditions, merging, steps);
-      size_t rightBegin = tables.size();
-      collectFrom(*j.right, tables, conditions, merging, steps);
-      if (outer) {
-        steps[rightBegin] = {j.type, j.on.get()};
-      } else if (j.on) {
-        conditions.push_back({j.on.get(), tables.size() - 1, "JOIN/ON"});
-      }
-      if (j.natural || !j.using_.empty()) merging.push_back({&j, leftBegin, rightBegin, tables.size()});
-      return;
-    }
+namespace {
+// Whether a join tree holds a RIGHT or FULL join.
+bool holdsRightOrFullJoin(const sql::TableRef& ref) {
+  for (const sql::TableRef* r = &ref; r->kind == sql::TableRefKind::Join;) {
+    const auto& j = r->as<sql::JoinRef>();
+    if (j.type == sql::JoinType::Right || j.type == sql::JoinType::Full || holdsRightOrFullJoin(*j.right)) return true;
+    r = j.left.get();
   }
+  return false;
+}
+}  // namespace
+
+void StatementPlanner::collectItem(const sql::TableRef& ref, FromItems& from, bool right, sql::JoinType parent) {
+  if (ref.kind == sql::TableRefKind::Join) {
+    bool outer = parent != sql::JoinType::Inner && parent != sql::JoinType::Cross;
+    bool unit = ref.as<sql::JoinRef>().alias || (right && (outer || holdsRightOrFullJoin(ref)));
+    if (!unit) return collectFrom(ref, from);
+  }
+  from.items.push_back(&ref);
+  from.steps.emplace_back();
+}
+
+void StatementPlanner::collectFrom(const sql::TableRef& ref, FromItems& from) {
+  if (ref.kind != sql::TableRefKind::Join) return collectItem(ref, from, false, sql::JoinType::Inner);
+  const auto& j = ref.as<sql::JoinRef>();
+  bool outer = j.type != sql::JoinType::Inner && j.type != sql::JoinType::Cross;
+  size_t leftBegin = from.items.size();
+  collectItem(*j.left, from, false, j.type);
+  size_t rightBegin = from.items.size();
+  collectItem(*j.right, from, true, j.type);
+  if (outer) {
+    from.steps[rightBegin] = {j.type, j.on.get()};
+  } else if (j.on) {
+    from.conditions.push_back({j.on.get(), from.items.size() - 1, "JOIN/ON"});
+  }
+  if (j.natural || !j.using_.empty()) from.merging.push_back({&j, leftBegin, rightBegin, from.items.size()});
+}
+
+NodePtr StatementPlanner::joinUnitItem(const sql::JoinRef& j, Scope& into) {
+  FromItems items;
+  items.hidden = into.hidden;
+  for (const ScopeEntry& e : into.entries) items.hidden.push_back(e.alias);
+  collectFrom(j, items);
+  FromPlan unit = joinItems(items, nullptr, nullptr, nullptr);
+  if (j.alias) {
+    // One entry: the join's columns as `*` lists them, renamed by the alias's list.
+    ScopeEntry e;
+    e.alias = j.alias->name;
+    std::vector<ExprPtr> columns;
+    for (size_t i = 0; i < unit.scope.entries.size(); ++i) {
+      const ScopeEntry& from = unit.scope.entries[i];
+      for (int k : joinColumnsListedAt(unit.scope, static_cast<int>(i))) {
+        const binder::JoinColumn& jc = unit.scope.joinColumns[k];
+        columns.push_back(plan::cloneExpr(*jc.value));
+        e.names.push_back(jc.name);
+      }
+      for (size_t c = 0; c < from.names.size(); ++c) {
+        if (from.names[c].empty() || from.joinColumn[c] >= 0) continue;
+        columns.push_back(plan::makeColumn(from.offset + static_cast<int>(c), from.types[c]));
+        e.names.push_back(from.names[c]);
+      }
+    }
+    if (j.alias->columns.size() > e.names.size())
+      b_.fail(sqlstate::kInvalidColumnReference,
+              fmt::format("join expression \"{}\" has {} columns available but {} columns specified", e.alias,
+                          e.names.size(), j.alias->columns.size()),
+              j.location);
+    for (size_t i = 0; i < j.alias->columns.size(); ++i) e.names[i] = j.alias->columns[i];
+    for (const auto& c : columns) e.types.push_back(c->type);
+    for (const ScopeEntry& inside : unit.scope.entries) into.hidden.push_back(inside.alias);
+    e.joinColumn.assign(e.names.size(), -1);
+    e.offset = into.width;
+    into.width += static_cast<int>(e.names.size());
+    into.entries.push_back(std::move(e));
+    return project(std::move(unit.node), std::move(columns));
+  }
+  // Its tables stay visible by their names: its entries and join columns, moved to where
+  // its columns start.
+  int entryBase = static_cast<int>(into.entries.size()), joinBase = static_cast<int>(into.joinColumns.size());
+  for (ScopeEntry& e : unit.scope.entries) {
+    e.offset += into.width;
+    for (int& jc : e.joinColumn)
+      if (jc >= 0) jc += joinBase;
+    into.entries.push_back(std::move(e));
+  }
+  for (binder::JoinColumn& jc : unit.scope.joinColumns) {
+    ExprPtr value = plan::cloneExpr(*jc.value);
+    binder::shiftColumns(*value, into.width);
+    jc.value = std::move(value);
+    jc.firstEntry += entryBase;
+    if (jc.mergedInto >= 0) jc.mergedInto += joinBase;
+    into.joinColumns.push_back(std::move(jc));
+  }
+  into.width += unit.scope.width;
+  return std::move(unit.node);
 }
 
 std::vector<std::string> StatementPlanner::naturalColumns(const Scope& scope, const MergingJoin& m) {
@@ -310,12 +376,19 @@ FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& fro
   std::vector<ExprPtr>* lift = std::exchange(correlated_, nullptr);  // for this FROM, not its subqueries'
   if (from.size() == 1 && from[0]->kind == sql::TableRefKind::Function)
     return planFunctionFrom(from[0]->as<sql::RangeFunction>(), where);
+  FromItems items;
+  for (const auto* ref : from) collectItem(*ref, items, false, sql::JoinType::Inner);
+  return joinItems(items, where, target, lift);
+}
+
+FromPlan StatementPlanner::joinItems(FromItems& from, const sql::Expr* where, const TableBinding* target,
+                                     std::vector<ExprPtr>* lift) {
   FromPlan fp;
-  std::vector<const sql::TableRef*> tables;
-  std::vector<FromCondition> conditions;
-  std::vector<MergingJoin> merging;
-  std::vector<JoinStep> steps;
-  for (const auto* ref : from) collectFrom(*ref, tables, conditions, merging, steps);
+  fp.scope.hidden = from.hidden;
+  const std::vector<const sql::TableRef*>& tables = from.items;
+  std::vector<FromCondition>& conditions = from.conditions;
+  const std::vector<MergingJoin>& merging = from.merging;
+  const std::vector<JoinStep>& steps = from.steps;
   // WHERE's conjuncts, but for those that become semi or anti joins, or joins with a
   // grouped subquery (unnestAggregate), after the FROM items' joins. Split, each is an
   // "argument of AND" in type errors, as in PostgreSQL.
@@ -364,11 +437,30 @@ FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& fro
     lateral[item] = b_.correlated(fp.scope, [&] { node = planItem(); });
     return node;
   };
+  // Item t's scope entries start at itemEntry[t], its columns at itemOffset[t]: one entry,
+  // or a join unit's several.
+  std::vector<size_t> itemEntry;
+  std::vector<int> itemOffset, itemWidth;
+  auto checkAlias = [&](const std::string& alias, size_t before, uint32_t location) {
+    for (size_t i = 0; i < before; ++i)
+      if (fp.scope.entries[i].alias == alias)
+        b_.fail(sqlstate::kDuplicateAlias, fmt::format("table name \"{}\" specified more than once", alias), location);
+  };
   for (const auto* ref : tables) {
     ScopeEntry entry;
     const TableBinding* tb = nullptr;
     functionScans.emplace_back();
     size_t item = bound.size();
+    itemEntry.push_back(fp.scope.entries.size());
+    itemOffset.push_back(fp.scope.width);
+    if (ref->kind == sql::TableRefKind::Join) {
+      functionScans.back() = joinUnitItem(ref->as<sql::JoinRef>(), fp.scope);
+      for (size_t i = itemEntry.back(); i < fp.scope.entries.size(); ++i)
+        checkAlias(fp.scope.entries[i].alias, itemEntry.back(), ref->location);
+      itemWidth.push_back(fp.scope.width - itemOffset.back());
+      bound.push_back(nullptr);
+      continue;
+    }
     if (ref->kind == sql::TableRefKind::Function) {
       functionScans.back() = maybeLateral(item, [&] { return functionItem(ref->as<sql::RangeFunction>(), entry); });
     } else if (ref->kind == sql::TableRefKind::Subquery) {
@@ -402,26 +494,29 @@ FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& fro
               fmt::format("invalid reference to FROM-clause entry for table \"{}\"", read), ref->location,
               "The combining JOIN type must be INNER or LEFT for a LATERAL reference.", {});
     }
-    for (const auto& e : fp.scope.entries)
-      if (e.alias == entry.alias)
-        b_.fail(sqlstate::kDuplicateAlias, fmt::format("table name \"{}\" specified more than once", e.alias),
-                ref->location);
+    checkAlias(entry.alias, fp.scope.entries.size(), ref->location);
     if (NodePtr& item = functionScans.back()) {  // EXPLAIN's names for it
       item->alias = entry.alias;
       item->columnNames = entry.names;
     }
     entry.offset = fp.scope.width;
     fp.scope.width += static_cast<int>(entry.names.size());
+    itemWidth.push_back(static_cast<int>(entry.names.size()));
     fp.scope.entries.push_back(std::move(entry));
     bound.push_back(tb);
   }
+  itemEntry.push_back(fp.scope.entries.size());
   size_t n = tables.size();
   // The conjuncts of each outer join's ON; those of inner joins and WHERE, with deadlines.
   std::vector<std::vector<ExprPtr>> onConjuncts(n);
   std::vector<std::pair<ExprPtr, size_t>> conjuncts;
+  // Numbered after the join units' own (SELECT * lists later joins' columns first).
+  int joinBase = static_cast<int>(fp.scope.joinColumns.size());
   for (size_t i = 0; i < merging.size(); ++i) {
     std::vector<ExprPtr> equalities;
-    mergeJoinColumns(fp.scope, merging[i], static_cast<int>(i), equalities);
+    const MergingJoin& m = merging[i];
+    MergingJoin entries{m.join, itemEntry[m.leftBegin], itemEntry[m.rightBegin], itemEntry[m.rightEnd]};
+    mergeJoinColumns(fp.scope, entries, joinBase + static_cast<int>(i), equalities);
     size_t right = merging[i].rightBegin;
     bool outer = steps[right].type != sql::JoinType::Inner;
     for (auto& e : equalities) {
@@ -448,12 +543,10 @@ FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& fro
   }
   for (size_t t = 0; t < n; ++t)
     if (steps[t].on) bindCondition(*steps[t].on, "JOIN/ON", onConjuncts[t]);
-  // Which scope entry a column belongs to.
-  auto entryOf = [&](int column) {
-    for (size_t i = 0; i < fp.scope.entries.size(); ++i) {
-      const auto& e = fp.scope.entries[i];
-      if (column >= e.offset && column < e.offset + static_cast<int>(e.names.size())) return static_cast<int>(i);
-    }
+  // Which item a column belongs to.
+  auto itemOf = [&](int column) {
+    for (size_t t = 0; t < n; ++t)
+      if (column >= itemOffset[t] && column < itemOffset[t] + itemWidth[t]) return static_cast<int>(t);
     return -1;
   };
   // The latest outer join, up to step `deadline`, that makes item `e`'s columns NULL: a
@@ -487,11 +580,11 @@ FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& fro
       (deadline == kNoDeadline ? top : atStep[deadline]).push_back(std::move(c));
       continue;
     }
-    int first = entryOf(lo), last = entryOf(hi);
+    int first = itemOf(lo), last = itemOf(hi);
     int nulled = -1;
     for (int e = first; e <= last; ++e) nulled = std::max(nulled, nulledAt(e, deadline));
     if (first == last && nulled < 0) {
-      binder::shiftColumns(*c, -fp.scope.entries[first].offset);
+      binder::shiftColumns(*c, -itemOffset[first]);
       local[first].push_back(std::move(c));
     } else {
       atStep[std::max(last, nulled)].push_back(std::move(c));
@@ -503,8 +596,8 @@ FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& fro
     std::vector<ExprPtr> keep;
     for (auto& c : onConjuncts[t]) {
       auto [lo, hi] = columnRange(*c);
-      if (lo >= 0 && entryOf(lo) == static_cast<int>(t) && entryOf(hi) == static_cast<int>(t)) {
-        binder::shiftColumns(*c, -fp.scope.entries[t].offset);
+      if (lo >= 0 && itemOf(lo) == static_cast<int>(t) && itemOf(hi) == static_cast<int>(t)) {
+        binder::shiftColumns(*c, -itemOffset[t]);
         local[t].push_back(std::move(c));
       } else {
         keep.push_back(std::move(c));
@@ -518,7 +611,8 @@ FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& fro
   bool innerOnly =
       n <= 64 &&
       std::all_of(steps.begin(), steps.end(), [](const JoinStep& s) { return s.type == sql::JoinType::Inner; }) &&
-      std::all_of(lateral.begin(), lateral.end(), [](const auto& reads) { return reads.empty(); });
+      std::all_of(lateral.begin(), lateral.end(), [](const auto& reads) { return reads.empty(); }) &&
+      itemEntry.back() == n;  // each item one scope entry, as chooseJoinOrder reads them
   std::vector<double> itemRows(n, 0);
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
@@ -533,7 +627,7 @@ FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& fro
   for (size_t p = 0, at = 0; p < n; ++p) {
     position[order[p]] = p;
     offset[order[p]] = static_cast<int>(at);
-    at += fp.scope.entries[order[p]].names.size();
+    at += itemWidth[order[p]];
   }
   bool moved = !std::is_sorted(order.begin(), order.end());
   if (moved) {
@@ -557,8 +651,7 @@ FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& fro
   auto positionOf = [&](int column) {
     for (size_t p = 0; p < n; ++p) {
       int item = order[p];
-      if (column >= offset[item] && column < offset[item] + static_cast<int>(fp.scope.entries[item].names.size()))
-        return static_cast<int>(p);
+      if (column >= offset[item] && column < offset[item] + itemWidth[item]) return static_cast<int>(p);
     }
     return -1;
   };
@@ -568,14 +661,14 @@ FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& fro
     if (p > 0 && bound[t] && !outer) {
       if (NodePtr joined = indexJoin(fp, *bound[t], offset[t], local[t], atStep[p], positionOf, p)) {
         Node* probe = joined->kind == NodeKind::Filter ? joined->children[0].get() : joined.get();
-        probe->alias = fp.scope.entries[t].alias;
+        probe->alias = fp.scope.entries[itemEntry[t]].alias;
         if (!joinedRows.empty()) probe->estimatedRows = joinedRows[p];
         fp.node = filter(std::move(joined), conjunction(std::move(atStep[p])));
         continue;
       }
     }
     NodePtr scan = bound[t] ? accessPath(*bound[t], local[t], b_) : std::move(functionScans[t]);
-    if (bound[t]) scan->alias = fp.scope.entries[t].alias;
+    if (bound[t]) scan->alias = fp.scope.entries[itemEntry[t]].alias;
     scan = filter(std::move(scan), conjunction(std::move(local[t])));
     if (p == 0) {
       fp.node = filter(std::move(scan), conjunction(std::move(atStep[0])));
@@ -597,8 +690,9 @@ FromPlan StatementPlanner::planFrom(const std::vector<const sql::TableRef*>& fro
   if (moved) {
     std::vector<ExprPtr> fromOrder;
     for (size_t t = 0; t < n; ++t)
-      for (size_t c = 0; c < fp.scope.entries[t].types.size(); ++c)
-        fromOrder.push_back(plan::makeColumn(offset[t] + static_cast<int>(c), fp.scope.entries[t].types[c]));
+      for (size_t e = itemEntry[t], at = 0; e < itemEntry[t + 1]; ++e)
+        for (const SqlType& type : fp.scope.entries[e].types)
+          fromOrder.push_back(plan::makeColumn(offset[t] + static_cast<int>(at++), type));
     fp.node = project(std::move(fp.node), std::move(fromOrder));
   }
   // Semi joins first: they only drop outer rows.

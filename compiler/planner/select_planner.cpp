@@ -36,6 +36,18 @@ std::vector<int> StatementPlanner::joinColumnsListedAt(const Scope& scope, int e
   return listed;
 }
 
+ExprPtr StatementPlanner::starColumn(const ScopeEntry& e, size_t c, binder::AggContext* agg, uint32_t location) {
+  ExprPtr column = plan::makeColumn(e.offset + static_cast<int>(c), e.types[c]);
+  if (!agg) return column;
+  for (size_t g = 0; g < agg->groupExprs.size(); ++g)
+    if (binder::exprEquals(*column, *agg->groupExprs[g], &b_.paramClasses()))
+      return plan::makeColumn(static_cast<int>(g), column->type);
+  b_.fail(sqlstate::kGroupingError,
+          fmt::format("column \"{}.{}\" must appear in the GROUP BY clause or be used in an aggregate function",
+                      e.alias, e.names[c]),
+          location);
+}
+
 void StatementPlanner::expandTargets(const std::vector<sql::ResTarget>& targets, const Scope& scope,
                                      binder::AggContext* agg, std::vector<ExprPtr>& exprs,
                                      std::vector<OutputColumn>& columns) {
@@ -62,9 +74,7 @@ void StatementPlanner::expandTargets(const std::vector<sql::ResTarget>& targets,
         }
         for (size_t c = 0; c < e.names.size(); ++c) {
           if (e.names[c].empty() || (!qualified && e.joinColumn[c] >= 0)) continue;
-          sql::ColumnRef col(t.location);
-          col.names = {e.alias, e.names[c]};
-          exprs.push_back(b_.bind(col, scope, agg));
+          exprs.push_back(starColumn(e, c, agg, t.location));
           columns.push_back({e.names[c], e.types[c], e.table ? e.table->oid : 0, static_cast<int16_t>(c + 1)});
           spell(quoteIdent(e.alias) + "." + quoteIdent(e.names[c]));
         }

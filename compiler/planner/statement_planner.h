@@ -85,8 +85,8 @@ class StatementPlanner {
 
   // --- from_planner.cpp
 
-  // A USING or NATURAL join over the base tables [leftBegin, rightBegin) and
-  // [rightBegin, rightEnd) of the flattened FROM list.
+  // A USING or NATURAL join over the items [leftBegin, rightBegin) and [rightBegin,
+  // rightEnd) of the flattened FROM list (scope entries once mapped by entryRange).
   struct MergingJoin {
     const sql::JoinRef* join;
     size_t leftBegin, rightBegin, rightEnd;
@@ -107,23 +107,43 @@ class StatementPlanner {
     sql::JoinType type = sql::JoinType::Inner;
     const sql::Expr* on = nullptr;
   };
+  // A FROM clause flattened (collectFrom): its items, joined left-deep in this order when
+  // an outer join is among them, and what joins them.
+  struct FromItems {
+    std::vector<const sql::TableRef*> items;  // tables, subqueries, functions, join units
+    std::vector<FromCondition> conditions;
+    std::vector<MergingJoin> merging;
+    std::vector<JoinStep> steps;      // per item
+    std::vector<std::string> hidden;  // a join unit's: the enclosing FROM's tables (Scope::hidden)
+  };
 
   FromPlan planFrom(const std::vector<sql::TableRefPtr>& from, const sql::Expr* where);
   // `target`: the first item is this table, the target of an UPDATE ... FROM or DELETE ...
   // USING (never a WITH query of its name).
   FromPlan planFrom(const std::vector<const sql::TableRef*>& from, const sql::Expr* where,
                     const TableBinding* target = nullptr);
+  // The items joined, then WHERE applied (its subqueries as semi joins where they can be).
+  // `lift`: where a subquery planned as a semi join's build side collects its WHERE
+  // conjuncts that read the outer query (else null).
+  FromPlan joinItems(FromItems& from, const sql::Expr* where, const TableBinding* target, std::vector<ExprPtr>* lift);
   // UPDATE ... FROM, DELETE ... USING: the target table (columns, then rowid) joined with
   // `items`, each of its rows once (with the first joined row that matched it).
   FromPlan planTargetJoin(const TableBinding& t, const sql::QualifiedName& name, const std::string& alias,
                           uint32_t location, const std::vector<sql::TableRefPtr>& items, const sql::Expr* where);
-  // Flattens FROM into a list of base tables, subqueries and functions, to be joined
-  // left-deep (in that order when an outer join is among them): inner joins' ON conditions are collected with the WHERE
-  // conjuncts, an outer join's stays with the item it joins (its right side, which must be a single item for now).
-  // USING/NATURAL joins are recorded inner ones first, for mergeJoinColumns once the items are in scope.
-  void collectFrom(const sql::TableRef& ref, std::vector<const sql::TableRef*>& tables,
-                   std::vector<FromCondition>& conditions, std::vector<MergingJoin>& merging,
-                   std::vector<JoinStep>& steps);
+  // Flattens a join into FROM items, to be joined left-deep (in that order when an outer
+  // join is among them): inner joins' ON conditions are collected with the WHERE
+  // conjuncts, an outer join's stays with the item it joins (its right side). USING/NATURAL
+  // joins are recorded inner ones first, for mergeJoinColumns once the items are in scope.
+  void collectFrom(const sql::TableRef& ref, FromItems& from);
+  // One side of a join, or a FROM list entry (`right`: the right side of a join of type
+  // `parent`), collected: flattened into it, or one item when it is a join that must be
+  // planned as a unit (a join unit): one with an alias (it hides its tables' names), one on
+  // the right of an outer join (its rows are matched or nulled together), one on the right
+  // holding a RIGHT or FULL join (which would null the items before it outside the unit).
+  void collectItem(const sql::TableRef& ref, FromItems& from, bool right, sql::JoinType parent);
+  // A join unit's plan; its scope entries and join columns are appended to `into` (one
+  // entry named by its alias when it has one, the columns `*` would list).
+  NodePtr joinUnitItem(const sql::JoinRef& j, Scope& into);
   // Names a NATURAL join merges: the left side's visible column names that the right side
   // also has, in left order.
   std::vector<std::string> naturalColumns(const Scope& scope, const MergingJoin& m);
@@ -265,6 +285,9 @@ class StatementPlanner {
   NodePtr planSubquery(const sql::SelectStmt& s, std::vector<OutputColumn>& columns);
   // The join columns SELECT * lists just before scope entry `entry`'s own columns.
   static std::vector<int> joinColumnsListedAt(const Scope& scope, int entry);
+  // Column c of entry e, as `*` lists it: by position, for a derived table may repeat a
+  // name; over an aggregation, the GROUP BY item it is (42803 if none).
+  ExprPtr starColumn(const ScopeEntry& e, size_t c, binder::AggContext* agg, uint32_t location);
   // Expands * and t.* in a target list into (name, expression) pairs.
   void expandTargets(const std::vector<sql::ResTarget>& targets, const Scope& scope, binder::AggContext* agg,
                      std::vector<ExprPtr>& exprs, std::vector<OutputColumn>& columns);
