@@ -107,6 +107,28 @@ NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<Outpu
   return ins;
 }
 
+std::vector<ExprPtr> StatementPlanner::subSelectColumns(const DmlTarget& d, const sql::SubLink& link,
+                                                        const Scope& scope, size_t count) {
+  std::vector<ExprPtr> fields;
+  for (size_t i = 0; i < count; ++i) {
+    std::vector<OutputColumn> columns;
+    NodePtr sub;
+    std::vector<ExprPtr> captures = b_.correlated(scope, [&] { sub = planSubquery(*link.subquery, columns); });
+    if (columns.size() != count)
+      b_.fail(sqlstate::kSyntaxError, "number of columns does not match number of values", link.location);
+    auto field = std::make_unique<plan::Expr>(ExprKind::Subquery, columns[i].type);
+    field->sublink = plan::Sublink::Scalar;
+    field->captures = static_cast<int>(captures.size());
+    field->args = std::move(captures);
+    std::vector<ExprPtr> picked;
+    picked.push_back(plan::makeColumn(static_cast<int>(i), columns[i].type));
+    field->subplan = std::shared_ptr<plan::Node>(project(std::move(sub), std::move(picked)).release());
+    inlineViewColumns(d, field);
+    fields.push_back(std::move(field));
+  }
+  return fields;
+}
+
 NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<OutputColumn>& columns) {
   WithGuard withScope{with_, with_.size()};
   if (!s.with.empty()) pushWith(s);
@@ -119,14 +141,19 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
   const auto& cols = t.table->columns();
   std::vector<ExprPtr> values(cols.size());
   for (const auto& set : s.set) {
-    // SET (a, b) = ROW(x, y) assigns field by field.
+    // SET (a, b) = ROW(x, y) assigns field by field, SET (a, b) = (SELECT x, y ...) column
+    // by column.
     std::vector<const sql::Expr*> sources{set.value.get()};
-    if (set.multi) {
+    std::vector<ExprPtr> subSelected;
+    if (set.multi && set.value->kind == sql::ExprKind::SubLink &&
+        set.value->as<sql::SubLink>().link == sql::SubLinkKind::Scalar) {
+      Binder::Clause clause(b_, "UPDATE");
+      subSelected = subSelectColumns(d, set.value->as<sql::SubLink>(), fp.scope, set.columns.size());
+      sources.assign(set.columns.size(), set.value.get());
+    } else if (set.multi) {
       if (set.value->kind != sql::ExprKind::Row)
         b_.fail(sqlstate::kFeatureNotSupported,
-                set.value->kind == sql::ExprKind::SubLink
-                    ? "a sub-SELECT as the source of a multiple-column UPDATE item is not supported yet"
-                    : "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression",
+                "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression",
                 set.value->location);
       sources.clear();
       for (const auto& field : set.value->as<sql::RowExpr>().args) sources.push_back(field.get());
@@ -147,7 +174,9 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
                 set.columnLocations[i]);
       Binder::Clause clause(b_, "UPDATE");
       const sql::Expr& source = *sources[i];
-      ExprPtr v = source.kind == sql::ExprKind::Default ? defaultFor(t, found) : bindOverTarget(d, source, fp.scope);
+      ExprPtr v = !subSelected.empty()                    ? std::move(subSelected[i])
+                  : source.kind == sql::ExprKind::Default ? defaultFor(t, found)
+                                                          : bindOverTarget(d, source, fp.scope);
       values[found] = b_.coerce(std::move(v), cols[found].type, CastContext::Assignment, source.location);
     }
   }

@@ -7,6 +7,7 @@
 #include "compiler/planner/statement_planner.h"
 
 #include <fmt/format.h>
+#include <functional>
 
 #include "compiler/planner/plan_building.h"
 #include "engine/error.h"
@@ -151,15 +152,26 @@ bool StatementPlanner::semiJoin(FromPlan& outer, const sql::SubLink& link, plan:
   if (join->exprs.empty() || (kind == plan::SemiJoin::NotIn && (join->exprs.size() != 1 || !residual.empty())))
     return false;
   if (!captures.empty() && servedByUniqueIndex(*inner, join->exprs)) return false;
-  // Without a residual predicate the hash table needs the subquery's keys alone, not its
-  // whole rows (a semi join over lineitem would otherwise hold every column of it).
-  if (residual.empty()) {
-    std::vector<ExprPtr> keys = std::move(join->exprs);
-    join->exprs.clear();
-    for (size_t k = 0; k < keys.size(); ++k)
-      join->exprs.push_back(plan::makeColumn(static_cast<int>(k), keys[k]->type));
-    inner = project(std::move(inner), std::move(keys));
-  }
+  // The hash table holds what the join reads of the subquery's rows, its keys and the
+  // columns the residual predicate reads, not whole rows (a semi join over lineitem would
+  // otherwise hold every column of it).
+  std::vector<ExprPtr> kept = std::move(join->exprs);
+  join->exprs.clear();
+  for (size_t k = 0; k < kept.size(); ++k) join->exprs.push_back(plan::makeColumn(static_cast<int>(k), kept[k]->type));
+  std::vector<int> keptAt(inner->outputTypes.size(), -1);
+  std::function<void(plan::Expr&)> readKept = [&](plan::Expr& e) {
+    if (e.kind == ExprKind::Column && e.column >= outerWidth) {
+      int c = e.column - outerWidth;
+      if (keptAt[c] < 0) {
+        keptAt[c] = static_cast<int>(kept.size());
+        kept.push_back(plan::makeColumn(c, inner->outputTypes[c]));
+      }
+      e.column = outerWidth + keptAt[c];
+    }
+    for (auto& a : e.args) readKept(*a);
+  };
+  for (auto& r : residual) readKept(*r);
+  inner = project(std::move(inner), std::move(kept));
   join->semi = kind;
   join->rightFirst = true;
   join->predicate = conjunction(std::move(residual));

@@ -361,6 +361,10 @@ class StatementPlanner {
   // --- dml_planner.cpp
 
   NodePtr planInsert(const sql::InsertStmt& s, std::vector<OutputColumn>& columns);
+  // SET (a, b) = (SELECT x, y ...): per target column, a scalar subquery reading its column
+  // of the sub-SELECT (planned once per column, so run once per column and row where
+  // PostgreSQL runs it once per row: the same answer unless it calls volatile functions).
+  std::vector<ExprPtr> subSelectColumns(const DmlTarget& d, const sql::SubLink& link, const Scope& scope, size_t count);
   NodePtr planUpdate(const sql::UpdateStmt& s, std::vector<OutputColumn>& columns);
   NodePtr planDelete(const sql::DeleteStmt& s, std::vector<OutputColumn>& columns);
   // A column's DEFAULT expression, bound with no row in scope, or NULL.
