@@ -15,9 +15,10 @@
 
 namespace duet::planner {
 
-NodePtr StatementPlanner::planSubquery(const sql::SelectStmt& s, std::vector<OutputColumn>& columns) {
+NodePtr StatementPlanner::planSubquery(const sql::SelectStmt& s, std::vector<OutputColumn>& columns,
+                                       bool resolveUnknowns) {
   bool resolve = resolveUnknowns_;
-  resolveUnknowns_ = true;
+  resolveUnknowns_ = resolveUnknowns;
   auto* setReturning = b_.collectSetReturning(nullptr);  // the enclosing select list's
   NodePtr node = planSelect(s, columns);
   b_.collectSetReturning(setReturning);

@@ -57,11 +57,13 @@ uint32_t columnLocation(const sql::SelectStmt& operand, size_t c) {
 }
 
 NodePtr StatementPlanner::planSetOperand(const sql::SelectStmt& s, std::vector<OutputColumn>& columns) {
-  // A set operation without its own ORDER BY or LIMIT joins the tree; anything else is a
-  // query of its own, its unknown literals text.
-  if (s.body == sql::SelectStmt::Body::SetOp && s.orderBy.empty() && !s.limit && !s.offset)
-    return planSetOp(s, columns);
-  return planSubquery(s, columns);
+  // A set operation without its own ORDER BY or LIMIT joins the tree; a query without them
+  // keeps its untyped literals unknown, for the set operation to type them as the other
+  // side's columns (SELECT 1 UNION SELECT NULL is integer); anything else is a query of
+  // its own, its unknown literals text.
+  bool plain = s.orderBy.empty() && !s.limit && !s.offset;
+  if (s.body == sql::SelectStmt::Body::SetOp && plain) return planSetOp(s, columns);
+  return planSubquery(s, columns, !plain);
 }
 
 NodePtr StatementPlanner::planSetOp(const sql::SelectStmt& s, std::vector<OutputColumn>& columns) {

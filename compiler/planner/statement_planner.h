@@ -281,8 +281,9 @@ class StatementPlanner {
 
   NodePtr planSelect(const sql::SelectStmt& s, std::vector<OutputColumn>& columns);
   // A subquery in an expression or in FROM: planned like a SELECT of its own, its unknown
-  // literals made text whatever the statement around it does with its own.
-  NodePtr planSubquery(const sql::SelectStmt& s, std::vector<OutputColumn>& columns);
+  // literals made text (unless `resolveUnknowns` is false: a set operation's operand)
+  // whatever the statement around it does with its own.
+  NodePtr planSubquery(const sql::SelectStmt& s, std::vector<OutputColumn>& columns, bool resolveUnknowns = true);
   // The join columns SELECT * lists just before scope entry `entry`'s own columns.
   static std::vector<int> joinColumnsListedAt(const Scope& scope, int entry);
   // Column c of entry e, as `*` lists it: by position, for a derived table may repeat a
