@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "compiler/parser/source_position.h"
+
 namespace duet {
 namespace {
 
@@ -71,7 +73,13 @@ std::shared_ptr<PreparedPlan> StatementPlanner::planFor(Statement& st) {
 std::unique_ptr<ParamTuple> StatementPlanner::literalParams(const Statement& st) {
   auto params = std::make_unique<ParamTuple>(st.plan->compiled->paramLayout);
   for (const auto& lit : st.parsed.literals) {
-    params->set(lit.paramNumber - 1, std::string_view(lit.text), 0, state_.settings.typeContext());
+    try {
+      params->set(lit.paramNumber - 1, std::string_view(lit.text), 0, state_.settings.typeContext());
+    } catch (SqlError& e) {
+      // Read as its type here, the literal is where PostgreSQL's parser reports the error.
+      if (e.position == 0) e.position = sql::sqlPosition(st.sql, lit.location);
+      throw;
+    }
   }
   return params;
 }

@@ -176,6 +176,19 @@ def test_errors():
                 raise AssertionError(f"{sql} succeeded")
             except psycopg.Error as e:
                 assert e.sqlstate == sqlstate, (sql, e.sqlstate, str(e))
+        # Positions (1-based characters) where PostgreSQL's parser reports them: a literal
+        # that does not read as its type, an unknown column.
+        positioned = [
+            ("SELECT 1, 'x'::integer", "22P02", "11"),
+            ("SELECT 'é', CAST('2020-02-30' AS date)", "22008", "18"),
+            ("SELECT id, nope FROM pyc_err", "42703", "12"),
+        ]
+        for sql, sqlstate, position in positioned:
+            try:
+                conn.execute(sql, prepare=False)
+                raise AssertionError(f"{sql} succeeded")
+            except psycopg.Error as e:
+                assert (e.sqlstate, e.diag.statement_position) == (sqlstate, position), (sql, e.diag.statement_position)
         conn.execute("INSERT INTO pyc_err VALUES (1, 'abc')")
         try:
             conn.execute("INSERT INTO pyc_err VALUES (%s, %s)", (1, "dup"), prepare=True)
