@@ -1102,11 +1102,19 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
   if (!setReturning_)
     fail(sqlstate::kFeatureNotSupported, fmt::format("set-returning functions are not allowed in {}", clause_),
          location);
-  if (setReturning_->call)
-    fail(sqlstate::kFeatureNotSupported, "more than one set-returning function in a select list is not supported yet",
-         location);
-  setReturning_->call = std::move(e);
-  return plan::makeColumn(setReturning_->firstColumn, result);
+  return collectSetCall(std::move(e), location);
+}
+
+ExprPtr Binder::collectSetCall(ExprPtr call, uint32_t location) {
+  // Its arguments are over the FROM row: a set-returning call among them would run in a
+  // ProjectSet of its own below this one.
+  for (const auto& a : call->args)
+    if (columnRange(*a).second >= setReturning_->firstColumn)
+      fail(sqlstate::kFeatureNotSupported,
+           "a set-returning function in the arguments of a set-returning function is not supported yet", location);
+  SqlType type = call->type;
+  setReturning_->calls.push_back(std::move(call));
+  return plan::makeColumn(setReturning_->firstColumn + static_cast<int>(setReturning_->calls.size()) - 1, type);
 }
 
 bool Binder::isBuiltinSetFunction(const std::string& name) {
@@ -1146,14 +1154,10 @@ ExprPtr Binder::outputText(ExprPtr e, uint32_t location) {
 
 ExprPtr Binder::routineCall(const RoutineCandidate& r, std::vector<ExprPtr> args, uint32_t location) {
   if (r.returnsSet && setReturning_ && r.returnType.id != TypeId::Unknown) {
-    if (setReturning_->call)
-      fail(sqlstate::kFeatureNotSupported, "more than one set-returning function in a select list is not supported yet",
-           location);
     auto e = std::make_unique<Expr>(ExprKind::RoutineCall, r.returnType);
     e->routine = r.oid;
     e->args = std::move(args);
-    setReturning_->call = std::move(e);
-    return plan::makeColumn(setReturning_->firstColumn, r.returnType);
+    return collectSetCall(std::move(e), location);
   }
   if (r.returnsSet)
     fail(sqlstate::kFeatureNotSupported,

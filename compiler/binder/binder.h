@@ -148,13 +148,13 @@ class Binder {
   using SubqueryPlanner = std::function<plan::NodePtr(const sql::SelectStmt&, std::vector<OutputColumn>& columns)>;
   void setSubqueryPlanner(SubqueryPlanner p) { planSubquery_ = std::move(p); }
 
-  // A set-returning function in a select list (PostgreSQL's ProjectSet): while the planner
-  // binds a select list it sets `calls`; the one call of a routine returning a set of
-  // scalars there is kept in it and bound as column `firstColumn` of the row the planner's
-  // ProjectSet node makes (the FROM row, then the function's value).
+  // Set-returning functions in a select list (PostgreSQL's ProjectSet): while the planner
+  // binds a select list it sets `calls`; each call of a function returning a set of
+  // scalars there is kept in `calls` and bound as column `firstColumn` + its place among
+  // them of the row the planner's ProjectSet node makes (the FROM row, then their values).
   struct SetReturningCall {
     int firstColumn = 0;
-    plan::ExprPtr call;  // a RoutineCall over the FROM row
+    std::vector<plan::ExprPtr> calls;  // RoutineCalls and Calls over the FROM row
   };
   SetReturningCall* collectSetReturning(SetReturningCall* calls) { return std::exchange(setReturning_, calls); }
 
@@ -209,6 +209,9 @@ class Binder {
   // A PL/pgSQL variable the reference names (a parameter), or null; 42702 when a column
   // of the scope has the name too (plpgsql.variable_conflict = error).
   plan::ExprPtr routineCall(const RoutineCandidate& r, std::vector<plan::ExprPtr> args, uint32_t location);
+  // A set-returning call of the select list kept in setReturning_, as the column that
+  // stands for its value.
+  plan::ExprPtr collectSetCall(plan::ExprPtr call, uint32_t location);
   plan::ExprPtr bindVariable(const sql::ColumnRef& ref, const Scope& scope);
   plan::ExprPtr bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope);
   // `rowComparison`: the scalar subquery `s` is the right side of this row comparison.

@@ -10,50 +10,91 @@ namespace duet::codegen {
 
 using plan::Node;
 
-// Calls a node's routine on its arguments (`exprs` over `row`) for its rows: a buffer of
-// `layout`, made by the routine in the query context.
-static llvm::Value* callRoutineRows(Codegen& cg, const Node& node, const Row& row, const TupleLayout* layout) {
-  const TupleLayout* argLayout = cg.out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
-  llvm::Value* args = cg.tupleAlloca(*argLayout);
-  for (size_t i = 0; i < node.exprs.size(); ++i) cg.storeField(args, *argLayout, i, cg.expr(*node.exprs[i], row));
+// Calls routine `routine` on `args` (over `row`) for its rows: a buffer of `layout`, made
+// by the routine in the query context.
+static llvm::Value* callRoutineRows(Codegen& cg, uint32_t routine, const std::vector<plan::ExprPtr>& args,
+                                    const Row& row, const TupleLayout* layout) {
+  const TupleLayout* argLayout = cg.out_.layouts.add(TupleLayout::of(typesOf(args)));
+  llvm::Value* tuple = cg.tupleAlloca(*argLayout);
+  for (size_t i = 0; i < args.size(); ++i) cg.storeField(tuple, *argLayout, i, cg.expr(*args[i], row));
   return cg.call("duet_q_call_routine_rows", cg.ptrTy_,
-                 {cg.qctx_, cg.b_.getInt32(node.routine), args, cg.ptrConst(layout)});
+                 {cg.qctx_, cg.b_.getInt32(routine), tuple, cg.ptrConst(layout)});
 }
 
-// The rows of a built-in set-returning function (node.function) for its arguments
-// (`exprs` over `row`), passed to `consume`: none when an argument is NULL (it is strict),
-// else those of the buffer its runtime function fills.
-static void builtinRows(Codegen& cg, const Node& node, const Row& row, const TupleLayout* layout,
-                        const Consumer& consume) {
-  std::vector<llvm::Value*> args{cg.qctx_};
+// The rows of the built-in set-returning function `function` for `args` (over `row`),
+// passed to `rows` as the buffer its runtime function fills: not called when an argument
+// is NULL (the function is strict: no rows).
+static void builtinRows(Codegen& cg, const std::string& function, const std::vector<plan::ExprPtr>& args,
+                        const Row& row, const TupleLayout* layout, const std::function<void(llvm::Value*)>& rows) {
+  std::vector<llvm::Value*> values{cg.qctx_};
   llvm::Value* anyNull = cg.b_.getFalse();
-  for (const auto& e : node.exprs) {
+  for (const auto& e : args) {
     SqlValue v = cg.expr(*e, row);
     anyNull = cg.b_.CreateOr(anyNull, v.null);
-    args.push_back(v.v);
+    values.push_back(v.v);
   }
-  args.push_back(cg.ptrConst(layout));
-  cg.ifThen(cg.b_.CreateNot(anyNull),
-            [&] { cg.iterateBuffer(cg.call(node.function, cg.ptrTy_, args), layout, consume); });
+  values.push_back(cg.ptrConst(layout));
+  cg.ifThen(cg.b_.CreateNot(anyNull), [&] { rows(cg.call(function, cg.ptrTy_, values)); });
 }
 
 void Codegen::produceFunctionScan(const Node& node, const Consumer& consume) {
   const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
-  if (!node.function.empty()) return builtinRows(*this, node, {}, layout, consume);
-  iterateBuffer(callRoutineRows(*this, node, {}, layout), layout, consume);
+  if (!node.function.empty())
+    return builtinRows(*this, node.function, node.exprs, {}, layout,
+                       [&](llvm::Value* rows) { iterateBuffer(rows, layout, consume); });
+  iterateBuffer(callRoutineRows(*this, node.routine, node.exprs, {}, layout), layout, consume);
+}
+
+// The rows of set-returning call `call` (a RoutineCall, or a Call of a built-in set
+// function) over `row`: its buffer, or null for no rows (a NULL argument of a built-in).
+static llvm::Value* callRows(Codegen& cg, const plan::Expr& call, const Row& row, const TupleLayout* layout) {
+  if (call.kind == plan::ExprKind::RoutineCall) return callRoutineRows(cg, call.routine, call.args, row, layout);
+  llvm::Value* slot = llvm::IRBuilder<>(cg.entry_, cg.entry_->getFirstInsertionPt()).CreateAlloca(cg.ptrTy_);
+  cg.b_.CreateStore(llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(cg.ptrTy_)), slot);
+  builtinRows(cg, call.function, call.args, row, layout, [&](llvm::Value* rows) { cg.b_.CreateStore(rows, slot); });
+  return cg.b_.CreateLoad(cg.ptrTy_, slot);
 }
 
 void Codegen::produceProjectSet(const Node& node, const Consumer& consume) {
-  // The routine's values per input row, each passed on after that row's columns.
-  const TupleLayout* layout = out_.layouts.add(TupleLayout::of({node.outputTypes.back()}));
+  // The calls' values per input row, each row passed on after that row's columns. One
+  // call streams its rows; several run in lockstep, as many rows as the longest gives,
+  // the others NULL once theirs run out (PostgreSQL 10's rule).
+  size_t width = node.children[0]->outputTypes.size();
+  std::vector<const TupleLayout*> layouts;
+  for (const auto& call : node.exprs) layouts.push_back(out_.layouts.add(TupleLayout::of({call->type})));
   produce(*node.children[0], [&](Row& row) {
-    auto each = [&](Row& value) {
-      Row out = row;
-      out.push_back(value[0]);
-      consume(out);
-    };
-    if (!node.function.empty()) return builtinRows(*this, node, row, layout, each);
-    iterateBuffer(callRoutineRows(*this, node, row, layout), layout, each);
+    if (node.exprs.size() == 1) {
+      auto each = [&](Row& value) {
+        Row out = row;
+        out.push_back(value[0]);
+        consume(out);
+      };
+      const plan::Expr& call = *node.exprs[0];
+      if (call.kind == plan::ExprKind::RoutineCall)
+        return iterateBuffer(callRoutineRows(*this, call.routine, call.args, row, layouts[0]), layouts[0], each);
+      return builtinRows(*this, call.function, call.args, row, layouts[0],
+                         [&](llvm::Value* rows) { iterateBuffer(rows, layouts[0], each); });
+    }
+    std::vector<llvm::Value*> buffers, sizes, ended;
+    llvm::Value* longest = b_.getInt64(0);
+    for (size_t i = 0; i < node.exprs.size(); ++i) {
+      buffers.push_back(callRows(*this, *node.exprs[i], row, layouts[i]));
+      sizes.push_back(call("duet_q_buffer_size_or_zero", i64Ty_, {buffers.back()}));
+      longest = b_.CreateSelect(b_.CreateICmpUGT(sizes.back(), longest), sizes.back(), longest);
+      // What a call gives after its last row: a tuple of NULL.
+      ended.push_back(tupleAlloca(*layouts[i]));
+      storeField(ended.back(), *layouts[i], 0, nullOf(node.exprs[i]->type));
+    }
+    loop(
+        b_.getInt64(0), [&] { return longest; },
+        [&](llvm::Value* k, llvm::BasicBlock*) {
+          Row out(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(width));
+          for (size_t i = 0; i < buffers.size(); ++i) {
+            llvm::Value* tuple = call("duet_q_buffer_at_or", ptrTy_, {buffers[i], k, ended[i]});
+            out.push_back(loadField(tuple, *layouts[i], 0));
+          }
+          consume(out);
+        });
   });
 }
 

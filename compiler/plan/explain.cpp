@@ -268,7 +268,7 @@ class Explainer {
       }
       case NodeKind::ProjectSet:
         out = names(*n.children[0]);
-        out.push_back(callText(n, names(*n.children[0])));
+        for (const auto& call : n.exprs) out.push_back(expr(*call, names(*n.children[0])));
         break;
       case NodeKind::Insert:
       case NodeKind::Update:

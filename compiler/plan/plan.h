@@ -42,9 +42,9 @@ enum class NodeKind : uint8_t {
   Delete,          // child 0 rows = [rowid] deleted
   Materialize,     // child 0 fully consumed before anything is passed on
   FunctionScan,    // the rows routine `routine` returns for arguments `exprs` (no input)
-  ProjectSet,      // per row of child 0, one row per value routine `routine` (returning a set
-                   // of scalars) yields for arguments `exprs` (over child 0's row): child 0's
-                   // columns, then that value (a set-returning function in a select list)
+  ProjectSet,      // per row of child 0, the values the set-returning calls `exprs` (over
+                   // child 0's row) yield, in lockstep: child 0's columns, then one value
+                   // per call (NULL past a call's last) - the select list's set functions
   Append,          // the rows of each child in turn, all of `outputTypes` (UNION ALL)
   RecursiveUnion,  // WITH RECURSIVE: the rows of child 0, then of child 1 run again and again
                    // over the rows the run before produced (its WorkTableScans of this node's
@@ -160,7 +160,7 @@ struct Node {
   Table* table = nullptr;
   Index* index = nullptr;
   uint32_t routine = 0;         // FunctionScan: the routine's oid
-  std::string function;         // FunctionScan, ProjectSet: a built-in set-returning
+  std::string function;         // FunctionScan: a built-in set-returning
                                 // function's runtime symbol, in place of `routine`
   std::vector<ExprPtr> keys;    // IndexLookup key values, IndexRange equality prefix
   ExprPtr rangeLow, rangeHigh;  // IndexRange bounds on the key column after `keys`

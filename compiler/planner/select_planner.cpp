@@ -138,22 +138,20 @@ NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<Outpu
       agg = &aggCtx;
       groupingSets = bindGroupBy(s, scope, aggCtx);
     }
-    // A set-returning function among the targets (not over an aggregation) adds a
-    // ProjectSet node below the projection, whose last column its call stands for.
-    binder::Binder::SetReturningCall setReturning{static_cast<int>(node->outputTypes.size()), nullptr};
+    // Set-returning functions among the targets (not over an aggregation) add a ProjectSet
+    // node below the projection, whose last columns their calls stand for.
+    binder::Binder::SetReturningCall setReturning{static_cast<int>(node->outputTypes.size()), {}};
     auto* outerSetReturning = b_.collectSetReturning(aggregating ? nullptr : &setReturning);
     {
       Binder::CollectWindows collect(b_, &windows);
       expandTargets(s.targets, scope, agg, targets, columns);
     }
     b_.collectSetReturning(outerSetReturning);
-    if (setReturning.call) {
+    if (!setReturning.calls.empty()) {
       auto ps = std::make_unique<Node>(NodeKind::ProjectSet);
       ps->outputTypes = node->outputTypes;
-      ps->outputTypes.push_back(setReturning.call->type);
-      ps->routine = setReturning.call->routine;
-      ps->function = setReturning.call->function;
-      ps->exprs = std::move(setReturning.call->args);
+      for (const auto& call : setReturning.calls) ps->outputTypes.push_back(call->type);
+      ps->exprs = std::move(setReturning.calls);
       ps->children.push_back(std::move(node));
       node = std::move(ps);
     }

@@ -263,6 +263,8 @@ TupleBuffer* duet_q_buffer_new(QueryContext* ctx, const TupleLayout* layout) {
 void duet_q_buffer_append(TupleBuffer* b, const uint8_t* tuple) { b->append(tuple); }
 uint64_t duet_q_buffer_size(TupleBuffer* b) { return b->size(); }
 uint8_t* duet_q_buffer_at(TupleBuffer* b, uint64_t i) { return b->at(i); }
+uint64_t duet_q_buffer_size_or_zero(TupleBuffer* b) { return b ? b->size() : 0; }
+uint8_t* duet_q_buffer_at_or(TupleBuffer* b, uint64_t i, uint8_t* past) { return b && i < b->size() ? b->at(i) : past; }
 
 TupleBuffer* duet_q_sorter_new(QueryContext* ctx, const TupleLayout* layout, const SortSpec* keys, uint32_t nkeys) {
   ctx->buffers.push_back(std::make_unique<Sorter>(*layout, std::vector<SortSpec>(keys, keys + nkeys)));
@@ -397,6 +399,8 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_buffer_append),
       DUET_Q(duet_q_buffer_size),
       DUET_Q(duet_q_buffer_at),
+      DUET_Q(duet_q_buffer_size_or_zero),
+      DUET_Q(duet_q_buffer_at_or),
       DUET_Q(duet_q_sorter_new),
       DUET_Q(duet_q_sorter_sort),
       DUET_Q(duet_q_window_new),

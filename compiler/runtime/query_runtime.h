@@ -247,6 +247,9 @@ duet::rt::TupleBuffer* duet_q_buffer_new(duet::rt::QueryContext* ctx, const duet
 void duet_q_buffer_append(duet::rt::TupleBuffer* b, const uint8_t* tuple);
 uint64_t duet_q_buffer_size(duet::rt::TupleBuffer* b);
 uint8_t* duet_q_buffer_at(duet::rt::TupleBuffer* b, uint64_t i);
+// A buffer that may be null (no rows), and its row i or `past` beyond its last.
+uint64_t duet_q_buffer_size_or_zero(duet::rt::TupleBuffer* b);
+uint8_t* duet_q_buffer_at_or(duet::rt::TupleBuffer* b, uint64_t i, uint8_t* past);
 duet::rt::TupleBuffer* duet_q_sorter_new(duet::rt::QueryContext* ctx, const duet::TupleLayout* layout,
                                          const duet::rt::SortSpec* keys, uint32_t nkeys);
 // ORDER BY ... LIMIT: the sorter keeps only the first `bound` rows (Sorter::setBound).
