@@ -319,6 +319,37 @@ ExprPtr Binder::call(const std::string& fn, SqlType type, std::vector<ExprPtr> a
   return e;
 }
 
+ExprPtr Binder::concatArrays(ExprPtr a, ExprPtr b, uint32_t location) {
+  // array || array (array_cat), array || element (array_append), element || array
+  // (array_prepend); an untyped literal is an array, as PostgreSQL resolves it.
+  bool arrayA = a->type.isArray() || a->type.id == TypeId::Unknown;
+  bool arrayB = b->type.isArray() || b->type.id == TypeId::Unknown;
+  SqlType elementA = a->type.isArray() ? a->type.elementType() : a->type;
+  SqlType elementB = b->type.isArray() ? b->type.elementType() : b->type;
+  auto common = commonType(elementA.withoutTypmod(), elementB.withoutTypmod());
+  if (!common || common->id == TypeId::Unknown || common->isArray())
+    failNoOperator(typeName(a->type), "||", typeName(b->type), location);
+  SqlType array = SqlType::arrayOf(*common);
+  // An element becomes a one-element array (ARRAY[x], NULL included).
+  auto asArray = [&](ExprPtr e, bool isArray) {
+    if (isArray) return coerce(std::move(e), array, CastContext::Implicit, location);
+    auto one = std::make_unique<Expr>(ExprKind::ArrayBuild, array);
+    one->args.push_back(coerce(std::move(e), *common, CastContext::Implicit, location));
+    return ExprPtr(std::move(one));
+  };
+  a = asArray(std::move(a), arrayA);
+  b = asArray(std::move(b), arrayB);
+  // array_cat is not strict: a NULL side gives the other one.
+  auto e = std::make_unique<Expr>(ExprKind::Coalesce, array);
+  std::vector<ExprPtr> both;
+  both.push_back(plan::cloneExpr(*a));
+  both.push_back(plan::cloneExpr(*b));
+  e->args.push_back(call("duet_rt_array_cat", array, std::move(both)));
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
 ExprPtr Binder::patternMatch(const char* function, const char* op, std::vector<ExprPtr>& args, uint32_t location) {
   SqlType text{TypeId::Text, -1};
   if (!isStringType(args[0]->type.id))
@@ -359,8 +390,7 @@ ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t
     return e;
   };
   if (op == "||") {
-    if (a->type.isArray() || b->type.isArray())
-      fail(sqlstate::kFeatureNotSupported, "array concatenation is not supported yet", location);
+    if (a->type.isArray() || b->type.isArray()) return concatArrays(std::move(a), std::move(b), location);
     SqlType text{TypeId::Text, -1};
     a = coerce(std::move(a), text, CastContext::Assignment, location);
     b = coerce(std::move(b), text, CastContext::Assignment, location);

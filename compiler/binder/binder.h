@@ -212,6 +212,8 @@ class Binder {
   // A set-returning call of the select list kept in setReturning_, as the column that
   // stands for its value.
   plan::ExprPtr collectSetCall(plan::ExprPtr call, uint32_t location);
+  // a || b where either is an array (binary()'s "||").
+  plan::ExprPtr concatArrays(plan::ExprPtr a, plan::ExprPtr b, uint32_t location);
   plan::ExprPtr bindVariable(const sql::ColumnRef& ref, const Scope& scope);
   plan::ExprPtr bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope);
   // `rowComparison`: the scalar subquery `s` is the right side of this row comparison.

@@ -648,6 +648,23 @@ const VarString* castArray(const VarString* array, SqlType to, bool explicitCast
   return builder.finish(arena);
 }
 
+const VarString* concatArrays(const VarString* a, const VarString* b, Arena& arena) {
+  ArrayView left(a), right(b);
+  ArrayBuilder out(left.elementType());
+  out.reserve(size_t(left.size()) + right.size());
+  alignas(16) unsigned char value[16];
+  for (const ArrayView* side : {&left, &right})
+    for (uint32_t i = 0; i < side->size(); ++i) {
+      if (side->isNull(i)) {
+        out.appendNull();
+        continue;
+      }
+      side->load(i, value);
+      out.append(value);
+    }
+  return out.finish(arena);
+}
+
 const VarString* makeTextArray(std::span<const std::optional<std::string_view>> values, Arena& arena) {
   Arena scratch;  // the element strings, which finish() copies into the array
   ArrayBuilder builder(TypeId::Text);

@@ -61,6 +61,9 @@ class ArrayView {
 // regexp_match and its kin).
 const VarString* makeTextArray(std::span<const std::optional<std::string_view>> values, Arena& arena);
 
+// a's elements then b's (array_cat), both of one element type, in `arena`.
+const VarString* concatArrays(const VarString* a, const VarString* b, Arena& arena);
+
 // Collects elements, then lays the array out in one allocation.
 class ArrayBuilder {
  public:

@@ -318,6 +318,9 @@ const VarString* duet_rt_array_cast(const VarString* a, int32_t toElement, int32
   SqlType to = SqlType::arrayOf({static_cast<TypeId>(toElement), toTypmod});
   return castArray(a, to, explicitCast, statementArena(), contextOrDefault(ctx));
 }
+const VarString* duet_rt_array_cat(const VarString* a, const VarString* b) {
+  return concatArrays(a, b, statementArena());
+}
 const VarString* duet_rt_array_out(const VarString* a, const TypeContext* ctx) {
   std::string text;
   formatArrayText(a, text, contextOrDefault(ctx));
@@ -502,7 +505,7 @@ struct Registry {
     DUET_RT(duet_rt_array_get_float8) DUET_RT(duet_rt_array_get_numeric)
     DUET_RT(duet_rt_array_get_string) DUET_RT(duet_rt_array_cardinality)
     DUET_RT(duet_rt_array_has_dimension) DUET_RT(duet_rt_array_cast) DUET_RT(duet_rt_array_out)
-    DUET_RT(duet_rt_array_in)
+    DUET_RT(duet_rt_array_in) DUET_RT(duet_rt_array_cat)
     DUET_RT(duet_rt_interval_cmp) DUET_RT(duet_rt_interval_add) DUET_RT(duet_rt_interval_sub)
     DUET_RT(duet_rt_interval_neg) DUET_RT(duet_rt_interval_mul) DUET_RT(duet_rt_interval_div)
     DUET_RT(duet_rt_interval_apply_typmod) DUET_RT(duet_rt_timestamp_pl_interval)

@@ -280,6 +280,8 @@ double duet_rt_array_get_float8(const VarString* a, int32_t index);
 NumericRep duet_rt_array_get_numeric(const VarString* a, int32_t index);
 const VarString* duet_rt_array_get_string(const VarString* a, int32_t index);
 int32_t duet_rt_array_cardinality(const VarString* a);
+// a || b for two arrays of one element type (array_cat's non-NULL case).
+const VarString* duet_rt_array_cat(const VarString* a, const VarString* b);
 // Whether array_length(a, dimension) is not NULL: dimension 1 of a non-empty array.
 bool duet_rt_array_has_dimension(const VarString* a, int32_t dimension);
 // Element-wise cast to an array of toElement (TypeId) with typmod toTypmod.
