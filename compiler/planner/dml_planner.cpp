@@ -23,6 +23,20 @@ std::vector<ExprPtr> StatementPlanner::bindReturning(const std::vector<sql::ResT
   return out;
 }
 
+std::vector<ExprPtr> StatementPlanner::bindJoinedReturning(const std::vector<sql::ResTarget>& returning,
+                                                           const FromPlan& fp, size_t tableWidth,
+                                                           std::vector<ExprPtr>& row,
+                                                           std::vector<OutputColumn>& columns) {
+  std::vector<ExprPtr> out;
+  if (returning.empty()) return out;
+  // The joined row's columns after the target's: its rowid, then the other items'.
+  const std::vector<SqlType>& types = fp.node->outputTypes;
+  for (size_t c = tableWidth; c < types.size(); ++c) row.push_back(plan::makeColumn(static_cast<int>(c), types[c]));
+  Binder::Clause clause(b_, "RETURNING");
+  expandTargets(returning, fp.scope, nullptr, out, columns);
+  return out;
+}
+
 NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<OutputColumn>& columns) {
   WithGuard withScope{with_, with_.size()};
   if (!s.with.empty()) pushWith(s);
@@ -197,8 +211,10 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
     row.push_back(values[c] ? std::move(values[c]) : plan::makeColumn(static_cast<int>(c), cols[c].type));
   auto upd = std::make_unique<Node>(NodeKind::Update);
   upd->table = t.table;
+  // RETURNING reads the new row; after UPDATE ... FROM also the FROM items' columns.
+  upd->returning = s.from.empty() ? bindReturning(s.returning, d, s.alias, columns)
+                                  : bindJoinedReturning(s.returning, fp, cols.size(), row, columns);
   upd->children.push_back(project(std::move(fp.node), std::move(row)));
-  upd->returning = bindReturning(s.returning, d, s.alias, columns);
   return upd;
 }
 
@@ -217,8 +233,10 @@ NodePtr StatementPlanner::planDelete(const sql::DeleteStmt& s, std::vector<Outpu
   for (size_t c = 0; c < cols.size(); ++c) row.push_back(plan::makeColumn(static_cast<int>(c), cols[c].type));
   auto del = std::make_unique<Node>(NodeKind::Delete);
   del->table = t.table;
+  // RETURNING reads the deleted row; after DELETE ... USING also the USING items' columns.
+  del->returning = s.using_.empty() ? bindReturning(s.returning, d, s.alias, columns)
+                                    : bindJoinedReturning(s.returning, fp, cols.size(), row, columns);
   del->children.push_back(project(std::move(fp.node), std::move(row)));
-  del->returning = bindReturning(s.returning, d, s.alias, columns);
   return del;
 }
 

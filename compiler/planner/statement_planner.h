@@ -365,6 +365,13 @@ class StatementPlanner {
   // SET (a, b) = (SELECT x, y ...): per target column, a scalar subquery reading its column
   // of the sub-SELECT (planned once per column, so run once per column and row where
   // PostgreSQL runs it once per row: the same answer unless it calls volatile functions).
+  // RETURNING of UPDATE ... FROM or DELETE ... USING, over the joined row `fp` (the target's
+  // columns - the new values for UPDATE - then the other items'): the columns of that row
+  // after the target's are appended to the DML node's input `row`, whose values after its
+  // rowid then line up with fp's scope.
+  std::vector<ExprPtr> bindJoinedReturning(const std::vector<sql::ResTarget>& returning, const FromPlan& fp,
+                                           size_t tableWidth, std::vector<ExprPtr>& row,
+                                           std::vector<OutputColumn>& columns);
   std::vector<ExprPtr> subSelectColumns(const DmlTarget& d, const sql::SubLink& link, const Scope& scope, size_t count);
   NodePtr planUpdate(const sql::UpdateStmt& s, std::vector<OutputColumn>& columns);
   NodePtr planDelete(const sql::DeleteStmt& s, std::vector<OutputColumn>& columns);
