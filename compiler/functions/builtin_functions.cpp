@@ -132,7 +132,6 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"ceiling",               {Numeric},         Numeric,     kImmutable, true, DUET_FN(duet_rt_numeric_ceil)},
     {"sign",                  {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_sign)},
     {"sign",                  {Numeric},         Numeric,     kImmutable, true, DUET_FN(duet_rt_numeric_sign)},
-    // power(numeric) takes integral exponents only (numericPower: 0A000 otherwise).
     {"power",                 {Float8, Float8},  Float8,      kImmutable, true, DUET_FN(duet_rt_float8_pow)},
     {"power",                 {Numeric, Numeric}, Numeric,    kImmutable, true, DUET_FN(duet_rt_numeric_pow)},
     {"pow",                   {Float8, Float8},  Float8,      kImmutable, true, DUET_FN(duet_rt_float8_pow)},

@@ -375,50 +375,6 @@ NumericRep numericAbs(NumericRep a) {
   return m < 0 ? makeNumeric(-m, numericScale(a)) : a;
 }
 
-NumericRep numericPower(NumericRep base, NumericRep exponent) {
-  // The exponent must be integral and fit in an int.
-  u128 emag = magnitude(numericMantissa(exponent));
-  int es = numericScale(exponent);
-  if (es > 38 ? emag != 0 : emag % kPow10.v[es] != 0)
-    throw SqlError(sqlstate::kFeatureNotSupported,
-                   "numeric exponentiation with a non-integer exponent is not supported");
-  u128 eint = es > 38 ? 0 : emag / kPow10.v[es];
-  if (eint > 0x7fffffff) raiseNumericOverflow();
-  long n = static_cast<long>(eint);
-  bool negExp = numericMantissa(exponent) < 0;
-  i128 bm = numericMantissa(base);
-  if (bm == 0 && negExp && n != 0) throw SqlError("2201F", "zero raised to a negative power is undefined");
-  int rscale = numericScale(base) > 16 ? numericScale(base) : 16;
-  // Exact power of the magnitude: bmag^n at scale bscale * n. The mantissa's trailing
-  // zeros would only lengthen it past 128 bits (2.0^50 is 2^50, not 20^50 at scale 50).
-  u128 bmag = magnitude(bm), p = 1;
-  int bscale = numericScale(base);
-  while (bscale > 0 && bmag != 0 && bmag % 10 == 0) {
-    bmag /= 10;
-    --bscale;
-  }
-  long pscale = 0;
-  for (long i = 0; i < n; ++i) {
-    if (p != 0 && __builtin_mul_overflow(p, bmag, &p)) raiseNumericOverflow();
-    pscale += bscale;
-    if (p == 0) break;  // 0^n: stays zero
-    if (pscale > 100000) raiseNumericOverflow();
-  }
-  bool neg = bm < 0 && (n % 2) == 1;
-  if (!negExp) {
-    // Round the exact power to rscale.
-    if (pscale > rscale) {
-      p = divPow10Round(p, static_cast<int>(pscale - rscale));
-    } else if (!mulPow10(p, static_cast<int>(rscale - pscale), &p)) {
-      raiseNumericOverflow();
-    }
-    return build(neg && p != 0, p, rscale);
-  }
-  if (p > kMaxMantissa || pscale > kNumericMaxScale) raiseNumericOverflow();
-  NumericRep denom = build(neg, p, static_cast<int>(pscale));
-  return divideAtScale(makeNumeric(1, 0), denom, rscale);
-}
-
 int numericCompare(NumericRep a, NumericRep b) {
   i128 ma = numericMantissa(a), mb = numericMantissa(b);
   int sa = numericScale(a), sb = numericScale(b);

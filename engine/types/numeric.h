@@ -76,8 +76,14 @@ NumericRep numericCeil(NumericRep v);                    // scale 0
 NumericRep numericSign(NumericRep v);                    // -1, 0 or 1, scale 0
 NumericRep numericNeg(NumericRep a);
 NumericRep numericAbs(NumericRep a);
-// Integral exponents only (0A000 otherwise); scale max(16, scale of base) as PG 15.
+// numeric_transcendental.cpp: PostgreSQL 15's numeric_power, numeric_exp, numeric_ln and
+// numeric_log, with their result scales (at least 16 significant digits, no fewer decimals
+// than the arguments), rounded half away from zero; 2201F / 2201E for the arguments they
+// reject, 22003 for results beyond NumericRep.
 NumericRep numericPower(NumericRep base, NumericRep exponent);
+NumericRep numericExp(NumericRep v);
+NumericRep numericLn(NumericRep v);
+NumericRep numericLog(NumericRep base, NumericRep v);  // log(base, v)
 
 // sqrt(numeric) as PostgreSQL 15: scale max(16 significant digits, the argument's scale),
 // rounded; 2201F for a negative argument, 22003 when the root does not fit.

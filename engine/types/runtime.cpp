@@ -34,10 +34,6 @@ int64_t integerMod(int64_t a, int64_t b) {
   return b == -1 ? 0 : a % b;
 }
 
-[[noreturn]] void raiseNumericFunctionUnsupported(const char* call) {
-  throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{} is not supported yet", call));
-}
-
 // PostgreSQL's float8 checks after a libm call that reports a range error through errno
 // (dexp): a non-zero result is an overflow, zero an underflow.
 double checkRangeErrno(double result) {
@@ -87,13 +83,12 @@ NumericRep duet_rt_numeric_floor(NumericRep a) { return numericFloor(a); }
 NumericRep duet_rt_numeric_ceil(NumericRep a) { return numericCeil(a); }
 NumericRep duet_rt_numeric_sign(NumericRep a) { return numericSign(a); }
 NumericRep duet_rt_numeric_sqrt(NumericRep a) { return numericSqrt(a); }
-NumericRep duet_rt_numeric_exp(NumericRep) { raiseNumericFunctionUnsupported("exp(numeric)"); }
-NumericRep duet_rt_numeric_ln(NumericRep) { raiseNumericFunctionUnsupported("ln(numeric)"); }
-NumericRep duet_rt_numeric_log(NumericRep) { raiseNumericFunctionUnsupported("log(numeric)"); }
-NumericRep duet_rt_numeric_log10(NumericRep) { raiseNumericFunctionUnsupported("log10(numeric)"); }
-NumericRep duet_rt_numeric_log_base(NumericRep, NumericRep) {
-  raiseNumericFunctionUnsupported("log(numeric, numeric)");
-}
+NumericRep duet_rt_numeric_exp(NumericRep a) { return numericExp(a); }
+NumericRep duet_rt_numeric_ln(NumericRep a) { return numericLn(a); }
+// log(numeric) and log10(numeric) are log(10, x) in PostgreSQL (SQL functions), scale included.
+NumericRep duet_rt_numeric_log(NumericRep a) { return numericLog(makeNumeric(10, 0), a); }
+NumericRep duet_rt_numeric_log10(NumericRep a) { return numericLog(makeNumeric(10, 0), a); }
+NumericRep duet_rt_numeric_log_base(NumericRep base, NumericRep a) { return numericLog(base, a); }
 
 int16_t duet_rt_int2_mod(int16_t a, int16_t b) { return static_cast<int16_t>(integerMod(a, b)); }
 int32_t duet_rt_int4_mod(int32_t a, int32_t b) { return static_cast<int32_t>(integerMod(a, b)); }

@@ -65,10 +65,8 @@ NumericRep duet_rt_numeric_div_trunc(NumericRep a, NumericRep b);  // div(numeri
 NumericRep duet_rt_numeric_floor(NumericRep a);
 NumericRep duet_rt_numeric_ceil(NumericRep a);
 NumericRep duet_rt_numeric_sign(NumericRep a);
-// sqrt(numeric) (numericSqrt). exp, ln, log10 and log(base, x) of numeric: 0A000 "exp(numeric)
-// is not supported yet". PostgreSQL computes them to its own result scales, which DuetDB
-// does not reproduce yet; these rows keep a numeric argument from going to the double
-// precision ones.
+// sqrt, exp, ln, log (base 10), log10 and log(base, x) of numeric, with PostgreSQL's result
+// scales (numeric.h).
 NumericRep duet_rt_numeric_sqrt(NumericRep a);
 NumericRep duet_rt_numeric_exp(NumericRep a);
 NumericRep duet_rt_numeric_ln(NumericRep a);
