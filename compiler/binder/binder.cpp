@@ -1060,6 +1060,31 @@ bool hasNames(const std::vector<std::string>& names) {
   return std::any_of(names.begin(), names.end(), [](const std::string& s) { return !s.empty(); });
 }
 
+// PostgreSQL's anycompatible resolution for a row with anyCompatible: the common type of
+// its Unknown (anycompatible) arguments and of the elements of its Array
+// (anycompatiblearray) ones, text when all are unknown literals; nullopt when a value goes
+// where an array belongs, or the inputs have no common type (the row does not fit).
+std::optional<SqlType> anyCompatibleType(const BuiltinFunction& f, const std::vector<ExprPtr>& args) {
+  SqlType common{TypeId::Unknown, -1};
+  for (size_t i = 0; i < f.args.size(); ++i) {
+    SqlType t = args[i]->type;
+    if (f.args[i] == TypeId::Array) {
+      if (t.isArray())
+        t = t.elementType();
+      else if (t.id != TypeId::Unknown)  // an untyped literal takes the others' type
+        return std::nullopt;
+    } else if (f.args[i] == TypeId::Unknown) {
+      if (t.isArray()) return std::nullopt;
+    } else {
+      continue;  // an ordinary parameter
+    }
+    std::optional<SqlType> next = commonType(common, t.withoutTypmod());
+    if (!next) return std::nullopt;
+    common = *next;
+  }
+  return resolveUnknown(common);
+}
+
 }  // namespace
 
 ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args, uint32_t location,
@@ -1083,7 +1108,12 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
     if (f->anyArgs == kVariadicAny ? args.size() <= fixed : args.size() != fixed + f->anyArgs) continue;
     CandidateScore score;
     bool ok = true;
+    if (f->anyCompatible && !anyCompatibleType(*f, args)) continue;
     for (size_t i = 0; i < fixed && ok; ++i) {
+      if (f->anyCompatible && (f->args[i] == TypeId::Unknown || f->args[i] == TypeId::Array)) {
+        score.exact += args[i]->type.id != TypeId::Unknown;
+        continue;
+      }
       if (f->anyArray && f->args[i] == TypeId::Array) {
         if (args[i]->type.id == TypeId::Unknown)
           fail(sqlstate::kDatatypeMismatch, "could not determine polymorphic type because input has type unknown",
@@ -1108,7 +1138,13 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
     args = std::move(ordered);
   }
   SqlType element{TypeId::Unknown, -1};  // an anyarray argument's element type
+  std::optional<SqlType> compatible = best->anyCompatible ? anyCompatibleType(*best, args) : std::nullopt;
   for (size_t i = 0; i < fixed; ++i) {
+    if (compatible && (best->args[i] == TypeId::Unknown || best->args[i] == TypeId::Array)) {
+      SqlType to = best->args[i] == TypeId::Array ? SqlType::arrayOf(*compatible) : *compatible;
+      args[i] = coerce(std::move(args[i]), to, CastContext::Implicit, location);
+      continue;
+    }
     if (best->anyArray && best->args[i] == TypeId::Array) {
       element = args[i]->type.elementType().withoutTypmod();
       continue;

@@ -305,16 +305,27 @@ SqlValue Codegen::arrayBuild(const Expr& e, const Row& row) {
 SqlValue Codegen::functionCall(const Expr& e, const Row& row) {
   Row args;
   for (const auto& a : e.args) args.push_back(expr(*a, row));
+  const BuiltinFunction* f = builtinFunctionBySymbol(e.function);
   SqlValue result = strict(args, e.type, [&]() -> llvm::Value* {
     if (llvm::Value* v = inlineArrayCall(e.function, e.type.id, args)) return v;
     std::vector<llvm::Value*> leading;
     if (e.function.rfind("duet_q_", 0) == 0) leading.push_back(qctx_);
-    return callSql(e.function, e.type, args, leading);
+    if (!f || !f->anyCompatible) return callSql(e.function, e.type, args, leading);
+    // anycompatible arguments go by address: their type varies from call to call.
+    Row passed = args;
+    for (size_t i = 0; i < passed.size(); ++i) {
+      if (f->args[i] != TypeId::Unknown) continue;
+      TupleLayout layout = TupleLayout::of({args[i].type});
+      llvm::Value* tuple = tupleAlloca(layout);
+      storeRow(tuple, layout, {args[i]});
+      llvm::Value* address = b_.CreateGEP(b_.getInt8Ty(), tuple, b_.getInt64(layout.offsets[0]));
+      passed[i] = notNull(address, {TypeId::Text, -1});  // a pointer, whatever the value's type
+    }
+    return callSql(e.function, e.type, passed, leading);
   });
   // A row whose runtime function answers NULL with a null pointer (strict()'s NULL path
   // leaves a null pointer too).
-  if (const BuiltinFunction* f = builtinFunctionBySymbol(e.function); f && f->nullResult)
-    result.null = b_.CreateIsNull(result.v);
+  if (f && f->nullResult) result.null = b_.CreateIsNull(result.v);
   return result;
 }
 

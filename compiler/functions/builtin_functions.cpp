@@ -153,6 +153,8 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"log",                   {Numeric, Numeric}, Numeric,    kImmutable, true, DUET_FN(duet_rt_numeric_log_base)},
     {"width_bucket",          {Float8, Float8, Float8, Int4}, Int4, kImmutable, true, DUET_FN(duet_rt_float8_width_bucket)},
     {"width_bucket",          {Numeric, Numeric, Numeric, Int4}, Int4, kImmutable, true, DUET_FN(duet_rt_numeric_width_bucket)},
+    {"width_bucket",          {Unknown, Array},  Int4,        kImmutable, true, DUET_FN(duet_rt_width_bucket_array),
+                              Unknown, 0, false, false, false, {}, 0, true},
     {"pi",                    {},                Float8,      kImmutable, true, DUET_FN(duet_rt_pi)},
     {"degrees",               {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_degrees)},
     {"radians",               {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_radians)},

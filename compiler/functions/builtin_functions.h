@@ -67,6 +67,13 @@ struct BuiltinFunction {
   std::vector<std::string_view> argNames = {};
   // How many trailing parameters may be left out: they default to zero.
   uint8_t defaults = 0;
+  // PostgreSQL's anycompatible and anycompatiblearray: parameters declared Unknown take a
+  // value of any scalar type and those declared Array an array of any element type; the
+  // binder converts them all to their common type (its array for the Array ones), 42883
+  // when they have none. The runtime function receives an Unknown parameter as a pointer to
+  // its value's physical representation (value_io.h), whose type is the arrays' element
+  // type (width_bucket(operand, thresholds)).
+  bool anyCompatible = false;
 };
 
 // Every row, in one table (builtin_functions.cpp).

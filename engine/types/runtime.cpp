@@ -166,6 +166,23 @@ int32_t duet_rt_numeric_width_bucket(NumericRep operand, NumericRep low, Numeric
   return static_cast<int32_t>(result);
 }
 
+int32_t duet_rt_width_bucket_array(const void* operand, const VarString* thresholds) {
+  ArrayView array(thresholds);
+  if (array.hasNulls()) throw SqlError(sqlstate::kNullValueNotAllowed, "thresholds array must not contain NULLs");
+  SqlType element{array.elementType(), -1};
+  alignas(16) unsigned char threshold[16];
+  uint32_t left = 0, right = array.size();
+  while (left < right) {  // the first threshold greater than the operand
+    uint32_t middle = left + (right - left) / 2;
+    array.load(middle, threshold);
+    if (compareValues(element, operand, threshold) < 0)
+      right = middle;
+    else
+      left = middle + 1;
+  }
+  return static_cast<int32_t>(left);
+}
+
 double duet_rt_float8_degrees(double a) { return float8Div(a, kRadiansPerDegree); }
 double duet_rt_float8_radians(double a) { return float8Checked(a * kRadiansPerDegree, std::isinf(a), a == 0.0); }
 double duet_rt_pi() { return std::numbers::pi; }

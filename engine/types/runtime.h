@@ -102,6 +102,11 @@ double duet_rt_float8_degrees(double a);
 // for count <= 0, equal bounds and (double precision) NaN or infinite bounds.
 int32_t duet_rt_float8_width_bucket(double operand, double low, double high, int32_t count);
 int32_t duet_rt_numeric_width_bucket(NumericRep operand, NumericRep low, NumericRep high, int32_t count);
+// width_bucket(operand, thresholds): how many thresholds are at most `operand`, by
+// PostgreSQL's binary search (the thresholds are meant to be sorted ascending). `operand`
+// points at a value of the array's element type (an anycompatible argument, passed by
+// address); 22004 when the thresholds hold a NULL.
+int32_t duet_rt_width_bucket_array(const void* operand, const VarString* thresholds);
 double duet_rt_float8_radians(double a);
 double duet_rt_pi();
 float duet_rt_float4_add(float a, float b);
