@@ -36,6 +36,7 @@ const char* kindName(Kind k) {
 }
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 char lower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
@@ -63,7 +64,8 @@ struct Parsed {
   int year = 0, month = 0, day = 0;  // year in PostgreSQL's numbering (0 = 1 BC)
   int64_t timeUsecs = 0;             // may reach one day (24:00:00)
   bool hasZone = false;
-  int32_t zoneEast = 0;  // seconds east of UTC
+  int32_t zoneEast = 0;                // seconds east of UTC, for a numeric offset
+  std::optional<ZoneReference> named;  // a zone abbreviation or name: its offset depends on the time
 };
 
 // Reads a run of digits starting at `i`; returns its length (0: none).
@@ -183,14 +185,29 @@ Parsed parse(std::string_view text, Kind kind) {
       throw SqlError("22009", fmt::format("time zone displacement out of range: \"{}\"", text));
     p.hasZone = true;
     p.zoneEast = static_cast<int32_t>(west ? -off : off);
-  } else if (j < s.size() && (s[j] == 'Z' || s[j] == 'z') && (j + 1 == s.size() || scalarSpace(s[j + 1]))) {
-    p.hasZone = true;
-    i = j + 1;
-  } else if (j + 3 <= s.size() &&
-             (equalsIgnoreCase(s.substr(j, 3), "utc") || equalsIgnoreCase(s.substr(j, 3), "gmt")) &&
-             (j + 3 == s.size() || scalarSpace(s[j + 3]))) {
-    p.hasZone = true;
-    i = j + 3;
+  } else if (j < s.size() && isAsciiLetter(s[j])) {
+    // A zone abbreviation ('PST', 'z') or name ('Europe/Paris', 'EST5EDT'), as
+    // PostgreSQL's ParseDateTime delimits it; 'BC' and 'AD' are the era, read below.
+    size_t end = j;
+    while (end < s.size() && isAsciiLetter(s[end])) ++end;
+    std::string_view word = s.substr(j, end - j);
+    bool era = equalsIgnoreCase(word, "bc") || equalsIgnoreCase(word, "ad");
+    if (!era && end < s.size() && (isDigit(s[end]) || std::string_view("+-/.").find(s[end]) != std::string_view::npos))
+      while (end < s.size() && (isAsciiLetter(s[end]) || isDigit(s[end]) ||
+                                std::string_view("+-/_.:").find(s[end]) != std::string_view::npos))
+        ++end;
+    if (!era) {
+      std::string_view name = s.substr(j, end - j);
+      p.named = resolveZoneReference(name);
+      if (!p.named) {
+        if (name.size() == word.size()) badSyntax(kind, text);
+        std::string lowered(name);
+        for (char& c : lowered) c = lower(c);
+        throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("time zone \"{}\" not recognized", lowered));
+      }
+      p.hasZone = true;
+      i = end;
+    }
   }
 
   // Era.
@@ -354,7 +371,9 @@ int64_t parseTimestampTz(std::string_view text, const TypeContext& ctx) {
   }
   int64_t local;
   if (!localTimestamp(p, &local, true)) timestampOutOfRange(text);
-  int32_t zone = p.hasZone ? p.zoneEast : sessionOffsetForLocal(ctx, local);
+  int32_t zone = p.named     ? zoneOffsetForLocal(*p.named, floorDiv(local, 1000000) - int64_t(kUnixEpochDays) * 86400)
+                 : p.hasZone ? p.zoneEast
+                             : sessionOffsetForLocal(ctx, local);
   int64_t ts = local - int64_t(zone) * 1000000;
   if (!timestampInRange(ts)) timestampOutOfRange(text);
   return ts;

@@ -719,12 +719,6 @@ int64_t makeTimestamp(int32_t year, int32_t month, int32_t day, int32_t hour, in
 
 namespace {
 
-// A zone given to AT TIME ZONE: a fixed offset east of UTC or a zone with rules.
-struct AtZone {
-  int32_t fixedEast = 0;
-  const NamedTimeZone* zone = nullptr;
-};
-
 // A bare POSIX offset, +h, +hh, +hh:mm or +hh:mm:ss: as in 'UTC+5', the sign counts
 // west of Greenwich ('+05' is five hours behind UTC), as PostgreSQL's pg_tzset reads it.
 bool numericZone(std::string_view s, int32_t* east) {
@@ -805,14 +799,13 @@ bool isoNumericZone(std::string_view s, int32_t* east) {
   return true;
 }
 
-AtZone resolveAtZone(std::string_view name) {
-  AtZone z;
-  if (numericZone(name, &z.fixedEast)) return z;
-  std::optional<ResolvedTimeZone> r = resolveTimeZone(name);
+// AT TIME ZONE's zone: a bare POSIX offset, else an abbreviation or zone name.
+ZoneReference resolveAtZone(std::string_view name) {
+  ZoneReference z;
+  if (numericZone(name, &z.fixedOffsetEast)) return z;
+  std::optional<ZoneReference> r = resolveZoneReference(name);
   if (!r) throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("time zone \"{}\" not recognized", name));
-  z.fixedEast = r->fixedOffsetEast;
-  z.zone = r->zone;
-  return z;
+  return *r;
 }
 
 int64_t unixSeconds(int64_t ts) {
@@ -838,17 +831,15 @@ int64_t intervalZoneSeconds(const Interval& zone) {
 }  // namespace
 
 int64_t timestampTzAtZone(int64_t ts, std::string_view zone) {
-  AtZone z = resolveAtZone(zone);
+  ZoneReference z = resolveAtZone(zone);
   if (isInfinite(ts)) return ts;
-  int32_t east = z.zone ? utcOffsetAt(*z.zone, unixSeconds(ts)) : z.fixedEast;
-  return shiftChecked(ts, east);
+  return shiftChecked(ts, zoneOffsetAt(z, unixSeconds(ts)));
 }
 
 int64_t timestampAtZone(int64_t ts, std::string_view zone) {
-  AtZone z = resolveAtZone(zone);
+  ZoneReference z = resolveAtZone(zone);
   if (isInfinite(ts)) return ts;
-  int32_t east = z.zone ? utcOffsetForLocal(*z.zone, unixSeconds(ts)) : z.fixedEast;
-  return shiftChecked(ts, -int64_t(east));
+  return shiftChecked(ts, -int64_t(zoneOffsetForLocal(z, unixSeconds(ts))));
 }
 
 int64_t timestampTzAtIntervalZone(int64_t ts, const Interval& zone) {

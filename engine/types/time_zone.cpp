@@ -4,6 +4,7 @@
 
 #include <date/tz.h>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <iterator>
@@ -16,6 +17,7 @@
 
 #include "engine/error.h"
 #include "engine/types/posix_tz_rule.h"
+#include "engine/types/time_zone_abbreviations.h"
 
 namespace duet {
 
@@ -97,6 +99,23 @@ class NamedTimeZone {
   std::string abbreviationAt(int64_t unixSeconds) const {
     if (unixSeconds >= kFoldStart) unixSeconds = kFoldStart - 1;
     return rules_->get_info(date::sys_seconds{std::chrono::seconds{unixSeconds}}).abbrev;
+  }
+
+  // pg_interpret_timezone_abbrev: the offset of the latest interval at or before the
+  // instant that the zone called `abbreviation`, else of the earliest one after it;
+  // nothing when the zone's listed intervals never use that name.
+  std::optional<int32_t> abbreviationOffset(std::string_view abbreviation, int64_t unixSeconds) const {
+    auto infoAt = [&](int64_t t) { return rules_->get_info(date::sys_seconds{std::chrono::seconds{t}}); };
+    int64_t t = std::min(unixSeconds, kFoldStart - 1);
+    for (date::sys_info info = infoAt(t);; info = infoAt(info.begin.time_since_epoch().count() - 1)) {
+      if (info.abbrev == abbreviation) return static_cast<int32_t>(info.offset.count());
+      if (info.begin.time_since_epoch().count() <= kEarliestTimestamp) break;
+    }
+    for (date::sys_info info = infoAt(t); info.end.time_since_epoch().count() < kFoldStart;) {
+      info = infoAt(info.end.time_since_epoch().count());
+      if (info.abbrev == abbreviation) return static_cast<int32_t>(info.offset.count());
+    }
+    return std::nullopt;
   }
 
   // True when one offset covers every timestamp PostgreSQL can represent.
@@ -230,6 +249,40 @@ std::optional<ResolvedTimeZone> resolveTimeZone(std::string_view setting) {
   std::optional<ResolvedTimeZone> r = resolveUncached(setting);
   if (r) cache.emplace(std::move(key), *r);
   return r;
+}
+
+std::optional<ZoneReference> resolveZoneReference(std::string_view name) {
+  ZoneReference r;
+  std::string_view zoneName = name;
+  if (const TimeZoneAbbreviation* a = findTimeZoneAbbreviation(name)) {
+    if (a->zone.empty()) {
+      r.fixedOffsetEast = a->offsetEast;
+      return r;
+    }
+    r.abbreviation = a->name;
+    zoneName = a->zone;
+  }
+  std::optional<ResolvedTimeZone> zone = resolveTimeZone(zoneName);
+  if (!zone) return std::nullopt;
+  r.fixedOffsetEast = zone->fixedOffsetEast;
+  r.zone = zone->zone;
+  return r;
+}
+
+int32_t zoneOffsetAt(const ZoneReference& zone, int64_t unixSeconds) {
+  if (!zone.zone) return zone.fixedOffsetEast;
+  int32_t offset = utcOffsetAt(*zone.zone, unixSeconds);
+  if (zone.abbreviation.empty()) return offset;
+  return zone.zone->abbreviationOffset(zone.abbreviation, unixSeconds).value_or(offset);
+}
+
+// DetermineTimeZoneAbbrevOffset: the abbreviation's meaning at the instant the zone itself
+// gives the wall-clock time, else the zone's own offset for it.
+int32_t zoneOffsetForLocal(const ZoneReference& zone, int64_t localUnixSeconds) {
+  if (!zone.zone) return zone.fixedOffsetEast;
+  int32_t offset = utcOffsetForLocal(*zone.zone, localUnixSeconds);
+  if (zone.abbreviation.empty()) return offset;
+  return zone.zone->abbreviationOffset(zone.abbreviation, localUnixSeconds - offset).value_or(offset);
 }
 
 }  // namespace duet

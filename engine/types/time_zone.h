@@ -28,6 +28,21 @@ struct ResolvedTimeZone {
 // Results are cached, so calling it for every settings change is cheap.
 std::optional<ResolvedTimeZone> resolveTimeZone(std::string_view setting);
 
+// A zone as AT TIME ZONE, timezone() and timestamptz input name it (PostgreSQL's
+// DecodeTimezoneAbbrev, then pg_tzset): an abbreviation of PostgreSQL's "Default" set
+// first (time_zone_abbreviations.h: 'PST', 'CEST'), case-insensitively, else what
+// resolveTimeZone accepts. A dynamic abbreviation ('MSK') keeps its zone and name: its
+// offset is the one the zone had under that abbreviation at the time in question.
+struct ZoneReference {
+  int32_t fixedOffsetEast = 0;          // the offset when zone is null
+  const NamedTimeZone* zone = nullptr;  // null when the offset never changes
+  std::string_view abbreviation;        // a dynamic abbreviation's name (upper case), else empty
+};
+std::optional<ZoneReference> resolveZoneReference(std::string_view name);
+// Its offset east of UTC at a UTC instant, and for a wall-clock time (seconds since 1970).
+int32_t zoneOffsetAt(const ZoneReference& zone, int64_t unixSeconds);
+int32_t zoneOffsetForLocal(const ZoneReference& zone, int64_t localUnixSeconds);
+
 // Offset east of UTC, in seconds, in effect at a UTC instant (seconds since 1970).
 int32_t utcOffsetAt(const NamedTimeZone& zone, int64_t unixSeconds);
 // Offset east of UTC to apply to a wall-clock time (seconds since 1970 as if it were UTC),
