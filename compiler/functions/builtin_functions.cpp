@@ -41,6 +41,10 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"substr",                {Text, Int4, Int4}, Text,       kImmutable, true, DUET_FN(duet_rt_text_substr)},
     {"substring",             {Text, Int4},      Text,        kImmutable, true, DUET_FN(duet_rt_text_substr_from)},
     {"substring",             {Text, Int4, Int4}, Text,       kImmutable, true, DUET_FN(duet_rt_text_substr)},
+    // substring(s FROM pattern [FOR escape]): a regular expression, or a SIMILAR TO pattern
+    // with its escape; NULL without a match.
+    {"substring",             {Text, Text},      Text,        kImmutable, true, DUET_FN(duet_rt_text_substring_regex), Unknown, 0, true},
+    {"substring",             {Text, Text, Text}, Text,       kImmutable, true, DUET_FN(duet_rt_text_substring_similar), Unknown, 0, true},
     // POSITION(a IN b) is parsed as position(b, a), as strpos(b, a).
     {"strpos",                {Text, Text},      Int4,        kImmutable, true, DUET_FN(duet_rt_text_position)},
     {"position",              {Text, Text},      Int4,        kImmutable, true, DUET_FN(duet_rt_text_position)},

@@ -1,6 +1,7 @@
 // Functions with SQL-standard argument syntax, rewritten into ordinary calls the way
 // gram.y does: EXTRACT(f FROM x) -> extract('f', x); POSITION(a IN b) -> position(b, a);
-// SUBSTRING(x FROM a FOR b) -> substring(x, a, b); TRIM([BOTH|LEADING|TRAILING] [c] FROM x)
+// SUBSTRING(x FROM a FOR b) and SUBSTRING(x SIMILAR a ESCAPE b) -> substring(x, a, b); TRIM([BOTH|LEADING|TRAILING] [c]
+// FROM x)
 // -> btrim/ltrim/rtrim(x [, c]). The comma forms are plain calls.
 #include "compiler/parser/parser_impl.h"
 
@@ -26,12 +27,25 @@ ExprPtr Parser::parseSpecialFunction() {
     call->args.push_back(parseOtherOp());
     call->args.push_back(std::move(needle));
   } else if (name == "substring") {
+    // The arguments' types choose the function: an integer FROM is a start position, a
+    // string a regular expression (and FOR then the escape of a SIMILAR TO pattern). The
+    // SQL syntax calls pg_catalog.substring, as gram.y (errors name it so).
     call->args.push_back(parseExpr());
+    if (isKw("from") || isKw("for") || isKw("similar")) call->names = {"pg_catalog", "substring"};
     if (acceptKw("from")) {
       call->args.push_back(parseExpr());
       if (acceptKw("for")) call->args.push_back(parseExpr());
-    } else if (acceptKw("for")) {  // SUBSTRING(x FOR n) starts at 1
-      call->args.push_back(std::make_unique<Literal>(peek().offset, LiteralKind::Integer, "1"));
+    } else if (acceptKw("for")) {
+      ExprPtr count = parseExpr();
+      if (acceptKw("from")) {  // SUBSTRING(x FOR n FROM m)
+        call->args.push_back(parseExpr());
+      } else {  // SUBSTRING(x FOR n) starts at 1
+        call->args.push_back(std::make_unique<Literal>(peek().offset, LiteralKind::Integer, "1"));
+      }
+      call->args.push_back(std::move(count));
+    } else if (acceptKw("similar")) {  // SUBSTRING(x SIMILAR pattern ESCAPE e)
+      call->args.push_back(parseExpr());
+      expectKw("escape");
       call->args.push_back(parseExpr());
     } else {
       while (acceptOp(",")) call->args.push_back(parseExpr());

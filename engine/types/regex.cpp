@@ -449,6 +449,14 @@ bool regexMatches(std::string_view s, std::string_view pattern, bool caseInsensi
   return Regex::compile(pattern, f).matches(s);
 }
 
+std::optional<std::string_view> regexSubstring(std::string_view s, std::string_view pattern) {
+  const Regex& re = Regex::compile(pattern, RegexFlags{});
+  RegexMatch m;
+  if (!re.find(s, 0, &m)) return std::nullopt;
+  if (re.groupCount() > 0) return m.groups[0];
+  return s.substr(m.begin, m.end - m.begin);
+}
+
 std::optional<std::vector<RegexGroup>> regexpMatch(std::string_view s, std::string_view pattern,
                                                    std::string_view flags) {
   RegexFlags f = parseRegexFlags(flags);

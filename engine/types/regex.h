@@ -69,6 +69,11 @@ std::string similarToRegex(std::string_view pattern, std::string_view escape);
 // The SQL functions, positions counted in characters from 1 as PostgreSQL does.
 // s ~ pattern (~* with caseInsensitive).
 bool regexMatches(std::string_view s, std::string_view pattern, bool caseInsensitive);
+// substring(s FROM pattern): what the first parenthesized subexpression matched, or the
+// whole match when the pattern has none; no value without a match, or when that
+// subexpression took no part in it ('foo(bar)?' on 'foo'). SUBSTRING(s SIMILAR p ESCAPE e)
+// is this on similarToRegex(p, e).
+std::optional<std::string_view> regexSubstring(std::string_view s, std::string_view pattern);
 // regexp_match: the subexpressions of the first match (or the whole match when there are
 // none), no value when nothing matches. 22023 for the g flag.
 std::optional<std::vector<RegexGroup>> regexpMatch(std::string_view s, std::string_view pattern,

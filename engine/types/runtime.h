@@ -173,6 +173,10 @@ bool duet_rt_text_regex_match(const VarString* s, const VarString* pattern);
 bool duet_rt_text_regex_imatch(const VarString* s, const VarString* pattern);
 bool duet_rt_text_similar(const VarString* s, const VarString* pattern);
 bool duet_rt_text_similar_escape(const VarString* s, const VarString* pattern, const VarString* escape);
+// substring(s FROM pattern) and substring(s FROM pattern FOR escape) (regexSubstring):
+// a null pointer for NULL (no match).
+const VarString* duet_rt_text_substring_regex(const VarString* s, const VarString* pattern);
+const VarString* duet_rt_text_substring_similar(const VarString* s, const VarString* pattern, const VarString* escape);
 const VarString* duet_rt_regexp_match(const VarString* s, const VarString* pattern);
 const VarString* duet_rt_regexp_match_flags(const VarString* s, const VarString* pattern, const VarString* flags);
 const VarString* duet_rt_regexp_replace(const VarString* s, const VarString* pattern, const VarString* replacement);

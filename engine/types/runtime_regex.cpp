@@ -36,6 +36,15 @@ bool duet_rt_text_similar_escape(const VarString* s, const VarString* p, const V
   return Regex::compile(similarToRegex(p->view(), e->view()), RegexFlags{}).matches(s->view());
 }
 
+const VarString* duet_rt_text_substring_regex(const VarString* s, const VarString* p) {
+  std::optional<std::string_view> r = regexSubstring(s->view(), p->view());
+  return r ? arenaString(*r) : nullptr;
+}
+const VarString* duet_rt_text_substring_similar(const VarString* s, const VarString* p, const VarString* e) {
+  std::optional<std::string_view> r = regexSubstring(s->view(), similarToRegex(p->view(), e->view()));
+  return r ? arenaString(*r) : nullptr;
+}
+
 const VarString* duet_rt_regexp_match_flags(const VarString* s, const VarString* p, const VarString* flags) {
   auto groups = regexpMatch(s->view(), p->view(), flags->view());
   return groups ? textArray(*groups) : nullptr;

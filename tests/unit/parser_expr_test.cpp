@@ -115,7 +115,10 @@ TEST_CASE("expressions: unreserved keywords work as column names", "[parser][exp
 TEST_CASE("expressions: SQL-standard function syntax becomes ordinary calls", "[parser][expr]") {
   CHECK(exprOf("extract(year from d)") == "extract( 'year' d)");
   CHECK(exprOf("position('b' in s)") == "position( s 'b')");
-  CHECK(exprOf("substring(s from 2 for 3)") == "substring( s 2 3)");
+  CHECK(exprOf("substring(s from 2 for 3)") == "pg_catalog.substring( s 2 3)");
+  CHECK(exprOf("substring(s for 3 from 2)") == "pg_catalog.substring( s 2 3)");
+  CHECK(exprOf("substring(s for 3)") == "pg_catalog.substring( s 1 3)");
+  CHECK(exprOf("substring(s similar 'a#\"b#\"' escape '#')") == "pg_catalog.substring( s 'a#\"b#\"' '#')");
   CHECK(exprOf("substring(s, 2)") == "substring( s 2)");
   CHECK(exprOf("trim(s)") == "btrim( s)");
   CHECK(exprOf("trim(leading 'x' from s)") == "ltrim( s 'x')");
