@@ -173,10 +173,11 @@ std::string dateStyle(const SettingDef& def, std::string_view value) {
   return "ISO, " + order;
 }
 
-// tz database names and POSIX offsets, printed as PostgreSQL prints them ('america/new_york'
-// shows as America/New_York); like PostgreSQL, surrounding spaces make a name invalid.
+// tz database names, POSIX offsets and numbers of hours, printed as PostgreSQL prints them
+// ('america/new_york' shows as America/New_York, 5.5 as <+05:30>-05:30); like PostgreSQL,
+// surrounding spaces make a name invalid.
 std::string timeZone(const SettingDef& def, std::string_view value) {
-  std::optional<ResolvedTimeZone> zone = resolveTimeZone(value);
+  std::optional<ResolvedTimeZone> zone = resolveTimeZoneSetting(value);
   if (!zone) invalidValue(def, value);
   return zone->name;
 }

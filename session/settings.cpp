@@ -166,9 +166,10 @@ std::vector<std::vector<std::string>> Settings::showAll() const {
 void Settings::refreshDerived() {
   maybeUnreported_ = true;
   ++version_;
-  if (std::optional<ResolvedTimeZone> zone = resolveTimeZone(values_["timezone"])) {
+  if (std::optional<ResolvedTimeZone> zone = resolveTimeZoneSetting(values_["timezone"])) {
     typeContext_.timeZoneOffsetSeconds = zone->fixedOffsetEast;
     typeContext_.namedZone = zone->zone;
+    typeContext_.fixedZoneAbbreviation = zone->abbreviation;
   }
   typeContext_.extraFloatDigits = std::stoi(values_["extra_float_digits"]);
   idleTimeoutMs_ = parseMs(values_["idle_in_transaction_session_timeout"]);

@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -163,6 +166,7 @@ int32_t sessionOffsetForLocal(const TypeContext& ctx, int64_t localMicros) {
 
 std::string sessionZoneAbbreviation(const TypeContext& ctx, int64_t utcMicros) {
   if (ctx.namedZone) return ctx.namedZone->abbreviationAt(floorDiv(utcMicros, 1000000) + kPostgresEpochUnixSeconds);
+  if (!ctx.fixedZoneAbbreviation.empty()) return std::string(ctx.fixedZoneAbbreviation);
   int32_t offset = ctx.timeZoneOffsetSeconds;
   if (offset == 0) return "UTC";
   int32_t a = offset < 0 ? -offset : offset;
@@ -182,6 +186,55 @@ const std::map<std::string, const date::time_zone*>& zonesByLowerName() {
     return m;
   }();
   return *index;
+}
+
+// Abbreviations of fixed zones, kept for the process's life (TypeContext holds views of
+// them); guarded by resolveCached's mutex.
+std::string_view intern(std::string s) {
+  static std::set<std::string> strings;
+  return *strings.insert(std::move(s)).first;
+}
+
+// A fixed offset east as pg_tzset_offset names it: "<+05:30>-05:30", abbreviation "+05:30".
+ResolvedTimeZone offsetZone(int32_t east) {
+  int32_t a = east < 0 ? -east : east;
+  std::string offset = fmt::format("{:02}", a / 3600);
+  if (a % 3600 != 0) {
+    offset += fmt::format(":{:02}", a % 3600 / 60);
+    if (a % 60 != 0) offset += fmt::format(":{:02}", a % 60);
+  }
+  ResolvedTimeZone r;
+  r.fixedOffsetEast = east;
+  r.name = east < 0 ? fmt::format("<-{}>+{}", offset, offset) : fmt::format("<+{}>-{}", offset, offset);
+  r.abbreviation = intern((east < 0 ? "-" : "+") + offset);
+  return r;
+}
+
+// check_timezone's numeric hours east ('5.5', '+05'), or the name offsetZone gives them
+// (which the setting holds, and PostgreSQL reads back as a POSIX zone).
+std::optional<ResolvedTimeZone> resolveNumericHours(std::string_view value) {
+  if (value.size() > 3 && value[0] == '<' && (value[1] == '+' || value[1] == '-')) {
+    // <+hh[:mm[:ss]]>-hh[:mm[:ss]], exactly as offsetZone spells it.
+    int32_t fields[3] = {0, 0, 0};
+    size_t i = 2;
+    for (int f = 0; f < 3 && i < value.size() && value[i] != '>'; ++f) {
+      if (f > 0 && value[i++] != ':') return std::nullopt;
+      size_t start = i;
+      while (i < value.size() && i - start < 3 && value[i] >= '0' && value[i] <= '9')
+        fields[f] = fields[f] * 10 + (value[i++] - '0');
+      if (i == start) return std::nullopt;
+    }
+    int32_t seconds = fields[0] * 3600 + fields[1] * 60 + fields[2];
+    ResolvedTimeZone r = offsetZone(value[1] == '-' ? -seconds : seconds);
+    if (r.name != value || seconds >= 168 * 3600) return std::nullopt;
+    return r;
+  }
+  std::string text(value);
+  char* end = nullptr;
+  double hours = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0') return std::nullopt;
+  if (!(std::fabs(hours) < 168)) return std::nullopt;     // "UTC timezone offset is out of range"
+  return offsetZone(static_cast<int32_t>(hours * 3600));  // truncated, as PostgreSQL's long
 }
 
 std::optional<ResolvedTimeZone> resolveUncached(std::string_view setting) {
@@ -210,6 +263,7 @@ std::optional<ResolvedTimeZone> resolveUncached(std::string_view setting) {
     r.name = prefix + rules->name();
     if (zone->isFixed()) {
       r.fixedOffsetEast = utcOffsetAt(*zone, 0);
+      r.abbreviation = intern(zone->abbreviationAt(0));
     } else {
       // Kept for the life of the process: sessions hold the pointer in their TypeContext.
       static std::vector<std::unique_ptr<NamedTimeZone>> loaded;  // guarded by resolveTimeZone's mutex
@@ -224,12 +278,12 @@ std::optional<ResolvedTimeZone> resolveUncached(std::string_view setting) {
   r.name = std::string(setting);
   for (char& c : r.name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   r.fixedOffsetEast = offset;
+  r.abbreviation = intern(r.name.substr(0, 3));  // UTC or GMT
   return r;
 }
 
-}  // namespace
-
-std::optional<ResolvedTimeZone> resolveTimeZone(std::string_view setting) {
+// Resolves and caches zones: the TimeZone setting's numeric hours only when `setting`.
+std::optional<ResolvedTimeZone> resolveCached(std::string_view text, bool setting) {
   // Sessions on the network threads (startup parameters) and the executor resolve zones.
   // Only valid names are cached, by lower-case spelling, so the cache stays as small as the
   // set of zones in use and each zone's rules are loaded once.
@@ -243,13 +297,21 @@ std::optional<ResolvedTimeZone> resolveTimeZone(std::string_view setting) {
   }();
   (void)forkSafe;
   std::lock_guard<std::mutex> lock(mutex);
-  std::string key = lowerAscii(setting);
+  if (setting)
+    if (std::optional<ResolvedTimeZone> r = resolveNumericHours(text)) return r;
+  std::string key = lowerAscii(text);
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
-  std::optional<ResolvedTimeZone> r = resolveUncached(setting);
+  std::optional<ResolvedTimeZone> r = resolveUncached(text);
   if (r) cache.emplace(std::move(key), *r);
   return r;
 }
+
+}  // namespace
+
+std::optional<ResolvedTimeZone> resolveTimeZone(std::string_view name) { return resolveCached(name, false); }
+
+std::optional<ResolvedTimeZone> resolveTimeZoneSetting(std::string_view value) { return resolveCached(value, true); }
 
 std::optional<ZoneReference> resolveZoneReference(std::string_view name) {
   ZoneReference r;

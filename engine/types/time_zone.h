@@ -19,6 +19,10 @@ struct ResolvedTimeZone {
   std::string name;                     // the spelling SHOW TimeZone prints
   int32_t fixedOffsetEast = 0;          // the offset when zone is null
   const NamedTimeZone* zone = nullptr;  // null when the offset never changes (UTC, EST)
+  // A fixed zone's abbreviation, as to_char's TZ prints it: the tz database's ("EST",
+  // "GMT", "-05" for Etc/GMT+5), the POSIX name's letters ("UTC" for 'UTC+3'), or the
+  // offset east of a numeric setting ("+05:30"). Interned: valid for the process's life.
+  std::string_view abbreviation;
 };
 
 // Resolves a TimeZone setting as PostgreSQL's check_timezone does: tz database names,
@@ -27,6 +31,11 @@ struct ResolvedTimeZone {
 // unknown names; throws 22023 for the leap-second "right/" zones, which PostgreSQL refuses.
 // Results are cached, so calling it for every settings change is cheap.
 std::optional<ResolvedTimeZone> resolveTimeZone(std::string_view setting);
+// The TimeZone setting: also, as check_timezone, a value that is wholly a number of hours
+// east ('+05', '5.5', '-3', strtod's forms) under 168, shown as PostgreSQL's pg_tzset_offset
+// names it ('<+05:30>-05:30'); offsets are truncated to whole seconds. Not for AT TIME ZONE,
+// where PostgreSQL reads no such numbers.
+std::optional<ResolvedTimeZone> resolveTimeZoneSetting(std::string_view value);
 
 // A zone as AT TIME ZONE, timezone() and timestamptz input name it (PostgreSQL's
 // DecodeTimezoneAbbrev, then pg_tzset): an abbreviation of PostgreSQL's "Default" set
@@ -56,8 +65,8 @@ int32_t utcOffsetForLocal(const NamedTimeZone& zone, int64_t localUnixSeconds);
 int32_t sessionOffsetAt(const TypeContext& ctx, int64_t utcMicros);
 int32_t sessionOffsetForLocal(const TypeContext& ctx, int64_t localMicros);
 // The session zone's abbreviation at a UTC instant, as to_char's TZ prints it ("EST",
-// "CEST"); a fixed offset other than UTC's prints as "+05" or "-03:30" (DuetDB keeps no
-// name for those: PostgreSQL would say "EST" for the zone EST).
+// "CEST"); for a fixed zone its ResolvedTimeZone::abbreviation (TypeContext keeps it), or
+// without one "UTC" for offset 0 and "+05" or "-03:30" otherwise.
 std::string sessionZoneAbbreviation(const TypeContext& ctx, int64_t utcMicros);
 
 }  // namespace duet

@@ -14,6 +14,9 @@ struct TypeContext {
   // which conversions use without a tz database lookup.
   int32_t timeZoneOffsetSeconds = 0;
   const NamedTimeZone* namedZone = nullptr;
+  // A fixed zone's abbreviation for to_char's TZ (ResolvedTimeZone::abbreviation, interned
+  // storage); empty: printed from the offset.
+  std::string_view fixedZoneAbbreviation;
   // extra_float_digits: > 0 prints the shortest exact digits (PostgreSQL's default, 1);
   // <= 0 prints DBL_DIG/FLT_DIG + extra_float_digits significant digits.
   int extraFloatDigits = 1;

@@ -62,6 +62,28 @@ TEST_CASE("resolving TimeZone settings", "[types][datetime][timezone]") {
   }
 }
 
+TEST_CASE("the TimeZone setting's numbers of hours and fixed zones' abbreviations", "[types][datetime][timezone]") {
+  auto setting = [](const char* s) { return resolveTimeZoneSetting(s); };
+  CHECK(setting("5.5")->name == "<+05:30>-05:30");
+  CHECK(setting("5.5")->fixedOffsetEast == 5 * 3600 + 1800);
+  CHECK(setting("5.5")->abbreviation == "+05:30");
+  CHECK(setting("-3")->name == "<-03>+03");
+  CHECK(setting("-3")->abbreviation == "-03");
+  CHECK(setting("5.123")->fixedOffsetEast == 18442);                     // truncated to whole seconds
+  CHECK(setting("<+05:30>-05:30")->fixedOffsetEast == 5 * 3600 + 1800);  // the name reads back
+  CHECK(setting("0x10")->fixedOffsetEast == 16 * 3600);                  // strtod's forms
+  CHECK_FALSE(setting("168"));
+  CHECK_FALSE(setting("nan"));
+  CHECK_FALSE(setting("<+5>-5"));
+  CHECK(setting("Europe/Berlin")->zone != nullptr);
+  // AT TIME ZONE reads no numbers of hours.
+  CHECK_FALSE(resolveTimeZone("5.5"));
+  CHECK(resolveTimeZone("EST")->abbreviation == "EST");
+  CHECK(resolveTimeZone("GMT")->abbreviation == "GMT");
+  CHECK(resolveTimeZone("Etc/GMT+5")->abbreviation == "-05");
+  CHECK(resolveTimeZone("utc+3")->abbreviation == "UTC");
+}
+
 TEST_CASE("timestamptz in tz database zones", "[types][datetime][timezone]") {
   TypeContext ny = contextFor("America/New_York");
   // set timezone='America/New_York'; select '2024-01-01 12:00:00+00'::timestamptz, ...
