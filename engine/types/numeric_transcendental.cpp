@@ -1,13 +1,14 @@
 // exp, ln, log and power of numerics as PostgreSQL 15's numeric.c computes them: the
 // result scale comes from PostgreSQL's rules (numeric_exp, numeric_ln, log_var, power_var,
 // power_var_int: NUMERIC_MIN_SIG_DIGITS significant digits, estimated from the arguments
-// in double precision, and never fewer decimals than the arguments have), and the value is
-// computed with guard digits and rounded half away from zero at that scale. A 128-bit
-// binary float (Boost's cpp_bin_float) serves when its error bound shows which way the
-// rounding goes; otherwise, near a tie or for results of more than about 30 digits, 60
-// decimal digits (cpp_dec_float) decide. Small integral powers are exact. A result that
-// leaves NumericRep's range (about 35 digits, scale 255) raises 22003, where PostgreSQL's
-// longer numerics would still hold it.
+// in double precision, and never fewer decimals than the arguments have), and the digits
+// are PostgreSQL's. A 128-bit binary float (Boost's cpp_bin_float) computes the value
+// first; when its error bound, plus a margin for PostgreSQL's own error, leaves no doubt
+// which way the value rounds, that is PostgreSQL's result too. Otherwise, near a tie or for
+// results of more than about 30 digits, numeric_series.h repeats numeric.c's own series on
+// exact fixed-point numbers. Small integral powers are exact. A result that leaves
+// NumericRep's range (about 35 digits, scale 255) raises 22003, where PostgreSQL's longer
+// numerics would still hold it.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -15,11 +16,11 @@
 #include <string>
 
 #include <boost/multiprecision/cpp_bin_float.hpp>
-#include <boost/multiprecision/cpp_dec_float.hpp>
 #include <boost/multiprecision/cpp_int.hpp>
 
 #include "engine/error.h"
 #include "engine/types/numeric.h"
+#include "engine/types/numeric_series.h"
 #include "engine/types/type_errors.h"
 
 namespace duet {
@@ -31,10 +32,7 @@ using boost::multiprecision::cpp_int;
 using Binary =
     boost::multiprecision::number<boost::multiprecision::cpp_bin_float<128, boost::multiprecision::digit_base_2>,
                                   boost::multiprecision::et_off>;
-// The deciding type: 60 significant digits. A result within NumericRep has at most 36,
-// and exp(y * ln(x)) loses at most log10(|y * ln(x)|) < 4 digits for results that are
-// not out of range, so about 20 guard digits remain for the rounding.
-using Decimal = boost::multiprecision::number<boost::multiprecision::cpp_dec_float<60>, boost::multiprecision::et_off>;
+using numeric_series::Fixed;
 
 // PostgreSQL's NUMERIC_MIN_SIG_DIGITS, NUMERIC_MAX_DISPLAY_SCALE, NUMERIC_MAX_RESULT_SCALE.
 constexpr int kMinSigDigits = 16;
@@ -50,6 +48,10 @@ constexpr u128 kMaxMantissa = (u128(1) << 119) - 1;
 // Boost's exp and log in such units.
 const double kBinaryUlp = std::ldexp(1.0, -127);
 constexpr double kFunctionUlps = 64;
+// PostgreSQL's results carry errors a few digits past the result scale (its series stop
+// there, its mul_var and div_var_fast keep 8 guard digits): a value closer to a tie than
+// this, in units of the result's last digit, may round either way there.
+constexpr double kPostgresErrorMargin = 1e-4;
 
 cpp_int toCppInt(u128 v) { return cpp_int(uint64_t(v >> 64)) << 64 | cpp_int(uint64_t(v)); }
 
@@ -78,64 +80,43 @@ NumericRep fromScaled(const cpp_int& mantissa, int scale) {
 
 NumericRep zeroAtScale(int scale) { return fromScaled(0, scale); }
 
-// v in F: the mantissa is exact in both types, the division by 10^scale rounds once.
-template <typename F>
-F toFloat(NumericRep v) {
+// v as a Binary: the mantissa is exact, the division by 10^scale rounds once.
+Binary toBinary(NumericRep v) {
   __int128 m = numericMantissa(v);
   u128 mag = m < 0 ? u128(0) - u128(m) : u128(m);
-  F r = F(uint64_t(mag >> 64)) * boost::multiprecision::pow(F(2), 64) + F(uint64_t(mag));
-  if (numericScale(v) > 0) r /= boost::multiprecision::pow(F(10), numericScale(v));
-  return m < 0 ? F(-r) : r;
+  Binary r = Binary(uint64_t(mag >> 64)) * boost::multiprecision::pow(Binary(2), 64) + Binary(uint64_t(mag));
+  if (numericScale(v) > 0) r /= boost::multiprecision::pow(Binary(10), numericScale(v));
+  return m < 0 ? Binary(-r) : r;
 }
 
 // v rounded half away from zero at `rscale` decimals, from a Binary whose relative error
-// is at most `relError`; nothing when that error could decide the rounding (or the
-// mantissa is too long for a Binary to tell), so that Decimal decides.
+// is at most `relError`; nothing when the rounding could go either way in PostgreSQL (or
+// the mantissa is too long for a Binary to tell).
 std::optional<NumericRep> roundBinary(const Binary& v, double relError, int rscale) {
-  if (rscale > kNumericMaxScale) raiseNumericOverflow();
   Binary scaled = abs(v) * boost::multiprecision::pow(Binary(10), rscale);
   relError += 8 * kBinaryUlp;  // the power of ten and the product
   if (!(relError < 1e-12) || scaled >= Binary(u128(1) << 112)) return std::nullopt;
   Binary whole = floor(scaled);
   double distance = std::fabs(static_cast<double>(scaled - whole) - 0.5);
-  if (distance <= static_cast<double>(scaled) * relError * 2 + 1e-30) return std::nullopt;
+  if (distance <= static_cast<double>(scaled) * relError * 2 + kPostgresErrorMargin) return std::nullopt;
   cpp_int m = static_cast<cpp_int>(scaled - whole > 0.5 ? Binary(whole + 1) : whole);
   return fromScaled(v < 0 ? cpp_int(-m) : m, rscale);
 }
 
-// v rounded at `rscale` decimals, half away from zero.
-NumericRep roundDecimal(const Decimal& v, int rscale) {
-  if (rscale > kNumericMaxScale) raiseNumericOverflow();
-  Decimal scaled = abs(v) * boost::multiprecision::pow(Decimal(10), rscale);
-  if (scaled >= Decimal(toCppInt(kMaxMantissa) + 1)) raiseNumericOverflow();
-  cpp_int m = static_cast<cpp_int>(floor(scaled + Decimal(0.5)));
-  return fromScaled(v < 0 ? cpp_int(-m) : m, rscale);
-}
-
-// The function computed in Binary with its relative error bound, rounded from there when
-// that is unambiguous, else computed again in Decimal. `compute(F{}, relError)` returns
-// the value in F and sets *relError (in units of F's last place, for Binary).
-template <typename Compute>
-NumericRep computeRounded(Compute compute, int rscale) {
+// The value from `fast` (a Binary, its relative error in *ulps of Binary's last place)
+// when that settles PostgreSQL's rounding at `rscale`, else from `series`: numeric.c's
+// computation, already at rscale.
+template <typename Fast, typename Series>
+NumericRep computeRounded(Fast fast, Series series, int rscale) {
   if (rscale > kNumericMaxScale) raiseNumericOverflow();
   double ulps = 0;
-  Binary fast = compute(Binary{}, &ulps);
-  if (std::optional<NumericRep> r = roundBinary(fast, ulps * kBinaryUlp, rscale)) return *r;
-  double unused = 0;
-  return roundDecimal(compute(Decimal{}, &unused), rscale);
+  Binary value = fast(&ulps);
+  if (std::optional<NumericRep> r = roundBinary(value, ulps * kBinaryUlp, rscale)) return *r;
+  Fixed exact = series();
+  return fromScaled(exact.mantissa, exact.scale);
 }
 
-// mantissa * 10^-scale read as PostgreSQL's numericvar_to_double_no_overflow reads it:
-// printed with its scale, then strtod.
-double toDouble(const cpp_int& mantissa, int scale) {
-  std::string digits = cpp_int(abs(mantissa)).str();
-  if (static_cast<int>(digits.size()) <= scale) digits.insert(0, scale + 1 - digits.size(), '0');
-  if (scale > 0) digits.insert(digits.size() - scale, ".");
-  if (mantissa < 0) digits.insert(0, "-");
-  return std::strtod(digits.c_str(), nullptr);
-}
-
-double toDouble(NumericRep v) { return toDouble(mantissaOf(v), numericScale(v)); }
+double toDouble(NumericRep v) { return numeric_series::toDouble(numeric_series::fromNumeric(v)); }
 
 bool isIntegral(NumericRep v) {
   int s = numericScale(v);
@@ -204,38 +185,42 @@ void checkLogArgument(NumericRep v) {
   if (numericMantissa(v) < 0) throw SqlError("2201E", "cannot take logarithm of a negative number");
 }
 
-// ln(v) in F for v > 0, and in *ulps its absolute error in units of F's last place
-// relative to 1: one from rounding v, the function's own relative to the result.
-template <typename F>
-F lnWithError(NumericRep v, double* ulps) {
-  F r = log(toFloat<F>(v));
+// ln(v) for v > 0, and in *ulps its absolute error in units of Binary's last place
+// relative to 1: two from rounding v, the function's own relative to the result.
+Binary lnWithError(NumericRep v, double* ulps) {
+  Binary r = log(toBinary(v));
   *ulps = 2 + kFunctionUlps * std::fabs(static_cast<double>(r));
   return r;
 }
 
-// ln(v) for v > 0 rounded at `rscale`.
+// ln(v) for v > 0 at `rscale`: numeric_ln's value.
 NumericRep lnAtScale(NumericRep v, int rscale) {
   if (numericCompare(v, makeNumeric(1, 0)) == 0) return zeroAtScale(rscale);
   return computeRounded(
-      [&](auto zero, double* ulps) {
-        using F = decltype(zero);
-        F r = lnWithError<F>(v, ulps);
+      [&](double* ulps) {
+        Binary r = lnWithError(v, ulps);
         *ulps /= std::fabs(static_cast<double>(r));  // relative to the result
         return r;
       },
-      rscale);
+      [&] { return numeric_series::lnVar(numeric_series::fromNumeric(v), rscale); }, rscale);
 }
 
-// exp(exponent * ln(base)) in F for base > 0: the error of the product's absolute value
+// exp(exponent * ln(base)) for base > 0: the error of the product's absolute value
 // becomes the relative error of the power.
-template <typename F>
-F powerWithError(NumericRep base, const F& exponent, double* ulps) {
+Binary powerWithError(NumericRep base, const Binary& exponent, double* ulps) {
   double lnUlps = 0;
-  F lnBase = lnWithError<F>(base, &lnUlps);
-  F product = exponent * lnBase;
+  Binary lnBase = lnWithError(base, &lnUlps);
+  Binary product = exponent * lnBase;
   double e = std::fabs(static_cast<double>(exponent));
   *ulps = e * lnUlps + 3 * std::fabs(static_cast<double>(product)) + kFunctionUlps;
   return exp(product);
+}
+
+// power_var's real computation: exp(exponent * ln(base)), ln(base) and the product at
+// `lnScale`, for base > 0.
+Fixed powerSeries(NumericRep base, const Fixed& exponent, int lnScale, int rscale) {
+  Fixed lnBase = numeric_series::lnVar(numeric_series::fromNumeric(base), lnScale);
+  return numeric_series::expVar(numeric_series::multiply(lnBase, exponent, lnScale), rscale);
 }
 
 // power_var_int: base^n for an exponent that fits an int, at `rscale`. Exact integer
@@ -271,15 +256,21 @@ NumericRep powerInteger(NumericRep base, int n, int rscale) {
     }
     return fromScaled(negative ? cpp_int(-scaled) : scaled, rscale);
   }
-  double log10Result = n * std::log10(std::fabs(toFloat<Binary>(base).convert_to<double>()));
+  double log10Result = n * std::log10(std::fabs(toDouble(base)));
   if (log10Result > 40) raiseNumericOverflow();
   if (log10Result < -rscale - 2) return zeroAtScale(rscale);
+  // A base close to 1: as exp(n * ln|base|), with ten more digits for n's own.
   NumericRep absBase = numericAbs(base);
+  int lnScale = std::max(rscale + static_cast<int>(log10Result), 0) - estimateLnDweight(absBase) + 18;
   return computeRounded(
-      [&](auto zero, double* ulps) {
-        using F = decltype(zero);
-        F r = powerWithError<F>(absBase, F(n), ulps);
-        return negative ? F(-r) : r;
+      [&](double* ulps) {
+        Binary r = powerWithError(absBase, Binary(n), ulps);
+        return negative ? Binary(-r) : r;
+      },
+      [&] {
+        Fixed r = powerSeries(absBase, {n, 0}, lnScale, rscale);
+        if (negative) r.mantissa = -r.mantissa;
+        return r;
       },
       rscale);
 }
@@ -293,12 +284,11 @@ NumericRep numericExp(NumericRep v) {
   int rscale = clampScale(std::max(kMinSigDigits - static_cast<int>(weight), numericScale(v)));
   if (weight > 40) raiseNumericOverflow();  // at least 10^40: beyond any mantissa
   return computeRounded(
-      [&](auto zero, double* ulps) {
-        using F = decltype(zero);
+      [&](double* ulps) {
         *ulps = 2 * std::fabs(val) + kFunctionUlps;
-        return F(exp(toFloat<F>(v)));
+        return Binary(exp(toBinary(v)));
       },
-      rscale);
+      [&] { return numeric_series::expVar(numeric_series::fromNumeric(v), rscale); }, rscale);
 }
 
 NumericRep numericLn(NumericRep v) {
@@ -310,18 +300,26 @@ NumericRep numericLn(NumericRep v) {
 NumericRep numericLog(NumericRep base, NumericRep v) {
   checkLogArgument(base);
   checkLogArgument(v);
-  int resultDweight = estimateLnDweight(v) - estimateLnDweight(base);
+  int baseDweight = estimateLnDweight(base), numDweight = estimateLnDweight(v);
+  int resultDweight = numDweight - baseDweight;
   int rscale = clampScale(std::max({kMinSigDigits - resultDweight, numericScale(base), numericScale(v)}));
   if (numericCompare(base, makeNumeric(1, 0)) == 0) raiseDivisionByZero();  // ln(1) = 0
   if (numericCompare(v, makeNumeric(1, 0)) == 0) return zeroAtScale(rscale);
   return computeRounded(
-      [&](auto zero, double* ulps) {
-        using F = decltype(zero);
+      [&](double* ulps) {
         double numUlps = 0, baseUlps = 0;
-        F lnNum = lnWithError<F>(v, &numUlps);
-        F lnBase = lnWithError<F>(base, &baseUlps);
+        Binary lnNum = lnWithError(v, &numUlps);
+        Binary lnBase = lnWithError(base, &baseUlps);
         *ulps = numUlps / std::fabs(static_cast<double>(lnNum)) + baseUlps / std::fabs(static_cast<double>(lnBase)) + 2;
-        return F(lnNum / lnBase);
+        return Binary(lnNum / lnBase);
+      },
+      [&] {
+        // log_var: each logarithm with more significant digits than the quotient needs.
+        int baseScale = std::max(rscale + resultDweight - baseDweight + 8, 0);
+        int numScale = std::max(rscale + resultDweight - numDweight + 8, 0);
+        Fixed lnBase = numeric_series::lnVar(numeric_series::fromNumeric(base), baseScale);
+        Fixed lnNum = numeric_series::lnVar(numeric_series::fromNumeric(v), numScale);
+        return numeric_series::divide(lnNum, lnBase, rscale);
       },
       rscale);
 }
@@ -341,12 +339,13 @@ NumericRep numericPower(NumericRep base, NumericRep exponent) {
     negative = integer % 2 != 0;
     base = numericAbs(base);
   }
-  // The result's decimal weight from exp * ln(base) at about 8 significant digits, each
-  // step rounded at local_rscale as power_var does, so its scale is PostgreSQL's.
-  int localRscale = std::max(8 - estimateLnDweight(base), 0);
-  NumericRep lnBase = lnAtScale(base, localRscale);
-  cpp_int product = roundedQuotient(mantissaOf(lnBase) * mantissaOf(exponent), pow10(numericScale(exponent)));
-  double val = toDouble(product, localRscale);
+  // power_var: the result's decimal weight from exp * ln(base) at about 8 significant
+  // digits, the scale of the real computation from that.
+  int lnDweight = estimateLnDweight(base);
+  int estimateScale = std::max(8 - lnDweight, 0);
+  Fixed exp = numeric_series::fromNumeric(exponent);
+  Fixed lnBase = numeric_series::lnVar(numeric_series::fromNumeric(base), estimateScale);
+  double val = numeric_series::toDouble(numeric_series::multiply(lnBase, exp, estimateScale));
   if (std::fabs(val) > kMaxResultScale * 3.01) {
     if (val > 0) raiseNumericOverflow();
     return zeroAtScale(kMaxDisplayScale);  // a zero with 1000 decimals: 22003 here
@@ -355,11 +354,16 @@ NumericRep numericPower(NumericRep base, NumericRep exponent) {
   int rscale =
       clampScale(std::max({kMinSigDigits - static_cast<int>(val), numericScale(base), numericScale(exponent)}));
   if (val > 40) raiseNumericOverflow();
+  int lnScale = std::max(std::max(rscale + static_cast<int>(val), 0) - lnDweight + 8, 0);
   return computeRounded(
-      [&](auto zero, double* ulps) {
-        using F = decltype(zero);
-        F r = powerWithError<F>(base, toFloat<F>(exponent), ulps);
-        return negative ? F(-r) : r;
+      [&](double* ulps) {
+        Binary r = powerWithError(base, toBinary(exponent), ulps);
+        return negative ? Binary(-r) : r;
+      },
+      [&] {
+        Fixed r = powerSeries(base, exp, lnScale, rscale);
+        if (negative) r.mantissa = -r.mantissa;
+        return r;
       },
       rscale);
 }
