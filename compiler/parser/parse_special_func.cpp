@@ -1,8 +1,8 @@
 // Functions with SQL-standard argument syntax, rewritten into ordinary calls the way
 // gram.y does: EXTRACT(f FROM x) -> extract('f', x); POSITION(a IN b) -> position(b, a);
-// SUBSTRING(x FROM a FOR b) and SUBSTRING(x SIMILAR a ESCAPE b) -> substring(x, a, b); TRIM([BOTH|LEADING|TRAILING] [c]
-// FROM x)
-// -> btrim/ltrim/rtrim(x [, c]). The comma forms are plain calls.
+// SUBSTRING(x FROM a FOR b) and SUBSTRING(x SIMILAR a ESCAPE b) -> substring(x, a, b);
+// TRIM([BOTH|LEADING|TRAILING] [c] FROM x) -> btrim/ltrim/rtrim(x [, c]). The comma forms
+// are plain calls.
 #include "compiler/parser/parser_impl.h"
 
 namespace duet::sql {
