@@ -5,8 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "compiler/parser/source_position.h"
-
 namespace duet {
 namespace {
 
