@@ -63,6 +63,9 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"ascii",                 {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_ascii)},
     {"chr",                   {Int4},            Text,        kImmutable, true, DUET_FN(duet_rt_text_chr)},
     {"starts_with",           {Text, Text},      Bool,        kImmutable, true, DUET_FN(duet_rt_text_starts_with)},
+    // OVERLAY(s PLACING r FROM n [FOR m]) is parsed as overlay(s, r, n [, m]).
+    {"overlay",               {Text, Text, Int4, Int4}, Text, kImmutable, true, DUET_FN(duet_rt_text_overlay)},
+    {"overlay",               {Text, Text, Int4}, Text,       kImmutable, true, DUET_FN(duet_rt_text_overlay_no_count)},
     // TRIM([BOTH|LEADING|TRAILING] [chars] FROM s) is parsed as btrim/ltrim/rtrim(s [, chars]).
     {"btrim",                 {Text},            Text,        kImmutable, true, DUET_FN(duet_rt_text_btrim_space)},
     {"btrim",                 {Text, Text},      Text,        kImmutable, true, DUET_FN(duet_rt_text_btrim)},
@@ -80,8 +83,11 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"quote_literal",         {},                Text,        kStable,    true, DUET_FN(duet_rt_text_quote_literal), Unknown, 1, true},
     {"quote_nullable",        {},                Text,        kStable,    true, DUET_FN(duet_rt_text_quote_nullable), Unknown, 1},
     {"quote_ident",           {Text},            Text,        kImmutable, true, DUET_FN(duet_rt_text_quote_ident)},
+    {"num_nulls",             {},                Int4,        kImmutable, true, DUET_FN(duet_rt_num_nulls), Unknown, kVariadicAny},
+    {"num_nonnulls",          {},                Int4,        kImmutable, true, DUET_FN(duet_rt_num_nonnulls), Unknown, kVariadicAny},
     {"md5",                   {Text},            Text,        kImmutable, true, DUET_FN(duet_rt_text_md5)},
     {"octet_length",          {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_octet_length)},
+    {"bit_length",            {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_bit_length)},
     {"to_hex",                {Int4},            Text,        kImmutable, true, DUET_FN(duet_rt_int4_to_hex)},
     {"to_hex",                {Int8},            Text,        kImmutable, true, DUET_FN(duet_rt_int8_to_hex)},
     // Regular expressions (engine/types/regex.h), a row per argument list; regexp_match

@@ -544,7 +544,7 @@ ExprPtr Parser::parseWordExpr() {
       call->names.push_back(advance().text);
       return parseFuncArgs(std::move(call));
     }
-    if ((w == "extract" || w == "position" || w == "substring" || w == "trim") && isOp("(", 1))
+    if ((w == "extract" || w == "position" || w == "substring" || w == "trim" || w == "overlay") && isOp("(", 1))
       return parseSpecialFunction();
     if (w == "nullif" && isOp("(", 1)) {  // exactly two arguments, by the grammar
       auto call = std::make_unique<FuncCall>(loc);

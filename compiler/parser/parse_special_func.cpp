@@ -1,8 +1,8 @@
 // Functions with SQL-standard argument syntax, rewritten into ordinary calls the way
 // gram.y does: EXTRACT(f FROM x) -> extract('f', x); POSITION(a IN b) -> position(b, a);
 // SUBSTRING(x FROM a FOR b) and SUBSTRING(x SIMILAR a ESCAPE b) -> substring(x, a, b);
-// TRIM([BOTH|LEADING|TRAILING] [c] FROM x) -> btrim/ltrim/rtrim(x [, c]). The comma forms
-// are plain calls.
+// TRIM([BOTH|LEADING|TRAILING] [c] FROM x) -> btrim/ltrim/rtrim(x [, c]);
+// OVERLAY(x PLACING r FROM a FOR b) -> overlay(x, r, a, b). The comma forms are plain calls.
 #include "compiler/parser/parser_impl.h"
 
 namespace duet::sql {
@@ -47,6 +47,18 @@ ExprPtr Parser::parseSpecialFunction() {
       call->args.push_back(parseExpr());
       expectKw("escape");
       call->args.push_back(parseExpr());
+    } else {
+      while (acceptOp(",")) call->args.push_back(parseExpr());
+    }
+  } else if (name == "overlay") {
+    // OVERLAY(s PLACING r FROM n [FOR m]) calls pg_catalog.overlay(s, r, n [, m]).
+    if (!isOp(")")) call->args.push_back(parseExpr());
+    if (acceptKw("placing")) {
+      call->names = {"pg_catalog", "overlay"};
+      call->args.push_back(parseExpr());
+      expectKw("from");
+      call->args.push_back(parseExpr());
+      if (acceptKw("for")) call->args.push_back(parseExpr());
     } else {
       while (acceptOp(",")) call->args.push_back(parseExpr());
     }

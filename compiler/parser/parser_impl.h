@@ -155,7 +155,7 @@ class Parser {
   ExprPtr parseFuncArgs(std::unique_ptr<FuncCall> call);
   void parseAggregateSuffixes(FuncCall& call);
   ExprPtr parseCase();
-  ExprPtr parseSpecialFunction();  // parse_special_func.cpp: EXTRACT, POSITION, SUBSTRING, TRIM
+  ExprPtr parseSpecialFunction();  // parse_special_func.cpp: EXTRACT, POSITION, SUBSTRING, TRIM, OVERLAY
   ExprPtr parseTypedLiteral(TypeName type);
   ExprPtr parseSqlValue(SqlValueKind kind, bool takesPrecision);
   std::unique_ptr<SelectStmt> parseParenSubquery();

@@ -148,6 +148,10 @@ const VarString* duet_rt_text_initcap(const VarString* s);
 int32_t duet_rt_text_ascii(const VarString* s);
 const VarString* duet_rt_text_chr(int32_t code);
 bool duet_rt_text_starts_with(const VarString* s, const VarString* prefix);
+// overlay(s PLACING r FROM start [FOR count]); without FOR, count is r's length.
+const VarString* duet_rt_text_overlay(const VarString* s, const VarString* r, int32_t start, int32_t count);
+const VarString* duet_rt_text_overlay_no_count(const VarString* s, const VarString* r, int32_t start);
+int32_t duet_rt_text_bit_length(const VarString* s);
 // The functions over "any" arguments: `values` is the text[] of their output texts
 // (builtin_functions.h, anyArgs). quote_literal's result is NULL (a null pointer) for NULL.
 const VarString* duet_rt_text_concat_values(const VarString* values);
@@ -157,6 +161,9 @@ const VarString* duet_rt_text_format_no_args(const VarString* format);
 const VarString* duet_rt_text_quote_literal(const VarString* values);
 const VarString* duet_rt_text_quote_nullable(const VarString* values);
 const VarString* duet_rt_text_quote_ident(const VarString* s);
+// num_nulls / num_nonnulls: how many of the "any" arguments are (not) NULL.
+int32_t duet_rt_num_nulls(const VarString* values);
+int32_t duet_rt_num_nonnulls(const VarString* values);
 const VarString* duet_rt_text_md5(const VarString* s);
 const VarString* duet_rt_int4_to_hex(int32_t v);
 const VarString* duet_rt_int8_to_hex(int64_t v);

@@ -7,6 +7,7 @@
 
 #include "engine/types/array.h"
 #include "engine/types/runtime.h"
+#include "engine/types/strings.h"
 #include "engine/types/text_functions.h"
 
 using namespace duet;
@@ -59,6 +60,13 @@ const VarString* duet_rt_text_reverse(const VarString* s) { return arenaString(r
 const VarString* duet_rt_text_initcap(const VarString* s) { return arenaString(initcapAscii(s->view())); }
 int32_t duet_rt_text_ascii(const VarString* s) { return firstCodePoint(s->view()); }
 const VarString* duet_rt_text_chr(int32_t code) { return arenaString(codePointChar(code)); }
+const VarString* duet_rt_text_overlay(const VarString* s, const VarString* r, int32_t start, int32_t count) {
+  return arenaString(overlayText(s->view(), r->view(), start, count));
+}
+const VarString* duet_rt_text_overlay_no_count(const VarString* s, const VarString* r, int32_t start) {
+  return arenaString(overlayText(s->view(), r->view(), start, static_cast<int32_t>(charLength(r->view()))));
+}
+int32_t duet_rt_text_bit_length(const VarString* s) { return static_cast<int32_t>(s->len * 8); }
 bool duet_rt_text_starts_with(const VarString* s, const VarString* prefix) {
   return s->view().starts_with(prefix->view());
 }
@@ -82,6 +90,16 @@ const VarString* duet_rt_text_quote_literal(const VarString* values) {
 const VarString* duet_rt_text_quote_nullable(const VarString* values) {
   auto value = textArgs(values).at(0);
   return arenaString(value ? quoteLiteral(*value) : "NULL");
+}
+// num_nulls and num_nonnulls count the "any" arguments' NULL elements.
+int32_t duet_rt_num_nulls(const VarString* values) {
+  ArrayView view(values);
+  int32_t nulls = 0;
+  for (uint32_t i = 0; i < view.size(); ++i) nulls += view.isNull(i) ? 1 : 0;
+  return nulls;
+}
+int32_t duet_rt_num_nonnulls(const VarString* values) {
+  return static_cast<int32_t>(ArrayView(values).size()) - duet_rt_num_nulls(values);
 }
 const VarString* duet_rt_text_quote_ident(const VarString* s) { return arenaString(quoteIdent(s->view())); }
 const VarString* duet_rt_text_md5(const VarString* s) { return arenaString(md5Hex(s->view())); }

@@ -155,6 +155,19 @@ std::string md5Hex(std::string_view s) {
   return out;
 }
 
+std::string overlayText(std::string_view s, std::string_view r, int32_t start, int32_t count) {
+  // A start before 1 is a negative length of the part before it, as the standard defines
+  // OVERLAY by SUBSTRING.
+  if (start <= 0) throw SqlError("22011", "negative substring length not allowed");
+  int32_t after = 0;
+  if (__builtin_add_overflow(start, count, &after))
+    throw SqlError(sqlstate::kNumericValueOutOfRange, "integer out of range");
+  std::string out(substring(s, 1, start - 1));
+  out += r;
+  out += substring(s, after);
+  return out;
+}
+
 std::string toHex(uint64_t bits) { return fmt::format("{:x}", bits); }
 
 }  // namespace duet

@@ -30,6 +30,10 @@ int32_t firstCodePoint(std::string_view s);
 // chr(): the character of a code point; 22023 for a negative one, 54000 for 0, one past
 // U+10FFFF or a surrogate.
 std::string codePointChar(int64_t code);
+// overlay(s PLACING r FROM start [FOR count]) as PostgreSQL's text_overlay: the characters
+// before `start`, r, then those from start + count on (count defaults to r's length, and
+// may be negative). 22011 for start < 1, 22003 when start + count overflows int4.
+std::string overlayText(std::string_view s, std::string_view r, int32_t start, int32_t count);
 
 // The values of "any" arguments as their output texts, none for NULL.
 using TextArgs = std::span<const std::optional<std::string_view>>;
