@@ -1,8 +1,10 @@
 #include "compiler/parser/lexer.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "compiler/parser/keywords.h"
+#include "compiler/parser/unicode_escapes.h"
 
 namespace duet::sql {
 
@@ -159,6 +161,10 @@ class Lexer {
       ++pos_;
       return quotedString(start, true);
     }
+    if ((c == 'u' || c == 'U') && at(pos_ + 1) == '&' && at(pos_ + 2) == '\'') {
+      pos_ += 2;
+      return unicodeString(start);
+    }
     if (isIdentStart(c)) return word(start);
     if (isDigit(c) || (c == '.' && isDigit(at(pos_ + 1)))) return number(start);
     if (c == '\'') return quotedString(start, false);
@@ -262,6 +268,56 @@ class Lexer {
     Token t = make(TokenKind::String, start);
     t.text = std::move(value);
     out_.push_back(std::move(t));
+    return true;
+  }
+
+  // U&'...' [UESCAPE '!'], pos_ at the opening quote: the string as written, then its
+  // escapes decoded (unicode_escapes.h). PostgreSQL looks for UESCAPE after the lexer
+  // (parser.c); here the lexer looks ahead itself, and the token covers the clause too.
+  bool unicodeString(size_t start) {
+    if (!quotedString(start, false)) return false;
+    Token t = std::move(out_.back());
+    out_.pop_back();
+    char escape = '\\';
+    size_t afterString = pos_;
+    if (!skipSpaceAndComments()) return false;
+    if (isWordAt(pos_, "uescape")) {
+      pos_ += 7;
+      if (!skipSpaceAndComments()) return false;
+      size_t escapeStart = pos_;
+      if (pos_ >= q_.size()) return fail("UESCAPE must be followed by a simple string literal", escapeStart);
+      if (!next()) return false;  // its lexical error
+      Token e = std::move(out_.back());
+      out_.pop_back();
+      size_t escapeEnd = e.offset + e.length;
+      if (e.kind != TokenKind::String || at(escapeStart) == 'u' || at(escapeStart) == 'U')
+        return fail("UESCAPE must be followed by a simple string literal", escapeStart, escapeEnd);
+      if (!validUnicodeEscapeChar(e.text)) return fail("invalid Unicode escape character", escapeStart, escapeEnd);
+      escape = e.text[0];
+    } else {
+      pos_ = afterString;
+    }
+    std::string value;
+    UnicodeEscapeError error;
+    if (!decodeUnicodeEscapes(t.text, escape, &value, &error)) {
+      Token bad;
+      bad.kind = TokenKind::Error;
+      bad.offset = static_cast<uint32_t>(start + 3 + error.at);  // after U&'
+      bad.text = error.message;
+      out_.push_back(std::move(bad));
+      return false;
+    }
+    t.length = static_cast<uint32_t>(pos_ - start);
+    t.text = std::move(value);
+    out_.push_back(std::move(t));
+    return true;
+  }
+
+  // Whether the word at p is `lower` (a keyword, in any case), not the start of a longer one.
+  bool isWordAt(size_t p, std::string_view lower) const {
+    if (q_.size() - std::min(p, q_.size()) < lower.size() || isIdentCont(at(p + lower.size()))) return false;
+    for (size_t i = 0; i < lower.size(); ++i)
+      if ((q_[p + i] | 0x20) != lower[i]) return false;
     return true;
   }
 

@@ -97,3 +97,32 @@ TEST_CASE("lexer: positions count characters, not bytes", "[parser][lexer]") {
   CHECK(sqlPosition(q, t[3].offset) == 13);  // 1-based: 12 characters precede it
   CHECK(sqlPosition(q, 0) == 1);
 }
+
+TEST_CASE("lexer: Unicode escape strings", "[parser][lexer]") {
+  CHECK(texts("U&'d\\0061t\\+000061'") == "data");
+  CHECK(texts("u&'\\D83D\\DE00' x") == "\xF0\x9F\x98\x80|x");  // a surrogate pair: U+1F600
+  CHECK(texts("U&'a\\\\b''c'") == "a\\b'c");
+  // UESCAPE, any case, after comments; the token covers the clause.
+  auto t = lex("U&'d!0061t!!' /* c */ UEscape '!' || x");
+  REQUIRE(t.size() == 4);
+  CHECK(t[0].text == "dat!");
+  CHECK(t[0].offset == 0);
+  CHECK(t[0].length == 33);
+  CHECK(t[1].text == "||");
+  CHECK(texts("U&'a' uescaped") == "a|uescaped");  // not the keyword
+  CHECK(texts("U & 'a'") == "u|&|a");
+  // Errors, at the escape (after U&' and the body before it) or at UESCAPE's operand.
+  auto bad = [](std::string_view q) { return lex(q).back(); };
+  CHECK(bad("U&'ab\\12'").text == "invalid Unicode escape");
+  CHECK(bad("U&'ab\\12'").offset == 5);
+  CHECK(bad("U&'\\0000'").text == "invalid Unicode escape value");
+  CHECK(bad("U&'\\+110000'").text == "invalid Unicode escape value");
+  CHECK(bad("U&'\\D800'").text == "invalid Unicode surrogate pair");
+  CHECK(bad("U&'\\D800x'").text == "invalid Unicode surrogate pair");
+  CHECK(bad("U&'\\DC00'").text == "invalid Unicode surrogate pair");
+  CHECK(bad("U&'a' UESCAPE '+'").text == "invalid Unicode escape character at or near \"'+'\"");
+  CHECK(bad("U&'a' UESCAPE 'ab'").text == "invalid Unicode escape character at or near \"'ab'\"");
+  CHECK(bad("U&'a' UESCAPE 1").text == "UESCAPE must be followed by a simple string literal at or near \"1\"");
+  CHECK(bad("U&'a' UESCAPE U&'!'").kind == TokenKind::Error);
+  CHECK(bad("U&'a' UESCAPE").kind == TokenKind::Error);
+}
