@@ -111,6 +111,19 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"regexp_count",          {Text, Text, Int4, Text}, Int4, kImmutable, true, DUET_FN(duet_rt_regexp_count_start_flags)},
     {"regexp_like",           {Text, Text},      Bool,        kImmutable, true, DUET_FN(duet_rt_regexp_like)},
     {"regexp_like",           {Text, Text, Text}, Bool,       kImmutable, true, DUET_FN(duet_rt_regexp_like_flags)},
+    // regexp_instr(s, pattern [, start [, n [, endoption [, flags [, subexpr]]]]]).
+    {"regexp_instr",          {Text, Text},      Int4,        kImmutable, true, DUET_FN(duet_rt_regexp_instr)},
+    {"regexp_instr",          {Text, Text, Int4}, Int4,       kImmutable, true, DUET_FN(duet_rt_regexp_instr_start)},
+    {"regexp_instr",          {Text, Text, Int4, Int4}, Int4, kImmutable, true, DUET_FN(duet_rt_regexp_instr_start_n)},
+    {"regexp_instr",          {Text, Text, Int4, Int4, Int4}, Int4, kImmutable, true, DUET_FN(duet_rt_regexp_instr_start_n_end)},
+    {"regexp_instr",          {Text, Text, Int4, Int4, Int4, Text}, Int4, kImmutable, true, DUET_FN(duet_rt_regexp_instr_start_n_end_flags)},
+    {"regexp_instr",          {Text, Text, Int4, Int4, Int4, Text, Int4}, Int4, kImmutable, true, DUET_FN(duet_rt_regexp_instr_start_n_end_flags_sub)},
+    // regexp_substr(s, pattern [, start [, n [, flags [, subexpr]]]]): NULL without such a match.
+    {"regexp_substr",         {Text, Text},      Text,        kImmutable, true, DUET_FN(duet_rt_regexp_substr), Unknown, 0, true},
+    {"regexp_substr",         {Text, Text, Int4}, Text,       kImmutable, true, DUET_FN(duet_rt_regexp_substr_start), Unknown, 0, true},
+    {"regexp_substr",         {Text, Text, Int4, Int4}, Text, kImmutable, true, DUET_FN(duet_rt_regexp_substr_start_n), Unknown, 0, true},
+    {"regexp_substr",         {Text, Text, Int4, Int4, Text}, Text, kImmutable, true, DUET_FN(duet_rt_regexp_substr_start_n_flags), Unknown, 0, true},
+    {"regexp_substr",         {Text, Text, Int4, Int4, Text, Int4}, Text, kImmutable, true, DUET_FN(duet_rt_regexp_substr_start_n_flags_sub), Unknown, 0, true},
     // Series and array elements, set-returning too (compiler/runtime/set_functions.h).
     {"generate_series",       {Int4, Int4},      Int4,        kImmutable, true, DUET_FN(duet_q_generate_series_int4), Unknown, 0, false, true},
     {"generate_series",       {Int4, Int4, Int4}, Int4,       kImmutable, true, DUET_FN(duet_q_generate_series_int4_step), Unknown, 0, false, true},

@@ -531,6 +531,54 @@ int64_t regexpCount(std::string_view s, std::string_view pattern, int64_t start,
   return count;
 }
 
+namespace {
+
+// The bytes regexp_instr and regexp_substr report: of the n-th match from character
+// `start`, the whole match or subexpression `subexpr`; none when there is no such match
+// or subexpression, or it took no part in the match. As PostgreSQL, a pattern without
+// subexpressions counts as having one, the whole match.
+std::optional<std::string_view> nthMatchPart(std::string_view s, std::string_view pattern, int64_t start, int64_t n,
+                                             std::string_view flags, int64_t subexpr, const char* function) {
+  RegexFlags f = parseRegexFlags(flags);
+  rejectGlobal(f, function, nullptr);
+  const Regex& re = Regex::compile(pattern, f);
+  if (subexpr > std::max<int64_t>(re.groupCount(), 1)) return std::nullopt;
+  int64_t seen = 0;
+  RegexMatch m;
+  for (size_t from = offsetOfChar(s, start - 1); from <= s.size() && re.find(s, from, &m); from = nextSearch(s, m)) {
+    if (++seen < n) continue;
+    if (subexpr == 0 || re.groupCount() == 0) return s.substr(m.begin, m.end - m.begin);
+    return m.groups[subexpr - 1];
+  }
+  return std::nullopt;
+}
+
+// PostgreSQL checks the numbers in argument order, before the flags; endoption is
+// regexp_instr's only.
+void checkMatchParameters(int64_t start, int64_t n, std::optional<int64_t> endoption, int64_t subexpr) {
+  if (start <= 0) invalidParameter("start", start);
+  if (n <= 0) invalidParameter("n", n);
+  if (endoption && *endoption != 0 && *endoption != 1) invalidParameter("endoption", *endoption);
+  if (subexpr < 0) invalidParameter("subexpr", subexpr);
+}
+
+}  // namespace
+
+int64_t regexpInstr(std::string_view s, std::string_view pattern, int64_t start, int64_t n, int64_t endoption,
+                    std::string_view flags, int64_t subexpr) {
+  checkMatchParameters(start, n, endoption, subexpr);
+  std::optional<std::string_view> part = nthMatchPart(s, pattern, start, n, flags, subexpr, "regexp_instr");
+  if (!part) return 0;
+  size_t at = static_cast<size_t>(part->data() - s.data()) + (endoption == 1 ? part->size() : 0);
+  return charLength(s.substr(0, at)) + 1;
+}
+
+std::optional<std::string_view> regexpSubstr(std::string_view s, std::string_view pattern, int64_t start, int64_t n,
+                                             std::string_view flags, int64_t subexpr) {
+  checkMatchParameters(start, n, std::nullopt, subexpr);
+  return nthMatchPart(s, pattern, start, n, flags, subexpr, "regexp_substr");
+}
+
 bool regexpLike(std::string_view s, std::string_view pattern, std::string_view flags) {
   RegexFlags f = parseRegexFlags(flags);
   rejectGlobal(f, "regexp_like", nullptr);

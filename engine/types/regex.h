@@ -92,6 +92,17 @@ std::vector<std::string_view> regexpSplit(std::string_view s, std::string_view p
                                           const char* function);
 // regexp_count from character `start` (22023 when < 1).
 int64_t regexpCount(std::string_view s, std::string_view pattern, int64_t start, std::string_view flags);
+// regexp_instr: the character position where the n-th match from character `start` begins
+// (endoption 0) or the one after its end (endoption 1), of subexpression `subexpr` when it
+// is not 0; 0 when there is no such match. 22023 for start < 1, n < 1, endoption other
+// than 0 and 1, a negative subexpr, or the g flag.
+int64_t regexpInstr(std::string_view s, std::string_view pattern, int64_t start, int64_t n, int64_t endoption,
+                    std::string_view flags, int64_t subexpr);
+// regexp_substr: the text of that match (or subexpression); no value when there is none,
+// or subexpr is past the pattern's subexpressions or took no part in the match. 22023 as
+// regexp_instr.
+std::optional<std::string_view> regexpSubstr(std::string_view s, std::string_view pattern, int64_t start, int64_t n,
+                                             std::string_view flags, int64_t subexpr);
 // regexp_like; 22023 for the g flag.
 bool regexpLike(std::string_view s, std::string_view pattern, std::string_view flags);
 

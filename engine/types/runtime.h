@@ -203,6 +203,26 @@ int32_t duet_rt_regexp_count(const VarString* s, const VarString* pattern);
 int32_t duet_rt_regexp_count_start(const VarString* s, const VarString* pattern, int32_t start);
 int32_t duet_rt_regexp_count_start_flags(const VarString* s, const VarString* pattern, int32_t start,
                                          const VarString* flags);
+// regexp_instr(s, pattern [, start [, n [, endoption [, flags [, subexpr]]]]]) and
+// regexp_substr(s, pattern [, start [, n [, flags [, subexpr]]]]), one function per
+// argument list; regexp_substr's result is a null pointer for NULL (no such match).
+int32_t duet_rt_regexp_instr(const VarString* s, const VarString* pattern);
+int32_t duet_rt_regexp_instr_start(const VarString* s, const VarString* pattern, int32_t start);
+int32_t duet_rt_regexp_instr_start_n(const VarString* s, const VarString* pattern, int32_t start, int32_t n);
+int32_t duet_rt_regexp_instr_start_n_end(const VarString* s, const VarString* pattern, int32_t start, int32_t n,
+                                         int32_t endoption);
+int32_t duet_rt_regexp_instr_start_n_end_flags(const VarString* s, const VarString* pattern, int32_t start, int32_t n,
+                                               int32_t endoption, const VarString* flags);
+int32_t duet_rt_regexp_instr_start_n_end_flags_sub(const VarString* s, const VarString* pattern, int32_t start,
+                                                   int32_t n, int32_t endoption, const VarString* flags,
+                                                   int32_t subexpr);
+const VarString* duet_rt_regexp_substr(const VarString* s, const VarString* pattern);
+const VarString* duet_rt_regexp_substr_start(const VarString* s, const VarString* pattern, int32_t start);
+const VarString* duet_rt_regexp_substr_start_n(const VarString* s, const VarString* pattern, int32_t start, int32_t n);
+const VarString* duet_rt_regexp_substr_start_n_flags(const VarString* s, const VarString* pattern, int32_t start,
+                                                     int32_t n, const VarString* flags);
+const VarString* duet_rt_regexp_substr_start_n_flags_sub(const VarString* s, const VarString* pattern, int32_t start,
+                                                         int32_t n, const VarString* flags, int32_t subexpr);
 bool duet_rt_regexp_like(const VarString* s, const VarString* pattern);
 bool duet_rt_regexp_like_flags(const VarString* s, const VarString* pattern, const VarString* flags);
 

@@ -13,6 +13,9 @@ namespace {
 
 const VarString* arenaString(std::string_view s) { return statementArena().makeString(s); }
 
+// A null pointer (SQL NULL) for no value.
+const VarString* optionalString(std::optional<std::string_view> s) { return s ? arenaString(*s) : nullptr; }
+
 const VarString* textArray(std::span<const RegexGroup> values) { return makeTextArray(values, statementArena()); }
 const VarString* textArray(const std::vector<std::string_view>& pieces) {
   std::vector<RegexGroup> values(pieces.begin(), pieces.end());
@@ -37,12 +40,10 @@ bool duet_rt_text_similar_escape(const VarString* s, const VarString* p, const V
 }
 
 const VarString* duet_rt_text_substring_regex(const VarString* s, const VarString* p) {
-  std::optional<std::string_view> r = regexSubstring(s->view(), p->view());
-  return r ? arenaString(*r) : nullptr;
+  return optionalString(regexSubstring(s->view(), p->view()));
 }
 const VarString* duet_rt_text_substring_similar(const VarString* s, const VarString* p, const VarString* e) {
-  std::optional<std::string_view> r = regexSubstring(s->view(), similarToRegex(p->view(), e->view()));
-  return r ? arenaString(*r) : nullptr;
+  return optionalString(regexSubstring(s->view(), similarToRegex(p->view(), e->view())));
 }
 
 const VarString* duet_rt_regexp_match_flags(const VarString* s, const VarString* p, const VarString* flags) {
@@ -99,6 +100,46 @@ int32_t duet_rt_regexp_count_start(const VarString* s, const VarString* p, int32
 int32_t duet_rt_regexp_count_start_flags(const VarString* s, const VarString* p, int32_t start,
                                          const VarString* flags) {
   return static_cast<int32_t>(regexpCount(s->view(), p->view(), start, flags->view()));
+}
+
+int32_t duet_rt_regexp_instr(const VarString* s, const VarString* p) {
+  return static_cast<int32_t>(regexpInstr(s->view(), p->view(), 1, 1, 0, "", 0));
+}
+int32_t duet_rt_regexp_instr_start(const VarString* s, const VarString* p, int32_t start) {
+  return static_cast<int32_t>(regexpInstr(s->view(), p->view(), start, 1, 0, "", 0));
+}
+int32_t duet_rt_regexp_instr_start_n(const VarString* s, const VarString* p, int32_t start, int32_t n) {
+  return static_cast<int32_t>(regexpInstr(s->view(), p->view(), start, n, 0, "", 0));
+}
+int32_t duet_rt_regexp_instr_start_n_end(const VarString* s, const VarString* p, int32_t start, int32_t n,
+                                         int32_t endoption) {
+  return static_cast<int32_t>(regexpInstr(s->view(), p->view(), start, n, endoption, "", 0));
+}
+int32_t duet_rt_regexp_instr_start_n_end_flags(const VarString* s, const VarString* p, int32_t start, int32_t n,
+                                               int32_t endoption, const VarString* flags) {
+  return static_cast<int32_t>(regexpInstr(s->view(), p->view(), start, n, endoption, flags->view(), 0));
+}
+int32_t duet_rt_regexp_instr_start_n_end_flags_sub(const VarString* s, const VarString* p, int32_t start, int32_t n,
+                                                   int32_t endoption, const VarString* flags, int32_t subexpr) {
+  return static_cast<int32_t>(regexpInstr(s->view(), p->view(), start, n, endoption, flags->view(), subexpr));
+}
+
+const VarString* duet_rt_regexp_substr(const VarString* s, const VarString* p) {
+  return optionalString(regexpSubstr(s->view(), p->view(), 1, 1, "", 0));
+}
+const VarString* duet_rt_regexp_substr_start(const VarString* s, const VarString* p, int32_t start) {
+  return optionalString(regexpSubstr(s->view(), p->view(), start, 1, "", 0));
+}
+const VarString* duet_rt_regexp_substr_start_n(const VarString* s, const VarString* p, int32_t start, int32_t n) {
+  return optionalString(regexpSubstr(s->view(), p->view(), start, n, "", 0));
+}
+const VarString* duet_rt_regexp_substr_start_n_flags(const VarString* s, const VarString* p, int32_t start, int32_t n,
+                                                     const VarString* flags) {
+  return optionalString(regexpSubstr(s->view(), p->view(), start, n, flags->view(), 0));
+}
+const VarString* duet_rt_regexp_substr_start_n_flags_sub(const VarString* s, const VarString* p, int32_t start,
+                                                         int32_t n, const VarString* flags, int32_t subexpr) {
+  return optionalString(regexpSubstr(s->view(), p->view(), start, n, flags->view(), subexpr));
 }
 
 bool duet_rt_regexp_like(const VarString* s, const VarString* p) { return regexpLike(s->view(), p->view(), ""); }
