@@ -198,6 +198,13 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"age",                   {TimestampTz, TimestampTz}, Interval, kStable, true, DUET_FN(duet_q_timestamptz_age)},
     {"age",                   {Timestamp},       Interval,    kStable,    true, DUET_FN(duet_q_age_timestamp)},
     {"age",                   {TimestampTz},     Interval,    kStable,    true, DUET_FN(duet_q_age_timestamptz)},
+    // date_bin(stride, source, origin): the same arithmetic for both types, in UTC.
+    {"date_bin",              {Interval, Timestamp, Timestamp}, Timestamp, kImmutable, true, DUET_FN(duet_rt_date_bin)},
+    {"date_bin",              {Interval, TimestampTz, TimestampTz}, TimestampTz, kImmutable, true, DUET_FN(duet_rt_date_bin)},
+    {"isfinite",              {Date},            Bool,        kImmutable, true, DUET_FN(duet_rt_date_isfinite)},
+    {"isfinite",              {Timestamp},       Bool,        kImmutable, true, DUET_FN(duet_rt_timestamp_isfinite)},
+    {"isfinite",              {TimestampTz},     Bool,        kImmutable, true, DUET_FN(duet_rt_timestamp_isfinite)},
+    {"isfinite",              {Interval},        Bool,        kImmutable, true, DUET_FN(duet_rt_interval_isfinite)},
     // x AT TIME ZONE zone is timezone(zone, x) (the parser's rewrite, as gram.y's).
     {"timezone",              {Text, TimestampTz}, Timestamp, kImmutable, true, DUET_FN(duet_rt_timezone_timestamptz)},
     {"timezone",              {Text, Timestamp}, TimestampTz, kImmutable, true, DUET_FN(duet_rt_timezone_timestamp)},

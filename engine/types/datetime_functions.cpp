@@ -510,6 +510,26 @@ int64_t timestampTzPlusInterval(int64_t ts, const Interval& span, const TypeCont
   return addTime(ts, span.usecs);
 }
 
+int64_t timestampBin(const Interval& stride, int64_t source, int64_t origin) {
+  if (isInfinite(source)) return source;
+  if (isInfinite(origin)) throw SqlError(sqlstate::kDatetimeFieldOverflow, "origin out of range");
+  if (stride.months != 0)
+    throw SqlError(sqlstate::kFeatureNotSupported,
+                   "timestamps cannot be binned into intervals containing months or years");
+  int64_t strideUsecs = 0;
+  if (__builtin_mul_overflow(int64_t(stride.days), kUsecsPerDay, &strideUsecs) ||
+      __builtin_add_overflow(strideUsecs, stride.usecs, &strideUsecs))
+    raiseIntervalOutOfRange();
+  if (strideUsecs <= 0) throw SqlError(sqlstate::kDatetimeFieldOverflow, "stride must be greater than zero");
+  int64_t diff = 0;
+  if (__builtin_sub_overflow(source, origin, &diff)) raiseIntervalOutOfRange();
+  int64_t modulo = diff % strideUsecs;
+  int64_t result = origin + (diff - modulo);  // between origin and source: no overflow
+  // Toward -infinity for a source before the origin, which may leave the range.
+  if (modulo < 0 && __builtin_sub_overflow(result, strideUsecs, &result)) timestampOutOfRange();
+  return modulo < 0 ? checkTimestampRange(result) : result;
+}
+
 Interval timestampDifference(int64_t a, int64_t b) {
   if (isInfinite(a) || isInfinite(b))
     throw SqlError(sqlstate::kDatetimeFieldOverflow, "cannot subtract infinite timestamps");

@@ -21,6 +21,13 @@ Interval timestampDifference(int64_t a, int64_t b);
 Interval timestampAge(int64_t a, int64_t b);
 Interval timestampTzAge(int64_t a, int64_t b, const TypeContext& ctx);
 
+// date_bin(stride, source, origin) as PostgreSQL 15's timestamp_bin (timestamptz_bin is the
+// same arithmetic): the start of the stride-wide bin, counted from origin, that holds
+// source, rounding toward -infinity. An infinite source is returned as it is; 22008 for an
+// infinite origin, a stride of zero or less ("stride must be greater than zero") or an
+// overflow, 0A000 for a stride with months.
+int64_t timestampBin(const Interval& stride, int64_t source, int64_t origin);
+
 // The value kinds extract, date_part and date_trunc take.
 enum class DatetimeKind { Date, Timestamp, TimestampTz, Interval };
 

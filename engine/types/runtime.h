@@ -259,6 +259,12 @@ int64_t duet_rt_timestamptz_pl_interval(int64_t ts, IntervalRep span, const Type
 int64_t duet_rt_timestamptz_mi_interval(int64_t ts, IntervalRep span, const TypeContext* ctx);
 IntervalRep duet_rt_timestamp_mi(int64_t a, int64_t b);  // also timestamptz
 IntervalRep duet_rt_timestamp_age(int64_t a, int64_t b);
+// date_bin(stride, source, origin), for timestamp and timestamptz alike (timestampBin).
+int64_t duet_rt_date_bin(IntervalRep stride, int64_t source, int64_t origin);
+// isfinite: false for the infinities; an interval is always finite (PostgreSQL 15).
+bool duet_rt_date_isfinite(int32_t date);
+bool duet_rt_timestamp_isfinite(int64_t ts);  // also timestamptz
+bool duet_rt_interval_isfinite(IntervalRep v);
 NumericRep duet_rt_extract_date(const VarString* unit, int32_t date);
 NumericRep duet_rt_extract_timestamp(const VarString* unit, int64_t ts);
 NumericRep duet_rt_extract_interval(const VarString* unit, IntervalRep v);

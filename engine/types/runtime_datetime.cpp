@@ -50,6 +50,12 @@ int64_t duet_rt_timestamptz_mi_interval(int64_t ts, IntervalRep span, const Type
 }
 IntervalRep duet_rt_timestamp_mi(int64_t a, int64_t b) { return out(timestampDifference(a, b)); }
 IntervalRep duet_rt_timestamp_age(int64_t a, int64_t b) { return out(timestampAge(a, b)); }
+int64_t duet_rt_date_bin(IntervalRep stride, int64_t source, int64_t origin) {
+  return timestampBin(in(stride), source, origin);
+}
+bool duet_rt_date_isfinite(int32_t date) { return date != kDateNegInfinity && date != kDatePosInfinity; }
+bool duet_rt_timestamp_isfinite(int64_t ts) { return ts != kTimestampNegInfinity && ts != kTimestampPosInfinity; }
+bool duet_rt_interval_isfinite(IntervalRep) { return true; }
 IntervalRep duet_rt_timestamptz_age(int64_t a, int64_t b, const TypeContext* ctx) {
   return out(timestampTzAge(a, b, contextOf(ctx)));
 }
