@@ -182,7 +182,7 @@ void ExtendedProtocol::bind(const std::string& portalName, const std::string& st
       portal.params->set(i, v, p.format, ctx);
     }
     for (const auto& lit : st->parsed.literals) {
-      portal.params->set(lit.paramNumber - 1, std::string_view(lit.text), 0, ctx);
+      portal.params->set(lit.paramNumber - 1, lit.value(), 0, ctx);
     }
     expandResultFormats(resultFormats, st->plan->columns.size(), portal.formats);
   } else if (st->utilityParams) {  // EXPLAIN with $n

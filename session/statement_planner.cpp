@@ -6,19 +6,6 @@
 #include <fmt/format.h>
 
 namespace duet {
-namespace {
-
-LiteralType literalType(TypeId kind) {
-  switch (kind) {
-    case TypeId::Int4: return LiteralType::Int4;
-    case TypeId::Int8: return LiteralType::Int8;
-    case TypeId::Numeric: return LiteralType::Numeric;
-    default: return LiteralType::Unknown;
-  }
-}
-
-}  // namespace
-
 std::string StatementPlanner::planKey(const Statement& st) const {
   const sql::ParsedStatement& p = st.parsed;
   std::string key = fmt::format("{}|{}|", state_.db->oid, state_.settings.get("search_path"));
@@ -72,7 +59,7 @@ std::unique_ptr<ParamTuple> StatementPlanner::literalParams(const Statement& st)
   auto params = std::make_unique<ParamTuple>(st.plan->compiled->paramLayout);
   for (const auto& lit : st.parsed.literals) {
     try {
-      params->set(lit.paramNumber - 1, std::string_view(lit.text), 0, state_.settings.typeContext());
+      params->set(lit.paramNumber - 1, lit.value(), 0, state_.settings.typeContext());
     } catch (SqlError& e) {
       // Read as its type here, the literal is where PostgreSQL's parser reports the error.
       if (e.position == 0) e.position = sql::sqlPosition(st.sql, lit.location);

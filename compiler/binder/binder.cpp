@@ -148,6 +148,7 @@ Binder::Binder(const PlanRequest& request) : request_(request) {
       case LiteralType::Int4: paramTypes_.push_back({TypeId::Int4, -1}); break;
       case LiteralType::Int8: paramTypes_.push_back({TypeId::Int8, -1}); break;
       case LiteralType::Numeric: paramTypes_.push_back({TypeId::Numeric, -1}); break;
+      case LiteralType::Bool: paramTypes_.push_back({TypeId::Bool, -1}); break;
       case LiteralType::Unknown: paramTypes_.push_back({TypeId::Unknown, -1}); break;
     }
   }
@@ -189,7 +190,8 @@ ExprPtr Binder::numberLiteralAsFloat(ExprPtr& e, SqlType target) {
   if (e->kind == ExprKind::Param && e->param >= request_.explicitParamCount) {
     size_t lit = static_cast<size_t>(e->param - request_.explicitParamCount);
     if (lit >= request_.literalUses.size() || request_.literalUses[lit] != 1) return nullptr;
-    if (request_.literalTypes[lit] == LiteralType::Unknown) return nullptr;
+    if (request_.literalTypes[lit] == LiteralType::Unknown || request_.literalTypes[lit] == LiteralType::Bool)
+      return nullptr;
     // Only the literal's first cast: in `16777217::real::float8` the value is a real.
     if (e->type.id == TypeId::Float4 || e->type.id == TypeId::Float8) return nullptr;
     paramTypes_[e->param] = SqlType{target.id, -1};

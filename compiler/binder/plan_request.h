@@ -75,7 +75,18 @@ struct OutputColumn {
 };
 
 // What the lifted literals of a statement are: their kind decides the parameter type.
-enum class LiteralType : uint8_t { Int4, Int8, Numeric, Unknown };
+enum class LiteralType : uint8_t { Int4, Int8, Numeric, Bool, Unknown };
+
+// The literal type of a sql::LiftedLiteral's kind.
+inline LiteralType literalType(TypeId kind) {
+  switch (kind) {
+    case TypeId::Int4: return LiteralType::Int4;
+    case TypeId::Int8: return LiteralType::Int8;
+    case TypeId::Numeric: return LiteralType::Numeric;
+    case TypeId::Bool: return LiteralType::Bool;
+    default: return LiteralType::Unknown;
+  }
+}
 
 struct PlanRequest {
   const sql::Stmt* stmt = nullptr;

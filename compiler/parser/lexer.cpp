@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
 
 #include "compiler/parser/keywords.h"
 #include "compiler/parser/unicode_escapes.h"
@@ -16,11 +17,20 @@ bool isIdentStart(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || static_cast<unsigned char>(c) >= 0x80;
 }
 bool isIdentCont(char c) { return isIdentStart(c) || isDigit(c) || c == '$'; }
-bool isOpChar(char c) { return c != '\0' && std::strchr("~!@#^&|`?+-*/%<>=", c) != nullptr; }
+// A table of the characters in `chars`, so that a class test is one load.
+struct CharClass {
+  explicit constexpr CharClass(std::string_view chars) {
+    for (char c : chars) member[static_cast<unsigned char>(c)] = true;
+  }
+  bool operator()(char c) const { return member[static_cast<unsigned char>(c)]; }
+  bool member[256] = {};
+};
+
+constexpr CharClass isOpChar("~!@#^&|`?+-*/%<>=");
 // Characters that let a multi-character operator end in + or - (scan.l's rule).
-bool isNonMathOpChar(char c) { return c != '\0' && std::strchr("~!@#^&|`?%", c) != nullptr; }
+constexpr CharClass isNonMathOpChar("~!@#^&|`?%");
 // Single characters returned as themselves by scan.l's "self" rule.
-bool isSelfChar(char c) { return c != '\0' && std::strchr(",()[].;:+-*/%^<>=", c) != nullptr; }
+constexpr CharClass isSelfChar(",()[].;:+-*/%^<>=");
 
 void appendUtf8(std::string& out, uint32_t cp) {
   if (cp < 0x80) {
@@ -59,7 +69,11 @@ void truncateIdentifier(std::string& name) {
 
 class Lexer {
  public:
-  explicit Lexer(std::string_view q) : q_(q) {}
+  explicit Lexer(std::string_view q) : q_(q) {
+    // A long VALUES list has about one token per three bytes: growing the vector from
+    // empty would move every token several times.
+    out_.reserve(q.size() / 3 + 2);
+  }
 
   std::vector<Token> run() {
     while (true) {
@@ -246,8 +260,13 @@ class Lexer {
     std::string value;
     while (true) {
       if (pos_ >= q_.size()) return fail("unterminated quoted string", start);
-      char c = q_[pos_];
-      if (c == '\'') {
+      // The characters up to the next quote (or backslash) stand for themselves.
+      size_t plain = escapes ? q_.find_first_of("'\\", pos_) : q_.find('\'', pos_);
+      if (plain == std::string_view::npos) plain = q_.size();
+      value.append(q_.substr(pos_, plain - pos_));
+      pos_ = plain;
+      if (pos_ >= q_.size()) continue;
+      if (q_[pos_] == '\'') {
         if (at(pos_ + 1) == '\'') {
           value += '\'';
           pos_ += 2;
@@ -257,13 +276,9 @@ class Lexer {
         if (stringContinues()) continue;
         break;
       }
-      if (escapes && c == '\\') {
-        if (pos_ + 1 >= q_.size()) return fail("unterminated quoted string", start);
-        escape(value);
-        continue;
-      }
-      value += c;
-      ++pos_;
+      // A backslash (only found in E'...').
+      if (pos_ + 1 >= q_.size()) return fail("unterminated quoted string", start);
+      escape(value);
     }
     Token t = make(TokenKind::String, start);
     t.text = std::move(value);

@@ -57,12 +57,14 @@ ExprPtr Parser::makeConstant(const Token& t) {
              : kind == LiteralKind::Numeric ? TypeId::Numeric
                                             : TypeId::Unknown;
   lit.text = t.text;
-  lit.location = t.offset;
-  auto param = std::make_unique<Param>(t.offset, 0);  // numbered in finishLifting
+  return liftLiteral(std::move(lit), static_cast<size_t>(&t - tokens_.data()));
+}
+
+ExprPtr Parser::liftLiteral(LiftedLiteral lit, size_t token) {
+  lit.location = tokens_[token].offset;
+  auto param = std::make_unique<Param>(lit.location, 0);  // numbered in finishLifting
   param->liftedIndex = static_cast<int>(lifted_.size());
-  liftedParams_.push_back(param.get());
-  size_t index = static_cast<size_t>(&t - tokens_.data());
-  liftedTokens_.push_back({index, index});
+  liftSites_.push_back(LiftSite{param.get(), token, token});
   lifted_.push_back(std::move(lit));
   return param;
 }
@@ -76,7 +78,47 @@ std::vector<ExprPtr> Parser::parseExprList() {
 
 ExprPtr Parser::parseExpr() {
   checkStackDepth();
+  if (ExprPtr constant = parseLoneConstant()) return constant;
   return parseOr();
+}
+
+// The items of long VALUES and IN lists are mostly bare constants: `42,` or `-1.5)` is a
+// whole expression, and going down every precedence level for it cost most of a bulk
+// INSERT's parse. The result is what parseOr would give.
+ExprPtr Parser::parseLoneConstant(bool valuesCell) {
+  auto endsExpr = [](const Token& t) {
+    return t.kind == TokenKind::Operator && t.text.size() == 1 && (t.text[0] == ',' || t.text[0] == ')');
+  };
+  const Token& t = peek();
+  switch (t.kind) {
+    case TokenKind::Integer:
+    case TokenKind::Numeric:
+    case TokenKind::String:
+      if (endsExpr(peek(1))) return makeConstant(advance());
+      return nullptr;
+    case TokenKind::Word: {
+      if (t.quoted || !endsExpr(peek(1))) return nullptr;
+      bool null = t.text == "null";
+      if (valuesCell && lifting_ && (null || t.text == "true" || t.text == "false")) {
+        LiftedLiteral lit;
+        lit.kind = null ? TypeId::Unknown : TypeId::Bool;
+        lit.null = null;
+        if (!null) lit.text = t.text;
+        advance();
+        return liftLiteral(std::move(lit), static_cast<size_t>(&t - tokens_.data()));
+      }
+      if (null || t.text == "true" || t.text == "false" || t.text == "default") return parseWordExpr();
+      return nullptr;
+    }
+    case TokenKind::Operator:
+      if (t.text == "-" && (peek(1).kind == TokenKind::Integer || peek(1).kind == TokenKind::Numeric) &&
+          endsExpr(peek(2))) {
+        const Token& minus = advance();
+        return negateConstant(minus, makeConstant(advance()));
+      }
+      return nullptr;
+    default: return nullptr;
+  }
 }
 
 ExprPtr Parser::parseOr() {
@@ -338,7 +380,7 @@ ExprPtr Parser::negateConstant(const Token& minus, ExprPtr operand) {
       if (lit.kind != TypeId::Numeric || lit.text.find_first_of(".eE") == std::string::npos)
         lit.kind = integerKind(lit.text);
       lit.location = param.location = minus.offset;
-      liftedTokens_[param.liftedIndex].first = static_cast<size_t>(&minus - tokens_.data());
+      liftSites_[param.liftedIndex].firstToken = static_cast<size_t>(&minus - tokens_.data());
       return operand;
     }
   }

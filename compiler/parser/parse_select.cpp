@@ -186,9 +186,66 @@ void Parser::parseValuesBody(SelectStmt& s) {
   s.body = SelectStmt::Body::Values;
   do {
     expectOp("(");
-    s.values.push_back(parseExprList());
+    std::vector<ExprPtr> row;
+    if (!s.values.empty()) row.reserve(s.values.front().size());  // rows are as wide as the first
+    do row.push_back(parseValuesCell());
+    while (acceptOp(","));
+    s.values.push_back(std::move(row));
     expectOp(")");
   } while (acceptOp(","));
+  if (lifting_) unifyValuesKinds(s.values);
+}
+
+// A cell that is a constant alone, NULL, TRUE and FALSE included, is lifted into a
+// parameter of its own (finishLifting), so that a bulk INSERT's statements share one plan
+// wherever their rows repeat values or hold NULLs.
+ExprPtr Parser::parseValuesCell() {
+  size_t lifted = lifted_.size();
+  checkStackDepth();
+  ExprPtr e = parseLoneConstant(true);
+  if (!e) e = parseOr();
+  if (lifted_.size() == lifted + 1 && e->kind == ExprKind::Param &&
+      e->as<Param>().liftedIndex == static_cast<int>(lifted))
+    liftSites_.back().valuesCell = true;
+  return e;
+}
+
+// Gives the lifted cells of each VALUES column one kind where that changes no result, so
+// that the rows are alike for the plan (one loop over them, docs/codegen.md) and for the
+// shape key: in a column of numbers, every number and NULL takes the widest kind (int4,
+// int8, numeric: the VALUES column's type, and in an INSERT each number is cast to its
+// column's type from any of them alike); in a column of booleans the NULLs are booleans.
+// A NULL of a column of strings, or of mixed or other cells, stays unknown.
+void Parser::unifyValuesKinds(const std::vector<std::vector<ExprPtr>>& rows) {
+  size_t width = rows.front().size();
+  for (const auto& row : rows)
+    if (row.size() != width) return;  // the binder reports it
+  auto liftedCell = [&](const ExprPtr& e) -> LiftedLiteral* {
+    if (e->kind != ExprKind::Param || e->as<Param>().liftedIndex < 0) return nullptr;
+    int i = e->as<Param>().liftedIndex;
+    return liftSites_[i].valuesCell ? &lifted_[i] : nullptr;
+  };
+  auto rank = [](TypeId kind) {
+    return kind == TypeId::Int4 ? 1 : kind == TypeId::Int8 ? 2 : kind == TypeId::Numeric ? 3 : 0;
+  };
+  for (size_t c = 0; c < width; ++c) {
+    TypeId widest = TypeId::Unknown;
+    bool numbers = true, booleans = true, values = false;
+    for (const auto& row : rows) {
+      const LiftedLiteral* lit = liftedCell(row[c]);
+      if (!lit) {  // an expression or DEFAULT: the column is left as it is
+        numbers = booleans = false;
+        break;
+      }
+      if (lit->null) continue;
+      values = true;
+      numbers = numbers && rank(lit->kind) > 0;
+      booleans = booleans && lit->kind == TypeId::Bool;
+      if (rank(lit->kind) > rank(widest)) widest = lit->kind;
+    }
+    if (!values || !(numbers || booleans)) continue;
+    for (const auto& row : rows) liftedCell(row[c])->kind = numbers ? widest : TypeId::Bool;
+  }
 }
 
 void Parser::parseSimpleSelect(SelectStmt& s) {
@@ -257,8 +314,7 @@ ExprPtr Parser::parsePositionalOrExpr() {
                                                                             : LiteralKind::String;
     e = std::make_unique<Literal>(e->location, kind, lit.text);
     lifted_.pop_back();
-    liftedParams_.pop_back();
-    liftedTokens_.pop_back();
+    liftSites_.pop_back();
   }
   return e;
 }

@@ -1,5 +1,6 @@
 // The SQL parser's entry point: a whole query string in, a list of statements out.
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,15 +18,24 @@ struct ParseOptions {
 
 // A literal replaced by a parameter.
 struct LiftedLiteral {
-  int paramNumber = 0;            // the $n that now stands for it
-  TypeId kind = TypeId::Unknown;  // Int4, Int8, Numeric, or Unknown for strings
-  std::string text;               // the number as written, or the decoded string
-  uint32_t location = 0;          // byte offset of the literal
-  int uses = 1;                   // occurrences sharing this parameter (numeric literals)
+  int paramNumber = 0;  // the $n that now stands for it
+  // Int4, Int8, Numeric, or Unknown for strings; a whole VALUES cell may also be Bool (TRUE,
+  // FALSE) or NULL, and takes the kind its column's other cells share (Parser::unifyValuesKinds).
+  TypeId kind = TypeId::Unknown;
+  std::string text;       // the number as written, the decoded string, or "true"/"false"
+  bool null = false;      // a NULL VALUES cell
+  uint32_t location = 0;  // byte offset of the literal
+  int uses = 1;           // occurrences sharing this parameter (numeric literals)
   // Strings keep one parameter each (their types come from context), but the binder must
   // still see `g || 'x' ... GROUP BY g || 'x'` as one expression: the index (into
   // ParsedStatement::literals) of the first string literal with the same text.
   int sameTextAs = -1;
+
+  // The parameter's value as text, nullopt for NULL.
+  std::optional<std::string_view> value() const {
+    if (null) return std::nullopt;
+    return std::string_view(text);
+  }
 };
 
 struct ParsedStatement {

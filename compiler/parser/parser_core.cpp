@@ -300,8 +300,7 @@ std::vector<ParsedStatement> Parser::parseAll() {
     maxParam_ = 0;
     firstParam_ = -1;
     lifted_.clear();
-    liftedParams_.clear();
-    liftedTokens_.clear();
+    liftSites_.clear();
 
     ParsedStatement ps;
     ps.stmt = parseStatement();
@@ -323,50 +322,58 @@ std::vector<ParsedStatement> Parser::parseAll() {
 // considers equal stay equal after lifting (`k % 2 ... GROUP BY k % 2`). String literals
 // never share: their types come from context and may differ per occurrence. The shape key
 // names each literal's parameter, so statements with a different sharing pattern
-// (`k % 2 ... GROUP BY k % 3`) get different keys.
+// (`k % 2 ... GROUP BY k % 3`) get different keys. A whole VALUES cell is no expression
+// that another could need to equal: it gets a parameter of its own, so that bulk INSERTs
+// whose rows repeat values in different places still share one plan, and its place in the
+// key is its kind alone (its parameter is the next one).
 void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endToken) {
   std::vector<LiftedLiteral> unique;
+  unique.reserve(lifted_.size());
   std::vector<size_t> uniqueIndex(lifted_.size());  // per lifted literal: its slot in `unique`
-  // By text (a numeric kind's byte first): a 50,000-row VALUES list has 100,000 literals.
+  // By text (a numeric kind's byte first).
   std::unordered_map<std::string, size_t> numericSlot, firstStringSlot;
   for (size_t i = 0; i < lifted_.size(); ++i) {
-    const LiftedLiteral& lit = lifted_[i];
+    LiftedLiteral& lit = lifted_[i];
+    bool ownSlot = liftSites_[i].valuesCell;
     size_t j = unique.size();
-    if (lit.kind != TypeId::Unknown) {
+    if (lit.kind != TypeId::Unknown && !ownSlot) {
       auto [it, added] = numericSlot.try_emplace(static_cast<char>(lit.kind) + lit.text, j);
       j = it->second;
     }
     if (j == unique.size()) {
-      unique.push_back(lit);
+      unique.push_back(std::move(lit));
       unique.back().paramNumber = maxParam_ + static_cast<int>(j) + 1;
     } else {
       ++unique[j].uses;
     }
-    if (lit.kind == TypeId::Unknown) {
-      unique[j].sameTextAs = static_cast<int>(firstStringSlot.try_emplace(lit.text, j).first->second);
-    }
+    if (unique[j].kind == TypeId::Unknown && !ownSlot)
+      unique[j].sameTextAs = static_cast<int>(firstStringSlot.try_emplace(unique[j].text, j).first->second);
     uniqueIndex[i] = j;
-    liftedParams_[i]->number = unique[j].paramNumber;
-    liftedParams_[i]->liftedIndex = static_cast<int>(j);
+    liftSites_[i].param->number = unique[j].paramNumber;
+    liftSites_[i].param->liftedIndex = static_cast<int>(j);
   }
   std::string key;
+  key.reserve(tokens_[endToken].offset - tokens_[firstToken].offset);
   size_t nextLifted = 0;
   for (size_t i = firstToken; i < endToken; ++i) {
     const Token& t = tokens_[i];
     if (!key.empty()) key += ' ';
-    if (nextLifted < liftedTokens_.size() && liftedTokens_[nextLifted].first == i) {
-      switch (lifted_[nextLifted].kind) {
+    if (nextLifted < liftSites_.size() && liftSites_[nextLifted].firstToken == i) {
+      size_t slot = uniqueIndex[nextLifted];
+      switch (unique[slot].kind) {
         case TypeId::Int4: key += "?int4"; break;
         case TypeId::Int8: key += "?int8"; break;
         case TypeId::Numeric: key += "?numeric"; break;
+        case TypeId::Bool: key += "?bool"; break;
         default: key += "?unknown"; break;
       }
-      key += std::to_string(uniqueIndex[nextLifted]);
-      // Equal strings must give equal keys only with the same pattern of equal texts.
-      if (int same = unique[uniqueIndex[nextLifted]].sameTextAs;
-          same >= 0 && static_cast<size_t>(same) != uniqueIndex[nextLifted])
-        key += "=" + std::to_string(same);
-      i = liftedTokens_[nextLifted].second;
+      if (!liftSites_[nextLifted].valuesCell) {
+        key += std::to_string(slot);
+        // Equal strings must give equal keys only with the same pattern of equal texts.
+        if (int same = unique[slot].sameTextAs; same >= 0 && static_cast<size_t>(same) != slot)
+          key += "=" + std::to_string(same);
+      }
+      i = liftSites_[nextLifted].lastToken;
       ++nextLifted;
       continue;
     }

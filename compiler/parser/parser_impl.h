@@ -61,6 +61,8 @@ class Parser {
   std::unique_ptr<SelectStmt> parseSelectPrimary();
   void parseSimpleSelect(SelectStmt& s);
   void parseValuesBody(SelectStmt& s);
+  ExprPtr parseValuesCell();
+  void unifyValuesKinds(const std::vector<std::vector<ExprPtr>>& rows);
   std::vector<ResTarget> parseTargetList();
   std::vector<TableRefPtr> parseFromList();
   TableRefPtr parseTableRef();
@@ -160,7 +162,11 @@ class Parser {
   ExprPtr parseSqlValue(SqlValueKind kind, bool takesPrecision);
   std::unique_ptr<SelectStmt> parseParenSubquery();
   std::vector<ExprPtr> parseExprList();
-  ExprPtr makeConstant(const Token& t);  // literal token -> Literal, or lifted Param
+  // A constant with nothing after it but ',' or ')', else null. `valuesCell`: NULL, TRUE
+  // and FALSE are lifted too (a VALUES cell's).
+  ExprPtr parseLoneConstant(bool valuesCell = false);
+  ExprPtr makeConstant(const Token& t);                  // literal token -> Literal, or lifted Param
+  ExprPtr liftLiteral(LiftedLiteral lit, size_t token);  // the Param that stands for it
 
   // ---- type names (parse_type.cpp) ----
   bool startsKeywordType(int ahead = 0);  // int, varchar, double precision, timestamp ...
@@ -186,9 +192,15 @@ class Parser {
   int firstParam_ = -1;  // the first $n of the statement and where it is
   uint32_t firstParamLocation_ = 0;
   std::vector<LiftedLiteral> lifted_;
-  std::vector<Param*> liftedParams_;
-  // Token range [first, last] of each lifted literal; first is the '-' of a negative one.
-  std::vector<std::pair<size_t, size_t>> liftedTokens_;
+  // Where each lifted literal (same index as lifted_) stands: its Param node, its token
+  // range [firstToken, lastToken] (firstToken is the '-' of a negative one), and whether it
+  // is a whole VALUES cell, which gets a parameter of its own (finishLifting).
+  struct LiftSite {
+    Param* param;
+    size_t firstToken, lastToken;
+    bool valuesCell = false;
+  };
+  std::vector<LiftSite> liftSites_;
 };
 
 }  // namespace duet::sql

@@ -56,11 +56,7 @@ struct Fixture {
     PlanRequest req;
     req.stmt = ps.stmt.get();
     req.explicitParamCount = ps.explicitParams;
-    for (const auto& l : ps.literals)
-      req.literalTypes.push_back(l.kind == TypeId::Int4      ? LiteralType::Int4
-                                 : l.kind == TypeId::Int8    ? LiteralType::Int8
-                                 : l.kind == TypeId::Numeric ? LiteralType::Numeric
-                                                             : LiteralType::Unknown);
+    for (const auto& l : ps.literals) req.literalTypes.push_back(literalType(l.kind));
     for (const auto& l : ps.literals) req.literalUses.push_back(l.uses);
     for (const auto& l : ps.literals) req.literalSameAs.push_back(l.sameTextAs);
     req.queryText = sqlText;
@@ -78,8 +74,11 @@ struct Fixture {
     std::vector<uint8_t> params(std::max<uint32_t>(16, plan->compiled->paramLayout.size));
     for (size_t i = 0; i < ps.literals.size(); ++i) {
       size_t p = ps.explicitParams + i;
-      parseText(plan->paramTypes[p], ps.literals[i].text, params.data() + plan->compiled->paramLayout.offsets[p], arena,
-                tc);
+      if (ps.literals[i].null)
+        params[plan->compiled->paramLayout.nullOffset(p)] = 1;
+      else
+        parseText(plan->paramTypes[p], ps.literals[i].text, params.data() + plan->compiled->paramLayout.offsets[p],
+                  arena, tc);
     }
     Rows rows;
     rows.layout = &plan->compiled->outputLayout;

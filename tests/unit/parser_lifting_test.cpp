@@ -131,3 +131,44 @@ TEST_CASE("lifting: equal string literals stay separate parameters but are marke
   CHECK(key("select g || 'x' from t group by g || 'x'") == key("select g || 'a' from t group by g || 'a'"));
   CHECK(key("select g || 'x' from t group by g || 'x'") != key("select g || 'x' from t group by g || 'y'"));
 }
+
+TEST_CASE("lifting: a VALUES cell that is a constant alone has a parameter of its own", "[parser][lifting]") {
+  auto p = parseOne("insert into t values (1, 'x', true, null), (1, 'x', false, 2.5), (-3, null, null, 7)", true);
+  auto& rows = p.stmt->as<InsertStmt>().source->values;
+  CHECK(sexpr(rows[0][0].get()) == "$1");
+  CHECK(sexpr(rows[1][0].get()) == "$5");  // no sharing with the first row's 1
+  REQUIRE(p.literals.size() == 12);
+  CHECK(p.literals[1].sameTextAs == -1);  // nor marked equal to the second row's 'x'
+  CHECK(p.literals[2].kind == TypeId::Bool);
+  CHECK(p.literals[2].text == "true");
+  CHECK(p.literals[3].null);
+  CHECK_FALSE(p.literals[3].value());
+  CHECK(p.literals[8].text == "-3");
+  // Each column's numbers and NULLs take its widest kind; a NULL among booleans is one.
+  CHECK(p.literals[0].kind == TypeId::Int4);
+  CHECK(p.literals[3].kind == TypeId::Numeric);
+  CHECK(p.literals[7].kind == TypeId::Numeric);
+  CHECK(p.literals[11].kind == TypeId::Numeric);
+  CHECK(p.literals[10].kind == TypeId::Bool);
+  CHECK(p.literals[9].kind == TypeId::Unknown);  // a NULL among strings
+
+  // Constants inside expressions share as anywhere else; a column with an expression or
+  // DEFAULT is left as it is.
+  auto e = parseOne("insert into t values (1 + 1, 1), (null, default), (2, null)", true);
+  REQUIRE(e.literals.size() == 5);
+  CHECK(e.literals[0].uses == 2);  // 1 + 1
+  CHECK(e.literals[1].uses == 1);  // the cell 1
+  CHECK(e.literals[2].kind == TypeId::Unknown);
+  CHECK(e.literals[4].kind == TypeId::Unknown);
+}
+
+TEST_CASE("lifting: bulk INSERTs whose rows differ in values, NULLs and kinds share a shape", "[parser][lifting]") {
+  auto key = [](const std::string& q) { return parseOne(q, true).shapeKey; };
+  CHECK(key("insert into t values (1, true), (1, false)") == key("insert into t values (7, null), (8, true)"));
+  CHECK(key("insert into t values (1, 'a'), (null, 'a')") == key("insert into t values (2, null), (3, 'b')"));
+  CHECK(key("insert into t values (1, 'a'), (null, 'a')") != key("insert into t values (2, null), (3000000000, 'b')"));
+  CHECK(key("insert into t values (1), (2.5)") == key("insert into t values (1.5), (null)"));
+  CHECK(key("insert into t values (1), (2)") != key("insert into t values (1), ('2')"));
+  CHECK(key("select * from (values (1, 2)) v where v.column1 = 5") ==
+        key("select * from (values (3, 3)) v where v.column1 = 3"));
+}
