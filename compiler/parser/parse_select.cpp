@@ -184,29 +184,42 @@ std::unique_ptr<SelectStmt> Parser::parseSelectPrimary() {
 void Parser::parseValuesBody(SelectStmt& s) {
   expectKw("values");
   s.body = SelectStmt::Body::Values;
+  int list = valuesLists_++;
+  size_t firstLifted = lifted_.size();
+  std::vector<bool> constantColumns;  // per column: every cell a constant alone
+  bool sameWidth = true;
   do {
     expectOp("(");
     std::vector<ExprPtr> row;
     if (!s.values.empty()) row.reserve(s.values.front().size());  // rows are as wide as the first
-    do row.push_back(parseValuesCell());
-    while (acceptOp(","));
+    do {
+      size_t column = row.size();
+      row.push_back(parseValuesCell(list, column));
+      if (column == constantColumns.size()) constantColumns.push_back(s.values.empty());
+      if (row.back()->kind != ExprKind::Param || row.back()->as<Param>().liftedIndex < 0 ||
+          !liftSites_[row.back()->as<Param>().liftedIndex].valuesCell())
+        constantColumns[column] = false;
+    } while (acceptOp(","));
+    sameWidth = sameWidth && (s.values.empty() || row.size() == s.values.front().size());
     s.values.push_back(std::move(row));
     expectOp(")");
   } while (acceptOp(","));
-  if (lifting_) unifyValuesKinds(s.values);
+  if (lifting_ && sameWidth) unifyValuesKinds(list, constantColumns, firstLifted);  // else the binder reports it
 }
 
 // A cell that is a constant alone, NULL, TRUE and FALSE included, is lifted into a
 // parameter of its own (finishLifting), so that a bulk INSERT's statements share one plan
 // wherever their rows repeat values or hold NULLs.
-ExprPtr Parser::parseValuesCell() {
+ExprPtr Parser::parseValuesCell(int list, size_t column) {
   size_t lifted = lifted_.size();
   checkStackDepth();
   ExprPtr e = parseLoneConstant(true);
   if (!e) e = parseOr();
   if (lifted_.size() == lifted + 1 && e->kind == ExprKind::Param &&
-      e->as<Param>().liftedIndex == static_cast<int>(lifted))
-    liftSites_.back().valuesCell = true;
+      e->as<Param>().liftedIndex == static_cast<int>(lifted)) {
+    liftSites_.back().valuesList = list;
+    liftSites_.back().valuesColumn = static_cast<int>(column);
+  }
   return e;
 }
 
@@ -215,36 +228,31 @@ ExprPtr Parser::parseValuesCell() {
 // shape key: in a column of numbers, every number and NULL takes the widest kind (int4,
 // int8, numeric: the VALUES column's type, and in an INSERT each number is cast to its
 // column's type from any of them alike); in a column of booleans the NULLs are booleans.
-// A NULL of a column of strings, or of mixed or other cells, stays unknown.
-void Parser::unifyValuesKinds(const std::vector<std::vector<ExprPtr>>& rows) {
-  size_t width = rows.front().size();
-  for (const auto& row : rows)
-    if (row.size() != width) return;  // the binder reports it
-  auto liftedCell = [&](const ExprPtr& e) -> LiftedLiteral* {
-    if (e->kind != ExprKind::Param || e->as<Param>().liftedIndex < 0) return nullptr;
-    int i = e->as<Param>().liftedIndex;
-    return liftSites_[i].valuesCell ? &lifted_[i] : nullptr;
-  };
+// A NULL of a column of strings, or of mixed cells, or of a column with an expression or
+// DEFAULT, stays unknown.
+void Parser::unifyValuesKinds(int list, const std::vector<bool>& columns, size_t firstLifted) {
   auto rank = [](TypeId kind) {
     return kind == TypeId::Int4 ? 1 : kind == TypeId::Int8 ? 2 : kind == TypeId::Numeric ? 3 : 0;
   };
-  for (size_t c = 0; c < width; ++c) {
+  struct Column {
     TypeId widest = TypeId::Unknown;
     bool numbers = true, booleans = true, values = false;
-    for (const auto& row : rows) {
-      const LiftedLiteral* lit = liftedCell(row[c]);
-      if (!lit) {  // an expression or DEFAULT: the column is left as it is
-        numbers = booleans = false;
-        break;
-      }
-      if (lit->null) continue;
-      values = true;
-      numbers = numbers && rank(lit->kind) > 0;
-      booleans = booleans && lit->kind == TypeId::Bool;
-      if (rank(lit->kind) > rank(widest)) widest = lit->kind;
-    }
-    if (!values || !(numbers || booleans)) continue;
-    for (const auto& row : rows) liftedCell(row[c])->kind = numbers ? widest : TypeId::Bool;
+  };
+  std::vector<Column> kinds(columns.size());
+  for (size_t i = firstLifted; i < lifted_.size(); ++i) {
+    int c = liftSites_[i].valuesColumn;
+    if (liftSites_[i].valuesList != list || lifted_[i].null) continue;
+    Column& k = kinds[c];
+    k.values = true;
+    k.numbers = k.numbers && rank(lifted_[i].kind) > 0;
+    k.booleans = k.booleans && lifted_[i].kind == TypeId::Bool;
+    if (rank(lifted_[i].kind) > rank(k.widest)) k.widest = lifted_[i].kind;
+  }
+  for (size_t i = firstLifted; i < lifted_.size(); ++i) {
+    int c = liftSites_[i].valuesColumn;
+    if (liftSites_[i].valuesList != list || !columns[c] || !kinds[c].values) continue;
+    if (kinds[c].numbers) lifted_[i].kind = kinds[c].widest;
+    if (kinds[c].booleans) lifted_[i].kind = TypeId::Bool;
   }
 }
 

@@ -334,7 +334,7 @@ void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endTo
   std::unordered_map<std::string, size_t> numericSlot, firstStringSlot;
   for (size_t i = 0; i < lifted_.size(); ++i) {
     LiftedLiteral& lit = lifted_[i];
-    bool ownSlot = liftSites_[i].valuesCell;
+    bool ownSlot = liftSites_[i].valuesCell();
     size_t j = unique.size();
     if (lit.kind != TypeId::Unknown && !ownSlot) {
       auto [it, added] = numericSlot.try_emplace(static_cast<char>(lit.kind) + lit.text, j);
@@ -367,7 +367,7 @@ void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endTo
         case TypeId::Bool: key += "?bool"; break;
         default: key += "?unknown"; break;
       }
-      if (!liftSites_[nextLifted].valuesCell) {
+      if (!liftSites_[nextLifted].valuesCell()) {
         key += std::to_string(slot);
         // Equal strings must give equal keys only with the same pattern of equal texts.
         if (int same = unique[slot].sameTextAs; same >= 0 && static_cast<size_t>(same) != slot)

@@ -61,8 +61,10 @@ class Parser {
   std::unique_ptr<SelectStmt> parseSelectPrimary();
   void parseSimpleSelect(SelectStmt& s);
   void parseValuesBody(SelectStmt& s);
-  ExprPtr parseValuesCell();
-  void unifyValuesKinds(const std::vector<std::vector<ExprPtr>>& rows);
+  ExprPtr parseValuesCell(int list, size_t column);
+  // columns: per column of VALUES list `list`, whether every cell is a constant alone; its
+  // lifted literals are among lifted_[firstLifted...].
+  void unifyValuesKinds(int list, const std::vector<bool>& columns, size_t firstLifted);
   std::vector<ResTarget> parseTargetList();
   std::vector<TableRefPtr> parseFromList();
   TableRefPtr parseTableRef();
@@ -193,13 +195,16 @@ class Parser {
   uint32_t firstParamLocation_ = 0;
   std::vector<LiftedLiteral> lifted_;
   // Where each lifted literal (same index as lifted_) stands: its Param node, its token
-  // range [firstToken, lastToken] (firstToken is the '-' of a negative one), and whether it
-  // is a whole VALUES cell, which gets a parameter of its own (finishLifting).
+  // range [firstToken, lastToken] (firstToken is the '-' of a negative one), and, for a
+  // whole VALUES cell, which gets a parameter of its own (finishLifting), its list (the
+  // statement's how manieth) and column.
   struct LiftSite {
     Param* param;
     size_t firstToken, lastToken;
-    bool valuesCell = false;
+    int valuesList = -1, valuesColumn = -1;
+    bool valuesCell() const { return valuesList >= 0; }
   };
+  int valuesLists_ = 0;  // VALUES lists parsed
   std::vector<LiftSite> liftSites_;
 };
 

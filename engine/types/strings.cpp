@@ -152,6 +152,12 @@ bool isValidUtf8(std::string_view s) {
 
 void checkUtf8(std::string_view s) {
   for (size_t i = 0; i < s.size();) {
+    // Most text is ASCII: eight bytes at a time while none has its high bit set or is NUL.
+    constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighBits = 0x8080808080808080ULL;
+    uint64_t eight;
+    while (i + 8 <= s.size() && (std::memcpy(&eight, s.data() + i, 8), ((eight | (eight - kOnes)) & kHighBits) == 0))
+      i += 8;
+    if (i >= s.size()) break;
     int n = validCharAt(s, i);
     if (n != 0) {
       i += n;

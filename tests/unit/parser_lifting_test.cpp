@@ -160,6 +160,14 @@ TEST_CASE("lifting: a VALUES cell that is a constant alone has a parameter of it
   CHECK(e.literals[1].uses == 1);  // the cell 1
   CHECK(e.literals[2].kind == TypeId::Unknown);
   CHECK(e.literals[4].kind == TypeId::Unknown);
+
+  // A VALUES list inside a cell has columns of its own.
+  auto n =
+      parseOne("insert into t values ((select a from (values (1), (2.5)) v(a) limit 1), 'x'), (3000000000, 'y')", true);
+  REQUIRE(n.literals.size() == 6);
+  CHECK(n.literals[0].kind == TypeId::Numeric);  // the inner 1
+  CHECK(n.literals[2].kind == TypeId::Int4);     // LIMIT 1
+  CHECK(n.literals[4].kind == TypeId::Int8);     // the outer column has a subquery: left as it is
 }
 
 TEST_CASE("lifting: bulk INSERTs whose rows differ in values, NULLs and kinds share a shape", "[parser][lifting]") {
