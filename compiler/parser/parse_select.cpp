@@ -189,18 +189,21 @@ void Parser::parseValuesBody(SelectStmt& s) {
   std::vector<bool> constantColumns;  // per column: every cell a constant alone
   bool sameWidth = true;
   do {
+    size_t open = pos_, rowLifted = lifted_.size();
     expectOp("(");
     std::vector<ExprPtr> row;
     if (!s.values.empty()) row.reserve(s.values.front().size());  // rows are as wide as the first
+    bool constantRow = true;
     do {
       size_t column = row.size();
       row.push_back(parseValuesCell(list, column));
       if (column == constantColumns.size()) constantColumns.push_back(s.values.empty());
       if (row.back()->kind != ExprKind::Param || row.back()->as<Param>().liftedIndex < 0 ||
           !liftSites_[row.back()->as<Param>().liftedIndex].valuesCell())
-        constantColumns[column] = false;
+        constantColumns[column] = constantRow = false;
     } while (acceptOp(","));
     sameWidth = sameWidth && (s.values.empty() || row.size() == s.values.front().size());
+    if (lifting_ && constantRow) constantRows_.push_back(ConstantRow{open, pos_, rowLifted, row.size()});
     s.values.push_back(std::move(row));
     expectOp(")");
   } while (acceptOp(","));

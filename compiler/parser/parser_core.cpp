@@ -301,6 +301,7 @@ std::vector<ParsedStatement> Parser::parseAll() {
     firstParam_ = -1;
     lifted_.clear();
     liftSites_.clear();
+    constantRows_.clear();
 
     ParsedStatement ps;
     ps.stmt = parseStatement();
@@ -325,7 +326,8 @@ std::vector<ParsedStatement> Parser::parseAll() {
 // (`k % 2 ... GROUP BY k % 3`) get different keys. A whole VALUES cell is no expression
 // that another could need to equal: it gets a parameter of its own, so that bulk INSERTs
 // whose rows repeat values in different places still share one plan, and its place in the
-// key is its kind alone (its parameter is the next one).
+// key is its kind alone (its parameter is the next one). A run of VALUES rows of such cells
+// with the same kinds is written once, with its length: a 10,000-row INSERT's key is short.
 void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endToken) {
   std::vector<LiftedLiteral> unique;
   unique.reserve(lifted_.size());
@@ -352,21 +354,50 @@ void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endTo
     liftSites_[i].param->number = unique[j].paramNumber;
     liftSites_[i].param->liftedIndex = static_cast<int>(j);
   }
+  auto kindOf = [&](size_t lifted) { return unique[uniqueIndex[lifted]].kind; };
+  auto kindKey = [](TypeId kind) {
+    switch (kind) {
+      case TypeId::Int4: return "?int4";
+      case TypeId::Int8: return "?int8";
+      case TypeId::Numeric: return "?numeric";
+      case TypeId::Bool: return "?bool";
+      default: return "?unknown";
+    }
+  };
+  auto sameKinds = [&](const ConstantRow& a, const ConstantRow& b) {
+    if (a.cells != b.cells) return false;
+    for (size_t c = 0; c < a.cells; ++c)
+      if (kindOf(a.firstLifted + c) != kindOf(b.firstLifted + c)) return false;
+    return true;
+  };
   std::string key;
-  key.reserve(tokens_[endToken].offset - tokens_[firstToken].offset);
-  size_t nextLifted = 0;
+  size_t nextLifted = 0, nextRow = 0;
   for (size_t i = firstToken; i < endToken; ++i) {
     const Token& t = tokens_[i];
     if (!key.empty()) key += ' ';
+    if (nextRow < constantRows_.size() && constantRows_[nextRow].openToken == i) {
+      // The rows of the run are next to each other: one ',' token between two.
+      const ConstantRow& row = constantRows_[nextRow];
+      size_t last = nextRow;
+      while (last + 1 < constantRows_.size() &&
+             constantRows_[last + 1].openToken == constantRows_[last].closeToken + 2 &&
+             sameKinds(row, constantRows_[last + 1]))
+        ++last;
+      key += '(';
+      for (size_t c = 0; c < row.cells; ++c) {
+        key += c ? " , " : " ";
+        key += kindKey(kindOf(row.firstLifted + c));
+      }
+      key += " )";
+      if (last > nextRow) key += "\x01" + std::to_string(last - nextRow + 1);  // no token holds \x01
+      nextLifted = constantRows_[last].firstLifted + constantRows_[last].cells;
+      i = constantRows_[last].closeToken;
+      nextRow = last + 1;
+      continue;
+    }
     if (nextLifted < liftSites_.size() && liftSites_[nextLifted].firstToken == i) {
       size_t slot = uniqueIndex[nextLifted];
-      switch (unique[slot].kind) {
-        case TypeId::Int4: key += "?int4"; break;
-        case TypeId::Int8: key += "?int8"; break;
-        case TypeId::Numeric: key += "?numeric"; break;
-        case TypeId::Bool: key += "?bool"; break;
-        default: key += "?unknown"; break;
-      }
+      key += kindKey(unique[slot].kind);
       if (!liftSites_[nextLifted].valuesCell()) {
         key += std::to_string(slot);
         // Equal strings must give equal keys only with the same pattern of equal texts.

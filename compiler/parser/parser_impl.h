@@ -205,6 +205,12 @@ class Parser {
     bool valuesCell() const { return valuesList >= 0; }
   };
   int valuesLists_ = 0;  // VALUES lists parsed
+  // VALUES rows whose every cell is a constant alone, so one lifted literal each, in order
+  // from firstLifted: the shape key names a run of such rows of the same kinds once.
+  struct ConstantRow {
+    size_t openToken, closeToken, firstLifted, cells;
+  };
+  std::vector<ConstantRow> constantRows_;
   std::vector<LiftSite> liftSites_;
 };
 

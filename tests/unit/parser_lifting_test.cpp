@@ -177,6 +177,12 @@ TEST_CASE("lifting: bulk INSERTs whose rows differ in values, NULLs and kinds sh
   CHECK(key("insert into t values (1, 'a'), (null, 'a')") != key("insert into t values (2, null), (3000000000, 'b')"));
   CHECK(key("insert into t values (1), (2.5)") == key("insert into t values (1.5), (null)"));
   CHECK(key("insert into t values (1), (2)") != key("insert into t values (1), ('2')"));
+  // A run of rows of the same kinds is written once with its length.
+  CHECK(key("insert into t values (1), (2), (3)") == key("insert into t values (4), (5), (null)"));
+  CHECK(key("insert into t values (1), (2), (3)") != key("insert into t values (1), (2), (3), (4)"));
+  CHECK(key("insert into t values (1, 'a'), (2, 'b'), ('c', 3)") !=
+        key("insert into t values (1, 'a'), ('c', 3), (2, 'b')"));
+  CHECK(key("insert into t values (1), (2), (1 + 1)") != key("insert into t values (1), (2), (1), (1 + 1)"));
   CHECK(key("select * from (values (1, 2)) v where v.column1 = 5") ==
         key("select * from (values (3, 3)) v where v.column1 = 3"));
 }
