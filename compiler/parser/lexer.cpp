@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include "compiler/parser/keywords.h"
@@ -69,7 +70,7 @@ void truncateIdentifier(std::string& name) {
 
 class Lexer {
  public:
-  explicit Lexer(std::string_view q) : q_(q) {
+  Lexer(std::string_view q, DecodedTexts& decoded) : q_(q), decoded_(decoded) {
     // A long VALUES list has about one token per three bytes: growing the vector from
     // empty would move every token several times.
     out_.reserve(q.size() / 3 + 2);
@@ -107,11 +108,14 @@ class Lexer {
     Token t;
     t.kind = TokenKind::Error;
     t.offset = static_cast<uint32_t>(start);
-    t.text = std::string(what) + " at or near \"" +
-             std::string(q_.substr(start, end == std::string_view::npos ? end : end - start)) + "\"";
+    t.text = keep(std::string(what) + " at or near \"" +
+                  std::string(q_.substr(start, end == std::string_view::npos ? end : end - start)) + "\"");
     out_.push_back(std::move(t));
     return false;
   }
+
+  // A text that is not a slice of the query, kept for the tokens' lifetime.
+  std::string_view keep(std::string text) { return decoded_.emplace_back(std::move(text)); }
 
   // Returns false after emitting an Error token (unterminated comment).
   bool skipSpaceAndComments() {
@@ -197,12 +201,17 @@ class Lexer {
   bool word(size_t start) {
     while (pos_ < q_.size() && isIdentCont(q_[pos_])) ++pos_;
     Token t = make(TokenKind::Word, start);
-    t.text.reserve(t.length);
-    for (char ch : q_.substr(start, t.length))
-      t.text += (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
+    t.text = q_.substr(start, t.length);
+    if (t.length > kMaxIdentifierBytes ||
+        std::any_of(t.text.begin(), t.text.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; })) {
+      std::string folded(t.text);
+      for (char& ch : folded)
+        if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+      truncateIdentifier(folded);
+      t.text = keep(std::move(folded));
+    }
     t.category = keywordCategory(t.text);
-    truncateIdentifier(t.text);
-    out_.push_back(std::move(t));
+    out_.push_back(t);
     return true;
   }
 
@@ -231,8 +240,8 @@ class Lexer {
       return fail("trailing junk after numeric literal", start, pos_);
     }
     Token t = make(isDecimal ? TokenKind::Numeric : TokenKind::Integer, start);
-    t.text = std::string(q_.substr(start, pos_ - start));
-    out_.push_back(std::move(t));
+    t.text = q_.substr(start, pos_ - start);
+    out_.push_back(t);
     return true;
   }
 
@@ -249,14 +258,27 @@ class Lexer {
     }
     Token t = make(TokenKind::Param, start);
     t.number = n > 0x7fffffff ? 0x7fffffff : static_cast<int>(n);
-    t.text = std::string(q_.substr(start, pos_ - start));
-    out_.push_back(std::move(t));
+    t.text = q_.substr(start, pos_ - start);
+    out_.push_back(t);
     return true;
   }
 
   // pos_ is at the opening quote. `escapes`: E'...' with backslash escapes.
   bool quotedString(size_t start, bool escapes) {
-    ++pos_;
+    size_t body = ++pos_;
+    // Mostly the value is the text between the quotes, a slice of the query.
+    if (!escapes) {
+      if (size_t close = q_.find('\'', body); close != std::string_view::npos && at(close + 1) != '\'') {
+        pos_ = close + 1;
+        if (!stringContinues()) {
+          Token t = make(TokenKind::String, start);
+          t.text = q_.substr(body, close - body);
+          out_.push_back(t);
+          return true;
+        }
+        pos_ = body;
+      }
+    }
     std::string value;
     while (true) {
       if (pos_ >= q_.size()) return fail("unterminated quoted string", start);
@@ -281,8 +303,8 @@ class Lexer {
       escape(value);
     }
     Token t = make(TokenKind::String, start);
-    t.text = std::move(value);
-    out_.push_back(std::move(t));
+    t.text = keep(std::move(value));
+    out_.push_back(t);
     return true;
   }
 
@@ -318,12 +340,12 @@ class Lexer {
       Token bad;
       bad.kind = TokenKind::Error;
       bad.offset = static_cast<uint32_t>(start + 3 + error.at);  // after U&'
-      bad.text = error.message;
+      bad.text = error.message;  // a static string
       out_.push_back(std::move(bad));
       return false;
     }
     t.length = static_cast<uint32_t>(pos_ - start);
-    t.text = std::move(value);
+    t.text = keep(std::move(value));
     out_.push_back(std::move(t));
     return true;
   }
@@ -388,8 +410,8 @@ class Lexer {
     Token t = make(TokenKind::Word, start);
     t.quoted = true;
     truncateIdentifier(value);
-    t.text = std::move(value);
-    out_.push_back(std::move(t));
+    t.text = keep(std::move(value));
+    out_.push_back(t);
     return true;
   }
 
@@ -413,8 +435,8 @@ class Lexer {
     }
     pos_ = close + delim.size();
     Token t = make(TokenKind::String, start);
-    t.text = std::string(q_.substr(bodyStart, close - bodyStart));
-    out_.push_back(std::move(t));
+    t.text = q_.substr(bodyStart, close - bodyStart);
+    out_.push_back(t);
     return DollarQuote::Lexed;
   }
 
@@ -430,8 +452,8 @@ class Lexer {
       else if (!isSelfChar(c))
         return fail("syntax error", start, pos_);
       Token t = make(TokenKind::Operator, start);
-      t.text = std::string(q_.substr(start, pos_ - start));
-      out_.push_back(std::move(t));
+      t.text = q_.substr(start, pos_ - start);
+      out_.push_back(t);
       return true;
     }
     // Longest run of operator characters, stopping where a comment starts.
@@ -451,19 +473,20 @@ class Lexer {
     }
     pos_ = end;
     Token t = make(TokenKind::Operator, start);
-    t.text = std::string(q_.substr(start, end - start));
+    t.text = q_.substr(start, end - start);
     if (t.text == "!=") t.text = "<>";  // PostgreSQL treats != as a synonym for <>
-    out_.push_back(std::move(t));
+    out_.push_back(t);
     return true;
   }
 
   std::string_view q_;
+  DecodedTexts& decoded_;
   size_t pos_ = 0;
   std::vector<Token> out_;
 };
 
 }  // namespace
 
-std::vector<Token> tokenize(std::string_view query) { return Lexer(query).run(); }
+std::vector<Token> tokenize(std::string_view query, DecodedTexts& decoded) { return Lexer(query, decoded).run(); }
 
 }  // namespace duet::sql

@@ -11,6 +11,7 @@ namespace duet::sql {
 // Splits the whole query into tokens, ending with an End token. A lexical error does not
 // throw here: the list ends with an Error token at the offending place instead, so that a
 // syntax error earlier in the text is reported first, as PostgreSQL's on-demand scanner does.
-std::vector<Token> tokenize(std::string_view query);
+// Token texts point into `query` and `decoded`, which must outlive the tokens.
+std::vector<Token> tokenize(std::string_view query, DecodedTexts& decoded);
 
 }  // namespace duet::sql

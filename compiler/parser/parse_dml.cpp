@@ -13,7 +13,7 @@ std::vector<ResTarget> Parser::parseOptReturning() {
 // relation_expr_opt_alias), so "UPDATE t SET ..." works.
 std::string Parser::parseDmlAlias() {
   if (acceptKw("as")) return parseColId();
-  if (isColId() && !isKw("set")) return advance().text;
+  if (isColId() && !isKw("set")) return advance().str();
   return {};
 }
 

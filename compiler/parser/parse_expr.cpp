@@ -14,7 +14,7 @@ namespace duet::sql {
 
 namespace {
 
-bool isComparisonOp(const std::string& op) {
+bool isComparisonOp(std::string_view op) {
   return op == "<" || op == ">" || op == "=" || op == "<=" || op == ">=" || op == "<>";
 }
 
@@ -30,9 +30,9 @@ bool isGenericOp(const Token& t) {
 
 // Kind of an integer literal ("123" or, after folding a unary minus, "-123"): int4 if it
 // fits, else int8 if it fits, else numeric.
-TypeId integerKind(const std::string& text) {
+TypeId integerKind(std::string_view text) {
   bool negative = !text.empty() && text[0] == '-';
-  std::string_view digits = std::string_view(text).substr(negative ? 1 : 0);
+  std::string_view digits = text.substr(negative ? 1 : 0);
   size_t i = digits.find_first_not_of('0');
   std::string_view v = i == std::string::npos ? std::string_view("0") : digits.substr(i);
   auto fits = [&](std::string_view max) { return v.size() < max.size() || (v.size() == max.size() && v <= max); };
@@ -51,7 +51,7 @@ ExprPtr Parser::makeConstant(const Token& t) {
   LiteralKind kind = t.kind == TokenKind::Integer   ? LiteralKind::Integer
                      : t.kind == TokenKind::Numeric ? LiteralKind::Numeric
                                                     : LiteralKind::String;
-  if (!lifting_) return std::make_unique<Literal>(t.offset, kind, t.text);
+  if (!lifting_) return std::make_unique<Literal>(t.offset, kind, t.str());
   LiftedLiteral lit;
   lit.kind = kind == LiteralKind::Integer   ? integerKind(t.text)
              : kind == LiteralKind::Numeric ? TypeId::Numeric
@@ -208,7 +208,7 @@ ExprPtr Parser::parseComparison() {
   const Token& t = peek();
   if (t.kind != TokenKind::Operator || !isComparisonOp(t.text)) return left;
   advance();
-  ExprPtr e = parseQuantifiedRhs(t.offset, t.text, std::move(left), &Parser::parsePredicate);
+  ExprPtr e = parseQuantifiedRhs(t.offset, t.str(), std::move(left), &Parser::parsePredicate);
   if (peek().kind == TokenKind::Operator && isComparisonOp(peek().text)) syntaxError();
   return e;
 }
@@ -296,13 +296,13 @@ ExprPtr Parser::parseOtherOp() {
   ExprPtr left;
   if (isGenericOp(peek())) {  // prefix operator, e.g. ~x or |/x
     const Token& t = advance();
-    left = std::make_unique<UnaryOp>(t.offset, t.text, parseAdditive());
+    left = std::make_unique<UnaryOp>(t.offset, t.str(), parseAdditive());
   } else {
     left = parseAdditive();
   }
   while (isGenericOp(peek())) {
     const Token& t = advance();
-    left = parseQuantifiedRhs(t.offset, t.text, std::move(left), &Parser::parseAdditive);
+    left = parseQuantifiedRhs(t.offset, t.str(), std::move(left), &Parser::parseAdditive);
   }
   return left;
 }
@@ -311,7 +311,7 @@ ExprPtr Parser::parseAdditive() {
   ExprPtr left = parseMultiplicative();
   while (isOp("+") || isOp("-")) {
     const Token& t = advance();
-    left = std::make_unique<BinaryOp>(t.offset, t.text, std::move(left), parseMultiplicative());
+    left = std::make_unique<BinaryOp>(t.offset, t.str(), std::move(left), parseMultiplicative());
   }
   return left;
 }
@@ -320,7 +320,7 @@ ExprPtr Parser::parseMultiplicative() {
   ExprPtr left = parsePower();
   while (isOp("*") || isOp("/") || isOp("%")) {
     const Token& t = advance();
-    left = std::make_unique<BinaryOp>(t.offset, t.text, std::move(left), parsePower());
+    left = std::make_unique<BinaryOp>(t.offset, t.str(), std::move(left), parsePower());
   }
   return left;
 }
@@ -329,7 +329,7 @@ ExprPtr Parser::parsePower() {
   ExprPtr left = parseAtTimeZone();
   while (isOp("^")) {
     const Token& t = advance();
-    left = std::make_unique<BinaryOp>(t.offset, t.text, std::move(left), parseAtTimeZone());
+    left = std::make_unique<BinaryOp>(t.offset, t.str(), std::move(left), parseAtTimeZone());
   }
   return left;
 }
@@ -356,7 +356,7 @@ ExprPtr Parser::parseUnary() {
     const Token& t = advance();
     ExprPtr operand = parseUnary();
     if (t.text == "-") return negateConstant(t, std::move(operand));
-    return std::make_unique<UnaryOp>(t.offset, t.text, std::move(operand));
+    return std::make_unique<UnaryOp>(t.offset, t.str(), std::move(operand));
   }
   return parsePostfix();
 }
@@ -384,7 +384,7 @@ ExprPtr Parser::negateConstant(const Token& minus, ExprPtr operand) {
       return operand;
     }
   }
-  return std::make_unique<UnaryOp>(minus.offset, minus.text, std::move(operand));
+  return std::make_unique<UnaryOp>(minus.offset, minus.str(), std::move(operand));
 }
 
 ExprPtr Parser::parsePostfix() {
@@ -514,7 +514,7 @@ ExprPtr Parser::parseTypedLiteral(TypeName type) {
     parseIntervalFields(type);
     if (type.intervalFields >= 0) {
       resolveType(type, true);
-      return std::make_unique<Cast>(type.location, std::make_unique<Literal>(s.offset, LiteralKind::String, s.text),
+      return std::make_unique<Cast>(type.location, std::make_unique<Literal>(s.offset, LiteralKind::String, s.str()),
                                     std::move(type));
     }
   }
@@ -525,9 +525,10 @@ ExprPtr Parser::parseWordExpr() {
   const Token& t = peek();
   uint32_t loc = t.offset;
   if (!t.quoted) {
-    const std::string& w = t.text;
+    std::string_view w = t.text;
     if (w == "null") return advance(), std::make_unique<Literal>(loc, LiteralKind::Null, "null");
-    if (w == "true" || w == "false") return advance(), std::make_unique<Literal>(loc, LiteralKind::Bool, w);
+    if (w == "true" || w == "false")
+      return advance(), std::make_unique<Literal>(loc, LiteralKind::Bool, std::string(w));
     if (w == "default") return advance(), std::make_unique<DefaultExpr>(loc);
     if (w == "not") {  // NOT as an operand ("a = NOT b"), as gram.y allows
       advance();
@@ -583,14 +584,14 @@ ExprPtr Parser::parseWordExpr() {
     if (w == "current_schema" && !isOp("(", 1)) return parseSqlValue(SqlValueKind::CurrentSchema, false);
     if ((w == "coalesce" || w == "greatest" || w == "least" || w == "grouping") && isOp("(", 1)) {
       auto call = std::make_unique<FuncCall>(loc);
-      call->names.push_back(advance().text);
+      call->names.push_back(advance().str());
       return parseFuncArgs(std::move(call));
     }
     if ((w == "extract" || w == "position" || w == "substring" || w == "trim" || w == "overlay") && isOp("(", 1))
       return parseSpecialFunction();
     if (w == "nullif" && isOp("(", 1)) {  // exactly two arguments, by the grammar
       auto call = std::make_unique<FuncCall>(loc);
-      call->names.push_back(advance().text);
+      call->names.push_back(advance().str());
       advance();
       call->args.push_back(parseExpr());
       expectOp(",");
@@ -612,7 +613,7 @@ ExprPtr Parser::parseWordExpr() {
   bool colId = isColId();
   bool funcName = isTypeFuncName();
   std::vector<std::string> names;
-  names.push_back(advance().text);
+  names.push_back(advance().str());
   bool star = false;
   while (isOp(".")) {
     advance();
@@ -655,7 +656,7 @@ ExprPtr Parser::parseFuncArgs(std::unique_ptr<FuncCall> call) {
     do {
       std::string name;
       if (peek().kind == TokenKind::Word && (isOp("=>", 1) || isOp(":=", 1))) {
-        name = advance().text;
+        name = advance().str();
         advance();
       } else if (!call->argNames.empty() && !call->argNames.back().empty()) {
         throw SqlError(sqlstate::kSyntaxError, "positional argument cannot follow named argument", {}, {},

@@ -32,7 +32,7 @@ RoutineParam Parser::parseRoutineParam(bool allowDefault) {
   bool typeFollows = isTypeFuncName(1) || startsKeywordType(1) || isKw("in", 1) || isKw("out", 1) || isKw("inout", 1) ||
                      isKw("variadic", 1);
   if (isTypeFuncName() && !startsKeywordType() && typeFollows) {
-    p.name = advance().text;
+    p.name = advance().str();
     if (!modeFirst) acceptParamMode(p);
   }
   p.type = parseTypeName();
@@ -111,14 +111,14 @@ void Parser::parseRoutineOptions(CreateFunctionStmt& s) {
       set("as", "");
     } else if (acceptKw("language")) {
       if (peek().kind == TokenKind::String)
-        set("language", advance().text);
+        set("language", advance().str());
       else if (isColId() || isTypeFuncName())
-        set("language", advance().text);
+        set("language", advance().str());
       else
         syntaxError();
       s.language = o.value;
     } else if (isKw("immutable") || isKw("stable") || isKw("volatile")) {
-      set("volatility", advance().text);
+      set("volatility", advance().str());
     } else if (acceptKw("strict")) {
       set("strict", "true");
     } else if (acceptKw("called")) {
@@ -138,7 +138,7 @@ void Parser::parseRoutineOptions(CreateFunctionStmt& s) {
       else
         advance();
       if (!isKw("definer") && !isKw("invoker")) syntaxError();
-      set("security", advance().text == "definer" ? "true" : "false");
+      set("security", advance().str() == "definer" ? "true" : "false");
     } else if (acceptKw("leakproof")) {
       set("leakproof", "true");
     } else if (isKw("not") && isKw("leakproof", 1)) {
@@ -146,7 +146,7 @@ void Parser::parseRoutineOptions(CreateFunctionStmt& s) {
       advance();
       set("leakproof", "false");
     } else if (isKw("cost") || isKw("rows")) {
-      std::string name = advance().text;
+      std::string name = advance().str();
       if (peek().kind == TokenKind::Word || peek().kind == TokenKind::String) syntaxError();
       DefElem number;
       parseOptionValue(number, true);
@@ -171,7 +171,7 @@ void Parser::parseRoutineOptions(CreateFunctionStmt& s) {
       }
       set("set", name);
     } else if (acceptKw("reset")) {
-      set("set", isKw("all") ? advance().text : parseColId());
+      set("set", isKw("all") ? advance().str() : parseColId());
     } else {
       syntaxError();
     }
@@ -181,7 +181,7 @@ void Parser::parseRoutineOptions(CreateFunctionStmt& s) {
 
 StmtPtr Parser::parseDropRoutine() {
   auto s = std::make_unique<DropRoutineStmt>();
-  std::string object = advance().text;
+  std::string object = advance().str();
   s->object = object == "function"    ? RoutineObject::Function
               : object == "procedure" ? RoutineObject::Procedure
                                       : RoutineObject::Routine;

@@ -147,7 +147,7 @@ std::unique_ptr<SelectStmt> Parser::parseSetOperand(int level) {
   while (level == 0 ? (isKw("union") || isKw("except")) : isKw("intersect")) {
     auto node = std::make_unique<SelectStmt>();
     node->body = SelectStmt::Body::SetOp;
-    std::string op = advance().text;
+    std::string op = advance().str();
     node->setOp = op == "union" ? SetOpKind::Union : op == "except" ? SetOpKind::Except : SetOpKind::Intersect;
     if (acceptKw("all"))
       node->setAll = true;
@@ -304,7 +304,7 @@ std::vector<ResTarget> Parser::parseTargetList() {
       if (acceptKw("as")) {
         t.alias = parseColLabel();
       } else if (isBareLabel(peek())) {
-        t.alias = advance().text;
+        t.alias = advance().str();
       }
     }
     targets.push_back(std::move(t));
@@ -343,7 +343,7 @@ ExprPtr Parser::parseGroupByItem() {
   std::unique_ptr<GroupingSet> set;
   if ((isKw("rollup") || isKw("cube")) && isOp("(", 1))
     set = std::make_unique<GroupingSet>(loc,
-                                        advance().text == "rollup" ? GroupingSetKind::Rollup : GroupingSetKind::Cube);
+                                        advance().str() == "rollup" ? GroupingSetKind::Rollup : GroupingSetKind::Cube);
   else if (isKw("grouping") && isKw("sets", 1) && isOp("(", 2)) {
     advance();
     advance();
@@ -392,7 +392,7 @@ std::optional<Alias> Parser::parseOptAlias(bool allowColumnList) {
   if (acceptKw("as")) {
     a.name = parseColId();
   } else if (isColId()) {
-    a.name = advance().text;
+    a.name = advance().str();
   } else {
     return std::nullopt;
   }
@@ -410,7 +410,7 @@ void Parser::parseFunctionAlias(RangeFunction& fn) {
     if (as)
       a.name = parseColId();
     else if (isColId())
-      a.name = advance().text;
+      a.name = advance().str();
     else
       return;
   }
@@ -494,7 +494,7 @@ TableRefPtr Parser::parseTableRef() {
     if (acceptKw("inner")) {
       join->type = JoinType::Inner;
     } else if (isKw("left") || isKw("right") || isKw("full")) {
-      std::string w = advance().text;
+      std::string w = advance().str();
       join->type = w == "left" ? JoinType::Left : w == "right" ? JoinType::Right : JoinType::Full;
       acceptKw("outer");
     } else if (!isKw("join")) {

@@ -10,15 +10,15 @@ namespace duet::sql {
 ExprPtr Parser::parseSpecialFunction() {
   const Token& nameTok = advance();
   auto call = std::make_unique<FuncCall>(nameTok.offset);
-  const std::string& name = nameTok.text;
-  call->names.push_back(name);
+  std::string_view name = nameTok.text;
+  call->names.emplace_back(name);
   expectOp("(");
   if (name == "extract") {
     // The field is a name (year, epoch, ...) or a string; it is never lifted.
     const Token& f = peek();
     if (f.kind != TokenKind::Word && f.kind != TokenKind::String) syntaxError();
     advance();
-    call->args.push_back(std::make_unique<Literal>(f.offset, LiteralKind::String, f.text));
+    call->args.push_back(std::make_unique<Literal>(f.offset, LiteralKind::String, f.str()));
     expectKw("from");
     call->args.push_back(parseExpr());
   } else if (name == "position") {

@@ -102,7 +102,7 @@ TypeName Parser::parseTypeName() {
   t.location = peek().offset;
   if (!startsKeywordType()) {
     if (!isTypeFuncName()) syntaxError();
-    t.names.push_back(advance().text);
+    t.names.push_back(advance().str());
     while (acceptOp(".")) t.names.push_back(parseColLabel());
     parseTypeModifiers(t);
     parseArrayBounds(t);
@@ -110,7 +110,7 @@ TypeName Parser::parseTypeName() {
     return t;
   }
 
-  std::string w = advance().text;
+  std::string w = advance().str();
   std::string name;
   if (w == "int" || w == "integer") {
     name = "int4";
@@ -151,7 +151,7 @@ TypeName Parser::parseTypeName() {
     parseTypeModifiers(t);
     bool tz = false;  // WITH TIME ZONE; WITHOUT TIME ZONE is the default
     if ((isKw("with") && isKw("time", 1)) || isKw("without")) {
-      tz = advance().text == "with";
+      tz = advance().str() == "with";
       expectKw("time");
       expectKw("zone");
     }

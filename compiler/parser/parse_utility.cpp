@@ -30,7 +30,7 @@ bool Parser::parseTransactionModes(TransactionStmt& t) {
       }
     } else if (isKw("read") && (isKw("only", 1) || isKw("write", 1))) {
       advance();
-      t.readOnly = advance().text == "only";
+      t.readOnly = advance().str() == "only";
     } else if (acceptKw("deferrable")) {
       t.deferrable = true;
     } else if (isKw("not") && isKw("deferrable", 1)) {
@@ -47,7 +47,7 @@ bool Parser::parseTransactionModes(TransactionStmt& t) {
 
 StmtPtr Parser::parseTransaction() {
   auto s = std::make_unique<TransactionStmt>();
-  std::string w = advance().text;
+  std::string w = advance().str();
   auto optWork = [&] {
     if (!acceptKw("work")) acceptKw("transaction");
   };
@@ -117,7 +117,7 @@ StmtPtr Parser::parseSet() {
   bool local = false;
   if ((isKw("session") || isKw("local")) && peek(1).kind == TokenKind::Word && !isKw("to", 1) &&
       !isKw("characteristics", 1)) {
-    local = advance().text == "local";
+    local = advance().str() == "local";
   }
   if (isKw("transaction") || (isKw("session") && isKw("characteristics", 1))) return parseSetTransaction(local);
   auto s = std::make_unique<SetStmt>();
@@ -271,7 +271,7 @@ StmtPtr Parser::parseCreateRole(bool isUser) {
         d.valueKind = DefElem::ValueKind::None;
       } else if (peek().kind == TokenKind::String) {
         d.valueKind = DefElem::ValueKind::String;
-        d.value = advance().text;
+        d.value = advance().str();
       } else {
         syntaxError();
       }
@@ -287,7 +287,7 @@ StmtPtr Parser::parseCreateRole(bool isUser) {
       d.name = "valid_until";
       if (peek().kind != TokenKind::String) syntaxError();
       d.valueKind = DefElem::ValueKind::String;
-      d.value = advance().text;
+      d.value = advance().str();
     }
     s->options.push_back(std::move(d));
   }
@@ -311,7 +311,7 @@ StmtPtr Parser::parseCopy() {
     expectKw("to");
   if (s->query && s->isFrom) syntaxError();
   if (peek().kind == TokenKind::String)
-    s->file = advance().text;
+    s->file = advance().str();
   else if (!acceptKw(s->isFrom ? "stdin" : "stdout"))
     syntaxError();
   acceptKw("with");
@@ -329,7 +329,7 @@ StmtPtr Parser::parseCopy() {
       acceptKw("as");
       if (peek().kind != TokenKind::String) syntaxError();
       d.valueKind = DefElem::ValueKind::String;
-      d.value = advance().text;
+      d.value = advance().str();
     };
     if (w == "csv" || w == "binary" || w == "text") {
       d.name = "format";

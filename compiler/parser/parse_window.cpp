@@ -94,7 +94,7 @@ FrameBound Parser::parseFrameBound() {
   if (isKw("unbounded") && (isKw("preceding", 1) || isKw("following", 1))) {
     advance();
     bound.kind =
-        advance().text == "preceding" ? FrameBoundKind::UnboundedPreceding : FrameBoundKind::UnboundedFollowing;
+        advance().str() == "preceding" ? FrameBoundKind::UnboundedPreceding : FrameBoundKind::UnboundedFollowing;
     return bound;
   }
   if (isKw("current") && isKw("row", 1)) {

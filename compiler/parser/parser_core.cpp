@@ -13,12 +13,12 @@
 namespace duet::sql {
 
 Parser::Parser(std::string_view query, const ParseOptions& options)
-    : query_(query), options_(options), tokens_(tokenize(query)) {}
+    : query_(query), options_(options), tokens_(tokenize(query, decodedTexts_)) {}
 
 const Token& Parser::peek(int ahead) {
   size_t i = std::min(pos_ + ahead, tokens_.size() - 1);
   const Token& t = tokens_[i];
-  if (t.kind == TokenKind::Error) errorAt(sqlstate::kSyntaxError, t.text, t.offset);
+  if (t.kind == TokenKind::Error) errorAt(sqlstate::kSyntaxError, t.str(), t.offset);
   return t;
 }
 
@@ -48,7 +48,9 @@ void Parser::expectKw(std::string_view word) {
 
 bool Parser::isOp(std::string_view op, int ahead) {
   const Token& t = peek(ahead);
-  return t.kind == TokenKind::Operator && t.text == op;
+  if (t.kind != TokenKind::Operator) return false;
+  // Most operators the parser asks for are one character ('(', ',', ')'): no memcmp call.
+  return op.size() == 1 ? t.text.size() == 1 && t.text[0] == op[0] : t.text == op;
 }
 
 bool Parser::acceptOp(std::string_view op) {
@@ -91,12 +93,12 @@ bool Parser::isTypeFuncName(int ahead) {
 
 std::string Parser::parseColId() {
   if (!isColId()) syntaxError();
-  return advance().text;
+  return advance().str();
 }
 
 std::string Parser::parseColLabel() {
   if (peek().kind != TokenKind::Word) syntaxError();
-  return advance().text;
+  return advance().str();
 }
 
 QualifiedName Parser::parseQualifiedName() {
@@ -143,8 +145,8 @@ bool Parser::parseOptionalSignedInt(int& value) {
     return false;
   }
   const Token& t = advance();
-  long long v = t.text.size() > 10 ? (1LL << 40) : std::stoll(t.text);
-  if (v > 0x7fffffffLL) errorAt(sqlstate::kSyntaxError, "syntax error at or near \"" + t.text + "\"", t.offset);
+  long long v = t.text.size() > 10 ? (1LL << 40) : std::stoll(t.str());
+  if (v > 0x7fffffffLL) errorAt(sqlstate::kSyntaxError, "syntax error at or near \"" + t.str() + "\"", t.offset);
   value = static_cast<int>(negative ? -v : v);
   return true;
 }
@@ -154,16 +156,16 @@ bool Parser::parseOptionValue(DefElem& d, bool required) {
   const Token& t = peek();
   if (t.kind == TokenKind::Word) {
     d.valueKind = DefElem::ValueKind::Word;
-    d.value = advance().text;
+    d.value = advance().str();
   } else if (t.kind == TokenKind::String) {
     d.valueKind = DefElem::ValueKind::String;
-    d.value = advance().text;
+    d.value = advance().str();
   } else if (t.kind == TokenKind::Integer || t.kind == TokenKind::Numeric ||
              ((isOp("-") || isOp("+")) && (peek(1).kind == TokenKind::Integer || peek(1).kind == TokenKind::Numeric))) {
     d.valueKind = DefElem::ValueKind::Number;
     d.value = isOp("-") ? "-" : "";
     if (t.kind == TokenKind::Operator) advance();
-    d.value += advance().text;
+    d.value += advance().str();
   } else {
     if (required) syntaxError();
     return false;
@@ -244,7 +246,7 @@ StmtPtr Parser::parseStatement() {
     if (isOp("(")) return parseSelect();
     syntaxError();
   }
-  const std::string& w = t.text;
+  std::string_view w = t.text;
   if (w == "select" || w == "values" || w == "with" || w == "insert" || w == "update" || w == "delete")
     return parsePreparable();
   if (w == "create") return parseCreate();

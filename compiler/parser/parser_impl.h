@@ -184,6 +184,7 @@ class Parser {
 
   std::string_view query_;
   ParseOptions options_;
+  DecodedTexts decodedTexts_;  // before tokens_, which point into it
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   uint32_t lastEnd_ = 0;  // byte offset just past the last consumed token

@@ -2,7 +2,9 @@
 // that error messages can quote the source text and report PostgreSQL-style positions.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <string>
+#include <string_view>
 
 #include "engine/types/sql_keywords.h"
 
@@ -29,7 +31,16 @@ struct Token {
   int number = 0;                                    // Param: the parameter number
   uint32_t offset = 0;                               // byte offset of the first character in the query
   uint32_t length = 0;                               // byte length of the source text of the token
-  std::string text;                                  // see TokenKind; Error: the message
+  // See TokenKind; Error: the message. A slice of the query where the token's text is its
+  // source text, else held by the DecodedTexts that tokenize filled.
+  std::string_view text;
+
+  std::string str() const { return std::string(text); }
 };
+
+// The texts of tokens that are not slices of the query: strings with escapes or doubled
+// quotes, identifiers folded to lower case or truncated, error messages. A deque, so that
+// each text stays where it is while more are added.
+using DecodedTexts = std::deque<std::string>;
 
 }  // namespace duet::sql

@@ -18,13 +18,13 @@ bool RoutineShape::hasOutputParams() const {
 }
 
 BodyParser::BodyParser(const RoutineShape& routine, const BodySource& source, const TableLookup& tables)
-    : routine_(routine), source_(source), tables_(tables), tokens_(sql::tokenize(source.body)) {}
+    : routine_(routine), source_(source), tables_(tables), tokens_(sql::tokenize(source.body, decodedTexts_)) {}
 
 // ---- tokens and errors ------------------------------------------------------------------
 
 const sql::Token& BodyParser::peek(int ahead) {
   const sql::Token& t = tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
-  if (t.kind == sql::TokenKind::Error) errorAt(sqlstate::kSyntaxError, t.text, t.offset);
+  if (t.kind == sql::TokenKind::Error) errorAt(sqlstate::kSyntaxError, t.str(), t.offset);
   return t;
 }
 
@@ -85,14 +85,14 @@ int BodyParser::declare(Variable v) {
   return index;
 }
 
-int BodyParser::lookupVariable(const std::string& name) const {
+int BodyParser::lookupVariable(std::string_view name) const {
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
     for (auto v = s->variables.rbegin(); v != s->variables.rend(); ++v)
       if (fn_.variables[*v].name == name) return *v;
   return -1;
 }
 
-int BodyParser::lookupInBlock(const std::string& label, const std::string& name) const {
+int BodyParser::lookupInBlock(std::string_view label, std::string_view name) const {
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
     if (s->label != label) continue;
     for (auto v = s->variables.rbegin(); v != s->variables.rend(); ++v)
@@ -105,7 +105,7 @@ int BodyParser::lookupInBlock(const std::string& label, const std::string& name)
 std::string BodyParser::variableWord() {
   const sql::Token& t = peek();
   if (t.kind != sql::TokenKind::Word || (!t.quoted && t.category == sql::KeywordCategory::Reserved)) syntaxError();
-  return advance().text;
+  return advance().str();
 }
 
 // A variable, label.variable or record.field (and arr[i] for assignments). Consumes
@@ -132,7 +132,7 @@ bool BodyParser::parseTarget(Target& t, bool assignment) {
   if ((kind == VarType::Kind::Record || kind == VarType::Kind::Row) && isOp(".") &&
       peek(1).kind == sql::TokenKind::Word) {
     advance();
-    t.field = advance().text;
+    t.field = advance().str();
   }
   if (assignment && isOp("[")) {
     advance();
@@ -236,14 +236,14 @@ VarType BodyParser::parseDataType(uint32_t& typeLocation) {
   size_t save = pos_;
   std::vector<std::string> names;
   if (peek().kind == sql::TokenKind::Word) {
-    names.push_back(advance().text);
+    names.push_back(advance().str());
     while (isOp(".") && peek(1).kind == sql::TokenKind::Word) {
       advance();
-      names.push_back(advance().text);
+      names.push_back(advance().str());
     }
     if (isOp("%") && (isKw("type", 1) || isKw("rowtype", 1))) {
       advance();
-      bool rowtype = advance().text == "rowtype";
+      bool rowtype = advance().str() == "rowtype";
       if (rowtype) {
         auto columns = tables_(names);
         if (!columns)
@@ -401,7 +401,7 @@ std::unique_ptr<Block> BodyParser::parseBlock(std::string label, uint32_t locati
 void BodyParser::checkEndLabel(const std::string& label) {
   const sql::Token& t = peek();
   if (t.kind != sql::TokenKind::Word || isOp(";")) return;
-  std::string end = advance().text;
+  std::string end = advance().str();
   if (label.empty())
     errorAt(sqlstate::kSyntaxError, fmt::format("end label \"{}\" specified for unlabeled block", end), t.offset);
   if (end != label)

@@ -40,8 +40,8 @@ class BodyParser {
 
   // ---- scopes and variables
   int declare(Variable v);
-  int lookupVariable(const std::string& name) const;
-  int lookupInBlock(const std::string& label, const std::string& name) const;
+  int lookupVariable(std::string_view name) const;
+  int lookupInBlock(std::string_view label, std::string_view name) const;
   std::string variableWord();   // an identifier usable as a variable or label name
   std::string optionalLabel();  // `<<label>>` before a block or loop, or ""
   Target parseAssignableTarget();
@@ -86,6 +86,7 @@ class BodyParser {
   const RoutineShape& routine_;
   const BodySource& source_;
   const TableLookup& tables_;
+  sql::DecodedTexts decodedTexts_;  // before tokens_, which point into it
   std::vector<sql::Token> tokens_;
   size_t pos_ = 0;
   Function fn_;

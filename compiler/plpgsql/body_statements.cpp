@@ -19,7 +19,7 @@ constexpr const char* kDatatypeMismatch = "42804";
   throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("PL/pgSQL {} is not supported yet", what));
 }
 
-bool validSqlstate(const std::string& code) {
+bool validSqlstate(std::string_view code) {
   if (code.size() != 5) return false;
   for (char c : code)
     if (!std::isdigit(static_cast<unsigned char>(c)) && !std::isupper(static_cast<unsigned char>(c))) return false;
@@ -265,11 +265,11 @@ StmtPtr BodyParser::parseFor(std::string label, uint32_t loc) {
 
 StmtPtr BodyParser::parseExit(uint32_t loc) {
   auto s = std::make_unique<Exit>(loc);
-  s->isContinue = advance().text == "continue";
+  s->isContinue = advance().str() == "continue";
   const char* word = s->isContinue ? "CONTINUE" : "EXIT";
   if (peek().kind == sql::TokenKind::Word && !isKw("when")) {
     uint32_t labelAt = peek().offset;
-    s->label = advance().text;
+    s->label = advance().str();
     auto scope = scopes_.rbegin();
     while (scope != scopes_.rend() && scope->label != s->label) ++scope;
     // The outermost scope is the routine's own namespace, not a block EXIT can leave.
@@ -340,11 +340,11 @@ ExceptionCondition BodyParser::parseCondition(bool allowOthers) {
   ExceptionCondition c;
   if (acceptKw("sqlstate")) {
     if (peek().kind != sql::TokenKind::String || !validSqlstate(peek().text)) syntaxError("invalid SQLSTATE code");
-    c.sqlstates.push_back(advance().text);
+    c.sqlstates.push_back(advance().str());
     return c;
   }
   if (peek().kind != sql::TokenKind::Word) syntaxError();
-  c.name = advance().text;
+  c.name = advance().str();
   if (allowOthers && c.name == "others") return c;
   c.sqlstates = conditionSqlstates(c.name);
   if (c.sqlstates.empty())
@@ -368,7 +368,7 @@ StmtPtr BodyParser::parseRaise(uint32_t loc) {
       break;
     }
   if (peek().kind == sql::TokenKind::String) {
-    s->format = advance().text;
+    s->format = advance().str();
     while (isOp(",")) {
       advance();
       s->args.push_back(expression({",", ";", "using"}, ";"));

@@ -23,7 +23,8 @@ struct Piece {
 // The body's statements, split at the semicolons the lexer sees (so not inside strings or
 // comments) and parsed one by one, with errors at their places in the CREATE statement.
 std::vector<Piece> splitStatements(const BodySource& source) {
-  std::vector<sql::Token> tokens = sql::tokenize(source.body);
+  sql::DecodedTexts decoded;
+  std::vector<sql::Token> tokens = sql::tokenize(source.body, decoded);
   std::vector<Piece> pieces;
   size_t first = 0;
   for (size_t i = 0; i < tokens.size(); ++i) {

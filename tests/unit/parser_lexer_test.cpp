@@ -7,14 +7,17 @@ using namespace duet::sql;
 
 namespace {
 
-std::vector<Token> lex(std::string_view q) { return tokenize(q); }
+// The texts that are not slices of the query live as long as the test program.
+DecodedTexts decoded;
+
+std::vector<Token> lex(std::string_view q) { return tokenize(q, decoded); }
 
 // Token texts joined by '|', without the End token.
 std::string texts(std::string_view q) {
   std::string s;
-  for (const auto& t : tokenize(q)) {
+  for (const auto& t : lex(q)) {
     if (t.kind == TokenKind::End) break;
-    s += (s.empty() ? "" : "|") + t.text;
+    s += (s.empty() ? "" : "|") + t.str();
   }
   return s;
 }
