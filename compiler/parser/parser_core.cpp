@@ -331,31 +331,34 @@ std::vector<ParsedStatement> Parser::parseAll() {
 // key is its kind alone (its parameter is the next one). A run of VALUES rows of such cells
 // with the same kinds is written once, with its length: a 10,000-row INSERT's key is short.
 void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endToken) {
-  std::vector<LiftedLiteral> unique;
-  unique.reserve(lifted_.size());
-  std::vector<size_t> uniqueIndex(lifted_.size());  // per lifted literal: its slot in `unique`
+  // The parameters' literals replace lifted_'s in place: lifted_[0, slots) (a literal's
+  // slot is never after it).
+  size_t slots = 0;
+  std::vector<size_t> uniqueIndex(lifted_.size());  // per lifted literal: its slot
   // By text (a numeric kind's byte first).
   std::unordered_map<std::string, size_t> numericSlot, firstStringSlot;
   for (size_t i = 0; i < lifted_.size(); ++i) {
-    LiftedLiteral& lit = lifted_[i];
     bool ownSlot = liftSites_[i].valuesCell();
-    size_t j = unique.size();
-    if (lit.kind != TypeId::Unknown && !ownSlot) {
-      auto [it, added] = numericSlot.try_emplace(static_cast<char>(lit.kind) + lit.text, j);
+    size_t j = slots;
+    if (lifted_[i].kind != TypeId::Unknown && !ownSlot) {
+      auto [it, added] = numericSlot.try_emplace(static_cast<char>(lifted_[i].kind) + lifted_[i].text, j);
       j = it->second;
     }
-    if (j == unique.size()) {
-      unique.push_back(std::move(lit));
-      unique.back().paramNumber = maxParam_ + static_cast<int>(j) + 1;
+    if (j == slots) {
+      if (j != i) lifted_[j] = std::move(lifted_[i]);
+      lifted_[j].paramNumber = maxParam_ + static_cast<int>(j) + 1;
+      ++slots;
     } else {
-      ++unique[j].uses;
+      ++lifted_[j].uses;
     }
-    if (unique[j].kind == TypeId::Unknown && !ownSlot)
-      unique[j].sameTextAs = static_cast<int>(firstStringSlot.try_emplace(unique[j].text, j).first->second);
+    if (lifted_[j].kind == TypeId::Unknown && !ownSlot)
+      lifted_[j].sameTextAs = static_cast<int>(firstStringSlot.try_emplace(lifted_[j].text, j).first->second);
     uniqueIndex[i] = j;
-    liftSites_[i].param->number = unique[j].paramNumber;
+    liftSites_[i].param->number = lifted_[j].paramNumber;
     liftSites_[i].param->liftedIndex = static_cast<int>(j);
   }
+  lifted_.resize(slots);
+  const std::vector<LiftedLiteral>& unique = lifted_;
   auto kindOf = [&](size_t lifted) { return unique[uniqueIndex[lifted]].kind; };
   auto kindKey = [](TypeId kind) {
     switch (kind) {
@@ -429,7 +432,7 @@ void Parser::finishLifting(ParsedStatement& out, size_t firstToken, size_t endTo
     }
   }
   out.lifted = true;
-  out.literals = std::move(unique);
+  out.literals = std::move(lifted_);
   out.shapeKey = std::move(key);
 }
 
