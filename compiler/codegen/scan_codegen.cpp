@@ -119,18 +119,51 @@ void Codegen::produceTableScan(const Node& node, const Consumer& consume) {
   });
 }
 
+// The array of a key set becomes a ValueSet (sorted, duplicates and NULLs dropped) each
+// time the access runs - the array may read an enclosing query's row - reusing the last
+// one's memory; its elements are then the key's values.
+void Codegen::forEachIndexKey(const Node& node, const std::function<void(const Row& keys)>& probe) {
+  const plan::Expr* values = node.keySet < 0 ? nullptr : node.keys[static_cast<size_t>(node.keySet)].get();
+  Row keys;
+  for (const auto& k : node.keys)
+    keys.push_back(k.get() == values ? nullOf(values->type.elementType()) : expr(*k, {}));  // set below
+  if (!values) return probe(keys);
+  SqlType element = values->type.elementType();
+  llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+  llvm::AllocaInst* setSlot = eb.CreateAlloca(ptrTy_);
+  llvm::IRBuilder<> sb(entry_, std::next(setSlot->getIterator()));
+  sb.CreateStore(llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(ptrTy_)), setSlot);
+  SqlValue array = expr(*values, {});
+  ifThen(b_.CreateNot(array.null), [&] {
+    llvm::Value* set =
+        call("duet_q_value_set_array", ptrTy_,
+             {qctx_, b_.CreateLoad(ptrTy_, setSlot), b_.getInt32(static_cast<int32_t>(element.id)), array.v});
+    b_.CreateStore(set, setSlot);
+    llvm::Value* count = call("duet_q_value_set_count", i64Ty_, {set});
+    loop(
+        b_.getInt64(0), [&] { return count; },
+        [&](llvm::Value* i, llvm::BasicBlock*) {
+          checkCancel();
+          llvm::Value* value = b_.CreateLoad(memType(element.id), call("duet_q_value_set_value", ptrTy_, {set, i}));
+          if (element.id == TypeId::Bool) value = b_.CreateICmpNE(value, b_.getInt8(0));
+          keys[static_cast<size_t>(node.keySet)] = notNull(value, element);
+          probe(keys);
+        });
+  });
+}
+
 void Codegen::produceIndexLookup(const Node& node, const Consumer& consume) {
   auto& b = b_;
   const TupleLayout& keyLayout = node.index->keyLayout();
   llvm::Value* key = tupleAlloca(keyLayout);
-  Row keys;
-  for (const auto& k : node.keys) keys.push_back(expr(*k, {}));
-  storeRow(key, keyLayout, keys);
-  llvm::Value* rowid = call("duet_index_lookup", i64Ty_, {ptrConst(node.index), key});
-  ifThen(b.CreateICmpNE(rowid, b.getInt64(kNoRow)), [&] {
-    Row row = readRow(*node.table, rowid);
-    row.push_back(notNull(rowid, {TypeId::Int8, -1}));
-    consume(row);
+  forEachIndexKey(node, [&](const Row& keys) {
+    storeRow(key, keyLayout, keys);
+    llvm::Value* rowid = call("duet_index_lookup", i64Ty_, {ptrConst(node.index), key});
+    ifThen(b.CreateICmpNE(rowid, b.getInt64(kNoRow)), [&] {
+      Row row = readRow(*node.table, rowid);
+      row.push_back(notNull(rowid, {TypeId::Int8, -1}));
+      consume(row);
+    });
   });
 }
 
@@ -142,35 +175,36 @@ void Codegen::produceIndexRange(const Node& node, const Consumer& consume) {
   llvm::Value* lower = tupleAlloca(keyLayout);
   llvm::Value* upper = tupleAlloca(keyLayout);
   size_t eq = node.keys.size();
-  for (size_t k = 0; k < eq; ++k) {
-    SqlValue v = expr(*node.keys[k], {});
-    storeField(lower, keyLayout, k, v);
-    storeField(upper, keyLayout, k, v);
-  }
-  if (node.rangeLow) storeField(lower, keyLayout, eq, expr(*node.rangeLow, {}));
-  if (node.rangeHigh) storeField(upper, keyLayout, eq, expr(*node.rangeHigh, {}));
   llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
   llvm::AllocaInst* range = eb.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), sizeof(DuetIndexRange)));
   range->setAlignment(llvm::Align(alignof(DuetIndexRange)));
-  // C bool parameters are passed as i8 (0 or 1).
-  auto flag = [&](bool v) { return b.getInt8(v ? 1 : 0); };
-  call("duet_index_range_open", b.getVoidTy(),
-       {range, ptrConst(node.index), lower, b.getInt32(eq + (node.rangeLow ? 1 : 0)), flag(node.lowInclusive), upper,
-        b.getInt32(eq + (node.rangeHigh ? 1 : 0)), flag(node.highInclusive), flag(node.descending)});
-  llvm::BasicBlock* head = block("range.next");
-  llvm::BasicBlock* hit = block("range.row");
-  llvm::BasicBlock* done = block("range.done");
-  b.CreateBr(head);
-  b.SetInsertPoint(head);
-  llvm::Value* rowid = call("duet_index_range_next", i64Ty_, {range});
-  b.CreateCondBr(b.CreateICmpEQ(rowid, b.getInt64(kNoRow)), done, hit);
-  b.SetInsertPoint(hit);
-  checkCancel();
-  Row row = readRow(*node.table, rowid);
-  row.push_back(notNull(rowid, {TypeId::Int8, -1}));
-  consume(row);
-  if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(head);
-  b.SetInsertPoint(done);
+  forEachIndexKey(node, [&](const Row& keys) {
+    for (size_t k = 0; k < eq; ++k) {
+      storeField(lower, keyLayout, k, keys[k]);
+      storeField(upper, keyLayout, k, keys[k]);
+    }
+    if (node.rangeLow) storeField(lower, keyLayout, eq, expr(*node.rangeLow, {}));
+    if (node.rangeHigh) storeField(upper, keyLayout, eq, expr(*node.rangeHigh, {}));
+    // C bool parameters are passed as i8 (0 or 1).
+    auto flag = [&](bool v) { return b.getInt8(v ? 1 : 0); };
+    call("duet_index_range_open", b.getVoidTy(),
+         {range, ptrConst(node.index), lower, b.getInt32(eq + (node.rangeLow ? 1 : 0)), flag(node.lowInclusive), upper,
+          b.getInt32(eq + (node.rangeHigh ? 1 : 0)), flag(node.highInclusive), flag(node.descending)});
+    llvm::BasicBlock* head = block("range.next");
+    llvm::BasicBlock* hit = block("range.row");
+    llvm::BasicBlock* done = block("range.done");
+    b.CreateBr(head);
+    b.SetInsertPoint(head);
+    llvm::Value* rowid = call("duet_index_range_next", i64Ty_, {range});
+    b.CreateCondBr(b.CreateICmpEQ(rowid, b.getInt64(kNoRow)), done, hit);
+    b.SetInsertPoint(hit);
+    checkCancel();
+    Row row = readRow(*node.table, rowid);
+    row.push_back(notNull(rowid, {TypeId::Int8, -1}));
+    consume(row);
+    if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(head);
+    b.SetInsertPoint(done);
+  });
 }
 
 }  // namespace duet::codegen

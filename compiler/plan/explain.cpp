@@ -523,8 +523,11 @@ class Explainer {
     s.props.emplace_back("Index Name", n.index->name());
     relation(s, n);
     std::vector<std::string> parts;
-    for (size_t k = 0; k < n.keys.size(); ++k)
-      parts.push_back(fmt::format("({} = {})", keyColumn(n, k), exprOn(s, *n.keys[k], keysInput)));
+    for (size_t k = 0; k < n.keys.size(); ++k) {
+      std::string value = exprOn(s, *n.keys[k], keysInput);
+      if (static_cast<int>(k) == n.keySet) value = "ANY (" + value + ")";  // each value of the set in turn
+      parts.push_back(fmt::format("({} = {})", keyColumn(n, k), value));
+    }
     if (n.rangeLow)
       parts.push_back(fmt::format("({} {} {})", keyColumn(n, n.keys.size()), n.lowInclusive ? ">=" : ">",
                                   exprOn(s, *n.rangeLow, keysInput)));

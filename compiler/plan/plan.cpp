@@ -46,7 +46,7 @@ std::string rangeDetail(const Node& n) {
     if (s.back() != ':') s += ",";
     s += " " + cols[key[k]].name + " " + op + " ?";
   };
-  for (size_t k = 0; k < n.keys.size(); ++k) term(k, "=");
+  for (size_t k = 0; k < n.keys.size(); ++k) term(k, static_cast<int>(k) == n.keySet ? "= ANY" : "=");
   if (n.rangeLow) term(n.keys.size(), n.lowInclusive ? ">=" : ">");
   if (n.rangeHigh) term(n.keys.size(), n.highInclusive ? "<=" : "<");
   if (n.descending) s += " desc";
@@ -120,7 +120,7 @@ ReadFootprint footprint(const Node& root) {
 
 static std::string outlineOf(const Node& node) {
   std::string s = kindName(node.kind);
-  if (node.kind == NodeKind::IndexRange)
+  if (node.kind == NodeKind::IndexRange || (node.kind == NodeKind::IndexLookup && node.keySet >= 0))
     s += "[" + rangeDetail(node) + "]";
   else if (node.kind == NodeKind::IndexLookup || node.kind == NodeKind::IndexJoin)
     s += "[" + node.index->name() + "]";

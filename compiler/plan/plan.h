@@ -159,10 +159,13 @@ struct Node {
 
   Table* table = nullptr;
   Index* index = nullptr;
-  uint32_t routine = 0;         // FunctionScan: the routine's oid
-  std::string function;         // FunctionScan: a built-in set-returning
-                                // function's runtime symbol, in place of `routine`
-  std::vector<ExprPtr> keys;    // IndexLookup key values, IndexRange equality prefix
+  uint32_t routine = 0;       // FunctionScan: the routine's oid
+  std::string function;       // FunctionScan: a built-in set-returning
+                              // function's runtime symbol, in place of `routine`
+  std::vector<ExprPtr> keys;  // IndexLookup key values, IndexRange equality prefix
+  // IndexLookup, IndexRange: keys[keySet] is an array, not a value: its distinct elements
+  // other than NULL are each looked up in turn (`key = ANY (array)`, `key IN (list)`).
+  int keySet = -1;
   ExprPtr rangeLow, rangeHigh;  // IndexRange bounds on the key column after `keys`
   bool lowInclusive = true, highInclusive = true;
   bool descending = false;  // IndexRange: rows in reverse key order

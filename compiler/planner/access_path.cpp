@@ -18,11 +18,38 @@ using plan::NodePtr;
 
 namespace {
 
-// A conjunct `column op value` that can bound an ordered index over that column.
+// The conjunct as a set of values for a plain column of `table` (no cast): `column = ANY
+// (array)` or `column IN (v1, v2, ...)`, reading no column, of the column's own type.
+// Returns the column, or -1.
+int keySetColumn(const plan::Expr& c, const Table& table) {
+  bool any = c.kind == ExprKind::ArrayCompare && c.sublink == plan::Sublink::Any && c.op == plan::Op::Eq;
+  if (!any && c.kind != ExprKind::InList) return -1;
+  const plan::Expr& col = *c.args[0];
+  if (col.kind != ExprKind::Column || col.column >= static_cast<int>(table.columns().size())) return -1;
+  if (col.type.id != table.columns()[col.column].type.id) return -1;
+  for (size_t i = 1; i < c.args.size(); ++i) {
+    const plan::Expr& v = *c.args[i];
+    TypeId type = any ? v.type.elementType().id : v.type.id;
+    if (type != col.type.id || columnRange(v).first >= 0) return -1;
+  }
+  return col.column;
+}
+
+// The values of a key-set conjunct as one array: the ANY's array, or ARRAY[v1, v2, ...].
+ExprPtr keySetArray(const plan::Expr& c) {
+  if (c.kind == ExprKind::ArrayCompare) return plan::cloneExpr(*c.args[1]);
+  auto array = std::make_unique<plan::Expr>(ExprKind::ArrayBuild, SqlType::arrayOf(c.args[0]->type));
+  for (size_t i = 1; i < c.args.size(); ++i) array->args.push_back(plan::cloneExpr(*c.args[i]));
+  return array;
+}
+
+// A conjunct `column op value` that can bound an ordered index over that column, or (`set`)
+// pin it to each of a set of values.
 struct IndexBound {
   int column;   // table column
   plan::Op op;  // Eq, Lt, Le, Gt, Ge with the column on the left
   const plan::Expr* value;
+  bool set = false;  // value is the key-set conjunct itself
 };
 
 // The conjunct as an index bound, if it is one: a plain column (no cast) compared with a
@@ -31,6 +58,7 @@ struct IndexBound {
 // binder; a cast column disqualifies, a cast value is fine (integer widening).
 std::optional<IndexBound> indexBoundOf(const plan::Expr& c, const Table& table) {
   using plan::Op;
+  if (int column = keySetColumn(c, table); column >= 0) return IndexBound{column, Op::Eq, &c, true};
   if (c.kind != ExprKind::Compare || c.op == Op::Ne) return std::nullopt;
   for (int side = 0; side < 2; ++side) {
     const plan::Expr& col = *c.args[side];
@@ -47,9 +75,10 @@ std::optional<IndexBound> indexBoundOf(const plan::Expr& c, const Table& table) 
 }
 
 // A range scan of the ordered index whose key the conjuncts pin furthest (equalities on a
-// leading prefix count double, one range on the next column once), or null when none is
-// pinned at all. The conjuncts are left in place: the caller filters on all of them, so the
-// range only needs to hold every matching row; the first lower and upper bound found serve.
+// leading prefix count most, a set of values in it a little less, one range on the next
+// column least), or null when none is pinned at all. The conjuncts are left in place: the
+// caller filters on all of them, so the range only needs to hold every matching row; the
+// first lower and upper bound found serve.
 NodePtr indexRange(Table& table, const std::vector<ExprPtr>& conjuncts) {
   using plan::Op;
   std::vector<IndexBound> bounds;
@@ -57,22 +86,31 @@ NodePtr indexRange(Table& table, const std::vector<ExprPtr>& conjuncts) {
     if (auto bound = indexBoundOf(*c, table)) bounds.push_back(*bound);
   auto find = [&](int column, auto pred) -> const IndexBound* {
     for (const auto& ib : bounds)
-      if (ib.column == column && pred(ib.op)) return &ib;
+      if (ib.column == column && pred(ib)) return &ib;
     return nullptr;
   };
+  auto equality = [](const IndexBound& ib) { return ib.op == Op::Eq && !ib.set; };
+  auto set = [](const IndexBound& ib) { return ib.set; };
+  auto bound = [](const IndexBound& ib) { return ib.op != Op::Eq; };
   Index* best = nullptr;
   size_t bestEq = 0;
-  int bestScore = 0;
+  int bestSet = -1, bestScore = 0;
   for (const auto& index : table.indexes()) {
     if (index->kind() != IndexKind::Ordered) continue;
     const auto& key = index->columns();
     size_t eq = 0;
-    while (eq < key.size() && find(static_cast<int>(key[eq]), [](Op op) { return op == Op::Eq; })) ++eq;
-    int score = static_cast<int>(eq) * 2;
-    if (eq < key.size() && find(static_cast<int>(key[eq]), [](Op op) { return op != Op::Eq; })) ++score;
+    int setAt = -1;  // at most one key column takes a set of values
+    for (; eq < key.size(); ++eq) {
+      if (find(static_cast<int>(key[eq]), equality)) continue;
+      if (setAt >= 0 || !find(static_cast<int>(key[eq]), set)) break;
+      setAt = static_cast<int>(eq);
+    }
+    int score = static_cast<int>(eq) * 4 - (setAt >= 0 ? 1 : 0);
+    if (eq < key.size() && find(static_cast<int>(key[eq]), bound)) score += 2;
     if (score > bestScore) {
       best = index.get();
       bestEq = eq;
+      bestSet = setAt;
       bestScore = score;
     }
   }
@@ -82,15 +120,19 @@ NodePtr indexRange(Table& table, const std::vector<ExprPtr>& conjuncts) {
   n->index = best;
   n->outputTypes = tableRowTypes(table);
   const auto& key = best->columns();
-  for (size_t k = 0; k < bestEq; ++k)
-    n->keys.push_back(plan::cloneExpr(*find(static_cast<int>(key[k]), [](Op op) { return op == Op::Eq; })->value));
+  for (size_t k = 0; k < bestEq; ++k) {
+    int column = static_cast<int>(key[k]);
+    n->keys.push_back(static_cast<int>(k) == bestSet ? keySetArray(*find(column, set)->value)
+                                                     : plan::cloneExpr(*find(column, equality)->value));
+  }
+  n->keySet = bestSet;
   if (bestEq < key.size()) {
     int column = static_cast<int>(key[bestEq]);
-    if (auto* low = find(column, [](Op op) { return op == Op::Gt || op == Op::Ge; })) {
+    if (auto* low = find(column, [](const IndexBound& ib) { return ib.op == Op::Gt || ib.op == Op::Ge; })) {
       n->rangeLow = plan::cloneExpr(*low->value);
       n->lowInclusive = low->op == Op::Ge;
     }
-    if (auto* high = find(column, [](Op op) { return op == Op::Lt || op == Op::Le; })) {
+    if (auto* high = find(column, [](const IndexBound& ib) { return ib.op == Op::Lt || ib.op == Op::Le; })) {
       n->rangeHigh = plan::cloneExpr(*high->value);
       n->highInclusive = high->op == Op::Le;
     }
@@ -98,10 +140,54 @@ NodePtr indexRange(Table& table, const std::vector<ExprPtr>& conjuncts) {
   return n;
 }
 
+// A lookup in a unique index whose every key column the conjuncts pin to a value - one of
+// them, when `allowSet`, to a set of values - or null. Uses up those conjuncts.
+NodePtr uniqueLookup(Table& table, std::vector<ExprPtr>& conjuncts, Binder& b, bool allowSet) {
+  for (const auto& index : table.indexes()) {
+    if (!index->unique()) continue;
+    std::vector<int> used(index->columns().size(), -1);
+    int setAt = -1;
+    for (size_t k = 0; k < index->columns().size(); ++k) {
+      uint32_t col = index->columns()[k];
+      if (auto m = keyEquality(conjuncts, static_cast<int>(col), table.columns()[col].type.id, isConstantValue)) {
+        used[k] = static_cast<int>(m->first) * 2 + m->second;
+        continue;
+      }
+      for (size_t i = 0; allowSet && setAt < 0 && i < conjuncts.size(); ++i)
+        if (keySetColumn(*conjuncts[i], table) == static_cast<int>(col)) {
+          used[k] = static_cast<int>(i) * 2;
+          setAt = static_cast<int>(k);
+        }
+    }
+    if (std::find(used.begin(), used.end(), -1) != used.end()) continue;
+    auto n = std::make_unique<Node>(NodeKind::IndexLookup);
+    n->table = &table;
+    n->index = index.get();
+    n->outputTypes = tableRowTypes(table);
+    n->keySet = setAt;
+    std::vector<size_t> consumed;
+    for (size_t k = 0; k < used.size(); ++k) {
+      size_t i = used[k] / 2;
+      int valueSide = used[k] % 2;
+      SqlType keyType = index->keyLayout().types[k];
+      if (static_cast<int>(k) == setAt)
+        n->keys.push_back(keySetArray(*conjuncts[i]));
+      else
+        n->keys.push_back(b.coerce(std::move(conjuncts[i]->args[valueSide]), keyType, CastContext::Implicit, 0));
+      consumed.push_back(i);
+    }
+    std::sort(consumed.rbegin(), consumed.rend());
+    for (size_t i : consumed) conjuncts.erase(conjuncts.begin() + i);
+    return n;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 const Index* rangeIndex(const Node& n) {
   if (n.kind == NodeKind::Filter) return rangeIndex(*n.children[0]);
+  if (n.kind == NodeKind::IndexLookup && n.keySet >= 0) return n.index;
   return n.kind == NodeKind::IndexRange ? n.index : nullptr;
 }
 
@@ -123,35 +209,14 @@ bool isConstantValue(const plan::Expr& e) { return columnRange(e).first < 0; }
 
 NodePtr accessPath(const TableBinding& binding, std::vector<ExprPtr>& conjuncts, Binder& b) {
   Table& table = *binding.table;
-  for (const auto& index : table.indexes()) {
-    if (!index->unique()) continue;
-    std::vector<int> used(index->columns().size(), -1);
-    for (size_t k = 0; k < index->columns().size(); ++k) {
-      uint32_t col = index->columns()[k];
-      if (auto m = keyEquality(conjuncts, static_cast<int>(col), table.columns()[col].type.id, isConstantValue))
-        used[k] = static_cast<int>(m->first) * 2 + m->second;
-    }
-    if (std::find(used.begin(), used.end(), -1) != used.end()) continue;
-    auto n = std::make_unique<Node>(NodeKind::IndexLookup);
-    n->table = &table;
-    n->index = index.get();
-    n->outputTypes = tableRowTypes(table);
-    std::vector<size_t> consumed;
-    for (size_t k = 0; k < used.size(); ++k) {
-      size_t i = used[k] / 2;
-      int valueSide = used[k] % 2;
-      SqlType keyType = index->keyLayout().types[k];
-      n->keys.push_back(b.coerce(std::move(conjuncts[i]->args[valueSide]), keyType, CastContext::Implicit, 0));
-      consumed.push_back(i);
-    }
-    std::sort(consumed.rbegin(), consumed.rend());
-    for (size_t i : consumed) conjuncts.erase(conjuncts.begin() + i);
-    return n;
-  }
+  // A key pinned to single values first: one probe.
+  if (NodePtr lookup = uniqueLookup(table, conjuncts, b, false)) return lookup;
+  if (NodePtr lookup = uniqueLookup(table, conjuncts, b, true)) return lookup;
   if (NodePtr range = indexRange(table, conjuncts)) return range;
   auto n = std::make_unique<Node>(NodeKind::TableScan);
   n->table = &table;
   n->outputTypes = tableRowTypes(table);
   return n;
 }
+
 }  // namespace duet::planner

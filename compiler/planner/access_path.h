@@ -17,10 +17,14 @@ namespace duet::planner {
 
 // A scan of one table, using a unique index when `conjuncts` (over this table's own row)
 // pin every key column to a value that reads no column (used conjuncts are removed), else
-// an ordered index range when they pin a prefix of its key (all conjuncts stay).
+// an ordered index range when they pin a prefix of its key (all conjuncts stay). One key
+// column may be pinned to a set of such values instead, `column = ANY (array)` or `column
+// IN (list)`: the index is then probed once per distinct value (Node::keySet).
 plan::NodePtr accessPath(const TableBinding& binding, std::vector<plan::ExprPtr>& conjuncts, binder::Binder& b);
 
-// The index a single-table access (as accessPath and filter build it) walks by range, or null.
+// The index a single-table access (as accessPath and filter build it) walks by range, or
+// probes for one value after another (a key set), or null: an UPDATE that sets its key
+// could meet a row it moved.
 const Index* rangeIndex(const plan::Node& n);
 
 // A key equality among `conjuncts`: the conjunct comparing column `column` (of type `type`,

@@ -197,9 +197,9 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
   // Joined with FROM items, every row to update is found before any changes.
   if (!s.from.empty()) fp.node = materialize(std::move(fp.node));
   // An index range scan would meet a row again after the update moved it further along
-  // the index: when the update sets a key column of that index, read every matching row
-  // before changing any. (DELETE needs no such care: the scan steps past a row before
-  // returning it, and erasing it leaves the rest.)
+  // the index, as would the probe for a later value of a key set: when the update sets a
+  // key column of that index, read every matching row before changing any. (DELETE needs no such care: the scan steps
+  // past a row before returning it, and erasing it leaves the rest.)
   if (const Index* walked = rangeIndex(*fp.node)) {
     bool setsKey = false;
     for (uint32_t c : walked->columns()) setsKey = setsKey || values[c] != nullptr;

@@ -77,8 +77,8 @@ bool followsIndex(const Index& index, size_t pinned, const std::vector<OrderedCo
 // range's own index, or for a table scan when `anyIndex`, the first ordered index that
 // does. Null when none.
 Index* orderingIndex(const Node& scan, const std::vector<OrderedColumn>& columns, bool anyIndex, bool& descending) {
-  if (scan.kind == NodeKind::IndexRange)
-    return followsIndex(*scan.index, scan.keys.size(), columns, descending) ? scan.index : nullptr;
+  if (scan.kind == NodeKind::IndexRange)  // a key set's values come one after another, not in one walk
+    return scan.keySet < 0 && followsIndex(*scan.index, scan.keys.size(), columns, descending) ? scan.index : nullptr;
   if (!anyIndex) return nullptr;
   for (const auto& index : scan.table->indexes())
     if (index->kind() == IndexKind::Ordered && followsIndex(*index, 0, columns, descending)) return index.get();

@@ -58,10 +58,18 @@ void estimateSubplans(const plan::Expr& e) {
   for (const auto& a : e.args) estimateSubplans(*a);
 }
 
+// The values of an index access's key set: an ARRAY[...]'s count, else (a parameter, a
+// constant array) as PostgreSQL guesses for an array it cannot see, 10. 1 without a set.
+double keySetValues(const Node& n) {
+  if (n.keySet < 0) return 1;
+  const plan::Expr& values = *n.keys[static_cast<size_t>(n.keySet)];
+  return values.kind == plan::ExprKind::ArrayBuild ? static_cast<double>(values.args.size()) : 10;
+}
+
 double rangeRows(const Node& n) {
-  if (n.index->unique() && n.keys.size() == n.index->columns().size()) return 1;
+  if (n.index->unique() && n.keys.size() == n.index->columns().size()) return keySetValues(n);
   double rows = tableRows(n.table);
-  for (size_t k = 0; k < n.keys.size(); ++k) rows *= 0.1;
+  for (size_t k = 0; k < n.keys.size(); ++k) rows *= static_cast<int>(k) == n.keySet ? 0.1 * keySetValues(n) : 0.1;
   if (n.rangeLow && n.rangeHigh)
     rows *= 0.11;
   else if (n.rangeLow || n.rangeHigh)
@@ -79,7 +87,7 @@ double estimate(Node& n) {
   double rows = first;
   switch (n.kind) {
     case NodeKind::TableScan: rows = tableRows(n.table); break;
-    case NodeKind::IndexLookup: rows = 1; break;
+    case NodeKind::IndexLookup: rows = keySetValues(n); break;
     case NodeKind::IndexRange: rows = rangeRows(n); break;
     case NodeKind::Values: rows = static_cast<double>(n.rows.size()); break;
     case NodeKind::Filter: rows = first * predicateSelectivity(n.predicate.get()); break;

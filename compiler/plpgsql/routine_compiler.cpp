@@ -903,8 +903,9 @@ class RoutineCompiler {
       std::vector<const plan::Node*> found;
       collectIndexLookups(*plans.back().stmt.root, found);
       for (const plan::Node* n : found)
-        if (std::all_of(n->keys.begin(), n->keys.end(),
-                        [&](const plan::ExprPtr& k) { return prefetchableKey(*k, paramOk); }))
+        if (n->keySet < 0 &&
+            std::all_of(
+                n->keys.begin(), n->keys.end(), [&](const plan::ExprPtr& k) { return prefetchableKey(*k, paramOk); }))
           lookups.push_back(n);
     }
     if (lookups.empty()) return;

@@ -433,6 +433,8 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_value_set_array),
       DUET_Q(duet_q_value_set_probe),
       DUET_Q(duet_q_value_set_find),
+      DUET_Q(duet_q_value_set_count),
+      DUET_Q(duet_q_value_set_value),
       DUET_Q(duet_q_parallel_run),
       DUET_Q(duet_q_parallel_partials),
       DUET_Q(duet_q_parallel_partial),

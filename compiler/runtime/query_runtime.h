@@ -326,6 +326,10 @@ duet::rt::ValueSet* duet_q_value_set_array(duet::rt::QueryContext* ctx, duet::rt
 // ValueSet::probe (0 false, 1 true, 2 NULL) and ValueSet::find (a position or -1).
 int32_t duet_q_value_set_probe(const duet::rt::ValueSet* set, const uint8_t* value, bool isNull);
 int64_t duet_q_value_set_find(const duet::rt::ValueSet* set, const uint8_t* value);
+// The set's distinct values other than NULL, in sorted order: how many, and the i-th (its
+// physical representation).
+int64_t duet_q_value_set_count(const duet::rt::ValueSet* set);
+const void* duet_q_value_set_value(const duet::rt::ValueSet* set, int64_t i);
 // Every duet_q_* entry point, for the JIT to register by name.
 struct DuetQuerySymbol {
   const char* name;

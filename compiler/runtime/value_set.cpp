@@ -109,3 +109,7 @@ int32_t duet_q_value_set_probe(const ValueSet* set, const uint8_t* value, bool i
 }
 
 int64_t duet_q_value_set_find(const ValueSet* set, const uint8_t* value) { return set->find(value); }
+
+int64_t duet_q_value_set_count(const ValueSet* set) { return set->distinctCount(); }
+
+const void* duet_q_value_set_value(const ValueSet* set, int64_t i) { return set->distinctValue(i); }

@@ -29,6 +29,10 @@ class ValueSet {
   // 0 (false) when it equals none and no item is NULL, or when there are no items at all;
   // 2 (NULL) otherwise (x NULL, or not found among items of which one is NULL).
   int32_t probe(const void* value, bool valueNull) const;
+  // After finish: the distinct items other than NULL, in sorted order (an index probes
+  // each, for `key = ANY (array)`).
+  int64_t distinctCount() const { return static_cast<int64_t>(entries_.size()); }
+  const void* distinctValue(int64_t i) const { return entries_[static_cast<size_t>(i)].value; }
 
  private:
   struct Entry {

@@ -586,6 +586,13 @@ def test_explain():
         # A parameter, over the extended protocol: its value is shown.
         lines = plan_lines(conn, "EXPLAIN (COSTS OFF) SELECT v FROM pyc_explain WHERE id = %s::integer", (7,))
         assert lines == ["Index Scan using pyc_explain_pkey on pyc_explain", "  Index Cond: (id = 7)"], lines
+        # = ANY of an array parameter: the index, probed for each element.
+        lines = plan_lines(conn, "EXPLAIN (COSTS OFF) SELECT v FROM pyc_explain WHERE id = ANY (%s::integer[])",
+                           ([7, 9],))
+        assert lines == ["Index Scan using pyc_explain_pkey on pyc_explain",
+                         "  Index Cond: (id = ANY ('{7,9}'::integer[]))"], lines
+        assert conn.execute("SELECT sum(v) FROM pyc_explain WHERE id = ANY (%s::integer[])",
+                            ([7, 9, 9, None],)).fetchone() == (16,)
 
         # FORMAT JSON: one row, PostgreSQL's document.
         rows = conn.execute("EXPLAIN (FORMAT JSON) SELECT * FROM pyc_explain WHERE v > 500").fetchall()

@@ -205,6 +205,49 @@ TEST_CASE("ordered index range scans: chosen for sargable conjuncts only, exact 
   CHECK(f.run("select count(*) from u where a >= 2") == Lines{"5"});
 }
 
+TEST_CASE("= ANY (array) and IN lists probe an index once per distinct value", "[compiler][index]") {
+  Fixture f;
+  f.u.createIndex("u_ad", {0, 1}, IndexKind::Ordered, false, f.undo);  // column storage
+  f.undo.commit();
+  f.run("insert into t values (1, 'a', 1), (2, 'b', 2), (3, 'bb', 3), (4, null, 4)");
+  f.run("insert into u values (1, 10), (1, 11), (2, 20), (2, 21), (3, 30), (4, null)");
+  using Lines = std::vector<std::string>;
+
+  // The unique index: a lookup per distinct element, NULL elements match nothing.
+  CHECK(f.run("select b from t where a = any('{3, 1, 3, null, 9}'::int[]) order by b") == Lines{"a", "bb"});
+  CHECK(f.outline.find("IndexLookup[t_pkey: a = ANY ?]") != std::string::npos);
+  CHECK(f.run("select a from t where a in (4, 2, 4)") == Lines{"2", "4"});  // sorted: the set's order
+  CHECK(f.outline == "Project(IndexLookup[t_pkey: a = ANY ?])");
+  CHECK(f.run("select a from t where a = any(null::int[])").empty());
+  CHECK(f.run("select a from t where a = any('{}'::int[])").empty());
+  // A single value still makes the plain lookup.
+  f.run("select a from t where a = 2 and a = any('{1,2}'::int[])");
+  CHECK(f.outline == "Project(Filter(IndexLookup[t_pkey]))");
+
+  // An ordered index: a range per value, the other conjuncts checked on its rows.
+  CHECK(f.run("select a, d from u where a = any('{2, 1}'::int[]) and d > 10") == Lines{"1|11", "2|20", "2|21"});
+  CHECK(f.outline == "Project(Filter(IndexRange[u_ad: a = ANY ?, d > ?]))");
+  CHECK(f.run("select d from u where a in (3, 4) order by d") == Lines{"30", "NULL"});
+  CHECK(f.outline.find("Sort(") != std::string::npos);  // the values' ranges are not one walk
+  // Not for the index: a cast column, or values that read the row.
+  for (const char* q :
+       {"select d from u where d = any('{10, 20}'::int8[])", "select a from t where a = any(array[c::int])"}) {
+    f.run(q);
+    INFO(q << " -> " << f.outline);
+    CHECK(f.outline.find("TableScan") != std::string::npos);
+  }
+
+  // An UPDATE that moves rows along the probed key reads them all first, so that a later
+  // value's probe does not meet a moved row again.
+  int64_t n = 0;
+  f.run("update t set a = a + 10 where a = any('{1, 11}'::int[])", &n);
+  CHECK(n == 1);
+  CHECK(f.outline == "Update(Project(Materialize(IndexLookup[t_pkey: a = ANY ?])))");
+  f.run("delete from t where a in (2, 11, 12)", &n);
+  CHECK(n == 2);
+  CHECK(f.run("select a from t order by a") == Lines{"3", "4"});
+}
+
 TEST_CASE("an ordered index replaces ORDER BY and MIN/MAX when it yields the order", "[compiler][index]") {
   Fixture f;
   f.u.createIndex("u_ad", {0, 1}, IndexKind::Ordered, false, f.undo);  // column storage
