@@ -13,8 +13,14 @@ statement, in which DuetDB
 compiles the statement (later statements of the same shape reuse the plan; each run's
 statements have different values, so literal lifting, not a cache of texts, makes that so).
 
+`--async-commit` runs DuetDB's sessions with synchronous_commit = off: the scratch
+PostgreSQL runs with fsync = off, so its commits never wait for the disk, while DuetDB's
+wait for the redo log's fdatasync by default - one per statement, which dominates 1,000-row
+statements on a slow disk.
+
     .venv/bin/python bench/bulk_insert/run.py                        # both systems, 100,000 rows
     .venv/bin/python bench/bulk_insert/run.py --rows 200000 --repeat 5 --systems duetdb
+    .venv/bin/python bench/bulk_insert/run.py --methods literals,copy --async-commit
 """
 import argparse
 import os
@@ -105,13 +111,13 @@ def copy(conn, rows, _):
     return send
 
 
-METHODS = [
-    ("INSERT 1,000 rows/statement, literals", insert_literals, 1000),
-    ("INSERT 10,000 rows/statement, literals", insert_literals, 10000),
-    ("INSERT 1,000 rows/statement, $n parameters", insert_params, 1000),
-    ("INSERT 10,000 rows/statement, $n parameters", insert_params, 10000),
-    ("executemany, 1 row/statement", executemany, 1),
-    ("COPY FROM STDIN", copy, 0),
+METHODS = [  # (label, method, rows per statement, name for --methods)
+    ("INSERT 1,000 rows/statement, literals", insert_literals, 1000, "literals"),
+    ("INSERT 10,000 rows/statement, literals", insert_literals, 10000, "literals"),
+    ("INSERT 1,000 rows/statement, $n parameters", insert_params, 1000, "params"),
+    ("INSERT 10,000 rows/statement, $n parameters", insert_params, 10000, "params"),
+    ("executemany, 1 row/statement", executemany, 1, "executemany"),
+    ("COPY FROM STDIN", copy, 0, "copy"),
 ]
 
 
@@ -124,12 +130,16 @@ def main():
     p.add_argument("--duet-port", type=int, help="a running duetd (else one is started)")
     p.add_argument("--pg-port", type=int, help="a running PostgreSQL (else a scratch one is started)")
     p.add_argument("--duetd", default=os.path.join(ROOT, "build", "bin", "duetd"))
+    p.add_argument("--methods", default="literals,params,executemany,copy", help="which methods to run")
+    p.add_argument("--async-commit", action="store_true", help="DuetDB with synchronous_commit = off")
     args = p.parse_args()
+    methods = [m for m in METHODS if m[3] in args.methods.split(",")]
 
     systems = []
     for name in args.systems.split(","):
         if name == "duetdb":
-            systems.append(DuetSystem(args.host, args.duet_port, [], args.duetd))
+            settings = [("synchronous_commit", "off")] if args.async_commit else []
+            systems.append(DuetSystem(args.host, args.duet_port, settings, args.duetd))
         elif name == "postgres":
             systems.append(PostgresSystem(args.host, args.pg_port, []))
         else:
@@ -142,7 +152,7 @@ def main():
             system.use_database("bulk", create=True)
             system.conn.execute("DROP TABLE IF EXISTS bulk")
             system.conn.execute(TABLE)
-            for label, method, per_statement in METHODS:
+            for label, method, per_statement, _ in methods:
                 best, first = None, None
                 for run in range(args.repeat):
                     rows = [row(i, run) for i in range(args.rows)]
@@ -167,7 +177,7 @@ def main():
           " (DuetDB compiles it)\n")
     print("| method | " + " | ".join(f"{n} rows/s | {n} first (ms)" for n in names) + " |")
     print("|---|" + "---:|---:|" * len(names))
-    for label, _, _ in METHODS:
+    for label, _, _, _ in methods:
         cells = []
         for n in names:
             rate, first = results[(label, n)]
