@@ -340,7 +340,7 @@ class Lexer {
       Token bad;
       bad.kind = TokenKind::Error;
       bad.offset = static_cast<uint32_t>(start + 3 + error.at);  // after U&'
-      bad.text = error.message;  // a static string
+      bad.text = error.message;                                  // a static string
       out_.push_back(std::move(bad));
       return false;
     }
