@@ -56,31 +56,18 @@ static llvm::Value* callRows(Codegen& cg, const plan::Expr& call, const Row& row
 }
 
 void Codegen::produceProjectSet(const Node& node, const Consumer& consume) {
-  // The calls' values per input row, each row passed on after that row's columns. One
-  // call streams its rows; several run in lockstep, as many rows as the longest gives,
-  // the others NULL once theirs run out (PostgreSQL 10's rule).
-  size_t width = node.children[0]->outputTypes.size();
+  // The calls' values per input row, each row passed on after that row's columns. The
+  // calls run in lockstep: as many rows as the longest gives, the others NULL once theirs
+  // run out (PostgreSQL 10's rule).
   std::vector<const TupleLayout*> layouts;
   for (const auto& call : node.exprs) layouts.push_back(out_.layouts.add(TupleLayout::of({call->type})));
   produce(*node.children[0], [&](Row& row) {
-    if (node.exprs.size() == 1) {
-      auto each = [&](Row& value) {
-        Row out = row;
-        out.push_back(value[0]);
-        consume(out);
-      };
-      const plan::Expr& call = *node.exprs[0];
-      if (call.kind == plan::ExprKind::RoutineCall)
-        return iterateBuffer(callRoutineRows(*this, call.routine, call.args, row, layouts[0]), layouts[0], each);
-      return builtinRows(*this, call.function, call.args, row, layouts[0],
-                         [&](llvm::Value* rows) { iterateBuffer(rows, layouts[0], each); });
-    }
-    std::vector<llvm::Value*> buffers, sizes, ended;
+    std::vector<llvm::Value*> buffers, ended;
     llvm::Value* longest = b_.getInt64(0);
     for (size_t i = 0; i < node.exprs.size(); ++i) {
       buffers.push_back(callRows(*this, *node.exprs[i], row, layouts[i]));
-      sizes.push_back(call("duet_q_buffer_size_or_zero", i64Ty_, {buffers.back()}));
-      longest = b_.CreateSelect(b_.CreateICmpUGT(sizes.back(), longest), sizes.back(), longest);
+      llvm::Value* size = call("duet_q_buffer_size_or_zero", i64Ty_, {buffers.back()});
+      longest = b_.CreateSelect(b_.CreateICmpUGT(size, longest), size, longest);
       // What a call gives after its last row: a tuple of NULL.
       ended.push_back(tupleAlloca(*layouts[i]));
       storeField(ended.back(), *layouts[i], 0, nullOf(node.exprs[i]->type));
@@ -88,7 +75,7 @@ void Codegen::produceProjectSet(const Node& node, const Consumer& consume) {
     loop(
         b_.getInt64(0), [&] { return longest; },
         [&](llvm::Value* k, llvm::BasicBlock*) {
-          Row out(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(width));
+          Row out = row;
           for (size_t i = 0; i < buffers.size(); ++i) {
             llvm::Value* tuple = call("duet_q_buffer_at_or", ptrTy_, {buffers[i], k, ended[i]});
             out.push_back(loadField(tuple, *layouts[i], 0));

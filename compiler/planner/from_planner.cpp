@@ -65,18 +65,12 @@ NodePtr StatementPlanner::joinUnitItem(const sql::JoinRef& j, Scope& into) {
     ScopeEntry e;
     e.alias = j.alias->name;
     std::vector<ExprPtr> columns;
-    for (size_t i = 0; i < unit.scope.entries.size(); ++i) {
-      const ScopeEntry& from = unit.scope.entries[i];
-      for (int k : joinColumnsListedAt(unit.scope, static_cast<int>(i))) {
-        const binder::JoinColumn& jc = unit.scope.joinColumns[k];
-        columns.push_back(plan::cloneExpr(*jc.value));
-        e.names.push_back(jc.name);
-      }
-      for (size_t c = 0; c < from.names.size(); ++c) {
-        if (from.names[c].empty() || from.joinColumn[c] >= 0) continue;
-        columns.push_back(plan::makeColumn(from.offset + static_cast<int>(c), from.types[c]));
-        e.names.push_back(from.names[c]);
-      }
+    std::vector<OutputColumn> listed;
+    for (size_t i = 0; i < unit.scope.entries.size(); ++i)
+      starEntryColumns(unit.scope, i, false, nullptr, j.location, columns, listed, nullptr);
+    for (const OutputColumn& c : listed) {
+      e.names.push_back(c.name);
+      e.types.push_back(c.type);
     }
     if (j.alias->columns.size() > e.names.size())
       b_.fail(sqlstate::kInvalidColumnReference,
@@ -84,7 +78,6 @@ NodePtr StatementPlanner::joinUnitItem(const sql::JoinRef& j, Scope& into) {
                           e.names.size(), j.alias->columns.size()),
               j.location);
     for (size_t i = 0; i < j.alias->columns.size(); ++i) e.names[i] = j.alias->columns[i];
-    for (const auto& c : columns) e.types.push_back(c->type);
     for (const ScopeEntry& inside : unit.scope.entries) into.hidden.push_back(inside.alias);
     e.joinColumn.assign(e.names.size(), -1);
     e.offset = into.width;

@@ -49,6 +49,31 @@ ExprPtr StatementPlanner::starColumn(const ScopeEntry& e, size_t c, binder::AggC
           location);
 }
 
+void StatementPlanner::starEntryColumns(const Scope& scope, size_t i, bool qualified, binder::AggContext* agg,
+                                        uint32_t location, std::vector<ExprPtr>& exprs,
+                                        std::vector<OutputColumn>& columns, std::string* spelled) {
+  auto spell = [&](const std::string& reference) {
+    if (spelled) *spelled += (spelled->empty() ? "" : ", ") + reference;
+  };
+  const ScopeEntry& e = scope.entries[i];
+  // Unqualified, USING/NATURAL join columns come first in their join (outer joins before
+  // inner ones) and stand for the columns they merge; t.* lists t's own.
+  if (!qualified) {
+    for (int j : joinColumnsListedAt(scope, static_cast<int>(i))) {
+      const binder::JoinColumn& jc = scope.joinColumns[j];
+      exprs.push_back(plan::cloneExpr(*jc.value));
+      columns.push_back({jc.name, jc.value->type});
+      spell(quoteIdent(jc.name));
+    }
+  }
+  for (size_t c = 0; c < e.names.size(); ++c) {
+    if (e.names[c].empty() || (!qualified && e.joinColumn[c] >= 0)) continue;
+    exprs.push_back(starColumn(e, c, agg, location));
+    columns.push_back({e.names[c], e.types[c], e.table ? e.table->oid : 0, static_cast<int16_t>(c + 1)});
+    spell(quoteIdent(e.alias) + "." + quoteIdent(e.names[c]));
+  }
+}
+
 void StatementPlanner::expandTargets(const std::vector<sql::ResTarget>& targets, const Scope& scope,
                                      binder::AggContext* agg, std::vector<ExprPtr>& exprs,
                                      std::vector<OutputColumn>& columns) {
@@ -58,27 +83,10 @@ void StatementPlanner::expandTargets(const std::vector<sql::ResTarget>& targets,
       bool any = false;
       bool qualified = !ref.names.empty();
       std::string spelled;  // the columns as references, for req_.noteStar
-      auto spell = [&](const std::string& reference) { spelled += (spelled.empty() ? "" : ", ") + reference; };
       for (size_t i = 0; i < scope.entries.size(); ++i) {
-        const auto& e = scope.entries[i];
-        if (qualified && e.alias != ref.names.back()) continue;
+        if (qualified && scope.entries[i].alias != ref.names.back()) continue;
         any = true;
-        // Unqualified, USING/NATURAL join columns come first in their join (outer joins
-        // before inner ones) and stand for the columns they merge; t.* lists t's own.
-        if (!qualified) {
-          for (int j : joinColumnsListedAt(scope, static_cast<int>(i))) {
-            const binder::JoinColumn& jc = scope.joinColumns[j];
-            exprs.push_back(plan::cloneExpr(*jc.value));
-            columns.push_back({jc.name, jc.value->type});
-            spell(quoteIdent(jc.name));
-          }
-        }
-        for (size_t c = 0; c < e.names.size(); ++c) {
-          if (e.names[c].empty() || (!qualified && e.joinColumn[c] >= 0)) continue;
-          exprs.push_back(starColumn(e, c, agg, t.location));
-          columns.push_back({e.names[c], e.types[c], e.table ? e.table->oid : 0, static_cast<int16_t>(c + 1)});
-          spell(quoteIdent(e.alias) + "." + quoteIdent(e.names[c]));
-        }
+        starEntryColumns(scope, i, qualified, agg, t.location, exprs, columns, &spelled);
       }
       if (!any && !ref.names.empty())
         b_.fail(sqlstate::kUndefinedTable, fmt::format("missing FROM-clause entry for table \"{}\"", ref.names.back()),

@@ -286,6 +286,10 @@ class StatementPlanner {
   NodePtr planSubquery(const sql::SelectStmt& s, std::vector<OutputColumn>& columns, bool resolveUnknowns = true);
   // The join columns SELECT * lists just before scope entry `entry`'s own columns.
   static std::vector<int> joinColumnsListedAt(const Scope& scope, int entry);
+  // What `*` (qualified: `t.*`) lists of scope entry i, appended to exprs and columns
+  // (and, when `spelled` is set, spelled out as references there).
+  void starEntryColumns(const Scope& scope, size_t i, bool qualified, binder::AggContext* agg, uint32_t location,
+                        std::vector<ExprPtr>& exprs, std::vector<OutputColumn>& columns, std::string* spelled);
   // Column c of entry e, as `*` lists it: by position, for a derived table may repeat a
   // name; over an aggregation, the GROUP BY item it is (42803 if none).
   ExprPtr starColumn(const ScopeEntry& e, size_t c, binder::AggContext* agg, uint32_t location);
