@@ -72,9 +72,14 @@ SessionState::SessionState(EngineState& engineState, Database& database, std::st
       db(&database),
       user(std::move(userName)),
       dbName(std::move(databaseName)),
-      services(sessionServices) {
+      services(sessionServices),
+      catalogLookup(engine.catalog, database) {
   if (TableInfo* view = engine.catalog.findTable(*db, "pg_catalog", "duet_snapshots"))
     snapshotsView = view->table.get();
+  for (const SystemRelation& relation : systemRelations())
+    if (TableInfo* t = engine.catalog.findTable(*db, "pg_catalog", std::string(relation.name)))
+      systemTables[t->table.get()] = {&relation, t->table.get()};
+  settings.setCatalogLookup(&catalogLookup);
   // A new session reads no snapshot older than its connection: a script's next psql sees
   // what the previous one committed, as with PostgreSQL.
   lastCommit = engine.commitCount.load(std::memory_order_acquire);

@@ -11,13 +11,16 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "compiler/compiler.h"
+#include "engine/catalog/system_relations.h"
 #include "engine/limits/interrupts.h"
 #include "engine/limits/statement_memory.h"
 #include "engine/types/value.h"
+#include "session/catalog_lookup.h"
 #include "session/engine_state.h"
 #include "session/session_api.h"
 #include "session/settings.h"
@@ -44,6 +47,17 @@ struct SessionState {
   // commits: no snapshot older than that may serve it.
   uint64_t lastCommit = 0;
   Table* snapshotsView = nullptr;  // this database's pg_catalog.duet_snapshots
+  // The database's system tables (docs/catalogs.md), by table: which relation each holds
+  // and the catalog version this session last filled it at (the rows of a static relation
+  // stay valid while the catalog does not change; any session's fill is as good).
+  struct SystemTable {
+    const SystemRelation* relation = nullptr;
+    Table* table = nullptr;
+    uint64_t filledAt = ~uint64_t{0};
+  };
+  std::unordered_map<const Table*, SystemTable> systemTables;
+  // The reg* types' names and the catalog functions' lookups, in this database.
+  SessionCatalogLookup catalogLookup;
   // Running beside another session's open block: statements that cannot go to an existing
   // snapshot throw StatementDeferred (Session::setBesideHolder).
   bool besideHolder = false;

@@ -70,6 +70,8 @@ class Settings {
 
   // What the type library needs to read and print values.
   const TypeContext& typeContext() const { return typeContext_; }
+  // The session's catalog, for the reg* types' names (TypeContext::catalog).
+  void setCatalogLookup(const CatalogLookup* lookup) { typeContext_.catalog = lookup; }
   int idleInTransactionTimeoutMs() const { return idleTimeoutMs_; }
   int statementTimeoutMs() const { return statementTimeoutMs_; }
   int maxCompileMs() const { return maxCompileMs_; }

@@ -45,6 +45,8 @@ class StatementRunner {
  private:
   void runPlan(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats, ResultSink& sink,
                bool describe);
+  // Fills the system tables the plan reads whose rows may be stale (docs/catalogs.md).
+  void fillSystemTables(const PreparedPlan& plan);
   // Fills pg_catalog.duet_snapshots with the snapshots live now (a plan reads it).
   void refreshSnapshotsView();
 

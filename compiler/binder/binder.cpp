@@ -242,7 +242,9 @@ ExprPtr Binder::coerce(ExprPtr e, SqlType target, CastContext context, uint32_t 
     e->type = target;
     return e;
   }
-  if (e->type.id == target.id && target.typmod < 0) return e;
+  // An alias of the same base type (an oid made a regclass, text a name) is a cast too:
+  // the value stays, but it prints (and for name and "char" is cut) as the alias does.
+  if (e->type.id == target.id && target.typmod < 0 && e->type.alias == target.alias) return e;
   if (!castAllowed(e->type.id, target.id, context)) failCoercion(*e, target, context, location);
   return plan::makeCast(std::move(e), target, context == CastContext::Explicit);
 }
@@ -904,6 +906,12 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
   if (name == "version") {
     arity(0);
     return textConst("PostgreSQL 15.0 (DuetDB 0.1) on x86_64-pc-linux-gnu, compiled by g++ 12, 64-bit");
+  }
+  if (name == "pg_typeof") {
+    arity(1);
+    // The argument's type is known now: its oid as a regtype constant, printed by name.
+    return coerce(textConst(std::to_string(typeOid(args[0]->type))), SqlType::of(TypeAlias::RegType),
+                  CastContext::Explicit, f.location);
   }
   if (name == "current_setting" && args.size() == 2) {
     args[0] = coerce(std::move(args[0]), text, CastContext::Implicit, f.location);

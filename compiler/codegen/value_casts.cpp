@@ -9,6 +9,25 @@ namespace duet::codegen {
 SqlValue ValueBuilder::cast(const SqlValue& v, SqlType to, bool explicitCast) {
   SqlType from = v.type;
   if (from.isArray() || to.isArray()) return castArray(v, to, explicitCast);
+  if (from.alias != to.alias) {
+    // The alias types' own input and output (engine/types/type_aliases.h): a string read
+    // into an oid or a reg* type, a reg* value printed as its name, a string made a name or
+    // a "char". Between an alias and anything else of its representation the value stays.
+    auto aliasArg = [&](TypeAlias a) { return b_.getInt32(static_cast<int>(a)); };
+    if (isOidAlias(to.alias) && isStringType(from.id))
+      return strict({v}, to,
+                    [&] { return call("duet_rt_oid_in", sqlType(to.id), {v.v, aliasArg(to.alias), typeContext()}); });
+    if (isRegAlias(from.alias) && isStringType(to.id)) {
+      SqlValue name = strict({v}, {TypeId::Text, -1}, [&] {
+        return call("duet_rt_reg_out", ptrTy_, {v.v, aliasArg(from.alias), typeContext()});
+      });
+      return cast(name, to, explicitCast);
+    }
+    if ((to.alias == TypeAlias::Name || to.alias == TypeAlias::InternalChar) && isStringType(from.id)) {
+      SqlValue text = from.id == TypeId::Text ? v : cast(v, {TypeId::Text, -1}, explicitCast);
+      return strict({text}, to, [&] { return call("duet_rt_name_coerce", ptrTy_, {text.v, aliasArg(to.alias)}); });
+    }
+  }
   if (from.id == to.id) {
     bool needsTypmod =
         to.typmod >= 0 && from.typmod != to.typmod &&

@@ -2,6 +2,7 @@
 
 #include <unordered_map>
 
+#include "compiler/runtime/catalog_functions.h"
 #include "compiler/runtime/query_runtime.h"
 #include "compiler/runtime/set_functions.h"
 #include "engine/types/runtime.h"
@@ -31,6 +32,26 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"setseed",               {Float8},          Text,        kVolatile,  true, DUET_FN(duet_q_setseed)},
     // Settings.
     {"current_setting",       {Text},            Text,        kStable,    true, DUET_FN(duet_q_current_setting)},
+    // The catalog (catalog_functions.h): what psql, pg_dump and the drivers ask.
+    {"current_database",      {},                Text,        kStable,    true, DUET_FN(duet_q_current_database)},
+    {"current_schema",        {},                Text,        kStable,    true, DUET_FN(duet_q_current_schema)},
+    {"format_type",           {Int8, Int4},      Text,        kStable,    true, DUET_FN(duet_q_format_type)},
+    {"format_type",           {Int8},            Text,        kStable,    true, DUET_FN(duet_q_format_type_plain)},
+    {"pg_get_userbyid",       {Int8},            Text,        kStable,    true, DUET_FN(duet_q_pg_get_userbyid)},
+    {"pg_get_indexdef",       {Int8},            Text,        kStable,    true, DUET_FN(duet_q_pg_get_indexdef), Unknown, 0, true},
+    {"pg_get_indexdef",       {Int8, Int4, Bool}, Text,       kStable,    true, DUET_FN(duet_q_pg_get_indexdef_column), Unknown, 0, true},
+    {"pg_get_constraintdef",  {Int8},            Text,        kStable,    true, DUET_FN(duet_q_pg_get_constraintdef), Unknown, 0, true},
+    {"pg_get_constraintdef",  {Int8, Bool},      Text,        kStable,    true, DUET_FN(duet_q_pg_get_constraintdef_pretty), Unknown, 0, true},
+    {"pg_get_viewdef",        {Int8},            Text,        kStable,    true, DUET_FN(duet_q_pg_get_viewdef), Unknown, 0, true},
+    {"pg_get_expr",           {Text, Int8},      Text,        kStable,    true, DUET_FN(duet_q_pg_get_expr)},
+    {"pg_get_expr",           {Text, Int8, Bool}, Text,       kStable,    true, DUET_FN(duet_q_pg_get_expr_pretty)},
+    {"pg_table_is_visible",   {Int8},            Bool,        kStable,    true, DUET_FN(duet_q_pg_table_is_visible)},
+    {"pg_type_is_visible",    {Int8},            Bool,        kStable,    true, DUET_FN(duet_q_pg_type_is_visible)},
+    {"pg_function_is_visible", {Int8},           Bool,        kStable,    true, DUET_FN(duet_q_pg_function_is_visible)},
+    {"obj_description",       {Int8, Text},      Text,        kStable,    true, DUET_FN(duet_q_no_description), Unknown, 0, true},
+    {"shobj_description",     {Int8, Text},      Text,        kStable,    true, DUET_FN(duet_q_no_description), Unknown, 0, true},
+    {"col_description",       {Int8, Int4},      Text,        kStable,    true, DUET_FN(duet_q_no_column_description), Unknown, 0, true},
+    {"pg_encoding_to_char",   {Int4},            Text,        kStable,    true, DUET_FN(duet_q_pg_encoding_to_char)},
     // Strings.
     {"length",                {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_length)},
     {"char_length",           {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_length)},

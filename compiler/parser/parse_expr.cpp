@@ -300,11 +300,29 @@ ExprPtr Parser::parseOtherOp() {
   } else {
     left = parseAdditive();
   }
-  while (isGenericOp(peek())) {
-    const Token& t = advance();
-    left = parseQuantifiedRhs(t.offset, t.str(), std::move(left), &Parser::parseAdditive);
+  while (true) {
+    if (isGenericOp(peek())) {
+      const Token& t = advance();
+      left = parseQuantifiedRhs(t.offset, t.str(), std::move(left), &Parser::parseAdditive);
+    } else if (isKw("operator") && isOp("(", 1)) {
+      // OPERATOR(pg_catalog.op), as psql and pg_dump write operators: any operator, at the
+      // generic operators' precedence (gram.y's qual_Op).
+      uint32_t loc = advance().offset;
+      advance();
+      if (peek().kind == TokenKind::Word) {
+        const Token& schema = advance();
+        if (schema.text != "pg_catalog")
+          errorAt(sqlstate::kInvalidSchemaName, "schema \"" + schema.str() + "\" does not exist", schema.offset);
+        expectOp(".");
+      }
+      if (peek().kind != TokenKind::Operator || isOp("(") || isOp(")")) syntaxError();
+      std::string op = advance().str();
+      expectOp(")");
+      left = parseQuantifiedRhs(loc, op, std::move(left), &Parser::parseAdditive);
+    } else {
+      return left;
+    }
   }
-  return left;
 }
 
 ExprPtr Parser::parseAdditive() {
@@ -389,11 +407,31 @@ ExprPtr Parser::negateConstant(const Token& minus, ExprPtr operand) {
 
 ExprPtr Parser::parsePostfix() {
   ExprPtr e = parsePrimary();
-  while (isOp("::")) {
-    uint32_t loc = advance().offset;
-    e = std::make_unique<Cast>(loc, std::move(e), parseTypeName());
+  while (true) {
+    if (isOp("::")) {
+      uint32_t loc = advance().offset;
+      e = std::make_unique<Cast>(loc, std::move(e), parseTypeName());
+    } else if (isKw("collate")) {
+      parseCollation();
+    } else {
+      return e;
+    }
   }
-  return e;
+}
+
+// COLLATE name: DuetDB compares strings byte-wise (the C collation, every database's), so
+// the collations that order that way are accepted and change nothing; others do not
+// exist here (42704, as PostgreSQL says of a collation it lacks).
+void Parser::parseCollation() {
+  advance();
+  uint32_t at = peek().offset;
+  std::vector<std::string> name;
+  name.push_back(parseColId());
+  while (acceptOp(".")) name.push_back(parseColLabel());
+  bool known = name.size() == 1 || (name.size() == 2 && name[0] == "pg_catalog");
+  const std::string& n = name.back();
+  if (!known || (n != "C" && n != "POSIX" && n != "default" && n != "ucs_basic"))
+    errorAt(sqlstate::kUndefinedObject, "collation \"" + n + "\" for encoding \"UTF8\" does not exist", at);
 }
 
 ExprPtr Parser::parsePrimary() {

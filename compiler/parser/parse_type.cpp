@@ -20,6 +20,27 @@ std::string displayName(const TypeName& t) {
   return s;
 }
 
+// The types that share another's representation (type_id.h, TypeAlias), by their names;
+// "char" only in double quotes (the keyword char is bpchar), as in PostgreSQL.
+TypeAlias aliasNamed(const std::string& n) {
+  static const std::pair<const char*, TypeAlias> kNames[] = {
+      {"oid", TypeAlias::Oid},
+      {"regclass", TypeAlias::RegClass},
+      {"regtype", TypeAlias::RegType},
+      {"regproc", TypeAlias::RegProc},
+      {"regprocedure", TypeAlias::RegProcedure},
+      {"regnamespace", TypeAlias::RegNamespace},
+      {"regrole", TypeAlias::RegRole},
+      {"regoper", TypeAlias::RegOper},
+      {"regoperator", TypeAlias::RegOperator},
+      {"name", TypeAlias::Name},
+      {"char", TypeAlias::InternalChar},
+  };
+  for (const auto& [name, alias] : kNames)
+    if (n == name) return alias;
+  return TypeAlias::None;
+}
+
 }  // namespace
 
 bool Parser::startsKeywordType(int ahead) {
@@ -193,6 +214,9 @@ void Parser::resolveType(TypeName& t, bool fromKeyword) {
               : n == "bool"   ? TypeId::Bool
               : n == "text"   ? TypeId::Text
                               : TypeId::Date;
+  } else if (TypeAlias alias = aliasNamed(n); alias != TypeAlias::None) {
+    noModifiers();
+    type = SqlType::of(alias);
   } else if (n == "serial" || n == "serial4" || n == "bigserial" || n == "serial8" || n == "smallserial" ||
              n == "serial2") {
     noModifiers();

@@ -150,6 +150,7 @@ class Parser {
   ExprPtr parseUnary();
   ExprPtr negateConstant(const Token& minus, ExprPtr operand);
   ExprPtr parsePostfix();
+  void parseCollation();  // COLLATE name (after the expression)
   ExprPtr parsePrimary();
   ExprPtr parseQuantifiedRhs(uint32_t loc, const std::string& op, ExprPtr left, ExprPtr (Parser::*rhs)());
   ExprPtr parseParenthesized();

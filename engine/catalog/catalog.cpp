@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "engine/catalog/system_relations.h"
 #include "engine/error.h"
 
 namespace duet {
@@ -48,21 +49,15 @@ std::shared_ptr<Database> Catalog::makeDatabase(uint32_t oid, const std::string&
     s->name = schemaName;
     db->schemas[schemaName] = std::move(s);
   }
-  // pg_catalog.duet_snapshots: the live snapshot processes (docs/snapshots.md).
-  CreateTableSpec view;
-  view.name = "duet_snapshots";
-  auto column = [](const char* name, TypeId type) {
-    ColumnDef c;
-    c.name = name;
-    c.type = {type, -1};
-    return c;
-  };
-  view.columns = {column("pid", TypeId::Int4),           column("forked_at", TypeId::TimestampTz),
-                  column("age_seconds", TypeId::Float8), column("fork_ms", TypeId::Float8),
-                  column("commits", TypeId::Int8),       column("queries", TypeId::Int4),
-                  column("memory_bytes", TypeId::Int8),  column("ending", TypeId::Bool)};
+  // The system tables (system_relations.h): empty until a statement reads them.
   UndoLog undo;
-  createTable(*db, "pg_catalog", std::move(view), undo).systemView = true;
+  for (const SystemRelation& relation : systemRelations()) {
+    CreateTableSpec spec;
+    spec.name = std::string(relation.name);
+    spec.oid = relation.oid;
+    spec.columns = systemColumns(relation);
+    createTable(*db, "pg_catalog", std::move(spec), undo).systemView = true;
+  }
   undo.commit();
   return db;
 }
@@ -316,7 +311,7 @@ TableInfo& Catalog::createTable(Database& db, const std::string& schemaName, Cre
                    fmt::format("multiple primary keys for table \"{}\" are not allowed", spec.name));
 
   auto info = std::make_shared<TableInfo>();
-  info->oid = nextOid();
+  info->oid = spec.oid ? spec.oid : nextOid();
   info->name = spec.name;
   info->schema = &schema;
   info->columns = std::move(spec.columns);

@@ -36,6 +36,7 @@ struct CreateTableSpec {
   std::vector<ColumnDef> columns;
   std::vector<KeySpec> keys;  // column-level and table-level constraints alike
   StorageKind storage = StorageKind::Row;
+  uint32_t oid = 0;  // a fixed oid (PostgreSQL's, for the system tables); 0: the next free one
 };
 
 struct TableInfo;
@@ -61,8 +62,9 @@ struct TableInfo {
   std::unique_ptr<Table> table;
   IndexInfo* primaryKey = nullptr;
   std::vector<IndexInfo*> indexes;  // constraint indexes and CREATE INDEX ones
-  // A system view (pg_catalog.duet_snapshots): its rows are filled in by the session just
-  // before a statement reads it; never part of an archive.
+  // A system table (pg_catalog.pg_class, duet_snapshots, ...; docs/catalogs.md): its rows
+  // are filled in from the catalog or the server's state just before a statement reads
+  // it; never part of an archive.
   bool systemView = false;
   int columnIndex(const std::string& column) const;  // -1 if absent
 };

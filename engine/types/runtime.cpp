@@ -18,6 +18,7 @@
 #include "engine/types/raw_value.h"
 #include "engine/types/scalar_text.h"
 #include "engine/types/strings.h"
+#include "engine/types/type_aliases.h"
 #include "engine/types/type_errors.h"
 #include "engine/types/value_io.h"
 
@@ -255,6 +256,22 @@ uint64_t duet_rt_bpchar_hash(const VarString* s) { return bpcharHash(s->view());
 int32_t duet_rt_bpchar_length(const VarString* s) { return static_cast<int32_t>(charLength(bpcharTrim(s->view()))); }
 const VarString* duet_rt_string_coerce(const VarString* s, int32_t typeId, int32_t typmod, bool explicitCast) {
   return coerceString(s, SqlType{static_cast<TypeId>(typeId), typmod}, explicitCast, statementArena());
+}
+
+int64_t duet_rt_oid_in(const VarString* s, int32_t alias, const TypeContext* ctx) {
+  static const TypeContext kDefault;
+  auto kind = static_cast<TypeAlias>(alias);
+  return kind == TypeAlias::Oid ? parseOid(s->view()) : parseRegOid(kind, s->view(), ctx ? *ctx : kDefault);
+}
+const VarString* duet_rt_reg_out(int64_t oid, int32_t alias, const TypeContext* ctx) {
+  static const TypeContext kDefault;
+  std::string out;
+  formatRegOid(static_cast<TypeAlias>(alias), oid, out, ctx ? *ctx : kDefault);
+  return statementArena().makeString(out);
+}
+const VarString* duet_rt_name_coerce(const VarString* s, int32_t alias) {
+  std::string_view v = aliasStringValue(static_cast<TypeAlias>(alias), s->view());
+  return v.size() == s->len ? s : statementArena().makeString(v);
 }
 
 int32_t duet_rt_date_add_days(int32_t date, int32_t days) { return dateAddDays(date, days); }
@@ -510,6 +527,7 @@ struct Registry {
     DUET_RT(duet_rt_text_regex_imatch) DUET_RT(duet_rt_text_similar)
     DUET_RT(duet_rt_text_similar_escape) DUET_RT(duet_rt_bpchar_cmp) DUET_RT(duet_rt_bpchar_eq)
     DUET_RT(duet_rt_bpchar_hash) DUET_RT(duet_rt_bpchar_length) DUET_RT(duet_rt_string_coerce)
+    DUET_RT(duet_rt_oid_in) DUET_RT(duet_rt_reg_out) DUET_RT(duet_rt_name_coerce)
     DUET_RT(duet_rt_date_add_days) DUET_RT(duet_rt_date_sub_days) DUET_RT(duet_rt_date_diff)
     DUET_RT(duet_rt_array_build) DUET_RT(duet_rt_array_cmp) DUET_RT(duet_rt_array_has)
     DUET_RT(duet_rt_array_get_bool) DUET_RT(duet_rt_array_get_int2) DUET_RT(duet_rt_array_get_int4)

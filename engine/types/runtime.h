@@ -233,6 +233,11 @@ uint64_t duet_rt_bpchar_hash(const VarString* s);
 int32_t duet_rt_bpchar_length(const VarString* s);
 // Coerce to char(n) / varchar(n) / text (typeId as TypeId) with a typmod and the explicit flag.
 const VarString* duet_rt_string_coerce(const VarString* s, int32_t typeId, int32_t typmod, bool explicitCast);
+// The alias types (type_aliases.h; `alias` as TypeAlias): oid and reg* input from text, reg*
+// output through the session's catalog (ctx), name's and "char"'s limits on a string.
+int64_t duet_rt_oid_in(const VarString* s, int32_t alias, const TypeContext* ctx);
+const VarString* duet_rt_reg_out(int64_t oid, int32_t alias, const TypeContext* ctx);
+const VarString* duet_rt_name_coerce(const VarString* s, int32_t alias);
 
 // date arithmetic
 int32_t duet_rt_date_add_days(int32_t date, int32_t days);

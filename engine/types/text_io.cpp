@@ -8,11 +8,13 @@
 #include "engine/types/raw_value.h"
 #include "engine/types/scalar_text.h"
 #include "engine/types/strings.h"
+#include "engine/types/type_aliases.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
 
 void formatText(SqlType type, const void* value, std::string& out, const TypeContext& ctx) {
+  if (isRegAlias(type.alias)) return formatRegOid(type.alias, loadRaw<int64_t>(value), out, ctx);
   switch (type.id) {
     case TypeId::Bool: return formatBool(loadRaw<uint8_t>(value) != 0, out);
     case TypeId::Int2: return formatInt(loadRaw<int16_t>(value), out);
@@ -34,6 +36,12 @@ void formatText(SqlType type, const void* value, std::string& out, const TypeCon
 }
 
 void parseText(SqlType type, std::string_view text, void* out, Arena& arena, const TypeContext& ctx) {
+  if (type.alias == TypeAlias::Oid) return storeRaw(out, parseOid(text));
+  if (isRegAlias(type.alias)) return storeRaw(out, parseRegOid(type.alias, text, ctx));
+  if (type.alias != TypeAlias::None) {  // name, "char"
+    checkUtf8(text);
+    return storeRaw<const VarString*>(out, arena.makeString(aliasStringValue(type.alias, text)));
+  }
   switch (type.id) {
     case TypeId::Bool: return storeRaw<uint8_t>(out, parseBool(text) ? 1 : 0);
     case TypeId::Int2: return storeRaw(out, parseInt2(text));

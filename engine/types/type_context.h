@@ -6,6 +6,7 @@
 namespace duet {
 
 class NamedTimeZone;  // engine/types/time_zone.h
+class CatalogLookup;  // engine/types/catalog_lookup.h
 
 struct TypeContext {
   // TimeZone, resolved by resolveTimeZone (time_zone.h). A zone with daylight-saving or
@@ -20,6 +21,10 @@ struct TypeContext {
   // extra_float_digits: > 0 prints the shortest exact digits (PostgreSQL's default, 1);
   // <= 0 prints DBL_DIG/FLT_DIG + extra_float_digits significant digits.
   int extraFloatDigits = 1;
+  // The session's catalog, for values that name catalog objects (regclass and the other
+  // reg* types print and read names) and the functions that describe them; null outside a
+  // session, where such values print and read as numbers.
+  const CatalogLookup* catalog = nullptr;
 };
 
 // Reads the fixed-offset TimeZone settings that are not tz database names: POSIX offsets

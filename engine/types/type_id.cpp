@@ -53,7 +53,41 @@ constexpr ArrayOid kArrayOids[] = {
 
 }  // namespace
 
+TypeId aliasBase(TypeAlias a) {
+  return a == TypeAlias::Name || a == TypeAlias::InternalChar ? TypeId::Text : TypeId::Int8;
+}
+
+namespace {
+
+struct AliasOid {
+  TypeAlias alias;
+  uint32_t oid;
+  const char* name;  // format_type's
+};
+constexpr AliasOid kAliasOids[] = {
+    {TypeAlias::Oid, oid::kOid, "oid"},
+    {TypeAlias::RegClass, oid::kRegClass, "regclass"},
+    {TypeAlias::RegType, oid::kRegType, "regtype"},
+    {TypeAlias::RegProc, oid::kRegProc, "regproc"},
+    {TypeAlias::RegProcedure, oid::kRegProcedure, "regprocedure"},
+    {TypeAlias::RegNamespace, oid::kRegNamespace, "regnamespace"},
+    {TypeAlias::RegRole, oid::kRegRole, "regrole"},
+    {TypeAlias::RegOper, oid::kRegOper, "regoper"},
+    {TypeAlias::RegOperator, oid::kRegOperator, "regoperator"},
+    {TypeAlias::Name, oid::kName, "name"},
+    {TypeAlias::InternalChar, oid::kChar, "\"char\""},
+};
+
+const AliasOid* aliasEntry(TypeAlias a) {
+  for (const AliasOid& e : kAliasOids)
+    if (e.alias == a) return &e;
+  return nullptr;
+}
+
+}  // namespace
+
 uint32_t typeOid(SqlType t) {
+  if (t.alias != TypeAlias::None) return aliasEntry(t.alias)->oid;
   if (!t.isArray()) return typeOid(t.id);
   for (const ArrayOid& a : kArrayOids)
     if (a.element == t.element) return a.oid;
@@ -65,6 +99,11 @@ SqlType sqlTypeFromOid(uint32_t o, bool* known) {
     if (a.oid != o) continue;
     if (known) *known = true;
     return SqlType::arrayOf({a.element, -1});
+  }
+  for (const AliasOid& a : kAliasOids) {
+    if (a.oid != o) continue;
+    if (known) *known = true;
+    return SqlType::of(a.alias);
   }
   return {typeFromOid(o, known), -1};
 }
@@ -111,7 +150,15 @@ int16_t typeLen(TypeId t) {
   }
 }
 
+int16_t typeLen(SqlType t) {
+  if (isOidAlias(t.alias)) return 4;
+  if (t.alias == TypeAlias::Name) return 64;
+  if (t.alias == TypeAlias::InternalChar) return 1;
+  return typeLen(t.id);
+}
+
 std::string typeName(SqlType t) {
+  if (t.alias != TypeAlias::None) return aliasEntry(t.alias)->name;
   switch (t.id) {
     case TypeId::Unknown: return "unknown";
     case TypeId::Bool: return "boolean";

@@ -27,6 +27,8 @@ enum class TypeId : uint8_t {
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
 namespace oid {
+inline constexpr uint32_t kChar = 18, kName = 19, kRegProc = 24, kRegProcedure = 2202, kRegOper = 2203,
+                          kRegOperator = 2204, kRegClass = 2205, kRegType = 2206, kRegRole = 4096, kRegNamespace = 4089;
 inline constexpr uint32_t kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText = 25, kOid = 26, kFloat4 = 700,
                           kFloat8 = 701, kUnknown = 705, kBpchar = 1042, kVarchar = 1043, kDate = 1082,
                           kTimestamp = 1114, kTimestampTz = 1184, kInterval = 1186, kNumeric = 1700;
@@ -37,6 +39,31 @@ inline constexpr uint32_t kBoolArray = 1000, kInt2Array = 1005, kInt4Array = 100
                           kIntervalArray = 1187, kNumericArray = 1231;
 }  // namespace oid
 
+// A PostgreSQL type that shares a base type's representation and operations and differs in
+// its name, its oid and its I/O: oid and the reg* types over int8 (values 0 to 2^32 - 1;
+// the reg* types print and read the name of the object whose oid they hold, through
+// TypeContext::catalog), name and "char" over text. SqlType::alias says which; None for
+// the base types themselves.
+enum class TypeAlias : uint8_t {
+  None,
+  Oid,
+  RegClass,
+  RegType,
+  RegProc,
+  RegProcedure,
+  RegNamespace,
+  RegRole,
+  RegOper,
+  RegOperator,
+  Name,
+  InternalChar,  // "char": one byte, as pg_class.relkind
+};
+
+// The base type of an alias (Int8 for oid and the reg* types, Text for name and "char").
+TypeId aliasBase(TypeAlias a);
+constexpr bool isOidAlias(TypeAlias a) { return a >= TypeAlias::Oid && a <= TypeAlias::RegOperator; }
+constexpr bool isRegAlias(TypeAlias a) { return a >= TypeAlias::RegClass && a <= TypeAlias::RegOperator; }
+
 // A type with its modifier, encoded as PostgreSQL's atttypmod:
 //   char(n), varchar(n): n + 4;  numeric(p, s): ((p << 16) | s) + 4;  interval: (fields
 //   mask << 16) | precision (interval.h);  -1 when absent.
@@ -46,6 +73,7 @@ struct SqlType {
   TypeId id = TypeId::Unknown;
   int32_t typmod = -1;
   TypeId element = TypeId::Unknown;
+  TypeAlias alias = TypeAlias::None;  // oid, regclass, name, ... over `id` (see TypeAlias)
 
   bool operator==(const SqlType&) const = default;
 
@@ -53,7 +81,8 @@ struct SqlType {
   bool isArray() const { return id == TypeId::Array; }
   SqlType elementType() const { return {element, typmod}; }
   // The same type without its modifier (varchar(5)[] -> varchar[]).
-  SqlType withoutTypmod() const { return {id, -1, element}; }
+  SqlType withoutTypmod() const { return {id, -1, element, alias}; }
+  static SqlType of(TypeAlias a) { return {aliasBase(a), -1, TypeId::Unknown, a}; }
 
   static SqlType varchar(int n) { return {TypeId::Varchar, n + 4}; }
   static SqlType bpchar(int n) { return {TypeId::Char, n + 4}; }
@@ -70,6 +99,7 @@ TypeId typeFromOid(uint32_t oid, bool* known = nullptr);
 SqlType sqlTypeFromOid(uint32_t oid, bool* known = nullptr);
 // The typlen PostgreSQL reports in RowDescription: fixed width, or -1 for varlena.
 int16_t typeLen(TypeId t);
+int16_t typeLen(SqlType t);  // also the aliases (oid: 4, name: 64, "char": 1)
 // Width in bytes of a stored value (strings: the 8-byte pointer), and its alignment.
 // Inline: storage and key code ask this per column on every row.
 inline uint32_t physicalSize(TypeId t) {

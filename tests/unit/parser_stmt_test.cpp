@@ -107,7 +107,13 @@ TEST_CASE("statements: type names", "[parser][stmt]") {
   CHECK(typeOf("interval day to second(3)").type.typmod ==
         ((((1 << 3) | (1 << 10) | (1 << 11) | (1 << 12)) << 16) | 3));
   CHECK(typeOf("interval(2)").type.typmod == ((0x7FFF << 16) | 2));
-  for (const char* raw : {"name", "oid", "regclass", "\"integer\"", "time", "public.int4", "jsonb"}) {
+  // The aliases (type_id.h, TypeAlias): "char" in quotes is the one-byte type, char bpchar.
+  CHECK(typeOf("oid").type == SqlType::of(TypeAlias::Oid));
+  CHECK(typeOf("pg_catalog.regclass").type == SqlType::of(TypeAlias::RegClass));
+  CHECK(typeOf("name").type == SqlType::of(TypeAlias::Name));
+  CHECK(typeOf("\"char\"").type == SqlType::of(TypeAlias::InternalChar));
+  CHECK(typeOf("char").type == SqlType::bpchar(1));
+  for (const char* raw : {"\"integer\"", "time", "public.int4", "jsonb", "public.oid"}) {
     auto t = typeOf(raw);
     CHECK_FALSE(t.resolved);
   }

@@ -1,0 +1,103 @@
+#include "compiler/runtime/catalog_functions.h"
+
+#include <optional>
+#include <string>
+
+#include "engine/types/catalog_lookup.h"
+#include "engine/types/type_context.h"
+
+using duet::CatalogLookup;
+using duet::TypeAlias;
+using duet::VarString;
+using duet::rt::QueryContext;
+
+namespace {
+
+const CatalogLookup* lookup(QueryContext* ctx) { return ctx->typeContext ? ctx->typeContext->catalog : nullptr; }
+
+const VarString* text(std::string_view s) { return duet::statementArena().makeString(s); }
+
+const VarString* describe(QueryContext* ctx, CatalogLookup::Text what, int64_t oid) {
+  const CatalogLookup* c = lookup(ctx);
+  std::optional<std::string> s = c ? c->describe(what, static_cast<uint32_t>(oid)) : std::nullopt;
+  return s ? text(*s) : nullptr;
+}
+
+bool isVisible(QueryContext* ctx, TypeAlias kind, int64_t oid) {
+  const CatalogLookup* c = lookup(ctx);
+  return c && c->visible(kind, static_cast<uint32_t>(oid)).value_or(false);
+}
+
+}  // namespace
+
+extern "C" {
+
+const VarString* duet_q_current_database(QueryContext* ctx) {
+  const CatalogLookup* c = lookup(ctx);
+  return text(c ? c->currentDatabase() : "postgres");
+}
+
+const VarString* duet_q_current_schema(QueryContext*) { return text("public"); }
+
+const VarString* duet_q_format_type(QueryContext*, int64_t type, int32_t typmod) {
+  if (type == 0) return text("-");
+  bool known = false;
+  duet::SqlType t = duet::sqlTypeFromOid(static_cast<uint32_t>(type), &known);
+  if (!known) return text(type == 2278 ? "void" : type == 2249 ? "record" : "???");
+  t.typmod = typmod;
+  return text(duet::typeName(t));
+}
+
+const VarString* duet_q_format_type_plain(QueryContext* ctx, int64_t type) { return duet_q_format_type(ctx, type, -1); }
+
+const VarString* duet_q_pg_get_userbyid(QueryContext* ctx, int64_t role) {
+  return describe(ctx, CatalogLookup::Text::RoleName, role);
+}
+
+const VarString* duet_q_pg_get_indexdef(QueryContext* ctx, int64_t index) {
+  return describe(ctx, CatalogLookup::Text::IndexDefinition, index);
+}
+
+const VarString* duet_q_pg_get_indexdef_column(QueryContext* ctx, int64_t index, int32_t column, bool pretty) {
+  // Column 0 is the whole definition; a column number would be that key column's name,
+  // which psql does not ask for.
+  if (column != 0) return nullptr;
+  return describe(ctx, pretty ? CatalogLookup::Text::IndexDefinitionPretty : CatalogLookup::Text::IndexDefinition,
+                  index);
+}
+
+const VarString* duet_q_pg_get_constraintdef(QueryContext* ctx, int64_t constraint) {
+  return describe(ctx, CatalogLookup::Text::ConstraintDefinition, constraint);
+}
+
+const VarString* duet_q_pg_get_constraintdef_pretty(QueryContext* ctx, int64_t constraint, bool) {
+  return duet_q_pg_get_constraintdef(ctx, constraint);
+}
+
+const VarString* duet_q_pg_get_viewdef(QueryContext* ctx, int64_t view) {
+  return describe(ctx, CatalogLookup::Text::ViewDefinition, view);
+}
+
+const VarString* duet_q_pg_get_expr(QueryContext*, const VarString* expr, int64_t) { return expr; }
+
+const VarString* duet_q_pg_get_expr_pretty(QueryContext*, const VarString* expr, int64_t, bool) { return expr; }
+
+bool duet_q_pg_table_is_visible(QueryContext* ctx, int64_t relation) {
+  return isVisible(ctx, TypeAlias::RegClass, relation);
+}
+
+bool duet_q_pg_type_is_visible(QueryContext* ctx, int64_t type) { return isVisible(ctx, TypeAlias::RegType, type); }
+
+bool duet_q_pg_function_is_visible(QueryContext* ctx, int64_t routine) {
+  return isVisible(ctx, TypeAlias::RegProc, routine);
+}
+
+const VarString* duet_q_no_description(QueryContext*, int64_t, const VarString*) { return nullptr; }
+
+const VarString* duet_q_no_column_description(QueryContext*, int64_t, int32_t) { return nullptr; }
+
+const VarString* duet_q_pg_encoding_to_char(QueryContext*, int32_t encoding) {
+  return text(encoding == 6 ? "UTF8" : encoding == 0 ? "SQL_ASCII" : "");
+}
+
+}  // extern "C"

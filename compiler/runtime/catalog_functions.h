@@ -1,0 +1,38 @@
+// The functions clients call to read the catalog (psql's \d queries, pg_dump, drivers):
+// current_database(), format_type(), pg_get_indexdef(), pg_table_is_visible(), ... They ask
+// the session's catalog through TypeContext::catalog (engine/types/catalog_lookup.h).
+#pragma once
+#include <cstdint>
+
+#include "compiler/runtime/query_runtime.h"
+
+extern "C" {
+const duet::VarString* duet_q_current_database(duet::rt::QueryContext* ctx);
+const duet::VarString* duet_q_current_schema(duet::rt::QueryContext* ctx);
+// format_type(type oid, typmod): "integer", "character varying(10)"; "???" for an unknown oid.
+const duet::VarString* duet_q_format_type(duet::rt::QueryContext* ctx, int64_t type, int32_t typmod);
+const duet::VarString* duet_q_format_type_plain(duet::rt::QueryContext* ctx, int64_t type);
+const duet::VarString* duet_q_pg_get_userbyid(duet::rt::QueryContext* ctx, int64_t role);
+// pg_get_indexdef / pg_get_constraintdef / pg_get_viewdef: a null pointer (NULL) for an oid
+// that names no such object.
+const duet::VarString* duet_q_pg_get_indexdef(duet::rt::QueryContext* ctx, int64_t index);
+const duet::VarString* duet_q_pg_get_indexdef_column(duet::rt::QueryContext* ctx, int64_t index, int32_t column,
+                                                     bool pretty);
+const duet::VarString* duet_q_pg_get_constraintdef(duet::rt::QueryContext* ctx, int64_t constraint);
+const duet::VarString* duet_q_pg_get_constraintdef_pretty(duet::rt::QueryContext* ctx, int64_t constraint, bool pretty);
+const duet::VarString* duet_q_pg_get_viewdef(duet::rt::QueryContext* ctx, int64_t view);
+// pg_get_expr(adbin, relation): DuetDB keeps expressions as their SQL text, which is what
+// it prints.
+const duet::VarString* duet_q_pg_get_expr(duet::rt::QueryContext* ctx, const duet::VarString* expr, int64_t relation);
+const duet::VarString* duet_q_pg_get_expr_pretty(duet::rt::QueryContext* ctx, const duet::VarString* expr,
+                                                 int64_t relation, bool pretty);
+// pg_table_is_visible / pg_type_is_visible / pg_function_is_visible; false for no object
+// (PostgreSQL returns NULL there, which a WHERE treats alike).
+bool duet_q_pg_table_is_visible(duet::rt::QueryContext* ctx, int64_t relation);
+bool duet_q_pg_type_is_visible(duet::rt::QueryContext* ctx, int64_t type);
+bool duet_q_pg_function_is_visible(duet::rt::QueryContext* ctx, int64_t routine);
+// obj_description / col_description / shobj_description: DuetDB keeps no comments yet.
+const duet::VarString* duet_q_no_description(duet::rt::QueryContext* ctx, int64_t object, const duet::VarString* c);
+const duet::VarString* duet_q_no_column_description(duet::rt::QueryContext* ctx, int64_t object, int32_t column);
+const duet::VarString* duet_q_pg_encoding_to_char(duet::rt::QueryContext* ctx, int32_t encoding);
+}

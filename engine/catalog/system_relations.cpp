@@ -1,0 +1,224 @@
+#include "engine/catalog/system_relations.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "engine/catalog/builtin_types.h"
+#include "engine/catalog/system_rows.h"
+#include "engine/types/array.h"
+
+namespace duet {
+namespace {
+
+// clang-format off: one relation a line, its columns as PostgreSQL 15 lists them
+const SystemRelation kRelations[] = {
+    {"pg_namespace", 2615, "oid oid, nspname name, nspowner oid, nspacl aclitem[]", fillNamespaces},
+    {"pg_class", 1259, "oid oid, relname name, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid, "
+        "relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4, reltoastrelid oid, "
+        "relhasindex bool, relisshared bool, relpersistence char, relkind char, relnatts int2, relchecks int2, "
+        "relhasrules bool, relhastriggers bool, relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, "
+        "relispopulated bool, relreplident char, relispartition bool, relrewrite oid, relfrozenxid xid, "
+        "relminmxid xid, relacl aclitem[], reloptions text[], relpartbound pg_node_tree", fillClasses},
+    {"pg_attribute", 1249, "attrelid oid, attname name, atttypid oid, attstattarget int4, attlen int2, attnum int2, "
+        "attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign char, attstorage char, "
+        "attcompression char, attnotnull bool, atthasdef bool, atthasmissing bool, attidentity char, "
+        "attgenerated char, attisdropped bool, attislocal bool, attinhcount int4, attcollation oid, "
+        "attacl aclitem[], attoptions text[], attfdwoptions text[], attmissingval anyarray", fillAttributes},
+    {"pg_type", 1247, "oid oid, typname name, typnamespace oid, typowner oid, typlen int2, typbyval bool, "
+        "typtype char, typcategory char, typispreferred bool, typisdefined bool, typdelim char, typrelid oid, "
+        "typsubscript regproc, typelem oid, typarray oid, typinput regproc, typoutput regproc, "
+        "typreceive regproc, typsend regproc, typmodin regproc, typmodout regproc, typanalyze regproc, "
+        "typalign char, typstorage char, typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, "
+        "typcollation oid, typdefaultbin pg_node_tree, typdefault text, typacl aclitem[]", fillTypes},
+    {"pg_database", 1262, "oid oid, datname name, datdba oid, encoding int4, datlocprovider char, "
+        "datistemplate bool, datallowconn bool, datconnlimit int4, datfrozenxid xid, datminmxid xid, "
+        "dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, "
+        "datacl aclitem[]", fillDatabases},
+    {"pg_authid", 1260, "oid oid, rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, "
+        "rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolbypassrls bool, rolconnlimit int4, "
+        "rolpassword text, rolvaliduntil timestamptz", fillAuthIds},
+    {"pg_roles", 12000, "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, "
+        "rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, "
+        "rolbypassrls bool, rolconfig text[], oid oid", fillRoles, true},
+    {"pg_user", 12014, "usename name, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, "
+        "usebypassrls bool, passwd text, valuntil timestamptz, useconfig text[]", fillUsers, true},
+    {"pg_auth_members", 1261, "roleid oid, member oid, grantor oid, admin_option bool", fillNothing},
+    {"pg_index", 2610, "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool, "
+        "indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool, "
+        "indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, "
+        "indisreplident bool, indkey int2vector, indcollation oidvector, indclass oidvector, "
+        "indoption int2vector, indexprs pg_node_tree, indpred pg_node_tree", fillIndexes},
+    {"pg_constraint", 2606, "oid oid, conname name, connamespace oid, contype char, condeferrable bool, "
+        "condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, "
+        "confrelid oid, confupdtype char, confdeltype char, confmatchtype char, conislocal bool, "
+        "coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conpfeqop oid[], conppeqop oid[], "
+        "conffeqop oid[], confdelsetcols int2[], conexclop oid[], conbin pg_node_tree", fillConstraints},
+    {"pg_attrdef", 2604, "oid oid, adrelid oid, adnum int2, adbin pg_node_tree", fillAttributeDefaults},
+    {"pg_proc", 1255, "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, procost float4, "
+        "prorows float4, provariadic oid, prosupport regproc, prokind char, prosecdef bool, proleakproof bool, "
+        "proisstrict bool, proretset bool, provolatile char, proparallel char, pronargs int2, "
+        "pronargdefaults int2, prorettype oid, proargtypes oidvector, proallargtypes oid[], proargmodes char[], "
+        "proargnames text[], proargdefaults pg_node_tree, protrftypes oid[], prosrc text, probin text, "
+        "prosqlbody pg_node_tree, proconfig text[], proacl aclitem[]", fillProcs},
+    {"pg_am", 2601, "oid oid, amname name, amhandler regproc, amtype char", fillAccessMethods},
+    {"pg_tablespace", 1213, "oid oid, spcname name, spcowner oid, spcacl aclitem[], spcoptions text[]",
+        fillTablespaces},
+    {"pg_collation", 3456, "oid oid, collname name, collnamespace oid, collowner oid, collprovider char, "
+        "collisdeterministic bool, collencoding int4, collcollate text, collctype text, colliculocale text, "
+        "collversion text", fillCollations},
+    {"pg_extension", 3079, "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, "
+        "extversion text, extconfig oid[], extcondition text[]", fillExtensions},
+    {"pg_language", 2612, "oid oid, lanname name, lanowner oid, lanispl bool, lanpltrusted bool, "
+        "lanplcallfoid oid, laninline oid, lanvalidator oid, lanacl aclitem[]", fillLanguages},
+    {"pg_description", 2609, "objoid oid, classoid oid, objsubid int4, description text", fillNothing},
+    {"pg_inherits", 2611, "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", fillNothing},
+    {"pg_enum", 3501, "oid oid, enumtypid oid, enumsortorder float4, enumlabel name", fillNothing},
+    {"pg_range", 3541, "rngtypid oid, rngsubtype oid, rngmultitypid oid, rngcollation oid, rngsubopc oid, "
+        "rngcanonical regproc, rngsubdiff regproc", fillNothing},
+    {"pg_trigger", 2620, "oid oid, tgrelid oid, tgparentid oid, tgname name, tgfoid oid, tgtype int2, "
+        "tgenabled char, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, "
+        "tgdeferrable bool, tginitdeferred bool, tgnargs int2, tgattr int2vector, tgargs bytea, "
+        "tgqual pg_node_tree, tgoldtable name, tgnewtable name", fillNothing},
+    {"pg_rewrite", 2618, "oid oid, rulename name, ev_class oid, ev_type char, ev_enabled char, is_instead bool, "
+        "ev_qual pg_node_tree, ev_action pg_node_tree", fillNothing},
+    {"pg_depend", 2608, "classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4, "
+        "deptype char", fillNothing},
+    {"pg_sequence", 2224, "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, "
+        "seqmin int8, seqcache int8, seqcycle bool", fillNothing},
+    {"pg_partitioned_table", 3350, "partrelid oid, partstrat char, partnatts int2, partdefid oid, "
+        "partattrs int2vector, partclass oidvector, partcollation oidvector, partexprs pg_node_tree", fillNothing},
+    {"pg_policy", 3256, "oid oid, polname name, polrelid oid, polcmd char, polpermissive bool, polroles oid[], "
+        "polqual pg_node_tree, polwithcheck pg_node_tree", fillNothing},
+    {"pg_statistic_ext", 3381, "oid oid, stxrelid oid, stxname name, stxnamespace oid, stxowner oid, "
+        "stxstattarget int4, stxkeys int2vector, stxkind char[], stxexprs pg_node_tree", fillNothing},
+    {"pg_publication", 6104, "oid oid, pubname name, pubowner oid, puballtables bool, pubinsert bool, "
+        "pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", fillNothing},
+    {"pg_publication_namespace", 6237, "oid oid, pnpubid oid, pnnspid oid", fillNothing},
+    {"pg_publication_rel", 6106, "oid oid, prpubid oid, prrelid oid, prqual pg_node_tree, prattrs int2vector",
+        fillNothing},
+    {"pg_tables", 12033, "schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, "
+        "hasrules bool, hastriggers bool, rowsecurity bool", fillTables, true},
+    {"pg_views", 12028, "schemaname name, viewname name, viewowner name, definition text", fillViews, true},
+    {"pg_indexes", 12043, "schemaname name, tablename name, indexname name, tablespace name, indexdef text",
+        fillIndexViews, true},
+    {"duet_snapshots", 12900, "pid int4, forked_at timestamptz, age_seconds float8, fork_ms float8, "
+        "commits int8, queries int4, memory_bytes int8, ending bool", nullptr},
+};
+// clang-format on
+
+SqlType columnType(std::string_view name) {
+  static const std::pair<std::string_view, SqlType> kTypes[] = {
+      {"oid", SqlType::of(TypeAlias::Oid)},
+      {"name", SqlType::of(TypeAlias::Name)},
+      {"char", SqlType::of(TypeAlias::InternalChar)},
+      {"regproc", SqlType::of(TypeAlias::RegProc)},
+      {"bool", {TypeId::Bool, -1}},
+      {"int2", {TypeId::Int2, -1}},
+      {"int4", {TypeId::Int4, -1}},
+      {"int8", {TypeId::Int8, -1}},
+      {"xid", {TypeId::Int8, -1}},
+      {"float4", {TypeId::Float4, -1}},
+      {"float8", {TypeId::Float8, -1}},
+      {"text", {TypeId::Text, -1}},
+      {"bytea", {TypeId::Text, -1}},
+      {"pg_node_tree", {TypeId::Text, -1}},
+      {"anyarray", {TypeId::Text, -1}},
+      {"timestamptz", {TypeId::TimestampTz, -1}},
+      {"text[]", SqlType::arrayOf({TypeId::Text, -1})},
+      {"aclitem[]", SqlType::arrayOf({TypeId::Text, -1})},
+      {"char[]", SqlType::arrayOf({TypeId::Text, -1})},
+      {"int2[]", SqlType::arrayOf({TypeId::Int2, -1})},
+      {"int2vector", SqlType::arrayOf({TypeId::Int2, -1})},
+      {"oid[]", SqlType::arrayOf({TypeId::Int8, -1})},
+      {"oidvector", SqlType::arrayOf({TypeId::Int8, -1})},
+  };
+  for (const auto& [n, t] : kTypes)
+    if (n == name) return t;
+  throw std::logic_error("system relation column type " + std::string(name));
+}
+
+}  // namespace
+
+std::span<const SystemRelation> systemRelations() { return kRelations; }
+
+const SystemRelation* findSystemRelation(std::string_view name) {
+  for (const SystemRelation& r : kRelations)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+std::vector<ColumnDef> systemColumns(const SystemRelation& relation) {
+  std::vector<ColumnDef> out;
+  std::string_view rest = relation.columns;
+  while (!rest.empty()) {
+    size_t comma = rest.find(", ");
+    std::string_view column = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 2);
+    size_t space = column.find(' ');
+    ColumnDef c;
+    c.name = std::string(column.substr(0, space));
+    c.type = columnType(column.substr(space + 1));
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+void writeSystemRows(Table& table, const std::vector<SystemRow>& rows) {
+  UndoLog undo;
+  table.truncate(undo);
+  const TupleLayout& layout = table.layout();
+  std::vector<__int128> storage((layout.size + 15) / 16);
+  auto* tuple = reinterpret_cast<uint8_t*>(storage.data());
+  Arena arena;
+  for (const SystemRow& row : rows) {
+    std::fill(storage.begin(), storage.end(), 0);
+    for (size_t c = 0; c < layout.types.size(); ++c) {
+      SqlType type = layout.types[c];
+      uint8_t* field = tuple + layout.offsets[c];
+      const SystemValue& v = c < row.size() ? row[c] : SystemValue{};
+      if (std::holds_alternative<std::monostate>(v)) {
+        tuple[layout.nullOffset(static_cast<uint32_t>(c))] = 1;
+        continue;
+      }
+      auto put = [&](auto value) { std::memcpy(field, &value, sizeof value); };
+      if (const bool* b = std::get_if<bool>(&v)) {
+        put(static_cast<uint8_t>(*b));
+      } else if (const int64_t* i = std::get_if<int64_t>(&v)) {
+        switch (type.id) {
+          case TypeId::Int2: put(static_cast<int16_t>(*i)); break;
+          case TypeId::Int4: put(static_cast<int32_t>(*i)); break;
+          default: put(*i); break;  // int8, oids, timestamps
+        }
+      } else if (const double* d = std::get_if<double>(&v)) {
+        if (type.id == TypeId::Float4)
+          put(static_cast<float>(*d));
+        else
+          put(*d);
+      } else if (const std::string* s = std::get_if<std::string>(&v)) {
+        put(static_cast<const VarString*>(arena.makeString(*s)));
+      } else if (const auto* ints = std::get_if<std::vector<int64_t>>(&v)) {
+        ArrayBuilder builder(type.element);
+        for (int64_t x : *ints) {
+          if (type.element == TypeId::Int2) {
+            auto narrow = static_cast<int16_t>(x);
+            builder.append(&narrow);
+          } else {
+            builder.append(&x);
+          }
+        }
+        put(builder.finish(arena));
+      } else {
+        ArrayBuilder builder(TypeId::Text);
+        for (const std::string& x : std::get<std::vector<std::string>>(v)) {
+          const VarString* s = arena.makeString(x);
+          builder.append(&s);
+        }
+        put(builder.finish(arena));
+      }
+    }
+    table.insert(tuple, undo);
+  }
+  undo.commit();
+}
+
+}  // namespace duet

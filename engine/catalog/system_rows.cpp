@@ -1,0 +1,472 @@
+#include "engine/catalog/system_rows.h"
+
+#include "engine/catalog/builtin_types.h"
+#include "engine/types/text_functions.h"
+
+namespace duet {
+namespace {
+
+// PostgreSQL's fixed oids for the objects every database has.
+constexpr int64_t kPgCatalog = 11, kBootstrapRole = 10, kHeapAm = 2, kBtreeAm = 403, kHashAm = 405,
+                  kDefaultTablespace = 1663, kGlobalTablespace = 1664, kDefaultCollation = 100, kCCollation = 950,
+                  kPosixCollation = 951, kSqlLanguage = 14, kPlpgsqlLanguage = 13563, kPlpgsqlExtension = 13564,
+                  kVoidType = 2278, kRecordType = 2249;
+constexpr int64_t kUtf8Encoding = 6;
+
+using Row = SystemRow;
+const SystemValue kNull{};
+
+int64_t ownerOid(const Catalog& catalog, const Database& db) {
+  const Role* r = catalog.role(db.owner);
+  return r ? r->oid : kBootstrapRole;
+}
+
+std::string ownerName(const Catalog& catalog, const Database& db) {
+  return catalog.role(db.owner) ? db.owner : "postgres";
+}
+
+std::string qualifiedName(const Schema& schema, const std::string& name) {
+  return quoteIdent(schema.name) + "." + quoteIdent(name);
+}
+
+// Every relation of the database: tables (system tables included), views, indexes.
+template <class F>
+void forEachSchema(const Database& db, F f) {
+  for (const auto& [name, schema] : db.schemas) f(*schema);
+}
+
+std::vector<int64_t> attnums(const IndexInfo& index) {
+  std::vector<int64_t> out;
+  for (uint32_t c : index.columns) out.push_back(static_cast<int64_t>(c) + 1);
+  return out;
+}
+
+std::string relkindOf(const TableInfo& t) {
+  if (!t.systemView) return "r";
+  const SystemRelation* r = findSystemRelation(t.name);
+  return r && r->isView ? "v" : "r";
+}
+
+Row classRow(int64_t oid, const std::string& name, const Schema& schema, int64_t owner, int64_t am,
+             const std::string& kind, size_t columns, bool hasIndex, double tuples) {
+  bool shared = schema.name == "pg_catalog" &&
+                (name == "pg_database" || name == "pg_authid" || name == "pg_tablespace" || name == "pg_auth_members");
+  bool isView = kind == "v";
+  return {oid,
+          name,
+          static_cast<int64_t>(schema.oid),
+          int64_t{0},  // reltype: DuetDB has no composite row types in pg_type yet
+          int64_t{0},
+          owner,
+          am,
+          isView ? int64_t{0} : oid,
+          int64_t{0},
+          int64_t{0},
+          tuples,
+          int64_t{0},
+          int64_t{0},
+          hasIndex,
+          shared,
+          std::string("p"),
+          kind,
+          static_cast<int64_t>(columns),
+          int64_t{0},
+          isView,  // a view's _RETURN rule
+          false,
+          false,
+          false,
+          false,
+          true,
+          std::string(kind == "r" ? "d" : "n"),
+          false,
+          int64_t{0},
+          int64_t{0},
+          int64_t{0},
+          kNull,
+          kNull,
+          kNull};
+}
+
+Row attributeRow(int64_t relation, const ColumnDef& column, size_t position) {
+  BuiltinType t = builtinTypeOf(column.type);
+  return {relation,
+          column.name,
+          static_cast<int64_t>(typeOid(column.type.withoutTypmod())),
+          int64_t{-1},
+          static_cast<int64_t>(t.len),
+          static_cast<int64_t>(position + 1),
+          int64_t{column.type.isArray() ? 1 : 0},
+          int64_t{-1},
+          static_cast<int64_t>(column.type.typmod),
+          t.byValue,
+          std::string(1, t.align),
+          std::string(1, t.storage),
+          std::string(),
+          column.notNull,
+          !column.defaultSql.empty(),
+          false,
+          std::string(),
+          std::string(),
+          false,
+          true,
+          int64_t{0},
+          static_cast<int64_t>(t.collation),
+          kNull,
+          kNull,
+          kNull,
+          kNull};
+}
+
+Row typeRow(const BuiltinType& t) {
+  return {static_cast<int64_t>(t.oid),
+          std::string(t.name),
+          kPgCatalog,
+          kBootstrapRole,
+          static_cast<int64_t>(t.len),
+          t.byValue,
+          std::string("b"),
+          std::string(1, t.category),
+          t.preferred,
+          true,
+          std::string(","),
+          int64_t{0},
+          int64_t{0},
+          static_cast<int64_t>(t.element),
+          static_cast<int64_t>(t.array),
+          int64_t{0},
+          int64_t{0},
+          int64_t{0},
+          int64_t{0},
+          int64_t{0},
+          int64_t{0},
+          int64_t{0},
+          std::string(1, t.align),
+          std::string(1, t.storage),
+          false,
+          int64_t{0},
+          int64_t{-1},
+          int64_t{0},
+          static_cast<int64_t>(t.collation),
+          kNull,
+          kNull,
+          kNull};
+}
+
+}  // namespace
+
+uint32_t routineTypeOid(const RoutineType& type) {
+  switch (type.kind) {
+    case RoutineType::Kind::Void: return kVoidType;
+    case RoutineType::Kind::Record: return kRecordType;
+    case RoutineType::Kind::Composite: return 0;
+    case RoutineType::Kind::Scalar: break;
+  }
+  SqlType t{type.scalar, -1};
+  return typeOid(type.array ? SqlType::arrayOf(t) : t);
+}
+
+std::string indexDefinition(const IndexInfo& index, bool qualifyTable) {
+  std::string columns;
+  for (uint32_t c : index.columns) columns += (columns.empty() ? "" : ", ") + quoteIdent(index.table->columns[c].name);
+  return std::string("CREATE ") + (index.unique ? "UNIQUE " : "") + "INDEX " + quoteIdent(index.name) + " ON " +
+         (qualifyTable ? qualifiedName(*index.table->schema, index.table->name) : quoteIdent(index.table->name)) +
+         " USING btree (" + columns + ")";
+}
+
+std::vector<SystemRow> fillNamespaces(const Catalog& catalog, const Database& db) {
+  std::vector<Row> rows;
+  forEachSchema(db, [&](const Schema& s) {
+    rows.push_back(
+        {static_cast<int64_t>(s.oid), s.name, s.name == "public" ? ownerOid(catalog, db) : kBootstrapRole, kNull});
+  });
+  return rows;
+}
+
+std::vector<SystemRow> fillClasses(const Catalog& catalog, const Database& db) {
+  std::vector<Row> rows;
+  int64_t owner = ownerOid(catalog, db);
+  forEachSchema(db, [&](const Schema& s) {
+    for (const auto& [name, t] : s.tables)
+      rows.push_back(classRow(t->oid, name, s, t->systemView ? kBootstrapRole : owner, kHeapAm, relkindOf(*t),
+                              t->columns.size(), !t->indexes.empty(), static_cast<double>(t->table->liveRowCount())));
+    for (const auto& [name, v] : s.views)
+      rows.push_back(classRow(v->oid, name, s, owner, 0, "v", v->columns.size(), false, -1));
+    for (const auto& [name, i] : s.indexes)
+      rows.push_back(classRow(i->oid, name, s, owner, kBtreeAm, "i", i->columns.size(), false,
+                              static_cast<double>(i->table->table->liveRowCount())));
+  });
+  return rows;
+}
+
+std::vector<SystemRow> fillAttributes(const Catalog&, const Database& db) {
+  std::vector<Row> rows;
+  forEachSchema(db, [&](const Schema& s) {
+    for (const auto& [name, t] : s.tables)
+      for (size_t i = 0; i < t->columns.size(); ++i) rows.push_back(attributeRow(t->oid, t->columns[i], i));
+    for (const auto& [name, v] : s.views)
+      for (size_t i = 0; i < v->columns.size(); ++i) rows.push_back(attributeRow(v->oid, v->columns[i], i));
+    for (const auto& [name, index] : s.indexes)
+      for (size_t i = 0; i < index->columns.size(); ++i) {
+        ColumnDef c = index->table->columns[index->columns[i]];
+        c.notNull = false;
+        c.defaultSql.clear();
+        rows.push_back(attributeRow(index->oid, c, i));
+      }
+  });
+  return rows;
+}
+
+std::vector<SystemRow> fillTypes(const Catalog&, const Database&) {
+  std::vector<Row> rows;
+  for (const BuiltinType& t : builtinTypes()) {
+    rows.push_back(typeRow(t));
+    if (t.array) rows.push_back(typeRow(arrayTypeRow(t)));
+  }
+  // The pseudo-types routines declare.
+  for (auto [oid, name] : {std::pair{kVoidType, "void"}, std::pair{kRecordType, "record"}}) {
+    Row r = typeRow({static_cast<uint32_t>(oid), name, oid == kVoidType ? int16_t{4} : int16_t{-1}, oid == kVoidType,
+                     'P', false, oid == kVoidType ? 'i' : 'd', oid == kVoidType ? 'p' : 'x', 0,
+                     oid == kRecordType ? 2287u : 0u, 0});
+    r[6] = std::string("p");
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+std::vector<SystemRow> fillDatabases(const Catalog& catalog, const Database&) {
+  std::vector<Row> rows;
+  for (const auto& [name, d] : catalog.databases())
+    rows.push_back({static_cast<int64_t>(d->oid), name, ownerOid(catalog, *d), kUtf8Encoding, std::string("c"), false,
+                    true, int64_t{-1}, int64_t{0}, int64_t{0}, kDefaultTablespace, std::string("C"), std::string("C"),
+                    kNull, kNull, kNull});
+  return rows;
+}
+
+std::vector<SystemRow> fillAuthIds(const Catalog& catalog, const Database&) {
+  std::vector<Row> rows;
+  for (const auto& [name, r] : catalog.roles())
+    rows.push_back({static_cast<int64_t>(r.oid), name, r.superuser, true, r.superuser, r.superuser, true, r.superuser,
+                    r.superuser, int64_t{-1}, kNull, kNull});
+  return rows;
+}
+
+std::vector<SystemRow> fillRoles(const Catalog& catalog, const Database&) {
+  std::vector<Row> rows;
+  for (const auto& [name, r] : catalog.roles())
+    rows.push_back({name, r.superuser, true, r.superuser, r.superuser, true, r.superuser, int64_t{-1},
+                    std::string("********"), kNull, r.superuser, kNull, static_cast<int64_t>(r.oid)});
+  return rows;
+}
+
+std::vector<SystemRow> fillUsers(const Catalog& catalog, const Database&) {
+  std::vector<Row> rows;
+  for (const auto& [name, r] : catalog.roles())
+    rows.push_back({name, static_cast<int64_t>(r.oid), r.superuser, r.superuser, r.superuser, r.superuser,
+                    std::string("********"), kNull, kNull});
+  return rows;
+}
+
+std::vector<SystemRow> fillIndexes(const Catalog&, const Database& db) {
+  std::vector<Row> rows;
+  forEachSchema(db, [&](const Schema& s) {
+    for (const auto& [name, i] : s.indexes) {
+      auto n = static_cast<int64_t>(i->columns.size());
+      std::vector<int64_t> collations, classes(i->columns.size(), 0), options(i->columns.size(), 0);
+      for (uint32_t c : i->columns) collations.push_back(builtinTypeOf(i->table->columns[c].type).collation);
+      rows.push_back({static_cast<int64_t>(i->oid),
+                      static_cast<int64_t>(i->table->oid),
+                      n,
+                      n,
+                      i->unique,
+                      false,
+                      i->primary,
+                      false,
+                      true,
+                      false,
+                      true,
+                      false,
+                      true,
+                      true,
+                      false,
+                      attnums(*i),
+                      collations,
+                      classes,
+                      options,
+                      kNull,
+                      kNull});
+    }
+  });
+  return rows;
+}
+
+std::vector<SystemRow> fillConstraints(const Catalog&, const Database& db) {
+  std::vector<Row> rows;
+  forEachSchema(db, [&](const Schema& s) {
+    for (const auto& [name, i] : s.indexes) {
+      if (!i->constraint) continue;
+      // A constraint shares its index's oid: DuetDB keeps no separate constraint object.
+      rows.push_back({static_cast<int64_t>(i->oid),
+                      name,
+                      static_cast<int64_t>(s.oid),
+                      std::string(i->primary ? "p" : "u"),
+                      false,
+                      false,
+                      true,
+                      static_cast<int64_t>(i->table->oid),
+                      int64_t{0},
+                      static_cast<int64_t>(i->oid),
+                      int64_t{0},
+                      int64_t{0},
+                      std::string(" "),
+                      std::string(" "),
+                      std::string(" "),
+                      true,
+                      int64_t{0},
+                      true,
+                      attnums(*i),
+                      kNull,
+                      kNull,
+                      kNull,
+                      kNull,
+                      kNull,
+                      kNull,
+                      kNull});
+    }
+  });
+  return rows;
+}
+
+std::vector<SystemRow> fillAttributeDefaults(const Catalog&, const Database& db) {
+  std::vector<Row> rows;
+  forEachSchema(db, [&](const Schema& s) {
+    for (const auto& [name, t] : s.tables)
+      for (size_t i = 0; i < t->columns.size(); ++i)
+        if (!t->columns[i].defaultSql.empty())
+          rows.push_back(
+              {int64_t{0}, static_cast<int64_t>(t->oid), static_cast<int64_t>(i + 1), t->columns[i].defaultSql});
+  });
+  return rows;
+}
+
+std::vector<SystemRow> fillProcs(const Catalog& catalog, const Database& db) {
+  std::vector<Row> rows;
+  int64_t owner = ownerOid(catalog, db);
+  forEachSchema(db, [&](const Schema& s) {
+    for (const auto& [name, overloads] : s.routines)
+      for (const auto& r : overloads) {
+        std::vector<int64_t> argTypes, allTypes;
+        std::vector<std::string> modes, names;
+        bool outputs = false, named = false;
+        for (const RoutineParamInfo& p : r->params) {
+          if (p.isInput()) argTypes.push_back(routineTypeOid(p.type));
+          allTypes.push_back(routineTypeOid(p.type));
+          static const char* const kModes[] = {"i", "o", "b", "v", "t"};
+          modes.push_back(kModes[static_cast<int>(p.mode)]);
+          outputs |= p.mode != RoutineParamMode::In;
+          names.push_back(p.name);
+          named |= !p.name.empty();
+        }
+        static const char* const kVolatility[] = {"i", "s", "v"};
+        rows.push_back({static_cast<int64_t>(r->oid),
+                        name,
+                        static_cast<int64_t>(s.oid),
+                        owner,
+                        r->language == RoutineLanguage::Sql ? kSqlLanguage : kPlpgsqlLanguage,
+                        100.0,
+                        r->returnsSet ? 1000.0 : 0.0,
+                        int64_t{0},
+                        int64_t{0},
+                        std::string(r->kind == RoutineKind::Procedure ? "p" : "f"),
+                        r->securityDefiner,
+                        false,
+                        r->strict,
+                        r->returnsSet,
+                        std::string(kVolatility[static_cast<int>(r->volatility)]),
+                        std::string("u"),
+                        static_cast<int64_t>(argTypes.size()),
+                        static_cast<int64_t>(r->defaultCount()),
+                        static_cast<int64_t>(routineTypeOid(r->returnType)),
+                        argTypes,
+                        outputs ? SystemValue(allTypes) : kNull,
+                        outputs ? SystemValue(modes) : kNull,
+                        named ? SystemValue(names) : kNull,
+                        kNull,
+                        kNull,
+                        r->body,
+                        kNull,
+                        kNull,
+                        kNull,
+                        kNull});
+      }
+  });
+  return rows;
+}
+
+std::vector<SystemRow> fillAccessMethods(const Catalog&, const Database&) {
+  return {{kHeapAm, std::string("heap"), int64_t{0}, std::string("t")},
+          {kBtreeAm, std::string("btree"), int64_t{0}, std::string("i")},
+          {kHashAm, std::string("hash"), int64_t{0}, std::string("i")}};
+}
+
+std::vector<SystemRow> fillTablespaces(const Catalog&, const Database&) {
+  return {{kDefaultTablespace, std::string("pg_default"), kBootstrapRole, kNull, kNull},
+          {kGlobalTablespace, std::string("pg_global"), kBootstrapRole, kNull, kNull}};
+}
+
+std::vector<SystemRow> fillCollations(const Catalog&, const Database&) {
+  std::vector<Row> rows;
+  for (auto [oid, name, provider] : {std::tuple{kDefaultCollation, "default", "d"}, std::tuple{kCCollation, "C", "c"},
+                                     std::tuple{kPosixCollation, "POSIX", "c"}}) {
+    SystemValue locale = oid == kDefaultCollation ? kNull : SystemValue(std::string(name));
+    rows.push_back({oid, std::string(name), kPgCatalog, kBootstrapRole, std::string(provider), true, int64_t{-1},
+                    locale, locale, kNull, kNull});
+  }
+  return rows;
+}
+
+std::vector<SystemRow> fillExtensions(const Catalog&, const Database&) {
+  return {
+      {kPlpgsqlExtension, std::string("plpgsql"), kBootstrapRole, kPgCatalog, false, std::string("1.0"), kNull, kNull}};
+}
+
+std::vector<SystemRow> fillLanguages(const Catalog&, const Database&) {
+  std::vector<Row> rows;
+  for (auto [oid, name, pl] : {std::tuple{int64_t{12}, "internal", false}, std::tuple{int64_t{13}, "c", false},
+                               std::tuple{kSqlLanguage, "sql", false}, std::tuple{kPlpgsqlLanguage, "plpgsql", true}})
+    rows.push_back({oid, std::string(name), kBootstrapRole, pl, oid == kSqlLanguage || pl, int64_t{0}, int64_t{0},
+                    int64_t{0}, kNull});
+  return rows;
+}
+
+std::vector<SystemRow> fillTables(const Catalog& catalog, const Database& db) {
+  std::vector<Row> rows;
+  std::string owner = ownerName(catalog, db);
+  forEachSchema(db, [&](const Schema& s) {
+    for (const auto& [name, t] : s.tables)
+      if (relkindOf(*t) == "r")
+        rows.push_back({s.name, name, t->systemView ? std::string("postgres") : owner, kNull, !t->indexes.empty(),
+                        false, false, false});
+  });
+  return rows;
+}
+
+std::vector<SystemRow> fillViews(const Catalog& catalog, const Database& db) {
+  std::vector<Row> rows;
+  std::string owner = ownerName(catalog, db);
+  forEachSchema(db, [&](const Schema& s) {
+    for (const auto& [name, v] : s.views) rows.push_back({s.name, name, owner, v->query});
+  });
+  return rows;
+}
+
+std::vector<SystemRow> fillIndexViews(const Catalog&, const Database& db) {
+  std::vector<Row> rows;
+  forEachSchema(db, [&](const Schema& s) {
+    for (const auto& [name, i] : s.indexes) rows.push_back({s.name, i->table->name, name, kNull, indexDefinition(*i)});
+  });
+  return rows;
+}
+
+std::vector<SystemRow> fillNothing(const Catalog&, const Database&) { return {}; }
+
+}  // namespace duet

@@ -1,0 +1,41 @@
+// The rows of each system relation (system_relations.h), made from the catalog: one
+// function per relation, each walking the catalog for one database.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/catalog/system_relations.h"
+
+namespace duet {
+
+std::vector<SystemRow> fillNamespaces(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillClasses(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillAttributes(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillTypes(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillDatabases(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillAuthIds(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillRoles(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillUsers(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillIndexes(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillConstraints(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillAttributeDefaults(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillProcs(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillAccessMethods(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillTablespaces(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillCollations(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillExtensions(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillLanguages(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillTables(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillViews(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillIndexViews(const Catalog& catalog, const Database& db);
+// Relations DuetDB has no objects for (pg_inherits, pg_trigger, ...): no rows.
+std::vector<SystemRow> fillNothing(const Catalog& catalog, const Database& db);
+
+// pg_get_indexdef's text: CREATE [UNIQUE] INDEX name ON schema.table USING btree (columns);
+// the table's name without its schema when `qualifyTable` is false (the pretty form for a
+// table the search path finds).
+std::string indexDefinition(const IndexInfo& index, bool qualifyTable = true);
+// The oid of a routine type (prorettype, proargtypes): a built-in type's, void's, record's.
+uint32_t routineTypeOid(const RoutineType& type);
+
+}  // namespace duet

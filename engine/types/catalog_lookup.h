@@ -1,0 +1,44 @@
+// What values that name catalog objects ask of the session's catalog (TypeContext::catalog):
+// the reg* types print the name of the object whose oid they hold and read a name into its
+// oid, as PostgreSQL's regclassout/regclassin read the syscache. Implemented by the
+// session (session/catalog_lookup.cpp); engine/types only declares it.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/types/type_id.h"
+
+namespace duet {
+
+class CatalogLookup {
+ public:
+  virtual ~CatalogLookup() = default;
+  // The name PostgreSQL prints for object `oid` of a reg* type (schema-qualified when the
+  // search path does not find it, quoted where needed); nullopt when there is no such
+  // object, which prints as the number.
+  virtual std::optional<std::string> nameOf(TypeAlias kind, uint32_t oid) const = 0;
+  // The oid of the object `name` denotes (a possibly qualified, possibly quoted name; a
+  // type name as SQL writes it for regtype); PostgreSQL's error when there is none (42P01
+  // for a relation, 42704 for a type, schema or role, 42883 for a function).
+  virtual uint32_t oidOf(TypeAlias kind, std::string_view name) const = 0;
+
+  // What the catalog functions print about object `oid`; nullopt (NULL) when there is no
+  // such object.
+  enum class Text : uint8_t {
+    IndexDefinition,        // pg_get_indexdef
+    IndexDefinitionPretty,  // pg_get_indexdef(index, 0, true): the table unqualified where visible
+    ConstraintDefinition,   // pg_get_constraintdef
+    ViewDefinition,         // pg_get_viewdef
+    RoleName,               // pg_get_userbyid (PostgreSQL prints "unknown (OID=n)" for none)
+  };
+  virtual std::optional<std::string> describe(Text what, uint32_t oid) const = 0;
+  // pg_table_is_visible (RegClass), pg_type_is_visible (RegType), pg_function_is_visible
+  // (RegProc): whether the search path finds the object by its bare name; nullopt when
+  // there is no such object.
+  virtual std::optional<bool> visible(TypeAlias kind, uint32_t oid) const = 0;
+  virtual std::string currentDatabase() const = 0;
+};
+
+}  // namespace duet

@@ -1,0 +1,215 @@
+#include "session/catalog_lookup.h"
+
+#include <fmt/format.h>
+
+#include "compiler/compiler.h"
+#include "engine/catalog/builtin_types.h"
+#include "engine/catalog/system_rows.h"
+#include "engine/error.h"
+#include "engine/types/text_functions.h"
+
+namespace duet {
+namespace {
+
+constexpr uint32_t kVoidType = 2278, kRecordType = 2249;
+constexpr const char* kInvalidNameSyntax = "42602";
+
+// "a.b", "\"A\".b": the parts of a possibly qualified name, unquoted parts folded to lower
+// case, as PostgreSQL's stringToQualifiedNameList.
+std::vector<std::string> nameParts(std::string_view text) {
+  std::vector<std::string> parts(1);
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        parts.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        parts.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == '.') {
+      parts.emplace_back();
+    } else {
+      parts.back() += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    }
+  }
+  for (const std::string& p : parts)
+    if (p.empty()) throw SqlError(kInvalidNameSyntax, "invalid name syntax");
+  return parts;
+}
+
+[[noreturn]] void undefined(const char* sqlstate, const char* what, std::string_view name) {
+  throw SqlError(sqlstate, fmt::format("{} \"{}\" does not exist", what, name));
+}
+
+}  // namespace
+
+SessionCatalogLookup::Relation SessionCatalogLookup::relationByOid(uint32_t oid) const {
+  for (const auto& [schemaName, schema] : db_.schemas) {
+    for (const auto& [name, t] : schema->tables)
+      if (t->oid == oid) return {schema.get(), t.get(), nullptr, nullptr, &name};
+    for (const auto& [name, v] : schema->views)
+      if (v->oid == oid) return {schema.get(), nullptr, v.get(), nullptr, &name};
+    for (const auto& [name, i] : schema->indexes)
+      if (i->oid == oid) return {schema.get(), nullptr, nullptr, i.get(), &name};
+  }
+  return {};
+}
+
+const RoutineInfo* SessionCatalogLookup::routineByOid(uint32_t oid) const {
+  for (const auto& [schemaName, schema] : db_.schemas)
+    for (const auto& [name, overloads] : schema->routines)
+      for (const auto& r : overloads)
+        if (r->oid == oid) return r.get();
+  return nullptr;
+}
+
+bool SessionCatalogLookup::relationVisible(const Relation& r) const {
+  for (const char* schemaName : {"pg_catalog", "public"}) {
+    const Schema* s = db_.schema(schemaName);
+    if (s && s->hasRelation(*r.name)) return s == r.schema;
+  }
+  return false;
+}
+
+std::optional<std::string> SessionCatalogLookup::nameOf(TypeAlias kind, uint32_t oid) const {
+  switch (kind) {
+    case TypeAlias::RegClass: {
+      Relation r = relationByOid(oid);
+      if (!r.name) return std::nullopt;
+      std::string name = quoteIdent(*r.name);
+      return relationVisible(r) ? name : quoteIdent(r.schema->name) + "." + name;
+    }
+    case TypeAlias::RegType: {
+      if (oid == kVoidType) return "void";
+      if (oid == kRecordType) return "record";
+      const BuiltinType* t = builtinTypeByOid(oid);
+      if (!t) return std::nullopt;
+      // An array of an alias type (name[], oid[]) has no SqlType: named by its element.
+      if (t->category == 'A') return nameOf(kind, t->element).value_or("???") + "[]";
+      return typeName(sqlTypeFromOid(oid));
+    }
+    case TypeAlias::RegNamespace:
+      for (const auto& [name, schema] : db_.schemas)
+        if (schema->oid == oid) return quoteIdent(name);
+      return std::nullopt;
+    case TypeAlias::RegRole:
+      for (const auto& [name, role] : catalog_.roles())
+        if (role.oid == oid) return quoteIdent(name);
+      return std::nullopt;
+    case TypeAlias::RegProc:
+    case TypeAlias::RegProcedure: {
+      const RoutineInfo* r = routineByOid(oid);
+      if (!r) return std::nullopt;
+      return kind == TypeAlias::RegProc ? quoteIdent(r->name) : r->signature();
+    }
+    default: return std::nullopt;  // DuetDB has no operators in its catalog
+  }
+}
+
+uint32_t SessionCatalogLookup::oidOf(TypeAlias kind, std::string_view text) const {
+  switch (kind) {
+    case TypeAlias::RegClass: {
+      std::vector<std::string> parts = nameParts(text);
+      if (parts.size() > 2) undefined(sqlstate::kUndefinedTable, "relation", text);
+      std::string schema = parts.size() == 2 ? parts[0] : std::string();
+      Catalog::Relation r = catalog_.findRelation(db_, schema, parts.back());
+      if (r.table) return r.table->oid;
+      if (r.view) return r.view->oid;
+      if (const IndexInfo* i = catalog_.findIndex(db_, schema, parts.back())) return i->oid;
+      undefined(sqlstate::kUndefinedTable, "relation", parts.back());
+    }
+    case TypeAlias::RegType: {
+      sql::TypeName t = sql::parseTypeNameText(text);
+      if (t.resolved && t.serial == sql::SerialKind::None) {
+        uint32_t oid = typeOid(t.sqlType());
+        if (builtinTypeByOid(oid)) return oid;
+      }
+      if (t.names.back() == "void") return kVoidType;
+      if (t.names.back() == "record") return kRecordType;
+      undefined(sqlstate::kUndefinedObject, "type", text);
+    }
+    case TypeAlias::RegNamespace: {
+      std::vector<std::string> parts = nameParts(text);
+      if (parts.size() != 1) throw SqlError(kInvalidNameSyntax, "invalid name syntax");
+      if (const Schema* s = db_.schema(parts[0])) return s->oid;
+      undefined(sqlstate::kInvalidSchemaName, "schema", parts[0]);
+    }
+    case TypeAlias::RegRole: {
+      std::vector<std::string> parts = nameParts(text);
+      if (parts.size() != 1) throw SqlError(kInvalidNameSyntax, "invalid name syntax");
+      if (const Role* r = catalog_.role(parts[0])) return r->oid;
+      undefined(sqlstate::kUndefinedObject, "role", parts[0]);
+    }
+    case TypeAlias::RegProc:
+    case TypeAlias::RegProcedure: {
+      std::vector<std::string> parts = nameParts(text.substr(0, text.find('(')));
+      std::string schema = parts.size() == 2 ? parts[0] : std::string();
+      std::vector<RoutineInfo*> found = catalog_.findRoutines(db_, schema, parts.back());
+      if (found.size() == 1) return found[0]->oid;
+      if (found.size() > 1)
+        throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("more than one function named \"{}\"", text));
+      undefined(sqlstate::kUndefinedFunction, "function", text);
+    }
+    default: undefined(sqlstate::kUndefinedFunction, "operator", text);
+  }
+}
+
+std::optional<std::string> SessionCatalogLookup::describe(Text what, uint32_t oid) const {
+  switch (what) {
+    case Text::IndexDefinition:
+    case Text::IndexDefinitionPretty: {
+      Relation r = relationByOid(oid);
+      if (!r.index) return std::nullopt;
+      if (what == Text::IndexDefinition) return indexDefinition(*r.index);
+      const TableInfo& t = *r.index->table;
+      return indexDefinition(*r.index, !relationVisible({t.schema, &t, nullptr, nullptr, &t.name}));
+    }
+    case Text::ConstraintDefinition: {
+      // A constraint's oid is its index's (system_rows.cpp, pg_constraint).
+      Relation r = relationByOid(oid);
+      if (!r.index || !r.index->constraint) return std::nullopt;
+      std::string columns;
+      for (uint32_t c : r.index->columns)
+        columns += (columns.empty() ? "" : ", ") + quoteIdent(r.index->table->columns[c].name);
+      return std::string(r.index->primary ? "PRIMARY KEY" : "UNIQUE") + " (" + columns + ")";
+    }
+    case Text::ViewDefinition: {
+      Relation r = relationByOid(oid);
+      if (!r.view) return std::nullopt;
+      return r.view->query;
+    }
+    case Text::RoleName:
+      for (const auto& [name, role] : catalog_.roles())
+        if (role.oid == oid) return name;
+      return fmt::format("unknown (OID={})", oid);
+  }
+  return std::nullopt;
+}
+
+std::optional<bool> SessionCatalogLookup::visible(TypeAlias kind, uint32_t oid) const {
+  switch (kind) {
+    case TypeAlias::RegClass: {
+      Relation r = relationByOid(oid);
+      if (!r.name) return std::nullopt;
+      return relationVisible(r);
+    }
+    case TypeAlias::RegType:  // the built-in types live in pg_catalog, always on the path
+      if (oid == kVoidType || oid == kRecordType || builtinTypeByOid(oid)) return true;
+      return std::nullopt;
+    case TypeAlias::RegProc: {
+      const RoutineInfo* r = routineByOid(oid);
+      if (!r) return std::nullopt;
+      std::vector<RoutineInfo*> found = catalog_.findRoutines(db_, "", r->name);
+      return !found.empty() && found.front()->schema == r->schema;
+    }
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace duet

@@ -1,0 +1,40 @@
+// The session's CatalogLookup (engine/types/catalog_lookup.h): names of and for oids in the
+// session's database, as the reg* types print and read them, and the lookups the catalog
+// functions (pg_get_indexdef, pg_table_is_visible, ...) share.
+#pragma once
+#include <string>
+
+#include "engine/catalog/catalog.h"
+#include "engine/types/catalog_lookup.h"
+
+namespace duet {
+
+class SessionCatalogLookup : public CatalogLookup {
+ public:
+  SessionCatalogLookup(const Catalog& catalog, const Database& db) : catalog_(catalog), db_(db) {}
+
+  std::optional<std::string> nameOf(TypeAlias kind, uint32_t oid) const override;
+  uint32_t oidOf(TypeAlias kind, std::string_view name) const override;
+  std::optional<std::string> describe(Text what, uint32_t oid) const override;
+  std::optional<bool> visible(TypeAlias kind, uint32_t oid) const override;
+  std::string currentDatabase() const override { return db_.name; }
+
+  // The relation (table, view or index) with this oid; all null when there is none.
+  struct Relation {
+    const Schema* schema = nullptr;
+    const TableInfo* table = nullptr;
+    const ViewInfo* view = nullptr;
+    const IndexInfo* index = nullptr;
+    const std::string* name = nullptr;
+  };
+  Relation relationByOid(uint32_t oid) const;
+  const RoutineInfo* routineByOid(uint32_t oid) const;
+  // Whether the search path (pg_catalog, then public) finds the relation by its bare name.
+  bool relationVisible(const Relation& r) const;
+
+ private:
+  const Catalog& catalog_;
+  const Database& db_;
+};
+
+}  // namespace duet
