@@ -47,6 +47,34 @@ std::vector<std::string> nameParts(std::string_view text) {
   throw SqlError(sqlstate, fmt::format("{} \"{}\" does not exist", what, name));
 }
 
+// pg_get_function_arguments (with defaults) and pg_get_function_identity_arguments
+// (without): each parameter as "[mode ]name type", a RETURNS TABLE column left out.
+std::string functionArguments(const RoutineInfo& r, bool withDefaults) {
+  static const char* const kModes[] = {"", "OUT ", "INOUT ", "VARIADIC ", ""};
+  std::string out;
+  for (const RoutineParamInfo& p : r.params) {
+    if (p.mode == RoutineParamMode::Table) continue;
+    if (!out.empty()) out += ", ";
+    out += kModes[static_cast<int>(p.mode)];
+    if (!p.name.empty()) out += quoteIdent(p.name) + " ";
+    out += routineTypeName(p.type);
+    if (withDefaults && !p.defaultSql.empty()) out += " DEFAULT " + p.defaultSql;
+  }
+  return out;
+}
+
+// pg_get_function_result: the result type, SETOF it for a set, TABLE(...) for RETURNS
+// TABLE; NULL (nullopt) for a procedure.
+std::optional<std::string> functionResult(const RoutineInfo& r) {
+  if (r.kind == RoutineKind::Procedure) return std::nullopt;
+  std::string columns;
+  for (const RoutineParamInfo& p : r.params)
+    if (p.mode == RoutineParamMode::Table)
+      columns += (columns.empty() ? "" : ", ") + quoteIdent(p.name) + " " + routineTypeName(p.type);
+  if (!columns.empty()) return "TABLE(" + columns + ")";
+  return (r.returnsSet ? "SETOF " : "") + routineTypeName(r.returnType);
+}
+
 }  // namespace
 
 SessionCatalogLookup::Relation SessionCatalogLookup::relationByOid(uint32_t oid) const {
@@ -184,12 +212,24 @@ std::optional<std::string> SessionCatalogLookup::describe(Text what, uint32_t oi
       if (!r.view) return std::nullopt;
       return r.view->query;
     }
+    case Text::FunctionResult:
+    case Text::FunctionArguments:
+    case Text::FunctionIdentityArguments: {
+      const RoutineInfo* r = routineByOid(oid);
+      if (!r) return std::nullopt;
+      return what == Text::FunctionResult ? functionResult(*r) : functionArguments(*r, what == Text::FunctionArguments);
+    }
     case Text::RoleName:
       for (const auto& [name, role] : catalog_.roles())
         if (role.oid == oid) return name;
       return fmt::format("unknown (OID={})", oid);
   }
   return std::nullopt;
+}
+
+bool SessionCatalogLookup::isUserTable(uint32_t oid) const {
+  Relation r = relationByOid(oid);
+  return r.table && !r.table->systemView;
 }
 
 std::optional<bool> SessionCatalogLookup::visible(TypeAlias kind, uint32_t oid) const {

@@ -18,6 +18,7 @@ class SessionCatalogLookup : public CatalogLookup {
   std::optional<std::string> describe(Text what, uint32_t oid) const override;
   std::optional<bool> visible(TypeAlias kind, uint32_t oid) const override;
   std::string currentDatabase() const override { return db_.name; }
+  bool isUserTable(uint32_t oid) const override;
 
   // The relation (table, view or index) with this oid; all null when there is none.
   struct Relation {

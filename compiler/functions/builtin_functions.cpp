@@ -2,6 +2,7 @@
 
 #include <unordered_map>
 
+#include "compiler/runtime/array_functions.h"
 #include "compiler/runtime/catalog_functions.h"
 #include "compiler/runtime/query_runtime.h"
 #include "compiler/runtime/set_functions.h"
@@ -52,6 +53,14 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"shobj_description",     {Int8, Text},      Text,        kStable,    true, DUET_FN(duet_q_no_description), Unknown, 0, true},
     {"col_description",       {Int8, Int4},      Text,        kStable,    true, DUET_FN(duet_q_no_column_description), Unknown, 0, true},
     {"pg_encoding_to_char",   {Int4},            Text,        kStable,    true, DUET_FN(duet_q_pg_encoding_to_char)},
+    {"pg_get_function_result", {Int8},           Text,        kStable,    true, DUET_FN(duet_q_pg_get_function_result), Unknown, 0, true},
+    {"pg_get_function_arguments", {Int8},        Text,        kStable,    true, DUET_FN(duet_q_pg_get_function_arguments), Unknown, 0, true},
+    {"pg_get_function_identity_arguments", {Int8}, Text,      kStable,    true, DUET_FN(duet_q_pg_get_function_identity_arguments), Unknown, 0, true},
+    {"pg_relation_is_publishable", {Int8},       Bool,        kStable,    true, DUET_FN(duet_q_pg_relation_is_publishable)},
+    {"pg_get_statisticsobjdef_columns", {Int8},  Text,        kStable,    true, DUET_FN(duet_q_pg_get_statisticsobjdef_columns), Unknown, 0, true},
+    // Arrays (array_functions.h).
+    {"array_to_string",       {Array, Text},     Text,        kStable,    true, DUET_FN(duet_q_array_to_string), Unknown, 0, false, false, true},
+    {"array_to_string",       {Array, Text, Text}, Text,      kStable,    true, DUET_FN(duet_q_array_to_string_nulls), Unknown, 0, false, false, true},
     // Strings.
     {"length",                {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_length)},
     {"char_length",           {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_length)},

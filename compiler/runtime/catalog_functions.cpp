@@ -96,6 +96,25 @@ const VarString* duet_q_no_description(QueryContext*, int64_t, const VarString*)
 
 const VarString* duet_q_no_column_description(QueryContext*, int64_t, int32_t) { return nullptr; }
 
+const VarString* duet_q_pg_get_function_result(QueryContext* ctx, int64_t routine) {
+  return describe(ctx, CatalogLookup::Text::FunctionResult, routine);
+}
+
+const VarString* duet_q_pg_get_function_arguments(QueryContext* ctx, int64_t routine) {
+  return describe(ctx, CatalogLookup::Text::FunctionArguments, routine);
+}
+
+const VarString* duet_q_pg_get_function_identity_arguments(QueryContext* ctx, int64_t routine) {
+  return describe(ctx, CatalogLookup::Text::FunctionIdentityArguments, routine);
+}
+
+bool duet_q_pg_relation_is_publishable(QueryContext* ctx, int64_t relation) {
+  const CatalogLookup* c = lookup(ctx);
+  return c && c->isUserTable(static_cast<uint32_t>(relation));
+}
+
+const VarString* duet_q_pg_get_statisticsobjdef_columns(QueryContext*, int64_t) { return nullptr; }
+
 const VarString* duet_q_pg_encoding_to_char(QueryContext*, int32_t encoding) {
   return text(encoding == 6 ? "UTF8" : encoding == 0 ? "SQL_ASCII" : "");
 }

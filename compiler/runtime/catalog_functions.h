@@ -34,5 +34,13 @@ bool duet_q_pg_function_is_visible(duet::rt::QueryContext* ctx, int64_t routine)
 // obj_description / col_description / shobj_description: DuetDB keeps no comments yet.
 const duet::VarString* duet_q_no_description(duet::rt::QueryContext* ctx, int64_t object, const duet::VarString* c);
 const duet::VarString* duet_q_no_column_description(duet::rt::QueryContext* ctx, int64_t object, int32_t column);
+// pg_get_function_result / _arguments / _identity_arguments; NULL for no such routine (and
+// the result of a procedure).
+const duet::VarString* duet_q_pg_get_function_result(duet::rt::QueryContext* ctx, int64_t routine);
+const duet::VarString* duet_q_pg_get_function_arguments(duet::rt::QueryContext* ctx, int64_t routine);
+const duet::VarString* duet_q_pg_get_function_identity_arguments(duet::rt::QueryContext* ctx, int64_t routine);
+bool duet_q_pg_relation_is_publishable(duet::rt::QueryContext* ctx, int64_t relation);
+// pg_get_statisticsobjdef_columns: DuetDB has no extended statistics objects, so NULL.
+const duet::VarString* duet_q_pg_get_statisticsobjdef_columns(duet::rt::QueryContext* ctx, int64_t object);
 const duet::VarString* duet_q_pg_encoding_to_char(duet::rt::QueryContext* ctx, int32_t encoding);
 }

@@ -27,11 +27,14 @@ class CatalogLookup {
   // What the catalog functions print about object `oid`; nullopt (NULL) when there is no
   // such object.
   enum class Text : uint8_t {
-    IndexDefinition,        // pg_get_indexdef
-    IndexDefinitionPretty,  // pg_get_indexdef(index, 0, true): the table unqualified where visible
-    ConstraintDefinition,   // pg_get_constraintdef
-    ViewDefinition,         // pg_get_viewdef
-    RoleName,               // pg_get_userbyid (PostgreSQL prints "unknown (OID=n)" for none)
+    IndexDefinition,            // pg_get_indexdef
+    IndexDefinitionPretty,      // pg_get_indexdef(index, 0, true): the table unqualified where visible
+    ConstraintDefinition,       // pg_get_constraintdef
+    ViewDefinition,             // pg_get_viewdef
+    RoleName,                   // pg_get_userbyid (PostgreSQL prints "unknown (OID=n)" for none)
+    FunctionResult,             // pg_get_function_result: "integer", "SETOF text", "TABLE(a integer)"
+    FunctionArguments,          // pg_get_function_arguments: "a integer, OUT b text, c integer DEFAULT 1"
+    FunctionIdentityArguments,  // pg_get_function_identity_arguments: "a integer, OUT b text"
   };
   virtual std::optional<std::string> describe(Text what, uint32_t oid) const = 0;
   // pg_table_is_visible (RegClass), pg_type_is_visible (RegType), pg_function_is_visible
@@ -39,6 +42,8 @@ class CatalogLookup {
   // there is no such object.
   virtual std::optional<bool> visible(TypeAlias kind, uint32_t oid) const = 0;
   virtual std::string currentDatabase() const = 0;
+  // Whether `oid` is an ordinary table outside pg_catalog (pg_relation_is_publishable).
+  virtual bool isUserTable(uint32_t oid) const = 0;
 };
 
 }  // namespace duet

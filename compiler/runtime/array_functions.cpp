@@ -1,0 +1,50 @@
+#include "compiler/runtime/array_functions.h"
+
+#include <string>
+
+#include "engine/types/array.h"
+#include "engine/types/type_context.h"
+#include "engine/types/value_io.h"
+
+using duet::VarString;
+using duet::rt::QueryContext;
+
+namespace {
+
+const VarString* joinElements(QueryContext* ctx, const VarString* array, const VarString* delimiter,
+                              const VarString* nullString) {
+  static const duet::TypeContext kDefault;
+  const duet::TypeContext& types = ctx->typeContext ? *ctx->typeContext : kDefault;
+  duet::ArrayView view(array);
+  duet::SqlType element{view.elementType(), -1};
+  std::string out;
+  bool first = true;
+  alignas(16) unsigned char value[16];
+  for (uint32_t i = 0; i < view.size(); ++i) {
+    if (view.isNull(i) && !nullString) continue;
+    if (!first) out.append(delimiter->view());
+    first = false;
+    if (view.isNull(i)) {
+      out.append(nullString->view());
+      continue;
+    }
+    view.load(i, value);
+    duet::formatText(element, value, out, types);
+  }
+  return duet::statementArena().makeString(out);
+}
+
+}  // namespace
+
+extern "C" {
+
+const VarString* duet_q_array_to_string(QueryContext* ctx, const VarString* array, const VarString* delimiter) {
+  return joinElements(ctx, array, delimiter, nullptr);
+}
+
+const VarString* duet_q_array_to_string_nulls(QueryContext* ctx, const VarString* array, const VarString* delimiter,
+                                              const VarString* nullString) {
+  return joinElements(ctx, array, delimiter, nullString);
+}
+
+}  // extern "C"

@@ -1,0 +1,13 @@
+// Array functions that print elements, and so need the session's TypeContext.
+#pragma once
+#include "compiler/runtime/query_runtime.h"
+
+extern "C" {
+// array_to_string(array, delimiter [, null_string]): the elements' text joined by the
+// delimiter; NULL elements are left out, or printed as null_string.
+const duet::VarString* duet_q_array_to_string(duet::rt::QueryContext* ctx, const duet::VarString* array,
+                                              const duet::VarString* delimiter);
+const duet::VarString* duet_q_array_to_string_nulls(duet::rt::QueryContext* ctx, const duet::VarString* array,
+                                                    const duet::VarString* delimiter,
+                                                    const duet::VarString* nullString);
+}
