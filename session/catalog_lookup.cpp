@@ -13,6 +13,8 @@ namespace {
 
 constexpr uint32_t kVoidType = 2278, kRecordType = 2249;
 constexpr const char* kInvalidNameSyntax = "42602";
+// pg_database_owner: the predefined role that owns each database's public schema.
+constexpr uint32_t kDatabaseOwnerRole = 6171;
 
 // "a.b", "\"A\".b": the parts of a possibly qualified name, unquoted parts folded to lower
 // case, as PostgreSQL's stringToQualifiedNameList.
@@ -55,7 +57,8 @@ std::string functionArguments(const RoutineInfo& r, bool withDefaults) {
   for (const RoutineParamInfo& p : r.params) {
     if (p.mode == RoutineParamMode::Table) continue;
     if (!out.empty()) out += ", ";
-    out += kModes[static_cast<int>(p.mode)];
+    // A procedure's IN parameters say so (PostgreSQL 14 and later print them that way).
+    out += p.mode == RoutineParamMode::In && r.kind == RoutineKind::Procedure ? "IN " : kModes[static_cast<int>(p.mode)];
     if (!p.name.empty()) out += quoteIdent(p.name) + " ";
     out += routineTypeName(p.type);
     if (withDefaults && !p.defaultSql.empty()) out += " DEFAULT " + p.defaultSql;
@@ -127,6 +130,7 @@ std::optional<std::string> SessionCatalogLookup::nameOf(TypeAlias kind, uint32_t
         if (schema->oid == oid) return quoteIdent(name);
       return std::nullopt;
     case TypeAlias::RegRole:
+      if (oid == kDatabaseOwnerRole) return "pg_database_owner";
       for (const auto& [name, role] : catalog_.roles())
         if (role.oid == oid) return quoteIdent(name);
       return std::nullopt;
@@ -172,6 +176,7 @@ uint32_t SessionCatalogLookup::oidOf(TypeAlias kind, std::string_view text) cons
       std::vector<std::string> parts = nameParts(text);
       if (parts.size() != 1) throw SqlError(kInvalidNameSyntax, "invalid name syntax");
       if (const Role* r = catalog_.role(parts[0])) return r->oid;
+      if (parts[0] == "pg_database_owner") return kDatabaseOwnerRole;
       undefined(sqlstate::kUndefinedObject, "role", parts[0]);
     }
     case TypeAlias::RegProc:
@@ -220,6 +225,7 @@ std::optional<std::string> SessionCatalogLookup::describe(Text what, uint32_t oi
       return what == Text::FunctionResult ? functionResult(*r) : functionArguments(*r, what == Text::FunctionArguments);
     }
     case Text::RoleName:
+      if (oid == kDatabaseOwnerRole) return "pg_database_owner";
       for (const auto& [name, role] : catalog_.roles())
         if (role.oid == oid) return name;
       return fmt::format("unknown (OID={})", oid);

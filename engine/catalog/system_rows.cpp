@@ -10,7 +10,7 @@ namespace {
 constexpr int64_t kPgCatalog = 11, kBootstrapRole = 10, kHeapAm = 2, kBtreeAm = 403, kHashAm = 405,
                   kDefaultTablespace = 1663, kGlobalTablespace = 1664, kDefaultCollation = 100, kCCollation = 950,
                   kPosixCollation = 951, kSqlLanguage = 14, kPlpgsqlLanguage = 13563, kPlpgsqlExtension = 13564,
-                  kVoidType = 2278, kRecordType = 2249;
+                  kVoidType = 2278, kRecordType = 2249, kDatabaseOwnerRole = 6171;
 constexpr int64_t kUtf8Encoding = 6;
 
 using Row = SystemRow;
@@ -177,7 +177,7 @@ std::vector<SystemRow> fillNamespaces(const Catalog& catalog, const Database& db
   std::vector<Row> rows;
   forEachSchema(db, [&](const Schema& s) {
     rows.push_back(
-        {static_cast<int64_t>(s.oid), s.name, s.name == "public" ? ownerOid(catalog, db) : kBootstrapRole, kNull});
+        {static_cast<int64_t>(s.oid), s.name, s.name == "public" ? kDatabaseOwnerRole : kBootstrapRole, kNull});
   });
   return rows;
 }
@@ -242,8 +242,10 @@ std::vector<SystemRow> fillDatabases(const Catalog& catalog, const Database&) {
   return rows;
 }
 
+// Both list the predefined role pg_database_owner, the owner of every public schema.
 std::vector<SystemRow> fillAuthIds(const Catalog& catalog, const Database&) {
-  std::vector<Row> rows;
+  std::vector<Row> rows{{kDatabaseOwnerRole, std::string("pg_database_owner"), false, true, false, false, false, false,
+                         false, int64_t{-1}, kNull, kNull}};
   for (const auto& [name, r] : catalog.roles())
     rows.push_back({static_cast<int64_t>(r.oid), name, r.superuser, true, r.superuser, r.superuser, true, r.superuser,
                     r.superuser, int64_t{-1}, kNull, kNull});
@@ -251,7 +253,8 @@ std::vector<SystemRow> fillAuthIds(const Catalog& catalog, const Database&) {
 }
 
 std::vector<SystemRow> fillRoles(const Catalog& catalog, const Database&) {
-  std::vector<Row> rows;
+  std::vector<Row> rows{{std::string("pg_database_owner"), false, true, false, false, false, false, int64_t{-1},
+                         std::string("********"), kNull, false, kNull, kDatabaseOwnerRole}};
   for (const auto& [name, r] : catalog.roles())
     rows.push_back({name, r.superuser, true, r.superuser, r.superuser, true, r.superuser, int64_t{-1},
                     std::string("********"), kNull, r.superuser, kNull, static_cast<int64_t>(r.oid)});

@@ -134,5 +134,10 @@ INFO:  i' "$(q <"$TMP/levels.sql" 2>&1 >/dev/null)"
 
 q -c 'DROP TABLE psql_t; DROP TABLE psql_copy' >/dev/null
 
+# The \d family, compared with PostgreSQL 15's psql output (psql_describe_test.sh).
+checks=$((checks + 1))
+bash "$(dirname "$0")/psql_describe_test.sh" "$HOST" "$PORT" >"$TMP/describe.out" 2>&1 ||
+  { failures=$((failures + 1)); echo "FAIL psql \\d family"; cat "$TMP/describe.out"; }
+
 echo "psql: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
