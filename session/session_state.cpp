@@ -77,7 +77,7 @@ SessionState::SessionState(EngineState& engineState, Database& database, std::st
   if (TableInfo* view = engine.catalog.findTable(*db, "pg_catalog", "duet_snapshots"))
     snapshotsView = view->table.get();
   for (const SystemRelation& relation : systemRelations())
-    if (TableInfo* t = engine.catalog.findTable(*db, "pg_catalog", std::string(relation.name)))
+    if (TableInfo* t = engine.catalog.findTable(*db, std::string(relation.schema), std::string(relation.name)))
       systemTables[t->table.get()] = {&relation, t->table.get()};
   settings.setCatalogLookup(&catalogLookup);
   // A new session reads no snapshot older than its connection: a script's next psql sees

@@ -43,7 +43,8 @@ std::shared_ptr<Database> Catalog::makeDatabase(uint32_t oid, const std::string&
   db->oid = oid;
   db->name = name;
   db->owner = owner;
-  for (auto [schemaOid, schemaName] : {std::pair{kPgCatalogOid, "pg_catalog"}, std::pair{kPublicOid, "public"}}) {
+  for (auto [schemaOid, schemaName] : {std::pair{kPgCatalogOid, "pg_catalog"}, std::pair{kPublicOid, "public"},
+                                       std::pair{kInformationSchemaOid, "information_schema"}}) {
     auto s = std::make_unique<Schema>();
     s->oid = schemaOid;
     s->name = schemaName;
@@ -56,7 +57,7 @@ std::shared_ptr<Database> Catalog::makeDatabase(uint32_t oid, const std::string&
     spec.name = std::string(relation.name);
     spec.oid = relation.oid;
     spec.columns = systemColumns(relation);
-    createTable(*db, "pg_catalog", std::move(spec), undo).systemView = true;
+    createTable(*db, std::string(relation.schema), std::move(spec), undo).systemView = true;
   }
   undo.commit();
   return db;

@@ -101,6 +101,111 @@ const SystemRelation kRelations[] = {
     {"pg_views", 12028, "schemaname name, viewname name, viewowner name, definition text", fillViews, true},
     {"pg_indexes", 12043, "schemaname name, tablename name, indexname name, tablespace name, indexdef text",
         fillIndexViews, true},
+    // information_schema (SQL standard views, PostgreSQL 15's columns; its domains are
+    // their base types here: sql_identifier name, cardinal_number integer, character_data
+    // and yes_or_no varchar).
+    {"schemata", 13340, "catalog_name sql_identifier, schema_name sql_identifier, schema_owner sql_identifier, "
+        "default_character_set_catalog sql_identifier, default_character_set_schema sql_identifier, "
+        "default_character_set_name sql_identifier, sql_path character_data", fillSchemata, true,
+        "information_schema"},
+    {"tables", 13344, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, "
+        "table_type character_data, self_referencing_column_name sql_identifier, "
+        "reference_generation character_data, user_defined_type_catalog sql_identifier, "
+        "user_defined_type_schema sql_identifier, user_defined_type_name sql_identifier, "
+        "is_insertable_into yes_or_no, is_typed yes_or_no, commit_action character_data", fillInfoTables, true,
+        "information_schema"},
+    {"columns", 13348, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, "
+        "column_name sql_identifier, ordinal_position cardinal_number, column_default character_data, "
+        "is_nullable yes_or_no, data_type character_data, character_maximum_length cardinal_number, "
+        "character_octet_length cardinal_number, numeric_precision cardinal_number, "
+        "numeric_precision_radix cardinal_number, numeric_scale cardinal_number, "
+        "datetime_precision cardinal_number, interval_type character_data, interval_precision cardinal_number, "
+        "character_set_catalog sql_identifier, character_set_schema sql_identifier, "
+        "character_set_name sql_identifier, collation_catalog sql_identifier, collation_schema sql_identifier, "
+        "collation_name sql_identifier, domain_catalog sql_identifier, domain_schema sql_identifier, "
+        "domain_name sql_identifier, udt_catalog sql_identifier, udt_schema sql_identifier, "
+        "udt_name sql_identifier, scope_catalog sql_identifier, scope_schema sql_identifier, "
+        "scope_name sql_identifier, maximum_cardinality cardinal_number, dtd_identifier sql_identifier, "
+        "is_self_referencing yes_or_no, is_identity yes_or_no, identity_generation character_data, "
+        "identity_start character_data, identity_increment character_data, identity_maximum character_data, "
+        "identity_minimum character_data, identity_cycle yes_or_no, is_generated character_data, "
+        "generation_expression character_data, is_updatable yes_or_no", fillInfoColumns, true,
+        "information_schema"},
+    {"views", 13352, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, "
+        "view_definition character_data, check_option character_data, is_updatable yes_or_no, "
+        "is_insertable_into yes_or_no, is_trigger_updatable yes_or_no, is_trigger_deletable yes_or_no, "
+        "is_trigger_insertable_into yes_or_no", fillInfoViews, true, "information_schema"},
+    {"table_constraints", 13356, "constraint_catalog sql_identifier, constraint_schema sql_identifier, "
+        "constraint_name sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, "
+        "table_name sql_identifier, constraint_type character_data, is_deferrable yes_or_no, "
+        "initially_deferred yes_or_no, enforced yes_or_no, nulls_distinct yes_or_no", fillTableConstraints, true,
+        "information_schema"},
+    {"key_column_usage", 13360, "constraint_catalog sql_identifier, constraint_schema sql_identifier, "
+        "constraint_name sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, "
+        "table_name sql_identifier, column_name sql_identifier, ordinal_position cardinal_number, "
+        "position_in_unique_constraint cardinal_number", fillKeyColumnUsage, true, "information_schema"},
+    {"constraint_column_usage", 13364, "table_catalog sql_identifier, table_schema sql_identifier, "
+        "table_name sql_identifier, column_name sql_identifier, constraint_catalog sql_identifier, "
+        "constraint_schema sql_identifier, constraint_name sql_identifier", fillConstraintColumnUsage, true,
+        "information_schema"},
+    {"check_constraints", 13368, "constraint_catalog sql_identifier, constraint_schema sql_identifier, "
+        "constraint_name sql_identifier, check_clause character_data", fillCheckConstraints, true,
+        "information_schema"},
+    {"referential_constraints", 13372, "constraint_catalog sql_identifier, constraint_schema sql_identifier, "
+        "constraint_name sql_identifier, unique_constraint_catalog sql_identifier, "
+        "unique_constraint_schema sql_identifier, unique_constraint_name sql_identifier, "
+        "match_option character_data, update_rule character_data, delete_rule character_data", fillNothing,
+        true, "information_schema"},
+    {"sequences", 13376, "sequence_catalog sql_identifier, sequence_schema sql_identifier, "
+        "sequence_name sql_identifier, data_type character_data, numeric_precision cardinal_number, "
+        "numeric_precision_radix cardinal_number, numeric_scale cardinal_number, start_value character_data, "
+        "minimum_value character_data, maximum_value character_data, increment character_data, "
+        "cycle_option yes_or_no", fillNothing, true, "information_schema"},
+    {"routines", 13380, "specific_catalog sql_identifier, specific_schema sql_identifier, "
+        "specific_name sql_identifier, routine_catalog sql_identifier, routine_schema sql_identifier, "
+        "routine_name sql_identifier, routine_type character_data, module_catalog sql_identifier, "
+        "module_schema sql_identifier, module_name sql_identifier, udt_catalog sql_identifier, "
+        "udt_schema sql_identifier, udt_name sql_identifier, data_type character_data, "
+        "character_maximum_length cardinal_number, character_octet_length cardinal_number, "
+        "character_set_catalog sql_identifier, character_set_schema sql_identifier, "
+        "character_set_name sql_identifier, collation_catalog sql_identifier, collation_schema sql_identifier, "
+        "collation_name sql_identifier, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, "
+        "numeric_scale cardinal_number, datetime_precision cardinal_number, interval_type character_data, "
+        "interval_precision cardinal_number, type_udt_catalog sql_identifier, type_udt_schema sql_identifier, "
+        "type_udt_name sql_identifier, scope_catalog sql_identifier, scope_schema sql_identifier, "
+        "scope_name sql_identifier, maximum_cardinality cardinal_number, dtd_identifier sql_identifier, "
+        "routine_body character_data, routine_definition character_data, external_name character_data, "
+        "external_language character_data, parameter_style character_data, is_deterministic yes_or_no, "
+        "sql_data_access character_data, is_null_call yes_or_no, sql_path character_data, "
+        "schema_level_routine yes_or_no, max_dynamic_result_sets cardinal_number, "
+        "is_user_defined_cast yes_or_no, is_implicitly_invocable yes_or_no, security_type character_data, "
+        "to_sql_specific_catalog sql_identifier, to_sql_specific_schema sql_identifier, "
+        "to_sql_specific_name sql_identifier, as_locator yes_or_no, created time_stamp, last_altered time_stamp, "
+        "new_savepoint_level yes_or_no, is_udt_dependent yes_or_no, result_cast_from_data_type character_data, "
+        "result_cast_as_locator yes_or_no, result_cast_char_max_length cardinal_number, "
+        "result_cast_char_octet_length cardinal_number, result_cast_char_set_catalog sql_identifier, "
+        "result_cast_char_set_schema sql_identifier, result_cast_char_set_name sql_identifier, "
+        "result_cast_collation_catalog sql_identifier, result_cast_collation_schema sql_identifier, "
+        "result_cast_collation_name sql_identifier, result_cast_numeric_precision cardinal_number, "
+        "result_cast_numeric_precision_radix cardinal_number, result_cast_numeric_scale cardinal_number, "
+        "result_cast_datetime_precision cardinal_number, result_cast_interval_type character_data, "
+        "result_cast_interval_precision cardinal_number, result_cast_type_udt_catalog sql_identifier, "
+        "result_cast_type_udt_schema sql_identifier, result_cast_type_udt_name sql_identifier, "
+        "result_cast_scope_catalog sql_identifier, result_cast_scope_schema sql_identifier, "
+        "result_cast_scope_name sql_identifier, result_cast_maximum_cardinality cardinal_number, "
+        "result_cast_dtd_identifier sql_identifier", fillRoutines, true, "information_schema"},
+    {"parameters", 13384, "specific_catalog sql_identifier, specific_schema sql_identifier, "
+        "specific_name sql_identifier, ordinal_position cardinal_number, parameter_mode character_data, "
+        "is_result yes_or_no, as_locator yes_or_no, parameter_name sql_identifier, data_type character_data, "
+        "character_maximum_length cardinal_number, character_octet_length cardinal_number, "
+        "character_set_catalog sql_identifier, character_set_schema sql_identifier, "
+        "character_set_name sql_identifier, collation_catalog sql_identifier, collation_schema sql_identifier, "
+        "collation_name sql_identifier, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, "
+        "numeric_scale cardinal_number, datetime_precision cardinal_number, interval_type character_data, "
+        "interval_precision cardinal_number, udt_catalog sql_identifier, udt_schema sql_identifier, "
+        "udt_name sql_identifier, scope_catalog sql_identifier, scope_schema sql_identifier, "
+        "scope_name sql_identifier, maximum_cardinality cardinal_number, dtd_identifier sql_identifier, "
+        "parameter_default character_data", fillParameters, true, "information_schema"},
     {"duet_snapshots", 12900, "pid int4, forked_at timestamptz, age_seconds float8, fork_ms float8, "
         "commits int8, queries int4, memory_bytes int8, ending bool", nullptr},
 };
@@ -124,6 +229,11 @@ SqlType columnType(std::string_view name) {
       {"pg_node_tree", {TypeId::Text, -1}},
       {"anyarray", {TypeId::Text, -1}},
       {"timestamptz", {TypeId::TimestampTz, -1}},
+      {"time_stamp", {TypeId::TimestampTz, -1}},
+      {"sql_identifier", SqlType::of(TypeAlias::Name)},
+      {"cardinal_number", {TypeId::Int4, -1}},
+      {"character_data", {TypeId::Varchar, -1}},
+      {"yes_or_no", SqlType::varchar(3)},
       {"text[]", SqlType::arrayOf({TypeId::Text, -1})},
       {"aclitem[]", SqlType::arrayOf({TypeId::Text, -1})},
       {"char[]", SqlType::arrayOf({TypeId::Text, -1})},
@@ -141,9 +251,9 @@ SqlType columnType(std::string_view name) {
 
 std::span<const SystemRelation> systemRelations() { return kRelations; }
 
-const SystemRelation* findSystemRelation(std::string_view name) {
+const SystemRelation* findSystemRelation(std::string_view schema, std::string_view name) {
   for (const SystemRelation& r : kRelations)
-    if (r.name == name) return &r;
+    if (r.schema == schema && r.name == name) return &r;
   return nullptr;
 }
 

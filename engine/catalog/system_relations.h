@@ -26,7 +26,7 @@ using SystemRow = std::vector<SystemValue>;
 using SystemFill = std::vector<SystemRow> (*)(const Catalog& catalog, const Database& db);
 
 struct SystemRelation {
-  std::string_view name;  // in pg_catalog
+  std::string_view name;  // in `schema`
   uint32_t oid;           // PostgreSQL's
   // "name type, ..." in PostgreSQL's order, with PostgreSQL's type names (system_relations.cpp
   // maps the few DuetDB lacks: int2vector and oidvector are arrays, aclitem[] and
@@ -35,11 +35,15 @@ struct SystemRelation {
   // Null: the session fills it with server state before every statement that reads it
   // (duet_snapshots).
   SystemFill fill;
-  bool isView = false;  // a view in PostgreSQL (pg_roles, pg_tables): relkind 'v'
+  bool isView = false;                     // a view in PostgreSQL (pg_roles, pg_tables): relkind 'v'
+  std::string_view schema = "pg_catalog";  // or information_schema
 };
 
+// information_schema's fixed oid (PostgreSQL's varies with the release; this is 15's).
+inline constexpr uint32_t kInformationSchemaOid = 13207;
+
 std::span<const SystemRelation> systemRelations();
-const SystemRelation* findSystemRelation(std::string_view name);
+const SystemRelation* findSystemRelation(std::string_view schema, std::string_view name);
 // The relation's columns as catalog columns.
 std::vector<ColumnDef> systemColumns(const SystemRelation& relation);
 // Replaces table's rows with `rows` (outside any transaction: system rows are not data a

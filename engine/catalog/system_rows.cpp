@@ -43,7 +43,7 @@ std::vector<int64_t> attnums(const IndexInfo& index) {
 
 std::string relkindOf(const TableInfo& t) {
   if (!t.systemView) return "r";
-  const SystemRelation* r = findSystemRelation(t.name);
+  const SystemRelation* r = findSystemRelation(t.schema->name, t.name);
   return r && r->isView ? "v" : "r";
 }
 

@@ -39,3 +39,19 @@ std::string indexDefinition(const IndexInfo& index, bool qualifyTable = true);
 uint32_t routineTypeOid(const RoutineType& type);
 
 }  // namespace duet
+
+namespace duet {
+
+// information_schema (information_schema_rows.cpp).
+std::vector<SystemRow> fillSchemata(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillInfoTables(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillInfoColumns(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillInfoViews(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillTableConstraints(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillKeyColumnUsage(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillConstraintColumnUsage(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillCheckConstraints(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillRoutines(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillParameters(const Catalog& catalog, const Database& db);
+
+}  // namespace duet
