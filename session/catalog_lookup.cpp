@@ -58,7 +58,8 @@ std::string functionArguments(const RoutineInfo& r, bool withDefaults) {
     if (p.mode == RoutineParamMode::Table) continue;
     if (!out.empty()) out += ", ";
     // A procedure's IN parameters say so (PostgreSQL 14 and later print them that way).
-    out += p.mode == RoutineParamMode::In && r.kind == RoutineKind::Procedure ? "IN " : kModes[static_cast<int>(p.mode)];
+    out +=
+        p.mode == RoutineParamMode::In && r.kind == RoutineKind::Procedure ? "IN " : kModes[static_cast<int>(p.mode)];
     if (!p.name.empty()) out += quoteIdent(p.name) + " ";
     out += routineTypeName(p.type);
     if (withDefaults && !p.defaultSql.empty()) out += " DEFAULT " + p.defaultSql;
@@ -157,10 +158,17 @@ uint32_t SessionCatalogLookup::oidOf(TypeAlias kind, std::string_view text) cons
       undefined(sqlstate::kUndefinedTable, "relation", parts.back());
     }
     case TypeAlias::RegType: {
+      // As SQL writes types (char is bpchar, integer[]), then by pg_type's names (_int4).
       sql::TypeName t = sql::parseTypeNameText(text);
       if (t.resolved && t.serial == sql::SerialKind::None) {
         uint32_t oid = typeOid(t.sqlType());
         if (builtinTypeByOid(oid)) return oid;
+      }
+      if (t.names.size() == 1 || (t.names.size() == 2 && t.names[0] == "pg_catalog")) {
+        for (const BuiltinType& b : builtinTypes()) {
+          if (b.name == t.names.back()) return b.oid;
+          if (b.array && arrayTypeRow(b).name == t.names.back()) return b.array;
+        }
       }
       if (t.names.back() == "void") return kVoidType;
       if (t.names.back() == "record") return kRecordType;

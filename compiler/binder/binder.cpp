@@ -907,6 +907,24 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     arity(0);
     return textConst("PostgreSQL 15.0 (DuetDB 0.1) on x86_64-pc-linux-gnu, compiled by g++ 12, 64-bit");
   }
+  static const std::pair<const char*, TypeAlias> kToReg[] = {
+      {"to_regclass", TypeAlias::RegClass},         {"to_regtype", TypeAlias::RegType},
+      {"to_regproc", TypeAlias::RegProc},           {"to_regprocedure", TypeAlias::RegProcedure},
+      {"to_regnamespace", TypeAlias::RegNamespace}, {"to_regrole", TypeAlias::RegRole}};
+  for (auto [fn, alias] : kToReg) {
+    if (name != fn) continue;
+    // to_regclass(name): name::regclass, or NULL where that cast would fail for want of the
+    // object: CASE WHEN duet_q_reg_exists(name, alias) THEN name::regclass END.
+    arity(1);
+    args[0] = coerce(std::move(args[0]), text, CastContext::Implicit, f.location);
+    std::vector<ExprPtr> test;
+    test.push_back(plan::cloneExpr(*args[0]));
+    test.push_back(int4Const(static_cast<int32_t>(alias)));
+    auto e = std::make_unique<Expr>(ExprKind::Case, SqlType::of(alias));
+    e->args.push_back(call("duet_q_reg_exists", {TypeId::Bool, -1}, std::move(test)));
+    e->args.push_back(coerce(std::move(args[0]), SqlType::of(alias), CastContext::Explicit, f.location));
+    return e;
+  }
   if (name == "pg_typeof") {
     arity(1);
     // The argument's type is known now: its oid as a regtype constant, printed by name.

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/error.h"
 #include "engine/types/catalog_lookup.h"
 #include "engine/types/type_context.h"
 
@@ -114,6 +115,17 @@ bool duet_q_pg_relation_is_publishable(QueryContext* ctx, int64_t relation) {
 }
 
 const VarString* duet_q_pg_get_statisticsobjdef_columns(QueryContext*, int64_t) { return nullptr; }
+
+bool duet_q_reg_exists(QueryContext* ctx, const VarString* name, int32_t alias) {
+  const CatalogLookup* c = lookup(ctx);
+  if (!c) return false;
+  try {
+    c->oidOf(static_cast<TypeAlias>(alias), name->view());
+    return true;
+  } catch (const duet::SqlError&) {
+    return false;
+  }
+}
 
 const VarString* duet_q_pg_encoding_to_char(QueryContext*, int32_t encoding) {
   return text(encoding == 6 ? "UTF8" : encoding == 0 ? "SQL_ASCII" : "");

@@ -42,5 +42,8 @@ const duet::VarString* duet_q_pg_get_function_identity_arguments(duet::rt::Query
 bool duet_q_pg_relation_is_publishable(duet::rt::QueryContext* ctx, int64_t relation);
 // pg_get_statisticsobjdef_columns: DuetDB has no extended statistics objects, so NULL.
 const duet::VarString* duet_q_pg_get_statisticsobjdef_columns(duet::rt::QueryContext* ctx, int64_t object);
+// to_regclass(name) and its kin are CASE WHEN duet_q_reg_exists(name, alias) THEN
+// name::regclass END (the binder): whether the name denotes an object of that reg* type.
+bool duet_q_reg_exists(duet::rt::QueryContext* ctx, const duet::VarString* name, int32_t alias);
 const duet::VarString* duet_q_pg_encoding_to_char(duet::rt::QueryContext* ctx, int32_t encoding);
 }

@@ -1,5 +1,7 @@
 #include "compiler/runtime/query_runtime.h"
 
+#include "compiler/runtime/catalog_functions.h"
+
 #include <algorithm>
 #include <bit>
 
@@ -389,6 +391,7 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
 #define DUET_Q(fn) {#fn, reinterpret_cast<void*>(&fn)}
   static const DuetQuerySymbol symbols[] = {
       DUET_Q(duet_q_emit),
+      DUET_Q(duet_q_reg_exists),
       DUET_Q(duet_q_node_start),
       DUET_Q(duet_q_node_row),
       DUET_Q(duet_q_node_end),
