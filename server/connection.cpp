@@ -34,6 +34,11 @@ Connection::Connection(asio::ip::tcp::socket socket, ServerContext& context)
 void Connection::start() {
   boost::system::error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  asio::ip::tcp::endpoint peer = socket_.remote_endpoint(ignored);
+  if (!ignored) {
+    clientAddress_ = peer.address().to_string();
+    clientPort_ = peer.port();
+  }
   post([self = shared_from_this()] { self->readMore(); });
 }
 
@@ -149,6 +154,7 @@ void Connection::submitStartup(std::vector<std::pair<std::string, std::string>> 
     bool close = false;
     try {
       session = self->context_.engine.openSession(params);
+      session->setClientInfo(self->pid_, self->clientAddress_, self->clientPort_);
       writeAuthenticationOk(out);
       for (const auto& [name, value] : session->reportedParameters()) writeParameterStatus(out, name, value);
       writeBackendKeyData(out, self->pid_, self->secret_);

@@ -106,6 +106,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::shared_ptr<Session> session_;  // the only owner; moved into the cleanup task
   int32_t pid_ = 0;
   int32_t secret_ = 0;
+  std::string clientAddress_;  // the peer, for pg_stat_activity
+  int32_t clientPort_ = -1;
   MessageProcessor processor_;
   // The answer being streamed from a snapshot, while busy_.
   std::optional<SnapshotHandoff> snapshotQuery_;

@@ -7,6 +7,7 @@
 #include "engine/catalog/system_rows.h"
 #include "engine/error.h"
 #include "engine/types/text_functions.h"
+#include "session/session_state.h"
 
 namespace duet {
 namespace {
@@ -80,6 +81,13 @@ std::optional<std::string> functionResult(const RoutineInfo& r) {
 }
 
 }  // namespace
+
+SessionCatalogLookup::SessionCatalogLookup(const SessionState& session)
+    : session_(session), catalog_(session.engine.catalog), db_(*session.db) {}
+
+int32_t SessionCatalogLookup::backendPid() const { return session_.backendPid; }
+
+int64_t SessionCatalogLookup::serverStartTimestamp() const { return session_.engine.startTimestamp; }
 
 SessionCatalogLookup::Relation SessionCatalogLookup::relationByOid(uint32_t oid) const {
   for (const auto& [schemaName, schema] : db_.schemas) {

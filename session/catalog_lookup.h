@@ -9,9 +9,11 @@
 
 namespace duet {
 
+struct SessionState;
+
 class SessionCatalogLookup : public CatalogLookup {
  public:
-  SessionCatalogLookup(const Catalog& catalog, const Database& db) : catalog_(catalog), db_(db) {}
+  explicit SessionCatalogLookup(const SessionState& session);
 
   std::optional<std::string> nameOf(TypeAlias kind, uint32_t oid) const override;
   uint32_t oidOf(TypeAlias kind, std::string_view name) const override;
@@ -19,6 +21,8 @@ class SessionCatalogLookup : public CatalogLookup {
   std::optional<bool> visible(TypeAlias kind, uint32_t oid) const override;
   std::string currentDatabase() const override { return db_.name; }
   bool isUserTable(uint32_t oid) const override;
+  int32_t backendPid() const override;
+  int64_t serverStartTimestamp() const override;
 
   // The relation (table, view or index) with this oid; all null when there is none.
   struct Relation {
@@ -34,6 +38,7 @@ class SessionCatalogLookup : public CatalogLookup {
   bool relationVisible(const Relation& r) const;
 
  private:
+  const SessionState& session_;
   const Catalog& catalog_;
   const Database& db_;
 };

@@ -41,6 +41,13 @@ struct CachedRoutine {
   std::map<std::pair<char, std::vector<std::string>>, std::string> dependencies;
 };
 
+struct SessionState;
+
+// pg_stat_database's counters for one database.
+struct DatabaseStats {
+  int64_t commits = 0, rollbacks = 0, sessions = 0;
+};
+
 struct EngineState {
   EngineConfig config;
   Catalog catalog;
@@ -63,6 +70,12 @@ struct EngineState {
   // This engine serves a snapshot process (Engine::setParallelThreads is called there
   // only): EXPLAIN says so.
   bool snapshotProcess = false;
+  // The sessions open now, in the order they opened (pg_stat_activity): each SessionState
+  // adds itself and removes itself, on the executor thread.
+  std::vector<SessionState*> sessions;
+  std::map<uint32_t, DatabaseStats> databaseStats;  // by database oid
+  // When the engine started, microseconds since 2000-01-01 UTC (pg_postmaster_start_time).
+  int64_t startTimestamp = 0;
   // Engine::setCommitLog: where committed write transactions' records go; unset: nowhere.
   std::function<uint64_t(std::string)> commitLog;
 };

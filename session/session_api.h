@@ -131,6 +131,7 @@ struct SnapshotQuery {
   int maxAgeMs = 1000;         // duet.snapshot_max_age: the oldest snapshot it accepts
   bool readOnlyBlock = false;  // inside BEGIN READ ONLY: one snapshot serves the whole block
   int64_t memoryLimitKb = 0;   // duet.snapshot_memory_limit; 0: none
+  int32_t backendPid = 0;      // the client's session's, which pg_backend_pid() answers there too
 };
 
 // The engine's per-connection state: database, settings, transaction, prepared statements,
@@ -207,6 +208,11 @@ class Session {
   // run; the others throw StatementDeferred. (No snapshot may be forked meanwhile: it
   // would hold the block's uncommitted changes.)
   virtual void setBesideHolder(bool beside) { (void)beside; }
+  // Who the session serves, for pg_stat_activity and pg_backend_pid(): the BackendKeyData
+  // pid and the client's address and port (on the executor thread, right after opening).
+  virtual void setClientInfo(int32_t backendPid, std::string address, int32_t port) {
+    (void)backendPid, (void)address, (void)port;
+  }
   // A CHECKPOINT ran since the last call: the server writes an archive
   // (docs/logging.md), and the answer waits for it.
   virtual bool takeCheckpointRequest() { return false; }

@@ -73,13 +73,14 @@ SessionState::SessionState(EngineState& engineState, Database& database, std::st
       user(std::move(userName)),
       dbName(std::move(databaseName)),
       services(sessionServices),
-      catalogLookup(engine.catalog, database) {
-  if (TableInfo* view = engine.catalog.findTable(*db, "pg_catalog", "duet_snapshots"))
-    snapshotsView = view->table.get();
+      catalogLookup(*this) {
   for (const SystemRelation& relation : systemRelations())
     if (TableInfo* t = engine.catalog.findTable(*db, std::string(relation.schema), std::string(relation.name)))
       systemTables[t->table.get()] = {&relation, t->table.get()};
   settings.setCatalogLookup(&catalogLookup);
+  backendStart = currentTimestamp();
+  engine.sessions.push_back(this);
+  ++engine.databaseStats[db->oid].sessions;
   // A new session reads no snapshot older than its connection: a script's next psql sees
   // what the previous one committed, as with PostgreSQL.
   lastCommit = engine.commitCount.load(std::memory_order_acquire);
@@ -100,6 +101,14 @@ SessionState::SessionState(EngineState& engineState, Database& database, std::st
   // them reported so the first statement does not send them all again.
   settings.takeReportChanges();
 }
+
+bool SessionState::readsLiveSystemTable(const PreparedPlan& plan) const {
+  for (const Table* t : plan.footprint.walked)
+    if (auto it = systemTables.find(t); it != systemTables.end() && !it->second.relation->fill) return true;
+  return false;
+}
+
+SessionState::~SessionState() { std::erase(engine.sessions, this); }
 
 std::string schemaOf(const sql::QualifiedName& n) {
   return n.parts.size() >= 2 ? n.parts[n.parts.size() - 2] : std::string();

@@ -34,6 +34,9 @@ struct SessionState {
   SessionState(EngineState& engineState, Database& database, std::string userName, std::string databaseName,
                const std::vector<std::pair<std::string, std::string>>& startupParams,
                rt::SessionServices& sessionServices);
+  ~SessionState();
+  SessionState(const SessionState&) = delete;
+  SessionState& operator=(const SessionState&) = delete;
 
   EngineState& engine;
   Database* db;
@@ -46,7 +49,6 @@ struct SessionState {
   // EngineState::commitCount at connection, then after each of this session's write
   // commits: no snapshot older than that may serve it.
   uint64_t lastCommit = 0;
-  Table* snapshotsView = nullptr;  // this database's pg_catalog.duet_snapshots
   // The database's system tables (docs/catalogs.md), by table: which relation each holds
   // and the catalog version this session last filled it at (the rows of a static relation
   // stay valid while the catalog does not change; any session's fill is as good).
@@ -56,8 +58,20 @@ struct SessionState {
     uint64_t filledAt = ~uint64_t{0};
   };
   std::unordered_map<const Table*, SystemTable> systemTables;
+  // Whether the plan reads a live system relation (pg_stat_activity, duet_snapshots, ...):
+  // the server's state now, which a snapshot's copy does not have.
+  bool readsLiveSystemTable(const PreparedPlan& plan) const;
   // The reg* types' names and the catalog functions' lookups, in this database.
   SessionCatalogLookup catalogLookup;
+  // What pg_stat_activity shows: the client (Session::setClientInfo; pid 0 and no address
+  // for a session the server did not open for a client), when the session began, and its
+  // latest statement and when that began (timestamps in microseconds since 2000-01-01 UTC).
+  int32_t backendPid = 0;
+  std::string clientAddress;
+  int32_t clientPort = -1;
+  int64_t backendStart = 0;
+  int64_t queryStart = 0;
+  std::string query;
   // Running beside another session's open block: statements that cannot go to an existing
   // snapshot throw StatementDeferred (Session::setBesideHolder).
   bool besideHolder = false;

@@ -50,12 +50,10 @@ std::shared_ptr<const PreparedPlan> SnapshotRouter::routingPlan(Statement& st) {
 }
 
 bool SnapshotRouter::goesToSnapshot(const std::vector<std::shared_ptr<const PreparedPlan>>& plans, bool block) const {
-  auto walks = [](const PreparedPlan& plan, const Table* table) {
-    return std::find(plan.footprint.walked.begin(), plan.footprint.walked.end(), table) != plan.footprint.walked.end();
-  };
-  // The list of snapshots is the server's, now: a snapshot's copy is out of date.
+  // The server's state (pg_stat_activity, duet_snapshots) is the server's, now: a
+  // snapshot's copy is out of date.
   for (const auto& plan : plans)
-    if (walks(*plan, state_.snapshotsView)) return false;
+    if (state_.readsLiveSystemTable(*plan)) return false;
   if (block) return true;  // writes are refused there (25006)
   // Cheap tests first: a routine call's plan (each TPC-C call) walks no table.
   if (state_.settings.snapshotRouting() != Settings::SnapshotRouting::Always) {
@@ -159,6 +157,7 @@ SnapshotQuery SnapshotRouter::snapshotQueryBase(bool block) const {
   q.maxAgeMs = state_.settings.snapshotMaxAgeMs();
   q.readOnlyBlock = block;
   q.memoryLimitKb = state_.settings.snapshotMemoryLimitKb();
+  q.backendPid = state_.backendPid;
   return q;
 }
 

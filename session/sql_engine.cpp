@@ -22,6 +22,7 @@ class SqlEngine final : public Engine {
   explicit SqlEngine(const EngineConfig& config) {
     prepareCompiler();  // before the first query, not during it
     state_.config = config;
+    state_.startTimestamp = currentTimestamp();
   }
 
   std::unique_ptr<Session> openSession(const std::vector<std::pair<std::string, std::string>>& startupParams) override {

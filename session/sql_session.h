@@ -84,6 +84,11 @@ class SqlSession final : public Session, public rt::SessionServices {
   bool queryContinues() const override { return simpleQuery_.continues(); }
   QueryState resumeQuery(ResultSink& sink) override { return simpleQuery_.continueQuery(sink, true); }
   void setBesideHolder(bool beside) override { state_.besideHolder = beside; }
+  void setClientInfo(int32_t backendPid, std::string address, int32_t port) override {
+    state_.backendPid = backendPid;
+    state_.clientAddress = std::move(address);
+    state_.clientPort = port;
+  }
   void fillPortal(const std::string& portal, std::vector<std::vector<std::optional<std::string>>> rows,
                   std::string tag) override {
     extended_.fillPortal(portal, std::move(rows), std::move(tag));

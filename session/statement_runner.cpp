@@ -7,6 +7,7 @@
 
 #include "compiler/compiler.h"
 #include "engine/storage/table.h"
+#include "session/live_system_rows.h"
 
 namespace duet {
 namespace {
@@ -53,6 +54,8 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
   UndoLog::Mark mark = state_.txn.undo().mark();
   RedoRecorder::StatementInputs inputs = redo_.statementInputs();
   TimeoutGuard timeout(state_, stmt.kind != sql::StmtKind::Transaction);
+  state_.query.assign(st.sql.substr(stmt.begin, stmt.end - stmt.begin));
+  state_.queryStart = currentTimestamp();
   try {
     if (state_.cancel.load() && stmt.kind != sql::StmtKind::Transaction) raiseQueryCanceled(&state_.timedOut);
     QueryState result = QueryState::Done;
@@ -109,8 +112,8 @@ void StatementRunner::fillSystemTables(const PreparedPlan& plan) {
     auto it = state_.systemTables.find(walked);
     if (it == state_.systemTables.end()) continue;
     SessionState::SystemTable& system = it->second;
-    if (!system.relation->fill) {
-      refreshSnapshotsView();  // the one live relation so far
+    if (!system.relation->fill) {  // live: the server's state now
+      writeSystemRows(*system.table, liveSystemRows(*system.relation, state_));
       continue;
     }
     // A static relation: its rows change only with the catalog (DDL, or a rollback of it).
@@ -118,34 +121,6 @@ void StatementRunner::fillSystemTables(const PreparedPlan& plan) {
     writeSystemRows(*system.table, system.relation->fill(state_.engine.catalog, *state_.db));
     system.filledAt = state_.engine.catalogVersion;
   }
-}
-
-void StatementRunner::refreshSnapshotsView() {
-  // Outside the transaction's undo log: the view's rows are the state of the server now,
-  // not data a rollback restores.
-  UndoLog undo;
-  Table& view = *state_.snapshotsView;
-  view.truncate(undo);
-  if (state_.engine.listSnapshots) {
-    const TupleLayout& layout = view.layout();
-    std::vector<__int128> storage((layout.size + 15) / 16);
-    auto* tuple = reinterpret_cast<uint8_t*>(storage.data());
-    auto put = [&](int column, auto value) { std::memcpy(tuple + layout.offsets[column], &value, sizeof value); };
-    constexpr int64_t kPostgresEpochUnixMicros = 946'684'800'000'000;
-    for (const SnapshotListing& s : state_.engine.listSnapshots()) {
-      std::fill(storage.begin(), storage.end(), 0);
-      put(0, s.pid);
-      put(1, s.forkedAtUnixMicros - kPostgresEpochUnixMicros);
-      put(2, s.ageSeconds);
-      put(3, s.forkMillis);
-      put(4, s.commits);
-      put(5, s.queries);
-      put(6, s.memoryBytes);
-      put(7, static_cast<uint8_t>(s.ending));
-      view.insert(tuple, undo);
-    }
-  }
-  undo.commit();
 }
 
 }  // namespace duet

@@ -47,8 +47,6 @@ class StatementRunner {
                bool describe);
   // Fills the system tables the plan reads whose rows may be stale (docs/catalogs.md).
   void fillSystemTables(const PreparedPlan& plan);
-  // Fills pg_catalog.duet_snapshots with the snapshots live now (a plan reads it).
-  void refreshSnapshotsView();
 
   SessionState& state_;
   TransactionControl& transaction_;

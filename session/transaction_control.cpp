@@ -63,6 +63,8 @@ void TransactionControl::endTransaction(bool commit) {
       commit = false;
     }
   }
+  DatabaseStats& stats = state_.engine.databaseStats[state_.db->oid];
+  ++(commit ? stats.commits : stats.rollbacks);
   if (commit) {
     bool wrote = !txn.undo().empty() || !redo_.empty();
     txn.commit();

@@ -160,6 +160,7 @@ void answer(Engine& engine, const ReceivedQuery& received) {
     MemoryLimit limit(q.memoryLimitKb);
     try {
       std::unique_ptr<Session> session = engine.openSession(params);
+      session->setClientInfo(q.backendPid, "", -1);
       CancelWatcher watcher(received.answerFd, *session);
       StreamingSink sink(writer);
       runQuery(*session, q, sink);

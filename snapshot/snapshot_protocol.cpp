@@ -78,6 +78,7 @@ std::string encodeQuery(const SnapshotQuery& q) {
   for (int16_t f : q.resultFormats) w.int16(f);
   w.int32(static_cast<int32_t>(q.memoryLimitKb >> 32));
   w.int32(static_cast<int32_t>(q.memoryLimitKb));
+  w.int32(q.backendPid);
   w.end();
   return out;
 }
@@ -104,6 +105,7 @@ SnapshotQuery decodeQuery(std::string_view message) {
   for (int32_t n = r.int32(); n > 0; --n) q.resultFormats.push_back(r.int16());
   uint64_t high = static_cast<uint32_t>(r.int32());
   q.memoryLimitKb = static_cast<int64_t>((high << 32) | static_cast<uint32_t>(r.int32()));
+  q.backendPid = r.int32();
   r.expectEnd();
   return q;
 }

@@ -127,6 +127,16 @@ bool duet_q_reg_exists(QueryContext* ctx, const VarString* name, int32_t alias) 
   }
 }
 
+int32_t duet_q_pg_backend_pid(QueryContext* ctx) {
+  const CatalogLookup* c = lookup(ctx);
+  return c ? c->backendPid() : 0;
+}
+
+int64_t duet_q_pg_postmaster_start_time(QueryContext* ctx) {
+  const CatalogLookup* c = lookup(ctx);
+  return c ? c->serverStartTimestamp() : 0;
+}
+
 const VarString* duet_q_pg_encoding_to_char(QueryContext*, int32_t encoding) {
   return text(encoding == 6 ? "UTF8" : encoding == 0 ? "SQL_ASCII" : "");
 }

@@ -45,5 +45,7 @@ const duet::VarString* duet_q_pg_get_statisticsobjdef_columns(duet::rt::QueryCon
 // to_regclass(name) and its kin are CASE WHEN duet_q_reg_exists(name, alias) THEN
 // name::regclass END (the binder): whether the name denotes an object of that reg* type.
 bool duet_q_reg_exists(duet::rt::QueryContext* ctx, const duet::VarString* name, int32_t alias);
+int32_t duet_q_pg_backend_pid(duet::rt::QueryContext* ctx);
+int64_t duet_q_pg_postmaster_start_time(duet::rt::QueryContext* ctx);
 const duet::VarString* duet_q_pg_encoding_to_char(duet::rt::QueryContext* ctx, int32_t encoding);
 }

@@ -206,6 +206,25 @@ const SystemRelation kRelations[] = {
         "udt_name sql_identifier, scope_catalog sql_identifier, scope_schema sql_identifier, "
         "scope_name sql_identifier, maximum_cardinality cardinal_number, dtd_identifier sql_identifier, "
         "parameter_default character_data", fillParameters, true, "information_schema"},
+    // Live relations: the session fills them (session/live_system_rows.cpp).
+    {"pg_stat_activity", 12222, "datid oid, datname name, pid int4, leader_pid int4, usesysid oid, usename name, "
+        "application_name text, client_addr text, client_hostname text, client_port int4, "
+        "backend_start timestamptz, xact_start timestamptz, query_start timestamptz, state_change timestamptz, "
+        "wait_event_type text, wait_event text, state text, backend_xid xid, backend_xmin xid, query_id int8, "
+        "query text, backend_type text", nullptr, true},
+    {"pg_stat_database", 12266, "datid oid, datname name, numbackends int4, xact_commit int8, xact_rollback int8, "
+        "blks_read int8, blks_hit int8, tup_returned int8, tup_fetched int8, tup_inserted int8, tup_updated int8, "
+        "tup_deleted int8, conflicts int8, temp_files int8, temp_bytes int8, deadlocks int8, "
+        "checksum_failures int8, checksum_last_failure timestamptz, blk_read_time float8, "
+        "blk_write_time float8, session_time float8, active_time float8, idle_in_transaction_time float8, "
+        "sessions int8, sessions_abandoned int8, sessions_fatal int8, sessions_killed int8, "
+        "stats_reset timestamptz", nullptr, true},
+    {"pg_settings", 12104, "name text, setting text, unit text, category text, short_desc text, extra_desc text, "
+        "context text, vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, "
+        "reset_val text, sourcefile text, sourceline int4, pending_restart bool", nullptr, true},
+    {"pg_locks", 12310, "locktype text, database oid, relation oid, page int4, tuple int2, virtualxid text, "
+        "transactionid xid, classid oid, objid oid, objsubid int2, virtualtransaction text, pid int4, mode text, "
+        "granted bool, fastpath bool, waitstart timestamptz", nullptr, true},
     {"duet_snapshots", 12900, "pid int4, forked_at timestamptz, age_seconds float8, fork_ms float8, "
         "commits int8, queries int4, memory_bytes int8, ending bool", nullptr},
 };

@@ -44,6 +44,10 @@ class CatalogLookup {
   virtual std::string currentDatabase() const = 0;
   // Whether `oid` is an ordinary table outside pg_catalog (pg_relation_is_publishable).
   virtual bool isUserTable(uint32_t oid) const = 0;
+  // pg_backend_pid(): the session's BackendKeyData pid; pg_postmaster_start_time(): when
+  // the server started, microseconds since 2000-01-01 UTC.
+  virtual int32_t backendPid() const = 0;
+  virtual int64_t serverStartTimestamp() const = 0;
 };
 
 }  // namespace duet
