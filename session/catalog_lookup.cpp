@@ -146,7 +146,11 @@ std::optional<std::string> SessionCatalogLookup::nameOf(TypeAlias kind, uint32_t
     case TypeAlias::RegProc:
     case TypeAlias::RegProcedure: {
       const RoutineInfo* r = routineByOid(oid);
-      if (!r) return std::nullopt;
+      if (!r) {
+        std::string_view builtin = builtinFunctionName(oid);  // a type's I/O function
+        if (builtin.empty()) return std::nullopt;
+        return std::string(builtin);
+      }
       return kind == TypeAlias::RegProc ? quoteIdent(r->name) : r->signature();
     }
     default: return std::nullopt;  // DuetDB has no operators in its catalog
@@ -201,6 +205,8 @@ uint32_t SessionCatalogLookup::oidOf(TypeAlias kind, std::string_view text) cons
       std::string schema = parts.size() == 2 ? parts[0] : std::string();
       std::vector<RoutineInfo*> found = catalog_.findRoutines(db_, schema, parts.back());
       if (found.size() == 1) return found[0]->oid;
+      if (found.empty() && (schema.empty() || schema == "pg_catalog"))
+        if (uint32_t builtin = builtinFunctionOid(parts.back())) return builtin;
       if (found.size() > 1)
         throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("more than one function named \"{}\"", text));
       undefined(sqlstate::kUndefinedFunction, "function", text);

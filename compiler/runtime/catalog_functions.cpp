@@ -2,8 +2,10 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/error.h"
+#include "engine/types/array.h"
 #include "engine/types/catalog_lookup.h"
 #include "engine/types/type_context.h"
 
@@ -39,6 +41,13 @@ const VarString* duet_q_current_database(QueryContext* ctx) {
 }
 
 const VarString* duet_q_current_schema(QueryContext*) { return text("public"); }
+
+const VarString* duet_q_current_schemas(QueryContext*, bool includeImplicit) {
+  std::vector<std::optional<std::string_view>> names;
+  if (includeImplicit) names.emplace_back("pg_catalog");
+  names.emplace_back("public");
+  return duet::makeTextArray(names, duet::statementArena());
+}
 
 const VarString* duet_q_format_type(QueryContext*, int64_t type, int32_t typmod) {
   if (type == 0) return text("-");

@@ -32,4 +32,14 @@ const BuiltinType* builtinTypeByOid(uint32_t oid);
 // The row a column of `type` has (an array type's for arrays).
 BuiltinType builtinTypeOf(SqlType type);
 
+// A built-in type's I/O functions as pg_type lists them (builtin_type_functions.cpp): oids
+// of PostgreSQL's functions, 0 where there is none.
+struct TypeFunctions {
+  uint32_t type, input, output, receive, send, typmodIn, typmodOut;
+};
+TypeFunctions typeFunctions(uint32_t typeOid);
+// Those functions by oid and by name (regproc's output and input); empty / 0 for others.
+std::string_view builtinFunctionName(uint32_t oid);
+uint32_t builtinFunctionOid(std::string_view name);
+
 }  // namespace duet

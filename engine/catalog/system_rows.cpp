@@ -118,6 +118,7 @@ Row attributeRow(int64_t relation, const ColumnDef& column, size_t position) {
 }
 
 Row typeRow(const BuiltinType& t) {
+  TypeFunctions f = typeFunctions(t.oid);
   return {static_cast<int64_t>(t.oid),
           std::string(t.name),
           kPgCatalog,
@@ -133,12 +134,12 @@ Row typeRow(const BuiltinType& t) {
           int64_t{0},
           static_cast<int64_t>(t.element),
           static_cast<int64_t>(t.array),
-          int64_t{0},
-          int64_t{0},
-          int64_t{0},
-          int64_t{0},
-          int64_t{0},
-          int64_t{0},
+          int64_t{f.input},
+          int64_t{f.output},
+          int64_t{f.receive},
+          int64_t{f.send},
+          int64_t{f.typmodIn},
+          int64_t{f.typmodOut},
           int64_t{0},
           std::string(1, t.align),
           std::string(1, t.storage),
