@@ -89,6 +89,41 @@ int32_t SessionCatalogLookup::backendPid() const { return session_.backendPid; }
 
 int64_t SessionCatalogLookup::serverStartTimestamp() const { return session_.engine.startTimestamp; }
 
+namespace {
+
+int64_t indexesBytes(const TableInfo& t) {
+  int64_t bytes = 0;
+  for (const IndexInfo* i : t.indexes) bytes += static_cast<int64_t>(i->index->memoryBytes());
+  return bytes;
+}
+
+}  // namespace
+
+std::optional<int64_t> SessionCatalogLookup::relationBytes(Size what, uint32_t oid) const {
+  Relation r = relationByOid(oid);
+  if (!r.name) return std::nullopt;
+  if (r.index) return what == Size::Indexes ? 0 : static_cast<int64_t>(r.index->index->memoryBytes());
+  if (!r.table) return 0;  // a view stores nothing
+  auto own = static_cast<int64_t>(r.table->table->memoryBytes());
+  switch (what) {
+    case Size::Relation:
+    case Size::Table: return own;
+    case Size::Indexes: return indexesBytes(*r.table);
+    case Size::Total: return own + indexesBytes(*r.table);
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> SessionCatalogLookup::databaseBytes(std::string_view name) const {
+  const Database* db = catalog_.database(std::string(name));
+  if (!db) return std::nullopt;
+  int64_t bytes = 0;
+  for (const auto& [schemaName, schema] : db->schemas)
+    for (const auto& [tableName, t] : schema->tables)
+      bytes += static_cast<int64_t>(t->table->memoryBytes()) + indexesBytes(*t);
+  return bytes;
+}
+
 SessionCatalogLookup::Relation SessionCatalogLookup::relationByOid(uint32_t oid) const {
   for (const auto& [schemaName, schema] : db_.schemas) {
     for (const auto& [name, t] : schema->tables)

@@ -23,6 +23,8 @@ class SessionCatalogLookup : public CatalogLookup {
   bool isUserTable(uint32_t oid) const override;
   int32_t backendPid() const override;
   int64_t serverStartTimestamp() const override;
+  std::optional<int64_t> relationBytes(Size what, uint32_t oid) const override;
+  std::optional<int64_t> databaseBytes(std::string_view name) const override;
 
   // The relation (table, view or index) with this oid; all null when there is none.
   struct Relation {

@@ -60,6 +60,8 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"pg_relation_is_publishable", {Int8},       Bool,        kStable,    true, DUET_FN(duet_q_pg_relation_is_publishable)},
     {"pg_get_statisticsobjdef_columns", {Int8},  Text,        kStable,    true, DUET_FN(duet_q_pg_get_statisticsobjdef_columns), Unknown, 0, true},
     {"pg_backend_pid",        {},                Int4,        kStable,    true, DUET_FN(duet_q_pg_backend_pid)},
+    {"pg_database_size",      {Text},            Int8,        kStable,    true, DUET_FN(duet_q_database_size)},
+    {"pg_size_pretty",        {Int8},            Text,        kImmutable, true, DUET_FN(duet_q_pg_size_pretty)},
     {"pg_postmaster_start_time", {},             TimestampTz, kStable,    true, DUET_FN(duet_q_pg_postmaster_start_time)},
     // Arrays (array_functions.h).
     {"array_to_string",       {Array, Text},     Text,        kStable,    true, DUET_FN(duet_q_array_to_string), Unknown, 0, false, false, true},

@@ -1,5 +1,7 @@
 #include "compiler/runtime/catalog_functions.h"
 
+#include <cstdlib>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -134,6 +136,42 @@ bool duet_q_reg_exists(QueryContext* ctx, const VarString* name, int32_t alias) 
   } catch (const duet::SqlError&) {
     return false;
   }
+}
+
+bool duet_q_relation_exists(QueryContext* ctx, int64_t relation) {
+  const CatalogLookup* c = lookup(ctx);
+  return c && c->relationBytes(CatalogLookup::Size::Relation, static_cast<uint32_t>(relation)).has_value();
+}
+
+int64_t duet_q_relation_size(QueryContext* ctx, int64_t relation, int32_t what) {
+  const CatalogLookup* c = lookup(ctx);
+  if (!c) return 0;
+  return c->relationBytes(static_cast<CatalogLookup::Size>(what), static_cast<uint32_t>(relation)).value_or(0);
+}
+
+int64_t duet_q_database_size(QueryContext* ctx, const VarString* name) {
+  const CatalogLookup* c = lookup(ctx);
+  std::optional<int64_t> bytes = c ? c->databaseBytes(name->view()) : std::nullopt;
+  if (!bytes)
+    throw duet::SqlError(duet::sqlstate::kInvalidCatalogName,
+                         "database \"" + std::string(name->view()) + "\" does not exist");
+  return *bytes;
+}
+
+const VarString* duet_q_pg_size_pretty(QueryContext*, int64_t bytes) {
+  // PostgreSQL's pg_size_pretty: bytes below 10 kB; then each unit while the value, kept
+  // with one extra bit for rounding half away from zero, stays below 20 * 1024 - 1.
+  constexpr int64_t kLimit = 10 * 1024, kLimit2 = kLimit * 2 - 1;
+  if (std::abs(bytes) < kLimit) return text(std::to_string(bytes) + " bytes");
+  static const char* const kUnits[] = {"kB", "MB", "GB", "TB", "PB"};
+  int64_t size = bytes >> 9;
+  size_t unit = 0;
+  while (std::abs(size) >= kLimit2 && unit + 1 < std::size(kUnits)) {
+    size >>= 10;
+    ++unit;
+  }
+  int64_t rounded = (size + (size < 0 ? -1 : 1)) / 2;
+  return text(std::to_string(rounded) + " " + kUnits[unit]);
 }
 
 int32_t duet_q_pg_backend_pid(QueryContext* ctx) {

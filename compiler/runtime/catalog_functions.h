@@ -48,6 +48,17 @@ const duet::VarString* duet_q_pg_get_statisticsobjdef_columns(duet::rt::QueryCon
 // to_regclass(name) and its kin are CASE WHEN duet_q_reg_exists(name, alias) THEN
 // name::regclass END (the binder): whether the name denotes an object of that reg* type.
 bool duet_q_reg_exists(duet::rt::QueryContext* ctx, const duet::VarString* name, int32_t alias);
+// pg_relation_size, pg_table_size, pg_indexes_size, pg_total_relation_size (`what` as
+// CatalogLookup::Size): the bytes a relation's memory holds (engine/storage: chunks,
+// strings, index slots and nodes). The binder makes each CASE WHEN
+// duet_q_relation_exists(oid) THEN duet_q_relation_size(oid, what) END: NULL for no
+// relation, as in PostgreSQL.
+bool duet_q_relation_exists(duet::rt::QueryContext* ctx, int64_t relation);
+int64_t duet_q_relation_size(duet::rt::QueryContext* ctx, int64_t relation, int32_t what);
+// pg_database_size(name); 3D000 for no such database, as PostgreSQL.
+int64_t duet_q_database_size(duet::rt::QueryContext* ctx, const duet::VarString* name);
+// pg_size_pretty(bigint): 8192 bytes, 16 kB, 3 MB, ... with PostgreSQL's rounding.
+const duet::VarString* duet_q_pg_size_pretty(duet::rt::QueryContext* ctx, int64_t bytes);
 int32_t duet_q_pg_backend_pid(duet::rt::QueryContext* ctx);
 int64_t duet_q_pg_postmaster_start_time(duet::rt::QueryContext* ctx);
 const duet::VarString* duet_q_pg_encoding_to_char(duet::rt::QueryContext* ctx, int32_t encoding);

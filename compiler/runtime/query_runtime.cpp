@@ -392,6 +392,8 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
   static const DuetQuerySymbol symbols[] = {
       DUET_Q(duet_q_emit),
       DUET_Q(duet_q_reg_exists),
+      DUET_Q(duet_q_relation_exists),
+      DUET_Q(duet_q_relation_size),
       DUET_Q(duet_q_node_start),
       DUET_Q(duet_q_node_row),
       DUET_Q(duet_q_node_end),

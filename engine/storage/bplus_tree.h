@@ -72,6 +72,8 @@ class BPlusTree {
   ~BPlusTree() { clear(); }
 
   size_t size() const { return size_; }
+  // The bytes of its nodes (a walk over them: for size functions, not for hot paths).
+  size_t nodeBytes() const { return root_ ? nodeBytes(root_) : 0; }
   uint64_t version() const { return version_; }
   // Only an empty tree has an empty leaf (its root).
   Iterator begin() const { return size_ ? Iterator(first_, 0) : end(); }
@@ -191,6 +193,14 @@ class BPlusTree {
       if (!hint_.high && child + 1 < in->count) hint_.high = &in->separators[child];
     }
     return leaf;
+  }
+
+  static size_t nodeBytes(const Node* n) {
+    if (n->leaf) return sizeof(Leaf);
+    const auto* in = static_cast<const Inner*>(n);
+    size_t bytes = sizeof(Inner);
+    for (uint32_t i = 0; i < in->count; ++i) bytes += nodeBytes(in->children[i]);
+    return bytes;
   }
 
   void makeRoot() {

@@ -137,6 +137,8 @@ size_t HashIndex::vacancy(uint64_t hash) const {
   return i;
 }
 
+size_t HashIndex::memoryBytes() const { return slots_.bytes() + (packed_ ? 0 : count_ * keyLayout().size); }
+
 RowId HashIndex::find(const uint8_t* key) const {
   Lookup k;
   if (!lookupOf(key, k)) return kNoRow;

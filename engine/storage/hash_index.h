@@ -25,6 +25,7 @@ class HashIndex final : public Index {
   void prefetchProbe(const uint8_t* key) const override;
   RowId peek(const uint8_t* key) const override { return find(key); }
   size_t size() const override { return count_; }
+  size_t memoryBytes() const override;
   void insert(const uint8_t* key, RowId row) override;
   bool insertUnique(const uint8_t* key, RowId row) override;
   void remove(const uint8_t* key, RowId row) override;

@@ -40,6 +40,7 @@ class ZeroedBlock {
     if (p_) freeZeroed(p_, bytes_);
   }
   void* get() const { return p_; }
+  size_t bytes() const { return p_ ? bytes_ : 0; }
 
  private:
   void* p_ = nullptr;

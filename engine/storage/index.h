@@ -38,6 +38,9 @@ class Index {
   // A key containing NULL matches nothing.
   virtual RowId find(const uint8_t* key) const = 0;
   virtual size_t size() const = 0;
+  // The bytes the index holds: its slots or nodes and its copies of keys
+  // (pg_relation_size of an index).
+  virtual size_t memoryBytes() const = 0;
 
   // Hints ahead of a find(key) that is coming soon, in two steps, so that the cache misses
   // of several finds overlap (a routine's loop over order lines): prefetchProbe asks for the

@@ -250,6 +250,10 @@ void OrderedIndex::countEvent(bool isFind) const {
   windowLeft_ = std::max<uint64_t>(kMinWindow, tree_.size() / 4);
 }
 
+size_t OrderedIndex::memoryBytes() const {
+  return tree_.nodeBytes() + (packed_ ? 0 : tree_.size() * keyLayout().size) + (hash_ ? hash_->memoryBytes() : 0);
+}
+
 RowId OrderedIndex::find(const uint8_t* key) const {
   if (!unique()) return findInTree(key);
   countEvent(true);

@@ -66,6 +66,7 @@ class OrderedIndex final : public Index {
   }
   RowId peek(const uint8_t* key) const override { return hash_ ? hash_->find(key) : kNoRow; }
   size_t size() const override { return tree_.size(); }
+  size_t memoryBytes() const override;
   void insert(const uint8_t* key, RowId row) override;
   // Checks in the tree, not the hash: the insert walks that path anyway, and keys that
   // grow (order numbers) keep it in cache where hash slots would miss.

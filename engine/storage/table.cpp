@@ -116,6 +116,11 @@ size_t Table::layOutChunk(Chunk* c, uint8_t* block) const {
   return used;
 }
 
+size_t Table::memoryBytes() const {
+  Chunk layout{};
+  return chunks_.size() * (sizeof(Chunk) + layOutChunk(&layout, nullptr)) + stringBytes_;
+}
+
 Chunk* Table::newChunk() {
   auto* c = static_cast<Chunk*>(callocOrThrow(1, sizeof(Chunk)));
   try {

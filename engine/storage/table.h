@@ -89,6 +89,8 @@ class Table {
   size_t stringBytes() const { return stringBytes_; }
   size_t freeSlotCount() const { return freeSlots_.size(); }
   size_t chunkCount() const { return chunks_.size(); }
+  // The bytes of its chunks and their strings (pg_relation_size; indexes not included).
+  size_t memoryBytes() const;
 
   // Undo-log hooks (UndoLog calls these; nothing else should).
   void undoInsert(RowId row);

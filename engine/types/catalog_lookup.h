@@ -48,6 +48,14 @@ class CatalogLookup {
   // the server started, microseconds since 2000-01-01 UTC.
   virtual int32_t backendPid() const = 0;
   virtual int64_t serverStartTimestamp() const = 0;
+  // pg_relation_size (Relation: the table's or index's own bytes), pg_table_size (Table:
+  // a table's, with no TOAST here the same), pg_indexes_size (Indexes: its indexes'),
+  // pg_total_relation_size (Total: both); nullopt when there is no such relation.
+  enum class Size : uint8_t { Relation, Table, Indexes, Total };
+  virtual std::optional<int64_t> relationBytes(Size what, uint32_t oid) const = 0;
+  // pg_database_size: the bytes of every table and index of the database; nullopt when
+  // there is no database of that name.
+  virtual std::optional<int64_t> databaseBytes(std::string_view name) const = 0;
 };
 
 }  // namespace duet
