@@ -689,6 +689,18 @@ void Binder::compareWithSubquery(Expr& e, plan::Sublink kind, const std::string&
   for (auto& l : left) e.args.push_back(std::move(l));
 }
 
+// The system column tableoid: the oid of the table a row comes from, a constant per scope
+// entry (pg_dump and other tools select it beside every catalog row). The other system
+// columns (ctid, xmin, ...) have no meaning in DuetDB's storage.
+namespace {
+ExprPtr tableOidColumn(const ScopeEntry& entry) {
+  auto e = std::make_unique<Expr>(ExprKind::Const, SqlType::of(TypeAlias::Oid));
+  int64_t oid = entry.table->oid;
+  std::memcpy(e->constant, &oid, sizeof oid);
+  return e;
+}
+}  // namespace
+
 ExprPtr Binder::bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope) {
   const std::string& column = ref.names.back();
   const ScopeEntry* found = nullptr;
@@ -704,6 +716,7 @@ ExprPtr Binder::bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope) {
           found = &entry;
           index = static_cast<int>(c);
         }
+      if (!found && column == "tableoid" && entry.table) return tableOidColumn(entry);
       if (!found)
         fail(sqlstate::kUndefinedColumn, fmt::format("column {}.{} does not exist", table, column), ref.location);
       break;
@@ -719,6 +732,15 @@ ExprPtr Binder::bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope) {
     ColumnMatch m = findUnqualified(scope, column, 0, scope.entries.size());
     if (m.matches > 1)
       fail(sqlstate::kAmbiguousColumn, fmt::format("column reference \"{}\" is ambiguous", column), ref.location);
+    if (m.matches == 0 && column == "tableoid") {
+      const ScopeEntry* only = nullptr;
+      int tables = 0;
+      for (const auto& entry : scope.entries)
+        if (entry.table) only = &entry, ++tables;
+      if (tables > 1)
+        fail(sqlstate::kAmbiguousColumn, fmt::format("column reference \"{}\" is ambiguous", column), ref.location);
+      if (only) return tableOidColumn(*only);
+    }
     if (m.matches == 0)
       fail(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", column), ref.location);
     return matchValue(scope, m);
