@@ -174,6 +174,49 @@ const VarString* duet_q_pg_size_pretty(QueryContext*, int64_t bytes) {
   return text(std::to_string(rounded) + " " + kUnits[unit]);
 }
 
+const VarString* duet_q_no_definition(QueryContext*, int64_t) { return nullptr; }
+
+const VarString* duet_q_no_definition_pretty(QueryContext*, int64_t, bool) { return nullptr; }
+
+const VarString* duet_q_no_serial_sequence(QueryContext*, const VarString*, const VarString*) { return nullptr; }
+
+const VarString* duet_q_acldefault(QueryContext* ctx, const VarString* kind, int64_t owner) {
+  // PostgreSQL's acldefault(): the owner holds every privilege of the kind; functions,
+  // languages and types also grant theirs to PUBLIC, databases CONNECT and TEMPORARY.
+  const CatalogLookup* c = lookup(ctx);
+  std::string role =
+      c ? c->describe(CatalogLookup::Text::RoleName, static_cast<uint32_t>(owner)).value_or("") : std::to_string(owner);
+  char k = kind->len ? kind->data[0] : ' ';
+  std::string all, publicGrant;
+  switch (k) {
+    case 'r': all = "arwdDxt"; break;
+    case 's': all = "rwU"; break;
+    case 'f': all = publicGrant = "X"; break;
+    case 'l':
+    case 'T': all = publicGrant = "U"; break;
+    case 'n': all = "UC"; break;
+    case 'd':
+      all = "CTc";
+      publicGrant = "Tc";
+      break;
+    case 'F':
+    case 'S': all = "U"; break;
+    case 'L': all = "rw"; break;
+    case 't': all = "C"; break;
+    case 'p': all = "sA"; break;
+    default:
+      throw duet::SqlError(duet::sqlstate::kInternalError,
+                           "unrecognized object type abbreviation: " + std::string(kind->view()));
+  }
+  std::vector<std::string> items;
+  if (!publicGrant.empty()) items.push_back("=" + publicGrant + "/" + role);
+  items.push_back(role + "=" + all + "/" + role);
+  std::vector<std::optional<std::string_view>> views(items.begin(), items.end());
+  return duet::makeTextArray(views, duet::statementArena());
+}
+
+bool duet_q_pg_is_in_recovery(QueryContext*) { return false; }
+
 int32_t duet_q_pg_backend_pid(QueryContext* ctx) {
   const CatalogLookup* c = lookup(ctx);
   return c ? c->backendPid() : 0;

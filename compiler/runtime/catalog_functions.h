@@ -59,6 +59,17 @@ int64_t duet_q_relation_size(duet::rt::QueryContext* ctx, int64_t relation, int3
 int64_t duet_q_database_size(duet::rt::QueryContext* ctx, const duet::VarString* name);
 // pg_size_pretty(bigint): 8192 bytes, 16 kB, 3 MB, ... with PostgreSQL's rounding.
 const duet::VarString* duet_q_pg_size_pretty(duet::rt::QueryContext* ctx, int64_t bytes);
+// pg_get_triggerdef, pg_get_ruledef, pg_get_partkeydef, pg_get_statisticsobjdef: NULL, as
+// for an oid naming no such object (DuetDB has no triggers, rules, partitioned tables or
+// extended statistics). pg_get_serial_sequence: NULL (no sequences yet).
+const duet::VarString* duet_q_no_definition(duet::rt::QueryContext* ctx, int64_t object);
+const duet::VarString* duet_q_no_definition_pretty(duet::rt::QueryContext* ctx, int64_t object, bool pretty);
+const duet::VarString* duet_q_no_serial_sequence(duet::rt::QueryContext* ctx, const duet::VarString* table,
+                                                 const duet::VarString* column);
+// acldefault(kind, owner): the privileges an object of that kind starts with, as
+// PostgreSQL's acldefault prints them (aclitem[] is text[] here).
+const duet::VarString* duet_q_acldefault(duet::rt::QueryContext* ctx, const duet::VarString* kind, int64_t owner);
+bool duet_q_pg_is_in_recovery(duet::rt::QueryContext* ctx);
 int32_t duet_q_pg_backend_pid(duet::rt::QueryContext* ctx);
 int64_t duet_q_pg_postmaster_start_time(duet::rt::QueryContext* ctx);
 const duet::VarString* duet_q_pg_encoding_to_char(duet::rt::QueryContext* ctx, int32_t encoding);

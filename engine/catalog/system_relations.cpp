@@ -96,6 +96,47 @@ const SystemRelation kRelations[] = {
     {"pg_publication_namespace", 6237, "oid oid, pnpubid oid, pnnspid oid", fillNothing},
     {"pg_publication_rel", 6106, "oid oid, prpubid oid, prrelid oid, prqual pg_node_tree, prattrs int2vector",
         fillNothing},
+    // Objects DuetDB does not have (operators, text search, foreign data, casts of its
+    // own, ...): their catalogs exist, empty, for the tools that list them (pg_dump).
+    {"pg_operator", 2617, "oid oid, oprname name, oprnamespace oid, oprowner oid, oprkind char, "
+        "oprcanmerge bool, oprcanhash bool, oprleft oid, oprright oid, oprresult oid, oprcom oid, "
+        "oprnegate oid, oprcode regproc, oprrest regproc, oprjoin regproc", fillNothing},
+    {"pg_opclass", 2616, "oid oid, opcmethod oid, opcname name, opcnamespace oid, opcowner oid, opcfamily oid, "
+        "opcintype oid, opcdefault bool, opckeytype oid", fillNothing},
+    {"pg_opfamily", 2753, "oid oid, opfmethod oid, opfname name, opfnamespace oid, opfowner oid", fillNothing},
+    {"pg_ts_parser", 3601, "oid oid, prsname name, prsnamespace oid, prsstart regproc, prstoken regproc, "
+        "prsend regproc, prsheadline regproc, prslextype regproc", fillNothing},
+    {"pg_ts_template", 3764, "oid oid, tmplname name, tmplnamespace oid, tmplinit regproc, tmpllexize regproc",
+        fillNothing},
+    {"pg_ts_dict", 3600, "oid oid, dictname name, dictnamespace oid, dictowner oid, dicttemplate oid, "
+        "dictinitoption text", fillNothing},
+    {"pg_ts_config", 3602, "oid oid, cfgname name, cfgnamespace oid, cfgowner oid, cfgparser oid", fillNothing},
+    {"pg_foreign_data_wrapper", 2328, "oid oid, fdwname name, fdwowner oid, fdwhandler oid, fdwvalidator oid, "
+        "fdwacl aclitem[], fdwoptions text[]", fillNothing},
+    {"pg_foreign_server", 1417, "oid oid, srvname name, srvowner oid, srvfdw oid, srvtype text, srvversion text, "
+        "srvacl aclitem[], srvoptions text[]", fillNothing},
+    {"pg_foreign_table", 3118, "ftrelid oid, ftserver oid, ftoptions text[]", fillNothing},
+    {"pg_user_mapping", 1418, "oid oid, umuser oid, umserver oid, umoptions text[]", fillNothing},
+    {"pg_default_acl", 826, "oid oid, defaclrole oid, defaclnamespace oid, defaclobjtype char, "
+        "defaclacl aclitem[]", fillNothing},
+    {"pg_conversion", 2607, "oid oid, conname name, connamespace oid, conowner oid, conforencoding int4, "
+        "contoencoding int4, conproc regproc, condefault bool", fillNothing},
+    {"pg_cast", 2605, "oid oid, castsource oid, casttarget oid, castfunc oid, castcontext char, castmethod char",
+        fillNothing},
+    {"pg_transform", 3576, "oid oid, trftype oid, trflang oid, trffromsql regproc, trftosql regproc", fillNothing},
+    {"pg_event_trigger", 3466, "oid oid, evtname name, evtevent name, evtowner oid, evtfoid oid, "
+        "evtenabled char, evttags text[]", fillNothing},
+    {"pg_subscription", 6100, "oid oid, subdbid oid, subskiplsn text, subname name, subowner oid, "
+        "subenabled bool, subbinary bool, substream bool, subtwophasestate char, subdisableonerr bool, "
+        "subconninfo text, subslotname name, subsynccommit text, subpublications text[]", fillNothing},
+    {"pg_largeobject_metadata", 2995, "oid oid, lomowner oid, lomacl aclitem[]", fillNothing},
+    {"pg_init_privs", 3394, "objoid oid, classoid oid, objsubid int4, privtype char, initprivs aclitem[]",
+        fillNothing},
+    {"pg_shdescription", 2396, "objoid oid, classoid oid, description text", fillNothing},
+    {"pg_seclabels", 12099, "objoid oid, classoid oid, objsubid int4, objtype text, objnamespace oid, "
+        "objname text, provider text, label text", fillNothing, true},
+    {"pg_matviews", 12038, "schemaname name, matviewname name, matviewowner name, tablespace name, "
+        "hasindexes bool, ispopulated bool, definition text", fillNothing, true},
     {"pg_tables", 12033, "schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, "
         "hasrules bool, hastriggers bool, rowsecurity bool", fillTables, true},
     {"pg_views", 12028, "schemaname name, viewname name, viewowner name, definition text", fillViews, true},
