@@ -131,6 +131,22 @@ void Settings::endTransaction(bool committed) {
   refreshDerived();
 }
 
+Settings::Saved Settings::save() const {
+  Saved saved;
+  saved.values = values_;
+  for (const auto& [key, p] : pending_) saved.pending.emplace(key, std::make_pair(p.before, p.sessionSet));
+  return saved;
+}
+
+void Settings::restore(const Saved& saved) {
+  bool readOnly = shownReadOnly_;
+  values_ = saved.values;
+  pending_.clear();
+  for (const auto& [key, p] : saved.pending) pending_.emplace(key, Pending{p.first, p.second});
+  values_["transaction_read_only"] = readOnly ? "on" : "off";
+  refreshDerived();
+}
+
 std::vector<std::pair<std::string, std::string>> Settings::takeReportChanges() {
   std::vector<std::pair<std::string, std::string>> changes;
   if (!maybeUnreported_) return changes;  // the common case: a statement changed no setting

@@ -61,6 +61,14 @@ class Settings {
 
   // The transaction that the SETs since the last call belong to ended.
   void endTransaction(bool committed);
+  // SAVEPOINT keeps the values as they are; ROLLBACK TO SAVEPOINT puts them back (the SETs
+  // since are undone, as in PostgreSQL), the running transaction's access mode aside.
+  struct Saved {
+    std::map<std::string, std::string> values;
+    std::map<std::string, std::pair<std::string, std::optional<std::string>>> pending;
+  };
+  Saved save() const;
+  void restore(const Saved& saved);
 
   // Reported settings whose value changed since the last call: for ParameterStatus.
   std::vector<std::pair<std::string, std::string>> takeReportChanges();

@@ -62,4 +62,9 @@ const std::string* SqlSession::currentSetting(std::string_view name) const {
   return findSetting(name) ? &state_.settings.get(name) : nullptr;
 }
 
+std::string SqlSession::setSetting(std::string_view name, std::string_view value, bool local) {
+  state_.settings.set(name, value, local);
+  return state_.settings.get(name);
+}
+
 }  // namespace duet

@@ -100,6 +100,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   // RAISE's notices, filtered by client_min_messages now and sent after the statement.
   void notice(const char* severity, std::string message) override;
   const std::string* currentSetting(std::string_view name) const override;
+  std::string setSetting(std::string_view name, std::string_view value, bool local) override;
 
  private:
   // The parts, each after those it holds.

@@ -69,7 +69,9 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
     if (state_.engine.commitLog) {
       if (result == QueryState::CopyIn) {
         copy_.setLogEntry(redo_.loggedStatement(st, params, inputs));
-      } else if (state_.txn.undo().mark() != mark || changingCommand(stmt)) {
+      } else if ((state_.txn.undo().mark() != mark && stmt.kind != sql::StmtKind::Transaction) ||
+                 changingCommand(stmt)) {
+        // (ROLLBACK TO SAVEPOINT moves the undo log back: what it undid leaves the record.)
         redo_.add(redo_.loggedStatement(st, params, inputs, explained ? &*explained : nullptr));
       }
     }

@@ -301,7 +301,18 @@ void UtilityStatements::runTransaction(const sql::TransactionStmt& s, ResultSink
       setSessionCharacteristics(s);
       sink.commandComplete("SET");
       return;
-    default: unsupported("SAVEPOINT");
+    case sql::TransactionKind::Savepoint:
+      transaction_.defineSavepoint(s.savepoint);
+      sink.commandComplete("SAVEPOINT");
+      return;
+    case sql::TransactionKind::Release:
+      transaction_.releaseSavepoint(s.savepoint);
+      sink.commandComplete("RELEASE");
+      return;
+    case sql::TransactionKind::RollbackTo:
+      transaction_.rollbackToSavepoint(s.savepoint);
+      sink.commandComplete("ROLLBACK");
+      return;
   }
 }
 
@@ -321,6 +332,7 @@ void UtilityStatements::runSet(const sql::SetStmt& s, ResultSink& sink) {
       state_.txn.setReadOnly(false);
     }
   } else {
+    if (def && s.action == sql::SetStmt::Action::Set) checkRole(*def, joinValues(s.values));
     switch (s.action) {
       case sql::SetStmt::Action::Set: state_.settings.set(s.name, joinValues(s.values), s.local); break;
       case sql::SetStmt::Action::SetDefault:
@@ -330,6 +342,23 @@ void UtilityStatements::runSet(const sql::SetStmt& s, ResultSink& sink) {
   }
   sink.commandComplete(s.action == sql::SetStmt::Action::Set || s.action == sql::SetStmt::Action::SetDefault ? "SET"
                                                                                                              : "RESET");
+}
+
+// SET ROLE and SET SESSION AUTHORIZATION (or SET of role and session_authorization): the
+// role must exist (22023, as PostgreSQL's check_role says), and be the session's user, the one identity
+// DuetDB runs statements as (ROLE may also be NONE).
+void UtilityStatements::checkRole(const SettingDef& def, const std::string& value) const {
+  std::string_view name = def.name;
+  if (name != "role" && name != "session_authorization") return;
+  if (name == "role" && value == "none") return;
+  if (!state_.engine.catalog.role(value)) {
+    throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("role \"{}\" does not exist", value));
+  }
+  if (value != state_.user) {
+    throw SqlError(sqlstate::kFeatureNotSupported,
+                   fmt::format("{} to a role other than the session user is not supported",
+                               name == "role" ? "SET ROLE" : "SET SESSION AUTHORIZATION"));
+  }
 }
 
 // SET SESSION CHARACTERISTICS AS TRANSACTION: the defaults of the transactions that

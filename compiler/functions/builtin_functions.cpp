@@ -31,6 +31,7 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"setseed",               {Float8},          Text,        kVolatile,  true, DUET_FN(duet_q_setseed)},
     // Settings.
     {"current_setting",       {Text},            Text,        kStable,    true, DUET_FN(duet_q_current_setting)},
+    {"set_config",            {Text, Text, Bool}, Text,       kVolatile,  true, DUET_FN(duet_q_set_config)},
     // Strings.
     {"length",                {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_length)},
     {"char_length",           {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_length)},

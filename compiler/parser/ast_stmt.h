@@ -40,6 +40,13 @@ enum class StmtKind : uint8_t {
   DropRoutine,
   CreateView,
   Call,  // ast_routine.h
+  Listen,
+  Unlisten,
+  Notify,
+  Lock,
+  DeclareCursor,
+  Fetch,  // FETCH and MOVE
+  ClosePortal,
 };
 
 struct Stmt {
@@ -427,6 +434,58 @@ struct DeallocateStmt : Stmt {
   DeallocateStmt() : Stmt(StmtKind::Deallocate) {}
   std::string name;  // empty for ALL
   bool all = false;
+};
+
+// ---- LISTEN / NOTIFY, LOCK ----
+
+struct ListenStmt : Stmt {
+  ListenStmt() : Stmt(StmtKind::Listen) {}
+  std::string channel;
+};
+
+struct UnlistenStmt : Stmt {
+  UnlistenStmt() : Stmt(StmtKind::Unlisten) {}
+  std::string channel;  // empty for UNLISTEN *
+};
+
+struct NotifyStmt : Stmt {
+  NotifyStmt() : Stmt(StmtKind::Notify) {}
+  std::string channel, payload;
+};
+
+struct LockStmt : Stmt {
+  LockStmt() : Stmt(StmtKind::Lock) {}
+  std::vector<QualifiedName> tables;
+  std::string mode;  // "access exclusive" (the default), "row share", ...
+  bool nowait = false;
+};
+
+// ---- SQL cursors ----
+
+struct DeclareCursorStmt : Stmt {
+  DeclareCursorStmt() : Stmt(StmtKind::DeclareCursor) {}
+  std::string name;
+  bool binary = false;
+  bool scroll = false;    // SCROLL
+  bool noScroll = false;  // NO SCROLL
+  bool hold = false;      // WITH HOLD
+  StmtPtr query;          // its begin/end give the query's own text
+};
+
+// FETCH or MOVE [direction] [FROM | IN] name.
+struct FetchStmt : Stmt {
+  enum class Direction : uint8_t { Forward, Backward, Absolute, Relative };
+  FetchStmt() : Stmt(StmtKind::Fetch) {}
+  bool move = false;
+  Direction direction = Direction::Forward;
+  int64_t count = 1;  // Forward/Backward: rows (kAll for ALL); Absolute/Relative: the position
+  static constexpr int64_t kAll = INT64_MAX;
+  std::string name;
+};
+
+struct ClosePortalStmt : Stmt {
+  ClosePortalStmt() : Stmt(StmtKind::ClosePortal) {}
+  std::string name;  // empty for CLOSE ALL
 };
 
 struct ExplainStmt : Stmt {

@@ -340,6 +340,11 @@ const VarString* duet_q_current_setting(QueryContext* ctx, const VarString* name
   return statementArena().makeString(*value);
 }
 
+const VarString* duet_q_set_config(QueryContext* ctx, const VarString* name, const VarString* value, bool isLocal) {
+  if (!ctx->session) throw SqlError(sqlstate::kFeatureNotSupported, "set_config() is not supported here");
+  return statementArena().makeString(ctx->session->setSetting(name->view(), value->view(), isLocal));
+}
+
 bool duet_q_setting_exists(QueryContext* ctx, const VarString* name, bool missingOk) {
   if (findSetting(ctx, name)) return true;
   if (!missingOk) raiseUnknownSetting(name);
