@@ -12,6 +12,7 @@
 
 #include "compiler/compiler.h"
 #include "engine/catalog/catalog.h"
+#include "session/notifications.h"
 #include "session/sql_engine.h"
 
 namespace duet {
@@ -65,6 +66,8 @@ struct EngineState {
   bool snapshotProcess = false;
   // Engine::setCommitLog: where committed write transactions' records go; unset: nowhere.
   std::function<uint64_t(std::string)> commitLog;
+  // LISTEN / NOTIFY between the sessions.
+  NotificationHub notifications;
 };
 
 }  // namespace duet

@@ -56,10 +56,10 @@ bool SnapshotRouter::goesToSnapshot(const std::vector<std::shared_ptr<const Prep
   // The list of snapshots is the server's, now: a snapshot's copy is out of date.
   for (const auto& plan : plans)
     if (walks(*plan, state_.snapshotsView)) return false;
-  // set_config() changes the session's settings, which a snapshot's copy would keep.
+  // set_config() and pg_notify() change the session, which a snapshot's copy would not.
   for (const auto& plan : plans)
     for (const std::string& f : plan->footprint.functions)
-      if (f == "duet_q_set_config") return false;
+      if (f == "duet_q_set_config" || f == "duet_q_pg_notify") return false;
   if (block) return true;  // writes are refused there (25006)
   // Cheap tests first: a routine call's plan (each TPC-C call) walks no table.
   if (state_.settings.snapshotRouting() != Settings::SnapshotRouting::Always) {

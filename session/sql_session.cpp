@@ -62,6 +62,21 @@ const std::string* SqlSession::currentSetting(std::string_view name) const {
   return findSetting(name) ? &state_.settings.get(name) : nullptr;
 }
 
+void SqlSession::notify(std::string_view channel, std::string_view payload) { state_.notify(channel, payload); }
+
+void SqlSession::setNotificationTarget(int32_t pid, std::function<void()> wake) {
+  state_.listener.pid = pid;
+  state_.listener.wake = std::move(wake);
+}
+
+std::vector<Notification> SqlSession::takeNotifications() {
+  std::vector<Notification> out;
+  // As in PostgreSQL, not inside a transaction block: after it ends.
+  if (state_.txn.inBlock()) return out;
+  out.swap(state_.listener.queue);
+  return out;
+}
+
 std::string SqlSession::setSetting(std::string_view name, std::string_view value, bool local) {
   state_.settings.set(name, value, local);
   return state_.settings.get(name);

@@ -47,6 +47,7 @@ void TransactionControl::failStatement(UndoLog::Mark mark) {
   if (implicit) {
     state_.settings.endTransaction(false);
     redo_.clear();
+    state_.endNotifications(false);
   }
   noteRolledBackDdl();
 }
@@ -76,6 +77,7 @@ void TransactionControl::endTransaction(bool commit) {
   redo_.clear();
   state_.settings.endTransaction(commit);
   noteRolledBackDdl();
+  state_.endNotifications(commit);
   if (refused) std::rethrow_exception(refused);
 }
 

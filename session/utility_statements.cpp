@@ -225,6 +225,7 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
         state_.settings.resetAll();
         state_.statements.clear();
         state_.portals.clear();
+        state_.pendingListens.emplace_back(false, "");  // UNLISTEN *
       }
       sink.commandComplete(fmt::format("DISCARD {}", s.target == "all" ? "ALL" : "PLANS"));
       break;
@@ -260,6 +261,33 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       break;
     }
     case sql::StmtKind::DropRoutine: routineStatements_.dropRoutines(stmt.as<sql::DropRoutineStmt>(), sink); break;
+    case sql::StmtKind::Listen:
+      state_.pendingListens.emplace_back(true, stmt.as<sql::ListenStmt>().channel);
+      sink.commandComplete("LISTEN");
+      break;
+    case sql::StmtKind::Unlisten:
+      state_.pendingListens.emplace_back(false, stmt.as<sql::UnlistenStmt>().channel);
+      sink.commandComplete("UNLISTEN");
+      break;
+    case sql::StmtKind::Notify:
+      state_.notify(stmt.as<sql::NotifyStmt>().channel, stmt.as<sql::NotifyStmt>().payload);
+      sink.commandComplete("NOTIFY");
+      break;
+    case sql::StmtKind::Lock: {
+      // One statement runs at a time and a block holds the executor: every lock is granted.
+      if (!state_.txn.inTransactionBlock()) {
+        throw SqlError(sqlstate::kNoActiveSqlTransaction, "LOCK TABLE can only be used in transaction blocks");
+      }
+      for (const auto& name : stmt.as<sql::LockStmt>().tables) {
+        Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schemaOf(name), name.name());
+        if (!r.table && !r.view) {
+          throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", name.name()), {}, {},
+                         static_cast<int>(name.location) + 1);
+        }
+      }
+      sink.commandComplete("LOCK TABLE");
+      break;
+    }
     default: unsupported("this statement");
   }
 }

@@ -48,6 +48,15 @@ void writeReadyForQuery(std::string& out, TxnStatus status) {
   w.end();
 }
 
+void writeNotification(std::string& out, const Notification& notification) {
+  WireWriter w(out);
+  w.begin('A');
+  w.int32(notification.pid);
+  w.cstr(notification.channel);
+  w.cstr(notification.payload);
+  w.end();
+}
+
 void writeAuthenticationOk(std::string& out) {
   WireWriter w(out);
   w.begin('R');

@@ -32,6 +32,8 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     // Settings.
     {"current_setting",       {Text},            Text,        kStable,    true, DUET_FN(duet_q_current_setting)},
     {"set_config",            {Text, Text, Bool}, Text,       kVolatile,  true, DUET_FN(duet_q_set_config)},
+    // LISTEN / NOTIFY (PostgreSQL's result is void, which prints as '').
+    {"pg_notify",             {Text, Text},      Text,        kVolatile,  true, DUET_FN(duet_q_pg_notify)},
     // Strings.
     {"length",                {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_length)},
     {"char_length",           {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_length)},

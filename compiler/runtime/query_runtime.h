@@ -172,6 +172,11 @@ class SessionServices {
     (void)name, (void)value, (void)local;
     throw std::logic_error("set_config() outside a session");
   }
+  // pg_notify(channel, payload): NOTIFY from a query.
+  virtual void notify(std::string_view channel, std::string_view payload) {
+    (void)channel, (void)payload;
+    throw std::logic_error("pg_notify() outside a session");
+  }
 };
 
 // clock_timestamp() read so that a transaction can be replayed: a transaction's clock is
@@ -292,6 +297,9 @@ int64_t duet_q_make_timestamptz(duet::rt::QueryContext* ctx, int32_t year, int32
 int64_t duet_q_statement_timestamp(duet::rt::QueryContext* ctx);
 int64_t duet_q_clock_timestamp(duet::rt::QueryContext* ctx);
 const duet::VarString* duet_q_current_setting(duet::rt::QueryContext* ctx, const duet::VarString* name);
+// pg_notify(channel, payload): NOTIFY, from a query. Returns '' (PostgreSQL's void prints so).
+const duet::VarString* duet_q_pg_notify(duet::rt::QueryContext* ctx, const duet::VarString* channel,
+                                        const duet::VarString* payload);
 // set_config(name, value, is_local): the session's SET, from a query.
 const duet::VarString* duet_q_set_config(duet::rt::QueryContext* ctx, const duet::VarString* name,
                                          const duet::VarString* value, bool isLocal);

@@ -663,9 +663,38 @@ def test_explain():
         conn.execute("DROP TABLE pyc_explain")
 
 
+def test_notify():
+    # LISTEN / NOTIFY: a committed NOTIFY (or pg_notify()) reaches an idle listener as a
+    # NotificationResponse; one rolled back does not; duplicates in a transaction fold.
+    with connect(autocommit=True) as listener, connect(autocommit=True) as notifier:
+        listener.execute("LISTEN pyc_channel")
+        notifier.execute("NOTIFY pyc_channel, 'one'")
+        notifier.execute("SELECT pg_notify('pyc_channel', 'two')")
+        with notifier.transaction():
+            notifier.execute("NOTIFY pyc_channel, 'three'")
+            notifier.execute("NOTIFY pyc_channel, 'three'")
+            notifier.execute("NOTIFY pyc_other, 'not listened to'")
+        try:
+            with notifier.transaction():
+                notifier.execute("NOTIFY pyc_channel, 'rolled back'")
+                raise ZeroDivisionError
+        except ZeroDivisionError:
+            pass
+        got = [(n.channel, n.payload, n.pid) for n in listener.notifies(timeout=2, stop_after=3)]
+        pid = notifier.info.backend_pid
+        assert got == [("pyc_channel", "one", pid), ("pyc_channel", "two", pid), ("pyc_channel", "three", pid)], got
+        # Its own notification, then none after UNLISTEN *.
+        listener.execute("NOTIFY pyc_channel")
+        got = [(n.payload, n.pid) for n in listener.notifies(timeout=2, stop_after=1)]
+        assert got == [("", listener.info.backend_pid)], got
+        listener.execute("UNLISTEN *")
+        notifier.execute("NOTIFY pyc_channel, 'after unlisten'")
+        assert list(listener.notifies(timeout=0.5)) == []
+
+
 TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy,
          test_errors, test_large_result, test_cancel, test_arrays, test_any_array_parameters, test_long_statements,
-         test_routine_calls, test_explain]
+         test_routine_calls, test_explain, test_notify]
 
 
 def main() -> int:
