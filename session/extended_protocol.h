@@ -35,7 +35,10 @@ class ExtendedProtocol {
   StatementDescription describePortal(const std::string& name);
   ExecuteState execute(const std::string& portal, int64_t maxRows, ResultSink& sink);
   void closeStatement(const std::string& name);
-  void closePortal(const std::string& name) { state_.portals.erase(name); }
+  // A Close of a portal closes a cursor of that name too, as in PostgreSQL.
+  void closePortal(const std::string& name) {
+    if (!state_.portals.erase(name)) state_.cursors.erase(name);
+  }
   void fillPortal(const std::string& portal, std::vector<std::vector<std::optional<std::string>>> rows,
                   std::string tag);
   void sync();

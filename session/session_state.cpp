@@ -96,6 +96,17 @@ SessionState::SessionState(EngineState& engineState, Database& database, std::st
   settings.takeReportChanges();
 }
 
+void SessionState::endCursors(bool committed) {
+  for (auto it = cursors.begin(); it != cursors.end();) {
+    if (!it->second.hold || (!committed && it->second.declaredInTransaction)) {
+      it = cursors.erase(it);
+    } else {
+      it->second.declaredInTransaction = false;
+      ++it;
+    }
+  }
+}
+
 SessionState::~SessionState() { engine.notifications.remove(&listener); }
 
 void SessionState::notify(std::string_view channel, std::string_view payload) {

@@ -57,6 +57,10 @@ struct SessionState {
   // DISCARD ALL (UtilityStatements) drop too.
   std::map<std::string, std::shared_ptr<Statement>> statements;
   std::map<std::string, Portal> portals;
+  // DECLARE's cursors (CursorRunner), by name.
+  std::map<std::string, SqlCursor> cursors;
+  // The transaction ended: cursors without hold close, and at a rollback the ones it declared.
+  void endCursors(bool committed);
   // LISTEN / NOTIFY: this session as a listener, and what its running transaction does at
   // commit (a rollback forgets it): LISTEN (true) or UNLISTEN (false; "" for UNLISTEN *) in
   // order, and its notifications, each (channel, payload) once, as PostgreSQL folds them.

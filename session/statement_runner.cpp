@@ -63,6 +63,9 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
       result = copy_.run(st, sink);
     } else if (stmt.kind == sql::StmtKind::Explain) {
       explained = explain_.run(st, params, sink, describe);
+    } else if (stmt.kind == sql::StmtKind::DeclareCursor || stmt.kind == sql::StmtKind::Fetch ||
+               stmt.kind == sql::StmtKind::ClosePortal) {
+      cursors_.run(st, params, formats, sink, describe);
     } else {
       utility_.run(st, sink);
     }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "session/copy_runner.h"
+#include "session/cursor_runner.h"
 #include "session/direct_caller.h"
 #include "session/explain_runner.h"
 #include "session/redo_recorder.h"
@@ -33,7 +34,8 @@ class StatementRunner {
         utility_(utility),
         copy_(copy),
         directCaller_(state, routines),
-        explain_(state, planner, routines) {}
+        explain_(state, planner, routines),
+        cursors_(state, planner) {}
 
   // Runs one statement of a simple Query or an Execute with its parameter tuple (null for
   // a utility statement) and result formats; describe: send the RowDescription (simple
@@ -41,6 +43,7 @@ class StatementRunner {
   QueryState runStatement(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats, ResultSink& sink,
                           bool describe);
   ExplainRunner& explain() { return explain_; }
+  CursorRunner& cursors() { return cursors_; }
 
  private:
   void runPlan(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats, ResultSink& sink,
@@ -56,6 +59,7 @@ class StatementRunner {
   CopyRunner& copy_;
   DirectCaller directCaller_;
   ExplainRunner explain_;
+  CursorRunner cursors_;
 };
 
 }  // namespace duet

@@ -48,6 +48,7 @@ void TransactionControl::failStatement(UndoLog::Mark mark) {
     state_.settings.endTransaction(false);
     redo_.clear();
     state_.endNotifications(false);
+    state_.endCursors(false);
   }
   noteRolledBackDdl();
 }
@@ -78,6 +79,7 @@ void TransactionControl::endTransaction(bool commit) {
   state_.settings.endTransaction(commit);
   noteRolledBackDdl();
   state_.endNotifications(commit);
+  state_.endCursors(commit);
   if (refused) std::rethrow_exception(refused);
 }
 

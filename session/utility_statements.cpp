@@ -225,6 +225,7 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
         state_.settings.resetAll();
         state_.statements.clear();
         state_.portals.clear();
+        state_.cursors.clear();
         state_.pendingListens.emplace_back(false, "");  // UNLISTEN *
       }
       sink.commandComplete(fmt::format("DISCARD {}", s.target == "all" ? "ALL" : "PLANS"));

@@ -692,9 +692,55 @@ def test_notify():
         assert list(listener.notifies(timeout=0.5)) == []
 
 
+def test_named_cursors():
+    # psycopg's server-side cursors: DECLARE (with $n parameters, BINARY, SCROLL, WITH
+    # HOLD), a Describe of the cursor's portal, FETCH FORWARD n, MOVE, CLOSE.
+    with connect() as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_cursor")
+        conn.execute("CREATE TABLE pyc_cursor (id integer, name text, amount numeric(8,2))")
+        conn.execute("INSERT INTO pyc_cursor SELECT g, 'n' || g, g / 4.0 FROM generate_series(1, 2500) g")
+        conn.commit()
+        with conn.cursor(name="pyc_c") as cur:
+            cur.itersize = 100
+            cur.execute("SELECT id, name, amount FROM pyc_cursor WHERE id > %s ORDER BY id", (10,))
+            assert [c.name for c in cur.description] == ["id", "name", "amount"], cur.description
+            assert cur.fetchone() == (11, "n11", decimal.Decimal("2.75"))
+            assert cur.fetchmany(2) == [(12, "n12", decimal.Decimal("3.00")), (13, "n13", decimal.Decimal("3.25"))]
+            rows = cur.fetchall()
+            assert len(rows) == 2487 and rows[-1] == (2500, "n2500", decimal.Decimal("625.00")), (len(rows), rows[-1])
+        conn.commit()
+        with conn.cursor(name="pyc_b", binary=True) as cur:
+            cur.execute("SELECT id, name FROM pyc_cursor WHERE id <= %s ORDER BY id", (3,))
+            assert list(cur) == [(1, "n1"), (2, "n2"), (3, "n3")]
+        with conn.cursor(name="pyc_s", scrollable=True) as cur:
+            cur.execute("SELECT id FROM pyc_cursor ORDER BY id LIMIT 10")
+            cur.scroll(5)
+            assert cur.fetchone() == (6,)
+            cur.scroll(2, mode="absolute")
+            assert cur.fetchone() == (3,)
+            cur.scroll(-2)
+            assert cur.fetchone() == (2,)
+        conn.commit()
+        with conn.cursor(name="pyc_h", withhold=True) as cur:
+            cur.execute("SELECT count(*) FROM pyc_cursor")
+            conn.commit()  # a WITH HOLD cursor outlives it
+            assert cur.fetchone() == (2500,)
+        # Without hold, the cursor ends with its transaction.
+        cur = conn.cursor(name="pyc_gone")
+        cur.execute("SELECT 1")
+        conn.commit()
+        try:
+            cur.fetchone()
+            raise AssertionError("FETCH from a cursor its COMMIT closed")
+        except errors.InvalidCursorName:
+            conn.rollback()
+        conn.execute("DROP TABLE pyc_cursor")
+        conn.commit()
+
+
 TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy,
          test_errors, test_large_result, test_cancel, test_arrays, test_any_array_parameters, test_long_statements,
-         test_routine_calls, test_explain, test_notify]
+         test_routine_calls, test_explain, test_notify, test_named_cursors]
 
 
 def main() -> int:
