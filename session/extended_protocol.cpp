@@ -66,10 +66,15 @@ class BufferSink final : public NoDescribeSink {
 
 void ExtendedProtocol::parse(const std::string& name, std::string_view sql,
                              const std::vector<uint32_t>& paramTypeOids) {
+  TimeoutGuard timeout(state_, true);
+  prepare(name, sql, paramTypeOids);
+}
+
+void ExtendedProtocol::prepare(const std::string& name, std::string_view sql,
+                               const std::vector<uint32_t>& paramTypeOids) {
   if (!name.empty() && state_.statements.count(name)) {
     throw SqlError("42P05", fmt::format("prepared statement \"{}\" already exists", name));
   }
-  TimeoutGuard timeout(state_, true);
   checkUtf8(sql);
   std::vector<sql::ParsedStatement> parsed = sql::parseQuery(sql, sql::ParseOptions{.liftLiterals = true});
   for (const sql::ParsedStatement& p : parsed) checkParamNumbers(p, sql, kMaxBindParams);

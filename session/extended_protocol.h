@@ -29,6 +29,8 @@ class ExtendedProtocol {
 
   // The Session calls of the same names.
   void parse(const std::string& name, std::string_view sql, const std::vector<uint32_t>& paramTypeOids);
+  // Parse's work, without its timeout: PREPARE name [(types)] AS statement too.
+  void prepare(const std::string& name, std::string_view sql, const std::vector<uint32_t>& paramTypeOids);
   void bind(const std::string& portal, const std::string& statement, const std::vector<BindParam>& params,
             const std::vector<int16_t>& resultFormats);
   StatementDescription describeStatement(const std::string& name);

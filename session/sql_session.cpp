@@ -20,7 +20,11 @@ SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std:
       runner_(state_, transaction_, planner_, redo_, routines_, utility_, copy_),
       router_(state_, transaction_, planner_, routines_, redo_),
       simpleQuery_(state_, transaction_, planner_, runner_, router_, copy_),
-      extended_(state_, transaction_, planner_, runner_, router_) {}
+      extended_(state_, transaction_, planner_, runner_, router_) {
+  runner_.setPrepare([this](const std::string& name, std::string_view sql, const std::vector<uint32_t>& types) {
+    extended_.prepare(name, sql, types);
+  });
+}
 
 SqlSession::~SqlSession() {
   transaction_.rollbackOpenBlock();

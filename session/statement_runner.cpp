@@ -57,8 +57,18 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
     if (state_.cancel.load() && stmt.kind != sql::StmtKind::Transaction) raiseQueryCanceled(&state_.timedOut);
     QueryState result = QueryState::Done;
     std::optional<TextParams> explained;  // EXPLAIN ANALYZE's $n values
+    // EXECUTE: the redo log records the prepared statement with its parameters.
+    const Statement* logged = &st;
+    std::unique_ptr<ParamTuple> executeParams;
     if (st.plan) {
       runPlan(st, params, formats, sink, describe);
+    } else if (stmt.kind == sql::StmtKind::Prepare) {
+      prepare(st);
+      sink.commandComplete("PREPARE");
+    } else if (stmt.kind == sql::StmtKind::Execute) {
+      execute(st, executeParams, formats, sink, describe);
+      logged = state_.statements.at(stmt.as<sql::ExecuteStmt>().name).get();
+      params = executeParams->data();
     } else if (stmt.kind == sql::StmtKind::Copy) {
       result = copy_.run(st, sink);
     } else if (stmt.kind == sql::StmtKind::Explain) {
@@ -75,7 +85,7 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
       } else if ((state_.txn.undo().mark() != mark && stmt.kind != sql::StmtKind::Transaction) ||
                  changingCommand(stmt)) {
         // (ROLLBACK TO SAVEPOINT moves the undo log back: what it undid leaves the record.)
-        redo_.add(redo_.loggedStatement(st, params, inputs, explained ? &*explained : nullptr));
+        redo_.add(redo_.loggedStatement(*logged, params, inputs, explained ? &*explained : nullptr));
       }
     }
     state_.flushReports(sink);

@@ -7,6 +7,10 @@
 // (CopyRunner).
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "session/copy_runner.h"
@@ -42,12 +46,21 @@ class StatementRunner {
   // Query; Describe sends it in the extended protocol). Returns CopyIn for COPY FROM.
   QueryState runStatement(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats, ResultSink& sink,
                           bool describe);
+  // PREPARE: the extended protocol's Parse makes the prepared statement (SqlSession sets it).
+  using Prepare = std::function<void(const std::string&, std::string_view, const std::vector<uint32_t>&)>;
+  void setPrepare(Prepare prepare) { prepare_ = std::move(prepare); }
   ExplainRunner& explain() { return explain_; }
   CursorRunner& cursors() { return cursors_; }
 
  private:
   void runPlan(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats, ResultSink& sink,
                bool describe);
+  // PREPARE name [(types)] AS statement.
+  void prepare(const Statement& st);
+  // EXECUTE name [(arguments)]: the arguments, evaluated and cast to the parameter types,
+  // become the prepared statement's parameter tuple (`bound`), and its plan runs.
+  void execute(const Statement& st, std::unique_ptr<ParamTuple>& bound, const std::vector<int16_t>& formats,
+               ResultSink& sink, bool describe);
   // Fills pg_catalog.duet_snapshots with the snapshots live now (a plan reads it).
   void refreshSnapshotsView();
 
@@ -60,6 +73,7 @@ class StatementRunner {
   DirectCaller directCaller_;
   ExplainRunner explain_;
   CursorRunner cursors_;
+  Prepare prepare_;
 };
 
 }  // namespace duet

@@ -428,6 +428,7 @@ struct ExecuteStmt : Stmt {
   ExecuteStmt() : Stmt(StmtKind::Execute) {}
   std::string name;
   std::vector<ExprPtr> args;
+  std::vector<std::pair<uint32_t, uint32_t>> argRanges;  // each argument's text: begin, end
 };
 
 struct DeallocateStmt : Stmt {

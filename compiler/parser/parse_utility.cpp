@@ -410,7 +410,11 @@ StmtPtr Parser::parseExecute() {
   auto s = std::make_unique<ExecuteStmt>();
   s->name = parseColId();
   if (acceptOp("(")) {
-    s->args = parseExprList();
+    do {
+      uint32_t begin = peek().offset;
+      s->args.push_back(parseExpr());
+      s->argRanges.emplace_back(begin, lastEnd_);
+    } while (acceptOp(","));
     expectOp(")");
   }
   return s;
