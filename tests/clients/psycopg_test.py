@@ -738,9 +738,38 @@ def test_named_cursors():
         conn.commit()
 
 
+def test_error_fields():
+    # ErrorResponse's schema, table, column and constraint fields for integrity errors.
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_fields")
+        conn.execute("CREATE TABLE pyc_fields (id integer PRIMARY KEY, code text UNIQUE, v integer NOT NULL)")
+        conn.execute("INSERT INTO pyc_fields VALUES (1, 'a', 1)")
+
+        def diag(sql):
+            try:
+                conn.execute(sql)
+            except psycopg.Error as e:
+                d = e.diag
+                return (e.sqlstate, d.schema_name, d.table_name, d.column_name, d.constraint_name, d.datatype_name)
+            raise AssertionError(f"no error from {sql}")
+
+        got = diag("INSERT INTO pyc_fields VALUES (1, 'b', 1)")
+        assert got == ("23505", "public", "pyc_fields", None, "pyc_fields_pkey", None), got
+        conn.execute("INSERT INTO pyc_fields VALUES (2, 'b', 2)")
+        got = diag("UPDATE pyc_fields SET code = 'a' WHERE id = 2")
+        assert got == ("23505", "public", "pyc_fields", None, "pyc_fields_code_key", None), got
+        got = diag("INSERT INTO pyc_fields VALUES (3, 'c', NULL)")
+        assert got == ("23502", "public", "pyc_fields", "v", None, None), got
+        # Other errors carry none of them.
+        got = diag("SELECT 1 / 0")
+        assert got == ("22012", None, None, None, None, None), got
+        conn.execute("DROP TABLE pyc_fields")
+
+
 TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy,
          test_errors, test_large_result, test_cancel, test_arrays, test_any_array_parameters, test_long_statements,
-         test_routine_calls, test_explain, test_notify, test_named_cursors]
+         test_routine_calls, test_explain, test_notify, test_named_cursors,
+         test_error_fields]
 
 
 def main() -> int:
