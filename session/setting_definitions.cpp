@@ -438,14 +438,14 @@ const std::vector<SettingDef>& settingDefinitions() {
          "When generating SQL fragments, quote all identifiers."},
         // SET ROLE and SET SESSION AUTHORIZATION: the session's user is the one role they
         // may name (UtilityStatements checks it against the catalog).
-        {"role", "none", false, false, nullptr, "Sets the current role."},
+        {"role", "none", false, false, nullptr, "Sets the current role.", true},
         {"row_security", "on", false, false, boolValue, "Enable row security."},
         {"search_path", "\"$user\", public", false, false, nullptr,
          "Sets the schema search order for names that are not schema-qualified."},
         {"server_encoding", "UTF8", true, true, nullptr, "Shows the server (database) character set encoding."},
         {"server_version", "15.0 (DuetDB 0.1)", true, true, nullptr, "Shows the server version."},
         {"server_version_num", "150000", false, true, nullptr, "Shows the server version as an integer."},
-        {"session_authorization", "", true, false, nullptr, "Sets the session user name."},
+        {"session_authorization", "", true, false, nullptr, "Sets the session user name.", true},
         {"synchronize_seqscans", "on", false, false, boolValue, "Enable synchronized sequential scans."},
         {"standard_conforming_strings", "on", true, false, onlyOn,
          "Causes '...' strings to treat backslashes literally."},

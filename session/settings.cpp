@@ -211,7 +211,7 @@ std::vector<std::pair<std::string, std::string>> Settings::nonDefaultValues() co
   std::vector<std::pair<std::string, std::string>> out;
   for (const SettingDef& d : settingDefinitions()) {
     const std::string& value = values_.at(lower(d.name));
-    if (!d.readOnly && value != d.defaultValue) out.emplace_back(d.name, value);
+    if (!d.readOnly && !d.identity && value != d.defaultValue) out.emplace_back(d.name, value);
   }
   return out;
 }

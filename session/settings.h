@@ -29,6 +29,9 @@ struct SettingDef {
   // Null accepts any text as is.
   std::string (*normalise)(const SettingDef& def, std::string_view value);
   const char* description;
+  // Who the session is (role, session_authorization): left out of nonDefaultValues(), as a
+  // snapshot's session and a replay are opened as that user anyway.
+  bool identity = false;
 };
 
 // PostgreSQL's message levels (elog.h), lowest first. A notice reaches the client when its
@@ -96,7 +99,7 @@ class Settings {
   // max_stack_depth in kB: applied to the executing thread before each statement.
   int64_t maxStackDepthKb() const { return maxStackDepthKb_; }
   // Settings whose value differs from the built-in default, as (name, value): what a
-  // snapshot's session must be opened with to behave like this one.
+  // snapshot's session must be opened with to behave like this one (identity ones aside).
   std::vector<std::pair<std::string, std::string>> nonDefaultValues() const;
   // Moves on whenever a value may have changed (not for transaction_read_only), from 1 on:
   // what is computed from the values can be kept until then.

@@ -300,6 +300,9 @@ const duet::VarString* duet_q_current_setting(duet::rt::QueryContext* ctx, const
 // pg_notify(channel, payload): NOTIFY, from a query. Returns '' (PostgreSQL's void prints so).
 const duet::VarString* duet_q_pg_notify(duet::rt::QueryContext* ctx, const duet::VarString* channel,
                                         const duet::VarString* payload);
+// pg_advisory_unlock_all(): there are no advisory locks to release (asyncpg's connection
+// reset calls it). Returns '' (void).
+const duet::VarString* duet_q_advisory_unlock_all(duet::rt::QueryContext* ctx);
 // set_config(name, value, is_local): the session's SET, from a query.
 const duet::VarString* duet_q_set_config(duet::rt::QueryContext* ctx, const duet::VarString* name,
                                          const duet::VarString* value, bool isLocal);

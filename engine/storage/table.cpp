@@ -291,12 +291,12 @@ void Table::throwUnique(const Index& index, const uint8_t* key, bool creating) c
     names += columns_[col].name;
   }
   std::string values = formatTuple(index.keyLayout(), key);
-  SqlError error = creating ? SqlError(sqlstate::kUniqueViolation,
-                                       fmt::format("could not create unique index \"{}\"", index.name()),
-                                       fmt::format("Key ({})=({}) is duplicated.", names, values))
-                            : SqlError(sqlstate::kUniqueViolation,
-                                       fmt::format("duplicate key value violates unique constraint \"{}\"", index.name()),
-                                       fmt::format("Key ({})=({}) already exists.", names, values));
+  SqlError error =
+      creating ? SqlError(sqlstate::kUniqueViolation, fmt::format("could not create unique index \"{}\"", index.name()),
+                          fmt::format("Key ({})=({}) is duplicated.", names, values))
+               : SqlError(sqlstate::kUniqueViolation,
+                          fmt::format("duplicate key value violates unique constraint \"{}\"", index.name()),
+                          fmt::format("Key ({})=({}) already exists.", names, values));
   error.schemaName = schemaName_;
   error.tableName = name_;
   error.constraintName = index.name();
