@@ -62,9 +62,7 @@ void SqlSession::notice(const char* severity, std::string message) {
   state_.pendingNotices.push_back(Notice::make(severity, code, std::move(message)));
 }
 
-const std::string* SqlSession::currentSetting(std::string_view name) const {
-  return findSetting(name) ? &state_.settings.get(name) : nullptr;
-}
+const std::string* SqlSession::currentSetting(std::string_view name) const { return state_.settings.find(name); }
 
 void SqlSession::notify(std::string_view channel, std::string_view payload) { state_.notify(channel, payload); }
 

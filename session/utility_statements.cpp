@@ -362,6 +362,10 @@ void UtilityStatements::runSet(const sql::SetStmt& s, ResultSink& sink) {
     }
   } else {
     if (def && s.action == sql::SetStmt::Action::Set) checkRole(*def, joinValues(s.values));
+    // A custom placeholder ("app.user") takes one value, as in PostgreSQL.
+    if (!def && s.values.size() > 1) {
+      throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("SET {} takes only one argument", s.name));
+    }
     switch (s.action) {
       case sql::SetStmt::Action::Set: state_.settings.set(s.name, joinValues(s.values), s.local); break;
       case sql::SetStmt::Action::SetDefault:
