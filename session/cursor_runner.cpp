@@ -116,6 +116,7 @@ void CursorRunner::declare(const Statement& st, const uint8_t* params, ResultSin
   cursor.binaryCursor = s.binary;
   cursor.noScroll = s.noScroll;
   cursor.hold = s.hold;
+  cursor.number = ++state_.cursorsDeclared;
   CursorConsumer consumer(plan->compiled->outputLayout, cursor, state_.settings.typeContext());
   rt::QueryContext ctx = state_.queryContext(params);
   ctx.output = &consumer;

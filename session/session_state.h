@@ -57,8 +57,9 @@ struct SessionState {
   // DISCARD ALL (UtilityStatements) drop too.
   std::map<std::string, std::shared_ptr<Statement>> statements;
   std::map<std::string, Portal> portals;
-  // DECLARE's cursors (CursorRunner), by name.
+  // DECLARE's cursors (CursorRunner), by name, and how many were declared (each one's number).
   std::map<std::string, SqlCursor> cursors;
+  uint64_t cursorsDeclared = 0;
   // The transaction ended: cursors without hold close, and at a rollback the ones it declared.
   void endCursors(bool committed);
   // LISTEN / NOTIFY: this session as a listener, and what its running transaction does at

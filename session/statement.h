@@ -57,6 +57,7 @@ struct SqlCursor {
   bool noScroll = false;              // NO SCROLL: only forward
   bool hold = false;                  // WITH HOLD: it outlives its transaction's commit
   bool declaredInTransaction = true;  // its transaction has not committed yet
+  uint64_t number = 0;                // SessionState::cursorsDeclared when it was declared
   // PostgreSQL's position: 0 before the first row, 1..n on a row, n + 1 after the last.
   int64_t position = 0;
   int64_t size() const { return static_cast<int64_t>(text.size()); }

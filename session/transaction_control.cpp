@@ -1,6 +1,7 @@
 // Starting, failing and ending a session's transactions around its statements.
 #include "session/transaction_control.h"
 
+#include <algorithm>
 #include <exception>
 
 #include <fmt/format.h>
@@ -110,7 +111,9 @@ size_t existingSavepoint(const SessionState& state, const std::string& name) {
 
 void TransactionControl::defineSavepoint(const std::string& name) {
   requireBlock(state_, "SAVEPOINT");
-  state_.txn.savepoints().push_back({name, state_.txn.undo().mark(), redo_.size(), state_.settings.save()});
+  state_.txn.savepoints().push_back({name, state_.txn.undo().mark(), redo_.size(), state_.settings.save(),
+                                     state_.pendingListens.size(), state_.pendingNotifies.size(),
+                                     state_.cursorsDeclared});
 }
 
 void TransactionControl::releaseSavepoint(const std::string& name) {
@@ -124,6 +127,9 @@ void TransactionControl::rollbackToSavepoint(const std::string& name) {
   TransactionState::Savepoint& sp = state_.txn.savepoints()[i];
   redo_.truncate(sp.redoMark);
   state_.settings.restore(sp.settings);
+  state_.pendingListens.resize(std::min(sp.listens, state_.pendingListens.size()));
+  state_.pendingNotifies.resize(std::min(sp.notifies, state_.pendingNotifies.size()));
+  std::erase_if(state_.cursors, [&](const auto& c) { return c.second.number > sp.cursorsDeclared; });
   state_.txn.rollbackToSavepoint(i);
   noteRolledBackDdl();
 }

@@ -69,6 +69,10 @@ class TransactionState {
     UndoLog::Mark undoMark;
     size_t redoMark;
     Settings::Saved settings;
+    // The session's LISTEN/UNLISTEN and NOTIFY lists and its cursor count then: what came
+    // after is undone too.
+    size_t listens = 0, notifies = 0;
+    uint64_t cursorsDeclared = 0;
   };
   std::vector<Savepoint>& savepoints() { return savepoints_; }
   // The newest savepoint of that name, or -1.

@@ -680,9 +680,19 @@ def test_notify():
                 raise ZeroDivisionError
         except ZeroDivisionError:
             pass
-        got = [(n.channel, n.payload, n.pid) for n in listener.notifies(timeout=2, stop_after=3)]
+        # A savepoint rolled back takes its notifications along (psycopg's nested transaction).
+        with notifier.transaction():
+            notifier.execute("NOTIFY pyc_channel, 'four'")
+            try:
+                with notifier.transaction():
+                    notifier.execute("NOTIFY pyc_channel, 'savepoint rolled back'")
+                    raise ZeroDivisionError
+            except ZeroDivisionError:
+                pass
+        got = [(n.channel, n.payload, n.pid) for n in listener.notifies(timeout=2, stop_after=4)]
         pid = notifier.info.backend_pid
-        assert got == [("pyc_channel", "one", pid), ("pyc_channel", "two", pid), ("pyc_channel", "three", pid)], got
+        assert got == [("pyc_channel", "one", pid), ("pyc_channel", "two", pid), ("pyc_channel", "three", pid),
+                       ("pyc_channel", "four", pid)], got
         # Its own notification, then none after UNLISTEN *.
         listener.execute("NOTIFY pyc_channel")
         got = [(n.payload, n.pid) for n in listener.notifies(timeout=2, stop_after=1)]
