@@ -133,6 +133,12 @@ void ExtendedProtocol::prepare(const std::string& name, std::string_view sql,
 
 void ExtendedProtocol::closeStatement(const std::string& name) { state_.statements.erase(name); }
 
+const PreparedPlan* ExtendedProtocol::executedPlan(const sql::Stmt& stmt) const {
+  if (stmt.kind != sql::StmtKind::Execute) return nullptr;
+  auto it = state_.statements.find(stmt.as<sql::ExecuteStmt>().name);
+  return it == state_.statements.end() ? nullptr : it->second->plan.get();
+}
+
 StatementDescription ExtendedProtocol::describeStatement(const std::string& name) {
   auto it = state_.statements.find(name);
   if (it == state_.statements.end()) {
@@ -161,6 +167,9 @@ StatementDescription ExtendedProtocol::describeStatement(const std::string& name
       d.columns = runner_.cursors().fetchColumns(*st.parsed.stmt, {});
       for (auto& c : d.columns) c.format = 0;
       d.returnsRows = !d.columns.empty();
+    } else if (const PreparedPlan* plan = executedPlan(*st.parsed.stmt)) {
+      d.returnsRows = plan->returnsRows;
+      if (plan->returnsRows) d.columns = columnsOf(*plan, {});
     }
   }
   return d;
@@ -252,6 +261,14 @@ StatementDescription ExtendedProtocol::describePortal(const std::string& name) {
     d.columns = explainColumns();
     for (auto& c : d.columns)
       if (!p.formats.empty()) c.format = p.formats[0];
+  } else if (const PreparedPlan* plan = executedPlan(*p.stmt->parsed.stmt)) {
+    // EXECUTE name: the prepared statement's rows.
+    d.returnsRows = plan->returnsRows;
+    if (plan->returnsRows) {
+      std::vector<int16_t> formats;
+      expandResultFormats(p.formats, plan->columns.size(), formats);
+      d.columns = columnsOf(*plan, formats);
+    }
   } else if (p.stmt->parsed.stmt->kind == sql::StmtKind::Fetch) {
     // The extended protocol's FETCH sends its rows in the Bind's formats (text if none).
     d.columns =

@@ -47,6 +47,8 @@ class ExtendedProtocol {
 
  private:
   Portal takeUnnamedPortal();
+  // The plan an EXECUTE statement runs (its Describe), or null.
+  const PreparedPlan* executedPlan(const sql::Stmt& stmt) const;
 
   SessionState& state_;
   TransactionControl& transaction_;

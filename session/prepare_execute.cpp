@@ -53,6 +53,11 @@ class ArgumentSink final : public ResultSink {
 void StatementRunner::execute(const Statement& st, std::unique_ptr<ParamTuple>& bound,
                               const std::vector<int16_t>& formats, ResultSink& sink, bool describe) {
   const auto& s = st.parsed.stmt->as<sql::ExecuteStmt>();
+  // Its arguments are evaluated apart from its own Bind: a $n there has no value.
+  if (st.parsed.explicitParams > 0) {
+    throw SqlError(sqlstate::kUndefinedParameter, fmt::format("there is no parameter ${}", st.parsed.firstParam), {},
+                   {}, sql::sqlPosition(st.sql, st.parsed.firstParamLocation));
+  }
   auto it = state_.statements.find(s.name);
   if (it == state_.statements.end()) {
     throw SqlError(sqlstate::kUndefinedPstatement, fmt::format("prepared statement \"{}\" does not exist", s.name));

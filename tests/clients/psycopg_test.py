@@ -776,10 +776,26 @@ def test_error_fields():
         conn.execute("DROP TABLE pyc_fields")
 
 
+def test_sql_prepare_execute():
+    # PREPARE / EXECUTE as SQL through the extended protocol: Describe of an EXECUTE gives
+    # the prepared statement's columns; a $n among its arguments has no value (42P02).
+    with connect(autocommit=True) as conn:
+        conn.execute("PREPARE pyc_q (integer) AS SELECT $1 + 1 AS next, 'x'::text AS t")
+        cur = conn.execute("EXECUTE pyc_q(41)")
+        assert [c.name for c in cur.description] == ["next", "t"], cur.description
+        assert cur.fetchall() == [(42, "x")]
+        try:
+            conn.execute("EXECUTE pyc_q(%s)", (1,))
+            raise AssertionError("EXECUTE with a $n argument")
+        except errors.UndefinedParameter:
+            pass
+        conn.execute("DEALLOCATE pyc_q")
+
+
 TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy,
          test_errors, test_large_result, test_cancel, test_arrays, test_any_array_parameters, test_long_statements,
          test_routine_calls, test_explain, test_notify, test_named_cursors,
-         test_error_fields]
+         test_error_fields, test_sql_prepare_execute]
 
 
 def main() -> int:
