@@ -298,6 +298,7 @@ struct CreateIndexStmt : Stmt {
 
 struct AlterTableCmd {
   Constraint constraint;  // ADD [CONSTRAINT n] PRIMARY KEY | UNIQUE | ... (...)
+  std::string owner;      // OWNER TO role (what a dump says), instead of a constraint
 };
 struct AlterTableStmt : Stmt {
   AlterTableStmt() : Stmt(StmtKind::AlterTable) {}
