@@ -91,6 +91,9 @@ class SqlError : public std::runtime_error {
   std::string detail;  // may be empty
   std::string hint;    // may be empty
   int position;        // 1-based character offset into the query text, 0 if none
+  // The object an integrity error is about, as PostgreSQL reports it (ErrorResponse fields
+  // s, t, c, d, n); empty when not known.
+  std::string schemaName, tableName, columnName, dataTypeName, constraintName;
   bool fatal = false;  // the connection must be closed after reporting it
 };
 

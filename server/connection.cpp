@@ -155,6 +155,10 @@ void Connection::submitStartup(std::vector<std::pair<std::string, std::string>> 
     try {
       session = self->context_.engine.openSession(params);
       session->setClientInfo(self->pid_, self->clientAddress_, self->clientPort_);
+      // Called on the executor when a NOTIFY this session listens for commits.
+      session->setNotificationTarget(self->pid_, [weak = self->weak_from_this()] {
+        if (auto c = weak.lock()) c->post([c] { c->onNotification(); });
+      });
       writeAuthenticationOk(out);
       for (const auto& [name, value] : session->reportedParameters()) writeParameterStatus(out, name, value);
       writeBackendKeyData(out, self->pid_, self->secret_);
@@ -282,6 +286,27 @@ void Connection::deliverWhenDurable(Session& session, std::function<void(std::st
   whenDurable({});
 }
 
+void Connection::onNotification() {
+  notificationsPending_ = true;
+  flushNotifications();
+}
+
+// An idle client hears of notifications at once, as PostgreSQL tells it: a task of their
+// own takes them from the session. A busy one gets them before its next ReadyForQuery.
+void Connection::flushNotifications() {
+  if (!notificationsPending_ || busy_ || phase_ != Phase::Running || disconnected_ || closeAfterWrite_ || closing_ ||
+      !session_)
+    return;
+  notificationsPending_ = false;
+  busy_ = true;
+  auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io), session = session_.get()] {
+    std::string out;
+    for (const Notification& n : session->takeNotifications()) writeNotification(out, n);
+    self->post([self, out = std::move(out)]() mutable { self->onBatchDone(std::move(out), false); });
+  };
+  if (!context_.executor.submit(session_.get(), std::move(task), true)) disconnect();
+}
+
 void Connection::onBatchDone(std::string out, bool close, std::optional<SnapshotHandoff> handoff) {
   busy_ = false;
   if (disconnected_ || closeAfterWrite_) return;
@@ -297,6 +322,7 @@ void Connection::onBatchDone(std::string out, bool close, std::optional<Snapshot
   }
   processInput();
   readMore();
+  flushNotifications();
 }
 
 void Connection::startSnapshotAnswer(SnapshotHandoff handoff) {

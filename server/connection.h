@@ -62,6 +62,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void onStartupDone(std::shared_ptr<Session> session, std::string out, bool close);
   void submitBatch();
   void onBatchDone(std::string out, bool close, std::optional<SnapshotHandoff> handoff = std::nullopt);
+  // LISTEN / NOTIFY: notifications came for the session (on the strand).
+  void onNotification();
+  void flushNotifications();
   // Streaming a snapshot's answer (docs/snapshots.md): send the query, forward the answer's
   // complete messages to the client, then let the executor settle the session.
   void startSnapshotAnswer(SnapshotHandoff handoff);
@@ -91,7 +94,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::array<char, 64 * 1024> readChunk_;
   std::string input_;
   bool reading_ = false;
-  bool busy_ = false;  // a task of ours is queued or running on the executor
+  bool busy_ = false;                  // a task of ours is queued or running on the executor
+  bool notificationsPending_ = false;  // the session has notifications the client has not had
   // The last batch stopped at a message that waits for another session's block to end:
   // the next batch must not run beside it (Executor::submit, besideHolder).
   bool resumeDeferred_ = false;

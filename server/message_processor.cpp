@@ -15,6 +15,13 @@ namespace duet::wire {
 
 namespace {
 
+// ReadyForQuery, after the notifications that came for the session (as PostgreSQL sends
+// them, right before it).
+void readyForQuery(std::string& out, Session& session) {
+  for (const Notification& n : session.takeNotifications()) writeNotification(out, n);
+  writeReadyForQuery(out, session.txnStatus());
+}
+
 uint32_t bodyLength(const char* p) { return readLength(p) - 4; }
 
 // Format codes as Bind sends them: none (all text), one for all, or one per item.
@@ -122,7 +129,7 @@ bool MessageProcessor::handle(Session& session, char type, std::string_view body
         writeError(out, error, error.fatal ? "FATAL" : "ERROR");
         if (error.fatal) return true;
       }
-      writeReadyForQuery(out, session.txnStatus());
+      readyForQuery(out, session);
       return false;
     case 'H':
       // Everything a batch produces is written when it ends, so a Flush has nothing to do.
@@ -135,7 +142,7 @@ bool MessageProcessor::handle(Session& session, char type, std::string_view body
       return false;
     case 'F':
       writeError(out, SqlError(sqlstate::kFeatureNotSupported, "fastpath function calls are not supported"), "ERROR");
-      writeReadyForQuery(out, session.txnStatus());
+      readyForQuery(out, session);
       return false;
     default:
       // scanMessages() lets no other type through.
@@ -172,7 +179,7 @@ void MessageProcessor::queryStep(Session& session, const std::function<QueryStat
     if (error.fatal) throw error;
     writeError(out, error, "ERROR");
   }
-  writeReadyForQuery(out, session.txnStatus());
+  readyForQuery(out, session);
 }
 
 void MessageProcessor::bind(Session& session, std::string_view body) {
@@ -276,7 +283,7 @@ std::optional<SnapshotHandoff> MessageProcessor::handOff(Session& session, snaps
       } catch (...) {
         // The client has its error already.
       }
-      writeReadyForQuery(out, session.txnStatus());
+      readyForQuery(out, session);
     } else {
       reportExtendedError(session, error, out);
     }
@@ -305,7 +312,7 @@ std::optional<SnapshotHandoff> MessageProcessor::snapshotAnswered(Session& sessi
     queryStep(session, [&] { return session.resumeQuery(sink); }, sink, out);
     if (std::exchange(toSnapshot_, false)) next = handOff(session, snapshots, true, out);
   } else if (handoff.simpleQuery) {
-    writeReadyForQuery(out, session.txnStatus());
+    readyForQuery(out, session);
   }
   if (session.txnStatus() == TxnStatus::Idle) blockSnapshot_.reset();
   return next;
@@ -361,7 +368,7 @@ bool MessageProcessor::handleCopyMessage(Session& session, char type, std::strin
         return false;
       }
       copyIn_ = false;
-      if (copyFromSimpleQuery_) writeReadyForQuery(out, session.txnStatus());
+      if (copyFromSimpleQuery_) readyForQuery(out, session);
       return false;
     case 'f': {
       MessageReader r(body);
@@ -401,7 +408,7 @@ void MessageProcessor::failCopy(Session& session, const SqlError& error, std::st
   if (error.fatal) throw error;
   if (copyFromSimpleQuery_) {
     writeError(out, error, "ERROR");
-    writeReadyForQuery(out, session.txnStatus());
+    readyForQuery(out, session);
   } else {
     reportExtendedError(session, error, out);
   }

@@ -12,6 +12,7 @@
 
 #include "compiler/compiler.h"
 #include "engine/catalog/catalog.h"
+#include "session/notifications.h"
 #include "session/sql_engine.h"
 
 namespace duet {
@@ -78,6 +79,8 @@ struct EngineState {
   int64_t startTimestamp = 0;
   // Engine::setCommitLog: where committed write transactions' records go; unset: nowhere.
   std::function<uint64_t(std::string)> commitLog;
+  // LISTEN / NOTIFY between the sessions.
+  NotificationHub notifications;
 };
 
 }  // namespace duet

@@ -66,10 +66,15 @@ class BufferSink final : public NoDescribeSink {
 
 void ExtendedProtocol::parse(const std::string& name, std::string_view sql,
                              const std::vector<uint32_t>& paramTypeOids) {
+  TimeoutGuard timeout(state_, true);
+  prepare(name, sql, paramTypeOids);
+}
+
+void ExtendedProtocol::prepare(const std::string& name, std::string_view sql,
+                               const std::vector<uint32_t>& paramTypeOids) {
   if (!name.empty() && state_.statements.count(name)) {
     throw SqlError("42P05", fmt::format("prepared statement \"{}\" already exists", name));
   }
-  TimeoutGuard timeout(state_, true);
   checkUtf8(sql);
   std::vector<sql::ParsedStatement> parsed = sql::parseQuery(sql, sql::ParseOptions{.liftLiterals = true});
   for (const sql::ParsedStatement& p : parsed) checkParamNumbers(p, sql, kMaxBindParams);
@@ -105,10 +110,15 @@ void ExtendedProtocol::parse(const std::string& name, std::string_view sql,
       st->declaredTypes.resize(explicitParams, SqlType{TypeId::Unknown, -1});
     for (size_t i = 0; i < explicitParams && i < st->plan->paramTypes.size(); ++i)
       if (st->declaredTypes[i].id == TypeId::Unknown) st->declaredTypes[i] = st->plan->paramTypes[i];
-  } else if (st->parsed.stmt->kind == sql::StmtKind::Explain && st->parsed.explicitParams > 0) {
-    // EXPLAIN's $n take the types the statement it explains gives them (planned, not
-    // compiled, now), and Bind keeps their values for it.
-    std::vector<SqlType> types = planTree(runner_.explain().innerRequest(*st)).plan->paramTypes;
+  } else if ((st->parsed.stmt->kind == sql::StmtKind::Explain ||
+              st->parsed.stmt->kind == sql::StmtKind::DeclareCursor) &&
+             st->parsed.explicitParams > 0) {
+    // EXPLAIN's and DECLARE's $n take the types the statement it explains (the cursor's
+    // query) gives them (planned, not compiled, now), and Bind keeps their values for it.
+    std::vector<SqlType> types =
+        planTree(st->parsed.stmt->kind == sql::StmtKind::Explain ? runner_.explain().innerRequest(*st)
+                                                                 : runner_.cursors().queryRequest(*st))
+            .plan->paramTypes;
     st->declaredTypes.resize(static_cast<size_t>(st->parsed.explicitParams), SqlType{TypeId::Unknown, -1});
     for (size_t i = 0; i < st->declaredTypes.size() && i < types.size(); ++i)
       if (st->declaredTypes[i].id == TypeId::Unknown) st->declaredTypes[i] = types[i];
@@ -122,6 +132,12 @@ void ExtendedProtocol::parse(const std::string& name, std::string_view sql,
 }
 
 void ExtendedProtocol::closeStatement(const std::string& name) { state_.statements.erase(name); }
+
+const PreparedPlan* ExtendedProtocol::executedPlan(const sql::Stmt& stmt) const {
+  if (stmt.kind != sql::StmtKind::Execute) return nullptr;
+  auto it = state_.statements.find(stmt.as<sql::ExecuteStmt>().name);
+  return it == state_.statements.end() ? nullptr : it->second->plan.get();
+}
 
 StatementDescription ExtendedProtocol::describeStatement(const std::string& name) {
   auto it = state_.statements.find(name);
@@ -147,6 +163,13 @@ StatementDescription ExtendedProtocol::describeStatement(const std::string& name
     } else if (st.parsed.stmt->kind == sql::StmtKind::Explain) {
       d.returnsRows = true;
       d.columns = explainColumns();
+    } else if (st.parsed.stmt->kind == sql::StmtKind::Fetch) {
+      d.columns = runner_.cursors().fetchColumns(*st.parsed.stmt, {});
+      for (auto& c : d.columns) c.format = 0;
+      d.returnsRows = !d.columns.empty();
+    } else if (const PreparedPlan* plan = executedPlan(*st.parsed.stmt)) {
+      d.returnsRows = plan->returnsRows;
+      if (plan->returnsRows) d.columns = columnsOf(*plan, {});
     }
   }
   return d;
@@ -198,6 +221,8 @@ void ExtendedProtocol::bind(const std::string& portalName, const std::string& st
     portal.stmt = st;
     portal.params.reset();
     portal.formats = resultFormats;
+    // A FETCH's rows are text unless the Bind says otherwise (a BINARY cursor's too).
+    if (st->parsed.stmt->kind == sql::StmtKind::Fetch && resultFormats.empty()) portal.formats = {0};
   }
   if (portalName.empty() && spareUnnamedPortal_) {
     // Into the spare node: no map node allocated.
@@ -212,6 +237,14 @@ void ExtendedProtocol::bind(const std::string& portalName, const std::string& st
 StatementDescription ExtendedProtocol::describePortal(const std::string& name) {
   auto it = state_.portals.find(name);
   if (it == state_.portals.end()) {
+    // A cursor DECLARE made is a portal too (psycopg describes its named cursors).
+    if (const SqlCursor* cursor = runner_.cursors().find(name)) {
+      StatementDescription d;
+      d.returnsRows = true;
+      d.columns = cursor->columns;
+      for (auto& c : d.columns) c.format = cursor->binaryCursor ? 1 : 0;
+      return d;
+    }
     throw SqlError(sqlstate::kInvalidCursorName, fmt::format("portal \"{}\" does not exist", name));
   }
   Portal& p = it->second;
@@ -228,6 +261,19 @@ StatementDescription ExtendedProtocol::describePortal(const std::string& name) {
     d.columns = explainColumns();
     for (auto& c : d.columns)
       if (!p.formats.empty()) c.format = p.formats[0];
+  } else if (const PreparedPlan* plan = executedPlan(*p.stmt->parsed.stmt)) {
+    // EXECUTE name: the prepared statement's rows.
+    d.returnsRows = plan->returnsRows;
+    if (plan->returnsRows) {
+      std::vector<int16_t> formats;
+      expandResultFormats(p.formats, plan->columns.size(), formats);
+      d.columns = columnsOf(*plan, formats);
+    }
+  } else if (p.stmt->parsed.stmt->kind == sql::StmtKind::Fetch) {
+    // The extended protocol's FETCH sends its rows in the Bind's formats (text if none).
+    d.columns =
+        runner_.cursors().fetchColumns(*p.stmt->parsed.stmt, p.formats.empty() ? std::vector<int16_t>{0} : p.formats);
+    d.returnsRows = !d.columns.empty();
   }
   return d;
 }

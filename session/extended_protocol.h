@@ -29,19 +29,26 @@ class ExtendedProtocol {
 
   // The Session calls of the same names.
   void parse(const std::string& name, std::string_view sql, const std::vector<uint32_t>& paramTypeOids);
+  // Parse's work, without its timeout: PREPARE name [(types)] AS statement too.
+  void prepare(const std::string& name, std::string_view sql, const std::vector<uint32_t>& paramTypeOids);
   void bind(const std::string& portal, const std::string& statement, const std::vector<BindParam>& params,
             const std::vector<int16_t>& resultFormats);
   StatementDescription describeStatement(const std::string& name);
   StatementDescription describePortal(const std::string& name);
   ExecuteState execute(const std::string& portal, int64_t maxRows, ResultSink& sink);
   void closeStatement(const std::string& name);
-  void closePortal(const std::string& name) { state_.portals.erase(name); }
+  // A Close of a portal closes a cursor of that name too, as in PostgreSQL.
+  void closePortal(const std::string& name) {
+    if (!state_.portals.erase(name)) state_.cursors.erase(name);
+  }
   void fillPortal(const std::string& portal, std::vector<std::vector<std::optional<std::string>>> rows,
                   std::string tag);
   void sync();
 
  private:
   Portal takeUnnamedPortal();
+  // The plan an EXECUTE statement runs (its Describe), or null.
+  const PreparedPlan* executedPlan(const sql::Stmt& stmt) const;
 
   SessionState& state_;
   TransactionControl& transaction_;

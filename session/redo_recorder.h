@@ -4,6 +4,7 @@
 // and clock readings - taken as it succeeds, and handed to the engine's commit log at
 // commit (TransactionControl). Needs only the SessionState.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -39,6 +40,9 @@ class RedoRecorder {
   // Whether the transaction has recorded nothing yet.
   bool empty() const { return logged_.statements.empty(); }
   void clear() { logged_.statements.clear(); }
+  // ROLLBACK TO SAVEPOINT: the statements after the first `n` are undone.
+  size_t size() const { return logged_.statements.size(); }
+  void truncate(size_t n) { logged_.statements.resize(std::min(n, logged_.statements.size())); }
   // At commit, before the changes become permanent, when the engine has a commit log and
   // the transaction recorded something: the record goes to the log. Throws the log's
   // refusal (54000: over its size limit).

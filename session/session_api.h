@@ -100,6 +100,12 @@ struct BindParam {
   int16_t format = 0;                // 0 text, 1 binary
 };
 
+// A NOTIFY delivered to a listening session: NotificationResponse ('A') on the wire.
+struct Notification {
+  int32_t pid = 0;  // the notifying session's backend pid
+  std::string channel, payload;
+};
+
 // OnSnapshot: the statement is read-only and goes to a snapshot process instead of the
 // executor (docs/snapshots.md); Session::takeSnapshotQuery() says what to run there.
 enum class QueryState { Done, CopyIn, OnSnapshot };
@@ -216,6 +222,14 @@ class Session {
   // A CHECKPOINT ran since the last call: the server writes an archive
   // (docs/logging.md), and the answer waits for it.
   virtual bool takeCheckpointRequest() { return false; }
+  // LISTEN / NOTIFY: the server gives the session its backend pid (what notifications it
+  // sends carry) and a function that any thread may call when notifications arrive for it
+  // (the session may be idle). takeNotifications: those to send now, before ReadyForQuery.
+  virtual void setNotificationTarget(int32_t pid, std::function<void()> wake) {
+    (void)pid;
+    (void)wake;
+  }
+  virtual std::vector<Notification> takeNotifications() { return {}; }
 };
 
 // One live snapshot process, as pg_catalog.duet_snapshots lists it.

@@ -108,7 +108,55 @@ bool SessionState::readsLiveSystemTable(const PreparedPlan& plan) const {
   return false;
 }
 
-SessionState::~SessionState() { std::erase(engine.sessions, this); }
+
+void SessionState::endCursors(bool committed) {
+  for (auto it = cursors.begin(); it != cursors.end();) {
+    if (!it->second.hold || (!committed && it->second.declaredInTransaction)) {
+      it = cursors.erase(it);
+    } else {
+      it->second.declaredInTransaction = false;
+      ++it;
+    }
+  }
+}
+
+SessionState::~SessionState() {
+  std::erase(engine.sessions, this);
+  engine.notifications.remove(&listener);
+}
+
+void SessionState::notify(std::string_view channel, std::string_view payload) {
+  if (channel.empty()) throw SqlError(sqlstate::kInvalidParameterValue, "channel name cannot be empty");
+  if (channel.size() >= 64) throw SqlError(sqlstate::kInvalidParameterValue, "channel name too long");
+  if (payload.size() >= 8000) throw SqlError(sqlstate::kInvalidParameterValue, "payload string too long");
+  for (const Notification& n : pendingNotifies)
+    if (n.channel == channel && n.payload == payload) return;
+  pendingNotifies.push_back(Notification{listener.pid, std::string(channel), std::string(payload)});
+}
+
+void SessionState::endNotifications(bool committed) {
+  if (committed) {
+    for (auto& [listen, channel] : pendingListens) {
+      if (listen) {
+        listener.channels.insert(channel);
+      } else if (channel.empty()) {
+        listener.channels.clear();
+      } else {
+        listener.channels.erase(channel);
+      }
+    }
+    if (!pendingListens.empty()) {
+      if (listener.channels.empty()) {
+        engine.notifications.remove(&listener);
+      } else {
+        engine.notifications.add(&listener);
+      }
+    }
+    if (!pendingNotifies.empty()) engine.notifications.deliver(pendingNotifies);
+  }
+  pendingListens.clear();
+  pendingNotifies.clear();
+}
 
 std::string schemaOf(const sql::QualifiedName& n) {
   return n.parts.size() >= 2 ? n.parts[n.parts.size() - 2] : std::string();

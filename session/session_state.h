@@ -85,6 +85,22 @@ struct SessionState {
   // DISCARD ALL (UtilityStatements) drop too.
   std::map<std::string, std::shared_ptr<Statement>> statements;
   std::map<std::string, Portal> portals;
+  // DECLARE's cursors (CursorRunner), by name, and how many were declared (each one's number).
+  std::map<std::string, SqlCursor> cursors;
+  uint64_t cursorsDeclared = 0;
+  // The transaction ended: cursors without hold close, and at a rollback the ones it declared.
+  void endCursors(bool committed);
+  // LISTEN / NOTIFY: this session as a listener, and what its running transaction does at
+  // commit (a rollback forgets it): LISTEN (true) or UNLISTEN (false; "" for UNLISTEN *) in
+  // order, and its notifications, each (channel, payload) once, as PostgreSQL folds them.
+  NotificationHub::Listener listener;
+  std::vector<std::pair<bool, std::string>> pendingListens;
+  std::vector<Notification> pendingNotifies;
+  ~SessionState();
+  // NOTIFY and pg_notify(): 22023 for an empty or too long channel name, a payload too long.
+  void notify(std::string_view channel, std::string_view payload);
+  // The transaction ended: at a commit, the LISTENs take effect and the notifications go out.
+  void endNotifications(bool committed);
 
   // A statement that works on tables only, and what it says when the name is a view
   // (42809; `message` names the view with {}).

@@ -139,12 +139,123 @@ std::string maxStackDepth(const SettingDef& def, std::string_view value) {
   return v;
 }
 
+// PostgreSQL's encoding names (pg_enc2name_tbl) and the aliases it reads (pg_encname_tbl),
+// compared as PostgreSQL compares them: case, '-' and '_' ignored. UTF8 and SQL_ASCII (no
+// conversion at all) are the client encodings DuetDB sends; the others it knows as
+// PostgreSQL does but cannot convert to (0A000, as PostgreSQL says of a missing conversion).
 std::string clientEncoding(const SettingDef& def, std::string_view value) {
   std::string v = lower(trim(value));
   v.erase(std::remove(v.begin(), v.end(), '-'), v.end());
   v.erase(std::remove(v.begin(), v.end(), '_'), v.end());
   if (v == "utf8" || v == "unicode") return "UTF8";
+  if (v == "sqlascii") return "SQL_ASCII";
+  static const std::pair<const char*, const char*> kOthers[] = {
+      {"abc", "WIN1258"},
+      {"alt", "WIN866"},
+      {"big5", "BIG5"},
+      {"euccn", "EUC_CN"},
+      {"eucjis2004", "EUC_JIS_2004"},
+      {"eucjp", "EUC_JP"},
+      {"euckr", "EUC_KR"},
+      {"euctw", "EUC_TW"},
+      {"gb18030", "GB18030"},
+      {"gbk", "GBK"},
+      {"iso88591", "LATIN1"},
+      {"iso885910", "LATIN6"},
+      {"iso885913", "LATIN7"},
+      {"iso885914", "LATIN8"},
+      {"iso885915", "LATIN9"},
+      {"iso885916", "LATIN10"},
+      {"iso88592", "LATIN2"},
+      {"iso88593", "LATIN3"},
+      {"iso88594", "LATIN4"},
+      {"iso88595", "ISO_8859_5"},
+      {"iso88596", "ISO_8859_6"},
+      {"iso88597", "ISO_8859_7"},
+      {"iso88598", "ISO_8859_8"},
+      {"iso88599", "LATIN5"},
+      {"johab", "JOHAB"},
+      {"koi8", "KOI8R"},
+      {"koi8r", "KOI8R"},
+      {"koi8u", "KOI8U"},
+      {"latin1", "LATIN1"},
+      {"latin10", "LATIN10"},
+      {"latin2", "LATIN2"},
+      {"latin3", "LATIN3"},
+      {"latin4", "LATIN4"},
+      {"latin5", "LATIN5"},
+      {"latin6", "LATIN6"},
+      {"latin7", "LATIN7"},
+      {"latin8", "LATIN8"},
+      {"latin9", "LATIN9"},
+      {"mskanji", "SJIS"},
+      {"muleinternal", "MULE_INTERNAL"},
+      {"shiftjis", "SJIS"},
+      {"shiftjis2004", "SHIFT_JIS_2004"},
+      {"sjis", "SJIS"},
+      {"tcvn", "WIN1258"},
+      {"tcvn5712", "WIN1258"},
+      {"uhc", "UHC"},
+      {"vscii", "WIN1258"},
+      {"win", "WIN1251"},
+      {"win1250", "WIN1250"},
+      {"win1251", "WIN1251"},
+      {"win1252", "WIN1252"},
+      {"win1253", "WIN1253"},
+      {"win1254", "WIN1254"},
+      {"win1255", "WIN1255"},
+      {"win1256", "WIN1256"},
+      {"win1257", "WIN1257"},
+      {"win1258", "WIN1258"},
+      {"win866", "WIN866"},
+      {"win874", "WIN874"},
+      {"windows1250", "WIN1250"},
+      {"windows1251", "WIN1251"},
+      {"windows1252", "WIN1252"},
+      {"windows1253", "WIN1253"},
+      {"windows1254", "WIN1254"},
+      {"windows1255", "WIN1255"},
+      {"windows1256", "WIN1256"},
+      {"windows1257", "WIN1257"},
+      {"windows1258", "WIN1258"},
+      {"windows866", "WIN866"},
+      {"windows874", "WIN874"},
+  };
+  for (const auto& [alias, name] : kOthers) {
+    if (v == alias) {
+      throw SqlError(sqlstate::kFeatureNotSupported,
+                     fmt::format("invalid value for parameter \"{}\": \"{}\"", def.name, value),
+                     fmt::format("Conversion between {} and UTF8 is not supported.", name));
+    }
+  }
   invalidValue(def, value);
+}
+
+// Only what PostgreSQL has built in: the heap access method, the two tablespaces.
+std::string tableAccessMethod(const SettingDef& def, std::string_view value) {
+  if (value == "heap") return "heap";
+  throw SqlError(sqlstate::kInvalidParameterValue,
+                 fmt::format("invalid value for parameter \"{}\": \"{}\"", def.name, value),
+                 fmt::format("Table access method \"{}\" does not exist.", value));
+}
+
+std::string defaultTablespace(const SettingDef& def, std::string_view value) {
+  if (value.empty() || value == "pg_default" || value == "pg_global") return std::string(value);
+  throw SqlError(sqlstate::kInvalidParameterValue,
+                 fmt::format("invalid value for parameter \"{}\": \"{}\"", def.name, value),
+                 fmt::format("Tablespace \"{}\" does not exist.", value));
+}
+
+// Kept for old dumps: off is the only value, as in PostgreSQL 12 and later.
+std::string defaultWithOids(const SettingDef& def, std::string_view value) {
+  if (boolValue(def, value) != "off") {
+    throw SqlError(sqlstate::kFeatureNotSupported, "tables declared WITH OIDS are not supported");
+  }
+  return "off";
+}
+
+std::string xmlOption(const SettingDef& def, std::string_view value) {
+  return enumValue(def, value, {"content", "document"});
 }
 
 // Output is always ISO; the field order only matters for input and is kept as given.
@@ -273,6 +384,12 @@ const std::vector<SettingDef>& settingDefinitions() {
         // so a script that sets it loads into both (bench/tpcc/schema.sql does).
         {"duet.default_storage", "column", false, false, tableStorage,
          "Sets how CREATE TABLE stores a table that does not say WITH (storage = ...)."},
+        {"default_table_access_method", "heap", false, false, tableAccessMethod,
+         "Sets the default table access method for new tables."},
+        {"default_tablespace", "", false, false, defaultTablespace,
+         "Sets the default tablespace to create tables and indexes in."},
+        {"default_with_oids", "off", false, false, defaultWithOids,
+         "WITH OIDS is no longer supported; this can only be false."},
         {"default_transaction_isolation", "read committed", false, false, isolation,
          "Sets the transaction isolation level of each new transaction."},
         {"default_transaction_read_only", "off", true, false, boolValue,
@@ -316,13 +433,20 @@ const std::vector<SettingDef>& settingDefinitions() {
         {"max_stack_depth", "2MB", false, false, maxStackDepth, "Sets the maximum stack depth, in kilobytes."},
         {"max_parallel_workers_per_gather", "2", false, false, parallelWorkers,
          "Sets the maximum number of parallel processes per executor node."},
+        {"max_identifier_length", "63", false, true, nullptr, "Shows the maximum identifier length."},
+        {"quote_all_identifiers", "off", false, false, boolValue,
+         "When generating SQL fragments, quote all identifiers."},
+        // SET ROLE and SET SESSION AUTHORIZATION: the session's user is the one role they
+        // may name (UtilityStatements checks it against the catalog).
+        {"role", "none", false, false, nullptr, "Sets the current role.", true},
         {"row_security", "on", false, false, boolValue, "Enable row security."},
         {"search_path", "\"$user\", public", false, false, nullptr,
          "Sets the schema search order for names that are not schema-qualified."},
         {"server_encoding", "UTF8", true, true, nullptr, "Shows the server (database) character set encoding."},
         {"server_version", "15.0 (DuetDB 0.1)", true, true, nullptr, "Shows the server version."},
         {"server_version_num", "150000", false, true, nullptr, "Shows the server version as an integer."},
-        {"session_authorization", "", true, true, nullptr, "Sets the session user name."},
+        {"session_authorization", "", true, false, nullptr, "Sets the session user name.", true},
+        {"synchronize_seqscans", "on", false, false, boolValue, "Enable synchronized sequential scans."},
         {"standard_conforming_strings", "on", true, false, onlyOn,
          "Causes '...' strings to treat backslashes literally."},
         {"statement_timeout", "0", false, false, timeMs, "Sets the maximum allowed duration of any statement."},
@@ -332,6 +456,9 @@ const std::vector<SettingDef>& settingDefinitions() {
         {"transaction_isolation", "read committed", false, false, isolation,
          "Sets the current transaction's isolation level."},
         {"transaction_read_only", "off", false, false, boolValue, "Sets the current transaction's read-only status."},
+        {"xmloption", "content", false, false, xmlOption,
+         "Sets whether XML data in implicit parsing and serialization operations is to be considered as documents or "
+         "content fragments."},
         {"work_mem", "4MB", false, false, memoryKb, "Sets the maximum memory to be used for query workspaces."},
     };
     std::sort(d.begin(), d.end(),

@@ -1,6 +1,7 @@
 #include "session/settings.h"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -51,16 +52,62 @@ Settings::Settings() {
 
 const SettingDef& Settings::def(std::string_view name) const {
   const SettingDef* d = findSetting(name);
+  if (!d) d = findCustom(name);
   if (!d) {
     throw SqlError(sqlstate::kUndefinedObject, fmt::format("unrecognized configuration parameter \"{}\"", name));
   }
   return *d;
 }
 
-const std::string& Settings::get(std::string_view name) const { return values_.at(lower(def(name).name)); }
+const SettingDef* Settings::findCustom(std::string_view name) const {
+  if (custom_.empty()) return nullptr;
+  auto it = custom_.find(lower(name));
+  return it == custom_.end() ? nullptr : &it->second->def;
+}
+
+const SettingDef& Settings::defineIfCustom(std::string_view name) {
+  if (const SettingDef* d = findSetting(name)) return *d;
+  if (const SettingDef* d = findCustom(name)) return *d;
+  if (name.find('.') == std::string_view::npos) return def(name);  // 42704
+  // PostgreSQL's valid_custom_variable_name: simple identifiers separated by dots.
+  bool valid = true;
+  size_t start = 0;
+  while (valid && start <= name.size()) {
+    size_t dot = std::min(name.find('.', start), name.size());
+    std::string_view part = name.substr(start, dot - start);
+    auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); };
+    valid = !part.empty() && letter(part[0]);
+    for (char c : part) valid = valid && (letter(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '$');
+    start = dot + 1;
+  }
+  if (!valid) {
+    throw SqlError("42602", fmt::format("invalid configuration parameter name \"{}\"", name),
+                   "Custom parameter names must be two or more simple identifiers separated by dots.");
+  }
+  auto custom = std::make_unique<Custom>();
+  custom->name = lower(name);
+  custom->def = SettingDef{nullptr, "", false, false, nullptr, "", false};
+  custom->def.name = custom->name.c_str();
+  const SettingDef& d = custom->def;
+  values_.emplace(custom->name, "");
+  defaults_.emplace(custom->name, "");
+  custom_.emplace(custom->name, std::move(custom));
+  return d;
+}
+
+const std::string& Settings::get(std::string_view name) const {
+  static const std::string kEmpty;
+  auto it = values_.find(lower(def(name).name));
+  return it == values_.end() ? kEmpty : it->second;  // a placeholder a ROLLBACK TO forgot
+}
+
+const std::string* Settings::find(std::string_view name) const {
+  if (!findSetting(name) && !findCustom(name)) return nullptr;
+  return &get(name);
+}
 
 void Settings::setSessionDefault(std::string_view name, std::string_view value) {
-  const SettingDef& d = def(name);
+  const SettingDef& d = defineIfCustom(name);
   std::string v = d.normalise ? d.normalise(d, value) : std::string(value);
   defaults_[lower(d.name)] = v;
   values_[lower(d.name)] = v;
@@ -79,7 +126,7 @@ void Settings::assign(const SettingDef& d, std::string value) {
 }
 
 void Settings::set(std::string_view name, std::string_view value, bool local) {
-  const SettingDef& d = def(name);
+  const SettingDef& d = defineIfCustom(name);
   if (d.readOnly) {
     throw SqlError("55P02", fmt::format("parameter \"{}\" cannot be changed", d.name));
   }
@@ -90,7 +137,7 @@ void Settings::set(std::string_view name, std::string_view value, bool local) {
 }
 
 void Settings::reset(std::string_view name, bool local) {
-  const SettingDef& d = def(name);
+  const SettingDef& d = defineIfCustom(name);
   if (d.readOnly) {
     throw SqlError("55P02", fmt::format("parameter \"{}\" cannot be changed", d.name));
   }
@@ -105,6 +152,7 @@ void Settings::resetAll() {
     // RESET ALL leaves the running transaction's access mode alone (GUC_NO_RESET_ALL).
     if (!d.readOnly && std::string_view(d.name) != "transaction_read_only") reset(d.name, false);
   }
+  for (const auto& [key, custom] : custom_) reset(key, false);
 }
 
 void Settings::showTransactionReadOnly(bool on) {
@@ -128,6 +176,22 @@ void Settings::endTransaction(bool committed) {
     values_[key] = committed && p.sessionSet ? *p.sessionSet : p.before;
   }
   pending_.clear();
+  refreshDerived();
+}
+
+Settings::Saved Settings::save() const {
+  Saved saved;
+  saved.values = values_;
+  for (const auto& [key, p] : pending_) saved.pending.emplace(key, std::make_pair(p.before, p.sessionSet));
+  return saved;
+}
+
+void Settings::restore(const Saved& saved) {
+  bool readOnly = shownReadOnly_;
+  values_ = saved.values;
+  pending_.clear();
+  for (const auto& [key, p] : saved.pending) pending_.emplace(key, Pending{p.first, p.second});
+  values_["transaction_read_only"] = readOnly ? "on" : "off";
   refreshDerived();
 }
 
@@ -195,7 +259,12 @@ std::vector<std::pair<std::string, std::string>> Settings::nonDefaultValues() co
   std::vector<std::pair<std::string, std::string>> out;
   for (const SettingDef& d : settingDefinitions()) {
     const std::string& value = values_.at(lower(d.name));
-    if (!d.readOnly && value != d.defaultValue) out.emplace_back(d.name, value);
+    if (!d.readOnly && !d.identity && value != d.defaultValue) out.emplace_back(d.name, value);
+  }
+  // Every placeholder, empty ones too: they exist for current_setting() there.
+  for (const auto& [key, custom] : custom_) {
+    auto it = values_.find(key);
+    out.emplace_back(key, it == values_.end() ? std::string() : it->second);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,9 @@ struct SettingDef {
   // Null accepts any text as is.
   std::string (*normalise)(const SettingDef& def, std::string_view value);
   const char* description;
+  // Who the session is (role, session_authorization): left out of nonDefaultValues(), as a
+  // snapshot's session and a replay are opened as that user anyway.
+  bool identity = false;
 };
 
 // PostgreSQL's message levels (elog.h), lowest first. A notice reaches the client when its
@@ -50,6 +54,8 @@ class Settings {
 
   // The value SHOW prints; 42704 `unrecognized configuration parameter "x"` if unknown.
   const std::string& get(std::string_view name) const;
+  // The value, or null for an unknown name (current_setting(name, true)).
+  const std::string* find(std::string_view name) const;
   // SET name = value. `local` (SET LOCAL) reverts at the end of the transaction.
   void set(std::string_view name, std::string_view value, bool local);
   void reset(std::string_view name, bool local);  // back to the session default
@@ -61,6 +67,14 @@ class Settings {
 
   // The transaction that the SETs since the last call belong to ended.
   void endTransaction(bool committed);
+  // SAVEPOINT keeps the values as they are; ROLLBACK TO SAVEPOINT puts them back (the SETs
+  // since are undone, as in PostgreSQL), the running transaction's access mode aside.
+  struct Saved {
+    std::map<std::string, std::string> values;
+    std::map<std::string, std::pair<std::string, std::optional<std::string>>> pending;
+  };
+  Saved save() const;
+  void restore(const Saved& saved);
 
   // Reported settings whose value changed since the last call: for ParameterStatus.
   std::vector<std::pair<std::string, std::string>> takeReportChanges();
@@ -90,7 +104,8 @@ class Settings {
   // max_stack_depth in kB: applied to the executing thread before each statement.
   int64_t maxStackDepthKb() const { return maxStackDepthKb_; }
   // Settings whose value differs from the built-in default, as (name, value): what a
-  // snapshot's session must be opened with to behave like this one.
+  // snapshot's session must be opened with to behave like this one (identity ones aside,
+  // every custom placeholder included).
   std::vector<std::pair<std::string, std::string>> nonDefaultValues() const;
   // Moves on whenever a value may have changed (not for transaction_read_only), from 1 on:
   // what is computed from the values can be kept until then.
@@ -108,6 +123,16 @@ class Settings {
     std::optional<std::string> sessionSet;  // last non-LOCAL value set in the transaction
   };
   const SettingDef& def(std::string_view name) const;
+  // Custom placeholders (PostgreSQL's "app.user"): a dotted name that is no setting becomes
+  // one of text, empty by default, when it is first set; 42602 for a name that is not
+  // identifiers separated by dots.
+  const SettingDef* findCustom(std::string_view name) const;
+  const SettingDef& defineIfCustom(std::string_view name);
+  struct Custom {
+    std::string name;
+    SettingDef def;
+  };
+  std::map<std::string, std::unique_ptr<Custom>> custom_;  // lower-case name -> definition
   void assign(const SettingDef& def, std::string value);
   void remember(const SettingDef& def);
   void refreshDerived();

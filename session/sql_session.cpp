@@ -20,7 +20,11 @@ SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std:
       runner_(state_, transaction_, planner_, redo_, routines_, utility_, copy_),
       router_(state_, transaction_, planner_, routines_, redo_),
       simpleQuery_(state_, transaction_, planner_, runner_, router_, copy_),
-      extended_(state_, transaction_, planner_, runner_, router_) {}
+      extended_(state_, transaction_, planner_, runner_, router_) {
+  runner_.setPrepare([this](const std::string& name, std::string_view sql, const std::vector<uint32_t>& types) {
+    extended_.prepare(name, sql, types);
+  });
+}
 
 SqlSession::~SqlSession() {
   transaction_.rollbackOpenBlock();
@@ -58,8 +62,26 @@ void SqlSession::notice(const char* severity, std::string message) {
   state_.pendingNotices.push_back(Notice::make(severity, code, std::move(message)));
 }
 
-const std::string* SqlSession::currentSetting(std::string_view name) const {
-  return findSetting(name) ? &state_.settings.get(name) : nullptr;
+const std::string* SqlSession::currentSetting(std::string_view name) const { return state_.settings.find(name); }
+
+void SqlSession::notify(std::string_view channel, std::string_view payload) { state_.notify(channel, payload); }
+
+void SqlSession::setNotificationTarget(int32_t pid, std::function<void()> wake) {
+  state_.listener.pid = pid;
+  state_.listener.wake = std::move(wake);
+}
+
+std::vector<Notification> SqlSession::takeNotifications() {
+  std::vector<Notification> out;
+  // As in PostgreSQL, not inside a transaction block: after it ends.
+  if (state_.txn.inBlock()) return out;
+  out.swap(state_.listener.queue);
+  return out;
+}
+
+std::string SqlSession::setSetting(std::string_view name, std::string_view value, bool local) {
+  state_.settings.set(name, value, local);
+  return state_.settings.get(name);
 }
 
 }  // namespace duet

@@ -105,6 +105,10 @@ class SqlSession final : public Session, public rt::SessionServices {
   // RAISE's notices, filtered by client_min_messages now and sent after the statement.
   void notice(const char* severity, std::string message) override;
   const std::string* currentSetting(std::string_view name) const override;
+  std::string setSetting(std::string_view name, std::string_view value, bool local) override;
+  void notify(std::string_view channel, std::string_view payload) override;
+  void setNotificationTarget(int32_t pid, std::function<void()> wake) override;
+  std::vector<Notification> takeNotifications() override;
 
  private:
   // The parts, each after those it holds.

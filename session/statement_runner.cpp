@@ -60,20 +60,35 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
     if (state_.cancel.load() && stmt.kind != sql::StmtKind::Transaction) raiseQueryCanceled(&state_.timedOut);
     QueryState result = QueryState::Done;
     std::optional<TextParams> explained;  // EXPLAIN ANALYZE's $n values
+    // EXECUTE: the redo log records the prepared statement with its parameters.
+    const Statement* logged = &st;
+    std::unique_ptr<ParamTuple> executeParams;
     if (st.plan) {
       runPlan(st, params, formats, sink, describe);
+    } else if (stmt.kind == sql::StmtKind::Prepare) {
+      prepare(st);
+      sink.commandComplete("PREPARE");
+    } else if (stmt.kind == sql::StmtKind::Execute) {
+      execute(st, executeParams, formats, sink, describe);
+      logged = state_.statements.at(stmt.as<sql::ExecuteStmt>().name).get();
+      params = executeParams->data();
     } else if (stmt.kind == sql::StmtKind::Copy) {
       result = copy_.run(st, sink);
     } else if (stmt.kind == sql::StmtKind::Explain) {
       explained = explain_.run(st, params, sink, describe);
+    } else if (stmt.kind == sql::StmtKind::DeclareCursor || stmt.kind == sql::StmtKind::Fetch ||
+               stmt.kind == sql::StmtKind::ClosePortal) {
+      cursors_.run(st, params, formats, sink, describe);
     } else {
       utility_.run(st, sink);
     }
     if (state_.engine.commitLog) {
       if (result == QueryState::CopyIn) {
         copy_.setLogEntry(redo_.loggedStatement(st, params, inputs));
-      } else if (state_.txn.undo().mark() != mark || changingCommand(stmt)) {
-        redo_.add(redo_.loggedStatement(st, params, inputs, explained ? &*explained : nullptr));
+      } else if ((state_.txn.undo().mark() != mark && stmt.kind != sql::StmtKind::Transaction) ||
+                 changingCommand(stmt)) {
+        // (ROLLBACK TO SAVEPOINT moves the undo log back: what it undid leaves the record.)
+        redo_.add(redo_.loggedStatement(*logged, params, inputs, explained ? &*explained : nullptr));
       }
     }
     state_.flushReports(sink);

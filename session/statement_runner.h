@@ -7,9 +7,14 @@
 // (CopyRunner).
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "session/copy_runner.h"
+#include "session/cursor_runner.h"
 #include "session/direct_caller.h"
 #include "session/explain_runner.h"
 #include "session/redo_recorder.h"
@@ -33,20 +38,31 @@ class StatementRunner {
         utility_(utility),
         copy_(copy),
         directCaller_(state, routines),
-        explain_(state, planner, routines) {}
+        explain_(state, planner, routines),
+        cursors_(state, planner) {}
 
   // Runs one statement of a simple Query or an Execute with its parameter tuple (null for
   // a utility statement) and result formats; describe: send the RowDescription (simple
   // Query; Describe sends it in the extended protocol). Returns CopyIn for COPY FROM.
   QueryState runStatement(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats, ResultSink& sink,
                           bool describe);
+  // PREPARE: the extended protocol's Parse makes the prepared statement (SqlSession sets it).
+  using Prepare = std::function<void(const std::string&, std::string_view, const std::vector<uint32_t>&)>;
+  void setPrepare(Prepare prepare) { prepare_ = std::move(prepare); }
   ExplainRunner& explain() { return explain_; }
+  CursorRunner& cursors() { return cursors_; }
 
  private:
   void runPlan(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats, ResultSink& sink,
                bool describe);
   // Fills the system tables the plan reads whose rows may be stale (docs/catalogs.md).
   void fillSystemTables(const PreparedPlan& plan);
+  // PREPARE name [(types)] AS statement.
+  void prepare(const Statement& st);
+  // EXECUTE name [(arguments)]: the arguments, evaluated and cast to the parameter types,
+  // become the prepared statement's parameter tuple (`bound`), and its plan runs.
+  void execute(const Statement& st, std::unique_ptr<ParamTuple>& bound, const std::vector<int16_t>& formats,
+               ResultSink& sink, bool describe);
 
   SessionState& state_;
   TransactionControl& transaction_;
@@ -56,6 +72,8 @@ class StatementRunner {
   CopyRunner& copy_;
   DirectCaller directCaller_;
   ExplainRunner explain_;
+  CursorRunner cursors_;
+  Prepare prepare_;
 };
 
 }  // namespace duet

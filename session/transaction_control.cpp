@@ -1,7 +1,10 @@
 // Starting, failing and ending a session's transactions around its statements.
 #include "session/transaction_control.h"
 
+#include <algorithm>
 #include <exception>
+
+#include <fmt/format.h>
 
 namespace duet {
 
@@ -14,7 +17,8 @@ void TransactionControl::checkNotFailed(const sql::Stmt& stmt) const {
   if (!state_.txn.failed()) return;
   bool ends = stmt.kind == sql::StmtKind::Transaction &&
               (stmt.as<sql::TransactionStmt>().action == sql::TransactionKind::Commit ||
-               stmt.as<sql::TransactionStmt>().action == sql::TransactionKind::Rollback);
+               stmt.as<sql::TransactionStmt>().action == sql::TransactionKind::Rollback ||
+               stmt.as<sql::TransactionStmt>().action == sql::TransactionKind::RollbackTo);
   if (!ends) {
     throw SqlError(sqlstate::kInFailedSqlTransaction,
                    "current transaction is aborted, commands ignored until end of "
@@ -44,6 +48,8 @@ void TransactionControl::failStatement(UndoLog::Mark mark) {
   if (implicit) {
     state_.settings.endTransaction(false);
     redo_.clear();
+    state_.endNotifications(false);
+    state_.endCursors(false);
   }
   noteRolledBackDdl();
 }
@@ -75,6 +81,8 @@ void TransactionControl::endTransaction(bool commit) {
   redo_.clear();
   state_.settings.endTransaction(commit);
   noteRolledBackDdl();
+  state_.endNotifications(commit);
+  state_.endCursors(commit);
   if (refused) std::rethrow_exception(refused);
 }
 
@@ -87,6 +95,45 @@ void TransactionControl::noteRolledBackDdl() {
 
 void TransactionControl::rollbackOpenBlock() {
   if (state_.txn.mode() != TransactionState::Mode::None) endTransaction(false);
+}
+
+namespace {
+void requireBlock(const SessionState& state, const char* command) {
+  if (!state.txn.inBlock()) {
+    throw SqlError(sqlstate::kNoActiveSqlTransaction,
+                   fmt::format("{} can only be used in transaction blocks", command));
+  }
+}
+size_t existingSavepoint(const SessionState& state, const std::string& name) {
+  int i = state.txn.findSavepoint(name);
+  if (i < 0) throw SqlError("3B001", fmt::format("savepoint \"{}\" does not exist", name));
+  return static_cast<size_t>(i);
+}
+}  // namespace
+
+void TransactionControl::defineSavepoint(const std::string& name) {
+  requireBlock(state_, "SAVEPOINT");
+  state_.txn.savepoints().push_back({name, state_.txn.undo().mark(), redo_.size(), state_.settings.save(),
+                                     state_.pendingListens.size(), state_.pendingNotifies.size(),
+                                     state_.cursorsDeclared});
+}
+
+void TransactionControl::releaseSavepoint(const std::string& name) {
+  requireBlock(state_, "RELEASE SAVEPOINT");
+  state_.txn.savepoints().resize(existingSavepoint(state_, name));
+}
+
+void TransactionControl::rollbackToSavepoint(const std::string& name) {
+  requireBlock(state_, "ROLLBACK TO SAVEPOINT");
+  size_t i = existingSavepoint(state_, name);
+  TransactionState::Savepoint& sp = state_.txn.savepoints()[i];
+  redo_.truncate(sp.redoMark);
+  state_.settings.restore(sp.settings);
+  state_.pendingListens.resize(std::min(sp.listens, state_.pendingListens.size()));
+  state_.pendingNotifies.resize(std::min(sp.notifies, state_.pendingNotifies.size()));
+  std::erase_if(state_.cursors, [&](const auto& c) { return c.second.number > sp.cursorsDeclared; });
+  state_.txn.rollbackToSavepoint(i);
+  noteRolledBackDdl();
 }
 
 void TransactionControl::abortCurrent() {

@@ -47,6 +47,11 @@ class TransactionControl {
   // or rolls back.
   void endTransaction(bool commit);
   void rollbackOpenBlock();
+  // SAVEPOINT name, RELEASE [SAVEPOINT] name, ROLLBACK TO [SAVEPOINT] name: 25P01 outside a
+  // transaction block, 3B001 for a savepoint that does not exist.
+  void defineSavepoint(const std::string& name);
+  void releaseSavepoint(const std::string& name);
+  void rollbackToSavepoint(const std::string& name);
   // Session::abortCurrent, after an error the server reported: fails the block or rolls
   // back the implicit transaction.
   void abortCurrent();

@@ -70,6 +70,19 @@ void TransactionState::statementFailed(UndoLog::Mark statementMark) {
   }
 }
 
+int TransactionState::findSavepoint(std::string_view name) const {
+  for (size_t i = savepoints_.size(); i-- > 0;)
+    if (savepoints_[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+void TransactionState::rollbackToSavepoint(size_t i) {
+  undo_.rollbackTo(savepoints_[i].undoMark);
+  rolledBackDdl_ = rolledBackDdl_ || hadDdl_;
+  savepoints_.resize(i + 1);
+  failed_ = false;
+}
+
 void TransactionState::commit() {
   undo_.commit();
   finish();
@@ -93,6 +106,7 @@ void TransactionState::finish() {
   implicitBlock_ = false;
   hadDdl_ = false;
   ranStatement_ = false;
+  savepoints_.clear();
   undo_.setReadOnly(false);
 }
 

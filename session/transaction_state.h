@@ -9,6 +9,7 @@
 #include "compiler/compiler.h"
 #include "engine/storage/undo_log.h"
 #include "session/session_api.h"
+#include "session/settings.h"
 
 namespace duet {
 
@@ -61,6 +62,24 @@ class TransactionState {
   // A statement inside the transaction failed after `statementMark`: its changes are
   // undone; a block becomes failed, an implicit transaction is rolled back entirely.
   void statementFailed(UndoLog::Mark statementMark);
+  // SAVEPOINT, RELEASE and ROLLBACK TO (TransactionControl): a block's savepoints, newest
+  // last, each with where the undo log, the redo record and the settings stood.
+  struct Savepoint {
+    std::string name;
+    UndoLog::Mark undoMark;
+    size_t redoMark;
+    Settings::Saved settings;
+    // The session's LISTEN/UNLISTEN and NOTIFY lists and its cursor count then: what came
+    // after is undone too.
+    size_t listens = 0, notifies = 0;
+    uint64_t cursorsDeclared = 0;
+  };
+  std::vector<Savepoint>& savepoints() { return savepoints_; }
+  // The newest savepoint of that name, or -1.
+  int findSavepoint(std::string_view name) const;
+  // Undoes the changes after savepoint i, which stays (the later ones go), and clears the
+  // failed state.
+  void rollbackToSavepoint(size_t i);
   // Ends the transaction (any mode): make the changes permanent or undo them all.
   void commit();
   void rollback();
@@ -96,6 +115,7 @@ class TransactionState {
   int64_t statementTimestamp_ = 0;
   uint64_t statements_ = 0;  // started in this transaction
   UndoLog undo_;
+  std::vector<Savepoint> savepoints_;
   // Recovery's inputs for the next transaction and statement (replayTransactionStart,
   // replayStatement); unset outside a replay.
   std::optional<int64_t> replayStart_;

@@ -189,6 +189,13 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       const auto& s = stmt.as<sql::AlterTableStmt>();
       TableInfo& table = state_.tableByName(s.table);
       for (const auto& cmd : s.cmds) {
+        if (!cmd.owner.empty()) {
+          // DuetDB keeps no owners (what a dump says is accepted): the role must exist.
+          if (!state_.engine.catalog.role(cmd.owner)) {
+            throw SqlError(sqlstate::kUndefinedObject, fmt::format("role \"{}\" does not exist", cmd.owner));
+          }
+          continue;
+        }
         const sql::Constraint& c = cmd.constraint;
         if (c.kind != sql::ConstraintKind::PrimaryKey && c.kind != sql::ConstraintKind::Unique) {
           unsupported("ALTER TABLE with this constraint");
@@ -225,6 +232,8 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
         state_.settings.resetAll();
         state_.statements.clear();
         state_.portals.clear();
+        state_.cursors.clear();
+        state_.pendingListens.emplace_back(false, "");  // UNLISTEN *
       }
       sink.commandComplete(fmt::format("DISCARD {}", s.target == "all" ? "ALL" : "PLANS"));
       break;
@@ -260,6 +269,33 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       break;
     }
     case sql::StmtKind::DropRoutine: routineStatements_.dropRoutines(stmt.as<sql::DropRoutineStmt>(), sink); break;
+    case sql::StmtKind::Listen:
+      state_.pendingListens.emplace_back(true, stmt.as<sql::ListenStmt>().channel);
+      sink.commandComplete("LISTEN");
+      break;
+    case sql::StmtKind::Unlisten:
+      state_.pendingListens.emplace_back(false, stmt.as<sql::UnlistenStmt>().channel);
+      sink.commandComplete("UNLISTEN");
+      break;
+    case sql::StmtKind::Notify:
+      state_.notify(stmt.as<sql::NotifyStmt>().channel, stmt.as<sql::NotifyStmt>().payload);
+      sink.commandComplete("NOTIFY");
+      break;
+    case sql::StmtKind::Lock: {
+      // One statement runs at a time and a block holds the executor: every lock is granted.
+      if (!state_.txn.inTransactionBlock()) {
+        throw SqlError(sqlstate::kNoActiveSqlTransaction, "LOCK TABLE can only be used in transaction blocks");
+      }
+      for (const auto& name : stmt.as<sql::LockStmt>().tables) {
+        Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schemaOf(name), name.name());
+        if (!r.table && !r.view) {
+          throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", name.name()), {}, {},
+                         static_cast<int>(name.location) + 1);
+        }
+      }
+      sink.commandComplete("LOCK TABLE");
+      break;
+    }
     default: unsupported("this statement");
   }
 }
@@ -301,7 +337,18 @@ void UtilityStatements::runTransaction(const sql::TransactionStmt& s, ResultSink
       setSessionCharacteristics(s);
       sink.commandComplete("SET");
       return;
-    default: unsupported("SAVEPOINT");
+    case sql::TransactionKind::Savepoint:
+      transaction_.defineSavepoint(s.savepoint);
+      sink.commandComplete("SAVEPOINT");
+      return;
+    case sql::TransactionKind::Release:
+      transaction_.releaseSavepoint(s.savepoint);
+      sink.commandComplete("RELEASE");
+      return;
+    case sql::TransactionKind::RollbackTo:
+      transaction_.rollbackToSavepoint(s.savepoint);
+      sink.commandComplete("ROLLBACK");
+      return;
   }
 }
 
@@ -321,6 +368,11 @@ void UtilityStatements::runSet(const sql::SetStmt& s, ResultSink& sink) {
       state_.txn.setReadOnly(false);
     }
   } else {
+    if (def && s.action == sql::SetStmt::Action::Set) checkRole(*def, joinValues(s.values));
+    // A custom placeholder ("app.user") takes one value, as in PostgreSQL.
+    if (!def && s.values.size() > 1) {
+      throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("SET {} takes only one argument", s.name));
+    }
     switch (s.action) {
       case sql::SetStmt::Action::Set: state_.settings.set(s.name, joinValues(s.values), s.local); break;
       case sql::SetStmt::Action::SetDefault:
@@ -330,6 +382,23 @@ void UtilityStatements::runSet(const sql::SetStmt& s, ResultSink& sink) {
   }
   sink.commandComplete(s.action == sql::SetStmt::Action::Set || s.action == sql::SetStmt::Action::SetDefault ? "SET"
                                                                                                              : "RESET");
+}
+
+// SET ROLE and SET SESSION AUTHORIZATION (or SET of role and session_authorization): the
+// role must exist (22023, as PostgreSQL's check_role says), and be the session's user, the one identity
+// DuetDB runs statements as (ROLE may also be NONE).
+void UtilityStatements::checkRole(const SettingDef& def, const std::string& value) const {
+  std::string_view name = def.name;
+  if (name != "role" && name != "session_authorization") return;
+  if (name == "role" && value == "none") return;
+  if (!state_.engine.catalog.role(value)) {
+    throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("role \"{}\" does not exist", value));
+  }
+  if (value != state_.user) {
+    throw SqlError(sqlstate::kFeatureNotSupported,
+                   fmt::format("{} to a role other than the session user is not supported",
+                               name == "role" ? "SET ROLE" : "SET SESSION AUTHORIZATION"));
+  }
 }
 
 // SET SESSION CHARACTERISTICS AS TRANSACTION: the defaults of the transactions that

@@ -43,6 +43,7 @@ class UtilityStatements {
   void runTransaction(const sql::TransactionStmt& s, ResultSink& sink);
   void runSet(const sql::SetStmt& s, ResultSink& sink);
   void setSessionCharacteristics(const sql::TransactionStmt& s);
+  void checkRole(const SettingDef& def, const std::string& value) const;
   void runShow(const sql::ShowStmt& s, ResultSink& sink);
   void createTable(const sql::CreateTableStmt& s, std::string_view query);
   void dropObjects(const sql::DropStmt& s, ResultSink& sink);

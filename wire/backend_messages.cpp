@@ -24,6 +24,11 @@ void writeError(std::string& out, const SqlError& error, std::string_view severi
   field(w, 'D', error.detail);
   field(w, 'H', error.hint);
   if (error.position > 0) field(w, 'P', std::to_string(error.position));
+  field(w, 's', error.schemaName);
+  field(w, 't', error.tableName);
+  field(w, 'c', error.columnName);
+  field(w, 'd', error.dataTypeName);
+  field(w, 'n', error.constraintName);
   w.byte('\0');
   w.end();
 }
@@ -45,6 +50,15 @@ void writeReadyForQuery(std::string& out, TxnStatus status) {
   WireWriter w(out);
   w.begin('Z');
   w.byte(static_cast<char>(status));
+  w.end();
+}
+
+void writeNotification(std::string& out, const Notification& notification) {
+  WireWriter w(out);
+  w.begin('A');
+  w.int32(notification.pid);
+  w.cstr(notification.channel);
+  w.cstr(notification.payload);
   w.end();
 }
 

@@ -14,6 +14,8 @@ namespace duet::wire {
 void writeError(std::string& out, const SqlError& error, std::string_view severity);
 void writeNotice(std::string& out, const Notice& notice);
 void writeReadyForQuery(std::string& out, TxnStatus status);
+// NotificationResponse 'A': a NOTIFY the session listened for.
+void writeNotification(std::string& out, const Notification& notification);
 void writeAuthenticationOk(std::string& out);
 void writeParameterStatus(std::string& out, std::string_view name, std::string_view value);
 void writeBackendKeyData(std::string& out, int32_t pid, int32_t secret);

@@ -75,6 +75,10 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     // Arrays (array_functions.h).
     {"array_to_string",       {Array, Text},     Text,        kStable,    true, DUET_FN(duet_q_array_to_string), Unknown, 0, false, false, true},
     {"array_to_string",       {Array, Text, Text}, Text,      kStable,    true, DUET_FN(duet_q_array_to_string_nulls), Unknown, 0, false, false, true},
+    {"set_config",            {Text, Text, Bool}, Text,       kVolatile,  true, DUET_FN(duet_q_set_config)},
+    // LISTEN / NOTIFY (PostgreSQL's result is void, which prints as '').
+    {"pg_notify",             {Text, Text},      Text,        kVolatile,  true, DUET_FN(duet_q_pg_notify)},
+    {"pg_advisory_unlock_all", {},               Text,        kVolatile,  true, DUET_FN(duet_q_advisory_unlock_all)},
     // Strings.
     {"length",                {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_length)},
     {"char_length",           {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_length)},

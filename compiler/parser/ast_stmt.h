@@ -40,6 +40,13 @@ enum class StmtKind : uint8_t {
   DropRoutine,
   CreateView,
   Call,  // ast_routine.h
+  Listen,
+  Unlisten,
+  Notify,
+  Lock,
+  DeclareCursor,
+  Fetch,  // FETCH and MOVE
+  ClosePortal,
 };
 
 struct Stmt {
@@ -291,6 +298,7 @@ struct CreateIndexStmt : Stmt {
 
 struct AlterTableCmd {
   Constraint constraint;  // ADD [CONSTRAINT n] PRIMARY KEY | UNIQUE | ... (...)
+  std::string owner;      // OWNER TO role (what a dump says), instead of a constraint
 };
 struct AlterTableStmt : Stmt {
   AlterTableStmt() : Stmt(StmtKind::AlterTable) {}
@@ -421,12 +429,65 @@ struct ExecuteStmt : Stmt {
   ExecuteStmt() : Stmt(StmtKind::Execute) {}
   std::string name;
   std::vector<ExprPtr> args;
+  std::vector<std::pair<uint32_t, uint32_t>> argRanges;  // each argument's text: begin, end
 };
 
 struct DeallocateStmt : Stmt {
   DeallocateStmt() : Stmt(StmtKind::Deallocate) {}
   std::string name;  // empty for ALL
   bool all = false;
+};
+
+// ---- LISTEN / NOTIFY, LOCK ----
+
+struct ListenStmt : Stmt {
+  ListenStmt() : Stmt(StmtKind::Listen) {}
+  std::string channel;
+};
+
+struct UnlistenStmt : Stmt {
+  UnlistenStmt() : Stmt(StmtKind::Unlisten) {}
+  std::string channel;  // empty for UNLISTEN *
+};
+
+struct NotifyStmt : Stmt {
+  NotifyStmt() : Stmt(StmtKind::Notify) {}
+  std::string channel, payload;
+};
+
+struct LockStmt : Stmt {
+  LockStmt() : Stmt(StmtKind::Lock) {}
+  std::vector<QualifiedName> tables;
+  std::string mode;  // "access exclusive" (the default), "row share", ...
+  bool nowait = false;
+};
+
+// ---- SQL cursors ----
+
+struct DeclareCursorStmt : Stmt {
+  DeclareCursorStmt() : Stmt(StmtKind::DeclareCursor) {}
+  std::string name;
+  bool binary = false;
+  bool scroll = false;    // SCROLL
+  bool noScroll = false;  // NO SCROLL
+  bool hold = false;      // WITH HOLD
+  StmtPtr query;          // its begin/end give the query's own text
+};
+
+// FETCH or MOVE [direction] [FROM | IN] name.
+struct FetchStmt : Stmt {
+  enum class Direction : uint8_t { Forward, Backward, Absolute, Relative };
+  FetchStmt() : Stmt(StmtKind::Fetch) {}
+  bool move = false;
+  Direction direction = Direction::Forward;
+  int64_t count = 1;  // Forward/Backward: rows (kAll for ALL); Absolute/Relative: the position
+  static constexpr int64_t kAll = INT64_MAX;
+  std::string name;
+};
+
+struct ClosePortalStmt : Stmt {
+  ClosePortalStmt() : Stmt(StmtKind::ClosePortal) {}
+  std::string name;  // empty for CLOSE ALL
 };
 
 struct ExplainStmt : Stmt {

@@ -230,9 +230,14 @@ StmtPtr Parser::parseAlterTable() {
   acceptKw("only");
   s->table = parseQualifiedName();
   do {
-    expectKw("add");
     AlterTableCmd cmd;
-    cmd.constraint = parseTableConstraint();
+    if (acceptKw("owner")) {
+      expectKw("to");
+      cmd.owner = parseColId();
+    } else {
+      expectKw("add");
+      cmd.constraint = parseTableConstraint();
+    }
     s->cmds.push_back(std::move(cmd));
   } while (acceptOp(","));
   return s;

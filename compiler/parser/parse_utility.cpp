@@ -1,5 +1,6 @@
 // Transaction control, SET/SHOW/RESET/DISCARD, VACUUM/ANALYZE, CREATE DATABASE/ROLE, COPY,
-// PREPARE/EXECUTE/DEALLOCATE and EXPLAIN.
+// PREPARE/EXECUTE/DEALLOCATE, EXPLAIN, LISTEN/UNLISTEN/NOTIFY, LOCK, and SQL cursors
+// (DECLARE, FETCH, MOVE, CLOSE).
 #include "compiler/parser/parser_impl.h"
 
 namespace duet::sql {
@@ -115,13 +116,27 @@ StmtPtr Parser::parseSet() {
   expectKw("set");
   // SET SESSION | LOCAL, which SESSION CHARACTERISTICS is not.
   bool local = false;
+  auto sessionAuthorization = [&] { return isKw("session") && isKw("authorization", 1); };
   if ((isKw("session") || isKw("local")) && peek(1).kind == TokenKind::Word && !isKw("to", 1) &&
-      !isKw("characteristics", 1)) {
+      !isKw("characteristics", 1) && !sessionAuthorization()) {
     local = advance().str() == "local";
   }
   if (isKw("transaction") || (isKw("session") && isKw("characteristics", 1))) return parseSetTransaction(local);
   auto s = std::make_unique<SetStmt>();
   s->local = local;
+  // SET ROLE name | NONE and SET SESSION AUTHORIZATION name | DEFAULT: the settings role
+  // and session_authorization, with no TO/=.
+  if (sessionAuthorization() || (isKw("role") && !isKw("to", 1) && !isOp("=", 1))) {
+    s->name = sessionAuthorization() ? "session_authorization" : "role";
+    if (s->name == "session_authorization") advance();
+    advance();
+    if (s->name == "session_authorization" && acceptKw("default")) {
+      s->action = SetStmt::Action::SetDefault;
+    } else {
+      s->values.push_back(parseSettingValue());
+    }
+    return s;
+  }
   // SET NAMES 'enc' (client_encoding) and SET TIME ZONE value take one value and no TO/=;
   // SET TIME ZONE LOCAL means DEFAULT.
   bool special = false;
@@ -181,6 +196,10 @@ StmtPtr Parser::parseReset() {
   s->action = SetStmt::Action::Reset;
   if (acceptKw("all")) {
     s->action = SetStmt::Action::ResetAll;
+  } else if (isKw("session") && isKw("authorization", 1)) {
+    advance();
+    advance();
+    s->name = "session_authorization";
   } else {
     s->name = parseSettingName();
   }
@@ -391,7 +410,11 @@ StmtPtr Parser::parseExecute() {
   auto s = std::make_unique<ExecuteStmt>();
   s->name = parseColId();
   if (acceptOp("(")) {
-    s->args = parseExprList();
+    do {
+      uint32_t begin = peek().offset;
+      s->args.push_back(parseExpr());
+      s->argRanges.emplace_back(begin, lastEnd_);
+    } while (acceptOp(","));
     expectOp(")");
   }
   return s;
@@ -431,6 +454,164 @@ StmtPtr Parser::parseExplain() {
   s->stmt = parsePreparable();
   s->stmt->begin = begin;
   s->stmt->end = lastEnd_;
+  return s;
+}
+
+// ---- LISTEN / NOTIFY, LOCK ----
+
+StmtPtr Parser::parseListen() {
+  expectKw("listen");
+  auto s = std::make_unique<ListenStmt>();
+  s->channel = parseColId();
+  return s;
+}
+
+StmtPtr Parser::parseUnlisten() {
+  expectKw("unlisten");
+  auto s = std::make_unique<UnlistenStmt>();
+  if (!acceptOp("*")) s->channel = parseColId();
+  return s;
+}
+
+StmtPtr Parser::parseNotify() {
+  expectKw("notify");
+  auto s = std::make_unique<NotifyStmt>();
+  s->channel = parseColId();
+  if (acceptOp(",")) {
+    if (peek().kind != TokenKind::String) syntaxError();
+    s->payload = advance().str();
+  }
+  return s;
+}
+
+// LOCK [TABLE] [ONLY] name [*] [, ...] [IN lockmode MODE] [NOWAIT]
+StmtPtr Parser::parseLock() {
+  expectKw("lock");
+  acceptKw("table");
+  auto s = std::make_unique<LockStmt>();
+  do {
+    acceptKw("only");
+    s->tables.push_back(parseQualifiedName());
+    acceptOp("*");
+  } while (acceptOp(","));
+  s->mode = "access exclusive";
+  if (acceptKw("in")) {
+    if (acceptKw("access")) {
+      s->mode = acceptKw("share") ? "access share" : (expectKw("exclusive"), "access exclusive");
+    } else if (acceptKw("row")) {
+      s->mode = acceptKw("share") ? "row share" : (expectKw("exclusive"), "row exclusive");
+    } else if (acceptKw("share")) {
+      if (acceptKw("update")) {
+        expectKw("exclusive");
+        s->mode = "share update exclusive";
+      } else if (acceptKw("row")) {
+        expectKw("exclusive");
+        s->mode = "share row exclusive";
+      } else {
+        s->mode = "share";
+      }
+    } else {
+      expectKw("exclusive");
+      s->mode = "exclusive";
+    }
+    expectKw("mode");
+  }
+  s->nowait = acceptKw("nowait");
+  return s;
+}
+
+// ---- SQL cursors ----
+
+// DECLARE name [BINARY] [ASENSITIVE | INSENSITIVE] [[NO] SCROLL] CURSOR [{WITH | WITHOUT} HOLD]
+// FOR query
+StmtPtr Parser::parseDeclareCursor() {
+  expectKw("declare");
+  auto s = std::make_unique<DeclareCursorStmt>();
+  s->name = parseColId();
+  while (!isKw("cursor")) {
+    if (acceptKw("binary")) {
+      s->binary = true;
+    } else if (acceptKw("insensitive") || acceptKw("asensitive")) {
+    } else if (acceptKw("scroll")) {
+      s->scroll = true;
+    } else if (isKw("no") && isKw("scroll", 1)) {
+      advance();
+      advance();
+      s->noScroll = true;
+    } else {
+      syntaxError();
+    }
+  }
+  expectKw("cursor");
+  if (acceptKw("with")) {
+    expectKw("hold");
+    s->hold = true;
+  } else if (acceptKw("without")) {
+    expectKw("hold");
+  }
+  expectKw("for");
+  if (!startsSelect() && !isOp("(")) syntaxError();
+  uint32_t begin = peek().offset;
+  s->query = parseSelect();
+  s->query->begin = begin;
+  s->query->end = lastEnd_;
+  return s;
+}
+
+StmtPtr Parser::parseFetch() {
+  auto s = std::make_unique<FetchStmt>();
+  s->move = advance().str() == "move";
+  using D = FetchStmt::Direction;
+  auto count = [&](int64_t& out) {
+    bool negative = false;
+    if (isOp("-") || isOp("+")) negative = advance().str() == "-";
+    if (peek().kind != TokenKind::Integer) syntaxError();
+    out = std::stoll(advance().str());
+    if (negative) out = -out;
+  };
+  auto startsCount = [&] {
+    return peek().kind == TokenKind::Integer || ((isOp("-") || isOp("+")) && peek(1).kind == TokenKind::Integer);
+  };
+  if (acceptKw("next")) {
+  } else if (acceptKw("prior")) {
+    s->direction = D::Backward;
+  } else if (acceptKw("first")) {
+    s->direction = D::Absolute;
+  } else if (acceptKw("last")) {
+    s->direction = D::Absolute;
+    s->count = -1;
+  } else if (acceptKw("absolute")) {
+    s->direction = D::Absolute;
+    count(s->count);
+  } else if (acceptKw("relative")) {
+    s->direction = D::Relative;
+    count(s->count);
+  } else if (acceptKw("all")) {
+    s->count = FetchStmt::kAll;
+  } else if (isKw("forward") || isKw("backward")) {
+    s->direction = advance().str() == "forward" ? D::Forward : D::Backward;
+    if (acceptKw("all")) {
+      s->count = FetchStmt::kAll;
+    } else if (startsCount()) {
+      count(s->count);
+    }
+  } else if (startsCount()) {
+    count(s->count);
+  }
+  // A negative count goes the other way.
+  if ((s->direction == D::Forward || s->direction == D::Backward) && s->count < 0) {
+    s->direction = s->direction == D::Forward ? D::Backward : D::Forward;
+    s->count = -s->count;
+  }
+  if (!acceptKw("from")) acceptKw("in");
+  s->name = parseColId();
+  return s;
+}
+
+StmtPtr Parser::parseClosePortal() {
+  expectKw("close");
+  auto s = std::make_unique<ClosePortalStmt>();
+  if (!acceptKw("all")) s->name = parseColId();
   return s;
 }
 

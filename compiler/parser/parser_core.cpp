@@ -272,6 +272,13 @@ StmtPtr Parser::parseStatement() {
   if (w == "deallocate") return parseDeallocate();
   if (w == "explain") return parseExplain();
   if (w == "call") return parseCall();
+  if (w == "listen") return parseListen();
+  if (w == "unlisten") return parseUnlisten();
+  if (w == "notify") return parseNotify();
+  if (w == "lock") return parseLock();
+  if (w == "declare") return parseDeclareCursor();
+  if (w == "fetch" || w == "move") return parseFetch();
+  if (w == "close") return parseClosePortal();
   syntaxError();
 }
 

@@ -133,6 +133,13 @@ class Parser {
   StmtPtr parseExecute();
   StmtPtr parseDeallocate();
   StmtPtr parseExplain();
+  StmtPtr parseListen();
+  StmtPtr parseUnlisten();
+  StmtPtr parseNotify();
+  StmtPtr parseLock();
+  StmtPtr parseDeclareCursor();
+  StmtPtr parseFetch();
+  StmtPtr parseClosePortal();
 
   // ---- expressions (parse_expr.cpp) ----
   ExprPtr parseExpr();

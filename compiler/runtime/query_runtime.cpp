@@ -342,6 +342,19 @@ const VarString* duet_q_current_setting(QueryContext* ctx, const VarString* name
   return statementArena().makeString(*value);
 }
 
+const VarString* duet_q_set_config(QueryContext* ctx, const VarString* name, const VarString* value, bool isLocal) {
+  if (!ctx->session) throw SqlError(sqlstate::kFeatureNotSupported, "set_config() is not supported here");
+  return statementArena().makeString(ctx->session->setSetting(name->view(), value->view(), isLocal));
+}
+
+const VarString* duet_q_advisory_unlock_all(QueryContext*) { return statementArena().makeString(""); }
+
+const VarString* duet_q_pg_notify(QueryContext* ctx, const VarString* channel, const VarString* payload) {
+  if (!ctx->session) throw SqlError(sqlstate::kFeatureNotSupported, "pg_notify() is not supported here");
+  ctx->session->notify(channel->view(), payload->view());
+  return statementArena().makeString("");
+}
+
 bool duet_q_setting_exists(QueryContext* ctx, const VarString* name, bool missingOk) {
   if (findSetting(ctx, name)) return true;
   if (!missingOk) raiseUnknownSetting(name);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -165,6 +166,17 @@ class SessionServices {
   // current_setting(name): the session's value of a setting; null if there is no such
   // setting. Called from a snapshot's parallel workers too (settings do not change then).
   virtual const std::string* currentSetting(std::string_view name) const = 0;
+  // set_config(name, value, is_local): SET (SET LOCAL when `local`) from a query; returns
+  // the value the setting now shows.
+  virtual std::string setSetting(std::string_view name, std::string_view value, bool local) {
+    (void)name, (void)value, (void)local;
+    throw std::logic_error("set_config() outside a session");
+  }
+  // pg_notify(channel, payload): NOTIFY from a query.
+  virtual void notify(std::string_view channel, std::string_view payload) {
+    (void)channel, (void)payload;
+    throw std::logic_error("pg_notify() outside a session");
+  }
 };
 
 // clock_timestamp() read so that a transaction can be replayed: a transaction's clock is
@@ -285,6 +297,15 @@ int64_t duet_q_make_timestamptz(duet::rt::QueryContext* ctx, int32_t year, int32
 int64_t duet_q_statement_timestamp(duet::rt::QueryContext* ctx);
 int64_t duet_q_clock_timestamp(duet::rt::QueryContext* ctx);
 const duet::VarString* duet_q_current_setting(duet::rt::QueryContext* ctx, const duet::VarString* name);
+// pg_notify(channel, payload): NOTIFY, from a query. Returns '' (PostgreSQL's void prints so).
+const duet::VarString* duet_q_pg_notify(duet::rt::QueryContext* ctx, const duet::VarString* channel,
+                                        const duet::VarString* payload);
+// pg_advisory_unlock_all(): there are no advisory locks to release (asyncpg's connection
+// reset calls it). Returns '' (void).
+const duet::VarString* duet_q_advisory_unlock_all(duet::rt::QueryContext* ctx);
+// set_config(name, value, is_local): the session's SET, from a query.
+const duet::VarString* duet_q_set_config(duet::rt::QueryContext* ctx, const duet::VarString* name,
+                                         const duet::VarString* value, bool isLocal);
 // current_setting(name, missing_ok) is NULL for an unknown name: this says whether the
 // setting exists, raising current_setting's 42704 instead of answering false unless missingOk.
 bool duet_q_setting_exists(duet::rt::QueryContext* ctx, const duet::VarString* name, bool missingOk);

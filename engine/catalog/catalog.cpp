@@ -322,6 +322,7 @@ TableInfo& Catalog::createTable(Database& db, const std::string& schemaName, Cre
   std::vector<ColumnSpec> specs;
   for (const ColumnDef& c : info->columns) specs.push_back({c.name, c.type, c.notNull});
   info->table = std::make_unique<Table>(info->name, std::move(specs), info->storage);
+  info->table->setSchemaName(schema.name);
 
   schema.tables[info->name] = info;
   std::string name = info->name;

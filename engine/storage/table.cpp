@@ -259,11 +259,15 @@ void Table::notNullChanged() {
 void Table::throwNotNull(const uint8_t* tuple) const {
   for (uint32_t c : notNullColumns_) {
     if (!tuple[c]) continue;
-    throw SqlError(sqlstate::kNotNullViolation,
+    SqlError error(sqlstate::kNotNullViolation,
                    fmt::format("null value in column \"{}\" of relation \"{}\" violates "
                                "not-null constraint",
                                columns_[c].name, name_),
                    fmt::format("Failing row contains ({}).", formatTuple(layout_, tuple)));
+    error.schemaName = schemaName_;
+    error.tableName = name_;
+    error.columnName = columns_[c].name;
+    throw error;
   }
   throw SqlError(sqlstate::kInternalError, "NOT NULL check failed on no NOT NULL column");
 }
@@ -292,12 +296,16 @@ void Table::throwUnique(const Index& index, const uint8_t* key, bool creating) c
     names += columns_[col].name;
   }
   std::string values = formatTuple(index.keyLayout(), key);
-  if (creating)
-    throw SqlError(sqlstate::kUniqueViolation, fmt::format("could not create unique index \"{}\"", index.name()),
-                   fmt::format("Key ({})=({}) is duplicated.", names, values));
-  throw SqlError(sqlstate::kUniqueViolation,
-                 fmt::format("duplicate key value violates unique constraint \"{}\"", index.name()),
-                 fmt::format("Key ({})=({}) already exists.", names, values));
+  SqlError error =
+      creating ? SqlError(sqlstate::kUniqueViolation, fmt::format("could not create unique index \"{}\"", index.name()),
+                          fmt::format("Key ({})=({}) is duplicated.", names, values))
+               : SqlError(sqlstate::kUniqueViolation,
+                          fmt::format("duplicate key value violates unique constraint \"{}\"", index.name()),
+                          fmt::format("Key ({})=({}) already exists.", names, values));
+  error.schemaName = schemaName_;
+  error.tableName = name_;
+  error.constraintName = index.name();
+  throw error;
 }
 
 Table::ByteMask Table::wordsOf(const std::vector<uint8_t>& bytes) {

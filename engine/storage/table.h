@@ -43,6 +43,9 @@ class Table {
   ~Table();
 
   const std::string& name() const { return name_; }
+  // The schema the catalog put it in: constraint errors name it (SqlError::schemaName).
+  const std::string& schemaName() const { return schemaName_; }
+  void setSchemaName(std::string schema) { schemaName_ = std::move(schema); }
   const std::vector<ColumnSpec>& columns() const { return columns_; }
   const TupleLayout& layout() const { return layout_; }
   StorageKind kind() const { return kind_; }
@@ -178,6 +181,7 @@ class Table {
   void freeStringsNotIn(const uint8_t* image, const uint8_t* keep, const uint8_t* row);
 
   std::string name_;
+  std::string schemaName_;
   std::vector<ColumnSpec> columns_;
   TupleLayout layout_;
   StorageKind kind_;

@@ -1,6 +1,6 @@
 // JDBC (PostgreSQL's driver, pgjdbc) against a server: prepared statements with typed
 // parameters and NULLs, batches, the server-side prepared statements pgjdbc switches to
-// after a few executions, transactions (commit, rollback, savepoint-free error recovery),
+// after a few executions, transactions (commit, rollback, error recovery, a savepoint),
 // SQLSTATEs on SQLException, and a result read with a fetch size inside a REPEATABLE READ,
 // READ ONLY transaction: pgjdbc then sends Execute with a row limit and fetches the rows
 // in pieces, and the transaction must see one unchanging state (on DuetDB, the block's
@@ -130,10 +130,23 @@ public class JdbcTest {
       check("in failed transaction", "22012", sqlState(st, "SELECT 1 / 0"));
       check("then refused", "25P02", sqlState(st, "SELECT 1"));
       c.rollback();
+      // A savepoint: an error after it is undone by rolling back to it, and the
+      // transaction goes on.
+      st.execute("UPDATE jdbc_t SET name = 'before savepoint' WHERE id = 2");
+      java.sql.Savepoint savepoint = c.setSavepoint();
+      st.execute("UPDATE jdbc_t SET name = 'after savepoint' WHERE id = 2");
+      check("error after the savepoint", "23505", sqlState(st, "INSERT INTO jdbc_t (id) VALUES (1)"));
+      c.rollback(savepoint);
+      c.releaseSavepoint(c.setSavepoint());
+      c.commit();
       c.setAutoCommit(true);
       try (ResultSet rs = st.executeQuery("SELECT name FROM jdbc_t WHERE id = 1")) {
         rs.next();
         check("commit kept, rollback undone", "committed", rs.getString(1));
+      }
+      try (ResultSet rs = st.executeQuery("SELECT name FROM jdbc_t WHERE id = 2")) {
+        rs.next();
+        check("rolled back to the savepoint", "before savepoint", rs.getString(1));
       }
 
       // A fetch size inside a REPEATABLE READ, READ ONLY transaction: rows in pieces, and

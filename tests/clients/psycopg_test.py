@@ -663,9 +663,139 @@ def test_explain():
         conn.execute("DROP TABLE pyc_explain")
 
 
+def test_notify():
+    # LISTEN / NOTIFY: a committed NOTIFY (or pg_notify()) reaches an idle listener as a
+    # NotificationResponse; one rolled back does not; duplicates in a transaction fold.
+    with connect(autocommit=True) as listener, connect(autocommit=True) as notifier:
+        listener.execute("LISTEN pyc_channel")
+        notifier.execute("NOTIFY pyc_channel, 'one'")
+        notifier.execute("SELECT pg_notify('pyc_channel', 'two')")
+        with notifier.transaction():
+            notifier.execute("NOTIFY pyc_channel, 'three'")
+            notifier.execute("NOTIFY pyc_channel, 'three'")
+            notifier.execute("NOTIFY pyc_other, 'not listened to'")
+        try:
+            with notifier.transaction():
+                notifier.execute("NOTIFY pyc_channel, 'rolled back'")
+                raise ZeroDivisionError
+        except ZeroDivisionError:
+            pass
+        # A savepoint rolled back takes its notifications along (psycopg's nested transaction).
+        with notifier.transaction():
+            notifier.execute("NOTIFY pyc_channel, 'four'")
+            try:
+                with notifier.transaction():
+                    notifier.execute("NOTIFY pyc_channel, 'savepoint rolled back'")
+                    raise ZeroDivisionError
+            except ZeroDivisionError:
+                pass
+        got = [(n.channel, n.payload, n.pid) for n in listener.notifies(timeout=2, stop_after=4)]
+        pid = notifier.info.backend_pid
+        assert got == [("pyc_channel", "one", pid), ("pyc_channel", "two", pid), ("pyc_channel", "three", pid),
+                       ("pyc_channel", "four", pid)], got
+        # Its own notification, then none after UNLISTEN *.
+        listener.execute("NOTIFY pyc_channel")
+        got = [(n.payload, n.pid) for n in listener.notifies(timeout=2, stop_after=1)]
+        assert got == [("", listener.info.backend_pid)], got
+        listener.execute("UNLISTEN *")
+        notifier.execute("NOTIFY pyc_channel, 'after unlisten'")
+        assert list(listener.notifies(timeout=0.5)) == []
+
+
+def test_named_cursors():
+    # psycopg's server-side cursors: DECLARE (with $n parameters, BINARY, SCROLL, WITH
+    # HOLD), a Describe of the cursor's portal, FETCH FORWARD n, MOVE, CLOSE.
+    with connect() as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_cursor")
+        conn.execute("CREATE TABLE pyc_cursor (id integer, name text, amount numeric(8,2))")
+        conn.execute("INSERT INTO pyc_cursor SELECT g, 'n' || g, g / 4.0 FROM generate_series(1, 2500) g")
+        conn.commit()
+        with conn.cursor(name="pyc_c") as cur:
+            cur.itersize = 100
+            cur.execute("SELECT id, name, amount FROM pyc_cursor WHERE id > %s ORDER BY id", (10,))
+            assert [c.name for c in cur.description] == ["id", "name", "amount"], cur.description
+            assert cur.fetchone() == (11, "n11", decimal.Decimal("2.75"))
+            assert cur.fetchmany(2) == [(12, "n12", decimal.Decimal("3.00")), (13, "n13", decimal.Decimal("3.25"))]
+            rows = cur.fetchall()
+            assert len(rows) == 2487 and rows[-1] == (2500, "n2500", decimal.Decimal("625.00")), (len(rows), rows[-1])
+        conn.commit()
+        with conn.cursor(name="pyc_b", binary=True) as cur:
+            cur.execute("SELECT id, name FROM pyc_cursor WHERE id <= %s ORDER BY id", (3,))
+            assert list(cur) == [(1, "n1"), (2, "n2"), (3, "n3")]
+        with conn.cursor(name="pyc_s", scrollable=True) as cur:
+            cur.execute("SELECT id FROM pyc_cursor ORDER BY id LIMIT 10")
+            cur.scroll(5)
+            assert cur.fetchone() == (6,)
+            cur.scroll(2, mode="absolute")
+            assert cur.fetchone() == (3,)
+            cur.scroll(-2)
+            assert cur.fetchone() == (2,)
+        conn.commit()
+        with conn.cursor(name="pyc_h", withhold=True) as cur:
+            cur.execute("SELECT count(*) FROM pyc_cursor")
+            conn.commit()  # a WITH HOLD cursor outlives it
+            assert cur.fetchone() == (2500,)
+        # Without hold, the cursor ends with its transaction.
+        cur = conn.cursor(name="pyc_gone")
+        cur.execute("SELECT 1")
+        conn.commit()
+        try:
+            cur.fetchone()
+            raise AssertionError("FETCH from a cursor its COMMIT closed")
+        except errors.InvalidCursorName:
+            conn.rollback()
+        conn.execute("DROP TABLE pyc_cursor")
+        conn.commit()
+
+
+def test_error_fields():
+    # ErrorResponse's schema, table, column and constraint fields for integrity errors.
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_fields")
+        conn.execute("CREATE TABLE pyc_fields (id integer PRIMARY KEY, code text UNIQUE, v integer NOT NULL)")
+        conn.execute("INSERT INTO pyc_fields VALUES (1, 'a', 1)")
+
+        def diag(sql):
+            try:
+                conn.execute(sql)
+            except psycopg.Error as e:
+                d = e.diag
+                return (e.sqlstate, d.schema_name, d.table_name, d.column_name, d.constraint_name, d.datatype_name)
+            raise AssertionError(f"no error from {sql}")
+
+        got = diag("INSERT INTO pyc_fields VALUES (1, 'b', 1)")
+        assert got == ("23505", "public", "pyc_fields", None, "pyc_fields_pkey", None), got
+        conn.execute("INSERT INTO pyc_fields VALUES (2, 'b', 2)")
+        got = diag("UPDATE pyc_fields SET code = 'a' WHERE id = 2")
+        assert got == ("23505", "public", "pyc_fields", None, "pyc_fields_code_key", None), got
+        got = diag("INSERT INTO pyc_fields VALUES (3, 'c', NULL)")
+        assert got == ("23502", "public", "pyc_fields", "v", None, None), got
+        # Other errors carry none of them.
+        got = diag("SELECT 1 / 0")
+        assert got == ("22012", None, None, None, None, None), got
+        conn.execute("DROP TABLE pyc_fields")
+
+
+def test_sql_prepare_execute():
+    # PREPARE / EXECUTE as SQL through the extended protocol: Describe of an EXECUTE gives
+    # the prepared statement's columns; a $n among its arguments has no value (42P02).
+    with connect(autocommit=True) as conn:
+        conn.execute("PREPARE pyc_q (integer) AS SELECT $1 + 1 AS next, 'x'::text AS t")
+        cur = conn.execute("EXECUTE pyc_q(41)")
+        assert [c.name for c in cur.description] == ["next", "t"], cur.description
+        assert cur.fetchall() == [(42, "x")]
+        try:
+            conn.execute("EXECUTE pyc_q(%s)", (1,))
+            raise AssertionError("EXECUTE with a $n argument")
+        except errors.UndefinedParameter:
+            pass
+        conn.execute("DEALLOCATE pyc_q")
+
+
 TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy,
          test_errors, test_large_result, test_cancel, test_arrays, test_any_array_parameters, test_long_statements,
-         test_routine_calls, test_explain]
+         test_routine_calls, test_explain, test_notify, test_named_cursors,
+         test_error_fields, test_sql_prepare_execute]
 
 
 def main() -> int:
