@@ -96,7 +96,6 @@ struct SessionState {
   NotificationHub::Listener listener;
   std::vector<std::pair<bool, std::string>> pendingListens;
   std::vector<Notification> pendingNotifies;
-  ~SessionState();
   // NOTIFY and pg_notify(): 22023 for an empty or too long channel name, a payload too long.
   void notify(std::string_view channel, std::string_view payload);
   // The transaction ended: at a commit, the LISTENs take effect and the notifications go out.
