@@ -138,22 +138,39 @@ void CursorRunner::fetch(const sql::FetchStmt& s, const std::vector<int16_t>& fo
                    "Declare it with SCROLL option to enable backward scan.");
   };
   std::vector<int64_t> rows;  // 1-based row numbers, in the order sent
-  switch (s.direction) {
+  bool onRow = c.position >= 1 && c.position <= n;
+  // NO SCROLL refuses whatever PostgreSQL would run backward: a move back, a row fetched
+  // again (a count of 0 on a row; BACKWARD 0 anywhere; MOVE 0 only counts), a rewind, LAST.
+  D direction = s.direction;
+  int64_t count = s.count;
+  if ((direction == D::Forward || direction == D::Backward) && count == 0) {
+    if (c.noScroll && !s.move && (onRow || direction == D::Backward)) backwardRefused();
+    direction = D::Relative;
+  }
+  switch (direction) {
     case D::Forward:
-      for (int64_t k = 0; k < s.count && c.position <= n; ++k) {
+      for (int64_t k = 0; k < count && c.position <= n; ++k) {
         if (++c.position <= n) rows.push_back(c.position);
       }
       break;
     case D::Backward:
       if (c.noScroll) backwardRefused();
-      for (int64_t k = 0; k < s.count && c.position >= 1; ++k) {
+      for (int64_t k = 0; k < count && c.position >= 1; ++k) {
         if (--c.position >= 1) rows.push_back(c.position);
       }
       break;
     case D::Absolute:
     case D::Relative: {
-      int64_t target = s.direction == D::Absolute ? (s.count >= 0 ? s.count : n + 1 + s.count) : c.position + s.count;
-      if (c.noScroll && target < c.position) backwardRefused();
+      // Saturating: a count near the limits only means "past either end".
+      __int128 wide = direction == D::Absolute ? (count >= 0 ? __int128(count) : __int128(n) + 1 + count)
+                                               : __int128(c.position) + count;
+      int64_t target = static_cast<int64_t>(std::clamp<__int128>(wide, -1, __int128(n) + 1));
+      if (c.noScroll) {
+        bool back = direction == D::Absolute ? count < 0 || (count == 0 && c.position > 0) ||
+                                                   (count > 0 && c.position >= 1 && count <= c.position)
+                                             : count < 0 || (count == 0 && onRow && !s.move);
+        if (back) backwardRefused();
+      }
       if (target >= 1 && target <= n) {
         c.position = target;
         rows.push_back(target);

@@ -1,6 +1,8 @@
 // Transaction control, SET/SHOW/RESET/DISCARD, VACUUM/ANALYZE, CREATE DATABASE/ROLE, COPY,
 // PREPARE/EXECUTE/DEALLOCATE, EXPLAIN, LISTEN/UNLISTEN/NOTIFY, LOCK, and SQL cursors
 // (DECLARE, FETCH, MOVE, CLOSE).
+#include <charconv>
+
 #include "compiler/parser/parser_impl.h"
 
 namespace duet::sql {
@@ -566,8 +568,13 @@ StmtPtr Parser::parseFetch() {
     bool negative = false;
     if (isOp("-") || isOp("+")) negative = advance().str() == "-";
     if (peek().kind != TokenKind::Integer) syntaxError();
-    out = std::stoll(advance().str());
-    if (negative) out = -out;
+    // PostgreSQL's Iconst: what does not fit in 32 bits is no integer constant there.
+    std::string digits = peek().str();
+    int32_t value = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec != std::errc() || end != digits.data() + digits.size()) syntaxError();
+    advance();
+    out = negative ? -int64_t(value) : value;
   };
   auto startsCount = [&] {
     return peek().kind == TokenKind::Integer || ((isOp("-") || isOp("+")) && peek(1).kind == TokenKind::Integer);
@@ -598,7 +605,7 @@ StmtPtr Parser::parseFetch() {
   } else if (startsCount()) {
     count(s->count);
   }
-  // A negative count goes the other way.
+  // A negative count goes the other way (a count of 0 fetches the current row again).
   if ((s->direction == D::Forward || s->direction == D::Backward) && s->count < 0) {
     s->direction = s->direction == D::Forward ? D::Backward : D::Forward;
     s->count = -s->count;

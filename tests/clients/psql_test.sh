@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # psql against a server: -c and -f, multi-statement strings, \copy to and from files in
-# text and csv format, variables, ON_ERROR_STOP. Usage: psql_test.sh HOST PORT
+# text and csv format, variables, ON_ERROR_STOP, FETCH_COUNT (cursors).
+# Usage: psql_test.sh HOST PORT
 set -uo pipefail
 HOST=${1:?usage: psql_test.sh HOST PORT}
 PORT=${2:?usage: psql_test.sh HOST PORT}
@@ -30,6 +31,10 @@ q -c 'SET client_min_messages = warning; DROP TABLE IF EXISTS psql_t; DROP TABLE
 check "multi-statement -c" "3" "$(q -c "CREATE TABLE psql_t (id integer, name text, note text); \
 INSERT INTO psql_t VALUES (1, 'one', 'plain'), (2, 'two', 'with, comma'), (3, NULL, 'tab	and \"quote\"'); \
 SELECT count(*) FROM psql_t")"
+
+# FETCH_COUNT: psql reads a SELECT through a cursor (DECLARE ... NO SCROLL CURSOR, FETCH
+# FORWARD n, CLOSE) in its own transaction block.
+check "FETCH_COUNT" $'1|one\n2|two\n3|' "$(q -v FETCH_COUNT=2 -c 'SELECT id, name FROM psql_t ORDER BY id')"
 
 cat >"$TMP/script.sql" <<'SQL'
 -- comments and blank lines are fine
