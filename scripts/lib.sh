@@ -23,11 +23,12 @@ ensure_analytics_venv() {
   .venv/bin/pip install -q duckdb tpchgen-cli
 }
 
-# Creates .venv with psycopg 3 from PyPI unless it is already there.
+# Creates .venv with psycopg 3 and asyncpg from PyPI unless they are already there.
 ensure_venv() {
   if ! .venv/bin/python -c 'import psycopg' 2>/dev/null; then
     python3 -m venv .venv
     .venv/bin/pip install -q --upgrade pip
     .venv/bin/pip install -q 'psycopg[binary]'
   fi
+  .venv/bin/python -c 'import asyncpg' 2>/dev/null || .venv/bin/pip install -q asyncpg
 }

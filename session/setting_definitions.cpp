@@ -140,13 +140,14 @@ std::string maxStackDepth(const SettingDef& def, std::string_view value) {
 }
 
 // PostgreSQL's encoding names (pg_enc2name_tbl) and the aliases it reads (pg_encname_tbl),
-// compared as PostgreSQL compares them: case, '-' and '_' ignored. UTF8 and SQL_ASCII (no
+// compared as PostgreSQL compares them (clean_encoding_name): case and every character but
+// letters and digits ignored, so asyncpg's 'utf-8' with its quotes is UTF8. UTF8 and SQL_ASCII (no
 // conversion at all) are the client encodings DuetDB sends; the others it knows as
 // PostgreSQL does but cannot convert to (0A000, as PostgreSQL says of a missing conversion).
 std::string clientEncoding(const SettingDef& def, std::string_view value) {
   std::string v = lower(trim(value));
-  v.erase(std::remove(v.begin(), v.end(), '-'), v.end());
-  v.erase(std::remove(v.begin(), v.end(), '_'), v.end());
+  v.erase(std::remove_if(v.begin(), v.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }),
+          v.end());
   if (v == "utf8" || v == "unicode") return "UTF8";
   if (v == "sqlascii") return "SQL_ASCII";
   static const std::pair<const char*, const char*> kOthers[] = {
@@ -373,6 +374,7 @@ const std::vector<SettingDef>& settingDefinitions() {
     std::vector<SettingDef> d = {
         {"application_name", "", true, false, nullptr,
          "Sets the application name to be reported in statistics and logs."},
+        {"block_size", "8192", false, true, nullptr, "Shows the size of a disk block."},
         {"bytea_output", "hex", false, false, byteaOutput, "Sets the output format for bytea."},
         {"check_function_bodies", "on", false, false, boolValue,
          "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE."},
@@ -434,6 +436,7 @@ const std::vector<SettingDef>& settingDefinitions() {
         {"max_parallel_workers_per_gather", "2", false, false, parallelWorkers,
          "Sets the maximum number of parallel processes per executor node."},
         {"max_identifier_length", "63", false, true, nullptr, "Shows the maximum identifier length."},
+        {"max_index_keys", "32", false, true, nullptr, "Shows the maximum number of index keys."},
         {"quote_all_identifiers", "off", false, false, boolValue,
          "When generating SQL fragments, quote all identifiers."},
         // SET ROLE and SET SESSION AUTHORIZATION: the session's user is the one role they

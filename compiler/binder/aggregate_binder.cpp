@@ -147,11 +147,14 @@ plan::AggSpec Binder::aggregateSpec(const sql::FuncCall& f, const Scope& scope, 
   if (row.result == TypeId::Array) {
     if (row.resultElement == TypeId::Unknown && valueType.id == TypeId::Array)
       fail(sqlstate::kFeatureNotSupported, fmt::format("{} of arrays is not supported yet", name), f.location);
-    spec.resultType = SqlType::arrayOf({row.resultElement != TypeId::Unknown ? row.resultElement : valueType.id,
-                                        row.resultElement != TypeId::Unknown ? -1 : valueType.typmod});
+    // array_agg(oid) is an oid[] (the value's alias kept), as PostgreSQL's anyarray result.
+    spec.resultType =
+        row.resultElement != TypeId::Unknown ? SqlType::arrayOf({row.resultElement, -1}) : SqlType::arrayOf(valueType);
   } else if (row.result == TypeId::Unknown) {
     TypeId t = valueType.id;
-    spec.resultType = t == TypeId::Varchar || t == TypeId::Char || t == TypeId::Array ? valueType : SqlType{t, -1};
+    spec.resultType = t == TypeId::Varchar || t == TypeId::Char || t == TypeId::Array
+                          ? valueType
+                          : SqlType{t, -1, TypeId::Unknown, valueType.alias};
   } else {
     spec.resultType = {row.result, -1};
   }

@@ -234,7 +234,9 @@ ExprPtr Binder::coerce(ExprPtr e, SqlType target, CastContext context, uint32_t 
   }
   if (e->type.isArray() && target.isArray() && !(e->kind == ExprKind::Const && e->constNull)) {
     // Array to array: element by element where the element cast exists in this context.
-    if (e->type.element == target.element && (target.typmod < 0 || target.typmod == e->type.typmod)) return e;
+    if (e->type.element == target.element && e->type.alias == target.alias &&
+        (target.typmod < 0 || target.typmod == e->type.typmod))
+      return e;
     if (!castAllowed(e->type.element, target.element, context)) failCoercion(*e, target, context, location);
     return plan::makeCast(std::move(e), target, context == CastContext::Explicit);
   }

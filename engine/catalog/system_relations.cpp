@@ -299,8 +299,8 @@ SqlType columnType(std::string_view name) {
       {"char[]", SqlType::arrayOf({TypeId::Text, -1})},
       {"int2[]", SqlType::arrayOf({TypeId::Int2, -1})},
       {"int2vector", SqlType::arrayOf({TypeId::Int2, -1})},
-      {"oid[]", SqlType::arrayOf({TypeId::Int8, -1})},
-      {"oidvector", SqlType::arrayOf({TypeId::Int8, -1})},
+      {"oid[]", SqlType::arrayOf(SqlType::of(TypeAlias::Oid))},
+      {"oidvector", SqlType::arrayOf(SqlType::of(TypeAlias::Oid))},
   };
   for (const auto& [n, t] : kTypes)
     if (n == name) return t;

@@ -516,12 +516,13 @@ class BinaryReader {
 
 }  // namespace
 
-void formatArrayBinary(const VarString* array, std::string& out) {
+void formatArrayBinary(SqlType type, const VarString* array, std::string& out) {
   ArrayView a(array);
-  SqlType element{a.elementType(), -1};
+  // The element's alias (oid[] sends 4-byte oids) is the array type's, not the value's.
+  SqlType element{a.elementType(), -1, TypeId::Unknown, type.alias};
   putInt32(out, a.size() ? 1 : 0);
   putInt32(out, a.hasNulls() ? 1 : 0);
-  putInt32(out, typeOid(element.id));
+  putInt32(out, typeOid(element));
   if (!a.size()) return;
   putInt32(out, a.size());
   putInt32(out, 1);
@@ -553,7 +554,7 @@ const VarString* parseArrayBinary(SqlType type, std::string_view data, Arena& ar
   if (flags != 0 && flags != 1) throw SqlError(sqlstate::kInvalidBinaryRepresentation, "invalid array flags");
   SqlType element = type.elementType();
   uint32_t elementOid = in.int32();
-  uint32_t expected = typeOid(element.id);
+  uint32_t expected = typeOid(element.withoutTypmod());
   if (elementOid != expected) {
     bool known = false;
     TypeId given = typeFromOid(elementOid, &known);

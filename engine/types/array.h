@@ -97,7 +97,7 @@ const VarString* parseArrayText(SqlType type, std::string_view text, Arena& aren
 // array_send / array_recv: int32 ndim, int32 has-null flag, uint32 element OID, per
 // dimension int32 length and lower bound, then each element as int32 length (-1: NULL)
 // and its binary form.
-void formatArrayBinary(const VarString* array, std::string& out);
+void formatArrayBinary(SqlType type, const VarString* array, std::string& out);  // type: the array's
 const VarString* parseArrayBinary(SqlType type, std::string_view data, Arena& arena);
 
 // btarraycmp: element by element (NULL sorts after every value, NULLs equal each other),

@@ -116,7 +116,8 @@ NumericRep recvNumeric(std::string_view data) {
 
 void formatBinary(SqlType type, const void* value, std::string& out) {
   // oid and the reg* types: oidsend's unsigned 32-bit integer.
-  if (isOidAlias(type.alias)) return putBigEndian(out, static_cast<uint32_t>(loadRaw<int64_t>(value)), 4);
+  if (!type.isArray() && isOidAlias(type.alias))
+    return putBigEndian(out, static_cast<uint32_t>(loadRaw<int64_t>(value)), 4);
   switch (type.id) {
     case TypeId::Bool: out.push_back(loadRaw<uint8_t>(value) ? 1 : 0); return;
     case TypeId::Int2: return putBigEndian(out, static_cast<uint16_t>(loadRaw<int16_t>(value)), 2);
@@ -138,12 +139,13 @@ void formatBinary(SqlType type, const void* value, std::string& out) {
       putBigEndian(out, static_cast<uint32_t>(v.days), 4);
       return putBigEndian(out, static_cast<uint32_t>(v.months), 4);
     }
-    case TypeId::Array: return formatArrayBinary(loadRaw<const VarString*>(value), out);
+    case TypeId::Array: return formatArrayBinary(type, loadRaw<const VarString*>(value), out);
   }
 }
 
 void parseBinary(SqlType type, std::string_view data, void* out, Arena& arena) {
-  if (isOidAlias(type.alias)) return storeRaw(out, static_cast<int64_t>(static_cast<uint32_t>(readFixed(data, 4))));
+  if (!type.isArray() && isOidAlias(type.alias))
+    return storeRaw(out, static_cast<int64_t>(static_cast<uint32_t>(readFixed(data, 4))));
   switch (type.id) {
     case TypeId::Bool: return storeRaw<uint8_t>(out, readFixed(data, 1) != 0);
     case TypeId::Int2: return storeRaw(out, static_cast<int16_t>(readFixed(data, 2)));

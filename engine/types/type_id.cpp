@@ -62,20 +62,21 @@ namespace {
 struct AliasOid {
   TypeAlias alias;
   uint32_t oid;
-  const char* name;  // format_type's
+  uint32_t arrayOid;  // its array type's (typarray)
+  const char* name;   // format_type's
 };
 constexpr AliasOid kAliasOids[] = {
-    {TypeAlias::Oid, oid::kOid, "oid"},
-    {TypeAlias::RegClass, oid::kRegClass, "regclass"},
-    {TypeAlias::RegType, oid::kRegType, "regtype"},
-    {TypeAlias::RegProc, oid::kRegProc, "regproc"},
-    {TypeAlias::RegProcedure, oid::kRegProcedure, "regprocedure"},
-    {TypeAlias::RegNamespace, oid::kRegNamespace, "regnamespace"},
-    {TypeAlias::RegRole, oid::kRegRole, "regrole"},
-    {TypeAlias::RegOper, oid::kRegOper, "regoper"},
-    {TypeAlias::RegOperator, oid::kRegOperator, "regoperator"},
-    {TypeAlias::Name, oid::kName, "name"},
-    {TypeAlias::InternalChar, oid::kChar, "\"char\""},
+    {TypeAlias::Oid, oid::kOid, 1028, "oid"},
+    {TypeAlias::RegClass, oid::kRegClass, 2210, "regclass"},
+    {TypeAlias::RegType, oid::kRegType, 2211, "regtype"},
+    {TypeAlias::RegProc, oid::kRegProc, 1008, "regproc"},
+    {TypeAlias::RegProcedure, oid::kRegProcedure, 2207, "regprocedure"},
+    {TypeAlias::RegNamespace, oid::kRegNamespace, 4090, "regnamespace"},
+    {TypeAlias::RegRole, oid::kRegRole, 4097, "regrole"},
+    {TypeAlias::RegOper, oid::kRegOper, 2208, "regoper"},
+    {TypeAlias::RegOperator, oid::kRegOperator, 2209, "regoperator"},
+    {TypeAlias::Name, oid::kName, 1003, "name"},
+    {TypeAlias::InternalChar, oid::kChar, 1002, "\"char\""},
 };
 
 const AliasOid* aliasEntry(TypeAlias a) {
@@ -87,7 +88,7 @@ const AliasOid* aliasEntry(TypeAlias a) {
 }  // namespace
 
 uint32_t typeOid(SqlType t) {
-  if (t.alias != TypeAlias::None) return aliasEntry(t.alias)->oid;
+  if (t.alias != TypeAlias::None) return t.isArray() ? aliasEntry(t.alias)->arrayOid : aliasEntry(t.alias)->oid;
   if (!t.isArray()) return typeOid(t.id);
   for (const ArrayOid& a : kArrayOids)
     if (a.element == t.element) return a.oid;
@@ -101,9 +102,9 @@ SqlType sqlTypeFromOid(uint32_t o, bool* known) {
     return SqlType::arrayOf({a.element, -1});
   }
   for (const AliasOid& a : kAliasOids) {
-    if (a.oid != o) continue;
+    if (a.oid != o && a.arrayOid != o) continue;
     if (known) *known = true;
-    return SqlType::of(a.alias);
+    return a.oid == o ? SqlType::of(a.alias) : SqlType::arrayOf(SqlType::of(a.alias));
   }
   return {typeFromOid(o, known), -1};
 }
@@ -151,6 +152,7 @@ int16_t typeLen(TypeId t) {
 }
 
 int16_t typeLen(SqlType t) {
+  if (t.isArray()) return -1;
   if (isOidAlias(t.alias)) return 4;
   if (t.alias == TypeAlias::Name) return 64;
   if (t.alias == TypeAlias::InternalChar) return 1;
@@ -158,7 +160,7 @@ int16_t typeLen(SqlType t) {
 }
 
 std::string typeName(SqlType t) {
-  if (t.alias != TypeAlias::None) return aliasEntry(t.alias)->name;
+  if (t.alias != TypeAlias::None) return std::string(aliasEntry(t.alias)->name) + (t.isArray() ? "[]" : "");
   switch (t.id) {
     case TypeId::Unknown: return "unknown";
     case TypeId::Bool: return "boolean";

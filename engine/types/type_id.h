@@ -77,9 +77,12 @@ struct SqlType {
 
   bool operator==(const SqlType&) const = default;
 
-  static SqlType arrayOf(SqlType elementType) { return {TypeId::Array, elementType.typmod, elementType.id}; }
+  // An array of an alias type (oid[], name[]) keeps the element's alias in `alias`.
+  static SqlType arrayOf(SqlType elementType) {
+    return {TypeId::Array, elementType.typmod, elementType.id, elementType.alias};
+  }
   bool isArray() const { return id == TypeId::Array; }
-  SqlType elementType() const { return {element, typmod}; }
+  SqlType elementType() const { return {element, typmod, TypeId::Unknown, alias}; }
   // The same type without its modifier (varchar(5)[] -> varchar[]).
   SqlType withoutTypmod() const { return {id, -1, element, alias}; }
   static SqlType of(TypeAlias a) { return {aliasBase(a), -1, TypeId::Unknown, a}; }
