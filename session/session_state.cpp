@@ -108,7 +108,6 @@ bool SessionState::readsLiveSystemTable(const PreparedPlan& plan) const {
   return false;
 }
 
-
 void SessionState::endCursors(bool committed) {
   for (auto it = cursors.begin(); it != cursors.end();) {
     if (!it->second.hold || (!committed && it->second.declaredInTransaction)) {
