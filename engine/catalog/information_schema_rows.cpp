@@ -87,11 +87,6 @@ TypeColumns typeColumns(SqlType t) {
   return c;
 }
 
-template <class F>
-void forEachSchema(const Database& db, F f) {
-  for (const auto& [name, schema] : db.schemas) f(*schema);
-}
-
 // A NOT NULL column's check constraint, as PostgreSQL 15's information_schema names it.
 std::string notNullName(const Schema& s, const TableInfo& t, size_t column) {
   return fmt::format("{}_{}_{}_not_null", s.oid, t.oid, column + 1);

@@ -29,12 +29,6 @@ std::string qualifiedName(const Schema& schema, const std::string& name) {
   return quoteIdent(schema.name) + "." + quoteIdent(name);
 }
 
-// Every relation of the database: tables (system tables included), views, indexes.
-template <class F>
-void forEachSchema(const Database& db, F f) {
-  for (const auto& [name, schema] : db.schemas) f(*schema);
-}
-
 std::vector<int64_t> attnums(const IndexInfo& index) {
   std::vector<int64_t> out;
   for (uint32_t c : index.columns) out.push_back(static_cast<int64_t>(c) + 1);

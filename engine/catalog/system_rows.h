@@ -31,6 +31,12 @@ std::vector<SystemRow> fillIndexViews(const Catalog& catalog, const Database& db
 // Relations DuetDB has no objects for (pg_inherits, pg_trigger, ...): no rows.
 std::vector<SystemRow> fillNothing(const Catalog& catalog, const Database& db);
 
+// Calls f(schema) for each schema of the database: what every fill walks.
+template <class F>
+void forEachSchema(const Database& db, F f) {
+  for (const auto& [name, schema] : db.schemas) f(*schema);
+}
+
 // pg_get_indexdef's text: CREATE [UNIQUE] INDEX name ON schema.table USING btree (columns);
 // the table's name without its schema when `qualifyTable` is false (the pretty form for a
 // table the search path finds).
