@@ -99,7 +99,9 @@ void RedoLog::flush() {
   const uint64_t target = appendedLsn_.load(std::memory_order_relaxed);
   flushWanted_ = true;
   writerWake_.notify_one();
-  durableChanged_.wait(lock, [&] { return durableLsn_.load(std::memory_order_relaxed) >= target || !error_.empty(); });
+  durableChanged_.wait(lock, [&] {
+    return (durableLsn_.load(std::memory_order_relaxed) >= target && !runningCallbacks_) || !error_.empty();
+  });
 }
 
 void removeSegmentsUpTo(const std::string& dir, uint64_t lsn) {
@@ -148,12 +150,17 @@ void RedoLog::writerLoop() {
     auto covered = waiting_.upper_bound(batchLastLsn);
     for (auto it = waiting_.begin(); it != covered; ++it) ready.push_back(std::move(it->second));
     waiting_.erase(waiting_.begin(), covered);
+    runningCallbacks_ = !ready.empty();
     durableChanged_.notify_all();
 
     lock.unlock();
     for (std::function<void()>& done : ready) done();
     ready.clear();
     lock.lock();
+    if (runningCallbacks_) {
+      runningCallbacks_ = false;
+      durableChanged_.notify_all();
+    }
   }
 }
 

@@ -84,6 +84,10 @@ class RedoLog {
   std::multimap<uint64_t, std::function<void()>> waiting_;  // whenDurable callbacks by LSN
   bool stopping_ = false;
   bool flushWanted_ = false;  // flush() waits for everything appended
+  // The writer is running (and then destroying) a batch's whenDurable callbacks outside the
+  // mutex: flush() also waits for that, so that what they hold (a connection) is gone before
+  // the caller tears down what it needs (the server's I/O context, at shutdown).
+  bool runningCallbacks_ = false;
   std::string error_;
 
   std::atomic<uint64_t> appendedLsn_;
