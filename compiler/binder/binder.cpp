@@ -1243,6 +1243,9 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
   }
   SqlType result{best->result, -1};
   if (best->result == TypeId::Array) result = SqlType::arrayOf({best->resultElement, -1});
+  // anycompatiblearray in, anycompatiblearray out (array_remove).
+  if (compatible && best->result == TypeId::Array && best->resultElement == TypeId::Unknown)
+    result = SqlType::arrayOf(*compatible);
   if (best->anyArray && best->result == TypeId::Unknown) result = element;
   ExprPtr e = call(best->symbol, result, std::move(args));
   if (!best->returnsSet || bindingSetScan_) return e;

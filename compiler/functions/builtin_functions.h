@@ -44,7 +44,9 @@ struct BuiltinFunction {
   const char* symbol;
   void* address;
   // The rest have defaults, which most rows keep.
-  // The element type when `result` is Array (regexp_match: text[]).
+  // The element type when `result` is Array (regexp_match: text[]); Unknown in an
+  // anyCompatible row, whose result is an array of the arguments' common type
+  // (array_remove).
   TypeId resultElement = TypeId::Unknown;
   // Arguments of any type after `args`, as PostgreSQL's "any" parameters: 0 for none, n
   // for exactly n, kVariadicAny for one or more (VARIADIC "any"). The binder converts each

@@ -38,6 +38,22 @@ const VarString* joinElements(QueryContext* ctx, const VarString* array, const V
 
 extern "C" {
 
+const VarString* duet_q_array_remove(QueryContext*, const VarString* array, const void* element) {
+  duet::ArrayView view(array);
+  duet::SqlType type{view.elementType(), -1};
+  duet::ArrayBuilder kept(view.elementType());
+  alignas(16) unsigned char value[16];
+  for (uint32_t i = 0; i < view.size(); ++i) {
+    if (view.isNull(i)) {
+      kept.appendNull();
+      continue;
+    }
+    view.load(i, value);
+    if (duet::compareValues(type, value, element) != 0) kept.append(value);
+  }
+  return kept.finish(duet::statementArena());
+}
+
 const VarString* duet_q_array_to_string(QueryContext* ctx, const VarString* array, const VarString* delimiter) {
   return joinElements(ctx, array, delimiter, nullptr);
 }

@@ -7,6 +7,11 @@ extern "C" {
 // delimiter; NULL elements are left out, or printed as null_string.
 const duet::VarString* duet_q_array_to_string(duet::rt::QueryContext* ctx, const duet::VarString* array,
                                               const duet::VarString* delimiter);
+// array_remove(array, element): the array without the elements equal to `element` (a
+// pointer to its physical representation, of the array's element type: anycompatible).
+// Strict here: array_remove(a, NULL), which removes a's NULLs in PostgreSQL, is NULL.
+const duet::VarString* duet_q_array_remove(duet::rt::QueryContext* ctx, const duet::VarString* array,
+                                           const void* element);
 const duet::VarString* duet_q_array_to_string_nulls(duet::rt::QueryContext* ctx, const duet::VarString* array,
                                                     const duet::VarString* delimiter,
                                                     const duet::VarString* nullString);
