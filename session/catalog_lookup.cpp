@@ -165,9 +165,11 @@ std::optional<std::string> SessionCatalogLookup::nameOf(TypeAlias kind, uint32_t
       if (oid == kRecordType) return "record";
       const BuiltinType* t = builtinTypeByOid(oid);
       if (!t) return std::nullopt;
-      // An array of an alias type (name[], oid[]) has no SqlType: named by its element.
-      if (t->category == 'A') return nameOf(kind, t->element).value_or("???") + "[]";
-      return typeName(sqlTypeFromOid(oid));
+      bool known = false;
+      SqlType type = sqlTypeFromOid(oid, &known);
+      if (known) return typeName(type);
+      // An array of a vector (int2vector[]) has no SqlType: named by its element.
+      return nameOf(kind, t->element).value_or("???") + "[]";
     }
     case TypeAlias::RegNamespace:
       for (const auto& [name, schema] : db_.schemas)

@@ -8,6 +8,17 @@ namespace duet::codegen {
 
 SqlValue ValueBuilder::cast(const SqlValue& v, SqlType to, bool explicitCast) {
   SqlType from = v.type;
+  // int2vector and oidvector read and print their own text (type_aliases.h).
+  if (isVectorAlias(to.alias) && isStringType(from.id))
+    return strict({v}, to, [&] {
+      return call("duet_rt_vector_in", ptrTy_, {v.v, b_.getInt32(static_cast<int>(to.alias)), typeContext()});
+    });
+  if (isVectorAlias(from.alias) && isStringType(to.id)) {
+    SqlValue text = strict({v}, {TypeId::Text, -1}, [&] {
+      return call("duet_rt_vector_out", ptrTy_, {v.v, b_.getInt32(static_cast<int>(from.alias)), typeContext()});
+    });
+    return cast(text, to, explicitCast);
+  }
   if (from.isArray() || to.isArray()) return castArray(v, to, explicitCast);
   if (from.alias != to.alias) {
     // The alias types' own input and output (engine/types/type_aliases.h): a string read

@@ -35,6 +35,8 @@ TypeAlias aliasNamed(const std::string& n) {
       {"regoperator", TypeAlias::RegOperator},
       {"name", TypeAlias::Name},
       {"char", TypeAlias::InternalChar},
+      {"int2vector", TypeAlias::Int2Vector},
+      {"oidvector", TypeAlias::OidVector},
   };
   for (const auto& [name, alias] : kNames)
     if (n == name) return alias;

@@ -298,9 +298,9 @@ SqlType columnType(std::string_view name) {
       {"aclitem[]", SqlType::arrayOf({TypeId::Text, -1})},
       {"char[]", SqlType::arrayOf({TypeId::Text, -1})},
       {"int2[]", SqlType::arrayOf({TypeId::Int2, -1})},
-      {"int2vector", SqlType::arrayOf({TypeId::Int2, -1})},
+      {"int2vector", SqlType::of(TypeAlias::Int2Vector)},
       {"oid[]", SqlType::arrayOf(SqlType::of(TypeAlias::Oid))},
-      {"oidvector", SqlType::arrayOf(SqlType::of(TypeAlias::Oid))},
+      {"oidvector", SqlType::of(TypeAlias::OidVector)},
   };
   for (const auto& [n, t] : kTypes)
     if (n == name) return t;

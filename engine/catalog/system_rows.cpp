@@ -89,7 +89,7 @@ Row attributeRow(int64_t relation, const ColumnDef& column, size_t position) {
           int64_t{-1},
           static_cast<int64_t>(t.len),
           static_cast<int64_t>(position + 1),
-          int64_t{column.type.isArray() ? 1 : 0},
+          int64_t{column.type.isArray() && !isVectorAlias(column.type.alias) ? 1 : 0},
           int64_t{-1},
           static_cast<int64_t>(column.type.typmod),
           t.byValue,

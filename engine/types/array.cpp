@@ -518,8 +518,9 @@ class BinaryReader {
 
 void formatArrayBinary(SqlType type, const VarString* array, std::string& out) {
   ArrayView a(array);
-  // The element's alias (oid[] sends 4-byte oids) is the array type's, not the value's.
-  SqlType element{a.elementType(), -1, TypeId::Unknown, type.alias};
+  // The element's alias (oid[] and oidvector send 4-byte oids) is the array type's, not
+  // the value's.
+  SqlType element = type.elementType().withoutTypmod();
   putInt32(out, a.size() ? 1 : 0);
   putInt32(out, a.hasNulls() ? 1 : 0);
   putInt32(out, typeOid(element));

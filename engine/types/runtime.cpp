@@ -269,6 +269,17 @@ const VarString* duet_rt_reg_out(int64_t oid, int32_t alias, const TypeContext* 
   formatRegOid(static_cast<TypeAlias>(alias), oid, out, ctx ? *ctx : kDefault);
   return statementArena().makeString(out);
 }
+const VarString* duet_rt_vector_in(const VarString* s, int32_t alias, const TypeContext* ctx) {
+  static const TypeContext kDefault;
+  return parseVectorText(SqlType::of(static_cast<TypeAlias>(alias)), s->view(), statementArena(),
+                         ctx ? *ctx : kDefault);
+}
+const VarString* duet_rt_vector_out(const VarString* v, int32_t alias, const TypeContext* ctx) {
+  static const TypeContext kDefault;
+  std::string out;
+  formatVectorText(SqlType::of(static_cast<TypeAlias>(alias)), v, out, ctx ? *ctx : kDefault);
+  return statementArena().makeString(out);
+}
 const VarString* duet_rt_name_coerce(const VarString* s, int32_t alias) {
   std::string_view v = aliasStringValue(static_cast<TypeAlias>(alias), s->view());
   return v.size() == s->len ? s : statementArena().makeString(v);
@@ -528,6 +539,7 @@ struct Registry {
     DUET_RT(duet_rt_text_similar_escape) DUET_RT(duet_rt_bpchar_cmp) DUET_RT(duet_rt_bpchar_eq)
     DUET_RT(duet_rt_bpchar_hash) DUET_RT(duet_rt_bpchar_length) DUET_RT(duet_rt_string_coerce)
     DUET_RT(duet_rt_oid_in) DUET_RT(duet_rt_reg_out) DUET_RT(duet_rt_name_coerce)
+    DUET_RT(duet_rt_vector_in) DUET_RT(duet_rt_vector_out)
     DUET_RT(duet_rt_date_add_days) DUET_RT(duet_rt_date_sub_days) DUET_RT(duet_rt_date_diff)
     DUET_RT(duet_rt_array_build) DUET_RT(duet_rt_array_cmp) DUET_RT(duet_rt_array_has)
     DUET_RT(duet_rt_array_get_bool) DUET_RT(duet_rt_array_get_int2) DUET_RT(duet_rt_array_get_int4)

@@ -238,6 +238,9 @@ const VarString* duet_rt_string_coerce(const VarString* s, int32_t typeId, int32
 int64_t duet_rt_oid_in(const VarString* s, int32_t alias, const TypeContext* ctx);
 const VarString* duet_rt_reg_out(int64_t oid, int32_t alias, const TypeContext* ctx);
 const VarString* duet_rt_name_coerce(const VarString* s, int32_t alias);
+// int2vector and oidvector (`alias`) from and to their space-separated text.
+const VarString* duet_rt_vector_in(const VarString* s, int32_t alias, const TypeContext* ctx);
+const VarString* duet_rt_vector_out(const VarString* v, int32_t alias, const TypeContext* ctx);
 
 // date arithmetic
 int32_t duet_rt_date_add_days(int32_t date, int32_t days);

@@ -14,6 +14,7 @@
 namespace duet {
 
 void formatText(SqlType type, const void* value, std::string& out, const TypeContext& ctx) {
+  if (isVectorAlias(type.alias)) return formatVectorText(type, loadRaw<const VarString*>(value), out, ctx);
   if (!type.isArray() && isRegAlias(type.alias)) return formatRegOid(type.alias, loadRaw<int64_t>(value), out, ctx);
   switch (type.id) {
     case TypeId::Bool: return formatBool(loadRaw<uint8_t>(value) != 0, out);
@@ -36,6 +37,7 @@ void formatText(SqlType type, const void* value, std::string& out, const TypeCon
 }
 
 void parseText(SqlType type, std::string_view text, void* out, Arena& arena, const TypeContext& ctx) {
+  if (isVectorAlias(type.alias)) return storeRaw(out, parseVectorText(type, text, arena, ctx));
   if (type.isArray()) return storeRaw(out, parseArrayText(type, text, arena, ctx));
   if (type.alias == TypeAlias::Oid) return storeRaw(out, parseOid(text));
   if (isRegAlias(type.alias)) return storeRaw(out, parseRegOid(type.alias, text, ctx));

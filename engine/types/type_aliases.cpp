@@ -6,9 +6,11 @@
 #include <charconv>
 
 #include "engine/error.h"
+#include "engine/types/array.h"
 #include "engine/types/catalog_lookup.h"
 #include "engine/types/scalar_text.h"
 #include "engine/types/type_errors.h"
+#include "engine/types/value_io.h"
 
 namespace duet {
 
@@ -62,6 +64,34 @@ void formatRegOid(TypeAlias kind, int64_t oid, std::string& out, const TypeConte
       return;
     }
   formatInt(oid, out);
+}
+
+void formatVectorText(SqlType type, const VarString* array, std::string& out, const TypeContext& ctx) {
+  ArrayView a(array);
+  SqlType element = type.elementType();
+  alignas(16) unsigned char value[16];
+  for (uint32_t i = 0; i < a.size(); ++i) {
+    if (i) out.push_back(' ');
+    a.load(i, value);
+    formatText(element, value, out, ctx);
+  }
+}
+
+const VarString* parseVectorText(SqlType type, std::string_view text, Arena& arena, const TypeContext& ctx) {
+  SqlType element = type.elementType();
+  ArrayBuilder builder(element.id);
+  alignas(16) unsigned char value[16];
+  size_t at = 0;
+  while (at < text.size()) {
+    while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+    size_t end = at;
+    while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
+    if (end == at) break;
+    parseText(element, text.substr(at, end - at), value, arena, ctx);
+    builder.append(value);
+    at = end;
+  }
+  return builder.finish(arena);
 }
 
 std::string_view aliasStringValue(TypeAlias kind, std::string_view text) {

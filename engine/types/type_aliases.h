@@ -7,6 +7,7 @@
 
 #include "engine/types/type_context.h"
 #include "engine/types/type_id.h"
+#include "engine/types/value.h"
 
 namespace duet {
 
@@ -18,6 +19,10 @@ int64_t parseOid(std::string_view text);
 int64_t parseRegOid(TypeAlias kind, std::string_view text, const TypeContext& ctx);
 // The reg* output functions: 0 is "-", an oid the catalog knows its name, others the number.
 void formatRegOid(TypeAlias kind, int64_t oid, std::string& out, const TypeContext& ctx);
+// int2vector and oidvector: the elements' text separated by spaces ("1 2"); input the same
+// (22P02 for anything else). The value is an array (array.h).
+void formatVectorText(SqlType type, const VarString* array, std::string& out, const TypeContext& ctx);
+const VarString* parseVectorText(SqlType type, std::string_view text, Arena& arena, const TypeContext& ctx);
 // name keeps at most 63 bytes (whole UTF-8 characters), "char" its first byte.
 std::string_view aliasStringValue(TypeAlias kind, std::string_view text);
 

@@ -54,6 +54,7 @@ constexpr ArrayOid kArrayOids[] = {
 }  // namespace
 
 TypeId aliasBase(TypeAlias a) {
+  if (isVectorAlias(a)) return TypeId::Array;
   return a == TypeAlias::Name || a == TypeAlias::InternalChar ? TypeId::Text : TypeId::Int8;
 }
 
@@ -77,6 +78,8 @@ constexpr AliasOid kAliasOids[] = {
     {TypeAlias::RegOperator, oid::kRegOperator, 2209, "regoperator"},
     {TypeAlias::Name, oid::kName, 1003, "name"},
     {TypeAlias::InternalChar, oid::kChar, 1002, "\"char\""},
+    {TypeAlias::Int2Vector, 22, 0, "int2vector"},  // arrays of vectors: none here
+    {TypeAlias::OidVector, 30, 0, "oidvector"},
 };
 
 const AliasOid* aliasEntry(TypeAlias a) {
@@ -88,7 +91,8 @@ const AliasOid* aliasEntry(TypeAlias a) {
 }  // namespace
 
 uint32_t typeOid(SqlType t) {
-  if (t.alias != TypeAlias::None) return t.isArray() ? aliasEntry(t.alias)->arrayOid : aliasEntry(t.alias)->oid;
+  if (t.alias != TypeAlias::None)
+    return t.isArray() && !isVectorAlias(t.alias) ? aliasEntry(t.alias)->arrayOid : aliasEntry(t.alias)->oid;
   if (!t.isArray()) return typeOid(t.id);
   for (const ArrayOid& a : kArrayOids)
     if (a.element == t.element) return a.oid;
@@ -102,7 +106,7 @@ SqlType sqlTypeFromOid(uint32_t o, bool* known) {
     return SqlType::arrayOf({a.element, -1});
   }
   for (const AliasOid& a : kAliasOids) {
-    if (a.oid != o && a.arrayOid != o) continue;
+    if (a.oid != o && (a.arrayOid == 0 || a.arrayOid != o)) continue;
     if (known) *known = true;
     return a.oid == o ? SqlType::of(a.alias) : SqlType::arrayOf(SqlType::of(a.alias));
   }
@@ -160,7 +164,8 @@ int16_t typeLen(SqlType t) {
 }
 
 std::string typeName(SqlType t) {
-  if (t.alias != TypeAlias::None) return std::string(aliasEntry(t.alias)->name) + (t.isArray() ? "[]" : "");
+  if (t.alias != TypeAlias::None)
+    return std::string(aliasEntry(t.alias)->name) + (t.isArray() && !isVectorAlias(t.alias) ? "[]" : "");
   switch (t.id) {
     case TypeId::Unknown: return "unknown";
     case TypeId::Bool: return "boolean";

@@ -57,12 +57,18 @@ enum class TypeAlias : uint8_t {
   RegOperator,
   Name,
   InternalChar,  // "char": one byte, as pg_class.relkind
+  // Arrays of their own type (pg_index.indkey, pg_proc.proargtypes) that print and read
+  // as numbers separated by spaces ("1 2"), as PostgreSQL's int2vector and oidvector.
+  Int2Vector,
+  OidVector,
 };
 
-// The base type of an alias (Int8 for oid and the reg* types, Text for name and "char").
+// The base type of an alias (Int8 for oid and the reg* types, Text for name and "char",
+// Array for the vectors).
 TypeId aliasBase(TypeAlias a);
 constexpr bool isOidAlias(TypeAlias a) { return a >= TypeAlias::Oid && a <= TypeAlias::RegOperator; }
 constexpr bool isRegAlias(TypeAlias a) { return a >= TypeAlias::RegClass && a <= TypeAlias::RegOperator; }
+constexpr bool isVectorAlias(TypeAlias a) { return a == TypeAlias::Int2Vector || a == TypeAlias::OidVector; }
 
 // A type with its modifier, encoded as PostgreSQL's atttypmod:
 //   char(n), varchar(n): n + 4;  numeric(p, s): ((p << 16) | s) + 4;  interval: (fields
@@ -82,10 +88,19 @@ struct SqlType {
     return {TypeId::Array, elementType.typmod, elementType.id, elementType.alias};
   }
   bool isArray() const { return id == TypeId::Array; }
-  SqlType elementType() const { return {element, typmod, TypeId::Unknown, alias}; }
+  SqlType elementType() const {
+    if (alias == TypeAlias::OidVector) return of(TypeAlias::Oid);
+    if (alias == TypeAlias::Int2Vector) return {TypeId::Int2, -1};
+    return {element, typmod, TypeId::Unknown, alias};
+  }
   // The same type without its modifier (varchar(5)[] -> varchar[]).
   SqlType withoutTypmod() const { return {id, -1, element, alias}; }
-  static SqlType of(TypeAlias a) { return {aliasBase(a), -1, TypeId::Unknown, a}; }
+  static SqlType of(TypeAlias a) {
+    TypeId element = a == TypeAlias::Int2Vector  ? TypeId::Int2
+                     : a == TypeAlias::OidVector ? TypeId::Int8
+                                                 : TypeId::Unknown;
+    return {aliasBase(a), -1, element, a};
+  }
 
   static SqlType varchar(int n) { return {TypeId::Varchar, n + 4}; }
   static SqlType bpchar(int n) { return {TypeId::Char, n + 4}; }
