@@ -196,12 +196,12 @@ std::vector<SystemRow> fillInfoViews(const Catalog&, const Database& db) {
 
 std::vector<SystemRow> fillTableConstraints(const Catalog&, const Database& db) {
   std::vector<Row> rows;
+  forEachConstraint(db, [&](const Schema& s, const IndexInfo& i) {
+    rows.push_back({db.name, s.name, i.name, db.name, s.name, i.table->name,
+                    std::string(i.primary ? "PRIMARY KEY" : "UNIQUE"), std::string("NO"), std::string("NO"),
+                    std::string("YES"), std::string("YES")});
+  });
   forEachSchema(db, [&](const Schema& s) {
-    for (const auto& [name, i] : s.indexes)
-      if (i->constraint)
-        rows.push_back({db.name, s.name, name, db.name, s.name, i->table->name,
-                        std::string(i->primary ? "PRIMARY KEY" : "UNIQUE"), std::string("NO"), std::string("NO"),
-                        std::string("YES"), std::string("YES")});
     for (const auto& [name, t] : s.tables) {
       if (t->systemView) continue;
       for (size_t c = 0; c < t->columns.size(); ++c)
@@ -215,25 +215,19 @@ std::vector<SystemRow> fillTableConstraints(const Catalog&, const Database& db) 
 
 std::vector<SystemRow> fillKeyColumnUsage(const Catalog&, const Database& db) {
   std::vector<Row> rows;
-  forEachSchema(db, [&](const Schema& s) {
-    for (const auto& [name, i] : s.indexes) {
-      if (!i->constraint) continue;
-      for (size_t k = 0; k < i->columns.size(); ++k)
-        rows.push_back({db.name, s.name, name, db.name, s.name, i->table->name, i->table->columns[i->columns[k]].name,
-                        count(static_cast<int64_t>(k + 1)), kNull});
-    }
+  forEachConstraint(db, [&](const Schema& s, const IndexInfo& i) {
+    for (size_t k = 0; k < i.columns.size(); ++k)
+      rows.push_back({db.name, s.name, i.name, db.name, s.name, i.table->name, i.table->columns[i.columns[k]].name,
+                      count(static_cast<int64_t>(k + 1)), kNull});
   });
   return rows;
 }
 
 std::vector<SystemRow> fillConstraintColumnUsage(const Catalog&, const Database& db) {
   std::vector<Row> rows;
-  forEachSchema(db, [&](const Schema& s) {
-    for (const auto& [name, i] : s.indexes) {
-      if (!i->constraint) continue;
-      for (uint32_t c : i->columns)
-        rows.push_back({db.name, s.name, i->table->name, i->table->columns[c].name, db.name, s.name, name});
-    }
+  forEachConstraint(db, [&](const Schema& s, const IndexInfo& i) {
+    for (uint32_t c : i.columns)
+      rows.push_back({db.name, s.name, i.table->name, i.table->columns[c].name, db.name, s.name, i.name});
   });
   return rows;
 }

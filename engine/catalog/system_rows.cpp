@@ -299,37 +299,34 @@ std::vector<SystemRow> fillIndexes(const Catalog&, const Database& db) {
 
 std::vector<SystemRow> fillConstraints(const Catalog&, const Database& db) {
   std::vector<Row> rows;
-  forEachSchema(db, [&](const Schema& s) {
-    for (const auto& [name, i] : s.indexes) {
-      if (!i->constraint) continue;
-      // A constraint shares its index's oid: DuetDB keeps no separate constraint object.
-      rows.push_back({static_cast<int64_t>(i->oid),
-                      name,
-                      static_cast<int64_t>(s.oid),
-                      std::string(i->primary ? "p" : "u"),
-                      false,
-                      false,
-                      true,
-                      static_cast<int64_t>(i->table->oid),
-                      int64_t{0},
-                      static_cast<int64_t>(i->oid),
-                      int64_t{0},
-                      int64_t{0},
-                      std::string(" "),
-                      std::string(" "),
-                      std::string(" "),
-                      true,
-                      int64_t{0},
-                      true,
-                      attnums(*i),
-                      kNull,
-                      kNull,
-                      kNull,
-                      kNull,
-                      kNull,
-                      kNull,
-                      kNull});
-    }
+  forEachConstraint(db, [&](const Schema& s, const IndexInfo& i) {
+    // A constraint shares its index's oid: DuetDB keeps no separate constraint object.
+    rows.push_back({static_cast<int64_t>(i.oid),
+                    i.name,
+                    static_cast<int64_t>(s.oid),
+                    std::string(i.primary ? "p" : "u"),
+                    false,
+                    false,
+                    true,
+                    static_cast<int64_t>(i.table->oid),
+                    int64_t{0},
+                    static_cast<int64_t>(i.oid),
+                    int64_t{0},
+                    int64_t{0},
+                    std::string(" "),
+                    std::string(" "),
+                    std::string(" "),
+                    true,
+                    int64_t{0},
+                    true,
+                    attnums(i),
+                    kNull,
+                    kNull,
+                    kNull,
+                    kNull,
+                    kNull,
+                    kNull,
+                    kNull});
   });
   return rows;
 }

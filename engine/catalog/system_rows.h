@@ -37,6 +37,16 @@ void forEachSchema(const Database& db, F f) {
   for (const auto& [name, schema] : db.schemas) f(*schema);
 }
 
+// Calls f(schema, index) for each index that backs a PRIMARY KEY or UNIQUE constraint: the
+// constraints pg_constraint and information_schema list.
+template <class F>
+void forEachConstraint(const Database& db, F f) {
+  forEachSchema(db, [&](const Schema& s) {
+    for (const auto& [name, index] : s.indexes)
+      if (index->constraint) f(s, *index);
+  });
+}
+
 // pg_get_indexdef's text: CREATE [UNIQUE] INDEX name ON schema.table USING btree (columns);
 // the table's name without its schema when `qualifyTable` is false (the pretty form for a
 // table the search path finds).
