@@ -12,10 +12,9 @@
 namespace duet {
 namespace {
 
-constexpr uint32_t kVoidType = 2278, kRecordType = 2249;
+constexpr uint32_t kVoidType = kVoidTypeOid, kRecordType = kRecordTypeOid;
 constexpr const char* kInvalidNameSyntax = "42602";
-// pg_database_owner: the predefined role that owns each database's public schema.
-constexpr uint32_t kDatabaseOwnerRole = 6171;
+constexpr uint32_t kDatabaseOwnerRole = kDatabaseOwnerRoleOid;
 
 // "a.b", "\"A\".b": the parts of a possibly qualified name, unquoted parts folded to lower
 // case, as PostgreSQL's stringToQualifiedNameList.

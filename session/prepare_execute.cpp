@@ -28,9 +28,8 @@ void StatementRunner::prepare(const Statement& st) {
 
 namespace {
 // Keeps the one row of EXECUTE's arguments, as text.
-class ArgumentSink final : public ResultSink {
+class ArgumentSink final : public IgnoringSink {
  public:
-  void rowDescription(const std::vector<ColumnDesc>&) override {}
   void dataRow(const Field* fields, size_t count) override {
     for (size_t i = 0; i < count; ++i) {
       values.push_back(fields[i].len < 0 ? std::nullopt
@@ -38,14 +37,6 @@ class ArgumentSink final : public ResultSink {
                                                std::string(fields[i].data, static_cast<size_t>(fields[i].len))));
     }
   }
-  void commandComplete(std::string_view) override {}
-  void emptyQuery() override {}
-  void notice(const Notice&) override {}
-  void parameterStatus(std::string_view, std::string_view) override {}
-  void copyOutBegin(int) override {}
-  void copyData(std::string_view) override {}
-  void copyOutDone() override {}
-  void copyInBegin(int) override {}
   std::vector<std::optional<std::string>> values;
 };
 }  // namespace

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/catalog/builtin_types.h"
 #include "engine/error.h"
 #include "engine/types/array.h"
 #include "engine/types/catalog_lookup.h"
@@ -55,7 +56,7 @@ const VarString* duet_q_format_type(QueryContext*, int64_t type, int32_t typmod)
   if (type == 0) return text("-");
   bool known = false;
   duet::SqlType t = duet::sqlTypeFromOid(static_cast<uint32_t>(type), &known);
-  if (!known) return text(type == 2278 ? "void" : type == 2249 ? "record" : "???");
+  if (!known) return text(type == duet::kVoidTypeOid ? "void" : type == duet::kRecordTypeOid ? "record" : "???");
   t.typmod = typmod;
   return text(duet::typeName(t));
 }

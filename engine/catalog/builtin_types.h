@@ -9,6 +9,9 @@
 
 namespace duet {
 
+// The pseudo-types routines declare, which pg_type lists beside the built-in types.
+inline constexpr uint32_t kVoidTypeOid = 2278, kRecordTypeOid = 2249;
+
 struct BuiltinType {
   uint32_t oid;
   std::string_view name;  // typname

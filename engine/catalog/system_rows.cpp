@@ -10,7 +10,7 @@ namespace {
 constexpr int64_t kPgCatalog = 11, kBootstrapRole = 10, kHeapAm = 2, kBtreeAm = 403, kHashAm = 405,
                   kDefaultTablespace = 1663, kGlobalTablespace = 1664, kDefaultCollation = 100, kCCollation = 950,
                   kPosixCollation = 951, kSqlLanguage = 14, kPlpgsqlLanguage = 13563, kPlpgsqlExtension = 13564,
-                  kVoidType = 2278, kRecordType = 2249, kDatabaseOwnerRole = 6171;
+                  kVoidType = kVoidTypeOid, kRecordType = kRecordTypeOid, kDatabaseOwnerRole = kDatabaseOwnerRoleOid;
 constexpr int64_t kUtf8Encoding = 6;
 
 using Row = SystemRow;

@@ -31,6 +31,9 @@ std::vector<SystemRow> fillIndexViews(const Catalog& catalog, const Database& db
 // Relations DuetDB has no objects for (pg_inherits, pg_trigger, ...): no rows.
 std::vector<SystemRow> fillNothing(const Catalog& catalog, const Database& db);
 
+// pg_database_owner: the predefined role that owns every database's public schema.
+inline constexpr uint32_t kDatabaseOwnerRoleOid = 6171;
+
 // Calls f(schema) for each schema of the database: what every fill walks.
 template <class F>
 void forEachSchema(const Database& db, F f) {
