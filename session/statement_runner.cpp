@@ -55,7 +55,7 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
   RedoRecorder::StatementInputs inputs = redo_.statementInputs();
   TimeoutGuard timeout(state_, stmt.kind != sql::StmtKind::Transaction);
   state_.query.assign(st.sql.substr(stmt.begin, stmt.end - stmt.begin));
-  state_.queryStart = currentTimestamp();
+  state_.queryStart = state_.txn.statementTimestamp();  // pg_stat_activity.query_start
   try {
     if (state_.cancel.load() && stmt.kind != sql::StmtKind::Transaction) raiseQueryCanceled(&state_.timedOut);
     QueryState result = QueryState::Done;
