@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/catalog/system_rows.h"
+#include "engine/types/text_functions.h"
 #include "session/engine_state.h"
 #include "session/sql_session.h"
 #include "session/transaction_record.h"
@@ -47,13 +49,24 @@ std::string columnList(const TableInfo& table, const std::vector<uint32_t>& colu
   return out;
 }
 
-std::string createTableSql(const TableInfo& t) {
+// A sequence's parameters as CREATE SEQUENCE and an identity column take them.
+std::string sequenceOptionsSql(const SequenceInfo& s) {
+  return fmt::format("INCREMENT BY {} MINVALUE {} MAXVALUE {} START WITH {} CACHE {} {}", s.increment, s.minValue,
+                     s.maxValue, s.start, s.cache, s.cycle ? "CYCLE" : "NO CYCLE");
+}
+
+std::string createTableSql(const Database& db, const TableInfo& t) {
   std::string sql = "CREATE TABLE " + qualified(*t.schema, t.name) + " (";
   bool first = true;
   for (const ColumnDef& c : t.columns) {
     sql += (first ? "" : ", ") + ident(c.name) + " " + typeName(c.type);
     if (c.notNull) sql += " NOT NULL";
-    if (!c.defaultSql.empty()) sql += " DEFAULT " + c.defaultSql;
+    if (const SequenceInfo* s = c.identity ? identitySequence(db, t, c.name) : nullptr) {
+      sql += fmt::format(" GENERATED {} AS IDENTITY (SEQUENCE NAME {} {})", c.identity == 'a' ? "ALWAYS" : "BY DEFAULT",
+                         qualified(*s->schema, s->name), sequenceOptionsSql(*s));
+    } else if (!c.defaultSql.empty()) {
+      sql += " DEFAULT " + c.defaultSql;
+    }
     first = false;
   }
   for (const IndexInfo* index : t.indexes) {
@@ -196,7 +209,15 @@ class ArchiveDump {
     auto byOid = [](const auto* a, const auto* b) { return a->oid < b->oid; };
     std::sort(tables.begin(), tables.end(), byOid);
     std::sort(routines.begin(), routines.end(), byOid);
-    for (const TableInfo* t : tables) run(db.name, createTableSql(*t));
+    // Sequences first: column defaults name them. An identity column's comes with its table.
+    std::vector<const SequenceInfo*> sequences;
+    for (const auto& [schemaName, schema] : db.schemas)
+      for (const auto& [name, sequence] : schema->sequences) sequences.push_back(sequence.get());
+    for (const SequenceInfo* s : sequences)
+      if (!s->identity)
+        run(db.name, fmt::format("CREATE SEQUENCE {} AS {} {}", qualified(*s->schema, s->name),
+                                 sequenceTypeName(s->type), sequenceOptionsSql(*s)));
+    for (const TableInfo* t : tables) run(db.name, createTableSql(db, *t));
     for (const RoutineInfo* r : routines) run(db.name, createRoutineSql(*r));
     for (const ViewInfo* v : viewsInDependencyOrder(std::move(views))) run(db.name, createViewSql(*v));
     if (!tables.empty()) {
@@ -212,6 +233,15 @@ class ArchiveDump {
         run(db.name, fmt::format("CREATE {}INDEX {} ON {} ({})", index->unique ? "UNIQUE " : "", ident(index->name),
                                  qualified(*t->schema, t->name), columnList(*t, index->columns)));
       }
+    }
+    // Where each sequence stands, and the column a SERIAL's belongs to.
+    for (const SequenceInfo* s : sequences) {
+      std::string name = qualified(*s->schema, s->name);
+      const TableInfo* owner = sequenceOwner(db, *s);
+      if (owner && !s->identity)
+        run(db.name, fmt::format("ALTER SEQUENCE {} OWNED BY {}.{}", name, qualified(*owner->schema, owner->name),
+                                 ident(s->ownerColumn)));
+      run(db.name, fmt::format("SELECT pg_catalog.setval({}, {}, {})", quoteLiteral(name), s->lastValue, s->isCalled));
     }
   }
 

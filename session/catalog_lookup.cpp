@@ -123,6 +123,21 @@ std::optional<int64_t> SessionCatalogLookup::databaseBytes(std::string_view name
   return bytes;
 }
 
+std::optional<std::string> SessionCatalogLookup::serialSequence(std::string_view table, std::string_view column) const {
+  Relation r = relationByOid(oidOf(TypeAlias::RegClass, table));
+  std::string name(column);
+  bool hasColumn = r.table ? r.table->columnIndex(name) >= 0 : false;
+  if (r.view)
+    for (const ColumnDef& c : r.view->columns) hasColumn = hasColumn || c.name == name;
+  if (!hasColumn)
+    throw SqlError(sqlstate::kUndefinedColumn,
+                   fmt::format("column \"{}\" of relation \"{}\" does not exist", name, *r.name));
+  if (!r.table) return std::nullopt;
+  for (const SequenceInfo* s : catalog_.ownedSequences(db_, r.table->oid, name))
+    return quoteIdent(s->schema->name) + "." + quoteIdent(s->name);
+  return std::nullopt;
+}
+
 SessionCatalogLookup::Relation SessionCatalogLookup::relationByOid(uint32_t oid) const {
   for (const auto& [schemaName, schema] : db_.schemas) {
     for (const auto& [name, t] : schema->tables)
@@ -131,6 +146,8 @@ SessionCatalogLookup::Relation SessionCatalogLookup::relationByOid(uint32_t oid)
       if (v->oid == oid) return {schema.get(), nullptr, v.get(), nullptr, &name};
     for (const auto& [name, i] : schema->indexes)
       if (i->oid == oid) return {schema.get(), nullptr, nullptr, i.get(), &name};
+    for (const auto& [name, s] : schema->sequences)
+      if (s->oid == oid) return {schema.get(), nullptr, nullptr, nullptr, &name, s.get()};
   }
   return {};
 }
@@ -203,6 +220,7 @@ uint32_t SessionCatalogLookup::oidOf(TypeAlias kind, std::string_view text) cons
       if (r.table) return r.table->oid;
       if (r.view) return r.view->oid;
       if (const IndexInfo* i = catalog_.findIndex(db_, schema, parts.back())) return i->oid;
+      if (const SequenceInfo* s = catalog_.findSequence(db_, schema, parts.back())) return s->oid;
       undefined(sqlstate::kUndefinedTable, "relation", parts.back());
     }
     case TypeAlias::RegType: {
@@ -273,7 +291,7 @@ std::optional<std::string> SessionCatalogLookup::describe(Text what, uint32_t oi
     case Text::ViewDefinition: {
       Relation r = relationByOid(oid);
       if (!r.view) return std::nullopt;
-      return r.view->query;
+      return viewDefinition(*r.view);
     }
     case Text::FunctionResult:
     case Text::FunctionArguments:

@@ -25,6 +25,7 @@ class SessionCatalogLookup : public CatalogLookup {
   int64_t serverStartTimestamp() const override;
   std::optional<int64_t> relationBytes(Size what, uint32_t oid) const override;
   std::optional<int64_t> databaseBytes(std::string_view name) const override;
+  std::optional<std::string> serialSequence(std::string_view table, std::string_view column) const override;
 
   // The relation (table, view or index) with this oid; all null when there is none.
   struct Relation {
@@ -33,6 +34,7 @@ class SessionCatalogLookup : public CatalogLookup {
     const ViewInfo* view = nullptr;
     const IndexInfo* index = nullptr;
     const std::string* name = nullptr;
+    const SequenceInfo* sequence = nullptr;
   };
   Relation relationByOid(uint32_t oid) const;
   const RoutineInfo* routineByOid(uint32_t oid) const;

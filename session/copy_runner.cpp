@@ -100,13 +100,17 @@ QueryState CopyRunner::run(const Statement& st, ResultSink& sink) {
   }
   // Once the table and columns are known, before any data is asked for (PostgreSQL's DoCopy).
   state_.txn.undo().checkWritable("COPY FROM");
-  // Columns not listed get their DEFAULT, as in INSERT. DuetDB has no volatile functions (no
-  // random(), no sequences) and now() is fixed per transaction, so one evaluation serves
-  // every row; the value goes into each row through the column type's text input.
+  // Columns not listed get their DEFAULT, as in INSERT: evaluated once when it is stable
+  // (now() is fixed per transaction), for every row when volatile (nextval(), random()).
+  // The value goes into each row through the column type's text input.
   for (size_t c = 0; c < t.columns.size(); ++c) {
     if (std::find(state->columns.begin(), state->columns.end(), static_cast<int>(c)) != state->columns.end()) continue;
     if (t.columns[c].defaultSql.empty()) continue;
-    state->defaults.emplace_back(static_cast<int>(c), evaluateText("SELECT " + t.columns[c].defaultSql));
+    std::shared_ptr<ValueQuery> query = prepareValue("SELECT " + t.columns[c].defaultSql);
+    if (query->isVolatile)
+      state->rowDefaults.emplace_back(static_cast<int>(c), std::move(query));
+    else
+      state->defaults.emplace_back(static_cast<int>(c), evaluate(*query));
   }
   state->options = copyOptions(s.options);
   state->mark = state_.txn.undo().mark();
@@ -143,6 +147,12 @@ bool CopyRunner::receive(std::string_view data, ResultSink& sink) {
   }
   auto onRow = [&](const CopyRow& row) {
     std::copy(defaultStorage.begin(), defaultStorage.end(), storage.begin());
+    for (const auto& [c, query] : state->rowDefaults) {
+      std::optional<std::string> value = evaluate(*query);
+      if (!value) continue;
+      tuple[layout.nullOffset(c)] = 0;
+      parseText(layout.types[c], *value, tuple + layout.offsets[c], arena, ctx);
+    }
     for (size_t i = 0; i < state->columns.size(); ++i) {
       int c = state->columns[i];
       const auto& f = row.fields[i];
@@ -280,11 +290,20 @@ void CopyRunner::copyOut(const Statement& st, ResultSink& sink) {
   sink.commandComplete(fmt::format("COPY {}", consumer.rows));
 }
 
-std::optional<std::string> CopyRunner::evaluateText(const std::string& query) {
+std::shared_ptr<CopyRunner::ValueQuery> CopyRunner::prepareValue(const std::string& query) {
+  auto v = std::make_shared<ValueQuery>();
+  v->text = std::make_shared<const std::string>(query);
   auto parsed = sql::parseQuery(query, sql::ParseOptions{.liftLiterals = true});
-  auto text = std::make_shared<const std::string>(query);
-  Statement q{text, *text, std::move(parsed.at(0)), {}, nullptr, {}};
-  q.plan = planner_.planFor(q);
+  v->statement = std::make_unique<Statement>(Statement{v->text, *v->text, std::move(parsed.at(0)), {}, nullptr, {}});
+  v->statement->plan = planner_.planFor(*v->statement);
+  const PreparedPlan& plan = *v->statement->plan;
+  v->isVolatile = !plan.footprint.routines.empty();
+  for (const std::string& f : plan.footprint.functions) v->isVolatile = v->isVolatile || builtinFunctionVolatile(f);
+  return v;
+}
+
+std::optional<std::string> CopyRunner::evaluate(const ValueQuery& query) {
+  const Statement& q = *query.statement;
   auto params = planner_.literalParams(q);
   const PreparedPlan& plan = *q.plan;
 

@@ -41,6 +41,7 @@ class CopyRunner {
   void abort() { copyIn_.reset(); }
 
  private:
+  struct ValueQuery;
   // A COPY FROM STDIN waiting for its data.
   struct CopyInState {
     TableInfo* table = nullptr;
@@ -48,6 +49,8 @@ class CopyRunner {
     std::vector<std::string> names;
     // Per table column not in the COPY list: its DEFAULT's value as text (nullopt: NULL).
     std::vector<std::pair<int, std::optional<std::string>>> defaults;
+    // Those whose DEFAULT is volatile (nextval(), random()): evaluated for every row.
+    std::vector<std::pair<int, std::shared_ptr<ValueQuery>>> rowDefaults;
     CopyOptions options;
     UndoLog::Mark mark;
     bool fromSimpleQuery = false;
@@ -55,8 +58,16 @@ class CopyRunner {
     std::optional<LoggedStatement> log;
   };
   void copyOut(const Statement& st, ResultSink& sink);
-  // Runs `query` (one row, one column) and returns its value as text (nullopt for NULL).
-  std::optional<std::string> evaluateText(const std::string& query);
+  // `query` (one row, one column) planned and compiled, to be run by evaluate(); volatile
+  // when it calls a volatile function or a routine.
+  struct ValueQuery {
+    std::shared_ptr<const std::string> text;
+    std::unique_ptr<Statement> statement;
+    bool isVolatile = false;
+  };
+  std::shared_ptr<ValueQuery> prepareValue(const std::string& query);
+  // Runs it and returns its value as text (nullopt for NULL).
+  std::optional<std::string> evaluate(const ValueQuery& query);
 
   SessionState& state_;
   TransactionControl& transaction_;

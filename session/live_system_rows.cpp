@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "engine/catalog/system_rows.h"
 #include "session/transaction_state.h"
 
 namespace duet {
@@ -126,6 +127,7 @@ std::vector<SystemRow> liveSystemRows(const SystemRelation& relation, const Sess
   if (relation.name == "pg_stat_activity") return activity(reader);
   if (relation.name == "pg_stat_database") return databaseStats(reader);
   if (relation.name == "pg_settings") return settings(reader);
+  if (relation.name == "pg_sequences") return fillSequencesView(reader.engine.catalog, *reader.db);
   return {};  // pg_locks: the serial executor takes no locks
 }
 

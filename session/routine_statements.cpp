@@ -294,82 +294,91 @@ void RoutineStatements::dropRoutinesReturning(const TableInfo& table, bool casca
 
 // RemoveObjects for functions and procedures: one name at a time, with or without an
 // argument list, IF EXISTS turning "does not exist" into a notice.
-void RoutineStatements::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
-  const char* noun = s.object == sql::RoutineObject::Procedure ? "procedure"
-                     : s.object == sql::RoutineObject::Routine ? "routine"
-                                                               : "function";
-  for (const sql::RoutineRef& ref : s.routines) {
-    std::string name = joinedName(ref.name);
-    std::vector<RoutineInfo*> candidates =
-        state_.engine.catalog.findRoutines(*state_.db, schemaOf(ref.name), ref.name.name());
-    RoutineInfo* target = nullptr;
-    if (!ref.argsGiven) {
-      // Without arguments only routines of the named kind count (LookupFuncName).
-      std::erase_if(candidates, [&](const RoutineInfo* r) {
-        return (s.object == sql::RoutineObject::Function && r->kind != RoutineKind::Function) ||
-               (s.object == sql::RoutineObject::Procedure && r->kind != RoutineKind::Procedure);
-      });
-      if (candidates.empty()) {
-        if (!s.ifExists)
-          throw SqlError(sqlstate::kUndefinedFunction, fmt::format("could not find a {} named \"{}\"", noun, name));
-        state_.sendNotice(sink,
-                          Notice::make("NOTICE", "00000", fmt::format("{} {}() does not exist, skipping", noun, name)));
-        continue;
-      }
-      if (candidates.size() > 1)
-        throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("{} name \"{}\" is not unique", noun, name), {},
-                       fmt::format("Specify the argument list to select the {} unambiguously.", noun));
-      target = candidates[0];
-    } else {
-      // LookupFuncWithArgs: input types identify a routine (arguments marked OUT are
-      // noise); for PROCEDURE and ROUTINE a list without mode markers may also be every
-      // argument, OUT ones included (the SQL standard's way). Both ways finding different
-      // procedures is ambiguous.
-      std::vector<RoutineType> inputs, all;
-      std::string written;
-      bool modesWritten = false;
-      for (const sql::RoutineParam& a : ref.args) {
-        written += (written.empty() ? "" : ",") + typeNameAsWritten(a.type);
-        std::optional<RoutineType> type = signatureType(a.type);
-        if (!type) {
-          std::string message = fmt::format("type \"{}\" does not exist", typeNameAsWritten(a.type));
-          if (!s.ifExists) throw SqlError(sqlstate::kUndefinedObject, message);
-          state_.sendNotice(sink, Notice::make("NOTICE", "00000", message + ", skipping"));
-          written.clear();
-          break;
-        }
-        all.push_back(*type);
-        modesWritten = modesWritten || a.modeWritten;
-        if (a.mode != sql::ParamMode::Out && a.mode != sql::ParamMode::Table) inputs.push_back(*type);
-      }
-      if (all.size() != ref.args.size()) continue;
-      bool allArguments = s.object != sql::RoutineObject::Function && !modesWritten;
-      RoutineInfo* byAll = nullptr;
-      for (RoutineInfo* c : candidates) {
-        std::vector<RoutineType> cInputs, cAll;
-        for (const RoutineParamInfo& p : c->params) {
-          if (p.isInput()) cInputs.push_back(p.type);
-          cAll.push_back(p.type);
-        }
-        if (cInputs == inputs) target = c;
-        if (allArguments && c->kind == RoutineKind::Procedure && cAll == all) byAll = c;
-      }
-      if (target && byAll && target != byAll)
-        throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("{} name \"{}\" is not unique", noun, name));
-      if (!target) target = byAll;
-      if (!target) {
-        if (!s.ifExists)
-          throw SqlError(sqlstate::kUndefinedFunction,
-                         fmt::format("{} {}({}) does not exist", noun, name, routineTypeList(inputs)));
-        state_.sendNotice(sink, Notice::make("NOTICE", "00000",
-                                             fmt::format("{} {}({}) does not exist, skipping", noun, name, written)));
-        continue;
-      }
+// LookupFuncWithArgs for DROP and ALTER: the routine a name (with or without an argument
+// list) means, the kind checked; null when it does not exist and `ifExists` made that a
+// notice.
+RoutineInfo* RoutineStatements::findRoutineRef(sql::RoutineObject object, const sql::RoutineRef& ref, bool ifExists,
+                                               ResultSink& sink) {
+  const char* noun = object == sql::RoutineObject::Procedure ? "procedure"
+                     : object == sql::RoutineObject::Routine ? "routine"
+                                                             : "function";
+  std::string name = joinedName(ref.name);
+  std::vector<RoutineInfo*> candidates =
+      state_.engine.catalog.findRoutines(*state_.db, schemaOf(ref.name), ref.name.name());
+  RoutineInfo* target = nullptr;
+  if (!ref.argsGiven) {
+    // Without arguments only routines of the named kind count (LookupFuncName).
+    std::erase_if(candidates, [&](const RoutineInfo* r) {
+      return (object == sql::RoutineObject::Function && r->kind != RoutineKind::Function) ||
+             (object == sql::RoutineObject::Procedure && r->kind != RoutineKind::Procedure);
+    });
+    if (candidates.empty()) {
+      if (!ifExists)
+        throw SqlError(sqlstate::kUndefinedFunction, fmt::format("could not find a {} named \"{}\"", noun, name));
+      state_.sendNotice(sink,
+                        Notice::make("NOTICE", "00000", fmt::format("{} {}() does not exist, skipping", noun, name)));
+      return nullptr;
     }
-    if (s.object == sql::RoutineObject::Function && target->kind != RoutineKind::Function)
-      throw SqlError(sqlstate::kWrongObjectType, fmt::format("{} is not a function", target->signature()));
-    if (s.object == sql::RoutineObject::Procedure && target->kind != RoutineKind::Procedure)
-      throw SqlError(sqlstate::kWrongObjectType, fmt::format("{} is not a procedure", target->signature()));
+    if (candidates.size() > 1)
+      throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("{} name \"{}\" is not unique", noun, name), {},
+                     fmt::format("Specify the argument list to select the {} unambiguously.", noun));
+    target = candidates[0];
+  } else {
+    // Input types identify a routine (arguments marked OUT are noise); for PROCEDURE and
+    // ROUTINE a list without mode markers may also be every argument, OUT ones included
+    // (the SQL standard's way). Both ways finding different procedures is ambiguous.
+    std::vector<RoutineType> inputs, all;
+    std::string written;
+    bool modesWritten = false;
+    for (const sql::RoutineParam& a : ref.args) {
+      written += (written.empty() ? "" : ",") + typeNameAsWritten(a.type);
+      std::optional<RoutineType> type = signatureType(a.type);
+      if (!type) {
+        std::string message = fmt::format("type \"{}\" does not exist", typeNameAsWritten(a.type));
+        if (!ifExists) throw SqlError(sqlstate::kUndefinedObject, message);
+        state_.sendNotice(sink, Notice::make("NOTICE", "00000", message + ", skipping"));
+        return nullptr;
+      }
+      all.push_back(*type);
+      modesWritten = modesWritten || a.modeWritten;
+      if (a.mode != sql::ParamMode::Out && a.mode != sql::ParamMode::Table) inputs.push_back(*type);
+    }
+    bool allArguments = object != sql::RoutineObject::Function && !modesWritten;
+    RoutineInfo* byAll = nullptr;
+    for (RoutineInfo* c : candidates) {
+      std::vector<RoutineType> cInputs, cAll;
+      for (const RoutineParamInfo& p : c->params) {
+        if (p.isInput()) cInputs.push_back(p.type);
+        cAll.push_back(p.type);
+      }
+      if (cInputs == inputs) target = c;
+      if (allArguments && c->kind == RoutineKind::Procedure && cAll == all) byAll = c;
+    }
+    if (target && byAll && target != byAll)
+      throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("{} name \"{}\" is not unique", noun, name));
+    if (!target) target = byAll;
+    if (!target) {
+      if (!ifExists)
+        throw SqlError(sqlstate::kUndefinedFunction,
+                       fmt::format("{} {}({}) does not exist", noun, name, routineTypeList(inputs)));
+      state_.sendNotice(sink, Notice::make("NOTICE", "00000",
+                                           fmt::format("{} {}({}) does not exist, skipping", noun, name, written)));
+      return nullptr;
+    }
+  }
+  if (object == sql::RoutineObject::Function && target->kind != RoutineKind::Function)
+    throw SqlError(sqlstate::kWrongObjectType, fmt::format("{} is not a function", target->signature()));
+  if (object == sql::RoutineObject::Procedure && target->kind != RoutineKind::Procedure)
+    throw SqlError(sqlstate::kWrongObjectType, fmt::format("{} is not a procedure", target->signature()));
+  return target;
+}
+
+// RemoveObjects for functions and procedures: one name at a time, IF EXISTS turning "does
+// not exist" into a notice.
+void RoutineStatements::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink) {
+  for (const sql::RoutineRef& ref : s.routines) {
+    RoutineInfo* target = findRoutineRef(s.object, ref, s.ifExists, sink);
+    if (!target) continue;
     uint32_t oid = target->oid;
     state_.engine.catalog.dropRoutine(*target, state_.txn.undo());
     routines_.forgetCompiledRoutine(oid);  // if the DROP is rolled back, the next call compiles it
@@ -378,6 +387,15 @@ void RoutineStatements::dropRoutines(const sql::DropRoutineStmt& s, ResultSink& 
   sink.commandComplete(s.object == sql::RoutineObject::Procedure ? "DROP PROCEDURE"
                        : s.object == sql::RoutineObject::Routine ? "DROP ROUTINE"
                                                                  : "DROP FUNCTION");
+}
+
+void RoutineStatements::alterRoutine(const sql::AlterRoutineStmt& s, ResultSink& sink) {
+  findRoutineRef(s.object, s.routine, false, sink);
+  if (!state_.engine.catalog.role(s.owner))
+    throw SqlError(sqlstate::kUndefinedObject, fmt::format("role \"{}\" does not exist", s.owner));
+  sink.commandComplete(s.object == sql::RoutineObject::Procedure ? "ALTER PROCEDURE"
+                       : s.object == sql::RoutineObject::Routine ? "ALTER ROUTINE"
+                                                                 : "ALTER FUNCTION");
 }
 
 }  // namespace duet

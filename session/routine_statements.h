@@ -20,11 +20,14 @@ class RoutineStatements {
 
   void createRoutine(const sql::CreateFunctionStmt& s, std::string_view query);
   void dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink);
+  // ALTER FUNCTION | PROCEDURE | ROUTINE ... OWNER TO role: checked, nothing kept.
+  void alterRoutine(const sql::AlterRoutineStmt& s, ResultSink& sink);
   // DROP TABLE: functions returning the table's row type depend on it (2BP01, or dropped
   // too with CASCADE).
   void dropRoutinesReturning(const TableInfo& table, bool cascade, ResultSink& sink);
 
  private:
+  RoutineInfo* findRoutineRef(sql::RoutineObject object, const sql::RoutineRef& ref, bool ifExists, ResultSink& sink);
   void applyRoutineOptions(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
   void defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
   void validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s, std::string_view query);

@@ -174,6 +174,18 @@ TableInfo& SessionState::tableByName(const sql::QualifiedName& name) { return ta
 TableResolver SessionState::tableResolver() {
   return [this](const sql::QualifiedName& name) {
     Catalog::Relation r = engine.catalog.findRelation(*db, schemaOf(name), name.name());
+    if (!r.table && !r.view) {
+      // A sequence reads as its one row (what pg_dump asks of it), read when the query runs.
+      if (const SequenceInfo* s = engine.catalog.findSequence(*db, schemaOf(name), name.name())) {
+        auto row = std::make_shared<ViewBinding>();
+        row->query = fmt::format(
+            "SELECT pg_catalog.duet_sequence_value({0}) AS last_value, 0::bigint AS log_cnt, "
+            "pg_catalog.duet_sequence_is_called({0}) AS is_called",
+            s->oid);
+        row->columns = {"last_value", "log_cnt", "is_called"};
+        return TableBinding{nullptr, s->oid, s->name, {}, std::move(row)};
+      }
+    }
     if (r.view && !r.table) {
       TableBinding b{nullptr, r.view->oid, r.view->name, {}, nullptr};
       auto view = std::make_shared<ViewBinding>();
@@ -184,7 +196,10 @@ TableResolver SessionState::tableResolver() {
     }
     TableInfo& t = tableByName(name);
     TableBinding b{t.table.get(), t.oid, t.name, {}, nullptr};
-    for (const auto& c : t.columns) b.defaults.push_back(c.defaultSql);
+    for (const auto& c : t.columns) {
+      b.defaults.push_back(c.defaultSql);
+      b.identity.push_back(c.identity);
+    }
     return b;
   };
 }

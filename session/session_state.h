@@ -23,6 +23,7 @@
 #include "session/catalog_lookup.h"
 #include "session/engine_state.h"
 #include "session/session_api.h"
+#include "session/session_sequences.h"
 #include "session/settings.h"
 #include "session/statement.h"
 #include "session/transaction_state.h"
@@ -96,6 +97,8 @@ struct SessionState {
   NotificationHub::Listener listener;
   std::vector<std::pair<bool, std::string>> pendingListens;
   std::vector<Notification> pendingNotifies;
+  // nextval / currval / setval / lastval, and what they leave for the redo log.
+  SessionSequences sequences{*this};
   // NOTIFY and pg_notify(): 22023 for an empty or too long channel name, a payload too long.
   void notify(std::string_view channel, std::string_view payload);
   // The transaction ended: at a commit, the LISTENs take effect and the notifications go out.

@@ -8,6 +8,7 @@
 //   UtilityStatements               transaction control, SET/SHOW/RESET, DDL on the catalog
 //   RoutineStatements               CREATE/DROP FUNCTION and PROCEDURE
 //   ViewStatements                  CREATE/DROP VIEW, and the views a DROP takes along
+//   SequenceStatements              CREATE/ALTER/DROP SEQUENCE, SERIAL and identity columns
 //   CopyRunner                      COPY FROM STDIN / TO STDOUT
 //   SnapshotRouter                  which read-only statements go to a fork() snapshot
 //   StatementPlanner                plans through the plan cache, literal parameter tuples
@@ -107,6 +108,11 @@ class SqlSession final : public Session, public rt::SessionServices {
   const std::string* currentSetting(std::string_view name) const override;
   std::string setSetting(std::string_view name, std::string_view value, bool local) override;
   void notify(std::string_view channel, std::string_view payload) override;
+  int64_t nextval(uint32_t oid) override { return state_.sequences.nextval(oid); }
+  int64_t currval(uint32_t oid) override { return state_.sequences.currval(oid); }
+  void setval(uint32_t oid, int64_t value, bool isCalled) override { state_.sequences.setval(oid, value, isCalled); }
+  int64_t lastval() override { return state_.sequences.lastval(); }
+  int64_t sequenceValue(uint32_t oid, bool* isCalled) override { return state_.sequences.value(oid, isCalled); }
   void setNotificationTarget(int32_t pid, std::function<void()> wake) override;
   std::vector<Notification> takeNotifications() override;
 
@@ -119,6 +125,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   StatementPlanner planner_;
   RoutineStatements routineStatements_;
   ViewStatements viewStatements_;
+  SequenceStatements sequenceStatements_;
   UtilityStatements utility_;
   CopyRunner copy_;
   StatementRunner runner_;

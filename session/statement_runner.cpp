@@ -52,6 +52,7 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
   transaction_.startStatement();
   if (takesSnapshot(stmt)) state_.txn.noteStatement();
   UndoLog::Mark mark = state_.txn.undo().mark();
+  state_.sequences.changedInStatement = false;
   RedoRecorder::StatementInputs inputs = redo_.statementInputs();
   TimeoutGuard timeout(state_, stmt.kind != sql::StmtKind::Transaction);
   state_.query.assign(st.sql.substr(stmt.begin, stmt.end - stmt.begin));
@@ -86,7 +87,7 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
       if (result == QueryState::CopyIn) {
         copy_.setLogEntry(redo_.loggedStatement(st, params, inputs));
       } else if ((state_.txn.undo().mark() != mark && stmt.kind != sql::StmtKind::Transaction) ||
-                 changingCommand(stmt)) {
+                 changingCommand(stmt) || state_.sequences.changedInStatement) {
         // (ROLLBACK TO SAVEPOINT moves the undo log back: what it undid leaves the record.)
         redo_.add(redo_.loggedStatement(*logged, params, inputs, explained ? &*explained : nullptr));
       }

@@ -48,6 +48,7 @@ void TransactionControl::failStatement(UndoLog::Mark mark) {
   if (implicit) {
     state_.settings.endTransaction(false);
     redo_.clear();
+    logSequencePositions();
     state_.endNotifications(false);
     state_.endCursors(false);
   }
@@ -79,6 +80,11 @@ void TransactionControl::endTransaction(bool commit) {
     txn.rollback();
   }
   redo_.clear();
+  if (commit) {
+    state_.sequences.transactionEnded();
+  } else {
+    logSequencePositions();
+  }
   state_.settings.endTransaction(commit);
   noteRolledBackDdl();
   state_.endNotifications(commit);
@@ -91,6 +97,21 @@ void TransactionControl::noteRolledBackDdl() {
     ++state_.engine.catalogVersion;
     routines_.discardStaleRoutines();
   }
+}
+
+void TransactionControl::logSequencePositions() {
+  if (state_.engine.commitLog) {
+    LoggedTransaction t;
+    t.statements = state_.sequences.positions();
+    if (!t.statements.empty()) {
+      t.database = state_.dbName;
+      t.user = state_.user;
+      t.startTimestamp = state_.txn.startTimestamp();
+      // A few short statements: never over the log's size limit, the one refusal it has.
+      state_.engine.commitLog(encodeTransaction(t));
+    }
+  }
+  state_.sequences.transactionEnded();
 }
 
 void TransactionControl::rollbackOpenBlock() {
@@ -128,6 +149,9 @@ void TransactionControl::rollbackToSavepoint(const std::string& name) {
   size_t i = existingSavepoint(state_, name);
   TransactionState::Savepoint& sp = state_.txn.savepoints()[i];
   redo_.truncate(sp.redoMark);
+  // What the undone statements moved stays moved: the record says where it stands.
+  if (state_.engine.commitLog)
+    for (LoggedStatement& position : state_.sequences.positions()) redo_.add(std::move(position));
   state_.settings.restore(sp.settings);
   state_.pendingListens.resize(std::min(sp.listens, state_.pendingListens.size()));
   state_.pendingNotifies.resize(std::min(sp.notifies, state_.pendingNotifies.size()));

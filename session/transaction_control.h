@@ -60,6 +60,9 @@ class TransactionControl {
   // After a rollback (of the transaction, or of a failed statement's changes): if it undid
   // DDL, the catalog version moves on and routine code that no longer fits is dropped.
   void noteRolledBackDdl();
+  // After a rollback: the sequences the transaction moved, logged where they stand as a
+  // transaction of their own (session_sequences.h).
+  void logSequencePositions();
 
   SessionState& state_;
   RedoRecorder& redo_;

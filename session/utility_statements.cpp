@@ -92,7 +92,7 @@ void checkFillfactor(const sql::DefElem& o) {
 }
 
 const char* dropTag(sql::ObjectType object) {
-  static const char* tags[] = {"DROP TABLE", "DROP INDEX", "DROP DATABASE", "DROP ROLE", "DROP VIEW"};
+  static const char* tags[] = {"DROP TABLE", "DROP INDEX", "DROP DATABASE", "DROP ROLE", "DROP VIEW", "DROP SEQUENCE"};
   return tags[static_cast<int>(object)];
 }
 
@@ -114,6 +114,8 @@ const char* changingCommand(const sql::Stmt& stmt) {
   switch (stmt.kind) {
     case sql::StmtKind::CreateTable: return "CREATE TABLE";
     case sql::StmtKind::CreateView: return "CREATE VIEW";
+    case sql::StmtKind::CreateSequence: return "CREATE SEQUENCE";
+    case sql::StmtKind::AlterSequence: return "ALTER SEQUENCE";
     case sql::StmtKind::CreateIndex: return "CREATE INDEX";
     case sql::StmtKind::AlterTable: return "ALTER TABLE";
     case sql::StmtKind::Drop: return dropTag(stmt.as<sql::DropStmt>().object);
@@ -157,8 +159,19 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       viewStatements_.createView(st);
       sink.commandComplete("CREATE VIEW");
       break;
+    case sql::StmtKind::CreateSequence:
+      sequenceStatements_.create(stmt.as<sql::CreateSequenceStmt>(), sink);
+      sink.commandComplete("CREATE SEQUENCE");
+      break;
+    case sql::StmtKind::AlterSequence:
+      sequenceStatements_.alter(stmt.as<sql::AlterSequenceStmt>());
+      sink.commandComplete("ALTER SEQUENCE");
+      break;
     case sql::StmtKind::Drop:
-      if (stmt.as<sql::DropStmt>().object == sql::ObjectType::View) {
+      if (stmt.as<sql::DropStmt>().object == sql::ObjectType::Sequence) {
+        sequenceStatements_.drop(stmt.as<sql::DropStmt>(), sink);
+        sink.commandComplete("DROP SEQUENCE");
+      } else if (stmt.as<sql::DropStmt>().object == sql::ObjectType::View) {
         viewStatements_.dropViews(stmt.as<sql::DropStmt>(), sink);
         sink.commandComplete("DROP VIEW");
       } else {
@@ -212,7 +225,13 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
     }
     case sql::StmtKind::Truncate:
       for (const auto& name : stmt.as<sql::TruncateStmt>().tables) {
-        state_.engine.catalog.truncate(state_.tableByName(name), undo);
+        TableInfo& table = state_.tableByName(name);
+        state_.engine.catalog.truncate(table, undo);
+        // RESTART IDENTITY: the sequences its columns own start again (as ALTER SEQUENCE
+        // RESTART: a rollback undoes it).
+        if (stmt.as<sql::TruncateStmt>().restartIdentity)
+          for (SequenceInfo* s : state_.engine.catalog.ownedSequences(*state_.db, table.oid))
+            state_.engine.catalog.alterSequence(*s, SequenceOptions{.restart = true}, undo);
       }
       sink.commandComplete("TRUNCATE TABLE");
       break;
@@ -269,6 +288,7 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       break;
     }
     case sql::StmtKind::DropRoutine: routineStatements_.dropRoutines(stmt.as<sql::DropRoutineStmt>(), sink); break;
+    case sql::StmtKind::AlterRoutine: routineStatements_.alterRoutine(stmt.as<sql::AlterRoutineStmt>(), sink); break;
     case sql::StmtKind::Listen:
       state_.pendingListens.emplace_back(true, stmt.as<sql::ListenStmt>().channel);
       sink.commandComplete("LISTEN");
@@ -453,15 +473,29 @@ void UtilityStatements::createTable(const sql::CreateTableStmt& s, std::string_v
     spec.keys.push_back(KeySpec{c.kind == sql::ConstraintKind::PrimaryKey ? KeyKind::PrimaryKey : KeyKind::Unique,
                                 std::move(columns), c.name});
   };
+  std::vector<SequenceStatements::ColumnSequence> columnSequences;
   for (const auto& col : s.columns) {
     if (!col.type.resolved) {
       throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", col.type.name()), {}, {},
                      static_cast<int>(col.type.location) + 1);
     }
-    if (col.type.serial != sql::SerialKind::None) unsupported("serial column");
     ColumnDef def{col.name, col.type.sqlType(), false, {}};
+    // SERIAL is an integer column with a sequence of its own, as an identity column is.
+    const sql::Constraint* identity = nullptr;
+    bool hasDefault = false;
+    auto bothDefaults = [&](const char* what) {
+      throw SqlError(sqlstate::kSyntaxError,
+                     fmt::format("{} specified for column \"{}\" of table \"{}\"", what, col.name, spec.name));
+    };
     for (const auto& c : col.constraints) {
+      if (c.kind == sql::ConstraintKind::Default || c.kind == sql::ConstraintKind::Identity) {
+        if (hasDefault || col.type.serial != sql::SerialKind::None)
+          bothDefaults(c.kind == sql::ConstraintKind::Identity || identity ? "both default and identity"
+                                                                           : "multiple default values");
+        hasDefault = true;
+      }
       switch (c.kind) {
+        case sql::ConstraintKind::Identity: identity = &c; break;
         case sql::ConstraintKind::NotNull: def.notNull = true; break;
         case sql::ConstraintKind::Null: break;
         case sql::ConstraintKind::PrimaryKey:
@@ -477,6 +511,8 @@ void UtilityStatements::createTable(const sql::CreateTableStmt& s, std::string_v
         default: unsupported("this column constraint");
       }
     }
+    if (identity || col.type.serial != sql::SerialKind::None)
+      columnSequences.push_back({spec.columns.size(), identity});
     spec.columns.push_back(std::move(def));
   }
   for (const auto& c : s.constraints) {
@@ -486,7 +522,11 @@ void UtilityStatements::createTable(const sql::CreateTableStmt& s, std::string_v
     addKey(c, c.columns);
   }
   if (s.ifNotExists && state_.engine.catalog.findTable(*state_.db, schemaOf(s.table), spec.name)) return;
-  state_.engine.catalog.createTable(*state_.db, schemaOf(s.table), std::move(spec), state_.txn.undo());
+  std::vector<SequenceInfo*> sequences =
+      sequenceStatements_.createColumnSequences(schemaOf(s.table), spec, columnSequences);
+  TableInfo& table =
+      state_.engine.catalog.createTable(*state_.db, schemaOf(s.table), std::move(spec), state_.txn.undo());
+  sequenceStatements_.own(sequences, table);
   transaction_.ddlDone();
 }
 
@@ -528,7 +568,9 @@ void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
         state_.engine.catalog.dropDatabase(name.name(), s.ifExists, undo);
         break;
       case sql::ObjectType::Role: state_.engine.catalog.dropRole(name.name(), s.ifExists, undo); break;
-      case sql::ObjectType::View: break;  // ViewStatements::dropViews
+      case sql::ObjectType::View:      // ViewStatements::dropViews
+      case sql::ObjectType::Sequence:  // SequenceStatements::drop
+        break;
     }
     transaction_.ddlDone();
   }

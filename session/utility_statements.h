@@ -3,7 +3,8 @@
 // constraints, TRUNCATE, CREATE DATABASE and ROLE, DEALLOCATE, DISCARD, CHECKPOINT, and
 // VACUUM and ANALYZE (accepted, nothing to do). DDL goes through the catalog with the
 // transaction's undo log, so a ROLLBACK undoes it. CREATE/DROP FUNCTION go on to
-// RoutineStatements, CREATE/DROP VIEW to ViewStatements; COPY is not one of these (StatementRunner hands it to
+// RoutineStatements, CREATE/DROP VIEW to ViewStatements, CREATE/ALTER/DROP SEQUENCE to
+// SequenceStatements; COPY is not one of these (StatementRunner hands it to
 // CopyRunner).
 #pragma once
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include "compiler/compiler.h"
 #include "session/routine_statements.h"
+#include "session/sequence_statements.h"
 #include "session/session_state.h"
 #include "session/statement.h"
 #include "session/transaction_control.h"
@@ -30,11 +32,12 @@ std::vector<ColumnDesc> showColumns(const sql::ShowStmt& s);
 class UtilityStatements {
  public:
   UtilityStatements(SessionState& state, TransactionControl& transaction, RoutineStatements& routineStatements,
-                    ViewStatements& viewStatements)
+                    ViewStatements& viewStatements, SequenceStatements& sequenceStatements)
       : state_(state),
         transaction_(transaction),
         routineStatements_(routineStatements),
-        viewStatements_(viewStatements) {}
+        viewStatements_(viewStatements),
+        sequenceStatements_(sequenceStatements) {}
 
   // Runs a statement that has no plan, COPY aside; its answers go to sink.
   void run(const Statement& st, ResultSink& sink);
@@ -54,6 +57,7 @@ class UtilityStatements {
   TransactionControl& transaction_;
   RoutineStatements& routineStatements_;
   ViewStatements& viewStatements_;
+  SequenceStatements& sequenceStatements_;
 };
 
 }  // namespace duet

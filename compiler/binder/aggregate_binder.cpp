@@ -44,7 +44,9 @@ bool orderInsensitive(const plan::AggSpec& spec) {
 }  // namespace
 
 bool Binder::isAggregateCall(const sql::FuncCall& f) {
-  return f.names.size() == 1 && (isBuiltinAggregate(f.names[0]) || f.names[0] == "grouping");
+  // pg_catalog.array_agg is array_agg (pg_dump qualifies every name).
+  bool builtinName = f.names.size() == 1 || (f.names.size() == 2 && f.names[0] == "pg_catalog");
+  return builtinName && (isBuiltinAggregate(f.names.back()) || f.names.back() == "grouping");
 }
 
 // The arguments of an aggregate call are bound over the FROM row (not over the

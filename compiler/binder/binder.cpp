@@ -985,6 +985,14 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     return coerce(textConst(std::to_string(typeOid(args[0]->type))), SqlType::of(TypeAlias::RegType),
                   CastContext::Explicit, f.location);
   }
+  if (name == "format_type" && args.size() == 2) {
+    // Not strict in its typmod: a NULL one (psql's format_type(t, NULL)) means none, -1.
+    auto typmod = std::make_unique<Expr>(ExprKind::Coalesce, SqlType{TypeId::Int4, -1});
+    typmod->args.push_back(coerce(std::move(args[1]), {TypeId::Int4, -1}, CastContext::Implicit, f.location));
+    typmod->args.push_back(int4Const(-1));
+    args[1] = std::move(typmod);
+    return builtinCall("format_type", args, f.location);
+  }
   if (name == "current_setting" && args.size() == 2) {
     args[0] = coerce(std::move(args[0]), text, CastContext::Implicit, f.location);
     // current_setting(name, missing_ok): CASE WHEN duet_q_setting_exists(name, missing_ok)
@@ -1431,6 +1439,21 @@ ExprPtr Binder::bindArray(const sql::ArrayExpr& a, const Scope& scope, AggContex
 
 ExprPtr Binder::bindSubscript(const sql::Subscript& s, const Scope& scope, AggContext* agg) {
   ExprPtr array = bind(*s.arg, scope, agg);
+  // A name is PostgreSQL's fixed array of chars: name[i] is its "char" at i, counted from 0
+  // (pg_dump reads typname[0]).
+  if (array->type.alias == TypeAlias::Name && s.indexes.size() == 1 && !s.indexes[0].slice) {
+    ExprPtr i = coerce(bind(*s.indexes[0].upper, scope, agg), {TypeId::Int4, -1}, CastContext::Assignment,
+                       s.indexes[0].location);
+    auto start = std::make_unique<Expr>(ExprKind::Binary, SqlType{TypeId::Int4, -1});
+    start->op = Op::Add;
+    start->args.push_back(std::move(i));
+    start->args.push_back(int4Const(1));
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(array));
+    args.push_back(std::move(start));
+    args.push_back(int4Const(1));
+    return call("duet_rt_text_substr", SqlType::of(TypeAlias::InternalChar), std::move(args));
+  }
   if (!array->type.isArray())
     fail(sqlstate::kDatatypeMismatch,
          fmt::format("cannot subscript type {} because it does not support subscripting", typeName(array->type)),

@@ -33,6 +33,8 @@ struct TableBinding {
   std::string name;
   std::vector<std::string> defaults;  // per column: DEFAULT expression as SQL text, or ""
   std::shared_ptr<const ViewBinding> view;
+  // Per column: 'a' for GENERATED ALWAYS AS IDENTITY, 'd' for BY DEFAULT, 0 for none.
+  std::vector<char> identity = {};
 };
 // Resolves a (possibly qualified) table or view name in the session's database and search
 // path; throws 42P01 `relation "x" does not exist` itself when it is unknown.

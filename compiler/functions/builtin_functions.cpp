@@ -5,6 +5,7 @@
 #include "compiler/runtime/array_functions.h"
 #include "compiler/runtime/catalog_functions.h"
 #include "compiler/runtime/query_runtime.h"
+#include "compiler/runtime/sequence_functions.h"
 #include "compiler/runtime/set_functions.h"
 #include "engine/types/runtime.h"
 
@@ -68,7 +69,8 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"pg_get_ruledef",        {Int8, Bool},      Text,        kStable,    true, DUET_FN(duet_q_no_definition_pretty), Unknown, 0, true},
     {"pg_get_partkeydef",     {Int8},            Text,        kStable,    true, DUET_FN(duet_q_no_definition), Unknown, 0, true},
     {"pg_get_statisticsobjdef", {Int8},          Text,        kStable,    true, DUET_FN(duet_q_no_definition), Unknown, 0, true},
-    {"pg_get_serial_sequence", {Text, Text},     Text,        kStable,    true, DUET_FN(duet_q_no_serial_sequence), Unknown, 0, true},
+    {"pg_get_function_sqlbody", {Int8},          Text,        kStable,    true, DUET_FN(duet_q_no_definition), Unknown, 0, true},
+    {"pg_get_serial_sequence", {Text, Text},     Text,        kStable,    true, DUET_FN(duet_q_pg_get_serial_sequence), Unknown, 0, true},
     {"pg_database_size",      {Text},            Int8,        kStable,    true, DUET_FN(duet_q_database_size)},
     {"pg_size_pretty",        {Int8},            Text,        kImmutable, true, DUET_FN(duet_q_pg_size_pretty)},
     {"pg_postmaster_start_time", {},             TimestampTz, kStable,    true, DUET_FN(duet_q_pg_postmaster_start_time)},
@@ -78,6 +80,19 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"array_to_string",       {Array, Text},     Text,        kStable,    true, DUET_FN(duet_q_array_to_string), Unknown, 0, false, false, true},
     {"array_to_string",       {Array, Text, Text}, Text,      kStable,    true, DUET_FN(duet_q_array_to_string_nulls), Unknown, 0, false, false, true},
     {"set_config",            {Text, Text, Bool}, Text,       kVolatile,  true, DUET_FN(duet_q_set_config)},
+    // Sequences (sequence_functions.h), by regclass or by name.
+    {"nextval",               {Int8},            Int8,        kVolatile,  true, DUET_FN(duet_q_nextval)},
+    {"nextval",               {Text},            Int8,        kVolatile,  true, DUET_FN(duet_q_nextval_name)},
+    {"currval",               {Int8},            Int8,        kVolatile,  true, DUET_FN(duet_q_currval)},
+    {"currval",               {Text},            Int8,        kVolatile,  true, DUET_FN(duet_q_currval_name)},
+    {"setval",                {Int8, Int8},      Int8,        kVolatile,  true, DUET_FN(duet_q_setval)},
+    {"setval",                {Text, Int8},      Int8,        kVolatile,  true, DUET_FN(duet_q_setval_name)},
+    {"setval",                {Int8, Int8, Bool}, Int8,       kVolatile,  true, DUET_FN(duet_q_setval_called)},
+    {"setval",                {Text, Int8, Bool}, Int8,       kVolatile,  true, DUET_FN(duet_q_setval_called_name)},
+    {"lastval",               {},                Int8,        kVolatile,  true, DUET_FN(duet_q_lastval)},
+    // What SELECT ... FROM a sequence reads (session_state.cpp reads a sequence as a query of these).
+    {"duet_sequence_value",   {Int8},            Int8,        kStable,    true, DUET_FN(duet_q_sequence_value)},
+    {"duet_sequence_is_called", {Int8},          Bool,        kStable,    true, DUET_FN(duet_q_sequence_is_called)},
     // LISTEN / NOTIFY (PostgreSQL's result is void, which prints as '').
     {"pg_notify",             {Text, Text},      Text,        kVolatile,  true, DUET_FN(duet_q_pg_notify)},
     {"pg_advisory_unlock_all", {},               Text,        kVolatile,  true, DUET_FN(duet_q_advisory_unlock_all)},

@@ -74,6 +74,15 @@ struct DropRoutineStmt : Stmt {
   DropBehavior behavior = DropBehavior::Default;
 };
 
+// ALTER FUNCTION | PROCEDURE | ROUTINE name [(arguments)] OWNER TO role: what a dump says;
+// DuetDB keeps no owners, so it only checks that both exist.
+struct AlterRoutineStmt : Stmt {
+  AlterRoutineStmt() : Stmt(StmtKind::AlterRoutine) {}
+  RoutineObject object = RoutineObject::Function;
+  RoutineRef routine;
+  std::string owner;
+};
+
 struct CallStmt : Stmt {
   CallStmt() : Stmt(StmtKind::Call) {}
   std::unique_ptr<FuncCall> call;

@@ -47,6 +47,9 @@ enum class StmtKind : uint8_t {
   DeclareCursor,
   Fetch,  // FETCH and MOVE
   ClosePortal,
+  CreateSequence,
+  AlterSequence,
+  AlterRoutine,  // ast_routine.h
 };
 
 struct Stmt {
@@ -216,6 +219,9 @@ struct InsertStmt : Stmt, WithList {
   std::string alias;
   std::vector<std::string> columns;
   std::vector<uint32_t> columnLocations;
+  // OVERRIDING SYSTEM VALUE (values for GENERATED ALWAYS identity columns are taken) or
+  // OVERRIDING USER VALUE (values for identity columns are ignored).
+  enum class Overriding : uint8_t { None, System, User } overriding = Overriding::None;
   std::unique_ptr<SelectStmt> source;  // VALUES or SELECT; null for DEFAULT VALUES
   std::vector<ResTarget> returning;
 };
@@ -248,7 +254,32 @@ struct DeleteStmt : Stmt, WithList {
 
 // ---- DDL ----
 
-enum class ConstraintKind : uint8_t { NotNull, Null, Default, PrimaryKey, Unique, Check, ForeignKey };
+// One parameter of CREATE/ALTER SEQUENCE or of an identity column's option list.
+struct SequenceOption {
+  enum class Kind : uint8_t {
+    As,            // AS type
+    Increment,     // INCREMENT [BY] n
+    MinValue,      // MINVALUE n
+    NoMinValue,    // NO MINVALUE
+    MaxValue,      // MAXVALUE n
+    NoMaxValue,    // NO MAXVALUE
+    Start,         // START [WITH] n
+    Restart,       // RESTART [[WITH] n] (ALTER only)
+    Cache,         // CACHE n
+    Cycle,         // CYCLE
+    NoCycle,       // NO CYCLE
+    OwnedBy,       // OWNED BY table.column | NONE
+    SequenceName,  // SEQUENCE NAME name (identity columns)
+  };
+  Kind kind = Kind::As;
+  int64_t value = 0;
+  bool hasValue = false;  // RESTART with a value
+  TypeName type;          // AS
+  QualifiedName name;     // OWNED BY (empty parts: NONE), SEQUENCE NAME
+  uint32_t location = 0;
+};
+
+enum class ConstraintKind : uint8_t { NotNull, Null, Default, PrimaryKey, Unique, Check, ForeignKey, Identity };
 struct Constraint {
   ConstraintKind kind = ConstraintKind::NotNull;
   std::string name;                     // CONSTRAINT name, or empty
@@ -257,6 +288,9 @@ struct Constraint {
   uint32_t exprBegin = 0, exprEnd = 0;  // byte range of expr's text (DEFAULT kept as text)
   QualifiedName refTable;               // FOREIGN KEY / REFERENCES
   std::vector<std::string> refColumns;
+  // GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY [(options)]
+  bool identityAlways = false;
+  std::vector<SequenceOption> sequenceOptions;
   uint32_t location = 0;
 };
 
@@ -321,7 +355,26 @@ struct CreateViewStmt : Stmt {
   bool checkOption = false;
 };
 
-enum class ObjectType : uint8_t { Table, Index, Database, Role, View };
+// CREATE [TEMP] SEQUENCE [IF NOT EXISTS] name [options]
+struct CreateSequenceStmt : Stmt {
+  CreateSequenceStmt() : Stmt(StmtKind::CreateSequence) {}
+  QualifiedName name;
+  bool ifNotExists = false;
+  bool temporary = false;
+  std::vector<SequenceOption> options;
+};
+
+// ALTER SEQUENCE [IF EXISTS] name options | RENAME TO new | OWNER TO role
+struct AlterSequenceStmt : Stmt {
+  AlterSequenceStmt() : Stmt(StmtKind::AlterSequence) {}
+  QualifiedName name;
+  bool ifExists = false;
+  std::vector<SequenceOption> options;
+  std::string newName;  // RENAME TO
+  std::string owner;    // OWNER TO (accepted: DuetDB keeps no owners)
+};
+
+enum class ObjectType : uint8_t { Table, Index, Database, Role, View, Sequence };
 enum class DropBehavior : uint8_t { Default, Restrict, Cascade };
 struct DropStmt : Stmt {
   DropStmt() : Stmt(StmtKind::Drop) {}

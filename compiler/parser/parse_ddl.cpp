@@ -1,5 +1,5 @@
-// CREATE TABLE / INDEX / VIEW, ALTER TABLE ... ADD constraint, DROP, TRUNCATE. CREATE and DROP of
-// functions and procedures continue in parse_routine.cpp.
+// CREATE TABLE / INDEX / VIEW (SEQUENCE: parse_sequence.cpp), ALTER TABLE ... ADD constraint, DROP, TRUNCATE. CREATE
+// and DROP of functions and procedures continue in parse_routine.cpp.
 #include "compiler/parser/parser_impl.h"
 
 namespace duet::sql {
@@ -15,8 +15,10 @@ StmtPtr Parser::parseCreate() {
   }
   if (isKw("function") || isKw("procedure")) return parseCreateFunction(false);
   if (isKw("view") || isKw("recursive")) return parseCreateView(false, false);
+  if (isKw("sequence")) return parseCreateSequence(false);
   if (acceptKw("temp") || acceptKw("temporary")) {
     if (isKw("view") || isKw("recursive")) return parseCreateView(false, true);
+    if (isKw("sequence")) return parseCreateSequence(true);
     return parseCreateTable(true);
   }
   if (acceptKw("unlogged") || isKw("table")) return parseCreateTable(false);
@@ -111,6 +113,20 @@ bool Parser::parseColumnConstraint(std::vector<Constraint>& out) {
   } else if (isKw("references")) {
     c.kind = ConstraintKind::ForeignKey;
     parseReferences(c);
+  } else if (acceptKw("generated")) {
+    c.kind = ConstraintKind::Identity;
+    if (!acceptKw("always")) {
+      expectKw("by");
+      expectKw("default");
+    } else {
+      c.identityAlways = true;
+    }
+    expectKw("as");
+    expectKw("identity");
+    if (acceptOp("(")) {
+      c.sequenceOptions = parseSequenceOptions(false);
+      expectOp(")");
+    }
   } else {
     if (!c.name.empty()) syntaxError();
     return false;
@@ -257,6 +273,8 @@ StmtPtr Parser::parseDrop() {
     s->object = ObjectType::Role;
   else if (acceptKw("view"))
     s->object = ObjectType::View;
+  else if (acceptKw("sequence"))
+    s->object = ObjectType::Sequence;
   else
     syntaxError();
   if (s->object == ObjectType::Index) s->concurrently = acceptKw("concurrently");
@@ -265,7 +283,8 @@ StmtPtr Parser::parseDrop() {
     expectKw("exists");
     s->ifExists = true;
   }
-  if (s->object == ObjectType::Table || s->object == ObjectType::Index || s->object == ObjectType::View) {
+  if (s->object == ObjectType::Table || s->object == ObjectType::Index || s->object == ObjectType::View ||
+      s->object == ObjectType::Sequence) {
     s->names = parseQualifiedNameList();
     s->behavior = parseDropBehavior();
   } else if (s->object == ObjectType::Database) {

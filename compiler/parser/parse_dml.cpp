@@ -31,6 +31,11 @@ StmtPtr Parser::parseInsert() {
     } while (acceptOp(","));
     expectOp(")");
   }
+  if (acceptKw("overriding")) {
+    s->overriding = acceptKw("system") ? InsertStmt::Overriding::System : InsertStmt::Overriding::User;
+    if (s->overriding == InsertStmt::Overriding::User) expectKw("user");
+    expectKw("value");
+  }
   if (acceptKw("default")) {
     expectKw("values");
   } else {

@@ -203,6 +203,24 @@ StmtPtr Parser::parseDropRoutine() {
   return s;
 }
 
+StmtPtr Parser::parseAlterRoutine() {
+  expectKw("alter");
+  auto s = std::make_unique<AlterRoutineStmt>();
+  std::string object = advance().str();
+  s->object = object == "function"    ? RoutineObject::Function
+              : object == "procedure" ? RoutineObject::Procedure
+                                      : RoutineObject::Routine;
+  s->routine.name = parseQualifiedName();
+  if (isOp("(")) {
+    s->routine.argsGiven = true;
+    s->routine.args = parseRoutineParams(false);
+  }
+  expectKw("owner");
+  expectKw("to");
+  s->owner = parseColId();
+  return s;
+}
+
 StmtPtr Parser::parseCall() {
   expectKw("call");
   auto s = std::make_unique<CallStmt>();

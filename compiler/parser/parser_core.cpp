@@ -251,6 +251,8 @@ StmtPtr Parser::parseStatement() {
     return parsePreparable();
   if (w == "create") return parseCreate();
   if (w == "drop") return parseDrop();
+  if (w == "alter" && isKw("sequence", 1)) return parseAlterSequence();
+  if (w == "alter" && (isKw("function", 1) || isKw("procedure", 1) || isKw("routine", 1))) return parseAlterRoutine();
   if (w == "alter") return parseAlterTable();
   if (w == "truncate") return parseTruncate();
   if (w == "begin" || w == "start" || w == "commit" || w == "end" || w == "rollback" || w == "abort" ||

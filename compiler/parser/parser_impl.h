@@ -105,6 +105,11 @@ class Parser {
   bool parseColumnConstraint(std::vector<Constraint>& out);
   Constraint parseTableConstraint();
   void parseReferences(Constraint& c);
+  // parse_sequence.cpp
+  StmtPtr parseCreateSequence(bool temporary);
+  StmtPtr parseAlterSequence();
+  std::vector<SequenceOption> parseSequenceOptions(bool alter);  // RESTART only when `alter`
+  int64_t parseSignedInt64();
 
   // parse_routine.cpp
   StmtPtr parseCreateFunction(bool orReplace);
@@ -113,6 +118,7 @@ class Parser {
   RoutineParam parseRoutineParam(bool allowDefault);
   std::vector<RoutineParam> parseRoutineParams(bool allowDefaults);
   StmtPtr parseDropRoutine();
+  StmtPtr parseAlterRoutine();
   StmtPtr parseCall();
 
   // parse_utility.cpp

@@ -11,6 +11,9 @@
 #include "engine/storage/table.h"
 
 namespace duet::planner {
+namespace {
+constexpr const char* kGeneratedAlways = "428C9";
+}  // namespace
 
 std::vector<ExprPtr> StatementPlanner::bindReturning(const std::vector<sql::ResTarget>& returning, const DmlTarget& d,
                                                      const std::string& alias, std::vector<OutputColumn>& columns) {
@@ -85,8 +88,10 @@ NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<Outpu
     source = planValues(s.source->values, targetTypes, ignored);
     // DEFAULT entries become the column's default expression.
     for (auto& row : source->rows)
-      for (size_t c = 0; c < row.size(); ++c)
+      for (size_t c = 0; c < row.size(); ++c) {
+        if (row[c] && s.overriding == sql::InsertStmt::Overriding::None) checkIdentityAssigned(t, target[c], false);
         if (!row[c]) row[c] = defaultFor(t, target[c]);
+      }
   } else {
     // As in PostgreSQL, untyped literals of the SELECT take the target columns' types.
     resolveUnknowns_ = false;
@@ -99,6 +104,8 @@ NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<Outpu
               ignored.size() > target.size() ? "INSERT has more expressions than target columns"
                                              : "INSERT has more target columns than expressions",
               s.begin);
+    if (s.overriding == sql::InsertStmt::Overriding::None)
+      for (int c : target) checkIdentityAssigned(t, c, false);
     // Read the whole source before inserting (INSERT INTO t SELECT ... FROM t).
     source = materialize(std::move(source));
   }
@@ -106,7 +113,9 @@ NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<Outpu
   std::vector<ExprPtr> row;
   for (size_t c = 0; c < cols.size(); ++c) {
     auto it = std::find(target.begin(), target.end(), static_cast<int>(c));
-    if (it == target.end()) {
+    // OVERRIDING USER VALUE: an identity column takes its sequence's value whatever is given.
+    bool userOverridden = s.overriding == sql::InsertStmt::Overriding::User && c < t.identity.size() && t.identity[c];
+    if (it == target.end() || userOverridden) {
       row.push_back(defaultFor(t, c));
       continue;
     }
@@ -188,6 +197,7 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
                 set.columnLocations[i]);
       Binder::Clause clause(b_, "UPDATE");
       const sql::Expr& source = *sources[i];
+      if (source.kind != sql::ExprKind::Default) checkIdentityAssigned(t, found, true);
       ExprPtr v = !subSelected.empty()                    ? std::move(subSelected[i])
                   : source.kind == sql::ExprKind::Default ? defaultFor(t, found)
                                                           : bindOverTarget(d, source, fp.scope);
@@ -238,6 +248,16 @@ NodePtr StatementPlanner::planDelete(const sql::DeleteStmt& s, std::vector<Outpu
                                     : bindJoinedReturning(s.returning, fp, cols.size(), row, columns);
   del->children.push_back(project(std::move(fp.node), std::move(row)));
   return del;
+}
+
+void StatementPlanner::checkIdentityAssigned(const TableBinding& t, size_t column, bool update) {
+  if (column >= t.identity.size() || t.identity[column] != 'a') return;
+  const std::string& name = t.table->columns()[column].name;
+  std::string detail = fmt::format("Column \"{}\" is an identity column defined as GENERATED ALWAYS.", name);
+  if (update)
+    throw SqlError(kGeneratedAlways, fmt::format("column \"{}\" can only be updated to DEFAULT", name), detail);
+  throw SqlError(kGeneratedAlways, fmt::format("cannot insert a non-DEFAULT value into column \"{}\"", name), detail,
+                 "Use OVERRIDING SYSTEM VALUE to override.");
 }
 
 ExprPtr StatementPlanner::defaultFor(const TableBinding& t, size_t column) {

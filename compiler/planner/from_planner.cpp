@@ -193,6 +193,7 @@ NodePtr StatementPlanner::builtinFunctionItem(const sql::RangeFunction& f, Scope
   const sql::FuncCall& call = *f.call;
   if (call.names.size() > 1 && call.names[0] != "pg_catalog") return nullptr;
   const std::string& name = call.names.back();
+  if (name == "pg_options_to_table") return optionsTableItem(f, e);
   if (!b_.isBuiltinSetFunction(name)) return nullptr;
   Scope none;
   std::vector<ExprPtr> args;

@@ -164,6 +164,8 @@ class StatementPlanner {
   // named after the function, or the alias. Null when f is none (built-ins come first, as
   // pg_catalog does in PostgreSQL's search path).
   NodePtr builtinFunctionItem(const sql::RangeFunction& f, ScopeEntry& e);
+  // FROM pg_options_to_table(options) (options_table.cpp).
+  NodePtr optionsTableItem(const sql::RangeFunction& f, ScopeEntry& e);
   // FROM (SELECT ...) AS alias [(columns)]: its plan and scope entry. It sees the queries
   // this one is a subquery of, but not the other FROM items beside it (no LATERAL).
   NodePtr subqueryItem(const sql::RangeSubquery& r, ScopeEntry& e);
@@ -381,6 +383,9 @@ class StatementPlanner {
   NodePtr planDelete(const sql::DeleteStmt& s, std::vector<OutputColumn>& columns);
   // A column's DEFAULT expression, bound with no row in scope, or NULL.
   ExprPtr defaultFor(const TableBinding& t, size_t column);
+  // 428C9 when a value is given for a GENERATED ALWAYS identity column (by INSERT without
+  // OVERRIDING SYSTEM VALUE, or by UPDATE), as PostgreSQL refuses it.
+  void checkIdentityAssigned(const TableBinding& t, size_t column, bool update);
   std::vector<ExprPtr> bindReturning(const std::vector<sql::ResTarget>& returning, const DmlTarget& d,
                                      const std::string& alias, std::vector<OutputColumn>& columns);
 

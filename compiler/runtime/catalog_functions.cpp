@@ -179,7 +179,11 @@ const VarString* duet_q_no_definition(QueryContext*, int64_t) { return nullptr; 
 
 const VarString* duet_q_no_definition_pretty(QueryContext*, int64_t, bool) { return nullptr; }
 
-const VarString* duet_q_no_serial_sequence(QueryContext*, const VarString*, const VarString*) { return nullptr; }
+const VarString* duet_q_pg_get_serial_sequence(QueryContext* ctx, const VarString* table, const VarString* column) {
+  const CatalogLookup* c = lookup(ctx);
+  std::optional<std::string> s = c ? c->serialSequence(table->view(), column->view()) : std::nullopt;
+  return s ? text(*s) : nullptr;
+}
 
 const VarString* duet_q_acldefault(QueryContext* ctx, const VarString* kind, int64_t owner) {
   // PostgreSQL's acldefault(): the owner holds every privilege of the kind; functions,

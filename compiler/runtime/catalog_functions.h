@@ -61,11 +61,13 @@ int64_t duet_q_database_size(duet::rt::QueryContext* ctx, const duet::VarString*
 const duet::VarString* duet_q_pg_size_pretty(duet::rt::QueryContext* ctx, int64_t bytes);
 // pg_get_triggerdef, pg_get_ruledef, pg_get_partkeydef, pg_get_statisticsobjdef: NULL, as
 // for an oid naming no such object (DuetDB has no triggers, rules, partitioned tables or
-// extended statistics). pg_get_serial_sequence: NULL (no sequences yet).
+// extended statistics); pg_get_function_sqlbody: NULL, as for a body kept as text (DuetDB
+// keeps every body so).
 const duet::VarString* duet_q_no_definition(duet::rt::QueryContext* ctx, int64_t object);
 const duet::VarString* duet_q_no_definition_pretty(duet::rt::QueryContext* ctx, int64_t object, bool pretty);
-const duet::VarString* duet_q_no_serial_sequence(duet::rt::QueryContext* ctx, const duet::VarString* table,
-                                                 const duet::VarString* column);
+// pg_get_serial_sequence(table, column): NULL when the column owns no sequence.
+const duet::VarString* duet_q_pg_get_serial_sequence(duet::rt::QueryContext* ctx, const duet::VarString* table,
+                                                     const duet::VarString* column);
 // acldefault(kind, owner): the privileges an object of that kind starts with, as
 // PostgreSQL's acldefault prints them (aclitem[] is text[] here).
 const duet::VarString* duet_q_acldefault(duet::rt::QueryContext* ctx, const duet::VarString* kind, int64_t owner);

@@ -177,6 +177,15 @@ class SessionServices {
     (void)channel, (void)payload;
     throw std::logic_error("pg_notify() outside a session");
   }
+  // nextval, currval, setval and lastval of the sequence with relation oid `oid`
+  // (sequence_functions.h).
+  virtual int64_t nextval(uint32_t oid) = 0;
+  virtual int64_t currval(uint32_t oid) = 0;
+  virtual void setval(uint32_t oid, int64_t value, bool isCalled) = 0;
+  virtual int64_t lastval() = 0;
+  // Where sequence `oid` stands (SELECT last_value, is_called FROM s): the value it handed
+  // out last, or will hand out next when not yet called.
+  virtual int64_t sequenceValue(uint32_t oid, bool* isCalled) = 0;
 };
 
 // clock_timestamp() read so that a transaction can be replayed: a transaction's clock is

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "engine/catalog/system_relations.h"
 #include "engine/error.h"
@@ -179,6 +180,10 @@ ViewInfo* Catalog::findView(const Database& db, const std::string& schemaName, c
   return findInPath<ViewInfo>(db, schemaName, name, &Schema::views);
 }
 
+SequenceInfo* Catalog::findSequence(const Database& db, const std::string& schemaName, const std::string& name) const {
+  return findInPath<SequenceInfo>(db, schemaName, name, &Schema::sequences);
+}
+
 void Catalog::checkNewRelationName(const Schema& schema, const std::string& name) const {
   if (schema.hasRelation(name))
     throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
@@ -343,6 +348,8 @@ void Catalog::dropTable(Database& db, const std::string& schemaName, const std::
     undefinedTable(name);
   }
   Schema& schema = *t->schema;
+  // SERIAL's and identity's sequences go with their table, as in PostgreSQL.
+  for (SequenceInfo* owned : ownedSequences(db, t->oid)) dropSequence(*owned, undo);
   std::shared_ptr<TableInfo> kept = schema.tables.at(name);
   std::vector<std::shared_ptr<IndexInfo>> keptIndexes;
   for (IndexInfo* i : t->indexes) {
@@ -355,6 +362,11 @@ void Catalog::dropTable(Database& db, const std::string& schemaName, const std::
     schema.tables[kept->name] = kept;
     for (const auto& i : keptIndexes) schema.indexes[i->name] = i;
   });
+}
+
+void Catalog::setColumnDefault(TableInfo& table, size_t column, std::string sql, UndoLog& undo) {
+  std::string kept = std::exchange(table.columns.at(column).defaultSql, std::move(sql));
+  undo.recordAction([&table, column, kept] { table.columns[column].defaultSql = kept; });
 }
 
 IndexInfo& Catalog::createIndex(TableInfo& table, std::string name, const std::vector<std::string>& columns,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/catalog/routine.h"
+#include "engine/catalog/sequence.h"
 #include "engine/storage/table.h"
 #include "engine/storage/undo_log.h"
 
@@ -20,6 +21,10 @@ struct ColumnDef {
   SqlType type;
   bool notNull = false;
   std::string defaultSql{};  // DEFAULT expression as SQL text, for the binder; empty if none
+  // An identity column: 'a' (GENERATED ALWAYS) or 'd' (BY DEFAULT), as pg_attribute's
+  // attidentity; 0 for none. Its defaultSql is nextval of its sequence, which the catalogs
+  // do not show as a default.
+  char identity = 0;
 };
 
 enum class KeyKind : uint8_t { PrimaryKey, Unique };
@@ -90,7 +95,10 @@ struct Schema {
   std::map<std::string, std::shared_ptr<TableInfo>> tables;
   std::map<std::string, std::shared_ptr<ViewInfo>> views;
   std::map<std::string, std::shared_ptr<IndexInfo>> indexes;
-  bool hasRelation(const std::string& n) const { return tables.count(n) || views.count(n) || indexes.count(n); }
+  std::map<std::string, std::shared_ptr<SequenceInfo>> sequences;
+  bool hasRelation(const std::string& n) const {
+    return tables.count(n) || views.count(n) || indexes.count(n) || sequences.count(n);
+  }
   // Functions and procedures by name; overloads differ in their identity types.
   std::map<std::string, std::vector<std::shared_ptr<RoutineInfo>>> routines;
 };
@@ -145,6 +153,8 @@ class Catalog {
   // ALTER TABLE ADD PRIMARY KEY / UNIQUE.
   IndexInfo& addKey(TableInfo& table, const KeySpec& key, UndoLog& undo);
   void truncate(TableInfo& table, UndoLog& undo) { table.table->truncate(undo); }
+  // ALTER COLUMN SET DEFAULT (`sql` the expression's text) / DROP DEFAULT (`sql` empty).
+  void setColumnDefault(TableInfo& table, size_t column, std::string sql, UndoLog& undo);
 
   // ---- views (catalog_views.cpp)
   ViewInfo* findView(const Database& db, const std::string& schemaName, const std::string& name) const;
@@ -171,7 +181,27 @@ class Catalog {
                              UndoLog& undo);
   void dropRoutine(RoutineInfo& routine, UndoLog& undo);
 
+  // ---- sequences (catalog_sequences.cpp). Their values change outside transactions; what
+  // CREATE, ALTER and DROP SEQUENCE change is undoable like other DDL.
+  SequenceInfo* findSequence(const Database& db, const std::string& schemaName, const std::string& name) const;
+  SequenceInfo* sequenceByOid(const Database& db, uint32_t oid) const;
+  // `spec` holds the name, owner and identity flag; `options` the parameters (22023 when
+  // they do not fit). 42P07 when the name is taken by any relation.
+  SequenceInfo& createSequence(Database& db, const std::string& schemaName, SequenceInfo spec,
+                               const SequenceOptions& options, UndoLog& undo);
+  void alterSequence(SequenceInfo& sequence, const SequenceOptions& options, UndoLog& undo);
+  // OWNED BY table.column (ownerTable 0: OWNED BY NONE).
+  void setSequenceOwner(SequenceInfo& sequence, uint32_t ownerTable, const std::string& ownerColumn, UndoLog& undo);
+  void renameSequence(SequenceInfo& sequence, const std::string& newName, UndoLog& undo);
+  void dropSequence(SequenceInfo& sequence, UndoLog& undo);
+  // The sequences owned by a column of table `oid` (all its columns when `column` is empty).
+  std::vector<SequenceInfo*> ownedSequences(const Database& db, uint32_t table, const std::string& column = {}) const;
+
   uint32_t nextOid() { return nextOid_++; }
+  // PostgreSQL's ChooseRelationName: table_col1_col2_label, shortened to fit, then a
+  // counter appended until no relation of the schema has the name (t_a_key, t_id_seq).
+  std::string chooseName(const Schema& schema, const std::string& table, const std::vector<std::string>& columns,
+                         const std::string& label) const;
 
   // Everything, for archives (session/archive_dump.cpp).
   const std::map<std::string, std::shared_ptr<Database>>& databases() const { return databases_; }
@@ -181,8 +211,6 @@ class Catalog {
   Schema& resolveSchema(const Database& db, const std::string& schemaName) const;
   void checkReplacement(const RoutineInfo& old, const RoutineInfo& replacement) const;
   std::shared_ptr<Database> makeDatabase(uint32_t oid, const std::string& name, const std::string& owner);
-  std::string chooseName(const Schema& schema, const std::string& table, const std::vector<std::string>& columns,
-                         const std::string& label) const;
   void checkNewRelationName(const Schema& schema, const std::string& name) const;
   IndexInfo& attachIndex(TableInfo& table, std::string name, std::vector<uint32_t> columns, bool unique, bool primary,
                          bool constraint, UndoLog& undo);

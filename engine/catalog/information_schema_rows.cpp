@@ -127,9 +127,11 @@ std::vector<SystemRow> fillInfoTables(const Catalog&, const Database& db) {
 
 std::vector<SystemRow> fillInfoColumns(const Catalog&, const Database& db) {
   std::vector<Row> rows;
-  auto add = [&](const Schema& s, const std::string& table, const ColumnDef& col, size_t i, bool updatable) {
+  auto add = [&](const Schema& s, const std::string& table, const ColumnDef& col, size_t i, bool updatable,
+                 const SequenceInfo* identity) {
     TypeColumns c = typeColumns(col.type);
-    SystemValue def = col.defaultSql.empty() ? kNull : SystemValue(col.defaultSql);
+    SystemValue def = col.defaultSql.empty() || identity ? kNull : SystemValue(col.defaultSql);
+    auto identityValue = [&](int64_t v) { return identity ? SystemValue(std::to_string(v)) : kNull; };
     rows.push_back({db.name,
                     s.name,
                     table,
@@ -164,22 +166,24 @@ std::vector<SystemRow> fillInfoColumns(const Catalog&, const Database& db) {
                     kNull,
                     std::to_string(i + 1),
                     std::string("NO"),
-                    std::string("NO"),
-                    kNull,
-                    kNull,
-                    kNull,
-                    kNull,
-                    kNull,
-                    std::string("NO"),
+                    yesNo(identity),
+                    identity ? SystemValue(std::string(col.identity == 'a' ? "ALWAYS" : "BY DEFAULT")) : kNull,
+                    identityValue(identity ? identity->start : 0),
+                    identityValue(identity ? identity->increment : 0),
+                    identityValue(identity ? identity->maxValue : 0),
+                    identityValue(identity ? identity->minValue : 0),
+                    yesNo(identity && identity->cycle),
                     std::string("NEVER"),
                     kNull,
                     yesNo(updatable)});
   };
   forEachSchema(db, [&](const Schema& s) {
     for (const auto& [name, t] : s.tables)
-      for (size_t i = 0; i < t->columns.size(); ++i) add(s, name, t->columns[i], i, !t->systemView);
+      for (size_t i = 0; i < t->columns.size(); ++i)
+        add(s, name, t->columns[i], i, !t->systemView,
+            t->columns[i].identity ? identitySequence(db, *t, t->columns[i].name) : nullptr);
     for (const auto& [name, v] : s.views)
-      for (size_t i = 0; i < v->columns.size(); ++i) add(s, name, v->columns[i], i, false);
+      for (size_t i = 0; i < v->columns.size(); ++i) add(s, name, v->columns[i], i, false, nullptr);
   });
   return rows;
 }
@@ -188,8 +192,8 @@ std::vector<SystemRow> fillInfoViews(const Catalog&, const Database& db) {
   std::vector<Row> rows;
   forEachSchema(db, [&](const Schema& s) {
     for (const auto& [name, v] : s.views)
-      rows.push_back({db.name, s.name, name, v->query, std::string("NONE"), std::string("NO"), std::string("NO"),
-                      std::string("NO"), std::string("NO"), std::string("NO")});
+      rows.push_back({db.name, s.name, name, viewDefinition(*v), std::string("NONE"), std::string("NO"),
+                      std::string("NO"), std::string("NO"), std::string("NO"), std::string("NO")});
   });
   return rows;
 }

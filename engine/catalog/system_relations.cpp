@@ -70,7 +70,7 @@ const SystemRelation kRelations[] = {
         "extversion text, extconfig oid[], extcondition text[]", fillExtensions},
     {"pg_language", 2612, "oid oid, lanname name, lanowner oid, lanispl bool, lanpltrusted bool, "
         "lanplcallfoid oid, laninline oid, lanvalidator oid, lanacl aclitem[]", fillLanguages},
-    {"pg_description", 2609, "objoid oid, classoid oid, objsubid int4, description text", fillNothing},
+    {"pg_description", 2609, "objoid oid, classoid oid, objsubid int4, description text", fillDescriptions},
     {"pg_inherits", 2611, "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", fillNothing},
     {"pg_enum", 3501, "oid oid, enumtypid oid, enumsortorder float4, enumlabel name", fillNothing},
     {"pg_range", 3541, "rngtypid oid, rngsubtype oid, rngmultitypid oid, rngcollation oid, rngsubopc oid, "
@@ -82,9 +82,9 @@ const SystemRelation kRelations[] = {
     {"pg_rewrite", 2618, "oid oid, rulename name, ev_class oid, ev_type char, ev_enabled char, is_instead bool, "
         "ev_qual pg_node_tree, ev_action pg_node_tree", fillNothing},
     {"pg_depend", 2608, "classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4, "
-        "deptype char", fillNothing},
+        "deptype char", fillDepends},
     {"pg_sequence", 2224, "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, "
-        "seqmin int8, seqcache int8, seqcycle bool", fillNothing},
+        "seqmin int8, seqcache int8, seqcycle bool", fillSequences},
     {"pg_partitioned_table", 3350, "partrelid oid, partstrat char, partnatts int2, partdefid oid, "
         "partattrs int2vector, partclass oidvector, partcollation oidvector, partexprs pg_node_tree", fillNothing},
     {"pg_policy", 3256, "oid oid, polname name, polrelid oid, polcmd char, polpermissive bool, polroles oid[], "
@@ -104,6 +104,10 @@ const SystemRelation kRelations[] = {
     {"pg_opclass", 2616, "oid oid, opcmethod oid, opcname name, opcnamespace oid, opcowner oid, opcfamily oid, "
         "opcintype oid, opcdefault bool, opckeytype oid", fillNothing},
     {"pg_opfamily", 2753, "oid oid, opfmethod oid, opfname name, opfnamespace oid, opfowner oid", fillNothing},
+    {"pg_amop", 2602, "oid oid, amopfamily oid, amoplefttype oid, amoprighttype oid, amopstrategy int2, "
+        "amoppurpose char, amopopr oid, amopmethod oid, amopsortfamily oid", fillNothing},
+    {"pg_amproc", 2603, "oid oid, amprocfamily oid, amproclefttype oid, amprocrighttype oid, amprocnum int2, "
+        "amproc regproc", fillNothing},
     {"pg_ts_parser", 3601, "oid oid, prsname name, prsnamespace oid, prsstart regproc, prstoken regproc, "
         "prsend regproc, prsheadline regproc, prslextype regproc", fillNothing},
     {"pg_ts_template", 3764, "oid oid, tmplname name, tmplnamespace oid, tmplinit regproc, tmpllexize regproc",
@@ -131,7 +135,7 @@ const SystemRelation kRelations[] = {
         "subconninfo text, subslotname name, subsynccommit text, subpublications text[]", fillNothing},
     {"pg_largeobject_metadata", 2995, "oid oid, lomowner oid, lomacl aclitem[]", fillNothing},
     {"pg_init_privs", 3394, "objoid oid, classoid oid, objsubid int4, privtype char, initprivs aclitem[]",
-        fillNothing},
+        fillInitPrivileges},
     {"pg_shdescription", 2396, "objoid oid, classoid oid, description text", fillNothing},
     {"pg_seclabels", 12099, "objoid oid, classoid oid, objsubid int4, objtype text, objnamespace oid, "
         "objname text, provider text, label text", fillNothing, true},
@@ -201,7 +205,7 @@ const SystemRelation kRelations[] = {
         "sequence_name sql_identifier, data_type character_data, numeric_precision cardinal_number, "
         "numeric_precision_radix cardinal_number, numeric_scale cardinal_number, start_value character_data, "
         "minimum_value character_data, maximum_value character_data, increment character_data, "
-        "cycle_option yes_or_no", fillNothing, true, "information_schema"},
+        "cycle_option yes_or_no", fillInfoSequences, true, "information_schema"},
     {"routines", 13380, "specific_catalog sql_identifier, specific_schema sql_identifier, "
         "specific_name sql_identifier, routine_catalog sql_identifier, routine_schema sql_identifier, "
         "routine_name sql_identifier, routine_type character_data, module_catalog sql_identifier, "
@@ -248,6 +252,9 @@ const SystemRelation kRelations[] = {
         "scope_name sql_identifier, maximum_cardinality cardinal_number, dtd_identifier sql_identifier, "
         "parameter_default character_data", fillParameters, true, "information_schema"},
     // Live relations: the session fills them (session/live_system_rows.cpp).
+    {"pg_sequences", 12048, "schemaname name, sequencename name, sequenceowner name, data_type regtype, "
+        "start_value int8, min_value int8, max_value int8, increment_by int8, cycle bool, cache_size int8, "
+        "last_value int8", nullptr, true},  // last_value moves with every nextval
     {"pg_stat_activity", 12222, "datid oid, datname name, pid int4, leader_pid int4, usesysid oid, usename name, "
         "application_name text, client_addr text, client_hostname text, client_port int4, "
         "backend_start timestamptz, xact_start timestamptz, query_start timestamptz, state_change timestamptz, "
@@ -277,6 +284,7 @@ SqlType columnType(std::string_view name) {
       {"name", SqlType::of(TypeAlias::Name)},
       {"char", SqlType::of(TypeAlias::InternalChar)},
       {"regproc", SqlType::of(TypeAlias::RegProc)},
+      {"regtype", SqlType::of(TypeAlias::RegType)},
       {"bool", {TypeId::Bool, -1}},
       {"int2", {TypeId::Int2, -1}},
       {"int4", {TypeId::Int4, -1}},

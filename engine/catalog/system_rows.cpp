@@ -12,6 +12,7 @@ constexpr int64_t kPgCatalog = 11, kBootstrapRole = 10, kHeapAm = 2, kBtreeAm = 
                   kPosixCollation = 951, kSqlLanguage = 14, kPlpgsqlLanguage = 13563, kPlpgsqlExtension = 13564,
                   kVoidType = kVoidTypeOid, kRecordType = kRecordTypeOid, kDatabaseOwnerRole = kDatabaseOwnerRoleOid;
 constexpr int64_t kUtf8Encoding = 6;
+constexpr int64_t kPgNamespace = 2615;  // pg_namespace's oid, as classoid
 
 using Row = SystemRow;
 const SystemValue kNull{};
@@ -39,6 +40,14 @@ std::string relkindOf(const TableInfo& t) {
   if (!t.systemView) return "r";
   const SystemRelation* r = findSystemRelation(t.schema->name, t.name);
   return r && r->isView ? "v" : "r";
+}
+
+// A sequence read as a relation: its one row's columns (SELECT * FROM s).
+const std::vector<ColumnDef>& sequenceColumns() {
+  static const std::vector<ColumnDef> columns{{"last_value", SqlType{TypeId::Int8, -1}, true},
+                                              {"log_cnt", SqlType{TypeId::Int8, -1}, true},
+                                              {"is_called", SqlType{TypeId::Bool, -1}, true}};
+  return columns;
 }
 
 Row classRow(int64_t oid, const std::string& name, const Schema& schema, int64_t owner, int64_t am,
@@ -97,9 +106,9 @@ Row attributeRow(int64_t relation, const ColumnDef& column, size_t position) {
           std::string(1, t.storage),
           std::string(),
           column.notNull,
-          !column.defaultSql.empty(),
+          !column.defaultSql.empty() && !column.identity,
           false,
-          std::string(),
+          column.identity ? std::string(1, column.identity) : std::string(),
           std::string(),
           false,
           true,
@@ -168,13 +177,37 @@ std::string indexDefinition(const IndexInfo& index, bool qualifyTable) {
          " USING btree (" + columns + ")";
 }
 
+// The privileges public starts with in PostgreSQL 15 (its owner's, and USAGE for PUBLIC):
+// in its nspacl and pg_init_privs, so that pg_dump finds nothing to GRANT or REVOKE.
+const std::vector<std::string>& publicSchemaAcl() {
+  static const std::vector<std::string> acl{"pg_database_owner=UC/pg_database_owner", "=U/pg_database_owner"};
+  return acl;
+}
+
+std::string viewDefinition(const ViewInfo& view) { return view.query + ";"; }
+
 std::vector<SystemRow> fillNamespaces(const Catalog& catalog, const Database& db) {
   std::vector<Row> rows;
   forEachSchema(db, [&](const Schema& s) {
-    rows.push_back(
-        {static_cast<int64_t>(s.oid), s.name, s.name == "public" ? kDatabaseOwnerRole : kBootstrapRole, kNull});
+    bool isPublic = s.name == "public";
+    rows.push_back({static_cast<int64_t>(s.oid), s.name, isPublic ? kDatabaseOwnerRole : kBootstrapRole,
+                    isPublic ? SystemValue(publicSchemaAcl()) : kNull});
   });
   return rows;
+}
+
+std::vector<SystemRow> fillInitPrivileges(const Catalog&, const Database& db) {
+  const Schema* s = db.schema("public");
+  if (!s) return {};
+  return {{static_cast<int64_t>(s->oid), kPgNamespace, int64_t{0}, std::string("i"), publicSchemaAcl()}};
+}
+
+// The one comment DuetDB has: public's, as initdb leaves it (pg_dump emits COMMENT ON
+// SCHEMA public IS '' when it is missing).
+std::vector<SystemRow> fillDescriptions(const Catalog&, const Database& db) {
+  const Schema* s = db.schema("public");
+  if (!s) return {};
+  return {{static_cast<int64_t>(s->oid), kPgNamespace, int64_t{0}, std::string("standard public schema")}};
 }
 
 std::vector<SystemRow> fillClasses(const Catalog& catalog, const Database& db) {
@@ -189,6 +222,8 @@ std::vector<SystemRow> fillClasses(const Catalog& catalog, const Database& db) {
     for (const auto& [name, i] : s.indexes)
       rows.push_back(classRow(i->oid, name, s, owner, kBtreeAm, "i", i->columns.size(), false,
                               static_cast<double>(i->table->table->liveRowCount())));
+    for (const auto& [name, seq] : s.sequences)
+      rows.push_back(classRow(seq->oid, name, s, owner, 0, "S", sequenceColumns().size(), false, 1));
   });
   return rows;
 }
@@ -200,6 +235,9 @@ std::vector<SystemRow> fillAttributes(const Catalog&, const Database& db) {
       for (size_t i = 0; i < t->columns.size(); ++i) rows.push_back(attributeRow(t->oid, t->columns[i], i));
     for (const auto& [name, v] : s.views)
       for (size_t i = 0; i < v->columns.size(); ++i) rows.push_back(attributeRow(v->oid, v->columns[i], i));
+    for (const auto& [name, seq] : s.sequences)
+      for (size_t i = 0; i < sequenceColumns().size(); ++i)
+        rows.push_back(attributeRow(seq->oid, sequenceColumns()[i], i));
     for (const auto& [name, index] : s.indexes)
       for (size_t i = 0; i < index->columns.size(); ++i) {
         ColumnDef c = index->table->columns[index->columns[i]];
@@ -336,7 +374,7 @@ std::vector<SystemRow> fillAttributeDefaults(const Catalog&, const Database& db)
   forEachSchema(db, [&](const Schema& s) {
     for (const auto& [name, t] : s.tables)
       for (size_t i = 0; i < t->columns.size(); ++i)
-        if (!t->columns[i].defaultSql.empty())
+        if (!t->columns[i].defaultSql.empty() && !t->columns[i].identity)
           rows.push_back(
               {int64_t{0}, static_cast<int64_t>(t->oid), static_cast<int64_t>(i + 1), t->columns[i].defaultSql});
   });
@@ -449,7 +487,7 @@ std::vector<SystemRow> fillViews(const Catalog& catalog, const Database& db) {
   std::vector<Row> rows;
   std::string owner = ownerName(catalog, db);
   forEachSchema(db, [&](const Schema& s) {
-    for (const auto& [name, v] : s.views) rows.push_back({s.name, name, owner, v->query});
+    for (const auto& [name, v] : s.views) rows.push_back({s.name, name, owner, viewDefinition(*v)});
   });
   return rows;
 }

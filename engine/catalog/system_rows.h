@@ -30,6 +30,21 @@ std::vector<SystemRow> fillViews(const Catalog& catalog, const Database& db);
 std::vector<SystemRow> fillIndexViews(const Catalog& catalog, const Database& db);
 // Relations DuetDB has no objects for (pg_inherits, pg_trigger, ...): no rows.
 std::vector<SystemRow> fillNothing(const Catalog& catalog, const Database& db);
+// What pg_get_viewdef, pg_views and information_schema.views show of a view: its query as
+// written, ended by a semicolon as PostgreSQL's deparsed one is (pg_dump strips it).
+std::string viewDefinition(const ViewInfo& view);
+std::vector<SystemRow> fillInitPrivileges(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillDescriptions(const Catalog& catalog, const Database& db);
+
+// sequence_rows.cpp: pg_sequence, pg_sequences, information_schema.sequences, pg_depend.
+std::vector<SystemRow> fillSequences(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillSequencesView(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillInfoSequences(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillDepends(const Catalog& catalog, const Database& db);
+// The table that owns a sequence (OWNED BY, SERIAL, identity); null for none.
+const TableInfo* sequenceOwner(const Database& db, const SequenceInfo& sequence);
+// The sequence of identity column `column` of `table`; null when it is not one.
+const SequenceInfo* identitySequence(const Database& db, const TableInfo& table, const std::string& column);
 
 // pg_database_owner: the predefined role that owns every database's public schema.
 inline constexpr uint32_t kDatabaseOwnerRoleOid = 6171;

@@ -56,6 +56,11 @@ class CatalogLookup {
   // pg_database_size: the bytes of every table and index of the database; nullopt when
   // there is no database of that name.
   virtual std::optional<int64_t> databaseBytes(std::string_view name) const = 0;
+  // pg_get_serial_sequence(table, column): the schema-qualified name of the sequence a
+  // SERIAL or identity column owns; nullopt when it owns none; 42P01 / 42703 when there is
+  // no such table or column (the column's name is taken as written, the table's as SQL
+  // reads a name).
+  virtual std::optional<std::string> serialSequence(std::string_view table, std::string_view column) const = 0;
 };
 
 }  // namespace duet

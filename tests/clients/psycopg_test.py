@@ -157,6 +157,20 @@ def test_copy():
                            (3, decimal.Decimal("3.00"), "given", True, None), (4, decimal.Decimal("3.00"), None, True, None)], got
         conn.execute("DROP TABLE pyc_copy_def")
 
+        # A volatile DEFAULT (a SERIAL's nextval, random()) is drawn for every row.
+        conn.execute("DROP TABLE IF EXISTS pyc_copy_serial")
+        conn.execute("CREATE TABLE pyc_copy_serial (id serial PRIMARY KEY, name text, "
+                     "r double precision DEFAULT random())")
+        with conn.cursor() as cur:
+            with cur.copy("COPY pyc_copy_serial (name) FROM STDIN") as copy:
+                for name in ("a", "b", "c"):
+                    copy.write_row((name,))
+            cur.execute("SELECT id, name FROM pyc_copy_serial ORDER BY id")
+            assert cur.fetchall() == [(1, "a"), (2, "b"), (3, "c")], "copy into a serial column"
+            cur.execute("SELECT count(DISTINCT r) FROM pyc_copy_serial")
+            assert cur.fetchone()[0] == 3, "random() drawn once for all rows"
+        conn.execute("DROP TABLE pyc_copy_serial")
+
 
 def test_errors():
     with connect(autocommit=True) as conn:

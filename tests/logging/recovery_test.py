@@ -283,6 +283,85 @@ def views():
         shutil.rmtree(data)
 
 
+def sequences():
+    """Sequences, SERIAL and identity columns through the log, then through the archive: the
+    rows and where each sequence stands, with values handed out by rolled-back work not
+    handed out again."""
+    data = tempfile.mkdtemp(prefix="duet-recovery-")
+    try:
+        server = Server(data)
+        conn = server.connect()
+        conn.execute("CREATE TABLE rs_serial (id serial PRIMARY KEY, v text)")
+        conn.execute("CREATE TABLE rs_identity (id bigint GENERATED ALWAYS AS IDENTITY (START 100 INCREMENT 10), v text)")
+        conn.execute("CREATE SEQUENCE rs_free AS integer INCREMENT -3 MINVALUE -1000 MAXVALUE 50 START 40 CYCLE")
+        conn.execute("CREATE SEQUENCE rs_owned OWNED BY rs_serial.v")
+        conn.execute("INSERT INTO rs_serial (v) VALUES ('a'), ('b')")
+        conn.execute("INSERT INTO rs_identity (v) VALUES ('a')")
+        conn.execute("SELECT nextval('rs_free'), nextval('rs_free')")  # changes no row: logged all the same
+        with conn.transaction():  # rolled back: its values are not handed out again
+            conn.execute("INSERT INTO rs_serial (v) VALUES ('rolled back')")
+            conn.execute("SELECT nextval('rs_owned')")
+            raise psycopg.Rollback()
+        try:  # a failed implicit transaction that drew a value
+            conn.execute("INSERT INTO rs_serial (id, v) VALUES (nextval('rs_free'), 'x'), (1, 'duplicate')")
+            raise AssertionError("the duplicate key did not fail")
+        except psycopg.errors.UniqueViolation:
+            pass
+        with conn.transaction():  # a savepoint rolled back inside a committed transaction
+            conn.execute("INSERT INTO rs_serial (v) VALUES ('c')")
+            conn.execute("SAVEPOINT s")
+            conn.execute("INSERT INTO rs_serial (v) VALUES ('undone')")
+            conn.execute("ROLLBACK TO SAVEPOINT s")
+            conn.execute("INSERT INTO rs_serial (v) VALUES ('d')")
+        conn.execute("SELECT setval('rs_owned', 77, false)")
+        conn.close()
+        queries = ["SELECT id, v FROM rs_serial ORDER BY id", "SELECT id, v FROM rs_identity ORDER BY id",
+                   "SELECT last_value, is_called FROM rs_serial_id_seq", "SELECT last_value, is_called FROM rs_free",
+                   "SELECT last_value, is_called FROM rs_owned",
+                   "SELECT sequencename, data_type, start_value, min_value, max_value, increment_by, cycle "
+                   "FROM pg_sequences ORDER BY 1",
+                   "SELECT pg_get_serial_sequence('rs_serial', 'id'), pg_get_serial_sequence('rs_serial', 'v'), "
+                   "pg_get_serial_sequence('rs_identity', 'id')"]
+
+        def check(server, what):
+            got = [rows(server, q) for q in queries]
+            assert got == expected, f"sequences came back different from {what}:\n" + diff(expected, got)
+            conn = server.connect()
+            assert conn.execute("INSERT INTO rs_serial (v) VALUES ('next') RETURNING id").fetchone()[0] == 7
+            try:
+                conn.execute("INSERT INTO rs_identity VALUES (1, 'x')")
+                raise AssertionError(f"the identity column lost GENERATED ALWAYS after {what}")
+            except psycopg.errors.GeneratedAlways:
+                pass
+            conn.close()
+
+        expected = [rows(server, q) for q in queries]
+        assert expected[0] == [[b"1", b"a"], [b"2", b"b"], [b"4", b"c"], [b"6", b"d"]], expected[0]
+        assert expected[2] == [[b"6", b"t"]] and expected[3] == [[b"34", b"t"]], expected
+        assert expected[4] == [[b"77", b"f"]], expected
+        server.stop()
+
+        server = Server(data)  # the log alone
+        check(server, "the log")
+        server.stop()
+        server = Server(data)  # the log again, now with the statements the check ran
+        conn = server.connect()
+        conn.execute("DELETE FROM rs_serial WHERE v = 'next'")
+        conn.execute("SELECT setval('rs_serial_id_seq', 6)")
+        conn.execute("CHECKPOINT")
+        conn.close()
+        assert archives(data), "no archive was written"
+        server.stop()
+
+        server = Server(data)  # the archive
+        check(server, "the archive")
+        output = server.stop()
+        assert "loaded archive" in output, output
+        print("sequences: the same after a replay of the log and after loading the archive")
+    finally:
+        shutil.rmtree(data)
+
+
 def diff(a, b):
     for qa, qb in zip(a, b):
         for ra, rb in zip(qa, qb):
@@ -430,6 +509,7 @@ def main():
     archive_that_does_not_load()
     extreme_values()
     views()
+    sequences()
     print(f"recovery: all passed in {time.time() - started:.1f} s")
     return 0
 
