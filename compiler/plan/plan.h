@@ -152,6 +152,8 @@ struct SortKey {
   bool nullsFirst = false;  // PostgreSQL default: NULLS LAST for ASC, FIRST for DESC
 };
 
+enum class OnConflict : uint8_t { None, Nothing, Update };
+
 struct Node {
   NodeKind kind;
   std::vector<SqlType> outputTypes;
@@ -203,6 +205,13 @@ struct Node {
   ExprPtr limit, offset;                // Limit (either may be null)
   std::vector<ExprPtr> returning;       // Insert/Update/Delete: RETURNING over the new row
                                         // (Delete: over the old row); empty: count only
+  // Insert ... ON CONFLICT: before each row is inserted, its key in each arbiter (a unique
+  // index) is looked up; a row found there makes the new row skipped (DO NOTHING) or
+  // updated instead (DO UPDATE: `exprs` are the updated row and `predicate` its WHERE, or
+  // null, over the existing row and its rowid followed by the proposed row, EXCLUDED, and a
+  // slot for its rowid).
+  OnConflict onConflict = OnConflict::None;
+  std::vector<Index*> arbiters;
   // Aggregate, Sort: its input runs on this many threads, each aggregating or sorting apart,
   // then merged; HashJoin: the same for its build side (0 or 1: serially). TableScan: hands
   // its chunks out to those threads (morsels).
