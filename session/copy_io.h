@@ -13,7 +13,7 @@
 namespace duet {
 
 struct CopyOptions {
-  enum class Format : uint8_t { Text, Csv };
+  enum class Format : uint8_t { Text, Csv, Binary };  // Binary: binary_copy.h
   Format format = Format::Text;
   char delimiter = '\t';     // ',' for CSV
   std::string null = "\\N";  // "" for CSV
