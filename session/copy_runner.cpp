@@ -66,8 +66,7 @@ CopyOptions copyOptions(const std::vector<sql::DefElem>& elems) {
   // What the binary format has no use for (PostgreSQL's ProcessCopyOptions).
   if (format == CopyOptions::Format::Binary) {
     for (const auto& o : elems) {
-      if (o.name == "delimiter")
-        throw SqlError(sqlstate::kSyntaxError, "cannot specify DELIMITER in BINARY mode");
+      if (o.name == "delimiter") throw SqlError(sqlstate::kSyntaxError, "cannot specify DELIMITER in BINARY mode");
       if (o.name == "null") throw SqlError(sqlstate::kSyntaxError, "cannot specify NULL in BINARY mode");
       if (o.name == "header" && opts.header)
         throw SqlError(sqlstate::kFeatureNotSupported, "cannot specify HEADER in BINARY mode");
@@ -170,10 +169,10 @@ bool CopyRunner::receive(std::string_view data, ResultSink& sink) {
         else
           parseText(layout.types[c], *f, tuple + layout.offsets[c], arena, ctx);
       } catch (const SqlError& e) {
-        throw SqlError(e.code, e.what(),
-                       binary ? fmt::format("COPY {}, line {}, column {}", t.name, lineNumber(), state->names[i])
-                              : fmt::format("COPY {}, line {}, column {}: \"{}\"", t.name, lineNumber(),
-                                            state->names[i], *f));
+        throw SqlError(
+            e.code, e.what(),
+            binary ? fmt::format("COPY {}, line {}, column {}", t.name, lineNumber(), state->names[i])
+                   : fmt::format("COPY {}, line {}, column {}: \"{}\"", t.name, lineNumber(), state->names[i], *f));
       }
     }
     try {

@@ -223,9 +223,9 @@ struct SetClause {
 struct OnConflictClause {
   std::vector<std::string> columns;  // ON CONFLICT (a, b): the columns the arbiter indexes
   std::vector<uint32_t> columnLocations;
-  ExprPtr indexWhere;      // ON CONFLICT (a, b) WHERE ...: a partial index's predicate
-  std::string constraint;  // ON CONFLICT ON CONSTRAINT name
-  bool update = false;     // DO UPDATE; else DO NOTHING
+  ExprPtr indexWhere;          // ON CONFLICT (a, b) WHERE ...: a partial index's predicate
+  std::string constraint;      // ON CONFLICT ON CONSTRAINT name
+  bool update = false;         // DO UPDATE; else DO NOTHING
   std::vector<SetClause> set;  // DO UPDATE SET ...
   ExprPtr where;               // DO UPDATE ... WHERE
   uint32_t location = 0;       // of ON

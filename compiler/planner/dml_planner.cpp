@@ -121,8 +121,8 @@ NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<Outpu
   ins->children.push_back(project(std::move(source), std::move(row)));
   if (s.onConflict) planOnConflict(s, d, *ins);
   // EXCLUDED is there, but only for ON CONFLICT's own clauses (PostgreSQL's hint says so).
-  ins->returning =
-      bindReturning(s.returning, d, s.alias, columns, s.onConflict ? std::vector<std::string>{"excluded"} : std::vector<std::string>{});
+  ins->returning = bindReturning(s.returning, d, s.alias, columns,
+                                 s.onConflict ? std::vector<std::string>{"excluded"} : std::vector<std::string>{});
   return ins;
 }
 

@@ -74,8 +74,7 @@ void StatementPlanner::planOnConflict(const sql::InsertStmt& s, const DmlTarget&
   if (c.update) {
     std::vector<ExprPtr> values = bindSetClauses(d, c.set, scope);
     for (size_t k = 0; k < cols.size(); ++k)
-      insert.exprs.push_back(values[k] ? std::move(values[k])
-                                       : plan::makeColumn(static_cast<int>(k), cols[k].type));
+      insert.exprs.push_back(values[k] ? std::move(values[k]) : plan::makeColumn(static_cast<int>(k), cols[k].type));
     if (c.where) {
       Binder::Clause clause(b_, "WHERE");
       insert.predicate = b_.coerceToBool(bindOverTarget(d, *c.where, scope), "WHERE", c.where->location);
