@@ -250,7 +250,8 @@ def test_binary_copy():
 
 
 def test_on_conflict_rowcount():
-    """INSERT ... ON CONFLICT's command tag counts inserted and updated rows, not skipped ones."""
+    """INSERT ... ON CONFLICT's command tag counts inserted and updated rows, not skipped ones;
+    EXPLAIN names the conflict resolution and the arbiters."""
     with connect(autocommit=True) as conn:
         conn.execute("DROP TABLE IF EXISTS pyc_upsert")
         conn.execute("CREATE TABLE pyc_upsert (k integer PRIMARY KEY, v integer)")
@@ -265,6 +266,9 @@ def test_on_conflict_rowcount():
                         (4, 0, 100), prepare=True)
             cur.execute("SELECT k, v FROM pyc_upsert ORDER BY k")
             assert cur.fetchall() == [(1, 10), (2, 2), (3, 3), (4, 104)], "rows"
+            cur.execute("EXPLAIN (COSTS OFF) INSERT INTO pyc_upsert VALUES (1, 1) ON CONFLICT (k) DO NOTHING")
+            lines = [row[0].strip() for row in cur.fetchall()]
+            assert "Conflict Resolution: NOTHING" in lines and "Conflict Arbiter Indexes: pyc_upsert_pkey" in lines, lines
         conn.execute("DROP TABLE pyc_upsert")
 
 
