@@ -13,7 +13,7 @@
 namespace duet::planner {
 
 std::vector<Index*> StatementPlanner::arbiterIndexes(const sql::OnConflictClause& c, const DmlTarget& d,
-                                                     const Scope& scope) {
+                                                     const std::string& alias) {
   const Table& table = *d.table->table;
   std::vector<Index*> arbiters;
   if (!c.constraint.empty()) {
@@ -42,10 +42,11 @@ std::vector<Index*> StatementPlanner::arbiterIndexes(const sql::OnConflictClause
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
   // A predicate infers a partial unique index; DuetDB has none, and PostgreSQL takes an
-  // index without one whatever the predicate says. It is still bound, for its errors.
+  // index without one whatever the predicate says. It is still bound (over the target
+  // alone, as PostgreSQL binds it), for its errors.
   if (c.indexWhere) {
     Binder::Clause clause(b_, "WHERE");
-    b_.coerceToBool(b_.bind(*c.indexWhere, scope), "WHERE", c.indexWhere->location);
+    b_.coerceToBool(b_.bind(*c.indexWhere, targetScope(d, alias)), "WHERE", c.indexWhere->location);
   }
   // Every unique index over exactly these columns, in any order.
   for (const auto& index : table.indexes()) {
@@ -70,7 +71,7 @@ void StatementPlanner::planOnConflict(const sql::InsertStmt& s, const DmlTarget&
   Scope scope = targetScope(d, s.alias);
   scope.entries.push_back(entryFor(t, "excluded", scope.width));
   scope.width += static_cast<int>(scope.entries.back().names.size());
-  std::vector<Index*> arbiters = arbiterIndexes(c, d, scope);
+  std::vector<Index*> arbiters = arbiterIndexes(c, d, s.alias);
   if (c.update) {
     std::vector<ExprPtr> values = bindSetClauses(d, c.set, scope);
     for (size_t k = 0; k < cols.size(); ++k)

@@ -395,7 +395,7 @@ class StatementPlanner {
   // The unique indexes that decide the clause's conflicts (PostgreSQL's
   // infer_arbiter_indexes): the constraint it names, the unique indexes over exactly its
   // columns, or with neither every unique index (DO NOTHING only).
-  std::vector<Index*> arbiterIndexes(const sql::OnConflictClause& c, const DmlTarget& d, const Scope& scope);
+  std::vector<Index*> arbiterIndexes(const sql::OnConflictClause& c, const DmlTarget& d, const std::string& alias);
 
   const PlanRequest& req_;
   Binder b_;
