@@ -149,7 +149,7 @@ std::vector<ExprPtr> StatementPlanner::subSelectColumns(const DmlTarget& d, cons
 }
 
 std::vector<ExprPtr> StatementPlanner::bindSetClauses(const DmlTarget& d, const std::vector<sql::SetClause>& clauses,
-                                                      const Scope& scope) {
+                                                      const Scope& scope, const char* verb) {
   const TableBinding& t = *d.table;
   const auto& cols = t.table->columns();
   std::vector<ExprPtr> values(cols.size());
@@ -181,7 +181,7 @@ std::vector<ExprPtr> StatementPlanner::bindSetClauses(const DmlTarget& d, const 
         b_.fail(sqlstate::kUndefinedColumn,
                 fmt::format("column \"{}\" of relation \"{}\" does not exist", set.columns[i], d.name),
                 set.columnLocations[i]);
-      found = baseColumns(d, {found}, "update")[0];
+      found = baseColumns(d, {found}, verb)[0];
       if (values[found])
         b_.fail(sqlstate::kSyntaxError, fmt::format("multiple assignments to same column \"{}\"", set.columns[i]),
                 set.columnLocations[i]);
@@ -206,7 +206,7 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
   FromPlan fp = s.from.empty() ? planTarget(d, s.alias, s.where.get())
                                : planTargetJoin(t, s.table, s.alias, s.begin, s.from, s.where.get());
   const auto& cols = t.table->columns();
-  std::vector<ExprPtr> values = bindSetClauses(d, s.set, fp.scope);
+  std::vector<ExprPtr> values = bindSetClauses(d, s.set, fp.scope, "update");
   // Joined with FROM items, every row to update is found before any changes.
   if (!s.from.empty()) fp.node = materialize(std::move(fp.node));
   // An index range scan would meet a row again after the update moved it further along

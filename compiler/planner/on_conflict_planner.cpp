@@ -37,7 +37,9 @@ std::vector<Index*> StatementPlanner::arbiterIndexes(const sql::OnConflictClause
     if (found == d.names.end())
       b_.fail(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", c.columns[i]),
               c.columnLocations[i]);
-    wanted.push_back(static_cast<uint32_t>(found - d.names.begin()));
+    // A view's column as the table's column it is (one computed from them matches no index).
+    int column = d.baseColumns[found - d.names.begin()];
+    wanted.push_back(column < 0 ? UINT32_MAX : static_cast<uint32_t>(column));
   }
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
@@ -58,27 +60,67 @@ std::vector<Index*> StatementPlanner::arbiterIndexes(const sql::OnConflictClause
   return arbiters;
 }
 
+namespace {
+
+void shiftColumns(plan::Expr& e, int by) {
+  if (e.kind == ExprKind::Column) e.column += by;
+  for (ExprPtr& a : e.args) shiftColumns(*a, by);
+}
+
+// A view's EXCLUDED columns (from `first` on in the scope's row) as the view's values over
+// the proposed row, which the code puts after the existing row and its rowid (PostgreSQL's
+// rewriteTargetView maps them the same way).
+void inlineExcludedViewColumns(const std::vector<ExprPtr>& viewValues, int first, int tableWidth, ExprPtr& e) {
+  if (e->kind == ExprKind::Column && e->column >= first) {
+    e = plan::cloneExpr(*viewValues[e->column - first]);
+    shiftColumns(*e, tableWidth);
+    return;
+  }
+  for (ExprPtr& a : e->args) inlineExcludedViewColumns(viewValues, first, tableWidth, a);
+}
+
+}  // namespace
+
 void StatementPlanner::planOnConflict(const sql::InsertStmt& s, const DmlTarget& d, Node& insert) {
   const sql::OnConflictClause& c = *s.onConflict;
-  if (d.view)
-    b_.fail(sqlstate::kFeatureNotSupported, "INSERT ... ON CONFLICT on a view is not supported yet", c.location);
   if (c.update && c.columns.empty() && c.constraint.empty())
     b_.fail(sqlstate::kSyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name",
             c.location, {}, "For example, ON CONFLICT (column_name).");
-  // The target's row and rowid, then EXCLUDED's row and a rowid slot.
+  // The code's row: the target's row and rowid, then EXCLUDED's row and a rowid slot. A
+  // table's scope is that row; a view's has the view's columns after the target's row and
+  // EXCLUDED's view columns after those, all replaced by their values over the two rows.
   const TableBinding& t = *d.table;
   const auto& cols = t.table->columns();
+  int tableWidth = static_cast<int>(cols.size()) + 1;
   Scope scope = targetScope(d, s.alias);
-  scope.entries.push_back(entryFor(t, "excluded", scope.width));
+  int excludedFirst = scope.width;
+  if (d.view) {
+    ScopeEntry excluded;
+    excluded.alias = "excluded";
+    excluded.names = d.names;
+    excluded.types = d.types;
+    excluded.joinColumn.assign(d.names.size(), -1);
+    excluded.offset = excludedFirst;
+    scope.entries.push_back(std::move(excluded));
+  } else {
+    scope.entries.push_back(entryFor(t, "excluded", excludedFirst));
+  }
   scope.width += static_cast<int>(scope.entries.back().names.size());
+  auto overBothRows = [&](ExprPtr& e) {
+    if (d.view) inlineExcludedViewColumns(d.values, excludedFirst, tableWidth, e);
+  };
   std::vector<Index*> arbiters = arbiterIndexes(c, d, s.alias);
   if (c.update) {
-    std::vector<ExprPtr> values = bindSetClauses(d, c.set, scope);
-    for (size_t k = 0; k < cols.size(); ++k)
+    // PostgreSQL checks DO UPDATE's columns of a view as INSERT's.
+    std::vector<ExprPtr> values = bindSetClauses(d, c.set, scope, "insert into");
+    for (size_t k = 0; k < cols.size(); ++k) {
+      if (values[k]) overBothRows(values[k]);
       insert.exprs.push_back(values[k] ? std::move(values[k]) : plan::makeColumn(static_cast<int>(k), cols[k].type));
+    }
     if (c.where) {
       Binder::Clause clause(b_, "WHERE");
       insert.predicate = b_.coerceToBool(bindOverTarget(d, *c.where, scope), "WHERE", c.where->location);
+      overBothRows(insert.predicate);
     }
   }
   if (arbiters.empty() && !c.columns.empty())

@@ -377,9 +377,10 @@ class StatementPlanner {
                                            size_t tableWidth, std::vector<ExprPtr>& row,
                                            std::vector<OutputColumn>& columns);
   std::vector<ExprPtr> subSelectColumns(const DmlTarget& d, const sql::SubLink& link, const Scope& scope, size_t count);
-  // SET's values per table column (null where SET leaves the column), bound over `scope`.
+  // SET's values per table column (null where SET leaves the column), bound over `scope`;
+  // `verb` names the change refused for a view's computed column ("update", "insert into").
   std::vector<ExprPtr> bindSetClauses(const DmlTarget& d, const std::vector<sql::SetClause>& clauses,
-                                      const Scope& scope);
+                                      const Scope& scope, const char* verb);
   NodePtr planUpdate(const sql::UpdateStmt& s, std::vector<OutputColumn>& columns);
   NodePtr planDelete(const sql::DeleteStmt& s, std::vector<OutputColumn>& columns);
   // A column's DEFAULT expression, bound with no row in scope, or NULL.
