@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "engine/types/value_io.h"
-#include "session/binary_copy.h"
+#include "session/binary_copy.h"  // COPY TO's binary rows
 
 namespace duet {
 namespace {
@@ -141,10 +141,7 @@ bool CopyRunner::receive(std::string_view data, ResultSink& sink) {
   Arena arena;
   int64_t count = 0;
   UndoLog::Mark mark = state_.txn.undo().mark();
-  bool binary = state->options.format == CopyOptions::Format::Binary;
   CopyInParser parser(state->options, state->names);
-  BinaryCopyParser binaryParser(state->names.size());
-  auto lineNumber = [&] { return binary ? binaryParser.lineNumber() : parser.lineNumber(); };
   // Every row starts from the defaults (NULL unless a DEFAULT says otherwise).
   std::vector<__int128> defaultStorage(storage.size());
   uint8_t* defaultTuple = reinterpret_cast<uint8_t*>(defaultStorage.data());
@@ -156,6 +153,9 @@ bool CopyRunner::receive(std::string_view data, ResultSink& sink) {
     defaultTuple[layout.nullOffset(c)] = 0;
     parseText(layout.types[c], *value, defaultTuple + layout.offsets[c], defaultArena, ctx);
   }
+  // The binary format's fields go through the types' receive functions, as binary Bind
+  // parameters do.
+  bool binary = state->options.format == CopyOptions::Format::Binary;
   auto onRow = [&](const CopyRow& row) {
     std::copy(defaultStorage.begin(), defaultStorage.end(), storage.begin());
     for (size_t i = 0; i < state->columns.size(); ++i) {
@@ -169,30 +169,25 @@ bool CopyRunner::receive(std::string_view data, ResultSink& sink) {
         else
           parseText(layout.types[c], *f, tuple + layout.offsets[c], arena, ctx);
       } catch (const SqlError& e) {
-        throw SqlError(
-            e.code, e.what(),
-            binary ? fmt::format("COPY {}, line {}, column {}", t.name, lineNumber(), state->names[i])
-                   : fmt::format("COPY {}, line {}, column {}: \"{}\"", t.name, lineNumber(), state->names[i], *f));
+        throw SqlError(e.code, e.what(),
+                       binary ? fmt::format("COPY {}, line {}, column {}", t.name, parser.lineNumber(), state->names[i])
+                              : fmt::format("COPY {}, line {}, column {}: \"{}\"", t.name, parser.lineNumber(),
+                                            state->names[i], *f));
       }
     }
     try {
       table.insert(tuple, state_.txn.undo());
     } catch (const SqlError& e) {
       throw SqlError(e.code, e.what(),
-                     e.detail.empty() ? fmt::format("COPY {}, line {}", t.name, lineNumber()) : e.detail);
+                     e.detail.empty() ? fmt::format("COPY {}, line {}", t.name, parser.lineNumber()) : e.detail);
     }
     ++count;
     if ((count & 1023) == 0) arena.reset();
     if (state_.cancel.load()) throw SqlError(sqlstate::kQueryCanceled, "canceling statement due to user request");
   };
   try {
-    if (binary) {
-      binaryParser.feed(data);
-      binaryParser.finish(onRow);
-    } else {
-      parser.feed(data, onRow);
-      parser.finish(onRow);
-    }
+    parser.feed(data, onRow);
+    parser.finish(onRow);
   } catch (const SqlError&) {
     if (state_.txn.mode() != TransactionState::Mode::None) transaction_.failStatement(mark);
     state_.flushReports(sink);
