@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/error.h"
+#include "session/binary_copy.h"
 
 namespace duet {
 
@@ -19,9 +20,15 @@ CopyOptions CopyOptions::forFormat(Format format) {
 CopyInParser::CopyInParser(CopyOptions options, std::vector<std::string> columnNames)
     : options_(std::move(options)), columns_(std::move(columnNames)) {
   row_.fields.reserve(columns_.size());
+  if (options_.format == CopyOptions::Format::Binary) binary_ = std::make_unique<BinaryCopyParser>(columns_.size());
 }
 
+CopyInParser::~CopyInParser() = default;
+
+int64_t CopyInParser::lineNumber() const { return binary_ ? binary_->lineNumber() : line_; }
+
 void CopyInParser::feed(std::string_view data, const RowHandler& onRow) {
+  if (binary_) return binary_->feed(data);
   if (ended_) return;  // PostgreSQL ignores whatever follows the \. marker
   pending_.append(data);
   size_t pos = 0;
@@ -38,6 +45,7 @@ void CopyInParser::feed(std::string_view data, const RowHandler& onRow) {
 }
 
 void CopyInParser::finish(const RowHandler& onRow) {
+  if (binary_) return binary_->finish(onRow);
   if (!ended_ && !pending_.empty()) {
     std::string_view line(pending_);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);

@@ -1,10 +1,12 @@
 // COPY's data formats, independent of tables: splitting the CopyData stream of COPY FROM
-// STDIN into rows of text fields (text and CSV formats, rows may span CopyData messages),
+// STDIN into rows of text fields (text and CSV formats, rows may span CopyData messages;
+// the binary format's rows, whose fields stay binary, come from binary_copy.h through it),
 // and encoding rows for COPY TO STDOUT. Field values are still text; the caller converts
 // them with the column types' input functions.
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,7 +15,7 @@
 namespace duet {
 
 struct CopyOptions {
-  enum class Format : uint8_t { Text, Csv };
+  enum class Format : uint8_t { Text, Csv, Binary };  // Binary: binary_copy.h
   Format format = Format::Text;
   char delimiter = '\t';     // ',' for CSV
   std::string null = "\\N";  // "" for CSV
@@ -30,10 +32,13 @@ struct CopyRow {
   std::string_view rawLine;  // the row as received, for error context
 };
 
+class BinaryCopyParser;
+
 class CopyInParser {
  public:
   // `columns`: how many fields each row must have (22P04 otherwise).
   CopyInParser(CopyOptions options, std::vector<std::string> columnNames);
+  ~CopyInParser();
 
   using RowHandler = std::function<void(const CopyRow& row)>;
   // Consumes a CopyData payload, calling onRow for every row it completes. Throws
@@ -41,8 +46,8 @@ class CopyInParser {
   void feed(std::string_view data, const RowHandler& onRow);
   // CopyDone: a last row without a trailing newline is still a row.
   void finish(const RowHandler& onRow);
-  // 1-based number of the line being processed, for error messages.
-  int64_t lineNumber() const { return line_; }
+  // 1-based number of the line (binary format: the row) being processed, for error messages.
+  int64_t lineNumber() const;
   bool sawEndMarker() const { return ended_; }
 
  private:
@@ -61,6 +66,7 @@ class CopyInParser {
   int64_t line_ = 0;
   bool headerSkipped_ = false;
   bool ended_ = false;
+  std::unique_ptr<BinaryCopyParser> binary_;  // the binary format's parser, which does it all
 };
 
 // Appends one row in COPY's output format (text or CSV), newline included. fields[i] null

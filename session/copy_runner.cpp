@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "engine/types/value_io.h"
+#include "session/binary_copy.h"  // COPY TO's binary rows
 
 namespace duet {
 namespace {
@@ -34,8 +35,10 @@ CopyOptions copyOptions(const std::vector<sql::DefElem>& elems) {
         format = CopyOptions::Format::Csv;
       } else if (o.value == "text") {
         format = CopyOptions::Format::Text;
+      } else if (o.value == "binary") {
+        format = CopyOptions::Format::Binary;
       } else {
-        throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("COPY format \"{}\" not recognized", o.value));
+        throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("COPY format \"{}\" not recognized", o.value));
       }
     } else if (o.name == "csv") {
       format = CopyOptions::Format::Csv;
@@ -59,6 +62,15 @@ CopyOptions copyOptions(const std::vector<sql::DefElem>& elems) {
       escapeSet = true;
     }
     // freeze, encoding, force_* and the rest are accepted and ignored.
+  }
+  // What the binary format has no use for (PostgreSQL's ProcessCopyOptions).
+  if (format == CopyOptions::Format::Binary) {
+    for (const auto& o : elems) {
+      if (o.name == "delimiter") throw SqlError(sqlstate::kSyntaxError, "cannot specify DELIMITER in BINARY mode");
+      if (o.name == "null") throw SqlError(sqlstate::kSyntaxError, "cannot specify NULL in BINARY mode");
+      if (o.name == "header" && opts.header)
+        throw SqlError(sqlstate::kFeatureNotSupported, "cannot specify HEADER in BINARY mode");
+    }
   }
   return opts;
 }
@@ -116,7 +128,7 @@ QueryState CopyRunner::run(const Statement& st, ResultSink& sink) {
   state->mark = state_.txn.undo().mark();
   int n = static_cast<int>(state->columns.size());
   copyIn_ = std::move(state);
-  sink.copyInBegin(n);
+  sink.copyInBegin(n, copyIn_->options.format == CopyOptions::Format::Binary);
   return QueryState::CopyIn;
 }
 
@@ -145,6 +157,9 @@ bool CopyRunner::receive(std::string_view data, ResultSink& sink) {
     defaultTuple[layout.nullOffset(c)] = 0;
     parseText(layout.types[c], *value, defaultTuple + layout.offsets[c], defaultArena, ctx);
   }
+  // The binary format's fields go through the types' receive functions, as binary Bind
+  // parameters do.
+  bool binary = state->options.format == CopyOptions::Format::Binary;
   auto onRow = [&](const CopyRow& row) {
     std::copy(defaultStorage.begin(), defaultStorage.end(), storage.begin());
     for (const auto& [c, query] : state->rowDefaults) {
@@ -159,11 +174,15 @@ bool CopyRunner::receive(std::string_view data, ResultSink& sink) {
       if (!f) continue;
       tuple[layout.nullOffset(c)] = 0;
       try {
-        parseText(layout.types[c], *f, tuple + layout.offsets[c], arena, ctx);
+        if (binary)
+          parseBinary(layout.types[c], *f, tuple + layout.offsets[c], arena);
+        else
+          parseText(layout.types[c], *f, tuple + layout.offsets[c], arena, ctx);
       } catch (const SqlError& e) {
-        throw SqlError(
-            e.code, e.what(),
-            fmt::format("COPY {}, line {}, column {}: \"{}\"", t.name, parser.lineNumber(), state->names[i], *f));
+        throw SqlError(e.code, e.what(),
+                       binary ? fmt::format("COPY {}, line {}, column {}", t.name, parser.lineNumber(), state->names[i])
+                              : fmt::format("COPY {}, line {}, column {}: \"{}\"", t.name, parser.lineNumber(),
+                                            state->names[i], *f));
       }
     }
     try {
@@ -238,7 +257,7 @@ void CopyRunner::copyOut(const Statement& st, ResultSink& sink) {
    public:
     CopyConsumer(const TupleLayout& layout, size_t n, ResultSink& sink, const TypeContext& ctx,
                  const CopyOptions& options)
-        : encoder_(layout, std::vector<int16_t>(n, 0)),
+        : encoder_(layout, std::vector<int16_t>(n, options.format == CopyOptions::Format::Binary ? 1 : 0)),
           sink_(sink),
           ctx_(ctx),
           options_(options),
@@ -247,6 +266,12 @@ void CopyRunner::copyOut(const Statement& st, ResultSink& sink) {
     void consume(const uint8_t* tuple) override {
       encoder_.encode(tuple, ctx_);
       const Field* f = encoder_.fields();
+      ++rows;
+      if (options_.format == CopyOptions::Format::Binary) {
+        appendBinaryCopyRow(f, encoder_.size(), buffer_);
+        flush();
+        return;
+      }
       for (size_t i = 0; i < views_.size(); ++i) {
         nulls_[i] = f[i].len < 0;
         views_[i] = nulls_[i] ? std::string_view() : std::string_view(f[i].data, f[i].len);
@@ -254,12 +279,13 @@ void CopyRunner::copyOut(const Statement& st, ResultSink& sink) {
       // One CopyData per row, as PostgreSQL sends it (psycopg's rows() relies on it).
       appendCopyRow(options_, views_, nulls_, buffer_);
       flush();
-      ++rows;
     }
     void flush() {
       if (!buffer_.empty()) sink_.copyData(buffer_);
       buffer_.clear();
     }
+    // What goes before the first row's data (the binary format's header), sent with it.
+    std::string& pending() { return buffer_; }
     int64_t rows = 0;
 
    private:
@@ -273,7 +299,8 @@ void CopyRunner::copyOut(const Statement& st, ResultSink& sink) {
   };
 
   size_t n = plan.columns.size();
-  sink.copyOutBegin(static_cast<int>(n));
+  bool binary = options.format == CopyOptions::Format::Binary;
+  sink.copyOutBegin(static_cast<int>(n), binary);
   std::string header;
   if (options.header) {
     std::vector<std::string_view> names;
@@ -282,10 +309,16 @@ void CopyRunner::copyOut(const Statement& st, ResultSink& sink) {
     sink.copyData(header);
   }
   CopyConsumer consumer(plan.compiled->outputLayout, n, sink, state_.settings.typeContext(), options);
+  // As PostgreSQL sends it: the binary header with the first row, the trailer on its own.
+  if (binary) appendBinaryCopyHeader(consumer.pending());
   rt::QueryContext ctx = state_.queryContext(params->data());
   ctx.output = &consumer;
   plan.compiled->entry(&ctx);
   consumer.flush();
+  if (binary) {
+    appendBinaryCopyTrailer(consumer.pending());
+    consumer.flush();
+  }
   sink.copyOutDone();
   sink.commandComplete(fmt::format("COPY {}", consumer.rows));
 }

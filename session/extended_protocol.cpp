@@ -30,10 +30,10 @@ class NoDescribeSink : public ResultSink {
   void emptyQuery() override { inner_.emptyQuery(); }
   void notice(const Notice& n) override { inner_.notice(n); }
   void parameterStatus(std::string_view n, std::string_view v) override { inner_.parameterStatus(n, v); }
-  void copyOutBegin(int c) override { inner_.copyOutBegin(c); }
+  void copyOutBegin(int c, bool binary) override { inner_.copyOutBegin(c, binary); }
   void copyData(std::string_view b) override { inner_.copyData(b); }
   void copyOutDone() override { inner_.copyOutDone(); }
-  void copyInBegin(int c) override { inner_.copyInBegin(c); }
+  void copyInBegin(int c, bool binary) override { inner_.copyInBegin(c, binary); }
 
  protected:
   ResultSink& inner_;

@@ -60,12 +60,12 @@ class ResultSink {
   virtual void notice(const Notice& notice) = 0;
   // A reported setting changed (client_encoding, DateStyle, application_name, ...).
   virtual void parameterStatus(std::string_view name, std::string_view value) = 0;
-  // COPY ... TO STDOUT: begin (text format, column count), data chunks, done.
-  virtual void copyOutBegin(int columns) = 0;
+  // COPY ... TO STDOUT: begin (column count; binary format or text), data chunks, done.
+  virtual void copyOutBegin(int columns, bool binary) = 0;
   virtual void copyData(std::string_view bytes) = 0;
   virtual void copyOutDone() = 0;
   // COPY ... FROM STDIN: the server must now send CopyInResponse and collect CopyData.
-  virtual void copyInBegin(int columns) = 0;
+  virtual void copyInBegin(int columns, bool binary) = 0;
 };
 
 // A sink that drops everything: a base for drivers, benchmarks and tests that keep only
@@ -78,10 +78,10 @@ class IgnoringSink : public ResultSink {
   void emptyQuery() override {}
   void notice(const Notice&) override {}
   void parameterStatus(std::string_view, std::string_view) override {}
-  void copyOutBegin(int) override {}
+  void copyOutBegin(int, bool) override {}
   void copyData(std::string_view) override {}
   void copyOutDone() override {}
-  void copyInBegin(int) override {}
+  void copyInBegin(int, bool) override {}
 };
 
 // Transaction status as ReadyForQuery reports it.

@@ -124,12 +124,12 @@ void writeEmpty(std::string& out, char type) {
   w.end();
 }
 
-void writeCopyResponse(std::string& out, char type, int columns) {
+void writeCopyResponse(std::string& out, char type, int columns, bool binary) {
   WireWriter w(out);
   w.begin(type);
-  w.byte(0);  // overall format: text
+  w.byte(binary ? 1 : 0);  // overall format
   w.int16(static_cast<int16_t>(columns));
-  for (int i = 0; i < columns; ++i) w.int16(0);
+  for (int i = 0; i < columns; ++i) w.int16(binary ? 1 : 0);
   w.end();
 }
 

@@ -26,7 +26,7 @@ void writeParameterDescription(std::string& out, const std::vector<uint32_t>& ty
 // Messages with an empty body: ParseComplete '1', BindComplete '2', CloseComplete '3',
 // NoData 'n', PortalSuspended 's', EmptyQueryResponse 'I', CopyDone 'c'.
 void writeEmpty(std::string& out, char type);
-// CopyInResponse 'G' / CopyOutResponse 'H' in text format.
-void writeCopyResponse(std::string& out, char type, int columns);
+// CopyInResponse 'G' / CopyOutResponse 'H', every column in text format or every one in binary.
+void writeCopyResponse(std::string& out, char type, int columns, bool binary);
 
 }  // namespace duet::wire

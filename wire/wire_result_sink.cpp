@@ -39,7 +39,7 @@ void WireResultSink::parameterStatus(std::string_view name, std::string_view val
   writeParameterStatus(out_, name, value);
 }
 
-void WireResultSink::copyOutBegin(int columns) { writeCopyResponse(out_, 'H', columns); }
+void WireResultSink::copyOutBegin(int columns, bool binary) { writeCopyResponse(out_, 'H', columns, binary); }
 
 void WireResultSink::copyData(std::string_view bytes) {
   chargeAnswerMemory(5 + bytes.size());
@@ -51,8 +51,8 @@ void WireResultSink::copyData(std::string_view bytes) {
 
 void WireResultSink::copyOutDone() { writeEmpty(out_, 'c'); }
 
-void WireResultSink::copyInBegin(int columns) {
-  writeCopyResponse(out_, 'G', columns);
+void WireResultSink::copyInBegin(int columns, bool binary) {
+  writeCopyResponse(out_, 'G', columns, binary);
   copyInStarted_ = true;
 }
 

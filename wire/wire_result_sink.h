@@ -18,10 +18,10 @@ class WireResultSink : public ResultSink {
   void emptyQuery() override;
   void notice(const Notice& notice) override;
   void parameterStatus(std::string_view name, std::string_view value) override;
-  void copyOutBegin(int columns) override;
+  void copyOutBegin(int columns, bool binary) override;
   void copyData(std::string_view bytes) override;
   void copyOutDone() override;
-  void copyInBegin(int columns) override;
+  void copyInBegin(int columns, bool binary) override;
 
   // True once the engine asked for COPY FROM STDIN data (cleared by the reader).
   bool takeCopyInStarted() {

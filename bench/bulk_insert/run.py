@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Bulk inserts as ORMs, pandas and JDBC's batch rewriting send them (issue 20, part 7):
 multi-row INSERT ... VALUES of 1,000 and 10,000 rows per statement with literals (simple
-Query protocol) and with $n parameters (extended protocol), executemany of one-row INSERTs
+Query protocol) and with $n parameters (extended protocol), the same with ON CONFLICT DO
+UPDATE where every row conflicts, executemany of one-row INSERTs
 (psycopg's pipeline), and COPY FROM STDIN for comparison. One workload, run against DuetDB
 and PostgreSQL 15 in the same run through bench/analytics/systems.py's adapters (servers
 started here unless given a port).
@@ -69,6 +70,27 @@ def insert_literals(conn, rows, per_statement):
     return send
 
 
+def upsert_literals(conn, rows, per_statement):
+    """INSERT ... ON CONFLICT DO UPDATE with literals where every row conflicts: the rows are
+    inserted before the clock starts, then each is proposed again and updates its row."""
+    insert_literals(conn, rows, per_statement)()
+    statements = [("INSERT INTO bulk VALUES " + ", ".join(
+        "(" + ", ".join(literal(v) for v in r) + ")" for r in rows[start:start + per_statement]) +
+        " ON CONFLICT (id) DO UPDATE SET name = excluded.name || '+', amount = bulk.amount + excluded.amount,"
+        " flag = NOT bulk.flag").encode() for start in range(0, len(rows), per_statement)]
+
+    def send():
+        first = None
+        for sql in statements:
+            t0 = time.perf_counter()
+            result = conn.pgconn.exec_(sql)
+            if result.error_message:
+                raise RuntimeError(result.error_message.decode())
+            first = first if first is not None else time.perf_counter() - t0
+        return first
+    return send
+
+
 def insert_params(conn, rows, per_statement):
     """Multi-row INSERTs of $n parameters (as JDBC's reWriteBatchedInserts sends them)."""
     statements = []
@@ -114,6 +136,7 @@ def copy(conn, rows, _):
 METHODS = [  # (label, method, rows per statement, name for --methods)
     ("INSERT 1,000 rows/statement, literals", insert_literals, 1000, "literals"),
     ("INSERT 10,000 rows/statement, literals", insert_literals, 10000, "literals"),
+    ("INSERT ... ON CONFLICT DO UPDATE 1,000 rows/statement, all conflicts", upsert_literals, 1000, "upsert"),
     ("INSERT 1,000 rows/statement, $n parameters", insert_params, 1000, "params"),
     ("INSERT 10,000 rows/statement, $n parameters", insert_params, 10000, "params"),
     ("executemany, 1 row/statement", executemany, 1, "executemany"),
@@ -130,7 +153,7 @@ def main():
     p.add_argument("--duet-port", type=int, help="a running duetd (else one is started)")
     p.add_argument("--pg-port", type=int, help="a running PostgreSQL (else a scratch one is started)")
     p.add_argument("--duetd", default=os.path.join(ROOT, "build", "bin", "duetd"))
-    p.add_argument("--methods", default="literals,params,executemany,copy", help="which methods to run")
+    p.add_argument("--methods", default="literals,upsert,params,executemany,copy", help="which methods to run")
     p.add_argument("--async-commit", action="store_true", help="DuetDB with synchronous_commit = off")
     args = p.parse_args()
     methods = [m for m in METHODS if m[3] in args.methods.split(",")]

@@ -728,6 +728,11 @@ ExprPtr Binder::bindLocalColumn(const sql::ColumnRef& ref, const Scope& scope) {
            ref.location, "",
            fmt::format("There is an entry for table \"{}\", but it cannot be referenced from this part of the query.",
                        table));
+    // A table named by its name where an alias renamed it (PostgreSQL's errorMissingRTE).
+    for (const auto& entry : scope.entries)
+      if (!found && entry.table && entry.table->name == table && entry.alias != table)
+        fail(sqlstate::kUndefinedTable, fmt::format("invalid reference to FROM-clause entry for table \"{}\"", table),
+             ref.location, "", fmt::format("Perhaps you meant to reference the table alias \"{}\".", entry.alias));
     if (!found)
       fail(sqlstate::kUndefinedTable, fmt::format("missing FROM-clause entry for table \"{}\"", table), ref.location);
   } else {

@@ -78,8 +78,9 @@ class Codegen : public ValueBuilder {
   SqlValue dataListItem(const DataList& list, llvm::Value* array, llvm::Value* index, SqlType type);
   // Refills the set `previous` (null: a new one) with the list's items, of type `type`.
   llvm::Value* fillValueSet(const DataList& list, llvm::Value* previous, TypeId type);
-  // A ValueSet for the current place in the code, filled by `fill` (given the set it
-  // filled last time, or null) once per execution of the statement; returns it.
+  // A ValueSet (or another runtime set: ChangedRows) for the current place in the code,
+  // filled by `fill` (given the set it filled last time, or null) once per execution of the
+  // statement; returns it.
   llvm::Value* valueSetOnce(const std::function<llvm::Value*(llvm::Value* previous)>& fill);
   // x IN the set: true, false, or NULL as ValueSet::probe says.
   SqlValue probeValueSet(llvm::Value* set, const SqlValue& x);
@@ -235,6 +236,8 @@ class Codegen : public ValueBuilder {
   void produceInsert(const plan::Node& node, const Consumer& consume);
   void produceUpdate(const plan::Node& node, const Consumer& consume);
   void produceDelete(const plan::Node& node, const Consumer& consume);
+  // INSERT ... ON CONFLICT (on_conflict_codegen.cpp).
+  void produceInsertOnConflict(const plan::Node& node, const Consumer& consume);
 
   // --- VALUES lists (values_codegen.cpp) ------------------------------------------------
   void produceValues(const plan::Node& node, const Consumer& consume);
@@ -282,5 +285,11 @@ class Codegen : public ValueBuilder {
   Instrument instrument_;
   std::unordered_map<const plan::AggSpec*, CollectedRows> collectedRows_;  // see collectedRows
 };
+
+// Shared by the row changes (dml_codegen.cpp, on_conflict_codegen.cpp): the statement's
+// undo log; one more row for the command tag; RETURNING's output row over `tableRow`.
+llvm::Value* undoPtr(Codegen& cg);
+void countAffected(Codegen& cg);
+void emitReturning(Codegen& cg, const plan::Node& node, const Row& tableRow, const Consumer& consume);
 
 }  // namespace duet::codegen

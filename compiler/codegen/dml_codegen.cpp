@@ -16,15 +16,15 @@ using plan::Node;
 static llvm::Value* affectedPtr(Codegen& cg) {
   return cg.b_.CreateConstInBoundsGEP1_64(cg.b_.getInt8Ty(), cg.qctx_, offsetof(rt::QueryContext, affectedRows));
 }
-static llvm::Value* undoPtr(Codegen& cg) {
+llvm::Value* undoPtr(Codegen& cg) {
   return cg.b_.CreateLoad(
       cg.ptrTy_, cg.b_.CreateConstInBoundsGEP1_64(cg.b_.getInt8Ty(), cg.qctx_, offsetof(rt::QueryContext, undo)));
 }
-static void countAffected(Codegen& cg) {
+void countAffected(Codegen& cg) {
   llvm::Value* p = affectedPtr(cg);
   cg.b_.CreateStore(cg.b_.CreateAdd(cg.b_.CreateLoad(cg.i64Ty_, p), cg.b_.getInt64(1)), p);
 }
-static void emitReturning(Codegen& cg, const Node& node, const Row& tableRow, const Consumer& consume) {
+void emitReturning(Codegen& cg, const Node& node, const Row& tableRow, const Consumer& consume) {
   if (node.returning.empty()) return;
   Row out;
   for (const auto& e : node.returning) out.push_back(cg.expr(*e, tableRow));
@@ -32,6 +32,7 @@ static void emitReturning(Codegen& cg, const Node& node, const Row& tableRow, co
 }
 
 void Codegen::produceInsert(const Node& node, const Consumer& consume) {
+  if (node.onConflict != plan::OnConflict::None) return produceInsertOnConflict(node, consume);
   const TupleLayout& layout = node.table->layout();
   llvm::Value* tuple = tupleAlloca(layout);
   produce(*node.children[0], [&](Row& row) {

@@ -213,6 +213,27 @@ struct SelectStmt : Stmt, WithList {
 
 // ---- INSERT / UPDATE / DELETE ----
 
+struct SetClause {
+  std::vector<std::string> columns;  // one for "c = x"; several for "(a, b) = ..."
+  std::vector<uint32_t> columnLocations;
+  ExprPtr value;  // for several columns: a Row or a scalar SubLink
+  bool multi = false;
+};
+
+// INSERT's ON CONFLICT clause: which unique index decides a conflict (inferred from
+// columns, named by its constraint, or, with neither, every unique index for DO NOTHING)
+// and what a conflicting row does instead of being inserted.
+struct OnConflictClause {
+  std::vector<std::string> columns;  // ON CONFLICT (a, b): the columns the arbiter indexes
+  std::vector<uint32_t> columnLocations;
+  ExprPtr indexWhere;          // ON CONFLICT (a, b) WHERE ...: a partial index's predicate
+  std::string constraint;      // ON CONFLICT ON CONSTRAINT name
+  bool update = false;         // DO UPDATE; else DO NOTHING
+  std::vector<SetClause> set;  // DO UPDATE SET ...
+  ExprPtr where;               // DO UPDATE ... WHERE
+  uint32_t location = 0;       // of ON
+};
+
 struct InsertStmt : Stmt, WithList {
   InsertStmt() : Stmt(StmtKind::Insert) {}
   QualifiedName table;
@@ -223,14 +244,8 @@ struct InsertStmt : Stmt, WithList {
   // OVERRIDING USER VALUE (values for identity columns are ignored).
   enum class Overriding : uint8_t { None, System, User } overriding = Overriding::None;
   std::unique_ptr<SelectStmt> source;  // VALUES or SELECT; null for DEFAULT VALUES
+  std::unique_ptr<OnConflictClause> onConflict;
   std::vector<ResTarget> returning;
-};
-
-struct SetClause {
-  std::vector<std::string> columns;  // one for "c = x"; several for "(a, b) = ..."
-  std::vector<uint32_t> columnLocations;
-  ExprPtr value;  // for several columns: a Row or a scalar SubLink
-  bool multi = false;
 };
 
 struct UpdateStmt : Stmt, WithList {

@@ -169,11 +169,18 @@ void visitColumnRefs(const Stmt& stmt, const std::function<void(const ColumnRef&
   const Visit visit{visitRef, {}};
   switch (stmt.kind) {
     case StmtKind::Select: walkSelect(&stmt.as<SelectStmt>(), visit); break;
-    case StmtKind::Insert:
-      walkWith(stmt.as<InsertStmt>(), visit);
-      walkSelect(stmt.as<InsertStmt>().source.get(), visit);
-      walkTargets(stmt.as<InsertStmt>().returning, visit);
+    case StmtKind::Insert: {
+      const auto& i = stmt.as<InsertStmt>();
+      walkWith(i, visit);
+      walkSelect(i.source.get(), visit);
+      if (i.onConflict) {
+        walk(i.onConflict->indexWhere.get(), visit);
+        for (const auto& c : i.onConflict->set) walk(c.value.get(), visit);
+        walk(i.onConflict->where.get(), visit);
+      }
+      walkTargets(i.returning, visit);
       break;
+    }
     case StmtKind::Update: {
       const auto& u = stmt.as<UpdateStmt>();
       walkWith(u, visit);

@@ -41,17 +41,42 @@ StmtPtr Parser::parseInsert() {
   } else {
     s->source = parseSelect();
   }
+  if (isKw("on")) s->onConflict = parseOnConflict();
   s->returning = parseOptReturning();
   return s;
 }
 
-StmtPtr Parser::parseUpdate() {
+// ON CONFLICT [ (col, ...) [WHERE ...] | ON CONSTRAINT name ] DO NOTHING | DO UPDATE SET ... [WHERE ...]
+// (gram.y's opt_on_conflict; an inference element is a column name: DuetDB has no
+// expression indexes for another element to match).
+std::unique_ptr<OnConflictClause> Parser::parseOnConflict() {
+  auto c = std::make_unique<OnConflictClause>();
+  c->location = peek().offset;
+  expectKw("on");
+  expectKw("conflict");
+  if (acceptOp("(")) {
+    do {
+      c->columnLocations.push_back(peek().offset);
+      c->columns.push_back(parseColId());
+    } while (acceptOp(","));
+    expectOp(")");
+    if (acceptKw("where")) c->indexWhere = parseExpr();
+  } else if (acceptKw("on")) {
+    expectKw("constraint");
+    c->constraint = parseColId();
+  }
+  expectKw("do");
+  if (acceptKw("nothing")) return c;
   expectKw("update");
-  auto s = std::make_unique<UpdateStmt>();
-  acceptKw("only");
-  s->table = parseQualifiedName();
-  s->alias = parseDmlAlias();
   expectKw("set");
+  c->update = true;
+  c->set = parseSetClauses();
+  if (acceptKw("where")) c->where = parseExpr();
+  return c;
+}
+
+std::vector<SetClause> Parser::parseSetClauses() {
+  std::vector<SetClause> clauses;
   do {
     SetClause c;
     if (acceptOp("(")) {
@@ -70,8 +95,19 @@ StmtPtr Parser::parseUpdate() {
     }
     expectOp("=");
     c.value = parseExpr();
-    s->set.push_back(std::move(c));
+    clauses.push_back(std::move(c));
   } while (acceptOp(","));
+  return clauses;
+}
+
+StmtPtr Parser::parseUpdate() {
+  expectKw("update");
+  auto s = std::make_unique<UpdateStmt>();
+  acceptKw("only");
+  s->table = parseQualifiedName();
+  s->alias = parseDmlAlias();
+  expectKw("set");
+  s->set = parseSetClauses();
   if (acceptKw("from")) s->from = parseFromList();
   if (acceptKw("where")) s->where = parseExpr();
   s->returning = parseOptReturning();

@@ -92,6 +92,8 @@ class Parser {
   StmtPtr parseDelete();
   std::string parseDmlAlias();
   std::vector<ResTarget> parseOptReturning();
+  std::unique_ptr<OnConflictClause> parseOnConflict();
+  std::vector<SetClause> parseSetClauses();  // UPDATE's and ON CONFLICT DO UPDATE's SET list
 
   // parse_ddl.cpp
   StmtPtr parseCreate();

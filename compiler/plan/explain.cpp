@@ -760,6 +760,13 @@ class Explainer {
         s.props.emplace_back("Operation", op);
         relation(s, n);
         if (!n.returning.empty()) s.output = names(n);
+        if (n.onConflict != plan::OnConflict::None) {
+          s.details.push_back(
+              text("Conflict Resolution", n.onConflict == plan::OnConflict::Update ? "UPDATE" : "NOTHING"));
+          Names arbiters;
+          for (const Index* index : n.arbiters) arbiters.push_back(index->name());
+          s.details.push_back(list("Conflict Arbiter Indexes", std::move(arbiters)));
+        }
         addChild(s, show(*n.children[0]), "Outer");
         return s;
       }

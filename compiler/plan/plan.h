@@ -152,6 +152,8 @@ struct SortKey {
   bool nullsFirst = false;  // PostgreSQL default: NULLS LAST for ASC, FIRST for DESC
 };
 
+enum class OnConflict : uint8_t { None, Nothing, Update };
+
 struct Node {
   NodeKind kind;
   std::vector<SqlType> outputTypes;
@@ -169,6 +171,13 @@ struct Node {
   ExprPtr rangeLow, rangeHigh;  // IndexRange bounds on the key column after `keys`
   bool lowInclusive = true, highInclusive = true;
   bool descending = false;  // IndexRange: rows in reverse key order
+  // Insert ... ON CONFLICT: before each row is inserted, its key in each arbiter (a unique
+  // index) is looked up; a row found there makes the new row skipped (DO NOTHING) or
+  // updated instead (DO UPDATE: `exprs` are the updated row and `predicate` its WHERE, or
+  // null, over the existing row and its rowid followed by the proposed row, EXCLUDED, and a
+  // slot for its rowid).
+  OnConflict onConflict = OnConflict::None;
+  std::vector<Index*> arbiters;
 
   // NestedLoopJoin, HashJoin: the side that drives the join - a nested loop's children[0],
   // a hash join's probe side children[1] - keeps its rows without a match, the other

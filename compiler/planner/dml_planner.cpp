@@ -16,10 +16,12 @@ constexpr const char* kGeneratedAlways = "428C9";
 }  // namespace
 
 std::vector<ExprPtr> StatementPlanner::bindReturning(const std::vector<sql::ResTarget>& returning, const DmlTarget& d,
-                                                     const std::string& alias, std::vector<OutputColumn>& columns) {
+                                                     const std::string& alias, std::vector<OutputColumn>& columns,
+                                                     const std::vector<std::string>& hidden) {
   std::vector<ExprPtr> out;
   if (returning.empty()) return out;
   Scope scope = targetScope(d, alias);
+  scope.hidden = hidden;
   Binder::Clause clause(b_, "RETURNING");
   expandTargets(returning, scope, nullptr, out, columns);
   for (ExprPtr& e : out) inlineViewColumns(d, e);
@@ -126,7 +128,10 @@ NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<Outpu
   auto ins = std::make_unique<Node>(NodeKind::Insert);
   ins->table = t.table;
   ins->children.push_back(project(std::move(source), std::move(row)));
-  ins->returning = bindReturning(s.returning, d, s.alias, columns);
+  if (s.onConflict) planOnConflict(s, d, *ins);
+  // EXCLUDED is there, but only for ON CONFLICT's own clauses (PostgreSQL's hint says so).
+  ins->returning = bindReturning(s.returning, d, s.alias, columns,
+                                 s.onConflict ? std::vector<std::string>{"excluded"} : std::vector<std::string>{});
   return ins;
 }
 
@@ -152,18 +157,12 @@ std::vector<ExprPtr> StatementPlanner::subSelectColumns(const DmlTarget& d, cons
   return fields;
 }
 
-NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<OutputColumn>& columns) {
-  WithGuard withScope{with_, with_.size()};
-  if (!s.with.empty()) pushWith(s);
-  DmlTarget d = dmlTarget(s.table, sql::StmtKind::Update);
+std::vector<ExprPtr> StatementPlanner::bindSetClauses(const DmlTarget& d, const std::vector<sql::SetClause>& clauses,
+                                                      const Scope& scope, const char* verb) {
   const TableBinding& t = *d.table;
-  if (d.view && !s.from.empty())
-    b_.fail(sqlstate::kFeatureNotSupported, "UPDATE ... FROM of a view is not supported yet", s.begin);
-  FromPlan fp = s.from.empty() ? planTarget(d, s.alias, s.where.get())
-                               : planTargetJoin(t, s.table, s.alias, s.begin, s.from, s.where.get());
   const auto& cols = t.table->columns();
   std::vector<ExprPtr> values(cols.size());
-  for (const auto& set : s.set) {
+  for (const auto& set : clauses) {
     // SET (a, b) = ROW(x, y) assigns field by field, SET (a, b) = (SELECT x, y ...) column
     // by column.
     std::vector<const sql::Expr*> sources{set.value.get()};
@@ -171,7 +170,7 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
     if (set.multi && set.value->kind == sql::ExprKind::SubLink &&
         set.value->as<sql::SubLink>().link == sql::SubLinkKind::Scalar) {
       Binder::Clause clause(b_, "UPDATE");
-      subSelected = subSelectColumns(d, set.value->as<sql::SubLink>(), fp.scope, set.columns.size());
+      subSelected = subSelectColumns(d, set.value->as<sql::SubLink>(), scope, set.columns.size());
       sources.assign(set.columns.size(), set.value.get());
     } else if (set.multi) {
       if (set.value->kind != sql::ExprKind::Row)
@@ -191,19 +190,33 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
         b_.fail(sqlstate::kUndefinedColumn,
                 fmt::format("column \"{}\" of relation \"{}\" does not exist", set.columns[i], d.name),
                 set.columnLocations[i]);
-      found = baseColumns(d, {found}, "update")[0];
+      found = baseColumns(d, {found}, verb)[0];
       if (values[found])
-        b_.fail(sqlstate::kDuplicateColumn, fmt::format("multiple assignments to same column \"{}\"", set.columns[i]),
+        b_.fail(sqlstate::kSyntaxError, fmt::format("multiple assignments to same column \"{}\"", set.columns[i]),
                 set.columnLocations[i]);
       Binder::Clause clause(b_, "UPDATE");
       const sql::Expr& source = *sources[i];
       if (source.kind != sql::ExprKind::Default) checkIdentityAssigned(t, found, true);
       ExprPtr v = !subSelected.empty()                    ? std::move(subSelected[i])
                   : source.kind == sql::ExprKind::Default ? defaultFor(t, found)
-                                                          : bindOverTarget(d, source, fp.scope);
+                                                          : bindOverTarget(d, source, scope);
       values[found] = b_.coerce(std::move(v), cols[found].type, CastContext::Assignment, source.location);
     }
   }
+  return values;
+}
+
+NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<OutputColumn>& columns) {
+  WithGuard withScope{with_, with_.size()};
+  if (!s.with.empty()) pushWith(s);
+  DmlTarget d = dmlTarget(s.table, sql::StmtKind::Update);
+  const TableBinding& t = *d.table;
+  if (d.view && !s.from.empty())
+    b_.fail(sqlstate::kFeatureNotSupported, "UPDATE ... FROM of a view is not supported yet", s.begin);
+  FromPlan fp = s.from.empty() ? planTarget(d, s.alias, s.where.get())
+                               : planTargetJoin(t, s.table, s.alias, s.begin, s.from, s.where.get());
+  const auto& cols = t.table->columns();
+  std::vector<ExprPtr> values = bindSetClauses(d, s.set, fp.scope, "update");
   // Joined with FROM items, every row to update is found before any changes.
   if (!s.from.empty()) fp.node = materialize(std::move(fp.node));
   // An index range scan would meet a row again after the update moved it further along

@@ -142,7 +142,8 @@ Scope StatementPlanner::targetScope(const DmlTarget& d, const std::string& alias
 void StatementPlanner::inlineViewColumns(const DmlTarget& d, ExprPtr& e) {
   if (!d.view) return;
   int first = static_cast<int>(d.table->table->columns().size()) + 1;  // after the table's row and rowid
-  if (e->kind == ExprKind::Column && e->column >= first) {
+  int end = first + static_cast<int>(d.values.size());                 // (ON CONFLICT's EXCLUDED may follow)
+  if (e->kind == ExprKind::Column && e->column >= first && e->column < end) {
     e = plan::cloneExpr(*d.values[e->column - first]);
     return;
   }

@@ -379,6 +379,10 @@ class StatementPlanner {
                                            size_t tableWidth, std::vector<ExprPtr>& row,
                                            std::vector<OutputColumn>& columns);
   std::vector<ExprPtr> subSelectColumns(const DmlTarget& d, const sql::SubLink& link, const Scope& scope, size_t count);
+  // SET's values per table column (null where SET leaves the column), bound over `scope`;
+  // `verb` names the change refused for a view's computed column ("update", "insert into").
+  std::vector<ExprPtr> bindSetClauses(const DmlTarget& d, const std::vector<sql::SetClause>& clauses,
+                                      const Scope& scope, const char* verb);
   NodePtr planUpdate(const sql::UpdateStmt& s, std::vector<OutputColumn>& columns);
   NodePtr planDelete(const sql::DeleteStmt& s, std::vector<OutputColumn>& columns);
   // A column's DEFAULT expression, bound with no row in scope, or NULL.
@@ -387,7 +391,17 @@ class StatementPlanner {
   // OVERRIDING SYSTEM VALUE, or by UPDATE), as PostgreSQL refuses it.
   void checkIdentityAssigned(const TableBinding& t, size_t column, bool update);
   std::vector<ExprPtr> bindReturning(const std::vector<sql::ResTarget>& returning, const DmlTarget& d,
-                                     const std::string& alias, std::vector<OutputColumn>& columns);
+                                     const std::string& alias, std::vector<OutputColumn>& columns,
+                                     const std::vector<std::string>& hidden = {});
+
+  // --- on_conflict_planner.cpp
+
+  // INSERT ... ON CONFLICT: the arbiters and DO UPDATE's row of the Insert node `insert`.
+  void planOnConflict(const sql::InsertStmt& s, const DmlTarget& d, Node& insert);
+  // The unique indexes that decide the clause's conflicts (PostgreSQL's
+  // infer_arbiter_indexes): the constraint it names, the unique indexes over exactly its
+  // columns, or with neither every unique index (DO NOTHING only).
+  std::vector<Index*> arbiterIndexes(const sql::OnConflictClause& c, const DmlTarget& d, const std::string& alias);
 
   const PlanRequest& req_;
   Binder b_;

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "compiler/runtime/changed_rows.h"
 #include "compiler/runtime/value_set.h"
 #include "engine/limits/statement_memory.h"
 #include "engine/storage/layout.h"
@@ -235,6 +236,9 @@ struct QueryContext {
   // by each execution of its statement; a subquery's state release leaves them (its cached
   // set is still used by the next run).
   std::vector<std::unique_ptr<ValueSet>> valueSets;
+  // INSERT ... ON CONFLICT DO UPDATE's rows changed so far (changed_rows.h), one set per
+  // statement in the code, emptied by each execution of its statement.
+  std::vector<std::unique_ptr<ChangedRows>> changedRows;
   // Parallel pipelines (parallel_runtime.h): the runs this statement started, and in a
   // worker's own context, the run it belongs to and its number.
   std::vector<std::shared_ptr<ParallelRun>> parallelRuns;

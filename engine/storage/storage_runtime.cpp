@@ -135,6 +135,9 @@ RowId duet_table_insert(Table* table, const uint8_t* tuple, UndoLog* undo) {
   undo->checkWritable("INSERT");
   return table->insert(tuple, *undo);
 }
+RowId duet_table_find_conflict(Table* table, const Index* arbiter, const uint8_t* tuple) {
+  return table->findConflict(tuple, *arbiter);
+}
 void duet_table_update(Table* table, RowId row, const uint8_t* tuple, UndoLog* undo) {
   undo->checkWritable("UPDATE");
   table->update(row, tuple, *undo);
@@ -156,6 +159,7 @@ const std::vector<RuntimeSymbol>& storageRuntimeSymbols() {
       {"duet_index_prefetch_probe", reinterpret_cast<void*>(&duet_index_prefetch_probe)},
       {"duet_index_prefetch_row", reinterpret_cast<void*>(&duet_index_prefetch_row)},
       {"duet_table_insert", reinterpret_cast<void*>(&duet_table_insert)},
+      {"duet_table_find_conflict", reinterpret_cast<void*>(&duet_table_find_conflict)},
       {"duet_table_update", reinterpret_cast<void*>(&duet_table_update)},
       {"duet_table_erase", reinterpret_cast<void*>(&duet_table_erase)},
       {"duet_table_read", reinterpret_cast<void*>(&duet_table_read)},

@@ -44,6 +44,8 @@ RowId duet_index_range_next(DuetIndexRange* range);
 void duet_index_prefetch_probe(const Index* index, const uint8_t* key);
 void duet_index_prefetch_row(const Index* index, const Table* table, const uint8_t* key);
 RowId duet_table_insert(Table* table, const uint8_t* tuple, UndoLog* undo);
+// INSERT ... ON CONFLICT: Table::findConflict.
+RowId duet_table_find_conflict(Table* table, const Index* arbiter, const uint8_t* tuple);
 void duet_table_update(Table* table, RowId row, const uint8_t* tuple, UndoLog* undo);
 void duet_table_erase(Table* table, RowId row, UndoLog* undo);
 void duet_table_read(const Table* table, RowId row, uint8_t* tupleOut);

@@ -283,6 +283,13 @@ void Table::keyOf(const uint8_t* tuple, const Index& index, uint8_t* keyOut) con
   }
 }
 
+RowId Table::findConflict(const uint8_t* tuple, const Index& arbiter) {
+  checkNotNull(tuple);
+  uint8_t* key = keyScratch_.data();
+  keyOf(tuple, arbiter, key);
+  return arbiter.find(key);
+}
+
 void Table::readKey(RowId row, const Index& index, uint8_t* keyOut) const {
   std::vector<uint8_t> image(layout_.size);
   read(row, image.data());

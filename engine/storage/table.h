@@ -62,6 +62,11 @@ class Table {
   RowId insert(const uint8_t* tuple, UndoLog& undo);
   void update(RowId row, const uint8_t* newTuple, UndoLog& undo);
   void erase(RowId row, UndoLog& undo);
+  // INSERT ... ON CONFLICT: the row whose key in the unique index `arbiter` equals the key
+  // of `tuple` (a row about to be inserted), or kNoRow. Raises 23502 first, as insert()
+  // would, for a tuple that breaks NOT NULL: PostgreSQL checks a row before it looks for a
+  // conflict, so a row that breaks NOT NULL fails even where it would have been skipped.
+  RowId findConflict(const uint8_t* tuple, const Index& arbiter);
   // Copies the row into tupleOut; strings point into table memory, valid until the row is
   // updated or deleted and that change commits.
   void read(RowId row, uint8_t* tupleOut) const;

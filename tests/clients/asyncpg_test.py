@@ -2,8 +2,8 @@
 """asyncpg against a server: connecting (its startup parameters, client_encoding 'utf-8'),
 parameters and results of the common types in asyncpg's binary format, arrays (which
 asyncpg introspects through pg_type on first use), prepared statements, transactions,
-executemany, and a pool whose connections are reset on release (RESET ALL, UNLISTEN *,
-pg_advisory_unlock_all(), CLOSE ALL).
+executemany, a pool whose connections are reset on release (RESET ALL, UNLISTEN *,
+pg_advisory_unlock_all(), CLOSE ALL), and copy_records_to_table (binary COPY FROM STDIN).
 Usage: asyncpg_test.py HOST PORT
 """
 import asyncio
@@ -108,7 +108,37 @@ async def test_pool_reset():
         await pool.close()
 
 
-TESTS = [test_types, test_arrays_and_catalog_types, test_prepared_and_executemany, test_transactions, test_pool_reset]
+async def test_binary_copy():
+    """copy_records_to_table: binary COPY FROM STDIN of the types asyncpg introspects, with and
+    without a column list, and one that fails on a duplicate key and leaves nothing."""
+    conn = await connect()
+    try:
+        await conn.execute("DROP TABLE IF EXISTS apg_copy")
+        await conn.execute("CREATE TABLE apg_copy (i integer PRIMARY KEY, n numeric, t text, ts timestamptz, "
+                           "a integer[], iv interval, ok boolean)")
+        utc = datetime.timezone.utc
+        records = [(k, decimal.Decimal(k) / 8, f"row {k}", datetime.datetime(2024, 1, 1, k % 24, tzinfo=utc),
+                    [k, None], datetime.timedelta(seconds=k), k % 2 == 0) for k in range(1000)]
+        records.append((1000, None, None, None, None, None, None))
+        status = await conn.copy_records_to_table("apg_copy", records=records)
+        assert status == "COPY 1001", status
+        got = await conn.fetch("SELECT * FROM apg_copy ORDER BY i")
+        assert [tuple(r) for r in got] == records, got[:3]
+        status = await conn.copy_records_to_table("apg_copy", records=[("x", 1001)], columns=["t", "i"])
+        assert await conn.fetchval("SELECT t FROM apg_copy WHERE i = 1001") == "x", status
+        try:
+            await conn.copy_records_to_table("apg_copy", records=[(1, None, None, None, None, None, None)])
+            raise AssertionError("duplicate key accepted")
+        except asyncpg.UniqueViolationError:
+            pass
+        assert await conn.fetchval("SELECT count(*) FROM apg_copy") == 1002
+        await conn.execute("DROP TABLE apg_copy")
+    finally:
+        await conn.close()
+
+
+TESTS = [test_types, test_arrays_and_catalog_types, test_prepared_and_executemany, test_transactions, test_pool_reset,
+         test_binary_copy]
 
 
 def main() -> int:

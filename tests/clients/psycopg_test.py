@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """psycopg 3 (high-level API) against a server: parameters of every supported type,
-executemany, transactions and rollback, COPY both ways through cursor.copy, errors carrying
+executemany, transactions and rollback, COPY both ways through cursor.copy (text, CSV and
+binary), INSERT ... ON CONFLICT's command tags, errors carrying
 their SQLSTATE, server-side prepared statements with binary parameters (prepare=True), query
 cancellation (CancelRequest), int[]/text[] parameters and results in text and binary,
 = ANY ($1) with array parameters, statements of 10,000 rows or items, and function and
@@ -170,6 +171,119 @@ def test_copy():
             cur.execute("SELECT count(DISTINCT r) FROM pyc_copy_serial")
             assert cur.fetchone()[0] == 3, "random() drawn once for all rows"
         conn.execute("DROP TABLE pyc_copy_serial")
+
+
+def test_binary_copy():
+    """COPY ... (FORMAT binary) both ways, every type DuetDB has, with binary loaders and
+    dumpers (write_row/read_row after set_types), and the format's errors."""
+    columns = ("id integer, s smallint, b bigint, f4 real, f8 double precision, n numeric, t text, "
+               "vc varchar(10), c char(3), ok boolean, d date, ts timestamp, tz timestamptz, "
+               "iv interval, ia integer[], ta text[], o oid")
+    types = ["int4", "int2", "int8", "float4", "float8", "numeric", "text", "varchar", "text", "bool", "date",
+             "timestamp", "timestamptz", "interval", "int4[]", "text[]", "oid"]
+    utc = datetime.timezone.utc
+    rows = [
+        (1, -2, 2**40, 1.5, -0.25, decimal.Decimal("12345.678901234567890"), "héllo\ttab", "short", "abc", True,
+         datetime.date(2024, 2, 29), datetime.datetime(1999, 12, 31, 23, 59, 59),
+         datetime.datetime(2020, 1, 2, 3, 4, 5, 6, tzinfo=utc), datetime.timedelta(days=3, seconds=7, microseconds=8),
+         [1, None, 3], ["a", "b c", None], 4294967295),
+        (2,) + (None,) * 16,
+        (3, 0, -1, float("inf"), float("nan"), decimal.Decimal("-0.5"), "", "", "x  ", False, datetime.date(1, 1, 1),
+         datetime.datetime(2262, 1, 1), datetime.datetime(1970, 1, 1, tzinfo=utc),
+         datetime.timedelta(0), [], [""], 0),
+    ]
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_bin")
+        conn.execute(f"CREATE TABLE pyc_bin ({columns})")
+        with conn.cursor() as cur:
+            with cur.copy("COPY pyc_bin FROM STDIN (FORMAT BINARY)") as copy:
+                copy.set_types(types)
+                for row in rows:
+                    copy.write_row(row)
+            cur.execute("SELECT count(*), count(t) FROM pyc_bin")
+            assert cur.fetchone() == (3, 2), "binary copy from"
+            cur.execute("SELECT t, n::text, ia::text, tz = '2020-01-02 03:04:05.000006+00' FROM pyc_bin WHERE id = 1")
+            assert cur.fetchone() == ("héllo\ttab", "12345.678901234567890", "{1,NULL,3}", True), "values in"
+            got = []
+            with cur.copy("COPY (SELECT * FROM pyc_bin ORDER BY id) TO STDOUT (FORMAT BINARY)") as copy:
+                copy.set_types(types)
+                while (row := copy.read_row()) is not None:
+                    got.append(row)
+            assert len(got) == 3, got
+            assert got[0] == rows[0], (got[0], rows[0])
+            assert got[1] == rows[1], got[1]
+            assert got[2][:4] == rows[2][:4] and got[2][4] != got[2][4] and got[2][5:] == rows[2][5:], got[2]
+            # The binary data round-trips byte for byte, old-style BINARY keyword included.
+            with cur.copy("COPY pyc_bin TO STDOUT BINARY") as copy:
+                data = b"".join(bytes(block) for block in copy)
+            assert data.startswith(b"PGCOPY\n\xff\r\n\x00") and data.endswith(b"\xff\xff"), data[:20]
+            cur.execute("DELETE FROM pyc_bin")
+            with cur.copy("COPY pyc_bin FROM STDIN WITH (FORMAT binary)") as copy:
+                copy.write(data)
+            cur.execute("SELECT count(*) FROM pyc_bin")
+            assert cur.fetchone() == (3,), "binary copy of binary copy"
+            # A column list, defaults elsewhere.
+            with cur.copy("COPY pyc_bin (t, id) FROM STDIN (FORMAT binary)") as copy:
+                copy.set_types(["text", "int4"])
+                copy.write_row(("listed", 10))
+            cur.execute("SELECT id, t, s FROM pyc_bin WHERE id = 10")
+            assert cur.fetchone() == (10, "listed", None), "column list"
+            bad = [
+                (b"NOTCOPY\n\xff\r\n\x00" + bytes(8), errors.BadCopyFileFormat, "COPY file signature not recognized"),
+                (b"PGCOPY\n\xff\r\n\x00" + b"\x00\x01\x00\x00" + bytes(4), errors.BadCopyFileFormat,
+                 "invalid COPY file header (WITH OIDS)"),
+                (b"PGCOPY\n\xff\r\n\x00" + bytes(8) + b"\x00\x01\x00\x00\x00\x04\x00\x00", errors.BadCopyFileFormat,
+                 "unexpected EOF in COPY data"),
+                (b"PGCOPY\n\xff\r\n\x00" + bytes(8) + b"\x00\x02", errors.BadCopyFileFormat,
+                 "row field count is 2, expected 1"),
+                (b"PGCOPY\n\xff\r\n\x00" + bytes(8) + b"\x00\x01\x00\x00\x00\x06" + bytes(6), errors.InvalidBinaryRepresentation,
+                 "incorrect binary data format"),
+                (b"PGCOPY\n\xff\r\n\x00" + bytes(8) + b"\xff\xffx", errors.BadCopyFileFormat,
+                 "received copy data after EOF marker"),
+            ]
+            for payload, error, message in bad:
+                try:
+                    with cur.copy("COPY pyc_bin (id) FROM STDIN (FORMAT binary)") as copy:
+                        copy.write(payload)
+                    raise AssertionError(f"no error for {payload!r}")
+                except error as e:
+                    assert message in str(e), (message, str(e))
+            for options, error in (("FORMAT binary, HEADER", errors.FeatureNotSupported),
+                                   ("FORMAT binary, DELIMITER ','", errors.SyntaxError),
+                                   ("FORMAT binary, NULL 'x'", errors.SyntaxError),
+                                   ("FORMAT bogus", errors.InvalidParameterValue)):
+                try:
+                    with cur.copy(f"COPY pyc_bin TO STDOUT ({options})") as copy:
+                        b"".join(bytes(block) for block in copy)
+                    raise AssertionError(f"no error for {options}")
+                except error:
+                    pass
+            cur.execute("SELECT count(*) FROM pyc_bin")
+            assert cur.fetchone() == (4,), "failed copies leave nothing"
+        conn.execute("DROP TABLE pyc_bin")
+
+
+def test_on_conflict_rowcount():
+    """INSERT ... ON CONFLICT's command tag counts inserted and updated rows, not skipped ones;
+    EXPLAIN names the conflict resolution and the arbiters."""
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_upsert")
+        conn.execute("CREATE TABLE pyc_upsert (k integer PRIMARY KEY, v integer)")
+        with conn.cursor() as cur:
+            cur.execute("INSERT INTO pyc_upsert VALUES (1, 1), (2, 2)")
+            cur.execute("INSERT INTO pyc_upsert VALUES (1, 10), (3, 3) ON CONFLICT DO NOTHING")
+            assert cur.rowcount == 1 and cur.statusmessage == "INSERT 0 1", cur.statusmessage
+            cur.execute("INSERT INTO pyc_upsert VALUES (1, 10), (2, 20), (4, 4) ON CONFLICT (k) "
+                        "DO UPDATE SET v = excluded.v WHERE pyc_upsert.k = 1")
+            assert cur.statusmessage == "INSERT 0 2", cur.statusmessage
+            cur.execute("INSERT INTO pyc_upsert VALUES (%s, %s) ON CONFLICT (k) DO UPDATE SET v = pyc_upsert.v + %s",
+                        (4, 0, 100), prepare=True)
+            cur.execute("SELECT k, v FROM pyc_upsert ORDER BY k")
+            assert cur.fetchall() == [(1, 10), (2, 2), (3, 3), (4, 104)], "rows"
+            cur.execute("EXPLAIN (COSTS OFF) INSERT INTO pyc_upsert VALUES (1, 1) ON CONFLICT (k) DO NOTHING")
+            lines = [row[0].strip() for row in cur.fetchall()]
+            assert "Conflict Resolution: NOTHING" in lines and "Conflict Arbiter Indexes: pyc_upsert_pkey" in lines, lines
+        conn.execute("DROP TABLE pyc_upsert")
 
 
 def test_errors():
@@ -806,7 +920,8 @@ def test_sql_prepare_execute():
         conn.execute("DEALLOCATE pyc_q")
 
 
-TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy,
+TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy, test_binary_copy,
+         test_on_conflict_rowcount,
          test_errors, test_large_result, test_cancel, test_arrays, test_any_array_parameters, test_long_statements,
          test_routine_calls, test_explain, test_notify, test_named_cursors,
          test_error_fields, test_sql_prepare_execute]

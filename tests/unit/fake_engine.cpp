@@ -47,7 +47,7 @@ void putText(ResultSink& sink, const std::string& text) {
 QueryState FakeSession::simpleQuery(std::string_view sql, ResultSink& sink) {
   if (beside_) throw StatementDeferred{};
   if (isCopyIn(sql)) {
-    sink.copyInBegin(1);
+    sink.copyInBegin(1, false);
     return QueryState::CopyIn;
   }
   Portal portal{std::string(sql), {}, 0};
@@ -100,7 +100,7 @@ ExecuteState FakeSession::execute(const std::string& name, int64_t maxRows, Resu
   auto it = portals_.find(name);
   if (it == portals_.end()) throw SqlError(sqlstate::kInvalidCursorName, "portal does not exist");
   if (isCopyIn(it->second.sql)) {
-    sink.copyInBegin(1);
+    sink.copyInBegin(1, false);
     return ExecuteState::Complete;
   }
   return run(it->second, maxRows, sink, false);
@@ -157,7 +157,7 @@ ExecuteState FakeSession::run(Portal& portal, int64_t maxRows, ResultSink& sink,
     sink.notice(Notice{"NOTICE", "00000", "fake notice", {}, {}});
     sink.commandComplete("DO");
   } else if (sql == "COPY OUT") {
-    sink.copyOutBegin(1);
+    sink.copyOutBegin(1, false);
     sink.copyData("a\n");
     sink.copyData("b\n");
     sink.copyOutDone();

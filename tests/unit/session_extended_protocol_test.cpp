@@ -35,10 +35,10 @@ struct RecordingSink : ResultSink {
   void emptyQuery() override { ++empties; }
   void notice(const Notice&) override {}
   void parameterStatus(std::string_view name, std::string_view) override { reported.emplace_back(name); }
-  void copyOutBegin(int) override {}
+  void copyOutBegin(int, bool) override {}
   void copyData(std::string_view b) override { copyOut.append(b); }
   void copyOutDone() override {}
-  void copyInBegin(int) override { ++copyIns; }
+  void copyInBegin(int, bool) override { ++copyIns; }
 };
 
 std::unique_ptr<Session> open(Engine& engine) {
