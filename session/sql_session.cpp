@@ -15,7 +15,7 @@ SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std:
       planner_(state_, routines_),
       routineStatements_(state_, transaction_, routines_),
       viewStatements_(state_, transaction_, routines_),
-      utility_(state_, transaction_, routineStatements_, viewStatements_),
+      utility_(state_, transaction_, planner_, routineStatements_, viewStatements_),
       copy_(state_, transaction_, planner_, redo_),
       runner_(state_, transaction_, planner_, redo_, routines_, utility_, copy_),
       router_(state_, transaction_, planner_, routines_, redo_),

@@ -1,0 +1,228 @@
+// ALTER TABLE and ALTER INDEX (see alter_table_statements.h).
+#include "session/alter_table_statements.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "engine/types/text_functions.h"
+#include "session/column_definition.h"
+#include "session/internal_query.h"
+
+namespace duet {
+namespace {
+
+[[noreturn]] void unsupported(const std::string& what) {
+  throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{} is not supported", what));
+}
+
+std::string qualified(const TableInfo& table) { return quoteIdent(table.schema->name) + "." + quoteIdent(table.name); }
+
+}  // namespace
+
+void AlterTableStatements::run(const sql::AlterTableStmt& s, std::string_view query, ResultSink& sink) {
+  const char* tag = s.index ? "ALTER INDEX" : "ALTER TABLE";
+  if (s.cmds.size() == 1 && s.cmds[0].action == sql::AlterTableAction::RenameRelation) {
+    renameRelation(s);
+    sink.commandComplete(tag);
+    return;
+  }
+  Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schemaOf(s.table), s.table.name());
+  if (!r.table && !r.view && s.ifExists) {
+    state_.sendNotice(
+        sink, Notice::make("NOTICE", "00000", fmt::format("relation \"{}\" does not exist, skipping", s.table.name())));
+    sink.commandComplete(tag);
+    return;
+  }
+  TableInfo& table = state_.tableByName(s.table);
+  if (table.systemView)
+    throw SqlError("42501", fmt::format("permission denied: \"{}\" is a system catalog", table.name));
+  for (const sql::AlterTableCmd& cmd : s.cmds) runCommand(table, cmd, query, sink);
+  sink.commandComplete(tag);
+}
+
+// ALTER TABLE | INDEX [IF EXISTS] name RENAME TO new: any relation, as in PostgreSQL.
+void AlterTableStatements::renameRelation(const sql::AlterTableStmt& s) {
+  Catalog& catalog = state_.engine.catalog;
+  const sql::AlterTableCmd& cmd = s.cmds[0];
+  UndoLog& undo = state_.txn.undo();
+  std::string schema = schemaOf(s.table);
+  Catalog::Relation r = catalog.findRelation(*state_.db, schema, s.table.name());
+  IndexInfo* index = r.table || r.view ? nullptr : catalog.findIndex(*state_.db, schema, s.table.name());
+  if (!r.table && !r.view && !index) {
+    if (s.ifExists) return;
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", s.table.name()));
+  }
+  if (r.table && r.table->systemView)
+    throw SqlError("42501", fmt::format("permission denied: \"{}\" is a system catalog", r.table->name));
+  // A view is kept as its query's text, which names the relations it reads.
+  uint32_t oid = r.table ? r.table->oid : r.view ? r.view->oid : 0;
+  if (oid && !catalog.dependentViews(*state_.db, oid).empty())
+    unsupported(fmt::format("renaming \"{}\", which a view reads,", s.table.name()));
+  if (r.table)
+    catalog.renameTable(*r.table, cmd.newName, undo);
+  else if (r.view)
+    catalog.renameView(*r.view, cmd.newName, undo);
+  else
+    catalog.renameIndex(*index, cmd.newName, undo);
+  transaction_.ddlDone();
+}
+
+uint32_t AlterTableStatements::column(const TableInfo& table, const std::string& name) const {
+  int c = table.columnIndex(name);
+  if (c < 0)
+    throw SqlError(sqlstate::kUndefinedColumn,
+                   fmt::format("column \"{}\" of relation \"{}\" does not exist", name, table.name));
+  return static_cast<uint32_t>(c);
+}
+
+void AlterTableStatements::runCommand(TableInfo& table, const sql::AlterTableCmd& cmd, std::string_view query,
+                                      ResultSink& sink) {
+  Catalog& catalog = state_.engine.catalog;
+  UndoLog& undo = state_.txn.undo();
+  switch (cmd.action) {
+    case sql::AlterTableAction::Owner:
+      // DuetDB keeps no owners (what a dump says is accepted): the role must exist.
+      if (!catalog.role(cmd.owner))
+        throw SqlError(sqlstate::kUndefinedObject, fmt::format("role \"{}\" does not exist", cmd.owner));
+      return;
+    case sql::AlterTableAction::AddConstraint: {
+      const sql::Constraint& c = cmd.constraint;
+      if (c.kind != sql::ConstraintKind::PrimaryKey && c.kind != sql::ConstraintKind::Unique)
+        unsupported("ALTER TABLE with this constraint");
+      catalog.addKey(table, keySpec(c, c.columns), undo);
+      break;
+    }
+    case sql::AlterTableAction::AddColumn: addColumn(table, cmd, query, sink); break;
+    case sql::AlterTableAction::DropColumn: dropColumn(table, cmd, sink); break;
+    case sql::AlterTableAction::AlterColumnType: alterColumnType(table, cmd, query); break;
+    case sql::AlterTableAction::SetDefault:
+      if (cmd.expr) checkColumnDefault(*cmd.expr, query);
+      catalog.setColumnDefault(table, column(table, cmd.name),
+                               std::string(query.substr(cmd.exprBegin, cmd.exprEnd - cmd.exprBegin)), undo);
+      break;
+    case sql::AlterTableAction::DropDefault: catalog.setColumnDefault(table, column(table, cmd.name), {}, undo); break;
+    case sql::AlterTableAction::SetNotNull:
+    case sql::AlterTableAction::DropNotNull:
+      catalog.setColumnNotNull(table, column(table, cmd.name), cmd.action == sql::AlterTableAction::SetNotNull, undo);
+      break;
+    case sql::AlterTableAction::DropConstraint:
+      if (!catalog.dropConstraint(table, cmd.name, cmd.ifExists, undo)) {
+        state_.sendNotice(
+            sink, Notice::make("NOTICE", "00000",
+                               fmt::format("constraint \"{}\" of relation \"{}\" does not exist, skipping", cmd.name,
+                                           table.name)));
+        return;
+      }
+      break;
+    case sql::AlterTableAction::RenameColumn: renameColumn(table, cmd); break;
+    case sql::AlterTableAction::RenameConstraint: catalog.renameConstraint(table, cmd.name, cmd.newName, undo); break;
+    case sql::AlterTableAction::RenameRelation: break;  // run()
+  }
+  transaction_.ddlDone();
+}
+
+void AlterTableStatements::renameColumn(TableInfo& table, const sql::AlterTableCmd& cmd) {
+  int c = table.columnIndex(cmd.name);
+  if (c >= 0 && !views_.viewsReadingColumn(table, static_cast<uint32_t>(c)).empty())
+    unsupported(fmt::format("renaming column \"{}\", which a view reads,", cmd.name));
+  state_.engine.catalog.renameColumn(table, cmd.name, cmd.newName, state_.txn.undo());
+}
+
+void AlterTableStatements::addColumn(TableInfo& table, const sql::AlterTableCmd& cmd, std::string_view query,
+                                     ResultSink& sink) {
+  const std::string& name = cmd.column.name;
+  if (table.columnIndex(name) >= 0) {
+    std::string message = fmt::format("column \"{}\" of relation \"{}\" already exists", name, table.name);
+    if (!cmd.ifNotExists) throw SqlError(sqlstate::kDuplicateColumn, message);
+    state_.sendNotice(sink, Notice::make("NOTICE", sqlstate::kDuplicateColumn, message + ", skipping"));
+    return;
+  }
+  std::vector<KeySpec> keys;
+  ColumnDef added = columnDefinition(cmd.column, query, keys);
+  std::vector<ColumnDef> columns = table.columns;
+  std::vector<int> source;
+  std::vector<std::string> values;
+  for (uint32_t c = 0; c < columns.size(); ++c) {
+    source.push_back(static_cast<int>(c));
+    values.push_back(quoteIdent(columns[c].name));
+  }
+  // Existing rows get the default, evaluated for each row (once, in effect, unless volatile).
+  values.push_back(added.defaultSql.empty() ? "NULL" : "(" + added.defaultSql + ")");
+  source.push_back(-1);
+  columns.push_back(std::move(added));
+  rewrite(table, std::move(columns), source, values);
+  for (const KeySpec& key : keys) state_.engine.catalog.addKey(table, key, state_.txn.undo());
+}
+
+void AlterTableStatements::dropColumn(TableInfo& table, const sql::AlterTableCmd& cmd, ResultSink& sink) {
+  if (table.columnIndex(cmd.name) < 0 && cmd.ifExists) {
+    state_.sendNotice(sink, Notice::make("NOTICE", "00000",
+                                         fmt::format("column \"{}\" of relation \"{}\" does not exist, skipping",
+                                                     cmd.name, table.name)));
+    return;
+  }
+  uint32_t dropped = column(table, cmd.name);
+  // PostgreSQL keeps the rows of a table without columns; DuetDB's rows need one.
+  if (table.columns.size() == 1) unsupported("dropping the last column of a table");
+  views_.dropColumnDependents(table, dropped, cmd.behavior, sink);
+  std::vector<ColumnDef> columns;
+  std::vector<int> source;
+  std::vector<std::string> values;
+  for (uint32_t c = 0; c < table.columns.size(); ++c) {
+    if (c == dropped) continue;
+    columns.push_back(table.columns[c]);
+    source.push_back(static_cast<int>(c));
+    values.push_back(quoteIdent(table.columns[c].name));
+  }
+  rewrite(table, std::move(columns), source, values);
+}
+
+void AlterTableStatements::alterColumnType(TableInfo& table, const sql::AlterTableCmd& cmd, std::string_view query) {
+  uint32_t changed = column(table, cmd.name);
+  if (!cmd.type.resolved)
+    throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", cmd.type.name()), {}, {},
+                   sql::sqlPosition(query, cmd.type.location));
+  if (std::vector<ViewInfo*> readers = views_.viewsReadingColumn(table, changed); !readers.empty())
+    throw SqlError(sqlstate::kFeatureNotSupported, "cannot alter type of a column used by a view or rule",
+                   fmt::format("rule _RETURN on view {} depends on column \"{}\"", readers[0]->name, cmd.name));
+  SqlType type = cmd.type.sqlType();
+  std::vector<ColumnDef> columns = table.columns;
+  std::vector<int> source;
+  std::vector<std::string> values;
+  for (uint32_t c = 0; c < columns.size(); ++c) {
+    source.push_back(static_cast<int>(c));
+    values.push_back(c == changed && cmd.expr
+                         ? "(" + std::string(query.substr(cmd.exprBegin, cmd.exprEnd - cmd.exprBegin)) + ")"
+                         : quoteIdent(columns[c].name));
+  }
+  columns[changed].type = type;
+  try {
+    rewrite(table, std::move(columns), source, values);
+  } catch (SqlError& e) {
+    // The INSERT's "column is of type ... but expression is of type ...", as ALTER says it.
+    if (e.code != sqlstate::kDatatypeMismatch) throw;
+    std::string typeText = typeName(type);
+    if (cmd.expr)
+      throw SqlError(sqlstate::kDatatypeMismatch,
+                     fmt::format("result of USING clause for column \"{}\" cannot be cast automatically to type {}",
+                                 cmd.name, typeText),
+                     {}, "You might need to add an explicit cast.");
+    throw SqlError(sqlstate::kDatatypeMismatch,
+                   fmt::format("column \"{}\" cannot be cast automatically to type {}", cmd.name, typeText), {},
+                   fmt::format("You might need to specify \"USING {}::{}\".", quoteIdent(cmd.name), typeText));
+  }
+}
+
+void AlterTableStatements::rewrite(TableInfo& table, std::vector<ColumnDef> columns,
+                                   const std::vector<int>& sourceColumn, const std::vector<std::string>& values) {
+  std::string select;
+  for (const std::string& v : values) select += (select.empty() ? "" : ", ") + v;
+  std::string sql = fmt::format("INSERT INTO {} SELECT {} FROM {}", InternalQuery::kTarget, select, qualified(table));
+  state_.engine.catalog.rewriteTable(
+      table, std::move(columns), sourceColumn,
+      [&](Table& fresh, UndoLog& building) { InternalQuery(state_, planner_, sql, &fresh).run(&building); },
+      state_.txn.undo());
+}
+
+}  // namespace duet
