@@ -140,6 +140,11 @@ void AlterTableStatements::addColumn(TableInfo& table, const sql::AlterTableCmd&
   }
   std::vector<KeySpec> keys;
   ColumnDef added = columnDefinition(cmd.column, query, keys);
+  // Before the rows are converted, as PostgreSQL checks it.
+  for (const KeySpec& key : keys)
+    if (key.kind == KeyKind::PrimaryKey && table.primaryKey)
+      throw SqlError(sqlstate::kInvalidTableDefinition,
+                     fmt::format("multiple primary keys for table \"{}\" are not allowed", table.name));
   std::vector<ColumnDef> columns = table.columns;
   std::vector<int> source;
   std::vector<std::string> values;
