@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "compiler/compiler.h"
+#include "session/live_system_rows.h"
 
 namespace duet {
 
@@ -46,6 +47,7 @@ int64_t InternalQuery::run(UndoLog* undo) {
   rt::QueryContext ctx = state_.queryContext(params->data());
   ctx.output = &counter;
   if (undo) ctx.undo = undo;
+  fillSystemTables(state_, *statement_.plan);
   statement_.plan->compiled->entry(&ctx);
   return statement_.parsed.stmt->kind == sql::StmtKind::Insert ? ctx.affectedRows : counter.rows;
 }

@@ -59,7 +59,10 @@ const char* isolationName(sql::IsolationLevel level) {
 // PostgreSQL's PreventCommandIfReadOnly names.
 const char* changingCommand(const sql::Stmt& stmt) {
   switch (stmt.kind) {
-    case sql::StmtKind::CreateTable: return "CREATE TABLE";
+    case sql::StmtKind::CreateTable: {
+      const auto& s = stmt.as<sql::CreateTableStmt>();
+      return !s.query ? "CREATE TABLE" : s.selectInto ? "SELECT INTO" : "CREATE TABLE AS";
+    }
     case sql::StmtKind::CreateView: return "CREATE VIEW";
     case sql::StmtKind::CreateIndex: return "CREATE INDEX";
     case sql::StmtKind::AlterTable: return stmt.as<sql::AlterTableStmt>().index ? "ALTER INDEX" : "ALTER TABLE";
