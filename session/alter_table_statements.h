@@ -28,7 +28,9 @@ class AlterTableStatements {
   void run(const sql::AlterTableStmt& s, std::string_view query, ResultSink& sink);
 
  private:
-  void renameRelation(const sql::AlterTableStmt& s);
+  void checkOwner(const sql::AlterTableCmd& cmd) const;
+  void refuseOnView(const sql::AlterTableStmt& s, const std::string& view);
+  void renameRelation(const sql::AlterTableStmt& s, ResultSink& sink);
   void runCommand(TableInfo& table, const sql::AlterTableCmd& cmd, std::string_view query, ResultSink& sink);
   void addColumn(TableInfo& table, const sql::AlterTableCmd& cmd, std::string_view query, ResultSink& sink);
   void dropColumn(TableInfo& table, const sql::AlterTableCmd& cmd, ResultSink& sink);
