@@ -131,4 +131,20 @@ std::vector<SystemRow> liveSystemRows(const SystemRelation& relation, const Sess
   return {};  // pg_locks: the serial executor takes no locks
 }
 
+void fillSystemTables(SessionState& state, const PreparedPlan& plan) {
+  for (const Table* walked : plan.footprint.walked) {
+    auto it = state.systemTables.find(walked);
+    if (it == state.systemTables.end()) continue;
+    SessionState::SystemTable& system = it->second;
+    if (!system.relation->fill) {  // live: the server's state now
+      writeSystemRows(*system.table, liveSystemRows(*system.relation, state));
+      continue;
+    }
+    // A static relation: its rows change only with the catalog (DDL, or a rollback of it).
+    if (system.filledAt == state.engine.catalogVersion) continue;
+    writeSystemRows(*system.table, system.relation->fill(state.engine.catalog, *state.db));
+    system.filledAt = state.engine.catalogVersion;
+  }
+}
+
 }  // namespace duet

@@ -158,7 +158,7 @@ void SequenceStatements::drop(const sql::DropStmt& s, ResultSink& sink) {
                          fmt::format("{} depends on sequence {}", dependent, sequence->name),
                          "Use DROP ... CASCADE to drop the dependent objects too.");
         state_.sendNotice(sink, Notice::make("NOTICE", "00000", "drop cascades to " + dependent));
-        catalog.setColumnDefault(*table, column, {}, state_.txn.undo());
+        catalog.setColumnDefault(*table, static_cast<uint32_t>(column), {}, state_.txn.undo());
       }
     }
     catalog.dropSequence(*sequence, state_.txn.undo());
@@ -167,12 +167,13 @@ void SequenceStatements::drop(const sql::DropStmt& s, ResultSink& sink) {
 }
 
 std::vector<SequenceInfo*> SequenceStatements::createColumnSequences(const std::string& schemaName,
-                                                                     CreateTableSpec& spec,
-                                                                     const std::vector<ColumnSequence>& columns) {
+                                                                     const std::string& table,
+                                                                     std::vector<ColumnDef>& columns,
+                                                                     const std::vector<ColumnSequence>& sequences) {
   Catalog& catalog = state_.engine.catalog;
   std::vector<SequenceInfo*> created;
-  for (const ColumnSequence& c : columns) {
-    ColumnDef& column = spec.columns[c.column];
+  for (const ColumnSequence& c : sequences) {
+    ColumnDef& column = columns[c.column];
     SequenceOptions o;
     SequenceInfo info;
     info.identity = c.identity != nullptr;
@@ -198,7 +199,7 @@ std::vector<SequenceInfo*> SequenceStatements::createColumnSequences(const std::
       Schema* schema = state_.db->schema(sequenceSchema.empty() ? "public" : sequenceSchema);
       if (!schema)
         throw SqlError(sqlstate::kInvalidSchemaName, fmt::format("schema \"{}\" does not exist", schemaName));
-      info.name = catalog.chooseName(*schema, spec.name, {column.name}, "seq");
+      info.name = catalog.chooseName(*schema, table, {column.name}, "seq");
     }
     info.ownerColumn = column.name;
     SequenceInfo& sequence = catalog.createSequence(*state_.db, sequenceSchema, info, o, state_.txn.undo());

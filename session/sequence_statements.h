@@ -19,16 +19,18 @@ class SequenceStatements {
   void alter(const sql::AlterSequenceStmt& s);
   void drop(const sql::DropStmt& s, ResultSink& sink);
 
-  // CREATE TABLE's SERIAL and identity columns: a column of `spec` (in `schemaName`) that
-  // needs a sequence, with the identity constraint that asked for it (null for SERIAL).
+  // SERIAL and identity columns (CREATE TABLE's, ALTER TABLE ... ADD GENERATED's): a column
+  // of `columns` (of table `table` in `schemaName`) that needs a sequence, with the
+  // identity constraint that asked for it (null for SERIAL).
   struct ColumnSequence {
     size_t column;
     const sql::Constraint* identity;
   };
-  // Creates their sequences and gives each column its type, NOT NULL and nextval default;
-  // `own` then makes the new table their owner.
-  std::vector<SequenceInfo*> createColumnSequences(const std::string& schemaName, CreateTableSpec& spec,
-                                                   const std::vector<ColumnSequence>& columns);
+  // Creates their sequences and gives each column NOT NULL, its identity kind and its
+  // nextval default; `own` then makes the table their owner.
+  std::vector<SequenceInfo*> createColumnSequences(const std::string& schemaName, const std::string& table,
+                                                   std::vector<ColumnDef>& columns,
+                                                   const std::vector<ColumnSequence>& sequences);
   void own(const std::vector<SequenceInfo*>& sequences, const TableInfo& table);
 
  private:

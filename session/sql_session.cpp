@@ -16,7 +16,7 @@ SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std:
       routineStatements_(state_, transaction_, routines_),
       viewStatements_(state_, transaction_, routines_),
       sequenceStatements_(state_, transaction_),
-      utility_(state_, transaction_, routineStatements_, viewStatements_, sequenceStatements_),
+      utility_(state_, transaction_, planner_, routineStatements_, viewStatements_, sequenceStatements_),
       copy_(state_, transaction_, planner_, redo_),
       runner_(state_, transaction_, planner_, redo_, routines_, utility_, copy_),
       router_(state_, transaction_, planner_, routines_, redo_),

@@ -55,6 +55,16 @@ std::shared_ptr<PreparedPlan> StatementPlanner::planFor(Statement& st) {
   return plan;
 }
 
+std::shared_ptr<PreparedPlan> StatementPlanner::replan(Statement& st) {
+  std::shared_ptr<PreparedPlan> plan = planFor(st);
+  const std::vector<OutputColumn>& before = st.plan->columns;
+  const std::vector<OutputColumn>& after = plan->columns;
+  bool same = before.size() == after.size();
+  for (size_t c = 0; same && c < before.size(); ++c) same = before[c].type == after[c].type;
+  if (!same) throw SqlError(sqlstate::kFeatureNotSupported, "cached plan must not change result type");
+  return plan;
+}
+
 std::unique_ptr<ParamTuple> StatementPlanner::literalParams(const Statement& st) {
   auto params = std::make_unique<ParamTuple>(st.plan->compiled->paramLayout);
   for (const auto& lit : st.parsed.literals) {

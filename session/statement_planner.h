@@ -23,6 +23,11 @@ class StatementPlanner {
 
   // The cached plan of st, or a new one, compiled and cached.
   std::shared_ptr<PreparedPlan> planFor(Statement& st);
+  // A prepared statement's plan once DDL made it stale: planned again, and 0A000 "cached
+  // plan must not change result type" when its result columns changed (ALTER TABLE under
+  // a SELECT *), as PostgreSQL's RevalidateCachedQuery refuses: its clients were told the
+  // old columns.
+  std::shared_ptr<PreparedPlan> replan(Statement& st);
   // The plan cache key of st, and what planStatement (or planTree) needs to plan it.
   std::string planKey(const Statement& st) const;
   PlanRequest planRequest(const Statement& st);

@@ -104,14 +104,14 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
 void StatementRunner::runPlan(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats,
                               ResultSink& sink, bool describe) {
   // A cached plan may have been compiled before DDL this statement must see.
-  if (st.plan->catalogVersion != state_.engine.catalogVersion) st.plan = planner_.planFor(st);
+  if (st.plan->catalogVersion != state_.engine.catalogVersion) st.plan = planner_.replan(st);
   PreparedPlan& plan = *st.plan;
   // Before it runs, so a change of no row is refused too, as in PostgreSQL.
   if (const char* command = writingCommand(plan, *st.parsed.stmt)) state_.txn.undo().checkWritable(command);
   std::vector<int16_t> fmts = formats.empty() ? std::vector<int16_t>(plan.columns.size(), 0) : formats;
   if (describe && plan.returnsRows) sink.rowDescription(columnsOf(plan, fmts));
   if (plan.directCall && state_.settings.directCalls() && directCaller_.call(plan, params, fmts, sink)) return;
-  fillSystemTables(plan);
+  fillSystemTables(state_, plan);
   SinkConsumer consumer(plan.compiled->outputLayout, fmts, sink, state_.settings.typeContext());
   rt::QueryContext ctx = state_.queryContext(params);
   ctx.output = &consumer;
@@ -121,22 +121,6 @@ void StatementRunner::runPlan(Statement& st, const uint8_t* params, const std::v
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
   ++plan.executions;
   sink.commandComplete(commandTag(plan, consumer.rows, ctx.affectedRows));
-}
-
-void StatementRunner::fillSystemTables(const PreparedPlan& plan) {
-  for (const Table* walked : plan.footprint.walked) {
-    auto it = state_.systemTables.find(walked);
-    if (it == state_.systemTables.end()) continue;
-    SessionState::SystemTable& system = it->second;
-    if (!system.relation->fill) {  // live: the server's state now
-      writeSystemRows(*system.table, liveSystemRows(*system.relation, state_));
-      continue;
-    }
-    // A static relation: its rows change only with the catalog (DDL, or a rollback of it).
-    if (system.filledAt == state_.engine.catalogVersion) continue;
-    writeSystemRows(*system.table, system.relation->fill(state_.engine.catalog, *state_.db));
-    system.filledAt = state_.engine.catalogVersion;
-  }
 }
 
 }  // namespace duet

@@ -55,8 +55,6 @@ class StatementRunner {
  private:
   void runPlan(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats, ResultSink& sink,
                bool describe);
-  // Fills the system tables the plan reads whose rows may be stale (docs/catalogs.md).
-  void fillSystemTables(const PreparedPlan& plan);
   // PREPARE name [(types)] AS statement.
   void prepare(const Statement& st);
   // EXECUTE name [(arguments)]: the arguments, evaluated and cast to the parameter types,

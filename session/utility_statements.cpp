@@ -3,13 +3,6 @@
 // as no-ops in a main-memory database. CREATE/DROP FUNCTION are RoutineStatements'.
 #include "session/utility_statements.h"
 
-#include <cctype>
-#include <cerrno>
-#include <cmath>
-#include <cstdint>
-#include <cstdlib>
-#include <optional>
-
 #include <fmt/format.h>
 
 #include "compiler/compiler.h"
@@ -19,16 +12,6 @@ namespace {
 
 [[noreturn]] void unsupported(std::string_view what) {
   throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{} is not supported", what));
-}
-
-// A column DEFAULT may read no column and hold no subquery; PostgreSQL says so at CREATE.
-void checkColumnDefault(const sql::Expr& e, std::string_view query) {
-  auto fail = [&](const char* what, uint32_t offset) {
-    throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("cannot use {} in DEFAULT expression", what), {}, {},
-                   sql::sqlPosition(query, offset));
-  };
-  sql::visitSubLinks(e, [&](const sql::SubLink& s) { fail("subquery", s.location); });
-  sql::visitColumnRefs(e, [&](const sql::ColumnRef& r) { fail("column reference", r.location); });
 }
 
 // SET's value list as one string: "ISO, MDY", "a, b".
@@ -55,42 +38,6 @@ void sendTextRows(ResultSink& sink, const std::vector<ColumnDesc>& desc,
   sink.commandComplete("SHOW");
 }
 
-// PostgreSQL's integer reloption parsing (parse_int): strtol with base 0, a fractional
-// value rounded to the nearest integer, surrounding blanks allowed.
-std::optional<long> parseIntegerOption(const std::string& text) {
-  const char* begin = text.c_str();
-  char* end = nullptr;
-  errno = 0;
-  double value = static_cast<double>(std::strtol(begin, &end, 0));
-  if (*end == '.' || *end == 'e' || *end == 'E' || errno == ERANGE) {
-    errno = 0;
-    value = std::rint(std::strtod(begin, &end));
-    if (end == begin || errno == ERANGE) return std::nullopt;
-  } else if (end == begin) {
-    return std::nullopt;
-  }
-  while (std::isspace(static_cast<unsigned char>(*end))) ++end;
-  if (*end != '\0' || value < INT32_MIN || value > INT32_MAX) return std::nullopt;
-  return static_cast<long>(value);
-}
-
-// fillfactor does not change DuetDB's storage, but a value PostgreSQL would reject is
-// rejected too (22023), so scripts fail here exactly where they fail on PostgreSQL.
-void checkFillfactor(const sql::DefElem& o) {
-  // A parameter written without a value means "true", which is not an integer.
-  std::string text = o.valueKind == sql::DefElem::ValueKind::None ? "true" : o.value;
-  auto value = parseIntegerOption(text);
-  if (!value) {
-    throw SqlError(sqlstate::kInvalidParameterValue,
-                   fmt::format("invalid value for integer option \"fillfactor\": {}", text));
-  }
-  if (*value < 10 || *value > 100) {
-    throw SqlError(sqlstate::kInvalidParameterValue,
-                   fmt::format("value {} out of bounds for option \"fillfactor\"", text),
-                   "Valid values are between \"10\" and \"100\".");
-  }
-}
-
 const char* dropTag(sql::ObjectType object) {
   static const char* tags[] = {"DROP TABLE", "DROP INDEX", "DROP DATABASE", "DROP ROLE", "DROP VIEW", "DROP SEQUENCE"};
   return tags[static_cast<int>(object)];
@@ -112,12 +59,15 @@ const char* isolationName(sql::IsolationLevel level) {
 // PostgreSQL's PreventCommandIfReadOnly names.
 const char* changingCommand(const sql::Stmt& stmt) {
   switch (stmt.kind) {
-    case sql::StmtKind::CreateTable: return "CREATE TABLE";
+    case sql::StmtKind::CreateTable: {
+      const auto& s = stmt.as<sql::CreateTableStmt>();
+      return !s.query ? "CREATE TABLE" : s.selectInto ? "SELECT INTO" : "CREATE TABLE AS";
+    }
     case sql::StmtKind::CreateView: return "CREATE VIEW";
     case sql::StmtKind::CreateSequence: return "CREATE SEQUENCE";
     case sql::StmtKind::AlterSequence: return "ALTER SEQUENCE";
     case sql::StmtKind::CreateIndex: return "CREATE INDEX";
-    case sql::StmtKind::AlterTable: return "ALTER TABLE";
+    case sql::StmtKind::AlterTable: return stmt.as<sql::AlterTableStmt>().index ? "ALTER INDEX" : "ALTER TABLE";
     case sql::StmtKind::Drop: return dropTag(stmt.as<sql::DropStmt>().object);
     case sql::StmtKind::Truncate: return "TRUNCATE TABLE";
     case sql::StmtKind::CreateDatabase: return "CREATE DATABASE";
@@ -151,10 +101,7 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
     case sql::StmtKind::Transaction: runTransaction(stmt.as<sql::TransactionStmt>(), sink); break;
     case sql::StmtKind::Set: runSet(stmt.as<sql::SetStmt>(), sink); break;
     case sql::StmtKind::Show: runShow(stmt.as<sql::ShowStmt>(), sink); break;
-    case sql::StmtKind::CreateTable:
-      createTable(stmt.as<sql::CreateTableStmt>(), st.sql);
-      sink.commandComplete("CREATE TABLE");
-      break;
+    case sql::StmtKind::CreateTable: createTables_.run(stmt.as<sql::CreateTableStmt>(), st.sql, sink); break;
     case sql::StmtKind::CreateView:
       viewStatements_.createView(st);
       sink.commandComplete("CREATE VIEW");
@@ -198,31 +145,7 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       sink.commandComplete("CREATE INDEX");
       break;
     }
-    case sql::StmtKind::AlterTable: {
-      const auto& s = stmt.as<sql::AlterTableStmt>();
-      TableInfo& table = state_.tableByName(s.table);
-      for (const auto& cmd : s.cmds) {
-        if (!cmd.owner.empty()) {
-          // DuetDB keeps no owners (what a dump says is accepted): the role must exist.
-          if (!state_.engine.catalog.role(cmd.owner)) {
-            throw SqlError(sqlstate::kUndefinedObject, fmt::format("role \"{}\" does not exist", cmd.owner));
-          }
-          continue;
-        }
-        const sql::Constraint& c = cmd.constraint;
-        if (c.kind != sql::ConstraintKind::PrimaryKey && c.kind != sql::ConstraintKind::Unique) {
-          unsupported("ALTER TABLE with this constraint");
-        }
-        state_.engine.catalog.addKey(
-            table,
-            KeySpec{c.kind == sql::ConstraintKind::PrimaryKey ? KeyKind::PrimaryKey : KeyKind::Unique, c.columns,
-                    c.name},
-            undo);
-        transaction_.ddlDone();
-      }
-      sink.commandComplete("ALTER TABLE");
-      break;
-    }
+    case sql::StmtKind::AlterTable: alterTables_.run(stmt.as<sql::AlterTableStmt>(), st.sql, sink); break;
     case sql::StmtKind::Truncate:
       for (const auto& name : stmt.as<sql::TruncateStmt>().tables) {
         TableInfo& table = state_.tableByName(name);
@@ -443,91 +366,6 @@ void UtilityStatements::runShow(const sql::ShowStmt& s, ResultSink& sink) {
   }
   std::string value = state_.settings.get(s.name);  // 42704 for unknown names
   sendTextRows(sink, showColumns(s), {{value}});
-}
-
-void UtilityStatements::createTable(const sql::CreateTableStmt& s, std::string_view query) {
-  CreateTableSpec spec;
-  spec.name = s.table.name();
-  spec.storage = state_.settings.get("duet.default_storage") == "row" ? StorageKind::Row : StorageKind::Column;
-  bool fillfactorSeen = false;
-  for (const auto& o : s.options) {
-    if (o.name == "fillfactor") {
-      if (fillfactorSeen) {
-        throw SqlError(sqlstate::kInvalidParameterValue, "parameter \"fillfactor\" specified more than once");
-      }
-      fillfactorSeen = true;
-      checkFillfactor(o);
-    }
-    if (o.name != "storage") continue;  // other storage parameters are accepted and ignored
-    if (o.value == "row") {
-      spec.storage = StorageKind::Row;
-    } else if (o.value == "column") {
-      spec.storage = StorageKind::Column;
-    } else {
-      throw SqlError(sqlstate::kInvalidParameterValue,
-                     fmt::format("invalid value for storage option \"storage\": \"{}\"", o.value), {},
-                     "Valid values are \"row\" and \"column\".");
-    }
-  }
-  auto addKey = [&](const sql::Constraint& c, std::vector<std::string> columns) {
-    spec.keys.push_back(KeySpec{c.kind == sql::ConstraintKind::PrimaryKey ? KeyKind::PrimaryKey : KeyKind::Unique,
-                                std::move(columns), c.name});
-  };
-  std::vector<SequenceStatements::ColumnSequence> columnSequences;
-  for (const auto& col : s.columns) {
-    if (!col.type.resolved) {
-      throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", col.type.name()), {}, {},
-                     static_cast<int>(col.type.location) + 1);
-    }
-    ColumnDef def{col.name, col.type.sqlType(), false, {}};
-    // SERIAL is an integer column with a sequence of its own, as an identity column is.
-    const sql::Constraint* identity = nullptr;
-    bool hasDefault = false;
-    auto bothDefaults = [&](const char* what) {
-      throw SqlError(sqlstate::kSyntaxError,
-                     fmt::format("{} specified for column \"{}\" of table \"{}\"", what, col.name, spec.name));
-    };
-    for (const auto& c : col.constraints) {
-      if (c.kind == sql::ConstraintKind::Default || c.kind == sql::ConstraintKind::Identity) {
-        if (hasDefault || col.type.serial != sql::SerialKind::None)
-          bothDefaults(c.kind == sql::ConstraintKind::Identity || identity ? "both default and identity"
-                                                                           : "multiple default values");
-        hasDefault = true;
-      }
-      switch (c.kind) {
-        case sql::ConstraintKind::Identity: identity = &c; break;
-        case sql::ConstraintKind::NotNull: def.notNull = true; break;
-        case sql::ConstraintKind::Null: break;
-        case sql::ConstraintKind::PrimaryKey:
-          def.notNull = true;
-          addKey(c, {col.name});
-          break;
-        case sql::ConstraintKind::Unique: addKey(c, {col.name}); break;
-        case sql::ConstraintKind::Default:
-          // Kept as text: the binder binds it again at each INSERT that needs it.
-          if (c.expr) checkColumnDefault(*c.expr, query);
-          def.defaultSql = std::string(query.substr(c.exprBegin, c.exprEnd - c.exprBegin));
-          break;
-        default: unsupported("this column constraint");
-      }
-    }
-    if (identity || col.type.serial != sql::SerialKind::None)
-      columnSequences.push_back({spec.columns.size(), identity});
-    spec.columns.push_back(std::move(def));
-  }
-  for (const auto& c : s.constraints) {
-    if (c.kind != sql::ConstraintKind::PrimaryKey && c.kind != sql::ConstraintKind::Unique) {
-      unsupported("this table constraint");
-    }
-    addKey(c, c.columns);
-  }
-  if (s.ifNotExists && state_.engine.catalog.findTable(*state_.db, schemaOf(s.table), spec.name)) return;
-  std::vector<SequenceInfo*> sequences =
-      sequenceStatements_.createColumnSequences(schemaOf(s.table), spec, columnSequences);
-  TableInfo& table =
-      state_.engine.catalog.createTable(*state_.db, schemaOf(s.table), std::move(spec), state_.txn.undo());
-  sequenceStatements_.own(sequences, table);
-  transaction_.ddlDone();
 }
 
 void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {

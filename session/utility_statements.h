@@ -1,16 +1,18 @@
 // Utility statements (docs/session.md), run on the catalog directly, never as compiled
-// code: transaction control, SET/SHOW/RESET, CREATE/DROP TABLE and INDEX, ALTER TABLE ADD
-// constraints, TRUNCATE, CREATE DATABASE and ROLE, DEALLOCATE, DISCARD, CHECKPOINT, and
-// VACUUM and ANALYZE (accepted, nothing to do). DDL goes through the catalog with the
-// transaction's undo log, so a ROLLBACK undoes it. CREATE/DROP FUNCTION go on to
-// RoutineStatements, CREATE/DROP VIEW to ViewStatements, CREATE/ALTER/DROP SEQUENCE to
-// SequenceStatements; COPY is not one of these (StatementRunner hands it to
-// CopyRunner).
+// code: transaction control, SET/SHOW/RESET, DROP TABLE, CREATE/DROP INDEX, TRUNCATE,
+// CREATE DATABASE and ROLE, DEALLOCATE, DISCARD, CHECKPOINT, and VACUUM and ANALYZE
+// (accepted, nothing to do). DDL goes through the catalog with the transaction's undo log,
+// so a ROLLBACK undoes it. CREATE TABLE goes on to CreateTableStatements, ALTER TABLE and
+// ALTER INDEX to AlterTableStatements, CREATE/DROP FUNCTION to RoutineStatements,
+// CREATE/DROP VIEW to ViewStatements, CREATE/ALTER/DROP SEQUENCE to SequenceStatements;
+// COPY is not one of these (StatementRunner hands it to CopyRunner).
 #pragma once
 #include <string_view>
 #include <vector>
 
 #include "compiler/compiler.h"
+#include "session/alter_table_statements.h"
+#include "session/create_table_statements.h"
 #include "session/routine_statements.h"
 #include "session/sequence_statements.h"
 #include "session/session_state.h"
@@ -31,13 +33,16 @@ std::vector<ColumnDesc> showColumns(const sql::ShowStmt& s);
 
 class UtilityStatements {
  public:
-  UtilityStatements(SessionState& state, TransactionControl& transaction, RoutineStatements& routineStatements,
-                    ViewStatements& viewStatements, SequenceStatements& sequenceStatements)
+  UtilityStatements(SessionState& state, TransactionControl& transaction, StatementPlanner& planner,
+                    RoutineStatements& routineStatements, ViewStatements& viewStatements,
+                    SequenceStatements& sequenceStatements)
       : state_(state),
         transaction_(transaction),
         routineStatements_(routineStatements),
         viewStatements_(viewStatements),
-        sequenceStatements_(sequenceStatements) {}
+        sequenceStatements_(sequenceStatements),
+        createTables_(state, transaction, planner, sequenceStatements),
+        alterTables_(state, transaction, planner, viewStatements, sequenceStatements) {}
 
   // Runs a statement that has no plan, COPY aside; its answers go to sink.
   void run(const Statement& st, ResultSink& sink);
@@ -48,7 +53,6 @@ class UtilityStatements {
   void setSessionCharacteristics(const sql::TransactionStmt& s);
   void checkRole(const SettingDef& def, const std::string& value) const;
   void runShow(const sql::ShowStmt& s, ResultSink& sink);
-  void createTable(const sql::CreateTableStmt& s, std::string_view query);
   void dropObjects(const sql::DropStmt& s, ResultSink& sink);
   // 25001 "<command> cannot run inside a transaction block" (PreventInTransactionBlock).
   void preventInTransactionBlock(std::string_view command) const;
@@ -58,6 +62,8 @@ class UtilityStatements {
   RoutineStatements& routineStatements_;
   ViewStatements& viewStatements_;
   SequenceStatements& sequenceStatements_;
+  CreateTableStatements createTables_;
+  AlterTableStatements alterTables_;
 };
 
 }  // namespace duet

@@ -102,6 +102,80 @@ bool ViewStatements::sameColumns(const std::string& query, const std::vector<Out
   }
 }
 
+bool ViewStatements::plans(const std::string& query) {
+  try {
+    std::vector<sql::ParsedStatement> parsed = sql::parseQuery(query);
+    PlanRequest request;
+    request.stmt = parsed.at(0).stmt.get();
+    request.queryText = query;
+    request.resolveTable = state_.tableResolver();
+    request.resolveRoutines = [this](const std::vector<std::string>& names) {
+      return routines_.routineCandidates(names);
+    };
+    planTree(request);
+    return true;
+  } catch (const SqlError&) {
+    return false;
+  }
+}
+
+std::vector<ViewInfo*> ViewStatements::viewsReadingColumn(TableInfo& table, uint32_t column) {
+  std::vector<ViewInfo*> readers;
+  std::vector<ViewInfo*> dependents = state_.engine.catalog.dependentViews(*state_.db, table.oid);
+  if (dependents.empty()) return readers;
+  std::string name = table.columns[column].name;
+  auto setName = [&table, column](const std::string& n) {
+    table.columns[column].name = n;
+    table.table->renameColumn(column, n);
+  };
+  setName("\x01hidden");  // no query can name it
+  try {
+    for (ViewInfo* v : dependents)
+      if (std::find(v->dependsOn.begin(), v->dependsOn.end(), table.oid) != v->dependsOn.end() && !plans(v->query))
+        readers.push_back(v);
+  } catch (...) {
+    setName(name);
+    throw;
+  }
+  setName(name);
+  return readers;
+}
+
+void ViewStatements::dropColumnDependents(TableInfo& table, uint32_t column, sql::DropBehavior behavior,
+                                          ResultSink& sink) {
+  std::vector<ViewInfo*> readers = viewsReadingColumn(table, column);
+  if (readers.empty()) return;
+  const std::string& columnName = table.columns[column].name;
+  // The readers, each followed by the views that read it (which dependentViews orders after it).
+  std::vector<ViewInfo*> dropped;
+  std::string detail;
+  auto add = [&](ViewInfo* v, const std::string& reads) {
+    if (std::find(dropped.begin(), dropped.end(), v) != dropped.end()) return;
+    dropped.push_back(v);
+    detail += fmt::format("{}view {} depends on {}", detail.empty() ? "" : "\n", v->name, reads);
+  };
+  for (ViewInfo* r : readers) {
+    add(r, fmt::format("column {} of table {}", columnName, table.name));
+    for (ViewInfo* v : state_.engine.catalog.dependentViews(*state_.db, r->oid)) add(v, "view " + r->name);
+  }
+  if (behavior != sql::DropBehavior::Cascade)
+    throw SqlError(
+        kDependentObjectsStillExist,
+        fmt::format("cannot drop column {} of table {} because other objects depend on it", columnName, table.name),
+        detail, "Use DROP ... CASCADE to drop the dependent objects too.");
+  Notice n = Notice::make("NOTICE", "00000", "");
+  if (dropped.size() == 1) {
+    n.message = fmt::format("drop cascades to view {}", dropped[0]->name);
+  } else {
+    n.message = fmt::format("drop cascades to {} other objects", dropped.size());
+    for (const ViewInfo* v : dropped)
+      n.detail += fmt::format("{}drop cascades to view {}", n.detail.empty() ? "" : "\n", v->name);
+  }
+  state_.sendNotice(sink, n);
+  for (auto v = dropped.rbegin(); v != dropped.rend(); ++v) state_.engine.catalog.dropView(**v, state_.txn.undo());
+  transaction_.ddlDone();
+}
+
 void ViewStatements::dropViews(const sql::DropStmt& s, ResultSink& sink) {
   // Every name first, as PostgreSQL's RemoveRelations: views dropped by one statement may
   // depend on each other.

@@ -26,8 +26,16 @@ class ViewStatements {
   // with CASCADE, are dropped first, with PostgreSQL's notice.
   void dropDependents(uint32_t oid, const std::string& described, const sql::DropStmt& drop,
                       const std::vector<uint32_t>& droppedToo, ResultSink& sink);
+  // The views that read column `column` of `table`: those that no longer plan with the
+  // column hidden (DuetDB keeps a view as its query's text, so this is what reading it means).
+  std::vector<ViewInfo*> viewsReadingColumn(TableInfo& table, uint32_t column);
+  // Before ALTER TABLE DROP COLUMN: the views that read the column, and those that read
+  // them, make it fail (2BP01) or, with CASCADE, are dropped, with PostgreSQL's notice.
+  void dropColumnDependents(TableInfo& table, uint32_t column, sql::DropBehavior behavior, ResultSink& sink);
 
  private:
+  // Whether `query` plans at all.
+  bool plans(const std::string& query);
   // Whether `query` plans to columns of these names and types.
   bool sameColumns(const std::string& query, const std::vector<OutputColumn>& columns);
 

@@ -68,5 +68,6 @@ RangeSubquery::~RangeSubquery() = default;
 CommonTableExpr::CommonTableExpr() = default;
 CommonTableExpr::CommonTableExpr(CommonTableExpr&&) noexcept = default;
 CommonTableExpr::~CommonTableExpr() = default;
+CreateTableStmt::~CreateTableStmt() = default;
 
 }  // namespace duet::sql

@@ -316,14 +316,33 @@ struct ColumnDef {
   uint32_t location = 0;
 };
 
+// LIKE source [INCLUDING | EXCLUDING option ...] in CREATE TABLE's column list.
+struct TableLikeClause {
+  enum Option : uint32_t { Defaults = 1, Constraints = 2, Indexes = 4 };  // the ones DuetDB has
+  QualifiedName source;
+  uint32_t including = 0;  // Option bits (INCLUDING ALL: every bit)
+  size_t position = 0;     // how many column definitions precede it
+};
+
+struct SelectStmt;
 struct CreateTableStmt : Stmt {
   CreateTableStmt() : Stmt(StmtKind::CreateTable) {}
+  ~CreateTableStmt() override;  // defined where SelectStmt is complete (ast.cpp)
   QualifiedName table;
   bool ifNotExists = false;
   bool temporary = false;
   std::vector<ColumnDef> columns;
   std::vector<Constraint> constraints;  // table constraints
-  std::vector<DefElem> options;         // WITH (storage = column, fillfactor = 10, ...)
+  std::vector<TableLikeClause> likes;
+  std::vector<DefElem> options;  // WITH (storage = column, fillfactor = 10, ...)
+  // CREATE TABLE ... AS query [WITH [NO] DATA], and SELECT ... INTO table, which the
+  // parser turns into one: the query as text (queryText: SELECT INTO's without its INTO
+  // clause), the column names given, whether rows are copied.
+  std::unique_ptr<SelectStmt> query;
+  std::string queryText;
+  std::vector<std::string> columnNames;
+  bool withData = true;
+  bool selectInto = false;
 };
 
 struct IndexElem {
@@ -345,13 +364,44 @@ struct CreateIndexStmt : Stmt {
   ExprPtr where;  // partial index predicate
 };
 
-struct AlterTableCmd {
-  Constraint constraint;  // ADD [CONSTRAINT n] PRIMARY KEY | UNIQUE | ... (...)
-  std::string owner;      // OWNER TO role (what a dump says), instead of a constraint
+enum class DropBehavior : uint8_t { Default, Restrict, Cascade };
+
+// One command of ALTER TABLE (several, comma-separated, run in order as one statement).
+enum class AlterTableAction : uint8_t {
+  AddConstraint,     // ADD [CONSTRAINT n] PRIMARY KEY | UNIQUE | ... (...)
+  Owner,             // OWNER TO role (what a dump says)
+  AddColumn,         // ADD [COLUMN] [IF NOT EXISTS] column definition
+  DropColumn,        // DROP [COLUMN] [IF EXISTS] name [CASCADE | RESTRICT]
+  AlterColumnType,   // ALTER [COLUMN] name [SET DATA] TYPE type [USING expr]
+  SetDefault,        // ALTER [COLUMN] name SET DEFAULT expr
+  DropDefault,       // ALTER [COLUMN] name DROP DEFAULT
+  SetNotNull,        // ALTER [COLUMN] name SET NOT NULL
+  DropNotNull,       // ALTER [COLUMN] name DROP NOT NULL
+  AddIdentity,       // ALTER [COLUMN] name ADD GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY [(...)]
+  DropConstraint,    // DROP CONSTRAINT [IF EXISTS] name [CASCADE | RESTRICT]
+  RenameColumn,      // RENAME [COLUMN] name TO newName (alone in its statement)
+  RenameConstraint,  // RENAME CONSTRAINT name TO newName (alone)
+  RenameRelation,    // RENAME TO newName (alone)
 };
+struct AlterTableCmd {
+  AlterTableAction action = AlterTableAction::AddConstraint;
+  Constraint constraint;                // AddConstraint, AddIdentity (its Identity constraint)
+  std::string owner;                    // Owner
+  ColumnDef column;                     // AddColumn
+  std::string name;                     // the column or constraint the command is about
+  std::string newName;                  // Rename*
+  TypeName type;                        // AlterColumnType
+  ExprPtr expr;                         // SET DEFAULT's value, ALTER TYPE's USING (null: none)
+  uint32_t exprBegin = 0, exprEnd = 0;  // its text
+  bool ifExists = false, ifNotExists = false;
+  DropBehavior behavior = DropBehavior::Default;
+  uint32_t location = 0;
+};
+// ALTER TABLE and ALTER INDEX (which takes RENAME TO only).
 struct AlterTableStmt : Stmt {
   AlterTableStmt() : Stmt(StmtKind::AlterTable) {}
   QualifiedName table;
+  bool index = false;  // ALTER INDEX
   bool ifExists = false;
   std::vector<AlterTableCmd> cmds;
 };
@@ -390,7 +440,6 @@ struct AlterSequenceStmt : Stmt {
 };
 
 enum class ObjectType : uint8_t { Table, Index, Database, Role, View, Sequence };
-enum class DropBehavior : uint8_t { Default, Restrict, Cascade };
 struct DropStmt : Stmt {
   DropStmt() : Stmt(StmtKind::Drop) {}
   ObjectType object = ObjectType::Table;

@@ -40,17 +40,83 @@ StmtPtr Parser::parseCreateTable(bool temporary) {
     s->ifNotExists = true;
   }
   s->table = parseQualifiedName();
+  // CREATE TABLE t [(names)] [WITH (...)] AS query: a name list then AS, or no list.
+  if (!isOp("(")) {
+    parseCreateTableAs(*s);
+    return s;
+  }
+  int ahead = 1;  // over "(name, name" to see whether ") AS" or ") WITH" follows
+  while (isColId(ahead) && isOp(",", ahead + 1)) ahead += 2;
+  if (isColId(ahead) && isOp(")", ahead + 1) && (isKw("as", ahead + 2) || isKw("with", ahead + 2))) {
+    s->columnNames = parseParenNameList();
+    parseCreateTableAs(*s);
+    return s;
+  }
   expectOp("(");
   if (!isOp(")")) {
     do {
       if (isKw("constraint") || isKw("primary") || isKw("unique") || isKw("check") || isKw("foreign"))
         s->constraints.push_back(parseTableConstraint());
+      else if (isKw("like"))
+        parseTableLike(*s);
       else
         s->columns.push_back(parseColumnDef());
     } while (acceptOp(","));
   }
   expectOp(")");
   if (acceptKw("with")) s->options = parseParenDefElems(true);
+  return s;
+}
+
+// LIKE source [{INCLUDING | EXCLUDING} {DEFAULTS | CONSTRAINTS | INDEXES | ALL | ...}]...
+void Parser::parseTableLike(CreateTableStmt& s) {
+  expectKw("like");
+  TableLikeClause like;
+  like.position = s.columns.size();
+  like.source = parseQualifiedName();
+  while (isKw("including") || isKw("excluding")) {
+    bool including = acceptKw("including");
+    if (!including) advance();
+    uint32_t bits = 0;
+    if (acceptKw("defaults")) {
+      bits = TableLikeClause::Defaults;
+    } else if (acceptKw("constraints")) {
+      bits = TableLikeClause::Constraints;
+    } else if (acceptKw("indexes")) {
+      bits = TableLikeClause::Indexes;
+    } else if (acceptKw("all")) {
+      bits = ~0u;
+    } else if (!acceptKw("comments") && !acceptKw("compression") && !acceptKw("generated") && !acceptKw("identity") &&
+               !acceptKw("statistics") && !acceptKw("storage")) {
+      syntaxError();
+    }
+    like.including = including ? like.including | bits : like.including & ~bits;
+  }
+  s.likes.push_back(std::move(like));
+}
+
+// The rest of CREATE TABLE ... AS: [WITH (options)] AS query [WITH [NO] DATA].
+void Parser::parseCreateTableAs(CreateTableStmt& s) {
+  if (acceptKw("with")) s.options = parseParenDefElems(true);
+  expectKw("as");
+  if (!startsSelect()) syntaxError();
+  uint32_t begin = peek().offset;
+  s.query = parseSelect();
+  s.queryText = std::string(query_.substr(begin, lastEnd_ - begin));
+  if (acceptKw("with")) {
+    s.withData = !acceptKw("no");
+    expectKw("data");
+  }
+}
+
+StmtPtr Parser::selectIntoAsCreateTable(StmtPtr select, uint32_t begin) {
+  if (select->kind != StmtKind::Select) syntaxError();
+  auto s = std::make_unique<CreateTableStmt>();
+  s->table = std::move(into_->table);
+  s->selectInto = true;
+  s->queryText = std::string(query_.substr(begin, into_->begin - begin)) + " " +
+                 std::string(query_.substr(into_->end, lastEnd_ - into_->end));
+  s->query.reset(static_cast<SelectStmt*>(select.release()));
   return s;
 }
 
@@ -236,27 +302,132 @@ StmtPtr Parser::parseCreateIndex() {
 
 StmtPtr Parser::parseAlterTable() {
   expectKw("alter");
-  expectKw("table");
   auto s = std::make_unique<AlterTableStmt>();
+  s->index = acceptKw("index");
+  if (!s->index) expectKw("table");
   if (isKw("if")) {
     advance();
     expectKw("exists");
     s->ifExists = true;
   }
-  acceptKw("only");
+  if (!s->index) acceptKw("only");
   s->table = parseQualifiedName();
-  do {
+  // RENAME is a statement of its own in gram.y: it takes no other command.
+  if (acceptKw("rename")) {
     AlterTableCmd cmd;
-    if (acceptKw("owner")) {
-      expectKw("to");
-      cmd.owner = parseColId();
+    cmd.location = peek().offset;
+    if (s->index || acceptKw("to")) {
+      if (s->index) expectKw("to");
+      cmd.action = AlterTableAction::RenameRelation;
     } else {
-      expectKw("add");
-      cmd.constraint = parseTableConstraint();
+      cmd.action = acceptKw("constraint") ? AlterTableAction::RenameConstraint : AlterTableAction::RenameColumn;
+      if (cmd.action == AlterTableAction::RenameColumn) acceptKw("column");
+      cmd.name = parseColId();
+      expectKw("to");
     }
+    cmd.newName = parseColId();
     s->cmds.push_back(std::move(cmd));
-  } while (acceptOp(","));
+    return s;
+  }
+  if (s->index) syntaxError();
+  do s->cmds.push_back(parseAlterTableCmd());
+  while (acceptOp(","));
   return s;
+}
+
+AlterTableCmd Parser::parseAlterTableCmd() {
+  AlterTableCmd cmd;
+  cmd.location = peek().offset;
+  auto ifExists = [&] {
+    if (!isKw("if")) return false;
+    advance();
+    expectKw("exists");
+    return true;
+  };
+  if (acceptKw("owner")) {
+    cmd.action = AlterTableAction::Owner;
+    expectKw("to");
+    cmd.owner = parseColId();
+  } else if (acceptKw("add")) {
+    if (isKw("constraint") || isKw("primary") || isKw("unique") || isKw("check") || isKw("foreign")) {
+      cmd.constraint = parseTableConstraint();
+      return cmd;
+    }
+    cmd.action = AlterTableAction::AddColumn;
+    acceptKw("column");
+    if (isKw("if")) {
+      advance();
+      expectKw("not");
+      expectKw("exists");
+      cmd.ifNotExists = true;
+    }
+    cmd.column = parseColumnDef();
+  } else if (acceptKw("drop")) {
+    if (acceptKw("constraint")) {
+      cmd.action = AlterTableAction::DropConstraint;
+    } else {
+      cmd.action = AlterTableAction::DropColumn;
+      acceptKw("column");
+    }
+    cmd.ifExists = ifExists();
+    cmd.name = parseColId();
+    cmd.behavior = parseDropBehavior();
+  } else if (acceptKw("alter")) {
+    acceptKw("column");
+    return parseAlterColumn();
+  } else {
+    syntaxError();
+  }
+  return cmd;
+}
+
+// ALTER [COLUMN] name: [SET DATA] TYPE t [USING e] | SET DEFAULT e | DROP DEFAULT |
+// SET NOT NULL | DROP NOT NULL | ADD GENERATED ... AS IDENTITY [(options)].
+AlterTableCmd Parser::parseAlterColumn() {
+  AlterTableCmd cmd;
+  cmd.location = peek().offset;
+  cmd.name = parseColId();
+  if (isKw("add") && isKw("generated", 1)) {
+    advance();
+    std::vector<Constraint> identity;
+    parseColumnConstraint(identity);
+    cmd.action = AlterTableAction::AddIdentity;
+    cmd.constraint = std::move(identity.at(0));
+    return cmd;
+  }
+  if (acceptKw("set")) {
+    if (acceptKw("default")) {
+      cmd.action = AlterTableAction::SetDefault;
+      cmd.exprBegin = peek().offset;
+      cmd.expr = parseComparison();  // b_expr, as a column definition's DEFAULT
+      cmd.exprEnd = lastEnd_;
+      return cmd;
+    }
+    if (acceptKw("not")) {
+      expectKw("null");
+      cmd.action = AlterTableAction::SetNotNull;
+      return cmd;
+    }
+    expectKw("data");
+  } else if (acceptKw("drop")) {
+    if (acceptKw("default")) {
+      cmd.action = AlterTableAction::DropDefault;
+      return cmd;
+    }
+    expectKw("not");
+    expectKw("null");
+    cmd.action = AlterTableAction::DropNotNull;
+    return cmd;
+  }
+  expectKw("type");
+  cmd.action = AlterTableAction::AlterColumnType;
+  cmd.type = parseTypeName();
+  if (acceptKw("using")) {
+    cmd.exprBegin = peek().offset;
+    cmd.expr = parseExpr();
+    cmd.exprEnd = lastEnd_;
+  }
+  return cmd;
 }
 
 StmtPtr Parser::parseDrop() {

@@ -274,7 +274,18 @@ void Parser::parseSimpleSelect(SelectStmt& s) {
     acceptKw("all");
   }
   if (!endsEmptyTargetList(peek())) s.targets = parseTargetList();
-  if (isKw("into")) syntaxError();  // SELECT INTO is not supported
+  if (isKw("into")) {
+    // SELECT ... INTO [TEMP | UNLOGGED] [TABLE] t: CREATE TABLE AS (parseAll turns it).
+    if (into_) syntaxError();
+    IntoClause into;
+    into.begin = peek().offset;
+    advance();
+    if (!acceptKw("temporary") && !acceptKw("temp")) acceptKw("unlogged");
+    acceptKw("table");
+    into.table = parseQualifiedName();
+    into.end = lastEnd_;
+    into_ = std::move(into);
+  }
   if (acceptKw("from")) s.from = parseFromList();
   if (acceptKw("where")) s.where = parseExpr();
   if (acceptKw("group")) {

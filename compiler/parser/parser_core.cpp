@@ -313,10 +313,15 @@ std::vector<ParsedStatement> Parser::parseAll() {
     lifted_.clear();
     liftSites_.clear();
     constantRows_.clear();
+    into_.reset();
 
     ParsedStatement ps;
     ps.stmt = parseStatement();
     if (!atStatementEnd()) syntaxError();
+    if (into_) {
+      ps.stmt = selectIntoAsCreateTable(std::move(ps.stmt), begin);
+      lifting_ = false;
+    }
     ps.stmt->begin = begin;
     ps.stmt->end = lastEnd_;
     ps.explicitParams = maxParam_;

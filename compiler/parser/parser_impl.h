@@ -4,6 +4,7 @@
 // INSERT/UPDATE/DELETE (parse_dml.cpp), DDL (parse_ddl.cpp), functions and procedures (parse_routine.cpp) and utility
 // statements (parse_utility.cpp).
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -102,6 +103,12 @@ class Parser {
   StmtPtr parseCreateIndex();
   StmtPtr parseDrop();
   StmtPtr parseAlterTable();
+  AlterTableCmd parseAlterTableCmd();
+  AlterTableCmd parseAlterColumn();
+  void parseTableLike(CreateTableStmt& s);
+  void parseCreateTableAs(CreateTableStmt& s);
+  // SELECT ... INTO t as CREATE TABLE t AS SELECT ... (the statement at [begin, lastEnd_)).
+  StmtPtr selectIntoAsCreateTable(StmtPtr select, uint32_t begin);
   StmtPtr parseTruncate();
   ColumnDef parseColumnDef();
   bool parseColumnConstraint(std::vector<Constraint>& out);
@@ -211,6 +218,13 @@ class Parser {
   int firstParam_ = -1;  // the first $n of the statement and where it is
   uint32_t firstParamLocation_ = 0;
   std::vector<LiftedLiteral> lifted_;
+  // SELECT ... INTO table: the table and the clause's byte range, for parseAll to turn the
+  // statement into CREATE TABLE AS.
+  struct IntoClause {
+    QualifiedName table;
+    uint32_t begin = 0, end = 0;
+  };
+  std::optional<IntoClause> into_;
   // Where each lifted literal (same index as lifted_) stands: its Param node, its token
   // range [firstToken, lastToken] (firstToken is the '-' of a negative one), and, for a
   // whole VALUES cell, which gets a parameter of its own (finishLifting), its list (the

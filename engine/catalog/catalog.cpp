@@ -267,23 +267,8 @@ IndexInfo& Catalog::addKey(TableInfo& table, const KeySpec& key, UndoLog& undo) 
                          ? chooseName(*table.schema, table.name, primary ? std::vector<std::string>{} : key.columns,
                                       primary ? "pkey" : "key")
                          : key.name;
-  if (primary) {
-    // Primary key columns become NOT NULL; existing NULLs forbid it.
-    Table& t = *table.table;
-    std::vector<uint8_t> row(t.layout().size);
-    for (uint32_t ci = 0; ci < t.directory().count; ++ci) {
-      const Chunk* c = t.directory().chunks[ci];
-      for (uint32_t s = 0; s < c->used; ++s) {
-        if (!c->live[s]) continue;
-        t.read((RowId{ci} << kChunkShift) | s, row.data());
-        for (uint32_t col : cols)
-          if (row[col])
-            throw SqlError(sqlstate::kNotNullViolation,
-                           fmt::format("column \"{}\" of relation \"{}\" contains null values", table.columns[col].name,
-                                       table.name));
-      }
-    }
-  }
+  // Primary key columns become NOT NULL; existing NULLs forbid it.
+  if (primary) checkNoNulls(table, *table.table, cols);
   IndexInfo& info = attachIndex(table, name, cols, true, primary, true, undo);
   if (primary) {
     std::vector<uint32_t> madeNotNull;
@@ -364,11 +349,6 @@ void Catalog::dropTable(Database& db, const std::string& schemaName, const std::
   });
 }
 
-void Catalog::setColumnDefault(TableInfo& table, size_t column, std::string sql, UndoLog& undo) {
-  std::string kept = std::exchange(table.columns.at(column).defaultSql, std::move(sql));
-  undo.recordAction([&table, column, kept] { table.columns[column].defaultSql = kept; });
-}
-
 IndexInfo& Catalog::createIndex(TableInfo& table, std::string name, const std::vector<std::string>& columns,
                                 bool unique, UndoLog& undo) {
   std::vector<uint32_t> cols = resolveColumns(table, columns, false);
@@ -389,16 +369,7 @@ void Catalog::dropIndex(Database& db, const std::string& schemaName, const std::
         "2BP01",
         fmt::format("cannot drop index {} because constraint {} on table {} requires it", name, name, table.name), {},
         fmt::format("You can drop constraint {} on table {} instead.", name, table.name));
-  Schema& schema = *table.schema;
-  std::shared_ptr<IndexInfo> kept = schema.indexes.at(name);
-  auto pos = std::find(table.indexes.begin(), table.indexes.end(), info) - table.indexes.begin();
-  table.table->dropIndex(info->index, undo);
-  table.indexes.erase(table.indexes.begin() + pos);
-  schema.indexes.erase(name);
-  undo.recordAction([&schema, &table, kept, pos] {
-    schema.indexes[kept->name] = kept;
-    table.indexes.insert(table.indexes.begin() + pos, kept.get());
-  });
+  detachIndex(*info, undo);
 }
 
 }  // namespace duet

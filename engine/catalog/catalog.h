@@ -4,6 +4,7 @@
 // Errors use PostgreSQL's SQLSTATEs and wording.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -153,8 +154,33 @@ class Catalog {
   // ALTER TABLE ADD PRIMARY KEY / UNIQUE.
   IndexInfo& addKey(TableInfo& table, const KeySpec& key, UndoLog& undo);
   void truncate(TableInfo& table, UndoLog& undo) { table.table->truncate(undo); }
-  // ALTER COLUMN SET DEFAULT (`sql` the expression's text) / DROP DEFAULT (`sql` empty).
-  void setColumnDefault(TableInfo& table, size_t column, std::string sql, UndoLog& undo);
+
+  // ---- ALTER TABLE, ALTER INDEX (catalog_alter.cpp). Each is undone by rollback.
+  // RENAME TO: 42P07 if the name is taken by another relation.
+  void renameTable(TableInfo& table, const std::string& newName, UndoLog& undo);
+  void renameView(ViewInfo& view, const std::string& newName, UndoLog& undo);
+  void renameIndex(IndexInfo& index, const std::string& newName, UndoLog& undo);
+  // RENAME COLUMN: 42703 for an unknown column, 42701 for a name the table has.
+  void renameColumn(TableInfo& table, const std::string& from, const std::string& to, UndoLog& undo);
+  // RENAME CONSTRAINT (renames the index behind a key, as PostgreSQL does): 42704 if absent.
+  void renameConstraint(TableInfo& table, const std::string& from, const std::string& to, UndoLog& undo);
+  // SET DEFAULT (SQL text) / DROP DEFAULT (empty text).
+  void setColumnDefault(TableInfo& table, uint32_t column, std::string defaultSql, UndoLog& undo);
+  // SET NOT NULL (23502 when a row holds NULL) / DROP NOT NULL (42P16 for a key column).
+  void setColumnNotNull(TableInfo& table, uint32_t column, bool notNull, UndoLog& undo);
+  // DROP CONSTRAINT: the one place constraints are dropped by name (PRIMARY KEY and UNIQUE
+  // drop their index). False when there is none of that name and ifExists; 42704 without.
+  bool dropConstraint(TableInfo& table, const std::string& name, bool ifExists, UndoLog& undo);
+  // Rebuilds the table with new columns (ADD/DROP COLUMN, ALTER TYPE): `fill` inserts the
+  // converted rows into the new Table (its columns all nullable while it runs), recording
+  // them in the UndoLog it is given (the new table's own, not the transaction's); then NOT
+  // NULL columns are checked (23502), and the indexes rebuilt on their columns' new places
+  // (sourceColumn[i]: the old column new column i comes from, -1 for a new one); an index
+  // on a column that is gone is dropped. The old Table lives in the undo log until commit.
+  void rewriteTable(TableInfo& table, std::vector<ColumnDef> columns, const std::vector<int>& sourceColumn,
+                    const std::function<void(Table&, UndoLog&)>& fill, UndoLog& undo);
+  // 23502 "column \"c\" of relation \"t\" contains null values" if a row holds NULL in one.
+  void checkNoNulls(const TableInfo& table, const Table& rows, const std::vector<uint32_t>& columns) const;
 
   // ---- views (catalog_views.cpp)
   ViewInfo* findView(const Database& db, const std::string& schemaName, const std::string& name) const;
@@ -192,6 +218,8 @@ class Catalog {
   void alterSequence(SequenceInfo& sequence, const SequenceOptions& options, UndoLog& undo);
   // OWNED BY table.column (ownerTable 0: OWNED BY NONE).
   void setSequenceOwner(SequenceInfo& sequence, uint32_t ownerTable, const std::string& ownerColumn, UndoLog& undo);
+  // ALTER COLUMN ... ADD GENERATED: the column's identity kind ('a', 'd'; 0 for none).
+  void setColumnIdentity(TableInfo& table, uint32_t column, char identity, UndoLog& undo);
   void renameSequence(SequenceInfo& sequence, const std::string& newName, UndoLog& undo);
   void dropSequence(SequenceInfo& sequence, UndoLog& undo);
   // The sequences owned by a column of table `oid` (all its columns when `column` is empty).
@@ -212,6 +240,8 @@ class Catalog {
   void checkReplacement(const RoutineInfo& old, const RoutineInfo& replacement) const;
   std::shared_ptr<Database> makeDatabase(uint32_t oid, const std::string& name, const std::string& owner);
   void checkNewRelationName(const Schema& schema, const std::string& name) const;
+  // Takes a constraint's index off its table (and the table's primary key), for rollback to put back.
+  void detachIndex(IndexInfo& index, UndoLog& undo);
   IndexInfo& attachIndex(TableInfo& table, std::string name, std::vector<uint32_t> columns, bool unique, bool primary,
                          bool constraint, UndoLog& undo);
   std::vector<uint32_t> resolveColumns(const TableInfo& table, const std::vector<std::string>& columns,

@@ -2,6 +2,8 @@
 // undoable like other DDL. A sequence shares its schema's relation namespace.
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "engine/catalog/catalog.h"
 #include "engine/error.h"
 
@@ -44,6 +46,11 @@ void Catalog::setSequenceOwner(SequenceInfo& sequence, uint32_t ownerTable, cons
     sequence.ownerTable = keptTable;
     sequence.ownerColumn = keptColumn;
   });
+}
+
+void Catalog::setColumnIdentity(TableInfo& table, uint32_t column, char identity, UndoLog& undo) {
+  char kept = std::exchange(table.columns.at(column).identity, identity);
+  undo.recordAction([&table, column, kept] { table.columns[column].identity = kept; });
 }
 
 void Catalog::renameSequence(SequenceInfo& sequence, const std::string& newName, UndoLog& undo) {

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/storage/layout.h"
@@ -29,6 +30,7 @@ class Index {
   virtual ~Index() = default;
 
   const std::string& name() const { return name_; }
+  void setName(std::string name) { name_ = std::move(name); }  // ALTER INDEX RENAME
   IndexKind kind() const { return kind_; }
   bool unique() const { return unique_; }
   const std::vector<uint32_t>& columns() const { return columns_; }  // table column numbers

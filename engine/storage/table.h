@@ -43,6 +43,9 @@ class Table {
   ~Table();
 
   const std::string& name() const { return name_; }
+  // ALTER TABLE RENAME: constraint errors name the table and its columns as they are now.
+  void setName(std::string name) { name_ = std::move(name); }
+  void renameColumn(uint32_t column, std::string name) { columns_.at(column).name = std::move(name); }
   // The schema the catalog put it in: constraint errors name it (SqlError::schemaName).
   const std::string& schemaName() const { return schemaName_; }
   void setSchemaName(std::string schema) { schemaName_ = std::move(schema); }
@@ -82,7 +85,8 @@ class Table {
   // Removes every row; ROLLBACK brings them (and the index entries) back.
   void truncate(UndoLog& undo);
 
-  // ALTER TABLE ADD PRIMARY KEY makes its columns NOT NULL (the caller checked the rows).
+  // ALTER TABLE ADD PRIMARY KEY and SET NOT NULL make columns NOT NULL (the caller checked
+  // the rows).
   void setNotNull(const std::vector<uint32_t>& columns, bool notNull);
 
   // Indexes, kept in step with the rows. createIndex fills the new index from existing rows

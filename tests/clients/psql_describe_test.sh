@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# psql's \d family over a small TPC-C-like schema, output compared with what PostgreSQL 15's
+# psql's \d family over a small TPC-C-like schema (and tables changed by ALTER TABLE, made by
+# CREATE TABLE (LIKE) and CREATE TABLE AS), output compared with what PostgreSQL 15's
 # psql prints for the same schema (psql_describe.expected, made by running this script with
 # --regenerate against PostgreSQL: never edit it by hand).
 # Usage: psql_describe_test.sh HOST PORT [--regenerate]
@@ -15,6 +16,7 @@ cleanup() {
   q -c 'SET client_min_messages = warning' -c 'DROP VIEW IF EXISTS psqld_rich_customers' \
     -c 'DROP TABLE IF EXISTS psqld_customer' -c 'DROP TABLE IF EXISTS psqld_district' \
     -c 'DROP TABLE IF EXISTS psqld_history' -c 'DROP SEQUENCE IF EXISTS psqld_order_seq' \
+    -c 'DROP TABLE IF EXISTS psqld_altered, psqld_like, psqld_ctas' \
     -c 'DROP FUNCTION IF EXISTS psqld_balance(integer, integer)' -c 'DROP PROCEDURE IF EXISTS psqld_pay(integer)' \
     >/dev/null
 }
@@ -33,11 +35,22 @@ CREATE VIEW psqld_rich_customers AS SELECT c_id, c_last, c_balance FROM psqld_cu
 CREATE FUNCTION psqld_balance(id integer, extra integer DEFAULT 1) RETURNS numeric LANGUAGE sql
   AS 'SELECT c_balance + extra FROM psqld_customer WHERE c_id = id';
 CREATE PROCEDURE psqld_pay(id integer) LANGUAGE plpgsql AS $$ BEGIN UPDATE psqld_customer SET c_balance = 0 WHERE c_id = id; END $$;
+CREATE TABLE psqld_altered (a integer PRIMARY KEY, b text, c integer UNIQUE, d integer);
+ALTER TABLE psqld_altered ADD COLUMN e integer NOT NULL DEFAULT 5, DROP COLUMN d;
+ALTER TABLE psqld_altered ALTER COLUMN b TYPE varchar(20), ALTER COLUMN c SET NOT NULL, ADD f bigint DEFAULT 7;
+ALTER TABLE psqld_altered RENAME COLUMN b TO bb;
+ALTER TABLE psqld_altered RENAME CONSTRAINT psqld_altered_c_key TO psqld_altered_cc_unique;
+CREATE INDEX psqld_altered_e ON psqld_altered (e, f);
+ALTER INDEX psqld_altered_e RENAME TO psqld_altered_e_f;
+ALTER TABLE psqld_altered ALTER COLUMN e DROP DEFAULT;
+CREATE TABLE psqld_like (LIKE psqld_altered INCLUDING ALL, g date);
+CREATE TABLE psqld_ctas AS SELECT a, bb, 1.5 AS r, 'x' AS t FROM psqld_altered;
 SQL
 
 actual=$(for command in '\dt psqld_*' '\d psqld_district' '\d psqld_customer' '\di psqld_*' '\dv psqld_*' \
                         '\d psqld_rich_customers' '\df psqld_*' '\dn public' '\du postgres' '\d+ psqld_district' \
-                        '\d psqld_history' '\ds psqld_*' '\d psqld_history_h_id_seq' '\d psqld_order_seq'; do
+                        '\d psqld_history' '\ds psqld_*' '\d psqld_history_h_id_seq' '\d psqld_order_seq' \
+                        '\d psqld_altered' '\d psqld_like' '\d psqld_ctas'; do
   echo "### $command"
   q -c "$command"
 done)
