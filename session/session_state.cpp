@@ -185,6 +185,7 @@ TableResolver SessionState::tableResolver() {
     TableInfo& t = tableByName(name);
     TableBinding b{t.table.get(), t.oid, t.name, {}, nullptr};
     for (const auto& c : t.columns) b.defaults.push_back(c.defaultSql);
+    for (const CheckConstraint& c : t.checks) b.checks.push_back({c.name, c.exprSql});
     return b;
   };
 }

@@ -119,6 +119,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   StatementPlanner planner_;
   RoutineStatements routineStatements_;
   ViewStatements viewStatements_;
+  ConstraintStatements constraints_;
   UtilityStatements utility_;
   CopyRunner copy_;
   StatementRunner runner_;

@@ -185,35 +185,12 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       sink.commandComplete("CREATE INDEX");
       break;
     }
-    case sql::StmtKind::AlterTable: {
-      const auto& s = stmt.as<sql::AlterTableStmt>();
-      TableInfo& table = state_.tableByName(s.table);
-      for (const auto& cmd : s.cmds) {
-        if (!cmd.owner.empty()) {
-          // DuetDB keeps no owners (what a dump says is accepted): the role must exist.
-          if (!state_.engine.catalog.role(cmd.owner)) {
-            throw SqlError(sqlstate::kUndefinedObject, fmt::format("role \"{}\" does not exist", cmd.owner));
-          }
-          continue;
-        }
-        const sql::Constraint& c = cmd.constraint;
-        if (c.kind != sql::ConstraintKind::PrimaryKey && c.kind != sql::ConstraintKind::Unique) {
-          unsupported("ALTER TABLE with this constraint");
-        }
-        state_.engine.catalog.addKey(
-            table,
-            KeySpec{c.kind == sql::ConstraintKind::PrimaryKey ? KeyKind::PrimaryKey : KeyKind::Unique, c.columns,
-                    c.name},
-            undo);
-        transaction_.ddlDone();
-      }
+    case sql::StmtKind::AlterTable:
+      alterTable(stmt.as<sql::AlterTableStmt>(), st.sql, sink);
       sink.commandComplete("ALTER TABLE");
       break;
-    }
     case sql::StmtKind::Truncate:
-      for (const auto& name : stmt.as<sql::TruncateStmt>().tables) {
-        state_.engine.catalog.truncate(state_.tableByName(name), undo);
-      }
+      truncate(stmt.as<sql::TruncateStmt>(), sink);
       sink.commandComplete("TRUNCATE TABLE");
       break;
     case sql::StmtKind::Vacuum:
@@ -449,6 +426,10 @@ void UtilityStatements::createTable(const sql::CreateTableStmt& s, std::string_v
                      "Valid values are \"row\" and \"column\".");
     }
   }
+  // CHECK and FOREIGN KEY constraints are added once the table exists (a foreign key may
+  // reference the table itself); a column's own carry its column.
+  std::vector<std::pair<const sql::Constraint*, std::string>> later;
+  auto addLater = [&](const sql::Constraint& c, const std::string& column) { later.emplace_back(&c, column); };
   auto addKey = [&](const sql::Constraint& c, std::vector<std::string> columns) {
     spec.keys.push_back(KeySpec{c.kind == sql::ConstraintKind::PrimaryKey ? KeyKind::PrimaryKey : KeyKind::Unique,
                                 std::move(columns), c.name});
@@ -474,20 +455,58 @@ void UtilityStatements::createTable(const sql::CreateTableStmt& s, std::string_v
           if (c.expr) checkColumnDefault(*c.expr, query);
           def.defaultSql = std::string(query.substr(c.exprBegin, c.exprEnd - c.exprBegin));
           break;
-        default: unsupported("this column constraint");
+        case sql::ConstraintKind::Check:
+        case sql::ConstraintKind::ForeignKey: addLater(c, col.name); break;
       }
     }
     spec.columns.push_back(std::move(def));
   }
   for (const auto& c : s.constraints) {
-    if (c.kind != sql::ConstraintKind::PrimaryKey && c.kind != sql::ConstraintKind::Unique) {
-      unsupported("this table constraint");
-    }
-    addKey(c, c.columns);
+    if (c.kind == sql::ConstraintKind::Check || c.kind == sql::ConstraintKind::ForeignKey)
+      addLater(c, "");
+    else
+      addKey(c, c.columns);
   }
   if (s.ifNotExists && state_.engine.catalog.findTable(*state_.db, schemaOf(s.table), spec.name)) return;
-  state_.engine.catalog.createTable(*state_.db, schemaOf(s.table), std::move(spec), state_.txn.undo());
+  TableInfo& table =
+      state_.engine.catalog.createTable(*state_.db, schemaOf(s.table), std::move(spec), state_.txn.undo());
   transaction_.ddlDone();
+  for (const auto& [c, column] : later) constraints_.add(table, *c, query, false, column);
+}
+
+void UtilityStatements::alterTable(const sql::AlterTableStmt& s, std::string_view query, ResultSink& sink) {
+  UndoLog& undo = state_.txn.undo();
+  TableInfo& table = state_.tableByName(s.table);
+  for (const auto& cmd : s.cmds) {
+    if (!cmd.owner.empty()) {
+      // DuetDB keeps no owners (what a dump says is accepted): the role must exist.
+      if (!state_.engine.catalog.role(cmd.owner)) {
+        throw SqlError(sqlstate::kUndefinedObject, fmt::format("role \"{}\" does not exist", cmd.owner));
+      }
+      continue;
+    }
+    if (!cmd.dropConstraint.empty()) {
+      constraints_.drop(table, cmd.dropConstraint, cmd.dropIfExists, sink);
+      continue;
+    }
+    const sql::Constraint& c = cmd.constraint;
+    if (c.kind == sql::ConstraintKind::Check || c.kind == sql::ConstraintKind::ForeignKey) {
+      constraints_.add(table, c, query, true);
+      continue;
+    }
+    state_.engine.catalog.addKey(
+        table,
+        KeySpec{c.kind == sql::ConstraintKind::PrimaryKey ? KeyKind::PrimaryKey : KeyKind::Unique, c.columns, c.name},
+        undo);
+    transaction_.ddlDone();
+  }
+}
+
+void UtilityStatements::truncate(const sql::TruncateStmt& s, ResultSink& sink) {
+  std::vector<TableInfo*> tables;
+  for (const auto& name : s.tables) tables.push_back(&state_.tableByName(name));
+  constraints_.truncateClosure(tables, s.behavior == sql::DropBehavior::Cascade, sink);
+  for (TableInfo* t : tables) state_.engine.catalog.truncate(*t, state_.txn.undo());
 }
 
 void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
@@ -506,6 +525,11 @@ void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
         }
         bool cascade = s.behavior == sql::DropBehavior::Cascade;
         if (r.table) {
+          std::vector<const Table*> dropped;
+          for (const auto& other : s.names)
+            if (TableInfo* t = state_.engine.catalog.findTable(*state_.db, schemaOf(other), other.name()))
+              dropped.push_back(t->table.get());
+          constraints_.dropReferencingKeys(*r.table, dropped, cascade, sink);
           viewStatements_.dropDependents(r.table->oid, "table " + r.table->name, s, {}, sink);
           routineStatements_.dropRoutinesReturning(*r.table, cascade, sink);
         }

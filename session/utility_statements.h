@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compiler/compiler.h"
+#include "session/constraint_statements.h"
 #include "session/routine_statements.h"
 #include "session/session_state.h"
 #include "session/statement.h"
@@ -30,11 +31,12 @@ std::vector<ColumnDesc> showColumns(const sql::ShowStmt& s);
 class UtilityStatements {
  public:
   UtilityStatements(SessionState& state, TransactionControl& transaction, RoutineStatements& routineStatements,
-                    ViewStatements& viewStatements)
+                    ViewStatements& viewStatements, ConstraintStatements& constraints)
       : state_(state),
         transaction_(transaction),
         routineStatements_(routineStatements),
-        viewStatements_(viewStatements) {}
+        viewStatements_(viewStatements),
+        constraints_(constraints) {}
 
   // Runs a statement that has no plan, COPY aside; its answers go to sink.
   void run(const Statement& st, ResultSink& sink);
@@ -47,6 +49,8 @@ class UtilityStatements {
   void runShow(const sql::ShowStmt& s, ResultSink& sink);
   void createTable(const sql::CreateTableStmt& s, std::string_view query);
   void dropObjects(const sql::DropStmt& s, ResultSink& sink);
+  void alterTable(const sql::AlterTableStmt& s, std::string_view query, ResultSink& sink);
+  void truncate(const sql::TruncateStmt& s, ResultSink& sink);
   // 25001 "<command> cannot run inside a transaction block" (PreventInTransactionBlock).
   void preventInTransactionBlock(std::string_view command) const;
 
@@ -54,6 +58,7 @@ class UtilityStatements {
   TransactionControl& transaction_;
   RoutineStatements& routineStatements_;
   ViewStatements& viewStatements_;
+  ConstraintStatements& constraints_;
 };
 
 }  // namespace duet

@@ -31,11 +31,26 @@ static void emitReturning(Codegen& cg, const Node& node, const Row& tableRow, co
   consume(out);
 }
 
+// CHECK constraints: each one false (not NULL) over the new row stops the statement with
+// 23514, which names the first that fails and shows the row (stored in `tuple` already).
+static void emitChecks(Codegen& cg, const Node& node, const Row& newRow, llvm::Value* tuple) {
+  auto& b = cg.b_;
+  for (size_t i = 0; i < node.checks.size(); ++i) {
+    SqlValue v = cg.expr(*node.checks[i], newRow);
+    llvm::Value* failed = b.CreateAnd(b.CreateNot(v.null), b.CreateNot(v.v));
+    cg.ifThen(failed, [&] {
+      cg.call("duet_table_check_failed", b.getVoidTy(),
+              {cg.ptrConst(node.table), cg.stringConstant(node.checkNames[i]), tuple});
+    });
+  }
+}
+
 void Codegen::produceInsert(const Node& node, const Consumer& consume) {
   const TupleLayout& layout = node.table->layout();
   llvm::Value* tuple = tupleAlloca(layout);
   produce(*node.children[0], [&](Row& row) {
     storeRow(tuple, layout, row);
+    emitChecks(*this, node, row, tuple);
     call("duet_table_insert", i64Ty_, {ptrConst(node.table), tuple, undoPtr(*this)});
     countAffected(*this);
     emitReturning(*this, node, row, consume);
@@ -49,6 +64,7 @@ void Codegen::produceUpdate(const Node& node, const Consumer& consume) {
   produce(*node.children[0], [&](Row& row) {
     Row values(row.begin() + 1, row.end());
     storeRow(tuple, layout, values);
+    emitChecks(*this, node, values, tuple);
     call("duet_table_update", b.getVoidTy(), {ptrConst(node.table), row[0].v, tuple, undoPtr(*this)});
     countAffected(*this);
     emitReturning(*this, node, values, consume);

@@ -257,6 +257,11 @@ struct Constraint {
   uint32_t exprBegin = 0, exprEnd = 0;  // byte range of expr's text (DEFAULT kept as text)
   QualifiedName refTable;               // FOREIGN KEY / REFERENCES
   std::vector<std::string> refColumns;
+  // FOREIGN KEY: PostgreSQL's pg_constraint codes (confupdtype, confdeltype: 'a' NO ACTION,
+  // 'r' RESTRICT, 'c' CASCADE, 'n' SET NULL, 'd' SET DEFAULT; confmatchtype 's', 'f', 'p').
+  char onUpdate = 'a', onDelete = 'a', match = 's';
+  bool deferrable = false;  // DEFERRABLE or INITIALLY DEFERRED
+  bool notValid = false;    // NOT VALID: existing rows are not checked
   uint32_t location = 0;
 };
 
@@ -299,6 +304,9 @@ struct CreateIndexStmt : Stmt {
 struct AlterTableCmd {
   Constraint constraint;  // ADD [CONSTRAINT n] PRIMARY KEY | UNIQUE | ... (...)
   std::string owner;      // OWNER TO role (what a dump says), instead of a constraint
+  // DROP CONSTRAINT [IF EXISTS] name [RESTRICT | CASCADE], instead of the two above.
+  std::string dropConstraint;
+  bool dropIfExists = false;
 };
 struct AlterTableStmt : Stmt {
   AlterTableStmt() : Stmt(StmtKind::AlterTable) {}

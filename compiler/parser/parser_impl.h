@@ -105,6 +105,7 @@ class Parser {
   bool parseColumnConstraint(std::vector<Constraint>& out);
   Constraint parseTableConstraint();
   void parseReferences(Constraint& c);
+  void parseCheck(Constraint& c);
 
   // parse_routine.cpp
   StmtPtr parseCreateFunction(bool orReplace);

@@ -203,6 +203,10 @@ struct Node {
   ExprPtr limit, offset;                // Limit (either may be null)
   std::vector<ExprPtr> returning;       // Insert/Update/Delete: RETURNING over the new row
                                         // (Delete: over the old row); empty: count only
+  // Insert/Update: the table's CHECK constraints over the new row, and their names; a row
+  // for which one is false (not NULL) is refused with 23514.
+  std::vector<ExprPtr> checks;
+  std::vector<std::string> checkNames;
   // Aggregate, Sort: its input runs on this many threads, each aggregating or sorting apart,
   // then merged; HashJoin: the same for its build side (0 or 1: serially). TableScan: hands
   // its chunks out to those threads (morsels).

@@ -381,6 +381,8 @@ class StatementPlanner {
   NodePtr planDelete(const sql::DeleteStmt& s, std::vector<OutputColumn>& columns);
   // A column's DEFAULT expression, bound with no row in scope, or NULL.
   ExprPtr defaultFor(const TableBinding& t, size_t column);
+  // The table's CHECK constraints bound over its row, into an Insert or Update node.
+  void bindChecks(const TableBinding& t, Node& node);
   std::vector<ExprPtr> bindReturning(const std::vector<sql::ResTarget>& returning, const DmlTarget& d,
                                      const std::string& alias, std::vector<OutputColumn>& columns);
 

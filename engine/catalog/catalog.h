@@ -31,6 +31,30 @@ struct KeySpec {
   std::string name;
 };
 
+// A CHECK constraint. The condition is kept as SQL text, bound again by each INSERT and
+// UPDATE plan over the new row (compiler/planner), so the statement's compiled code
+// evaluates it.
+struct CheckConstraint {
+  uint32_t oid = 0;
+  std::string name;
+  std::string exprSql;  // the condition as written
+  // The condition as pg_get_constraintdef prints it inside CHECK (...): (a > 0), and its
+  // pretty form a > 0 (compiler/parser/ast_deparse.h).
+  std::string expression, prettyExpression;
+  std::vector<uint32_t> columns;  // the columns it reads, ascending (pg_constraint.conkey)
+  bool validated = true;          // false after ADD ... NOT VALID: existing rows were not checked
+};
+
+// FOREIGN KEY (columns) REFERENCES refTable (refColumns) as written; an empty name gets
+// PostgreSQL's default (t_a_b_fkey), empty refColumns the referenced primary key.
+struct ForeignKeySpec {
+  std::string name;
+  std::vector<std::string> columns;
+  std::vector<std::string> refColumns;
+  char onUpdate = fk_action::kNoAction, onDelete = fk_action::kNoAction, match = fk_match::kSimple;
+  bool notValid = false;
+};
+
 struct CreateTableSpec {
   std::string name;
   std::vector<ColumnDef> columns;
@@ -61,7 +85,9 @@ struct TableInfo {
   StorageKind storage = StorageKind::Row;
   std::unique_ptr<Table> table;
   IndexInfo* primaryKey = nullptr;
-  std::vector<IndexInfo*> indexes;  // constraint indexes and CREATE INDEX ones
+  std::vector<IndexInfo*> indexes;                       // constraint indexes and CREATE INDEX ones
+  std::vector<CheckConstraint> checks;                   // in creation order
+  std::vector<std::shared_ptr<ForeignKey>> foreignKeys;  // those whose referencing table this is
   // A system table (pg_catalog.pg_class, duet_snapshots, ...; docs/catalogs.md): its rows
   // are filled in from the catalog or the server's state just before a statement reads
   // it; never part of an archive.
@@ -146,6 +172,22 @@ class Catalog {
   IndexInfo& addKey(TableInfo& table, const KeySpec& key, UndoLog& undo);
   void truncate(TableInfo& table, UndoLog& undo) { table.table->truncate(undo); }
 
+  // ---- CHECK and FOREIGN KEY constraints (catalog_constraints.cpp). The caller validates
+  // existing rows (a CHECK needs the compiler; validateForeignKey for a foreign key).
+  // 42710 if the table has a constraint of that name.
+  CheckConstraint& addCheck(TableInfo& table, CheckConstraint check, UndoLog& undo);
+  // 42830 without a PRIMARY KEY/UNIQUE constraint over refColumns, 42804 for column types
+  // that cannot be compared. `defaults` (SET DEFAULT) as ForeignKey::defaults.
+  ForeignKey& addForeignKey(TableInfo& table, const ForeignKeySpec& spec, TableInfo& referenced,
+                            std::vector<uint8_t> defaults, UndoLog& undo);
+  // ALTER TABLE DROP CONSTRAINT of a CHECK or FOREIGN KEY; false if it has none of that name.
+  bool dropCheckOrForeignKey(TableInfo& table, const std::string& name, UndoLog& undo);
+  void dropForeignKey(ForeignKey& fk, UndoLog& undo);
+  // The table that owns a Table (a foreign key's ends).
+  TableInfo* tableOf(const Database& db, const Table* table) const;
+  // Whether a constraint of the table (any kind) is called `name`.
+  bool hasConstraint(const TableInfo& table, const std::string& name) const;
+
   // ---- views (catalog_views.cpp)
   ViewInfo* findView(const Database& db, const std::string& schemaName, const std::string& name) const;
   // CREATE [OR REPLACE] VIEW: `spec` holds name, columns, query and dependencies. 42P07 if
@@ -181,8 +223,9 @@ class Catalog {
   Schema& resolveSchema(const Database& db, const std::string& schemaName) const;
   void checkReplacement(const RoutineInfo& old, const RoutineInfo& replacement) const;
   std::shared_ptr<Database> makeDatabase(uint32_t oid, const std::string& name, const std::string& owner);
+  // `constraint`: also free among the schema's CHECK and FOREIGN KEY names (ChooseConstraintName).
   std::string chooseName(const Schema& schema, const std::string& table, const std::vector<std::string>& columns,
-                         const std::string& label) const;
+                         const std::string& label, bool constraint = false) const;
   void checkNewRelationName(const Schema& schema, const std::string& name) const;
   IndexInfo& attachIndex(TableInfo& table, std::string name, std::vector<uint32_t> columns, bool unique, bool primary,
                          bool constraint, UndoLog& undo);

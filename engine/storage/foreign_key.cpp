@@ -1,0 +1,170 @@
+// FOREIGN KEY enforcement (foreign_key.h): lookups in the referenced key's unique index,
+// scans of the referencing table, and the referential actions, with PostgreSQL's messages
+// (ri_triggers.c's ri_ReportViolation).
+#include "engine/storage/foreign_key.h"
+
+#include <fmt/format.h>
+
+#include "engine/error.h"
+#include "engine/storage/table.h"
+#include "engine/storage/tuple_storage.h"
+#include "engine/types/value_io.h"
+
+namespace duet {
+namespace {
+
+// "(a, b)=(1, 2)": the named columns of a tuple and their values, as error details print keys.
+std::string keyText(const Table& table, const std::vector<uint32_t>& columns, const uint8_t* tuple) {
+  static const TypeContext utc;  // as formatTuple: storage does not know the session's zone
+  const TupleLayout& layout = table.layout();
+  std::string names, values;
+  for (uint32_t c : columns) {
+    if (!names.empty()) {
+      names += ", ";
+      values += ", ";
+    }
+    names += table.columns()[c].name;
+    if (tuple[c])
+      values += "null";
+    else
+      formatText(layout.types[c], tuple + layout.offsets[c], values, utc);
+  }
+  return fmt::format("({})=({})", names, values);
+}
+
+SqlError violation(const ForeignKey& fk, std::string message, std::string detail, const Table& reported) {
+  SqlError error(sqlstate::kForeignKeyViolation, std::move(message), std::move(detail));
+  error.schemaName = reported.schemaName();
+  error.tableName = reported.name();
+  error.constraintName = fk.name;
+  return error;
+}
+
+[[noreturn]] void throwNotPresent(const ForeignKey& fk, const uint8_t* childTuple) {
+  throw violation(
+      fk,
+      fmt::format("insert or update on table \"{}\" violates foreign key constraint \"{}\"", fk.child->name(), fk.name),
+      fmt::format("Key {} is not present in table \"{}\".", keyText(*fk.child, fk.columns, childTuple),
+                  fk.parent->name()),
+      *fk.child);
+}
+
+// The referencing table's rows whose key equals the referenced row's.
+std::vector<RowId> referencingRows(const ForeignKey& fk, const uint8_t* parentTuple) {
+  const Table& child = *fk.child;
+  const TupleLayout& cl = child.layout();
+  const TupleLayout& pl = fk.parent->layout();
+  std::vector<uint8_t> image(cl.size);
+  std::vector<RowId> rows;
+  const ChunkDirectory& dir = child.directory();
+  for (uint32_t ci = 0; ci < dir.count; ++ci) {
+    const Chunk* chunk = dir.chunks[ci];
+    for (uint32_t slot = 0; slot < chunk->used; ++slot) {
+      if (!chunk->live[slot]) continue;
+      RowId row = (static_cast<RowId>(ci) << kChunkShift) | slot;
+      child.read(row, image.data());
+      bool equal = true;
+      for (size_t i = 0; i < fk.columns.size() && equal; ++i) {
+        uint32_t c = fk.columns[i], p = fk.refColumns[i];
+        equal = !image[c] && compareValues(cl.types[c], image.data() + cl.offsets[c], parentTuple + pl.offsets[p]) == 0;
+      }
+      if (equal) rows.push_back(row);
+    }
+  }
+  return rows;
+}
+
+}  // namespace
+
+bool foreignKeyApplies(const ForeignKey& fk, const uint8_t* childTuple) {
+  size_t nulls = 0;
+  for (uint32_t c : fk.columns) nulls += childTuple[c] != 0;
+  if (nulls == 0) return true;
+  if (fk.match == fk_match::kFull && nulls < fk.columns.size()) {
+    throw violation(fk,
+                    fmt::format("insert or update on table \"{}\" violates foreign key constraint \"{}\"",
+                                fk.child->name(), fk.name),
+                    "MATCH FULL does not allow mixing of null and nonnull key values.", *fk.child);
+  }
+  return false;
+}
+
+void checkForeignKeyRow(const ForeignKey& fk, const uint8_t* childTuple) {
+  if (!foreignKeyApplies(fk, childTuple)) return;
+  const Index& index = *fk.parentIndex;
+  const TupleLayout& cl = fk.child->layout();
+  std::vector<uint8_t> key(index.keyLayout().size, 0);
+  uint8_t* nullFlag = key.data();
+  for (const Index::KeyField& f : index.keyFields()) {
+    size_t i = 0;
+    while (fk.refColumns[i] != f.column) ++i;
+    uint32_t c = fk.columns[i];
+    *nullFlag++ = 0;
+    copyValueBytes(key.data() + f.keyOffset, childTuple + cl.offsets[c], f.size);
+  }
+  if (index.find(key.data()) == kNoRow) throwNotPresent(fk, childTuple);
+}
+
+void referencedRowChanged(const ForeignKey& fk, const uint8_t* oldTuple, const uint8_t* newTuple, UndoLog& undo) {
+  char action = newTuple ? fk.onUpdate : fk.onDelete;
+  std::vector<RowId> rows = referencingRows(fk, oldTuple);
+  if (rows.empty()) return;
+  Table& child = *fk.child;
+  const TupleLayout& cl = child.layout();
+  const TupleLayout& pl = fk.parent->layout();
+  switch (action) {
+    case fk_action::kNoAction:
+    case fk_action::kRestrict:
+      throw violation(
+          fk,
+          fmt::format("update or delete on table \"{}\" violates foreign key constraint \"{}\" on table \"{}\"",
+                      fk.parent->name(), fk.name, child.name()),
+          fmt::format("Key {} is still referenced from table \"{}\".", keyText(*fk.parent, fk.refColumns, oldTuple),
+                      child.name()),
+          *fk.parent);
+    case fk_action::kCascade:
+      if (!newTuple) {
+        for (RowId row : rows)
+          if (child.isLive(row)) child.erase(row, undo);  // a self-reference may have erased it already
+        return;
+      }
+      break;
+    default: break;
+  }
+  // CASCADE on update, SET NULL, SET DEFAULT: the referencing columns take new values.
+  std::vector<uint8_t> image(cl.size);
+  for (RowId row : rows) {
+    if (!child.isLive(row)) continue;
+    child.read(row, image.data());
+    for (size_t i = 0; i < fk.columns.size(); ++i) {
+      uint32_t c = fk.columns[i];
+      if (action == fk_action::kCascade) {
+        uint32_t p = fk.refColumns[i];
+        image[c] = newTuple[p];
+        copyValueBytes(image.data() + cl.offsets[c], newTuple + pl.offsets[p], physicalSize(cl.types[c].id));
+      } else if (action == fk_action::kSetNull) {
+        image[c] = 1;
+      } else {
+        image[c] = fk.defaults[c];
+        copyValueBytes(image.data() + cl.offsets[c], fk.defaults.data() + cl.offsets[c], physicalSize(cl.types[c].id));
+      }
+    }
+    child.update(row, image.data(), undo);
+  }
+}
+
+void validateForeignKey(const ForeignKey& fk) {
+  const Table& child = *fk.child;
+  std::vector<uint8_t> image(child.layout().size);
+  const ChunkDirectory& dir = child.directory();
+  for (uint32_t ci = 0; ci < dir.count; ++ci) {
+    const Chunk* chunk = dir.chunks[ci];
+    for (uint32_t slot = 0; slot < chunk->used; ++slot) {
+      if (!chunk->live[slot]) continue;
+      child.read((static_cast<RowId>(ci) << kChunkShift) | slot, image.data());
+      checkForeignKeyRow(fk, image.data());
+    }
+  }
+}
+
+}  // namespace duet
