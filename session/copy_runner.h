@@ -57,6 +57,9 @@ class CopyRunner {
   void copyOut(const Statement& st, ResultSink& sink);
   // Runs `query` (one row, one column) and returns its value as text (nullopt for NULL).
   std::optional<std::string> evaluateText(const std::string& query);
+  // INSERT INTO t VALUES ($1, ...) planned with the columns' types, so that a row tuple of
+  // the table is its parameter tuple.
+  std::unique_ptr<Statement> checkedInsert(const TableInfo& t);
 
   SessionState& state_;
   TransactionControl& transaction_;

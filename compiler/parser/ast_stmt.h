@@ -135,6 +135,7 @@ struct RangeFunction : TableRef {
   std::optional<Alias> alias;
   std::vector<TypeName> columnTypes;
   uint32_t definitionLocation = 0;  // the list's first column, for errors about the list
+  bool ordinality = false;          // WITH ORDINALITY: a bigint column numbering the rows
 };
 
 enum class JoinType : uint8_t { Inner, Left, Right, Full, Cross };

@@ -162,6 +162,7 @@ struct Node {
   uint32_t routine = 0;       // FunctionScan: the routine's oid
   std::string function;       // FunctionScan: a built-in set-returning
                               // function's runtime symbol, in place of `routine`
+  bool ordinality = false;    // FunctionScan: WITH ORDINALITY, the row's number (int8) last
   std::vector<ExprPtr> keys;  // IndexLookup key values, IndexRange equality prefix
   // IndexLookup, IndexRange: keys[keySet] is an array, not a value: its distinct elements
   // other than NULL are each looked up in turn (`key = ANY (array)`, `key IN (list)`).

@@ -160,6 +160,7 @@ class StatementPlanner {
   // which PostgreSQL requires there and allows nowhere else (42601, as
   // addRangeTableEntryForFunction). The routine checks its rows against that list.
   NodePtr functionItem(const sql::RangeFunction& f, ScopeEntry& e);
+  NodePtr routineFunctionItem(const sql::RangeFunction& f, ScopeEntry& e);  // without ORDINALITY
   // FROM f(args) of a built-in set-returning function (regexp_matches): its one column is
   // named after the function, or the alias. Null when f is none (built-ins come first, as
   // pg_catalog does in PostgreSQL's search path).

@@ -259,9 +259,15 @@ std::vector<SystemRow> fillClasses(const Catalog& catalog, const Database& db) {
   std::vector<Row> rows;
   int64_t owner = ownerOid(catalog, db);
   forEachSchema(db, [&](const Schema& s) {
-    for (const auto& [name, t] : s.tables)
-      rows.push_back(classRow(t->oid, name, s, t->systemView ? kBootstrapRole : owner, kHeapAm, relkindOf(*t),
-                              t->columns.size(), !t->indexes.empty(), static_cast<double>(t->table->liveRowCount())));
+    for (const auto& [name, t] : s.tables) {
+      Row row = classRow(t->oid, name, s, t->systemView ? kBootstrapRole : owner, kHeapAm, relkindOf(*t),
+                         t->columns.size(), !t->indexes.empty(), static_cast<double>(t->table->liveRowCount()));
+      // relchecks, and relhastriggers: PostgreSQL enforces foreign keys with triggers on
+      // both tables (psql shows the foreign-key sections only when it is set).
+      row[18] = static_cast<int64_t>(t->checks.size());
+      row[20] = !t->table->references().empty() || !t->table->referencedBy().empty();
+      rows.push_back(std::move(row));
+    }
     for (const auto& [name, v] : s.views)
       rows.push_back(classRow(v->oid, name, s, owner, 0, "v", v->columns.size(), false, -1));
     for (const auto& [name, i] : s.indexes)

@@ -21,9 +21,10 @@ cleanup
 q <<'SQL' >/dev/null
 CREATE TABLE psqld_district (d_id integer, d_w_id integer, d_name varchar(10) NOT NULL, d_tax numeric(4,4),
   d_ytd numeric(12,2) DEFAULT 0, d_next_o_id integer DEFAULT 3001, PRIMARY KEY (d_w_id, d_id));
-CREATE TABLE psqld_customer (c_id integer PRIMARY KEY, c_d_id integer NOT NULL, c_last varchar(16),
+CREATE TABLE psqld_customer (c_id integer PRIMARY KEY CHECK (c_id > 0), c_d_id integer NOT NULL, c_last varchar(16),
   c_since timestamp, c_balance numeric(12,2), c_data text, c_code char(4) UNIQUE, c_ratio double precision,
-  c_flags boolean[]);
+  c_flags boolean[], c_w_id integer, CONSTRAINT psqld_customer_district FOREIGN KEY (c_w_id, c_d_id)
+  REFERENCES psqld_district (d_w_id, d_id) ON DELETE CASCADE, CHECK (c_d_id BETWEEN 1 AND 10 OR c_w_id IS NULL));
 CREATE INDEX psqld_customer_last ON psqld_customer (c_d_id, c_last);
 CREATE VIEW psqld_rich_customers AS SELECT c_id, c_last, c_balance FROM psqld_customer WHERE c_balance > 1000;
 CREATE FUNCTION psqld_balance(id integer, extra integer DEFAULT 1) RETURNS numeric LANGUAGE sql
