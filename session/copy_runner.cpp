@@ -180,6 +180,7 @@ bool CopyRunner::receive(std::string_view data, ResultSink& sink) {
   try {
     parser.feed(data, onRow);
     parser.finish(onRow);
+    state_.txn.undo().runDeferred();  // foreign keys, at the end of the statement
   } catch (const SqlError&) {
     if (state_.txn.mode() != TransactionState::Mode::None) transaction_.failStatement(mark);
     state_.flushReports(sink);

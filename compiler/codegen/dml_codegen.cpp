@@ -45,6 +45,13 @@ static void emitChecks(Codegen& cg, const Node& node, const Row& newRow, llvm::V
   }
 }
 
+// After the last row: a table in a foreign key leaves checks for the statement's end
+// (engine/storage/foreign_key.h); a table in none, nothing to emit.
+static void settleForeignKeys(Codegen& cg, const Node& node) {
+  if (node.table->references().empty() && node.table->referencedBy().empty()) return;
+  cg.call("duet_undo_run_deferred", cg.b_.getVoidTy(), {undoPtr(cg)});
+}
+
 void Codegen::produceInsert(const Node& node, const Consumer& consume) {
   const TupleLayout& layout = node.table->layout();
   llvm::Value* tuple = tupleAlloca(layout);
@@ -55,6 +62,7 @@ void Codegen::produceInsert(const Node& node, const Consumer& consume) {
     countAffected(*this);
     emitReturning(*this, node, row, consume);
   });
+  settleForeignKeys(*this, node);
 }
 
 void Codegen::produceUpdate(const Node& node, const Consumer& consume) {
@@ -69,6 +77,7 @@ void Codegen::produceUpdate(const Node& node, const Consumer& consume) {
     countAffected(*this);
     emitReturning(*this, node, values, consume);
   });
+  settleForeignKeys(*this, node);
 }
 
 void Codegen::produceDelete(const Node& node, const Consumer& consume) {
@@ -79,6 +88,7 @@ void Codegen::produceDelete(const Node& node, const Consumer& consume) {
     Row values(row.begin() + 1, row.end());
     emitReturning(*this, node, values, consume);
   });
+  settleForeignKeys(*this, node);
 }
 
 }  // namespace duet::codegen

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <memory>
+
 #include "engine/error.h"
 #include "engine/storage/table.h"
 #include "engine/storage/tuple_storage.h"
@@ -74,7 +76,38 @@ std::vector<RowId> referencingRows(const ForeignKey& fk, const uint8_t* parentTu
   return rows;
 }
 
+// Whether the referenced table has a row with this referenced row's key.
+bool referencedKeyPresent(const ForeignKey& fk, const uint8_t* parentTuple) {
+  const Index& index = *fk.parentIndex;
+  std::vector<uint8_t> key(index.keyLayout().size, 0);
+  uint8_t* nullFlag = key.data();
+  for (const Index::KeyField& f : index.keyFields()) {
+    *nullFlag++ = parentTuple[f.column];
+    copyValueBytes(key.data() + f.keyOffset, parentTuple + f.rowOffset, f.size);
+  }
+  return index.find(key.data()) != kNoRow;
+}
+
+[[noreturn]] void throwStillReferenced(const ForeignKey& fk, const uint8_t* parentTuple) {
+  throw violation(fk,
+                  fmt::format("update or delete on table \"{}\" violates foreign key constraint \"{}\" on table \"{}\"",
+                              fk.parent->name(), fk.name, fk.child->name()),
+                  fmt::format("Key {} is still referenced from table \"{}\".",
+                              keyText(*fk.parent, fk.refColumns, parentTuple), fk.child->name()),
+                  *fk.parent);
+}
+
 }  // namespace
+
+void deferForeignKeyRow(const ForeignKey& fk, RowId row, UndoLog& undo) {
+  undo.defer([&fk, row] {
+    const Table& child = *fk.child;
+    if (!child.isLive(row)) return;  // deleted again by the statement
+    std::vector<uint8_t> image(child.layout().size);
+    child.read(row, image.data());
+    checkForeignKeyRow(fk, image.data());
+  });
+}
 
 bool foreignKeyApplies(const ForeignKey& fk, const uint8_t* childTuple) {
   size_t nulls = 0;
@@ -107,21 +140,23 @@ void checkForeignKeyRow(const ForeignKey& fk, const uint8_t* childTuple) {
 
 void referencedRowChanged(const ForeignKey& fk, const uint8_t* oldTuple, const uint8_t* newTuple, UndoLog& undo) {
   char action = newTuple ? fk.onUpdate : fk.onDelete;
+  const TupleLayout& pl = fk.parent->layout();
+  if (action == fk_action::kNoAction) {
+    // At the end of the statement: by then another row may have the key, or the rows that
+    // referenced it may be gone.
+    auto old = std::make_shared<std::vector<uint8_t>>(oldTuple, oldTuple + pl.size);
+    undo.defer([&fk, old] {
+      if (!referencedKeyPresent(fk, old->data()) && !referencingRows(fk, old->data()).empty())
+        throwStillReferenced(fk, old->data());
+    });
+    return;
+  }
   std::vector<RowId> rows = referencingRows(fk, oldTuple);
   if (rows.empty()) return;
   Table& child = *fk.child;
   const TupleLayout& cl = child.layout();
-  const TupleLayout& pl = fk.parent->layout();
   switch (action) {
-    case fk_action::kNoAction:
-    case fk_action::kRestrict:
-      throw violation(
-          fk,
-          fmt::format("update or delete on table \"{}\" violates foreign key constraint \"{}\" on table \"{}\"",
-                      fk.parent->name(), fk.name, child.name()),
-          fmt::format("Key {} is still referenced from table \"{}\".", keyText(*fk.parent, fk.refColumns, oldTuple),
-                      child.name()),
-          *fk.parent);
+    case fk_action::kRestrict: throwStillReferenced(fk, oldTuple);
     case fk_action::kCascade:
       if (!newTuple) {
         for (RowId row : rows)

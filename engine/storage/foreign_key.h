@@ -5,10 +5,12 @@
 //
 // The referenced side is looked up in the unique index of the referenced columns (one hash
 // probe or tree descent per row); referencing rows are found by a scan of the referencing
-// table, which only a change of a referenced key needs. Checks run as each row changes
-// (PostgreSQL checks NO ACTION at the end of the statement; docs/compatibility.md says where
-// that differs); cascades change the referencing rows through Table, so they are undone with
-// the statement and cascade further.
+// table, which only a change of a referenced key needs. As in PostgreSQL, a new or changed
+// referencing row and a NO ACTION referenced key are checked at the end of the statement
+// (UndoLog::defer; the statement's compiled code runs them: duet_undo_run_deferred), so rows
+// that only fit together once the statement is done pass; RESTRICT refuses at once.
+// Cascades change the referencing rows through Table, so they are undone with the statement
+// and cascade further.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -50,6 +52,8 @@ struct ForeignKey {
 bool foreignKeyApplies(const ForeignKey& fk, const uint8_t* childTuple);
 // 23503 unless the referenced table has the row's key.
 void checkForeignKeyRow(const ForeignKey& fk, const uint8_t* childTuple);
+// checkForeignKeyRow of referencing row `row` as it is at the end of the statement.
+void deferForeignKeyRow(const ForeignKey& fk, RowId row, UndoLog& undo);
 // A referenced row was deleted (newTuple null) or its key changed from oldTuple's: the
 // referencing rows get the constraint's action (or 23503).
 void referencedRowChanged(const ForeignKey& fk, const uint8_t* oldTuple, const uint8_t* newTuple, UndoLog& undo);

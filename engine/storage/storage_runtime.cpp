@@ -147,6 +147,7 @@ void duet_table_erase(Table* table, RowId row, UndoLog* undo) {
   table->erase(row, *undo);
 }
 void duet_table_read(const Table* table, RowId row, uint8_t* tupleOut) { table->read(row, tupleOut); }
+void duet_undo_run_deferred(UndoLog* undo) { undo->runDeferred(); }
 void duet_table_check_failed(const Table* table, const VarString* constraint, const uint8_t* tuple) {
   std::string name(constraint->data, constraint->len);
   SqlError error(sqlstate::kCheckViolation,
@@ -173,6 +174,7 @@ const std::vector<RuntimeSymbol>& storageRuntimeSymbols() {
       {"duet_table_erase", reinterpret_cast<void*>(&duet_table_erase)},
       {"duet_table_read", reinterpret_cast<void*>(&duet_table_read)},
       {"duet_table_check_failed", reinterpret_cast<void*>(&duet_table_check_failed)},
+      {"duet_undo_run_deferred", reinterpret_cast<void*>(&duet_undo_run_deferred)},
   };
   return symbols;
 }

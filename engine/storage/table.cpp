@@ -529,8 +529,7 @@ RowId Table::insert(const uint8_t* tuple, UndoLog& undo) {
   ++chunk->liveCount;
   ++liveRows_;
   undo.recordInsert(this, row);
-  // After the row is in: a row may reference itself.
-  for (const ForeignKey* fk : references_) checkForeignKeyRow(*fk, image);
+  for (const ForeignKey* fk : references_) deferForeignKeyRow(*fk, row, undo);
   return row;
 }
 
@@ -575,15 +574,15 @@ void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
   }
   writeTo(chunk, slot, after);
   undo.recordUpdate(this, row, images);
-  if (!references_.empty() || !referencedBy_.empty()) foreignKeysAfterUpdate(before, after, undo);
+  if (!references_.empty() || !referencedBy_.empty()) foreignKeysAfterUpdate(row, before, after, undo);
 }
 
 // A changed referencing key is looked up; a changed referenced key takes its constraints'
 // actions. The images are copied first: cascades write more images into the undo log.
-void Table::foreignKeysAfterUpdate(const uint8_t* before, const uint8_t* after, UndoLog& undo) {
+void Table::foreignKeysAfterUpdate(RowId row, const uint8_t* before, const uint8_t* after, UndoLog& undo) {
   std::vector<uint8_t> oldRow(before, before + layout_.size), newRow(after, after + layout_.size);
   for (const ForeignKey* fk : references_)
-    if (columnsDiffer(fk->columns, oldRow.data(), newRow.data())) checkForeignKeyRow(*fk, newRow.data());
+    if (columnsDiffer(fk->columns, oldRow.data(), newRow.data())) deferForeignKeyRow(*fk, row, undo);
   for (const ForeignKey* fk : referencedBy_)
     if (columnsDiffer(fk->refColumns, oldRow.data(), newRow.data()))
       referencedRowChanged(*fk, oldRow.data(), newRow.data(), undo);

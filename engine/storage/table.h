@@ -178,7 +178,7 @@ class Table {
   // unique index holds to's key, puts it back and returns false.
   bool moveKey(Index& index, RowId row, const uint8_t* from, const uint8_t* to, bool checkUnique);
   void rebuildIndexes();
-  void foreignKeysAfterUpdate(const uint8_t* before, const uint8_t* after, UndoLog& undo);
+  void foreignKeysAfterUpdate(RowId row, const uint8_t* before, const uint8_t* after, UndoLog& undo);
   bool columnsDiffer(const std::vector<uint32_t>& columns, const uint8_t* a, const uint8_t* b) const;
 
   const VarString* copyString(const VarString* s);
