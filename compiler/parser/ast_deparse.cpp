@@ -14,10 +14,11 @@ namespace duet::sql {
 namespace {
 
 // A numeric constant as PostgreSQL prints a Const: bare when not negative, else quoted and
-// cast to its type (integer, bigint, numeric).
-std::string numericConstant(const Literal& l, bool negative) {
-  if (!negative) return l.text;
-  std::string text = "-" + l.text;
+// cast to its type (integer, bigint, numeric). `negated`: under a unary minus (the parser
+// folds most of those into the literal's text).
+std::string numericConstant(const Literal& l, bool negated) {
+  std::string text = negated ? "-" + l.text : l.text;
+  if (text.empty() || text[0] != '-') return text;
   const char* type = "numeric";
   if (l.literal == LiteralKind::Integer) {
     errno = 0;

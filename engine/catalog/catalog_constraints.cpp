@@ -15,11 +15,12 @@ namespace {
                  fmt::format("constraint \"{}\" for relation \"{}\" already exists", name, table));
 }
 
-// Whether a referencing column's values can be looked up in the referenced column's index
-// as they are: the same type, or strings held the same way (text and varchar).
+// Whether a referencing column's values can be looked up in the referenced column's index:
+// the same type, strings held the same way (text and varchar), or integers of any width
+// (foreign_key.cpp converts them).
 bool sameRepresentation(TypeId a, TypeId b) {
   auto textLike = [](TypeId t) { return t == TypeId::Text || t == TypeId::Varchar; };
-  return a == b || (textLike(a) && textLike(b));
+  return a == b || (textLike(a) && textLike(b)) || (isIntegerType(a) && isIntegerType(b));
 }
 
 // Types PostgreSQL would compare with a cross-type equality (integer and bigint, ...).

@@ -5,9 +5,11 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <memory>
 
 #include "engine/error.h"
+#include "engine/storage/key_ops.h"
 #include "engine/storage/table.h"
 #include "engine/storage/tuple_storage.h"
 #include "engine/types/value_io.h"
@@ -51,6 +53,39 @@ SqlError violation(const ForeignKey& fk, std::string message, std::string detail
       *fk.child);
 }
 
+// A referencing and a referenced value: of one type, or integers of two widths (smallint,
+// integer, bigint), which compare as numbers.
+int compareKeyValues(SqlType a, const uint8_t* av, SqlType b, const uint8_t* bv) {
+  if (a.id == b.id || !isIntegerType(a.id) || !isIntegerType(b.id)) return compareValues(a, av, bv);
+  int64_t x = loadIntegerLike(a.id, av), y = loadIntegerLike(b.id, bv);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// Copies value `from` (of type `fromType`) into a field of type `to`, converting between
+// integer widths; false when it does not fit.
+bool copyKeyValue(TypeId fromType, const uint8_t* from, TypeId to, uint8_t* out) {
+  if (fromType == to || !isIntegerType(fromType) || !isIntegerType(to)) {
+    copyValueBytes(out, from, physicalSize(to));
+    return true;
+  }
+  int64_t v = loadIntegerLike(fromType, from);
+  switch (to) {
+    case TypeId::Int2: {
+      if (v < INT16_MIN || v > INT16_MAX) return false;
+      auto n = static_cast<int16_t>(v);
+      std::memcpy(out, &n, 2);
+      return true;
+    }
+    case TypeId::Int4: {
+      if (v < INT32_MIN || v > INT32_MAX) return false;
+      auto n = static_cast<int32_t>(v);
+      std::memcpy(out, &n, 4);
+      return true;
+    }
+    default: std::memcpy(out, &v, 8); return true;
+  }
+}
+
 // The referencing table's rows whose key equals the referenced row's.
 std::vector<RowId> referencingRows(const ForeignKey& fk, const uint8_t* parentTuple) {
   const Table& child = *fk.child;
@@ -68,7 +103,8 @@ std::vector<RowId> referencingRows(const ForeignKey& fk, const uint8_t* parentTu
       bool equal = true;
       for (size_t i = 0; i < fk.columns.size() && equal; ++i) {
         uint32_t c = fk.columns[i], p = fk.refColumns[i];
-        equal = !image[c] && compareValues(cl.types[c], image.data() + cl.offsets[c], parentTuple + pl.offsets[p]) == 0;
+        equal = !image[c] && compareKeyValues(cl.types[c], image.data() + cl.offsets[c], pl.types[p],
+                                              parentTuple + pl.offsets[p]) == 0;
       }
       if (equal) rows.push_back(row);
     }
@@ -126,6 +162,7 @@ void checkForeignKeyRow(const ForeignKey& fk, const uint8_t* childTuple) {
   if (!foreignKeyApplies(fk, childTuple)) return;
   const Index& index = *fk.parentIndex;
   const TupleLayout& cl = fk.child->layout();
+  const TupleLayout& pl = fk.parent->layout();
   std::vector<uint8_t> key(index.keyLayout().size, 0);
   uint8_t* nullFlag = key.data();
   for (const Index::KeyField& f : index.keyFields()) {
@@ -133,7 +170,9 @@ void checkForeignKeyRow(const ForeignKey& fk, const uint8_t* childTuple) {
     while (fk.refColumns[i] != f.column) ++i;
     uint32_t c = fk.columns[i];
     *nullFlag++ = 0;
-    copyValueBytes(key.data() + f.keyOffset, childTuple + cl.offsets[c], f.size);
+    // A value the referenced column's type cannot hold is in no row of it.
+    if (!copyKeyValue(cl.types[c].id, childTuple + cl.offsets[c], pl.types[f.column].id, key.data() + f.keyOffset))
+      throwNotPresent(fk, childTuple);
   }
   if (index.find(key.data()) == kNoRow) throwNotPresent(fk, childTuple);
 }
@@ -176,7 +215,10 @@ void referencedRowChanged(const ForeignKey& fk, const uint8_t* oldTuple, const u
       if (action == fk_action::kCascade) {
         uint32_t p = fk.refColumns[i];
         image[c] = newTuple[p];
-        copyValueBytes(image.data() + cl.offsets[c], newTuple + pl.offsets[p], physicalSize(cl.types[c].id));
+        if (!newTuple[p] &&
+            !copyKeyValue(pl.types[p].id, newTuple + pl.offsets[p], cl.types[c].id, image.data() + cl.offsets[c]))
+          throw SqlError(sqlstate::kNumericValueOutOfRange,
+                         cl.types[c].id == TypeId::Int2 ? "smallint out of range" : "integer out of range");
       } else if (action == fk_action::kSetNull) {
         image[c] = 1;
       } else {
