@@ -53,9 +53,9 @@ void ConstraintStatements::addCheck(TableInfo& table, const sql::Constraint& c, 
   // An INSERT plan binds every CHECK of the table: names, types (42804 for a condition that
   // is not boolean), aggregates (42803). Rows the table has must pass this one.
   std::string name = qualifiedName(table);
-  producesRow("INSERT INTO " + name + " SELECT * FROM " + name + " WHERE false", false);
+  plan("INSERT INTO " + name + " SELECT * FROM " + name + " WHERE false");
   if (existingRows && added.validated &&
-      producesRow("SELECT 1 FROM " + name + " WHERE NOT (" + added.exprSql + ") LIMIT 1", true)) {
+      producesRow("SELECT 1 FROM " + name + " WHERE NOT (" + added.exprSql + ") LIMIT 1")) {
     SqlError error(
         sqlstate::kCheckViolation,
         fmt::format("check constraint \"{}\" of relation \"{}\" is violated by some row", added.name, table.name));
@@ -152,12 +152,16 @@ void ConstraintStatements::truncateClosure(std::vector<TableInfo*>& tables, bool
   }
 }
 
-bool ConstraintStatements::producesRow(const std::string& query, bool run) {
+Statement ConstraintStatements::plan(const std::string& query) {
   auto parsed = sql::parseQuery(query, sql::ParseOptions{.liftLiterals = true});
   auto text = std::make_shared<const std::string>(query);
   Statement q{text, *text, std::move(parsed.at(0)), {}, nullptr, {}};
   q.plan = planner_.planFor(q);
-  if (!run) return false;
+  return q;
+}
+
+bool ConstraintStatements::producesRow(const std::string& query) {
+  Statement q = plan(query);
   auto params = planner_.literalParams(q);
   class AnyRow final : public rt::RowConsumer {
    public:

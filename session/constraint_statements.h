@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "session/session_state.h"
+#include "session/statement.h"
 #include "session/statement_planner.h"
 #include "session/transaction_control.h"
 
@@ -35,8 +36,9 @@ class ConstraintStatements {
  private:
   void addCheck(TableInfo& table, const sql::Constraint& c, std::string_view query, bool existingRows);
   void addForeignKey(TableInfo& table, const sql::Constraint& c, bool existingRows, const std::string& column);
-  // Plans (and with `run`, runs) a query; whether it produced a row.
-  bool producesRow(const std::string& query, bool run);
+  // Plans (binding and compiling) a query; plans and runs one: whether it produced a row.
+  Statement plan(const std::string& query);
+  bool producesRow(const std::string& query);
 
   SessionState& state_;
   TransactionControl& transaction_;
