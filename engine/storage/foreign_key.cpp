@@ -5,11 +5,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
 #include "engine/error.h"
 #include "engine/storage/key_ops.h"
+#include "engine/storage/ordered_index.h"
 #include "engine/storage/table.h"
 #include "engine/storage/tuple_storage.h"
 #include "engine/types/value_io.h"
@@ -87,12 +89,57 @@ bool copyKeyValue(TypeId fromType, const uint8_t* from, TypeId to, uint8_t* out)
 }
 
 // The referencing table's rows whose key equals the referenced row's.
+// An index of the referencing table that finds the rows of one referencing key: one whose
+// leading columns are the referencing columns (in any order), or null.
+const Index* referencingIndex(const ForeignKey& fk) {
+  size_t n = fk.columns.size();
+  for (const auto& index : fk.child->indexes()) {
+    const std::vector<uint32_t>& columns = index->columns();
+    if (columns.size() < n || (index->kind() == IndexKind::Hash && columns.size() != n)) continue;
+    if (std::is_permutation(columns.begin(), columns.begin() + static_cast<std::ptrdiff_t>(n), fk.columns.begin()))
+      return index.get();
+  }
+  return nullptr;
+}
+
+// The referencing rows of a key through such an index: its leading key columns set from
+// the referenced row (a value they cannot hold is referenced by no row).
+void indexedReferencingRows(const ForeignKey& fk, const Index& index, const uint8_t* parentTuple,
+                            std::vector<RowId>& rows) {
+  const TupleLayout& kl = index.keyLayout();
+  const TupleLayout& pl = fk.parent->layout();
+  std::vector<uint8_t> key(kl.size, 0);
+  size_t n = fk.columns.size();
+  for (size_t k = 0; k < n; ++k) {
+    size_t i = 0;
+    while (fk.columns[i] != index.columns()[k]) ++i;
+    uint32_t p = fk.refColumns[i];
+    if (!copyKeyValue(pl.types[p].id, parentTuple + pl.offsets[p], kl.types[k].id, key.data() + kl.offsets[k])) return;
+  }
+  if (index.kind() == IndexKind::Hash) {
+    if (RowId row = index.find(key.data()); row != kNoRow) rows.push_back(row);
+    return;
+  }
+  const auto& ordered = static_cast<const OrderedIndex&>(index);
+  auto columns = static_cast<uint32_t>(n);
+  OrderedIndex::Bound upper = ordered.bound(key.data(), columns, true);
+  for (auto it = ordered.lowerBound(key.data(), columns, true); it != ordered.end(); ++it) {
+    const OrderedIndex::Entry e = *it;
+    if (ordered.beyond(e, upper)) break;
+    rows.push_back(e.row);
+  }
+}
+
 std::vector<RowId> referencingRows(const ForeignKey& fk, const uint8_t* parentTuple) {
+  std::vector<RowId> rows;
+  if (const Index* index = referencingIndex(fk)) {
+    indexedReferencingRows(fk, *index, parentTuple, rows);
+    return rows;
+  }
   const Table& child = *fk.child;
   const TupleLayout& cl = child.layout();
   const TupleLayout& pl = fk.parent->layout();
   std::vector<uint8_t> image(cl.size);
-  std::vector<RowId> rows;
   const ChunkDirectory& dir = child.directory();
   for (uint32_t ci = 0; ci < dir.count; ++ci) {
     const Chunk* chunk = dir.chunks[ci];

@@ -4,13 +4,13 @@
 // the same way. A table in no foreign key pays one empty-vector test per row change.
 //
 // The referenced side is looked up in the unique index of the referenced columns (one hash
-// probe or tree descent per row); referencing rows are found by a scan of the referencing
-// table, which only a change of a referenced key needs. As in PostgreSQL, a new or changed
-// referencing row and a NO ACTION referenced key are checked at the end of the statement
-// (UndoLog::defer; the statement's compiled code runs them: duet_undo_run_deferred), so rows
-// that only fit together once the statement is done pass; RESTRICT refuses at once.
-// Cascades change the referencing rows through Table, so they are undone with the statement
-// and cascade further.
+// probe or tree descent per row); referencing rows, which only a change of a referenced key
+// needs, through an index of the referencing table whose leading columns are the
+// referencing ones (a range of the tree, or a hash probe), else by a scan of that table. As in PostgreSQL, a new or
+// changed referencing row and a NO ACTION referenced key are checked at the end of the statement (UndoLog::defer; the
+// statement's compiled code runs them: duet_undo_run_deferred), so rows that only fit together once the statement is
+// done pass; RESTRICT refuses at once. Cascades change the referencing rows through Table, so they are undone with the
+// statement and cascade further.
 #pragma once
 #include <cstdint>
 #include <string>
