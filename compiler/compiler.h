@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "compiler/codegen/compiled_query.h"
+#include "compiler/parser/ast_deparse.h"
 #include "compiler/parser/ast_walk.h"
 #include "compiler/parser/parser.h"
 #include "compiler/parser/source_position.h"

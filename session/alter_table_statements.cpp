@@ -131,6 +131,10 @@ void AlterTableStatements::runCommand(TableInfo& table, const sql::AlterTableCmd
     case sql::AlterTableAction::Owner: checkOwner(cmd); return;
     case sql::AlterTableAction::AddConstraint: {
       const sql::Constraint& c = cmd.constraint;
+      if (c.kind == sql::ConstraintKind::Check || c.kind == sql::ConstraintKind::ForeignKey) {
+        constraints_.add(table, c, query, true);
+        break;
+      }
       if (c.kind != sql::ConstraintKind::PrimaryKey && c.kind != sql::ConstraintKind::Unique)
         unsupported("ALTER TABLE with this constraint");
       catalog.addKey(table, keySpec(c, c.columns), undo);
@@ -154,15 +158,7 @@ void AlterTableStatements::runCommand(TableInfo& table, const sql::AlterTableCmd
     case sql::AlterTableAction::DropNotNull:
       catalog.setColumnNotNull(table, column(table, cmd.name), cmd.action == sql::AlterTableAction::SetNotNull, undo);
       break;
-    case sql::AlterTableAction::DropConstraint:
-      if (!catalog.dropConstraint(table, cmd.name, cmd.ifExists, undo)) {
-        state_.sendNotice(
-            sink, Notice::make("NOTICE", "00000",
-                               fmt::format("constraint \"{}\" of relation \"{}\" does not exist, skipping", cmd.name,
-                                           table.name)));
-        return;
-      }
-      break;
+    case sql::AlterTableAction::DropConstraint: constraints_.drop(table, cmd.name, cmd.ifExists, sink); return;
     case sql::AlterTableAction::RenameColumn: renameColumn(table, cmd); break;
     case sql::AlterTableAction::RenameConstraint: catalog.renameConstraint(table, cmd.name, cmd.newName, undo); break;
     case sql::AlterTableAction::RenameRelation: break;  // run()
@@ -186,6 +182,9 @@ void AlterTableStatements::addColumn(TableInfo& table, const sql::AlterTableCmd&
     state_.sendNotice(sink, Notice::make("NOTICE", sqlstate::kDuplicateColumn, message + ", skipping"));
     return;
   }
+  for (const auto& c : cmd.column.constraints)
+    if (c.kind == sql::ConstraintKind::Check || c.kind == sql::ConstraintKind::ForeignKey)
+      unsupported("ADD COLUMN with a CHECK or REFERENCES constraint");
   std::vector<KeySpec> keys;
   ColumnDef added = columnDefinition(cmd.column, query, keys, table.name);
   // Before the rows are converted, as PostgreSQL checks it.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compiler/compiler.h"
+#include "session/constraint_statements.h"
 #include "session/sequence_statements.h"
 #include "session/session_state.h"
 #include "session/statement_planner.h"
@@ -22,8 +23,13 @@ namespace duet {
 class AlterTableStatements {
  public:
   AlterTableStatements(SessionState& state, TransactionControl& transaction, StatementPlanner& planner,
-                       ViewStatements& views, SequenceStatements& sequences)
-      : state_(state), transaction_(transaction), planner_(planner), views_(views), sequences_(sequences) {}
+                       ViewStatements& views, SequenceStatements& sequences, ConstraintStatements& constraints)
+      : state_(state),
+        transaction_(transaction),
+        planner_(planner),
+        views_(views),
+        sequences_(sequences),
+        constraints_(constraints) {}
 
   // `query`: the statement's text (DEFAULT and USING expressions are kept or run as text).
   void run(const sql::AlterTableStmt& s, std::string_view query, ResultSink& sink);
@@ -51,7 +57,8 @@ class AlterTableStatements {
   TransactionControl& transaction_;
   StatementPlanner& planner_;
   ViewStatements& views_;
-  SequenceStatements& sequences_;  // identity columns' and SERIAL's
+  SequenceStatements& sequences_;      // identity columns' and SERIAL's
+  ConstraintStatements& constraints_;  // CHECK and FOREIGN KEY
 };
 
 }  // namespace duet

@@ -243,6 +243,23 @@ class ArchiveDump {
                                  ident(s->ownerColumn)));
       run(db.name, fmt::format("SELECT pg_catalog.setval({}, {}, {})", quoteLiteral(name), s->lastValue, s->isCalled));
     }
+    dumpConstraints(db, tables);
+  }
+
+  // CHECK and FOREIGN KEY constraints, once every table has its rows (which they check
+  // again, unless NOT VALID) and its keys: a foreign key may reference any table.
+  void dumpConstraints(const Database& db, const std::vector<const TableInfo*>& tables) {
+    for (const TableInfo* t : tables)
+      for (const CheckConstraint& c : t->checks)
+        run(db.name, fmt::format("ALTER TABLE {} ADD CONSTRAINT {} CHECK ({}){}", qualified(*t->schema, t->name),
+                                 ident(c.name), c.exprSql, c.validated ? "" : " NOT VALID"));
+    std::vector<std::string> foreignKeys;
+    forEachConstraint(db, [&](const ConstraintView& c) {
+      if (!c.foreignKey || c.table->systemView) return;
+      foreignKeys.push_back(fmt::format("ALTER TABLE {} ADD CONSTRAINT {} {}", qualified(*c.schema, c.table->name),
+                                        ident(*c.name), constraintDefinition(c, false, true)));
+    });
+    for (std::string& sql : foreignKeys) run(db.name, std::move(sql));
   }
 
   // COPY ... TO STDOUT sends one row per copyData: rows gather into records of about

@@ -279,14 +279,16 @@ std::optional<std::string> SessionCatalogLookup::describe(Text what, uint32_t oi
       const TableInfo& t = *r.index->table;
       return indexDefinition(*r.index, !relationVisible({t.schema, &t, nullptr, nullptr, &t.name}));
     }
-    case Text::ConstraintDefinition: {
-      // A constraint's oid is its index's (system_rows.cpp, pg_constraint).
-      Relation r = relationByOid(oid);
-      if (!r.index || !r.index->constraint) return std::nullopt;
-      std::string columns;
-      for (uint32_t c : r.index->columns)
-        columns += (columns.empty() ? "" : ", ") + quoteIdent(r.index->table->columns[c].name);
-      return std::string(r.index->primary ? "PRIMARY KEY" : "UNIQUE") + " (" + columns + ")";
+    case Text::ConstraintDefinition:
+    case Text::ConstraintDefinitionPretty: {
+      std::optional<std::string> definition;
+      forEachConstraint(db_, [&](const ConstraintView& c) {
+        if (c.oid != oid) return;
+        const TableInfo* r = c.referenced;
+        bool qualify = r && !relationVisible({r->schema, r, nullptr, nullptr, &r->name});
+        definition = constraintDefinition(c, what == Text::ConstraintDefinitionPretty, qualify);
+      });
+      return definition;
     }
     case Text::ViewDefinition: {
       Relation r = relationByOid(oid);

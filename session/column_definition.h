@@ -15,7 +15,8 @@ void checkColumnDefault(const sql::Expr& e, std::string_view query);
 
 // `query`: the statement's text, whose DEFAULT expressions are kept as text; `table`: the
 // table's name, for errors. Keys the
-// column's constraints make are appended to `keys`. A SERIAL or identity column needs a
+// column's constraints make are appended to `keys`; its CHECK and REFERENCES constraints
+// are the caller's (ConstraintStatements, once the table exists). A SERIAL or identity column needs a
 // sequence of its own (SequenceStatements): `identity` is then set to its GENERATED ...
 // AS IDENTITY constraint, or left null for SERIAL; without `identity`, such a column is
 // refused (0A000).

@@ -2,9 +2,11 @@
 #include "session/copy_runner.h"
 
 #include <algorithm>
+#include <functional>
 
 #include <fmt/format.h>
 
+#include "engine/types/text_functions.h"
 #include "engine/types/value_io.h"
 #include "session/binary_copy.h"  // COPY TO's binary rows
 
@@ -146,6 +148,15 @@ bool CopyRunner::receive(std::string_view data, ResultSink& sink) {
   int64_t count = 0;
   UndoLog::Mark mark = state_.txn.undo().mark();
   CopyInParser parser(state->options, state->names);
+  // A table with CHECK constraints takes its rows through a compiled INSERT of parameters,
+  // whose code evaluates them (the rows' tuples are its parameter tuples); others straight.
+  std::function<void(const uint8_t*)> insertRow = [&](const uint8_t* row) { table.insert(row, state_.txn.undo()); };
+  std::unique_ptr<Statement> checked = t.checks.empty() ? nullptr : checkedInsert(t);
+  if (checked)
+    insertRow = [&](const uint8_t* row) {
+      rt::QueryContext ctx = state_.queryContext(row);
+      checked->plan->compiled->entry(&ctx);
+    };
   // Every row starts from the defaults (NULL unless a DEFAULT says otherwise).
   std::vector<__int128> defaultStorage(storage.size());
   uint8_t* defaultTuple = reinterpret_cast<uint8_t*>(defaultStorage.data());
@@ -186,7 +197,7 @@ bool CopyRunner::receive(std::string_view data, ResultSink& sink) {
       }
     }
     try {
-      table.insert(tuple, state_.txn.undo());
+      insertRow(tuple);
     } catch (const SqlError& e) {
       throw SqlError(e.code, e.what(),
                      e.detail.empty() ? fmt::format("COPY {}, line {}", t.name, parser.lineNumber()) : e.detail);
@@ -198,6 +209,7 @@ bool CopyRunner::receive(std::string_view data, ResultSink& sink) {
   try {
     parser.feed(data, onRow);
     parser.finish(onRow);
+    state_.txn.undo().runDeferred();  // foreign keys, at the end of the statement
   } catch (const SqlError&) {
     if (state_.txn.mode() != TransactionState::Mode::None) transaction_.failStatement(mark);
     state_.flushReports(sink);
@@ -321,6 +333,23 @@ void CopyRunner::copyOut(const Statement& st, ResultSink& sink) {
   }
   sink.copyOutDone();
   sink.commandComplete(fmt::format("COPY {}", consumer.rows));
+}
+
+std::unique_ptr<Statement> CopyRunner::checkedInsert(const TableInfo& t) {
+  std::string values;
+  for (size_t c = 0; c < t.columns.size(); ++c) values += fmt::format("{}${}", c ? ", " : "", c + 1);
+  std::string query =
+      fmt::format("INSERT INTO {}.{} VALUES ({})", quoteIdent(t.schema->name), quoteIdent(t.name), values);
+  auto text = std::make_shared<const std::string>(query);
+  auto st =
+      std::make_unique<Statement>(Statement{text, *text, std::move(sql::parseQuery(query).at(0)), {}, nullptr, {}});
+  for (const ColumnDef& c : t.columns) st->declaredTypes.push_back(c.type);
+  st->plan = planner_.planFor(*st);
+  const TupleLayout& params = st->plan->compiled->paramLayout;
+  const TupleLayout& rows = t.table->layout();
+  if (params.size != rows.size || params.offsets != rows.offsets)
+    throw SqlError(sqlstate::kInternalError, "COPY: parameter and row layouts differ");
+  return st;
 }
 
 std::shared_ptr<CopyRunner::ValueQuery> CopyRunner::prepareValue(const std::string& query) {

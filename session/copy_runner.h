@@ -68,6 +68,9 @@ class CopyRunner {
   std::shared_ptr<ValueQuery> prepareValue(const std::string& query);
   // Runs it and returns its value as text (nullopt for NULL).
   std::optional<std::string> evaluate(const ValueQuery& query);
+  // INSERT INTO t VALUES ($1, ...) planned with the columns' types, so that a row tuple of
+  // the table is its parameter tuple.
+  std::unique_ptr<Statement> checkedInsert(const TableInfo& t);
 
   SessionState& state_;
   TransactionControl& transaction_;

@@ -101,10 +101,18 @@ void CreateTableStatements::run(const sql::CreateTableStmt& s, std::string_view 
     spec.columns.push_back(columnDefinition(s.columns[i], query, spec.keys, spec.name, &identity));
     if (needsSequence(s.columns[i])) columnSequences.push_back({spec.columns.size() - 1, identity});
   }
+  // CHECK and FOREIGN KEY constraints are added once the table exists (a foreign key may
+  // reference the table itself); a column's own carry its column.
+  std::vector<std::pair<const sql::Constraint*, std::string>> later;
+  for (const auto& col : s.columns)
+    for (const auto& c : col.constraints)
+      if (c.kind == sql::ConstraintKind::Check || c.kind == sql::ConstraintKind::ForeignKey)
+        later.emplace_back(&c, col.name);
   for (const auto& c : s.constraints) {
-    if (c.kind != sql::ConstraintKind::PrimaryKey && c.kind != sql::ConstraintKind::Unique)
-      throw SqlError(sqlstate::kFeatureNotSupported, "this table constraint is not supported");
-    spec.keys.push_back(keySpec(c, c.columns));
+    if (c.kind == sql::ConstraintKind::Check || c.kind == sql::ConstraintKind::ForeignKey)
+      later.emplace_back(&c, std::string());
+    else
+      spec.keys.push_back(keySpec(c, c.columns));
   }
   if (!(s.ifNotExists && state_.engine.catalog.findTable(*state_.db, schemaOf(s.table), spec.name))) {
     UndoLog& undo = state_.txn.undo();
@@ -114,6 +122,7 @@ void CreateTableStatements::run(const sql::CreateTableStmt& s, std::string_view 
     sequences_.own(sequences, table);
     for (const auto& columns : indexes) state_.engine.catalog.createIndex(table, {}, columns, false, undo);
     transaction_.ddlDone();
+    for (const auto& [c, column] : later) constraints_.add(table, *c, query, false, column);
   }
   sink.commandComplete("CREATE TABLE");
 }

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "compiler/compiler.h"
+#include "session/constraint_statements.h"
 #include "session/sequence_statements.h"
 #include "session/session_state.h"
 #include "session/statement_planner.h"
@@ -17,8 +18,8 @@ namespace duet {
 class CreateTableStatements {
  public:
   CreateTableStatements(SessionState& state, TransactionControl& transaction, StatementPlanner& planner,
-                        SequenceStatements& sequences)
-      : state_(state), transaction_(transaction), planner_(planner), sequences_(sequences) {}
+                        SequenceStatements& sequences, ConstraintStatements& constraints)
+      : state_(state), transaction_(transaction), planner_(planner), sequences_(sequences), constraints_(constraints) {}
 
   // `query`: the statement's text (DEFAULT expressions are kept as text).
   void run(const sql::CreateTableStmt& s, std::string_view query, ResultSink& sink);
@@ -34,7 +35,8 @@ class CreateTableStatements {
   SessionState& state_;
   TransactionControl& transaction_;
   StatementPlanner& planner_;
-  SequenceStatements& sequences_;  // SERIAL's and identity's
+  SequenceStatements& sequences_;      // SERIAL's and identity's
+  ConstraintStatements& constraints_;  // CHECK and FOREIGN KEY
 };
 
 }  // namespace duet

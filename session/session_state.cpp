@@ -200,6 +200,7 @@ TableResolver SessionState::tableResolver() {
       b.defaults.push_back(c.defaultSql);
       b.identity.push_back(c.identity);
     }
+    for (const CheckConstraint& c : t.checks) b.checks.push_back({c.name, c.exprSql});
     return b;
   };
 }

@@ -126,6 +126,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   RoutineStatements routineStatements_;
   ViewStatements viewStatements_;
   SequenceStatements sequenceStatements_;
+  ConstraintStatements constraints_;
   UtilityStatements utility_;
   CopyRunner copy_;
   StatementRunner runner_;

@@ -147,15 +147,7 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
     }
     case sql::StmtKind::AlterTable: alterTables_.run(stmt.as<sql::AlterTableStmt>(), st.sql, sink); break;
     case sql::StmtKind::Truncate:
-      for (const auto& name : stmt.as<sql::TruncateStmt>().tables) {
-        TableInfo& table = state_.tableByName(name);
-        state_.engine.catalog.truncate(table, undo);
-        // RESTART IDENTITY: the sequences its columns own start again (as ALTER SEQUENCE
-        // RESTART: a rollback undoes it).
-        if (stmt.as<sql::TruncateStmt>().restartIdentity)
-          for (SequenceInfo* s : state_.engine.catalog.ownedSequences(*state_.db, table.oid))
-            state_.engine.catalog.alterSequence(*s, SequenceOptions{.restart = true}, undo);
-      }
+      truncate(stmt.as<sql::TruncateStmt>(), sink);
       sink.commandComplete("TRUNCATE TABLE");
       break;
     case sql::StmtKind::Vacuum:
@@ -368,6 +360,21 @@ void UtilityStatements::runShow(const sql::ShowStmt& s, ResultSink& sink) {
   sendTextRows(sink, showColumns(s), {{value}});
 }
 
+void UtilityStatements::truncate(const sql::TruncateStmt& s, ResultSink& sink) {
+  std::vector<TableInfo*> tables;
+  for (const auto& name : s.tables) tables.push_back(&state_.tableByName(name));
+  constraints_.truncateClosure(tables, s.behavior == sql::DropBehavior::Cascade, sink);
+  UndoLog& undo = state_.txn.undo();
+  for (TableInfo* t : tables) {
+    state_.engine.catalog.truncate(*t, undo);
+    // RESTART IDENTITY: the sequences its columns own start again (as ALTER SEQUENCE
+    // RESTART: a rollback undoes it).
+    if (s.restartIdentity)
+      for (SequenceInfo* owned : state_.engine.catalog.ownedSequences(*state_.db, t->oid))
+        state_.engine.catalog.alterSequence(*owned, SequenceOptions{.restart = true}, undo);
+  }
+}
+
 void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
   UndoLog& undo = state_.txn.undo();
   for (const auto& name : s.names) {
@@ -384,6 +391,11 @@ void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
         }
         bool cascade = s.behavior == sql::DropBehavior::Cascade;
         if (r.table) {
+          std::vector<const Table*> dropped;
+          for (const auto& other : s.names)
+            if (TableInfo* t = state_.engine.catalog.findTable(*state_.db, schemaOf(other), other.name()))
+              dropped.push_back(t->table.get());
+          constraints_.dropReferencingKeys(*r.table, dropped, cascade, sink);
           viewStatements_.dropDependents(r.table->oid, "table " + r.table->name, s, {}, sink);
           routineStatements_.dropRoutinesReturning(*r.table, cascade, sink);
         }

@@ -12,6 +12,7 @@
 
 #include "compiler/compiler.h"
 #include "session/alter_table_statements.h"
+#include "session/constraint_statements.h"
 #include "session/create_table_statements.h"
 #include "session/routine_statements.h"
 #include "session/sequence_statements.h"
@@ -35,14 +36,15 @@ class UtilityStatements {
  public:
   UtilityStatements(SessionState& state, TransactionControl& transaction, StatementPlanner& planner,
                     RoutineStatements& routineStatements, ViewStatements& viewStatements,
-                    SequenceStatements& sequenceStatements)
+                    SequenceStatements& sequenceStatements, ConstraintStatements& constraints)
       : state_(state),
         transaction_(transaction),
         routineStatements_(routineStatements),
         viewStatements_(viewStatements),
         sequenceStatements_(sequenceStatements),
-        createTables_(state, transaction, planner, sequenceStatements),
-        alterTables_(state, transaction, planner, viewStatements, sequenceStatements) {}
+        constraints_(constraints),
+        createTables_(state, transaction, planner, sequenceStatements, constraints),
+        alterTables_(state, transaction, planner, viewStatements, sequenceStatements, constraints) {}
 
   // Runs a statement that has no plan, COPY aside; its answers go to sink.
   void run(const Statement& st, ResultSink& sink);
@@ -54,6 +56,7 @@ class UtilityStatements {
   void checkRole(const SettingDef& def, const std::string& value) const;
   void runShow(const sql::ShowStmt& s, ResultSink& sink);
   void dropObjects(const sql::DropStmt& s, ResultSink& sink);
+  void truncate(const sql::TruncateStmt& s, ResultSink& sink);
   // 25001 "<command> cannot run inside a transaction block" (PreventInTransactionBlock).
   void preventInTransactionBlock(std::string_view command) const;
 
@@ -62,6 +65,7 @@ class UtilityStatements {
   RoutineStatements& routineStatements_;
   ViewStatements& viewStatements_;
   SequenceStatements& sequenceStatements_;
+  ConstraintStatements& constraints_;
   CreateTableStatements createTables_;
   AlterTableStatements alterTables_;
 };

@@ -27,6 +27,11 @@ struct ViewBinding {
 
 // A table as the binder sees it: storage plus the catalog facts binding needs; or a view
 // (`view` set, no table).
+// A CHECK constraint of a table: its name and its condition as SQL text.
+struct CheckBinding {
+  std::string name;
+  std::string exprSql;
+};
 struct TableBinding {
   Table* table = nullptr;
   uint32_t oid = 0;
@@ -35,6 +40,7 @@ struct TableBinding {
   std::shared_ptr<const ViewBinding> view;
   // Per column: 'a' for GENERATED ALWAYS AS IDENTITY, 'd' for BY DEFAULT, 0 for none.
   std::vector<char> identity = {};
+  std::vector<CheckBinding> checks{};  // what INSERT and UPDATE plans check on each new row
 };
 // Resolves a (possibly qualified) table or view name in the session's database and search
 // path; throws 42P01 `relation "x" does not exist` itself when it is unknown.

@@ -291,5 +291,10 @@ class Codegen : public ValueBuilder {
 llvm::Value* undoPtr(Codegen& cg);
 void countAffected(Codegen& cg);
 void emitReturning(Codegen& cg, const plan::Node& node, const Row& tableRow, const Consumer& consume);
+// The table's CHECK constraints over a new row (stored in `tuple` already): 23514 for the
+// first one false; and, after the last row, the foreign key checks left for the
+// statement's end.
+void emitChecks(Codegen& cg, const plan::Node& node, const Row& newRow, llvm::Value* tuple);
+void settleForeignKeys(Codegen& cg, const plan::Node& node);
 
 }  // namespace duet::codegen

@@ -38,11 +38,24 @@ static void builtinRows(Codegen& cg, const std::string& function, const std::vec
 }
 
 void Codegen::produceFunctionScan(const Node& node, const Consumer& consume) {
-  const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
+  std::vector<SqlType> types = node.outputTypes;
+  if (node.ordinality) types.pop_back();  // numbered here, not by the function
+  const TupleLayout* layout = out_.layouts.add(TupleLayout::of(types));
+  Consumer next = consume;
+  if (node.ordinality) {
+    llvm::Value* number = llvm::IRBuilder<>(entry_, entry_->getFirstInsertionPt()).CreateAlloca(i64Ty_);
+    b_.CreateStore(b_.getInt64(0), number);
+    next = [&, number](Row& row) {
+      llvm::Value* n = b_.CreateAdd(b_.CreateLoad(i64Ty_, number), b_.getInt64(1));
+      b_.CreateStore(n, number);
+      row.push_back(notNull(n, {TypeId::Int8, -1}));
+      consume(row);
+    };
+  }
   if (!node.function.empty())
     return builtinRows(*this, node.function, node.exprs, {}, layout,
-                       [&](llvm::Value* rows) { iterateBuffer(rows, layout, consume); });
-  iterateBuffer(callRoutineRows(*this, node.routine, node.exprs, {}, layout), layout, consume);
+                       [&](llvm::Value* rows) { iterateBuffer(rows, layout, next); });
+  iterateBuffer(callRoutineRows(*this, node.routine, node.exprs, {}, layout), layout, next);
 }
 
 // The rows of set-returning call `call` (a RoutineCall, or a Call of a built-in set

@@ -28,6 +28,8 @@ void Codegen::produceInsertOnConflict(const Node& node, const Consumer& consume)
         [&](llvm::Value* previous) { return call("duet_q_changed_rows_fresh", ptrTy_, {qctx_, previous}); });
   produce(*node.children[0], [&](Row& row) {
     storeRow(tuple, layout, row);
+    // CHECK constraints before the arbiters, as PostgreSQL's ExecInsert checks them.
+    emitChecks(*this, node, row, tuple);
     // The conflicting row of the first arbiter that holds the proposed key, or kNoRow.
     llvm::Value* conflict = b.getInt64(kNoRow);
     auto probe = [&](const Index* arbiter) {
@@ -60,6 +62,7 @@ void Codegen::produceInsertOnConflict(const Node& node, const Consumer& consume)
         Row values;
         for (const auto& e : node.exprs) values.push_back(expr(*e, both));
         storeRow(updated, layout, values);
+        emitChecks(*this, node, values, updated);
         call("duet_table_update", b.getVoidTy(), {ptrConst(node.table), conflict, updated, undoPtr(*this)});
         call("duet_q_changed_rows_add", b.getVoidTy(), {changed, conflict});
         countAffected(*this);
@@ -71,6 +74,7 @@ void Codegen::produceInsertOnConflict(const Node& node, const Consumer& consume)
         apply();
     });
   });
+  settleForeignKeys(*this, node);
 }
 
 }  // namespace duet::codegen

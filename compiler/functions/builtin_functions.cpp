@@ -190,6 +190,7 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"regexp_substr",         {Text, Text, Int4, Int4, Text}, Text, kImmutable, true, DUET_FN(duet_rt_regexp_substr_start_n_flags), Unknown, 0, true},
     {"regexp_substr",         {Text, Text, Int4, Int4, Text, Int4}, Text, kImmutable, true, DUET_FN(duet_rt_regexp_substr_start_n_flags_sub), Unknown, 0, true},
     // Series and array elements, set-returning too (compiler/runtime/set_functions.h).
+    {"pg_partition_ancestors", {Int8},           Int8,        kStable,    true, DUET_FN(duet_q_pg_partition_ancestors), Unknown, 0, false, true},
     {"generate_series",       {Int4, Int4},      Int4,        kImmutable, true, DUET_FN(duet_q_generate_series_int4), Unknown, 0, false, true},
     {"generate_series",       {Int4, Int4, Int4}, Int4,       kImmutable, true, DUET_FN(duet_q_generate_series_int4_step), Unknown, 0, false, true},
     {"generate_series",       {Int8, Int8},      Int8,        kImmutable, true, DUET_FN(duet_q_generate_series_int8), Unknown, 0, false, true},

@@ -138,6 +138,7 @@ struct RangeFunction : TableRef {
   std::optional<Alias> alias;
   std::vector<TypeName> columnTypes;
   uint32_t definitionLocation = 0;  // the list's first column, for errors about the list
+  bool ordinality = false;          // WITH ORDINALITY: a bigint column numbering the rows
 };
 
 enum class JoinType : uint8_t { Inner, Left, Right, Full, Cross };
@@ -306,6 +307,11 @@ struct Constraint {
   // GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY [(options)]
   bool identityAlways = false;
   std::vector<SequenceOption> sequenceOptions;
+  // FOREIGN KEY: PostgreSQL's pg_constraint codes (confupdtype, confdeltype: 'a' NO ACTION,
+  // 'r' RESTRICT, 'c' CASCADE, 'n' SET NULL, 'd' SET DEFAULT; confmatchtype 's', 'f', 'p').
+  char onUpdate = 'a', onDelete = 'a', match = 's';
+  bool deferrable = false;  // DEFERRABLE or INITIALLY DEFERRED
+  bool notValid = false;    // NOT VALID: existing rows are not checked
   uint32_t location = 0;
 };
 

@@ -172,10 +172,7 @@ bool Parser::parseColumnConstraint(std::vector<Constraint>& out) {
   } else if (acceptKw("unique")) {
     c.kind = ConstraintKind::Unique;
   } else if (acceptKw("check")) {
-    c.kind = ConstraintKind::Check;
-    expectOp("(");
-    c.expr = parseExpr();
-    expectOp(")");
+    parseCheck(c);
   } else if (isKw("references")) {
     c.kind = ConstraintKind::ForeignKey;
     parseReferences(c);
@@ -201,23 +198,53 @@ bool Parser::parseColumnConstraint(std::vector<Constraint>& out) {
   return true;
 }
 
-// REFERENCES t [(cols)] [MATCH FULL|PARTIAL|SIMPLE] [ON DELETE|UPDATE action]. The match
-// type and referential actions are accepted but not kept: foreign keys are not enforced.
+// REFERENCES t [(cols)] [MATCH FULL|PARTIAL|SIMPLE] [ON DELETE|UPDATE action]
+// [[NOT] DEFERRABLE] [INITIALLY DEFERRED|IMMEDIATE].
 void Parser::parseReferences(Constraint& c) {
   expectKw("references");
   c.refTable = parseQualifiedName();
   if (isOp("(")) c.refColumns = parseParenNameList();
   if (acceptKw("match")) {
-    if (!acceptKw("full") && !acceptKw("partial")) expectKw("simple");
+    if (acceptKw("full"))
+      c.match = 'f';
+    else if (acceptKw("partial"))
+      c.match = 'p';
+    else
+      expectKw("simple");
   }
   while (acceptKw("on")) {
-    if (!acceptKw("delete")) expectKw("update");
+    bool onDelete = acceptKw("delete");
+    if (!onDelete) expectKw("update");
+    char action = 'a';
     if (acceptKw("no")) {
       expectKw("action");
     } else if (acceptKw("set")) {
-      if (!acceptKw("null")) expectKw("default");
-    } else if (!acceptKw("restrict")) {
+      action = 'n';
+      if (!acceptKw("null")) {
+        expectKw("default");
+        action = 'd';
+      }
+    } else if (acceptKw("restrict")) {
+      action = 'r';
+    } else {
       expectKw("cascade");
+      action = 'c';
+    }
+    (onDelete ? c.onDelete : c.onUpdate) = action;
+  }
+  while (true) {
+    if (acceptKw("deferrable")) {
+      c.deferrable = true;
+    } else if (isKw("not") && isKw("deferrable", 1)) {
+      advance();
+      advance();
+    } else if (acceptKw("initially")) {
+      if (acceptKw("deferred"))
+        c.deferrable = true;
+      else
+        expectKw("immediate");
+    } else {
+      break;
     }
   }
 }
@@ -234,10 +261,7 @@ Constraint Parser::parseTableConstraint() {
     c.kind = ConstraintKind::Unique;
     c.columns = parseParenNameList();
   } else if (acceptKw("check")) {
-    c.kind = ConstraintKind::Check;
-    expectOp("(");
-    c.expr = parseExpr();
-    expectOp(")");
+    parseCheck(c);
   } else if (acceptKw("foreign")) {
     expectKw("key");
     c.kind = ConstraintKind::ForeignKey;
@@ -246,7 +270,22 @@ Constraint Parser::parseTableConstraint() {
   } else {
     syntaxError();
   }
+  if (isKw("not") && isKw("valid", 1)) {
+    advance();
+    advance();
+    c.notValid = true;
+  }
   return c;
+}
+
+// CHECK (condition): the condition's text is kept, as a DEFAULT's is.
+void Parser::parseCheck(Constraint& c) {
+  c.kind = ConstraintKind::Check;
+  expectOp("(");
+  c.exprBegin = peek().offset;
+  c.expr = parseExpr();
+  c.exprEnd = lastEnd_;
+  expectOp(")");
 }
 
 StmtPtr Parser::parseCreateIndex() {

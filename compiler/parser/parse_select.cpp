@@ -480,6 +480,11 @@ TableRefPtr Parser::parseTablePrimary() {
     call->names = table->name.parts;
     ExprPtr parsed = parseFuncArgs(std::move(call));
     fn->call.reset(&static_cast<FuncCall&>(*parsed.release()));
+    if (isKw("with") && isKw("ordinality", 1)) {
+      advance();
+      advance();
+      fn->ordinality = true;
+    }
     parseFunctionAlias(*fn);
     return fn;
   }

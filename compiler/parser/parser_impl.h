@@ -114,6 +114,7 @@ class Parser {
   bool parseColumnConstraint(std::vector<Constraint>& out);
   Constraint parseTableConstraint();
   void parseReferences(Constraint& c);
+  void parseCheck(Constraint& c);
   // parse_sequence.cpp
   StmtPtr parseCreateSequence(bool temporary);
   StmtPtr parseAlterSequence();

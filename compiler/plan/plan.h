@@ -164,6 +164,7 @@ struct Node {
   uint32_t routine = 0;       // FunctionScan: the routine's oid
   std::string function;       // FunctionScan: a built-in set-returning
                               // function's runtime symbol, in place of `routine`
+  bool ordinality = false;    // FunctionScan: WITH ORDINALITY, the row's number (int8) last
   std::vector<ExprPtr> keys;  // IndexLookup key values, IndexRange equality prefix
   // IndexLookup, IndexRange: keys[keySet] is an array, not a value: its distinct elements
   // other than NULL are each looked up in turn (`key = ANY (array)`, `key IN (list)`).
@@ -212,6 +213,10 @@ struct Node {
   ExprPtr limit, offset;                // Limit (either may be null)
   std::vector<ExprPtr> returning;       // Insert/Update/Delete: RETURNING over the new row
                                         // (Delete: over the old row); empty: count only
+  // Insert/Update: the table's CHECK constraints over the new row, and their names; a row
+  // for which one is false (not NULL) is refused with 23514.
+  std::vector<ExprPtr> checks;
+  std::vector<std::string> checkNames;
   // Aggregate, Sort: its input runs on this many threads, each aggregating or sorting apart,
   // then merged; HashJoin: the same for its build side (0 or 1: serially). TableScan: hands
   // its chunks out to those threads (morsels).

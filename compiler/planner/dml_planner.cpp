@@ -127,6 +127,7 @@ NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<Outpu
   }
   auto ins = std::make_unique<Node>(NodeKind::Insert);
   ins->table = t.table;
+  bindChecks(t, *ins);
   ins->children.push_back(project(std::move(source), std::move(row)));
   if (s.onConflict) planOnConflict(s, d, *ins);
   // EXCLUDED is there, but only for ON CONFLICT's own clauses (PostgreSQL's hint says so).
@@ -234,6 +235,7 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
     row.push_back(values[c] ? std::move(values[c]) : plan::makeColumn(static_cast<int>(c), cols[c].type));
   auto upd = std::make_unique<Node>(NodeKind::Update);
   upd->table = t.table;
+  bindChecks(t, *upd);
   // RETURNING reads the new row; after UPDATE ... FROM also the FROM items' columns.
   upd->returning = s.from.empty() ? bindReturning(s.returning, d, s.alias, columns)
                                   : bindJoinedReturning(s.returning, fp, cols.size(), row, columns);
@@ -286,6 +288,30 @@ ExprPtr StatementPlanner::defaultFor(const TableBinding& t, size_t column) {
   } catch (SqlError& e) {
     e.position = 0;
     throw;
+  }
+}
+
+void StatementPlanner::bindChecks(const TableBinding& t, Node& node) {
+  Scope scope;
+  scope.entries.push_back(entryFor(t, "", 0));
+  scope.width = static_cast<int>(scope.entries[0].names.size());
+  // In name order, as PostgreSQL checks them: that decides which one a row's error names.
+  std::vector<const CheckBinding*> checks;
+  for (const CheckBinding& check : t.checks) checks.push_back(&check);
+  std::sort(checks.begin(), checks.end(), [](const auto* a, const auto* b) { return a->name < b->name; });
+  for (const CheckBinding* c : checks) {
+    const CheckBinding& check = *c;
+    // Kept as SQL text, as defaults are; positions in it mean nothing in this statement.
+    auto parsed = sql::parseQuery("SELECT " + check.exprSql);
+    const sql::Expr& e = *parsed.at(0).stmt->as<sql::SelectStmt>().targets.at(0).expr;
+    try {
+      Binder::Clause clause(b_, "check constraints");
+      node.checks.push_back(b_.coerceToBool(b_.bind(e, scope), "CHECK", 0));
+    } catch (SqlError& error) {
+      error.position = 0;
+      throw;
+    }
+    node.checkNames.push_back(check.name);
   }
 }
 

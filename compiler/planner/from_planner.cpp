@@ -216,6 +216,21 @@ NodePtr StatementPlanner::builtinFunctionItem(const sql::RangeFunction& f, Scope
 }
 
 NodePtr StatementPlanner::functionItem(const sql::RangeFunction& f, ScopeEntry& e) {
+  NodePtr node = routineFunctionItem(f, e);
+  if (f.ordinality) {
+    // WITH ORDINALITY: a bigint column after the function's, named by the alias's column
+    // list when that goes on that far.
+    size_t at = e.names.size();
+    node->ordinality = true;
+    node->outputTypes.push_back({TypeId::Int8, -1});
+    e.names.push_back(f.alias && f.alias->columns.size() > at ? f.alias->columns[at] : "ordinality");
+    e.types.push_back({TypeId::Int8, -1});
+    e.joinColumn.push_back(-1);
+  }
+  return node;
+}
+
+NodePtr StatementPlanner::routineFunctionItem(const sql::RangeFunction& f, ScopeEntry& e) {
   if (NodePtr builtin = builtinFunctionItem(f, e)) return builtin;
   const RoutineCandidate& r = resolveCall(*f.call, false);
   NodePtr node = functionScan(r, boundArgs_);

@@ -160,6 +160,7 @@ class StatementPlanner {
   // which PostgreSQL requires there and allows nowhere else (42601, as
   // addRangeTableEntryForFunction). The routine checks its rows against that list.
   NodePtr functionItem(const sql::RangeFunction& f, ScopeEntry& e);
+  NodePtr routineFunctionItem(const sql::RangeFunction& f, ScopeEntry& e);  // without ORDINALITY
   // FROM f(args) of a built-in set-returning function (regexp_matches): its one column is
   // named after the function, or the alias. Null when f is none (built-ins come first, as
   // pg_catalog does in PostgreSQL's search path).
@@ -390,6 +391,8 @@ class StatementPlanner {
   // 428C9 when a value is given for a GENERATED ALWAYS identity column (by INSERT without
   // OVERRIDING SYSTEM VALUE, or by UPDATE), as PostgreSQL refuses it.
   void checkIdentityAssigned(const TableBinding& t, size_t column, bool update);
+  // The table's CHECK constraints bound over its row, into an Insert or Update node.
+  void bindChecks(const TableBinding& t, Node& node);
   std::vector<ExprPtr> bindReturning(const std::vector<sql::ResTarget>& returning, const DmlTarget& d,
                                      const std::string& alias, std::vector<OutputColumn>& columns,
                                      const std::vector<std::string>& hidden = {});

@@ -83,8 +83,10 @@ const VarString* duet_q_pg_get_constraintdef(QueryContext* ctx, int64_t constrai
   return describe(ctx, CatalogLookup::Text::ConstraintDefinition, constraint);
 }
 
-const VarString* duet_q_pg_get_constraintdef_pretty(QueryContext* ctx, int64_t constraint, bool) {
-  return duet_q_pg_get_constraintdef(ctx, constraint);
+const VarString* duet_q_pg_get_constraintdef_pretty(QueryContext* ctx, int64_t constraint, bool pretty) {
+  return describe(ctx,
+                  pretty ? CatalogLookup::Text::ConstraintDefinitionPretty : CatalogLookup::Text::ConstraintDefinition,
+                  constraint);
 }
 
 const VarString* duet_q_pg_get_viewdef(QueryContext* ctx, int64_t view) {

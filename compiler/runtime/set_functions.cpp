@@ -115,6 +115,9 @@ TupleBuffer* duet_q_regexp_split_to_table_flags(QueryContext* ctx, const VarStri
   return split(ctx, s, p, flags->view(), layout);
 }
 
+TupleBuffer* duet_q_pg_partition_ancestors(QueryContext* ctx, int64_t, const TupleLayout* layout) {
+  return duet_q_buffer_new(ctx, layout);
+}
 TupleBuffer* duet_q_generate_series_int4(QueryContext* ctx, int32_t start, int32_t stop, const TupleLayout* layout) {
   return integerSeries<int32_t>(ctx, start, stop, 1, layout);
 }

@@ -22,6 +22,11 @@ duet::rt::TupleBuffer* duet_q_regexp_split_to_table(duet::rt::QueryContext* ctx,
 duet::rt::TupleBuffer* duet_q_regexp_split_to_table_flags(duet::rt::QueryContext* ctx, const duet::VarString* s,
                                                           const duet::VarString* pattern, const duet::VarString* flags,
                                                           const duet::TupleLayout* layout);
+// pg_partition_ancestors(regclass): a partition's ancestors and itself; DuetDB has no
+// partitions, so no rows (what PostgreSQL answers for a table that is not one). psql's \d
+// asks it for the "Referenced by" section.
+duet::rt::TupleBuffer* duet_q_pg_partition_ancestors(duet::rt::QueryContext* ctx, int64_t relation,
+                                                     const duet::TupleLayout* layout);
 // generate_series(start, stop [, step]): start, start + step, ... while not past stop; no
 // rows when start is already past it; 22023 "step size cannot equal zero". The integer
 // forms stop where the next value would overflow; numeric rows keep the larger scale of

@@ -192,7 +192,14 @@ void Catalog::checkNewRelationName(const Schema& schema, const std::string& name
 // PostgreSQL's ChooseRelationName: table_col1_col2_label, shortened to fit, then a
 // counter appended until the name is free.
 std::string Catalog::chooseName(const Schema& schema, const std::string& table, const std::vector<std::string>& columns,
-                                const std::string& label) const {
+                                const std::string& label, bool constraint) const {
+  auto taken = [&](const std::string& name) {
+    if (schema.hasRelation(name)) return true;
+    if (!constraint) return false;
+    for (const auto& [n, t] : schema.tables)
+      if (hasConstraint(*t, name)) return true;
+    return false;
+  };
   std::string middle;
   for (const std::string& c : columns) middle += (middle.empty() ? "" : "_") + c;
   for (int n = 0;; ++n) {
@@ -206,7 +213,7 @@ std::string Catalog::chooseName(const Schema& schema, const std::string& table, 
         m.pop_back();
     }
     std::string name = t + (m.empty() ? "" : "_" + m) + "_" + suffix;
-    if (!schema.hasRelation(name)) return name;
+    if (!taken(name)) return name;
   }
 }
 
@@ -342,10 +349,14 @@ void Catalog::dropTable(Database& db, const std::string& schemaName, const std::
     schema.indexes.erase(i->name);
   }
   schema.tables.erase(name);
+  // Its own foreign keys go with it (those of other tables that reference it, the caller
+  // dropped or refused).
+  for (const auto& fk : kept->foreignKeys) Table::detachForeignKey(*fk);
   // The table (and its rows) lives on in the log until commit, for a rollback to restore.
   undo.recordAction([&schema, kept, keptIndexes] {
     schema.tables[kept->name] = kept;
     for (const auto& i : keptIndexes) schema.indexes[i->name] = i;
+    for (const auto& fk : kept->foreignKeys) Table::attachForeignKey(*fk);
   });
 }
 

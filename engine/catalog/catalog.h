@@ -37,6 +37,30 @@ struct KeySpec {
   std::string name;
 };
 
+// A CHECK constraint. The condition is kept as SQL text, bound again by each INSERT and
+// UPDATE plan over the new row (compiler/planner), so the statement's compiled code
+// evaluates it.
+struct CheckConstraint {
+  uint32_t oid = 0;
+  std::string name;
+  std::string exprSql;  // the condition as written
+  // The condition as pg_get_constraintdef prints it inside CHECK (...): (a > 0), and its
+  // pretty form a > 0 (compiler/parser/ast_deparse.h).
+  std::string expression, prettyExpression;
+  std::vector<uint32_t> columns;  // the columns it reads, ascending (pg_constraint.conkey)
+  bool validated = true;          // false after ADD ... NOT VALID: existing rows were not checked
+};
+
+// FOREIGN KEY (columns) REFERENCES refTable (refColumns) as written; an empty name gets
+// PostgreSQL's default (t_a_b_fkey), empty refColumns the referenced primary key.
+struct ForeignKeySpec {
+  std::string name;
+  std::vector<std::string> columns;
+  std::vector<std::string> refColumns;
+  char onUpdate = fk_action::kNoAction, onDelete = fk_action::kNoAction, match = fk_match::kSimple;
+  bool notValid = false;
+};
+
 struct CreateTableSpec {
   std::string name;
   std::vector<ColumnDef> columns;
@@ -67,7 +91,9 @@ struct TableInfo {
   StorageKind storage = StorageKind::Row;
   std::unique_ptr<Table> table;
   IndexInfo* primaryKey = nullptr;
-  std::vector<IndexInfo*> indexes;  // constraint indexes and CREATE INDEX ones
+  std::vector<IndexInfo*> indexes;                       // constraint indexes and CREATE INDEX ones
+  std::vector<CheckConstraint> checks;                   // in creation order
+  std::vector<std::shared_ptr<ForeignKey>> foreignKeys;  // those whose referencing table this is
   // A system table (pg_catalog.pg_class, duet_snapshots, ...; docs/catalogs.md): its rows
   // are filled in from the catalog or the server's state just before a statement reads
   // it; never part of an archive.
@@ -181,6 +207,21 @@ class Catalog {
                     const std::function<void(Table&, UndoLog&)>& fill, UndoLog& undo);
   // 23502 "column \"c\" of relation \"t\" contains null values" if a row holds NULL in one.
   void checkNoNulls(const TableInfo& table, const Table& rows, const std::vector<uint32_t>& columns) const;
+  // ---- CHECK and FOREIGN KEY constraints (catalog_constraints.cpp). The caller validates
+  // existing rows (a CHECK needs the compiler; validateForeignKey for a foreign key).
+  // 42710 if the table has a constraint of that name.
+  CheckConstraint& addCheck(TableInfo& table, CheckConstraint check, UndoLog& undo);
+  // 42830 without a PRIMARY KEY/UNIQUE constraint over refColumns, 42804 for column types
+  // that cannot be compared. `defaults` (SET DEFAULT) as ForeignKey::defaults.
+  ForeignKey& addForeignKey(TableInfo& table, const ForeignKeySpec& spec, TableInfo& referenced,
+                            std::vector<uint8_t> defaults, UndoLog& undo);
+  // ALTER TABLE DROP CONSTRAINT of a CHECK or FOREIGN KEY; false if it has none of that name.
+  bool dropCheckOrForeignKey(TableInfo& table, const std::string& name, UndoLog& undo);
+  void dropForeignKey(ForeignKey& fk, UndoLog& undo);
+  // The table that owns a Table (a foreign key's ends).
+  TableInfo* tableOf(const Database& db, const Table* table) const;
+  // Whether a constraint of the table (any kind) is called `name`.
+  bool hasConstraint(const TableInfo& table, const std::string& name) const;
 
   // ---- views (catalog_views.cpp)
   ViewInfo* findView(const Database& db, const std::string& schemaName, const std::string& name) const;
@@ -227,9 +268,11 @@ class Catalog {
 
   uint32_t nextOid() { return nextOid_++; }
   // PostgreSQL's ChooseRelationName: table_col1_col2_label, shortened to fit, then a
-  // counter appended until no relation of the schema has the name (t_a_key, t_id_seq).
+  // counter appended until no relation of the schema has the name (t_a_key, t_id_seq);
+  // `constraint`: also free among the schema's CHECK and FOREIGN KEY names
+  // (ChooseConstraintName).
   std::string chooseName(const Schema& schema, const std::string& table, const std::vector<std::string>& columns,
-                         const std::string& label) const;
+                         const std::string& label, bool constraint = false) const;
 
   // Everything, for archives (session/archive_dump.cpp).
   const std::map<std::string, std::shared_ptr<Database>>& databases() const { return databases_; }

@@ -158,7 +158,17 @@ void Catalog::detachIndex(IndexInfo& index, UndoLog& undo) {
 }
 
 bool Catalog::dropConstraint(TableInfo& table, const std::string& name, bool ifExists, UndoLog& undo) {
+  if (dropCheckOrForeignKey(table, name, undo)) return true;
   if (IndexInfo* index = constraintIndex(table, name)) {
+    // A foreign key that references the key needs its index (2BP01, as PostgreSQL's
+    // dependency of the constraint on the index).
+    for (const ForeignKey* fk : table.table->referencedBy())
+      if (fk->parentIndex == index->index)
+        throw SqlError(
+            "2BP01",
+            fmt::format("cannot drop constraint {} on table {} because other objects depend on it", name, table.name),
+            fmt::format("constraint {} on table {} depends on index {}", fk->name, fk->child->name(), name),
+            "Use DROP ... CASCADE to drop the dependent objects too.");
     // PostgreSQL keeps the NOT NULL a primary key gave its columns.
     detachIndex(*index, undo);
     return true;

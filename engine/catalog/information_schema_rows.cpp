@@ -2,6 +2,9 @@
 // derives them from its catalogs.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+
 #include "engine/catalog/builtin_types.h"
 #include "engine/catalog/system_rows.h"
 #include "engine/types/interval.h"
@@ -200,10 +203,12 @@ std::vector<SystemRow> fillInfoViews(const Catalog&, const Database& db) {
 
 std::vector<SystemRow> fillTableConstraints(const Catalog&, const Database& db) {
   std::vector<Row> rows;
-  forEachConstraint(db, [&](const Schema& s, const IndexInfo& i) {
-    rows.push_back({db.name, s.name, i.name, db.name, s.name, i.table->name,
-                    std::string(i.primary ? "PRIMARY KEY" : "UNIQUE"), std::string("NO"), std::string("NO"),
-                    std::string("YES"), std::string("YES")});
+  forEachConstraint(db, [&](const ConstraintView& c) {
+    static const std::map<char, std::string> kTypes = {
+        {'p', "PRIMARY KEY"}, {'u', "UNIQUE"}, {'c', "CHECK"}, {'f', "FOREIGN KEY"}};
+    rows.push_back({db.name, c.schema->name, *c.name, db.name, c.schema->name, c.table->name, kTypes.at(c.type),
+                    std::string("NO"), std::string("NO"), std::string("YES"),
+                    c.index ? SystemValue(std::string("YES")) : kNull});
   });
   forEachSchema(db, [&](const Schema& s) {
     for (const auto& [name, t] : s.tables) {
@@ -219,19 +224,32 @@ std::vector<SystemRow> fillTableConstraints(const Catalog&, const Database& db) 
 
 std::vector<SystemRow> fillKeyColumnUsage(const Catalog&, const Database& db) {
   std::vector<Row> rows;
-  forEachConstraint(db, [&](const Schema& s, const IndexInfo& i) {
-    for (size_t k = 0; k < i.columns.size(); ++k)
-      rows.push_back({db.name, s.name, i.name, db.name, s.name, i.table->name, i.table->columns[i.columns[k]].name,
-                      count(static_cast<int64_t>(k + 1)), kNull});
+  forEachConstraint(db, [&](const ConstraintView& c) {
+    if (c.type == 'c') return;
+    for (size_t k = 0; k < c.columns.size(); ++k) {
+      // A foreign key column's place in the referenced key.
+      SystemValue position = kNull;
+      if (c.foreignKey && c.referencedKey) {
+        const std::vector<uint32_t>& key = c.referencedKey->columns;
+        auto at = std::find(key.begin(), key.end(), c.foreignKey->refColumns[k]);
+        position = count(static_cast<int64_t>(at - key.begin()) + 1);
+      }
+      rows.push_back({db.name, c.schema->name, *c.name, db.name, c.schema->name, c.table->name,
+                      c.table->columns[c.columns[k]].name, count(static_cast<int64_t>(k + 1)), position});
+    }
   });
   return rows;
 }
 
 std::vector<SystemRow> fillConstraintColumnUsage(const Catalog&, const Database& db) {
   std::vector<Row> rows;
-  forEachConstraint(db, [&](const Schema& s, const IndexInfo& i) {
-    for (uint32_t c : i.columns)
-      rows.push_back({db.name, s.name, i.table->name, i.table->columns[c].name, db.name, s.name, i.name});
+  forEachConstraint(db, [&](const ConstraintView& c) {
+    // A foreign key uses the referenced columns; the others their own table's.
+    const TableInfo* t = c.foreignKey ? c.referenced : c.table;
+    const std::vector<uint32_t>& columns = c.foreignKey ? c.foreignKey->refColumns : c.columns;
+    if (!t) return;
+    for (uint32_t col : columns)
+      rows.push_back({db.name, t->schema->name, t->name, t->columns[col].name, db.name, c.schema->name, *c.name});
   });
   return rows;
 }
@@ -245,6 +263,24 @@ std::vector<SystemRow> fillCheckConstraints(const Catalog&, const Database& db) 
         if (t->columns[c].notNull)
           rows.push_back({db.name, s.name, notNullName(s, *t, c), t->columns[c].name + " IS NOT NULL"});
     }
+  });
+  forEachConstraint(db, [&](const ConstraintView& c) {
+    // PostgreSQL's view takes pg_get_constraintdef from its 7th character: ((a > 0)).
+    if (c.check) rows.push_back({db.name, c.schema->name, *c.name, constraintDefinition(c, false, false).substr(6)});
+  });
+  return rows;
+}
+
+std::vector<SystemRow> fillReferentialConstraints(const Catalog&, const Database& db) {
+  std::vector<Row> rows;
+  forEachConstraint(db, [&](const ConstraintView& c) {
+    if (!c.foreignKey) return;
+    const ForeignKey& fk = *c.foreignKey;
+    SystemValue keySchema = c.referencedKey ? SystemValue(c.referenced->schema->name) : kNull;
+    SystemValue keyName = c.referencedKey ? SystemValue(c.referencedKey->name) : kNull;
+    rows.push_back({db.name, c.schema->name, *c.name, db.name, keySchema, keyName,
+                    std::string(fk.match == fk_match::kFull ? "FULL" : "NONE"), referentialRule(fk.onUpdate),
+                    referentialRule(fk.onDelete)});
   });
   return rows;
 }

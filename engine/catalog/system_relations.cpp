@@ -199,7 +199,8 @@ const SystemRelation kRelations[] = {
     {"referential_constraints", 13372, "constraint_catalog sql_identifier, constraint_schema sql_identifier, "
         "constraint_name sql_identifier, unique_constraint_catalog sql_identifier, "
         "unique_constraint_schema sql_identifier, unique_constraint_name sql_identifier, "
-        "match_option character_data, update_rule character_data, delete_rule character_data", fillNothing,
+        "match_option character_data, update_rule character_data, delete_rule character_data",
+        fillReferentialConstraints,
         true, "information_schema"},
     {"sequences", 13376, "sequence_catalog sql_identifier, sequence_schema sql_identifier, "
         "sequence_name sql_identifier, data_type character_data, numeric_precision cardinal_number, "

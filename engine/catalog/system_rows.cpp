@@ -169,6 +169,84 @@ uint32_t routineTypeOid(const RoutineType& type) {
   return typeOid(type.array ? SqlType::arrayOf(t) : t);
 }
 
+void forEachConstraint(const Database& db, const std::function<void(const ConstraintView&)>& f) {
+  forEachSchema(db, [&](const Schema& s) {
+    for (const auto& [name, index] : s.indexes) {
+      if (!index->constraint) continue;
+      ConstraintView c{&s, index->table, index->oid, &index->name, index->primary ? 'p' : 'u', index->columns};
+      c.index = index.get();
+      f(c);
+    }
+  });
+  forEachSchema(db, [&](const Schema& s) {
+    for (const auto& [name, t] : s.tables) {
+      for (const CheckConstraint& check : t->checks) {
+        ConstraintView c{&s, t.get(), check.oid, &check.name, 'c', check.columns};
+        c.check = &check;
+        c.validated = check.validated;
+        f(c);
+      }
+      for (const auto& fk : t->foreignKeys) {
+        ConstraintView c{&s, t.get(), fk->oid, &fk->name, 'f', fk->columns};
+        c.foreignKey = fk.get();
+        c.validated = fk->validated;
+        forEachSchema(db, [&](const Schema& other) {
+          for (const auto& [n, candidate] : other.tables)
+            if (candidate->table.get() == fk->parent) c.referenced = candidate.get();
+        });
+        if (c.referenced)
+          for (const IndexInfo* i : c.referenced->indexes)
+            if (i->index == fk->parentIndex) c.referencedKey = i;
+        f(c);
+      }
+    }
+  });
+}
+
+namespace {
+
+const char* referentialAction(char action) {
+  switch (action) {
+    case fk_action::kRestrict: return "RESTRICT";
+    case fk_action::kCascade: return "CASCADE";
+    case fk_action::kSetNull: return "SET NULL";
+    case fk_action::kSetDefault: return "SET DEFAULT";
+    default: return "NO ACTION";
+  }
+}
+
+std::string columnList(const TableInfo& t, const std::vector<uint32_t>& columns) {
+  std::string out;
+  for (uint32_t c : columns) out += (out.empty() ? "" : ", ") + quoteIdent(t.columns[c].name);
+  return out;
+}
+
+}  // namespace
+
+std::string constraintDefinition(const ConstraintView& c, bool pretty, bool qualifyReferenced) {
+  std::string out;
+  switch (c.type) {
+    case 'p':
+    case 'u':
+      return std::string(c.type == 'p' ? "PRIMARY KEY" : "UNIQUE") + " (" + columnList(*c.table, c.columns) + ")";
+    case 'c': out = "CHECK (" + (pretty ? c.check->prettyExpression : c.check->expression) + ")"; break;
+    default: {
+      const ForeignKey& fk = *c.foreignKey;
+      const TableInfo& r = *c.referenced;
+      out = "FOREIGN KEY (" + columnList(*c.table, fk.columns) + ") REFERENCES " +
+            (qualifyReferenced ? qualifiedName(*r.schema, r.name) : quoteIdent(r.name)) + "(" +
+            columnList(r, fk.refColumns) + ")";
+      if (fk.match == fk_match::kFull) out += " MATCH FULL";
+      if (fk.onUpdate != fk_action::kNoAction) out += std::string(" ON UPDATE ") + referentialAction(fk.onUpdate);
+      if (fk.onDelete != fk_action::kNoAction) out += std::string(" ON DELETE ") + referentialAction(fk.onDelete);
+    }
+  }
+  if (!c.validated) out += " NOT VALID";
+  return out;
+}
+
+std::string referentialRule(char action) { return referentialAction(action); }
+
 std::string indexDefinition(const IndexInfo& index, bool qualifyTable) {
   std::string columns;
   for (uint32_t c : index.columns) columns += (columns.empty() ? "" : ", ") + quoteIdent(index.table->columns[c].name);
@@ -214,9 +292,15 @@ std::vector<SystemRow> fillClasses(const Catalog& catalog, const Database& db) {
   std::vector<Row> rows;
   int64_t owner = ownerOid(catalog, db);
   forEachSchema(db, [&](const Schema& s) {
-    for (const auto& [name, t] : s.tables)
-      rows.push_back(classRow(t->oid, name, s, t->systemView ? kBootstrapRole : owner, kHeapAm, relkindOf(*t),
-                              t->columns.size(), !t->indexes.empty(), static_cast<double>(t->table->liveRowCount())));
+    for (const auto& [name, t] : s.tables) {
+      Row row = classRow(t->oid, name, s, t->systemView ? kBootstrapRole : owner, kHeapAm, relkindOf(*t),
+                         t->columns.size(), !t->indexes.empty(), static_cast<double>(t->table->liveRowCount()));
+      // relchecks, and relhastriggers: PostgreSQL enforces foreign keys with triggers on
+      // both tables (psql shows the foreign-key sections only when it is set).
+      row[18] = static_cast<int64_t>(t->checks.size());
+      row[20] = !t->table->references().empty() || !t->table->referencedBy().empty();
+      rows.push_back(std::move(row));
+    }
     for (const auto& [name, v] : s.views)
       rows.push_back(classRow(v->oid, name, s, owner, 0, "v", v->columns.size(), false, -1));
     for (const auto& [name, i] : s.indexes)
@@ -337,34 +421,43 @@ std::vector<SystemRow> fillIndexes(const Catalog&, const Database& db) {
 
 std::vector<SystemRow> fillConstraints(const Catalog&, const Database& db) {
   std::vector<Row> rows;
-  forEachConstraint(db, [&](const Schema& s, const IndexInfo& i) {
-    // A constraint shares its index's oid: DuetDB keeps no separate constraint object.
-    rows.push_back({static_cast<int64_t>(i.oid),
-                    i.name,
-                    static_cast<int64_t>(s.oid),
-                    std::string(i.primary ? "p" : "u"),
+  auto attnumsOf = [](const std::vector<uint32_t>& columns) {
+    std::vector<int64_t> out;
+    for (uint32_t c : columns) out.push_back(static_cast<int64_t>(c) + 1);
+    return out;
+  };
+  forEachConstraint(db, [&](const ConstraintView& c) {
+    // A PRIMARY KEY/UNIQUE constraint shares its index's oid: DuetDB keeps no separate
+    // constraint object for it. A foreign key's conindid is the referenced key's index.
+    const ForeignKey* fk = c.foreignKey;
+    const IndexInfo* index = fk ? c.referencedKey : c.index;
+    std::string none(" ");
+    rows.push_back({static_cast<int64_t>(c.oid),
+                    *c.name,
+                    static_cast<int64_t>(c.schema->oid),
+                    std::string(1, c.type),
                     false,
                     false,
+                    c.validated,
+                    static_cast<int64_t>(c.table->oid),
+                    int64_t{0},
+                    static_cast<int64_t>(index ? index->oid : 0),
+                    int64_t{0},
+                    static_cast<int64_t>(fk && c.referenced ? c.referenced->oid : 0),
+                    fk ? std::string(1, fk->onUpdate) : none,
+                    fk ? std::string(1, fk->onDelete) : none,
+                    fk ? std::string(1, fk->match) : none,
                     true,
-                    static_cast<int64_t>(i.table->oid),
                     int64_t{0},
-                    static_cast<int64_t>(i.oid),
-                    int64_t{0},
-                    int64_t{0},
-                    std::string(" "),
-                    std::string(" "),
-                    std::string(" "),
-                    true,
-                    int64_t{0},
-                    true,
-                    attnums(i),
+                    c.type == 'c' ? false : true,
+                    attnumsOf(c.columns),
+                    fk ? SystemValue(attnumsOf(fk->refColumns)) : kNull,
                     kNull,
                     kNull,
                     kNull,
                     kNull,
                     kNull,
-                    kNull,
-                    kNull});
+                    c.check ? SystemValue(c.check->expression) : kNull});
   });
   return rows;
 }

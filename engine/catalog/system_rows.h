@@ -1,6 +1,7 @@
 // The rows of each system relation (system_relations.h), made from the catalog: one
 // function per relation, each walking the catalog for one database.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,15 +56,32 @@ void forEachSchema(const Database& db, F f) {
   for (const auto& [name, schema] : db.schemas) f(*schema);
 }
 
-// Calls f(schema, index) for each index that backs a PRIMARY KEY or UNIQUE constraint: the
-// constraints pg_constraint and information_schema list.
-template <class F>
-void forEachConstraint(const Database& db, F f) {
-  forEachSchema(db, [&](const Schema& s) {
-    for (const auto& [name, index] : s.indexes)
-      if (index->constraint) f(s, *index);
-  });
-}
+// One constraint of a table, whichever kind: what pg_constraint and information_schema list.
+struct ConstraintView {
+  const Schema* schema = nullptr;
+  const TableInfo* table = nullptr;
+  uint32_t oid = 0;  // a PRIMARY KEY/UNIQUE constraint's is its index's
+  const std::string* name = nullptr;
+  char type = 'p';                           // pg_constraint.contype: p, u, c, f
+  std::vector<uint32_t> columns;             // conkey, 0-based
+  const IndexInfo* index = nullptr;          // p, u: the index behind it
+  const CheckConstraint* check = nullptr;    // c
+  const ForeignKey* foreignKey = nullptr;    // f
+  const TableInfo* referenced = nullptr;     // f: the referenced table
+  const IndexInfo* referencedKey = nullptr;  // f: the PRIMARY KEY/UNIQUE constraint it references
+  bool validated = true;
+};
+
+// Calls f(view) for each constraint: PRIMARY KEY and UNIQUE (in index name order), then each
+// table's CHECK and FOREIGN KEY constraints.
+void forEachConstraint(const Database& db, const std::function<void(const ConstraintView&)>& f);
+
+// pg_get_constraintdef's text: PRIMARY KEY (a), CHECK ((a > 0)), FOREIGN KEY (b) REFERENCES
+// p(a) ON DELETE CASCADE; `pretty`: its pretty form (CHECK (a > 0)). `qualifyReferenced`: the
+// referenced table with its schema (one the search path does not find).
+std::string constraintDefinition(const ConstraintView& c, bool pretty, bool qualifyReferenced);
+// A referential action as information_schema names it (CASCADE, SET NULL, NO ACTION, ...).
+std::string referentialRule(char action);
 
 // pg_get_indexdef's text: CREATE [UNIQUE] INDEX name ON schema.table USING btree (columns);
 // the table's name without its schema when `qualifyTable` is false (the pretty form for a
@@ -85,6 +103,7 @@ std::vector<SystemRow> fillTableConstraints(const Catalog& catalog, const Databa
 std::vector<SystemRow> fillKeyColumnUsage(const Catalog& catalog, const Database& db);
 std::vector<SystemRow> fillConstraintColumnUsage(const Catalog& catalog, const Database& db);
 std::vector<SystemRow> fillCheckConstraints(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillReferentialConstraints(const Catalog& catalog, const Database& db);
 std::vector<SystemRow> fillRoutines(const Catalog& catalog, const Database& db);
 std::vector<SystemRow> fillParameters(const Catalog& catalog, const Database& db);
 

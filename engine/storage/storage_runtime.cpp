@@ -5,6 +5,9 @@
 #include <cstring>
 #include <new>
 
+#include <fmt/format.h>
+
+#include "engine/error.h"
 #include "engine/storage/hash_index.h"
 #include "engine/storage/key_ops.h"
 #include "engine/storage/ordered_index.h"
@@ -147,6 +150,17 @@ void duet_table_erase(Table* table, RowId row, UndoLog* undo) {
   table->erase(row, *undo);
 }
 void duet_table_read(const Table* table, RowId row, uint8_t* tupleOut) { table->read(row, tupleOut); }
+void duet_undo_run_deferred(UndoLog* undo) { undo->runDeferred(); }
+void duet_table_check_failed(const Table* table, const VarString* constraint, const uint8_t* tuple) {
+  std::string name(constraint->data, constraint->len);
+  SqlError error(sqlstate::kCheckViolation,
+                 fmt::format("new row for relation \"{}\" violates check constraint \"{}\"", table->name(), name),
+                 fmt::format("Failing row contains ({}).", formatTuple(table->layout(), tuple)));
+  error.schemaName = table->schemaName();
+  error.tableName = table->name();
+  error.constraintName = std::move(name);
+  throw error;
+}
 
 }  // extern "C"
 
@@ -163,6 +177,8 @@ const std::vector<RuntimeSymbol>& storageRuntimeSymbols() {
       {"duet_table_update", reinterpret_cast<void*>(&duet_table_update)},
       {"duet_table_erase", reinterpret_cast<void*>(&duet_table_erase)},
       {"duet_table_read", reinterpret_cast<void*>(&duet_table_read)},
+      {"duet_table_check_failed", reinterpret_cast<void*>(&duet_table_check_failed)},
+      {"duet_undo_run_deferred", reinterpret_cast<void*>(&duet_undo_run_deferred)},
   };
   return symbols;
 }

@@ -18,6 +18,7 @@
 #include "engine/storage/ordered_index.h"
 #include "engine/storage/tuple_storage.h"
 #include "engine/types/value.h"
+#include "engine/types/value_io.h"
 
 namespace duet {
 namespace {
@@ -535,6 +536,7 @@ RowId Table::insert(const uint8_t* tuple, UndoLog& undo) {
   ++chunk->liveCount;
   ++liveRows_;
   undo.recordInsert(this, row);
+  for (const ForeignKey* fk : references_) deferForeignKeyRow(*fk, row, undo);
   return row;
 }
 
@@ -579,6 +581,37 @@ void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
   }
   writeTo(chunk, slot, after);
   undo.recordUpdate(this, row, images);
+  if (!references_.empty() || !referencedBy_.empty()) foreignKeysAfterUpdate(row, before, after, undo);
+}
+
+// A changed referencing key is looked up; a changed referenced key takes its constraints'
+// actions. The images are copied first: cascades write more images into the undo log.
+void Table::foreignKeysAfterUpdate(RowId row, const uint8_t* before, const uint8_t* after, UndoLog& undo) {
+  std::vector<uint8_t> oldRow(before, before + layout_.size), newRow(after, after + layout_.size);
+  for (const ForeignKey* fk : references_)
+    if (columnsDiffer(fk->columns, oldRow.data(), newRow.data())) deferForeignKeyRow(*fk, row, undo);
+  for (const ForeignKey* fk : referencedBy_)
+    if (columnsDiffer(fk->refColumns, oldRow.data(), newRow.data()))
+      referencedRowChanged(*fk, oldRow.data(), newRow.data(), undo);
+}
+
+bool Table::columnsDiffer(const std::vector<uint32_t>& columns, const uint8_t* a, const uint8_t* b) const {
+  for (uint32_t c : columns) {
+    if (a[c] != b[c]) return true;
+    if (!a[c] && compareValues(layout_.types[c], a + layout_.offsets[c], b + layout_.offsets[c]) != 0) return true;
+  }
+  return false;
+}
+
+void Table::attachForeignKey(ForeignKey& fk) {
+  fk.child->references_.push_back(&fk);
+  fk.parent->referencedBy_.push_back(&fk);
+}
+
+void Table::detachForeignKey(ForeignKey& fk) {
+  auto forget = [&](std::vector<ForeignKey*>& list) { std::erase(list, &fk); };
+  forget(fk.child->references_);
+  forget(fk.parent->referencedBy_);
 }
 
 uint8_t* Table::hideRow(RowId row) {
@@ -594,9 +627,12 @@ uint8_t* Table::hideRow(RowId row) {
 }
 
 void Table::erase(RowId row, UndoLog& undo) {
-  hideRow(row);
+  uint8_t* image = hideRow(row);
   // The bytes stay in the slot until commit: rollback only has to flip live back.
   undo.recordErase(this, row, chunkOf(row));
+  if (referencedBy_.empty()) return;
+  std::vector<uint8_t> oldRow(image, image + layout_.size);  // cascades reuse rowScratch_
+  for (const ForeignKey* fk : referencedBy_) referencedRowChanged(*fk, oldRow.data(), nullptr, undo);
 }
 
 void Table::truncate(UndoLog& undo) {

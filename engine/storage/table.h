@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/storage/foreign_key.h"
 #include "engine/storage/huge_memory.h"
 #include "engine/storage/index.h"
 #include "engine/storage/layout.h"
@@ -96,6 +97,13 @@ class Table {
   const std::vector<std::shared_ptr<Index>>& indexes() const { return indexes_; }
   // The key of a row in index.keyLayout() format (buffer of keyLayout().size bytes).
   void readKey(RowId row, const Index& index, uint8_t* keyOut) const;
+
+  // FOREIGN KEY constraints (foreign_key.h; the catalog owns them): attach registers one
+  // with both its tables, whose row changes check it from then on; detach forgets it.
+  static void attachForeignKey(ForeignKey& fk);
+  static void detachForeignKey(ForeignKey& fk);
+  const std::vector<ForeignKey*>& references() const { return references_; }
+  const std::vector<ForeignKey*>& referencedBy() const { return referencedBy_; }
 
   // Accounting, for tests and monitoring.
   size_t stringBytes() const { return stringBytes_; }
@@ -179,6 +187,8 @@ class Table {
   // unique index holds to's key, puts it back and returns false.
   bool moveKey(Index& index, RowId row, const uint8_t* from, const uint8_t* to, bool checkUnique);
   void rebuildIndexes();
+  void foreignKeysAfterUpdate(RowId row, const uint8_t* before, const uint8_t* after, UndoLog& undo);
+  bool columnsDiffer(const std::vector<uint32_t>& columns, const uint8_t* a, const uint8_t* b) const;
 
   const VarString* copyString(const VarString* s);
   // The string for column c of the row at `row` (its slot in a chunk, null in the column
@@ -212,6 +222,8 @@ class Table {
   uint64_t liveRows_ = 0;
   size_t stringBytes_ = 0;
   std::vector<std::shared_ptr<Index>> indexes_;
+  std::vector<ForeignKey*> references_;    // constraints whose referencing table this is
+  std::vector<ForeignKey*> referencedBy_;  // constraints whose referenced table this is
   // Work buffers for the hot paths (one executor thread, calls never nest): a row image,
   // and two keys of the widest index.
   std::vector<uint8_t> rowScratch_;

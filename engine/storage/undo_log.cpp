@@ -59,7 +59,14 @@ void UndoLog::recordAction(std::function<void()> undo, std::function<void()> onC
   }
 }
 
+void UndoLog::runDeferred() {
+  std::vector<std::function<void()>> checks;
+  checks.swap(deferred_);
+  for (auto& check : checks) check();
+}
+
 void UndoLog::rollbackTo(Mark m) {
+  deferred_.clear();
   bool had = !records_.empty();
   while (records_.size() > m) {
     Record r = records_.back();

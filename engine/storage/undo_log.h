@@ -63,6 +63,13 @@ class UndoLog {
   // undo runs on rollback; onCommit (optional) on commit. Neither may throw.
   void recordAction(std::function<void()> undo, std::function<void()> onCommit = {});
 
+  // Checks that wait for the end of the statement (PostgreSQL's foreign key checks run
+  // then: foreign_key.h). runDeferred runs them in order, forgetting each before it runs
+  // (one may throw); a rollback forgets them.
+  void defer(std::function<void()> check) { deferred_.push_back(std::move(check)); }
+  bool hasDeferred() const { return !deferred_.empty(); }
+  void runDeferred();
+
  private:
   enum class Kind : uint8_t { Insert, Update, Erase, Action };
   struct Action {
@@ -92,7 +99,8 @@ class UndoLog {
     size_t size;
   };
   std::vector<Block> blocks_;  // image space; the first block is kept between transactions
-  size_t used_ = 0;            // bytes handed out of blocks_.back()
+  std::vector<std::function<void()>> deferred_;
+  size_t used_ = 0;  // bytes handed out of blocks_.back()
 };
 
 }  // namespace duet

@@ -27,14 +27,15 @@ class CatalogLookup {
   // What the catalog functions print about object `oid`; nullopt (NULL) when there is no
   // such object.
   enum class Text : uint8_t {
-    IndexDefinition,            // pg_get_indexdef
-    IndexDefinitionPretty,      // pg_get_indexdef(index, 0, true): the table unqualified where visible
-    ConstraintDefinition,       // pg_get_constraintdef
-    ViewDefinition,             // pg_get_viewdef
-    RoleName,                   // pg_get_userbyid (PostgreSQL prints "unknown (OID=n)" for none)
-    FunctionResult,             // pg_get_function_result: "integer", "SETOF text", "TABLE(a integer)"
-    FunctionArguments,          // pg_get_function_arguments: "a integer, OUT b text, c integer DEFAULT 1"
-    FunctionIdentityArguments,  // pg_get_function_identity_arguments: "a integer, OUT b text"
+    IndexDefinition,             // pg_get_indexdef
+    IndexDefinitionPretty,       // pg_get_indexdef(index, 0, true): the table unqualified where visible
+    ConstraintDefinition,        // pg_get_constraintdef
+    ConstraintDefinitionPretty,  // pg_get_constraintdef(oid, true)
+    ViewDefinition,              // pg_get_viewdef
+    RoleName,                    // pg_get_userbyid (PostgreSQL prints "unknown (OID=n)" for none)
+    FunctionResult,              // pg_get_function_result: "integer", "SETOF text", "TABLE(a integer)"
+    FunctionArguments,           // pg_get_function_arguments: "a integer, OUT b text, c integer DEFAULT 1"
+    FunctionIdentityArguments,   // pg_get_function_identity_arguments: "a integer, OUT b text"
   };
   virtual std::optional<std::string> describe(Text what, uint32_t oid) const = 0;
   // pg_table_is_visible (RegClass), pg_type_is_visible (RegType), pg_function_is_visible

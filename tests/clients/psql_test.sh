@@ -75,6 +75,19 @@ q -c "\\copy psql_copy FROM '$TMP/bad.txt'" 2>"$TMP/err"
 check "copy from bad data fails" "1" "$?"
 check "copy from bad data message" "1" "$(grep -c 'invalid input syntax for type integer' "$TMP/err")"
 check "failed copy inserted nothing" "10" "$(q -c 'SELECT count(*) FROM psql_copy')"
+# COPY FROM checks CHECK and FOREIGN KEY constraints, as INSERT does.
+q -c 'CREATE TABLE psql_copy_p (id integer PRIMARY KEY)' -c 'INSERT INTO psql_copy_p VALUES (1)' \
+  -c "CREATE TABLE psql_copy_c (a integer CHECK (a > 0), b text DEFAULT 'd', p integer REFERENCES psql_copy_p)"
+printf '1\t1\n2\t\\N\n' >"$TMP/ok.txt"
+printf '3\t1\n-4\t1\n' >"$TMP/check.txt"
+printf '5\t7\n' >"$TMP/fk.txt"
+q -c "\\copy psql_copy_c (a, p) FROM '$TMP/ok.txt'"
+q -c "\\copy psql_copy_c (a, p) FROM '$TMP/check.txt'" 2>"$TMP/err"
+check "copy checks a CHECK constraint" "1" "$(grep -c 'violates check constraint "psql_copy_c_a_check"' "$TMP/err")"
+q -c "\\copy psql_copy_c (a, p) FROM '$TMP/fk.txt'" 2>"$TMP/err"
+check "copy checks a foreign key" "1" "$(grep -c 'Key (p)=(7) is not present in table "psql_copy_p"' "$TMP/err")"
+check "copy with constraints kept the good rows" $'1|d|1\n2|d|' "$(q -c 'SELECT * FROM psql_copy_c ORDER BY a')"
+q -c 'DROP TABLE psql_copy_c, psql_copy_p' >/dev/null
 
 # ON_ERROR_STOP: without it psql runs on past an error and exits 0; with it psql stops at
 # the failing statement and exits 3.

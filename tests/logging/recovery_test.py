@@ -13,6 +13,9 @@ its way into:
   - views (over views, replaced to read a view created after them, with column lists)
     come back with their queries and dependencies after a replay of the log, and after
     loading the archive; one created in a rolled back transaction or dropped does not;
+  - CHECK and FOREIGN KEY constraints (added, dropped, NOT VALID, rolled back) come back
+    with their definitions and are enforced after a replay of the log, and after loading
+    the archive;
   - tables changed by ALTER TABLE (columns added with defaults, dropped, retyped, renamed;
     keys dropped and renamed; NOT NULL set), one rolled back, and tables made by CREATE
     TABLE AS and SELECT INTO come back with their layout, rows and keys after a replay of
@@ -431,6 +434,67 @@ def sequences():
         shutil.rmtree(data)
 
 
+def constraints():
+    """CHECK and FOREIGN KEY constraints through the log, then through the archive."""
+    data = tempfile.mkdtemp(prefix="duet-recovery-")
+    try:
+        server = Server(data)
+        conn = server.connect()
+        conn.execute("CREATE TABLE rc_p (id int PRIMARY KEY, code text UNIQUE)")
+        conn.execute("CREATE TABLE rc_c (id int CHECK (id > 0), pid int REFERENCES rc_p ON DELETE CASCADE,"
+                     " code text, CONSTRAINT rc_code FOREIGN KEY (code) REFERENCES rc_p (code) ON UPDATE SET NULL)")
+        conn.execute("INSERT INTO rc_p VALUES (1, 'a'), (2, 'b')")
+        conn.execute("INSERT INTO rc_c VALUES (5, 1, 'a'), (6, 2, NULL)")
+        conn.execute("ALTER TABLE rc_c ADD CONSTRAINT rc_big CHECK (id > 100) NOT VALID")
+        conn.execute("ALTER TABLE rc_c ADD CONSTRAINT rc_dropped CHECK (id < 1000)")
+        conn.execute("ALTER TABLE rc_c DROP CONSTRAINT rc_dropped")
+        with conn.transaction():
+            conn.execute("ALTER TABLE rc_c ADD CONSTRAINT rc_rolled_back CHECK (id <> 150)")
+            raise psycopg.Rollback()
+        conn.close()
+        query = ("SELECT conname, pg_get_constraintdef(oid), convalidated FROM pg_constraint"
+                 " WHERE contype IN ('c', 'f') ORDER BY conname")
+
+        def check(server, what):
+            got = rows(server, query)
+            assert got == expected, f"constraints came back different from {what}:\n" + diff(expected, got)
+            conn = server.connect()
+            for bad in ("INSERT INTO rc_c VALUES (200, 9, NULL)", "INSERT INTO rc_c VALUES (50, 1, NULL)"):
+                try:
+                    with conn.transaction():
+                        conn.execute(bad)
+                    raise AssertionError(f"{bad} passed after {what}")
+                except (psycopg.errors.ForeignKeyViolation, psycopg.errors.CheckViolation):
+                    pass
+            with conn.transaction():
+                conn.execute("INSERT INTO rc_c VALUES (150, 2, 'b')")  # rc_rolled_back is gone
+                conn.execute("DELETE FROM rc_p WHERE id = 2")
+                assert conn.execute("SELECT count(*) FROM rc_c").fetchone()[0] == 1, "no cascade"
+                raise psycopg.Rollback()
+            conn.close()
+
+        expected = rows(server, query)
+        assert [r[0] for r in expected] == [b"rc_big", b"rc_c_id_check", b"rc_c_pid_fkey", b"rc_code"], expected
+        server.stop()
+
+        server = Server(data)  # the log alone
+        check(server, "the log")
+        conn = server.connect()
+        conn.execute("CHECKPOINT")
+        conn.close()
+        assert archives(data), "no archive was written"
+        server.stop()
+
+        server = Server(data)  # the archive
+        check(server, "the archive")
+        output = server.stop()
+        assert "loaded archive" in output and "replayed 0 transactions" in output, output
+        print("constraints: the same after a replay of the log and after loading the archive")
+    finally:
+        shutil.rmtree(data)
+
+
+
 def diff(a, b):
     for qa, qb in zip(a, b):
         for ra, rb in zip(qa, qb):
@@ -580,6 +644,7 @@ def main():
     views()
     sequences()
     altered_tables()
+    constraints()
     print(f"recovery: all passed in {time.time() - started:.1f} s")
     return 0
 

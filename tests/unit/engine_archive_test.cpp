@@ -2,7 +2,8 @@
 // engine writes load into a fresh engine that then answers like the first - tables of both
 // stores with keys, defaults and indexes, values of every type (NULLs, quotes, tabs,
 // backslashes, arrays, time stamps, floats), functions and procedures of every shape,
-// roles and databases - and a transaction halfway shows in changesPending.
+// roles and databases, CHECK and FOREIGN KEY constraints - and a transaction halfway shows
+// in changesPending.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -101,6 +102,33 @@ TEST_CASE("an archive loads into a fresh engine that answers the same", "[loggin
     CHECK(b.statements.at(0).sql == a.statements.at(0).sql);
     CHECK(b.statements.at(0).copyData == a.statements.at(0).copyData);
   }
+}
+
+TEST_CASE("an archive keeps CHECK and FOREIGN KEY constraints", "[logging]") {
+  auto live = createSqlEngine(EngineConfig{"/tmp/duet_archive_test", 0});
+  queryRows(*live,
+            "create table p (id int primary key, code text unique);"
+            "create table c (id int check (id > 0), pid int references p on delete cascade,"
+            "  code text, constraint c_code foreign key (code) references p (code) match full on update set null,"
+            "  check (pid <> id));"
+            "create table self (id int primary key, up int references self);"
+            "insert into p values (1, 'a'), (2, 'b'); insert into c values (5, 1, 'a'), (6, 2, null);"
+            "insert into self values (1, null), (2, 1);"
+            "alter table c add constraint big check (id > 100) not valid;"
+            "alter table c add constraint id_p foreign key (id) references p not valid");
+  auto records = archive(*live);
+  auto loaded = load(records);
+  const char* definitions =
+      "select conname, contype, pg_get_constraintdef(oid), convalidated from pg_constraint "
+      "where contype in ('c', 'f') order by conname";
+  CHECK(queryRows(*loaded, definitions) == queryRows(*live, definitions));
+  CHECK(queryRows(*loaded, definitions).size() == 7);
+  // They are enforced: CHECK, the referenced key, the cascade.
+  CHECK_THROWS_AS(queryRows(*loaded, "insert into c values (200, 200, null)"), SqlError);
+  CHECK_THROWS_AS(queryRows(*loaded, "insert into c values (300, 9, null)"), SqlError);
+  CHECK_THROWS_AS(queryRows(*loaded, "delete from self where id = 1"), SqlError);
+  queryRows(*loaded, "delete from p where id = 1");
+  CHECK(queryRows(*loaded, "select id from c order by id") == queryRows(*live, "select id from c where pid <> 1"));
 }
 
 TEST_CASE("changesPending tells a transaction halfway", "[logging]") {
