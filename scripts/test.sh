@@ -20,7 +20,7 @@ source scripts/lib.sh
 
 # Suite names, in the order they run. The wire suites share one Release duetd; the ASan
 # suites marked -asan share one ASan duetd.
-WIRE_SUITES="sql sql-snapshots psql psycopg asyncpg pqxx pgbench jdbc hostile"
+WIRE_SUITES="sql sql-snapshots psql pg_dump psycopg asyncpg sqlalchemy pqxx pgbench jdbc hostile"
 RELEASE_SUITES="unit $WIRE_SUITES tpcc snapshots crash recovery fd-limit memory analytics"
 ASAN_SUITES="protocol-asan sql-asan recovery-asan sql-fuzzer"
 ASAN_COMPILER=""
@@ -43,7 +43,7 @@ wants() {
 }
 
 bash scripts/setup.sh || { echo "setup.sh failed"; exit 1; }
-ensure_venv || { echo "could not create .venv with psycopg and asyncpg"; exit 1; }
+ensure_venv || { echo "could not create .venv with psycopg, asyncpg and SQLAlchemy"; exit 1; }
 PY=$PWD/.venv/bin/python
 SUITE_TIMEOUT=900
 
@@ -127,8 +127,10 @@ wire_suites() {
   [ "$target" = duetdb ] && suite sql-snapshots "sql on snapshots ($target)" "$PY" tests/sql/run.py \
     --host 127.0.0.1 --port "$port" --target "$target" --snapshots
   client_suite psql "$target" bash tests/clients/psql_test.sh 127.0.0.1 "$port"
+  client_suite pg_dump "$target" bash tests/clients/pg_dump_test.sh 127.0.0.1 "$port"
   client_suite psycopg "$target" "$PY" tests/clients/psycopg_test.py 127.0.0.1 "$port"
   client_suite asyncpg "$target" "$PY" tests/clients/asyncpg_test.py 127.0.0.1 "$port"
+  client_suite sqlalchemy "$target" "$PY" tests/clients/sqlalchemy_test.py 127.0.0.1 "$port"
   client_suite pqxx "$target" "$pqxx" 127.0.0.1 "$port"
   client_suite pgbench "$target" bash tests/clients/pgbench_test.sh 127.0.0.1 "$port"
   client_suite jdbc "$target" bash tests/clients/jdbc_test.sh 127.0.0.1 "$port"
