@@ -14,6 +14,7 @@ PACKAGES=(
   default-jdk-headless libpostgresql-jdbc-java
   clang-19 libclang-rt-19-dev   # libFuzzer (build-fuzz) and AddressSanitizer (build-asan)
   clang-format-19 ccache        # the format suite; cached rebuilds
+  nodejs                        # the node suite (node-postgres, postgres.js)
 )
 
 missing=()
@@ -27,4 +28,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "setup.sh: installing ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# Debian's nodejs comes without npm, which NodeSource's bundles (and Debian's npm package
+# would conflict with): installed only where there is none.
+if ! command -v npm >/dev/null; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends npm >/dev/null
 fi

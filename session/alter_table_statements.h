@@ -46,6 +46,8 @@ class AlterTableStatements {
   // ALTER COLUMN ... ADD GENERATED ... AS IDENTITY: the column gets a sequence of its own.
   void addIdentity(TableInfo& table, const sql::AlterTableCmd& cmd);
   void checkNotIdentity(const TableInfo& table, uint32_t column, bool setting) const;
+  // Whether a CHECK constraint of the table reads `column`.
+  static bool checkReads(const TableInfo& table, uint32_t column);
   // The column a command names: 42703 `column "c" of relation "t" does not exist`.
   uint32_t column(const TableInfo& table, const std::string& name) const;
   // Rebuilds the table with `columns`, new column i holding values[i] (SQL over the old

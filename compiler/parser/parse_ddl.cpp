@@ -33,12 +33,7 @@ StmtPtr Parser::parseCreateTable(bool temporary) {
   expectKw("table");
   auto s = std::make_unique<CreateTableStmt>();
   s->temporary = temporary;
-  if (isKw("if")) {
-    advance();
-    expectKw("not");
-    expectKw("exists");
-    s->ifNotExists = true;
-  }
+  s->ifNotExists = acceptIfNotExists();
   s->table = parseQualifiedName();
   // CREATE TABLE t [(names)] [WITH (...)] AS query: a name list then AS, or no list.
   if (!isOp("(")) {
@@ -394,12 +389,7 @@ AlterTableCmd Parser::parseAlterTableCmd() {
     }
     cmd.action = AlterTableAction::AddColumn;
     acceptKw("column");
-    if (isKw("if")) {
-      advance();
-      expectKw("not");
-      expectKw("exists");
-      cmd.ifNotExists = true;
-    }
+    cmd.ifNotExists = acceptIfNotExists();
     cmd.column = parseColumnDef();
   } else if (acceptKw("drop")) {
     if (acceptKw("constraint")) {

@@ -99,12 +99,7 @@ StmtPtr Parser::parseCreateSequence(bool temporary) {
   expectKw("sequence");
   auto s = std::make_unique<CreateSequenceStmt>();
   s->temporary = temporary;
-  if (isKw("if")) {
-    advance();
-    expectKw("not");
-    expectKw("exists");
-    s->ifNotExists = true;
-  }
+  s->ifNotExists = acceptIfNotExists();
   s->name = parseQualifiedName();
   s->options = parseSequenceOptions(false);
   return s;

@@ -136,6 +136,14 @@ DropBehavior Parser::parseDropBehavior() {
   return DropBehavior::Default;
 }
 
+bool Parser::acceptIfNotExists() {
+  if (!isKw("if")) return false;
+  advance();
+  expectKw("not");
+  expectKw("exists");
+  return true;
+}
+
 bool Parser::parseOptionalSignedInt(int& value) {
   size_t save = pos_;
   bool negative = acceptOp("-");

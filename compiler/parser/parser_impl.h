@@ -29,6 +29,7 @@ class Parser {
   const Token& advance();
   bool isKw(std::string_view word, int ahead = 0);  // an unquoted word with this text
   bool acceptKw(std::string_view word);
+  bool acceptIfNotExists();  // IF NOT EXISTS
   void expectKw(std::string_view word);
   bool isOp(std::string_view op, int ahead = 0);
   bool acceptOp(std::string_view op);

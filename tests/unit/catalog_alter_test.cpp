@@ -7,10 +7,12 @@
 #include <cstring>
 #include <vector>
 
+#include "catalog_test_util.h"
 #include "engine/catalog/catalog.h"
 #include "engine/error.h"
 
 using namespace duet;
+using test::errorOf;
 
 namespace {
 
@@ -27,15 +29,6 @@ int32_t valueAt(const Table& t, RowId r, uint32_t column) {
   int32_t v;
   std::memcpy(&v, tuple.data() + t.layout().offsets[column], sizeof v);
   return v;
-}
-
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const SqlError& e) {
-    return e.code + " " + e.what();
-  }
-  return "no error";
 }
 
 // t (a int primary key, b int unique, c int) with rows (1, 10, 100), (2, 20, 200).

@@ -2,21 +2,14 @@
 // and DDL rollback.
 #include <catch2/catch.hpp>
 
+#include "catalog_test_util.h"
 #include "engine/catalog/catalog.h"
 #include "engine/error.h"
 
 using namespace duet;
+using test::errorOf;
 
 namespace {
-
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const SqlError& e) {
-    return e.code + " " + e.what();
-  }
-  return "no error";
-}
 
 CreateTableSpec twoInts(const std::string& name) {
   return {name, {{"a", {TypeId::Int4}}, {"b", {TypeId::Int4}}}, {}, StorageKind::Row};

@@ -2,10 +2,12 @@
 // each type, steps that would overflow int64, CYCLE in both directions, and ALTER's rules.
 #include <catch2/catch.hpp>
 
+#include "catalog_test_util.h"
 #include "engine/catalog/sequence.h"
 #include "engine/error.h"
 
 using namespace duet;
+using test::errorOf;
 
 namespace {
 
@@ -14,15 +16,6 @@ SequenceInfo created(const SequenceOptions& options) {
   s.name = "s";
   s.apply(options, true);
   return s;
-}
-
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const SqlError& e) {
-    return e.code + " " + e.what();
-  }
-  return "no error";
 }
 
 }  // namespace

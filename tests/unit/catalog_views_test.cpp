@@ -2,21 +2,14 @@
 // order dependentViews lists what reads a relation in.
 #include <catch2/catch.hpp>
 
+#include "catalog_test_util.h"
 #include "engine/catalog/catalog.h"
 #include "engine/error.h"
 
 using namespace duet;
+using test::errorOf;
 
 namespace {
-
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const SqlError& e) {
-    return e.code + " " + e.what();
-  }
-  return "no error";
-}
 
 ViewInfo viewSpec(const std::string& name, std::vector<std::pair<std::string, TypeId>> columns,
                   std::vector<uint32_t> dependsOn) {
