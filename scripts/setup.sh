@@ -29,6 +29,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+# The pgx suite needs Go 1.22 or later (Debian 12's golang-go is older: a machine without Go
+# gets it, and the suite says what it lacks).
+if ! command -v go >/dev/null && [ ! -x /usr/local/go/bin/go ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends golang-go >/dev/null
+fi
 # Debian's nodejs comes without npm, which NodeSource's bundles (and Debian's npm package
 # would conflict with): installed only where there is none.
 if ! command -v npm >/dev/null; then

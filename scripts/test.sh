@@ -20,7 +20,7 @@ source scripts/lib.sh
 
 # Suite names, in the order they run. The wire suites share one Release duetd; the ASan
 # suites marked -asan share one ASan duetd.
-WIRE_SUITES="sql sql-snapshots psql pg_dump psycopg asyncpg sqlalchemy node pqxx pgbench jdbc hostile"
+WIRE_SUITES="sql sql-snapshots psql pg_dump psycopg asyncpg sqlalchemy node pgx pqxx pgbench jdbc hostile"
 RELEASE_SUITES="unit $WIRE_SUITES tpcc snapshots crash recovery fd-limit memory analytics"
 ASAN_SUITES="protocol-asan sql-asan recovery-asan sql-fuzzer"
 ASAN_COMPILER=""
@@ -132,6 +132,7 @@ wire_suites() {
   client_suite asyncpg "$target" "$PY" tests/clients/asyncpg_test.py 127.0.0.1 "$port"
   client_suite sqlalchemy "$target" "$PY" tests/clients/sqlalchemy_test.py 127.0.0.1 "$port"
   client_suite node "$target" bash tests/clients/node_test.sh 127.0.0.1 "$port"
+  client_suite pgx "$target" bash tests/clients/pgx_test.sh 127.0.0.1 "$port"
   client_suite pqxx "$target" "$pqxx" 127.0.0.1 "$port"
   client_suite pgbench "$target" bash tests/clients/pgbench_test.sh 127.0.0.1 "$port"
   client_suite jdbc "$target" bash tests/clients/jdbc_test.sh 127.0.0.1 "$port"
