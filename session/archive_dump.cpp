@@ -244,6 +244,46 @@ class ArchiveDump {
       run(db.name, fmt::format("SELECT pg_catalog.setval({}, {}, {})", quoteLiteral(name), s->lastValue, s->isCalled));
     }
     dumpConstraints(db, tables);
+    dumpComments(db);
+  }
+
+  // COMMENT ON for every comment of an object that exists, but public's as initdb leaves it.
+  void dumpComments(const Database& db) {
+    for (const auto& [key, text] : db.comments) {
+      if (!commentedObjectExists(db, key) || (key.classOid == kPgNamespaceOid && text == "standard public schema"))
+        continue;
+      std::string object;
+      for (const auto& [schemaName, schema] : db.schemas) {
+        const Schema& s = *schema;
+        if (key.classOid == kPgNamespaceOid && s.oid == key.objectOid) object = "SCHEMA " + ident(s.name);
+        if (key.classOid == kPgClassOid) {
+          auto relation = [&](const char* kind, const std::string& name, const std::vector<ColumnDef>* columns) {
+            object = key.subId > 0 && columns
+                         ? "COLUMN " + qualified(s, name) + "." + ident((*columns)[key.subId - 1].name)
+                         : std::string(kind) + " " + qualified(s, name);
+          };
+          for (const auto& [name, t] : s.tables)
+            if (t->oid == key.objectOid) relation("TABLE", name, &t->columns);
+          for (const auto& [name, v] : s.views)
+            if (v->oid == key.objectOid) relation("VIEW", name, &v->columns);
+          for (const auto& [name, i] : s.indexes)
+            if (i->oid == key.objectOid) relation("INDEX", name, nullptr);
+          for (const auto& [name, q] : s.sequences)
+            if (q->oid == key.objectOid) relation("SEQUENCE", name, nullptr);
+        }
+        if (key.classOid == kPgProcOid)
+          for (const auto& [name, overloads] : s.routines)
+            for (const auto& r : overloads) {
+              if (r->oid != key.objectOid) continue;
+              std::string inputs;
+              for (const RoutineParamInfo& p : r->params)
+                if (p.isInput()) inputs += (inputs.empty() ? "" : ", ") + routineTypeSql(p.type);
+              object = fmt::format("{} {}({})", r->kind == RoutineKind::Procedure ? "PROCEDURE" : "FUNCTION",
+                                   qualified(s, r->name), inputs);
+            }
+      }
+      run(db.name, fmt::format("COMMENT ON {} IS {}", object, quoteLiteral(text)));
+    }
   }
 
   // CHECK and FOREIGN KEY constraints, once every table has its rows (which they check

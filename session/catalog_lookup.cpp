@@ -138,6 +138,13 @@ std::optional<std::string> SessionCatalogLookup::serialSequence(std::string_view
   return std::nullopt;
 }
 
+std::optional<std::string> SessionCatalogLookup::comment(uint32_t classOid, uint32_t objectOid, int32_t subId) const {
+  CommentKey key{classOid, objectOid, subId};
+  auto it = db_.comments.find(key);
+  if (it == db_.comments.end() || !commentedObjectExists(db_, key)) return std::nullopt;
+  return it->second;
+}
+
 SessionCatalogLookup::Relation SessionCatalogLookup::relationByOid(uint32_t oid) const {
   for (const auto& [schemaName, schema] : db_.schemas) {
     for (const auto& [name, t] : schema->tables)

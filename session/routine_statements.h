@@ -25,9 +25,11 @@ class RoutineStatements {
   // DROP TABLE: functions returning the table's row type depend on it (2BP01, or dropped
   // too with CASCADE).
   void dropRoutinesReturning(const TableInfo& table, bool cascade, ResultSink& sink);
+  // The routine a name with or without an argument list means (LookupFuncWithArgs), its
+  // kind checked; null when it does not exist and `ifExists` made that a notice.
+  RoutineInfo* findRoutineRef(sql::RoutineObject object, const sql::RoutineRef& ref, bool ifExists, ResultSink& sink);
 
  private:
-  RoutineInfo* findRoutineRef(sql::RoutineObject object, const sql::RoutineRef& ref, bool ifExists, ResultSink& sink);
   void applyRoutineOptions(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
   void defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
   void validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s, std::string_view query);

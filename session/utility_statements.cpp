@@ -65,6 +65,7 @@ const char* changingCommand(const sql::Stmt& stmt) {
     }
     case sql::StmtKind::CreateView: return "CREATE VIEW";
     case sql::StmtKind::CreateSequence: return "CREATE SEQUENCE";
+    case sql::StmtKind::Comment: return "COMMENT";
     case sql::StmtKind::AlterSequence: return "ALTER SEQUENCE";
     case sql::StmtKind::CreateIndex: return "CREATE INDEX";
     case sql::StmtKind::AlterTable: return stmt.as<sql::AlterTableStmt>().index ? "ALTER INDEX" : "ALTER TABLE";
@@ -203,6 +204,10 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       break;
     }
     case sql::StmtKind::DropRoutine: routineStatements_.dropRoutines(stmt.as<sql::DropRoutineStmt>(), sink); break;
+    case sql::StmtKind::Comment:
+      comment(stmt.as<sql::CommentStmt>(), sink);
+      sink.commandComplete("COMMENT");
+      break;
     case sql::StmtKind::AlterRoutine: routineStatements_.alterRoutine(stmt.as<sql::AlterRoutineStmt>(), sink); break;
     case sql::StmtKind::Listen:
       state_.pendingListens.emplace_back(true, stmt.as<sql::ListenStmt>().channel);
@@ -358,6 +363,79 @@ void UtilityStatements::runShow(const sql::ShowStmt& s, ResultSink& sink) {
   }
   std::string value = state_.settings.get(s.name);  // 42704 for unknown names
   sendTextRows(sink, showColumns(s), {{value}});
+}
+
+void UtilityStatements::comment(const sql::CommentStmt& s, ResultSink& sink) {
+  using Object = sql::CommentStmt::Object;
+  Catalog& catalog = state_.engine.catalog;
+  CommentKey key;
+  auto relationMissing = [](const std::string& name) {
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", name));
+  };
+  switch (s.object) {
+    case Object::Schema: {
+      const Schema* schema = state_.db->schema(s.name.name());
+      if (!schema) throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", s.name.name()));
+      key = {kPgNamespaceOid, schema->oid, 0};
+      break;
+    }
+    case Object::Column: {
+      if (s.name.parts.size() < 2) throw SqlError(sqlstate::kSyntaxError, "column name must be qualified");
+      sql::QualifiedName relation = s.name;
+      std::string column = relation.parts.back();
+      relation.parts.pop_back();
+      Catalog::Relation r = catalog.findRelation(*state_.db, schemaOf(relation), relation.name());
+      int attnum = -1;
+      if (r.table) attnum = r.table->columnIndex(column);
+      if (r.view)
+        for (size_t i = 0; i < r.view->columns.size(); ++i)
+          if (r.view->columns[i].name == column) attnum = static_cast<int>(i);
+      if (!r.table && !r.view) relationMissing(relation.name());
+      if (attnum < 0)
+        throw SqlError(sqlstate::kUndefinedColumn,
+                       fmt::format("column \"{}\" of relation \"{}\" does not exist", column, relation.name()));
+      key = {kPgClassOid, r.table ? r.table->oid : r.view->oid, attnum + 1};
+      break;
+    }
+    case Object::Table:
+    case Object::View:
+    case Object::Index:
+    case Object::Sequence: {
+      const std::string schema = schemaOf(s.name), &name = s.name.name();
+      uint32_t oid = 0;
+      if (s.object == Object::Table) {
+        if (const TableInfo* t = catalog.findTable(*state_.db, schema, name)) oid = t->oid;
+      } else if (s.object == Object::View) {
+        if (const ViewInfo* v = catalog.findView(*state_.db, schema, name)) oid = v->oid;
+      } else if (s.object == Object::Index) {
+        if (const IndexInfo* i = catalog.findIndex(*state_.db, schema, name)) oid = i->oid;
+      } else if (const SequenceInfo* q = catalog.findSequence(*state_.db, schema, name)) {
+        oid = q->oid;
+      }
+      if (oid == 0) {
+        static const char* kKinds[] = {"a table", "a view", "an index", "a sequence"};
+        Catalog::Relation r = catalog.findRelation(*state_.db, schema, name);
+        bool other = r.table || r.view || catalog.findIndex(*state_.db, schema, name) ||
+                     catalog.findSequence(*state_.db, schema, name);
+        if (!other) relationMissing(name);
+        throw SqlError(sqlstate::kWrongObjectType,
+                       fmt::format("\"{}\" is not {}", name, kKinds[static_cast<int>(s.object)]));
+      }
+      key = {kPgClassOid, oid, 0};
+      break;
+    }
+    case Object::Function:
+    case Object::Procedure: {
+      sql::RoutineObject kind =
+          s.object == Object::Function ? sql::RoutineObject::Function : sql::RoutineObject::Procedure;
+      key = {kPgProcOid, routineStatements_.findRoutineRef(kind, s.routine, false, sink)->oid, 0};
+      break;
+    }
+  }
+  // An empty text removes the comment, as NULL does (CreateComments).
+  std::optional<std::string> text = s.text && !s.text->empty() ? s.text : std::nullopt;
+  catalog.setComment(*state_.db, key, std::move(text), state_.txn.undo());
+  transaction_.ddlDone();
 }
 
 void UtilityStatements::truncate(const sql::TruncateStmt& s, ResultSink& sink) {

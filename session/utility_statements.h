@@ -57,6 +57,8 @@ class UtilityStatements {
   void runShow(const sql::ShowStmt& s, ResultSink& sink);
   void dropObjects(const sql::DropStmt& s, ResultSink& sink);
   void truncate(const sql::TruncateStmt& s, ResultSink& sink);
+  // COMMENT ON ... IS: pg_description's texts (Catalog::setComment).
+  void comment(const sql::CommentStmt& s, ResultSink& sink);
   // 25001 "<command> cannot run inside a transaction block" (PreventInTransactionBlock).
   void preventInTransactionBlock(std::string_view command) const;
 

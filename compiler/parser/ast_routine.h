@@ -83,6 +83,16 @@ struct AlterRoutineStmt : Stmt {
   std::string owner;
 };
 
+// COMMENT ON TABLE | VIEW | INDEX | SEQUENCE | COLUMN | SCHEMA | FUNCTION | PROCEDURE name
+// IS 'text' | NULL.
+struct CommentStmt : Stmt {
+  CommentStmt() : Stmt(StmtKind::Comment) {}
+  enum class Object : uint8_t { Table, View, Index, Sequence, Column, Schema, Function, Procedure } object{};
+  QualifiedName name;               // a COLUMN's ends with the column
+  RoutineRef routine;               // FUNCTION, PROCEDURE
+  std::optional<std::string> text;  // NULL: the comment goes
+};
+
 struct CallStmt : Stmt {
   CallStmt() : Stmt(StmtKind::Call) {}
   std::unique_ptr<FuncCall> call;

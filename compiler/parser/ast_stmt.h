@@ -50,6 +50,7 @@ enum class StmtKind : uint8_t {
   CreateSequence,
   AlterSequence,
   AlterRoutine,  // ast_routine.h
+  Comment,       // ast_routine.h
 };
 
 struct Stmt {

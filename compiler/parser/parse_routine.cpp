@@ -221,6 +221,39 @@ StmtPtr Parser::parseAlterRoutine() {
   return s;
 }
 
+StmtPtr Parser::parseComment() {
+  using Object = CommentStmt::Object;
+  expectKw("comment");
+  expectKw("on");
+  auto s = std::make_unique<CommentStmt>();
+  static const std::pair<const char*, Object> kObjects[] = {
+      {"table", Object::Table},       {"view", Object::View},          {"index", Object::Index},
+      {"sequence", Object::Sequence}, {"column", Object::Column},      {"schema", Object::Schema},
+      {"function", Object::Function}, {"procedure", Object::Procedure}};
+  bool known = false;
+  for (auto [word, object] : kObjects)
+    if (!known && acceptKw(word)) {
+      s->object = object;
+      known = true;
+    }
+  if (!known) syntaxError();
+  if (s->object == Object::Function || s->object == Object::Procedure) {
+    s->routine.name = parseQualifiedName();
+    if (isOp("(")) {
+      s->routine.argsGiven = true;
+      s->routine.args = parseRoutineParams(false);
+    }
+  } else {
+    s->name = parseQualifiedName();
+  }
+  expectKw("is");
+  if (!acceptKw("null")) {
+    if (peek().kind != TokenKind::String) syntaxError();
+    s->text = advance().str();
+  }
+  return s;
+}
+
 StmtPtr Parser::parseCall() {
   expectKw("call");
   auto s = std::make_unique<CallStmt>();

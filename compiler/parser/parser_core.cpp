@@ -286,6 +286,7 @@ StmtPtr Parser::parseStatement() {
   if (w == "unlisten") return parseUnlisten();
   if (w == "notify") return parseNotify();
   if (w == "lock") return parseLock();
+  if (w == "comment") return parseComment();
   if (w == "declare") return parseDeclareCursor();
   if (w == "fetch" || w == "move") return parseFetch();
   if (w == "close") return parseClosePortal();

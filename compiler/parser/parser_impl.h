@@ -130,6 +130,7 @@ class Parser {
   std::vector<RoutineParam> parseRoutineParams(bool allowDefaults);
   StmtPtr parseDropRoutine();
   StmtPtr parseAlterRoutine();
+  StmtPtr parseComment();
   StmtPtr parseCall();
 
   // parse_utility.cpp

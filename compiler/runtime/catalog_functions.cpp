@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/catalog/builtin_types.h"
+#include "engine/catalog/catalog.h"
 #include "engine/error.h"
 #include "engine/types/array.h"
 #include "engine/types/catalog_lookup.h"
@@ -107,9 +108,26 @@ bool duet_q_pg_function_is_visible(QueryContext* ctx, int64_t routine) {
   return isVisible(ctx, TypeAlias::RegProc, routine);
 }
 
+const VarString* duet_q_obj_description(QueryContext* ctx, int64_t object, const VarString* catalog) {
+  const CatalogLookup* c = lookup(ctx);
+  std::string_view name = catalog->view();
+  if (name.starts_with("pg_catalog.")) name.remove_prefix(11);
+  uint32_t classOid = name == "pg_class"       ? duet::kPgClassOid
+                      : name == "pg_namespace" ? duet::kPgNamespaceOid
+                      : name == "pg_proc"      ? duet::kPgProcOid
+                                               : 0;
+  std::optional<std::string> s = c && classOid ? c->comment(classOid, static_cast<uint32_t>(object), 0) : std::nullopt;
+  return s ? text(*s) : nullptr;
+}
+
 const VarString* duet_q_no_description(QueryContext*, int64_t, const VarString*) { return nullptr; }
 
-const VarString* duet_q_no_column_description(QueryContext*, int64_t, int32_t) { return nullptr; }
+const VarString* duet_q_col_description(QueryContext* ctx, int64_t table, int32_t column) {
+  const CatalogLookup* c = lookup(ctx);
+  std::optional<std::string> s =
+      c && column > 0 ? c->comment(duet::kPgClassOid, static_cast<uint32_t>(table), column) : std::nullopt;
+  return s ? text(*s) : nullptr;
+}
 
 const VarString* duet_q_pg_get_function_result(QueryContext* ctx, int64_t routine) {
   return describe(ctx, CatalogLookup::Text::FunctionResult, routine);

@@ -35,8 +35,11 @@ bool duet_q_pg_table_is_visible(duet::rt::QueryContext* ctx, int64_t relation);
 bool duet_q_pg_type_is_visible(duet::rt::QueryContext* ctx, int64_t type);
 bool duet_q_pg_function_is_visible(duet::rt::QueryContext* ctx, int64_t routine);
 // obj_description / col_description / shobj_description: DuetDB keeps no comments yet.
+// obj_description(object, catalog) and col_description(table, column): COMMENT ON's texts,
+// NULL for none; shobj_description: NULL (no comments on databases or roles yet).
+const duet::VarString* duet_q_obj_description(duet::rt::QueryContext* ctx, int64_t object, const duet::VarString* c);
+const duet::VarString* duet_q_col_description(duet::rt::QueryContext* ctx, int64_t table, int32_t column);
 const duet::VarString* duet_q_no_description(duet::rt::QueryContext* ctx, int64_t object, const duet::VarString* c);
-const duet::VarString* duet_q_no_column_description(duet::rt::QueryContext* ctx, int64_t object, int32_t column);
 // pg_get_function_result / _arguments / _identity_arguments; NULL for no such routine (and
 // the result of a procedure).
 const duet::VarString* duet_q_pg_get_function_result(duet::rt::QueryContext* ctx, int64_t routine);

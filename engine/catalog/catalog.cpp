@@ -50,6 +50,8 @@ std::shared_ptr<Database> Catalog::makeDatabase(uint32_t oid, const std::string&
     s->oid = schemaOid;
     s->name = schemaName;
     db->schemas[schemaName] = std::move(s);
+    if (std::string_view(schemaName) == "public")
+      db->comments[{kPgNamespaceOid, schemaOid, 0}] = "standard public schema";
   }
   // The system tables (system_relations.h): empty until a statement reads them.
   UndoLog undo;
@@ -62,6 +64,21 @@ std::shared_ptr<Database> Catalog::makeDatabase(uint32_t oid, const std::string&
   }
   undo.commit();
   return db;
+}
+
+void Catalog::setComment(Database& db, const CommentKey& key, std::optional<std::string> text, UndoLog& undo) {
+  std::optional<std::string> kept;
+  if (auto it = db.comments.find(key); it != db.comments.end()) kept = it->second;
+  if (text)
+    db.comments[key] = std::move(*text);
+  else
+    db.comments.erase(key);
+  undo.recordAction([&db, key, kept] {
+    if (kept)
+      db.comments[key] = *kept;
+    else
+      db.comments.erase(key);
+  });
 }
 
 // ---- databases and roles --------------------------------------------------------------------

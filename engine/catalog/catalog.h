@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -130,11 +131,22 @@ struct Schema {
   std::map<std::string, std::vector<std::shared_ptr<RoutineInfo>>> routines;
 };
 
+// What COMMENT ON names: PostgreSQL's pg_description key (the object's catalog, its oid, and
+// a column's number or 0).
+struct CommentKey {
+  uint32_t classOid = 0, objectOid = 0;
+  int32_t subId = 0;
+  auto operator<=>(const CommentKey&) const = default;
+};
+inline constexpr uint32_t kPgClassOid = 1259, kPgNamespaceOid = 2615, kPgProcOid = 1255;
+
 struct Database {
   uint32_t oid = 0;
   std::string name;
   std::string owner;
   std::map<std::string, std::unique_ptr<Schema>> schemas;  // "public", "pg_catalog"
+  // COMMENT ON's texts (pg_description); those of dropped objects are not shown.
+  std::map<CommentKey, std::string> comments;
   Schema* schema(const std::string& name) const;
 };
 
@@ -247,6 +259,9 @@ class Catalog {
   RoutineInfo& createRoutine(Database& db, const std::string& schemaName, RoutineInfo spec, bool orReplace,
                              UndoLog& undo);
   void dropRoutine(RoutineInfo& routine, UndoLog& undo);
+
+  // COMMENT ON ... IS text (nullopt: IS NULL, which removes it); undone by rollback.
+  void setComment(Database& db, const CommentKey& key, std::optional<std::string> text, UndoLog& undo);
 
   // ---- sequences (catalog_sequences.cpp). Their values change outside transactions; what
   // CREATE, ALTER and DROP SEQUENCE change is undoable like other DDL.

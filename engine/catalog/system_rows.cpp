@@ -12,7 +12,7 @@ constexpr int64_t kPgCatalog = 11, kBootstrapRole = 10, kHeapAm = 2, kBtreeAm = 
                   kPosixCollation = 951, kSqlLanguage = 14, kPlpgsqlLanguage = 13563, kPlpgsqlExtension = 13564,
                   kVoidType = kVoidTypeOid, kRecordType = kRecordTypeOid, kDatabaseOwnerRole = kDatabaseOwnerRoleOid;
 constexpr int64_t kUtf8Encoding = 6;
-constexpr int64_t kPgNamespace = 2615;  // pg_namespace's oid, as classoid
+constexpr int64_t kPgNamespace = kPgNamespaceOid;  // as classoid
 
 using Row = SystemRow;
 const SystemValue kNull{};
@@ -280,12 +280,34 @@ std::vector<SystemRow> fillInitPrivileges(const Catalog&, const Database& db) {
   return {{static_cast<int64_t>(s->oid), kPgNamespace, int64_t{0}, std::string("i"), publicSchemaAcl()}};
 }
 
-// The one comment DuetDB has: public's, as initdb leaves it (pg_dump emits COMMENT ON
-// SCHEMA public IS '' when it is missing).
+bool commentedObjectExists(const Database& db, const CommentKey& key) {
+  bool found = false;
+  forEachSchema(db, [&](const Schema& s) {
+    if (key.classOid == kPgNamespaceOid && s.oid == key.objectOid) found = true;
+    if (key.classOid == kPgClassOid) {
+      for (const auto& [name, t] : s.tables)
+        if (t->oid == key.objectOid) found = key.subId <= static_cast<int32_t>(t->columns.size());
+      for (const auto& [name, v] : s.views)
+        if (v->oid == key.objectOid) found = key.subId <= static_cast<int32_t>(v->columns.size());
+      for (const auto& [name, i] : s.indexes) found = found || (i->oid == key.objectOid && key.subId == 0);
+      for (const auto& [name, q] : s.sequences) found = found || (q->oid == key.objectOid && key.subId == 0);
+    }
+    if (key.classOid == kPgProcOid)
+      for (const auto& [name, overloads] : s.routines)
+        for (const auto& r : overloads) found = found || r->oid == key.objectOid;
+  });
+  return found;
+}
+
+// COMMENT ON's texts, public's among them as initdb leaves it (pg_dump emits COMMENT ON
+// SCHEMA public IS '' when that one is missing).
 std::vector<SystemRow> fillDescriptions(const Catalog&, const Database& db) {
-  const Schema* s = db.schema("public");
-  if (!s) return {};
-  return {{static_cast<int64_t>(s->oid), kPgNamespace, int64_t{0}, std::string("standard public schema")}};
+  std::vector<Row> rows;
+  for (const auto& [key, text] : db.comments)
+    if (commentedObjectExists(db, key))
+      rows.push_back({static_cast<int64_t>(key.objectOid), static_cast<int64_t>(key.classOid),
+                      static_cast<int64_t>(key.subId), text});
+  return rows;
 }
 
 std::vector<SystemRow> fillClasses(const Catalog& catalog, const Database& db) {

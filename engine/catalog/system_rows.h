@@ -36,6 +36,8 @@ std::vector<SystemRow> fillNothing(const Catalog& catalog, const Database& db);
 std::string viewDefinition(const ViewInfo& view);
 std::vector<SystemRow> fillInitPrivileges(const Catalog& catalog, const Database& db);
 std::vector<SystemRow> fillDescriptions(const Catalog& catalog, const Database& db);
+// Whether the object a comment is on still exists (a dropped one's comment is not shown).
+bool commentedObjectExists(const Database& db, const CommentKey& key);
 
 // sequence_rows.cpp: pg_sequence, pg_sequences, information_schema.sequences, pg_depend.
 std::vector<SystemRow> fillSequences(const Catalog& catalog, const Database& db);

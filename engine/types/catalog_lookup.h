@@ -62,6 +62,10 @@ class CatalogLookup {
   // no such table or column (the column's name is taken as written, the table's as SQL
   // reads a name).
   virtual std::optional<std::string> serialSequence(std::string_view table, std::string_view column) const = 0;
+  // obj_description(object, catalog) / col_description(table, column): COMMENT ON's text of
+  // the object in the catalog with relation oid `classOid` (pg_class, pg_namespace,
+  // pg_proc), `subId` the column's number or 0; nullopt when it has none.
+  virtual std::optional<std::string> comment(uint32_t classOid, uint32_t objectOid, int32_t subId) const = 0;
 };
 
 }  // namespace duet

@@ -356,9 +356,9 @@ def altered_tables():
 
 
 def sequences():
-    """Sequences, SERIAL and identity columns through the log, then through the archive: the
-    rows and where each sequence stands, with values handed out by rolled-back work not
-    handed out again."""
+    """Sequences, SERIAL and identity columns (and comments on them) through the log, then
+    through the archive: the rows and where each sequence stands, with values handed out by
+    rolled-back work not handed out again."""
     data = tempfile.mkdtemp(prefix="duet-recovery-")
     try:
         server = Server(data)
@@ -386,6 +386,9 @@ def sequences():
             conn.execute("ROLLBACK TO SAVEPOINT s")
             conn.execute("INSERT INTO rs_serial (v) VALUES ('d')")
         conn.execute("SELECT setval('rs_owned', 77, false)")
+        conn.execute("COMMENT ON TABLE rs_serial IS 'it''s kept'")
+        conn.execute("COMMENT ON COLUMN rs_identity.v IS 'a column'")
+        conn.execute("COMMENT ON SEQUENCE rs_free IS 'free'")
         conn.close()
         queries = ["SELECT id, v FROM rs_serial ORDER BY id", "SELECT id, v FROM rs_identity ORDER BY id",
                    "SELECT last_value, is_called FROM rs_serial_id_seq", "SELECT last_value, is_called FROM rs_free",
@@ -393,7 +396,9 @@ def sequences():
                    "SELECT sequencename, data_type, start_value, min_value, max_value, increment_by, cycle "
                    "FROM pg_sequences ORDER BY 1",
                    "SELECT pg_get_serial_sequence('rs_serial', 'id'), pg_get_serial_sequence('rs_serial', 'v'), "
-                   "pg_get_serial_sequence('rs_identity', 'id')"]
+                   "pg_get_serial_sequence('rs_identity', 'id')",
+                   "SELECT description FROM pg_description WHERE objoid IN "
+                   "('rs_serial'::regclass, 'rs_identity'::regclass, 'rs_free'::regclass) ORDER BY 1"]
 
         def check(server, what):
             got = [rows(server, q) for q in queries]
