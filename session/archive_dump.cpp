@@ -209,6 +209,9 @@ class ArchiveDump {
     auto byOid = [](const auto* a, const auto* b) { return a->oid < b->oid; };
     std::sort(tables.begin(), tables.end(), byOid);
     std::sort(routines.begin(), routines.end(), byOid);
+    for (const auto& [schemaName, schema] : db.schemas)
+      if (schemaName != "pg_catalog" && schemaName != "public" && schemaName != "information_schema")
+        run(db.name, "CREATE SCHEMA " + ident(schemaName));
     // Sequences first: column defaults name them. An identity column's comes with its table.
     std::vector<const SequenceInfo*> sequences;
     for (const auto& [schemaName, schema] : db.schemas)

@@ -39,7 +39,8 @@ void sendTextRows(ResultSink& sink, const std::vector<ColumnDesc>& desc,
 }
 
 const char* dropTag(sql::ObjectType object) {
-  static const char* tags[] = {"DROP TABLE", "DROP INDEX", "DROP DATABASE", "DROP ROLE", "DROP VIEW", "DROP SEQUENCE"};
+  static const char* tags[] = {"DROP TABLE", "DROP INDEX",    "DROP DATABASE", "DROP ROLE",
+                               "DROP VIEW",  "DROP SEQUENCE", "DROP SCHEMA"};
   return tags[static_cast<int>(object)];
 }
 
@@ -66,6 +67,8 @@ const char* changingCommand(const sql::Stmt& stmt) {
     case sql::StmtKind::CreateView: return "CREATE VIEW";
     case sql::StmtKind::CreateSequence: return "CREATE SEQUENCE";
     case sql::StmtKind::Comment: return "COMMENT";
+    case sql::StmtKind::CreateSchema: return "CREATE SCHEMA";
+    case sql::StmtKind::AlterSchema: return "ALTER SCHEMA";
     case sql::StmtKind::AlterSequence: return "ALTER SEQUENCE";
     case sql::StmtKind::CreateIndex: return "CREATE INDEX";
     case sql::StmtKind::AlterTable: return stmt.as<sql::AlterTableStmt>().index ? "ALTER INDEX" : "ALTER TABLE";
@@ -204,6 +207,37 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       break;
     }
     case sql::StmtKind::DropRoutine: routineStatements_.dropRoutines(stmt.as<sql::DropRoutineStmt>(), sink); break;
+    case sql::StmtKind::CreateSchema: {
+      const auto& s = stmt.as<sql::CreateSchemaStmt>();
+      if (!s.authorization.empty() && !state_.engine.catalog.role(s.authorization))
+        throw SqlError(sqlstate::kUndefinedObject, fmt::format("role \"{}\" does not exist", s.authorization));
+      if (s.ifNotExists && state_.db->schema(s.name)) {
+        state_.sendNotice(
+            sink, Notice::make("NOTICE", "42P06", fmt::format("schema \"{}\" already exists, skipping", s.name)));
+      } else {
+        state_.engine.catalog.createSchema(*state_.db, s.name, undo);
+        transaction_.ddlDone();
+      }
+      sink.commandComplete("CREATE SCHEMA");
+      break;
+    }
+    case sql::StmtKind::AlterSchema: {
+      const auto& s = stmt.as<sql::AlterSchemaStmt>();
+      if (!state_.db->schema(s.name)) throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", s.name));
+      if (!s.owner.empty()) {
+        // DuetDB keeps no owners (what a dump says is accepted): the role must exist.
+        if (!state_.engine.catalog.role(s.owner))
+          throw SqlError(sqlstate::kUndefinedObject, fmt::format("role \"{}\" does not exist", s.owner));
+      } else {
+        if (s.name == "pg_catalog" || s.name == "information_schema")
+          throw SqlError("42939", fmt::format("unacceptable schema name \"{}\"", s.name),
+                         "The prefix \"pg_\" is reserved for system schemas.");
+        state_.engine.catalog.renameSchema(*state_.db, s.name, s.newName, undo);
+        transaction_.ddlDone();
+      }
+      sink.commandComplete("ALTER SCHEMA");
+      break;
+    }
     case sql::StmtKind::Comment:
       comment(stmt.as<sql::CommentStmt>(), sink);
       sink.commandComplete("COMMENT");
@@ -496,6 +530,38 @@ void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
         state_.engine.catalog.dropDatabase(name.name(), s.ifExists, undo);
         break;
       case sql::ObjectType::Role: state_.engine.catalog.dropRole(name.name(), s.ifExists, undo); break;
+      case sql::ObjectType::Schema: {
+        const Schema* schema = state_.db->schema(name.name());
+        if (!schema) {
+          if (!s.ifExists) throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", name.name()));
+          state_.sendNotice(sink, Notice::make("NOTICE", "00000",
+                                               fmt::format("schema \"{}\" does not exist, skipping", name.name())));
+          continue;
+        }
+        if (schema->name == "pg_catalog" || schema->name == "information_schema")
+          throw SqlError("2BP01", fmt::format("cannot drop schema {} because it is required by the database system",
+                                              schema->name));
+        if (!Catalog::schemaEmpty(*schema)) {
+          if (s.behavior == sql::DropBehavior::Cascade)
+            unsupported("DROP SCHEMA ... CASCADE of a schema that holds objects");
+          std::string detail;
+          auto depends = [&](const char* kind, const std::string& object) {
+            detail += fmt::format("{}{} {}.{} depends on schema {}", detail.empty() ? "" : "\n", kind, schema->name,
+                                  object, schema->name);
+          };
+          for (const auto& [n, t] : schema->tables) depends("table", n);
+          for (const auto& [n, v] : schema->views) depends("view", n);
+          for (const auto& [n, q] : schema->sequences)
+            if (q->ownerTable == 0) depends("sequence", n);
+          for (const auto& [n, overloads] : schema->routines)
+            for (const auto& r : overloads)
+              depends(r->kind == RoutineKind::Procedure ? "procedure" : "function", r->signature());
+          throw SqlError("2BP01", fmt::format("cannot drop schema {} because other objects depend on it", schema->name),
+                         detail, "Use DROP ... CASCADE to drop the dependent objects too.");
+        }
+        state_.engine.catalog.dropSchema(*state_.db, name.name(), undo);
+        break;
+      }
       case sql::ObjectType::View:      // ViewStatements::dropViews
       case sql::ObjectType::Sequence:  // SequenceStatements::drop
         break;

@@ -51,6 +51,8 @@ enum class StmtKind : uint8_t {
   AlterSequence,
   AlterRoutine,  // ast_routine.h
   Comment,       // ast_routine.h
+  CreateSchema,
+  AlterSchema,
 };
 
 struct Stmt {
@@ -446,7 +448,21 @@ struct AlterSequenceStmt : Stmt {
   std::string owner;    // OWNER TO (accepted: DuetDB keeps no owners)
 };
 
-enum class ObjectType : uint8_t { Table, Index, Database, Role, View, Sequence };
+// CREATE SCHEMA [IF NOT EXISTS] name [AUTHORIZATION role] | CREATE SCHEMA AUTHORIZATION role
+struct CreateSchemaStmt : Stmt {
+  CreateSchemaStmt() : Stmt(StmtKind::CreateSchema) {}
+  std::string name;  // the role's when only AUTHORIZATION is given
+  bool ifNotExists = false;
+  std::string authorization;
+};
+
+// ALTER SCHEMA name OWNER TO role | RENAME TO newName
+struct AlterSchemaStmt : Stmt {
+  AlterSchemaStmt() : Stmt(StmtKind::AlterSchema) {}
+  std::string name, owner, newName;
+};
+
+enum class ObjectType : uint8_t { Table, Index, Database, Role, View, Sequence, Schema };
 struct DropStmt : Stmt {
   DropStmt() : Stmt(StmtKind::Drop) {}
   ObjectType object = ObjectType::Table;

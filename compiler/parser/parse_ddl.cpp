@@ -24,6 +24,14 @@ StmtPtr Parser::parseCreate() {
   if (acceptKw("unlogged") || isKw("table")) return parseCreateTable(false);
   if (isKw("unique") || isKw("index")) return parseCreateIndex();
   if (isKw("database")) return parseCreateDatabase();
+  if (acceptKw("schema")) {
+    auto s = std::make_unique<CreateSchemaStmt>();
+    s->ifNotExists = acceptIfNotExists();
+    if (!isKw("authorization")) s->name = parseColId();
+    if (acceptKw("authorization")) s->authorization = parseColId();
+    if (s->name.empty()) s->name = s->authorization;
+    return s;
+  }
   if (isKw("role")) return parseCreateRole(false);
   if (isKw("user")) return parseCreateRole(true);
   syntaxError();
@@ -475,6 +483,8 @@ StmtPtr Parser::parseDrop() {
     s->object = ObjectType::View;
   else if (acceptKw("sequence"))
     s->object = ObjectType::Sequence;
+  else if (acceptKw("schema"))
+    s->object = ObjectType::Schema;
   else
     syntaxError();
   if (s->object == ObjectType::Index) s->concurrently = acceptKw("concurrently");
@@ -492,6 +502,14 @@ StmtPtr Parser::parseDrop() {
     n.location = peek().offset;
     n.parts.push_back(parseColId());
     s->names.push_back(std::move(n));
+  } else if (s->object == ObjectType::Schema) {
+    do {
+      QualifiedName n;
+      n.location = peek().offset;
+      n.parts.push_back(parseColId());
+      s->names.push_back(std::move(n));
+    } while (acceptOp(","));
+    s->behavior = parseDropBehavior();
   } else {
     do {
       QualifiedName n;

@@ -260,6 +260,21 @@ StmtPtr Parser::parseStatement() {
   if (w == "create") return parseCreate();
   if (w == "drop") return parseDrop();
   if (w == "alter" && isKw("sequence", 1)) return parseAlterSequence();
+  if (w == "alter" && isKw("schema", 1)) {
+    advance();
+    advance();
+    auto s = std::make_unique<AlterSchemaStmt>();
+    s->name = parseColId();
+    if (acceptKw("owner")) {
+      expectKw("to");
+      s->owner = parseColId();
+    } else {
+      expectKw("rename");
+      expectKw("to");
+      s->newName = parseColId();
+    }
+    return s;
+  }
   if (w == "alter" && (isKw("function", 1) || isKw("procedure", 1) || isKw("routine", 1))) return parseAlterRoutine();
   if (w == "alter") return parseAlterTable();
   if (w == "truncate") return parseTruncate();

@@ -81,6 +81,54 @@ void Catalog::setComment(Database& db, const CommentKey& key, std::optional<std:
   });
 }
 
+Schema& Catalog::createSchema(Database& db, const std::string& name, UndoLog& undo) {
+  if (name.starts_with("pg_"))
+    throw SqlError("42939", fmt::format("unacceptable schema name \"{}\"", name),
+                   "The prefix \"pg_\" is reserved for system schemas.");
+  if (db.schema(name)) throw SqlError("42P06", fmt::format("schema \"{}\" already exists", name));
+  auto s = std::make_unique<Schema>();
+  s->oid = nextOid();
+  s->name = name;
+  Schema& created = *s;
+  db.schemas[name] = std::move(s);
+  undo.recordAction([&db, name] { db.schemas.erase(name); });
+  return created;
+}
+
+bool Catalog::schemaEmpty(const Schema& s) {
+  for (const auto& [name, t] : s.tables)
+    if (!t->systemView) return false;
+  return s.views.empty() && s.indexes.empty() && s.sequences.empty() && s.routines.empty();
+}
+
+void Catalog::dropSchema(Database& db, const std::string& name, UndoLog& undo) {
+  auto it = db.schemas.find(name);
+  if (it == db.schemas.end()) throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", name));
+  auto kept = std::make_shared<std::unique_ptr<Schema>>(std::move(it->second));
+  db.schemas.erase(it);
+  undo.recordAction([&db, kept, name] { db.schemas[name] = std::move(*kept); });
+}
+
+void Catalog::renameSchema(Database& db, const std::string& name, const std::string& newName, UndoLog& undo) {
+  if (newName.starts_with("pg_"))
+    throw SqlError("42939", fmt::format("unacceptable schema name \"{}\"", newName),
+                   "The prefix \"pg_\" is reserved for system schemas.");
+  if (db.schema(newName)) throw SqlError("42P06", fmt::format("schema \"{}\" already exists", newName));
+  auto it = db.schemas.find(name);
+  if (it == db.schemas.end()) throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", name));
+  std::unique_ptr<Schema> moved = std::move(it->second);
+  db.schemas.erase(it);
+  moved->name = newName;
+  Schema* s = moved.get();
+  db.schemas[newName] = std::move(moved);
+  undo.recordAction([&db, s, name, newName] {
+    std::unique_ptr<Schema> back = std::move(db.schemas[newName]);
+    db.schemas.erase(newName);
+    s->name = name;
+    db.schemas[name] = std::move(back);
+  });
+}
+
 // ---- databases and roles --------------------------------------------------------------------
 
 Database* Catalog::database(const std::string& name) const {

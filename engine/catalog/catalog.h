@@ -260,6 +260,14 @@ class Catalog {
                              UndoLog& undo);
   void dropRoutine(RoutineInfo& routine, UndoLog& undo);
 
+  // CREATE SCHEMA (42P06 when taken, 42939 for a pg_ name); DROP SCHEMA of an empty one;
+  // ALTER SCHEMA RENAME TO. Undone by rollback.
+  Schema& createSchema(Database& db, const std::string& name, UndoLog& undo);
+  void dropSchema(Database& db, const std::string& name, UndoLog& undo);
+  void renameSchema(Database& db, const std::string& name, const std::string& newName, UndoLog& undo);
+  // Whether a schema holds no relation or routine.
+  static bool schemaEmpty(const Schema& schema);
+
   // COMMENT ON ... IS text (nullopt: IS NULL, which removes it); undone by rollback.
   void setComment(Database& db, const CommentKey& key, std::optional<std::string> text, UndoLog& undo);
 

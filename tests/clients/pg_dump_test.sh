@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # pg_dump, then a restore with psql into a fresh database of the same server: a small
 # TPC-C-like schema (SERIAL and identity keys, a standalone sequence, defaults, keys, CHECK
-# and FOREIGN KEY constraints, comments, an index, a view, a function and a procedure) and its rows
+# and FOREIGN KEY constraints, comments, a schema of its own, an index, a view, a function and
+# a procedure) and its rows
 # come back identical, sequences standing where they stood, constraints enforced, and the
 # restored routines run.
 # Usage: pg_dump_test.sh HOST PORT
@@ -35,6 +36,9 @@ CREATE TABLE customer (c_id serial PRIMARY KEY, c_w_id integer NOT NULL REFERENC
 CREATE TABLE history (h_id bigint GENERATED ALWAYS AS IDENTITY, h_c_id integer, h_amount numeric(6,2),
   h_date timestamptz);
 CREATE SEQUENCE order_numbers AS integer START WITH 100 INCREMENT BY 5;
+CREATE SCHEMA reporting;
+CREATE TABLE reporting.totals (w_id integer PRIMARY KEY, total numeric(12,2) NOT NULL);
+INSERT INTO reporting.totals VALUES (1, 10.5), (2, 0);
 COMMENT ON TABLE warehouse IS 'one row per warehouse';
 COMMENT ON COLUMN warehouse.w_tax IS 'sales tax';
 CREATE INDEX customer_last ON customer (c_w_id, c_last);
@@ -71,6 +75,7 @@ contents=(
   "SELECT pg_get_serial_sequence('customer', 'c_id'), pg_get_serial_sequence('history', 'h_id')"
   "SELECT indexname FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1"
   "SELECT obj_description('warehouse'::regclass, 'pg_class'), col_description('warehouse'::regclass, 3)"
+  "SELECT * FROM reporting.totals ORDER BY w_id"
   "SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint WHERE contype IN ('c', 'f') ORDER BY 1"
 )
 for query in "${contents[@]}"; do

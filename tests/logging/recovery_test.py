@@ -389,6 +389,9 @@ def sequences():
         conn.execute("COMMENT ON TABLE rs_serial IS 'it''s kept'")
         conn.execute("COMMENT ON COLUMN rs_identity.v IS 'a column'")
         conn.execute("COMMENT ON SEQUENCE rs_free IS 'free'")
+        conn.execute("CREATE SCHEMA rs_schema")
+        conn.execute("CREATE TABLE rs_schema.t (id serial PRIMARY KEY, v text)")
+        conn.execute("INSERT INTO rs_schema.t (v) VALUES ('in a schema')")
         conn.close()
         queries = ["SELECT id, v FROM rs_serial ORDER BY id", "SELECT id, v FROM rs_identity ORDER BY id",
                    "SELECT last_value, is_called FROM rs_serial_id_seq", "SELECT last_value, is_called FROM rs_free",
@@ -398,7 +401,8 @@ def sequences():
                    "SELECT pg_get_serial_sequence('rs_serial', 'id'), pg_get_serial_sequence('rs_serial', 'v'), "
                    "pg_get_serial_sequence('rs_identity', 'id')",
                    "SELECT description FROM pg_description WHERE objoid IN "
-                   "('rs_serial'::regclass, 'rs_identity'::regclass, 'rs_free'::regclass) ORDER BY 1"]
+                   "('rs_serial'::regclass, 'rs_identity'::regclass, 'rs_free'::regclass) ORDER BY 1",
+                   "SELECT id, v FROM rs_schema.t", "SELECT last_value, is_called FROM rs_schema.t_id_seq"]
 
         def check(server, what):
             got = [rows(server, q) for q in queries]
