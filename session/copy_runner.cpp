@@ -358,6 +358,7 @@ std::shared_ptr<CopyRunner::ValueQuery> CopyRunner::prepareValue(const std::stri
   auto parsed = sql::parseQuery(query, sql::ParseOptions{.liftLiterals = true});
   v->statement = std::make_unique<Statement>(Statement{v->text, *v->text, std::move(parsed.at(0)), {}, nullptr, {}});
   v->statement->plan = planner_.planFor(*v->statement);
+  v->params = planner_.literalParams(*v->statement);
   const PreparedPlan& plan = *v->statement->plan;
   v->isVolatile = !plan.footprint.routines.empty();
   for (const std::string& f : plan.footprint.functions) v->isVolatile = v->isVolatile || builtinFunctionVolatile(f);
@@ -365,9 +366,7 @@ std::shared_ptr<CopyRunner::ValueQuery> CopyRunner::prepareValue(const std::stri
 }
 
 std::optional<std::string> CopyRunner::evaluate(const ValueQuery& query) {
-  const Statement& q = *query.statement;
-  auto params = planner_.literalParams(q);
-  const PreparedPlan& plan = *q.plan;
+  const PreparedPlan& plan = *query.statement->plan;
 
   class FirstValue final : public rt::RowConsumer {
    public:
@@ -384,7 +383,7 @@ std::optional<std::string> CopyRunner::evaluate(const ValueQuery& query) {
     const TypeContext& ctx_;
   };
   FirstValue consumer(plan.compiled->outputLayout, state_.settings.typeContext());
-  rt::QueryContext ctx = state_.queryContext(params->data());
+  rt::QueryContext ctx = state_.queryContext(query.params->data());
   ctx.output = &consumer;
   plan.compiled->entry(&ctx);
   return consumer.value;

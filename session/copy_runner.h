@@ -63,6 +63,7 @@ class CopyRunner {
   struct ValueQuery {
     std::shared_ptr<const std::string> text;
     std::unique_ptr<Statement> statement;
+    std::unique_ptr<ParamTuple> params;  // its lifted literals, made once
     bool isVolatile = false;
   };
   std::shared_ptr<ValueQuery> prepareValue(const std::string& query);

@@ -502,21 +502,14 @@ StmtPtr Parser::parseDrop() {
     n.location = peek().offset;
     n.parts.push_back(parseColId());
     s->names.push_back(std::move(n));
-  } else if (s->object == ObjectType::Schema) {
+  } else {  // roles and schemas: plain names
     do {
       QualifiedName n;
       n.location = peek().offset;
       n.parts.push_back(parseColId());
       s->names.push_back(std::move(n));
     } while (acceptOp(","));
-    s->behavior = parseDropBehavior();
-  } else {
-    do {
-      QualifiedName n;
-      n.location = peek().offset;
-      n.parts.push_back(parseColId());
-      s->names.push_back(std::move(n));
-    } while (acceptOp(","));
+    if (s->object == ObjectType::Schema) s->behavior = parseDropBehavior();
   }
   return s;
 }

@@ -8,7 +8,7 @@ namespace {
 
 using Row = SystemRow;
 const SystemValue kNull{};
-constexpr int64_t kPgClass = 1259;
+constexpr int64_t kPgClass = kPgClassOid;  // pg_depend's classid and refclassid
 
 template <typename F>
 void forEachSequence(const Database& db, F f) {

@@ -12,7 +12,6 @@ constexpr int64_t kPgCatalog = 11, kBootstrapRole = 10, kHeapAm = 2, kBtreeAm = 
                   kPosixCollation = 951, kSqlLanguage = 14, kPlpgsqlLanguage = 13563, kPlpgsqlExtension = 13564,
                   kVoidType = kVoidTypeOid, kRecordType = kRecordTypeOid, kDatabaseOwnerRole = kDatabaseOwnerRoleOid;
 constexpr int64_t kUtf8Encoding = 6;
-constexpr int64_t kPgNamespace = kPgNamespaceOid;  // as classoid
 
 using Row = SystemRow;
 const SystemValue kNull{};
@@ -277,7 +276,7 @@ std::vector<SystemRow> fillNamespaces(const Catalog& catalog, const Database& db
 std::vector<SystemRow> fillInitPrivileges(const Catalog&, const Database& db) {
   const Schema* s = db.schema("public");
   if (!s) return {};
-  return {{static_cast<int64_t>(s->oid), kPgNamespace, int64_t{0}, std::string("i"), publicSchemaAcl()}};
+  return {{static_cast<int64_t>(s->oid), int64_t{kPgNamespaceOid}, int64_t{0}, std::string("i"), publicSchemaAcl()}};
 }
 
 bool commentedObjectExists(const Database& db, const CommentKey& key) {
