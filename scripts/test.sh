@@ -21,7 +21,7 @@ source scripts/lib.sh
 # Suite names, in the order they run. The wire suites share one Release duetd; the ASan
 # suites marked -asan share one ASan duetd.
 WIRE_SUITES="sql sql-snapshots psql pg_dump psycopg asyncpg sqlalchemy node pgx pqxx pgbench jdbc hostile"
-RELEASE_SUITES="unit $WIRE_SUITES tpcc snapshots crash recovery fd-limit memory analytics"
+RELEASE_SUITES="unit $WIRE_SUITES tpcc snapshots crash recovery demo fd-limit memory analytics"
 ASAN_SUITES="protocol-asan sql-asan recovery-asan sql-fuzzer"
 ASAN_COMPILER=""
 command -v clang++-19 >/dev/null && ASAN_COMPILER="-DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19"
@@ -207,6 +207,8 @@ else
     # Recovery: extreme values through the log and an archive, an archive that does not
     # load, a damaged log segment, the port taken after a replay.
     suite recovery "recovery (duetdb)" "$PY" tests/logging/recovery_test.py build/bin/duetd
+    # The README's first minute: scripts/run.sh's demo through psql, stop, start again.
+    suite demo "demo (scripts/run.sh)" bash tests/clients/demo_test.sh
     # Out of file descriptors: the accept loop backs off, connections are still served.
     suite fd-limit "fd limit (duetdb)" "$PY" tests/protocol/fd_limit_test.py build/bin/duetd
     # Memory: the executor's statement limit (53200), a client that does not read.
