@@ -23,13 +23,14 @@ ensure_analytics_venv() {
   .venv/bin/pip install -q duckdb tpchgen-cli
 }
 
-# Creates .venv with psycopg 3, asyncpg and SQLAlchemy from PyPI unless they are already there.
+# Creates .venv with psycopg 3, psycopg2, asyncpg and SQLAlchemy from PyPI unless they are already there.
 ensure_venv() {
   if ! .venv/bin/python -c 'import psycopg' 2>/dev/null; then
     python3 -m venv .venv
     .venv/bin/pip install -q --upgrade pip
     .venv/bin/pip install -q 'psycopg[binary]'
   fi
+  .venv/bin/python -c 'import psycopg2' 2>/dev/null || .venv/bin/pip install -q psycopg2-binary
   .venv/bin/python -c 'import asyncpg' 2>/dev/null || .venv/bin/pip install -q asyncpg
   .venv/bin/python -c 'import sqlalchemy' 2>/dev/null || .venv/bin/pip install -q 'sqlalchemy>=2'
 }

@@ -4,10 +4,13 @@
 // SQLSTATEs on SQLException, and a result read with a fetch size inside a REPEATABLE READ,
 // READ ONLY transaction: pgjdbc then sends Execute with a row limit and fetches the rows
 // in pieces, and the transaction must see one unchanging state (on DuetDB, the block's
-// snapshot; a commit made meanwhile stays unseen).
+// snapshot; a commit made meanwhile stays unseen). Then DatabaseMetaData, as tools
+// (DBeaver, schema migrators) read it: tables, columns, foreign keys both ways, schemas,
+// table types, type info, functions.
 // Run: java -cp /usr/share/java/postgresql.jar tests/clients/JdbcTest.java HOST PORT
 import java.math.BigDecimal;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.Date;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -16,6 +19,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
 
@@ -46,6 +51,54 @@ public class JdbcTest {
     } catch (SQLException e) {
       return e.getSQLState();
     }
+  }
+
+  // The values of `columns` (by label) of every row of rs, "|"-joined per row.
+  static List<String> rows(ResultSet rs, String... columns) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (rs) {
+      while (rs.next()) {
+        StringBuilder b = new StringBuilder();
+        for (String col : columns) b.append(b.length() == 0 ? "" : "|").append(rs.getString(col));
+        out.add(b.toString());
+      }
+    }
+    return out;
+  }
+
+  static void metadata(Connection c, Statement st) throws SQLException {
+    st.execute("DROP TABLE IF EXISTS jdbc_child");
+    st.execute("DROP TABLE IF EXISTS jdbc_parent");
+    st.execute("CREATE TABLE jdbc_parent (a integer, b integer, name varchar(20) NOT NULL, PRIMARY KEY (a, b))");
+    st.execute("CREATE TABLE jdbc_child (id bigint PRIMARY KEY, pa integer, pb integer, "
+        + "CONSTRAINT jdbc_child_fk FOREIGN KEY (pa, pb) REFERENCES jdbc_parent ON DELETE CASCADE)");
+    st.execute("CREATE OR REPLACE FUNCTION jdbc_twice(x integer) RETURNS integer LANGUAGE sql AS 'SELECT 2 * x'");
+    DatabaseMetaData md = c.getMetaData();
+    check("getTables", List.of("jdbc_child|TABLE", "jdbc_parent|TABLE"),
+        rows(md.getTables(null, "public", "jdbc_%", new String[] {"TABLE"}), "TABLE_NAME", "TABLE_TYPE"));
+    check("getColumns", List.of("a|4|int4|0|1", "b|4|int4|0|2", "name|12|varchar|0|3"),
+        rows(md.getColumns(null, "public", "jdbc_parent", "%"), "COLUMN_NAME", "DATA_TYPE", "TYPE_NAME", "NULLABLE",
+            "ORDINAL_POSITION"));
+    check("getColumns: size", List.of("20"), rows(md.getColumns(null, "public", "jdbc_parent", "name"), "COLUMN_SIZE"));
+    // update_rule 3 = importedKeyNoAction, delete_rule 0 = importedKeyCascade
+    List<String> keys = List.of("jdbc_parent|a|jdbc_child|pa|1|3|0|jdbc_child_fk|jdbc_parent_pkey",
+        "jdbc_parent|b|jdbc_child|pb|2|3|0|jdbc_child_fk|jdbc_parent_pkey");
+    String[] keyColumns = {"PKTABLE_NAME", "PKCOLUMN_NAME", "FKTABLE_NAME", "FKCOLUMN_NAME", "KEY_SEQ", "UPDATE_RULE",
+        "DELETE_RULE", "FK_NAME", "PK_NAME"};
+    check("getImportedKeys", keys, rows(md.getImportedKeys(null, "public", "jdbc_child"), keyColumns));
+    check("getExportedKeys", keys, rows(md.getExportedKeys(null, "public", "jdbc_parent"), keyColumns));
+    check("getCrossReference", keys,
+        rows(md.getCrossReference(null, "public", "jdbc_parent", null, "public", "jdbc_child"), keyColumns));
+    check("getSchemas has public", true, rows(md.getSchemas(), "TABLE_SCHEM").contains("public"));
+    check("getTableTypes has TABLE and VIEW", true,
+        rows(md.getTableTypes(), "TABLE_TYPE").containsAll(List.of("TABLE", "VIEW")));
+    check("getTypeInfo has int4 and varchar", true,
+        rows(md.getTypeInfo(), "TYPE_NAME").containsAll(List.of("int4", "varchar")));
+    check("getFunctions", List.of("jdbc_twice"), rows(md.getFunctions(null, "public", "jdbc_twice"), "FUNCTION_NAME"));
+    check("database product", "PostgreSQL", md.getDatabaseProductName());
+    st.execute("DROP FUNCTION jdbc_twice(integer)");
+    st.execute("DROP TABLE jdbc_child");
+    st.execute("DROP TABLE jdbc_parent");
   }
 
   public static void main(String[] args) throws Exception {
@@ -196,6 +249,7 @@ public class JdbcTest {
       }
       st.execute("DROP TABLE jdbc_rows");
       st.execute("DROP TABLE jdbc_t");
+      metadata(c, st);
     }
     System.out.println("jdbc: " + (checks - failures) + " passed, " + failures + " failed");
     System.exit(failures == 0 ? 0 : 1);
