@@ -343,4 +343,11 @@ std::optional<bool> SessionCatalogLookup::visible(TypeAlias kind, uint32_t oid) 
   }
 }
 
+std::optional<std::string> SessionCatalogLookup::indexColumn(uint32_t index, int32_t column) const {
+  Relation r = relationByOid(index);
+  if (!r.index) return std::nullopt;
+  if (column < 1 || static_cast<size_t>(column) > r.index->columns.size()) return std::string();
+  return quoteIdent(r.index->table->columns[r.index->columns[column - 1]].name);
+}
+
 }  // namespace duet

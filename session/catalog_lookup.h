@@ -27,6 +27,7 @@ class SessionCatalogLookup : public CatalogLookup {
   std::optional<int64_t> databaseBytes(std::string_view name) const override;
   std::optional<std::string> serialSequence(std::string_view table, std::string_view column) const override;
   std::optional<std::string> comment(uint32_t classOid, uint32_t objectOid, int32_t subId) const override;
+  std::optional<std::string> indexColumn(uint32_t index, int32_t column) const override;
 
   // The relation (table, view or index) with this oid; all null when there is none.
   struct Relation {

@@ -92,7 +92,7 @@ std::vector<ColumnDesc> columnsOf(const PreparedPlan& plan, const std::vector<in
   std::vector<ColumnDesc> cols;
   for (size_t i = 0; i < plan.columns.size(); ++i) {
     const OutputColumn& c = plan.columns[i];
-    cols.push_back(ColumnDesc{c.name, c.tableOid, c.attnum, typeOid(c.type), typeLen(c.type), c.type.typmod,
+    cols.push_back(ColumnDesc{c.name, c.tableOid, c.attnum, typeOid(c.type), typeLen(c.type), atttypmod(c.type),
                               i < formats.size() ? formats[i] : int16_t{0}});
   }
   return cols;

@@ -12,6 +12,7 @@
 #include "engine/limits/interrupts.h"
 #include "engine/limits/stack_depth.h"
 #include "engine/types/array.h"
+#include "engine/types/record.h"
 
 namespace duet::binder {
 
@@ -395,6 +396,7 @@ ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t
     e->args.push_back(std::move(b));
     return e;
   };
+  if (ExprPtr e = bindBitwise(op, a, b, location)) return e;
   if (op == "||") {
     if (a->type.isArray() || b->type.isArray()) return concatArrays(std::move(a), std::move(b), location);
     SqlType text{TypeId::Text, -1};
@@ -818,6 +820,7 @@ bool Binder::containsAggregate(const sql::Expr& e) {
       for (const auto& a : e.as<sql::ArrayExpr>().elements)
         if (containsAggregate(*a)) return true;
       return false;
+    case K::FieldSelect: return containsAggregate(*e.as<sql::FieldSelect>().arg);
     case K::Subscript: {
       const auto& s = e.as<sql::Subscript>();
       if (containsAggregate(*s.arg)) return true;
@@ -874,6 +877,8 @@ std::string Binder::targetName(const sql::Expr& e) {
       return t.alias.empty() ? targetName(*t.expr) : t.alias;
     }
     case K::Subscript: return targetName(*e.as<sql::Subscript>().arg);
+    case K::FieldSelect: return e.as<sql::FieldSelect>().field;
+    case K::Row: return "row";
     case K::SqlValue: {
       switch (e.as<sql::SqlValue>().value) {
         case sql::SqlValueKind::CurrentDate: return "current_date";
@@ -896,8 +901,11 @@ std::string Binder::targetName(const sql::Expr& e) {
 }
 
 ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggContext* agg) {
-  const std::string& name = f.names.back();
-  bool catalogOnly = f.names.size() > 1 && f.names[0] == "pg_catalog";
+  // A built-in function of a schema other than pg_catalog is named with its schema.
+  std::string qualified = f.names.size() == 2 ? f.names[0] + "." + f.names[1] : "";
+  bool otherSchemaBuiltin = !qualified.empty() && !builtinFunctionsNamed(qualified).empty();
+  const std::string& name = otherSchemaBuiltin ? qualified : f.names.back();
+  bool catalogOnly = f.names.size() > 1 && (f.names[0] == "pg_catalog" || otherSchemaBuiltin);
   if (f.names.size() > 1 && !catalogOnly) {
     std::vector<ExprPtr> args;
     for (const auto& a : f.args) args.push_back(bind(*a, scope, agg));
@@ -1260,6 +1268,12 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
   if (compatible && best->result == TypeId::Array && best->resultElement == TypeId::Unknown)
     result = SqlType::arrayOf(*compatible);
   if (best->anyArray && best->result == TypeId::Unknown) result = element;
+  if (best->result == TypeId::Record) {
+    std::vector<RecordField> fields;
+    for (const auto& [field, type] : best->recordFields)
+      fields.push_back({std::string(field), type == TypeId::Unknown ? element : SqlType{type, -1}});
+    result = recordType(fields);
+  }
   ExprPtr e = call(best->symbol, result, std::move(args));
   if (!best->returnsSet || bindingSetScan_) return e;
   // In a select list: the ProjectSet below the projection calls it, as for a routine.
@@ -1620,6 +1634,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       const auto& u = e.as<sql::UnaryOp>();
       ExprPtr a = bind(*u.operand, scope, agg);
       if (u.op == "+") return a;
+      if (u.op == "~") return bindBitNot(std::move(a), e.location);
       if (u.op != "-")
         fail(sqlstate::kUndefinedFunction, fmt::format("operator does not exist: {} {}", u.op, typeName(a->type)),
              e.location);
@@ -1794,7 +1809,8 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
     }
     case K::SubLink: return bindSubLink(e.as<sql::SubLink>(), scope, agg);
     case K::ArrayOp: return bindArrayOp(e.as<sql::ArrayOp>(), scope, agg);
-    case K::Row: fail(sqlstate::kFeatureNotSupported, "row values are not supported here", e.location);
+    case K::Row: return bindRow(e.as<sql::RowExpr>(), scope, agg);
+    case K::FieldSelect: return bindFieldSelect(e.as<sql::FieldSelect>(), scope, agg);
     case K::Default: fail(sqlstate::kSyntaxError, "DEFAULT is not allowed in this context", e.location);
   }
   fail(sqlstate::kInternalError, "unhandled expression", e.location);

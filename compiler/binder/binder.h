@@ -200,7 +200,13 @@ class Binder {
   // ARRAY[...]; castTo, when it is the target of a cast, gives the element type.
   plan::ExprPtr bindArray(const sql::ArrayExpr& a, const Scope& scope, AggContext* agg, const SqlType* castTo);
   plan::ExprPtr bindSubscript(const sql::Subscript& s, const Scope& scope, AggContext* agg);
+  // record_binding.cpp
+  plan::ExprPtr bindRow(const sql::RowExpr& r, const Scope& scope, AggContext* agg);
+  plan::ExprPtr bindFieldSelect(const sql::FieldSelect& f, const Scope& scope, AggContext* agg);
   plan::ExprPtr bindBinary(const std::string& op, plan::ExprPtr a, plan::ExprPtr b, uint32_t location);
+  // bitwise_binding.cpp: & | # << >> on integers (null for other operators), prefix ~.
+  plan::ExprPtr bindBitwise(const std::string& op, plan::ExprPtr& a, plan::ExprPtr& b, uint32_t location);
+  plan::ExprPtr bindBitNot(plan::ExprPtr a, uint32_t location);
   plan::ExprPtr bindDatetimeArithmetic(plan::Op o, const std::string& op, plan::ExprPtr& a, plan::ExprPtr& b,
                                        uint32_t location);
   plan::ExprPtr inList(plan::ExprPtr arg, plan::ExprPtr equalities);

@@ -138,7 +138,7 @@ SqlValue Codegen::exprValue(const Expr& e, const Row& row) {
     case ExprKind::Cast: return cast(expr(*e.args[0], row), e.type, e.explicitCast);
     case ExprKind::Unary: {
       SqlValue v = expr(*e.args[0], row);
-      if (e.op == Op::Not) return {b_.CreateNot(v.v), v.null, e.type};
+      if (e.op == Op::Not || e.op == Op::BitNot) return {b_.CreateNot(v.v), v.null, e.type};
       return e.op == Op::Abs ? absolute(v) : negate(v);
     }
     case ExprKind::Binary: {
@@ -182,6 +182,8 @@ SqlValue Codegen::exprValue(const Expr& e, const Row& row) {
     case ExprKind::Coalesce: return caseOrCoalesce(e, row);
     case ExprKind::RoutineCall: return routineCall(e, row);
     case ExprKind::ArrayBuild: return arrayBuild(e, row);
+    case ExprKind::RecordBuild: return recordBuild(e, row);
+    case ExprKind::FieldSelect: return fieldSelect(e, row);
     case ExprKind::Call: return functionCall(e, row);
   }
   throw SqlError(sqlstate::kInternalError, "unhandled expression kind in code generator");
@@ -298,6 +300,34 @@ SqlValue Codegen::arrayBuild(const Expr& e, const Row& row) {
                             {tuple, b_.getInt32(static_cast<int32_t>(e.args.size())),
                              b_.getInt32(static_cast<int>(e.type.element)), b_.getInt32(static_cast<int32_t>(first))});
   return notNull(array, e.type);
+}
+
+// ROW(...): the fields stored as a tuple, from which the runtime lays the record out.
+SqlValue Codegen::recordBuild(const Expr& e, const Row& row) {
+  Row fields;
+  std::vector<SqlType> types;
+  for (const auto& a : e.args) {
+    fields.push_back(expr(*a, row));
+    types.push_back(a->type);
+  }
+  const TupleLayout* layout = out_.layouts.add(TupleLayout::of(types));
+  llvm::Value* tuple = tupleAlloca(*layout);
+  storeRow(tuple, *layout, fields);
+  llvm::Value* record =
+      call("duet_q_record_build", ptrTy_, {qctx_, tuple, ptrConst(layout), b_.getInt32(e.type.typmod)});
+  return notNull(record, e.type);
+}
+
+// (r).field: NULL when r is; otherwise the field, read into a one-field tuple.
+SqlValue Codegen::fieldSelect(const Expr& e, const Row& row) {
+  SqlValue record = expr(*e.args[0], row);
+  const TupleLayout* layout = out_.layouts.add(TupleLayout::of({e.type}));
+  llvm::Value* tuple = tupleAlloca(*layout);
+  storeField(tuple, *layout, 0, nullOf(e.type));
+  ifThen(b_.CreateNot(record.null), [&] {
+    call("duet_q_record_field", b_.getVoidTy(), {qctx_, record.v, b_.getInt32(e.column), tuple, ptrConst(layout)});
+  });
+  return loadField(tuple, *layout, 0);
 }
 
 // A built-in function: strict, its runtime symbol called on the argument values (duet_q_*

@@ -124,6 +124,19 @@ llvm::Value* ValueBuilder::intervalArithmetic(Op op, const SqlValue& a, const Sq
 }
 
 llvm::Value* ValueBuilder::arithmeticValues(Op op, TypeId t, llvm::Value* a, llvm::Value* bv) {
+  if (op == Op::BitAnd) return b_.CreateAnd(a, bv);
+  if (op == Op::BitOr) return b_.CreateOr(a, bv);
+  if (op == Op::BitXor) return b_.CreateXor(a, bv);
+  if (op == Op::ShiftLeft || op == Op::ShiftRight) {
+    // PostgreSQL shifts in C: a smallint is widened to integer first, and the count is
+    // taken modulo the width the machine shifts (x86: 32 or 64 bits), never an error.
+    llvm::Type* wide = t == TypeId::Int8 ? i64Ty_ : b_.getInt32Ty();
+    llvm::Value* value = b_.CreateSExt(a, wide);
+    llvm::Value* count =
+        b_.CreateAnd(b_.CreateSExtOrTrunc(bv, wide), llvm::ConstantInt::get(wide, t == TypeId::Int8 ? 63 : 31));
+    llvm::Value* shifted = op == Op::ShiftLeft ? b_.CreateShl(value, count) : b_.CreateAShr(value, count);
+    return b_.CreateTrunc(shifted, a->getType());
+  }
   if (isIntLike(t)) {
     llvm::Intrinsic::ID id = op == Op::Add   ? llvm::Intrinsic::sadd_with_overflow
                              : op == Op::Sub ? llvm::Intrinsic::ssub_with_overflow

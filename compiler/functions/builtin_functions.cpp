@@ -201,6 +201,9 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"generate_series",       {TimestampTz, TimestampTz, Interval}, TimestampTz, kStable, true, DUET_FN(duet_q_generate_series_timestamptz), Unknown, 0, false, true},
     // unnest(anyarray): a row per element, of the array's element type.
     {"unnest",                {Array},           Unknown,     kImmutable, true, DUET_FN(duet_q_unnest), Unknown, 0, false, true, true},
+    // information_schema._pg_expandarray(anyarray): a record (x, n) per element, x the
+    // element and n its position (pgjdbc's key and index metadata read indkey with it).
+    {"information_schema._pg_expandarray", {Array}, Record, kImmutable, true, DUET_FN(duet_q_pg_expandarray), Unknown, 0, false, true, true, {}, 0, false, {{"x", Unknown}, {"n", Int4}}},
     // Numbers.
     {"round",                 {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_round)},
     {"round",                 {Numeric},         Numeric,     kImmutable, true, DUET_FN(duet_rt_numeric_round_integral)},

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/types/type_id.h"
@@ -29,7 +30,9 @@ enum class Volatility : uint8_t { Immutable, Stable, Volatile };
 inline constexpr int8_t kVariadicAny = -1;
 
 struct BuiltinFunction {
-  std::string_view name;     // SQL name (in pg_catalog), lowercase
+  // SQL name, lowercase: in pg_catalog, or qualified with the schema a call must name
+  // ("information_schema._pg_expandarray", not on the search path).
+  std::string_view name;
   std::vector<TypeId> args;  // argument types, in order
   TypeId result;
   Volatility volatility;
@@ -76,6 +79,9 @@ struct BuiltinFunction {
   // its value's physical representation (value_io.h), whose type is the arrays' element
   // type (width_bucket(operand, thresholds)).
   bool anyCompatible = false;
+  // A result of type Record: its fields, named, in order; a field declared Unknown has the
+  // anyarray argument's element type (_pg_expandarray's x).
+  std::vector<std::pair<std::string_view, TypeId>> recordFields = {};
 };
 
 // Every row, in one table (builtin_functions.cpp).

@@ -19,6 +19,7 @@ ExprPtr* chainLink(Expr& e) {
     case ExprKind::DistinctFrom: return &e.as<DistinctFrom>().left;
     case ExprKind::Cast: return &e.as<Cast>().arg;
     case ExprKind::Subscript: return &e.as<Subscript>().arg;
+    case ExprKind::FieldSelect: return &e.as<FieldSelect>().arg;
     case ExprKind::SubLink: return &e.as<SubLink>().test;
     case ExprKind::ArrayOp: return &e.as<ArrayOp>().left;
     default: return nullptr;
@@ -62,6 +63,7 @@ BoolTest::~BoolTest() { releaseChain(arg); }
 DistinctFrom::~DistinctFrom() { releaseChain(left); }
 Cast::~Cast() { releaseChain(arg); }
 Subscript::~Subscript() { releaseChain(arg); }
+FieldSelect::~FieldSelect() { releaseChain(arg); }
 SubLink::~SubLink() { releaseChain(test); }
 ArrayOp::~ArrayOp() { releaseChain(left); }
 RangeSubquery::~RangeSubquery() = default;

@@ -35,6 +35,7 @@ enum class ExprKind : uint8_t {
   Default,       // DEFAULT in INSERT VALUES or UPDATE SET
   Array,         // ARRAY[a, b, ...]; a nested [c, d] inside it is one too
   Subscript,     // x[i], x[i][j], x[lo:hi] after a column, parameter or parenthesized expression
+  FieldSelect,   // (x).field: a field of a composite value
   GroupingSet,   // in GROUP BY only: (), ROLLUP (...), CUBE (...), GROUPING SETS (...)
 };
 
@@ -260,7 +261,8 @@ struct GroupingSet : Expr {
 struct RowExpr : Expr {
   explicit RowExpr(uint32_t loc) : Expr(ExprKind::Row, loc) {}
   std::vector<ExprPtr> args;
-  bool explicitRow = false;  // written ROW(...)
+  bool explicitRow = false;    // written ROW(...)
+  bool parenthesized = false;  // inside parentheses of its own, ((a, b)): takes `.field`
 };
 
 struct DefaultExpr : Expr {
@@ -285,6 +287,15 @@ struct Subscript : Expr {
   ~Subscript() override;
   ExprPtr arg;
   std::vector<SubscriptIndex> indexes;
+};
+
+// (x).field, after a parenthesized expression (PostgreSQL's indirection by name).
+struct FieldSelect : Expr {
+  FieldSelect(uint32_t loc, ExprPtr a, std::string f)
+      : Expr(ExprKind::FieldSelect, loc), arg(std::move(a)), field(std::move(f)) {}
+  ~FieldSelect() override;
+  ExprPtr arg;
+  std::string field;
 };
 
 }  // namespace duet::sql

@@ -143,6 +143,7 @@ void walk(const Expr* e, const Visit& visit) {
       break;
     case ExprKind::Row: walkAll(e->as<RowExpr>().args, visit); break;
     case ExprKind::Array: walkAll(e->as<ArrayExpr>().elements, visit); break;
+    case ExprKind::FieldSelect: walk(e->as<FieldSelect>().arg.get(), visit); break;
     case ExprKind::Subscript: {
       const auto& s = e->as<Subscript>();
       walk(s.arg.get(), visit);

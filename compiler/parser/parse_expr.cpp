@@ -452,9 +452,10 @@ ExprPtr Parser::parsePrimary() {
     case TokenKind::Operator:
       if (t.text == "(") {
         ExprPtr e = parseParenthesized();
-        // Only a parenthesized expression takes subscripts, not a row or subquery.
-        if (e->kind == ExprKind::Row) return e;
-        return parseSubscripts(std::move(e));
+        // Only a parenthesized expression takes subscripts and field names: (a, b).f is
+        // an error, ((a, b)).f and (ROW(a, b)).f are not.
+        if (e->kind == ExprKind::Row && !e->as<RowExpr>().parenthesized) return e;
+        return parseIndirection(std::move(e));
       }
       syntaxError();
     case TokenKind::Word: {
@@ -484,6 +485,21 @@ ExprPtr Parser::parseArrayConstructor(uint32_t location, bool nested) {
   }
   expectOp("]");
   return array;
+}
+
+// After a parenthesized expression: subscripts and `.field` selections, in any order
+// ((f(x)).a, (arr)[1], (r).a[2]).
+ExprPtr Parser::parseIndirection(ExprPtr e) {
+  while (true) {
+    if (isOp("[")) {
+      e = parseSubscripts(std::move(e));
+    } else if (isOp(".")) {
+      uint32_t location = advance().offset;
+      e = std::make_unique<FieldSelect>(location, std::move(e), parseColLabel());
+    } else {
+      return e;
+    }
+  }
 }
 
 ExprPtr Parser::parseSubscripts(ExprPtr e) {
@@ -517,7 +533,10 @@ ExprPtr Parser::parseParenthesized() {
   }
   expectOp("(");
   ExprPtr first = parseExpr();
-  if (acceptOp(")")) return first;
+  if (acceptOp(")")) {
+    if (first->kind == ExprKind::Row) first->as<RowExpr>().parenthesized = true;
+    return first;
+  }
   auto row = std::make_unique<RowExpr>(loc);
   row->args.push_back(std::move(first));
   while (acceptOp(",")) row->args.push_back(parseExpr());

@@ -180,7 +180,8 @@ class Parser {
   ExprPtr parseQuantifiedRhs(uint32_t loc, const std::string& op, ExprPtr left, ExprPtr (Parser::*rhs)());
   ExprPtr parseParenthesized();
   ExprPtr parseArrayConstructor(uint32_t location, bool nested);  // at '['
-  ExprPtr parseSubscripts(ExprPtr e);                             // any [..] following e
+  ExprPtr parseSubscripts(ExprPtr e);
+  ExprPtr parseIndirection(ExprPtr e);  // any [..] following e
   ExprPtr parseWordExpr();
   ExprPtr parseFuncArgs(std::unique_ptr<FuncCall> call);
   void parseAggregateSuffixes(FuncCall& call);

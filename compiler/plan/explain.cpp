@@ -14,6 +14,7 @@
 #include "engine/limits/stack_depth.h"
 #include "engine/storage/index.h"
 #include "engine/storage/table.h"
+#include "engine/types/record.h"
 #include "engine/types/value_io.h"
 
 namespace duet::plan {
@@ -84,6 +85,12 @@ const char* opText(Op op) {
     case Op::Neg: return "-";
     case Op::Not: return "NOT";
     case Op::Abs: return "@";
+    case Op::BitAnd: return "&";
+    case Op::BitOr: return "|";
+    case Op::BitXor: return "#";
+    case Op::ShiftLeft: return "<<";
+    case Op::ShiftRight: return ">>";
+    case Op::BitNot: return "~";
     case Op::None: break;
   }
   return "?";
@@ -409,6 +416,8 @@ class Explainer {
       case ExprKind::Call: return functionName(e.function) + "(" + args(e, input) + ")";
       case ExprKind::RoutineCall: return routineName(e.routine) + "(" + args(e, input) + ")";
       case ExprKind::ArrayBuild: return "ARRAY[" + args(e, input) + "]";
+      case ExprKind::RecordBuild: return "ROW(" + args(e, input) + ")";
+      case ExprKind::FieldSelect: return "(" + arg(0) + ")." + recordFields(e.args[0]->type)[e.column].name;
       case ExprKind::Subquery: return subquery(e, input);
       case ExprKind::OuterRef:
         if (!captures_.empty() && e.column >= 0 && static_cast<size_t>(e.column) < captures_.back().size())

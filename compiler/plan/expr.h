@@ -49,6 +49,8 @@ enum class ExprKind : uint8_t {
                  // makes it a Column of the Window node that computes it
   RowCompare,    // (args[0..n)) op (args[n..2n)), op Lt/Le/Gt/Ge: PostgreSQL's row ordering
                  // comparison (pairs of one type; the binder spells row = and <> as AND/OR)
+  RecordBuild,   // ROW(args...): a record of `type` (engine/types/record.h), one field per arg
+  FieldSelect,   // field `column` of record args[0] (NULL when the record is)
 };
 
 // EXISTS (q); (q) yielding one value; x op ANY (q) (x IN (q) is x = ANY); x op ALL (q);
@@ -57,7 +59,32 @@ enum class ExprKind : uint8_t {
 enum class Sublink : uint8_t { Exists, Scalar, Any, All, RowCompare, Array };
 
 // Abs: abs() of a number, a Unary like Neg (its operand is evaluated once).
-enum class Op : uint8_t { None, Add, Sub, Mul, Div, Mod, Pow, Neg, Abs, Not, Concat, Eq, Ne, Lt, Le, Gt, Ge };
+// BitAnd .. ShiftRight and BitNot: the integer operators & | # << >> and prefix ~.
+enum class Op : uint8_t {
+  None,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Pow,
+  Neg,
+  Abs,
+  Not,
+  Concat,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  BitAnd,
+  BitOr,
+  BitXor,
+  ShiftLeft,
+  ShiftRight,
+  BitNot,
+};
 
 struct Expr {
   ExprKind kind;

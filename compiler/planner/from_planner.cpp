@@ -13,6 +13,7 @@
 #include "engine/error.h"
 #include "engine/limits/stack_depth.h"
 #include "engine/storage/table.h"
+#include "engine/types/record.h"
 
 namespace duet::planner {
 
@@ -191,8 +192,11 @@ NodePtr StatementPlanner::functionScan(const RoutineCandidate& r, std::vector<Ex
 
 NodePtr StatementPlanner::builtinFunctionItem(const sql::RangeFunction& f, ScopeEntry& e) {
   const sql::FuncCall& call = *f.call;
-  if (call.names.size() > 1 && call.names[0] != "pg_catalog") return nullptr;
-  const std::string& name = call.names.back();
+  // information_schema._pg_expandarray: built in, named with its schema.
+  std::string qualified = call.names.size() == 2 ? call.names[0] + "." + call.names[1] : "";
+  bool otherSchema = !qualified.empty() && b_.isBuiltinSetFunction(qualified);
+  if (call.names.size() > 1 && call.names[0] != "pg_catalog" && !otherSchema) return nullptr;
+  const std::string& name = otherSchema ? qualified : call.names.back();
   if (name == "pg_options_to_table") return optionsTableItem(f, e);
   if (!b_.isBuiltinSetFunction(name)) return nullptr;
   Scope none;
@@ -208,11 +212,36 @@ NodePtr StatementPlanner::builtinFunctionItem(const sql::RangeFunction& f, Scope
   node->function = bound->function;
   node->exprs = std::move(bound->args);
   node->outputTypes = {bound->type};
+  if (bound->type.id == TypeId::Record) return recordColumns(std::move(node), f, e);
   e.alias = f.alias && !f.alias->name.empty() ? f.alias->name : name;
   e.names = {f.alias && !f.alias->columns.empty() ? f.alias->columns[0] : f.alias ? f.alias->name : name};
   e.types = node->outputTypes;
   e.joinColumn.assign(1, -1);
   return node;
+}
+
+// A function returning records in FROM gives their fields as columns, as PostgreSQL
+// expands a composite result: `scan`'s one record column taken apart by a projection.
+NodePtr StatementPlanner::recordColumns(NodePtr scan, const sql::RangeFunction& f, ScopeEntry& e) {
+  if (f.ordinality)
+    b_.fail(sqlstate::kFeatureNotSupported, "WITH ORDINALITY over a function returning a record is not supported yet",
+            f.call->location);
+  SqlType record = scan->outputTypes[0];
+  const std::vector<RecordField>& fields = recordFields(record);
+  std::vector<ExprPtr> columns;
+  e.names.clear();
+  e.types.clear();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    auto field = std::make_unique<plan::Expr>(plan::ExprKind::FieldSelect, fields[i].type);
+    field->column = static_cast<int>(i);
+    field->args.push_back(plan::makeColumn(0, record));
+    columns.push_back(std::move(field));
+    e.names.push_back(f.alias && i < f.alias->columns.size() ? f.alias->columns[i] : fields[i].name);
+    e.types.push_back(fields[i].type);
+  }
+  e.alias = f.alias && !f.alias->name.empty() ? f.alias->name : f.call->names.back();
+  e.joinColumn.assign(fields.size(), -1);
+  return project(std::move(scan), std::move(columns));
 }
 
 NodePtr StatementPlanner::functionItem(const sql::RangeFunction& f, ScopeEntry& e) {

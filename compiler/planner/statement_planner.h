@@ -165,6 +165,7 @@ class StatementPlanner {
   // named after the function, or the alias. Null when f is none (built-ins come first, as
   // pg_catalog does in PostgreSQL's search path).
   NodePtr builtinFunctionItem(const sql::RangeFunction& f, ScopeEntry& e);
+  NodePtr recordColumns(NodePtr scan, const sql::RangeFunction& f, ScopeEntry& e);
   // FROM pg_options_to_table(options) (options_table.cpp).
   NodePtr optionsTableItem(const sql::RangeFunction& f, ScopeEntry& e);
   // FROM (SELECT ...) AS alias [(columns)]: its plan and scope entry. It sees the queries

@@ -73,9 +73,13 @@ const VarString* duet_q_pg_get_indexdef(QueryContext* ctx, int64_t index) {
 }
 
 const VarString* duet_q_pg_get_indexdef_column(QueryContext* ctx, int64_t index, int32_t column, bool pretty) {
-  // Column 0 is the whole definition; a column number would be that key column's name,
-  // which psql does not ask for.
-  if (column != 0) return nullptr;
+  // Column 0 is the whole definition, another number that key column's name (pgjdbc's
+  // getIndexInfo asks for each).
+  if (column != 0) {
+    const CatalogLookup* c = lookup(ctx);
+    std::optional<std::string> name = c ? c->indexColumn(static_cast<uint32_t>(index), column) : std::nullopt;
+    return name ? text(*name) : nullptr;
+  }
   return describe(ctx, pretty ? CatalogLookup::Text::IndexDefinitionPretty : CatalogLookup::Text::IndexDefinition,
                   index);
 }

@@ -11,6 +11,7 @@
 #include "compiler/runtime/aggregate_runtime.h"
 #include "compiler/runtime/instrumentation.h"
 #include "compiler/runtime/parallel_runtime.h"
+#include "compiler/runtime/record_functions.h"
 #include "compiler/runtime/window_runtime.h"
 #include "engine/error.h"
 #include "engine/limits/interrupts.h"
@@ -418,6 +419,8 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_buffer_size),
       DUET_Q(duet_q_buffer_at),
       DUET_Q(duet_q_buffer_size_or_zero),
+      DUET_Q(duet_q_record_build),
+      DUET_Q(duet_q_record_field),
       DUET_Q(duet_q_buffer_at_or),
       DUET_Q(duet_q_sorter_new),
       DUET_Q(duet_q_sorter_sort),

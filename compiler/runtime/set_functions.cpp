@@ -6,6 +6,7 @@
 #include "engine/types/array.h"
 #include "engine/types/datetime_functions.h"
 #include "engine/types/numeric.h"
+#include "engine/types/record.h"
 #include "engine/types/regex.h"
 
 using namespace duet;
@@ -151,6 +152,23 @@ TupleBuffer* duet_q_generate_series_timestamptz(QueryContext* ctx, int64_t start
   const TypeContext& tc = ctx->typeContext ? *ctx->typeContext : kUtc;
   return timestampSeries(ctx, start, stop, step, layout,
                          [&](int64_t ts, const Interval& span) { return timestampTzPlusInterval(ts, span, tc); });
+}
+
+TupleBuffer* duet_q_pg_expandarray(QueryContext* ctx, const VarString* array, const TupleLayout* layout) {
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  ArrayView view(array);
+  alignas(16) uint8_t element[16];
+  for (uint32_t i = 0, n = view.size(); i < n; ++i) {
+    std::memset(element, 0, sizeof element);
+    if (!view.isNull(i)) view.load(i, element);
+    int32_t position = static_cast<int32_t>(i) + 1;
+    const void* fields[2] = {element, &position};
+    uint8_t nulls[2] = {static_cast<uint8_t>(view.isNull(i) ? 1 : 0), 0};
+    const VarString* record = makeRecord(layout->types[0], fields, nulls, statementArena());
+    appendScalar(rows, layout, &record, sizeof record);
+    checkCancelEvery(ctx, rows);
+  }
+  return rows;
 }
 
 TupleBuffer* duet_q_unnest(QueryContext* ctx, const VarString* array, const TupleLayout* layout) {

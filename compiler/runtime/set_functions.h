@@ -27,6 +27,10 @@ duet::rt::TupleBuffer* duet_q_regexp_split_to_table_flags(duet::rt::QueryContext
 // asks it for the "Referenced by" section.
 duet::rt::TupleBuffer* duet_q_pg_partition_ancestors(duet::rt::QueryContext* ctx, int64_t relation,
                                                      const duet::TupleLayout* layout);
+// information_schema._pg_expandarray(array): a record (element, position) per element;
+// `layout`'s one column is of that record type.
+duet::rt::TupleBuffer* duet_q_pg_expandarray(duet::rt::QueryContext* ctx, const duet::VarString* array,
+                                             const duet::TupleLayout* layout);
 // generate_series(start, stop [, step]): start, start + step, ... while not past stop; no
 // rows when start is already past it; 22023 "step size cannot equal zero". The integer
 // forms stop where the next value would overflow; numeric rows keep the larger scale of

@@ -9,6 +9,7 @@
 #include "engine/types/interval.h"
 #include "engine/types/numeric.h"
 #include "engine/types/raw_value.h"
+#include "engine/types/record.h"
 #include "engine/types/strings.h"
 #include "engine/types/type_errors.h"
 #include "engine/types/value_io.h"
@@ -140,6 +141,7 @@ void formatBinary(SqlType type, const void* value, std::string& out) {
       return putBigEndian(out, static_cast<uint32_t>(v.months), 4);
     }
     case TypeId::Array: return formatArrayBinary(type, loadRaw<const VarString*>(value), out);
+    case TypeId::Record: return formatRecordBinary(loadRaw<const VarString*>(value), out);
   }
 }
 
@@ -171,6 +173,7 @@ void parseBinary(SqlType type, std::string_view data, void* out, Arena& arena) {
       return storeRaw(out, packInterval(intervalApplyTypmod(v, type.typmod)));
     }
     case TypeId::Array: return storeRaw(out, parseArrayBinary(type, data, arena));
+    case TypeId::Record: anonymousRecordInput();
   }
 }
 

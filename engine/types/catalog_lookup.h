@@ -66,6 +66,10 @@ class CatalogLookup {
   // the object in the catalog with relation oid `classOid` (pg_class, pg_namespace,
   // pg_proc), `subId` the column's number or 0; nullopt when it has none.
   virtual std::optional<std::string> comment(uint32_t classOid, uint32_t objectOid, int32_t subId) const = 0;
+  // pg_get_indexdef(index, column, pretty) for column > 0: the name of the index's key
+  // column `column` (1-based), quoted where needed; "" past the last; nullopt when there
+  // is no such index.
+  virtual std::optional<std::string> indexColumn(uint32_t index, int32_t column) const = 0;
 };
 
 }  // namespace duet

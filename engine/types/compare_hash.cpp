@@ -7,6 +7,7 @@
 #include "engine/types/interval.h"
 #include "engine/types/numeric.h"
 #include "engine/types/raw_value.h"
+#include "engine/types/record.h"
 #include "engine/types/strings.h"
 #include "engine/types/value_io.h"
 
@@ -55,6 +56,7 @@ int compareValues(SqlType type, const void* a, const void* b) {
     case TypeId::Interval:
       return intervalCompare(unpackInterval(loadRaw<IntervalRep>(a)), unpackInterval(loadRaw<IntervalRep>(b)));
     case TypeId::Array: return compareArrays(loadRaw<const VarString*>(a), loadRaw<const VarString*>(b));
+    case TypeId::Record: return compareRecords(loadRaw<const VarString*>(a), loadRaw<const VarString*>(b));
   }
   return 0;
 }
@@ -77,6 +79,7 @@ uint64_t hashValue(SqlType type, const void* v) {
     case TypeId::Text: return textHash(loadRaw<const VarString*>(v)->view());
     case TypeId::Interval: return intervalHash(unpackInterval(loadRaw<IntervalRep>(v)));
     case TypeId::Array: return hashArray(loadRaw<const VarString*>(v));
+    case TypeId::Record: return hashRecord(loadRaw<const VarString*>(v));
   }
   return 0;
 }

@@ -6,6 +6,7 @@
 #include "engine/types/interval.h"
 #include "engine/types/numeric.h"
 #include "engine/types/raw_value.h"
+#include "engine/types/record.h"
 #include "engine/types/scalar_text.h"
 #include "engine/types/strings.h"
 #include "engine/types/type_aliases.h"
@@ -33,6 +34,7 @@ void formatText(SqlType type, const void* value, std::string& out, const TypeCon
     case TypeId::TimestampTz: return formatTimestampTz(loadRaw<int64_t>(value), out, ctx);
     case TypeId::Interval: return formatInterval(unpackInterval(loadRaw<IntervalRep>(value)), out);
     case TypeId::Array: return formatArrayText(loadRaw<const VarString*>(value), out, ctx);
+    case TypeId::Record: return formatRecordText(loadRaw<const VarString*>(value), out, ctx);
   }
 }
 
@@ -66,6 +68,7 @@ void parseText(SqlType type, std::string_view text, void* out, Arena& arena, con
     case TypeId::TimestampTz: return storeRaw(out, parseTimestampTz(text, ctx));
     case TypeId::Interval: return storeRaw(out, packInterval(parseInterval(text, type.typmod)));
     case TypeId::Array: return storeRaw(out, parseArrayText(type, text, arena, ctx));
+    case TypeId::Record: anonymousRecordInput();
   }
 }
 

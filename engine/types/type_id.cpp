@@ -24,6 +24,7 @@ uint32_t typeOid(TypeId t) {
     case TypeId::TimestampTz: return oid::kTimestampTz;
     case TypeId::Interval: return oid::kInterval;
     case TypeId::Array: return oid::kUnknown;  // needs the element: typeOid(SqlType)
+    case TypeId::Record: return oid::kRecord;
   }
   return oid::kUnknown;
 }
@@ -186,6 +187,7 @@ std::string typeName(SqlType t) {
     case TypeId::TimestampTz: return "timestamp with time zone";
     case TypeId::Interval: return "interval" + intervalTypmodText(t.typmod);
     case TypeId::Array: return typeName(t.elementType()) + "[]";
+    case TypeId::Record: return "record";
   }
   return "unknown";
 }

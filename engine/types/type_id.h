@@ -23,6 +23,7 @@ enum class TypeId : uint8_t {
   TimestampTz,  // int64_t microseconds since 2000-01-01 00:00:00 UTC
   Array,        // const VarString*: a one-dimensional array of SqlType::element (array.h)
   Interval,     // IntervalRep (interval.h): months, days and microseconds in an __int128
+  Record,       // const VarString*: an anonymous composite value (record.h); typmod names its row type
 };
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
@@ -31,7 +32,7 @@ inline constexpr uint32_t kChar = 18, kName = 19, kRegProc = 24, kRegProcedure =
                           kRegOperator = 2204, kRegClass = 2205, kRegType = 2206, kRegRole = 4096, kRegNamespace = 4089;
 inline constexpr uint32_t kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText = 25, kOid = 26, kFloat4 = 700,
                           kFloat8 = 701, kUnknown = 705, kBpchar = 1042, kVarchar = 1043, kDate = 1082,
-                          kTimestamp = 1114, kTimestampTz = 1184, kInterval = 1186, kNumeric = 1700;
+                          kTimestamp = 1114, kTimestampTz = 1184, kInterval = 1186, kNumeric = 1700, kRecord = 2249;
 // Array types (typarray of each element type above).
 inline constexpr uint32_t kBoolArray = 1000, kInt2Array = 1005, kInt4Array = 1007, kTextArray = 1009,
                           kBpcharArray = 1014, kVarcharArray = 1015, kInt8Array = 1016, kFloat4Array = 1021,
@@ -72,7 +73,8 @@ constexpr bool isVectorAlias(TypeAlias a) { return a == TypeAlias::Int2Vector ||
 
 // A type with its modifier, encoded as PostgreSQL's atttypmod:
 //   char(n), varchar(n): n + 4;  numeric(p, s): ((p << 16) | s) + 4;  interval: (fields
-//   mask << 16) | precision (interval.h);  -1 when absent.
+//   mask << 16) | precision (interval.h);  record: its row type (record.h), which clients
+//   never see (they get -1, as PostgreSQL sends);  -1 when absent.
 // An array type (id Array) names its element type in `element`; its typmod is the
 // element's, as PostgreSQL's varchar(5)[] has atttypmod 9. `element` is Unknown otherwise.
 struct SqlType {
@@ -110,6 +112,10 @@ struct SqlType {
   int numericScale() const { return typmod < 0 ? -1 : (typmod - 4) & 0xffff; }
 };
 
+// The typmod clients see (RowDescription, pg_attribute): -1 for a record, whose typmod
+// names a row type of this process only.
+inline int32_t atttypmod(SqlType t) { return t.id == TypeId::Record ? -1 : t.typmod; }
+
 uint32_t typeOid(TypeId t);
 uint32_t typeOid(SqlType t);  // also array types
 TypeId typeFromOid(uint32_t oid, bool* known = nullptr);
@@ -142,10 +148,12 @@ std::string typeName(SqlType t);
 constexpr bool isStringType(TypeId t) {
   return t == TypeId::Char || t == TypeId::Varchar || t == TypeId::Text || t == TypeId::Unknown;
 }
-// Values held as `const VarString*` that storage copies and frees: strings and arrays.
-constexpr bool isVarlenaType(TypeId t) { return isStringType(t) || t == TypeId::Array; }
-// Element types an array may have: every type but Unknown and Array.
-constexpr bool isArrayElementType(TypeId t) { return t != TypeId::Unknown && t != TypeId::Array; }
+// Values held as `const VarString*` that storage copies and frees: strings, arrays, records.
+constexpr bool isVarlenaType(TypeId t) { return isStringType(t) || t == TypeId::Array || t == TypeId::Record; }
+// Element types an array may have: every type but Unknown, Array and Record.
+constexpr bool isArrayElementType(TypeId t) {
+  return t != TypeId::Unknown && t != TypeId::Array && t != TypeId::Record;
+}
 // Int2, Int4, Int8
 constexpr bool isIntegerType(TypeId t) { return t == TypeId::Int2 || t == TypeId::Int4 || t == TypeId::Int8; }
 // integers, floats, numeric

@@ -5,8 +5,8 @@
 // READ ONLY transaction: pgjdbc then sends Execute with a row limit and fetches the rows
 // in pieces, and the transaction must see one unchanging state (on DuetDB, the block's
 // snapshot; a commit made meanwhile stays unseen). Then DatabaseMetaData, as tools
-// (DBeaver, schema migrators) read it: tables, columns, foreign keys both ways, schemas,
-// table types, type info, functions.
+// (DBeaver, schema migrators) read it: tables, columns, primary keys, indexes, foreign keys
+// both ways, schemas, table types, type info, functions.
 // Run: java -cp /usr/share/java/postgresql.jar tests/clients/JdbcTest.java HOST PORT
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -70,6 +70,7 @@ public class JdbcTest {
     st.execute("DROP TABLE IF EXISTS jdbc_child");
     st.execute("DROP TABLE IF EXISTS jdbc_parent");
     st.execute("CREATE TABLE jdbc_parent (a integer, b integer, name varchar(20) NOT NULL, PRIMARY KEY (a, b))");
+    st.execute("CREATE UNIQUE INDEX jdbc_parent_name ON jdbc_parent (name)");
     st.execute("CREATE TABLE jdbc_child (id bigint PRIMARY KEY, pa integer, pb integer, "
         + "CONSTRAINT jdbc_child_fk FOREIGN KEY (pa, pb) REFERENCES jdbc_parent ON DELETE CASCADE)");
     st.execute("CREATE OR REPLACE FUNCTION jdbc_twice(x integer) RETURNS integer LANGUAGE sql AS 'SELECT 2 * x'");
@@ -89,6 +90,14 @@ public class JdbcTest {
     check("getExportedKeys", keys, rows(md.getExportedKeys(null, "public", "jdbc_parent"), keyColumns));
     check("getCrossReference", keys,
         rows(md.getCrossReference(null, "public", "jdbc_parent", null, "public", "jdbc_child"), keyColumns));
+    check("getPrimaryKeys", List.of("a|1|jdbc_parent_pkey", "b|2|jdbc_parent_pkey"),
+        rows(md.getPrimaryKeys(null, "public", "jdbc_parent"), "COLUMN_NAME", "KEY_SEQ", "PK_NAME"));
+    check("getIndexInfo", List.of("jdbc_parent_name|f|1|name|A", "jdbc_parent_pkey|f|1|a|A", "jdbc_parent_pkey|f|2|b|A"),
+        rows(md.getIndexInfo(null, "public", "jdbc_parent", false, false), "INDEX_NAME", "NON_UNIQUE", "ORDINAL_POSITION",
+            "COLUMN_NAME", "ASC_OR_DESC"));
+    check("getBestRowIdentifier", List.of("a", "b"),
+        rows(md.getBestRowIdentifier(null, "public", "jdbc_parent", DatabaseMetaData.bestRowSession, true),
+            "COLUMN_NAME"));
     check("getSchemas has public", true, rows(md.getSchemas(), "TABLE_SCHEM").contains("public"));
     check("getTableTypes has TABLE and VIEW", true,
         rows(md.getTableTypes(), "TABLE_TYPE").containsAll(List.of("TABLE", "VIEW")));

@@ -157,6 +157,15 @@ TEST_CASE("expressions: ARRAY constructors and subscripts", "[parser][expr]") {
   CHECK_THROWS(exprOf("f(x)[1]"));
 }
 
+TEST_CASE("expressions: field selection after parentheses", "[parser][expr]") {
+  CHECK(exprOf("(f(x)).n") == "(field f( x) n)");
+  CHECK(exprOf("(r).a[2]") == "(subscript (field r a) [2])");
+  CHECK(exprOf("(a[1]).b.c") == "(field (field (subscript a [1]) b) c)");
+  CHECK(exprOf("((1, 2)).f1") == "(field (row 1 2) f1)");
+  // A row constructor takes a field only inside parentheses of its own, as in PostgreSQL.
+  CHECK_THROWS(exprOf("(1, 2).f1"));
+}
+
 TEST_CASE("expressions: aggregate calls with ORDER BY, WITHIN GROUP and FILTER", "[parser][expr]") {
   CHECK(exprOf("string_agg(a, ',' order by b desc, c)") == "string_agg( a ',' (orderby b desc c))");
   CHECK(exprOf("percentile_cont(0.5) within group (order by x)") == "percentile_cont( 0.5 (withingroup x))");

@@ -161,6 +161,10 @@ inline std::string sexpr(const Expr* e) {
                    : " [" + sexpr(i.upper.get()) + "]";
       return out + ")";
     }
+    case ExprKind::FieldSelect: {
+      const auto& f = e->as<FieldSelect>();
+      return "(field " + sexpr(f.arg.get()) + " " + f.field + ")";
+    }
   }
   return "?";
 }

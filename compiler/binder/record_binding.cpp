@@ -1,0 +1,50 @@
+// Composite values where PostgreSQL makes them values: ROW(a, b) (or (a, b)) outside the
+// comparisons row_binding.cpp spells out field by field, and `(x).field` on a record.
+// A row constructor's fields are named f1, f2, ..., as PostgreSQL names them.
+#include <fmt/format.h>
+
+#include "compiler/binder/binder.h"
+#include "engine/error.h"
+#include "engine/types/record.h"
+
+namespace duet::binder {
+
+using plan::Expr;
+using plan::ExprKind;
+using plan::ExprPtr;
+
+ExprPtr Binder::bindRow(const sql::RowExpr& r, const Scope& scope, AggContext* agg) {
+  auto e = std::make_unique<Expr>(ExprKind::RecordBuild, SqlType{});
+  std::vector<RecordField> fields;
+  for (const auto& a : r.args) {
+    ExprPtr field = bind(*a, scope, agg);
+    // An untyped literal becomes text, as in any other value PostgreSQL must type.
+    if (field->type.id == TypeId::Unknown)
+      field = coerce(std::move(field), {TypeId::Text, -1}, CastContext::Implicit, a->location);
+    fields.push_back({fmt::format("f{}", fields.size() + 1), field->type});
+    e->args.push_back(std::move(field));
+  }
+  e->type = recordType(fields);
+  return e;
+}
+
+ExprPtr Binder::bindFieldSelect(const sql::FieldSelect& f, const Scope& scope, AggContext* agg) {
+  ExprPtr record = bind(*f.arg, scope, agg);
+  if (record->type.id != TypeId::Record)
+    fail(sqlstate::kWrongObjectType,
+         fmt::format("column notation .{} applied to type {}, which is not a composite type", f.field,
+                     typeName(record->type)),
+         f.arg->location);
+  const std::vector<RecordField>& fields = recordFields(record->type);
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].name != f.field) continue;
+    auto e = std::make_unique<Expr>(ExprKind::FieldSelect, fields[i].type);
+    e->column = static_cast<int>(i);
+    e->args.push_back(std::move(record));
+    return e;
+  }
+  fail(sqlstate::kUndefinedColumn, fmt::format("could not identify column \"{}\" in record data type", f.field),
+       f.arg->location);
+}
+
+}  // namespace duet::binder
