@@ -397,6 +397,15 @@ ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t
   };
   if (op == "||") {
     if (a->type.isArray() || b->type.isArray()) return concatArrays(std::move(a), std::move(b), location);
+    // bytea || bytea (byteacat), an untyped literal on either side read as bytea.
+    SqlType bytea{TypeId::Bytea, -1};
+    if ((a->type.id == TypeId::Bytea || b->type.id == TypeId::Bytea) &&
+        (a->type.id == TypeId::Bytea || a->type.id == TypeId::Unknown) &&
+        (b->type.id == TypeId::Bytea || b->type.id == TypeId::Unknown)) {
+      a = coerce(std::move(a), bytea, CastContext::Implicit, location);
+      b = coerce(std::move(b), bytea, CastContext::Implicit, location);
+      return binary(Op::Concat, bytea);
+    }
     SqlType text{TypeId::Text, -1};
     a = coerce(std::move(a), text, CastContext::Assignment, location);
     b = coerce(std::move(b), text, CastContext::Assignment, location);
