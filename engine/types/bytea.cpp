@@ -282,9 +282,10 @@ std::string shaDigest(std::string_view bytes, ShaKind kind) {
 void checkConversionEncoding(std::string_view name, bool destination) {
   // clean_encoding_name: letters and digits only, lower case.
   std::string clean;
-  for (char c : name)
+  for (char c : name) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
     if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) clean.push_back(c);
-    else if (c >= 'A' && c <= 'Z') clean.push_back(static_cast<char>(c - 'A' + 'a'));
+  }
   if (clean == "utf8" || clean == "unicode") return;
   throw SqlError(sqlstate::kInvalidParameterValue,
                  fmt::format("invalid {} encoding name \"{}\"", destination ? "destination" : "source", name));

@@ -68,8 +68,6 @@ UuidRep makeRandomUuid(uint64_t high, uint64_t low) {
   return (static_cast<UuidRep>(high) << 64) | low;
 }
 
-uint64_t uuidHash(UuidRep v) {
-  return hashMix64(static_cast<uint64_t>(v >> 64) ^ hashMix64(static_cast<uint64_t>(v)));
-}
+uint64_t uuidHash(UuidRep v) { return hashMix64(static_cast<uint64_t>(v >> 64) ^ hashMix64(static_cast<uint64_t>(v))); }
 
 }  // namespace duet

@@ -48,7 +48,7 @@ TEST_CASE("bytea text input: hex and escape formats", "[types][bytea]") {
 }
 
 TEST_CASE("bytea text output in the hex and escape styles", "[types][bytea]") {
-  const std::string bytes("\x00" "A\n\\\x7f\x80\xff", 7);
+  const std::string bytes = std::string(1, '\0') + "A\n\\\x7f\x80\xff";
   // select '\x00410a5c7f80ff'::bytea (bytea_output hex, then escape)
   CHECK(out(bytes) == "\\x00410a5c7f80ff");
   CHECK(out(bytes, ByteaOutput::Escape) == "\\000A\\012\\\\\\177\\200\\377");
@@ -68,7 +68,8 @@ TEST_CASE("encode and decode: hex, base64, escape", "[types][bytea]") {
   std::string base64 = byteaEncode(std::string(57, '\xab'), "base64");
   CHECK(base64.size() == 77);
   CHECK(base64.back() == '\n');
-  for (const char* format : {"hex", "base64", "escape"}) CHECK(byteaDecode(byteaEncode(bytes, format), format) == bytes);
+  for (const char* format : {"hex", "base64", "escape"})
+    CHECK(byteaDecode(byteaEncode(bytes, format), format) == bytes);
   // select decode('YQ=a', 'base64'), decode(' Y Q = = ', 'base64')
   CHECK(byteaDecode("YQ=a", "base64") == "a");
   CHECK(byteaDecode(" Y Q = = ", "base64") == "a");
