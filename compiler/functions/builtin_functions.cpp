@@ -154,7 +154,7 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"octet_length",          {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_octet_length)},
     {"bit_length",            {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_bit_length)},
     // bytea (engine/types/bytea.h): the text functions where they count, hash or search bytes.
-    {"length",                {Bytea},           Int4,        kImmutable, true, DUET_FN(duet_rt_text_octet_length)},
+    {"length",                {Bytea},           Int4,        kImmutable, true, DUET_FN(duet_rt_bytea_length)},
     {"octet_length",          {Bytea},           Int4,        kImmutable, true, DUET_FN(duet_rt_text_octet_length)},
     {"bit_length",            {Bytea},           Int4,        kImmutable, true, DUET_FN(duet_rt_text_bit_length)},
     {"md5",                   {Bytea},           Text,        kImmutable, true, DUET_FN(duet_rt_text_md5)},

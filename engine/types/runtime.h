@@ -166,8 +166,9 @@ int32_t duet_rt_num_nulls(const VarString* values);
 int32_t duet_rt_num_nonnulls(const VarString* values);
 const VarString* duet_rt_text_md5(const VarString* s);
 
-// bytea (engine/types/bytea.h), in runtime_bytea.cpp. length, octet_length, md5 and || of
-// bytea are the text functions': they count, hash and join bytes.
+// bytea (engine/types/bytea.h), in runtime_bytea.cpp. octet_length, bit_length, md5 and ||
+// of bytea are the text functions': they count, hash and join bytes.
+int32_t duet_rt_bytea_length(const VarString* bytes);
 const VarString* duet_rt_bytea_encode(const VarString* bytes, const VarString* format);
 const VarString* duet_rt_bytea_decode(const VarString* text, const VarString* format);
 const VarString* duet_rt_bytea_substr(const VarString* bytes, int32_t start, int32_t count);

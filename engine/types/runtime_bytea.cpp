@@ -14,6 +14,8 @@ const VarString* arenaString(std::string_view s) { return statementArena().makeS
 
 extern "C" {
 
+int32_t duet_rt_bytea_length(const VarString* bytes) { return static_cast<int32_t>(bytes->len); }
+
 const VarString* duet_rt_bytea_encode(const VarString* bytes, const VarString* format) {
   return arenaString(byteaEncode(bytes->view(), format->view()));
 }
