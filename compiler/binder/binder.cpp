@@ -406,6 +406,9 @@ ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t
       b = coerce(std::move(b), bytea, CastContext::Implicit, location);
       return binary(Op::Concat, bytea);
     }
+    // textanycat and anytextcat: one side must be a string (an untyped literal is text).
+    if (!isStringType(a->type.id) && !isStringType(b->type.id))
+      failNoOperator(typeName(a->type), "||", typeName(b->type), location);
     SqlType text{TypeId::Text, -1};
     a = coerce(std::move(a), text, CastContext::Assignment, location);
     b = coerce(std::move(b), text, CastContext::Assignment, location);

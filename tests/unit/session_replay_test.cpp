@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/error.h"
+#include "engine/types/type_id.h"
 #include "logging_test_util.h"
 #include "session/sql_engine.h"
 #include "session/transaction_record.h"
