@@ -236,6 +236,7 @@ void Settings::refreshDerived() {
     typeContext_.fixedZoneAbbreviation = zone->abbreviation;
   }
   typeContext_.extraFloatDigits = std::stoi(values_["extra_float_digits"]);
+  typeContext_.byteaOutput = values_["bytea_output"] == "escape" ? ByteaOutput::Escape : ByteaOutput::Hex;
   idleTimeoutMs_ = parseMs(values_["idle_in_transaction_session_timeout"]);
   statementTimeoutMs_ = parseMs(values_["statement_timeout"]);
   maxCompileMs_ = parseMs(values_["duet.max_compile_ms"]);

@@ -14,9 +14,10 @@ using plan::ExprPtr;
 namespace {
 
 // Whether an argument of type `arg` can go to an aggregate's polymorphic parameter of
-// `row` (min and max take no booleans, as PostgreSQL has no min(boolean)).
+// `row` (min and max take no booleans, bytea or uuid, as PostgreSQL 15 has no min of those).
 bool takesAny(const BuiltinAggregate& row, SqlType arg) {
-  if (row.kind == plan::AggKind::Min || row.kind == plan::AggKind::Max) return arg.id != TypeId::Bool;
+  if (row.kind == plan::AggKind::Min || row.kind == plan::AggKind::Max)
+    return arg.id != TypeId::Bool && arg.id != TypeId::Bytea && arg.id != TypeId::Uuid;
   return true;
 }
 

@@ -399,6 +399,18 @@ ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t
   if (ExprPtr e = bindBitwise(op, a, b, location)) return e;
   if (op == "||") {
     if (a->type.isArray() || b->type.isArray()) return concatArrays(std::move(a), std::move(b), location);
+    // bytea || bytea (byteacat), an untyped literal on either side read as bytea.
+    SqlType bytea{TypeId::Bytea, -1};
+    if ((a->type.id == TypeId::Bytea || b->type.id == TypeId::Bytea) &&
+        (a->type.id == TypeId::Bytea || a->type.id == TypeId::Unknown) &&
+        (b->type.id == TypeId::Bytea || b->type.id == TypeId::Unknown)) {
+      a = coerce(std::move(a), bytea, CastContext::Implicit, location);
+      b = coerce(std::move(b), bytea, CastContext::Implicit, location);
+      return binary(Op::Concat, bytea);
+    }
+    // textanycat and anytextcat: one side must be a string (an untyped literal is text).
+    if (!isStringType(a->type.id) && !isStringType(b->type.id))
+      failNoOperator(typeName(a->type), "||", typeName(b->type), location);
     SqlType text{TypeId::Text, -1};
     a = coerce(std::move(a), text, CastContext::Assignment, location);
     b = coerce(std::move(b), text, CastContext::Assignment, location);

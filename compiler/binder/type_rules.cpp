@@ -80,6 +80,7 @@ char typeCategory(TypeId t) {
   if (datetimeRank(t)) return 'D';
   if (t == TypeId::Array) return 'A';
   if (t == TypeId::Interval) return 'T';
+  if (t == TypeId::Bytea || t == TypeId::Uuid) return 'U';  // user-defined, as pg_type says
   return 'X';
 }
 

@@ -48,7 +48,7 @@ SqlValue Codegen::arrayElement(llvm::Value* array, llvm::Value* count, llvm::Val
                                     b_.getInt64(~uint64_t{15}));
   llvm::Value* slot = at(b_.CreateAdd(slots, b_.CreateMul(index, b_.getInt64(arraySlotSize(element.id)))));
   llvm::Value* v;
-  if (isStringType(element.id)) {  // the slot holds the offset of the string in the array
+  if (isByteStringType(element.id)) {  // the slot holds the offset of the string in the array
     v = at(b_.CreateZExt(load(b_.getInt32Ty(), slot), i64Ty_));
   } else {
     v = load(memType(element.id), slot);
@@ -268,7 +268,7 @@ llvm::Value* Codegen::constantArray(TypeId element, const std::vector<const Expr
   for (const Expr* item : items) {
     if (item->constNull) {
       builder.appendNull();
-    } else if (isStringType(element)) {
+    } else if (isByteStringType(element)) {
       const VarString* s = scratch.makeString(item->constString);
       builder.append(&s);
     } else {

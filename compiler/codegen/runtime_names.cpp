@@ -17,6 +17,8 @@ std::string rtTypeName(TypeId t) {
     case TypeId::Timestamp: return "timestamp";
     case TypeId::TimestampTz: return "timestamptz";
     case TypeId::Interval: return "interval";
+    case TypeId::Bytea: return "bytea";
+    case TypeId::Uuid: return "uuid";
     default: return "text";
   }
 }
@@ -24,7 +26,7 @@ std::string rtTypeName(TypeId t) {
 std::string rtCompare(TypeId t) {
   if (t == TypeId::Array) return "duet_rt_array_cmp";
   if (t == TypeId::Char) return "duet_rt_bpchar_cmp";
-  if (isStringType(t)) return "duet_rt_text_cmp";
+  if (isByteStringType(t)) return "duet_rt_text_cmp";  // bytea: memcmp order, as text's
   return "duet_rt_" + rtTypeName(t) + "_cmp";
 }
 

@@ -34,8 +34,9 @@ llvm::Type* ValueBuilder::sqlType(TypeId t) {
     case TypeId::Float4: return b_.getFloatTy();
     case TypeId::Float8: return b_.getDoubleTy();
     case TypeId::Numeric:
-    case TypeId::Interval: return b_.getInt128Ty();
-    default: return ptrTy_;  // strings
+    case TypeId::Interval:
+    case TypeId::Uuid: return b_.getInt128Ty();
+    default: return ptrTy_;  // strings, bytea, arrays
   }
 }
 

@@ -51,8 +51,8 @@ SqlValue ValueBuilder::rowCompare(Op op, std::span<const SqlValue> a, std::span<
 
 llvm::Value* ValueBuilder::compareValues(Op op, TypeId t, llvm::Value* a, llvm::Value* bv) {
   using P = llvm::CmpInst::Predicate;
-  if (isIntLike(t) || t == TypeId::Bool) {
-    bool u = t == TypeId::Bool;
+  if (isIntLike(t) || t == TypeId::Bool || t == TypeId::Uuid) {
+    bool u = t == TypeId::Bool || t == TypeId::Uuid;  // a uuid's unsigned order is its byte order
     P p = op == Op::Eq   ? P::ICMP_EQ
           : op == Op::Ne ? P::ICMP_NE
           : op == Op::Lt ? (u ? P::ICMP_ULT : P::ICMP_SLT)

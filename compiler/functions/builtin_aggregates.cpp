@@ -79,6 +79,7 @@ std::vector<BuiltinAggregate> makeAggregates() {
       folded("every", {Bool}, Bool, AggKind::BoolAnd),
       folded("bool_or", {Bool}, Bool, AggKind::BoolOr),
       collected("string_agg", {Text, Text}, Text, DUET_AGG(duet_q_agg_string_agg_final)),
+      collected("string_agg", {Bytea, Bytea}, Bytea, DUET_AGG(duet_q_agg_string_agg_final)),
       orderedSet("percentile_cont", {Float8, Float8}, Float8, DUET_AGG(duet_q_agg_percentile_cont_float8_final), 1),
       orderedSet("percentile_cont", {Float8, Interval}, Interval, DUET_AGG(duet_q_agg_percentile_cont_interval_final),
                  1),

@@ -206,7 +206,7 @@ void Parser::resolveType(TypeName& t, bool fromKeyword) {
 
   SqlType type;
   if (n == "int2" || n == "int4" || n == "int8" || n == "float4" || n == "float8" || n == "bool" || n == "text" ||
-      n == "date") {
+      n == "date" || n == "bytea" || n == "uuid") {
     noModifiers();
     type.id = n == "int2"     ? TypeId::Int2
               : n == "int4"   ? TypeId::Int4
@@ -215,6 +215,8 @@ void Parser::resolveType(TypeName& t, bool fromKeyword) {
               : n == "float8" ? TypeId::Float8
               : n == "bool"   ? TypeId::Bool
               : n == "text"   ? TypeId::Text
+              : n == "bytea"  ? TypeId::Bytea
+              : n == "uuid"   ? TypeId::Uuid
                               : TypeId::Date;
   } else if (TypeAlias alias = aliasNamed(n); alias != TypeAlias::None) {
     noModifiers();

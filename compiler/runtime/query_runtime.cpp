@@ -16,6 +16,7 @@
 #include "engine/error.h"
 #include "engine/limits/interrupts.h"
 #include "engine/storage/key_ops.h"
+#include "engine/types/uuid.h"
 #include "engine/types/value_io.h"
 
 namespace duet::rt {
@@ -251,6 +252,19 @@ int64_t TransactionClock::read() {
 using namespace duet;
 using namespace duet::rt;
 
+namespace {
+
+// splitmix64 over the session's generator state: one 64-bit state, cheap, good enough for
+// random() and gen_random_uuid(); the state is what the redo log records per statement.
+uint64_t nextRandom(QueryContext* ctx) {
+  uint64_t z = (*ctx->randomState += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
 extern "C" {
 
 void duet_q_emit(QueryContext* ctx, const uint8_t* tuple) { ctx->output->consume(tuple); }
@@ -309,14 +323,13 @@ int64_t duet_q_clock_timestamp(QueryContext* ctx) {
   return ctx->clock ? ctx->clock->read() : ctx->transactionTimestamp;
 }
 
-// splitmix64: one 64-bit state, cheap, good enough for random(); the top 53 bits make a
-// double in [0, 1) as PostgreSQL's random() returns.
-double duet_q_random(QueryContext* ctx) {
-  uint64_t z = (*ctx->randomState += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z ^= z >> 31;
-  return static_cast<double>(z >> 11) * 0x1.0p-53;
+// random(): the top 53 bits of a draw make a double in [0, 1) as PostgreSQL's random() returns.
+double duet_q_random(QueryContext* ctx) { return static_cast<double>(nextRandom(ctx) >> 11) * 0x1.0p-53; }
+
+// Two draws from the same generator, so a replayed statement makes the same uuid.
+UuidRep duet_q_gen_random_uuid(QueryContext* ctx) {
+  uint64_t high = nextRandom(ctx);
+  return makeRandomUuid(high, nextRandom(ctx));
 }
 
 const VarString* duet_q_setseed(QueryContext* ctx, double seed) {

@@ -301,6 +301,8 @@ int32_t duet_q_join_not_in_state(const duet::rt::JoinTable* t);
 const uint8_t* duet_q_join_next(duet::rt::JoinTable* t, const uint8_t* key, uint64_t* cursor);
 int64_t duet_q_now(duet::rt::QueryContext* ctx);
 double duet_q_random(duet::rt::QueryContext* ctx);
+// gen_random_uuid(): a version 4 uuid from the same generator as random().
+unsigned __int128 duet_q_gen_random_uuid(duet::rt::QueryContext* ctx);
 // setseed(seed): the generator's state from a seed in [-1, 1] (22023 outside), so that
 // random() repeats its values after the same seed; void, returned as '' (as a void routine).
 const duet::VarString* duet_q_setseed(duet::rt::QueryContext* ctx, double seed);

@@ -12,6 +12,7 @@ constexpr uint32_t kArrayIn = 750, kArrayOut = 751, kArrayRecv = 2400, kArraySen
 constexpr TypeFunctions kTypeFunctions[] = {
     // type  input output receive send typmodin typmodout
     {16, 1242, 1243, 2436, 2437, 0, 0},
+    {17, 1244, 31, 2412, 2413, 0, 0},
     {18, 1245, 33, 2434, 2435, 0, 0},
     {19, 34, 35, 2422, 2423, 0, 0},
     {20, 460, 461, 2408, 2409, 0, 0},
@@ -39,6 +40,7 @@ constexpr TypeFunctions kTypeFunctions[] = {
     {2206, 2220, 2221, 2454, 2455, 0, 0},
     {2249, 2290, 2291, 2402, 2403, 0, 0},
     {2278, 2298, 2299, 3120, 3121, 0, 0},
+    {2950, 2952, 2953, 2961, 2962, 0, 0},
     {4089, 4084, 4085, 4087, 4088, 0, 0},
     {4096, 4098, 4092, 4094, 4095, 0, 0},
 };
@@ -48,6 +50,7 @@ struct FunctionName {
   std::string_view name;
 };
 constexpr FunctionName kFunctionNames[] = {
+    {31, "byteaout"},
     {33, "charout"},
     {34, "namein"},
     {35, "nameout"},
@@ -85,6 +88,7 @@ constexpr FunctionName kFunctionNames[] = {
     {1161, "interval_out"},
     {1242, "boolin"},
     {1243, "boolout"},
+    {1244, "byteain"},
     {1245, "charin"},
     {1312, "timestamp_in"},
     {1313, "timestamp_out"},
@@ -118,6 +122,8 @@ constexpr FunctionName kFunctionNames[] = {
     {2409, "int8send"},
     {2410, "int2vectorrecv"},
     {2411, "int2vectorsend"},
+    {2412, "bytearecv"},
+    {2413, "byteasend"},
     {2414, "textrecv"},
     {2415, "textsend"},
     {2416, "unknownrecv"},
@@ -174,6 +180,10 @@ constexpr FunctionName kFunctionNames[] = {
     {2916, "varchartypmodout"},
     {2917, "numerictypmodin"},
     {2918, "numerictypmodout"},
+    {2952, "uuid_in"},
+    {2953, "uuid_out"},
+    {2961, "uuid_recv"},
+    {2962, "uuid_send"},
     {3120, "void_recv"},
     {3121, "void_send"},
     {4084, "regnamespacein"},

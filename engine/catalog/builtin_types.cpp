@@ -13,6 +13,7 @@ constexpr uint32_t kDefaultCollation = 100, kCCollation = 950;
 constexpr BuiltinType kTypes[] = {
     // oid   name            len  byval  cat  pref   align stor elem array collation
     {16,   "bool",          1,  true,  'B', true,  'c', 'p', 0,  1000, 0},
+    {17,   "bytea",         -1, false, 'U', false, 'i', 'x', 0,  1001, 0},
     {18,   "char",          1,  true,  'Z', false, 'c', 'p', 0,  1002, 0},
     {19,   "name",          64, false, 'S', false, 'c', 'p', 18, 1003, kCCollation},
     {20,   "int8",          8,  true,  'N', false, 'd', 'p', 0,  1016, 0},
@@ -38,6 +39,7 @@ constexpr BuiltinType kTypes[] = {
     {2204, "regoperator",   4,  true,  'N', false, 'i', 'p', 0,  2209, 0},
     {2205, "regclass",      4,  true,  'N', false, 'i', 'p', 0,  2210, 0},
     {2206, "regtype",       4,  true,  'N', false, 'i', 'p', 0,  2211, 0},
+    {2950, "uuid",          16, false, 'U', false, 'c', 'p', 0,  2951, 0},
     {4089, "regnamespace",  4,  true,  'N', false, 'i', 'p', 0,  4090, 0},
     {4096, "regrole",       4,  true,  'N', false, 'i', 'p', 0,  4097, 0},
 };

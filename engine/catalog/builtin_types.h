@@ -17,7 +17,8 @@ struct BuiltinType {
   std::string_view name;  // typname
   int16_t len;            // typlen: bytes, -1 varlena, -2 C string
   bool byValue;           // typbyval
-  char category;          // typcategory: B boolean, N numeric, S string, D datetime, T timespan, X unknown, Z internal
+  char category;          // typcategory: B boolean, N numeric, S string, D datetime, T timespan, U user-defined,
+                          // X unknown, Z internal
   bool preferred;         // typispreferred
   char align;             // typalign: c, s, i, d
   char storage;           // typstorage: p plain, x extended, m main

@@ -294,7 +294,7 @@ SqlType columnType(std::string_view name) {
       {"float4", {TypeId::Float4, -1}},
       {"float8", {TypeId::Float8, -1}},
       {"text", {TypeId::Text, -1}},
-      {"bytea", {TypeId::Text, -1}},
+      {"bytea", {TypeId::Bytea, -1}},
       {"pg_node_tree", {TypeId::Text, -1}},
       {"anyarray", {TypeId::Text, -1}},
       {"timestamptz", {TypeId::TimestampTz, -1}},

@@ -38,7 +38,7 @@ uint32_t align4(uint32_t n) { return (n + 3) & ~3u; }
 
 }  // namespace
 
-uint32_t arraySlotSize(TypeId element) { return isStringType(element) ? 4 : physicalSize(element); }
+uint32_t arraySlotSize(TypeId element) { return isByteStringType(element) ? 4 : physicalSize(element); }
 
 const char* arrayGetFunction(TypeId element) {
   switch (element) {
@@ -52,7 +52,8 @@ const char* arrayGetFunction(TypeId element) {
     case TypeId::Float4: return "duet_rt_array_get_float4";
     case TypeId::Float8: return "duet_rt_array_get_float8";
     case TypeId::Numeric:
-    case TypeId::Interval: return "duet_rt_array_get_numeric";  // both 16-byte __int128
+    case TypeId::Interval:
+    case TypeId::Uuid: return "duet_rt_array_get_numeric";  // 16-byte __int128s
     default: return "duet_rt_array_get_string";
   }
 }
@@ -65,7 +66,7 @@ void ArrayView::load(uint32_t i, void* out) const {
   TypeId t = elementType();
   uint32_t slotSize = arraySlotSize(t);
   const unsigned char* slot = base_ + arraySlotsOffset(size()) + size_t(i) * slotSize;
-  if (isStringType(t)) {
+  if (isByteStringType(t)) {
     auto* s = reinterpret_cast<const VarString*>(base_ + loadRaw<uint32_t>(slot));
     storeRaw(out, s);
     return;

@@ -12,6 +12,7 @@
 #include "engine/types/record.h"
 #include "engine/types/strings.h"
 #include "engine/types/type_errors.h"
+#include "engine/types/uuid.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -133,7 +134,14 @@ void formatBinary(SqlType type, const void* value, std::string& out) {
     case TypeId::Unknown:
     case TypeId::Char:
     case TypeId::Varchar:
-    case TypeId::Text: out.append(loadRaw<const VarString*>(value)->view()); return;
+    case TypeId::Text:
+    case TypeId::Bytea: out.append(loadRaw<const VarString*>(value)->view()); return;
+    case TypeId::Uuid: {
+      unsigned char bytes[16];
+      uuidToBytes(loadRaw<UuidRep>(value), bytes);
+      out.append(reinterpret_cast<const char*>(bytes), 16);
+      return;
+    }
     case TypeId::Interval: {  // interval_send: time int64, day int32, month int32
       Interval v = unpackInterval(loadRaw<IntervalRep>(value));
       putBigEndian(out, static_cast<uint64_t>(v.usecs), 8);
@@ -166,6 +174,10 @@ void parseBinary(SqlType type, std::string_view data, void* out, Arena& arena) {
       checkUtf8(data);
       return storeRaw(out, coerceString(arena.makeString(data), type, false, arena));
     }
+    case TypeId::Bytea: return storeRaw<const VarString*>(out, arena.makeString(data));
+    case TypeId::Uuid:
+      if (data.size() != 16) badBinary();
+      return storeRaw(out, uuidFromBytes(reinterpret_cast<const unsigned char*>(data.data())));
     case TypeId::Interval: {
       if (data.size() != 16) badBinary("incorrect binary data format");
       Interval v{static_cast<int32_t>(getBigEndian(data, 12, 4)), static_cast<int32_t>(getBigEndian(data, 8, 4)),

@@ -9,6 +9,7 @@
 #include "engine/types/raw_value.h"
 #include "engine/types/record.h"
 #include "engine/types/strings.h"
+#include "engine/types/uuid.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -52,9 +53,11 @@ int compareValues(SqlType type, const void* a, const void* b) {
     case TypeId::Char: return bpcharCompare(loadRaw<const VarString*>(a)->view(), loadRaw<const VarString*>(b)->view());
     case TypeId::Unknown:
     case TypeId::Varchar:
-    case TypeId::Text: return textCompare(loadRaw<const VarString*>(a)->view(), loadRaw<const VarString*>(b)->view());
+    case TypeId::Text:
+    case TypeId::Bytea: return textCompare(loadRaw<const VarString*>(a)->view(), loadRaw<const VarString*>(b)->view());
     case TypeId::Interval:
       return intervalCompare(unpackInterval(loadRaw<IntervalRep>(a)), unpackInterval(loadRaw<IntervalRep>(b)));
+    case TypeId::Uuid: return threeWay(loadRaw<UuidRep>(a), loadRaw<UuidRep>(b));
     case TypeId::Array: return compareArrays(loadRaw<const VarString*>(a), loadRaw<const VarString*>(b));
     case TypeId::Record: return compareRecords(loadRaw<const VarString*>(a), loadRaw<const VarString*>(b));
   }
@@ -76,8 +79,10 @@ uint64_t hashValue(SqlType type, const void* v) {
     case TypeId::Char: return bpcharHash(loadRaw<const VarString*>(v)->view());
     case TypeId::Unknown:
     case TypeId::Varchar:
-    case TypeId::Text: return textHash(loadRaw<const VarString*>(v)->view());
+    case TypeId::Text:
+    case TypeId::Bytea: return textHash(loadRaw<const VarString*>(v)->view());
     case TypeId::Interval: return intervalHash(unpackInterval(loadRaw<IntervalRep>(v)));
+    case TypeId::Uuid: return uuidHash(loadRaw<UuidRep>(v));
     case TypeId::Array: return hashArray(loadRaw<const VarString*>(v));
     case TypeId::Record: return hashRecord(loadRaw<const VarString*>(v));
   }

@@ -20,6 +20,7 @@
 #include "engine/types/strings.h"
 #include "engine/types/type_aliases.h"
 #include "engine/types/type_errors.h"
+#include "engine/types/uuid.h"
 #include "engine/types/value_io.h"
 
 using namespace duet;
@@ -453,6 +454,16 @@ struct Carrier<TypeId::Interval> {
   using type = IntervalRep;
   using phys = IntervalRep;
 };
+template <>
+struct Carrier<TypeId::Bytea> {
+  using type = const VarString*;
+  using phys = const VarString*;
+};
+template <>
+struct Carrier<TypeId::Uuid> {
+  using type = UuidRep;
+  using phys = UuidRep;
+};
 
 // One cast function per (from, to) pair, with C calling convention-compatible arguments;
 // the JIT reaches it by the name registered below, not by a linker symbol.
@@ -471,7 +482,7 @@ typename Carrier<T>::type castThunk(typename Carrier<F>::type v, int32_t typmod,
   return static_cast<typename Carrier<T>::type>(out);
 }
 
-constexpr std::array<std::pair<TypeId, const char*>, 14> kRuntimeTypes = {{
+constexpr std::array<std::pair<TypeId, const char*>, 16> kRuntimeTypes = {{
     {TypeId::Bool, "bool"},
     {TypeId::Int2, "int2"},
     {TypeId::Int4, "int4"},
@@ -486,6 +497,8 @@ constexpr std::array<std::pair<TypeId, const char*>, 14> kRuntimeTypes = {{
     {TypeId::Timestamp, "timestamp"},
     {TypeId::TimestampTz, "timestamptz"},
     {TypeId::Interval, "interval"},
+    {TypeId::Bytea, "bytea"},
+    {TypeId::Uuid, "uuid"},
 }};
 constexpr size_t kRuntimeTypeCount = kRuntimeTypes.size();
 

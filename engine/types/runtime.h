@@ -25,7 +25,7 @@ std::span<const RuntimeSymbol> runtimeSymbols();
 // The cast function for a pair of types, or nullptr where PostgreSQL has no cast (the
 // binder reports 42846). Its name is "duet_rt_cast_<from>_to_<to>" with the type names
 // bool, int2, int4, int8, float4, float8, numeric, bpchar, varchar, text, date, timestamp,
-// timestamptz, and its signature is uniform:
+// timestamptz, interval, bytea, uuid, and its signature is uniform:
 //   To fn(From value, int32_t targetTypmod, bool explicitCast, const TypeContext* ctx)
 // with the carriers listed above (typmod -1 for none). Same-type pairs exist for numeric,
 // bpchar and varchar, where they apply the typmod. Unknown is not a runtime type.
@@ -165,6 +165,24 @@ const VarString* duet_rt_text_quote_ident(const VarString* s);
 int32_t duet_rt_num_nulls(const VarString* values);
 int32_t duet_rt_num_nonnulls(const VarString* values);
 const VarString* duet_rt_text_md5(const VarString* s);
+
+// bytea (engine/types/bytea.h), in runtime_bytea.cpp. octet_length, bit_length, md5 and ||
+// of bytea are the text functions': they count, hash and join bytes.
+int32_t duet_rt_bytea_length(const VarString* bytes);
+const VarString* duet_rt_bytea_encode(const VarString* bytes, const VarString* format);
+const VarString* duet_rt_bytea_decode(const VarString* text, const VarString* format);
+const VarString* duet_rt_bytea_substr(const VarString* bytes, int32_t start, int32_t count);
+const VarString* duet_rt_bytea_substr_from(const VarString* bytes, int32_t start);
+int32_t duet_rt_bytea_position(const VarString* bytes, const VarString* needle);
+int32_t duet_rt_bytea_get_byte(const VarString* bytes, int32_t index);
+const VarString* duet_rt_bytea_set_byte(const VarString* bytes, int32_t index, int32_t value);
+const VarString* duet_rt_bytea_sha224(const VarString* bytes);
+const VarString* duet_rt_bytea_sha256(const VarString* bytes);
+const VarString* duet_rt_bytea_sha384(const VarString* bytes);
+const VarString* duet_rt_bytea_sha512(const VarString* bytes);
+const VarString* duet_rt_convert_to(const VarString* text, const VarString* encoding);
+const VarString* duet_rt_convert_from(const VarString* bytes, const VarString* encoding);
+
 const VarString* duet_rt_int4_to_hex(int32_t v);
 const VarString* duet_rt_int8_to_hex(int64_t v);
 bool duet_rt_text_like(const VarString* s, const VarString* pattern);

@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "engine/types/array.h"
+#include "engine/types/bytea.h"
 #include "engine/types/datetime.h"
 #include "engine/types/interval.h"
 #include "engine/types/numeric.h"
@@ -10,6 +11,7 @@
 #include "engine/types/scalar_text.h"
 #include "engine/types/strings.h"
 #include "engine/types/type_aliases.h"
+#include "engine/types/uuid.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -33,6 +35,8 @@ void formatText(SqlType type, const void* value, std::string& out, const TypeCon
     case TypeId::Timestamp: return formatTimestamp(loadRaw<int64_t>(value), out);
     case TypeId::TimestampTz: return formatTimestampTz(loadRaw<int64_t>(value), out, ctx);
     case TypeId::Interval: return formatInterval(unpackInterval(loadRaw<IntervalRep>(value)), out);
+    case TypeId::Bytea: return formatBytea(loadRaw<const VarString*>(value)->view(), ctx.byteaOutput, out);
+    case TypeId::Uuid: return formatUuid(loadRaw<UuidRep>(value), out);
     case TypeId::Array: return formatArrayText(loadRaw<const VarString*>(value), out, ctx);
     case TypeId::Record: return formatRecordText(loadRaw<const VarString*>(value), out, ctx);
   }
@@ -67,6 +71,8 @@ void parseText(SqlType type, std::string_view text, void* out, Arena& arena, con
     case TypeId::Timestamp: return storeRaw(out, parseTimestamp(text));
     case TypeId::TimestampTz: return storeRaw(out, parseTimestampTz(text, ctx));
     case TypeId::Interval: return storeRaw(out, packInterval(parseInterval(text, type.typmod)));
+    case TypeId::Bytea: return storeRaw<const VarString*>(out, arena.makeString(parseBytea(text)));
+    case TypeId::Uuid: return storeRaw(out, parseUuid(text));
     case TypeId::Array: return storeRaw(out, parseArrayText(type, text, arena, ctx));
     case TypeId::Record: anonymousRecordInput();
   }

@@ -8,6 +8,8 @@ namespace duet {
 class NamedTimeZone;  // engine/types/time_zone.h
 class CatalogLookup;  // engine/types/catalog_lookup.h
 
+enum class ByteaOutput : uint8_t { Hex, Escape };  // the bytea_output setting
+
 struct TypeContext {
   // TimeZone, resolved by resolveTimeZone (time_zone.h). A zone with daylight-saving or
   // historical changes is namedZone; otherwise namedZone is null and the zone is the fixed
@@ -21,6 +23,8 @@ struct TypeContext {
   // extra_float_digits: > 0 prints the shortest exact digits (PostgreSQL's default, 1);
   // <= 0 prints DBL_DIG/FLT_DIG + extra_float_digits significant digits.
   int extraFloatDigits = 1;
+  // bytea_output: how bytea prints (bytea.h).
+  ByteaOutput byteaOutput = ByteaOutput::Hex;
   // The session's catalog, for values that name catalog objects (regclass and the other
   // reg* types print and read names) and the functions that describe them; null outside a
   // session, where such values print and read as numbers.

@@ -23,6 +23,8 @@ uint32_t typeOid(TypeId t) {
     case TypeId::Timestamp: return oid::kTimestamp;
     case TypeId::TimestampTz: return oid::kTimestampTz;
     case TypeId::Interval: return oid::kInterval;
+    case TypeId::Bytea: return oid::kBytea;
+    case TypeId::Uuid: return oid::kUuid;
     case TypeId::Array: return oid::kUnknown;  // needs the element: typeOid(SqlType)
     case TypeId::Record: return oid::kRecord;
   }
@@ -50,6 +52,8 @@ constexpr ArrayOid kArrayOids[] = {
     {TypeId::Timestamp, oid::kTimestampArray},
     {TypeId::TimestampTz, oid::kTimestampTzArray},
     {TypeId::Interval, oid::kIntervalArray},
+    {TypeId::Bytea, oid::kByteaArray},
+    {TypeId::Uuid, oid::kUuidArray},
 };
 
 }  // namespace
@@ -131,6 +135,8 @@ TypeId typeFromOid(uint32_t o, bool* known) {
     case oid::kTimestamp: return TypeId::Timestamp;
     case oid::kTimestampTz: return TypeId::TimestampTz;
     case oid::kInterval: return TypeId::Interval;
+    case oid::kBytea: return TypeId::Bytea;
+    case oid::kUuid: return TypeId::Uuid;
     case 0:
     case oid::kUnknown: return TypeId::Unknown;
     default:
@@ -150,7 +156,8 @@ int16_t typeLen(TypeId t) {
     case TypeId::Date: return 4;
     case TypeId::Timestamp:
     case TypeId::TimestampTz: return 8;
-    case TypeId::Interval: return 16;
+    case TypeId::Interval:
+    case TypeId::Uuid: return 16;
     case TypeId::Unknown: return -2;  // cstring-like, as PostgreSQL reports unknown
     default: return -1;
   }
@@ -186,6 +193,8 @@ std::string typeName(SqlType t) {
     case TypeId::Timestamp: return "timestamp without time zone";
     case TypeId::TimestampTz: return "timestamp with time zone";
     case TypeId::Interval: return "interval" + intervalTypmodText(t.typmod);
+    case TypeId::Bytea: return "bytea";
+    case TypeId::Uuid: return "uuid";
     case TypeId::Array: return typeName(t.elementType()) + "[]";
     case TypeId::Record: return "record";
   }

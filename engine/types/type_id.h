@@ -23,6 +23,8 @@ enum class TypeId : uint8_t {
   TimestampTz,  // int64_t microseconds since 2000-01-01 00:00:00 UTC
   Array,        // const VarString*: a one-dimensional array of SqlType::element (array.h)
   Interval,     // IntervalRep (interval.h): months, days and microseconds in an __int128
+  Bytea,        // const VarString*: raw bytes, any of them zero (bytea.h)
+  Uuid,         // UuidRep (uuid.h): the 16 bytes as one unsigned __int128, first byte most significant
   Record,       // const VarString*: an anonymous composite value (record.h); typmod names its row type
 };
 
@@ -33,11 +35,13 @@ inline constexpr uint32_t kChar = 18, kName = 19, kRegProc = 24, kRegProcedure =
 inline constexpr uint32_t kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText = 25, kOid = 26, kFloat4 = 700,
                           kFloat8 = 701, kUnknown = 705, kBpchar = 1042, kVarchar = 1043, kDate = 1082,
                           kTimestamp = 1114, kTimestampTz = 1184, kInterval = 1186, kNumeric = 1700, kRecord = 2249;
+inline constexpr uint32_t kBytea = 17, kUuid = 2950;
 // Array types (typarray of each element type above).
 inline constexpr uint32_t kBoolArray = 1000, kInt2Array = 1005, kInt4Array = 1007, kTextArray = 1009,
                           kBpcharArray = 1014, kVarcharArray = 1015, kInt8Array = 1016, kFloat4Array = 1021,
                           kFloat8Array = 1022, kTimestampArray = 1115, kDateArray = 1182, kTimestampTzArray = 1185,
                           kIntervalArray = 1187, kNumericArray = 1231;
+inline constexpr uint32_t kByteaArray = 1001, kUuidArray = 2951;
 }  // namespace oid
 
 // A PostgreSQL type that shares a base type's representation and operations and differs in
@@ -134,8 +138,9 @@ inline uint32_t physicalSize(TypeId t) {
     case TypeId::Float4:
     case TypeId::Date: return 4;
     case TypeId::Numeric:
-    case TypeId::Interval: return 16;
-    default: return 8;  // int8, float8, timestamps, string pointers
+    case TypeId::Interval:
+    case TypeId::Uuid: return 16;
+    default: return 8;  // int8, float8, timestamps, string and bytea pointers
   }
 }
 inline uint32_t physicalAlign(TypeId t) { return physicalSize(t); }
@@ -148,8 +153,12 @@ std::string typeName(SqlType t);
 constexpr bool isStringType(TypeId t) {
   return t == TypeId::Char || t == TypeId::Varchar || t == TypeId::Text || t == TypeId::Unknown;
 }
-// Values held as `const VarString*` that storage copies and frees: strings, arrays, records.
-constexpr bool isVarlenaType(TypeId t) { return isStringType(t) || t == TypeId::Array || t == TypeId::Record; }
+// Values whose VarString holds the value's bytes themselves: the strings and bytea. An
+// array keeps such elements as offsets to VarStrings of their own (array.h).
+constexpr bool isByteStringType(TypeId t) { return isStringType(t) || t == TypeId::Bytea; }
+// Values held as `const VarString*` that storage copies and frees: strings, bytea, arrays
+// and records.
+constexpr bool isVarlenaType(TypeId t) { return isByteStringType(t) || t == TypeId::Array || t == TypeId::Record; }
 // Element types an array may have: every type but Unknown, Array and Record.
 constexpr bool isArrayElementType(TypeId t) {
   return t != TypeId::Unknown && t != TypeId::Array && t != TypeId::Record;

@@ -2,7 +2,7 @@
 """asyncpg against a server: connecting (its startup parameters, client_encoding 'utf-8'),
 parameters and results of the common types in asyncpg's binary format, arrays (which
 asyncpg introspects through pg_type on first use), prepared statements, transactions,
-executemany, a pool whose connections are reset on release (RESET ALL, UNLISTEN *,
+executemany, bytea and uuid, a pool whose connections are reset on release (RESET ALL, UNLISTEN *,
 pg_advisory_unlock_all(), CLOSE ALL), and copy_records_to_table (binary COPY FROM STDIN).
 Usage: asyncpg_test.py HOST PORT
 """
@@ -11,6 +11,7 @@ import datetime
 import decimal
 import sys
 import traceback
+import uuid
 
 import asyncpg
 
@@ -36,6 +37,30 @@ async def test_types():
         assert await conn.fetchval("SELECT $1::int + 1", 41) == 42
         assert await conn.fetchval("SELECT NULL::text") is None
         await conn.execute("DROP TABLE apg_types")
+    finally:
+        await conn.close()
+
+
+async def test_bytea_uuid():
+    """bytea and uuid in asyncpg's binary format: parameters, results, arrays (introspected
+    through pg_type), uuid keys and binary COPY."""
+    conn = await connect()
+    try:
+        await conn.execute("DROP TABLE IF EXISTS apg_bu")
+        await conn.execute("CREATE TABLE apg_bu (id uuid PRIMARY KEY, b bytea, us uuid[], bs bytea[])")
+        rows = [(uuid.UUID("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), bytes(range(256)), [uuid.UUID(int=1)], [b"", None]),
+                (uuid.UUID(int=0), b"", [], [b"\x00\\"])]
+        await conn.executemany("INSERT INTO apg_bu VALUES ($1, $2, $3, $4)", rows)
+        got = await conn.fetch("SELECT * FROM apg_bu ORDER BY id")
+        assert [tuple(r) for r in got] == sorted(rows, key=lambda r: r[0].bytes), got
+        assert await conn.fetchval("SELECT b FROM apg_bu WHERE id = $1", rows[0][0]) == rows[0][1]
+        assert await conn.fetchval("SELECT $1::bytea || $2::bytea", b"\x01", b"\xff") == b"\x01\xff"
+        assert (await conn.fetchval("SELECT gen_random_uuid()")).version == 4
+        await conn.execute("DELETE FROM apg_bu")
+        await conn.copy_records_to_table("apg_bu", records=rows)
+        got = await conn.fetch("SELECT * FROM apg_bu ORDER BY id")
+        assert [tuple(r) for r in got] == sorted(rows, key=lambda r: r[0].bytes), got
+        await conn.execute("DROP TABLE apg_bu")
     finally:
         await conn.close()
 
@@ -138,7 +163,7 @@ async def test_binary_copy():
 
 
 TESTS = [test_types, test_arrays_and_catalog_types, test_prepared_and_executemany, test_transactions, test_pool_reset,
-         test_binary_copy]
+         test_binary_copy, test_bytea_uuid]
 
 
 def main() -> int:

@@ -5,7 +5,7 @@ binary), INSERT ... ON CONFLICT's command tags, errors carrying
 their SQLSTATE, server-side prepared statements with binary parameters (prepare=True), query
 cancellation (CancelRequest), int[]/text[] parameters and results in text and binary,
 = ANY ($1) with array parameters, statements of 10,000 rows or items, and function and
-procedure calls as prepared statements, EXPLAIN's shape.
+procedure calls as prepared statements, EXPLAIN's shape, bytea and uuid values.
 Usage: psycopg_test.py HOST PORT
 """
 import datetime
@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 import traceback
+import uuid
 
 import psycopg
 from psycopg import errors
@@ -261,6 +262,46 @@ def test_binary_copy():
             cur.execute("SELECT count(*) FROM pyc_bin")
             assert cur.fetchone() == (4,), "failed copies leave nothing"
         conn.execute("DROP TABLE pyc_bin")
+
+
+def test_bytea_uuid():
+    """bytea and uuid: bytes and uuid.UUID parameters and results in text and binary
+    (prepared), uuid keys, gen_random_uuid(), and COPY text, CSV and binary round trips."""
+    payload = bytes(range(256)) + b"\\x"
+    ids = [uuid.UUID("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), uuid.UUID(int=0), uuid.UUID(int=2**128 - 1)]
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_bu")
+        conn.execute("CREATE TABLE pyc_bu (id uuid PRIMARY KEY, b bytea, bs bytea[], us uuid[])")
+        rows = [(ids[0], payload, [b"\x00", None], [ids[1], ids[2]]), (ids[1], b"", [], []), (ids[2], None, None, None)]
+        with conn.cursor() as cur:
+            cur.executemany("INSERT INTO pyc_bu VALUES (%s, %s, %s, %s)", rows)
+            for binary in (False, True):
+                got = cur.execute("SELECT * FROM pyc_bu ORDER BY id", binary=binary).fetchall()
+                assert got == sorted(rows, key=lambda r: r[0].bytes), (binary, got)
+                got = cur.execute("SELECT b FROM pyc_bu WHERE id = %s", (ids[0],), prepare=True, binary=binary).fetchone()
+                assert got == (payload,), got
+            got = cur.execute("SELECT %b::bytea || %b, %s::uuid = %s", (b"\x01", b"\x02", ids[0], str(ids[0]).upper())).fetchone()
+            assert got == (b"\x01\x02", True), got
+            got = cur.execute("SELECT gen_random_uuid()").fetchone()[0]
+            assert isinstance(got, uuid.UUID) and got.version == 4, got
+            for options in ("", "(FORMAT csv)", "(FORMAT binary)"):
+                with cur.copy(f"COPY pyc_bu TO STDOUT {options}") as copy:
+                    data = b"".join(bytes(block) for block in copy)
+                cur.execute("DELETE FROM pyc_bu")
+                with cur.copy(f"COPY pyc_bu FROM STDIN {options}") as copy:
+                    copy.write(data)
+                got = cur.execute("SELECT * FROM pyc_bu ORDER BY id").fetchall()
+                assert got == sorted(rows, key=lambda r: r[0].bytes), (options, got)
+            with cur.copy("COPY pyc_bu (id, b) FROM STDIN") as copy:
+                copy.write(b"{01234567-89ab-cdef-0123-456789ABCDEF}\t\\\\x41\n")
+            got = cur.execute("SELECT b FROM pyc_bu WHERE id = '0123456789abcdef0123456789abcdef'").fetchone()
+            assert got == (b"A",), got
+            try:
+                cur.execute("INSERT INTO pyc_bu (id) VALUES (%s)", (ids[0],))
+                raise AssertionError("duplicate uuid accepted")
+            except errors.UniqueViolation:
+                pass
+        conn.execute("DROP TABLE pyc_bu")
 
 
 def test_on_conflict_rowcount():
@@ -924,7 +965,7 @@ TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_
          test_on_conflict_rowcount,
          test_errors, test_large_result, test_cancel, test_arrays, test_any_array_parameters, test_long_statements,
          test_routine_calls, test_explain, test_notify, test_named_cursors,
-         test_error_fields, test_sql_prepare_execute]
+         test_error_fields, test_sql_prepare_execute, test_bytea_uuid]
 
 
 def main() -> int:

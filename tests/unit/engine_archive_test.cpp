@@ -1,7 +1,7 @@
 // Archives' contents (session/archive_dump.h, docs/logging.md): the records an
 // engine writes load into a fresh engine that then answers like the first - tables of both
 // stores with keys, defaults and indexes, values of every type (NULLs, quotes, tabs,
-// backslashes, arrays, time stamps, floats), functions and procedures of every shape,
+// backslashes, arrays, time stamps, floats, bytea and uuid), functions and procedures of every shape,
 // roles and databases, CHECK and FOREIGN KEY constraints - and a transaction halfway shows
 // in changesPending.
 #include <catch2/catch.hpp>
@@ -44,6 +44,12 @@ TEST_CASE("an archive loads into a fresh engine that answers the same", "[loggin
             "create table cols (a int8, b text, unique (a, b)) with (storage = column);"
             "create unique index cols_b on cols (b); create index cols_ab on cols (a, b);"
             "create table empty_one (x int2 constraint empty_pk primary key);"
+            "create table bu (id uuid primary key default gen_random_uuid(), b bytea unique, bs bytea[], us uuid[])"
+            "  with (storage = row);"
+            "create table bu_col (id uuid, b bytea) with (storage = column); create index bu_col_b on bu_col (b);"
+            "insert into bu (b, bs, us) values ('\\x005c0a09ff', '{\"\\\\x00\",NULL}', "
+            "  '{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}'), ('', '{}', '{}'), (NULL, NULL, NULL);"
+            "insert into bu_col select id, b from bu;"
             "insert into \"Odd \"\"name\" values (1, E'tab\\there\\nnew\\\\line', 1.50, 0.1, '2026-11-22 "
             "10:00:01.5+03', '2000-02-29', '{1,NULL,3}', 'ab', 'abcde', true),"
             "  (2, NULL, -3, 'NaN', NULL, NULL, '{}', NULL, NULL, NULL), (3, default, 0, 1e300, 'infinity', "
@@ -81,6 +87,8 @@ TEST_CASE("an archive loads into a fresh engine that answers the same", "[loggin
       {"select * from rowtype(1)", "postgres"},
       {"select * from cols where b = 'row 77 with some more text'", "postgres"},
       {"select * from t", "other"},
+      {"select * from bu order by id", "postgres"},
+      {"select * from bu_col where b = '\\x005c0a09ff'", "postgres"},
   };
   for (const auto& [sql, db] : checks) {
     INFO(sql);
@@ -90,6 +98,7 @@ TEST_CASE("an archive loads into a fresh engine that answers the same", "[loggin
   CHECK_THROWS_AS(queryRows(*loaded, "insert into cols values (1, 'row 1 with some more text')"), SqlError);
   CHECK_THROWS_AS(queryRows(*loaded, "insert into cols values (-1, 'row 1 with some more text')"), SqlError);
   CHECK_THROWS_AS(queryRows(*loaded, "insert into empty_one values (1), (1)"), SqlError);
+  CHECK_THROWS_AS(queryRows(*loaded, "insert into bu (b) values ('\\x')"), SqlError);
   // The catalog (roles, databases, tables with their storage, keys, defaults and indexes,
   // routines) and the rows in their order: a second archive is the same record for record.
   auto again = archive(*loaded);
