@@ -48,7 +48,7 @@ SqlValue Codegen::arrayElement(llvm::Value* array, llvm::Value* count, llvm::Val
                                     b_.getInt64(~uint64_t{15}));
   llvm::Value* slot = at(b_.CreateAdd(slots, b_.CreateMul(index, b_.getInt64(arraySlotSize(element.id)))));
   llvm::Value* v;
-  if (isStringType(element.id)) {  // the slot holds the offset of the string in the array
+  if (isVarlenaType(element.id)) {  // the slot holds the offset of the string in the array
     v = at(b_.CreateZExt(load(b_.getInt32Ty(), slot), i64Ty_));
   } else {
     v = load(memType(element.id), slot);

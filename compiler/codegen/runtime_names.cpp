@@ -17,6 +17,8 @@ std::string rtTypeName(TypeId t) {
     case TypeId::Timestamp: return "timestamp";
     case TypeId::TimestampTz: return "timestamptz";
     case TypeId::Interval: return "interval";
+    case TypeId::Json: return "json";
+    case TypeId::Jsonb: return "jsonb";
     default: return "text";
   }
 }
@@ -24,6 +26,7 @@ std::string rtTypeName(TypeId t) {
 std::string rtCompare(TypeId t) {
   if (t == TypeId::Array) return "duet_rt_array_cmp";
   if (t == TypeId::Char) return "duet_rt_bpchar_cmp";
+  if (t == TypeId::Jsonb) return "duet_rt_jsonb_cmp";
   if (isStringType(t)) return "duet_rt_text_cmp";
   return "duet_rt_" + rtTypeName(t) + "_cmp";
 }

@@ -38,7 +38,7 @@ uint32_t align4(uint32_t n) { return (n + 3) & ~3u; }
 
 }  // namespace
 
-uint32_t arraySlotSize(TypeId element) { return isStringType(element) ? 4 : physicalSize(element); }
+uint32_t arraySlotSize(TypeId element) { return isVarlenaType(element) ? 4 : physicalSize(element); }
 
 const char* arrayGetFunction(TypeId element) {
   switch (element) {
@@ -65,7 +65,7 @@ void ArrayView::load(uint32_t i, void* out) const {
   TypeId t = elementType();
   uint32_t slotSize = arraySlotSize(t);
   const unsigned char* slot = base_ + arraySlotsOffset(size()) + size_t(i) * slotSize;
-  if (isStringType(t)) {
+  if (isVarlenaType(t)) {
     auto* s = reinterpret_cast<const VarString*>(base_ + loadRaw<uint32_t>(slot));
     storeRaw(out, s);
     return;

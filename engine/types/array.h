@@ -68,7 +68,7 @@ const VarString* concatArrays(const VarString* a, const VarString* b, Arena& are
 class ArrayBuilder {
  public:
   explicit ArrayBuilder(TypeId element)
-      : element_(element), strings_(isStringType(element)), slotSize_(arraySlotSize(element)) {}
+      : element_(element), strings_(isVarlenaType(element)), slotSize_(arraySlotSize(element)) {}
   void reserve(size_t n);
   void appendNull();
   // `value` is the element's physical representation; string bytes are copied by finish.

@@ -434,6 +434,16 @@ struct Carrier<TypeId::Text> {
   using phys = const VarString*;
 };
 template <>
+struct Carrier<TypeId::Json> {
+  using type = const VarString*;
+  using phys = const VarString*;
+};
+template <>
+struct Carrier<TypeId::Jsonb> {
+  using type = const VarString*;
+  using phys = const VarString*;
+};
+template <>
 struct Carrier<TypeId::Date> {
   using type = int32_t;
   using phys = int32_t;
@@ -471,7 +481,7 @@ typename Carrier<T>::type castThunk(typename Carrier<F>::type v, int32_t typmod,
   return static_cast<typename Carrier<T>::type>(out);
 }
 
-constexpr std::array<std::pair<TypeId, const char*>, 14> kRuntimeTypes = {{
+constexpr std::array<std::pair<TypeId, const char*>, 16> kRuntimeTypes = {{
     {TypeId::Bool, "bool"},
     {TypeId::Int2, "int2"},
     {TypeId::Int4, "int4"},
@@ -486,6 +496,8 @@ constexpr std::array<std::pair<TypeId, const char*>, 14> kRuntimeTypes = {{
     {TypeId::Timestamp, "timestamp"},
     {TypeId::TimestampTz, "timestamptz"},
     {TypeId::Interval, "interval"},
+    {TypeId::Json, "json"},
+    {TypeId::Jsonb, "jsonb"},
 }};
 constexpr size_t kRuntimeTypeCount = kRuntimeTypes.size();
 

@@ -4,6 +4,8 @@
 #include "engine/types/array.h"
 #include "engine/types/datetime.h"
 #include "engine/types/interval.h"
+#include "engine/types/json_values.h"
+#include "engine/types/jsonb.h"
 #include "engine/types/numeric.h"
 #include "engine/types/raw_value.h"
 #include "engine/types/scalar_text.h"
@@ -33,6 +35,8 @@ void formatText(SqlType type, const void* value, std::string& out, const TypeCon
     case TypeId::TimestampTz: return formatTimestampTz(loadRaw<int64_t>(value), out, ctx);
     case TypeId::Interval: return formatInterval(unpackInterval(loadRaw<IntervalRep>(value)), out);
     case TypeId::Array: return formatArrayText(loadRaw<const VarString*>(value), out, ctx);
+    case TypeId::Json: out.append(loadRaw<const VarString*>(value)->view()); return;
+    case TypeId::Jsonb: return formatJsonb(JsonbRef::of(loadRaw<const VarString*>(value)), out);
   }
 }
 
@@ -66,6 +70,8 @@ void parseText(SqlType type, std::string_view text, void* out, Arena& arena, con
     case TypeId::TimestampTz: return storeRaw(out, parseTimestampTz(text, ctx));
     case TypeId::Interval: return storeRaw(out, packInterval(parseInterval(text, type.typmod)));
     case TypeId::Array: return storeRaw(out, parseArrayText(type, text, arena, ctx));
+    case TypeId::Json: return storeRaw(out, jsonIn(text, arena));
+    case TypeId::Jsonb: return storeRaw(out, jsonbIn(text, arena));
   }
 }
 

@@ -23,6 +23,8 @@ uint32_t typeOid(TypeId t) {
     case TypeId::Timestamp: return oid::kTimestamp;
     case TypeId::TimestampTz: return oid::kTimestampTz;
     case TypeId::Interval: return oid::kInterval;
+    case TypeId::Json: return oid::kJson;
+    case TypeId::Jsonb: return oid::kJsonb;
     case TypeId::Array: return oid::kUnknown;  // needs the element: typeOid(SqlType)
   }
   return oid::kUnknown;
@@ -49,6 +51,8 @@ constexpr ArrayOid kArrayOids[] = {
     {TypeId::Timestamp, oid::kTimestampArray},
     {TypeId::TimestampTz, oid::kTimestampTzArray},
     {TypeId::Interval, oid::kIntervalArray},
+    {TypeId::Json, oid::kJsonArray},
+    {TypeId::Jsonb, oid::kJsonbArray},
 };
 
 }  // namespace
@@ -130,6 +134,8 @@ TypeId typeFromOid(uint32_t o, bool* known) {
     case oid::kTimestamp: return TypeId::Timestamp;
     case oid::kTimestampTz: return TypeId::TimestampTz;
     case oid::kInterval: return TypeId::Interval;
+    case oid::kJson: return TypeId::Json;
+    case oid::kJsonb: return TypeId::Jsonb;
     case 0:
     case oid::kUnknown: return TypeId::Unknown;
     default:
@@ -185,6 +191,8 @@ std::string typeName(SqlType t) {
     case TypeId::Timestamp: return "timestamp without time zone";
     case TypeId::TimestampTz: return "timestamp with time zone";
     case TypeId::Interval: return "interval" + intervalTypmodText(t.typmod);
+    case TypeId::Json: return "json";
+    case TypeId::Jsonb: return "jsonb";
     case TypeId::Array: return typeName(t.elementType()) + "[]";
   }
   return "unknown";

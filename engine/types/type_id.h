@@ -23,6 +23,8 @@ enum class TypeId : uint8_t {
   TimestampTz,  // int64_t microseconds since 2000-01-01 00:00:00 UTC
   Array,        // const VarString*: a one-dimensional array of SqlType::element (array.h)
   Interval,     // IntervalRep (interval.h): months, days and microseconds in an __int128
+  Json,         // const VarString*: the input text, validated (json.h)
+  Jsonb,        // const VarString*: jsonb's binary tree (jsonb.h)
 };
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
@@ -37,6 +39,7 @@ inline constexpr uint32_t kBoolArray = 1000, kInt2Array = 1005, kInt4Array = 100
                           kBpcharArray = 1014, kVarcharArray = 1015, kInt8Array = 1016, kFloat4Array = 1021,
                           kFloat8Array = 1022, kTimestampArray = 1115, kDateArray = 1182, kTimestampTzArray = 1185,
                           kIntervalArray = 1187, kNumericArray = 1231;
+inline constexpr uint32_t kJson = 114, kJsonb = 3802, kJsonArray = 199, kJsonbArray = 3807;
 }  // namespace oid
 
 // A PostgreSQL type that shares a base type's representation and operations and differs in
@@ -142,8 +145,9 @@ std::string typeName(SqlType t);
 constexpr bool isStringType(TypeId t) {
   return t == TypeId::Char || t == TypeId::Varchar || t == TypeId::Text || t == TypeId::Unknown;
 }
-// Values held as `const VarString*` that storage copies and frees: strings and arrays.
-constexpr bool isVarlenaType(TypeId t) { return isStringType(t) || t == TypeId::Array; }
+constexpr bool isJsonType(TypeId t) { return t == TypeId::Json || t == TypeId::Jsonb; }
+// Values held as `const VarString*` that storage copies and frees: strings, arrays, json.
+constexpr bool isVarlenaType(TypeId t) { return isStringType(t) || t == TypeId::Array || isJsonType(t); }
 // Element types an array may have: every type but Unknown and Array.
 constexpr bool isArrayElementType(TypeId t) { return t != TypeId::Unknown && t != TypeId::Array; }
 // Int2, Int4, Int8
