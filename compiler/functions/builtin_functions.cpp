@@ -21,7 +21,7 @@ constexpr Volatility kStable = Volatility::Stable;
 constexpr Volatility kVolatile = Volatility::Volatile;
 
 // clang-format off: one function a line
-const std::vector<BuiltinFunction> kBuiltinFunctions = {
+const std::vector<BuiltinFunction> kCoreFunctions = {
     // name                  arguments          result        volatility  strict  runtime function
     // Date/time: the transaction's start, the statement's start, the clock (replayable).
     {"now",                   {},                TimestampTz, kStable,    true, DUET_FN(duet_q_now)},
@@ -305,6 +305,12 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
 // clang-format on
 
 #undef DUET_FN
+
+const std::vector<BuiltinFunction> kBuiltinFunctions = [] {
+  std::vector<BuiltinFunction> rows = kCoreFunctions;
+  for (BuiltinFunction& f : jsonBuiltinFunctions()) rows.push_back(std::move(f));
+  return rows;
+}();
 
 }  // namespace
 

@@ -216,6 +216,9 @@ void Parser::resolveType(TypeName& t, bool fromKeyword) {
               : n == "bool"   ? TypeId::Bool
               : n == "text"   ? TypeId::Text
                               : TypeId::Date;
+  } else if (n == "json" || n == "jsonb") {
+    noModifiers();
+    type.id = n == "json" ? TypeId::Json : TypeId::Jsonb;
   } else if (TypeAlias alias = aliasNamed(n); alias != TypeAlias::None) {
     noModifiers();
     type = SqlType::of(alias);

@@ -5,11 +5,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 
 #include "engine/error.h"
 #include "engine/limits/stack_depth.h"
+#include "engine/types/type_errors.h"
 
 namespace duet {
 
@@ -403,15 +406,15 @@ std::string canonicalNumber(std::string_view number) {
     ++i;
     bool negExp = number[i] == '-';
     if (number[i] == '+' || number[i] == '-') ++i;
-    for (; i < number.size(); ++i) {
-      exponent = exponent * 10 + (number[i] - '0');
-      if (exponent > 1000) break;
-    }
+    for (; i < number.size() && exponent <= INT32_MAX / 2; ++i) exponent = exponent * 10 + (number[i] - '0');
+    if (exponent > INT32_MAX / 2) raiseNumericOverflow();
     if (negExp) exponent = -exponent;
-    if (exponent > 1000 || exponent < -1000)
-      throw SqlError(sqlstate::kInvalidTextRepresentation,
-                     fmt::format("invalid input syntax for type numeric: \"{}\"", number));
   }
+  // numeric's limits: 131072 digits before the point (NUMERIC_WEIGHT_MAX), 16383 after it.
+  bool zero = digits.find_first_not_of('0') == std::string::npos;
+  int64_t significant = static_cast<int64_t>(digits.size() - std::min(digits.size(), digits.find_first_not_of('0')));
+  if (std::max<int64_t>(0, fraction - exponent) > 16383 || (!zero && significant - fraction + exponent > 131072))
+    raiseNumericOverflow();
   // value = digits * 10^(exponent - fraction), shown with max(0, fraction - exponent)
   // decimals: digits followed by max(0, exponent - fraction) zeros, the point `scale` from
   // the right.
@@ -422,7 +425,6 @@ std::string canonicalNumber(std::string_view number) {
   size_t firstNonZero = 0;
   while (firstNonZero + 1 < intLen && digits[firstNonZero] == '0') ++firstNonZero;
   std::string out;
-  bool zero = digits.find_first_not_of('0') == std::string::npos;
   if (negative && !zero) out += '-';
   out.append(digits, firstNonZero, intLen - firstNonZero);
   if (scale > 0) {

@@ -51,8 +51,8 @@ void appendJsonString(std::string_view s, std::string& out);
 // Whether `s` is a JSON number (IsValidJsonNumber).
 bool isJsonNumber(std::string_view s);
 // A JSON number as PostgreSQL's numeric prints it: the exponent applied, the display scale
-// kept (1.50 stays 1.50, 1e2 is 100, 1.5e-3 is 0.0015, -0 is 0). 22P02 "invalid input
-// syntax for type numeric" for an exponent beyond +-1000, as numeric_in.
+// kept (1.50 stays 1.50, 1e2 is 100, 1.5e-3 is 0.0015, -0 is 0). 22003 "value overflows
+// numeric format" beyond numeric's 131072 digits before the point or 16383 after it.
 std::string canonicalNumber(std::string_view number);
 // Compares two numbers in canonical form by value (1.0 = 1); and a form that is the same
 // for equal values (no trailing fraction zeros), for hashing.

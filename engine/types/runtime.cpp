@@ -1,4 +1,5 @@
 #include "engine/types/runtime.h"
+#include "engine/types/runtime_json.h"
 
 #include <array>
 #include <cerrno>
@@ -565,6 +566,7 @@ struct Registry {
     DUET_RT(duet_rt_interval_apply_typmod) DUET_RT(duet_rt_timestamp_pl_interval)
     DUET_RT(duet_rt_timestamp_mi_interval) DUET_RT(duet_rt_timestamptz_pl_interval)
     DUET_RT(duet_rt_timestamptz_mi_interval) DUET_RT(duet_rt_timestamp_mi)
+    DUET_RT(duet_rt_jsonb_cmp)
 #undef DUET_RT
         // clang-format on
         void* table[kRuntimeTypeCount][kRuntimeTypeCount];
