@@ -1262,9 +1262,9 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
     SqlType text{TypeId::Text, -1};
     auto packed = std::make_unique<Expr>(ExprKind::ArrayBuild, SqlType::arrayOf(text));
     for (size_t i = fixed; i < args.size(); ++i)
-      packed->args.push_back(best->anyArgsAsJson
-                                 ? coerce(toJson(std::move(args[i]), false, location), text, CastContext::Explicit, location)
-                                 : outputText(std::move(args[i]), location));
+      packed->args.push_back(best->anyArgsAsJson ? coerce(toJson(std::move(args[i]), false, location), text,
+                                                          CastContext::Explicit, location)
+                                                 : outputText(std::move(args[i]), location));
     args.resize(fixed);
     args.push_back(std::move(packed));
   }

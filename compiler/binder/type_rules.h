@@ -21,8 +21,8 @@ int numericRank(TypeId t);
 SqlType resolveUnknown(SqlType t);
 
 // PostgreSQL's type categories (pg_type.typcategory: 'B' boolean, 'N' numeric, 'S' string,
-// 'D' date/time, 'T' timespan, 'A' array, 'U' user-defined: json and jsonb, 'X' unknown) and the preferred type of each (bool,
-// float8, text, timestamptz, interval), for choosing among function candidates.
+// 'D' date/time, 'T' timespan, 'A' array, 'U' user-defined: json and jsonb, 'X' unknown) and the preferred type of each
+// (bool, float8, text, timestamptz, interval), for choosing among function candidates.
 char typeCategory(TypeId t);
 bool isPreferredType(TypeId t);
 

@@ -83,9 +83,7 @@ struct BuiltinFunction {
   // anyCompatible (jsonb_set's text[] path).
   TypeId argElement = TypeId::Unknown;
   // A parameter's type.
-  SqlType paramType(size_t i) const {
-    return {args[i], -1, args[i] == TypeId::Array ? argElement : TypeId::Unknown};
-  }
+  SqlType paramType(size_t i) const { return {args[i], -1, args[i] == TypeId::Array ? argElement : TypeId::Unknown}; }
 };
 
 // The json and jsonb rows (json_builtin_functions.cpp), part of the table.

@@ -41,9 +41,7 @@ void checkCancelEvery(QueryContext* ctx, const TupleBuffer* rows) {
   if ((rows->size() & 4095) == 0) duet_q_check_cancel(ctx);
 }
 
-[[noreturn]] void invalidParameter(const char* message) {
-  throw SqlError(sqlstate::kInvalidParameterValue, message);
-}
+[[noreturn]] void invalidParameter(const char* message) { throw SqlError(sqlstate::kInvalidParameterValue, message); }
 
 // The elements of a json array (parsed once), each as text or as JSON.
 TupleBuffer* jsonElements(QueryContext* ctx, const VarString* json, const TupleLayout* layout, bool asText) {
@@ -119,8 +117,7 @@ const VarString* duet_q_to_json(QueryContext* ctx, const void* value, int32_t ty
   return statementArena().makeString(valueJson(ctx, value, type, element, alias));
 }
 
-const VarString* duet_q_to_jsonb(QueryContext* ctx, const void* value, int32_t type, int32_t element,
-                                 int32_t alias) {
+const VarString* duet_q_to_jsonb(QueryContext* ctx, const void* value, int32_t type, int32_t element, int32_t alias) {
   return jsonbIn(valueJson(ctx, value, type, element, alias), statementArena());
 }
 
@@ -133,8 +130,7 @@ TupleBuffer* duet_q_json_array_elements_text(QueryContext* ctx, const VarString*
 TupleBuffer* duet_q_jsonb_array_elements(QueryContext* ctx, const VarString* jsonb, const TupleLayout* layout) {
   return jsonbElements(ctx, jsonb, layout, false);
 }
-TupleBuffer* duet_q_jsonb_array_elements_text(QueryContext* ctx, const VarString* jsonb,
-                                              const TupleLayout* layout) {
+TupleBuffer* duet_q_jsonb_array_elements_text(QueryContext* ctx, const VarString* jsonb, const TupleLayout* layout) {
   return jsonbElements(ctx, jsonb, layout, true);
 }
 

@@ -14,8 +14,8 @@ extern "C" {
 // (`type`, `element`, `alias`) (TypeId, TypeId of an array's elements, TypeAlias).
 const duet::VarString* duet_q_to_json(duet::rt::QueryContext* ctx, const void* value, int32_t type, int32_t element,
                                       int32_t alias);
-const duet::VarString* duet_q_to_jsonb(duet::rt::QueryContext* ctx, const void* value, int32_t type,
-                                       int32_t element, int32_t alias);
+const duet::VarString* duet_q_to_jsonb(duet::rt::QueryContext* ctx, const void* value, int32_t type, int32_t element,
+                                       int32_t alias);
 
 // json_array_elements[_text], json_object_keys and their jsonb forms: a row per element or
 // key (22023 "cannot extract elements from a scalar" / "from an object", "cannot call
@@ -38,6 +38,5 @@ duet::rt::TupleBuffer* duet_q_jsonb_object_keys(duet::rt::QueryContext* ctx, con
 const duet::VarString* duet_q_agg_json_agg_final(duet::rt::TupleBuffer* rows, uint32_t column, bool* isNull);
 const duet::VarString* duet_q_agg_jsonb_agg_final(duet::rt::TupleBuffer* rows, uint32_t column, bool* isNull);
 const duet::VarString* duet_q_agg_json_object_agg_final(duet::rt::TupleBuffer* rows, uint32_t column, bool* isNull);
-const duet::VarString* duet_q_agg_jsonb_object_agg_final(duet::rt::TupleBuffer* rows, uint32_t column,
-                                                         bool* isNull);
+const duet::VarString* duet_q_agg_jsonb_object_agg_final(duet::rt::TupleBuffer* rows, uint32_t column, bool* isNull);
 }

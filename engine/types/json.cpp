@@ -18,7 +18,20 @@ namespace duet {
 
 namespace {
 
-enum class Token : uint8_t { ObjectStart, ObjectEnd, ArrayStart, ArrayEnd, Comma, Colon, String, Number, True, False, Null, End };
+enum class Token : uint8_t {
+  ObjectStart,
+  ObjectEnd,
+  ArrayStart,
+  ArrayEnd,
+  Comma,
+  Colon,
+  String,
+  Number,
+  True,
+  False,
+  Null,
+  End
+};
 
 // jsonapi.c's JsonParseContext: what the parser expected where it failed.
 enum class Expected : uint8_t { Value, String, ArrayNext, ObjectStart, ObjectLabel, ObjectNext, End };
@@ -61,8 +74,7 @@ class Parser {
 
  private:
   [[noreturn]] void raise(const std::string& detail, bool untranslatable = false) {
-    if (untranslatable)
-      throw SqlError("22P05", "unsupported Unicode escape sequence", detail);
+    if (untranslatable) throw SqlError("22P05", "unsupported Unicode escape sequence", detail);
     throw SqlError(sqlstate::kInvalidTextRepresentation, "invalid input syntax for type json", detail);
   }
   std::string_view token() const { return in_.substr(start_, end_ - start_); }
@@ -95,8 +107,8 @@ class Parser {
     }
     char c = in_[s];
     static constexpr std::pair<char, Token> kPunctuation[] = {{'{', Token::ObjectStart}, {'}', Token::ObjectEnd},
-                                                             {'[', Token::ArrayStart},  {']', Token::ArrayEnd},
-                                                             {',', Token::Comma},       {':', Token::Colon}};
+                                                              {'[', Token::ArrayStart},  {']', Token::ArrayEnd},
+                                                              {',', Token::Comma},       {':', Token::Colon}};
     for (auto [ch, t] : kPunctuation)
       if (c == ch) {
         end_ = s + 1;
@@ -420,7 +432,8 @@ std::string canonicalNumber(std::string_view number) {
   // the right.
   int64_t scale = std::max<int64_t>(0, fraction - exponent);
   digits.append(static_cast<size_t>(std::max<int64_t>(0, exponent - fraction)), '0');
-  if (static_cast<int64_t>(digits.size()) <= scale) digits.insert(0, static_cast<size_t>(scale) - digits.size() + 1, '0');
+  if (static_cast<int64_t>(digits.size()) <= scale)
+    digits.insert(0, static_cast<size_t>(scale) - digits.size() + 1, '0');
   size_t intLen = digits.size() - static_cast<size_t>(scale);
   size_t firstNonZero = 0;
   while (firstNonZero + 1 < intLen && digits[firstNonZero] == '0') ++firstNonZero;

@@ -49,8 +49,8 @@ const VarString* jsonbToJson(const VarString* jsonb, Arena& arena) {
 
 void castJsonbToScalar(const VarString* jsonb, SqlType to, void* out) {
   JsonbRef v = JsonbRef::of(jsonb);
-  bool wanted = to.id == TypeId::Bool ? v.kind() == JsonKind::True || v.kind() == JsonKind::False
-                                      : v.kind() == JsonKind::Number;
+  bool wanted =
+      to.id == TypeId::Bool ? v.kind() == JsonKind::True || v.kind() == JsonKind::False : v.kind() == JsonKind::Number;
   if (!wanted) {
     // cannotCastJsonbValue's names of the kinds (a number is "numeric" there).
     const char* kind = v.kind() == JsonKind::Number                                ? "numeric"
