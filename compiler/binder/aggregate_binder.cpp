@@ -132,6 +132,9 @@ plan::AggSpec Binder::aggregateSpec(const sql::FuncCall& f, const Scope& scope, 
                        CastContext::Implicit, f.location);
   }
 
+  if (row.jsonArgs)
+    for (auto& a : args) a = toJson(std::move(a), false, f.location);
+
   plan::AggSpec spec;
   spec.kind = row.kind;
   spec.aggregate = static_cast<uint16_t>(&row - builtinAggregates().data());

@@ -298,6 +298,9 @@ ExprPtr Binder::compare(Op op, ExprPtr a, ExprPtr b, uint32_t location) {
                      : op == Op::Le ? "<="
                      : op == Op::Gt ? ">"
                                     : ">=";
+  // json has no comparison operators at all (jsonb has the btree ones).
+  if (a->type.id == TypeId::Json || b->type.id == TypeId::Json)
+    failNoOperator(typeName(a->type), name, typeName(b->type), location);
   unify(a, b, name, location);
   auto e = std::make_unique<Expr>(ExprKind::Compare, SqlType{TypeId::Bool, -1});
   e->op = op;
@@ -373,6 +376,7 @@ ExprPtr Binder::patternMatch(const char* function, const char* op, std::vector<E
 
 ExprPtr Binder::bindBinary(const std::string& op, ExprPtr a, ExprPtr b, uint32_t location) {
   if (Op o = comparisonOp(op); o != Op::None) return compare(o, std::move(a), std::move(b), location);
+  if (ExprPtr e = bindJsonOperator(op, a, b, location)) return e;
   // The pattern-matching operators: regular expressions (~, ~* and their negations !~,
   // !~*) and LIKE's operator names (~~, ~~*, !~~, !~~*).
   static const std::pair<const char*, const char*> kPatternOps[] = {{"~", "duet_rt_text_regex_match"},
@@ -956,6 +960,13 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     arity(0);
     return textConst("PostgreSQL 15.0 (DuetDB 0.1) on x86_64-pc-linux-gnu, compiled by g++ 12, 64-bit");
   }
+  if (name == "to_json" || name == "to_jsonb" || name == "array_to_json") {
+    arity(1);
+    if (name == "array_to_json" && !args[0]->type.isArray())
+      fail(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, argTypeList(args)),
+           f.location);
+    return toJson(std::move(args[0]), name == "to_jsonb", f.location);
+  }
   static const std::pair<const char*, TypeAlias> kToReg[] = {
       {"to_regclass", TypeAlias::RegClass},         {"to_regtype", TypeAlias::RegType},
       {"to_regproc", TypeAlias::RegProc},           {"to_regprocedure", TypeAlias::RegProcedure},
@@ -1215,7 +1226,7 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
       CandidateScore score;
       bool ok = true;
       for (size_t i = 0; i < fixed && ok; ++i)
-        if (map[i] >= 0) ok = score.add(args[map[i]]->type, {f->args[i], -1});
+        if (map[i] >= 0) ok = score.add(args[map[i]]->type, f->paramType(i));
       if (ok) chosen.offer(f, score);
       continue;
     }
@@ -1237,7 +1248,7 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
         score.exact += ok;
         continue;
       }
-      ok = score.add(args[i]->type, {f->args[i], -1});
+      ok = score.add(args[i]->type, f->paramType(i));
     }
     if (ok) chosen.offer(f, score);
   }
@@ -1264,13 +1275,16 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
       element = args[i]->type.elementType().withoutTypmod();
       continue;
     }
-    args[i] = coerce(std::move(args[i]), {best->args[i], -1}, CastContext::Implicit, location);
+    args[i] = coerce(std::move(args[i]), best->paramType(i), CastContext::Implicit, location);
   }
   if (best->anyArgs != 0) {
     // "any" arguments: their output texts, in one text[] that keeps their NULLs.
     SqlType text{TypeId::Text, -1};
     auto packed = std::make_unique<Expr>(ExprKind::ArrayBuild, SqlType::arrayOf(text));
-    for (size_t i = fixed; i < args.size(); ++i) packed->args.push_back(outputText(std::move(args[i]), location));
+    for (size_t i = fixed; i < args.size(); ++i)
+      packed->args.push_back(best->anyArgsAsJson ? coerce(toJson(std::move(args[i]), false, location), text,
+                                                          CastContext::Explicit, location)
+                                                 : outputText(std::move(args[i]), location));
     args.resize(fixed);
     args.push_back(std::move(packed));
   }

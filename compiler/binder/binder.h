@@ -286,6 +286,12 @@ class Binder {
   plan::ExprPtr builtinSetCall(const std::string& name, std::vector<plan::ExprPtr>& args, uint32_t location);
   // A value as its type's output function writes it (a "any" argument of concat, format).
   plan::ExprPtr outputText(plan::ExprPtr e, uint32_t location);
+  // to_json(e) (jsonb: to_jsonb(e)): e's value as JSON, NULL for NULL (json_binding.cpp).
+  plan::ExprPtr toJson(plan::ExprPtr e, bool jsonb, uint32_t location);
+  // The json and jsonb operators (->, ->>, #>, #>>, @>, <@, ?, ?|, ?&, and || and - with a
+  // jsonb operand) as calls of their functions, chosen as PostgreSQL chooses operators;
+  // null when `op` is none of them.
+  plan::ExprPtr bindJsonOperator(const std::string& op, plan::ExprPtr& a, plan::ExprPtr& b, uint32_t location);
   // A pattern match (operator `op` for messages): runtime function `function` on the string
   // args[0] (char(n) kept padded) and the others as text; 42883 for a non-string args[0].
   plan::ExprPtr patternMatch(const char* function, const char* op, std::vector<plan::ExprPtr>& args, uint32_t location);

@@ -32,8 +32,11 @@ bool castAllowed(TypeId from, TypeId to, CastContext context) {
   // to anything only when explicit.
   if (isText(to)) return context != CastContext::Implicit;
   if (isText(from)) return context == CastContext::Explicit;
+  // json and jsonb convert into each other by assignment (pg_cast's 'a' rows).
+  if (isJsonType(from) && isJsonType(to)) return context != CastContext::Implicit;
   if (context == CastContext::Explicit) {
     if ((from == TypeId::Bool && to == TypeId::Int4) || (from == TypeId::Int4 && to == TypeId::Bool)) return true;
+    if (from == TypeId::Jsonb && (rt || to == TypeId::Bool)) return true;  // ('1'::jsonb)::int
   }
   return false;
 }
@@ -81,6 +84,7 @@ char typeCategory(TypeId t) {
   if (t == TypeId::Array) return 'A';
   if (t == TypeId::Interval) return 'T';
   if (t == TypeId::Bytea || t == TypeId::Uuid) return 'U';  // user-defined, as pg_type says
+  if (isJsonType(t)) return 'U';
   return 'X';
 }
 

@@ -21,9 +21,9 @@ int numericRank(TypeId t);
 SqlType resolveUnknown(SqlType t);
 
 // PostgreSQL's type categories (pg_type.typcategory: 'B' boolean, 'N' numeric, 'S' string,
-// 'D' date/time, 'T' timespan, 'A' array, 'U' user-defined (bytea, uuid), 'X' unknown) and
-// the preferred type of each (bool, float8, text, timestamptz, interval), for choosing
-// among function candidates.
+// 'D' date/time, 'T' timespan, 'A' array, 'U' user-defined (bytea, uuid, json, jsonb), 'X'
+// unknown) and the preferred type of each (bool, float8, text, timestamptz, interval), for
+// choosing among function candidates.
 char typeCategory(TypeId t);
 bool isPreferredType(TypeId t);
 

@@ -19,6 +19,8 @@ std::string rtTypeName(TypeId t) {
     case TypeId::Interval: return "interval";
     case TypeId::Bytea: return "bytea";
     case TypeId::Uuid: return "uuid";
+    case TypeId::Json: return "json";
+    case TypeId::Jsonb: return "jsonb";
     default: return "text";
   }
 }
@@ -26,7 +28,8 @@ std::string rtTypeName(TypeId t) {
 std::string rtCompare(TypeId t) {
   if (t == TypeId::Array) return "duet_rt_array_cmp";
   if (t == TypeId::Char) return "duet_rt_bpchar_cmp";
-  if (isByteStringType(t)) return "duet_rt_text_cmp";  // bytea: memcmp order, as text's
+  if (t == TypeId::Jsonb) return "duet_rt_jsonb_cmp";
+  if (isByteStringType(t)) return "duet_rt_text_cmp";  // bytea: memcmp order, as text's (json has no ordering)
   return "duet_rt_" + rtTypeName(t) + "_cmp";
 }
 

@@ -1,6 +1,7 @@
 #include "compiler/functions/builtin_aggregates.h"
 
 #include "compiler/runtime/aggregate_runtime.h"
+#include "compiler/runtime/json_runtime.h"
 #include "engine/invariant.h"
 
 namespace duet {
@@ -87,6 +88,18 @@ std::vector<BuiltinAggregate> makeAggregates() {
   BuiltinAggregate arrayAgg = collected("array_agg", {Unknown}, Array, DUET_AGG(duet_q_agg_array_agg_final));
   arrayAgg.keepsNulls = true;
   rows.push_back(arrayAgg);
+  // json_agg and json_object_agg: the values as JSON, NULLs as null.
+  const BuiltinAggregate jsonAggregates[] = {
+      collected("json_agg", {Unknown}, Json, DUET_AGG(duet_q_agg_json_agg_final)),
+      collected("jsonb_agg", {Unknown}, Jsonb, DUET_AGG(duet_q_agg_jsonb_agg_final)),
+      collected("json_object_agg", {Unknown, Unknown}, Json, DUET_AGG(duet_q_agg_json_object_agg_final)),
+      collected("jsonb_object_agg", {Unknown, Unknown}, Jsonb, DUET_AGG(duet_q_agg_jsonb_object_agg_final)),
+  };
+  for (BuiltinAggregate a : jsonAggregates) {
+    a.keepsNulls = true;
+    a.jsonArgs = true;
+    rows.push_back(std::move(a));
+  }
   // percentile_cont and percentile_disc of a float8[]: one value per fraction.
   BuiltinAggregate contFloats =
       orderedSet("percentile_cont", {Array, Float8}, Array, DUET_AGG(duet_q_agg_percentile_cont_float8_multi_final), 1);

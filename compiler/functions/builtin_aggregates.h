@@ -42,6 +42,7 @@ struct BuiltinAggregate {
   bool orderedSet = false;              // called with WITHIN GROUP (ORDER BY ...)
   bool keepsNulls = false;              // NULL inputs are aggregated too (array_agg)
   bool finalGivesRow = false;           // final returns the row holding the result value
+  bool jsonArgs = false;                // the arguments are aggregated as JSON texts (to_json): json_agg
   uint32_t stateSize = 0;               // Stepped: bytes of the state (at most kAggregateSlot)
 };
 

@@ -21,7 +21,7 @@ constexpr Volatility kStable = Volatility::Stable;
 constexpr Volatility kVolatile = Volatility::Volatile;
 
 // clang-format off: one function a line
-const std::vector<BuiltinFunction> kBuiltinFunctions = {
+const std::vector<BuiltinFunction> kCoreFunctions = {
     // name                  arguments          result        volatility  strict  runtime function
     // Date/time: the transaction's start, the statement's start, the clock (replayable).
     {"now",                   {},                TimestampTz, kStable,    true, DUET_FN(duet_q_now)},
@@ -225,7 +225,7 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
     {"unnest",                {Array},           Unknown,     kImmutable, true, DUET_FN(duet_q_unnest), Unknown, 0, false, true, true},
     // information_schema._pg_expandarray(anyarray): a record (x, n) per element, x the
     // element and n its position (pgjdbc's key and index metadata read indkey with it).
-    {"information_schema._pg_expandarray", {Array}, Record, kImmutable, true, DUET_FN(duet_q_pg_expandarray), Unknown, 0, false, true, true, {}, 0, false, {{"x", Unknown}, {"n", Int4}}},
+    {"information_schema._pg_expandarray", {Array}, Record, kImmutable, true, DUET_FN(duet_q_pg_expandarray), Unknown, 0, false, true, true, {}, 0, false, false, Unknown, {{"x", Unknown}, {"n", Int4}}},
     // Numbers.
     {"round",                 {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_round)},
     {"round",                 {Numeric},         Numeric,     kImmutable, true, DUET_FN(duet_rt_numeric_round_integral)},
@@ -330,6 +330,12 @@ const std::vector<BuiltinFunction> kBuiltinFunctions = {
 // clang-format on
 
 #undef DUET_FN
+
+const std::vector<BuiltinFunction> kBuiltinFunctions = [] {
+  std::vector<BuiltinFunction> rows = kCoreFunctions;
+  for (BuiltinFunction& f : jsonBuiltinFunctions()) rows.push_back(std::move(f));
+  return rows;
+}();
 
 }  // namespace
 

@@ -79,10 +79,21 @@ struct BuiltinFunction {
   // its value's physical representation (value_io.h), whose type is the arrays' element
   // type (width_bucket(operand, thresholds)).
   bool anyCompatible = false;
+  // The "any" arguments travel as their JSON texts (to_json's, NULL for NULL) instead of
+  // their output texts: json_build_object and its kin.
+  bool anyArgsAsJson = false;
+  // The element type of the Array parameters of a row that is not anyArray nor
+  // anyCompatible (jsonb_set's text[] path).
+  TypeId argElement = TypeId::Unknown;
+  // A parameter's type.
+  SqlType paramType(size_t i) const { return {args[i], -1, args[i] == TypeId::Array ? argElement : TypeId::Unknown}; }
   // A result of type Record: its fields, named, in order; a field declared Unknown has the
   // anyarray argument's element type (_pg_expandarray's x).
   std::vector<std::pair<std::string_view, TypeId>> recordFields = {};
 };
+
+// The json and jsonb rows (json_builtin_functions.cpp), part of the table.
+std::vector<BuiltinFunction> jsonBuiltinFunctions();
 
 // Every row, in one table (builtin_functions.cpp).
 std::span<const BuiltinFunction> builtinFunctions();

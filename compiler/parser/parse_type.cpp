@@ -218,6 +218,9 @@ void Parser::resolveType(TypeName& t, bool fromKeyword) {
               : n == "bytea"  ? TypeId::Bytea
               : n == "uuid"   ? TypeId::Uuid
                               : TypeId::Date;
+  } else if (n == "json" || n == "jsonb") {
+    noModifiers();
+    type.id = n == "json" ? TypeId::Json : TypeId::Jsonb;
   } else if (TypeAlias alias = aliasNamed(n); alias != TypeAlias::None) {
     noModifiers();
     type = SqlType::of(alias);

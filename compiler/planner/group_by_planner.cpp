@@ -52,6 +52,7 @@ int StatementPlanner::groupKey(const sql::Expr& g, const sql::SelectStmt& s, con
   }
   for (size_t i = 0; i < agg.groupExprs.size(); ++i)
     if (binder::exprEquals(*agg.groupExprs[i], *key, &b_.paramClasses())) return static_cast<int>(i);
+  requireKeyOperator(key->type, false, g.location);
   agg.groupExprs.push_back(std::move(key));
   return static_cast<int>(agg.groupExprs.size()) - 1;
 }

@@ -207,6 +207,8 @@ NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<Outpu
     node = std::move(d);
     orderExprs.clear();
   } else if (s.distinct) {
+    for (size_t c = 0; c < visible; ++c)
+      requireKeyOperator(node->outputTypes[c], false, c < s.targets.size() ? s.targets[c].expr->location : s.begin);
     if (node->outputTypes.size() > visible)
       b_.fail(sqlstate::kInvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
               s.begin);
@@ -286,9 +288,18 @@ std::vector<plan::SortKey> StatementPlanner::bindOrderBy(const sql::SelectStmt& 
                                                          binder::AggContext* agg, std::vector<ExprPtr>& targets,
                                                          const std::vector<OutputColumn>& columns) {
   std::vector<plan::SortKey> keys;
-  for (const auto& o : s.orderBy)
+  for (const auto& o : s.orderBy) {
     keys.push_back(sortKey(o, targetColumn(*o.expr, "ORDER BY", s, scope, agg, targets, columns)));
+    requireKeyOperator(targets[keys.back().column]->type, true, o.expr->location);
+  }
   return keys;
+}
+
+void StatementPlanner::requireKeyOperator(SqlType type, bool ordering, uint32_t location) {
+  if (type.id != TypeId::Json) return;
+  b_.fail(sqlstate::kUndefinedFunction,
+          fmt::format("could not identify an {} operator for type json", ordering ? "ordering" : "equality"), location,
+          {}, ordering ? "Use an explicit ordering operator or modify the query." : "");
 }
 
 int StatementPlanner::targetColumn(const sql::Expr& e, const char* clause, const sql::SelectStmt& s, const Scope& scope,

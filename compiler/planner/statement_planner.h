@@ -313,6 +313,9 @@ class StatementPlanner {
   // (1-based); the parser keeps a folded minus in the literal text. Any other bare constant,
   // including integers beyond int4, is an error as in PostgreSQL. Returns the 0-based index.
   size_t positionIndex(const sql::Expr& e, size_t count, const char* clause);
+  // 42883 for a sort, DISTINCT or GROUP BY key of a type without the operator it needs
+  // (json has neither equality nor ordering).
+  void requireKeyOperator(SqlType type, bool ordering, uint32_t location);
   static plan::SortKey sortKey(const sql::SortBy& o, int column);
   // ORDER BY items: output positions, output names, or expressions (added as hidden
   // target columns when not already in the list).

@@ -24,6 +24,7 @@ constexpr BuiltinType kTypes[] = {
     {25,   "text",          -1, false, 'S', true,  'i', 'x', 0,  1009, kDefaultCollation},
     {26,   "oid",           4,  true,  'N', true,  'i', 'p', 0,  1028, 0},
     {30,   "oidvector",     -1, false, 'A', false, 'i', 'p', 26, 1013, 0},
+    {114,  "json",          -1, false, 'U', false, 'i', 'x', 0,  199,  0},
     {700,  "float4",        4,  true,  'N', false, 'i', 'p', 0,  1021, 0},
     {701,  "float8",        8,  true,  'N', true,  'd', 'p', 0,  1022, 0},
     {705,  "unknown",       -2, false, 'X', false, 'c', 'p', 0,  0,    0},
@@ -40,6 +41,7 @@ constexpr BuiltinType kTypes[] = {
     {2205, "regclass",      4,  true,  'N', false, 'i', 'p', 0,  2210, 0},
     {2206, "regtype",       4,  true,  'N', false, 'i', 'p', 0,  2211, 0},
     {2950, "uuid",          16, false, 'U', false, 'c', 'p', 0,  2951, 0},
+    {3802, "jsonb",         -1, false, 'U', false, 'i', 'x', 0,  3807, 0},
     {4089, "regnamespace",  4,  true,  'N', false, 'i', 'p', 0,  4090, 0},
     {4096, "regrole",       4,  true,  'N', false, 'i', 'p', 0,  4097, 0},
 };

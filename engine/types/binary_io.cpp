@@ -7,6 +7,7 @@
 #include "engine/types/array.h"
 #include "engine/types/datetime.h"
 #include "engine/types/interval.h"
+#include "engine/types/json_values.h"
 #include "engine/types/numeric.h"
 #include "engine/types/raw_value.h"
 #include "engine/types/record.h"
@@ -150,6 +151,8 @@ void formatBinary(SqlType type, const void* value, std::string& out) {
     }
     case TypeId::Array: return formatArrayBinary(type, loadRaw<const VarString*>(value), out);
     case TypeId::Record: return formatRecordBinary(loadRaw<const VarString*>(value), out);
+    case TypeId::Json: out.append(loadRaw<const VarString*>(value)->view()); return;
+    case TypeId::Jsonb: return jsonbSend(loadRaw<const VarString*>(value), out);
   }
 }
 
@@ -186,6 +189,8 @@ void parseBinary(SqlType type, std::string_view data, void* out, Arena& arena) {
     }
     case TypeId::Array: return storeRaw(out, parseArrayBinary(type, data, arena));
     case TypeId::Record: anonymousRecordInput();
+    case TypeId::Json: return storeRaw(out, jsonIn(data, arena));
+    case TypeId::Jsonb: return storeRaw(out, jsonbRecv(data, arena));
   }
 }
 

@@ -8,6 +8,7 @@
 #include "engine/types/array.h"
 #include "engine/types/datetime.h"
 #include "engine/types/interval.h"
+#include "engine/types/json_values.h"
 #include "engine/types/numeric.h"
 #include "engine/types/raw_value.h"
 #include "engine/types/scalar_text.h"
@@ -87,6 +88,9 @@ bool castExists(TypeId from, TypeId to) {
   if (from == to || isString(from) || isString(to)) return true;
   if (isNumericCategory(from) && isNumericCategory(to)) return true;
   if ((from == TypeId::Bool && to == TypeId::Int4) || (from == TypeId::Int4 && to == TypeId::Bool)) return true;
+  // json <-> jsonb, and jsonb to the numbers and boolean.
+  if (isJsonType(from) && isJsonType(to)) return true;
+  if (from == TypeId::Jsonb && (isNumericCategory(to) || to == TypeId::Bool)) return true;
   return isDatetime(from) && isDatetime(to);
 }
 
@@ -127,6 +131,12 @@ void castValue(SqlType from, const void* in, SqlType to, void* out, bool explici
     return parseText(to, loadRaw<const VarString*>(in)->view(), out, arena, ctx);
   }
   if (isNumericCategory(from.id) && isNumericCategory(to.id)) return castNumber(from, in, to, out);
+  if (from.id == to.id && isJsonType(from.id)) return storeRaw(out, loadRaw<const VarString*>(in));
+  if (from.id == TypeId::Json && to.id == TypeId::Jsonb)
+    return storeRaw(out, jsonToJsonb(loadRaw<const VarString*>(in), arena));
+  if (from.id == TypeId::Jsonb && to.id == TypeId::Json)
+    return storeRaw(out, jsonbToJson(loadRaw<const VarString*>(in), arena));
+  if (from.id == TypeId::Jsonb) return castJsonbToScalar(loadRaw<const VarString*>(in), to, out);
   if (from.id == TypeId::Bool && to.id == TypeId::Int4) return storeRaw<int32_t>(out, loadRaw<uint8_t>(in) ? 1 : 0);
   if (from.id == TypeId::Int4 && to.id == TypeId::Bool) return storeRaw<uint8_t>(out, loadRaw<int32_t>(in) != 0);
   if (from.id == TypeId::Bool) return storeRaw(out, loadRaw<uint8_t>(in));

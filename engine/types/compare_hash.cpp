@@ -5,6 +5,7 @@
 #include "engine/types/array.h"
 #include "engine/types/hash.h"
 #include "engine/types/interval.h"
+#include "engine/types/jsonb.h"
 #include "engine/types/numeric.h"
 #include "engine/types/raw_value.h"
 #include "engine/types/record.h"
@@ -60,6 +61,10 @@ int compareValues(SqlType type, const void* a, const void* b) {
     case TypeId::Uuid: return threeWay(loadRaw<UuidRep>(a), loadRaw<UuidRep>(b));
     case TypeId::Array: return compareArrays(loadRaw<const VarString*>(a), loadRaw<const VarString*>(b));
     case TypeId::Record: return compareRecords(loadRaw<const VarString*>(a), loadRaw<const VarString*>(b));
+    case TypeId::Json:  // no ordering in SQL (the binder refuses it); the text's, for completeness
+      return textCompare(loadRaw<const VarString*>(a)->view(), loadRaw<const VarString*>(b)->view());
+    case TypeId::Jsonb:
+      return compareJsonb(JsonbRef::of(loadRaw<const VarString*>(a)), JsonbRef::of(loadRaw<const VarString*>(b)));
   }
   return 0;
 }
@@ -85,6 +90,8 @@ uint64_t hashValue(SqlType type, const void* v) {
     case TypeId::Uuid: return uuidHash(loadRaw<UuidRep>(v));
     case TypeId::Array: return hashArray(loadRaw<const VarString*>(v));
     case TypeId::Record: return hashRecord(loadRaw<const VarString*>(v));
+    case TypeId::Json: return textHash(loadRaw<const VarString*>(v)->view());
+    case TypeId::Jsonb: return hashJsonb(JsonbRef::of(loadRaw<const VarString*>(v)));
   }
   return 0;
 }

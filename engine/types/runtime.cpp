@@ -1,4 +1,5 @@
 #include "engine/types/runtime.h"
+#include "engine/types/runtime_json.h"
 
 #include <array>
 #include <cerrno>
@@ -435,6 +436,16 @@ struct Carrier<TypeId::Text> {
   using phys = const VarString*;
 };
 template <>
+struct Carrier<TypeId::Json> {
+  using type = const VarString*;
+  using phys = const VarString*;
+};
+template <>
+struct Carrier<TypeId::Jsonb> {
+  using type = const VarString*;
+  using phys = const VarString*;
+};
+template <>
 struct Carrier<TypeId::Date> {
   using type = int32_t;
   using phys = int32_t;
@@ -499,6 +510,8 @@ constexpr std::array<std::pair<TypeId, const char*>, 16> kRuntimeTypes = {{
     {TypeId::Interval, "interval"},
     {TypeId::Bytea, "bytea"},
     {TypeId::Uuid, "uuid"},
+    {TypeId::Json, "json"},
+    {TypeId::Jsonb, "jsonb"},
 }};
 constexpr size_t kRuntimeTypeCount = kRuntimeTypes.size();
 
@@ -566,6 +579,7 @@ struct Registry {
     DUET_RT(duet_rt_interval_apply_typmod) DUET_RT(duet_rt_timestamp_pl_interval)
     DUET_RT(duet_rt_timestamp_mi_interval) DUET_RT(duet_rt_timestamptz_pl_interval)
     DUET_RT(duet_rt_timestamptz_mi_interval) DUET_RT(duet_rt_timestamp_mi)
+    DUET_RT(duet_rt_jsonb_cmp)
 #undef DUET_RT
         // clang-format on
         void* table[kRuntimeTypeCount][kRuntimeTypeCount];

@@ -5,6 +5,8 @@
 #include "engine/types/bytea.h"
 #include "engine/types/datetime.h"
 #include "engine/types/interval.h"
+#include "engine/types/json_values.h"
+#include "engine/types/jsonb.h"
 #include "engine/types/numeric.h"
 #include "engine/types/raw_value.h"
 #include "engine/types/record.h"
@@ -39,6 +41,8 @@ void formatText(SqlType type, const void* value, std::string& out, const TypeCon
     case TypeId::Uuid: return formatUuid(loadRaw<UuidRep>(value), out);
     case TypeId::Array: return formatArrayText(loadRaw<const VarString*>(value), out, ctx);
     case TypeId::Record: return formatRecordText(loadRaw<const VarString*>(value), out, ctx);
+    case TypeId::Json: out.append(loadRaw<const VarString*>(value)->view()); return;
+    case TypeId::Jsonb: return formatJsonb(JsonbRef::of(loadRaw<const VarString*>(value)), out);
   }
 }
 
@@ -75,6 +79,8 @@ void parseText(SqlType type, std::string_view text, void* out, Arena& arena, con
     case TypeId::Uuid: return storeRaw(out, parseUuid(text));
     case TypeId::Array: return storeRaw(out, parseArrayText(type, text, arena, ctx));
     case TypeId::Record: anonymousRecordInput();
+    case TypeId::Json: return storeRaw(out, jsonIn(text, arena));
+    case TypeId::Jsonb: return storeRaw(out, jsonbIn(text, arena));
   }
 }
 

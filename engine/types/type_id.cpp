@@ -25,6 +25,8 @@ uint32_t typeOid(TypeId t) {
     case TypeId::Interval: return oid::kInterval;
     case TypeId::Bytea: return oid::kBytea;
     case TypeId::Uuid: return oid::kUuid;
+    case TypeId::Json: return oid::kJson;
+    case TypeId::Jsonb: return oid::kJsonb;
     case TypeId::Array: return oid::kUnknown;  // needs the element: typeOid(SqlType)
     case TypeId::Record: return oid::kRecord;
   }
@@ -54,6 +56,8 @@ constexpr ArrayOid kArrayOids[] = {
     {TypeId::Interval, oid::kIntervalArray},
     {TypeId::Bytea, oid::kByteaArray},
     {TypeId::Uuid, oid::kUuidArray},
+    {TypeId::Json, oid::kJsonArray},
+    {TypeId::Jsonb, oid::kJsonbArray},
 };
 
 }  // namespace
@@ -137,6 +141,8 @@ TypeId typeFromOid(uint32_t o, bool* known) {
     case oid::kInterval: return TypeId::Interval;
     case oid::kBytea: return TypeId::Bytea;
     case oid::kUuid: return TypeId::Uuid;
+    case oid::kJson: return TypeId::Json;
+    case oid::kJsonb: return TypeId::Jsonb;
     case 0:
     case oid::kUnknown: return TypeId::Unknown;
     default:
@@ -195,6 +201,8 @@ std::string typeName(SqlType t) {
     case TypeId::Interval: return "interval" + intervalTypmodText(t.typmod);
     case TypeId::Bytea: return "bytea";
     case TypeId::Uuid: return "uuid";
+    case TypeId::Json: return "json";
+    case TypeId::Jsonb: return "jsonb";
     case TypeId::Array: return typeName(t.elementType()) + "[]";
     case TypeId::Record: return "record";
   }

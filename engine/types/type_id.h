@@ -25,6 +25,8 @@ enum class TypeId : uint8_t {
   Interval,     // IntervalRep (interval.h): months, days and microseconds in an __int128
   Bytea,        // const VarString*: raw bytes, any of them zero (bytea.h)
   Uuid,         // UuidRep (uuid.h): the 16 bytes as one unsigned __int128, first byte most significant
+  Json,         // const VarString*: the input text, validated (json.h)
+  Jsonb,        // const VarString*: jsonb's binary tree (jsonb.h)
   Record,       // const VarString*: an anonymous composite value (record.h); typmod names its row type
 };
 
@@ -42,6 +44,7 @@ inline constexpr uint32_t kBoolArray = 1000, kInt2Array = 1005, kInt4Array = 100
                           kFloat8Array = 1022, kTimestampArray = 1115, kDateArray = 1182, kTimestampTzArray = 1185,
                           kIntervalArray = 1187, kNumericArray = 1231;
 inline constexpr uint32_t kByteaArray = 1001, kUuidArray = 2951;
+inline constexpr uint32_t kJson = 114, kJsonb = 3802, kJsonArray = 199, kJsonbArray = 3807;
 }  // namespace oid
 
 // A PostgreSQL type that shares a base type's representation and operations and differs in
@@ -153,11 +156,12 @@ std::string typeName(SqlType t);
 constexpr bool isStringType(TypeId t) {
   return t == TypeId::Char || t == TypeId::Varchar || t == TypeId::Text || t == TypeId::Unknown;
 }
-// Values whose VarString holds the value's bytes themselves: the strings and bytea. An
-// array keeps such elements as offsets to VarStrings of their own (array.h).
-constexpr bool isByteStringType(TypeId t) { return isStringType(t) || t == TypeId::Bytea; }
-// Values held as `const VarString*` that storage copies and frees: strings, bytea, arrays
-// and records.
+// Values whose VarString holds the value's bytes themselves: the strings, bytea, json and
+// jsonb. An array keeps such elements as offsets to VarStrings of their own (array.h).
+constexpr bool isJsonType(TypeId t) { return t == TypeId::Json || t == TypeId::Jsonb; }
+constexpr bool isByteStringType(TypeId t) { return isStringType(t) || t == TypeId::Bytea || isJsonType(t); }
+// Values held as `const VarString*` that storage copies and frees: strings, bytea, json,
+// arrays and records.
 constexpr bool isVarlenaType(TypeId t) { return isByteStringType(t) || t == TypeId::Array || t == TypeId::Record; }
 // Element types an array may have: every type but Unknown, Array and Record.
 constexpr bool isArrayElementType(TypeId t) {

@@ -9,6 +9,7 @@ Usage: asyncpg_test.py HOST PORT
 import asyncio
 import datetime
 import decimal
+import json
 import sys
 import traceback
 import uuid
@@ -61,6 +62,22 @@ async def test_bytea_uuid():
         got = await conn.fetch("SELECT * FROM apg_bu ORDER BY id")
         assert [tuple(r) for r in got] == sorted(rows, key=lambda r: r[0].bytes), got
         await conn.execute("DROP TABLE apg_bu")
+    finally:
+        await conn.close()
+
+
+async def test_json():
+    # asyncpg reads and sends json and jsonb as text by default (jsonb in its binary format:
+    # version 1, then the text); codecs make them Python objects.
+    conn = await connect()
+    try:
+        assert await conn.fetchval("SELECT '{\"b\": 1, \"a\": [1.50, null]}'::jsonb") == '{"a": [1.50, null], "b": 1}'
+        assert await conn.fetchval("SELECT $1::jsonb -> 'a'", '{"a": {"x": 1}}') == '{"x": 1}'
+        assert await conn.fetchval("SELECT $1::json", '{"a" :  1}') == '{"a" :  1}'
+        await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
+        doc = {"k": [1, "two", None, {"n": True}]}
+        assert await conn.fetchval("SELECT $1::jsonb", doc) == doc
+        assert await conn.fetchval("SELECT jsonb_build_object('k', $1::jsonb -> 'k')", doc) == doc
     finally:
         await conn.close()
 
@@ -162,8 +179,8 @@ async def test_binary_copy():
         await conn.close()
 
 
-TESTS = [test_types, test_arrays_and_catalog_types, test_prepared_and_executemany, test_transactions, test_pool_reset,
-         test_binary_copy, test_bytea_uuid]
+TESTS = [test_types, test_json, test_arrays_and_catalog_types, test_prepared_and_executemany, test_transactions,
+         test_pool_reset, test_binary_copy, test_bytea_uuid]
 
 
 def main() -> int:

@@ -961,11 +961,32 @@ def test_sql_prepare_execute():
         conn.execute("DEALLOCATE pyc_q")
 
 
+def test_json():
+    # psycopg decodes json and jsonb into Python objects and sends Json/Jsonb wrappers, in
+    # text and in binary (jsonb's binary form: version 1, then the text).
+    from psycopg.types.json import Json, Jsonb
+    with connect(autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS pyc_json")
+        conn.execute("CREATE TABLE pyc_json (id integer, j json, jb jsonb)")
+        doc = {"b": [1, 2.5, None], "a": "x\u00e9", "n": {"t": True}}
+        for binary in (False, True):
+            with conn.cursor(binary=binary) as cur:
+                p = "%b" if binary else "%t"
+                cur.execute(f"INSERT INTO pyc_json VALUES ({p}, {p}, {p})", (int(binary), Json(doc), Jsonb(doc)))
+                cur.execute("SELECT j, jb, jb -> 'b', jb ->> 'a' FROM pyc_json WHERE id = %s", (int(binary),))
+                assert cur.fetchone() == (doc, doc, [1, 2.5, None], "x\u00e9"), binary
+        cur = conn.execute("SELECT jb::text, json_build_object('k', id) FROM pyc_json WHERE jb @> %s ORDER BY id",
+                           (Jsonb({"n": {"t": True}}),))
+        assert cur.fetchall() == [('{"a": "x\u00e9", "b": [1, 2.5, null], "n": {"t": true}}', {"k": 0}),
+                                  ('{"a": "x\u00e9", "b": [1, 2.5, null], "n": {"t": true}}', {"k": 1})]
+        conn.execute("DROP TABLE pyc_json")
+
+
 TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy, test_binary_copy,
          test_on_conflict_rowcount,
          test_errors, test_large_result, test_cancel, test_arrays, test_any_array_parameters, test_long_statements,
          test_routine_calls, test_explain, test_notify, test_named_cursors,
-         test_error_fields, test_sql_prepare_execute, test_bytea_uuid]
+         test_error_fields, test_sql_prepare_execute, test_bytea_uuid, test_json]
 
 
 def main() -> int:

@@ -113,7 +113,9 @@ TEST_CASE("statements: type names", "[parser][stmt]") {
   CHECK(typeOf("name").type == SqlType::of(TypeAlias::Name));
   CHECK(typeOf("\"char\"").type == SqlType::of(TypeAlias::InternalChar));
   CHECK(typeOf("char").type == SqlType::bpchar(1));
-  for (const char* raw : {"\"integer\"", "time", "public.int4", "jsonb", "public.oid"}) {
+  CHECK(typeOf("json").type == SqlType{TypeId::Json, -1});
+  CHECK(typeOf("pg_catalog.jsonb").type == SqlType{TypeId::Jsonb, -1});
+  for (const char* raw : {"\"integer\"", "time", "public.int4", "xml", "public.jsonb"}) {
     auto t = typeOf(raw);
     CHECK_FALSE(t.resolved);
   }

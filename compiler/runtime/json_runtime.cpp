@@ -1,0 +1,173 @@
+#include "compiler/runtime/json_runtime.h"
+
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/error.h"
+#include "engine/types/json_functions.h"
+#include "engine/types/json_values.h"
+
+using namespace duet;
+using duet::rt::QueryContext;
+using duet::rt::TupleBuffer;
+
+namespace {
+
+const TypeContext& typeContext(QueryContext* ctx) {
+  static const TypeContext kDefault;
+  return ctx->typeContext ? *ctx->typeContext : kDefault;
+}
+
+std::string valueJson(QueryContext* ctx, const void* value, int32_t type, int32_t element, int32_t alias) {
+  SqlType t{static_cast<TypeId>(type), -1, static_cast<TypeId>(element), static_cast<TypeAlias>(alias)};
+  std::string out;
+  appendValueJson(t, value, out, typeContext(ctx));
+  return out;
+}
+
+// A row of one string-like value; NULL when `value` is null.
+void appendRow(TupleBuffer* rows, const TupleLayout* layout, const VarString* value) {
+  alignas(16) uint8_t tuple[64] = {};
+  if (value)
+    std::memcpy(tuple + layout->offsets[0], &value, sizeof value);
+  else
+    tuple[layout->nullOffset(0)] = 1;
+  rows->append(tuple);
+}
+
+void checkCancelEvery(QueryContext* ctx, const TupleBuffer* rows) {
+  if ((rows->size() & 4095) == 0) duet_q_check_cancel(ctx);
+}
+
+[[noreturn]] void invalidParameter(const char* message) { throw SqlError(sqlstate::kInvalidParameterValue, message); }
+
+// The elements of a json array (parsed once), each as text or as JSON.
+TupleBuffer* jsonElements(QueryContext* ctx, const VarString* json, const TupleLayout* layout, bool asText) {
+  JsonValue v = parseJson(json->view(), true);
+  if (v.kind == JsonKind::Object) invalidParameter("cannot extract elements from an object");
+  if (v.kind != JsonKind::Array) invalidParameter("cannot extract elements from a scalar");
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  Arena& arena = statementArena();
+  for (const JsonValue& e : v.items) {
+    std::optional<std::string> text = asText ? jsonAsText(e.raw) : std::optional(std::string(e.raw));
+    appendRow(rows, layout, text ? arena.makeString(*text) : nullptr);
+    checkCancelEvery(ctx, rows);
+  }
+  return rows;
+}
+
+TupleBuffer* jsonbElements(QueryContext* ctx, const VarString* jsonb, const TupleLayout* layout, bool asText) {
+  JsonbRef v = JsonbRef::of(jsonb);
+  if (v.isScalar()) invalidParameter("cannot extract elements from a scalar");
+  if (v.kind() == JsonKind::Object) invalidParameter("cannot extract elements from an object");
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  Arena& arena = statementArena();
+  for (uint32_t i = 0; i < v.count(); ++i) {
+    if (asText) {
+      std::optional<std::string> text = jsonbAsText(v.element(i));
+      appendRow(rows, layout, text ? arena.makeString(*text) : nullptr);
+    } else {
+      appendRow(rows, layout, jsonbFromNode(v.element(i), arena));
+    }
+    checkCancelEvery(ctx, rows);
+  }
+  return rows;
+}
+
+struct JsonRows {
+  const TupleLayout& layout;
+  TupleBuffer* rows;
+  bool isNull(size_t i, uint32_t column) const { return rows->at(i)[layout.nullOffset(column)] != 0; }
+  std::string_view text(size_t i, uint32_t column) const {
+    const VarString* s;
+    std::memcpy(&s, rows->at(i) + layout.offsets[column], sizeof s);
+    return s->view();
+  }
+  std::optional<std::string_view> value(size_t i, uint32_t column) const {
+    return isNull(i, column) ? std::nullopt : std::optional(text(i, column));
+  }
+};
+
+// The key/value pairs of json_object_agg's rows, as json_build_object's arguments.
+std::vector<std::optional<std::string_view>> objectAggPairs(TupleBuffer* rows, uint32_t column) {
+  JsonRows r{rows->layout(), rows};
+  std::vector<std::optional<std::string_view>> pairs;
+  for (size_t i = 0; i < rows->size(); ++i) {
+    if (r.isNull(i, column)) invalidParameter("field name must not be null");
+    pairs.push_back(r.value(i, column));
+    pairs.push_back(r.value(i, column + 1));
+  }
+  return pairs;
+}
+
+std::vector<std::optional<std::string_view>> aggValues(TupleBuffer* rows, uint32_t column) {
+  JsonRows r{rows->layout(), rows};
+  std::vector<std::optional<std::string_view>> values;
+  for (size_t i = 0; i < rows->size(); ++i) values.push_back(r.value(i, column));
+  return values;
+}
+
+}  // namespace
+
+extern "C" {
+
+const VarString* duet_q_to_json(QueryContext* ctx, const void* value, int32_t type, int32_t element, int32_t alias) {
+  return statementArena().makeString(valueJson(ctx, value, type, element, alias));
+}
+
+const VarString* duet_q_to_jsonb(QueryContext* ctx, const void* value, int32_t type, int32_t element, int32_t alias) {
+  return jsonbIn(valueJson(ctx, value, type, element, alias), statementArena());
+}
+
+TupleBuffer* duet_q_json_array_elements(QueryContext* ctx, const VarString* json, const TupleLayout* layout) {
+  return jsonElements(ctx, json, layout, false);
+}
+TupleBuffer* duet_q_json_array_elements_text(QueryContext* ctx, const VarString* json, const TupleLayout* layout) {
+  return jsonElements(ctx, json, layout, true);
+}
+TupleBuffer* duet_q_jsonb_array_elements(QueryContext* ctx, const VarString* jsonb, const TupleLayout* layout) {
+  return jsonbElements(ctx, jsonb, layout, false);
+}
+TupleBuffer* duet_q_jsonb_array_elements_text(QueryContext* ctx, const VarString* jsonb, const TupleLayout* layout) {
+  return jsonbElements(ctx, jsonb, layout, true);
+}
+
+TupleBuffer* duet_q_json_object_keys(QueryContext* ctx, const VarString* json, const TupleLayout* layout) {
+  JsonValue v = parseJson(json->view(), true);
+  if (v.kind == JsonKind::Array) invalidParameter("cannot call json_object_keys on an array");
+  if (v.kind != JsonKind::Object) invalidParameter("cannot call json_object_keys on a scalar");
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  for (const std::string& k : v.keys) appendRow(rows, layout, statementArena().makeString(k));
+  return rows;
+}
+
+TupleBuffer* duet_q_jsonb_object_keys(QueryContext* ctx, const VarString* jsonb, const TupleLayout* layout) {
+  JsonbRef v = JsonbRef::of(jsonb);
+  if (v.isScalar()) invalidParameter("cannot call jsonb_object_keys on a scalar");
+  if (v.kind() == JsonKind::Array) invalidParameter("cannot call jsonb_object_keys on an array");
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  for (uint32_t i = 0; i < v.count(); ++i) appendRow(rows, layout, statementArena().makeString(v.key(i)));
+  return rows;
+}
+
+const VarString* duet_q_agg_json_agg_final(TupleBuffer* rows, uint32_t column, bool*) {
+  return statementArena().makeString(jsonBuildArray(aggValues(rows, column)));
+}
+
+const VarString* duet_q_agg_jsonb_agg_final(TupleBuffer* rows, uint32_t column, bool*) {
+  return makeJsonb(jsonbBuildArray(aggValues(rows, column)), statementArena());
+}
+
+const VarString* duet_q_agg_json_object_agg_final(TupleBuffer* rows, uint32_t column, bool*) {
+  // json_object_agg's own spacing: "{ "a" : 1, "b" : 2 }".
+  std::string built = jsonBuildObject(objectAggPairs(rows, column));
+  return statementArena().makeString("{ " + built.substr(1, built.size() - 2) + " }");
+}
+
+const VarString* duet_q_agg_jsonb_object_agg_final(TupleBuffer* rows, uint32_t column, bool*) {
+  return makeJsonb(jsonbBuildObject(objectAggPairs(rows, column)), statementArena());
+}
+
+}  // extern "C"
