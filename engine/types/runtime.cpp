@@ -493,7 +493,7 @@ typename Carrier<T>::type castThunk(typename Carrier<F>::type v, int32_t typmod,
   return static_cast<typename Carrier<T>::type>(out);
 }
 
-constexpr std::array<std::pair<TypeId, const char*>, 16> kRuntimeTypes = {{
+constexpr std::array<std::pair<TypeId, const char*>, 18> kRuntimeTypes = {{
     {TypeId::Bool, "bool"},
     {TypeId::Int2, "int2"},
     {TypeId::Int4, "int4"},
