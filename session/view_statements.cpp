@@ -76,7 +76,17 @@ void ViewStatements::createView(const Statement& st) {
     std::string expanded = expandStars(view.query, std::move(stars));
     if (sameColumns(expanded, columns)) view.query = std::move(expanded);
   }
-  state_.engine.catalog.createView(*state_.db, schemaOf(s.view), std::move(view), s.orReplace, state_.txn.undo());
+  // A view that reads a temporary relation is temporary itself, as in PostgreSQL.
+  bool temporary = s.temporary;
+  for (uint32_t oid : view.dependsOn) {
+    const Schema* schema = state_.catalogLookup.relationByOid(oid).schema;
+    if (temporary || !schema || !schema->temporary()) continue;
+    temporary = true;
+    state_.pendingNotices.push_back(
+        Notice::make("NOTICE", "00000", fmt::format("view \"{}\" will be a temporary view", view.name)));
+  }
+  std::string schema = state_.creationSchema(s.view, temporary);
+  state_.engine.catalog.createView(*state_.db, schema, std::move(view), s.orReplace, state_.txn.undo());
   transaction_.ddlDone();
 }
 
@@ -181,7 +191,7 @@ void ViewStatements::dropViews(const sql::DropStmt& s, ResultSink& sink) {
   // depend on each other.
   std::vector<ViewInfo*> views;
   for (const sql::QualifiedName& name : s.names) {
-    Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schemaOf(name), name.name());
+    Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, state_.relationPath(name), name.name());
     if (r.table)
       throw SqlError(sqlstate::kWrongObjectType, fmt::format("\"{}\" is not a view", name.name()), {},
                      "Use DROP TABLE to remove a table.");
@@ -198,7 +208,7 @@ void ViewStatements::dropViews(const sql::DropStmt& s, ResultSink& sink) {
   for (const ViewInfo* v : views) dropped.push_back(v->oid);
   for (ViewInfo* v : views) {
     // One named twice, or dropped already as another's dependent.
-    if (!state_.engine.catalog.findView(*state_.db, v->schema->name, v->name)) continue;
+    if (!state_.engine.catalog.findView(*state_.db, {v->schema->name}, v->name)) continue;
     dropDependents(v->oid, "view " + v->name, s, dropped, sink);
     state_.engine.catalog.dropView(*v, state_.txn.undo());
     transaction_.ddlDone();
