@@ -252,6 +252,9 @@ TableResolver SessionState::tableResolver() {
   return [this](const sql::QualifiedName& name) {
     SchemaPath path = relationPath(name);
     Catalog::Relation r = engine.catalog.findRelation(*db, path, name.name());
+    const Schema* in = r.table ? r.table->schema : r.view ? r.view->schema : nullptr;
+    if (in && in->temporary() && in != tempSchema())
+      throw SqlError(sqlstate::kFeatureNotSupported, "cannot access temporary tables of other sessions");
     if (!r.table && !r.view) {
       // A sequence reads as its one row (what pg_dump asks of it), read when the query runs.
       if (const SequenceInfo* s = engine.catalog.findSequence(*db, path, name.name())) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "compiler/compiler.h"
+#include "engine/types/text_functions.h"
 #include "session/temp_objects.h"
 
 namespace duet {
@@ -15,12 +16,13 @@ namespace {
   throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{} is not supported", what));
 }
 
-// SET's value list as one string: "ISO, MDY", "a, b".
-std::string joinValues(const std::vector<sql::DefElem>& values) {
+// SET's value list as one string: "ISO, MDY", "a, b"; for a list of names, each quoted
+// where an identifier needs it ("$user", public), as PostgreSQL's flatten_set_variable_args.
+std::string joinValues(const std::vector<sql::DefElem>& values, const SettingDef* def = nullptr) {
   std::string v;
   for (size_t i = 0; i < values.size(); ++i) {
     if (i > 0) v += ", ";
-    v += values[i].value;
+    v += def && def->quotedList ? quoteIdent(values[i].value) : values[i].value;
   }
   return v;
 }
@@ -352,7 +354,7 @@ void UtilityStatements::runSet(const sql::SetStmt& s, ResultSink& sink) {
       throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("SET {} takes only one argument", s.name));
     }
     switch (s.action) {
-      case sql::SetStmt::Action::Set: state_.settings.set(s.name, joinValues(s.values), s.local); break;
+      case sql::SetStmt::Action::Set: state_.settings.set(s.name, joinValues(s.values, def), s.local); break;
       case sql::SetStmt::Action::SetDefault:
       case sql::SetStmt::Action::Reset: state_.settings.reset(s.name, s.local); break;
       case sql::SetStmt::Action::ResetAll: state_.settings.resetAll(); break;

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/types/text_functions.h"
+
 namespace duet {
 namespace {
 
@@ -30,6 +32,21 @@ std::string expandStars(std::string query, std::vector<std::pair<uint32_t, std::
   return query;
 }
 
+// The view's query with each bare relation name qualified by the schema it was found in
+// (`names`: byte offset in `query`, quoted schema), so that the view reads those relations
+// whatever a reader's search path, as PostgreSQL's view keeps their oids; the offsets of
+// `stars` move along.
+std::string qualifyNames(std::string query, std::vector<std::pair<uint32_t, std::string>> names,
+                         std::vector<std::pair<uint32_t, std::string>>& stars) {
+  std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [offset, schema] : names) {
+    query.insert(offset, schema + ".");
+    for (auto& star : stars)
+      if (star.first > offset) star.first += static_cast<uint32_t>(schema.size() + 1);
+  }
+  return query;
+}
+
 }  // namespace
 
 void ViewStatements::createView(const Statement& st) {
@@ -48,9 +65,12 @@ void ViewStatements::createView(const Statement& st) {
   request.stmt = s.query.get();
   request.queryText = st.sql;
   request.resolveTable = state_.tableResolver();
-  request.noteRelation = [&view](const TableBinding& b) {
+  std::vector<std::pair<uint32_t, std::string>> bareNames;
+  request.noteRelation = [&](const TableBinding& b, const sql::QualifiedName& name) {
     if (std::find(view.dependsOn.begin(), view.dependsOn.end(), b.oid) == view.dependsOn.end())
       view.dependsOn.push_back(b.oid);
+    if (const Schema* schema = state_.catalogLookup.relationByOid(b.oid).schema; schema && name.parts.size() == 1)
+      bareNames.emplace_back(name.location - s.query->begin, quoteIdent(schema->name));
   };
   request.resolveRoutines = [this](const std::vector<std::string>& names) {
     return routines_.routineCandidates(names);
@@ -69,7 +89,8 @@ void ViewStatements::createView(const Statement& st) {
     def.type = columns[c].type;
     view.columns.push_back(std::move(def));
   }
-  view.query = st.sql.substr(s.query->begin, s.query->end - s.query->begin);
+  view.query = qualifyNames(std::string(st.sql.substr(s.query->begin, s.query->end - s.query->begin)),
+                            std::move(bareNames), stars);
   if (!stars.empty()) {
     // Kept with * written out when that means the same columns (as PostgreSQL keeps the
     // parsed query): a column added to a table later is no column of the view.

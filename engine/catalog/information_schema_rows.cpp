@@ -118,7 +118,8 @@ std::vector<SystemRow> fillInfoTables(const Catalog&, const Database& db) {
   forEachSchema(db, [&](const Schema& s) {
     for (const auto& [name, t] : s.tables) {
       bool view = t->systemView && findSystemRelation(s.name, name)->isView;
-      rows.push_back({db.name, s.name, name, std::string(view ? "VIEW" : "BASE TABLE"), kNull, kNull, kNull, kNull,
+      std::string type = view ? "VIEW" : s.temporary() ? "LOCAL TEMPORARY" : "BASE TABLE";
+      rows.push_back({db.name, s.name, name, type, kNull, kNull, kNull, kNull,
                       kNull, yesNo(!t->systemView), std::string("NO"), kNull});
     }
     for (const auto& [name, v] : s.views)
