@@ -211,7 +211,9 @@ SchemaPath SessionState::routinePath(const std::vector<std::string>& names) {
 
 std::string SessionState::creationSchema(const sql::QualifiedName& name, bool& temporary) {
   const std::string* schema = qualifier(name.parts);
-  if (schema && *schema != "pg_temp" && !(tempSchema() && *schema == tempSchemaName)) {
+  // pg_temp_N by its own name: the session's (an archive's records name it so).
+  bool ownTemp = schema && *schema == tempSchemaName && (tempSchema() || !db->schema(*schema));
+  if (schema && *schema != "pg_temp" && !ownTemp) {
     if (temporary)
       throw SqlError(sqlstate::kInvalidTableDefinition, "cannot create temporary relation in non-temporary schema");
     if (!db->schema(*schema))
