@@ -56,7 +56,8 @@ std::string sequenceOptionsSql(const SequenceInfo& s) {
 }
 
 std::string createTableSql(const Database& db, const TableInfo& t) {
-  std::string sql = (t.schema->temporary() ? "CREATE TEMP TABLE " : "CREATE TABLE ") + qualified(*t.schema, t.name) + " (";
+  std::string sql =
+      (t.schema->temporary() ? "CREATE TEMP TABLE " : "CREATE TABLE ") + qualified(*t.schema, t.name) + " (";
   bool first = true;
   for (const ColumnDef& c : t.columns) {
     sql += (first ? "" : ", ") + ident(c.name) + " " + typeName(c.type);

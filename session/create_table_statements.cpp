@@ -146,7 +146,8 @@ void CreateTableStatements::run(const sql::CreateTableStmt& s, std::string_view 
 void CreateTableStatements::addLikeColumns(const sql::TableLikeClause& like, CreateTableSpec& spec,
                                            std::vector<std::vector<std::string>>& indexes) {
   // A view gives its columns' names and types, and nothing else.
-  Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, state_.relationPath(like.source), like.source.name());
+  Catalog::Relation r =
+      state_.engine.catalog.findRelation(*state_.db, state_.relationPath(like.source), like.source.name());
   if (r.view && !r.table) {
     for (const ColumnDef& c : r.view->columns) spec.columns.push_back(ColumnDef{c.name, c.type, false, {}});
     return;

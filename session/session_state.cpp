@@ -181,8 +181,7 @@ Schema& SessionState::makeTempSchema() {
   // pg_temp_N with the smallest N no other session's schema has (a replay's session was
   // given the name its session had).
   if (tempSchemaName.empty() || db->schema(tempSchemaName))
-    for (int n = 1; db->schema(tempSchemaName = fmt::format("pg_temp_{}", n)); ++n) {
-    }
+    for (int n = 1; db->schema(tempSchemaName = fmt::format("pg_temp_{}", n)); ++n) {}
   return engine.catalog.createTemporarySchema(*db, tempSchemaName, tempSessionId, txn.undo());
 }
 

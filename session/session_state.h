@@ -173,7 +173,6 @@ struct SessionState {
   const Schema* searchPathTemp_ = nullptr;
 };
 
-
 // statement_timeout over a statement's parsing, planning, compiling and running, the
 // thread's interrupt flags (engine/limits/interrupts.h) pointing at the session's, and its
 // max_stack_depth (engine/limits/stack_depth.h) and memory limit

@@ -41,7 +41,8 @@ std::string searchPathValue(const SettingDef& def, std::string_view value) {
   std::vector<std::string> names;
   if (!splitSearchPath(value, names))
     throw SqlError(sqlstate::kInvalidParameterValue,
-                   fmt::format("invalid value for parameter \"{}\": \"{}\"", def.name, value), "List syntax is invalid.");
+                   fmt::format("invalid value for parameter \"{}\": \"{}\"", def.name, value),
+                   "List syntax is invalid.");
   return std::string(value);
 }
 

@@ -142,7 +142,8 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       }
       TableInfo& table = state_.tableByName(
           s.table, {"cannot create index on relation \"{}\"", "This operation is not supported for views.", ""});
-      if (s.ifNotExists && !s.name.empty() && state_.engine.catalog.findIndex(*state_.db, {table.schema->name}, s.name)) {
+      if (s.ifNotExists && !s.name.empty() &&
+          state_.engine.catalog.findIndex(*state_.db, {table.schema->name}, s.name)) {
         state_.sendNotice(
             sink, Notice::make("NOTICE", "42P07", fmt::format("relation \"{}\" already exists, skipping", s.name)));
       } else {

@@ -113,7 +113,7 @@ struct TableInfo {
   std::vector<IndexInfo*> indexes;                       // constraint indexes and CREATE INDEX ones
   std::vector<CheckConstraint> checks;                   // in creation order
   std::vector<std::shared_ptr<ForeignKey>> foreignKeys;  // those whose referencing table this is
-  OnCommit onCommit = OnCommit::PreserveRows;  // a temporary table's; others keep their rows
+  OnCommit onCommit = OnCommit::PreserveRows;            // a temporary table's; others keep their rows
   // A system table (pg_catalog.pg_class, duet_snapshots, ...; docs/catalogs.md): its rows
   // are filled in from the catalog or the server's state just before a statement reads
   // it; never part of an archive.

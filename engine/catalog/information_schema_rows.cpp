@@ -119,8 +119,8 @@ std::vector<SystemRow> fillInfoTables(const Catalog&, const Database& db) {
     for (const auto& [name, t] : s.tables) {
       bool view = t->systemView && findSystemRelation(s.name, name)->isView;
       std::string type = view ? "VIEW" : s.temporary() ? "LOCAL TEMPORARY" : "BASE TABLE";
-      rows.push_back({db.name, s.name, name, type, kNull, kNull, kNull, kNull,
-                      kNull, yesNo(!t->systemView), std::string("NO"), kNull});
+      rows.push_back({db.name, s.name, name, type, kNull, kNull, kNull, kNull, kNull, yesNo(!t->systemView),
+                      std::string("NO"), kNull});
     }
     for (const auto& [name, v] : s.views)
       rows.push_back({db.name, s.name, name, std::string("VIEW"), kNull, kNull, kNull, kNull, kNull, std::string("NO"),
