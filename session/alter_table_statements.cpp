@@ -29,14 +29,15 @@ void AlterTableStatements::run(const sql::AlterTableStmt& s, std::string_view qu
     sink.commandComplete(tag);
     return;
   }
-  Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schemaOf(s.table), s.table.name());
+  SchemaPath path = state_.relationPath(s.table);
+  Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, path, s.table.name());
   if (!r.table && !r.view && s.ifExists) {
     state_.sendNotice(
         sink, Notice::make("NOTICE", "00000", fmt::format("relation \"{}\" does not exist, skipping", s.table.name())));
     sink.commandComplete(tag);
     return;
   }
-  if (!r.table && !r.view && state_.engine.catalog.findSequence(*state_.db, schemaOf(s.table), s.table.name())) {
+  if (!r.table && !r.view && state_.engine.catalog.findSequence(*state_.db, path, s.table.name())) {
     // ALTER TABLE on a sequence: what a dump writes (OWNER TO), which changes nothing here.
     for (const sql::AlterTableCmd& cmd : s.cmds) {
       if (cmd.action != sql::AlterTableAction::Owner) unsupported("this ALTER TABLE command on a sequence");
@@ -85,7 +86,7 @@ void AlterTableStatements::renameRelation(const sql::AlterTableStmt& s, ResultSi
   Catalog& catalog = state_.engine.catalog;
   const sql::AlterTableCmd& cmd = s.cmds[0];
   UndoLog& undo = state_.txn.undo();
-  std::string schema = schemaOf(s.table);
+  SchemaPath schema = state_.relationPath(s.table);
   Catalog::Relation r = catalog.findRelation(*state_.db, schema, s.table.name());
   IndexInfo* index = r.table || r.view ? nullptr : catalog.findIndex(*state_.db, schema, s.table.name());
   if (!r.table && !r.view && !index) {

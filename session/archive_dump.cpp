@@ -56,7 +56,8 @@ std::string sequenceOptionsSql(const SequenceInfo& s) {
 }
 
 std::string createTableSql(const Database& db, const TableInfo& t) {
-  std::string sql = "CREATE TABLE " + qualified(*t.schema, t.name) + " (";
+  std::string sql =
+      (t.schema->temporary() ? "CREATE TEMP TABLE " : "CREATE TABLE ") + qualified(*t.schema, t.name) + " (";
   bool first = true;
   for (const ColumnDef& c : t.columns) {
     sql += (first ? "" : ", ") + ident(c.name) + " " + typeName(c.type);
@@ -74,7 +75,9 @@ std::string createTableSql(const Database& db, const TableInfo& t) {
     sql += fmt::format(", CONSTRAINT {} {} ({})", ident(index->name), index->primary ? "PRIMARY KEY" : "UNIQUE",
                        columnList(t, index->columns));
   }
-  return sql + fmt::format(") WITH (storage = {})", t.storage == StorageKind::Row ? "row" : "column");
+  sql += fmt::format(") WITH (storage = {})", t.storage == StorageKind::Row ? "row" : "column");
+  // A temporary table between two transactions: ON COMMIT DROP ones are gone.
+  return t.onCommit == OnCommit::DeleteRows ? sql + " ON COMMIT DELETE ROWS" : sql;
 }
 
 std::string routineTypeSql(const RoutineType& t) {
@@ -182,23 +185,45 @@ class ArchiveDump {
     for (const auto& [name, db] : state_.catalog.databases()) {
       if (!fresh.database(name)) run("postgres", "CREATE DATABASE " + ident(name), db->owner);
     }
-    for (const auto& [name, db] : state_.catalog.databases()) dumpDatabase(*db);
+    for (const auto& [name, db] : state_.catalog.databases()) {
+      dumpDatabase(*db, nullptr);
+      // Then each session's temporary objects, in records of that session (docs/logging.md,
+      // "Temporary tables"), which a replay loads into a session of their own.
+      for (const auto& [schemaName, schema] : db->schemas) {
+        if (!schema->temporary()) continue;
+        tag_.serverStart = schema->tempOwner->serverStart;
+        tag_.tempSession = schema->tempOwner->number;
+        tag_.tempSchema = schemaName;
+        dumpDatabase(*db, schema.get());
+        tag_ = {};
+      }
+    }
   }
 
  private:
   void run(const std::string& database, std::string sql, const std::string& user = kLoader) {
-    LoggedTransaction t;
-    t.database = database;
-    t.user = user;
+    LoggedTransaction t = tagged(database, user);
     t.statements.push_back(statement(std::move(sql)));
     emit_(encodeTransaction(t));
   }
 
-  void dumpDatabase(Database& db) {
+  // A record's header: whose it is, and the temporary objects' session being dumped.
+  LoggedTransaction tagged(const std::string& database, const std::string& user) const {
+    LoggedTransaction t = tag_;
+    t.database = database;
+    t.user = user;
+    return t;
+  }
+
+  // The objects of every permanent schema (`temporary` null), or those of one session's
+  // temporary schema.
+  void dumpDatabase(Database& db, const Schema* temporary) {
     std::vector<const TableInfo*> tables;
     std::vector<const RoutineInfo*> routines;
     std::vector<const ViewInfo*> views;
+    auto dumped = [&](const Schema& schema) { return temporary ? &schema == temporary : !schema.temporary(); };
     for (const auto& [schemaName, schema] : db.schemas) {
+      if (!dumped(*schema)) continue;
       for (const auto& [name, table] : schema->tables)
         if (!table->systemView) tables.push_back(table.get());
       for (const auto& [name, view] : schema->views) views.push_back(view.get());
@@ -210,12 +235,14 @@ class ArchiveDump {
     std::sort(tables.begin(), tables.end(), byOid);
     std::sort(routines.begin(), routines.end(), byOid);
     for (const auto& [schemaName, schema] : db.schemas)
-      if (schemaName != "pg_catalog" && schemaName != "public" && schemaName != "information_schema")
+      if (!temporary && !schema->temporary() && schemaName != "pg_catalog" && schemaName != "public" &&
+          schemaName != "information_schema")
         run(db.name, "CREATE SCHEMA " + ident(schemaName));
     // Sequences first: column defaults name them. An identity column's comes with its table.
     std::vector<const SequenceInfo*> sequences;
     for (const auto& [schemaName, schema] : db.schemas)
-      for (const auto& [name, sequence] : schema->sequences) sequences.push_back(sequence.get());
+      if (dumped(*schema))
+        for (const auto& [name, sequence] : schema->sequences) sequences.push_back(sequence.get());
     for (const SequenceInfo* s : sequences)
       if (!s->identity)
         run(db.name, fmt::format("CREATE SEQUENCE {} AS {} {}", qualified(*s->schema, s->name),
@@ -228,7 +255,10 @@ class ArchiveDump {
       params.insert(params.end(), archiveSettings().begin(), archiveSettings().end());
       params.emplace_back("duet.snapshot_routing", "never");
       SqlSession reader(state_, db, kLoader, db.name, params);
+      // Temporary tables are read as their session's: only its own session reaches them.
+      if (temporary) reader.replayTempSession(*temporary->tempOwner, temporary->name);
       for (const TableInfo* t : tables) dumpRows(reader, db, *t);
+      reader.replayTempSession({}, {});  // and stay that session's at the reader's end
     }
     for (const TableInfo* t : tables) {
       for (const IndexInfo* index : t->indexes) {
@@ -247,7 +277,7 @@ class ArchiveDump {
       run(db.name, fmt::format("SELECT pg_catalog.setval({}, {}, {})", quoteLiteral(name), s->lastValue, s->isCalled));
     }
     dumpConstraints(db, tables);
-    dumpComments(db);
+    if (!temporary) dumpComments(db);
   }
 
   // COMMENT ON for every comment of an object that exists, but public's as initdb leaves it.
@@ -298,7 +328,7 @@ class ArchiveDump {
                                  ident(c.name), c.exprSql, c.validated ? "" : " NOT VALID"));
     std::vector<std::string> foreignKeys;
     forEachConstraint(db, [&](const ConstraintView& c) {
-      if (!c.foreignKey || c.table->systemView) return;
+      if (!c.foreignKey || std::find(tables.begin(), tables.end(), c.table) == tables.end()) return;
       foreignKeys.push_back(fmt::format("ALTER TABLE {} ADD CONSTRAINT {} {}", qualified(*c.schema, c.table->name),
                                         ident(*c.name), constraintDefinition(c, false, true)));
     });
@@ -317,9 +347,7 @@ class ArchiveDump {
     }
     void flush() {
       if (rows_.empty()) return;
-      LoggedTransaction t;
-      t.database = database_;
-      t.user = kLoader;
+      LoggedTransaction t = dump_.tagged(database_, kLoader);
       LoggedStatement s = statement(copySql_);
       s.copyData = std::move(rows_);
       t.statements.push_back(std::move(s));
@@ -345,6 +373,7 @@ class ArchiveDump {
 
   EngineState& state_;
   const std::function<void(std::string)>& emit_;
+  LoggedTransaction tag_;  // the header fields of every record (tagged)
 };
 
 }  // namespace

@@ -81,7 +81,7 @@ std::optional<std::string> functionResult(const RoutineInfo& r) {
 
 }  // namespace
 
-SessionCatalogLookup::SessionCatalogLookup(const SessionState& session)
+SessionCatalogLookup::SessionCatalogLookup(SessionState& session)
     : session_(session), catalog_(session.engine.catalog), db_(*session.db) {}
 
 int32_t SessionCatalogLookup::backendPid() const { return session_.backendPid; }
@@ -168,11 +168,22 @@ const RoutineInfo* SessionCatalogLookup::routineByOid(uint32_t oid) const {
 }
 
 bool SessionCatalogLookup::relationVisible(const Relation& r) const {
-  for (const char* schemaName : {"pg_catalog", "public"}) {
+  for (const std::string& schemaName : session_.searchPath().relations) {
     const Schema* s = db_.schema(schemaName);
     if (s && s->hasRelation(*r.name)) return s == r.schema;
   }
   return false;
+}
+
+bool SessionCatalogLookup::routineVisible(const RoutineInfo& r) const {
+  for (const RoutineInfo* found : catalog_.findRoutines(db_, session_.searchPath().routines, r.name))
+    if (found->identityTypes() == r.identityTypes()) return found == &r;
+  return false;
+}
+
+std::vector<std::string> SessionCatalogLookup::currentSchemas(bool includeImplicit) const {
+  const SearchPath& path = session_.searchPath();
+  return includeImplicit ? path.relations : path.named;
 }
 
 std::optional<std::string> SessionCatalogLookup::nameOf(TypeAlias kind, uint32_t oid) const {
@@ -211,7 +222,9 @@ std::optional<std::string> SessionCatalogLookup::nameOf(TypeAlias kind, uint32_t
         if (builtin.empty()) return std::nullopt;
         return std::string(builtin);
       }
-      return kind == TypeAlias::RegProc ? quoteIdent(r->name) : r->signature();
+      // Qualified where the search path does not find it, as regprocout and format_procedure.
+      std::string qualifier = routineVisible(*r) ? "" : quoteIdent(r->schema->name) + ".";
+      return qualifier + (kind == TypeAlias::RegProc ? quoteIdent(r->name) : r->signature());
     }
     default: return std::nullopt;  // DuetDB has no operators in its catalog
   }
@@ -222,7 +235,7 @@ uint32_t SessionCatalogLookup::oidOf(TypeAlias kind, std::string_view text) cons
     case TypeAlias::RegClass: {
       std::vector<std::string> parts = nameParts(text);
       if (parts.size() > 2) undefined(sqlstate::kUndefinedTable, "relation", text);
-      std::string schema = parts.size() == 2 ? parts[0] : std::string();
+      SchemaPath schema = session_.relationPath(parts);
       Catalog::Relation r = catalog_.findRelation(db_, schema, parts.back());
       if (r.table) return r.table->oid;
       if (r.view) return r.view->oid;
@@ -263,10 +276,9 @@ uint32_t SessionCatalogLookup::oidOf(TypeAlias kind, std::string_view text) cons
     case TypeAlias::RegProc:
     case TypeAlias::RegProcedure: {
       std::vector<std::string> parts = nameParts(text.substr(0, text.find('(')));
-      std::string schema = parts.size() == 2 ? parts[0] : std::string();
-      std::vector<RoutineInfo*> found = catalog_.findRoutines(db_, schema, parts.back());
+      std::vector<RoutineInfo*> found = catalog_.findRoutines(db_, session_.routinePath(parts), parts.back());
       if (found.size() == 1) return found[0]->oid;
-      if (found.empty() && (schema.empty() || schema == "pg_catalog"))
+      if (found.empty() && (parts.size() == 1 || parts[0] == "pg_catalog"))
         if (uint32_t builtin = builtinFunctionOid(parts.back())) return builtin;
       if (found.size() > 1)
         throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("more than one function named \"{}\"", text));
@@ -336,8 +348,7 @@ std::optional<bool> SessionCatalogLookup::visible(TypeAlias kind, uint32_t oid) 
     case TypeAlias::RegProc: {
       const RoutineInfo* r = routineByOid(oid);
       if (!r) return std::nullopt;
-      std::vector<RoutineInfo*> found = catalog_.findRoutines(db_, "", r->name);
-      return !found.empty() && found.front()->schema == r->schema;
+      return routineVisible(*r);
     }
     default: return std::nullopt;
   }

@@ -13,7 +13,7 @@ struct SessionState;
 
 class SessionCatalogLookup : public CatalogLookup {
  public:
-  explicit SessionCatalogLookup(const SessionState& session);
+  explicit SessionCatalogLookup(SessionState& session);
 
   std::optional<std::string> nameOf(TypeAlias kind, uint32_t oid) const override;
   uint32_t oidOf(TypeAlias kind, std::string_view name) const override;
@@ -40,11 +40,14 @@ class SessionCatalogLookup : public CatalogLookup {
   };
   Relation relationByOid(uint32_t oid) const;
   const RoutineInfo* routineByOid(uint32_t oid) const;
-  // Whether the search path (pg_catalog, then public) finds the relation by its bare name.
+  // Whether the search path finds the relation (or routine, with its argument types) by
+  // its bare name: PostgreSQL's RelationIsVisible, FunctionIsVisible.
   bool relationVisible(const Relation& r) const;
+  bool routineVisible(const RoutineInfo& r) const;
+  std::vector<std::string> currentSchemas(bool includeImplicit) const override;
 
  private:
-  const SessionState& session_;
+  SessionState& session_;
   const Catalog& catalog_;
   const Database& db_;
 };

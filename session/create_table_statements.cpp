@@ -83,14 +83,30 @@ StorageKind CreateTableStatements::storageOf(const sql::CreateTableStmt& s) cons
   return storage;
 }
 
+CreateTableSpec CreateTableStatements::tableSpec(const sql::CreateTableStmt& s, std::string& schema) {
+  using sql::CreateTableStmt;
+  if (!s.temporary && s.onCommit != CreateTableStmt::OnCommit::Unspecified)
+    throw SqlError(sqlstate::kInvalidTableDefinition, "ON COMMIT can only be used on temporary tables");
+  CreateTableSpec spec;
+  spec.name = s.table.name();
+  spec.storage = storageOf(s);
+  bool temporary = s.temporary;
+  schema = state_.creationSchema(s.table, temporary);
+  if (temporary) {
+    spec.onCommit = s.onCommit == CreateTableStmt::OnCommit::DeleteRows ? OnCommit::DeleteRows
+                    : s.onCommit == CreateTableStmt::OnCommit::Drop     ? OnCommit::Drop
+                                                                        : OnCommit::PreserveRows;
+  }
+  return spec;
+}
+
 void CreateTableStatements::run(const sql::CreateTableStmt& s, std::string_view query, ResultSink& sink) {
   if (s.query) {
     createAs(s, sink);
     return;
   }
-  CreateTableSpec spec;
-  spec.name = s.table.name();
-  spec.storage = storageOf(s);
+  std::string schema;
+  CreateTableSpec spec = tableSpec(s, schema);
   std::vector<std::vector<std::string>> indexes;                    // LIKE ... INCLUDING INDEXES's plain ones
   std::vector<SequenceStatements::ColumnSequence> columnSequences;  // SERIAL and identity columns
   size_t like = 0;
@@ -114,11 +130,11 @@ void CreateTableStatements::run(const sql::CreateTableStmt& s, std::string_view 
     else
       spec.keys.push_back(keySpec(c, c.columns));
   }
-  if (!(s.ifNotExists && state_.engine.catalog.findTable(*state_.db, schemaOf(s.table), spec.name))) {
+  if (!(s.ifNotExists && state_.engine.catalog.findTable(*state_.db, {schema}, spec.name))) {
     UndoLog& undo = state_.txn.undo();
     std::vector<SequenceInfo*> sequences =
-        sequences_.createColumnSequences(schemaOf(s.table), spec.name, spec.columns, columnSequences);
-    TableInfo& table = state_.engine.catalog.createTable(*state_.db, schemaOf(s.table), std::move(spec), undo);
+        sequences_.createColumnSequences(schema, spec.name, spec.columns, columnSequences);
+    TableInfo& table = state_.engine.catalog.createTable(*state_.db, schema, std::move(spec), undo);
     sequences_.own(sequences, table);
     for (const auto& columns : indexes) state_.engine.catalog.createIndex(table, {}, columns, false, undo);
     transaction_.ddlDone();
@@ -130,7 +146,8 @@ void CreateTableStatements::run(const sql::CreateTableStmt& s, std::string_view 
 void CreateTableStatements::addLikeColumns(const sql::TableLikeClause& like, CreateTableSpec& spec,
                                            std::vector<std::vector<std::string>>& indexes) {
   // A view gives its columns' names and types, and nothing else.
-  Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schemaOf(like.source), like.source.name());
+  Catalog::Relation r =
+      state_.engine.catalog.findRelation(*state_.db, state_.relationPath(like.source), like.source.name());
   if (r.view && !r.table) {
     for (const ColumnDef& c : r.view->columns) spec.columns.push_back(ColumnDef{c.name, c.type, false, {}});
     return;
@@ -158,8 +175,9 @@ void CreateTableStatements::addLikeColumns(const sql::TableLikeClause& like, Cre
 
 void CreateTableStatements::createAs(const sql::CreateTableStmt& s, ResultSink& sink) {
   Catalog& catalog = state_.engine.catalog;
-  std::string schema = schemaOf(s.table);
-  if (Schema* in = state_.db->schema(schema.empty() ? "public" : schema); in && in->hasRelation(s.table.name())) {
+  std::string schema;
+  CreateTableSpec spec = tableSpec(s, schema);
+  if (Schema* in = state_.db->schema(schema); in && in->hasRelation(s.table.name())) {
     std::string message = fmt::format("relation \"{}\" already exists", s.table.name());
     if (!s.ifNotExists) throw SqlError(sqlstate::kDuplicateTable, message);
     state_.sendNotice(sink, Notice::make("NOTICE", sqlstate::kDuplicateTable, message + ", skipping"));
@@ -169,9 +187,6 @@ void CreateTableStatements::createAs(const sql::CreateTableStmt& s, ResultSink& 
   std::vector<OutputColumn> columns = InternalQuery(state_, planner_, s.queryText).columns();
   if (s.columnNames.size() > columns.size())
     throw SqlError(sqlstate::kSyntaxError, "too many column names were specified");
-  CreateTableSpec spec;
-  spec.name = s.table.name();
-  spec.storage = storageOf(s);
   for (size_t c = 0; c < columns.size(); ++c)
     spec.columns.push_back(
         ColumnDef{c < s.columnNames.size() ? s.columnNames[c] : columns[c].name, columns[c].type, false, {}});

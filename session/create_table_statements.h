@@ -27,6 +27,9 @@ class CreateTableStatements {
  private:
   // The storage and parameters WITH (...) gives: storage = row | column, fillfactor.
   StorageKind storageOf(const sql::CreateTableStmt& s) const;
+  // The new table's name, storage and ON COMMIT, and in `schema` the schema it goes in
+  // (the temporary one for CREATE TEMP and pg_temp; 42P16 for ON COMMIT without TEMP).
+  CreateTableSpec tableSpec(const sql::CreateTableStmt& s, std::string& schema);
   void createAs(const sql::CreateTableStmt& s, ResultSink& sink);
   // The columns, keys and indexes LIKE copies into `spec` (at the clause's place).
   void addLikeColumns(const sql::TableLikeClause& like, CreateTableSpec& spec,

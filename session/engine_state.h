@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -53,11 +54,13 @@ struct EngineState {
   EngineConfig config;
   Catalog catalog;
   PlanCache plans;
-  // Compiled functions and procedures by oid and, for a function returning record, the
-  // row its caller's column definition list asks for (its types spelled out; empty
-  // otherwise): such a function is compiled once per row type. Checked again once
+  // Compiled functions and procedures by oid, the search path their names were found
+  // along (SearchPath::key: a PL/pgSQL statement is planned along its caller's path, as
+  // PostgreSQL's plan cache replans for a new search_path) and, for a function returning
+  // record, the row its caller's column definition list asks for (its types spelled out;
+  // empty otherwise): such a function is compiled once per row type. Checked again once
   // catalogVersion moves on.
-  std::map<std::pair<uint32_t, std::string>, CachedRoutine> routines;
+  std::map<std::tuple<uint32_t, std::string, std::string>, CachedRoutine, std::less<>> routines;
   // Moves on with every DDL statement and every rollback that undid DDL.
   uint64_t catalogVersion = 1;
   // Transactions that changed something and committed (written by the executor only; read
@@ -77,6 +80,8 @@ struct EngineState {
   std::map<uint32_t, DatabaseStats> databaseStats;  // by database oid
   // When the engine started, microseconds since 2000-01-01 UTC (pg_postmaster_start_time).
   int64_t startTimestamp = 0;
+  // Sessions that made a temporary schema so far: the next one's TempSessionId number.
+  uint64_t tempSessions = 0;
   // Engine::setCommitLog: where committed write transactions' records go; unset: nowhere.
   std::function<uint64_t(std::string)> commitLog;
   // LISTEN / NOTIFY between the sessions.

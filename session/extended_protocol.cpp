@@ -147,7 +147,7 @@ StatementDescription ExtendedProtocol::describeStatement(const std::string& name
   Statement& st = *it->second;
   StatementDescription d;
   if (st.plan) {
-    if (st.plan->catalogVersion != state_.engine.catalogVersion) st.plan = planner_.replan(st);
+    if (planner_.stale(*st.plan)) st.plan = planner_.replan(st);
     const PreparedPlan& plan = *st.plan;
     size_t n = std::max<size_t>(st.parsed.explicitParams, 0);
     for (size_t i = 0; i < n && i < plan.paramTypes.size(); ++i) {
@@ -191,7 +191,7 @@ void ExtendedProtocol::bind(const std::string& portalName, const std::string& st
   transaction_.checkNotFailed(*st->parsed.stmt);
   Portal portal = portalName.empty() ? takeUnnamedPortal() : Portal{};
   if (st->plan) {
-    if (st->plan->catalogVersion != state_.engine.catalogVersion) st->plan = planner_.replan(*st);
+    if (planner_.stale(*st->plan)) st->plan = planner_.replan(*st);
     portal.stmt = st;
     portal.plan = st->plan;
     const TupleLayout& paramLayout = st->plan->compiled->paramLayout;

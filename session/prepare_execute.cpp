@@ -57,7 +57,7 @@ void StatementRunner::execute(const Statement& st, std::unique_ptr<ParamTuple>& 
   if (!prepared->plan) {
     throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("EXECUTE of \"{}\" is not supported", s.name));
   }
-  if (prepared->plan->catalogVersion != state_.engine.catalogVersion) prepared->plan = planner_.replan(*prepared);
+  if (planner_.stale(*prepared->plan)) prepared->plan = planner_.replan(*prepared);
   size_t required = std::max<size_t>(std::max(prepared->parsed.explicitParams, 0), prepared->declaredTypes.size());
   if (s.args.size() != required) {
     throw SqlError(sqlstate::kSyntaxError,

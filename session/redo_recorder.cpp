@@ -39,10 +39,20 @@ LoggedStatement RedoRecorder::loggedStatement(const Statement& st, const uint8_t
   return l;
 }
 
+void stampTransaction(const SessionState& state, LoggedTransaction& t) {
+  t.database = state.dbName;
+  t.user = state.user;
+  t.startTimestamp = state.txn.startTimestamp();
+  t.serverStart = state.engine.startTimestamp;
+  // Once a session has had temporary objects, its replay needs a session of its own.
+  if (state.tempSessionId.number != 0) {
+    t.tempSession = state.tempSessionId.number;
+    t.tempSchema = state.tempSchemaName;
+  }
+}
+
 void RedoRecorder::appendToLog() {
-  logged_.database = state_.dbName;
-  logged_.user = state_.user;
-  logged_.startTimestamp = state_.txn.startTimestamp();
+  stampTransaction(state_, logged_);
   state_.engine.commitLog(encodeTransaction(logged_));
 }
 

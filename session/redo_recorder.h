@@ -17,6 +17,10 @@
 
 namespace duet {
 
+// Fills in whose transaction it is: database, user, now(), the server run, and the
+// temporary objects' session (docs/logging.md, "Temporary tables").
+void stampTransaction(const SessionState& state, LoggedTransaction& t);
+
 class RedoRecorder {
  public:
   explicit RedoRecorder(SessionState& state) : state_(state) {}

@@ -43,7 +43,7 @@ std::string candidateKey(const RoutineCandidate& c) {
   return k;
 }
 
-// The cache key's second half: a record function's row type, spelled out.
+// The cache key's last part: a record function's row type, spelled out.
 std::string rowKey(const std::vector<SqlType>& row) {
   std::string k;
   for (const SqlType& t : row) k += typeKey(t) + ";";
@@ -53,8 +53,7 @@ std::string rowKey(const std::vector<SqlType>& row) {
 }  // namespace
 
 std::string RoutineCache::tableFingerprint(const std::vector<std::string>& name) const {
-  std::string schema = name.size() >= 2 ? name[name.size() - 2] : std::string();
-  Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schema, name.back());
+  Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, state_.relationPath(name), name.back());
   // A view's code is its query, inlined: the relations that query reads are looked up (and
   // fingerprinted) when it is planned, as names of their own.
   if (r.view && !r.table) return fmt::format("view {}|{}", r.view->oid, r.view->query);
@@ -103,7 +102,7 @@ std::shared_ptr<plpgsql::CompiledRoutine> RoutineCache::compileAndCache(const Ro
   entry.catalogVersion = state_.engine.catalogVersion;
   entry.definition = routineDefinition(info);
   std::shared_ptr<plpgsql::CompiledRoutine> code = entry.code;
-  state_.engine.routines[{info.oid, rowKey(recordRow)}] = std::move(entry);
+  state_.engine.routines[{info.oid, state_.searchPath().key, rowKey(recordRow)}] = std::move(entry);
   return code;
 }
 
@@ -119,14 +118,16 @@ bool RoutineCache::stillFits(const RoutineInfo& info, const CachedRoutine& cache
 std::shared_ptr<plpgsql::CompiledRoutine> RoutineCache::compiledRoutine(uint32_t oid, const std::vector<SqlType>& row) {
   // Every call passes here: a routine not returning record is found with one lookup,
   // before the catalog is searched or a key is spelled out.
-  auto plain = state_.engine.routines.find({oid, std::string()});
+  static const std::string kNoRow;
+  const std::string& path = state_.searchPath().key;
+  auto plain = state_.engine.routines.find(std::tie(oid, path, kNoRow));
   if (plain != state_.engine.routines.end() && !plain->second.returnsRecord &&
       plain->second.catalogVersion == state_.engine.catalogVersion)
     return plain->second.code;
   const RoutineInfo* info = routineByOid(oid);
   // Only a function returning record is compiled per row type; others ignore the row.
   std::vector<SqlType> recordRow = info && candidateOf(*info).returnsRecord ? row : std::vector<SqlType>{};
-  auto it = state_.engine.routines.find({oid, rowKey(recordRow)});
+  auto it = state_.engine.routines.find(std::make_tuple(oid, path, rowKey(recordRow)));
   if (it != state_.engine.routines.end() && it->second.catalogVersion == state_.engine.catalogVersion)
     return it->second.code;
   if (!info) {
@@ -141,13 +142,13 @@ std::shared_ptr<plpgsql::CompiledRoutine> RoutineCache::compiledRoutine(uint32_t
 }
 
 void RoutineCache::forgetCompiledRoutine(uint32_t oid) {
-  auto it = state_.engine.routines.lower_bound({oid, std::string()});
-  while (it != state_.engine.routines.end() && it->first.first == oid) it = state_.engine.routines.erase(it);
+  auto it = state_.engine.routines.lower_bound(std::make_tuple(oid, std::string(), std::string()));
+  while (it != state_.engine.routines.end() && std::get<0>(it->first) == oid) it = state_.engine.routines.erase(it);
 }
 
 void RoutineCache::discardStaleRoutines() {
   for (auto it = state_.engine.routines.begin(); it != state_.engine.routines.end();) {
-    const RoutineInfo* info = routineByOid(it->first.first);
+    const RoutineInfo* info = routineByOid(std::get<0>(it->first));
     if (!info || it->second.definition != routineDefinition(*info))
       it = state_.engine.routines.erase(it);
     else
@@ -185,7 +186,8 @@ RoutineCandidate RoutineCache::candidateOf(const RoutineInfo& r) const {
   } else if (r.returnType.kind == RoutineType::Kind::Composite) {
     // The table's columns as they are now; a table dropped since CREATE (PostgreSQL
     // would have refused while the function depends on its type) leaves no type.
-    const TableInfo* table = state_.engine.catalog.findTable(*state_.db, r.returnType.tableSchema, r.returnType.table);
+    const TableInfo* table =
+        state_.engine.catalog.findTable(*state_.db, {r.returnType.tableSchema}, r.returnType.table);
     if (!table)
       throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", r.returnType.table));
     c.returnsComposite = true;
@@ -202,9 +204,8 @@ RoutineCandidate RoutineCache::candidateOf(const RoutineInfo& r) const {
 }
 
 std::vector<RoutineCandidate> RoutineCache::routineCandidates(const std::vector<std::string>& names) const {
-  std::string schema = names.size() >= 2 ? names[names.size() - 2] : std::string();
   std::vector<RoutineCandidate> out;
-  for (const RoutineInfo* r : state_.engine.catalog.findRoutines(*state_.db, schema, names.back()))
+  for (const RoutineInfo* r : state_.engine.catalog.findRoutines(*state_.db, state_.routinePath(names), names.back()))
     out.push_back(candidateOf(*r));
   return out;
 }
@@ -274,8 +275,7 @@ plpgsql::RoutineShape RoutineCache::routineShape(const RoutineInfo& info) const 
 
 plpgsql::TableLookup RoutineCache::tableColumnsLookup() const {
   return [this](const std::vector<std::string>& name) -> std::optional<plpgsql::TableColumns> {
-    std::string schema = name.size() >= 2 ? name[name.size() - 2] : std::string();
-    Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schema, name.back());
+    Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, state_.relationPath(name), name.back());
     if (!r.table && !r.view) return std::nullopt;
     plpgsql::TableColumns columns;
     for (const ColumnDef& c : r.table ? r.table->columns : r.view->columns) columns.emplace_back(c.name, c.type);

@@ -202,8 +202,7 @@ void RoutineStatements::defineRoutineSignature(const sql::CreateFunctionStmt& s,
 // search path as PostgreSQL finds the type). Arrays of it are not built.
 std::optional<RoutineType> RoutineStatements::tableRowType(const sql::TypeName& t) const {
   if (t.resolved || t.arrayBounds > 0 || t.names.size() > 2) return std::nullopt;
-  std::string schema = t.names.size() == 2 ? t.names[0] : std::string();
-  const TableInfo* table = state_.engine.catalog.findTable(*state_.db, schema, t.name());
+  const TableInfo* table = state_.engine.catalog.findTable(*state_.db, state_.relationPath(t.names), t.name());
   if (!table) return std::nullopt;
   RoutineType r;
   r.kind = RoutineType::Kind::Composite;
@@ -216,13 +215,12 @@ void RoutineStatements::createRoutine(const sql::CreateFunctionStmt& s, std::str
   RoutineInfo info;
   info.name = s.name.name();
   info.kind = s.routine == sql::RoutineKind::Procedure ? RoutineKind::Procedure : RoutineKind::Function;
-  if (!schemaOf(s.name).empty() && !state_.db->schema(schemaOf(s.name)))
-    throw SqlError(sqlstate::kInvalidSchemaName, fmt::format("schema \"{}\" does not exist", schemaOf(s.name)));
+  std::string schema = state_.creationSchema(s.name);
   applyRoutineOptions(s, query, info);
   defineRoutineSignature(s, query, info);
   info.body = s.body;
-  RoutineInfo& stored = state_.engine.catalog.createRoutine(*state_.db, schemaOf(s.name), std::move(info), s.orReplace,
-                                                            state_.txn.undo());
+  RoutineInfo& stored =
+      state_.engine.catalog.createRoutine(*state_.db, schema, std::move(info), s.orReplace, state_.txn.undo());
   transaction_.ddlDone();
   // check_function_bodies = off (pg_dump's scripts, and archives: docs/logging.md) creates
   // the routine unchecked, as PostgreSQL does; its first call compiles it.
@@ -304,7 +302,7 @@ RoutineInfo* RoutineStatements::findRoutineRef(sql::RoutineObject object, const 
                                                              : "function";
   std::string name = joinedName(ref.name);
   std::vector<RoutineInfo*> candidates =
-      state_.engine.catalog.findRoutines(*state_.db, schemaOf(ref.name), ref.name.name());
+      state_.engine.catalog.findRoutines(*state_.db, state_.routinePath(ref.name.parts), ref.name.name());
   RoutineInfo* target = nullptr;
   if (!ref.argsGiven) {
     // Without arguments only routines of the named kind count (LookupFuncName).

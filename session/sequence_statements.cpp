@@ -72,9 +72,10 @@ void SequenceStatements::setOwner(SequenceInfo& sequence, const sql::SequenceOpt
 
 void SequenceStatements::create(const sql::CreateSequenceStmt& s, ResultSink& sink) {
   Catalog& catalog = state_.engine.catalog;
-  std::string schemaName = schemaOf(s.name);
+  bool temporary = s.temporary;
+  std::string schemaName = state_.creationSchema(s.name, temporary);
   if (s.ifNotExists) {
-    Schema* schema = state_.db->schema(schemaName.empty() ? "public" : schemaName);
+    Schema* schema = state_.db->schema(schemaName);
     if (schema && schema->hasRelation(s.name.name())) {
       state_.sendNotice(sink, Notice::make("NOTICE", "42P07",
                                            fmt::format("relation \"{}\" already exists, skipping", s.name.name())));
@@ -91,9 +92,10 @@ void SequenceStatements::create(const sql::CreateSequenceStmt& s, ResultSink& si
 
 void SequenceStatements::alter(const sql::AlterSequenceStmt& s) {
   Catalog& catalog = state_.engine.catalog;
-  SequenceInfo* sequence = catalog.findSequence(*state_.db, schemaOf(s.name), s.name.name());
+  SchemaPath path = state_.relationPath(s.name);
+  SequenceInfo* sequence = catalog.findSequence(*state_.db, path, s.name.name());
   if (!sequence) {
-    Catalog::Relation r = catalog.findRelation(*state_.db, schemaOf(s.name), s.name.name());
+    Catalog::Relation r = catalog.findRelation(*state_.db, path, s.name.name());
     if (r.table || r.view) notASequence(s.name.name(), "");
     if (s.ifExists) {
       state_.pendingNotices.push_back(
@@ -122,9 +124,10 @@ void SequenceStatements::alter(const sql::AlterSequenceStmt& s) {
 void SequenceStatements::drop(const sql::DropStmt& s, ResultSink& sink) {
   Catalog& catalog = state_.engine.catalog;
   for (const auto& name : s.names) {
-    SequenceInfo* sequence = catalog.findSequence(*state_.db, schemaOf(name), name.name());
+    SchemaPath path = state_.relationPath(name);
+    SequenceInfo* sequence = catalog.findSequence(*state_.db, path, name.name());
     if (!sequence) {
-      Catalog::Relation r = catalog.findRelation(*state_.db, schemaOf(name), name.name());
+      Catalog::Relation r = catalog.findRelation(*state_.db, path, name.name());
       if (r.table) notASequence(name.name(), "Use DROP TABLE to remove a table.");
       if (r.view) notASequence(name.name(), "Use DROP VIEW to remove a view.");
       if (s.ifExists) {
@@ -183,7 +186,7 @@ std::vector<SequenceInfo*> SequenceStatements::createColumnSequences(const std::
       for (const sql::SequenceOption& option : c.identity->sequenceOptions)
         if (option.kind == Kind::SequenceName) {
           info.name = option.name.name();
-          sequenceSchema = schemaOf(option.name);
+          sequenceSchema = state_.creationSchema(option.name);
         } else if (option.kind == Kind::OwnedBy) {
           throw SqlError(sqlstate::kSyntaxError, "invalid sequence option OWNED BY", {}, {},
                          static_cast<int>(option.location) + 1);
@@ -196,7 +199,7 @@ std::vector<SequenceInfo*> SequenceStatements::createColumnSequences(const std::
       throw SqlError(sqlstate::kInvalidParameterValue, "identity column type must be smallint, integer, or bigint");
     if (!o.type) o.type = type;
     if (info.name.empty()) {
-      Schema* schema = state_.db->schema(sequenceSchema.empty() ? "public" : sequenceSchema);
+      Schema* schema = state_.db->schema(sequenceSchema);
       if (!schema)
         throw SqlError(sqlstate::kInvalidSchemaName, fmt::format("schema \"{}\" does not exist", schemaName));
       info.name = catalog.chooseName(*schema, table, {column.name}, "seq");

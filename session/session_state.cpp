@@ -75,7 +75,7 @@ SessionState::SessionState(EngineState& engineState, Database& database, std::st
       services(sessionServices),
       catalogLookup(*this) {
   for (const SystemRelation& relation : systemRelations())
-    if (TableInfo* t = engine.catalog.findTable(*db, std::string(relation.schema), std::string(relation.name)))
+    if (TableInfo* t = engine.catalog.findTable(*db, {std::string(relation.schema)}, std::string(relation.name)))
       systemTables[t->table.get()] = {&relation, t->table.get()};
   settings.setCatalogLookup(&catalogLookup);
   backendStart = currentTimestamp();
@@ -157,26 +157,108 @@ void SessionState::endNotifications(bool committed) {
   pendingNotifies.clear();
 }
 
-std::string schemaOf(const sql::QualifiedName& n) {
-  return n.parts.size() >= 2 ? n.parts[n.parts.size() - 2] : std::string();
+const SearchPath& SessionState::searchPath() {
+  const Schema* temp = tempSchema();
+  if (searchPathSettings_ != settings.version() || searchPathCatalog_ != engine.catalogVersion ||
+      searchPathTemp_ != temp) {
+    searchPath_ = resolveSearchPath(settings.get("search_path"), *db, user, temp ? tempSchemaName : std::string());
+    searchPathSettings_ = settings.version();
+    searchPathCatalog_ = engine.catalogVersion;
+    searchPathTemp_ = temp;
+  }
+  return searchPath_;
+}
+
+Schema* SessionState::tempSchema() const {
+  if (tempSchemaName.empty()) return nullptr;
+  Schema* s = db->schema(tempSchemaName);
+  return s && s->tempOwner == tempSessionId ? s : nullptr;
+}
+
+Schema& SessionState::makeTempSchema() {
+  if (Schema* s = tempSchema()) return *s;
+  if (tempSessionId.number == 0) tempSessionId = {engine.startTimestamp, ++engine.tempSessions};
+  // pg_temp_N with the smallest N no other session's schema has (a replay's session was
+  // given the name its session had).
+  if (tempSchemaName.empty() || db->schema(tempSchemaName))
+    for (int n = 1; db->schema(tempSchemaName = fmt::format("pg_temp_{}", n)); ++n) {}
+  return engine.catalog.createTemporarySchema(*db, tempSchemaName, tempSessionId, txn.undo());
+}
+
+namespace {
+// A qualified name's schema; empty for a bare name.
+const std::string* qualifier(const std::vector<std::string>& parts) {
+  return parts.size() >= 2 ? &parts[parts.size() - 2] : nullptr;
+}
+}  // namespace
+
+SchemaPath SessionState::relationPath(const std::vector<std::string>& names) {
+  const std::string* schema = qualifier(names);
+  if (!schema) return searchPath().relations;
+  if (*schema == "pg_temp") return {tempSchema() ? tempSchemaName : std::string()};
+  return {*schema};
+}
+
+SchemaPath SessionState::relationPath(const sql::QualifiedName& name) { return relationPath(name.parts); }
+
+SchemaPath SessionState::routinePath(const std::vector<std::string>& names) {
+  const std::string* schema = qualifier(names);
+  if (!schema) return searchPath().routines;
+  if (*schema == "pg_temp") return {tempSchema() ? tempSchemaName : std::string()};
+  return {*schema};
+}
+
+std::string SessionState::creationSchema(const sql::QualifiedName& name, bool& temporary) {
+  const std::string* schema = qualifier(name.parts);
+  // pg_temp_N by its own name: the session's (an archive's records name it so).
+  bool ownTemp = schema && *schema == tempSchemaName && (tempSchema() || !db->schema(*schema));
+  if (schema && *schema != "pg_temp" && !ownTemp) {
+    if (temporary)
+      throw SqlError(sqlstate::kInvalidTableDefinition, "cannot create temporary relation in non-temporary schema");
+    if (!db->schema(*schema))
+      throw SqlError(sqlstate::kInvalidSchemaName, fmt::format("schema \"{}\" does not exist", *schema));
+    return *schema;
+  }
+  if (!schema && !temporary) {
+    const SearchPath& path = searchPath();
+    if (!path.createsTemporary) {
+      if (path.creation.empty())
+        throw SqlError(sqlstate::kInvalidSchemaName, "no schema has been selected to create in");
+      if (!(tempSchema() && path.creation == tempSchemaName)) return path.creation;
+    }
+  }
+  temporary = true;
+  return makeTempSchema().name;
+}
+
+std::string SessionState::creationSchema(const sql::QualifiedName& name) {
+  bool temporary = false;
+  std::string schema = creationSchema(name, temporary);
+  if (temporary) throw SqlError(sqlstate::kFeatureNotSupported, "only tables, views and sequences can be temporary");
+  return schema;
 }
 
 TableInfo& SessionState::tableByName(const sql::QualifiedName& name, const ViewRefusal& refusal) {
-  Catalog::Relation r = engine.catalog.findRelation(*db, schemaOf(name), name.name());
+  SchemaPath path = relationPath(name);
+  Catalog::Relation r = engine.catalog.findRelation(*db, path, name.name());
   if (r.view && !r.table)
     throw SqlError(sqlstate::kWrongObjectType, fmt::format(fmt::runtime(refusal.message), name.name()), refusal.detail,
                    refusal.hint);
-  return engine.catalog.table(*db, schemaOf(name), name.name());
+  return engine.catalog.table(*db, path, name.name());
 }
 
 TableInfo& SessionState::tableByName(const sql::QualifiedName& name) { return tableByName(name, ViewRefusal{}); }
 
 TableResolver SessionState::tableResolver() {
   return [this](const sql::QualifiedName& name) {
-    Catalog::Relation r = engine.catalog.findRelation(*db, schemaOf(name), name.name());
+    SchemaPath path = relationPath(name);
+    Catalog::Relation r = engine.catalog.findRelation(*db, path, name.name());
+    const Schema* in = r.table ? r.table->schema : r.view ? r.view->schema : nullptr;
+    if (in && in->temporary() && in != tempSchema())
+      throw SqlError(sqlstate::kFeatureNotSupported, "cannot access temporary tables of other sessions");
     if (!r.table && !r.view) {
       // A sequence reads as its one row (what pg_dump asks of it), read when the query runs.
-      if (const SequenceInfo* s = engine.catalog.findSequence(*db, schemaOf(name), name.name())) {
+      if (const SequenceInfo* s = engine.catalog.findSequence(*db, path, name.name())) {
         auto row = std::make_shared<ViewBinding>();
         row->query = fmt::format(
             "SELECT pg_catalog.duet_sequence_value({0}) AS last_value, 0::bigint AS log_cnt, "

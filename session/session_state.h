@@ -22,6 +22,7 @@
 #include "engine/types/value.h"
 #include "session/catalog_lookup.h"
 #include "session/engine_state.h"
+#include "session/search_path.h"
 #include "session/session_api.h"
 #include "session/session_sequences.h"
 #include "session/settings.h"
@@ -104,6 +105,28 @@ struct SessionState {
   // The transaction ended: at a commit, the LISTENs take effect and the notifications go out.
   void endNotifications(bool committed);
 
+  // ---- names: the search path and the temporary schema (docs/sql.md, "Schemas")
+  // The search path as of now: computed again when a setting or the catalog changed.
+  const SearchPath& searchPath();
+  // The schemas a name is looked up in: a qualified name's own (pg_temp: this session's
+  // temporary schema), else the search path's (relations' or routines').
+  SchemaPath relationPath(const sql::QualifiedName& name);
+  SchemaPath relationPath(const std::vector<std::string>& names);
+  SchemaPath routinePath(const std::vector<std::string>& names);
+  // The schema CREATE puts `name` in: a qualified name's own (3F000 if it does not exist),
+  // else the search path's creation schema (3F000 "no schema has been selected to create
+  // in" when there is none). The temporary schema, made now if need be, for pg_temp and for
+  // `temporary` (CREATE TEMP; 42P16 with another schema's name), which is set when the
+  // schema chosen is the temporary one.
+  std::string creationSchema(const sql::QualifiedName& name, bool& temporary);
+  std::string creationSchema(const sql::QualifiedName& name);  // a relation that is never temporary
+  // This session's temporary schema (pg_temp_N), null while it has none. Its name and
+  // identity stay the session's once chosen; the schema itself goes with its last object
+  // (DISCARD TEMP, the session's end) or the rollback that made it.
+  Schema* tempSchema() const;
+  std::string tempSchemaName;
+  TempSessionId tempSessionId;  // number 0 until the session first makes a temporary schema
+
   // A statement that works on tables only, and what it says when the name is a view
   // (42809; `message` names the view with {}).
   struct ViewRefusal {
@@ -141,10 +164,14 @@ struct SessionState {
     setStatementArena(&arena);
     return ctx;
   }
-};
 
-// The schema a qualified name names; empty for a bare name (the search path decides).
-std::string schemaOf(const sql::QualifiedName& n);
+ private:
+  Schema& makeTempSchema();
+  // searchPath()'s result and what it was computed from.
+  SearchPath searchPath_;
+  uint64_t searchPathSettings_ = 0, searchPathCatalog_ = 0;
+  const Schema* searchPathTemp_ = nullptr;
+};
 
 // statement_timeout over a statement's parsing, planning, compiling and running, the
 // thread's interrupt flags (engine/limits/interrupts.h) pointing at the session's, and its

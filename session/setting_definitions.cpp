@@ -12,6 +12,7 @@
 #include "engine/error.h"
 #include "engine/limits/stack_depth.h"
 #include "engine/types/time_zone.h"
+#include "session/search_path.h"
 #include "session/settings.h"
 
 namespace duet {
@@ -33,6 +34,16 @@ std::string boolValue(const SettingDef& def, std::string_view value) {
   if (v == "on" || v == "true" || v == "yes" || v == "1" || v == "t" || v == "y") return "on";
   if (v == "off" || v == "false" || v == "no" || v == "0" || v == "f" || v == "n") return "off";
   throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("parameter \"{}\" requires a Boolean value", def.name));
+}
+
+// check_search_path: a list of identifiers, whether the schemas exist or not.
+std::string searchPathValue(const SettingDef& def, std::string_view value) {
+  std::vector<std::string> names;
+  if (!splitSearchPath(value, names))
+    throw SqlError(sqlstate::kInvalidParameterValue,
+                   fmt::format("invalid value for parameter \"{}\": \"{}\"", def.name, value),
+                   "List syntax is invalid.");
+  return std::string(value);
 }
 
 // Only "on" is implemented (the parser treats backslashes in '' literals as ordinary).
@@ -443,8 +454,8 @@ const std::vector<SettingDef>& settingDefinitions() {
         // may name (UtilityStatements checks it against the catalog).
         {"role", "none", false, false, nullptr, "Sets the current role.", true},
         {"row_security", "on", false, false, boolValue, "Enable row security."},
-        {"search_path", "\"$user\", public", false, false, nullptr,
-         "Sets the schema search order for names that are not schema-qualified."},
+        {"search_path", "\"$user\", public", false, false, searchPathValue,
+         "Sets the schema search order for names that are not schema-qualified.", false, true},
         {"server_encoding", "UTF8", true, true, nullptr, "Shows the server (database) character set encoding."},
         {"server_version", "15.0 (DuetDB 0.1)", true, true, nullptr, "Shows the server version."},
         {"server_version_num", "150000", false, true, nullptr, "Shows the server version as an integer."},

@@ -33,6 +33,9 @@ struct SettingDef {
   // Who the session is (role, session_authorization): left out of nonDefaultValues(), as a
   // snapshot's session and a replay are opened as that user anyway.
   bool identity = false;
+  // A list of names (search_path: PostgreSQL's GUC_LIST_QUOTE): SET quotes each element
+  // where an identifier needs it.
+  bool quotedList = false;
 };
 
 // PostgreSQL's message levels (elog.h), lowest first. A notice reaches the client when its

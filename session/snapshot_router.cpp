@@ -15,7 +15,10 @@
 namespace duet {
 
 bool SnapshotRouter::routingOn() const {
-  return state_.engine.config.snapshots && state_.settings.snapshotRouting() != Settings::SnapshotRouting::Never;
+  // A session with temporary tables reads on the executor: a snapshot's session has no
+  // temporary schema of its own to find them in.
+  return state_.engine.config.snapshots && state_.settings.snapshotRouting() != Settings::SnapshotRouting::Never &&
+         !state_.tempSchema();
 }
 
 bool SnapshotRouter::readOnlyBlock() const { return state_.txn.inBlock() && transaction_.transactionReadOnly(); }

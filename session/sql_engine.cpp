@@ -55,6 +55,15 @@ class SqlEngine final : public Engine {
 
   void replayTransaction(std::string_view record) override {
     LoggedTransaction t = decodeTransaction(record);
+    // The sessions of an earlier server run ended with it, their temporary objects too.
+    if (t.serverStart > replayServerStart_) {
+      std::erase_if(tempSessions_, [&](const auto& s) { return s.first.serverStart < t.serverStart; });
+      replayServerStart_ = t.serverStart;
+    }
+    if (t.tempSession != 0) {
+      replayTempTransaction(t);
+      return;
+    }
     // One session per user and database serves every record after it, until DDL moves the
     // catalog on (a session must not outlive a database it points at).
     if (replayCatalogVersion_ != state_.catalogVersion) replaySessions_.clear();
@@ -65,7 +74,10 @@ class SqlEngine final : public Engine {
   }
 
   void setCommitLog(std::function<uint64_t(std::string)> append) override {
-    replaySessions_.clear();  // recovery is over
+    // Recovery is over. The sessions whose end the log lacks are gone, and with them their
+    // temporary objects (dropped now, before anything is logged).
+    tempSessions_.clear();
+    replaySessions_.clear();
     state_.commitLog = std::move(append);
   }
 
@@ -77,8 +89,32 @@ class SqlEngine final : public Engine {
 
  private:
   EngineState state_;
+  // A session that has had temporary objects replays in a session of its own, which holds
+  // its temporary schema from one of its records to the next, until a record leaves it
+  // without one (DISCARD TEMP, the session's end).
+  void replayTempTransaction(const LoggedTransaction& t) {
+    TempSessionId id{t.serverStart, t.tempSession};
+    std::unique_ptr<Session>& session = tempSessions_[id];
+    if (!session) {
+      // Live sessions never share a schema name: one that still holds this name ended
+      // without a logged end (its server crashed mid-run, in a run whose later records
+      // were not reached).
+      std::erase_if(tempSessions_, [&](const auto& s) {
+        return s.second && static_cast<SqlSession&>(*s.second).tempSchemaName() == t.tempSchema;
+      });
+      std::unique_ptr<Session>& opened = tempSessions_[id];
+      opened = openSession({{"user", t.user}, {"database", t.database}});
+      static_cast<SqlSession&>(*opened).replayTempSession(id, t.tempSchema);
+    }
+    SqlSession& replaying = static_cast<SqlSession&>(*tempSessions_[id]);
+    replaying.replay(t);
+    if (replaying.tempSchemaName().empty()) tempSessions_.erase(id);
+  }
+
   std::map<std::pair<std::string, std::string>, std::unique_ptr<Session>> replaySessions_;
   uint64_t replayCatalogVersion_ = 0;
+  std::map<TempSessionId, std::unique_ptr<Session>> tempSessions_;
+  int64_t replayServerStart_ = 0;
 };
 
 }  // namespace

@@ -30,6 +30,13 @@ SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std:
 
 SqlSession::~SqlSession() {
   transaction_.rollbackOpenBlock();
+  // The session's temporary objects go with it, as a DISCARD TEMP of its own that the redo
+  // log records (a replay's session for it then ends too: docs/logging.md).
+  if (state_.tempSchema()) {
+    state_.cancel = false;  // the connection's end asked the running statement to stop
+    IgnoringSink sink;
+    simpleQuery("DISCARD TEMP", sink);
+  }
   // Runtime functions allocate in the thread's statement arena: never leave it pointing here.
   if (&statementArena() == &state_.arena) setStatementArena(nullptr);
 }

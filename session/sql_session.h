@@ -54,6 +54,14 @@ class SqlSession final : public Session, public rt::SessionServices {
   bool takeCheckpointRequest() override { return std::exchange(state_.checkpointRequested, false); }
   // Recovery: runs one logged transaction again with the inputs it ran with.
   void replay(const LoggedTransaction& t);
+  // Recovery: this session replays the session `id`, whose temporary schema was `schema`
+  // (docs/logging.md, "Temporary tables"). tempSchemaName(): that name while the schema
+  // exists, else empty.
+  void replayTempSession(TempSessionId id, std::string schema) {
+    state_.tempSessionId = id;
+    state_.tempSchemaName = std::move(schema);
+  }
+  std::string tempSchemaName() const { return state_.tempSchema() ? state_.tempSchemaName : std::string(); }
   QueryState copyInData(std::string_view data, ResultSink& sink) override;
   void copyInFail(std::string_view message, ResultSink& sink) override;
   void parse(const std::string& name, std::string_view sql, const std::vector<uint32_t>& paramTypeOids) override {

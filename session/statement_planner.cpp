@@ -8,7 +8,7 @@
 namespace duet {
 std::string StatementPlanner::planKey(const Statement& st) const {
   const sql::ParsedStatement& p = st.parsed;
-  std::string key = fmt::format("{}|{}|", state_.db->oid, state_.settings.get("search_path"));
+  std::string key = fmt::format("{}|{}|", state_.db->oid, state_.searchPath().key);
   for (const SqlType& t : st.declaredTypes) key += fmt::format("{}:{},", typeOid(t), t.typmod);
   key += '|';
   if (p.shapeKey.empty())
@@ -51,8 +51,13 @@ std::shared_ptr<PreparedPlan> StatementPlanner::planFor(Statement& st) {
   if (auto cached = engine.plans.find(key, engine.catalogVersion)) return cached;
   std::shared_ptr<PreparedPlan> plan = planStatement(planRequest(st));
   plan->catalogVersion = engine.catalogVersion;
+  plan->searchPath = state_.searchPath().key;
   engine.plans.put(key, plan);
   return plan;
+}
+
+bool StatementPlanner::stale(const PreparedPlan& plan) const {
+  return plan.catalogVersion != state_.engine.catalogVersion || plan.searchPath != state_.searchPath().key;
 }
 
 std::shared_ptr<PreparedPlan> StatementPlanner::replan(Statement& st) {

@@ -28,6 +28,9 @@ class StatementPlanner {
   // a SELECT *), as PostgreSQL's RevalidateCachedQuery refuses: its clients were told the
   // old columns.
   std::shared_ptr<PreparedPlan> replan(Statement& st);
+  // Whether a statement's plan must be made again before it runs: DDL happened since, or
+  // the search path finds names elsewhere now (PostgreSQL replans a prepared statement then).
+  bool stale(const PreparedPlan& plan) const;
   // The plan cache key of st, and what planStatement (or planTree) needs to plan it.
   std::string planKey(const Statement& st) const;
   PlanRequest planRequest(const Statement& st);

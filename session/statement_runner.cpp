@@ -103,8 +103,9 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
 
 void StatementRunner::runPlan(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats,
                               ResultSink& sink, bool describe) {
-  // A cached plan may have been compiled before DDL this statement must see.
-  if (st.plan->catalogVersion != state_.engine.catalogVersion) st.plan = planner_.replan(st);
+  // A cached plan may have been compiled before DDL this statement must see, or along
+  // another search path.
+  if (planner_.stale(*st.plan)) st.plan = planner_.replan(st);
   PreparedPlan& plan = *st.plan;
   // Before it runs, so a change of no row is refused too, as in PostgreSQL.
   if (const char* command = writingCommand(plan, *st.parsed.stmt)) state_.txn.undo().checkWritable(command);

@@ -1,6 +1,8 @@
 // Starting, failing and ending a session's transactions around its statements.
 #include "session/transaction_control.h"
 
+#include "session/temp_objects.h"
+
 #include <algorithm>
 #include <exception>
 
@@ -73,6 +75,9 @@ void TransactionControl::endTransaction(bool commit) {
   DatabaseStats& stats = state_.engine.databaseStats[state_.db->oid];
   ++(commit ? stats.commits : stats.rollbacks);
   if (commit) {
+    // ON COMMIT DELETE ROWS and DROP: part of the commit, which a replay of the logged
+    // statements commits alike, so they need no record of their own.
+    if (TempObjects(state_).atCommit()) ++state_.engine.catalogVersion;
     bool wrote = !txn.undo().empty() || !redo_.empty();
     txn.commit();
     if (wrote) state_.lastCommit = state_.engine.commitCount.fetch_add(1, std::memory_order_release) + 1;
@@ -104,9 +109,7 @@ void TransactionControl::logSequencePositions() {
     LoggedTransaction t;
     t.statements = state_.sequences.positions();
     if (!t.statements.empty()) {
-      t.database = state_.dbName;
-      t.user = state_.user;
-      t.startTimestamp = state_.txn.startTimestamp();
+      stampTransaction(state_, t);
       // A few short statements: never over the log's size limit, the one refusal it has.
       state_.engine.commitLog(encodeTransaction(t));
     }

@@ -6,7 +6,9 @@
 namespace duet {
 namespace {
 
-constexpr uint8_t kVersion = 1;
+// Version 2 added the server run and the temporary objects' session; version 1 records
+// (without them) still read.
+constexpr uint8_t kVersion = 2;
 
 class Writer {
  public:
@@ -83,12 +85,16 @@ std::string encodeTransaction(const LoggedTransaction& t) {
     for (int64_t o : s.clockOffsets) w.u64(static_cast<uint64_t>(o));
     w.optStr(s.copyData);
   }
+  w.u64(static_cast<uint64_t>(t.serverStart));
+  w.u64(t.tempSession);
+  w.str(t.tempSchema);
   return w.take();
 }
 
 LoggedTransaction decodeTransaction(std::string_view bytes) {
   Reader r(bytes);
-  if (r.u8() != kVersion) throw std::runtime_error("transaction record of an unknown version");
+  uint8_t version = r.u8();
+  if (version != kVersion && version != 1) throw std::runtime_error("transaction record of an unknown version");
   LoggedTransaction t;
   t.database = r.str();
   t.user = r.str();
@@ -108,6 +114,11 @@ LoggedTransaction decodeTransaction(std::string_view bytes) {
     for (uint32_t k = r.u32(); k > 0; --k) s.clockOffsets.push_back(static_cast<int64_t>(r.u64()));
     s.copyData = r.optStr();
     t.statements.push_back(std::move(s));
+  }
+  if (version >= 2) {
+    t.serverStart = static_cast<int64_t>(r.u64());
+    t.tempSession = r.u64();
+    t.tempSchema = r.str();
   }
   if (!r.done()) throw std::runtime_error("transaction record has trailing bytes");
   return t;

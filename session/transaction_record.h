@@ -34,6 +34,16 @@ struct LoggedTransaction {
   std::string user;
   int64_t startTimestamp = 0;  // now()
   std::vector<LoggedStatement> statements;
+  // The server run that wrote it (its start, EngineState::startTimestamp): a replay that
+  // reaches a later run's records ends the temporary objects of every earlier run's
+  // sessions, which that run's end took along.
+  int64_t serverStart = 0;
+  // A transaction of a session that has had temporary objects (docs/logging.md,
+  // "Temporary tables"): its number in its server run (TempSessionId, 0 for any other
+  // session) and the name of its temporary schema. Replay runs such records in a session
+  // of their own, which keeps that schema.
+  uint64_t tempSession = 0;
+  std::string tempSchema;
 };
 
 std::string encodeTransaction(const LoggedTransaction& t);

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "compiler/compiler.h"
+#include "engine/types/text_functions.h"
+#include "session/temp_objects.h"
 
 namespace duet {
 namespace {
@@ -14,12 +16,13 @@ namespace {
   throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{} is not supported", what));
 }
 
-// SET's value list as one string: "ISO, MDY", "a, b".
-std::string joinValues(const std::vector<sql::DefElem>& values) {
+// SET's value list as one string: "ISO, MDY", "a, b"; for a list of names, each quoted
+// where an identifier needs it ("$user", public), as PostgreSQL's flatten_set_variable_args.
+std::string joinValues(const std::vector<sql::DefElem>& values, const SettingDef* def = nullptr) {
   std::string v;
   for (size_t i = 0; i < values.size(); ++i) {
     if (i > 0) v += ", ";
-    v += values[i].value;
+    v += def && def->quotedList ? quoteIdent(values[i].value) : values[i].value;
   }
   return v;
 }
@@ -139,7 +142,8 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       }
       TableInfo& table = state_.tableByName(
           s.table, {"cannot create index on relation \"{}\"", "This operation is not supported for views.", ""});
-      if (s.ifNotExists && !s.name.empty() && state_.engine.catalog.findIndex(*state_.db, schemaOf(s.table), s.name)) {
+      if (s.ifNotExists && !s.name.empty() &&
+          state_.engine.catalog.findIndex(*state_.db, {table.schema->name}, s.name)) {
         state_.sendNotice(
             sink, Notice::make("NOTICE", "42P07", fmt::format("relation \"{}\" already exists, skipping", s.name)));
       } else {
@@ -173,7 +177,10 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
         state_.cursors.clear();
         state_.pendingListens.emplace_back(false, "");  // UNLISTEN *
       }
-      sink.commandComplete(fmt::format("DISCARD {}", s.target == "all" ? "ALL" : "PLANS"));
+      if ((s.target == "all" || s.target == "temp") && TempObjects(state_).dropAll()) transaction_.ddlDone();
+      std::string tag = s.target;
+      for (char& c : tag) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      sink.commandComplete("DISCARD " + tag);
       break;
     }
     case sql::StmtKind::CreateDatabase:
@@ -261,7 +268,7 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
         throw SqlError(sqlstate::kNoActiveSqlTransaction, "LOCK TABLE can only be used in transaction blocks");
       }
       for (const auto& name : stmt.as<sql::LockStmt>().tables) {
-        Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schemaOf(name), name.name());
+        Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, state_.relationPath(name), name.name());
         if (!r.table && !r.view) {
           throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", name.name()), {}, {},
                          static_cast<int>(name.location) + 1);
@@ -348,7 +355,7 @@ void UtilityStatements::runSet(const sql::SetStmt& s, ResultSink& sink) {
       throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("SET {} takes only one argument", s.name));
     }
     switch (s.action) {
-      case sql::SetStmt::Action::Set: state_.settings.set(s.name, joinValues(s.values), s.local); break;
+      case sql::SetStmt::Action::Set: state_.settings.set(s.name, joinValues(s.values, def), s.local); break;
       case sql::SetStmt::Action::SetDefault:
       case sql::SetStmt::Action::Reset: state_.settings.reset(s.name, s.local); break;
       case sql::SetStmt::Action::ResetAll: state_.settings.resetAll(); break;
@@ -418,7 +425,7 @@ void UtilityStatements::comment(const sql::CommentStmt& s, ResultSink& sink) {
       sql::QualifiedName relation = s.name;
       std::string column = relation.parts.back();
       relation.parts.pop_back();
-      Catalog::Relation r = catalog.findRelation(*state_.db, schemaOf(relation), relation.name());
+      Catalog::Relation r = catalog.findRelation(*state_.db, state_.relationPath(relation), relation.name());
       int attnum = -1;
       if (r.table) attnum = r.table->columnIndex(column);
       if (r.view)
@@ -435,7 +442,8 @@ void UtilityStatements::comment(const sql::CommentStmt& s, ResultSink& sink) {
     case Object::View:
     case Object::Index:
     case Object::Sequence: {
-      const std::string schema = schemaOf(s.name), &name = s.name.name();
+      const SchemaPath schema = state_.relationPath(s.name);
+      const std::string& name = s.name.name();
       uint32_t oid = 0;
       if (s.object == Object::Table) {
         if (const TableInfo* t = catalog.findTable(*state_.db, schema, name)) oid = t->oid;
@@ -492,7 +500,8 @@ void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
   for (const auto& name : s.names) {
     switch (s.object) {
       case sql::ObjectType::Table: {
-        Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schemaOf(name), name.name());
+        SchemaPath path = state_.relationPath(name);
+        Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, path, name.name());
         if (r.view && !r.table)
           throw SqlError(sqlstate::kWrongObjectType, fmt::format("\"{}\" is not a table", name.name()), {},
                          "Use DROP VIEW to remove a view.");
@@ -505,22 +514,22 @@ void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
         if (r.table) {
           std::vector<const Table*> dropped;
           for (const auto& other : s.names)
-            if (TableInfo* t = state_.engine.catalog.findTable(*state_.db, schemaOf(other), other.name()))
+            if (TableInfo* t = state_.engine.catalog.findTable(*state_.db, state_.relationPath(other), other.name()))
               dropped.push_back(t->table.get());
           constraints_.dropReferencingKeys(*r.table, dropped, cascade, sink);
           viewStatements_.dropDependents(r.table->oid, "table " + r.table->name, s, {}, sink);
           routineStatements_.dropRoutinesReturning(*r.table, cascade, sink);
         }
-        state_.engine.catalog.dropTable(*state_.db, schemaOf(name), name.name(), s.ifExists, undo);
+        state_.engine.catalog.dropTable(*state_.db, path, name.name(), s.ifExists, undo);
         break;
       }
       case sql::ObjectType::Index:
-        if (s.ifExists && !state_.engine.catalog.findIndex(*state_.db, schemaOf(name), name.name())) {
+        if (s.ifExists && !state_.engine.catalog.findIndex(*state_.db, state_.relationPath(name), name.name())) {
           state_.sendNotice(
               sink, Notice::make("NOTICE", "00000", fmt::format("index \"{}\" does not exist, skipping", name.name())));
           continue;
         }
-        state_.engine.catalog.dropIndex(*state_.db, schemaOf(name), name.name(), s.ifExists, undo);
+        state_.engine.catalog.dropIndex(*state_.db, state_.relationPath(name), name.name(), s.ifExists, undo);
         break;
       case sql::ObjectType::Database:
         preventInTransactionBlock("DROP DATABASE");

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/types/text_functions.h"
+
 namespace duet {
 namespace {
 
@@ -30,6 +32,21 @@ std::string expandStars(std::string query, std::vector<std::pair<uint32_t, std::
   return query;
 }
 
+// The view's query with each bare relation name qualified by the schema it was found in
+// (`names`: byte offset in `query`, quoted schema), so that the view reads those relations
+// whatever a reader's search path, as PostgreSQL's view keeps their oids; the offsets of
+// `stars` move along.
+std::string qualifyNames(std::string query, std::vector<std::pair<uint32_t, std::string>> names,
+                         std::vector<std::pair<uint32_t, std::string>>& stars) {
+  std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [offset, schema] : names) {
+    query.insert(offset, schema + ".");
+    for (auto& star : stars)
+      if (star.first > offset) star.first += static_cast<uint32_t>(schema.size() + 1);
+  }
+  return query;
+}
+
 }  // namespace
 
 void ViewStatements::createView(const Statement& st) {
@@ -48,9 +65,12 @@ void ViewStatements::createView(const Statement& st) {
   request.stmt = s.query.get();
   request.queryText = st.sql;
   request.resolveTable = state_.tableResolver();
-  request.noteRelation = [&view](const TableBinding& b) {
+  std::vector<std::pair<uint32_t, std::string>> bareNames;
+  request.noteRelation = [&](const TableBinding& b, const sql::QualifiedName& name) {
     if (std::find(view.dependsOn.begin(), view.dependsOn.end(), b.oid) == view.dependsOn.end())
       view.dependsOn.push_back(b.oid);
+    if (const Schema* schema = state_.catalogLookup.relationByOid(b.oid).schema; schema && name.parts.size() == 1)
+      bareNames.emplace_back(name.location - s.query->begin, quoteIdent(schema->name));
   };
   request.resolveRoutines = [this](const std::vector<std::string>& names) {
     return routines_.routineCandidates(names);
@@ -69,14 +89,25 @@ void ViewStatements::createView(const Statement& st) {
     def.type = columns[c].type;
     view.columns.push_back(std::move(def));
   }
-  view.query = st.sql.substr(s.query->begin, s.query->end - s.query->begin);
+  view.query = qualifyNames(std::string(st.sql.substr(s.query->begin, s.query->end - s.query->begin)),
+                            std::move(bareNames), stars);
   if (!stars.empty()) {
     // Kept with * written out when that means the same columns (as PostgreSQL keeps the
     // parsed query): a column added to a table later is no column of the view.
     std::string expanded = expandStars(view.query, std::move(stars));
     if (sameColumns(expanded, columns)) view.query = std::move(expanded);
   }
-  state_.engine.catalog.createView(*state_.db, schemaOf(s.view), std::move(view), s.orReplace, state_.txn.undo());
+  // A view that reads a temporary relation is temporary itself, as in PostgreSQL.
+  bool temporary = s.temporary;
+  for (uint32_t oid : view.dependsOn) {
+    const Schema* schema = state_.catalogLookup.relationByOid(oid).schema;
+    if (temporary || !schema || !schema->temporary()) continue;
+    temporary = true;
+    state_.pendingNotices.push_back(
+        Notice::make("NOTICE", "00000", fmt::format("view \"{}\" will be a temporary view", view.name)));
+  }
+  std::string schema = state_.creationSchema(s.view, temporary);
+  state_.engine.catalog.createView(*state_.db, schema, std::move(view), s.orReplace, state_.txn.undo());
   transaction_.ddlDone();
 }
 
@@ -181,7 +212,7 @@ void ViewStatements::dropViews(const sql::DropStmt& s, ResultSink& sink) {
   // depend on each other.
   std::vector<ViewInfo*> views;
   for (const sql::QualifiedName& name : s.names) {
-    Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, schemaOf(name), name.name());
+    Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, state_.relationPath(name), name.name());
     if (r.table)
       throw SqlError(sqlstate::kWrongObjectType, fmt::format("\"{}\" is not a view", name.name()), {},
                      "Use DROP TABLE to remove a table.");
@@ -198,7 +229,7 @@ void ViewStatements::dropViews(const sql::DropStmt& s, ResultSink& sink) {
   for (const ViewInfo* v : views) dropped.push_back(v->oid);
   for (ViewInfo* v : views) {
     // One named twice, or dropped already as another's dependent.
-    if (!state_.engine.catalog.findView(*state_.db, v->schema->name, v->name)) continue;
+    if (!state_.engine.catalog.findView(*state_.db, {v->schema->name}, v->name)) continue;
     dropDependents(v->oid, "view " + v->name, s, dropped, sink);
     state_.engine.catalog.dropView(*v, state_.txn.undo());
     transaction_.ddlDone();

@@ -1829,7 +1829,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
           args.push_back(textConst("session_authorization"));
           return builtinCall("current_setting", args, e.location);
         }
-        case V::CurrentSchema: return textConst("public");
+        case V::CurrentSchema: return builtinCall("current_schema", noArgs, e.location);
         default: fail(sqlstate::kFeatureNotSupported, "this SQL value function is not supported yet", e.location);
       }
     }

@@ -113,8 +113,9 @@ struct PlanRequest {
   std::string_view queryText;  // for error positions
   TableResolver resolveTable;
   // When set, called with each table or view the statement itself names (not those the
-  // views it reads name): what CREATE VIEW records as the view's dependencies.
-  std::function<void(const TableBinding&)> noteRelation;
+  // views it reads name), and the name as written: what CREATE VIEW records as the view's
+  // dependencies, and where it qualifies bare names.
+  std::function<void(const TableBinding&, const sql::QualifiedName&)> noteRelation;
   // When set, called with each * and t.* of the statement's select lists (not of the views
   // it reads): its byte offset and the column references, comma-separated, that name the
   // same columns (CREATE VIEW keeps its query with them, so that the view's columns are

@@ -36,7 +36,7 @@ const std::vector<BuiltinFunction> kCoreFunctions = {
     {"current_setting",       {Text},            Text,        kStable,    true, DUET_FN(duet_q_current_setting)},
     // The catalog (catalog_functions.h): what psql, pg_dump and the drivers ask.
     {"current_database",      {},                Text,        kStable,    true, DUET_FN(duet_q_current_database)},
-    {"current_schema",        {},                Text,        kStable,    true, DUET_FN(duet_q_current_schema)},
+    {"current_schema",        {},                Text,        kStable,    true, DUET_FN(duet_q_current_schema), Unknown, 0, true},
     {"current_schemas",       {Bool},            Array,       kStable,    true, DUET_FN(duet_q_current_schemas), Text},
     {"format_type",           {Int8, Int4},      Text,        kStable,    true, DUET_FN(duet_q_format_type)},
     {"format_type",           {Int8},            Text,        kStable,    true, DUET_FN(duet_q_format_type_plain)},

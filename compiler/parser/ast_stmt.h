@@ -340,6 +340,8 @@ struct CreateTableStmt : Stmt {
   QualifiedName table;
   bool ifNotExists = false;
   bool temporary = false;
+  // ON COMMIT PRESERVE ROWS | DELETE ROWS | DROP (Unspecified when absent).
+  enum class OnCommit : uint8_t { Unspecified, PreserveRows, DeleteRows, Drop } onCommit = OnCommit::Unspecified;
   std::vector<ColumnDef> columns;
   std::vector<Constraint> constraints;  // table constraints
   std::vector<TableLikeClause> likes;

@@ -68,7 +68,25 @@ StmtPtr Parser::parseCreateTable(bool temporary) {
   }
   expectOp(")");
   if (acceptKw("with")) s->options = parseParenDefElems(true);
+  parseOnCommit(*s);
   return s;
+}
+
+// [ON COMMIT {PRESERVE ROWS | DELETE ROWS | DROP}]
+void Parser::parseOnCommit(CreateTableStmt& s) {
+  if (!acceptKw("on")) return;
+  expectKw("commit");
+  if (acceptKw("drop")) {
+    s.onCommit = CreateTableStmt::OnCommit::Drop;
+    return;
+  }
+  if (acceptKw("preserve"))
+    s.onCommit = CreateTableStmt::OnCommit::PreserveRows;
+  else if (acceptKw("delete"))
+    s.onCommit = CreateTableStmt::OnCommit::DeleteRows;
+  else
+    syntaxError();
+  expectKw("rows");
 }
 
 // LIKE source [{INCLUDING | EXCLUDING} {DEFAULTS | CONSTRAINTS | INDEXES | ALL | ...}]...
@@ -98,9 +116,10 @@ void Parser::parseTableLike(CreateTableStmt& s) {
   s.likes.push_back(std::move(like));
 }
 
-// The rest of CREATE TABLE ... AS: [WITH (options)] AS query [WITH [NO] DATA].
+// The rest of CREATE TABLE ... AS: [WITH (options)] [ON COMMIT ...] AS query [WITH [NO] DATA].
 void Parser::parseCreateTableAs(CreateTableStmt& s) {
   if (acceptKw("with")) s.options = parseParenDefElems(true);
+  parseOnCommit(s);
   expectKw("as");
   if (!startsSelect()) syntaxError();
   uint32_t begin = peek().offset;
@@ -116,6 +135,7 @@ StmtPtr Parser::selectIntoAsCreateTable(StmtPtr select, uint32_t begin) {
   if (select->kind != StmtKind::Select) syntaxError();
   auto s = std::make_unique<CreateTableStmt>();
   s->table = std::move(into_->table);
+  s->temporary = into_->temporary;
   s->selectInto = true;
   s->queryText = std::string(query_.substr(begin, into_->begin - begin)) + " " +
                  std::string(query_.substr(into_->end, lastEnd_ - into_->end));

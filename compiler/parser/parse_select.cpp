@@ -280,7 +280,8 @@ void Parser::parseSimpleSelect(SelectStmt& s) {
     IntoClause into;
     into.begin = peek().offset;
     advance();
-    if (!acceptKw("temporary") && !acceptKw("temp")) acceptKw("unlogged");
+    into.temporary = acceptKw("temporary") || acceptKw("temp");
+    if (!into.temporary) acceptKw("unlogged");
     acceptKw("table");
     into.table = parseQualifiedName();
     into.end = lastEnd_;

@@ -108,6 +108,7 @@ class Parser {
   AlterTableCmd parseAlterColumn();
   void parseTableLike(CreateTableStmt& s);
   void parseCreateTableAs(CreateTableStmt& s);
+  void parseOnCommit(CreateTableStmt& s);
   // SELECT ... INTO t as CREATE TABLE t AS SELECT ... (the statement at [begin, lastEnd_)).
   StmtPtr selectIntoAsCreateTable(StmtPtr select, uint32_t begin);
   StmtPtr parseTruncate();
@@ -226,6 +227,7 @@ class Parser {
   // statement into CREATE TABLE AS.
   struct IntoClause {
     QualifiedName table;
+    bool temporary = false;
     uint32_t begin = 0, end = 0;
   };
   std::optional<IntoClause> into_;

@@ -56,6 +56,7 @@ struct PreparedPlan {
   std::unique_ptr<CompiledQuery> compiled;
   std::string planOutline;      // plan::outline() of the physical plan compiled
   uint64_t catalogVersion = 0;  // stale once the database's catalog version moves on
+  std::string searchPath;       // the session's search path its names were found along (SearchPath::key)
   // How the plan has been used, for tiering (recompiling hot plans with more optimisation):
   // completed executions and their total time, output encoding included. compiled->compileMs
   // holds the compile time. Only the executor thread touches them.

@@ -110,7 +110,7 @@ ScopeEntry StatementPlanner::entryFor(const TableBinding& t, const std::string& 
 
 const TableBinding& StatementPlanner::resolve(const sql::QualifiedName& name) {
   bindings_.push_back(std::make_unique<TableBinding>(req_.resolveTable(name)));
-  if (req_.noteRelation && expandingViews_.empty()) req_.noteRelation(*bindings_.back());
+  if (req_.noteRelation && expandingViews_.empty()) req_.noteRelation(*bindings_.back(), name);
   return *bindings_.back();
 }
 

@@ -44,12 +44,16 @@ const VarString* duet_q_current_database(QueryContext* ctx) {
   return text(c ? c->currentDatabase() : "postgres");
 }
 
-const VarString* duet_q_current_schema(QueryContext*) { return text("public"); }
+const VarString* duet_q_current_schema(QueryContext* ctx) {
+  const CatalogLookup* c = lookup(ctx);
+  std::vector<std::string> schemas = c ? c->currentSchemas(false) : std::vector<std::string>{"public"};
+  return schemas.empty() ? nullptr : text(schemas.front());
+}
 
-const VarString* duet_q_current_schemas(QueryContext*, bool includeImplicit) {
-  std::vector<std::optional<std::string_view>> names;
-  if (includeImplicit) names.emplace_back("pg_catalog");
-  names.emplace_back("public");
+const VarString* duet_q_current_schemas(QueryContext* ctx, bool includeImplicit) {
+  const CatalogLookup* c = lookup(ctx);
+  std::vector<std::string> schemas = c ? c->currentSchemas(includeImplicit) : std::vector<std::string>{"public"};
+  std::vector<std::optional<std::string_view>> names(schemas.begin(), schemas.end());
   return duet::makeTextArray(names, duet::statementArena());
 }
 

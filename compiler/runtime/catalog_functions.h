@@ -8,9 +8,11 @@
 
 extern "C" {
 const duet::VarString* duet_q_current_database(duet::rt::QueryContext* ctx);
+// current_schema(): the search path's first schema that exists (NULL when none does).
 const duet::VarString* duet_q_current_schema(duet::rt::QueryContext* ctx);
-// current_schemas(include_implicit): the search path's schemas, pg_catalog first when
-// implicit ones are asked for (a text[]: arrays of name are arrays of text here).
+// current_schemas(include_implicit): the search path's schemas that exist, the temporary
+// schema and pg_catalog first when implicit ones are asked for (a text[]: arrays of name
+// are arrays of text here).
 const duet::VarString* duet_q_current_schemas(duet::rt::QueryContext* ctx, bool includeImplicit);
 // format_type(type oid, typmod): "integer", "character varying(10)"; "???" for an unknown oid.
 const duet::VarString* duet_q_format_type(duet::rt::QueryContext* ctx, int64_t type, int32_t typmod);

@@ -86,6 +86,16 @@ Schema& Catalog::createSchema(Database& db, const std::string& name, UndoLog& un
     throw SqlError("42939", fmt::format("unacceptable schema name \"{}\"", name),
                    "The prefix \"pg_\" is reserved for system schemas.");
   if (db.schema(name)) throw SqlError("42P06", fmt::format("schema \"{}\" already exists", name));
+  return addSchema(db, name, undo);
+}
+
+Schema& Catalog::createTemporarySchema(Database& db, const std::string& name, TempSessionId owner, UndoLog& undo) {
+  Schema& created = addSchema(db, name, undo);
+  created.tempOwner = owner;
+  return created;
+}
+
+Schema& Catalog::addSchema(Database& db, const std::string& name, UndoLog& undo) {
   auto s = std::make_unique<Schema>();
   s->oid = nextOid();
   s->name = name;
@@ -186,67 +196,58 @@ void Catalog::dropRole(const std::string& name, bool ifExists, UndoLog& undo) {
 // ---- name resolution ----------------------------------------------------------------------
 
 Schema& Catalog::resolveSchema(const Database& db, const std::string& schemaName) const {
-  Schema* s = db.schema(schemaName.empty() ? "public" : schemaName);
+  Schema* s = db.schema(schemaName);
   if (!s) throw SqlError(sqlstate::kInvalidSchemaName, fmt::format("schema \"{}\" does not exist", schemaName));
   return *s;
 }
 
 namespace {
-// Looks `name` up in one of a schema's maps (tables or indexes): in the named schema, or,
-// for an unqualified name, along the search path pg_catalog, public.
+// Looks `name` up in one of a schema's maps (tables or indexes) along a path: the first
+// schema that has it.
 template <typename Info, typename Map>
-Info* findInPath(const Database& db, const std::string& schemaName, const std::string& name, Map Schema::* objects) {
-  static const std::string kSearchPath[] = {"pg_catalog", "public"};
-  auto lookIn = [&](const std::string& sn) -> Info* {
+Info* findInPath(const Database& db, const SchemaPath& path, const std::string& name, Map Schema::* objects) {
+  for (const std::string& sn : path) {
     Schema* s = db.schema(sn);
-    if (!s) return nullptr;
+    if (!s) continue;
     auto it = (s->*objects).find(name);
-    return it == (s->*objects).end() ? nullptr : it->second.get();
-  };
-  if (!schemaName.empty()) return lookIn(schemaName);
-  for (const std::string& sn : kSearchPath)
-    if (Info* found = lookIn(sn)) return found;
+    if (it != (s->*objects).end()) return it->second.get();
+  }
   return nullptr;
 }
 }  // namespace
 
-TableInfo* Catalog::findTable(const Database& db, const std::string& schemaName, const std::string& name) const {
-  return findInPath<TableInfo>(db, schemaName, name, &Schema::tables);
+TableInfo* Catalog::findTable(const Database& db, const SchemaPath& path, const std::string& name) const {
+  return findInPath<TableInfo>(db, path, name, &Schema::tables);
 }
 
-TableInfo& Catalog::table(const Database& db, const std::string& schemaName, const std::string& name) const {
-  TableInfo* t = findTable(db, schemaName, name);
+TableInfo& Catalog::table(const Database& db, const SchemaPath& path, const std::string& name) const {
+  TableInfo* t = findTable(db, path, name);
   if (!t) undefinedTable(name);
   return *t;
 }
 
-Catalog::Relation Catalog::findRelation(const Database& db, const std::string& schemaName,
-                                        const std::string& name) const {
-  static const std::string kSearchPath[] = {"pg_catalog", "public"};
-  auto lookIn = [&](const std::string& sn) {
+Catalog::Relation Catalog::findRelation(const Database& db, const SchemaPath& path, const std::string& name) const {
+  for (const std::string& sn : path) {
     Relation r;
     if (Schema* s = db.schema(sn)) {
       if (auto t = s->tables.find(name); t != s->tables.end()) r.table = t->second.get();
       if (auto v = s->views.find(name); v != s->views.end()) r.view = v->second.get();
     }
-    return r;
-  };
-  if (!schemaName.empty()) return lookIn(schemaName);
-  for (const std::string& sn : kSearchPath)
-    if (Relation r = lookIn(sn); r.table || r.view) return r;
+    if (r.table || r.view) return r;
+  }
   return {};
 }
 
-IndexInfo* Catalog::findIndex(const Database& db, const std::string& schemaName, const std::string& name) const {
-  return findInPath<IndexInfo>(db, schemaName, name, &Schema::indexes);
+IndexInfo* Catalog::findIndex(const Database& db, const SchemaPath& path, const std::string& name) const {
+  return findInPath<IndexInfo>(db, path, name, &Schema::indexes);
 }
 
-ViewInfo* Catalog::findView(const Database& db, const std::string& schemaName, const std::string& name) const {
-  return findInPath<ViewInfo>(db, schemaName, name, &Schema::views);
+ViewInfo* Catalog::findView(const Database& db, const SchemaPath& path, const std::string& name) const {
+  return findInPath<ViewInfo>(db, path, name, &Schema::views);
 }
 
-SequenceInfo* Catalog::findSequence(const Database& db, const std::string& schemaName, const std::string& name) const {
-  return findInPath<SequenceInfo>(db, schemaName, name, &Schema::sequences);
+SequenceInfo* Catalog::findSequence(const Database& db, const SchemaPath& path, const std::string& name) const {
+  return findInPath<SequenceInfo>(db, path, name, &Schema::sequences);
 }
 
 void Catalog::checkNewRelationName(const Schema& schema, const std::string& name) const {
@@ -379,6 +380,7 @@ TableInfo& Catalog::createTable(Database& db, const std::string& schemaName, Cre
   info->schema = &schema;
   info->columns = std::move(spec.columns);
   info->storage = spec.storage;
+  info->onCommit = spec.onCommit;
   // Validate key columns before anything is registered, so errors leave no trace.
   for (const KeySpec& k : spec.keys) resolveColumns(*info, k.columns, true);
   std::vector<ColumnSpec> specs;
@@ -397,9 +399,8 @@ TableInfo& Catalog::createTable(Database& db, const std::string& schemaName, Cre
   return *info;
 }
 
-void Catalog::dropTable(Database& db, const std::string& schemaName, const std::string& name, bool ifExists,
-                        UndoLog& undo) {
-  TableInfo* t = findTable(db, schemaName, name);
+void Catalog::dropTable(Database& db, const SchemaPath& path, const std::string& name, bool ifExists, UndoLog& undo) {
+  TableInfo* t = findTable(db, path, name);
   if (!t) {
     if (ifExists) return;
     undefinedTable(name);
@@ -432,9 +433,8 @@ IndexInfo& Catalog::createIndex(TableInfo& table, std::string name, const std::v
   return attachIndex(table, std::move(name), std::move(cols), unique, false, false, undo);
 }
 
-void Catalog::dropIndex(Database& db, const std::string& schemaName, const std::string& name, bool ifExists,
-                        UndoLog& undo) {
-  IndexInfo* info = findIndex(db, schemaName, name);
+void Catalog::dropIndex(Database& db, const SchemaPath& path, const std::string& name, bool ifExists, UndoLog& undo) {
+  IndexInfo* info = findIndex(db, path, name);
   if (!info) {
     if (ifExists) return;
     throw SqlError(sqlstate::kUndefinedObject, fmt::format("index \"{}\" does not exist", name));

@@ -18,6 +18,23 @@
 
 namespace duet {
 
+// The schemas a name is looked up in, in order: a qualified name's own schema, or for a bare
+// name the session's search path (session/search_path.h). A schema that does not exist is
+// skipped.
+using SchemaPath = std::vector<std::string>;
+
+// What becomes of a temporary table's rows at each commit (CREATE TEMP TABLE ... ON COMMIT).
+enum class OnCommit : uint8_t { PreserveRows, DeleteRows, Drop };
+
+// The session a temporary schema (pg_temp_N) belongs to, as the redo log names it
+// (docs/logging.md, "Temporary tables"): the start of the server it ran in (microseconds
+// since 2000) and its number there.
+struct TempSessionId {
+  int64_t serverStart = 0;
+  uint64_t number = 0;
+  auto operator<=>(const TempSessionId&) const = default;
+};
+
 struct ColumnDef {
   std::string name;
   SqlType type;
@@ -68,6 +85,7 @@ struct CreateTableSpec {
   std::vector<KeySpec> keys;  // column-level and table-level constraints alike
   StorageKind storage = StorageKind::Row;
   uint32_t oid = 0;  // a fixed oid (PostgreSQL's, for the system tables); 0: the next free one
+  OnCommit onCommit = OnCommit::PreserveRows;
 };
 
 struct TableInfo;
@@ -95,6 +113,7 @@ struct TableInfo {
   std::vector<IndexInfo*> indexes;                       // constraint indexes and CREATE INDEX ones
   std::vector<CheckConstraint> checks;                   // in creation order
   std::vector<std::shared_ptr<ForeignKey>> foreignKeys;  // those whose referencing table this is
+  OnCommit onCommit = OnCommit::PreserveRows;            // a temporary table's; others keep their rows
   // A system table (pg_catalog.pg_class, duet_snapshots, ...; docs/catalogs.md): its rows
   // are filled in from the catalog or the server's state just before a statement reads
   // it; never part of an archive.
@@ -129,6 +148,9 @@ struct Schema {
   }
   // Functions and procedures by name; overloads differ in their identity types.
   std::map<std::string, std::vector<std::shared_ptr<RoutineInfo>>> routines;
+  // A session's schema of temporary objects (pg_temp_N): the session; unset for others.
+  std::optional<TempSessionId> tempOwner;
+  bool temporary() const { return tempOwner.has_value(); }
 };
 
 // What COMMENT ON names: PostgreSQL's pg_description key (the object's catalog, its oid, and
@@ -171,24 +193,24 @@ class Catalog {
   const Role& createRole(const std::string& name, bool superuser, UndoLog& undo);
   void dropRole(const std::string& name, bool ifExists, UndoLog& undo);
 
-  // ---- relations. schemaName empty: the search path (pg_catalog, then public).
-  TableInfo* findTable(const Database& db, const std::string& schemaName, const std::string& name) const;
-  TableInfo& table(const Database& db, const std::string& schemaName,
-                   const std::string& name) const;  // 42P01 if absent
-  IndexInfo* findIndex(const Database& db, const std::string& schemaName, const std::string& name) const;
+  // ---- relations: looked up along a SchemaPath (the first schema that has the name);
+  // created in a named schema (3F000 if it does not exist).
+  TableInfo* findTable(const Database& db, const SchemaPath& path, const std::string& name) const;
+  TableInfo& table(const Database& db, const SchemaPath& path, const std::string& name) const;  // 42P01 if absent
+  IndexInfo* findIndex(const Database& db, const SchemaPath& path, const std::string& name) const;
   // A table or view (the first schema of the path that has either); both null if neither.
   struct Relation {
     TableInfo* table = nullptr;
     ViewInfo* view = nullptr;
   };
-  Relation findRelation(const Database& db, const std::string& schemaName, const std::string& name) const;
+  Relation findRelation(const Database& db, const SchemaPath& path, const std::string& name) const;
 
   TableInfo& createTable(Database& db, const std::string& schemaName, CreateTableSpec spec, UndoLog& undo);
-  void dropTable(Database& db, const std::string& schemaName, const std::string& name, bool ifExists, UndoLog& undo);
+  void dropTable(Database& db, const SchemaPath& path, const std::string& name, bool ifExists, UndoLog& undo);
   // CREATE [UNIQUE] INDEX [name] ON table (columns): an ordered index. Empty name: t_a_idx.
   IndexInfo& createIndex(TableInfo& table, std::string name, const std::vector<std::string>& columns, bool unique,
                          UndoLog& undo);
-  void dropIndex(Database& db, const std::string& schemaName, const std::string& name, bool ifExists, UndoLog& undo);
+  void dropIndex(Database& db, const SchemaPath& path, const std::string& name, bool ifExists, UndoLog& undo);
   // ALTER TABLE ADD PRIMARY KEY / UNIQUE.
   IndexInfo& addKey(TableInfo& table, const KeySpec& key, UndoLog& undo);
   void truncate(TableInfo& table, UndoLog& undo) { table.table->truncate(undo); }
@@ -236,7 +258,7 @@ class Catalog {
   bool hasConstraint(const TableInfo& table, const std::string& name) const;
 
   // ---- views (catalog_views.cpp)
-  ViewInfo* findView(const Database& db, const std::string& schemaName, const std::string& name) const;
+  ViewInfo* findView(const Database& db, const SchemaPath& path, const std::string& name) const;
   // CREATE [OR REPLACE] VIEW: `spec` holds name, columns, query and dependencies. 42P07 if
   // the name is taken (by a table, or by a view without OR REPLACE); a replacement must
   // keep the old columns' names and types and may only add columns at the end (42P16). A
@@ -247,11 +269,11 @@ class Catalog {
   // views it reads (so dropping them in reverse order never leaves one dangling).
   std::vector<ViewInfo*> dependentViews(const Database& db, uint32_t oid) const;
 
-  // ---- functions and procedures (catalog_routines.cpp). Lookups with an empty schemaName
-  // follow the search path; CREATE puts an unqualified routine into public.
-  std::vector<RoutineInfo*> findRoutines(const Database& db, const std::string& schemaName,
-                                         const std::string& name) const;
-  RoutineInfo* findRoutine(const Database& db, const std::string& schemaName, const std::string& name,
+  // ---- functions and procedures (catalog_routines.cpp). A lookup finds the routines of
+  // that name in every schema of the path, in path order; one whose identity types an
+  // earlier schema's routine has is hidden by it (PostgreSQL's FuncnameGetCandidates).
+  std::vector<RoutineInfo*> findRoutines(const Database& db, const SchemaPath& path, const std::string& name) const;
+  RoutineInfo* findRoutine(const Database& db, const SchemaPath& path, const std::string& name,
                            const std::vector<RoutineType>& identity) const;
   // CREATE [OR REPLACE] FUNCTION | PROCEDURE with PostgreSQL's rules for replacing: 42723
   // without OR REPLACE; 42809 for another kind; 42P13 for a changed result type or OUT row,
@@ -267,13 +289,16 @@ class Catalog {
   void renameSchema(Database& db, const std::string& name, const std::string& newName, UndoLog& undo);
   // Whether a schema holds no relation or routine.
   static bool schemaEmpty(const Schema& schema);
+  // A session's schema for temporary objects (pg_temp_N, a name CREATE SCHEMA refuses;
+  // dropSchema removes it once empty). Undone by rollback.
+  Schema& createTemporarySchema(Database& db, const std::string& name, TempSessionId owner, UndoLog& undo);
 
   // COMMENT ON ... IS text (nullopt: IS NULL, which removes it); undone by rollback.
   void setComment(Database& db, const CommentKey& key, std::optional<std::string> text, UndoLog& undo);
 
   // ---- sequences (catalog_sequences.cpp). Their values change outside transactions; what
   // CREATE, ALTER and DROP SEQUENCE change is undoable like other DDL.
-  SequenceInfo* findSequence(const Database& db, const std::string& schemaName, const std::string& name) const;
+  SequenceInfo* findSequence(const Database& db, const SchemaPath& path, const std::string& name) const;
   SequenceInfo* sequenceByOid(const Database& db, uint32_t oid) const;
   // `spec` holds the name, owner and identity flag; `options` the parameters (22023 when
   // they do not fit). 42P07 when the name is taken by any relation.
@@ -303,6 +328,7 @@ class Catalog {
 
  private:
   Schema& resolveSchema(const Database& db, const std::string& schemaName) const;
+  Schema& addSchema(Database& db, const std::string& name, UndoLog& undo);
   void checkReplacement(const RoutineInfo& old, const RoutineInfo& replacement) const;
   std::shared_ptr<Database> makeDatabase(uint32_t oid, const std::string& name, const std::string& owner);
   void checkNewRelationName(const Schema& schema, const std::string& name) const;

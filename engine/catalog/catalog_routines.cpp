@@ -61,28 +61,26 @@ int RoutineInfo::defaultCount() const {
   return n;
 }
 
-std::vector<RoutineInfo*> Catalog::findRoutines(const Database& db, const std::string& schemaName,
+std::vector<RoutineInfo*> Catalog::findRoutines(const Database& db, const SchemaPath& path,
                                                 const std::string& name) const {
   std::vector<RoutineInfo*> found;
-  auto lookIn = [&](const std::string& sn) {
+  for (const std::string& sn : path) {
     Schema* s = db.schema(sn);
-    if (!s) return;
+    if (!s) continue;
     auto it = s->routines.find(name);
-    if (it == s->routines.end()) return;
-    for (const auto& r : it->second) found.push_back(r.get());
-  };
-  if (!schemaName.empty()) {
-    lookIn(schemaName);
-  } else {
-    lookIn("pg_catalog");
-    lookIn("public");
+    if (it == s->routines.end()) continue;
+    for (const auto& r : it->second) {
+      bool hidden = false;
+      for (const RoutineInfo* earlier : found) hidden = hidden || earlier->identityTypes() == r->identityTypes();
+      if (!hidden) found.push_back(r.get());
+    }
   }
   return found;
 }
 
-RoutineInfo* Catalog::findRoutine(const Database& db, const std::string& schemaName, const std::string& name,
+RoutineInfo* Catalog::findRoutine(const Database& db, const SchemaPath& path, const std::string& name,
                                   const std::vector<RoutineType>& identity) const {
-  for (RoutineInfo* r : findRoutines(db, schemaName, name))
+  for (RoutineInfo* r : findRoutines(db, path, name))
     if (r->identityTypes() == identity) return r;
   return nullptr;
 }

@@ -118,8 +118,9 @@ std::vector<SystemRow> fillInfoTables(const Catalog&, const Database& db) {
   forEachSchema(db, [&](const Schema& s) {
     for (const auto& [name, t] : s.tables) {
       bool view = t->systemView && findSystemRelation(s.name, name)->isView;
-      rows.push_back({db.name, s.name, name, std::string(view ? "VIEW" : "BASE TABLE"), kNull, kNull, kNull, kNull,
-                      kNull, yesNo(!t->systemView), std::string("NO"), kNull});
+      std::string type = view ? "VIEW" : s.temporary() ? "LOCAL TEMPORARY" : "BASE TABLE";
+      rows.push_back({db.name, s.name, name, type, kNull, kNull, kNull, kNull, kNull, yesNo(!t->systemView),
+                      std::string("NO"), kNull});
     }
     for (const auto& [name, v] : s.views)
       rows.push_back({db.name, s.name, name, std::string("VIEW"), kNull, kNull, kNull, kNull, kNull, std::string("NO"),

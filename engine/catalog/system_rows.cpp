@@ -69,7 +69,7 @@ Row classRow(int64_t oid, const std::string& name, const Schema& schema, int64_t
           int64_t{0},
           hasIndex,
           shared,
-          std::string("p"),
+          std::string(schema.temporary() ? "t" : "p"),  // relpersistence: a temporary schema's are temporary
           kind,
           static_cast<int64_t>(columns),
           int64_t{0},

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/types/type_id.h"
 
@@ -43,6 +44,10 @@ class CatalogLookup {
   // there is no such object.
   virtual std::optional<bool> visible(TypeAlias kind, uint32_t oid) const = 0;
   virtual std::string currentDatabase() const = 0;
+  // current_schemas(includeImplicit): the search path's schemas that exist, with the
+  // temporary schema and pg_catalog where they are searched implicitly; current_schema()
+  // is the first of current_schemas(false).
+  virtual std::vector<std::string> currentSchemas(bool includeImplicit) const = 0;
   // Whether `oid` is an ordinary table outside pg_catalog (pg_relation_is_publishable).
   virtual bool isUserTable(uint32_t oid) const = 0;
   // pg_backend_pid(): the session's BackendKeyData pid; pg_postmaster_start_time(): when

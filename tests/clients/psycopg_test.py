@@ -5,7 +5,8 @@ binary), INSERT ... ON CONFLICT's command tags, errors carrying
 their SQLSTATE, server-side prepared statements with binary parameters (prepare=True), query
 cancellation (CancelRequest), int[]/text[] parameters and results in text and binary,
 = ANY ($1) with array parameters, statements of 10,000 rows or items, and function and
-procedure calls as prepared statements, EXPLAIN's shape, bytea and uuid values.
+procedure calls as prepared statements, EXPLAIN's shape, bytea and uuid values, json and
+jsonb, temporary tables of two sessions.
 Usage: psycopg_test.py HOST PORT
 """
 import datetime
@@ -982,11 +983,50 @@ def test_json():
         conn.execute("DROP TABLE pyc_json")
 
 
+def test_temp_tables_of_two_sessions():
+    # Each session has temporary tables of its own, which hide a permanent one of the same
+    # name for that session only, and which go with the session.
+    with connect(autocommit=True) as a, connect(autocommit=True) as b:
+        a.execute("DROP TABLE IF EXISTS two_sessions")
+        a.execute("CREATE TABLE two_sessions (who text)")
+        a.execute("INSERT INTO two_sessions VALUES ('permanent')")
+        a.execute("CREATE TEMP TABLE two_sessions (who text)")
+        a.execute("INSERT INTO two_sessions VALUES ('a')")
+        b.execute("CREATE TEMP TABLE two_sessions (who text)")
+        b.execute("INSERT INTO two_sessions VALUES ('b')")
+        assert a.execute("SELECT who FROM two_sessions").fetchall() == [("a",)]
+        assert b.execute("SELECT who FROM two_sessions").fetchall() == [("b",)]
+        schemas = [c.execute("SELECT nspname FROM pg_namespace WHERE oid = 'two_sessions'::regclass::oid "
+                             "OR oid = (SELECT relnamespace FROM pg_class WHERE oid = 'two_sessions'::regclass)")
+                   .fetchone()[0] for c in (a, b)]
+        assert schemas[0] != schemas[1] and all(s.startswith("pg_temp_") for s in schemas), schemas
+        # The other session's schema is not on b's path, and its tables are not b's to read.
+        assert b.execute("SELECT pg_table_is_visible(%s::regclass)", (f"{schemas[0]}.two_sessions",)).fetchone() == (
+            False,)
+        try:
+            b.execute(f"SELECT * FROM {schemas[0]}.two_sessions")
+            raise AssertionError("read another session's temporary table")
+        except errors.FeatureNotSupported:
+            pass
+        b.execute("DROP TABLE two_sessions")
+        assert b.execute("SELECT who FROM two_sessions").fetchall() == [("permanent",)]
+        a.close()
+        # a's temporary table went with a (PostgreSQL drops it as the backend exits: wait).
+        for _ in range(50):
+            n = b.execute("SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                          "WHERE c.relname = 'two_sessions' AND n.nspname LIKE 'pg_temp%%'").fetchone()[0]
+            if n == 0:
+                break
+            time.sleep(0.1)
+        assert n == 0, n
+        b.execute("DROP TABLE two_sessions")
+
+
 TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy, test_binary_copy,
          test_on_conflict_rowcount,
          test_errors, test_large_result, test_cancel, test_arrays, test_any_array_parameters, test_long_statements,
          test_routine_calls, test_explain, test_notify, test_named_cursors,
-         test_error_fields, test_sql_prepare_execute, test_bytea_uuid, test_json]
+         test_error_fields, test_sql_prepare_execute, test_bytea_uuid, test_json, test_temp_tables_of_two_sessions]
 
 
 def main() -> int:

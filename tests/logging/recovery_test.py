@@ -20,6 +20,9 @@ its way into:
     keys dropped and renamed; NOT NULL set), one rolled back, and tables made by CREATE
     TABLE AS and SELECT INTO come back with their layout, rows and keys after a replay of
     the log, and after loading the archive;
+  - statements that read temporary tables into permanent ones replay to the same rows after
+    a crash with the sessions alive, from the log alone and from an archive written while a
+    temporary table was alive, and the temporary tables do not come back;
   - a start that cannot bind its port after a recovery that replayed transactions (so a
     checkpoint is queued on the executor) exits 1 with a message, not a crash; run with the
     ASan duetd, no sanitizer report.
@@ -504,6 +507,81 @@ def constraints():
 
 
 
+def crash(server):
+    """SIGKILL: no clean stop, so no session's end reaches the log."""
+    server.proc.kill()
+    server.proc.communicate(timeout=60)
+
+
+def temp_tables():
+    """Temporary tables are not kept, but statements that read them into permanent tables
+    must replay to the same rows: a session's records replay in a session of its own that
+    holds its temporary schema, after a crash with sessions alive, from the log alone and
+    from an archive written while they were alive; their tables are gone afterwards."""
+    data = tempfile.mkdtemp(prefix="duet-recovery-")
+    query = "SELECT v, src FROM rt_perm ORDER BY src, v"
+    try:
+        server = Server(data)
+        a, b = server.connect(), server.connect()
+        a.execute("CREATE TABLE rt_perm (v int, src text)")
+        a.execute("CREATE TEMP TABLE rt_tmp (v int)")
+        a.execute("INSERT INTO rt_tmp SELECT g FROM generate_series(1, 3) g")
+        b.execute("CREATE TEMP TABLE rt_tmp (v int)")  # the same name in another session
+        b.execute("INSERT INTO rt_tmp VALUES (100)")
+        a.execute("INSERT INTO rt_perm SELECT v, 'a' FROM rt_tmp")
+        b.execute("INSERT INTO rt_perm SELECT v, 'b' FROM rt_tmp")
+        b.close()  # b's temporary table goes with b, in the log too
+        c = server.connect()
+        c.execute("CREATE TEMP TABLE rt_tmp (v int)")  # may get b's schema name again
+        c.execute("INSERT INTO rt_tmp VALUES (7)")
+        c.execute("INSERT INTO rt_perm SELECT v, 'c' FROM rt_tmp")
+        a.execute("CREATE TEMP TABLE rt_each (v int) ON COMMIT DELETE ROWS")
+        with a.transaction():
+            a.execute("INSERT INTO rt_each VALUES (50)")
+            a.execute("INSERT INTO rt_perm SELECT v, 'a-txn' FROM rt_each")
+        a.execute("INSERT INTO rt_perm SELECT count(*)::int, 'a-empty' FROM rt_each")
+        expected = rows(server, query)
+        assert len(expected) == 7 and [b"0", b"a-empty"] in expected, expected
+        crash(server)
+
+        server = Server(data)  # the log alone
+        assert rows(server, query) == expected, "temporary tables' reads replayed differently from the log"
+        d = server.connect()
+        try:
+            d.execute("SELECT * FROM rt_tmp")
+            raise AssertionError("a temporary table outlived its session's crash")
+        except psycopg.errors.UndefinedTable:
+            pass
+        # Sessions of the new run, one with a temporary table alive while an archive is written.
+        d.execute("CREATE TEMP TABLE rt_tmp (v int, w text) ON COMMIT PRESERVE ROWS")
+        d.execute("INSERT INTO rt_tmp VALUES (1000, 'x'), (2000, 'y')")
+        d.execute("CHECKPOINT")
+        assert archives(data), "no archive was written"
+        d.execute("UPDATE rt_tmp SET v = v + 1")
+        d.execute("INSERT INTO rt_perm SELECT v, 'd-' || w FROM rt_tmp")
+        expected = rows(server, query)
+        assert len(expected) == 9, expected
+        crash(server)
+
+        server = Server(data)  # the archive, with d's temporary table, and the log after it
+        assert rows(server, query) == expected, "temporary tables' reads replayed differently from the archive"
+        e = server.connect()
+        e.execute("CREATE TEMP TABLE rt_tmp (v int)")
+        e.execute("INSERT INTO rt_tmp VALUES (3)")
+        e.execute("INSERT INTO rt_perm SELECT v, 'e' FROM rt_tmp")
+        expected = rows(server, query)
+        server.stop()
+
+        server = Server(data)  # a clean stop logged e's end
+        assert rows(server, query) == expected, "temporary tables' reads replayed differently after a clean stop"
+        count = rows(server, "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'pg_temp%'")
+        assert count == [[b"0"]], count
+        server.stop()
+        print("temporary tables: reads of them replay alike from the log and from an archive; they end with their sessions")
+    finally:
+        shutil.rmtree(data)
+
+
 def diff(a, b):
     for qa, qb in zip(a, b):
         for ra, rb in zip(qa, qb):
@@ -654,6 +732,7 @@ def main():
     sequences()
     altered_tables()
     constraints()
+    temp_tables()
     print(f"recovery: all passed in {time.time() - started:.1f} s")
     return 0
 

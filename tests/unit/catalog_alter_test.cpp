@@ -37,7 +37,7 @@ TableInfo& makeTable(Catalog& cat, Database& db) {
   CreateTableSpec spec{
       "t", {{"a", {TypeId::Int4}}, {"b", {TypeId::Int4}}, {"c", {TypeId::Int4}}}, {}, StorageKind::Row};
   spec.keys = {{KeyKind::PrimaryKey, {"a"}, ""}, {KeyKind::Unique, {"b"}, ""}};
-  TableInfo& t = cat.createTable(db, "", spec, undo);
+  TableInfo& t = cat.createTable(db, "public", spec, undo);
   for (int32_t i : {1, 2}) t.table->insert(row(*t.table, {i, i * 10, i * 100}).data(), undo);
   undo.commit();
   return t;
@@ -83,7 +83,7 @@ TEST_CASE("rewriteTable drops a column with its key and rolls back to the old ta
   REQUIRE(t.indexes.size() == 1);
   CHECK(t.primaryKey == pk);
   CHECK(pk->index != oldPkIndex);
-  CHECK_FALSE(cat.findIndex(db, "", "t_b_key"));
+  CHECK_FALSE(cat.findIndex(db, {"pg_catalog", "public"}, "t_b_key"));
   CHECK(errorOf([&] {
           UndoLog u;
           t.table->insert(row(*t.table, {1, 5}).data(), u);
@@ -94,8 +94,8 @@ TEST_CASE("rewriteTable drops a column with its key and rolls back to the old ta
   CHECK(t.columns.size() == 3);
   CHECK(pk->index == oldPkIndex);
   CHECK(t.indexes.size() == 2);
-  REQUIRE(cat.findIndex(db, "", "t_b_key"));
-  CHECK(cat.findIndex(db, "", "t_b_key")->index->size() == 2);
+  REQUIRE(cat.findIndex(db, {"pg_catalog", "public"}, "t_b_key"));
+  CHECK(cat.findIndex(db, {"pg_catalog", "public"}, "t_b_key")->index->size() == 2);
   CHECK(valueAt(*t.table, 1, 1) == 20);
 }
 
@@ -134,7 +134,7 @@ TEST_CASE("renames, NOT NULL, defaults and DROP CONSTRAINT are undone by rollbac
   CHECK(errorOf([&] { cat.setColumnNotNull(t, 0, false, undo); }) == "42P16 column \"a\" is in a primary key");
   CHECK(errorOf([&] { cat.renameColumn(t, "bb", "c", undo); }) ==
         "42701 column \"c\" of relation \"u\" already exists");
-  CHECK(cat.findTable(db, "", "u") == &t);
+  CHECK(cat.findTable(db, {"pg_catalog", "public"}, "u") == &t);
   CHECK(t.table->name() == "u");
   CHECK(t.table->columns()[1].name == "bb");
   CHECK(t.primaryKey->index->name() == "u_pk");
@@ -142,13 +142,13 @@ TEST_CASE("renames, NOT NULL, defaults and DROP CONSTRAINT are undone by rollbac
   CHECK(t.indexes.size() == 1);
 
   undo.rollback();
-  CHECK(cat.findTable(db, "", "t") == &t);
-  CHECK_FALSE(cat.findTable(db, "", "u"));
+  CHECK(cat.findTable(db, {"pg_catalog", "public"}, "t") == &t);
+  CHECK_FALSE(cat.findTable(db, {"pg_catalog", "public"}, "u"));
   CHECK(t.table->name() == "t");
   CHECK(t.columns[1].name == "b");
   CHECK(t.table->columns()[1].name == "b");
   CHECK(t.primaryKey->name == "t_pkey");
-  CHECK(cat.findIndex(db, "", "t_pkey"));
+  CHECK(cat.findIndex(db, {"pg_catalog", "public"}, "t_pkey"));
   CHECK(t.columns[2].defaultSql.empty());
   CHECK_FALSE(t.columns[2].notNull);
   CHECK_FALSE(t.table->columns()[2].notNull);

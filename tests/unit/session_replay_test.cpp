@@ -22,7 +22,7 @@ using test::queryRows;
 using test::RowsSink;
 
 TEST_CASE("transaction records encode and decode", "[logging]") {
-  LoggedTransaction t{"db", "me", 12345, {}};
+  LoggedTransaction t{"db", "me", 12345, {}, 777, 3, "pg_temp_2"};
   LoggedStatement s;
   s.sql = "insert into t values ($1)";
   s.paramTypeOids = {23};
@@ -36,6 +36,9 @@ TEST_CASE("transaction records encode and decode", "[logging]") {
   LoggedTransaction back = decodeTransaction(encodeTransaction(t));
   CHECK(back.database == "db");
   CHECK(back.startTimestamp == 12345);
+  CHECK(back.serverStart == 777);
+  CHECK(back.tempSession == 3);
+  CHECK(back.tempSchema == "pg_temp_2");
   REQUIRE(back.statements.size() == 2);
   CHECK(back.statements[0].params == s.params);
   CHECK(back.statements[0].settings == s.settings);

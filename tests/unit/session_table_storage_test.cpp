@@ -14,7 +14,9 @@ TEST_CASE("CREATE TABLE follows WITH (storage) or duet.default_storage", "[sessi
   Database& db = *state.catalog.database("postgres");
   SqlSession s{state, db, "postgres", "postgres", {}};
   IgnoringSink sink;
-  auto storageOf = [&](const char* name) { return state.catalog.table(db, "", name).table->kind(); };
+  auto storageOf = [&](const char* name) {
+    return state.catalog.table(db, {"pg_catalog", "public"}, name).table->kind();
+  };
 
   s.simpleQuery("create table by_default (a int)", sink);
   CHECK(storageOf("by_default") == StorageKind::Column);
