@@ -23,7 +23,7 @@ ensure_analytics_venv() {
   .venv/bin/pip install -q duckdb tpchgen-cli
 }
 
-# Creates .venv with psycopg 3, psycopg2, asyncpg and SQLAlchemy from PyPI unless they are already there.
+# Creates .venv with psycopg 3, psycopg2, asyncpg, SQLAlchemy and pandas from PyPI unless they are already there.
 ensure_venv() {
   if ! .venv/bin/python -c 'import psycopg' 2>/dev/null; then
     python3 -m venv .venv
@@ -33,4 +33,5 @@ ensure_venv() {
   .venv/bin/python -c 'import psycopg2' 2>/dev/null || .venv/bin/pip install -q psycopg2-binary
   .venv/bin/python -c 'import asyncpg' 2>/dev/null || .venv/bin/pip install -q asyncpg
   .venv/bin/python -c 'import sqlalchemy' 2>/dev/null || .venv/bin/pip install -q 'sqlalchemy>=2'
+  .venv/bin/python -c 'import pandas' 2>/dev/null || .venv/bin/pip install -q pandas
 }

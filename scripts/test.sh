@@ -20,7 +20,7 @@ source scripts/lib.sh
 
 # Suite names, in the order they run. The wire suites share one Release duetd; the ASan
 # suites marked -asan share one ASan duetd.
-WIRE_SUITES="sql sql-snapshots psql pg_dump psycopg psycopg2 asyncpg sqlalchemy node pgx pqxx pgbench jdbc hostile"
+WIRE_SUITES="sql sql-snapshots psql pg_dump psycopg psycopg2 asyncpg sqlalchemy pandas node pgx pqxx pgbench jdbc hostile"
 RELEASE_SUITES="unit $WIRE_SUITES tpcc snapshots crash recovery demo fd-limit memory analytics"
 ASAN_SUITES="protocol-asan sql-asan recovery-asan sql-fuzzer"
 ASAN_COMPILER=""
@@ -132,6 +132,7 @@ wire_suites() {
   client_suite psycopg2 "$target" "$PY" tests/clients/psycopg2_test.py 127.0.0.1 "$port"
   client_suite asyncpg "$target" "$PY" tests/clients/asyncpg_test.py 127.0.0.1 "$port"
   client_suite sqlalchemy "$target" "$PY" tests/clients/sqlalchemy_test.py 127.0.0.1 "$port"
+  client_suite pandas "$target" "$PY" tests/clients/pandas_test.py 127.0.0.1 "$port"
   client_suite node "$target" bash tests/clients/node_test.sh 127.0.0.1 "$port"
   client_suite pgx "$target" bash tests/clients/pgx_test.sh 127.0.0.1 "$port"
   client_suite pqxx "$target" "$pqxx" 127.0.0.1 "$port"

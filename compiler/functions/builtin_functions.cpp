@@ -51,6 +51,7 @@ const std::vector<BuiltinFunction> kCoreFunctions = {
     {"pg_table_is_visible",   {Int8},            Bool,        kStable,    true, DUET_FN(duet_q_pg_table_is_visible)},
     {"pg_type_is_visible",    {Int8},            Bool,        kStable,    true, DUET_FN(duet_q_pg_type_is_visible)},
     {"pg_function_is_visible", {Int8},           Bool,        kStable,    true, DUET_FN(duet_q_pg_function_is_visible)},
+    {"pg_collation_is_visible", {Int8},          Bool,        kStable,    true, DUET_FN(duet_q_pg_collation_is_visible)},
     {"obj_description",       {Int8, Text},      Text,        kStable,    true, DUET_FN(duet_q_obj_description), Unknown, 0, true},
     {"shobj_description",     {Int8, Text},      Text,        kStable,    true, DUET_FN(duet_q_no_description), Unknown, 0, true},
     {"col_description",       {Int8, Int4},      Text,        kStable,    true, DUET_FN(duet_q_col_description), Unknown, 0, true},
@@ -221,6 +222,11 @@ const std::vector<BuiltinFunction> kCoreFunctions = {
     {"generate_series",       {Numeric, Numeric, Numeric}, Numeric, kImmutable, true, DUET_FN(duet_q_generate_series_numeric_step), Unknown, 0, false, true},
     {"generate_series",       {Timestamp, Timestamp, Interval}, Timestamp, kImmutable, true, DUET_FN(duet_q_generate_series_timestamp), Unknown, 0, false, true},
     {"generate_series",       {TimestampTz, TimestampTz, Interval}, TimestampTz, kStable, true, DUET_FN(duet_q_generate_series_timestamptz), Unknown, 0, false, true},
+    // generate_subscripts(anyarray, dim [, reverse]): the subscripts of dimension dim
+    // (1 to the length; DuetDB's arrays have the one dimension, and int2vector and
+    // oidvector count from 1 like its other arrays, where PostgreSQL's count from 0).
+    {"generate_subscripts",   {Array, Int4},     Int4,        kImmutable, true, DUET_FN(duet_q_generate_subscripts), Unknown, 0, false, true, true},
+    {"generate_subscripts",   {Array, Int4, Bool}, Int4,      kImmutable, true, DUET_FN(duet_q_generate_subscripts_reverse), Unknown, 0, false, true, true},
     // unnest(anyarray): a row per element, of the array's element type.
     {"unnest",                {Array},           Unknown,     kImmutable, true, DUET_FN(duet_q_unnest), Unknown, 0, false, true, true},
     // information_schema._pg_expandarray(anyarray): a record (x, n) per element, x the

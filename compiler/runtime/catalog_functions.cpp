@@ -112,6 +112,11 @@ bool duet_q_pg_table_is_visible(QueryContext* ctx, int64_t relation) {
 
 bool duet_q_pg_type_is_visible(QueryContext* ctx, int64_t type) { return isVisible(ctx, TypeAlias::RegType, type); }
 
+bool duet_q_pg_collation_is_visible(QueryContext*, int64_t collation) {
+  return collation == duet::kDefaultCollationOid || collation == duet::kCCollationOid ||
+         collation == duet::kPosixCollationOid;
+}
+
 bool duet_q_pg_function_is_visible(QueryContext* ctx, int64_t routine) {
   return isVisible(ctx, TypeAlias::RegProc, routine);
 }

@@ -36,6 +36,8 @@ const duet::VarString* duet_q_pg_get_expr_pretty(duet::rt::QueryContext* ctx, co
 bool duet_q_pg_table_is_visible(duet::rt::QueryContext* ctx, int64_t relation);
 bool duet_q_pg_type_is_visible(duet::rt::QueryContext* ctx, int64_t type);
 bool duet_q_pg_function_is_visible(duet::rt::QueryContext* ctx, int64_t routine);
+// pg_collation_is_visible: the built-in collations live in pg_catalog, always on the path.
+bool duet_q_pg_collation_is_visible(duet::rt::QueryContext* ctx, int64_t collation);
 // obj_description / col_description / shobj_description: DuetDB keeps no comments yet.
 // obj_description(object, catalog) and col_description(table, column): COMMENT ON's texts,
 // NULL for none; shobj_description: NULL (no comments on databases or roles yet).

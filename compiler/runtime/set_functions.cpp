@@ -154,6 +154,23 @@ TupleBuffer* duet_q_generate_series_timestamptz(QueryContext* ctx, int64_t start
                          [&](int64_t ts, const Interval& span) { return timestampTzPlusInterval(ts, span, tc); });
 }
 
+TupleBuffer* duet_q_generate_subscripts_reverse(QueryContext* ctx, const VarString* array, int32_t dim, bool reverse,
+                                               const TupleLayout* layout) {
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  int32_t n = dim == 1 ? static_cast<int32_t>(ArrayView(array).size()) : 0;
+  for (int32_t i = 1; i <= n; ++i) {
+    int32_t subscript = reverse ? n + 1 - i : i;
+    appendScalar(rows, layout, &subscript, sizeof subscript);
+    checkCancelEvery(ctx, rows);
+  }
+  return rows;
+}
+
+TupleBuffer* duet_q_generate_subscripts(QueryContext* ctx, const VarString* array, int32_t dim,
+                                       const TupleLayout* layout) {
+  return duet_q_generate_subscripts_reverse(ctx, array, dim, false, layout);
+}
+
 TupleBuffer* duet_q_pg_expandarray(QueryContext* ctx, const VarString* array, const TupleLayout* layout) {
   TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
   ArrayView view(array);

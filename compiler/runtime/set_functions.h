@@ -27,6 +27,12 @@ duet::rt::TupleBuffer* duet_q_regexp_split_to_table_flags(duet::rt::QueryContext
 // asks it for the "Referenced by" section.
 duet::rt::TupleBuffer* duet_q_pg_partition_ancestors(duet::rt::QueryContext* ctx, int64_t relation,
                                                      const duet::TupleLayout* layout);
+// generate_subscripts(array, dim [, reverse]): 1 .. the array's length for dim 1 (in
+// reverse when asked), no rows for another dimension.
+duet::rt::TupleBuffer* duet_q_generate_subscripts(duet::rt::QueryContext* ctx, const duet::VarString* array,
+                                                  int32_t dim, const duet::TupleLayout* layout);
+duet::rt::TupleBuffer* duet_q_generate_subscripts_reverse(duet::rt::QueryContext* ctx, const duet::VarString* array,
+                                                          int32_t dim, bool reverse, const duet::TupleLayout* layout);
 // information_schema._pg_expandarray(array): a record (element, position) per element;
 // `layout`'s one column is of that record type.
 duet::rt::TupleBuffer* duet_q_pg_expandarray(duet::rt::QueryContext* ctx, const duet::VarString* array,

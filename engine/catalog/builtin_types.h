@@ -11,6 +11,8 @@ namespace duet {
 
 // The pseudo-types routines declare, which pg_type lists beside the built-in types.
 inline constexpr uint32_t kVoidTypeOid = 2278, kRecordTypeOid = 2249;
+// The collations every database has (pg_collation): "default", "C", "POSIX".
+inline constexpr uint32_t kDefaultCollationOid = 100, kCCollationOid = 950, kPosixCollationOid = 951;
 
 struct BuiltinType {
   uint32_t oid;

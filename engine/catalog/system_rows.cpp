@@ -8,8 +8,8 @@ namespace {
 
 // PostgreSQL's fixed oids for the objects every database has.
 constexpr int64_t kPgCatalog = 11, kBootstrapRole = 10, kHeapAm = 2, kBtreeAm = 403, kHashAm = 405,
-                  kDefaultTablespace = 1663, kGlobalTablespace = 1664, kDefaultCollation = 100, kCCollation = 950,
-                  kPosixCollation = 951, kSqlLanguage = 14, kPlpgsqlLanguage = 13563, kPlpgsqlExtension = 13564,
+                  kDefaultTablespace = 1663, kGlobalTablespace = 1664, kDefaultCollation = kDefaultCollationOid,
+                  kCCollation = kCCollationOid, kPosixCollation = kPosixCollationOid, kSqlLanguage = 14, kPlpgsqlLanguage = 13563, kPlpgsqlExtension = 13564,
                   kVoidType = kVoidTypeOid, kRecordType = kRecordTypeOid, kDatabaseOwnerRole = kDatabaseOwnerRoleOid;
 constexpr int64_t kUtf8Encoding = 6;
 

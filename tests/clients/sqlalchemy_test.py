@@ -3,7 +3,9 @@
 (create_all with SERIAL primary keys, inserts with RETURNING, selects with joins, updates,
 deletes, transactions), the ORM (a declarative model with a relationship, a session's
 unit of work: inserts that fetch their generated keys, identity-map gets, updates,
-cascaded deletes), and the inspector's table list.
+cascaded deletes), and reflection: the inspector's tables, columns (types, nullability,
+defaults, identity), primary keys, foreign keys, indexes and unique constraints, and
+MetaData.reflect building Table objects that work.
 Usage: sqlalchemy_test.py HOST PORT
 """
 import sys
@@ -93,9 +95,53 @@ def test_orm():
         Base.metadata.drop_all(ENGINE)
 
 
+def test_reflection():
+    with ENGINE.begin() as conn:
+        conn.execute(sa.text("DROP TABLE IF EXISTS refl_line"))
+        conn.execute(sa.text("DROP TABLE IF EXISTS refl_order"))
+        conn.execute(sa.text("CREATE TABLE refl_order (w integer, id integer GENERATED ALWAYS AS IDENTITY, "
+                             "note varchar(20) NOT NULL DEFAULT 'new', total numeric(10,2), PRIMARY KEY (w, id))"))
+        conn.execute(sa.text("CREATE TABLE refl_line (n serial PRIMARY KEY, w integer, oid integer, qty smallint, "
+                             "CONSTRAINT refl_line_order FOREIGN KEY (w, oid) REFERENCES refl_order ON DELETE CASCADE, "
+                             "CONSTRAINT refl_line_unique UNIQUE (w, oid, qty))"))
+        conn.execute(sa.text("CREATE INDEX refl_line_qty ON refl_line (qty)"))
+    try:
+        insp = sa.inspect(ENGINE)
+        assert {"refl_order", "refl_line"} <= set(insp.get_table_names())
+        assert insp.has_table("refl_order") and not insp.has_table("refl_missing")
+        cols = {c["name"]: c for c in insp.get_columns("refl_order")}
+        assert list(cols) == ["w", "id", "note", "total"], list(cols)
+        assert isinstance(cols["note"]["type"], sa.VARCHAR) and cols["note"]["type"].length == 20
+        assert not cols["note"]["nullable"] and cols["note"]["default"].startswith("'new'"), cols["note"]
+        assert isinstance(cols["total"]["type"], sa.NUMERIC) and cols["total"]["type"].scale == 2
+        assert cols["id"]["identity"]["always"] is True, cols["id"]
+        assert insp.get_pk_constraint("refl_order")["constrained_columns"] == ["w", "id"]
+        fks = insp.get_foreign_keys("refl_line")
+        assert [(f["name"], f["constrained_columns"], f["referred_table"], f["referred_columns"]) for f in fks] == [
+            ("refl_line_order", ["w", "oid"], "refl_order", ["w", "id"])], fks
+        assert fks[0]["options"].get("ondelete") == "CASCADE", fks
+        indexes = {i["name"]: i["column_names"] for i in insp.get_indexes("refl_line")}
+        assert indexes.get("refl_line_qty") == ["qty"], indexes
+        uniques = insp.get_unique_constraints("refl_line")
+        assert [(u["name"], u["column_names"]) for u in uniques] == [("refl_line_unique", ["w", "oid", "qty"])], uniques
+        # Reflected tables work as Core tables.
+        meta = sa.MetaData()
+        meta.reflect(ENGINE, only=["refl_order", "refl_line"])
+        order, line = meta.tables["refl_order"], meta.tables["refl_line"]
+        with ENGINE.begin() as conn:
+            oid = conn.execute(sa.insert(order).values(w=1, total=9.5).returning(order.c.id)).scalar_one()
+            conn.execute(sa.insert(line).values(w=1, oid=oid, qty=3))
+            joined = conn.execute(sa.select(order.c.note, line.c.qty).join_from(order, line)).all()
+            assert joined == [("new", 3)], joined
+    finally:
+        with ENGINE.begin() as conn:
+            conn.execute(sa.text("DROP TABLE IF EXISTS refl_line"))
+            conn.execute(sa.text("DROP TABLE IF EXISTS refl_order"))
+
+
 def main():
     failed = 0
-    tests = [test_core, test_orm]
+    tests = [test_core, test_orm, test_reflection]
     for t in tests:
         try:
             t()
