@@ -222,6 +222,9 @@ const std::vector<BuiltinFunction> kCoreFunctions = {
     {"generate_series",       {Numeric, Numeric, Numeric}, Numeric, kImmutable, true, DUET_FN(duet_q_generate_series_numeric_step), Unknown, 0, false, true},
     {"generate_series",       {Timestamp, Timestamp, Interval}, Timestamp, kImmutable, true, DUET_FN(duet_q_generate_series_timestamp), Unknown, 0, false, true},
     {"generate_series",       {TimestampTz, TimestampTz, Interval}, TimestampTz, kStable, true, DUET_FN(duet_q_generate_series_timestamptz), Unknown, 0, false, true},
+    // pg_get_keywords(): a record (word, catcode, barelabel, catdesc, baredesc) per keyword
+    // (pgjdbc's getSQLKeywords); catcode is text here, "char" in PostgreSQL.
+    {"pg_get_keywords",       {},                Record,      kStable,    true, DUET_FN(duet_q_pg_get_keywords), Unknown, 0, false, true, false, {}, 0, false, false, Unknown, {{"word", Text}, {"catcode", Text}, {"barelabel", Bool}, {"catdesc", Text}, {"baredesc", Text}}},
     // generate_subscripts(anyarray, dim [, reverse]): the subscripts of dimension dim
     // (1 to the length; DuetDB's arrays have the one dimension, and int2vector and
     // oidvector count from 1 like its other arrays, where PostgreSQL's count from 0).

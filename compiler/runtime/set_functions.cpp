@@ -8,6 +8,7 @@
 #include "engine/types/numeric.h"
 #include "engine/types/record.h"
 #include "engine/types/regex.h"
+#include "engine/types/sql_keywords.h"
 
 using namespace duet;
 using duet::rt::QueryContext;
@@ -154,8 +155,33 @@ TupleBuffer* duet_q_generate_series_timestamptz(QueryContext* ctx, int64_t start
                          [&](int64_t ts, const Interval& span) { return timestampTzPlusInterval(ts, span, tc); });
 }
 
+TupleBuffer* duet_q_pg_get_keywords(QueryContext* ctx, const TupleLayout* layout) {
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  Arena& arena = statementArena();
+  for (const SqlKeyword& k : sqlKeywords()) {
+    const char* code = k.category == KeywordCategory::Reserved       ? "R"
+                       : k.category == KeywordCategory::TypeFuncName ? "T"
+                       : k.category == KeywordCategory::ColName      ? "C"
+                                                                     : "U";
+    const char* description = k.category == KeywordCategory::Reserved       ? "reserved"
+                              : k.category == KeywordCategory::TypeFuncName ? "reserved (can be function or type name)"
+                              : k.category == KeywordCategory::ColName ? "unreserved (cannot be function or type name)"
+                                                                       : "unreserved";
+    const VarString* word = arena.makeString(k.word);
+    const VarString* catcode = arena.makeString(code);
+    uint8_t bare = k.bareLabel ? 1 : 0;
+    const VarString* catdesc = arena.makeString(description);
+    const VarString* baredesc = arena.makeString(k.bareLabel ? "can be bare label" : "requires AS");
+    const void* fields[5] = {&word, &catcode, &bare, &catdesc, &baredesc};
+    uint8_t nulls[5] = {};
+    const VarString* record = makeRecord(layout->types[0], fields, nulls, arena);
+    appendScalar(rows, layout, &record, sizeof record);
+  }
+  return rows;
+}
+
 TupleBuffer* duet_q_generate_subscripts_reverse(QueryContext* ctx, const VarString* array, int32_t dim, bool reverse,
-                                               const TupleLayout* layout) {
+                                                const TupleLayout* layout) {
   TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
   int32_t n = dim == 1 ? static_cast<int32_t>(ArrayView(array).size()) : 0;
   for (int32_t i = 1; i <= n; ++i) {
@@ -167,7 +193,7 @@ TupleBuffer* duet_q_generate_subscripts_reverse(QueryContext* ctx, const VarStri
 }
 
 TupleBuffer* duet_q_generate_subscripts(QueryContext* ctx, const VarString* array, int32_t dim,
-                                       const TupleLayout* layout) {
+                                        const TupleLayout* layout) {
   return duet_q_generate_subscripts_reverse(ctx, array, dim, false, layout);
 }
 

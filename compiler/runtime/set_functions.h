@@ -27,6 +27,8 @@ duet::rt::TupleBuffer* duet_q_regexp_split_to_table_flags(duet::rt::QueryContext
 // asks it for the "Referenced by" section.
 duet::rt::TupleBuffer* duet_q_pg_partition_ancestors(duet::rt::QueryContext* ctx, int64_t relation,
                                                      const duet::TupleLayout* layout);
+// pg_get_keywords(): a record per PostgreSQL 15 keyword (engine/types/sql_keywords.h).
+duet::rt::TupleBuffer* duet_q_pg_get_keywords(duet::rt::QueryContext* ctx, const duet::TupleLayout* layout);
 // generate_subscripts(array, dim [, reverse]): 1 .. the array's length for dim 1 (in
 // reverse when asked), no rows for another dimension.
 duet::rt::TupleBuffer* duet_q_generate_subscripts(duet::rt::QueryContext* ctx, const duet::VarString* array,

@@ -6,7 +6,7 @@
 // in pieces, and the transaction must see one unchanging state (on DuetDB, the block's
 // snapshot; a commit made meanwhile stays unseen). Then DatabaseMetaData, as tools
 // (DBeaver, schema migrators) read it: tables, columns, primary keys, indexes, foreign keys
-// both ways, schemas, table types, type info, functions.
+// both ways, schemas, table types, type info, functions, SQL keywords.
 // Run: java -cp /usr/share/java/postgresql.jar tests/clients/JdbcTest.java HOST PORT
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -105,6 +105,9 @@ public class JdbcTest {
         rows(md.getTypeInfo(), "TYPE_NAME").containsAll(List.of("int4", "varchar")));
     check("getFunctions", List.of("jdbc_twice"), rows(md.getFunctions(null, "public", "jdbc_twice"), "FUNCTION_NAME"));
     check("database product", "PostgreSQL", md.getDatabaseProductName());
+    // The keywords PostgreSQL has beyond SQL:2003's (pg_get_keywords()).
+    List<String> keywords = List.of(md.getSQLKeywords().split(","));
+    check("getSQLKeywords", true, keywords.containsAll(List.of("analyze", "ilike", "limit", "returning")));
     st.execute("DROP FUNCTION jdbc_twice(integer)");
     st.execute("DROP TABLE jdbc_child");
     st.execute("DROP TABLE jdbc_parent");
