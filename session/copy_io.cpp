@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/error.h"
+#include "engine/types/strings.h"
 #include "session/binary_copy.h"
 
 namespace duet {
@@ -102,15 +103,6 @@ void CopyInParser::parseRow(std::string_view line, const RowHandler& onRow) {
   onRow(row_);
 }
 
-namespace {
-int hexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-}  // namespace
-
 void CopyInParser::parseTextFields(std::string_view line) {
   size_t i = 0;
   while (true) {
@@ -131,9 +123,9 @@ void CopyInParser::parseTextFields(std::string_view line) {
         case 't': value += '\t'; break;
         case 'v': value += '\v'; break;
         case 'x':
-          if (i < line.size() && hexValue(line[i]) >= 0) {
-            int v = hexValue(line[i++]);
-            if (i < line.size() && hexValue(line[i]) >= 0) v = v * 16 + hexValue(line[i++]);
+          if (i < line.size() && hexDigitValue(line[i]) >= 0) {
+            int v = hexDigitValue(line[i++]);
+            if (i < line.size() && hexDigitValue(line[i]) >= 0) v = v * 16 + hexDigitValue(line[i++]);
             value += static_cast<char>(v);
           } else {
             value += 'x';

@@ -7,6 +7,7 @@
 
 #include "compiler/parser/keywords.h"
 #include "compiler/parser/unicode_escapes.h"
+#include "engine/types/strings.h"
 
 namespace duet::sql {
 
@@ -32,31 +33,6 @@ constexpr CharClass isOpChar("~!@#^&|`?+-*/%<>=");
 constexpr CharClass isNonMathOpChar("~!@#^&|`?%");
 // Single characters returned as themselves by scan.l's "self" rule.
 constexpr CharClass isSelfChar(",()[].;:+-*/%^<>=");
-
-void appendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
-int hexValue(char c) {
-  if (isDigit(c)) return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // PostgreSQL truncates identifiers to NAMEDATALEN - 1 bytes, at a character boundary.
 // (It also sends a NOTICE about it; DuetDB does not.)
@@ -374,14 +350,14 @@ class Lexer {
       int v = c - '0';
       for (int i = 0; i < 2 && at(pos_) >= '0' && at(pos_) <= '7'; ++i) v = v * 8 + (q_[pos_++] - '0');
       value += static_cast<char>(v);
-    } else if (c == 'x' && hexValue(at(pos_)) >= 0) {
-      int v = hexValue(q_[pos_++]);
-      if (hexValue(at(pos_)) >= 0) v = v * 16 + hexValue(q_[pos_++]);
+    } else if (c == 'x' && hexDigitValue(at(pos_)) >= 0) {
+      int v = hexDigitValue(q_[pos_++]);
+      if (hexDigitValue(at(pos_)) >= 0) v = v * 16 + hexDigitValue(q_[pos_++]);
       value += static_cast<char>(v);
-    } else if ((c == 'u' || c == 'U') && hexValue(at(pos_)) >= 0) {
+    } else if ((c == 'u' || c == 'U') && hexDigitValue(at(pos_)) >= 0) {
       int digits = c == 'u' ? 4 : 8;
       uint32_t cp = 0;
-      for (int i = 0; i < digits && hexValue(at(pos_)) >= 0; ++i) cp = cp * 16 + hexValue(q_[pos_++]);
+      for (int i = 0; i < digits && hexDigitValue(at(pos_)) >= 0; ++i) cp = cp * 16 + hexDigitValue(q_[pos_++]);
       appendUtf8(value, cp);
     } else {
       value += c;  // \\, \', and any other character stand for themselves

@@ -1,4 +1,5 @@
 #include "compiler/parser/unicode_escapes.h"
+#include "engine/types/strings.h"
 
 #include <cstdint>
 
@@ -6,42 +7,16 @@ namespace duet::sql {
 
 namespace {
 
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // The value of `digits` hex digits at body[at], or -1 when there are not that many.
 int64_t hexRun(std::string_view body, size_t at, int digits) {
   if (at + digits > body.size()) return -1;
   int64_t v = 0;
   for (int i = 0; i < digits; ++i) {
-    int d = hexDigit(body[at + i]);
+    int d = hexDigitValue(body[at + i]);
     if (d < 0) return -1;
     v = v * 16 + d;
   }
   return v;
-}
-
-void appendUtf8(std::string& out, uint32_t cp) {
-  auto byte = [&](uint32_t v) { out += static_cast<char>(v); };
-  if (cp < 0x80) {
-    byte(cp);
-  } else if (cp < 0x800) {
-    byte(0xC0 | (cp >> 6));
-    byte(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    byte(0xE0 | (cp >> 12));
-    byte(0x80 | ((cp >> 6) & 0x3F));
-    byte(0x80 | (cp & 0x3F));
-  } else {
-    byte(0xF0 | (cp >> 18));
-    byte(0x80 | ((cp >> 12) & 0x3F));
-    byte(0x80 | ((cp >> 6) & 0x3F));
-    byte(0x80 | (cp & 0x3F));
-  }
 }
 
 bool isHighSurrogate(int64_t cp) { return cp >= 0xD800 && cp <= 0xDBFF; }
@@ -52,7 +27,7 @@ bool isLowSurrogate(int64_t cp) { return cp >= 0xDC00 && cp <= 0xDFFF; }
 bool validUnicodeEscapeChar(std::string_view escape) {
   if (escape.size() != 1) return false;
   char c = escape[0];
-  return hexDigit(c) < 0 && c != '+' && c != '\'' && c != '"' && c != ' ' && c != '\t' && c != '\n' && c != '\r' &&
+  return hexDigitValue(c) < 0 && c != '+' && c != '\'' && c != '"' && c != ' ' && c != '\t' && c != '\n' && c != '\r' &&
          c != '\f' && c != '\v';
 }
 

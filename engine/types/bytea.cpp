@@ -31,10 +31,7 @@ std::string_view characterAt(std::string_view s, size_t at) {
 }
 
 int hexValue(std::string_view s, size_t at) {
-  char c = s[at];
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (int v = hexDigitValue(s[at]); v >= 0) return v;
   throw SqlError(sqlstate::kInvalidParameterValue,
                  fmt::format("invalid hexadecimal digit: \"{}\"", characterAt(s, at)));
 }

@@ -12,6 +12,7 @@
 
 #include "engine/error.h"
 #include "engine/limits/stack_depth.h"
+#include "engine/types/strings.h"
 #include "engine/types/type_errors.h"
 
 namespace duet {
@@ -39,24 +40,6 @@ enum class Expected : uint8_t { Value, String, ArrayNext, ObjectStart, ObjectLab
 bool isAlnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
          (static_cast<unsigned char>(c) & 0x80);
-}
-
-void appendUtf8(uint32_t cp, std::string& out) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 int utf8CharLen(unsigned char c) { return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4; }
@@ -202,7 +185,7 @@ class Parser {
               failAt(s, "\"\\u\" must be followed by four hexadecimal digits.");
           }
           if (!decode_) {
-            if (build_) appendUtf8(ch, str_);  // json's own functions read such strings
+            if (build_) appendUtf8(str_, ch);  // json's own functions read such strings
             continue;
           }
           if (ch >= 0xD800 && ch <= 0xDBFF) {
@@ -217,7 +200,7 @@ class Parser {
           }
           if (hiSurrogate != -1) failAt(s, "Unicode low surrogate must follow a high surrogate.");
           if (ch == 0) failAt(s, "\\u0000 cannot be converted to text.", true);
-          appendUtf8(ch, str_);
+          appendUtf8(str_, ch);
           continue;
         }
         if (decode_ && hiSurrogate != -1) failAt(s, "Unicode low surrogate must follow a high surrogate.");

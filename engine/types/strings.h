@@ -18,6 +18,10 @@ bool isValidUtf8(std::string_view s);
 // Byte length of the UTF-8 character starting with `lead` (1 for an invalid lead byte, as
 // pg_utf_mblen), and the byte offset of character number `n` (0-based, clamped to the end).
 int utf8Len(unsigned char lead);
+// Appends code point `cp` (at most 0x10FFFF) encoded as UTF-8.
+void appendUtf8(std::string& out, uint32_t cp);
+// The value of hexadecimal digit `c`, or -1 when it is not one.
+int hexDigitValue(char c);
 size_t offsetOfChar(std::string_view s, int64_t n);
 
 int64_t charLength(std::string_view s);                     // characters

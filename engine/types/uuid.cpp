@@ -3,20 +3,12 @@
 #include "engine/types/uuid.h"
 
 #include "engine/types/hash.h"
+#include "engine/types/strings.h"
 #include "engine/types/type_errors.h"
 
 namespace duet {
 
-namespace {
-
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 UuidRep parseUuid(std::string_view text) {
   std::string_view s = text;
@@ -26,7 +18,7 @@ UuidRep parseUuid(std::string_view text) {
   UuidRep v = 0;
   for (int i = 0; i < 16; ++i) {
     if (s.size() < 2) invalid();
-    int high = hexDigit(s[0]), low = hexDigit(s[1]);
+    int high = hexDigitValue(s[0]), low = hexDigitValue(s[1]);
     if (high < 0 || low < 0) invalid();
     v = (v << 8) | static_cast<unsigned>(high << 4 | low);
     s.remove_prefix(2);
