@@ -137,6 +137,9 @@ const SystemRelation kRelations[] = {
     {"pg_init_privs", 3394, "objoid oid, classoid oid, objsubid int4, privtype char, initprivs aclitem[]",
         fillInitPrivileges},
     {"pg_shdescription", 2396, "objoid oid, classoid oid, description text", fillNothing},
+    {"pg_seclabel", 3596, "objoid oid, classoid oid, objsubid int4, provider text, label text", fillNothing},
+    {"pg_shseclabel", 3592, "objoid oid, classoid oid, provider text, label text", fillNothing},
+    {"pg_db_role_setting", 2964, "setdatabase oid, setrole oid, setconfig text[]", fillNothing},
     {"pg_seclabels", 12099, "objoid oid, classoid oid, objsubid int4, objtype text, objnamespace oid, "
         "objname text, provider text, label text", fillNothing, true},
     {"pg_matviews", 12038, "schemaname name, matviewname name, matviewowner name, tablespace name, "

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# pg_dump, then a restore with psql into a fresh database of the same server: a small
+# pg_dump, then a restore with psql into a fresh database of the same server (and of a
+# custom-format dump with pg_restore into another): a small
 # TPC-C-like schema (SERIAL and identity keys, a standalone sequence, defaults, keys, CHECK
 # and FOREIGN KEY constraints, comments, a schema of its own, an index, a view, a function and
 # a procedure) and its rows
@@ -26,8 +27,9 @@ check() {   # check NAME EXPECTED ACTUAL
   fi
 }
 
-q postgres -c 'DROP DATABASE IF EXISTS dump_source' -c 'DROP DATABASE IF EXISTS dump_target' 2>/dev/null
-q postgres -c 'CREATE DATABASE dump_source' -c 'CREATE DATABASE dump_target' >/dev/null
+q postgres -c 'DROP DATABASE IF EXISTS dump_source' -c 'DROP DATABASE IF EXISTS dump_target' \
+  -c 'DROP DATABASE IF EXISTS dump_custom' 2>/dev/null
+q postgres -c 'CREATE DATABASE dump_source' -c 'CREATE DATABASE dump_target' -c 'CREATE DATABASE dump_custom' >/dev/null
 q dump_source >/dev/null <<'SQL'
 CREATE TABLE warehouse (w_id integer PRIMARY KEY, w_name varchar(10) NOT NULL, w_tax numeric(4,4) CHECK (w_tax >= 0),
   w_ytd numeric(12,2) DEFAULT 300000.00);
@@ -81,6 +83,14 @@ contents=(
 for query in "${contents[@]}"; do
   check "$query" "$(q dump_source -c "$query" 2>&1)" "$(q dump_target -c "$query" 2>&1)"
 done
+# The custom format, restored by pg_restore into another fresh database.
+pg_dump -Fc -h "$HOST" -p "$PORT" -d dump_source -f "$TMP/dump.custom" 2>"$TMP/dump.err"
+check "pg_dump -Fc exits 0" "0" "$?$(cat "$TMP/dump.err")"
+restore=$(pg_restore --exit-on-error -h "$HOST" -p "$PORT" -d dump_custom "$TMP/dump.custom" 2>&1)
+check "pg_restore restores the custom-format dump without errors" "" "$restore"
+for query in "${contents[@]}"; do
+  check "pg_restore: $query" "$(q dump_source -c "$query" 2>&1)" "$(q dump_custom -c "$query" 2>&1)"
+done
 # The restored objects keep working: the sequences go on, the procedure runs.
 for db in dump_source dump_target; do
   q "$db" -c "CALL pay(5, 2)" -c "INSERT INTO customer (c_w_id, c_last) VALUES (2, 'new')" >/dev/null
@@ -92,6 +102,6 @@ check "the foreign key holds" "ERROR:  insert or update on table \"customer\" vi
 check "identity stays ALWAYS" "ERROR:  cannot insert a non-DEFAULT value into column \"h_id\"" \
   "$(q dump_target -c "INSERT INTO history VALUES (1, 1, 1, now())" 2>&1 | head -1)"
 
-q postgres -c 'DROP DATABASE dump_source' -c 'DROP DATABASE dump_target' >/dev/null
+q postgres -c 'DROP DATABASE dump_source' -c 'DROP DATABASE dump_target' -c 'DROP DATABASE dump_custom' >/dev/null
 echo "pg_dump: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
