@@ -960,9 +960,10 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     arity(0);
     return textConst("PostgreSQL 15.0 (DuetDB 0.1) on x86_64-pc-linux-gnu, compiled by g++ 12, 64-bit");
   }
-  if (name == "to_json" || name == "to_jsonb" || name == "array_to_json") {
+  if (name == "to_json" || name == "to_jsonb" || name == "array_to_json" || name == "row_to_json") {
     arity(1);
-    if (name == "array_to_json" && !args[0]->type.isArray())
+    if ((name == "array_to_json" && !args[0]->type.isArray()) ||
+        (name == "row_to_json" && args[0]->type.id != TypeId::Record))
       fail(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, argTypeList(args)),
            f.location);
     return toJson(std::move(args[0]), name == "to_jsonb", f.location);

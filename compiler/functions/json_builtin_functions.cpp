@@ -79,6 +79,10 @@ std::vector<BuiltinFunction> jsonBuiltinFunctions() {
       {.name = "json_array_elements_text", .args = {Json}, .result = Text, .volatility = kImmutable, .strict = true, DUET_FN(duet_q_json_array_elements_text), .returnsSet = true},
       {.name = "jsonb_array_elements", .args = {Jsonb}, .result = Jsonb, .volatility = kImmutable, .strict = true, DUET_FN(duet_q_jsonb_array_elements), .returnsSet = true},
       {.name = "jsonb_array_elements_text", .args = {Jsonb}, .result = Text, .volatility = kImmutable, .strict = true, DUET_FN(duet_q_jsonb_array_elements_text), .returnsSet = true},
+      {.name = "json_each", .args = {Json}, .result = Record, .volatility = kImmutable, .strict = true, DUET_FN(duet_q_json_each), .returnsSet = true, .recordFields = {{"key", Text}, {"value", Json}}},
+      {.name = "json_each_text", .args = {Json}, .result = Record, .volatility = kImmutable, .strict = true, DUET_FN(duet_q_json_each_text), .returnsSet = true, .recordFields = {{"key", Text}, {"value", Text}}},
+      {.name = "jsonb_each", .args = {Jsonb}, .result = Record, .volatility = kImmutable, .strict = true, DUET_FN(duet_q_jsonb_each), .returnsSet = true, .recordFields = {{"key", Text}, {"value", Jsonb}}},
+      {.name = "jsonb_each_text", .args = {Jsonb}, .result = Record, .volatility = kImmutable, .strict = true, DUET_FN(duet_q_jsonb_each_text), .returnsSet = true, .recordFields = {{"key", Text}, {"value", Text}}},
       {.name = "json_object_keys", .args = {Json}, .result = Text, .volatility = kImmutable, .strict = true, DUET_FN(duet_q_json_object_keys), .returnsSet = true},
       {.name = "jsonb_object_keys", .args = {Jsonb}, .result = Text, .volatility = kImmutable, .strict = true, DUET_FN(duet_q_jsonb_object_keys), .returnsSet = true},
   };

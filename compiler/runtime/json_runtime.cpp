@@ -1,5 +1,7 @@
 #include "compiler/runtime/json_runtime.h"
 
+#include <fmt/format.h>
+
 #include <cstring>
 #include <optional>
 #include <string>
@@ -8,6 +10,7 @@
 #include "engine/error.h"
 #include "engine/types/json_functions.h"
 #include "engine/types/json_values.h"
+#include "engine/types/record.h"
 
 using namespace duet;
 using duet::rt::QueryContext;
@@ -76,6 +79,52 @@ TupleBuffer* jsonbElements(QueryContext* ctx, const VarString* jsonb, const Tupl
   return rows;
 }
 
+// A record (key, value) of `layout`'s record type; the value NULL when `value` is null.
+void appendMember(TupleBuffer* rows, const TupleLayout* layout, std::string_view key, const VarString* value) {
+  Arena& arena = statementArena();
+  const VarString* name = arena.makeString(key);
+  const void* fields[2] = {&name, &value};
+  uint8_t nulls[2] = {0, static_cast<uint8_t>(value ? 0 : 1)};
+  appendRow(rows, layout, makeRecord(layout->types[0], fields, nulls, arena));
+}
+
+// json_each[_text]: a record (key, value) per member of a json object, the value as
+// written or as text.
+TupleBuffer* jsonMembers(QueryContext* ctx, const VarString* json, const TupleLayout* layout, bool asText) {
+  JsonValue v = parseJson(json->view(), true);
+  if (v.kind == JsonKind::Array) invalidParameter("cannot deconstruct an array as an object");
+  if (v.kind != JsonKind::Object) invalidParameter("cannot deconstruct a scalar");
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  Arena& arena = statementArena();
+  for (size_t i = 0; i < v.keys.size(); ++i) {
+    std::optional<std::string> text = asText ? jsonAsText(v.items[i].raw) : std::optional(std::string(v.items[i].raw));
+    appendMember(rows, layout, v.keys[i], text ? arena.makeString(*text) : nullptr);
+    checkCancelEvery(ctx, rows);
+  }
+  return rows;
+}
+
+// jsonb_each[_text]: the same for a jsonb object, in its canonical key order.
+TupleBuffer* jsonbMembers(QueryContext* ctx, const VarString* jsonb, const TupleLayout* layout, bool asText,
+                          const char* function) {
+  JsonbRef v = JsonbRef::of(jsonb);
+  if (v.isScalar() || v.kind() != JsonKind::Object)
+    throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("cannot call {} on a non-object", function));
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  Arena& arena = statementArena();
+  for (uint32_t i = 0; i < v.count(); ++i) {
+    const VarString* value = nullptr;
+    if (!asText) {
+      value = jsonbFromNode(v.value(i), arena);
+    } else if (std::optional<std::string> text = jsonbAsText(v.value(i))) {
+      value = arena.makeString(*text);
+    }
+    appendMember(rows, layout, v.key(i), value);
+    checkCancelEvery(ctx, rows);
+  }
+  return rows;
+}
+
 struct JsonRows {
   const TupleLayout& layout;
   TupleBuffer* rows;
@@ -132,6 +181,19 @@ TupleBuffer* duet_q_jsonb_array_elements(QueryContext* ctx, const VarString* jso
 }
 TupleBuffer* duet_q_jsonb_array_elements_text(QueryContext* ctx, const VarString* jsonb, const TupleLayout* layout) {
   return jsonbElements(ctx, jsonb, layout, true);
+}
+
+TupleBuffer* duet_q_json_each(QueryContext* ctx, const VarString* json, const TupleLayout* layout) {
+  return jsonMembers(ctx, json, layout, false);
+}
+TupleBuffer* duet_q_json_each_text(QueryContext* ctx, const VarString* json, const TupleLayout* layout) {
+  return jsonMembers(ctx, json, layout, true);
+}
+TupleBuffer* duet_q_jsonb_each(QueryContext* ctx, const VarString* jsonb, const TupleLayout* layout) {
+  return jsonbMembers(ctx, jsonb, layout, false, "jsonb_each");
+}
+TupleBuffer* duet_q_jsonb_each_text(QueryContext* ctx, const VarString* jsonb, const TupleLayout* layout) {
+  return jsonbMembers(ctx, jsonb, layout, true, "jsonb_each_text");
 }
 
 TupleBuffer* duet_q_json_object_keys(QueryContext* ctx, const VarString* json, const TupleLayout* layout) {

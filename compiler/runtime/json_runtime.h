@@ -17,6 +17,17 @@ const duet::VarString* duet_q_to_json(duet::rt::QueryContext* ctx, const void* v
 const duet::VarString* duet_q_to_jsonb(duet::rt::QueryContext* ctx, const void* value, int32_t type, int32_t element,
                                        int32_t alias);
 
+// json_each[_text] and jsonb_each[_text]: a record (key, value) per member of an object
+// (the value json, jsonb or text; NULL for a JSON null as text); 22023 on an array or a
+// scalar, with PostgreSQL's messages.
+duet::rt::TupleBuffer* duet_q_json_each(duet::rt::QueryContext* ctx, const duet::VarString* json,
+                                        const duet::TupleLayout* layout);
+duet::rt::TupleBuffer* duet_q_json_each_text(duet::rt::QueryContext* ctx, const duet::VarString* json,
+                                             const duet::TupleLayout* layout);
+duet::rt::TupleBuffer* duet_q_jsonb_each(duet::rt::QueryContext* ctx, const duet::VarString* jsonb,
+                                         const duet::TupleLayout* layout);
+duet::rt::TupleBuffer* duet_q_jsonb_each_text(duet::rt::QueryContext* ctx, const duet::VarString* jsonb,
+                                              const duet::TupleLayout* layout);
 // json_array_elements[_text], json_object_keys and their jsonb forms: a row per element or
 // key (22023 "cannot extract elements from a scalar" / "from an object", "cannot call
 // json_object_keys on a scalar" / "on an array").

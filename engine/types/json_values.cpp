@@ -6,6 +6,7 @@
 #include "engine/error.h"
 #include "engine/types/array.h"
 #include "engine/types/datetime.h"
+#include "engine/types/record.h"
 #include "engine/types/json.h"
 #include "engine/types/jsonb.h"
 #include "engine/types/numeric.h"
@@ -106,6 +107,25 @@ void appendValueJson(SqlType type, const void* value, std::string& out, const Ty
       appendValueJson(element, slot, out, ctx);
     }
     out += ']';
+    return;
+  }
+  if (type.id == TypeId::Record) {  // an object of its fields, as composite_to_json
+    RecordView record(loadRaw<const VarString*>(value));
+    const std::vector<RecordField>& fields = recordFields(record.type());
+    out += '{';
+    for (uint32_t i = 0; i < record.size(); ++i) {
+      if (i > 0) out += ',';
+      appendJsonString(fields[i].name, out);
+      out += ':';
+      if (record.isNull(i)) {
+        out += "null";
+        continue;
+      }
+      alignas(16) unsigned char slot[16];
+      record.load(i, slot);
+      appendValueJson(fields[i].type, slot, out, ctx);
+    }
+    out += '}';
     return;
   }
   if (type.alias == TypeAlias::None) {
