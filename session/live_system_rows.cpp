@@ -128,6 +128,7 @@ std::vector<SystemRow> liveSystemRows(const SystemRelation& relation, const Sess
   if (relation.name == "pg_stat_database") return databaseStats(reader);
   if (relation.name == "pg_settings") return settings(reader);
   if (relation.name == "pg_sequences") return fillSequencesView(reader.engine.catalog, *reader.db);
+  if (relation.name == "pg_stat_user_tables") return fillUserTableStats(reader.engine.catalog, *reader.db);
   return {};  // pg_locks: the serial executor takes no locks
 }
 

@@ -271,6 +271,12 @@ const SystemRelation kRelations[] = {
         "blk_write_time float8, session_time float8, active_time float8, idle_in_transaction_time float8, "
         "sessions int8, sessions_abandoned int8, sessions_fatal int8, sessions_killed int8, "
         "stats_reset timestamptz", nullptr, true},
+    {"pg_stat_user_tables", 12161, "relid oid, schemaname name, relname name, seq_scan int8, seq_tup_read int8, "
+        "idx_scan int8, idx_tup_fetch int8, n_tup_ins int8, n_tup_upd int8, n_tup_del int8, n_tup_hot_upd int8, "
+        "n_live_tup int8, n_dead_tup int8, n_mod_since_analyze int8, n_ins_since_vacuum int8, "
+        "last_vacuum timestamptz, last_autovacuum timestamptz, last_analyze timestamptz, "
+        "last_autoanalyze timestamptz, vacuum_count int8, autovacuum_count int8, analyze_count int8, "
+        "autoanalyze_count int8", nullptr, true},
     {"pg_settings", 12104, "name text, setting text, unit text, category text, short_desc text, extra_desc text, "
         "context text, vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, "
         "reset_val text, sourcefile text, sourceline int4, pending_restart bool", nullptr, true},

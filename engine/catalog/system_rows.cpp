@@ -597,6 +597,23 @@ std::vector<SystemRow> fillTables(const Catalog& catalog, const Database& db) {
   return rows;
 }
 
+std::vector<SystemRow> fillUserTableStats(const Catalog&, const Database& db) {
+  std::vector<Row> rows;
+  forEachSchema(db, [&](const Schema& s) {
+    if (s.name == "pg_catalog" || s.name == "information_schema") return;
+    for (const auto& [name, t] : s.tables) {
+      if (t->systemView || !t->table) continue;
+      auto live = static_cast<int64_t>(t->table->liveRowCount());
+      const int64_t zero = 0;
+      // seq_scan .. n_tup_hot_upd, n_live_tup, n_dead_tup .. n_ins_since_vacuum,
+      // last_vacuum .. last_autoanalyze, vacuum_count .. autoanalyze_count
+      rows.push_back({static_cast<int64_t>(t->oid), s.name, name, zero, zero, zero, zero, zero, zero, zero, zero, live,
+                      zero, zero, zero, kNull, kNull, kNull, kNull, zero, zero, zero, zero});
+    }
+  });
+  return rows;
+}
+
 std::vector<SystemRow> fillViews(const Catalog& catalog, const Database& db) {
   std::vector<Row> rows;
   std::string owner = ownerName(catalog, db);
