@@ -1059,6 +1059,16 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     for (auto& a : args) e->args.push_back(coerce(std::move(a), common, CastContext::Implicit, f.location));
     return e;
   }
+  if (name == "array_position") {
+    ExprPtr position = builtinCall(name, args, f.location);
+    if (!position) failUndefinedRoutine(name, args, false, f.location);
+    // The runtime's 0 (no such element) is SQL's NULL.
+    ExprPtr found = compare(Op::Ne, plan::cloneExpr(*position), int4Const(0), f.location);
+    auto e = std::make_unique<Expr>(ExprKind::Case, position->type);
+    e->args.push_back(std::move(found));
+    e->args.push_back(std::move(position));
+    return e;
+  }
   if (name == "nullif") {
     arity(2);
     // The result has the type of the "=" operator's left input, so NULLIF(NULL, 1) is integer.

@@ -278,6 +278,12 @@ const std::vector<BuiltinFunction> kCoreFunctions = {
     {"width_bucket",          {Numeric, Numeric, Numeric, Int4}, Int4, kImmutable, true, DUET_FN(duet_rt_numeric_width_bucket)},
     {"width_bucket",          {Unknown, Array},  Int4,        kImmutable, true, DUET_FN(duet_rt_width_bucket_array),
                               Unknown, 0, false, false, false, {}, 0, true},
+    // array_position(anycompatiblearray, anycompatible [, start]); 0 for none, which the
+    // binder turns into NULL.
+    {"array_position",        {Array, Unknown},  Int4,        kImmutable, true, DUET_FN(duet_rt_array_position),
+                              Unknown, 0, false, false, false, {}, 0, true},
+    {"array_position",        {Array, Unknown, Int4}, Int4,   kImmutable, true, DUET_FN(duet_rt_array_position_from),
+                              Unknown, 0, false, false, false, {}, 0, true},
     {"pi",                    {},                Float8,      kImmutable, true, DUET_FN(duet_rt_pi)},
     {"degrees",               {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_degrees)},
     {"radians",               {Float8},          Float8,      kImmutable, true, DUET_FN(duet_rt_float8_radians)},

@@ -169,6 +169,21 @@ int32_t duet_rt_numeric_width_bucket(NumericRep operand, NumericRep low, Numeric
   return static_cast<int32_t>(result);
 }
 
+int32_t duet_rt_array_position_from(const VarString* array, const void* value, int32_t start) {
+  ArrayView view(array);
+  SqlType element{view.elementType(), -1};
+  alignas(16) unsigned char slot[16];
+  for (uint32_t i = start > 1 ? static_cast<uint32_t>(start - 1) : 0; i < view.size(); ++i) {
+    if (view.isNull(i)) continue;
+    view.load(i, slot);
+    if (compareValues(element, slot, value) == 0) return static_cast<int32_t>(i + 1);
+  }
+  return 0;
+}
+int32_t duet_rt_array_position(const VarString* array, const void* value) {
+  return duet_rt_array_position_from(array, value, 1);
+}
+
 int32_t duet_rt_width_bucket_array(const void* operand, const VarString* thresholds) {
   ArrayView array(thresholds);
   if (array.hasNulls()) throw SqlError(sqlstate::kNullValueNotAllowed, "thresholds array must not contain NULLs");

@@ -107,6 +107,11 @@ int32_t duet_rt_numeric_width_bucket(NumericRep operand, NumericRep low, Numeric
 // points at a value of the array's element type (an anycompatible argument, passed by
 // address); 22004 when the thresholds hold a NULL.
 int32_t duet_rt_width_bucket_array(const void* operand, const VarString* thresholds);
+// array_position(array, value [, start]): the position of the first element equal to
+// `value` (of the array's element type), from `start` on; 0 when there is none (the
+// binder makes that NULL).
+int32_t duet_rt_array_position(const VarString* array, const void* value);
+int32_t duet_rt_array_position_from(const VarString* array, const void* value, int32_t start);
 double duet_rt_float8_radians(double a);
 double duet_rt_pi();
 float duet_rt_float4_add(float a, float b);
