@@ -9,8 +9,9 @@ namespace {
 // PostgreSQL's fixed oids for the objects every database has.
 constexpr int64_t kPgCatalog = 11, kBootstrapRole = 10, kHeapAm = 2, kBtreeAm = 403, kHashAm = 405,
                   kDefaultTablespace = 1663, kGlobalTablespace = 1664, kDefaultCollation = kDefaultCollationOid,
-                  kCCollation = kCCollationOid, kPosixCollation = kPosixCollationOid, kSqlLanguage = 14, kPlpgsqlLanguage = 13563, kPlpgsqlExtension = 13564,
-                  kVoidType = kVoidTypeOid, kRecordType = kRecordTypeOid, kDatabaseOwnerRole = kDatabaseOwnerRoleOid;
+                  kCCollation = kCCollationOid, kPosixCollation = kPosixCollationOid, kSqlLanguage = 14,
+                  kPlpgsqlLanguage = 13563, kPlpgsqlExtension = 13564, kVoidType = kVoidTypeOid,
+                  kRecordType = kRecordTypeOid, kDatabaseOwnerRole = kDatabaseOwnerRoleOid;
 constexpr int64_t kUtf8Encoding = 6;
 
 using Row = SystemRow;
@@ -607,8 +608,29 @@ std::vector<SystemRow> fillUserTableStats(const Catalog&, const Database& db) {
       const int64_t zero = 0;
       // seq_scan .. n_tup_hot_upd, n_live_tup, n_dead_tup .. n_ins_since_vacuum,
       // last_vacuum .. last_autoanalyze, vacuum_count .. autoanalyze_count
-      rows.push_back({static_cast<int64_t>(t->oid), s.name, name, zero, zero, zero, zero, zero, zero, zero, zero, live,
-                      zero, zero, zero, kNull, kNull, kNull, kNull, zero, zero, zero, zero});
+      rows.push_back({static_cast<int64_t>(t->oid),
+                      s.name,
+                      name,
+                      zero,
+                      zero,
+                      zero,
+                      zero,
+                      zero,
+                      zero,
+                      zero,
+                      zero,
+                      live,
+                      zero,
+                      zero,
+                      zero,
+                      kNull,
+                      kNull,
+                      kNull,
+                      kNull,
+                      zero,
+                      zero,
+                      zero,
+                      zero});
     }
   });
   return rows;
