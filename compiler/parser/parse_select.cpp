@@ -174,11 +174,27 @@ std::unique_ptr<SelectStmt> Parser::parseSelectPrimary() {
     parseValuesBody(*s);
   else if (isKw("select"))
     parseSimpleSelect(*s);
+  else if (isKw("table"))
+    parseTableCommand(*s);
   else
     syntaxError();
   s->begin = begin;
   s->end = lastEnd_;
   return s;
+}
+
+// TABLE [ONLY] name: SELECT * FROM name.
+void Parser::parseTableCommand(SelectStmt& s) {
+  ResTarget all;
+  all.location = advance().offset;
+  auto star = std::make_unique<ColumnRef>(all.location);
+  star->star = true;
+  all.expr = std::move(star);
+  s.targets.push_back(std::move(all));
+  auto table = std::make_unique<RangeTable>(peek().offset);
+  table->only = acceptKw("only");
+  table->name = parseQualifiedName();
+  s.from.push_back(std::move(table));
 }
 
 void Parser::parseValuesBody(SelectStmt& s) {

@@ -217,7 +217,7 @@ std::vector<DefElem> Parser::parseParenDefElems(bool withEquals) {
 bool Parser::startsSelect(int ahead) {
   int i = ahead;
   while (isOp("(", i)) ++i;
-  return isKw("select", i) || isKw("values", i) || isKw("with", i);
+  return isKw("select", i) || isKw("values", i) || isKw("with", i) || isKw("table", i);
 }
 
 StmtPtr Parser::parsePreparable() {
@@ -255,7 +255,7 @@ StmtPtr Parser::parseStatement() {
     syntaxError();
   }
   std::string_view w = t.text;
-  if (w == "select" || w == "values" || w == "with" || w == "insert" || w == "update" || w == "delete")
+  if (w == "select" || w == "values" || w == "with" || w == "table" || w == "insert" || w == "update" || w == "delete")
     return parsePreparable();
   if (w == "create") return parseCreate();
   if (w == "drop") return parseDrop();

@@ -62,6 +62,7 @@ class Parser {
   std::unique_ptr<SelectStmt> parseSetOperand(int level);
   std::unique_ptr<SelectStmt> parseSelectPrimary();
   void parseSimpleSelect(SelectStmt& s);
+  void parseTableCommand(SelectStmt& s);
   void parseValuesBody(SelectStmt& s);
   ExprPtr parseValuesCell(int list, size_t column);
   // columns: per column of VALUES list `list`, whether every cell is a constant alone; its

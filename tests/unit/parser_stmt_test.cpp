@@ -220,6 +220,20 @@ TEST_CASE("statements: SELECT", "[parser][stmt]") {
   CHECK(parseOne("select * from t fetch first 3 rows only").stmt->as<SelectStmt>().limit != nullptr);
 }
 
+TEST_CASE("statements: TABLE name", "[parser][stmt]") {
+  auto p = parseOne("table only s.t order by 1");
+  auto& s = p.stmt->as<SelectStmt>();
+  REQUIRE(s.targets.size() == 1);
+  CHECK(sexpr(s.targets[0].expr.get()) == "*");
+  REQUIRE(s.from.size() == 1);
+  auto& t = s.from[0]->as<RangeTable>();
+  CHECK(t.only);
+  CHECK(t.name.parts == std::vector<std::string>{"s", "t"});
+  CHECK(s.orderBy.size() == 1);
+  CHECK(parseOne("insert into a table b").stmt->kind == StmtKind::Insert);
+  CHECK_THROWS(parseOne("table"));
+}
+
 TEST_CASE("statements: functions in FROM and column definition lists", "[parser][stmt]") {
   auto p1 = parseOne("select * from f(1) as x (a, b)");
   auto p2 = parseOne("select * from f() x (a int, b varchar(3) collate \"C\")");
