@@ -8,11 +8,12 @@ Usage: pandas_test.py HOST PORT
 """
 import datetime
 import sys
-import traceback
 
 import numpy as np
 import pandas as pd
 import sqlalchemy as sa
+
+from client_tests import run_tests
 
 HOST, PORT = sys.argv[1], sys.argv[2]
 ENGINE = sa.create_engine(f"postgresql+psycopg://postgres@{HOST}:{PORT}/postgres")
@@ -93,18 +94,5 @@ def test_parameters_and_chunks():
 TESTS = [test_to_sql_and_read_back, test_replace_and_append, test_index_and_read_sql_table, test_parameters_and_chunks]
 
 
-def main() -> int:
-    failed = 0
-    for test in TESTS:
-        try:
-            test()
-        except Exception:
-            failed += 1
-            print(f"FAIL {test.__name__}")
-            traceback.print_exc()
-    print(f"pandas: {len(TESTS) - failed} passed, {failed} failed")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tests("pandas", TESTS))

@@ -10,11 +10,12 @@ import datetime
 import decimal
 import io
 import sys
-import traceback
 
 import psycopg2
 import psycopg2.errors
 import psycopg2.extras
+
+from client_tests import run_tests
 
 HOST, PORT = sys.argv[1], sys.argv[2]
 
@@ -144,18 +145,5 @@ TESTS = [test_connection_probes, test_parameters, test_executemany_and_execute_v
          test_transactions_and_errors, test_named_cursor, test_copy]
 
 
-def main() -> int:
-    failed = 0
-    for test in TESTS:
-        try:
-            test()
-        except Exception:
-            failed += 1
-            print(f"FAIL {test.__name__}")
-            traceback.print_exc()
-    print(f"psycopg2: {len(TESTS) - failed} passed, {failed} failed")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tests("psycopg2", TESTS))

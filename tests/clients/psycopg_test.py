@@ -14,11 +14,12 @@ import decimal
 import sys
 import threading
 import time
-import traceback
 import uuid
 
 import psycopg
 from psycopg import errors
+
+from client_tests import run_tests
 
 HOST, PORT = sys.argv[1], sys.argv[2]
 CONNINFO = f"host={HOST} port={PORT} dbname=postgres user=postgres connect_timeout=10"
@@ -1029,18 +1030,5 @@ TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_
          test_error_fields, test_sql_prepare_execute, test_bytea_uuid, test_json, test_temp_tables_of_two_sessions]
 
 
-def main() -> int:
-    failed = 0
-    for test in TESTS:
-        try:
-            test()
-        except Exception:
-            failed += 1
-            print(f"FAIL {test.__name__}")
-            traceback.print_exc()
-    print(f"psycopg: {len(TESTS) - failed} passed, {failed} failed")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tests("psycopg", TESTS))
