@@ -52,12 +52,8 @@ def literal(v):
 # Each method prepares what it sends (statement texts, argument lists) before the clock
 # starts, and returns the function that sends it, which returns its first statement's time.
 
-def insert_literals(conn, rows, per_statement):
-    """Multi-row INSERTs with the values in the text, over the simple Query protocol."""
-    statements = [("INSERT INTO bulk VALUES " + ", ".join(
-        "(" + ", ".join(literal(v) for v in r) + ")" for r in rows[start:start + per_statement])).encode()
-                  for start in range(0, len(rows), per_statement)]
-
+def send_each(conn, statements):
+    """A send(): each statement over the simple Query protocol; returns the first one's time."""
     def send():
         first = None
         for sql in statements:
@@ -68,6 +64,15 @@ def insert_literals(conn, rows, per_statement):
             first = first if first is not None else time.perf_counter() - t0
         return first
     return send
+
+
+def insert_literals(conn, rows, per_statement):
+    """Multi-row INSERTs with the values in the text, over the simple Query protocol."""
+    statements = [("INSERT INTO bulk VALUES " + ", ".join(
+        "(" + ", ".join(literal(v) for v in r) + ")" for r in rows[start:start + per_statement])).encode()
+                  for start in range(0, len(rows), per_statement)]
+
+    return send_each(conn, statements)
 
 
 def upsert_literals(conn, rows, per_statement):
@@ -79,16 +84,7 @@ def upsert_literals(conn, rows, per_statement):
         " ON CONFLICT (id) DO UPDATE SET name = excluded.name || '+', amount = bulk.amount + excluded.amount,"
         " flag = NOT bulk.flag").encode() for start in range(0, len(rows), per_statement)]
 
-    def send():
-        first = None
-        for sql in statements:
-            t0 = time.perf_counter()
-            result = conn.pgconn.exec_(sql)
-            if result.error_message:
-                raise RuntimeError(result.error_message.decode())
-            first = first if first is not None else time.perf_counter() - t0
-        return first
-    return send
+    return send_each(conn, statements)
 
 
 def insert_params(conn, rows, per_statement):

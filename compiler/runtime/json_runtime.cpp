@@ -79,13 +79,15 @@ TupleBuffer* jsonbElements(QueryContext* ctx, const VarString* jsonb, const Tupl
   return rows;
 }
 
-// A record (key, value) of `layout`'s record type; the value NULL when `value` is null.
-void appendMember(TupleBuffer* rows, const TupleLayout* layout, std::string_view key, const VarString* value) {
+// A record (key, value) of `layout`'s record type, whose fields have `fieldTypes`; the value
+// NULL when `value` is null.
+void appendMember(TupleBuffer* rows, const TupleLayout* layout, std::span<const SqlType> fieldTypes,
+                  std::string_view key, const VarString* value) {
   Arena& arena = statementArena();
   const VarString* name = arena.makeString(key);
   const void* fields[2] = {&name, &value};
   uint8_t nulls[2] = {0, static_cast<uint8_t>(value ? 0 : 1)};
-  appendRow(rows, layout, makeRecord(layout->types[0], fields, nulls, arena));
+  appendRow(rows, layout, makeRecord(layout->types[0], fieldTypes, fields, nulls, arena));
 }
 
 // json_each[_text]: a record (key, value) per member of a json object, the value as
@@ -96,9 +98,10 @@ TupleBuffer* jsonMembers(QueryContext* ctx, const VarString* json, const TupleLa
   if (v.kind != JsonKind::Object) invalidParameter("cannot deconstruct a scalar");
   TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
   Arena& arena = statementArena();
+  std::vector<SqlType> fieldTypes = recordFieldTypes(layout->types[0]);
   for (size_t i = 0; i < v.keys.size(); ++i) {
     std::optional<std::string> text = asText ? jsonAsText(v.items[i].raw) : std::optional(std::string(v.items[i].raw));
-    appendMember(rows, layout, v.keys[i], text ? arena.makeString(*text) : nullptr);
+    appendMember(rows, layout, fieldTypes, v.keys[i], text ? arena.makeString(*text) : nullptr);
     checkCancelEvery(ctx, rows);
   }
   return rows;
@@ -112,6 +115,7 @@ TupleBuffer* jsonbMembers(QueryContext* ctx, const VarString* jsonb, const Tuple
     throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("cannot call {} on a non-object", function));
   TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
   Arena& arena = statementArena();
+  std::vector<SqlType> fieldTypes = recordFieldTypes(layout->types[0]);
   for (uint32_t i = 0; i < v.count(); ++i) {
     const VarString* value = nullptr;
     if (!asText) {
@@ -119,7 +123,7 @@ TupleBuffer* jsonbMembers(QueryContext* ctx, const VarString* jsonb, const Tuple
     } else if (std::optional<std::string> text = jsonbAsText(v.value(i))) {
       value = arena.makeString(*text);
     }
-    appendMember(rows, layout, v.key(i), value);
+    appendMember(rows, layout, fieldTypes, v.key(i), value);
     checkCancelEvery(ctx, rows);
   }
   return rows;

@@ -20,7 +20,8 @@ const VarString* duet_q_record_build(duet::rt::QueryContext*, const uint8_t* tup
     nulls[i] = tuple[layout->nullOffset(static_cast<uint32_t>(i))];
     values[i] = tuple + layout->offsets[i];
   }
-  return duet::makeRecord({duet::TypeId::Record, rowType}, values.data(), nulls.data(), duet::statementArena());
+  return duet::makeRecord({duet::TypeId::Record, rowType}, layout->types, values.data(), nulls.data(),
+                          duet::statementArena());
 }
 
 void duet_q_record_field(duet::rt::QueryContext*, const VarString* record, int32_t index, uint8_t* tuple,
@@ -33,7 +34,7 @@ void duet_q_record_field(duet::rt::QueryContext*, const VarString* record, int32
   }
   tuple[layout->nullOffset(0)] = 0;
   alignas(16) unsigned char value[16];
-  r.load(i, value);
+  r.load(i, layout->types[0].id, value);
   std::memcpy(tuple + layout->offsets[0], value, duet::physicalSize(layout->types[0].id));
 }
 

@@ -158,6 +158,7 @@ TupleBuffer* duet_q_generate_series_timestamptz(QueryContext* ctx, int64_t start
 TupleBuffer* duet_q_pg_get_keywords(QueryContext* ctx, const TupleLayout* layout) {
   TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
   Arena& arena = statementArena();
+  std::vector<SqlType> fieldTypes = recordFieldTypes(layout->types[0]);
   for (const SqlKeyword& k : sqlKeywords()) {
     const char* code = k.category == KeywordCategory::Reserved       ? "R"
                        : k.category == KeywordCategory::TypeFuncName ? "T"
@@ -174,7 +175,7 @@ TupleBuffer* duet_q_pg_get_keywords(QueryContext* ctx, const TupleLayout* layout
     const VarString* baredesc = arena.makeString(k.bareLabel ? "can be bare label" : "requires AS");
     const void* fields[5] = {&word, &catcode, &bare, &catdesc, &baredesc};
     uint8_t nulls[5] = {};
-    const VarString* record = makeRecord(layout->types[0], fields, nulls, arena);
+    const VarString* record = makeRecord(layout->types[0], fieldTypes, fields, nulls, arena);
     appendScalar(rows, layout, &record, sizeof record);
   }
   return rows;
@@ -200,6 +201,7 @@ TupleBuffer* duet_q_generate_subscripts(QueryContext* ctx, const VarString* arra
 TupleBuffer* duet_q_pg_expandarray(QueryContext* ctx, const VarString* array, const TupleLayout* layout) {
   TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
   ArrayView view(array);
+  std::vector<SqlType> fieldTypes = recordFieldTypes(layout->types[0]);
   alignas(16) uint8_t element[16];
   for (uint32_t i = 0, n = view.size(); i < n; ++i) {
     std::memset(element, 0, sizeof element);
@@ -207,7 +209,7 @@ TupleBuffer* duet_q_pg_expandarray(QueryContext* ctx, const VarString* array, co
     int32_t position = static_cast<int32_t>(i) + 1;
     const void* fields[2] = {element, &position};
     uint8_t nulls[2] = {static_cast<uint8_t>(view.isNull(i) ? 1 : 0), 0};
-    const VarString* record = makeRecord(layout->types[0], fields, nulls, statementArena());
+    const VarString* record = makeRecord(layout->types[0], fieldTypes, fields, nulls, statementArena());
     appendScalar(rows, layout, &record, sizeof record);
     checkCancelEvery(ctx, rows);
   }

@@ -122,7 +122,7 @@ void appendValueJson(SqlType type, const void* value, std::string& out, const Ty
         continue;
       }
       alignas(16) unsigned char slot[16];
-      record.load(i, slot);
+      record.load(i, fields[i].type.id, slot);
       appendValueJson(fields[i].type, slot, out, ctx);
     }
     out += '}';

@@ -47,23 +47,28 @@ uint32_t RecordView::size() const { return loadRaw<uint32_t>(base_ + 4); }
 
 SqlType RecordView::type() const { return {TypeId::Record, static_cast<int32_t>(loadRaw<uint32_t>(base_ + 8))}; }
 
-void RecordView::load(uint32_t i, void* out) const {
+std::vector<SqlType> recordFieldTypes(SqlType type) {
+  std::vector<SqlType> types;
+  for (const RecordField& f : recordFields(type)) types.push_back(f.type);
+  return types;
+}
+
+void RecordView::load(uint32_t i, TypeId fieldType, void* out) const {
   const unsigned char* slot = base_ + recordSlotsOffset(size()) + size_t(i) * 16;
-  const std::vector<RecordField>& fields = recordFields(type());
-  if (isVarlenaType(fields[i].type.id)) {
+  if (isVarlenaType(fieldType)) {
     storeRaw(out, reinterpret_cast<const VarString*>(base_ + loadRaw<uint32_t>(slot)));
     return;
   }
   std::memcpy(out, slot, 16);
 }
 
-const VarString* makeRecord(SqlType type, const void* const* values, const uint8_t* nulls, Arena& arena) {
-  const std::vector<RecordField>& fields = recordFields(type);
+const VarString* makeRecord(SqlType type, std::span<const SqlType> fields, const void* const* values,
+                            const uint8_t* nulls, Arena& arena) {
   auto count = static_cast<uint32_t>(fields.size());
   uint32_t slots = recordSlotsOffset(count);
   size_t total = slots + size_t(count) * 16;
   for (uint32_t i = 0; i < count; ++i)
-    if (!nulls[i] && isVarlenaType(fields[i].type.id))
+    if (!nulls[i] && isVarlenaType(fields[i].id))
       total = align4(static_cast<uint32_t>(total)) + sizeof(VarString) + loadRaw<const VarString*>(values[i])->len;
   if (total > UINT32_MAX) throw SqlError(sqlstate::kProgramLimitExceeded, "record value is too large");
   auto* base = static_cast<unsigned char*>(arena.allocate(total, 16));
@@ -79,8 +84,8 @@ const VarString* makeRecord(SqlType type, const void* const* values, const uint8
       base[kRecordHeaderSize + i] = 1;
       continue;
     }
-    if (!isVarlenaType(fields[i].type.id)) {
-      std::memcpy(slot, values[i], physicalSize(fields[i].type.id));
+    if (!isVarlenaType(fields[i].id)) {
+      std::memcpy(slot, values[i], physicalSize(fields[i].id));
       continue;
     }
     const auto* s = loadRaw<const VarString*>(values[i]);
@@ -105,7 +110,7 @@ void formatRecordText(const VarString* record, std::string& out, const TypeConte
   for (uint32_t i = 0; i < r.size(); ++i) {
     if (i) out.push_back(',');
     if (r.isNull(i)) continue;
-    r.load(i, value);
+    r.load(i, fields[i].type.id, value);
     field.clear();
     formatText(fields[i].type, value, field, ctx);
     bool quote = field.empty();
@@ -145,7 +150,7 @@ void formatRecordBinary(const VarString* record, std::string& out) {
       appendInt32(out, 0xffffffffu);
       continue;
     }
-    r.load(i, value);
+    r.load(i, fields[i].type.id, value);
     size_t lengthAt = out.size();
     appendInt32(out, 0);
     formatBinary(fields[i].type, value, out);
@@ -165,8 +170,8 @@ int compareRecords(const VarString* a, const VarString* b) {
       if (na != nb) return na ? 1 : -1;
       continue;
     }
-    ra.load(i, va);
-    rb.load(i, vb);
+    ra.load(i, fields[i].type.id, va);
+    rb.load(i, fields[i].type.id, vb);
     if (int c = compareValues(fields[i].type, va, vb)) return c;
   }
   return ra.size() < rb.size() ? -1 : ra.size() > rb.size() ? 1 : 0;
@@ -180,7 +185,7 @@ uint64_t hashRecord(const VarString* record) {
   for (uint32_t i = 0; i < r.size(); ++i) {
     uint64_t field = 0x6b43a9b5ULL;  // NULL's hash
     if (!r.isNull(i)) {
-      r.load(i, value);
+      r.load(i, fields[i].type.id, value);
       field = hashValue(fields[i].type, value);
     }
     h = hashMix64(h * 31 + field);

@@ -6,6 +6,7 @@
 // flows through tuples, sorts and hash tables like a string.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,15 +51,21 @@ class RecordView {
   SqlType type() const;
   bool isNull(uint32_t i) const { return base_[kRecordHeaderSize + i] != 0; }
   // Writes field i's physical representation (value.h) to `out`, which must hold 16 bytes;
-  // a varlena field becomes a pointer into the record itself.
-  void load(uint32_t i, void* out) const;
+  // a varlena field becomes a pointer into the record itself. The caller names the field's
+  // type (it knows it from the record's type), so reading a field asks no registry.
+  void load(uint32_t i, TypeId fieldType, void* out) const;
 
  private:
   const unsigned char* base_;
 };
 
-// A record of `type` from its fields' physical values (nulls[i] != 0: NULL), in `arena`.
-const VarString* makeRecord(SqlType type, const void* const* values, const uint8_t* nulls, Arena& arena);
+// A record of `type`, whose fields have `fieldTypes` (recordFields(type)'s types, passed in
+// so that building a record per row asks no registry), from their physical values
+// (nulls[i] != 0: NULL), in `arena`.
+const VarString* makeRecord(SqlType type, std::span<const SqlType> fieldTypes, const void* const* values,
+                            const uint8_t* nulls, Arena& arena);
+// The types of a record type's fields, in order.
+std::vector<SqlType> recordFieldTypes(SqlType type);
 
 // record_out: '(1,abc,)', a field quoted when it is empty or holds '"', '\', '(', ')', ','
 // or white space, '"' and '\' doubled inside quotes; NULL is nothing.

@@ -9,10 +9,11 @@ MetaData.reflect building Table objects that work.
 Usage: sqlalchemy_test.py HOST PORT
 """
 import sys
-import traceback
 
 import sqlalchemy as sa
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+
+from client_tests import run_tests
 
 HOST, PORT = sys.argv[1], int(sys.argv[2])
 ENGINE = sa.create_engine(f"postgresql+psycopg://postgres@{HOST}:{PORT}/postgres")
@@ -139,20 +140,5 @@ def test_reflection():
             conn.execute(sa.text("DROP TABLE IF EXISTS refl_order"))
 
 
-def main():
-    failed = 0
-    tests = [test_core, test_orm, test_reflection]
-    for t in tests:
-        try:
-            t()
-            print(f"ok   {t.__name__}")
-        except Exception:
-            failed += 1
-            print(f"FAIL {t.__name__}")
-            traceback.print_exc()
-    print(f"sqlalchemy: {len(tests) - failed} passed, {failed} failed")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tests("sqlalchemy", [test_core, test_orm, test_reflection]))

@@ -232,6 +232,24 @@ def extreme_values():
         shutil.rmtree(data)
 
 
+def log_then_archive(data, check):
+    """Starts a server on `data` from its log alone and runs check(server, "the log"), writes
+    an archive, then starts from that archive (replaying nothing after it) and runs
+    check(server, "the archive")."""
+    server = Server(data)  # the log alone
+    check(server, "the log")
+    conn = server.connect()
+    conn.execute("CHECKPOINT")
+    conn.close()
+    assert archives(data), "no archive was written"
+    server.stop()
+
+    server = Server(data)  # the archive
+    check(server, "the archive")
+    output = server.stop()
+    assert "loaded archive" in output and "replayed 0 transactions" in output, output
+
+
 def views():
     """CREATE [OR REPLACE] VIEW and DROP VIEW through the log, then through the archive."""
     data = tempfile.mkdtemp(prefix="duet-recovery-")
@@ -276,18 +294,7 @@ def views():
         assert expected[0] == [[b"2", b"y"]] and expected[1] == [[b"20"]], expected
         server.stop()
 
-        server = Server(data)  # the log alone
-        check(server, "the log")
-        conn = server.connect()
-        conn.execute("CHECKPOINT")
-        conn.close()
-        assert archives(data), "no archive was written"
-        server.stop()
-
-        server = Server(data)  # the archive
-        check(server, "the archive")
-        output = server.stop()
-        assert "loaded archive" in output and "replayed 0 transactions" in output, output
+        log_then_archive(data, check)
         print("views: the same after a replay of the log and after loading the archive")
     finally:
         shutil.rmtree(data)
@@ -341,18 +348,7 @@ def altered_tables():
         assert expected[1] == [[b"0", b"0", None, b"f"], [b"7", b"21", b"70", b"e"]], expected[1]
         server.stop()
 
-        server = Server(data)  # the log alone
-        check(server, "the log")
-        conn = server.connect()
-        conn.execute("CHECKPOINT")
-        conn.close()
-        assert archives(data), "no archive was written"
-        server.stop()
-
-        server = Server(data)  # the archive
-        check(server, "the archive")
-        output = server.stop()
-        assert "loaded archive" in output and "replayed 0 transactions" in output, output
+        log_then_archive(data, check)
         print("altered tables: the same after a replay of the log and after loading the archive")
     finally:
         shutil.rmtree(data)
@@ -489,18 +485,7 @@ def constraints():
         assert [r[0] for r in expected] == [b"rc_big", b"rc_c_id_check", b"rc_c_pid_fkey", b"rc_code"], expected
         server.stop()
 
-        server = Server(data)  # the log alone
-        check(server, "the log")
-        conn = server.connect()
-        conn.execute("CHECKPOINT")
-        conn.close()
-        assert archives(data), "no archive was written"
-        server.stop()
-
-        server = Server(data)  # the archive
-        check(server, "the archive")
-        output = server.stop()
-        assert "loaded archive" in output and "replayed 0 transactions" in output, output
+        log_then_archive(data, check)
         print("constraints: the same after a replay of the log and after loading the archive")
     finally:
         shutil.rmtree(data)

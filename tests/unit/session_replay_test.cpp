@@ -21,6 +21,20 @@ using test::openSession;
 using test::queryRows;
 using test::RowsSink;
 
+namespace {
+
+// An engine whose commit log appends each committed transaction's record to `records`.
+std::unique_ptr<Engine> loggingEngine(std::vector<std::string>& records) {
+  auto engine = createSqlEngine(EngineConfig{"/tmp/duet_replay_test", 0});
+  engine->setCommitLog([&records](std::string record) {
+    records.push_back(std::move(record));
+    return static_cast<uint64_t>(records.size());
+  });
+  return engine;
+}
+
+}  // namespace
+
 TEST_CASE("transaction records encode and decode", "[logging]") {
   LoggedTransaction t{"db", "me", 12345, {}, 777, 3, "pg_temp_2"};
   LoggedStatement s;
@@ -51,11 +65,7 @@ TEST_CASE("transaction records encode and decode", "[logging]") {
 
 TEST_CASE("replaying the log on a fresh engine gives the same tables", "[logging]") {
   std::vector<std::string> records;
-  auto live = createSqlEngine(EngineConfig{"/tmp/duet_replay_test", 0});
-  live->setCommitLog([&](std::string record) {
-    records.push_back(std::move(record));
-    return static_cast<uint64_t>(records.size());
-  });
+  auto live = loggingEngine(records);
   {
     auto s = openSession(*live);
     RowsSink sink;
@@ -115,11 +125,7 @@ TEST_CASE("replaying the log on a fresh engine gives the same tables", "[logging
 
 TEST_CASE("a replay hands out the same sequence values, moves of rolled-back work included", "[logging]") {
   std::vector<std::string> records;
-  auto live = createSqlEngine(EngineConfig{"/tmp/duet_replay_test", 0});
-  live->setCommitLog([&](std::string record) {
-    records.push_back(std::move(record));
-    return static_cast<uint64_t>(records.size());
-  });
+  auto live = loggingEngine(records);
   {
     auto s = openSession(*live);
     RowsSink sink;
@@ -209,11 +215,7 @@ TEST_CASE("a record the log refuses rolls its transaction back", "[logging]") {
 
 TEST_CASE("a replay makes the same gen_random_uuid() values and reads bytea and uuid parameters back", "[logging]") {
   std::vector<std::string> records;
-  auto live = createSqlEngine(EngineConfig{"/tmp/duet_replay_test", 0});
-  live->setCommitLog([&](std::string record) {
-    records.push_back(std::move(record));
-    return static_cast<uint64_t>(records.size());
-  });
+  auto live = loggingEngine(records);
   {
     auto s = openSession(*live);
     RowsSink sink;
