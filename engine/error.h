@@ -73,6 +73,7 @@ inline constexpr const char* kProtocolViolation = "08P01";
 inline constexpr const char* kQueryCanceled = "57014";
 inline constexpr const char* kAdminShutdown = "57P01";
 inline constexpr const char* kObjectInUse = "55006";
+inline constexpr const char* kLockNotAvailable = "55P03";
 inline constexpr const char* kProgramLimitExceeded = "54000";
 inline constexpr const char* kStatementTooComplex = "54001";
 inline constexpr const char* kTooManyArguments = "54023";

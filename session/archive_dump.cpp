@@ -177,6 +177,10 @@ class ArchiveDump {
   ArchiveDump(EngineState& state, const std::function<void(std::string)>& emit) : state_(state), emit_(emit) {}
 
   void run() {
+    // First, how far transaction ids went: a recovery from this archive goes on after them.
+    LoggedTransaction ids = tagged("postgres", kLoader);
+    ids.transactionId = state_.nextTransactionId - 1;
+    emit_(encodeTransaction(ids));
     Catalog fresh;
     for (const auto& [name, role] : state_.catalog.roles()) {
       if (fresh.role(name)) continue;

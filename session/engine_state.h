@@ -13,6 +13,7 @@
 
 #include "compiler/compiler.h"
 #include "engine/catalog/catalog.h"
+#include "session/advisory_locks.h"
 #include "session/notifications.h"
 #include "session/sql_engine.h"
 
@@ -86,6 +87,13 @@ struct EngineState {
   std::function<uint64_t(std::string)> commitLog;
   // LISTEN / NOTIFY between the sessions.
   NotificationHub notifications;
+  // pg_advisory_lock and friends: the locks every session holds.
+  AdvisoryLockTable advisoryLocks;
+  // txid_current(): the id the next transaction that asks gets, PostgreSQL's first normal
+  // transaction id to begin with. Never handed out twice: a transaction that took one is
+  // logged with it, and recovery continues after the largest id its records and archive
+  // name (docs/logging.md).
+  uint64_t nextTransactionId = 3;
 };
 
 }  // namespace duet

@@ -1,6 +1,9 @@
 #include "session/live_system_rows.h"
 
+#include <algorithm>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "engine/catalog/system_rows.h"
 #include "session/transaction_state.h"
@@ -90,6 +93,23 @@ std::vector<Row> databaseStats(const SessionState& reader) {
   return rows;
 }
 
+// pg_locks: the advisory locks, one row per lock, holder and mode (the serial executor
+// takes no other locks). Keys as PostgreSQL shows them: a bigint's high and low halves in
+// classid and objid with objsubid 1, two int4 keys with objsubid 2. Nothing ever waits.
+std::vector<Row> locks(const SessionState& reader) {
+  std::vector<Row> rows;
+  for (const AdvisoryLockTable::Held& h : reader.engine.advisoryLocks.held()) {
+    auto ordinal = std::find(reader.engine.sessions.begin(), reader.engine.sessions.end(), h.holder) -
+                   reader.engine.sessions.begin() + 1;
+    rows.push_back({std::string("advisory"), int64_t{h.tag.database}, kNull, kNull, kNull, kNull, kNull,
+                    static_cast<int64_t>(h.tag.key >> 32), static_cast<int64_t>(h.tag.key & 0xffffffffu),
+                    int64_t{h.tag.pair ? 2 : 1}, fmt::format("{}/{}", ordinal, h.holder->txn.assignedTransactionId()),
+                    int64_t{h.holder->backendPid}, std::string(h.shared ? "ShareLock" : "ExclusiveLock"), true, false,
+                    kNull});
+  }
+  return rows;
+}
+
 // pg_settings: the session's settings as SHOW ALL lists them.
 std::vector<Row> settings(const SessionState& reader) {
   std::vector<Row> rows;
@@ -129,7 +149,8 @@ std::vector<SystemRow> liveSystemRows(const SystemRelation& relation, const Sess
   if (relation.name == "pg_settings") return settings(reader);
   if (relation.name == "pg_sequences") return fillSequencesView(reader.engine.catalog, *reader.db);
   if (relation.name == "pg_stat_user_tables") return fillUserTableStats(reader.engine.catalog, *reader.db);
-  return {};  // pg_locks: the serial executor takes no locks
+  if (relation.name == "pg_locks") return locks(reader);
+  return {};
 }
 
 void fillSystemTables(SessionState& state, const PreparedPlan& plan) {

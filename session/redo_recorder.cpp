@@ -36,6 +36,8 @@ LoggedStatement RedoRecorder::loggedStatement(const Statement& st, const uint8_t
   l.randomState = inputs.randomState;
   const std::vector<int64_t>& readings = state_.txn.clock()->readings;
   l.clockOffsets.assign(readings.begin() + static_cast<std::ptrdiff_t>(inputs.clockReadings), readings.end());
+  const std::vector<bool>& outcomes = state_.advisoryLocks.outcomes();
+  l.lockOutcomes.assign(outcomes.begin() + static_cast<std::ptrdiff_t>(inputs.lockOutcomes), outcomes.end());
   return l;
 }
 
@@ -43,6 +45,7 @@ void stampTransaction(const SessionState& state, LoggedTransaction& t) {
   t.database = state.dbName;
   t.user = state.user;
   t.startTimestamp = state.txn.startTimestamp();
+  t.transactionId = state.txn.assignedTransactionId();
   t.serverStart = state.engine.startTimestamp;
   // Once a session has had temporary objects, its replay needs a session of its own.
   if (state.tempSessionId.number != 0) {

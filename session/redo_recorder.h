@@ -30,11 +30,19 @@ class RedoRecorder {
   struct StatementInputs {
     int64_t statementTimestamp;
     uint64_t randomState;
-    size_t clockReadings;  // clock readings before it began
+    size_t clockReadings;    // clock readings before it began
+    size_t lockOutcomes;     // advisory lock answers before it began
+    uint64_t transactionId;  // the transaction's id then (0: none yet)
   };
   StatementInputs statementInputs() {
     TransactionState& txn = state_.txn;
-    return StatementInputs{txn.statementTimestamp(), *txn.randomState(), txn.clock()->readings.size()};
+    return StatementInputs{txn.statementTimestamp(), *txn.randomState(), txn.clock()->readings.size(),
+                           state_.advisoryLocks.outcomes().size(), txn.assignedTransactionId()};
+  }
+  // Whether the statement gave the transaction its id: it is logged then, even if it
+  // changed nothing, so that recovery knows the id was handed out.
+  bool tookTransactionId(const StatementInputs& inputs) const {
+    return state_.txn.assignedTransactionId() != inputs.transactionId;
   }
   // The entry of a statement that succeeded; `params` is its parameter tuple (null for a
   // utility statement); `explained`: the $n values EXPLAIN ANALYZE ran it with.

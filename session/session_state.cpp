@@ -119,7 +119,14 @@ void SessionState::endCursors(bool committed) {
   }
 }
 
+void SessionState::transactionEnded(bool committed) {
+  endNotifications(committed);
+  endCursors(committed);
+  advisoryLocks.transactionEnded();
+}
+
 SessionState::~SessionState() {
+  advisoryLocks.sessionEnded();
   std::erase(engine.sessions, this);
   engine.notifications.remove(&listener);
 }

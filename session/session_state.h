@@ -20,6 +20,7 @@
 #include "engine/limits/interrupts.h"
 #include "engine/limits/statement_memory.h"
 #include "engine/types/value.h"
+#include "session/advisory_locks.h"
 #include "session/catalog_lookup.h"
 #include "session/engine_state.h"
 #include "session/search_path.h"
@@ -90,8 +91,6 @@ struct SessionState {
   // DECLARE's cursors (CursorRunner), by name, and how many were declared (each one's number).
   std::map<std::string, SqlCursor> cursors;
   uint64_t cursorsDeclared = 0;
-  // The transaction ended: cursors without hold close, and at a rollback the ones it declared.
-  void endCursors(bool committed);
   // LISTEN / NOTIFY: this session as a listener, and what its running transaction does at
   // commit (a rollback forgets it): LISTEN (true) or UNLISTEN (false; "" for UNLISTEN *) in
   // order, and its notifications, each (channel, payload) once, as PostgreSQL folds them.
@@ -100,10 +99,14 @@ struct SessionState {
   std::vector<Notification> pendingNotifies;
   // nextval / currval / setval / lastval, and what they leave for the redo log.
   SessionSequences sequences{*this};
+  // pg_advisory_lock and friends: this session's holds and the answers its requests got.
+  SessionAdvisoryLocks advisoryLocks{*this};
   // NOTIFY and pg_notify(): 22023 for an empty or too long channel name, a payload too long.
   void notify(std::string_view channel, std::string_view payload);
-  // The transaction ended: at a commit, the LISTENs take effect and the notifications go out.
-  void endNotifications(bool committed);
+  // The transaction ended (committed or not): cursors without hold close, and at a
+  // rollback the ones it declared; at a commit the LISTENs take effect and the
+  // notifications go out; its transaction-scope advisory locks are given back.
+  void transactionEnded(bool committed);
 
   // ---- names: the search path and the temporary schema (docs/sql.md, "Schemas")
   // The search path as of now: computed again when a setting or the catalog changed.
@@ -166,6 +169,8 @@ struct SessionState {
   }
 
  private:
+  void endCursors(bool committed);
+  void endNotifications(bool committed);
   Schema& makeTempSchema();
   // searchPath()'s result and what it was computed from.
   SearchPath searchPath_;

@@ -57,10 +57,13 @@ bool SnapshotRouter::goesToSnapshot(const std::vector<std::shared_ptr<const Prep
   // snapshot's copy is out of date.
   for (const auto& plan : plans)
     if (state_.readsLiveSystemTable(*plan)) return false;
-  // set_config() and pg_notify() change the session, which a snapshot's copy would not.
+  // set_config(), pg_notify(), txid_current() and the advisory lock functions change the
+  // session or the engine, which a snapshot's copy would not.
   for (const auto& plan : plans)
     for (const std::string& f : plan->footprint.functions)
-      if (f == "duet_q_set_config" || f == "duet_q_pg_notify") return false;
+      if (f == "duet_q_set_config" || f == "duet_q_pg_notify" || f == "duet_q_txid_current" ||
+          f.find("advisory_") != std::string::npos)
+        return false;
   if (block) return true;  // writes are refused there (25006)
   // Cheap tests first: a routine call's plan (each TPC-C call) walks no table.
   if (state_.settings.snapshotRouting() != Settings::SnapshotRouting::Always) {

@@ -55,6 +55,9 @@ class SqlEngine final : public Engine {
 
   void replayTransaction(std::string_view record) override {
     LoggedTransaction t = decodeTransaction(record);
+    // Ids up to the record's were handed out: none of them is handed out again.
+    state_.nextTransactionId = std::max(state_.nextTransactionId, t.transactionId + 1);
+    if (t.statements.empty()) return;
     // The sessions of an earlier server run ended with it, their temporary objects too.
     if (t.serverStart > replayServerStart_) {
       std::erase_if(tempSessions_, [&](const auto& s) { return s.first.serverStart < t.serverStart; });

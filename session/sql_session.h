@@ -121,6 +121,16 @@ class SqlSession final : public Session, public rt::SessionServices {
   void setval(uint32_t oid, int64_t value, bool isCalled) override { state_.sequences.setval(oid, value, isCalled); }
   int64_t lastval() override { return state_.sequences.lastval(); }
   int64_t sequenceValue(uint32_t oid, bool* isCalled) override { return state_.sequences.value(oid, isCalled); }
+  int64_t transactionId() override {
+    return static_cast<int64_t>(state_.txn.transactionId(state_.engine.nextTransactionId));
+  }
+  bool advisoryLock(rt::AdvisoryLockKey key, bool shared, bool transactionScope, bool wait) override {
+    return state_.advisoryLocks.lock(key, shared, transactionScope, wait);
+  }
+  bool advisoryUnlock(rt::AdvisoryLockKey key, bool shared) override {
+    return state_.advisoryLocks.unlock(key, shared);
+  }
+  void advisoryUnlockAll() override { state_.advisoryLocks.unlockAll(); }
   void setNotificationTarget(int32_t pid, std::function<void()> wake) override;
   std::vector<Notification> takeNotifications() override;
 

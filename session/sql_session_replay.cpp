@@ -1,6 +1,6 @@
 // Recovery (docs/logging.md): a logged transaction runs again, statement by statement,
 // through the same entry points a client uses, with the settings, statement times, random
-// state and clock readings it first ran with. Its answers go nowhere.
+// state, clock readings, transaction id and advisory lock answers it first ran with. Its answers go nowhere.
 #include "engine/error.h"
 #include "session/sql_session.h"
 
@@ -11,7 +11,7 @@ void SqlSession::replay(const LoggedTransaction& t) {
   // One statement ran on its own (it may be one that refuses a block, CREATE DATABASE);
   // several ran in a block or in one multi-statement Query, which commit as one.
   bool block = t.statements.size() > 1;
-  state_.txn.replayTransactionStart(t.startTimestamp);
+  state_.txn.replayTransactionStart(t.startTimestamp, t.transactionId);
   if (block) simpleQuery("BEGIN", sink);
   for (const LoggedStatement& s : t.statements) {
     // Most statements ran with the settings of the one before: applied only on a change.
@@ -28,6 +28,7 @@ void SqlSession::replay(const LoggedTransaction& t) {
       replayedSettings_ = s.settings;
     }
     state_.txn.replayStatement(s.statementTimestamp, s.randomState, s.clockOffsets);
+    state_.advisoryLocks.replayStatement(s.lockOutcomes);
     if (s.params.empty()) {
       if (simpleQuery(s.sql, sink) == QueryState::CopyIn) copyInData(s.copyData.value_or(""), sink);
       continue;

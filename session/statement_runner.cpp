@@ -87,7 +87,7 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
       if (result == QueryState::CopyIn) {
         copy_.setLogEntry(redo_.loggedStatement(st, params, inputs));
       } else if ((state_.txn.undo().mark() != mark && stmt.kind != sql::StmtKind::Transaction) ||
-                 changingCommand(stmt) || state_.sequences.changedInStatement) {
+                 changingCommand(stmt) || state_.sequences.changedInStatement || redo_.tookTransactionId(inputs)) {
         // (ROLLBACK TO SAVEPOINT moves the undo log back: what it undid leaves the record.)
         redo_.add(redo_.loggedStatement(*logged, params, inputs, explained ? &*explained : nullptr));
       }

@@ -51,8 +51,7 @@ void TransactionControl::failStatement(UndoLog::Mark mark) {
     state_.settings.endTransaction(false);
     redo_.clear();
     logSequencePositions();
-    state_.endNotifications(false);
-    state_.endCursors(false);
+    state_.transactionEnded(false);
   }
   noteRolledBackDdl();
 }
@@ -92,8 +91,7 @@ void TransactionControl::endTransaction(bool commit) {
   }
   state_.settings.endTransaction(commit);
   noteRolledBackDdl();
-  state_.endNotifications(commit);
-  state_.endCursors(commit);
+  state_.transactionEnded(commit);
   if (refused) std::rethrow_exception(refused);
 }
 
@@ -139,7 +137,7 @@ void TransactionControl::defineSavepoint(const std::string& name) {
   requireBlock(state_, "SAVEPOINT");
   state_.txn.savepoints().push_back({name, state_.txn.undo().mark(), redo_.size(), state_.settings.save(),
                                      state_.pendingListens.size(), state_.pendingNotifies.size(),
-                                     state_.cursorsDeclared});
+                                     state_.cursorsDeclared, state_.advisoryLocks.savepointMark()});
 }
 
 void TransactionControl::releaseSavepoint(const std::string& name) {
@@ -159,6 +157,7 @@ void TransactionControl::rollbackToSavepoint(const std::string& name) {
   state_.pendingListens.resize(std::min(sp.listens, state_.pendingListens.size()));
   state_.pendingNotifies.resize(std::min(sp.notifies, state_.pendingNotifies.size()));
   std::erase_if(state_.cursors, [&](const auto& c) { return c.second.number > sp.cursorsDeclared; });
+  state_.advisoryLocks.rollbackToSavepoint(sp.advisoryLocks);
   state_.txn.rollbackToSavepoint(i);
   noteRolledBackDdl();
 }

@@ -6,9 +6,9 @@
 namespace duet {
 namespace {
 
-// Version 2 added the server run and the temporary objects' session; version 1 records
-// (without them) still read.
-constexpr uint8_t kVersion = 2;
+// Version 2 added the server run and the temporary objects' session, version 3 the
+// transaction id and the advisory lock answers; older records (without them) still read.
+constexpr uint8_t kVersion = 3;
 
 class Writer {
  public:
@@ -88,13 +88,18 @@ std::string encodeTransaction(const LoggedTransaction& t) {
   w.u64(static_cast<uint64_t>(t.serverStart));
   w.u64(t.tempSession);
   w.str(t.tempSchema);
+  w.u64(t.transactionId);
+  for (const LoggedStatement& s : t.statements) {
+    w.u32(static_cast<uint32_t>(s.lockOutcomes.size()));
+    for (bool granted : s.lockOutcomes) w.u8(granted ? 1 : 0);
+  }
   return w.take();
 }
 
 LoggedTransaction decodeTransaction(std::string_view bytes) {
   Reader r(bytes);
   uint8_t version = r.u8();
-  if (version != kVersion && version != 1) throw std::runtime_error("transaction record of an unknown version");
+  if (version < 1 || version > kVersion) throw std::runtime_error("transaction record of an unknown version");
   LoggedTransaction t;
   t.database = r.str();
   t.user = r.str();
@@ -119,6 +124,11 @@ LoggedTransaction decodeTransaction(std::string_view bytes) {
     t.serverStart = static_cast<int64_t>(r.u64());
     t.tempSession = r.u64();
     t.tempSchema = r.str();
+  }
+  if (version >= 3) {
+    t.transactionId = r.u64();
+    for (LoggedStatement& s : t.statements)
+      for (uint32_t k = r.u32(); k > 0; --k) s.lockOutcomes.push_back(r.u8() != 0);
   }
   if (!r.done()) throw std::runtime_error("transaction record has trailing bytes");
   return t;

@@ -26,6 +26,8 @@ struct LoggedStatement {
   int64_t statementTimestamp = 0;
   uint64_t randomState = 0;
   std::vector<int64_t> clockOffsets;
+  // The answers its advisory lock requests got, in order (session/advisory_locks.h).
+  std::vector<bool> lockOutcomes;
   std::optional<std::string> copyData;  // COPY ... FROM STDIN: the data it read
 };
 
@@ -44,6 +46,9 @@ struct LoggedTransaction {
   // of their own, which keeps that schema.
   uint64_t tempSession = 0;
   std::string tempSchema;
+  // Its txid_current() (0: it asked for none). A record without statements only says that
+  // ids up to this one were handed out (an archive's first record).
+  uint64_t transactionId = 0;
 };
 
 std::string encodeTransaction(const LoggedTransaction& t);

@@ -26,6 +26,9 @@ void TransactionState::ensureStarted() {
   mode_ = Mode::Implicit;
   startTimestamp_ = replayStart_ ? *replayStart_ : currentTimestamp();
   replayStart_.reset();
+  transactionId_ = 0;
+  replayedTransactionId_ = replayTransactionId_;
+  replayTransactionId_ = 0;
   randomAtStart_ = random_;
   clock_.restart(startTimestamp_);
   statements_ = 0;
@@ -40,6 +43,11 @@ void TransactionState::startStatement(bool defaultReadOnly) {
     statementTimestamp_ = replayStatementTimestamp_ ? *replayStatementTimestamp_ : clock_.read();
   }
   replayStatementTimestamp_.reset();
+}
+
+uint64_t TransactionState::transactionId(uint64_t& next) {
+  if (transactionId_ == 0) transactionId_ = replayedTransactionId_ != 0 ? replayedTransactionId_ : next++;
+  return transactionId_;
 }
 
 void TransactionState::replayStatement(int64_t statementTimestamp, uint64_t randomState,

@@ -43,9 +43,18 @@ class TransactionState {
   // else the clock when the statement began.
   int64_t statementTimestamp() const { return statementTimestamp_; }
 
-  // Recovery: the next transaction starts at `startTimestamp` instead of now(), and the
-  // next statement gets these inputs instead of reading the clock and the generator.
-  void replayTransactionStart(int64_t startTimestamp) { replayStart_ = startTimestamp; }
+  // txid_current(): the transaction's id, taken from `next` (EngineState::nextTransactionId)
+  // at the first call; assignedTransactionId() is 0 until then.
+  uint64_t transactionId(uint64_t& next);
+  uint64_t assignedTransactionId() const { return transactionId_; }
+
+  // Recovery: the next transaction starts at `startTimestamp` instead of now(), its id is
+  // `transactionId` (0: it took none), and the next statement gets these inputs instead of
+  // reading the clock and the generator.
+  void replayTransactionStart(int64_t startTimestamp, uint64_t transactionId) {
+    replayStart_ = startTimestamp;
+    replayTransactionId_ = transactionId;
+  }
   void replayStatement(int64_t statementTimestamp, uint64_t randomState, std::vector<int64_t> clockOffsets);
   // Starts an implicit transaction unless one (or a block) is already running.
   void ensureStarted();
@@ -69,10 +78,11 @@ class TransactionState {
     UndoLog::Mark undoMark;
     size_t redoMark;
     Settings::Saved settings;
-    // The session's LISTEN/UNLISTEN and NOTIFY lists and its cursor count then: what came
-    // after is undone too.
+    // The session's LISTEN/UNLISTEN and NOTIFY lists, its cursor count and its
+    // transaction-scope advisory locks then: what came after is undone too.
     size_t listens = 0, notifies = 0;
     uint64_t cursorsDeclared = 0;
+    size_t advisoryLocks = 0;
   };
   std::vector<Savepoint>& savepoints() { return savepoints_; }
   // The newest savepoint of that name, or -1.
@@ -109,6 +119,7 @@ class TransactionState {
   bool ranStatement_ = false;
   bool rolledBackDdl_ = false;
   int64_t startTimestamp_ = 0;
+  uint64_t transactionId_ = 0;
   uint64_t random_ = freshRandomState();
   uint64_t randomAtStart_ = 0;
   rt::TransactionClock clock_;
@@ -119,6 +130,7 @@ class TransactionState {
   // Recovery's inputs for the next transaction and statement (replayTransactionStart,
   // replayStatement); unset outside a replay.
   std::optional<int64_t> replayStart_;
+  uint64_t replayTransactionId_ = 0, replayedTransactionId_ = 0;
   std::optional<int64_t> replayStatementTimestamp_;
 };
 

@@ -176,6 +176,7 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
         state_.portals.clear();
         state_.cursors.clear();
         state_.pendingListens.emplace_back(false, "");  // UNLISTEN *
+        state_.advisoryLocks.unlockAll();
       }
       if ((s.target == "all" || s.target == "temp") && TempObjects(state_).dropAll()) transaction_.ddlDone();
       std::string tag = s.target;

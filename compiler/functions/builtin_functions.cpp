@@ -7,6 +7,7 @@
 #include "compiler/runtime/query_runtime.h"
 #include "compiler/runtime/sequence_functions.h"
 #include "compiler/runtime/set_functions.h"
+#include "compiler/runtime/transaction_functions.h"
 #include "engine/types/runtime.h"
 
 namespace duet {
@@ -96,7 +97,29 @@ const std::vector<BuiltinFunction> kCoreFunctions = {
     {"duet_sequence_is_called", {Int8},          Bool,        kStable,    true, DUET_FN(duet_q_sequence_is_called)},
     // LISTEN / NOTIFY (PostgreSQL's result is void, which prints as '').
     {"pg_notify",             {Text, Text},      Text,        kVolatile,  true, DUET_FN(duet_q_pg_notify)},
-    {"pg_advisory_unlock_all", {},               Text,        kVolatile,  true, DUET_FN(duet_q_advisory_unlock_all)},
+    // Advisory locks (transaction_functions.h; void results are '').
+    {"pg_advisory_lock",      {Int8},            Text,        kVolatile,  true, DUET_FN(duet_q_advisory_lock)},
+    {"pg_advisory_lock",      {Int4, Int4},      Text,        kVolatile,  true, DUET_FN(duet_q_advisory_lock_pair)},
+    {"pg_try_advisory_lock",  {Int8},            Bool,        kVolatile,  true, DUET_FN(duet_q_try_advisory_lock)},
+    {"pg_try_advisory_lock",  {Int4, Int4},      Bool,        kVolatile,  true, DUET_FN(duet_q_try_advisory_lock_pair)},
+    {"pg_advisory_lock_shared", {Int8},            Text,        kVolatile,  true, DUET_FN(duet_q_advisory_lock_shared)},
+    {"pg_advisory_lock_shared", {Int4, Int4},      Text,        kVolatile,  true, DUET_FN(duet_q_advisory_lock_shared_pair)},
+    {"pg_try_advisory_lock_shared", {Int8},            Bool,        kVolatile,  true, DUET_FN(duet_q_try_advisory_lock_shared)},
+    {"pg_try_advisory_lock_shared", {Int4, Int4},      Bool,        kVolatile,  true, DUET_FN(duet_q_try_advisory_lock_shared_pair)},
+    {"pg_advisory_xact_lock", {Int8},            Text,        kVolatile,  true, DUET_FN(duet_q_advisory_xact_lock)},
+    {"pg_advisory_xact_lock", {Int4, Int4},      Text,        kVolatile,  true, DUET_FN(duet_q_advisory_xact_lock_pair)},
+    {"pg_try_advisory_xact_lock", {Int8},            Bool,        kVolatile,  true, DUET_FN(duet_q_try_advisory_xact_lock)},
+    {"pg_try_advisory_xact_lock", {Int4, Int4},      Bool,        kVolatile,  true, DUET_FN(duet_q_try_advisory_xact_lock_pair)},
+    {"pg_advisory_xact_lock_shared", {Int8},            Text,        kVolatile,  true, DUET_FN(duet_q_advisory_xact_lock_shared)},
+    {"pg_advisory_xact_lock_shared", {Int4, Int4},      Text,        kVolatile,  true, DUET_FN(duet_q_advisory_xact_lock_shared_pair)},
+    {"pg_try_advisory_xact_lock_shared", {Int8},            Bool,        kVolatile,  true, DUET_FN(duet_q_try_advisory_xact_lock_shared)},
+    {"pg_try_advisory_xact_lock_shared", {Int4, Int4},      Bool,        kVolatile,  true, DUET_FN(duet_q_try_advisory_xact_lock_shared_pair)},
+    {"pg_advisory_unlock",    {Int8},            Bool,        kVolatile,  true, DUET_FN(duet_q_advisory_unlock)},
+    {"pg_advisory_unlock",    {Int4, Int4},      Bool,        kVolatile,  true, DUET_FN(duet_q_advisory_unlock_pair)},
+    {"pg_advisory_unlock_shared", {Int8},            Bool,        kVolatile,  true, DUET_FN(duet_q_advisory_unlock_shared)},
+    {"pg_advisory_unlock_shared", {Int4, Int4},      Bool,        kVolatile,  true, DUET_FN(duet_q_advisory_unlock_shared_pair)},
+    {"pg_advisory_unlock_all", {},                Text,        kVolatile,  true, DUET_FN(duet_q_advisory_unlock_all)},
+    {"txid_current",          {},                Int8,        kStable,    true, DUET_FN(duet_q_txid_current)},
     // Strings.
     {"length",                {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_length)},
     {"char_length",           {Text},            Int4,        kImmutable, true, DUET_FN(duet_rt_text_length)},

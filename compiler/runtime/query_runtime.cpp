@@ -361,8 +361,6 @@ const VarString* duet_q_set_config(QueryContext* ctx, const VarString* name, con
   return statementArena().makeString(ctx->session->setSetting(name->view(), value->view(), isLocal));
 }
 
-const VarString* duet_q_advisory_unlock_all(QueryContext*) { return statementArena().makeString(""); }
-
 const VarString* duet_q_pg_notify(QueryContext* ctx, const VarString* channel, const VarString* payload) {
   if (!ctx->session) throw SqlError(sqlstate::kFeatureNotSupported, "pg_notify() is not supported here");
   ctx->session->notify(channel->view(), payload->view());

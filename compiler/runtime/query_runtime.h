@@ -152,6 +152,13 @@ struct QueryContext;
 class ParallelRun;
 struct Instrumentation;
 
+// An advisory lock's key as PostgreSQL's pg_locks shows it: one bigint, or (`pair`) two
+// int4 keys, the first in the high half (classid, objid and objsubid 2).
+struct AdvisoryLockKey {
+  uint64_t value = 0;
+  bool pair = false;
+};
+
 // What compiled code asks of the session it runs in: calls to user-defined routines
 // (found and compiled by the session) and notices for the client.
 class SessionServices {
@@ -178,6 +185,26 @@ class SessionServices {
     (void)channel, (void)payload;
     throw std::logic_error("pg_notify() outside a session");
   }
+  // txid_current(): the running transaction's id, given at its first call
+  // (session/transaction_state.h).
+  virtual int64_t transactionId() { throw std::logic_error("txid_current() outside a session"); }
+  // The advisory lock functions (transaction_functions.h, session/advisory_locks.h). Takes
+  // one more hold of lock `key`, until the session gives it back or (`transactionScope`)
+  // until the transaction ends; whether it was granted. A lock another session holds in a
+  // conflicting mode is not granted: with `wait` (pg_advisory_lock, not pg_try_...) that
+  // raises 55P03, as the serial executor cannot wait for the holder.
+  virtual bool advisoryLock(AdvisoryLockKey key, bool shared, bool transactionScope, bool wait) {
+    (void)key, (void)shared, (void)transactionScope, (void)wait;
+    throw std::logic_error("advisory locks outside a session");
+  }
+  // pg_advisory_unlock[_shared]: gives back one session-level hold; false (with a WARNING)
+  // when the session has none in that mode.
+  virtual bool advisoryUnlock(AdvisoryLockKey key, bool shared) {
+    (void)key, (void)shared;
+    throw std::logic_error("advisory locks outside a session");
+  }
+  // pg_advisory_unlock_all: gives back every session-level hold.
+  virtual void advisoryUnlockAll() { throw std::logic_error("advisory locks outside a session"); }
   // nextval, currval, setval and lastval of the sequence with relation oid `oid`
   // (sequence_functions.h).
   virtual int64_t nextval(uint32_t oid) = 0;
@@ -315,9 +342,6 @@ const duet::VarString* duet_q_current_setting(duet::rt::QueryContext* ctx, const
 // pg_notify(channel, payload): NOTIFY, from a query. Returns '' (PostgreSQL's void prints so).
 const duet::VarString* duet_q_pg_notify(duet::rt::QueryContext* ctx, const duet::VarString* channel,
                                         const duet::VarString* payload);
-// pg_advisory_unlock_all(): there are no advisory locks to release (asyncpg's connection
-// reset calls it). Returns '' (void).
-const duet::VarString* duet_q_advisory_unlock_all(duet::rt::QueryContext* ctx);
 // set_config(name, value, is_local): the session's SET, from a query.
 const duet::VarString* duet_q_set_config(duet::rt::QueryContext* ctx, const duet::VarString* name,
                                          const duet::VarString* value, bool isLocal);

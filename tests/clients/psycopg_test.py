@@ -6,7 +6,7 @@ their SQLSTATE, server-side prepared statements with binary parameters (prepare=
 cancellation (CancelRequest), int[]/text[] parameters and results in text and binary,
 = ANY ($1) with array parameters, statements of 10,000 rows or items, and function and
 procedure calls as prepared statements, EXPLAIN's shape, bytea and uuid values, json and
-jsonb, temporary tables of two sessions.
+jsonb, temporary tables and advisory locks of two sessions.
 Usage: psycopg_test.py HOST PORT
 """
 import datetime
@@ -1023,11 +1023,76 @@ def test_temp_tables_of_two_sessions():
         b.execute("DROP TABLE two_sessions")
 
 
+def advisory_lock_holders(conn, key):
+    """The pids holding advisory lock `key` (a bigint below 2^32) and their modes."""
+    return conn.execute("SELECT pid, mode FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 "
+                        "AND classid = 0 AND objid = %s ORDER BY pid, mode", (key,)).fetchall()
+
+
+def test_advisory_locks_of_two_sessions():
+    # What one session's advisory locks mean to another: conflicts by mode, transaction-level
+    # locks ending with their transaction or savepoint, DISCARD ALL and the session's end
+    # giving back the rest. A lock another session holds: pg_try_ answers false, and
+    # pg_advisory_lock fails with 55P03 (PostgreSQL waits, here until lock_timeout; DuetDB
+    # cannot wait and fails at once).
+    with connect(autocommit=True) as a, connect(autocommit=True) as b:
+        a_pid = a.execute("SELECT pg_backend_pid()").fetchone()[0]
+        a.execute("SELECT pg_advisory_lock(7001)")
+        assert advisory_lock_holders(b, 7001) == [(a_pid, "ExclusiveLock")]
+        assert b.execute("SELECT pg_try_advisory_lock(7001)").fetchone() == (False,)
+        assert b.execute("SELECT pg_try_advisory_lock_shared(7001)").fetchone() == (False,)
+        assert b.execute("SELECT pg_try_advisory_xact_lock(7001)").fetchone() == (False,)
+        b.execute("SET lock_timeout = '200ms'")
+        try:
+            b.execute("SELECT pg_advisory_lock(7001)")
+            raise AssertionError("took a lock another session holds")
+        except errors.LockNotAvailable:
+            pass
+        # b cannot give back a's lock.
+        assert b.execute("SELECT pg_advisory_unlock(7001)").fetchone() == (False,)
+        assert a.execute("SELECT pg_advisory_unlock(7001)").fetchone() == (True,)
+        assert b.execute("SELECT pg_try_advisory_lock(7001)").fetchone() == (True,)
+        assert b.execute("SELECT pg_advisory_unlock(7001)").fetchone() == (True,)
+
+        # Shared holds go together; an exclusive one waits for them all.
+        a.execute("SELECT pg_advisory_lock_shared(7002)")
+        assert b.execute("SELECT pg_try_advisory_lock_shared(7002)").fetchone() == (True,)
+        assert len(advisory_lock_holders(a, 7002)) == 2
+        assert b.execute("SELECT pg_try_advisory_lock(7002)").fetchone() == (False,)
+        assert a.execute("SELECT pg_advisory_unlock_shared(7002)").fetchone() == (True,)
+        assert b.execute("SELECT pg_try_advisory_lock(7002)").fetchone() == (True,)  # its own shared one is no bar
+        assert a.execute("SELECT pg_try_advisory_lock_shared(7002)").fetchone() == (False,)
+        b.execute("SELECT pg_advisory_unlock_all()")
+        assert advisory_lock_holders(a, 7002) == []
+
+        # A transaction-level lock is held until the transaction ends. (While a's block is
+        # open, DuetDB runs no other session's statements: b sees its end.)
+        with a.transaction():
+            a.execute("SELECT pg_advisory_xact_lock(7003)")
+            assert advisory_lock_holders(a, 7003) == [(a_pid, "ExclusiveLock")]
+        assert b.execute("SELECT pg_try_advisory_lock(7003)").fetchone() == (True,)
+        a.execute("SELECT pg_advisory_xact_lock_shared(7004)")  # a transaction of its own
+        assert b.execute("SELECT pg_try_advisory_lock(7004)").fetchone() == (True,)
+
+        # DISCARD ALL and the end of a session give their locks back.
+        b.execute("DISCARD ALL")
+        assert a.execute("SELECT pg_try_advisory_lock(7003)").fetchone() == (True,)
+        b.execute("SELECT pg_advisory_lock(7006)")
+        b.close()
+        for _ in range(50):  # PostgreSQL gives them back as the backend exits: wait
+            if a.execute("SELECT pg_try_advisory_lock(7006)").fetchone() == (True,):
+                break
+            time.sleep(0.1)
+        assert advisory_lock_holders(a, 7006) == [(a_pid, "ExclusiveLock")]
+        a.execute("SELECT pg_advisory_unlock_all()")
+
+
 TESTS = [test_parameters, test_executemany_and_prepare, test_transactions, test_copy, test_binary_copy,
          test_on_conflict_rowcount,
          test_errors, test_large_result, test_cancel, test_arrays, test_any_array_parameters, test_long_statements,
          test_routine_calls, test_explain, test_notify, test_named_cursors,
-         test_error_fields, test_sql_prepare_execute, test_bytea_uuid, test_json, test_temp_tables_of_two_sessions]
+         test_error_fields, test_sql_prepare_execute, test_bytea_uuid, test_json, test_temp_tables_of_two_sessions,
+         test_advisory_locks_of_two_sessions]
 
 
 if __name__ == "__main__":

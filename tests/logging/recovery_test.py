@@ -23,6 +23,8 @@ its way into:
   - statements that read temporary tables into permanent ones replay to the same rows after
     a crash with the sessions alive, from the log alone and from an archive written while a
     temporary table was alive, and the temporary tables do not come back;
+  - rows that recorded txid_current() and advisory lock answers replay to the same values,
+    from the log and from the archive, and no transaction id is handed out twice;
   - a start that cannot bind its port after a recovery that replayed transactions (so a
     checkpoint is queued on the executor) exits 1 with a message, not a crash; run with the
     ASan duetd, no sanitizer report.
@@ -492,6 +494,51 @@ def constraints():
 
 
 
+def transaction_ids_and_advisory_locks():
+    """Rows that recorded txid_current() and advisory lock answers come back the same
+    through the log, then through the archive (a replay takes no lock: it hands out the
+    answers the statements got), and no transaction id is handed out twice, not even one
+    that a transaction which changed nothing took."""
+    data = tempfile.mkdtemp(prefix="duet-recovery-")
+    try:
+        server = Server(data)
+        a, b = server.connect(), server.connect()
+        a.execute("CREATE TABLE rt_ids (who text, id bigint, answer boolean)")
+        a.execute("SELECT pg_advisory_lock(7)")
+        b.execute("INSERT INTO rt_ids SELECT 'b refused', txid_current(), pg_try_advisory_lock(7)")
+        b.execute("INSERT INTO rt_ids SELECT 'b granted', txid_current(), pg_try_advisory_lock(8)")
+        with a.transaction():
+            a.execute("INSERT INTO rt_ids SELECT 'a unlocked', txid_current(), pg_advisory_unlock(7)")
+            a.execute("INSERT INTO rt_ids SELECT 'a again', txid_current(), pg_advisory_unlock(7)")
+        handed_out = [a.execute("SELECT txid_current()").fetchone()[0]]  # changes nothing
+        a.close()
+        b.close()
+        query = "SELECT who, id, answer FROM rt_ids ORDER BY who"
+        expected = rows(server, query)
+        answers = {who.decode(): answer for who, _, answer in expected}
+        assert answers == {"a again": b"f", "a unlocked": b"t", "b granted": b"t", "b refused": b"f"}, expected
+        ids = {who.decode(): int(i) for who, i, _ in expected}
+        assert ids["a unlocked"] == ids["a again"] > ids["b granted"] > ids["b refused"], ids
+        assert handed_out[0] > ids["a again"], (handed_out, ids)
+        server.stop()
+
+        def check(server, what):
+            got = rows(server, query)
+            assert got == expected, f"rt_ids came back different from {what}:\n" + diff(expected, got)
+            conn = server.connect()
+            assert conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'").fetchone() == (0,)
+            now = conn.execute("SELECT txid_current()").fetchone()[0]
+            assert now > max(handed_out), f"txid_current() {now} after {what}, {max(handed_out)} was handed out"
+            handed_out.append(now)
+            conn.close()
+
+        log_then_archive(data, check)
+        print("transaction ids and advisory lock answers: the same after a replay of the log and after loading "
+              "the archive")
+    finally:
+        shutil.rmtree(data)
+
+
 def crash(server):
     """SIGKILL: no clean stop, so no session's end reaches the log."""
     server.proc.kill()
@@ -718,6 +765,7 @@ def main():
     altered_tables()
     constraints()
     temp_tables()
+    transaction_ids_and_advisory_locks()
     print(f"recovery: all passed in {time.time() - started:.1f} s")
     return 0
 

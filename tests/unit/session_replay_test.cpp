@@ -36,7 +36,7 @@ std::unique_ptr<Engine> loggingEngine(std::vector<std::string>& records) {
 }  // namespace
 
 TEST_CASE("transaction records encode and decode", "[logging]") {
-  LoggedTransaction t{"db", "me", 12345, {}, 777, 3, "pg_temp_2"};
+  LoggedTransaction t{"db", "me", 12345, {}, 777, 3, "pg_temp_2", 4242};
   LoggedStatement s;
   s.sql = "insert into t values ($1)";
   s.paramTypeOids = {23};
@@ -45,6 +45,7 @@ TEST_CASE("transaction records encode and decode", "[logging]") {
   s.statementTimestamp = 999;
   s.randomState = 0xdeadbeef;
   s.clockOffsets = {1, 5};
+  s.lockOutcomes = {true, false, false};
   s.copyData = std::string("1\t2\n");
   t.statements = {s, LoggedStatement{}};
   LoggedTransaction back = decodeTransaction(encodeTransaction(t));
@@ -53,10 +54,13 @@ TEST_CASE("transaction records encode and decode", "[logging]") {
   CHECK(back.serverStart == 777);
   CHECK(back.tempSession == 3);
   CHECK(back.tempSchema == "pg_temp_2");
+  CHECK(back.transactionId == 4242);
   REQUIRE(back.statements.size() == 2);
   CHECK(back.statements[0].params == s.params);
   CHECK(back.statements[0].settings == s.settings);
   CHECK(back.statements[0].clockOffsets == s.clockOffsets);
+  CHECK(back.statements[0].lockOutcomes == s.lockOutcomes);
+  CHECK(back.statements[1].lockOutcomes.empty());
   CHECK(back.statements[0].copyData == s.copyData);
   CHECK_FALSE(back.statements[1].copyData);
   std::string bytes = encodeTransaction(t);
