@@ -79,6 +79,26 @@ std::optional<std::string> functionResult(const RoutineInfo& r) {
   return (r.returnsSet ? "SETOF " : "") + routineTypeName(r.returnType);
 }
 
+// pg_get_functiondef: CREATE OR REPLACE as PostgreSQL lays it out, a clause a line, the
+// name qualified, the body in a $function$ (or $procedure$) quote it does not contain.
+std::string functionDefinition(const RoutineInfo& r) {
+  bool procedure = r.kind == RoutineKind::Procedure;
+  std::string out = fmt::format("CREATE OR REPLACE {} {}.{}({})\n", procedure ? "PROCEDURE" : "FUNCTION",
+                                quoteIdent(r.schema->name), quoteIdent(r.name), functionArguments(r, true));
+  if (std::optional<std::string> result = functionResult(r)) out += " RETURNS " + *result + "\n";
+  out += r.language == RoutineLanguage::Sql ? " LANGUAGE sql\n" : " LANGUAGE plpgsql\n";
+  std::string options;
+  if (r.volatility == Volatility::Immutable) options += " IMMUTABLE";
+  if (r.volatility == Volatility::Stable) options += " STABLE";
+  if (r.strict) options += " STRICT";
+  if (r.securityDefiner) options += " SECURITY DEFINER";
+  if (!options.empty()) out += options + "\n";
+  std::string quote = procedure ? "$procedure" : "$function";
+  while (r.body.find(quote) != std::string::npos) quote += 'x';
+  quote += '$';
+  return out + "AS " + quote + r.body + quote + "\n";
+}
+
 }  // namespace
 
 SessionCatalogLookup::SessionCatalogLookup(SessionState& session)
@@ -222,9 +242,11 @@ std::optional<std::string> SessionCatalogLookup::nameOf(TypeAlias kind, uint32_t
         if (builtin.empty()) return std::nullopt;
         return std::string(builtin);
       }
-      // Qualified where the search path does not find it, as regprocout and format_procedure.
-      std::string qualifier = routineVisible(*r) ? "" : quoteIdent(r->schema->name) + ".";
-      return qualifier + (kind == TypeAlias::RegProc ? quoteIdent(r->name) : r->signature());
+      // Qualified where the search path does not find it, as regprocout and format_procedure
+      // (which puts no space after the commas).
+      std::string name = (routineVisible(*r) ? "" : quoteIdent(r->schema->name) + ".") + quoteIdent(r->name);
+      if (kind == TypeAlias::RegProc) return name;
+      return name + "(" + routineTypeList(r->identityTypes(), ",") + ")";
     }
     default: return std::nullopt;  // DuetDB has no operators in its catalog
   }
@@ -316,9 +338,11 @@ std::optional<std::string> SessionCatalogLookup::describe(Text what, uint32_t oi
     }
     case Text::FunctionResult:
     case Text::FunctionArguments:
-    case Text::FunctionIdentityArguments: {
+    case Text::FunctionIdentityArguments:
+    case Text::FunctionDefinition: {
       const RoutineInfo* r = routineByOid(oid);
       if (!r) return std::nullopt;
+      if (what == Text::FunctionDefinition) return functionDefinition(*r);
       return what == Text::FunctionResult ? functionResult(*r) : functionArguments(*r, what == Text::FunctionArguments);
     }
     case Text::RoleName:

@@ -272,19 +272,20 @@ void RoutineStatements::dropRoutinesReturning(const TableInfo& table, bool casca
   std::sort(dependents.begin(), dependents.end(), [](auto* a, auto* b) { return a->oid < b->oid; });
   std::string detail;
   for (const RoutineInfo* r : dependents)
-    detail += fmt::format("{}{} {} depends on type {}", detail.empty() ? "" : "\n",
-                          r->kind == RoutineKind::Procedure ? "procedure" : "function", r->signature(), table.name);
+    detail +=
+        fmt::format("{}{} {} depends on type {}", detail.empty() ? "" : "\n",
+                    r->kind == RoutineKind::Procedure ? "procedure" : "function", r->objectSignature(), table.name);
   if (!cascade)
     throw SqlError(kDependentObjectsStillExist,
                    fmt::format("cannot drop table {} because other objects depend on it", table.name), detail,
                    "Use DROP ... CASCADE to drop the dependent objects too.");
   Notice n = Notice::make("NOTICE", "00000", "");
   if (dependents.size() == 1) {
-    n.message = fmt::format("drop cascades to function {}", dependents[0]->signature());
+    n.message = fmt::format("drop cascades to function {}", dependents[0]->objectSignature());
   } else {
     n.message = fmt::format("drop cascades to {} other objects", dependents.size());
     for (const RoutineInfo* r : dependents)
-      n.detail += fmt::format("{}drop cascades to function {}", n.detail.empty() ? "" : "\n", r->signature());
+      n.detail += fmt::format("{}drop cascades to function {}", n.detail.empty() ? "" : "\n", r->objectSignature());
   }
   state_.sendNotice(sink, n);
   for (RoutineInfo* r : dependents) state_.engine.catalog.dropRoutine(*r, state_.txn.undo());

@@ -565,7 +565,7 @@ void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
             if (q->ownerTable == 0) depends("sequence", n);
           for (const auto& [n, overloads] : schema->routines)
             for (const auto& r : overloads)
-              depends(r->kind == RoutineKind::Procedure ? "procedure" : "function", r->signature());
+              depends(r->kind == RoutineKind::Procedure ? "procedure" : "function", r->objectSignature());
           throw SqlError("2BP01", fmt::format("cannot drop schema {} because other objects depend on it", schema->name),
                          detail, "Use DROP ... CASCADE to drop the dependent objects too.");
         }

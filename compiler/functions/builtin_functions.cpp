@@ -60,6 +60,7 @@ const std::vector<BuiltinFunction> kCoreFunctions = {
     {"pg_get_function_result", {Int8},           Text,        kStable,    true, DUET_FN(duet_q_pg_get_function_result), Unknown, 0, true},
     {"pg_get_function_arguments", {Int8},        Text,        kStable,    true, DUET_FN(duet_q_pg_get_function_arguments), Unknown, 0, true},
     {"pg_get_function_identity_arguments", {Int8}, Text,      kStable,    true, DUET_FN(duet_q_pg_get_function_identity_arguments), Unknown, 0, true},
+    {"pg_get_functiondef",    {Int8},            Text,        kStable,    true, DUET_FN(duet_q_pg_get_functiondef), Unknown, 0, true},
     {"pg_relation_is_publishable", {Int8},       Bool,        kStable,    true, DUET_FN(duet_q_pg_relation_is_publishable)},
     {"pg_get_statisticsobjdef_columns", {Int8},  Text,        kStable,    true, DUET_FN(duet_q_pg_get_statisticsobjdef_columns), Unknown, 0, true},
     {"pg_backend_pid",        {},                Int4,        kStable,    true, DUET_FN(duet_q_pg_backend_pid)},

@@ -150,6 +150,10 @@ const VarString* duet_q_pg_get_function_arguments(QueryContext* ctx, int64_t rou
   return describe(ctx, CatalogLookup::Text::FunctionArguments, routine);
 }
 
+const VarString* duet_q_pg_get_functiondef(QueryContext* ctx, int64_t routine) {
+  return describe(ctx, CatalogLookup::Text::FunctionDefinition, routine);
+}
+
 const VarString* duet_q_pg_get_function_identity_arguments(QueryContext* ctx, int64_t routine) {
   return describe(ctx, CatalogLookup::Text::FunctionIdentityArguments, routine);
 }

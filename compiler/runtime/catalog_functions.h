@@ -49,6 +49,7 @@ const duet::VarString* duet_q_no_description(duet::rt::QueryContext* ctx, int64_
 const duet::VarString* duet_q_pg_get_function_result(duet::rt::QueryContext* ctx, int64_t routine);
 const duet::VarString* duet_q_pg_get_function_arguments(duet::rt::QueryContext* ctx, int64_t routine);
 const duet::VarString* duet_q_pg_get_function_identity_arguments(duet::rt::QueryContext* ctx, int64_t routine);
+const duet::VarString* duet_q_pg_get_functiondef(duet::rt::QueryContext* ctx, int64_t routine);
 bool duet_q_pg_relation_is_publishable(duet::rt::QueryContext* ctx, int64_t relation);
 // pg_get_statisticsobjdef_columns: DuetDB has no extended statistics objects, so NULL.
 const duet::VarString* duet_q_pg_get_statisticsobjdef_columns(duet::rt::QueryContext* ctx, int64_t object);

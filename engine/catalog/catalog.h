@@ -236,7 +236,9 @@ class Catalog {
   // them in the UndoLog it is given (the new table's own, not the transaction's); then NOT
   // NULL columns are checked (23502), and the indexes rebuilt on their columns' new places
   // (sourceColumn[i]: the old column new column i comes from, -1 for a new one); an index
-  // on a column that is gone is dropped. The old Table lives in the undo log until commit.
+  // on a column that is gone is dropped. The foreign keys the table takes part in, on
+  // either side, move to the new Table with their columns (the caller refuses a rewrite
+  // that drops or retypes a column of one). The old Table lives in the undo log until commit.
   void rewriteTable(TableInfo& table, std::vector<ColumnDef> columns, const std::vector<int>& sourceColumn,
                     const std::function<void(Table&, UndoLog&)>& fill, UndoLog& undo);
   // 23502 "column \"c\" of relation \"t\" contains null values" if a row holds NULL in one.

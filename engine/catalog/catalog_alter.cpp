@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
+#include <stdexcept>
 #include <utility>
 
 #include "engine/catalog/catalog.h"
@@ -230,6 +232,43 @@ void Catalog::rewriteTable(TableInfo& table, std::vector<ColumnDef> columns, con
   building.commit();
   for (IndexInfo* info : dropped) detachIndex(*info, undo);
 
+  // Each foreign key of the table, on either side, as it will point into the new one.
+  auto newPlace = [&](uint32_t old) {
+    auto at = std::find(sourceColumn.begin(), sourceColumn.end(), static_cast<int>(old));
+    if (at == sourceColumn.end()) throw std::logic_error("a rewrite dropped a foreign key's column");
+    return static_cast<uint32_t>(at - sourceColumn.begin());
+  };
+  auto newIndex = [&](const Index* old) {
+    for (const Rebuilt& r : rebuilt)
+      if (r.info->index == old) return static_cast<const Index*>(r.index);
+    throw std::logic_error("a rewrite dropped a foreign key's unique index");
+  };
+  auto keys = std::make_shared<std::vector<ForeignKey>>();  // each one's fields to swap in
+  std::vector<ForeignKey*> moved;
+  Table* old = table.table.get();
+  for (const std::vector<ForeignKey*>* side : {&old->references(), &old->referencedBy()}) {
+    for (ForeignKey* fk : *side) {
+      if (std::find(moved.begin(), moved.end(), fk) != moved.end()) continue;  // references itself
+      ForeignKey next;
+      next.child = fk->child;
+      next.columns = fk->columns;
+      next.parent = fk->parent;
+      next.refColumns = fk->refColumns;
+      next.parentIndex = fk->parentIndex;
+      if (fk->child == old) {
+        next.child = fresh.get();
+        for (uint32_t& c : next.columns) c = newPlace(c);
+      }
+      if (fk->parent == old) {
+        next.parent = fresh.get();
+        for (uint32_t& c : next.refColumns) c = newPlace(c);
+        next.parentIndex = newIndex(fk->parentIndex);
+      }
+      moved.push_back(fk);
+      keys->push_back(std::move(next));
+    }
+  }
+
   // The swap, and its undoing: everything the table's description and indexes pointed at.
   struct Side {
     std::unique_ptr<Table> table;
@@ -242,12 +281,23 @@ void Catalog::rewriteTable(TableInfo& table, std::vector<ColumnDef> columns, con
   for (const Rebuilt& r : rebuilt) other->indexes.emplace_back(r.index, r.columns);
   std::vector<IndexInfo*> infos;
   for (const Rebuilt& r : rebuilt) infos.push_back(r.info);
-  auto swap = [&table, other, infos] {
+  auto swap = [&table, other, infos, moved, keys] {
     std::swap(table.table, other->table);
     std::swap(table.columns, other->columns);
     for (size_t i = 0; i < infos.size(); ++i) {
       std::swap(infos[i]->index, other->indexes[i].first);
       std::swap(infos[i]->columns, other->indexes[i].second);
+    }
+    for (size_t i = 0; i < moved.size(); ++i) {
+      ForeignKey& fk = *moved[i];
+      ForeignKey& next = (*keys)[i];
+      Table::detachForeignKey(fk);
+      std::swap(fk.child, next.child);
+      std::swap(fk.columns, next.columns);
+      std::swap(fk.parent, next.parent);
+      std::swap(fk.refColumns, next.refColumns);
+      std::swap(fk.parentIndex, next.parentIndex);
+      Table::attachForeignKey(fk);
     }
   };
   swap();

@@ -40,9 +40,9 @@ std::string routineTypeName(const RoutineType& t) {
   return typeName(SqlType{t.scalar, -1}) + (t.array ? "[]" : "");
 }
 
-std::string routineTypeList(const std::vector<RoutineType>& types) {
+std::string routineTypeList(const std::vector<RoutineType>& types, const char* separator) {
   std::string out;
-  for (const RoutineType& t : types) out += (out.empty() ? "" : ", ") + routineTypeName(t);
+  for (const RoutineType& t : types) out += (out.empty() ? "" : separator) + routineTypeName(t);
   return out;
 }
 
@@ -54,6 +54,10 @@ std::vector<RoutineType> RoutineInfo::identityTypes() const {
 }
 
 std::string RoutineInfo::signature() const { return fmt::format("{}({})", name, routineTypeList(identityTypes())); }
+
+std::string RoutineInfo::objectSignature() const {
+  return fmt::format("{}({})", name, routineTypeList(identityTypes(), ","));
+}
 
 int RoutineInfo::defaultCount() const {
   int n = 0;
@@ -90,8 +94,9 @@ void Catalog::checkReplacement(const RoutineInfo& old, const RoutineInfo& replac
     throw SqlError(
         sqlstate::kWrongObjectType, "cannot change routine kind",
         fmt::format("\"{}\" is a {}.", old.name, old.kind == RoutineKind::Function ? "function" : "procedure"));
-  std::string hint = fmt::format(
-      "Use {} {} first.", old.kind == RoutineKind::Procedure ? "DROP PROCEDURE" : "DROP FUNCTION", old.signature());
+  std::string hint =
+      fmt::format("Use {} {} first.", old.kind == RoutineKind::Procedure ? "DROP PROCEDURE" : "DROP FUNCTION",
+                  old.objectSignature());
   if (old.returnType != replacement.returnType || old.returnsSet != replacement.returnsSet)
     throw SqlError(kInvalidFunctionDefinition,
                    old.kind == RoutineKind::Procedure ? "cannot change whether a procedure has output parameters"

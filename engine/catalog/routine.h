@@ -70,12 +70,16 @@ struct RoutineInfo {
   // The argument types that identify the routine among overloads: the input arguments,
   // and for procedures the OUT arguments too (PostgreSQL 14 and later).
   std::vector<RoutineType> identityTypes() const;
-  // format_procedure: name(integer, text).
+  // As error messages name it (func_signature_string): name(integer, text).
   std::string signature() const;
+  // As object descriptions (DETAIL, NOTICE, HINT) and regprocedure name it
+  // (format_procedure): name(integer,text), no space after the commas.
+  std::string objectSignature() const;
   int defaultCount() const;
 };
 
-// The routine's identity types as PostgreSQL lists them in messages: "integer, text".
-std::string routineTypeList(const std::vector<RoutineType>& types);
+// The routine's identity types as PostgreSQL lists them in messages: "integer, text", or
+// with `separator` "," as format_procedure does.
+std::string routineTypeList(const std::vector<RoutineType>& types, const char* separator = ", ");
 
 }  // namespace duet

@@ -37,6 +37,7 @@ class CatalogLookup {
     FunctionResult,              // pg_get_function_result: "integer", "SETOF text", "TABLE(a integer)"
     FunctionArguments,           // pg_get_function_arguments: "a integer, OUT b text, c integer DEFAULT 1"
     FunctionIdentityArguments,   // pg_get_function_identity_arguments: "a integer, OUT b text"
+    FunctionDefinition,          // pg_get_functiondef: "CREATE OR REPLACE FUNCTION ..."
   };
   virtual std::optional<std::string> describe(Text what, uint32_t oid) const = 0;
   // pg_table_is_visible (RegClass), pg_type_is_visible (RegType), pg_function_is_visible
