@@ -187,16 +187,22 @@ void AlterTableStatements::addColumn(TableInfo& table, const sql::AlterTableCmd&
     state_.sendNotice(sink, Notice::make("NOTICE", sqlstate::kDuplicateColumn, message + ", skipping"));
     return;
   }
-  for (const auto& c : cmd.column.constraints)
-    if (c.kind == sql::ConstraintKind::Check || c.kind == sql::ConstraintKind::ForeignKey)
-      unsupported("ADD COLUMN with a CHECK or REFERENCES constraint");
   std::vector<KeySpec> keys;
-  ColumnDef added = columnDefinition(cmd.column, query, keys, table.name);
+  const sql::Constraint* identity = nullptr;
+  ColumnDef added = columnDefinition(cmd.column, query, keys, table.name, &identity);
   // Before the rows are converted, as PostgreSQL checks it.
   for (const KeySpec& key : keys)
     if (key.kind == KeyKind::PrimaryKey && table.primaryKey)
       throw SqlError(sqlstate::kInvalidTableDefinition,
                      fmt::format("multiple primary keys for table \"{}\" are not allowed", table.name));
+  // SERIAL and identity: the column's sequence, whose nextval default numbers the rows
+  // there are, one by one in scan order, as PostgreSQL's rewrite does.
+  std::vector<SequenceInfo*> sequences;
+  if (needsSequence(cmd.column)) {
+    std::vector<ColumnDef> one{std::move(added)};
+    sequences = sequences_.createColumnSequences(table.schema->name, table.name, one, {{0, identity}});
+    added = std::move(one[0]);
+  }
   std::vector<ColumnDef> columns = table.columns;
   std::vector<int> source;
   std::vector<std::string> values;
@@ -209,7 +215,12 @@ void AlterTableStatements::addColumn(TableInfo& table, const sql::AlterTableCmd&
   source.push_back(-1);
   columns.push_back(std::move(added));
   rewrite(table, std::move(columns), source, values);
+  sequences_.own(sequences, table);
   for (const KeySpec& key : keys) state_.engine.catalog.addKey(table, key, state_.txn.undo());
+  // CHECK and REFERENCES, as ADD CONSTRAINT adds them: the rows there are are checked.
+  for (const auto& c : cmd.column.constraints)
+    if (c.kind == sql::ConstraintKind::Check || c.kind == sql::ConstraintKind::ForeignKey)
+      constraints_.add(table, c, query, true, name);
 }
 
 void AlterTableStatements::dropColumn(TableInfo& table, const sql::AlterTableCmd& cmd, ResultSink& sink) {
@@ -347,7 +358,9 @@ void AlterTableStatements::rewrite(TableInfo& table, std::vector<ColumnDef> colu
       unsupported(fmt::format("changing column \"{}\", which a CHECK constraint reads,", table.columns[c].name));
   std::string select;
   for (const std::string& v : values) select += (select.empty() ? "" : ", ") + v;
-  std::string sql = fmt::format("INSERT INTO {} SELECT {} FROM {}", InternalQuery::kTarget, select, qualified(table));
+  // The rows as they are: identity columns GENERATED ALWAYS keep their values too.
+  std::string sql = fmt::format("INSERT INTO {} OVERRIDING SYSTEM VALUE SELECT {} FROM {}", InternalQuery::kTarget,
+                                select, qualified(table));
   state_.engine.catalog.rewriteTable(
       table, std::move(columns), sourceColumn,
       [&](Table& fresh, UndoLog& building) { InternalQuery(state_, planner_, sql, &fresh).run(&building); },

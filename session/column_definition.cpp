@@ -35,8 +35,6 @@ ColumnDef columnDefinition(const sql::ColumnDef& col, std::string_view query, st
     throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", col.type.name()), {}, {},
                    static_cast<int>(col.type.location) + 1);
   }
-  if (!identity && needsSequence(col))
-    throw SqlError(sqlstate::kFeatureNotSupported, "adding a serial or identity column is not supported yet");
   ColumnDef def{col.name, col.type.sqlType(), false, {}};
   // SERIAL is an integer column with a sequence of its own, as an identity column is: one
   // default at most among DEFAULT, SERIAL and IDENTITY (42601, worded as PostgreSQL's).

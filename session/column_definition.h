@@ -17,11 +17,10 @@ void checkColumnDefault(const sql::Expr& e, std::string_view query);
 // table's name, for errors. Keys the
 // column's constraints make are appended to `keys`; its CHECK and REFERENCES constraints
 // are the caller's (ConstraintStatements, once the table exists). A SERIAL or identity column needs a
-// sequence of its own (SequenceStatements): `identity` is then set to its GENERATED ...
-// AS IDENTITY constraint, or left null for SERIAL; without `identity`, such a column is
-// refused (0A000).
+// sequence of its own (SequenceStatements), the caller's too: `identity` is set to its
+// GENERATED ... AS IDENTITY constraint, or left null for SERIAL.
 ColumnDef columnDefinition(const sql::ColumnDef& col, std::string_view query, std::vector<KeySpec>& keys,
-                           std::string_view table, const sql::Constraint** identity = nullptr);
+                           std::string_view table, const sql::Constraint** identity);
 // Whether a column definition needs a sequence (SERIAL, or an identity constraint).
 bool needsSequence(const sql::ColumnDef& col);
 

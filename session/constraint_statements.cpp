@@ -53,7 +53,7 @@ void ConstraintStatements::addCheck(TableInfo& table, const sql::Constraint& c, 
   // An INSERT plan binds every CHECK of the table: names, types (42804 for a condition that
   // is not boolean), aggregates (42803). Rows the table has must pass this one.
   std::string name = qualifiedName(table);
-  plan("INSERT INTO " + name + " SELECT * FROM " + name + " WHERE false");
+  plan("INSERT INTO " + name + " OVERRIDING SYSTEM VALUE SELECT * FROM " + name + " WHERE false");
   if (existingRows && added.validated &&
       producesRow("SELECT 1 FROM " + name + " WHERE NOT (" + added.exprSql + ") LIMIT 1")) {
     SqlError error(

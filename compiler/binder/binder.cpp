@@ -1524,6 +1524,15 @@ ExprPtr Binder::bindSubscript(const sql::Subscript& s, const Scope& scope, AggCo
       fail(sqlstate::kDatatypeMismatch, "array subscript must have type integer", index.location);
     indexes.push_back(coerce(std::move(i), int4, CastContext::Assignment, index.location));
   }
+  // int2vector and oidvector (pg_index.indkey, pg_proc.proargtypes) count from 0 in
+  // PostgreSQL; they are arrays from 1 here.
+  if (isVectorAlias(array->type.alias) && indexes.size() == 1) {
+    auto shifted = std::make_unique<Expr>(ExprKind::Binary, int4);
+    shifted->op = Op::Add;
+    shifted->args.push_back(std::move(indexes[0]));
+    shifted->args.push_back(int4Const(1));
+    indexes[0] = std::move(shifted);
+  }
   SqlType element = array->type.elementType();
   // Every array here has one dimension: more subscripts than that give NULL, as in PostgreSQL.
   if (indexes.size() != 1) return plan::makeNullConst(element);
