@@ -55,6 +55,7 @@ void AlterTableStatements::run(const sql::AlterTableStmt& s, std::string_view qu
   TableInfo& table = state_.tableByName(s.table);
   if (table.systemView)
     throw SqlError("42501", fmt::format("permission denied: \"{}\" is a system catalog", table.name));
+  constraints_.refusePendingChecks(table, "ALTER TABLE");
   for (const sql::AlterTableCmd& cmd : s.cmds) runCommand(table, cmd, query, sink);
   sink.commandComplete(tag);
 }

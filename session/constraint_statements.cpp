@@ -8,6 +8,7 @@
 #include <set>
 
 #include "compiler/compiler.h"
+#include "engine/catalog/system_rows.h"
 #include "engine/types/text_functions.h"
 
 namespace duet {
@@ -68,13 +69,17 @@ void ConstraintStatements::addCheck(TableInfo& table, const sql::Constraint& c, 
 
 void ConstraintStatements::addForeignKey(TableInfo& table, const sql::Constraint& c, bool existingRows,
                                          const std::string& column) {
-  if (c.deferrable) unsupported("DEFERRABLE foreign key constraint");
   if (c.match == 'p') throw SqlError(sqlstate::kFeatureNotSupported, "MATCH PARTIAL not yet implemented");
   TableInfo& referenced = state_.tableByName(c.refTable);
-  ForeignKeySpec spec{c.name,       column.empty() ? c.columns : std::vector<std::string>{column},
-                      c.refColumns, c.onUpdate,
-                      c.onDelete,   c.match,
-                      c.notValid};
+  ForeignKeySpec spec{c.name,
+                      column.empty() ? c.columns : std::vector<std::string>{column},
+                      c.refColumns,
+                      c.onUpdate,
+                      c.onDelete,
+                      c.match,
+                      c.notValid,
+                      c.deferrable,
+                      c.initiallyDeferred};
   // SET DEFAULT sets the referencing columns to their defaults: NULL where there is none.
   // Other defaults would need evaluating here, which is not built.
   std::vector<uint8_t> defaults(table.table->layout().size, 0);
@@ -128,6 +133,41 @@ void ConstraintStatements::dropReferencingKeys(TableInfo& table, const std::vect
   }
   state_.sendNotice(sink, n);
   for (ForeignKey* fk : dependents) state_.engine.catalog.dropForeignKey(*fk, state_.txn.undo());
+}
+
+void ConstraintStatements::setModes(const sql::TransactionStmt& s) {
+  UndoLog& undo = state_.txn.undo();
+  if (s.constraints.empty()) undo.setConstraintMode(nullptr, s.deferred);
+  for (const sql::QualifiedName& name : s.constraints) {
+    // As PostgreSQL: the first schema of the path with a constraint of that name, and every
+    // constraint of that name there.
+    std::vector<const ForeignKey*> found;
+    bool notDeferrable = false;
+    for (const std::string& schemaName : state_.relationPath(name)) {
+      const Schema* schema = state_.db->schema(schemaName);
+      if (!schema) continue;
+      forEachConstraint(*state_.db, [&](const ConstraintView& c) {
+        if (c.schema != schema || *c.name != name.name()) return;
+        if (c.foreignKey && c.foreignKey->deferrable)
+          found.push_back(c.foreignKey);
+        else
+          notDeferrable = true;
+      });
+      if (!found.empty() || notDeferrable) break;
+    }
+    if (notDeferrable)
+      throw SqlError(sqlstate::kWrongObjectType, fmt::format("constraint \"{}\" is not deferrable", name.name()));
+    if (found.empty())
+      throw SqlError(sqlstate::kUndefinedObject, fmt::format("constraint \"{}\" does not exist", name.name()));
+    for (const ForeignKey* fk : found) undo.setConstraintMode(fk, s.deferred);
+  }
+  undo.runDeferred();
+}
+
+void ConstraintStatements::refusePendingChecks(const TableInfo& table, const char* command) {
+  if (state_.txn.undo().hasCommitChecks(table.table.get()))
+    throw SqlError(sqlstate::kObjectInUse,
+                   fmt::format("cannot {} \"{}\" because it has pending trigger events", command, table.name));
 }
 
 void ConstraintStatements::truncateClosure(std::vector<TableInfo*>& tables, bool cascade, ResultSink& sink) {

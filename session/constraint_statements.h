@@ -19,6 +19,14 @@ class ConstraintStatements {
   ConstraintStatements(SessionState& state, TransactionControl& transaction, StatementPlanner& planner)
       : state_(state), transaction_(transaction), planner_(planner) {}
 
+  // SET CONSTRAINTS {ALL | name, ...} {DEFERRED | IMMEDIATE}: which deferrable foreign keys
+  // wait for the commit (UndoLog::setConstraintMode); the checks of those now IMMEDIATE
+  // run at once. 42704 for an unknown name, 42809 for a constraint that is not deferrable.
+  void setModes(const sql::TransactionStmt& s);
+  // `command` ("ALTER TABLE", "DROP TABLE", "TRUNCATE") on a table whose foreign keys have
+  // checks waiting for the commit: 55006, as PostgreSQL's "pending trigger events".
+  void refusePendingChecks(const TableInfo& table, const char* command);
+
   // A CHECK or FOREIGN KEY constraint of `table` (`query`: the statement's text, which holds
   // a CHECK's condition). `existingRows`: validate the rows the table has (ALTER TABLE,
   // unless NOT VALID). `column`: the column a column constraint is written on.

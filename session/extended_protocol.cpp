@@ -21,22 +21,10 @@ std::string stmtName(const std::string& name) {
 }
 
 // Forwards everything but RowDescription (Execute never sends one).
-class NoDescribeSink : public ResultSink {
+class NoDescribeSink : public ForwardingSink {
  public:
-  explicit NoDescribeSink(ResultSink& inner) : inner_(inner) {}
+  explicit NoDescribeSink(ResultSink& inner) : ForwardingSink(inner) {}
   void rowDescription(const std::vector<ColumnDesc>&) override {}
-  void dataRow(const Field* fields, size_t count) override { inner_.dataRow(fields, count); }
-  void commandComplete(std::string_view tag) override { inner_.commandComplete(tag); }
-  void emptyQuery() override { inner_.emptyQuery(); }
-  void notice(const Notice& n) override { inner_.notice(n); }
-  void parameterStatus(std::string_view n, std::string_view v) override { inner_.parameterStatus(n, v); }
-  void copyOutBegin(int c, bool binary) override { inner_.copyOutBegin(c, binary); }
-  void copyData(std::string_view b) override { inner_.copyData(b); }
-  void copyOutDone() override { inner_.copyOutDone(); }
-  void copyInBegin(int c, bool binary) override { inner_.copyInBegin(c, binary); }
-
- protected:
-  ResultSink& inner_;
 };
 
 // Buffers rows and the tag, for Execute with a row limit.

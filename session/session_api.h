@@ -68,6 +68,26 @@ class ResultSink {
   virtual void copyInBegin(int columns, bool binary) = 0;
 };
 
+// A sink that passes everything on to another: a base for sinks that hold back or drop
+// part of a result.
+class ForwardingSink : public ResultSink {
+ public:
+  explicit ForwardingSink(ResultSink& inner) : inner_(inner) {}
+  void rowDescription(const std::vector<ColumnDesc>& c) override { inner_.rowDescription(c); }
+  void dataRow(const Field* fields, size_t count) override { inner_.dataRow(fields, count); }
+  void commandComplete(std::string_view tag) override { inner_.commandComplete(tag); }
+  void emptyQuery() override { inner_.emptyQuery(); }
+  void notice(const Notice& n) override { inner_.notice(n); }
+  void parameterStatus(std::string_view n, std::string_view v) override { inner_.parameterStatus(n, v); }
+  void copyOutBegin(int c, bool binary) override { inner_.copyOutBegin(c, binary); }
+  void copyData(std::string_view b) override { inner_.copyData(b); }
+  void copyOutDone() override { inner_.copyOutDone(); }
+  void copyInBegin(int c, bool binary) override { inner_.copyInBegin(c, binary); }
+
+ protected:
+  ResultSink& inner_;
+};
+
 // A sink that drops everything: a base for drivers, benchmarks and tests that keep only
 // part of a result.
 class IgnoringSink : public ResultSink {

@@ -3,6 +3,7 @@
 #include "session/simple_query.h"
 
 #include <algorithm>
+#include <string>
 
 #include "engine/types/strings.h"
 
@@ -35,6 +36,31 @@ QueryState SimpleQuery::run(std::string_view sql, ResultSink& sink) {
 void SimpleQuery::keepPending(std::vector<Statement>& statements, size_t from) {
   for (size_t j = from; j < statements.size(); ++j) pendingStmts_.push_back(std::move(statements[j].parsed));
 }
+
+namespace {
+
+// Holds back a statement's CommandComplete: the last statement of a Query that ends in an
+// implicit transaction gets its tag only once that transaction has committed, as in
+// PostgreSQL (exec_simple_query), so a commit that fails (a foreign key deferred to it, the
+// log's refusal) answers with its error alone.
+class HeldTagSink final : public ForwardingSink {
+ public:
+  using ForwardingSink::ForwardingSink;
+  void commandComplete(std::string_view tag) override {
+    tag_ = tag;
+    held_ = true;
+  }
+  void release() {
+    if (held_) inner_.commandComplete(tag_);
+    held_ = false;
+  }
+
+ private:
+  std::string tag_;
+  bool held_ = false;
+};
+
+}  // namespace
 
 QueryState SimpleQuery::continueQuery(ResultSink& sink, bool mayRoute) {
   std::vector<Statement> statements;
@@ -70,14 +96,22 @@ QueryState SimpleQuery::continueQuery(ResultSink& sink, bool mayRoute) {
         throw;
       }
     }
-    QueryState result = runner_.runStatement(st, params ? params->data() : nullptr, {}, sink, true);
+    HeldTagSink held(sink);
+    QueryState result = runner_.runStatement(st, params ? params->data() : nullptr, {}, held, true);
     if (result == QueryState::CopyIn) {
+      held.release();
       copy_.markFromSimpleQuery();
       keepPending(statements, i + 1);
       return result;
     }
+    // The statements of one Query form one implicit transaction, unless they opened a
+    // block: it commits after the last one, before that one's CommandComplete.
+    bool last = std::none_of(statements.begin() + static_cast<std::ptrdiff_t>(i) + 1, statements.end(),
+                             [](const Statement& s) { return s.parsed.stmt->kind != sql::StmtKind::Empty; });
+    if (last && state_.txn.mode() == TransactionState::Mode::Implicit) transaction_.endTransaction(true);
+    held.release();
   }
-  // The statements of one Query form one implicit transaction, unless they opened a block.
+  // After a COPY FROM STDIN that was the last statement: its transaction commits now.
   if (state_.txn.mode() == TransactionState::Mode::Implicit) transaction_.endTransaction(true);
   state_.flushReports(sink);
   return QueryState::Done;

@@ -43,6 +43,13 @@ bool takesSnapshot(const sql::Stmt& stmt) {
   }
 }
 
+// SET CONSTRAINTS: it decides when foreign keys are checked, which a PL/pgSQL handler that
+// catches a violation sees, so the redo log records it too.
+bool setsConstraints(const sql::Stmt& stmt) {
+  return stmt.kind == sql::StmtKind::Transaction &&
+         stmt.as<sql::TransactionStmt>().action == sql::TransactionKind::SetConstraints;
+}
+
 }  // namespace
 
 QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats,
@@ -87,7 +94,8 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
       if (result == QueryState::CopyIn) {
         copy_.setLogEntry(redo_.loggedStatement(st, params, inputs));
       } else if ((state_.txn.undo().mark() != mark && stmt.kind != sql::StmtKind::Transaction) ||
-                 changingCommand(stmt) || state_.sequences.changedInStatement || redo_.tookTransactionId(inputs)) {
+                 changingCommand(stmt) || setsConstraints(stmt) || state_.sequences.changedInStatement ||
+                 redo_.tookTransactionId(inputs)) {
         // (ROLLBACK TO SAVEPOINT moves the undo log back: what it undid leaves the record.)
         redo_.add(redo_.loggedStatement(*logged, params, inputs, explained ? &*explained : nullptr));
       }

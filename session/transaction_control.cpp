@@ -63,6 +63,15 @@ void TransactionControl::endTransaction(bool commit) {
   // memory that a recovery would not bring back. Appending does no I/O, and nobody else
   // runs in between, so the order is invisible otherwise.
   std::exception_ptr refused;
+  // Foreign keys deferred to the commit are checked first: a violation rolls back.
+  if (commit) {
+    try {
+      txn.undo().runCommitChecks();
+    } catch (const SqlError&) {
+      refused = std::current_exception();
+      commit = false;
+    }
+  }
   if (commit && state_.engine.commitLog && !redo_.empty()) {
     try {
       redo_.appendToLog();

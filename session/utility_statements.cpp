@@ -315,6 +315,14 @@ void UtilityStatements::runTransaction(const sql::TransactionStmt& s, ResultSink
       if (s.readOnly) transaction_.setTransactionReadOnly(*s.readOnly);
       sink.commandComplete("SET");
       return;
+    case sql::TransactionKind::SetConstraints:
+      if (!state_.txn.inTransactionBlock()) {
+        state_.sendNotice(sink, Notice::make("WARNING", sqlstate::kNoActiveSqlTransaction,
+                                             "SET CONSTRAINTS can only be used in transaction blocks"));
+      }
+      constraints_.setModes(s);
+      sink.commandComplete("SET CONSTRAINTS");
+      return;
     case sql::TransactionKind::SetSessionCharacteristics:
       setSessionCharacteristics(s);
       sink.commandComplete("SET");
@@ -485,6 +493,7 @@ void UtilityStatements::truncate(const sql::TruncateStmt& s, ResultSink& sink) {
   std::vector<TableInfo*> tables;
   for (const auto& name : s.tables) tables.push_back(&state_.tableByName(name));
   constraints_.truncateClosure(tables, s.behavior == sql::DropBehavior::Cascade, sink);
+  for (TableInfo* t : tables) constraints_.refusePendingChecks(*t, "TRUNCATE");
   UndoLog& undo = state_.txn.undo();
   for (TableInfo* t : tables) {
     state_.engine.catalog.truncate(*t, undo);
@@ -513,6 +522,7 @@ void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
         }
         bool cascade = s.behavior == sql::DropBehavior::Cascade;
         if (r.table) {
+          constraints_.refusePendingChecks(*r.table, "DROP TABLE");
           std::vector<const Table*> dropped;
           for (const auto& other : s.names)
             if (TableInfo* t = state_.engine.catalog.findTable(*state_.db, state_.relationPath(other), other.name()))

@@ -313,8 +313,9 @@ struct Constraint {
   // FOREIGN KEY: PostgreSQL's pg_constraint codes (confupdtype, confdeltype: 'a' NO ACTION,
   // 'r' RESTRICT, 'c' CASCADE, 'n' SET NULL, 'd' SET DEFAULT; confmatchtype 's', 'f', 'p').
   char onUpdate = 'a', onDelete = 'a', match = 's';
-  bool deferrable = false;  // DEFERRABLE or INITIALLY DEFERRED
-  bool notValid = false;    // NOT VALID: existing rows are not checked
+  bool deferrable = false;         // DEFERRABLE (or INITIALLY DEFERRED)
+  bool initiallyDeferred = false;  // INITIALLY DEFERRED
+  bool notValid = false;           // NOT VALID: existing rows are not checked
   uint32_t location = 0;
 };
 
@@ -493,6 +494,7 @@ enum class TransactionKind : uint8_t {
   RollbackTo,
   SetTransaction,
   SetSessionCharacteristics,  // SET SESSION CHARACTERISTICS AS TRANSACTION: the defaults
+  SetConstraints,             // SET CONSTRAINTS {ALL | name, ...} {DEFERRED | IMMEDIATE}
 };
 enum class IsolationLevel : uint8_t { Default, ReadUncommitted, ReadCommitted, RepeatableRead, Serializable };
 struct TransactionStmt : Stmt {
@@ -504,6 +506,9 @@ struct TransactionStmt : Stmt {
   std::optional<bool> readOnly;    // READ ONLY / READ WRITE
   std::optional<bool> deferrable;  // [NOT] DEFERRABLE
   bool local = false;              // SET LOCAL SESSION CHARACTERISTICS: until the transaction ends
+  // SET CONSTRAINTS: the names (none for ALL) and DEFERRED (true) or IMMEDIATE.
+  std::vector<QualifiedName> constraints;
+  bool deferred = false;
 };
 
 struct SetStmt : Stmt {

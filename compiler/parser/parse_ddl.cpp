@@ -1,6 +1,7 @@
 // CREATE TABLE / INDEX / VIEW (SEQUENCE: parse_sequence.cpp), ALTER TABLE ... ADD constraint, DROP, TRUNCATE. CREATE
 // and DROP of functions and procedures continue in parse_routine.cpp.
 #include "compiler/parser/parser_impl.h"
+#include "engine/error.h"
 
 namespace duet::sql {
 
@@ -255,21 +256,28 @@ void Parser::parseReferences(Constraint& c) {
     }
     (onDelete ? c.onDelete : c.onUpdate) = action;
   }
+  bool notDeferrable = false;
+  uint32_t initially = 0;  // where INITIALLY DEFERRED was written
   while (true) {
     if (acceptKw("deferrable")) {
       c.deferrable = true;
     } else if (isKw("not") && isKw("deferrable", 1)) {
       advance();
       advance();
-    } else if (acceptKw("initially")) {
+      notDeferrable = true;
+    } else if (isKw("initially")) {
+      initially = advance().offset;
       if (acceptKw("deferred"))
-        c.deferrable = true;
+        c.initiallyDeferred = true;
       else
         expectKw("immediate");
     } else {
       break;
     }
   }
+  if (c.initiallyDeferred && notDeferrable)
+    errorAt(sqlstate::kSyntaxError, "constraint declared INITIALLY DEFERRED must be DEFERRABLE", initially);
+  c.deferrable = c.deferrable || c.initiallyDeferred;
 }
 
 Constraint Parser::parseTableConstraint() {

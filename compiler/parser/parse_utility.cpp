@@ -124,6 +124,18 @@ StmtPtr Parser::parseSet() {
     local = advance().str() == "local";
   }
   if (isKw("transaction") || (isKw("session") && isKw("characteristics", 1))) return parseSetTransaction(local);
+  if (isKw("constraints") && !isKw("to", 1) && !isOp("=", 1)) {
+    advance();
+    auto t = std::make_unique<TransactionStmt>();
+    t->action = TransactionKind::SetConstraints;
+    if (!acceptKw("all")) {
+      do t->constraints.push_back(parseQualifiedName());
+      while (acceptOp(","));
+    }
+    t->deferred = acceptKw("deferred");
+    if (!t->deferred) expectKw("immediate");
+    return t;
+  }
   auto s = std::make_unique<SetStmt>();
   s->local = local;
   // SET ROLE name | NONE and SET SESSION AUTHORIZATION name | DEFAULT: the settings role

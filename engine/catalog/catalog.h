@@ -77,6 +77,7 @@ struct ForeignKeySpec {
   std::vector<std::string> refColumns;
   char onUpdate = fk_action::kNoAction, onDelete = fk_action::kNoAction, match = fk_match::kSimple;
   bool notValid = false;
+  bool deferrable = false, initiallyDeferred = false;
 };
 
 struct CreateTableSpec {

@@ -128,6 +128,8 @@ ForeignKey& Catalog::addForeignKey(TableInfo& table, const ForeignKeySpec& spec,
   fk->onDelete = spec.onDelete;
   fk->match = spec.match;
   fk->validated = !spec.notValid;
+  fk->deferrable = spec.deferrable;
+  fk->initiallyDeferred = spec.initiallyDeferred;
   fk->defaults = std::move(defaults);
   Table::attachForeignKey(*fk);
   table.foreignKeys.push_back(fk);

@@ -207,8 +207,9 @@ std::vector<SystemRow> fillTableConstraints(const Catalog&, const Database& db) 
   forEachConstraint(db, [&](const ConstraintView& c) {
     static const std::map<char, std::string> kTypes = {
         {'p', "PRIMARY KEY"}, {'u', "UNIQUE"}, {'c', "CHECK"}, {'f', "FOREIGN KEY"}};
+    const ForeignKey* fk = c.foreignKey;
     rows.push_back({db.name, c.schema->name, *c.name, db.name, c.schema->name, c.table->name, kTypes.at(c.type),
-                    std::string("NO"), std::string("NO"), std::string("YES"),
+                    yesNo(fk && fk->deferrable), yesNo(fk && fk->initiallyDeferred), std::string("YES"),
                     c.index ? SystemValue(std::string("YES")) : kNull});
   });
   forEachSchema(db, [&](const Schema& s) {

@@ -239,6 +239,8 @@ std::string constraintDefinition(const ConstraintView& c, bool pretty, bool qual
       if (fk.match == fk_match::kFull) out += " MATCH FULL";
       if (fk.onUpdate != fk_action::kNoAction) out += std::string(" ON UPDATE ") + referentialAction(fk.onUpdate);
       if (fk.onDelete != fk_action::kNoAction) out += std::string(" ON DELETE ") + referentialAction(fk.onDelete);
+      if (fk.deferrable) out += " DEFERRABLE";
+      if (fk.initiallyDeferred) out += " INITIALLY DEFERRED";
     }
   }
   if (!c.validated) out += " NOT VALID";
@@ -458,8 +460,8 @@ std::vector<SystemRow> fillConstraints(const Catalog&, const Database& db) {
                     *c.name,
                     static_cast<int64_t>(c.schema->oid),
                     std::string(1, c.type),
-                    false,
-                    false,
+                    fk && fk->deferrable,
+                    fk && fk->initiallyDeferred,
                     c.validated,
                     static_cast<int64_t>(c.table->oid),
                     int64_t{0},

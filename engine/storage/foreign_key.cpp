@@ -183,13 +183,17 @@ bool referencedKeyPresent(const ForeignKey& fk, const uint8_t* parentTuple) {
 }  // namespace
 
 void deferForeignKeyRow(const ForeignKey& fk, RowId row, UndoLog& undo) {
-  undo.defer([&fk, row] {
+  auto check = [&fk, row] {
     const Table& child = *fk.child;
-    if (!child.isLive(row)) return;  // deleted again by the statement
+    if (!child.isLive(row)) return;  // deleted again by the statement (or the transaction)
     std::vector<uint8_t> image(child.layout().size);
     child.read(row, image.data());
     checkForeignKeyRow(fk, image.data());
-  });
+  };
+  if (undo.deferredNow(fk))
+    undo.deferToCommit(fk, std::move(check));
+  else
+    undo.defer(std::move(check));
 }
 
 bool foreignKeyApplies(const ForeignKey& fk, const uint8_t* childTuple) {
@@ -231,10 +235,14 @@ void referencedRowChanged(const ForeignKey& fk, const uint8_t* oldTuple, const u
     // At the end of the statement: by then another row may have the key, or the rows that
     // referenced it may be gone.
     auto old = std::make_shared<std::vector<uint8_t>>(oldTuple, oldTuple + pl.size);
-    undo.defer([&fk, old] {
+    auto check = [&fk, old] {
       if (!referencedKeyPresent(fk, old->data()) && !referencingRows(fk, old->data()).empty())
         throwStillReferenced(fk, old->data());
-    });
+    };
+    if (undo.deferredNow(fk))
+      undo.deferToCommit(fk, std::move(check));
+    else
+      undo.defer(std::move(check));
     return;
   }
   std::vector<RowId> rows = referencingRows(fk, oldTuple);

@@ -42,6 +42,9 @@ struct ForeignKey {
   const Index* parentIndex = nullptr;  // the unique index over refColumns (in its own order)
   char onUpdate = fk_action::kNoAction, onDelete = fk_action::kNoAction, match = fk_match::kSimple;
   bool validated = true;  // false after ADD ... NOT VALID: existing rows were not checked
+  // DEFERRABLE: SET CONSTRAINTS may defer its checks to the commit; INITIALLY DEFERRED:
+  // they are deferred until it says otherwise (UndoLog::deferredNow). RESTRICT never waits.
+  bool deferrable = false, initiallyDeferred = false;
   // SET DEFAULT: a tuple of the referencing table's layout holding each referencing
   // column's default (NULL where there is none), evaluated when the constraint was made.
   std::vector<uint8_t> defaults;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/error.h"
+#include "engine/storage/foreign_key.h"
 #include "engine/storage/table.h"
 
 namespace duet {
@@ -65,6 +66,47 @@ void UndoLog::runDeferred() {
   for (auto& check : checks) check();
 }
 
+bool UndoLog::deferredNow(const ForeignKey& fk) const {
+  if (!fk.deferrable) return false;
+  if (auto it = fkDeferred_.find(&fk); it != fkDeferred_.end()) return it->second;
+  return allDeferred_.value_or(fk.initiallyDeferred);
+}
+
+void UndoLog::deferToCommit(const ForeignKey& fk, std::function<void()> check) {
+  commitChecks_.emplace_back(&fk, std::move(check));
+}
+
+void UndoLog::setConstraintMode(const ForeignKey* fk, bool deferred) {
+  if (fk) {
+    fkDeferred_[fk] = deferred;
+  } else {
+    allDeferred_ = deferred;
+    fkDeferred_.clear();
+  }
+  if (deferred) return;
+  // What no longer waits runs at the end of this statement.
+  std::vector<std::pair<const ForeignKey*, std::function<void()>>> waiting;
+  for (auto& entry : commitChecks_) {
+    if (deferredNow(*entry.first))
+      waiting.push_back(std::move(entry));
+    else
+      defer(std::move(entry.second));
+  }
+  commitChecks_.swap(waiting);
+}
+
+void UndoLog::runCommitChecks() {
+  std::vector<std::pair<const ForeignKey*, std::function<void()>>> checks;
+  checks.swap(commitChecks_);
+  for (auto& [fk, check] : checks) check();
+}
+
+bool UndoLog::hasCommitChecks(const Table* t) const {
+  for (const auto& [fk, check] : commitChecks_)
+    if (fk->child == t || fk->parent == t) return true;
+  return false;
+}
+
 void UndoLog::rollbackTo(Mark m) {
   deferred_.clear();
   bool had = !records_.empty();
@@ -88,6 +130,7 @@ void UndoLog::rollbackTo(Mark m) {
 }
 
 void UndoLog::commit() {
+  endConstraintModes();
   bool had = !records_.empty();
   // Oldest first: a row's earlier changes release what they replaced before later ones do.
   for (Record& r : records_) {

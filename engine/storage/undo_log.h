@@ -6,7 +6,9 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/storage/layout.h"
@@ -14,6 +16,7 @@
 namespace duet {
 
 class Table;
+struct ForeignKey;
 
 class UndoLog {
  public:
@@ -27,7 +30,10 @@ class UndoLog {
   Mark mark() const { return records_.size(); }
   // Undoes every change made after m, newest first; the log keeps the records before m.
   void rollbackTo(Mark m);
-  void rollback() { rollbackTo(0); }
+  void rollback() {
+    rollbackTo(0);
+    endConstraintModes();
+  }
   // Makes every change permanent: frees replaced strings and hands deleted slots back to
   // their tables' free lists. The log is empty afterwards.
   void commit();
@@ -70,6 +76,21 @@ class UndoLog {
   bool hasDeferred() const { return !deferred_.empty(); }
   void runDeferred();
 
+  // Checks that wait for the commit: those of a DEFERRABLE foreign key while it is deferred
+  // (INITIALLY DEFERRED, or SET CONSTRAINTS ... DEFERRED). Kept through ROLLBACK TO (a check
+  // of a row undone since finds it gone), forgotten at the transaction's end.
+  bool deferredNow(const ForeignKey& fk) const;
+  void deferToCommit(const ForeignKey& fk, std::function<void()> check);
+  // SET CONSTRAINTS: every deferrable foreign key (`fk` null) or one, DEFERRED or IMMEDIATE
+  // for the rest of the transaction. Checks of those now IMMEDIATE run when the statement
+  // ends (runDeferred), as PostgreSQL runs them.
+  void setConstraintMode(const ForeignKey* fk, bool deferred);
+  // At commit: every check that waited, in order; the first failure throws.
+  void runCommitChecks();
+  // Whether checks wait for the commit on a foreign key of table `t` (DDL that changes the
+  // table refuses then, 55006, as PostgreSQL's "pending trigger events").
+  bool hasCommitChecks(const Table* t) const;
+
  private:
   enum class Kind : uint8_t { Insert, Update, Erase, Action };
   struct Action {
@@ -82,6 +103,12 @@ class UndoLog {
     void* payload;  // Update: images; Erase: the Chunk; Action: Action*
   };
   void releaseImagesIfEmpty();
+  // The transaction ended: no check waits any more, and SET CONSTRAINTS is forgotten.
+  void endConstraintModes() {
+    commitChecks_.clear();
+    allDeferred_.reset();
+    fkDeferred_.clear();
+  }
   void push(const Record& r) {
     if (records_.empty()) ++withChanges_;
     records_.push_back(r);
@@ -100,7 +127,10 @@ class UndoLog {
   };
   std::vector<Block> blocks_;  // image space; the first block is kept between transactions
   std::vector<std::function<void()>> deferred_;
-  size_t used_ = 0;  // bytes handed out of blocks_.back()
+  std::vector<std::pair<const ForeignKey*, std::function<void()>>> commitChecks_;
+  std::optional<bool> allDeferred_;               // SET CONSTRAINTS ALL
+  std::map<const ForeignKey*, bool> fkDeferred_;  // SET CONSTRAINTS name (after ALL)
+  size_t used_ = 0;                               // bytes handed out of blocks_.back()
 };
 
 }  // namespace duet
