@@ -13,7 +13,8 @@ its way into:
   - views (over views, replaced to read a view created after them, with column lists)
     come back with their queries and dependencies after a replay of the log, and after
     loading the archive; one created in a rolled back transaction or dropped does not;
-  - CHECK and FOREIGN KEY constraints (added, dropped, NOT VALID, rolled back) come back
+  - CHECK and FOREIGN KEY constraints (added, dropped, NOT VALID, rolled back, DEFERRABLE
+    INITIALLY DEFERRED on a column added later) come back
     with their definitions and are enforced after a replay of the log, and after loading
     the archive;
   - tables changed by ALTER TABLE (columns added with defaults, dropped, retyped, renamed;
@@ -461,6 +462,11 @@ def constraints():
         with conn.transaction():
             conn.execute("ALTER TABLE rc_c ADD CONSTRAINT rc_rolled_back CHECK (id <> 150)")
             raise psycopg.Rollback()
+        # A deferred foreign key, and a transaction that only satisfied it at commit.
+        conn.execute("ALTER TABLE rc_c ADD COLUMN later int CONSTRAINT rc_later REFERENCES rc_p DEFERRABLE INITIALLY DEFERRED")
+        with conn.transaction():
+            conn.execute("INSERT INTO rc_c VALUES (170, 1, NULL, 3)")
+            conn.execute("INSERT INTO rc_p VALUES (3, 'c')")
         conn.close()
         query = ("SELECT conname, pg_get_constraintdef(oid), convalidated FROM pg_constraint"
                  " WHERE contype IN ('c', 'f') ORDER BY conname")
@@ -479,12 +485,19 @@ def constraints():
             with conn.transaction():
                 conn.execute("INSERT INTO rc_c VALUES (150, 2, 'b')")  # rc_rolled_back is gone
                 conn.execute("DELETE FROM rc_p WHERE id = 2")
-                assert conn.execute("SELECT count(*) FROM rc_c").fetchone()[0] == 1, "no cascade"
+                assert conn.execute("SELECT count(*) FROM rc_c").fetchone()[0] == 2, "no cascade"
                 raise psycopg.Rollback()
+            try:  # rc_later is still checked at commit
+                with conn.transaction():
+                    conn.execute("INSERT INTO rc_c VALUES (180, 1, NULL, 99)")
+                raise AssertionError(f"a deferred foreign key let a missing key commit after {what}")
+            except psycopg.errors.ForeignKeyViolation:
+                pass
             conn.close()
 
         expected = rows(server, query)
-        assert [r[0] for r in expected] == [b"rc_big", b"rc_c_id_check", b"rc_c_pid_fkey", b"rc_code"], expected
+        assert [r[0] for r in expected] == [b"rc_big", b"rc_c_id_check", b"rc_c_pid_fkey", b"rc_code", b"rc_later"], \
+            expected
         server.stop()
 
         log_then_archive(data, check)
