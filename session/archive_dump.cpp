@@ -132,6 +132,7 @@ std::string createRoutineSql(const RoutineInfo& r) {
     if (r.strict) sql += " STRICT";
   }
   if (r.securityDefiner) sql += " SECURITY DEFINER";
+  for (const auto& [name, value] : r.config) sql += fmt::format(" SET {} TO {}", name, setClauseValue(name, value));
   return sql + " AS " + dollarQuoted(r.body);
 }
 

@@ -93,6 +93,7 @@ std::string functionDefinition(const RoutineInfo& r) {
   if (r.strict) options += " STRICT";
   if (r.securityDefiner) options += " SECURITY DEFINER";
   if (!options.empty()) out += options + "\n";
+  for (const auto& [name, value] : r.config) out += " SET " + name + " TO " + setClauseValue(name, value) + "\n";
   std::string quote = procedure ? "$procedure" : "$function";
   while (r.body.find(quote) != std::string::npos) quote += 'x';
   quote += '$';

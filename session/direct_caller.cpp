@@ -44,7 +44,10 @@ bool sameTypes(const TupleLayout& layout, const std::vector<OutputColumn>& colum
 bool DirectCaller::call(PreparedPlan& plan, const uint8_t* params, const std::vector<int16_t>& formats,
                         ResultSink& sink) {
   const DirectCall& call = *plan.directCall;
-  std::shared_ptr<plpgsql::CompiledRoutine> routine = routines_.compiledRoutine(call.routine, call.resultRow);
+  const CachedRoutine& cached = routines_.compiledRoutine(call.routine, call.resultRow);
+  // SET clauses: the general path applies them around the call (RoutineCache::callRoutine).
+  if (!cached.config.empty()) return false;
+  std::shared_ptr<plpgsql::CompiledRoutine> routine = cached.code;
   // The routine was compiled from the catalog the plan was made from (both are stale
   // together), so these hold; checking is cheap and keeps a mismatch on the plan's path.
   const TupleLayout& argLayout = routine->argLayout;

@@ -42,6 +42,8 @@ struct CachedRoutine {
   bool returnsRecord = false;   // compiled for one row type (the key's second half)
   std::string definition;
   std::map<std::pair<char, std::vector<std::string>>, std::string> dependencies;
+  // Its SET clauses (RoutineInfo::config), applied around each call (RoutineSettingsScope).
+  std::vector<std::pair<std::string, std::string>> config;
 };
 
 struct SessionState;

@@ -75,11 +75,32 @@ std::string RoutineCache::routinesFingerprint(const std::vector<std::string>& na
 std::string RoutineCache::routineDefinition(const RoutineInfo& info) const {
   std::string d = fmt::format("{} {} {}|", candidateKey(candidateOf(info)), info.strict, int(info.language));
   for (const RoutineParamInfo& p : info.params) d += fmt::format("{} {}|", p.name, int(p.mode));
+  for (const auto& [name, value] : info.config) d += fmt::format("{}={}|", name, value);
   return d + info.body;
 }
 
-std::shared_ptr<plpgsql::CompiledRoutine> RoutineCache::compileAndCache(const RoutineInfo& info, bool validate,
-                                                                        const std::vector<SqlType>& recordRow) {
+RoutineSettingsScope::RoutineSettingsScope(Settings& settings,
+                                           const std::vector<std::pair<std::string, std::string>>& config)
+    : settings_(settings) {
+  if (config.empty()) return;
+  saved_ = settings.save();
+  try {
+    for (const auto& [name, value] : config) settings.set(name, value, true);
+  } catch (...) {
+    settings.restore(*saved_);
+    throw;
+  }
+}
+
+RoutineSettingsScope::~RoutineSettingsScope() {
+  if (saved_) settings_.restore(*saved_);
+}
+
+CachedRoutine& RoutineCache::compileAndCache(const RoutineInfo& info, bool validate,
+                                             const std::vector<SqlType>& recordRow) {
+  // Cached under the caller's path, which the next call looks it up by.
+  std::string path = state_.searchPath().key;
+  RoutineSettingsScope settings(state_.settings, info.config);
   CachedRoutine entry;
   auto* deps = &entry.dependencies;
   plpgsql::RoutineCompileRequest request = compileRequest(info, recordRow);
@@ -101,9 +122,10 @@ std::shared_ptr<plpgsql::CompiledRoutine> RoutineCache::compileAndCache(const Ro
   entry.returnsRecord = request.returnsRecord;
   entry.catalogVersion = state_.engine.catalogVersion;
   entry.definition = routineDefinition(info);
-  std::shared_ptr<plpgsql::CompiledRoutine> code = entry.code;
-  state_.engine.routines[{info.oid, state_.searchPath().key, rowKey(recordRow)}] = std::move(entry);
-  return code;
+  entry.config = info.config;
+  CachedRoutine& cached = state_.engine.routines[{info.oid, path, rowKey(recordRow)}];
+  cached = std::move(entry);
+  return cached;
 }
 
 bool RoutineCache::stillFits(const RoutineInfo& info, const CachedRoutine& cached) const {
@@ -115,7 +137,7 @@ bool RoutineCache::stillFits(const RoutineInfo& info, const CachedRoutine& cache
   return true;
 }
 
-std::shared_ptr<plpgsql::CompiledRoutine> RoutineCache::compiledRoutine(uint32_t oid, const std::vector<SqlType>& row) {
+CachedRoutine& RoutineCache::compiledRoutine(uint32_t oid, const std::vector<SqlType>& row) {
   // Every call passes here: a routine not returning record is found with one lookup,
   // before the catalog is searched or a key is spelled out.
   static const std::string kNoRow;
@@ -123,20 +145,23 @@ std::shared_ptr<plpgsql::CompiledRoutine> RoutineCache::compiledRoutine(uint32_t
   auto plain = state_.engine.routines.find(std::tie(oid, path, kNoRow));
   if (plain != state_.engine.routines.end() && !plain->second.returnsRecord &&
       plain->second.catalogVersion == state_.engine.catalogVersion)
-    return plain->second.code;
+    return plain->second;
   const RoutineInfo* info = routineByOid(oid);
   // Only a function returning record is compiled per row type; others ignore the row.
   std::vector<SqlType> recordRow = info && candidateOf(*info).returnsRecord ? row : std::vector<SqlType>{};
   auto it = state_.engine.routines.find(std::make_tuple(oid, path, rowKey(recordRow)));
   if (it != state_.engine.routines.end() && it->second.catalogVersion == state_.engine.catalogVersion)
-    return it->second.code;
+    return it->second;
   if (!info) {
     forgetCompiledRoutine(oid);
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function with OID {} does not exist", oid));
   }
-  if (it != state_.engine.routines.end() && stillFits(*info, it->second)) {
-    it->second.catalogVersion = state_.engine.catalogVersion;
-    return it->second.code;
+  if (it != state_.engine.routines.end()) {
+    RoutineSettingsScope settings(state_.settings, info->config);  // its names, along its path
+    if (stillFits(*info, it->second)) {
+      it->second.catalogVersion = state_.engine.catalogVersion;
+      return it->second;
+    }
   }
   return compileAndCache(*info, false, recordRow);
 }
@@ -243,8 +268,9 @@ plpgsql::RoutineCompileRequest RoutineCache::compileRequest(const RoutineInfo& i
 
 void RoutineCache::callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result,
                                rt::TupleBuffer* rows) {
-  std::shared_ptr<plpgsql::CompiledRoutine> routine =
-      compiledRoutine(oid, rows ? rows->layout().types : std::vector<SqlType>{});
+  CachedRoutine& cached = compiledRoutine(oid, rows ? rows->layout().types : std::vector<SqlType>{});
+  std::shared_ptr<plpgsql::CompiledRoutine> routine = cached.code;  // kept should the entry go meanwhile
+  RoutineSettingsScope settings(state_.settings, cached.config);
   plpgsql::runRoutine(*routine, ctx, args, result, rows);
 }
 

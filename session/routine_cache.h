@@ -6,13 +6,31 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/compiler.h"
 #include "session/session_state.h"
 
 namespace duet {
+
+// A routine's SET clauses in force while it is compiled or runs, as PostgreSQL's
+// fmgr_security_definer applies proconfig: the session's settings as they were come back
+// when the scope ends, however it ends (so a plain SET inside the routine is undone too).
+// Costs nothing for a routine without SET clauses.
+class RoutineSettingsScope {
+ public:
+  RoutineSettingsScope(Settings& settings, const std::vector<std::pair<std::string, std::string>>& config);
+  ~RoutineSettingsScope();
+  RoutineSettingsScope(const RoutineSettingsScope&) = delete;
+  RoutineSettingsScope& operator=(const RoutineSettingsScope&) = delete;
+
+ private:
+  Settings& settings_;
+  std::optional<Settings::Saved> saved_;
+};
 
 class RoutineCache {
  public:
@@ -24,11 +42,12 @@ class RoutineCache {
   const RoutineInfo* routineByOid(uint32_t oid) const;
   // The routine's code for the current catalog, compiled now if there is none that fits.
   // `row`: the rows the caller takes, which a function returning record is compiled for.
-  std::shared_ptr<plpgsql::CompiledRoutine> compiledRoutine(uint32_t oid, const std::vector<SqlType>& row = {});
+  // (A later DROP or OR REPLACE of the routine may remove the entry.)
+  CachedRoutine& compiledRoutine(uint32_t oid, const std::vector<SqlType>& row = {});
   // Compiles the routine (validate: RoutineCompileRequest::validate) and caches the code
-  // with what the compilation read of the catalog.
-  std::shared_ptr<plpgsql::CompiledRoutine> compileAndCache(const RoutineInfo& info, bool validate,
-                                                            const std::vector<SqlType>& recordRow = {});
+  // with what the compilation read of the catalog, under the caller's search path; its
+  // names are looked up with its SET clauses in force.
+  CachedRoutine& compileAndCache(const RoutineInfo& info, bool validate, const std::vector<SqlType>& recordRow = {});
   // After a rollback undid DDL: drops the code of routines that are gone or changed back.
   void discardStaleRoutines();
   // Drops every compiled version of a routine (OR REPLACE, DROP).

@@ -65,6 +65,29 @@ std::string typeNameAsWritten(const sql::TypeName& t) {
 
 }  // namespace
 
+// A SET or RESET clause: the setting must exist (a custom "a.b" may be new) and take the
+// value; SET FROM CURRENT takes the session's value now. Later clauses replace earlier ones.
+void RoutineStatements::configure(RoutineInfo& info, const sql::RoutineOption& o) {
+  std::string name = lower(o.value);
+  const SettingDef* def = findSetting(name);
+  if (!def && name.find('.') == std::string::npos && name != "all")
+    throw SqlError(sqlstate::kUndefinedObject, fmt::format("unrecognized configuration parameter \"{}\"", name));
+  if (def) name = def->name;
+  std::erase_if(info.config, [&](const auto& c) { return name == "all" || c.first == name; });
+  if (o.name == "reset") return;
+  std::string value;
+  if (o.fromCurrent) {
+    const std::string* current = state_.settings.find(name);
+    if (!current)
+      throw SqlError(sqlstate::kUndefinedObject, fmt::format("unrecognized configuration parameter \"{}\"", name));
+    value = *current;
+  } else {
+    value = joinSettingValues(o.setValues, def);
+  }
+  if (def) value = def->normalise(*def, value);  // 22023 and friends for a value it refuses
+  info.config.emplace_back(name, value);
+}
+
 // compute_function_attributes: each option once (SET may repeat); procedures take only
 // AS, LANGUAGE, SECURITY and SET.
 void RoutineStatements::applyRoutineOptions(const sql::CreateFunctionStmt& s, std::string_view query,
@@ -72,12 +95,13 @@ void RoutineStatements::applyRoutineOptions(const sql::CreateFunctionStmt& s, st
   std::vector<std::string> seen;
   bool procedure = s.routine == sql::RoutineKind::Procedure;
   for (const sql::RoutineOption& o : s.options) {
-    if (o.name != "set") {
+    if (o.name != "set" && o.name != "reset") {
       if (std::find(seen.begin(), seen.end(), o.name) != seen.end())
         failAt(sqlstate::kSyntaxError, "conflicting or redundant options", query, o.location);
       seen.push_back(o.name);
     }
-    bool procedureOption = o.name == "as" || o.name == "language" || o.name == "security" || o.name == "set";
+    bool procedureOption =
+        o.name == "as" || o.name == "language" || o.name == "security" || o.name == "set" || o.name == "reset";
     if (procedure && !procedureOption)
       failAt(kInvalidFunctionDefinition, "invalid attribute in procedure definition", query, o.location);
     if (o.name == "volatility") {
@@ -95,6 +119,8 @@ void RoutineStatements::applyRoutineOptions(const sql::CreateFunctionStmt& s, st
     } else if ((o.name == "cost" || o.name == "rows") && std::strtod(o.value.c_str(), nullptr) <= 0) {
       throw SqlError(sqlstate::kInvalidParameterValue,
                      o.name == "cost" ? "COST must be positive" : "ROWS must be positive");
+    } else if (o.name == "set" || o.name == "reset") {
+      configure(info, o);
     } else if (o.name == "window") {
       throw SqlError(sqlstate::kFeatureNotSupported, "WINDOW functions are not supported");
     }

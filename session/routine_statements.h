@@ -31,6 +31,7 @@ class RoutineStatements {
 
  private:
   void applyRoutineOptions(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
+  void configure(RoutineInfo& info, const sql::RoutineOption& o);
   void defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
   void validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s, std::string_view query);
   std::optional<RoutineType> tableRowType(const sql::TypeName& t) const;

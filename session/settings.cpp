@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "engine/error.h"
+#include "engine/types/text_functions.h"
 #include "engine/types/time_zone.h"
 
 namespace duet {
@@ -14,6 +15,32 @@ std::string lower(std::string_view s) {
   std::string r(s);
   for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return r;
+}
+
+std::string setClauseValue(const std::string& name, const std::string& value) {
+  const SettingDef* def = findSetting(name);
+  if (!def || !def->quotedList) return quoteLiteral(value);
+  std::string out;
+  size_t at = 0;
+  while (true) {
+    size_t comma = value.find(',', at);
+    std::string item = value.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (item.size() >= 2 && item.front() == '"' && item.back() == '"') item = item.substr(1, item.size() - 2);
+    out += (out.empty() ? "" : ", ") + quoteLiteral(item);
+    if (comma == std::string::npos) return out;
+    at = comma + 1;
+  }
+}
+
+std::string joinSettingValues(const std::vector<std::string>& items, const SettingDef* def) {
+  std::string v;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) v += ", ";
+    v += def && def->quotedList ? quoteIdent(items[i]) : items[i];
+  }
+  return v;
 }
 
 namespace {

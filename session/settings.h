@@ -48,6 +48,12 @@ MessageLevel clientMessageLevel(std::string_view value);
 const std::vector<SettingDef>& settingDefinitions();
 // Case-insensitive lookup; null when unknown.
 const SettingDef* findSetting(std::string_view name);
+// A SET's value list as the one text the setting takes: the items joined by ", ", each
+// quoted as an identifier where it needs it for a list of names (SettingDef::quotedList).
+std::string joinSettingValues(const std::vector<std::string>& items, const SettingDef* def);
+// A routine's SET clause value as pg_get_functiondef writes it after TO: a literal, or for a
+// list of names (search_path) a literal per name ('public', 'pg_temp').
+std::string setClauseValue(const std::string& name, const std::string& value);
 // Kilobytes of a normalised memory setting ("0", "512kB", "64MB", "1GB", "1TB").
 int64_t parseKb(const std::string& v);
 

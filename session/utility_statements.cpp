@@ -19,12 +19,9 @@ namespace {
 // SET's value list as one string: "ISO, MDY", "a, b"; for a list of names, each quoted
 // where an identifier needs it ("$user", public), as PostgreSQL's flatten_set_variable_args.
 std::string joinValues(const std::vector<sql::DefElem>& values, const SettingDef* def = nullptr) {
-  std::string v;
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) v += ", ";
-    v += def && def->quotedList ? quoteIdent(values[i].value) : values[i].value;
-  }
-  return v;
+  std::vector<std::string> items;
+  for (const sql::DefElem& v : values) items.push_back(v.value);
+  return joinSettingValues(items, def);
 }
 
 void sendTextRows(ResultSink& sink, const std::vector<ColumnDesc>& desc,

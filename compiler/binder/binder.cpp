@@ -1110,6 +1110,7 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
         (byDimension && !castAllowed(args[1]->type.id, TypeId::Int4, CastContext::Implicit)))
       arity(99);
     ExprPtr array = std::move(args[0]);
+    bool vector = isVectorAlias(array->type.alias);  // counts from 0 (see bindSubscript)
     SqlType int4{TypeId::Int4, -1};
     std::vector<ExprPtr> one;
     one.push_back(plan::cloneExpr(*array));
@@ -1121,10 +1122,17 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     check.push_back(coerce(std::move(args[1]), int4, CastContext::Implicit, f.location));
     auto e = std::make_unique<Expr>(ExprKind::Case, int4);
     e->args.push_back(call("duet_rt_array_has_dimension", {TypeId::Bool, -1}, std::move(check)));
-    if (name == "array_lower")
-      e->args.push_back(int4Const(1));
-    else
+    if (name == "array_lower") {
+      e->args.push_back(int4Const(vector ? 0 : 1));
+    } else if (vector) {
+      auto last = std::make_unique<Expr>(ExprKind::Binary, int4);
+      last->op = Op::Sub;
+      last->args.push_back(std::move(count));
+      last->args.push_back(int4Const(1));
+      e->args.push_back(std::move(last));
+    } else {
       e->args.push_back(std::move(count));
+    }
     return e;
   }
   if (name == "abs") {
@@ -1229,7 +1237,9 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
   BestCandidate<BuiltinFunction> chosen;
   bool named = hasNames(argNames);
   std::vector<int> map;
-  for (const BuiltinFunction* f : builtinFunctionsNamed(name)) {
+  // int2vector and oidvector count from 0 (see bindSubscript): their subscripts are theirs.
+  bool vector = name == "generate_subscripts" && !args.empty() && isVectorAlias(args[0]->type.alias);
+  for (const BuiltinFunction* f : builtinFunctionsNamed(vector ? "duet_vector_subscripts" : name)) {
     size_t fixed = f->args.size();
     if (!f->argNames.empty()) {
       // Named parameters with defaults (make_interval): scored on the arguments given.

@@ -254,6 +254,9 @@ const std::vector<BuiltinFunction> kCoreFunctions = {
     // oidvector count from 1 like its other arrays, where PostgreSQL's count from 0).
     {"generate_subscripts",   {Array, Int4},     Int4,        kImmutable, true, DUET_FN(duet_q_generate_subscripts), Unknown, 0, false, true, true},
     {"generate_subscripts",   {Array, Int4, Bool}, Int4,      kImmutable, true, DUET_FN(duet_q_generate_subscripts_reverse), Unknown, 0, false, true, true},
+    // generate_subscripts of an int2vector or oidvector (the binder's choice): from 0.
+    {"duet_vector_subscripts", {Array, Int4},    Int4,        kImmutable, true, DUET_FN(duet_q_vector_subscripts), Unknown, 0, false, true, true},
+    {"duet_vector_subscripts", {Array, Int4, Bool}, Int4,     kImmutable, true, DUET_FN(duet_q_vector_subscripts_reverse), Unknown, 0, false, true, true},
     // unnest(anyarray): a row per element, of the array's element type.
     {"unnest",                {Array},           Unknown,     kImmutable, true, DUET_FN(duet_q_unnest), Unknown, 0, false, true, true},
     // information_schema._pg_expandarray(anyarray): a record (x, n) per element, x the

@@ -34,6 +34,10 @@ struct RoutineOption {
   std::string name;
   std::string value;  // language name, immutable/stable/volatile, true/false, parallel mode, ...
   uint32_t location = 0;
+  // SET name {TO | =} value, ...: the values (`value` is the setting's name); none for
+  // SET name FROM CURRENT.
+  std::vector<std::string> setValues;
+  bool fromCurrent = false;
 };
 
 struct CreateFunctionStmt : Stmt {

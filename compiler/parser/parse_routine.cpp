@@ -162,16 +162,18 @@ void Parser::parseRoutineOptions(CreateFunctionStmt& s) {
       while (acceptOp(".")) name += "." + parseColLabel();
       if (acceptKw("from")) {
         expectKw("current");
+        o.fromCurrent = true;
       } else {
         if (!acceptKw("to")) expectOp("=");
         do {
           DefElem value;
           parseOptionValue(value, true);
+          o.setValues.push_back(std::move(value.value));
         } while (acceptOp(","));
       }
       set("set", name);
     } else if (acceptKw("reset")) {
-      set("set", isKw("all") ? advance().str() : parseColId());
+      set("reset", isKw("all") ? advance().str() : parseColId());
     } else {
       syntaxError();
     }

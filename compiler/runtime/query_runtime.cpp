@@ -247,6 +247,11 @@ int64_t TransactionClock::read() {
   return start + offset;
 }
 
+SessionServices& sessionFor(QueryContext* ctx, const char* what) {
+  if (!ctx->session) throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{} is not supported here", what));
+  return *ctx->session;
+}
+
 }  // namespace duet::rt
 
 using namespace duet;
@@ -396,18 +401,13 @@ void duet_q_state_release(QueryContext* ctx, const uint64_t* mark) {
 
 const VarString* duet_q_own_string(const VarString* s) { return statementArena().makeString(s->view()); }
 
-static SessionServices& sessionOf(QueryContext* ctx) {
-  if (!ctx->session) throw SqlError(sqlstate::kFeatureNotSupported, "user-defined functions cannot be called here");
-  return *ctx->session;
-}
-
 void duet_q_call_routine(QueryContext* ctx, uint32_t oid, const uint8_t* args, uint8_t* result) {
-  sessionOf(ctx).callRoutine(*ctx, oid, args, result, nullptr);
+  sessionFor(ctx, "calling a user-defined function").callRoutine(*ctx, oid, args, result, nullptr);
 }
 
 TupleBuffer* duet_q_call_routine_rows(QueryContext* ctx, uint32_t oid, const uint8_t* args, const TupleLayout* layout) {
   TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
-  sessionOf(ctx).callRoutine(*ctx, oid, args, nullptr, rows);
+  sessionFor(ctx, "calling a user-defined function").callRoutine(*ctx, oid, args, nullptr, rows);
   return rows;
 }
 

@@ -216,6 +216,10 @@ class SessionServices {
   virtual int64_t sequenceValue(uint32_t oid, bool* isCalled) = 0;
 };
 
+// The session compiled code runs in, for `what` ("nextval()"): 0A000 "<what> is not
+// supported here" where there is none (a parallel worker's context).
+SessionServices& sessionFor(QueryContext* ctx, const char* what);
+
 // clock_timestamp() read so that a transaction can be replayed: a transaction's clock is
 // its start timestamp (now()) plus the monotonic time elapsed since, never going back.
 // Every offset handed out is kept, in order: with the start timestamp and random()'s

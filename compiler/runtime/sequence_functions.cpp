@@ -6,15 +6,9 @@
 
 using duet::VarString;
 using duet::rt::QueryContext;
-using duet::rt::SessionServices;
+using duet::rt::sessionFor;
 
 namespace {
-
-SessionServices& session(QueryContext* ctx, const char* function) {
-  if (!ctx->session)
-    throw duet::SqlError(duet::sqlstate::kFeatureNotSupported, std::string(function) + " is not supported here");
-  return *ctx->session;
-}
 
 // A relation oid as regclass holds it; one no relation can have names none.
 uint32_t relationOid(int64_t oid) { return oid < 0 || oid > UINT32_MAX ? 0 : static_cast<uint32_t>(oid); }
@@ -31,51 +25,51 @@ uint32_t relationOid(QueryContext* ctx, const VarString* name) {
 extern "C" {
 
 int64_t duet_q_nextval(QueryContext* ctx, int64_t sequence) {
-  return session(ctx, "nextval()").nextval(relationOid(sequence));
+  return sessionFor(ctx, "nextval()").nextval(relationOid(sequence));
 }
 
 int64_t duet_q_nextval_name(QueryContext* ctx, const VarString* sequence) {
-  return session(ctx, "nextval()").nextval(relationOid(ctx, sequence));
+  return sessionFor(ctx, "nextval()").nextval(relationOid(ctx, sequence));
 }
 
 int64_t duet_q_currval(QueryContext* ctx, int64_t sequence) {
-  return session(ctx, "currval()").currval(relationOid(sequence));
+  return sessionFor(ctx, "currval()").currval(relationOid(sequence));
 }
 
 int64_t duet_q_currval_name(QueryContext* ctx, const VarString* sequence) {
-  return session(ctx, "currval()").currval(relationOid(ctx, sequence));
+  return sessionFor(ctx, "currval()").currval(relationOid(ctx, sequence));
 }
 
 int64_t duet_q_setval(QueryContext* ctx, int64_t sequence, int64_t value) {
-  session(ctx, "setval()").setval(relationOid(sequence), value, true);
+  sessionFor(ctx, "setval()").setval(relationOid(sequence), value, true);
   return value;
 }
 
 int64_t duet_q_setval_name(QueryContext* ctx, const VarString* sequence, int64_t value) {
-  session(ctx, "setval()").setval(relationOid(ctx, sequence), value, true);
+  sessionFor(ctx, "setval()").setval(relationOid(ctx, sequence), value, true);
   return value;
 }
 
 int64_t duet_q_setval_called(QueryContext* ctx, int64_t sequence, int64_t value, bool isCalled) {
-  session(ctx, "setval()").setval(relationOid(sequence), value, isCalled);
+  sessionFor(ctx, "setval()").setval(relationOid(sequence), value, isCalled);
   return value;
 }
 
 int64_t duet_q_setval_called_name(QueryContext* ctx, const VarString* sequence, int64_t value, bool isCalled) {
-  session(ctx, "setval()").setval(relationOid(ctx, sequence), value, isCalled);
+  sessionFor(ctx, "setval()").setval(relationOid(ctx, sequence), value, isCalled);
   return value;
 }
 
-int64_t duet_q_lastval(QueryContext* ctx) { return session(ctx, "lastval()").lastval(); }
+int64_t duet_q_lastval(QueryContext* ctx) { return sessionFor(ctx, "lastval()").lastval(); }
 
 int64_t duet_q_sequence_value(QueryContext* ctx, int64_t sequence) {
   bool isCalled = false;
-  return session(ctx, "reading a sequence").sequenceValue(relationOid(sequence), &isCalled);
+  return sessionFor(ctx, "reading a sequence").sequenceValue(relationOid(sequence), &isCalled);
 }
 
 bool duet_q_sequence_is_called(QueryContext* ctx, int64_t sequence) {
   bool isCalled = false;
-  session(ctx, "reading a sequence").sequenceValue(relationOid(sequence), &isCalled);
+  sessionFor(ctx, "reading a sequence").sequenceValue(relationOid(sequence), &isCalled);
   return isCalled;
 }
 

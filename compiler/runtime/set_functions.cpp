@@ -181,21 +181,41 @@ TupleBuffer* duet_q_pg_get_keywords(QueryContext* ctx, const TupleLayout* layout
   return rows;
 }
 
-TupleBuffer* duet_q_generate_subscripts_reverse(QueryContext* ctx, const VarString* array, int32_t dim, bool reverse,
-                                                const TupleLayout* layout) {
+namespace {
+
+// The subscripts of dimension `dim`, counting from `first`.
+TupleBuffer* subscripts(QueryContext* ctx, const VarString* array, int32_t dim, bool reverse, int32_t first,
+                        const TupleLayout* layout) {
   TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
   int32_t n = dim == 1 ? static_cast<int32_t>(ArrayView(array).size()) : 0;
-  for (int32_t i = 1; i <= n; ++i) {
-    int32_t subscript = reverse ? n + 1 - i : i;
+  for (int32_t i = 0; i < n; ++i) {
+    int32_t subscript = first + (reverse ? n - 1 - i : i);
     appendScalar(rows, layout, &subscript, sizeof subscript);
     checkCancelEvery(ctx, rows);
   }
   return rows;
 }
 
+}  // namespace
+
+TupleBuffer* duet_q_generate_subscripts_reverse(QueryContext* ctx, const VarString* array, int32_t dim, bool reverse,
+                                                const TupleLayout* layout) {
+  return subscripts(ctx, array, dim, reverse, 1, layout);
+}
+
 TupleBuffer* duet_q_generate_subscripts(QueryContext* ctx, const VarString* array, int32_t dim,
                                         const TupleLayout* layout) {
-  return duet_q_generate_subscripts_reverse(ctx, array, dim, false, layout);
+  return subscripts(ctx, array, dim, false, 1, layout);
+}
+
+TupleBuffer* duet_q_vector_subscripts_reverse(QueryContext* ctx, const VarString* array, int32_t dim, bool reverse,
+                                              const TupleLayout* layout) {
+  return subscripts(ctx, array, dim, reverse, 0, layout);
+}
+
+TupleBuffer* duet_q_vector_subscripts(QueryContext* ctx, const VarString* array, int32_t dim,
+                                      const TupleLayout* layout) {
+  return subscripts(ctx, array, dim, false, 0, layout);
 }
 
 TupleBuffer* duet_q_pg_expandarray(QueryContext* ctx, const VarString* array, const TupleLayout* layout) {

@@ -35,6 +35,11 @@ duet::rt::TupleBuffer* duet_q_generate_subscripts(duet::rt::QueryContext* ctx, c
                                                   int32_t dim, const duet::TupleLayout* layout);
 duet::rt::TupleBuffer* duet_q_generate_subscripts_reverse(duet::rt::QueryContext* ctx, const duet::VarString* array,
                                                           int32_t dim, bool reverse, const duet::TupleLayout* layout);
+// The same for an int2vector or oidvector, whose subscripts count from 0.
+duet::rt::TupleBuffer* duet_q_vector_subscripts(duet::rt::QueryContext* ctx, const duet::VarString* array, int32_t dim,
+                                                const duet::TupleLayout* layout);
+duet::rt::TupleBuffer* duet_q_vector_subscripts_reverse(duet::rt::QueryContext* ctx, const duet::VarString* array,
+                                                        int32_t dim, bool reverse, const duet::TupleLayout* layout);
 // information_schema._pg_expandarray(array): a record (element, position) per element;
 // `layout`'s one column is of that record type.
 duet::rt::TupleBuffer* duet_q_pg_expandarray(duet::rt::QueryContext* ctx, const duet::VarString* array,

@@ -1,21 +1,11 @@
 #include "compiler/runtime/transaction_functions.h"
 
-#include <string>
-
-#include "engine/error.h"
-
 using duet::VarString;
 using duet::rt::AdvisoryLockKey;
 using duet::rt::QueryContext;
-using duet::rt::SessionServices;
+using duet::rt::sessionFor;
 
 namespace {
-
-SessionServices& session(QueryContext* ctx, const char* what) {
-  if (!ctx->session)
-    throw duet::SqlError(duet::sqlstate::kFeatureNotSupported, std::string(what) + " are not supported here");
-  return *ctx->session;
-}
 
 AdvisoryLockKey single(int64_t key) { return AdvisoryLockKey{static_cast<uint64_t>(key), false}; }
 
@@ -24,7 +14,7 @@ AdvisoryLockKey pair(int32_t key1, int32_t key2) {
 }
 
 bool lock(QueryContext* ctx, AdvisoryLockKey key, bool shared, bool transactionScope, bool wait) {
-  return session(ctx, "advisory locks").advisoryLock(key, shared, transactionScope, wait);
+  return sessionFor(ctx, "pg_advisory_lock()").advisoryLock(key, shared, transactionScope, wait);
 }
 
 const VarString* voidResult() { return duet::statementArena().makeString(""); }
@@ -49,7 +39,7 @@ const VarString* voidResult() { return duet::statementArena().makeString(""); }
 
 extern "C" {
 
-int64_t duet_q_txid_current(QueryContext* ctx) { return session(ctx, "transaction ids").transactionId(); }
+int64_t duet_q_txid_current(QueryContext* ctx) { return sessionFor(ctx, "txid_current()").transactionId(); }
 
 DUET_DEFINE_ADVISORY_LOCK_FUNCTIONS(advisory_lock, false, false)
 DUET_DEFINE_ADVISORY_LOCK_FUNCTIONS(advisory_lock_shared, true, false)
@@ -57,20 +47,20 @@ DUET_DEFINE_ADVISORY_LOCK_FUNCTIONS(advisory_xact_lock, false, true)
 DUET_DEFINE_ADVISORY_LOCK_FUNCTIONS(advisory_xact_lock_shared, true, true)
 
 bool duet_q_advisory_unlock(QueryContext* ctx, int64_t key) {
-  return session(ctx, "advisory locks").advisoryUnlock(single(key), false);
+  return sessionFor(ctx, "pg_advisory_unlock()").advisoryUnlock(single(key), false);
 }
 bool duet_q_advisory_unlock_pair(QueryContext* ctx, int32_t key1, int32_t key2) {
-  return session(ctx, "advisory locks").advisoryUnlock(pair(key1, key2), false);
+  return sessionFor(ctx, "pg_advisory_unlock()").advisoryUnlock(pair(key1, key2), false);
 }
 bool duet_q_advisory_unlock_shared(QueryContext* ctx, int64_t key) {
-  return session(ctx, "advisory locks").advisoryUnlock(single(key), true);
+  return sessionFor(ctx, "pg_advisory_unlock()").advisoryUnlock(single(key), true);
 }
 bool duet_q_advisory_unlock_shared_pair(QueryContext* ctx, int32_t key1, int32_t key2) {
-  return session(ctx, "advisory locks").advisoryUnlock(pair(key1, key2), true);
+  return sessionFor(ctx, "pg_advisory_unlock()").advisoryUnlock(pair(key1, key2), true);
 }
 
 const VarString* duet_q_advisory_unlock_all(QueryContext* ctx) {
-  session(ctx, "advisory locks").advisoryUnlockAll();
+  sessionFor(ctx, "pg_advisory_unlock_all()").advisoryUnlockAll();
   return voidResult();
 }
 

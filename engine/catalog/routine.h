@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/types/type_id.h"
@@ -66,6 +67,9 @@ struct RoutineInfo {
   Volatility volatility = Volatility::Volatile;
   bool strict = false;
   bool securityDefiner = false;
+  // SET clauses (pg_proc.proconfig): settings the routine runs with, by name (as
+  // SettingDef spells it, or a custom "a.b"), their values as SET takes them.
+  std::vector<std::pair<std::string, std::string>> config;
 
   // The argument types that identify the routine among overloads: the input arguments,
   // and for procedures the OUT arguments too (PostgreSQL 14 and later).

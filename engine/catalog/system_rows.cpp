@@ -517,6 +517,8 @@ std::vector<SystemRow> fillProcs(const Catalog& catalog, const Database& db) {
           named |= !p.name.empty();
         }
         static const char* const kVolatility[] = {"i", "s", "v"};
+        std::vector<std::string> config;  // proconfig: name=value per SET clause
+        for (const auto& [setting, value] : r->config) config.push_back(setting + "=" + value);
         rows.push_back({static_cast<int64_t>(r->oid),
                         name,
                         static_cast<int64_t>(s.oid),
@@ -545,7 +547,7 @@ std::vector<SystemRow> fillProcs(const Catalog& catalog, const Database& db) {
                         r->body,
                         kNull,
                         kNull,
-                        kNull,
+                        config.empty() ? kNull : SystemValue(config),
                         kNull});
       }
   });

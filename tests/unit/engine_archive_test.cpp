@@ -63,6 +63,8 @@ TEST_CASE("an archive loads into a fresh engine that answers the same", "[loggin
             "create function defined_after() returns int language sql as 'select 42';"
             "create or replace function later() returns int language sql as 'select defined_after()';"
             "create procedure bump(inout k int) language plpgsql security definer as $$ begin k := k + 1; end $$;"
+            "create function configured() returns text language sql set search_path = pg_catalog, public"
+            "  set work_mem = '64MB' as 'select current_setting(''search_path'') || current_setting(''work_mem'')';"
             "create function rowtype(k int) returns \"Odd \"\"name\" language sql as 'select * from \"Odd \"\"name\" "
             "where k = $1';");
   // Enough rows for several COPY records.
@@ -83,6 +85,8 @@ TEST_CASE("an archive loads into a fresh engine that answers the same", "[loggin
       {"select * from pairs(3)", "postgres"},
       {"select * from tab('a')", "postgres"},
       {"select later()", "postgres"},
+      {"select configured(), current_setting('search_path')", "postgres"},
+      {"select proconfig from pg_proc where proname = 'configured'", "postgres"},
       {"call bump(4)", "postgres"},
       {"select * from rowtype(1)", "postgres"},
       {"select * from cols where b = 'row 77 with some more text'", "postgres"},
