@@ -85,20 +85,23 @@ int BodyParser::declare(Variable v) {
   return index;
 }
 
+int BodyParser::Scope::find(const std::vector<Variable>& all, std::string_view name) const {
+  for (auto v = variables.rbegin(); v != variables.rend(); ++v)
+    if (all[*v].name == name) return *v;
+  for (const auto& [alias, variable] : aliases)
+    if (alias == name) return variable;
+  return -1;
+}
+
 int BodyParser::lookupVariable(std::string_view name) const {
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
-    for (auto v = s->variables.rbegin(); v != s->variables.rend(); ++v)
-      if (fn_.variables[*v].name == name) return *v;
+    if (int v = s->find(fn_.variables, name); v >= 0) return v;
   return -1;
 }
 
 int BodyParser::lookupInBlock(std::string_view label, std::string_view name) const {
-  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
-    if (s->label != label) continue;
-    for (auto v = s->variables.rbegin(); v != s->variables.rend(); ++v)
-      if (fn_.variables[*v].name == name) return *v;
-    return -1;
-  }
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+    if (s->label == label) return s->find(fn_.variables, name);
   return -1;
 }
 
@@ -309,6 +312,27 @@ VarType BodyParser::parseDataType(uint32_t& typeLocation) {
   errorAt(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", shown), typeLocation);
 }
 
+// `name ALIAS FOR $n | variable;` (after ALIAS): $n is the routine's n-th parameter.
+void BodyParser::parseAlias(const std::string& name) {
+  expectKw("for");
+  const sql::Token& target = peek();
+  int variable = -1;
+  std::string shown;
+  if (target.kind == sql::TokenKind::Param) {
+    shown = fmt::format("${}", target.number);
+    if (target.number >= 1 && static_cast<size_t>(target.number) <= routine_.params.size())
+      variable = target.number - 1;
+    advance();
+  } else {
+    shown = variableWord();
+    variable = lookupVariable(shown);
+  }
+  if (variable < 0)
+    errorAt(sqlstate::kUndefinedObject, fmt::format("variable \"{}\" does not exist", shown), target.offset);
+  expectSemicolon();
+  scopes_.back().aliases.emplace_back(name, variable);
+}
+
 // decl_statement, repeated up to BEGIN.
 void BodyParser::parseDeclarations(Block& block) {
   while (!isKw("begin")) {
@@ -318,10 +342,13 @@ void BodyParser::parseDeclarations(Block& block) {
     Variable v;
     v.location = peek().offset;
     v.name = variableWord();
-    for (int s : scopes_.back().variables)
-      if (fn_.variables[s].name == v.name)
-        errorAt(sqlstate::kSyntaxError, fmt::format("duplicate declaration at or near \"{}\"", v.name), v.location);
-    if (isKw("alias") || isKw("cursor") || isKw("scroll") || (isKw("no") && isKw("scroll", 1)))
+    if (scopes_.back().find(fn_.variables, v.name) >= 0)
+      errorAt(sqlstate::kSyntaxError, fmt::format("duplicate declaration at or near \"{}\"", v.name), v.location);
+    if (acceptKw("alias")) {
+      parseAlias(v.name);
+      continue;
+    }
+    if (isKw("cursor") || isKw("scroll") || (isKw("no") && isKw("scroll", 1)))
       errorAt(sqlstate::kFeatureNotSupported,
               fmt::format("PL/pgSQL {} declarations are not supported yet", peek().text), peek().offset);
     uint32_t constantAt = peek().offset;
@@ -365,7 +392,7 @@ void BodyParser::parseDeclarations(Block& block) {
 std::unique_ptr<Block> BodyParser::parseBlock(std::string label, uint32_t location) {
   auto block = std::make_unique<Block>(location);
   block->label = label;
-  scopes_.push_back(Scope{label, false, {}});
+  scopes_.push_back(Scope{label, false, {}, {}});
   if (acceptKw("declare")) parseDeclarations(*block);
   expectKw("begin");
   block->body = parseStatements();
@@ -419,7 +446,7 @@ std::string BodyParser::optionalLabel() {
 
 Function BodyParser::parse() {
   // The routine's parameters and FOUND live in an outer scope labelled with its name.
-  scopes_.push_back(Scope{routine_.name, false, {}});
+  scopes_.push_back(Scope{routine_.name, false, {}, {}});
   for (const RoutineParameter& p : routine_.params) declare(parameterVariable(p));
   fn_.found = declare(foundVariable());
 

@@ -24,6 +24,9 @@ class BodyParser {
     std::string label;
     bool loop = false;
     std::vector<int> variables;
+    // `name ALIAS FOR $n | variable`: another name for a variable of this or an outer scope.
+    std::vector<std::pair<std::string, int>> aliases;
+    int find(const std::vector<Variable>& all, std::string_view name) const;
   };
 
   // ---- tokens and errors
@@ -62,6 +65,7 @@ class BodyParser {
 
   // ---- declarations
   void parseDeclarations(Block& block);
+  void parseAlias(const std::string& name);
   VarType parseDataType(uint32_t& typeLocation);
 
   // ---- statements

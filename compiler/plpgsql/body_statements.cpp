@@ -200,7 +200,7 @@ StmtPtr BodyParser::parseLoop(StmtKind kind, std::string label, uint32_t loc) {
   s->label = label;
   if (acceptKw("while")) s->condition = expression({"loop"}, "LOOP");
   expectKw("loop");
-  scopes_.push_back(Scope{label, true, {}});
+  scopes_.push_back(Scope{label, true, {}, {}});
   s->body = parseLoopBody(label);
   return s;
 }
@@ -229,7 +229,7 @@ StmtPtr BodyParser::parseFor(std::string label, uint32_t loc) {
     checkExpression(s->upper);
     if (acceptKw("by")) s->step = expression({"loop"}, "LOOP");
     expectKw("loop");
-    scopes_.push_back(Scope{label, true, {}});
+    scopes_.push_back(Scope{label, true, {}, {}});
     Variable v;
     v.name = names[0];
     v.type.scalar = SqlType{TypeId::Int4, -1};
@@ -258,7 +258,7 @@ StmtPtr BodyParser::parseFor(std::string label, uint32_t loc) {
   s->query = std::move(first.sql);
   checkStatement(s->query);
   expectKw("loop");
-  scopes_.push_back(Scope{label, true, {}});
+  scopes_.push_back(Scope{label, true, {}, {}});
   s->body = parseLoopBody(label);
   return s;
 }
