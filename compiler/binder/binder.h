@@ -284,6 +284,10 @@ class Binder {
   // builtinCall for FROM f(args), where a set-returning row may be chosen.
   static bool isBuiltinSetFunction(const std::string& name);
   plan::ExprPtr builtinSetCall(const std::string& name, std::vector<plan::ExprPtr>& args, uint32_t location);
+  // unnest(a, b, ...) in FROM (two arrays or more): a call of duet_q_unnest_zip returning a
+  // record per row, its fields named "unnest" of the arrays' element types; null when an
+  // argument is not an array.
+  plan::ExprPtr unnestZip(std::vector<plan::ExprPtr>& args, uint32_t location);
   // A value as its type's output function writes it (a "any" argument of concat, format).
   plan::ExprPtr outputText(plan::ExprPtr e, uint32_t location);
   // to_json(e) (jsonb: to_jsonb(e)): e's value as JSON, NULL for NULL (json_binding.cpp).

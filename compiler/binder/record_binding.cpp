@@ -28,6 +28,26 @@ ExprPtr Binder::bindRow(const sql::RowExpr& r, const Scope& scope, AggContext* a
   return e;
 }
 
+ExprPtr Binder::unnestZip(std::vector<ExprPtr>& args, uint32_t location) {
+  for (const ExprPtr& a : args) {
+    if (a->type.id == TypeId::Unknown)
+      fail(sqlstate::kDatatypeMismatch, "could not determine polymorphic type because input has type unknown",
+           location);
+    if (!a->type.isArray()) return nullptr;
+  }
+  auto arrays = std::make_unique<Expr>(ExprKind::RecordBuild, SqlType{});
+  std::vector<RecordField> inputs, outputs;
+  for (ExprPtr& a : args) {
+    inputs.push_back({fmt::format("f{}", inputs.size() + 1), a->type});
+    outputs.push_back({"unnest", a->type.elementType().withoutTypmod()});
+    arrays->args.push_back(std::move(a));
+  }
+  arrays->type = recordType(inputs);
+  std::vector<ExprPtr> callArgs;
+  callArgs.push_back(std::move(arrays));
+  return call("duet_q_unnest_zip", recordType(outputs), std::move(callArgs));
+}
+
 ExprPtr Binder::bindFieldSelect(const sql::FieldSelect& f, const Scope& scope, AggContext* agg) {
   ExprPtr record = bind(*f.arg, scope, agg);
   if (record->type.id != TypeId::Record)

@@ -259,6 +259,8 @@ const std::vector<BuiltinFunction> kCoreFunctions = {
     {"duet_vector_subscripts", {Array, Int4, Bool}, Int4,     kImmutable, true, DUET_FN(duet_q_vector_subscripts_reverse), Unknown, 0, false, true, true},
     // unnest(anyarray): a row per element, of the array's element type.
     {"unnest",                {Array},           Unknown,     kImmutable, true, DUET_FN(duet_q_unnest), Unknown, 0, false, true, true},
+    // unnest(a, b, ...) in FROM: the binder packs the arrays into a record (Binder::unnestZip).
+    {"duet_unnest_zip",       {Record},          Record,      kImmutable, true, DUET_FN(duet_q_unnest_zip), Unknown, 0, false, true},
     // information_schema._pg_expandarray(anyarray): a record (x, n) per element, x the
     // element and n its position (pgjdbc's key and index metadata read indkey with it).
     {"information_schema._pg_expandarray", {Array}, Record, kImmutable, true, DUET_FN(duet_q_pg_expandarray), Unknown, 0, false, true, true, {}, 0, false, false, Unknown, {{"x", Unknown}, {"n", Int4}}},

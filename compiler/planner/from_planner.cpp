@@ -203,7 +203,8 @@ NodePtr StatementPlanner::builtinFunctionItem(const sql::RangeFunction& f, Scope
   std::vector<ExprPtr> args;
   Binder::Clause clause(b_, "functions in FROM");
   for (const auto& a : call.args) args.push_back(b_.bind(*a, none));
-  ExprPtr bound = b_.builtinSetCall(name, args, call.location);
+  ExprPtr bound = name == "unnest" && args.size() > 1 ? b_.unnestZip(args, call.location)
+                                                      : b_.builtinSetCall(name, args, call.location);
   if (!bound) b_.failUndefinedRoutine(name, args, false, call.location);
   if (!f.columnTypes.empty())
     b_.fail(sqlstate::kSyntaxError, "a column definition list is only allowed for functions returning \"record\"",

@@ -1,6 +1,9 @@
 #include "compiler/runtime/set_functions.h"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
+#include <vector>
 
 #include "engine/error.h"
 #include "engine/types/array.h"
@@ -230,6 +233,38 @@ TupleBuffer* duet_q_pg_expandarray(QueryContext* ctx, const VarString* array, co
     const void* fields[2] = {element, &position};
     uint8_t nulls[2] = {static_cast<uint8_t>(view.isNull(i) ? 1 : 0), 0};
     const VarString* record = makeRecord(layout->types[0], fieldTypes, fields, nulls, statementArena());
+    appendScalar(rows, layout, &record, sizeof record);
+    checkCancelEvery(ctx, rows);
+  }
+  return rows;
+}
+
+TupleBuffer* duet_q_unnest_zip(QueryContext* ctx, const VarString* arrays, const TupleLayout* layout) {
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  std::vector<SqlType> fieldTypes = recordFieldTypes(layout->types[0]);
+  RecordView input(arrays);
+  uint32_t n = std::min<uint32_t>(input.size(), static_cast<uint32_t>(fieldTypes.size()));
+  std::vector<const VarString*> columns(n, nullptr);  // null: a NULL array, no elements
+  uint32_t longest = 0;
+  for (uint32_t c = 0; c < n; ++c) {
+    if (input.isNull(c)) continue;
+    input.load(c, TypeId::Array, &columns[c]);
+    longest = std::max(longest, ArrayView(columns[c]).size());
+  }
+  std::vector<std::array<uint8_t, 16>> elements(n);
+  std::vector<const void*> fields(n);
+  std::vector<uint8_t> nulls(n);
+  for (uint32_t i = 0; i < longest; ++i) {
+    for (uint32_t c = 0; c < n; ++c) {
+      elements[c].fill(0);
+      nulls[c] = 1;
+      if (columns[c] && i < ArrayView(columns[c]).size() && !ArrayView(columns[c]).isNull(i)) {
+        ArrayView(columns[c]).load(i, elements[c].data());
+        nulls[c] = 0;
+      }
+      fields[c] = elements[c].data();
+    }
+    const VarString* record = makeRecord(layout->types[0], fieldTypes, fields.data(), nulls.data(), statementArena());
     appendScalar(rows, layout, &record, sizeof record);
     checkCancelEvery(ctx, rows);
   }

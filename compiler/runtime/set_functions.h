@@ -40,6 +40,11 @@ duet::rt::TupleBuffer* duet_q_vector_subscripts(duet::rt::QueryContext* ctx, con
                                                 const duet::TupleLayout* layout);
 duet::rt::TupleBuffer* duet_q_vector_subscripts_reverse(duet::rt::QueryContext* ctx, const duet::VarString* array,
                                                         int32_t dim, bool reverse, const duet::TupleLayout* layout);
+// unnest(a, b, ...) in FROM: `arrays` is a record of the arrays; a record per row of
+// `layout`'s record type holds element i of each array (NULL past its end, or for a NULL
+// array), for i up to the longest's length (PostgreSQL's ROWS FROM (unnest(a), unnest(b))).
+duet::rt::TupleBuffer* duet_q_unnest_zip(duet::rt::QueryContext* ctx, const duet::VarString* arrays,
+                                         const duet::TupleLayout* layout);
 // information_schema._pg_expandarray(array): a record (element, position) per element;
 // `layout`'s one column is of that record type.
 duet::rt::TupleBuffer* duet_q_pg_expandarray(duet::rt::QueryContext* ctx, const duet::VarString* array,
