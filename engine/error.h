@@ -35,6 +35,7 @@ inline constexpr const char* kInvalidCursorName = "34000";
 inline constexpr const char* kActiveSqlTransaction = "25001";
 inline constexpr const char* kNoActiveSqlTransaction = "25P01";
 inline constexpr const char* kInFailedSqlTransaction = "25P02";
+inline constexpr const char* kInvalidTransactionTermination = "2D000";
 inline constexpr const char* kIdleInTransactionTimeout = "25P03";
 inline constexpr const char* kReadOnlySqlTransaction = "25006";
 inline constexpr const char* kInvalidSqlStatementName = "26000";

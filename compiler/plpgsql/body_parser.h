@@ -66,6 +66,7 @@ class BodyParser {
   // ---- declarations
   void parseDeclarations(Block& block);
   void parseAlias(const std::string& name);
+  StmtPtr parseTransactionControl(uint32_t loc);
   VarType parseDataType(uint32_t& typeLocation);
 
   // ---- statements

@@ -82,10 +82,24 @@ StmtPtr BodyParser::parseStatement() {
     advance();
     return std::make_unique<Null>(loc);
   }
-  for (const char* word : {"execute", "open", "fetch", "move", "close", "commit", "rollback", "assert"})
+  if (isKw("commit") || isKw("rollback")) return parseTransactionControl(loc);
+  for (const char* word : {"execute", "open", "fetch", "move", "close", "assert"})
     if (isKw(word)) notSupported(fmt::format("{} statement", peek().text));
   if (peek().kind == sql::TokenKind::Word) return parseAssignment(loc);
   return parseExecSql(loc);
+}
+
+// COMMIT | ROLLBACK [AND [NO] CHAIN] (stmt_commit, stmt_rollback).
+StmtPtr BodyParser::parseTransactionControl(uint32_t loc) {
+  auto st = std::make_unique<TransactionControl>(loc);
+  st->commit = advance().str() == "commit";
+  if (acceptKw("and")) {
+    bool no = acceptKw("no");
+    expectKw("chain");
+    st->chain = !no;
+  }
+  expectSemicolon();
+  return st;
 }
 
 // target := expr (or = expr). A word that is no variable starts an SQL statement, unless

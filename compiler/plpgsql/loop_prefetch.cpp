@@ -83,6 +83,7 @@ bool collectWrittenVariables(const StmtList& body, std::set<int>& written) {
       case StmtKind::Perform:
       case StmtKind::Raise:
       case StmtKind::Null: break;
+      case StmtKind::TransactionControl: return false;  // ends the transaction the rows were read in
     }
   }
   return true;

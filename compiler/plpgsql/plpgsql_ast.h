@@ -72,6 +72,7 @@ enum class StmtKind : uint8_t {
   GetDiagnostics,
   Raise,
   Null,
+  TransactionControl,
 };
 
 struct Stmt {
@@ -238,6 +239,13 @@ struct Raise : Stmt {
 
 struct Null : Stmt {
   explicit Null(uint32_t loc) : Stmt(StmtKind::Null, loc) {}
+};
+
+// COMMIT or ROLLBACK [AND [NO] CHAIN].
+struct TransactionControl : Stmt {
+  explicit TransactionControl(uint32_t loc) : Stmt(StmtKind::TransactionControl, loc) {}
+  bool commit = false;
+  bool chain = false;
 };
 
 struct Function {

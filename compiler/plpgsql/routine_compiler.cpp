@@ -706,6 +706,13 @@ class RoutineCompiler {
       case StmtKind::GetDiagnostics: emitGetDiagnostics(s.as<GetDiagnostics>()); return;
       case StmtKind::Raise: emitRaise(s.as<Raise>()); return;
       case StmtKind::Null: return;
+      case StmtKind::TransactionControl:
+        // In a function, as PostgreSQL: the caller's transaction is not the function's to end.
+        if (!req_.shape.procedure)
+          return fail(sqlstate::kInvalidTransactionTermination, "invalid transaction termination");
+        return fail(sqlstate::kFeatureNotSupported,
+                    fmt::format("{} inside a procedure is not supported yet",
+                                s.as<TransactionControl>().commit ? "COMMIT" : "ROLLBACK"));
     }
   }
 
