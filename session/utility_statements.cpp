@@ -181,12 +181,22 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       sink.commandComplete("DISCARD " + tag);
       break;
     }
-    case sql::StmtKind::CreateDatabase:
+    case sql::StmtKind::CreateDatabase: {
       preventInTransactionBlock("CREATE DATABASE");
-      state_.engine.catalog.createDatabase(stmt.as<sql::CreateDatabaseStmt>().name, state_.user, undo);
+      // OWNER names an existing role (DEFAULT: the creator); the other options change nothing here.
+      std::string owner = state_.user;
+      for (const sql::DefElem& o : stmt.as<sql::CreateDatabaseStmt>().options) {
+        if (o.name != "owner" || (o.valueKind == sql::DefElem::ValueKind::Word && lower(o.value) == "default"))
+          continue;
+        if (!state_.engine.catalog.role(o.value))
+          throw SqlError(sqlstate::kUndefinedObject, fmt::format("role \"{}\" does not exist", o.value));
+        owner = o.value;
+      }
+      state_.engine.catalog.createDatabase(stmt.as<sql::CreateDatabaseStmt>().name, owner, undo);
       transaction_.ddlDone();
       sink.commandComplete("CREATE DATABASE");
       break;
+    }
     case sql::StmtKind::CreateRole: {
       const auto& s = stmt.as<sql::CreateRoleStmt>();
       bool superuser = false;
