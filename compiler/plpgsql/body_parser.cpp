@@ -2,6 +2,8 @@
 // the body and checking it, declarations and blocks. Statements are in body_statements.cpp.
 #include "compiler/plpgsql/body_parser.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "compiler/parser/ast_walk.h"
@@ -333,6 +335,31 @@ void BodyParser::parseAlias(const std::string& name) {
   scopes_.back().aliases.emplace_back(name, variable);
 }
 
+// `name [[NO] SCROLL] CURSOR FOR | IS query;` (after the name). Its query's variables are
+// those in scope here, read when OPEN runs it.
+void BodyParser::parseCursorDeclaration(const std::string& name) {
+  if (acceptKw("no")) expectKw("scroll");
+  acceptKw("scroll");
+  expectKw("cursor");
+  if (isOp("("))
+    errorAt(sqlstate::kFeatureNotSupported, "PL/pgSQL cursor arguments are not supported yet", peek().offset);
+  if (!acceptKw("for")) expectKw("is");
+  Cursor cursor;
+  cursor.name = name;
+  cursor.query = readSql({";"}, ";", false).sql;
+  checkStatement(cursor.query);
+  expectSemicolon();
+  scopes_.back().cursors.emplace_back(name, static_cast<int>(fn_.cursors.size()));
+  fn_.cursors.push_back(std::move(cursor));
+}
+
+int BodyParser::lookupCursor(std::string_view name) const {
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+    for (auto c = s->cursors.rbegin(); c != s->cursors.rend(); ++c)
+      if (c->first == name) return c->second;
+  return -1;
+}
+
 // decl_statement, repeated up to BEGIN.
 void BodyParser::parseDeclarations(Block& block) {
   while (!isKw("begin")) {
@@ -342,15 +369,18 @@ void BodyParser::parseDeclarations(Block& block) {
     Variable v;
     v.location = peek().offset;
     v.name = variableWord();
-    if (scopes_.back().find(fn_.variables, v.name) >= 0)
+    if (scopes_.back().find(fn_.variables, v.name) >= 0 ||
+        std::any_of(scopes_.back().cursors.begin(), scopes_.back().cursors.end(),
+                    [&](const auto& c) { return c.first == v.name; }))
       errorAt(sqlstate::kSyntaxError, fmt::format("duplicate declaration at or near \"{}\"", v.name), v.location);
     if (acceptKw("alias")) {
       parseAlias(v.name);
       continue;
     }
-    if (isKw("cursor") || isKw("scroll") || (isKw("no") && isKw("scroll", 1)))
-      errorAt(sqlstate::kFeatureNotSupported,
-              fmt::format("PL/pgSQL {} declarations are not supported yet", peek().text), peek().offset);
+    if (isKw("cursor") || isKw("scroll") || (isKw("no") && isKw("scroll", 1))) {
+      parseCursorDeclaration(v.name);
+      continue;
+    }
     uint32_t constantAt = peek().offset;
     v.constant = acceptKw("constant");
     uint32_t typeAt = 0;
@@ -392,7 +422,7 @@ void BodyParser::parseDeclarations(Block& block) {
 std::unique_ptr<Block> BodyParser::parseBlock(std::string label, uint32_t location) {
   auto block = std::make_unique<Block>(location);
   block->label = label;
-  scopes_.push_back(Scope{label, false, {}, {}});
+  scopes_.push_back(Scope{label, false, {}, {}, {}});
   if (acceptKw("declare")) parseDeclarations(*block);
   expectKw("begin");
   block->body = parseStatements();
@@ -446,7 +476,7 @@ std::string BodyParser::optionalLabel() {
 
 Function BodyParser::parse() {
   // The routine's parameters and FOUND live in an outer scope labelled with its name.
-  scopes_.push_back(Scope{routine_.name, false, {}, {}});
+  scopes_.push_back(Scope{routine_.name, false, {}, {}, {}});
   for (const RoutineParameter& p : routine_.params) declare(parameterVariable(p));
   fn_.found = declare(foundVariable());
 

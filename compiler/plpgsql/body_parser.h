@@ -26,6 +26,7 @@ class BodyParser {
     std::vector<int> variables;
     // `name ALIAS FOR $n | variable`: another name for a variable of this or an outer scope.
     std::vector<std::pair<std::string, int>> aliases;
+    std::vector<std::pair<std::string, int>> cursors;  // name, Function::cursors index
     int find(const std::vector<Variable>& all, std::string_view name) const;
   };
 
@@ -67,6 +68,10 @@ class BodyParser {
   void parseDeclarations(Block& block);
   void parseAlias(const std::string& name);
   StmtPtr parseTransactionControl(uint32_t loc);
+  void parseCursorDeclaration(const std::string& name);
+  StmtPtr parseCursorStatement(uint32_t loc);
+  // The cursor `name` names in scope, or -1.
+  int lookupCursor(std::string_view name) const;
   VarType parseDataType(uint32_t& typeLocation);
 
   // ---- statements

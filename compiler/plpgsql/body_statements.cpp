@@ -83,10 +83,44 @@ StmtPtr BodyParser::parseStatement() {
     return std::make_unique<Null>(loc);
   }
   if (isKw("commit") || isKw("rollback")) return parseTransactionControl(loc);
-  for (const char* word : {"execute", "open", "fetch", "move", "close", "assert"})
+  if (isKw("open") || isKw("fetch") || isKw("close")) return parseCursorStatement(loc);
+  for (const char* word : {"execute", "move", "assert"})
     if (isKw(word)) notSupported(fmt::format("{} statement", peek().text));
   if (peek().kind == sql::TokenKind::Word) return parseAssignment(loc);
   return parseExecSql(loc);
+}
+
+// OPEN c; FETCH [NEXT] [FROM | IN] c INTO target, ...; CLOSE c (of a bound cursor).
+StmtPtr BodyParser::parseCursorStatement(uint32_t loc) {
+  std::string verb = advance().str();
+  StmtKind kind = verb == "open"    ? StmtKind::CursorOpen
+                  : verb == "fetch" ? StmtKind::CursorFetch
+                                    : StmtKind::CursorClose;
+  if (kind == StmtKind::CursorFetch) {
+    for (const char* direction : {"prior", "first", "last", "absolute", "relative", "forward", "backward", "all"})
+      if (isKw(direction)) notSupported(fmt::format("FETCH {}", peek().text));
+    acceptKw("next");
+    if (!acceptKw("from")) acceptKw("in");
+  }
+  auto st = std::make_unique<CursorStmt>(kind, loc);
+  const sql::Token& name = peek();
+  std::string cursorName = variableWord();
+  st->cursor = lookupCursor(cursorName);
+  if (st->cursor < 0) {
+    if (lookupVariable(cursorName) >= 0)
+      errorAt(kDatatypeMismatch, fmt::format("variable \"{}\" must be of type cursor or refcursor", cursorName),
+              name.offset);
+    errorAt(sqlstate::kSyntaxError, fmt::format("\"{}\" is not a known variable", cursorName), name.offset);
+  }
+  if (kind == StmtKind::CursorOpen && (isKw("for") || isOp("(") || isKw("scroll") || isKw("no")))
+    notSupported("OPEN of a cursor with a query or arguments");
+  if (kind == StmtKind::CursorFetch) {
+    expectKw("into");
+    do st->targets.push_back(parseAssignableTarget());
+    while (isOp(",") && (advance(), true));
+  }
+  expectSemicolon();
+  return st;
 }
 
 // COMMIT | ROLLBACK [AND [NO] CHAIN] (stmt_commit, stmt_rollback).
@@ -214,7 +248,7 @@ StmtPtr BodyParser::parseLoop(StmtKind kind, std::string label, uint32_t loc) {
   s->label = label;
   if (acceptKw("while")) s->condition = expression({"loop"}, "LOOP");
   expectKw("loop");
-  scopes_.push_back(Scope{label, true, {}, {}});
+  scopes_.push_back(Scope{label, true, {}, {}, {}});
   s->body = parseLoopBody(label);
   return s;
 }
@@ -243,7 +277,7 @@ StmtPtr BodyParser::parseFor(std::string label, uint32_t loc) {
     checkExpression(s->upper);
     if (acceptKw("by")) s->step = expression({"loop"}, "LOOP");
     expectKw("loop");
-    scopes_.push_back(Scope{label, true, {}, {}});
+    scopes_.push_back(Scope{label, true, {}, {}, {}});
     Variable v;
     v.name = names[0];
     v.type.scalar = SqlType{TypeId::Int4, -1};
@@ -272,7 +306,7 @@ StmtPtr BodyParser::parseFor(std::string label, uint32_t loc) {
   s->query = std::move(first.sql);
   checkStatement(s->query);
   expectKw("loop");
-  scopes_.push_back(Scope{label, true, {}, {}});
+  scopes_.push_back(Scope{label, true, {}, {}, {}});
   s->body = parseLoopBody(label);
   return s;
 }

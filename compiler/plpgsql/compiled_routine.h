@@ -19,6 +19,13 @@ namespace duet::plpgsql {
 struct RoutineFrame {
   rt::TupleBuffer* rows = nullptr;  // RETURN NEXT / RETURN QUERY append here
   std::vector<SqlError> caught;     // errors caught by EXCEPTION blocks whose handler runs
+  // Bound cursors by Function::cursors index: the rows OPEN read and the next to FETCH;
+  // none while closed.
+  struct OpenCursor {
+    std::unique_ptr<rt::TupleBuffer> rows;
+    uint64_t next = 0;
+  };
+  std::vector<std::unique_ptr<OpenCursor>> cursors;
 };
 
 struct RaiseSpec;  // a RAISE statement's constant parts (routine_runtime.cpp)

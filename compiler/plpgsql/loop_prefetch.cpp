@@ -84,6 +84,9 @@ bool collectWrittenVariables(const StmtList& body, std::set<int>& written) {
       case StmtKind::Raise:
       case StmtKind::Null: break;
       case StmtKind::TransactionControl: return false;  // ends the transaction the rows were read in
+      case StmtKind::CursorOpen:
+      case StmtKind::CursorFetch:
+      case StmtKind::CursorClose: return false;
     }
   }
   return true;

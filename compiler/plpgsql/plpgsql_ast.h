@@ -73,6 +73,9 @@ enum class StmtKind : uint8_t {
   Raise,
   Null,
   TransactionControl,
+  CursorOpen,
+  CursorFetch,
+  CursorClose,
 };
 
 struct Stmt {
@@ -241,6 +244,13 @@ struct Null : Stmt {
   explicit Null(uint32_t loc) : Stmt(StmtKind::Null, loc) {}
 };
 
+// OPEN c, FETCH [NEXT] [FROM | IN] c INTO targets, CLOSE c: a bound cursor's statements.
+struct CursorStmt : Stmt {
+  CursorStmt(StmtKind kind, uint32_t loc) : Stmt(kind, loc) {}
+  int cursor = -1;              // Function::cursors
+  std::vector<Target> targets;  // FETCH's
+};
+
 // COMMIT or ROLLBACK [AND [NO] CHAIN].
 struct TransactionControl : Stmt {
   explicit TransactionControl(uint32_t loc) : Stmt(StmtKind::TransactionControl, loc) {}
@@ -248,9 +258,17 @@ struct TransactionControl : Stmt {
   bool chain = false;
 };
 
+// DECLARE name [[NO] SCROLL] CURSOR FOR query: a bound cursor (without arguments). OPEN
+// runs its query with the variables' values then; FETCH hands out its rows in order.
+struct Cursor {
+  std::string name;
+  SqlText query;
+};
+
 struct Function {
   std::vector<Variable> variables;  // parameters first, then FOUND, then declarations in order
-  int found = -1;                   // the FOUND variable
+  std::vector<Cursor> cursors;
+  int found = -1;  // the FOUND variable
   std::unique_ptr<Block> body;
   // LANGUAGE sql: $n names variable numberedParams[n-1] (PL/pgSQL: $n is frame slot n-1),
   // and a table column hides an argument of the same name instead of clashing with it.

@@ -197,6 +197,11 @@ class RoutineCompiler {
           if (e.into) shapeFrom(e.targets, e.statement);
           break;
         }
+        case StmtKind::CursorFetch: {
+          const auto& f = st->as<CursorStmt>();
+          shapeFrom(f.targets, fn_.cursors[f.cursor].query);
+          break;
+        }
         default: break;
       }
     }
@@ -706,6 +711,13 @@ class RoutineCompiler {
       case StmtKind::GetDiagnostics: emitGetDiagnostics(s.as<GetDiagnostics>()); return;
       case StmtKind::Raise: emitRaise(s.as<Raise>()); return;
       case StmtKind::Null: return;
+      case StmtKind::CursorOpen: emitCursorOpen(s.as<CursorStmt>()); return;
+      case StmtKind::CursorFetch: emitCursorFetch(s.as<CursorStmt>()); return;
+      case StmtKind::CursorClose:
+        cg_.call(
+            "duet_plpgsql_cursor_close", b_.getVoidTy(),
+            {cur_.frame, b_.getInt32(s.as<CursorStmt>().cursor), cstr(fn_.cursors[s.as<CursorStmt>().cursor].name)});
+        return;
       case StmtKind::TransactionControl:
         // In a function, as PostgreSQL: the caller's transaction is not the function's to end.
         if (!req_.shape.procedure)
@@ -983,6 +995,58 @@ class RoutineCompiler {
         },
         /*keepState=*/true);
     setFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
+  }
+
+  // ---- bound cursors: OPEN reads the query's rows into the frame, FETCH hands them out
+
+  // The rows of cursor `cursor` (planned once, at its first OPEN or FETCH); null when its
+  // query does not plan.
+  const TupleLayout* cursorLayout(int cursor) {
+    const TupleLayout*& layout = cursorLayouts_[cursor];
+    if (!layout) {
+      SqlError ignored("", "");
+      std::optional<Planned> p = tryPlan(fn_.cursors[cursor].query, "", {}, {}, &ignored);
+      if (p) layout = out_.code->layouts.add(TupleLayout::of(columnTypes(*p)));
+    }
+    return layout;
+  }
+
+  void emitCursorOpen(const CursorStmt& s) {
+    const Cursor& c = fn_.cursors[s.cursor];
+    std::optional<Planned> p = plan(c.query, "");
+    if (!p) return;
+    if (!p->stmt.plan->returnsRows) {
+      fail("42P11", "cannot open a query that does not return rows as a cursor");
+      return;
+    }
+    const TupleLayout* layout = cursorLayout(s.cursor);
+    llvm::Value* rows = cg_.call("duet_plpgsql_cursor_open", cg_.pointerType(),
+                                 {cur_.frame, b_.getInt32(s.cursor), cg_.ptrConst(layout), cstr(c.name)});
+    llvm::Value* tuple = cg_.tupleAlloca(*layout);
+    emit(*p, {}, [&](Row& row) {
+      for (size_t i = 0; i < row.size(); ++i) cg_.storeField(tuple, *layout, i, row[i]);
+      cg_.call("duet_q_buffer_append", b_.getVoidTy(), {rows, tuple});  // copies the row, strings too
+    });
+  }
+
+  // The next row into the targets and FOUND true; past the last, NULLs and FOUND false.
+  void emitCursorFetch(const CursorStmt& s) {
+    const Cursor& c = fn_.cursors[s.cursor];
+    const TupleLayout* layout = cursorLayout(s.cursor);
+    if (!layout) {
+      plan(c.query, "");  // raises its error where FETCH runs
+      return;
+    }
+    llvm::Value* row =
+        cg_.call("duet_plpgsql_cursor_fetch", cg_.pointerType(), {cur_.frame, b_.getInt32(s.cursor), cstr(c.name)});
+    llvm::Value* found = b_.CreateIsNotNull(row);
+    cg_.ifThen(found, [&] {
+      Row values;
+      for (size_t i = 0; i < layout->types.size(); ++i) values.push_back(cg_.loadField(row, *layout, i));
+      assignTargets(s.targets, values);
+    });
+    cg_.ifThen(b_.CreateNot(found), [&] { nullTargets(s.targets); });
+    setFound(found);
   }
 
   void emitExit(const Exit& s) {
@@ -1421,8 +1485,9 @@ class RoutineCompiler {
   std::vector<int> slotOf_;  // per variable: its slot, -1 for rows and records (fields)
   std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row / record variable
   int rowCountSlot_ = -1;
-  bool returnsRow_ = false;                        // RETURNS record or t (not SETOF): RETURN fills outputSlots
-  std::optional<std::vector<int>> numberedSlots_;  // LANGUAGE sql: the slot $n names
+  std::map<int, const TupleLayout*> cursorLayouts_;  // per cursor, its rows (cursorLayout)
+  bool returnsRow_ = false;                          // RETURNS record or t (not SETOF): RETURN fills outputSlots
+  std::optional<std::vector<int>> numberedSlots_;    // LANGUAGE sql: the slot $n names
   std::vector<JumpTarget> targets_;
   int nextCode_ = 2;  // 0 and 1 are "fell through" and "returned"
 };

@@ -123,6 +123,9 @@ void registerRoutineRuntime() {
     DUET_PL(duet_plpgsql_raise);
     DUET_PL(duet_plpgsql_fail);
     DUET_PL(duet_plpgsql_append_row);
+    DUET_PL(duet_plpgsql_cursor_open);
+    DUET_PL(duet_plpgsql_cursor_fetch);
+    DUET_PL(duet_plpgsql_cursor_close);
     DUET_PL(duet_plpgsql_array_set);
     DUET_PL(duet_plpgsql_error_text);
 #undef DUET_PL
@@ -267,5 +270,34 @@ const VarString* duet_plpgsql_array_set(const VarString* array, int32_t index, c
 }
 
 void duet_plpgsql_append_row(RoutineFrame* frame, const uint8_t* tuple) { frame->rows->append(tuple); }
+
+namespace {
+RoutineFrame::OpenCursor& openCursor(RoutineFrame* frame, int32_t cursor, const char* name) {
+  auto at = static_cast<size_t>(cursor);
+  if (at >= frame->cursors.size() || !frame->cursors[at])
+    throw SqlError(sqlstate::kInvalidCursorName, fmt::format("cursor \"{}\" does not exist", name));
+  return *frame->cursors[at];
+}
+}  // namespace
+
+rt::TupleBuffer* duet_plpgsql_cursor_open(RoutineFrame* frame, int32_t cursor, const TupleLayout* layout,
+                                          const char* name) {
+  auto at = static_cast<size_t>(cursor);
+  if (at >= frame->cursors.size()) frame->cursors.resize(at + 1);
+  if (frame->cursors[at]) throw SqlError(sqlstate::kDuplicateCursor, fmt::format("cursor \"{}\" already in use", name));
+  frame->cursors[at] = std::make_unique<RoutineFrame::OpenCursor>();
+  frame->cursors[at]->rows = std::make_unique<rt::TupleBuffer>(*layout);
+  return frame->cursors[at]->rows.get();
+}
+
+const uint8_t* duet_plpgsql_cursor_fetch(RoutineFrame* frame, int32_t cursor, const char* name) {
+  RoutineFrame::OpenCursor& c = openCursor(frame, cursor, name);
+  return c.next < c.rows->size() ? c.rows->at(c.next++) : nullptr;
+}
+
+void duet_plpgsql_cursor_close(RoutineFrame* frame, int32_t cursor, const char* name) {
+  openCursor(frame, cursor, name);
+  frame->cursors[static_cast<size_t>(cursor)].reset();
+}
 
 }  // extern "C"

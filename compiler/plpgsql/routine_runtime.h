@@ -48,4 +48,11 @@ void duet_plpgsql_raise(duet::rt::QueryContext* ctx, const duet::plpgsql::RaiseS
 const duet::VarString* duet_plpgsql_array_set(const duet::VarString* array, int32_t index, const void* value,
                                               bool isNull, int32_t elementType);
 void duet_plpgsql_append_row(duet::plpgsql::RoutineFrame* frame, const uint8_t* tuple);
+// Bound cursors (RoutineFrame::cursors): OPEN makes the buffer its query's rows go to
+// (42P03 while open), FETCH returns the next row or null (34000 while closed), CLOSE
+// forgets them (34000 while closed). `name` is the cursor's, for the errors.
+duet::rt::TupleBuffer* duet_plpgsql_cursor_open(duet::plpgsql::RoutineFrame* frame, int32_t cursor,
+                                                const duet::TupleLayout* layout, const char* name);
+const uint8_t* duet_plpgsql_cursor_fetch(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name);
+void duet_plpgsql_cursor_close(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name);
 }
