@@ -74,7 +74,7 @@ bool SnapshotRouter::goesToSnapshot(const std::vector<std::shared_ptr<const Prep
   }
   // Only what cannot write: a SELECT whose routines are STABLE or IMMUTABLE.
   for (const auto& plan : plans) {
-    if (plan->command != PreparedPlan::Command::Select) return false;
+    if (plan->command != PreparedPlan::Command::Select || plan->footprint.writes) return false;
     for (uint32_t oid : plan->footprint.routines) {
       const RoutineInfo* r = routines_.routineByOid(oid);
       if (r == nullptr || r->volatility == Volatility::Volatile) return false;

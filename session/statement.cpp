@@ -55,6 +55,9 @@ const char* writingCommand(const PreparedPlan& plan, const sql::Stmt& stmt) {
   }
   if (stmt.kind != sql::StmtKind::Select) return nullptr;
   const auto& select = stmt.as<sql::SelectStmt>();
+  // A data-modifying WITH query makes the SELECT a writer (PostgreSQL names it SELECT).
+  for (const sql::CommonTableExpr& cte : select.with)
+    if (cte.dml) return "SELECT";
   const char* command = nullptr;
   switch (select.locking) {
     case sql::LockStrength::None: return nullptr;

@@ -53,6 +53,9 @@ void ViewStatements::createView(const Statement& st) {
   const auto& s = st.parsed.stmt->as<sql::CreateViewStmt>();
   if (s.recursive) unsupported("CREATE RECURSIVE VIEW");
   if (s.checkOption) unsupported("WITH CHECK OPTION");
+  for (const sql::CommonTableExpr& cte : s.query->with)
+    if (cte.dml)
+      throw SqlError(sqlstate::kFeatureNotSupported, "views must not contain data-modifying statements in WITH");
   for (const sql::DefElem& o : s.options)
     if (o.name == "check_option") unsupported("WITH CHECK OPTION");
   if (st.parsed.firstParam > 0)

@@ -172,7 +172,9 @@ struct CommonTableExpr {
   ~CommonTableExpr();  // defined where SelectStmt is complete (ast.cpp)
   std::string name;
   std::vector<std::string> columns;
-  std::unique_ptr<SelectStmt> query;
+  std::unique_ptr<SelectStmt> query;  // null for a data-modifying one
+  // WITH name AS (INSERT | UPDATE | DELETE ... RETURNING ...): the statement (query null).
+  StmtPtr dml;
   uint32_t location = 0;
 };
 enum class LockStrength : uint8_t { None, KeyShare, Share, NoKeyUpdate, Update };

@@ -48,8 +48,13 @@ void walkWindow(const WindowDef* w, const Visit& visit) {
   walk(w->end.offset.get(), visit);
 }
 
+void walkStmt(const Stmt& stmt, const Visit& visit);
+
 void walkWith(const WithList& w, const Visit& visit) {
-  for (const auto& cte : w.with) walkSelect(cte.query.get(), visit);
+  for (const auto& cte : w.with) {
+    walkSelect(cte.query.get(), visit);
+    if (cte.dml) walkStmt(*cte.dml, visit);
+  }
 }
 
 void walkSelect(const SelectStmt* s, const Visit& visit) {
@@ -167,7 +172,12 @@ void visitSubLinks(const Expr& expr, const std::function<void(const SubLink&)>& 
 }
 
 void visitColumnRefs(const Stmt& stmt, const std::function<void(const ColumnRef&)>& visitRef) {
-  const Visit visit{visitRef, {}};
+  walkStmt(stmt, Visit{visitRef, {}});
+}
+
+namespace {
+
+void walkStmt(const Stmt& stmt, const Visit& visit) {
   switch (stmt.kind) {
     case StmtKind::Select: walkSelect(&stmt.as<SelectStmt>(), visit); break;
     case StmtKind::Insert: {
@@ -203,5 +213,7 @@ void visitColumnRefs(const Stmt& stmt, const std::function<void(const ColumnRef&
     default: break;  // other statements hold no expressions a variable could appear in
   }
 }
+
+}  // namespace
 
 }  // namespace duet::sql

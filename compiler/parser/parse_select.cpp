@@ -60,10 +60,13 @@ WithList Parser::parseWithList() {
     } else {
       acceptKw("materialized");
     }
-    if (isOp("(") && (isKw("insert", 1) || isKw("update", 1) || isKw("delete", 1)))
-      errorAt(sqlstate::kFeatureNotSupported, "data-modifying statements in WITH are not supported yet",
-              peek(1).offset);
-    cte.query = parseParenSubquery();
+    if (isOp("(") && (isKw("insert", 1) || isKw("update", 1) || isKw("delete", 1))) {
+      advance();
+      cte.dml = isKw("insert") ? parseInsert() : isKw("update") ? parseUpdate() : parseDelete();
+      expectOp(")");
+    } else {
+      cte.query = parseParenSubquery();
+    }
     list.with.push_back(std::move(cte));
   } while (acceptOp(","));
   return list;

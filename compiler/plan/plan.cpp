@@ -76,6 +76,7 @@ void callsOf(const Expr* e, ReadFootprint& f) {
 void collectFootprint(const Node& n, ReadFootprint& f) {
   if (n.kind == NodeKind::TableScan || n.kind == NodeKind::IndexRange) f.walked.push_back(n.table);
   if (n.kind == NodeKind::FunctionScan && n.function.empty()) f.routines.push_back(n.routine);
+  if (n.kind == NodeKind::Insert || n.kind == NodeKind::Update || n.kind == NodeKind::Delete) f.writes = true;
   forEachExpr(n, [&](const Expr& e) { callsOf(&e, f); });
   for (const Node* sub : subplansOf(n)) collectFootprint(*sub, f);
   for (const auto& c : n.children) collectFootprint(*c, f);

@@ -251,6 +251,7 @@ std::string outline(const Node& node);
 // (which may write), and the built-in functions it calls (which may change the session's
 // state: setseed). Point lookups cost one row and are left out.
 struct ReadFootprint {
+  bool writes = false;  // an INSERT, UPDATE or DELETE node (also under a SELECT's WITH)
   std::vector<const Table*> walked;
   std::vector<uint32_t> routines;
   std::vector<std::string> functions;  // the runtime symbols of the built-in functions it calls

@@ -50,6 +50,7 @@ PlannedStatement StatementPlanner::run() {
   }
   if (out->command != PreparedPlan::Command::Select && out->command != PreparedPlan::Command::Call)
     out->returnsRows = !root->returning.empty();
+  if (const auto* top = dynamic_cast<const sql::WithList*>(req_.stmt)) checkDataModifyingWithRead(*top);
   for (auto& t : b_.paramTypes())
     if (t.id == TypeId::Unknown) t = {TypeId::Text, -1};
   out->paramTypes = b_.paramTypes();

@@ -8,6 +8,7 @@
 // as access_path.h chooses it.
 #pragma once
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -244,6 +245,10 @@ class StatementPlanner {
   // FROM withQuery [AS alias [(columns)]]: its query planned where it is read (inlined, as
   // PostgreSQL does with a WITH query read once), seeing the WITH queries and enclosing
   // queries its definition sees. A WITH RECURSIVE query that reads itself: 0A000 for now.
+  NodePtr dataModifyingWith(const sql::CommonTableExpr& cte, const sql::WithList& owner, uint32_t location,
+                            std::vector<OutputColumn>& columns);
+  // After the statement: every data-modifying WITH query of its own list was read.
+  void checkDataModifyingWithRead(const sql::WithList& top);
   NodePtr withItem(size_t frame, const sql::CommonTableExpr& cte, const std::optional<sql::Alias>& alias,
                    uint32_t location, ScopeEntry& e);
   void nameWithColumns(const sql::CommonTableExpr& cte, const std::optional<sql::Alias>& alias,
@@ -441,8 +446,9 @@ class StatementPlanner {
     bool resolve_;
     Binder::SetReturningCall* setReturning_;
   };
-  std::vector<WithFrame> with_;                            // innermost last
-  std::vector<const sql::CommonTableExpr*> planningWith_;  // WITH queries being planned
+  std::vector<WithFrame> with_;                                    // innermost last
+  std::vector<const sql::CommonTableExpr*> planningWith_;          // WITH queries being planned
+  std::map<const sql::CommonTableExpr*, int> dataModifyingReads_;  // references planned so far
   std::vector<WorkTable> workTables_;
   int nextWorkTable_ = 0;
   // The views being expanded (innermost last), and the parsed text of every view read:

@@ -115,6 +115,41 @@ NodePtr StatementPlanner::recursiveUnion(const sql::CommonTableExpr& cte, std::v
   return node;
 }
 
+// WITH name AS (INSERT | UPDATE | DELETE ... RETURNING ...), read where it is named: the
+// statement runs to its end first (Materialize), then its RETURNING rows are read. It
+// must be in the statement's own WITH list, and read exactly once (PostgreSQL also runs
+// one that is not read, and reads one result several times: not yet here).
+NodePtr StatementPlanner::dataModifyingWith(const sql::CommonTableExpr& cte, const sql::WithList& owner,
+                                            uint32_t location, std::vector<OutputColumn>& columns) {
+  if (&owner != dynamic_cast<const sql::WithList*>(req_.stmt))
+    b_.fail(sqlstate::kFeatureNotSupported,
+            "WITH clause containing a data-modifying statement must be at the top level", cte.location);
+  if (++dataModifyingReads_[&cte] > 1)
+    b_.fail(sqlstate::kFeatureNotSupported,
+            fmt::format("reading data-modifying WITH query \"{}\" more than once is not supported yet", cte.name),
+            location);
+  const sql::Stmt& dml = *cte.dml;
+  NodePtr node = dml.kind == sql::StmtKind::Insert   ? planInsert(dml.as<sql::InsertStmt>(), columns)
+                 : dml.kind == sql::StmtKind::Update ? planUpdate(dml.as<sql::UpdateStmt>(), columns)
+                                                     : planDelete(dml.as<sql::DeleteStmt>(), columns);
+  if (node->returning.empty())
+    b_.fail(sqlstate::kFeatureNotSupported, fmt::format("WITH query \"{}\" does not have a RETURNING clause", cte.name),
+            location);
+  auto all = std::make_unique<Node>(plan::NodeKind::Materialize);
+  for (const OutputColumn& c : columns) all->outputTypes.push_back(c.type);
+  node->outputTypes = all->outputTypes;
+  all->children.push_back(std::move(node));
+  return all;
+}
+
+void StatementPlanner::checkDataModifyingWithRead(const sql::WithList& top) {
+  for (const sql::CommonTableExpr& cte : top.with)
+    if (cte.dml && !dataModifyingReads_.count(&cte))
+      b_.fail(sqlstate::kFeatureNotSupported,
+              fmt::format("a data-modifying WITH query that is not read (\"{}\") is not supported yet", cte.name),
+              cte.location);
+}
+
 NodePtr StatementPlanner::withItem(size_t frame, const sql::CommonTableExpr& cte,
                                    const std::optional<sql::Alias>& alias, uint32_t location, ScopeEntry& e) {
   // A WITH RECURSIVE query read by its own recursive term: the work table.
@@ -145,6 +180,10 @@ NodePtr StatementPlanner::withItem(size_t frame, const sql::CommonTableExpr& cte
   std::vector<OutputColumn> columns;
   try {
     b_.withOuterDepth(with_[frame].outerDepth, [&] {
+      if (cte.dml) {
+        node = dataModifyingWith(cte, owner, location, columns);
+        return;
+      }
       if (owner.withRecursive) node = recursiveUnion(cte, columns);
       if (!node) {
         columns.clear();

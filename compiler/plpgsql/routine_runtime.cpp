@@ -137,6 +137,16 @@ void registerRoutineRuntime() {
 using namespace duet;
 using namespace duet::plpgsql;
 
+namespace {
+// Bound cursor `cursor` of the frame, open: 34000 otherwise.
+RoutineFrame::OpenCursor& openCursor(RoutineFrame* frame, int32_t cursor, const char* name) {
+  auto at = static_cast<size_t>(cursor);
+  if (at >= frame->cursors.size() || !frame->cursors[at])
+    throw SqlError(sqlstate::kInvalidCursorName, fmt::format("cursor \"{}\" does not exist", name));
+  return *frame->cursors[at];
+}
+}  // namespace
+
 extern "C" {
 
 int32_t duet_plpgsql_try(BlockEntry block, rt::QueryContext* ctx, uint8_t* vars, RoutineFrame* frame) {
@@ -270,15 +280,6 @@ const VarString* duet_plpgsql_array_set(const VarString* array, int32_t index, c
 }
 
 void duet_plpgsql_append_row(RoutineFrame* frame, const uint8_t* tuple) { frame->rows->append(tuple); }
-
-namespace {
-RoutineFrame::OpenCursor& openCursor(RoutineFrame* frame, int32_t cursor, const char* name) {
-  auto at = static_cast<size_t>(cursor);
-  if (at >= frame->cursors.size() || !frame->cursors[at])
-    throw SqlError(sqlstate::kInvalidCursorName, fmt::format("cursor \"{}\" does not exist", name));
-  return *frame->cursors[at];
-}
-}  // namespace
 
 rt::TupleBuffer* duet_plpgsql_cursor_open(RoutineFrame* frame, int32_t cursor, const TupleLayout* layout,
                                           const char* name) {

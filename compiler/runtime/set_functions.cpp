@@ -99,6 +99,19 @@ TupleBuffer* split(QueryContext* ctx, const VarString* s, const VarString* p, st
   return rows;
 }
 
+// The subscripts of dimension `dim`, counting from `first`.
+TupleBuffer* subscripts(QueryContext* ctx, const VarString* array, int32_t dim, bool reverse, int32_t first,
+                        const TupleLayout* layout) {
+  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
+  int32_t n = dim == 1 ? static_cast<int32_t>(ArrayView(array).size()) : 0;
+  for (int32_t i = 0; i < n; ++i) {
+    int32_t subscript = first + (reverse ? n - 1 - i : i);
+    appendScalar(rows, layout, &subscript, sizeof subscript);
+    checkCancelEvery(ctx, rows);
+  }
+  return rows;
+}
+
 }  // namespace
 
 extern "C" {
@@ -183,23 +196,6 @@ TupleBuffer* duet_q_pg_get_keywords(QueryContext* ctx, const TupleLayout* layout
   }
   return rows;
 }
-
-namespace {
-
-// The subscripts of dimension `dim`, counting from `first`.
-TupleBuffer* subscripts(QueryContext* ctx, const VarString* array, int32_t dim, bool reverse, int32_t first,
-                        const TupleLayout* layout) {
-  TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
-  int32_t n = dim == 1 ? static_cast<int32_t>(ArrayView(array).size()) : 0;
-  for (int32_t i = 0; i < n; ++i) {
-    int32_t subscript = first + (reverse ? n - 1 - i : i);
-    appendScalar(rows, layout, &subscript, sizeof subscript);
-    checkCancelEvery(ctx, rows);
-  }
-  return rows;
-}
-
-}  // namespace
 
 TupleBuffer* duet_q_generate_subscripts_reverse(QueryContext* ctx, const VarString* array, int32_t dim, bool reverse,
                                                 const TupleLayout* layout) {
