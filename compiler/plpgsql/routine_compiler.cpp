@@ -444,6 +444,20 @@ class RoutineCompiler {
     return p;
   }
 
+  // The row's strings (and other varlena values) copied to the statement's arena, for
+  // variables that outlive the memory they point into.
+  void ownStrings(Row& row) {
+    for (SqlValue& column : row) {
+      if (!isVarlenaType(column.type.id)) continue;
+      llvm::Value* value = column.v;
+      llvm::Value* kept = entryAlloca(value->getType());
+      b_.CreateStore(value, kept);
+      cg_.ifThen(b_.CreateNot(column.null),
+                 [&] { b_.CreateStore(cg_.call("duet_q_own_string", cg_.pointerType(), {value}), kept); });
+      column.v = b_.CreateLoad(value->getType(), kept);
+    }
+  }
+
   // Generates a planned statement here, calling `consume` per row (of its result or its
   // RETURNING list). The parameter row is the variables' current values plus `extra`.
   // Runtime state the statement builds (sorts, hash tables) is freed when it ends, so a
@@ -459,15 +473,7 @@ class RoutineCompiler {
       cg_.call("duet_q_state_mark", b_.getVoidTy(), {cur_.ctx, mark});
     }
     codegen::Consumer owning = [&](Row& row) {
-      for (SqlValue& column : row) {
-        if (!isVarlenaType(column.type.id)) continue;
-        llvm::Value* value = column.v;
-        llvm::Value* kept = entryAlloca(value->getType());
-        b_.CreateStore(value, kept);
-        cg_.ifThen(b_.CreateNot(column.null),
-                   [&] { b_.CreateStore(cg_.call("duet_q_own_string", cg_.pointerType(), {value}), kept); });
-        column.v = b_.CreateLoad(value->getType(), kept);
-      }
+      ownStrings(row);
       consume(row);
     };
     Row params = variables();
@@ -1043,6 +1049,7 @@ class RoutineCompiler {
     cg_.ifThen(found, [&] {
       Row values;
       for (size_t i = 0; i < layout->types.size(); ++i) values.push_back(cg_.loadField(row, *layout, i));
+      ownStrings(values);  // the cursor's rows go at CLOSE; the variables stay
       assignTargets(s.targets, values);
     });
     cg_.ifThen(b_.CreateNot(found), [&] { nullTargets(s.targets); });
