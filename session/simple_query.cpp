@@ -67,6 +67,13 @@ QueryState SimpleQuery::continueQuery(ResultSink& sink, bool mayRoute) {
   for (auto& p : pendingStmts_)
     statements.push_back(Statement{pendingSql_, *pendingSql_, std::move(p), {}, nullptr, {}});
   pendingStmts_.clear();
+  // The last statement that is not empty: the implicit transaction commits after it.
+  size_t last = statements.size();
+  for (size_t i = statements.size(); i-- > 0;)
+    if (statements[i].parsed.stmt->kind != sql::StmtKind::Empty) {
+      last = i;
+      break;
+    }
   for (size_t i = 0; i < statements.size(); ++i) {
     Statement& st = statements[i];
     if (st.parsed.stmt->kind == sql::StmtKind::Empty) continue;
@@ -106,9 +113,7 @@ QueryState SimpleQuery::continueQuery(ResultSink& sink, bool mayRoute) {
     }
     // The statements of one Query form one implicit transaction, unless they opened a
     // block: it commits after the last one, before that one's CommandComplete.
-    bool last = std::none_of(statements.begin() + static_cast<std::ptrdiff_t>(i) + 1, statements.end(),
-                             [](const Statement& s) { return s.parsed.stmt->kind != sql::StmtKind::Empty; });
-    if (last && state_.txn.mode() == TransactionState::Mode::Implicit) transaction_.endTransaction(true);
+    if (i == last && state_.txn.mode() == TransactionState::Mode::Implicit) transaction_.endTransaction(true);
     held.release();
   }
   // After a COPY FROM STDIN that was the last statement: its transaction commits now.
