@@ -117,6 +117,20 @@ bool writeAll(int fd, const char* data, size_t size) {
   return true;
 }
 
+bool writeAllAt(int fd, const char* data, size_t size, uint64_t offset) {
+  while (size > 0) {
+    ssize_t n = ::pwrite(fd, data, size, static_cast<off_t>(offset));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += n;
+    size -= static_cast<size_t>(n);
+    offset += static_cast<uint64_t>(n);
+  }
+  return true;
+}
+
 void syncDirectory(const std::string& dir) {
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) throw std::system_error(errno, std::generic_category(), "redo log: cannot open " + dir);

@@ -63,8 +63,14 @@ using SegmentFile = LsnFile;  // lsn: the segment's first record
 inline std::string segmentFileName(uint64_t firstLsn) { return lsnFileName(firstLsn, kSegmentSuffix); }
 inline std::vector<SegmentFile> listSegments(const std::string& dir) { return listLsnFiles(dir, kSegmentSuffix); }
 
+// A segment file kept for reuse (docs/logging.md, "Writing"): "<LSN>.spare", named after the
+// first LSN it held. Not a segment: recovery leaves it alone.
+inline constexpr std::string_view kSpareSuffix = ".spare";
+
 // Writes all of data, retrying short writes and EINTR; false with errno set on failure.
 bool writeAll(int fd, const char* data, size_t size);
+// The same at a file offset (pwrite), leaving the file position alone.
+bool writeAllAt(int fd, const char* data, size_t size, uint64_t offset);
 // fsync of a directory, so that files created or removed in it stay so after a crash.
 // Throws std::system_error.
 void syncDirectory(const std::string& dir);

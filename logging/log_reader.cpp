@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <stdexcept>
@@ -82,7 +83,9 @@ struct SegmentScan {
 // A torn tail is cut, but only in the newest segment: the writer fdatasyncs a segment
 // before it creates the next one, and a segment gets its name only once its header is
 // durable (RedoLog::startSegment), so a bad header, a gap between segments or a bad
-// record before the newest segment is damage, not a crash.
+// record before the newest segment is damage, not a crash. Records end at the file's end
+// or at a header of zeros: the writer follows every batch with one (RedoLog::writeBatch),
+// so that a preallocated file's zeros or a reused spare's old records never look torn.
 SegmentScan scanSegment(const SegmentFile& segment, const std::string& data, uint64_t& expectedLsn, uint64_t afterLsn,
                         const Visit& visit, ReadResult& result) {
   SegmentScan scan;
@@ -103,6 +106,8 @@ SegmentScan scanSegment(const SegmentFile& segment, const std::string& data, uin
   while (pos < data.size()) {
     const char* record = data.data() + pos;
     const size_t left = data.size() - pos;
+    // The end marker (no record has LSN 0): the records end here.
+    if (std::all_of(record, record + std::min(left, kRecordHeaderBytes), [](char c) { return c == 0; })) return scan;
     if (left < kRecordHeaderBytes) {
       scan.stopReason = fmt::format("torn record at segment {} offset {}", name, pos);
       return scan;
@@ -180,7 +185,7 @@ ReadResult readLog(const std::string& dir, uint64_t afterLsn, const Visit& visit
     // No record in it: gone, so that the next RedoLog can start a segment of its name.
     removeFile(segments[last].path);
     removed = true;
-  } else if (scan.goodEnd < lastFileSize) {
+  } else if (!scan.stopReason.empty() && scan.goodEnd < lastFileSize) {
     truncateFile(segments[last].path, scan.goodEnd);
   }
   if (removed) syncDirectory(dir);

@@ -3,8 +3,10 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <stdio.h>  // renameat2
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <system_error>
@@ -106,11 +108,18 @@ void RedoLog::flush() {
 
 void removeSegmentsUpTo(const std::string& dir, uint64_t lsn) {
   std::vector<SegmentFile> segments = listSegments(dir);
+  size_t spares = listLsnFiles(dir, kSpareSuffix).size();
   // Segment i holds LSNs [firstLsn_i, firstLsn_i+1); the newest one's end is not known,
   // and it may be the one the writer appends to.
   for (size_t i = 0; i + 1 < segments.size() && segments[i + 1].lsn - 1 <= lsn; ++i) {
-    if (::unlink(segments[i].path.c_str()) != 0)
+    if (spares < kSpareSegments) {
+      const std::string spare = dir + "/" + lsnFileName(segments[i].lsn, kSpareSuffix);
+      if (::rename(segments[i].path.c_str(), spare.c_str()) != 0)
+        throw std::system_error(errno, std::generic_category(), "redo log: cannot rename " + segments[i].path);
+      ++spares;
+    } else if (::unlink(segments[i].path.c_str()) != 0) {
       throw std::system_error(errno, std::generic_category(), "redo log: cannot remove " + segments[i].path);
+    }
     // A directory sync per file, oldest first: after a crash the segments left still follow
     // each other without a gap, which recovery would take for damage.
     syncDirectory(dir);
@@ -175,11 +184,20 @@ bool RedoLog::writeBatch(const std::string& batch) {
     do {
       end += kRecordHeaderBytes + getU32(batch.data() + end);
     } while (end < batch.size() && segmentSize_ + (end - pos) < config_.segmentBytes);
-    if (!writeAll(segmentFd_, batch.data() + pos, end - pos)) {
+    if (!preallocate(segmentSize_ + (end - pos) + kRecordHeaderBytes)) return false;
+    if (!writeAllAt(segmentFd_, batch.data() + pos, end - pos, segmentSize_)) {
       fail("write to " + segmentPath_);
       return false;
     }
     segmentSize_ += end - pos;
+    // The end marker, overwritten by the next batch: what follows in the file (zeros, or a
+    // reused spare's old records) is then never read as a torn record.
+    static const char endMarker[kRecordHeaderBytes] = {};
+    if (!writeAllAt(segmentFd_, endMarker, sizeof endMarker, segmentSize_)) {
+      fail("write to " + segmentPath_);
+      return false;
+    }
+    segmentAllocated_ = std::max(segmentAllocated_, segmentSize_ + sizeof endMarker);
     bytesWritten_.fetch_add(end - pos, std::memory_order_relaxed);
     pos = end;
   }
@@ -206,17 +224,23 @@ bool RedoLog::startSegment(uint64_t firstLsn) {
   // or damaged header for damage (refusing to start) rather than for a crash right after
   // the file was created. A .tmp left by a crash never held a record; recovery removes it.
   const std::string tmpPath = config_.dir + "/" + lsnFileName(firstLsn, kSegmentTmpSuffix);
-  segmentFd_ = ::open(tmpPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+  uint64_t fileSize = 0;
+  segmentFd_ = takeSpare(tmpPath, fileSize);
+  if (segmentFd_ < 0) segmentFd_ = ::open(tmpPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (segmentFd_ < 0) {
     fail("create " + tmpPath);
     return false;
   }
   std::string header;
   appendSegmentHeader(header, firstLsn);
-  if (!writeAll(segmentFd_, header.data(), header.size())) {
+  if (!writeAllAt(segmentFd_, header.data(), header.size(), 0)) {
     fail("write to " + tmpPath);
     return false;
   }
+  segmentSize_ = header.size();
+  segmentAllocated_ = std::max<uint64_t>(fileSize, header.size());
+  // The first chunk is zero-filled now, with the header's sync, rather than by the first batch.
+  if (!preallocate(segmentSize_)) return false;
   if (config_.sync && ::fdatasync(segmentFd_) != 0) {
     fail("fdatasync of " + tmpPath);
     return false;
@@ -226,12 +250,52 @@ bool RedoLog::startSegment(uint64_t firstLsn) {
     fail("rename of " + tmpPath + " to " + segmentPath_);
     return false;
   }
-  segmentSize_ = header.size();
   bytesWritten_.fetch_add(header.size(), std::memory_order_relaxed);
   if (config_.sync && ::fsync(dirFd_) != 0) {
     fail("fsync of " + config_.dir);
     return false;
   }
+  return true;
+}
+
+int RedoLog::takeSpare(const std::string& path, uint64_t& fileSize) {
+  std::vector<LsnFile> spares;
+  try {
+    spares = listLsnFiles(config_.dir, kSpareSuffix);
+  } catch (const std::system_error&) {
+    return -1;  // a new file then: its creation reports what is wrong with the directory
+  }
+  for (const LsnFile& spare : spares) {
+    // RENAME_NOREPLACE, as for a segment: a leftover .tmp is never reused blindly.
+    if (::renameat2(AT_FDCWD, spare.path.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) != 0) continue;
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || ::fstat(fd, &st) != 0) {
+      if (fd >= 0) ::close(fd);
+      ::unlink(path.c_str());
+      continue;
+    }
+    fileSize = static_cast<uint64_t>(st.st_size);
+    return fd;
+  }
+  return -1;
+}
+
+bool RedoLog::preallocate(uint64_t needed) {
+  if (needed < segmentAllocated_ || config_.preallocateBytes == 0) return true;
+  const uint64_t chunk = config_.preallocateBytes;
+  const uint64_t target = std::min((needed / chunk + 1) * chunk, std::max(config_.segmentBytes, needed));
+  // Bytes below `needed` are about to be written with records: only the rest is zeroed.
+  static const std::string zeros(64 << 10, '\0');
+  for (uint64_t at = std::max(needed, segmentAllocated_); at < target;) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(zeros.size(), target - at));
+    if (!writeAllAt(segmentFd_, zeros.data(), n, at)) {
+      fail("zero-filling " + segmentPath_);
+      return false;
+    }
+    at += n;
+  }
+  segmentAllocated_ = std::max(segmentAllocated_, target);
   return true;
 }
 

@@ -19,6 +19,10 @@ namespace duet::logging {
 struct LogConfig {
   std::string dir;                             // e.g. DATADIR/log, created if missing
   uint64_t segmentBytes = uint64_t{64} << 20;  // a new segment file starts once a segment reaches this size
+  // Zero-filled ahead of the records, this much at a time (up to segmentBytes): an
+  // fdatasync after overwriting space a file has is several times cheaper than one after
+  // appending, which must also write the file's new size. 0: append only.
+  uint64_t preallocateBytes = uint64_t{4} << 20;
   // fdatasync each batch. false writes only, for tests; synchronous_commit=off is the server
   // not waiting for whenDurable, while the log still syncs in the background.
   bool sync = true;
@@ -31,6 +35,10 @@ struct LogConfig {
 inline constexpr std::chrono::milliseconds kBackgroundFlush{10};
 
 inline constexpr uint64_t kMaxPayloadBytes = uint64_t{1} << 30;
+
+// Archived segments kept as spares (renamed, not removed) for new segments to reuse, as
+// PostgreSQL recycles WAL segments: a reused file needs no zero-filling.
+inline constexpr size_t kSpareSegments = 2;
 
 class RedoLog {
  public:
@@ -68,6 +76,11 @@ class RedoLog {
   // Writer thread: writes framed records, rolling segments; false (and error set) on failure.
   bool writeBatch(const std::string& batch);
   bool startSegment(uint64_t firstLsn);
+  // Writer thread: the oldest spare renamed to path and opened, or -1 if none could be.
+  int takeSpare(const std::string& path, uint64_t& fileSize);
+  // Writer thread: zero-fills the segment file from `needed` bytes up to the next
+  // preallocateBytes boundary (at most segmentBytes) when `needed` is past what it has.
+  bool preallocate(uint64_t needed);
   // Writer thread: records the error in errno for `what` and stops the log.
   void fail(const std::string& what);
 
@@ -98,15 +111,17 @@ class RedoLog {
   std::string batch_;  // swapped with pending_, so both keep their capacity
   int segmentFd_ = -1;
   std::string segmentPath_;
-  uint64_t segmentSize_ = 0;
+  uint64_t segmentSize_ = 0;       // where the segment's records end
+  uint64_t segmentAllocated_ = 0;  // the file's size: records up to here overwrite zeros or a spare's old bytes
 
   std::thread writer_;  // last: starts once everything above is initialized
 };
 
 // Removes whole segment files of the log in dir all of whose records have LSN <= lsn (after
 // an archive), oldest first, syncing the directory after each; never the newest segment,
-// which may be the one being written. Any thread or process (the archive writer's child
-// calls it). Throws std::system_error.
+// which may be the one being written. Up to kSpareSegments of them are kept as spares
+// ("<LSN>.spare") instead. Any thread or process (the archive writer's child calls it).
+// Throws std::system_error.
 void removeSegmentsUpTo(const std::string& dir, uint64_t lsn);
 
 struct ReadResult {

@@ -228,6 +228,7 @@ void Connection::submitBatch() {
     std::string out;
     std::optional<SnapshotHandoff> handoff;
     std::optional<MessageProcessor::Rest> unprocessed;
+    const uint64_t endedBefore = session->endedTransactions();
     session->setBesideHolder(Executor::runningBesideHolder());
     bool close =
         self->processor_.process(*session, batch, violation, out, self->context_.snapshots, handoff, unprocessed);
@@ -238,7 +239,7 @@ void Connection::submitBatch() {
     std::string rest = handoff       ? batch.substr(handoff->consumed)
                        : unprocessed ? batch.substr(unprocessed->at)
                                      : std::string();
-    self->deliverWhenDurable(*session,
+    self->deliverWhenDurable(*session, endedBefore,
                              [self, out = std::move(out), close, handoff = std::move(handoff), rest = std::move(rest),
                               deferred = unprocessed && unprocessed->waitsForBlock](std::string notice) mutable {
                                if (!rest.empty()) self->input_.insert(0, rest);
@@ -250,12 +251,18 @@ void Connection::submitBatch() {
   if (!context_.executor.submit(session_.get(), std::move(task), dataFree, besideHolder)) disconnect();
 }
 
-void Connection::deliverWhenDurable(Session& session, std::function<void(std::string notice)> deliver) {
-  // synchronous_commit: the answers wait until every commit logged so far is durable -
-  // the session's own, and any other it may have read (the executor shows a commit to
-  // everyone at once, before its log record reaches the disk).
+void Connection::deliverWhenDurable(Session& session, uint64_t endedBefore,
+                                    std::function<void(std::string notice)> deliver) {
+  // synchronous_commit: the answers of a batch that ended a transaction wait until every
+  // commit logged so far is durable - the session's own, and any other it may have read
+  // (the executor shows a commit to everyone at once, before its log record reaches the
+  // disk). A batch that only ran statements of a block still open answers at once: what
+  // they read is durable before the block's COMMIT is answered, and a crash before that
+  // loses the block too (early lock release; the block holds the executor, and waiting
+  // here would hold it for a whole fdatasync).
   logging::RedoLog* log = context_.log;
-  uint64_t logged = log && session.synchronousCommit() ? log->appendedLsn() : 0;
+  const bool endedTransaction = session.txnStatus() == TxnStatus::Idle || session.endedTransactions() != endedBefore;
+  uint64_t logged = log && session.synchronousCommit() && endedTransaction ? log->appendedLsn() : 0;
   auto whenDurable = [self = shared_from_this(), log, logged,
                       deliver = std::move(deliver)](std::string notice) mutable {
     if (logged > 0 && log->durableLsn() < logged) {
@@ -427,10 +434,11 @@ void Connection::finishSnapshotAnswer(bool failed) {
   auto task = [self = shared_from_this(), guard = asio::make_work_guard(context_.io), session = session_.get(),
                handoff = std::move(handoff), failed]() mutable {
     std::string out;
+    const uint64_t endedBefore = session->endedTransactions();
     std::optional<SnapshotHandoff> next =
         self->processor_.snapshotAnswered(*session, handoff, failed, out, self->context_.snapshots);
     handoff.process.reset();
-    self->deliverWhenDurable(*session,
+    self->deliverWhenDurable(*session, endedBefore,
                              [self, out = std::move(out), next = std::move(next)](std::string notice) mutable {
                                if (!notice.empty()) out.insert(0, notice);
                                self->onBatchDone(std::move(out), false, std::move(next));

@@ -84,9 +84,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // So much output waits for the client that no more input is processed until it reads.
   bool outputBacklogged() const;
   // Executor thread, after a task of ours ran statements: `deliver` runs on the strand
-  // once what they committed is durable and a CHECKPOINT among them has its archive
-  // (with a warning to prepend when that failed).
-  void deliverWhenDurable(Session& session, std::function<void(std::string notice)> deliver);
+  // once what they committed (or read) is durable and a CHECKPOINT among them has its
+  // archive (with a warning to prepend when that failed). endedBefore: the session's
+  // endedTransactions() before the task; a task that ended none inside a block does not wait.
+  void deliverWhenDurable(Session& session, uint64_t endedBefore, std::function<void(std::string notice)> deliver);
 
   boost::asio::ip::tcp::socket socket_;
   ServerContext& context_;

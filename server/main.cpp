@@ -49,8 +49,8 @@ void restartWithHugePageMalloc(char** argv) {
 // Recovery (docs/logging.md): the newest archive, then the log after it, before anyone
 // connects; then the log opens for new commits after the newest LSN recovered.
 std::unique_ptr<duet::logging::RedoLog> recover(std::unique_ptr<duet::Engine>& engine,
-                                                const duet::EngineConfig& engineConfig, uint64_t& archiveLsn,
-                                                uint64_t& replayed) {
+                                                const duet::EngineConfig& engineConfig, uint64_t walSegmentMb,
+                                                uint64_t& archiveLsn, uint64_t& replayed) {
   const std::string& dataDir = engineConfig.dataDir;
   std::string archiveDir = (std::filesystem::path(dataDir) / "archive").string();
   std::string logDir = (std::filesystem::path(dataDir) / "log").string();
@@ -74,7 +74,9 @@ std::unique_ptr<duet::logging::RedoLog> recover(std::unique_ptr<duet::Engine>& e
               logDir.c_str(), r.replayMillis, r.logStop.empty() ? "" : "; the log ended early: ", r.logStop.c_str());
   archiveLsn = r.archiveLsn;
   replayed = r.replayed;
-  auto log = std::make_unique<duet::logging::RedoLog>(duet::logging::LogConfig{logDir}, r.lastLsn + 1);
+  duet::logging::LogConfig logConfig{logDir};
+  logConfig.segmentBytes = walSegmentMb << 20;
+  auto log = std::make_unique<duet::logging::RedoLog>(logConfig, r.lastLsn + 1);
   engine->setCommitLog([log = log.get()](std::string record) { return log->append(record); });
   return log;
 }
@@ -133,6 +135,11 @@ int main(int argc, char** argv) {
                  "MB of redo log after which an archive is written (PostgreSQL's max_wal_size)")
       ->check(CLI::Range(1, 1 << 30))
       ->capture_default_str();
+  uint64_t walSegmentMb = 64;
+  app.add_option("--wal-segment-size", walSegmentMb,
+                 "MB of redo log per segment file (PostgreSQL's wal_segment_size; archived segments are reused)")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   engineConfig.snapshots = serverConfig.snapshots;
 
@@ -154,7 +161,7 @@ int main(int argc, char** argv) {
     std::unique_ptr<duet::logging::RedoLog> log;
     uint64_t archiveLsn = 0;
     uint64_t replayed = 0;
-    if (redoLog) log = recover(engine, engineConfig, archiveLsn, replayed);
+    if (redoLog) log = recover(engine, engineConfig, walSegmentMb, archiveLsn, replayed);
     duet::Executor executor;
     executor.start();
     // Archives (checkpoints): forked from the executor, so created after it and destroyed

@@ -229,6 +229,10 @@ class Session {
   }
   // synchronous_commit is not off: answers wait for the redo log to be durable.
   virtual bool synchronousCommit() const { return true; }
+  // How many transactions, implicit or blocks, committed or rolled back, the session has
+  // ended: a batch that ended none and left a block open answers without waiting for the
+  // log (docs/logging.md, "When a client hears of its commit").
+  virtual uint64_t endedTransactions() const { return 0; }
   // Set while this session's messages run beside another session's open transaction block
   // (session/executor.h): then only statements that go to a snapshot already forked
   // run; the others throw StatementDeferred. (No snapshot may be forked meanwhile: it

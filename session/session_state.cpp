@@ -120,6 +120,7 @@ void SessionState::endCursors(bool committed) {
 }
 
 void SessionState::transactionEnded(bool committed) {
+  ++endedTransactions;
   endNotifications(committed);
   endCursors(committed);
   advisoryLocks.transactionEnded();

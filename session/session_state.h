@@ -107,6 +107,9 @@ struct SessionState {
   // rollback the ones it declared; at a commit the LISTENs take effect and the
   // notifications go out; its transaction-scope advisory locks are given back.
   void transactionEnded(bool committed);
+  // How many transactions (implicit or blocks, committed or not) have ended in this session:
+  // the server compares it across a batch (Session::endedTransactions).
+  uint64_t endedTransactions = 0;
 
   // ---- names: the search path and the temporary schema (docs/sql.md, "Schemas")
   // The search path as of now: computed again when a setting or the catalog changed.

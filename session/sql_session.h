@@ -51,6 +51,7 @@ class SqlSession final : public Session, public rt::SessionServices {
 
   QueryState simpleQuery(std::string_view sql, ResultSink& sink) override { return simpleQuery_.run(sql, sink); }
   bool synchronousCommit() const override { return state_.settings.get("synchronous_commit") != "off"; }
+  uint64_t endedTransactions() const override { return state_.endedTransactions; }
   bool takeCheckpointRequest() override { return std::exchange(state_.checkpointRequested, false); }
   // Recovery: runs one logged transaction again with the inputs it ran with.
   void replay(const LoggedTransaction& t);

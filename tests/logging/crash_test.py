@@ -41,8 +41,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BIN = os.path.dirname(os.path.abspath(DUETD))  # duet_tpcc_load and duet_tpcc_driver beside duetd
 ACCOUNTS = 20
-# Archives every few MB of log: several per round.
-ARCHIVE_OFTEN = ("--max-wal-size", "4")
+# Archives every few MB of log: several per round; segments of 1 MB, so that archived ones
+# are kept as spares and reused (the writer's end markers then stand before old records).
+ARCHIVE_OFTEN = ("--max-wal-size", "4", "--wal-segment-size", "1")
 START_BALANCE = 1000
 
 
@@ -279,6 +280,17 @@ def insert_and_stop(server, value):
     server.terminate()
 
 
+def records_end(segment):
+    """Where the records of a log segment end (docs/logging.md, "Redo log format"): at the
+    end marker, a record header of zeros, or at the file's end."""
+    with open(segment, "rb") as f:
+        content = f.read()
+    pos = 16  # the segment header
+    while pos + 16 <= len(content) and content[pos:pos + 16] != bytes(16):
+        pos += 16 + int.from_bytes(content[pos:pos + 4], "little")
+    return pos
+
+
 def damaged_log():
     """A torn tail (half a record) is cut and appended after; a damaged last record loses
     that transaction only, and the log goes on cleanly after it."""
@@ -293,8 +305,11 @@ def damaged_log():
         server.terminate()
         log = os.path.join(scratch.data, "log")
         segment = os.path.join(log, sorted(os.listdir(log))[-1])
-        with open(segment, "ab") as f:
-            f.write(b"\x40\x00\x00\x00partial record")  # a length, then less than it promises
+        with open(segment, "r+b") as f:
+            # Over the end marker (the file's zero-filled rest follows): a length, then less
+            # than it promises.
+            f.seek(records_end(segment))
+            f.write(b"\x40\x00\x00\x00partial record")
         server = scratch.start(*flags)
         assert values(server) == list(range(20)), "a torn tail cost committed rows"
         insert_and_stop(server, 100)
