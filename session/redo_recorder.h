@@ -51,7 +51,16 @@ class RedoRecorder {
   void add(LoggedStatement statement) { logged_.statements.push_back(std::move(statement)); }
   // Whether the transaction has recorded nothing yet.
   bool empty() const { return logged_.statements.empty(); }
-  void clear() { logged_.statements.clear(); }
+  void clear() {
+    logged_.statements.clear();
+    logged_.callTransaction = 0;
+    logged_.callEnded = false;
+  }
+  // The record is transaction `number` of a CALL that ends transactions (CallTransactions).
+  void setCallTransaction(uint32_t number, bool ended) {
+    logged_.callTransaction = number;
+    logged_.callEnded = ended;
+  }
   // ROLLBACK TO SAVEPOINT: the statements after the first `n` are undone.
   size_t size() const { return logged_.statements.size(); }
   void truncate(size_t n) { logged_.statements.resize(std::min(n, logged_.statements.size())); }

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "compiler/compiler.h"
+#include "session/call_transactions.h"
 
 namespace duet {
 namespace {
@@ -271,6 +272,18 @@ void RoutineCache::callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_
   CachedRoutine& cached = compiledRoutine(oid, rows ? rows->layout().types : std::vector<SqlType>{});
   std::shared_ptr<plpgsql::CompiledRoutine> routine = cached.code;  // kept should the entry go meanwhile
   RoutineSettingsScope settings(state_.settings, cached.config);
+  // A function's caller's transaction is not its to end, nor that of procedures it calls;
+  // nor is it for a procedure CALLed inside an EXCEPTION block's body or one with SET
+  // clauses (PostgreSQL).
+  struct Atomic {
+    CallTransactions* calls;
+    explicit Atomic(CallTransactions* c) : calls(c) {
+      if (calls) calls->enterAtomic();
+    }
+    ~Atomic() {
+      if (calls) calls->leaveAtomic();
+    }
+  } atomic(calls_ && (!routine->procedure || calls_->inSubtransaction() || !cached.config.empty()) ? calls_ : nullptr);
   plpgsql::runRoutine(*routine, ctx, args, result, rows);
 }
 

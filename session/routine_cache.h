@@ -32,9 +32,13 @@ class RoutineSettingsScope {
   std::optional<Settings::Saved> saved_;
 };
 
+class CallTransactions;
+
 class RoutineCache {
  public:
   explicit RoutineCache(SessionState& state) : state_(state) {}
+  // Where a function called inside a CALL makes it atomic (no COMMIT in what it calls).
+  void setCallTransactions(CallTransactions* calls) { calls_ = calls; }
 
   // SessionServices::callRoutine: find or compile the code, then run it.
   void callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result, rt::TupleBuffer* rows);
@@ -68,6 +72,7 @@ class RoutineCache {
   std::string routineDefinition(const RoutineInfo& info) const;
 
   SessionState& state_;
+  CallTransactions* calls_ = nullptr;
 };
 
 }  // namespace duet

@@ -57,28 +57,23 @@ class SqlEngine final : public Engine {
     LoggedTransaction t = decodeTransaction(record);
     // Ids up to the record's were handed out: none of them is handed out again.
     state_.nextTransactionId = std::max(state_.nextTransactionId, t.transactionId + 1);
-    if (t.statements.empty()) return;
-    // The sessions of an earlier server run ended with it, their temporary objects too.
-    if (t.serverStart > replayServerStart_) {
-      std::erase_if(tempSessions_, [&](const auto& s) { return s.first.serverStart < t.serverStart; });
-      replayServerStart_ = t.serverStart;
-    }
-    if (t.tempSession != 0) {
-      replayTempTransaction(t);
+    // The transactions of a CALL that ended some inside it follow each other in the log
+    // (the call holds the executor): collected, then run as one call.
+    if (!callParts_.empty() && (t.callTransaction <= callParts_.back().callTransaction)) replayCall();
+    if (t.callTransaction != 0) {
+      callParts_.push_back(std::move(t));
+      if (callParts_.back().callEnded) replayCall();
       return;
     }
-    // One session per user and database serves every record after it, until DDL moves the
-    // catalog on (a session must not outlive a database it points at).
-    if (replayCatalogVersion_ != state_.catalogVersion) replaySessions_.clear();
-    std::unique_ptr<Session>& session = replaySessions_[{t.user, t.database}];
-    if (!session) session = openSession({{"user", t.user}, {"database", t.database}});
-    static_cast<SqlSession&>(*session).replay(t);
-    replayCatalogVersion_ = state_.catalogVersion;
+    if (t.statements.empty()) return;
+    replayIn(t, [&](SqlSession& session) { session.replay(t); });
   }
 
   void setCommitLog(std::function<uint64_t(std::string)> append) override {
-    // Recovery is over. The sessions whose end the log lacks are gone, and with them their
-    // temporary objects (dropped now, before anything is logged).
+    // Recovery is over: a CALL whose end the log lacks runs up to its last transaction
+    // logged. The sessions whose end the log lacks are gone, and with them their temporary
+    // objects (dropped now, before anything is logged).
+    if (!callParts_.empty()) replayCall();
     tempSessions_.clear();
     replaySessions_.clear();
     state_.commitLog = std::move(append);
@@ -92,10 +87,38 @@ class SqlEngine final : public Engine {
 
  private:
   EngineState state_;
+  // Runs `replay` in the session that replays record t's transaction.
+  void replayIn(const LoggedTransaction& t, const std::function<void(SqlSession&)>& replay) {
+    // The sessions of an earlier server run ended with it, their temporary objects too.
+    if (t.serverStart > replayServerStart_) {
+      std::erase_if(tempSessions_, [&](const auto& s) { return s.first.serverStart < t.serverStart; });
+      replayServerStart_ = t.serverStart;
+    }
+    if (t.tempSession != 0) {
+      replayTempTransaction(t, replay);
+      return;
+    }
+    // One session per user and database serves every record after it, until DDL moves the
+    // catalog on (a session must not outlive a database it points at).
+    if (replayCatalogVersion_ != state_.catalogVersion) replaySessions_.clear();
+    std::unique_ptr<Session>& session = replaySessions_[{t.user, t.database}];
+    if (!session) session = openSession({{"user", t.user}, {"database", t.database}});
+    replay(static_cast<SqlSession&>(*session));
+    replayCatalogVersion_ = state_.catalogVersion;
+  }
+
+  // The CALL of the records collected in callParts_, once.
+  void replayCall() {
+    std::vector<LoggedTransaction> parts = std::move(callParts_);
+    callParts_.clear();
+    const LoggedTransaction& first = parts.front();
+    replayIn(first, [&](SqlSession& session) { session.replayCall(parts); });
+  }
+
   // A session that has had temporary objects replays in a session of its own, which holds
   // its temporary schema from one of its records to the next, until a record leaves it
   // without one (DISCARD TEMP, the session's end).
-  void replayTempTransaction(const LoggedTransaction& t) {
+  void replayTempTransaction(const LoggedTransaction& t, const std::function<void(SqlSession&)>& replay) {
     TempSessionId id{t.serverStart, t.tempSession};
     std::unique_ptr<Session>& session = tempSessions_[id];
     if (!session) {
@@ -110,11 +133,12 @@ class SqlEngine final : public Engine {
       static_cast<SqlSession&>(*opened).replayTempSession(id, t.tempSchema);
     }
     SqlSession& replaying = static_cast<SqlSession&>(*tempSessions_[id]);
-    replaying.replay(t);
+    replay(replaying);
     if (replaying.tempSchemaName().empty()) tempSessions_.erase(id);
   }
 
   std::map<std::pair<std::string, std::string>, std::unique_ptr<Session>> replaySessions_;
+  std::vector<LoggedTransaction> callParts_;  // a CALL's transactions, until its run of records ends
   uint64_t replayCatalogVersion_ = 0;
   std::map<TempSessionId, std::unique_ptr<Session>> tempSessions_;
   int64_t replayServerStart_ = 0;

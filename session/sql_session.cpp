@@ -12,6 +12,7 @@ SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std:
       routines_(state_),
       redo_(state_),
       transaction_(state_, redo_, routines_),
+      calls_(state_, transaction_, redo_),
       planner_(state_, routines_),
       routineStatements_(state_, transaction_, routines_),
       viewStatements_(state_, transaction_, routines_),
@@ -19,10 +20,11 @@ SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std:
       constraints_(state_, transaction_, planner_),
       utility_(state_, transaction_, planner_, routineStatements_, viewStatements_, sequenceStatements_, constraints_),
       copy_(state_, transaction_, planner_, redo_),
-      runner_(state_, transaction_, planner_, redo_, routines_, utility_, copy_),
+      runner_(state_, transaction_, planner_, redo_, routines_, utility_, copy_, calls_),
       router_(state_, transaction_, planner_, routines_, redo_),
       simpleQuery_(state_, transaction_, planner_, runner_, router_, copy_),
       extended_(state_, transaction_, planner_, runner_, router_) {
+  routines_.setCallTransactions(&calls_);
   runner_.setPrepare([this](const std::string& name, std::string_view sql, const std::vector<uint32_t>& types) {
     extended_.prepare(name, sql, types);
   });

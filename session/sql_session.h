@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "compiler/compiler.h"
+#include "session/call_transactions.h"
 #include "session/copy_runner.h"
 #include "session/engine_state.h"
 #include "session/extended_protocol.h"
@@ -55,6 +56,9 @@ class SqlSession final : public Session, public rt::SessionServices {
   bool takeCheckpointRequest() override { return std::exchange(state_.checkpointRequested, false); }
   // Recovery: runs one logged transaction again with the inputs it ran with.
   void replay(const LoggedTransaction& t);
+  // Recovery: a CALL that ended transactions inside, from the records of its transactions
+  // (LoggedTransaction::callTransaction), run once.
+  void replayCall(const std::vector<LoggedTransaction>& parts);
   // Recovery: this session replays the session `id`, whose temporary schema was `schema`
   // (docs/logging.md, "Temporary tables"). tempSchemaName(): that name while the schema
   // exists, else empty.
@@ -132,6 +136,10 @@ class SqlSession final : public Session, public rt::SessionServices {
     return state_.advisoryLocks.unlock(key, shared);
   }
   void advisoryUnlockAll() override { state_.advisoryLocks.unlockAll(); }
+  void endTransactionInCall(rt::QueryContext& ctx, bool commit, bool chain) override {
+    calls_.endTransaction(ctx, commit, chain);
+  }
+  void subtransaction(bool started) override { calls_.subtransaction(started); }
   void setNotificationTarget(int32_t pid, std::function<void()> wake) override;
   std::vector<Notification> takeNotifications() override;
 
@@ -141,6 +149,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   RoutineCache routines_;
   RedoRecorder redo_;
   TransactionControl transaction_;
+  CallTransactions calls_;
   StatementPlanner planner_;
   RoutineStatements routineStatements_;
   ViewStatements viewStatements_;

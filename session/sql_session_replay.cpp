@@ -43,4 +43,15 @@ void SqlSession::replay(const LoggedTransaction& t) {
   if (block) simpleQuery("COMMIT", sink);
 }
 
+void SqlSession::replayCall(const std::vector<LoggedTransaction>& parts) {
+  calls_.replayNextCall(parts);
+  try {
+    replay(parts.front());
+  } catch (const SqlError&) {
+    // Stopped after the last transaction logged: the rest never committed.
+    if (!calls_.takeReplayStopped()) throw;
+    if (!parts.front().statements.front().params.empty()) sync();
+  }
+}
+
 }  // namespace duet

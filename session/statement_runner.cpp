@@ -61,6 +61,7 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
   UndoLog::Mark mark = state_.txn.undo().mark();
   state_.sequences.changedInStatement = false;
   RedoRecorder::StatementInputs inputs = redo_.statementInputs();
+  CallTransactions::Scope call(calls_, st, params, inputs, mark);
   TimeoutGuard timeout(state_, stmt.kind != sql::StmtKind::Transaction);
   state_.query.assign(st.sql.substr(stmt.begin, stmt.end - stmt.begin));
   state_.queryStart = state_.txn.statementTimestamp();  // pg_stat_activity.query_start
@@ -93,6 +94,8 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
     if (state_.engine.commitLog) {
       if (result == QueryState::CopyIn) {
         copy_.setLogEntry(redo_.loggedStatement(st, params, inputs));
+      } else if (calls_.endedTransactions()) {
+        calls_.logCallEnd();  // the call's last transaction, as the end of its run of records
       } else if ((state_.txn.undo().mark() != mark && stmt.kind != sql::StmtKind::Transaction) ||
                  changingCommand(stmt) || setsConstraints(stmt) || state_.sequences.changedInStatement ||
                  redo_.tookTransactionId(inputs)) {

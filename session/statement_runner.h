@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "session/call_transactions.h"
 #include "session/copy_runner.h"
 #include "session/cursor_runner.h"
 #include "session/direct_caller.h"
@@ -30,9 +31,10 @@ namespace duet {
 class StatementRunner {
  public:
   StatementRunner(SessionState& state, TransactionControl& transaction, StatementPlanner& planner, RedoRecorder& redo,
-                  RoutineCache& routines, UtilityStatements& utility, CopyRunner& copy)
+                  RoutineCache& routines, UtilityStatements& utility, CopyRunner& copy, CallTransactions& calls)
       : state_(state),
         transaction_(transaction),
+        calls_(calls),
         planner_(planner),
         redo_(redo),
         utility_(utility),
@@ -64,6 +66,7 @@ class StatementRunner {
 
   SessionState& state_;
   TransactionControl& transaction_;
+  CallTransactions& calls_;
   StatementPlanner& planner_;
   RedoRecorder& redo_;
   UtilityStatements& utility_;

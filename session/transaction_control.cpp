@@ -56,7 +56,7 @@ void TransactionControl::failStatement(UndoLog::Mark mark) {
   noteRolledBackDdl();
 }
 
-void TransactionControl::endTransaction(bool commit) {
+void TransactionControl::endTransaction(bool commit, bool logSequences) {
   TransactionState& txn = state_.txn;
   // The log takes the record before the changes become permanent: a record it refuses
   // (54000, over its size limit) rolls the transaction back instead of leaving a commit in
@@ -93,7 +93,7 @@ void TransactionControl::endTransaction(bool commit) {
     txn.rollback();
   }
   redo_.clear();
-  if (commit) {
+  if (commit || !logSequences) {
     state_.sequences.transactionEnded();
   } else {
     logSequencePositions();

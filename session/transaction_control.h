@@ -44,8 +44,9 @@ class TransactionControl {
   // transaction rolls back.
   void failStatement(UndoLog::Mark mark);
   // Commits (the redo record first: a record the log refuses rolls back and is rethrown)
-  // or rolls back.
-  void endTransaction(bool commit);
+  // or rolls back; a rollback logs where the sequences it moved stand, unless
+  // !logSequences (a CALL's own ROLLBACK: recovery runs the call again, which moves them).
+  void endTransaction(bool commit, bool logSequences = true);
   void rollbackOpenBlock();
   // SAVEPOINT name, RELEASE [SAVEPOINT] name, ROLLBACK TO [SAVEPOINT] name: 25P01 outside a
   // transaction block, 3B001 for a savepoint that does not exist.

@@ -7,8 +7,9 @@ namespace duet {
 namespace {
 
 // Version 2 added the server run and the temporary objects' session, version 3 the
-// transaction id and the advisory lock answers; older records (without them) still read.
-constexpr uint8_t kVersion = 3;
+// transaction id and the advisory lock answers, version 4 a CALL's transaction number;
+// older records (without them) still read.
+constexpr uint8_t kVersion = 4;
 
 class Writer {
  public:
@@ -93,6 +94,8 @@ std::string encodeTransaction(const LoggedTransaction& t) {
     w.u32(static_cast<uint32_t>(s.lockOutcomes.size()));
     for (bool granted : s.lockOutcomes) w.u8(granted ? 1 : 0);
   }
+  w.u32(t.callTransaction);
+  w.u8(t.callEnded ? 1 : 0);
   return w.take();
 }
 
@@ -129,6 +132,10 @@ LoggedTransaction decodeTransaction(std::string_view bytes) {
     t.transactionId = r.u64();
     for (LoggedStatement& s : t.statements)
       for (uint32_t k = r.u32(); k > 0; --k) s.lockOutcomes.push_back(r.u8() != 0);
+  }
+  if (version >= 4) {
+    t.callTransaction = r.u32();
+    t.callEnded = r.u8() != 0;
   }
   if (!r.done()) throw std::runtime_error("transaction record has trailing bytes");
   return t;

@@ -49,6 +49,13 @@ struct LoggedTransaction {
   // Its txid_current() (0: it asked for none). A record without statements only says that
   // ids up to this one were handed out (an archive's first record).
   uint64_t transactionId = 0;
+  // A CALL whose procedures ended transactions (COMMIT / ROLLBACK inside them) logs each of
+  // its transactions, committed or not, as a record of its own holding the CALL: this is
+  // the transaction's number in the call, from 1 (0 for every other record), and callEnded
+  // marks the one the call's return ended. Replay runs the CALL once for the run of records
+  // (docs/logging.md, "Procedures that commit").
+  uint32_t callTransaction = 0;
+  bool callEnded = false;
 };
 
 std::string encodeTransaction(const LoggedTransaction& t);

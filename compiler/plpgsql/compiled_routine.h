@@ -41,6 +41,7 @@ struct CompiledRoutine {
   std::vector<int> outputSlots;  // OUT / INOUT / TABLE variables: the row of a call
   int returnSlot = -1;           // RETURN <expr> of a function returning one value
   bool returnsSet = false;
+  bool procedure = false;               // CALLed: a function inside a CALL makes it atomic
   bool returnsValue = false;            // a scalar function without OUT arguments
   bool strict = false;                  // STRICT: a NULL argument makes the result NULL, unrun
   bool voidIsNull = false;              // void: NULL (LANGUAGE sql) rather than an empty value

@@ -147,6 +147,7 @@ class RoutineCompiler {
     out_.resultLayout =
         TupleLayout::of({out_.resultSlot >= 0 ? slotTypes_[out_.resultSlot] : SqlType{TypeId::Text, -1}});
     out_.returnsSet = shape.returnsSet;
+    out_.procedure = shape.procedure;
   }
 
   // A RECORD variable takes the row type of the first query assigned to it in the body
@@ -444,6 +445,18 @@ class RoutineCompiler {
     return p;
   }
 
+  // Before a COMMIT or ROLLBACK in a procedure: the variables' strings (and other varlena
+  // values) copied to the statement's arena, which lives until the CALL ends. They may point
+  // into table rows, whose replaced or deleted strings a commit frees.
+  void ownVariableStrings() {
+    for (size_t s = 0; s < slotTypes_.size(); ++s) {
+      if (!isVarlenaType(slotTypes_[s].id)) continue;
+      Row value{loadSlot(static_cast<int>(s))};
+      ownStrings(value);
+      storeSlot(static_cast<int>(s), value[0]);
+    }
+  }
+
   // The row's strings (and other varlena values) copied to the statement's arena, for
   // variables that outlive the memory they point into.
   void ownStrings(Row& row) {
@@ -724,13 +737,15 @@ class RoutineCompiler {
             "duet_plpgsql_cursor_close", b_.getVoidTy(),
             {cur_.frame, b_.getInt32(s.as<CursorStmt>().cursor), cstr(fn_.cursors[s.as<CursorStmt>().cursor].name)});
         return;
-      case StmtKind::TransactionControl:
+      case StmtKind::TransactionControl: {
         // In a function, as PostgreSQL: the caller's transaction is not the function's to end.
         if (!req_.shape.procedure)
           return fail(sqlstate::kInvalidTransactionTermination, "invalid transaction termination");
-        return fail(sqlstate::kFeatureNotSupported,
-                    fmt::format("{} inside a procedure is not supported yet",
-                                s.as<TransactionControl>().commit ? "COMMIT" : "ROLLBACK"));
+        const auto& t = s.as<TransactionControl>();
+        ownVariableStrings();
+        cg_.call("duet_plpgsql_end_transaction", b_.getVoidTy(), {cur_.ctx, b_.getInt1(t.commit), b_.getInt1(t.chain)});
+        return;
+      }
     }
   }
 
@@ -1336,6 +1351,7 @@ class RoutineCompiler {
     const PreparedPlan& info = *p->stmt.plan;
     bool select = info.command == PreparedPlan::Command::Select;
     if (info.command == PreparedPlan::Command::Call) {
+      if (req_.shape.procedure) ownVariableStrings();  // the procedure it calls may COMMIT
       emitCall(*p);
       return;
     }

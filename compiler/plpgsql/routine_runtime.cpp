@@ -126,6 +126,7 @@ void registerRoutineRuntime() {
     DUET_PL(duet_plpgsql_cursor_open);
     DUET_PL(duet_plpgsql_cursor_fetch);
     DUET_PL(duet_plpgsql_cursor_close);
+    DUET_PL(duet_plpgsql_end_transaction);
     DUET_PL(duet_plpgsql_array_set);
     DUET_PL(duet_plpgsql_error_text);
 #undef DUET_PL
@@ -152,7 +153,18 @@ extern "C" {
 int32_t duet_plpgsql_try(BlockEntry block, rt::QueryContext* ctx, uint8_t* vars, RoutineFrame* frame) {
   UndoLog::Mark mark = ctx->undo->mark();
   size_t buffers = ctx->buffers.size(), groups = ctx->groups.size(), joins = ctx->joins.size();
+  // The session refuses COMMIT and ROLLBACK while the body runs (whatever it calls).
+  struct Subtransaction {
+    rt::SessionServices* session;
+    explicit Subtransaction(rt::SessionServices* s) : session(s) {
+      if (session) session->subtransaction(true);
+    }
+    ~Subtransaction() {
+      if (session) session->subtransaction(false);
+    }
+  };
   try {
+    Subtransaction subtransaction(ctx->session);
     return block(ctx, vars, frame);
   } catch (SqlError& e) {
     // The block is a subtransaction: its changes go, the variables keep their values.
@@ -294,6 +306,10 @@ rt::TupleBuffer* duet_plpgsql_cursor_open(RoutineFrame* frame, int32_t cursor, c
 const uint8_t* duet_plpgsql_cursor_fetch(RoutineFrame* frame, int32_t cursor, const char* name) {
   RoutineFrame::OpenCursor& c = openCursor(frame, cursor, name);
   return c.next < c.rows->size() ? c.rows->at(c.next++) : nullptr;
+}
+
+void duet_plpgsql_end_transaction(rt::QueryContext* ctx, bool commit, bool chain) {
+  rt::sessionFor(ctx, commit ? "COMMIT" : "ROLLBACK").endTransactionInCall(*ctx, commit, chain);
 }
 
 void duet_plpgsql_cursor_close(RoutineFrame* frame, int32_t cursor, const char* name) {

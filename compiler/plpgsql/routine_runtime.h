@@ -28,8 +28,9 @@ using BlockEntry = int32_t (*)(rt::QueryContext*, uint8_t*, RoutineFrame*);
 }  // namespace duet::plpgsql
 
 extern "C" {
-// Runs an EXCEPTION block's body; on SqlError undoes the block's changes, keeps the error
-// for the handlers and returns -1; otherwise the body's own result (0, 1, or an exit code).
+// Runs an EXCEPTION block's body (a subtransaction: the session refuses COMMIT meanwhile);
+// on SqlError undoes the block's changes, keeps the error for the handlers and returns -1;
+// otherwise the body's own result (0, 1, or an exit code).
 int32_t duet_plpgsql_try(duet::plpgsql::BlockEntry block, duet::rt::QueryContext* ctx, uint8_t* vars,
                          duet::plpgsql::RoutineFrame* frame);
 // Whether the caught error matches one of `codes`: 5-character SQLSTATEs back to back
@@ -55,4 +56,6 @@ duet::rt::TupleBuffer* duet_plpgsql_cursor_open(duet::plpgsql::RoutineFrame* fra
                                                 const duet::TupleLayout* layout, const char* name);
 const uint8_t* duet_plpgsql_cursor_fetch(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name);
 void duet_plpgsql_cursor_close(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name);
+// COMMIT / ROLLBACK [AND CHAIN] in a procedure (rt::SessionServices::endTransactionInCall).
+void duet_plpgsql_end_transaction(duet::rt::QueryContext* ctx, bool commit, bool chain);
 }

@@ -203,6 +203,16 @@ class SessionServices {
     (void)key, (void)shared;
     throw std::logic_error("advisory locks outside a session");
   }
+  // COMMIT / ROLLBACK [AND CHAIN] in a procedure (docs/plpgsql.md): ends the transaction
+  // the CALL runs in and starts the next one (its now() is ctx's from then on), or raises
+  // 2D000 where the call may not end it (a transaction block, a function, an EXCEPTION
+  // block's body).
+  virtual void endTransactionInCall(QueryContext& ctx, bool commit, bool chain) {
+    (void)ctx, (void)commit, (void)chain;
+    throw std::logic_error("transaction control outside a session");
+  }
+  // An EXCEPTION block's body (a subtransaction) starts or ends: no COMMIT or ROLLBACK meanwhile.
+  virtual void subtransaction(bool started) { (void)started; }
   // pg_advisory_unlock_all: gives back every session-level hold.
   virtual void advisoryUnlockAll() { throw std::logic_error("advisory locks outside a session"); }
   // nextval, currval, setval and lastval of the sequence with relation oid `oid`

@@ -26,6 +26,9 @@ its way into:
     temporary table was alive, and the temporary tables do not come back;
   - rows that recorded txid_current() and advisory lock answers replay to the same values,
     from the log and from the archive, and no transaction id is handed out twice;
+  - CALLs whose procedures COMMIT and ROLLBACK inside come back as far as they committed
+    (one that returned, one that failed later, one killed while it ran), from the log and
+    from the archive;
   - a start that cannot bind its port after a recovery that replayed transactions (so a
     checkpoint is queued on the executor) exits 1 with a message, not a crash; run with the
     ASan duetd, no sanitizer report.
@@ -38,6 +41,7 @@ import shutil
 import socket
 import struct
 import subprocess
+import threading
 import sys
 import tempfile
 import time
@@ -552,6 +556,94 @@ def transaction_ids_and_advisory_locks():
         shutil.rmtree(data)
 
 
+def procedures_that_commit():
+    """CALLs whose procedures COMMIT and ROLLBACK inside come back as far as they committed:
+    one that returned, one that failed after committing (its last transaction lost), and one
+    killed while it ran (what it committed before), with now() as each of their
+    transactions saw it and the sequence moves of a part rolled back; through the log, then
+    through the archive."""
+    data = tempfile.mkdtemp(prefix="duet-recovery-")
+    try:
+        server = Server(data)
+        conn = server.connect()
+        conn.execute("CREATE TABLE rc_t (id int PRIMARY KEY, what text, at timestamptz)")
+        conn.execute("CREATE SEQUENCE rc_s")
+        conn.execute("""CREATE PROCEDURE rc_batches(first int, n int, fail boolean) LANGUAGE plpgsql AS $$
+            BEGIN
+              FOR i IN first..first + n - 1 LOOP
+                INSERT INTO rc_t VALUES (i, 'batch ' || nextval('rc_s'), now());
+                IF i % 3 = 0 THEN
+                  COMMIT;
+                ELSIF i % 5 = 0 THEN
+                  ROLLBACK;
+                END IF;
+              END LOOP;
+              IF fail THEN
+                RAISE EXCEPTION 'failed after the batches from %', first;
+              END IF;
+            END $$""")
+        conn.execute("""CREATE PROCEDURE rc_long() LANGUAGE plpgsql AS $$
+            DECLARE
+              x bigint := 0;
+            BEGIN
+              FOR i IN 500..504 LOOP
+                INSERT INTO rc_t VALUES (i, 'long ' || nextval('rc_s'), now());
+                COMMIT;
+              END LOOP;
+              FOR i IN 1..100000 LOOP
+                FOR j IN 1..100000 LOOP
+                  x := x + j % 7;
+                END LOOP;
+              END LOOP;
+              INSERT INTO rc_t VALUES (505, 'never', now());
+            END $$""")
+        conn.execute("CALL rc_batches(1, 20, false)")
+        try:
+            conn.execute("CALL rc_batches(100, 8, true)")
+            raise AssertionError("rc_batches(100, 8, true) did not fail")
+        except psycopg.errors.RaiseException:
+            pass
+        query = "SELECT id, what, at FROM rc_t ORDER BY id"
+        before_long = rows(server, query)
+        ids = [int(r[0]) for r in before_long]
+        assert ids == [1, 2, 3, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 101, 102, 103, 104, 105], ids
+        long_call = threading.Thread(target=lambda: call_until_killed(server, "CALL rc_long()"))
+        long_call.start()
+        time.sleep(2)  # its five transactions are committed and logged by then; it loops on
+        crash(server)
+        long_call.join()
+
+        def check(server, what):
+            got = rows(server, query)
+            assert got[:len(before_long)] == before_long, f"rc_t came back different from {what}:\n" + diff(
+                before_long, got[:len(before_long)])
+            assert [(int(i), w.decode().split()[0]) for i, w, _ in got[len(before_long):]] == [
+                (i, "long") for i in range(500, 505)], got
+            handed_out = max(int(w.split()[1]) for _, w, _ in got)
+            conn = server.connect()
+            following = conn.execute("SELECT nextval('rc_s')").fetchone()[0]
+            conn.close()
+            assert following > handed_out, f"nextval gave {following} after {what}, {handed_out} is in a row"
+
+        server = Server(data)  # replays the three calls, the killed one up to its fifth commit
+        check(server, "the log")
+        server.stop()
+        log_then_archive(data, check)
+        print("procedures that commit: calls that returned, failed and were killed come back as far as they "
+              "committed, from the log and from the archive")
+    finally:
+        shutil.rmtree(data)
+
+
+def call_until_killed(server, sql):
+    """Runs sql on a connection of its own until the server dies under it."""
+    try:
+        server.connect().execute(sql)
+    except psycopg.OperationalError:
+        return
+    raise AssertionError(f"{sql} returned")
+
+
 def crash(server):
     """SIGKILL: no clean stop, so no session's end reaches the log."""
     server.proc.kill()
@@ -779,6 +871,7 @@ def main():
     constraints()
     temp_tables()
     transaction_ids_and_advisory_locks()
+    procedures_that_commit()
     print(f"recovery: all passed in {time.time() - started:.1f} s")
     return 0
 

@@ -36,7 +36,7 @@ std::unique_ptr<Engine> loggingEngine(std::vector<std::string>& records) {
 }  // namespace
 
 TEST_CASE("transaction records encode and decode", "[logging]") {
-  LoggedTransaction t{"db", "me", 12345, {}, 777, 3, "pg_temp_2", 4242};
+  LoggedTransaction t{"db", "me", 12345, {}, 777, 3, "pg_temp_2", 4242, 5, true};
   LoggedStatement s;
   s.sql = "insert into t values ($1)";
   s.paramTypeOids = {23};
@@ -55,6 +55,8 @@ TEST_CASE("transaction records encode and decode", "[logging]") {
   CHECK(back.tempSession == 3);
   CHECK(back.tempSchema == "pg_temp_2");
   CHECK(back.transactionId == 4242);
+  CHECK(back.callTransaction == 5);
+  CHECK(back.callEnded);
   REQUIRE(back.statements.size() == 2);
   CHECK(back.statements[0].params == s.params);
   CHECK(back.statements[0].settings == s.settings);
