@@ -4,14 +4,15 @@ wire-level test is validated against (regenerate.py, scripts/test.sh with
 DUET_TEST_AGAINST_POSTGRES=1, bench/pgbench_compare.sh).
 
 The cluster is created with initdb --locale=C -E UTF8 -U postgres and trust auth, runs with
-fsync=off and TimeZone=UTC, listens on 127.0.0.1 on a free port and keeps its socket in the
+fsync=off (fsync=on with --fsync: a setting on the command line cannot be changed by ALTER
+SYSTEM) and TimeZone=UTC, listens on 127.0.0.1 on a free port and keeps its socket in the
 scratch directory, so it never collides with a system PostgreSQL. PostgreSQL refuses to run
 as root, so when we are root the server runs as the 'postgres' OS user.
 
 Command line:
-  scratch_pg.py start       -> creates a scratch directory under /tmp, starts the server there,
-                               prints "DIR PORT"
-  scratch_pg.py stop DIR    -> stops the server and removes DIR
+  scratch_pg.py start [--fsync] -> creates a scratch directory under /tmp, starts the server
+                                   there, prints "DIR PORT"
+  scratch_pg.py stop DIR        -> stops the server and removes DIR
 """
 import os
 import pwd
@@ -37,7 +38,7 @@ def _as_pg_user(cmd):
     return cmd
 
 
-def start() -> tuple[str, int]:
+def start(fsync: bool = False) -> tuple[str, int]:
     """Create a fresh cluster in a new scratch directory, start it, return (directory, port)."""
     # Created directly under /tmp so that the postgres user can reach it when we are root.
     directory = tempfile.mkdtemp(prefix="duet-pg-", dir="/tmp")
@@ -45,20 +46,20 @@ def start() -> tuple[str, int]:
         pw = pwd.getpwnam("postgres")
         os.chown(directory, pw.pw_uid, pw.pw_gid)
     try:
-        return directory, _init_and_start(directory)
+        return directory, _init_and_start(directory, fsync)
     except BaseException:
         stop(directory)
         raise
 
 
-def _init_and_start(directory: str) -> int:
+def _init_and_start(directory: str, fsync: bool) -> int:
     data = os.path.join(directory, "data")
     subprocess.run(
         _as_pg_user([f"{PG_BIN}/initdb", "-D", data, "--locale=C", "-E", "UTF8",
                      "-U", "postgres", "--auth=trust", "--no-sync"]),
         check=True, stdout=subprocess.DEVNULL)
     port = free_port()
-    options = (f"-c fsync=off -c TimeZone=UTC -c port={port} "
+    options = (f"-c fsync={'on' if fsync else 'off'} -c TimeZone=UTC -c port={port} "
                f"-c listen_addresses=127.0.0.1 -c unix_socket_directories={directory}")
     subprocess.run(
         _as_pg_user([f"{PG_BIN}/pg_ctl", "-D", data, "-w", "-t", "60",
@@ -76,8 +77,8 @@ def stop(directory: str) -> None:
 
 
 def main() -> int:
-    if sys.argv[1:2] == ["start"] and len(sys.argv) == 2:
-        directory, port = start()
+    if sys.argv[1:2] == ["start"] and sys.argv[2:] in ([], ["--fsync"]):
+        directory, port = start(fsync=sys.argv[2:] == ["--fsync"])
         print(directory, port)
     elif sys.argv[1:2] == ["stop"] and len(sys.argv) == 3:
         stop(sys.argv[2])

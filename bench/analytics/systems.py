@@ -196,14 +196,17 @@ class DuetSystem(ServerSystem):
 class PostgresSystem(ServerSystem):
     name = "postgres"
 
-    def __init__(self, host, port, settings):
+    def __init__(self, host, port, settings, fsync=False):
         super().__init__(host, port, settings)
         self.scratch = None
+        self.fsync = fsync
 
     def start(self):
-        """Starts a scratch PostgreSQL 15 (tests/scratch_pg.py: fsync off, UTC, trust)."""
-        out = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "scratch_pg.py"), "start"],
-                             check=True, capture_output=True, text=True).stdout.split()
+        """Starts a scratch PostgreSQL 15 (tests/scratch_pg.py: fsync off unless fsync is
+        set, UTC, trust)."""
+        command = [sys.executable, os.path.join(ROOT, "tests", "scratch_pg.py"), "start"]
+        command += ["--fsync"] if self.fsync else []
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout.split()
         self.scratch, self.port = out[0], int(out[1])
 
     def analyze(self):
