@@ -7,6 +7,7 @@
   hammerdb.py check   [connection] [--warehouses W]
   hammerdb.py drop    [connection]
   hammerdb.py smoke   [--host H] [--port P]   (both variants at W = 1, checks; exit 1 on a failure)
+  hammerdb.py compare [--duetd PATH] [--vus N] [--rampup S] [--duration S] [--variants ...] [--sync ...]
 
 connection: --host, --port, --db, --user, --password, --superuser, --superuser-password,
 --default-db, --options (libpq startup options, e.g. "-c synchronous_commit=off"). Defaults are
@@ -18,6 +19,7 @@ import time
 
 import build
 import check
+import compare
 import driver
 import smoke
 import statements as sql
@@ -114,6 +116,7 @@ def main():
         if name == "run":
             add_run_options(sub)
     smoke.add_parser(commands)
+    compare.add_parser(commands)
     args = parser.parse_args()
     try:
         return args.handler(args)
