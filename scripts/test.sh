@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The one command that runs every test, from a clean clone on a fresh Debian machine:
 #   setup.sh, .venv, Release and ASan builds, unit tests, then the wire-level suites (SQL,
-#   psql, psycopg, libpqxx, pgbench, JDBC) against a Release duetd, TPC-H and CH-benCHmark at
-#   small scale against PostgreSQL's answers (bench/analytics), and the protocol abuse and
-#   SQL suites against an ASan duetd, and short runs of the fuzzers (tests/fuzz/). Prints one
-#   line per suite and finally "N passed, M failed" counting suites; exits non-zero if any suite failed.
+#   psql, psycopg, libpqxx, pgbench, JDBC, TPC-C, HammerDB's TPC-C) against a Release duetd,
+#   TPC-H and CH-benCHmark at small scale against PostgreSQL's answers (bench/analytics), and
+#   the protocol abuse and SQL suites against an ASan duetd, and short runs of the fuzzers
+#   (tests/fuzz/). Prints one line per suite and finally "N passed, M failed" counting suites;
+#   exits non-zero if any suite failed.
 #
 #   scripts/test.sh              every suite
 #   scripts/test.sh SUITE...     only these suites, and only the builds they need
@@ -21,7 +22,7 @@ source scripts/lib.sh
 # Suite names, in the order they run. The wire suites share one Release duetd; the ASan
 # suites marked -asan share one ASan duetd.
 WIRE_SUITES="sql sql-snapshots psql pg_dump psycopg psycopg2 asyncpg sqlalchemy pandas node pgx pqxx pgbench jdbc hostile"
-RELEASE_SUITES="unit $WIRE_SUITES tpcc snapshots crash recovery demo fd-limit memory analytics"
+RELEASE_SUITES="unit $WIRE_SUITES tpcc hammerdb snapshots crash recovery demo fd-limit memory analytics"
 ASAN_SUITES="protocol-asan sql-asan recovery-asan sql-fuzzer"
 ASAN_COMPILER=""
 command -v clang++-19 >/dev/null && ASAN_COMPILER="-DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19"
@@ -175,6 +176,7 @@ if [ "${DUET_TEST_AGAINST_POSTGRES:-0}" = "1" ]; then
       $(pkg-config --cflags --libs libpqxx) || fail_suite "pqxx build" "compile failed"
   read -r PG_DIR PG_PORT < <(python3 tests/scratch_pg.py start) || { echo "cannot start PostgreSQL"; exit 1; }
   wire_suites "$PG_PORT" postgres "$TMP/duet_pqxx_client"
+  suite hammerdb "hammerdb smoke (postgres)" "$PY" bench/hammerdb/hammerdb.py smoke --host 127.0.0.1 --port "$PG_PORT"
   suite protocol-asan "protocol (postgres)" env DUET_PENDING_CASES= "$PY" tests/protocol/abuse.py 127.0.0.1 "$PG_PORT"
 else
   build_ok=0
@@ -191,12 +193,15 @@ else
 
   if [ "$build_ok" = 1 ]; then
     suite unit "unit" build/bin/duet_unit_tests
-    if wants $WIRE_SUITES tpcc; then
+    if wants $WIRE_SUITES tpcc hammerdb; then
       if start_duetd build/bin/duetd "$TMP/duetd.log"; then
         wire_suites "$PORT" duetdb build/bin/duet_pqxx_client
         # TPC-C: load, each transaction against plain SQL, pgbench / wire / in-process mixes,
         # consistency conditions 1-4 after each (bench/tpcc/smoke_test.sh).
         suite tpcc "tpcc smoke (duetdb)" bash bench/tpcc/smoke_test.sh 127.0.0.1 "$PORT"
+        # HammerDB's TPROC-C with HammerDB's own statements, both variants, W = 1, checked
+        # after each run (bench/hammerdb/README.md).
+        suite hammerdb "hammerdb smoke (duetdb)" "$PY" bench/hammerdb/hammerdb.py smoke --host 127.0.0.1 --port "$PORT"
         stop_server
       else
         fail_suite "duetd (Release)" "server did not start"
