@@ -331,7 +331,8 @@ std::vector<ParsedStatement> Parser::parseAll() {
     checkForInterrupts();  // a message may hold very many statements
     size_t first = pos_;
     uint32_t begin = peek().offset;
-    lifting_ = options_.liftLiterals && (isKw("insert") || isKw("update") || isKw("delete") || startsSelect());
+    lifting_ = options_.liftLiterals &&
+               (isKw("insert") || isKw("update") || isKw("delete") || isKw("call") || startsSelect());
     maxParam_ = 0;
     firstParam_ = -1;
     lifted_.clear();
