@@ -1,6 +1,9 @@
 #include "compiler/planner/access_path.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
 
 #include "compiler/planner/plan_building.h"
 #include "engine/storage/table.h"
@@ -35,6 +38,47 @@ int keySetColumn(const plan::Expr& c, const Table& table) {
   return col.column;
 }
 
+// The column of `table` under an integer widening cast, as the binder compares a smallint
+// key with an integer (`(d_id)::integer = $1`), or null.
+const plan::Expr* widenedColumn(const plan::Expr& e, const Table& table) {
+  if (e.kind != ExprKind::Cast || e.args[0]->kind != ExprKind::Column) return nullptr;
+  const plan::Expr& col = *e.args[0];
+  if (col.column >= static_cast<int>(table.columns().size()) || col.type.id != table.columns()[col.column].type.id)
+    return nullptr;
+  auto width = [](TypeId t) { return t == TypeId::Int2 ? 2 : t == TypeId::Int4 ? 4 : 8; };
+  if (!isIntegerType(col.type.id) || !isIntegerType(e.type.id) || width(e.type.id) <= width(col.type.id))
+    return nullptr;
+  return &col;
+}
+
+ExprPtr integerConst(int64_t v, SqlType type) {
+  auto c = std::make_unique<plan::Expr>(ExprKind::Const, type);
+  if (type.id == TypeId::Int8) {
+    std::memcpy(c->constant, &v, sizeof v);
+  } else {
+    auto v32 = static_cast<int32_t>(v);
+    std::memcpy(c->constant, &v32, sizeof v32);
+  }
+  return c;
+}
+
+// A wider integer value as a key of a narrower column: brought into the column's range
+// (LEAST(GREATEST(value, min), max)) and cast to its type. A value out of the range finds
+// the range's end or nothing, never every match: the comparison itself stays as a filter.
+ExprPtr clampedKey(const plan::Expr& value, SqlType columnType) {
+  const int64_t min = columnType.id == TypeId::Int2 ? INT16_MIN : INT32_MIN;
+  const int64_t max = columnType.id == TypeId::Int2 ? INT16_MAX : INT32_MAX;
+  auto atLeast = std::make_unique<plan::Expr>(ExprKind::Greatest, value.type);
+  atLeast->op = plan::Op::Gt;
+  atLeast->args.push_back(plan::cloneExpr(value));
+  atLeast->args.push_back(integerConst(min, value.type));
+  auto within = std::make_unique<plan::Expr>(ExprKind::Greatest, value.type);
+  within->op = plan::Op::Lt;
+  within->args.push_back(std::move(atLeast));
+  within->args.push_back(integerConst(max, value.type));
+  return plan::makeCast(std::move(within), columnType, false);
+}
+
 // The values of a key-set conjunct as one array: the ANY's array, or ARRAY[v1, v2, ...].
 ExprPtr keySetArray(const plan::Expr& c) {
   if (c.kind == ExprKind::ArrayCompare) return plan::cloneExpr(*c.args[1]);
@@ -49,27 +93,35 @@ struct IndexBound {
   int column;   // table column
   plan::Op op;  // Eq, Lt, Le, Gt, Ge with the column on the left
   const plan::Expr* value;
-  bool set = false;  // value is the key-set conjunct itself
+  bool set = false;                       // value is the key-set conjunct itself
+  std::shared_ptr<const plan::Expr> key;  // a widened column's: the value as its key (value points here)
 };
 
 // The conjunct as an index bound, if it is one: a plain column (no cast) compared with a
 // value that reads no column and has the column's own type, so that the index's order is
 // the order the comparison uses. Cross-type comparisons get a cast on one side from the
-// binder; a cast column disqualifies, a cast value is fine (integer widening).
+// binder: a cast value is fine (integer widening), and so is an integer column widened to
+// the value's type (the same order), with the value clamped into the column's range.
 std::optional<IndexBound> indexBoundOf(const plan::Expr& c, const Table& table) {
   using plan::Op;
-  if (int column = keySetColumn(c, table); column >= 0) return IndexBound{column, Op::Eq, &c, true};
+  if (int column = keySetColumn(c, table); column >= 0) return IndexBound{column, Op::Eq, &c, true, nullptr};
   if (c.kind != ExprKind::Compare || c.op == Op::Ne) return std::nullopt;
   for (int side = 0; side < 2; ++side) {
-    const plan::Expr& col = *c.args[side];
     const plan::Expr& val = *c.args[1 - side];
+    const plan::Expr* widened = widenedColumn(*c.args[side], table);
+    const plan::Expr& col = widened ? *widened : *c.args[side];
     if (col.kind != ExprKind::Column || col.column >= static_cast<int>(table.columns().size())) continue;
-    if (col.type.id != table.columns()[col.column].type.id || val.type.id != col.type.id) continue;
+    if (col.type.id != table.columns()[col.column].type.id) continue;
+    if (val.type.id != (widened ? c.args[side]->type.id : col.type.id)) continue;
     if (columnRange(val).first >= 0) continue;
     Op op = c.op;
     if (side == 1)
       op = op == Op::Lt ? Op::Gt : op == Op::Le ? Op::Ge : op == Op::Gt ? Op::Lt : op == Op::Ge ? Op::Le : op;
-    return IndexBound{col.column, op, &val};
+    if (widened) {
+      std::shared_ptr<const plan::Expr> key = clampedKey(val, col.type);
+      return IndexBound{col.column, op, key.get(), false, key};
+    }
+    return IndexBound{col.column, op, &val, false, nullptr};
   }
   return std::nullopt;
 }
@@ -140,17 +192,40 @@ NodePtr indexRange(Table& table, const std::vector<ExprPtr>& conjuncts) {
   return n;
 }
 
+// An equality of integer column `column` widened to a constant's wider type, as keyEquality.
+std::optional<std::pair<size_t, int>> widenedKeyEquality(const std::vector<ExprPtr>& conjuncts, int column,
+                                                         const Table& table) {
+  for (size_t i = 0; i < conjuncts.size(); ++i) {
+    const plan::Expr& c = *conjuncts[i];
+    if (c.kind != ExprKind::Compare || c.op != plan::Op::Eq) continue;
+    for (int side = 0; side < 2; ++side) {
+      const plan::Expr* col = widenedColumn(*c.args[side], table);
+      const plan::Expr& value = *c.args[1 - side];
+      if (col && col->column == column && value.type.id == c.args[side]->type.id && isConstantValue(value))
+        return std::make_pair(i, 1 - side);
+    }
+  }
+  return std::nullopt;
+}
+
 // A lookup in a unique index whose every key column the conjuncts pin to a value - one of
-// them, when `allowSet`, to a set of values - or null. Uses up those conjuncts.
+// them, when `allowSet`, to a set of values - or null. Uses up those conjuncts (but the
+// equalities of widened columns, whose clamped keys may find a row they do not hold).
 NodePtr uniqueLookup(Table& table, std::vector<ExprPtr>& conjuncts, Binder& b, bool allowSet) {
   for (const auto& index : table.indexes()) {
     if (!index->unique()) continue;
     std::vector<int> used(index->columns().size(), -1);
+    std::vector<bool> widened(index->columns().size(), false);  // kept as a filter too
     int setAt = -1;
     for (size_t k = 0; k < index->columns().size(); ++k) {
       uint32_t col = index->columns()[k];
       if (auto m = keyEquality(conjuncts, static_cast<int>(col), table.columns()[col].type.id, isConstantValue)) {
         used[k] = static_cast<int>(m->first) * 2 + m->second;
+        continue;
+      }
+      if (auto m = widenedKeyEquality(conjuncts, static_cast<int>(col), table)) {
+        used[k] = static_cast<int>(m->first) * 2 + m->second;
+        widened[k] = true;
         continue;
       }
       for (size_t i = 0; allowSet && setAt < 0 && i < conjuncts.size(); ++i)
@@ -170,10 +245,14 @@ NodePtr uniqueLookup(Table& table, std::vector<ExprPtr>& conjuncts, Binder& b, b
       size_t i = used[k] / 2;
       int valueSide = used[k] % 2;
       SqlType keyType = index->keyLayout().types[k];
-      if (static_cast<int>(k) == setAt)
+      if (static_cast<int>(k) == setAt) {
         n->keys.push_back(keySetArray(*conjuncts[i]));
-      else
+      } else if (widened[k]) {
+        n->keys.push_back(clampedKey(*conjuncts[i]->args[valueSide], keyType));
+        continue;
+      } else {
         n->keys.push_back(b.coerce(std::move(conjuncts[i]->args[valueSide]), keyType, CastContext::Implicit, 0));
+      }
       consumed.push_back(i);
     }
     std::sort(consumed.rbegin(), consumed.rend());
