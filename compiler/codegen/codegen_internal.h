@@ -174,11 +174,16 @@ class Codegen : public ValueBuilder {
   // once per distinct element of its array other than NULL, in sorted order.
   void forEachIndexKey(const plan::Node& node, const std::function<void(const Row& keys)>& probe);
   void produceIndexRange(const plan::Node& node, const Consumer& consume);
+  // The rows of node's ordered index range: `keys` pin its leading columns, low and high
+  // bound the next one (node's inclusive flags), in key order (or reverse: node.descending).
+  void walkIndexRange(const plan::Node& node, const Row& keys, const std::optional<SqlValue>& low,
+                      const std::optional<SqlValue>& high, const Consumer& consume);
   // The live row `rowid` of `table` (known to exist), without its rowid.
   Row readRow(const Table& table, llvm::Value* rowid);
 
   // --- joins (join_codegen.cpp) ---------------------------------------------------------
   void produceIndexJoin(const plan::Node& node, const Consumer& consume);
+  void produceIndexRangeJoin(const plan::Node& node, const Consumer& consume);
   void produceNestedLoopJoin(const plan::Node& node, const Consumer& consume);
   void produceLateralJoin(const plan::Node& node, const Consumer& consume);
   void produceHashJoin(const plan::Node& node, const Consumer& consume);

@@ -62,6 +62,7 @@ void Codegen::emitMatch(const Node& join, Row& joined, const std::function<void(
 }
 
 void Codegen::produceIndexJoin(const Node& node, const Consumer& consume) {
+  if (plan::walksRange(node)) return produceIndexRangeJoin(node, consume);
   auto& b = b_;
   const TupleLayout& keyLayout = node.index->keyLayout();
   llvm::Value* key = tupleAlloca(keyLayout);
@@ -73,6 +74,22 @@ void Codegen::produceIndexJoin(const Node& node, const Consumer& consume) {
     ifThen(b.CreateICmpNE(rowid, b.getInt64(kNoRow)), [&] {
       Row right = readRow(*node.table, rowid);
       right.push_back(notNull(rowid, {TypeId::Int8, -1}));
+      Row joined = joinedRow(node, left, right);
+      consume(joined);
+    });
+  });
+}
+
+// An ordered index range walked per left row (planner/access_path.h, indexRangeJoin): the
+// keys and bounds are computed from the left row, then each row of the range joins it.
+void Codegen::produceIndexRangeJoin(const Node& node, const Consumer& consume) {
+  produce(*node.children[0], [&](Row& left) {
+    Row keys;
+    for (const auto& k : node.keys) keys.push_back(expr(*k, left));
+    std::optional<SqlValue> low, high;
+    if (node.rangeLow) low = expr(*node.rangeLow, left);
+    if (node.rangeHigh) high = expr(*node.rangeHigh, left);
+    walkIndexRange(node, keys, low, high, [&](Row& right) {
       Row joined = joinedRow(node, left, right);
       consume(joined);
     });

@@ -170,41 +170,49 @@ void Codegen::produceIndexLookup(const Node& node, const Consumer& consume) {
 // Iterates an ordered index range (NodeKind::IndexRange): the bound keys are computed once,
 // then duet_index_range_next hands out rowids in key order (or reverse key order) until kNoRow.
 void Codegen::produceIndexRange(const Node& node, const Consumer& consume) {
+  forEachIndexKey(node, [&](const Row& keys) {
+    std::optional<SqlValue> low, high;
+    if (node.rangeLow) low = expr(*node.rangeLow, {});
+    if (node.rangeHigh) high = expr(*node.rangeHigh, {});
+    walkIndexRange(node, keys, low, high, consume);
+  });
+}
+
+void Codegen::walkIndexRange(const Node& node, const Row& keys, const std::optional<SqlValue>& low,
+                             const std::optional<SqlValue>& high, const Consumer& consume) {
   auto& b = b_;
   const TupleLayout& keyLayout = node.index->keyLayout();
   llvm::Value* lower = tupleAlloca(keyLayout);
   llvm::Value* upper = tupleAlloca(keyLayout);
-  size_t eq = node.keys.size();
+  size_t eq = keys.size();
   llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
   llvm::AllocaInst* range = eb.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), sizeof(DuetIndexRange)));
   range->setAlignment(llvm::Align(alignof(DuetIndexRange)));
-  forEachIndexKey(node, [&](const Row& keys) {
-    for (size_t k = 0; k < eq; ++k) {
-      storeField(lower, keyLayout, k, keys[k]);
-      storeField(upper, keyLayout, k, keys[k]);
-    }
-    if (node.rangeLow) storeField(lower, keyLayout, eq, expr(*node.rangeLow, {}));
-    if (node.rangeHigh) storeField(upper, keyLayout, eq, expr(*node.rangeHigh, {}));
-    // C bool parameters are passed as i8 (0 or 1).
-    auto flag = [&](bool v) { return b.getInt8(v ? 1 : 0); };
-    call("duet_index_range_open", b.getVoidTy(),
-         {range, ptrConst(node.index), lower, b.getInt32(eq + (node.rangeLow ? 1 : 0)), flag(node.lowInclusive), upper,
-          b.getInt32(eq + (node.rangeHigh ? 1 : 0)), flag(node.highInclusive), flag(node.descending)});
-    llvm::BasicBlock* head = block("range.next");
-    llvm::BasicBlock* hit = block("range.row");
-    llvm::BasicBlock* done = block("range.done");
-    b.CreateBr(head);
-    b.SetInsertPoint(head);
-    llvm::Value* rowid = call("duet_index_range_next", i64Ty_, {range});
-    b.CreateCondBr(b.CreateICmpEQ(rowid, b.getInt64(kNoRow)), done, hit);
-    b.SetInsertPoint(hit);
-    checkCancel();
-    Row row = readRow(*node.table, rowid);
-    row.push_back(notNull(rowid, {TypeId::Int8, -1}));
-    consume(row);
-    if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(head);
-    b.SetInsertPoint(done);
-  });
+  for (size_t k = 0; k < eq; ++k) {
+    storeField(lower, keyLayout, k, keys[k]);
+    storeField(upper, keyLayout, k, keys[k]);
+  }
+  if (low) storeField(lower, keyLayout, eq, *low);
+  if (high) storeField(upper, keyLayout, eq, *high);
+  // C bool parameters are passed as i8 (0 or 1).
+  auto flag = [&](bool v) { return b.getInt8(v ? 1 : 0); };
+  call("duet_index_range_open", b.getVoidTy(),
+       {range, ptrConst(node.index), lower, b.getInt32(eq + (low ? 1 : 0)), flag(node.lowInclusive), upper,
+        b.getInt32(eq + (high ? 1 : 0)), flag(node.highInclusive), flag(node.descending)});
+  llvm::BasicBlock* head = block("range.next");
+  llvm::BasicBlock* hit = block("range.row");
+  llvm::BasicBlock* done = block("range.done");
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  llvm::Value* rowid = call("duet_index_range_next", i64Ty_, {range});
+  b.CreateCondBr(b.CreateICmpEQ(rowid, b.getInt64(kNoRow)), done, hit);
+  b.SetInsertPoint(hit);
+  checkCancel();
+  Row row = readRow(*node.table, rowid);
+  row.push_back(notNull(rowid, {TypeId::Int8, -1}));
+  consume(row);
+  if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(head);
+  b.SetInsertPoint(done);
 }
 
 }  // namespace duet::codegen

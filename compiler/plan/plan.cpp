@@ -74,7 +74,7 @@ void callsOf(const Expr* e, ReadFootprint& f) {
 }
 
 void collectFootprint(const Node& n, ReadFootprint& f) {
-  if (n.kind == NodeKind::TableScan || n.kind == NodeKind::IndexRange) f.walked.push_back(n.table);
+  if (n.kind == NodeKind::TableScan || n.kind == NodeKind::IndexRange || walksRange(n)) f.walked.push_back(n.table);
   if (n.kind == NodeKind::FunctionScan && n.function.empty()) f.routines.push_back(n.routine);
   if (n.kind == NodeKind::Insert || n.kind == NodeKind::Update || n.kind == NodeKind::Delete) f.writes = true;
   forEachExpr(n, [&](const Expr& e) { callsOf(&e, f); });
@@ -119,9 +119,14 @@ ReadFootprint footprint(const Node& root) {
   return f;
 }
 
+bool walksRange(const Node& n) {
+  return n.kind == NodeKind::IndexJoin &&
+         (!n.index->unique() || n.keys.size() < n.index->columns().size() || n.rangeLow || n.rangeHigh);
+}
+
 static std::string outlineOf(const Node& node) {
   std::string s = kindName(node.kind);
-  if (node.kind == NodeKind::IndexRange || (node.kind == NodeKind::IndexLookup && node.keySet >= 0))
+  if (node.kind == NodeKind::IndexRange || (node.kind == NodeKind::IndexLookup && node.keySet >= 0) || walksRange(node))
     s += "[" + rangeDetail(node) + "]";
   else if (node.kind == NodeKind::IndexLookup || node.kind == NodeKind::IndexJoin)
     s += "[" + node.index->name() + "]";

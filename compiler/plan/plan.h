@@ -245,6 +245,10 @@ using NodePtr = std::unique_ptr<Node>;
 // subqueries follow it in braces: "Filter{IndexLookup[t_pkey]}(TableScan[o])".
 std::string outline(const Node& node);
 
+// Whether an IndexJoin walks an ordered index range per left row (planner/access_path.h,
+// indexRangeJoin) rather than probing a unique key.
+bool walksRange(const Node& n);
+
 // What a plan reads, for deciding where a read-only statement runs (snapshot routing,
 // docs/snapshots.md): the tables whose rows it walks (scans and index ranges, in
 // subqueries too: their cost grows with the table) and the user-defined routines it calls

@@ -40,10 +40,12 @@ int keySetColumn(const plan::Expr& c, const Table& table) {
 
 // The column of `table` under an integer widening cast, as the binder compares a smallint
 // key with an integer (`(d_id)::integer = $1`), or null.
-const plan::Expr* widenedColumn(const plan::Expr& e, const Table& table) {
+const plan::Expr* widenedColumn(const plan::Expr& e, const Table& table, int offset = 0) {
   if (e.kind != ExprKind::Cast || e.args[0]->kind != ExprKind::Column) return nullptr;
   const plan::Expr& col = *e.args[0];
-  if (col.column >= static_cast<int>(table.columns().size()) || col.type.id != table.columns()[col.column].type.id)
+  const int column = col.column - offset;
+  if (column < 0 || column >= static_cast<int>(table.columns().size()) ||
+      col.type.id != table.columns()[column].type.id)
     return nullptr;
   auto width = [](TypeId t) { return t == TypeId::Int2 ? 2 : t == TypeId::Int4 ? 4 : 8; };
   if (!isIntegerType(col.type.id) || !isIntegerType(e.type.id) || width(e.type.id) <= width(col.type.id))
@@ -102,26 +104,32 @@ struct IndexBound {
 // the order the comparison uses. Cross-type comparisons get a cast on one side from the
 // binder: a cast value is fine (integer widening), and so is an integer column widened to
 // the value's type (the same order), with the value clamped into the column's range.
-std::optional<IndexBound> indexBoundOf(const plan::Expr& c, const Table& table) {
+// `offset`: where the table's columns start in the row c reads (an index join's conjuncts
+// read the join row); `valueOk`: what the value may read (by default nothing: a constant).
+std::optional<IndexBound> indexBoundOf(const plan::Expr& c, const Table& table, int offset = 0,
+                                       const std::function<bool(const plan::Expr&)>& valueOk = isConstantValue) {
   using plan::Op;
-  if (int column = keySetColumn(c, table); column >= 0) return IndexBound{column, Op::Eq, &c, true, nullptr};
+  if (offset == 0)
+    if (int column = keySetColumn(c, table); column >= 0) return IndexBound{column, Op::Eq, &c, true, nullptr};
   if (c.kind != ExprKind::Compare || c.op == Op::Ne) return std::nullopt;
+  const int width = static_cast<int>(table.columns().size());
   for (int side = 0; side < 2; ++side) {
     const plan::Expr& val = *c.args[1 - side];
-    const plan::Expr* widened = widenedColumn(*c.args[side], table);
+    const plan::Expr* widened = widenedColumn(*c.args[side], table, offset);
     const plan::Expr& col = widened ? *widened : *c.args[side];
-    if (col.kind != ExprKind::Column || col.column >= static_cast<int>(table.columns().size())) continue;
-    if (col.type.id != table.columns()[col.column].type.id) continue;
+    if (col.kind != ExprKind::Column || col.column < offset || col.column >= offset + width) continue;
+    const int column = col.column - offset;
+    if (col.type.id != table.columns()[column].type.id) continue;
     if (val.type.id != (widened ? c.args[side]->type.id : col.type.id)) continue;
-    if (columnRange(val).first >= 0) continue;
+    if (!valueOk(val)) continue;
     Op op = c.op;
     if (side == 1)
       op = op == Op::Lt ? Op::Gt : op == Op::Le ? Op::Ge : op == Op::Gt ? Op::Lt : op == Op::Ge ? Op::Le : op;
     if (widened) {
       std::shared_ptr<const plan::Expr> key = clampedKey(val, col.type);
-      return IndexBound{col.column, op, key.get(), false, key};
+      return IndexBound{column, op, key.get(), false, key};
     }
-    return IndexBound{col.column, op, &val, false, nullptr};
+    return IndexBound{column, op, &val, false, nullptr};
   }
   return std::nullopt;
 }
@@ -263,6 +271,73 @@ NodePtr uniqueLookup(Table& table, std::vector<ExprPtr>& conjuncts, Binder& b, b
 }
 
 }  // namespace
+
+NodePtr indexRangeJoin(Table& table, const std::vector<ExprPtr>& local, const std::vector<ExprPtr>& rest, int offset,
+                       const std::function<bool(const plan::Expr&)>& fromLeft) {
+  using plan::Op;
+  struct Found {
+    IndexBound bound;
+    bool left;  // its value reads the left side
+  };
+  std::vector<Found> found;
+  for (const auto& c : local)
+    if (auto ib = indexBoundOf(*c, table); ib && !ib->set) found.push_back({*ib, false});
+  for (const auto& c : rest)
+    if (auto ib = indexBoundOf(*c, table, offset, fromLeft)) found.push_back({*ib, true});
+  auto find = [&](int column, auto pred) -> const Found* {
+    for (const auto& f : found)
+      if (f.bound.column == column && pred(f.bound)) return &f;
+    return nullptr;
+  };
+  auto equality = [](const IndexBound& ib) { return ib.op == Op::Eq; };
+  auto lower = [](const IndexBound& ib) { return ib.op == Op::Gt || ib.op == Op::Ge; };
+  auto upper = [](const IndexBound& ib) { return ib.op == Op::Lt || ib.op == Op::Le; };
+  Index* best = nullptr;
+  size_t bestEq = 0;
+  int bestScore = 0;
+  for (const auto& index : table.indexes()) {
+    if (index->kind() != IndexKind::Ordered) continue;
+    const auto& key = index->columns();
+    size_t eq = 0;
+    bool readsLeft = false;
+    for (; eq < key.size(); ++eq) {
+      const Found* f = find(static_cast<int>(key[eq]), equality);
+      if (!f) break;
+      readsLeft = readsLeft || f->left;
+    }
+    int score = static_cast<int>(eq) * 4;
+    if (eq < key.size()) {
+      const Found* low = find(static_cast<int>(key[eq]), lower);
+      const Found* high = find(static_cast<int>(key[eq]), upper);
+      if (low || high) score += 2;
+      readsLeft = readsLeft || (low && low->left) || (high && high->left);
+    }
+    // Without a value of the left side, the table's own access path serves as well.
+    if (readsLeft && score > bestScore) {
+      best = index.get();
+      bestEq = eq;
+      bestScore = score;
+    }
+  }
+  if (!best) return nullptr;
+  auto n = std::make_unique<Node>(NodeKind::IndexJoin);
+  n->table = &table;
+  n->index = best;
+  const auto& key = best->columns();
+  for (size_t k = 0; k < bestEq; ++k)
+    n->keys.push_back(plan::cloneExpr(*find(static_cast<int>(key[k]), equality)->bound.value));
+  if (bestEq < key.size()) {
+    if (const Found* low = find(static_cast<int>(key[bestEq]), lower)) {
+      n->rangeLow = plan::cloneExpr(*low->bound.value);
+      n->lowInclusive = low->bound.op == Op::Ge;
+    }
+    if (const Found* high = find(static_cast<int>(key[bestEq]), upper)) {
+      n->rangeHigh = plan::cloneExpr(*high->bound.value);
+      n->highInclusive = high->bound.op == Op::Le;
+    }
+  }
+  return n;
+}
 
 const Index* rangeIndex(const Node& n) {
   if (n.kind == NodeKind::Filter) return rangeIndex(*n.children[0]);

@@ -11,7 +11,8 @@
 
 namespace duet {
 class Index;
-}
+class Table;
+}  // namespace duet
 
 namespace duet::planner {
 
@@ -35,5 +36,17 @@ std::optional<std::pair<size_t, int>> keyEquality(const std::vector<plan::ExprPt
 
 // Whether `e` reads no column (a constant or parameter per statement).
 bool isConstantValue(const plan::Expr& e);
+
+// An index join that walks an ordered index range per left row (HammerDB's Stock-Level:
+// the order lines of the last 20 orders of a district read from the district row): an
+// ordered index of `table` whose leading key columns equalities pin - to constants (`local`,
+// conjuncts over the table's own row) or to values of the left side (`rest`, over the join
+// row, where the table's columns start at `offset`; fromLeft says what a value may read) -
+// and whose next column bounds may limit, at least one of them read from the left side.
+// Returns the IndexJoin node, keys and bounds set, without children and output types, or
+// null. The conjuncts all stay: the caller filters on them.
+plan::NodePtr indexRangeJoin(Table& table, const std::vector<plan::ExprPtr>& local,
+                             const std::vector<plan::ExprPtr>& rest, int offset,
+                             const std::function<bool(const plan::Expr&)>& fromLeft);
 
 }  // namespace duet::planner

@@ -336,15 +336,15 @@ template <class EntryOf>
 NodePtr StatementPlanner::indexJoin(FromPlan& fp, const TableBinding& binding, int offset, std::vector<ExprPtr>& local,
                                     std::vector<ExprPtr>& rest, const EntryOf& entryOf, size_t t) {
   Table& table = *binding.table;
+  // A value of the left side: it reads columns, all of tables before this one.
+  auto fromLeft = [&](const plan::Expr& e) {
+    auto [lo, hi] = columnRange(e);
+    return lo >= 0 && entryOf(hi) < static_cast<int>(t);
+  };
   for (const auto& index : table.indexes()) {
     if (!index->unique()) continue;
     // Per key column: (which list, conjunct, side holding the value).
     std::vector<std::tuple<int, size_t, int>> found;
-    // A value of the left side: it reads columns, all of tables before this one.
-    auto fromLeft = [&](const plan::Expr& e) {
-      auto [lo, hi] = columnRange(e);
-      return lo >= 0 && entryOf(hi) < static_cast<int>(t);
-    };
     for (uint32_t col : index->columns()) {
       TypeId type = table.columns()[col].type.id;
       if (auto m = keyEquality(local, static_cast<int>(col), type, isConstantValue)) {
@@ -373,6 +373,16 @@ NodePtr StatementPlanner::indexJoin(FromPlan& fp, const TableBinding& binding, i
       used->erase(std::unique(used->begin(), used->end()), used->end());
       for (size_t i : *used) from.erase(from.begin() + i);
     }
+    join->outputTypes = fp.node->outputTypes;
+    std::vector<SqlType> right = tableRowTypes(table);
+    join->outputTypes.insert(join->outputTypes.end(), right.begin(), right.end());
+    join->children.push_back(std::move(fp.node));
+    for (auto& c : local) binder::shiftColumns(*c, offset);
+    NodePtr out = filter(std::move(join), conjunction(std::move(local)));
+    local.clear();
+    return out;
+  }
+  if (NodePtr join = indexRangeJoin(table, local, rest, offset, fromLeft)) {
     join->outputTypes = fp.node->outputTypes;
     std::vector<SqlType> right = tableRowTypes(table);
     join->outputTypes.insert(join->outputTypes.end(), right.begin(), right.end());
