@@ -187,6 +187,12 @@ class ArchiveDump {
       if (fresh.role(name)) continue;
       run("postgres", fmt::format("CREATE ROLE {}{}", ident(name), role.superuser ? " SUPERUSER" : ""));
     }
+    for (const auto& [name, role] : state_.catalog.roles()) {
+      if (const Role* before = fresh.role(name); before && before->superuser != role.superuser)
+        run("postgres", fmt::format("ALTER ROLE {} {}", ident(name), role.superuser ? "SUPERUSER" : "NOSUPERUSER"));
+      for (const auto& [group, admin] : role.memberOf)
+        run("postgres", fmt::format("GRANT {} TO {}{}", ident(group), ident(name), admin ? " WITH ADMIN OPTION" : ""));
+    }
     for (const auto& [name, db] : state_.catalog.databases()) {
       if (!fresh.database(name)) run("postgres", "CREATE DATABASE " + ident(name), db->owner);
     }

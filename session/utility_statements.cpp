@@ -76,6 +76,9 @@ const char* changingCommand(const sql::Stmt& stmt) {
     case sql::StmtKind::Truncate: return "TRUNCATE TABLE";
     case sql::StmtKind::CreateDatabase: return "CREATE DATABASE";
     case sql::StmtKind::CreateRole: return "CREATE ROLE";
+    case sql::StmtKind::AlterRole: return "ALTER ROLE";
+    case sql::StmtKind::GrantRole: return stmt.as<sql::GrantRoleStmt>().grant ? "GRANT ROLE" : "REVOKE ROLE";
+    case sql::StmtKind::AlterDatabase: return "ALTER DATABASE";
     case sql::StmtKind::CreateFunction:
       return stmt.as<sql::CreateFunctionStmt>().routine == sql::RoutineKind::Procedure ? "CREATE PROCEDURE"
                                                                                        : "CREATE FUNCTION";
@@ -203,6 +206,46 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       for (const auto& o : s.options) superuser = superuser || o.name == "superuser";
       state_.engine.catalog.createRole(s.name, superuser, undo);
       sink.commandComplete("CREATE ROLE");
+      break;
+    }
+    case sql::StmtKind::AlterRole: {
+      // Of the options only SUPERUSER is kept today; the others (LOGIN, PASSWORD, ...) are
+      // accepted as CREATE ROLE accepts them (docs/compatibility.md; issue 24).
+      const auto& s = stmt.as<sql::AlterRoleStmt>();
+      if (!state_.engine.catalog.role(s.name))
+        throw SqlError(sqlstate::kUndefinedObject, fmt::format("role \"{}\" does not exist", s.name));
+      for (const auto& o : s.options)
+        if (o.name == "superuser" || o.name == "nosuperuser")
+          state_.engine.catalog.setSuperuser(s.name, o.name == "superuser", undo);
+      transaction_.ddlDone();
+      sink.commandComplete("ALTER ROLE");
+      break;
+    }
+    case sql::StmtKind::GrantRole: {
+      const auto& s = stmt.as<sql::GrantRoleStmt>();
+      for (const std::string& role : s.roles) {
+        for (const std::string& member : s.members) {
+          if (s.grant) {
+            if (!state_.engine.catalog.grantRole(role, member, s.adminOption, undo))
+              state_.sendNotice(
+                  sink, Notice::make("NOTICE", "00000",
+                                     fmt::format("role \"{}\" is already a member of role \"{}\"", member, role)));
+          } else if (!state_.engine.catalog.revokeRole(role, member, s.adminOption, undo)) {
+            state_.sendNotice(sink,
+                              Notice::make("WARNING", "01000",
+                                           fmt::format("role \"{}\" is not a member of role \"{}\"", member, role)));
+          }
+        }
+      }
+      transaction_.ddlDone();
+      sink.commandComplete(s.grant ? "GRANT ROLE" : "REVOKE ROLE");
+      break;
+    }
+    case sql::StmtKind::AlterDatabase: {
+      const auto& s = stmt.as<sql::AlterDatabaseStmt>();
+      state_.engine.catalog.setDatabaseOwner(s.name, s.owner, undo);
+      transaction_.ddlDone();
+      sink.commandComplete("ALTER DATABASE");
       break;
     }
     case sql::StmtKind::Deallocate: {

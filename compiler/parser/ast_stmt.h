@@ -53,6 +53,9 @@ enum class StmtKind : uint8_t {
   Comment,       // ast_routine.h
   CreateSchema,
   AlterSchema,
+  AlterRole,      // ALTER ROLE | USER name [WITH] options
+  GrantRole,      // GRANT role TO role, REVOKE role FROM role
+  AlterDatabase,  // ALTER DATABASE name OWNER TO role
 };
 
 struct Stmt {
@@ -553,6 +556,26 @@ struct CreateRoleStmt : Stmt {
   std::string name;
   bool isUser = false;           // CREATE USER implies LOGIN
   std::vector<DefElem> options;  // superuser, login, password 'x', ... (names folded)
+};
+
+struct AlterRoleStmt : Stmt {
+  AlterRoleStmt() : Stmt(StmtKind::AlterRole) {}
+  std::string name;
+  std::vector<DefElem> options;  // as CreateRoleStmt's
+};
+
+// GRANT roles TO members [WITH ADMIN OPTION], REVOKE [ADMIN OPTION FOR] roles FROM members.
+struct GrantRoleStmt : Stmt {
+  GrantRoleStmt() : Stmt(StmtKind::GrantRole) {}
+  bool grant = true;
+  std::vector<std::string> roles, members;
+  bool adminOption = false;  // GRANT: WITH ADMIN OPTION; REVOKE: only the admin option
+};
+
+struct AlterDatabaseStmt : Stmt {
+  AlterDatabaseStmt() : Stmt(StmtKind::AlterDatabase) {}
+  std::string name;
+  std::string owner;
 };
 
 // ---- COPY, prepared statements, EXPLAIN ----

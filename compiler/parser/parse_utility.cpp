@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "compiler/parser/parser_impl.h"
+#include "engine/error.h"
 
 namespace duet::sql {
 
@@ -292,6 +293,67 @@ StmtPtr Parser::parseCreateRole(bool isUser) {
   auto s = std::make_unique<CreateRoleStmt>();
   s->isUser = isUser;
   s->name = parseColId();
+  parseRoleOptions(s->options);
+  return s;
+}
+
+StmtPtr Parser::parseAlterRole() {
+  advance();  // ALTER
+  advance();  // ROLE or USER
+  auto s = std::make_unique<AlterRoleStmt>();
+  s->name = parseColId();
+  parseRoleOptions(s->options);
+  return s;
+}
+
+StmtPtr Parser::parseGrantRole() {
+  auto s = std::make_unique<GrantRoleStmt>();
+  s->grant = advance().text == "grant";
+  if (!s->grant && isKw("admin") && isKw("option", 1) && isKw("for", 2)) {
+    advance();
+    advance();
+    advance();
+    s->adminOption = true;
+  }
+  do {
+    s->roles.push_back(parseColId());
+  } while (acceptOp(","));
+  // GRANT privileges ON objects: issue 24 (privileges).
+  if (isKw("on"))
+    errorAt(sqlstate::kFeatureNotSupported,
+            std::string(s->grant ? "GRANT" : "REVOKE") + " on objects is not supported yet", peek().offset);
+  expectKw(s->grant ? "to" : "from");
+  do {
+    acceptKw("group");
+    s->members.push_back(parseColId());
+  } while (acceptOp(","));
+  if (s->grant && acceptKw("with")) {
+    expectKw("admin");
+    expectKw("option");
+    s->adminOption = true;
+  }
+  if (acceptKw("granted")) {
+    expectKw("by");
+    parseColId();  // the grantor: every role may grant today (issue 24: privileges)
+  }
+  if (!s->grant && !acceptKw("cascade")) acceptKw("restrict");
+  return s;
+}
+
+StmtPtr Parser::parseAlterDatabase() {
+  advance();  // ALTER
+  advance();  // DATABASE
+  auto s = std::make_unique<AlterDatabaseStmt>();
+  s->name = parseColId();
+  if (!isKw("owner"))
+    errorAt(sqlstate::kFeatureNotSupported, "ALTER DATABASE is supported only with OWNER TO", peek().offset);
+  advance();
+  expectKw("to");
+  s->owner = parseColId();
+  return s;
+}
+
+void Parser::parseRoleOptions(std::vector<DefElem>& options) {
   acceptKw("with");
   while (!atStatementEnd()) {
     DefElem d;
@@ -322,9 +384,8 @@ StmtPtr Parser::parseCreateRole(bool isUser) {
       d.valueKind = DefElem::ValueKind::String;
       d.value = advance().str();
     }
-    s->options.push_back(std::move(d));
+    options.push_back(std::move(d));
   }
-  return s;
 }
 
 // ---- COPY ----

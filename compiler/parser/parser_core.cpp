@@ -276,6 +276,9 @@ StmtPtr Parser::parseStatement() {
     return s;
   }
   if (w == "alter" && (isKw("function", 1) || isKw("procedure", 1) || isKw("routine", 1))) return parseAlterRoutine();
+  if (w == "alter" && (isKw("role", 1) || isKw("user", 1))) return parseAlterRole();
+  if (w == "alter" && isKw("database", 1)) return parseAlterDatabase();
+  if (w == "grant" || w == "revoke") return parseGrantRole();
   if (w == "alter") return parseAlterTable();
   if (w == "truncate") return parseTruncate();
   if (w == "begin" || w == "start" || w == "commit" || w == "end" || w == "rollback" || w == "abort" ||
@@ -331,8 +334,8 @@ std::vector<ParsedStatement> Parser::parseAll() {
     checkForInterrupts();  // a message may hold very many statements
     size_t first = pos_;
     uint32_t begin = peek().offset;
-    lifting_ = options_.liftLiterals &&
-               (isKw("insert") || isKw("update") || isKw("delete") || isKw("call") || startsSelect());
+    lifting_ =
+        options_.liftLiterals && (isKw("insert") || isKw("update") || isKw("delete") || isKw("call") || startsSelect());
     maxParam_ = 0;
     firstParam_ = -1;
     lifted_.clear();

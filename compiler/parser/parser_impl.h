@@ -148,6 +148,11 @@ class Parser {
   StmtPtr parseVacuum(bool isAnalyze);
   StmtPtr parseCreateDatabase();
   StmtPtr parseCreateRole(bool isUser);
+  // CREATE and ALTER ROLE's options after the name and an optional WITH.
+  void parseRoleOptions(std::vector<DefElem>& options);
+  StmtPtr parseAlterRole();      // ALTER ROLE | USER name [WITH] options
+  StmtPtr parseGrantRole();      // GRANT role [, ...] TO role [, ...], REVOKE ... FROM ...
+  StmtPtr parseAlterDatabase();  // ALTER DATABASE name OWNER TO role
   StmtPtr parseCopy();
   StmtPtr parsePrepare();
   StmtPtr parseExecute();

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "engine/catalog/system_relations.h"
@@ -35,7 +36,7 @@ Schema* Database::schema(const std::string& n) const {
 }
 
 Catalog::Catalog() {
-  roles_["postgres"] = Role{kPostgresRoleOid, "postgres", true};
+  roles_["postgres"] = Role{kPostgresRoleOid, "postgres", true, {}};
   databases_["postgres"] = makeDatabase(kPostgresDatabaseOid, "postgres", "postgres");
 }
 
@@ -173,7 +174,7 @@ const Role* Catalog::role(const std::string& name) const {
 
 const Role& Catalog::createRole(const std::string& name, bool superuser, UndoLog& undo) {
   if (roles_.count(name)) throw SqlError(sqlstate::kDuplicateObject, fmt::format("role \"{}\" already exists", name));
-  Role& r = roles_[name] = Role{nextOid(), name, superuser};
+  Role& r = roles_[name] = Role{nextOid(), name, superuser, {}};
   undo.recordAction([this, name] { roles_.erase(name); });
   return r;
 }
@@ -190,7 +191,86 @@ void Catalog::dropRole(const std::string& name, bool ifExists, UndoLog& undo) {
                      fmt::format("owner of database {}", dbName));
   Role kept = it->second;
   roles_.erase(it);
-  undo.recordAction([this, kept] { roles_[kept.name] = kept; });
+  // Its memberships in other roles went with it; those of other roles in it go too.
+  std::vector<std::pair<std::string, bool>> members;
+  for (auto& [other, r] : roles_) {
+    auto m = r.memberOf.find(name);
+    if (m == r.memberOf.end()) continue;
+    members.emplace_back(other, m->second);
+    r.memberOf.erase(m);
+  }
+  undo.recordAction([this, kept, members] {
+    roles_[kept.name] = kept;
+    for (const auto& [other, admin] : members) roles_[other].memberOf[kept.name] = admin;
+  });
+}
+
+namespace {
+Role& existingRole(std::map<std::string, Role>& roles, const std::string& name) {
+  auto it = roles.find(name);
+  if (it == roles.end()) throw SqlError(sqlstate::kUndefinedObject, fmt::format("role \"{}\" does not exist", name));
+  return it->second;
+}
+}  // namespace
+
+void Catalog::setSuperuser(const std::string& role, bool superuser, UndoLog& undo) {
+  Role& r = existingRole(roles_, role);
+  const bool before = r.superuser;
+  r.superuser = superuser;
+  undo.recordAction([this, role, before] { roles_[role].superuser = before; });
+}
+
+bool Catalog::isMemberOf(const std::string& member, const std::string& role) const {
+  if (member == role) return true;
+  auto it = roles_.find(member);
+  if (it == roles_.end()) return false;
+  for (const auto& [group, admin] : it->second.memberOf)
+    if (isMemberOf(group, role)) return true;
+  return false;
+}
+
+bool Catalog::grantRole(const std::string& role, const std::string& member, bool admin, UndoLog& undo) {
+  existingRole(roles_, role);
+  Role& m = existingRole(roles_, member);
+  // PostgreSQL's AddRoleMems: no loops.
+  if (isMemberOf(role, member))
+    throw SqlError("0LP01", fmt::format("role \"{}\" is a member of role \"{}\"", role, member));
+  auto it = m.memberOf.find(role);
+  if (it != m.memberOf.end() && (it->second || !admin)) return false;
+  std::optional<bool> before;
+  if (it != m.memberOf.end()) before = it->second;
+  m.memberOf[role] = admin;
+  undo.recordAction([this, role, member, before] {
+    if (before)
+      roles_[member].memberOf[role] = *before;
+    else
+      roles_[member].memberOf.erase(role);
+  });
+  return true;
+}
+
+bool Catalog::revokeRole(const std::string& role, const std::string& member, bool adminOnly, UndoLog& undo) {
+  existingRole(roles_, role);
+  Role& m = existingRole(roles_, member);
+  auto it = m.memberOf.find(role);
+  if (it == m.memberOf.end()) return false;
+  const bool admin = it->second;
+  if (adminOnly)
+    it->second = false;
+  else
+    m.memberOf.erase(it);
+  undo.recordAction([this, role, member, admin] { roles_[member].memberOf[role] = admin; });
+  return true;
+}
+
+void Catalog::setDatabaseOwner(const std::string& database, const std::string& owner, UndoLog& undo) {
+  auto it = databases_.find(database);
+  if (it == databases_.end()) throw SqlError("3D000", fmt::format("database \"{}\" does not exist", database));
+  existingRole(roles_, owner);
+  std::shared_ptr<Database> db = it->second;
+  std::string before = db->owner;
+  db->owner = owner;
+  undo.recordAction([db, before] { db->owner = before; });
 }
 
 // ---- name resolution ----------------------------------------------------------------------

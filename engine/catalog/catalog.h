@@ -177,6 +177,9 @@ struct Role {
   uint32_t oid = 0;
   std::string name;
   bool superuser = false;
+  // GRANT r TO this role: the roles it is a direct member of, each with its admin option
+  // (pg_auth_members). Privileges are not checked yet (issue 24), so membership only shows.
+  std::map<std::string, bool> memberOf;
 };
 
 class Catalog {
@@ -193,6 +196,18 @@ class Catalog {
   const Role* role(const std::string& name) const;
   const Role& createRole(const std::string& name, bool superuser, UndoLog& undo);
   void dropRole(const std::string& name, bool ifExists, UndoLog& undo);
+  // ALTER ROLE name [NO]SUPERUSER. 42704 for a role that does not exist (also below).
+  void setSuperuser(const std::string& role, bool superuser, UndoLog& undo);
+  // GRANT role TO member [WITH ADMIN OPTION]: false (nothing changed) when member already
+  // was a member, with the admin option if asked. 0LP01 when role is member, directly or
+  // not, or member itself (a loop).
+  bool grantRole(const std::string& role, const std::string& member, bool admin, UndoLog& undo);
+  // REVOKE [ADMIN OPTION FOR] role FROM member: false when member was not a member.
+  bool revokeRole(const std::string& role, const std::string& member, bool adminOnly, UndoLog& undo);
+  // Whether `member` is `role` or a member of it, directly or through other roles.
+  bool isMemberOf(const std::string& member, const std::string& role) const;
+  // ALTER DATABASE name OWNER TO owner: 3D000 for a database that does not exist.
+  void setDatabaseOwner(const std::string& database, const std::string& owner, UndoLog& undo);
 
   // ---- relations: looked up along a SchemaPath (the first schema that has the name);
   // created in a named schema (3F000 if it does not exist).

@@ -42,7 +42,7 @@ const SystemRelation kRelations[] = {
         "rolbypassrls bool, rolconfig text[], oid oid", fillRoles, true},
     {"pg_user", 12014, "usename name, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, "
         "usebypassrls bool, passwd text, valuntil timestamptz, useconfig text[]", fillUsers, true},
-    {"pg_auth_members", 1261, "roleid oid, member oid, grantor oid, admin_option bool", fillNothing},
+    {"pg_auth_members", 1261, "roleid oid, member oid, grantor oid, admin_option bool", fillAuthMembers},
     {"pg_index", 2610, "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool, "
         "indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool, "
         "indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, "

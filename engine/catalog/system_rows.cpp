@@ -393,6 +393,17 @@ std::vector<SystemRow> fillAuthIds(const Catalog& catalog, const Database&) {
   return rows;
 }
 
+// GRANT role TO member. Grants are not recorded with their grantor: the bootstrap
+// superuser stands in, as for grants PostgreSQL's superuser makes.
+std::vector<SystemRow> fillAuthMembers(const Catalog& catalog, const Database&) {
+  std::vector<Row> rows;
+  const int64_t grantor = static_cast<int64_t>(catalog.role("postgres") ? catalog.role("postgres")->oid : 10);
+  for (const auto& [name, r] : catalog.roles())
+    for (const auto& [group, admin] : r.memberOf)
+      rows.push_back({static_cast<int64_t>(catalog.role(group)->oid), static_cast<int64_t>(r.oid), grantor, admin});
+  return rows;
+}
+
 std::vector<SystemRow> fillRoles(const Catalog& catalog, const Database&) {
   std::vector<Row> rows{{std::string("pg_database_owner"), false, true, false, false, false, false, int64_t{-1},
                          std::string("********"), kNull, false, kNull, kDatabaseOwnerRole}};

@@ -15,6 +15,7 @@ std::vector<SystemRow> fillAttributes(const Catalog& catalog, const Database& db
 std::vector<SystemRow> fillTypes(const Catalog& catalog, const Database& db);
 std::vector<SystemRow> fillDatabases(const Catalog& catalog, const Database& db);
 std::vector<SystemRow> fillAuthIds(const Catalog& catalog, const Database& db);
+std::vector<SystemRow> fillAuthMembers(const Catalog& catalog, const Database& db);
 std::vector<SystemRow> fillRoles(const Catalog& catalog, const Database& db);
 std::vector<SystemRow> fillUsers(const Catalog& catalog, const Database& db);
 std::vector<SystemRow> fillIndexes(const Catalog& catalog, const Database& db);
