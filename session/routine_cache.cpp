@@ -263,6 +263,7 @@ plpgsql::RoutineCompileRequest RoutineCache::compileRequest(const RoutineInfo& i
   request.resolveRoutines = [this](const std::vector<std::string>& names) { return routineCandidates(names); };
   request.tableColumns = tableColumnsLookup();
   request.strict = info.strict;
+  request.readOnly = info.volatility != Volatility::Volatile;
   request.sqlBody = info.language == RoutineLanguage::Sql;
   return request;
 }

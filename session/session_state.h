@@ -78,6 +78,9 @@ struct SessionState {
   // Running beside another session's open block: statements that cannot go to an existing
   // snapshot throw StatementDeferred (Session::setBesideHolder).
   bool besideHolder = false;
+  // Statements that routines run (EXECUTE) and that are running now: PostgreSQL's
+  // !isTopLevel, which PreventInTransactionBlock refuses (DynamicStatements).
+  int nestedStatements = 0;
   std::atomic<bool> cancel = false;
   std::atomic<bool> timedOut = false;  // cancel was raised by statement_timeout
   bool timeoutArmed = false;           // a TimeoutGuard's timer runs

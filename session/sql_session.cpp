@@ -21,6 +21,7 @@ SqlSession::SqlSession(EngineState& engine, Database& db, std::string user, std:
       utility_(state_, transaction_, planner_, routineStatements_, viewStatements_, sequenceStatements_, constraints_),
       copy_(state_, transaction_, planner_, redo_),
       runner_(state_, transaction_, planner_, redo_, routines_, utility_, copy_, calls_),
+      dynamic_(state_, planner_, routines_, utility_, runner_.explain()),
       router_(state_, transaction_, planner_, routines_, redo_),
       simpleQuery_(state_, transaction_, planner_, runner_, router_, copy_),
       extended_(state_, transaction_, planner_, runner_, router_) {

@@ -11,6 +11,7 @@
 //   SequenceStatements              CREATE/ALTER/DROP SEQUENCE, SERIAL and identity columns
 //   CopyRunner                      COPY FROM STDIN / TO STDOUT
 //   SnapshotRouter                  which read-only statements go to a fork() snapshot
+//   DynamicStatements               what routines run with EXECUTE (dynamic SQL)
 //   StatementPlanner                plans through the plan cache, literal parameter tuples
 //   TransactionControl              statement start and failure, commit and rollback
 //   RedoRecorder                    the redo log's record of the running transaction
@@ -27,6 +28,7 @@
 #include "compiler/compiler.h"
 #include "session/call_transactions.h"
 #include "session/copy_runner.h"
+#include "session/dynamic_statements.h"
 #include "session/engine_state.h"
 #include "session/extended_protocol.h"
 #include "session/redo_recorder.h"
@@ -118,6 +120,11 @@ class SqlSession final : public Session, public rt::SessionServices {
   }
   // RAISE's notices, filtered by client_min_messages now and sent after the statement.
   void notice(const char* severity, std::string message) override;
+  rt::DynamicOutcome executeDynamic(rt::QueryContext& ctx, const rt::DynamicQuery& query,
+                                    rt::DynamicRows& rows) override {
+    return dynamic_.run(ctx, query, rows);
+  }
+  void subtransactionRolledBack() override { dynamic_.subtransactionRolledBack(); }
   const std::string* currentSetting(std::string_view name) const override;
   std::string setSetting(std::string_view name, std::string_view value, bool local) override;
   void notify(std::string_view channel, std::string_view payload) override;
@@ -158,6 +165,7 @@ class SqlSession final : public Session, public rt::SessionServices {
   UtilityStatements utility_;
   CopyRunner copy_;
   StatementRunner runner_;
+  DynamicStatements dynamic_;
   SnapshotRouter router_;
   SimpleQuery simpleQuery_;
   ExtendedProtocol extended_;

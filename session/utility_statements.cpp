@@ -97,6 +97,9 @@ void UtilityStatements::preventInTransactionBlock(std::string_view command) cons
   if (state_.txn.inTransactionBlock()) {
     throw SqlError(sqlstate::kActiveSqlTransaction, fmt::format("{} cannot run inside a transaction block", command));
   }
+  if (state_.nestedStatements > 0) {
+    throw SqlError(sqlstate::kActiveSqlTransaction, fmt::format("{} cannot be executed from a function", command));
+  }
 }
 
 void UtilityStatements::run(const Statement& st, ResultSink& sink) {

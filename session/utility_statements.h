@@ -59,7 +59,8 @@ class UtilityStatements {
   void truncate(const sql::TruncateStmt& s, ResultSink& sink);
   // COMMENT ON ... IS: pg_description's texts (Catalog::setComment).
   void comment(const sql::CommentStmt& s, ResultSink& sink);
-  // 25001 "<command> cannot run inside a transaction block" (PreventInTransactionBlock).
+  // 25001 "<command> cannot run inside a transaction block", or "cannot be executed from a
+  // function" for a routine's EXECUTE (PreventInTransactionBlock).
   void preventInTransactionBlock(std::string_view command) const;
 
   SessionState& state_;

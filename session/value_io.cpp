@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "engine/error.h"
+#include "engine/storage/tuple_storage.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -36,6 +37,10 @@ void ParamTuple::set(size_t i, std::optional<std::string_view> value, int16_t fo
   } catch (SqlError& e) {
     throw SqlError(e.code, fmt::format("{} in bind parameter {}", e.what(), i + 1), e.detail, e.hint);
   }
+}
+
+void ParamTuple::set(size_t i, const TupleLayout& layout, const uint8_t* tuple, size_t field) {
+  copyField(layout, tuple, field, *layout_, bytes(), i);
 }
 
 void RowEncoder::encode(const uint8_t* tuple, const TypeContext& ctx) {

@@ -26,6 +26,9 @@ class ParamTuple {
   // Sets parameter i (0-based) from text or binary wire data; nullopt is NULL. Errors name
   // the parameter as PostgreSQL does ("... in bind parameter 2" for binary data).
   void set(size_t i, std::optional<std::string_view> value, int16_t format, const TypeContext& ctx);
+  // Sets parameter i to field `field` of a tuple of `layout` (of the parameter's physical
+  // type); a string stays where it is, so it must outlive this tuple's use.
+  void set(size_t i, const TupleLayout& layout, const uint8_t* tuple, size_t field);
 
  private:
   uint8_t* bytes() { return reinterpret_cast<uint8_t*>(storage_.data()); }

@@ -82,6 +82,8 @@ class BodyParser {
   StmtPtr parseCase(uint32_t loc);
   StmtPtr parseLoop(StmtKind kind, std::string label, uint32_t loc);
   StmtPtr parseFor(std::string label, uint32_t loc);
+  // FOR's targets over rows: one record or row variable, or a list of scalar variables.
+  std::vector<Target> rowLoopTargets(const std::vector<std::string>& names, uint32_t varAt);
   StmtList parseLoopBody(const std::string& label);
   StmtPtr parseExit(uint32_t loc);
   StmtPtr parseReturn(uint32_t loc);
@@ -90,6 +92,11 @@ class BodyParser {
   StmtPtr parseExecSql(uint32_t loc);
   StmtPtr parseAssignment(uint32_t loc);
   ExceptionCondition parseCondition(bool allowOthers);
+  // ---- dynamic SQL (body_dynamic_sql.cpp), after the EXECUTE keyword
+  StmtPtr parseExecute(uint32_t loc);
+  StmtPtr parseForExecute(std::string label, uint32_t loc, std::vector<Target> targets);
+  StmtPtr parseReturnQueryExecute(uint32_t loc);
+  std::vector<SqlText> parseUsing(std::initializer_list<std::string_view> until, const char* expected);
   void checkEndLabel(const std::string& label);
   void expectSemicolon();
 

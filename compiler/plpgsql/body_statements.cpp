@@ -84,7 +84,8 @@ StmtPtr BodyParser::parseStatement() {
   }
   if (isKw("commit") || isKw("rollback")) return parseTransactionControl(loc);
   if (isKw("open") || isKw("fetch") || isKw("close")) return parseCursorStatement(loc);
-  for (const char* word : {"execute", "move", "assert"})
+  if (acceptKw("execute")) return parseExecute(loc);
+  for (const char* word : {"move", "assert"})
     if (isKw(word)) notSupported(fmt::format("{} statement", peek().text));
   if (peek().kind == sql::TokenKind::Word) return parseAssignment(loc);
   return parseExecSql(loc);
@@ -261,8 +262,8 @@ StmtPtr BodyParser::parseFor(std::string label, uint32_t loc) {
   do names.push_back(variableWord());
   while (isOp(",") && (advance(), true));
   expectKw("in");
+  if (acceptKw("execute")) return parseForExecute(std::move(label), loc, rowLoopTargets(names, varAt));
   bool reverse = acceptKw("reverse");
-  if (isKw("execute")) notSupported("FOR ... IN EXECUTE");
   Cut first = readSql({"..", "loop"}, "LOOP", true);
   if (isOp("..")) {
     if (names.size() != 1)
@@ -290,6 +291,17 @@ StmtPtr BodyParser::parseFor(std::string label, uint32_t loc) {
   if (reverse) errorAt(sqlstate::kSyntaxError, "cannot specify REVERSE in query FOR loop", loc);
   auto s = std::make_unique<ForQuery>(loc);
   s->label = label;
+  s->targets = rowLoopTargets(names, varAt);
+  s->query = std::move(first.sql);
+  checkStatement(s->query);
+  expectKw("loop");
+  scopes_.push_back(Scope{label, true, {}, {}, {}});
+  s->body = parseLoopBody(label);
+  return s;
+}
+
+std::vector<Target> BodyParser::rowLoopTargets(const std::vector<std::string>& names, uint32_t varAt) {
+  std::vector<Target> targets;
   for (const std::string& name : names) {
     int v = lookupVariable(name);
     bool composite = v >= 0 && (fn_.variables[v].type.kind == VarType::Kind::Record ||
@@ -301,14 +313,9 @@ StmtPtr BodyParser::parseFor(std::string label, uint32_t loc) {
     target.variable = v;
     target.location = varAt;
     checkAssignable(target);
-    s->targets.push_back(std::move(target));
+    targets.push_back(std::move(target));
   }
-  s->query = std::move(first.sql);
-  checkStatement(s->query);
-  expectKw("loop");
-  scopes_.push_back(Scope{label, true, {}, {}, {}});
-  s->body = parseLoopBody(label);
-  return s;
+  return targets;
 }
 
 StmtPtr BodyParser::parseExit(uint32_t loc) {
@@ -358,7 +365,7 @@ StmtPtr BodyParser::parseReturn(uint32_t loc) {
   }
   if (acceptKw("query")) {
     if (!routine_.returnsSet) errorAt(kDatatypeMismatch, "cannot use RETURN QUERY in a non-SETOF function", loc);
-    if (isKw("execute")) notSupported("RETURN QUERY EXECUTE");
+    if (acceptKw("execute")) return parseReturnQueryExecute(loc);
     auto s = std::make_unique<Return>(StmtKind::ReturnQuery, loc);
     s->value = readSql({";"}, ";", false).sql;
     checkStatement(*s->value);

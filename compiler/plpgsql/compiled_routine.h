@@ -28,7 +28,8 @@ struct RoutineFrame {
   std::vector<std::unique_ptr<OpenCursor>> cursors;
 };
 
-struct RaiseSpec;  // a RAISE statement's constant parts (routine_runtime.cpp)
+struct RaiseSpec;    // a RAISE statement's constant parts (routine_runtime.cpp)
+struct DynamicSpec;  // a dynamic SQL statement's constant parts (dynamic_sql.h)
 
 struct CompiledRoutine {
   // Returns 0 (fell off the end) or 1 (RETURN).
@@ -51,6 +52,7 @@ struct CompiledRoutine {
   TupleLayout resultLayout;             // the one-column result tuple of a scalar call
   std::unique_ptr<CompiledQuery> code;  // machine code, constants and layouts it uses
   std::vector<std::unique_ptr<RaiseSpec>> raises;
+  std::vector<std::unique_ptr<DynamicSpec>> dynamicStatements;
   double compileMs = 0;
   ~CompiledRoutine();
 };
@@ -71,6 +73,8 @@ struct RoutineCompileRequest {
   RoutineResolver resolveRoutines;
   TableLookup tableColumns;  // %ROWTYPE / %TYPE, as at CREATE
   bool strict = false;
+  // STABLE or IMMUTABLE: its dynamic SQL may only read (PostgreSQL runs it read-only).
+  bool readOnly = false;
   bool sqlBody = false;  // LANGUAGE sql: the body is SQL statements (sql_body.cpp)
   // CREATE's check of a LANGUAGE sql body (PostgreSQL's fmgr_sql_validator): statements
   // that cannot be bound and a final statement that does not fit the result fail the

@@ -87,6 +87,15 @@ bool collectWrittenVariables(const StmtList& body, std::set<int>& written) {
       case StmtKind::CursorOpen:
       case StmtKind::CursorFetch:
       case StmtKind::CursorClose: return false;
+      // A dynamic CALL has no variables to write back into: its USING values are values.
+      case StmtKind::Execute: addTargets(s->as<Execute>().targets, written); break;
+      case StmtKind::ForExecute: {
+        const auto& f = s->as<ForExecute>();
+        addTargets(f.targets, written);
+        if (!collectWrittenVariables(f.body, written)) return false;
+        break;
+      }
+      case StmtKind::ReturnQueryExecute: break;
     }
   }
   return true;

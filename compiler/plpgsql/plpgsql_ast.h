@@ -76,6 +76,9 @@ enum class StmtKind : uint8_t {
   CursorOpen,
   CursorFetch,
   CursorClose,
+  Execute,
+  ForExecute,
+  ReturnQueryExecute,
 };
 
 struct Stmt {
@@ -256,6 +259,38 @@ struct TransactionControl : Stmt {
   explicit TransactionControl(uint32_t loc) : Stmt(StmtKind::TransactionControl, loc) {}
   bool commit = false;
   bool chain = false;
+};
+
+// Dynamic SQL: a command string computed when the statement runs, and the values its $1..$n
+// stand for (USING). The string's statements are planned and run by the session at run
+// time, as it runs a client's (dynamic_sql.h).
+struct DynamicQuery {
+  SqlText command;              // an expression; its value as text is the SQL to run
+  std::vector<SqlText> params;  // USING expressions, $1..$n in order
+};
+
+// EXECUTE command [INTO [STRICT] targets] [USING expressions].
+struct Execute : Stmt {
+  explicit Execute(uint32_t loc) : Stmt(StmtKind::Execute, loc) {}
+  DynamicQuery query;
+  bool into = false;
+  bool strict = false;
+  std::vector<Target> targets;
+};
+
+// FOR target IN EXECUTE command [USING expressions] LOOP body END LOOP.
+struct ForExecute : Stmt {
+  explicit ForExecute(uint32_t loc) : Stmt(StmtKind::ForExecute, loc) {}
+  std::string label;
+  std::vector<Target> targets;  // one record/row variable, or a list of scalars
+  DynamicQuery query;
+  StmtList body;
+};
+
+// RETURN QUERY EXECUTE command [USING expressions].
+struct ReturnQueryExecute : Stmt {
+  explicit ReturnQueryExecute(uint32_t loc) : Stmt(StmtKind::ReturnQueryExecute, loc) {}
+  DynamicQuery query;
 };
 
 // DECLARE name [[NO] SCROLL] CURSOR FOR query: a bound cursor (without arguments). OPEN

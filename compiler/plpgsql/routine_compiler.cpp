@@ -38,6 +38,7 @@
 #include "compiler/parser/parser.h"
 #include "compiler/plpgsql/compiled_routine.h"
 #include "compiler/plpgsql/condition_names.h"
+#include "compiler/plpgsql/dynamic_sql.h"
 #include "compiler/plpgsql/loop_prefetch.h"
 #include "compiler/plpgsql/routine_runtime.h"
 #include "engine/limits/stack_depth.h"
@@ -201,6 +202,15 @@ class RoutineCompiler {
         case StmtKind::CursorFetch: {
           const auto& f = st->as<CursorStmt>();
           shapeFrom(f.targets, fn_.cursors[f.cursor].query);
+          break;
+        }
+        case StmtKind::Execute:
+          if (st->as<Execute>().into) shapeFromConstantCommand(st->as<Execute>().targets, st->as<Execute>().query);
+          break;
+        case StmtKind::ForExecute: {
+          const auto& f = st->as<ForExecute>();
+          shapeFromConstantCommand(f.targets, f.query);
+          shapeRecords(f.body);
           break;
         }
         default: break;
@@ -746,6 +756,9 @@ class RoutineCompiler {
         cg_.call("duet_plpgsql_end_transaction", b_.getVoidTy(), {cur_.ctx, b_.getInt1(t.commit), b_.getInt1(t.chain)});
         return;
       }
+      case StmtKind::Execute: emitExecute(s.as<Execute>()); return;
+      case StmtKind::ForExecute: emitForExecute(s.as<ForExecute>()); return;
+      case StmtKind::ReturnQueryExecute: emitReturnQueryExecute(s.as<ReturnQueryExecute>()); return;
     }
   }
 
@@ -1069,6 +1082,195 @@ class RoutineCompiler {
     });
     cg_.ifThen(b_.CreateNot(found), [&] { nullTargets(s.targets); });
     setFound(found);
+  }
+
+  // ---- dynamic SQL (dynamic_sql.h): the command string and the USING values are evaluated
+  // here; the session plans and runs the command when the statement runs, and the runtime
+  // converts its rows to the targets' types.
+
+  // A RECORD target takes its row type from the command when that is a string literal:
+  // the statement planned now, with the USING values' types as its parameters'.
+  void shapeFromConstantCommand(const std::vector<Target>& targets, const DynamicQuery& query) {
+    if (targets.size() != 1 || !targets[0].field.empty()) return;
+    int v = targets[0].variable;
+    if (fn_.variables[v].type.kind != VarType::Kind::Record || !fieldSlots_[v].empty()) return;
+    std::optional<std::string> text = constantCommand(query.command);
+    if (!text) return;
+    std::vector<SqlType> paramTypes;
+    for (const SqlText& param : query.params) {
+      SqlError ignored("", "");
+      std::optional<Planned> p = tryPlan(param, "SELECT ", {}, {}, &ignored);
+      if (!p || p->stmt.plan->columns.size() != 1) return;
+      paramTypes.push_back(binder::resolveUnknown(p->stmt.plan->columns[0].type));
+    }
+    std::optional<PlannedStatement> planned;
+    try {
+      std::vector<sql::ParsedStatement> parsed = sql::parseQuery(*text);
+      if (parsed.size() != 1) return;
+      if (parsed[0].stmt->kind == sql::StmtKind::Explain) {  // FOR r IN EXECUTE 'EXPLAIN ...'
+        fieldSlots_[v].emplace_back("QUERY PLAN", addSlot({TypeId::Text, -1}));
+        return;
+      }
+      PlanRequest r;
+      r.stmt = parsed[0].stmt.get();
+      r.declaredParamTypes = paramTypes;
+      r.explicitParamCount = static_cast<int>(paramTypes.size());
+      r.queryText = *text;
+      r.resolveTable = req_.resolveTable;
+      r.resolveRoutines = req_.resolveRoutines;
+      planned = planTree(r);
+    } catch (const SqlError&) {
+      return;  // the statement raises its error where it runs
+    }
+    for (const OutputColumn& c : planned->plan->columns)
+      fieldSlots_[v].emplace_back(c.name, addSlot(binder::resolveUnknown(c.type)));
+  }
+
+  // The slots of dynamic SQL's targets, each with its variable. A RECORD target whose row
+  // type no query of the body gives has none: its fields would be slots of the frame, fixed
+  // when the routine is compiled, so assigning it a row fails (unshapedRecord).
+  struct DynamicTargets {
+    std::vector<std::pair<int, const Variable*>> slots;
+    const Variable* unshapedRecord = nullptr;
+    std::vector<SqlType> types(const std::vector<SqlType>& slotTypes) const {
+      std::vector<SqlType> t;
+      for (const auto& [slot, var] : slots) t.push_back(slotTypes[slot]);
+      return t;
+    }
+  };
+  // Nullopt after emitting the failure of a target that cannot be assigned.
+  std::optional<DynamicTargets> dynamicTargets(const std::vector<Target>& targets) {
+    DynamicTargets out;
+    for (const Target& t : targets) {
+      const Variable& var = fn_.variables[t.variable];
+      if (var.type.kind == VarType::Kind::Record && fieldSlots_[t.variable].empty()) {
+        out.unshapedRecord = &var;
+        continue;
+      }
+      std::vector<int> slots = targetSlots(t);
+      if (slots.empty()) return std::nullopt;  // targetSlots emitted the failure
+      for (int slot : slots) out.slots.emplace_back(slot, &var);
+    }
+    return out;
+  }
+  // The targets from a tuple the runtime converted to their types.
+  void assignFromTuple(const DynamicTargets& targets, llvm::Value* tuple, const TupleLayout& layout) {
+    if (targets.unshapedRecord) {
+      fail(SqlError(
+          sqlstate::kFeatureNotSupported,
+          fmt::format("record \"{}\" cannot take the row type of EXECUTE's command yet", targets.unshapedRecord->name),
+          "Its row type must be known when the routine is compiled.",
+          "Give the command as a string literal, or use a row type (%ROWTYPE) or scalar variables."));
+      ensureOpen();
+      return;
+    }
+    for (size_t i = 0; i < targets.slots.size(); ++i)
+      assignSlot(targets.slots[i].first, cg_.loadField(tuple, layout, i), targets.slots[i].second);
+  }
+
+  // What a dynamic statement hands the runtime: its spec, the command as text (null when
+  // NULL: the runtime raises 22004) and the tuple of its USING values.
+  struct DynamicCall {
+    DynamicSpec* spec = nullptr;
+    llvm::Value* command = nullptr;
+    llvm::Value* params = nullptr;
+  };
+  std::optional<DynamicCall> prepareDynamic(const DynamicQuery& query, rt::DynamicUse use,
+                                            const std::vector<SqlType>& targetTypes) {
+    std::optional<SqlValue> command = evaluate(query.command);
+    if (!command) return std::nullopt;
+    SqlType text{TypeId::Text, -1};
+    if (command->type.id == TypeId::Unknown || command->type.id == TypeId::Varchar)
+      command->type = text;  // the same representation
+    else if (command->type.id != TypeId::Text)
+      command = cg_.cast(*command, text, true);  // other values by their output function
+    Row values;
+    std::vector<SqlType> types;
+    for (const SqlText& param : query.params) {
+      std::optional<SqlValue> v = evaluate(param);
+      if (!v) return std::nullopt;
+      v->type = binder::resolveUnknown(v->type);  // an untyped USING value is text, as in PostgreSQL
+      values.push_back(*v);
+      types.push_back(v->type);
+    }
+    auto spec = std::make_unique<DynamicSpec>();
+    spec->use = use;
+    spec->paramLayout = TupleLayout::of(types);
+    spec->targetLayout = TupleLayout::of(targetTypes);
+    spec->readOnly = req_.readOnly;
+    DynamicCall call;
+    call.spec = spec.get();
+    call.command = b_.CreateSelect(command->null, cg_.ptrConst(nullptr), command->v);
+    call.params = cg_.tupleAlloca(spec->paramLayout);
+    cg_.storeRow(call.params, spec->paramLayout, values);
+    out_.dynamicStatements.push_back(std::move(spec));
+    return call;
+  }
+
+  // EXECUTE [INTO]: FOUND stays as it was (PostgreSQL sets only ROW_COUNT).
+  void emitExecute(const Execute& s) {
+    DynamicTargets targets;
+    if (s.into) {
+      std::optional<DynamicTargets> found = dynamicTargets(s.targets);
+      if (!found) return;
+      targets = std::move(*found);
+    }
+    std::optional<DynamicCall> call = prepareDynamic(s.query, rt::DynamicUse::Execute, targets.types(slotTypes_));
+    if (!call) return;
+    call->spec->into = s.into;
+    call->spec->strict = s.strict;
+    llvm::Value* target = s.into ? cg_.tupleAlloca(call->spec->targetLayout) : cg_.ptrConst(nullptr);
+    llvm::Value* processed = cg_.call("duet_plpgsql_execute", b_.getInt64Ty(),
+                                      {cur_.ctx, cg_.ptrConst(call->spec), call->command, call->params, target});
+    if (s.into) assignFromTuple(targets, target, call->spec->targetLayout);
+    setRowCount(processed);
+  }
+
+  // FOR targets IN EXECUTE: the rows are read first (as a FOR over a query), then the body
+  // runs per row; their buffer goes when the loop ends.
+  void emitForExecute(const ForExecute& s) {
+    std::optional<DynamicTargets> targets = dynamicTargets(s.targets);
+    if (!targets) return;
+    std::optional<DynamicCall> call = prepareDynamic(s.query, rt::DynamicUse::Cursor, targets->types(slotTypes_));
+    if (!call) return;
+    llvm::Value* mark = entryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), 3));
+    cg_.call("duet_q_state_mark", b_.getVoidTy(), {cur_.ctx, mark});
+    llvm::Value* spec = cg_.ptrConst(call->spec);
+    llvm::Value* rows =
+        cg_.call("duet_plpgsql_execute_rows", cg_.pointerType(), {cur_.ctx, spec, call->command, call->params});
+    llvm::Value* count = cg_.call("duet_q_buffer_size", b_.getInt64Ty(), {rows});
+    llvm::AllocaInst* index = entryAlloca(b_.getInt64Ty());
+    b_.CreateStore(b_.getInt64(0), index);
+    llvm::Value* target = cg_.tupleAlloca(call->spec->targetLayout);
+    llvm::BasicBlock* head = cg_.block("forx.head");
+    llvm::BasicBlock* body = cg_.block("forx.body");
+    llvm::BasicBlock* next = cg_.block("forx.next");
+    llvm::BasicBlock* exit = cg_.block("forx.exit");
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    llvm::Value* i = b_.CreateLoad(b_.getInt64Ty(), index);
+    b_.CreateCondBr(b_.CreateICmpULT(i, count), body, exit);
+    b_.SetInsertPoint(body);
+    cg_.call("duet_plpgsql_execute_row", b_.getVoidTy(), {cur_.ctx, spec, rows, i, target});
+    assignFromTuple(*targets, target, call->spec->targetLayout);
+    emitLoopBody(s.label, s.body, exit, next);
+    b_.SetInsertPoint(next);
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), index), b_.getInt64(1)), index);
+    cg_.checkCancel();
+    b_.CreateBr(head);
+    b_.SetInsertPoint(exit);
+    cg_.call("duet_q_state_release", b_.getVoidTy(), {cur_.ctx, mark});
+    setFound(b_.CreateICmpUGT(count, b_.getInt64(0)));
+  }
+
+  // RETURN QUERY EXECUTE: FOUND and ROW_COUNT as RETURN QUERY sets them.
+  void emitReturnQueryExecute(const ReturnQueryExecute& s) {
+    std::optional<DynamicCall> call = prepareDynamic(s.query, rt::DynamicUse::ReturnQuery, out_.rowLayout.types);
+    if (!call) return;
+    llvm::Value* count = cg_.call("duet_plpgsql_return_query_execute", b_.getInt64Ty(),
+                                  {cur_.ctx, cur_.frame, cg_.ptrConst(call->spec), call->command, call->params});
+    setRowCount(count);
+    setFound(b_.CreateICmpSGT(count, b_.getInt64(0)));
   }
 
   void emitExit(const Exit& s) {
@@ -1520,6 +1722,7 @@ class RoutineCompiler {
 std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& request) {
   auto started = std::chrono::steady_clock::now();
   registerRoutineRuntime();
+  registerDynamicSqlRuntime();
   std::string source = "$$" + request.body + "$$";
   BodySource body{source, 0, static_cast<uint32_t>(source.size()), request.body};
   Function fn =

@@ -11,6 +11,7 @@
 #include "compiler/codegen/jit_symbols.h"
 #include "compiler/plpgsql/compiled_routine.h"
 #include "compiler/plpgsql/condition_names.h"
+#include "compiler/plpgsql/dynamic_sql.h"
 #include "compiler/plpgsql/routine_runtime.h"
 #include "engine/limits/stack_depth.h"
 #include "engine/storage/tuple_storage.h"
@@ -169,6 +170,7 @@ int32_t duet_plpgsql_try(BlockEntry block, rt::QueryContext* ctx, uint8_t* vars,
   } catch (SqlError& e) {
     // The block is a subtransaction: its changes go, the variables keep their values.
     ctx->undo->rollbackTo(mark);
+    if (ctx->session) ctx->session->subtransactionRolledBack();
     ctx->buffers.resize(buffers);
     ctx->groups.resize(groups);
     ctx->joins.resize(joins);

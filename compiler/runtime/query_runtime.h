@@ -159,6 +159,34 @@ struct AdvisoryLockKey {
   bool pair = false;
 };
 
+// A PL/pgSQL routine's dynamic SQL (EXECUTE, compiler/plpgsql/dynamic_sql.h), which the
+// session parses, plans and runs as it runs a client's statements
+// (SessionServices::executeDynamic).
+enum class DynamicUse : uint8_t {
+  Execute,      // EXECUTE: any statements; the last one's rows and row count are the result
+  Cursor,       // FOR ... IN EXECUTE: one statement that returns rows (else 42P11, unrun)
+  ReturnQuery,  // RETURN QUERY EXECUTE: statements that all return rows (else 42601); all rows count
+};
+struct DynamicQuery {
+  std::string_view sql;
+  const TupleLayout* paramLayout = nullptr;  // $1..$n: the USING values, a tuple at `params`
+  const uint8_t* params = nullptr;
+  DynamicUse use = DynamicUse::Execute;
+  // A STABLE or IMMUTABLE routine's: only read-only statements (0A000 otherwise), as
+  // PostgreSQL's SPI runs them for such a function.
+  bool readOnly = false;
+};
+// Receives the rows of a dynamic query's statements.
+class DynamicRows : public RowConsumer {
+ public:
+  // A statement's rows follow, tuples of `layout`.
+  virtual void start(const TupleLayout& layout) = 0;
+};
+struct DynamicOutcome {
+  bool returnedRows = false;  // the last statement returns rows (SELECT, ... RETURNING, SHOW, EXPLAIN)
+  uint64_t processed = 0;     // PostgreSQL's SPI_processed: what GET DIAGNOSTICS ROW_COUNT reads
+};
+
 // What compiled code asks of the session it runs in: calls to user-defined routines
 // (found and compiled by the session) and notices for the client.
 class SessionServices {
@@ -171,6 +199,15 @@ class SessionServices {
                            TupleBuffer* rows) = 0;
   // RAISE NOTICE and friends: severity as PostgreSQL names it ("NOTICE", "WARNING", ...).
   virtual void notice(const char* severity, std::string message) = 0;
+  // EXECUTE: runs `query`'s statements in the calling statement's transaction, with its
+  // clock and settings; their rows go to `rows`.
+  virtual DynamicOutcome executeDynamic(QueryContext& ctx, const DynamicQuery& query, DynamicRows& rows) {
+    (void)ctx, (void)query, (void)rows;
+    throw std::logic_error("EXECUTE outside a session");
+  }
+  // An EXCEPTION block caught an error and rolled the undo log back to its start: DDL the
+  // block ran (through EXECUTE) is undone, so plans and routine code made since are stale.
+  virtual void subtransactionRolledBack() {}
   // current_setting(name): the session's value of a setting; null if there is no such
   // setting. Called from a snapshot's parallel workers too (settings do not change then).
   virtual const std::string* currentSetting(std::string_view name) const = 0;
