@@ -29,6 +29,10 @@ its way into:
   - CALLs whose procedures COMMIT and ROLLBACK inside come back as far as they committed
     (one that returned, one that failed later, one killed while it ran), from the log and
     from the archive;
+  - routines that change rows and the catalog through EXECUTE (dynamic SQL; an EXCEPTION
+    block undoing some of it, a call rolled back) replay to the same tables after a crash,
+    from the log alone and from the archive: the log holds the calls, and a replay runs the
+    routines again;
   - a start that cannot bind its port after a recovery that replayed transactions (so a
     checkpoint is queued on the executor) exits 1 with a message, not a crash; run with the
     ASan duetd, no sanitizer report.
@@ -633,6 +637,67 @@ def procedures_that_commit():
               "committed, from the log and from the archive")
     finally:
         shutil.rmtree(data)
+def dynamic_sql():
+    """Routines whose EXECUTE changes rows and the catalog: the log records the statements
+    that called them (SELECT f(...), CALL p(...)), whose replay runs the routines again."""
+    data = tempfile.mkdtemp(prefix="duet-recovery-")
+    try:
+        server = Server(data)
+        conn = server.connect()
+        conn.execute("CREATE TABLE rd_t (k int PRIMARY KEY, v text)")
+        conn.execute("""CREATE FUNCTION rd_add(p_table text, p_k int, p_v text) RETURNS int LANGUAGE plpgsql AS $$
+            BEGIN
+              EXECUTE format('INSERT INTO %I VALUES ($1, $2)', p_table) USING p_k, p_v;
+              RETURN p_k;
+            END $$""")
+        conn.execute("""CREATE PROCEDURE rd_make(p_name text) LANGUAGE plpgsql AS $$
+            BEGIN
+              EXECUTE format('CREATE TABLE %I (x int, y text)', p_name);
+              EXECUTE format('INSERT INTO %I SELECT k, v FROM rd_t', p_name);
+            END $$""")
+        conn.execute("""CREATE FUNCTION rd_undo(p_k int) RETURNS int LANGUAGE plpgsql AS $$
+            BEGIN
+              BEGIN
+                EXECUTE 'INSERT INTO rd_t VALUES (100, ''undone'')';
+                EXECUTE 'CREATE TABLE rd_gone (x int)';
+                RAISE EXCEPTION 'undo';
+              EXCEPTION WHEN raise_exception THEN NULL;
+              END;
+              EXECUTE 'UPDATE rd_t SET v = v || ''!'' WHERE k = $1' USING p_k;
+              RETURN p_k;
+            END $$""")
+        for k in range(1, 4):
+            conn.execute("SELECT rd_add('rd_t', %s, %s)", (k, f"v{k}"))
+        conn.execute("SELECT rd_add('rd_t', 4, 'v4')")
+        conn.execute("CALL rd_make('rd_made')")
+        conn.execute("SELECT rd_undo(2)")
+        with conn.transaction():
+            conn.execute("SELECT rd_add('rd_t', 5, 'rolled back')")
+            conn.execute("CALL rd_make('rd_rolled_back')")
+            raise psycopg.Rollback()
+        conn.close()
+        queries = ["SELECT k, v FROM rd_t ORDER BY k", "SELECT x, y FROM rd_made ORDER BY x"]
+        expected = [rows(server, q) for q in queries]
+        assert expected[0] == [[b"1", b"v1"], [b"2", b"v2!"], [b"3", b"v3"], [b"4", b"v4"]], expected
+        assert len(expected[1]) == 4, expected
+        crash(server)
+
+        def check(server, what):
+            got = [rows(server, q) for q in queries]
+            assert got == expected, f"EXECUTE's changes came back different from {what}:\n" + diff(expected, got)
+            conn = server.connect()
+            for name in ("rd_gone", "rd_rolled_back"):
+                try:
+                    conn.execute(f"SELECT * FROM {name}")
+                    raise AssertionError(f"{name} came back from {what}")
+                except psycopg.errors.UndefinedTable:
+                    pass
+            conn.close()
+
+        log_then_archive(data, check)
+        print("dynamic SQL: routines' EXECUTE replayed from the log after a crash, and from the archive")
+    finally:
+        shutil.rmtree(data)
 
 
 def call_until_killed(server, sql):
@@ -872,6 +937,7 @@ def main():
     temp_tables()
     transaction_ids_and_advisory_locks()
     procedures_that_commit()
+    dynamic_sql()
     print(f"recovery: all passed in {time.time() - started:.1f} s")
     return 0
 
