@@ -116,8 +116,8 @@ class FirstRow final : public rt::DynamicRows {
   uint64_t count_ = 0;
 };
 
-// FOR's rows: all of them, in a buffer of the routine's runtime state (freed when the loop
-// ends, or with the call).
+// FOR's rows: all of them, in a buffer of the runtime state of the statement that called
+// the routine.
 class AllRows final : public rt::DynamicRows {
  public:
   explicit AllRows(rt::QueryContext& ctx) : ctx_(ctx) {}

@@ -1227,14 +1227,13 @@ class RoutineCompiler {
   }
 
   // FOR targets IN EXECUTE: the rows are read first (as a FOR over a query), then the body
-  // runs per row; their buffer goes when the loop ends.
+  // runs per row. Their buffer stays with the call's runtime state, as a FOR over a query's
+  // does: a FOR over a query in the body keeps its variables pointing into its own.
   void emitForExecute(const ForExecute& s) {
     std::optional<DynamicTargets> targets = dynamicTargets(s.targets);
     if (!targets) return;
     std::optional<DynamicCall> call = prepareDynamic(s.query, rt::DynamicUse::Cursor, targets->types(slotTypes_));
     if (!call) return;
-    llvm::Value* mark = entryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), 3));
-    cg_.call("duet_q_state_mark", b_.getVoidTy(), {cur_.ctx, mark});
     llvm::Value* spec = cg_.ptrConst(call->spec);
     llvm::Value* rows =
         cg_.call("duet_plpgsql_execute_rows", cg_.pointerType(), {cur_.ctx, spec, call->command, call->params});
@@ -1259,7 +1258,6 @@ class RoutineCompiler {
     cg_.checkCancel();
     b_.CreateBr(head);
     b_.SetInsertPoint(exit);
-    cg_.call("duet_q_state_release", b_.getVoidTy(), {cur_.ctx, mark});
     setFound(b_.CreateICmpUGT(count, b_.getInt64(0)));
   }
 
