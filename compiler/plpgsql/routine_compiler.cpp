@@ -307,12 +307,16 @@ class RoutineCompiler {
 
   // Converts a value for a variable of type `to`: assignment casts, else the explicit cast
   // (PostgreSQL falls back to converting through text there).
+  // Arrays convert element by element, so their element types decide.
   std::optional<SqlValue> assignCast(SqlValue v, SqlType to) {
     SqlType from = v.type;
-    if (from == to || (from.id == to.id && to.typmod < 0)) return v;
+    bool arrays = from.isArray() && to.isArray();
+    bool sameType = from.id == to.id && (!arrays || from.element == to.element);
+    if (from == to || (sameType && to.typmod < 0)) return v;
     if (from.id == TypeId::Unknown) v.type = from = {TypeId::Text, -1};
-    if (from.id == to.id || binder::castAllowed(from.id, to.id, CastContext::Assignment)) return cg_.cast(v, to, false);
-    if (binder::castAllowed(from.id, to.id, CastContext::Explicit)) return cg_.cast(v, to, true);
+    TypeId fromId = arrays ? from.element : from.id, toId = arrays ? to.element : to.id;
+    if (fromId == toId || binder::castAllowed(fromId, toId, CastContext::Assignment)) return cg_.cast(v, to, false);
+    if (binder::castAllowed(fromId, toId, CastContext::Explicit)) return cg_.cast(v, to, true);
     fail("42804",
          fmt::format("cannot assign a value of type {} to a variable of type {}", typeName(from), typeName(to)));
     ensureOpen();
