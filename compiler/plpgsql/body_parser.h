@@ -83,6 +83,8 @@ class BodyParser {
   StmtPtr parseLoop(StmtKind kind, std::string label, uint32_t loc);
   StmtPtr parseFor(std::string label, uint32_t loc);
   StmtList parseLoopBody(const std::string& label);
+  StmtPtr parseForEach(std::string label, uint32_t loc);
+  bool parseForEachTargets(std::vector<Target>& targets);
   StmtPtr parseExit(uint32_t loc);
   StmtPtr parseReturn(uint32_t loc);
   StmtPtr parseRaise(uint32_t loc);

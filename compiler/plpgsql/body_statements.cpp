@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <charconv>
 
 #include "compiler/plpgsql/body_parser.h"
 #include "compiler/plpgsql/condition_names.h"
@@ -62,7 +63,7 @@ StmtPtr BodyParser::parseStatement() {
   if (isKw("loop")) return parseLoop(StmtKind::Loop, label, loc);
   if (isKw("while")) return parseLoop(StmtKind::While, label, loc);
   if (acceptKw("for")) return parseFor(label, loc);
-  if (isKw("foreach")) notSupported("FOREACH");
+  if (acceptKw("foreach")) return parseForEach(label, loc);
   if (!label.empty()) syntaxError();
   if (acceptKw("if")) return parseIf(loc);
   if (acceptKw("case")) return parseCase(loc);
@@ -503,6 +504,75 @@ StmtPtr BodyParser::parseGetDiagnostics(uint32_t loc) {
   } while (isOp(",") && (advance(), true));
   expectSemicolon();
   return s;
+}
+
+}  // namespace duet::plpgsql
+
+namespace duet::plpgsql {
+
+// FOREACH target [SLICE n] IN ARRAY expression LOOP ... END LOOP (stmt_foreach_a). As in
+// PostgreSQL, a target that names no variable is reported once the loop is read, and
+// whether the target suits the array (an array variable with SLICE, no array without) is
+// checked where the loop runs.
+StmtPtr BodyParser::parseForEach(std::string label, uint32_t loc) {
+  auto s = std::make_unique<ForEach>(loc);
+  s->label = label;
+  uint32_t targetAt = peek().offset;
+  bool known = parseForEachTargets(s->targets);
+  if (acceptKw("slice")) {
+    const sql::Token& n = peek();
+    auto [end, error] = std::from_chars(n.text.data(), n.text.data() + n.text.size(), s->slice);
+    if (n.kind != sql::TokenKind::Integer || error != std::errc() || end != n.text.data() + n.text.size())
+      syntaxError();
+    advance();
+  }
+  expectKw("in");
+  expectKw("array");
+  s->array = expression({"loop"}, "LOOP");
+  expectKw("loop");
+  scopes_.push_back(Scope{label, true, {}, {}, {}});
+  s->body = parseLoopBody(label);
+  if (!known)
+    errorAt(sqlstate::kSyntaxError, "loop variable of FOREACH must be a known variable or list of variables", targetAt);
+  if (s->targets.size() == 1) checkAssignable(s->targets[0]);
+  return s;
+}
+
+// for_variable: a variable, or a list of scalar variables (each checked as it is read).
+// False when the first word names no variable; an unknown word before a comma, or an
+// unknown qualified name, is an error at once (word_is_not_variable).
+bool BodyParser::parseForEachTargets(std::vector<Target>& targets) {
+  auto notKnown = [&](const sql::Token& word) {
+    errorAt(sqlstate::kSyntaxError, fmt::format("\"{}\" is not a known variable", word.text), word.offset);
+  };
+  Target first;
+  if (!parseTarget(first, false)) {
+    if (peek().kind != sql::TokenKind::Word) syntaxError();
+    if (isOp(".", 1) || isOp(",", 1)) notKnown(peek());
+    advance();
+    return false;
+  }
+  targets.push_back(std::move(first));
+  auto isScalar = [&](const Target& t) {
+    VarType::Kind kind = fn_.variables[t.variable].type.kind;
+    return !t.field.empty() || (kind != VarType::Kind::Record && kind != VarType::Kind::Row);
+  };
+  if (!isScalar(targets[0]) || !isOp(",")) return true;
+  checkAssignable(targets[0]);
+  while (isOp(",")) {
+    advance();
+    Target next;
+    if (!parseTarget(next, false)) {
+      if (peek().kind == sql::TokenKind::Word) notKnown(peek());
+      syntaxError();
+    }
+    checkAssignable(next);
+    if (!isScalar(next))
+      errorAt(sqlstate::kSyntaxError, fmt::format("\"{}\" is not a scalar variable", fn_.variables[next.variable].name),
+              next.location);
+    targets.push_back(std::move(next));
+  }
+  return true;
 }
 
 }  // namespace duet::plpgsql

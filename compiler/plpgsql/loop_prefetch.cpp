@@ -67,6 +67,12 @@ bool collectWrittenVariables(const StmtList& body, std::set<int>& written) {
         if (!collectWrittenVariables(f.body, written)) return false;
         break;
       }
+      case StmtKind::ForEach: {
+        const auto& f = s->as<ForEach>();
+        addTargets(f.targets, written);
+        if (!collectWrittenVariables(f.body, written)) return false;
+        break;
+      }
       case StmtKind::ExecSql: {
         const auto& e = s->as<ExecSql>();
         if (startsWithCall(e.statement.text)) return false;

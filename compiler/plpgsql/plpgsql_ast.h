@@ -76,6 +76,7 @@ enum class StmtKind : uint8_t {
   CursorOpen,
   CursorFetch,
   CursorClose,
+  ForEach,
 };
 
 struct Stmt {
@@ -172,6 +173,17 @@ struct ForQuery : Stmt {
   std::string label;
   std::vector<Target> targets;  // one record/row variable, or a list of scalars
   SqlText query;
+  StmtList body;
+};
+
+// FOREACH target [SLICE n] IN ARRAY expression LOOP: the array's elements in storage
+// order, or with SLICE n its n-dimensional slices.
+struct ForEach : Stmt {
+  explicit ForEach(uint32_t loc) : Stmt(StmtKind::ForEach, loc) {}
+  std::string label;
+  std::vector<Target> targets;  // one variable, or a list of scalar variables
+  int slice = 0;
+  SqlText array;
   StmtList body;
 };
 

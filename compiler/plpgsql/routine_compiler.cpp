@@ -42,6 +42,7 @@
 #include "compiler/plpgsql/routine_runtime.h"
 #include "engine/limits/stack_depth.h"
 #include "engine/storage/index.h"
+#include "engine/types/array.h"
 
 namespace duet::plpgsql {
 namespace {
@@ -186,6 +187,7 @@ class RoutineCompiler {
         case StmtKind::Loop:
         case StmtKind::While: shapeRecords(st->as<Loop>().body); break;
         case StmtKind::ForInt: shapeRecords(st->as<ForInt>().body); break;
+        case StmtKind::ForEach: shapeRecords(st->as<ForEach>().body); break;
         case StmtKind::ForQuery: {
           const auto& f = st->as<ForQuery>();
           shapeFrom(f.targets, f.query);
@@ -723,6 +725,7 @@ class RoutineCompiler {
       case StmtKind::Null: return;
       case StmtKind::CursorOpen: emitCursorOpen(s.as<CursorStmt>()); return;
       case StmtKind::CursorFetch: emitCursorFetch(s.as<CursorStmt>()); return;
+      case StmtKind::ForEach: emitForEach(s.as<ForEach>()); return;
       case StmtKind::CursorClose:
         cg_.call(
             "duet_plpgsql_cursor_close", b_.getVoidTy(),
@@ -1005,6 +1008,114 @@ class RoutineCompiler {
         },
         /*keepState=*/true);
     setFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
+  }
+
+  // ---- FOREACH over an array (exec_stmt_foreach_a)
+
+  // The array is evaluated once; each element in turn (with SLICE 1 the whole array, the
+  // one slice a one-dimensional array has) is assigned to the target and the body runs.
+  // FOUND says afterwards whether it ran. The checks PostgreSQL makes before the first
+  // iteration come in its order: NULL, not an array, slice dimension, target type.
+  void emitForEach(const ForEach& s) {
+    std::optional<SqlValue> array = evaluate(s.array);
+    if (!array) return;
+    cg_.ifThen(array->null, [&] { fail("22004", "FOREACH expression must not be null"); });
+    if (!array->type.isArray()) {
+      SqlType shown = array->type.id == TypeId::Unknown ? SqlType{TypeId::Text, -1} : array->type;
+      fail("42804", fmt::format("FOREACH expression must yield an array, not type {}", typeName(shown)));
+      ensureOpen();
+      return;
+    }
+    SqlValue value = cg_.notNull(array->v, array->type);
+    llvm::Value* count = cg_.callSql("duet_rt_array_cardinality", {TypeId::Int4, -1}, {value});
+    llvm::Value* nonEmpty = b_.CreateICmpSGT(count, b_.getInt32(0));
+    if (!checkSliceDimension(s.slice, nonEmpty) || !checkForEachTarget(s, nonEmpty)) {
+      setFound(b_.getFalse());
+      return;
+    }
+    // A slice is the whole array, once.
+    llvm::Value* iterations = s.slice > 0 ? b_.getInt32(1) : count;
+    llvm::AllocaInst* counter = entryAlloca(b_.getInt32Ty());
+    b_.CreateStore(b_.getInt32(0), counter);
+    llvm::BasicBlock* head = cg_.block("foreach.head");
+    llvm::BasicBlock* body = cg_.block("foreach.body");
+    llvm::BasicBlock* next = cg_.block("foreach.next");
+    llvm::BasicBlock* exit = cg_.block("foreach.exit");
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    llvm::Value* i = b_.CreateLoad(b_.getInt32Ty(), counter);
+    b_.CreateCondBr(b_.CreateICmpSLT(i, iterations), body, exit);
+    b_.SetInsertPoint(body);
+    SqlValue item = s.slice > 0 ? value : arrayElement(value, b_.CreateAdd(i, b_.getInt32(1)));
+    const Target& target = s.targets[0];
+    for (int slot : targetSlots(target)) assignSlot(slot, item, &fn_.variables[target.variable]);
+    emitLoopBody(s.label, s.body, exit, next);
+    b_.SetInsertPoint(next);
+    cg_.checkCancel();  // an endless loop ends with statement_timeout or a cancel request
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt32Ty(), counter), b_.getInt32(1)), counter);
+    b_.CreateBr(head);
+    b_.SetInsertPoint(exit);
+    setFound(nonEmpty);
+  }
+
+  // SLICE n must not exceed the array's dimensions: 1 for a non-empty array, 0 for an
+  // empty one (DuetDB's arrays have one dimension). False when it always does.
+  bool checkSliceDimension(int slice, llvm::Value* nonEmpty) {
+    if (slice == 0) return true;
+    auto outOfRange = [&](int dimensions) {
+      fail("2202E", fmt::format("slice dimension ({}) is out of the valid range 0..{}", slice, dimensions));
+    };
+    cg_.ifThen(b_.CreateNot(nonEmpty), [&] { outOfRange(0); });
+    if (slice == 1) return true;
+    outOfRange(1);
+    ensureOpen();
+    return false;
+  }
+
+  // Whether the target can take the array's elements (or slices): an array variable for
+  // SLICE, any other variable without (42804, as PostgreSQL's checks before the loop).
+  // Arrays hold no rows, so a row, record or list of variables fails at the first element.
+  // False when the loop cannot run (after emitting its failure).
+  bool checkForEachTarget(const ForEach& s, llvm::Value* nonEmpty) {
+    const Target& target = s.targets[0];
+    VarType::Kind kind = fn_.variables[target.variable].type.kind;
+    bool scalar = s.targets.size() == 1 &&
+                  (!target.field.empty() || kind == VarType::Kind::Scalar || kind == VarType::Kind::Array);
+    bool arrayTarget = false;
+    if (scalar) {
+      std::vector<int> slots = targetSlots(target);
+      if (slots.size() != 1) return false;  // targetSlots emitted the failure
+      arrayTarget = slotTypes_[slots[0]].isArray();
+    }
+    const char* wrongKind = s.slice > 0 && !arrayTarget   ? "FOREACH ... SLICE loop variable must be of an array type"
+                            : s.slice == 0 && arrayTarget ? "FOREACH loop variable must not be of an array type"
+                                                          : nullptr;
+    if (wrongKind) {
+      fail("42804", wrongKind);
+      ensureOpen();
+      return false;
+    }
+    if (scalar) return true;
+    bool record = s.targets.size() == 1 && kind == VarType::Kind::Record;
+    cg_.ifThen(nonEmpty, [&] {
+      fail("42804", fmt::format("cannot assign non-composite value to a {} variable", record ? "record" : "row"));
+    });
+    return false;
+  }
+
+  // Element `index` (1-based, within its bounds) of a non-NULL array; NULL for a NULL element.
+  SqlValue arrayElement(const SqlValue& array, llvm::Value* index) {
+    SqlType element = array.type.elementType();
+    SqlValue position = cg_.notNull(index, {TypeId::Int4, -1});
+    const TupleLayout* layout = out_.code->layouts.add(TupleLayout::of({element}));
+    llvm::Value* temp = cg_.tupleAlloca(*layout);
+    cg_.storeField(temp, *layout, 0, cg_.nullOf(element));
+    llvm::Value* present = cg_.callSql("duet_rt_array_has", {TypeId::Bool, -1}, {array, position});
+    cg_.ifThen(present, [&] {
+      llvm::Value* v = cg_.callSql(arrayGetFunction(element.id), element, {array, position});
+      cg_.storeField(temp, *layout, 0, cg_.notNull(v, element));
+    });
+    return cg_.loadField(temp, *layout, 0);
   }
 
   // ---- bound cursors: OPEN reads the query's rows into the frame, FETCH hands them out

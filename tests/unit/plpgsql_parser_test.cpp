@@ -123,3 +123,33 @@ TEST_CASE("plpgsql: CREATE-time errors match PostgreSQL", "[plpgsql][error]") {
              "variable \"c\" is declared CONSTANT", 107);
   checkError(" BEGIN RETURN NEXT 1; END ", "42804", "cannot use RETURN NEXT in a non-SETOF function", 78);
 }
+
+TEST_CASE("plpgsql: FOREACH", "[plpgsql]") {
+  Function fn = parseBody(kPrefix + R"(
+DECLARE x int; y int; s int[];
+BEGIN
+  <<l>> FOREACH x, y IN ARRAY ARRAY[a] LOOP EXIT l; END LOOP l;
+  FOREACH s SLICE 1 IN ARRAY ARRAY[1, 2] LOOP END LOOP;
+  RETURN 1;
+END $$)");
+  const StmtList& body = fn.body->body;
+  REQUIRE(body.size() == 3);
+  const auto& list = body[0]->as<ForEach>();
+  CHECK(list.label == "l");
+  REQUIRE(list.targets.size() == 2);
+  CHECK(fn.variables[list.targets[1].variable].name == "y");
+  CHECK(list.slice == 0);
+  CHECK(list.array.text == "ARRAY[a]");
+  REQUIRE(list.array.variables.size() == 1);
+  CHECK(list.body.size() == 1);
+  const auto& slice = body[1]->as<ForEach>();
+  CHECK(slice.slice == 1);
+  CHECK(fn.variables[slice.targets[0].variable].name == "s");
+
+  checkError(" BEGIN FOREACH zz IN ARRAY ARRAY[1] LOOP END LOOP; RETURN 1; END ", "42601",
+             "loop variable of FOREACH must be a known variable or list of variables", 86);
+  checkError(" DECLARE x int; BEGIN FOREACH x, zz IN ARRAY ARRAY[1] LOOP END LOOP; RETURN 1; END ", "42601",
+             "\"zz\" is not a known variable", 104);
+  checkError(" DECLARE x int; BEGIN FOREACH x SLICE 1.5 IN ARRAY ARRAY[1] LOOP END LOOP; RETURN 1; END ", "42601",
+             "syntax error at or near \"1.5\"", 109);
+}
