@@ -85,6 +85,7 @@ class BodyParser {
   StmtList parseLoopBody(const std::string& label);
   StmtPtr parseForEach(std::string label, uint32_t loc);
   bool parseForEachTargets(std::vector<Target>& targets);
+  StmtPtr parseAssert(uint32_t loc);
   StmtPtr parseExit(uint32_t loc);
   StmtPtr parseReturn(uint32_t loc);
   StmtPtr parseRaise(uint32_t loc);

@@ -85,7 +85,8 @@ StmtPtr BodyParser::parseStatement() {
   }
   if (isKw("commit") || isKw("rollback")) return parseTransactionControl(loc);
   if (isKw("open") || isKw("fetch") || isKw("close")) return parseCursorStatement(loc);
-  for (const char* word : {"execute", "move", "assert"})
+  if (acceptKw("assert")) return parseAssert(loc);
+  for (const char* word : {"execute", "move"})
     if (isKw(word)) notSupported(fmt::format("{} statement", peek().text));
   if (peek().kind == sql::TokenKind::Word) return parseAssignment(loc);
   return parseExecSql(loc);
@@ -573,6 +574,18 @@ bool BodyParser::parseForEachTargets(std::vector<Target>& targets) {
     targets.push_back(std::move(next));
   }
   return true;
+}
+
+// ASSERT condition [, message]; (stmt_assert).
+StmtPtr BodyParser::parseAssert(uint32_t loc) {
+  auto s = std::make_unique<Assert>(loc);
+  s->condition = expression({",", ";"}, ";");
+  if (isOp(",")) {
+    advance();
+    s->message = expression({";"}, ";");
+  }
+  expectSemicolon();
+  return s;
 }
 
 }  // namespace duet::plpgsql

@@ -88,6 +88,7 @@ bool collectWrittenVariables(const StmtList& body, std::set<int>& written) {
       case StmtKind::ReturnQuery:
       case StmtKind::Perform:
       case StmtKind::Raise:
+      case StmtKind::Assert:
       case StmtKind::Null: break;
       case StmtKind::TransactionControl: return false;  // ends the transaction the rows were read in
       case StmtKind::CursorOpen:

@@ -77,6 +77,7 @@ enum class StmtKind : uint8_t {
   CursorFetch,
   CursorClose,
   ForEach,
+  Assert,
 };
 
 struct Stmt {
@@ -185,6 +186,14 @@ struct ForEach : Stmt {
   int slice = 0;
   SqlText array;
   StmtList body;
+};
+
+// ASSERT condition [, message]: P0004 when the condition is false or NULL, while
+// plpgsql.check_asserts is on.
+struct Assert : Stmt {
+  explicit Assert(uint32_t loc) : Stmt(StmtKind::Assert, loc) {}
+  SqlText condition;
+  std::optional<SqlText> message;
 };
 
 struct Exit : Stmt {  // EXIT and CONTINUE

@@ -726,6 +726,7 @@ class RoutineCompiler {
       case StmtKind::CursorOpen: emitCursorOpen(s.as<CursorStmt>()); return;
       case StmtKind::CursorFetch: emitCursorFetch(s.as<CursorStmt>()); return;
       case StmtKind::ForEach: emitForEach(s.as<ForEach>()); return;
+      case StmtKind::Assert: emitAssert(s.as<Assert>()); return;
       case StmtKind::CursorClose:
         cg_.call(
             "duet_plpgsql_cursor_close", b_.getVoidTy(),
@@ -1592,6 +1593,27 @@ class RoutineCompiler {
     cg_.call("duet_plpgsql_raise", b_.getVoidTy(), {cur_.ctx, cg_.ptrConst(spec.get()), values, nulls});
     if (s.level == RaiseLevel::Exception) b_.CreateUnreachable();
     out_.raises.push_back(std::move(spec));
+  }
+
+  // ASSERT (exec_stmt_assert): skipped while plpgsql.check_asserts is off; a false or NULL
+  // condition raises P0004 with the message's text, "assertion failed" without one or
+  // for a NULL one.
+  void emitAssert(const Assert& s) {
+    llvm::Value* enabled = cg_.call("duet_plpgsql_asserts_enabled", b_.getInt8Ty(), {cur_.ctx});
+    cg_.ifThen(b_.CreateICmpNE(enabled, b_.getInt8(0)), [&] {
+      llvm::Value* holds = condition(s.condition);
+      cg_.ifThen(b_.CreateNot(holds), [&] {
+        llvm::Value* message = cg_.ptrConst(nullptr);
+        if (s.message) {
+          std::optional<SqlValue> v = evaluate(*s.message);
+          if (!v) return;
+          SqlValue text = v->type.id == TypeId::Text ? *v : cg_.cast(*v, {TypeId::Text, -1}, true);
+          message = b_.CreateSelect(text.null, cg_.ptrConst(nullptr), text.v);
+        }
+        cg_.call("duet_plpgsql_assert_failed", b_.getVoidTy(), {message});
+        b_.CreateUnreachable();
+      });
+    });
   }
 
   const RoutineCompileRequest& req_;

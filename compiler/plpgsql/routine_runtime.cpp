@@ -123,6 +123,8 @@ void registerRoutineRuntime() {
     DUET_PL(duet_plpgsql_raise);
     DUET_PL(duet_plpgsql_fail);
     DUET_PL(duet_plpgsql_append_row);
+    DUET_PL(duet_plpgsql_asserts_enabled);
+    DUET_PL(duet_plpgsql_assert_failed);
     DUET_PL(duet_plpgsql_cursor_open);
     DUET_PL(duet_plpgsql_cursor_fetch);
     DUET_PL(duet_plpgsql_cursor_close);
@@ -280,6 +282,15 @@ const VarString* duet_plpgsql_array_set(const VarString* array, int32_t index, c
 }
 
 void duet_plpgsql_append_row(RoutineFrame* frame, const uint8_t* tuple) { frame->rows->append(tuple); }
+
+bool duet_plpgsql_asserts_enabled(rt::QueryContext* ctx) {
+  const std::string* value = ctx->settings ? ctx->settings->currentSetting("plpgsql.check_asserts") : nullptr;
+  return !value || *value != "off";
+}
+
+void duet_plpgsql_assert_failed(const VarString* message) {
+  throw SqlError("P0004", message ? std::string(message->view()) : std::string("assertion failed"));
+}
 
 rt::TupleBuffer* duet_plpgsql_cursor_open(RoutineFrame* frame, int32_t cursor, const TupleLayout* layout,
                                           const char* name) {

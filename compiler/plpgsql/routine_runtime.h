@@ -47,6 +47,10 @@ void duet_plpgsql_raise(duet::rt::QueryContext* ctx, const duet::plpgsql::RaiseS
 // arr[index] := value: a new array (NULL array: a new one), NULL-padded past the end.
 const duet::VarString* duet_plpgsql_array_set(const duet::VarString* array, int32_t index, const void* value,
                                               bool isNull, int32_t elementType);
+// ASSERT: whether plpgsql.check_asserts is on (as by default, also where no session is).
+bool duet_plpgsql_asserts_enabled(duet::rt::QueryContext* ctx);
+// ASSERT's failure: P0004 with `message`, or "assertion failed" when it is null.
+[[noreturn]] void duet_plpgsql_assert_failed(const duet::VarString* message);
 void duet_plpgsql_append_row(duet::plpgsql::RoutineFrame* frame, const uint8_t* tuple);
 // Bound cursors (RoutineFrame::cursors): OPEN makes the buffer its query's rows go to
 // (42P03 while open), FETCH returns the next row or null (34000 while closed), CLOSE

@@ -153,3 +153,18 @@ END $$)");
   checkError(" DECLARE x int; BEGIN FOREACH x SLICE 1.5 IN ARRAY ARRAY[1] LOOP END LOOP; RETURN 1; END ", "42601",
              "syntax error at or near \"1.5\"", 109);
 }
+
+TEST_CASE("plpgsql: ASSERT", "[plpgsql]") {
+  Function fn = parseBody(kPrefix + " BEGIN ASSERT a > 0; ASSERT a < 9, 'big ' || a; RETURN a; END $$");
+  const StmtList& body = fn.body->body;
+  REQUIRE(body.size() == 3);
+  const auto& plain = body[0]->as<Assert>();
+  CHECK(plain.condition.text == "a > 0");
+  CHECK(!plain.message);
+  const auto& withMessage = body[1]->as<Assert>();
+  REQUIRE(withMessage.message);
+  CHECK(withMessage.message->text == "'big ' || a");
+  CHECK(withMessage.message->variables.size() == 1);
+
+  checkError(" BEGIN ASSERT; RETURN 1; END ", "42601", "missing expression at or near \";\"", 84);
+}
