@@ -69,10 +69,13 @@ class BodyParser {
   void parseAlias(const std::string& name);
   StmtPtr parseTransactionControl(uint32_t loc);
   void parseCursorDeclaration(const std::string& name);
+  std::vector<int> parseCursorParameters();
+  std::vector<SqlText> parseCursorArguments(int cursor);
   StmtPtr parseCursorStatement(uint32_t loc);
   // The cursor `name` names in scope, or -1.
   int lookupCursor(std::string_view name) const;
-  VarType parseDataType(uint32_t& typeLocation);
+  // In a cursor's argument list (argumentList), ',' and ')' end the type too.
+  VarType parseDataType(uint32_t& typeLocation, bool argumentList = false);
 
   // ---- statements
   std::unique_ptr<Block> parseBlock(std::string label, uint32_t location);

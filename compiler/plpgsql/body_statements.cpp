@@ -92,7 +92,8 @@ StmtPtr BodyParser::parseStatement() {
   return parseExecSql(loc);
 }
 
-// OPEN c; FETCH [NEXT] [FROM | IN] c INTO target, ...; CLOSE c (of a bound cursor).
+// OPEN c [(arguments)]; FETCH [NEXT] [FROM | IN] c INTO target, ...; CLOSE c (of a bound
+// cursor).
 StmtPtr BodyParser::parseCursorStatement(uint32_t loc) {
   std::string verb = advance().str();
   StmtKind kind = verb == "open"    ? StmtKind::CursorOpen
@@ -114,8 +115,7 @@ StmtPtr BodyParser::parseCursorStatement(uint32_t loc) {
               name.offset);
     errorAt(sqlstate::kSyntaxError, fmt::format("\"{}\" is not a known variable", cursorName), name.offset);
   }
-  if (kind == StmtKind::CursorOpen && (isKw("for") || isOp("(") || isKw("scroll") || isKw("no")))
-    notSupported("OPEN of a cursor with a query or arguments");
+  if (kind == StmtKind::CursorOpen) st->arguments = parseCursorArguments(st->cursor);
   if (kind == StmtKind::CursorFetch) {
     expectKw("into");
     do st->targets.push_back(parseAssignableTarget());

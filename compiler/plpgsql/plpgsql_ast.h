@@ -268,8 +268,9 @@ struct Null : Stmt {
 // OPEN c, FETCH [NEXT] [FROM | IN] c INTO targets, CLOSE c: a bound cursor's statements.
 struct CursorStmt : Stmt {
   CursorStmt(StmtKind kind, uint32_t loc) : Stmt(kind, loc) {}
-  int cursor = -1;              // Function::cursors
-  std::vector<Target> targets;  // FETCH's
+  int cursor = -1;                 // Function::cursors
+  std::vector<Target> targets;     // FETCH's
+  std::vector<SqlText> arguments;  // OPEN c(...): a value per argument of the cursor, in its order
 };
 
 // COMMIT or ROLLBACK [AND [NO] CHAIN].
@@ -279,10 +280,12 @@ struct TransactionControl : Stmt {
   bool chain = false;
 };
 
-// DECLARE name [[NO] SCROLL] CURSOR FOR query: a bound cursor (without arguments). OPEN
-// runs its query with the variables' values then; FETCH hands out its rows in order.
+// DECLARE name [[NO] SCROLL] CURSOR [(argument type, ...)] FOR query: a bound cursor.
+// OPEN assigns the arguments, then runs its query with the variables' values then; FETCH
+// hands out its rows in order.
 struct Cursor {
   std::string name;
+  std::vector<int> arguments;  // variables only its query sees (`k`, `c.k`), in order
   SqlText query;
 };
 

@@ -1144,11 +1144,24 @@ class RoutineCompiler {
     const TupleLayout* layout = cursorLayout(s.cursor);
     llvm::Value* rows = cg_.call("duet_plpgsql_cursor_open", cg_.pointerType(),
                                  {cur_.frame, b_.getInt32(s.cursor), cg_.ptrConst(layout), cstr(c.name)});
+    assignCursorArguments(c, s.arguments);
     llvm::Value* tuple = cg_.tupleAlloca(*layout);
     emit(*p, {}, [&](Row& row) {
       for (size_t i = 0; i < row.size(); ++i) cg_.storeField(tuple, *layout, i, row[i]);
       cg_.call("duet_q_buffer_append", b_.getVoidTy(), {rows, tuple});  // copies the row, strings too
     });
+  }
+
+  // OPEN's values into the cursor's argument variables, converted to their types: all
+  // evaluated first, then assigned, as PostgreSQL's SELECT ... INTO of them.
+  void assignCursorArguments(const Cursor& c, const std::vector<SqlText>& values) {
+    Row row;
+    for (const SqlText& text : values) {
+      std::optional<SqlValue> value = evaluate(text);
+      if (!value) return;
+      row.push_back(*value);
+    }
+    for (size_t i = 0; i < row.size(); ++i) assignSlot(slotOf_[c.arguments[i]], row[i], &fn_.variables[c.arguments[i]]);
   }
 
   // The next row into the targets and FOUND true; past the last, NULLs and FOUND false.

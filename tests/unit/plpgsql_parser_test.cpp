@@ -168,3 +168,27 @@ TEST_CASE("plpgsql: ASSERT", "[plpgsql]") {
 
   checkError(" BEGIN ASSERT; RETURN 1; END ", "42601", "missing expression at or near \";\"", 84);
 }
+
+TEST_CASE("plpgsql: cursor arguments", "[plpgsql]") {
+  Function fn = parseBody(kPrefix + R"(
+DECLARE lo int := 5; c CURSOR (lo int, hi int) FOR SELECT k FROM t WHERE k BETWEEN lo AND c.hi;
+BEGIN OPEN c(hi := a + 1, lo := lo); RETURN 1; END $$)");
+  REQUIRE(fn.cursors.size() == 1);
+  const Cursor& c = fn.cursors[0];
+  REQUIRE(c.arguments.size() == 2);
+  CHECK(fn.variables[c.arguments[0]].name == "lo");
+  // The query's lo and c.hi are the arguments, not the block's lo.
+  REQUIRE(c.query.variables.size() == 2);
+  CHECK(c.query.variables[0].variable == c.arguments[0]);
+  CHECK(c.query.variables[1].variable == c.arguments[1]);
+  const auto& open = fn.body->body[0]->as<CursorStmt>();
+  REQUIRE(open.arguments.size() == 2);
+  CHECK(open.arguments[0].text == "lo");  // in the cursor's order: the block's lo
+  CHECK(open.arguments[0].variables[0].variable != c.arguments[0]);
+  CHECK(open.arguments[1].text == "a + 1");
+
+  checkError(" DECLARE c CURSOR FOR SELECT 1; BEGIN OPEN c(1); RETURN 1; END ", "42601",
+             "cursor \"c\" has no arguments", 115);
+  checkError(" DECLARE c CURSOR (a int, b int) FOR SELECT a; BEGIN OPEN c(1, a := 2); RETURN 1; END ", "42601",
+             "value for parameter \"a\" of cursor \"c\" specified more than once", 134);
+}

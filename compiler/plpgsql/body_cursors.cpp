@@ -1,0 +1,79 @@
+// Cursor syntax beyond DECLARE, OPEN, FETCH and CLOSE themselves: the argument lists of
+// cursor declarations and of OPEN (pl_gram.y's decl_cursor_args and read_cursor_args).
+#include <fmt/format.h>
+
+#include "compiler/plpgsql/body_parser.h"
+#include "engine/error.h"
+
+namespace duet::plpgsql {
+
+// `(name type, ...)` after CURSOR: each argument a variable of the cursor's own scope
+// (pushed by the caller). Row and record arguments are not compiled (0A000).
+std::vector<int> BodyParser::parseCursorParameters() {
+  std::vector<int> arguments;
+  expectOp("(");
+  do {
+    Variable v;
+    v.location = peek().offset;
+    v.name = variableWord();
+    if (scopes_.back().find(fn_.variables, v.name) >= 0)
+      errorAt(sqlstate::kSyntaxError, fmt::format("duplicate declaration at or near \"{}\"", v.name), v.location);
+    uint32_t typeAt = 0;
+    v.type = parseDataType(typeAt, /*argumentList=*/true);
+    if (v.type.kind == VarType::Kind::Row || v.type.kind == VarType::Kind::Record)
+      errorAt(sqlstate::kFeatureNotSupported, "PL/pgSQL cursor arguments of a row or record type are not supported yet",
+              typeAt);
+    arguments.push_back(declare(std::move(v)));
+  } while (isOp(",") && (advance(), true));
+  expectOp(")");
+  return arguments;
+}
+
+// read_cursor_args: after the cursor's name in OPEN or FOR, `(value, ...)` or `(name :=
+// value, ...)` (both may mix) for a cursor declared with arguments, nothing for one
+// without. The values come back in the order of the cursor's arguments. The caller reads
+// what follows.
+std::vector<SqlText> BodyParser::parseCursorArguments(int cursor) {
+  const Cursor& c = fn_.cursors[cursor];
+  if (c.arguments.empty()) {
+    if (isOp("("))
+      errorAt(sqlstate::kSyntaxError, fmt::format("cursor \"{}\" has no arguments", c.name), peek().offset);
+    return {};
+  }
+  if (!isOp("(")) errorAt(sqlstate::kSyntaxError, fmt::format("cursor \"{}\" has arguments", c.name), peek().offset);
+  advance();
+  size_t count = c.arguments.size();
+  std::vector<std::optional<SqlText>> values(count);
+  for (size_t read = 0; read < count; ++read) {
+    uint32_t argumentAt = peek().offset;
+    size_t position = read;
+    // A named argument: a plain identifier (no SQL keyword) before `:=`.
+    const sql::Token& word = peek();
+    if (word.kind == sql::TokenKind::Word && (word.quoted || word.category == KeywordCategory::None) && isOp(":=", 1)) {
+      position = 0;
+      while (position < count && fn_.variables[c.arguments[position]].name != word.text) ++position;
+      if (position == count)
+        errorAt(sqlstate::kSyntaxError, fmt::format("cursor \"{}\" has no argument named \"{}\"", c.name, word.text),
+                word.offset);
+      advance();
+      advance();
+    }
+    if (values[position])
+      errorAt(sqlstate::kSyntaxError,
+              fmt::format("value for parameter \"{}\" of cursor \"{}\" specified more than once",
+                          fn_.variables[c.arguments[position]].name, c.name),
+              argumentAt);
+    values[position] = expression({",", ")"}, ",\" or \")");
+    bool last = read + 1 == count;
+    if (isOp(")") && !last)
+      errorAt(sqlstate::kSyntaxError, fmt::format("not enough arguments for cursor \"{}\"", c.name), peek().offset);
+    if (isOp(",") && last)
+      errorAt(sqlstate::kSyntaxError, fmt::format("too many arguments for cursor \"{}\"", c.name), peek().offset);
+    advance();
+  }
+  std::vector<SqlText> ordered;
+  for (auto& v : values) ordered.push_back(std::move(*v));
+  return ordered;
+}
+
+}  // namespace duet::plpgsql
