@@ -1,5 +1,6 @@
 // Cursor syntax beyond DECLARE, OPEN, FETCH and CLOSE themselves: the argument lists of
-// cursor declarations and of OPEN (pl_gram.y's decl_cursor_args and read_cursor_args).
+// cursor declarations and of OPEN (pl_gram.y's decl_cursor_args and read_cursor_args),
+// and FOR over a cursor.
 #include <fmt/format.h>
 
 #include "compiler/plpgsql/body_parser.h"
@@ -74,6 +75,27 @@ std::vector<SqlText> BodyParser::parseCursorArguments(int cursor) {
   std::vector<SqlText> ordered;
   for (auto& v : values) ordered.push_back(std::move(*v));
   return ordered;
+}
+
+// FOR r IN c [(arguments)] LOOP (for_control's cursor case, after IN): the loop declares
+// r, a record of the cursor's rows, in its own scope, whatever r names outside it.
+StmtPtr BodyParser::parseForCursor(std::string label, uint32_t loc, const std::vector<std::string>& names,
+                                   uint32_t varAt) {
+  if (names.size() != 1) errorAt(sqlstate::kSyntaxError, "cursor FOR loop must have only one target variable", varAt);
+  auto s = std::make_unique<ForCursor>(loc);
+  s->label = label;
+  s->cursor = lookupCursor(advance().text);
+  s->arguments = parseCursorArguments(s->cursor);
+  expectKw("loop");
+  scopes_.push_back(Scope{label, true, {}, {}, {}});
+  Variable record;
+  record.name = names[0];
+  record.type.kind = VarType::Kind::Record;
+  record.implicit = true;
+  record.location = varAt;
+  s->variable = declare(std::move(record));
+  s->body = parseLoopBody(label);
+  return s;
 }
 
 }  // namespace duet::plpgsql

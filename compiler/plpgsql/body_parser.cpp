@@ -357,9 +357,11 @@ void BodyParser::parseCursorDeclaration(const std::string& name) {
 }
 
 int BodyParser::lookupCursor(std::string_view name) const {
-  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+    if (s->find(fn_.variables, name) >= 0) return -1;
     for (auto c = s->cursors.rbegin(); c != s->cursors.rend(); ++c)
       if (c->first == name) return c->second;
+  }
   return -1;
 }
 

@@ -263,6 +263,8 @@ StmtPtr BodyParser::parseFor(std::string label, uint32_t loc) {
   do names.push_back(variableWord());
   while (isOp(",") && (advance(), true));
   expectKw("in");
+  if (peek().kind == sql::TokenKind::Word && lookupCursor(peek().text) >= 0)
+    return parseForCursor(std::move(label), loc, names, varAt);
   bool reverse = acceptKw("reverse");
   if (isKw("execute")) notSupported("FOR ... IN EXECUTE");
   Cut first = readSql({"..", "loop"}, "LOOP", true);

@@ -24,6 +24,7 @@ struct RoutineFrame {
   struct OpenCursor {
     std::unique_ptr<rt::TupleBuffer> rows;
     uint64_t next = 0;
+    bool pinned = false;  // a FOR loop reads it: CLOSE is 24000
   };
   std::vector<std::unique_ptr<OpenCursor>> cursors;
 };

@@ -93,7 +93,8 @@ bool collectWrittenVariables(const StmtList& body, std::set<int>& written) {
       case StmtKind::TransactionControl: return false;  // ends the transaction the rows were read in
       case StmtKind::CursorOpen:
       case StmtKind::CursorFetch:
-      case StmtKind::CursorClose: return false;
+      case StmtKind::CursorClose:
+      case StmtKind::ForCursor: return false;
     }
   }
   return true;

@@ -78,6 +78,7 @@ enum class StmtKind : uint8_t {
   CursorClose,
   ForEach,
   Assert,
+  ForCursor,
 };
 
 struct Stmt {
@@ -185,6 +186,17 @@ struct ForEach : Stmt {
   std::vector<Target> targets;  // one variable, or a list of scalar variables
   int slice = 0;
   SqlText array;
+  StmtList body;
+};
+
+// FOR r IN c [(arguments)] LOOP: opens bound cursor c, runs the body with each of its rows
+// in r (a record the loop declares), and closes c when the loop ends.
+struct ForCursor : Stmt {
+  explicit ForCursor(uint32_t loc) : Stmt(StmtKind::ForCursor, loc) {}
+  std::string label;
+  int variable = -1;  // the loop's record
+  int cursor = -1;    // Function::cursors
+  std::vector<SqlText> arguments;
   StmtList body;
 };
 

@@ -188,6 +188,14 @@ class RoutineCompiler {
         case StmtKind::While: shapeRecords(st->as<Loop>().body); break;
         case StmtKind::ForInt: shapeRecords(st->as<ForInt>().body); break;
         case StmtKind::ForEach: shapeRecords(st->as<ForEach>().body); break;
+        case StmtKind::ForCursor: {
+          const auto& f = st->as<ForCursor>();
+          Target record;
+          record.variable = f.variable;
+          shapeFrom({record}, fn_.cursors[f.cursor].query);
+          shapeRecords(f.body);
+          break;
+        }
         case StmtKind::ForQuery: {
           const auto& f = st->as<ForQuery>();
           shapeFrom(f.targets, f.query);
@@ -552,6 +560,7 @@ class RoutineCompiler {
   }
 
   void jumpTo(const JumpTarget& t, bool toContinue) {
+    closeCursorLoopsLeft(static_cast<size_t>(&t - targets_.data()));
     if (t.depth == cur_.depth) {
       b_.CreateBr(toContinue ? t.cont : t.exit);
     } else {
@@ -727,6 +736,7 @@ class RoutineCompiler {
       case StmtKind::CursorFetch: emitCursorFetch(s.as<CursorStmt>()); return;
       case StmtKind::ForEach: emitForEach(s.as<ForEach>()); return;
       case StmtKind::Assert: emitAssert(s.as<Assert>()); return;
+      case StmtKind::ForCursor: emitForCursor(s.as<ForCursor>()); return;
       case StmtKind::CursorClose:
         cg_.call(
             "duet_plpgsql_cursor_close", b_.getVoidTy(),
@@ -1133,23 +1143,81 @@ class RoutineCompiler {
     return layout;
   }
 
-  void emitCursorOpen(const CursorStmt& s) {
-    const Cursor& c = fn_.cursors[s.cursor];
+  void emitCursorOpen(const CursorStmt& s) { openCursor(s.cursor, s.arguments); }
+
+  // OPEN (42P03 while open), its arguments assigned, then its query's rows read into the
+  // frame. False when the query cannot run (after emitting its failure).
+  bool openCursor(int cursor, const std::vector<SqlText>& arguments) {
+    const Cursor& c = fn_.cursors[cursor];
     std::optional<Planned> p = plan(c.query, "");
-    if (!p) return;
+    if (!p) return false;
     if (!p->stmt.plan->returnsRows) {
       fail("42P11", "cannot open a query that does not return rows as a cursor");
-      return;
+      return false;
     }
-    const TupleLayout* layout = cursorLayout(s.cursor);
+    const TupleLayout* layout = cursorLayout(cursor);
     llvm::Value* rows = cg_.call("duet_plpgsql_cursor_open", cg_.pointerType(),
-                                 {cur_.frame, b_.getInt32(s.cursor), cg_.ptrConst(layout), cstr(c.name)});
-    assignCursorArguments(c, s.arguments);
+                                 {cur_.frame, b_.getInt32(cursor), cg_.ptrConst(layout), cstr(c.name)});
+    assignCursorArguments(c, arguments);
     llvm::Value* tuple = cg_.tupleAlloca(*layout);
     emit(*p, {}, [&](Row& row) {
       for (size_t i = 0; i < row.size(); ++i) cg_.storeField(tuple, *layout, i, row[i]);
       cg_.call("duet_q_buffer_append", b_.getVoidTy(), {rows, tuple});  // copies the row, strings too
     });
+    return true;
+  }
+
+  // FOR r IN c [(arguments)] (exec_stmt_forc): opens c, fetches each row into r's fields
+  // and runs the body, then closes c; FOUND says whether the body ran. The body may FETCH
+  // or MOVE c itself, not CLOSE it (the loop pins it: 24000). A jump out of the loop to an
+  // enclosing loop or block closes c on its way (jumpTo); RETURN ends the call, whose frame
+  // goes with its cursors.
+  void emitForCursor(const ForCursor& s) {
+    if (!openCursor(s.cursor, s.arguments)) return;
+    const Cursor& c = fn_.cursors[s.cursor];
+    const TupleLayout* layout = cursorLayout(s.cursor);
+    cg_.call("duet_plpgsql_cursor_pin", b_.getVoidTy(), {cur_.frame, b_.getInt32(s.cursor)});
+    llvm::AllocaInst* iterated = entryAlloca(b_.getInt1Ty());
+    b_.CreateStore(b_.getFalse(), iterated);
+    llvm::BasicBlock* head = cg_.block("forc.head");
+    llvm::BasicBlock* body = cg_.block("forc.body");
+    llvm::BasicBlock* next = cg_.block("forc.next");
+    llvm::BasicBlock* exit = cg_.block("forc.exit");
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    llvm::Value* row =
+        cg_.call("duet_plpgsql_cursor_fetch", cg_.pointerType(), {cur_.frame, b_.getInt32(s.cursor), cstr(c.name)});
+    b_.CreateCondBr(b_.CreateIsNotNull(row), body, exit);
+    b_.SetInsertPoint(body);
+    b_.CreateStore(b_.getTrue(), iterated);
+    Row values;
+    for (size_t i = 0; i < layout->types.size(); ++i) values.push_back(cg_.loadField(row, *layout, i));
+    ownStrings(values);  // the cursor's rows go when the loop ends; the variables stay
+    Target record;
+    record.variable = s.variable;
+    assignTargets({record}, values);
+    cursorLoops_.push_back({targets_.size(), cur_.depth, s.cursor});
+    emitLoopBody(s.label, s.body, exit, next);
+    cursorLoops_.pop_back();
+    b_.SetInsertPoint(next);
+    cg_.checkCancel();
+    b_.CreateBr(head);
+    b_.SetInsertPoint(exit);
+    releaseCursor(s.cursor);
+    setFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
+  }
+
+  // Closes a cursor its FOR loop pinned.
+  void releaseCursor(int cursor) {
+    cg_.call("duet_plpgsql_cursor_release", b_.getVoidTy(), {cur_.frame, b_.getInt32(cursor)});
+  }
+
+  // Before a jump to targets_[target]: closes the cursors of the FOR loops over cursors
+  // that it leaves in the function being generated (a deeper function closes its own
+  // before it returns the jump's code).
+  void closeCursorLoopsLeft(size_t target) {
+    for (auto loop = cursorLoops_.rbegin(); loop != cursorLoops_.rend(); ++loop)
+      if (loop->depth == cur_.depth && loop->targets > target) releaseCursor(loop->cursor);
   }
 
   // OPEN's values into the cursor's argument variables, converted to their types: all
@@ -1643,8 +1711,16 @@ class RoutineCompiler {
   std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row / record variable
   int rowCountSlot_ = -1;
   std::map<int, const TupleLayout*> cursorLayouts_;  // per cursor, its rows (cursorLayout)
-  bool returnsRow_ = false;                          // RETURNS record or t (not SETOF): RETURN fills outputSlots
-  std::optional<std::vector<int>> numberedSlots_;    // LANGUAGE sql: the slot $n names
+  // The FOR loops over cursors being generated, innermost last: where their jump targets
+  // begin in targets_, the function (depth) and the cursor a jump out of them closes.
+  struct CursorLoop {
+    size_t targets;
+    int depth;
+    int cursor;
+  };
+  std::vector<CursorLoop> cursorLoops_;
+  bool returnsRow_ = false;                        // RETURNS record or t (not SETOF): RETURN fills outputSlots
+  std::optional<std::vector<int>> numberedSlots_;  // LANGUAGE sql: the slot $n names
   std::vector<JumpTarget> targets_;
   int nextCode_ = 2;  // 0 and 1 are "fell through" and "returned"
 };

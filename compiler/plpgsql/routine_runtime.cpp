@@ -128,6 +128,8 @@ void registerRoutineRuntime() {
     DUET_PL(duet_plpgsql_cursor_open);
     DUET_PL(duet_plpgsql_cursor_fetch);
     DUET_PL(duet_plpgsql_cursor_close);
+    DUET_PL(duet_plpgsql_cursor_pin);
+    DUET_PL(duet_plpgsql_cursor_release);
     DUET_PL(duet_plpgsql_array_set);
     DUET_PL(duet_plpgsql_error_text);
 #undef DUET_PL
@@ -308,8 +310,17 @@ const uint8_t* duet_plpgsql_cursor_fetch(RoutineFrame* frame, int32_t cursor, co
 }
 
 void duet_plpgsql_cursor_close(RoutineFrame* frame, int32_t cursor, const char* name) {
-  openCursor(frame, cursor, name);
+  if (openCursor(frame, cursor, name).pinned)
+    throw SqlError("24000", fmt::format("cannot drop pinned portal \"{}\"", name));
   frame->cursors[static_cast<size_t>(cursor)].reset();
+}
+
+void duet_plpgsql_cursor_pin(RoutineFrame* frame, int32_t cursor) {
+  frame->cursors[static_cast<size_t>(cursor)]->pinned = true;
+}
+
+void duet_plpgsql_cursor_release(RoutineFrame* frame, int32_t cursor) {
+  if (static_cast<size_t>(cursor) < frame->cursors.size()) frame->cursors[static_cast<size_t>(cursor)].reset();
 }
 
 }  // extern "C"

@@ -59,4 +59,8 @@ duet::rt::TupleBuffer* duet_plpgsql_cursor_open(duet::plpgsql::RoutineFrame* fra
                                                 const duet::TupleLayout* layout, const char* name);
 const uint8_t* duet_plpgsql_cursor_fetch(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name);
 void duet_plpgsql_cursor_close(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name);
+// FOR over a cursor: pins it for the loop (CLOSE in the body is 24000), and closes it at
+// the loop's end.
+void duet_plpgsql_cursor_pin(duet::plpgsql::RoutineFrame* frame, int32_t cursor);
+void duet_plpgsql_cursor_release(duet::plpgsql::RoutineFrame* frame, int32_t cursor);
 }

@@ -192,3 +192,23 @@ BEGIN OPEN c(hi := a + 1, lo := lo); RETURN 1; END $$)");
   checkError(" DECLARE c CURSOR (a int, b int) FOR SELECT a; BEGIN OPEN c(1, a := 2); RETURN 1; END ", "42601",
              "value for parameter \"a\" of cursor \"c\" specified more than once", 134);
 }
+
+TEST_CASE("plpgsql: FOR over a cursor", "[plpgsql]") {
+  Function fn = parseBody(kPrefix + R"(
+DECLARE r int; c CURSOR (m int) FOR SELECT k FROM t WHERE k > m;
+BEGIN <<l>> FOR r IN c(a) LOOP EXIT l WHEN r.k > 1; END LOOP; RETURN r; END $$)");
+  const auto& loop = fn.body->body[0]->as<ForCursor>();
+  CHECK(loop.label == "l");
+  CHECK(loop.cursor == 0);
+  REQUIRE(loop.arguments.size() == 1);
+  CHECK(loop.arguments[0].text == "a");
+  // The loop declares a record r of its own; RETURN r after it is the block's integer.
+  CHECK(fn.variables[loop.variable].type.kind == VarType::Kind::Record);
+  const auto& exit = loop.body[0]->as<Exit>();
+  CHECK(exit.when->variables[0].variable == loop.variable);
+  const auto& ret = fn.body->body[1]->as<Return>();
+  CHECK(fn.variables[ret.value->variables[0].variable].type.kind == VarType::Kind::Scalar);
+
+  checkError(" DECLARE c CURSOR FOR SELECT 1; x int; y int; BEGIN FOR x, y IN c LOOP END LOOP; RETURN 1; END ", "42601",
+             "cursor FOR loop must have only one target variable", 127);
+}
