@@ -24,9 +24,13 @@ struct RoutineFrame {
   struct OpenCursor {
     std::unique_ptr<rt::TupleBuffer> rows;
     uint64_t next = 0;
-    bool pinned = false;  // a FOR loop reads it: CLOSE is 24000
+    bool pinned = false;   // a FOR loop reads it: CLOSE is 24000
+    uint64_t opening = 0;  // which OPEN of the call opened it (cursorsOpened then)
   };
   std::vector<std::unique_ptr<OpenCursor>> cursors;
+  // OPENs so far: an EXCEPTION block that catches an error closes the cursors opened
+  // since it began, as PostgreSQL's subtransaction abort drops their portals.
+  uint64_t cursorsOpened = 0;
 };
 
 struct RaiseSpec;  // a RAISE statement's constant parts (routine_runtime.cpp)

@@ -149,6 +149,12 @@ RoutineFrame::OpenCursor& openCursor(RoutineFrame* frame, int32_t cursor, const 
     throw SqlError(sqlstate::kInvalidCursorName, fmt::format("cursor \"{}\" does not exist", name));
   return *frame->cursors[at];
 }
+
+// The cursors opened after the `opened`-th OPEN of the call, closed.
+void closeCursorsOpenedSince(RoutineFrame* frame, uint64_t opened) {
+  for (auto& cursor : frame->cursors)
+    if (cursor && cursor->opening > opened) cursor.reset();
+}
 }  // namespace
 
 extern "C" {
@@ -156,11 +162,14 @@ extern "C" {
 int32_t duet_plpgsql_try(BlockEntry block, rt::QueryContext* ctx, uint8_t* vars, RoutineFrame* frame) {
   UndoLog::Mark mark = ctx->undo->mark();
   size_t buffers = ctx->buffers.size(), groups = ctx->groups.size(), joins = ctx->joins.size();
+  uint64_t cursorsOpened = frame->cursorsOpened;
   try {
     return block(ctx, vars, frame);
   } catch (SqlError& e) {
-    // The block is a subtransaction: its changes go, the variables keep their values.
+    // The block is a subtransaction: its changes go, and the cursors it opened; the
+    // variables keep their values, other cursors their positions.
     ctx->undo->rollbackTo(mark);
+    closeCursorsOpenedSince(frame, cursorsOpened);
     ctx->buffers.resize(buffers);
     ctx->groups.resize(groups);
     ctx->joins.resize(joins);
@@ -301,6 +310,7 @@ rt::TupleBuffer* duet_plpgsql_cursor_open(RoutineFrame* frame, int32_t cursor, c
   if (frame->cursors[at]) throw SqlError(sqlstate::kDuplicateCursor, fmt::format("cursor \"{}\" already in use", name));
   frame->cursors[at] = std::make_unique<RoutineFrame::OpenCursor>();
   frame->cursors[at]->rows = std::make_unique<rt::TupleBuffer>(*layout);
+  frame->cursors[at]->opening = ++frame->cursorsOpened;
   return frame->cursors[at]->rows.get();
 }
 
