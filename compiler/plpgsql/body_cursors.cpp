@@ -98,4 +98,63 @@ StmtPtr BodyParser::parseForCursor(std::string label, uint32_t loc, const std::v
   return s;
 }
 
+// read_fetch_direction: FETCH's or MOVE's direction, through its FROM or IN. A word that
+// names a variable (or cursor) right away means no direction; anything else that no
+// direction keyword starts is a count (FORWARD).
+FetchDirection BodyParser::parseFetchDirection() {
+  using Kind = FetchDirection::Kind;
+  FetchDirection d;
+  bool needsFrom = true;  // FROM or IN must follow a direction of keywords only
+  if (acceptKw("next")) {
+  } else if (acceptKw("prior")) {
+    d.kind = Kind::Backward;
+  } else if (acceptKw("first")) {
+    d.kind = Kind::Absolute;
+  } else if (acceptKw("last")) {
+    d.kind = Kind::Absolute;
+    d.count = -1;
+  } else if (isKw("absolute") || isKw("relative")) {
+    d.kind = advance().text == "absolute" ? Kind::Absolute : Kind::Relative;
+    d.expression = readDirectionExpression();
+    needsFrom = false;
+  } else if (acceptKw("all")) {
+    d.count = FetchDirection::kAll;
+    d.multipleRows = true;
+  } else if (isKw("forward") || isKw("backward")) {
+    d.kind = advance().text == "forward" ? Kind::Forward : Kind::Backward;
+    needsFrom = parseDirectionCount(d);
+  } else if (acceptKw("from") || acceptKw("in")) {
+    needsFrom = false;
+  } else if (peek().kind == sql::TokenKind::Word &&
+             (lookupVariable(peek().text) >= 0 || lookupCursor(peek().text) >= 0)) {
+    needsFrom = false;
+  } else {
+    d.expression = readDirectionExpression();
+    d.multipleRows = true;
+    needsFrom = false;
+  }
+  if (needsFrom && !acceptKw("from") && !acceptKw("in")) syntaxError("expected FROM or IN");
+  return d;
+}
+
+// complete_direction, after FORWARD or BACKWARD: FROM or IN (one row), ALL, or a count.
+// Whether FROM or IN is still to come.
+bool BodyParser::parseDirectionCount(FetchDirection& d) {
+  if (acceptKw("from") || acceptKw("in")) return false;
+  d.multipleRows = true;
+  if (acceptKw("all")) {
+    d.count = FetchDirection::kAll;
+    return true;
+  }
+  d.expression = readDirectionExpression();
+  return false;
+}
+
+// A count or position up to FROM or IN, which it consumes.
+SqlText BodyParser::readDirectionExpression() {
+  SqlText e = expression({"from", "in"}, "FROM or IN");
+  advance();
+  return e;
+}
+
 }  // namespace duet::plpgsql

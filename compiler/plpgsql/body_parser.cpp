@@ -339,11 +339,14 @@ void BodyParser::parseAlias(const std::string& name) {
 // `name [[NO] SCROLL] CURSOR [(argument type, ...)] FOR | IS query;` (after the name). Its
 // query's variables are those in scope here and its arguments, read when OPEN runs it.
 void BodyParser::parseCursorDeclaration(const std::string& name) {
-  if (acceptKw("no")) expectKw("scroll");
-  acceptKw("scroll");
-  expectKw("cursor");
   Cursor cursor;
   cursor.name = name;
+  if (acceptKw("no")) {
+    expectKw("scroll");
+    cursor.scrollable = false;
+  }
+  acceptKw("scroll");
+  expectKw("cursor");
   // The arguments live in a scope of their own, labelled with the cursor's name.
   scopes_.push_back(Scope{name, false, {}, {}, {}});
   if (isOp("(")) cursor.arguments = parseCursorParameters();

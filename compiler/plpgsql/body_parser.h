@@ -73,6 +73,9 @@ class BodyParser {
   std::vector<SqlText> parseCursorArguments(int cursor);
   StmtPtr parseForCursor(std::string label, uint32_t loc, const std::vector<std::string>& names, uint32_t varAt);
   StmtPtr parseCursorStatement(uint32_t loc);
+  FetchDirection parseFetchDirection();
+  bool parseDirectionCount(FetchDirection& direction);
+  SqlText readDirectionExpression();
   // The cursor `name` names in scope (unless a variable of an inner scope hides it), or -1.
   int lookupCursor(std::string_view name) const;
   // In a cursor's argument list (argumentList), ',' and ')' end the type too.

@@ -84,28 +84,24 @@ StmtPtr BodyParser::parseStatement() {
     return std::make_unique<Null>(loc);
   }
   if (isKw("commit") || isKw("rollback")) return parseTransactionControl(loc);
-  if (isKw("open") || isKw("fetch") || isKw("close")) return parseCursorStatement(loc);
+  if (isKw("open") || isKw("fetch") || isKw("move") || isKw("close")) return parseCursorStatement(loc);
   if (acceptKw("assert")) return parseAssert(loc);
-  for (const char* word : {"execute", "move"})
+  for (const char* word : {"execute"})
     if (isKw(word)) notSupported(fmt::format("{} statement", peek().text));
   if (peek().kind == sql::TokenKind::Word) return parseAssignment(loc);
   return parseExecSql(loc);
 }
 
-// OPEN c [(arguments)]; FETCH [NEXT] [FROM | IN] c INTO target, ...; CLOSE c (of a bound
-// cursor).
+// OPEN c [(arguments)]; FETCH [direction] [FROM | IN] c INTO target, ...; MOVE [direction]
+// [FROM | IN] c; CLOSE c (of a bound cursor).
 StmtPtr BodyParser::parseCursorStatement(uint32_t loc) {
   std::string verb = advance().str();
   StmtKind kind = verb == "open"    ? StmtKind::CursorOpen
                   : verb == "fetch" ? StmtKind::CursorFetch
+                  : verb == "move"  ? StmtKind::CursorMove
                                     : StmtKind::CursorClose;
-  if (kind == StmtKind::CursorFetch) {
-    for (const char* direction : {"prior", "first", "last", "absolute", "relative", "forward", "backward", "all"})
-      if (isKw(direction)) notSupported(fmt::format("FETCH {}", peek().text));
-    acceptKw("next");
-    if (!acceptKw("from")) acceptKw("in");
-  }
   auto st = std::make_unique<CursorStmt>(kind, loc);
+  if (kind == StmtKind::CursorFetch || kind == StmtKind::CursorMove) st->direction = parseFetchDirection();
   const sql::Token& name = peek();
   std::string cursorName = variableWord();
   st->cursor = lookupCursor(cursorName);
@@ -122,6 +118,8 @@ StmtPtr BodyParser::parseCursorStatement(uint32_t loc) {
     while (isOp(",") && (advance(), true));
   }
   expectSemicolon();
+  if (kind == StmtKind::CursorFetch && st->direction.multipleRows)
+    errorAt(sqlstate::kFeatureNotSupported, "FETCH statement cannot return multiple rows", loc);
   return st;
 }
 

@@ -94,6 +94,7 @@ bool collectWrittenVariables(const StmtList& body, std::set<int>& written) {
       case StmtKind::CursorOpen:
       case StmtKind::CursorFetch:
       case StmtKind::CursorClose:
+      case StmtKind::CursorMove:
       case StmtKind::ForCursor: return false;
     }
   }

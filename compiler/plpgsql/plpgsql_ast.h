@@ -79,6 +79,7 @@ enum class StmtKind : uint8_t {
   ForEach,
   Assert,
   ForCursor,
+  CursorMove,
 };
 
 struct Stmt {
@@ -277,12 +278,26 @@ struct Null : Stmt {
   explicit Null(uint32_t loc) : Stmt(StmtKind::Null, loc) {}
 };
 
-// OPEN c, FETCH [NEXT] [FROM | IN] c INTO targets, CLOSE c: a bound cursor's statements.
+// FETCH's and MOVE's direction (read_fetch_direction): FORWARD or BACKWARD a count of
+// rows, or the row at ABSOLUTE or RELATIVE a position. NEXT is FORWARD 1, PRIOR
+// BACKWARD 1, FIRST ABSOLUTE 1, LAST ABSOLUTE -1.
+struct FetchDirection {
+  enum class Kind : uint8_t { Forward, Backward, Absolute, Relative };
+  static constexpr int64_t kAll = INT64_MAX;  // FORWARD ALL, BACKWARD ALL (PostgreSQL's FETCH_ALL)
+  Kind kind = Kind::Forward;
+  int64_t count = 1;  // unless `expression` gives it
+  std::optional<SqlText> expression;
+  bool multipleRows = false;  // a count or ALL: MOVE's only
+};
+
+// OPEN c, FETCH [direction] [FROM | IN] c INTO targets, MOVE [direction] [FROM | IN] c,
+// CLOSE c: a bound cursor's statements.
 struct CursorStmt : Stmt {
   CursorStmt(StmtKind kind, uint32_t loc) : Stmt(kind, loc) {}
   int cursor = -1;                 // Function::cursors
   std::vector<Target> targets;     // FETCH's
   std::vector<SqlText> arguments;  // OPEN c(...): a value per argument of the cursor, in its order
+  FetchDirection direction;        // FETCH's and MOVE's
 };
 
 // COMMIT or ROLLBACK [AND [NO] CHAIN].
@@ -297,6 +312,9 @@ struct TransactionControl : Stmt {
 // hands out its rows in order.
 struct Cursor {
   std::string name;
+  // NO SCROLL: moving backwards is 55000. (PostgreSQL lets a cursor declared without
+  // SCROLL move backwards where its plan can; DuetDB keeps the rows, so it always can.)
+  bool scrollable = true;
   std::vector<int> arguments;  // variables only its query sees (`k`, `c.k`), in order
   SqlText query;
 };

@@ -737,6 +737,7 @@ class RoutineCompiler {
       case StmtKind::ForEach: emitForEach(s.as<ForEach>()); return;
       case StmtKind::Assert: emitAssert(s.as<Assert>()); return;
       case StmtKind::ForCursor: emitForCursor(s.as<ForCursor>()); return;
+      case StmtKind::CursorMove: emitCursorMove(s.as<CursorStmt>()); return;
       case StmtKind::CursorClose:
         cg_.call(
             "duet_plpgsql_cursor_close", b_.getVoidTy(),
@@ -1156,8 +1157,9 @@ class RoutineCompiler {
       return false;
     }
     const TupleLayout* layout = cursorLayout(cursor);
-    llvm::Value* rows = cg_.call("duet_plpgsql_cursor_open", cg_.pointerType(),
-                                 {cur_.frame, b_.getInt32(cursor), cg_.ptrConst(layout), cstr(c.name)});
+    llvm::Value* rows =
+        cg_.call("duet_plpgsql_cursor_open", cg_.pointerType(),
+                 {cur_.frame, b_.getInt32(cursor), cg_.ptrConst(layout), cstr(c.name), b_.getInt8(c.scrollable)});
     assignCursorArguments(c, arguments);
     llvm::Value* tuple = cg_.tupleAlloca(*layout);
     emit(*p, {}, [&](Row& row) {
@@ -1232,7 +1234,8 @@ class RoutineCompiler {
     for (size_t i = 0; i < row.size(); ++i) assignSlot(slotOf_[c.arguments[i]], row[i], &fn_.variables[c.arguments[i]]);
   }
 
-  // The next row into the targets and FOUND true; past the last, NULLs and FOUND false.
+  // The row the direction lands on into the targets, FOUND true and ROW_COUNT 1; none
+  // (past either end), NULLs, FOUND false and ROW_COUNT 0.
   void emitCursorFetch(const CursorStmt& s) {
     const Cursor& c = fn_.cursors[s.cursor];
     const TupleLayout* layout = cursorLayout(s.cursor);
@@ -1240,8 +1243,9 @@ class RoutineCompiler {
       plan(c.query, "");  // raises its error where FETCH runs
       return;
     }
-    llvm::Value* row =
-        cg_.call("duet_plpgsql_cursor_fetch", cg_.pointerType(), {cur_.frame, b_.getInt32(s.cursor), cstr(c.name)});
+    std::optional<std::pair<llvm::Value*, llvm::Value*>> moved = moveCursor(s, false);
+    if (!moved) return;
+    llvm::Value* row = moved->first;
     llvm::Value* found = b_.CreateIsNotNull(row);
     cg_.ifThen(found, [&] {
       Row values;
@@ -1251,6 +1255,37 @@ class RoutineCompiler {
     });
     cg_.ifThen(b_.CreateNot(found), [&] { nullTargets(s.targets); });
     setFound(found);
+    setRowCount(moved->second);
+  }
+
+  // MOVE (exec_stmt_fetch's is_move): ROW_COUNT is the rows it passed (for ABSOLUTE and
+  // RELATIVE whether it landed on one), FOUND whether that is any.
+  void emitCursorMove(const CursorStmt& s) {
+    std::optional<std::pair<llvm::Value*, llvm::Value*>> moved = moveCursor(s, true);
+    if (!moved) return;
+    setRowCount(moved->second);
+    setFound(b_.CreateICmpNE(moved->second, b_.getInt64(0)));
+  }
+
+  // Runs FETCH's (move false) or MOVE's direction: the row FETCH landed on (or null) and
+  // the rows processed (i64). The count or position is evaluated as an integer: NULL is
+  // 22004. Nullopt after emitting a failure.
+  std::optional<std::pair<llvm::Value*, llvm::Value*>> moveCursor(const CursorStmt& s, bool move) {
+    const FetchDirection& d = s.direction;
+    llvm::Value* count = b_.getInt64(d.count);
+    if (d.expression) {
+      std::optional<SqlValue> v = evaluate(*d.expression);
+      if (!v) return std::nullopt;
+      std::optional<SqlValue> n = assignCast(*v, {TypeId::Int4, -1});
+      if (!n) return std::nullopt;
+      cg_.ifThen(n->null, [&] { fail("22004", "relative or absolute cursor position is null"); });
+      count = b_.CreateSExt(n->v, b_.getInt64Ty());
+    }
+    llvm::AllocaInst* processed = entryAlloca(b_.getInt64Ty());
+    llvm::Value* row = cg_.call("duet_plpgsql_cursor_move", cg_.pointerType(),
+                                {cur_.frame, b_.getInt32(s.cursor), cstr(fn_.cursors[s.cursor].name),
+                                 b_.getInt32(static_cast<int32_t>(d.kind)), count, b_.getInt8(move), processed});
+    return std::pair{row, b_.CreateLoad(b_.getInt64Ty(), processed)};
   }
 
   void emitExit(const Exit& s) {

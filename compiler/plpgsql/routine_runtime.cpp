@@ -127,6 +127,7 @@ void registerRoutineRuntime() {
     DUET_PL(duet_plpgsql_assert_failed);
     DUET_PL(duet_plpgsql_cursor_open);
     DUET_PL(duet_plpgsql_cursor_fetch);
+    DUET_PL(duet_plpgsql_cursor_move);
     DUET_PL(duet_plpgsql_cursor_close);
     DUET_PL(duet_plpgsql_cursor_pin);
     DUET_PL(duet_plpgsql_cursor_release);
@@ -304,19 +305,30 @@ void duet_plpgsql_assert_failed(const VarString* message) {
 }
 
 rt::TupleBuffer* duet_plpgsql_cursor_open(RoutineFrame* frame, int32_t cursor, const TupleLayout* layout,
-                                          const char* name) {
+                                          const char* name, bool scrollable) {
   auto at = static_cast<size_t>(cursor);
   if (at >= frame->cursors.size()) frame->cursors.resize(at + 1);
   if (frame->cursors[at]) throw SqlError(sqlstate::kDuplicateCursor, fmt::format("cursor \"{}\" already in use", name));
   frame->cursors[at] = std::make_unique<RoutineFrame::OpenCursor>();
   frame->cursors[at]->rows = std::make_unique<rt::TupleBuffer>(*layout);
+  frame->cursors[at]->scrollable = scrollable;
   frame->cursors[at]->opening = ++frame->cursorsOpened;
   return frame->cursors[at]->rows.get();
 }
 
 const uint8_t* duet_plpgsql_cursor_fetch(RoutineFrame* frame, int32_t cursor, const char* name) {
+  int64_t processed = 0;
+  return duet_plpgsql_cursor_move(frame, cursor, name, static_cast<int32_t>(FetchDirection::Kind::Forward), 1, false,
+                                  &processed);
+}
+
+const uint8_t* duet_plpgsql_cursor_move(RoutineFrame* frame, int32_t cursor, const char* name, int32_t direction,
+                                        int64_t count, bool move, int64_t* processed) {
   RoutineFrame::OpenCursor& c = openCursor(frame, cursor, name);
-  return c.next < c.rows->size() ? c.rows->at(c.next++) : nullptr;
+  if (!c.position) c.position.emplace(c.rows->size(), c.scrollable);
+  *processed = static_cast<int64_t>(c.position->fetch(static_cast<FetchDirection::Kind>(direction), count, move));
+  if (move || *processed == 0) return nullptr;
+  return c.rows->at(c.position->row() - 1);
 }
 
 void duet_plpgsql_cursor_close(RoutineFrame* frame, int32_t cursor, const char* name) {

@@ -56,8 +56,12 @@ void duet_plpgsql_append_row(duet::plpgsql::RoutineFrame* frame, const uint8_t* 
 // (42P03 while open), FETCH returns the next row or null (34000 while closed), CLOSE
 // forgets them (34000 while closed). `name` is the cursor's, for the errors.
 duet::rt::TupleBuffer* duet_plpgsql_cursor_open(duet::plpgsql::RoutineFrame* frame, int32_t cursor,
-                                                const duet::TupleLayout* layout, const char* name);
+                                                const duet::TupleLayout* layout, const char* name, bool scrollable);
 const uint8_t* duet_plpgsql_cursor_fetch(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name);
+// FETCH (move false) or MOVE in a direction (FetchDirection::Kind) and count: the row
+// FETCH lands on or null; *processed is ROW_COUNT.
+const uint8_t* duet_plpgsql_cursor_move(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name,
+                                        int32_t direction, int64_t count, bool move, int64_t* processed);
 void duet_plpgsql_cursor_close(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name);
 // FOR over a cursor: pins it for the loop (CLOSE in the body is 24000), and closes it at
 // the loop's end.

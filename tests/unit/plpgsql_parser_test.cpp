@@ -212,3 +212,34 @@ BEGIN <<l>> FOR r IN c(a) LOOP EXIT l WHEN r.k > 1; END LOOP; RETURN r; END $$)"
   checkError(" DECLARE c CURSOR FOR SELECT 1; x int; y int; BEGIN FOR x, y IN c LOOP END LOOP; RETURN 1; END ", "42601",
              "cursor FOR loop must have only one target variable", 127);
 }
+
+TEST_CASE("plpgsql: FETCH and MOVE directions", "[plpgsql]") {
+  Function fn = parseBody(kPrefix + R"(
+DECLARE c NO SCROLL CURSOR FOR SELECT k FROM t; x int;
+BEGIN
+  FETCH c INTO x; FETCH PRIOR FROM c INTO x; FETCH LAST IN c INTO x; FETCH RELATIVE -a FROM c INTO x;
+  MOVE BACKWARD ALL FROM c; MOVE FORWARD a + 1 IN c; MOVE (a) FROM c; MOVE c;
+  RETURN 1;
+END $$)");
+  CHECK(!fn.cursors[0].scrollable);
+  auto direction = [&](size_t i) { return fn.body->body[i]->as<CursorStmt>().direction; };
+  CHECK(direction(0).kind == FetchDirection::Kind::Forward);
+  CHECK(direction(0).count == 1);
+  CHECK(direction(1).kind == FetchDirection::Kind::Backward);
+  CHECK(direction(2).kind == FetchDirection::Kind::Absolute);
+  CHECK(direction(2).count == -1);
+  CHECK(direction(3).kind == FetchDirection::Kind::Relative);
+  CHECK(direction(3).expression->text == "-a");
+  CHECK(fn.body->body[4]->kind == StmtKind::CursorMove);
+  CHECK(direction(4).kind == FetchDirection::Kind::Backward);
+  CHECK(direction(4).count == FetchDirection::kAll);
+  CHECK(direction(5).expression->text == "a + 1");
+  CHECK(direction(6).expression->text == "(a)");
+  CHECK(direction(6).multipleRows);
+  CHECK(!direction(7).expression);
+
+  checkError(" DECLARE c CURSOR FOR SELECT 1; x int; BEGIN OPEN c; FETCH FORWARD 2 FROM c INTO x; RETURN 1; END ",
+             "0A000", "FETCH statement cannot return multiple rows", 124);
+  checkError(" DECLARE c CURSOR FOR SELECT 1; x int; BEGIN OPEN c; FETCH NEXT c INTO x; RETURN 1; END ", "42601",
+             "expected FROM or IN at or near \"c\"", 135);
+}
