@@ -166,6 +166,7 @@ StmtPtr BodyParser::parseExecSql(uint32_t loc) {
   while (!isOp(";")) {
     const sql::Token& t = peek();
     if (t.kind == sql::TokenKind::End) syntaxError("unexpected end of function definition");
+    if (isKw("where") && isKw("current", 1) && isKw("of", 2)) notSupported("UPDATE/DELETE ... WHERE CURRENT OF");
     if (isKw("into") && !afterInsert) {
       if (st->into) syntaxError("INTO specified more than once");
       st->into = true;

@@ -243,3 +243,8 @@ END $$)");
   checkError(" DECLARE c CURSOR FOR SELECT 1; x int; BEGIN OPEN c; FETCH NEXT c INTO x; RETURN 1; END ", "42601",
              "expected FROM or IN at or near \"c\"", 135);
 }
+
+TEST_CASE("plpgsql: WHERE CURRENT OF is refused at CREATE", "[plpgsql][error]") {
+  checkError(" DECLARE c CURSOR FOR SELECT k FROM t; BEGIN DELETE FROM t WHERE CURRENT OF c; RETURN 1; END ", "0A000",
+             "PL/pgSQL UPDATE/DELETE ... WHERE CURRENT OF is not supported yet", 0);
+}
