@@ -508,10 +508,6 @@ StmtPtr BodyParser::parseGetDiagnostics(uint32_t loc) {
   return s;
 }
 
-}  // namespace duet::plpgsql
-
-namespace duet::plpgsql {
-
 // FOREACH target [SLICE n] IN ARRAY expression LOOP ... END LOOP (stmt_foreach_a). As in
 // PostgreSQL, a target that names no variable is reported once the loop is read, and
 // whether the target suits the array (an array variable with SLICE, no array without) is
