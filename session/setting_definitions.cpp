@@ -448,6 +448,8 @@ const std::vector<SettingDef>& settingDefinitions() {
          "Sets the maximum number of parallel processes per executor node."},
         {"max_identifier_length", "63", false, true, nullptr, "Shows the maximum identifier length."},
         {"max_index_keys", "32", false, true, nullptr, "Shows the maximum number of index keys."},
+        // PL/pgSQL's own setting (PostgreSQL defines it when the language loads).
+        {"plpgsql.check_asserts", "on", false, false, boolValue, "Perform checks given in ASSERT statements."},
         {"quote_all_identifiers", "off", false, false, boolValue,
          "When generating SQL fragments, quote all identifiers."},
         // SET ROLE and SET SESSION AUTHORIZATION: the session's user is the one role they

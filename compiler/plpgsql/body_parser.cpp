@@ -236,7 +236,7 @@ void BodyParser::collectVariables(const sql::Stmt& stmt, uint32_t begin, size_t 
 
 // read_datatype: var%TYPE, table.column%TYPE, table%ROWTYPE, RECORD, a table's name, or a
 // type name read up to the end of the declaration's type part.
-VarType BodyParser::parseDataType(uint32_t& typeLocation) {
+VarType BodyParser::parseDataType(uint32_t& typeLocation, bool argumentList) {
   typeLocation = peek().offset;
   size_t save = pos_;
   std::vector<std::string> names;
@@ -277,6 +277,7 @@ VarType BodyParser::parseDataType(uint32_t& typeLocation) {
     if (depth == 0 && (isOp(";") || isOp(":=") || isOp("=") || isKw("default") || isKw("collate") ||
                        (isKw("not") && isKw("null", 1))))
       break;
+    if (argumentList && depth == 0 && (isOp(",") || isOp(")"))) break;
     if (isOp("(") || isOp("[")) ++depth;
     if (isOp(")") || isOp("]")) --depth;
     advance();
@@ -335,28 +336,35 @@ void BodyParser::parseAlias(const std::string& name) {
   scopes_.back().aliases.emplace_back(name, variable);
 }
 
-// `name [[NO] SCROLL] CURSOR FOR | IS query;` (after the name). Its query's variables are
-// those in scope here, read when OPEN runs it.
+// `name [[NO] SCROLL] CURSOR [(argument type, ...)] FOR | IS query;` (after the name). Its
+// query's variables are those in scope here and its arguments, read when OPEN runs it.
 void BodyParser::parseCursorDeclaration(const std::string& name) {
-  if (acceptKw("no")) expectKw("scroll");
-  acceptKw("scroll");
-  expectKw("cursor");
-  if (isOp("("))
-    errorAt(sqlstate::kFeatureNotSupported, "PL/pgSQL cursor arguments are not supported yet", peek().offset);
-  if (!acceptKw("for")) expectKw("is");
   Cursor cursor;
   cursor.name = name;
+  if (acceptKw("no")) {
+    expectKw("scroll");
+    cursor.scrollable = false;
+  }
+  acceptKw("scroll");
+  expectKw("cursor");
+  // The arguments live in a scope of their own, labelled with the cursor's name.
+  scopes_.push_back(Scope{name, false, {}, {}, {}});
+  if (isOp("(")) cursor.arguments = parseCursorParameters();
+  if (!acceptKw("for")) expectKw("is");
   cursor.query = readSql({";"}, ";", false).sql;
   checkStatement(cursor.query);
+  scopes_.pop_back();
   expectSemicolon();
   scopes_.back().cursors.emplace_back(name, static_cast<int>(fn_.cursors.size()));
   fn_.cursors.push_back(std::move(cursor));
 }
 
 int BodyParser::lookupCursor(std::string_view name) const {
-  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+    if (s->find(fn_.variables, name) >= 0) return -1;
     for (auto c = s->cursors.rbegin(); c != s->cursors.rend(); ++c)
       if (c->first == name) return c->second;
+  }
   return -1;
 }
 

@@ -69,10 +69,17 @@ class BodyParser {
   void parseAlias(const std::string& name);
   StmtPtr parseTransactionControl(uint32_t loc);
   void parseCursorDeclaration(const std::string& name);
+  std::vector<int> parseCursorParameters();
+  std::vector<SqlText> parseCursorArguments(int cursor);
+  StmtPtr parseForCursor(std::string label, uint32_t loc, const std::vector<std::string>& names, uint32_t varAt);
   StmtPtr parseCursorStatement(uint32_t loc);
-  // The cursor `name` names in scope, or -1.
+  FetchDirection parseFetchDirection();
+  bool parseDirectionCount(FetchDirection& direction);
+  SqlText readDirectionExpression();
+  // The cursor `name` names in scope (unless a variable of an inner scope hides it), or -1.
   int lookupCursor(std::string_view name) const;
-  VarType parseDataType(uint32_t& typeLocation);
+  // In a cursor's argument list (argumentList), ',' and ')' end the type too.
+  VarType parseDataType(uint32_t& typeLocation, bool argumentList = false);
 
   // ---- statements
   std::unique_ptr<Block> parseBlock(std::string label, uint32_t location);
@@ -85,6 +92,9 @@ class BodyParser {
   // FOR's targets over rows: one record or row variable, or a list of scalar variables.
   std::vector<Target> rowLoopTargets(const std::vector<std::string>& names, uint32_t varAt);
   StmtList parseLoopBody(const std::string& label);
+  StmtPtr parseForEach(std::string label, uint32_t loc);
+  bool parseForEachTargets(std::vector<Target>& targets);
+  StmtPtr parseAssert(uint32_t loc);
   StmtPtr parseExit(uint32_t loc);
   StmtPtr parseReturn(uint32_t loc);
   StmtPtr parseRaise(uint32_t loc);

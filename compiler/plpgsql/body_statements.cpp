@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <charconv>
 
 #include "compiler/plpgsql/body_parser.h"
 #include "compiler/plpgsql/condition_names.h"
@@ -62,7 +63,7 @@ StmtPtr BodyParser::parseStatement() {
   if (isKw("loop")) return parseLoop(StmtKind::Loop, label, loc);
   if (isKw("while")) return parseLoop(StmtKind::While, label, loc);
   if (acceptKw("for")) return parseFor(label, loc);
-  if (isKw("foreach")) notSupported("FOREACH");
+  if (acceptKw("foreach")) return parseForEach(label, loc);
   if (!label.empty()) syntaxError();
   if (acceptKw("if")) return parseIf(loc);
   if (acceptKw("case")) return parseCase(loc);
@@ -83,27 +84,23 @@ StmtPtr BodyParser::parseStatement() {
     return std::make_unique<Null>(loc);
   }
   if (isKw("commit") || isKw("rollback")) return parseTransactionControl(loc);
-  if (isKw("open") || isKw("fetch") || isKw("close")) return parseCursorStatement(loc);
+  if (isKw("open") || isKw("fetch") || isKw("move") || isKw("close")) return parseCursorStatement(loc);
   if (acceptKw("execute")) return parseExecute(loc);
-  for (const char* word : {"move", "assert"})
-    if (isKw(word)) notSupported(fmt::format("{} statement", peek().text));
+  if (acceptKw("assert")) return parseAssert(loc);
   if (peek().kind == sql::TokenKind::Word) return parseAssignment(loc);
   return parseExecSql(loc);
 }
 
-// OPEN c; FETCH [NEXT] [FROM | IN] c INTO target, ...; CLOSE c (of a bound cursor).
+// OPEN c [(arguments)]; FETCH [direction] [FROM | IN] c INTO target, ...; MOVE [direction]
+// [FROM | IN] c; CLOSE c (of a bound cursor).
 StmtPtr BodyParser::parseCursorStatement(uint32_t loc) {
   std::string verb = advance().str();
   StmtKind kind = verb == "open"    ? StmtKind::CursorOpen
                   : verb == "fetch" ? StmtKind::CursorFetch
+                  : verb == "move"  ? StmtKind::CursorMove
                                     : StmtKind::CursorClose;
-  if (kind == StmtKind::CursorFetch) {
-    for (const char* direction : {"prior", "first", "last", "absolute", "relative", "forward", "backward", "all"})
-      if (isKw(direction)) notSupported(fmt::format("FETCH {}", peek().text));
-    acceptKw("next");
-    if (!acceptKw("from")) acceptKw("in");
-  }
   auto st = std::make_unique<CursorStmt>(kind, loc);
+  if (kind == StmtKind::CursorFetch || kind == StmtKind::CursorMove) st->direction = parseFetchDirection();
   const sql::Token& name = peek();
   std::string cursorName = variableWord();
   st->cursor = lookupCursor(cursorName);
@@ -113,14 +110,15 @@ StmtPtr BodyParser::parseCursorStatement(uint32_t loc) {
               name.offset);
     errorAt(sqlstate::kSyntaxError, fmt::format("\"{}\" is not a known variable", cursorName), name.offset);
   }
-  if (kind == StmtKind::CursorOpen && (isKw("for") || isOp("(") || isKw("scroll") || isKw("no")))
-    notSupported("OPEN of a cursor with a query or arguments");
+  if (kind == StmtKind::CursorOpen) st->arguments = parseCursorArguments(st->cursor);
   if (kind == StmtKind::CursorFetch) {
     expectKw("into");
     do st->targets.push_back(parseAssignableTarget());
     while (isOp(",") && (advance(), true));
   }
   expectSemicolon();
+  if (kind == StmtKind::CursorFetch && st->direction.multipleRows)
+    errorAt(sqlstate::kFeatureNotSupported, "FETCH statement cannot return multiple rows", loc);
   return st;
 }
 
@@ -167,6 +165,7 @@ StmtPtr BodyParser::parseExecSql(uint32_t loc) {
   while (!isOp(";")) {
     const sql::Token& t = peek();
     if (t.kind == sql::TokenKind::End) syntaxError("unexpected end of function definition");
+    if (isKw("where") && isKw("current", 1) && isKw("of", 2)) notSupported("UPDATE/DELETE ... WHERE CURRENT OF");
     if (isKw("into") && !afterInsert) {
       if (st->into) syntaxError("INTO specified more than once");
       st->into = true;
@@ -263,6 +262,8 @@ StmtPtr BodyParser::parseFor(std::string label, uint32_t loc) {
   while (isOp(",") && (advance(), true));
   expectKw("in");
   if (acceptKw("execute")) return parseForExecute(std::move(label), loc, rowLoopTargets(names, varAt));
+  if (peek().kind == sql::TokenKind::Word && lookupCursor(peek().text) >= 0)
+    return parseForCursor(std::move(label), loc, names, varAt);
   bool reverse = acceptKw("reverse");
   Cut first = readSql({"..", "loop"}, "LOOP", true);
   if (isOp("..")) {
@@ -508,6 +509,83 @@ StmtPtr BodyParser::parseGetDiagnostics(uint32_t loc) {
     advance();
     s->items.emplace_back(std::move(target), item);
   } while (isOp(",") && (advance(), true));
+  expectSemicolon();
+  return s;
+}
+
+// FOREACH target [SLICE n] IN ARRAY expression LOOP ... END LOOP (stmt_foreach_a). As in
+// PostgreSQL, a target that names no variable is reported once the loop is read, and
+// whether the target suits the array (an array variable with SLICE, no array without) is
+// checked where the loop runs.
+StmtPtr BodyParser::parseForEach(std::string label, uint32_t loc) {
+  auto s = std::make_unique<ForEach>(loc);
+  s->label = label;
+  uint32_t targetAt = peek().offset;
+  bool known = parseForEachTargets(s->targets);
+  if (acceptKw("slice")) {
+    const sql::Token& n = peek();
+    auto [end, error] = std::from_chars(n.text.data(), n.text.data() + n.text.size(), s->slice);
+    if (n.kind != sql::TokenKind::Integer || error != std::errc() || end != n.text.data() + n.text.size())
+      syntaxError();
+    advance();
+  }
+  expectKw("in");
+  expectKw("array");
+  s->array = expression({"loop"}, "LOOP");
+  expectKw("loop");
+  scopes_.push_back(Scope{label, true, {}, {}, {}});
+  s->body = parseLoopBody(label);
+  if (!known)
+    errorAt(sqlstate::kSyntaxError, "loop variable of FOREACH must be a known variable or list of variables", targetAt);
+  if (s->targets.size() == 1) checkAssignable(s->targets[0]);
+  return s;
+}
+
+// for_variable: a variable, or a list of scalar variables (each checked as it is read).
+// False when the first word names no variable; an unknown word before a comma, or an
+// unknown qualified name, is an error at once (word_is_not_variable).
+bool BodyParser::parseForEachTargets(std::vector<Target>& targets) {
+  auto notKnown = [&](const sql::Token& word) {
+    errorAt(sqlstate::kSyntaxError, fmt::format("\"{}\" is not a known variable", word.text), word.offset);
+  };
+  Target first;
+  if (!parseTarget(first, false)) {
+    if (peek().kind != sql::TokenKind::Word) syntaxError();
+    if (isOp(".", 1) || isOp(",", 1)) notKnown(peek());
+    advance();
+    return false;
+  }
+  targets.push_back(std::move(first));
+  auto isScalar = [&](const Target& t) {
+    VarType::Kind kind = fn_.variables[t.variable].type.kind;
+    return !t.field.empty() || (kind != VarType::Kind::Record && kind != VarType::Kind::Row);
+  };
+  if (!isScalar(targets[0]) || !isOp(",")) return true;
+  checkAssignable(targets[0]);
+  while (isOp(",")) {
+    advance();
+    Target next;
+    if (!parseTarget(next, false)) {
+      if (peek().kind == sql::TokenKind::Word) notKnown(peek());
+      syntaxError();
+    }
+    checkAssignable(next);
+    if (!isScalar(next))
+      errorAt(sqlstate::kSyntaxError, fmt::format("\"{}\" is not a scalar variable", fn_.variables[next.variable].name),
+              next.location);
+    targets.push_back(std::move(next));
+  }
+  return true;
+}
+
+// ASSERT condition [, message]; (stmt_assert).
+StmtPtr BodyParser::parseAssert(uint32_t loc) {
+  auto s = std::make_unique<Assert>(loc);
+  s->condition = expression({",", ";"}, ";");
+  if (isOp(",")) {
+    advance();
+    s->message = expression({";"}, ";");
+  }
   expectSemicolon();
   return s;
 }

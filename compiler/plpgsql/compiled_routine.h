@@ -5,11 +5,13 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "compiler/codegen/compiled_query.h"
 #include "compiler/planner/planner.h"
+#include "compiler/plpgsql/cursor_position.h"
 #include "compiler/plpgsql/plpgsql.h"
 #include "engine/error.h"
 
@@ -23,9 +25,15 @@ struct RoutineFrame {
   // none while closed.
   struct OpenCursor {
     std::unique_ptr<rt::TupleBuffer> rows;
-    uint64_t next = 0;
+    bool scrollable = true;
+    std::optional<CursorPosition> position;  // from the first FETCH or MOVE, when all rows are in
+    bool pinned = false;                     // a FOR loop reads it: CLOSE is 24000
+    uint64_t opening = 0;                    // which OPEN of the call opened it (cursorsOpened then)
   };
   std::vector<std::unique_ptr<OpenCursor>> cursors;
+  // OPENs so far: an EXCEPTION block that catches an error closes the cursors opened
+  // since it began, as PostgreSQL's subtransaction abort drops their portals.
+  uint64_t cursorsOpened = 0;
 };
 
 struct RaiseSpec;    // a RAISE statement's constant parts (routine_runtime.cpp)

@@ -67,6 +67,12 @@ bool collectWrittenVariables(const StmtList& body, std::set<int>& written) {
         if (!collectWrittenVariables(f.body, written)) return false;
         break;
       }
+      case StmtKind::ForEach: {
+        const auto& f = s->as<ForEach>();
+        addTargets(f.targets, written);
+        if (!collectWrittenVariables(f.body, written)) return false;
+        break;
+      }
       case StmtKind::ExecSql: {
         const auto& e = s->as<ExecSql>();
         if (startsWithCall(e.statement.text)) return false;
@@ -82,11 +88,14 @@ bool collectWrittenVariables(const StmtList& body, std::set<int>& written) {
       case StmtKind::ReturnQuery:
       case StmtKind::Perform:
       case StmtKind::Raise:
+      case StmtKind::Assert:
       case StmtKind::Null: break;
       case StmtKind::TransactionControl: return false;  // ends the transaction the rows were read in
       case StmtKind::CursorOpen:
       case StmtKind::CursorFetch:
-      case StmtKind::CursorClose: return false;
+      case StmtKind::CursorClose:
+      case StmtKind::CursorMove:
+      case StmtKind::ForCursor: return false;
       // A dynamic CALL has no variables to write back into: its USING values are values.
       case StmtKind::Execute: addTargets(s->as<Execute>().targets, written); break;
       case StmtKind::ForExecute: {

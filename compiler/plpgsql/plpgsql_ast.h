@@ -79,6 +79,10 @@ enum class StmtKind : uint8_t {
   Execute,
   ForExecute,
   ReturnQueryExecute,
+  ForEach,
+  Assert,
+  ForCursor,
+  CursorMove,
 };
 
 struct Stmt {
@@ -178,6 +182,36 @@ struct ForQuery : Stmt {
   StmtList body;
 };
 
+// FOREACH target [SLICE n] IN ARRAY expression LOOP: the array's elements in storage
+// order, or with SLICE n its n-dimensional slices.
+struct ForEach : Stmt {
+  explicit ForEach(uint32_t loc) : Stmt(StmtKind::ForEach, loc) {}
+  std::string label;
+  std::vector<Target> targets;  // one variable, or a list of scalar variables
+  int slice = 0;
+  SqlText array;
+  StmtList body;
+};
+
+// FOR r IN c [(arguments)] LOOP: opens bound cursor c, runs the body with each of its rows
+// in r (a record the loop declares), and closes c when the loop ends.
+struct ForCursor : Stmt {
+  explicit ForCursor(uint32_t loc) : Stmt(StmtKind::ForCursor, loc) {}
+  std::string label;
+  int variable = -1;  // the loop's record
+  int cursor = -1;    // Function::cursors
+  std::vector<SqlText> arguments;
+  StmtList body;
+};
+
+// ASSERT condition [, message]: P0004 when the condition is false or NULL, while
+// plpgsql.check_asserts is on.
+struct Assert : Stmt {
+  explicit Assert(uint32_t loc) : Stmt(StmtKind::Assert, loc) {}
+  SqlText condition;
+  std::optional<SqlText> message;
+};
+
 struct Exit : Stmt {  // EXIT and CONTINUE
   explicit Exit(uint32_t loc) : Stmt(StmtKind::Exit, loc) {}
   bool isContinue = false;
@@ -247,11 +281,26 @@ struct Null : Stmt {
   explicit Null(uint32_t loc) : Stmt(StmtKind::Null, loc) {}
 };
 
-// OPEN c, FETCH [NEXT] [FROM | IN] c INTO targets, CLOSE c: a bound cursor's statements.
+// FETCH's and MOVE's direction (read_fetch_direction): FORWARD or BACKWARD a count of
+// rows, or the row at ABSOLUTE or RELATIVE a position. NEXT is FORWARD 1, PRIOR
+// BACKWARD 1, FIRST ABSOLUTE 1, LAST ABSOLUTE -1.
+struct FetchDirection {
+  enum class Kind : uint8_t { Forward, Backward, Absolute, Relative };
+  static constexpr int64_t kAll = INT64_MAX;  // FORWARD ALL, BACKWARD ALL (PostgreSQL's FETCH_ALL)
+  Kind kind = Kind::Forward;
+  int64_t count = 1;  // unless `expression` gives it
+  std::optional<SqlText> expression;
+  bool multipleRows = false;  // a count or ALL: MOVE's only
+};
+
+// OPEN c, FETCH [direction] [FROM | IN] c INTO targets, MOVE [direction] [FROM | IN] c,
+// CLOSE c: a bound cursor's statements.
 struct CursorStmt : Stmt {
   CursorStmt(StmtKind kind, uint32_t loc) : Stmt(kind, loc) {}
-  int cursor = -1;              // Function::cursors
-  std::vector<Target> targets;  // FETCH's
+  int cursor = -1;                 // Function::cursors
+  std::vector<Target> targets;     // FETCH's
+  std::vector<SqlText> arguments;  // OPEN c(...): a value per argument of the cursor, in its order
+  FetchDirection direction;        // FETCH's and MOVE's
 };
 
 // COMMIT or ROLLBACK [AND [NO] CHAIN].
@@ -293,10 +342,15 @@ struct ReturnQueryExecute : Stmt {
   DynamicQuery query;
 };
 
-// DECLARE name [[NO] SCROLL] CURSOR FOR query: a bound cursor (without arguments). OPEN
-// runs its query with the variables' values then; FETCH hands out its rows in order.
+// DECLARE name [[NO] SCROLL] CURSOR [(argument type, ...)] FOR query: a bound cursor.
+// OPEN assigns the arguments, then runs its query with the variables' values then; FETCH
+// hands out its rows in order.
 struct Cursor {
   std::string name;
+  // NO SCROLL: moving backwards is 55000. (PostgreSQL lets a cursor declared without
+  // SCROLL move backwards where its plan can; DuetDB keeps the rows, so it always can.)
+  bool scrollable = true;
+  std::vector<int> arguments;  // variables only its query sees (`k`, `c.k`), in order
   SqlText query;
 };
 

@@ -43,6 +43,7 @@
 #include "compiler/plpgsql/routine_runtime.h"
 #include "engine/limits/stack_depth.h"
 #include "engine/storage/index.h"
+#include "engine/types/array.h"
 
 namespace duet::plpgsql {
 namespace {
@@ -188,6 +189,15 @@ class RoutineCompiler {
         case StmtKind::Loop:
         case StmtKind::While: shapeRecords(st->as<Loop>().body); break;
         case StmtKind::ForInt: shapeRecords(st->as<ForInt>().body); break;
+        case StmtKind::ForEach: shapeRecords(st->as<ForEach>().body); break;
+        case StmtKind::ForCursor: {
+          const auto& f = st->as<ForCursor>();
+          Target record;
+          record.variable = f.variable;
+          shapeFrom({record}, fn_.cursors[f.cursor].query);
+          shapeRecords(f.body);
+          break;
+        }
         case StmtKind::ForQuery: {
           const auto& f = st->as<ForQuery>();
           shapeFrom(f.targets, f.query);
@@ -318,12 +328,16 @@ class RoutineCompiler {
 
   // Converts a value for a variable of type `to`: assignment casts, else the explicit cast
   // (PostgreSQL falls back to converting through text there).
+  // Arrays convert element by element, so their element types decide.
   std::optional<SqlValue> assignCast(SqlValue v, SqlType to) {
     SqlType from = v.type;
-    if (from == to || (from.id == to.id && to.typmod < 0)) return v;
+    bool arrays = from.isArray() && to.isArray();
+    bool sameType = from.id == to.id && (!arrays || from.element == to.element);
+    if (from == to || (sameType && to.typmod < 0)) return v;
     if (from.id == TypeId::Unknown) v.type = from = {TypeId::Text, -1};
-    if (from.id == to.id || binder::castAllowed(from.id, to.id, CastContext::Assignment)) return cg_.cast(v, to, false);
-    if (binder::castAllowed(from.id, to.id, CastContext::Explicit)) return cg_.cast(v, to, true);
+    TypeId fromId = arrays ? from.element : from.id, toId = arrays ? to.element : to.id;
+    if (fromId == toId || binder::castAllowed(fromId, toId, CastContext::Assignment)) return cg_.cast(v, to, false);
+    if (binder::castAllowed(fromId, toId, CastContext::Explicit)) return cg_.cast(v, to, true);
     fail("42804",
          fmt::format("cannot assign a value of type {} to a variable of type {}", typeName(from), typeName(to)));
     ensureOpen();
@@ -569,6 +583,7 @@ class RoutineCompiler {
   }
 
   void jumpTo(const JumpTarget& t, bool toContinue) {
+    closeCursorLoopsLeft(static_cast<size_t>(&t - targets_.data()));
     if (t.depth == cur_.depth) {
       b_.CreateBr(toContinue ? t.cont : t.exit);
     } else {
@@ -742,6 +757,10 @@ class RoutineCompiler {
       case StmtKind::Null: return;
       case StmtKind::CursorOpen: emitCursorOpen(s.as<CursorStmt>()); return;
       case StmtKind::CursorFetch: emitCursorFetch(s.as<CursorStmt>()); return;
+      case StmtKind::ForEach: emitForEach(s.as<ForEach>()); return;
+      case StmtKind::Assert: emitAssert(s.as<Assert>()); return;
+      case StmtKind::ForCursor: emitForCursor(s.as<ForCursor>()); return;
+      case StmtKind::CursorMove: emitCursorMove(s.as<CursorStmt>()); return;
       case StmtKind::CursorClose:
         cg_.call(
             "duet_plpgsql_cursor_close", b_.getVoidTy(),
@@ -1031,6 +1050,114 @@ class RoutineCompiler {
     setFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
   }
 
+  // ---- FOREACH over an array (exec_stmt_foreach_a)
+
+  // The array is evaluated once; each element in turn (with SLICE 1 the whole array, the
+  // one slice a one-dimensional array has) is assigned to the target and the body runs.
+  // FOUND says afterwards whether it ran. The checks PostgreSQL makes before the first
+  // iteration come in its order: NULL, not an array, slice dimension, target type.
+  void emitForEach(const ForEach& s) {
+    std::optional<SqlValue> array = evaluate(s.array);
+    if (!array) return;
+    cg_.ifThen(array->null, [&] { fail("22004", "FOREACH expression must not be null"); });
+    if (!array->type.isArray()) {
+      SqlType shown = array->type.id == TypeId::Unknown ? SqlType{TypeId::Text, -1} : array->type;
+      fail("42804", fmt::format("FOREACH expression must yield an array, not type {}", typeName(shown)));
+      ensureOpen();
+      return;
+    }
+    SqlValue value = cg_.notNull(array->v, array->type);
+    llvm::Value* count = cg_.callSql("duet_rt_array_cardinality", {TypeId::Int4, -1}, {value});
+    llvm::Value* nonEmpty = b_.CreateICmpSGT(count, b_.getInt32(0));
+    if (!checkSliceDimension(s.slice, nonEmpty) || !checkForEachTarget(s, nonEmpty)) {
+      setFound(b_.getFalse());
+      return;
+    }
+    // A slice is the whole array, once.
+    llvm::Value* iterations = s.slice > 0 ? b_.getInt32(1) : count;
+    llvm::AllocaInst* counter = entryAlloca(b_.getInt32Ty());
+    b_.CreateStore(b_.getInt32(0), counter);
+    llvm::BasicBlock* head = cg_.block("foreach.head");
+    llvm::BasicBlock* body = cg_.block("foreach.body");
+    llvm::BasicBlock* next = cg_.block("foreach.next");
+    llvm::BasicBlock* exit = cg_.block("foreach.exit");
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    llvm::Value* i = b_.CreateLoad(b_.getInt32Ty(), counter);
+    b_.CreateCondBr(b_.CreateICmpSLT(i, iterations), body, exit);
+    b_.SetInsertPoint(body);
+    SqlValue item = s.slice > 0 ? value : arrayElement(value, b_.CreateAdd(i, b_.getInt32(1)));
+    const Target& target = s.targets[0];
+    for (int slot : targetSlots(target)) assignSlot(slot, item, &fn_.variables[target.variable]);
+    emitLoopBody(s.label, s.body, exit, next);
+    b_.SetInsertPoint(next);
+    cg_.checkCancel();  // an endless loop ends with statement_timeout or a cancel request
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt32Ty(), counter), b_.getInt32(1)), counter);
+    b_.CreateBr(head);
+    b_.SetInsertPoint(exit);
+    setFound(nonEmpty);
+  }
+
+  // SLICE n must not exceed the array's dimensions: 1 for a non-empty array, 0 for an
+  // empty one (DuetDB's arrays have one dimension). False when it always does.
+  bool checkSliceDimension(int slice, llvm::Value* nonEmpty) {
+    if (slice == 0) return true;
+    auto outOfRange = [&](int dimensions) {
+      fail("2202E", fmt::format("slice dimension ({}) is out of the valid range 0..{}", slice, dimensions));
+    };
+    cg_.ifThen(b_.CreateNot(nonEmpty), [&] { outOfRange(0); });
+    if (slice == 1) return true;
+    outOfRange(1);
+    ensureOpen();
+    return false;
+  }
+
+  // Whether the target can take the array's elements (or slices): an array variable for
+  // SLICE, any other variable without (42804, as PostgreSQL's checks before the loop).
+  // Arrays hold no rows, so a row, record or list of variables fails at the first element.
+  // False when the loop cannot run (after emitting its failure).
+  bool checkForEachTarget(const ForEach& s, llvm::Value* nonEmpty) {
+    const Target& target = s.targets[0];
+    VarType::Kind kind = fn_.variables[target.variable].type.kind;
+    bool scalar = s.targets.size() == 1 &&
+                  (!target.field.empty() || kind == VarType::Kind::Scalar || kind == VarType::Kind::Array);
+    bool arrayTarget = false;
+    if (scalar) {
+      std::vector<int> slots = targetSlots(target);
+      if (slots.size() != 1) return false;  // targetSlots emitted the failure
+      arrayTarget = slotTypes_[slots[0]].isArray();
+    }
+    const char* wrongKind = s.slice > 0 && !arrayTarget   ? "FOREACH ... SLICE loop variable must be of an array type"
+                            : s.slice == 0 && arrayTarget ? "FOREACH loop variable must not be of an array type"
+                                                          : nullptr;
+    if (wrongKind) {
+      fail("42804", wrongKind);
+      ensureOpen();
+      return false;
+    }
+    if (scalar) return true;
+    bool record = s.targets.size() == 1 && kind == VarType::Kind::Record;
+    cg_.ifThen(nonEmpty, [&] {
+      fail("42804", fmt::format("cannot assign non-composite value to a {} variable", record ? "record" : "row"));
+    });
+    return false;
+  }
+
+  // Element `index` (1-based, within its bounds) of a non-NULL array; NULL for a NULL element.
+  SqlValue arrayElement(const SqlValue& array, llvm::Value* index) {
+    SqlType element = array.type.elementType();
+    SqlValue position = cg_.notNull(index, {TypeId::Int4, -1});
+    const TupleLayout* layout = out_.code->layouts.add(TupleLayout::of({element}));
+    llvm::Value* temp = cg_.tupleAlloca(*layout);
+    cg_.storeField(temp, *layout, 0, cg_.nullOf(element));
+    llvm::Value* present = cg_.callSql("duet_rt_array_has", {TypeId::Bool, -1}, {array, position});
+    cg_.ifThen(present, [&] {
+      llvm::Value* v = cg_.callSql(arrayGetFunction(element.id), element, {array, position});
+      cg_.storeField(temp, *layout, 0, cg_.notNull(v, element));
+    });
+    return cg_.loadField(temp, *layout, 0);
+  }
+
   // ---- bound cursors: OPEN reads the query's rows into the frame, FETCH hands them out
 
   // The rows of cursor `cursor` (planned once, at its first OPEN or FETCH); null when its
@@ -1045,25 +1172,98 @@ class RoutineCompiler {
     return layout;
   }
 
-  void emitCursorOpen(const CursorStmt& s) {
-    const Cursor& c = fn_.cursors[s.cursor];
+  void emitCursorOpen(const CursorStmt& s) { openCursor(s.cursor, s.arguments); }
+
+  // OPEN (42P03 while open), its arguments assigned, then its query's rows read into the
+  // frame. False when the query cannot run (after emitting its failure).
+  bool openCursor(int cursor, const std::vector<SqlText>& arguments) {
+    const Cursor& c = fn_.cursors[cursor];
     std::optional<Planned> p = plan(c.query, "");
-    if (!p) return;
+    if (!p) return false;
     if (!p->stmt.plan->returnsRows) {
       fail("42P11", "cannot open a query that does not return rows as a cursor");
-      return;
+      return false;
     }
-    const TupleLayout* layout = cursorLayout(s.cursor);
-    llvm::Value* rows = cg_.call("duet_plpgsql_cursor_open", cg_.pointerType(),
-                                 {cur_.frame, b_.getInt32(s.cursor), cg_.ptrConst(layout), cstr(c.name)});
+    const TupleLayout* layout = cursorLayout(cursor);
+    llvm::Value* rows =
+        cg_.call("duet_plpgsql_cursor_open", cg_.pointerType(),
+                 {cur_.frame, b_.getInt32(cursor), cg_.ptrConst(layout), cstr(c.name), b_.getInt8(c.scrollable)});
+    assignCursorArguments(c, arguments);
     llvm::Value* tuple = cg_.tupleAlloca(*layout);
     emit(*p, {}, [&](Row& row) {
       for (size_t i = 0; i < row.size(); ++i) cg_.storeField(tuple, *layout, i, row[i]);
       cg_.call("duet_q_buffer_append", b_.getVoidTy(), {rows, tuple});  // copies the row, strings too
     });
+    return true;
   }
 
-  // The next row into the targets and FOUND true; past the last, NULLs and FOUND false.
+  // FOR r IN c [(arguments)] (exec_stmt_forc): opens c, fetches each row into r's fields
+  // and runs the body, then closes c; FOUND says whether the body ran. The body may FETCH
+  // or MOVE c itself, not CLOSE it (the loop pins it: 24000). A jump out of the loop to an
+  // enclosing loop or block closes c on its way (jumpTo); RETURN ends the call, whose frame
+  // goes with its cursors.
+  void emitForCursor(const ForCursor& s) {
+    if (!openCursor(s.cursor, s.arguments)) return;
+    const Cursor& c = fn_.cursors[s.cursor];
+    const TupleLayout* layout = cursorLayout(s.cursor);
+    cg_.call("duet_plpgsql_cursor_pin", b_.getVoidTy(), {cur_.frame, b_.getInt32(s.cursor)});
+    llvm::AllocaInst* iterated = entryAlloca(b_.getInt1Ty());
+    b_.CreateStore(b_.getFalse(), iterated);
+    llvm::BasicBlock* head = cg_.block("forc.head");
+    llvm::BasicBlock* body = cg_.block("forc.body");
+    llvm::BasicBlock* next = cg_.block("forc.next");
+    llvm::BasicBlock* exit = cg_.block("forc.exit");
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    llvm::Value* row =
+        cg_.call("duet_plpgsql_cursor_fetch", cg_.pointerType(), {cur_.frame, b_.getInt32(s.cursor), cstr(c.name)});
+    b_.CreateCondBr(b_.CreateIsNotNull(row), body, exit);
+    b_.SetInsertPoint(body);
+    b_.CreateStore(b_.getTrue(), iterated);
+    Row values;
+    for (size_t i = 0; i < layout->types.size(); ++i) values.push_back(cg_.loadField(row, *layout, i));
+    ownStrings(values);  // the cursor's rows go when the loop ends; the variables stay
+    Target record;
+    record.variable = s.variable;
+    assignTargets({record}, values);
+    cursorLoops_.push_back({targets_.size(), cur_.depth, s.cursor});
+    emitLoopBody(s.label, s.body, exit, next);
+    cursorLoops_.pop_back();
+    b_.SetInsertPoint(next);
+    cg_.checkCancel();
+    b_.CreateBr(head);
+    b_.SetInsertPoint(exit);
+    releaseCursor(s.cursor);
+    setFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
+  }
+
+  // Closes a cursor its FOR loop pinned.
+  void releaseCursor(int cursor) {
+    cg_.call("duet_plpgsql_cursor_release", b_.getVoidTy(), {cur_.frame, b_.getInt32(cursor)});
+  }
+
+  // Before a jump to targets_[target]: closes the cursors of the FOR loops over cursors
+  // that it leaves in the function being generated (a deeper function closes its own
+  // before it returns the jump's code).
+  void closeCursorLoopsLeft(size_t target) {
+    for (auto loop = cursorLoops_.rbegin(); loop != cursorLoops_.rend(); ++loop)
+      if (loop->depth == cur_.depth && loop->targets > target) releaseCursor(loop->cursor);
+  }
+
+  // OPEN's values into the cursor's argument variables, converted to their types: all
+  // evaluated first, then assigned, as PostgreSQL's SELECT ... INTO of them.
+  void assignCursorArguments(const Cursor& c, const std::vector<SqlText>& values) {
+    Row row;
+    for (const SqlText& text : values) {
+      std::optional<SqlValue> value = evaluate(text);
+      if (!value) return;
+      row.push_back(*value);
+    }
+    for (size_t i = 0; i < row.size(); ++i) assignSlot(slotOf_[c.arguments[i]], row[i], &fn_.variables[c.arguments[i]]);
+  }
+
+  // The row the direction lands on into the targets, FOUND true and ROW_COUNT 1; none
+  // (past either end), NULLs, FOUND false and ROW_COUNT 0.
   void emitCursorFetch(const CursorStmt& s) {
     const Cursor& c = fn_.cursors[s.cursor];
     const TupleLayout* layout = cursorLayout(s.cursor);
@@ -1071,8 +1271,9 @@ class RoutineCompiler {
       plan(c.query, "");  // raises its error where FETCH runs
       return;
     }
-    llvm::Value* row =
-        cg_.call("duet_plpgsql_cursor_fetch", cg_.pointerType(), {cur_.frame, b_.getInt32(s.cursor), cstr(c.name)});
+    std::optional<std::pair<llvm::Value*, llvm::Value*>> moved = moveCursor(s, false);
+    if (!moved) return;
+    llvm::Value* row = moved->first;
     llvm::Value* found = b_.CreateIsNotNull(row);
     cg_.ifThen(found, [&] {
       Row values;
@@ -1082,6 +1283,37 @@ class RoutineCompiler {
     });
     cg_.ifThen(b_.CreateNot(found), [&] { nullTargets(s.targets); });
     setFound(found);
+    setRowCount(moved->second);
+  }
+
+  // MOVE (exec_stmt_fetch's is_move): ROW_COUNT is the rows it passed (for ABSOLUTE and
+  // RELATIVE whether it landed on one), FOUND whether that is any.
+  void emitCursorMove(const CursorStmt& s) {
+    std::optional<std::pair<llvm::Value*, llvm::Value*>> moved = moveCursor(s, true);
+    if (!moved) return;
+    setRowCount(moved->second);
+    setFound(b_.CreateICmpNE(moved->second, b_.getInt64(0)));
+  }
+
+  // Runs FETCH's (move false) or MOVE's direction: the row FETCH landed on (or null) and
+  // the rows processed (i64). The count or position is evaluated as an integer: NULL is
+  // 22004. Nullopt after emitting a failure.
+  std::optional<std::pair<llvm::Value*, llvm::Value*>> moveCursor(const CursorStmt& s, bool move) {
+    const FetchDirection& d = s.direction;
+    llvm::Value* count = b_.getInt64(d.count);
+    if (d.expression) {
+      std::optional<SqlValue> v = evaluate(*d.expression);
+      if (!v) return std::nullopt;
+      std::optional<SqlValue> n = assignCast(*v, {TypeId::Int4, -1});
+      if (!n) return std::nullopt;
+      cg_.ifThen(n->null, [&] { fail("22004", "relative or absolute cursor position is null"); });
+      count = b_.CreateSExt(n->v, b_.getInt64Ty());
+    }
+    llvm::AllocaInst* processed = entryAlloca(b_.getInt64Ty());
+    llvm::Value* row = cg_.call("duet_plpgsql_cursor_move", cg_.pointerType(),
+                                {cur_.frame, b_.getInt32(s.cursor), cstr(fn_.cursors[s.cursor].name),
+                                 b_.getInt32(static_cast<int32_t>(d.kind)), count, b_.getInt8(move), processed});
+    return std::pair{row, b_.CreateLoad(b_.getInt64Ty(), processed)};
   }
 
   // ---- dynamic SQL (dynamic_sql.h): the command string and the USING values are evaluated
@@ -1695,6 +1927,27 @@ class RoutineCompiler {
     out_.raises.push_back(std::move(spec));
   }
 
+  // ASSERT (exec_stmt_assert): skipped while plpgsql.check_asserts is off; a false or NULL
+  // condition raises P0004 with the message's text, "assertion failed" without one or
+  // for a NULL one.
+  void emitAssert(const Assert& s) {
+    llvm::Value* enabled = cg_.call("duet_plpgsql_asserts_enabled", b_.getInt8Ty(), {cur_.ctx});
+    cg_.ifThen(b_.CreateICmpNE(enabled, b_.getInt8(0)), [&] {
+      llvm::Value* holds = condition(s.condition);
+      cg_.ifThen(b_.CreateNot(holds), [&] {
+        llvm::Value* message = cg_.ptrConst(nullptr);
+        if (s.message) {
+          std::optional<SqlValue> v = evaluate(*s.message);
+          if (!v) return;
+          SqlValue text = v->type.id == TypeId::Text ? *v : cg_.cast(*v, {TypeId::Text, -1}, true);
+          message = b_.CreateSelect(text.null, cg_.ptrConst(nullptr), text.v);
+        }
+        cg_.call("duet_plpgsql_assert_failed", b_.getVoidTy(), {message});
+        b_.CreateUnreachable();
+      });
+    });
+  }
+
   const RoutineCompileRequest& req_;
   const Function& fn_;
   CompiledRoutine& out_;
@@ -1709,8 +1962,16 @@ class RoutineCompiler {
   std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row / record variable
   int rowCountSlot_ = -1;
   std::map<int, const TupleLayout*> cursorLayouts_;  // per cursor, its rows (cursorLayout)
-  bool returnsRow_ = false;                          // RETURNS record or t (not SETOF): RETURN fills outputSlots
-  std::optional<std::vector<int>> numberedSlots_;    // LANGUAGE sql: the slot $n names
+  // The FOR loops over cursors being generated, innermost last: where their jump targets
+  // begin in targets_, the function (depth) and the cursor a jump out of them closes.
+  struct CursorLoop {
+    size_t targets;
+    int depth;
+    int cursor;
+  };
+  std::vector<CursorLoop> cursorLoops_;
+  bool returnsRow_ = false;                        // RETURNS record or t (not SETOF): RETURN fills outputSlots
+  std::optional<std::vector<int>> numberedSlots_;  // LANGUAGE sql: the slot $n names
   std::vector<JumpTarget> targets_;
   int nextCode_ = 2;  // 0 and 1 are "fell through" and "returned"
 };

@@ -124,10 +124,15 @@ void registerRoutineRuntime() {
     DUET_PL(duet_plpgsql_raise);
     DUET_PL(duet_plpgsql_fail);
     DUET_PL(duet_plpgsql_append_row);
+    DUET_PL(duet_plpgsql_asserts_enabled);
+    DUET_PL(duet_plpgsql_assert_failed);
     DUET_PL(duet_plpgsql_cursor_open);
     DUET_PL(duet_plpgsql_cursor_fetch);
+    DUET_PL(duet_plpgsql_cursor_move);
     DUET_PL(duet_plpgsql_cursor_close);
     DUET_PL(duet_plpgsql_end_transaction);
+    DUET_PL(duet_plpgsql_cursor_pin);
+    DUET_PL(duet_plpgsql_cursor_release);
     DUET_PL(duet_plpgsql_array_set);
     DUET_PL(duet_plpgsql_error_text);
 #undef DUET_PL
@@ -147,6 +152,12 @@ RoutineFrame::OpenCursor& openCursor(RoutineFrame* frame, int32_t cursor, const 
     throw SqlError(sqlstate::kInvalidCursorName, fmt::format("cursor \"{}\" does not exist", name));
   return *frame->cursors[at];
 }
+
+// The cursors opened after the `opened`-th OPEN of the call, closed.
+void closeCursorsOpenedSince(RoutineFrame* frame, uint64_t opened) {
+  for (auto& cursor : frame->cursors)
+    if (cursor && cursor->opening > opened) cursor.reset();
+}
 }  // namespace
 
 extern "C" {
@@ -164,13 +175,16 @@ int32_t duet_plpgsql_try(BlockEntry block, rt::QueryContext* ctx, uint8_t* vars,
       if (session) session->subtransaction(false);
     }
   };
+  uint64_t cursorsOpened = frame->cursorsOpened;
   try {
     Subtransaction subtransaction(ctx->session);
     return block(ctx, vars, frame);
   } catch (SqlError& e) {
-    // The block is a subtransaction: its changes go, the variables keep their values.
+    // The block is a subtransaction: its changes go, and the cursors it opened; the
+    // variables keep their values, other cursors their positions.
     ctx->undo->rollbackTo(mark);
     if (ctx->session) ctx->session->subtransactionRolledBack();
+    closeCursorsOpenedSince(frame, cursorsOpened);
     ctx->buffers.resize(buffers);
     ctx->groups.resize(groups);
     ctx->joins.resize(joins);
@@ -295,19 +309,40 @@ const VarString* duet_plpgsql_array_set(const VarString* array, int32_t index, c
 
 void duet_plpgsql_append_row(RoutineFrame* frame, const uint8_t* tuple) { frame->rows->append(tuple); }
 
+bool duet_plpgsql_asserts_enabled(rt::QueryContext* ctx) {
+  const std::string* value = ctx->settings ? ctx->settings->currentSetting("plpgsql.check_asserts") : nullptr;
+  return !value || *value != "off";
+}
+
+void duet_plpgsql_assert_failed(const VarString* message) {
+  throw SqlError("P0004", message ? std::string(message->view()) : std::string("assertion failed"));
+}
+
 rt::TupleBuffer* duet_plpgsql_cursor_open(RoutineFrame* frame, int32_t cursor, const TupleLayout* layout,
-                                          const char* name) {
+                                          const char* name, bool scrollable) {
   auto at = static_cast<size_t>(cursor);
   if (at >= frame->cursors.size()) frame->cursors.resize(at + 1);
   if (frame->cursors[at]) throw SqlError(sqlstate::kDuplicateCursor, fmt::format("cursor \"{}\" already in use", name));
   frame->cursors[at] = std::make_unique<RoutineFrame::OpenCursor>();
   frame->cursors[at]->rows = std::make_unique<rt::TupleBuffer>(*layout);
+  frame->cursors[at]->scrollable = scrollable;
+  frame->cursors[at]->opening = ++frame->cursorsOpened;
   return frame->cursors[at]->rows.get();
 }
 
 const uint8_t* duet_plpgsql_cursor_fetch(RoutineFrame* frame, int32_t cursor, const char* name) {
+  int64_t processed = 0;
+  return duet_plpgsql_cursor_move(frame, cursor, name, static_cast<int32_t>(FetchDirection::Kind::Forward), 1, false,
+                                  &processed);
+}
+
+const uint8_t* duet_plpgsql_cursor_move(RoutineFrame* frame, int32_t cursor, const char* name, int32_t direction,
+                                        int64_t count, bool move, int64_t* processed) {
   RoutineFrame::OpenCursor& c = openCursor(frame, cursor, name);
-  return c.next < c.rows->size() ? c.rows->at(c.next++) : nullptr;
+  if (!c.position) c.position.emplace(c.rows->size(), c.scrollable);
+  *processed = static_cast<int64_t>(c.position->fetch(static_cast<FetchDirection::Kind>(direction), count, move));
+  if (move || *processed == 0) return nullptr;
+  return c.rows->at(c.position->row() - 1);
 }
 
 void duet_plpgsql_end_transaction(rt::QueryContext* ctx, bool commit, bool chain) {
@@ -315,8 +350,17 @@ void duet_plpgsql_end_transaction(rt::QueryContext* ctx, bool commit, bool chain
 }
 
 void duet_plpgsql_cursor_close(RoutineFrame* frame, int32_t cursor, const char* name) {
-  openCursor(frame, cursor, name);
+  if (openCursor(frame, cursor, name).pinned)
+    throw SqlError("24000", fmt::format("cannot drop pinned portal \"{}\"", name));
   frame->cursors[static_cast<size_t>(cursor)].reset();
+}
+
+void duet_plpgsql_cursor_pin(RoutineFrame* frame, int32_t cursor) {
+  frame->cursors[static_cast<size_t>(cursor)]->pinned = true;
+}
+
+void duet_plpgsql_cursor_release(RoutineFrame* frame, int32_t cursor) {
+  if (static_cast<size_t>(cursor) < frame->cursors.size()) frame->cursors[static_cast<size_t>(cursor)].reset();
 }
 
 }  // extern "C"

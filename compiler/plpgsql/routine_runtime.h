@@ -48,14 +48,26 @@ void duet_plpgsql_raise(duet::rt::QueryContext* ctx, const duet::plpgsql::RaiseS
 // arr[index] := value: a new array (NULL array: a new one), NULL-padded past the end.
 const duet::VarString* duet_plpgsql_array_set(const duet::VarString* array, int32_t index, const void* value,
                                               bool isNull, int32_t elementType);
+// ASSERT: whether plpgsql.check_asserts is on (as by default, also where no session is).
+bool duet_plpgsql_asserts_enabled(duet::rt::QueryContext* ctx);
+// ASSERT's failure: P0004 with `message`, or "assertion failed" when it is null.
+[[noreturn]] void duet_plpgsql_assert_failed(const duet::VarString* message);
 void duet_plpgsql_append_row(duet::plpgsql::RoutineFrame* frame, const uint8_t* tuple);
 // Bound cursors (RoutineFrame::cursors): OPEN makes the buffer its query's rows go to
 // (42P03 while open), FETCH returns the next row or null (34000 while closed), CLOSE
 // forgets them (34000 while closed). `name` is the cursor's, for the errors.
 duet::rt::TupleBuffer* duet_plpgsql_cursor_open(duet::plpgsql::RoutineFrame* frame, int32_t cursor,
-                                                const duet::TupleLayout* layout, const char* name);
+                                                const duet::TupleLayout* layout, const char* name, bool scrollable);
 const uint8_t* duet_plpgsql_cursor_fetch(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name);
+// FETCH (move false) or MOVE in a direction (FetchDirection::Kind) and count: the row
+// FETCH lands on or null; *processed is ROW_COUNT.
+const uint8_t* duet_plpgsql_cursor_move(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name,
+                                        int32_t direction, int64_t count, bool move, int64_t* processed);
 void duet_plpgsql_cursor_close(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name);
 // COMMIT / ROLLBACK [AND CHAIN] in a procedure (rt::SessionServices::endTransactionInCall).
 void duet_plpgsql_end_transaction(duet::rt::QueryContext* ctx, bool commit, bool chain);
+// FOR over a cursor: pins it for the loop (CLOSE in the body is 24000), and closes it at
+// the loop's end.
+void duet_plpgsql_cursor_pin(duet::plpgsql::RoutineFrame* frame, int32_t cursor);
+void duet_plpgsql_cursor_release(duet::plpgsql::RoutineFrame* frame, int32_t cursor);
 }

@@ -123,3 +123,128 @@ TEST_CASE("plpgsql: CREATE-time errors match PostgreSQL", "[plpgsql][error]") {
              "variable \"c\" is declared CONSTANT", 107);
   checkError(" BEGIN RETURN NEXT 1; END ", "42804", "cannot use RETURN NEXT in a non-SETOF function", 78);
 }
+
+TEST_CASE("plpgsql: FOREACH", "[plpgsql]") {
+  Function fn = parseBody(kPrefix + R"(
+DECLARE x int; y int; s int[];
+BEGIN
+  <<l>> FOREACH x, y IN ARRAY ARRAY[a] LOOP EXIT l; END LOOP l;
+  FOREACH s SLICE 1 IN ARRAY ARRAY[1, 2] LOOP END LOOP;
+  RETURN 1;
+END $$)");
+  const StmtList& body = fn.body->body;
+  REQUIRE(body.size() == 3);
+  const auto& list = body[0]->as<ForEach>();
+  CHECK(list.label == "l");
+  REQUIRE(list.targets.size() == 2);
+  CHECK(fn.variables[list.targets[1].variable].name == "y");
+  CHECK(list.slice == 0);
+  CHECK(list.array.text == "ARRAY[a]");
+  REQUIRE(list.array.variables.size() == 1);
+  CHECK(list.body.size() == 1);
+  const auto& slice = body[1]->as<ForEach>();
+  CHECK(slice.slice == 1);
+  CHECK(fn.variables[slice.targets[0].variable].name == "s");
+
+  checkError(" BEGIN FOREACH zz IN ARRAY ARRAY[1] LOOP END LOOP; RETURN 1; END ", "42601",
+             "loop variable of FOREACH must be a known variable or list of variables", 86);
+  checkError(" DECLARE x int; BEGIN FOREACH x, zz IN ARRAY ARRAY[1] LOOP END LOOP; RETURN 1; END ", "42601",
+             "\"zz\" is not a known variable", 104);
+  checkError(" DECLARE x int; BEGIN FOREACH x SLICE 1.5 IN ARRAY ARRAY[1] LOOP END LOOP; RETURN 1; END ", "42601",
+             "syntax error at or near \"1.5\"", 109);
+}
+
+TEST_CASE("plpgsql: ASSERT", "[plpgsql]") {
+  Function fn = parseBody(kPrefix + " BEGIN ASSERT a > 0; ASSERT a < 9, 'big ' || a; RETURN a; END $$");
+  const StmtList& body = fn.body->body;
+  REQUIRE(body.size() == 3);
+  const auto& plain = body[0]->as<Assert>();
+  CHECK(plain.condition.text == "a > 0");
+  CHECK(!plain.message);
+  const auto& withMessage = body[1]->as<Assert>();
+  REQUIRE(withMessage.message);
+  CHECK(withMessage.message->text == "'big ' || a");
+  CHECK(withMessage.message->variables.size() == 1);
+
+  checkError(" BEGIN ASSERT; RETURN 1; END ", "42601", "missing expression at or near \";\"", 84);
+}
+
+TEST_CASE("plpgsql: cursor arguments", "[plpgsql]") {
+  Function fn = parseBody(kPrefix + R"(
+DECLARE lo int := 5; c CURSOR (lo int, hi int) FOR SELECT k FROM t WHERE k BETWEEN lo AND c.hi;
+BEGIN OPEN c(hi := a + 1, lo := lo); RETURN 1; END $$)");
+  REQUIRE(fn.cursors.size() == 1);
+  const Cursor& c = fn.cursors[0];
+  REQUIRE(c.arguments.size() == 2);
+  CHECK(fn.variables[c.arguments[0]].name == "lo");
+  // The query's lo and c.hi are the arguments, not the block's lo.
+  REQUIRE(c.query.variables.size() == 2);
+  CHECK(c.query.variables[0].variable == c.arguments[0]);
+  CHECK(c.query.variables[1].variable == c.arguments[1]);
+  const auto& open = fn.body->body[0]->as<CursorStmt>();
+  REQUIRE(open.arguments.size() == 2);
+  CHECK(open.arguments[0].text == "lo");  // in the cursor's order: the block's lo
+  CHECK(open.arguments[0].variables[0].variable != c.arguments[0]);
+  CHECK(open.arguments[1].text == "a + 1");
+
+  checkError(" DECLARE c CURSOR FOR SELECT 1; BEGIN OPEN c(1); RETURN 1; END ", "42601",
+             "cursor \"c\" has no arguments", 115);
+  checkError(" DECLARE c CURSOR (a int, b int) FOR SELECT a; BEGIN OPEN c(1, a := 2); RETURN 1; END ", "42601",
+             "value for parameter \"a\" of cursor \"c\" specified more than once", 134);
+}
+
+TEST_CASE("plpgsql: FOR over a cursor", "[plpgsql]") {
+  Function fn = parseBody(kPrefix + R"(
+DECLARE r int; c CURSOR (m int) FOR SELECT k FROM t WHERE k > m;
+BEGIN <<l>> FOR r IN c(a) LOOP EXIT l WHEN r.k > 1; END LOOP; RETURN r; END $$)");
+  const auto& loop = fn.body->body[0]->as<ForCursor>();
+  CHECK(loop.label == "l");
+  CHECK(loop.cursor == 0);
+  REQUIRE(loop.arguments.size() == 1);
+  CHECK(loop.arguments[0].text == "a");
+  // The loop declares a record r of its own; RETURN r after it is the block's integer.
+  CHECK(fn.variables[loop.variable].type.kind == VarType::Kind::Record);
+  const auto& exit = loop.body[0]->as<Exit>();
+  CHECK(exit.when->variables[0].variable == loop.variable);
+  const auto& ret = fn.body->body[1]->as<Return>();
+  CHECK(fn.variables[ret.value->variables[0].variable].type.kind == VarType::Kind::Scalar);
+
+  checkError(" DECLARE c CURSOR FOR SELECT 1; x int; y int; BEGIN FOR x, y IN c LOOP END LOOP; RETURN 1; END ", "42601",
+             "cursor FOR loop must have only one target variable", 127);
+}
+
+TEST_CASE("plpgsql: FETCH and MOVE directions", "[plpgsql]") {
+  Function fn = parseBody(kPrefix + R"(
+DECLARE c NO SCROLL CURSOR FOR SELECT k FROM t; x int;
+BEGIN
+  FETCH c INTO x; FETCH PRIOR FROM c INTO x; FETCH LAST IN c INTO x; FETCH RELATIVE -a FROM c INTO x;
+  MOVE BACKWARD ALL FROM c; MOVE FORWARD a + 1 IN c; MOVE (a) FROM c; MOVE c;
+  RETURN 1;
+END $$)");
+  CHECK(!fn.cursors[0].scrollable);
+  auto direction = [&](size_t i) { return fn.body->body[i]->as<CursorStmt>().direction; };
+  CHECK(direction(0).kind == FetchDirection::Kind::Forward);
+  CHECK(direction(0).count == 1);
+  CHECK(direction(1).kind == FetchDirection::Kind::Backward);
+  CHECK(direction(2).kind == FetchDirection::Kind::Absolute);
+  CHECK(direction(2).count == -1);
+  CHECK(direction(3).kind == FetchDirection::Kind::Relative);
+  CHECK(direction(3).expression->text == "-a");
+  CHECK(fn.body->body[4]->kind == StmtKind::CursorMove);
+  CHECK(direction(4).kind == FetchDirection::Kind::Backward);
+  CHECK(direction(4).count == FetchDirection::kAll);
+  CHECK(direction(5).expression->text == "a + 1");
+  CHECK(direction(6).expression->text == "(a)");
+  CHECK(direction(6).multipleRows);
+  CHECK(!direction(7).expression);
+
+  checkError(" DECLARE c CURSOR FOR SELECT 1; x int; BEGIN OPEN c; FETCH FORWARD 2 FROM c INTO x; RETURN 1; END ",
+             "0A000", "FETCH statement cannot return multiple rows", 124);
+  checkError(" DECLARE c CURSOR FOR SELECT 1; x int; BEGIN OPEN c; FETCH NEXT c INTO x; RETURN 1; END ", "42601",
+             "expected FROM or IN at or near \"c\"", 135);
+}
+
+TEST_CASE("plpgsql: WHERE CURRENT OF is refused at CREATE", "[plpgsql][error]") {
+  checkError(" DECLARE c CURSOR FOR SELECT k FROM t; BEGIN DELETE FROM t WHERE CURRENT OF c; RETURN 1; END ", "0A000",
+             "PL/pgSQL UPDATE/DELETE ... WHERE CURRENT OF is not supported yet", 0);
+}
