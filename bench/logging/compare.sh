@@ -8,10 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 W=${1:-10}; S=${2:-6}
 DATA=$(mktemp -d /tmp/duet-logbench.XXXXXX)
-read -r SCRATCH PG_PORT < <(python3 tests/scratch_pg.py start)
+read -r SCRATCH PG_PORT < <(python3 tests/scratch_pg.py start --fsync)
 cleanup() { pkill -f "duetd --port 5650[01]" || true; python3 tests/scratch_pg.py stop "$SCRATCH"; rm -rf "$DATA"; }
 trap cleanup EXIT
-psql -X -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -c "ALTER SYSTEM SET fsync = on" -c "SELECT pg_reload_conf()" >/dev/null
 build/bin/duetd --port 56500 --data-dir "$DATA/log-on" >/dev/null 2>&1 &
 build/bin/duetd --port 56501 --data-dir "$DATA/log-off" --redo-log false >/dev/null 2>&1 &
 for port in 56500 56501; do for _ in $(seq 1 100); do pg_isready -q -h 127.0.0.1 -p $port && break; sleep 0.1; done; done
