@@ -2,6 +2,8 @@
 // routine compiler uses.
 #include "compiler/codegen/statement_generator.h"
 
+#include <unordered_set>
+
 #include "compiler/codegen/codegen_internal.h"
 
 namespace duet::codegen {
@@ -22,7 +24,16 @@ void StatementGenerator::emitStatement(const plan::Node& root, Row params, const
   cg.b_.SetInsertPoint(start);
   llvm::BasicBlock* outerStart = std::exchange(cg.statementStart_, start);
   cg.pipelineEnd_.push_back(end);
+  // What the codegen remembers by plan node address must go with this statement's plan: a
+  // later statement's plan may be allocated at the same addresses (an ordered aggregate
+  // then took another's row layout and the JIT crashed).
+  std::unordered_set<const plan::AggSpec*> collectedBefore;
+  for (const auto& [agg, rows] : cg.collectedRows_) collectedBefore.insert(agg);
+  std::unordered_set<const plan::Node*> joinsBefore;
+  for (const auto& [join, slot] : cg.joinSlots_) joinsBefore.insert(join);
   cg.produce(root, consume);
+  std::erase_if(cg.collectedRows_, [&](const auto& e) { return !collectedBefore.count(e.first); });
+  std::erase_if(cg.joinSlots_, [&](const auto& e) { return !joinsBefore.count(e.first); });
   if (!cg.terminated()) cg.b_.CreateBr(end);
   cg.pipelineEnd_.pop_back();
   cg.statementStart_ = outerStart;

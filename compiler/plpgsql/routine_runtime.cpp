@@ -49,6 +49,17 @@ bool isSqlstate(std::string_view s) {
   return true;
 }
 
+// A void function's one value: empty, as PostgreSQL prints void, or NULL (voidIsNull).
+void setVoidResult(const TupleLayout& layout, uint8_t* tuple, bool voidIsNull) {
+  if (voidIsNull) {
+    tuple[layout.nullOffset(0)] = 1;
+    return;
+  }
+  const VarString* empty = statementArena().makeString(std::string_view());
+  std::memcpy(tuple + layout.offsets[0], &empty, sizeof empty);
+  tuple[layout.nullOffset(0)] = 0;
+}
+
 }  // namespace
 
 void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uint8_t* args, uint8_t* result,
@@ -91,12 +102,8 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
     const TupleLayout& rl = routine.resultLayout;
     if (routine.resultSlot >= 0) {
       copyField(vl, vars, routine.resultSlot, rl, result, 0);
-    } else if (routine.voidIsNull) {
-      result[rl.nullOffset(0)] = 1;
-    } else {  // void: shown as an empty value, as PostgreSQL prints void
-      const VarString* empty = statementArena().makeString(std::string_view());
-      std::memcpy(result + rl.offsets[0], &empty, sizeof empty);
-      result[rl.nullOffset(0)] = 0;
+    } else {
+      setVoidResult(rl, result, routine.voidIsNull);
     }
   }
   if (rows) {
@@ -106,6 +113,8 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
     uint8_t* row = rowStorage.data();
     if (routine.returnsValue) {
       copyField(vl, vars, routine.returnSlot, rl, row, 0);
+    } else if (routine.outputSlots.empty()) {
+      setVoidResult(rl, row, routine.voidIsNull);  // SELECT * FROM f() of a void function: one row
     } else {
       for (size_t i = 0; i < routine.outputSlots.size(); ++i) copyField(vl, vars, routine.outputSlots[i], rl, row, i);
     }
