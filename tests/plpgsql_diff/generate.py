@@ -15,6 +15,9 @@ What keeps PostgreSQL's answer the only right one (so that a difference is DuetD
   there such an operator needs a column operand ("rows" expressions), and conditions that
   filter rows (WHERE, ON) raise nothing at all ("nothrow"): which rows PostgreSQL evaluates
   them on depends on its plan (an index scan skips the others).
+  Folding also turns an operator with a NULL constant operand into NULL without running
+  the others, so work that can raise or has effects is never an operand next to a
+  variable or a NULL.
 * UPDATEs that change a key column change one row (by primary key): over several rows the
   outcome of a unique check depends on the order the rows are visited.
 
@@ -50,10 +53,16 @@ KNOWN_GAPS: dict[str, str] = {
                              "the other order duetd crashes at CREATE",
     "not_null_into_no_row": "SELECT ... INTO v that finds no row sets a NOT NULL variable v to NULL; "
                             "PostgreSQL raises 22004",
+    "call_argument_subquery": "CALL p((SELECT ...)) runs; PostgreSQL rejects a subquery in a CALL argument "
+                              "(0A000)",
 }
 
 PREFIX = "pd_"
 ROUTINE = PREFIX + "r"
+# Routines some cases create first, for the routine under test to call.
+HELPER_FUNCTION = PREFIX + "hf"      # (h_a integer, h_b text) RETURNS integer
+HELPER_PROCEDURE = PREFIX + "hp"     # (h_y text, INOUT h_x integer)
+ROUTINE_NAMES = (ROUTINE, HELPER_FUNCTION, HELPER_PROCEDURE)
 
 SCHEMA = [
     f"DROP TABLE IF EXISTS {PREFIX}item, {PREFIX}log, {PREFIX}acct",
@@ -65,10 +74,9 @@ SCHEMA = [
 ]
 
 # Run before every case: the seed rows, among them values next to the integer limits.
+# (Few statements: DuetDB compiles each statement again after DDL, such as a CREATE FUNCTION.)
 RESET = [
-    f"DELETE FROM {PREFIX}item",
-    f"DELETE FROM {PREFIX}log",
-    f"DELETE FROM {PREFIX}acct",
+    f"TRUNCATE {PREFIX}item, {PREFIX}log, {PREFIX}acct",
     f"INSERT INTO {PREFIX}acct VALUES (1, 'ann', 100, true, '{{1,2}}'), (2, 'bob', 0, false, '{{}}'), "
     "(3, 'cy', 2147483000, NULL, NULL), (4, 'dee', 50, true, '{3,NULL,3}')",
     f"INSERT INTO {PREFIX}item VALUES (1, 1, 5, 1.50, 'a'), (2, 1, 0, NULL, NULL), (3, 2, 7, 10.00, 'bb'), "
@@ -84,10 +92,14 @@ TABLES = {
 }
 
 
-def table_contents_queries() -> list[str]:
-    """One query per table listing all its rows in a fixed order."""
-    return [f"SELECT * FROM {t} ORDER BY " + ", ".join(str(i + 1) for i in range(len(cols)))
-            for t, cols in TABLES.items()]
+def table_contents_query() -> str:
+    """All rows of every table in one query, ordered: (table, id, the other columns as text)."""
+    width = max(len(cols) for cols in TABLES.values()) - 1
+    selects = []
+    for table, cols in TABLES.items():
+        values = [f"{c}::text" for c, _ in cols[1:]] + ["NULL::text"] * (width + 1 - len(cols))
+        selects.append(f"SELECT '{table}'::text AS t, id, {', '.join(values)} FROM {table}")
+    return " UNION ALL ".join(selects) + " ORDER BY t, id"
 
 
 # Value types of expressions, and how PL/pgSQL declares them.
@@ -120,6 +132,13 @@ class Expr:
     # Holds an operator that can raise with no run-time-only operand: PostgreSQL evaluates
     # it while planning a statement whether or not the statement reaches it.
     static_risk: bool = False
+    # Holds work that PostgreSQL may skip while planning: an operator that can raise on a
+    # run-time value, a call of a helper routine. An operator with a NULL constant operand
+    # folds to NULL without doing the rest (and in statements variables are constants).
+    skippable: bool = False
+
+    def may_be_null_constant(self) -> bool:
+        return self.kind == VAR or self.text.startswith("NULL::")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,8 +166,10 @@ class Case:
     seed: int
     index: int
     kind: str            # function, setof, table, out, procedure
+    helpers: list[str]   # CREATE statements of the helper routines, made first
     create: str
     calls: list[str]
+    drops: list[str]     # DROP statements of the routines, the one under test first
 
 
 class RoutineGen:
@@ -156,8 +177,10 @@ class RoutineGen:
 
     MAX_DEPTH = 3
 
-    def __init__(self, rng: random.Random, known_gaps: bool = True):
+    def __init__(self, rng: random.Random, known_gaps: bool = True, helpers: tuple = ()):
         self.rng = rng
+        self.helpers = helpers              # names of the helper routines the body may call
+        self.try_depth = 0                  # EXCEPTION blocks around the statement being drawn
         self.gaps = KNOWN_GAPS if known_gaps else {}
         self.scopes: list[list[Var]] = []
         self.decls: list[str] = []          # the top block's DECLARE lines
@@ -168,6 +191,7 @@ class RoutineGen:
         self.result = None                  # value type a scalar function returns
         self.out_vars: list[Var] = []       # OUT / INOUT / TABLE columns
         self.budget = 0                     # statements left to draw
+        self.drop = ""                      # the DROP statement of the routine drawn
 
     # ---- helpers -------------------------------------------------------------------------
 
@@ -234,13 +258,20 @@ class RoutineGen:
         return any(p.kind >= need for p in parts)
 
     @staticmethod
-    def combine(text: str, *parts: Expr, risk: bool = False) -> Expr:
-        return Expr(text, max((p.kind for p in parts), default=CONST), risk or any(p.static_risk for p in parts))
+    def combine(text: str, *parts: Expr, risk: bool = False, skippable: bool = False) -> Expr | None:
+        """An expression of these operands, or None where PostgreSQL could fold it to NULL
+        without doing an operand's work (see Expr.skippable)."""
+        for i, p in enumerate(parts):
+            if p.skippable and any(q.may_be_null_constant() for q in parts[:i] + parts[i + 1:]):
+                return None
+        return Expr(text, max((p.kind for p in parts), default=CONST), risk or any(p.static_risk for p in parts),
+                    skippable or any(p.skippable for p in parts))
 
     def raising(self, ctx: Ctx, text_of, *parts: Expr) -> Expr | None:
         if not self.may_raise(ctx, *parts):
             return None
-        return self.combine(text_of(*(p.text for p in parts)), *parts, risk=all(p.kind < DYN for p in parts))
+        static = all(p.kind < DYN for p in parts)
+        return self.combine(text_of(*(p.text for p in parts)), *parts, risk=static, skippable=not static)
 
     # int
     def int_arith(self, ctx, d):
@@ -283,6 +314,14 @@ class RoutineGen:
 
     def int_subquery(self, ctx, d):
         return self.subquery_scalar("int", ctx, d)
+
+    def int_helper(self, ctx, d):
+        # Only where it runs once per evaluation: per row, its changes and errors would
+        # depend on the order of the rows.
+        if ctx.mode != "plpgsql" or HELPER_FUNCTION not in self.helpers:
+            return None
+        a, b = self.expr("int", ctx, d), self.expr("text", ctx, d)
+        return Expr(f"{HELPER_FUNCTION}({a.text}, {b.text})", DYN, a.static_risk or b.static_risk, True)
 
     # bigint
     def big_arith(self, ctx, d):
@@ -433,7 +472,8 @@ class RoutineGen:
                     f"WHERE {cond.text})", DYN)
 
     makers = {
-        "int": [int_arith, int_arith, int_neg, int_case, int_pick, int_from_other, int_from_other, int_subquery],
+        "int": [int_arith, int_arith, int_neg, int_case, int_pick, int_from_other, int_from_other, int_subquery,
+                int_helper],
         "bigint": [big_arith, big_from_int, big_case, big_subquery],
         "numeric": [num_arith, num_arith, num_func, num_from_int, num_subquery],
         "text": [text_concat, text_concat, text_func, text_cut, text_from, text_format, text_array, text_subquery],
@@ -520,6 +560,12 @@ class RoutineGen:
                         (self.st_for_query, 2), (self.st_exception_block, 3), (self.st_plain_block, 1)]
         if self.loops:
             choices.append((self.st_exit, 1))
+        if HELPER_PROCEDURE in self.helpers:
+            choices.append((self.st_call, 2))
+        if depth < self.MAX_DEPTH and self.try_depth == 0:
+            # PostgreSQL closes a cursor when an EXCEPTION block catches an error after its
+            # OPEN; DuetDB leaves it open (docs/plpgsql.md).
+            choices.append((self.st_cursor, 1))
         choices.append((self.st_return_early, 1 if self.kind != "setof" else 2))
         if self.kind in ("setof", "table"):
             choices.append((self.st_return_next, 3))
@@ -690,7 +736,11 @@ class RoutineGen:
                   "invalid_text_representation", "array_subscript_error"]
 
     def st_exception_block(self, depth):
-        lines = ["BEGIN"] + self.nested(depth) + ["EXCEPTION"]
+        self.try_depth += 1
+        try:
+            lines = ["BEGIN"] + self.nested(depth) + ["EXCEPTION"]
+        finally:
+            self.try_depth -= 1
         conditions = self.rng.sample(self.CONDITIONS, self.rng.randint(1, 3))
         handlers = [[c] for c in conditions]
         if self.chance(0.3) and len(handlers) > 1:
@@ -903,6 +953,36 @@ class RoutineGen:
             return ["NULL;"]
         return [f"GET DIAGNOSTICS {self.rng.choice(targets).name} = ROW_COUNT;"]
 
+    def st_call(self, depth):
+        targets = [v for v in self.visible(lambda v: v.writable and v.type == "int") if "." not in v.name]
+        if not targets:
+            return ["NULL;"]
+        text = self.top("text", Ctx("plpgsql"), 2).text
+        if "SELECT " in text and not self.allowed("call_argument_subquery"):
+            text = self.rng.choice(LITERALS["text"])
+        return [f"CALL {HELPER_PROCEDURE}({text}, {self.rng.choice(targets).name});"]
+
+    def st_cursor(self, depth):
+        """A bound cursor read to its end: OPEN, FETCH in a loop, CLOSE."""
+        table = self.rng.choice(list(TABLES))
+        _, alias, cols = self.from_table(Ctx("plpgsql"), table)
+        fields = [(c, t) for c, t in TABLES[table] if self.into_targets(lambda v, t=t: v.type == t)]
+        if not fields:
+            return ["NULL;"]
+        fields = self.rng.sample(fields, self.rng.randint(1, min(2, len(fields))))
+        targets = [self.rng.choice(self.into_targets(lambda v, t=t: v.type == t)).name for _, t in fields]
+        cursor = self.fresh("c")
+        # The query is declared in the top block: only its variables are in scope there.
+        inner_scopes, self.scopes = self.scopes, self.scopes[:1]
+        try:
+            condition = self.expr("bool", Ctx("nothrow", tuple(cols)), 2).text
+        finally:
+            self.scopes = inner_scopes
+        self.decls.append(f"{cursor} CURSOR FOR SELECT {', '.join(f'{alias}.{c}' for c, _ in fields)} "
+                          f"FROM {table} {alias} WHERE {condition} ORDER BY {alias}.id;")
+        body = [f"  FETCH {cursor} INTO {', '.join(targets)};", "  EXIT WHEN NOT FOUND;"]
+        return [f"OPEN {cursor};", "LOOP"] + body + self.loop_body(depth, None) + ["END LOOP;", f"CLOSE {cursor};"]
+
     def st_perform(self, depth):
         if self.chance(0.5):
             table, alias, cols = self.from_table(Ctx("plpgsql"))
@@ -912,7 +992,7 @@ class RoutineGen:
     # ---- the routine ---------------------------------------------------------------------
 
     def routine(self) -> tuple[str, str, list[Var]]:
-        """(kind, CREATE statement, parameters, how to call it)."""
+        """The routine under test: (kind, CREATE statement, parameters)."""
         self.kind = self.rng.choices(["function", "setof", "table", "out", "procedure"], [10, 2, 2, 1, 3])[0]
         params = [Var(f"p_{chr(ord('a') + k)}", self.rng.choice(SCALAR_TYPES + ("int", "intarr")))
                   for k in range(self.rng.randint(0, 3))]
@@ -934,17 +1014,33 @@ class RoutineGen:
             self.out_vars = [Var(f"o_{k}", self.rng.choice(SCALAR_TYPES + ("intarr",))) for k in range(self.rng.randint(1, 2))]
             signature += [f"{mode} {v.name} {SQL_TYPE[v.type]}" for v in self.out_vars]
         self.scopes[0] += self.out_vars
+        return self.kind, self.define(ROUTINE, signature, returns, self.rng.randint(4, 22)), params
+
+    def helper_function(self) -> str:
+        self.kind, self.result = "function", "int"
+        self.scopes = [[Var("h_a", "int"), Var("h_b", "text"), Var("FOUND", "bool", writable=False)]]
+        return self.define(HELPER_FUNCTION, ["h_a integer", "h_b text"], " RETURNS integer", self.rng.randint(1, 6))
+
+    def helper_procedure(self) -> str:
+        self.kind, self.out_vars = "procedure", [Var("h_x", "int")]
+        self.scopes = [[Var("h_y", "text"), Var("FOUND", "bool", writable=False)] + self.out_vars]
+        return self.define(HELPER_PROCEDURE, ["h_y text", "INOUT h_x integer"], "", self.rng.randint(1, 6))
+
+    def define(self, name: str, signature: list[str], returns: str, budget: int) -> str:
+        """The CREATE statement of a routine whose parameters are in scope: declarations,
+        `budget` statements, the ending its kind needs."""
         for t in SCALAR_TYPES + ("intarr",):   # a variable of every type: see may_raise()
             self.declare(t, init=self.top(t, Ctx("plpgsql"), 1).text if self.chance(0.7) else None)
         self.declare_odd_variable()
-        self.budget = self.rng.randint(4, 22)
-        lines = self.body(0, 999)
-        lines += self.ending()
+        self.budget = budget
+        lines = self.body(0, 999) + self.ending()
         body = "\n".join(["DECLARE"] + indent(self.decls) + ["BEGIN"] + indent(lines) + ["END"])
         what = "PROCEDURE" if self.kind == "procedure" else "FUNCTION"
-        create = (f"CREATE {what} {ROUTINE}({', '.join(signature)}){returns} LANGUAGE plpgsql AS $body$\n"
-                  f"{body}\n$body$")
-        return self.kind, create, params
+        # A routine is named by its name and the types of its arguments other than OUT.
+        identity = [a.split()[-1] for a in signature if not a.startswith("OUT ")]
+        self.drop = f"DROP {what} IF EXISTS {name}({', '.join(identity)})"
+        return (f"CREATE {what} {name}({', '.join(signature)}){returns} LANGUAGE plpgsql AS $body$\n"
+                f"{body}\n$body$")
 
     def declare_odd_variable(self):
         """Declarations whose assignments convert or check: typmods, NOT NULL, CONSTANT, %ROWTYPE."""
@@ -991,7 +1087,16 @@ def argument(rng: random.Random, t: str) -> str:
 
 def generate_case(seed: int, index: int, known_gaps: bool = True) -> Case:
     rng = random.Random(f"plpgsql-diff:{seed}:{index}")
-    gen = RoutineGen(rng, known_gaps)
+    helpers, drops = {}, []
+    if rng.random() < 0.25:
+        helper = RoutineGen(rng, known_gaps)
+        helpers[HELPER_FUNCTION] = helper.helper_function()
+        drops.append(helper.drop)
+    if rng.random() < 0.2:
+        helper = RoutineGen(rng, known_gaps)
+        helpers[HELPER_PROCEDURE] = helper.helper_procedure()
+        drops.append(helper.drop)
+    gen = RoutineGen(rng, known_gaps, tuple(helpers))
     kind, create, params = gen.routine()
     calls = []
     for _ in range(rng.choice([1, 2, 2, 3])):
@@ -1003,7 +1108,7 @@ def generate_case(seed: int, index: int, known_gaps: bool = True) -> Case:
             calls.append(f"SELECT {ROUTINE}({', '.join(args)})")
         else:
             calls.append(f"SELECT * FROM {ROUTINE}({', '.join(args)})")
-    return Case(seed, index, kind, create, calls)
+    return Case(seed, index, kind, list(helpers.values()), create, calls, [gen.drop] + drops)
 
 
 def indent(lines: list[str]) -> list[str]:

@@ -73,7 +73,8 @@ class Server:
 
     def drop_routines(self):
         """Drops every routine of the generated name, also those an interrupted run left."""
-        found, _ = self.run(f"SELECT oid::regprocedure FROM pg_proc WHERE proname = '{generate.ROUTINE}'")
+        names = ", ".join(f"'{name}'" for name in generate.ROUTINE_NAMES)
+        found, _ = self.run(f"SELECT oid::regprocedure FROM pg_proc WHERE proname IN ({names})")
         for signature in found.rows:
             self.run(f"DROP ROUTINE {signature}")
 
@@ -136,19 +137,20 @@ class Differ:
         finally:
             for server in (self.tested, self.reference):
                 if server.alive():
-                    server.drop_routines()
+                    self.must_run(server, case.drops)
 
     def compare_case(self, case, show):
-        created_ref = self.reference.run(case.create)
-        if created_ref[0].error:
-            self.counts[f"rejected by PostgreSQL at CREATE ({created_ref[0].error})"] += 1
-            if show:
-                print(f"PostgreSQL rejects the routine: {describe(*created_ref)}")
-            return []
-        created = self.tested.run(case.create)
+        for create in case.helpers + [case.create]:
+            created_ref = self.reference.run(create)
+            if created_ref[0].error:
+                self.counts[f"rejected by PostgreSQL at CREATE ({created_ref[0].error})"] += 1
+                if show:
+                    print(f"PostgreSQL rejects the routine: {describe(*created_ref)}")
+                return []
+            created = self.tested.run(create)
+            if not same(created, created_ref):
+                return [(create.split("(")[0], created, created_ref)]
         diffs = []
-        if not same(created, created_ref):
-            return [("CREATE", created, created_ref)]
         for call in case.calls:
             answers = self.tested.run(call), self.reference.run(call)
             self.counts["calls"] += 1
@@ -164,17 +166,18 @@ class Differ:
                 diffs.append((call, *answers))
             if not self.tested.alive():
                 return diffs
-        for query in generate.table_contents_queries():
-            answers = self.tested.run(query), self.reference.run(query)
-            if not same(*answers):
-                diffs.append((f"after the calls: {query}", *answers))
+        query = generate.table_contents_query()
+        answers = self.tested.run(query), self.reference.run(query)
+        if not same(*answers):
+            diffs.append(("the tables after the calls", *answers))
         return diffs
 
     def report(self, case, diffs):
         self.failures += 1
         print(f"\nMISMATCH seed {case.seed} case {case.index} ({case.kind}); rerun: "
               f"tests/plpgsql_diff/run.py ... --seed {case.seed} --case {case.index}")
-        print(case.create)
+        for create in case.helpers + [case.create]:
+            print(f"{create};")
         for call in case.calls:
             print(f"{call};")
         for what, tested, reference in diffs:
@@ -207,7 +210,7 @@ def run(args, tested_port, reference_port, restart=None):
             break
         case = generate.generate_case(args.seed, index, known_gaps=not args.all_constructs)
         if args.case is not None:
-            print(case.create)
+            print(";\n".join(case.helpers + [case.create]))
         cases += 1
         diffs = differ.run_case(case, show=args.case is not None)
         if diffs:
