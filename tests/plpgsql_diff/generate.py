@@ -16,8 +16,8 @@ What keeps PostgreSQL's answer the only right one (so that a difference is DuetD
   filter rows (WHERE, ON) raise nothing at all ("nothrow"): which rows PostgreSQL evaluates
   them on depends on its plan (an index scan skips the others).
   Folding also turns an operator with a NULL constant operand into NULL without running
-  the others, so work that can raise or has effects is never an operand next to a
-  variable or a NULL.
+  the others, so work that can raise or has effects is not an operand next to what may
+  fold to NULL (Expr.skip).
 * UPDATEs that change a key column change one row (by primary key): over several rows the
   outcome of a unique check depends on the order the rows are visited.
 
@@ -123,6 +123,9 @@ LITERALS = {
 # planning), variables (constants too in SQL statements' custom plans), and values that
 # exist only at run time (columns, subqueries).
 CONST, VAR, DYN = 0, 1, 2
+# Expr.skip and Expr.null_fold.
+SKIP_STATIC, SKIP_RUNTIME = 1, 2
+FOLD_VAR, FOLD_NULL = 1, 2
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,13 +135,14 @@ class Expr:
     # Holds an operator that can raise with no run-time-only operand: PostgreSQL evaluates
     # it while planning a statement whether or not the statement reaches it.
     static_risk: bool = False
-    # Holds work that PostgreSQL may skip while planning: an operator that can raise on a
-    # run-time value, a call of a helper routine. An operator with a NULL constant operand
-    # folds to NULL without doing the rest (and in statements variables are constants).
-    skippable: bool = False
-
-    def may_be_null_constant(self) -> bool:
-        return self.kind == VAR or self.text.startswith("NULL::")
+    # Work PostgreSQL may skip while planning, where an operator with an operand folded to
+    # a NULL constant becomes NULL: SKIP_STATIC, an operator that can raise on variables
+    # (skipped next to a NULL literal; next to a variable it is folded, and raises, first);
+    # SKIP_RUNTIME, one that can raise on a run-time value, or a call of a helper (skipped
+    # next to a NULL literal or a variable).
+    skip: int = 0
+    # What may fold to a NULL constant: FOLD_VAR, variables; FOLD_NULL, a NULL literal.
+    null_fold: int = 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -245,9 +249,9 @@ class RoutineGen:
         if cols and r < 0.45:
             return Expr(self.rng.choice(cols), DYN)
         if vars_ and r < 0.8:
-            return Expr(self.rng.choice(vars_), VAR)
+            return Expr(self.rng.choice(vars_), VAR, null_fold=FOLD_VAR)
         if self.chance(0.06):
-            return Expr(f"NULL::{SQL_TYPE[t]}", CONST)
+            return Expr(f"NULL::{SQL_TYPE[t]}", CONST, null_fold=FOLD_NULL)
         return Expr(self.rng.choice(LITERALS[t]), CONST)
 
     def may_raise(self, ctx: Ctx, *parts: Expr) -> bool:
@@ -258,20 +262,22 @@ class RoutineGen:
         return any(p.kind >= need for p in parts)
 
     @staticmethod
-    def combine(text: str, *parts: Expr, risk: bool = False, skippable: bool = False) -> Expr | None:
+    def combine(text: str, *parts: Expr, risk: bool = False, skip: int = 0) -> Expr | None:
         """An expression of these operands, or None where PostgreSQL could fold it to NULL
-        without doing an operand's work (see Expr.skippable)."""
+        without doing an operand's work (see Expr.skip)."""
         for i, p in enumerate(parts):
-            if p.skippable and any(q.may_be_null_constant() for q in parts[:i] + parts[i + 1:]):
+            folds_it = FOLD_NULL if p.skip == SKIP_STATIC else FOLD_VAR
+            if p.skip and any(q.null_fold >= folds_it for q in parts[:i] + parts[i + 1:]):
                 return None
         return Expr(text, max((p.kind for p in parts), default=CONST), risk or any(p.static_risk for p in parts),
-                    skippable or any(p.skippable for p in parts))
+                    max([skip] + [p.skip for p in parts]), max((p.null_fold for p in parts), default=0))
 
     def raising(self, ctx: Ctx, text_of, *parts: Expr) -> Expr | None:
         if not self.may_raise(ctx, *parts):
             return None
         static = all(p.kind < DYN for p in parts)
-        return self.combine(text_of(*(p.text for p in parts)), *parts, risk=static, skippable=not static)
+        return self.combine(text_of(*(p.text for p in parts)), *parts, risk=static,
+                            skip=SKIP_STATIC if static else SKIP_RUNTIME)
 
     # int
     def int_arith(self, ctx, d):
@@ -321,7 +327,7 @@ class RoutineGen:
         if ctx.mode != "plpgsql" or HELPER_FUNCTION not in self.helpers:
             return None
         a, b = self.expr("int", ctx, d), self.expr("text", ctx, d)
-        return Expr(f"{HELPER_FUNCTION}({a.text}, {b.text})", DYN, a.static_risk or b.static_risk, True)
+        return Expr(f"{HELPER_FUNCTION}({a.text}, {b.text})", DYN, a.static_risk or b.static_risk, SKIP_RUNTIME)
 
     # bigint
     def big_arith(self, ctx, d):
@@ -431,7 +437,7 @@ class RoutineGen:
     def bool_misc(self, ctx, d):
         which = self.rng.choice(["in", "between", "like", "found"])
         if which == "found":
-            return Expr("FOUND", VAR)
+            return Expr("FOUND", VAR, null_fold=FOLD_VAR)
         if which == "like":
             s = self.expr("text", ctx, d)
             return self.combine(f"({s.text} LIKE '{self.rng.choice(['a%', '%b%', '_', '%'])}')", s)
@@ -554,7 +560,7 @@ class RoutineGen:
                    (self.st_insert, 2), (self.st_update, 2), (self.st_delete, 1), (self.st_perform, 1),
                    (self.st_array_element, 1)]
         if self.allowed("row_count_at_start") and self.allowed("row_count_after_query_expression"):
-            choices.append((self.st_diagnostics, 1))
+            choices.append((self.st_diagnostics, 1))   # else only right after a statement, below
         if depth < self.MAX_DEPTH:
             choices += [(self.st_case, 1), (self.st_loop, 1), (self.st_while, 1), (self.st_for_int, 2),
                         (self.st_for_query, 2), (self.st_exception_block, 3), (self.st_plain_block, 1)]
@@ -609,6 +615,7 @@ class RoutineGen:
         if not arrays:
             return self.st_assign(depth)
         a = self.rng.choice(arrays)
+        # The integer FOR loops' variables (st_for_int).
         loop_vars = [v.name for v in self.visible(lambda v: v.type == "int" and v.name.startswith("i"))]
         # Past the end of an empty array PostgreSQL makes one whose lower bound is not 1,
         # which DuetDB does not have (docs/architecture.md).
@@ -633,7 +640,8 @@ class RoutineGen:
             subject = self.top("int", Ctx("plpgsql"), 2).text
             lines = [f"CASE ({subject})"]   # a CASE expression's WHEN would end it
             for _ in range(self.rng.randint(1, 3)):
-                values = ", ".join(self.rng.sample(["0", "1", "2", "3", "5", "7", "(-1)", "100"], self.rng.randint(1, 2)))
+                values = ", ".join(self.rng.sample(["0", "1", "2", "3", "5", "7", "(-1)", "100"],
+                                                   self.rng.randint(1, 2)))
                 lines += [f"  WHEN {values} THEN"] + indent(self.nested(depth))
         else:
             lines = ["CASE"]
@@ -659,8 +667,9 @@ class RoutineGen:
     def st_loop(self, depth):
         counter, label = self.loop_counter(), self.label()
         head = f"<<{label}>> LOOP" if label else "LOOP"
-        return [f"{counter.name} := 0;", head, f"  {counter.name} := {counter.name} + 1;",
-                f"  EXIT WHEN {counter.name} > {self.rng.randint(1, 5)};"] + self.loop_body(depth, label) + ["END LOOP;"]
+        start = [f"{counter.name} := 0;", head, f"  {counter.name} := {counter.name} + 1;",
+                 f"  EXIT WHEN {counter.name} > {self.rng.randint(1, 5)};"]
+        return start + self.loop_body(depth, label) + ["END LOOP;"]
 
     def st_while(self, depth):
         counter, label = self.loop_counter(), self.label()
@@ -706,7 +715,8 @@ class RoutineGen:
                 select += f", {self.select_list(['int'], Ctx('plpgsql'), cols)} AS x"
                 fields.append(("x", "int"))
             order = self.rng.choice(["", " DESC"])
-            query = f"SELECT {select} FROM {table} {alias} WHERE {self.where(Ctx('plpgsql'), cols, alias)} ORDER BY {alias}.id{order}"
+            query = (f"SELECT {select} FROM {table} {alias} WHERE {self.where(Ctx('plpgsql'), cols, alias)} "
+                     f"ORDER BY {alias}.id{order}")
         self.scopes.append([Var(f"{rec.name}.{name}", t, writable=False) for name, t in fields])
         try:
             body = self.loop_body(depth, label)
@@ -865,7 +875,8 @@ class RoutineGen:
             for v in chosen:
                 ints = [c for c, t in cols if t == "int"]
                 aggs.append({"int": f"min({self.rng.choice(ints)})", "bigint": "count(*)",
-                             "numeric": f"avg({self.rng.choice(ints)})", "text": f"string_agg({alias}.id::text, ',' ORDER BY {alias}.id)",
+                             "numeric": f"avg({self.rng.choice(ints)})",
+                             "text": f"string_agg({alias}.id::text, ',' ORDER BY {alias}.id)",
                              "bool": "bool_and(true)", "intarr": f"array_agg({alias}.id ORDER BY {alias}.id)"}[v.type])
             return [f"SELECT {', '.join(aggs)} INTO{strict} {into} FROM {table} {alias} WHERE {where};"]
         values = self.select_list([v.type for v in chosen], Ctx("plpgsql"), cols)
@@ -1011,7 +1022,8 @@ class RoutineGen:
             returns = " RETURNS TABLE (" + ", ".join(f"{v.name} {SQL_TYPE[v.type]}" for v in self.out_vars) + ")"
         else:
             mode = "OUT" if self.kind == "out" else "INOUT"
-            self.out_vars = [Var(f"o_{k}", self.rng.choice(SCALAR_TYPES + ("intarr",))) for k in range(self.rng.randint(1, 2))]
+            self.out_vars = [Var(f"o_{k}", self.rng.choice(SCALAR_TYPES + ("intarr",)))
+                             for k in range(self.rng.randint(1, 2))]
             signature += [f"{mode} {v.name} {SQL_TYPE[v.type]}" for v in self.out_vars]
         self.scopes[0] += self.out_vars
         return self.kind, self.define(ROUTINE, signature, returns, self.rng.randint(4, 22)), params
@@ -1066,7 +1078,8 @@ class RoutineGen:
                 return []            # control reaches the end without RETURN: 2F005
             return [f"RETURN {self.top(self.result, Ctx('plpgsql'), 3).text};"]
         if self.kind in ("out", "procedure"):
-            return [f"{v.name} := {self.top(v.type, Ctx('plpgsql'), 2).text};" for v in self.out_vars if self.chance(0.5)]
+            return [f"{v.name} := {self.top(v.type, Ctx('plpgsql'), 2).text};"
+                    for v in self.out_vars if self.chance(0.5)]
         return ["RETURN;"] if self.chance(0.5) else []
 
 
@@ -1104,7 +1117,8 @@ def generate_case(seed: int, index: int, known_gaps: bool = True) -> Case:
         if kind == "procedure":
             args += [argument(rng, v.type) for v in gen.out_vars]
             calls.append(f"CALL {ROUTINE}({', '.join(args)})")
-        elif kind == "function" and (rng.random() < 0.6 or gen.result == "void" and not gen.allowed("select_star_from_void")):
+        elif kind == "function" and (rng.random() < 0.6 or
+                                     gen.result == "void" and not gen.allowed("select_star_from_void")):
             calls.append(f"SELECT {ROUTINE}({', '.join(args)})")
         else:
             calls.append(f"SELECT * FROM {ROUTINE}({', '.join(args)})")
