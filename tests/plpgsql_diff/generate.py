@@ -55,6 +55,13 @@ KNOWN_GAPS: dict[str, str] = {
                             "PostgreSQL raises 22004",
     "call_argument_subquery": "CALL p((SELECT ...)) runs; PostgreSQL rejects a subquery in a CALL argument "
                               "(0A000)",
+    "dml_in_non_volatile": "a STABLE or IMMUTABLE function runs INSERT/UPDATE/DELETE; PostgreSQL refuses "
+                           "them there (0A000)",
+    "strict_in_from": "SELECT * FROM f(NULL) of a STRICT function returning a scalar gives no row; "
+                      "PostgreSQL one row, NULL",
+    "cursor_open_at_return": "a bound cursor left open when its routine returns is closed; PostgreSQL keeps "
+                             "its portal to the end of the transaction, so the next OPEN by a later call "
+                             "fails (42P03)",
 }
 
 PREFIX = "pd_"
@@ -190,12 +197,16 @@ class RoutineGen:
         self.decls: list[str] = []          # the top block's DECLARE lines
         self.counter = 0
         self.loops: list[str] = []          # labels of the enclosing loops, innermost last
+        self.blocks: list[str] = []         # labels of the enclosing labelled blocks
         self.rows: list[tuple[str, str]] = []   # %ROWTYPE variables: (name, table)
         self.kind = ""
         self.result = None                  # value type a scalar function returns
         self.out_vars: list[Var] = []       # OUT / INOUT / TABLE columns
         self.budget = 0                     # statements left to draw
         self.drop = ""                      # the DROP statement of the routine drawn
+        self.defaulted = False              # whether the last parameter has a DEFAULT
+        self.strict = False                 # whether the function is STRICT
+        self.is_helper = False              # a helper: called several times in a transaction
 
     # ---- helpers -------------------------------------------------------------------------
 
@@ -564,11 +575,12 @@ class RoutineGen:
         if depth < self.MAX_DEPTH:
             choices += [(self.st_case, 1), (self.st_loop, 1), (self.st_while, 1), (self.st_for_int, 2),
                         (self.st_for_query, 2), (self.st_exception_block, 3), (self.st_plain_block, 1)]
-        if self.loops:
+        if self.loops or self.blocks:
             choices.append((self.st_exit, 1))
         if HELPER_PROCEDURE in self.helpers:
             choices.append((self.st_call, 2))
-        if depth < self.MAX_DEPTH and self.try_depth == 0:
+        if depth < self.MAX_DEPTH and self.try_depth == 0 and \
+                (not self.is_helper or self.allowed("cursor_open_at_return")):
             # PostgreSQL closes a cursor when an EXCEPTION block catches an error after its
             # OPEN; DuetDB leaves it open (docs/plpgsql.md).
             choices.append((self.st_cursor, 1))
@@ -594,6 +606,9 @@ class RoutineGen:
 
     def assign_target(self) -> Var | None:
         targets = self.visible(lambda v: v.writable)
+        loop_vars = self.visible(lambda v: v.type == "int" and v.name.startswith("i"))   # st_for_int
+        if loop_vars and self.chance(0.05):
+            return self.rng.choice(loop_vars)   # the loop goes on from its own count
         return self.rng.choice(targets) if targets else None
 
     def st_assign(self, depth):
@@ -786,7 +801,8 @@ class RoutineGen:
             self.scopes.pop()
 
     def st_plain_block(self, depth):
-        lines = []
+        label = self.label()
+        lines = [f"<<{label}>>"] if label else []
         scope = []
         if self.chance(0.6):
             t = self.rng.choice(SCALAR_TYPES)
@@ -794,15 +810,22 @@ class RoutineGen:
             lines += ["DECLARE", f"  {var.name} {SQL_TYPE[t]} := {self.top(t, Ctx('plpgsql'), 1).text};"]
             scope.append(var)
         self.scopes.append(scope)
+        self.blocks.append(label)
         try:
             return lines + ["BEGIN"] + self.nested(depth) + ["END;"]
         finally:
             self.scopes.pop()
+            self.blocks.pop()
 
     def st_exit(self, depth):
-        word = self.rng.choice(["EXIT", "CONTINUE"])
+        """EXIT or CONTINUE of a loop, or EXIT of a labelled block (which needs its label)."""
+        word = self.rng.choice(["EXIT", "CONTINUE"]) if self.loops else "EXIT"
         labels = [label for label in self.loops if label]
-        target = f" {self.rng.choice(labels)}" if labels and self.chance(0.5) else ""
+        if word == "EXIT":
+            labels += [label for label in self.blocks if label]
+        if not labels and not self.loops:
+            return ["NULL;"]
+        target = f" {self.rng.choice(labels)}" if labels and (self.chance(0.5) or not self.loops) else ""
         if self.chance(0.7):
             return [f"{word}{target} WHEN {self.cond()};"]
         return [f"IF {self.cond()} THEN", f"  {word}{target};", "END IF;"]
@@ -1026,15 +1049,28 @@ class RoutineGen:
                              for k in range(self.rng.randint(1, 2))]
             signature += [f"{mode} {v.name} {SQL_TYPE[v.type]}" for v in self.out_vars]
         self.scopes[0] += self.out_vars
+        if params and self.kind != "procedure" and self.chance(0.2):
+            # INOUT arguments would follow: they would need defaults as well.
+            signature[len(params) - 1] += f" DEFAULT {argument(self.rng, params[-1].type)}"
+            self.defaulted = True
+        if self.kind != "procedure":
+            returns += self.function_attributes()
         return self.kind, self.define(ROUTINE, signature, returns, self.rng.randint(4, 22)), params
 
+    def function_attributes(self) -> str:
+        self.strict = self.chance(0.1)
+        attributes = " STRICT" if self.strict else ""
+        if self.allowed("dml_in_non_volatile") and self.chance(0.15):
+            attributes += self.rng.choice([" STABLE", " IMMUTABLE"])
+        return attributes
+
     def helper_function(self) -> str:
-        self.kind, self.result = "function", "int"
+        self.kind, self.result, self.is_helper = "function", "int", True
         self.scopes = [[Var("h_a", "int"), Var("h_b", "text"), Var("FOUND", "bool", writable=False)]]
         return self.define(HELPER_FUNCTION, ["h_a integer", "h_b text"], " RETURNS integer", self.rng.randint(1, 6))
 
     def helper_procedure(self) -> str:
-        self.kind, self.out_vars = "procedure", [Var("h_x", "int")]
+        self.kind, self.out_vars, self.is_helper = "procedure", [Var("h_x", "int")], True
         self.scopes = [[Var("h_y", "text"), Var("FOUND", "bool", writable=False)] + self.out_vars]
         return self.define(HELPER_PROCEDURE, ["h_y text", "INOUT h_x integer"], "", self.rng.randint(1, 6))
 
@@ -1049,7 +1085,7 @@ class RoutineGen:
         body = "\n".join(["DECLARE"] + indent(self.decls) + ["BEGIN"] + indent(lines) + ["END"])
         what = "PROCEDURE" if self.kind == "procedure" else "FUNCTION"
         # A routine is named by its name and the types of its arguments other than OUT.
-        identity = [a.split()[-1] for a in signature if not a.startswith("OUT ")]
+        identity = [a.split(" DEFAULT ")[0].split()[-1] for a in signature if not a.startswith("OUT ")]
         self.drop = f"DROP {what} IF EXISTS {name}({', '.join(identity)})"
         return (f"CREATE {what} {name}({', '.join(signature)}){returns} LANGUAGE plpgsql AS $body$\n"
                 f"{body}\n$body$")
@@ -1113,12 +1149,17 @@ def generate_case(seed: int, index: int, known_gaps: bool = True) -> Case:
     kind, create, params = gen.routine()
     calls = []
     for _ in range(rng.choice([1, 2, 2, 3])):
-        args = [argument(rng, p.type) for p in params]
+        named = params + (gen.out_vars if kind == "procedure" else [])
+        if gen.defaulted and rng.random() < 0.5:
+            named = named[:-1]
+        args = [argument(rng, p.type) for p in named]
+        if rng.random() < 0.15:
+            args = [f"{p.name} => {a}" for p, a in zip(named, args)]
         if kind == "procedure":
-            args += [argument(rng, v.type) for v in gen.out_vars]
             calls.append(f"CALL {ROUTINE}({', '.join(args)})")
         elif kind == "function" and (rng.random() < 0.6 or
-                                     gen.result == "void" and not gen.allowed("select_star_from_void")):
+                                     gen.result == "void" and not gen.allowed("select_star_from_void") or
+                                     gen.strict and not gen.allowed("strict_in_from")):
             calls.append(f"SELECT {ROUTINE}({', '.join(args)})")
         else:
             calls.append(f"SELECT * FROM {ROUTINE}({', '.join(args)})")
