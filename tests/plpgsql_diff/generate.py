@@ -71,8 +71,9 @@ HELPER_FUNCTION = PREFIX + "hf"      # (h_a integer, h_b text) RETURNS integer
 HELPER_PROCEDURE = PREFIX + "hp"     # (h_y text, INOUT h_x integer)
 ROUTINE_NAMES = (ROUTINE, HELPER_FUNCTION, HELPER_PROCEDURE)
 
+DROP_TABLES = f"DROP TABLE IF EXISTS {PREFIX}item, {PREFIX}log, {PREFIX}acct"
 SCHEMA = [
-    f"DROP TABLE IF EXISTS {PREFIX}item, {PREFIX}log, {PREFIX}acct",
+    DROP_TABLES,
     f"CREATE TABLE {PREFIX}acct (id integer PRIMARY KEY, name text NOT NULL UNIQUE, "
     "bal integer NOT NULL CHECK (bal >= 0), flag boolean, tags integer[])",
     f"CREATE TABLE {PREFIX}item (id integer PRIMARY KEY, acct_id integer REFERENCES {PREFIX}acct (id), "

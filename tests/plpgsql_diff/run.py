@@ -112,9 +112,6 @@ class Differ:
         self.reference_outcomes = collections.Counter()
         self.failures = 0
 
-    def both(self, sql):
-        return self.tested.run(sql), self.reference.run(sql)
-
     def setup(self):
         for server in (self.tested, self.reference):
             server.drop_routines()
@@ -227,8 +224,7 @@ def run(args, tested_port, reference_port, restart=None):
     differ.summary(cases, time.monotonic() - started)
     for server in (differ.tested, differ.reference):
         if server.alive():
-            for sql in generate.SCHEMA[:1]:
-                server.run(sql)
+            server.run(generate.DROP_TABLES)
         server.close()
     return 1 if differ.failures else 0
 
