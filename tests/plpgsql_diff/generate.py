@@ -65,6 +65,11 @@ KNOWN_GAPS: dict[str, str] = {
     "returning_into_before_fk_check": "INSERT ... RETURNING ... INTO v that then fails its foreign key check "
                                       "has already stored into v (an EXCEPTION handler sees it); PostgreSQL "
                                       "leaves v as it was",
+    "update_sees_own_changes": "UPDATE t ... WHERE id <= (SELECT ... FROM t ... correlated ...) reads the rows "
+                               "the statement has already changed; PostgreSQL reads them as the statement "
+                               "started",
+    "operand_evaluated_twice": "NULLIF(a, b), a IS [NOT] DISTINCT FROM b and CASE a WHEN ... evaluate a twice "
+                               "(a function with side effects runs twice); PostgreSQL once",
 }
 
 PREFIX = "pd_"
@@ -211,6 +216,7 @@ class RoutineGen:
         self.defaulted = False              # whether the last parameter has a DEFAULT
         self.strict = False                 # whether the function is STRICT
         self.is_helper = False              # a helper: called several times in a transaction
+        self.changing = None                # the table the UPDATE or DELETE being drawn changes
 
     # ---- helpers -------------------------------------------------------------------------
 
@@ -308,9 +314,13 @@ class RoutineGen:
         c, a, b = self.expr("bool", ctx, d), self.expr("int", ctx, d), self.expr("int", ctx, d)
         return self.combine(f"CASE WHEN {c.text} THEN {a.text} ELSE {b.text} END", c, a, b)
 
+    def twice_safe(self, *operands: Expr) -> bool:
+        """Whether these may be operands that DuetDB evaluates twice (KNOWN_GAPS)."""
+        return self.allowed("operand_evaluated_twice") or all(e.skip != SKIP_RUNTIME for e in operands)
+
     def int_pick(self, ctx, d):
         a, b = self.expr("int", ctx, d), self.expr("int", ctx, d)
-        f = self.rng.choice(["coalesce", "greatest", "least", "nullif"])
+        f = self.rng.choice(["coalesce", "greatest", "least", "nullif" if self.twice_safe(a) else "coalesce"])
         return self.combine(f"{f}({a.text}, {b.text})", a, b)
 
     def int_from_other(self, ctx, d):
@@ -426,7 +436,8 @@ class RoutineGen:
     def bool_compare(self, ctx, d):
         t = self.rng.choice(["int", "int", "bigint", "numeric", "text", "intarr"])
         a, b = self.expr(t, ctx, d), self.expr(t, ctx, d)
-        op = self.rng.choice(["=", "<>", "<", "<=", ">", ">=", "IS DISTINCT FROM", "IS NOT DISTINCT FROM"])
+        op = self.rng.choice(["=", "<>", "<", "<=", ">", ">=", "IS DISTINCT FROM", "IS NOT DISTINCT FROM"]
+                             if self.twice_safe(a, b) else ["=", "<>", "<", ">"])
         return self.combine(f"({a.text} {op} {b.text})", a, b)
 
     def bool_logic(self, ctx, d):
@@ -504,9 +515,14 @@ class RoutineGen:
 
     # ---- queries -------------------------------------------------------------------------
 
+    def readable_tables(self) -> list[str]:
+        if self.allowed("update_sees_own_changes"):
+            return list(TABLES)
+        return [t for t in TABLES if t != self.changing]
+
     def from_table(self, ctx: Ctx, table: str | None = None):
         """A table with a fresh alias, and its columns as (alias.col, type)."""
-        table = table or self.rng.choice(list(TABLES))
+        table = table or self.rng.choice(self.readable_tables())
         alias = self.fresh("t")
         return table, alias, [(f"{alias}.{c}", t) for c, t in TABLES[table]]
 
@@ -526,7 +542,7 @@ class RoutineGen:
 
     def subquery_scalar(self, t: str, ctx: Ctx, d: int) -> Expr:
         """A column of one row found by key, or the first row in key order."""
-        matching = [(c, tbl) for tbl, cols in TABLES.items() for c, ct in cols if ct == t]
+        matching = [(c, tbl) for tbl in self.readable_tables() for c, ct in TABLES[tbl] if ct == t]
         col, table = self.rng.choice(matching)
         _, alias, cols = self.from_table(ctx, table)
         inner = ctx.with_cols(cols, "nothrow")
@@ -550,9 +566,11 @@ class RoutineGen:
                                    f"max({self.rng.choice(num)})::numeric"])
         return Expr(f"(SELECT {agg} FROM {table} {alias} WHERE {cond.text})", DYN)
 
-    def select_list(self, types, ctx: Ctx, cols) -> str:
-        """Expressions of these types over a query's columns, evaluated per row."""
-        inner = ctx.with_cols(cols, "rows")
+    def select_list(self, types, ctx: Ctx, cols, every_row: bool = True) -> str:
+        """Expressions of these types over a query's columns, evaluated per row. Unless the
+        caller reads `every_row`, they raise nothing: PostgreSQL may compute them only for
+        the rows it fetches (the first, for SELECT INTO, or up to a loop's EXIT)."""
+        inner = ctx.with_cols(cols, "rows" if every_row else "nothrow")
         out = []
         for t in types:
             same = [c for c, ct in cols if ct == t]
@@ -698,12 +716,13 @@ class RoutineGen:
 
     def st_for_int(self, depth):
         var, label = Var(self.fresh("i"), "int", writable=False), self.label()
-        bound = self.top("int", Ctx("plpgsql"), 2).text
+        bound_expr = self.top("int", Ctx("plpgsql"), 2)
+        bound = bound_expr.text
         if self.chance(0.1):   # the loop ends at the top of the integer range without overflowing
             low, high = "2147483640", "2147483647"
         else:
             low, high = str(self.rng.randint(-2, 3)), f"least({bound}, {self.rng.randint(0, 8)})"
-            if self.chance(0.15):
+            if self.chance(0.15) and self.twice_safe(bound_expr):
                 high = f"nullif({high}, {self.rng.randint(0, 3)})"
         by = f" BY {self.rng.choice(['2', '3', f'least({bound}, 3)'])}" if self.chance(0.3) else ""
         head = f"FOR {var.name} IN REVERSE {high} .. {low}{by} LOOP" if self.chance(0.3) else \
@@ -731,7 +750,7 @@ class RoutineGen:
             fields = [(names[i], types[i]) for i in chosen]
             select = ", ".join(f"{alias}.{names[i]}" for i in chosen)
             if self.chance(0.3):   # a computed column, named
-                select += f", {self.select_list(['int'], Ctx('plpgsql'), cols)} AS x"
+                select += f", {self.select_list(['int'], Ctx('plpgsql'), cols, every_row=False)} AS x"
                 fields.append(("x", "int"))
             order = self.rng.choice(["", " DESC"])
             query = (f"SELECT {select} FROM {table} {alias} WHERE {self.where(Ctx('plpgsql'), cols, alias)} "
@@ -890,7 +909,7 @@ class RoutineGen:
         into = ", ".join(v.name for v in chosen)
         strict = " STRICT" if self.chance(0.25) else ""
         if self.chance(0.2):   # no FROM: evaluated once
-            values = ", ".join(self.top(v.type, Ctx("plpgsql"), 2).text for v in chosen)
+            values = ", ".join(self.one_row_values([v.type for v in chosen]))
             return [f"SELECT {values} INTO{strict} {into};"]
         table, alias, cols = self.from_table(Ctx("plpgsql"))
         where = self.where(Ctx("plpgsql"), cols, alias)
@@ -906,9 +925,22 @@ class RoutineGen:
                              "text": f"string_agg({alias}.id::text, ',' ORDER BY {alias}.id)",
                              "bool": "bool_and(true)", "intarr": f"array_agg({alias}.id ORDER BY {alias}.id)"}[v.type])
             return [f"SELECT {', '.join(aggs)} INTO{strict} {into} FROM {table} {alias} WHERE {where};"]
-        values = self.select_list([v.type for v in chosen], Ctx("plpgsql"), cols)
+        values = self.select_list([v.type for v in chosen], Ctx("plpgsql"), cols, every_row=False)
         order = "" if strict else f" ORDER BY {alias}.id{self.rng.choice(['', ' DESC'])}"
         return [f"SELECT {values} INTO{strict} {into} FROM {table} {alias} WHERE {where}{order};"]
+
+    def one_row_values(self, types: list[str], coerced: frozenset = frozenset()) -> list[str]:
+        """Expressions of one statement, each evaluated once (VALUES, a SELECT without FROM).
+        PostgreSQL raises the errors of operators on variables alone while planning, before
+        any that come at run time (from a helper call, an operator on a subquery's value),
+        so one statement does not hold both. The positions in `coerced` are converted to a
+        column's typmod, which can fail as well."""
+        for _ in range(5):
+            exprs = [self.top(t, Ctx("plpgsql"), 2) for t in types]
+            planned = any(e.static_risk or (i in coerced and e.kind < DYN) for i, e in enumerate(exprs))
+            if not (planned and any(e.skip == SKIP_RUNTIME for e in exprs)):
+                return [e.text for e in exprs]
+        return [self.rng.choice(LITERALS[t]) for t in types]
 
     def returning_into(self, alias, cols, one_row: bool) -> str:
         targets = self.into_targets(lambda v: v.type in ("int", "text", "bigint"))
@@ -931,16 +963,21 @@ class RoutineGen:
             src, alias, cols = self.from_table(ctx, PREFIX + "acct")
             return [f"INSERT INTO {PREFIX}log SELECT {alias}.id + {self.rng.choice(['1', '10', '100'])}, {alias}.name "
                     f"FROM {src} {alias} WHERE {self.where(ctx, cols, alias)};"]
-        values = []
+        # Each column: a literal, or "{}" for an expression of the column's type.
+        forms = []
         for col, t in TABLES[table]:
             if col == "id" and self.chance(0.7):
-                values.append(str(self.rng.randint(1, 12)))
+                forms.append(str(self.rng.randint(1, 12)))
             elif col in ("id", "name") and table == PREFIX + "acct" and not self.allowed("not_null_after_check"):
-                values.append(f"coalesce({self.top(t, ctx, 2).text}, {LITERALS[t][1]})")
+                forms.append(f"coalesce({{}}, {LITERALS[t][1]})")
             elif col == "acct_id" and self.chance(0.7):
-                values.append(self.rng.choice(["1", "2", "4", "NULL", "9"]))
+                forms.append(self.rng.choice(["1", "2", "4", "NULL", "9"]))
             else:
-                values.append(self.top(t, ctx, 2).text)
+                forms.append("{}")
+        generated = [k for k, form in enumerate(forms) if "{}" in form]
+        price = [i for i, k in enumerate(generated) if TABLES[table][k][0] == "price"]
+        exprs = iter(self.one_row_values([TABLES[table][k][1] for k in generated], frozenset(price)))
+        values = [form.format(next(exprs)) if "{}" in form else form for form in forms]
         conflict = ""
         if table == PREFIX + "log" and self.chance(0.4):
             conflict = self.rng.choice([" ON CONFLICT (id) DO NOTHING",
@@ -950,8 +987,15 @@ class RoutineGen:
         return [f"INSERT INTO {table} AS {alias} VALUES ({', '.join(values)}){conflict}{returning};"]
 
     def st_update(self, depth):
-        ctx = Ctx("plpgsql")
         table = self.rng.choice([PREFIX + "acct", PREFIX + "item", PREFIX + "item"])
+        self.changing = table
+        try:
+            return self.update(table)
+        finally:
+            self.changing = None
+
+    def update(self, table):
+        ctx = Ctx("plpgsql")
         _, alias, cols = self.from_table(ctx, table)
         rows = ctx.with_cols(cols, "rows")
         if self.chance(0.35):
@@ -982,10 +1026,14 @@ class RoutineGen:
     def st_delete(self, depth):
         ctx = Ctx("plpgsql")
         table = self.rng.choice(list(TABLES))
-        _, alias, cols = self.from_table(ctx, table)
-        one_row = self.chance(0.4)
-        where = self.key_where(alias) if one_row else self.where(ctx, cols, alias)
-        return [f"DELETE FROM {table} AS {alias} WHERE {where}{self.returning_into(alias, cols, one_row)};"]
+        self.changing = table
+        try:
+            _, alias, cols = self.from_table(ctx, table)
+            one_row = self.chance(0.4)
+            where = self.key_where(alias) if one_row else self.where(ctx, cols, alias)
+            return [f"DELETE FROM {table} AS {alias} WHERE {where}{self.returning_into(alias, cols, one_row)};"]
+        finally:
+            self.changing = None
 
     def st_diagnostics(self, depth):
         targets = self.visible(lambda v: v.writable and v.type in ("int", "bigint"))
