@@ -283,14 +283,18 @@ class RoutineGen:
         return any(p.kind >= need for p in parts)
 
     @staticmethod
-    def combine(text: str, *parts: Expr, risk: bool = False, skip: int = 0) -> Expr | None:
+    def combine(text: str, *parts: Expr, risk: bool = False, skip: int = 0, choosing: bool = False) -> Expr | None:
         """An expression of these operands, or None where PostgreSQL could fold it to NULL
-        without doing an operand's work (see Expr.skip)."""
+        without doing an operand's work (see Expr.skip). A `choosing` expression (CASE,
+        COALESCE, AND, OR) may fold to one of its operands: with a constant among them it
+        may be a constant."""
         for i, p in enumerate(parts):
             folds_it = FOLD_NULL if p.skip == SKIP_STATIC else FOLD_VAR
             if p.skip and any(q.null_fold >= folds_it for q in parts[:i] + parts[i + 1:]):
                 return None
-        return Expr(text, max((p.kind for p in parts), default=CONST), risk or any(p.static_risk for p in parts),
+        kinds = [p.kind for p in parts]
+        kind = min(kinds) if choosing and CONST in kinds else max(kinds, default=CONST)
+        return Expr(text, kind, risk or any(p.static_risk for p in parts),
                     max([skip] + [p.skip for p in parts]), max((p.null_fold for p in parts), default=0))
 
     def raising(self, ctx: Ctx, text_of, *parts: Expr) -> Expr | None:
@@ -312,7 +316,7 @@ class RoutineGen:
 
     def int_case(self, ctx, d):
         c, a, b = self.expr("bool", ctx, d), self.expr("int", ctx, d), self.expr("int", ctx, d)
-        return self.combine(f"CASE WHEN {c.text} THEN {a.text} ELSE {b.text} END", c, a, b)
+        return self.combine(f"CASE WHEN {c.text} THEN {a.text} ELSE {b.text} END", c, a, b, choosing=True)
 
     def twice_safe(self, *operands: Expr) -> bool:
         """Whether these may be operands that DuetDB evaluates twice (KNOWN_GAPS)."""
@@ -321,7 +325,7 @@ class RoutineGen:
     def int_pick(self, ctx, d):
         a, b = self.expr("int", ctx, d), self.expr("int", ctx, d)
         f = self.rng.choice(["coalesce", "greatest", "least", "nullif" if self.twice_safe(a) else "coalesce"])
-        return self.combine(f"{f}({a.text}, {b.text})", a, b)
+        return self.combine(f"{f}({a.text}, {b.text})", a, b, choosing=f == "coalesce")
 
     def int_from_other(self, ctx, d):
         which = self.rng.choice(["len", "arr", "arrlen", "pos", "cast"])
@@ -366,7 +370,7 @@ class RoutineGen:
 
     def big_case(self, ctx, d):
         a, b = self.expr("bigint", ctx, d), self.expr("bigint", ctx, d)
-        return self.combine(f"coalesce({a.text}, {b.text})", a, b)
+        return self.combine(f"coalesce({a.text}, {b.text})", a, b, choosing=True)
 
     def big_subquery(self, ctx, d):
         return self.subquery_aggregate("bigint", ctx, d)
@@ -423,7 +427,7 @@ class RoutineGen:
         a, b = self.expr("text", ctx, d), self.expr(self.rng.choice(["int", "numeric"]), ctx, d)
         f = self.rng.choice(["format('%s/%s', {}, {})", "concat_ws(',', {}, {})", "coalesce({}, {}::text)",
                              "replace({}, 'a', {}::text)"])
-        return self.combine(f.format(a.text, b.text), a, b)
+        return self.combine(f.format(a.text, b.text), a, b, choosing=f.startswith("coalesce"))
 
     def text_array(self, ctx, d):
         a = self.expr("intarr", ctx, d)
@@ -443,7 +447,7 @@ class RoutineGen:
     def bool_logic(self, ctx, d):
         a, b = self.expr("bool", ctx, d), self.expr("bool", ctx, d)
         form = self.rng.choice(["({} AND {})", "({} OR {})", "(NOT {} OR {})"])
-        return self.combine(form.format(a.text, b.text), a, b)
+        return self.combine(form.format(a.text, b.text), a, b, choosing=True)
 
     def bool_null(self, ctx, d):
         a = self.expr(self.rng.choice(SCALAR_TYPES + ("intarr",)), ctx, d)
