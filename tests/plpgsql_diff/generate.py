@@ -17,9 +17,13 @@ What keeps PostgreSQL's answer the only right one (so that a difference is DuetD
   them on depends on its plan (an index scan skips the others).
   Folding also turns an operator with a NULL constant operand into NULL without running
   the others, so work that can raise or has effects is not an operand next to what may
-  fold to NULL (Expr.skip).
-* UPDATEs that change a key column change one row (by primary key): over several rows the
-  outcome of a unique check depends on the order the rows are visited.
+  fold to NULL (Expr.skip); and it raises an error of a statement's constant parts before
+  any that come at run time (one_row_values).
+* Computed columns that can raise go only where every row is read (RETURN QUERY): for
+  SELECT INTO and loops PostgreSQL may compute them for the fetched rows only.
+* UPDATEs that change a key column change one row (by primary key), and UPDATEs of
+  several rows fail in one way only: over several rows, which error comes first depends
+  on the order the rows are visited.
 
 Constructs DuetDB cannot run yet (docs/plpgsql.md: FOREACH, EXECUTE, ASSERT, cursors over
 queries) are never generated. Constructs DuetDB runs wrongly are named in KNOWN_GAPS and
