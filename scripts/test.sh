@@ -21,7 +21,7 @@ source scripts/lib.sh
 
 # Suite names, in the order they run. The wire suites share one Release duetd; the ASan
 # suites marked -asan share one ASan duetd.
-WIRE_SUITES="sql sql-snapshots psql pg_dump psycopg psycopg2 asyncpg sqlalchemy pandas node pgx pqxx pgbench jdbc hostile"
+WIRE_SUITES="sql sql-snapshots psql pg_dump psycopg psycopg2 asyncpg sqlalchemy pandas node pgx pqxx pgbench jdbc hostile plpgsql-diff"
 RELEASE_SUITES="unit $WIRE_SUITES tpcc hammerdb snapshots crash recovery demo fd-limit memory analytics"
 ASAN_SUITES="protocol-asan sql-asan recovery-asan sql-fuzzer"
 ASAN_COMPILER=""
@@ -141,6 +141,12 @@ wire_suites() {
   client_suite jdbc "$target" bash tests/clients/jdbc_test.sh 127.0.0.1 "$port"
   # Deep, huge and extreme statements: answered in bounded time, everyone else served.
   suite hostile "hostile sql ($target)" "$PY" tests/protocol/hostile_sql.py 127.0.0.1 "$port"
+  # Random PL/pgSQL routines, each run here and on a scratch PostgreSQL 15 of the suite's own,
+  # their answers and the tables compared (tests/plpgsql_diff); against PostgreSQL this
+  # compares PostgreSQL with itself, which checks that the generated routines are
+  # deterministic. A fixed seed: the same 200 routines every run.
+  suite plpgsql-diff "plpgsql diff ($target vs postgres)" "$PY" tests/plpgsql_diff/run.py --port "$port" \
+    --label "$target" --seed 1 --count 200
 }
 
 # build LABEL DIR CMAKE_ARGS... [-- TARGET...]: configures and builds DIR, records the
