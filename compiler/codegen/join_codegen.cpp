@@ -68,15 +68,29 @@ void Codegen::produceIndexJoin(const Node& node, const Consumer& consume) {
   llvm::Value* key = tupleAlloca(keyLayout);
   produce(*node.children[0], [&](Row& left) {
     Row keys;
-    for (const auto& k : node.keys) keys.push_back(expr(*k, left));
+    llvm::Value* nullKey = b.getFalse();  // = NULL matches no row
+    for (const auto& k : node.keys) {
+      keys.push_back(expr(*k, left));
+      nullKey = b.CreateOr(nullKey, keys.back().null);
+    }
     storeRow(key, keyLayout, keys);
     llvm::Value* rowid = call("duet_index_lookup", i64Ty_, {ptrConst(node.index), key});
-    ifThen(b.CreateICmpNE(rowid, b.getInt64(kNoRow)), [&] {
+    llvm::Value* found = b.CreateICmpNE(rowid, b.getInt64(kNoRow));
+    if (node.outer) found = b.CreateAnd(found, b.CreateNot(nullKey));
+    ifThen(found, [&] {
       Row right = readRow(*node.table, rowid);
       right.push_back(notNull(rowid, {TypeId::Int8, -1}));
       Row joined = joinedRow(node, left, right);
       consume(joined);
     });
+    // LEFT JOIN: the left row with NULLs for the table's columns.
+    if (node.outer)
+      ifThen(b.CreateNot(found), [&] {
+        std::vector<SqlType> rightTypes(node.outputTypes.begin() + static_cast<std::ptrdiff_t>(left.size()),
+                                        node.outputTypes.end());
+        Row joined = joinedRow(node, left, nullRow(rightTypes));
+        consume(joined);
+      });
   });
 }
 

@@ -602,8 +602,8 @@ class Explainer {
 
   // An index join: a Nested Loop whose inner side is an index probe per outer row.
   Shown indexJoin(const Node& n) {
-    Shown s = leaf(n, "Nested Loop", "Nested Loop");
-    s.props.emplace_back("Join Type", "Inner");
+    Shown s = leaf(n, "Nested Loop", n.outer ? "Nested Loop Left Join" : "Nested Loop");
+    s.props.emplace_back("Join Type", n.outer ? "Left" : "Inner");
     Shown outer = show(*n.children[0]);
     Shown inner = indexScan(n, names(*n.children[0]));
     inner.planRows = 1;

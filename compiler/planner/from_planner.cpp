@@ -334,7 +334,7 @@ FromPlan StatementPlanner::planFunctionFrom(const sql::RangeFunction& f, const s
 
 template <class EntryOf>
 NodePtr StatementPlanner::indexJoin(FromPlan& fp, const TableBinding& binding, int offset, std::vector<ExprPtr>& local,
-                                    std::vector<ExprPtr>& rest, const EntryOf& entryOf, size_t t) {
+                                    std::vector<ExprPtr>& rest, const EntryOf& entryOf, size_t t, bool outer) {
   Table& table = *binding.table;
   // A value of the left side: it reads columns, all of tables before this one.
   auto fromLeft = [&](const plan::Expr& e) {
@@ -356,9 +356,19 @@ NodePtr StatementPlanner::indexJoin(FromPlan& fp, const TableBinding& binding, i
       }
     }
     if (found.size() != index->columns().size()) continue;
+    if (outer) {
+      // Every ON conjunct a key equality: there is no residual condition to match on.
+      std::vector<size_t> used;
+      for (const auto& [list, i, side] : found)
+        if (list == 1) used.push_back(i);
+      std::sort(used.begin(), used.end());
+      used.erase(std::unique(used.begin(), used.end()), used.end());
+      if (!local.empty() || used.size() != rest.size()) continue;
+    }
     auto join = std::make_unique<Node>(NodeKind::IndexJoin);
     join->table = &table;
     join->index = index.get();
+    join->outer = outer;
     std::vector<size_t> usedLocal, usedRest;
     for (size_t k = 0; k < found.size(); ++k) {
       auto [list, i, side] = found[k];
@@ -382,6 +392,7 @@ NodePtr StatementPlanner::indexJoin(FromPlan& fp, const TableBinding& binding, i
     local.clear();
     return out;
   }
+  if (outer) return nullptr;
   if (NodePtr join = indexRangeJoin(table, local, rest, offset, fromLeft)) {
     join->outputTypes = fp.node->outputTypes;
     std::vector<SqlType> right = tableRowTypes(table);
@@ -707,8 +718,12 @@ FromPlan StatementPlanner::joinItems(FromItems& from, const sql::Expr* where, co
   for (size_t p = 0; p < n; ++p) {
     size_t t = order[p];
     bool outer = steps[t].type != sql::JoinType::Inner;
-    if (p > 0 && bound[t] && !outer) {
-      if (NodePtr joined = indexJoin(fp, *bound[t], offset[t], local[t], atStep[p], positionOf, p)) {
+    // A LEFT JOIN's right table too, when its ON conjuncts are all key equalities
+    // (HammerDB's NEWORD: FROM UNNEST(items) LEFT JOIN item ON i_id = item_id).
+    const bool leftOuter = outer && steps[t].type == sql::JoinType::Left;
+    if (p > 0 && bound[t] && (!outer || leftOuter)) {
+      if (NodePtr joined =
+              indexJoin(fp, *bound[t], offset[t], local[t], outer ? onConjuncts[t] : atStep[p], positionOf, p, outer)) {
         Node* probe = joined->kind == NodeKind::Filter ? joined->children[0].get() : joined.get();
         probe->alias = fp.scope.entries[itemEntry[t]].alias;
         if (!joinedRows.empty()) probe->estimatedRows = joinedRows[p];

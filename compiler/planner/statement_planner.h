@@ -178,10 +178,12 @@ class StatementPlanner {
   // unique index when every key column is equated with a value known per left row (a
   // join conjunct in `rest`) or per statement (a conjunct in `local`): one probe per left
   // row instead of a scan of the table. Consumed conjuncts are removed; the table's other
-  // local conjuncts filter the joined rows. Null when no index fits.
+  // local conjuncts filter the joined rows. Null when no index fits. `outer`: a LEFT JOIN
+  // whose right side this table is, `rest` its ON conjuncts, which must all be key
+  // equalities (and `local` empty): a left row without a match goes on with NULLs.
   template <class EntryOf>
   NodePtr indexJoin(FromPlan& fp, const TableBinding& binding, int offset, std::vector<ExprPtr>& local,
-                    std::vector<ExprPtr>& rest, const EntryOf& entryOf, size_t t);
+                    std::vector<ExprPtr>& rest, const EntryOf& entryOf, size_t t, bool outer = false);
   // Joins `right` (an item whose columns start at `rightOffset`) to `left` (the items
   // before it) by `type`, on `conditions`: equalities between the two sides become hash
   // keys, the rest a residual predicate; with no equality, a nested loop. An outer join's
