@@ -17,14 +17,6 @@ CUST_PER_DIST = 3000
 DIST_PER_WARE = 10
 ORD_PER_DIST = 3000
 
-# Statements of CreateUserDatabase that DuetDB does not have yet (role membership, passwords
-# and owners of existing objects belong to a later security issue). HammerDB stops the build
-# at the first statement that fails; here a failure of one of these is reported as a
-# deviation and the build goes on. Remove this once DuetDB runs them.
-ROLE_STATEMENTS_DUETDB_LACKS = (sql.GRANT_USER, sql.ALTER_USER, sql.ALTER_DATABASE_OWNER,
-                                sql.ALTER_DATABASE_OWNER_UNQUOTED)
-
-
 @dataclass
 class Target:
     """Where HammerDB connects: its pg_host, pg_port, ... settings (HammerDB's defaults)."""
@@ -64,8 +56,7 @@ def iso_timestamp():
 
 def create_user_database(lda, target):
     """CreateUserDatabase: the statements it queues, run in order, each required to answer
-    PGRES_COMMAND_OK. Returns the deviations: statements of ROLE_STATEMENTS_DUETDB_LACKS that
-    failed (HammerDB would have stopped there)."""
+    PGRES_COMMAND_OK (HammerDB stops the build at the first that does not)."""
     print(f"CREATING DATABASE {target.db} under OWNER {target.user}")
     names = dict(user=target.user, password=target.password, superuser=target.superuser, db=target.db)
     queued = {}  # HammerDB's sql($stmnt_count) slots, which its code overwrites in places
@@ -82,17 +73,10 @@ def create_user_database(lda, target):
         queued[count] = sql.CREATE_DATABASE
     else:
         count = queue_existing_database(target, names, queued, count)
-    deviations = []
     for slot in range(1, count + 1):
-        statement = sql.fill(queued[slot], **names)
-        result = lda.exec(statement)
-        if result.ok("PGRES_COMMAND_OK"):
-            continue
-        if queued[slot] not in ROLE_STATEMENTS_DUETDB_LACKS:
+        result = lda.exec(sql.fill(queued[slot], **names))
+        if not result.ok("PGRES_COMMAND_OK"):
             raise HammerDBError(result.error)
-        print(f"DEVIATION: HammerDB stops the build here: {statement}: {result.error}")
-        deviations.append(f"{statement}: {result.sqlstate} {result.message}")
-    return deviations
 
 
 def queue_existing_database(target, names, queued, count):
@@ -305,12 +289,12 @@ def gather_statistics(lda):
 
 
 def build(target, warehouses, storedprocs, seed=None):
-    """do_tpcc, single-threaded. Returns CreateUserDatabase's deviations."""
+    """do_tpcc, single-threaded."""
     rnd = TclRandom(seed)
     print(f"CREATING {target.user.upper()} SCHEMA")
     lda = target.connect_superuser()
     try:
-        deviations = create_user_database(lda, target)
+        create_user_database(lda, target)
         lda.exec(sql.COMMIT)
     finally:
         lda.close()
@@ -337,4 +321,3 @@ def build(target, warehouses, storedprocs, seed=None):
         print(f"{target.user.upper()} SCHEMA COMPLETE")
     finally:
         lda.close()
-    return deviations
