@@ -772,7 +772,8 @@ class RoutineCompiler {
           return fail(sqlstate::kInvalidTransactionTermination, "invalid transaction termination");
         const auto& t = s.as<TransactionControl>();
         ownVariableStrings();
-        cg_.call("duet_plpgsql_end_transaction", b_.getVoidTy(), {cur_.ctx, b_.getInt1(t.commit), b_.getInt1(t.chain)});
+        cg_.call("duet_plpgsql_end_transaction", b_.getVoidTy(),
+                 {cur_.ctx, cur_.frame, b_.getInt1(t.commit), b_.getInt1(t.chain)});
         return;
       }
       case StmtKind::Execute: emitExecute(s.as<Execute>()); return;

@@ -354,8 +354,12 @@ const uint8_t* duet_plpgsql_cursor_move(RoutineFrame* frame, int32_t cursor, con
   return c.rows->at(c.position->row() - 1);
 }
 
-void duet_plpgsql_end_transaction(rt::QueryContext* ctx, bool commit, bool chain) {
+void duet_plpgsql_end_transaction(rt::QueryContext* ctx, RoutineFrame* frame, bool commit, bool chain) {
   rt::sessionFor(ctx, commit ? "COMMIT" : "ROLLBACK").endTransactionInCall(*ctx, commit, chain);
+  // PostgreSQL drops a transaction's portals at its end, but makes those of FOR loops over
+  // cursors holdable first.
+  for (auto& cursor : frame->cursors)
+    if (cursor && !cursor->pinned) cursor.reset();
 }
 
 void duet_plpgsql_cursor_close(RoutineFrame* frame, int32_t cursor, const char* name) {

@@ -64,8 +64,10 @@ const uint8_t* duet_plpgsql_cursor_fetch(duet::plpgsql::RoutineFrame* frame, int
 const uint8_t* duet_plpgsql_cursor_move(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name,
                                         int32_t direction, int64_t count, bool move, int64_t* processed);
 void duet_plpgsql_cursor_close(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name);
-// COMMIT / ROLLBACK [AND CHAIN] in a procedure (rt::SessionServices::endTransactionInCall).
-void duet_plpgsql_end_transaction(duet::rt::QueryContext* ctx, bool commit, bool chain);
+// COMMIT / ROLLBACK [AND CHAIN] in a procedure (rt::SessionServices::endTransactionInCall);
+// the routine's open cursors close with the transaction, but those FOR loops read.
+void duet_plpgsql_end_transaction(duet::rt::QueryContext* ctx, duet::plpgsql::RoutineFrame* frame, bool commit,
+                                  bool chain);
 // FOR over a cursor: pins it for the loop (CLOSE in the body is 24000), and closes it at
 // the loop's end.
 void duet_plpgsql_cursor_pin(duet::plpgsql::RoutineFrame* frame, int32_t cursor);
