@@ -341,6 +341,17 @@ NodePtr StatementPlanner::indexJoin(FromPlan& fp, const TableBinding& binding, i
     auto [lo, hi] = columnRange(e);
     return lo >= 0 && entryOf(hi) < static_cast<int>(t);
   };
+  // The join node under the left side, its rows filtered by the table's other conjuncts.
+  auto joinedTo = [&](NodePtr join) {
+    join->outputTypes = fp.node->outputTypes;
+    std::vector<SqlType> right = tableRowTypes(table);
+    join->outputTypes.insert(join->outputTypes.end(), right.begin(), right.end());
+    join->children.push_back(std::move(fp.node));
+    for (auto& c : local) binder::shiftColumns(*c, offset);
+    NodePtr out = filter(std::move(join), conjunction(std::move(local)));
+    local.clear();
+    return out;
+  };
   for (const auto& index : table.indexes()) {
     if (!index->unique()) continue;
     // Per key column: (which list, conjunct, side holding the value).
@@ -383,26 +394,10 @@ NodePtr StatementPlanner::indexJoin(FromPlan& fp, const TableBinding& binding, i
       used->erase(std::unique(used->begin(), used->end()), used->end());
       for (size_t i : *used) from.erase(from.begin() + i);
     }
-    join->outputTypes = fp.node->outputTypes;
-    std::vector<SqlType> right = tableRowTypes(table);
-    join->outputTypes.insert(join->outputTypes.end(), right.begin(), right.end());
-    join->children.push_back(std::move(fp.node));
-    for (auto& c : local) binder::shiftColumns(*c, offset);
-    NodePtr out = filter(std::move(join), conjunction(std::move(local)));
-    local.clear();
-    return out;
+    return joinedTo(std::move(join));
   }
   if (outer) return nullptr;
-  if (NodePtr join = indexRangeJoin(table, local, rest, offset, fromLeft)) {
-    join->outputTypes = fp.node->outputTypes;
-    std::vector<SqlType> right = tableRowTypes(table);
-    join->outputTypes.insert(join->outputTypes.end(), right.begin(), right.end());
-    join->children.push_back(std::move(fp.node));
-    for (auto& c : local) binder::shiftColumns(*c, offset);
-    NodePtr out = filter(std::move(join), conjunction(std::move(local)));
-    local.clear();
-    return out;
-  }
+  if (NodePtr join = indexRangeJoin(table, local, rest, offset, fromLeft)) return joinedTo(std::move(join));
   return nullptr;
 }
 
