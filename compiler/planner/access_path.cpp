@@ -306,14 +306,18 @@ NodePtr indexRangeJoin(Table& table, const std::vector<ExprPtr>& local, const st
       readsLeft = readsLeft || f->left;
     }
     int score = static_cast<int>(eq) * 4;
+    bool bounded = eq == key.size();  // a whole key of an index that is not unique
     if (eq < key.size()) {
       const Found* low = find(static_cast<int>(key[eq]), lower);
       const Found* high = find(static_cast<int>(key[eq]), upper);
       if (low || high) score += 2;
+      bounded = low || high;
       readsLeft = readsLeft || (low && low->left) || (high && high->left);
     }
-    // Without a value of the left side, the table's own access path serves as well.
-    if (readsLeft && score > bestScore) {
+    // Without a value of the left side, the table's own access path serves as well; and an
+    // unbounded prefix (CH's order lines of a warehouse per stock row) can walk most of the
+    // table per left row, where a hash join reads it once.
+    if (readsLeft && bounded && score > bestScore) {
       best = index.get();
       bestEq = eq;
       bestScore = score;
