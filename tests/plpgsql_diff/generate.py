@@ -588,7 +588,7 @@ class RoutineGen:
             agg = self.rng.choice(["count(*)", f"sum({self.rng.choice(ints)})", f"count({self.rng.choice(ints)})"])
         else:
             num = [c for c, ct in cols if ct == "numeric"] + ints
-            agg = self.rng.choice([f"avg({self.rng.choice(ints)})", f"sum({self.rng.choice(num)})",
+            agg = self.rng.choice([f"avg({self.rng.choice(ints)})", f"sum({self.rng.choice(num)})::numeric",
                                    f"max({self.rng.choice(num)})::numeric"])
         return Expr(f"(SELECT {agg} FROM {table} {alias} WHERE {cond.text})", DYN)
 
