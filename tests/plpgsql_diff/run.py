@@ -40,6 +40,7 @@ STATEMENT_TIMEOUT = "5s"
 # case is counted under this name.
 DOCUMENTED_LIMITS = {
     ("22003", "value overflows numeric format"): "beyond DuetDB's numeric, about 35 digits (docs/sql.md)",
+    ("53200", "out of memory"): "duet.executor_memory_limit (docs/architecture.md), an array doubled in a loop",
 }
 
 
