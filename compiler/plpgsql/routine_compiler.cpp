@@ -1920,6 +1920,10 @@ class RoutineCompiler {
       auto v = evaluate(*texts[i]);
       if (!v) return;
       SqlValue t = v->type.id == TypeId::Text ? *v : cg_.cast(*v, text, true);
+      // A format argument is printed with its type's output function: a boolean's is t or f
+      // (boolout), where a cast to text gives true or false.
+      if (v->type.id == TypeId::Bool && i < s.args.size())
+        t.v = b_.CreateSelect(v->v, cg_.stringConstant("t"), cg_.stringConstant("f"));
       b_.CreateStore(t.v, b_.CreateConstInBoundsGEP1_64(cg_.pointerType(), values, i));
       b_.CreateStore(b_.CreateZExt(t.null, b_.getInt8Ty()), b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), nulls, i));
     }
