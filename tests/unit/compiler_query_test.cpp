@@ -546,3 +546,26 @@ TEST_CASE("ORDER BY ... LIMIT keeps the rows a full sort would, in the same orde
           "select d, (select x.a from u x where x.d = u.d order by x.a desc limit 1) from u where a < 3 order by d") ==
       Lines{"0|990", "1|991", "2|992"});
 }
+
+TEST_CASE("index joins: a range bounded by the left row, a LEFT JOIN by a unique key", "[compiler][index]") {
+  Fixture f;
+  f.u.createIndex("u_ad", {0, 1}, IndexKind::Ordered, false, f.undo);
+  f.undo.commit();
+  f.run("insert into t values (1, 'a', 1), (2, 'b', 2), (3, 'c', 3)");
+  f.run("insert into u values (1, 10), (1, 11), (1, 12), (2, 20), (2, 21), (3, 30)");
+  using Lines = std::vector<std::string>;
+
+  // The left row bounds the range (Stock-Level's shape): walked per row, the bound still filters.
+  CHECK(f.run("select t.a, u.d from t join u on u.a = t.a and u.d > t.a * 10 + 0 where t.b < 'c' order by 1, 2") ==
+        Lines{"1|11", "1|12", "2|21"});
+  CHECK(f.outline.find("IndexJoin[u_ad: a = ?, d > ?]") != std::string::npos);
+  // An unbounded prefix is no range join: a hash join reads the table once.
+  f.run("select t.a, u.d from t join u on u.a = t.a where t.b < 'c'");
+  CHECK(f.outline.find("IndexJoin[u_ad") == std::string::npos);
+
+  // A LEFT JOIN whose ON is the right side's unique key: one probe per left row, NULLs
+  // where none matches.
+  CHECK(f.run("select u.d, t.b from u left join t on t.a = u.a + 1 order by 1") ==
+        Lines{"10|b", "11|b", "12|b", "20|c", "21|c", "30|NULL"});
+  CHECK(f.outline.find("IndexJoin[t_pkey][outer]") != std::string::npos);
+}
