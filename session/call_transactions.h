@@ -48,7 +48,7 @@ class CallTransactions {
   };
   // The running CALL ended transactions inside: its last transaction is logged even if it
   // changed nothing, numbered, as the call's end (StatementRunner, after the CALL returned).
-  bool endedTransactions() const { return call_ && call_->transaction > 1; }
+  bool callEndedTransactions() const { return call_ && call_->transaction > 1; }
   void logCallEnd();
 
   // rt::SessionServices::endTransactionInCall: 2D000 unless the running statement is such

@@ -94,7 +94,7 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
     if (state_.engine.commitLog) {
       if (result == QueryState::CopyIn) {
         copy_.setLogEntry(redo_.loggedStatement(st, params, inputs));
-      } else if (calls_.endedTransactions()) {
+      } else if (calls_.callEndedTransactions()) {
         calls_.logCallEnd();  // the call's last transaction, as the end of its run of records
       } else if ((state_.txn.undo().mark() != mark && stmt.kind != sql::StmtKind::Transaction) ||
                  changingCommand(stmt) || setsConstraints(stmt) || state_.sequences.changedInStatement ||
