@@ -306,12 +306,14 @@ NodePtr indexRangeJoin(Table& table, const std::vector<ExprPtr>& local, const st
       readsLeft = readsLeft || f->left;
     }
     int score = static_cast<int>(eq) * 4;
-    bool bounded = eq == key.size();  // a whole key of an index that is not unique
+    // A whole key of an index that is not unique, or a unique key less its last column (the
+    // order lines of one order): few rows per left row.
+    bool bounded = eq == key.size() || (index->unique() && eq + 1 == key.size());
     if (eq < key.size()) {
       const Found* low = find(static_cast<int>(key[eq]), lower);
       const Found* high = find(static_cast<int>(key[eq]), upper);
       if (low || high) score += 2;
-      bounded = low || high;
+      bounded = bounded || low || high;
       readsLeft = readsLeft || (low && low->left) || (high && high->left);
     }
     // Without a value of the left side, the table's own access path serves as well; and an

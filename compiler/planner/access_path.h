@@ -42,8 +42,9 @@ bool isConstantValue(const plan::Expr& e);
 // ordered index of `table` whose leading key columns equalities pin - to constants (`local`,
 // conjuncts over the table's own row) or to values of the left side (`rest`, over the join
 // row, where the table's columns start at `offset`; fromLeft says what a value may read) -
-// and whose next column a bound limits (or that pin a whole key), at least one of them read
-// from the left side.
+// and whose next column a bound limits (or that pin a whole key, or a unique key but its last
+// column: HammerDB's Delivery, the order lines of each order delivered), at least one of
+// them read from the left side.
 // Returns the IndexJoin node, keys and bounds set, without children and output types, or
 // null. The conjuncts all stay: the caller filters on them.
 plan::NodePtr indexRangeJoin(Table& table, const std::vector<plan::ExprPtr>& local,
