@@ -292,10 +292,13 @@ void duet_plpgsql_fail(const char* code, const char* message, const char* detail
 
 const VarString* duet_plpgsql_array_set(const VarString* array, int32_t index, const void* value, bool isNull,
                                         int32_t elementType) {
-  if (index < 1) throw SqlError(sqlstate::kFeatureNotSupported, "array elements below index 1 are not supported yet");
+  uint32_t size = array ? ArrayView(array).size() : 0;
+  // PostgreSQL gives a NULL or empty array the assigned index as its lower bound ([2:2]={5}),
+  // and extends others below 1: DuetDB's arrays start at 1.
+  if (index < 1 || (size == 0 && index != 1))
+    throw SqlError(sqlstate::kFeatureNotSupported, "arrays with a lower bound other than 1 are not supported");
   auto element = static_cast<TypeId>(elementType);
   ArrayBuilder out(element);
-  uint32_t size = array ? ArrayView(array).size() : 0;
   uint32_t n = std::max<uint32_t>(size, static_cast<uint32_t>(index));
   if (n > kMaxArrayElements) throw SqlError("54000", "array size exceeds the maximum allowed");
   out.reserve(n);
