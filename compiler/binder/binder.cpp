@@ -537,6 +537,7 @@ ExprPtr Binder::bindVariable(const sql::ColumnRef& ref, const Scope& scope) {
   if (!request_.resolveVariable || bindingDefault_) return nullptr;
   int param = request_.resolveVariable(ref.names, ref.location);
   if (param < 0) return nullptr;
+  if (request_.variablesHideColumns) return plan::makeParam(param, paramTypes_[param]);
   // A column of this query or of one it is a subquery of.
   auto hasColumn = [&](const Scope& s) {
     if (ref.names.size() == 1) return findUnqualified(s, ref.names[0], 0, s.entries.size()).matches > 0;

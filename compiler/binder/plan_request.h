@@ -127,6 +127,8 @@ struct PlanRequest {
   // resolves an SQL function's argument names after columns), and $n is parameter
   // numberedParams[n-1] ($n counts the routine's arguments, not its frame's slots).
   bool columnsHideVariables = false;
+  // PL/pgSQL's `#variable_conflict use_variable`: a variable wins over a column instead.
+  bool variablesHideColumns = false;
   std::optional<std::vector<int>> numberedParams;
   int optLevel = 1;
   // How long LLVM may optimise the statement's code (duet.max_compile_ms; 0: no limit).

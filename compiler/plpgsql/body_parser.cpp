@@ -488,6 +488,21 @@ Function BodyParser::parse() {
   for (const RoutineParameter& p : routine_.params) declare(parameterVariable(p));
   fn_.found = declare(foundVariable());
 
+  // Compiler options before the outer block; of PostgreSQL's, `#variable_conflict`
+  // (the last one counts).
+  while (isOp("#")) {
+    advance();
+    if (!isKw("variable_conflict")) syntaxError();
+    advance();
+    if (acceptKw("error"))
+      fn_.variableConflict = VariableConflict::Error;
+    else if (acceptKw("use_variable"))
+      fn_.variableConflict = VariableConflict::UseVariable;
+    else if (acceptKw("use_column"))
+      fn_.variableConflict = VariableConflict::UseColumn;
+    else
+      syntaxError();
+  }
   uint32_t location = peek().offset;
   std::string label = optionalLabel();
   if (!isKw("declare") && !isKw("begin")) syntaxError();

@@ -37,7 +37,7 @@ struct Variable {
 
 // An identifier in an SQL text that names a variable in scope: `x`, `blk.x`, or `rec.f`.
 // Whether it is really the variable or a column of the same name is decided when the text
-// is bound (PostgreSQL's plpgsql.variable_conflict = error: both is 42702 at call time).
+// is bound, by the routine's `#variable_conflict` (by default error: both is 42702).
 struct VariableRef {
   int variable = -1;               // index into Function::variables
   uint32_t offset = 0;             // in the body, of the identifier's first name
@@ -354,6 +354,10 @@ struct Cursor {
   SqlText query;
 };
 
+// What a name that is both a variable and a column of an embedded statement means
+// (`#variable_conflict`): 42702, the variable, or the column.
+enum class VariableConflict : uint8_t { Error, UseVariable, UseColumn };
+
 struct Function {
   std::vector<Variable> variables;  // parameters first, then FOUND, then declarations in order
   std::vector<Cursor> cursors;
@@ -363,6 +367,7 @@ struct Function {
   // and a table column hides an argument of the same name instead of clashing with it.
   bool sqlBody = false;
   std::vector<int> numberedParams;
+  VariableConflict variableConflict = VariableConflict::Error;
 };
 
 }  // namespace duet::plpgsql

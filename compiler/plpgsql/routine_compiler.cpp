@@ -457,7 +457,8 @@ class RoutineCompiler {
           if (ref.offset - text.begin == location - prefixLen) return slotForReference(ref);
         return -1;
       };
-      r.columnsHideVariables = fn_.sqlBody;
+      r.columnsHideVariables = fn_.sqlBody || fn_.variableConflict == VariableConflict::UseColumn;
+      r.variablesHideColumns = fn_.variableConflict == VariableConflict::UseVariable;
       r.numberedParams = numberedSlots_;
       r.optLevel = req_.optLevel;
       p.stmt = planTree(r);
