@@ -232,19 +232,27 @@ const VarString* duet_plpgsql_error_text(RoutineFrame* frame, int32_t what) {
   if (frame->caught.empty())
     throw SqlError("0Z002", "GET STACKED DIAGNOSTICS cannot be used outside an exception handler");
   const SqlError& e = frame->caught.back();
-  // The context, and the column, constraint, type, table and schema an error names, are
-  // not kept with errors: empty, as PostgreSQL shows a field the error did not set.
-  std::string_view text = what == 0   ? std::string_view(e.code)
-                          : what == 1 ? std::string_view(e.what())
-                          : what == 2 ? std::string_view(e.detail)
-                          : what == 3 ? std::string_view(e.hint)
-                                      : std::string_view();
+  // In GetDiagnostics::Item's order from ReturnedSqlstate. The context is not kept with
+  // errors: empty, as PostgreSQL shows a field the error did not set.
+  std::string_view text;
+  switch (what) {
+    case 0: text = e.code; break;
+    case 1: text = e.what(); break;
+    case 2: text = e.detail; break;
+    case 3: text = e.hint; break;
+    case 5: text = e.columnName; break;
+    case 6: text = e.constraintName; break;
+    case 7: text = e.dataTypeName; break;
+    case 8: text = e.tableName; break;
+    case 9: text = e.schemaName; break;
+    default: break;
+  }
   return statementArena().makeString(text);
 }
 
 void duet_plpgsql_raise(rt::QueryContext* ctx, const RaiseSpec* spec, const VarString* const* values,
                         const uint8_t* nulls) {
-  std::string code = spec->sqlstate, message, detail, hint;
+  std::string code = spec->sqlstate, message, detail, hint, column, constraint, dataType, table, schema;
   bool haveMessage = spec->hasFormat;
   if (spec->hasFormat) message = formatMessage(spec->format, values, nulls, spec->formatArgs);
   for (size_t i = 0; i < spec->options.size(); ++i) {
@@ -267,12 +275,22 @@ void duet_plpgsql_raise(rt::QueryContext* ctx, const RaiseSpec* spec, const VarS
         break;
       case Raise::Option::Detail: detail = text; break;
       case Raise::Option::Hint: hint = text; break;
-      default: break;
+      case Raise::Option::Column: column = text; break;
+      case Raise::Option::Constraint: constraint = text; break;
+      case Raise::Option::Datatype: dataType = text; break;
+      case Raise::Option::Table: table = text; break;
+      case Raise::Option::Schema: schema = text; break;
     }
   }
   if (!haveMessage) message = spec->conditionName.empty() ? (code.empty() ? "P0001" : code) : spec->conditionName;
   if (spec->level == RaiseLevel::Exception) {
-    throw SqlError(code.empty() ? "P0001" : code, message, detail, hint);
+    SqlError error(code.empty() ? "P0001" : code, message, detail, hint);
+    error.columnName = std::move(column);
+    error.constraintName = std::move(constraint);
+    error.dataTypeName = std::move(dataType);
+    error.tableName = std::move(table);
+    error.schemaName = std::move(schema);
+    throw error;
   }
   if (!ctx->session) return;
   // The session drops what client_min_messages filters out (DEBUG and LOG by default).
