@@ -2,6 +2,7 @@
 
 #include <sys/socket.h>
 #include <unistd.h>
+#include <cerrno>
 
 #include <fmt/format.h>
 
@@ -239,20 +240,19 @@ void Connection::submitBatch() {
     std::string rest = handoff       ? batch.substr(handoff->consumed)
                        : unprocessed ? batch.substr(unprocessed->at)
                                      : std::string();
-    self->deliverWhenDurable(*session, endedBefore,
-                             [self, out = std::move(out), close, handoff = std::move(handoff), rest = std::move(rest),
-                              deferred = unprocessed && unprocessed->waitsForBlock](std::string notice) mutable {
+    self->deliverWhenDurable(*session, endedBefore, std::move(out),
+                             [self, close, handoff = std::move(handoff), rest = std::move(rest),
+                              deferred = unprocessed && unprocessed->waitsForBlock](std::string out) mutable {
                                if (!rest.empty()) self->input_.insert(0, rest);
                                if (deferred) self->resumeDeferred_ = true;
-                               if (!notice.empty()) out.insert(0, notice);  // a failed CHECKPOINT's warning only
                                self->onBatchDone(std::move(out), close, std::move(handoff));
                              });
   };
   if (!context_.executor.submit(session_.get(), std::move(task), dataFree, besideHolder)) disconnect();
 }
 
-void Connection::deliverWhenDurable(Session& session, uint64_t endedBefore,
-                                    std::function<void(std::string notice)> deliver) {
+void Connection::deliverWhenDurable(Session& session, uint64_t endedBefore, std::string out,
+                                    std::function<void(std::string out)> deliver) {
   // synchronous_commit: the answers of a batch that ended a transaction wait until every
   // commit logged so far is durable - the session's own, and any other it may have read
   // (the executor shows a commit to everyone at once, before its log record reaches the
@@ -263,14 +263,18 @@ void Connection::deliverWhenDurable(Session& session, uint64_t endedBefore,
   logging::RedoLog* log = context_.log;
   const bool endedTransaction = session.txnStatus() == TxnStatus::Idle || session.endedTransactions() != endedBefore;
   uint64_t logged = log && session.synchronousCommit() && endedTransaction ? log->appendedLsn() : 0;
-  auto whenDurable = [self = shared_from_this(), log, logged,
-                      deliver = std::move(deliver)](std::string notice) mutable {
+  // The answers go to the socket from the thread that has them (sendDirect), and the rest of
+  // the batch's bookkeeping to the strand: the client does not wait for the strand to wake.
+  auto send = [self = shared_from_this(), deliver = std::move(deliver)](std::string out) mutable {
+    out = self->sendDirect(std::move(out));
+    self->post([deliver = std::move(deliver), out = std::move(out)]() mutable { deliver(std::move(out)); });
+  };
+  auto whenDurable = [log, logged, out = std::move(out), send = std::move(send)](std::string notice) mutable {
+    out.insert(0, notice);  // a failed CHECKPOINT's warning only
     if (logged > 0 && log->durableLsn() < logged) {
-      log->whenDurable(logged, [self, deliver = std::move(deliver), notice = std::move(notice)]() mutable {
-        self->post([deliver = std::move(deliver), notice = std::move(notice)]() mutable { deliver(notice); });
-      });
+      log->whenDurable(logged, [send = std::move(send), out = std::move(out)]() mutable { send(std::move(out)); });
     } else {
-      self->post([deliver = std::move(deliver), notice = std::move(notice)]() mutable { deliver(notice); });
+      send(std::move(out));
     }
   };
   // CHECKPOINT answers once its archive is in place. Inside a transaction block the
@@ -438,9 +442,8 @@ void Connection::finishSnapshotAnswer(bool failed) {
     std::optional<SnapshotHandoff> next =
         self->processor_.snapshotAnswered(*session, handoff, failed, out, self->context_.snapshots);
     handoff.process.reset();
-    self->deliverWhenDurable(*session, endedBefore,
-                             [self, out = std::move(out), next = std::move(next)](std::string notice) mutable {
-                               if (!notice.empty()) out.insert(0, notice);
+    self->deliverWhenDurable(*session, endedBefore, std::move(out),
+                             [self, next = std::move(next)](std::string out) mutable {
                                self->onBatchDone(std::move(out), false, std::move(next));
                              });
   };
@@ -464,8 +467,42 @@ void Connection::terminate(const SqlError& error) {
   closeAfterWrite();
 }
 
+std::string Connection::sendDirect(std::string out) {
+  std::lock_guard lock(sendMutex_);
+  if (socketBusy_ || out.empty()) return out;
+  size_t sent = 0;
+  while (sent < out.size()) {
+    ssize_t n = ::send(socket_.native_handle(), out.data() + sent, out.size() - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n > 0) {
+      sent += static_cast<size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      break;  // a full socket buffer, or an error the strand's own write will meet
+    }
+  }
+  out.erase(0, sent);
+  // What did not fit goes first on the strand: nothing else may be written before it.
+  if (!out.empty()) {
+    unsent_ = std::move(out);
+    socketBusy_ = true;
+  }
+  return {};
+}
+
 void Connection::queueWrite(std::string data) {
-  if (data.empty() || disconnected_) return;
+  {
+    std::lock_guard lock(sendMutex_);
+    if (!unsent_.empty()) {
+      data.insert(0, unsent_);
+      unsent_.clear();
+    }
+    if (data.empty() || disconnected_) {
+      socketBusy_ = writeInFlight_ || disconnected_ || closeAfterWrite_;
+      return;
+    }
+    socketBusy_ = true;
+  }
   if (writeInFlight_) {
     pendingOutput_.append(data);
     return;
@@ -488,6 +525,8 @@ void Connection::onWritten(const boost::system::error_code& ec) {
     queueWrite(std::move(next));
   } else {
     writing_.clear();
+    std::lock_guard lock(sendMutex_);
+    socketBusy_ = !unsent_.empty() || closeAfterWrite_;
   }
   readSnapshotAnswer();
   if (closeAfterWrite_) {
@@ -506,6 +545,10 @@ bool Connection::outputBacklogged() const {
 void Connection::closeAfterWrite() {
   closing_ = true;
   closeAfterWrite_ = true;
+  {
+    std::lock_guard lock(sendMutex_);
+    socketBusy_ = true;
+  }
   releaseSession();
   if (!writeInFlight_) finishClose();
 }
@@ -526,8 +569,13 @@ void Connection::disconnect() {
   disconnected_ = true;
   closing_ = true;
   boost::system::error_code ignored;
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  socket_.close(ignored);
+  {
+    // No other thread sends on the descriptor once it is closed (and perhaps reused).
+    std::lock_guard lock(sendMutex_);
+    socketBusy_ = true;
+    socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);
+  }
   drainTimer_.cancel();
   // A statement on a snapshot sees its answer socket close and stops.
   if (answerSocket_) answerSocket_->close(ignored);

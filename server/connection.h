@@ -1,7 +1,8 @@
 // One client connection: the network-thread half of a session. All of its members are
 // touched only on its strand, except what the executor tasks it submits use (the
 // MessageProcessor, and the Session through a raw pointer), which the one-batch-at-a-time
-// rule keeps to a single task at once.
+// rule keeps to a single task at once, and the socket's direct writes (sendDirect, under
+// sendMutex_), by which a batch's answers leave from the executor or the log's flusher.
 //
 // Life cycle: startup packet (SSL/GSSENC answered 'N', CancelRequest served) → openSession on
 // the executor → batches of messages, one executor task each → disconnect, whose cleanup
@@ -13,6 +14,7 @@
 #include <array>
 #include <boost/asio.hpp>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "logging/redo_log.h"
@@ -83,11 +85,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void post(std::function<void()> fn);
   // So much output waits for the client that no more input is processed until it reads.
   bool outputBacklogged() const;
-  // Executor thread, after a task of ours ran statements: `deliver` runs on the strand
-  // once what they committed (or read) is durable and a CHECKPOINT among them has its
-  // archive (with a warning to prepend when that failed). endedBefore: the session's
+  // Executor thread, after a task of ours ran statements: once what they committed (or
+  // read) is durable and a CHECKPOINT among them has its archive (with a warning put before
+  // `out` when that failed), `out` goes to the client (sendDirect) and `deliver` runs on the
+  // strand with what is left of it to queue. endedBefore: the session's
   // endedTransactions() before the task; a task that ended none inside a block does not wait.
-  void deliverWhenDurable(Session& session, uint64_t endedBefore, std::function<void(std::string notice)> deliver);
+  void deliverWhenDurable(Session& session, uint64_t endedBefore, std::string out,
+                          std::function<void(std::string out)> deliver);
+  // Any thread: writes `out` to the socket at once when the strand is writing nothing (a
+  // batch's answers usually are), without blocking; what does not fit waits in unsent_
+  // for the strand's next write. Returns what the caller must still queue: all of `out`
+  // when the socket was not free, else nothing.
+  std::string sendDirect(std::string out);
 
   boost::asio::ip::tcp::socket socket_;
   ServerContext& context_;
@@ -108,6 +117,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::string writing_;
   std::string pendingOutput_;
   bool writeInFlight_ = false;
+  // Guarded by sendMutex_, the only members other threads touch (sendDirect): whether a
+  // write of the strand's is in flight or due (or the socket is closing), and the part of a
+  // direct send that did not fit.
+  std::mutex sendMutex_;
+  bool socketBusy_ = false;
+  std::string unsent_;
   std::shared_ptr<Session> session_;  // the only owner; moved into the cleanup task
   int32_t pid_ = 0;
   int32_t secret_ = 0;
