@@ -1,6 +1,7 @@
 #include "logging/log_format.h"
 
 #include <fcntl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -129,6 +130,21 @@ bool writeAllAt(int fd, const char* data, size_t size, uint64_t offset) {
     offset += static_cast<uint64_t>(n);
   }
   return true;
+}
+
+bool writeAllAt(int fd, const char* data, size_t size, const char* then, size_t thenSize, uint64_t offset) {
+  iovec parts[2] = {{const_cast<char*>(data), size}, {const_cast<char*>(then), thenSize}};
+  ssize_t n;
+  do {
+    n = ::pwritev(fd, parts, 2, static_cast<off_t>(offset));
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) return false;
+  // A short write (rare on a regular file) finishes piece by piece.
+  auto done = static_cast<size_t>(n);
+  if (done < size)
+    return writeAllAt(fd, data + done, size - done, offset + done) && writeAllAt(fd, then, thenSize, offset + size);
+  done -= size;
+  return writeAllAt(fd, then + done, thenSize - done, offset + size + done);
 }
 
 void syncDirectory(const std::string& dir) {

@@ -71,6 +71,8 @@ inline constexpr std::string_view kSpareSuffix = ".spare";
 bool writeAll(int fd, const char* data, size_t size);
 // The same at a file offset (pwrite), leaving the file position alone.
 bool writeAllAt(int fd, const char* data, size_t size, uint64_t offset);
+// `data` and right after it `then`, in one system call when the file takes them whole.
+bool writeAllAt(int fd, const char* data, size_t size, const char* then, size_t thenSize, uint64_t offset);
 // fsync of a directory, so that files created or removed in it stay so after a crash.
 // Throws std::system_error.
 void syncDirectory(const std::string& dir);

@@ -185,18 +185,14 @@ bool RedoLog::writeBatch(const std::string& batch) {
       end += kRecordHeaderBytes + getU32(batch.data() + end);
     } while (end < batch.size() && segmentSize_ + (end - pos) < config_.segmentBytes);
     if (!preallocate(segmentSize_ + (end - pos) + kRecordHeaderBytes)) return false;
-    if (!writeAllAt(segmentFd_, batch.data() + pos, end - pos, segmentSize_)) {
+    // The records, then the end marker, which the next batch overwrites: what follows in
+    // the file (zeros, or a reused spare's old records) is then never read as a torn record.
+    static const char endMarker[kRecordHeaderBytes] = {};
+    if (!writeAllAt(segmentFd_, batch.data() + pos, end - pos, endMarker, sizeof endMarker, segmentSize_)) {
       fail("write to " + segmentPath_);
       return false;
     }
     segmentSize_ += end - pos;
-    // The end marker, overwritten by the next batch: what follows in the file (zeros, or a
-    // reused spare's old records) is then never read as a torn record.
-    static const char endMarker[kRecordHeaderBytes] = {};
-    if (!writeAllAt(segmentFd_, endMarker, sizeof endMarker, segmentSize_)) {
-      fail("write to " + segmentPath_);
-      return false;
-    }
     segmentAllocated_ = std::max(segmentAllocated_, segmentSize_ + sizeof endMarker);
     bytesWritten_.fetch_add(end - pos, std::memory_order_relaxed);
     pos = end;
