@@ -100,6 +100,10 @@ class SqlError : public std::runtime_error {
   // The object an integrity error is about, as PostgreSQL reports it (ErrorResponse fields
   // s, t, c, d, n); empty when not known.
   std::string schemaName, tableName, columnName, dataTypeName, constraintName;
+  // Where it happened (ErrorResponse field W): the PL/pgSQL and SQL function calls it
+  // passed through, innermost first, one per line; complete once set.
+  std::string context;
+  bool contextSet = false;
   bool fatal = false;  // the connection must be closed after reporting it
 };
 

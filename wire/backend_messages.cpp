@@ -24,6 +24,7 @@ void writeError(std::string& out, const SqlError& error, std::string_view severi
   field(w, 'D', error.detail);
   field(w, 'H', error.hint);
   if (error.position > 0) field(w, 'P', std::to_string(error.position));
+  field(w, 'W', error.context);
   field(w, 's', error.schemaName);
   field(w, 't', error.tableName);
   field(w, 'c', error.columnName);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/codegen/compiled_query.h"
@@ -19,6 +20,12 @@ namespace duet::plpgsql {
 
 // Per call: what generated code hands to the runtime besides the variables.
 struct RoutineFrame {
+  // The statement running (CompiledRoutine::statementContexts), or -1. The first member:
+  // generated code stores it at the frame's address as each statement starts.
+  int32_t statement = -1;
+  const std::vector<std::string>* statementContexts = nullptr;
+  RoutineFrame* caller = nullptr;   // the routine's call runs inside this one, or none
+  std::string_view dynamicSql;      // the command of the EXECUTE running, for CONTEXT
   rt::TupleBuffer* rows = nullptr;  // RETURN NEXT / RETURN QUERY append here
   std::vector<SqlError> caught;     // errors caught by EXCEPTION blocks whose handler runs
   // Bound cursors by Function::cursors index: the rows OPEN read and the next to FETCH;
@@ -61,6 +68,10 @@ struct CompiledRoutine {
   std::unique_ptr<CompiledQuery> code;  // machine code, constants and layouts it uses
   std::vector<std::unique_ptr<RaiseSpec>> raises;
   std::vector<std::unique_ptr<DynamicSpec>> dynamicStatements;
+  // Per statement, its lines of an error's CONTEXT, as PostgreSQL writes them: `SQL
+  // statement "..."` for one that runs SQL, then `PL/pgSQL function f(integer) line 4 at
+  // RAISE` (or `SQL function "f" statement 2`).
+  std::vector<std::string> statementContexts;
   double compileMs = 0;
   ~CompiledRoutine();
 };
@@ -96,6 +107,12 @@ struct RoutineCompileRequest {
 // A statement that cannot be bound (unknown table or column, type error) fails only when
 // it runs, with its error, as in PostgreSQL; syntax errors were caught at CREATE.
 std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& request);
+
+// The innermost routine running on this thread (its frame), or null.
+RoutineFrame* runningFrame();
+// Gives `e` the call stack from `frame` outwards as its CONTEXT, unless it has one: where
+// an error was raised is what PostgreSQL reports, also after a handler re-raises it.
+void setErrorContext(SqlError& e, const RoutineFrame* frame);
 
 // Runs a call: `args` as argLayout; the scalar result into `result` (one column of the
 // return type) when set; the rows (a set, or the OUT row) appended to `rows` when set.

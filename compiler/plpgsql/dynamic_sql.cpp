@@ -95,7 +95,22 @@ rt::DynamicQuery queryOf(const DynamicSpec& spec, const VarString* command, cons
 
 rt::DynamicOutcome run(rt::QueryContext* ctx, const DynamicSpec& spec, const VarString* command, const uint8_t* params,
                        rt::DynamicRows& rows) {
-  return rt::sessionFor(ctx, "EXECUTE").executeDynamic(*ctx, queryOf(spec, command, params), rows);
+  // While it runs, the routine's CONTEXT line has the command (`SQL statement "..."`).
+  struct Showing {
+    RoutineFrame* frame;
+    Showing(RoutineFrame* f, std::string_view command) : frame(f) {
+      if (frame) frame->dynamicSql = command;
+    }
+    ~Showing() {
+      if (frame) frame->dynamicSql = {};
+    }
+  } showing(runningFrame(), command ? command->view() : std::string_view());
+  try {
+    return rt::sessionFor(ctx, "EXECUTE").executeDynamic(*ctx, queryOf(spec, command, params), rows);
+  } catch (SqlError& e) {
+    setErrorContext(e, showing.frame);
+    throw;
+  }
 }
 
 // EXECUTE's rows: the first one of the last statement that returned rows, and their count.

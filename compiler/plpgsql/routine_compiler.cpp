@@ -31,6 +31,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "compiler/binder/type_rules.h"
 #include "compiler/codegen/jit.h"
@@ -41,6 +42,7 @@
 #include "compiler/plpgsql/dynamic_sql.h"
 #include "compiler/plpgsql/loop_prefetch.h"
 #include "compiler/plpgsql/routine_runtime.h"
+#include "compiler/plpgsql/statement_context.h"
 #include "engine/limits/stack_depth.h"
 #include "engine/storage/index.h"
 #include "engine/types/array.h"
@@ -622,6 +624,7 @@ class RoutineCompiler {
     pushTarget(label, true, exit, next);
     emitList(body);
     targets_.resize(mark);
+    markStatement();  // the loop's own again, for its next condition or fetch
     if (!terminated()) b_.CreateBr(next);
   }
 
@@ -736,8 +739,29 @@ class RoutineCompiler {
     b_.CreateUnreachable();
   }
 
+  // Each statement first stores its index into the frame (RoutineFrame::statement), so
+  // that an error's CONTEXT and PG_CONTEXT can say where the routine was.
   void emitStatement(const Stmt& s) {
     checkStackDepth();
+    int enclosing = markedStatement_;
+    markedStatement_ = statementContext(s);
+    markStatement();
+    emitStatementKind(s);
+    markedStatement_ = enclosing;
+  }
+
+  void markStatement() {
+    if (markedStatement_ >= 0 && !terminated()) b_.CreateStore(b_.getInt32(markedStatement_), cur_.frame);
+  }
+
+  // The CompiledRoutine::statementContexts entry of `s`, made on first use.
+  int statementContext(const Stmt& s) {
+    auto [it, added] = contextOf_.try_emplace(&s, static_cast<int>(out_.statementContexts.size()));
+    if (added) out_.statementContexts.push_back(contextLines(fn_, s, req_.body, out_.name, req_.shape.name));
+    return it->second;
+  }
+
+  void emitStatementKind(const Stmt& s) {
     switch (s.kind) {
       case StmtKind::Block: emitBlock(s.as<Block>()); return;
       case StmtKind::Assign: emitAssign(s.as<Assign>()); return;
@@ -1885,8 +1909,9 @@ class RoutineCompiler {
         int32_t what = static_cast<int32_t>(item) - static_cast<int32_t>(GetDiagnostics::Item::ReturnedSqlstate);
         llvm::Value* text = cg_.call("duet_plpgsql_error_text", cg_.pointerType(), {cur_.frame, b_.getInt32(what)});
         assignSlot(slots[0], cg_.notNull(text, {TypeId::Text, -1}), &fn_.variables[target.variable]);
-      } else {
-        assignSlot(slots[0], cg_.notNull(cg_.stringConstant(""), {TypeId::Text, -1}), &fn_.variables[target.variable]);
+      } else {  // PG_CONTEXT
+        llvm::Value* text = cg_.call("duet_plpgsql_call_stack", cg_.pointerType(), {cur_.frame});
+        assignSlot(slots[0], cg_.notNull(text, {TypeId::Text, -1}), &fn_.variables[target.variable]);
       }
     }
   }
@@ -1976,8 +2001,10 @@ class RoutineCompiler {
     int cursor;
   };
   std::vector<CursorLoop> cursorLoops_;
-  bool returnsRow_ = false;                        // RETURNS record or t (not SETOF): RETURN fills outputSlots
-  std::optional<std::vector<int>> numberedSlots_;  // LANGUAGE sql: the slot $n names
+  std::unordered_map<const Stmt*, int> contextOf_;  // statementContexts index per statement
+  int markedStatement_ = -1;                        // of the statement being emitted
+  bool returnsRow_ = false;                         // RETURNS record or t (not SETOF): RETURN fills outputSlots
+  std::optional<std::vector<int>> numberedSlots_;   // LANGUAGE sql: the slot $n names
   std::vector<JumpTarget> targets_;
   int nextCode_ = 2;  // 0 and 1 are "fell through" and "returned"
 };

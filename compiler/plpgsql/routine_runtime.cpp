@@ -62,6 +62,38 @@ void setVoidResult(const TupleLayout& layout, uint8_t* tuple, bool voidIsNull) {
 
 }  // namespace
 
+namespace {
+
+// The frame of the routine running on this thread, innermost: errors' and PG_CONTEXT's
+// call stack.
+thread_local RoutineFrame* tRunningFrame = nullptr;
+
+// The CONTEXT lines of the calls from `frame` outwards, each at its current statement.
+std::string callStack(const RoutineFrame* frame) {
+  std::string text;
+  for (; frame; frame = frame->caller) {
+    if (frame->statement < 0 || !frame->statementContexts) continue;
+    if (!text.empty()) text += '\n';
+    if (!frame->dynamicSql.empty()) text += fmt::format("SQL statement \"{}\"\n", frame->dynamicSql);
+    text += (*frame->statementContexts)[static_cast<size_t>(frame->statement)];
+  }
+  return text;
+}
+
+}  // namespace
+
+RoutineFrame* runningFrame() { return tRunningFrame; }
+
+// Set by the first routine boundary the error meets (or the EXECUTE that ran it), while
+// the frames it passed through still say where they were.
+void setErrorContext(SqlError& e, const RoutineFrame* frame) {
+  if (e.contextSet) return;
+  e.contextSet = true;
+  std::string stack = callStack(frame);
+  if (stack.empty()) return;
+  e.context = e.context.empty() ? stack : e.context + "\n" + stack;
+}
+
 void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uint8_t* args, uint8_t* result,
                 rt::TupleBuffer* rows) {
   checkStackDepth();  // recursion ends with 54001 at max_stack_depth, as in PostgreSQL
@@ -87,6 +119,8 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
     if (routine.argSlots[a] >= 0) copyField(routine.argLayout, args, a, vl, vars, routine.argSlots[a]);
 
   RoutineFrame frame;
+  frame.statementContexts = &routine.statementContexts;
+  frame.caller = tRunningFrame;
   if (routine.returnsSet) {
     if (!rows)
       throw SqlError(sqlstate::kFeatureNotSupported, "set-valued function called in context that cannot accept a set");
@@ -94,7 +128,17 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
   }
   // The routine's statements count their own rows; the calling statement's count stays.
   int64_t callerAffected = ctx.affectedRows;
-  routine.entry(&ctx, vars, &frame);
+  struct Running {
+    explicit Running(RoutineFrame* f) { tRunningFrame = f; }
+    ~Running() { tRunningFrame = tRunningFrame->caller; }
+  };
+  try {
+    Running running(&frame);
+    routine.entry(&ctx, vars, &frame);
+  } catch (SqlError& e) {
+    setErrorContext(e, &frame);
+    throw;
+  }
   ctx.affectedRows = callerAffected;
 
   if (routine.returnsSet) return;
@@ -129,6 +173,7 @@ void registerRoutineRuntime() {
     DUET_PL(duet_plpgsql_try);
     DUET_PL(duet_plpgsql_error_matches);
     DUET_PL(duet_plpgsql_pop_error);
+    DUET_PL(duet_plpgsql_call_stack);
     DUET_PL(duet_plpgsql_reraise);
     DUET_PL(duet_plpgsql_raise);
     DUET_PL(duet_plpgsql_fail);
@@ -197,6 +242,7 @@ int32_t duet_plpgsql_try(BlockEntry block, rt::QueryContext* ctx, uint8_t* vars,
     ctx->buffers.resize(buffers);
     ctx->groups.resize(groups);
     ctx->joins.resize(joins);
+    setErrorContext(e, frame);
     frame->caught.push_back(std::move(e));
     return -1;
   }
@@ -217,6 +263,8 @@ bool duet_plpgsql_error_matches(RoutineFrame* frame, const char* codes) {
   return false;
 }
 
+const VarString* duet_plpgsql_call_stack(RoutineFrame* frame) { return statementArena().makeString(callStack(frame)); }
+
 void duet_plpgsql_pop_error(RoutineFrame* frame) {
   if (!frame->caught.empty()) frame->caught.pop_back();
 }
@@ -232,14 +280,15 @@ const VarString* duet_plpgsql_error_text(RoutineFrame* frame, int32_t what) {
   if (frame->caught.empty())
     throw SqlError("0Z002", "GET STACKED DIAGNOSTICS cannot be used outside an exception handler");
   const SqlError& e = frame->caught.back();
-  // In GetDiagnostics::Item's order from ReturnedSqlstate. The context is not kept with
-  // errors: empty, as PostgreSQL shows a field the error did not set.
+  // In GetDiagnostics::Item's order from ReturnedSqlstate; empty, as PostgreSQL shows a
+  // field the error did not set.
   std::string_view text;
   switch (what) {
     case 0: text = e.code; break;
     case 1: text = e.what(); break;
     case 2: text = e.detail; break;
     case 3: text = e.hint; break;
+    case 4: text = e.context; break;
     case 5: text = e.columnName; break;
     case 6: text = e.constraintName; break;
     case 7: text = e.dataTypeName; break;

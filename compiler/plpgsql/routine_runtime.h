@@ -37,10 +37,13 @@ int32_t duet_plpgsql_try(duet::plpgsql::BlockEntry block, duet::rt::QueryContext
 // ("xx000" a class, "*****" OTHERS), NUL-terminated.
 bool duet_plpgsql_error_matches(duet::plpgsql::RoutineFrame* frame, const char* codes);
 void duet_plpgsql_pop_error(duet::plpgsql::RoutineFrame* frame);
+// GET DIAGNOSTICS PG_CONTEXT: the call stack from this frame's current statement outwards.
+const duet::VarString* duet_plpgsql_call_stack(duet::plpgsql::RoutineFrame* frame);
 [[noreturn]] void duet_plpgsql_reraise(duet::plpgsql::RoutineFrame* frame);
 // Of the error being handled: SQLSTATE (what = 0), the message (1), detail (2), hint
-// (3), or a field not kept (an empty string); 0Z002 outside a handler (GET STACKED
-// DIAGNOSTICS items, numbered from GetDiagnostics::Item::ReturnedSqlstate).
+// (3), context (4), column, constraint, data type, table and schema (5-9), empty when it
+// has none; 0Z002 outside a handler (GET STACKED DIAGNOSTICS items, numbered from
+// GetDiagnostics::Item::ReturnedSqlstate).
 const duet::VarString* duet_plpgsql_error_text(duet::plpgsql::RoutineFrame* frame, int32_t what);
 void duet_plpgsql_raise(duet::rt::QueryContext* ctx, const duet::plpgsql::RaiseSpec* spec,
                         const duet::VarString* const* values, const uint8_t* nulls);
