@@ -35,8 +35,9 @@ RoutineParamMode modeOf(sql::ParamMode m) {
   return RoutineParamMode::In;
 }
 
-// A signature type: a supported scalar type (or an array of one), void or record. Anything
-// else is reported as missing, as the binder does for types DuetDB does not implement.
+// A signature type: a supported scalar type (or an array of one), void, record or a
+// polymorphic pseudo-type. Anything else is reported as missing, as the binder does for
+// types DuetDB does not implement.
 std::optional<RoutineType> signatureType(const sql::TypeName& t) {
   RoutineType r;
   r.array = t.arrayBounds > 0;
@@ -49,7 +50,32 @@ std::optional<RoutineType> signatureType(const sql::TypeName& t) {
     r.kind = t.name() == "void" ? RoutineType::Kind::Void : RoutineType::Kind::Record;
     return r;
   }
+  std::optional<Polymorphic> poly = catalogName && !r.array ? polymorphicNamed(t.name()) : std::nullopt;
+  if (poly) {
+    r.kind = RoutineType::Kind::Polymorphic;
+    r.poly = *poly;
+    return r;
+  }
   return std::nullopt;
+}
+
+// check_valid_polymorphic_signature: a polymorphic result (or OUT argument) is resolved
+// from the arguments of its family, so one of them must be polymorphic too.
+void checkPolymorphicResult(const RoutineType& result, const std::vector<RoutineParamInfo>& params) {
+  if (result.kind != RoutineType::Kind::Polymorphic) return;
+  bool compatible = isCompatibleFamily(result.poly);
+  for (const RoutineParamInfo& p : params)
+    if (p.isInput() && p.type.kind == RoutineType::Kind::Polymorphic && isCompatibleFamily(p.type.poly) == compatible)
+      return;
+  std::string detail = compatible ? fmt::format(
+                                        "A result of type {} requires at least one input of type anycompatible, "
+                                        "anycompatiblearray, anycompatiblenonarray, or anycompatiblerange.",
+                                        polymorphicName(result.poly))
+                                  : fmt::format(
+                                        "A result of type {} requires at least one input of type anyelement, anyarray, "
+                                        "anynonarray, anyenum, anyrange, or anymultirange.",
+                                        polymorphicName(result.poly));
+  throw SqlError(kInvalidFunctionDefinition, "cannot determine result data type", detail);
 }
 
 // TypeNameToString: the name as written, keyword types qualified with pg_catalog.
@@ -166,7 +192,8 @@ void RoutineStatements::defineRoutineSignature(const sql::CreateFunctionStmt& s,
     }
     if (param.mode == RoutineParamMode::Variadic) {
       variadicSeen = true;
-      if (!type->array) failAt(kInvalidFunctionDefinition, "VARIADIC parameter must be an array", query, p.location);
+      bool array = type->array || (type->kind == RoutineType::Kind::Polymorphic && isPolymorphicArray(type->poly));
+      if (!array) failAt(kInvalidFunctionDefinition, "VARIADIC parameter must be an array", query, p.location);
     }
     // The same name may not serve two inputs or two outputs.
     for (size_t j = 0; j < i && !p.name.empty(); ++j) {
@@ -219,6 +246,9 @@ void RoutineStatements::defineRoutineSignature(const sql::CreateFunctionStmt& s,
   } else {
     throw SqlError(kInvalidFunctionDefinition, "function result type must be specified");
   }
+  checkPolymorphicResult(info.returnType, info.params);
+  for (const RoutineParamInfo& p : info.params)
+    if (p.isOutput()) checkPolymorphicResult(p.type, info.params);
   for (const sql::RoutineOption& o : s.options)
     if (o.name == "rows" && !info.returnsSet)
       throw SqlError(sqlstate::kInvalidParameterValue, "ROWS is not applicable when function does not return a set");
@@ -264,18 +294,26 @@ void RoutineStatements::createRoutine(const sql::CreateFunctionStmt& s, std::str
 // fmgr_sql_validator analyses them. Either way the machine code is made here and cached
 // (RoutineCache), so the first call does not compile. A PL/pgSQL body that
 // parses but does not compile (a construct not built yet) still creates the routine, as
-// in PostgreSQL, whose validator does not go further: its calls raise the error.
+// in PostgreSQL, whose validator does not go further: its calls raise the error. A
+// polymorphic routine is only parsed (a PL/pgSQL body with integer for its polymorphic
+// types, as plpgsql_validator does; an SQL body is not analysed, as fmgr_sql_validator
+// does not): each call compiles an instance for its argument types.
 void RoutineStatements::validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s,
                                             std::string_view query) {
   plpgsql::BodySource source{query, s.bodyTokenBegin, s.bodyTokenEnd, s.body};
   plpgsql::RoutineShape shape = routines_.routineShape(info);
+  bool polymorphic = std::any_of(info.params.begin(), info.params.end(), [](const RoutineParamInfo& p) {
+    return p.type.kind == RoutineType::Kind::Polymorphic;
+  });
+  if (polymorphic) routines_.forgetCompiledRoutine(info.oid);  // an OR REPLACE's old instances
   if (info.language == RoutineLanguage::Sql) {
     plpgsql::parseSqlBody(shape, source);
-    routines_.compileAndCache(info, true);
+    if (!polymorphic) routines_.compileAndCache(info, true);
     return;
   }
   plpgsql::TableLookup tables = routines_.tableColumnsLookup();
   plpgsql::parsePlpgsqlBody(shape, source, tables);
+  if (polymorphic) return;
   try {
     routines_.compileAndCache(info, false);
   } catch (const SqlError&) {

@@ -163,6 +163,7 @@ uint32_t routineTypeOid(const RoutineType& type) {
     case RoutineType::Kind::Void: return kVoidType;
     case RoutineType::Kind::Record: return kRecordType;
     case RoutineType::Kind::Composite: return 0;
+    case RoutineType::Kind::Polymorphic: return polymorphicOid(type.poly);
     case RoutineType::Kind::Scalar: break;
   }
   SqlType t{type.scalar, -1};
