@@ -166,14 +166,14 @@ void RoutineStatements::applyRoutineOptions(const sql::CreateFunctionStmt& s, st
 
 // interpret_function_parameter_list, then the result type from RETURNS and OUT parameters.
 void RoutineStatements::defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query,
-                                               RoutineInfo& info) {
+                                               RoutineInfo& info, ResultSink& sink) {
   bool procedure = s.routine == sql::RoutineKind::Procedure;
   bool haveDefaults = false, variadicSeen = false;
   std::optional<RoutineType> requiredResult;
   int outputs = 0;
   for (size_t i = 0; i < s.params.size(); ++i) {
     const sql::RoutineParam& p = s.params[i];
-    std::optional<RoutineType> type = signatureType(p.type);
+    std::optional<RoutineType> type = p.type.columnType ? columnType(p.type, sink) : signatureType(p.type);
     if (!type)
       throw SqlError(sqlstate::kUndefinedObject, fmt::format("type {} does not exist", typeNameAsWritten(p.type)));
     RoutineParamInfo param{p.name, modeOf(p.mode), *type, {}};
@@ -230,7 +230,8 @@ void RoutineStatements::defineRoutineSignature(const sql::CreateFunctionStmt& s,
     info.returnType = RoutineType::of(RoutineType::Kind::Record);
     info.returnsSet = true;
   } else if (s.hasReturns) {
-    std::optional<RoutineType> type = signatureType(s.returnType);
+    std::optional<RoutineType> type =
+        s.returnType.columnType ? columnType(s.returnType, sink) : signatureType(s.returnType);
     if (!type) type = tableRowType(s.returnType);
     if (!type)
       throw SqlError(sqlstate::kUndefinedObject,
@@ -254,6 +255,28 @@ void RoutineStatements::defineRoutineSignature(const sql::CreateFunctionStmt& s,
       throw SqlError(sqlstate::kInvalidParameterValue, "ROWS is not applicable when function does not return a set");
 }
 
+// LookupTypeNameExtended for `table.column%TYPE` (a view's column too): the column's type
+// without its modifier, as the NOTICE says; PostgreSQL keeps no dependency on the column.
+RoutineType RoutineStatements::columnType(const sql::TypeName& t, ResultSink& sink) const {
+  std::vector<std::string> relation(t.names.begin(), t.names.end() - 1);
+  Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, state_.relationPath(relation), relation.back());
+  if (!r.table && !r.view)
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", joinedName({relation})));
+  const std::vector<ColumnDef>& columns = r.table ? r.table->columns : r.view->columns;
+  auto column = std::find_if(columns.begin(), columns.end(), [&](const ColumnDef& c) { return c.name == t.name(); });
+  if (column == columns.end())
+    throw SqlError(sqlstate::kUndefinedColumn,
+                   fmt::format("column \"{}\" of relation \"{}\" does not exist", t.name(), relation.back()));
+  SqlType type = column->type.withoutTypmod();
+  state_.sendNotice(
+      sink, Notice::make("NOTICE", "00000",
+                         fmt::format("type reference {}%TYPE converted to {}", joinedName({t.names}), typeName(type))));
+  RoutineType result;
+  result.array = type.isArray();
+  result.scalar = result.array ? type.element : type.id;
+  return result;
+}
+
 // A table's row type as a result type: `RETURNS [SETOF] t` for table t (found through the
 // search path as PostgreSQL finds the type). Arrays of it are not built.
 std::optional<RoutineType> RoutineStatements::tableRowType(const sql::TypeName& t) const {
@@ -267,13 +290,13 @@ std::optional<RoutineType> RoutineStatements::tableRowType(const sql::TypeName& 
   return r;
 }
 
-void RoutineStatements::createRoutine(const sql::CreateFunctionStmt& s, std::string_view query) {
+void RoutineStatements::createRoutine(const sql::CreateFunctionStmt& s, std::string_view query, ResultSink& sink) {
   RoutineInfo info;
   info.name = s.name.name();
   info.kind = s.routine == sql::RoutineKind::Procedure ? RoutineKind::Procedure : RoutineKind::Function;
   std::string schema = state_.creationSchema(s.name);
   applyRoutineOptions(s, query, info);
-  defineRoutineSignature(s, query, info);
+  defineRoutineSignature(s, query, info, sink);
   info.body = s.body;
   RoutineInfo& stored =
       state_.engine.catalog.createRoutine(*state_.db, schema, std::move(info), s.orReplace, state_.txn.undo());
