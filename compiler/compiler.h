@@ -6,6 +6,7 @@
 #pragma once
 #include <memory>
 
+#include "compiler/binder/polymorphic_types.h"
 #include "compiler/codegen/compiled_query.h"
 #include "compiler/parser/ast_deparse.h"
 #include "compiler/parser/ast_walk.h"

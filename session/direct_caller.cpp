@@ -44,7 +44,7 @@ bool sameTypes(const TupleLayout& layout, const std::vector<OutputColumn>& colum
 bool DirectCaller::call(PreparedPlan& plan, const uint8_t* params, const std::vector<int16_t>& formats,
                         ResultSink& sink) {
   const DirectCall& call = *plan.directCall;
-  const CachedRoutine& cached = routines_.compiledRoutine(call.routine, call.resultRow);
+  const CachedRoutine& cached = routines_.compiledRoutine(call.routine, call.resultRow, call.argTypes);
   // SET clauses: the general path applies them around the call (RoutineCache::callRoutine).
   if (!cached.config.empty()) return false;
   std::shared_ptr<plpgsql::CompiledRoutine> routine = cached.code;

@@ -61,8 +61,9 @@ struct EngineState {
   // along (SearchPath::key: a PL/pgSQL statement is planned along its caller's path, as
   // PostgreSQL's plan cache replans for a new search_path) and, for a function returning
   // record, the row its caller's column definition list asks for (its types spelled out;
-  // empty otherwise): such a function is compiled once per row type. Checked again once
-  // catalogVersion moves on.
+  // empty otherwise): such a function is compiled once per row type; a polymorphic
+  // routine once per list of actual argument types, spelled out ahead of the row. Checked
+  // again once catalogVersion moves on.
   std::map<std::tuple<uint32_t, std::string, std::string>, CachedRoutine, std::less<>> routines;
   // Moves on with every DDL statement and every rollback that undid DDL.
   uint64_t catalogVersion = 1;

@@ -26,6 +26,7 @@ namespace {
 
 constexpr const char* kInvalidFunctionDefinition = "42P13";
 
+// Unknown for what is not one type: void, a row, a polymorphic type until a call resolves it.
 SqlType callType(const RoutineType& t) {
   if (t.kind != RoutineType::Kind::Scalar) return {TypeId::Unknown, -1};
   if (t.array) return SqlType::arrayOf({t.scalar, -1});
@@ -38,10 +39,11 @@ std::string typeKey(const SqlType& t) { return fmt::format("{}/{}/{}", int(t.id)
 std::string candidateKey(const RoutineCandidate& c) {
   std::string k = fmt::format("{} {} {} {} {}", c.oid, c.name, c.procedure, c.returnsSet, typeKey(c.returnType));
   for (size_t a = 0; a < c.argTypes.size(); ++a)
-    k += fmt::format("|{} {} {} {}", typeKey(c.argTypes[a]), c.argNames[a], bool(c.argOutputs[a]), c.defaults[a]);
+    k += fmt::format("|{} {} {} {} {}", typeKey(c.argTypes[a]), int(c.argPoly[a]), c.argNames[a], bool(c.argOutputs[a]),
+                     c.defaults[a]);
   for (size_t r = 0; r < c.resultTypes.size(); ++r)
-    k += fmt::format("|>{} {}", c.resultNames[r], typeKey(c.resultTypes[r]));
-  return k;
+    k += fmt::format("|>{} {} {}", c.resultNames[r], typeKey(c.resultTypes[r]), int(c.resultPoly[r]));
+  return k + fmt::format("|{} {}", c.variadic, int(c.returnPoly));
 }
 
 // The cache key's last part: a record function's row type, spelled out.
@@ -49,6 +51,14 @@ std::string rowKey(const std::vector<SqlType>& row) {
   std::string k;
   for (const SqlType& t : row) k += typeKey(t) + ";";
   return k;
+}
+
+// A polymorphic routine's instance: the actual argument types (without typmods, which
+// PostgreSQL's resolution drops too) ahead of the row key.
+std::string instanceKey(const std::vector<SqlType>& polymorphicArgs, const std::vector<SqlType>& recordRow) {
+  std::string k = "(";
+  for (const SqlType& t : polymorphicArgs) k += typeKey(t.withoutTypmod()) + ";";
+  return k + ")" + rowKey(recordRow);
 }
 
 }  // namespace
@@ -98,13 +108,14 @@ RoutineSettingsScope::~RoutineSettingsScope() {
 }
 
 CachedRoutine& RoutineCache::compileAndCache(const RoutineInfo& info, bool validate,
-                                             const std::vector<SqlType>& recordRow) {
+                                             const std::vector<SqlType>& recordRow,
+                                             const std::vector<SqlType>& polymorphicArgs) {
   // Cached under the caller's path, which the next call looks it up by.
   std::string path = state_.searchPath().key;
   RoutineSettingsScope settings(state_.settings, info.config);
   CachedRoutine entry;
   auto* deps = &entry.dependencies;
-  plpgsql::RoutineCompileRequest request = compileRequest(info, recordRow);
+  plpgsql::RoutineCompileRequest request = compileRequest(info, recordRow, polymorphicArgs);
   request.validate = validate;
   request.optimiseBudgetMs = state_.settings.maxCompileMs();
   request.resolveTable = [this, deps, resolve = request.resolveTable](const sql::QualifiedName& name) {
@@ -124,7 +135,8 @@ CachedRoutine& RoutineCache::compileAndCache(const RoutineInfo& info, bool valid
   entry.catalogVersion = state_.engine.catalogVersion;
   entry.definition = routineDefinition(info);
   entry.config = info.config;
-  CachedRoutine& cached = state_.engine.routines[{info.oid, path, rowKey(recordRow)}];
+  std::string key = polymorphicArgs.empty() ? rowKey(recordRow) : instanceKey(polymorphicArgs, recordRow);
+  CachedRoutine& cached = state_.engine.routines[{info.oid, path, key}];
   cached = std::move(entry);
   return cached;
 }
@@ -138,19 +150,31 @@ bool RoutineCache::stillFits(const RoutineInfo& info, const CachedRoutine& cache
   return true;
 }
 
-CachedRoutine& RoutineCache::compiledRoutine(uint32_t oid, const std::vector<SqlType>& row) {
+CachedRoutine& RoutineCache::compiledRoutine(uint32_t oid, const std::vector<SqlType>& row,
+                                             const std::vector<SqlType>& argTypes) {
   // Every call passes here: a routine not returning record is found with one lookup,
-  // before the catalog is searched or a key is spelled out.
+  // before the catalog is searched or a key is spelled out, and a polymorphic one that
+  // does not return record with two.
   static const std::string kNoRow;
   const std::string& path = state_.searchPath().key;
   auto plain = state_.engine.routines.find(std::tie(oid, path, kNoRow));
   if (plain != state_.engine.routines.end() && !plain->second.returnsRecord &&
       plain->second.catalogVersion == state_.engine.catalogVersion)
     return plain->second;
+  if (plain == state_.engine.routines.end()) {
+    auto instance = state_.engine.routines.find(std::make_tuple(oid, path, instanceKey(argTypes, {})));
+    if (instance != state_.engine.routines.end() && !instance->second.returnsRecord &&
+        instance->second.catalogVersion == state_.engine.catalogVersion)
+      return instance->second;
+  }
   const RoutineInfo* info = routineByOid(oid);
-  // Only a function returning record is compiled per row type; others ignore the row.
-  std::vector<SqlType> recordRow = info && candidateOf(*info).returnsRecord ? row : std::vector<SqlType>{};
-  auto it = state_.engine.routines.find(std::make_tuple(oid, path, rowKey(recordRow)));
+  RoutineCandidate candidate = info ? candidateOf(*info) : RoutineCandidate{};
+  // Only a function returning record is compiled per row type, and only a polymorphic
+  // routine per argument types; others ignore them.
+  std::vector<SqlType> recordRow = candidate.returnsRecord ? row : std::vector<SqlType>{};
+  std::vector<SqlType> polymorphicArgs = candidate.polymorphic() ? argTypes : std::vector<SqlType>{};
+  std::string key = polymorphicArgs.empty() ? rowKey(recordRow) : instanceKey(polymorphicArgs, recordRow);
+  auto it = state_.engine.routines.find(std::make_tuple(oid, path, key));
   if (it != state_.engine.routines.end() && it->second.catalogVersion == state_.engine.catalogVersion)
     return it->second;
   if (!info) {
@@ -164,7 +188,7 @@ CachedRoutine& RoutineCache::compiledRoutine(uint32_t oid, const std::vector<Sql
       return it->second;
     }
   }
-  return compileAndCache(*info, false, recordRow);
+  return compileAndCache(*info, false, recordRow, polymorphicArgs);
 }
 
 void RoutineCache::forgetCompiledRoutine(uint32_t oid) {
@@ -193,20 +217,28 @@ RoutineCandidate RoutineCache::candidateOf(const RoutineInfo& r) const {
     if (p.isOutput()) outputs.push_back(&p);
     if (!p.isInput() && !c.procedure) continue;
     c.argTypes.push_back(callType(p.type));
+    c.argPoly.push_back(p.type.poly);
     c.argNames.push_back(p.name);
     c.argOutputs.push_back(p.isOutput());
     c.defaults.push_back(p.defaultSql);
+    c.variadic = p.mode == RoutineParamMode::Variadic;
   }
   if (!outputs.empty()) {
     for (const RoutineParamInfo* p : outputs) {
       c.resultNames.push_back(p->name.empty() ? fmt::format("column{}", c.resultNames.size() + 1) : p->name);
       c.resultTypes.push_back(callType(p->type));
+      c.resultPoly.push_back(p->type.poly);
     }
-    if (outputs.size() == 1) c.returnType = c.resultTypes[0];
-  } else if (r.returnType.kind == RoutineType::Kind::Scalar) {
+    if (outputs.size() == 1) {
+      c.returnType = c.resultTypes[0];
+      c.returnPoly = c.resultPoly[0];
+    }
+  } else if (r.returnType.kind == RoutineType::Kind::Scalar || r.returnType.kind == RoutineType::Kind::Polymorphic) {
     c.returnType = callType(r.returnType);
+    c.returnPoly = r.returnType.poly;
     c.resultNames.push_back(r.name);
     c.resultTypes.push_back(c.returnType);
+    c.resultPoly.push_back(c.returnPoly);
   } else if (r.returnType.kind == RoutineType::Kind::Record && !c.procedure) {
     c.returnsRecord = true;
   } else if (r.returnType.kind == RoutineType::Kind::Composite) {
@@ -220,11 +252,13 @@ RoutineCandidate RoutineCache::candidateOf(const RoutineInfo& r) const {
     for (const ColumnDef& col : table->columns) {
       c.resultNames.push_back(col.name);
       c.resultTypes.push_back(col.type);
+      c.resultPoly.push_back(Polymorphic::None);
     }
   } else if (r.returnType.kind == RoutineType::Kind::Void && !c.procedure) {
     c.returnType = {TypeId::Text, -1};
     c.resultNames.push_back(r.name);
     c.resultTypes.push_back(c.returnType);
+    c.resultPoly.push_back(Polymorphic::None);
   }
   return c;
 }
@@ -248,12 +282,19 @@ const RoutineInfo* RoutineCache::routineByOid(uint32_t oid) const {
 // function returning record returns `recordRow` (a call's column definition list; empty
 // when CREATE validates an SQL body, which then checks only that it returns rows).
 plpgsql::RoutineCompileRequest RoutineCache::compileRequest(const RoutineInfo& info,
-                                                            const std::vector<SqlType>& recordRow) {
+                                                            const std::vector<SqlType>& recordRow,
+                                                            const std::vector<SqlType>& polymorphicArgs) {
   plpgsql::RoutineCompileRequest request;
-  request.shape = routineShape(info);
+  RoutineCandidate c = candidateOf(info);
+  // A polymorphic routine is compiled for the actual types of one call's arguments.
+  binder::PolymorphicBinding binding = binder::kValidatorBinding;
+  if (c.polymorphic()) {
+    binding = binder::bindPolymorphic(polymorphicArgs, c.argPoly);
+    binder::resolvePolymorphicCandidate(c, binding);
+  }
+  request.shape = routineShape(info, binding);
   request.signature = info.signature();
   request.body = info.body;
-  RoutineCandidate c = candidateOf(info);
   request.returnType = c.returnType;
   request.rowTypes = c.returnsRecord ? recordRow : c.resultTypes;
   request.returnsRecord = c.returnsRecord;
@@ -268,9 +309,10 @@ plpgsql::RoutineCompileRequest RoutineCache::compileRequest(const RoutineInfo& i
   return request;
 }
 
-void RoutineCache::callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result,
-                               rt::TupleBuffer* rows) {
-  CachedRoutine& cached = compiledRoutine(oid, rows ? rows->layout().types : std::vector<SqlType>{});
+void RoutineCache::callRoutine(rt::QueryContext& ctx, uint32_t oid, const std::vector<SqlType>& argTypes,
+                               const uint8_t* args, uint8_t* result, rt::TupleBuffer* rows) {
+  static const std::vector<SqlType> kNoRow;
+  CachedRoutine& cached = compiledRoutine(oid, rows ? rows->layout().types : kNoRow, argTypes);
   std::shared_ptr<plpgsql::CompiledRoutine> routine = cached.code;  // kept should the entry go meanwhile
   RoutineSettingsScope settings(state_.settings, cached.config);
   // A function's caller's transaction is not its to end, nor that of procedures it calls;
@@ -288,7 +330,8 @@ void RoutineCache::callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_
   plpgsql::runRoutine(*routine, ctx, args, result, rows);
 }
 
-plpgsql::RoutineShape RoutineCache::routineShape(const RoutineInfo& info) const {
+plpgsql::RoutineShape RoutineCache::routineShape(const RoutineInfo& info,
+                                                 const binder::PolymorphicBinding& binding) const {
   plpgsql::RoutineShape shape;
   shape.name = info.name;
   shape.procedure = info.kind == RoutineKind::Procedure;
@@ -303,11 +346,14 @@ plpgsql::RoutineShape RoutineCache::routineShape(const RoutineInfo& info) const 
     param.name = p.name;
     param.input = p.isInput();
     param.output = p.isOutput();
+    SqlType actual = p.type.kind == RoutineType::Kind::Polymorphic ? binder::actualType(p.type.poly, binding)
+                     : p.type.array                                ? SqlType::arrayOf({p.type.scalar, -1})
+                                                                   : SqlType{p.type.scalar, -1};
     if (p.type.kind == RoutineType::Kind::Record)
       param.type.kind = plpgsql::VarType::Kind::Record;
-    else if (p.type.array)
+    else if (actual.isArray())
       param.type.kind = plpgsql::VarType::Kind::Array;
-    param.type.scalar = SqlType{p.type.scalar, -1};
+    param.type.scalar = actual.isArray() ? actual.elementType() : actual;
     shape.params.push_back(std::move(param));
   }
   return shape;

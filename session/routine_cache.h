@@ -41,30 +41,38 @@ class RoutineCache {
   void setCallTransactions(CallTransactions* calls) { calls_ = calls; }
 
   // SessionServices::callRoutine: find or compile the code, then run it.
-  void callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result, rt::TupleBuffer* rows);
+  void callRoutine(rt::QueryContext& ctx, uint32_t oid, const std::vector<SqlType>& argTypes, const uint8_t* args,
+                   uint8_t* result, rt::TupleBuffer* rows);
   std::vector<RoutineCandidate> routineCandidates(const std::vector<std::string>& names) const;
   const RoutineInfo* routineByOid(uint32_t oid) const;
   // The routine's code for the current catalog, compiled now if there is none that fits.
   // `row`: the rows the caller takes, which a function returning record is compiled for.
+  // `argTypes`: the call's argument types, which a polymorphic routine is compiled for.
   // (A later DROP or OR REPLACE of the routine may remove the entry.)
-  CachedRoutine& compiledRoutine(uint32_t oid, const std::vector<SqlType>& row = {});
+  CachedRoutine& compiledRoutine(uint32_t oid, const std::vector<SqlType>& row = {},
+                                 const std::vector<SqlType>& argTypes = {});
   // Compiles the routine (validate: RoutineCompileRequest::validate) and caches the code
   // with what the compilation read of the catalog, under the caller's search path; its
   // names are looked up with its SET clauses in force.
-  CachedRoutine& compileAndCache(const RoutineInfo& info, bool validate, const std::vector<SqlType>& recordRow = {});
+  CachedRoutine& compileAndCache(const RoutineInfo& info, bool validate, const std::vector<SqlType>& recordRow = {},
+                                 const std::vector<SqlType>& polymorphicArgs = {});
   // After a rollback undid DDL: drops the code of routines that are gone or changed back.
   void discardStaleRoutines();
   // Drops every compiled version of a routine (OR REPLACE, DROP).
   void forgetCompiledRoutine(uint32_t oid);
   // What the PL/pgSQL front end needs to know of a routine and of the tables it names.
-  plpgsql::RoutineShape routineShape(const RoutineInfo& info) const;
+  // Polymorphic parameters take their types from `binding` (by default the validator's).
+  plpgsql::RoutineShape routineShape(const RoutineInfo& info,
+                                     const binder::PolymorphicBinding& binding = binder::kValidatorBinding) const;
   plpgsql::TableLookup tableColumnsLookup() const;
 
  private:
   RoutineCandidate candidateOf(const RoutineInfo& r) const;
   // A function returning record returns `recordRow` (a call's column definition list;
   // empty when CREATE validates an SQL body, which then checks only that it returns rows).
-  plpgsql::RoutineCompileRequest compileRequest(const RoutineInfo& info, const std::vector<SqlType>& recordRow = {});
+  // A polymorphic routine is compiled for `polymorphicArgs`, a call's argument types.
+  plpgsql::RoutineCompileRequest compileRequest(const RoutineInfo& info, const std::vector<SqlType>& recordRow,
+                                                const std::vector<SqlType>& polymorphicArgs);
   bool stillFits(const RoutineInfo& info, const CachedRoutine& cached) const;
   // What a lookup finds now, as text: equal fingerprints, equal catalog for the code.
   std::string tableFingerprint(const std::vector<std::string>& name) const;

@@ -35,8 +35,9 @@ RoutineParamMode modeOf(sql::ParamMode m) {
   return RoutineParamMode::In;
 }
 
-// A signature type: a supported scalar type (or an array of one), void or record. Anything
-// else is reported as missing, as the binder does for types DuetDB does not implement.
+// A signature type: a supported scalar type (or an array of one), void, record or a
+// polymorphic pseudo-type. Anything else is reported as missing, as the binder does for
+// types DuetDB does not implement.
 std::optional<RoutineType> signatureType(const sql::TypeName& t) {
   RoutineType r;
   r.array = t.arrayBounds > 0;
@@ -49,7 +50,32 @@ std::optional<RoutineType> signatureType(const sql::TypeName& t) {
     r.kind = t.name() == "void" ? RoutineType::Kind::Void : RoutineType::Kind::Record;
     return r;
   }
+  std::optional<Polymorphic> poly = catalogName && !r.array ? polymorphicNamed(t.name()) : std::nullopt;
+  if (poly) {
+    r.kind = RoutineType::Kind::Polymorphic;
+    r.poly = *poly;
+    return r;
+  }
   return std::nullopt;
+}
+
+// check_valid_polymorphic_signature: a polymorphic result (or OUT argument) is resolved
+// from the arguments of its family, so one of them must be polymorphic too.
+void checkPolymorphicResult(const RoutineType& result, const std::vector<RoutineParamInfo>& params) {
+  if (result.kind != RoutineType::Kind::Polymorphic) return;
+  bool compatible = isCompatibleFamily(result.poly);
+  for (const RoutineParamInfo& p : params)
+    if (p.isInput() && p.type.kind == RoutineType::Kind::Polymorphic && isCompatibleFamily(p.type.poly) == compatible)
+      return;
+  std::string detail = compatible ? fmt::format(
+                                        "A result of type {} requires at least one input of type anycompatible, "
+                                        "anycompatiblearray, anycompatiblenonarray, or anycompatiblerange.",
+                                        polymorphicName(result.poly))
+                                  : fmt::format(
+                                        "A result of type {} requires at least one input of type anyelement, anyarray, "
+                                        "anynonarray, anyenum, anyrange, or anymultirange.",
+                                        polymorphicName(result.poly));
+  throw SqlError(kInvalidFunctionDefinition, "cannot determine result data type", detail);
 }
 
 // TypeNameToString: the name as written, keyword types qualified with pg_catalog.
@@ -140,14 +166,14 @@ void RoutineStatements::applyRoutineOptions(const sql::CreateFunctionStmt& s, st
 
 // interpret_function_parameter_list, then the result type from RETURNS and OUT parameters.
 void RoutineStatements::defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query,
-                                               RoutineInfo& info) {
+                                               RoutineInfo& info, ResultSink& sink) {
   bool procedure = s.routine == sql::RoutineKind::Procedure;
   bool haveDefaults = false, variadicSeen = false;
   std::optional<RoutineType> requiredResult;
   int outputs = 0;
   for (size_t i = 0; i < s.params.size(); ++i) {
     const sql::RoutineParam& p = s.params[i];
-    std::optional<RoutineType> type = signatureType(p.type);
+    std::optional<RoutineType> type = p.type.columnType ? columnType(p.type, sink) : signatureType(p.type);
     if (!type)
       throw SqlError(sqlstate::kUndefinedObject, fmt::format("type {} does not exist", typeNameAsWritten(p.type)));
     RoutineParamInfo param{p.name, modeOf(p.mode), *type, {}};
@@ -166,7 +192,8 @@ void RoutineStatements::defineRoutineSignature(const sql::CreateFunctionStmt& s,
     }
     if (param.mode == RoutineParamMode::Variadic) {
       variadicSeen = true;
-      if (!type->array) failAt(kInvalidFunctionDefinition, "VARIADIC parameter must be an array", query, p.location);
+      bool array = type->array || (type->kind == RoutineType::Kind::Polymorphic && isPolymorphicArray(type->poly));
+      if (!array) failAt(kInvalidFunctionDefinition, "VARIADIC parameter must be an array", query, p.location);
     }
     // The same name may not serve two inputs or two outputs.
     for (size_t j = 0; j < i && !p.name.empty(); ++j) {
@@ -203,7 +230,8 @@ void RoutineStatements::defineRoutineSignature(const sql::CreateFunctionStmt& s,
     info.returnType = RoutineType::of(RoutineType::Kind::Record);
     info.returnsSet = true;
   } else if (s.hasReturns) {
-    std::optional<RoutineType> type = signatureType(s.returnType);
+    std::optional<RoutineType> type =
+        s.returnType.columnType ? columnType(s.returnType, sink) : signatureType(s.returnType);
     if (!type) type = tableRowType(s.returnType);
     if (!type)
       throw SqlError(sqlstate::kUndefinedObject,
@@ -219,9 +247,34 @@ void RoutineStatements::defineRoutineSignature(const sql::CreateFunctionStmt& s,
   } else {
     throw SqlError(kInvalidFunctionDefinition, "function result type must be specified");
   }
+  checkPolymorphicResult(info.returnType, info.params);
+  for (const RoutineParamInfo& p : info.params)
+    if (p.isOutput()) checkPolymorphicResult(p.type, info.params);
   for (const sql::RoutineOption& o : s.options)
     if (o.name == "rows" && !info.returnsSet)
       throw SqlError(sqlstate::kInvalidParameterValue, "ROWS is not applicable when function does not return a set");
+}
+
+// LookupTypeNameExtended for `table.column%TYPE` (a view's column too): the column's type
+// without its modifier, as the NOTICE says; PostgreSQL keeps no dependency on the column.
+RoutineType RoutineStatements::columnType(const sql::TypeName& t, ResultSink& sink) const {
+  std::vector<std::string> relation(t.names.begin(), t.names.end() - 1);
+  Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, state_.relationPath(relation), relation.back());
+  if (!r.table && !r.view)
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", joinedName({relation})));
+  const std::vector<ColumnDef>& columns = r.table ? r.table->columns : r.view->columns;
+  auto column = std::find_if(columns.begin(), columns.end(), [&](const ColumnDef& c) { return c.name == t.name(); });
+  if (column == columns.end())
+    throw SqlError(sqlstate::kUndefinedColumn,
+                   fmt::format("column \"{}\" of relation \"{}\" does not exist", t.name(), relation.back()));
+  SqlType type = column->type.withoutTypmod();
+  state_.sendNotice(
+      sink, Notice::make("NOTICE", "00000",
+                         fmt::format("type reference {}%TYPE converted to {}", joinedName({t.names}), typeName(type))));
+  RoutineType result;
+  result.array = type.isArray();
+  result.scalar = result.array ? type.element : type.id;
+  return result;
 }
 
 // A table's row type as a result type: `RETURNS [SETOF] t` for table t (found through the
@@ -237,13 +290,13 @@ std::optional<RoutineType> RoutineStatements::tableRowType(const sql::TypeName& 
   return r;
 }
 
-void RoutineStatements::createRoutine(const sql::CreateFunctionStmt& s, std::string_view query) {
+void RoutineStatements::createRoutine(const sql::CreateFunctionStmt& s, std::string_view query, ResultSink& sink) {
   RoutineInfo info;
   info.name = s.name.name();
   info.kind = s.routine == sql::RoutineKind::Procedure ? RoutineKind::Procedure : RoutineKind::Function;
   std::string schema = state_.creationSchema(s.name);
   applyRoutineOptions(s, query, info);
-  defineRoutineSignature(s, query, info);
+  defineRoutineSignature(s, query, info, sink);
   info.body = s.body;
   RoutineInfo& stored =
       state_.engine.catalog.createRoutine(*state_.db, schema, std::move(info), s.orReplace, state_.txn.undo());
@@ -264,18 +317,26 @@ void RoutineStatements::createRoutine(const sql::CreateFunctionStmt& s, std::str
 // fmgr_sql_validator analyses them. Either way the machine code is made here and cached
 // (RoutineCache), so the first call does not compile. A PL/pgSQL body that
 // parses but does not compile (a construct not built yet) still creates the routine, as
-// in PostgreSQL, whose validator does not go further: its calls raise the error.
+// in PostgreSQL, whose validator does not go further: its calls raise the error. A
+// polymorphic routine is only parsed (a PL/pgSQL body with integer for its polymorphic
+// types, as plpgsql_validator does; an SQL body is not analysed, as fmgr_sql_validator
+// does not): each call compiles an instance for its argument types.
 void RoutineStatements::validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s,
                                             std::string_view query) {
   plpgsql::BodySource source{query, s.bodyTokenBegin, s.bodyTokenEnd, s.body};
   plpgsql::RoutineShape shape = routines_.routineShape(info);
+  bool polymorphic = std::any_of(info.params.begin(), info.params.end(), [](const RoutineParamInfo& p) {
+    return p.type.kind == RoutineType::Kind::Polymorphic;
+  });
+  if (polymorphic) routines_.forgetCompiledRoutine(info.oid);  // an OR REPLACE's old instances
   if (info.language == RoutineLanguage::Sql) {
     plpgsql::parseSqlBody(shape, source);
-    routines_.compileAndCache(info, true);
+    if (!polymorphic) routines_.compileAndCache(info, true);
     return;
   }
   plpgsql::TableLookup tables = routines_.tableColumnsLookup();
   plpgsql::parsePlpgsqlBody(shape, source, tables);
+  if (polymorphic) return;
   try {
     routines_.compileAndCache(info, false);
   } catch (const SqlError&) {

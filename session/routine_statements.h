@@ -18,7 +18,7 @@ class RoutineStatements {
   RoutineStatements(SessionState& state, TransactionControl& transaction, RoutineCache& routines)
       : state_(state), transaction_(transaction), routines_(routines) {}
 
-  void createRoutine(const sql::CreateFunctionStmt& s, std::string_view query);
+  void createRoutine(const sql::CreateFunctionStmt& s, std::string_view query, ResultSink& sink);
   void dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink);
   // ALTER FUNCTION | PROCEDURE | ROUTINE ... OWNER TO role: checked, nothing kept.
   void alterRoutine(const sql::AlterRoutineStmt& s, ResultSink& sink);
@@ -32,7 +32,10 @@ class RoutineStatements {
  private:
   void applyRoutineOptions(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
   void configure(RoutineInfo& info, const sql::RoutineOption& o);
-  void defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info);
+  void defineRoutineSignature(const sql::CreateFunctionStmt& s, std::string_view query, RoutineInfo& info,
+                              ResultSink& sink);
+  // `table.column%TYPE`: the column's type, with PostgreSQL's notice.
+  RoutineType columnType(const sql::TypeName& t, ResultSink& sink) const;
   void validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s, std::string_view query);
   std::optional<RoutineType> tableRowType(const sql::TypeName& t) const;
 

@@ -114,9 +114,9 @@ class SqlSession final : public Session, public rt::SessionServices {
   bool transactionReadOnly() const { return transaction_.transactionReadOnly(); }
 
   // ---- rt::SessionServices
-  void callRoutine(rt::QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result,
-                   rt::TupleBuffer* rows) override {
-    routines_.callRoutine(ctx, oid, args, result, rows);
+  void callRoutine(rt::QueryContext& ctx, uint32_t oid, const TupleLayout& argLayout, const uint8_t* args,
+                   uint8_t* result, rt::TupleBuffer* rows) override {
+    routines_.callRoutine(ctx, oid, argLayout.types, args, result, rows);
   }
   // RAISE's notices, filtered by client_min_messages now and sent after the statement.
   void notice(const char* severity, std::string message) override;

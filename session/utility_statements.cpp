@@ -263,7 +263,7 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
     }
     case sql::StmtKind::CreateFunction: {
       const auto& s = stmt.as<sql::CreateFunctionStmt>();
-      routineStatements_.createRoutine(s, st.sql);
+      routineStatements_.createRoutine(s, st.sql, sink);
       sink.commandComplete(s.routine == sql::RoutineKind::Procedure ? "CREATE PROCEDURE" : "CREATE FUNCTION");
       break;
     }

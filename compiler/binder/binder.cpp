@@ -923,6 +923,18 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
   bool otherSchemaBuiltin = !qualified.empty() && !builtinFunctionsNamed(qualified).empty();
   const std::string& name = otherSchemaBuiltin ? qualified : f.names.back();
   bool catalogOnly = f.names.size() > 1 && (f.names[0] == "pg_catalog" || otherSchemaBuiltin);
+  // f(..., VARIADIC array) passes the array to a routine's VARIADIC parameter; the built-in
+  // variadic functions take their lists only element by element here (42883).
+  if (f.variadic) {
+    std::vector<ExprPtr> args;
+    for (const auto& a : f.args) args.push_back(bind(*a, scope, agg));
+    if (!catalogOnly)
+      if (const RoutineCandidate* r = resolveRoutine(f, args, false))
+        return routineCall(*r, std::move(args), f.location);
+    std::string spelled;
+    for (const std::string& part : f.names) spelled += (spelled.empty() ? "" : ".") + part;
+    failUndefinedRoutine(spelled, args, false, f.location, f.argNames);
+  }
   if (f.names.size() > 1 && !catalogOnly) {
     std::vector<ExprPtr> args;
     for (const auto& a : f.args) args.push_back(bind(*a, scope, agg));
@@ -1376,96 +1388,6 @@ ExprPtr Binder::outputText(ExprPtr e, uint32_t location) {
   // bpcharout keeps the padding the cast to text strips; char(n) is a string like text.
   if (e->type.id == TypeId::Char) return e;
   return coerce(std::move(e), text, CastContext::Explicit, location);
-}
-
-ExprPtr Binder::routineCall(const RoutineCandidate& r, std::vector<ExprPtr> args, uint32_t location) {
-  if (r.returnsSet && setReturning_ && r.returnType.id != TypeId::Unknown) {
-    auto e = std::make_unique<Expr>(ExprKind::RoutineCall, r.returnType);
-    e->routine = r.oid;
-    e->args = std::move(args);
-    return collectSetCall(std::move(e), location);
-  }
-  if (r.returnsSet)
-    fail(sqlstate::kFeatureNotSupported,
-         fmt::format("set-returning function {}() in the select list is not supported yet: use SELECT * FROM {}(...)",
-                     r.name, r.name),
-         location);
-  // A row (several OUT arguments, RETURNS record) would be a composite value.
-  if (r.returnType.id == TypeId::Unknown)
-    fail(sqlstate::kFeatureNotSupported,
-         fmt::format("function {}() returning a row in the select list is not supported yet: use SELECT * FROM {}(...)",
-                     r.name, r.name),
-         location);
-  auto e = std::make_unique<Expr>(ExprKind::RoutineCall, r.returnType);
-  e->routine = r.oid;
-  e->args = std::move(args);
-  return e;
-}
-
-const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vector<ExprPtr>& args, bool procedure) {
-  if (!request_.resolveRoutines) return nullptr;
-  routineCandidates_ = request_.resolveRoutines(f.names);
-  if (routineCandidates_.empty()) return nullptr;
-  // Ranked as PostgreSQL's func_select_candidate (CandidateScore).
-  BestCandidate<RoutineCandidate> chosen;
-  // Which argument each parameter takes: positional arguments first, then named ones.
-  const std::vector<std::string>& names = f.argNames;
-  std::vector<int> bestMap;
-  for (const RoutineCandidate& c : routineCandidates_) {
-    size_t n = c.argTypes.size();
-    std::vector<int> map(n, -1);
-    bool ok = true;
-    for (size_t a = 0; a < args.size() && ok; ++a) {
-      size_t k = a;
-      if (a < names.size() && !names[a].empty()) {
-        auto it = std::find(c.argNames.begin(), c.argNames.end(), names[a]);
-        k = static_cast<size_t>(it - c.argNames.begin());
-      }
-      if (k >= n || map[k] >= 0)
-        ok = false;
-      else
-        map[k] = static_cast<int>(a);
-    }
-    for (size_t k = 0; k < n && ok; ++k) ok = map[k] >= 0 || !c.defaults[k].empty();
-    CandidateScore score;
-    for (size_t k = 0; k < n && ok; ++k)
-      if (map[k] >= 0) ok = score.add(args[map[k]]->type, c.argTypes[k]);
-    if (ok && chosen.offer(&c, score)) bestMap = map;
-  }
-  const RoutineCandidate* best = chosen.best;
-  const std::string& name = f.names.back();
-  if (!best) failUndefinedRoutine(name, args, procedure, f.location);
-  if (chosen.ambiguous) failAmbiguousRoutine(name, args, procedure, f.location);
-  if (best->procedure != procedure) {
-    std::string shown = name + "(";
-    for (size_t i = 0; i < best->argTypes.size(); ++i)
-      shown += (i ? ", " : "") + typeName(best->argTypes[i].withoutTypmod());
-    shown += ")";
-    throw SqlError("42809", fmt::format("{} is {}a procedure", shown, procedure ? "not " : ""), {},
-                   procedure ? "To call a function, use SELECT." : "To call a procedure, use CALL.",
-                   charPosition(request_.queryText, f.location));
-  }
-  std::vector<ExprPtr> given = std::move(args);
-  args.clear();
-  for (size_t i = 0; i < best->argTypes.size(); ++i) {
-    if (bestMap[i] >= 0) {
-      args.push_back(coerce(std::move(given[bestMap[i]]), best->argTypes[i], CastContext::Implicit, f.location));
-      continue;
-    }
-    auto parsed = sql::parseQuery("SELECT " + best->defaults[i]);
-    const auto& select = parsed.at(0).stmt->as<sql::SelectStmt>();
-    Scope none;
-    bool hidden = std::exchange(bindingDefault_, true);
-    try {
-      args.push_back(coerce(bind(*select.targets.at(0).expr, none), best->argTypes[i], CastContext::Assignment, 0));
-    } catch (SqlError& e) {
-      bindingDefault_ = hidden;
-      e.position = 0;
-      throw;
-    }
-    bindingDefault_ = hidden;
-  }
-  return best;
 }
 
 ExprPtr Binder::bindArray(const sql::ArrayExpr& a, const Scope& scope, AggContext* agg, const SqlType* castTo) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compiler/parser/ast_stmt.h"
+#include "engine/types/polymorphic.h"
 #include "engine/types/type_id.h"
 
 namespace duet {
@@ -56,8 +57,13 @@ struct RoutineCandidate {
   std::vector<std::string> argNames;
   std::vector<bool> argOutputs;       // per argument: OUT or INOUT (a procedure's CALL passes them)
   std::vector<std::string> defaults;  // per argument: DEFAULT as SQL text, or ""
-  SqlType returnType;                 // what SELECT f() yields: text (an empty value) for void,
-                                      // Unknown for a record
+  // Per argument: the polymorphic pseudo-type it is declared with (its argTypes entry is
+  // Unknown until a call resolves it), or None.
+  std::vector<Polymorphic> argPoly;
+  // The last argument is VARIADIC: an array a call may give as a list of its elements.
+  bool variadic = false;
+  SqlType returnType;  // what SELECT f() yields: text (an empty value) for void,
+                       // Unknown for a record
   bool returnsSet = false;
   // RETURNS [SETOF] record without OUT arguments: FROM needs a column definition list,
   // which gives the row (resultNames/resultTypes are empty).
@@ -68,6 +74,15 @@ struct RoutineCandidate {
   // arguments, or the single result (named after the function).
   std::vector<std::string> resultNames;
   std::vector<SqlType> resultTypes;
+  // Polymorphic results (returnType's, and per resultTypes entry), resolved per call as the
+  // arguments are; None for the others.
+  Polymorphic returnPoly = Polymorphic::None;
+  std::vector<Polymorphic> resultPoly;
+  bool polymorphic() const {
+    for (Polymorphic p : argPoly)
+      if (p != Polymorphic::None) return true;
+    return false;
+  }
 };
 // The routines named `names` (qualified or found through the search path); empty if none.
 using RoutineResolver = std::function<std::vector<RoutineCandidate>(const std::vector<std::string>& names)>;

@@ -280,7 +280,7 @@ SqlValue Codegen::routineCall(const Expr& e, const Row& row) {
   for (size_t i = 0; i < e.args.size(); ++i) storeField(args, *argLayout, i, expr(*e.args[i], row));
   const TupleLayout* resultLayout = out_.layouts.add(TupleLayout::of({e.type}));
   llvm::Value* result = tupleAlloca(*resultLayout);
-  call("duet_q_call_routine", b_.getVoidTy(), {qctx_, b_.getInt32(e.routine), args, result});
+  call("duet_q_call_routine", b_.getVoidTy(), {qctx_, b_.getInt32(e.routine), args, ptrConst(argLayout), result});
   return loadField(result, *resultLayout, 0);
 }
 

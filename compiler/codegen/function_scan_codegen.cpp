@@ -18,7 +18,7 @@ static llvm::Value* callRoutineRows(Codegen& cg, uint32_t routine, const std::ve
   llvm::Value* tuple = cg.tupleAlloca(*argLayout);
   for (size_t i = 0; i < args.size(); ++i) cg.storeField(tuple, *argLayout, i, cg.expr(*args[i], row));
   return cg.call("duet_q_call_routine_rows", cg.ptrTy_,
-                 {cg.qctx_, cg.b_.getInt32(routine), tuple, cg.ptrConst(layout)});
+                 {cg.qctx_, cg.b_.getInt32(routine), tuple, cg.ptrConst(argLayout), cg.ptrConst(layout)});
 }
 
 // The rows of the built-in set-returning function `function` for `args` (over `row`),

@@ -163,6 +163,10 @@ std::string Deparser::print(const Expr& e) {
     }
     case ExprKind::FuncCall: {
       const auto& f = e.as<FuncCall>();
+      if (f.variadic) {  // VARIADIC is not printed
+        complete = false;
+        return "";
+      }
       std::string name;
       for (const std::string& n : f.names) name += (name.empty() ? "" : ".") + n;
       return name + "(" + (f.star ? "*" : list(f.args)) + ")";

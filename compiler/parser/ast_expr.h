@@ -199,6 +199,7 @@ struct FuncCall : Expr {
   std::vector<std::string> names;  // qualified name, folded: {"pg_catalog", "now"}
   std::vector<ExprPtr> args;
   std::vector<std::string> argNames;  // per argument: name => value, or "" (positional)
+  bool variadic = false;              // f(..., VARIADIC last): the last argument is the array itself
   bool star = false;                  // count(*)
   bool distinct = false;              // agg(DISTINCT x)
   std::unique_ptr<WindowDef> over;    // f(...) OVER ...: a window function call

@@ -28,6 +28,9 @@ struct TypeName {
   // column definitions accept them (the binder rejects them elsewhere, as PostgreSQL does).
   bool resolved = false;
   SqlType type;
+  // A routine's `table.column%TYPE` (names: the table's, then the column's): CREATE takes
+  // the column's type.
+  bool columnType = false;
   SerialKind serial = SerialKind::None;
 
   // The type a resolved name stands for: `type`, or an array of it when arrayBounds > 0

@@ -709,8 +709,10 @@ ExprPtr Parser::parseFuncArgs(std::unique_ptr<FuncCall> call) {
       call->distinct = true;
     else
       acceptKw("all");
-    // Arguments, in positional or named notation (name => value, or the older name := value).
+    // Arguments, in positional or named notation (name => value, or the older name := value);
+    // VARIADIC marks the last one, which must then end the list.
     do {
+      if (acceptKw("variadic")) call->variadic = true;
       std::string name;
       if (peek().kind == TokenKind::Word && (isOp("=>", 1) || isOp(":=", 1))) {
         name = advance().str();
@@ -721,7 +723,7 @@ ExprPtr Parser::parseFuncArgs(std::unique_ptr<FuncCall> call) {
       }
       call->args.push_back(parseExpr());
       call->argNames.push_back(std::move(name));
-    } while (acceptOp(","));
+    } while (!call->variadic && acceptOp(","));
     if (std::all_of(call->argNames.begin(), call->argNames.end(), [](const std::string& n) { return n.empty(); }))
       call->argNames.clear();
     if (acceptKw("order")) {  // agg(x ORDER BY y)

@@ -35,13 +35,26 @@ RoutineParam Parser::parseRoutineParam(bool allowDefault) {
     p.name = advance().str();
     if (!modeFirst) acceptParamMode(p);
   }
-  p.type = parseTypeName();
+  p.type = parseFuncType();
   if (allowDefault && (acceptKw("default") || acceptOp("="))) {
     p.defaultBegin = peek().offset;
     p.defaultExpr = parseExpr();
     p.defaultEnd = lastEnd_;
   }
   return p;
+}
+
+// func_type: a type name, or a column's type, `table.column%TYPE` (a qualified name
+// without modifiers or array bounds).
+TypeName Parser::parseFuncType() {
+  TypeName t = parseTypeName();
+  if (t.names.size() >= 2 && t.modifiers.empty() && t.arrayBounds == 0 && isOp("%") && isKw("type", 1)) {
+    advance();
+    advance();
+    t.columnType = true;
+    t.resolved = false;
+  }
+  return t;
 }
 
 std::vector<RoutineParam> Parser::parseRoutineParams(bool allowDefaults) {
@@ -75,13 +88,13 @@ StmtPtr Parser::parseCreateFunction(bool orReplace) {
         column.location = peek().offset;
         column.mode = ParamMode::Table;
         column.name = parseColId();
-        column.type = parseTypeName();
+        column.type = parseFuncType();
         s->params.push_back(std::move(column));
       } while (acceptOp(","));
       expectOp(")");
     } else {
       s->returnsSet = acceptKw("setof");
-      s->returnType = parseTypeName();
+      s->returnType = parseFuncType();
     }
   }
   parseRoutineOptions(*s);

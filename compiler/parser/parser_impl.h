@@ -129,6 +129,7 @@ class Parser {
   void parseRoutineOptions(CreateFunctionStmt& s);
   bool acceptParamMode(RoutineParam& p);
   RoutineParam parseRoutineParam(bool allowDefault);
+  TypeName parseFuncType();
   std::vector<RoutineParam> parseRoutineParams(bool allowDefaults);
   StmtPtr parseDropRoutine();
   StmtPtr parseAlterRoutine();

@@ -41,6 +41,7 @@ std::optional<DirectCall> callOf(uint32_t routine, DirectCall::Form form, const 
     std::optional<int> param = paramOf(*a, paramTypes);
     if (!param) return std::nullopt;
     call.argParams.push_back(*param);
+    call.argTypes.push_back(a->type);
   }
   return call;
 }

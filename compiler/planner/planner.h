@@ -38,6 +38,8 @@ struct DirectCall {
   // The statement's output column types: the row a function returning record is
   // compiled for (kept here so that a call builds nothing).
   std::vector<SqlType> resultRow;
+  // The types of the arguments as the call passes them: a polymorphic routine's instance.
+  std::vector<SqlType> argTypes;
 };
 
 struct PreparedPlan {

@@ -401,13 +401,15 @@ void duet_q_state_release(QueryContext* ctx, const uint64_t* mark) {
 
 const VarString* duet_q_own_string(const VarString* s) { return statementArena().makeString(s->view()); }
 
-void duet_q_call_routine(QueryContext* ctx, uint32_t oid, const uint8_t* args, uint8_t* result) {
-  sessionFor(ctx, "calling a user-defined function").callRoutine(*ctx, oid, args, result, nullptr);
+void duet_q_call_routine(QueryContext* ctx, uint32_t oid, const uint8_t* args, const TupleLayout* argLayout,
+                         uint8_t* result) {
+  sessionFor(ctx, "calling a user-defined function").callRoutine(*ctx, oid, *argLayout, args, result, nullptr);
 }
 
-TupleBuffer* duet_q_call_routine_rows(QueryContext* ctx, uint32_t oid, const uint8_t* args, const TupleLayout* layout) {
+TupleBuffer* duet_q_call_routine_rows(QueryContext* ctx, uint32_t oid, const uint8_t* args,
+                                      const TupleLayout* argLayout, const TupleLayout* layout) {
   TupleBuffer* rows = duet_q_buffer_new(ctx, layout);
-  sessionFor(ctx, "calling a user-defined function").callRoutine(*ctx, oid, args, nullptr, rows);
+  sessionFor(ctx, "calling a user-defined function").callRoutine(*ctx, oid, *argLayout, args, nullptr, rows);
   return rows;
 }
 

@@ -192,11 +192,12 @@ struct DynamicOutcome {
 class SessionServices {
  public:
   virtual ~SessionServices() = default;
-  // Runs routine `oid` on arguments `args` (a tuple of its argument types). A scalar
+  // Runs routine `oid` on arguments `args` (a tuple of `argLayout`: its argument types,
+  // which for a polymorphic routine are the actual types the call resolved). A scalar
   // result goes to `result` (a one-column tuple of the result type); when `rows` is set,
   // the routine's rows are appended there instead (a set, or its one row).
-  virtual void callRoutine(QueryContext& ctx, uint32_t oid, const uint8_t* args, uint8_t* result,
-                           TupleBuffer* rows) = 0;
+  virtual void callRoutine(QueryContext& ctx, uint32_t oid, const TupleLayout& argLayout, const uint8_t* args,
+                           uint8_t* result, TupleBuffer* rows) = 0;
   // RAISE NOTICE and friends: severity as PostgreSQL names it ("NOTICE", "WARNING", ...).
   virtual void notice(const char* severity, std::string message) = 0;
   // EXECUTE: runs `query`'s statements in the calling statement's transaction, with its
@@ -413,10 +414,11 @@ __int128 duet_q_age_timestamp(duet::rt::QueryContext* ctx, int64_t ts);
 __int128 duet_q_age_timestamptz(duet::rt::QueryContext* ctx, int64_t ts);
 void duet_q_check_limit(int64_t limit, int64_t offset);
 // A scalar call of a user-defined function: args and result as SessionServices::callRoutine.
-void duet_q_call_routine(duet::rt::QueryContext* ctx, uint32_t oid, const uint8_t* args, uint8_t* result);
+void duet_q_call_routine(duet::rt::QueryContext* ctx, uint32_t oid, const uint8_t* args,
+                         const duet::TupleLayout* argLayout, uint8_t* result);
 // FROM f(args) and CALL: the routine's rows, in a buffer of `layout` owned by the context.
 duet::rt::TupleBuffer* duet_q_call_routine_rows(duet::rt::QueryContext* ctx, uint32_t oid, const uint8_t* args,
-                                                const duet::TupleLayout* layout);
+                                                const duet::TupleLayout* argLayout, const duet::TupleLayout* layout);
 // 21000: a scalar subquery produced a second row.
 [[noreturn]] void duet_q_subquery_rows_error();
 // A subquery run once per row of its enclosing query frees the runtime state it created

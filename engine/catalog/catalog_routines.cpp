@@ -35,6 +35,7 @@ std::string routineTypeName(const RoutineType& t) {
     case RoutineType::Kind::Void: return "void";
     case RoutineType::Kind::Record: return t.array ? "record[]" : "record";
     case RoutineType::Kind::Composite: return t.table;
+    case RoutineType::Kind::Polymorphic: return polymorphicName(t.poly);
     case RoutineType::Kind::Scalar: break;
   }
   return typeName(SqlType{t.scalar, -1}) + (t.array ? "[]" : "");

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/types/polymorphic.h"
 #include "engine/types/type_id.h"
 
 namespace duet {
@@ -15,13 +16,15 @@ struct Schema;
 
 // A type in a signature. PostgreSQL keeps no type modifiers there (varchar(10) is varchar).
 // Composite: a table's row type (every table has one, named like the table), kept by name
-// and looked up at each call; only a function's result may have it.
+// and looked up at each call; only a function's result may have it. Polymorphic:
+// anyelement and its kin, which each call resolves from its arguments.
 struct RoutineType {
-  enum class Kind : uint8_t { Scalar, Void, Record, Composite };
+  enum class Kind : uint8_t { Scalar, Void, Record, Composite, Polymorphic };
   Kind kind = Kind::Scalar;
-  TypeId scalar = TypeId::Unknown;  // Kind::Scalar
-  bool array = false;               // a one-dimensional array of `scalar`
-  std::string tableSchema, table;   // Kind::Composite
+  TypeId scalar = TypeId::Unknown;                   // Kind::Scalar
+  bool array = false;                                // a one-dimensional array of `scalar`
+  std::string tableSchema, table;                    // Kind::Composite
+  duet::Polymorphic poly = duet::Polymorphic::None;  // Kind::Polymorphic
   bool operator==(const RoutineType&) const = default;
   static RoutineType of(Kind k) {
     RoutineType t;

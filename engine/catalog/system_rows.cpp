@@ -163,10 +163,18 @@ uint32_t routineTypeOid(const RoutineType& type) {
     case RoutineType::Kind::Void: return kVoidType;
     case RoutineType::Kind::Record: return kRecordType;
     case RoutineType::Kind::Composite: return 0;
+    case RoutineType::Kind::Polymorphic: return polymorphicOid(type.poly);
     case RoutineType::Kind::Scalar: break;
   }
   SqlType t{type.scalar, -1};
   return typeOid(type.array ? SqlType::arrayOf(t) : t);
+}
+
+// The element type of a VARIADIC parameter's array (anyelement for anyarray).
+static int64_t variadicElementOid(const RoutineType& type) {
+  if (type.kind == RoutineType::Kind::Polymorphic)
+    return polymorphicOid(type.poly == Polymorphic::AnyArray ? Polymorphic::AnyElement : Polymorphic::AnyCompatible);
+  return typeOid(SqlType{type.scalar, -1});
 }
 
 void forEachConstraint(const Database& db, const std::function<void(const ConstraintView&)>& f) {
@@ -518,7 +526,9 @@ std::vector<SystemRow> fillProcs(const Catalog& catalog, const Database& db) {
         std::vector<int64_t> argTypes, allTypes;
         std::vector<std::string> modes, names;
         bool outputs = false, named = false;
+        int64_t variadic = 0;  // provariadic: the VARIADIC parameter's element type
         for (const RoutineParamInfo& p : r->params) {
+          if (p.mode == RoutineParamMode::Variadic) variadic = variadicElementOid(p.type);
           if (p.isInput()) argTypes.push_back(routineTypeOid(p.type));
           allTypes.push_back(routineTypeOid(p.type));
           static const char* const kModes[] = {"i", "o", "b", "v", "t"};
@@ -537,7 +547,7 @@ std::vector<SystemRow> fillProcs(const Catalog& catalog, const Database& db) {
                         r->language == RoutineLanguage::Sql ? kSqlLanguage : kPlpgsqlLanguage,
                         100.0,
                         r->returnsSet ? 1000.0 : 0.0,
-                        int64_t{0},
+                        variadic,
                         int64_t{0},
                         std::string(r->kind == RoutineKind::Procedure ? "p" : "f"),
                         r->securityDefiner,
