@@ -28,8 +28,7 @@ constexpr const char* kInvalidFunctionDefinition = "42P13";
 
 SqlType callType(const RoutineType& t) {
   if (t.kind != RoutineType::Kind::Scalar) return {TypeId::Unknown, -1};
-  if (t.array) return SqlType::arrayOf({t.scalar, -1});
-  return {t.scalar, -1};
+  return t.sqlType();
 }
 
 std::string typeKey(const SqlType& t) { return fmt::format("{}/{}/{}", int(t.id), t.typmod, int(t.element)); }
@@ -307,7 +306,7 @@ plpgsql::RoutineShape RoutineCache::routineShape(const RoutineInfo& info) const 
       param.type.kind = plpgsql::VarType::Kind::Record;
     else if (p.type.array)
       param.type.kind = plpgsql::VarType::Kind::Array;
-    param.type.scalar = SqlType{p.type.scalar, -1};
+    param.type.scalar = p.type.element();
     shape.params.push_back(std::move(param));
   }
   return shape;

@@ -165,8 +165,7 @@ uint32_t routineTypeOid(const RoutineType& type) {
     case RoutineType::Kind::Composite: return 0;
     case RoutineType::Kind::Scalar: break;
   }
-  SqlType t{type.scalar, -1};
-  return typeOid(type.array ? SqlType::arrayOf(t) : t);
+  return typeOid(type.sqlType());
 }
 
 void forEachConstraint(const Database& db, const std::function<void(const ConstraintView&)>& f) {
