@@ -84,8 +84,10 @@ void CursorRunner::run(const Statement& st, const uint8_t* params, const std::ve
     case sql::StmtKind::ClosePortal: {
       const auto& s = stmt.as<sql::ClosePortalStmt>();
       if (s.name.empty()) {
-        // The cursors PL/pgSQL FOR loops read stay, as PostgreSQL's CLOSE ALL keeps them.
-        std::erase_if(state_.cursors, [](const auto& c) { return !c.second.portal.pinned; });
+        // As PostgreSQL's, not while a PL/pgSQL FOR loop reads one.
+        for (auto& [name, cursor] : state_.cursors)
+          if (cursor.portal.pinned) close(cursor.portal);
+        state_.cursors.clear();
       } else {
         rt::Portal* p = portal(s.name);
         if (!p) noCursor(s.name);

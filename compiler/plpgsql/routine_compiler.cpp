@@ -1309,7 +1309,7 @@ class RoutineCompiler {
     llvm::Value* target = cg_.tupleAlloca(spec->targetLayout);
     llvm::Value* processed = moveCursor(s, spec, target);
     if (!processed) return;
-    assignFromTuple(*targets, target, spec->targetLayout);
+    assignFromTuple(*targets, target, spec->targetLayout, "this cursor", kFetchRecordHint);
     setFound(b_.CreateICmpNE(processed, b_.getInt64(0)));
     setRowCount(processed);
   }
@@ -1421,13 +1421,20 @@ class RoutineCompiler {
     return out;
   }
   // The targets from a tuple the runtime converted to their types.
-  void assignFromTuple(const DynamicTargets& targets, llvm::Value* tuple, const TupleLayout& layout) {
+  // A FETCH's record whose row type is unknown: the variable was not opened FOR a query here.
+  static constexpr const char* kFetchRecordHint =
+      "Open the cursor with OPEN ... FOR query in this routine, or use a row type (%ROWTYPE) or scalar variables.";
+  // `source` names what the rows come from, for the error of a record whose row type is
+  // unknown, and `hint` how to give it one.
+  void assignFromTuple(
+      const DynamicTargets& targets, llvm::Value* tuple, const TupleLayout& layout,
+      const char* source = "EXECUTE's command",
+      const char* hint = "Give the command as a string literal, or use a row type (%ROWTYPE) or scalar variables.") {
     if (targets.unshapedRecord) {
       fail(SqlError(
           sqlstate::kFeatureNotSupported,
-          fmt::format("record \"{}\" cannot take the row type of EXECUTE's command yet", targets.unshapedRecord->name),
-          "Its row type must be known when the routine is compiled.",
-          "Give the command as a string literal, or use a row type (%ROWTYPE) or scalar variables."));
+          fmt::format("record \"{}\" cannot take the row type of {} yet", targets.unshapedRecord->name, source),
+          "Its row type must be known when the routine is compiled.", hint));
       ensureOpen();
       return;
     }
