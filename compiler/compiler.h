@@ -18,6 +18,7 @@
 #include "compiler/plpgsql/compiled_routine.h"
 #include "compiler/plpgsql/plpgsql.h"
 #include "compiler/runtime/instrumentation.h"
+#include "compiler/runtime/portal.h"
 #include "compiler/runtime/query_runtime.h"
 
 namespace duet {

@@ -56,6 +56,7 @@ inline constexpr const char* kDuplicateAlias = "42712";
 inline constexpr const char* kDuplicateDatabase = "42P04";
 inline constexpr const char* kDuplicatePreparedStatement = "42P05";
 inline constexpr const char* kDuplicateCursor = "42P03";
+inline constexpr const char* kInvalidCursorState = "24000";
 inline constexpr const char* kAmbiguousColumn = "42702";
 inline constexpr const char* kAmbiguousFunction = "42725";
 inline constexpr const char* kDatatypeMismatch = "42804";

@@ -22,6 +22,9 @@ CallTransactions::Scope::Scope(CallTransactions& calls, const Statement& st, con
 }
 
 CallTransactions::Scope::~Scope() {
+  // PostgreSQL drops auto-held portals when the command ends (PortalErrorCleanup after an
+  // error; a FOR loop that ran to its end closed its own).
+  if (calls_.call_) calls_.state_.dropAutoHeldCursors();
   calls_.call_ = std::move(outer_);
   if (!calls_.call_) calls_.replayParts_.clear();
 }
@@ -41,6 +44,7 @@ void CallTransactions::endTransaction(rt::QueryContext& ctx, bool commit, bool c
     redo_.setCallTransaction(call.transaction, false);
   }
   const bool readOnly = state_.txn.readOnly();
+  state_.holdPinnedCursors();
   transaction_.endTransaction(commit, /*logSequences=*/false);
   const bool lastReplayed = !replayParts_.empty() && call.transaction >= replayParts_.back().callTransaction &&
                             !replayParts_.back().callEnded;

@@ -9,37 +9,39 @@
 namespace duet {
 namespace {
 
-// Encodes each row of the query in text and in binary.
+// Keeps each row of the query in the cursor's portal.
 class CursorConsumer final : public rt::RowConsumer {
  public:
-  CursorConsumer(const TupleLayout& layout, SqlCursor& cursor, const TypeContext& ctx)
-      : text_(layout, std::vector<int16_t>(layout.types.size(), 0)),
-        binary_(layout, std::vector<int16_t>(layout.types.size(), 1)),
-        cursor_(cursor),
-        ctx_(ctx) {}
-  void consume(const uint8_t* tuple) override {
-    keep(text_, tuple, cursor_.text);
-    keep(binary_, tuple, cursor_.binary);
-  }
+  explicit CursorConsumer(rt::TupleBuffer& rows) : rows_(rows) {}
+  void consume(const uint8_t* tuple) override { rows_.append(tuple); }
 
  private:
-  void keep(RowEncoder& encoder, const uint8_t* tuple, SqlCursor::Rows& rows) {
-    encoder.encode(tuple, ctx_);
-    auto& row = rows.emplace_back();
-    row.reserve(encoder.size());
-    for (size_t i = 0; i < encoder.size(); ++i) {
-      const Field& f = encoder.fields()[i];
-      if (f.len < 0) {
-        row.emplace_back(std::nullopt);
-      } else {
-        row.emplace_back(std::string(f.data, static_cast<size_t>(f.len)));
-      }
-    }
-  }
-  RowEncoder text_, binary_;
-  SqlCursor& cursor_;
-  const TypeContext& ctx_;
+  rt::TupleBuffer& rows_;
 };
+
+// A portal's columns as RowDescription describes them, in text format: by name and type
+// only, as for a PL/pgSQL routine's cursor (DECLARE knows the tables they come from).
+std::vector<ColumnDesc> portalColumns(const rt::Portal& portal) {
+  std::vector<ColumnDesc> columns;
+  const TupleLayout& layout = portal.rows->layout();
+  for (size_t i = 0; i < layout.types.size(); ++i) {
+    SqlType t = layout.types[i];
+    std::string name = i < portal.columnNames.size() ? portal.columnNames[i] : "?column?";
+    columns.push_back(ColumnDesc{std::move(name), 0, 0, typeOid(t), typeLen(t), atttypmod(t), 0});
+  }
+  return columns;
+}
+
+rt::FetchKind fetchKind(sql::FetchStmt::Direction d) {
+  using D = sql::FetchStmt::Direction;
+  switch (d) {
+    case D::Forward: return rt::FetchKind::Forward;
+    case D::Backward: return rt::FetchKind::Backward;
+    case D::Absolute: return rt::FetchKind::Absolute;
+    case D::Relative: return rt::FetchKind::Relative;
+  }
+  return rt::FetchKind::Forward;
+}
 
 [[noreturn]] void noCursor(const std::string& name) {
   throw SqlError(sqlstate::kInvalidCursorName, fmt::format("cursor \"{}\" does not exist", name));
@@ -82,9 +84,14 @@ void CursorRunner::run(const Statement& st, const uint8_t* params, const std::ve
     case sql::StmtKind::ClosePortal: {
       const auto& s = stmt.as<sql::ClosePortalStmt>();
       if (s.name.empty()) {
+        // As PostgreSQL's, not while a PL/pgSQL FOR loop reads one.
+        for (auto& [name, cursor] : state_.cursors)
+          if (cursor.portal.pinned) close(cursor.portal);
         state_.cursors.clear();
-      } else if (!state_.cursors.erase(s.name)) {
-        noCursor(s.name);
+      } else {
+        rt::Portal* p = portal(s.name);
+        if (!p) noCursor(s.name);
+        close(*p);
       }
       sink.commandComplete(s.name.empty() ? "CLOSE CURSOR ALL" : "CLOSE CURSOR");
       break;
@@ -111,13 +118,14 @@ void CursorRunner::declare(const Statement& st, const uint8_t* params, ResultSin
     engine.plans.put(key, plan);
   }
   if (const char* command = writingCommand(*plan, *s.query)) state_.txn.undo().checkWritable(command);
-  SqlCursor cursor;
+  std::vector<std::string> names;
+  for (const OutputColumn& c : plan->columns) names.push_back(c.name);
+  SqlCursor cursor(rt::Portal(s.name, plan->compiled->outputLayout, std::move(names), !s.noScroll));
   cursor.columns = columnsOf(*plan, {});
   cursor.binaryCursor = s.binary;
-  cursor.noScroll = s.noScroll;
   cursor.hold = s.hold;
-  cursor.number = ++state_.cursorsDeclared;
-  CursorConsumer consumer(plan->compiled->outputLayout, cursor, state_.settings.typeContext());
+  cursor.portal.number = ++state_.cursorsDeclared;
+  CursorConsumer consumer(*cursor.portal.rows);
   rt::QueryContext ctx = state_.queryContext(params);
   ctx.output = &consumer;
   plan->compiled->entry(&ctx);
@@ -125,74 +133,55 @@ void CursorRunner::declare(const Statement& st, const uint8_t* params, ResultSin
   sink.commandComplete("DECLARE CURSOR");
 }
 
+rt::Portal& CursorRunner::open(std::string name, const TupleLayout& layout, std::vector<std::string> columnNames,
+                               bool scrollable) {
+  if (state_.cursors.count(name))
+    throw SqlError(sqlstate::kDuplicateCursor, fmt::format("cursor \"{}\" already in use", name));
+  SqlCursor cursor(rt::Portal(name, layout, std::move(columnNames), scrollable));
+  cursor.columns = portalColumns(cursor.portal);
+  cursor.portal.number = ++state_.cursorsDeclared;
+  return state_.cursors.emplace(std::move(name), std::move(cursor)).first->second.portal;
+}
+
+rt::Portal* CursorRunner::portal(std::string_view name) {
+  auto it = state_.cursors.find(std::string(name));
+  return it == state_.cursors.end() ? nullptr : &it->second.portal;
+}
+
+void CursorRunner::close(rt::Portal& portal) {
+  if (portal.pinned)
+    throw SqlError(sqlstate::kInvalidCursorState, fmt::format("cannot drop pinned portal \"{}\"", portal.name));
+  state_.cursors.erase(portal.name);
+}
+
+// PostgreSQL's CreateNewPortal: the next number whose name is free.
+std::string CursorRunner::unnamedName() {
+  std::string name;
+  do {
+    name = fmt::format("<unnamed portal {}>", ++unnamed_);
+  } while (state_.cursors.count(name));
+  return name;
+}
+
 void CursorRunner::fetch(const sql::FetchStmt& s, const std::vector<int16_t>& formats, ResultSink& sink,
                          bool describe) {
   auto it = state_.cursors.find(s.name);
   if (it == state_.cursors.end()) noCursor(s.name);
-  SqlCursor& c = it->second;
-  using D = sql::FetchStmt::Direction;
-  int64_t n = c.size();
-  // Where the cursor goes: every row it passes on the way is one FETCH returns.
-  auto backwardRefused = [&] {
-    throw SqlError(sqlstate::kObjectNotInPrerequisiteState, "cursor can only scan forward", {},
-                   "Declare it with SCROLL option to enable backward scan.");
-  };
-  std::vector<int64_t> rows;  // 1-based row numbers, in the order sent
-  bool onRow = c.position >= 1 && c.position <= n;
-  // NO SCROLL refuses whatever PostgreSQL would run backward: a move back, a row fetched
-  // again (a count of 0 on a row; BACKWARD 0 anywhere; MOVE 0 only counts), a rewind, LAST.
-  D direction = s.direction;
-  int64_t count = s.count;
-  if ((direction == D::Forward || direction == D::Backward) && count == 0) {
-    if (c.noScroll && !s.move && (onRow || direction == D::Backward)) backwardRefused();
-    direction = D::Relative;
-  }
-  switch (direction) {
-    case D::Forward:
-      for (int64_t k = 0; k < count && c.position <= n; ++k) {
-        if (++c.position <= n) rows.push_back(c.position);
-      }
-      break;
-    case D::Backward:
-      if (c.noScroll) backwardRefused();
-      for (int64_t k = 0; k < count && c.position >= 1; ++k) {
-        if (--c.position >= 1) rows.push_back(c.position);
-      }
-      break;
-    case D::Absolute:
-    case D::Relative: {
-      // Saturating: a count near the limits only means "past either end".
-      __int128 wide = direction == D::Absolute ? (count >= 0 ? __int128(count) : __int128(n) + 1 + count)
-                                               : __int128(c.position) + count;
-      int64_t target = static_cast<int64_t>(std::clamp<__int128>(wide, -1, __int128(n) + 1));
-      if (c.noScroll) {
-        bool back = direction == D::Absolute ? count < 0 || (count == 0 && c.position > 0) ||
-                                                   (count > 0 && c.position >= 1 && count <= c.position)
-                                             : count < 0 || (count == 0 && onRow && !s.move);
-        if (back) backwardRefused();
-      }
-      if (target >= 1 && target <= n) {
-        c.position = target;
-        rows.push_back(target);
-      } else {
-        c.position = target < 1 ? 0 : n + 1;
-      }
-      break;
-    }
-  }
+  rt::Portal& portal = it->second.portal;
+  std::vector<uint64_t> rows;  // 1-based row numbers, in the order sent
+  uint64_t processed = portal.position().fetch(fetchKind(s.direction), s.count, s.move, &rows);
   if (s.move) {
-    sink.commandComplete(fmt::format("MOVE {}", rows.size()));
+    sink.commandComplete(fmt::format("MOVE {}", processed));
     return;
   }
   std::vector<ColumnDesc> columns = fetchColumns(s, formats);
   if (describe) sink.rowDescription(columns);
-  std::vector<Field> fields(columns.size());
-  for (int64_t r : rows) {
-    for (size_t i = 0; i < columns.size(); ++i) {
-      const auto& v = (columns[i].format == 1 ? c.binary : c.text)[static_cast<size_t>(r - 1)][i];
-      fields[i] = v ? Field{v->data(), static_cast<int32_t>(v->size())} : Field{nullptr, -1};
-    }
-    sink.dataRow(fields.data(), fields.size());
+  std::vector<int16_t> columnFormats;
+  for (const ColumnDesc& c : columns) columnFormats.push_back(c.format);
+  RowEncoder encoder(portal.rows->layout(), std::move(columnFormats));
+  for (uint64_t r : rows) {
+    encoder.encode(portal.rows->at(r - 1), state_.settings.typeContext());
+    sink.dataRow(encoder.fields(), encoder.size());
   }
   sink.commandComplete(fmt::format("FETCH {}", rows.size()));
 }

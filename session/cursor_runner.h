@@ -1,8 +1,9 @@
 // SQL cursors (docs/session.md, "SQL cursors"): DECLARE runs its query once, with the
 // compiled plan a SELECT of the same text would have, and keeps every row in the session
-// (SqlCursor, both formats); FETCH and MOVE page through them, CLOSE drops them. This
-// suits the serial executor: a cursor holds no scan open across statements, so other
-// sessions' statements run between FETCHes, and a WITH HOLD cursor needs nothing more.
+// (SqlCursor's portal); FETCH and MOVE page through them, encoding the rows they return,
+// CLOSE drops them. This suits the serial executor: a cursor holds no scan open across
+// statements, so other sessions' statements run between FETCHes, and a WITH HOLD cursor
+// needs nothing more. PL/pgSQL's cursors are portals of the same table (open, find, close).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -29,12 +30,20 @@ class CursorRunner {
   // Describe of a cursor by its name (psycopg describes a named cursor so); null if none.
   const SqlCursor* find(const std::string& name) const;
 
+  // rt::SessionServices' cursor calls, for PL/pgSQL: OPEN (42P03 while `name` is open),
+  // FETCH's and MOVE's look-up, CLOSE (24000 for a FOR loop's), a NULL variable's name.
+  rt::Portal& open(std::string name, const TupleLayout& layout, std::vector<std::string> columnNames, bool scrollable);
+  rt::Portal* portal(std::string_view name);
+  void close(rt::Portal& portal);
+  std::string unnamedName();
+
  private:
   void declare(const Statement& st, const uint8_t* params, ResultSink& sink);
   void fetch(const sql::FetchStmt& s, const std::vector<int16_t>& formats, ResultSink& sink, bool describe);
 
   SessionState& state_;
   StatementPlanner& planner_;
+  uint64_t unnamed_ = 0;  // "<unnamed portal N>" names handed out
 };
 
 }  // namespace duet

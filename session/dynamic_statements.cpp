@@ -28,6 +28,7 @@ class UtilityResult final : public IgnoringSink {
     described = true;
     std::vector<SqlType> types;
     for (const ColumnDesc& c : columns) types.push_back(sqlTypeFromOid(c.typeOid));
+    for (const ColumnDesc& c : columns) names.push_back(c.name);
     layout = TupleLayout::of(types);
   }
   void dataRow(const Field* fields, size_t count) override {
@@ -41,6 +42,7 @@ class UtilityResult final : public IgnoringSink {
 
   bool described = false;
   TupleLayout layout;
+  std::vector<std::string> names;
   std::vector<std::vector<std::optional<std::string>>> rows;
   std::string tag;
 
@@ -207,7 +209,11 @@ rt::DynamicOutcome DynamicStatements::runPlan(rt::QueryContext& caller, Statemen
   rt::QueryContext ctx = nestedContext(caller, params->data());
   CountingRows counting(rows);
   ctx.output = &counting;
-  if (plan.returnsRows) rows.start(plan.compiled->outputLayout);
+  if (plan.returnsRows) {
+    std::vector<std::string> names;
+    for (const OutputColumn& c : plan.columns) names.push_back(c.name);
+    rows.start(plan.compiled->outputLayout, names);
+  }
   auto start = std::chrono::steady_clock::now();
   plan.compiled->entry(&ctx);
   plan.executionNs += static_cast<uint64_t>(
@@ -243,7 +249,7 @@ rt::DynamicOutcome DynamicStatements::runUtility(Statement& st, const rt::Dynami
   rt::DynamicOutcome outcome;
   outcome.returnedRows = result.described;
   if (result.described) {
-    rows.start(result.layout);
+    rows.start(result.layout, result.names);
     const TypeContext& typeContext = state_.settings.typeContext();
     for (const auto& row : result.rows) {
       TupleStorage tuple(result.layout.size);

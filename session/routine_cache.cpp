@@ -29,8 +29,7 @@ constexpr const char* kInvalidFunctionDefinition = "42P13";
 // Unknown for what is not one type: void, a row, a polymorphic type until a call resolves it.
 SqlType callType(const RoutineType& t) {
   if (t.kind != RoutineType::Kind::Scalar) return {TypeId::Unknown, -1};
-  if (t.array) return SqlType::arrayOf({t.scalar, -1});
-  return {t.scalar, -1};
+  return t.sqlType();
 }
 
 std::string typeKey(const SqlType& t) { return fmt::format("{}/{}/{}", int(t.id), t.typmod, int(t.element)); }
@@ -353,7 +352,9 @@ plpgsql::RoutineShape RoutineCache::routineShape(const RoutineInfo& info,
       param.type.kind = plpgsql::VarType::Kind::Record;
     else if (actual.isArray())
       param.type.kind = plpgsql::VarType::Kind::Array;
-    param.type.scalar = actual.isArray() ? actual.elementType() : actual;
+    param.type.scalar = p.type.kind != RoutineType::Kind::Polymorphic ? p.type.element()
+                        : actual.isArray()                            ? actual.elementType()
+                                                                      : actual;
     shape.params.push_back(std::move(param));
   }
   return shape;

@@ -43,6 +43,7 @@ std::optional<RoutineType> signatureType(const sql::TypeName& t) {
   r.array = t.arrayBounds > 0;
   if (t.resolved && t.serial == sql::SerialKind::None) {
     r.scalar = t.type.id;
+    r.alias = t.type.alias;
     return r;
   }
   bool catalogName = t.names.size() == 1 || (t.names.size() == 2 && t.names[0] == "pg_catalog");

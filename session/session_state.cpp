@@ -119,6 +119,22 @@ void SessionState::endCursors(bool committed) {
   }
 }
 
+void SessionState::closeCursorsOpenedSince(uint64_t opened) {
+  std::erase_if(cursors, [&](const auto& c) { return c.second.portal.number > opened; });
+}
+
+void SessionState::holdPinnedCursors() {
+  for (auto& [name, cursor] : cursors) {
+    if (!cursor.portal.pinned) continue;
+    cursor.hold = cursor.autoHeld = true;
+    cursor.declaredInTransaction = false;  // a ROLLBACK keeps it too
+  }
+}
+
+void SessionState::dropAutoHeldCursors() {
+  std::erase_if(cursors, [](const auto& c) { return c.second.autoHeld; });
+}
+
 void SessionState::transactionEnded(bool committed) {
   ++endedTransactions;
   endNotifications(committed);

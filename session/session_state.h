@@ -91,9 +91,17 @@ struct SessionState {
   // DISCARD ALL (UtilityStatements) drop too.
   std::map<std::string, std::shared_ptr<Statement>> statements;
   std::map<std::string, Portal> portals;
-  // DECLARE's cursors (CursorRunner), by name, and how many were declared (each one's number).
+  // Cursors (CursorRunner), DECLARE's and PL/pgSQL's, by name, and how many were opened
+  // (each one's rt::Portal::number).
   std::map<std::string, SqlCursor> cursors;
   uint64_t cursorsDeclared = 0;
+  // Those opened after the `opened`-th close: ROLLBACK TO SAVEPOINT, an EXCEPTION block
+  // that caught an error (a subtransaction's abort drops the portals it made).
+  void closeCursorsOpenedSince(uint64_t opened);
+  // A procedure's COMMIT or ROLLBACK keeps the cursors PL/pgSQL FOR loops read (pinned)
+  // open, as PostgreSQL's HoldPinnedPortals does, until the CALL ends.
+  void holdPinnedCursors();
+  void dropAutoHeldCursors();
   // LISTEN / NOTIFY: this session as a listener, and what its running transaction does at
   // commit (a rollback forgets it): LISTEN (true) or UNLISTEN (false; "" for UNLISTEN *) in
   // order, and its notifications, each (channel, payload) once, as PostgreSQL folds them.

@@ -133,6 +133,15 @@ class SqlSession final : public Session, public rt::SessionServices {
   void setval(uint32_t oid, int64_t value, bool isCalled) override { state_.sequences.setval(oid, value, isCalled); }
   int64_t lastval() override { return state_.sequences.lastval(); }
   int64_t sequenceValue(uint32_t oid, bool* isCalled) override { return state_.sequences.value(oid, isCalled); }
+  rt::Portal& openCursor(std::string name, const TupleLayout& layout, std::vector<std::string> columnNames,
+                         bool scrollable) override {
+    return runner_.cursors().open(std::move(name), layout, std::move(columnNames), scrollable);
+  }
+  rt::Portal* findCursor(std::string_view name) override { return runner_.cursors().portal(name); }
+  void closeCursor(rt::Portal& portal) override { runner_.cursors().close(portal); }
+  std::string unnamedCursorName() override { return runner_.cursors().unnamedName(); }
+  uint64_t cursorsOpened() override { return state_.cursorsDeclared; }
+  void closeCursorsOpenedSince(uint64_t opened) override { state_.closeCursorsOpenedSince(opened); }
   int64_t transactionId() override {
     return static_cast<int64_t>(state_.txn.transactionId(state_.engine.nextTransactionId));
   }

@@ -47,20 +47,17 @@ struct Portal {
   bool finished = false;  // ran to completion: a further Execute gets no rows
 };
 
-// A SQL cursor (DECLARE ... CURSOR FOR query; docs/session.md): the query ran at DECLARE,
-// and its rows, encoded in both formats, wait here for FETCH and MOVE.
+// A cursor (docs/session.md, "SQL cursors"): DECLARE ... CURSOR FOR query's, or one a
+// PL/pgSQL routine opened (rt::SessionServices::openCursor). Its query ran when it opened;
+// the portal keeps the rows, which FETCH encodes in the format asked for.
 struct SqlCursor {
-  std::vector<ColumnDesc> columns;  // text format
-  using Rows = std::vector<std::vector<std::optional<std::string>>>;
-  Rows text, binary;
+  explicit SqlCursor(rt::Portal portal) : portal(std::move(portal)) {}
+  rt::Portal portal;
+  std::vector<ColumnDesc> columns;    // text format
   bool binaryCursor = false;          // DECLARE ... BINARY: a simple Query's FETCH sends binary
-  bool noScroll = false;              // NO SCROLL: only forward
   bool hold = false;                  // WITH HOLD: it outlives its transaction's commit
   bool declaredInTransaction = true;  // its transaction has not committed yet
-  uint64_t number = 0;                // SessionState::cursorsDeclared when it was declared
-  // PostgreSQL's position: 0 before the first row, 1..n on a row, n + 1 after the last.
-  int64_t position = 0;
-  int64_t size() const { return static_cast<int64_t>(text.size()); }
+  bool autoHeld = false;              // held over a procedure's COMMIT for a FOR loop (holdPinnedCursors)
 };
 
 // Whether the statement runs as a compiled plan: SELECT, INSERT, UPDATE, DELETE, CALL.

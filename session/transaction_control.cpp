@@ -165,7 +165,7 @@ void TransactionControl::rollbackToSavepoint(const std::string& name) {
   state_.settings.restore(sp.settings);
   state_.pendingListens.resize(std::min(sp.listens, state_.pendingListens.size()));
   state_.pendingNotifies.resize(std::min(sp.notifies, state_.pendingNotifies.size()));
-  std::erase_if(state_.cursors, [&](const auto& c) { return c.second.number > sp.cursorsDeclared; });
+  state_.closeCursorsOpenedSince(sp.cursorsDeclared);
   state_.advisoryLocks.rollbackToSavepoint(sp.advisoryLocks);
   state_.txn.rollbackToSavepoint(i);
   noteRolledBackDdl();

@@ -37,6 +37,7 @@ TypeAlias aliasNamed(const std::string& n) {
       {"char", TypeAlias::InternalChar},
       {"int2vector", TypeAlias::Int2Vector},
       {"oidvector", TypeAlias::OidVector},
+      {"refcursor", TypeAlias::RefCursor},
   };
   for (const auto& [name, alias] : kNames)
     if (n == name) return alias;

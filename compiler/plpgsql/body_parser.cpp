@@ -337,8 +337,10 @@ void BodyParser::parseAlias(const std::string& name) {
 }
 
 // `name [[NO] SCROLL] CURSOR [(argument type, ...)] FOR | IS query;` (after the name). Its
-// query's variables are those in scope here and its arguments, read when OPEN runs it.
-void BodyParser::parseCursorDeclaration(const std::string& name) {
+// query's variables are those in scope here and its arguments, read when OPEN runs it. The
+// cursor is also a refcursor variable of its name, whose value names its portal: the name
+// itself to begin with, as PostgreSQL's decl_statement gives it.
+void BodyParser::parseCursorDeclaration(const std::string& name, uint32_t location, Block& block) {
   Cursor cursor;
   cursor.name = name;
   if (acceptKw("no")) {
@@ -355,15 +357,28 @@ void BodyParser::parseCursorDeclaration(const std::string& name) {
   checkStatement(cursor.query);
   scopes_.pop_back();
   expectSemicolon();
+  Variable v;
+  v.name = name;
+  v.type.scalar = SqlType::of(TypeAlias::RefCursor);
+  v.location = location;
+  cursor.variable = declare(std::move(v));
+  SqlText initial;
+  initial.begin = initial.end = location;
+  initial.text = "'";
+  for (char ch : name) initial.text += ch == '\'' ? std::string("''") : std::string(1, ch);
+  initial.text += "'";
+  block.declared.push_back(cursor.variable);
+  block.defaults.push_back(std::move(initial));
   scopes_.back().cursors.emplace_back(name, static_cast<int>(fn_.cursors.size()));
   fn_.cursors.push_back(std::move(cursor));
 }
 
+// A scope's cursors come before its variables: a bound cursor is also a variable of its name.
 int BodyParser::lookupCursor(std::string_view name) const {
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
-    if (s->find(fn_.variables, name) >= 0) return -1;
     for (auto c = s->cursors.rbegin(); c != s->cursors.rend(); ++c)
       if (c->first == name) return c->second;
+    if (s->find(fn_.variables, name) >= 0) return -1;
   }
   return -1;
 }
@@ -386,7 +401,7 @@ void BodyParser::parseDeclarations(Block& block) {
       continue;
     }
     if (isKw("cursor") || isKw("scroll") || (isKw("no") && isKw("scroll", 1))) {
-      parseCursorDeclaration(v.name);
+      parseCursorDeclaration(v.name, v.location, block);
       continue;
     }
     uint32_t constantAt = peek().offset;

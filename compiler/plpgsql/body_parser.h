@@ -68,7 +68,8 @@ class BodyParser {
   void parseDeclarations(Block& block);
   void parseAlias(const std::string& name);
   StmtPtr parseTransactionControl(uint32_t loc);
-  void parseCursorDeclaration(const std::string& name);
+  void parseCursorDeclaration(const std::string& name, uint32_t location, Block& block);
+  void parseOpenFor(CursorStmt& open);
   std::vector<int> parseCursorParameters();
   std::vector<SqlText> parseCursorArguments(int cursor);
   StmtPtr parseForCursor(std::string label, uint32_t loc, const std::vector<std::string>& names, uint32_t varAt);

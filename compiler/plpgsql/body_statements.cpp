@@ -104,13 +104,21 @@ StmtPtr BodyParser::parseCursorStatement(uint32_t loc) {
   const sql::Token& name = peek();
   std::string cursorName = variableWord();
   st->cursor = lookupCursor(cursorName);
-  if (st->cursor < 0) {
-    if (lookupVariable(cursorName) >= 0)
-      errorAt(kDatatypeMismatch, fmt::format("variable \"{}\" must be of type cursor or refcursor", cursorName),
-              name.offset);
+  st->variable = st->cursor >= 0 ? fn_.cursors[st->cursor].variable : lookupVariable(cursorName);
+  if (st->variable < 0)
     errorAt(sqlstate::kSyntaxError, fmt::format("\"{}\" is not a known variable", cursorName), name.offset);
+  const VarType& type = fn_.variables[st->variable].type;
+  if (type.kind != VarType::Kind::Scalar || type.scalar.alias != TypeAlias::RefCursor)
+    errorAt(kDatatypeMismatch, fmt::format("variable \"{}\" must be of type cursor or refcursor", cursorName),
+            name.offset);
+  if (kind == StmtKind::CursorOpen) {
+    if (st->cursor >= 0) {
+      st->arguments = parseCursorArguments(st->cursor);
+    } else {
+      parseOpenFor(*st);
+      return st;
+    }
   }
-  if (kind == StmtKind::CursorOpen) st->arguments = parseCursorArguments(st->cursor);
   if (kind == StmtKind::CursorFetch) {
     expectKw("into");
     do st->targets.push_back(parseAssignableTarget());
@@ -120,6 +128,28 @@ StmtPtr BodyParser::parseCursorStatement(uint32_t loc) {
   if (kind == StmtKind::CursorFetch && st->direction.multipleRows)
     errorAt(sqlstate::kFeatureNotSupported, "FETCH statement cannot return multiple rows", loc);
   return st;
+}
+
+// OPEN c [[NO] SCROLL] FOR query; or FOR EXECUTE command [USING expression, ...]; (after
+// the unbound cursor variable c; stmt_open).
+void BodyParser::parseOpenFor(CursorStmt& open) {
+  if (acceptKw("no")) {
+    expectKw("scroll");
+    open.scrollable = false;
+  } else {
+    acceptKw("scroll");
+  }
+  expectKw("for");
+  if (acceptKw("execute")) {
+    DynamicQuery query;
+    query.command = expression({"using", ";"}, "USING or ;");
+    if (acceptKw("using")) query.params = parseUsing({",", ";"}, ", or ;");
+    open.dynamic = std::move(query);
+  } else {
+    open.query = readSql({";"}, ";", false).sql;
+    checkStatement(*open.query);
+  }
+  expectSemicolon();
 }
 
 // COMMIT | ROLLBACK [AND [NO] CHAIN] (stmt_commit, stmt_rollback).

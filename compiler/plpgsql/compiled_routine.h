@@ -12,7 +12,6 @@
 
 #include "compiler/codegen/compiled_query.h"
 #include "compiler/planner/planner.h"
-#include "compiler/plpgsql/cursor_position.h"
 #include "compiler/plpgsql/plpgsql.h"
 #include "engine/error.h"
 
@@ -28,23 +27,11 @@ struct RoutineFrame {
   std::string_view dynamicSql;      // the command of the EXECUTE running, for CONTEXT
   rt::TupleBuffer* rows = nullptr;  // RETURN NEXT / RETURN QUERY append here
   std::vector<SqlError> caught;     // errors caught by EXCEPTION blocks whose handler runs
-  // Bound cursors by Function::cursors index: the rows OPEN read and the next to FETCH;
-  // none while closed.
-  struct OpenCursor {
-    std::unique_ptr<rt::TupleBuffer> rows;
-    bool scrollable = true;
-    std::optional<CursorPosition> position;  // from the first FETCH or MOVE, when all rows are in
-    bool pinned = false;                     // a FOR loop reads it: CLOSE is 24000
-    uint64_t opening = 0;                    // which OPEN of the call opened it (cursorsOpened then)
-  };
-  std::vector<std::unique_ptr<OpenCursor>> cursors;
-  // OPENs so far: an EXCEPTION block that catches an error closes the cursors opened
-  // since it began, as PostgreSQL's subtransaction abort drops their portals.
-  uint64_t cursorsOpened = 0;
 };
 
 struct RaiseSpec;    // a RAISE statement's constant parts (routine_runtime.cpp)
 struct DynamicSpec;  // a dynamic SQL statement's constant parts (dynamic_sql.h)
+struct CursorSpec;   // a cursor statement's constant parts (cursor_runtime.h)
 
 struct CompiledRoutine {
   // Returns 0 (fell off the end) or 1 (RETURN).
@@ -72,6 +59,7 @@ struct CompiledRoutine {
   // statement "..."` for one that runs SQL, then `PL/pgSQL function f(integer) line 4 at
   // RAISE` (or `SQL function "f" statement 2`).
   std::vector<std::string> statementContexts;
+  std::vector<std::unique_ptr<CursorSpec>> cursorStatements;
   double compileMs = 0;
   ~CompiledRoutine();
 };

@@ -10,6 +10,7 @@
 #include "compiler/binder/type_rules.h"
 #include "compiler/codegen/jit_symbols.h"
 #include "compiler/parser/lexer.h"
+#include "compiler/runtime/portal.h"
 #include "engine/storage/tuple_storage.h"
 #include "engine/types/value_io.h"
 
@@ -29,15 +30,16 @@ void registerDynamicSqlRuntime() {
     registerJitSymbol("duet_plpgsql_execute_rows", reinterpret_cast<void*>(&duet_plpgsql_execute_rows));
     registerJitSymbol("duet_plpgsql_execute_row", reinterpret_cast<void*>(&duet_plpgsql_execute_row));
     registerJitSymbol("duet_plpgsql_return_query_execute", reinterpret_cast<void*>(&duet_plpgsql_return_query_execute));
+    registerJitSymbol("duet_plpgsql_cursor_open_execute", reinterpret_cast<void*>(&duet_plpgsql_cursor_open_execute));
   });
 }
-
-namespace {
 
 const TypeContext& typeContextOf(const rt::QueryContext* ctx) {
   static const TypeContext kDefault;
   return ctx->typeContext ? *ctx->typeContext : kDefault;
 }
+
+namespace {
 
 // PL/pgSQL's exec_cast_value: a value of type `from` for a variable of type `to`, by the
 // assignment cast PostgreSQL has for the pair, else through text (the value's output
@@ -71,8 +73,8 @@ void assignValue(SqlType from, const void* in, SqlType to, void* out, const Type
   std::memcpy(out, &copy, sizeof copy);
 }
 
-// A row of `from` into a tuple of `to`, column by column in order: missing columns are
-// NULL, extra ones ignored (exec_move_row, without plpgsql.extra_checks).
+}  // namespace
+
 void convertRow(const TupleLayout& from, const uint8_t* row, const TupleLayout& to, uint8_t* out,
                 const TypeContext& typeContext) {
   for (size_t c = 0; c < to.types.size(); ++c) {
@@ -81,6 +83,8 @@ void convertRow(const TupleLayout& from, const uint8_t* row, const TupleLayout& 
     if (!isNull) assignValue(from.types[c], row + from.offsets[c], to.types[c], out + to.offsets[c], typeContext);
   }
 }
+
+namespace {
 
 rt::DynamicQuery queryOf(const DynamicSpec& spec, const VarString* command, const uint8_t* params) {
   if (!command) throw SqlError("22004", "query string argument of EXECUTE is null");
@@ -116,7 +120,7 @@ rt::DynamicOutcome run(rt::QueryContext* ctx, const DynamicSpec& spec, const Var
 // EXECUTE's rows: the first one of the last statement that returned rows, and their count.
 class FirstRow final : public rt::DynamicRows {
  public:
-  void start(const TupleLayout& layout) override {
+  void start(const TupleLayout& layout, const std::vector<std::string>&) override {
     rows_ = std::make_unique<rt::TupleBuffer>(layout);
     count_ = 0;
   }
@@ -136,7 +140,7 @@ class FirstRow final : public rt::DynamicRows {
 class AllRows final : public rt::DynamicRows {
  public:
   explicit AllRows(rt::QueryContext& ctx) : ctx_(ctx) {}
-  void start(const TupleLayout& layout) override {
+  void start(const TupleLayout& layout, const std::vector<std::string>&) override {
     ctx_.buffers.push_back(std::make_unique<rt::TupleBuffer>(layout));
     rows_ = ctx_.buffers.back().get();
   }
@@ -148,12 +152,24 @@ class AllRows final : public rt::DynamicRows {
   rt::TupleBuffer* rows_ = nullptr;
 };
 
+// OPEN FOR EXECUTE's rows, with their column names: the portal's.
+class PortalRows final : public rt::DynamicRows {
+ public:
+  void start(const TupleLayout& layout, const std::vector<std::string>& names) override {
+    rows = std::make_unique<rt::TupleBuffer>(layout);
+    this->names = names;
+  }
+  void consume(const uint8_t* tuple) override { rows->append(tuple); }
+  std::unique_ptr<rt::TupleBuffer> rows;
+  std::vector<std::string> names;
+};
+
 // RETURN QUERY's rows, appended to the call's result; each statement's columns must have
 // the result's types, as PostgreSQL's convert_tuples_by_position checks (typmods aside).
 class ResultRows final : public rt::DynamicRows {
  public:
   ResultRows(const TupleLayout& result, rt::TupleBuffer& out) : result_(result), out_(out), row_(result.size) {}
-  void start(const TupleLayout& layout) override {
+  void start(const TupleLayout& layout, const std::vector<std::string>&) override {
     const std::vector<SqlType>& expected = result_.types;
     for (size_t c = 0; c < layout.types.size() && c < expected.size(); ++c) {
       SqlType t = layout.types[c].id == TypeId::Unknown ? SqlType{TypeId::Text, -1} : layout.types[c];
@@ -227,6 +243,17 @@ int64_t duet_plpgsql_return_query_execute(rt::QueryContext* ctx, RoutineFrame* f
   ResultRows rows(spec->targetLayout, *frame->rows);
   run(ctx, *spec, command, params, rows);
   return static_cast<int64_t>(rows.count());
+}
+
+void duet_plpgsql_cursor_open_execute(rt::QueryContext* ctx, const DynamicSpec* spec, const VarString* command,
+                                      const uint8_t* params, const VarString* name, bool scrollable) {
+  rt::SessionServices& session = rt::sessionFor(ctx, "a cursor");
+  if (session.findCursor(name->view()))
+    throw SqlError(sqlstate::kDuplicateCursor, fmt::format("cursor \"{}\" already in use", name->view()));
+  PortalRows rows;
+  run(ctx, *spec, command, params, rows);  // the session made sure there is one statement returning rows
+  rt::Portal& portal = session.openCursor(std::string(name->view()), rows.rows->layout(), rows.names, scrollable);
+  portal.rows = std::move(rows.rows);
 }
 
 }  // extern "C"

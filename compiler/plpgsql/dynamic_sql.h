@@ -31,6 +31,14 @@ struct DynamicSpec {
 // that the compiler can plan it already (to learn the row type of a RECORD target).
 std::optional<std::string> constantCommand(const SqlText& command);
 
+// A row of `from` into a tuple of `to`, column by column in order, as PL/pgSQL assigns
+// (exec_move_row, without plpgsql.extra_checks): missing columns are NULL, extra ones
+// ignored; strings are copied to the statement's arena. FETCH converts so too.
+void convertRow(const TupleLayout& from, const uint8_t* row, const TupleLayout& to, uint8_t* out,
+                const TypeContext& typeContext);
+// The context's type settings (DateStyle, TimeZone, ...), or the defaults.
+const TypeContext& typeContextOf(const rt::QueryContext* ctx);
+
 // Registers the duet_plpgsql_execute* functions with the JIT (once).
 void registerDynamicSqlRuntime();
 
@@ -55,4 +63,9 @@ void duet_plpgsql_execute_row(duet::rt::QueryContext* ctx, const duet::plpgsql::
 int64_t duet_plpgsql_return_query_execute(duet::rt::QueryContext* ctx, duet::plpgsql::RoutineFrame* frame,
                                           const duet::plpgsql::DynamicSpec* spec, const duet::VarString* command,
                                           const uint8_t* params);
+// OPEN c FOR EXECUTE: runs `command` (one statement that returns rows) and opens portal
+// `name` over its rows, of its row type (42P03 before it runs when `name` is open).
+void duet_plpgsql_cursor_open_execute(duet::rt::QueryContext* ctx, const duet::plpgsql::DynamicSpec* spec,
+                                      const duet::VarString* command, const uint8_t* params,
+                                      const duet::VarString* name, bool scrollable);
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/runtime/cursor_position.h"
 #include "engine/types/type_id.h"
 
 namespace duet::plpgsql {
@@ -285,22 +286,12 @@ struct Null : Stmt {
 // rows, or the row at ABSOLUTE or RELATIVE a position. NEXT is FORWARD 1, PRIOR
 // BACKWARD 1, FIRST ABSOLUTE 1, LAST ABSOLUTE -1.
 struct FetchDirection {
-  enum class Kind : uint8_t { Forward, Backward, Absolute, Relative };
-  static constexpr int64_t kAll = INT64_MAX;  // FORWARD ALL, BACKWARD ALL (PostgreSQL's FETCH_ALL)
+  using Kind = rt::FetchKind;
+  static constexpr int64_t kAll = rt::kFetchAll;  // FORWARD ALL, BACKWARD ALL (PostgreSQL's FETCH_ALL)
   Kind kind = Kind::Forward;
   int64_t count = 1;  // unless `expression` gives it
   std::optional<SqlText> expression;
   bool multipleRows = false;  // a count or ALL: MOVE's only
-};
-
-// OPEN c, FETCH [direction] [FROM | IN] c INTO targets, MOVE [direction] [FROM | IN] c,
-// CLOSE c: a bound cursor's statements.
-struct CursorStmt : Stmt {
-  CursorStmt(StmtKind kind, uint32_t loc) : Stmt(kind, loc) {}
-  int cursor = -1;                 // Function::cursors
-  std::vector<Target> targets;     // FETCH's
-  std::vector<SqlText> arguments;  // OPEN c(...): a value per argument of the cursor, in its order
-  FetchDirection direction;        // FETCH's and MOVE's
 };
 
 // COMMIT or ROLLBACK [AND [NO] CHAIN].
@@ -342,11 +333,30 @@ struct ReturnQueryExecute : Stmt {
   DynamicQuery query;
 };
 
+// A cursor's statements: OPEN c [(arguments)] of a bound cursor, OPEN c [[NO] SCROLL] FOR
+// query | FOR EXECUTE command [USING ...] of a refcursor variable, FETCH [direction] [FROM |
+// IN] c INTO targets, MOVE [direction] [FROM | IN] c, CLOSE c. The cursor variable's value
+// names the portal (a bound cursor's is its own name unless assigned); OPEN of a NULL one
+// names it "<unnamed portal N>".
+struct CursorStmt : Stmt {
+  CursorStmt(StmtKind kind, uint32_t loc) : Stmt(kind, loc) {}
+  int cursor = -1;                 // Function::cursors for a bound cursor, else -1
+  int variable = -1;               // the cursor variable (a bound cursor's own, or a refcursor)
+  std::vector<Target> targets;     // FETCH's
+  std::vector<SqlText> arguments;  // OPEN c(...): a value per argument of the cursor, in its order
+  FetchDirection direction;        // FETCH's and MOVE's
+  // OPEN of a refcursor variable: FOR query, or FOR EXECUTE; [NO] SCROLL.
+  std::optional<SqlText> query;
+  std::optional<DynamicQuery> dynamic;
+  bool scrollable = true;
+};
+
 // DECLARE name [[NO] SCROLL] CURSOR [(argument type, ...)] FOR query: a bound cursor.
 // OPEN assigns the arguments, then runs its query with the variables' values then; FETCH
 // hands out its rows in order.
 struct Cursor {
   std::string name;
+  int variable = -1;  // its cursor variable: type refcursor, its own name to begin with
   // NO SCROLL: moving backwards is 55000. (PostgreSQL lets a cursor declared without
   // SCROLL move backwards where its plan can; DuetDB keeps the rows, so it always can.)
   bool scrollable = true;

@@ -29,6 +29,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -39,6 +40,7 @@
 #include "compiler/parser/parser.h"
 #include "compiler/plpgsql/compiled_routine.h"
 #include "compiler/plpgsql/condition_names.h"
+#include "compiler/plpgsql/cursor_runtime.h"
 #include "compiler/plpgsql/dynamic_sql.h"
 #include "compiler/plpgsql/loop_prefetch.h"
 #include "compiler/plpgsql/routine_runtime.h"
@@ -211,9 +213,19 @@ class RoutineCompiler {
           if (e.into) shapeFrom(e.targets, e.statement);
           break;
         }
+        case StmtKind::CursorOpen: {
+          const auto& o = st->as<CursorStmt>();
+          if (o.query) openQueries_.emplace(o.variable, &*o.query);
+          break;
+        }
         case StmtKind::CursorFetch: {
+          // A bound cursor's query, or the first OPEN ... FOR query of the variable.
           const auto& f = st->as<CursorStmt>();
-          shapeFrom(f.targets, fn_.cursors[f.cursor].query);
+          auto open = openQueries_.find(f.variable);
+          if (f.cursor >= 0)
+            shapeFrom(f.targets, fn_.cursors[f.cursor].query);
+          else if (open != openQueries_.end())
+            shapeFrom(f.targets, *open->second);
           break;
         }
         case StmtKind::Execute:
@@ -586,7 +598,7 @@ class RoutineCompiler {
   }
 
   void jumpTo(const JumpTarget& t, bool toContinue) {
-    closeCursorLoopsLeft(static_cast<size_t>(&t - targets_.data()));
+    closeCursorLoopsLeft(&t - targets_.data());
     if (t.depth == cur_.depth) {
       b_.CreateBr(toContinue ? t.cont : t.exit);
     } else {
@@ -594,6 +606,7 @@ class RoutineCompiler {
     }
   }
   void emitReturn() {
+    closeCursorLoopsLeft(-1);
     if (cur_.depth == 0)
       b_.CreateBr(returnBlock_);
     else
@@ -786,19 +799,14 @@ class RoutineCompiler {
       case StmtKind::Assert: emitAssert(s.as<Assert>()); return;
       case StmtKind::ForCursor: emitForCursor(s.as<ForCursor>()); return;
       case StmtKind::CursorMove: emitCursorMove(s.as<CursorStmt>()); return;
-      case StmtKind::CursorClose:
-        cg_.call(
-            "duet_plpgsql_cursor_close", b_.getVoidTy(),
-            {cur_.frame, b_.getInt32(s.as<CursorStmt>().cursor), cstr(fn_.cursors[s.as<CursorStmt>().cursor].name)});
-        return;
+      case StmtKind::CursorClose: emitCursorClose(s.as<CursorStmt>()); return;
       case StmtKind::TransactionControl: {
         // In a function, as PostgreSQL: the caller's transaction is not the function's to end.
         if (!req_.shape.procedure)
           return fail(sqlstate::kInvalidTransactionTermination, "invalid transaction termination");
         const auto& t = s.as<TransactionControl>();
         ownVariableStrings();
-        cg_.call("duet_plpgsql_end_transaction", b_.getVoidTy(),
-                 {cur_.ctx, cur_.frame, b_.getInt1(t.commit), b_.getInt1(t.chain)});
+        cg_.call("duet_plpgsql_end_transaction", b_.getVoidTy(), {cur_.ctx, b_.getInt1(t.commit), b_.getInt1(t.chain)});
         return;
       }
       case StmtKind::Execute: emitExecute(s.as<Execute>()); return;
@@ -1184,55 +1192,86 @@ class RoutineCompiler {
     return cg_.loadField(temp, *layout, 0);
   }
 
-  // ---- bound cursors: OPEN reads the query's rows into the frame, FETCH hands them out
+  // ---- cursors (cursor_runtime.h): OPEN reads the query's rows into a portal of the
+  // session, named by the cursor variable; FETCH and MOVE move it, CLOSE drops it.
 
-  // The rows of cursor `cursor` (planned once, at its first OPEN or FETCH); null when its
-  // query does not plan.
-  const TupleLayout* cursorLayout(int cursor) {
-    const TupleLayout*& layout = cursorLayouts_[cursor];
-    if (!layout) {
-      SqlError ignored("", "");
-      std::optional<Planned> p = tryPlan(fn_.cursors[cursor].query, "", {}, {}, &ignored);
-      if (p) layout = out_.code->layouts.add(TupleLayout::of(columnTypes(*p)));
-    }
-    return layout;
+  CursorSpec* cursorSpec(int variable) {
+    auto spec = std::make_unique<CursorSpec>();
+    spec->variable = fn_.variables[variable].name;
+    out_.cursorStatements.push_back(std::move(spec));
+    return out_.cursorStatements.back().get();
   }
 
-  void emitCursorOpen(const CursorStmt& s) { openCursor(s.cursor, s.arguments); }
+  // The portal name OPEN uses: the cursor variable's value, or when that is NULL a new
+  // "<unnamed portal N>", which the variable takes (exec_stmt_open).
+  llvm::Value* portalName(int variable) {
+    int slot = slotOf_[variable];
+    cg_.ifThen(loadSlot(slot).null, [&] {
+      llvm::Value* name = cg_.call("duet_plpgsql_cursor_name", cg_.pointerType(), {cur_.ctx});
+      assignSlot(slot, {name, b_.getFalse(), slotTypes_[slot]}, &fn_.variables[variable]);
+    });
+    return loadSlot(slot).v;
+  }
 
-  // OPEN (42P03 while open), its arguments assigned, then its query's rows read into the
-  // frame. False when the query cannot run (after emitting its failure).
-  bool openCursor(int cursor, const std::vector<SqlText>& arguments) {
-    const Cursor& c = fn_.cursors[cursor];
-    std::optional<Planned> p = plan(c.query, "");
-    if (!p) return false;
+  void emitCursorOpen(const CursorStmt& s) {
+    if (s.cursor >= 0) {
+      const Cursor& c = fn_.cursors[s.cursor];
+      openCursor(s.variable, c.query, c.scrollable, [&] { assignCursorArguments(c, s.arguments); });
+    } else if (s.query) {
+      openCursor(s.variable, *s.query, s.scrollable, [] {});
+    } else {
+      std::optional<DynamicCall> call = prepareDynamic(*s.dynamic, rt::DynamicUse::Cursor, {});
+      if (!call) return;
+      cg_.call("duet_plpgsql_cursor_open_execute", b_.getVoidTy(),
+               {cur_.ctx, cg_.ptrConst(call->spec), call->command, call->params, portalName(s.variable),
+                b_.getInt8(s.scrollable)});
+    }
+  }
+
+  // OPEN (42P03 while its portal is open), `beforeQuery` (a bound cursor's arguments
+  // assigned), then the query's rows read into the portal. Returns the portal; null when
+  // the query cannot run (after emitting its failure).
+  llvm::Value* openCursor(int variable, const SqlText& query, bool scrollable,
+                          const std::function<void()>& beforeQuery) {
+    std::optional<Planned> p = plan(query, "");
+    if (!p) return nullptr;
     if (!p->stmt.plan->returnsRows) {
       fail("42P11", "cannot open a query that does not return rows as a cursor");
-      return false;
+      return nullptr;
     }
-    const TupleLayout* layout = cursorLayout(cursor);
-    llvm::Value* rows =
-        cg_.call("duet_plpgsql_cursor_open", cg_.pointerType(),
-                 {cur_.frame, b_.getInt32(cursor), cg_.ptrConst(layout), cstr(c.name), b_.getInt8(c.scrollable)});
-    assignCursorArguments(c, arguments);
-    llvm::Value* tuple = cg_.tupleAlloca(*layout);
+    CursorSpec* spec = cursorSpec(variable);
+    spec->rowLayout = TupleLayout::of(columnTypes(*p));
+    for (const OutputColumn& c : p->stmt.plan->columns) spec->columnNames.push_back(c.name);
+    spec->scrollable = scrollable;
+    llvm::Value* portal =
+        cg_.call("duet_plpgsql_cursor_open", cg_.pointerType(), {cur_.ctx, cg_.ptrConst(spec), portalName(variable)});
+    llvm::Value* rows = cg_.call("duet_plpgsql_cursor_rows", cg_.pointerType(), {portal});
+    beforeQuery();
+    const TupleLayout& layout = spec->rowLayout;
+    llvm::Value* tuple = cg_.tupleAlloca(layout);
     emit(*p, {}, [&](Row& row) {
-      for (size_t i = 0; i < row.size(); ++i) cg_.storeField(tuple, *layout, i, row[i]);
+      for (size_t i = 0; i < row.size(); ++i) cg_.storeField(tuple, layout, i, row[i]);
       cg_.call("duet_q_buffer_append", b_.getVoidTy(), {rows, tuple});  // copies the row, strings too
     });
-    return true;
+    return portal;
   }
 
   // FOR r IN c [(arguments)] (exec_stmt_forc): opens c, fetches each row into r's fields
   // and runs the body, then closes c; FOUND says whether the body ran. The body may FETCH
   // or MOVE c itself, not CLOSE it (the loop pins it: 24000). A jump out of the loop to an
-  // enclosing loop or block closes c on its way (jumpTo); RETURN ends the call, whose frame
-  // goes with its cursors.
+  // enclosing loop or block closes c on its way (jumpTo), and so does RETURN (emitReturn).
   void emitForCursor(const ForCursor& s) {
-    if (!openCursor(s.cursor, s.arguments)) return;
     const Cursor& c = fn_.cursors[s.cursor];
-    const TupleLayout* layout = cursorLayout(s.cursor);
-    cg_.call("duet_plpgsql_cursor_pin", b_.getVoidTy(), {cur_.frame, b_.getInt32(s.cursor)});
+    Target record;
+    record.variable = s.variable;
+    std::optional<DynamicTargets> targets = dynamicTargets({record});
+    if (!targets) return;
+    llvm::Value* portal = openCursor(c.variable, c.query, c.scrollable, [&] { assignCursorArguments(c, s.arguments); });
+    if (!portal) return;
+    CursorSpec* spec = cursorSpec(c.variable);
+    spec->targetLayout = TupleLayout::of(targets->types(slotTypes_));
+    llvm::Value* target = cg_.tupleAlloca(spec->targetLayout);
+    cg_.call("duet_plpgsql_cursor_pin", b_.getVoidTy(), {portal});
     llvm::AllocaInst* iterated = entryAlloca(b_.getInt1Ty());
     b_.CreateStore(b_.getFalse(), iterated);
     llvm::BasicBlock* head = cg_.block("forc.head");
@@ -1241,39 +1280,35 @@ class RoutineCompiler {
     llvm::BasicBlock* exit = cg_.block("forc.exit");
     b_.CreateBr(head);
     b_.SetInsertPoint(head);
-    llvm::Value* row =
-        cg_.call("duet_plpgsql_cursor_fetch", cg_.pointerType(), {cur_.frame, b_.getInt32(s.cursor), cstr(c.name)});
-    b_.CreateCondBr(b_.CreateIsNotNull(row), body, exit);
+    llvm::Value* found = b_.CreateICmpNE(
+        cg_.call("duet_plpgsql_cursor_next", b_.getInt8Ty(), {cur_.ctx, cg_.ptrConst(spec), portal, target}),
+        b_.getInt8(0));
+    b_.CreateCondBr(found, body, exit);
     b_.SetInsertPoint(body);
     b_.CreateStore(b_.getTrue(), iterated);
-    Row values;
-    for (size_t i = 0; i < layout->types.size(); ++i) values.push_back(cg_.loadField(row, *layout, i));
-    ownStrings(values);  // the cursor's rows go when the loop ends; the variables stay
-    Target record;
-    record.variable = s.variable;
-    assignTargets({record}, values);
-    cursorLoops_.push_back({targets_.size(), cur_.depth, s.cursor});
+    assignFromTuple(*targets, target, spec->targetLayout);
+    cursorLoops_.push_back({targets_.size(), cur_.depth, portal});
     emitLoopBody(s.label, s.body, exit, next);
     cursorLoops_.pop_back();
     b_.SetInsertPoint(next);
     cg_.checkCancel();
     b_.CreateBr(head);
     b_.SetInsertPoint(exit);
-    releaseCursor(s.cursor);
+    releaseCursor(portal);
     setFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
   }
 
-  // Closes a cursor its FOR loop pinned.
-  void releaseCursor(int cursor) {
-    cg_.call("duet_plpgsql_cursor_release", b_.getVoidTy(), {cur_.frame, b_.getInt32(cursor)});
+  // Closes a portal its FOR loop pinned.
+  void releaseCursor(llvm::Value* portal) {
+    cg_.call("duet_plpgsql_cursor_release", b_.getVoidTy(), {cur_.ctx, portal});
   }
 
   // Before a jump to targets_[target]: closes the cursors of the FOR loops over cursors
   // that it leaves in the function being generated (a deeper function closes its own
-  // before it returns the jump's code).
-  void closeCursorLoopsLeft(size_t target) {
+  // before it returns the jump's code). RETURN leaves them all (target -1).
+  void closeCursorLoopsLeft(ptrdiff_t target) {
     for (auto loop = cursorLoops_.rbegin(); loop != cursorLoops_.rend(); ++loop)
-      if (loop->depth == cur_.depth && loop->targets > target) releaseCursor(loop->cursor);
+      if (loop->depth == cur_.depth && static_cast<ptrdiff_t>(loop->targets) > target) releaseCursor(loop->portal);
   }
 
   // OPEN's values into the cursor's argument variables, converted to their types: all
@@ -1291,55 +1326,53 @@ class RoutineCompiler {
   // The row the direction lands on into the targets, FOUND true and ROW_COUNT 1; none
   // (past either end), NULLs, FOUND false and ROW_COUNT 0.
   void emitCursorFetch(const CursorStmt& s) {
-    const Cursor& c = fn_.cursors[s.cursor];
-    const TupleLayout* layout = cursorLayout(s.cursor);
-    if (!layout) {
-      plan(c.query, "");  // raises its error where FETCH runs
-      return;
-    }
-    std::optional<std::pair<llvm::Value*, llvm::Value*>> moved = moveCursor(s, false);
-    if (!moved) return;
-    llvm::Value* row = moved->first;
-    llvm::Value* found = b_.CreateIsNotNull(row);
-    cg_.ifThen(found, [&] {
-      Row values;
-      for (size_t i = 0; i < layout->types.size(); ++i) values.push_back(cg_.loadField(row, *layout, i));
-      ownStrings(values);  // the cursor's rows go at CLOSE; the variables stay
-      assignTargets(s.targets, values);
-    });
-    cg_.ifThen(b_.CreateNot(found), [&] { nullTargets(s.targets); });
-    setFound(found);
-    setRowCount(moved->second);
+    std::optional<DynamicTargets> targets = dynamicTargets(s.targets);
+    if (!targets) return;
+    CursorSpec* spec = cursorSpec(s.variable);
+    spec->targetLayout = TupleLayout::of(targets->types(slotTypes_));
+    llvm::Value* target = cg_.tupleAlloca(spec->targetLayout);
+    llvm::Value* processed = moveCursor(s, spec, target);
+    if (!processed) return;
+    assignFromTuple(*targets, target, spec->targetLayout, "this cursor", kFetchRecordHint);
+    setFound(b_.CreateICmpNE(processed, b_.getInt64(0)));
+    setRowCount(processed);
   }
 
   // MOVE (exec_stmt_fetch's is_move): ROW_COUNT is the rows it passed (for ABSOLUTE and
   // RELATIVE whether it landed on one), FOUND whether that is any.
   void emitCursorMove(const CursorStmt& s) {
-    std::optional<std::pair<llvm::Value*, llvm::Value*>> moved = moveCursor(s, true);
-    if (!moved) return;
-    setRowCount(moved->second);
-    setFound(b_.CreateICmpNE(moved->second, b_.getInt64(0)));
+    llvm::Value* processed = moveCursor(s, cursorSpec(s.variable), nullptr);
+    if (!processed) return;
+    setRowCount(processed);
+    setFound(b_.CreateICmpNE(processed, b_.getInt64(0)));
   }
 
-  // Runs FETCH's (move false) or MOVE's direction: the row FETCH landed on (or null) and
-  // the rows processed (i64). The count or position is evaluated as an integer: NULL is
-  // 22004. Nullopt after emitting a failure.
-  std::optional<std::pair<llvm::Value*, llvm::Value*>> moveCursor(const CursorStmt& s, bool move) {
+  // Runs FETCH's (a target) or MOVE's (none) direction: the rows processed (i64). The
+  // count or position is evaluated as an integer: NULL is 22004. Null after emitting a
+  // failure.
+  llvm::Value* moveCursor(const CursorStmt& s, CursorSpec* spec, llvm::Value* target) {
     const FetchDirection& d = s.direction;
     llvm::Value* count = b_.getInt64(d.count);
     if (d.expression) {
       std::optional<SqlValue> v = evaluate(*d.expression);
-      if (!v) return std::nullopt;
+      if (!v) return nullptr;
       std::optional<SqlValue> n = assignCast(*v, {TypeId::Int4, -1});
-      if (!n) return std::nullopt;
+      if (!n) return nullptr;
       cg_.ifThen(n->null, [&] { fail("22004", "relative or absolute cursor position is null"); });
       count = b_.CreateSExt(n->v, b_.getInt64Ty());
     }
-    llvm::AllocaInst* processed = entryAlloca(b_.getInt64Ty());
-    llvm::Value* row = cg_.call("duet_plpgsql_cursor_move", cg_.pointerType(),
-                                {cur_.frame, b_.getInt32(s.cursor), cstr(fn_.cursors[s.cursor].name),
-                                 b_.getInt32(static_cast<int32_t>(d.kind)), count, b_.getInt8(move), processed});
-    return std::pair{row, b_.CreateLoad(b_.getInt64Ty(), processed)};
+    SqlValue name = loadSlot(slotOf_[s.variable]);
+    return cg_.call("duet_plpgsql_cursor_fetch", b_.getInt64Ty(),
+                    {cur_.ctx, cg_.ptrConst(spec), b_.CreateSelect(name.null, cg_.ptrConst(nullptr), name.v),
+                     b_.getInt32(static_cast<int32_t>(d.kind)), count, b_.getInt8(target == nullptr),
+                     target ? target : cg_.ptrConst(nullptr)});
+  }
+
+  void emitCursorClose(const CursorStmt& s) {
+    SqlValue name = loadSlot(slotOf_[s.variable]);
+    cg_.call(
+        "duet_plpgsql_cursor_close", b_.getVoidTy(),
+        {cur_.ctx, cg_.ptrConst(cursorSpec(s.variable)), b_.CreateSelect(name.null, cg_.ptrConst(nullptr), name.v)});
   }
 
   // ---- dynamic SQL (dynamic_sql.h): the command string and the USING values are evaluated
@@ -1412,13 +1445,20 @@ class RoutineCompiler {
     return out;
   }
   // The targets from a tuple the runtime converted to their types.
-  void assignFromTuple(const DynamicTargets& targets, llvm::Value* tuple, const TupleLayout& layout) {
+  // A FETCH's record whose row type is unknown: the variable was not opened FOR a query here.
+  static constexpr const char* kFetchRecordHint =
+      "Open the cursor with OPEN ... FOR query in this routine, or use a row type (%ROWTYPE) or scalar variables.";
+  // `source` names what the rows come from, for the error of a record whose row type is
+  // unknown, and `hint` how to give it one.
+  void assignFromTuple(
+      const DynamicTargets& targets, llvm::Value* tuple, const TupleLayout& layout,
+      const char* source = "EXECUTE's command",
+      const char* hint = "Give the command as a string literal, or use a row type (%ROWTYPE) or scalar variables.") {
     if (targets.unshapedRecord) {
       fail(SqlError(
           sqlstate::kFeatureNotSupported,
-          fmt::format("record \"{}\" cannot take the row type of EXECUTE's command yet", targets.unshapedRecord->name),
-          "Its row type must be known when the routine is compiled.",
-          "Give the command as a string literal, or use a row type (%ROWTYPE) or scalar variables."));
+          fmt::format("record \"{}\" cannot take the row type of {} yet", targets.unshapedRecord->name, source),
+          "Its row type must be known when the routine is compiled.", hint));
       ensureOpen();
       return;
     }
@@ -1992,19 +2032,19 @@ class RoutineCompiler {
   std::vector<int> slotOf_;  // per variable: its slot, -1 for rows and records (fields)
   std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row / record variable
   int rowCountSlot_ = -1;
-  std::map<int, const TupleLayout*> cursorLayouts_;  // per cursor, its rows (cursorLayout)
   // The FOR loops over cursors being generated, innermost last: where their jump targets
-  // begin in targets_, the function (depth) and the cursor a jump out of them closes.
+  // begin in targets_, the function (depth) and the portal a jump out of them closes.
   struct CursorLoop {
     size_t targets;
     int depth;
-    int cursor;
+    llvm::Value* portal;
   };
   std::vector<CursorLoop> cursorLoops_;
   std::unordered_map<const Stmt*, int> contextOf_;  // statementContexts index per statement
   int markedStatement_ = -1;                        // of the statement being emitted
-  bool returnsRow_ = false;                         // RETURNS record or t (not SETOF): RETURN fills outputSlots
-  std::optional<std::vector<int>> numberedSlots_;   // LANGUAGE sql: the slot $n names
+  std::map<int, const SqlText*> openQueries_;      // per unbound cursor variable, its first OPEN's query (shapeRecords)
+  bool returnsRow_ = false;                        // RETURNS record or t (not SETOF): RETURN fills outputSlots
+  std::optional<std::vector<int>> numberedSlots_;  // LANGUAGE sql: the slot $n names
   std::vector<JumpTarget> targets_;
   int nextCode_ = 2;  // 0 and 1 are "fell through" and "returned"
 };
@@ -2015,6 +2055,7 @@ std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& req
   auto started = std::chrono::steady_clock::now();
   registerRoutineRuntime();
   registerDynamicSqlRuntime();
+  registerCursorRuntime();
   std::string source = "$$" + request.body + "$$";
   BodySource body{source, 0, static_cast<uint32_t>(source.size()), request.body};
   Function fn =

@@ -11,6 +11,7 @@
 #include "compiler/codegen/jit_symbols.h"
 #include "compiler/plpgsql/compiled_routine.h"
 #include "compiler/plpgsql/condition_names.h"
+#include "compiler/plpgsql/cursor_runtime.h"
 #include "compiler/plpgsql/dynamic_sql.h"
 #include "compiler/plpgsql/routine_runtime.h"
 #include "engine/limits/stack_depth.h"
@@ -180,13 +181,7 @@ void registerRoutineRuntime() {
     DUET_PL(duet_plpgsql_append_row);
     DUET_PL(duet_plpgsql_asserts_enabled);
     DUET_PL(duet_plpgsql_assert_failed);
-    DUET_PL(duet_plpgsql_cursor_open);
-    DUET_PL(duet_plpgsql_cursor_fetch);
-    DUET_PL(duet_plpgsql_cursor_move);
-    DUET_PL(duet_plpgsql_cursor_close);
     DUET_PL(duet_plpgsql_end_transaction);
-    DUET_PL(duet_plpgsql_cursor_pin);
-    DUET_PL(duet_plpgsql_cursor_release);
     DUET_PL(duet_plpgsql_array_set);
     DUET_PL(duet_plpgsql_error_text);
 #undef DUET_PL
@@ -197,22 +192,6 @@ void registerRoutineRuntime() {
 
 using namespace duet;
 using namespace duet::plpgsql;
-
-namespace {
-// Bound cursor `cursor` of the frame, open: 34000 otherwise.
-RoutineFrame::OpenCursor& openCursor(RoutineFrame* frame, int32_t cursor, const char* name) {
-  auto at = static_cast<size_t>(cursor);
-  if (at >= frame->cursors.size() || !frame->cursors[at])
-    throw SqlError(sqlstate::kInvalidCursorName, fmt::format("cursor \"{}\" does not exist", name));
-  return *frame->cursors[at];
-}
-
-// The cursors opened after the `opened`-th OPEN of the call, closed.
-void closeCursorsOpenedSince(RoutineFrame* frame, uint64_t opened) {
-  for (auto& cursor : frame->cursors)
-    if (cursor && cursor->opening > opened) cursor.reset();
-}
-}  // namespace
 
 extern "C" {
 
@@ -229,7 +208,7 @@ int32_t duet_plpgsql_try(BlockEntry block, rt::QueryContext* ctx, uint8_t* vars,
       if (session) session->subtransaction(false);
     }
   };
-  uint64_t cursorsOpened = frame->cursorsOpened;
+  uint64_t cursorsOpened = ctx->session ? ctx->session->cursorsOpened() : 0;
   try {
     Subtransaction subtransaction(ctx->session);
     return block(ctx, vars, frame);
@@ -238,7 +217,7 @@ int32_t duet_plpgsql_try(BlockEntry block, rt::QueryContext* ctx, uint8_t* vars,
     // variables keep their values, other cursors their positions.
     ctx->undo->rollbackTo(mark);
     if (ctx->session) ctx->session->subtransactionRolledBack();
-    closeCursorsOpenedSince(frame, cursorsOpened);
+    if (ctx->session) ctx->session->closeCursorsOpenedSince(cursorsOpened);
     ctx->buffers.resize(buffers);
     ctx->groups.resize(groups);
     ctx->joins.resize(joins);
@@ -397,53 +376,9 @@ void duet_plpgsql_assert_failed(const VarString* message) {
   throw SqlError("P0004", message ? std::string(message->view()) : std::string("assertion failed"));
 }
 
-rt::TupleBuffer* duet_plpgsql_cursor_open(RoutineFrame* frame, int32_t cursor, const TupleLayout* layout,
-                                          const char* name, bool scrollable) {
-  auto at = static_cast<size_t>(cursor);
-  if (at >= frame->cursors.size()) frame->cursors.resize(at + 1);
-  if (frame->cursors[at]) throw SqlError(sqlstate::kDuplicateCursor, fmt::format("cursor \"{}\" already in use", name));
-  frame->cursors[at] = std::make_unique<RoutineFrame::OpenCursor>();
-  frame->cursors[at]->rows = std::make_unique<rt::TupleBuffer>(*layout);
-  frame->cursors[at]->scrollable = scrollable;
-  frame->cursors[at]->opening = ++frame->cursorsOpened;
-  return frame->cursors[at]->rows.get();
-}
-
-const uint8_t* duet_plpgsql_cursor_fetch(RoutineFrame* frame, int32_t cursor, const char* name) {
-  int64_t processed = 0;
-  return duet_plpgsql_cursor_move(frame, cursor, name, static_cast<int32_t>(FetchDirection::Kind::Forward), 1, false,
-                                  &processed);
-}
-
-const uint8_t* duet_plpgsql_cursor_move(RoutineFrame* frame, int32_t cursor, const char* name, int32_t direction,
-                                        int64_t count, bool move, int64_t* processed) {
-  RoutineFrame::OpenCursor& c = openCursor(frame, cursor, name);
-  if (!c.position) c.position.emplace(c.rows->size(), c.scrollable);
-  *processed = static_cast<int64_t>(c.position->fetch(static_cast<FetchDirection::Kind>(direction), count, move));
-  if (move || *processed == 0) return nullptr;
-  return c.rows->at(c.position->row() - 1);
-}
-
-void duet_plpgsql_end_transaction(rt::QueryContext* ctx, RoutineFrame* frame, bool commit, bool chain) {
+void duet_plpgsql_end_transaction(rt::QueryContext* ctx, bool commit, bool chain) {
+  // The session closes the transaction's cursors, but keeps those FOR loops read open.
   rt::sessionFor(ctx, commit ? "COMMIT" : "ROLLBACK").endTransactionInCall(*ctx, commit, chain);
-  // PostgreSQL drops a transaction's portals at its end, but makes those of FOR loops over
-  // cursors holdable first.
-  for (auto& cursor : frame->cursors)
-    if (cursor && !cursor->pinned) cursor.reset();
-}
-
-void duet_plpgsql_cursor_close(RoutineFrame* frame, int32_t cursor, const char* name) {
-  if (openCursor(frame, cursor, name).pinned)
-    throw SqlError("24000", fmt::format("cannot drop pinned portal \"{}\"", name));
-  frame->cursors[static_cast<size_t>(cursor)].reset();
-}
-
-void duet_plpgsql_cursor_pin(RoutineFrame* frame, int32_t cursor) {
-  frame->cursors[static_cast<size_t>(cursor)]->pinned = true;
-}
-
-void duet_plpgsql_cursor_release(RoutineFrame* frame, int32_t cursor) {
-  if (static_cast<size_t>(cursor) < frame->cursors.size()) frame->cursors[static_cast<size_t>(cursor)].reset();
 }
 
 }  // extern "C"

@@ -56,23 +56,7 @@ bool duet_plpgsql_asserts_enabled(duet::rt::QueryContext* ctx);
 // ASSERT's failure: P0004 with `message`, or "assertion failed" when it is null.
 [[noreturn]] void duet_plpgsql_assert_failed(const duet::VarString* message);
 void duet_plpgsql_append_row(duet::plpgsql::RoutineFrame* frame, const uint8_t* tuple);
-// Bound cursors (RoutineFrame::cursors): OPEN makes the buffer its query's rows go to
-// (42P03 while open), FETCH returns the next row or null (34000 while closed), CLOSE
-// forgets them (34000 while closed). `name` is the cursor's, for the errors.
-duet::rt::TupleBuffer* duet_plpgsql_cursor_open(duet::plpgsql::RoutineFrame* frame, int32_t cursor,
-                                                const duet::TupleLayout* layout, const char* name, bool scrollable);
-const uint8_t* duet_plpgsql_cursor_fetch(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name);
-// FETCH (move false) or MOVE in a direction (FetchDirection::Kind) and count: the row
-// FETCH lands on or null; *processed is ROW_COUNT.
-const uint8_t* duet_plpgsql_cursor_move(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name,
-                                        int32_t direction, int64_t count, bool move, int64_t* processed);
-void duet_plpgsql_cursor_close(duet::plpgsql::RoutineFrame* frame, int32_t cursor, const char* name);
 // COMMIT / ROLLBACK [AND CHAIN] in a procedure (rt::SessionServices::endTransactionInCall);
-// the routine's open cursors close with the transaction, but those FOR loops read.
-void duet_plpgsql_end_transaction(duet::rt::QueryContext* ctx, duet::plpgsql::RoutineFrame* frame, bool commit,
-                                  bool chain);
-// FOR over a cursor: pins it for the loop (CLOSE in the body is 24000), and closes it at
-// the loop's end.
-void duet_plpgsql_cursor_pin(duet::plpgsql::RoutineFrame* frame, int32_t cursor);
-void duet_plpgsql_cursor_release(duet::plpgsql::RoutineFrame* frame, int32_t cursor);
+// the transaction's cursors close, but those FOR loops read.
+void duet_plpgsql_end_transaction(duet::rt::QueryContext* ctx, bool commit, bool chain);
 }

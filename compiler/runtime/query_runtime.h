@@ -179,13 +179,15 @@ struct DynamicQuery {
 // Receives the rows of a dynamic query's statements.
 class DynamicRows : public RowConsumer {
  public:
-  // A statement's rows follow, tuples of `layout`.
-  virtual void start(const TupleLayout& layout) = 0;
+  // A statement's rows follow, tuples of `layout`, its columns named `names`.
+  virtual void start(const TupleLayout& layout, const std::vector<std::string>& names) = 0;
 };
 struct DynamicOutcome {
   bool returnedRows = false;  // the last statement returns rows (SELECT, ... RETURNING, SHOW, EXPLAIN)
   uint64_t processed = 0;     // PostgreSQL's SPI_processed: what GET DIAGNOSTICS ROW_COUNT reads
 };
+
+struct Portal;  // portal.h
 
 // What compiled code asks of the session it runs in: calls to user-defined routines
 // (found and compiled by the session) and notices for the client.
@@ -262,6 +264,30 @@ class SessionServices {
   // Where sequence `oid` stands (SELECT last_value, is_called FROM s): the value it handed
   // out last, or will hand out next when not yet called.
   virtual int64_t sequenceValue(uint32_t oid, bool* isCalled) = 0;
+  // The session's cursors (portal.h), which PL/pgSQL's OPEN, FETCH, MOVE and CLOSE use.
+  // Opens cursor `name` for rows of `layout` (42P03 "cursor ... already in use"); it
+  // stays open until CLOSE or the end of the transaction, also after the routine returns.
+  virtual Portal& openCursor(std::string name, const TupleLayout& layout, std::vector<std::string> columnNames,
+                             bool scrollable) {
+    (void)name, (void)layout, (void)columnNames, (void)scrollable;
+    throw std::logic_error("cursors outside a session");
+  }
+  // Cursor `name`, or null when there is none open.
+  virtual Portal* findCursor(std::string_view name) {
+    (void)name;
+    throw std::logic_error("cursors outside a session");
+  }
+  // CLOSE: 24000 for a cursor a FOR loop reads.
+  virtual void closeCursor(Portal& portal) {
+    (void)portal;
+    throw std::logic_error("cursors outside a session");
+  }
+  // The name OPEN gives a cursor whose variable is NULL: "<unnamed portal N>", one not in use.
+  virtual std::string unnamedCursorName() { throw std::logic_error("cursors outside a session"); }
+  // How many cursors the session has opened so far; after an EXCEPTION block caught an
+  // error, the cursors opened since that count close (a subtransaction's abort).
+  virtual uint64_t cursorsOpened() { return 0; }
+  virtual void closeCursorsOpenedSince(uint64_t opened) { (void)opened; }
 };
 
 // The session compiled code runs in, for `what` ("nextval()"): 0A000 "<what> is not

@@ -35,6 +35,7 @@ constexpr BuiltinType kTypes[] = {
     {1184, "timestamptz",   8,  true,  'D', true,  'd', 'p', 0,  1185, 0},
     {1186, "interval",      16, false, 'T', true,  'd', 'p', 0,  1187, 0},
     {1700, "numeric",       -1, false, 'N', false, 'i', 'm', 0,  1231, 0},
+    {1790, "refcursor",     -1, false, 'U', false, 'i', 'x', 0,  2201, 0},
     {2202, "regprocedure",  4,  true,  'N', false, 'i', 'p', 0,  2207, 0},
     {2203, "regoper",       4,  true,  'N', false, 'i', 'p', 0,  2208, 0},
     {2204, "regoperator",   4,  true,  'N', false, 'i', 'p', 0,  2209, 0},

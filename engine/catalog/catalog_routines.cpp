@@ -38,7 +38,7 @@ std::string routineTypeName(const RoutineType& t) {
     case RoutineType::Kind::Polymorphic: return polymorphicName(t.poly);
     case RoutineType::Kind::Scalar: break;
   }
-  return typeName(SqlType{t.scalar, -1}) + (t.array ? "[]" : "");
+  return typeName(t.sqlType());
 }
 
 std::string routineTypeList(const std::vector<RoutineType>& types, const char* separator) {

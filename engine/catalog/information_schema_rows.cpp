@@ -97,10 +97,7 @@ std::string notNullName(const Schema& s, const TableInfo& t, size_t column) {
 
 std::string specificName(const RoutineInfo& r) { return fmt::format("{}_{}", r.name, r.oid); }
 
-SqlType scalarType(const RoutineType& t) {
-  SqlType s{t.scalar, -1};
-  return t.array ? SqlType::arrayOf(s) : s;
-}
+SqlType scalarType(const RoutineType& t) { return t.sqlType(); }
 
 }  // namespace
 

@@ -22,10 +22,14 @@ struct RoutineType {
   enum class Kind : uint8_t { Scalar, Void, Record, Composite, Polymorphic };
   Kind kind = Kind::Scalar;
   TypeId scalar = TypeId::Unknown;                   // Kind::Scalar
+  TypeAlias alias = TypeAlias::None;                 // of `scalar`: refcursor, name, oid, ... (a type of its own)
   bool array = false;                                // a one-dimensional array of `scalar`
   std::string tableSchema, table;                    // Kind::Composite
   duet::Polymorphic poly = duet::Polymorphic::None;  // Kind::Polymorphic
   bool operator==(const RoutineType&) const = default;
+  // Kind::Scalar's type: the scalar (the array's element), or the array.
+  SqlType element() const { return {scalar, -1, TypeId::Unknown, alias}; }
+  SqlType sqlType() const { return array ? SqlType::arrayOf(element()) : element(); }
   static RoutineType of(Kind k) {
     RoutineType t;
     t.kind = k;

@@ -166,8 +166,7 @@ uint32_t routineTypeOid(const RoutineType& type) {
     case RoutineType::Kind::Polymorphic: return polymorphicOid(type.poly);
     case RoutineType::Kind::Scalar: break;
   }
-  SqlType t{type.scalar, -1};
-  return typeOid(type.array ? SqlType::arrayOf(t) : t);
+  return typeOid(type.sqlType());
 }
 
 // The element type of a VARIADIC parameter's array (anyelement for anyarray).

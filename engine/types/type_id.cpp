@@ -64,7 +64,8 @@ constexpr ArrayOid kArrayOids[] = {
 
 TypeId aliasBase(TypeAlias a) {
   if (isVectorAlias(a)) return TypeId::Array;
-  return a == TypeAlias::Name || a == TypeAlias::InternalChar ? TypeId::Text : TypeId::Int8;
+  return a == TypeAlias::Name || a == TypeAlias::InternalChar || a == TypeAlias::RefCursor ? TypeId::Text
+                                                                                           : TypeId::Int8;
 }
 
 namespace {
@@ -89,6 +90,7 @@ constexpr AliasOid kAliasOids[] = {
     {TypeAlias::InternalChar, oid::kChar, 1002, "\"char\""},
     {TypeAlias::Int2Vector, 22, 0, "int2vector"},  // arrays of vectors: none here
     {TypeAlias::OidVector, 30, 0, "oidvector"},
+    {TypeAlias::RefCursor, 1790, 2201, "refcursor"},
 };
 
 const AliasOid* aliasEntry(TypeAlias a) {

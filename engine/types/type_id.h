@@ -50,7 +50,7 @@ inline constexpr uint32_t kJson = 114, kJsonb = 3802, kJsonArray = 199, kJsonbAr
 // A PostgreSQL type that shares a base type's representation and operations and differs in
 // its name, its oid and its I/O: oid and the reg* types over int8 (values 0 to 2^32 - 1;
 // the reg* types print and read the name of the object whose oid they hold, through
-// TypeContext::catalog), name and "char" over text. SqlType::alias says which; None for
+// TypeContext::catalog), name, "char" and refcursor over text. SqlType::alias says which; None for
 // the base types themselves.
 enum class TypeAlias : uint8_t {
   None,
@@ -69,9 +69,11 @@ enum class TypeAlias : uint8_t {
   // as numbers separated by spaces ("1 2"), as PostgreSQL's int2vector and oidvector.
   Int2Vector,
   OidVector,
+  // A cursor's (portal's) name: PL/pgSQL's cursor variables hold one; text in and out.
+  RefCursor,
 };
 
-// The base type of an alias (Int8 for oid and the reg* types, Text for name and "char",
+// The base type of an alias (Int8 for oid and the reg* types, Text for name, "char" and refcursor,
 // Array for the vectors).
 TypeId aliasBase(TypeAlias a);
 constexpr bool isOidAlias(TypeAlias a) { return a >= TypeAlias::Oid && a <= TypeAlias::RegOperator; }

@@ -58,9 +58,6 @@ KNOWN_GAPS: dict[str, str] = {
                            "them there (0A000)",
     "strict_in_from": "SELECT * FROM f(NULL) of a STRICT function returning a scalar (or OUT arguments) "
                       "gives no row; PostgreSQL one row of NULLs",
-    "cursor_open_at_return": "a bound cursor left open when its routine returns is closed; PostgreSQL keeps "
-                             "its portal to the end of the transaction, so the next OPEN by a later call "
-                             "fails (42P03)",
     "returning_into_before_fk_check": "INSERT ... RETURNING ... INTO v that then fails its foreign key check "
                                       "has already stored into v (an EXCEPTION handler sees it); PostgreSQL "
                                       "leaves v as it was",
@@ -622,8 +619,7 @@ class RoutineGen:
             choices.append((self.st_exit, 1))
         if HELPER_PROCEDURE in self.helpers:
             choices.append((self.st_call, 2))
-        if depth < self.MAX_DEPTH and self.try_depth == 0 and \
-                (not self.is_helper or self.allowed("cursor_open_at_return")):
+        if depth < self.MAX_DEPTH and self.try_depth == 0:
             # PostgreSQL closes a cursor when an EXCEPTION block catches an error after its
             # OPEN; DuetDB leaves it open (docs/plpgsql.md).
             choices.append((self.st_cursor, 1))

@@ -1,11 +1,11 @@
-#include "compiler/plpgsql/cursor_position.h"
+#include "compiler/runtime/cursor_position.h"
 
 #include "engine/error.h"
 
-namespace duet::plpgsql {
+namespace duet::rt {
 namespace {
 
-constexpr int64_t kAll = FetchDirection::kAll;
+constexpr int64_t kAll = kFetchAll;
 
 [[noreturn]] void forwardOnly() {
   throw SqlError("55000", "cursor can only scan forward", {}, "Declare it with SCROLL option to enable backward scan.");
@@ -14,14 +14,18 @@ constexpr int64_t kAll = FetchDirection::kAll;
 }  // namespace
 
 // DoPortalRunFetch: every direction becomes moves of the executor forwards or backwards.
-uint64_t CursorPosition::fetch(FetchDirection::Kind kind, int64_t count, bool move) {
-  using Kind = FetchDirection::Kind;
+// Only the last runSelect returns rows: the ones before it move the portal (DoPortalRunFetch
+// runs them with no destination).
+uint64_t CursorPosition::fetch(FetchKind kind, int64_t count, bool move, std::vector<uint64_t>* fetched) {
+  using Kind = FetchKind;
+  fetched_ = fetched;
+  if (fetched_) fetched_->clear();
   switch (kind) {
     case Kind::Forward:
-      if (count < 0) return fetch(Kind::Backward, -count, move);
+      if (count < 0) return fetch(Kind::Backward, -count, move, fetched);
       break;
     case Kind::Backward:
-      if (count < 0) return fetch(Kind::Forward, -count, move);
+      if (count < 0) return fetch(Kind::Forward, -count, move, fetched);
       break;
     case Kind::Absolute:
       if (count > 0) {
@@ -77,6 +81,7 @@ uint64_t CursorPosition::fetch(FetchDirection::Kind kind, int64_t count, bool mo
 // PortalRunSelect: up to `count` rows (all for kAll) in one direction; no movement past
 // an end the portal knows it reached.
 uint64_t CursorPosition::runSelect(bool forward, int64_t count) {
+  if (fetched_) fetched_->clear();
   if (!forward && !scrollable_) forwardOnly();
   if (forward ? atEnd_ : atStart_) return 0;
   if (count <= 0) return 0;
@@ -109,6 +114,7 @@ uint64_t CursorPosition::step(bool forward, int64_t count) {
     at_ = forward ? at_ + 1 : at_ - 1;
     if (at_ == 0 || at_ > rows_) break;
     ++processed;
+    if (fetched_) fetched_->push_back(at_);
   }
   return processed;
 }
@@ -123,4 +129,4 @@ void CursorPosition::rewind() {
   portalPos_ = 0;
 }
 
-}  // namespace duet::plpgsql
+}  // namespace duet::rt

@@ -3,16 +3,16 @@
 // expected results come from PostgreSQL.
 #include <catch2/catch.hpp>
 
-#include "compiler/plpgsql/cursor_position.h"
+#include "compiler/runtime/cursor_position.h"
 #include "engine/error.h"
 
 using namespace duet;
-using namespace duet::plpgsql;
-using Kind = FetchDirection::Kind;
+using namespace duet::rt;
+using Kind = FetchKind;
 
 namespace {
 
-constexpr int64_t kAll = FetchDirection::kAll;
+constexpr int64_t kAll = kFetchAll;
 
 // FETCH: the row it lands on, or 0 for none.
 uint64_t fetchRow(CursorPosition& c, Kind kind, int64_t count) { return c.fetch(kind, count, false) ? c.row() : 0; }
@@ -28,7 +28,7 @@ bool refusedBackwards(CursorPosition& c, Kind kind, int64_t count, bool move) {
 
 }  // namespace
 
-TEST_CASE("plpgsql cursor position: FETCH and MOVE directions", "[plpgsql][cursor]") {
+TEST_CASE("cursor position: FETCH and MOVE directions", "[runtime][cursor]") {
   CursorPosition c(5, true);
   CHECK(c.fetch(Kind::Forward, 2, true) == 2);
   CHECK(c.fetch(Kind::Forward, kAll, true) == 3);
@@ -52,7 +52,7 @@ TEST_CASE("plpgsql cursor position: FETCH and MOVE directions", "[plpgsql][curso
   CHECK(c.fetch(Kind::Forward, -1, true) == 0);  // BACKWARD 1 from before the first row
 }
 
-TEST_CASE("plpgsql cursor position: an empty cursor", "[plpgsql][cursor]") {
+TEST_CASE("cursor position: an empty cursor", "[runtime][cursor]") {
   CursorPosition c(0, true);
   CHECK(fetchRow(c, Kind::Absolute, -1) == 0);
   CHECK(fetchRow(c, Kind::Backward, 1) == 0);
@@ -61,7 +61,7 @@ TEST_CASE("plpgsql cursor position: an empty cursor", "[plpgsql][cursor]") {
   CHECK(fetchRow(c, Kind::Absolute, 1) == 0);
 }
 
-TEST_CASE("plpgsql cursor position: NO SCROLL refuses moves backwards", "[plpgsql][cursor]") {
+TEST_CASE("cursor position: NO SCROLL refuses moves backwards", "[runtime][cursor]") {
   auto afterTwoRows = [] {
     CursorPosition c(5, false);
     c.fetch(Kind::Forward, 1, false);
@@ -84,4 +84,20 @@ TEST_CASE("plpgsql cursor position: NO SCROLL refuses moves backwards", "[plpgsq
     CursorPosition moved = afterTwoRows();
     CHECK(refusedBackwards(moved, kind, count, move));
   }
+}
+
+TEST_CASE("cursor position: the rows a FETCH returns, in its order", "[runtime][cursor]") {
+  CursorPosition c(5, true);
+  std::vector<uint64_t> rows;
+  CHECK(c.fetch(Kind::Forward, 2, false, &rows) == 2);
+  CHECK(rows == std::vector<uint64_t>{1, 2});
+  c.fetch(Kind::Forward, 2, true);
+  CHECK(c.fetch(Kind::Backward, kAll, false, &rows) == 3);
+  CHECK(rows == std::vector<uint64_t>{3, 2, 1});
+  CHECK(c.fetch(Kind::Absolute, -2, false, &rows) == 1);  // the moves before the last row return none
+  CHECK(rows == std::vector<uint64_t>{4});
+  CHECK(c.fetch(Kind::Forward, 0, false, &rows) == 1);
+  CHECK(rows == std::vector<uint64_t>{4});
+  CHECK(c.fetch(Kind::Absolute, 9, false, &rows) == 0);
+  CHECK(rows.empty());
 }
