@@ -14,14 +14,15 @@ namespace duet {
 struct Schema;
 
 // A type in a signature. PostgreSQL keeps no type modifiers there (varchar(10) is varchar).
-// Composite: a table's row type (every table has one, named like the table), kept by name
-// and looked up at each call; only a function's result may have it.
+// Composite: a named composite type, CREATE TYPE ... AS or a table's row type (every table
+// has one, named like the table), kept by schema and name and looked up at each call; a
+// parameter's or a function's result. DROP TYPE and DROP TABLE refuse while a routine uses it.
 struct RoutineType {
   enum class Kind : uint8_t { Scalar, Void, Record, Composite };
   Kind kind = Kind::Scalar;
   TypeId scalar = TypeId::Unknown;  // Kind::Scalar
   bool array = false;               // a one-dimensional array of `scalar`
-  std::string tableSchema, table;   // Kind::Composite
+  std::string tableSchema, table;   // Kind::Composite: the type's schema and name
   bool operator==(const RoutineType&) const = default;
   static RoutineType of(Kind k) {
     RoutineType t;
