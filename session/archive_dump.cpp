@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "engine/catalog/system_rows.h"
+#include "engine/types/record.h"
 #include "engine/types/text_functions.h"
 #include "session/engine_state.h"
 #include "session/sql_session.h"
@@ -78,6 +79,20 @@ std::string createTableSql(const Database& db, const TableInfo& t) {
   sql += fmt::format(") WITH (storage = {})", t.storage == StorageKind::Row ? "row" : "column");
   // A temporary table between two transactions: ON COMMIT DROP ones are gone.
   return t.onCommit == OnCommit::DeleteRows ? sql + " ON COMMIT DELETE ROWS" : sql;
+}
+
+// CREATE TYPE ... AS (...), a field of another composite type named with its schema.
+std::string createTypeSql(const Database& db, const CompositeTypeInfo& type) {
+  std::string fields;
+  for (const ColumnDef& f : type.fields) {
+    std::string name = typeName(f.type);
+    if (uint32_t oid = compositeTypeOid(f.type))
+      for (const auto& [schemaName, schema] : db.schemas)
+        for (const auto& [otherName, other] : schema->types)
+          if (other->oid == oid) name = qualified(*schema, otherName);
+    fields += (fields.empty() ? "" : ", ") + ident(f.name) + " " + name;
+  }
+  return fmt::format("CREATE TYPE {} AS ({})", qualified(*type.schema, type.name), fields);
 }
 
 std::string routineTypeSql(const RoutineType& t) {
@@ -258,6 +273,13 @@ class ArchiveDump {
       if (!s->identity)
         run(db.name, fmt::format("CREATE SEQUENCE {} AS {} {}", qualified(*s->schema, s->name),
                                  sequenceTypeName(s->type), sequenceOptionsSql(*s)));
+    // Composite types in creation order: a type's fields name only types made before it.
+    std::vector<const CompositeTypeInfo*> types;
+    for (const auto& [schemaName, schema] : db.schemas)
+      if (dumped(*schema))
+        for (const auto& [name, type] : schema->types) types.push_back(type.get());
+    std::sort(types.begin(), types.end(), byOid);
+    for (const CompositeTypeInfo* type : types) run(db.name, createTypeSql(db, *type));
     for (const TableInfo* t : tables) run(db.name, createTableSql(db, *t));
     for (const RoutineInfo* r : routines) run(db.name, createRoutineSql(*r));
     for (const ViewInfo* v : viewsInDependencyOrder(std::move(views))) run(db.name, createViewSql(*v));

@@ -176,9 +176,25 @@ SessionCatalogLookup::Relation SessionCatalogLookup::relationByOid(uint32_t oid)
       if (i->oid == oid) return {schema.get(), nullptr, nullptr, i.get(), &name};
     for (const auto& [name, s] : schema->sequences)
       if (s->oid == oid) return {schema.get(), nullptr, nullptr, nullptr, &name, s.get()};
+    // A composite type's pg_class row (relkind 'c').
+    for (const auto& [name, t] : schema->types)
+      if (t->relationOid == oid) return {schema.get(), nullptr, nullptr, nullptr, &name};
   }
   return {};
 }
+
+namespace {
+
+// A composite type by its pg_type oid, as a Relation (its name is among the schema's
+// relations, so relationVisible answers for it); all null when there is none.
+SessionCatalogLookup::Relation compositeTypeByOid(const Database& db, uint32_t oid) {
+  for (const auto& [schemaName, schema] : db.schemas)
+    for (const auto& [name, type] : schema->types)
+      if (type->oid == oid) return {schema.get(), nullptr, nullptr, nullptr, &name};
+  return {};
+}
+
+}  // namespace
 
 const RoutineInfo* SessionCatalogLookup::routineByOid(uint32_t oid) const {
   for (const auto& [schemaName, schema] : db_.schemas)
@@ -219,7 +235,11 @@ std::optional<std::string> SessionCatalogLookup::nameOf(TypeAlias kind, uint32_t
       if (oid == kVoidType) return "void";
       if (oid == kRecordType) return "record";
       const BuiltinType* t = builtinTypeByOid(oid);
-      if (!t) return std::nullopt;
+      if (!t) {
+        Relation r = compositeTypeByOid(db_, oid);
+        if (!r.name) return std::nullopt;
+        return relationVisible(r) ? quoteIdent(*r.name) : quoteIdent(r.schema->name) + "." + quoteIdent(*r.name);
+      }
       bool known = false;
       SqlType type = sqlTypeFromOid(oid, &known);
       if (known) return typeName(type);
@@ -281,6 +301,9 @@ uint32_t SessionCatalogLookup::oidOf(TypeAlias kind, std::string_view text) cons
       }
       if (t.names.back() == "void") return kVoidType;
       if (t.names.back() == "record") return kRecordType;
+      if (t.names.size() <= 2 && t.arrayBounds == 0)
+        if (const CompositeTypeInfo* c = catalog_.findType(db_, session_.relationPath(t.names), t.names.back()))
+          return c->oid;
       undefined(sqlstate::kUndefinedObject, "type", text);
     }
     case TypeAlias::RegNamespace: {
@@ -367,9 +390,12 @@ std::optional<bool> SessionCatalogLookup::visible(TypeAlias kind, uint32_t oid) 
       if (!r.name) return std::nullopt;
       return relationVisible(r);
     }
-    case TypeAlias::RegType:  // the built-in types live in pg_catalog, always on the path
+    case TypeAlias::RegType: {  // the built-in types live in pg_catalog, always on the path
       if (oid == kVoidType || oid == kRecordType || builtinTypeByOid(oid)) return true;
-      return std::nullopt;
+      Relation r = compositeTypeByOid(db_, oid);
+      if (!r.name) return std::nullopt;
+      return relationVisible(r);
+    }
     case TypeAlias::RegProc: {
       const RoutineInfo* r = routineByOid(oid);
       if (!r) return std::nullopt;

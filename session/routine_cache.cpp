@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "compiler/compiler.h"
+#include "engine/types/record.h"
 #include "session/call_transactions.h"
 
 namespace duet {
@@ -68,7 +69,12 @@ std::string RoutineCache::tableFingerprint(const std::vector<std::string>& name)
   // fingerprinted) when it is planned, as names of their own.
   if (r.view && !r.table) return fmt::format("view {}|{}", r.view->oid, r.view->query);
   const TableInfo* t = r.table;
-  if (!t) return {};  // a table of this name created later changes it
+  if (!t) {
+    // A composite type (its fields are fixed at CREATE TYPE: its oid tells it); no type or
+    // table yet: one of this name created later changes it.
+    auto type = state_.namedRowType(name);
+    return type ? fmt::format("type {}", compositeTypeOid(type->type)) : std::string();
+  }
   std::string f = fmt::format("{}@{}", t->oid, fmt::ptr(t->table.get()));
   for (const ColumnDef& c : t->columns)
     f += fmt::format("|{} {} {} {}", c.name, typeKey(c.type), c.notNull, c.defaultSql);
@@ -128,6 +134,10 @@ CachedRoutine& RoutineCache::compileAndCache(const RoutineInfo& info, bool valid
   request.resolveRoutines = [this, deps](const std::vector<std::string>& names) {
     deps->emplace(std::pair{'r', names}, routinesFingerprint(names));
     return routineCandidates(names);
+  };
+  request.resolveTypeName = [this, deps, resolve = request.resolveTypeName](const std::vector<std::string>& names) {
+    deps->emplace(std::pair{'t', names}, tableFingerprint(names));
+    return resolve(names);
   };
   entry.code = plpgsql::compileRoutine(request);
   entry.returnsRecord = request.returnsRecord;
@@ -205,6 +215,12 @@ void RoutineCache::discardStaleRoutines() {
   }
 }
 
+SqlType RoutineCache::compositeType(const RoutineType& t) const {
+  auto found = state_.namedRowType({t.tableSchema, t.table});
+  if (!found) throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", t.table));
+  return found->type;
+}
+
 RoutineCandidate RoutineCache::candidateOf(const RoutineInfo& r) const {
   RoutineCandidate c;
   c.oid = r.oid;
@@ -215,7 +231,7 @@ RoutineCandidate RoutineCache::candidateOf(const RoutineInfo& r) const {
   for (const RoutineParamInfo& p : r.params) {
     if (p.isOutput()) outputs.push_back(&p);
     if (!p.isInput() && !c.procedure) continue;
-    c.argTypes.push_back(callType(p.type));
+    c.argTypes.push_back(p.type.kind == RoutineType::Kind::Composite ? compositeType(p.type) : callType(p.type));
     c.argPoly.push_back(p.type.poly);
     c.argNames.push_back(p.name);
     c.argOutputs.push_back(p.isOutput());
@@ -241,16 +257,14 @@ RoutineCandidate RoutineCache::candidateOf(const RoutineInfo& r) const {
   } else if (r.returnType.kind == RoutineType::Kind::Record && !c.procedure) {
     c.returnsRecord = true;
   } else if (r.returnType.kind == RoutineType::Kind::Composite) {
-    // The table's columns as they are now; a table dropped since CREATE (PostgreSQL
-    // would have refused while the function depends on its type) leaves no type.
-    const TableInfo* table =
-        state_.engine.catalog.findTable(*state_.db, {r.returnType.tableSchema}, r.returnType.table);
-    if (!table)
-      throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", r.returnType.table));
+    // The type's fields (a table's columns as they are now). DROP TABLE and DROP TYPE
+    // refuse while the function depends on the type, so it is there.
     c.returnsComposite = true;
-    for (const ColumnDef& col : table->columns) {
-      c.resultNames.push_back(col.name);
-      c.resultTypes.push_back(col.type);
+    // SELECT f() of one row: a value of the composite type.
+    if (!r.returnsSet) c.returnType = compositeType(r.returnType);
+    for (const RecordField& f : recordFields(compositeType(r.returnType))) {
+      c.resultNames.push_back(f.name);
+      c.resultTypes.push_back(f.type);
       c.resultPoly.push_back(Polymorphic::None);
     }
   } else if (r.returnType.kind == RoutineType::Kind::Void && !c.procedure) {
@@ -301,6 +315,7 @@ plpgsql::RoutineCompileRequest RoutineCache::compileRequest(const RoutineInfo& i
   request.rowTypeName = routineTypeName(info.returnType);
   request.resolveTable = state_.tableResolver();
   request.resolveRoutines = [this](const std::vector<std::string>& names) { return routineCandidates(names); };
+  request.resolveTypeName = state_.typeResolver();
   request.tableColumns = tableColumnsLookup();
   request.strict = info.strict;
   request.readOnly = info.volatility != Volatility::Volatile;
@@ -348,10 +363,19 @@ plpgsql::RoutineShape RoutineCache::routineShape(const RoutineInfo& info,
     SqlType actual = p.type.kind == RoutineType::Kind::Polymorphic ? binder::actualType(p.type.poly, binding)
                      : p.type.array                                ? SqlType::arrayOf({p.type.scalar, -1})
                                                                    : SqlType{p.type.scalar, -1};
-    if (p.type.kind == RoutineType::Kind::Record)
+    if (p.type.kind == RoutineType::Kind::Record) {
       param.type.kind = plpgsql::VarType::Kind::Record;
-    else if (actual.isArray())
+    } else if (p.type.kind == RoutineType::Kind::Composite) {
+      // A variable of the type's fields, which the call unpacks the argument into.
+      param.type.kind = plpgsql::VarType::Kind::Row;
+      param.type.scalar = compositeType(p.type);
+      param.type.table = {p.type.tableSchema, p.type.table};
+      for (const RecordField& f : recordFields(param.type.scalar)) param.type.columns.emplace_back(f.name, f.type);
+      shape.params.push_back(std::move(param));
+      continue;
+    } else if (actual.isArray()) {
       param.type.kind = plpgsql::VarType::Kind::Array;
+    }
     param.type.scalar = p.type.kind != RoutineType::Kind::Polymorphic ? p.type.element()
                         : actual.isArray()                            ? actual.elementType()
                                                                       : actual;
@@ -363,7 +387,14 @@ plpgsql::RoutineShape RoutineCache::routineShape(const RoutineInfo& info,
 plpgsql::TableLookup RoutineCache::tableColumnsLookup() const {
   return [this](const std::vector<std::string>& name) -> std::optional<plpgsql::TableColumns> {
     Catalog::Relation r = state_.engine.catalog.findRelation(*state_.db, state_.relationPath(name), name.back());
-    if (!r.table && !r.view) return std::nullopt;
+    if (!r.table && !r.view) {
+      // A composite type's fields, as %ROWTYPE and a variable of the type take them.
+      auto type = state_.namedRowType(name);
+      if (!type) return std::nullopt;
+      plpgsql::TableColumns columns;
+      for (const RecordField& f : recordFields(type->type)) columns.emplace_back(f.name, f.type);
+      return columns;
+    }
     plpgsql::TableColumns columns;
     for (const ColumnDef& c : r.table ? r.table->columns : r.view->columns) columns.emplace_back(c.name, c.type);
     return columns;

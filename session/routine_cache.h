@@ -68,6 +68,8 @@ class RoutineCache {
 
  private:
   RoutineCandidate candidateOf(const RoutineInfo& r) const;
+  // The SqlType of a routine's composite parameter or result type (42704 when it is gone).
+  SqlType compositeType(const RoutineType& t) const;
   // A function returning record returns `recordRow` (a call's column definition list;
   // empty when CREATE validates an SQL body, which then checks only that it returns rows).
   // A polymorphic routine is compiled for `polymorphicArgs`, a call's argument types.

@@ -175,6 +175,7 @@ void RoutineStatements::defineRoutineSignature(const sql::CreateFunctionStmt& s,
   for (size_t i = 0; i < s.params.size(); ++i) {
     const sql::RoutineParam& p = s.params[i];
     std::optional<RoutineType> type = p.type.columnType ? columnType(p.type, sink) : signatureType(p.type);
+    if (!type) type = namedRowType(p.type);
     if (!type)
       throw SqlError(sqlstate::kUndefinedObject, fmt::format("type {} does not exist", typeNameAsWritten(p.type)));
     RoutineParamInfo param{p.name, modeOf(p.mode), *type, {}};
@@ -233,7 +234,7 @@ void RoutineStatements::defineRoutineSignature(const sql::CreateFunctionStmt& s,
   } else if (s.hasReturns) {
     std::optional<RoutineType> type =
         s.returnType.columnType ? columnType(s.returnType, sink) : signatureType(s.returnType);
-    if (!type) type = tableRowType(s.returnType);
+    if (!type) type = namedRowType(s.returnType);
     if (!type)
       throw SqlError(sqlstate::kUndefinedObject,
                      fmt::format("type \"{}\" does not exist", typeNameAsWritten(s.returnType)));
@@ -278,16 +279,17 @@ RoutineType RoutineStatements::columnType(const sql::TypeName& t, ResultSink& si
   return result;
 }
 
-// A table's row type as a result type: `RETURNS [SETOF] t` for table t (found through the
-// search path as PostgreSQL finds the type). Arrays of it are not built.
-std::optional<RoutineType> RoutineStatements::tableRowType(const sql::TypeName& t) const {
-  if (t.resolved || t.arrayBounds > 0 || t.names.size() > 2) return std::nullopt;
-  const TableInfo* table = state_.engine.catalog.findTable(*state_.db, state_.relationPath(t.names), t.name());
-  if (!table) return std::nullopt;
+// A named composite type (CREATE TYPE ... AS, or a table's row type) as a parameter or
+// result type: `RETURNS [SETOF] t`, `f(x t)` (found through the search path as PostgreSQL
+// finds the type). Arrays of it are not built.
+std::optional<RoutineType> RoutineStatements::namedRowType(const sql::TypeName& t) const {
+  if (t.resolved || t.arrayBounds > 0) return std::nullopt;
+  auto found = state_.namedRowType(t.names);
+  if (!found) return std::nullopt;
   RoutineType r;
   r.kind = RoutineType::Kind::Composite;
-  r.tableSchema = table->schema->name;
-  r.table = table->name;
+  r.tableSchema = found->schema;
+  r.table = found->name;
   return r;
 }
 
@@ -348,24 +350,28 @@ void RoutineStatements::validateRoutineBody(const RoutineInfo& info, const sql::
 // Functions returning a table's row type depend on the table (pg_depend): DROP TABLE
 // refuses while there are any (2BP01), DROP TABLE ... CASCADE drops them first, as
 // PostgreSQL's reportDependentObjects reports.
-void RoutineStatements::dropRoutinesReturning(const TableInfo& table, bool cascade, ResultSink& sink) {
+void RoutineStatements::dropRoutinesUsingType(const std::string& typeSchema, const std::string& typeName,
+                                              const std::string& dropping, bool cascade, ResultSink& sink) {
+  auto isType = [&](const RoutineType& t) {
+    return t.kind == RoutineType::Kind::Composite && t.table == typeName && t.tableSchema == typeSchema;
+  };
   std::vector<RoutineInfo*> dependents;
   for (const auto& [schemaName, schema] : state_.db->schemas)
     for (const auto& [name, overloads] : schema->routines)
-      for (const auto& r : overloads)
-        if (r->returnType.kind == RoutineType::Kind::Composite && r->returnType.table == table.name &&
-            r->returnType.tableSchema == table.schema->name)
-          dependents.push_back(r.get());
+      for (const auto& r : overloads) {
+        bool uses = isType(r->returnType);
+        for (const RoutineParamInfo& p : r->params) uses = uses || isType(p.type);
+        if (uses) dependents.push_back(r.get());
+      }
   if (dependents.empty()) return;
   std::sort(dependents.begin(), dependents.end(), [](auto* a, auto* b) { return a->oid < b->oid; });
   std::string detail;
   for (const RoutineInfo* r : dependents)
-    detail +=
-        fmt::format("{}{} {} depends on type {}", detail.empty() ? "" : "\n",
-                    r->kind == RoutineKind::Procedure ? "procedure" : "function", r->objectSignature(), table.name);
+    detail += fmt::format("{}{} {} depends on type {}", detail.empty() ? "" : "\n",
+                          r->kind == RoutineKind::Procedure ? "procedure" : "function", r->objectSignature(), typeName);
   if (!cascade)
     throw SqlError(kDependentObjectsStillExist,
-                   fmt::format("cannot drop table {} because other objects depend on it", table.name), detail,
+                   fmt::format("cannot drop {} because other objects depend on it", dropping), detail,
                    "Use DROP ... CASCADE to drop the dependent objects too.");
   Notice n = Notice::make("NOTICE", "00000", "");
   if (dependents.size() == 1) {
@@ -420,6 +426,7 @@ RoutineInfo* RoutineStatements::findRoutineRef(sql::RoutineObject object, const 
     for (const sql::RoutineParam& a : ref.args) {
       written += (written.empty() ? "" : ",") + typeNameAsWritten(a.type);
       std::optional<RoutineType> type = signatureType(a.type);
+      if (!type) type = namedRowType(a.type);
       if (!type) {
         std::string message = fmt::format("type \"{}\" does not exist", typeNameAsWritten(a.type));
         if (!ifExists) throw SqlError(sqlstate::kUndefinedObject, message);

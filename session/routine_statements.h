@@ -22,9 +22,11 @@ class RoutineStatements {
   void dropRoutines(const sql::DropRoutineStmt& s, ResultSink& sink);
   // ALTER FUNCTION | PROCEDURE | ROUTINE ... OWNER TO role: checked, nothing kept.
   void alterRoutine(const sql::AlterRoutineStmt& s, ResultSink& sink);
-  // DROP TABLE: functions returning the table's row type depend on it (2BP01, or dropped
-  // too with CASCADE).
-  void dropRoutinesReturning(const TableInfo& table, bool cascade, ResultSink& sink);
+  // DROP TABLE and DROP TYPE: routines whose result or parameters have the named
+  // composite type `schema`.`name` depend on it (2BP01 "cannot drop <dropping> because
+  // other objects depend on it", or dropped too with CASCADE).
+  void dropRoutinesUsingType(const std::string& schema, const std::string& name, const std::string& dropping,
+                             bool cascade, ResultSink& sink);
   // The routine a name with or without an argument list means (LookupFuncWithArgs), its
   // kind checked; null when it does not exist and `ifExists` made that a notice.
   RoutineInfo* findRoutineRef(sql::RoutineObject object, const sql::RoutineRef& ref, bool ifExists, ResultSink& sink);
@@ -37,7 +39,7 @@ class RoutineStatements {
   // `table.column%TYPE`: the column's type, with PostgreSQL's notice.
   RoutineType columnType(const sql::TypeName& t, ResultSink& sink) const;
   void validateRoutineBody(const RoutineInfo& info, const sql::CreateFunctionStmt& s, std::string_view query);
-  std::optional<RoutineType> tableRowType(const sql::TypeName& t) const;
+  std::optional<RoutineType> namedRowType(const sql::TypeName& t) const;
 
   SessionState& state_;
   TransactionControl& transaction_;

@@ -225,6 +225,21 @@ SchemaPath SessionState::relationPath(const std::vector<std::string>& names) {
 
 SchemaPath SessionState::relationPath(const sql::QualifiedName& name) { return relationPath(name.parts); }
 
+std::optional<SessionState::NamedRowType> SessionState::namedRowType(const std::vector<std::string>& names) {
+  if (names.empty() || names.size() > 2) return std::nullopt;
+  // Types and relations share the schema's names, so the first schema with either wins.
+  for (const std::string& schemaName : relationPath(names)) {
+    const Schema* schema = db->schema(schemaName);
+    if (!schema) continue;
+    if (auto it = schema->types.find(names.back()); it != schema->types.end())
+      return NamedRowType{it->second->rowType(), schema->name, it->second->name};
+    if (auto it = schema->tables.find(names.back()); it != schema->tables.end() && !it->second->systemView)
+      return NamedRowType{tableRowType(*it->second), schema->name, it->second->name};
+    if (schema->hasRelation(names.back())) return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 SchemaPath SessionState::routinePath(const std::vector<std::string>& names) {
   const std::string* schema = qualifier(names);
   if (!schema) return searchPath().routines;
@@ -272,6 +287,13 @@ TableInfo& SessionState::tableByName(const sql::QualifiedName& name, const ViewR
 }
 
 TableInfo& SessionState::tableByName(const sql::QualifiedName& name) { return tableByName(name, ViewRefusal{}); }
+
+TypeResolver SessionState::typeResolver() {
+  return [this](const std::vector<std::string>& names) -> std::optional<SqlType> {
+    if (auto found = namedRowType(names)) return found->type;
+    return std::nullopt;
+  };
+}
 
 TableResolver SessionState::tableResolver() {
   return [this](const sql::QualifiedName& name) {

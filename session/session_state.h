@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -130,6 +131,16 @@ struct SessionState {
   SchemaPath relationPath(const sql::QualifiedName& name);
   SchemaPath relationPath(const std::vector<std::string>& names);
   SchemaPath routinePath(const std::vector<std::string>& names);
+  // The named composite type a (possibly qualified) type name means: a CREATE TYPE ... AS
+  // type, or a table's row type, found through the search path; nullopt when it is
+  // neither; with the schema and name it was found as.
+  struct NamedRowType {
+    SqlType type;
+    std::string schema, name;
+  };
+  std::optional<NamedRowType> namedRowType(const std::vector<std::string>& names);
+  // namedRowType's SqlType, as the binder asks for it.
+  TypeResolver typeResolver();
   // The schema CREATE puts `name` in: a qualified name's own (3F000 if it does not exist),
   // else the search path's creation schema (3F000 "no schema has been selected to create
   // in" when there is none). The temporary schema, made now if need be, for pg_temp and for

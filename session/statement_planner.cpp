@@ -40,6 +40,7 @@ PlanRequest StatementPlanner::planRequest(const Statement& st) {
   request.resolveRoutines = [this](const std::vector<std::string>& names) {
     return routines_.routineCandidates(names);
   };
+  request.resolveTypeName = state_.typeResolver();
   request.parallelThreads = parallelThreads();
   request.optimiseBudgetMs = state_.settings.maxCompileMs();
   return request;

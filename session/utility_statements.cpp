@@ -40,7 +40,7 @@ void sendTextRows(ResultSink& sink, const std::vector<ColumnDesc>& desc,
 
 const char* dropTag(sql::ObjectType object) {
   static const char* tags[] = {"DROP TABLE", "DROP INDEX",    "DROP DATABASE", "DROP ROLE",
-                               "DROP VIEW",  "DROP SEQUENCE", "DROP SCHEMA"};
+                               "DROP VIEW",  "DROP SEQUENCE", "DROP SCHEMA",   "DROP TYPE"};
   return tags[static_cast<int>(object)];
 }
 
@@ -66,6 +66,7 @@ const char* changingCommand(const sql::Stmt& stmt) {
     }
     case sql::StmtKind::CreateView: return "CREATE VIEW";
     case sql::StmtKind::CreateSequence: return "CREATE SEQUENCE";
+    case sql::StmtKind::CreateType: return "CREATE TYPE";
     case sql::StmtKind::Comment: return "COMMENT";
     case sql::StmtKind::CreateSchema: return "CREATE SCHEMA";
     case sql::StmtKind::AlterSchema: return "ALTER SCHEMA";
@@ -124,8 +125,15 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       sequenceStatements_.alter(stmt.as<sql::AlterSequenceStmt>());
       sink.commandComplete("ALTER SEQUENCE");
       break;
+    case sql::StmtKind::CreateType:
+      typeStatements_.create(stmt.as<sql::CreateTypeStmt>());
+      sink.commandComplete("CREATE TYPE");
+      break;
     case sql::StmtKind::Drop:
-      if (stmt.as<sql::DropStmt>().object == sql::ObjectType::Sequence) {
+      if (stmt.as<sql::DropStmt>().object == sql::ObjectType::Type) {
+        typeStatements_.drop(stmt.as<sql::DropStmt>(), sink);
+        sink.commandComplete("DROP TYPE");
+      } else if (stmt.as<sql::DropStmt>().object == sql::ObjectType::Sequence) {
         sequenceStatements_.drop(stmt.as<sql::DropStmt>(), sink);
         sink.commandComplete("DROP SEQUENCE");
       } else if (stmt.as<sql::DropStmt>().object == sql::ObjectType::View) {
@@ -582,7 +590,8 @@ void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
               dropped.push_back(t->table.get());
           constraints_.dropReferencingKeys(*r.table, dropped, cascade, sink);
           viewStatements_.dropDependents(r.table->oid, "table " + r.table->name, s, {}, sink);
-          routineStatements_.dropRoutinesReturning(*r.table, cascade, sink);
+          routineStatements_.dropRoutinesUsingType(r.table->schema->name, r.table->name, "table " + r.table->name,
+                                                   cascade, sink);
         }
         state_.engine.catalog.dropTable(*state_.db, path, name.name(), s.ifExists, undo);
         break;
@@ -637,6 +646,7 @@ void UtilityStatements::dropObjects(const sql::DropStmt& s, ResultSink& sink) {
       }
       case sql::ObjectType::View:      // ViewStatements::dropViews
       case sql::ObjectType::Sequence:  // SequenceStatements::drop
+      case sql::ObjectType::Type:      // TypeStatements::drop
         break;
     }
     transaction_.ddlDone();

@@ -4,7 +4,8 @@
 // (accepted, nothing to do). DDL goes through the catalog with the transaction's undo log,
 // so a ROLLBACK undoes it. CREATE TABLE goes on to CreateTableStatements, ALTER TABLE and
 // ALTER INDEX to AlterTableStatements, CREATE/DROP FUNCTION to RoutineStatements,
-// CREATE/DROP VIEW to ViewStatements, CREATE/ALTER/DROP SEQUENCE to SequenceStatements;
+// CREATE/DROP VIEW to ViewStatements, CREATE/ALTER/DROP SEQUENCE to SequenceStatements,
+// CREATE/DROP TYPE to TypeStatements;
 // COPY is not one of these (StatementRunner hands it to CopyRunner).
 #pragma once
 #include <string_view>
@@ -19,6 +20,7 @@
 #include "session/session_state.h"
 #include "session/statement.h"
 #include "session/transaction_control.h"
+#include "session/type_statements.h"
 #include "session/view_statements.h"
 
 namespace duet {
@@ -44,7 +46,8 @@ class UtilityStatements {
         sequenceStatements_(sequenceStatements),
         constraints_(constraints),
         createTables_(state, transaction, planner, sequenceStatements, constraints),
-        alterTables_(state, transaction, planner, viewStatements, sequenceStatements, constraints) {}
+        alterTables_(state, transaction, planner, viewStatements, sequenceStatements, constraints),
+        typeStatements_(state, transaction, routineStatements) {}
 
   // Runs a statement that has no plan, COPY aside; its answers go to sink.
   void run(const Statement& st, ResultSink& sink);
@@ -71,6 +74,7 @@ class UtilityStatements {
   ConstraintStatements& constraints_;
   CreateTableStatements createTables_;
   AlterTableStatements alterTables_;
+  TypeStatements typeStatements_;
 };
 
 }  // namespace duet

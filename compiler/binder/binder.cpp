@@ -176,6 +176,8 @@ void Binder::failNoOperator(const std::string& left, const std::string& op, cons
 }
 
 SqlType Binder::resolveType(const sql::TypeName& t) const {
+  if (!t.resolved && t.serial == sql::SerialKind::None && t.arrayBounds == 0 && request_.resolveTypeName)
+    if (std::optional<SqlType> named = request_.resolveTypeName(t.names)) return *named;
   if (!t.resolved || t.serial != sql::SerialKind::None)
     fail(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", t.name()), t.location);
   return t.sqlType();
@@ -245,11 +247,36 @@ ExprPtr Binder::coerce(ExprPtr e, SqlType target, CastContext context, uint32_t 
     e->type = target;
     return e;
   }
+  if (e->type == target) return e;  // an untyped parameter that took the type above
+  if (target.id == TypeId::Record && compositeTypeOid(target) != 0)
+    return coerceToComposite(std::move(e), target, context, location);
   // An alias of the same base type (an oid made a regclass, text a name) is a cast too:
   // the value stays, but it prints (and for name and "char" is cut) as the alias does.
   if (e->type.id == target.id && target.typmod < 0 && e->type.alias == target.alias) return e;
   if (!castAllowed(e->type.id, target.id, context)) failCoercion(*e, target, context, location);
   return plan::makeCast(std::move(e), target, context == CastContext::Explicit);
+}
+
+// A row constructor becomes a composite type field by field (PostgreSQL's
+// coerce_record_to_complex: each field with an assignment cast); any other record, or a
+// composite of another type, does not convert.
+ExprPtr Binder::coerceToComposite(ExprPtr e, SqlType target, CastContext context, uint32_t location) {
+  if (e->kind != ExprKind::RecordBuild) failCoercion(*e, target, context, location);
+  const std::vector<RecordField>& fields = recordFields(target);
+  if (e->args.size() != fields.size())
+    fail(sqlstate::kCannotCoerce, fmt::format("cannot cast type {} to {}", typeName(e->type), typeName(target)),
+         location, e->args.size() < fields.size() ? "Input has too few columns." : "Input has too many columns.", {});
+  for (size_t i = 0; i < fields.size(); ++i) {
+    SqlType from = e->args[i]->type;
+    bool untyped = from.id == TypeId::Unknown || (e->args[i]->kind == ExprKind::Const && e->args[i]->constNull);
+    if (from != fields[i].type && !untyped && !castAllowed(from.id, fields[i].type.id, CastContext::Assignment))
+      fail(sqlstate::kCannotCoerce, fmt::format("cannot cast type {} to {}", typeName(e->type), typeName(target)),
+           location,
+           fmt::format("Cannot cast type {} to {} in column {}.", typeName(from), typeName(fields[i].type), i + 1), {});
+    e->args[i] = coerce(std::move(e->args[i]), fields[i].type, CastContext::Assignment, location);
+  }
+  e->type = target;
+  return e;
 }
 
 ExprPtr Binder::coerceToBool(ExprPtr e, const char* what, uint32_t location) {

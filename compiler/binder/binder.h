@@ -125,6 +125,7 @@ class Binder {
   plan::ExprPtr numberLiteralAsFloat(plan::ExprPtr& e, SqlType target);
   // Converts to `target` (deciding unknown parameter types), or raises 42804 naming `what`.
   plan::ExprPtr coerce(plan::ExprPtr e, SqlType target, CastContext context, uint32_t location);
+  plan::ExprPtr coerceToComposite(plan::ExprPtr e, SqlType target, CastContext context, uint32_t location);
   // 42846 (explicit) or 42804: `e` cannot become `target` in this context.
   [[noreturn]] void failCoercion(const plan::Expr& e, SqlType target, CastContext context, uint32_t location) const;
   plan::ExprPtr coerceToBool(plan::ExprPtr e, const char* what, uint32_t location);

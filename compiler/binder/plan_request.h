@@ -63,7 +63,8 @@ struct RoutineCandidate {
   // The last argument is VARIADIC: an array a call may give as a list of its elements.
   bool variadic = false;
   SqlType returnType;  // what SELECT f() yields: text (an empty value) for void,
-                       // Unknown for a record
+                       // Unknown for a record or a set of a composite type, the
+                       // composite type for one row of it
   bool returnsSet = false;
   // RETURNS [SETOF] record without OUT arguments: FROM needs a column definition list,
   // which gives the row (resultNames/resultTypes are empty).
@@ -86,6 +87,9 @@ struct RoutineCandidate {
 };
 // The routines named `names` (qualified or found through the search path); empty if none.
 using RoutineResolver = std::function<std::vector<RoutineCandidate>(const std::vector<std::string>& names)>;
+// The named composite type (CREATE TYPE ... AS, a table's row type) a type name the parser
+// does not know means, found through the search path; nullopt when it names none.
+using TypeResolver = std::function<std::optional<SqlType>(const std::vector<std::string>& names)>;
 // PL/pgSQL: the parameter (0-based) holding the routine variable that a column reference
 // at `location` (byte offset in the statement text) with these names means, or -1.
 using VariableResolver = std::function<int(const std::vector<std::string>& names, uint32_t location)>;
@@ -137,6 +141,7 @@ struct PlanRequest {
   // the ones * meant when it was created).
   std::function<void(uint32_t location, const std::string& columns)> noteStar;
   RoutineResolver resolveRoutines;   // null: only built-in functions exist
+  TypeResolver resolveTypeName;      // null: only built-in types exist
   VariableResolver resolveVariable;  // PL/pgSQL embedded statements only
   // LANGUAGE sql bodies: a column of the same name wins over a variable (PostgreSQL
   // resolves an SQL function's argument names after columns), and $n is parameter

@@ -63,6 +63,9 @@ ExprPtr Binder::bindFieldSelect(const sql::FieldSelect& f, const Scope& scope, A
     e->args.push_back(std::move(record));
     return e;
   }
+  if (compositeTypeOid(record->type) != 0)
+    fail(sqlstate::kUndefinedColumn,
+         fmt::format("column \"{}\" not found in data type {}", f.field, typeName(record->type)), f.arg->location);
   fail(sqlstate::kUndefinedColumn, fmt::format("could not identify column \"{}\" in record data type", f.field),
        f.arg->location);
 }

@@ -96,7 +96,7 @@ std::optional<CallFit> fitCall(RoutineCandidate& c, const sql::FuncCall& f, cons
 }  // namespace
 
 ExprPtr Binder::routineCall(const RoutineCandidate& r, std::vector<ExprPtr> args, uint32_t location) {
-  if (r.returnsSet && setReturning_ && r.returnType.id != TypeId::Unknown) {
+  if (r.returnsSet && setReturning_ && r.returnType.id != TypeId::Unknown && !r.returnsComposite) {
     auto e = std::make_unique<Expr>(ExprKind::RoutineCall, r.returnType);
     e->routine = r.oid;
     e->args = std::move(args);

@@ -56,6 +56,7 @@ enum class StmtKind : uint8_t {
   AlterRole,      // ALTER ROLE | USER name [WITH] options
   GrantRole,      // GRANT role TO role, REVOKE role FROM role
   AlterDatabase,  // ALTER DATABASE name OWNER TO role
+  CreateType,     // CREATE TYPE name AS (field type, ...)
 };
 
 struct Stmt {
@@ -470,7 +471,20 @@ struct AlterSchemaStmt : Stmt {
   std::string name, owner, newName;
 };
 
-enum class ObjectType : uint8_t { Table, Index, Database, Role, View, Sequence, Schema };
+// CREATE TYPE name AS (field type, ...): a composite type (other CREATE TYPE forms are
+// 0A000 in the parser).
+struct CreateTypeStmt : Stmt {
+  CreateTypeStmt() : Stmt(StmtKind::CreateType) {}
+  QualifiedName name;
+  struct Field {
+    std::string name;
+    TypeName type;
+    uint32_t location = 0;
+  };
+  std::vector<Field> fields;
+};
+
+enum class ObjectType : uint8_t { Table, Index, Database, Role, View, Sequence, Schema, Type };
 struct DropStmt : Stmt {
   DropStmt() : Stmt(StmtKind::Drop) {}
   ObjectType object = ObjectType::Table;

@@ -1,5 +1,7 @@
 // CREATE TABLE / INDEX / VIEW (SEQUENCE: parse_sequence.cpp), ALTER TABLE ... ADD constraint, DROP, TRUNCATE. CREATE
 // and DROP of functions and procedures continue in parse_routine.cpp.
+#include <fmt/format.h>
+
 #include "compiler/parser/parser_impl.h"
 #include "engine/error.h"
 
@@ -35,7 +37,29 @@ StmtPtr Parser::parseCreate() {
   }
   if (isKw("role")) return parseCreateRole(false);
   if (isKw("user")) return parseCreateRole(true);
+  if (acceptKw("type")) return parseCreateType();
   syntaxError();
+}
+
+StmtPtr Parser::parseCreateType() {
+  auto s = std::make_unique<CreateTypeStmt>();
+  s->name = parseQualifiedName();
+  if (!acceptKw("as")) throw SqlError(sqlstate::kFeatureNotSupported, "only CREATE TYPE name AS (...) is supported");
+  if (isKw("enum") || isKw("range"))
+    throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("CREATE TYPE ... AS {} is not supported", peek().str()));
+  expectOp("(");
+  // PostgreSQL allows a composite type without fields: AS ().
+  if (!acceptOp(")")) {
+    do {
+      CreateTypeStmt::Field f;
+      f.location = peek().offset;
+      f.name = parseColId();
+      f.type = parseTypeName();
+      s->fields.push_back(std::move(f));
+    } while (acceptOp(","));
+    expectOp(")");
+  }
+  return s;
 }
 
 StmtPtr Parser::parseCreateTable(bool temporary) {
@@ -513,6 +537,8 @@ StmtPtr Parser::parseDrop() {
     s->object = ObjectType::Sequence;
   else if (acceptKw("schema"))
     s->object = ObjectType::Schema;
+  else if (acceptKw("type"))
+    s->object = ObjectType::Type;
   else
     syntaxError();
   if (s->object == ObjectType::Index) s->concurrently = acceptKw("concurrently");
@@ -522,7 +548,7 @@ StmtPtr Parser::parseDrop() {
     s->ifExists = true;
   }
   if (s->object == ObjectType::Table || s->object == ObjectType::Index || s->object == ObjectType::View ||
-      s->object == ObjectType::Sequence) {
+      s->object == ObjectType::Sequence || s->object == ObjectType::Type) {
     s->names = parseQualifiedNameList();
     s->behavior = parseDropBehavior();
   } else if (s->object == ObjectType::Database) {

@@ -120,6 +120,7 @@ class Parser {
   void parseCheck(Constraint& c);
   // parse_sequence.cpp
   StmtPtr parseCreateSequence(bool temporary);
+  StmtPtr parseCreateType();
   StmtPtr parseAlterSequence();
   std::vector<SequenceOption> parseSequenceOptions(bool alter);  // RESTART only when `alter`
   int64_t parseSignedInt64();

@@ -37,21 +37,27 @@ struct CompiledRoutine {
   // Returns 0 (fell off the end) or 1 (RETURN).
   using Entry = int32_t (*)(rt::QueryContext*, uint8_t* vars, RoutineFrame*);
   Entry entry = nullptr;
-  std::string name;              // for error messages: "f(integer)"
-  TupleLayout varLayout;         // the frame: one slot per variable, then hidden slots
-  TupleLayout argLayout;         // the call's argument tuple
-  std::vector<int> argSlots;     // per call argument: its variable slot, or -1 (ignored)
+  std::string name;           // for error messages: "f(integer)"
+  TupleLayout varLayout;      // the frame: one slot per variable, then hidden slots
+  TupleLayout argLayout;      // the call's argument tuple
+  std::vector<int> argSlots;  // per call argument: its variable slot, or -1 (ignored)
+  // Per call argument: for a composite parameter, the slots of its variable's fields, which
+  // the call fills from the record value (empty for the others).
+  std::vector<std::vector<int>> argFieldSlots;
   std::vector<int> outputSlots;  // OUT / INOUT / TABLE variables: the row of a call
   int returnSlot = -1;           // RETURN <expr> of a function returning one value
   bool returnsSet = false;
-  bool procedure = false;               // CALLed: a function inside a CALL makes it atomic
-  bool returnsValue = false;            // a scalar function without OUT arguments
-  bool strict = false;                  // STRICT: a NULL argument makes the result NULL, unrun
-  bool voidIsNull = false;              // void: NULL (LANGUAGE sql) rather than an empty value
-  TupleLayout rowLayout;                // rows returned by RETURN NEXT / QUERY, or the OUT row
-  int resultSlot = -1;                  // what a scalar call returns: returnSlot, the one OUT
-                                        // argument, or -1 (void)
-  TupleLayout resultLayout;             // the one-column result tuple of a scalar call
+  bool procedure = false;     // CALLed: a function inside a CALL makes it atomic
+  bool returnsValue = false;  // a scalar function without OUT arguments
+  bool strict = false;        // STRICT: a NULL argument makes the result NULL, unrun
+  bool voidIsNull = false;    // void: NULL (LANGUAGE sql) rather than an empty value
+  TupleLayout rowLayout;      // rows returned by RETURN NEXT / QUERY, or the OUT row
+  int resultSlot = -1;        // what a scalar call returns: returnSlot, the one OUT
+                              // argument, or -1 (void)
+  TupleLayout resultLayout;   // the one-column result tuple of a scalar call
+  // A function returning one row of a composite type: the type, whose record a scalar call
+  // returns, built from outputSlots (Unknown for others).
+  SqlType resultRecord;
   std::unique_ptr<CompiledQuery> code;  // machine code, constants and layouts it uses
   std::vector<std::unique_ptr<RaiseSpec>> raises;
   std::vector<std::unique_ptr<DynamicSpec>> dynamicStatements;
@@ -78,6 +84,7 @@ struct RoutineCompileRequest {
   std::string rowTypeName;  // "record" or the table, for messages
   TableResolver resolveTable;
   RoutineResolver resolveRoutines;
+  TypeResolver resolveTypeName;
   TableLookup tableColumns;  // %ROWTYPE / %TYPE, as at CREATE
   bool strict = false;
   // STABLE or IMMUTABLE: its dynamic SQL may only read (PostgreSQL runs it read-only).

@@ -20,7 +20,8 @@ namespace duet::plpgsql {
 struct VarType {
   enum class Kind : uint8_t { Scalar, Array, Record, Row };
   Kind kind = Kind::Scalar;
-  SqlType scalar;                                        // Scalar; Array: the element type
+  SqlType scalar;  // Scalar; Array: the element type; Row: a composite parameter's type
+
   std::vector<std::string> table;                        // Row: the table named by %ROWTYPE (or as a type)
   std::vector<std::pair<std::string, SqlType>> columns;  // Row: its columns at CREATE time
 };

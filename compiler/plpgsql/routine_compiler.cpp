@@ -141,8 +141,12 @@ class RoutineCompiler {
       if (!passed) continue;
       argTypes.push_back(slotOf_[p] >= 0 ? slotTypes_[slotOf_[p]] : param.type.scalar);
       out_.argSlots.push_back(param.input ? slotOf_[p] : -1);
+      // A composite argument: a record value the call unpacks into the variable's fields.
+      out_.argFieldSlots.emplace_back();
+      if (param.input && param.type.kind == VarType::Kind::Row)
+        for (const auto& [name, slot] : fieldSlots_[p]) out_.argFieldSlots.back().push_back(slot);
     }
-    for (auto& t : argTypes) t.typmod = -1;
+    for (auto& t : argTypes) t = t.withoutTypmod();
     if (fn_.sqlBody) {
       numberedSlots_.emplace();
       for (int v : fn_.numberedParams) numberedSlots_->push_back(slotOf_[v]);
@@ -152,6 +156,11 @@ class RoutineCompiler {
     out_.resultSlot = out_.returnsValue ? out_.returnSlot : out_.outputSlots.empty() ? -1 : out_.outputSlots[0];
     out_.resultLayout =
         TupleLayout::of({out_.resultSlot >= 0 ? slotTypes_[out_.resultSlot] : SqlType{TypeId::Text, -1}});
+    // One row of a composite type, called as a value (SELECT f()): the row as one record.
+    if (returnsRow_ && req_.returnType.id == TypeId::Record) {
+      out_.resultRecord = req_.returnType;
+      out_.resultLayout = TupleLayout::of({req_.returnType});
+    }
     out_.returnsSet = shape.returnsSet;
     out_.procedure = shape.procedure;
   }
@@ -464,6 +473,7 @@ class RoutineCompiler {
       r.queryText = sql;
       r.resolveTable = req_.resolveTable;
       r.resolveRoutines = req_.resolveRoutines;
+      r.resolveTypeName = req_.resolveTypeName;
       uint32_t prefixLen = static_cast<uint32_t>(prefix.size());
       r.resolveVariable = [&](const std::vector<std::string>&, uint32_t location) -> int {
         if (location < prefixLen) return -1;
@@ -1409,6 +1419,7 @@ class RoutineCompiler {
       r.queryText = *text;
       r.resolveTable = req_.resolveTable;
       r.resolveRoutines = req_.resolveRoutines;
+      r.resolveTypeName = req_.resolveTypeName;
       planned = planTree(r);
     } catch (const SqlError&) {
       return;  // the statement raises its error where it runs

@@ -18,6 +18,8 @@
 #include "engine/storage/tuple_storage.h"
 #include "engine/storage/undo_log.h"
 #include "engine/types/array.h"
+#include "engine/types/raw_value.h"
+#include "engine/types/record.h"
 
 namespace duet::plpgsql {
 
@@ -59,6 +61,40 @@ void setVoidResult(const TupleLayout& layout, uint8_t* tuple, bool voidIsNull) {
   const VarString* empty = statementArena().makeString(std::string_view());
   std::memcpy(tuple + layout.offsets[0], &empty, sizeof empty);
   tuple[layout.nullOffset(0)] = 0;
+}
+
+// A composite argument into its variable's field slots (a NULL one leaves them NULL).
+// Varlena fields point into the record, which lives as long as the call's arguments.
+void unpackRecordArgument(const CompiledRoutine& routine, const uint8_t* args, size_t a, uint8_t* vars) {
+  const TupleLayout& al = routine.argLayout;
+  if (args[al.nullOffset(a)]) return;
+  RecordView record(loadRaw<const VarString*>(args + al.offsets[a]));
+  const TupleLayout& vl = routine.varLayout;
+  const std::vector<int>& slots = routine.argFieldSlots[a];
+  alignas(16) unsigned char value[16];
+  for (size_t i = 0; i < slots.size() && i < record.size(); ++i) {
+    auto slot = static_cast<size_t>(slots[i]);
+    if (record.isNull(static_cast<uint32_t>(i))) continue;
+    TypeId type = vl.types[slot].id;
+    record.load(static_cast<uint32_t>(i), type, value);
+    std::memcpy(vars + vl.offsets[slot], value, physicalSize(type));
+    vars[vl.nullOffset(slot)] = 0;
+  }
+}
+
+// The row a function returning one row of a composite type produced, as a record value.
+const VarString* recordOfSlots(const CompiledRoutine& routine, const uint8_t* vars) {
+  const TupleLayout& vl = routine.varLayout;
+  std::vector<SqlType> types;
+  std::vector<const void*> values;
+  std::vector<uint8_t> nulls;
+  for (int slot : routine.outputSlots) {
+    auto s = static_cast<size_t>(slot);
+    types.push_back(vl.types[s]);
+    values.push_back(vars + vl.offsets[s]);
+    nulls.push_back(vars[vl.nullOffset(s)]);
+  }
+  return makeRecord(routine.resultRecord, types, values.data(), nulls.data(), statementArena());
 }
 
 }  // namespace
@@ -116,8 +152,10 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
   if (vl.size > sizeof localFrame) vars = largeFrame.emplace(vl.size).data();
   std::memset(vars, 0, vl.size);
   std::memset(vars, 1, vl.types.size());
-  for (size_t a = 0; a < routine.argSlots.size(); ++a)
+  for (size_t a = 0; a < routine.argSlots.size(); ++a) {
     if (routine.argSlots[a] >= 0) copyField(routine.argLayout, args, a, vl, vars, routine.argSlots[a]);
+    if (!routine.argFieldSlots[a].empty()) unpackRecordArgument(routine, args, a, vars);
+  }
 
   RoutineFrame frame;
   frame.statementContexts = &routine.statementContexts;
@@ -145,7 +183,10 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
   if (routine.returnsSet) return;
   if (result) {
     const TupleLayout& rl = routine.resultLayout;
-    if (routine.resultSlot >= 0) {
+    if (routine.resultRecord.id == TypeId::Record) {
+      storeRaw(result + rl.offsets[0], recordOfSlots(routine, vars));
+      result[rl.nullOffset(0)] = 0;
+    } else if (routine.resultSlot >= 0) {
       copyField(vl, vars, routine.resultSlot, rl, result, 0);
     } else {
       setVoidResult(rl, result, routine.voidIsNull);

@@ -86,15 +86,27 @@ Function parseSqlBody(const RoutineShape& routine, const BodySource& source) {
     text.begin = p.begin;
     text.end = p.begin + static_cast<uint32_t>(p.text.size());
     text.text = std::move(p.text);
-    // Argument names: `x` or `f.x`. A table column of the same name wins when the
-    // statement is bound (PostgreSQL's SQL functions resolve parameters after columns).
+    // Argument names: `x` or `f.x`, and a field of a composite argument: `x.a` or
+    // `f.x.a`. A table column of the same name wins when the statement is bound
+    // (PostgreSQL's SQL functions resolve parameters after columns).
+    auto isRow = [&](int v) { return v >= 0 && fn.variables[v].type.kind == VarType::Kind::Row; };
     sql::visitColumnRefs(stmt, [&](const sql::ColumnRef& ref) {
+      const std::vector<std::string>& names = ref.names;
+      if (names.empty()) return;  // *
       VariableRef r;
       r.offset = p.begin + ref.location;
-      if (ref.names.size() == 2 && ref.names[0] == routine.name) r.variable = lookup(ref.names[1]);
-      if (r.variable < 0 && ref.names.size() == 1) r.variable = lookup(ref.names[0]);
-      if (r.variable < 0) return;
-      r.names = ref.names;
+      size_t used = 0;  // name parts that name the argument
+      if (names.size() >= 2 && names[0] == routine.name) {
+        r.variable = lookup(names[1]);
+        used = 2;
+      }
+      if (r.variable < 0 || (names.size() > used && !isRow(r.variable))) {
+        r.variable = lookup(names[0]);
+        used = 1;
+      }
+      if (r.variable < 0 || names.size() > used + (isRow(r.variable) ? 1 : 0)) return;
+      r.names.assign(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(used));
+      if (names.size() > used) r.field = names[used];
       text.variables.push_back(std::move(r));
     });
     if (i + 1 == pieces.size() && result) {

@@ -57,11 +57,17 @@ const VarString* duet_q_current_schemas(QueryContext* ctx, bool includeImplicit)
   return duet::makeTextArray(names, duet::statementArena());
 }
 
-const VarString* duet_q_format_type(QueryContext*, int64_t type, int32_t typmod) {
+const VarString* duet_q_format_type(QueryContext* ctx, int64_t type, int32_t typmod) {
   if (type == 0) return text("-");
   bool known = false;
   duet::SqlType t = duet::sqlTypeFromOid(static_cast<uint32_t>(type), &known);
-  if (!known) return text(type == duet::kVoidTypeOid ? "void" : type == duet::kRecordTypeOid ? "record" : "???");
+  if (!known) {
+    // A composite type (CREATE TYPE ... AS): its name, as regtype prints it.
+    const CatalogLookup* c = lookup(ctx);
+    if (auto name = c ? c->nameOf(duet::TypeAlias::RegType, static_cast<uint32_t>(type)) : std::nullopt)
+      return text(*name);
+    return text("???");
+  }
   t.typmod = typmod;
   return text(duet::typeName(t));
 }

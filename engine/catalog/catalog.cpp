@@ -109,7 +109,7 @@ Schema& Catalog::addSchema(Database& db, const std::string& name, UndoLog& undo)
 bool Catalog::schemaEmpty(const Schema& s) {
   for (const auto& [name, t] : s.tables)
     if (!t->systemView) return false;
-  return s.views.empty() && s.indexes.empty() && s.sequences.empty() && s.routines.empty();
+  return s.views.empty() && s.indexes.empty() && s.sequences.empty() && s.routines.empty() && s.types.empty();
 }
 
 void Catalog::dropSchema(Database& db, const std::string& name, UndoLog& undo) {

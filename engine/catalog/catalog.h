@@ -136,6 +136,23 @@ struct ViewInfo {
   std::vector<uint32_t> dependsOn;
 };
 
+// CREATE TYPE name AS (field type, ...): a named composite type (catalog_types.cpp). Like
+// PostgreSQL's, it has a pg_type row and a pg_class row of relkind 'c' (with its fields
+// as pg_attribute rows), so its name is taken among the schema's relations too.
+struct CompositeTypeInfo {
+  uint32_t oid = 0;          // pg_type's
+  uint32_t relationOid = 0;  // pg_class's (typrelid)
+  std::string name;
+  Schema* schema = nullptr;
+  std::vector<ColumnDef> fields;  // names and types only
+  // The SqlType values of the type have (engine/types/record.h).
+  SqlType rowType() const;
+};
+
+// A table's row type, usable wherever a composite type is (RETURNS t, variables and
+// parameters of type t): named like the table, its oid standing for the row type's.
+SqlType tableRowType(const TableInfo& table);
+
 struct Schema {
   uint32_t oid = 0;
   std::string name;
@@ -144,8 +161,9 @@ struct Schema {
   std::map<std::string, std::shared_ptr<ViewInfo>> views;
   std::map<std::string, std::shared_ptr<IndexInfo>> indexes;
   std::map<std::string, std::shared_ptr<SequenceInfo>> sequences;
+  std::map<std::string, std::shared_ptr<CompositeTypeInfo>> types;
   bool hasRelation(const std::string& n) const {
-    return tables.count(n) || views.count(n) || indexes.count(n) || sequences.count(n);
+    return tables.count(n) || views.count(n) || indexes.count(n) || sequences.count(n) || types.count(n);
   }
   // Functions and procedures by name; overloads differ in their identity types.
   std::map<std::string, std::vector<std::shared_ptr<RoutineInfo>>> routines;
@@ -299,6 +317,13 @@ class Catalog {
   RoutineInfo& createRoutine(Database& db, const std::string& schemaName, RoutineInfo spec, bool orReplace,
                              UndoLog& undo);
   void dropRoutine(RoutineInfo& routine, UndoLog& undo);
+
+  // ---- composite types (catalog_types.cpp)
+  CompositeTypeInfo* findType(const Database& db, const SchemaPath& path, const std::string& name) const;
+  // CREATE TYPE ... AS: 42710 when a type of that name exists (another composite type, or
+  // the row type of a table, view or sequence), 42P07 when an index has it.
+  CompositeTypeInfo& createType(Database& db, const std::string& schemaName, CompositeTypeInfo spec, UndoLog& undo);
+  void dropType(CompositeTypeInfo& type, UndoLog& undo);
 
   // CREATE SCHEMA (42P06 when taken, 42939 for a pg_ name); DROP SCHEMA of an empty one;
   // ALTER SCHEMA RENAME TO. Undone by rollback.

@@ -15,16 +15,17 @@ namespace duet {
 struct Schema;
 
 // A type in a signature. PostgreSQL keeps no type modifiers there (varchar(10) is varchar).
-// Composite: a table's row type (every table has one, named like the table), kept by name
-// and looked up at each call; only a function's result may have it. Polymorphic:
-// anyelement and its kin, which each call resolves from its arguments.
+// Composite: a named composite type, CREATE TYPE ... AS or a table's row type (every table
+// has one, named like the table), kept by schema and name and looked up at each call; a
+// parameter's or a function's result. DROP TYPE and DROP TABLE refuse while a routine uses
+// it. Polymorphic: anyelement and its kin, which each call resolves from its arguments.
 struct RoutineType {
   enum class Kind : uint8_t { Scalar, Void, Record, Composite, Polymorphic };
   Kind kind = Kind::Scalar;
   TypeId scalar = TypeId::Unknown;                   // Kind::Scalar
   TypeAlias alias = TypeAlias::None;                 // of `scalar`: refcursor, name, oid, ... (a type of its own)
   bool array = false;                                // a one-dimensional array of `scalar`
-  std::string tableSchema, table;                    // Kind::Composite
+  std::string tableSchema, table;                    // Kind::Composite: the type's schema and name
   duet::Polymorphic poly = duet::Polymorphic::None;  // Kind::Polymorphic
   bool operator==(const RoutineType&) const = default;
   // Kind::Scalar's type: the scalar (the array's element), or the array.

@@ -339,6 +339,12 @@ std::vector<SystemRow> fillClasses(const Catalog& catalog, const Database& db) {
                               static_cast<double>(i->table->table->liveRowCount())));
     for (const auto& [name, seq] : s.sequences)
       rows.push_back(classRow(seq->oid, name, s, owner, 0, "S", sequenceColumns().size(), false, 1));
+    for (const auto& [name, type] : s.types) {
+      Row row = classRow(type->relationOid, name, s, owner, 0, "c", type->fields.size(), false, -1);
+      row[3] = static_cast<int64_t>(type->oid);  // reltype
+      row[7] = int64_t{0};                       // relfilenode: no storage
+      rows.push_back(std::move(row));
+    }
   });
   return rows;
 }
@@ -353,6 +359,9 @@ std::vector<SystemRow> fillAttributes(const Catalog&, const Database& db) {
     for (const auto& [name, seq] : s.sequences)
       for (size_t i = 0; i < sequenceColumns().size(); ++i)
         rows.push_back(attributeRow(seq->oid, sequenceColumns()[i], i));
+    for (const auto& [name, type] : s.types)
+      for (size_t i = 0; i < type->fields.size(); ++i)
+        rows.push_back(attributeRow(type->relationOid, type->fields[i], i));
     for (const auto& [name, index] : s.indexes)
       for (size_t i = 0; i < index->columns.size(); ++i) {
         ColumnDef c = index->table->columns[index->columns[i]];
@@ -364,7 +373,7 @@ std::vector<SystemRow> fillAttributes(const Catalog&, const Database& db) {
   return rows;
 }
 
-std::vector<SystemRow> fillTypes(const Catalog&, const Database&) {
+std::vector<SystemRow> fillTypes(const Catalog& catalog, const Database& db) {
   std::vector<Row> rows;
   for (const BuiltinType& t : builtinTypes()) {
     rows.push_back(typeRow(t));
@@ -378,6 +387,23 @@ std::vector<SystemRow> fillTypes(const Catalog&, const Database&) {
     r[6] = std::string("p");
     rows.push_back(std::move(r));
   }
+  // CREATE TYPE ... AS: typtype 'c', read and written by record_in/record_out as record is,
+  // and no array type (typarray 0: arrays of composite types are not built).
+  TypeFunctions record = typeFunctions(kRecordType);
+  forEachSchema(db, [&](const Schema& s) {
+    for (const auto& [name, type] : s.types) {
+      Row r = typeRow({type->oid, name, -1, false, 'C', false, 'd', 'x', 0, 0, 0});
+      r[2] = static_cast<int64_t>(s.oid);
+      r[3] = ownerOid(catalog, db);
+      r[6] = std::string("c");
+      r[11] = static_cast<int64_t>(type->relationOid);
+      r[15] = int64_t{record.input};
+      r[16] = int64_t{record.output};
+      r[17] = int64_t{record.receive};
+      r[18] = int64_t{record.send};
+      rows.push_back(std::move(r));
+    }
+  });
   return rows;
 }
 

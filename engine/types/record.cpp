@@ -1,5 +1,8 @@
 #include "engine/types/record.h"
 
+#include <fmt/format.h>
+
+#include <array>
 #include <deque>
 #include <mutex>
 
@@ -14,9 +17,14 @@ namespace {
 
 // Every row type made so far; a type's typmod is its index. A deque: references handed
 // out by recordFields stay valid as types are added.
+struct RowType {
+  std::vector<RecordField> fields;
+  uint32_t typeOid = 0;  // named composites only
+  std::string name;
+};
 struct RowTypeRegistry {
   std::mutex mutex;
-  std::deque<std::vector<RecordField>> types;
+  std::deque<RowType> types;
 };
 
 RowTypeRegistry& registry() {
@@ -24,23 +32,44 @@ RowTypeRegistry& registry() {
   return r;
 }
 
+SqlType intern(RowType type) {
+  RowTypeRegistry& r = registry();
+  std::lock_guard lock(r.mutex);
+  for (size_t i = 0; i < r.types.size(); ++i)
+    if (r.types[i].typeOid == type.typeOid && r.types[i].name == type.name && r.types[i].fields == type.fields)
+      return {TypeId::Record, static_cast<int32_t>(i)};
+  r.types.push_back(std::move(type));
+  return {TypeId::Record, static_cast<int32_t>(r.types.size() - 1)};
+}
+
 uint32_t align4(uint32_t n) { return (n + 3) & ~3u; }
 
 }  // namespace
 
-SqlType recordType(const std::vector<RecordField>& fields) {
-  RowTypeRegistry& r = registry();
-  std::lock_guard lock(r.mutex);
-  for (size_t i = 0; i < r.types.size(); ++i)
-    if (r.types[i] == fields) return {TypeId::Record, static_cast<int32_t>(i)};
-  r.types.push_back(fields);
-  return {TypeId::Record, static_cast<int32_t>(r.types.size() - 1)};
+SqlType recordType(const std::vector<RecordField>& fields) { return intern({fields, 0, {}}); }
+
+SqlType compositeType(uint32_t typeOid, const std::string& name, const std::vector<RecordField>& fields) {
+  return intern({fields, typeOid, name});
 }
 
 const std::vector<RecordField>& recordFields(SqlType type) {
   RowTypeRegistry& r = registry();
   std::lock_guard lock(r.mutex);
-  return r.types.at(static_cast<size_t>(type.typmod));
+  return r.types.at(static_cast<size_t>(type.typmod)).fields;
+}
+
+uint32_t compositeTypeOid(SqlType type) {
+  if (type.id != TypeId::Record || type.typmod < 0) return 0;
+  RowTypeRegistry& r = registry();
+  std::lock_guard lock(r.mutex);
+  return r.types.at(static_cast<size_t>(type.typmod)).typeOid;
+}
+
+std::string compositeTypeName(SqlType type) {
+  if (type.id != TypeId::Record || type.typmod < 0) return {};
+  RowTypeRegistry& r = registry();
+  std::lock_guard lock(r.mutex);
+  return r.types.at(static_cast<size_t>(type.typmod)).name;
 }
 
 uint32_t RecordView::size() const { return loadRaw<uint32_t>(base_ + 4); }
@@ -99,6 +128,73 @@ const VarString* makeRecord(SqlType type, std::span<const SqlType> fields, const
 
 void anonymousRecordInput() {
   throw SqlError(sqlstate::kFeatureNotSupported, "input of anonymous composite types is not implemented");
+}
+
+namespace {
+
+[[noreturn]] void malformedRecord(std::string_view text, const char* detail) {
+  throw SqlError(sqlstate::kInvalidTextRepresentation, fmt::format("malformed record literal: \"{}\"", text), detail);
+}
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
+}  // namespace
+
+// PostgreSQL's record_in: white space around the parentheses is skipped, inside them it is
+// part of the field; a field is NULL only when nothing at all stands for it.
+const VarString* parseRecordText(SqlType type, std::string_view text, Arena& arena, const TypeContext& ctx) {
+  const std::vector<RecordField>& fields = recordFields(type);
+  size_t at = 0;
+  while (at < text.size() && isSpace(text[at])) ++at;
+  if (at == text.size() || text[at] != '(') malformedRecord(text, "Missing left parenthesis.");
+  ++at;
+  std::vector<SqlType> types;
+  std::vector<std::array<unsigned char, 16>> values(fields.size());
+  std::vector<const void*> pointers(fields.size());
+  std::vector<uint8_t> nulls(fields.size(), 0);
+  std::string field;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    types.push_back(fields[i].type);
+    pointers[i] = values[i].data();
+    if (i > 0) {
+      if (at >= text.size() || text[at] != ',') malformedRecord(text, "Too few columns.");
+      ++at;
+    }
+    if (at < text.size() && (text[at] == ',' || text[at] == ')')) {
+      nulls[i] = 1;
+      continue;
+    }
+    field.clear();
+    bool quoted = false;
+    while (true) {
+      if (at >= text.size()) malformedRecord(text, "Unexpected end of input.");
+      char c = text[at++];
+      if (c == '\\') {
+        if (at >= text.size()) malformedRecord(text, "Unexpected end of input.");
+        field.push_back(text[at++]);
+      } else if (c == '"') {
+        if (!quoted) {
+          quoted = true;
+        } else if (at < text.size() && text[at] == '"') {
+          field.push_back('"');  // "" inside quotes
+          ++at;
+        } else {
+          quoted = false;
+        }
+      } else if (!quoted && (c == ',' || c == ')')) {
+        --at;
+        break;
+      } else {
+        field.push_back(c);
+      }
+    }
+    parseText(fields[i].type, field, values[i].data(), arena, ctx);
+  }
+  if (at >= text.size() || text[at] != ')') malformedRecord(text, "Too many columns.");
+  ++at;
+  while (at < text.size() && isSpace(text[at])) ++at;
+  if (at != text.size()) malformedRecord(text, "Junk after right parenthesis.");
+  return makeRecord(type, types, pointers.data(), nulls.data(), arena);
 }
 
 void formatRecordText(const VarString* record, std::string& out, const TypeContext& ctx) {

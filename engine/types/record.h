@@ -27,8 +27,17 @@ struct RecordField {
 // as long as the process (a statement's plan may hold one after the statement); forked
 // snapshot processes inherit them. Thread-safe.
 SqlType recordType(const std::vector<RecordField>& fields);
+// A named composite type (CREATE TYPE ... AS, docs/plpgsql.md "Composite types"): a row
+// type of its own, never equal to an anonymous one with the same fields, that prints as
+// `name` and is sent to clients as pg_type oid `typeOid`. Interned by (oid, name, fields):
+// a type dropped and created again gets another oid, hence another row type.
+SqlType compositeType(uint32_t typeOid, const std::string& name, const std::vector<RecordField>& fields);
 // The fields of a record type (`type.id` must be Record).
 const std::vector<RecordField>& recordFields(SqlType type);
+// A named composite's pg_type oid and name; 0 and "" for an anonymous record type (and
+// for typmod -1, "record" itself).
+uint32_t compositeTypeOid(SqlType type);
+std::string compositeTypeName(SqlType type);
 
 // A record value begins like a VarString (`len` counts the bytes after the len field), so
 // whatever copies strings copies records unchanged:
@@ -75,6 +84,10 @@ void formatRecordText(const VarString* record, std::string& out, const TypeConte
 void formatRecordBinary(const VarString* record, std::string& out);
 // record_in and record_recv of an anonymous record: 0A000, as in PostgreSQL.
 [[noreturn]] void anonymousRecordInput();
+// record_in of a named composite type: '(1,abc,)', each field read by its type's text
+// input (an empty unquoted field is NULL; quotes and backslashes as formatRecordText
+// writes them); 22P02 "malformed record literal" with PostgreSQL's details.
+const VarString* parseRecordText(SqlType type, std::string_view text, Arena& arena, const TypeContext& ctx);
 // btrecordcmp: field by field, NULL after every value and equal to NULL.
 int compareRecords(const VarString* a, const VarString* b);
 uint64_t hashRecord(const VarString* record);

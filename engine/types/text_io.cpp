@@ -78,7 +78,9 @@ void parseText(SqlType type, std::string_view text, void* out, Arena& arena, con
     case TypeId::Bytea: return storeRaw<const VarString*>(out, arena.makeString(parseBytea(text)));
     case TypeId::Uuid: return storeRaw(out, parseUuid(text));
     case TypeId::Array: return storeRaw(out, parseArrayText(type, text, arena, ctx));
-    case TypeId::Record: anonymousRecordInput();
+    case TypeId::Record:
+      if (compositeTypeOid(type) == 0) anonymousRecordInput();
+      return storeRaw(out, parseRecordText(type, text, arena, ctx));
     case TypeId::Json: return storeRaw(out, jsonIn(text, arena));
     case TypeId::Jsonb: return storeRaw(out, jsonbIn(text, arena));
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/types/interval.h"
+#include "engine/types/record.h"
 
 namespace duet {
 
@@ -104,6 +105,7 @@ const AliasOid* aliasEntry(TypeAlias a) {
 uint32_t typeOid(SqlType t) {
   if (t.alias != TypeAlias::None)
     return t.isArray() && !isVectorAlias(t.alias) ? aliasEntry(t.alias)->arrayOid : aliasEntry(t.alias)->oid;
+  if (uint32_t composite = compositeTypeOid(t)) return composite;
   if (!t.isArray()) return typeOid(t.id);
   for (const ArrayOid& a : kArrayOids)
     if (a.element == t.element) return a.oid;
@@ -206,7 +208,10 @@ std::string typeName(SqlType t) {
     case TypeId::Json: return "json";
     case TypeId::Jsonb: return "jsonb";
     case TypeId::Array: return typeName(t.elementType()) + "[]";
-    case TypeId::Record: return "record";
+    case TypeId::Record: {
+      std::string name = compositeTypeName(t);
+      return name.empty() ? "record" : name;
+    }
   }
   return "unknown";
 }

@@ -104,8 +104,9 @@ struct SqlType {
     if (alias == TypeAlias::Int2Vector) return {TypeId::Int2, -1};
     return {element, typmod, TypeId::Unknown, alias};
   }
-  // The same type without its modifier (varchar(5)[] -> varchar[]).
-  SqlType withoutTypmod() const { return {id, -1, element, alias}; }
+  // The same type without its modifier (varchar(5)[] -> varchar[]). A record's typmod is
+  // not a modifier but its row type (record.h), which stays.
+  SqlType withoutTypmod() const { return {id, id == TypeId::Record ? typmod : -1, element, alias}; }
   static SqlType of(TypeAlias a) {
     TypeId element = a == TypeAlias::Int2Vector  ? TypeId::Int2
                      : a == TypeAlias::OidVector ? TypeId::Int8

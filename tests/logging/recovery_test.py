@@ -13,6 +13,8 @@ its way into:
   - views (over views, replaced to read a view created after them, with column lists)
     come back with their queries and dependencies after a replay of the log, and after
     loading the archive; one created in a rolled back transaction or dropped does not;
+  - composite types (one with a field of another, one a function returns) come back after a
+    replay of the log and after loading the archive; a dropped or rolled back one does not;
   - CHECK and FOREIGN KEY constraints (added, dropped, NOT VALID, rolled back, DEFERRABLE
     INITIALLY DEFERRED on a column added later) come back
     with their definitions and are enforced after a replay of the log, and after loading
@@ -259,6 +261,51 @@ def log_then_archive(data, check):
     check(server, "the archive")
     output = server.stop()
     assert "loaded archive" in output and "replayed 0 transactions" in output, output
+
+
+def composite_types():
+    """CREATE TYPE ... AS and DROP TYPE through the log, then through the archive: a type a
+    routine returns, a type with a field of another, a dropped one and a rolled back one."""
+    data = tempfile.mkdtemp(prefix="duet-recovery-")
+    try:
+        server = Server(data)
+        conn = server.connect()
+        conn.execute("CREATE TYPE rct_pair AS (a int, b text)")
+        conn.execute("CREATE TYPE rct_outer AS (p rct_pair, n numeric(6,2))")
+        conn.execute("CREATE TYPE rct_dropped AS (x int)")
+        conn.execute("DROP TYPE rct_dropped")
+        conn.execute("CREATE FUNCTION rct_f() RETURNS SETOF rct_pair LANGUAGE sql AS "
+                     "$$ SELECT 1, 'x' UNION ALL SELECT 2, 'y' $$")
+        with conn.transaction():
+            conn.execute("CREATE TYPE rct_rolled_back AS (x int)")
+            raise psycopg.Rollback()
+        conn.close()
+        queries = ["SELECT * FROM rct_f() ORDER BY a",
+                   "SELECT '(\"(3,z z)\",1.5)'::rct_outer, ((ROW(4, 'w')::rct_pair)).b",
+                   "SELECT t.typname, c.relkind, c.relnatts FROM pg_type t JOIN pg_class c ON c.oid = t.typrelid "
+                   "WHERE t.typname LIKE 'rct%' ORDER BY 1"]
+
+        def check(server, what):
+            got = [rows(server, q) for q in queries]
+            assert got == expected, f"composite types came back different from {what}:\n" + diff(expected, got)
+            conn = server.connect()
+            try:
+                conn.execute("DROP TYPE rct_pair")
+                raise AssertionError(f"rct_pair was dropped with a function returning it, after {what}")
+            except psycopg.errors.DependentObjectsStillExist:
+                pass
+            conn.close()
+
+        expected = [rows(server, q) for q in queries]
+        assert expected[0] == [[b"1", b"x"], [b"2", b"y"]], expected
+        assert expected[1] == [[b'("(3,""z z"")",1.50)', b"w"]], expected
+        assert [r[0] for r in expected[2]] == [b"rct_outer", b"rct_pair"], expected
+        server.stop()
+
+        log_then_archive(data, check)
+        print("composite types: the same after a replay of the log and after loading the archive")
+    finally:
+        shutil.rmtree(data)
 
 
 def views():
@@ -931,6 +978,7 @@ def main():
     archive_that_does_not_load()
     extreme_values()
     views()
+    composite_types()
     sequences()
     altered_tables()
     constraints()
