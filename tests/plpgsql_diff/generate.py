@@ -44,7 +44,6 @@ KNOWN_GAPS: dict[str, str] = {
     "subquery_opening_any_or_in": "x = ANY((SELECT a) || b), x IN ((SELECT 1) + 0, 2): a parenthesized "
                                   "subquery opening the operand of ANY/ALL or IN, followed by an operator, a "
                                   "cast or a comma, is a syntax error (42601)",
-    "array_remove_null": "array_remove(a, NULL) gives NULL; PostgreSQL removes the NULL elements",
     "not_null_after_check": "a row with NULL in a NOT NULL column (a primary key's too) that also fails a "
                             "CHECK fails with 23514; PostgreSQL checks NOT NULL first (23502)",
     "returning_into_counts_first": "DML ... RETURNING ... INTO over several rows fails with P0003 before the "
@@ -513,8 +512,7 @@ class RoutineGen:
 
     def arr_remove(self, ctx, d):
         a, x = self.expr("intarr", ctx, d), self.expr("int", ctx, d)
-        element = x.text if self.allowed("array_remove_null") else f"coalesce({x.text}, 0)"
-        return self.combine(f"array_remove({a.text}, {element})", a, x)
+        return self.combine(f"array_remove({a.text}, {x.text})", a, x)
 
     def arr_subquery(self, ctx, d):
         table, alias, cols = self.from_table(ctx)
