@@ -237,8 +237,9 @@ class RoutineCompiler {
     enter(main);
     loadRegisters();
     returnBlock_ = cg_.block("return");
-    // FOUND starts false.
+    // FOUND starts false, ROW_COUNT 0 (plpgsql_estate_setup's eval_processed).
     setFound(b_.getFalse());
+    setRowCount(b_.getInt64(0));
     emitBlock(*fn_.body);
     if (!terminated()) {
       if (out_.returnsValue || returnsRow_) {
@@ -550,12 +551,40 @@ class RoutineCompiler {
     const TupleLayout* layout = out_.code->layouts.add(TupleLayout::of({type}));
     llvm::Value* temp = cg_.tupleAlloca(*layout);
     cg_.storeField(temp, *layout, 0, cg_.nullOf(type));
+    // An expression PostgreSQL cannot evaluate as a simple one runs as a query, whose
+    // rows (one, or none) ROW_COUNT then counts (exec_run_select's eval_processed).
+    llvm::Value* rows = nullptr;
+    if (runsAsQuery(*p->stmt.root)) {
+      rows = entryAlloca(b_.getInt64Ty());
+      b_.CreateStore(b_.getInt64(0), rows);
+    }
     emit(*p, extra, [&](Row& row) {
       cg_.storeField(temp, *layout, 0, row[0]);
+      if (rows) b_.CreateStore(b_.getInt64(1), rows);
       b_.CreateBr(statements_.statementEnd());
       ensureOpen();
     });
+    if (rows) setRowCount(b_.CreateLoad(b_.getInt64Ty(), rows));
     return cg_.loadField(temp, *layout, 0);
+  }
+
+  // Whether an expression's plan is more than PostgreSQL's simple expressions
+  // (exec_simple_check_plan): a query with FROM, WHERE, aggregation, a set-returning
+  // function, sorting, a limit or a subquery, rather than one computed row.
+  static bool runsAsQuery(const plan::Node& n) {
+    if (n.kind != plan::NodeKind::Project && n.kind != plan::NodeKind::Values) return true;
+    bool subquery = false;
+    plan::forEachExpr(n, [&](const plan::Expr& e) { subquery = subquery || holdsSubquery(e); });
+    if (subquery) return true;
+    for (const auto& c : n.children)
+      if (runsAsQuery(*c)) return true;
+    return false;
+  }
+  static bool holdsSubquery(const plan::Expr& e) {
+    if (e.kind == plan::ExprKind::Subquery) return true;
+    for (const auto& a : e.args)
+      if (holdsSubquery(*a)) return true;
+    return false;
   }
 
   // A condition (IF, WHILE, EXIT WHEN): true when the boolean is true (NULL is false).
