@@ -401,9 +401,10 @@ class RoutineCompiler {
       }
     }
   }
+  // No row: NULL into every target, which a NOT NULL variable refuses (22004).
   void nullTargets(const std::vector<Target>& targets) {
     for (const Target& t : targets)
-      for (int slot : targetSlots(t)) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
+      for (int slot : targetSlots(t)) assignSlot(slot, cg_.nullOf(slotTypes_[slot]), &fn_.variables[t.variable]);
   }
 
   void setFound(llvm::Value* found) { storeSlot(slotOf_[fn_.found], cg_.notNull(found, {TypeId::Bool, -1})); }
@@ -1849,35 +1850,52 @@ class RoutineCompiler {
     }
     llvm::Value* count = countAlloca();
     if (!select) b_.CreateStore(b_.getInt64(0), affectedRowsPtr());
+    // INTO keeps the first row and counts the rows, as PL/pgSQL's exec_stmt_execsql reads
+    // them from SPI: a SELECT stops at the first row, or with STRICT at the second; DML
+    // runs to its end (its foreign key checks included). Only then are FOUND and ROW_COUNT
+    // set, the count checked (P0002, P0003) and the row assigned.
+    const TupleLayout* first = nullptr;
+    llvm::Value* firstRow = nullptr;
+    if (s.into) {
+      first = out_.code->layouts.add(TupleLayout::of(columnTypes(*p)));
+      firstRow = cg_.tupleAlloca(*first);
+    }
+    int64_t enough = !select ? 0 : s.strict ? 2 : 1;
     emit(*p, {}, [&](Row& row) {
       if (!s.into) return;
       llvm::Value* n = b_.CreateLoad(b_.getInt64Ty(), count);
-      if (select && !s.strict) {
-        // The first row is all SELECT INTO takes.
-        assignTargets(s.targets, row);
-        increment(count);
-        b_.CreateBr(statements_.statementEnd());
-        ensureOpen();
-        return;
-      }
-      // STRICT, and INSERT/UPDATE/DELETE ... RETURNING INTO: exactly one row.
-      cg_.ifThen(b_.CreateICmpSGT(n, b_.getInt64(0)), [&] {
+      cg_.ifThen(b_.CreateICmpEQ(n, b_.getInt64(0)), [&] { cg_.storeRow(firstRow, *first, row); });
+      increment(count);
+      if (enough == 0) return;
+      llvm::BasicBlock* more = cg_.block("into.more");
+      b_.CreateCondBr(b_.CreateICmpSGE(b_.CreateLoad(b_.getInt64Ty(), count), b_.getInt64(enough)),
+                      statements_.statementEnd(), more);
+      b_.SetInsertPoint(more);
+    });
+    llvm::Value* returned = b_.CreateLoad(b_.getInt64Ty(), count);
+    if (!select) {
+      llvm::Value* affected = b_.CreateLoad(b_.getInt64Ty(), affectedRowsPtr());
+      // SPI hands PL/pgSQL at most two RETURNING rows for INTO.
+      if (s.into) affected = b_.CreateSelect(b_.CreateICmpSGT(affected, b_.getInt64(2)), b_.getInt64(2), affected);
+      b_.CreateStore(affected, count);
+    }
+    finishCount(count);
+    if (!s.into) return;
+    if (s.strict)
+      cg_.ifThen(b_.CreateICmpEQ(returned, b_.getInt64(0)), [&] { fail("P0002", "query returned no rows"); });
+    // STRICT, and INSERT/UPDATE/DELETE ... RETURNING INTO: exactly one row.
+    if (s.strict || !select) {
+      cg_.ifThen(b_.CreateICmpSGT(returned, b_.getInt64(1)), [&] {
         fail("P0003", "query returned more than one row", "Make sure the query returns a single row, or use LIMIT 1.");
       });
-      assignTargets(s.targets, row);
-      increment(count);
-    });
-    if (s.into) {
-      llvm::Value* n = b_.CreateLoad(b_.getInt64Ty(), count);
-      cg_.ifThen(b_.CreateICmpEQ(n, b_.getInt64(0)), [&] {
-        if (s.strict)
-          fail("P0002", "query returned no rows");
-        else
-          nullTargets(s.targets);
-      });
     }
-    if (!select) b_.CreateStore(b_.CreateLoad(b_.getInt64Ty(), affectedRowsPtr()), count);
-    finishCount(count);
+    llvm::Value* none = b_.CreateICmpEQ(returned, b_.getInt64(0));
+    cg_.ifThen(none, [&] { nullTargets(s.targets); });
+    cg_.ifThen(b_.CreateNot(none), [&] {
+      Row row;
+      for (size_t i = 0; i < first->types.size(); ++i) row.push_back(cg_.loadField(firstRow, *first, i));
+      assignTargets(s.targets, row);
+    });
   }
 
   // CALL p(...) (exec_stmt_call): the procedure's OUT and INOUT arguments come back as its

@@ -43,11 +43,6 @@ KNOWN_GAPS: dict[str, str] = {
                                   "cast or a comma, is a syntax error (42601)",
     "not_null_after_check": "a row with NULL in a NOT NULL column (a primary key's too) that also fails a "
                             "CHECK fails with 23514; PostgreSQL checks NOT NULL first (23502)",
-    "returning_into_counts_first": "DML ... RETURNING ... INTO over several rows fails with P0003 before the "
-                                   "statement's foreign key checks; PostgreSQL runs the statement to its end "
-                                   "first (23503)",
-    "not_null_into_no_row": "SELECT ... INTO v that finds no row sets a NOT NULL variable v to NULL; "
-                            "PostgreSQL raises 22004",
     "call_argument_subquery": "CALL p((SELECT ...)) runs; PostgreSQL rejects a subquery in a CALL argument "
                               "(0A000)",
     "dml_in_non_volatile": "a STABLE or IMMUTABLE function runs INSERT/UPDATE/DELETE; PostgreSQL refuses "
@@ -57,9 +52,6 @@ KNOWN_GAPS: dict[str, str] = {
     "cursor_open_at_return": "a bound cursor left open when its routine returns is closed; PostgreSQL keeps "
                              "its portal to the end of the transaction, so the next OPEN by a later call "
                              "fails (42P03)",
-    "returning_into_before_fk_check": "INSERT ... RETURNING ... INTO v that then fails its foreign key check "
-                                      "has already stored into v (an EXCEPTION handler sees it); PostgreSQL "
-                                      "leaves v as it was",
     "update_sees_own_changes": "UPDATE t ... WHERE id <= (SELECT ... FROM t ... correlated ...) reads the rows "
                                "the statement has already changed; PostgreSQL reads them as the statement "
                                "started",
@@ -67,14 +59,8 @@ KNOWN_GAPS: dict[str, str] = {
                                "(a function with side effects runs twice); PostgreSQL once",
     "found_after_exit_to_outer": "a FOR loop left by EXIT or CONTINUE of an enclosing loop's or block's label "
                                  "leaves FOUND as it was; PostgreSQL sets it (true: the loop ran)",
-    "found_before_strict_error": "SELECT ... INTO STRICT that finds no row or several raises P0002/P0003 "
-                                 "with FOUND and ROW_COUNT as they were; PostgreSQL sets them first (a "
-                                 "handler sees false and 0, or true and 2)",
     "subscript_of_null_array": "a[i] with a NULL array a evaluates i (its errors, its effects); PostgreSQL "
                                "gives NULL without evaluating i",
-    "strict_assigns_before_count": "SELECT ... INTO STRICT v over several rows stores the first row into v "
-                                   "first, so a failing conversion (1e6 into numeric(6,2): 22003; NULL into "
-                                   "NOT NULL: 22004) comes before P0003; PostgreSQL counts the rows first",
 }
 
 PREFIX = "pd_"
@@ -642,8 +628,7 @@ class RoutineGen:
 
     def into_targets(self, pred) -> list[Var]:
         """Variables a statement may store its row into (or NULLs, without a row)."""
-        nulls_checked = self.allowed("not_null_into_no_row")
-        return self.visible(lambda v: v.writable and pred(v) and (nulls_checked or not v.not_null))
+        return self.visible(lambda v: v.writable and pred(v))
 
     def assign_target(self) -> Var | None:
         targets = self.visible(lambda v: v.writable)
@@ -923,9 +908,8 @@ class RoutineGen:
     def st_select_into(self, depth):
         if self.rows and self.chance(0.3):
             return self.st_select_row(depth)
-        strict = " STRICT" if self.chance(0.25) and self.strict_allowed() else ""
-        stores_checked = not strict or self.allowed("strict_assigns_before_count")
-        targets = self.into_targets(lambda v: stores_checked or not (v.typmod or v.not_null))
+        strict = " STRICT" if self.chance(0.25) else ""
+        targets = self.into_targets(lambda v: True)
         if not targets:
             return ["NULL;"]
         chosen = self.rng.sample(targets, min(len(targets), self.rng.randint(1, 2)))
@@ -964,19 +948,13 @@ class RoutineGen:
                 return [e.text for e in exprs]
         return [self.rng.choice(LITERALS[t]) for t in types]
 
-    def strict_allowed(self) -> bool:
-        """INTO STRICT, unless only a handler could see what its error leaves (KNOWN_GAPS)."""
-        return self.allowed("found_before_strict_error") or not self.try_depth
-
-    def returning_into(self, alias, cols, one_row: bool) -> str:
+    def returning_into(self, alias, cols) -> str:
         targets = self.into_targets(lambda v: v.type in ("int", "text", "bigint"))
-        if not targets or not self.chance(0.35) or not (one_row or self.allowed("returning_into_counts_first")):
+        if not targets or not self.chance(0.35):
             return ""
-        if self.try_depth and not self.allowed("returning_into_before_fk_check"):
-            return ""   # only a handler could see the targets of a statement that failed
         v = self.rng.choice(targets)
         same = [c for c, t in cols if t == v.type] or [f"{alias}.id"]
-        strict = " STRICT" if self.chance(0.2) and self.strict_allowed() else ""
+        strict = " STRICT" if self.chance(0.2) else ""
         return f" RETURNING {self.rng.choice(same)} INTO{strict} {v.name}"
 
     def st_insert(self, depth):
@@ -1009,7 +987,7 @@ class RoutineGen:
             conflict = self.rng.choice([" ON CONFLICT (id) DO NOTHING",
                                         " ON CONFLICT (id) DO UPDATE SET msg = EXCLUDED.msg || '!'"])
         alias = "ins"
-        returning = self.returning_into(alias, [(f"{alias}.{c}", t) for c, t in TABLES[table]], True)
+        returning = self.returning_into(alias, [(f"{alias}.{c}", t) for c, t in TABLES[table]])
         return [f"INSERT INTO {table} AS {alias} VALUES ({', '.join(values)}){conflict}{returning};"]
 
     def st_update(self, depth):
@@ -1035,7 +1013,6 @@ class RoutineGen:
             if self.chance(0.2):
                 col, value = "id", self.rng.choice(["1", "3", "7", f"{alias}.id + 10"])
             where = self.key_where(alias)
-            one_row = True
         else:
             # Several rows: only columns without a unique constraint, and values that can
             # fail in one way only (which row fails first is each server's own order).
@@ -1045,8 +1022,7 @@ class RoutineGen:
             value = {"int": f"{same} + {operand}", "numeric": f"{same} * {operand}",
                      "text": f"{same} || {operand}", "bool": f"NOT {same}", "intarr": f"{same} || {operand}"}[t]
             where = self.where(ctx, cols, alias)
-            one_row = False
-        returning = self.returning_into(alias, cols, one_row)
+        returning = self.returning_into(alias, cols)
         return [f"UPDATE {table} AS {alias} SET {col} = {value} WHERE {where}{returning};"]
 
     def st_delete(self, depth):
@@ -1057,7 +1033,7 @@ class RoutineGen:
             _, alias, cols = self.from_table(ctx, table)
             one_row = self.chance(0.4)
             where = self.key_where(alias) if one_row else self.where(ctx, cols, alias)
-            return [f"DELETE FROM {table} AS {alias} WHERE {where}{self.returning_into(alias, cols, one_row)};"]
+            return [f"DELETE FROM {table} AS {alias} WHERE {where}{self.returning_into(alias, cols)};"]
         finally:
             self.changing = None
 
