@@ -434,7 +434,23 @@ class RoutineCompiler {
                               const std::vector<SqlType>& extra = {}) {
     SqlError error("", "");
     std::optional<Planned> p = tryPlan(text, prefix, suffix, extra, &error);
-    if (!p) reject(error);
+    if (!p) {
+      reject(error);
+      return p;
+    }
+    // A STABLE or IMMUTABLE routine runs its statements read-only (SPI's read_only, an SQL
+    // function's readonly_func): one that writes fails where it runs. CREATE accepts it,
+    // and its checks of the statement go on (the code after the failure is unreachable).
+    if (req_.readOnly) {
+      const char* command = p->stmt.plan->command == PreparedPlan::Command::Call
+                                ? "CALL"
+                                : writingCommand(*p->stmt.plan, *p->parsed[0].stmt);
+      if (command) {
+        fail(SqlError(sqlstate::kFeatureNotSupported,
+                      fmt::format("{} is not allowed in a non-volatile function", command)));
+        ensureOpen();
+      }
+    }
     return p;
   }
 
