@@ -68,6 +68,7 @@ struct JumpTarget {
   llvm::BasicBlock* cont = nullptr;
   int depth = 0;                   // the generated function (0: the routine, deeper: EXCEPTION block bodies)
   int exitCode = 0, contCode = 0;  // returned from a deeper function to jump here
+  bool setsFound = false;          // a FOR loop (not LOOP, WHILE or a block): FOUND says it ran
 };
 
 // The generated function being filled: the routine itself or an EXCEPTION block body.
@@ -632,7 +633,15 @@ class RoutineCompiler {
   }
 
   void jumpTo(const JumpTarget& t, bool toContinue) {
-    closeCursorLoopsLeft(static_cast<size_t>(&t - targets_.data()));
+    size_t index = static_cast<size_t>(&t - targets_.data());
+    closeCursorLoopsLeft(index);
+    // A FOR loop that a jump to an enclosing target leaves has run: it sets FOUND as at its
+    // end (PostgreSQL's exec_stmt_fori and kin set it however the loop is left).
+    for (size_t i = index + 1; i < targets_.size(); ++i) {
+      if (!targets_[i].setsFound) continue;
+      setFound(b_.getTrue());
+      break;
+    }
     if (t.depth == cur_.depth) {
       b_.CreateBr(toContinue ? t.cont : t.exit);
     } else {
@@ -665,9 +674,10 @@ class RoutineCompiler {
   }
 
   // A loop's body: EXIT goes to `exit`, CONTINUE and the end of the body to `next`.
-  void emitLoopBody(const std::string& label, const StmtList& body, llvm::BasicBlock* exit, llvm::BasicBlock* next) {
+  void emitLoopBody(const std::string& label, const StmtList& body, llvm::BasicBlock* exit, llvm::BasicBlock* next,
+                    bool setsFound = true) {
     size_t mark = targets_.size();
-    pushTarget(label, true, exit, next);
+    pushTarget(label, true, exit, next).setsFound = setsFound;
     emitList(body);
     targets_.resize(mark);
     markStatement();  // the loop's own again, for its next condition or fetch
@@ -951,7 +961,7 @@ class RoutineCompiler {
     else
       b_.CreateBr(body);
     b_.SetInsertPoint(body);
-    emitLoopBody(s.label, s.body, exit, head);
+    emitLoopBody(s.label, s.body, exit, head, false);
     b_.SetInsertPoint(exit);
   }
 
@@ -1845,6 +1855,10 @@ class RoutineCompiler {
     finishCount(count);
   }
 
+  llvm::Value* undoPtr() {
+    llvm::Value* field = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), cur_.ctx, offsetof(rt::QueryContext, undo));
+    return b_.CreateLoad(cg_.pointerType(), field);
+  }
   llvm::Value* affectedRowsPtr() {
     return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), cur_.ctx, offsetof(rt::QueryContext, affectedRows));
   }
@@ -1867,34 +1881,32 @@ class RoutineCompiler {
     llvm::Value* count = countAlloca();
     if (!select) b_.CreateStore(b_.getInt64(0), affectedRowsPtr());
     // INTO keeps the first row and counts the rows, as PL/pgSQL's exec_stmt_execsql reads
-    // them from SPI: a SELECT stops at the first row, or with STRICT at the second; DML
-    // runs to its end (its foreign key checks included). Only then are FOUND and ROW_COUNT
-    // set, the count checked (P0002, P0003) and the row assigned.
+    // them from SPI: a SELECT stops at the first row, or with STRICT at the second; DML at
+    // its second RETURNING row, where its foreign key checks still run (the executor's
+    // end). Only then are FOUND and ROW_COUNT set, the count checked (P0002, P0003) and
+    // the row assigned.
     const TupleLayout* first = nullptr;
     llvm::Value* firstRow = nullptr;
     if (s.into) {
       first = out_.code->layouts.add(TupleLayout::of(columnTypes(*p)));
       firstRow = cg_.tupleAlloca(*first);
     }
-    int64_t enough = !select ? 0 : s.strict ? 2 : 1;
+    int64_t enough = select && !s.strict ? 1 : 2;
     emit(*p, {}, [&](Row& row) {
       if (!s.into) return;
       llvm::Value* n = b_.CreateLoad(b_.getInt64Ty(), count);
       cg_.ifThen(b_.CreateICmpEQ(n, b_.getInt64(0)), [&] { cg_.storeRow(firstRow, *first, row); });
       increment(count);
-      if (enough == 0) return;
+      llvm::BasicBlock* stop = cg_.block("into.stop");
       llvm::BasicBlock* more = cg_.block("into.more");
-      b_.CreateCondBr(b_.CreateICmpSGE(b_.CreateLoad(b_.getInt64Ty(), count), b_.getInt64(enough)),
-                      statements_.statementEnd(), more);
+      b_.CreateCondBr(b_.CreateICmpSGE(b_.CreateLoad(b_.getInt64Ty(), count), b_.getInt64(enough)), stop, more);
+      b_.SetInsertPoint(stop);
+      if (!select) cg_.call("duet_undo_run_deferred", b_.getVoidTy(), {undoPtr()});
+      b_.CreateBr(statements_.statementEnd());
       b_.SetInsertPoint(more);
     });
     llvm::Value* returned = b_.CreateLoad(b_.getInt64Ty(), count);
-    if (!select) {
-      llvm::Value* affected = b_.CreateLoad(b_.getInt64Ty(), affectedRowsPtr());
-      // SPI hands PL/pgSQL at most two RETURNING rows for INTO.
-      if (s.into) affected = b_.CreateSelect(b_.CreateICmpSGT(affected, b_.getInt64(2)), b_.getInt64(2), affected);
-      b_.CreateStore(affected, count);
-    }
+    if (!select) b_.CreateStore(b_.CreateLoad(b_.getInt64Ty(), affectedRowsPtr()), count);
     finishCount(count);
     if (!s.into) return;
     if (s.strict)

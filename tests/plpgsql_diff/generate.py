@@ -49,8 +49,6 @@ KNOWN_GAPS: dict[str, str] = {
                                "started",
     "operand_evaluated_twice": "NULLIF(a, b), a IS [NOT] DISTINCT FROM b and CASE a WHEN ... evaluate a twice "
                                "(a function with side effects runs twice); PostgreSQL once",
-    "found_after_exit_to_outer": "a FOR loop left by EXIT or CONTINUE of an enclosing loop's or block's label "
-                                 "leaves FOUND as it was; PostgreSQL sets it (true: the loop ran)",
     "subscript_of_null_array": "a[i] with a NULL array a evaluates i (its errors, its effects); PostgreSQL "
                                "gives NULL without evaluating i",
 }
@@ -843,10 +841,7 @@ class RoutineGen:
         """EXIT or CONTINUE of a loop, or EXIT of a labelled block (which needs its label)."""
         in_loop = any(kind == "loop" for kind, _ in self.enclosing)
         word = self.rng.choice(["EXIT", "CONTINUE"]) if in_loop else "EXIT"
-        targets = self.enclosing
-        if not self.allowed("found_after_exit_to_outer"):
-            targets = targets[-1:]   # no loop left in between
-        labels = [label for kind, label in targets if label and (kind == "loop" or word == "EXIT")]
+        labels = [label for kind, label in self.enclosing if label and (kind == "loop" or word == "EXIT")]
         if not labels and not in_loop:
             return ["NULL;"]
         target = f" {self.rng.choice(labels)}" if labels and (self.chance(0.5) or not in_loop) else ""
