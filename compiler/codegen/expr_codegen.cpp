@@ -334,6 +334,7 @@ SqlValue Codegen::fieldSelect(const Expr& e, const Row& row) {
 // symbol called on the argument values (duet_q_* functions read the query context first:
 // now(), current_setting()).
 SqlValue Codegen::functionCall(const Expr& e, const Row& row) {
+  if (e.function == "duet_rt_array_has" && e.args.size() == 2) return arrayHas(e, row);
   Row args;
   for (const auto& a : e.args) args.push_back(expr(*a, row));
   const BuiltinFunction* f = builtinFunctionBySymbol(e.function);
@@ -364,6 +365,23 @@ SqlValue Codegen::functionCall(const Expr& e, const Row& row) {
   // leaves a null pointer too).
   if (f && f->nullResult) result.null = b_.CreateIsNull(result.v);
   return result;
+}
+
+// a[i]'s check (below): a NULL array is NULL without evaluating the subscript, as
+// PostgreSQL's SubscriptingRef skips its subscripts then (their errors, their calls).
+SqlValue Codegen::arrayHas(const Expr& e, const Row& row) {
+  SqlValue array = expr(*e.args[0], row);
+  llvm::BasicBlock* pre = b_.GetInsertBlock();
+  llvm::BasicBlock* work = block("subscript");
+  llvm::BasicBlock* join = block("subscript.join");
+  b_.CreateCondBr(array.null, join, work);
+  b_.SetInsertPoint(work);
+  Row args{array, expr(*e.args[1], row)};
+  SqlValue has = strict(args, e.type, [&] { return inlineArrayCall(e.function, e.type.id, args); });
+  llvm::BasicBlock* workEnd = b_.GetInsertBlock();
+  b_.CreateBr(join);
+  b_.SetInsertPoint(join);
+  return phi({{pre, nullOf(e.type)}, {workEnd, has}}, e.type);
 }
 
 // The binder makes a[i] into CASE WHEN duet_rt_array_has(a, i) THEN duet_rt_array_get_<T>(a, i)
