@@ -63,11 +63,6 @@ struct SqlCursor {
 // Whether the statement runs as a compiled plan: SELECT, INSERT, UPDATE, DELETE, CALL.
 bool isQuery(const sql::Stmt& stmt);
 
-// The command a read-only transaction refuses to run, as PostgreSQL names it
-// (ExecCheckXactReadOnly): one that changes a table, or a query that locks table rows,
-// which PostgreSQL does by writing them. Null for any other plan.
-const char* writingCommand(const PreparedPlan& plan, const sql::Stmt& stmt);
-
 // The CommandComplete tag of a plan's statement: "SELECT n", "INSERT 0 n", "UPDATE n", ...
 std::string commandTag(const PreparedPlan& plan, int64_t rows, int64_t affected);
 // A plan's result columns as RowDescription sends them, in the result formats (text if none).

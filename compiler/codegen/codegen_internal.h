@@ -50,6 +50,7 @@ class Codegen : public ValueBuilder {
   SqlValue recordBuild(const plan::Expr& e, const Row& row);
   SqlValue fieldSelect(const plan::Expr& e, const Row& row);
   SqlValue functionCall(const plan::Expr& e, const Row& row);
+  SqlValue arrayHas(const plan::Expr& e, const Row& row);
   // An array element check or fixed-width read generated inline; null for other calls.
   llvm::Value* inlineArrayCall(const std::string& function, TypeId resultType, const std::vector<SqlValue>& args);
 

@@ -330,13 +330,20 @@ SqlValue Codegen::fieldSelect(const Expr& e, const Row& row) {
   return loadField(tuple, *layout, 0);
 }
 
-// A built-in function: strict, its runtime symbol called on the argument values (duet_q_*
-// functions read the query context first: now(), current_setting()).
+// A built-in function: strict (but in a nullElement row's element arguments), its runtime
+// symbol called on the argument values (duet_q_* functions read the query context first:
+// now(), current_setting()).
 SqlValue Codegen::functionCall(const Expr& e, const Row& row) {
+  if (e.function == "duet_rt_array_has" && e.args.size() == 2) return arrayHas(e, row);
   Row args;
   for (const auto& a : e.args) args.push_back(expr(*a, row));
   const BuiltinFunction* f = builtinFunctionBySymbol(e.function);
-  SqlValue result = strict(args, e.type, [&]() -> llvm::Value* {
+  // A nullElement row's element arguments do not make the call NULL: they pass NULL on.
+  auto nullPassed = [&](size_t i) { return f && f->nullElement && f->args[i] == TypeId::Unknown; };
+  Row strictArgs;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!nullPassed(i)) strictArgs.push_back(args[i]);
+  SqlValue result = strict(strictArgs, e.type, [&]() -> llvm::Value* {
     if (llvm::Value* v = inlineArrayCall(e.function, e.type.id, args)) return v;
     std::vector<llvm::Value*> leading;
     if (e.function.rfind("duet_q_", 0) == 0) leading.push_back(qctx_);
@@ -349,6 +356,7 @@ SqlValue Codegen::functionCall(const Expr& e, const Row& row) {
       llvm::Value* tuple = tupleAlloca(layout);
       storeRow(tuple, layout, {args[i]});
       llvm::Value* address = b_.CreateGEP(b_.getInt8Ty(), tuple, b_.getInt64(layout.offsets[0]));
+      if (nullPassed(i)) address = b_.CreateSelect(args[i].null, llvm::Constant::getNullValue(ptrTy_), address);
       passed[i] = notNull(address, {TypeId::Text, -1});  // a pointer, whatever the value's type
     }
     return callSql(e.function, e.type, passed, leading);
@@ -357,6 +365,23 @@ SqlValue Codegen::functionCall(const Expr& e, const Row& row) {
   // leaves a null pointer too).
   if (f && f->nullResult) result.null = b_.CreateIsNull(result.v);
   return result;
+}
+
+// a[i]'s check (below): a NULL array is NULL without evaluating the subscript, as
+// PostgreSQL's SubscriptingRef skips its subscripts then (their errors, their calls).
+SqlValue Codegen::arrayHas(const Expr& e, const Row& row) {
+  SqlValue array = expr(*e.args[0], row);
+  llvm::BasicBlock* pre = b_.GetInsertBlock();
+  llvm::BasicBlock* work = block("subscript");
+  llvm::BasicBlock* join = block("subscript.join");
+  b_.CreateCondBr(array.null, join, work);
+  b_.SetInsertPoint(work);
+  Row args{array, expr(*e.args[1], row)};
+  SqlValue has = strict(args, e.type, [&] { return inlineArrayCall(e.function, e.type.id, args); });
+  llvm::BasicBlock* workEnd = b_.GetInsertBlock();
+  b_.CreateBr(join);
+  b_.SetInsertPoint(join);
+  return phi({{pre, nullOf(e.type)}, {workEnd, has}}, e.type);
 }
 
 // The binder makes a[i] into CASE WHEN duet_rt_array_has(a, i) THEN duet_rt_array_get_<T>(a, i)

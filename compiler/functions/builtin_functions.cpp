@@ -79,7 +79,7 @@ const std::vector<BuiltinFunction> kCoreFunctions = {
     {"pg_postmaster_start_time", {},             TimestampTz, kStable,    true, DUET_FN(duet_q_pg_postmaster_start_time)},
     // Arrays (array_functions.h).
     {"array_remove",          {Array, Unknown},  Array,       kImmutable, true, DUET_FN(duet_q_array_remove),
-                              Unknown, 0, false, false, false, {}, 0, true},
+                              Unknown, 0, false, false, false, {}, 0, true, false, Unknown, {}, true},
     {"array_to_string",       {Array, Text},     Text,        kStable,    true, DUET_FN(duet_q_array_to_string), Unknown, 0, false, false, true},
     {"array_to_string",       {Array, Text, Text}, Text,      kStable,    true, DUET_FN(duet_q_array_to_string_nulls), Unknown, 0, false, false, true},
     {"set_config",            {Text, Text, Bool}, Text,       kVolatile,  true, DUET_FN(duet_q_set_config)},

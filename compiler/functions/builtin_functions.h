@@ -38,9 +38,9 @@ struct BuiltinFunction {
   Volatility volatility;
   // PostgreSQL's proisstrict: a NULL argument gives NULL without a call. Generated code
   // passes no NULL flags to runtime functions, so every row here is strict in what it is
-  // passed (the unit test checks it). Functions that see NULLs (concat, format,
-  // quote_nullable) take them as "any" arguments (anyArgs below): those travel inside one
-  // text[] that is never NULL itself, its elements NULL for NULL arguments.
+  // passed (the unit test checks it), but for the element arguments of a nullElement row. Functions that see NULLs
+  // (concat, format, quote_nullable) take them as "any" arguments (anyArgs below): those travel inside one text[] that
+  // is never NULL itself, its elements NULL for NULL arguments.
   bool strict;
   // The runtime function generated code calls. A duet_q_* function receives the query's
   // context (rt::QueryContext*) before the arguments; a duet_rt_* function does not.
@@ -90,6 +90,10 @@ struct BuiltinFunction {
   // A result of type Record: its fields, named, in order; a field declared Unknown has the
   // anyarray argument's element type (_pg_expandarray's x).
   std::vector<std::pair<std::string_view, TypeId>> recordFields = {};
+  // An anyCompatible row that is not strict in its Unknown (element) arguments: a NULL one
+  // reaches the runtime function as a null address instead of making the result NULL
+  // (array_remove(a, NULL) removes a's NULL elements).
+  bool nullElement = false;
 };
 
 // The json and jsonb rows (json_builtin_functions.cpp), part of the table.

@@ -185,7 +185,7 @@ ExprPtr Parser::parseQuantifiedRhs(uint32_t loc, const std::string& op, ExprPtr 
   if ((isKw("any") || isKw("some") || isKw("all")) && isOp("(", 1)) {
     bool all = isKw("all");
     advance();
-    if (!startsSelect(1)) {
+    if (!startsParenSubquery(0)) {
       auto q = std::make_unique<ArrayOp>(loc, op, all);
       q->left = std::move(left);
       expectOp("(");
@@ -237,7 +237,7 @@ ExprPtr Parser::parsePredicate() {
     e = std::move(b);
   } else if (acceptKw("in")) {
     if (!isOp("(")) syntaxError();
-    if (startsSelect(1)) {
+    if (startsParenSubquery(0)) {
       auto link = std::make_unique<SubLink>(loc, SubLinkKind::Any);
       link->test = std::move(left);
       link->op = "=";

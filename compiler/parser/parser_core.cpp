@@ -220,6 +220,28 @@ bool Parser::startsSelect(int ahead) {
   return isKw("select", i) || isKw("values", i) || isKw("with", i) || isKw("table", i);
 }
 
+bool Parser::startsParenSubquery(int ahead) {
+  if (!isOp("(", ahead) || !startsSelect(ahead)) return false;
+  int groups = 0;  // the parentheses before the SELECT: the query is inside all of them
+  while (isOp("(", ahead + groups)) ++groups;
+  // Each of them that closes must be followed by the next one's close or by what goes on
+  // with a query (a set operation, ORDER BY, LIMIT, ...); an operator, a cast or a comma
+  // makes the inner group an operand of an expression.
+  int depth = groups, lowest = groups;
+  for (int i = ahead + groups; peek(i).kind != TokenKind::End; ++i) {
+    if (isOp("(", i)) ++depth;
+    if (!isOp(")", i)) continue;
+    if (--depth == 0) return true;
+    if (depth >= lowest) continue;
+    lowest = depth;
+    if (isOp(")", i + 1)) continue;
+    for (std::string_view word : {"union", "intersect", "except", "order", "limit", "offset", "fetch", "for"})
+      if (isKw(word, i + 1)) return true;
+    return false;
+  }
+  return true;  // unbalanced: the query's parser reports it
+}
+
 StmtPtr Parser::parsePreparable() {
   if (isKw("with")) {
     // WITH before a SELECT, or before an INSERT, UPDATE or DELETE that reads its queries.

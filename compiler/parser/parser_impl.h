@@ -55,7 +55,10 @@ class Parser {
   // ---- statements ----
   StmtPtr parseStatement();
   bool startsSelect(int ahead = 0);  // SELECT, VALUES or '(' SELECT ...
-  StmtPtr parsePreparable();         // SELECT / VALUES / INSERT / UPDATE / DELETE
+  // The '(' at `ahead` opens a subquery (select_with_parens), not an expression that starts
+  // with one, as the operand of IN and ANY/ALL: `x IN ((SELECT 1) + 0, 2)`.
+  bool startsParenSubquery(int ahead);
+  StmtPtr parsePreparable();  // SELECT / VALUES / INSERT / UPDATE / DELETE
 
   // parse_select.cpp
   std::unique_ptr<SelectStmt> parseSelect();  // with ORDER BY / LIMIT / locking

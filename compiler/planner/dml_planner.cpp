@@ -13,6 +13,33 @@
 namespace duet::planner {
 namespace {
 constexpr const char* kGeneratedAlways = "428C9";
+
+bool subqueryReads(const plan::Expr& e, const Table* table);
+
+// Whether a subquery in the plan (its filters', its new values') reads `table`.
+bool subqueriesRead(const plan::Node& n, const Table* table, bool inSubquery = false) {
+  if (inSubquery && n.table == table) return true;
+  bool reads = false;
+  plan::forEachExpr(n, [&](const plan::Expr& e) { reads = reads || subqueryReads(e, table); });
+  if (reads) return true;
+  for (const auto& c : n.children)
+    if (subqueriesRead(*c, table, inSubquery)) return true;
+  return false;
+}
+
+bool subqueryReads(const plan::Expr& e, const Table* table) {
+  if (e.subplan && subqueriesRead(*e.subplan, table, true)) return true;
+  for (const auto& a : e.args)
+    if (subqueryReads(*a, table)) return true;
+  return false;
+}
+
+// The rows an UPDATE or DELETE changes, with their new values: all of them read before the
+// first change when a subquery reads the table, which PostgreSQL's snapshot shows it as the
+// statement started (a subquery must not see the rows already changed).
+NodePtr changedRows(NodePtr rows, const Table* table) {
+  return subqueriesRead(*rows, table) ? materialize(std::move(rows)) : std::move(rows);
+}
 }  // namespace
 
 std::vector<ExprPtr> StatementPlanner::bindReturning(const std::vector<sql::ResTarget>& returning, const DmlTarget& d,
@@ -239,7 +266,7 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
   // RETURNING reads the new row; after UPDATE ... FROM also the FROM items' columns.
   upd->returning = s.from.empty() ? bindReturning(s.returning, d, s.alias, columns)
                                   : bindJoinedReturning(s.returning, fp, cols.size(), row, columns);
-  upd->children.push_back(project(std::move(fp.node), std::move(row)));
+  upd->children.push_back(changedRows(project(std::move(fp.node), std::move(row)), t.table));
   return upd;
 }
 
@@ -261,7 +288,7 @@ NodePtr StatementPlanner::planDelete(const sql::DeleteStmt& s, std::vector<Outpu
   // RETURNING reads the deleted row; after DELETE ... USING also the USING items' columns.
   del->returning = s.using_.empty() ? bindReturning(s.returning, d, s.alias, columns)
                                     : bindJoinedReturning(s.returning, fp, cols.size(), row, columns);
-  del->children.push_back(project(std::move(fp.node), std::move(row)));
+  del->children.push_back(changedRows(project(std::move(fp.node), std::move(row)), t.table));
   return del;
 }
 

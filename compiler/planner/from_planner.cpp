@@ -8,6 +8,7 @@
 #include <numeric>
 #include <tuple>
 
+#include "compiler/parser/ast_walk.h"
 #include "compiler/planner/access_path.h"
 #include "compiler/planner/plan_building.h"
 #include "engine/error.h"
@@ -174,6 +175,12 @@ const RoutineCandidate& StatementPlanner::resolveCall(const sql::FuncCall& call,
   // Bound into a local list first: an argument may hold a subquery, planned meanwhile.
   std::vector<ExprPtr> args;
   Binder::Clause clause(b_, procedure ? "CALL arguments" : "functions in FROM");
+  // PostgreSQL's transformSubLink refuses them in CALL arguments (EXPR_KIND_CALL_ARGUMENT).
+  if (procedure)
+    for (const auto& a : call.args)
+      sql::visitSubLinks(*a, [&](const sql::SubLink& link) {
+        b_.fail(sqlstate::kFeatureNotSupported, "cannot use subquery in CALL argument", link.location);
+      });
   for (const auto& a : call.args) args.push_back(b_.bind(*a, none));
   boundArgs_ = std::move(args);
   const RoutineCandidate* r = b_.resolveRoutine(call, boundArgs_, procedure);

@@ -71,6 +71,12 @@ struct PreparedPlan {
   plan::ReadFootprint footprint;  // where a read-only run may go (snapshot routing)
 };
 
+// The command a read-only transaction refuses to run, as PostgreSQL names it
+// (ExecCheckXactReadOnly), and a non-volatile routine too (CommandIsReadOnly): one that
+// changes a table, or a query that locks table rows, which PostgreSQL does by writing
+// them. Null for any other plan (writing_command.cpp).
+const char* writingCommand(const PreparedPlan& plan, const sql::Stmt& stmt);
+
 // A bound and planned statement before code generation: PL/pgSQL compiles embedded
 // statements into the routine's own code. plan->compiled stays null.
 struct PlannedStatement {

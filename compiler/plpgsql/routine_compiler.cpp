@@ -70,6 +70,7 @@ struct JumpTarget {
   llvm::BasicBlock* cont = nullptr;
   int depth = 0;                   // the generated function (0: the routine, deeper: EXCEPTION block bodies)
   int exitCode = 0, contCode = 0;  // returned from a deeper function to jump here
+  bool setsFound = false;          // a FOR loop (not LOOP, WHILE or a block): FOUND says it ran
 };
 
 // The generated function being filled: the routine itself or an EXCEPTION block body.
@@ -258,8 +259,9 @@ class RoutineCompiler {
     enter(main);
     loadRegisters();
     returnBlock_ = cg_.block("return");
-    // FOUND starts false.
+    // FOUND starts false, ROW_COUNT 0 (plpgsql_estate_setup's eval_processed).
     setFound(b_.getFalse());
+    setRowCount(b_.getInt64(0));
     emitBlock(*fn_.body);
     if (!terminated()) {
       if (out_.returnsValue || returnsRow_) {
@@ -421,9 +423,10 @@ class RoutineCompiler {
       }
     }
   }
+  // No row: NULL into every target, which a NOT NULL variable refuses (22004).
   void nullTargets(const std::vector<Target>& targets) {
     for (const Target& t : targets)
-      for (int slot : targetSlots(t)) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
+      for (int slot : targetSlots(t)) assignSlot(slot, cg_.nullOf(slotTypes_[slot]), &fn_.variables[t.variable]);
   }
 
   void setFound(llvm::Value* found) { storeSlot(slotOf_[fn_.found], cg_.notNull(found, {TypeId::Bool, -1})); }
@@ -453,7 +456,23 @@ class RoutineCompiler {
                               const std::vector<SqlType>& extra = {}) {
     SqlError error("", "");
     std::optional<Planned> p = tryPlan(text, prefix, suffix, extra, &error);
-    if (!p) reject(error);
+    if (!p) {
+      reject(error);
+      return p;
+    }
+    // A STABLE or IMMUTABLE routine runs its statements read-only (SPI's read_only, an SQL
+    // function's readonly_func): one that writes fails where it runs. CREATE accepts it,
+    // and its checks of the statement go on (the code after the failure is unreachable).
+    if (req_.readOnly) {
+      const char* command = p->stmt.plan->command == PreparedPlan::Command::Call
+                                ? "CALL"
+                                : writingCommand(*p->stmt.plan, *p->parsed[0].stmt);
+      if (command) {
+        fail(SqlError(sqlstate::kFeatureNotSupported,
+                      fmt::format("{} is not allowed in a non-volatile function", command)));
+        ensureOpen();
+      }
+    }
     return p;
   }
 
@@ -572,12 +591,40 @@ class RoutineCompiler {
     const TupleLayout* layout = out_.code->layouts.add(TupleLayout::of({type}));
     llvm::Value* temp = cg_.tupleAlloca(*layout);
     cg_.storeField(temp, *layout, 0, cg_.nullOf(type));
+    // An expression PostgreSQL cannot evaluate as a simple one runs as a query, whose
+    // rows (one, or none) ROW_COUNT then counts (exec_run_select's eval_processed).
+    llvm::Value* rows = nullptr;
+    if (runsAsQuery(*p->stmt.root)) {
+      rows = entryAlloca(b_.getInt64Ty());
+      b_.CreateStore(b_.getInt64(0), rows);
+    }
     emit(*p, extra, [&](Row& row) {
       cg_.storeField(temp, *layout, 0, row[0]);
+      if (rows) b_.CreateStore(b_.getInt64(1), rows);
       b_.CreateBr(statements_.statementEnd());
       ensureOpen();
     });
+    if (rows) setRowCount(b_.CreateLoad(b_.getInt64Ty(), rows));
     return cg_.loadField(temp, *layout, 0);
+  }
+
+  // Whether an expression's plan is more than PostgreSQL's simple expressions
+  // (exec_simple_check_plan): a query with FROM, WHERE, aggregation, a set-returning
+  // function, sorting, a limit or a subquery, rather than one computed row.
+  static bool runsAsQuery(const plan::Node& n) {
+    if (n.kind != plan::NodeKind::Project && n.kind != plan::NodeKind::Values) return true;
+    bool subquery = false;
+    plan::forEachExpr(n, [&](const plan::Expr& e) { subquery = subquery || holdsSubquery(e); });
+    if (subquery) return true;
+    for (const auto& c : n.children)
+      if (runsAsQuery(*c)) return true;
+    return false;
+  }
+  static bool holdsSubquery(const plan::Expr& e) {
+    if (e.kind == plan::ExprKind::Subquery) return true;
+    for (const auto& a : e.args)
+      if (holdsSubquery(*a)) return true;
+    return false;
   }
 
   // A condition (IF, WHILE, EXIT WHEN): true when the boolean is true (NULL is false).
@@ -608,7 +655,15 @@ class RoutineCompiler {
   }
 
   void jumpTo(const JumpTarget& t, bool toContinue) {
-    closeCursorLoopsLeft(&t - targets_.data());
+    size_t index = static_cast<size_t>(&t - targets_.data());
+    closeCursorLoopsLeft(index);
+    // A FOR loop that a jump to an enclosing target leaves has run: it sets FOUND as at its
+    // end (PostgreSQL's exec_stmt_fori and kin set it however the loop is left).
+    for (size_t i = index + 1; i < targets_.size(); ++i) {
+      if (!targets_[i].setsFound) continue;
+      setFound(b_.getTrue());
+      break;
+    }
     if (t.depth == cur_.depth) {
       b_.CreateBr(toContinue ? t.cont : t.exit);
     } else {
@@ -642,9 +697,10 @@ class RoutineCompiler {
   }
 
   // A loop's body: EXIT goes to `exit`, CONTINUE and the end of the body to `next`.
-  void emitLoopBody(const std::string& label, const StmtList& body, llvm::BasicBlock* exit, llvm::BasicBlock* next) {
+  void emitLoopBody(const std::string& label, const StmtList& body, llvm::BasicBlock* exit, llvm::BasicBlock* next,
+                    bool setsFound = true) {
     size_t mark = targets_.size();
-    pushTarget(label, true, exit, next);
+    pushTarget(label, true, exit, next).setsFound = setsFound;
     emitList(body);
     targets_.resize(mark);
     markStatement();  // the loop's own again, for its next condition or fetch
@@ -923,7 +979,7 @@ class RoutineCompiler {
     else
       b_.CreateBr(body);
     b_.SetInsertPoint(body);
-    emitLoopBody(s.label, s.body, exit, head);
+    emitLoopBody(s.label, s.body, exit, head, false);
     b_.SetInsertPoint(exit);
   }
 
@@ -1850,6 +1906,10 @@ class RoutineCompiler {
     finishCount(count);
   }
 
+  llvm::Value* undoPtr() {
+    llvm::Value* field = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), cur_.ctx, offsetof(rt::QueryContext, undo));
+    return b_.CreateLoad(cg_.pointerType(), field);
+  }
   llvm::Value* affectedRowsPtr() {
     return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), cur_.ctx, offsetof(rt::QueryContext, affectedRows));
   }
@@ -1871,35 +1931,50 @@ class RoutineCompiler {
     }
     llvm::Value* count = countAlloca();
     if (!select) b_.CreateStore(b_.getInt64(0), affectedRowsPtr());
+    // INTO keeps the first row and counts the rows, as PL/pgSQL's exec_stmt_execsql reads
+    // them from SPI: a SELECT stops at the first row, or with STRICT at the second; DML at
+    // its second RETURNING row, where its foreign key checks still run (the executor's
+    // end). Only then are FOUND and ROW_COUNT set, the count checked (P0002, P0003) and
+    // the row assigned.
+    const TupleLayout* first = nullptr;
+    llvm::Value* firstRow = nullptr;
+    if (s.into) {
+      first = out_.code->layouts.add(TupleLayout::of(columnTypes(*p)));
+      firstRow = cg_.tupleAlloca(*first);
+    }
+    int64_t enough = select && !s.strict ? 1 : 2;
     emit(*p, {}, [&](Row& row) {
       if (!s.into) return;
       llvm::Value* n = b_.CreateLoad(b_.getInt64Ty(), count);
-      if (select && !s.strict) {
-        // The first row is all SELECT INTO takes.
-        assignTargets(s.targets, row);
-        increment(count);
-        b_.CreateBr(statements_.statementEnd());
-        ensureOpen();
-        return;
-      }
-      // STRICT, and INSERT/UPDATE/DELETE ... RETURNING INTO: exactly one row.
-      cg_.ifThen(b_.CreateICmpSGT(n, b_.getInt64(0)), [&] {
-        fail("P0003", "query returned more than one row", "Make sure the query returns a single row, or use LIMIT 1.");
-      });
-      assignTargets(s.targets, row);
+      cg_.ifThen(b_.CreateICmpEQ(n, b_.getInt64(0)), [&] { cg_.storeRow(firstRow, *first, row); });
       increment(count);
+      llvm::BasicBlock* stop = cg_.block("into.stop");
+      llvm::BasicBlock* more = cg_.block("into.more");
+      b_.CreateCondBr(b_.CreateICmpSGE(b_.CreateLoad(b_.getInt64Ty(), count), b_.getInt64(enough)), stop, more);
+      b_.SetInsertPoint(stop);
+      if (!select) cg_.call("duet_undo_run_deferred", b_.getVoidTy(), {undoPtr()});
+      b_.CreateBr(statements_.statementEnd());
+      b_.SetInsertPoint(more);
     });
-    if (s.into) {
-      llvm::Value* n = b_.CreateLoad(b_.getInt64Ty(), count);
-      cg_.ifThen(b_.CreateICmpEQ(n, b_.getInt64(0)), [&] {
-        if (s.strict)
-          fail("P0002", "query returned no rows");
-        else
-          nullTargets(s.targets);
-      });
-    }
+    llvm::Value* returned = b_.CreateLoad(b_.getInt64Ty(), count);
     if (!select) b_.CreateStore(b_.CreateLoad(b_.getInt64Ty(), affectedRowsPtr()), count);
     finishCount(count);
+    if (!s.into) return;
+    if (s.strict)
+      cg_.ifThen(b_.CreateICmpEQ(returned, b_.getInt64(0)), [&] { fail("P0002", "query returned no rows"); });
+    // STRICT, and INSERT/UPDATE/DELETE ... RETURNING INTO: exactly one row.
+    if (s.strict || !select) {
+      cg_.ifThen(b_.CreateICmpSGT(returned, b_.getInt64(1)), [&] {
+        fail("P0003", "query returned more than one row", "Make sure the query returns a single row, or use LIMIT 1.");
+      });
+    }
+    llvm::Value* none = b_.CreateICmpEQ(returned, b_.getInt64(0));
+    cg_.ifThen(none, [&] { nullTargets(s.targets); });
+    cg_.ifThen(b_.CreateNot(none), [&] {
+      Row row;
+      for (size_t i = 0; i < first->types.size(); ++i) row.push_back(cg_.loadField(firstRow, *first, i));
+      assignTargets(s.targets, row);
+    });
   }
 
   // CALL p(...) (exec_stmt_call): the procedure's OUT and INOUT arguments come back as its

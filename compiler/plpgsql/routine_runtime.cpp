@@ -139,7 +139,14 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
     for (size_t a = 0; a < routine.argLayout.types.size(); ++a) {
       if (!args[routine.argLayout.nullOffset(a)]) continue;
       if (result) result[0] = 1;  // the one result column is NULL
-      return;                     // and a set has no rows
+      // A set has no rows; one value (or OUT row) is a row of NULLs, as in FROM of any
+      // function returning NULL (a procedure without output arguments: none).
+      if (rows && !routine.returnsSet && !routine.rowLayout.types.empty()) {
+        TupleStorage nulls(routine.rowLayout.size);
+        std::memset(nulls.data(), 1, routine.rowLayout.types.size());
+        rows->append(nulls.data());
+      }
+      return;
     }
   }
   // The frame: every variable starts NULL (PostgreSQL's initial value without DEFAULT); the

@@ -44,12 +44,13 @@ const VarString* duet_q_array_remove(QueryContext*, const VarString* array, cons
   duet::ArrayBuilder kept(view.elementType());
   alignas(16) unsigned char value[16];
   for (uint32_t i = 0; i < view.size(); ++i) {
+    // NULL matches only NULL here (array_remove's IS NOT DISTINCT FROM).
     if (view.isNull(i)) {
-      kept.appendNull();
+      if (element) kept.appendNull();
       continue;
     }
     view.load(i, value);
-    if (duet::compareValues(type, value, element) != 0) kept.append(value);
+    if (!element || duet::compareValues(type, value, element) != 0) kept.append(value);
   }
   return kept.finish(duet::statementArena());
 }

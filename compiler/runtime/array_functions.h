@@ -8,8 +8,8 @@ extern "C" {
 const duet::VarString* duet_q_array_to_string(duet::rt::QueryContext* ctx, const duet::VarString* array,
                                               const duet::VarString* delimiter);
 // array_remove(array, element): the array without the elements equal to `element` (a
-// pointer to its physical representation, of the array's element type: anycompatible).
-// Strict here: array_remove(a, NULL), which removes a's NULLs in PostgreSQL, is NULL.
+// pointer to its physical representation, of the array's element type: anycompatible),
+// or without its NULL elements when `element` is null (array_remove(a, NULL)).
 const duet::VarString* duet_q_array_remove(duet::rt::QueryContext* ctx, const duet::VarString* array,
                                            const void* element);
 const duet::VarString* duet_q_array_to_string_nulls(duet::rt::QueryContext* ctx, const duet::VarString* array,

@@ -51,7 +51,8 @@ void duet_table_erase(Table* table, RowId row, UndoLog* undo);
 void duet_table_read(const Table* table, RowId row, uint8_t* tupleOut);
 // The end of a statement that changed rows of a table in a foreign key: its deferred checks.
 void duet_undo_run_deferred(UndoLog* undo);
-// A CHECK constraint refused the new row `tuple`: 23514 with the row in the detail.
+// A CHECK constraint refused the new row `tuple`: 23514 with the row in the detail, or
+// 23502 when the row also breaks NOT NULL (checked first, as in PostgreSQL).
 [[noreturn]] void duet_table_check_failed(const Table* table, const VarString* constraint, const uint8_t* tuple);
 }
 

@@ -71,6 +71,19 @@ class Table {
   // would, for a tuple that breaks NOT NULL: PostgreSQL checks a row before it looks for a
   // conflict, so a row that breaks NOT NULL fails even where it would have been skipped.
   RowId findConflict(const uint8_t* tuple, const Index& arbiter);
+  // 23502 for a tuple with NULL in a NOT NULL column. Every row written passes here (and a
+  // row a CHECK refused, which PostgreSQL checks for NOT NULL first): the NULL flags, eight
+  // at a time, against the words of the NOT NULL mask that are not zero; the column to
+  // name is searched only on failure.
+  void checkNotNull(const uint8_t* tuple) const {
+    uint64_t anyNull = 0;
+    for (const MaskWord& m : notNullFlags_) {
+      uint64_t flags;
+      std::memcpy(&flags, tuple + m.offset, 8);  // the fields follow the flags
+      anyNull |= flags & m.bits;
+    }
+    if (anyNull) throwNotNull(tuple);
+  }
   // Copies the row into tupleOut; strings point into table memory, valid until the row is
   // updated or deleted and that change commits.
   void read(RowId row, uint8_t* tupleOut) const;
@@ -144,17 +157,6 @@ class Table {
   uint8_t* hideRow(RowId row);
   void syncDirectory();
 
-  // Every row written passes here: the NULL flags, eight at a time, against the words of
-  // the NOT NULL mask that are not zero; the column to name is searched only on failure.
-  void checkNotNull(const uint8_t* tuple) const {
-    uint64_t anyNull = 0;
-    for (const MaskWord& m : notNullFlags_) {
-      uint64_t flags;
-      std::memcpy(&flags, tuple + m.offset, 8);  // the fields follow the flags
-      anyNull |= flags & m.bits;
-    }
-    if (anyNull) throwNotNull(tuple);
-  }
   [[noreturn]] void throwNotNull(const uint8_t* tuple) const;
   void notNullChanged();  // recomputes notNullColumns_ and notNullFlags_
   [[noreturn]] void throwUnique(const Index& index, const uint8_t* key, bool creating) const;

@@ -267,7 +267,8 @@ std::string_view leftChars(std::string_view s, int64_t n) {
 
 std::string_view rightChars(std::string_view s, int64_t n) {
   int64_t len = charLength(s);
-  int64_t skip = n < 0 ? -n : (len - n < 0 ? 0 : len - n);
+  // PostgreSQL negates n in 32 bits: -2147483648 stays negative and skips nothing.
+  int64_t skip = n == INT32_MIN ? 0 : n < 0 ? -n : (len - n < 0 ? 0 : len - n);
   return s.substr(offsetOfChar(s, skip));
 }
 

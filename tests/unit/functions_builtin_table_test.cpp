@@ -18,7 +18,8 @@ TEST_CASE("built-in functions: every row is callable as generated code calls it"
   for (const BuiltinFunction& f : builtinFunctions()) {
     INFO(f.name);
     // Generated code passes no NULL flags: a row that is not strict cannot be called yet
-    // (functions that see NULLs take them as "any" arguments, inside a never-NULL array).
+    // (functions that see NULLs take them as "any" arguments, inside a never-NULL array,
+    // or as a nullElement row's null addresses).
     CHECK(f.strict);
     // An element type exactly for array results (an anycompatible row's is the arguments'
     // common type: array_remove); NULL as a null pointer only for pointers.
@@ -27,6 +28,8 @@ TEST_CASE("built-in functions: every row is callable as generated code calls it"
     else
       CHECK(f.resultElement == TypeId::Unknown);
     if (f.nullResult) CHECK(isVarlenaType(f.result));
+    // NULL element arguments go by (null) address: only anycompatible rows pass them so.
+    if (f.nullElement) CHECK(f.anyCompatible);
     CHECK(f.anyArgs >= kVariadicAny);
     // A set-returning row's function is given the query context (and fills its buffer).
     if (f.returnsSet) CHECK(std::string(f.symbol).rfind("duet_q_", 0) == 0);
