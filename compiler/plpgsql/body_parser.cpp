@@ -429,7 +429,9 @@ void BodyParser::parseDeclarations(Block& block) {
       errorAt(sqlstate::kFeatureNotSupported, "row or record variable cannot be CONSTANT", constantAt);
     if (composite && v.notNull)
       errorAt(sqlstate::kFeatureNotSupported, "row or record variable cannot be NOT NULL", notNullAt);
-    if (composite && value)
+    // A row variable's default is assigned as `r := value` is; a RECORD's shape would come
+    // from a value known only at run time.
+    if (v.type.kind == VarType::Kind::Record && value)
       errorAt(sqlstate::kFeatureNotSupported, "default value for row or record variable is not supported", defaultAt);
     if (v.notNull && !value)
       errorAt("22004", fmt::format("variable \"{}\" must have a default value, since it's declared NOT NULL", v.name),

@@ -48,6 +48,7 @@
 #include "engine/limits/stack_depth.h"
 #include "engine/storage/index.h"
 #include "engine/types/array.h"
+#include "engine/types/record.h"
 
 namespace duet::plpgsql {
 namespace {
@@ -726,8 +727,12 @@ class RoutineCompiler {
         slots.push_back(slotOf_[v]);
       }
       const auto& init = i < block.defaults.size() ? block.defaults[i] : std::nullopt;
-      if (init && slots.size() == 1) {
+      if (init && slots.size() == 1 && var.type.kind != VarType::Kind::Row) {
         if (auto value = evaluate(*init)) assignSlot(slots[0], *value, &var);
+      } else if (init && var.type.kind == VarType::Kind::Row) {
+        Target whole;
+        whole.variable = v;
+        assignRow(whole, slots, *init);
       } else {
         for (int slot : slots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
         if (init) {
@@ -884,7 +889,7 @@ class RoutineCompiler {
   void emitAssign(const Assign& a) {
     std::vector<int> slots = targetSlots(a.target);
     if (slots.size() != 1) {
-      if (!slots.empty()) fail(sqlstate::kFeatureNotSupported, "assigning a whole row variable is not supported yet");
+      if (!slots.empty()) assignRow(a.target, slots, a.value);
       return;
     }
     if (a.target.subscript) {
@@ -893,6 +898,39 @@ class RoutineCompiler {
     }
     auto v = evaluate(a.value);
     if (v) assignSlot(slots[0], *v, &fn_.variables[a.target.variable]);
+  }
+
+  // r := value for a row variable (a composite type's, a %ROWTYPE): the value's fields in
+  // order into the variable's, each with an assignment cast, missing ones NULL and extra
+  // ones ignored, as PostgreSQL's exec_move_row; a NULL value makes every field NULL.
+  void assignRow(const Target& target, const std::vector<int>& slots, const SqlText& text) {
+    const Variable& var = fn_.variables[target.variable];
+    if (var.type.kind != VarType::Kind::Row || !target.field.empty() || target.subscript)
+      return fail(sqlstate::kFeatureNotSupported, "assigning a whole record variable is not supported yet");
+    std::optional<SqlValue> v = evaluate(text);
+    if (!v) return;
+    if (v->type.id != TypeId::Record || recordFields(v->type).empty()) {
+      // `r := NULL` empties it; another value is no row.
+      cg_.ifThen(b_.CreateNot(v->null),
+                 [&] { fail(sqlstate::kDatatypeMismatch, "cannot assign non-composite value to a row variable"); });
+      for (int slot : slots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
+      return;
+    }
+    const std::vector<RecordField>& fields = recordFields(v->type);
+    for (size_t i = 0; i < slots.size(); ++i) {
+      if (i >= fields.size()) {
+        storeSlot(slots[i], cg_.nullOf(slotTypes_[slots[i]]));
+        continue;
+      }
+      const TupleLayout* layout = out_.code->layouts.add(TupleLayout::of({fields[i].type}));
+      llvm::Value* tuple = cg_.tupleAlloca(*layout);
+      cg_.storeField(tuple, *layout, 0, cg_.nullOf(fields[i].type));
+      cg_.ifThen(b_.CreateNot(v->null), [&] {
+        cg_.call("duet_q_record_field", b_.getVoidTy(),
+                 {cur_.ctx, v->v, b_.getInt32(static_cast<int32_t>(i)), tuple, cg_.ptrConst(layout)});
+      });
+      assignSlot(slots[i], cg_.loadField(tuple, *layout, 0), &var);
+    }
   }
 
   // arr[i] := value: the array is rebuilt with the element replaced (arrays are values).
