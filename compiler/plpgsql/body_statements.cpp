@@ -189,6 +189,7 @@ StmtPtr BodyParser::parseAssignment(uint32_t loc) {
 // names the targets; its text is blanked out of the statement, keeping every offset.
 StmtPtr BodyParser::parseExecSql(uint32_t loc) {
   auto st = std::make_unique<ExecSql>(loc);
+  st->call = isKw("call");
   size_t first = pos_;
   uint32_t intoBegin = 0, intoEnd = 0;
   bool afterInsert = false;

@@ -241,6 +241,7 @@ struct ExecSql : Stmt {  // SELECT/INSERT/UPDATE/DELETE, with INTO [STRICT] targ
   bool into = false;
   bool strict = false;
   bool discardRows = false;  // LANGUAGE sql: a statement's rows are dropped, not an error
+  bool call = false;         // a CALL (its CONTEXT line says "at CALL")
   std::vector<Target> targets;
 };
 

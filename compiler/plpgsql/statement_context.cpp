@@ -1,7 +1,5 @@
 #include "compiler/plpgsql/statement_context.h"
 
-#include <strings.h>
-
 #include <fmt/format.h>
 #include <algorithm>
 #include <cctype>
@@ -41,12 +39,7 @@ std::string statementTypeName(const Stmt& s) {
     case StmtKind::ReturnQuery:
     case StmtKind::ReturnQueryExecute: return "RETURN QUERY";
     case StmtKind::Perform: return "PERFORM";
-    case StmtKind::ExecSql: {
-      std::string_view t = trimmed(s.as<ExecSql>().statement.text);
-      bool call = t.size() >= 4 && strncasecmp(t.data(), "call", 4) == 0 &&
-                  (t.size() == 4 || !std::isalnum(static_cast<unsigned char>(t[4])));
-      return call ? "CALL" : "SQL statement";
-    }
+    case StmtKind::ExecSql: return s.as<ExecSql>().call ? "CALL" : "SQL statement";
     case StmtKind::GetDiagnostics:
       return s.as<GetDiagnostics>().stacked ? "GET STACKED DIAGNOSTICS" : "GET DIAGNOSTICS";
     case StmtKind::Raise: return "RAISE";
