@@ -450,6 +450,9 @@ const std::vector<SettingDef>& settingDefinitions() {
         {"max_index_keys", "32", false, true, nullptr, "Shows the maximum number of index keys."},
         // PL/pgSQL's own setting (PostgreSQL defines it when the language loads).
         {"plpgsql.check_asserts", "on", false, false, boolValue, "Perform checks given in ASSERT statements."},
+        {"plpgsql.print_strict_params", "off", false, false, boolValue,
+         "Print information about parameters in the DETAIL portion of the error messages generated on INTO ... STRICT "
+         "failures."},
         {"quote_all_identifiers", "off", false, false, boolValue,
          "When generating SQL fragments, quote all identifiers."},
         // SET ROLE and SET SESSION AUTHORIZATION: the session's user is the one role they

@@ -505,20 +505,29 @@ Function BodyParser::parse() {
   for (const RoutineParameter& p : routine_.params) declare(parameterVariable(p));
   fn_.found = declare(foundVariable());
 
-  // Compiler options before the outer block; of PostgreSQL's, `#variable_conflict`
-  // (the last one counts).
+  // Compiler options before the outer block: PostgreSQL's `#variable_conflict` and
+  // `#print_strict_params` (the last one of each counts).
   while (isOp("#")) {
     advance();
-    if (!isKw("variable_conflict")) syntaxError();
-    advance();
-    if (acceptKw("error"))
-      fn_.variableConflict = VariableConflict::Error;
-    else if (acceptKw("use_variable"))
-      fn_.variableConflict = VariableConflict::UseVariable;
-    else if (acceptKw("use_column"))
-      fn_.variableConflict = VariableConflict::UseColumn;
-    else
+    if (acceptKw("variable_conflict")) {
+      if (acceptKw("error"))
+        fn_.variableConflict = VariableConflict::Error;
+      else if (acceptKw("use_variable"))
+        fn_.variableConflict = VariableConflict::UseVariable;
+      else if (acceptKw("use_column"))
+        fn_.variableConflict = VariableConflict::UseColumn;
+      else
+        syntaxError();
+    } else if (acceptKw("print_strict_params")) {
+      if (acceptKw("on"))
+        fn_.printStrictParams = PrintStrictParams::On;
+      else if (acceptKw("off"))
+        fn_.printStrictParams = PrintStrictParams::Off;
+      else  // PostgreSQL's elog, an internal error
+        throw SqlError(sqlstate::kInternalError, "unrecognized print_strict_params option " + peek().str());
+    } else {
       syntaxError();
+    }
   }
   uint32_t location = peek().offset;
   std::string label = optionalLabel();

@@ -32,6 +32,7 @@ struct RoutineFrame {
 struct RaiseSpec;    // a RAISE statement's constant parts (routine_runtime.cpp)
 struct DynamicSpec;  // a dynamic SQL statement's constant parts (dynamic_sql.h)
 struct CursorSpec;   // a cursor statement's constant parts (cursor_runtime.h)
+struct StrictSpec;   // a STRICT INTO check's constant parts (strict_params.h)
 
 struct CompiledRoutine {
   // Returns 0 (fell off the end) or 1 (RETURN).
@@ -66,6 +67,7 @@ struct CompiledRoutine {
   // RAISE` (or `SQL function "f" statement 2`).
   std::vector<std::string> statementContexts;
   std::vector<std::unique_ptr<CursorSpec>> cursorStatements;
+  std::vector<std::unique_ptr<StrictSpec>> strictChecks;
   double compileMs = 0;
   ~CompiledRoutine();
 };

@@ -10,6 +10,7 @@
 #include "compiler/binder/type_rules.h"
 #include "compiler/codegen/jit_symbols.h"
 #include "compiler/parser/lexer.h"
+#include "compiler/plpgsql/strict_params.h"
 #include "compiler/runtime/portal.h"
 #include "engine/storage/tuple_storage.h"
 #include "engine/types/value_io.h"
@@ -214,8 +215,13 @@ int64_t duet_plpgsql_execute(rt::QueryContext* ctx, const DynamicSpec* spec, con
   if (spec->into) {
     // exec_stmt_dynexecute's checks, in its order.
     if (!outcome.returnedRows) throw SqlError("42601", "INTO used with a command that cannot return data");
-    if (rows.count() == 0 && spec->strict) throw SqlError("P0002", "query returned no rows");
-    if (rows.count() > 1 && spec->strict) throw SqlError("P0003", "query returned more than one row");
+    if (spec->strict && rows.count() != 1) {
+      std::string detail;
+      if (printStrictParams(ctx, spec->printStrictParams))
+        detail = strictParamsDetail({}, spec->paramLayout, params, ctx);
+      if (rows.count() == 0) throw SqlError("P0002", "query returned no rows", detail);
+      throw SqlError("P0003", "query returned more than one row", detail);
+    }
     const TupleLayout& to = spec->targetLayout;
     if (rows.count() == 0) {
       std::memset(target, 1, to.types.size());

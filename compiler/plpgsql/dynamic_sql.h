@@ -24,6 +24,7 @@ struct DynamicSpec {
   TupleLayout targetLayout;
   bool into = false;
   bool strict = false;
+  PrintStrictParams printStrictParams = PrintStrictParams::Setting;  // STRICT's DETAIL lists the USING values
   bool readOnly = false;  // the routine is STABLE or IMMUTABLE (RoutineCompileRequest::readOnly)
 };
 
@@ -47,7 +48,8 @@ void registerDynamicSqlRuntime();
 extern "C" {
 // EXECUTE: runs `command` (null: 22004) with the USING values `params` (spec->paramLayout).
 // With INTO, the first row goes to `target` (spec->targetLayout), converted as PL/pgSQL
-// assigns; no row: NULLs, or with STRICT P0002; STRICT and more than one row: P0003.
+// assigns; no row: NULLs, or with STRICT P0002; STRICT and more than one row: P0003
+// (with the USING values in DETAIL under print_strict_params).
 // Returns the rows the last statement returned or changed (ROW_COUNT).
 int64_t duet_plpgsql_execute(duet::rt::QueryContext* ctx, const duet::plpgsql::DynamicSpec* spec,
                              const duet::VarString* command, const uint8_t* params, uint8_t* target);

@@ -370,6 +370,11 @@ struct Cursor {
 // (`#variable_conflict`): 42702, the variable, or the column.
 enum class VariableConflict : uint8_t { Error, UseVariable, UseColumn };
 
+// Whether STRICT INTO's errors list the statement's parameters in DETAIL
+// (`#print_strict_params on|off`); without the option, the plpgsql.print_strict_params
+// setting decides when the error is raised.
+enum class PrintStrictParams : uint8_t { Setting, On, Off };
+
 struct Function {
   std::vector<Variable> variables;  // parameters first, then FOUND, then declarations in order
   std::vector<Cursor> cursors;
@@ -380,6 +385,7 @@ struct Function {
   bool sqlBody = false;
   std::vector<int> numberedParams;
   VariableConflict variableConflict = VariableConflict::Error;
+  PrintStrictParams printStrictParams = PrintStrictParams::Setting;
 };
 
 }  // namespace duet::plpgsql

@@ -45,6 +45,7 @@
 #include "compiler/plpgsql/loop_prefetch.h"
 #include "compiler/plpgsql/routine_runtime.h"
 #include "compiler/plpgsql/statement_context.h"
+#include "compiler/plpgsql/strict_params.h"
 #include "engine/limits/stack_depth.h"
 #include "engine/storage/index.h"
 #include "engine/types/array.h"
@@ -1622,6 +1623,7 @@ class RoutineCompiler {
     if (!call) return;
     call->spec->into = s.into;
     call->spec->strict = s.strict;
+    call->spec->printStrictParams = fn_.printStrictParams;
     llvm::Value* target = s.into ? cg_.tupleAlloca(call->spec->targetLayout) : cg_.ptrConst(nullptr);
     llvm::Value* processed = cg_.call("duet_plpgsql_execute", b_.getInt64Ty(),
                                       {cur_.ctx, cg_.ptrConst(call->spec), call->command, call->params, target});
@@ -1999,11 +2001,12 @@ class RoutineCompiler {
     finishCount(count);
     if (!s.into) return;
     if (s.strict)
-      cg_.ifThen(b_.CreateICmpEQ(returned, b_.getInt64(0)), [&] { fail("P0002", "query returned no rows"); });
+      cg_.ifThen(b_.CreateICmpEQ(returned, b_.getInt64(0)), [&] { strictFail(s, "P0002", "query returned no rows"); });
     // STRICT, and INSERT/UPDATE/DELETE ... RETURNING INTO: exactly one row.
     if (s.strict || !select) {
       cg_.ifThen(b_.CreateICmpSGT(returned, b_.getInt64(1)), [&] {
-        fail("P0003", "query returned more than one row", "Make sure the query returns a single row, or use LIMIT 1.");
+        strictFail(s, "P0003", "query returned more than one row",
+                   "Make sure the query returns a single row, or use LIMIT 1.");
       });
     }
     llvm::Value* none = b_.CreateICmpEQ(returned, b_.getInt64(0));
@@ -2013,6 +2016,51 @@ class RoutineCompiler {
       for (size_t i = 0; i < first->types.size(); ++i) row.push_back(cg_.loadField(firstRow, *first, i));
       assignTargets(s.targets, row);
     });
+  }
+
+  // STRICT INTO's error, with the values of the variables the statement reads for
+  // print_strict_params (strict_params.h): plain variables in the order they are declared,
+  // then record fields in the order the statement names them, as PostgreSQL numbers its
+  // datums. A row variable read whole is left out.
+  void strictFail(const ExecSql& s, const std::string& code, const std::string& message, const std::string& hint = {}) {
+    if (fn_.printStrictParams == PrintStrictParams::Off) {
+      fail(code, message, hint);
+      return;
+    }
+    auto spec = std::make_unique<StrictSpec>();
+    spec->code = code;
+    spec->message = message;
+    spec->hint = hint;
+    spec->mode = fn_.printStrictParams;
+    std::set<int> plain;
+    std::vector<std::pair<std::string, int>> fields;  // name, slot
+    for (const VariableRef& ref : s.statement.variables) {
+      if (ref.field.empty()) {
+        if (slotOf_[ref.variable] >= 0) plain.insert(ref.variable);
+        continue;
+      }
+      for (const auto& [name, slot] : fieldSlots_[ref.variable])
+        if (name == ref.field &&
+            std::none_of(fields.begin(), fields.end(), [&](const auto& f) { return f.second == slot; }))
+          fields.emplace_back(name, slot);
+    }
+    Row values;
+    for (int v : plain) {
+      spec->names.push_back(fn_.variables[v].name);
+      values.push_back(loadSlot(slotOf_[v]));
+    }
+    for (const auto& [name, slot] : fields) {
+      spec->names.push_back(name);
+      values.push_back(loadSlot(slot));
+    }
+    std::vector<SqlType> types;
+    for (const SqlValue& v : values) types.push_back(v.type);
+    spec->layout = TupleLayout::of(types);
+    llvm::Value* tuple = cg_.tupleAlloca(spec->layout);
+    for (size_t i = 0; i < values.size(); ++i) cg_.storeField(tuple, spec->layout, i, values[i]);
+    cg_.call("duet_plpgsql_strict_fail", b_.getVoidTy(), {cur_.ctx, cg_.ptrConst(spec.get()), tuple});
+    b_.CreateUnreachable();
+    out_.strictChecks.push_back(std::move(spec));
   }
 
   // CALL p(...) (exec_stmt_call): the procedure's OUT and INOUT arguments come back as its

@@ -14,6 +14,7 @@
 #include "compiler/plpgsql/cursor_runtime.h"
 #include "compiler/plpgsql/dynamic_sql.h"
 #include "compiler/plpgsql/routine_runtime.h"
+#include "compiler/plpgsql/strict_params.h"
 #include "engine/limits/stack_depth.h"
 #include "engine/storage/tuple_storage.h"
 #include "engine/storage/undo_log.h"
@@ -226,6 +227,7 @@ void registerRoutineRuntime() {
     DUET_PL(duet_plpgsql_reraise);
     DUET_PL(duet_plpgsql_raise);
     DUET_PL(duet_plpgsql_fail);
+    DUET_PL(duet_plpgsql_strict_fail);
     DUET_PL(duet_plpgsql_append_row);
     DUET_PL(duet_plpgsql_asserts_enabled);
     DUET_PL(duet_plpgsql_assert_failed);
