@@ -36,6 +36,10 @@ ColumnDef columnDefinition(const sql::ColumnDef& col, std::string_view query, st
                    static_cast<int>(col.type.location) + 1);
   }
   ColumnDef def{col.name, col.type.sqlType(), false, {}};
+  if (col.collateAt && !sql::isCollatable(def.type))
+    throw SqlError(sqlstate::kDatatypeMismatch,
+                   fmt::format("collations are not supported by type {}", typeName(def.type)), {}, {},
+                   static_cast<int>(col.collateAt) + 1);
   // SERIAL is an integer column with a sequence of its own, as an identity column is: one
   // default at most among DEFAULT, SERIAL and IDENTITY (42601, worded as PostgreSQL's).
   bool hasDefault = col.type.serial != sql::SerialKind::None;

@@ -330,6 +330,7 @@ struct ColumnDef {
   TypeName type;
   std::vector<Constraint> constraints;
   uint32_t location = 0;
+  uint32_t collateAt = 0;  // where COLLATE is (its collation exists: knownCollation), 0: none
 };
 
 // LIKE source [INCLUDING | EXCLUDING option ...] in CREATE TABLE's column list.

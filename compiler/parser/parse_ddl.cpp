@@ -194,7 +194,14 @@ ColumnDef Parser::parseColumnDef() {
   c.location = peek().offset;
   c.name = parseColId();
   c.type = parseTypeName();
-  while (parseColumnConstraint(c.constraints)) {}
+  for (;;) {
+    if (isKw("collate")) {
+      c.collateAt = peek().offset;
+      parseCollation();
+    } else if (!parseColumnConstraint(c.constraints)) {
+      break;
+    }
+  }
   return c;
 }
 

@@ -419,19 +419,26 @@ ExprPtr Parser::parsePostfix() {
   }
 }
 
-// COLLATE name: DuetDB compares strings byte-wise (the C collation, every database's), so
-// the collations that order that way are accepted and change nothing; others do not
-// exist here (42704, as PostgreSQL says of a collation it lacks).
+// COLLATE name (knownCollation).
 void Parser::parseCollation() {
+  uint32_t at = peek().offset;  // PostgreSQL's errors point at COLLATE
   advance();
-  uint32_t at = peek().offset;
   std::vector<std::string> name;
   name.push_back(parseColId());
   while (acceptOp(".")) name.push_back(parseColLabel());
-  bool known = name.size() == 1 || (name.size() == 2 && name[0] == "pg_catalog");
+  if (!knownCollation(name))
+    errorAt(sqlstate::kUndefinedObject, "collation \"" + name.back() + "\" for encoding \"UTF8\" does not exist", at);
+}
+
+bool knownCollation(const std::vector<std::string>& name) {
+  bool inCatalog = name.size() == 1 || (name.size() == 2 && name[0] == "pg_catalog");
   const std::string& n = name.back();
-  if (!known || (n != "C" && n != "POSIX" && n != "default" && n != "ucs_basic"))
-    errorAt(sqlstate::kUndefinedObject, "collation \"" + n + "\" for encoding \"UTF8\" does not exist", at);
+  return inCatalog && (n == "C" || n == "POSIX" || n == "default" || n == "ucs_basic");
+}
+
+bool isCollatable(SqlType type) {
+  TypeId id = type.isArray() ? type.element : type.id;
+  return isStringType(id) && (type.alias == TypeAlias::None || type.alias == TypeAlias::Name);
 }
 
 ExprPtr Parser::parsePrimary() {

@@ -65,4 +65,12 @@ std::vector<ParsedStatement> parseQuery(std::string_view query, const ParseOptio
 // PL/pgSQL declarations). Errors as parseQuery, with positions in `text`.
 TypeName parseTypeNameText(std::string_view text);
 
+// Whether the collation `name` (schema-qualified or not) exists: DuetDB compares strings
+// byte-wise (the C collation, every database's), so the collations that order that way
+// exist and change nothing; PostgreSQL says 42704 of the others.
+bool knownCollation(const std::vector<std::string>& name);
+// Whether values of the type have a collation (PostgreSQL's typcollation is set): the
+// strings and name, and arrays of them. COLLATE on others is 42804.
+bool isCollatable(SqlType type);
+
 }  // namespace duet::sql

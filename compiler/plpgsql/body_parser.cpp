@@ -8,6 +8,7 @@
 
 #include "compiler/parser/ast_walk.h"
 #include "compiler/parser/lexer.h"
+#include "compiler/parser/parser.h"
 #include "compiler/plpgsql/sql_fragment.h"
 #include "engine/error.h"
 
@@ -408,9 +409,22 @@ void BodyParser::parseDeclarations(Block& block) {
     v.constant = acceptKw("constant");
     uint32_t typeAt = 0;
     v.type = parseDataType(typeAt);
+    // COLLATE: of the collations DuetDB has (sql::knownCollation), all order as C does.
+    uint32_t collateAt = peek().offset;
     if (acceptKw("collate")) {
-      variableWord();
-      while (isOp(".")) advance(), variableWord();
+      std::vector<std::string> collation{variableWord()};
+      while (isOp(".")) advance(), collation.push_back(variableWord());
+      if (!sql::knownCollation(collation))
+        throw SqlError(sqlstate::kUndefinedObject,
+                       fmt::format("collation \"{}\" for encoding \"UTF8\" does not exist", collation.back()));
+      SqlType type = v.type.kind == VarType::Kind::Array ? SqlType::arrayOf(v.type.scalar) : v.type.scalar;
+      bool composite = v.type.kind == VarType::Kind::Record || v.type.kind == VarType::Kind::Row;
+      if (composite || !sql::isCollatable(type)) {
+        std::string name = v.type.kind == VarType::Kind::Record ? "record"
+                           : composite                          ? v.type.table.back()
+                                                                : typeName(type);
+        errorAt(sqlstate::kDatatypeMismatch, "collations are not supported by type " + name, collateAt);
+      }
     }
     uint32_t notNullAt = peek().offset;
     if (isKw("not") && isKw("null", 1)) {
