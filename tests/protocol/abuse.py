@@ -268,12 +268,49 @@ def case_terminate_mid_transaction():
     return detail + ", open transaction rolled back"
 
 
+def case_slow_reader_gets_every_answer():
+    # Answers leave from the executor's thread with non-blocking sends; what does not fit
+    # in the socket buffer of a client that stops reading must follow later, in order, and
+    # before any later answer.
+    exec_ok("DROP TABLE IF EXISTS abuse_slow")
+    exec_ok("CREATE TABLE abuse_slow (id integer, pad text)")
+    exec_ok("INSERT INTO abuse_slow SELECT g, repeat('y', 1000) FROM generate_series(1, 8192) g")
+    s = logged_in_socket()
+    s.sendall(query("SELECT id, pad FROM abuse_slow ORDER BY id") + query("SELECT 'after'"))
+    time.sleep(1.0)                        # the server fills the socket buffer meanwhile
+    ids, texts = [], []
+    ready = 0
+    while ready < 2:
+        kind, payload = read_message(s)
+        if kind == b"D":
+            (count,) = struct.unpack("!h", payload[:2])
+            fields, pos = [], 2
+            for _ in range(count):
+                (length,) = struct.unpack("!i", payload[pos:pos + 4])
+                fields.append(payload[pos + 4:pos + 4 + length])
+                pos += 4 + length
+            if count == 2:
+                assert fields[1] == b"y" * 1000, "a row's value arrived damaged"
+                ids.append(int(fields[0]))
+            else:
+                texts.append(fields[0])
+        elif kind == b"Z":
+            ready += 1
+        elif kind == b"E":
+            raise AssertionError(error_fields(payload))
+    s.close()
+    exec_ok("DROP TABLE abuse_slow")
+    assert ids == list(range(1, 8193)), f"rows missing or out of order: {len(ids)} rows"
+    assert texts == [b"after"], texts
+    return "8 MB answer to a paused reader arrived whole, then the next answer"
+
+
 CASES = [case_garbage_startup, case_truncated_startup, case_tiny_startup_length,
          case_oversized_startup_length,
          case_byte_by_byte_startup, case_ssl_request, case_nonexistent_database,
          case_unknown_message_type, case_oversized_message_length, case_truncated_message,
          case_disconnect_during_copy_in, case_disconnect_during_large_result,
-         case_terminate_mid_transaction]
+         case_slow_reader_gets_every_answer, case_terminate_mid_transaction]
 
 
 def main() -> int:
