@@ -40,6 +40,10 @@ class Codegen : public ValueBuilder {
   // The value of `e` over `row`, of the binder's type e.type.
   SqlValue expr(const plan::Expr& e, const Row& row);
   SqlValue exprValue(const plan::Expr& e, const Row& row);
+  // Statement-invariant expressions, computed on first use per execution
+  // (invariant_codegen.cpp): whether `e` is one worth keeping, and its kept value.
+  bool computedOncePerExecution(const plan::Expr& e) const;
+  SqlValue invariantValue(const plan::Expr& e, const Row& row);
   SqlValue constant(const plan::Expr& e);
   SqlValue inList(const plan::Expr& e, const Row& row);
   SqlValue greatest(const plan::Expr& e, const Row& row);
@@ -271,6 +275,7 @@ class Codegen : public ValueBuilder {
     llvm::Value* row = nullptr;
   };
   const ValuesParams* valuesParams_ = nullptr;
+  bool inInvariant_ = false;  // generating the computation of a kept invariant value
   // The values captured by each enclosing subquery being generated, innermost last
   // (ExprKind::OuterRef reads the last).
   std::vector<Row> correlation_;

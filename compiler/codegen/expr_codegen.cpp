@@ -111,7 +111,7 @@ SqlValue Codegen::greatest(const plan::Expr& e, const Row& row) {
 
 SqlValue Codegen::expr(const Expr& e, const Row& row) {
   checkStackDepth();
-  SqlValue v = exprValue(e, row);
+  SqlValue v = computedOncePerExecution(e) ? invariantValue(e, row) : exprValue(e, row);
   // The binder's type, typmod included, is the value's: a row's column or a parameter may
   // have been produced with a wider modifier than the expression reading it declares.
   v.type = e.type;

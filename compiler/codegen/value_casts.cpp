@@ -73,6 +73,8 @@ SqlValue ValueBuilder::cast(const SqlValue& v, SqlType to, bool explicitCast) {
       return call("duet_rt_numeric_apply_typmod", sqlType(t), {n, b_.getInt32(to.typmod)});
     }
     if (f == TypeId::Float4 && t == TypeId::Float8) return b_.CreateFPExt(v.v, sqlType(t));
+    if (f == TypeId::Date && t == TypeId::Timestamp) return call("duet_rt_date_to_timestamp", sqlType(t), {v.v});
+    if (f == TypeId::Timestamp && t == TypeId::Date) return call("duet_rt_timestamp_to_date", sqlType(t), {v.v});
     // Same representation, no limit; but char(n) loses its padding (the runtime cast's rtrim1).
     if (isStringType(f) && f != TypeId::Char && t == TypeId::Text) return v.v;
     // Everything else: the runtime cast (PostgreSQL's rules, typmod applied there).

@@ -76,15 +76,34 @@ llvm::Value* ValueBuilder::compareValues(Op op, TypeId t, llvm::Value* a, llvm::
     }
   }
   // numeric and strings: a three-way runtime comparison, then compare with zero
-  llvm::Value* c = call(rtCompare(t), b_.getInt32Ty(), {a, bv});
-  llvm::Value* zero = b_.getInt32(0);
   P p = op == Op::Eq   ? P::ICMP_EQ
         : op == Op::Ne ? P::ICMP_NE
         : op == Op::Lt ? P::ICMP_SLT
         : op == Op::Le ? P::ICMP_SLE
         : op == Op::Gt ? P::ICMP_SGT
                        : P::ICMP_SGE;
-  return b_.CreateICmp(p, c, zero);
+  auto runtimeCompare = [&] { return b_.CreateICmp(p, call(rtCompare(t), b_.getInt32Ty(), {a, bv}), b_.getInt32(0)); };
+  if (t != TypeId::Numeric) return runtimeCompare();
+  // Numerics of one scale (a numeric(p,s) column and a constant written with s decimals)
+  // order as their packed representations (mantissa << 8 | scale) do; others in the runtime.
+  llvm::Value* scaleMask = llvm::ConstantInt::get(a->getType(), 0xff);
+  llvm::Value* sameScale = b_.CreateICmpEQ(b_.CreateAnd(a, scaleMask), b_.CreateAnd(bv, scaleMask));
+  llvm::BasicBlock* packed = block("numeric.cmp.packed");
+  llvm::BasicBlock* scaled = block("numeric.cmp.scaled");
+  llvm::BasicBlock* done = block("numeric.cmp.done");
+  b_.CreateCondBr(sameScale, packed, scaled);
+  b_.SetInsertPoint(packed);
+  llvm::Value* fast = b_.CreateICmp(p, a, bv);
+  b_.CreateBr(done);
+  b_.SetInsertPoint(scaled);
+  llvm::Value* slow = runtimeCompare();
+  llvm::BasicBlock* slowEnd = b_.GetInsertBlock();
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  llvm::PHINode* result = b_.CreatePHI(b_.getInt1Ty(), 2);
+  result->addIncoming(fast, packed);
+  result->addIncoming(slow, slowEnd);
+  return result;
 }
 
 void ValueBuilder::raiseIntegerOverflow(TypeId t) {

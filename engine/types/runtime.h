@@ -269,6 +269,10 @@ const VarString* duet_rt_vector_out(const VarString* v, int32_t alias, const Typ
 int32_t duet_rt_date_add_days(int32_t date, int32_t days);
 int32_t duet_rt_date_sub_days(int32_t date, int32_t days);
 int32_t duet_rt_date_diff(int32_t a, int32_t b);
+// date <-> timestamp without time zone, the casts scans of date columns compared with
+// timestamps make per row (no castValue dispatch).
+int64_t duet_rt_date_to_timestamp(int32_t date);
+int32_t duet_rt_timestamp_to_date(int64_t ts);
 
 // interval (engine/types/interval.h) as IntervalRep, and date/time arithmetic and functions
 // with it (datetime_functions.h), in runtime_datetime.cpp. Units are text; the
