@@ -3,6 +3,7 @@
 // decimal digits) and the scale within 0..255, else 22003 "value overflows numeric format".
 // NaN and Infinity have no representation: inputs that would produce them raise 0A000.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -32,21 +33,45 @@ NumericRep numericApplyTypmodGeneral(NumericRep v, int32_t typmod);
 inline constexpr NumericRep kNumericLowestRep =
     -static_cast<NumericRep>(((static_cast<unsigned __int128>(1) << 119) - 1) << 8);
 
+// The operand of the smaller scale brought to the other's (1 - l_discount: scales 0 and
+// 2) when its mantissa and the result fit 64 bits, 18 digits at most apart: one machine
+// multiplication. False for the rest, which the general path aligns.
+inline bool numericAlignFast(NumericRep& a, NumericRep& b) {
+  static constexpr std::array<int64_t, 19> kPow10 = [] {
+    std::array<int64_t, 19> p{};
+    p[0] = 1;
+    for (size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 10;
+    return p;
+  }();
+  int sa = numericScale(a), sb = numericScale(b);
+  if (sa == sb) return true;
+  NumericRep& low = sa < sb ? a : b;
+  int to = sa < sb ? sb : sa;
+  int shift = to - numericScale(low);
+  __int128 m = numericMantissa(low);
+  int64_t scaled;
+  if (shift > 18 || m != static_cast<int64_t>(m) ||
+      __builtin_mul_overflow(static_cast<int64_t>(m), kPow10[shift], &scaled))
+    return false;
+  low = makeNumeric(scaled, to);
+  return true;
+}
+
 // Equal scales, the common case of money amounts: the mantissas add in place (b's scale
 // byte cleared so the scale is not added twice). Anything else, overflow included, takes
 // the general path, which raises it.
 inline NumericRep numericAdd(NumericRep a, NumericRep b) {  // scale max(sa, sb)
   NumericRep r;
-  if (numericScale(a) == numericScale(b) && !__builtin_add_overflow(a, b & ~NumericRep(0xff), &r) &&
-      r >= kNumericLowestRep)
+  NumericRep x = a, y = b;
+  if (numericAlignFast(x, y) && !__builtin_add_overflow(x, y & ~NumericRep(0xff), &r) && r >= kNumericLowestRep)
     return r;
   return numericAddGeneral(a, b);
 }
 
 inline NumericRep numericSub(NumericRep a, NumericRep b) {
   NumericRep r;
-  if (numericScale(a) == numericScale(b) && !__builtin_sub_overflow(a, b & ~NumericRep(0xff), &r) &&
-      r >= kNumericLowestRep)
+  NumericRep x = a, y = b;
+  if (numericAlignFast(x, y) && !__builtin_sub_overflow(x, y & ~NumericRep(0xff), &r) && r >= kNumericLowestRep)
     return r;
   return numericSubGeneral(a, b);
 }
