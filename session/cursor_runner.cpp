@@ -164,6 +164,7 @@ uint64_t CursorRunner::currentRow(std::string_view name, const Table& table) {
   if (!it->second.declaredInTransaction)
     throw SqlError(sqlstate::kInvalidCursorState,
                    fmt::format("cursor \"{}\" is held from a previous transaction", name));
+  state_.currentOfCursors.emplace(name);
   return it->second.portal.currentRow(table);
 }
 
