@@ -14,6 +14,17 @@ PreparedPlan::~PreparedPlan() = default;
 
 void prepareCompiler() { registerJitRuntime(); }
 
+CursorRows cursorRows(const PreparedPlan& plan, const TupleLayout& output) {
+  CursorRows rows;
+  rows.layout = output;
+  rows.layout.types.resize(plan.columns.size());
+  rows.layout.offsets.resize(plan.columns.size());
+  rows.rowIds.forUpdate = plan.cursorForUpdate;
+  for (const auto& [table, column] : plan.cursorRowIds)
+    rows.rowIds.tables.push_back({table, static_cast<uint32_t>(column), output.offsets[column]});
+  return rows;
+}
+
 namespace {
 
 // planTree, then what may run on request.parallelThreads threads marked.

@@ -32,6 +32,15 @@ void prepareCompiler();
 // position) for unknown names, type errors, unsupported features; 57014 when cancelled.
 std::unique_ptr<PreparedPlan> planStatement(const PlanRequest& request);
 
+// What a cursor's portal keeps of its query's rows (rt::Portal): whole rows of the query's
+// output layout `output`, read through `layout` (the plan's columns only: FETCH's), with the
+// row ids WHERE CURRENT OF reads past them (PreparedPlan::cursorRowIds).
+struct CursorRows {
+  TupleLayout layout;
+  rt::CursorRowIds rowIds;
+};
+CursorRows cursorRows(const PreparedPlan& plan, const TupleLayout& output);
+
 // EXPLAIN (docs/explain.md): the statement planned as planStatement plans it, parallel
 // marks included, with its plan tree kept and nothing compiled; planningMs: how long it took.
 struct ExplainedStatement {

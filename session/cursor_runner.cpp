@@ -57,6 +57,7 @@ const SqlCursor* CursorRunner::find(const std::string& name) const {
 PlanRequest CursorRunner::queryRequest(const Statement& st) {
   PlanRequest request = planner_.planRequest(st);
   request.stmt = st.parsed.stmt->as<sql::DeclareCursorStmt>().query.get();
+  request.cursorQuery = true;
   return request;
 }
 
@@ -120,7 +121,16 @@ void CursorRunner::declare(const Statement& st, const uint8_t* params, ResultSin
   if (const char* command = writingCommand(*plan, *s.query)) state_.txn.undo().checkWritable(command);
   std::vector<std::string> names;
   for (const OutputColumn& c : plan->columns) names.push_back(c.name);
-  SqlCursor cursor(rt::Portal(s.name, plan->compiled->outputLayout, std::move(names), !s.noScroll));
+  // A query with FOR UPDATE/SHARE moves forwards only, as PostgreSQL's (its rows are locked
+  // as they are fetched), and SCROLL says otherwise.
+  bool locking =
+      s.query->kind == sql::StmtKind::Select && s.query->as<sql::SelectStmt>().locking != sql::LockStrength::None;
+  if (locking && s.scroll)
+    throw SqlError(sqlstate::kFeatureNotSupported, "DECLARE SCROLL CURSOR ... FOR UPDATE is not supported",
+                   "Scrollable cursors must be READ ONLY.");
+  CursorRows kept = cursorRows(*plan, plan->compiled->outputLayout);
+  SqlCursor cursor(rt::Portal(s.name, kept.layout, std::move(names), !s.noScroll && !locking));
+  cursor.portal.rowIds = std::move(kept.rowIds);
   cursor.columns = columnsOf(*plan, {});
   cursor.binaryCursor = s.binary;
   cursor.hold = s.hold;
@@ -146,6 +156,16 @@ rt::Portal& CursorRunner::open(std::string name, const TupleLayout& layout, std:
 rt::Portal* CursorRunner::portal(std::string_view name) {
   auto it = state_.cursors.find(std::string(name));
   return it == state_.cursors.end() ? nullptr : &it->second.portal;
+}
+
+uint64_t CursorRunner::currentRow(std::string_view name, const Table& table) {
+  auto it = state_.cursors.find(std::string(name));
+  if (it == state_.cursors.end()) noCursor(std::string(name));
+  if (!it->second.declaredInTransaction)
+    throw SqlError(sqlstate::kInvalidCursorState,
+                   fmt::format("cursor \"{}\" is held from a previous transaction", name));
+  state_.currentOfCursors.emplace(name);
+  return it->second.portal.currentRow(table);
 }
 
 void CursorRunner::close(rt::Portal& portal) {

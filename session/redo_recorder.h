@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +66,12 @@ class RedoRecorder {
   // ROLLBACK TO SAVEPOINT: the statements after the first `n` are undone.
   size_t size() const { return logged_.statements.size(); }
   void truncate(size_t n) { logged_.statements.resize(std::min(n, logged_.statements.size())); }
+  // The cursor statements (LoggedStatement::cursor) of the record, but for those of the
+  // cursors in `used` (WHERE CURRENT OF needs them replayed), leave it.
+  void keepCursorStatements(const std::set<std::string, std::less<>>& used) {
+    std::erase_if(logged_.statements,
+                  [&](const LoggedStatement& s) { return !s.cursor.empty() && !used.count(s.cursor); });
+  }
   // At commit, before the changes become permanent, when the engine has a commit log and
   // the transaction recorded something: the record goes to the log. Throws the log's
   // refusal (54000: over its size limit).

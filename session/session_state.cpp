@@ -137,6 +137,8 @@ void SessionState::dropAutoHeldCursors() {
 
 void SessionState::transactionEnded(bool committed) {
   ++endedTransactions;
+  currentOfCursors.clear();
+  loggedCursors.clear();
   endNotifications(committed);
   endCursors(committed);
   advisoryLocks.transactionEnded();

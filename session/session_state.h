@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -96,6 +97,10 @@ struct SessionState {
   // (each one's rt::Portal::number).
   std::map<std::string, SqlCursor> cursors;
   uint64_t cursorsDeclared = 0;
+  // The cursors a statement of the transaction used in WHERE CURRENT OF: the redo log keeps
+  // their DECLARE, FETCH and MOVE statements so that a replay finds them where they stood.
+  std::set<std::string, std::less<>> currentOfCursors;
+  std::set<std::string, std::less<>> loggedCursors;  // declared in it, DECLARE recorded
   // Those opened after the `opened`-th close: ROLLBACK TO SAVEPOINT, an EXCEPTION block
   // that caught an error (a subtransaction's abort drops the portals it made).
   void closeCursorsOpenedSince(uint64_t opened);

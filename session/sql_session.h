@@ -139,6 +139,9 @@ class SqlSession final : public Session, public rt::SessionServices {
   }
   rt::Portal* findCursor(std::string_view name) override { return runner_.cursors().portal(name); }
   void closeCursor(rt::Portal& portal) override { runner_.cursors().close(portal); }
+  uint64_t currentRowOf(std::string_view name, const Table& table) override {
+    return runner_.cursors().currentRow(name, table);
+  }
   std::string unnamedCursorName() override { return runner_.cursors().unnamedName(); }
   uint64_t cursorsOpened() override { return state_.cursorsDeclared; }
   void closeCursorsOpenedSince(uint64_t opened) override { state_.closeCursorsOpenedSince(opened); }

@@ -101,6 +101,11 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
                  redo_.tookTransactionId(inputs)) {
         // (ROLLBACK TO SAVEPOINT moves the undo log back: what it undid leaves the record.)
         redo_.add(redo_.loggedStatement(*logged, params, inputs, explained ? &*explained : nullptr));
+      } else if (std::string cursor = cursorOfTransaction(stmt); !cursor.empty()) {
+        // Kept at commit only if WHERE CURRENT OF used the cursor (keepCursorStatements).
+        LoggedStatement entry = redo_.loggedStatement(st, params, inputs);
+        entry.cursor = std::move(cursor);
+        redo_.add(std::move(entry));
       }
     }
     state_.flushReports(sink);
@@ -109,6 +114,27 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
     if (state_.txn.mode() != TransactionState::Mode::None) transaction_.failStatement(mark);
     state_.flushReports(sink);
     throw;
+  }
+}
+
+std::string StatementRunner::cursorOfTransaction(const sql::Stmt& stmt) {
+  std::set<std::string, std::less<>>& logged = state_.loggedCursors;
+  switch (stmt.kind) {
+    case sql::StmtKind::DeclareCursor: {
+      const std::string& name = stmt.as<sql::DeclareCursorStmt>().name;
+      logged.insert(name);
+      return name;
+    }
+    case sql::StmtKind::Fetch: {
+      const std::string& name = stmt.as<sql::FetchStmt>().name;
+      return logged.count(name) ? name : std::string();
+    }
+    case sql::StmtKind::ClosePortal: {
+      const std::string& name = stmt.as<sql::ClosePortalStmt>().name;
+      if (!logged.erase(name)) return {};
+      return name;
+    }
+    default: return {};
   }
 }
 

@@ -57,6 +57,10 @@ class StatementRunner {
  private:
   void runPlan(Statement& st, const uint8_t* params, const std::vector<int16_t>& formats, ResultSink& sink,
                bool describe);
+  // DECLARE of a cursor in a transaction, and FETCH, MOVE and CLOSE of one so declared:
+  // the cursor's name, which the redo log records them under (LoggedStatement::cursor);
+  // else empty.
+  std::string cursorOfTransaction(const sql::Stmt& stmt);
   // PREPARE name [(types)] AS statement.
   void prepare(const Statement& st);
   // EXECUTE name [(arguments)]: the arguments, evaluated and cast to the parameter types,

@@ -72,6 +72,7 @@ void TransactionControl::endTransaction(bool commit, bool logSequences) {
       commit = false;
     }
   }
+  redo_.keepCursorStatements(state_.currentOfCursors);
   if (commit && state_.engine.commitLog && !redo_.empty()) {
     try {
       redo_.appendToLog();

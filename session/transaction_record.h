@@ -29,6 +29,10 @@ struct LoggedStatement {
   // The answers its advisory lock requests got, in order (session/advisory_locks.h).
   std::vector<bool> lockOutcomes;
   std::optional<std::string> copyData;  // COPY ... FROM STDIN: the data it read
+  // Not written to the log: DECLARE, FETCH, MOVE or CLOSE of this cursor, kept in the
+  // record only if a statement of the transaction used it in WHERE CURRENT OF
+  // (RedoRecorder::keepCursorStatements).
+  std::string cursor;
 };
 
 struct LoggedTransaction {

@@ -150,6 +150,9 @@ struct PlanRequest {
   // PL/pgSQL's `#variable_conflict use_variable`: a variable wins over a column instead.
   bool variablesHideColumns = false;
   std::optional<std::vector<int>> numberedParams;
+  // The statement is a cursor's query (DECLARE, PL/pgSQL's OPEN and FOR): its rows also
+  // carry the row ids WHERE CURRENT OF reads (PreparedPlan::cursorRowIds).
+  bool cursorQuery = false;
   int optLevel = 1;
   // How long LLVM may optimise the statement's code (duet.max_compile_ms; 0: no limit).
   int optimiseBudgetMs = kDefaultOptimiseBudgetMs;

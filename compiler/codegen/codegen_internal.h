@@ -175,6 +175,7 @@ class Codegen : public ValueBuilder {
   // --- scans (scan_codegen.cpp) ---------------------------------------------------------
   void produceTableScan(const plan::Node& node, const Consumer& consume);
   void produceIndexLookup(const plan::Node& node, const Consumer& consume);
+  void produceCurrentOf(const plan::Node& node, const Consumer& consume);
   // An index access's keys, evaluated: `probe` runs once, or, with a key set (Node::keySet),
   // once per distinct element of its array other than NULL, in sorted order.
   void forEachIndexKey(const plan::Node& node, const std::function<void(const Row& keys)>& probe);

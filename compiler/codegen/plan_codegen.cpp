@@ -47,6 +47,7 @@ void Codegen::dispatch(const Node& node, const Consumer& consume) {
     case NodeKind::TableScan: produceTableScan(node, consume); return;
     case NodeKind::IndexLookup: produceIndexLookup(node, consume); return;
     case NodeKind::IndexRange: produceIndexRange(node, consume); return;
+    case NodeKind::CurrentOf: produceCurrentOf(node, consume); return;
     case NodeKind::Values: produceValues(node, consume); return;
     case NodeKind::FunctionScan: produceFunctionScan(node, consume); return;
     case NodeKind::ProjectSet: produceProjectSet(node, consume); return;

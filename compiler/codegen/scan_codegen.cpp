@@ -1,8 +1,8 @@
-// Table access: a full scan (TableScan), a unique-index point lookup (IndexLookup) and an
-// ordered index walk (IndexRange). Generated code reads the table's chunks directly - a
-// row-store tuple at its stride, or a column store's value and null arrays - so a scan is a
-// loop over memory with no call per row; only the index probes are runtime calls. Each row
-// is passed on with its rowid last, which Update and Delete consume.
+// Table access: a full scan (TableScan), a unique-index point lookup (IndexLookup), an
+// ordered index walk (IndexRange) and the row a cursor stands on (CurrentOf). Generated code reads the table's chunks
+// directly - a row-store tuple at its stride, or a column store's value and null arrays - so a scan is a loop over
+// memory with no call per row; only the index probes are runtime calls. Each row is passed on with its rowid last,
+// which Update and Delete consume.
 #include <cstddef>
 
 #include "compiler/codegen/codegen_internal.h"
@@ -164,6 +164,23 @@ void Codegen::produceIndexLookup(const Node& node, const Consumer& consume) {
       row.push_back(notNull(rowid, {TypeId::Int8, -1}));
       consume(row);
     });
+  });
+}
+
+// The cursor's name (a refcursor: a constant, or a PL/pgSQL variable's parameter) goes to
+// the session, which answers with the row's id (duet_q_current_of).
+void Codegen::produceCurrentOf(const Node& node, const Consumer& consume) {
+  auto& b = b_;
+  const plan::Expr& cursor = *node.keys[0];
+  SqlValue name = expr(cursor, {});
+  llvm::Value* namePtr =
+      b.CreateSelect(name.null, llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(ptrTy_)), name.v);
+  int32_t param = cursor.kind == plan::ExprKind::Param ? cursor.param + 1 : 0;
+  llvm::Value* rowid = call("duet_q_current_of", i64Ty_, {qctx_, ptrConst(node.table), namePtr, b.getInt32(param)});
+  ifThen(b.CreateICmpNE(rowid, b.getInt64(kNoRow)), [&] {
+    Row row = readRow(*node.table, rowid);
+    row.push_back(notNull(rowid, {TypeId::Int8, -1}));
+    consume(row);
   });
 }
 

@@ -219,6 +219,10 @@ struct SelectStmt : Stmt, WithList {
   ExprPtr limit;  // null for none and for LIMIT ALL
   ExprPtr offset;
   LockStrength locking = LockStrength::None;  // FOR UPDATE etc.: accepted, recorded
+  // The FROM items its FOR UPDATE/SHARE ... OF clauses name (a cursor's WHERE CURRENT OF
+  // finds those tables' rows); lockingAll when a clause names none (every table).
+  std::vector<std::string> lockedItems;
+  bool lockingAll = false;
 };
 
 // ---- INSERT / UPDATE / DELETE ----
@@ -265,6 +269,7 @@ struct UpdateStmt : Stmt, WithList {
   std::vector<SetClause> set;
   std::vector<TableRefPtr> from;
   ExprPtr where;
+  std::unique_ptr<ColumnRef> currentOf;  // WHERE CURRENT OF cursor: as DeleteStmt's
   std::vector<ResTarget> returning;
 };
 
@@ -274,6 +279,9 @@ struct DeleteStmt : Stmt, WithList {
   std::string alias;
   std::vector<TableRefPtr> using_;
   ExprPtr where;
+  // WHERE CURRENT OF cursor (in place of `where`): the cursor's name as a column reference
+  // of one name, which in PL/pgSQL may name a refcursor variable holding the portal's name.
+  std::unique_ptr<ColumnRef> currentOf;
   std::vector<ResTarget> returning;
 };
 

@@ -198,6 +198,7 @@ void walkStmt(const Stmt& stmt, const Visit& visit) {
       for (const auto& c : u.set) walk(c.value.get(), visit);
       for (const auto& f : u.from) walkFrom(f.get(), visit);
       walk(u.where.get(), visit);
+      walk(u.currentOf.get(), visit);
       walkTargets(u.returning, visit);
       break;
     }
@@ -206,6 +207,7 @@ void walkStmt(const Stmt& stmt, const Visit& visit) {
       walkWith(d, visit);
       for (const auto& f : d.using_) walkFrom(f.get(), visit);
       walk(d.where.get(), visit);
+      walk(d.currentOf.get(), visit);
       walkTargets(d.returning, visit);
       break;
     }

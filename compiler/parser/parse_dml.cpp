@@ -100,6 +100,19 @@ std::vector<SetClause> Parser::parseSetClauses() {
   return clauses;
 }
 
+// where_or_current_clause: WHERE condition, or WHERE CURRENT OF cursor_name.
+void Parser::parseWhereOrCurrent(ExprPtr& where, std::unique_ptr<ColumnRef>& currentOf) {
+  if (!acceptKw("where")) return;
+  if (isKw("current") && isKw("of", 1)) {
+    advance();
+    advance();
+    currentOf = std::make_unique<ColumnRef>(peek().offset);
+    currentOf->names.push_back(parseColId());
+    return;
+  }
+  where = parseExpr();
+}
+
 StmtPtr Parser::parseUpdate() {
   expectKw("update");
   auto s = std::make_unique<UpdateStmt>();
@@ -109,7 +122,7 @@ StmtPtr Parser::parseUpdate() {
   expectKw("set");
   s->set = parseSetClauses();
   if (acceptKw("from")) s->from = parseFromList();
-  if (acceptKw("where")) s->where = parseExpr();
+  parseWhereOrCurrent(s->where, s->currentOf);
   s->returning = parseOptReturning();
   return s;
 }
@@ -122,7 +135,7 @@ StmtPtr Parser::parseDelete() {
   s->table = parseQualifiedName();
   s->alias = parseDmlAlias();
   if (acceptKw("using")) s->using_ = parseFromList();
-  if (acceptKw("where")) s->where = parseExpr();
+  parseWhereOrCurrent(s->where, s->currentOf);
   s->returning = parseOptReturning();
   return s;
 }

@@ -135,7 +135,11 @@ std::unique_ptr<SelectStmt> Parser::parseSelectAfterWith(WithList with, uint32_t
       expectKw("share");
       s->locking = LockStrength::KeyShare;
     }
-    if (acceptKw("of")) parseQualifiedNameList();
+    if (acceptKw("of")) {
+      for (const QualifiedName& name : parseQualifiedNameList()) s->lockedItems.push_back(name.name());
+    } else {
+      s->lockingAll = true;
+    }
     if (!acceptKw("nowait") && acceptKw("skip")) expectKw("locked");
   }
   s->begin = begin;

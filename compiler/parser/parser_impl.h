@@ -96,6 +96,7 @@ class Parser {
   StmtPtr parseInsert();
   StmtPtr parseUpdate();
   StmtPtr parseDelete();
+  void parseWhereOrCurrent(ExprPtr& where, std::unique_ptr<ColumnRef>& currentOf);
   std::string parseDmlAlias();
   std::vector<ResTarget> parseOptReturning();
   std::unique_ptr<OnConflictClause> parseOnConflict();

@@ -114,7 +114,8 @@ const char* aggName(AggKind k) {
 }
 
 bool isTableAccess(NodeKind k) {
-  return k == NodeKind::TableScan || k == NodeKind::IndexLookup || k == NodeKind::IndexRange;
+  return k == NodeKind::TableScan || k == NodeKind::IndexLookup || k == NodeKind::IndexRange ||
+         k == NodeKind::CurrentOf;
 }
 
 class Explainer {
@@ -246,7 +247,8 @@ class Explainer {
     switch (n.kind) {
       case NodeKind::TableScan:
       case NodeKind::IndexLookup:
-      case NodeKind::IndexRange: out = tableNames(n, *n.table); break;
+      case NodeKind::IndexRange:
+      case NodeKind::CurrentOf: out = tableNames(n, *n.table); break;
       case NodeKind::IndexJoin: out = concat(names(*n.children[0]), tableNames(n, *n.table)); break;
       case NodeKind::Values:
       case NodeKind::WorkTableScan:
@@ -634,6 +636,14 @@ class Explainer {
       }
       case NodeKind::IndexLookup:
       case NodeKind::IndexRange: return indexScan(n, {});
+      case NodeKind::CurrentOf: {
+        Shown s = leaf(n, "Tid Scan", "Tid Scan");
+        relation(s, n);
+        const plan::Expr& cursor = *n.keys[0];
+        s.details.push_back(text(
+            "TID Cond", "CURRENT OF " + (cursor.kind == ExprKind::Const ? cursor.constString : exprOn(s, cursor, {}))));
+        return s;
+      }
       case NodeKind::IndexJoin: return indexJoin(n);
       case NodeKind::Values:
         if (n.rows.size() == 1) return leaf(n, "Result", "Result");

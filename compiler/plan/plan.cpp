@@ -12,6 +12,7 @@ const char* kindName(NodeKind k) {
     case NodeKind::TableScan: return "TableScan";
     case NodeKind::IndexLookup: return "IndexLookup";
     case NodeKind::IndexRange: return "IndexRange";
+    case NodeKind::CurrentOf: return "CurrentOf";
     case NodeKind::Values: return "Values";
     case NodeKind::Filter: return "Filter";
     case NodeKind::Project: return "Project";
@@ -130,7 +131,7 @@ static std::string outlineOf(const Node& node) {
     s += "[" + rangeDetail(node) + "]";
   else if (node.kind == NodeKind::IndexLookup || node.kind == NodeKind::IndexJoin)
     s += "[" + node.index->name() + "]";
-  else if (node.kind == NodeKind::TableScan)
+  else if (node.kind == NodeKind::TableScan || node.kind == NodeKind::CurrentOf)
     s += "[" + node.table->name() + (node.morsels ? ", morsels" : "") + "]";
   if (node.outer) s += node.keepBuildSide ? "[full]" : "[outer]";
   if (node.semi != SemiJoin::None)

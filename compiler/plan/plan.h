@@ -23,6 +23,9 @@ enum class NodeKind : uint8_t {
   IndexRange,      // rows of `table` in key order (`descending`: reverse) from ordered `index`
                    // whose first keys.size() key columns equal `keys` and whose next one lies
                    // within rangeLow / rangeHigh (either may be null: unbounded); same output
+  CurrentOf,       // WHERE CURRENT OF: the row of `table` that cursor keys[0] (a refcursor:
+                   // the portal's name) stands on, when it is still live (PostgreSQL's TID
+                   // scan of a CurrentOfExpr); same output as TableScan
   Values,          // `rows` of constant/param expressions; no input
   Filter,          // rows of child 0 where `predicate` is true
   Project,         // `exprs` over child 0

@@ -241,7 +241,10 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
   const TableBinding& t = *d.table;
   if (d.view && !s.from.empty())
     b_.fail(sqlstate::kFeatureNotSupported, "UPDATE ... FROM of a view is not supported yet", s.begin);
-  FromPlan fp = s.from.empty() ? planTarget(d, s.alias, s.where.get())
+  if (s.currentOf && !s.from.empty())
+    b_.fail(sqlstate::kFeatureNotSupported, "UPDATE ... FROM with WHERE CURRENT OF is not supported yet",
+            s.currentOf->location);
+  FromPlan fp = s.from.empty() ? planTarget(d, s.alias, s.where.get(), s.currentOf.get())
                                : planTargetJoin(t, s.table, s.alias, s.begin, s.from, s.where.get());
   const auto& cols = t.table->columns();
   std::vector<ExprPtr> values = bindSetClauses(d, s.set, fp.scope, "update");
@@ -277,7 +280,10 @@ NodePtr StatementPlanner::planDelete(const sql::DeleteStmt& s, std::vector<Outpu
   const TableBinding& t = *d.table;
   if (d.view && !s.using_.empty())
     b_.fail(sqlstate::kFeatureNotSupported, "DELETE ... USING of a view is not supported yet", s.begin);
-  FromPlan fp = s.using_.empty() ? planTarget(d, s.alias, s.where.get())
+  if (s.currentOf && !s.using_.empty())
+    b_.fail(sqlstate::kFeatureNotSupported, "DELETE ... USING with WHERE CURRENT OF is not supported yet",
+            s.currentOf->location);
+  FromPlan fp = s.using_.empty() ? planTarget(d, s.alias, s.where.get(), s.currentOf.get())
                                  : planTargetJoin(t, s.table, s.alias, s.begin, s.using_, s.where.get());
   const auto& cols = t.table->columns();
   std::vector<ExprPtr> row;

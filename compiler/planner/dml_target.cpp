@@ -156,9 +156,19 @@ ExprPtr StatementPlanner::bindOverTarget(const DmlTarget& d, const sql::Expr& e,
   return bound;
 }
 
-FromPlan StatementPlanner::planTarget(const DmlTarget& d, const std::string& alias, const sql::Expr* where) {
+FromPlan StatementPlanner::planTarget(const DmlTarget& d, const std::string& alias, const sql::Expr* where,
+                                      const sql::ColumnRef* currentOf) {
   FromPlan fp;
   fp.scope = targetScope(d, alias);
+  if (currentOf) {
+    if (d.view) throw SqlError(sqlstate::kFeatureNotSupported, "WHERE CURRENT OF on a view is not implemented");
+    fp.node = std::make_unique<Node>(NodeKind::CurrentOf);
+    fp.node->table = d.table->table;
+    fp.node->outputTypes = tableRowTypes(*d.table->table);
+    fp.node->keys.push_back(cursorName(*currentOf));
+    fp.node->alias = fp.scope.entries[0].alias;
+    return fp;
+  }
   std::vector<ExprPtr> conjuncts;
   for (const ExprPtr& c : d.conditions) conjuncts.push_back(plan::cloneExpr(*c));
   if (where) {
@@ -169,6 +179,18 @@ FromPlan StatementPlanner::planTarget(const DmlTarget& d, const std::string& ali
   fp.node->alias = d.view ? d.table->name : fp.scope.entries[0].alias;
   fp.node = filter(std::move(fp.node), conjunction(std::move(conjuncts)));
   return fp;
+}
+
+ExprPtr StatementPlanner::cursorName(const sql::ColumnRef& cursor) {
+  const std::string& name = cursor.names[0];
+  if (req_.resolveVariable) {
+    int param = req_.resolveVariable(cursor.names, cursor.location);
+    if (param >= 0 && b_.paramTypes()[param].alias == TypeAlias::RefCursor)
+      return plan::makeParam(param, b_.paramTypes()[param]);
+  }
+  auto e = std::make_unique<plan::Expr>(ExprKind::Const, SqlType::of(TypeAlias::RefCursor));
+  e->constString = name;
+  return e;
 }
 
 }  // namespace duet::planner

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/binder/plan_request.h"
@@ -69,6 +70,11 @@ struct PreparedPlan {
   std::optional<DirectCall> directCall;
   uint64_t directCalls = 0;       // executions that ran the routine directly (not counted above)
   plan::ReadFootprint footprint;  // where a read-only run may go (snapshot routing)
+  // A cursor's query (PlanRequest::cursorQuery): the tables WHERE CURRENT OF may name, each
+  // with the output column, past `columns`, that holds the id of the row it came from
+  // (rt::CursorRowIds); cursorForUpdate: the query has FOR UPDATE/SHARE.
+  bool cursorForUpdate = false;
+  std::vector<std::pair<const Table*, int>> cursorRowIds;
 };
 
 // The command a read-only transaction refuses to run, as PostgreSQL names it

@@ -21,6 +21,7 @@ PlannedStatement StatementPlanner::run() {
       out->command = PreparedPlan::Command::Select;
       root = planSelect(req_.stmt->as<sql::SelectStmt>(), out->columns);
       out->returnsRows = true;
+      if (req_.cursorQuery) keepCursorRowIds(*root, req_.stmt->as<sql::SelectStmt>(), *out);
       break;
     case sql::StmtKind::Insert:
       out->command = PreparedPlan::Command::Insert;

@@ -75,6 +75,12 @@ class StatementPlanner {
   PlannedStatement run();
 
  private:
+  // --- cursor_planner.cpp
+
+  // A cursor's query (PlanRequest::cursorQuery): the row ids WHERE CURRENT OF reads added
+  // past root's columns (PreparedPlan::cursorRowIds).
+  void keepCursorRowIds(Node& root, const sql::SelectStmt& s, PreparedPlan& out);
+
   // --- statement_planner.cpp
 
   // Parameters whose type was decided after a reference was bound still carry Unknown.
@@ -375,7 +381,12 @@ class StatementPlanner {
   static void inlineViewColumns(const DmlTarget& d, ExprPtr& e);
   ExprPtr bindOverTarget(const DmlTarget& d, const sql::Expr& e, const Scope& scope);
   // The target's rows matching WHERE and its views' conditions: the table's row (+ rowid).
-  FromPlan planTarget(const DmlTarget& d, const std::string& alias, const sql::Expr* where);
+  // With `currentOf` (WHERE CURRENT OF, in place of WHERE), the row the cursor stands on.
+  FromPlan planTarget(const DmlTarget& d, const std::string& alias, const sql::Expr* where,
+                      const sql::ColumnRef* currentOf);
+  // CURRENT OF's cursor: a PL/pgSQL refcursor variable of that name, whose value names the
+  // portal (PostgreSQL's transformCurrentOfExpr), else the name itself (text).
+  ExprPtr cursorName(const sql::ColumnRef& cursor);
 
   // --- dml_planner.cpp
 

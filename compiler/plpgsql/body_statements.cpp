@@ -15,11 +15,6 @@ namespace {
 
 constexpr const char* kDatatypeMismatch = "42804";
 
-// A statement form PostgreSQL has that DuetDB does not compile yet.
-[[noreturn]] void notSupported(const std::string& what) {
-  throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("PL/pgSQL {} is not supported yet", what));
-}
-
 bool validSqlstate(std::string_view code) {
   if (code.size() != 5) return false;
   for (char c : code)
@@ -196,7 +191,6 @@ StmtPtr BodyParser::parseExecSql(uint32_t loc) {
   while (!isOp(";")) {
     const sql::Token& t = peek();
     if (t.kind == sql::TokenKind::End) syntaxError("unexpected end of function definition");
-    if (isKw("where") && isKw("current", 1) && isKw("of", 2)) notSupported("UPDATE/DELETE ... WHERE CURRENT OF");
     if (isKw("into") && !afterInsert) {
       if (st->into) syntaxError("INTO specified more than once");
       st->into = true;

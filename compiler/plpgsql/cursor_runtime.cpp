@@ -63,7 +63,10 @@ const VarString* duet_plpgsql_cursor_name(rt::QueryContext* ctx) {
 }
 
 rt::Portal* duet_plpgsql_cursor_open(rt::QueryContext* ctx, const CursorSpec* spec, const VarString* name) {
-  return &cursors(ctx).openCursor(std::string(name->view()), spec->rowLayout, spec->columnNames, spec->scrollable);
+  rt::Portal& portal =
+      cursors(ctx).openCursor(std::string(name->view()), spec->rowLayout, spec->columnNames, spec->scrollable);
+  portal.rowIds = spec->rowIds;
+  return &portal;
 }
 
 rt::TupleBuffer* duet_plpgsql_cursor_rows(rt::Portal* portal) { return portal->rows.get(); }

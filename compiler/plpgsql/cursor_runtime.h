@@ -20,6 +20,7 @@ struct CursorSpec {
   TupleLayout rowLayout;                 // OPEN of a query: the query's rows, their names,
   std::vector<std::string> columnNames;  // and whether it may move backwards
   bool scrollable = true;
+  rt::CursorRowIds rowIds;   // what WHERE CURRENT OF reads in its rows (rt::Portal::rowIds)
   TupleLayout targetLayout;  // FETCH and FOR: the targets' slots, which a row is converted to
 };
 

@@ -37,6 +37,7 @@
 #include "compiler/binder/type_rules.h"
 #include "compiler/codegen/jit.h"
 #include "compiler/codegen/statement_generator.h"
+#include "compiler/compiler.h"
 #include "compiler/parser/parser.h"
 #include "compiler/plpgsql/compiled_routine.h"
 #include "compiler/plpgsql/condition_names.h"
@@ -455,9 +456,9 @@ class RoutineCompiler {
   // Binds and plans prefix + text + suffix with the variables (and `extra` parameters after
   // them) as parameters. On failure emits the error where the statement would run.
   std::optional<Planned> plan(const SqlText& text, const std::string& prefix, const std::string& suffix = {},
-                              const std::vector<SqlType>& extra = {}) {
+                              const std::vector<SqlType>& extra = {}, bool cursorQuery = false) {
     SqlError error("", "");
-    std::optional<Planned> p = tryPlan(text, prefix, suffix, extra, &error);
+    std::optional<Planned> p = tryPlan(text, prefix, suffix, extra, &error, cursorQuery);
     if (!p) {
       reject(error);
       return p;
@@ -479,7 +480,7 @@ class RoutineCompiler {
   }
 
   std::optional<Planned> tryPlan(const SqlText& text, const std::string& prefix, const std::string& suffix,
-                                 const std::vector<SqlType>& extra, SqlError* error) {
+                                 const std::vector<SqlType>& extra, SqlError* error, bool cursorQuery = false) {
     Planned p;
     std::string sql = prefix + text.text + suffix;
     try {
@@ -506,6 +507,7 @@ class RoutineCompiler {
       r.variablesHideColumns = fn_.variableConflict == VariableConflict::UseVariable;
       r.numberedParams = numberedSlots_;
       r.optLevel = req_.optLevel;
+      r.cursorQuery = cursorQuery;
       p.stmt = planTree(r);
     } catch (SqlError& e) {
       e.position = 0;
@@ -1338,21 +1340,24 @@ class RoutineCompiler {
   // the query cannot run (after emitting its failure).
   llvm::Value* openCursor(int variable, const SqlText& query, bool scrollable,
                           const std::function<void()>& beforeQuery) {
-    std::optional<Planned> p = plan(query, "");
+    std::optional<Planned> p = plan(query, "", {}, {}, /*cursorQuery=*/true);
     if (!p) return nullptr;
     if (!p->stmt.plan->returnsRows) {
       fail("42P11", "cannot open a query that does not return rows as a cursor");
       return nullptr;
     }
     CursorSpec* spec = cursorSpec(variable);
-    spec->rowLayout = TupleLayout::of(columnTypes(*p));
+    // Whole rows of the query, row ids included (compiler.h's cursorRows).
+    TupleLayout layout = TupleLayout::of(p->stmt.root->outputTypes);
+    CursorRows kept = cursorRows(*p->stmt.plan, layout);
+    spec->rowLayout = std::move(kept.layout);
+    spec->rowIds = std::move(kept.rowIds);
     for (const OutputColumn& c : p->stmt.plan->columns) spec->columnNames.push_back(c.name);
     spec->scrollable = scrollable;
     llvm::Value* portal =
         cg_.call("duet_plpgsql_cursor_open", cg_.pointerType(), {cur_.ctx, cg_.ptrConst(spec), portalName(variable)});
     llvm::Value* rows = cg_.call("duet_plpgsql_cursor_rows", cg_.pointerType(), {portal});
     beforeQuery();
-    const TupleLayout& layout = spec->rowLayout;
     llvm::Value* tuple = cg_.tupleAlloca(layout);
     emit(*p, {}, [&](Row& row) {
       for (size_t i = 0; i < row.size(); ++i) cg_.storeField(tuple, layout, i, row[i]);

@@ -24,6 +24,8 @@ class CursorPosition {
   uint64_t fetch(FetchKind kind, int64_t count, bool move, std::vector<uint64_t>* fetched = nullptr);
   // The row the cursor is on, numbered from 1 (0 before the first, rows + 1 after the last).
   uint64_t row() const { return at_; }
+  // Whether it stands on a row: neither before the first nor after the last.
+  bool onRow() const { return !atStart_ && !atEnd_; }
 
  private:
   uint64_t runSelect(bool forward, int64_t count);

@@ -14,7 +14,27 @@
 #include "compiler/runtime/cursor_position.h"
 #include "compiler/runtime/query_runtime.h"
 
+namespace duet {
+class Table;
+}
+
 namespace duet::rt {
+
+// What WHERE CURRENT OF finds in a cursor's rows (PostgreSQL's execCurrentOf): the ids of
+// the table rows each row came from, kept in the row past the columns FETCH returns.
+struct CursorRowIds {
+  // Where one table's row id (int8) lies in a row: its column (the NULL flag's place, set
+  // when an outer join gave no row of the table) and its byte offset.
+  struct Source {
+    const Table* table;
+    uint32_t column;
+    uint32_t offset;
+  };
+  // FOR UPDATE/SHARE: the tables it locks, in any query; without, the one table of a
+  // simply updatable scan (a scan under filters, projections and LIMIT), or none.
+  bool forUpdate = false;
+  std::vector<Source> tables;
+};
 
 struct Portal {
   Portal(std::string name, const TupleLayout& layout, std::vector<std::string> columnNames, bool scrollable)
@@ -34,11 +54,18 @@ struct Portal {
   // block that caught an error, closes the portals opened since it began.
   uint64_t number = 0;
 
+  CursorRowIds rowIds;
+
   // Where it stands, from the first FETCH or MOVE (all rows are in by then).
   CursorPosition& position() {
     if (!position_) position_.emplace(rows->size(), scrollable);
     return *position_;
   }
+
+  // WHERE CURRENT OF on `table`: the id of its row that the row the cursor stands on came
+  // from, or kNoRow when the row has none (an outer join's missing side). 24000 when the
+  // cursor does not read the table so, or stands on no row.
+  uint64_t currentRow(const Table& table) const;
 
  private:
   std::optional<CursorPosition> position_;

@@ -16,6 +16,7 @@
 #include "engine/error.h"
 #include "engine/limits/interrupts.h"
 #include "engine/storage/key_ops.h"
+#include "engine/storage/table.h"
 #include "engine/types/uuid.h"
 #include "engine/types/value_io.h"
 
@@ -399,6 +400,12 @@ void duet_q_state_release(QueryContext* ctx, const uint64_t* mark) {
   ctx->joins.resize(mark[2]);
 }
 
+uint64_t duet_q_current_of(QueryContext* ctx, const Table* table, const VarString* name, int32_t param) {
+  if (!name) throw SqlError("42704", fmt::format("no value found for parameter {}", param));
+  uint64_t row = sessionFor(ctx, "WHERE CURRENT OF").currentRowOf(name->view(), *table);
+  return row != kNoRow && table->isLive(row) ? row : kNoRow;
+}
+
 const VarString* duet_q_own_string(const VarString* s) { return statementArena().makeString(s->view()); }
 
 void duet_q_call_routine(QueryContext* ctx, uint32_t oid, const uint8_t* args, const TupleLayout* argLayout,
@@ -463,6 +470,7 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_state_mark),
       DUET_Q(duet_q_state_release),
       DUET_Q(duet_q_own_string),
+      DUET_Q(duet_q_current_of),
       DUET_Q(duet_q_changed_rows_fresh),
       DUET_Q(duet_q_changed_rows_add),
       DUET_Q(duet_q_changed_rows_check),

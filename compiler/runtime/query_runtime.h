@@ -23,6 +23,7 @@
 #include "engine/types/value.h"
 
 namespace duet {
+class Table;
 class UndoLog;
 struct TypeContext;
 }  // namespace duet
@@ -282,6 +283,12 @@ class SessionServices {
     (void)portal;
     throw std::logic_error("cursors outside a session");
   }
+  // WHERE CURRENT OF cursor `name` on `table` (Portal::currentRow): 34000 when there is no
+  // such cursor, 24000 when it is held over the commit of the transaction that opened it.
+  virtual uint64_t currentRowOf(std::string_view name, const Table& table) {
+    (void)name, (void)table;
+    throw std::logic_error("cursors outside a session");
+  }
   // The name OPEN gives a cursor whose variable is NULL: "<unnamed portal N>", one not in use.
   virtual std::string unnamedCursorName() { throw std::logic_error("cursors outside a session"); }
   // How many cursors the session has opened so far; after an EXCEPTION block caught an
@@ -451,6 +458,11 @@ duet::rt::TupleBuffer* duet_q_call_routine_rows(duet::rt::QueryContext* ctx, uin
 // (buffers, group and join tables) after each run: mark[3] records how much existed before.
 void duet_q_state_mark(duet::rt::QueryContext* ctx, uint64_t* mark);
 void duet_q_state_release(duet::rt::QueryContext* ctx, const uint64_t* mark);
+// WHERE CURRENT OF (plan::NodeKind::CurrentOf): the id of the live row of `table` that
+// cursor `name` stands on, or kNoRow (a row deleted since, or none of the table). A NULL
+// name is a refcursor variable's: 42704 for its parameter `param` (1-based).
+uint64_t duet_q_current_of(duet::rt::QueryContext* ctx, const duet::Table* table, const duet::VarString* name,
+                           int32_t param);
 // A copy of `s` in the statement arena, for a value that must outlive the state it was read from.
 const duet::VarString* duet_q_own_string(const duet::VarString* s);
 // A ValueSet (value_set.h) refilled for this execution: `set` as returned last time, or null

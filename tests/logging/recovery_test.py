@@ -35,6 +35,9 @@ its way into:
     block undoing some of it, a call rolled back) replay to the same tables after a crash,
     from the log alone and from the archive: the log holds the calls, and a replay runs the
     routines again;
+  - UPDATE and DELETE ... WHERE CURRENT OF on DECLAREd cursors (moved by FETCH and MOVE,
+    backwards too, a row deleted under one) replay to the same rows, from the log alone and
+    from the archive: the log keeps the cursors' DECLARE, FETCH and MOVE for them;
   - a start that cannot bind its port after a recovery that replayed transactions (so a
     checkpoint is queued on the executor) exits 1 with a message, not a crash; run with the
     ASan duetd, no sanitizer report.
@@ -304,6 +307,46 @@ def composite_types():
 
         log_then_archive(data, check)
         print("composite types: the same after a replay of the log and after loading the archive")
+    finally:
+        shutil.rmtree(data)
+
+
+def current_of():
+    """WHERE CURRENT OF through the log, then through the archive."""
+    data = tempfile.mkdtemp(prefix="duet-recovery-")
+    try:
+        server = Server(data)
+        conn = server.connect()
+        conn.execute("CREATE TABLE rco_t (id int, v int)")
+        conn.execute("INSERT INTO rco_t SELECT g, g FROM generate_series(1, 6) g")
+        with conn.transaction():
+            conn.execute("DECLARE c CURSOR FOR SELECT * FROM rco_t WHERE id > 1")
+            conn.execute("DECLARE d SCROLL CURSOR FOR SELECT * FROM rco_t")
+            conn.execute("DECLARE unused CURSOR FOR SELECT * FROM rco_t")
+            conn.execute("MOVE 2 c")
+            conn.execute("FETCH 5 d")
+            conn.execute("UPDATE rco_t SET v = 100 WHERE CURRENT OF c")
+            conn.execute("FETCH c")
+            conn.execute("DELETE FROM rco_t WHERE CURRENT OF c")
+            conn.execute("FETCH BACKWARD 3 d")
+            conn.execute("UPDATE rco_t SET v = v + 1000 WHERE CURRENT OF d")
+        with conn.transaction():
+            conn.execute("DECLARE c CURSOR FOR SELECT * FROM rco_t FOR UPDATE")
+            conn.execute("FETCH 4 c")
+            conn.execute("UPDATE rco_t SET v = -v WHERE CURRENT OF c")
+        conn.close()
+        query = "SELECT * FROM rco_t ORDER BY id"
+
+        def check(server, what):
+            got = rows(server, query)
+            assert got == expected, f"WHERE CURRENT OF came back different from {what}:\n" + diff(expected, got)
+
+        expected = rows(server, query)
+        assert expected == [[b"1", b"1"], [b"2", b"1002"], [b"3", b"100"], [b"5", b"-5"], [b"6", b"6"]], expected
+        server.stop()
+
+        log_then_archive(data, check)
+        print("current_of: the same after a replay of the log and after loading the archive")
     finally:
         shutil.rmtree(data)
 
@@ -978,6 +1021,7 @@ def main():
     archive_that_does_not_load()
     extreme_values()
     views()
+    current_of()
     composite_types()
     sequences()
     altered_tables()

@@ -244,7 +244,19 @@ END $$)");
              "expected FROM or IN at or near \"c\"", 135);
 }
 
-TEST_CASE("plpgsql: WHERE CURRENT OF is refused at CREATE", "[plpgsql][error]") {
-  checkError(" DECLARE c CURSOR FOR SELECT k FROM t; BEGIN DELETE FROM t WHERE CURRENT OF c; RETURN 1; END ", "0A000",
-             "PL/pgSQL UPDATE/DELETE ... WHERE CURRENT OF is not supported yet", 0);
+TEST_CASE("plpgsql: WHERE CURRENT OF names its cursor variable", "[plpgsql]") {
+  // The cursor's name is a variable reference, as any column reference: a refcursor
+  // variable of that name gives the portal's name when the statement runs.
+  Function fn = parseBody(kPrefix +
+                          " DECLARE c CURSOR FOR SELECT k FROM t; BEGIN DELETE FROM t WHERE CURRENT OF c; "
+                          "UPDATE t SET v = 0 WHERE CURRENT OF other; RETURN 1; END $$");
+  const auto& del = fn.body->body[0]->as<ExecSql>();
+  CHECK(del.statement.text == "DELETE FROM t WHERE CURRENT OF c");
+  REQUIRE(del.statement.variables.size() == 1);
+  CHECK(fn.variables[del.statement.variables[0].variable].name == "c");
+  CHECK(del.statement.variables[0].offset == del.statement.begin + del.statement.text.rfind('c'));
+  CHECK(fn.body->body[1]->as<ExecSql>().statement.variables.empty());  // no variable: the portal's own name
+  // WHERE CURRENT OF takes no other condition (PostgreSQL's grammar).
+  checkError(" DECLARE c CURSOR FOR SELECT k FROM t; BEGIN DELETE FROM t WHERE CURRENT OF c AND k = 1; RETURN 1; END ",
+             "42601", "syntax error at or near \"AND\"", 149);
 }
