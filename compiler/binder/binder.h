@@ -232,6 +232,10 @@ class Binder {
                            const std::vector<OutputColumn>& columns, plan::NodePtr& sub, uint32_t location);
   // a IS NOT DISTINCT FROM b.
   plan::ExprPtr notDistinct(plan::ExprPtr a, plan::ExprPtr b, uint32_t location);
+  // An expression that reads `value` more than once, `value` evaluated once (a plan Let
+  // around it): `body` builds the expression, placing a read() wherever it uses the value.
+  using LetReader = std::function<plan::ExprPtr()>;
+  plan::ExprPtr evaluatedOnce(plan::ExprPtr value, const std::function<plan::ExprPtr(const LetReader& read)>& body);
   // row_binding.cpp: row constructors compared, tested for NULL, in IN lists.
   plan::ExprPtr bindRowOperator(const sql::BinaryOp& op, const Scope& scope, AggContext* agg);
   plan::ExprPtr rowComparison(const std::string& op, std::vector<plan::ExprPtr> left, std::vector<plan::ExprPtr> right,
@@ -304,6 +308,7 @@ class Binder {
 
  private:
   std::vector<RoutineCandidate> routineCandidates_;  // of the last resolveRoutine
+  int lets_ = 0;                  // evaluatedOnce's Lets so far, which number the references of each while it is built
   bool bindingDefault_ = false;   // a routine argument's DEFAULT or a view's query: no variables in scope
   const char* clause_ = "WHERE";  // see Clause
   const PlanRequest& request_;
