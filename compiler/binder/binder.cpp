@@ -987,14 +987,15 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
   bool otherSchemaBuiltin = !qualified.empty() && !builtinFunctionsNamed(qualified).empty();
   const std::string& name = otherSchemaBuiltin ? qualified : f.names.back();
   bool catalogOnly = f.names.size() > 1 && (f.names[0] == "pg_catalog" || otherSchemaBuiltin);
-  // f(..., VARIADIC array) passes the array to a routine's VARIADIC parameter; the built-in
-  // variadic functions take their lists only element by element here (42883).
+  // f(..., VARIADIC array) passes the array to a routine's VARIADIC parameter, or a
+  // VARIADIC "any" built-in's (concat, format, json_build_array, num_nulls, ...).
   if (f.variadic) {
     std::vector<ExprPtr> args;
     for (const auto& a : f.args) args.push_back(bind(*a, scope, agg));
     if (!catalogOnly)
       if (const RoutineCandidate* r = resolveRoutine(f, args, false))
         return routineCall(*r, std::move(args), f.location);
+    if (ExprPtr e = builtinCall(name, args, f.location, f.argNames, true)) return e;
     std::string spelled;
     for (const std::string& part : f.names) spelled += (spelled.empty() ? "" : ".") + part;
     failUndefinedRoutine(spelled, args, false, f.location, f.argNames);
@@ -1312,7 +1313,7 @@ std::optional<SqlType> anyCompatibleType(const BuiltinFunction& f, const std::ve
 }  // namespace
 
 ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args, uint32_t location,
-                            const std::vector<std::string>& argNames) {
+                            const std::vector<std::string>& argNames, bool variadicArray) {
   BestCandidate<BuiltinFunction> chosen;
   bool named = hasNames(argNames);
   std::vector<int> map;
@@ -1320,6 +1321,8 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
   bool vector = name == "generate_subscripts" && !args.empty() && isVectorAlias(args[0]->type.alias);
   for (const BuiltinFunction* f : builtinFunctionsNamed(vector ? "duet_vector_subscripts" : name)) {
     size_t fixed = f->args.size();
+    // VARIADIC array: the rows whose "any" arguments it can stand for, positionally.
+    if (variadicArray && (named || f->anyArgs != kVariadicAny || args.size() != fixed + 1)) continue;
     if (!f->argNames.empty()) {
       // Named parameters with defaults (make_interval): scored on the arguments given.
       if (!mapNamedArguments(*f, argNames, args.size(), map)) continue;
@@ -1377,7 +1380,23 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
     }
     args[i] = coerce(std::move(args[i]), best->paramType(i), CastContext::Implicit, location);
   }
-  if (best->anyArgs != 0) {
+  if (variadicArray) {
+    // VARIADIC array: its elements are the "any" arguments, converted when the call runs.
+    ExprPtr array = std::move(args.back());
+    if (!array->type.isArray()) fail(sqlstate::kDatatypeMismatch, "VARIADIC argument must be an array", location);
+    std::vector<ExprPtr> convert;
+    convert.push_back(std::move(array));
+    convert.push_back(boolConst(best->anyArgsAsJson));
+    ExprPtr texts = call("duet_q_array_element_texts", SqlType::arrayOf({TypeId::Text, -1}), std::move(convert));
+    if (best->variadicNullIsEmpty) {
+      // A NULL array: no "any" arguments.
+      auto none = std::make_unique<Expr>(ExprKind::Coalesce, texts->type);
+      none->args.push_back(std::move(texts));
+      none->args.push_back(std::make_unique<Expr>(ExprKind::ArrayBuild, none->type));
+      texts = std::move(none);
+    }
+    args.back() = std::move(texts);
+  } else if (best->anyArgs != 0) {
     // "any" arguments: their output texts, in one text[] that keeps their NULLs.
     SqlType text{TypeId::Text, -1};
     auto packed = std::make_unique<Expr>(ExprKind::ArrayBuild, SqlType::arrayOf(text));

@@ -283,9 +283,10 @@ class Binder {
   // `args`, chosen among the rows of that name as routines are (CandidateScore); null when
   // no row takes these arguments. Coerces the arguments to the row's types.
   // `argNames`: the call's `name => value` names (FuncCall::argNames), for rows with named
-  // parameters.
+  // parameters. `variadicArray`: the call says VARIADIC, its last argument is the array of
+  // a VARIADIC "any" row's arguments (42804 when it is not an array).
   plan::ExprPtr builtinCall(const std::string& name, std::vector<plan::ExprPtr>& args, uint32_t location,
-                            const std::vector<std::string>& argNames = {});
+                            const std::vector<std::string>& argNames = {}, bool variadicArray = false);
   // builtinCall for FROM f(args), where a set-returning row may be chosen.
   static bool isBuiltinSetFunction(const std::string& name);
   plan::ExprPtr builtinSetCall(const std::string& name, std::vector<plan::ExprPtr>& args, uint32_t location);
