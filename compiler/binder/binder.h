@@ -306,6 +306,8 @@ class Binder {
   // args[0] (char(n) kept padded) and the others as text; 42883 for a non-string args[0].
   plan::ExprPtr patternMatch(const char* function, const char* op, std::vector<plan::ExprPtr>& args, uint32_t location);
   const RoutineCandidate* resolveRoutine(const sql::FuncCall& f, std::vector<plan::ExprPtr>& args, bool procedure);
+  // A routine parameter's DEFAULT (its SQL text), bound with nothing in scope.
+  plan::ExprPtr bindDefault(const std::string& text);
 
  private:
   std::vector<RoutineCandidate> routineCandidates_;  // of the last resolveRoutine
