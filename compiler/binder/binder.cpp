@@ -338,15 +338,52 @@ ExprPtr Binder::compare(Op op, ExprPtr a, ExprPtr b, uint32_t location) {
 
 ExprPtr Binder::notDistinct(ExprPtr a, ExprPtr b, uint32_t location) {
   unify(a, b, "=", location);
-  // Both null, or equal and neither null.
-  auto bothNull = logic(ExprKind::And, std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1}),
-                        std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1}));
-  bothNull->args[0]->args.push_back(plan::cloneExpr(*a));
-  bothNull->args[1]->args.push_back(plan::cloneExpr(*b));
-  auto equal = std::make_unique<Expr>(ExprKind::IsTrue, SqlType{TypeId::Bool, -1});
-  equal->op = Op::Eq;
-  equal->args.push_back(compare(Op::Eq, std::move(a), std::move(b), location));
-  return logic(ExprKind::Or, std::move(bothNull), std::move(equal));
+  // Both null, or equal and neither null; a and b evaluated once each, in that order.
+  return evaluatedOnce(std::move(a), [&](const LetReader& readA) {
+    return evaluatedOnce(std::move(b), [&](const LetReader& readB) {
+      auto bothNull = logic(ExprKind::And, std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1}),
+                            std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1}));
+      bothNull->args[0]->args.push_back(readA());
+      bothNull->args[1]->args.push_back(readB());
+      auto equal = std::make_unique<Expr>(ExprKind::IsTrue, SqlType{TypeId::Bool, -1});
+      equal->op = Op::Eq;
+      equal->args.push_back(compare(Op::Eq, readA(), readB(), location));
+      return logic(ExprKind::Or, std::move(bothNull), std::move(equal));
+    });
+  });
+}
+
+namespace {
+
+// The references to Let number `id` that evaluatedOnce marked in `e` (column -1, param
+// `id`) as LetRefs of `depth` plus the Lets between.
+void resolveLetRefs(Expr& e, int id, int depth) {
+  checkStackDepth();
+  if (e.kind == ExprKind::LetRef && e.column < 0 && e.param == id) {
+    e.column = depth;
+    e.param = -1;
+    return;
+  }
+  for (size_t i = 0; i < e.args.size(); ++i)
+    resolveLetRefs(*e.args[i], id, depth + (e.kind == ExprKind::Let && i == 1 ? 1 : 0));
+}
+
+}  // namespace
+
+// The body is built first with references marked by the Let's number (bodies nest, and
+// where a reference lands - inside how many Lets of nested calls - is known only once the
+// body is whole); then they become LetRefs counting the Lets between, so that equal
+// expressions bound twice compare equal (exprEquals: GROUP BY items).
+ExprPtr Binder::evaluatedOnce(ExprPtr value, const std::function<ExprPtr(const LetReader& read)>& body) {
+  int id = lets_++;
+  SqlType type = value->type;
+  ExprPtr result = body([&] {
+    ExprPtr ref = plan::makeLetRef(type, -1);
+    ref->param = id;
+    return ref;
+  });
+  resolveLetRefs(*result, id, 0);
+  return plan::makeLet(std::move(value), std::move(result));
 }
 
 ExprPtr Binder::call(const std::string& fn, SqlType type, std::vector<ExprPtr> args) {
@@ -950,14 +987,15 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
   bool otherSchemaBuiltin = !qualified.empty() && !builtinFunctionsNamed(qualified).empty();
   const std::string& name = otherSchemaBuiltin ? qualified : f.names.back();
   bool catalogOnly = f.names.size() > 1 && (f.names[0] == "pg_catalog" || otherSchemaBuiltin);
-  // f(..., VARIADIC array) passes the array to a routine's VARIADIC parameter; the built-in
-  // variadic functions take their lists only element by element here (42883).
+  // f(..., VARIADIC array) passes the array to a routine's VARIADIC parameter, or a
+  // VARIADIC "any" built-in's (concat, format, json_build_array, num_nulls, ...).
   if (f.variadic) {
     std::vector<ExprPtr> args;
     for (const auto& a : f.args) args.push_back(bind(*a, scope, agg));
     if (!catalogOnly)
       if (const RoutineCandidate* r = resolveRoutine(f, args, false))
         return routineCall(*r, std::move(args), f.location);
+    if (ExprPtr e = builtinCall(name, args, f.location, f.argNames, true)) return e;
     std::string spelled;
     for (const std::string& part : f.names) spelled += (spelled.empty() ? "" : ".") + part;
     failUndefinedRoutine(spelled, args, false, f.location, f.argNames);
@@ -1115,13 +1153,15 @@ ExprPtr Binder::bindFunction(const sql::FuncCall& f, const Scope& scope, AggCont
     ExprPtr value = std::move(args[0]);
     unify(value, args[1], "=", f.location);
     SqlType type = value->type;
-    ExprPtr cond = compare(Op::Eq, plan::cloneExpr(*value), std::move(args[1]), f.location);
-    auto e = std::make_unique<Expr>(ExprKind::Case, type);
-    e->hasElse = true;
-    e->args.push_back(std::move(cond));
-    e->args.push_back(plan::makeNullConst(type));
-    e->args.push_back(std::move(value));
-    return e;
+    // CASE WHEN a = b THEN NULL ELSE a END, a evaluated once (before b).
+    return evaluatedOnce(std::move(value), [&](const LetReader& read) {
+      auto e = std::make_unique<Expr>(ExprKind::Case, type);
+      e->hasElse = true;
+      e->args.push_back(compare(Op::Eq, read(), std::move(args[1]), f.location));
+      e->args.push_back(plan::makeNullConst(type));
+      e->args.push_back(read());
+      return e;
+    });
   }
   if (name == "greatest" || name == "least") {
     if (args.empty()) arity(1);
@@ -1273,7 +1313,7 @@ std::optional<SqlType> anyCompatibleType(const BuiltinFunction& f, const std::ve
 }  // namespace
 
 ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args, uint32_t location,
-                            const std::vector<std::string>& argNames) {
+                            const std::vector<std::string>& argNames, bool variadicArray) {
   BestCandidate<BuiltinFunction> chosen;
   bool named = hasNames(argNames);
   std::vector<int> map;
@@ -1281,6 +1321,8 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
   bool vector = name == "generate_subscripts" && !args.empty() && isVectorAlias(args[0]->type.alias);
   for (const BuiltinFunction* f : builtinFunctionsNamed(vector ? "duet_vector_subscripts" : name)) {
     size_t fixed = f->args.size();
+    // VARIADIC array: the rows whose "any" arguments it can stand for, positionally.
+    if (variadicArray && (named || f->anyArgs != kVariadicAny || args.size() != fixed + 1)) continue;
     if (!f->argNames.empty()) {
       // Named parameters with defaults (make_interval): scored on the arguments given.
       if (!mapNamedArguments(*f, argNames, args.size(), map)) continue;
@@ -1338,7 +1380,23 @@ ExprPtr Binder::builtinCall(const std::string& name, std::vector<ExprPtr>& args,
     }
     args[i] = coerce(std::move(args[i]), best->paramType(i), CastContext::Implicit, location);
   }
-  if (best->anyArgs != 0) {
+  if (variadicArray) {
+    // VARIADIC array: its elements are the "any" arguments, converted when the call runs.
+    ExprPtr array = std::move(args.back());
+    if (!array->type.isArray()) fail(sqlstate::kDatatypeMismatch, "VARIADIC argument must be an array", location);
+    std::vector<ExprPtr> convert;
+    convert.push_back(std::move(array));
+    convert.push_back(boolConst(best->anyArgsAsJson));
+    ExprPtr texts = call("duet_q_array_element_texts", SqlType::arrayOf({TypeId::Text, -1}), std::move(convert));
+    if (best->variadicNullIsEmpty) {
+      // A NULL array: no "any" arguments.
+      auto none = std::make_unique<Expr>(ExprKind::Coalesce, texts->type);
+      none->args.push_back(std::move(texts));
+      none->args.push_back(std::make_unique<Expr>(ExprKind::ArrayBuild, none->type));
+      texts = std::move(none);
+    }
+    args.back() = std::move(texts);
+  } else if (best->anyArgs != 0) {
     // "any" arguments: their output texts, in one text[] that keeps their NULLs.
     SqlType text{TypeId::Text, -1};
     auto packed = std::make_unique<Expr>(ExprKind::ArrayBuild, SqlType::arrayOf(text));
@@ -1496,16 +1554,28 @@ ExprPtr Binder::bindSubscript(const sql::Subscript& s, const Scope& scope, AggCo
   SqlType element = array->type.elementType();
   // Every array here has one dimension: more subscripts than that give NULL, as in PostgreSQL.
   if (indexes.size() != 1) return plan::makeNullConst(element);
-  // CASE WHEN a[i] exists and is not NULL THEN a[i] END
-  std::vector<ExprPtr> checkArgs, getArgs;
-  checkArgs.push_back(plan::cloneExpr(*array));
-  checkArgs.push_back(plan::cloneExpr(*indexes[0]));
-  getArgs.push_back(std::move(array));
-  getArgs.push_back(std::move(indexes[0]));
-  auto e = std::make_unique<Expr>(ExprKind::Case, element);
-  e->args.push_back(call("duet_rt_array_has", {TypeId::Bool, -1}, std::move(checkArgs)));
-  e->args.push_back(call(arrayGetFunction(element.id), element, std::move(getArgs)));
-  return e;
+  // CASE WHEN a IS NOT NULL THEN CASE WHEN a[i] exists and is not NULL THEN a[i] END END,
+  // a and i evaluated once each; a NULL array is NULL without evaluating the subscript, as
+  // PostgreSQL's SubscriptingRef skips its subscripts then (their errors, their calls).
+  return evaluatedOnce(std::move(array), [&](const LetReader& readArray) {
+    auto present = std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1});
+    present->negated = true;
+    present->args.push_back(readArray());
+    auto e = std::make_unique<Expr>(ExprKind::Case, element);
+    e->args.push_back(std::move(present));
+    e->args.push_back(evaluatedOnce(std::move(indexes[0]), [&](const LetReader& readIndex) {
+      std::vector<ExprPtr> checkArgs, getArgs;
+      checkArgs.push_back(readArray());
+      checkArgs.push_back(readIndex());
+      getArgs.push_back(readArray());
+      getArgs.push_back(readIndex());
+      auto get = std::make_unique<Expr>(ExprKind::Case, element);
+      get->args.push_back(call("duet_rt_array_has", {TypeId::Bool, -1}, std::move(checkArgs)));
+      get->args.push_back(call(arrayGetFunction(element.id), element, std::move(getArgs)));
+      return get;
+    }));
+    return e;
+  });
 }
 
 // x IN (a, b, ...) bound as `x = a OR x = b ...` (`equalities`), each pair coerced on its
@@ -1757,39 +1827,46 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
     case K::Subscript: return bindSubscript(e.as<sql::Subscript>(), scope, agg);
     case K::Case: {
       const auto& c = e.as<sql::CaseExpr>();
-      ExprPtr subject = c.arg ? bind(*c.arg, scope, agg) : nullptr;
-      std::vector<ExprPtr> conditions, results;
-      for (const auto& w : c.whens) {
-        if (subject)
-          conditions.push_back(
-              compare(Op::Eq, plan::cloneExpr(*subject), bind(*w.condition, scope, agg), w.condition->location));
-        else
-          conditions.push_back(coerceToBool(bind(*w.condition, scope, agg), "CASE/WHEN", w.condition->location));
-        results.push_back(bind(*w.result, scope, agg));
-      }
-      ExprPtr otherwise = c.elseResult ? bind(*c.elseResult, scope, agg) : nullptr;
-      // PostgreSQL resolves the ELSE result first, then the THEN results in order (which
-      // matters where the earlier type wins, as between char(n) and varchar).
-      SqlType type = otherwise ? otherwise->type : results[0]->type;
-      for (size_t i = 0; i < results.size(); ++i) {
-        auto t = commonType(type, results[i]->type);
-        if (!t)
-          fail(sqlstate::kDatatypeMismatch,
-               fmt::format("CASE types {} and {} cannot be matched", typeName(type), typeName(results[i]->type)),
-               c.whens[i].result->location);
-        type = *t;
-      }
-      type = resolveUnknown(type);
-      auto n = std::make_unique<Expr>(ExprKind::Case, type);
-      for (size_t i = 0; i < conditions.size(); ++i) {
-        n->args.push_back(std::move(conditions[i]));
-        n->args.push_back(coerce(std::move(results[i]), type, CastContext::Implicit, e.location));
-      }
-      if (otherwise) {
-        n->hasElse = true;
-        n->args.push_back(coerce(std::move(otherwise), type, CastContext::Implicit, e.location));
-      }
-      return n;
+      // CASE x WHEN v ...: each arm compares x = v, x evaluated once (a Let around the
+      // CASE). An untyped literal x is text, as PostgreSQL's transformCaseExpr makes it.
+      auto build = [&](const LetReader* subject) {
+        std::vector<ExprPtr> conditions, results;
+        for (const auto& w : c.whens) {
+          if (subject)
+            conditions.push_back(compare(Op::Eq, (*subject)(), bind(*w.condition, scope, agg), w.condition->location));
+          else
+            conditions.push_back(coerceToBool(bind(*w.condition, scope, agg), "CASE/WHEN", w.condition->location));
+          results.push_back(bind(*w.result, scope, agg));
+        }
+        ExprPtr otherwise = c.elseResult ? bind(*c.elseResult, scope, agg) : nullptr;
+        // PostgreSQL resolves the ELSE result first, then the THEN results in order (which
+        // matters where the earlier type wins, as between char(n) and varchar).
+        SqlType type = otherwise ? otherwise->type : results[0]->type;
+        for (size_t i = 0; i < results.size(); ++i) {
+          auto t = commonType(type, results[i]->type);
+          if (!t)
+            fail(sqlstate::kDatatypeMismatch,
+                 fmt::format("CASE types {} and {} cannot be matched", typeName(type), typeName(results[i]->type)),
+                 c.whens[i].result->location);
+          type = *t;
+        }
+        type = resolveUnknown(type);
+        auto n = std::make_unique<Expr>(ExprKind::Case, type);
+        for (size_t i = 0; i < conditions.size(); ++i) {
+          n->args.push_back(std::move(conditions[i]));
+          n->args.push_back(coerce(std::move(results[i]), type, CastContext::Implicit, e.location));
+        }
+        if (otherwise) {
+          n->hasElse = true;
+          n->args.push_back(coerce(std::move(otherwise), type, CastContext::Implicit, e.location));
+        }
+        return n;
+      };
+      if (!c.arg) return build(nullptr);
+      ExprPtr subject = bind(*c.arg, scope, agg);
+      if (subject->type.id == TypeId::Unknown)
+        subject = coerce(std::move(subject), {TypeId::Text, -1}, CastContext::Implicit, c.arg->location);
+      return evaluatedOnce(std::move(subject), [&](const LetReader& read) { return build(&read); });
     }
     case K::FuncCall: return bindFunction(e.as<sql::FuncCall>(), scope, agg);
     case K::SqlValue: {

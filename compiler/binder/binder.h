@@ -232,6 +232,10 @@ class Binder {
                            const std::vector<OutputColumn>& columns, plan::NodePtr& sub, uint32_t location);
   // a IS NOT DISTINCT FROM b.
   plan::ExprPtr notDistinct(plan::ExprPtr a, plan::ExprPtr b, uint32_t location);
+  // An expression that reads `value` more than once, `value` evaluated once (a plan Let
+  // around it): `body` builds the expression, placing a read() wherever it uses the value.
+  using LetReader = std::function<plan::ExprPtr()>;
+  plan::ExprPtr evaluatedOnce(plan::ExprPtr value, const std::function<plan::ExprPtr(const LetReader& read)>& body);
   // row_binding.cpp: row constructors compared, tested for NULL, in IN lists.
   plan::ExprPtr bindRowOperator(const sql::BinaryOp& op, const Scope& scope, AggContext* agg);
   plan::ExprPtr rowComparison(const std::string& op, std::vector<plan::ExprPtr> left, std::vector<plan::ExprPtr> right,
@@ -279,9 +283,10 @@ class Binder {
   // `args`, chosen among the rows of that name as routines are (CandidateScore); null when
   // no row takes these arguments. Coerces the arguments to the row's types.
   // `argNames`: the call's `name => value` names (FuncCall::argNames), for rows with named
-  // parameters.
+  // parameters. `variadicArray`: the call says VARIADIC, its last argument is the array of
+  // a VARIADIC "any" row's arguments (42804 when it is not an array).
   plan::ExprPtr builtinCall(const std::string& name, std::vector<plan::ExprPtr>& args, uint32_t location,
-                            const std::vector<std::string>& argNames = {});
+                            const std::vector<std::string>& argNames = {}, bool variadicArray = false);
   // builtinCall for FROM f(args), where a set-returning row may be chosen.
   static bool isBuiltinSetFunction(const std::string& name);
   plan::ExprPtr builtinSetCall(const std::string& name, std::vector<plan::ExprPtr>& args, uint32_t location);
@@ -301,9 +306,12 @@ class Binder {
   // args[0] (char(n) kept padded) and the others as text; 42883 for a non-string args[0].
   plan::ExprPtr patternMatch(const char* function, const char* op, std::vector<plan::ExprPtr>& args, uint32_t location);
   const RoutineCandidate* resolveRoutine(const sql::FuncCall& f, std::vector<plan::ExprPtr>& args, bool procedure);
+  // A routine parameter's DEFAULT (its SQL text), bound with nothing in scope.
+  plan::ExprPtr bindDefault(const std::string& text);
 
  private:
   std::vector<RoutineCandidate> routineCandidates_;  // of the last resolveRoutine
+  int lets_ = 0;                  // evaluatedOnce's Lets so far, which number the references of each while it is built
   bool bindingDefault_ = false;   // a routine argument's DEFAULT or a view's query: no variables in scope
   const char* clause_ = "WHERE";  // see Clause
   const PlanRequest& request_;

@@ -54,6 +54,49 @@ std::optional<SqlType> commonOf(const std::vector<SqlType>& types) {
   return common;
 }
 
+[[noreturn]] void mismatch(std::string message, std::string detail = {}) {
+  throw SqlError(sqlstate::kDatatypeMismatch, std::move(message), std::move(detail));
+}
+
+// enforce_generic_type_consistency's checks, for arguments that need not fit (the defaults
+// a call takes come after the candidate is chosen): 42804 with PostgreSQL's messages.
+void checkConsistent(const std::vector<SqlType>& args, const std::vector<Polymorphic>& params) {
+  std::optional<SqlType> element, array, compatible;
+  std::vector<SqlType> compatibles;
+  for (size_t i = 0; i < params.size() && i < args.size(); ++i) {
+    Polymorphic p = params[i];
+    SqlType t = args[i].withoutTypmod();
+    if (p == Polymorphic::None || t.id == TypeId::Unknown) continue;
+    if (isCompatibleFamily(p)) {
+      if (isPolymorphicArray(p)) {
+        if (!t.isArray())
+          mismatch(fmt::format("argument declared anycompatiblearray is not an array but type {}", typeName(t)));
+        t = t.elementType();
+      }
+      compatibles.push_back(t);
+      continue;
+    }
+    std::optional<SqlType>& seen = isPolymorphicArray(p) ? array : element;
+    if (seen && *seen != t)
+      mismatch(
+          fmt::format("arguments declared \"{}\" are not all alike", isPolymorphicArray(p) ? "anyarray" : "anyelement"),
+          fmt::format("{} versus {}", typeName(*seen), typeName(t)));
+    seen = t;
+  }
+  if (array) {
+    if (!array->isArray())
+      mismatch(fmt::format("argument declared anyarray is not an array but type {}", typeName(*array)));
+    if (element && *element != array->elementType())
+      mismatch("argument declared anyarray is not consistent with argument declared anyelement",
+               fmt::format("{} versus {}", typeName(*array), typeName(*element)));
+  }
+  for (const SqlType& t : compatibles) {
+    std::optional<SqlType> next = compatible ? commonOf({*compatible, t}) : t;
+    if (!next) mismatch(fmt::format("argument types {} and {} cannot be matched", typeName(*compatible), typeName(t)));
+    compatible = next;
+  }
+}
+
 }  // namespace
 
 bool polymorphicArgumentsFit(const std::vector<SqlType>& args, const std::vector<Polymorphic>& params) {
@@ -68,6 +111,7 @@ bool polymorphicArgumentsFit(const std::vector<SqlType>& args, const std::vector
 }
 
 PolymorphicBinding bindPolymorphic(const std::vector<SqlType>& args, const std::vector<Polymorphic>& params) {
+  checkConsistent(args, params);
   Families f;
   collect(args, params, f);
   PolymorphicBinding b;

@@ -24,9 +24,11 @@ struct PolymorphicBinding {
 // any(compatible)nonarray, one element type, a common type for the anycompatible family.
 bool polymorphicArgumentsFit(const std::vector<SqlType>& args, const std::vector<Polymorphic>& params);
 
-// The binding of arguments that fit. 42804 "could not determine polymorphic type because
-// input has type unknown" when anyelement's family has only unknown arguments; the
-// anycompatible family's are text then.
+// The binding of the arguments. 42804 when they do not fit, with PostgreSQL's messages
+// (the defaults a call takes are checked only here: "arguments declared "anyelement" are
+// not all alike"), or "could not determine polymorphic type because input has type
+// unknown" when anyelement's family has only unknown arguments; the anycompatible
+// family's are text then.
 PolymorphicBinding bindPolymorphic(const std::vector<SqlType>& args, const std::vector<Polymorphic>& params);
 
 // What `p` stands for under `binding` (42704 for an array of an array, which DuetDB's

@@ -33,6 +33,10 @@ struct CallFit {
   // Per argument: the type of the parameter (or VARIADIC element) it goes to.
   std::vector<SqlType> declared;
   std::vector<Polymorphic> poly;
+  // What the polymorphic types are resolved from: the arguments' types and the parameters
+  // they go to, then those of the defaults the call takes.
+  std::vector<SqlType> resolvedFrom;
+  std::vector<Polymorphic> resolvedPoly;
   CandidateScore score;
   bool sameDeclaredTypes(const CallFit& o) const { return declared == o.declared && poly == o.poly; }
 };
@@ -44,8 +48,10 @@ Polymorphic elementOf(Polymorphic p) {
 }
 
 // FuncnameGetCandidates and func_match_argtypes for one candidate: how it would take the
-// arguments, or nullopt when it cannot.
-std::optional<CallFit> fitCall(RoutineCandidate& c, const sql::FuncCall& f, const std::vector<ExprPtr>& args) {
+// arguments, or nullopt when it cannot. `defaultTypes`: per parameter, the type of its
+// DEFAULT where the parameter is polymorphic (unknown for an untyped literal or NULL).
+std::optional<CallFit> fitCall(RoutineCandidate& c, const sql::FuncCall& f, const std::vector<ExprPtr>& args,
+                               const std::vector<SqlType>& defaultTypes) {
   size_t n = c.argTypes.size();
   const std::vector<std::string>& names = f.argNames;
   bool named = std::any_of(names.begin(), names.end(), [](const std::string& s) { return !s.empty(); });
@@ -83,13 +89,21 @@ std::optional<CallFit> fitCall(RoutineCandidate& c, const sql::FuncCall& f, cons
     for (size_t k = 0; k < n; ++k)
       if (fit.map[k] < 0 && c.defaults[k].empty()) return std::nullopt;
   }
-  std::vector<SqlType> types;
+  fit.resolvedPoly = fit.poly;
   for (size_t a = 0; a < args.size(); ++a) {
-    types.push_back(args[a]->type);
+    fit.resolvedFrom.push_back(args[a]->type);
     // A polymorphic parameter takes any type its family allows: checked below, no score.
     if (fit.poly[a] == Polymorphic::None && !fit.score.add(args[a]->type, fit.declared[a])) return std::nullopt;
   }
-  if (c.polymorphic() && !polymorphicArgumentsFit(types, fit.poly)) return std::nullopt;
+  if (c.polymorphic() && !polymorphicArgumentsFit(fit.resolvedFrom, fit.resolvedPoly)) return std::nullopt;
+  // The defaults taken count as arguments of their own types once the candidate is chosen
+  // (ParseFuncOrColumn's nargsplusdefs): f(a anyelement, b anyelement DEFAULT 0) is
+  // f(int, int) for f(1), and f(1.5) is 42804.
+  for (size_t k = 0; k < n && !fit.expanded; ++k) {
+    if (fit.map[k] >= 0 || c.argPoly[k] == Polymorphic::None) continue;
+    fit.resolvedFrom.push_back(defaultTypes[k]);
+    fit.resolvedPoly.push_back(c.argPoly[k]);
+  }
   return fit;
 }
 
@@ -125,7 +139,11 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
   if (routineCandidates_.empty()) return nullptr;
   std::vector<CallFit> fits;
   for (RoutineCandidate& c : routineCandidates_) {
-    std::optional<CallFit> fit = fitCall(c, f, args);
+    std::vector<SqlType> defaultTypes(c.argTypes.size(), SqlType{TypeId::Unknown, -1});
+    for (size_t k = 0; k < c.argTypes.size(); ++k)
+      if (c.argPoly[k] != Polymorphic::None && !c.defaults[k].empty())
+        defaultTypes[k] = bindDefault(c.defaults[k])->type;
+    std::optional<CallFit> fit = fitCall(c, f, args, defaultTypes);
     if (!fit) continue;
     // Of a variadic and a plain candidate that take the arguments as the same types,
     // PostgreSQL keeps the plain one (foo(int, int) over foo(VARIADIC int[]) for two).
@@ -155,11 +173,7 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
          procedure ? "To call a function, use SELECT." : "To call a procedure, use CALL.");
   }
   // The call's types for the polymorphic parameters and results (enforce_generic_type_consistency).
-  if (best.polymorphic()) {
-    std::vector<SqlType> types;
-    for (const ExprPtr& a : args) types.push_back(a->type);
-    resolvePolymorphicCandidate(best, bindPolymorphic(types, fit.poly));
-  }
+  if (best.polymorphic()) resolvePolymorphicCandidate(best, bindPolymorphic(fit.resolvedFrom, fit.resolvedPoly));
   std::vector<ExprPtr> given = std::move(args);
   args.clear();
   // A polymorphic argument of its actual type stays as it is (a typmod included).
@@ -181,20 +195,25 @@ const RoutineCandidate* Binder::resolveRoutine(const sql::FuncCall& f, std::vect
       args.push_back(pass(std::move(given[fit.map[k]]), k, best.argTypes[k]));
       continue;
     }
-    auto parsed = sql::parseQuery("SELECT " + best.defaults[k]);
-    const auto& select = parsed.at(0).stmt->as<sql::SelectStmt>();
-    Scope none;
-    bool hidden = std::exchange(bindingDefault_, true);
-    try {
-      args.push_back(coerce(bind(*select.targets.at(0).expr, none), best.argTypes[k], CastContext::Assignment, 0));
-    } catch (SqlError& e) {
-      bindingDefault_ = hidden;
-      e.position = 0;
-      throw;
-    }
-    bindingDefault_ = hidden;
+    args.push_back(coerce(bindDefault(best.defaults[k]), best.argTypes[k], CastContext::Assignment, 0));
   }
   return &best;
+}
+
+ExprPtr Binder::bindDefault(const std::string& text) {
+  auto parsed = sql::parseQuery("SELECT " + text);
+  const auto& select = parsed.at(0).stmt->as<sql::SelectStmt>();
+  Scope none;
+  bool hidden = std::exchange(bindingDefault_, true);
+  try {
+    ExprPtr e = bind(*select.targets.at(0).expr, none);
+    bindingDefault_ = hidden;
+    return e;
+  } catch (SqlError& e) {
+    bindingDefault_ = hidden;
+    e.position = 0;
+    throw;
+  }
 }
 
 }  // namespace duet::binder

@@ -54,7 +54,6 @@ class Codegen : public ValueBuilder {
   SqlValue recordBuild(const plan::Expr& e, const Row& row);
   SqlValue fieldSelect(const plan::Expr& e, const Row& row);
   SqlValue functionCall(const plan::Expr& e, const Row& row);
-  SqlValue arrayHas(const plan::Expr& e, const Row& row);
   // An array element check or fixed-width read generated inline; null for other calls.
   llvm::Value* inlineArrayCall(const std::string& function, TypeId resultType, const std::vector<SqlValue>& args);
 
@@ -280,6 +279,9 @@ class Codegen : public ValueBuilder {
   // The values captured by each enclosing subquery being generated, innermost last
   // (ExprKind::OuterRef reads the last).
   std::vector<Row> correlation_;
+  // The values of the Lets (ExprKind::Let) whose bodies are being generated, innermost
+  // last: a LetRef of depth d reads the (d+1)-th from the end.
+  std::vector<SqlValue> lets_;
   // Where each execution of the statement being generated begins, when the function runs
   // several (a routine's embedded statements); null: the entry block.
   llvm::BasicBlock* statementStart_ = nullptr;

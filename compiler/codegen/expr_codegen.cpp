@@ -129,6 +129,14 @@ SqlValue Codegen::exprValue(const Expr& e, const Row& row) {
       if (paramsInTuple_) return loadField(params_, out_.paramLayout, static_cast<size_t>(e.param));
       return paramRow_.at(e.param);
     case ExprKind::OuterRef: return correlation_.back().at(e.column);
+    case ExprKind::Let: {
+      // The value once, in the block that dominates all of the body's code.
+      lets_.push_back(expr(*e.args[0], row));
+      SqlValue v = expr(*e.args[1], row);
+      lets_.pop_back();
+      return v;
+    }
+    case ExprKind::LetRef: return lets_.at(lets_.size() - 1 - static_cast<size_t>(e.column));
     case ExprKind::Subquery: return subquery(e, row);
     case ExprKind::Const:
       if (valuesParams_)
@@ -334,7 +342,6 @@ SqlValue Codegen::fieldSelect(const Expr& e, const Row& row) {
 // symbol called on the argument values (duet_q_* functions read the query context first:
 // now(), current_setting()).
 SqlValue Codegen::functionCall(const Expr& e, const Row& row) {
-  if (e.function == "duet_rt_array_has" && e.args.size() == 2) return arrayHas(e, row);
   Row args;
   for (const auto& a : e.args) args.push_back(expr(*a, row));
   const BuiltinFunction* f = builtinFunctionBySymbol(e.function);
@@ -367,25 +374,8 @@ SqlValue Codegen::functionCall(const Expr& e, const Row& row) {
   return result;
 }
 
-// a[i]'s check (below): a NULL array is NULL without evaluating the subscript, as
-// PostgreSQL's SubscriptingRef skips its subscripts then (their errors, their calls).
-SqlValue Codegen::arrayHas(const Expr& e, const Row& row) {
-  SqlValue array = expr(*e.args[0], row);
-  llvm::BasicBlock* pre = b_.GetInsertBlock();
-  llvm::BasicBlock* work = block("subscript");
-  llvm::BasicBlock* join = block("subscript.join");
-  b_.CreateCondBr(array.null, join, work);
-  b_.SetInsertPoint(work);
-  Row args{array, expr(*e.args[1], row)};
-  SqlValue has = strict(args, e.type, [&] { return inlineArrayCall(e.function, e.type.id, args); });
-  llvm::BasicBlock* workEnd = b_.GetInsertBlock();
-  b_.CreateBr(join);
-  b_.SetInsertPoint(join);
-  return phi({{pre, nullOf(e.type)}, {workEnd, has}}, e.type);
-}
-
 // The binder makes a[i] into CASE WHEN duet_rt_array_has(a, i) THEN duet_rt_array_get_<T>(a, i)
-// END, and procedures subscript arrays in their loops: for fixed-width elements both read
+// END (a and i read from Lets), and procedures subscript arrays in their loops: for fixed-width elements both read
 // array.h's layout inline (count at byte 4, NULL flags from byte 16, slots from
 // arraySlotsOffset(count)) instead of calling the runtime.
 llvm::Value* Codegen::inlineArrayCall(const std::string& function, TypeId resultType,

@@ -180,8 +180,8 @@ std::optional<SqlValue> Codegen::inListAsSet(const Expr& e, const Row& row) {
 
 namespace {
 
-// Whether a and b compute the same value the same way: the subject of a CASE, which the
-// binder copies into the comparison of each arm.
+// Whether a and b compute the same value the same way: the subject of a CASE in the
+// comparison of each arm (a LetRef of the subject's Let, or a cast of it).
 bool sameSubject(const Expr& a, const Expr& b) {
   if (a.kind != b.kind || !(a.type == b.type) || a.op != b.op || a.explicitCast != b.explicitCast ||
       a.args.size() != b.args.size())
@@ -189,7 +189,8 @@ bool sameSubject(const Expr& a, const Expr& b) {
   switch (a.kind) {
     case ExprKind::Column:
     case ExprKind::Aggregate:
-    case ExprKind::OuterRef: return a.column == b.column;
+    case ExprKind::OuterRef:
+    case ExprKind::LetRef: return a.column == b.column;
     case ExprKind::Param: return a.param == b.param;
     case ExprKind::Const:
       return a.constNull == b.constNull && a.constString == b.constString &&

@@ -54,7 +54,9 @@ struct BuiltinFunction {
   // Arguments of any type after `args`, as PostgreSQL's "any" parameters: 0 for none, n
   // for exactly n, kVariadicAny for one or more (VARIADIC "any"). The binder converts each
   // to its output text (PostgreSQL's output function: booleans are t and f) and passes
-  // them as one text[] after the others, NULL arguments as NULL elements.
+  // them as one text[] after the others, NULL arguments as NULL elements. A call that says
+  // VARIADIC passes an array of them instead, whose elements are converted alike when it
+  // runs (duet_q_array_element_texts); a NULL array makes the result NULL.
   int8_t anyArgs = 0;
   // The runtime function returns a null pointer for a NULL result (regexp_match without a
   // match); only for results passed as pointers (strings, arrays).
@@ -94,6 +96,10 @@ struct BuiltinFunction {
   // reaches the runtime function as a null address instead of making the result NULL
   // (array_remove(a, NULL) removes a's NULL elements).
   bool nullElement = false;
+  // Called with VARIADIC (f(..., VARIADIC array): the array's elements are the "any"
+  // arguments), a NULL array counts as no "any" arguments (format) instead of making the
+  // result NULL.
+  bool variadicNullIsEmpty = false;
 };
 
 // The json and jsonb rows (json_builtin_functions.cpp), part of the table.

@@ -425,6 +425,14 @@ class Explainer {
         if (!captures_.empty() && e.column >= 0 && static_cast<size_t>(e.column) < captures_.back().size())
           return captures_.back()[e.column];
         return "?outer?";
+      case ExprKind::Let: {
+        // Shown where it is read, as PostgreSQL shows a CASE's subject or NULLIF's operand.
+        lets_.push_back(arg(0));
+        std::string body = arg(1);
+        lets_.pop_back();
+        return body;
+      }
+      case ExprKind::LetRef: return lets_.at(lets_.size() - 1 - static_cast<size_t>(e.column));
       case ExprKind::Greatest: return (e.op == Op::Gt ? "GREATEST(" : "LEAST(") + args(e, input) + ")";
       case ExprKind::InList: return "(" + arg(0) + " IN (" + args(e, input, 1) + "))";
       case ExprKind::RowCompare: {
@@ -801,6 +809,7 @@ class Explainer {
   std::map<const Node*, int> subplans_;  // subquery plans named so far, by number
   std::set<const Node*> shownSubplans_;  // and those among them shown as a node's SubPlan
   std::vector<Names> captures_;          // the texts an OuterRef reads, innermost last
+  std::vector<std::string> lets_;        // the texts a LetRef reads, innermost last
   Shown* owner_ = nullptr;               // where the subqueries of expressions rendered now go
 };
 

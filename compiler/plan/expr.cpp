@@ -26,6 +26,17 @@ ExprPtr makeCast(ExprPtr a, SqlType to, bool explicitCast) {
   e->args.push_back(std::move(a));
   return e;
 }
+ExprPtr makeLet(ExprPtr value, ExprPtr body) {
+  auto e = std::make_unique<Expr>(ExprKind::Let, body->type);
+  e->args.push_back(std::move(value));
+  e->args.push_back(std::move(body));
+  return e;
+}
+ExprPtr makeLetRef(SqlType type, int depth) {
+  auto e = std::make_unique<Expr>(ExprKind::LetRef, type);
+  e->column = depth;
+  return e;
+}
 ExprPtr cloneExpr(const Expr& src) {
   checkStackDepth();
   auto e = std::make_unique<Expr>(src.kind, src.type);

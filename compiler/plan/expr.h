@@ -51,6 +51,15 @@ enum class ExprKind : uint8_t {
                  // comparison (pairs of one type; the binder spells row = and <> as AND/OR)
   RecordBuild,   // ROW(args...): a record of `type` (engine/types/record.h), one field per arg
   FieldSelect,   // field `column` of record args[0] (NULL when the record is)
+  Let,           // args[0] evaluated once, then args[1], which reads that value through LetRefs:
+                 // an operand that an expression uses more than once (NULLIF's, IS DISTINCT
+                 // FROM's, a simple CASE's subject, a subscript's array and index), evaluated
+                 // once as PostgreSQL does (its side effects - nextval, a routine's writes and
+                 // notices, random() - happen once)
+  LetRef,        // the value of an enclosing Let's args[0]: `column` 0 the innermost Let whose
+                 // args[1] holds this reference, 1 the one around it, and so on. Every LetRef
+                 // lies inside the args[1] of the Let it reads, so an expression stays whole
+                 // when copied or moved
 };
 
 // EXISTS (q); (q) yielding one value; x op ANY (q) (x IN (q) is x = ANY); x op ALL (q);
@@ -115,5 +124,9 @@ ExprPtr makeParam(int param, SqlType type);
 ExprPtr makeNullConst(SqlType type);
 ExprPtr makeCast(ExprPtr e, SqlType to, bool explicitCast);
 ExprPtr cloneExpr(const Expr& e);
+// Let: `value` evaluated once, then `body`, whose LetRefs of index 0 read it.
+ExprPtr makeLet(ExprPtr value, ExprPtr body);
+// A LetRef of `type` reading the value of the `depth`-th enclosing Let (0: the innermost).
+ExprPtr makeLetRef(SqlType type, int depth);
 
 }  // namespace duet::plan

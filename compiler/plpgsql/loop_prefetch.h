@@ -47,6 +47,8 @@ bool prefetchableKey(const plan::Expr& e, const ParamOk& paramOk) {
     case ExprKind::Cast:
       if (!isWideningIntegerCast(e)) return false;
       break;
+    case ExprKind::LetRef: return true;  // its Let's value, checked there
+    case ExprKind::Let:
     case ExprKind::Case:
     case ExprKind::Coalesce:
     case ExprKind::IsNull: break;

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "engine/types/array.h"
+#include "engine/types/json_values.h"
 #include "engine/types/type_context.h"
 #include "engine/types/value_io.h"
 
@@ -62,6 +63,31 @@ const VarString* duet_q_array_to_string(QueryContext* ctx, const VarString* arra
 const VarString* duet_q_array_to_string_nulls(QueryContext* ctx, const VarString* array, const VarString* delimiter,
                                               const VarString* nullString) {
   return joinElements(ctx, array, delimiter, nullString);
+}
+
+const VarString* duet_q_array_element_texts(QueryContext* ctx, const VarString* array, bool json) {
+  static const duet::TypeContext kDefault;
+  const duet::TypeContext& types = ctx->typeContext ? *ctx->typeContext : kDefault;
+  duet::ArrayView view(array);
+  duet::SqlType element{view.elementType(), -1};
+  duet::ArrayBuilder texts(duet::TypeId::Text);
+  alignas(16) unsigned char value[16];
+  std::string out;
+  for (uint32_t i = 0; i < view.size(); ++i) {
+    if (view.isNull(i)) {
+      texts.appendNull();
+      continue;
+    }
+    view.load(i, value);
+    out.clear();
+    if (json)
+      duet::appendValueJson(element, value, out, types);
+    else
+      duet::formatText(element, value, out, types);
+    const VarString* text = duet::statementArena().makeString(out);
+    texts.append(&text);
+  }
+  return texts.finish(duet::statementArena());
 }
 
 }  // extern "C"

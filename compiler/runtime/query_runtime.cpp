@@ -9,6 +9,7 @@
 #include <fmt/printf.h>
 
 #include "compiler/runtime/aggregate_runtime.h"
+#include "compiler/runtime/array_functions.h"
 #include "compiler/runtime/instrumentation.h"
 #include "compiler/runtime/parallel_runtime.h"
 #include "compiler/runtime/record_functions.h"
@@ -441,6 +442,7 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_buffer_size_or_zero),
       DUET_Q(duet_q_record_build),
       DUET_Q(duet_q_record_field),
+      DUET_Q(duet_q_array_element_texts),
       DUET_Q(duet_q_buffer_at_or),
       DUET_Q(duet_q_sorter_new),
       DUET_Q(duet_q_sorter_sort),

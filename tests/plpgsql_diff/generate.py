@@ -37,11 +37,7 @@ import random
 # Construct name -> the defect that makes DuetDB answer differently from PostgreSQL
 # (reproduced in tests/sql/plpgsql/differential_regressions.test). The generator leaves
 # these constructs out, so the CI round passes on the current server.
-KNOWN_GAPS: dict[str, str] = {
-    "operand_evaluated_twice": "NULLIF(a, b), a IS [NOT] DISTINCT FROM b and CASE a WHEN ... evaluate a twice, "
-                               "a[i] a and i twice when the element exists (a function with side effects runs again); "
-                               "PostgreSQL once",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 PREFIX = "pd_"
 ROUTINE = PREFIX + "r"
@@ -296,13 +292,9 @@ class RoutineGen:
         c, a, b = self.expr("bool", ctx, d), self.expr("int", ctx, d), self.expr("int", ctx, d)
         return self.combine(f"CASE WHEN {c.text} THEN {a.text} ELSE {b.text} END", c, a, b, choosing=True)
 
-    def twice_safe(self, *operands: Expr) -> bool:
-        """Whether these may be operands that DuetDB evaluates twice (KNOWN_GAPS)."""
-        return self.allowed("operand_evaluated_twice") or all(e.skip != SKIP_RUNTIME for e in operands)
-
     def int_pick(self, ctx, d):
         a, b = self.expr("int", ctx, d), self.expr("int", ctx, d)
-        f = self.rng.choice(["coalesce", "greatest", "least", "nullif" if self.twice_safe(a) else "coalesce"])
+        f = self.rng.choice(["coalesce", "greatest", "least", "nullif"])
         return self.combine(f"{f}({a.text}, {b.text})", a, b, choosing=f == "coalesce")
 
     def int_from_other(self, ctx, d):
@@ -313,8 +305,6 @@ class RoutineGen:
         a = self.expr("intarr", ctx, d)
         if which == "arr":
             i = self.expr("int", ctx, d)
-            if not self.twice_safe(i):   # DuetDB evaluates the subscript twice
-                i = self.expr("int", Ctx("nothrow", ctx.cols), d)
             base = a.text if a.text.startswith("v_") or a.text.startswith("p_") else f"({a.text})"
             return self.combine(f"{base}[{i.text}]", a, i)
         if which == "arrlen":
@@ -424,8 +414,7 @@ class RoutineGen:
     def bool_compare(self, ctx, d):
         t = self.rng.choice(["int", "int", "bigint", "numeric", "text", "intarr"])
         a, b = self.expr(t, ctx, d), self.expr(t, ctx, d)
-        op = self.rng.choice(["=", "<>", "<", "<=", ">", ">=", "IS DISTINCT FROM", "IS NOT DISTINCT FROM"]
-                             if self.twice_safe(a, b) else ["=", "<>", "<", ">"])
+        op = self.rng.choice(["=", "<>", "<", "<=", ">", ">=", "IS DISTINCT FROM", "IS NOT DISTINCT FROM"])
         return self.combine(f"({a.text} {op} {b.text})", a, b)
 
     def bool_logic(self, ctx, d):
@@ -695,13 +684,12 @@ class RoutineGen:
 
     def st_for_int(self, depth):
         var, label = Var(self.fresh("i"), "int", writable=False), self.label()
-        bound_expr = self.top("int", Ctx("plpgsql"), 2)
-        bound = bound_expr.text
+        bound = self.top("int", Ctx("plpgsql"), 2).text
         if self.chance(0.1):   # the loop ends at the top of the integer range without overflowing
             low, high = "2147483640", "2147483647"
         else:
             low, high = str(self.rng.randint(-2, 3)), f"least({bound}, {self.rng.randint(0, 8)})"
-            if self.chance(0.15) and self.twice_safe(bound_expr):
+            if self.chance(0.15):
                 high = f"nullif({high}, {self.rng.randint(0, 3)})"
         by = f" BY {self.rng.choice(['2', '3', f'least({bound}, 3)'])}" if self.chance(0.3) else ""
         head = f"FOR {var.name} IN REVERSE {high} .. {low}{by} LOOP" if self.chance(0.3) else \
