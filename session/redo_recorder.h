@@ -66,6 +66,13 @@ class RedoRecorder {
   // ROLLBACK TO SAVEPOINT: the statements after the first `n` are undone.
   size_t size() const { return logged_.statements.size(); }
   void truncate(size_t n) { logged_.statements.resize(std::min(n, logged_.statements.size())); }
+  // The cursors whose statements (LoggedStatement::cursor) are after the first `n`.
+  std::set<std::string, std::less<>> cursorsAfter(size_t n) const {
+    std::set<std::string, std::less<>> names;
+    for (size_t i = n; i < logged_.statements.size(); ++i)
+      if (!logged_.statements[i].cursor.empty()) names.insert(logged_.statements[i].cursor);
+    return names;
+  }
   // The cursor statements (LoggedStatement::cursor) of the record, but for those of the
   // cursors in `used` (WHERE CURRENT OF needs them replayed), leave it.
   void keepCursorStatements(const std::set<std::string, std::less<>>& used) {

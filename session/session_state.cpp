@@ -374,4 +374,12 @@ TimeoutGuard::~TimeoutGuard() {
   if (s_.timedOut.exchange(false)) s_.cancel.store(false);
 }
 
+void SessionState::endRoutineCursorUse() {
+  for (auto& [name, cursor] : cursors) {
+    if (!cursor.portal.routineUse) continue;
+    cursor.portal.routineUse = false;
+    cursor.portal.replayable = false;
+  }
+}
+
 }  // namespace duet

@@ -101,6 +101,9 @@ struct SessionState {
   // their DECLARE, FETCH and MOVE statements so that a replay finds them where they stood.
   std::set<std::string, std::less<>> currentOfCursors;
   std::set<std::string, std::less<>> loggedCursors;  // declared in it, DECLARE recorded
+  // Where a top-level statement ends: the cursors routines opened or moved in it can no
+  // longer serve WHERE CURRENT OF (rt::Portal::replayable).
+  void endRoutineCursorUse();
   // Those opened after the `opened`-th close: ROLLBACK TO SAVEPOINT, an EXCEPTION block
   // that caught an error (a subtransaction's abort drops the portals it made).
   void closeCursorsOpenedSince(uint64_t opened);

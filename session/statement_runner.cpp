@@ -108,6 +108,7 @@ QueryState StatementRunner::runStatement(Statement& st, const uint8_t* params, c
         redo_.add(std::move(entry));
       }
     }
+    if (state_.nestedStatements == 0) state_.endRoutineCursorUse();
     state_.flushReports(sink);
     return result;
   } catch (const SqlError&) {

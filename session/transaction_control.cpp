@@ -159,6 +159,10 @@ void TransactionControl::rollbackToSavepoint(const std::string& name) {
   requireBlock(state_, "ROLLBACK TO SAVEPOINT");
   size_t i = existingSavepoint(state_, name);
   TransactionState::Savepoint& sp = state_.txn.savepoints()[i];
+  // A cursor's FETCHes leave the record with the undone statements but not its place: a
+  // replay would find it elsewhere, so it serves no WHERE CURRENT OF (rt::Portal::replayable).
+  for (const std::string& name : redo_.cursorsAfter(sp.redoMark))
+    if (auto it = state_.cursors.find(name); it != state_.cursors.end()) it->second.portal.replayable = false;
   redo_.truncate(sp.redoMark);
   // What the undone statements moved stays moved: the record says where it stands.
   if (state_.engine.commitLog)

@@ -66,6 +66,7 @@ rt::Portal* duet_plpgsql_cursor_open(rt::QueryContext* ctx, const CursorSpec* sp
   rt::Portal& portal =
       cursors(ctx).openCursor(std::string(name->view()), spec->rowLayout, spec->columnNames, spec->scrollable);
   portal.rowIds = spec->rowIds;
+  portal.routineUse = true;
   return &portal;
 }
 
@@ -74,6 +75,7 @@ rt::TupleBuffer* duet_plpgsql_cursor_rows(rt::Portal* portal) { return portal->r
 int64_t duet_plpgsql_cursor_fetch(rt::QueryContext* ctx, const CursorSpec* spec, const VarString* name,
                                   int32_t direction, int64_t count, bool move, uint8_t* target) {
   rt::Portal& portal = portalNamed(ctx, *spec, name);
+  portal.routineUse = true;
   uint64_t processed = portal.position().fetch(static_cast<rt::FetchKind>(direction), count, move);
   if (!move) fetchInto(ctx, *spec, portal, processed, target);
   return static_cast<int64_t>(processed);
@@ -86,6 +88,7 @@ void duet_plpgsql_cursor_close(rt::QueryContext* ctx, const CursorSpec* spec, co
 void duet_plpgsql_cursor_pin(rt::Portal* portal) { portal->pinned = true; }
 
 bool duet_plpgsql_cursor_next(rt::QueryContext* ctx, const CursorSpec* spec, rt::Portal* portal, uint8_t* target) {
+  portal->routineUse = true;
   uint64_t processed = portal->position().fetch(rt::FetchKind::Forward, 1, false);
   if (processed > 0) fetchInto(ctx, *spec, *portal, processed, target);
   return processed > 0;

@@ -27,6 +27,12 @@ uint64_t Portal::currentRow(const Table& table) const {
                           table.name())
             : fmt::format("cursor \"{}\" is not a simply updatable scan of table \"{}\"", name, table.name()));
   }
+  if (!replayable)
+    throw SqlError(sqlstate::kFeatureNotSupported,
+                   fmt::format("WHERE CURRENT OF cursor \"{}\" is not supported: a function opened or moved it in an "
+                               "earlier statement",
+                               name),
+                   {}, "Declare the cursor with SQL's DECLARE, or use it in the statement whose function moves it.");
   if (!position_ || !position_->onRow())
     throw SqlError(sqlstate::kInvalidCursorState, fmt::format("cursor \"{}\" is not positioned on a row", name));
   const uint8_t* row = rows->at(position_->row() - 1);

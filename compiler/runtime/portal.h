@@ -55,6 +55,15 @@ struct Portal {
   uint64_t number = 0;
 
   CursorRowIds rowIds;
+  // The redo log replays a transaction's statements, not its cursor moves: a PL/pgSQL
+  // OPEN, FETCH or MOVE is replayed only as part of the statement that ran the routine,
+  // which the log keeps when it changed something. WHERE CURRENT OF therefore takes a
+  // cursor that routines opened or moved only within the statement running now
+  // (routineUse: since that statement began), and refuses one they touched in an earlier
+  // statement (replayable false, set where each top-level statement ends), which a
+  // replay could find elsewhere or not at all.
+  bool routineUse = false;
+  bool replayable = true;
 
   // Where it stands, from the first FETCH or MOVE (all rows are in by then).
   CursorPosition& position() {
