@@ -241,6 +241,8 @@ class Binder {
   [[noreturn]] void failRowOperator(const std::string& op, plan::ExprPtr left, plan::ExprPtr right, uint32_t location);
   plan::ExprPtr bindRowDistinct(const sql::DistinctFrom& d, const Scope& scope, AggContext* agg);
   plan::ExprPtr bindRowNullTest(const sql::NullTest& t, const Scope& scope, AggContext* agg);
+  // `record IS [NOT] NULL` of a composite value: the row-wise test (row_binding.cpp).
+  plan::ExprPtr recordNullTest(plan::ExprPtr record, bool isNot);
   plan::ExprPtr bindRowInList(const sql::InList& in, const Scope& scope, AggContext* agg);
   // array_op_binding.cpp: x op ANY|ALL (array)
   plan::ExprPtr bindArrayOp(const sql::ArrayOp& q, const Scope& scope, AggContext* agg);

@@ -61,6 +61,10 @@ using codegen::SqlValue;
 struct Planned {
   std::vector<sql::ParsedStatement> parsed;
   PlannedStatement stmt;
+  // The row and record variables the text names whole (`r`, `(r).a`, `f(r)`): parameters
+  // after the slots and the extra ones, each its variable (-1 where the binder did not
+  // read the name as the variable) and its row type.
+  std::vector<std::pair<int, SqlType>> wholeRows;
 };
 
 // Where EXIT and CONTINUE may go: a loop, or a labelled block (EXIT only).
@@ -104,10 +108,11 @@ class RoutineCompiler {
       const Variable& var = fn_.variables[v];
       slotOf_.push_back(-1);
       fieldSlots_.emplace_back();
+      rowNull_.push_back(-1);
       switch (var.type.kind) {
         case VarType::Kind::Scalar: slotOf_[v] = addSlot(var.type.scalar); break;
         case VarType::Kind::Row:
-          for (const auto& [name, type] : var.type.columns) fieldSlots_[v].emplace_back(name, addSlot(type));
+          for (const auto& [name, type] : var.type.columns) addField(static_cast<int>(v), name, type);
           break;
         case VarType::Kind::Array: slotOf_[v] = addSlot(SqlType::arrayOf(var.type.scalar)); break;
         case VarType::Kind::Record: break;  // not compiled yet: a statement using one fails
@@ -121,6 +126,9 @@ class RoutineCompiler {
         // that RETURN fills and the call reads as it reads OUT arguments.
         returnsRow_ = true;
         for (const SqlType& t : req_.rowTypes) out_.outputSlots.push_back(addSlot(t));
+        // Whether that row is NULL as a whole (RETURN NULL, a NULL row variable, an SQL
+        // body without a row): a call as a value is then NULL.
+        out_.resultRowNull = addSlot({TypeId::Bool, -1});
       } else {
         out_.returnsValue = true;
         out_.returnSlot = addSlot(req_.returnType);
@@ -145,8 +153,11 @@ class RoutineCompiler {
       out_.argSlots.push_back(param.input ? slotOf_[p] : -1);
       // A composite argument: a record value the call unpacks into the variable's fields.
       out_.argFieldSlots.emplace_back();
-      if (param.input && param.type.kind == VarType::Kind::Row)
+      out_.argRowNull.push_back(-1);
+      if (param.input && param.type.kind == VarType::Kind::Row) {
         for (const auto& [name, slot] : fieldSlots_[p]) out_.argFieldSlots.back().push_back(slot);
+        out_.argRowNull.back() = rowNull_[p];
+      }
     }
     for (auto& t : argTypes) t = t.withoutTypmod();
     if (fn_.sqlBody) {
@@ -179,7 +190,7 @@ class RoutineCompiler {
       SqlError ignored("", "");
       std::optional<Planned> p = tryPlan(query, "", {}, {}, &ignored);
       if (!p) return;
-      for (const OutputColumn& c : p->stmt.plan->columns) fieldSlots_[v].emplace_back(c.name, addSlot(c.type));
+      for (const OutputColumn& c : p->stmt.plan->columns) addField(v, c.name, c.type);
     };
     for (const auto& st : list) {
       switch (st->kind) {
@@ -283,6 +294,14 @@ class RoutineCompiler {
     slotTypes_.push_back(t);
     return static_cast<int>(slotTypes_.size()) - 1;
   }
+  // A field of row or record variable v: a slot of its own. The first also gives v its
+  // hidden slot whose NULL flag says v is NULL as a whole (PostgreSQL's record variables
+  // are NULL until assigned, and `r := NULL` makes them so again; a row of NULL fields is
+  // not NULL as a value), which rowNull_ names.
+  void addField(int v, const std::string& name, SqlType type) {
+    if (rowNull_[v] < 0) rowNull_[v] = addSlot({TypeId::Bool, -1});
+    fieldSlots_[v].emplace_back(name, addSlot(type));
+  }
   SqlValue loadSlot(int slot) {
     auto [value, null] = cur_.registers[slot];
     if (!value) return cg_.loadField(cur_.vars, out_.varLayout, slot);
@@ -379,6 +398,51 @@ class RoutineCompiler {
       });
     }
     storeSlot(slot, *c);
+    // A field assigned (or a row stored field by field): the row or record is a value.
+    if (var) setRowNull(static_cast<int>(var - fn_.variables.data()), b_.getFalse());
+  }
+
+  // Whether row or record variable v is NULL as a whole (see addField); nothing for others.
+  void setRowNull(int v, llvm::Value* null) {
+    if (rowNull_[v] >= 0) storeSlot(rowNull_[v], {b_.getTrue(), null, {TypeId::Bool, -1}});
+  }
+
+  // The row type of row or record variable v as a value: its declared composite type (a
+  // parameter's, `t`, `t%ROWTYPE`) while that still has the variable's fields, else a
+  // record of them.
+  SqlType rowTypeOf(int v) {
+    const Variable& var = fn_.variables[v];
+    std::vector<RecordField> fields;
+    for (const auto& [name, slot] : fieldSlots_[v]) fields.push_back({name, slotTypes_[slot]});
+    std::optional<SqlType> declared;
+    if (var.type.kind == VarType::Kind::Row && var.type.scalar.id == TypeId::Record)
+      declared = var.type.scalar;
+    else if (var.type.kind == VarType::Kind::Row && !var.type.table.empty() && req_.resolveTypeName)
+      declared = req_.resolveTypeName(var.type.table);
+    auto sameFields = [&](const std::vector<RecordField>& other) {
+      return std::equal(fields.begin(), fields.end(), other.begin(), other.end(), [](const auto& a, const auto& b) {
+        return a.name == b.name && a.type.withoutTypmod() == b.type.withoutTypmod();
+      });
+    };
+    if (declared && declared->id == TypeId::Record && sameFields(recordFields(*declared))) return *declared;
+    return recordType(fields);
+  }
+
+  // Row or record variable v as one record value (NULL when it is NULL as a whole).
+  SqlValue rowValue(int v) {
+    SqlType type = rowTypeOf(v);
+    Row fields;
+    std::vector<SqlType> types;
+    for (const auto& [name, slot] : fieldSlots_[v]) {
+      fields.push_back(loadSlot(slot));
+      types.push_back(slotTypes_[slot]);
+    }
+    const TupleLayout* layout = out_.code->layouts.add(TupleLayout::of(types));
+    llvm::Value* tuple = cg_.tupleAlloca(*layout);
+    cg_.storeRow(tuple, *layout, fields);
+    llvm::Value* record = cg_.call("duet_q_record_build", cg_.pointerType(),
+                                   {cur_.ctx, tuple, cg_.ptrConst(layout), b_.getInt32(type.typmod)});
+    return {record, loadSlot(rowNull_[v]).null, type};
   }
 
   // The slots an assignment target writes: one for a scalar or a field, every field of a
@@ -489,6 +553,19 @@ class RoutineCompiler {
       r.stmt = p.parsed[0].stmt.get();
       r.declaredParamTypes = slotTypes_;
       r.declaredParamTypes.insert(r.declaredParamTypes.end(), extra.begin(), extra.end());
+      // A row or record variable named whole is a parameter of its row type, which the
+      // statement reads as one record built from the fields when it runs.
+      std::map<int, size_t> wholeParams;  // variable -> its index in p.wholeRows
+      for (const VariableRef& ref : text.variables) {
+        VarType::Kind kind = fn_.variables[ref.variable].type.kind;
+        if (!ref.field.empty() || fieldSlots_[ref.variable].empty() || wholeParams.count(ref.variable) ||
+            (kind != VarType::Kind::Row && kind != VarType::Kind::Record))
+          continue;
+        wholeParams.emplace(ref.variable, p.wholeRows.size());
+        p.wholeRows.emplace_back(-1, rowTypeOf(ref.variable));
+      }
+      int wholeBase = static_cast<int>(r.declaredParamTypes.size());
+      for (const auto& [variable, type] : p.wholeRows) r.declaredParamTypes.push_back(type);
       r.explicitParamCount = static_cast<int>(r.declaredParamTypes.size());
       r.queryText = sql;
       r.resolveTable = req_.resolveTable;
@@ -497,8 +574,15 @@ class RoutineCompiler {
       uint32_t prefixLen = static_cast<uint32_t>(prefix.size());
       r.resolveVariable = [&](const std::vector<std::string>&, uint32_t location) -> int {
         if (location < prefixLen) return -1;
-        for (const VariableRef& ref : text.variables)
-          if (ref.offset - text.begin == location - prefixLen) return slotForReference(ref);
+        for (const VariableRef& ref : text.variables) {
+          if (ref.offset - text.begin != location - prefixLen) continue;
+          auto whole = wholeParams.find(ref.variable);
+          if (ref.field.empty() && whole != wholeParams.end()) {
+            p.wholeRows[whole->second].first = ref.variable;
+            return wholeBase + static_cast<int>(whole->second);
+          }
+          return slotForReference(ref);
+        }
         return -1;
       };
       r.columnsHideVariables = fn_.sqlBody || fn_.variableConflict == VariableConflict::UseColumn;
@@ -560,6 +644,8 @@ class RoutineCompiler {
     };
     Row params = variables();
     params.insert(params.end(), extra.begin(), extra.end());
+    for (const auto& [variable, type] : p.wholeRows)
+      params.push_back(variable >= 0 ? rowValue(variable) : cg_.nullOf(type));
     statements_.emitStatement(*p.stmt.root, std::move(params), release ? owning : consume);
     if (release) cg_.call("duet_q_state_release", b_.getVoidTy(), {cur_.ctx, mark});
   }
@@ -727,6 +813,7 @@ class RoutineCompiler {
         slots.push_back(slotOf_[v]);
       }
       const auto& init = i < block.defaults.size() ? block.defaults[i] : std::nullopt;
+      setRowNull(v, b_.getTrue());
       if (init && slots.size() == 1 && var.type.kind != VarType::Kind::Row) {
         if (auto value = evaluate(*init)) assignSlot(slots[0], *value, &var);
       } else if (init && var.type.kind == VarType::Kind::Row) {
@@ -914,6 +1001,7 @@ class RoutineCompiler {
       cg_.ifThen(b_.CreateNot(v->null),
                  [&] { fail(sqlstate::kDatatypeMismatch, "cannot assign non-composite value to a row variable"); });
       for (int slot : slots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
+      setRowNull(target.variable, b_.getTrue());
       return;
     }
     const std::vector<RecordField>& fields = recordFields(v->type);
@@ -931,6 +1019,7 @@ class RoutineCompiler {
       });
       assignSlot(slots[i], cg_.loadField(tuple, *layout, 0), &var);
     }
+    setRowNull(target.variable, v->null);
   }
 
   // arr[i] := value: the array is rebuilt with the element replaced (arrays are values).
@@ -1503,7 +1592,7 @@ class RoutineCompiler {
       std::vector<sql::ParsedStatement> parsed = sql::parseQuery(*text);
       if (parsed.size() != 1) return;
       if (parsed[0].stmt->kind == sql::StmtKind::Explain) {  // FOR r IN EXECUTE 'EXPLAIN ...'
-        fieldSlots_[v].emplace_back("QUERY PLAN", addSlot({TypeId::Text, -1}));
+        addField(v, "QUERY PLAN", {TypeId::Text, -1});
         return;
       }
       PlanRequest r;
@@ -1518,8 +1607,7 @@ class RoutineCompiler {
     } catch (const SqlError&) {
       return;  // the statement raises its error where it runs
     }
-    for (const OutputColumn& c : planned->plan->columns)
-      fieldSlots_[v].emplace_back(c.name, addSlot(binder::resolveUnknown(c.type)));
+    for (const OutputColumn& c : planned->plan->columns) addField(v, c.name, binder::resolveUnknown(c.type));
   }
 
   // The slots of dynamic SQL's targets, each with its variable. A RECORD target whose row
@@ -1765,6 +1853,8 @@ class RoutineCompiler {
     cg_.ifThen(first(), [&] {
       for (int slot : slots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
     });
+    // One row of a composite type: NULL without a row (fmgr_sql's NULL result).
+    if (returnsRow_) storeSlot(out_.resultRowNull, {b_.getTrue(), first(), {TypeId::Bool, -1}});
     emitReturn();
   }
 
@@ -1779,19 +1869,59 @@ class RoutineCompiler {
       assignSlot(out_.returnSlot, *v, nullptr);
     }
     if (s.value && returnsRow_) {
-      std::optional<int> variable = wholeRowVariable(*s.value);
-      if (!variable) {
-        fail(sqlstate::kFeatureNotSupported,
-             fmt::format("RETURN in a function returning {} takes a row or record variable only, for now",
-                         req_.rowTypeName));
-        ensureOpen();
+      const char* wrong = "returned record type does not match expected record type";
+      if (std::optional<int> variable = wholeRowVariable(*s.value)) {
+        std::optional<Row> row = rowOfVariable(*variable, wrong);
+        if (!row) return;
+        for (size_t c = 0; c < row->size(); ++c) storeSlot(out_.outputSlots[c], (*row)[c]);
+        storeSlot(out_.resultRowNull, {b_.getTrue(), loadSlot(rowNull_[*variable]).null, {TypeId::Bool, -1}});
+      } else if (!returnRecordValue(*s.value, wrong)) {
         return;
       }
-      std::optional<Row> row = rowOfVariable(*variable, "returned record type does not match expected record type");
-      if (!row) return;
-      for (size_t c = 0; c < row->size(); ++c) storeSlot(out_.outputSlots[c], (*row)[c]);
     }
     emitReturn();
+  }
+
+  // RETURN <expression> in a function returning one row: a record whose fields have the
+  // result's column types (converted by position without casts, as rowOfVariable), or
+  // NULL; any other value is 42804, as PostgreSQL's exec_stmt_return. False after
+  // emitting the failure.
+  bool returnRecordValue(const SqlText& text, const char* wrong) {
+    std::optional<SqlValue> v = evaluate(text);
+    if (!v) return false;
+    const std::vector<SqlType>& expected = req_.rowTypes;
+    if (v->type.id != TypeId::Record || v->type.typmod < 0) {
+      cg_.ifThen(b_.CreateNot(v->null), [&] {
+        fail(sqlstate::kDatatypeMismatch, "cannot return non-composite value from function returning composite type");
+      });
+      for (int slot : out_.outputSlots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
+      storeSlot(out_.resultRowNull, cg_.nullOf({TypeId::Bool, -1}));
+      return true;
+    }
+    const std::vector<RecordField>& fields = recordFields(v->type);
+    std::string detail;
+    for (size_t c = 0; c < fields.size() && c < expected.size() && detail.empty(); ++c)
+      if (fields[c].type.id != expected[c].id) detail = columnTypeDetail(fields[c].type, expected[c], c);
+    if (detail.empty() && fields.size() != expected.size()) detail = columnCountDetail(fields.size(), expected.size());
+    if (!detail.empty()) {
+      // PostgreSQL checks the row it has: a NULL returns without one.
+      cg_.ifThen(b_.CreateNot(v->null), [&] { fail(SqlError("42804", wrong, detail)); });
+    }
+    for (size_t c = 0; c < out_.outputSlots.size(); ++c) {
+      int slot = out_.outputSlots[c];
+      const TupleLayout* layout = out_.code->layouts.add(TupleLayout::of({slotTypes_[slot]}));
+      llvm::Value* tuple = cg_.tupleAlloca(*layout);
+      cg_.storeField(tuple, *layout, 0, cg_.nullOf(slotTypes_[slot]));
+      if (detail.empty()) {
+        cg_.ifThen(b_.CreateNot(v->null), [&] {
+          cg_.call("duet_q_record_field", b_.getVoidTy(),
+                   {cur_.ctx, v->v, b_.getInt32(static_cast<int32_t>(c)), tuple, cg_.ptrConst(layout)});
+        });
+      }
+      storeSlot(slot, cg_.loadField(tuple, *layout, 0));
+    }
+    storeSlot(out_.resultRowNull, {b_.getTrue(), v->null, {TypeId::Bool, -1}});
+    return true;
   }
 
   void appendRow(const Row& row) {
@@ -2155,6 +2285,7 @@ class RoutineCompiler {
   std::vector<SqlType> slotTypes_;
   std::vector<int> slotOf_;  // per variable: its slot, -1 for rows and records (fields)
   std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row / record variable
+  std::vector<int> rowNull_;  // per row / record variable with fields: its NULL-as-a-whole slot, else -1
   int rowCountSlot_ = -1;
   // The FOR loops over cursors being generated, innermost last: where their jump targets
   // begin in targets_, the function (depth) and the portal a jump out of them closes.
