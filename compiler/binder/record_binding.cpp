@@ -48,6 +48,10 @@ ExprPtr Binder::unnestZip(std::vector<ExprPtr>& args, uint32_t location) {
   return call("duet_q_unnest_zip", recordType(outputs), std::move(callArgs));
 }
 
+namespace {
+const std::vector<RecordField> kNoFields;
+}  // namespace
+
 ExprPtr Binder::bindFieldSelect(const sql::FieldSelect& f, const Scope& scope, AggContext* agg) {
   ExprPtr record = bind(*f.arg, scope, agg);
   if (record->type.id != TypeId::Record)
@@ -55,7 +59,9 @@ ExprPtr Binder::bindFieldSelect(const sql::FieldSelect& f, const Scope& scope, A
          fmt::format("column notation .{} applied to type {}, which is not a composite type", f.field,
                      typeName(record->type)),
          f.arg->location);
-  const std::vector<RecordField>& fields = recordFields(record->type);
+  // A record whose row type is not known here (a RECORD variable no statement gives one)
+  // has no fields to select.
+  const std::vector<RecordField>& fields = record->type.typmod >= 0 ? recordFields(record->type) : kNoFields;
   for (size_t i = 0; i < fields.size(); ++i) {
     if (fields[i].name != f.field) continue;
     auto e = std::make_unique<Expr>(ExprKind::FieldSelect, fields[i].type);

@@ -118,6 +118,7 @@ class RoutineCompiler {
         case VarType::Kind::Record: break;  // not compiled yet: a statement using one fails
       }
     }
+    shapeFromDefaults(*fn_.body);
     shapeRecords(fn_.body->body);
     const RoutineShape& shape = req_.shape;
     if (!shape.procedure && !shape.returnsSet && !shape.returnsVoid && !shape.hasOutputParams()) {
@@ -178,6 +179,23 @@ class RoutineCompiler {
     out_.procedure = shape.procedure;
   }
 
+  // `r := value` (or r's DECLARE default) for a RECORD r: the value's row type, named
+  // where it is a composite type's (recordShapes_).
+  void shapeFromValue(int v, const SqlText& value) {
+    if (fn_.variables[v].type.kind != VarType::Kind::Record || !fieldSlots_[v].empty()) return;
+    SqlError ignored("", "");
+    std::optional<Planned> p = tryPlan(value, "SELECT ", {}, {}, &ignored);
+    if (!p || p->stmt.plan->columns.size() != 1) return;
+    SqlType type = p->stmt.plan->columns[0].type;
+    if (type.id != TypeId::Record || type.typmod < 0) return;
+    for (const RecordField& f : recordFields(type)) addField(v, f.name, f.type);
+    recordShapes_[v] = type;
+  }
+  void shapeFromDefaults(const Block& b) {
+    for (size_t i = 0; i < b.declared.size() && i < b.defaults.size(); ++i)
+      if (b.defaults[i]) shapeFromValue(b.declared[i], *b.defaults[i]);
+  }
+
   // A RECORD variable takes the row type of the first query assigned to it in the body
   // (FOR r IN query, SELECT ... INTO r): its fields become slots like a %ROWTYPE's.
   // PostgreSQL retypes a record on every assignment; a later query of another shape is
@@ -196,6 +214,7 @@ class RoutineCompiler {
       switch (st->kind) {
         case StmtKind::Block: {
           const auto& b = st->as<Block>();
+          shapeFromDefaults(b);
           shapeRecords(b.body);
           for (const auto& h : b.handlers) shapeRecords(h.body);
           break;
@@ -210,6 +229,11 @@ class RoutineCompiler {
           const auto& c = st->as<Case>();
           for (const auto& w : c.whens) shapeRecords(w.body);
           shapeRecords(c.elseBody);
+          break;
+        }
+        case StmtKind::Assign: {
+          const auto& a = st->as<Assign>();
+          if (a.target.field.empty() && !a.target.subscript) shapeFromValue(a.target.variable, a.value);
           break;
         }
         case StmtKind::Loop:
@@ -412,11 +436,14 @@ class RoutineCompiler {
   // record of them.
   SqlType rowTypeOf(int v) {
     const Variable& var = fn_.variables[v];
+    if (var.type.kind == VarType::Kind::Record && fieldSlots_[v].empty()) return {TypeId::Record, -1};
     std::vector<RecordField> fields;
     for (const auto& [name, slot] : fieldSlots_[v]) fields.push_back({name, slotTypes_[slot]});
     std::optional<SqlType> declared;
     if (var.type.kind == VarType::Kind::Row && var.type.scalar.id == TypeId::Record)
       declared = var.type.scalar;
+    else if (auto shape = recordShapes_.find(v); shape != recordShapes_.end())
+      declared = shape->second;
     else if (var.type.kind == VarType::Kind::Row && !var.type.table.empty() && req_.resolveTypeName)
       declared = req_.resolveTypeName(var.type.table);
     auto sameFields = [&](const std::vector<RecordField>& other) {
@@ -428,9 +455,11 @@ class RoutineCompiler {
     return recordType(fields);
   }
 
-  // Row or record variable v as one record value (NULL when it is NULL as a whole).
+  // Row or record variable v as one record value (NULL when it is NULL as a whole, as a
+  // record that no statement of the body gives a row type always is).
   SqlValue rowValue(int v) {
     SqlType type = rowTypeOf(v);
+    if (rowNull_[v] < 0) return cg_.nullOf(type);
     Row fields;
     std::vector<SqlType> types;
     for (const auto& [name, slot] : fieldSlots_[v]) {
@@ -558,11 +587,21 @@ class RoutineCompiler {
       std::map<int, size_t> wholeParams;  // variable -> its index in p.wholeRows
       for (const VariableRef& ref : text.variables) {
         VarType::Kind kind = fn_.variables[ref.variable].type.kind;
-        if (!ref.field.empty() || fieldSlots_[ref.variable].empty() || wholeParams.count(ref.variable) ||
+        if (!ref.field.empty() || wholeParams.count(ref.variable) ||
             (kind != VarType::Kind::Row && kind != VarType::Kind::Record))
           continue;
         wholeParams.emplace(ref.variable, p.wholeRows.size());
         p.wholeRows.emplace_back(-1, rowTypeOf(ref.variable));
+      }
+      // An SQL body's $n of a composite argument is its whole value too.
+      std::vector<int> numbered = numberedSlots_ ? *numberedSlots_ : std::vector<int>{};
+      for (size_t n = 0; n < numbered.size(); ++n) {
+        int v = fn_.numberedParams[n];
+        if (numbered[n] >= 0 || fieldSlots_[v].empty()) continue;
+        auto [whole, added] = wholeParams.emplace(v, p.wholeRows.size());
+        if (added) p.wholeRows.emplace_back(-1, rowTypeOf(v));
+        numbered[n] = static_cast<int>(r.declaredParamTypes.size() + whole->second);
+        if (static_cast<int>(n) < p.parsed[0].explicitParams) p.wholeRows[whole->second].first = v;
       }
       int wholeBase = static_cast<int>(r.declaredParamTypes.size());
       for (const auto& [variable, type] : p.wholeRows) r.declaredParamTypes.push_back(type);
@@ -587,7 +626,7 @@ class RoutineCompiler {
       };
       r.columnsHideVariables = fn_.sqlBody || fn_.variableConflict == VariableConflict::UseColumn;
       r.variablesHideColumns = fn_.variableConflict == VariableConflict::UseVariable;
-      r.numberedParams = numberedSlots_;
+      if (numberedSlots_) r.numberedParams = std::move(numbered);
       r.optLevel = req_.optLevel;
       p.stmt = planTree(r);
     } catch (SqlError& e) {
@@ -816,10 +855,10 @@ class RoutineCompiler {
       setRowNull(v, b_.getTrue());
       if (init && slots.size() == 1 && var.type.kind != VarType::Kind::Row) {
         if (auto value = evaluate(*init)) assignSlot(slots[0], *value, &var);
-      } else if (init && var.type.kind == VarType::Kind::Row) {
+      } else if (init && (var.type.kind == VarType::Kind::Row || var.type.kind == VarType::Kind::Record)) {
         Target whole;
         whole.variable = v;
-        assignRow(whole, slots, *init);
+        assignRow(whole, slots, *init, /*convert=*/false);
       } else {
         for (int slot : slots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
         if (init) {
@@ -974,9 +1013,18 @@ class RoutineCompiler {
   }
 
   void emitAssign(const Assign& a) {
+    VarType::Kind kind = fn_.variables[a.target.variable].type.kind;
+    bool composite = a.target.field.empty() && (kind == VarType::Kind::Row || kind == VarType::Kind::Record);
+    if (composite && a.target.subscript) {
+      fail("42804", fmt::format("cannot subscript type {} because it does not support subscripting",
+                                typeName(rowTypeOf(a.target.variable))));
+      ensureOpen();
+      return;
+    }
     std::vector<int> slots = targetSlots(a.target);
-    if (slots.size() != 1) {
-      if (!slots.empty()) assignRow(a.target, slots, a.value);
+    if (slots.empty()) return;  // targetSlots emitted the failure
+    if (composite) {
+      assignRow(a.target, slots, a.value, /*convert=*/true);
       return;
     }
     if (a.target.subscript) {
@@ -987,19 +1035,26 @@ class RoutineCompiler {
     if (v) assignSlot(slots[0], *v, &fn_.variables[a.target.variable]);
   }
 
-  // r := value for a row variable (a composite type's, a %ROWTYPE): the value's fields in
-  // order into the variable's, each with an assignment cast, missing ones NULL and extra
-  // ones ignored, as PostgreSQL's exec_move_row; a NULL value makes every field NULL.
-  void assignRow(const Target& target, const std::vector<int>& slots, const SqlText& text) {
+  // r := value for a row variable (a composite type's, a %ROWTYPE) or a record whose row
+  // type the body gives (shapeRecords): the value's fields in order into the variable's,
+  // each with an assignment cast, missing ones NULL and extra ones ignored, as
+  // PostgreSQL's exec_move_row; a NULL value makes the variable NULL.
+  // An assignment statement (`convert`) takes another value for a row variable through
+  // its text, as PostgreSQL coerces it to the variable's type (plpgsql's exec_cast_value
+  // falls back to I/O conversion): '(1,x)' is a row, 5 a malformed record literal (22P02).
+  // A DECLARE default is assigned as it is: a value that is no row is 42804.
+  void assignRow(const Target& target, const std::vector<int>& slots, const SqlText& text, bool convert) {
     const Variable& var = fn_.variables[target.variable];
-    if (var.type.kind != VarType::Kind::Row || !target.field.empty() || target.subscript)
-      return fail(sqlstate::kFeatureNotSupported, "assigning a whole record variable is not supported yet");
     std::optional<SqlValue> v = evaluate(text);
     if (!v) return;
+    SqlType rowType = rowTypeOf(target.variable);
+    if (convert && var.type.kind == VarType::Kind::Row && v->type.id != TypeId::Record &&
+        compositeTypeOid(rowType) != 0)
+      v = cg_.cast(cg_.cast(*v, {TypeId::Text, -1}, true), rowType, true);
     if (v->type.id != TypeId::Record || recordFields(v->type).empty()) {
       // `r := NULL` empties it; another value is no row.
       cg_.ifThen(b_.CreateNot(v->null),
-                 [&] { fail(sqlstate::kDatatypeMismatch, "cannot assign non-composite value to a row variable"); });
+                 [&] { fail(sqlstate::kDatatypeMismatch, "cannot assign non-composite value to a record variable"); });
       for (int slot : slots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
       setRowNull(target.variable, b_.getTrue());
       return;
@@ -1806,6 +1861,7 @@ class RoutineCompiler {
     // A function returning record takes any row at CREATE; each call checks it against
     // its column definition list.
     if (req_.returnsRecord && req_.validate) return std::nullopt;
+    if (wholeRowResult(*p)) return std::nullopt;
     if (!composite) {
       if (columns.size() != 1) return mismatch("Final statement must return exactly one column.");
       if (!assignable(columns[0].type, expected[0]))
@@ -1822,6 +1878,17 @@ class RoutineCompiler {
     return std::nullopt;
   }
 
+  // An SQL function returning one row of a composite type whose final statement has one
+  // column of a composite type: that value is the result (check_sql_fn_retval takes a lone
+  // column that converts to the result type; a record of other column types fails when
+  // returned, 42804).
+  bool wholeRowResult(const Planned& p) const {
+    const std::vector<OutputColumn>& columns = p.stmt.plan->columns;
+    if (!returnsRow_ || req_.returnType.id != TypeId::Record || columns.size() != 1) return false;
+    SqlType t = columns[0].type;
+    return t.id == TypeId::Record && t.typmod >= 0 && (t == req_.returnType || compositeTypeOid(t) == 0);
+  }
+
   // An SQL function's final statement: its first row is the result (NULL, or a row of
   // NULLs, when there is none). A SELECT stops after that row; INSERT/UPDATE/DELETE
   // ... RETURNING still change every row they reach.
@@ -1836,9 +1903,12 @@ class RoutineCompiler {
     bool select = p->stmt.plan->command == PreparedPlan::Command::Select;
     llvm::Value* count = countAlloca();
     auto first = [&] { return b_.CreateICmpEQ(b_.CreateLoad(b_.getInt64Ty(), count), b_.getInt64(0)); };
+    bool whole = wholeRowResult(*p);
     emit(*p, {}, [&](Row& row) {
       auto store = [&] {
+        if (whole) return storeReturnedRecord(row[0], "returned record type does not match expected record type");
         for (size_t c = 0; c < slots.size(); ++c) assignSlot(slots[c], row[c], nullptr);
+        if (returnsRow_) storeSlot(out_.resultRowNull, {b_.getTrue(), b_.getFalse(), {TypeId::Bool, -1}});
       };
       if (select) {
         store();
@@ -1852,9 +1922,9 @@ class RoutineCompiler {
     });
     cg_.ifThen(first(), [&] {
       for (int slot : slots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
+      // One row of a composite type: NULL without a row (fmgr_sql's NULL result).
+      if (returnsRow_) storeSlot(out_.resultRowNull, cg_.nullOf({TypeId::Bool, -1}));
     });
-    // One row of a composite type: NULL without a row (fmgr_sql's NULL result).
-    if (returnsRow_) storeSlot(out_.resultRowNull, {b_.getTrue(), first(), {TypeId::Bool, -1}});
     emitReturn();
   }
 
@@ -1882,30 +1952,36 @@ class RoutineCompiler {
     emitReturn();
   }
 
-  // RETURN <expression> in a function returning one row: a record whose fields have the
-  // result's column types (converted by position without casts, as rowOfVariable), or
-  // NULL; any other value is 42804, as PostgreSQL's exec_stmt_return. False after
-  // emitting the failure.
+  // RETURN <expression> in a function returning one row: the value as storeReturnedRecord
+  // takes it. False after emitting the failure.
   bool returnRecordValue(const SqlText& text, const char* wrong) {
     std::optional<SqlValue> v = evaluate(text);
     if (!v) return false;
+    storeReturnedRecord(*v, wrong);
+    return true;
+  }
+
+  // The one row a function returns, from a value: a record whose fields have the result's
+  // column types (converted by position without casts, as rowOfVariable), or NULL; any
+  // other value is 42804, as PostgreSQL's exec_stmt_return.
+  void storeReturnedRecord(const SqlValue& v, const char* wrong) {
     const std::vector<SqlType>& expected = req_.rowTypes;
-    if (v->type.id != TypeId::Record || v->type.typmod < 0) {
-      cg_.ifThen(b_.CreateNot(v->null), [&] {
+    if (v.type.id != TypeId::Record || v.type.typmod < 0) {
+      cg_.ifThen(b_.CreateNot(v.null), [&] {
         fail(sqlstate::kDatatypeMismatch, "cannot return non-composite value from function returning composite type");
       });
       for (int slot : out_.outputSlots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
       storeSlot(out_.resultRowNull, cg_.nullOf({TypeId::Bool, -1}));
-      return true;
+      return;
     }
-    const std::vector<RecordField>& fields = recordFields(v->type);
+    const std::vector<RecordField>& fields = recordFields(v.type);
     std::string detail;
     for (size_t c = 0; c < fields.size() && c < expected.size() && detail.empty(); ++c)
       if (fields[c].type.id != expected[c].id) detail = columnTypeDetail(fields[c].type, expected[c], c);
     if (detail.empty() && fields.size() != expected.size()) detail = columnCountDetail(fields.size(), expected.size());
     if (!detail.empty()) {
       // PostgreSQL checks the row it has: a NULL returns without one.
-      cg_.ifThen(b_.CreateNot(v->null), [&] { fail(SqlError("42804", wrong, detail)); });
+      cg_.ifThen(b_.CreateNot(v.null), [&] { fail(SqlError("42804", wrong, detail)); });
     }
     for (size_t c = 0; c < out_.outputSlots.size(); ++c) {
       int slot = out_.outputSlots[c];
@@ -1913,15 +1989,14 @@ class RoutineCompiler {
       llvm::Value* tuple = cg_.tupleAlloca(*layout);
       cg_.storeField(tuple, *layout, 0, cg_.nullOf(slotTypes_[slot]));
       if (detail.empty()) {
-        cg_.ifThen(b_.CreateNot(v->null), [&] {
+        cg_.ifThen(b_.CreateNot(v.null), [&] {
           cg_.call("duet_q_record_field", b_.getVoidTy(),
-                   {cur_.ctx, v->v, b_.getInt32(static_cast<int32_t>(c)), tuple, cg_.ptrConst(layout)});
+                   {cur_.ctx, v.v, b_.getInt32(static_cast<int32_t>(c)), tuple, cg_.ptrConst(layout)});
         });
       }
       storeSlot(slot, cg_.loadField(tuple, *layout, 0));
     }
-    storeSlot(out_.resultRowNull, {b_.getTrue(), v->null, {TypeId::Bool, -1}});
-    return true;
+    storeSlot(out_.resultRowNull, {b_.getTrue(), v.null, {TypeId::Bool, -1}});
   }
 
   void appendRow(const Row& row) {
@@ -2285,7 +2360,8 @@ class RoutineCompiler {
   std::vector<SqlType> slotTypes_;
   std::vector<int> slotOf_;  // per variable: its slot, -1 for rows and records (fields)
   std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row / record variable
-  std::vector<int> rowNull_;  // per row / record variable with fields: its NULL-as-a-whole slot, else -1
+  std::vector<int> rowNull_;             // per row / record variable with fields: its NULL-as-a-whole slot, else -1
+  std::map<int, SqlType> recordShapes_;  // per RECORD variable shaped by a value: the value's type
   int rowCountSlot_ = -1;
   // The FOR loops over cursors being generated, innermost last: where their jump targets
   // begin in targets_, the function (depth) and the portal a jump out of them closes.
