@@ -94,6 +94,9 @@ class Binder {
                                    uint32_t location) const;
 
   plan::ExprPtr bind(const sql::Expr& e, const Scope& scope, AggContext* agg = nullptr);
+  // (x).* in a select list: each field of the composite value x, with its name.
+  std::vector<std::pair<std::string, plan::ExprPtr>> expandFields(const sql::FieldSelect& f, const Scope& scope,
+                                                                  AggContext* agg);
   // Runs `planInner`, which plans a subquery of the query whose names are `scope`, as a
   // subquery in an expression is planned: the subquery's references to `scope` become
   // OuterRefs. Returns what they read, OuterRef i the i-th (a Subquery's captures).

@@ -121,6 +121,20 @@ class RoutineCompiler {
     shapeFromDefaults(*fn_.body);
     shapeRecords(fn_.body->body);
     const RoutineShape& shape = req_.shape;
+    // OUT arguments of a composite type. A function's only one is its result as RETURNS t
+    // is: its fields are the row, its variable's NULL flag the value's (wholeOutput).
+    // Otherwise each has a hidden slot of its row type, filled from its fields where the
+    // routine returns (packOutputRecords; an SQL body's final statement fills it).
+    int wholeOutput = -1;
+    std::map<int, int> outputRecords;  // parameter -> its hidden slot
+    for (size_t p = 0; p < shape.params.size(); ++p) {
+      if (!shape.params[p].output || shape.params[p].type.kind != VarType::Kind::Row) continue;
+      if (req_.returnsRow && !shape.procedure)
+        wholeOutput = static_cast<int>(p);
+      else
+        outputRecords[static_cast<int>(p)] = addSlot(rowTypeOf(static_cast<int>(p)));
+    }
+    for (const auto& [param, slot] : outputRecords) outputRecords_.emplace_back(param, slot);
     if (!shape.procedure && !shape.returnsSet && !shape.returnsVoid && !shape.hasOutputParams()) {
       if (req_.returnsRow) {
         // One row (of the caller's column definition list, or the table's): hidden slots
@@ -143,7 +157,12 @@ class RoutineCompiler {
     for (size_t p = 0; p < shape.params.size(); ++p) {
       const RoutineParameter& param = shape.params[p];
       bool passed = shape.procedure ? true : param.input;
-      if (param.output) {
+      if (param.output && static_cast<int>(p) == wholeOutput) {
+        for (const auto& [name, slot] : fieldSlots_[p]) out_.outputSlots.push_back(slot);
+        out_.resultRowNull = rowNull_[p];
+      } else if (param.output && outputRecords.count(static_cast<int>(p))) {
+        out_.outputSlots.push_back(outputRecords[static_cast<int>(p)]);
+      } else if (param.output) {
         if (slotOf_[p] < 0)
           throw SqlError(sqlstate::kFeatureNotSupported,
                          fmt::format("output argument \"{}\" of this type is not supported yet", param.name));
@@ -171,7 +190,7 @@ class RoutineCompiler {
     out_.resultLayout =
         TupleLayout::of({out_.resultSlot >= 0 ? slotTypes_[out_.resultSlot] : SqlType{TypeId::Text, -1}});
     // One row of a composite type, called as a value (SELECT f()): the row as one record.
-    if (returnsRow_ && req_.returnType.id == TypeId::Record) {
+    if ((returnsRow_ || wholeOutput >= 0) && req_.returnType.id == TypeId::Record) {
       out_.resultRecord = req_.returnType;
       out_.resultLayout = TupleLayout::of({req_.returnType});
     }
@@ -303,11 +322,13 @@ class RoutineCompiler {
       if (out_.returnsValue || returnsRow_) {
         fail("2F005", "control reached end of function without RETURN");
       } else {
+        packOutputRecords();
         flushRegisters();
         b_.CreateRet(b_.getInt32(0));
       }
     }
     b_.SetInsertPoint(returnBlock_);
+    packOutputRecords();
     flushRegisters();
     b_.CreateRet(b_.getInt32(1));
   }
@@ -318,6 +339,13 @@ class RoutineCompiler {
     slotTypes_.push_back(t);
     return static_cast<int>(slotTypes_.size()) - 1;
   }
+  // The OUT arguments of a composite type as the records the call returns (PL/pgSQL: its
+  // variables are fields; an SQL body stores the record itself).
+  void packOutputRecords() {
+    if (fn_.sqlBody) return;
+    for (const auto& [param, slot] : outputRecords_) storeSlot(slot, rowValue(param));
+  }
+
   // A field of row or record variable v: a slot of its own. The first also gives v its
   // hidden slot whose NULL flag says v is NULL as a whole (PostgreSQL's record variables
   // are NULL until assigned, and `r := NULL` makes them so again; a row of NULL fields is
@@ -1884,9 +1912,9 @@ class RoutineCompiler {
   // returned, 42804).
   bool wholeRowResult(const Planned& p) const {
     const std::vector<OutputColumn>& columns = p.stmt.plan->columns;
-    if (!returnsRow_ || req_.returnType.id != TypeId::Record || columns.size() != 1) return false;
+    if (out_.resultRecord.id != TypeId::Record || columns.size() != 1) return false;
     SqlType t = columns[0].type;
-    return t.id == TypeId::Record && t.typmod >= 0 && (t == req_.returnType || compositeTypeOid(t) == 0);
+    return t.id == TypeId::Record && t.typmod >= 0 && (t == out_.resultRecord || compositeTypeOid(t) == 0);
   }
 
   // An SQL function's final statement: its first row is the result (NULL, or a row of
@@ -1908,7 +1936,7 @@ class RoutineCompiler {
       auto store = [&] {
         if (whole) return storeReturnedRecord(row[0], "returned record type does not match expected record type");
         for (size_t c = 0; c < slots.size(); ++c) assignSlot(slots[c], row[c], nullptr);
-        if (returnsRow_) storeSlot(out_.resultRowNull, {b_.getTrue(), b_.getFalse(), {TypeId::Bool, -1}});
+        if (out_.resultRowNull >= 0) storeSlot(out_.resultRowNull, {b_.getTrue(), b_.getFalse(), {TypeId::Bool, -1}});
       };
       if (select) {
         store();
@@ -1923,7 +1951,7 @@ class RoutineCompiler {
     cg_.ifThen(first(), [&] {
       for (int slot : slots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
       // One row of a composite type: NULL without a row (fmgr_sql's NULL result).
-      if (returnsRow_) storeSlot(out_.resultRowNull, cg_.nullOf({TypeId::Bool, -1}));
+      if (out_.resultRowNull >= 0) storeSlot(out_.resultRowNull, cg_.nullOf({TypeId::Bool, -1}));
     });
     emitReturn();
   }
@@ -1961,18 +1989,26 @@ class RoutineCompiler {
     return true;
   }
 
-  // The one row a function returns, from a value: a record whose fields have the result's
-  // column types (converted by position without casts, as rowOfVariable), or NULL; any
-  // other value is 42804, as PostgreSQL's exec_stmt_return.
+  // The one row a function returns, from a value: its fields (rowOfRecord) into the result
+  // slots, and whether it is NULL.
   void storeReturnedRecord(const SqlValue& v, const char* wrong) {
+    Row row = rowOfRecord(v, wrong);
+    for (size_t c = 0; c < out_.outputSlots.size(); ++c) storeSlot(out_.outputSlots[c], row[c]);
+    storeSlot(out_.resultRowNull, {b_.getTrue(), v.null, {TypeId::Bool, -1}});
+  }
+
+  // A value as a result row: a record whose fields have the result's column types
+  // (converted by position without casts, as rowOfVariable) gives its fields, NULL a row
+  // of NULLs; any other value is 42804, as PostgreSQL's exec_stmt_return[_next].
+  Row rowOfRecord(const SqlValue& v, const char* wrong) {
     const std::vector<SqlType>& expected = req_.rowTypes;
+    Row row;
+    for (const SqlType& t : expected) row.push_back(cg_.nullOf(t));
     if (v.type.id != TypeId::Record || v.type.typmod < 0) {
       cg_.ifThen(b_.CreateNot(v.null), [&] {
         fail(sqlstate::kDatatypeMismatch, "cannot return non-composite value from function returning composite type");
       });
-      for (int slot : out_.outputSlots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
-      storeSlot(out_.resultRowNull, cg_.nullOf({TypeId::Bool, -1}));
-      return;
+      return row;
     }
     const std::vector<RecordField>& fields = recordFields(v.type);
     std::string detail;
@@ -1982,21 +2018,19 @@ class RoutineCompiler {
     if (!detail.empty()) {
       // PostgreSQL checks the row it has: a NULL returns without one.
       cg_.ifThen(b_.CreateNot(v.null), [&] { fail(SqlError("42804", wrong, detail)); });
+      return row;
     }
-    for (size_t c = 0; c < out_.outputSlots.size(); ++c) {
-      int slot = out_.outputSlots[c];
-      const TupleLayout* layout = out_.code->layouts.add(TupleLayout::of({slotTypes_[slot]}));
+    for (size_t c = 0; c < expected.size(); ++c) {
+      const TupleLayout* layout = out_.code->layouts.add(TupleLayout::of({expected[c]}));
       llvm::Value* tuple = cg_.tupleAlloca(*layout);
-      cg_.storeField(tuple, *layout, 0, cg_.nullOf(slotTypes_[slot]));
-      if (detail.empty()) {
-        cg_.ifThen(b_.CreateNot(v.null), [&] {
-          cg_.call("duet_q_record_field", b_.getVoidTy(),
-                   {cur_.ctx, v.v, b_.getInt32(static_cast<int32_t>(c)), tuple, cg_.ptrConst(layout)});
-        });
-      }
-      storeSlot(slot, cg_.loadField(tuple, *layout, 0));
+      cg_.storeField(tuple, *layout, 0, row[c]);
+      cg_.ifThen(b_.CreateNot(v.null), [&] {
+        cg_.call("duet_q_record_field", b_.getVoidTy(),
+                 {cur_.ctx, v.v, b_.getInt32(static_cast<int32_t>(c)), tuple, cg_.ptrConst(layout)});
+      });
+      row[c] = cg_.loadField(tuple, *layout, 0);
     }
-    storeSlot(out_.resultRowNull, {b_.getTrue(), v.null, {TypeId::Bool, -1}});
+    return row;
   }
 
   void appendRow(const Row& row) {
@@ -2081,9 +2115,13 @@ class RoutineCompiler {
     }
     if (s.value) {
       auto v = evaluate(*s.value);
-      if (v) appendRow({*v});
+      if (v && req_.returnsRow)
+        appendRow(rowOfRecord(*v, "returned record type does not match expected record type"));
+      else if (v)
+        appendRow({*v});
       return;
     }
+    packOutputRecords();
     Row row;
     for (int slot : out_.outputSlots) row.push_back(loadSlot(slot));
     appendRow(row);
@@ -2362,6 +2400,7 @@ class RoutineCompiler {
   std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row / record variable
   std::vector<int> rowNull_;             // per row / record variable with fields: its NULL-as-a-whole slot, else -1
   std::map<int, SqlType> recordShapes_;  // per RECORD variable shaped by a value: the value's type
+  std::vector<std::pair<int, int>> outputRecords_;  // composite OUT arguments and their record slots
   int rowCountSlot_ = -1;
   // The FOR loops over cursors being generated, innermost last: where their jump targets
   // begin in targets_, the function (depth) and the portal a jump out of them closes.
