@@ -190,6 +190,7 @@ void AlterTableStatements::addColumn(TableInfo& table, const sql::AlterTableCmd&
   }
   std::vector<KeySpec> keys;
   const sql::Constraint* identity = nullptr;
+  refuseCompositeColumn(cmd.column.type, state_.typeResolver(), query);
   ColumnDef added = columnDefinition(cmd.column, query, keys, table.name, &identity);
   // Before the rows are converted, as PostgreSQL checks it.
   for (const KeySpec& key : keys)
@@ -287,6 +288,7 @@ void AlterTableStatements::checkNotIdentity(const TableInfo& table, uint32_t col
 
 void AlterTableStatements::alterColumnType(TableInfo& table, const sql::AlterTableCmd& cmd, std::string_view query) {
   uint32_t changed = column(table, cmd.name);
+  refuseCompositeColumn(cmd.type, state_.typeResolver(), query);
   if (!cmd.type.resolved)
     throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", cmd.type.name()), {}, {},
                    sql::sqlPosition(query, cmd.type.location));

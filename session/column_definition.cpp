@@ -29,6 +29,14 @@ bool needsSequence(const sql::ColumnDef& col) {
   return false;
 }
 
+void refuseCompositeColumn(const sql::TypeName& type, const TypeResolver& resolve, std::string_view query) {
+  if (type.resolved || type.serial != sql::SerialKind::None || !resolve || !resolve(type.names)) return;
+  throw SqlError(sqlstate::kFeatureNotSupported,
+                 fmt::format("columns of composite type {}{} are not supported yet", type.name(),
+                             type.arrayBounds > 0 ? "[]" : ""),
+                 {}, {}, sql::sqlPosition(query, type.location));
+}
+
 ColumnDef columnDefinition(const sql::ColumnDef& col, std::string_view query, std::vector<KeySpec>& keys,
                            std::string_view table, const sql::Constraint** identity) {
   if (!col.type.resolved) {

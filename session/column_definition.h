@@ -21,6 +21,10 @@ void checkColumnDefault(const sql::Expr& e, std::string_view query);
 // GENERATED ... AS IDENTITY constraint, or left null for SERIAL.
 ColumnDef columnDefinition(const sql::ColumnDef& col, std::string_view query, std::vector<KeySpec>& keys,
                            std::string_view table, const sql::Constraint** identity);
+// A column of a named composite type (CREATE TYPE ... AS, a table's row type), or an array
+// of one, is not built yet: 0A000 saying so, rather than columnDefinition's 42704 for a type
+// name it does not know. `resolve` finds the composite types.
+void refuseCompositeColumn(const sql::TypeName& type, const TypeResolver& resolve, std::string_view query);
 // Whether a column definition needs a sequence (SERIAL, or an identity constraint).
 bool needsSequence(const sql::ColumnDef& col);
 

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/types/record.h"
 #include "engine/types/text_functions.h"
 #include "session/column_definition.h"
 #include "session/internal_query.h"
@@ -114,6 +115,7 @@ void CreateTableStatements::run(const sql::CreateTableStmt& s, std::string_view 
     for (; like < s.likes.size() && s.likes[like].position == i; ++like) addLikeColumns(s.likes[like], spec, indexes);
     if (i >= s.columns.size()) continue;
     const sql::Constraint* identity = nullptr;
+    refuseCompositeColumn(s.columns[i].type, state_.typeResolver(), query);
     spec.columns.push_back(columnDefinition(s.columns[i], query, spec.keys, spec.name, &identity));
     if (needsSequence(s.columns[i])) columnSequences.push_back({spec.columns.size() - 1, identity});
   }
@@ -187,9 +189,21 @@ void CreateTableStatements::createAs(const sql::CreateTableStmt& s, ResultSink& 
   std::vector<OutputColumn> columns = InternalQuery(state_, planner_, s.queryText).columns();
   if (s.columnNames.size() > columns.size())
     throw SqlError(sqlstate::kSyntaxError, "too many column names were specified");
-  for (size_t c = 0; c < columns.size(); ++c)
-    spec.columns.push_back(
-        ColumnDef{c < s.columnNames.size() ? s.columnNames[c] : columns[c].name, columns[c].type, false, {}});
+  for (size_t c = 0; c < columns.size(); ++c) {
+    std::string name = c < s.columnNames.size() ? s.columnNames[c] : columns[c].name;
+    SqlType type = columns[c].type;
+    // A record column: an anonymous one has no type to store (PostgreSQL's 42P16); a
+    // composite type's is not built yet, as CREATE TABLE says (refuseCompositeColumn).
+    if (type.id == TypeId::Record || (type.isArray() && type.element == TypeId::Record)) {
+      SqlType record = type.isArray() ? type.elementType() : type;
+      if (compositeTypeOid(record) == 0)
+        throw SqlError(sqlstate::kInvalidTableDefinition,
+                       fmt::format("column \"{}\" has pseudo-type record{}", name, type.isArray() ? "[]" : ""));
+      throw SqlError(sqlstate::kFeatureNotSupported,
+                     fmt::format("columns of composite type {} are not supported yet", typeName(type)));
+    }
+    spec.columns.push_back(ColumnDef{name, type, false, {}});
+  }
   TableInfo& table = catalog.createTable(*state_.db, schema, std::move(spec), state_.txn.undo());
   transaction_.ddlDone();
   if (!s.withData && !s.selectInto) {

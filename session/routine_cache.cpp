@@ -238,10 +238,21 @@ RoutineCandidate RoutineCache::candidateOf(const RoutineInfo& r) const {
     c.defaults.push_back(p.defaultSql);
     c.variadic = p.mode == RoutineParamMode::Variadic;
   }
-  if (!outputs.empty()) {
+  if (outputs.size() == 1 && outputs[0]->type.kind == RoutineType::Kind::Composite && !c.procedure) {
+    // A function's only OUT argument of a composite type is its result, as RETURNS t.
+    c.returnsComposite = true;
+    SqlType type = compositeType(outputs[0]->type);
+    if (!r.returnsSet) c.returnType = type;
+    for (const RecordField& f : recordFields(type)) {
+      c.resultNames.push_back(f.name);
+      c.resultTypes.push_back(f.type);
+      c.resultPoly.push_back(Polymorphic::None);
+    }
+  } else if (!outputs.empty()) {
     for (const RoutineParamInfo* p : outputs) {
       c.resultNames.push_back(p->name.empty() ? fmt::format("column{}", c.resultNames.size() + 1) : p->name);
-      c.resultTypes.push_back(callType(p->type));
+      c.resultTypes.push_back(p->type.kind == RoutineType::Kind::Composite ? compositeType(p->type)
+                                                                           : callType(p->type));
       c.resultPoly.push_back(p->type.poly);
     }
     if (outputs.size() == 1) {

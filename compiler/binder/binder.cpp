@@ -258,9 +258,10 @@ ExprPtr Binder::coerce(ExprPtr e, SqlType target, CastContext context, uint32_t 
 }
 
 // A row constructor becomes a composite type field by field (PostgreSQL's
-// coerce_record_to_complex: each field with an assignment cast); any other record, or a
-// composite of another type, does not convert.
+// coerce_record_to_complex: each field with an assignment cast), a string by an explicit
+// cast (record_in); any other record, or a composite of another type, does not convert.
 ExprPtr Binder::coerceToComposite(ExprPtr e, SqlType target, CastContext context, uint32_t location) {
+  if (isStringType(e->type.id) && context == CastContext::Explicit) return plan::makeCast(std::move(e), target, true);
   if (e->kind != ExprKind::RecordBuild) failCoercion(*e, target, context, location);
   const std::vector<RecordField>& fields = recordFields(target);
   if (e->args.size() != fields.size())
@@ -1741,9 +1742,11 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
     case K::NullTest: {
       const auto& nt = e.as<sql::NullTest>();
       if (nt.arg->kind == K::Row) return bindRowNullTest(nt, scope, agg);
+      ExprPtr arg = bind(*nt.arg, scope, agg);
+      if (arg->type.id == TypeId::Record && arg->type.typmod >= 0) return recordNullTest(std::move(arg), nt.isNot);
       auto n = std::make_unique<Expr>(ExprKind::IsNull, SqlType{TypeId::Bool, -1});
       n->negated = nt.isNot;
-      n->args.push_back(bind(*nt.arg, scope, agg));
+      n->args.push_back(std::move(arg));
       return n;
     }
     case K::BoolTest: {

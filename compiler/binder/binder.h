@@ -94,6 +94,9 @@ class Binder {
                                    uint32_t location) const;
 
   plan::ExprPtr bind(const sql::Expr& e, const Scope& scope, AggContext* agg = nullptr);
+  // (x).* in a select list: each field of the composite value x, with its name.
+  std::vector<std::pair<std::string, plan::ExprPtr>> expandFields(const sql::FieldSelect& f, const Scope& scope,
+                                                                  AggContext* agg);
   // Runs `planInner`, which plans a subquery of the query whose names are `scope`, as a
   // subquery in an expression is planned: the subquery's references to `scope` become
   // OuterRefs. Returns what they read, OuterRef i the i-th (a Subquery's captures).
@@ -245,6 +248,8 @@ class Binder {
   [[noreturn]] void failRowOperator(const std::string& op, plan::ExprPtr left, plan::ExprPtr right, uint32_t location);
   plan::ExprPtr bindRowDistinct(const sql::DistinctFrom& d, const Scope& scope, AggContext* agg);
   plan::ExprPtr bindRowNullTest(const sql::NullTest& t, const Scope& scope, AggContext* agg);
+  // `record IS [NOT] NULL` of a composite value: the row-wise test (row_binding.cpp).
+  plan::ExprPtr recordNullTest(plan::ExprPtr record, bool isNot);
   plan::ExprPtr bindRowInList(const sql::InList& in, const Scope& scope, AggContext* agg);
   // array_op_binding.cpp: x op ANY|ALL (array)
   plan::ExprPtr bindArrayOp(const sql::ArrayOp& q, const Scope& scope, AggContext* agg);

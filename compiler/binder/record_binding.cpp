@@ -48,14 +48,39 @@ ExprPtr Binder::unnestZip(std::vector<ExprPtr>& args, uint32_t location) {
   return call("duet_q_unnest_zip", recordType(outputs), std::move(callArgs));
 }
 
+namespace {
+const std::vector<RecordField> kNoFields;
+}  // namespace
+
+std::vector<std::pair<std::string, ExprPtr>> Binder::expandFields(const sql::FieldSelect& f, const Scope& scope,
+                                                                  AggContext* agg) {
+  ExprPtr record = bind(*f.arg, scope, agg);
+  if (record->type.id != TypeId::Record)
+    fail(sqlstate::kWrongObjectType, fmt::format("type {} is not composite", typeName(record->type)), f.arg->location);
+  if (record->type.typmod < 0) fail(sqlstate::kWrongObjectType, "record type has not been registered", f.arg->location);
+  // One selection per field, each evaluating the value (as PostgreSQL's expansion does).
+  std::vector<std::pair<std::string, ExprPtr>> out;
+  const std::vector<RecordField>& fields = recordFields(record->type);
+  for (size_t i = 0; i < fields.size(); ++i) {
+    auto e = std::make_unique<Expr>(ExprKind::FieldSelect, fields[i].type);
+    e->column = static_cast<int>(i);
+    e->args.push_back(plan::cloneExpr(*record));
+    out.emplace_back(fields[i].name, std::move(e));
+  }
+  return out;
+}
+
 ExprPtr Binder::bindFieldSelect(const sql::FieldSelect& f, const Scope& scope, AggContext* agg) {
+  if (f.star) fail(sqlstate::kFeatureNotSupported, "row expansion via \"*\" is not supported here", f.location);
   ExprPtr record = bind(*f.arg, scope, agg);
   if (record->type.id != TypeId::Record)
     fail(sqlstate::kWrongObjectType,
          fmt::format("column notation .{} applied to type {}, which is not a composite type", f.field,
                      typeName(record->type)),
          f.arg->location);
-  const std::vector<RecordField>& fields = recordFields(record->type);
+  // A record whose row type is not known here (a RECORD variable no statement gives one)
+  // has no fields to select.
+  const std::vector<RecordField>& fields = record->type.typmod >= 0 ? recordFields(record->type) : kNoFields;
   for (size_t i = 0; i < fields.size(); ++i) {
     if (fields[i].name != f.field) continue;
     auto e = std::make_unique<Expr>(ExprKind::FieldSelect, fields[i].type);

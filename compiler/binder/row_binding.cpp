@@ -127,6 +127,22 @@ ExprPtr Binder::bindRowNullTest(const sql::NullTest& t, const Scope& scope, AggC
   return combine(ExprKind::And, std::move(tests));
 }
 
+ExprPtr Binder::recordNullTest(ExprPtr record, bool isNot) {
+  // A composite value IS NULL when it is NULL or each field is; IS NOT NULL when it is not
+  // NULL and no field is (PostgreSQL's ExecEvalRowNull), the value evaluated once.
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(record));
+  auto mode = std::make_unique<Expr>(ExprKind::Const, SqlType{TypeId::Bool, -1});
+  mode->constant[0] = isNot ? 1 : 0;
+  args.push_back(std::move(mode));
+  auto whenNull = std::make_unique<Expr>(ExprKind::Const, SqlType{TypeId::Bool, -1});
+  whenNull->constant[0] = isNot ? 0 : 1;
+  auto test = std::make_unique<Expr>(ExprKind::Coalesce, SqlType{TypeId::Bool, -1});
+  test->args.push_back(call("duet_q_record_null_test", {TypeId::Bool, -1}, std::move(args)));
+  test->args.push_back(std::move(whenNull));
+  return test;
+}
+
 ExprPtr Binder::bindRowInList(const sql::InList& in, const Scope& scope, AggContext* agg) {
   std::vector<ExprPtr> arg = bindRowFields(*in.arg, scope, agg);
   std::vector<ExprPtr> matches;

@@ -20,6 +20,16 @@ SqlValue ValueBuilder::cast(const SqlValue& v, SqlType to, bool explicitCast) {
     return cast(text, to, explicitCast);
   }
   if (from.isArray() || to.isArray()) return castArray(v, to, explicitCast);
+  // A composite value's I/O conversions: record_out, then the string type's rules; record_in.
+  if (from.id == TypeId::Record && isStringType(to.id)) {
+    SqlValue text =
+        strict({v}, {TypeId::Text, -1}, [&] { return call("duet_rt_record_out", ptrTy_, {v.v, typeContext()}); });
+    return cast(text, to, explicitCast);
+  }
+  if (isStringType(from.id) && to.id == TypeId::Record) {
+    return strict({v}, to,
+                  [&] { return call("duet_rt_record_in", ptrTy_, {v.v, b_.getInt32(to.typmod), typeContext()}); });
+  }
   if (from.alias != to.alias) {
     // The alias types' own input and output (engine/types/type_aliases.h): a string read
     // into an oid or a reg* type, a reg* value printed as its name, a string made a name or

@@ -290,13 +290,15 @@ struct Subscript : Expr {
   std::vector<SubscriptIndex> indexes;
 };
 
-// (x).field, after a parenthesized expression (PostgreSQL's indirection by name).
+// (x).field, after a parenthesized expression (PostgreSQL's indirection by name); (x).*
+// (`star`, no field): every field, which only a select list expands.
 struct FieldSelect : Expr {
-  FieldSelect(uint32_t loc, ExprPtr a, std::string f)
-      : Expr(ExprKind::FieldSelect, loc), arg(std::move(a)), field(std::move(f)) {}
+  FieldSelect(uint32_t loc, ExprPtr a, std::string f, bool all = false)
+      : Expr(ExprKind::FieldSelect, loc), arg(std::move(a)), field(std::move(f)), star(all) {}
   ~FieldSelect() override;
   ExprPtr arg;
   std::string field;
+  bool star = false;
 };
 
 }  // namespace duet::sql

@@ -495,11 +495,15 @@ ExprPtr Parser::parseArrayConstructor(uint32_t location, bool nested) {
 }
 
 // After a parenthesized expression: subscripts and `.field` selections, in any order
-// ((f(x)).a, (arr)[1], (r).a[2]).
+// ((f(x)).a, (arr)[1], (r).a[2]), and a final `.*` ((r).*).
 ExprPtr Parser::parseIndirection(ExprPtr e) {
   while (true) {
     if (isOp("[")) {
       e = parseSubscripts(std::move(e));
+    } else if (isOp(".") && isOp("*", 1)) {
+      uint32_t location = advance().offset;
+      advance();
+      return std::make_unique<FieldSelect>(location, std::move(e), std::string(), true);
     } else if (isOp(".")) {
       uint32_t location = advance().offset;
       e = std::make_unique<FieldSelect>(location, std::move(e), parseColLabel());

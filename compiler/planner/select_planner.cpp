@@ -95,6 +95,13 @@ void StatementPlanner::expandTargets(const std::vector<sql::ResTarget>& targets,
       if (req_.noteStar && expandingViews_.empty()) req_.noteStar(t.location, spelled);
       continue;
     }
+    if (t.expr->kind == sql::ExprKind::FieldSelect && t.expr->as<sql::FieldSelect>().star) {
+      for (auto& [name, field] : b_.expandFields(t.expr->as<sql::FieldSelect>(), scope, agg)) {
+        columns.push_back({name, field->type});
+        exprs.push_back(std::move(field));
+      }
+      continue;
+    }
     ExprPtr e = b_.bind(*t.expr, scope, agg);
     if (e->type.id == TypeId::Unknown && resolveUnknowns_)
       e = b_.coerce(std::move(e), {TypeId::Text, -1}, CastContext::Implicit, t.location);

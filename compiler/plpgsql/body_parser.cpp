@@ -433,7 +433,6 @@ void BodyParser::parseDeclarations(Block& block) {
       v.notNull = true;
     }
     std::optional<SqlText> value;
-    uint32_t defaultAt = peek().offset;
     if (acceptKw("default") || isOp(":=") || isOp("=")) {
       if (peek().kind == sql::TokenKind::Operator) advance();
       value = expression({";"}, ";");
@@ -443,10 +442,7 @@ void BodyParser::parseDeclarations(Block& block) {
       errorAt(sqlstate::kFeatureNotSupported, "row or record variable cannot be CONSTANT", constantAt);
     if (composite && v.notNull)
       errorAt(sqlstate::kFeatureNotSupported, "row or record variable cannot be NOT NULL", notNullAt);
-    // A row variable's default is assigned as `r := value` is; a RECORD's shape would come
-    // from a value known only at run time.
-    if (v.type.kind == VarType::Kind::Record && value)
-      errorAt(sqlstate::kFeatureNotSupported, "default value for row or record variable is not supported", defaultAt);
+    // A row or record variable's default is assigned as `r := value` is.
     if (v.notNull && !value)
       errorAt("22004", fmt::format("variable \"{}\" must have a default value, since it's declared NOT NULL", v.name),
               notNullAt);

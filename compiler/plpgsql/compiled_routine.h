@@ -45,6 +45,9 @@ struct CompiledRoutine {
   // Per call argument: for a composite parameter, the slots of its variable's fields, which
   // the call fills from the record value (empty for the others).
   std::vector<std::vector<int>> argFieldSlots;
+  // Per call argument: for a composite parameter, the slot whose NULL flag says its
+  // variable is NULL as a whole (cleared when the argument is not NULL), else -1.
+  std::vector<int> argRowNull;
   std::vector<int> outputSlots;  // OUT / INOUT / TABLE variables: the row of a call
   int returnSlot = -1;           // RETURN <expr> of a function returning one value
   bool returnsSet = false;
@@ -59,6 +62,9 @@ struct CompiledRoutine {
   // A function returning one row of a composite type: the type, whose record a scalar call
   // returns, built from outputSlots (Unknown for others).
   SqlType resultRecord;
+  // A function returning one row (RETURNS record or t): the slot whose NULL flag says the
+  // row returned is NULL as a whole, so that a call as a value is NULL; -1 for others.
+  int resultRowNull = -1;
   std::unique_ptr<CompiledQuery> code;  // machine code, constants and layouts it uses
   std::vector<std::unique_ptr<RaiseSpec>> raises;
   std::vector<std::unique_ptr<DynamicSpec>> dynamicStatements;

@@ -63,6 +63,10 @@ using codegen::SqlValue;
 struct Planned {
   std::vector<sql::ParsedStatement> parsed;
   PlannedStatement stmt;
+  // The row and record variables the text names whole (`r`, `(r).a`, `f(r)`): parameters
+  // after the slots and the extra ones, each its variable (-1 where the binder did not
+  // read the name as the variable) and its row type.
+  std::vector<std::pair<int, SqlType>> wholeRows;
 };
 
 // Where EXIT and CONTINUE may go: a loop, or a labelled block (EXIT only).
@@ -106,23 +110,42 @@ class RoutineCompiler {
       const Variable& var = fn_.variables[v];
       slotOf_.push_back(-1);
       fieldSlots_.emplace_back();
+      rowNull_.push_back(-1);
       switch (var.type.kind) {
         case VarType::Kind::Scalar: slotOf_[v] = addSlot(var.type.scalar); break;
         case VarType::Kind::Row:
-          for (const auto& [name, type] : var.type.columns) fieldSlots_[v].emplace_back(name, addSlot(type));
+          for (const auto& [name, type] : var.type.columns) addField(static_cast<int>(v), name, type);
           break;
         case VarType::Kind::Array: slotOf_[v] = addSlot(SqlType::arrayOf(var.type.scalar)); break;
         case VarType::Kind::Record: break;  // not compiled yet: a statement using one fails
       }
     }
+    shapeFromDefaults(*fn_.body);
     shapeRecords(fn_.body->body);
     const RoutineShape& shape = req_.shape;
+    // OUT arguments of a composite type. A function's only one is its result as RETURNS t
+    // is: its fields are the row, its variable's NULL flag the value's (wholeOutput).
+    // Otherwise each has a hidden slot of its row type, filled from its fields where the
+    // routine returns (packOutputRecords; an SQL body's final statement fills it).
+    int wholeOutput = -1;
+    std::map<int, int> outputRecords;  // parameter -> its hidden slot
+    for (size_t p = 0; p < shape.params.size(); ++p) {
+      if (!shape.params[p].output || shape.params[p].type.kind != VarType::Kind::Row) continue;
+      if (req_.returnsRow && !shape.procedure)
+        wholeOutput = static_cast<int>(p);
+      else
+        outputRecords[static_cast<int>(p)] = addSlot(rowTypeOf(static_cast<int>(p)));
+    }
+    for (const auto& [param, slot] : outputRecords) outputRecords_.emplace_back(param, slot);
     if (!shape.procedure && !shape.returnsSet && !shape.returnsVoid && !shape.hasOutputParams()) {
       if (req_.returnsRow) {
         // One row (of the caller's column definition list, or the table's): hidden slots
         // that RETURN fills and the call reads as it reads OUT arguments.
         returnsRow_ = true;
         for (const SqlType& t : req_.rowTypes) out_.outputSlots.push_back(addSlot(t));
+        // Whether that row is NULL as a whole (RETURN NULL, a NULL row variable, an SQL
+        // body without a row): a call as a value is then NULL.
+        out_.resultRowNull = addSlot({TypeId::Bool, -1});
       } else {
         out_.returnsValue = true;
         out_.returnSlot = addSlot(req_.returnType);
@@ -136,7 +159,12 @@ class RoutineCompiler {
     for (size_t p = 0; p < shape.params.size(); ++p) {
       const RoutineParameter& param = shape.params[p];
       bool passed = shape.procedure ? true : param.input;
-      if (param.output) {
+      if (param.output && static_cast<int>(p) == wholeOutput) {
+        for (const auto& [name, slot] : fieldSlots_[p]) out_.outputSlots.push_back(slot);
+        out_.resultRowNull = rowNull_[p];
+      } else if (param.output && outputRecords.count(static_cast<int>(p))) {
+        out_.outputSlots.push_back(outputRecords[static_cast<int>(p)]);
+      } else if (param.output) {
         if (slotOf_[p] < 0)
           throw SqlError(sqlstate::kFeatureNotSupported,
                          fmt::format("output argument \"{}\" of this type is not supported yet", param.name));
@@ -147,8 +175,11 @@ class RoutineCompiler {
       out_.argSlots.push_back(param.input ? slotOf_[p] : -1);
       // A composite argument: a record value the call unpacks into the variable's fields.
       out_.argFieldSlots.emplace_back();
-      if (param.input && param.type.kind == VarType::Kind::Row)
+      out_.argRowNull.push_back(-1);
+      if (param.input && param.type.kind == VarType::Kind::Row) {
         for (const auto& [name, slot] : fieldSlots_[p]) out_.argFieldSlots.back().push_back(slot);
+        out_.argRowNull.back() = rowNull_[p];
+      }
     }
     for (auto& t : argTypes) t = t.withoutTypmod();
     if (fn_.sqlBody) {
@@ -161,12 +192,29 @@ class RoutineCompiler {
     out_.resultLayout =
         TupleLayout::of({out_.resultSlot >= 0 ? slotTypes_[out_.resultSlot] : SqlType{TypeId::Text, -1}});
     // One row of a composite type, called as a value (SELECT f()): the row as one record.
-    if (returnsRow_ && req_.returnType.id == TypeId::Record) {
+    if ((returnsRow_ || wholeOutput >= 0) && req_.returnType.id == TypeId::Record) {
       out_.resultRecord = req_.returnType;
       out_.resultLayout = TupleLayout::of({req_.returnType});
     }
     out_.returnsSet = shape.returnsSet;
     out_.procedure = shape.procedure;
+  }
+
+  // `r := value` (or r's DECLARE default) for a RECORD r: the value's row type, named
+  // where it is a composite type's (recordShapes_).
+  void shapeFromValue(int v, const SqlText& value) {
+    if (fn_.variables[v].type.kind != VarType::Kind::Record || !fieldSlots_[v].empty()) return;
+    SqlError ignored("", "");
+    std::optional<Planned> p = tryPlan(value, "SELECT ", {}, {}, &ignored);
+    if (!p || p->stmt.plan->columns.size() != 1) return;
+    SqlType type = p->stmt.plan->columns[0].type;
+    if (type.id != TypeId::Record || type.typmod < 0) return;
+    for (const RecordField& f : recordFields(type)) addField(v, f.name, f.type);
+    recordShapes_[v] = type;
+  }
+  void shapeFromDefaults(const Block& b) {
+    for (size_t i = 0; i < b.declared.size() && i < b.defaults.size(); ++i)
+      if (b.defaults[i]) shapeFromValue(b.declared[i], *b.defaults[i]);
   }
 
   // A RECORD variable takes the row type of the first query assigned to it in the body
@@ -181,12 +229,13 @@ class RoutineCompiler {
       SqlError ignored("", "");
       std::optional<Planned> p = tryPlan(query, "", {}, {}, &ignored);
       if (!p) return;
-      for (const OutputColumn& c : p->stmt.plan->columns) fieldSlots_[v].emplace_back(c.name, addSlot(c.type));
+      for (const OutputColumn& c : p->stmt.plan->columns) addField(v, c.name, c.type);
     };
     for (const auto& st : list) {
       switch (st->kind) {
         case StmtKind::Block: {
           const auto& b = st->as<Block>();
+          shapeFromDefaults(b);
           shapeRecords(b.body);
           for (const auto& h : b.handlers) shapeRecords(h.body);
           break;
@@ -201,6 +250,11 @@ class RoutineCompiler {
           const auto& c = st->as<Case>();
           for (const auto& w : c.whens) shapeRecords(w.body);
           shapeRecords(c.elseBody);
+          break;
+        }
+        case StmtKind::Assign: {
+          const auto& a = st->as<Assign>();
+          if (a.target.field.empty() && !a.target.subscript) shapeFromValue(a.target.variable, a.value);
           break;
         }
         case StmtKind::Loop:
@@ -270,11 +324,13 @@ class RoutineCompiler {
       if (out_.returnsValue || returnsRow_) {
         fail("2F005", "control reached end of function without RETURN");
       } else {
+        packOutputRecords();
         flushRegisters();
         b_.CreateRet(b_.getInt32(0));
       }
     }
     b_.SetInsertPoint(returnBlock_);
+    packOutputRecords();
     flushRegisters();
     b_.CreateRet(b_.getInt32(1));
   }
@@ -284,6 +340,21 @@ class RoutineCompiler {
   int addSlot(SqlType t) {
     slotTypes_.push_back(t);
     return static_cast<int>(slotTypes_.size()) - 1;
+  }
+  // The OUT arguments of a composite type as the records the call returns (PL/pgSQL: its
+  // variables are fields; an SQL body stores the record itself).
+  void packOutputRecords() {
+    if (fn_.sqlBody) return;
+    for (const auto& [param, slot] : outputRecords_) storeSlot(slot, rowValue(param));
+  }
+
+  // A field of row or record variable v: a slot of its own. The first also gives v its
+  // hidden slot whose NULL flag says v is NULL as a whole (PostgreSQL's record variables
+  // are NULL until assigned, and `r := NULL` makes them so again; a row of NULL fields is
+  // not NULL as a value), which rowNull_ names.
+  void addField(int v, const std::string& name, SqlType type) {
+    if (rowNull_[v] < 0) rowNull_[v] = addSlot({TypeId::Bool, -1});
+    fieldSlots_[v].emplace_back(name, addSlot(type));
   }
   SqlValue loadSlot(int slot) {
     auto [value, null] = cur_.registers[slot];
@@ -381,6 +452,56 @@ class RoutineCompiler {
       });
     }
     storeSlot(slot, *c);
+    // A field assigned (or a row stored field by field): the row or record is a value.
+    if (var) setRowNull(static_cast<int>(var - fn_.variables.data()), b_.getFalse());
+  }
+
+  // Whether row or record variable v is NULL as a whole (see addField); nothing for others.
+  void setRowNull(int v, llvm::Value* null) {
+    if (rowNull_[v] >= 0) storeSlot(rowNull_[v], {b_.getTrue(), null, {TypeId::Bool, -1}});
+  }
+
+  // The row type of row or record variable v as a value: its declared composite type (a
+  // parameter's, `t`, `t%ROWTYPE`) while that still has the variable's fields, else a
+  // record of them.
+  SqlType rowTypeOf(int v) {
+    const Variable& var = fn_.variables[v];
+    if (var.type.kind == VarType::Kind::Record && fieldSlots_[v].empty()) return {TypeId::Record, -1};
+    std::vector<RecordField> fields;
+    for (const auto& [name, slot] : fieldSlots_[v]) fields.push_back({name, slotTypes_[slot]});
+    std::optional<SqlType> declared;
+    if (var.type.kind == VarType::Kind::Row && var.type.scalar.id == TypeId::Record)
+      declared = var.type.scalar;
+    else if (auto shape = recordShapes_.find(v); shape != recordShapes_.end())
+      declared = shape->second;
+    else if (var.type.kind == VarType::Kind::Row && !var.type.table.empty() && req_.resolveTypeName)
+      declared = req_.resolveTypeName(var.type.table);
+    auto sameFields = [&](const std::vector<RecordField>& other) {
+      return std::equal(fields.begin(), fields.end(), other.begin(), other.end(), [](const auto& a, const auto& b) {
+        return a.name == b.name && a.type.withoutTypmod() == b.type.withoutTypmod();
+      });
+    };
+    if (declared && declared->id == TypeId::Record && sameFields(recordFields(*declared))) return *declared;
+    return recordType(fields);
+  }
+
+  // Row or record variable v as one record value (NULL when it is NULL as a whole, as a
+  // record that no statement of the body gives a row type always is).
+  SqlValue rowValue(int v) {
+    SqlType type = rowTypeOf(v);
+    if (rowNull_[v] < 0) return cg_.nullOf(type);
+    Row fields;
+    std::vector<SqlType> types;
+    for (const auto& [name, slot] : fieldSlots_[v]) {
+      fields.push_back(loadSlot(slot));
+      types.push_back(slotTypes_[slot]);
+    }
+    const TupleLayout* layout = out_.code->layouts.add(TupleLayout::of(types));
+    llvm::Value* tuple = cg_.tupleAlloca(*layout);
+    cg_.storeRow(tuple, *layout, fields);
+    llvm::Value* record = cg_.call("duet_q_record_build", cg_.pointerType(),
+                                   {cur_.ctx, tuple, cg_.ptrConst(layout), b_.getInt32(type.typmod)});
+    return {record, loadSlot(rowNull_[v]).null, type};
   }
 
   // The slots an assignment target writes: one for a scalar or a field, every field of a
@@ -491,6 +612,29 @@ class RoutineCompiler {
       r.stmt = p.parsed[0].stmt.get();
       r.declaredParamTypes = slotTypes_;
       r.declaredParamTypes.insert(r.declaredParamTypes.end(), extra.begin(), extra.end());
+      // A row or record variable named whole is a parameter of its row type, which the
+      // statement reads as one record built from the fields when it runs.
+      std::map<int, size_t> wholeParams;  // variable -> its index in p.wholeRows
+      for (const VariableRef& ref : text.variables) {
+        VarType::Kind kind = fn_.variables[ref.variable].type.kind;
+        if (!ref.field.empty() || wholeParams.count(ref.variable) ||
+            (kind != VarType::Kind::Row && kind != VarType::Kind::Record))
+          continue;
+        wholeParams.emplace(ref.variable, p.wholeRows.size());
+        p.wholeRows.emplace_back(-1, rowTypeOf(ref.variable));
+      }
+      // An SQL body's $n of a composite argument is its whole value too.
+      std::vector<int> numbered = numberedSlots_ ? *numberedSlots_ : std::vector<int>{};
+      for (size_t n = 0; n < numbered.size(); ++n) {
+        int v = fn_.numberedParams[n];
+        if (numbered[n] >= 0 || fieldSlots_[v].empty()) continue;
+        auto [whole, added] = wholeParams.emplace(v, p.wholeRows.size());
+        if (added) p.wholeRows.emplace_back(-1, rowTypeOf(v));
+        numbered[n] = static_cast<int>(r.declaredParamTypes.size() + whole->second);
+        if (static_cast<int>(n) < p.parsed[0].explicitParams) p.wholeRows[whole->second].first = v;
+      }
+      int wholeBase = static_cast<int>(r.declaredParamTypes.size());
+      for (const auto& [variable, type] : p.wholeRows) r.declaredParamTypes.push_back(type);
       r.explicitParamCount = static_cast<int>(r.declaredParamTypes.size());
       r.queryText = sql;
       r.resolveTable = req_.resolveTable;
@@ -499,13 +643,20 @@ class RoutineCompiler {
       uint32_t prefixLen = static_cast<uint32_t>(prefix.size());
       r.resolveVariable = [&](const std::vector<std::string>&, uint32_t location) -> int {
         if (location < prefixLen) return -1;
-        for (const VariableRef& ref : text.variables)
-          if (ref.offset - text.begin == location - prefixLen) return slotForReference(ref);
+        for (const VariableRef& ref : text.variables) {
+          if (ref.offset - text.begin != location - prefixLen) continue;
+          auto whole = wholeParams.find(ref.variable);
+          if (ref.field.empty() && whole != wholeParams.end()) {
+            p.wholeRows[whole->second].first = ref.variable;
+            return wholeBase + static_cast<int>(whole->second);
+          }
+          return slotForReference(ref);
+        }
         return -1;
       };
       r.columnsHideVariables = fn_.sqlBody || fn_.variableConflict == VariableConflict::UseColumn;
       r.variablesHideColumns = fn_.variableConflict == VariableConflict::UseVariable;
-      r.numberedParams = numberedSlots_;
+      if (numberedSlots_) r.numberedParams = std::move(numbered);
       r.optLevel = req_.optLevel;
       r.cursorQuery = cursorQuery;
       p.stmt = planTree(r);
@@ -563,6 +714,8 @@ class RoutineCompiler {
     };
     Row params = variables();
     params.insert(params.end(), extra.begin(), extra.end());
+    for (const auto& [variable, type] : p.wholeRows)
+      params.push_back(variable >= 0 ? rowValue(variable) : cg_.nullOf(type));
     statements_.emitStatement(*p.stmt.root, std::move(params), release ? owning : consume);
     if (release) cg_.call("duet_q_state_release", b_.getVoidTy(), {cur_.ctx, mark});
   }
@@ -730,12 +883,13 @@ class RoutineCompiler {
         slots.push_back(slotOf_[v]);
       }
       const auto& init = i < block.defaults.size() ? block.defaults[i] : std::nullopt;
+      setRowNull(v, b_.getTrue());
       if (init && slots.size() == 1 && var.type.kind != VarType::Kind::Row) {
         if (auto value = evaluate(*init)) assignSlot(slots[0], *value, &var);
-      } else if (init && var.type.kind == VarType::Kind::Row) {
+      } else if (init && (var.type.kind == VarType::Kind::Row || var.type.kind == VarType::Kind::Record)) {
         Target whole;
         whole.variable = v;
-        assignRow(whole, slots, *init);
+        assignRow(whole, slots, *init, /*convert=*/false);
       } else {
         for (int slot : slots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
         if (init) {
@@ -890,9 +1044,18 @@ class RoutineCompiler {
   }
 
   void emitAssign(const Assign& a) {
+    VarType::Kind kind = fn_.variables[a.target.variable].type.kind;
+    bool composite = a.target.field.empty() && (kind == VarType::Kind::Row || kind == VarType::Kind::Record);
+    if (composite && a.target.subscript) {
+      fail("42804", fmt::format("cannot subscript type {} because it does not support subscripting",
+                                typeName(rowTypeOf(a.target.variable))));
+      ensureOpen();
+      return;
+    }
     std::vector<int> slots = targetSlots(a.target);
-    if (slots.size() != 1) {
-      if (!slots.empty()) assignRow(a.target, slots, a.value);
+    if (slots.empty()) return;  // targetSlots emitted the failure
+    if (composite) {
+      assignRow(a.target, slots, a.value, /*convert=*/true);
       return;
     }
     if (a.target.subscript) {
@@ -903,20 +1066,28 @@ class RoutineCompiler {
     if (v) assignSlot(slots[0], *v, &fn_.variables[a.target.variable]);
   }
 
-  // r := value for a row variable (a composite type's, a %ROWTYPE): the value's fields in
-  // order into the variable's, each with an assignment cast, missing ones NULL and extra
-  // ones ignored, as PostgreSQL's exec_move_row; a NULL value makes every field NULL.
-  void assignRow(const Target& target, const std::vector<int>& slots, const SqlText& text) {
+  // r := value for a row variable (a composite type's, a %ROWTYPE) or a record whose row
+  // type the body gives (shapeRecords): the value's fields in order into the variable's,
+  // each with an assignment cast, missing ones NULL and extra ones ignored, as
+  // PostgreSQL's exec_move_row; a NULL value makes the variable NULL.
+  // An assignment statement (`convert`) takes another value for a row variable through
+  // its text, as PostgreSQL coerces it to the variable's type (plpgsql's exec_cast_value
+  // falls back to I/O conversion): '(1,x)' is a row, 5 a malformed record literal (22P02).
+  // A DECLARE default is assigned as it is: a value that is no row is 42804.
+  void assignRow(const Target& target, const std::vector<int>& slots, const SqlText& text, bool convert) {
     const Variable& var = fn_.variables[target.variable];
-    if (var.type.kind != VarType::Kind::Row || !target.field.empty() || target.subscript)
-      return fail(sqlstate::kFeatureNotSupported, "assigning a whole record variable is not supported yet");
     std::optional<SqlValue> v = evaluate(text);
     if (!v) return;
+    SqlType rowType = rowTypeOf(target.variable);
+    if (convert && var.type.kind == VarType::Kind::Row && v->type.id != TypeId::Record &&
+        compositeTypeOid(rowType) != 0)
+      v = cg_.cast(cg_.cast(*v, {TypeId::Text, -1}, true), rowType, true);
     if (v->type.id != TypeId::Record || recordFields(v->type).empty()) {
       // `r := NULL` empties it; another value is no row.
       cg_.ifThen(b_.CreateNot(v->null),
-                 [&] { fail(sqlstate::kDatatypeMismatch, "cannot assign non-composite value to a row variable"); });
+                 [&] { fail(sqlstate::kDatatypeMismatch, "cannot assign non-composite value to a record variable"); });
       for (int slot : slots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
+      setRowNull(target.variable, b_.getTrue());
       return;
     }
     const std::vector<RecordField>& fields = recordFields(v->type);
@@ -934,6 +1105,7 @@ class RoutineCompiler {
       });
       assignSlot(slots[i], cg_.loadField(tuple, *layout, 0), &var);
     }
+    setRowNull(target.variable, v->null);
   }
 
   // arr[i] := value: the array is rebuilt with the element replaced (arrays are values).
@@ -1509,7 +1681,7 @@ class RoutineCompiler {
       std::vector<sql::ParsedStatement> parsed = sql::parseQuery(*text);
       if (parsed.size() != 1) return;
       if (parsed[0].stmt->kind == sql::StmtKind::Explain) {  // FOR r IN EXECUTE 'EXPLAIN ...'
-        fieldSlots_[v].emplace_back("QUERY PLAN", addSlot({TypeId::Text, -1}));
+        addField(v, "QUERY PLAN", {TypeId::Text, -1});
         return;
       }
       PlanRequest r;
@@ -1524,8 +1696,7 @@ class RoutineCompiler {
     } catch (const SqlError&) {
       return;  // the statement raises its error where it runs
     }
-    for (const OutputColumn& c : planned->plan->columns)
-      fieldSlots_[v].emplace_back(c.name, addSlot(binder::resolveUnknown(c.type)));
+    for (const OutputColumn& c : planned->plan->columns) addField(v, c.name, binder::resolveUnknown(c.type));
   }
 
   // The slots of dynamic SQL's targets, each with its variable. A RECORD target whose row
@@ -1725,6 +1896,7 @@ class RoutineCompiler {
     // A function returning record takes any row at CREATE; each call checks it against
     // its column definition list.
     if (req_.returnsRecord && req_.validate) return std::nullopt;
+    if (wholeRowResult(*p)) return std::nullopt;
     if (!composite) {
       if (columns.size() != 1) return mismatch("Final statement must return exactly one column.");
       if (!assignable(columns[0].type, expected[0]))
@@ -1741,6 +1913,17 @@ class RoutineCompiler {
     return std::nullopt;
   }
 
+  // An SQL function returning one row of a composite type whose final statement has one
+  // column of a composite type: that value is the result (check_sql_fn_retval takes a lone
+  // column that converts to the result type; a record of other column types fails when
+  // returned, 42804).
+  bool wholeRowResult(const Planned& p) const {
+    const std::vector<OutputColumn>& columns = p.stmt.plan->columns;
+    if (out_.resultRecord.id != TypeId::Record || columns.size() != 1) return false;
+    SqlType t = columns[0].type;
+    return t.id == TypeId::Record && t.typmod >= 0 && (t == out_.resultRecord || compositeTypeOid(t) == 0);
+  }
+
   // An SQL function's final statement: its first row is the result (NULL, or a row of
   // NULLs, when there is none). A SELECT stops after that row; INSERT/UPDATE/DELETE
   // ... RETURNING still change every row they reach.
@@ -1755,9 +1938,12 @@ class RoutineCompiler {
     bool select = p->stmt.plan->command == PreparedPlan::Command::Select;
     llvm::Value* count = countAlloca();
     auto first = [&] { return b_.CreateICmpEQ(b_.CreateLoad(b_.getInt64Ty(), count), b_.getInt64(0)); };
+    bool whole = wholeRowResult(*p);
     emit(*p, {}, [&](Row& row) {
       auto store = [&] {
+        if (whole) return storeReturnedRecord(row[0], "returned record type does not match expected record type");
         for (size_t c = 0; c < slots.size(); ++c) assignSlot(slots[c], row[c], nullptr);
+        if (out_.resultRowNull >= 0) storeSlot(out_.resultRowNull, {b_.getTrue(), b_.getFalse(), {TypeId::Bool, -1}});
       };
       if (select) {
         store();
@@ -1771,6 +1957,8 @@ class RoutineCompiler {
     });
     cg_.ifThen(first(), [&] {
       for (int slot : slots) storeSlot(slot, cg_.nullOf(slotTypes_[slot]));
+      // One row of a composite type: NULL without a row (fmgr_sql's NULL result).
+      if (out_.resultRowNull >= 0) storeSlot(out_.resultRowNull, cg_.nullOf({TypeId::Bool, -1}));
     });
     emitReturn();
   }
@@ -1786,19 +1974,70 @@ class RoutineCompiler {
       assignSlot(out_.returnSlot, *v, nullptr);
     }
     if (s.value && returnsRow_) {
-      std::optional<int> variable = wholeRowVariable(*s.value);
-      if (!variable) {
-        fail(sqlstate::kFeatureNotSupported,
-             fmt::format("RETURN in a function returning {} takes a row or record variable only, for now",
-                         req_.rowTypeName));
-        ensureOpen();
+      const char* wrong = "returned record type does not match expected record type";
+      if (std::optional<int> variable = wholeRowVariable(*s.value)) {
+        std::optional<Row> row = rowOfVariable(*variable, wrong);
+        if (!row) return;
+        for (size_t c = 0; c < row->size(); ++c) storeSlot(out_.outputSlots[c], (*row)[c]);
+        storeSlot(out_.resultRowNull, {b_.getTrue(), loadSlot(rowNull_[*variable]).null, {TypeId::Bool, -1}});
+      } else if (!returnRecordValue(*s.value, wrong)) {
         return;
       }
-      std::optional<Row> row = rowOfVariable(*variable, "returned record type does not match expected record type");
-      if (!row) return;
-      for (size_t c = 0; c < row->size(); ++c) storeSlot(out_.outputSlots[c], (*row)[c]);
     }
     emitReturn();
+  }
+
+  // RETURN <expression> in a function returning one row: the value as storeReturnedRecord
+  // takes it. False after emitting the failure.
+  bool returnRecordValue(const SqlText& text, const char* wrong) {
+    std::optional<SqlValue> v = evaluate(text);
+    if (!v) return false;
+    storeReturnedRecord(*v, wrong);
+    return true;
+  }
+
+  // The one row a function returns, from a value: its fields (rowOfRecord) into the result
+  // slots, and whether it is NULL.
+  void storeReturnedRecord(const SqlValue& v, const char* wrong) {
+    Row row = rowOfRecord(v, wrong);
+    for (size_t c = 0; c < out_.outputSlots.size(); ++c) storeSlot(out_.outputSlots[c], row[c]);
+    storeSlot(out_.resultRowNull, {b_.getTrue(), v.null, {TypeId::Bool, -1}});
+  }
+
+  // A value as a result row: a record whose fields have the result's column types
+  // (converted by position without casts, as rowOfVariable) gives its fields, NULL a row
+  // of NULLs; any other value is 42804, as PostgreSQL's exec_stmt_return[_next].
+  Row rowOfRecord(const SqlValue& v, const char* wrong) {
+    const std::vector<SqlType>& expected = req_.rowTypes;
+    Row row;
+    for (const SqlType& t : expected) row.push_back(cg_.nullOf(t));
+    if (v.type.id != TypeId::Record || v.type.typmod < 0) {
+      cg_.ifThen(b_.CreateNot(v.null), [&] {
+        fail(sqlstate::kDatatypeMismatch, "cannot return non-composite value from function returning composite type");
+      });
+      return row;
+    }
+    const std::vector<RecordField>& fields = recordFields(v.type);
+    std::string detail;
+    for (size_t c = 0; c < fields.size() && c < expected.size() && detail.empty(); ++c)
+      if (fields[c].type.id != expected[c].id) detail = columnTypeDetail(fields[c].type, expected[c], c);
+    if (detail.empty() && fields.size() != expected.size()) detail = columnCountDetail(fields.size(), expected.size());
+    if (!detail.empty()) {
+      // PostgreSQL checks the row it has: a NULL returns without one.
+      cg_.ifThen(b_.CreateNot(v.null), [&] { fail(SqlError("42804", wrong, detail)); });
+      return row;
+    }
+    for (size_t c = 0; c < expected.size(); ++c) {
+      const TupleLayout* layout = out_.code->layouts.add(TupleLayout::of({expected[c]}));
+      llvm::Value* tuple = cg_.tupleAlloca(*layout);
+      cg_.storeField(tuple, *layout, 0, row[c]);
+      cg_.ifThen(b_.CreateNot(v.null), [&] {
+        cg_.call("duet_q_record_field", b_.getVoidTy(),
+                 {cur_.ctx, v.v, b_.getInt32(static_cast<int32_t>(c)), tuple, cg_.ptrConst(layout)});
+      });
+      row[c] = cg_.loadField(tuple, *layout, 0);
+    }
+    return row;
   }
 
   void appendRow(const Row& row) {
@@ -1883,9 +2122,13 @@ class RoutineCompiler {
     }
     if (s.value) {
       auto v = evaluate(*s.value);
-      if (v) appendRow({*v});
+      if (v && req_.returnsRow)
+        appendRow(rowOfRecord(*v, "returned record type does not match expected record type"));
+      else if (v)
+        appendRow({*v});
       return;
     }
+    packOutputRecords();
     Row row;
     for (int slot : out_.outputSlots) row.push_back(loadSlot(slot));
     appendRow(row);
@@ -2208,6 +2451,9 @@ class RoutineCompiler {
   std::vector<SqlType> slotTypes_;
   std::vector<int> slotOf_;  // per variable: its slot, -1 for rows and records (fields)
   std::vector<std::vector<std::pair<std::string, int>>> fieldSlots_;  // per row / record variable
+  std::vector<int> rowNull_;             // per row / record variable with fields: its NULL-as-a-whole slot, else -1
+  std::map<int, SqlType> recordShapes_;  // per RECORD variable shaped by a value: the value's type
+  std::vector<std::pair<int, int>> outputRecords_;  // composite OUT arguments and their record slots
   int rowCountSlot_ = -1;
   // The FOR loops over cursors being generated, innermost last: where their jump targets
   // begin in targets_, the function (depth) and the portal a jump out of them closes.

@@ -64,13 +64,18 @@ void setVoidResult(const TupleLayout& layout, uint8_t* tuple, bool voidIsNull) {
   tuple[layout.nullOffset(0)] = 0;
 }
 
-// A composite argument into its variable's field slots (a NULL one leaves them NULL).
-// Varlena fields point into the record, which lives as long as the call's arguments.
+// A composite argument into its variable's field slots (a NULL one leaves them and the
+// variable NULL). Varlena fields point into the record, which lives as long as the call's
+// arguments.
 void unpackRecordArgument(const CompiledRoutine& routine, const uint8_t* args, size_t a, uint8_t* vars) {
   const TupleLayout& al = routine.argLayout;
   if (args[al.nullOffset(a)]) return;
   RecordView record(loadRaw<const VarString*>(args + al.offsets[a]));
   const TupleLayout& vl = routine.varLayout;
+  if (int flag = routine.argRowNull[a]; flag >= 0) {
+    vars[vl.nullOffset(static_cast<size_t>(flag))] = 0;
+    storeRaw(vars + vl.offsets[static_cast<size_t>(flag)], true);
+  }
   const std::vector<int>& slots = routine.argFieldSlots[a];
   alignas(16) unsigned char value[16];
   for (size_t i = 0; i < slots.size() && i < record.size(); ++i) {
@@ -192,8 +197,9 @@ void runRoutine(const CompiledRoutine& routine, rt::QueryContext& ctx, const uin
   if (result) {
     const TupleLayout& rl = routine.resultLayout;
     if (routine.resultRecord.id == TypeId::Record) {
-      storeRaw(result + rl.offsets[0], recordOfSlots(routine, vars));
-      result[rl.nullOffset(0)] = 0;
+      bool null = vars[vl.nullOffset(static_cast<size_t>(routine.resultRowNull))] != 0;
+      if (!null) storeRaw(result + rl.offsets[0], recordOfSlots(routine, vars));
+      result[rl.nullOffset(0)] = null ? 1 : 0;
     } else if (routine.resultSlot >= 0) {
       copyField(vl, vars, routine.resultSlot, rl, result, 0);
     } else {

@@ -443,6 +443,7 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_record_build),
       DUET_Q(duet_q_record_field),
       DUET_Q(duet_q_array_element_texts),
+      DUET_Q(duet_q_record_null_test),
       DUET_Q(duet_q_buffer_at_or),
       DUET_Q(duet_q_sorter_new),
       DUET_Q(duet_q_sorter_sort),

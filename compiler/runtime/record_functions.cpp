@@ -38,4 +38,11 @@ void duet_q_record_field(duet::rt::QueryContext*, const VarString* record, int32
   std::memcpy(tuple + layout->offsets[0], value, duet::physicalSize(layout->types[0].id));
 }
 
+bool duet_q_record_null_test(duet::rt::QueryContext*, const VarString* record, bool notNull) {
+  duet::RecordView r(record);
+  for (uint32_t i = 0; i < r.size(); ++i)
+    if (r.isNull(i) == notNull) return false;
+  return true;
+}
+
 }  // extern "C"

@@ -16,4 +16,7 @@ const duet::VarString* duet_q_record_build(duet::rt::QueryContext* ctx, const ui
 // type): its value or its NULL flag.
 void duet_q_record_field(duet::rt::QueryContext* ctx, const duet::VarString* record, int32_t index, uint8_t* tuple,
                          const duet::TupleLayout* layout);
+// `record IS NULL` (notNull false): every field is NULL; `record IS NOT NULL` (notNull
+// true): no field is. The caller answers for a NULL record.
+bool duet_q_record_null_test(duet::rt::QueryContext* ctx, const duet::VarString* record, bool notNull);
 }

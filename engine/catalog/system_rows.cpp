@@ -158,11 +158,17 @@ Row typeRow(const BuiltinType& t) {
 
 }  // namespace
 
-uint32_t routineTypeOid(const RoutineType& type) {
+uint32_t routineTypeOid(const RoutineType& type, const Database& db) {
   switch (type.kind) {
     case RoutineType::Kind::Void: return kVoidType;
     case RoutineType::Kind::Record: return kRecordType;
-    case RoutineType::Kind::Composite: return 0;
+    case RoutineType::Kind::Composite: {
+      // A CREATE TYPE type's pg_type row; a table's row type has none yet (0).
+      auto schema = db.schemas.find(type.tableSchema);
+      if (schema == db.schemas.end()) return 0;
+      auto found = schema->second->types.find(type.table);
+      return found == schema->second->types.end() ? 0 : found->second->oid;
+    }
     case RoutineType::Kind::Polymorphic: return polymorphicOid(type.poly);
     case RoutineType::Kind::Scalar: break;
   }
@@ -554,8 +560,8 @@ std::vector<SystemRow> fillProcs(const Catalog& catalog, const Database& db) {
         int64_t variadic = 0;  // provariadic: the VARIADIC parameter's element type
         for (const RoutineParamInfo& p : r->params) {
           if (p.mode == RoutineParamMode::Variadic) variadic = variadicElementOid(p.type);
-          if (p.isInput()) argTypes.push_back(routineTypeOid(p.type));
-          allTypes.push_back(routineTypeOid(p.type));
+          if (p.isInput()) argTypes.push_back(routineTypeOid(p.type, db));
+          allTypes.push_back(routineTypeOid(p.type, db));
           static const char* const kModes[] = {"i", "o", "b", "v", "t"};
           modes.push_back(kModes[static_cast<int>(p.mode)]);
           outputs |= p.mode != RoutineParamMode::In;
@@ -583,7 +589,7 @@ std::vector<SystemRow> fillProcs(const Catalog& catalog, const Database& db) {
                         std::string("u"),
                         static_cast<int64_t>(argTypes.size()),
                         static_cast<int64_t>(r->defaultCount()),
-                        static_cast<int64_t>(routineTypeOid(r->returnType)),
+                        static_cast<int64_t>(routineTypeOid(r->returnType, db)),
                         argTypes,
                         outputs ? SystemValue(allTypes) : kNull,
                         outputs ? SystemValue(modes) : kNull,

@@ -93,8 +93,9 @@ std::string referentialRule(char action);
 // the table's name without its schema when `qualifyTable` is false (the pretty form for a
 // table the search path finds).
 std::string indexDefinition(const IndexInfo& index, bool qualifyTable = true);
-// The oid of a routine type (prorettype, proargtypes): a built-in type's, void's, record's.
-uint32_t routineTypeOid(const RoutineType& type);
+// The oid of a routine type (prorettype, proargtypes): a built-in type's, void's, record's,
+// a composite type's of `db` (0 for a table's row type, which has no pg_type row yet).
+uint32_t routineTypeOid(const RoutineType& type, const Database& db);
 
 }  // namespace duet
 

@@ -17,6 +17,7 @@
 #include "engine/types/datetime.h"
 #include "engine/types/numeric.h"
 #include "engine/types/raw_value.h"
+#include "engine/types/record.h"
 #include "engine/types/scalar_text.h"
 #include "engine/types/strings.h"
 #include "engine/types/type_aliases.h"
@@ -385,6 +386,16 @@ const VarString* duet_rt_array_out(const VarString* a, const TypeContext* ctx) {
   formatArrayText(a, text, contextOrDefault(ctx));
   return arenaString(text);
 }
+const VarString* duet_rt_record_out(const VarString* r, const TypeContext* ctx) {
+  std::string text;
+  formatRecordText(r, text, contextOrDefault(ctx));
+  return arenaString(text);
+}
+const VarString* duet_rt_record_in(const VarString* s, int32_t rowType, const TypeContext* ctx) {
+  SqlType type{TypeId::Record, rowType};
+  if (compositeTypeOid(type) == 0) anonymousRecordInput();
+  return parseRecordText(type, s->view(), statementArena(), contextOrDefault(ctx));
+}
 const VarString* duet_rt_array_in(const VarString* s, int32_t element, int32_t typmod, bool explicitCast,
                                   const TypeContext* ctx) {
   SqlType type = SqlType::arrayOf({static_cast<TypeId>(element), -1});
@@ -591,7 +602,7 @@ struct Registry {
     DUET_RT(duet_rt_array_get_float8) DUET_RT(duet_rt_array_get_numeric)
     DUET_RT(duet_rt_array_get_string) DUET_RT(duet_rt_array_cardinality)
     DUET_RT(duet_rt_array_has_dimension) DUET_RT(duet_rt_array_cast) DUET_RT(duet_rt_array_out)
-    DUET_RT(duet_rt_array_in) DUET_RT(duet_rt_array_cat)
+    DUET_RT(duet_rt_array_in) DUET_RT(duet_rt_array_cat) DUET_RT(duet_rt_record_out) DUET_RT(duet_rt_record_in)
     DUET_RT(duet_rt_interval_cmp) DUET_RT(duet_rt_interval_add) DUET_RT(duet_rt_interval_sub)
     DUET_RT(duet_rt_interval_neg) DUET_RT(duet_rt_interval_mul) DUET_RT(duet_rt_interval_div)
     DUET_RT(duet_rt_interval_apply_typmod) DUET_RT(duet_rt_timestamp_pl_interval)

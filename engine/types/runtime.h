@@ -364,6 +364,11 @@ const VarString* duet_rt_array_cast(const VarString* a, int32_t toElement, int32
                                     const TypeContext* ctx);
 // array_out and array_in (the I/O conversion casts to and from the string types).
 const VarString* duet_rt_array_out(const VarString* a, const TypeContext* ctx);
+// record_out and record_in of a named composite type (rowType: its SqlType's typmod), the
+// I/O conversion casts to and from the string types; an anonymous record has no input
+// (0A000).
+const VarString* duet_rt_record_out(const VarString* r, const TypeContext* ctx);
+const VarString* duet_rt_record_in(const VarString* s, int32_t rowType, const TypeContext* ctx);
 // array_in reads the elements without the typmod; it is applied afterwards as the cast's
 // context says (an explicit cast truncates strings), as PostgreSQL's coerce_type does.
 const VarString* duet_rt_array_in(const VarString* s, int32_t element, int32_t typmod, bool explicitCast,
