@@ -214,7 +214,7 @@ void Codegen::accumulateRow(AggregateCode& a, llvm::Value* state, Row& row) {
     if (!state && a.single) state = a.singleState;
     if (!state) {
       storeRow(a.key, *a.keyLayout, keys);
-      state = call("duet_q_groups_find", ptrTy_, {a.groups, a.key, a.isNew});
+      state = call("duet_q_groups_find", ptrTy_, {a.groups, a.key, keyHash(a.key, *a.keyLayout), a.isNew});
     }
     for (size_t k = 0; k < node.aggs.size(); ++k) {
       const plan::AggSpec& agg = node.aggs[k];
@@ -413,7 +413,7 @@ void Codegen::emitAggregates(AggregateCode& a, const Consumer& consume) {
     return;
   }
   if (node.exprs.empty() && !a.sets) {  // the same with DISTINCT: the group table gets its one group
-    call("duet_q_groups_find", ptrTy_, {a.groups, a.key, a.isNew});
+    call("duet_q_groups_find", ptrTy_, {a.groups, a.key, keyHash(a.key, *a.keyLayout), a.isNew});
   }
   for (size_t set = 0; set < node.groupingSets.size(); ++set) {
     if (!node.groupingSets[set].empty()) continue;
@@ -421,7 +421,7 @@ void Codegen::emitAggregates(AggregateCode& a, const Consumer& consume) {
     Row keys{notNull(b.getInt32(static_cast<uint32_t>(set)), {TypeId::Int4, -1})};
     for (const auto& e : node.exprs) keys.push_back(nullOf(e->type));
     storeRow(a.key, *a.keyLayout, keys);
-    call("duet_q_groups_find", ptrTy_, {a.groups, a.key, a.isNew});
+    call("duet_q_groups_find", ptrTy_, {a.groups, a.key, keyHash(a.key, *a.keyLayout), a.isNew});
   }
   llvm::Value* n = call("duet_q_groups_size", i64Ty_, {a.groups});
   loop(
@@ -449,8 +449,10 @@ void Codegen::produceParallelAggregate(const Node& node, const Consumer& consume
       *node.children[0], node.parallelThreads,
       [&] {
         partial.emplace(beginAggregate(node, true));
-        state = partial->single ? call("duet_q_groups_find", ptrTy_, {partial->groups, partial->key, partial->isNew})
-                                : nullptr;
+        state = partial->single
+                    ? call("duet_q_groups_find", ptrTy_,
+                           {partial->groups, partial->key, keyHash(partial->key, *partial->keyLayout), partial->isNew})
+                    : nullptr;
         return partial->groups;
       },
       [&](llvm::Value*, Row& row) { accumulateRow(*partial, state, row); });
@@ -466,8 +468,9 @@ void Codegen::produceParallelAggregate(const Node& node, const Consumer& consume
             [&](llvm::Value* i, llvm::BasicBlock*) {
               llvm::Value* entry = call("duet_q_groups_entry", ptrTy_, {part, i});  // the key tuple, then the state
               llvm::Value* from = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), entry, a.keyLayout->size);
-              llvm::Value* into =
-                  a.single ? a.singleState : call("duet_q_groups_find", ptrTy_, {a.groups, entry, a.isNew});
+              llvm::Value* into = a.single ? a.singleState
+                                           : call("duet_q_groups_find", ptrTy_,
+                                                  {a.groups, entry, keyHash(entry, *a.keyLayout), a.isNew});
               mergeAggregates(node, into, from);
             });
       });

@@ -95,6 +95,10 @@ class Codegen : public ValueBuilder {
   // A constant table of uint32 offsets (into the parameter tuple) in the module.
   llvm::Value* offsetTable(const std::vector<uint32_t>& offsets, const char* name);
 
+  // --- key hashes (key_hash_codegen.cpp) ------------------------------------------------
+  // hashTuple of the key tuple at `tuple`, for the group and join tables.
+  llvm::Value* keyHash(llvm::Value* tuple, const TupleLayout& layout);
+
   // --- subqueries (subquery_codegen.cpp) ------------------------------------------------
   SqlValue subquery(const plan::Expr& e, const Row& row);
   // Emits flag = false where each execution of the current statement begins.
@@ -200,7 +204,7 @@ class Codegen : public ValueBuilder {
   // (`cursor`: the walk's position): `onHit(row, next, done)` runs per such row and must
   // end its block by branching to `next` (the next one) or `done` (stop); the insertion
   // point is after the walk then.
-  void forEachMatch(llvm::Value* table, llvm::Value* probeKey, llvm::Value* cursor,
+  void forEachMatch(llvm::Value* table, llvm::Value* probeKey, const TupleLayout& keyLayout, llvm::Value* cursor,
                     const std::function<void(llvm::Value* row, llvm::BasicBlock* next, llvm::BasicBlock* done)>& onHit);
   void probeSemiJoin(const plan::Node& node, llvm::Value* table, llvm::Value* probeKey, llvm::Value* cursor,
                      const Consumer& consume);

@@ -205,7 +205,7 @@ llvm::Value* Codegen::buildJoinTable(const Node& join, JoinLayouts layouts) {
     Row stored = row;
     if (join.keepBuildSide) stored.push_back(notNull(b.getFalse(), {TypeId::Bool, -1}));
     storeRow(tuple, *rowLayout, stored);
-    call("duet_q_join_insert", b.getVoidTy(), {into, key, tuple});
+    call("duet_q_join_insert", b.getVoidTy(), {into, key, tuple, keyHash(key, *keyLayout)});
   };
   llvm::Value* table = newTable();
   if (join.parallelThreads > 1 && !inWorker_) {
@@ -219,16 +219,17 @@ llvm::Value* Codegen::buildJoinTable(const Node& join, JoinLayouts layouts) {
   return table;
 }
 
-void Codegen::forEachMatch(llvm::Value* table, llvm::Value* probeKey, llvm::Value* cursor,
+void Codegen::forEachMatch(llvm::Value* table, llvm::Value* probeKey, const TupleLayout& keyLayout, llvm::Value* cursor,
                            const std::function<void(llvm::Value*, llvm::BasicBlock*, llvm::BasicBlock*)>& onHit) {
   auto& b = b_;
   b.CreateStore(b.getInt64(0), cursor);
+  llvm::Value* hash = keyHash(probeKey, keyLayout);
   llvm::BasicBlock* head = block("probe");
   llvm::BasicBlock* match = block("probe.match");
   llvm::BasicBlock* done = block("probe.done");
   b.CreateBr(head);
   b.SetInsertPoint(head);
-  llvm::Value* hit = call("duet_q_join_next", ptrTy_, {table, probeKey, cursor});
+  llvm::Value* hit = call("duet_q_join_next", ptrTy_, {table, probeKey, hash, cursor});
   b.CreateCondBr(b.CreateIsNull(hit), done, match);
   b.SetInsertPoint(match);
   onHit(hit, head, done);
@@ -253,21 +254,22 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
     for (const auto& k : node.rightKeys) keys.push_back(expr(*k, right));
     storeRow(probeKey, *keyLayout, keys);
     auto matches = [&](llvm::Value* matched) {
-      forEachMatch(table, probeKey, cursor, [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock*) {
-        Row built;
-        size_t buildColumns = node.children[0]->outputTypes.size();
-        for (size_t c = 0; c < buildColumns; ++c) built.push_back(loadField(hit, *rowLayout, c));
-        Row joined = joinedRow(node, built, right);
-        emitMatch(
-            node, joined,
-            [&] {
-              if (matched) b.CreateStore(b.getTrue(), matched);
-              if (node.keepBuildSide)
-                storeField(hit, *rowLayout, buildColumns, notNull(b.getTrue(), {TypeId::Bool, -1}));
-            },
-            consume);
-        if (!terminated()) b.CreateBr(next);
-      });
+      forEachMatch(table, probeKey, *keyLayout, cursor,
+                   [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock*) {
+                     Row built;
+                     size_t buildColumns = node.children[0]->outputTypes.size();
+                     for (size_t c = 0; c < buildColumns; ++c) built.push_back(loadField(hit, *rowLayout, c));
+                     Row joined = joinedRow(node, built, right);
+                     emitMatch(
+                         node, joined,
+                         [&] {
+                           if (matched) b.CreateStore(b.getTrue(), matched);
+                           if (node.keepBuildSide)
+                             storeField(hit, *rowLayout, buildColumns, notNull(b.getTrue(), {TypeId::Bool, -1}));
+                         },
+                         consume);
+                     if (!terminated()) b.CreateBr(next);
+                   });
     };
     if (!node.outer) return matches(nullptr);
     keepUnmatched(node, right, node.children[0]->outputTypes, matches, consume);
@@ -303,20 +305,21 @@ void Codegen::probeSemiJoin(const Node& node, llvm::Value* table, llvm::Value* p
     auto search = [&] {
       storeRow(probeKey, *keyLayout, keys);
       b.CreateStore(b.getFalse(), found);
-      forEachMatch(table, probeKey, cursor, [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock* done) {
-        llvm::Value* matches = b.getTrue();
-        if (node.predicate) {
-          Row joined = probe;
-          for (size_t c = 0; c < node.children[0]->outputTypes.size(); ++c)
-            joined.push_back(loadField(hit, *rowLayout, c));
-          matches = isTrue(expr(*node.predicate, joined));
-        }
-        llvm::BasicBlock* match = block("semi.match");
-        b.CreateCondBr(matches, match, next);
-        b.SetInsertPoint(match);
-        b.CreateStore(b.getTrue(), found);
-        b.CreateBr(done);
-      });
+      forEachMatch(table, probeKey, *keyLayout, cursor,
+                   [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock* done) {
+                     llvm::Value* matches = b.getTrue();
+                     if (node.predicate) {
+                       Row joined = probe;
+                       for (size_t c = 0; c < node.children[0]->outputTypes.size(); ++c)
+                         joined.push_back(loadField(hit, *rowLayout, c));
+                       matches = isTrue(expr(*node.predicate, joined));
+                     }
+                     llvm::BasicBlock* match = block("semi.match");
+                     b.CreateCondBr(matches, match, next);
+                     b.SetInsertPoint(match);
+                     b.CreateStore(b.getTrue(), found);
+                     b.CreateBr(done);
+                   });
       return b.CreateLoad(b.getInt1Ty(), found);
     };
     switch (node.semi) {

@@ -46,7 +46,7 @@ void Codegen::produceRecursiveUnion(const Node& node, const Consumer& consume) {
       consume(row);
     };
     if (!seen) return pass();
-    call("duet_q_groups_find", ptrTy_, {seen, tuple, isNew});
+    call("duet_q_groups_find", ptrTy_, {seen, tuple, keyHash(tuple, *layout), isNew});
     ifThen(b.CreateICmpNE(b.CreateLoad(b.getInt8Ty(), isNew), b.getInt8(0)), pass);
   };
   producePipeline(*node.children[0], keep);

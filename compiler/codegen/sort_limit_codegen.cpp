@@ -107,7 +107,7 @@ void Codegen::produceDistinct(const Node& node, const Consumer& consume) {
     Row key;
     for (const auto& e : node.exprs) key.push_back(expr(*e, row));
     storeRow(tuple, *layout, node.exprs.empty() ? row : key);
-    call("duet_q_groups_find", ptrTy_, {groups, tuple, isNew});
+    call("duet_q_groups_find", ptrTy_, {groups, tuple, keyHash(tuple, *layout), isNew});
     ifThen(b.CreateICmpNE(b.CreateLoad(b.getInt8Ty(), isNew), b.getInt8(0)), [&] { consume(row); });
   });
 }

@@ -18,6 +18,7 @@
 #include "engine/limits/interrupts.h"
 #include "engine/storage/key_ops.h"
 #include "engine/storage/table.h"
+#include "engine/types/raw_value.h"
 #include "engine/types/uuid.h"
 #include "engine/types/value_io.h"
 
@@ -127,17 +128,48 @@ void Sorter::mergeSorted(const std::vector<Sorter*>& parts) {
   }
 }
 
+KeyEquality::KeyEquality(const TupleLayout& layout) {
+  for (size_t c = 0; c < layout.types.size(); ++c) {
+    SqlType t = layout.types[c];
+    Kind kind = Kind::Compare;
+    if (isIntegerLike(t.id) || t.id == TypeId::Uuid)
+      kind = Kind::Bytes;
+    else if (t.id == TypeId::Text || t.id == TypeId::Varchar || t.id == TypeId::Bytea)
+      kind = Kind::String;
+    columns_.push_back({kind, layout.offsets[c], physicalSize(t.id), t});
+  }
+}
+
+bool KeyEquality::operator()(const uint8_t* a, const uint8_t* b) const {
+  for (size_t c = 0; c < columns_.size(); ++c) {
+    if (a[c] != b[c]) return false;  // the null flags (TupleLayout::nullOffset)
+    if (a[c]) continue;
+    const Column& col = columns_[c];
+    const uint8_t* x = a + col.offset;
+    const uint8_t* y = b + col.offset;
+    switch (col.kind) {
+      case Kind::Bytes:
+        if (std::memcmp(x, y, col.size) != 0) return false;
+        break;
+      case Kind::String: {
+        std::string_view u = loadRaw<const VarString*>(x)->view(), v = loadRaw<const VarString*>(y)->view();
+        if (u.size() != v.size() || std::memcmp(u.data(), v.data(), u.size()) != 0) return false;
+        break;
+      }
+      case Kind::Compare:
+        if (compareValues(col.type, x, y) != 0) return false;
+        break;
+    }
+  }
+  return true;
+}
+
 GroupTable::GroupTable(TupleLayout keyLayout, uint32_t stateSize)
-    : keyLayout_(std::move(keyLayout)), stateSize_((stateSize + 15) & ~15u) {
+    : keyLayout_(std::move(keyLayout)), equal_(keyLayout_), stateSize_((stateSize + 15) & ~15u) {
   slots_.assign(64, 0);
 }
 
 uint64_t GroupTable::hashKey(const uint8_t* key) const { return hashTuple(keyLayout_, key); }
-
-bool GroupTable::keysEqual(const uint8_t* a, const uint8_t* b) const {
-  // GROUP BY and DISTINCT put NULLs in one group: compareTuples treats them as equal.
-  return compareTuples(keyLayout_, a, b, static_cast<uint32_t>(keyLayout_.types.size())) == 0;
-}
 
 void GroupTable::grow() {
   StatementVector<uint32_t> bigger(slots_.size() * 2, 0);
@@ -150,13 +182,12 @@ void GroupTable::grow() {
   slots_.swap(bigger);
 }
 
-uint8_t* GroupTable::findOrInsert(const uint8_t* key, bool* isNew) {
-  uint64_t h = hashKey(key);
+uint8_t* GroupTable::findOrInsert(const uint8_t* key, uint64_t h, bool* isNew) {
   size_t mask = slots_.size() - 1;
   for (size_t s = h & mask;; s = (s + 1) & mask) {
     uint32_t e = slots_[s];
     if (!e) break;
-    if (hashes_[e - 1] == h && keysEqual(entries_[e - 1], key)) {
+    if (hashes_[e - 1] == h && equal_(entries_[e - 1], key)) {
       *isNew = false;
       return entries_[e - 1] + keyLayout_.size;
     }
@@ -179,18 +210,20 @@ uint8_t* GroupTable::findOrInsert(const uint8_t* key, bool* isNew) {
 }
 
 JoinTable::JoinTable(TupleLayout keyLayout, TupleLayout rowLayout)
-    : keyLayout_(keyLayout), rows_(rowLayout), nullKeyRows_(std::move(rowLayout)), keys_(std::move(keyLayout)) {}
+    : keyLayout_(keyLayout),
+      equal_(keyLayout),
+      rows_(rowLayout),
+      nullKeyRows_(std::move(rowLayout)),
+      keys_(std::move(keyLayout)) {}
 
-uint64_t JoinTable::hashKey(const uint8_t* key) const { return hashTuple(keyLayout_, key); }
-
-void JoinTable::insert(const uint8_t* key, const uint8_t* row) {
+void JoinTable::insert(const uint8_t* key, const uint8_t* row, uint64_t hash) {
   if (tupleHasNull(keyLayout_, key)) {  // a NULL key can never match
     if (keepNullKeys_) nullKeyRows_.append(row);
     return;
   }
   rows_.append(row);
   keys_.append(key);
-  hashes_.push_back(hashKey(key));
+  hashes_.push_back(hash);
 }
 
 void JoinTable::finish() {
@@ -213,16 +246,16 @@ void JoinTable::absorb(JoinTable& part) {
                              part.nullKeyRows_.rows().end());
 }
 
-const uint8_t* JoinTable::next(const uint8_t* key, uint64_t* cursor) const {
+const uint8_t* JoinTable::next(const uint8_t* key, uint64_t hash, uint64_t* cursor) const {
   if (heads_.empty() || tupleHasNull(keyLayout_, key)) return nullptr;  // NULL matches nothing
   uint32_t e;
   if (*cursor == 0) {
-    e = heads_[hashKey(key) & (heads_.size() - 1)];
+    e = heads_[hash & (heads_.size() - 1)];
   } else {
     e = chain_[*cursor - 1];
   }
   for (; e; e = chain_[e - 1]) {
-    if (compareTuples(keyLayout_, keys_.at(e - 1), key, static_cast<uint32_t>(keyLayout_.types.size())) == 0) {
+    if (hashes_[e - 1] == hash && equal_(keys_.at(e - 1), key)) {
       *cursor = e;
       return rows_.at(e - 1);
     }
@@ -305,7 +338,9 @@ GroupTable* duet_q_groups_new(QueryContext* ctx, const TupleLayout* keyLayout, u
   ctx->groups.push_back(std::make_unique<GroupTable>(*keyLayout, stateSize));
   return ctx->groups.back().get();
 }
-uint8_t* duet_q_groups_find(GroupTable* t, const uint8_t* key, bool* isNew) { return t->findOrInsert(key, isNew); }
+uint8_t* duet_q_groups_find(GroupTable* t, const uint8_t* key, uint64_t hash, bool* isNew) {
+  return t->findOrInsert(key, hash, isNew);
+}
 uint64_t duet_q_groups_size(GroupTable* t) { return t->size(); }
 uint8_t* duet_q_groups_entry(GroupTable* t, uint64_t i) { return t->entry(i); }
 bool duet_q_distinct_first(GroupTable* seen, const uint8_t* groupAndValue) {
@@ -318,12 +353,16 @@ JoinTable* duet_q_join_new(QueryContext* ctx, const TupleLayout* keyLayout, cons
   ctx->joins.push_back(std::make_unique<JoinTable>(*keyLayout, *rowLayout));
   return ctx->joins.back().get();
 }
-void duet_q_join_insert(JoinTable* t, const uint8_t* key, const uint8_t* row) { t->insert(key, row); }
+void duet_q_join_insert(JoinTable* t, const uint8_t* key, const uint8_t* row, uint64_t hash) {
+  t->insert(key, row, hash);
+}
 void duet_q_join_finish(JoinTable* t) { t->finish(); }
 void duet_q_join_keep_null_keys(JoinTable* t) { t->keepNullKeys(); }
 TupleBuffer* duet_q_join_rows(JoinTable* t) { return &t->rows(); }
 int32_t duet_q_join_not_in_state(const JoinTable* t) { return t->empty() ? 0 : t->hasNullKeys() ? 2 : 1; }
-const uint8_t* duet_q_join_next(JoinTable* t, const uint8_t* key, uint64_t* cursor) { return t->next(key, cursor); }
+const uint8_t* duet_q_join_next(JoinTable* t, const uint8_t* key, uint64_t hash, uint64_t* cursor) {
+  return t->next(key, hash, cursor);
+}
 int64_t duet_q_now(QueryContext* ctx) { return ctx->transactionTimestamp; }
 int64_t duet_q_statement_timestamp(QueryContext* ctx) { return ctx->statementTimestamp; }
 int64_t duet_q_clock_timestamp(QueryContext* ctx) {

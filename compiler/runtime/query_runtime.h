@@ -58,20 +58,47 @@ class TupleBuffer {
 
 // Hash table from key tuples to fixed-size, zero-initialised state blocks: GROUP BY,
 // DISTINCT, and (with no state) the seen set of an aggregate with DISTINCT. Entry memory: [key tuple][state bytes].
+// Whether two key tuples of one layout are equal as GROUP BY and DISTINCT see them (NULLs
+// equal, as compareTuples == 0), with the per-column work decided once per table: fixed-
+// width values that are equal exactly when their bytes are (integers, dates, timestamps,
+// booleans, uuids) and byte strings of the C collation (text, varchar, bytea) are compared
+// as bytes; the rest (numeric 1.5 = 1.50, floats' -0 and NaN, char's trailing spaces, ...)
+// by compareValues.
+class KeyEquality {
+ public:
+  explicit KeyEquality(const TupleLayout& layout);
+  bool operator()(const uint8_t* a, const uint8_t* b) const;
+
+ private:
+  enum class Kind : uint8_t { Bytes, String, Compare };
+  struct Column {
+    Kind kind;
+    uint32_t offset, size;
+    SqlType type;
+  };
+  std::vector<Column> columns_;
+};
+
+// Keys are compared as GROUP BY, DISTINCT and joins need (KeyEquality); their hashes come
+// from the generated code (Codegen::keyHash, PostgreSQL's hash functions per type as
+// hashTuple combines them), or from hashTuple where the runtime looks a key up itself.
 class GroupTable {
  public:
   GroupTable(TupleLayout keyLayout, uint32_t stateSize);
   // Returns the entry's state block; *isNew is set when the group was just created.
-  uint8_t* findOrInsert(const uint8_t* keyTuple, bool* isNew);
+  uint8_t* findOrInsert(const uint8_t* keyTuple, bool* isNew) {
+    return findOrInsert(keyTuple, hashKey(keyTuple), isNew);
+  }
+  uint8_t* findOrInsert(const uint8_t* keyTuple, uint64_t hash, bool* isNew);
   size_t size() const { return entries_.size(); }
   uint8_t* entry(size_t i) const { return entries_[i]; }  // the key tuple; state follows
   uint32_t stateOffset() const { return keyLayout_.size; }
 
  private:
   uint64_t hashKey(const uint8_t* key) const;
-  bool keysEqual(const uint8_t* a, const uint8_t* b) const;
   void grow();
   TupleLayout keyLayout_;
+  KeyEquality equal_;
   uint32_t stateSize_;
   StatementVector<uint8_t*> entries_;
   StatementVector<uint32_t> slots_;  // open addressing; 0 empty, else entry index + 1
@@ -83,13 +110,14 @@ class GroupTable {
 class JoinTable {
  public:
   JoinTable(TupleLayout keyLayout, TupleLayout rowLayout);
-  void insert(const uint8_t* keyTuple, const uint8_t* rowTuple);
+  void insert(const uint8_t* keyTuple, const uint8_t* rowTuple, uint64_t hash);
   void finish();  // build the index after all inserts
   // Takes over the rows of a partial table built by a parallel worker (before finish);
   // their memory stays with `part`, which must outlive this table.
   void absorb(JoinTable& part);
-  // Iterates matches: start with cursor = 0, returns null when exhausted.
-  const uint8_t* next(const uint8_t* keyTuple, uint64_t* cursor) const;
+  // Iterates matches of the key whose hash is `hash`: start with cursor = 0, returns null
+  // when exhausted.
+  const uint8_t* next(const uint8_t* keyTuple, uint64_t hash, uint64_t* cursor) const;
   // FULL JOIN: rows whose key has a NULL are kept too (they match nothing but are still
   // emitted); finish() puts them after the indexed rows.
   void keepNullKeys() { keepNullKeys_ = true; }
@@ -100,8 +128,8 @@ class JoinTable {
   bool hasNullKeys() const { return nullKeyRows_.size() != 0; }
 
  private:
-  uint64_t hashKey(const uint8_t* key) const;
   TupleLayout keyLayout_;
+  KeyEquality equal_;
   bool keepNullKeys_ = false;
   TupleBuffer rows_;
   TupleBuffer nullKeyRows_;
@@ -395,7 +423,8 @@ void duet_q_sorter_add(duet::rt::TupleBuffer* sorter, const uint8_t* tuple);
 void duet_q_sorter_sort(duet::rt::TupleBuffer* sorter);
 duet::rt::GroupTable* duet_q_groups_new(duet::rt::QueryContext* ctx, const duet::TupleLayout* keyLayout,
                                         uint32_t stateSize);
-uint8_t* duet_q_groups_find(duet::rt::GroupTable* t, const uint8_t* key, bool* isNew);
+// The group of `key`, whose hash generated code computed (Codegen::keyHash).
+uint8_t* duet_q_groups_find(duet::rt::GroupTable* t, const uint8_t* key, uint64_t hash, bool* isNew);
 uint64_t duet_q_groups_size(duet::rt::GroupTable* t);
 uint8_t* duet_q_groups_entry(duet::rt::GroupTable* t, uint64_t i);
 // agg(DISTINCT x): `seen` is a GroupTable keyed by [group keys..., x] (no state); records
@@ -403,14 +432,14 @@ uint8_t* duet_q_groups_entry(duet::rt::GroupTable* t, uint64_t i);
 bool duet_q_distinct_first(duet::rt::GroupTable* seen, const uint8_t* groupAndValue);
 duet::rt::JoinTable* duet_q_join_new(duet::rt::QueryContext* ctx, const duet::TupleLayout* keyLayout,
                                      const duet::TupleLayout* rowLayout);
-void duet_q_join_insert(duet::rt::JoinTable* t, const uint8_t* key, const uint8_t* row);
+void duet_q_join_insert(duet::rt::JoinTable* t, const uint8_t* key, const uint8_t* row, uint64_t hash);
 void duet_q_join_finish(duet::rt::JoinTable* t);
 void duet_q_join_keep_null_keys(duet::rt::JoinTable* t);
 duet::rt::TupleBuffer* duet_q_join_rows(duet::rt::JoinTable* t);
 // NOT IN over a finished table that keeps NULL keys: 0 when it has no rows, 2 when some
 // row's key is NULL, else 1.
 int32_t duet_q_join_not_in_state(const duet::rt::JoinTable* t);
-const uint8_t* duet_q_join_next(duet::rt::JoinTable* t, const uint8_t* key, uint64_t* cursor);
+const uint8_t* duet_q_join_next(duet::rt::JoinTable* t, const uint8_t* key, uint64_t hash, uint64_t* cursor);
 int64_t duet_q_now(duet::rt::QueryContext* ctx);
 double duet_q_random(duet::rt::QueryContext* ctx);
 // gen_random_uuid(): a version 4 uuid from the same generator as random().

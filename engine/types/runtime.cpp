@@ -306,6 +306,9 @@ const VarString* duet_rt_name_coerce(const VarString* s, int32_t alias) {
 int32_t duet_rt_date_add_days(int32_t date, int32_t days) { return dateAddDays(date, days); }
 int32_t duet_rt_date_sub_days(int32_t date, int32_t days) { return dateAddDays(date, -int64_t(days)); }
 int32_t duet_rt_date_diff(int32_t a, int32_t b) { return dateDiff(a, b); }
+uint64_t duet_rt_hash_value(int32_t type, const void* value) {
+  return hashValue(SqlType{static_cast<TypeId>(type), -1}, value);
+}
 int64_t duet_rt_date_to_timestamp(int32_t date) { return dateToTimestamp(date); }
 int32_t duet_rt_timestamp_to_date(int64_t ts) { return timestampToDate(ts); }
 
@@ -595,7 +598,7 @@ struct Registry {
     DUET_RT(duet_rt_oid_in) DUET_RT(duet_rt_reg_out) DUET_RT(duet_rt_name_coerce)
     DUET_RT(duet_rt_vector_in) DUET_RT(duet_rt_vector_out)
     DUET_RT(duet_rt_date_add_days) DUET_RT(duet_rt_date_sub_days) DUET_RT(duet_rt_date_diff)
-    DUET_RT(duet_rt_date_to_timestamp) DUET_RT(duet_rt_timestamp_to_date)
+    DUET_RT(duet_rt_date_to_timestamp) DUET_RT(duet_rt_timestamp_to_date) DUET_RT(duet_rt_hash_value)
     DUET_RT(duet_rt_array_build) DUET_RT(duet_rt_array_cmp) DUET_RT(duet_rt_array_has)
     DUET_RT(duet_rt_array_get_bool) DUET_RT(duet_rt_array_get_int2) DUET_RT(duet_rt_array_get_int4)
     DUET_RT(duet_rt_array_get_int8) DUET_RT(duet_rt_array_get_float4)

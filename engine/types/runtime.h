@@ -271,6 +271,9 @@ int32_t duet_rt_date_sub_days(int32_t date, int32_t days);
 int32_t duet_rt_date_diff(int32_t a, int32_t b);
 // date <-> timestamp without time zone, the casts scans of date columns compared with
 // timestamps make per row (no castValue dispatch).
+// hashValue of the value at `value` (its physical representation) of type `type` (a
+// TypeId): the hash generated code combines for a key column it does not hash inline.
+uint64_t duet_rt_hash_value(int32_t type, const void* value);
 int64_t duet_rt_date_to_timestamp(int32_t date);
 int32_t duet_rt_timestamp_to_date(int64_t ts);
 

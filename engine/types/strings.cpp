@@ -322,6 +322,23 @@ bool likeMatch(std::string_view s, std::string_view pattern, std::string_view es
     std::string ls = lowerAscii(s), lp = lowerAscii(pattern);
     return matchText(ls, lp, esc) == kTrue;
   }
+  // The common patterns - 'lit', 'lit%', '%lit', '%lit%' with no _ or escape in lit - as one
+  // comparison or substring search (byte-wise is character-wise in UTF-8).
+  if (pattern.empty()) return s.empty();
+  size_t first = pattern.find_first_not_of('%');
+  if (first == std::string_view::npos) return true;  // only %s
+  size_t last = pattern.find_last_not_of('%');
+  std::string_view lit = pattern.substr(first, last - first + 1);
+  bool plain =
+      lit.find_first_of(esc >= 0 ? std::string_view("%_\\") : std::string_view("%_")) == std::string_view::npos &&
+      (esc < 0 || esc == '\\' || lit.find(static_cast<char>(esc)) == std::string_view::npos);
+  if (plain) {
+    bool leading = first > 0, trailing = last + 1 < pattern.size();
+    if (leading && trailing) return s.find(lit) != std::string_view::npos;
+    if (leading) return s.ends_with(lit);
+    if (trailing) return s.starts_with(lit);
+    return s == lit;
+  }
   return matchText(s, pattern, esc) == kTrue;
 }
 

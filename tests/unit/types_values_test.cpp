@@ -406,6 +406,27 @@ TEST_CASE("strings", "[types][strings]") {
   CHECK(likeMatch("abcbc", "%b_"));
   // select 'abc' like 'a\'
   CHECK(errorOf([] { likeMatch("abc", "a\\"); }) == "22025: LIKE pattern must not end with escape character");
+  // The plain patterns' comparisons and substring searches (likeMatch's fast path):
+  // select '' like '', 'a' like '', '' like '%', 'x' like '%%', 'forest green' like '%green%',
+  //   'greenish' like 'green%', 'evergreen' like '%green', 'green' like 'green',
+  //   'gree' like '%green%', 'agreen' like 'green%', 'greena' like '%green', 'green!' like 'green',
+  //   'grün' like '%ün%', '50%' like '%50\%', 'a#b' like '%#b' escape '#', 'a_b' like '%#_b' escape '#'
+  CHECK(likeMatch("", ""));
+  CHECK(!likeMatch("a", ""));
+  CHECK(likeMatch("", "%"));
+  CHECK(likeMatch("x", "%%"));
+  CHECK(likeMatch("forest green", "%green%"));
+  CHECK(likeMatch("greenish", "green%"));
+  CHECK(likeMatch("evergreen", "%green"));
+  CHECK(likeMatch("green", "green"));
+  CHECK(!likeMatch("gree", "%green%"));
+  CHECK(!likeMatch("agreen", "green%"));
+  CHECK(!likeMatch("greena", "%green"));
+  CHECK(!likeMatch("green!", "green"));
+  CHECK(likeMatch("grün", "%ün%"));
+  CHECK(likeMatch("50%", "%50\\%"));
+  CHECK(likeMatch("a#b", "%#b", "#"));
+  CHECK(likeMatch("a_b", "%#_b", "#"));
   // select 'ab  '::char(5) = 'ab'
   CHECK(bpcharCompare("ab  ", "ab") == 0);
   CHECK(bpcharHash("ab  ") == bpcharHash("ab"));
