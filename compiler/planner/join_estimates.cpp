@@ -2,8 +2,8 @@
 // rows after its own filters, its unique keys, and the join conjuncts between items. The
 // estimates are rules of thumb over live row counts until there are statistics (issue 23):
 // an equality with a constant keeps a tenth of the rows (or one row when it pins a unique
-// key), a range a third, anything else a half. Functions and subqueries count as 1,000
-// rows, as in PostgreSQL.
+// key), a range a third, a LIKE what PostgreSQL's like_selectivity makes of its pattern,
+// anything else a half. Functions and subqueries count as 1,000 rows, as in PostgreSQL.
 #include <algorithm>
 #include <bit>
 
@@ -28,7 +28,36 @@ bool isConstant(const plan::Expr& e) { return columnRange(e).first < 0; }
 
 }  // namespace
 
+namespace {
+
+// PostgreSQL's like_selectivity for a pattern with no statistics to ask: each literal
+// character keeps a fifth, each _ nine tenths, each % (but a leading one) multiplies by
+// five; DEFAULT_MATCH_SEL (0.005) for a pattern not known while planning.
+double likeSelectivity(const plan::Expr& pattern) {
+  const plan::Expr* p = &pattern;
+  while (p->kind == ExprKind::Cast) p = p->args[0].get();
+  if (p->kind != ExprKind::Const || p->constNull || !isStringType(p->type.id)) return 0.005;
+  std::string_view text = p->constString;
+  double sel = 1.0;
+  for (size_t i = text.starts_with('%') ? 1 : 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\\' && i + 1 < text.size()) {
+      ++i;
+      sel *= 0.2;
+    } else {
+      sel *= c == '_' ? 0.9 : c == '%' ? 5.0 : 0.2;
+    }
+  }
+  return std::clamp(sel, 0.0, 1.0);
+}
+
+}  // namespace
+
 double conjunctSelectivity(const plan::Expr& c) {
+  if (c.kind == ExprKind::Like) {
+    double sel = likeSelectivity(*c.args[1]);
+    return c.negated ? 1.0 - sel : sel;
+  }
   if (c.kind == ExprKind::Compare && (isConstant(*c.args[0]) || isConstant(*c.args[1])))
     return c.op == plan::Op::Eq ? 0.1 : c.op == plan::Op::Ne ? 0.9 : 0.33;
   if (c.kind == ExprKind::IsNull) return c.negated ? 0.9 : 0.1;

@@ -49,7 +49,8 @@ uint64_t itemsRead(const Scope& scope, const plan::Expr& e);
 void relayColumns(const Scope& scope, const std::vector<int>& offset, plan::Expr& e);
 
 // The share of rows a conjunct keeps, by rules of thumb (join_estimates.cpp): an equality
-// with a constant a tenth, a range a third, anything else a half.
+// with a constant a tenth, a range a third, a LIKE by its pattern (PostgreSQL's
+// like_selectivity), anything else a half.
 double conjunctSelectivity(const plan::Expr& conjunct);
 // Fills Node::estimatedRows where the planner left it unset, bottom up, subplans included
 // (row_estimates.cpp).

@@ -1,6 +1,8 @@
 #include "engine/types/strings.h"
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -309,6 +311,45 @@ std::string replaceAll(std::string_view s, std::string_view from, std::string_vi
   return r;
 }
 
+namespace {
+
+// likeMatch's answer for a pattern of literal parts and %s only; nothing for another. An
+// anchored first or last part must begin or end the text; the others are found leftmost,
+// in order, which decides such a pattern.
+std::optional<bool> plainLikeMatch(std::string_view s, std::string_view p, int esc) {
+  constexpr size_t npos = std::string_view::npos;
+  if (p.find('_') != npos || (esc >= 0 && p.find(static_cast<char>(esc)) != npos)) return std::nullopt;
+  if (p.empty()) return s.empty();
+  size_t pos = 0;                    // in s: where the next part may begin
+  size_t begin = 0, end = p.size();  // in p: the parts found by search
+  if (p.front() != '%') {
+    size_t cut = p.find('%');
+    if (cut == npos) return s == p;
+    if (!s.starts_with(p.substr(0, cut))) return false;
+    pos = cut;
+    begin = cut;
+  }
+  if (p.back() != '%') {
+    size_t cut = p.rfind('%');
+    std::string_view tail = p.substr(cut + 1);
+    if (!s.ends_with(tail) || s.size() - tail.size() < pos) return false;
+    s = s.substr(0, s.size() - tail.size());
+    end = cut;
+  }
+  for (size_t at = begin; at < end;) {
+    size_t stop = std::min(p.find('%', at), end);
+    if (stop > at) {
+      size_t found = s.find(p.substr(at, stop - at), pos);
+      if (found == npos) return false;
+      pos = found + (stop - at);
+    }
+    at = stop + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool likeMatch(std::string_view s, std::string_view pattern, std::string_view escape, bool caseInsensitive) {
   int esc = -1;
   if (!escape.empty()) {
@@ -322,23 +363,10 @@ bool likeMatch(std::string_view s, std::string_view pattern, std::string_view es
     std::string ls = lowerAscii(s), lp = lowerAscii(pattern);
     return matchText(ls, lp, esc) == kTrue;
   }
-  // The common patterns - 'lit', 'lit%', '%lit', '%lit%' with no _ or escape in lit - as one
-  // comparison or substring search (byte-wise is character-wise in UTF-8).
-  if (pattern.empty()) return s.empty();
-  size_t first = pattern.find_first_not_of('%');
-  if (first == std::string_view::npos) return true;  // only %s
-  size_t last = pattern.find_last_not_of('%');
-  std::string_view lit = pattern.substr(first, last - first + 1);
-  bool plain =
-      lit.find_first_of(esc >= 0 ? std::string_view("%_\\") : std::string_view("%_")) == std::string_view::npos &&
-      (esc < 0 || esc == '\\' || lit.find(static_cast<char>(esc)) == std::string_view::npos);
-  if (plain) {
-    bool leading = first > 0, trailing = last + 1 < pattern.size();
-    if (leading && trailing) return s.find(lit) != std::string_view::npos;
-    if (leading) return s.ends_with(lit);
-    if (trailing) return s.starts_with(lit);
-    return s == lit;
-  }
+  // Patterns of literal parts and % only ('lit', 'lit%', '%lit%', '%special%requests%'; no _
+  // or escape character) as comparisons and leftmost substring searches, which decide them
+  // (byte-wise is character-wise in UTF-8).
+  if (std::optional<bool> plain = plainLikeMatch(s, pattern, esc)) return *plain;
   return matchText(s, pattern, esc) == kTrue;
 }
 

@@ -427,6 +427,17 @@ TEST_CASE("strings", "[types][strings]") {
   CHECK(likeMatch("50%", "%50\\%"));
   CHECK(likeMatch("a#b", "%#b", "#"));
   CHECK(likeMatch("a_b", "%#_b", "#"));
+  // select 'no special requests' like '%special%requests%', 'requests special' like
+  //   '%special%requests%', 'a' like 'a%a', 'aa' like 'a%a', 'abcab' like 'ab%c%b', 'ab' like 'ab%b',
+  //   'xy' like 'x%%y', 'special' like '%special%requests%'
+  CHECK(likeMatch("no special requests", "%special%requests%"));
+  CHECK(!likeMatch("requests special", "%special%requests%"));
+  CHECK(!likeMatch("a", "a%a"));
+  CHECK(likeMatch("aa", "a%a"));
+  CHECK(likeMatch("abcab", "ab%c%b"));
+  CHECK(!likeMatch("ab", "ab%b"));
+  CHECK(likeMatch("xy", "x%%y"));
+  CHECK(!likeMatch("special", "%special%requests%"));
   // select 'ab  '::char(5) = 'ab'
   CHECK(bpcharCompare("ab  ", "ab") == 0);
   CHECK(bpcharHash("ab  ") == bpcharHash("ab"));
@@ -580,4 +591,21 @@ TEST_CASE("runtime symbols and casts", "[types][runtime]") {
   CHECK(errorOf([] { duet_rt_raise_int_overflow(static_cast<int32_t>(TypeId::Int2)); }) ==
         "22003: smallint out of range");
   CHECK(duet_rt_numeric_eq(parseNumeric("1.0"), parseNumeric("1.00")));
+}
+
+TEST_CASE("LIKE's plain patterns decide as the general matcher does", "[types][strings]") {
+  // ILIKE of lowercase text and patterns always takes the general matcher (PostgreSQL's
+  // MatchText); LIKE takes the comparisons and substring searches for patterns of literal
+  // parts and %s. Random short texts and patterns over a small alphabet must agree.
+  std::mt19937 random(20261128);
+  auto draw = [&](std::string_view alphabet, size_t maxLength) {
+    std::string out(random() % (maxLength + 1), ' ');
+    for (char& c : out) c = alphabet[random() % alphabet.size()];
+    return out;
+  };
+  for (int i = 0; i < 200000; ++i) {
+    std::string text = draw("ab", 7), pattern = draw("ab%", 6);
+    INFO(text << " LIKE " << pattern);
+    REQUIRE(likeMatch(text, pattern) == likeMatch(text, pattern, "\\", true));
+  }
 }
