@@ -6,6 +6,8 @@
 // branch or an AND's later operand guards is computed only where it is needed, and an
 // error it raises surfaces exactly where it would per row (PostgreSQL folds such
 // constants while planning; its custom plans fold parameters too).
+#include <utility>
+
 #include "compiler/codegen/codegen_internal.h"
 #include "compiler/functions/builtin_functions.h"
 
@@ -86,9 +88,13 @@ SqlValue Codegen::invariantValue(const Expr& e, const Row& row) {
   llvm::AllocaInst* done = eb.CreateAlloca(b_.getInt1Ty());
   resetPerStatement(done);
   ifThen(b_.CreateNot(b_.CreateLoad(b_.getInt1Ty(), done)), [&] {
-    inInvariant_ = true;
+    // Its parts are computed here once already; the flag is restored on a compile error too.
+    struct Restore {
+      bool& flag;
+      bool value;
+      ~Restore() { flag = value; }
+    } restore{inInvariant_, std::exchange(inInvariant_, true)};
     SqlValue v = exprValue(e, row);
-    inInvariant_ = false;
     b_.CreateStore(v.v, value);
     b_.CreateStore(v.null, isNull);
     b_.CreateStore(b_.getTrue(), done);
