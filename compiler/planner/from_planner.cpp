@@ -667,6 +667,47 @@ FromPlan StatementPlanner::joinItems(FromItems& from, const sql::Expr* where, co
     }
     onConjuncts[t] = std::move(keep);
   }
+  // WHERE's subqueries as semi and anti joins (semi joins first: they only drop outer
+  // rows). One whose outer side reads a single item, which no outer join makes NULL, and
+  // that is estimated to keep less than half of it filters that item before the joins, so
+  // that the join order sees the smaller item (CH Q20's stock of a few items, TPC-H Q18's
+  // few orders); the others filter the joined rows.
+  std::stable_partition(subqueryJoins.begin(), subqueryJoins.end(),
+                        [](const SubqueryConjunct& s) { return s.link != nullptr; });
+  std::vector<SemiJoinPlan> semiJoins(subqueryJoins.size());
+  std::vector<double> semiShare(subqueryJoins.size(), 1), itemShare(n, 1);
+  std::vector<std::vector<size_t>> itemSemiJoins(n);
+  std::vector<bool> pushedDown(subqueryJoins.size(), false);
+  for (size_t i = 0; i < subqueryJoins.size() && subqueryJoins[i].link; ++i) {
+    const SubqueryConjunct& s = subqueryJoins[i];
+    SemiJoinPlan& planned = semiJoins[i] = planSemiJoin(fp.scope, fp.scope.width, *s.link, s.kind);
+    if (!planned.join) continue;
+    Node& join = *planned.join;
+    // Outer keys that cover a unique key of an item: each subquery row matches one of its
+    // rows at most.
+    double keyShare = planned.innerKeyShare;
+    for (size_t t = 0; t < n; ++t)
+      if (bound[t] && keysCoverUniqueIndex(*bound[t]->table, join.rightKeys, itemOffset[t]))
+        keyShare = std::min(keyShare < 0 ? 1.0 : keyShare,
+                            planned.innerRows / std::max<double>(1, bound[t]->table->liveRowCount()));
+    semiShare[i] = keyShare < 0 ? 0.5 : s.kind == plan::SemiJoin::Semi ? keyShare : 1 - keyShare;
+    int first = static_cast<int>(n), last = -1;
+    std::function<void(const plan::Expr&)> readOuter = [&](const plan::Expr& e) {
+      if (e.kind == ExprKind::Column && e.column < fp.scope.width) {
+        first = std::min(first, itemOf(e.column));
+        last = std::max(last, itemOf(e.column));
+      }
+      for (const auto& a : e.args) readOuter(*a);
+    };
+    for (const auto& key : join.rightKeys) readOuter(*key);
+    if (join.predicate) readOuter(*join.predicate);
+    if (n > 1 && first == last && nulledAt(first, n - 1) < 0 && semiShare[i] < 0.5) {
+      moveSemiJoinColumns(join, fp.scope.width, -itemOffset[first], itemWidth[first]);
+      itemSemiJoins[first].push_back(i);
+      itemShare[first] *= semiShare[i];
+      pushedDown[i] = true;
+    }
+  }
   // The join order: FROM order where an outer join fixes it, else greedy by estimated
   // sizes (join_order.h). Items are joined in that order, their columns laid out in it,
   // and a projection puts them back in FROM order, as the scope binds them.
@@ -680,7 +721,7 @@ FromPlan StatementPlanner::joinItems(FromItems& from, const sql::Expr* where, co
   std::iota(order.begin(), order.end(), 0);
   std::vector<double> joinedRows;
   if (innerOnly && n > 1) {
-    JoinOrder chosen = chooseJoinOrder(fp.scope, bound, local, atStep, itemRows);
+    JoinOrder chosen = chooseJoinOrder(fp.scope, bound, local, atStep, itemShare, itemRows);
     order = std::move(chosen.items);
     joinedRows = std::move(chosen.sizes);
   }
@@ -728,14 +769,20 @@ FromPlan StatementPlanner::joinItems(FromItems& from, const sql::Expr* where, co
               indexJoin(fp, *bound[t], offset[t], local[t], outer ? onConjuncts[t] : atStep[p], positionOf, p, outer)) {
         Node* probe = joined->kind == NodeKind::Filter ? joined->children[0].get() : joined.get();
         probe->alias = fp.scope.entries[itemEntry[t]].alias;
-        if (!joinedRows.empty()) probe->estimatedRows = joinedRows[p];
+        if (!joinedRows.empty()) probe->estimatedRows = joinedRows[p] / itemShare[t];
         fp.node = filter(std::move(joined), conjunction(std::move(atStep[p])));
+        int width = static_cast<int>(fp.node->outputTypes.size());
+        for (size_t i : itemSemiJoins[t]) {
+          moveSemiJoinColumns(*semiJoins[i].join, itemWidth[t], offset[t], width);
+          attachSemiJoin(fp.node, std::move(semiJoins[i].join), semiShare[i]);
+        }
         continue;
       }
     }
     NodePtr scan = bound[t] ? accessPath(*bound[t], local[t], b_) : std::move(functionScans[t]);
     if (bound[t]) scan->alias = fp.scope.entries[itemEntry[t]].alias;
     scan = filter(std::move(scan), conjunction(std::move(local[t])));
+    for (size_t i : itemSemiJoins[t]) attachSemiJoin(scan, std::move(semiJoins[i].join), semiShare[i]);
     if (p == 0) {
       fp.node = filter(std::move(scan), conjunction(std::move(atStep[0])));
       continue;
@@ -761,11 +808,14 @@ FromPlan StatementPlanner::joinItems(FromItems& from, const sql::Expr* where, co
           fromOrder.push_back(plan::makeColumn(offset[t] + static_cast<int>(at++), type));
     fp.node = project(std::move(fp.node), std::move(fromOrder));
   }
-  // Semi joins first: they only drop outer rows.
-  std::stable_partition(subqueryJoins.begin(), subqueryJoins.end(),
-                        [](const SubqueryConjunct& s) { return s.link != nullptr; });
-  for (const SubqueryConjunct& s : subqueryJoins) {
-    if (s.link ? semiJoin(fp, *s.link, s.kind) : unnestAggregate(fp, *s.conjunct)) continue;
+  for (size_t i = 0; i < subqueryJoins.size(); ++i) {
+    const SubqueryConjunct& s = subqueryJoins[i];
+    if (pushedDown[i]) continue;
+    if (s.link && semiJoins[i].join) {
+      attachSemiJoin(fp.node, std::move(semiJoins[i].join), semiShare[i]);
+      continue;
+    }
+    if (!s.link && unnestAggregate(fp, *s.conjunct)) continue;
     std::vector<ExprPtr> bound;
     bindCondition(*s.conjunct, s.argumentOf, bound);
     fp.node = filter(std::move(fp.node), conjunction(std::move(bound)));

@@ -94,6 +94,21 @@ double estimatedRows(const TableBinding* binding, const std::vector<ExprPtr>& lo
 
 }  // namespace
 
+bool keysCoverUniqueIndex(const Table& table, const std::vector<ExprPtr>& keys, int offset) {
+  for (const auto& index : table.indexes()) {
+    if (!index->unique()) continue;
+    bool covered = true;
+    for (uint32_t column : index->columns()) {
+      bool keyed = false;
+      for (const auto& k : keys)
+        keyed = keyed || (k->kind == ExprKind::Column && k->column == offset + static_cast<int>(column));
+      covered = covered && keyed;
+    }
+    if (covered) return true;
+  }
+  return false;
+}
+
 uint64_t itemsRead(const Scope& scope, const plan::Expr& e) {
   uint64_t items = 0;
   if (e.kind == ExprKind::Column) {
@@ -115,11 +130,11 @@ void relayColumns(const Scope& scope, const std::vector<int>& offset, plan::Expr
 JoinOrder StatementPlanner::chooseJoinOrder(const Scope& scope, const std::vector<const TableBinding*>& bound,
                                             const std::vector<std::vector<ExprPtr>>& local,
                                             const std::vector<std::vector<ExprPtr>>& atStep,
-                                            std::vector<double>& itemRows) {
+                                            const std::vector<double>& itemShare, std::vector<double>& itemRows) {
   std::vector<JoinInput> inputs(bound.size());
   for (size_t t = 0; t < bound.size(); ++t) {
     JoinInput& in = inputs[t];
-    in.rows = itemRows[t] = estimatedRows(bound[t], local[t]);
+    in.rows = itemRows[t] = std::max(1.0, estimatedRows(bound[t], local[t]) * itemShare[t]);
     if (!bound[t]) continue;
     in.tableRows = std::max<double>(1, static_cast<double>(bound[t]->table->liveRowCount()));
     for (const auto& index : bound[t]->table->indexes())

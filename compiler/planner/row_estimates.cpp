@@ -134,6 +134,6 @@ double estimate(Node& n) {
 
 }  // namespace
 
-void estimateRows(Node& root) { estimate(root); }
+double estimateRows(Node& root) { return estimate(root); }
 
 }  // namespace duet::planner

@@ -50,31 +50,27 @@ bool plainSubquery(const sql::SelectStmt& s) {
   return !s.from.empty();
 }
 
-// Whether the subquery reads one table through filters alone and `keys` (over its row)
-// cover a unique index of it: then, as for an inner join (indexJoin), one index probe per
-// outer row beats hashing the whole table, and the subquery stays an expression whose
-// correlated equalities are an index lookup's keys.
 // How many values IN compares: a row constructor's fields, or one.
 size_t rowWidth(const sql::Expr& test) {
   return test.kind == sql::ExprKind::Row ? test.as<sql::RowExpr>().args.size() : 1;
 }
 
+// The table `plan` reads, when it is that table's access path under filters; else null.
+const Table* scannedTable(const Node& plan) {
+  const Node* n = &plan;
+  while (n->kind == NodeKind::Filter) n = n->children[0].get();
+  bool access = n->kind == NodeKind::TableScan || n->kind == NodeKind::IndexLookup || n->kind == NodeKind::IndexRange;
+  return access ? n->table : nullptr;
+}
+
+// Whether the subquery reads one table through filters alone and `keys` (over its row)
+// cover a unique index of it: then, as for an inner join (indexJoin), one index probe per
+// outer row beats hashing the whole table, and the subquery stays an expression whose
+// correlated equalities are an index lookup's keys.
 bool servedByUniqueIndex(const Node& inner, const std::vector<ExprPtr>& keys) {
   const Node* n = &inner;
   while (n->kind == NodeKind::Filter) n = n->children[0].get();
-  if (n->kind != NodeKind::TableScan) return false;
-  for (const auto& index : n->table->indexes()) {
-    if (!index->unique()) continue;
-    bool covered = true;
-    for (uint32_t column : index->columns()) {
-      bool keyed = false;
-      for (const auto& k : keys)
-        keyed = keyed || (k->kind == ExprKind::Column && k->column == static_cast<int>(column));
-      covered = covered && keyed;
-    }
-    if (covered) return true;
-  }
-  return false;
+  return n->kind == NodeKind::TableScan && keysCoverUniqueIndex(*n->table, keys, 0);
 }
 
 }  // namespace
@@ -99,7 +95,8 @@ const sql::SubLink* StatementPlanner::semiJoinLink(const sql::Expr& conjunct, pl
   return nullptr;
 }
 
-bool StatementPlanner::semiJoin(FromPlan& outer, const sql::SubLink& link, plan::SemiJoin kind) {
+StatementPlanner::SemiJoinPlan StatementPlanner::planSemiJoin(const Scope& scope, int outerWidth,
+                                                              const sql::SubLink& link, plan::SemiJoin kind) {
   const sql::SelectStmt& s = *link.subquery;
   bool plain = plainSubquery(s);
   NodePtr inner;
@@ -108,7 +105,7 @@ bool StatementPlanner::semiJoin(FromPlan& outer, const sql::SubLink& link, plan:
   std::vector<ExprPtr> captures;
   try {
     JoinSidePlanning side(*this);
-    captures = b_.correlated(outer.scope, [&] {
+    captures = b_.correlated(scope, [&] {
       std::vector<OutputColumn> columns;
       if (!plain) {
         inner = planSelect(s, columns);
@@ -128,17 +125,16 @@ bool StatementPlanner::semiJoin(FromPlan& outer, const sql::SubLink& link, plan:
   } catch (const SqlError&) {
     inner = nullptr;  // planned again as an expression, which reports what is wrong with it
   }
-  if (!inner || planReadsOuter(*inner)) return false;
-  if (link.link == sql::SubLinkKind::Any && innerValues.size() != rowWidth(*link.test)) return false;
+  if (!inner || planReadsOuter(*inner)) return {};
+  if (link.link == sql::SubLinkKind::Any && innerValues.size() != rowWidth(*link.test)) return {};
   // NOT IN's NULL rules hold for the subquery's values as a whole, not per correlated group.
-  if (kind == plan::SemiJoin::NotIn && (!captures.empty() || !lifted.empty())) return false;
+  if (kind == plan::SemiJoin::NotIn && (!captures.empty() || !lifted.empty())) return {};
 
-  int outerWidth = static_cast<int>(outer.node->outputTypes.size());
   std::vector<ExprPtr> conditions;
   for (const auto& c : lifted) conditions.push_back(onJoinedRow(*c, outerWidth, captures));
   if (link.link == sql::SubLinkKind::Any) {
     Binder::Clause clause(b_, "WHERE");
-    std::vector<ExprPtr> left = b_.bindRowFields(*link.test, outer.scope);
+    std::vector<ExprPtr> left = b_.bindRowFields(*link.test, scope);
     for (size_t i = 0; i < left.size(); ++i)
       conditions.push_back(b_.compare(plan::Op::Eq, std::move(left[i]),
                                       onJoinedRow(*innerValues[i], outerWidth, captures), link.location));
@@ -150,8 +146,14 @@ bool StatementPlanner::semiJoin(FromPlan& outer, const sql::SubLink& link, plan:
   // No key: the subquery stays an expression, run per row until it decides. NOT IN's one
   // comparison must be the key.
   if (join->exprs.empty() || (kind == plan::SemiJoin::NotIn && (join->exprs.size() != 1 || !residual.empty())))
-    return false;
-  if (!captures.empty() && servedByUniqueIndex(*inner, join->exprs)) return false;
+    return {};
+  if (!captures.empty() && servedByUniqueIndex(*inner, join->exprs)) return {};
+  SemiJoinPlan planned;
+  planned.innerRows = estimateRows(*inner);
+  // The subquery's rows are distinct keys of its table: the outer rows whose keys reference
+  // that table (a foreign key, as the join order assumes) match in the same share.
+  if (const Table* table = scannedTable(*inner); table && keysCoverUniqueIndex(*table, join->exprs, 0))
+    planned.innerKeyShare = std::min(1.0, planned.innerRows / std::max<double>(1, table->liveRowCount()));
   // The hash table holds what the join reads of the subquery's rows, its keys and the
   // columns the residual predicate reads, not whole rows (a semi join over lineitem would
   // otherwise hold every column of it).
@@ -175,11 +177,25 @@ bool StatementPlanner::semiJoin(FromPlan& outer, const sql::SubLink& link, plan:
   join->semi = kind;
   join->rightFirst = true;
   join->predicate = conjunction(std::move(residual));
-  join->outputTypes = outer.node->outputTypes;
   join->children.push_back(std::move(inner));
-  join->children.push_back(std::move(outer.node));
-  outer.node = std::move(join);
-  return true;
+  planned.join = std::move(join);
+  return planned;
+}
+
+void attachSemiJoin(NodePtr& outer, NodePtr join, double share) {
+  join->outputTypes = outer->outputTypes;
+  join->estimatedRows = std::max(1.0, estimateRows(*outer) * share);
+  join->children.push_back(std::move(outer));
+  outer = std::move(join);
+}
+
+void moveSemiJoinColumns(Node& join, int fromWidth, int outerShift, int toWidth) {
+  std::function<void(plan::Expr&)> move = [&](plan::Expr& e) {
+    if (e.kind == ExprKind::Column) e.column += e.column < fromWidth ? outerShift : toWidth - fromWidth;
+    for (auto& a : e.args) move(*a);
+  };
+  for (auto& key : join.rightKeys) move(*key);
+  if (join.predicate) move(*join.predicate);
 }
 
 }  // namespace duet::planner

@@ -42,6 +42,12 @@ bool planReadsOuter(const Node& n);
 // `outerWidth` columns, then the subquery's. OuterRef i becomes what it captured, capture i.
 ExprPtr onJoinedRow(const plan::Expr& e, int outerWidth, const std::vector<ExprPtr>& captures);
 
+// Makes a semi join planned by planSemiJoin filter `outer`, estimated to keep `share` of it.
+void attachSemiJoin(NodePtr& outer, NodePtr join, double share);
+// Moves a planned semi join's columns: the outer row's by `outerShift`, the build side's
+// (from `fromWidth` on) to start at `toWidth`.
+void moveSemiJoinColumns(Node& join, int fromWidth, int outerShift, int toWidth);
+
 // The FROM items (scope entries) `e` reads, as a bit set.
 uint64_t itemsRead(const Scope& scope, const plan::Expr& e);
 // Moves `e`'s column references from FROM order to the join's layout, where item i's
@@ -53,8 +59,11 @@ void relayColumns(const Scope& scope, const std::vector<int>& offset, plan::Expr
 // like_selectivity), anything else a half.
 double conjunctSelectivity(const plan::Expr& conjunct);
 // Fills Node::estimatedRows where the planner left it unset, bottom up, subplans included
-// (row_estimates.cpp).
-void estimateRows(Node& root);
+// (row_estimates.cpp); returns the root's.
+double estimateRows(Node& root);
+// Whether `keys` that are plain columns (of a row holding `table`'s columns from `offset`
+// on) cover one of the table's unique indexes (join_estimates.cpp).
+bool keysCoverUniqueIndex(const Table& table, const std::vector<ExprPtr>& keys, int offset);
 
 // Where a query's column `c` is written, for errors about it: its expression in the
 // (leftmost) SELECT list, as PostgreSQL reports it.
@@ -204,21 +213,30 @@ class StatementPlanner {
   NodePtr lateralJoin(NodePtr left, NodePtr right, std::vector<ExprPtr> reads, sql::JoinType type,
                       std::vector<ExprPtr>& conditions);
   // The greedy join order of an inner-join FROM list (join_order.h), from estimated item
-  // sizes (left in `itemRows`) and the join conjuncts in `atStep`.
+  // sizes (left in `itemRows`: their own filters', times `itemShare`, what the semi joins
+  // pushed down to them keep) and the join conjuncts in `atStep`.
   JoinOrder chooseJoinOrder(const Scope& scope, const std::vector<const TableBinding*>& bound,
                             const std::vector<std::vector<ExprPtr>>& local,
-                            const std::vector<std::vector<ExprPtr>>& atStep, std::vector<double>& itemRows);
+                            const std::vector<std::vector<ExprPtr>>& atStep, const std::vector<double>& itemShare,
+                            std::vector<double>& itemRows);
 
   // --- semi_join_planner.cpp
 
   // The sublink of a WHERE conjunct that can be a semi or anti join, and which: EXISTS,
   // NOT EXISTS, IN, NOT IN over a subquery (= ANY counts as IN). Null for any other.
   static const sql::SubLink* semiJoinLink(const sql::Expr& conjunct, plan::SemiJoin& kind);
-  // Filters outer.node by the subquery of `link` as a hash semi or anti join; false, with
-  // nothing changed, where that is not possible (no equality to hash on, a correlation the
-  // subquery's plan cannot lose, NOT IN over a correlated subquery): the caller then binds
-  // the conjunct as an expression.
-  bool semiJoin(FromPlan& outer, const sql::SubLink& link, plan::SemiJoin kind);
+  // The subquery of `link` as a hash semi or anti join of the rows `scope` binds
+  // (`outerWidth` columns): a HashJoin with its build side (children[0]) alone, its keys
+  // and predicate over the outer row followed by the build side's; attachSemiJoin adds the
+  // outer rows. Null `join` where that is not possible (no equality to hash on, a
+  // correlation the subquery's plan cannot lose, NOT IN over a correlated subquery): the
+  // caller then binds the conjunct as an expression.
+  struct SemiJoinPlan {
+    NodePtr join;
+    double innerRows = 0;       // the subquery's estimated rows
+    double innerKeyShare = -1;  // when its keys are unique in the table it reads: the share of that table it holds
+  };
+  SemiJoinPlan planSemiJoin(const Scope& scope, int outerWidth, const sql::SubLink& link, plan::SemiJoin kind);
 
   // --- aggregate_unnesting.cpp
 

@@ -245,3 +245,22 @@ TEST_CASE("EXPLAIN ANALYZE in JSON has PostgreSQL's keys", "[plan][explain]") {
         "  }\n"
         "]");
 }
+
+TEST_CASE("A semi join that reads one FROM item and keeps few of its rows filters it before the joins",
+          "[plan][explain]") {
+  Fixture f;
+  plan::ExplainOptions o;
+  o.costs = false;
+  // t2's keys are unique in t, and a fifth of t is estimated to match: t is filtered first.
+  CHECK(f.explain("select u.d from t, u where u.d = t.a and t.a in (select a from t t2 where t2.b like 'ro%')", o) ==
+        Lines{"Hash Join", "  Hash Cond: (u.d = (t.a)::bigint)", "  ->  Seq Scan on u", "  ->  Hash",
+              "        ->  Hash Semi Join", "              Hash Cond: (t.a = t2.a)", "              ->  Seq Scan on t",
+              "              ->  Hash", "                    ->  Seq Scan on t t2",
+              "                          Filter: (t2.b ~~ 'ro%'::text)"});
+  // NOT IN keeps most of t: it filters the joined rows.
+  CHECK(f.explain("select u.d from t, u where u.d = t.a and t.a not in (select a from t t2 where t2.b like 'ro%')",
+                  o) == Lines{"Hash Anti Join", "  Hash Cond: (t.a = t2.a)", "  ->  Hash Join",
+                              "        Hash Cond: ((t.a)::bigint = u.d)", "        ->  Seq Scan on t",
+                              "        ->  Hash", "              ->  Seq Scan on u", "  ->  Hash",
+                              "        ->  Seq Scan on t t2", "              Filter: (t2.b ~~ 'ro%'::text)"});
+}
