@@ -649,6 +649,14 @@ FromPlan StatementPlanner::joinItems(FromItems& from, const sql::Expr* where, co
       binder::shiftColumns(*c, -itemOffset[first]);
       local[first].push_back(std::move(c));
     } else {
+      // What an OR of WHERE requires of each item that no outer join makes NULL filters
+      // that item's scan too.
+      for (int e = first; deadline == kNoDeadline && e <= last; ++e)
+        if (nulledAt(e, kNoDeadline) < 0)
+          if (ExprPtr restriction = orRestriction(*c, itemOffset[e], itemOffset[e] + itemWidth[e])) {
+            binder::shiftColumns(*restriction, -itemOffset[e]);
+            local[e].push_back(std::move(restriction));
+          }
       atStep[std::max(last, nulled)].push_back(std::move(c));
     }
   }

@@ -54,6 +54,16 @@ double likeSelectivity(const plan::Expr& pattern) {
 }  // namespace
 
 double conjunctSelectivity(const plan::Expr& c) {
+  if (c.kind == ExprKind::And) {
+    double sel = 1;
+    for (const auto& a : c.args) sel *= conjunctSelectivity(*a);
+    return sel;
+  }
+  if (c.kind == ExprKind::Or) {  // as independent events, like PostgreSQL's clauselist_selectivity_or
+    double none = 1;
+    for (const auto& a : c.args) none *= 1 - conjunctSelectivity(*a);
+    return 1 - none;
+  }
   if (c.kind == ExprKind::Like) {
     double sel = likeSelectivity(*c.args[1]);
     return c.negated ? 1.0 - sel : sel;

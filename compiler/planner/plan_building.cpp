@@ -1,6 +1,9 @@
 #include "compiler/planner/plan_building.h"
 
+#include <algorithm>
+
 #include "compiler/binder/binder.h"
+#include "compiler/functions/builtin_functions.h"
 #include "engine/storage/table.h"
 
 namespace duet::planner {
@@ -89,6 +92,46 @@ ExprPtr factorOr(ExprPtr e, const std::vector<int>& paramClasses) {
     common.push_back(std::move(any));
   }
   return conjunction(std::move(common));
+}
+
+namespace {
+
+// Whether evaluating `e` once more per row changes nothing: no subquery, routine or
+// volatile built-in in it.
+bool repeatable(const plan::Expr& e) {
+  if (e.kind == ExprKind::Subquery || e.kind == ExprKind::RoutineCall) return false;
+  if (e.kind == ExprKind::Call) {
+    const BuiltinFunction* f = builtinFunctionBySymbol(e.function);
+    if (f && f->volatility == Volatility::Volatile) return false;
+  }
+  return std::all_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return repeatable(*a); });
+}
+
+void addConjuncts(const plan::Expr& e, std::vector<const plan::Expr*>& out) {
+  if (e.kind == ExprKind::And) {
+    for (const auto& a : e.args) addConjuncts(*a, out);
+    return;
+  }
+  out.push_back(&e);
+}
+
+}  // namespace
+
+ExprPtr orRestriction(const plan::Expr& any, int begin, int end) {
+  if (any.kind != ExprKind::Or || !repeatable(any)) return nullptr;
+  auto restriction = std::make_unique<plan::Expr>(ExprKind::Or, SqlType{TypeId::Bool, -1});
+  for (const auto& branch : any.args) {
+    std::vector<const plan::Expr*> conjuncts;
+    addConjuncts(*branch, conjuncts);
+    std::vector<ExprPtr> own;
+    for (const plan::Expr* c : conjuncts) {
+      auto [lo, hi] = binder::columnRange(*c);
+      if (lo >= begin && hi < end) own.push_back(plan::cloneExpr(*c));
+    }
+    if (own.empty()) return nullptr;  // that branch may hold for any row of the item
+    restriction->args.push_back(conjunction(std::move(own)));
+  }
+  return restriction;
 }
 
 void splitJoinKeys(std::vector<ExprPtr>& conditions, int rightOffset, std::vector<ExprPtr>& leftKeys,

@@ -20,6 +20,12 @@ void splitConjuncts(plan::ExprPtr e, std::vector<plan::ExprPtr>& out);
 // repeated in each branch becomes a join key (PostgreSQL's find_duplicate_ors). Equality is
 // binder::exprEquals with `paramClasses`. Anything but an OR comes back as it was.
 plan::ExprPtr factorOr(plan::ExprPtr e, const std::vector<int>& paramClasses);
+// What an OR over several FROM items requires of the one whose columns are [begin, end):
+// the OR of each branch's conjuncts that read only that item, or null when a branch has
+// none (or the OR is not safe to evaluate twice: a subquery, routine or volatile call).
+// Implied by the OR, it may filter the item's scan while the OR stays a join condition
+// (PostgreSQL's extract_restriction_or_clauses): CH Q7's two nations, Q19's items.
+plan::ExprPtr orRestriction(const plan::Expr& any, int begin, int end);
 // Splits the conditions of a join whose row has the left side's columns before
 // `rightOffset` and the right side's from there: an equality between an expression of each
 // side becomes a pair of hash keys (the right one moved onto the right side's own row),

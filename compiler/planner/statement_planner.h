@@ -56,7 +56,7 @@ void relayColumns(const Scope& scope, const std::vector<int>& offset, plan::Expr
 
 // The share of rows a conjunct keeps, by rules of thumb (join_estimates.cpp): an equality
 // with a constant a tenth, a range a third, a LIKE by its pattern (PostgreSQL's
-// like_selectivity), anything else a half.
+// like_selectivity), an AND or OR by its arguments', anything else a half.
 double conjunctSelectivity(const plan::Expr& conjunct);
 // Fills Node::estimatedRows where the planner left it unset, bottom up, subplans included
 // (row_estimates.cpp); returns the root's.

@@ -264,3 +264,15 @@ TEST_CASE("A semi join that reads one FROM item and keeps few of its rows filter
                               "        ->  Hash", "              ->  Seq Scan on u", "  ->  Hash",
                               "        ->  Seq Scan on t t2", "              Filter: (t2.b ~~ 'ro%'::text)"});
 }
+
+TEST_CASE("An OR over two FROM items also filters each item by what every branch requires of it", "[plan][explain]") {
+  Fixture f;
+  plan::ExplainOptions o;
+  o.costs = false;
+  CHECK(f.explain("select 1 from t, u where t.a = u.a and ((t.b = 'x' and u.d = 2) or (t.b = 'y' and u.d = 4))", o) ==
+        Lines{"Nested Loop",
+              "  Filter: (((t.b = 'x'::text) OR (t.b = 'y'::text)) AND (((t.b = 'x'::text) AND (u.d = '2'::bigint)) OR "
+              "((t.b = 'y'::text) AND (u.d = '4'::bigint))))",
+              "  ->  Seq Scan on u", "        Filter: ((u.d = '2'::bigint) OR (u.d = '4'::bigint))",
+              "  ->  Index Scan using t_pkey on t", "        Index Cond: (t.a = u.a)"});
+}
