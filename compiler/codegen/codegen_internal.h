@@ -200,12 +200,14 @@ class Codegen : public ValueBuilder {
   void produceRepeat(const plan::Node& node, const Consumer& consume);
   void produceRecursiveUnion(const plan::Node& node, const Consumer& consume);
   void produceWorkTableScan(const plan::Node& node, const Consumer& consume);
+  void produceCteScan(const plan::Node& node, const Consumer& consume);
   // Walks the build rows of join table `table` whose key equals the tuple at `probeKey`
   // (`cursor`: the walk's position): `onHit(row, next, done)` runs per such row and must
   // end its block by branching to `next` (the next one) or `done` (stop); the insertion
   // point is after the walk then.
   void forEachMatch(llvm::Value* table, llvm::Value* probeKey, const TupleLayout& keyLayout, llvm::Value* cursor,
                     const std::function<void(llvm::Value* row, llvm::BasicBlock* next, llvm::BasicBlock* done)>& onHit);
+  void produceOuterBuiltSemiJoin(const plan::Node& node, const Consumer& consume);
   void probeSemiJoin(const plan::Node& node, llvm::Value* table, llvm::Value* probeKey, llvm::Value* cursor,
                      const Consumer& consume);
   Row nullRow(const std::vector<SqlType>& types);
@@ -297,6 +299,12 @@ class Codegen : public ValueBuilder {
   // Per RecursiveUnion (its workTable number): the alloca holding the buffer of the rows
   // its last run produced, which its WorkTableScans read.
   std::unordered_map<int, llvm::Value*> workTables_;
+  // Per shared WITH query (a CteScan's workTable number): the allocas of its buffer and of
+  // whether this execution has filled it.
+  std::unordered_map<int, std::pair<llvm::AllocaInst*, llvm::AllocaInst*>> withBuffers_;
+  // Inside subquery runs whose state is freed after each run (how deep): a buffer filled
+  // there would not outlive the run.
+  int releasedRuns_ = 0;
   uint32_t sharedJoins_ = 0;
   uint32_t workers_ = 0;  // worker functions generated so far (their names)
   // Set by a Limit for the Sort right below it, which takes it: sort only what can pass.

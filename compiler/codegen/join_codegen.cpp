@@ -237,6 +237,7 @@ void Codegen::forEachMatch(llvm::Value* table, llvm::Value* probeKey, const Tupl
 }
 
 void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
+  if (node.semiBuildsOuter) return produceOuterBuiltSemiJoin(node, consume);
   auto& b = b_;
   JoinLayouts layouts = joinLayouts(node);
   auto [keyLayout, rowLayout] = layouts;
@@ -283,6 +284,65 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
       Row joined = joinedRow(node, built, nullRow(node.children[1]->outputTypes));
       consume(joined);
     });
+  });
+}
+
+// A semi or anti join that hashes the outer rows with a "matched" flag each: every row of
+// the subquery marks the outer rows its keys and the residual predicate match, then the
+// outer rows go on by their flags. An outer row with a NULL key is kept (an anti join
+// passes it) but no key finds it.
+void Codegen::produceOuterBuiltSemiJoin(const Node& node, const Consumer& consume) {
+  auto& b = b_;
+  const Node& subquery = *node.children[0];
+  const Node& outer = *node.children[1];
+  size_t width = outer.outputTypes.size();
+  const TupleLayout* keyLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
+  std::vector<SqlType> rowTypes = outer.outputTypes;
+  rowTypes.push_back({TypeId::Bool, -1});
+  const TupleLayout* rowLayout = out_.layouts.add(TupleLayout::of(rowTypes));
+  llvm::Value* table = call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(rowLayout)});
+  call("duet_q_join_keep_null_keys", b.getVoidTy(), {table});
+  llvm::Value* key = tupleAlloca(*keyLayout);
+  llvm::Value* tuple = tupleAlloca(*rowLayout);
+  producePipeline(outer, [&](Row& row) {
+    Row keys;
+    for (const auto& k : node.rightKeys) keys.push_back(expr(*k, row));
+    storeRow(key, *keyLayout, keys);
+    Row stored = row;
+    stored.push_back(notNull(b.getFalse(), {TypeId::Bool, -1}));
+    storeRow(tuple, *rowLayout, stored);
+    call("duet_q_join_insert", b.getVoidTy(), {table, key, tuple, keyHash(key, *keyLayout)});
+  });
+  call("duet_q_join_finish", b.getVoidTy(), {table});
+  llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+  llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
+  llvm::Value* probeKey = tupleAlloca(*keyLayout);
+  llvm::Value* rows = call("duet_q_join_rows", ptrTy_, {table});
+  // No outer rows: nothing to mark, and the subquery need not run (CH Q21's delivered lines).
+  ifThen(b.CreateICmpNE(call("duet_q_buffer_size", i64Ty_, {rows}), b.getInt64(0)), [&] {
+    producePipeline(subquery, [&](Row& sub) {
+      checkCancel();
+      Row keys;
+      for (const auto& k : node.exprs) keys.push_back(expr(*k, sub));
+      storeRow(probeKey, *keyLayout, keys);
+      forEachMatch(
+          table, probeKey, *keyLayout, cursor, [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock*) {
+            llvm::Value* matches = b.getTrue();
+            if (node.predicate) {
+              Row joined;
+              for (size_t c = 0; c < width; ++c) joined.push_back(loadField(hit, *rowLayout, c));
+              joined.insert(joined.end(), sub.begin(), sub.end());
+              matches = isTrue(expr(*node.predicate, joined));
+            }
+            ifThen(matches, [&] { storeField(hit, *rowLayout, width, notNull(b.getTrue(), {TypeId::Bool, -1})); });
+            b.CreateBr(next);
+          });
+    });
+  });
+  iterateBuffer(rows, rowLayout, [&](Row& built) {
+    SqlValue matched = built.back();
+    built.pop_back();
+    ifThen(node.semi == plan::SemiJoin::Semi ? matched.v : b.CreateNot(matched.v), [&] { consume(built); });
   });
 }
 

@@ -65,6 +65,7 @@ void Codegen::dispatch(const Node& node, const Consumer& consume) {
     case NodeKind::Repeat: produceRepeat(node, consume); return;
     case NodeKind::RecursiveUnion: produceRecursiveUnion(node, consume); return;
     case NodeKind::WorkTableScan: produceWorkTableScan(node, consume); return;
+    case NodeKind::CteScan: produceCteScan(node, consume); return;
     case NodeKind::Materialize: produceMaterialize(node, consume); return;
     case NodeKind::Insert: produceInsert(node, consume); return;
     case NodeKind::Update: produceUpdate(node, consume); return;

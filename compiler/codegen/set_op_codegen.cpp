@@ -2,6 +2,7 @@
 // child's rows in turn, every child's pipeline feeding the one consumer, whose code is
 // generated once per child) and Repeat (the ALL forms of INTERSECT and EXCEPT: a row
 // emitted as often as its count says). Duplicates are removed by Distinct or Aggregate.
+// And the buffers of WITH queries: a recursive one's work table, a shared one's rows.
 #include "compiler/codegen/codegen_internal.h"
 
 namespace duet::codegen {
@@ -71,6 +72,34 @@ void Codegen::produceRecursiveUnion(const Node& node, const Consumer& consume) {
 void Codegen::produceWorkTableScan(const Node& node, const Consumer& consume) {
   const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
   iterateBuffer(b_.CreateLoad(ptrTy_, workTables_.at(node.workTable)), layout, consume);
+}
+
+// Each read carries the WITH query's code: whichever read runs first in an execution fills
+// the buffer, and every read then walks it. A read inside a subquery run whose state is
+// freed after each run computes the query itself, as an inline subquery.
+void Codegen::produceCteScan(const Node& node, const Consumer& consume) {
+  if (releasedRuns_ > 0) return produce(*node.children[0], consume);
+  auto& b = b_;
+  const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
+  auto [at, added] = withBuffers_.try_emplace(node.workTable);
+  auto& [buffer, filled] = at->second;
+  if (added) {
+    llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+    buffer = eb.CreateAlloca(ptrTy_);
+    filled = eb.CreateAlloca(b.getInt1Ty());
+    resetPerStatement(filled);
+  }
+  ifThen(b.CreateNot(b.CreateLoad(b.getInt1Ty(), filled)), [&] {
+    llvm::Value* rows = call("duet_q_buffer_new", ptrTy_, {qctx_, ptrConst(layout)});
+    b.CreateStore(rows, buffer);
+    llvm::Value* tuple = tupleAlloca(*layout);
+    producePipeline(*node.children[0], [&](Row& row) {
+      storeRow(tuple, *layout, row);
+      call("duet_q_buffer_append", b.getVoidTy(), {rows, tuple});
+    });
+    b.CreateStore(b.getTrue(), filled);
+  });
+  iterateBuffer(b.CreateLoad(ptrTy_, buffer), layout, consume);
 }
 
 }  // namespace duet::codegen

@@ -90,6 +90,7 @@ SqlValue Codegen::subquery(const Expr& e, const Row& row) {
       tuple = tupleAlloca(*gathered);
     }
     correlation_.push_back(std::move(captured));
+    releasedRuns_ += release;
     producePipeline(*e.subplan, [&](Row& r) {
       llvm::BasicBlock* end = pipelineEnd_.back();  // the subquery's own: where a deciding row leaves
       switch (e.sublink) {
@@ -136,6 +137,7 @@ SqlValue Codegen::subquery(const Expr& e, const Row& row) {
       }
     });
     correlation_.pop_back();
+    releasedRuns_ -= release;
     if (values) {  // the array is made in the statement's arena, not in the buffer
       b.CreateStore(call("duet_q_agg_array_agg_final", ptrTy_, {values, b.getInt32(0), isNull}), value);
       b.CreateStore(b.getFalse(), isNull);

@@ -179,6 +179,8 @@ struct CommonTableExpr {
   std::unique_ptr<SelectStmt> query;  // null for a data-modifying one
   // WITH name AS (INSERT | UPDATE | DELETE ... RETURNING ...): the statement (query null).
   StmtPtr dml;
+  // AS [NOT] MATERIALIZED: computed once for all its reads, or planned where each reads it.
+  enum class Materialized : uint8_t { Default, Always, Never } materialized = Materialized::Default;
   uint32_t location = 0;
 };
 enum class LockStrength : uint8_t { None, KeyShare, Share, NoKeyUpdate, Update };

@@ -7,10 +7,12 @@
 namespace duet::sql {
 namespace {
 
-// What a walk reports: column references, subqueries (either may be empty).
+// What a walk reports: column references, subqueries, FROM items naming a relation (any
+// may be empty).
 struct Visit {
   std::function<void(const ColumnRef&)> columnRef;
   std::function<void(const SubLink&)> subLink;
+  std::function<void(const RangeTable&)> rangeTable;
 };
 
 void walk(const Expr* e, const Visit& visit);
@@ -27,7 +29,9 @@ void walkTargets(const std::vector<ResTarget>& targets, const Visit& visit) {
 void walkFrom(const TableRef* t, const Visit& visit) {
   if (!t) return;
   switch (t->kind) {
-    case TableRefKind::Table: break;
+    case TableRefKind::Table:
+      if (visit.rangeTable) visit.rangeTable(t->as<RangeTable>());
+      break;
     case TableRefKind::Subquery: walkSelect(t->as<RangeSubquery>().subquery.get(), visit); break;
     case TableRefKind::Function: walk(t->as<RangeFunction>().call.get(), visit); break;
     case TableRefKind::Join: {
@@ -164,15 +168,19 @@ void walk(const Expr* e, const Visit& visit) {
 }  // namespace
 
 void visitColumnRefs(const Expr& expr, const std::function<void(const ColumnRef&)>& visitRef) {
-  walk(&expr, Visit{visitRef, {}});
+  walk(&expr, Visit{visitRef, {}, {}});
 }
 
 void visitSubLinks(const Expr& expr, const std::function<void(const SubLink&)>& visitLink) {
-  walk(&expr, Visit{{}, visitLink});
+  walk(&expr, Visit{{}, visitLink, {}});
 }
 
 void visitColumnRefs(const Stmt& stmt, const std::function<void(const ColumnRef&)>& visitRef) {
-  walkStmt(stmt, Visit{visitRef, {}});
+  walkStmt(stmt, Visit{visitRef, {}, {}});
+}
+
+void visitRangeTables(const Stmt& stmt, const std::function<void(const RangeTable&)>& visitTable) {
+  walkStmt(stmt, Visit{{}, {}, visitTable});
 }
 
 namespace {

@@ -57,8 +57,9 @@ WithList Parser::parseWithList() {
     expectKw("as");
     if (acceptKw("not")) {
       expectKw("materialized");
-    } else {
-      acceptKw("materialized");
+      cte.materialized = CommonTableExpr::Materialized::Never;
+    } else if (acceptKw("materialized")) {
+      cte.materialized = CommonTableExpr::Materialized::Always;
     }
     if (isOp("(") && (isKw("insert", 1) || isKw("update", 1) || isKw("delete", 1))) {
       advance();

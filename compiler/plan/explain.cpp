@@ -182,7 +182,7 @@ class Explainer {
     if (!seen.insert(&n).second) return;
     NodeKind k = n.kind;
     if (isTableAccess(k) || k == NodeKind::IndexJoin || k == NodeKind::FunctionScan || k == NodeKind::WorkTableScan ||
-        (k == NodeKind::Values && n.rows.size() > 1))
+        k == NodeKind::CteScan || (k == NodeKind::Values && n.rows.size() > 1))
       out.push_back(&n);
     if (k == NodeKind::HashJoin) {
       relationsOf(*n.children[1], out, seen);
@@ -252,6 +252,7 @@ class Explainer {
       case NodeKind::IndexJoin: out = concat(names(*n.children[0]), tableNames(n, *n.table)); break;
       case NodeKind::Values:
       case NodeKind::WorkTableScan:
+      case NodeKind::CteScan:
       case NodeKind::FunctionScan:
         for (size_t i = 0; i < n.outputTypes.size(); ++i)
           out.push_back(n.kind == NodeKind::FunctionScan && n.outputTypes.size() == 1
@@ -570,6 +571,9 @@ class Explainer {
                                                   : "Inner";
     bool hash = n.kind == NodeKind::HashJoin;
     std::string base = hash ? "Hash" : "Nested Loop";
+    // A semi or anti join that hashes its outer rows: PostgreSQL (16 on) names that shape a
+    // right semi or anti join.
+    if (n.semiBuildsOuter) base = "Hash Right";
     std::string label =
         std::string(type) == "Inner" ? (hash ? "Hash Join" : "Nested Loop") : fmt::format("{} {} Join", base, type);
     Shown s = leaf(n, hash ? "Hash Join" : "Nested Loop", label);
@@ -583,8 +587,10 @@ class Explainer {
         parts.push_back(fmt::format("({} = {})", exprOn(s, *n.rightKeys[k], probe), exprOn(s, *n.exprs[k], build)));
       s.details.push_back(text("Hash Cond", conditions(parts)));
       if (n.predicate) s.details.push_back(text("Join Filter", exprOn(s, *n.predicate, joinedNames(n))));
-      addChild(s, show(*n.children[1]), "Outer");
-      Shown h = show(*n.children[0]);
+      const Node& probeSide = *n.children[n.semiBuildsOuter ? 0 : 1];
+      const Node& buildSide = *n.children[n.semiBuildsOuter ? 1 : 0];
+      addChild(s, show(probeSide), "Outer");
+      Shown h = show(buildSide);
       Shown hashNode;
       hashNode.nodeType = hashNode.label = "Hash";
       copyFigures(hashNode, h);
@@ -762,6 +768,16 @@ class Explainer {
         Shown s = leaf(n, "WorkTable Scan", "WorkTable Scan on " + relationOf(n));
         s.props.emplace_back("CTE Name", relationOf(n));
         s.props.emplace_back("Alias", relationOf(n));
+        return s;
+      }
+      case NodeKind::CteScan: {
+        // PostgreSQL shows the WITH query's plan once, as an InitPlan named "CTE name";
+        // here each read shows it, though it runs once.
+        std::string alias = relationOf(n);
+        Shown s = leaf(n, "CTE Scan", "CTE Scan on " + n.cteName + (alias != n.cteName ? " " + alias : ""));
+        s.props.emplace_back("CTE Name", n.cteName);
+        s.props.emplace_back("Alias", alias);
+        addChild(s, show(*n.children[0]), "Outer");
         return s;
       }
       case NodeKind::FunctionScan: {

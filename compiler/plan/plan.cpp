@@ -33,6 +33,7 @@ const char* kindName(NodeKind k) {
     case NodeKind::Repeat: return "Repeat";
     case NodeKind::RecursiveUnion: return "RecursiveUnion";
     case NodeKind::WorkTableScan: return "WorkTableScan";
+    case NodeKind::CteScan: return "CteScan";
     case NodeKind::Window: return "Window";
   }
   return "?";

@@ -53,6 +53,9 @@ enum class NodeKind : uint8_t {
                    // over the rows the run before produced (its WorkTableScans of this node's
                    // `workTable`) until a run produces none; `distinct`: UNION, each row once
   WorkTableScan,   // the rows the enclosing RecursiveUnion `workTable` produced last
+  CteScan,         // the rows of child 0, a WITH query `cteName` read more than once (or
+                   // MATERIALIZED): computed on first use per execution into a buffer that
+                   // every CteScan of the same `workTable` number then reads
   Repeat,          // each row of child 0, `exprs[0]` (int8, over the row) times: none when it
                    // is NULL or below 1 (INTERSECT ALL, EXCEPT ALL)
   IndexJoin,       // per row of child 0, the row of `table` whose unique `index` key equals
@@ -198,8 +201,13 @@ struct Node {
   // HashJoin: a semi or anti join (see SemiJoin). Its output is the probe side's row; the
   // residual predicate sees the probe row followed by the build row (rightFirst).
   SemiJoin semi = SemiJoin::None;
+  // A Semi or Anti join that hashes children[1]'s rows (the outer ones, estimated fewer)
+  // instead: each row of children[0] marks the rows it matches, then the marked (Semi) or
+  // unmarked (Anti) ones go on. A pipeline break.
+  bool semiBuildsOuter = false;
   // RecursiveUnion and its WorkTableScans: which recursion (numbered per statement).
   int workTable = -1;
+  std::string cteName;                     // CteScan
   bool distinct = false;                   // RecursiveUnion: UNION rather than UNION ALL
   ExprPtr predicate;                       // Filter, joins
   std::vector<ExprPtr> exprs;              // Project, Aggregate group keys, HashJoin left keys,

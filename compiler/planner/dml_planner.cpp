@@ -71,7 +71,7 @@ std::vector<ExprPtr> StatementPlanner::bindJoinedReturning(const std::vector<sql
 
 NodePtr StatementPlanner::planInsert(const sql::InsertStmt& s, std::vector<OutputColumn>& columns) {
   WithGuard withScope{with_, with_.size()};
-  if (!s.with.empty()) pushWith(s);
+  if (!s.with.empty()) pushWith(s, s);
   DmlTarget d = dmlTarget(s.table, sql::StmtKind::Insert);
   const TableBinding& t = *d.table;
   const auto& cols = t.table->columns();
@@ -236,7 +236,7 @@ std::vector<ExprPtr> StatementPlanner::bindSetClauses(const DmlTarget& d, const 
 
 NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<OutputColumn>& columns) {
   WithGuard withScope{with_, with_.size()};
-  if (!s.with.empty()) pushWith(s);
+  if (!s.with.empty()) pushWith(s, s);
   DmlTarget d = dmlTarget(s.table, sql::StmtKind::Update);
   const TableBinding& t = *d.table;
   if (d.view && !s.from.empty())
@@ -275,7 +275,7 @@ NodePtr StatementPlanner::planUpdate(const sql::UpdateStmt& s, std::vector<Outpu
 
 NodePtr StatementPlanner::planDelete(const sql::DeleteStmt& s, std::vector<OutputColumn>& columns) {
   WithGuard withScope{with_, with_.size()};
-  if (!s.with.empty()) pushWith(s);
+  if (!s.with.empty()) pushWith(s, s);
   DmlTarget d = dmlTarget(s.table, sql::StmtKind::Delete);
   const TableBinding& t = *d.table;
   if (d.view && !s.using_.empty())

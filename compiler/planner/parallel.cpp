@@ -24,8 +24,9 @@ bool threadSafe(const Expr& e) {
 }
 
 bool threadSafe(const Node& n) {
+  // A CteScan fills its buffer in the function of the read that runs first.
   if (n.kind == NodeKind::FunctionScan || n.kind == NodeKind::ProjectSet || n.kind == NodeKind::Insert ||
-      n.kind == NodeKind::Update || n.kind == NodeKind::Delete)
+      n.kind == NodeKind::Update || n.kind == NodeKind::Delete || n.kind == NodeKind::CteScan)
     return false;
   bool safe = true;
   forEachExpr(n, [&](const Expr& e) { safe = safe && threadSafe(e); });
@@ -38,8 +39,9 @@ Node* drivingScan(Node& n) {
     case NodeKind::TableScan: return &n;
     case NodeKind::Filter:
     case NodeKind::Project: return drivingScan(*n.children[0]);
-    // The probe side; a FULL JOIN's probe must see every row before its last pass.
-    case NodeKind::HashJoin: return n.keepBuildSide ? nullptr : drivingScan(*n.children[1]);
+    // The probe side; a FULL JOIN's probe must see every row before its last pass, and a
+    // semi join that hashes its outer rows passes them on after all of its subquery's.
+    case NodeKind::HashJoin: return n.keepBuildSide || n.semiBuildsOuter ? nullptr : drivingScan(*n.children[1]);
     default: return nullptr;
   }
 }
@@ -115,7 +117,7 @@ void markSinks(Node& n, uint32_t threads) {
       return;
     }
   }
-  if (n.kind == NodeKind::HashJoin) {  // in a pipeline that stays serial
+  if (n.kind == NodeKind::HashJoin && !n.semiBuildsOuter) {  // in a pipeline that stays serial
     markJoinBuild(n, threads);
     markSinks(*n.children[1], threads);
     return;

@@ -124,7 +124,7 @@ NodePtr StatementPlanner::planSelect(const sql::SelectStmt& s, std::vector<Outpu
   checkStackDepth();
   checkForInterrupts();
   WithGuard withScope{with_, with_.size()};
-  if (!s.with.empty()) pushWith(s);
+  if (!s.with.empty()) pushWith(s, s);
   // Window calls are this query's only where it collects them (not an enclosing query's).
   Binder::CollectWindows noWindows(b_, nullptr);
   binder::WindowContext windows;

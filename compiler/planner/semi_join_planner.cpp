@@ -184,7 +184,11 @@ StatementPlanner::SemiJoinPlan StatementPlanner::planSemiJoin(const Scope& scope
 
 void attachSemiJoin(NodePtr& outer, NodePtr join, double share) {
   join->outputTypes = outer->outputTypes;
-  join->estimatedRows = std::max(1.0, estimateRows(*outer) * share);
+  double outerRows = estimateRows(*outer);
+  join->estimatedRows = std::max(1.0, outerRows * share);
+  // The smaller side is hashed, as for inner joins (NOT IN's NULL rules need the
+  // subquery's values whole).
+  join->semiBuildsOuter = join->semi != plan::SemiJoin::NotIn && outerRows < estimateRows(*join->children[0]);
   join->children.push_back(std::move(outer));
   outer = std::move(join);
 }

@@ -42,7 +42,8 @@ bool planReadsOuter(const Node& n);
 // `outerWidth` columns, then the subquery's. OuterRef i becomes what it captured, capture i.
 ExprPtr onJoinedRow(const plan::Expr& e, int outerWidth, const std::vector<ExprPtr>& captures);
 
-// Makes a semi join planned by planSemiJoin filter `outer`, estimated to keep `share` of it.
+// Makes a semi join planned by planSemiJoin filter `outer`, estimated to keep `share` of it;
+// it hashes the outer rows when they are estimated fewer than the subquery's.
 void attachSemiJoin(NodePtr& outer, NodePtr join, double share);
 // Moves a planned semi join's columns: the outer row's by `outerShift`, the build side's
 // (from `fromWidth` on) to start at `toWidth`.
@@ -257,6 +258,7 @@ class StatementPlanner {
     const sql::WithList* owner;
     size_t visible;
     size_t outerDepth;
+    std::vector<int> reads;  // per query: the FROM items of the statement naming it
   };
   // Pops the WITH frames pushed after it was made.
   struct WithGuard {
@@ -264,8 +266,9 @@ class StatementPlanner {
     size_t size;
     ~WithGuard() { frames.resize(size); }
   };
-  // Brings s's WITH queries into scope (42712 for a name given twice).
-  void pushWith(const sql::WithList& s);
+  // Brings the WITH queries of `stmt` (`s`, the same statement) into scope (42712 for a
+  // name given twice).
+  void pushWith(const sql::Stmt& stmt, const sql::WithList& s);
   // The WITH query an unqualified table name means, innermost first, and its frame; null
   // for none.
   const sql::CommonTableExpr* findWith(const sql::QualifiedName& name, size_t& frame) const;
@@ -481,6 +484,7 @@ class StatementPlanner {
   std::vector<WithFrame> with_;                                    // innermost last
   std::vector<const sql::CommonTableExpr*> planningWith_;          // WITH queries being planned
   std::map<const sql::CommonTableExpr*, int> dataModifyingReads_;  // references planned so far
+  std::map<const sql::CommonTableExpr*, int> sharedWith_;          // CteScan workTable numbers
   std::vector<WorkTable> workTables_;
   int nextWorkTable_ = 0;
   // The views being expanded (innermost last), and the parsed text of every view read:

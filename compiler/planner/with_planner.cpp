@@ -1,8 +1,12 @@
 // WITH queries (common table expressions). A reference plans the query where it is read,
-// as a subquery in FROM: PostgreSQL 12 and later inline a side-effect-free WITH query read
-// once the same way; one read several times is planned (and run) once per read here,
-// where PostgreSQL would compute it once, which differs only for volatile functions.
+// as a subquery in FROM, as PostgreSQL 12 and later inline a side-effect-free WITH query
+// read once. One that the statement names in more than one FROM item (or declared
+// MATERIALIZED) is computed once per execution, as PostgreSQL's CTE scans do: each read is
+// a CteScan of one shared buffer (CH and TPC-H Q15 read their revenue query twice). Not
+// recursive ones: a LIMIT above one must still end its recursion.
 #include <fmt/format.h>
+
+#include "compiler/parser/ast_walk.h"
 
 #include "compiler/planner/plan_building.h"
 #include "compiler/planner/statement_planner.h"
@@ -14,13 +18,20 @@ namespace {
 constexpr const char* kInvalidRecursion = "42P19";  // PostgreSQL's invalid_recursion
 }  // namespace
 
-void StatementPlanner::pushWith(const sql::WithList& s) {
+void StatementPlanner::pushWith(const sql::Stmt& stmt, const sql::WithList& s) {
   for (size_t i = 0; i < s.with.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       if (s.with[j].name == s.with[i].name)
         b_.fail(sqlstate::kDuplicateAlias,
                 fmt::format("WITH query name \"{}\" specified more than once", s.with[i].name), s.with[i].location);
-  with_.push_back({&s, s.with.size(), b_.outerDepth()});
+  // Counted by name: a nested WITH query of the same name counts too, at worst computing
+  // the outer one once where it could be planned into its one read.
+  std::vector<int> reads(s.with.size(), 0);
+  sql::visitRangeTables(stmt, [&](const sql::RangeTable& t) {
+    for (size_t i = 0; i < s.with.size(); ++i)
+      if (t.name.parts.size() == 1 && t.name.name() == s.with[i].name) ++reads[i];
+  });
+  with_.push_back({&s, s.with.size(), b_.outerDepth(), std::move(reads)});
 }
 
 const sql::CommonTableExpr* StatementPlanner::findWith(const sql::QualifiedName& name, size_t& frame) const {
@@ -172,6 +183,9 @@ NodePtr StatementPlanner::withItem(size_t frame, const sql::CommonTableExpr& cte
   // before it in its list) and the enclosing queries of its statement.
   const sql::WithList& owner = *with_[frame].owner;
   size_t index = static_cast<size_t>(&cte - owner.with.data());
+  using Materialized = sql::CommonTableExpr::Materialized;
+  bool shared = !cte.dml && !owner.withRecursive && cte.materialized != Materialized::Never &&
+                (cte.materialized == Materialized::Always || with_[frame].reads[index] > 1);
   std::vector<WithFrame> saved = with_;
   with_.resize(frame + 1);
   with_[frame].visible = owner.withRecursive ? owner.with.size() : index;
@@ -188,6 +202,16 @@ NodePtr StatementPlanner::withItem(size_t frame, const sql::CommonTableExpr& cte
       if (!node) {
         columns.clear();
         node = planSubquery(*cte.query, columns);
+      }
+      if (shared) {
+        auto scan = std::make_unique<Node>(plan::NodeKind::CteScan);
+        auto [at, added] = sharedWith_.try_emplace(&cte, nextWorkTable_);
+        if (added) ++nextWorkTable_;
+        scan->workTable = at->second;
+        scan->cteName = cte.name;
+        scan->outputTypes = node->outputTypes;
+        scan->children.push_back(std::move(node));
+        node = std::move(scan);
       }
     });
   } catch (...) {

@@ -276,3 +276,19 @@ TEST_CASE("An OR over two FROM items also filters each item by what every branch
               "  ->  Seq Scan on u", "        Filter: ((u.d = '2'::bigint) OR (u.d = '4'::bigint))",
               "  ->  Index Scan using t_pkey on t", "        Index Cond: (t.a = u.a)"});
 }
+
+TEST_CASE("A semi or anti join hashes its outer rows when they are estimated fewer than the subquery's",
+          "[plan][explain]") {
+  Fixture f;
+  plan::ExplainOptions o;
+  o.costs = false;
+  // u's 50 rows are fewer than t's 100: u is hashed, t's rows mark what they match (t.a + 0:
+  // no index lookup per row of u).
+  CHECK(f.explain("select d from u where exists (select 1 from t where t.a + 0 = u.a)", o) ==
+        Lines{"Hash Right Semi Join", "  Hash Cond: (u.a = (t.a + 0))", "  ->  Seq Scan on t", "  ->  Hash",
+              "        ->  Seq Scan on u"});
+  // t filtered to an estimated 33 rows: the subquery is hashed.
+  CHECK(f.explain("select d from u where not exists (select 1 from t where t.a + 0 = u.a and t.b > 'a')", o) ==
+        Lines{"Hash Anti Join", "  Hash Cond: (u.a = (t.a + 0))", "  ->  Seq Scan on u", "  ->  Hash",
+              "        ->  Seq Scan on t", "              Filter: (t.b > 'a'::text)"});
+}
