@@ -89,11 +89,13 @@ struct ColumnScan {
   ColumnStatistics finish(uint64_t rows) {
     ColumnStatistics s;
     s.analyzed = true;
-    if (rows == 0) return s;
     uint64_t nonNull = rows - nulls;
     s.nullFraction = static_cast<double>(nulls) / static_cast<double>(rows);
-    if (nonNull == 0) return s;
-    s.width = static_cast<int32_t>(std::lround(widthSum / static_cast<double>(nonNull)));
+    if (nonNull == 0) {  // PostgreSQL: a fixed-width type's length, else 0
+      s.width = std::max<int32_t>(fixedWidth, 0);
+      return s;
+    }
+    s.width = static_cast<int32_t>(widthSum / static_cast<double>(nonNull));  // truncated, as PostgreSQL's
     // A sketch may overshoot: there are never more distinct values than values.
     s.distinct = std::min(std::round(distinct.estimate()), static_cast<double>(nonNull));
     s.unique = s.distinct == static_cast<double>(nonNull);
@@ -171,7 +173,10 @@ TableStatistics analyzeTable(const Table& table, const std::vector<uint32_t>& co
   statistics.rows = static_cast<double>(rows);
   statistics.columns.resize(table.columns().size());
   if (previous && previous->columns.size() == statistics.columns.size()) statistics.columns = previous->columns;
-  for (ColumnScan& scan : scans) statistics.columns[scan.column] = scan.finish(rows);
+  // An empty table has nothing to say about its values: the columns keep what they had,
+  // as PostgreSQL keeps its pg_statistic rows then.
+  if (rows > 0)
+    for (ColumnScan& scan : scans) statistics.columns[scan.column] = scan.finish(rows);
   return statistics;
 }
 

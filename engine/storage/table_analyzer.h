@@ -14,7 +14,7 @@
 namespace duet {
 
 // The statistics of `columns` (all columns when empty); the other columns keep what
-// `previous` (may be null) has for them.
+// `previous` (may be null) has for them, and so do all of them when the table is empty.
 TableStatistics analyzeTable(const Table& table, const std::vector<uint32_t>& columns, const TableStatistics* previous);
 
 }  // namespace duet
