@@ -1,6 +1,7 @@
 // ANALYZE and automatic analysis (table_analysis.h).
 #include "session/table_analysis.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
