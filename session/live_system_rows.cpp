@@ -149,6 +149,7 @@ std::vector<SystemRow> liveSystemRows(const SystemRelation& relation, const Sess
   if (relation.name == "pg_settings") return settings(reader);
   if (relation.name == "pg_sequences") return fillSequencesView(reader.engine.catalog, *reader.db);
   if (relation.name == "pg_stat_user_tables") return fillUserTableStats(reader.engine.catalog, *reader.db);
+  if (relation.name == "pg_stats") return fillStatistics(reader.engine.catalog, *reader.db);
   if (relation.name == "pg_locks") return locks(reader);
   return {};
 }
@@ -162,10 +163,13 @@ void fillSystemTables(SessionState& state, const PreparedPlan& plan) {
       writeSystemRows(*system.table, liveSystemRows(*system.relation, state));
       continue;
     }
-    // A static relation: its rows change only with the catalog (DDL, or a rollback of it).
-    if (system.filledAt == state.engine.catalogVersion) continue;
+    // A static relation: its rows change only with the catalog (DDL, or a rollback of it)
+    // and with statistics (pg_class.reltuples).
+    uint64_t analyses = state.engine.catalog.analysisQueue().version;
+    if (system.filledAt == state.engine.catalogVersion && system.filledAtAnalyses == analyses) continue;
     writeSystemRows(*system.table, system.relation->fill(state.engine.catalog, *state.db));
     system.filledAt = state.engine.catalogVersion;
+    system.filledAtAnalyses = analyses;
   }
 }
 

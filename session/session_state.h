@@ -60,7 +60,8 @@ struct SessionState {
   struct SystemTable {
     const SystemRelation* relation = nullptr;
     Table* table = nullptr;
-    uint64_t filledAt = ~uint64_t{0};
+    uint64_t filledAt = ~uint64_t{0};          // the catalog version
+    uint64_t filledAtAnalyses = ~uint64_t{0};  // AnalysisQueue::version
   };
   std::unordered_map<const Table*, SystemTable> systemTables;
   // Whether the plan reads a live system relation (pg_stat_activity, duet_snapshots, ...):

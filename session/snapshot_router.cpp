@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "engine/storage/table.h"
+#include "session/table_analysis.h"
 
 namespace duet {
 
@@ -42,6 +43,7 @@ const sql::Stmt* routedQuery(const sql::Stmt& stmt) {
 }  // namespace
 
 std::shared_ptr<const PreparedPlan> SnapshotRouter::routingPlan(Statement& st) {
+  TableAnalysis::analyzeDue(state_.engine);  // before the snapshot is forked, so it has them
   if (st.parsed.stmt->kind == sql::StmtKind::Explain) {
     PlanRequest request = planner_.planRequest(st);
     request.stmt = routedQuery(*st.parsed.stmt);

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "session/table_analysis.h"
+
 namespace duet {
 std::string StatementPlanner::planKey(const Statement& st) const {
   const sql::ParsedStatement& p = st.parsed;
@@ -47,6 +49,7 @@ PlanRequest StatementPlanner::planRequest(const Statement& st) {
 }
 
 std::shared_ptr<PreparedPlan> StatementPlanner::planFor(Statement& st) {
+  TableAnalysis::analyzeDue(state_.engine);  // statistics due before anything is planned
   std::string key = planKey(st);
   EngineState& engine = state_.engine;
   if (auto cached = engine.plans.find(key, engine.catalogVersion)) return cached;

@@ -7,6 +7,7 @@
 
 #include "compiler/compiler.h"
 #include "engine/types/text_functions.h"
+#include "session/table_analysis.h"
 #include "session/temp_objects.h"
 
 namespace duet {
@@ -53,6 +54,16 @@ const char* isolationName(sql::IsolationLevel level) {
     case sql::IsolationLevel::Default: break;
   }
   return nullptr;
+}
+
+// VACUUM ANALYZE, VACUUM (ANALYZE) and VACUUM (ANALYZE true): the analyze option, on.
+bool vacuumAnalyzes(const sql::VacuumStmt& stmt) {
+  for (const sql::DefElem& o : stmt.options) {
+    if (o.name != "analyze") continue;
+    std::string value = lower(o.value);
+    return value != "false" && value != "off" && value != "0" && value != "no";
+  }
+  return false;
 }
 
 }  // namespace
@@ -169,11 +180,15 @@ void UtilityStatements::run(const Statement& st, ResultSink& sink) {
       truncate(stmt.as<sql::TruncateStmt>(), sink);
       sink.commandComplete("TRUNCATE TABLE");
       break;
-    case sql::StmtKind::Vacuum:
-      // VACUUM refuses a transaction block; the ANALYZE statement does not.
-      if (!stmt.as<sql::VacuumStmt>().isAnalyze) preventInTransactionBlock("VACUUM");
-      sink.commandComplete(stmt.as<sql::VacuumStmt>().isAnalyze ? "ANALYZE" : "VACUUM");
+    case sql::StmtKind::Vacuum: {
+      // VACUUM refuses a transaction block; the ANALYZE statement does not. VACUUM itself
+      // has nothing to do (no dead tuples to reclaim); its ANALYZE option analyses.
+      const auto& s = stmt.as<sql::VacuumStmt>();
+      if (!s.isAnalyze) preventInTransactionBlock("VACUUM");
+      if (s.isAnalyze || vacuumAnalyzes(s)) TableAnalysis(state_).run(s, sink);
+      sink.commandComplete(s.isAnalyze ? "ANALYZE" : "VACUUM");
       break;
+    }
     case sql::StmtKind::Checkpoint:
       state_.checkpointRequested = true;
       sink.commandComplete("CHECKPOINT");

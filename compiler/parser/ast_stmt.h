@@ -564,6 +564,7 @@ struct VacuumStmt : Stmt {
   bool isAnalyze = false;        // the ANALYZE statement rather than VACUUM
   std::vector<DefElem> options;  // FULL, ANALYZE, VERBOSE, FREEZE, or (option [value], ...)
   std::vector<QualifiedName> tables;
+  std::vector<std::vector<std::string>> columns;  // per table, its column list (empty: all)
 };
 
 struct CheckpointStmt : Stmt {

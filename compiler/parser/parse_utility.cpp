@@ -260,7 +260,7 @@ StmtPtr Parser::parseVacuum(bool isAnalyze) {
   if (!atStatementEnd()) {
     do {
       s->tables.push_back(parseQualifiedName());
-      if (isOp("(")) parseParenNameList();  // column lists: accepted, statistics are per table
+      s->columns.push_back(isOp("(") ? parseParenNameList() : std::vector<std::string>{});
     } while (acceptOp(","));
   }
   return s;

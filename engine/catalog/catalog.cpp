@@ -61,7 +61,9 @@ std::shared_ptr<Database> Catalog::makeDatabase(uint32_t oid, const std::string&
     spec.name = std::string(relation.name);
     spec.oid = relation.oid;
     spec.columns = systemColumns(relation);
-    createTable(*db, std::string(relation.schema), std::move(spec), undo).systemView = true;
+    TableInfo& table = createTable(*db, std::string(relation.schema), std::move(spec), undo);
+    table.systemView = true;
+    table.table->setAnalysisQueue(nullptr);  // its rows are the catalog's, refilled per read
   }
   undo.commit();
   return db;
@@ -467,6 +469,7 @@ TableInfo& Catalog::createTable(Database& db, const std::string& schemaName, Cre
   for (const ColumnDef& c : info->columns) specs.push_back({c.name, c.type, c.notNull});
   info->table = std::make_unique<Table>(info->name, std::move(specs), info->storage);
   info->table->setSchemaName(schema.name);
+  info->table->setAnalysisQueue(analysisQueue_.get());
 
   schema.tables[info->name] = info;
   std::string name = info->name;

@@ -369,6 +369,10 @@ class Catalog {
   const std::map<std::string, std::shared_ptr<Database>>& databases() const { return databases_; }
   const std::map<std::string, Role>& roles() const { return roles_; }
 
+  // ---- statistics (docs/statistics.md)
+  AnalysisQueue& analysisQueue() { return *analysisQueue_; }
+  const AnalysisQueue& analysisQueue() const { return *analysisQueue_; }
+
  private:
   Schema& resolveSchema(const Database& db, const std::string& schemaName) const;
   Schema& addSchema(Database& db, const std::string& name, UndoLog& undo);
@@ -384,6 +388,8 @@ class Catalog {
 
   std::map<std::string, std::shared_ptr<Database>> databases_;
   std::map<std::string, Role> roles_;
+  // Tables due for automatic analysis (analysis_queue.h); every user table reports here.
+  std::unique_ptr<AnalysisQueue> analysisQueue_ = std::make_unique<AnalysisQueue>();
   uint32_t nextOid_ = 16384;  // PostgreSQL's FirstNormalObjectId
 };
 

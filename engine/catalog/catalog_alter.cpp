@@ -192,6 +192,7 @@ void Catalog::rewriteTable(TableInfo& table, std::vector<ColumnDef> columns, con
   }
   auto fresh = std::make_unique<Table>(table.name, std::move(specs), table.storage);
   fresh->setSchemaName(table.schema->name);
+  fresh->setAnalysisQueue(analysisQueue_.get());
   // Declared after `fresh`, so an error rolls its rows back before the table goes. The new
   // table is no one's until the swap: its own changes need no place in the transaction.
   UndoLog building;

@@ -277,6 +277,10 @@ const SystemRelation kRelations[] = {
         "last_vacuum timestamptz, last_autovacuum timestamptz, last_analyze timestamptz, "
         "last_autoanalyze timestamptz, vacuum_count int8, autovacuum_count int8, analyze_count int8, "
         "autoanalyze_count int8", nullptr, true},
+    {"pg_stats", 12179, "schemaname name, tablename name, attname name, inherited bool, null_frac float4, "
+        "avg_width int4, n_distinct float4, most_common_vals anyarray, most_common_freqs float4[], "
+        "histogram_bounds anyarray, correlation float4, most_common_elems anyarray, "
+        "most_common_elem_freqs float4[], elem_count_histogram float4[]", nullptr, true},
     {"pg_settings", 12104, "name text, setting text, unit text, category text, short_desc text, extra_desc text, "
         "context text, vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, "
         "reset_val text, sourcefile text, sourceline int4, pending_restart bool", nullptr, true},
@@ -316,6 +320,7 @@ SqlType columnType(std::string_view name) {
       {"aclitem[]", SqlType::arrayOf({TypeId::Text, -1})},
       {"char[]", SqlType::arrayOf({TypeId::Text, -1})},
       {"int2[]", SqlType::arrayOf({TypeId::Int2, -1})},
+      {"float4[]", SqlType::arrayOf({TypeId::Float4, -1})},
       {"int2vector", SqlType::of(TypeAlias::Int2Vector)},
       {"oid[]", SqlType::arrayOf(SqlType::of(TypeAlias::Oid))},
       {"oidvector", SqlType::of(TypeAlias::OidVector)},

@@ -330,8 +330,11 @@ std::vector<SystemRow> fillClasses(const Catalog& catalog, const Database& db) {
   int64_t owner = ownerOid(catalog, db);
   forEachSchema(db, [&](const Schema& s) {
     for (const auto& [name, t] : s.tables) {
+      // reltuples: the rows at the last analysis, as PostgreSQL's; before any, the live rows.
+      const TableStatistics* statistics = t->table->statistics();
+      double tuples = statistics ? statistics->rows : static_cast<double>(t->table->liveRowCount());
       Row row = classRow(t->oid, name, s, t->systemView ? kBootstrapRole : owner, kHeapAm, relkindOf(*t),
-                         t->columns.size(), !t->indexes.empty(), static_cast<double>(t->table->liveRowCount()));
+                         t->columns.size(), !t->indexes.empty(), tuples);
       // relchecks, and relhastriggers: PostgreSQL enforces foreign keys with triggers on
       // both tables (psql shows the foreign-key sections only when it is set).
       row[18] = static_cast<int64_t>(t->checks.size());
@@ -650,44 +653,6 @@ std::vector<SystemRow> fillTables(const Catalog& catalog, const Database& db) {
       if (relkindOf(*t) == "r")
         rows.push_back({s.name, name, t->systemView ? std::string("postgres") : owner, kNull, !t->indexes.empty(),
                         false, false, false});
-  });
-  return rows;
-}
-
-std::vector<SystemRow> fillUserTableStats(const Catalog&, const Database& db) {
-  std::vector<Row> rows;
-  forEachSchema(db, [&](const Schema& s) {
-    if (s.name == "pg_catalog" || s.name == "information_schema") return;
-    for (const auto& [name, t] : s.tables) {
-      if (t->systemView || !t->table) continue;
-      auto live = static_cast<int64_t>(t->table->liveRowCount());
-      const int64_t zero = 0;
-      // seq_scan .. n_tup_hot_upd, n_live_tup, n_dead_tup .. n_ins_since_vacuum,
-      // last_vacuum .. last_autoanalyze, vacuum_count .. autoanalyze_count
-      rows.push_back({static_cast<int64_t>(t->oid),
-                      s.name,
-                      name,
-                      zero,
-                      zero,
-                      zero,
-                      zero,
-                      zero,
-                      zero,
-                      zero,
-                      zero,
-                      live,
-                      zero,
-                      zero,
-                      zero,
-                      kNull,
-                      kNull,
-                      kNull,
-                      kNull,
-                      zero,
-                      zero,
-                      zero,
-                      zero});
-    }
   });
   return rows;
 }

@@ -39,9 +39,13 @@ std::vector<SystemRow> fillInitPrivileges(const Catalog& catalog, const Database
 std::vector<SystemRow> fillDescriptions(const Catalog& catalog, const Database& db);
 // Whether the object a comment is on still exists (a dropped one's comment is not shown).
 bool commentedObjectExists(const Database& db, const CommentKey& key);
-// pg_stat_user_tables: a row per table outside pg_catalog and information_schema, its
-// live rows now (n_live_tup); the scan and tuple counters DuetDB does not keep are 0.
+
+// statistics_rows.cpp, what ANALYZE found (docs/statistics.md). pg_stat_user_tables: a row
+// per table outside pg_catalog and information_schema, its live rows now (n_live_tup) and
+// its analyses; the scan and tuple counters DuetDB does not keep are 0.
 std::vector<SystemRow> fillUserTableStats(const Catalog& catalog, const Database& db);
+// pg_stats: a row per analysed column of each table with statistics.
+std::vector<SystemRow> fillStatistics(const Catalog& catalog, const Database& db);
 
 // sequence_rows.cpp: pg_sequence, pg_sequences, information_schema.sequences, pg_depend.
 std::vector<SystemRow> fillSequences(const Catalog& catalog, const Database& db);

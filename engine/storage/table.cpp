@@ -82,6 +82,7 @@ Table::Table(std::string name, std::vector<ColumnSpec> columns, StorageKind kind
 }
 
 Table::~Table() {
+  setAnalysisQueue(nullptr);
   indexes_.clear();
   for (Chunk* c : chunks_) freeChunk(c, true);
 }
@@ -535,6 +536,7 @@ RowId Table::insert(const uint8_t* tuple, UndoLog& undo) {
   chunk->live[slot] = 1;
   ++chunk->liveCount;
   ++liveRows_;
+  noteModified(1);
   undo.recordInsert(this, row);
   for (const ForeignKey* fk : references_) deferForeignKeyRow(*fk, row, undo);
   return row;
@@ -542,6 +544,7 @@ RowId Table::insert(const uint8_t* tuple, UndoLog& undo) {
 
 void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
   checkNotNull(newTuple);
+  noteModified(1);
   // A failed check leaves the space unused until the transaction ends: no free needed.
   uint8_t* images = undo.imageSpace(updateImageBytes());
   uint8_t* before = images;
@@ -614,6 +617,37 @@ void Table::detachForeignKey(ForeignKey& fk) {
   forget(fk.parent->referencedBy_);
 }
 
+// ---- statistics ----------------------------------------------------------------------------
+
+void Table::setStatistics(TableStatistics statistics, bool resetModifications) {
+  (statistics.automatic ? autoAnalysisCount_ : analysisCount_) += 1;
+  (statistics.automatic ? lastAutoAnalysisAt_ : lastAnalysisAt_) = statistics.analyzedAt;
+  if (resetModifications) {
+    modifiedSinceAnalysis_ = 0;
+    analysisThreshold_ = kAnalysisBaseThreshold + static_cast<uint64_t>(kAnalysisScaleFactor * statistics.rows);
+  }
+  statistics_ = std::make_unique<const TableStatistics>(std::move(statistics));
+  if (analysisQueue_) {
+    ++analysisQueue_->version;
+    if (analysisDue_ && modifiedSinceAnalysis_ <= analysisThreshold_) {
+      std::erase(analysisQueue_->due, this);
+      analysisDue_ = false;
+    }
+  }
+}
+
+void Table::setAnalysisQueue(AnalysisQueue* queue) {
+  if (analysisDue_) std::erase(analysisQueue_->due, this);
+  analysisDue_ = false;
+  analysisQueue_ = queue;
+  noteModified(0);  // due already, when rows came before the queue
+}
+
+void Table::becomeDue() {
+  analysisQueue_->due.push_back(this);
+  analysisDue_ = true;
+}
+
 uint8_t* Table::hideRow(RowId row) {
   Chunk* chunk = chunkOf(row);
   uint32_t slot = slotOf(row);
@@ -628,6 +662,7 @@ uint8_t* Table::hideRow(RowId row) {
 
 void Table::erase(RowId row, UndoLog& undo) {
   uint8_t* image = hideRow(row);
+  noteModified(1);
   // The bytes stay in the slot until commit: rollback only has to flip live back.
   undo.recordErase(this, row, chunkOf(row));
   if (referencedBy_.empty()) return;
@@ -640,6 +675,7 @@ void Table::truncate(UndoLog& undo) {
   saved->chunks.swap(chunks_);
   saved->freeSlots.swap(freeSlots_);
   saved->liveRows = liveRows_;
+  noteModified(liveRows_);
   saved->extents = std::exchange(extents_, std::make_unique<ChunkExtents>());
   liveRows_ = 0;
   syncDirectory();

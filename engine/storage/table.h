@@ -21,10 +21,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/storage/analysis_queue.h"
 #include "engine/storage/foreign_key.h"
 #include "engine/storage/huge_memory.h"
 #include "engine/storage/index.h"
 #include "engine/storage/layout.h"
+#include "engine/storage/table_statistics.h"
 #include "engine/storage/undo_log.h"
 #include "engine/types/value.h"
 
@@ -35,6 +37,10 @@ struct ColumnSpec {
   SqlType type;
   bool notNull = false;
 };
+
+// PostgreSQL's autovacuum_analyze_threshold and autovacuum_analyze_scale_factor.
+inline constexpr uint64_t kAnalysisBaseThreshold = 50;
+inline constexpr double kAnalysisScaleFactor = 0.1;
 
 class Table {
  public:
@@ -118,6 +124,25 @@ class Table {
   const std::vector<ForeignKey*>& references() const { return references_; }
   const std::vector<ForeignKey*>& referencedBy() const { return referencedBy_; }
 
+  // Statistics (table_statistics.h, docs/statistics.md): what the last ANALYZE found, or
+  // null when the table was never analysed (then plan from liveRowCount()). Valid until
+  // the next analysis replaces it; the planner reads it while planning and keeps nothing.
+  const TableStatistics* statistics() const { return statistics_.get(); }
+  // Installs new statistics. resetModifications: the whole table was analysed (not a
+  // column list), so the count of changes since starts again and the threshold moves.
+  void setStatistics(TableStatistics statistics, bool resetModifications);
+  // Rows inserted, updated and deleted since the last whole-table analysis (counted as
+  // they happen, rolled-back changes included; TRUNCATE counts the rows it removes).
+  uint64_t modifiedSinceAnalysis() const { return modifiedSinceAnalysis_; }
+  uint64_t analysisCount() const { return analysisCount_; }          // by ANALYZE
+  uint64_t autoAnalysisCount() const { return autoAnalysisCount_; }  // automatic
+  // When the last ANALYZE / automatic analysis ran (TableStatistics::analyzedAt), or 0.
+  int64_t lastAnalysisAt() const { return lastAnalysisAt_; }
+  int64_t lastAutoAnalysisAt() const { return lastAutoAnalysisAt_; }
+  // Where the table puts itself when it becomes due for automatic analysis; null (system
+  // tables) never.
+  void setAnalysisQueue(AnalysisQueue* queue);
+
   // Accounting, for tests and monitoring.
   size_t stringBytes() const { return stringBytes_; }
   size_t freeSlotCount() const { return freeSlots_.size(); }
@@ -156,6 +181,12 @@ class Table {
   // Takes a live row out of scans and indexes; returns its image (in rowScratch_).
   uint8_t* hideRow(RowId row);
   void syncDirectory();
+  // The write path's part of automatic analysis: one addition and one comparison.
+  void noteModified(uint64_t rows) {
+    modifiedSinceAnalysis_ += rows;
+    if (modifiedSinceAnalysis_ > analysisThreshold_ && analysisQueue_ && !analysisDue_) becomeDue();
+  }
+  void becomeDue();
 
   [[noreturn]] void throwNotNull(const uint8_t* tuple) const;
   void notNullChanged();  // recomputes notNullColumns_ and notNullFlags_
@@ -224,6 +255,17 @@ class Table {
   uint64_t liveRows_ = 0;
   size_t stringBytes_ = 0;
   std::vector<std::shared_ptr<Index>> indexes_;
+  std::unique_ptr<const TableStatistics> statistics_;
+  uint64_t modifiedSinceAnalysis_ = 0;
+  // autovacuum_analyze_threshold + autovacuum_analyze_scale_factor * rows at the last
+  // analysis: 50 + 10%.
+  uint64_t analysisThreshold_ = kAnalysisBaseThreshold;
+  uint64_t analysisCount_ = 0;
+  uint64_t autoAnalysisCount_ = 0;
+  int64_t lastAnalysisAt_ = 0;
+  int64_t lastAutoAnalysisAt_ = 0;
+  AnalysisQueue* analysisQueue_ = nullptr;
+  bool analysisDue_ = false;               // in analysisQueue_->due
   std::vector<ForeignKey*> references_;    // constraints whose referencing table this is
   std::vector<ForeignKey*> referencedBy_;  // constraints whose referenced table this is
   // Work buffers for the hot paths (one executor thread, calls never nest): a row image,
