@@ -1,9 +1,11 @@
-// ANALYZE's computation (docs/statistics.md): one pass over a table's live rows in storage
-// order that counts NULLs, widths and distinct values (distinct_counter.h), keeps the
-// smallest and largest value, and takes every n-th row into the histogram's sample. It
-// reads every row, so the result depends on the rows alone (and their order in storage
-// for the histogram's sample), never on timing or chance: plans made from it are the same
-// after a recovery that replays the same rows.
+// ANALYZE's computation (docs/statistics.md): over a sample of about kSampleRows of a
+// table's live rows (all of a smaller table's), it counts NULLs, widths and how often each
+// value occurs, keeps the smallest and largest value and the sorted sample for a
+// histogram, and estimates the distinct values of the whole table as PostgreSQL does. Its
+// cost stays the same however large the table (the executor runs it, between
+// transactions). The sample is chosen by a hash of each row's position among the live
+// rows in storage order, never by timing or chance: plans made from it are the same after
+// a recovery that replays the same rows.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -34,7 +34,7 @@ class StatisticsValue {
 struct ColumnStatistics {
   double nullFraction = 0;  // of the rows at analysis, 0..1
   // Distinct non-NULL values, a positive estimated count (exact for tables of up to
-  // kExactDistinctRows rows). For PostgreSQL's n_distinct form see pgNDistinct().
+  // kSampleRows rows). For PostgreSQL's n_distinct form see pgNDistinct().
   double distinct = 0;
   // Whether no non-NULL value occurs twice (known exactly only when counted exactly).
   bool unique = false;
@@ -62,12 +62,12 @@ struct TableStatistics {
   bool automatic = false;                 // by auto-analysis rather than the ANALYZE statement
 };
 
-// Up to this many live rows a table's distinct counts are exact (PostgreSQL reads every
-// row of such a table too: its ANALYZE samples 300 * default_statistics_target rows).
-inline constexpr uint64_t kExactDistinctRows = 30000;
+// ANALYZE reads about this many rows of a table, all rows of a smaller one, whose
+// statistics are then exact: PostgreSQL samples 300 * default_statistics_target rows too.
+inline constexpr uint64_t kSampleRows = 30000;
 // PostgreSQL's default_statistics_target (100) buckets: histogram_bounds has up to 101 values.
 inline constexpr uint32_t kHistogramBounds = 101;
-// The histogram's sample: about this many rows, every n-th live row in storage order.
-inline constexpr uint64_t kHistogramSampleRows = 30000;
+// The histogram's bounds come from about this many of the sampled values (30 per bucket).
+inline constexpr uint64_t kHistogramSampleRows = 3000;
 
 }  // namespace duet
