@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "compiler/planner/plan_building.h"
+#include "compiler/planner/statement_planner.h"
 #include "engine/storage/table.h"
 
 namespace duet::planner {
@@ -272,6 +273,27 @@ NodePtr uniqueLookup(Table& table, std::vector<ExprPtr>& conjuncts, Binder& b, b
 
 }  // namespace
 
+namespace {
+
+// The rows an index walk over equal values of its first `prefix` key columns is estimated to
+// meet, by the columns' statistics (their distinct counts multiplied, at most the rows);
+// -1 when a column has none.
+double rowsPerPrefix(const Table& table, const std::vector<uint32_t>& key, size_t prefix) {
+  double rows = static_cast<double>(table.liveRowCount()), combinations = 1;
+  for (size_t k = 0; k < prefix; ++k) {
+    const ColumnStatistics* s = columnStatistics(table, static_cast<int>(key[k]));
+    if (!s || s->distinct < 1) return -1;
+    combinations *= s->distinct;
+  }
+  return std::max(1.0, rows / std::min(combinations, std::max(1.0, rows)));
+}
+
+// An index walk per left row that meets more rows than this reads more than a hash join,
+// which reads the table once.
+constexpr double kMaxRowsPerProbe = 64;
+
+}  // namespace
+
 NodePtr indexRangeJoin(Table& table, const std::vector<ExprPtr>& local, const std::vector<ExprPtr>& rest, int offset,
                        const std::function<bool(const plan::Expr&)>& fromLeft) {
   using plan::Op;
@@ -307,8 +329,10 @@ NodePtr indexRangeJoin(Table& table, const std::vector<ExprPtr>& local, const st
     }
     int score = static_cast<int>(eq) * 4;
     // A whole key of an index that is not unique, or a unique key less its last column (the
-    // order lines of one order): few rows per left row.
+    // order lines of one order): few rows per left row, unless statistics say otherwise
+    // (CH's orders of one district).
     bool bounded = eq == key.size() || (index->unique() && eq + 1 == key.size());
+    if (double perProbe = rowsPerPrefix(table, key, eq); bounded && perProbe > kMaxRowsPerProbe) bounded = false;
     if (eq < key.size()) {
       const Found* low = find(static_cast<int>(key[eq]), lower);
       const Found* high = find(static_cast<int>(key[eq]), upper);

@@ -1,15 +1,20 @@
 // What the join ordering (join_order.h) is told about a FROM list: each item's estimated
-// rows after its own filters, its unique keys, and the join conjuncts between items. The
-// estimates are rules of thumb over live row counts until there are statistics (issue 23):
-// an equality with a constant keeps a tenth of the rows (or one row when it pins a unique
-// key), a range a third, a LIKE what PostgreSQL's like_selectivity makes of its pattern,
-// anything else a half. Functions and subqueries count as 1,000 rows, as in PostgreSQL.
+// rows after its own filters, its unique keys, and the join conjuncts between items, with
+// the distinct values of the columns an equality joins. Where a table has statistics
+// (ANALYZE, docs/statistics.md), a conjunct on one of its columns keeps what they say, as
+// PostgreSQL's eqsel and scalarineqsel do without most common values: an equality with a
+// value (1 - null fraction) / distinct values, a range the share of the histogram on its
+// side, IS NULL the null fraction. Otherwise rules of thumb: an equality with a constant
+// keeps a tenth of the rows (or one row when it pins a unique key), a range a third, a
+// LIKE what PostgreSQL's like_selectivity makes of its pattern, anything else a half.
+// Functions and subqueries count as 1,000 rows, as in PostgreSQL.
 #include <algorithm>
 #include <bit>
 
 #include "compiler/planner/statement_planner.h"
 #include "engine/storage/index.h"
 #include "engine/storage/table.h"
+#include "engine/types/value_io.h"
 
 namespace duet::planner {
 
@@ -53,17 +58,81 @@ double likeSelectivity(const plan::Expr& pattern) {
 
 }  // namespace
 
-double conjunctSelectivity(const plan::Expr& c) {
+const ColumnStatistics* columnStatistics(const Table& table, int column) {
+  const TableStatistics* s = table.statistics();
+  if (!s || column < 0 || column >= static_cast<int>(s->columns.size()) || !s->columns[column].analyzed) return nullptr;
+  return &s->columns[column];
+}
+
+namespace {
+
+// The share of a column's non-NULL values below `value` by its histogram: the buckets
+// wholly below, and half of the one it falls in. -1 without a histogram.
+double shareBelow(const ColumnStatistics& s, SqlType type, const void* value) {
+  const auto& bounds = s.histogram;
+  if (bounds.size() < 2) return -1;
+  if (compareValues(type, value, bounds.front()->value()) <= 0) return 0;
+  if (compareValues(type, value, bounds.back()->value()) >= 0) return 1;
+  size_t i = 1;
+  while (compareValues(type, value, bounds[i]->value()) > 0) ++i;
+  return (static_cast<double>(i - 1) + 0.5) / static_cast<double>(bounds.size() - 1);
+}
+
+// What `table`'s statistics say of a conjunct over its row; -1 when they say nothing.
+double statisticsSelectivity(const Table& table, const plan::Expr& c) {
+  auto columnOf = [&](const plan::Expr& e) {
+    return e.kind == ExprKind::Column ? columnStatistics(table, e.column) : nullptr;
+  };
+  if (c.kind == ExprKind::IsNull) {
+    const ColumnStatistics* s = columnOf(*c.args[0]);
+    return !s ? -1 : c.negated ? 1 - s->nullFraction : s->nullFraction;
+  }
+  if (c.kind == ExprKind::InList) {
+    const ColumnStatistics* s = columnOf(*c.args[0]);
+    if (!s || s->distinct < 1) return -1;
+    bool constants = std::all_of(c.args.begin() + 1, c.args.end(), [](const ExprPtr& a) { return isConstant(*a); });
+    double values = static_cast<double>(c.args.size() - 1);
+    double in = std::min(1.0, values / s->distinct) * (1 - s->nullFraction);
+    return !constants ? -1 : c.negated ? 1 - in - s->nullFraction : in;
+  }
+  if (c.kind != ExprKind::Compare) return -1;
+  int side = columnOf(*c.args[0]) && isConstant(*c.args[1])   ? 0
+             : columnOf(*c.args[1]) && isConstant(*c.args[0]) ? 1
+                                                              : -1;
+  if (side < 0) return -1;
+  const ColumnStatistics& s = *columnOf(*c.args[side]);
+  double nonNull = 1 - s.nullFraction;
+  if (c.op == plan::Op::Eq || c.op == plan::Op::Ne) {
+    if (s.distinct < 1) return -1;
+    double equal = nonNull / s.distinct;
+    return c.op == plan::Op::Eq ? equal : nonNull - equal;
+  }
+  // A range: against a constant of the column's own fixed-width type, by the histogram.
+  const plan::Expr& value = *c.args[1 - side];
+  SqlType type = c.args[side]->type;
+  if (value.kind != ExprKind::Const || value.constNull || value.type.id != type.id || isVarlenaType(type.id)) return -1;
+  double below = shareBelow(s, type, value.constant);
+  if (below < 0) return -1;
+  bool less = c.op == plan::Op::Lt || c.op == plan::Op::Le;
+  if (side == 1) less = !less;  // 5 < x is x > 5
+  return nonNull * (less ? below : 1 - below);
+}
+
+}  // namespace
+
+double conjunctSelectivity(const plan::Expr& c, const Table* table) {
   if (c.kind == ExprKind::And) {
     double sel = 1;
-    for (const auto& a : c.args) sel *= conjunctSelectivity(*a);
+    for (const auto& a : c.args) sel *= conjunctSelectivity(*a, table);
     return sel;
   }
   if (c.kind == ExprKind::Or) {  // as independent events, like PostgreSQL's clauselist_selectivity_or
     double none = 1;
-    for (const auto& a : c.args) none *= 1 - conjunctSelectivity(*a);
+    for (const auto& a : c.args) none *= 1 - conjunctSelectivity(*a, table);
     return 1 - none;
   }
+  if (table)
+    if (double sel = statisticsSelectivity(*table, c); sel >= 0) return std::max(sel, 1e-6);
   if (c.kind == ExprKind::Like) {
     double sel = likeSelectivity(*c.args[1]);
     return c.negated ? 1.0 - sel : sel;
@@ -98,7 +167,7 @@ double estimatedRows(const TableBinding* binding, const std::vector<ExprPtr>& lo
     }
     if (pinned) return 1;
   }
-  for (const auto& c : local) rows *= conjunctSelectivity(*c);
+  for (const auto& c : local) rows *= conjunctSelectivity(*c, &table);
   return std::max(1.0, rows);
 }
 
@@ -137,6 +206,25 @@ void relayColumns(const Scope& scope, const std::vector<int>& offset, plan::Expr
   for (auto& a : e.args) relayColumns(scope, offset, *a);
 }
 
+namespace {
+
+// The distinct values of a column of an item that is a table with statistics, scaled to
+// the table's rows now when they grow with it (PostgreSQL's negative n_distinct); 0 for
+// anything else. (Each scope entry is one item here.)
+double distinctValues(const Scope& scope, const std::vector<const TableBinding*>& bound, const plan::Expr& e) {
+  if (e.kind != ExprKind::Column) return 0;
+  int item = entryOf(scope, e.column);
+  if (item < 0 || !bound[item]) return 0;
+  const Table& table = *bound[item]->table;
+  const ColumnStatistics* s = columnStatistics(table, e.column - scope.entries[item].offset);
+  const TableStatistics* t = table.statistics();
+  if (!s || s->distinct < 1 || t->rows < 1) return 0;
+  double rows = static_cast<double>(table.liveRowCount());
+  return s->pgNDistinct(t->rows) < 0 ? std::max(1.0, s->distinct * rows / t->rows) : s->distinct;
+}
+
+}  // namespace
+
 JoinOrder StatementPlanner::chooseJoinOrder(const Scope& scope, const std::vector<const TableBinding*>& bound,
                                             const std::vector<std::vector<ExprPtr>>& local,
                                             const std::vector<std::vector<ExprPtr>>& atStep,
@@ -156,6 +244,8 @@ JoinOrder StatementPlanner::chooseJoinOrder(const Scope& scope, const std::vecto
       JoinPredicate p;
       p.items = itemsRead(scope, *c);
       if (std::popcount(p.items) < 2) continue;
+      if (c->kind == ExprKind::Compare && c->op == plan::Op::Eq)
+        p.distinct = std::max(distinctValues(scope, bound, *c->args[0]), distinctValues(scope, bound, *c->args[1]));
       predicates.push_back(p);
       // An equality keys each side that is a plain column (a.x = b.y keys a by x and b by y).
       if (c->kind == ExprKind::Compare && c->op == plan::Op::Eq)

@@ -45,6 +45,15 @@ double joinedSize(const std::vector<JoinInput>& inputs, const std::vector<JoinPr
   }
   if (!connected) return joinedRows * in.rows;
   if (!equality) return joinedRows * in.rows / 3;  // a range or other condition
+  // Equalities of columns whose distinct values are known, each keeping 1/distinct of the
+  // pairs; then a unique key below may still bound the estimate more tightly.
+  double pairs = joinedRows * in.rows;
+  bool counted = false;
+  for (const auto& p : predicates)
+    if (p.keyItem < 0 && p.distinct > 0 && (p.items & ~both) == 0 && has(p.items, item) && (p.items & joined) != 0) {
+      pairs /= p.distinct;
+      counted = true;
+    }
   // Each joined row meets one row of `item` at most: the filtered share of them.
   if (uniqueMatch(in, item, joined, predicates)) {
     keyed = bounded = true;
@@ -56,6 +65,10 @@ double joinedSize(const std::vector<JoinInput>& inputs, const std::vector<JoinPr
       bounded = true;
       return in.rows * std::min(1.0, joinedRows / inputs[x].tableRows);
     }
+  if (counted) {
+    bounded = true;
+    return std::max(1.0, pairs);
+  }
   return std::max(joinedRows, in.rows);
 }
 

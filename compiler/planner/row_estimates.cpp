@@ -1,8 +1,7 @@
 // The rows each plan node is estimated to yield (Node::estimatedRows), for EXPLAIN. Join
 // steps carry the join order's own estimates (join_order.h, set where from_planner.cpp
-// builds them); every other node gets one here, bottom up, by the rules of thumb
-// join_estimates.cpp uses for a FROM item's filters (conjunctSelectivity). Statistics are
-// issue 23's.
+// builds them); every other node gets one here, bottom up, as join_estimates.cpp estimates
+// a FROM item's filters (conjunctSelectivity: the table's statistics, or rules of thumb).
 #include <algorithm>
 #include <cstring>
 
@@ -25,13 +24,20 @@ double tableRows(const Table* table) {
   return table ? std::max<double>(1, static_cast<double>(table->liveRowCount())) : 1000;
 }
 
-// The share of rows a predicate keeps: the product of its conjuncts' selectivities.
-double predicateSelectivity(const plan::Expr* predicate) {
+// The share of rows a predicate keeps: the product of its conjuncts' selectivities (with
+// `table`'s statistics when the predicate is over its row).
+double predicateSelectivity(const plan::Expr* predicate, const Table* table = nullptr) {
   if (!predicate) return 1;
-  if (predicate->kind != ExprKind::And) return conjunctSelectivity(*predicate);
+  if (predicate->kind != ExprKind::And) return conjunctSelectivity(*predicate, table);
   double s = 1;
-  for (const auto& a : predicate->args) s *= predicateSelectivity(a.get());
+  for (const auto& a : predicate->args) s *= predicateSelectivity(a.get(), table);
   return s;
+}
+
+// The table whose row a node passes on unchanged (its access path), if any.
+const Table* scannedTable(const Node& n) {
+  bool access = n.kind == NodeKind::TableScan || n.kind == NodeKind::IndexLookup || n.kind == NodeKind::IndexRange;
+  return access ? n.table : nullptr;
 }
 
 // A LIMIT's count when it is a constant; -1 otherwise.
@@ -90,7 +96,7 @@ double estimate(Node& n) {
     case NodeKind::IndexLookup: rows = keySetValues(n); break;
     case NodeKind::IndexRange: rows = rangeRows(n); break;
     case NodeKind::Values: rows = static_cast<double>(n.rows.size()); break;
-    case NodeKind::Filter: rows = first * predicateSelectivity(n.predicate.get()); break;
+    case NodeKind::Filter: rows = first * predicateSelectivity(n.predicate.get(), scannedTable(*n.children[0])); break;
     case NodeKind::NestedLoopJoin: {
       double joined = first * in[1] * predicateSelectivity(n.predicate.get());
       rows = n.outer ? std::max(first, joined) : joined;

@@ -17,6 +17,10 @@
 #include "compiler/planner/join_order.h"
 #include "compiler/planner/planner.h"
 
+namespace duet {
+struct ColumnStatistics;
+}
+
 namespace duet::planner {
 
 using binder::Binder;
@@ -57,8 +61,11 @@ void relayColumns(const Scope& scope, const std::vector<int>& offset, plan::Expr
 
 // The share of rows a conjunct keeps, by rules of thumb (join_estimates.cpp): an equality
 // with a constant a tenth, a range a third, a LIKE by its pattern (PostgreSQL's
-// like_selectivity), an AND or OR by its arguments', anything else a half.
-double conjunctSelectivity(const plan::Expr& conjunct);
+// like_selectivity), an AND or OR by its arguments', anything else a half. With `table`
+// (the conjunct is over its row), what its statistics say first, where they say something.
+double conjunctSelectivity(const plan::Expr& conjunct, const Table* table = nullptr);
+// `table`'s statistics of its column `column`, when it has been analysed; else null.
+const ColumnStatistics* columnStatistics(const Table& table, int column);
 // Fills Node::estimatedRows where the planner left it unset, bottom up, subplans included
 // (row_estimates.cpp); returns the root's.
 double estimateRows(Node& root);

@@ -6,6 +6,7 @@
 #include "compiler/runtime/instrumentation.h"
 #include "engine/error.h"
 #include "engine/storage/table.h"
+#include "engine/storage/table_analyzer.h"
 #include "engine/storage/undo_log.h"
 
 using namespace duet;
@@ -291,4 +292,16 @@ TEST_CASE("A semi or anti join hashes its outer rows when they are estimated few
   CHECK(f.explain("select d from u where not exists (select 1 from t where t.a + 0 = u.a and t.b > 'a')", o) ==
         Lines{"Hash Anti Join", "  Hash Cond: (u.a = (t.a + 0))", "  ->  Seq Scan on u", "  ->  Hash",
               "        ->  Seq Scan on t", "              Filter: (t.b > 'a'::text)"});
+}
+
+TEST_CASE("Estimates follow the tables' statistics once they are analysed", "[plan][explain]") {
+  Fixture f;
+  f.t.setStatistics(analyzeTable(f.t, {}, nullptr), true);
+  f.u.setStatistics(analyzeTable(f.u, {}, nullptr), true);
+  // a > 90 keeps what t's histogram has above 90 (rules of thumb: a third); u.a has 10 values.
+  CHECK(f.explain("select b from t where a > 90", analyze()).at(0) ==
+        "Seq Scan on t  (rows=11) (actual rows=10 loops=1)");  // 90 falls in a bucket: half of it
+  CHECK(f.explain("select d from u where a = 3", analyze()).at(0) == "Seq Scan on u  (rows=5) (actual rows=5 loops=1)");
+  CHECK(f.explain("select d from u where a is null", analyze()).at(0) ==
+        "Seq Scan on u  (rows=1) (actual rows=0 loops=1)");
 }
