@@ -227,15 +227,21 @@ void JoinTable::insert(const uint8_t* key, const uint8_t* row, uint64_t hash) {
 }
 
 void JoinTable::finish() {
-  size_t buckets = std::bit_ceil(std::max<size_t>(16, keys_.size() * 2));
-  heads_.assign(buckets, 0);
-  chain_.assign(keys_.size(), 0);
-  for (uint32_t i = 0; i < keys_.size(); ++i) {
-    size_t b = hashes_[i] & (buckets - 1);
-    chain_[i] = heads_[b];
-    heads_[b] = i + 1;
+  size_t n = keys_.size();
+  size_t buckets = std::bit_ceil(std::max<size_t>(16, n * 2));
+  size_t mask = buckets - 1;
+  buckets_.assign(buckets + 1, 0);
+  for (size_t i = 0; i < n; ++i) ++buckets_[(hashes_[i] & mask) + 1];
+  for (size_t b = 0; b < buckets; ++b) buckets_[b + 1] += buckets_[b];
+  entries_.resize(n);
+  StatementVector<uint32_t> filled(buckets_.begin(), buckets_.end() - 1);
+  bool word = equal_.oneWord();
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t* key = keys_.at(i);
+    entries_[filled[hashes_[i] & mask]++] = {hashes_[i], word ? equal_.word(key) : 0, key, rows_.at(i)};
   }
-  for (const uint8_t* row : nullKeyRows_.rows()) rows_.append(row);  // past every chained entry
+  StatementVector<uint64_t>().swap(hashes_);
+  for (const uint8_t* row : nullKeyRows_.rows()) rows_.append(row);  // past every indexed entry
 }
 
 void JoinTable::absorb(JoinTable& part) {
@@ -247,17 +253,16 @@ void JoinTable::absorb(JoinTable& part) {
 }
 
 const uint8_t* JoinTable::next(const uint8_t* key, uint64_t hash, uint64_t* cursor) const {
-  if (heads_.empty() || tupleHasNull(keyLayout_, key)) return nullptr;  // NULL matches nothing
-  uint32_t e;
-  if (*cursor == 0) {
-    e = heads_[hash & (heads_.size() - 1)];
-  } else {
-    e = chain_[*cursor - 1];
-  }
-  for (; e; e = chain_[e - 1]) {
-    if (hashes_[e - 1] == hash && equal_(keys_.at(e - 1), key)) {
-      *cursor = e;
-      return rows_.at(e - 1);
+  if (entries_.empty() || tupleHasNull(keyLayout_, key)) return nullptr;  // NULL matches nothing
+  size_t bucket = hash & (buckets_.size() - 2);
+  size_t end = buckets_[bucket + 1];
+  bool word = equal_.oneWord();
+  uint64_t probe = word ? equal_.word(key) : 0;
+  for (size_t i = *cursor ? *cursor : buckets_[bucket]; i < end; ++i) {
+    const Entry& e = entries_[i];
+    if (e.hash == hash && (word ? e.word == probe : equal_(e.key, key))) {
+      *cursor = i + 1;  // where the next call goes on (never 0)
+      return e.row;
     }
   }
   *cursor = 0;

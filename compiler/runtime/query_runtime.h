@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -68,6 +69,14 @@ class KeyEquality {
  public:
   explicit KeyEquality(const TupleLayout& layout);
   bool operator()(const uint8_t* a, const uint8_t* b) const;
+  // Whether keys are one value of at most 8 bytes compared as bytes (an integer, a date):
+  // then two keys without NULLs are equal exactly when their word()s are.
+  bool oneWord() const { return columns_.size() == 1 && columns_[0].kind == Kind::Bytes && columns_[0].size <= 8; }
+  uint64_t word(const uint8_t* key) const {
+    uint64_t w = 0;
+    std::memcpy(&w, key + columns_[0].offset, columns_[0].size);
+    return w;
+  }
 
  private:
   enum class Kind : uint8_t { Bytes, String, Compare };
@@ -107,6 +116,9 @@ class GroupTable {
 };
 
 // Join hash table: key tuple -> list of payload tuples (the build side's whole row).
+// finish() lays the entries out by bucket, each with its hash and its key's and row's
+// addresses side by side, so that a probe reads the bucket's bounds and then one short run
+// of entries (chained lists spread over four arrays cost a cache miss per step).
 class JoinTable {
  public:
   JoinTable(TupleLayout keyLayout, TupleLayout rowLayout);
@@ -134,9 +146,15 @@ class JoinTable {
   TupleBuffer rows_;
   TupleBuffer nullKeyRows_;
   TupleBuffer keys_;
-  StatementVector<uint64_t> hashes_;
-  StatementVector<uint32_t> heads_;  // bucket -> first entry + 1
-  StatementVector<uint32_t> chain_;  // entry -> next entry + 1
+  StatementVector<uint64_t> hashes_;  // per inserted key, until finish()
+  struct Entry {
+    uint64_t hash;
+    uint64_t word;  // the key itself when KeyEquality::oneWord(): compared without reading it
+    const uint8_t* key;
+    const uint8_t* row;
+  };
+  StatementVector<Entry> entries_;     // by bucket, in insertion order within one
+  StatementVector<uint32_t> buckets_;  // bucket b's entries are [buckets_[b], buckets_[b + 1])
 };
 
 struct SortSpec {

@@ -69,6 +69,14 @@ std::shared_ptr<Database> Catalog::makeDatabase(uint32_t oid, const std::string&
   return db;
 }
 
+// A database may outlive the catalog (a session's reference to it): its tables leave the
+// analysis queue before the queue goes, so that neither their writes nor their end reach it.
+Catalog::~Catalog() {
+  for (const auto& [name, db] : databases_)
+    for (const auto& [schemaName, schema] : db->schemas)
+      for (const auto& [tableName, table] : schema->tables) table->table->setAnalysisQueue(nullptr);
+}
+
 void Catalog::setComment(Database& db, const CommentKey& key, std::optional<std::string> text, UndoLog& undo) {
   std::optional<std::string> kept;
   if (auto it = db.comments.find(key); it != db.comments.end()) kept = it->second;
@@ -501,11 +509,14 @@ void Catalog::dropTable(Database& db, const SchemaPath& path, const std::string&
   // Its own foreign keys go with it (those of other tables that reference it, the caller
   // dropped or refused).
   for (const auto& fk : kept->foreignKeys) Table::detachForeignKey(*fk);
+  // Nor is it analysed any more (a plan may keep it alive past the queue).
+  kept->table->setAnalysisQueue(nullptr);
   // The table (and its rows) lives on in the log until commit, for a rollback to restore.
-  undo.recordAction([&schema, kept, keptIndexes] {
+  undo.recordAction([&schema, kept, keptIndexes, queue = analysisQueue_.get()] {
     schema.tables[kept->name] = kept;
     for (const auto& i : keptIndexes) schema.indexes[i->name] = i;
     for (const auto& fk : kept->foreignKeys) Table::attachForeignKey(*fk);
+    kept->table->setAnalysisQueue(queue);
   });
 }
 

@@ -204,6 +204,7 @@ class Catalog {
  public:
   // A fresh catalog: database "postgres", superuser role "postgres".
   Catalog();
+  ~Catalog();
 
   // ---- databases and roles
   Database* database(const std::string& name) const;
