@@ -72,6 +72,7 @@ def parse_args(argv):
                    help="exit 1 when DuetDB fails a query listed in the benchmark's expected_pass file")
     p.add_argument("--expected-pass", help="that file (default bench/BENCHMARK/expected_pass)")
     p.add_argument("--json", help="write every result to this file")
+    p.add_argument("--plot", help="draw per-query times to this PNG (plot.py; needs matplotlib)")
     args = p.parse_args(argv)
     args.settings = {name: [] for name in SYSTEMS}
     for item in args.set:
@@ -227,6 +228,10 @@ def main(argv=None):
             json.dump({"benchmark": workload.describe(), "repeat": args.repeat, "timeout": args.timeout,
                        "results": {q: {n: {k: v for k, v in r.items() if k != "rows"} for n, r in per.items()}
                                    for q, per in results.items()}}, f, indent=1)
+    if args.plot:
+        from plot import plot
+        plot(args.plot, workload.describe(), {q: {n: {k: v for k, v in r.items() if k != "rows"}
+                                                  for n, r in per.items()} for q, per in results.items()})
     if args.check and "duetdb" in names:
         expected = read_expected_pass(args.expected_pass or os.path.join(workload.folder, "expected_pass"))
         failed = [q.name for q in queries if q.number in expected and results[q.name]["duetdb"]["status"] != "ok"]
