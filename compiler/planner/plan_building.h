@@ -34,7 +34,8 @@ void splitJoinKeys(std::vector<plan::ExprPtr>& conditions, int rightOffset, std:
                    std::vector<plan::ExprPtr>& rightKeys, std::vector<plan::ExprPtr>& residual);
 // The AND of `parts`; null for none.
 plan::ExprPtr conjunction(std::vector<plan::ExprPtr> parts);
-// `child` filtered by `predicate`; `child` itself when there is no predicate.
+// `child` filtered by `predicate` (its conjuncts cheapest first, as evaluationCost counts);
+// `child` itself when there is no predicate.
 plan::NodePtr filter(plan::NodePtr child, plan::ExprPtr predicate);
 plan::NodePtr project(plan::NodePtr child, std::vector<plan::ExprPtr> exprs);
 // Reads all of `child` before passing its first row on.
