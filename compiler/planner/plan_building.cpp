@@ -63,14 +63,27 @@ int evaluationCost(const plan::Expr& e) {
 
 }  // namespace
 
+const Table* scannedTable(const Node& plan) {
+  const Node* n = &plan;
+  while (n->kind == NodeKind::Filter) n = n->children[0].get();
+  bool access = n->kind == NodeKind::TableScan || n->kind == NodeKind::IndexLookup || n->kind == NodeKind::IndexRange;
+  return access ? n->table : nullptr;
+}
+
 NodePtr filter(NodePtr child, ExprPtr predicate) {
   if (!predicate) return child;
   // Cheaper conjuncts first, as PostgreSQL's order_qual_clauses: a row the cheap ones drop
   // costs nothing more (TPC-H Q12's date ranges before its char(10) comparisons); stable,
   // so equal costs keep their written order.
-  if (predicate->kind == ExprKind::And)
-    std::stable_sort(predicate->args.begin(), predicate->args.end(),
-                     [](const ExprPtr& a, const ExprPtr& b) { return evaluationCost(*a) < evaluationCost(*b); });
+  if (predicate->kind == ExprKind::And) {
+    std::vector<std::pair<int, ExprPtr>> costed;
+    for (auto& a : predicate->args) {
+      int cost = evaluationCost(*a);
+      costed.emplace_back(cost, std::move(a));
+    }
+    std::stable_sort(costed.begin(), costed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t i = 0; i < costed.size(); ++i) predicate->args[i] = std::move(costed[i].second);
+  }
   auto n = std::make_unique<Node>(NodeKind::Filter);
   n->outputTypes = child->outputTypes;
   n->predicate = std::move(predicate);

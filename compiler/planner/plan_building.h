@@ -38,6 +38,9 @@ plan::ExprPtr conjunction(std::vector<plan::ExprPtr> parts);
 // `child` itself when there is no predicate.
 plan::NodePtr filter(plan::NodePtr child, plan::ExprPtr predicate);
 plan::NodePtr project(plan::NodePtr child, std::vector<plan::ExprPtr> exprs);
+// The table `plan` reads, when it is that table's access path (a scan or index access)
+// under filters, so its rows are the table's; else null.
+const Table* scannedTable(const plan::Node& plan);
 // Reads all of `child` before passing its first row on.
 plan::NodePtr materialize(plan::NodePtr child);
 

@@ -34,12 +34,6 @@ double predicateSelectivity(const plan::Expr* predicate, const Table* table = nu
   return s;
 }
 
-// The table whose row a node passes on unchanged (its access path), if any.
-const Table* scannedTable(const Node& n) {
-  bool access = n.kind == NodeKind::TableScan || n.kind == NodeKind::IndexLookup || n.kind == NodeKind::IndexRange;
-  return access ? n.table : nullptr;
-}
-
 // A LIMIT's count when it is a constant; -1 otherwise.
 double constantCount(const plan::Expr* e) {
   while (e && e->kind == ExprKind::Cast) e = e->args[0].get();

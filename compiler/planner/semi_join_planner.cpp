@@ -55,14 +55,6 @@ size_t rowWidth(const sql::Expr& test) {
   return test.kind == sql::ExprKind::Row ? test.as<sql::RowExpr>().args.size() : 1;
 }
 
-// The table `plan` reads, when it is that table's access path under filters; else null.
-const Table* scannedTable(const Node& plan) {
-  const Node* n = &plan;
-  while (n->kind == NodeKind::Filter) n = n->children[0].get();
-  bool access = n->kind == NodeKind::TableScan || n->kind == NodeKind::IndexLookup || n->kind == NodeKind::IndexRange;
-  return access ? n->table : nullptr;
-}
-
 // Whether the subquery reads one table through filters alone and `keys` (over its row)
 // cover a unique index of it: then, as for an inner join (indexJoin), one index probe per
 // outer row beats hashing the whole table, and the subquery stays an expression whose

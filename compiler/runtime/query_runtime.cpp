@@ -214,7 +214,8 @@ JoinTable::JoinTable(TupleLayout keyLayout, TupleLayout rowLayout)
       equal_(keyLayout),
       rows_(rowLayout),
       nullKeyRows_(std::move(rowLayout)),
-      keys_(std::move(keyLayout)) {}
+      keys_(std::move(keyLayout)),
+      wordKeys_(equal_.oneWord()) {}
 
 void JoinTable::insert(const uint8_t* key, const uint8_t* row, uint64_t hash) {
   if (tupleHasNull(keyLayout_, key)) {  // a NULL key can never match
@@ -235,10 +236,9 @@ void JoinTable::finish() {
   for (size_t b = 0; b < buckets; ++b) buckets_[b + 1] += buckets_[b];
   entries_.resize(n);
   StatementVector<uint32_t> filled(buckets_.begin(), buckets_.end() - 1);
-  bool word = equal_.oneWord();
   for (size_t i = 0; i < n; ++i) {
     const uint8_t* key = keys_.at(i);
-    entries_[filled[hashes_[i] & mask]++] = {hashes_[i], word ? equal_.word(key) : 0, key, rows_.at(i)};
+    entries_[filled[hashes_[i] & mask]++] = {hashes_[i], wordKeys_ ? equal_.word(key) : 0, key, rows_.at(i)};
   }
   StatementVector<uint64_t>().swap(hashes_);
   for (const uint8_t* row : nullKeyRows_.rows()) rows_.append(row);  // past every indexed entry
@@ -256,11 +256,10 @@ const uint8_t* JoinTable::next(const uint8_t* key, uint64_t hash, uint64_t* curs
   if (entries_.empty() || tupleHasNull(keyLayout_, key)) return nullptr;  // NULL matches nothing
   size_t bucket = hash & (buckets_.size() - 2);
   size_t end = buckets_[bucket + 1];
-  bool word = equal_.oneWord();
-  uint64_t probe = word ? equal_.word(key) : 0;
+  uint64_t probe = wordKeys_ ? equal_.word(key) : 0;
   for (size_t i = *cursor ? *cursor : buckets_[bucket]; i < end; ++i) {
     const Entry& e = entries_[i];
-    if (e.hash == hash && (word ? e.word == probe : equal_(e.key, key))) {
+    if (e.hash == hash && (wordKeys_ ? e.word == probe : equal_(e.key, key))) {
       *cursor = i + 1;  // where the next call goes on (never 0)
       return e.row;
     }

@@ -153,6 +153,7 @@ class JoinTable {
     const uint8_t* key;
     const uint8_t* row;
   };
+  bool wordKeys_;                      // KeyEquality::oneWord(): Entry::word decides equality
   StatementVector<Entry> entries_;     // by bucket, in insertion order within one
   StatementVector<uint32_t> buckets_;  // bucket b's entries are [buckets_[b], buckets_[b + 1])
 };
