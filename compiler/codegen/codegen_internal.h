@@ -9,6 +9,7 @@
 
 #include "compiler/codegen/sql_value.h"
 #include "compiler/codegen/statement_generator.h"
+#include "compiler/plan/used_columns.h"
 
 namespace duet::codegen {
 
@@ -169,9 +170,29 @@ class Codegen : public ValueBuilder {
   void producePipeline(const plan::Node& node, const Consumer& consume);
   // Calls `consume` with each tuple of a runtime TupleBuffer of `layout`.
   void iterateBuffer(llvm::Value* buffer, const TupleLayout* layout, const Consumer& consume);
-  // A new runtime TupleBuffer of `layout` holding all rows of `node`, produced as a
+  // Calls `each` with a pointer to each tuple of a runtime TupleBuffer.
+  void iterateTuples(llvm::Value* buffer, const std::function<void(llvm::Value* tuple)>& each);
+  // How a node's rows are stored where they are kept for later (a hash join's build side, a
+  // sort, a buffer): only the columns that are read later (plan::UsedColumns), then `extra`
+  // fields of the storing operator's own (a join's matched flag).
+  struct StoredRow {
+    const TupleLayout* layout;
+    std::vector<SqlType> types;  // the whole row's
+    std::vector<size_t> kept;    // the columns of it the layout holds, in order
+  };
+  StoredRow storedRow(const std::vector<SqlType>& types, const std::vector<bool>& keep,
+                      const std::vector<SqlType>& extra = {});
+  // `node`'s rows stored with the columns that its parent reads.
+  StoredRow storedRowsOf(const plan::Node& node, const std::vector<SqlType>& extra = {});
+  // Stores the kept columns of `row`, then `extra`, into `tuple`.
+  void storeKept(llvm::Value* tuple, const StoredRow& shape, const Row& row, const Row& extra = {});
+  // The whole row back from `tuple`, NULL in the columns not kept; and extra field `i`.
+  Row loadKept(llvm::Value* tuple, const StoredRow& shape);
+  SqlValue loadExtra(llvm::Value* tuple, const StoredRow& shape, size_t i);
+  void storeExtra(llvm::Value* tuple, const StoredRow& shape, size_t i, const SqlValue& v);
+  // A new runtime TupleBuffer holding all rows of `node` as `shape`, produced as a
   // pipeline of its own (Materialize, a nested loop join's inner side).
-  llvm::Value* bufferRows(const plan::Node& node, const TupleLayout* layout);
+  llvm::Value* bufferRows(const plan::Node& node, const StoredRow& shape);
   void produceFilter(const plan::Node& node, const Consumer& consume);
   void produceProject(const plan::Node& node, const Consumer& consume);
 
@@ -208,17 +229,17 @@ class Codegen : public ValueBuilder {
   void forEachMatch(llvm::Value* table, llvm::Value* probeKey, const TupleLayout& keyLayout, llvm::Value* cursor,
                     const std::function<void(llvm::Value* row, llvm::BasicBlock* next, llvm::BasicBlock* done)>& onHit);
   void produceOuterBuiltSemiJoin(const plan::Node& node, const Consumer& consume);
-  void probeSemiJoin(const plan::Node& node, llvm::Value* table, llvm::Value* probeKey, llvm::Value* cursor,
-                     const Consumer& consume);
+  // A hash join's table layouts: its key tuples, and its build side's rows.
+  struct JoinLayouts {
+    const TupleLayout* key;
+    StoredRow row;
+  };
+  void probeSemiJoin(const plan::Node& node, const JoinLayouts& layouts, llvm::Value* table, llvm::Value* probeKey,
+                     llvm::Value* cursor, const Consumer& consume);
   Row nullRow(const std::vector<SqlType>& types);
   void emitMatch(const plan::Node& join, Row& joined, const std::function<void()>& onMatch, const Consumer& consume);
   void keepUnmatched(const plan::Node& join, const Row& driving, const std::vector<SqlType>& otherTypes,
                      const std::function<void(llvm::Value* matched)>& matches, const Consumer& consume);
-  // A hash join's table layouts: its key tuples, and its build side's rows.
-  struct JoinLayouts {
-    const TupleLayout* key;
-    const TupleLayout* row;
-  };
   JoinLayouts joinLayouts(const plan::Node& join);
   // A hash join's finished table of its build side's rows, built serially or, when the
   // join is marked parallel, by a parallel run.
@@ -309,6 +330,9 @@ class Codegen : public ValueBuilder {
   uint32_t workers_ = 0;  // worker functions generated so far (their names)
   // Set by a Limit for the Sort right below it, which takes it: sort only what can pass.
   const plan::Node* sortLimit_ = nullptr;
+  // Which columns of each node's rows are read (set per statement plan; a node outside it
+  // keeps all its columns wherever its rows are stored).
+  plan::UsedColumns used_;
   // EXPLAIN ANALYZE: which nodes count their rows, under which numbers (none: no counters).
   Instrument instrument_;
   std::unordered_map<const plan::AggSpec*, CollectedRows> collectedRows_;  // see collectedRows

@@ -17,6 +17,7 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root, const std::v
   auto module = std::make_unique<llvm::Module>("query", *context);
   codegen::Codegen cg(*context, *module, *out);
   cg.instrument_ = instrument;
+  cg.used_ = plan::UsedColumns(root);
 
   auto* fnType = llvm::FunctionType::get(cg.b_.getVoidTy(), {cg.ptrTy_}, false);
   // Every module lands in one JIT dylib: each entry point needs a name of its own.

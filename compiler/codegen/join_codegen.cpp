@@ -114,13 +114,13 @@ void Codegen::produceNestedLoopJoin(const Node& node, const Consumer& consume) {
   if (!node.exprs.empty()) return produceLateralJoin(node, consume);
   // Materialise the inner side (child 1) into a buffer first.
   const Node& buffered = *node.children[1];
-  const TupleLayout* layout = out_.layouts.add(TupleLayout::of(buffered.outputTypes));
-  llvm::Value* buffer = bufferRows(buffered, layout);
+  StoredRow shape = storedRowsOf(buffered);
+  llvm::Value* buffer = bufferRows(buffered, shape);
   produce(*node.children[0], [&](Row& outer) {
     checkCancel();
     auto matches = [&](llvm::Value* matched) {
-      iterateBuffer(buffer, layout, [&](Row& inner) {
-        Row joined = joinedRow(node, outer, inner);
+      iterateTuples(buffer, [&](llvm::Value* tuple) {
+        Row joined = joinedRow(node, outer, loadKept(tuple, shape));
         emitMatch(
             node, joined,
             [&] {
@@ -178,33 +178,36 @@ void Codegen::produceLateralJoin(const Node& node, const Consumer& consume) {
   });
 }
 
-// The build rows are the build side's; a FULL JOIN's carry one more column, its "matched"
-// flag, which probes set and the pass over unmatched rows reads.
+// The build rows are the build side's, with the columns read once a row was found (its
+// keys are in the key tuple); a FULL JOIN's carry one more field, its "matched" flag, which
+// probes set and the pass over unmatched rows reads.
 Codegen::JoinLayouts Codegen::joinLayouts(const Node& join) {
-  std::vector<SqlType> row = join.children[0]->outputTypes;
-  if (join.keepBuildSide) row.push_back({TypeId::Bool, -1});
-  return {out_.layouts.add(TupleLayout::of(typesOf(join.exprs))), out_.layouts.add(TupleLayout::of(row))};
+  std::vector<SqlType> extra;
+  if (join.keepBuildSide) extra.push_back({TypeId::Bool, -1});
+  return {out_.layouts.add(TupleLayout::of(typesOf(join.exprs))),
+          storedRow(join.children[0]->outputTypes, used_.storedByHashJoin(join), extra)};
 }
 
 llvm::Value* Codegen::buildJoinTable(const Node& join, JoinLayouts layouts) {
   auto& b = b_;
   const Node& build = *join.children[0];
-  auto [keyLayout, rowLayout] = layouts;
+  const TupleLayout* keyLayout = layouts.key;
+  const StoredRow& shape = layouts.row;
   auto newTable = [&] {
-    llvm::Value* t = call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(rowLayout)});
+    llvm::Value* t = call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(shape.layout)});
     if (join.keepBuildSide || join.semi == plan::SemiJoin::NotIn)
       call("duet_q_join_keep_null_keys", b.getVoidTy(), {t});
     return t;
   };
   auto insert = [&](llvm::Value* into, Row& row) {
     llvm::Value* key = tupleAlloca(*keyLayout);
-    llvm::Value* tuple = tupleAlloca(*rowLayout);
+    llvm::Value* tuple = tupleAlloca(*shape.layout);
     Row keys;
     for (const auto& k : join.exprs) keys.push_back(expr(*k, row));
     storeRow(key, *keyLayout, keys);
-    Row stored = row;
-    if (join.keepBuildSide) stored.push_back(notNull(b.getFalse(), {TypeId::Bool, -1}));
-    storeRow(tuple, *rowLayout, stored);
+    Row extra;
+    if (join.keepBuildSide) extra.push_back(notNull(b.getFalse(), {TypeId::Bool, -1}));
+    storeKept(tuple, shape, row, extra);
     call("duet_q_join_insert", b.getVoidTy(), {into, key, tuple, keyHash(key, *keyLayout)});
   };
   llvm::Value* table = newTable();
@@ -240,7 +243,8 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
   if (node.semiBuildsOuter) return produceOuterBuiltSemiJoin(node, consume);
   auto& b = b_;
   JoinLayouts layouts = joinLayouts(node);
-  auto [keyLayout, rowLayout] = layouts;
+  const TupleLayout* keyLayout = layouts.key;
+  const StoredRow& shape = layouts.row;
   auto shared = joinSlots_.find(&node);
   llvm::Value* table = inWorker_ && shared != joinSlots_.end()
                            ? call("duet_q_join_shared", ptrTy_, {qctx_, b.getInt32(shared->second)})
@@ -248,7 +252,7 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
   llvm::Value* probeKey = tupleAlloca(*keyLayout);
   llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
   llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
-  if (node.semi != plan::SemiJoin::None) return probeSemiJoin(node, table, probeKey, cursor, consume);
+  if (node.semi != plan::SemiJoin::None) return probeSemiJoin(node, layouts, table, probeKey, cursor, consume);
   produce(*node.children[1], [&](Row& right) {
     checkCancel();
     Row keys;
@@ -257,16 +261,12 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
     auto matches = [&](llvm::Value* matched) {
       forEachMatch(table, probeKey, *keyLayout, cursor,
                    [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock*) {
-                     Row built;
-                     size_t buildColumns = node.children[0]->outputTypes.size();
-                     for (size_t c = 0; c < buildColumns; ++c) built.push_back(loadField(hit, *rowLayout, c));
-                     Row joined = joinedRow(node, built, right);
+                     Row joined = joinedRow(node, loadKept(hit, shape), right);
                      emitMatch(
                          node, joined,
                          [&] {
                            if (matched) b.CreateStore(b.getTrue(), matched);
-                           if (node.keepBuildSide)
-                             storeField(hit, *rowLayout, buildColumns, notNull(b.getTrue(), {TypeId::Bool, -1}));
+                           if (node.keepBuildSide) storeExtra(hit, shape, 0, notNull(b.getTrue(), {TypeId::Bool, -1}));
                          },
                          consume);
                      if (!terminated()) b.CreateBr(next);
@@ -277,11 +277,9 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
   });
   if (!node.keepBuildSide) return;
   // FULL JOIN: the build rows no probe row matched, with NULLs for the probe side.
-  iterateBuffer(call("duet_q_join_rows", ptrTy_, {table}), rowLayout, [&](Row& built) {
-    SqlValue matched = built.back();
-    built.pop_back();
-    ifThen(b.CreateNot(matched.v), [&] {
-      Row joined = joinedRow(node, built, nullRow(node.children[1]->outputTypes));
+  iterateTuples(call("duet_q_join_rows", ptrTy_, {table}), [&](llvm::Value* tuple) {
+    ifThen(b.CreateNot(loadExtra(tuple, shape, 0).v), [&] {
+      Row joined = joinedRow(node, loadKept(tuple, shape), nullRow(node.children[1]->outputTypes));
       consume(joined);
     });
   });
@@ -295,22 +293,17 @@ void Codegen::produceOuterBuiltSemiJoin(const Node& node, const Consumer& consum
   auto& b = b_;
   const Node& subquery = *node.children[0];
   const Node& outer = *node.children[1];
-  size_t width = outer.outputTypes.size();
   const TupleLayout* keyLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
-  std::vector<SqlType> rowTypes = outer.outputTypes;
-  rowTypes.push_back({TypeId::Bool, -1});
-  const TupleLayout* rowLayout = out_.layouts.add(TupleLayout::of(rowTypes));
-  llvm::Value* table = call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(rowLayout)});
+  StoredRow shape = storedRow(outer.outputTypes, used_.storedByHashJoin(node), {{TypeId::Bool, -1}});
+  llvm::Value* table = call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(shape.layout)});
   call("duet_q_join_keep_null_keys", b.getVoidTy(), {table});
   llvm::Value* key = tupleAlloca(*keyLayout);
-  llvm::Value* tuple = tupleAlloca(*rowLayout);
+  llvm::Value* tuple = tupleAlloca(*shape.layout);
   producePipeline(outer, [&](Row& row) {
     Row keys;
     for (const auto& k : node.rightKeys) keys.push_back(expr(*k, row));
     storeRow(key, *keyLayout, keys);
-    Row stored = row;
-    stored.push_back(notNull(b.getFalse(), {TypeId::Bool, -1}));
-    storeRow(tuple, *rowLayout, stored);
+    storeKept(tuple, shape, row, {notNull(b.getFalse(), {TypeId::Bool, -1})});
     call("duet_q_join_insert", b.getVoidTy(), {table, key, tuple, keyHash(key, *keyLayout)});
   });
   call("duet_q_join_finish", b.getVoidTy(), {table});
@@ -325,33 +318,34 @@ void Codegen::produceOuterBuiltSemiJoin(const Node& node, const Consumer& consum
       Row keys;
       for (const auto& k : node.exprs) keys.push_back(expr(*k, sub));
       storeRow(probeKey, *keyLayout, keys);
-      forEachMatch(
-          table, probeKey, *keyLayout, cursor, [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock*) {
-            llvm::Value* matches = b.getTrue();
-            if (node.predicate) {
-              Row joined;
-              for (size_t c = 0; c < width; ++c) joined.push_back(loadField(hit, *rowLayout, c));
-              joined.insert(joined.end(), sub.begin(), sub.end());
-              matches = isTrue(expr(*node.predicate, joined));
-            }
-            ifThen(matches, [&] { storeField(hit, *rowLayout, width, notNull(b.getTrue(), {TypeId::Bool, -1})); });
-            b.CreateBr(next);
-          });
+      forEachMatch(table, probeKey, *keyLayout, cursor,
+                   [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock*) {
+                     llvm::Value* matches = b.getTrue();
+                     if (node.predicate) {
+                       Row joined = loadKept(hit, shape);
+                       joined.insert(joined.end(), sub.begin(), sub.end());
+                       matches = isTrue(expr(*node.predicate, joined));
+                     }
+                     ifThen(matches, [&] { storeExtra(hit, shape, 0, notNull(b.getTrue(), {TypeId::Bool, -1})); });
+                     b.CreateBr(next);
+                   });
     });
   });
-  iterateBuffer(rows, rowLayout, [&](Row& built) {
-    SqlValue matched = built.back();
-    built.pop_back();
-    ifThen(node.semi == plan::SemiJoin::Semi ? matched.v : b.CreateNot(matched.v), [&] { consume(built); });
+  iterateTuples(rows, [&](llvm::Value* tuple) {
+    llvm::Value* matched = loadExtra(tuple, shape, 0).v;
+    ifThen(node.semi == plan::SemiJoin::Semi ? matched : b.CreateNot(matched), [&] {
+      Row built = loadKept(tuple, shape);
+      consume(built);
+    });
   });
 }
 
 // A semi or anti join's probe: each probe row looks for one build row its keys and residual
 // predicate match, and goes on alone by what it found (plan::SemiJoin).
-void Codegen::probeSemiJoin(const Node& node, llvm::Value* table, llvm::Value* probeKey, llvm::Value* cursor,
-                            const Consumer& consume) {
+void Codegen::probeSemiJoin(const Node& node, const JoinLayouts& layouts, llvm::Value* table, llvm::Value* probeKey,
+                            llvm::Value* cursor, const Consumer& consume) {
   auto& b = b_;
-  auto [keyLayout, rowLayout] = joinLayouts(node);
+  const TupleLayout* keyLayout = layouts.key;
   // NOT IN: 0 - the subquery is empty, so every row goes on; 2 - it has a NULL, so no row
   // without a match can be shown to differ from all of its values.
   llvm::Value* notInState =
@@ -370,8 +364,8 @@ void Codegen::probeSemiJoin(const Node& node, llvm::Value* table, llvm::Value* p
                      llvm::Value* matches = b.getTrue();
                      if (node.predicate) {
                        Row joined = probe;
-                       for (size_t c = 0; c < node.children[0]->outputTypes.size(); ++c)
-                         joined.push_back(loadField(hit, *rowLayout, c));
+                       Row built = loadKept(hit, layouts.row);
+                       joined.insert(joined.end(), built.begin(), built.end());
                        matches = isTrue(expr(*node.predicate, joined));
                      }
                      llvm::BasicBlock* match = block("semi.match");

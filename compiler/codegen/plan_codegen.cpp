@@ -85,22 +85,64 @@ void Codegen::producePipeline(const Node& child, const Consumer& consume) {
 
 // Iterates the tuples of a runtime TupleBuffer, loading each into SSA values.
 void Codegen::iterateBuffer(llvm::Value* buffer, const TupleLayout* layout, const Consumer& consume) {
+  iterateTuples(buffer, [&](llvm::Value* tuple) {
+    Row row;
+    for (size_t c = 0; c < layout->types.size(); ++c) row.push_back(loadField(tuple, *layout, c));
+    consume(row);
+  });
+}
+
+void Codegen::iterateTuples(llvm::Value* buffer, const std::function<void(llvm::Value* tuple)>& each) {
   llvm::Value* n = call("duet_q_buffer_size", i64Ty_, {buffer});
   loop(
       b_.getInt64(0), [&] { return n; },
-      [&](llvm::Value* i, llvm::BasicBlock*) {
-        llvm::Value* tuple = call("duet_q_buffer_at", ptrTy_, {buffer, i});
-        Row row;
-        for (size_t c = 0; c < layout->types.size(); ++c) row.push_back(loadField(tuple, *layout, c));
-        consume(row);
-      });
+      [&](llvm::Value* i, llvm::BasicBlock*) { each(call("duet_q_buffer_at", ptrTy_, {buffer, i})); });
 }
 
-llvm::Value* Codegen::bufferRows(const Node& buffered, const TupleLayout* layout) {
-  llvm::Value* buffer = call("duet_q_buffer_new", ptrTy_, {qctx_, ptrConst(layout)});
-  llvm::Value* tuple = tupleAlloca(*layout);
+Codegen::StoredRow Codegen::storedRow(const std::vector<SqlType>& types, const std::vector<bool>& keep,
+                                      const std::vector<SqlType>& extra) {
+  StoredRow shape{nullptr, types, {}};
+  std::vector<SqlType> fields;
+  for (size_t c = 0; c < types.size(); ++c)
+    if (c >= keep.size() || keep[c]) {
+      shape.kept.push_back(c);
+      fields.push_back(types[c]);
+    }
+  fields.insert(fields.end(), extra.begin(), extra.end());
+  shape.layout = out_.layouts.add(TupleLayout::of(fields));
+  return shape;
+}
+
+Codegen::StoredRow Codegen::storedRowsOf(const Node& node, const std::vector<SqlType>& extra) {
+  std::vector<bool> keep;
+  for (size_t c = 0; c < node.outputTypes.size(); ++c) keep.push_back(used_.read(node, c));
+  return storedRow(node.outputTypes, keep, extra);
+}
+
+void Codegen::storeKept(llvm::Value* tuple, const StoredRow& shape, const Row& row, const Row& extra) {
+  for (size_t f = 0; f < shape.kept.size(); ++f) storeField(tuple, *shape.layout, f, row[shape.kept[f]]);
+  for (size_t i = 0; i < extra.size(); ++i) storeExtra(tuple, shape, i, extra[i]);
+}
+
+Row Codegen::loadKept(llvm::Value* tuple, const StoredRow& shape) {
+  Row row = nullRow(shape.types);
+  for (size_t f = 0; f < shape.kept.size(); ++f) row[shape.kept[f]] = loadField(tuple, *shape.layout, f);
+  return row;
+}
+
+SqlValue Codegen::loadExtra(llvm::Value* tuple, const StoredRow& shape, size_t i) {
+  return loadField(tuple, *shape.layout, shape.kept.size() + i);
+}
+
+void Codegen::storeExtra(llvm::Value* tuple, const StoredRow& shape, size_t i, const SqlValue& v) {
+  storeField(tuple, *shape.layout, shape.kept.size() + i, v);
+}
+
+llvm::Value* Codegen::bufferRows(const Node& buffered, const StoredRow& shape) {
+  llvm::Value* buffer = call("duet_q_buffer_new", ptrTy_, {qctx_, ptrConst(shape.layout)});
+  llvm::Value* tuple = tupleAlloca(*shape.layout);
   producePipeline(buffered, [&](Row& row) {
-    storeRow(tuple, *layout, row);
+    storeKept(tuple, shape, row);
     call("duet_q_buffer_append", b_.getVoidTy(), {buffer, tuple});
   });
   return buffer;

@@ -3,6 +3,7 @@
 // dropping repeats, or holding them all before passing any on. Sort and Limit share a
 // file because they cooperate: a Limit over a Sort hands its bound down (sortLimit_) so
 // the sort keeps only the rows that can get through (a top-N sort).
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -25,9 +26,15 @@ llvm::Value* Codegen::limitBound(const Node& limit) {
 
 void Codegen::produceSort(const Node& node, const Consumer& consume) {
   auto& b = b_;
-  const TupleLayout* layout = out_.layouts.add(TupleLayout::of(node.outputTypes));
+  // The rows keep the columns read above and the keys; the sort compares fields of that
+  // layout.
+  StoredRow shape = storedRowsOf(*node.children[0]);
+  const TupleLayout* layout = shape.layout;
   auto spec = std::make_unique<std::vector<rt::SortSpec>>();
-  for (const auto& k : node.sortKeys) spec->push_back({k.column, k.descending, k.nullsFirst});
+  for (const auto& k : node.sortKeys) {
+    auto field = std::find(shape.kept.begin(), shape.kept.end(), static_cast<size_t>(k.column));
+    spec->push_back({static_cast<int>(field - shape.kept.begin()), k.descending, k.nullsFirst});
+  }
   const Node* limit = std::exchange(sortLimit_, nullptr);
   auto newSorter = [&] {
     llvm::Value* sorter =
@@ -38,7 +45,7 @@ void Codegen::produceSort(const Node& node, const Consumer& consume) {
   llvm::Value* sorter = newSorter();
   auto add = [&](llvm::Value* into, Row& row) {
     llvm::Value* tuple = tupleAlloca(*layout);
-    storeRow(tuple, *layout, row);
+    storeKept(tuple, shape, row);
     call("duet_q_sorter_add", b.getVoidTy(), {into, tuple});
   };
   if (node.parallelThreads > 1 && !inWorker_) {
@@ -51,7 +58,10 @@ void Codegen::produceSort(const Node& node, const Consumer& consume) {
     call("duet_q_sorter_sort", b.getVoidTy(), {sorter});
   }
   out_.sortSpecs.push_back(std::move(spec));
-  iterateBuffer(sorter, layout, consume);
+  iterateTuples(sorter, [&](llvm::Value* tuple) {
+    Row row = loadKept(tuple, shape);
+    consume(row);
+  });
 }
 
 void Codegen::produceLimit(const Node& node, const Consumer& consume) {
@@ -114,8 +124,11 @@ void Codegen::produceDistinct(const Node& node, const Consumer& consume) {
 
 void Codegen::produceMaterialize(const Node& node, const Consumer& consume) {
   const Node& buffered = *node.children[0];
-  const TupleLayout* layout = out_.layouts.add(TupleLayout::of(buffered.outputTypes));
-  iterateBuffer(bufferRows(buffered, layout), layout, consume);
+  StoredRow shape = storedRowsOf(buffered);
+  iterateTuples(bufferRows(buffered, shape), [&](llvm::Value* tuple) {
+    Row row = loadKept(tuple, shape);
+    consume(row);
+  });
 }
 
 }  // namespace duet::codegen

@@ -18,6 +18,7 @@ ValueBuilder& StatementGenerator::values() { return *codegen_; }
 void StatementGenerator::emitStatement(const plan::Node& root, Row params, const Consumer& consume) {
   Codegen& cg = *codegen_;
   Row outerParams = std::exchange(cg.paramRow_, std::move(params));
+  plan::UsedColumns outerUsed = std::exchange(cg.used_, plan::UsedColumns(root));
   llvm::BasicBlock* end = cg.block("stmt.end");
   llvm::BasicBlock* start = cg.block("stmt.start");
   cg.b_.CreateBr(start);
@@ -39,14 +40,17 @@ void StatementGenerator::emitStatement(const plan::Node& root, Row params, const
   cg.statementStart_ = outerStart;
   cg.b_.SetInsertPoint(end);
   cg.paramRow_ = std::move(outerParams);
+  cg.used_ = std::move(outerUsed);
 }
 
 llvm::BasicBlock* StatementGenerator::statementEnd() { return codegen_->pipelineEnd_.back(); }
 
 SqlValue StatementGenerator::expression(const plan::Expr& e, Row params) {
   Row outerParams = std::exchange(codegen_->paramRow_, std::move(params));
+  plan::UsedColumns outerUsed = std::exchange(codegen_->used_, plan::UsedColumns(e));
   SqlValue v = codegen_->expr(e, {});
   codegen_->paramRow_ = std::move(outerParams);
+  codegen_->used_ = std::move(outerUsed);
   return v;
 }
 
