@@ -239,6 +239,20 @@ void Codegen::accumulateRow(AggregateCode& a, llvm::Value* state, Row& row) {
         fold();
     }
   };
+  if (auto filter = groupFilters_.find(&node); filter != groupFilters_.end()) {
+    // Only rows of a group the join above will keep (Node::filtersGroups).
+    const GroupFilter& f = filter->second;
+    Row joinKeys;
+    for (size_t k : f.groupKeys) joinKeys.push_back(values[k]);
+    llvm::Value* key = tupleAlloca(*f.keyLayout);
+    storeRow(key, *f.keyLayout, joinKeys);
+    llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+    llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
+    b.CreateStore(b.getInt64(0), cursor);
+    llvm::Value* table = call("duet_q_join_shared", ptrTy_, {qctx_, b.getInt32(f.slot)});
+    llvm::Value* hit = call("duet_q_join_next", ptrTy_, {table, key, keyHash(key, *f.keyLayout), cursor});
+    return ifThen(b.CreateIsNotNull(hit), [&] { accumulate(values, state); });
+  }
   if (!a.sets) return accumulate(values, state);
   for (size_t set = 0; set < node.groupingSets.size(); ++set) {
     Row keys{notNull(b.getInt32(static_cast<uint32_t>(set)), {TypeId::Int4, -1})};

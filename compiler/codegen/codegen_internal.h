@@ -330,6 +330,15 @@ class Codegen : public ValueBuilder {
   uint32_t workers_ = 0;  // worker functions generated so far (their names)
   // Set by a Limit for the Sort right below it, which takes it: sort only what can pass.
   const plan::Node* sortLimit_ = nullptr;
+  // The aggregations whose input rows a hash join above them looks up in its table first
+  // (Node::filtersGroups): the slot the table is shared in (workers read it there), its key
+  // layout, and which of the aggregation's group keys each join key is.
+  struct GroupFilter {
+    uint32_t slot;
+    const TupleLayout* keyLayout;
+    std::vector<size_t> groupKeys;
+  };
+  std::unordered_map<const plan::Node*, GroupFilter> groupFilters_;
   // Which columns of each node's rows are read (set per statement plan; a node outside it
   // keeps all its columns wherever its rows are stored).
   plan::UsedColumns used_;

@@ -252,7 +252,19 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
   llvm::Value* probeKey = tupleAlloca(*keyLayout);
   llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
   llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
-  if (node.semi != plan::SemiJoin::None) return probeSemiJoin(node, layouts, table, probeKey, cursor, consume);
+  // The aggregation the probe side groups by the join's keys looks its rows up here first.
+  std::vector<size_t> groupKeys;
+  const Node* grouped = node.filtersGroups ? plan::groupedProbe(node, &groupKeys) : nullptr;
+  if (grouped) {
+    uint32_t slot = sharedJoins_++;
+    call("duet_q_join_share", b.getVoidTy(), {qctx_, b.getInt32(slot), table});
+    groupFilters_[grouped] = {slot, keyLayout, std::move(groupKeys)};
+  }
+  if (node.semi != plan::SemiJoin::None) {
+    probeSemiJoin(node, layouts, table, probeKey, cursor, consume);
+    groupFilters_.erase(grouped);
+    return;
+  }
   produce(*node.children[1], [&](Row& right) {
     checkCancel();
     Row keys;
@@ -275,6 +287,7 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
     if (!node.outer) return matches(nullptr);
     keepUnmatched(node, right, node.children[0]->outputTypes, matches, consume);
   });
+  groupFilters_.erase(grouped);
   if (!node.keepBuildSide) return;
   // FULL JOIN: the build rows no probe row matched, with NULLs for the probe side.
   iterateTuples(call("duet_q_join_rows", ptrTy_, {table}), [&](llvm::Value* tuple) {

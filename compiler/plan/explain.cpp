@@ -587,6 +587,7 @@ class Explainer {
         parts.push_back(fmt::format("({} = {})", exprOn(s, *n.rightKeys[k], probe), exprOn(s, *n.exprs[k], build)));
       s.details.push_back(text("Hash Cond", conditions(parts)));
       if (n.predicate) s.details.push_back(text("Join Filter", exprOn(s, *n.predicate, joinedNames(n))));
+      if (n.filtersGroups) s.details.push_back(text("Aggregate Input Filter", "Hash Cond"));
       const Node& probeSide = *n.children[n.semiBuildsOuter ? 0 : 1];
       const Node& buildSide = *n.children[n.semiBuildsOuter ? 1 : 0];
       addChild(s, show(probeSide), "Outer");

@@ -121,6 +121,35 @@ ReadFootprint footprint(const Node& root) {
   return f;
 }
 
+const Node* groupedProbe(const Node& join, std::vector<size_t>* groupKeys) {
+  if (join.kind != NodeKind::HashJoin || join.outer || join.keepBuildSide || join.semiBuildsOuter ||
+      (join.semi != SemiJoin::None && join.semi != SemiJoin::Semi))
+    return nullptr;
+  std::vector<int> columns;  // each probe key's column, followed down to the aggregation
+  for (const auto& k : join.rightKeys) {
+    if (k->kind != ExprKind::Column) return nullptr;
+    columns.push_back(k->column);
+  }
+  const Node* n = join.children[1].get();
+  for (; n->kind == NodeKind::Filter || n->kind == NodeKind::Project; n = n->children[0].get()) {
+    if (n->kind == NodeKind::Filter) continue;
+    for (int& c : columns) {
+      const Expr& e = *n->exprs[static_cast<size_t>(c)];
+      if (e.kind != ExprKind::Column) return nullptr;
+      c = e.column;
+    }
+  }
+  if (n->kind != NodeKind::Aggregate || !n->groupingSets.empty()) return nullptr;
+  std::vector<size_t> keys;
+  for (size_t k = 0; k < columns.size(); ++k) {
+    auto c = static_cast<size_t>(columns[k]);
+    if (c >= n->exprs.size() || n->exprs[c]->type.id != join.exprs[k]->type.id) return nullptr;
+    keys.push_back(c);
+  }
+  if (groupKeys) *groupKeys = std::move(keys);
+  return n;
+}
+
 bool walksRange(const Node& n) {
   return n.kind == NodeKind::IndexJoin &&
          (!n.index->unique() || n.keys.size() < n.index->columns().size() || n.rangeLow || n.rangeHigh);

@@ -136,9 +136,15 @@ bool StatementPlanner::unnestAggregate(FromPlan& outer, const sql::Expr& conjunc
     conditions.push_back(b_.compare(plan::Op::Eq, onJoinedRow(*outerSides[k], 0, captures),
                                     plan::makeColumn(outerWidth + static_cast<int>(k), innerKeys[k]->type),
                                     conjunct.location));
+  // The grouped rows are hashed, unless the outer rows are few beside the subquery's input:
+  // then they are, and the aggregation skips the rows of groups they do not join
+  // (Node::filtersGroups).
+  const Node* aggregate = grouped.get();
+  while (aggregate->kind == NodeKind::Project) aggregate = aggregate->children[0].get();
+  bool buildOuter = worthFilteringGroups(estimateRows(*outer.node), estimateRows(*aggregate->children[0]));
   std::vector<SqlType> outerTypes = outer.node->outputTypes;
   NodePtr joined = joinStep(std::move(outer.node), std::move(grouped), outerWidth, sql::JoinType::Inner, conditions,
-                            /*buildRight=*/true);
+                            /*buildRight=*/!buildOuter);
   joined = filter(std::move(joined), std::move(compared));
   std::vector<ExprPtr> outerColumns;
   for (size_t c = 0; c < outerTypes.size(); ++c)

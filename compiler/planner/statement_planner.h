@@ -69,6 +69,12 @@ const ColumnStatistics* columnStatistics(const Table& table, int column);
 // Fills Node::estimatedRows where the planner left it unset, bottom up, subplans included
 // (row_estimates.cpp); returns the root's.
 double estimateRows(Node& root);
+// Sets Node::filtersGroups on the hash joins over a grouped probe side (plan::groupedProbe)
+// whose table is estimated at most a tenth of the aggregation's input rows, subplans
+// included (group_filter.cpp); after estimateRows.
+void markGroupFilters(Node& root);
+// Whether a join table of `tableRows` is worth looking an aggregation's `inputRows` up in.
+bool worthFilteringGroups(double tableRows, double inputRows);
 // Whether `keys` that are plain columns (of a row holding `table`'s columns from `offset`
 // on) cover one of the table's unique indexes (join_estimates.cpp).
 bool keysCoverUniqueIndex(const Table& table, const std::vector<ExprPtr>& keys, int offset);

@@ -305,3 +305,18 @@ TEST_CASE("Estimates follow the tables' statistics once they are analysed", "[pl
   CHECK(f.explain("select d from u where a is null", analyze()).at(0) ==
         "Seq Scan on u  (rows=1) (actual rows=0 loops=1)");
 }
+
+TEST_CASE("A join whose small table meets grouped rows filters the grouping's input by that table", "[plan][explain]") {
+  Fixture f;
+  plan::ExplainOptions o;
+  o.costs = false;
+  // t.a = 5 is one row, beside u's 50: u's rows are looked up in its table before grouping.
+  CHECK(f.explain("select g.n from t join (select a, count(*) as n from u group by a) g on g.a = t.a where t.a = 5",
+                  o) == Lines{"Hash Join", "  Hash Cond: (g.a = t.a)", "  Aggregate Input Filter: Hash Cond",
+                              "  ->  HashAggregate", "        Group Key: u.a", "        ->  Seq Scan on u",
+                              "  ->  Hash", "        ->  Index Scan using t_pkey on t",
+                              "              Index Cond: (t.a = 5)"});
+  // All of t's 100 rows: no filter.
+  auto plain = f.explain("select g.n from t join (select a, count(*) as n from u group by a) g on g.a = t.a", o);
+  CHECK(std::find(plain.begin(), plain.end(), "  Aggregate Input Filter: Hash Cond") == plain.end());
+}
