@@ -65,16 +65,22 @@ Table::Table(std::string name, std::vector<ColumnSpec> columns, StorageKind kind
   rowScratch_.resize(layout_.size);
   inlineOffset_.assign(columns_.size(), 0);
   inlineCapacity_.assign(columns_.size(), 0);
+  roomStride_.assign(columns_.size(), 0);
   uint32_t end = layout_.size;
   for (uint32_t c : stringColumns_) {
     const SqlType& t = columns_[c].type;
     int n = t.charLength();
-    if (kind_ != StorageKind::Row || (t.id != TypeId::Char && t.id != TypeId::Varchar) || n <= 0 ||
-        n > kInlineStringMax || end + sizeof(VarString) + n - layout_.size > kInlineRowMax)
+    if ((t.id != TypeId::Char && t.id != TypeId::Varchar) || n <= 0 || n > kInlineStringMax) continue;
+    auto room = static_cast<uint32_t>((sizeof(VarString) + n + 3) / 4 * 4);  // 4-aligned: the length is a uint32_t
+    if (kind_ == StorageKind::Column) {
+      roomStride_[c] = room;
+    } else if (end + room - layout_.size <= kInlineRowMax) {
+      inlineOffset_[c] = end;
+      end += room;
+    } else {
       continue;
-    inlineOffset_[c] = end;  // 4-aligned: the VarString length is a uint32_t
+    }
     inlineCapacity_[c] = static_cast<uint32_t>(n);
-    end += static_cast<uint32_t>((sizeof(VarString) + n + 3) / 4 * 4);
   }
   rowStride_ = (end + 15) / 16 * 16;
   stringColumnsMask_ = columnsMask(stringColumns_);
@@ -108,7 +114,9 @@ size_t Table::layOutChunk(Chunk* c, uint8_t* block) const {
   c->columnValues = reinterpret_cast<uint8_t**>(take(n * sizeof(uint8_t*)));
   c->columnNulls = reinterpret_cast<uint8_t**>(take(n * sizeof(uint8_t*)));
   for (size_t i = 0; i < n; ++i) {
+    // A column's inline string room right after its values, where inlineRoom() finds it.
     uint8_t* values = take(size_t{kChunkRows} * physicalSize(columns_[i].type.id));
+    if (roomStride_[i]) take(size_t{kChunkRows} * roomStride_[i]);
     uint8_t* nulls = take(kChunkRows);
     if (block) {
       c->columnValues[i] = values;
@@ -145,7 +153,7 @@ void Table::freeChunk(Chunk* c, bool freeLiveStrings) {
     for (uint32_t s = 0; s < c->used; ++s) {
       if (!c->live[s]) continue;
       readFrom(c, s, image.data());
-      freeStringsNotIn(image.data(), nullptr, rowAt(c, s));
+      freeStringsNotIn(image.data(), nullptr, c, s);
     }
   }
   // The block starts with the live flags. One in the extents goes with them, when the
@@ -216,12 +224,12 @@ const VarString* Table::copyString(const VarString* s) {
   return copy;
 }
 
-const VarString* Table::placeString(uint32_t c, uint8_t* row, const VarString* s) {
-  if (!row || !inlineOffset_[c] || s->len > inlineCapacity_[c]) return copyString(s);
-  auto* room = reinterpret_cast<VarString*>(row + inlineOffset_[c]);
-  room->len = s->len;
-  std::memcpy(room->data, s->data, s->len);
-  return room;
+const VarString* Table::placeString(uint32_t c, uint8_t* room, const VarString* s) {
+  if (!room || s->len > inlineCapacity_[c]) return copyString(s);
+  auto* inlined = reinterpret_cast<VarString*>(room);
+  inlined->len = s->len;
+  std::memcpy(inlined->data, s->data, s->len);
+  return inlined;
 }
 
 void Table::freeString(const VarString* s) {
@@ -229,13 +237,12 @@ void Table::freeString(const VarString* s) {
   std::free(const_cast<VarString*>(s));
 }
 
-void Table::freeStringsNotIn(const uint8_t* image, const uint8_t* keep, const uint8_t* row) {
+void Table::freeStringsNotIn(const uint8_t* image, const uint8_t* keep, const Chunk* chunk, uint32_t slot) {
   for (uint32_t c : stringColumns_) {
     if (image[c]) continue;
     const VarString* s = loadString(image + layout_.offsets[c]);
     if (keep && !keep[c] && loadString(keep + layout_.offsets[c]) == s) continue;
-    if (row && inlineOffset_[c] && reinterpret_cast<const uint8_t*>(s) == row + inlineOffset_[c])
-      continue;  // the row's own inline room
+    if (reinterpret_cast<const uint8_t*>(s) == inlineRoom(chunk, slot, c)) continue;  // the row's own room
     freeString(s);
   }
 }
@@ -515,20 +522,20 @@ RowId Table::insert(const uint8_t* tuple, UndoLog& undo) {
   RowId row = allocateSlot();
   Chunk* chunk = chunkOf(row);
   uint32_t slot = slotOf(row);
-  uint8_t* at = rowAt(chunk, slot);
   size_t copied = 0;  // string columns placed so far
   try {
     for (; copied < stringColumns_.size(); ++copied) {
       uint32_t c = stringColumns_[copied];
       if (!image[c])
-        storeString(image + layout_.offsets[c], placeString(c, at, loadString(tuple + layout_.offsets[c])));
+        storeString(image + layout_.offsets[c],
+                    placeString(c, inlineRoom(chunk, slot, c), loadString(tuple + layout_.offsets[c])));
     }
     addToIndexesUnique(row, image);
   } catch (...) {
     // Columns not placed yet still point at the caller's strings: flagged NULL in the
     // scratch image so that only this insert's own copies are freed.
     for (size_t i = copied; i < stringColumns_.size(); ++i) image[stringColumns_[i]] = 1;
-    freeStringsNotIn(image, nullptr, at);
+    freeStringsNotIn(image, nullptr, chunk, slot);
     freeSlots_.push_back(row);  // never live: reusable at once
     throw;
   }
@@ -551,7 +558,6 @@ void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
   uint8_t* after = images + layout_.size;
   Chunk* chunk = chunkOf(row);
   uint32_t slot = slotOf(row);
-  uint8_t* at = rowAt(chunk, slot);
   readFrom(chunk, slot, before);
   std::memcpy(after, newTuple, layout_.size);
   bool replacesString = false;  // whether commit has an old string to free
@@ -571,15 +577,15 @@ void Table::update(RowId row, const uint8_t* newTuple, UndoLog& undo) {
       storeString(after + off, copyString(s));
     }
   }
-  // For commit: whether there is an old string to free, and the row's address, by which it
-  // tells the row's inline strings (a TRUNCATE later in the transaction takes the chunk
-  // out of chunks_). A column-store row has no address (null) but may still free strings.
-  UpdateTrailer trailer{at, replacesString};
+  // For commit: whether there is an old string to free, and the row's chunk and slot, by
+  // which it tells the row's inline strings (a TRUNCATE later in the transaction takes the
+  // chunk out of chunks_, but frees it only when it commits, after this).
+  UpdateTrailer trailer{chunk, slot, replacesString};
   std::memcpy(images + 2 * static_cast<size_t>(layout_.size), &trailer, sizeof trailer);
   try {
     rekey(row, before, after, true);
   } catch (...) {
-    freeStringsNotIn(after, before, at);
+    freeStringsNotIn(after, before, chunk, slot);
     throw;
   }
   writeTo(chunk, slot, after);
@@ -703,7 +709,7 @@ void Table::truncate(UndoLog& undo) {
 
 void Table::undoInsert(RowId row) {
   uint8_t* image = hideRow(row);
-  freeStringsNotIn(image, nullptr, rowAt(chunkOf(row), slotOf(row)));
+  freeStringsNotIn(image, nullptr, chunkOf(row), slotOf(row));
   freeSlots_.push_back(row);  // never committed, so reusable at once
 }
 
@@ -712,13 +718,13 @@ void Table::undoUpdate(RowId row, const uint8_t* images) {
   const uint8_t* after = images + layout_.size;
   rekey(row, after, before, false);
   writeTo(chunkOf(row), slotOf(row), before);
-  freeStringsNotIn(after, before, rowAt(chunkOf(row), slotOf(row)));
+  freeStringsNotIn(after, before, chunkOf(row), slotOf(row));
 }
 
 void Table::commitUpdate(const uint8_t* images) {
   UpdateTrailer trailer;
   std::memcpy(&trailer, images + 2 * static_cast<size_t>(layout_.size), sizeof trailer);
-  if (trailer.replacesString) freeStringsNotIn(images, images + layout_.size, trailer.row);
+  if (trailer.replacesString) freeStringsNotIn(images, images + layout_.size, trailer.chunk, trailer.slot);
 }
 
 size_t Table::updateImageBytes() const { return 2 * static_cast<size_t>(layout_.size) + sizeof(UpdateTrailer); }
@@ -737,7 +743,7 @@ void Table::undoErase(RowId row) {
 void Table::commitErase(RowId row, const Chunk* chunk) {
   uint8_t* image = rowScratch_.data();
   readFrom(chunk, slotOf(row), image);
-  freeStringsNotIn(image, nullptr, rowAt(chunk, slotOf(row)));
+  freeStringsNotIn(image, nullptr, chunk, slotOf(row));
   // After a TRUNCATE in the same transaction the slot belongs to a set-aside chunk that
   // the TRUNCATE's own commit frees; only a slot of a current chunk is reusable.
   size_t ci = row >> kChunkShift;

@@ -6,11 +6,14 @@
 // and the strings of deleted or replaced rows are freed at commit, so steady update/delete
 // workloads run in bounded memory.
 //
-// Inline strings: in the row store, each char(n) / varchar(n) column with a small n has
-// room for one string right after the row's tuple, in the same slot (rowStride() bytes per
-// slot). An inserted string that fits is copied there and the tuple's pointer points at
-// it, so reading the row brings its short strings into cache with it (TPC-C's stock
-// s_dist_xx, item i_data) instead of chasing one malloc'd block per string. Everything
+// Inline strings: each char(n) / varchar(n) column with a small n has room for one string
+// per row: in the row store right after the row's tuple, in the same slot (rowStride()
+// bytes per slot); in the column store in an array of its own per chunk, beside the
+// column's values. An inserted string that fits is copied there and the tuple's pointer
+// points at it, so reading the row brings its short strings into cache with it (TPC-C's
+// stock s_dist_xx, item i_data), and a scan of a column reads its strings in order
+// (TPC-H's l_returnflag: 8 rows per cache line), instead of chasing one malloc'd block
+// per string. Everything
 // that reads strings still follows the pointer and sees no difference. The room is written
 // only while the slot is not live (at insert), never in place: an update that changes such
 // a string puts the new one on the heap, so undo images, index keys and readers holding the
@@ -167,7 +170,8 @@ class Table {
   static uint32_t slotOf(RowId row) { return static_cast<uint32_t>(row & (kChunkRows - 1)); }
   // What update() leaves after the two images for commitUpdate().
   struct UpdateTrailer {
-    const uint8_t* row;   // the row's slot (null in the column store)
+    const Chunk* chunk;  // the row's chunk and slot, whose inline strings are not freed
+    uint32_t slot;
     bool replacesString;  // whether the old image holds a string to free at commit
   };
   // The bytes update() asks imageSpace() for: the two images and the trailer.
@@ -223,14 +227,21 @@ class Table {
   void foreignKeysAfterUpdate(RowId row, const uint8_t* before, const uint8_t* after, UndoLog& undo);
   bool columnsDiffer(const std::vector<uint32_t>& columns, const uint8_t* a, const uint8_t* b) const;
 
+  // Column c's inline string room of a slot; null when the column has none.
+  uint8_t* inlineRoom(const Chunk* chunk, uint32_t slot, uint32_t c) const {
+    if (kind_ == StorageKind::Row) return inlineOffset_[c] ? rowAt(chunk, slot) + inlineOffset_[c] : nullptr;
+    return roomStride_[c] ? chunk->columnValues[c] + size_t{kChunkRows} * sizeof(VarString*) +
+                                static_cast<size_t>(slot) * roomStride_[c]
+                          : nullptr;
+  }
   const VarString* copyString(const VarString* s);
-  // The string for column c of the row at `row` (its slot in a chunk, null in the column
-  // store): in the row's inline room when it fits, else a heap copy.
-  const VarString* placeString(uint32_t c, uint8_t* row, const VarString* s);
+  // The string for column c of a row whose inline room for it is `room` (may be null): in
+  // the room when it fits, else a heap copy.
+  const VarString* placeString(uint32_t c, uint8_t* room, const VarString* s);
   void freeString(const VarString* s);
-  // Frees the heap strings of `image` that `keep` does not share (keep may be null); `row`
-  // is the slot the image belongs to, whose inline strings are not freed.
-  void freeStringsNotIn(const uint8_t* image, const uint8_t* keep, const uint8_t* row);
+  // Frees the heap strings of `image` that `keep` does not share (keep may be null); the
+  // image is the row of `slot` in `chunk`, whose inline strings are not freed.
+  void freeStringsNotIn(const uint8_t* image, const uint8_t* keep, const Chunk* chunk, uint32_t slot);
 
   std::string name_;
   std::string schemaName_;
@@ -242,10 +253,12 @@ class Table {
   ByteMask notNullFlags_;                 // 0xff on the NULL flag of each NOT NULL column
   ByteMask stringColumnsMask_;
   ByteMask keyColumnsMask_;
-  // Row store, per column: where its inline string room starts in the slot (0: none) and
-  // how many string bytes it holds.
-  std::vector<uint32_t> inlineOffset_;
+  // Per column: how many string bytes its inline room holds (0: none); in the row store
+  // where the room starts in the slot, in the column store the room's bytes per row (its
+  // array follows the column's values in each chunk).
   std::vector<uint32_t> inlineCapacity_;
+  std::vector<uint32_t> inlineOffset_;
+  std::vector<uint32_t> roomStride_;
   uint32_t rowStride_ = 0;
   std::vector<Chunk*> chunks_;
   // Where chunks past the first get their arrays (huge pages: cheap forks, huge_memory.h).

@@ -1,6 +1,7 @@
-// Inline strings (table.h): short char(n)/varchar(n) values live in their row's slot, are
-// never written in place while the row lives, and are never handed to free(). A mistake in
-// the latter shows as glibc aborting on free() of a pointer into a chunk.
+// Inline strings (table.h): short char(n)/varchar(n) values live in their row's slot (row
+// store) or in their column's room beside its values (column store), are never written in
+// place while the row lives, and are never handed to free(). A mistake in the latter shows
+// as glibc aborting on free() of a pointer into a chunk.
 #include <catch2/catch.hpp>
 
 #include "engine/error.h"
@@ -15,9 +16,9 @@ namespace {
 SqlType varcharOf(int n) { return {TypeId::Varchar, n + 4}; }
 
 // a int, s varchar(8) (inline), long_s varchar(200) (heap), id int.
-Table makeTable() {
+Table makeTable(StorageKind kind = StorageKind::Row) {
   return Table("t", {{"a", {TypeId::Int4}}, {"s", varcharOf(8)}, {"long_s", varcharOf(200)}, {"id", {TypeId::Int4}}},
-               StorageKind::Row);
+               kind);
 }
 
 TupleBuf row(const Table& t, int32_t a, const std::string& s, int32_t id) {
@@ -38,6 +39,14 @@ bool inSlot(const Table& t, RowId r, const VarString* s) {
       t.directory().chunks[r >> kChunkShift]->rows + static_cast<size_t>(r & (kChunkRows - 1)) * t.rowStride();
   auto* p = reinterpret_cast<const uint8_t*>(s);
   return p >= slot + t.layout().size && p < slot + t.rowStride();
+}
+
+// Whether the column-store string lies in its column's room in row r's chunk (between the
+// column's values and its NULL flags).
+bool inRoom(const Table& t, RowId r, uint32_t column, const VarString* s) {
+  const Chunk* c = t.directory().chunks[r >> kChunkShift];
+  auto* p = reinterpret_cast<const uint8_t*>(s);
+  return p >= c->columnValues[column] + size_t{kChunkRows} * sizeof(VarString*) && p < c->columnNulls[column];
 }
 
 }  // namespace
@@ -63,14 +72,24 @@ TEST_CASE("short strings are stored in their row, long ones on the heap", "[stor
   CHECK(t.stringBytes() == heap);
 }
 
-TEST_CASE("the column store keeps every string on the heap", "[storage]") {
-  Table t("c", {{"s", varcharOf(8)}}, StorageKind::Column);
+TEST_CASE("the column store keeps short strings in a room beside the column's values", "[storage]") {
+  Table t = makeTable(StorageKind::Column);
   UndoLog undo;
-  TupleBuf b(t.layout());
-  b.str(0, "abc");
-  t.insert(b.data(), undo);
+  RowId r1 = t.insert(row(t, 1, "abc", 1).data(), undo);
+  RowId r2 = t.insert(row(t, 2, "exactly8", 2).data(), undo);
+  RowId r3 = t.insert(row(t, 3, "ninechars", 3).data(), undo);  // more bytes than the room
   undo.commit();
-  CHECK(t.stringBytes() == sizeof(VarString) + 3);
+  CHECK(stringAt(t, r1, 1)->view() == "abc");
+  CHECK(inRoom(t, r1, 1, stringAt(t, r1, 1)));
+  CHECK(inRoom(t, r2, 1, stringAt(t, r2, 1)));
+  // One row's room after the other's: a scan reads them in order.
+  CHECK(reinterpret_cast<const uint8_t*>(stringAt(t, r2, 1)) > reinterpret_cast<const uint8_t*>(stringAt(t, r1, 1)));
+  CHECK(stringAt(t, r2, 1)->view() == "exactly8");
+  CHECK_FALSE(inRoom(t, r3, 1, stringAt(t, r3, 1)));
+  CHECK(stringAt(t, r3, 1)->view() == "ninechars");
+  CHECK_FALSE(inRoom(t, r1, 2, stringAt(t, r1, 2)));  // varchar(200): no room
+  size_t heap = 3 * sizeof(VarString) + 3 * 5 + 3 + 8 + 9 + sizeof(VarString) + 9;
+  CHECK(t.stringBytes() == heap);
 }
 
 TEST_CASE("a committed update frees the string it replaced, in either store", "[storage]") {
@@ -93,17 +112,19 @@ TEST_CASE("a committed update frees the string it replaced, in either store", "[
 }
 
 TEST_CASE("updating an inline string leaves the old one intact until commit", "[storage]") {
-  Table t = makeTable();
+  StorageKind kind = GENERATE(StorageKind::Row, StorageKind::Column);
+  Table t = makeTable(kind);
   UndoLog undo;
   RowId r = t.insert(row(t, 1, "old", 1).data(), undo);
   undo.commit();
   size_t committed = t.stringBytes();
   const VarString* old = stringAt(t, r, 1);
+  CHECK((kind == StorageKind::Row ? inSlot(t, r, old) : inRoom(t, r, 1, old)));
 
   // Rolled back: the inline string is back and was never overwritten.
   t.update(r, row(t, 1, "new", 1).data(), undo);
   CHECK(stringAt(t, r, 1)->view() == "new");
-  CHECK_FALSE(inSlot(t, r, stringAt(t, r, 1)));
+  CHECK_FALSE((kind == StorageKind::Row ? inSlot(t, r, stringAt(t, r, 1)) : inRoom(t, r, 1, stringAt(t, r, 1))));
   CHECK(old->view() == "old");
   undo.rollback();
   CHECK(stringAt(t, r, 1) == old);
@@ -125,7 +146,7 @@ TEST_CASE("updating an inline string leaves the old one intact until commit", "[
 }
 
 TEST_CASE("inline strings through erase, slot reuse, failed inserts and truncate", "[storage]") {
-  Table t = makeTable();
+  Table t = makeTable(GENERATE(StorageKind::Row, StorageKind::Column));
   UndoLog undo;
   t.createIndex("t_id", {3}, IndexKind::Hash, true, undo);
   t.createIndex("t_s", {1}, IndexKind::Ordered, false, undo);
