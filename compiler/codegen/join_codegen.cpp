@@ -320,29 +320,49 @@ void Codegen::produceOuterBuiltSemiJoin(const Node& node, const Consumer& consum
     call("duet_q_join_insert", b.getVoidTy(), {table, key, tuple, keyHash(key, *keyLayout)});
   });
   call("duet_q_join_finish", b.getVoidTy(), {table});
-  llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
-  llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
-  llvm::Value* probeKey = tupleAlloca(*keyLayout);
+  // Marks the outer rows in `into` that a row of the subquery matches. The flag's null byte
+  // stays as inserted; its value byte is set with an atomic store, as parallel workers mark
+  // rows of one table.
+  auto mark = [&](llvm::Value* into, Row& sub) {
+    checkCancel();
+    llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+    llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
+    llvm::Value* probeKey = tupleAlloca(*keyLayout);
+    Row keys;
+    for (const auto& k : node.exprs) keys.push_back(expr(*k, sub));
+    storeRow(probeKey, *keyLayout, keys);
+    forEachMatch(into, probeKey, *keyLayout, cursor, [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock*) {
+      llvm::Value* matches = b.getTrue();
+      if (node.predicate) {
+        Row joined = loadKept(hit, shape);
+        joined.insert(joined.end(), sub.begin(), sub.end());
+        matches = isTrue(expr(*node.predicate, joined));
+      }
+      ifThen(matches, [&] {
+        llvm::Value* flag = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), hit, shape.layout->offsets[shape.kept.size()]);
+        b.CreateStore(b.getInt8(1), flag)->setAtomic(llvm::AtomicOrdering::Monotonic);
+      });
+      b.CreateBr(next);
+    });
+  };
   llvm::Value* rows = call("duet_q_join_rows", ptrTy_, {table});
   // No outer rows: nothing to mark, and the subquery need not run (CH Q21's delivered lines).
   ifThen(b.CreateICmpNE(call("duet_q_buffer_size", i64Ty_, {rows}), b.getInt64(0)), [&] {
-    producePipeline(subquery, [&](Row& sub) {
-      checkCancel();
-      Row keys;
-      for (const auto& k : node.exprs) keys.push_back(expr(*k, sub));
-      storeRow(probeKey, *keyLayout, keys);
-      forEachMatch(table, probeKey, *keyLayout, cursor,
-                   [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock*) {
-                     llvm::Value* matches = b.getTrue();
-                     if (node.predicate) {
-                       Row joined = loadKept(hit, shape);
-                       joined.insert(joined.end(), sub.begin(), sub.end());
-                       matches = isTrue(expr(*node.predicate, joined));
-                     }
-                     ifThen(matches, [&] { storeExtra(hit, shape, 0, notNull(b.getTrue(), {TypeId::Bool, -1})); });
-                     b.CreateBr(next);
-                   });
-    });
+    if (node.parallelThreads > 1 && !inWorker_) {
+      // Each worker marks through the table the leader shares.
+      uint32_t slot = sharedJoins_++;
+      call("duet_q_join_share", b.getVoidTy(), {qctx_, b.getInt32(slot), table});
+      llvm::Value* shared = nullptr;
+      runParallel(
+          subquery, node.parallelThreads,
+          [&] {
+            shared = call("duet_q_join_shared", ptrTy_, {qctx_, b.getInt32(slot)});
+            return llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(ptrTy_));
+          },
+          [&](llvm::Value*, Row& sub) { mark(shared, sub); });
+      return;
+    }
+    producePipeline(subquery, [&](Row& sub) { mark(table, sub); });
   });
   iterateTuples(rows, [&](llvm::Value* tuple) {
     llvm::Value* matched = loadExtra(tuple, shape, 0).v;

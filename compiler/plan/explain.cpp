@@ -595,7 +595,7 @@ class Explainer {
       Shown hashNode;
       hashNode.nodeType = hashNode.label = "Hash";
       copyFigures(hashNode, h);
-      addWorkers(hashNode, n.parallelThreads);
+      addWorkers(n.semiBuildsOuter ? s : hashNode, n.parallelThreads);
       addChild(hashNode, std::move(h), "Outer");
       addChild(s, std::move(hashNode), "Inner");
     } else {

@@ -117,7 +117,20 @@ void markSinks(Node& n, uint32_t threads) {
       return;
     }
   }
-  if (n.kind == NodeKind::HashJoin && !n.semiBuildsOuter) {  // in a pipeline that stays serial
+  if (n.kind == NodeKind::HashJoin && n.semiBuildsOuter) {
+    // The subquery's rows mark the hashed outer rows: a pipeline of its own, whose workers
+    // mark through the shared table.
+    if (Node* scan = parallelScan(n, *n.children[0])) {
+      n.parallelThreads = threads;
+      scan->morsels = true;
+      markPipelineJoins(*n.children[0], threads);
+    } else {
+      markSinks(*n.children[0], threads);
+    }
+    markSinks(*n.children[1], threads);
+    return;
+  }
+  if (n.kind == NodeKind::HashJoin) {  // in a pipeline that stays serial
     markJoinBuild(n, threads);
     markSinks(*n.children[1], threads);
     return;

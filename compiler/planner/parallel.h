@@ -11,7 +11,8 @@ namespace duet::plan {
 // at least two chunks (rows flow from it through filters, projections and hash join
 // probes), in whose subtree nothing is unsafe on several threads at once (a subquery, a
 // user-defined routine, random(), clock_timestamp()): an aggregation without DISTINCT, a
-// sort, a hash join's build side. Sets Node::parallelThreads = threads on the breaker and
+// sort, a hash join's build side, a semi join's subquery side that marks the outer rows it
+// hashed (Node::semiBuildsOuter). Sets Node::parallelThreads = threads on the breaker and
 // `morsels` on the driving scan. When the root itself is such a pipeline with a filter or a
 // join in it, the root gets Node::gatherThreads instead: its rows stream from the workers.
 // Nothing is marked when threads < 2.
