@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <map>
 #include <numeric>
+#include <set>
 #include <tuple>
 
 #include "compiler/parser/ast_walk.h"
@@ -728,6 +730,7 @@ FromPlan StatementPlanner::joinItems(FromItems& from, const sql::Expr* where, co
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::vector<double> joinedRows;
+  if (innerOnly && n > 2) addImpliedEqualities(atStep, itemOf);
   if (innerOnly && n > 1) {
     JoinOrder chosen = chooseJoinOrder(fp.scope, bound, local, atStep, itemShare, itemRows);
     order = std::move(chosen.items);
@@ -830,6 +833,42 @@ FromPlan StatementPlanner::joinItems(FromItems& from, const sql::Expr* where, co
   }
   fp.node = filter(std::move(fp.node), conjunction(std::move(top)));
   return fp;
+}
+
+void StatementPlanner::addImpliedEqualities(std::vector<std::vector<ExprPtr>>& atStep,
+                                            const std::function<int(int)>& itemOf) {
+  // Columns joined by equalities of plain columns of one type, as classes (union-find).
+  std::map<int, int> parent;
+  std::function<int(int)> find = [&](int c) {
+    auto it = parent.try_emplace(c, c).first;
+    return it->second == c ? c : it->second = find(it->second);
+  };
+  std::set<std::pair<int, int>> linked;  // items an equality of a class already joins
+  std::map<int, SqlType> types;
+  for (const auto& conjuncts : atStep)
+    for (const auto& c : conjuncts) {
+      if (c->kind != ExprKind::Compare || c->op != plan::Op::Eq) continue;
+      const plan::Expr& a = *c->args[0];
+      const plan::Expr& b = *c->args[1];
+      if (a.kind != ExprKind::Column || b.kind != ExprKind::Column || a.type.id != b.type.id) continue;
+      int ia = itemOf(a.column), ib = itemOf(b.column);
+      if (ia == ib) continue;
+      parent[find(a.column)] = find(b.column);
+      types[a.column] = a.type;
+      types[b.column] = b.type;
+      linked.insert({std::min(ia, ib), std::max(ia, ib)});
+    }
+  std::map<int, std::vector<int>> classes;
+  for (const auto& [column, type] : types) classes[find(column)].push_back(column);
+  for (const auto& [root, columns] : classes)
+    for (size_t i = 0; i < columns.size(); ++i)
+      for (size_t j = i + 1; j < columns.size(); ++j) {
+        int ia = itemOf(columns[i]), ib = itemOf(columns[j]);
+        if (ia == ib || !linked.insert({std::min(ia, ib), std::max(ia, ib)}).second) continue;
+        atStep[static_cast<size_t>(std::max(ia, ib))].push_back(
+            b_.compare(plan::Op::Eq, plan::makeColumn(columns[i], types[columns[i]]),
+                       plan::makeColumn(columns[j], types[columns[j]]), 0));
+      }
 }
 
 NodePtr StatementPlanner::joinStep(NodePtr left, NodePtr right, int rightOffset, sql::JoinType type,

@@ -261,7 +261,7 @@ JoinOrder StatementPlanner::chooseJoinOrder(const Scope& scope, const std::vecto
           predicates.push_back(keyed);
         }
     }
-  return greedyJoinOrder(inputs, predicates);
+  return joinOrder(inputs, predicates);
 }
 
 }  // namespace duet::planner

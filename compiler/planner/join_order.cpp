@@ -1,12 +1,18 @@
 #include "compiler/planner/join_order.h"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 namespace duet::planner {
 namespace {
 
 bool has(uint64_t set, int item) { return (set >> item) & 1; }
+
+// How much more a step counts in the dynamic order when its estimate has nothing to stand on
+// (an equality of non-unique columns without statistics), and when it is a cross product.
+constexpr double kUnboundedPenalty = 10;
+constexpr double kCrossProductPenalty = 1000;
 
 // Whether the equalities among `predicates` that key item `keyed` to items of `others`
 // cover one of its unique keys.
@@ -59,11 +65,14 @@ double joinedSize(const std::vector<JoinInput>& inputs, const std::vector<JoinPr
     keyed = bounded = true;
     return joinedRows * std::min(1.0, in.rows / in.tableRows);
   }
-  // Each row of `item` meets one row of a joined item at most (a foreign key to it).
+  // Each row of `item` meets one row of a joined item at most (a foreign key to it): as
+  // many joined rows as hold that row, joinedRows / its table's rows (below 1 when a filter
+  // kept some of its rows, above when joined rows repeat them: supplier to customers joined
+  // on their nation).
   for (int x = 0; x < static_cast<int>(inputs.size()); ++x)
     if (has(joined, x) && uniqueMatch(inputs[x], x, 1ull << item, predicates)) {
       bounded = true;
-      return in.rows * std::min(1.0, joinedRows / inputs[x].tableRows);
+      return in.rows * joinedRows / inputs[x].tableRows;
     }
   if (counted) {
     bounded = true;
@@ -111,6 +120,53 @@ JoinOrder greedyFrom(const std::vector<JoinInput>& inputs, const std::vector<Joi
 }
 
 }  // namespace
+
+JoinOrder dynamicJoinOrder(const std::vector<JoinInput>& inputs, const std::vector<JoinPredicate>& predicates) {
+  // Per set of items (a bit mask), the cheapest left-deep order found that joins them: its
+  // cost, its estimated rows, and its last item (the order of the rest is that of the set
+  // without it). Sets are visited in increasing value, so a set's subsets come first.
+  struct Best {
+    double cost = std::numeric_limits<double>::infinity();
+    double rows = 0;
+    int last = -1;
+  };
+  int n = static_cast<int>(inputs.size());
+  std::vector<Best> best(size_t{1} << n);
+  for (int i = 0; i < n; ++i) best[size_t{1} << i] = {inputs[i].rows, inputs[i].rows, i};
+  for (uint64_t set = 1; set < best.size(); ++set) {
+    if (std::popcount(set) < 2) continue;
+    // The later items first: on equal costs the order nearest FROM order stays.
+    for (int i = n - 1; i >= 0; --i) {
+      if (!has(set, i)) continue;
+      const Best& before = best[set & ~(1ull << i)];
+      if (before.last < 0) continue;
+      bool connected = false, keyed = false, bounded = false;
+      double size = joinedSize(inputs, predicates, set & ~(1ull << i), before.rows, i, connected, keyed, bounded);
+      double step = size + (keyed ? 0 : std::min(before.rows, inputs[i].rows));
+      // The greedy order's preferences as costs: an equality of non-unique columns may
+      // multiply rows far beyond its estimate, and a cross product comes last.
+      if (!connected) {
+        step *= kCrossProductPenalty;
+      } else if (!bounded) {
+        step *= kUnboundedPenalty;
+      }
+      double cost = before.cost + step;
+      if (cost < best[set].cost) best[set] = {cost, std::max(1.0, size), i};
+    }
+  }
+  JoinOrder order;
+  for (uint64_t set = best.size() - 1; set != 0; set &= ~(1ull << best[set].last)) {
+    order.items.push_back(best[set].last);
+    order.sizes.push_back(best[set].rows);
+  }
+  std::reverse(order.items.begin(), order.items.end());
+  std::reverse(order.sizes.begin(), order.sizes.end());
+  return order;
+}
+
+JoinOrder joinOrder(const std::vector<JoinInput>& inputs, const std::vector<JoinPredicate>& predicates) {
+  return inputs.size() <= kDynamicItems ? dynamicJoinOrder(inputs, predicates) : greedyJoinOrder(inputs, predicates);
+}
 
 JoinOrder greedyJoinOrder(const std::vector<JoinInput>& inputs, const std::vector<JoinPredicate>& predicates) {
   JoinOrder best;

@@ -320,3 +320,15 @@ TEST_CASE("A join whose small table meets grouped rows filters the grouping's in
   auto plain = f.explain("select g.n from t join (select a, count(*) as n from u group by a) g on g.a = t.a", o);
   CHECK(std::find(plain.begin(), plain.end(), "  Aggregate Input Filter: Hash Cond") == plain.end());
 }
+
+TEST_CASE("Equalities between FROM items imply the others of their class", "[plan][explain]") {
+  Fixture f;
+  plan::ExplainOptions o;
+  o.costs = false;
+  // u1.a = u2.a and u2.a = t.a: u1.a = t.a too, wherever the join order applies it.
+  auto lines = f.explain("select count(*) from u u1, u u2, t where u1.a = u2.a and u2.a = t.a", o);
+  bool implied = std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.find("u1.a = t.a") != std::string::npos || l.find("t.a = u1.a") != std::string::npos;
+  });
+  CHECK(implied);
+}
