@@ -206,21 +206,23 @@ void relayColumns(const Scope& scope, const std::vector<int>& offset, plan::Expr
   for (auto& a : e.args) relayColumns(scope, offset, *a);
 }
 
-namespace {
-
-// The distinct values of a column of an item that is a table with statistics, scaled to
-// the table's rows now when they grow with it (PostgreSQL's negative n_distinct); 0 for
-// anything else. (Each scope entry is one item here.)
-double distinctValues(const Scope& scope, const std::vector<const TableBinding*>& bound, const plan::Expr& e) {
-  if (e.kind != ExprKind::Column) return 0;
-  int item = entryOf(scope, e.column);
-  if (item < 0 || !bound[item]) return 0;
-  const Table& table = *bound[item]->table;
-  const ColumnStatistics* s = columnStatistics(table, e.column - scope.entries[item].offset);
+double columnDistinct(const Table& table, int column) {
+  const ColumnStatistics* s = columnStatistics(table, column);
   const TableStatistics* t = table.statistics();
   if (!s || s->distinct < 1 || t->rows < 1) return 0;
   double rows = static_cast<double>(table.liveRowCount());
   return s->pgNDistinct(t->rows) < 0 ? std::max(1.0, s->distinct * rows / t->rows) : s->distinct;
+}
+
+namespace {
+
+// The distinct values of a column of an item that is a table with statistics
+// (columnDistinct); 0 for anything else. (Each scope entry is one item here.)
+double distinctValues(const Scope& scope, const std::vector<const TableBinding*>& bound, const plan::Expr& e) {
+  if (e.kind != ExprKind::Column) return 0;
+  int item = entryOf(scope, e.column);
+  if (item < 0 || !bound[item]) return 0;
+  return columnDistinct(*bound[item]->table, e.column - scope.entries[item].offset);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 namespace duet::planner {
 namespace {
 
-// PostgreSQL's defaults where it knows nothing: groups of an aggregation (DEFAULT_NUM_DISTINCT),
+// PostgreSQL's defaults where it knows nothing: a group key's distinct values (DEFAULT_NUM_DISTINCT),
 // rows of a function (prorows), rows a set-returning function adds per input row.
 constexpr double kDefaultGroups = 200;
 constexpr double kFunctionRows = 1000;
@@ -52,6 +52,60 @@ double constantCount(const plan::Expr* e) {
 }
 
 double estimate(Node& n);
+
+// The distinct values of column `c` of `n`'s rows when it is a table's column, followed
+// through filters, projections of plain columns and joins to the scan that reads it and the
+// table's statistics; 0 when it is computed or not known.
+double sourceDistinct(const Node& n, int c) {
+  switch (n.kind) {
+    case NodeKind::TableScan:
+    case NodeKind::IndexLookup:
+    case NodeKind::IndexRange: return c < static_cast<int>(n.table->columns().size()) ? columnDistinct(*n.table, c) : 0;
+    case NodeKind::Filter:
+    case NodeKind::Sort:
+    case NodeKind::Limit:
+    case NodeKind::Materialize: return sourceDistinct(*n.children[0], c);
+    case NodeKind::Project: {
+      const plan::Expr& e = *n.exprs[static_cast<size_t>(c)];
+      return e.kind == ExprKind::Column ? sourceDistinct(*n.children[0], e.column) : 0;
+    }
+    case NodeKind::HashJoin:
+    case NodeKind::NestedLoopJoin: {
+      if (n.semi != plan::SemiJoin::None) return sourceDistinct(*n.children[1], c);
+      const Node& first = *n.children[n.rightFirst ? 1 : 0];
+      const Node& second = *n.children[n.rightFirst ? 0 : 1];
+      int width = static_cast<int>(first.outputTypes.size());
+      return c < width ? sourceDistinct(first, c) : sourceDistinct(second, c - width);
+    }
+    case NodeKind::IndexJoin: {
+      int width = static_cast<int>(n.children[0]->outputTypes.size());
+      int tableWidth = static_cast<int>(n.outputTypes.size()) - width;
+      int left = n.rightFirst ? c - tableWidth : c;  // the position in children[0]'s row, if there
+      if (left >= 0 && left < width) return sourceDistinct(*n.children[0], left);
+      int column = n.rightFirst ? c : c - width;
+      return column < static_cast<int>(n.table->columns().size()) ? columnDistinct(*n.table, column) : 0;
+    }
+    default: return 0;
+  }
+}
+
+// The groups of an aggregation or DISTINCT, as PostgreSQL's estimate_num_groups: the product
+// of each key's distinct values (from statistics; 200 when unknown), at most the input's rows.
+double groupCount(const Node& n, double inputRows) {
+  std::vector<int> keys;
+  if (n.kind == NodeKind::Distinct && n.exprs.empty()) {
+    for (size_t c = 0; c < n.outputTypes.size(); ++c) keys.push_back(static_cast<int>(c));
+  } else {
+    for (const auto& e : n.exprs) keys.push_back(e->kind == ExprKind::Column ? e->column : -1);
+  }
+  double groups = 1;
+  for (int k : keys) {
+    double distinct = k >= 0 ? sourceDistinct(*n.children[0], k) : 0;
+    groups *= distinct > 0 ? distinct : kDefaultGroups;
+    if (groups >= inputRows) break;
+  }
+  return std::min(groups, inputRows);
+}
 
 void estimateSubplans(const plan::Expr& e) {
   if (e.subplan) estimate(*e.subplan);
@@ -108,9 +162,7 @@ double estimate(Node& n) {
       break;
     }
     case NodeKind::Aggregate:
-    case NodeKind::Distinct:
-      rows = n.kind == NodeKind::Aggregate && n.exprs.empty() ? 1 : std::min(first, kDefaultGroups);
-      break;
+    case NodeKind::Distinct: rows = n.kind == NodeKind::Aggregate && n.exprs.empty() ? 1 : groupCount(n, first); break;
     case NodeKind::Limit:
       if (double limit = constantCount(n.limit.get()); limit >= 0) rows = std::min(first, limit);
       break;

@@ -66,6 +66,9 @@ void relayColumns(const Scope& scope, const std::vector<int>& offset, plan::Expr
 double conjunctSelectivity(const plan::Expr& conjunct, const Table* table = nullptr);
 // `table`'s statistics of its column `column`, when it has been analysed; else null.
 const ColumnStatistics* columnStatistics(const Table& table, int column);
+// The distinct values of an analysed column, scaled to the table's rows now when they grow
+// with it (PostgreSQL's negative n_distinct); 0 when it has no statistics.
+double columnDistinct(const Table& table, int column);
 // Fills Node::estimatedRows where the planner left it unset, bottom up, subplans included
 // (row_estimates.cpp); returns the root's.
 double estimateRows(Node& root);

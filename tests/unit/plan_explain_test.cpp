@@ -304,6 +304,14 @@ TEST_CASE("Estimates follow the tables' statistics once they are analysed", "[pl
   CHECK(f.explain("select d from u where a = 3", analyze()).at(0) == "Seq Scan on u  (rows=5) (actual rows=5 loops=1)");
   CHECK(f.explain("select d from u where a is null", analyze()).at(0) ==
         "Seq Scan on u  (rows=1) (actual rows=0 loops=1)");
+  // Groups: the distinct values of the keys (10 of u.a), through a join; 200 for a computed
+  // key; at most the input's rows.
+  CHECK(f.explain("select a, count(*) from u group by a", analyze()).at(0) ==
+        "HashAggregate  (rows=10) (actual rows=10 loops=1)");
+  CHECK(f.explain("select u.a, count(*) from u join t on t.a = u.d group by u.a", analyze()).at(0) ==
+        "HashAggregate  (rows=10) (actual rows=10 loops=1)");
+  CHECK(f.explain("select d + 1, count(*) from u group by 1", analyze()).at(0) ==
+        "HashAggregate  (rows=50) (actual rows=50 loops=1)");
 }
 
 TEST_CASE("A join whose small table meets grouped rows filters the grouping's input by that table", "[plan][explain]") {
