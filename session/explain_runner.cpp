@@ -10,22 +10,6 @@
 namespace duet {
 namespace {
 
-// PostgreSQL's defGetBoolean: true/false/on/off, 1/0, or no value (true); 42601 otherwise.
-bool booleanOption(const sql::DefElem& d) {
-  using Kind = sql::DefElem::ValueKind;
-  if (d.valueKind == Kind::None) return true;
-  std::string v = d.value;
-  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (d.valueKind == Kind::Number) {
-    if (v == "0") return false;
-    if (v == "1") return true;
-  } else {
-    if (v == "true" || v == "on") return true;
-    if (v == "false" || v == "off") return false;
-  }
-  throw SqlError(sqlstate::kSyntaxError, fmt::format("{} requires a Boolean value", d.name));
-}
-
 // Hands the rows of an analysed statement nowhere (its root node counts them).
 class DiscardingConsumer final : public rt::RowConsumer {
  public:

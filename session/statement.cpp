@@ -1,8 +1,9 @@
-// The functions of a statement that need no session: which statements run as plans, the
-// $n check, command tags, result columns, explicit parameters as text.
+// The functions of a statement that need no session: which statements run as plans,
+// Boolean options, the $n check, command tags, result columns, explicit parameters as text.
 #include "session/statement.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstring>
 
@@ -23,6 +24,21 @@ std::string tagWithCount(std::string_view prefix, int64_t n) {
 }
 
 }  // namespace
+
+bool booleanOption(const sql::DefElem& d) {
+  using Kind = sql::DefElem::ValueKind;
+  if (d.valueKind == Kind::None) return true;
+  std::string v = d.value;
+  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (d.valueKind == Kind::Number) {
+    if (v == "0") return false;
+    if (v == "1") return true;
+  } else {
+    if (v == "true" || v == "on") return true;
+    if (v == "false" || v == "off") return false;
+  }
+  throw SqlError(sqlstate::kSyntaxError, fmt::format("{} requires a Boolean value", d.name));
+}
 
 bool isQuery(const sql::Stmt& stmt) {
   switch (stmt.kind) {

@@ -1,8 +1,8 @@
 // A statement as the parts of a SQL session (sql_session.h) hand it to each other - its
 // text, its parse with literals lifted, its declared parameter types and its plan - and a
 // portal, a statement bound to parameters; with the functions of a statement that need no
-// session: which statements run as plans, the $n check, command tags, result columns,
-// explicit parameters as text.
+// session: which statements run as plans, Boolean options, the $n check, command tags,
+// result columns, explicit parameters as text.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -62,6 +62,10 @@ struct SqlCursor {
 
 // Whether the statement runs as a compiled plan: SELECT, INSERT, UPDATE, DELETE, CALL.
 bool isQuery(const sql::Stmt& stmt);
+
+// A Boolean option of a statement (EXPLAIN's, VACUUM's), as PostgreSQL's defGetBoolean reads
+// it: true/false/on/off in any case, 1/0, or no value (true); 42601 otherwise.
+bool booleanOption(const sql::DefElem& d);
 
 // The CommandComplete tag of a plan's statement: "SELECT n", "INSERT 0 n", "UPDATE n", ...
 std::string commandTag(const PreparedPlan& plan, int64_t rows, int64_t affected);

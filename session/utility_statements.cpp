@@ -7,6 +7,7 @@
 
 #include "compiler/compiler.h"
 #include "engine/types/text_functions.h"
+#include "session/statement.h"
 #include "session/table_analysis.h"
 #include "session/temp_objects.h"
 
@@ -58,12 +59,10 @@ const char* isolationName(sql::IsolationLevel level) {
 
 // VACUUM ANALYZE, VACUUM (ANALYZE) and VACUUM (ANALYZE true): the analyze option, on.
 bool vacuumAnalyzes(const sql::VacuumStmt& stmt) {
-  for (const sql::DefElem& o : stmt.options) {
-    if (o.name != "analyze") continue;
-    std::string value = lower(o.value);
-    return value != "false" && value != "off" && value != "0" && value != "no";
-  }
-  return false;
+  bool analyze = false;
+  for (const sql::DefElem& o : stmt.options)
+    if (o.name == "analyze") analyze = booleanOption(o);
+  return analyze;
 }
 
 }  // namespace
