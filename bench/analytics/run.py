@@ -14,7 +14,6 @@ PostgreSQL 15 from tests/scratch_pg.py) and stopped at the end. bench/README.md 
 """
 import argparse
 import json
-import math
 import os
 import statistics
 import sys
@@ -23,6 +22,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from compare import compare  # noqa: E402
+from plot import geomean  # noqa: E402  (plot.py imports matplotlib only when it draws)
 from systems import ROOT, DuckDBSystem, DuetSystem, PostgresSystem, QueryError  # noqa: E402
 from workloads import WORKLOADS, load_queries, read_expected_pass  # noqa: E402
 
@@ -159,10 +159,6 @@ def check_answers(results, query, names):
 
 def ms(seconds):
     return "" if seconds is None else f"{1000 * seconds:.1f}"
-
-
-def geomean(values):
-    return math.exp(sum(math.log(max(v, 1e-6)) for v in values) / len(values)) if values else None
 
 
 def report(queries, names, results, workload, args):
