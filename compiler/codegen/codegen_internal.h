@@ -226,16 +226,23 @@ class Codegen : public ValueBuilder {
   // (`cursor`: the walk's position): `onHit(row, next, done)` runs per such row and must
   // end its block by branching to `next` (the next one) or `done` (stop); the insertion
   // point is after the walk then.
+  // `filter`: the table's key filter (joinFilter), tested first when it has one.
+  struct JoinFilter {
+    llvm::Value* words;  // null (none tested) by default; null at run time: the table has none
+    llvm::Value* mask;
+  };
+  JoinFilter joinFilter(llvm::Value* table);
   void forEachMatch(llvm::Value* table, llvm::Value* probeKey, const TupleLayout& keyLayout, llvm::Value* cursor,
-                    const std::function<void(llvm::Value* row, llvm::BasicBlock* next, llvm::BasicBlock* done)>& onHit);
+                    const std::function<void(llvm::Value* row, llvm::BasicBlock* next, llvm::BasicBlock* done)>& onHit,
+                    const JoinFilter& filter = {});
   void produceOuterBuiltSemiJoin(const plan::Node& node, const Consumer& consume);
   // A hash join's table layouts: its key tuples, and its build side's rows.
   struct JoinLayouts {
     const TupleLayout* key;
     StoredRow row;
   };
-  void probeSemiJoin(const plan::Node& node, const JoinLayouts& layouts, llvm::Value* table, llvm::Value* probeKey,
-                     llvm::Value* cursor, const Consumer& consume);
+  void probeSemiJoin(const plan::Node& node, const JoinLayouts& layouts, llvm::Value* table, const JoinFilter& filter,
+                     llvm::Value* probeKey, llvm::Value* cursor, const Consumer& consume);
   Row nullRow(const std::vector<SqlType>& types);
   void emitMatch(const plan::Node& join, Row& joined, const std::function<void()>& onMatch, const Consumer& consume);
   void keepUnmatched(const plan::Node& join, const Row& driving, const std::vector<SqlType>& otherTypes,

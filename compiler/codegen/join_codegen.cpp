@@ -222,15 +222,32 @@ llvm::Value* Codegen::buildJoinTable(const Node& join, JoinLayouts layouts) {
   return table;
 }
 
+Codegen::JoinFilter Codegen::joinFilter(llvm::Value* table) {
+  return {call("duet_q_join_filter_words", ptrTy_, {table}), call("duet_q_join_filter_mask", i64Ty_, {table})};
+}
+
 void Codegen::forEachMatch(llvm::Value* table, llvm::Value* probeKey, const TupleLayout& keyLayout, llvm::Value* cursor,
-                           const std::function<void(llvm::Value*, llvm::BasicBlock*, llvm::BasicBlock*)>& onHit) {
+                           const std::function<void(llvm::Value*, llvm::BasicBlock*, llvm::BasicBlock*)>& onHit,
+                           const JoinFilter& filter) {
   auto& b = b_;
   b.CreateStore(b.getInt64(0), cursor);
   llvm::Value* hash = keyHash(probeKey, keyLayout);
   llvm::BasicBlock* head = block("probe");
   llvm::BasicBlock* match = block("probe.match");
   llvm::BasicBlock* done = block("probe.done");
-  b.CreateBr(head);
+  if (filter.words) {
+    // The key's bit in the table's filter: clear, and no entry has the key.
+    llvm::BasicBlock* test = block("probe.filter");
+    b.CreateCondBr(b.CreateIsNull(filter.words), head, test);
+    b.SetInsertPoint(test);
+    llvm::Value* bit = b.CreateAnd(b.CreateLShr(hash, 32), filter.mask);
+    llvm::Value* word =
+        b.CreateLoad(i64Ty_, b.CreateInBoundsGEP(i64Ty_, filter.words, b.CreateLShr(bit, 6)), "filter.word");
+    llvm::Value* set = b.CreateTrunc(b.CreateLShr(word, b.CreateAnd(bit, 63)), b.getInt1Ty());
+    b.CreateCondBr(set, head, done);
+  } else {
+    b.CreateBr(head);
+  }
   b.SetInsertPoint(head);
   llvm::Value* hit = call("duet_q_join_next", ptrTy_, {table, probeKey, hash, cursor});
   b.CreateCondBr(b.CreateIsNull(hit), done, match);
@@ -252,6 +269,7 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
   llvm::Value* probeKey = tupleAlloca(*keyLayout);
   llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
   llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
+  JoinFilter filter = joinFilter(table);
   // The aggregation the probe side groups by the join's keys looks its rows up here first.
   std::vector<size_t> groupKeys;
   const Node* grouped = node.filtersGroups ? plan::groupedProbe(node, &groupKeys) : nullptr;
@@ -261,7 +279,7 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
     groupFilters_[grouped] = {slot, keyLayout, std::move(groupKeys)};
   }
   if (node.semi != plan::SemiJoin::None) {
-    probeSemiJoin(node, layouts, table, probeKey, cursor, consume);
+    probeSemiJoin(node, layouts, table, filter, probeKey, cursor, consume);
     groupFilters_.erase(grouped);
     return;
   }
@@ -271,18 +289,20 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
     for (const auto& k : node.rightKeys) keys.push_back(expr(*k, right));
     storeRow(probeKey, *keyLayout, keys);
     auto matches = [&](llvm::Value* matched) {
-      forEachMatch(table, probeKey, *keyLayout, cursor,
-                   [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock*) {
-                     Row joined = joinedRow(node, loadKept(hit, shape), right);
-                     emitMatch(
-                         node, joined,
-                         [&] {
-                           if (matched) b.CreateStore(b.getTrue(), matched);
-                           if (node.keepBuildSide) storeExtra(hit, shape, 0, notNull(b.getTrue(), {TypeId::Bool, -1}));
-                         },
-                         consume);
-                     if (!terminated()) b.CreateBr(next);
-                   });
+      forEachMatch(
+          table, probeKey, *keyLayout, cursor,
+          [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock*) {
+            Row joined = joinedRow(node, loadKept(hit, shape), right);
+            emitMatch(
+                node, joined,
+                [&] {
+                  if (matched) b.CreateStore(b.getTrue(), matched);
+                  if (node.keepBuildSide) storeExtra(hit, shape, 0, notNull(b.getTrue(), {TypeId::Bool, -1}));
+                },
+                consume);
+            if (!terminated()) b.CreateBr(next);
+          },
+          filter);
     };
     if (!node.outer) return matches(nullptr);
     keepUnmatched(node, right, node.children[0]->outputTypes, matches, consume);
@@ -375,8 +395,8 @@ void Codegen::produceOuterBuiltSemiJoin(const Node& node, const Consumer& consum
 
 // A semi or anti join's probe: each probe row looks for one build row its keys and residual
 // predicate match, and goes on alone by what it found (plan::SemiJoin).
-void Codegen::probeSemiJoin(const Node& node, const JoinLayouts& layouts, llvm::Value* table, llvm::Value* probeKey,
-                            llvm::Value* cursor, const Consumer& consume) {
+void Codegen::probeSemiJoin(const Node& node, const JoinLayouts& layouts, llvm::Value* table, const JoinFilter& filter,
+                            llvm::Value* probeKey, llvm::Value* cursor, const Consumer& consume) {
   auto& b = b_;
   const TupleLayout* keyLayout = layouts.key;
   // NOT IN: 0 - the subquery is empty, so every row goes on; 2 - it has a NULL, so no row
@@ -392,21 +412,23 @@ void Codegen::probeSemiJoin(const Node& node, const JoinLayouts& layouts, llvm::
     auto search = [&] {
       storeRow(probeKey, *keyLayout, keys);
       b.CreateStore(b.getFalse(), found);
-      forEachMatch(table, probeKey, *keyLayout, cursor,
-                   [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock* done) {
-                     llvm::Value* matches = b.getTrue();
-                     if (node.predicate) {
-                       Row joined = probe;
-                       Row built = loadKept(hit, layouts.row);
-                       joined.insert(joined.end(), built.begin(), built.end());
-                       matches = isTrue(expr(*node.predicate, joined));
-                     }
-                     llvm::BasicBlock* match = block("semi.match");
-                     b.CreateCondBr(matches, match, next);
-                     b.SetInsertPoint(match);
-                     b.CreateStore(b.getTrue(), found);
-                     b.CreateBr(done);
-                   });
+      forEachMatch(
+          table, probeKey, *keyLayout, cursor,
+          [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock* done) {
+            llvm::Value* matches = b.getTrue();
+            if (node.predicate) {
+              Row joined = probe;
+              Row built = loadKept(hit, layouts.row);
+              joined.insert(joined.end(), built.begin(), built.end());
+              matches = isTrue(expr(*node.predicate, joined));
+            }
+            llvm::BasicBlock* match = block("semi.match");
+            b.CreateCondBr(matches, match, next);
+            b.SetInsertPoint(match);
+            b.CreateStore(b.getTrue(), found);
+            b.CreateBr(done);
+          },
+          filter);
       return b.CreateLoad(b.getInt1Ty(), found);
     };
     switch (node.semi) {

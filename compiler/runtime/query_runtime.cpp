@@ -240,6 +240,15 @@ void JoinTable::finish() {
     const uint8_t* key = keys_.at(i);
     entries_[filled[hashes_[i] & mask]++] = {hashes_[i], wordKeys_ ? equal_.word(key) : 0, key, rows_.at(i)};
   }
+  if (n <= kFilterKeys) {
+    size_t bits = std::bit_ceil(std::max<size_t>(512, n * 16));
+    filter_.assign(bits / 64, 0);
+    filterMask_ = bits - 1;
+    for (size_t i = 0; i < n; ++i) {
+      uint64_t bit = (hashes_[i] >> 32) & filterMask_;
+      filter_[bit >> 6] |= uint64_t{1} << (bit & 63);
+    }
+  }
   StatementVector<uint64_t>().swap(hashes_);
   for (const uint8_t* row : nullKeyRows_.rows()) rows_.append(row);  // past every indexed entry
 }
@@ -362,6 +371,8 @@ void duet_q_join_insert(JoinTable* t, const uint8_t* key, const uint8_t* row, ui
 }
 void duet_q_join_finish(JoinTable* t) { t->finish(); }
 void duet_q_join_keep_null_keys(JoinTable* t) { t->keepNullKeys(); }
+const uint64_t* duet_q_join_filter_words(const JoinTable* t) { return t->filterWords(); }
+uint64_t duet_q_join_filter_mask(const JoinTable* t) { return t->filterMask(); }
 TupleBuffer* duet_q_join_rows(JoinTable* t) { return &t->rows(); }
 int32_t duet_q_join_not_in_state(const JoinTable* t) { return t->empty() ? 0 : t->hasNullKeys() ? 2 : 1; }
 const uint8_t* duet_q_join_next(JoinTable* t, const uint8_t* key, uint64_t hash, uint64_t* cursor) {
@@ -505,6 +516,8 @@ const DuetQuerySymbol* duet_q_symbols(size_t* count) {
       DUET_Q(duet_q_join_insert),
       DUET_Q(duet_q_join_finish),
       DUET_Q(duet_q_join_keep_null_keys),
+      DUET_Q(duet_q_join_filter_words),
+      DUET_Q(duet_q_join_filter_mask),
       DUET_Q(duet_q_join_rows),
       DUET_Q(duet_q_join_not_in_state),
       DUET_Q(duet_q_join_next),
