@@ -3,12 +3,12 @@
 #include "session/statement.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cstring>
 
 #include <fmt/format.h>
 
+#include "engine/types/strings.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -28,8 +28,7 @@ std::string tagWithCount(std::string_view prefix, int64_t n) {
 bool booleanOption(const sql::DefElem& d) {
   using Kind = sql::DefElem::ValueKind;
   if (d.valueKind == Kind::None) return true;
-  std::string v = d.value;
-  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string v = lowerAscii(d.value);
   if (d.valueKind == Kind::Number) {
     if (v == "0") return false;
     if (v == "1") return true;

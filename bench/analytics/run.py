@@ -219,15 +219,15 @@ def main(argv=None):
         for system in systems:
             system.close()
     report(queries, names, results, workload, args)
+    # The results without the answers' rows: what --json writes and --plot draws.
+    times = {q: {n: {k: v for k, v in r.items() if k != "rows"} for n, r in per.items()} for q, per in results.items()}
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"benchmark": workload.describe(), "repeat": args.repeat, "timeout": args.timeout,
-                       "results": {q: {n: {k: v for k, v in r.items() if k != "rows"} for n, r in per.items()}
-                                   for q, per in results.items()}}, f, indent=1)
+                       "results": times}, f, indent=1)
     if args.plot:
         from plot import plot
-        plot(args.plot, workload.describe(), {q: {n: {k: v for k, v in r.items() if k != "rows"}
-                                                  for n, r in per.items()} for q, per in results.items()})
+        plot(args.plot, workload.describe(), times)
     if args.check and "duetdb" in names:
         expected = read_expected_pass(args.expected_pass or os.path.join(workload.folder, "expected_pass"))
         failed = [q.name for q in queries if q.number in expected and results[q.name]["duetdb"]["status"] != "ok"]

@@ -246,12 +246,17 @@ void Codegen::accumulateRow(AggregateCode& a, llvm::Value* state, Row& row) {
     for (size_t k : f.groupKeys) joinKeys.push_back(values[k]);
     llvm::Value* key = tupleAlloca(*f.keyLayout);
     storeRow(key, *f.keyLayout, joinKeys);
-    llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
-    llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
-    b.CreateStore(b.getInt64(0), cursor);
-    llvm::Value* table = call("duet_q_join_shared", ptrTy_, {qctx_, b.getInt32(f.slot)});
-    llvm::Value* hit = call("duet_q_join_next", ptrTy_, {table, key, keyHash(key, *f.keyLayout), cursor});
-    return ifThen(b.CreateIsNotNull(hit), [&] { accumulate(values, state); });
+    llvm::Value* table = f.table;
+    JoinFilter keyFilter = f.filter;
+    if (fn_ != f.function) {
+      // A worker of a parallel aggregation: the table the leader shared, read once as the
+      // worker starts (it runs after the leader shared it).
+      llvm::IRBuilder<>::InsertPointGuard keep(b);
+      b.SetInsertPoint(entry_, entry_->getFirstInsertionPt());
+      table = call("duet_q_join_shared", ptrTy_, {qctx_, b.getInt32(f.slot)});
+      keyFilter = joinFilter(table);
+    }
+    return ifThen(findsMatch(table, key, *f.keyLayout, keyFilter), [&] { accumulate(values, state); });
   }
   if (!a.sets) return accumulate(values, state);
   for (size_t set = 0; set < node.groupingSets.size(); ++set) {

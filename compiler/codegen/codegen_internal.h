@@ -183,7 +183,7 @@ class Codegen : public ValueBuilder {
   StoredRow storedRow(const std::vector<SqlType>& types, const std::vector<bool>& keep,
                       const std::vector<SqlType>& extra = {});
   // `node`'s rows stored with the columns that its parent reads.
-  StoredRow storedRowsOf(const plan::Node& node, const std::vector<SqlType>& extra = {});
+  StoredRow storedRowsOf(const plan::Node& node);
   // Stores the kept columns of `row`, then `extra`, into `tuple`.
   void storeKept(llvm::Value* tuple, const StoredRow& shape, const Row& row, const Row& extra = {});
   // The whole row back from `tuple`, NULL in the columns not kept; and extra field `i`.
@@ -242,7 +242,15 @@ class Codegen : public ValueBuilder {
     StoredRow row;
   };
   void probeSemiJoin(const plan::Node& node, const JoinLayouts& layouts, llvm::Value* table, const JoinFilter& filter,
-                     llvm::Value* probeKey, llvm::Value* cursor, const Consumer& consume);
+                     llvm::Value* probeKey, const Consumer& consume);
+  // Whether some row of `table` has the key at `probeKey` (and, with `accepts`, one it
+  // accepts): i1.
+  llvm::Value* findsMatch(llvm::Value* table, llvm::Value* probeKey, const TupleLayout& keyLayout,
+                          const JoinFilter& filter,
+                          const std::function<llvm::Value*(llvm::Value* row)>& accepts = nullptr);
+  // Puts a finished join table in the next slot of QueryContext::sharedJoins, where the
+  // workers of a parallel run find it (duet_q_join_shared); returns the slot.
+  uint32_t shareJoinTable(llvm::Value* table);
   Row nullRow(const std::vector<SqlType>& types);
   void emitMatch(const plan::Node& join, Row& joined, const std::function<void()>& onMatch, const Consumer& consume);
   void keepUnmatched(const plan::Node& join, const Row& driving, const std::vector<SqlType>& otherTypes,
@@ -338,12 +346,16 @@ class Codegen : public ValueBuilder {
   // Set by a Limit for the Sort right below it, which takes it: sort only what can pass.
   const plan::Node* sortLimit_ = nullptr;
   // The aggregations whose input rows a hash join above them looks up in its table first
-  // (Node::filtersGroups): the slot the table is shared in (workers read it there), its key
-  // layout, and which of the aggregation's group keys each join key is.
+  // (Node::filtersGroups): the slot the table is shared in (a parallel aggregation's workers
+  // read it there), its key layout, which of the aggregation's group keys each join key is,
+  // and the function that built the table with the table and its key filter there.
   struct GroupFilter {
     uint32_t slot;
     const TupleLayout* keyLayout;
     std::vector<size_t> groupKeys;
+    llvm::Function* function;
+    llvm::Value* table;
+    JoinFilter filter;
   };
   std::unordered_map<const plan::Node*, GroupFilter> groupFilters_;
   // Which columns of each node's rows are read (set per statement plan; a node outside it

@@ -256,6 +256,33 @@ void Codegen::forEachMatch(llvm::Value* table, llvm::Value* probeKey, const Tupl
   b.SetInsertPoint(done);
 }
 
+llvm::Value* Codegen::findsMatch(llvm::Value* table, llvm::Value* probeKey, const TupleLayout& keyLayout,
+                                 const JoinFilter& filter,
+                                 const std::function<llvm::Value*(llvm::Value* row)>& accepts) {
+  auto& b = b_;
+  llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
+  llvm::Value* cursor = eb.CreateAlloca(i64Ty_);
+  llvm::Value* found = eb.CreateAlloca(b.getInt1Ty());
+  b.CreateStore(b.getFalse(), found);
+  forEachMatch(
+      table, probeKey, keyLayout, cursor,
+      [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock* done) {
+        llvm::BasicBlock* match = block("match.found");
+        b.CreateCondBr(accepts ? accepts(hit) : b.getTrue(), match, next);
+        b.SetInsertPoint(match);
+        b.CreateStore(b.getTrue(), found);
+        b.CreateBr(done);
+      },
+      filter);
+  return b.CreateLoad(b.getInt1Ty(), found);
+}
+
+uint32_t Codegen::shareJoinTable(llvm::Value* table) {
+  uint32_t slot = sharedJoins_++;
+  call("duet_q_join_share", b_.getVoidTy(), {qctx_, b_.getInt32(slot), table});
+  return slot;
+}
+
 void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
   if (node.semiBuildsOuter) return produceOuterBuiltSemiJoin(node, consume);
   auto& b = b_;
@@ -273,13 +300,9 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
   // The aggregation the probe side groups by the join's keys looks its rows up here first.
   std::vector<size_t> groupKeys;
   const Node* grouped = node.filtersGroups ? plan::groupedProbe(node, &groupKeys) : nullptr;
-  if (grouped) {
-    uint32_t slot = sharedJoins_++;
-    call("duet_q_join_share", b.getVoidTy(), {qctx_, b.getInt32(slot), table});
-    groupFilters_[grouped] = {slot, keyLayout, std::move(groupKeys)};
-  }
+  if (grouped) groupFilters_[grouped] = {shareJoinTable(table), keyLayout, std::move(groupKeys), fn_, table, filter};
   if (node.semi != plan::SemiJoin::None) {
-    probeSemiJoin(node, layouts, table, filter, probeKey, cursor, consume);
+    probeSemiJoin(node, layouts, table, filter, probeKey, consume);
     groupFilters_.erase(grouped);
     return;
   }
@@ -370,8 +393,7 @@ void Codegen::produceOuterBuiltSemiJoin(const Node& node, const Consumer& consum
   ifThen(b.CreateICmpNE(call("duet_q_buffer_size", i64Ty_, {rows}), b.getInt64(0)), [&] {
     if (node.parallelThreads > 1 && !inWorker_) {
       // Each worker marks through the table the leader shares.
-      uint32_t slot = sharedJoins_++;
-      call("duet_q_join_share", b.getVoidTy(), {qctx_, b.getInt32(slot), table});
+      uint32_t slot = shareJoinTable(table);
       llvm::Value* shared = nullptr;
       runParallel(
           subquery, node.parallelThreads,
@@ -396,40 +418,28 @@ void Codegen::produceOuterBuiltSemiJoin(const Node& node, const Consumer& consum
 // A semi or anti join's probe: each probe row looks for one build row its keys and residual
 // predicate match, and goes on alone by what it found (plan::SemiJoin).
 void Codegen::probeSemiJoin(const Node& node, const JoinLayouts& layouts, llvm::Value* table, const JoinFilter& filter,
-                            llvm::Value* probeKey, llvm::Value* cursor, const Consumer& consume) {
+                            llvm::Value* probeKey, const Consumer& consume) {
   auto& b = b_;
   const TupleLayout* keyLayout = layouts.key;
   // NOT IN: 0 - the subquery is empty, so every row goes on; 2 - it has a NULL, so no row
   // without a match can be shown to differ from all of its values.
   llvm::Value* notInState =
       node.semi == plan::SemiJoin::NotIn ? call("duet_q_join_not_in_state", b.getInt32Ty(), {table}) : nullptr;
-  llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
-  llvm::Value* found = eb.CreateAlloca(b.getInt1Ty());
   produce(*node.children[1], [&](Row& probe) {
     checkCancel();
     Row keys;
     for (const auto& k : node.rightKeys) keys.push_back(expr(*k, probe));
     auto search = [&] {
       storeRow(probeKey, *keyLayout, keys);
-      b.CreateStore(b.getFalse(), found);
-      forEachMatch(
-          table, probeKey, *keyLayout, cursor,
-          [&](llvm::Value* hit, llvm::BasicBlock* next, llvm::BasicBlock* done) {
-            llvm::Value* matches = b.getTrue();
-            if (node.predicate) {
-              Row joined = probe;
-              Row built = loadKept(hit, layouts.row);
-              joined.insert(joined.end(), built.begin(), built.end());
-              matches = isTrue(expr(*node.predicate, joined));
-            }
-            llvm::BasicBlock* match = block("semi.match");
-            b.CreateCondBr(matches, match, next);
-            b.SetInsertPoint(match);
-            b.CreateStore(b.getTrue(), found);
-            b.CreateBr(done);
-          },
-          filter);
-      return b.CreateLoad(b.getInt1Ty(), found);
+      std::function<llvm::Value*(llvm::Value*)> accepts;
+      if (node.predicate)
+        accepts = [&](llvm::Value* hit) {
+          Row joined = probe;
+          Row built = loadKept(hit, layouts.row);
+          joined.insert(joined.end(), built.begin(), built.end());
+          return isTrue(expr(*node.predicate, joined));
+        };
+      return findsMatch(table, probeKey, *keyLayout, filter, accepts);
     };
     switch (node.semi) {
       case plan::SemiJoin::Semi: ifThen(search(), [&] { consume(probe); }); return;

@@ -95,9 +95,7 @@ void Codegen::shareJoinTables(const Node& n) {
     case NodeKind::Filter:
     case NodeKind::Project: shareJoinTables(*n.children[0]); return;
     case NodeKind::HashJoin: {
-      uint32_t slot = sharedJoins_++;
-      call("duet_q_join_share", b_.getVoidTy(), {qctx_, b_.getInt32(slot), buildJoinTable(n, joinLayouts(n))});
-      joinSlots_[&n] = slot;
+      joinSlots_[&n] = shareJoinTable(buildJoinTable(n, joinLayouts(n)));
       shareJoinTables(*n.children[1]);
       return;
     }

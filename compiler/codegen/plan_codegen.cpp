@@ -113,10 +113,10 @@ Codegen::StoredRow Codegen::storedRow(const std::vector<SqlType>& types, const s
   return shape;
 }
 
-Codegen::StoredRow Codegen::storedRowsOf(const Node& node, const std::vector<SqlType>& extra) {
+Codegen::StoredRow Codegen::storedRowsOf(const Node& node) {
   std::vector<bool> keep;
   for (size_t c = 0; c < node.outputTypes.size(); ++c) keep.push_back(used_.read(node, c));
-  return storedRow(node.outputTypes, keep, extra);
+  return storedRow(node.outputTypes, keep);
 }
 
 void Codegen::storeKept(llvm::Value* tuple, const StoredRow& shape, const Row& row, const Row& extra) {

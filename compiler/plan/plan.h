@@ -237,8 +237,8 @@ struct Node {
   std::vector<std::string> checkNames;
   // Aggregate, Sort: its input runs on this many threads, each aggregating or sorting apart,
   // then merged; HashJoin: the same for its build side (0 or 1: serially), or for a
-  // semiBuildsOuter join the subquery's rows, each thread marking the shared outer rows. TableScan: hands
-  // its chunks out to those threads (morsels).
+  // semiBuildsOuter join the subquery's rows, each thread marking the shared outer rows.
+  // TableScan: hands its chunks out to those threads (morsels).
   // Set by markParallel (compiler/planner/parallel.h).
   uint32_t parallelThreads = 0;
   bool morsels = false;

@@ -217,17 +217,17 @@ class StatementPlanner {
   template <class EntryOf>
   NodePtr indexJoin(FromPlan& fp, const TableBinding& binding, int offset, std::vector<ExprPtr>& local,
                     std::vector<ExprPtr>& rest, const EntryOf& entryOf, size_t t, bool outer = false);
+  // The equalities that equalities of plain columns imply between FROM items (a.x = b.y
+  // and b.y = c.z: a.x = c.z, PostgreSQL's equivalence classes), added where the later of
+  // their items joins, so that the join order may join a and c directly (TPC-H Q5's
+  // customer and nation). Items already joined by an equality of a class get no other.
+  void addImpliedEqualities(std::vector<std::vector<ExprPtr>>& atStep, const std::function<int(int)>& itemOf);
   // Joins `right` (an item whose columns start at `rightOffset`) to `left` (the items
   // before it) by `type`, on `conditions`: equalities between the two sides become hash
   // keys, the rest a residual predicate; with no equality, a nested loop. An outer join's
   // preserved side drives it - a hash join's probe side, a nested loop's outer side - and
   // the joined row still lists the left items' columns first.
   // `buildRight`: an inner hash join hashes `right` (estimated smaller) instead of `left`.
-  // The equalities that equalities of plain columns imply between FROM items (a.x = b.y
-  // and b.y = c.z: a.x = c.z, PostgreSQL's equivalence classes), added where the later of
-  // their items joins, so that the join order may join a and c directly (TPC-H Q5's
-  // customer and nation). Items already joined by an equality of a class get no other.
-  void addImpliedEqualities(std::vector<std::vector<ExprPtr>>& atStep, const std::function<int(int)>& itemOf);
   NodePtr joinStep(NodePtr left, NodePtr right, int rightOffset, sql::JoinType type, std::vector<ExprPtr>& conditions,
                    bool buildRight = false);
   // A LATERAL item `right` joined to the items before it (`left`): a nested loop running it

@@ -115,7 +115,8 @@ class GroupTable {
   Arena arena_;
 };
 
-// Join hash table: key tuple -> list of payload tuples (the build side's whole row).
+// Join hash table: key tuple -> list of payload tuples (the build side's rows, with the
+// columns the plan reads of them: Codegen::StoredRow).
 // finish() lays the entries out by bucket, each with its hash and its key's and row's
 // addresses side by side, so that a probe reads the bucket's bounds and then one short run
 // of entries (chained lists spread over four arrays cost a cache miss per step).

@@ -13,8 +13,8 @@
 // points at it, so reading the row brings its short strings into cache with it (TPC-C's
 // stock s_dist_xx, item i_data), and a scan of a column reads its strings in order
 // (TPC-H's l_returnflag: 8 rows per cache line), instead of chasing one malloc'd block
-// per string. Everything
-// that reads strings still follows the pointer and sees no difference. The room is written
+// per string. Everything that reads strings still follows the pointer and sees no
+// difference. The room is written
 // only while the slot is not live (at insert), never in place: an update that changes such
 // a string puts the new one on the heap, so undo images, index keys and readers holding the
 // old pointer stay valid exactly as they do for heap strings.
@@ -230,7 +230,8 @@ class Table {
   // Column c's inline string room of a slot; null when the column has none.
   uint8_t* inlineRoom(const Chunk* chunk, uint32_t slot, uint32_t c) const {
     if (kind_ == StorageKind::Row) return inlineOffset_[c] ? rowAt(chunk, slot) + inlineOffset_[c] : nullptr;
-    return roomStride_[c] ? chunk->columnValues[c] + size_t{kChunkRows} * sizeof(VarString*) +
+    // The room follows the column's values (layOutChunk).
+    return roomStride_[c] ? chunk->columnValues[c] + size_t{kChunkRows} * physicalSize(columns_[c].type.id) +
                                 static_cast<size_t>(slot) * roomStride_[c]
                           : nullptr;
   }
