@@ -41,7 +41,8 @@ PlannedStatement planMarked(const PlanRequest& request) {
 
 std::unique_ptr<PreparedPlan> planStatement(const PlanRequest& request) {
   PlannedStatement s = planMarked(request);
-  s.plan->compiled = compileQuery(*s.root, s.plan->paramTypes, request.optLevel, request.optimiseBudgetMs);
+  s.plan->compiled =
+      compileQuery(*s.root, s.plan->paramTypes, request.compileTiers, request.optLevel, request.optimiseBudgetMs);
   return std::move(s.plan);
 }
 
@@ -54,8 +55,8 @@ ExplainedStatement planForExplain(const PlanRequest& request) {
 
 void compileForAnalyze(ExplainedStatement& s, const PlanRequest& request,
                        const std::unordered_map<const plan::Node*, uint32_t>& numbers, bool timing) {
-  s.plan->compiled = compileQuery(*s.root, s.plan->paramTypes, request.optLevel, request.optimiseBudgetMs,
-                                  Instrument{&numbers, timing});
+  s.plan->compiled = compileQuery(*s.root, s.plan->paramTypes, request.compileTiers, request.optLevel,
+                                  request.optimiseBudgetMs, Instrument{&numbers, timing});
 }
 
 std::vector<plan::NodeActuals> nodeActuals(const rt::Instrumentation& counts) {
@@ -63,6 +64,31 @@ std::vector<plan::NodeActuals> nodeActuals(const rt::Instrumentation& counts) {
   for (const rt::NodeStats& s : counts.nodes)
     out.push_back({s.rows, s.loops, static_cast<double>(s.startupNs) / 1e6, static_cast<double>(s.totalNs) / 1e6});
   return out;
+}
+
+plan::ExplainJit explainJit(const CompiledQuery& code, const rt::Instrumentation& counts) {
+  plan::ExplainJit jit;
+  jit.functions = code.functions;
+  jit.generateMs = code.generateMs;
+  jit.cheapMorsels = counts.cheapMorsels;
+  jit.optimisedMorsels = counts.optimisedMorsels;
+  // The first tier: optimised only when asked for and the module was small enough.
+  bool firstOptimised = code.code.optimised;
+  const MachineCode* optimised = firstOptimised ? &code.code : nullptr;
+  if (!firstOptimised) {
+    jit.cheap = true;
+    jit.cheapEmitMs = code.code.emitMs;
+  }
+  if (code.optimised) {
+    code.optimised->wait();
+    if (code.optimised->addresses.ready()) optimised = &code.optimised->code;
+  }
+  if (optimised) {
+    jit.optimised = true;
+    jit.optimiseMs = optimised->optimiseMs;
+    jit.optimisedEmitMs = optimised->emitMs;
+  }
+  return jit;
 }
 
 std::string sqlFunctionName(const std::string& symbol) {

@@ -56,6 +56,9 @@ void compileForAnalyze(ExplainedStatement& s, const PlanRequest& request,
                        const std::unordered_map<const plan::Node*, uint32_t>& numbers, bool timing);
 // What an analysed run counted (counts.finish() called), as EXPLAIN shows it.
 std::vector<plan::NodeActuals> nodeActuals(const rt::Instrumentation& counts);
+// How an analysed run's code was made, each compile tier (EXPLAIN's JIT section); waits for
+// the optimised tier the optimiser thread is still making.
+plan::ExplainJit explainJit(const CompiledQuery& code, const rt::Instrumentation& counts);
 // The SQL name of the built-in function a runtime symbol implements, for EXPLAIN's
 // expressions: its row in the built-in table, else the symbol without its prefix.
 std::string sqlFunctionName(const std::string& symbol);

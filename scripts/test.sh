@@ -234,8 +234,8 @@ else
     if wants analytics; then
       if ensure_analytics_venv; then
         suite analytics "analytics (TPC-H SF 0.1, CH W 1, vs PostgreSQL 15 and DuckDB)" bash -c \
-          "$PY bench/analytics/run.py tpch --scale 0.1 --systems duetdb,postgres,duckdb --repeat 1 --timeout 20 --check &&
-           $PY bench/analytics/run.py ch --warehouses 1 --systems duetdb,postgres,duckdb --repeat 1 --timeout 20 --check"
+          "$PY bench/analytics/run.py tpch --scale 0.1 --systems duetdb,postgres,duckdb --repeat 1 --timeout 20 --check --compile-tiers &&
+           $PY bench/analytics/run.py ch --warehouses 1 --systems duetdb,postgres,duckdb --repeat 1 --timeout 20 --check --compile-tiers"
       else
         fail_suite analytics "could not install duckdb and tpchgen-cli into .venv"
       fi

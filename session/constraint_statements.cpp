@@ -208,7 +208,7 @@ bool ConstraintStatements::producesRow(const std::string& query) {
   AnyRow consumer;
   rt::QueryContext ctx = state_.queryContext(params->data());
   ctx.output = &consumer;
-  q.plan->compiled->entry(&ctx);
+  q.plan->compiled->run(&ctx);
   return consumer.seen;
 }
 

@@ -155,7 +155,7 @@ bool CopyRunner::receive(std::string_view data, ResultSink& sink) {
   if (checked)
     insertRow = [&](const uint8_t* row) {
       rt::QueryContext ctx = state_.queryContext(row);
-      checked->plan->compiled->entry(&ctx);
+      checked->plan->compiled->run(&ctx);
     };
   // Every row starts from the defaults (NULL unless a DEFAULT says otherwise).
   std::vector<__int128> defaultStorage(storage.size());
@@ -325,7 +325,7 @@ void CopyRunner::copyOut(const Statement& st, ResultSink& sink) {
   if (binary) appendBinaryCopyHeader(consumer.pending());
   rt::QueryContext ctx = state_.queryContext(params->data());
   ctx.output = &consumer;
-  plan.compiled->entry(&ctx);
+  plan.compiled->run(&ctx);
   consumer.flush();
   if (binary) {
     appendBinaryCopyTrailer(consumer.pending());
@@ -385,7 +385,7 @@ std::optional<std::string> CopyRunner::evaluate(const ValueQuery& query) {
   FirstValue consumer(plan.compiled->outputLayout, state_.settings.typeContext());
   rt::QueryContext ctx = state_.queryContext(query.params->data());
   ctx.output = &consumer;
-  plan.compiled->entry(&ctx);
+  plan.compiled->run(&ctx);
   return consumer.value;
 }
 

@@ -138,7 +138,7 @@ void CursorRunner::declare(const Statement& st, const uint8_t* params, ResultSin
   CursorConsumer consumer(*cursor.portal.rows);
   rt::QueryContext ctx = state_.queryContext(params);
   ctx.output = &consumer;
-  plan->compiled->entry(&ctx);
+  plan->compiled->run(&ctx);
   state_.cursors.emplace(s.name, std::move(cursor));
   sink.commandComplete("DECLARE CURSOR");
 }

@@ -215,7 +215,7 @@ rt::DynamicOutcome DynamicStatements::runPlan(rt::QueryContext& caller, Statemen
     rows.start(plan.compiled->outputLayout, names);
   }
   auto start = std::chrono::steady_clock::now();
-  plan.compiled->entry(&ctx);
+  plan.compiled->run(&ctx);
   plan.executionNs += static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
   ++plan.executions;

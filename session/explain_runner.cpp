@@ -110,6 +110,7 @@ std::optional<TextParams> ExplainRunner::run(const Statement& st, const uint8_t*
   }
 
   std::vector<plan::NodeActuals> actuals;
+  plan::ExplainJit jit;
   std::optional<TextParams> ranWith;
   if (options.analyze) {
     // It runs: a read-only transaction refuses what it would refuse of the statement.
@@ -122,12 +123,16 @@ std::optional<TextParams> ExplainRunner::run(const Statement& st, const uint8_t*
     ctx.output = &discard;
     ctx.instrumentation = &counts;
     auto start = std::chrono::steady_clock::now();
-    planned.plan->compiled->entry(&ctx);
+    planned.plan->compiled->run(&ctx);
     in.executionMs = msSince(start);
     in.compileMs = planned.plan->compiled->compileMs;
     counts.finish();
     actuals = nodeActuals(counts);
     in.actuals = &actuals;
+    if (options.summary) {
+      jit = explainJit(*planned.plan->compiled, counts);
+      in.jit = &jit;
+    }
     if (params) ranWith = explicitParamsAsText(st, plan, params, state_.settings.typeContext());
   }
 

@@ -48,7 +48,7 @@ int64_t InternalQuery::run(UndoLog* undo) {
   ctx.output = &counter;
   if (undo) ctx.undo = undo;
   fillSystemTables(state_, *statement_.plan);
-  statement_.plan->compiled->entry(&ctx);
+  statement_.plan->compiled->run(&ctx);
   return statement_.parsed.stmt->kind == sql::StmtKind::Insert ? ctx.affectedRows : counter.rows;
 }
 

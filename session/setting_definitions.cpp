@@ -365,6 +365,10 @@ std::string tableStorage(const SettingDef& def, std::string_view value) {
   return enumValue(def, value, {"row", "column"});
 }
 
+std::string compileTier(const SettingDef& def, std::string_view value) {
+  return enumValue(def, value, {"adaptive", "cheap", "optimized"});
+}
+
 std::string snapshotRouting(const SettingDef& def, std::string_view value) {
   return enumValue(def, value, {"auto", "always", "never"});
 }
@@ -407,6 +411,8 @@ const std::vector<SettingDef>& settingDefinitions() {
          "Sets the transaction isolation level of each new transaction."},
         {"default_transaction_read_only", "off", true, false, boolValue,
          "Sets the default read-only status of new transactions."},
+        {"duet.compile_tier", "adaptive", false, false, compileTier,
+         "Sets which code statements get: adaptive (cheap at once, optimized when ready), cheap or optimized."},
         {"duet.direct_calls", "on", false, false, boolValue,
          "Runs a statement that is one routine call on its parameters without its plan."},
         {"duet.executor_memory_limit", "1GB", false, false, memoryKb,

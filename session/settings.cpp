@@ -267,6 +267,10 @@ void Settings::refreshDerived() {
   idleTimeoutMs_ = parseMs(values_["idle_in_transaction_session_timeout"]);
   statementTimeoutMs_ = parseMs(values_["statement_timeout"]);
   maxCompileMs_ = parseMs(values_["duet.max_compile_ms"]);
+  const std::string& tier = values_["duet.compile_tier"];
+  compileTiers_ = tier == "cheap"       ? CompileTiers::Cheap
+                  : tier == "optimized" ? CompileTiers::Optimised
+                                        : CompileTiers::Adaptive;
   maxParallelWorkers_ = static_cast<uint32_t>(std::stoul(values_["max_parallel_workers_per_gather"]));
   directCalls_ = values_["duet.direct_calls"] == "on";
   clientMinMessages_ = clientMessageLevel(values_["client_min_messages"]);

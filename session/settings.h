@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/compiler.h"
 #include "engine/types/type_context.h"
 
 namespace duet {
@@ -98,6 +99,7 @@ class Settings {
   int idleInTransactionTimeoutMs() const { return idleTimeoutMs_; }
   int statementTimeoutMs() const { return statementTimeoutMs_; }
   int maxCompileMs() const { return maxCompileMs_; }
+  CompileTiers compileTiers() const { return compileTiers_; }  // duet.compile_tier
   uint32_t maxParallelWorkersPerGather() const { return maxParallelWorkers_; }
   // duet.direct_calls: off runs routine calls through their plans (PreparedPlan::directCall),
   // so tests and benchmarks can compare both paths on one server.
@@ -156,6 +158,7 @@ class Settings {
   int idleTimeoutMs_ = 0;
   int statementTimeoutMs_ = 0;
   int maxCompileMs_ = 1000;
+  CompileTiers compileTiers_ = CompileTiers::Adaptive;
   uint32_t maxParallelWorkers_ = 0;
   bool directCalls_ = true;
   MessageLevel clientMinMessages_ = MessageLevel::Notice;

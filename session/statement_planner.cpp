@@ -18,6 +18,9 @@ std::string StatementPlanner::planKey(const Statement& st) const {
   else
     key += p.shapeKey;
   if (uint32_t threads = parallelThreads(); threads > 1) key += fmt::format("|parallel {}", threads);
+  // A plan compiled to one tier only keeps it: the other settings' plans are apart.
+  if (CompileTiers tiers = state_.settings.compileTiers(); tiers != CompileTiers::Adaptive)
+    key += fmt::format("|tiers {}", static_cast<int>(tiers));
   return key;
 }
 
@@ -45,6 +48,7 @@ PlanRequest StatementPlanner::planRequest(const Statement& st) {
   request.resolveTypeName = state_.typeResolver();
   request.parallelThreads = parallelThreads();
   request.optimiseBudgetMs = state_.settings.maxCompileMs();
+  request.compileTiers = state_.settings.compileTiers();
   return request;
 }
 

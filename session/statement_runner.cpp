@@ -155,7 +155,7 @@ void StatementRunner::runPlan(Statement& st, const uint8_t* params, const std::v
   rt::QueryContext ctx = state_.queryContext(params);
   ctx.output = &consumer;
   auto start = std::chrono::steady_clock::now();
-  plan.compiled->entry(&ctx);
+  plan.compiled->run(&ctx);
   plan.executionNs += static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
   ++plan.executions;

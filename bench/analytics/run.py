@@ -71,6 +71,9 @@ def parse_args(argv):
     p.add_argument("--check", action="store_true",
                    help="exit 1 when DuetDB fails a query listed in the benchmark's expected_pass file")
     p.add_argument("--expected-pass", help="that file (default bench/BENCHMARK/expected_pass)")
+    p.add_argument("--compile-tiers", action="store_true",
+                   help="DuetDB also runs each query once with only the cheap and once with only the optimized "
+                        "code (duet.compile_tier), each answer checked like the first run's")
     p.add_argument("--json", help="write every result to this file")
     p.add_argument("--plot", help="draw per-query times to this PNG (plot.py; needs matplotlib)")
     args = p.parse_args(argv)
@@ -127,6 +130,13 @@ def run_query(system, query, args):
             times.append(time.perf_counter() - start)
         result["warm"] = statistics.median(times) if times else result["first"]
         result["rows"] = rows
+        if args.compile_tiers and system.name == "duetdb":
+            # Each tier's own plan (the plan cache keeps them apart), then the session's setting again.
+            for tier in ("cheap", "optimized"):
+                system.query(f"SET duet.compile_tier = '{tier}'", args.timeout)
+                result[f"rows {tier}"] = system.query(query.sql, args.timeout)
+            system.query(f"SET duet.compile_tier = {dict(args.settings['duetdb']).get('duet.compile_tier', 'adaptive')}",
+                         args.timeout)
     except QueryError as e:
         result.update(status=e.kind, sqlstate=e.sqlstate, message=e.message)
         result.pop("rows", None)
@@ -151,10 +161,13 @@ def check_answers(results, query, names):
         if reference is None or name == reference:
             r["checked_against"] = None
             continue
-        reason = compare(results[reference]["rows"], r["rows"], query.sort)
         r["checked_against"] = reference
-        if reason is not None:
-            r.update(status="wrong", message=f"vs {reference}: {reason}")
+        for key in [k for k in ("rows", "rows cheap", "rows optimized") if k in r]:
+            reason = compare(results[reference]["rows"], r[key], query.sort)
+            if reason is not None:
+                run = "" if key == "rows" else f" ({key[5:]} tier)"
+                r.update(status="wrong", message=f"vs {reference}{run}: {reason}")
+                break
 
 
 def ms(seconds):
@@ -220,7 +233,8 @@ def main(argv=None):
             system.close()
     report(queries, names, results, workload, args)
     # The results without the answers' rows: what --json writes and --plot draws.
-    times = {q: {n: {k: v for k, v in r.items() if k != "rows"} for n, r in per.items()} for q, per in results.items()}
+    times = {q: {n: {k: v for k, v in r.items() if not k.startswith("rows")} for n, r in per.items()}
+             for q, per in results.items()}
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"benchmark": workload.describe(), "repeat": args.repeat, "timeout": args.timeout,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compiler/parser/ast_stmt.h"
+#include "compiler/plan/compile_tiers.h"
 #include "engine/types/polymorphic.h"
 #include "engine/types/type_id.h"
 
@@ -153,6 +154,8 @@ struct PlanRequest {
   // The statement is a cursor's query (DECLARE, PL/pgSQL's OPEN and FOR): its rows also
   // carry the row ids WHERE CURRENT OF reads (PreparedPlan::cursorRowIds).
   bool cursorQuery = false;
+  // The statement's code (duet.compile_tier), and the optimised tier's LLVM level.
+  CompileTiers compileTiers = CompileTiers::Adaptive;
   int optLevel = 1;
   // How long LLVM may optimise the statement's code (duet.max_compile_ms; 0: no limit).
   int optimiseBudgetMs = kDefaultOptimiseBudgetMs;

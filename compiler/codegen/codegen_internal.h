@@ -342,7 +342,7 @@ class Codegen : public ValueBuilder {
   // there would not outlive the run.
   int releasedRuns_ = 0;
   uint32_t sharedJoins_ = 0;
-  uint32_t workers_ = 0;  // worker functions generated so far (their names)
+  uint32_t workers_ = 0;  // worker functions generated so far (their numbers)
   // Set by a Limit for the Sort right below it, which takes it: sort only what can pass.
   const plan::Node* sortLimit_ = nullptr;
   // The aggregations whose input rows a hash join above them looks up in its table first
@@ -376,5 +376,9 @@ void emitReturning(Codegen& cg, const plan::Node& node, const Row& tableRow, con
 // statement's end.
 void emitChecks(Codegen& cg, const plan::Node& node, const Row& newRow, llvm::Value* tuple);
 void settleForeignKeys(Codegen& cg, const plan::Node& node);
+
+// The name of the statement function `entry`'s worker function `number` (in the order
+// generated): the runtime finds a parallel run's worker in the optimised tier by that number.
+std::string workerName(const std::string& entry, uint32_t number);
 
 }  // namespace duet::codegen

@@ -1,14 +1,58 @@
 // compileQuery: a statement's plan as one native function that emits its rows.
+// Adaptive compilation (docs/codegen.md, "Compile tiers"): the IR is generated once; its
+// bitcode goes to the optimiser thread, and the module itself, renamed, is compiled as the
+// cheap tier the statement runs at once.
 #include <atomic>
 #include <chrono>
 
+#include <llvm/Bitcode/BitcodeWriter.h>
+
 #include "compiler/codegen/codegen_internal.h"
 #include "compiler/codegen/jit.h"
+#include "engine/limits/interrupts.h"
 
 namespace duet {
 
+namespace {
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+}  // namespace
+
+void OptimisedTier::publish(MachineCode made) {
+  code = std::move(made);
+  std::vector<rt::CodeTiers::Function> workers;
+  for (size_t i = 1; i < code.functions.size(); ++i)
+    workers.push_back(reinterpret_cast<rt::CodeTiers::Function>(code.functions[i]));
+  addresses.publish(reinterpret_cast<rt::CodeTiers::Function>(code.functions[0]), std::move(workers));
+}
+
+void OptimisedTier::finish() {
+  {
+    std::lock_guard lock(mutex_);
+    done_ = true;
+  }
+  finished_.notify_all();
+}
+
+void OptimisedTier::wait() {
+  std::unique_lock lock(mutex_);
+  while (!finished_.wait_for(lock, std::chrono::milliseconds(10), [&] { return done_; })) {
+    lock.unlock();
+    checkForInterrupts();
+    lock.lock();
+  }
+}
+
+void CompiledQuery::run(rt::QueryContext* ctx) const {
+  if (!optimised) return entry(ctx);
+  ctx->tiers = &optimised->addresses;
+  (optimised->addresses.ready() ? optimised->addresses.entry : entry)(ctx);
+}
+
 std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root, const std::vector<SqlType>& paramTypes,
-                                            int optLevel, int optimiseBudgetMs, const Instrument& instrument) {
+                                            CompileTiers tiers, int optLevel, int optimiseBudgetMs,
+                                            const Instrument& instrument) {
   auto started = std::chrono::steady_clock::now();
   auto out = std::make_unique<CompiledQuery>();
   out->paramLayout = TupleLayout::of(paramTypes);
@@ -57,9 +101,34 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root, const std::v
   cg.b_.SetInsertPoint(done);
   cg.b_.CreateRetVoid();
 
-  out->code = Jit::instance().compile(std::move(context), std::move(module), {name}, optLevel, optimiseBudgetMs);
+  std::vector<std::string> names{name};
+  for (uint32_t k = 0; k < cg.workers_; ++k) names.push_back(codegen::workerName(name, k));
+  out->functions = names.size();
+  out->tiers = tiers;
+  out->generateMs = msSince(started);
+
+  // A module too big to optimise gets the cheap tier's code whatever was asked (Jit).
+  bool adaptive = tiers == CompileTiers::Adaptive && Jit::optimisable(*module);
+  std::string bitcode;
+  if (adaptive) {
+    llvm::raw_string_ostream os(bitcode);
+    llvm::WriteBitcodeToFile(*module, os);
+    // Both tiers' functions live in the one JIT dylib: the cheap tier's are renamed.
+    for (const std::string& n : names) module->getFunction(n)->setName(n + ".cheap");
+  }
+  int firstLevel = tiers == CompileTiers::Optimised ? optLevel : 0;
+  out->code = Jit::instance().compile(std::move(context), std::move(module), {adaptive ? name + ".cheap" : name},
+                                      firstLevel, optimiseBudgetMs);
   out->entry = reinterpret_cast<CompiledQuery::Entry>(out->code.functions[0]);
-  out->compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  out->compileMs = msSince(started);
+  if (adaptive) {
+    out->optimised = std::make_shared<OptimisedTier>();
+    // The job's callback finishes the tier when it goes, whether it ran or was dropped.
+    auto finisher = std::shared_ptr<OptimisedTier>(out->optimised.get(),
+                                                   [tier = out->optimised](OptimisedTier*) { tier->finish(); });
+    Jit::instance().compileInBackground(std::move(bitcode), std::move(names), optLevel, optimiseBudgetMs,
+                                        [finisher](MachineCode made) { finisher->publish(std::move(made)); });
+  }
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <system_error>
 #include <thread>
 
+#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -54,11 +55,15 @@ size_t blockCount(const llvm::Module& module) {
   return blocks;
 }
 
-// Names the modules too big to optimise (Jit::compile sets it).
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Names the modules of the cheap tier, and those too big to optimise (Jit::compile sets it).
 constexpr const char* kCheapCodegenFlag = "duet.cheap_codegen";
 
-// Machine code for a module: the target's default code generation, or for a module too
-// big to optimise LLVM's fast path (CodeGenOptLevel::None: FastISel and the fast register
+// Machine code for a module: the target's default code generation, or for the cheap tier
+// and a module too big to optimise LLVM's fast path (CodeGenOptLevel::None: FastISel and the fast register
 // allocator), since the greedy allocator's time, too, grows faster than the code (a
 // 10,000-row INSERT ... VALUES spent minutes in it). Modules are compiled on several
 // threads at once (Jit::compile), so each compile has a target machine of its own.
@@ -131,8 +136,11 @@ Jit& Jit::instance() {
 
 Jit::~Jit() {
   std::unique_lock lock(backendsMutex_);
-  backendsDone_.wait(lock, [this] { return backends_ == 0; });
+  optimiserPaused_ = true;
+  pending_.clear();
+  backendsDone_.wait(lock, [this] { return backends_ == 0 && !optimiserRunning_; });
   for (std::thread& t : threads_) t.join();
+  if (optimiser_.joinable()) optimiser_.join();
 }
 
 Jit::Jit() {
@@ -149,16 +157,31 @@ Jit::Jit() {
   // fork() (snapshots, archives: from the executor, the one thread that starts backend
   // threads) waits for the backend threads to finish, so that no child holds LLVM's JIT
   // state changed halfway; the child has none.
+  // The optimiser thread is paused (it finishes the module it compiles and exits); the
+  // parent restarts it for its queue, the child drops its copy of the queue.
   pthread_atfork(
       [] {
         Jit& jit = instance();
         std::unique_lock lock(jit.backendsMutex_);
-        jit.backendsDone_.wait(lock, [&] { return jit.backends_ == 0; });
+        jit.optimiserPaused_ = true;
+        jit.backendsDone_.wait(lock, [&] { return jit.backends_ == 0 && !jit.optimiserRunning_; });
         for (std::thread& t : jit.threads_) t.join();
         jit.threads_.clear();
+        if (jit.optimiser_.joinable()) jit.optimiser_.join();
         lock.release();  // held until the fork is done
       },
-      [] { instance().backendsMutex_.unlock(); }, [] { instance().backendsMutex_.unlock(); });
+      [] {
+        Jit& jit = instance();
+        jit.optimiserPaused_ = false;
+        jit.startOptimiser();
+        jit.backendsMutex_.unlock();
+      },
+      [] {
+        Jit& jit = instance();
+        jit.optimiserPaused_ = false;
+        jit.pending_.clear();
+        jit.backendsMutex_.unlock();
+      });
 }
 
 void Jit::registerSymbol(const std::string& name, void* address) {
@@ -187,16 +210,20 @@ void Jit::registerRuntime() {
   for (size_t i = 0; i < n; ++i) registerSymbol(q[i].name, q[i].address);
 }
 
+bool Jit::optimisable(const llvm::Module& module) {
+  return blockCount(module) <= kMaxOptimisedBlocks && module.getInstructionCount() <= kMaxOptimisedInstructions;
+}
+
 MachineCode Jit::compile(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module,
                          const std::vector<std::string>& functionNames, int optLevel, int optimiseBudgetMs) {
   registerRuntime();
   module->setDataLayout(jit_->getDataLayout());
   module->setTargetTriple(jit_->getTargetTriple().str());
-  size_t blocks = blockCount(*module);
-  unsigned instructions = module->getInstructionCount();
-  if (blocks <= kMaxOptimisedBlocks && instructions <= kMaxOptimisedInstructions)
-    optimise(*module, optLevel, optimiseBudgetMs);
-  bool cheap = blocks > kMaxOptimisedBlocks || instructions > kMaxFullCodegenInstructions;
+  auto started = std::chrono::steady_clock::now();
+  bool fits = optimisable(*module);
+  if (fits) optimise(*module, optLevel, optimiseBudgetMs);
+  double optimiseMs = msSince(started);
+  bool cheap = optLevel <= 0 || !fits || module->getInstructionCount() > kMaxFullCodegenInstructions;
   if (interruptPending()) {  // the passes stopped early for it
     module.reset();          // before its context: parameters may be destroyed in any order
     context.reset();
@@ -252,7 +279,60 @@ MachineCode Jit::compile(std::unique_ptr<llvm::LLVMContext> context, std::unique
     }
   }
   if (job->error) throw *job->error;
+  job->result.optimiseMs = optimiseMs;
+  job->result.optimised = fits && optLevel > 0;
+  job->result.emitMs = msSince(started) - optimiseMs;
   return std::move(job->result);
+}
+
+void Jit::compileInBackground(std::string bitcode, std::vector<std::string> functionNames, int optLevel,
+                              int optimiseBudgetMs, BackgroundDone done) {
+  std::lock_guard lock(backendsMutex_);
+  pending_.push_back({std::move(bitcode), std::move(functionNames), optLevel, optimiseBudgetMs, std::move(done)});
+  startOptimiser();
+}
+
+void Jit::startOptimiser() {
+  if (optimiserRunning_ || optimiserPaused_ || pending_.empty()) return;
+  if (optimiser_.joinable()) optimiser_.join();  // it exited (or is exiting) with the queue empty
+  try {
+    optimiser_ = std::thread([this] { runOptimiser(); });
+    optimiserRunning_ = true;
+  } catch (const std::system_error&) {
+    pending_.clear();  // no thread to be had: the statements keep their cheap tier's code
+  }
+}
+
+void Jit::runOptimiser() {
+  for (;;) {
+    BackgroundJob job;
+    {
+      std::lock_guard lock(backendsMutex_);
+      if (optimiserPaused_ || pending_.empty()) {
+        optimiserRunning_ = false;
+        backendsDone_.notify_all();
+        return;
+      }
+      job = std::move(pending_.front());
+      pending_.pop_front();
+    }
+    compileJob(job);
+  }
+}
+
+void Jit::compileJob(BackgroundJob& job) {
+  // Runs with no statement's interrupt flags: a cancel stops the statement, not the code
+  // later runs of its plan would use. Errors (a snapshot's memory limit) drop the module.
+  try {
+    auto context = std::make_unique<llvm::LLVMContext>();
+    auto buffer = llvm::MemoryBuffer::getMemBuffer(job.bitcode, "tier", false);
+    auto module = llvm::parseBitcodeFile(*buffer, *context);
+    if (!module) {
+      llvm::consumeError(module.takeError());
+      return;
+    }
+    job.done(compile(std::move(context), std::move(*module), job.functionNames, job.optLevel, job.optimiseBudgetMs));
+  } catch (...) {}
 }
 
 void Jit::generate(Backend& job) {

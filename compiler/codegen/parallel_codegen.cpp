@@ -14,10 +14,13 @@ namespace duet::codegen {
 using plan::Node;
 using plan::NodeKind;
 
+std::string workerName(const std::string& entry, uint32_t number) { return entry + ".worker" + std::to_string(number); }
+
 llvm::Function* Codegen::workerFunction(const std::function<void()>& body) {
   auto* type = llvm::FunctionType::get(b_.getVoidTy(), {ptrTy_}, false);
-  auto* worker = llvm::Function::Create(type, llvm::Function::InternalLinkage,
-                                        fn_->getName() + ".worker" + std::to_string(workers_++), module_);
+  // External, so that the optimised tier's copy can be found by name (compile_query.cpp).
+  auto* worker = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                        workerName(fn_->getName().str(), workers_++), module_);
   worker->setUWTableKind(llvm::UWTableKind::Async);  // errors unwind through it to the run
   llvm::Function* savedFn = fn_;
   llvm::BasicBlock* savedEntry = entry_;
@@ -54,19 +57,21 @@ llvm::Value* Codegen::runParallel(const Node& input, uint32_t threads, const std
                                   const std::function<void(llvm::Value* part, Row& row)>& consume,
                                   const std::function<void(llvm::Value* part)>& end) {
   shareJoinTables(input);
+  uint32_t number = workers_;
   llvm::Function* worker = workerFunction([&] {
     llvm::Value* part = begin();
     call("duet_q_parallel_set_partial", b_.getVoidTy(), {qctx_, part});
     producePipeline(input, [&](Row& row) { consume(part, row); });
     if (end) end(part);
   });
-  return call("duet_q_parallel_run", ptrTy_, {qctx_, worker, b_.getInt32(threads)});
+  return call("duet_q_parallel_run", ptrTy_, {qctx_, worker, b_.getInt32(number), b_.getInt32(threads)});
 }
 
 void Codegen::produceGathered(const Node& root, const Consumer& consume) {
   auto& b = b_;
   const TupleLayout* layout = out_.layouts.add(TupleLayout::of(root.outputTypes));
   shareJoinTables(root);
+  uint32_t number = workers_;
   llvm::Function* worker = workerFunction([&] {
     llvm::Value* tuple = tupleAlloca(*layout);
     producePipeline(root, [&](Row& row) {
@@ -74,8 +79,8 @@ void Codegen::produceGathered(const Node& root, const Consumer& consume) {
       call("duet_q_gather_put", b.getVoidTy(), {qctx_, tuple});
     });
   });
-  llvm::Value* run =
-      call("duet_q_gather_start", ptrTy_, {qctx_, worker, b.getInt32(root.gatherThreads), ptrConst(layout)});
+  llvm::Value* run = call("duet_q_gather_start", ptrTy_,
+                          {qctx_, worker, b.getInt32(number), b.getInt32(root.gatherThreads), ptrConst(layout)});
   llvm::BasicBlock* head = block("gather");
   llvm::BasicBlock* rows = block("gather.rows");
   llvm::BasicBlock* done = block("gather.done");

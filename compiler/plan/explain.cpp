@@ -1004,6 +1004,60 @@ std::unordered_map<const Node*, uint32_t> explainNumbers(const Node& root) {
   return out;
 }
 
+namespace {
+
+// The JIT section's tier lines, as (name, [(item, ms)]): the first tier carries the IR's
+// generation.
+std::vector<std::pair<std::string, std::vector<std::pair<std::string, double>>>> jitTiers(const ExplainJit& j) {
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, double>>>> tiers;
+  if (j.cheap)
+    tiers.push_back(
+        {"Cheap Tier",
+         {{"Generation", j.generateMs}, {"Emission", j.cheapEmitMs}, {"Total", j.generateMs + j.cheapEmitMs}}});
+  if (j.optimised) {
+    double generation = j.cheap ? 0 : j.generateMs;
+    std::vector<std::pair<std::string, double>> items;
+    if (!j.cheap) items.push_back({"Generation", generation});
+    items.push_back({"Optimization", j.optimiseMs});
+    items.push_back({"Emission", j.optimisedEmitMs});
+    items.push_back({"Total", generation + j.optimiseMs + j.optimisedEmitMs});
+    tiers.push_back({"Optimized Tier", std::move(items)});
+  }
+  return tiers;
+}
+
+void jitText(const ExplainJit& j, std::vector<std::string>& out) {
+  out.push_back("JIT:");
+  out.push_back("  Functions: " + std::to_string(j.functions));
+  for (const auto& [name, items] : jitTiers(j)) {
+    std::string line = "  " + name + ":";
+    for (size_t i = 0; i < items.size(); ++i)
+      line += (i ? ", " : " ") + items[i].first + " " + ms(items[i].second) + " ms";
+    out.push_back(line);
+  }
+  if (j.cheapMorsels + j.optimisedMorsels > 0)
+    out.push_back(fmt::format("  Morsels: Cheap {}, Optimized {}", j.cheapMorsels, j.optimisedMorsels));
+}
+
+std::string jitJson(const ExplainJit& j) {
+  JsonObject jit(4);
+  jit.add("Functions", std::to_string(j.functions));
+  for (const auto& [name, items] : jitTiers(j)) {
+    JsonObject tier(6);
+    for (const auto& [item, value] : items) tier.add(item, ms(value));
+    jit.add(name, tier.str());
+  }
+  if (j.cheapMorsels + j.optimisedMorsels > 0) {
+    JsonObject morsels(6);
+    morsels.add("Cheap", std::to_string(j.cheapMorsels));
+    morsels.add("Optimized", std::to_string(j.optimisedMorsels));
+    jit.add("Morsels", morsels.str());
+  }
+  return jit.str();
+}
+
+}  // namespace
+
 std::vector<std::string> explain(const ExplainInput& input) {
   Explainer explainer(input);
   Shown tree = explainer.top();
@@ -1014,6 +1068,7 @@ std::vector<std::string> explain(const ExplainInput& input) {
     textLines(tree, 0, false, o, out);
     if (!input.runsOn.empty()) out.push_back("Runs On: " + input.runsOn);
     if (summary) out.push_back("Planning Time: " + ms(input.planningMs) + " ms");
+    if (summary && o.analyze && input.jit) jitText(*input.jit, out);
     if (summary && o.analyze) out.push_back("Compile Time: " + ms(input.compileMs) + " ms");
     if (summary && o.analyze) out.push_back("Execution Time: " + ms(input.executionMs) + " ms");
     return out;
@@ -1022,6 +1077,7 @@ std::vector<std::string> explain(const ExplainInput& input) {
   doc.add("Plan", jsonPlan(tree, 4, o));
   if (!input.runsOn.empty()) doc.add("Runs On", jsonString(input.runsOn));
   if (summary) doc.add("Planning Time", ms(input.planningMs));
+  if (summary && o.analyze && input.jit) doc.add("JIT", jitJson(*input.jit));
   if (summary && o.analyze) doc.add("Compile Time", ms(input.compileMs));
   if (summary && o.analyze) doc.add("Execution Time", ms(input.executionMs));
   out.push_back("[\n  " + doc.str() + "\n]");

@@ -45,6 +45,22 @@ struct NodeActuals {
 // EXPLAIN ANALYZE's counters (codegen counts node k's rows in slot k).
 std::unordered_map<const Node*, uint32_t> explainNumbers(const Node& root);
 
+// ANALYZE with SUMMARY: how the statement's code was made (PostgreSQL's "JIT:" section),
+// per compile tier (docs/codegen.md, "Compile tiers"): the cheap tier's, which the
+// statement waited for, then the optimised tier's, which the optimiser thread made while
+// it ran; with the morsels of its parallel runs each tier's workers took.
+struct ExplainJit {
+  size_t functions = 0;  // the statement's function and its parallel workers
+  double generateMs = 0;
+  bool cheap = false;  // a cheap tier ran first
+  double cheapEmitMs = 0;
+  // The optimised tier: made (first, or by the optimiser thread), or not at all (cheap
+  // only, or a module too big to optimise).
+  bool optimised = false;
+  double optimiseMs = 0, optimisedEmitMs = 0;
+  uint64_t cheapMorsels = 0, optimisedMorsels = 0;
+};
+
 struct ExplainInput {
   const Node* root = nullptr;
   ExplainOptions options;
@@ -61,6 +77,7 @@ struct ExplainInput {
   // Where the statement runs: "executor" or "snapshot" (docs/snapshots.md); empty: no line.
   std::string runsOn;
   double planningMs = 0, compileMs = 0, executionMs = 0;  // SUMMARY
+  const ExplainJit* jit = nullptr;                        // ANALYZE and SUMMARY
 };
 
 // A value of `type` (its output text) as PostgreSQL writes a constant in an expression:

@@ -25,6 +25,8 @@ void Instrumentation::finish() {
 }
 
 void Instrumentation::absorb(const Instrumentation& worker) {
+  cheapMorsels += worker.cheapMorsels;
+  optimisedMorsels += worker.optimisedMorsels;
   for (size_t i = 0; i < nodes.size() && i < worker.nodes.size(); ++i) {
     const NodeStats& w = worker.nodes[i];
     NodeStats& s = nodes[i];

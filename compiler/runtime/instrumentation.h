@@ -27,6 +27,9 @@ struct NodeStats {
 struct Instrumentation {
   bool timing = false;
   std::vector<NodeStats> nodes;  // by node number (plan::explainNumbers)
+  // Morsels of parallel runs taken by workers of the cheap and of the optimised tier
+  // (code_tiers.h): how much of the run the optimised code served.
+  uint64_t cheapMorsels = 0, optimisedMorsels = 0;
 
   Instrumentation(bool timed, size_t count) : timing(timed), nodes(count) {}
   // Closes every open loop: call once the statement (or the worker) has finished.

@@ -3,6 +3,7 @@
 #include <system_error>
 #include <thread>
 
+#include "compiler/runtime/code_tiers.h"
 #include "compiler/runtime/instrumentation.h"
 #include "engine/types/value.h"
 
@@ -33,9 +34,19 @@ struct Stopped {};
 
 }  // namespace
 
-void ParallelRun::createContexts(QueryContext& leader, uint32_t threads) {
-  partials_.assign(threads, nullptr);
-  for (uint32_t i = 0; i < threads; ++i) contexts_.push_back(workerContext(leader, this, i));
+void ParallelRun::createContexts(QueryContext& leader, Worker worker, uint32_t number, uint32_t threads) {
+  tiers_ = leader.tiers;
+  number_ = number;
+  worker_ = worker;
+  // The optimised tier from the start, when it is there already.
+  Worker optimised = tiers_ ? tiers_->worker(number) : nullptr;
+  if (optimised) worker_ = optimised;
+  workerPartials_.resize(threads);
+  switching_.assign(threads, 0);
+  for (uint32_t i = 0; i < threads; ++i) {
+    contexts_.push_back(workerContext(leader, this, i));
+    contexts_.back()->optimisedCode = optimised != nullptr;
+  }
   // EXPLAIN ANALYZE: each worker counts apart; the counts join the leader's at the end.
   if (Instrumentation* counts = leader.instrumentation) {
     leaderCounts_ = counts;
@@ -47,16 +58,26 @@ void ParallelRun::createContexts(QueryContext& leader, uint32_t threads) {
 }
 
 void ParallelRun::addCounts() {
+  if (!leaderCounts_) return;
   for (auto& counts : workerCounts_) {
     counts->finish();
     leaderCounts_->absorb(*counts);
   }
   workerCounts_.clear();
+  leaderCounts_->cheapMorsels += morsels_[0].load();
+  leaderCounts_->optimisedMorsels += morsels_[1].load();
 }
 
-void ParallelRun::runWorker(Worker worker, uint32_t i) {
+void ParallelRun::runWorker(uint32_t i) {
+  QueryContext* c = contexts_[i].get();
   try {
-    worker(contexts_[i].get());
+    worker_(c);
+    // It stopped taking morsels for the optimised tier (nextMorsel), which carries on in
+    // the same context with a partial of its own.
+    if (switching_[i]) {
+      c->optimisedCode = true;
+      tiers_->workers[number_](c);
+    }
   } catch (const Stopped&) {
   } catch (...) {
     fail(std::current_exception());
@@ -64,14 +85,14 @@ void ParallelRun::runWorker(Worker worker, uint32_t i) {
   if (rowLayout_) workerDone(i);
 }
 
-uint32_t ParallelRun::startHelpers(Worker worker, uint32_t first, uint32_t threads) {
+uint32_t ParallelRun::startHelpers(uint32_t first, uint32_t threads) {
   uint32_t started = 0;
   for (uint32_t i = first; i < threads; ++i) {
     arenas_.push_back(std::make_unique<Arena>());
     try {
-      helpers_.emplace_back([this, worker, i, arena = arenas_.back().get()] {
+      helpers_.emplace_back([this, i, arena = arenas_.back().get()] {
         setStatementArena(arena);  // strings the worker makes live until the statement ends
-        runWorker(worker, i);
+        runWorker(i);
       });
       ++started;
     } catch (const std::system_error&) {
@@ -86,28 +107,29 @@ void ParallelRun::joinHelpers() {
     if (t.joinable()) t.join();
 }
 
-ParallelRun::ParallelRun(QueryContext& leader, Worker worker, uint32_t threads) {
+ParallelRun::ParallelRun(QueryContext& leader, Worker worker, uint32_t number, uint32_t threads) {
   threads = std::max<uint32_t>(threads, 1);
-  createContexts(leader, threads);
-  startHelpers(worker, 1, threads);
-  runWorker(worker, 0);  // the leader's thread, in the statement's own arena
+  createContexts(leader, worker, number, threads);
+  startHelpers(1, threads);
+  runWorker(0);  // the leader's thread, in the statement's own arena
   joinHelpers();
   if (error_) std::rethrow_exception(error_);
   addCounts();
-  std::erase(partials_, nullptr);  // workers that never started
+  for (const auto& parts : workerPartials_) partials_.insert(partials_.end(), parts.begin(), parts.end());
 }
 
-ParallelRun::ParallelRun(QueryContext& leader, Worker worker, uint32_t threads, const TupleLayout& rowLayout)
+ParallelRun::ParallelRun(QueryContext& leader, Worker worker, uint32_t number, uint32_t threads,
+                         const TupleLayout& rowLayout)
     : rowLayout_(rowLayout) {
   threads = std::max<uint32_t>(threads, 1);
-  createContexts(leader, threads);
+  createContexts(leader, worker, number, threads);
   filling_.resize(threads);
   maxReady_ = kMaxReadyPerThread * threads;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     running_ = threads;  // lowered below for those that did not start
   }
-  uint32_t started = startHelpers(worker, 0, threads);
+  uint32_t started = startHelpers(0, threads);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     running_ -= threads - started;
@@ -116,7 +138,7 @@ ParallelRun::ParallelRun(QueryContext& leader, Worker worker, uint32_t threads, 
       ++running_;
     }
   }
-  if (started == 0) runWorker(worker, 0);
+  if (started == 0) runWorker(0);
 }
 
 ParallelRun::~ParallelRun() {
@@ -175,13 +197,21 @@ void ParallelRun::finishGather() {
   addCounts();
 }
 
-int64_t ParallelRun::nextMorsel(uint32_t chunkCount) {
+int64_t ParallelRun::nextMorsel(QueryContext* worker, uint32_t chunkCount) {
   if (failed_.load(std::memory_order_relaxed) || stopped_.load(std::memory_order_relaxed)) return -1;
+  if (!worker->optimisedCode && tiers_ && tiers_->ready() && nextChunk_.load(std::memory_order_relaxed) < chunkCount) {
+    switching_[worker->worker] = 1;  // its worker function ends here; runWorker goes on
+    return -1;
+  }
   uint32_t c = nextChunk_.fetch_add(1, std::memory_order_relaxed);
-  return c < chunkCount ? static_cast<int64_t>(c) : -1;
+  if (c >= chunkCount) return -1;
+  morsels_[worker->optimisedCode ? 1 : 0].fetch_add(1, std::memory_order_relaxed);
+  return static_cast<int64_t>(c);
 }
 
-void ParallelRun::setPartial(const QueryContext* worker, void* partial) { partials_[worker->worker] = partial; }
+void ParallelRun::setPartial(const QueryContext* worker, void* partial) {
+  workerPartials_[worker->worker].push_back(partial);
+}
 
 }  // namespace duet::rt
 
@@ -189,15 +219,15 @@ using namespace duet::rt;
 
 extern "C" {
 
-ParallelRun* duet_q_parallel_run(QueryContext* leader, ParallelRun::Worker worker, uint32_t threads) {
-  leader->parallelRuns.push_back(std::make_shared<ParallelRun>(*leader, worker, threads));
+ParallelRun* duet_q_parallel_run(QueryContext* leader, ParallelRun::Worker worker, uint32_t number, uint32_t threads) {
+  leader->parallelRuns.push_back(std::make_shared<ParallelRun>(*leader, worker, number, threads));
   return leader->parallelRuns.back().get();
 }
 uint32_t duet_q_parallel_partials(ParallelRun* run) { return static_cast<uint32_t>(run->partials().size()); }
 void* duet_q_parallel_partial(ParallelRun* run, uint32_t i) { return run->partials()[i]; }
 void duet_q_parallel_set_partial(QueryContext* worker, void* partial) { worker->parallel->setPartial(worker, partial); }
 int64_t duet_q_morsel_next(QueryContext* worker, uint32_t chunkCount) {
-  return worker->parallel->nextMorsel(chunkCount);
+  return worker->parallel->nextMorsel(worker, chunkCount);
 }
 void duet_q_join_share(QueryContext* leader, uint32_t slot, JoinTable* table) {
   if (leader->sharedJoins.size() <= slot) leader->sharedJoins.resize(slot + 1);
@@ -208,9 +238,9 @@ void duet_q_join_merge(JoinTable* into, ParallelRun* run) {
   for (void* part : run->partials()) into->absorb(*static_cast<JoinTable*>(part));
   into->finish();
 }
-ParallelRun* duet_q_gather_start(QueryContext* leader, ParallelRun::Worker worker, uint32_t threads,
+ParallelRun* duet_q_gather_start(QueryContext* leader, ParallelRun::Worker worker, uint32_t number, uint32_t threads,
                                  const duet::TupleLayout* rowLayout) {
-  leader->parallelRuns.push_back(std::make_shared<ParallelRun>(*leader, worker, threads, *rowLayout));
+  leader->parallelRuns.push_back(std::make_shared<ParallelRun>(*leader, worker, number, threads, *rowLayout));
   return leader->parallelRuns.back().get();
 }
 void duet_q_gather_put(QueryContext* worker, const uint8_t* tuple) { worker->parallel->put(worker, tuple); }

@@ -26,18 +26,24 @@ class ParallelRun {
  public:
   using Worker = void (*)(QueryContext*);
   // Runs worker on `threads` threads (the calling thread is one of them) and returns
-  // once all have finished; rethrows the first error any of them raised.
-  ParallelRun(QueryContext& leader, Worker worker, uint32_t threads);
+  // once all have finished; rethrows the first error any of them raised. `number` is the
+  // worker's in the leader's code tiers (code_tiers.h): the optimised tier's worker runs
+  // instead once it is ready, from the start or from a worker's next morsel on.
+  ParallelRun(QueryContext& leader, Worker worker, uint32_t number, uint32_t threads);
   // A gather: starts worker on `threads` threads of its own and returns at once; the rows
   // the workers put (of `rowLayout`) come out of nextBatch.
-  ParallelRun(QueryContext& leader, Worker worker, uint32_t threads, const TupleLayout& rowLayout);
+  ParallelRun(QueryContext& leader, Worker worker, uint32_t number, uint32_t threads, const TupleLayout& rowLayout);
   // Stops the workers of a gather that the leader left before its end (an error in the
   // leader) and waits for them.
   ~ParallelRun();
   ParallelRun(const ParallelRun&) = delete;
   ParallelRun& operator=(const ParallelRun&) = delete;
 
-  int64_t nextMorsel(uint32_t chunkCount);  // a chunk index, or -1: no more (or failed)
+  // A chunk index, or -1: no more (or failed, or the worker is to switch to the optimised
+  // tier, which then goes on taking chunks in its context).
+  int64_t nextMorsel(QueryContext* worker, uint32_t chunkCount);
+  // A worker's partial result (one per worker function that ran: a worker that switched
+  // tiers leaves two).
   void setPartial(const QueryContext* worker, void* partial);
   // The partial results of the workers that ran, in worker order.
   const std::vector<void*>& partials() const { return partials_; }
@@ -53,10 +59,11 @@ class ParallelRun {
  private:
   static constexpr size_t kBatchRows = 1024;
   static constexpr size_t kMaxReadyPerThread = 4;
-  void createContexts(QueryContext& leader, uint32_t threads);
+  void createContexts(QueryContext& leader, Worker worker, uint32_t number, uint32_t threads);
   // Starts workers first..threads-1 on threads of their own; returns how many started.
-  uint32_t startHelpers(Worker worker, uint32_t first, uint32_t threads);
-  void runWorker(Worker worker, uint32_t i);
+  uint32_t startHelpers(uint32_t first, uint32_t threads);
+  // Worker i's function: worker_, then the optimised tier's if it switches.
+  void runWorker(uint32_t i);
   void fail(std::exception_ptr error);
   void workerDone(uint32_t i);  // gather: hands its last batch over
   void joinHelpers();
@@ -65,8 +72,14 @@ class ParallelRun {
   Instrumentation* leaderCounts_ = nullptr;
   std::vector<std::unique_ptr<Instrumentation>> workerCounts_;
 
+  Worker worker_ = nullptr;
+  const CodeTiers* tiers_ = nullptr;  // the leader's; null: one tier
+  uint32_t number_ = 0;               // the worker's number in tiers_
   std::vector<std::unique_ptr<QueryContext>> contexts_;
-  std::vector<std::unique_ptr<Arena>> arenas_;  // the worker threads' statement arenas
+  std::vector<std::vector<void*>> workerPartials_;  // by worker, until the run ends
+  std::vector<uint8_t> switching_;                  // by worker: to go on in the optimised tier
+  std::atomic<uint64_t> morsels_[2] = {0, 0};       // taken by the cheap and the optimised tier
+  std::vector<std::unique_ptr<Arena>> arenas_;      // the worker threads' statement arenas
   std::vector<std::thread> helpers_;
   std::vector<void*> partials_;
   std::atomic<uint32_t> nextChunk_{0};
@@ -89,7 +102,7 @@ class ParallelRun {
 extern "C" {
 // Runs `worker` in parallel for the leader's query (ParallelRun), owned by the leader's context.
 duet::rt::ParallelRun* duet_q_parallel_run(duet::rt::QueryContext* leader, duet::rt::ParallelRun::Worker worker,
-                                           uint32_t threads);
+                                           uint32_t number, uint32_t threads);
 uint32_t duet_q_parallel_partials(duet::rt::ParallelRun* run);
 void* duet_q_parallel_partial(duet::rt::ParallelRun* run, uint32_t i);
 void duet_q_parallel_set_partial(duet::rt::QueryContext* worker, void* partial);
@@ -103,7 +116,7 @@ void duet_q_join_merge(duet::rt::JoinTable* into, duet::rt::ParallelRun* run);
 void duet_q_sorter_merge(duet::rt::TupleBuffer* into, duet::rt::ParallelRun* run);
 // A gather (ParallelRun's streaming form), owned by the leader's context.
 duet::rt::ParallelRun* duet_q_gather_start(duet::rt::QueryContext* leader, duet::rt::ParallelRun::Worker worker,
-                                           uint32_t threads, const duet::TupleLayout* rowLayout);
+                                           uint32_t number, uint32_t threads, const duet::TupleLayout* rowLayout);
 void duet_q_gather_put(duet::rt::QueryContext* worker, const uint8_t* tuple);
 duet::rt::TupleBuffer* duet_q_gather_next(duet::rt::ParallelRun* run);
 void duet_q_gather_end(duet::rt::ParallelRun* run);

@@ -210,6 +210,7 @@ class Sorter : public TupleBuffer {
 struct QueryContext;
 class ParallelRun;
 struct Instrumentation;
+struct CodeTiers;
 
 // An advisory lock's key as PostgreSQL's pg_locks shows it: one bigint, or (`pair`) two
 // int4 keys, the first in the high half (classid, objid and objsubid 2).
@@ -420,6 +421,11 @@ struct QueryContext {
   // EXPLAIN ANALYZE: this thread's counters per plan node (instrumentation.h); null when
   // the code was generated without them.
   Instrumentation* instrumentation = nullptr;
+  // The statement's optimised tier (code_tiers.h), which its parallel runs switch to once it
+  // is ready; null: the code has one tier. In a worker's context: whether the worker
+  // running on it is the optimised tier's.
+  const CodeTiers* tiers = nullptr;
+  bool optimisedCode = false;
 };
 static_assert(std::is_standard_layout_v<QueryContext>, "generated code reads QueryContext fields by offsetof");
 

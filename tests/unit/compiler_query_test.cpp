@@ -39,10 +39,13 @@ struct Fixture {
   Table u{"u", {{"a", {TypeId::Int4, -1}, true}, {"d", {TypeId::Int8, -1}, false}}, StorageKind::Column};
   Table v{"v", {{"a", {TypeId::Int4, -1}, false}, {"e", {TypeId::Int4, -1}, false}}, StorageKind::Row};
   UndoLog undo;
-  std::string outline;              // plan::outline() of the last statement run
-  size_t stateLeft = 0;             // runtime structures (buffers, group and join tables) the last run left
-  uint32_t parallelThreads = 1;     // as a snapshot process would allow
-  size_t failAfterRows = SIZE_MAX;  // the output fails after so many rows
+  std::string outline;           // plan::outline() of the last statement run
+  size_t stateLeft = 0;          // runtime structures (buffers, group and join tables) the last run left
+  uint32_t parallelThreads = 1;  // as a snapshot process would allow
+  CompileTiers tiers = CompileTiers::Adaptive;
+  bool waitForOptimisedTier = false;  // run the adaptive compile's optimised code (when it has one)
+  bool ranOptimisedTier = false;      // the last run's code was the optimised tier's
+  size_t failAfterRows = SIZE_MAX;    // the output fails after so many rows
   Fixture() {
     t.createIndex("t_pkey", {0}, IndexKind::Hash, true, undo);
     undo.commit();
@@ -61,6 +64,7 @@ struct Fixture {
     for (const auto& l : ps.literals) req.literalSameAs.push_back(l.sameTextAs);
     req.queryText = sqlText;
     req.parallelThreads = parallelThreads;
+    req.compileTiers = tiers;
     req.resolveTable = [&](const sql::QualifiedName& n) {
       Table* table = n.name() == "t" ? &t : n.name() == "u" ? &u : n.name() == "v" ? &v : nullptr;
       if (!table) throw SqlError(sqlstate::kUndefinedTable, "relation \"" + n.name() + "\" does not exist");
@@ -68,6 +72,9 @@ struct Fixture {
     };
     auto plan = planStatement(req);
     outline = plan->planOutline;
+    const std::shared_ptr<OptimisedTier>& optimised = plan->compiled->optimised;
+    if (waitForOptimisedTier && optimised) optimised->wait();
+    ranOptimisedTier = optimised ? optimised->addresses.ready() : plan->compiled->code.optimised;
     Arena arena;
     setStatementArena(&arena);
     TypeContext tc;
@@ -88,7 +95,7 @@ struct Fixture {
     ctx.undo = &undo;
     ctx.output = &rows;
     ctx.typeContext = &tc;
-    plan->compiled->entry(&ctx);
+    plan->compiled->run(&ctx);
     stateLeft = ctx.buffers.size() + ctx.groups.size() + ctx.joins.size();
     undo.commit();
     setStatementArena(nullptr);
@@ -407,8 +414,10 @@ TEST_CASE("EXISTS and IN in WHERE become hash semi and anti joins unless an inde
   CHECK(f.outline == "Sort(Project(Filter{Project(Filter(TableScan[u]))}(TableScan[t])))");
 }
 
-TEST_CASE("parallel aggregations, sorts and join builds give the serial plan's rows", "[compiler]") {
-  Fixture f;
+namespace {
+
+// Three chunks and a bit of t (enough for morsels on two and three threads), and a few rows of u.
+void fillForParallel(Fixture& f) {
   // Three chunks and a bit: enough for morsels on two and three threads.
   const int n = static_cast<int>(kChunkRows) * 3 + 100;
   std::vector<uint8_t> row(f.t.layout().size);
@@ -437,7 +446,11 @@ TEST_CASE("parallel aggregations, sorts and join builds give the serial plan's r
   }
   undo.commit();
   f.run("insert into u values (0, 100), (1, 101), (2, 102), (3, 103), (5, 105)");
-  const std::vector<std::string> queries = {
+}
+
+// Aggregations, sorts and join builds a snapshot runs in parallel.
+std::vector<std::string> parallelQueries() {
+  return {
       "select count(*), count(b), sum(a), avg(a), min(b), max(b), sum(c), avg(c), min(c), max(c) from t",
       "select count(*), sum(c) from t where a < 0",
       "select b, count(*), sum(a), min(a), max(c), avg(c) from t where a % 3 <> 0 group by b order by b",
@@ -455,6 +468,14 @@ TEST_CASE("parallel aggregations, sorts and join builds give the serial plan's r
       "select count(*), sum(x.a), min(y.b) from t x join t y on x.c = y.c where y.a % 50 = 0",
       "select x.a, y.a from t x join t y on x.c = y.c where y.a % 1000 = 7 and x.a < 500 order by 1, 2",
   };
+}
+
+}  // namespace
+
+TEST_CASE("parallel aggregations, sorts and join builds give the serial plan's rows", "[compiler]") {
+  Fixture f;
+  fillForParallel(f);
+  const std::vector<std::string> queries = parallelQueries();
   for (const std::string& q : queries) {
     INFO(q);
     f.parallelThreads = 1;
@@ -522,6 +543,34 @@ TEST_CASE("parallel aggregations, sorts and join builds give the serial plan's r
   CHECK(f.outline.find("parallel") == std::string::npos);
   f.run("select a, b from t where a > 5 limit 3");
   CHECK(f.outline.find("parallel") == std::string::npos);
+}
+
+TEST_CASE("the cheap and the optimised tier give the same rows, serial and parallel", "[compiler][tiers]") {
+  Fixture f;
+  fillForParallel(f);
+  std::vector<std::string> queries = parallelQueries();
+  queries.push_back("select t.b, count(*) from t where t.a in (select u.d - 100 from u) group by t.b order by 1");
+  queries.push_back("select x.b from t x where not exists (select 1 from u where u.a = x.a) and x.a < 50 order by x.a");
+  for (const std::string& q : queries) {
+    INFO(q);
+    for (uint32_t threads : {1u, 2u}) {
+      f.parallelThreads = threads;
+      f.tiers = CompileTiers::Optimised;
+      std::vector<std::string> optimised = f.run(q);
+      CHECK(f.ranOptimisedTier);
+      f.tiers = CompileTiers::Cheap;
+      CHECK(f.run(q) == optimised);
+      CHECK_FALSE(f.ranOptimisedTier);
+      // Adaptive: the cheap tier at once (switching where the optimised one arrives), and
+      // the optimised tier's code once it is there.
+      f.tiers = CompileTiers::Adaptive;
+      CHECK(f.run(q) == optimised);
+      f.waitForOptimisedTier = true;
+      CHECK(f.run(q) == optimised);
+      CHECK(f.ranOptimisedTier);
+      f.waitForOptimisedTier = false;
+    }
+  }
 }
 
 TEST_CASE("ORDER BY ... LIMIT keeps the rows a full sort would, in the same order", "[compiler]") {

@@ -58,7 +58,7 @@ struct Fixture {
     ctx.output = &out;
     ctx.typeContext = &tc;
     ctx.instrumentation = counts;
-    code.entry(&ctx);
+    code.run(&ctx);
     undo.commit();
     setStatementArena(nullptr);
     return out.rows;

@@ -113,6 +113,25 @@ TEST_CASE("settings: client_min_messages levels, hidden names and PostgreSQL's m
   CHECK(s.clientMinMessages() == MessageLevel::Info);
 }
 
+TEST_CASE("settings: duet.compile_tier chooses the statements' compile tiers") {
+  Settings s;
+  CHECK(s.get("duet.compile_tier") == "adaptive");
+  CHECK(s.compileTiers() == CompileTiers::Adaptive);
+  s.set("duet.compile_tier", "Cheap", false);
+  CHECK(s.compileTiers() == CompileTiers::Cheap);
+  s.set("duet.compile_tier", "optimized", true);
+  CHECK(s.compileTiers() == CompileTiers::Optimised);
+  s.endTransaction(true);
+  CHECK(s.compileTiers() == CompileTiers::Cheap);
+  try {
+    s.set("duet.compile_tier", "fast", false);
+    FAIL("an unknown tier was accepted");
+  } catch (const SqlError& e) {
+    CHECK(e.code == "22023");
+    CHECK(e.hint == "Available values: adaptive, cheap, optimized.");
+  }
+}
+
 TEST_CASE("settings: transaction scoping of SET and SET LOCAL") {
   Settings s;
   s.set("application_name", "a", false);
