@@ -13,6 +13,7 @@ PreparedPlan::PreparedPlan() = default;
 PreparedPlan::~PreparedPlan() = default;
 
 void prepareCompiler() { registerJitRuntime(); }
+void finishCompilerThreads() { finishJitThreads(); }
 
 CursorRows cursorRows(const PreparedPlan& plan, const TupleLayout& output) {
   CursorRows rows;

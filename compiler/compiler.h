@@ -27,6 +27,13 @@ namespace duet {
 // before the first statement so that the first query does not pay for it.
 void prepareCompiler();
 
+// Drops the optimiser thread's queue and waits for the JIT's threads to finish the modules
+// they compile (docs/codegen.md, "Compile tiers"). An engine calls it when it goes (its
+// plans' optimised tiers are wanted no more), and so does a process that compiles without
+// one before it exits normally: exit destroys LLVM's static objects, which a thread still
+// compiling would use. (A snapshot process ends with _exit.)
+void finishCompilerThreads();
+
 // Plans the statement (planTree), marks what may run on request.parallelThreads threads,
 // and compiles the plan to native code (PreparedPlan::compiled). Throws SqlError (with
 // position) for unknown names, type errors, unsupported features; 57014 when cancelled.

@@ -24,6 +24,9 @@ class SqlEngine final : public Engine {
     state_.config = config;
     state_.startTimestamp = currentTimestamp();
   }
+  // The optimiser thread's modules in work are this engine's plans' (or another's, which
+  // keep their cheap tier): none outlives the engine, nor runs while the process exits.
+  ~SqlEngine() override { finishCompilerThreads(); }
 
   std::unique_ptr<Session> openSession(const std::vector<std::pair<std::string, std::string>>& startupParams) override {
     std::string user, database;

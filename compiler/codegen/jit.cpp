@@ -134,13 +134,17 @@ Jit& Jit::instance() {
   return jit;
 }
 
-Jit::~Jit() {
+Jit::~Jit() { finishThreads(); }
+
+void Jit::finishThreads() {
   std::unique_lock lock(backendsMutex_);
-  optimiserPaused_ = true;
+  optimiserPaused_ = true;  // it exits after its module
   pending_.clear();
   backendsDone_.wait(lock, [this] { return backends_ == 0 && !optimiserRunning_; });
   for (std::thread& t : threads_) t.join();
+  threads_.clear();
   if (optimiser_.joinable()) optimiser_.join();
+  optimiserPaused_ = false;
 }
 
 Jit::Jit() {
@@ -369,5 +373,6 @@ void Jit::generate(Backend& job) {
 
 void registerJitRuntime() { Jit::instance().registerRuntime(); }
 void registerJitSymbol(const std::string& name, void* address) { Jit::instance().registerSymbol(name, address); }
+void finishJitThreads() { Jit::instance().finishThreads(); }
 
 }  // namespace duet

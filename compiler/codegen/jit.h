@@ -49,6 +49,10 @@ class Jit {
   void compileInBackground(std::string bitcode, std::vector<std::string> functionNames, int optLevel,
                            int optimiseBudgetMs, BackgroundDone done);
 
+  // Drops the queue and waits for the optimiser and backend threads to finish
+  // (finishCompilerThreads).
+  void finishThreads();
+
   // Name that generated code uses to call a runtime function at the given address.
   void registerSymbol(const std::string& name, void* address);
 

@@ -1,5 +1,5 @@
 // The JIT's symbol table, for code that registers runtime functions without parsing LLVM's
-// headers (jit.h): the compiler facade and PL/pgSQL's runtime.
+// headers (jit.h): the compiler facade and PL/pgSQL's runtime; and the JIT's threads' end.
 #pragma once
 #include <string>
 
@@ -9,5 +9,7 @@ namespace duet {
 void registerJitRuntime();
 // Names the function at `address` `name` for generated code (Jit::registerSymbol).
 void registerJitSymbol(const std::string& name, void* address);
+// Jit::finishThreads (compiler.h's finishCompilerThreads).
+void finishJitThreads();
 
 }  // namespace duet
