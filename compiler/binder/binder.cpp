@@ -193,6 +193,7 @@ ExprPtr Binder::numberLiteralAsFloat(ExprPtr& e, SqlType target) {
   if (e->kind == ExprKind::Param && e->param >= request_.explicitParamCount) {
     size_t lit = static_cast<size_t>(e->param - request_.explicitParamCount);
     if (lit >= request_.literalUses.size() || request_.literalUses[lit] != 1) return nullptr;
+    if (std::find(sharedParams_.begin(), sharedParams_.end(), e->param) != sharedParams_.end()) return nullptr;
     if (request_.literalTypes[lit] == LiteralType::Unknown || request_.literalTypes[lit] == LiteralType::Bool)
       return nullptr;
     // Only the literal's first cast: in `16777217::real::float8` the value is a real.
@@ -206,6 +207,11 @@ ExprPtr Binder::numberLiteralAsFloat(ExprPtr& e, SqlType target) {
       e->args[0]->kind == ExprKind::Const && e->args[0]->type.id == TypeId::Unknown)
     return plan::makeCast(std::move(e->args[0]), target, true);
   return nullptr;
+}
+
+void Binder::shareParams(const Expr& e) {
+  if (e.kind == ExprKind::Param) sharedParams_.push_back(e.param);
+  for (const ExprPtr& a : e.args) shareParams(*a);
 }
 
 void Binder::failCoercion(const Expr& e, SqlType target, CastContext context, uint32_t location) const {
@@ -1774,7 +1780,12 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
     case K::Between: {
       const auto& bt = e.as<sql::Between>();
       ExprPtr arg = bind(*bt.arg, scope, agg);
+      shareParams(*arg);
       ExprPtr low = bind(*bt.low, scope, agg), high = bind(*bt.high, scope, agg);
+      if (bt.symmetric) {  // the bounds are compared twice too
+        shareParams(*low);
+        shareParams(*high);
+      }
       ExprPtr in = logic(ExprKind::And, compare(Op::Ge, plan::cloneExpr(*arg), plan::cloneExpr(*low), e.location),
                          compare(Op::Le, plan::cloneExpr(*arg), plan::cloneExpr(*high), e.location));
       if (bt.symmetric) {
@@ -1789,6 +1800,7 @@ ExprPtr Binder::bind(const sql::Expr& e, const Scope& scope, AggContext* agg) {
       const auto& in = e.as<sql::InList>();
       if (in.arg->kind == K::Row) return bindRowInList(in, scope, agg);
       ExprPtr arg = bind(*in.arg, scope, agg);
+      shareParams(*arg);
       auto any = std::make_unique<Expr>(ExprKind::Or, SqlType{TypeId::Bool, -1});
       for (const auto& item : in.list)
         any->args.push_back(compare(Op::Eq, plan::cloneExpr(*arg), bind(*item, scope, agg), item->location));

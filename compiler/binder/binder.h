@@ -126,6 +126,10 @@ class Binder {
   };
   // A number literal converted to float4/float8, read as float directly (else nullptr, e kept).
   plan::ExprPtr numberLiteralAsFloat(plan::ExprPtr& e, SqlType target);
+  // Marks the lifted literals in `e`, an operand about to be cloned into several comparisons
+  // (x IN (...), x BETWEEN a AND b): one comparison must not give the literal's parameter a
+  // type of its own (numberLiteralAsFloat), which the other clones would not share.
+  void shareParams(const plan::Expr& e);
   // Converts to `target` (deciding unknown parameter types), or raises 42804 naming `what`.
   plan::ExprPtr coerce(plan::ExprPtr e, SqlType target, CastContext context, uint32_t location);
   plan::ExprPtr coerceToComposite(plan::ExprPtr e, SqlType target, CastContext context, uint32_t location);
@@ -322,6 +326,7 @@ class Binder {
   const PlanRequest& request_;
   std::vector<SqlType> paramTypes_;
   std::vector<int> paramClass_;
+  std::vector<int> sharedParams_;  // see shareParams
 };
 
 // A call's argument types as error messages list them: "integer, unknown", with the names
