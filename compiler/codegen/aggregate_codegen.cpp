@@ -75,7 +75,7 @@ llvm::Value* Codegen::aggSlot(llvm::Value* state, size_t k, size_t offset) {
 
 // Sets up the state of `node` in the function being generated; `table` asks for a group
 // table even for a plain aggregate (a parallel worker's partial state).
-Codegen::AggregateCode Codegen::beginAggregate(const Node& node, bool table) {
+Codegen::AggregateCode Codegen::beginAggregate(const Node& node, bool table, llvm::Value* groups) {
   bool sets = !node.groupingSets.empty();
   std::vector<SqlType> keyTypes = typesOf(node.exprs);
   if (sets) keyTypes.insert(keyTypes.begin(), SqlType{TypeId::Int4, -1});
@@ -93,7 +93,8 @@ Codegen::AggregateCode Codegen::beginAggregate(const Node& node, bool table) {
     b_.CreateMemSet(state, b_.getInt8(0), a.stateSize, llvm::Align(16));
     a.singleState = state;
   } else {
-    a.groups = call("duet_q_groups_new", ptrTy_, {qctx_, ptrConst(a.keyLayout), b_.getInt32(a.stateSize)});
+    a.groups =
+        groups ? groups : call("duet_q_groups_new", ptrTy_, {qctx_, ptrConst(a.keyLayout), b_.getInt32(a.stateSize)});
     a.key = tupleAlloca(*a.keyLayout);
     a.isNew = eb.CreateAlloca(b_.getInt8Ty());
   }
@@ -475,10 +476,14 @@ void Codegen::produceParallelAggregate(const Node& node, const Consumer& consume
         return partial->groups;
       },
       [&](llvm::Value*, Row& row) { accumulateRow(*partial, state, row); });
-  AggregateCode a = beginAggregate(node, false);
+  // Grouped: the first worker's table (the leader's thread always runs one) becomes the
+  // result and the others' groups merge into it, in the order a fresh table would take
+  // them (the first worker's, then the others' new ones), so no table is built twice.
+  AggregateCode a = beginAggregate(node, false, call("duet_q_parallel_partial", ptrTy_, {run, b.getInt32(0)}));
   llvm::Value* partials = call("duet_q_parallel_partials", b.getInt32Ty(), {run});
+  llvm::Value* first = b.getInt32(a.single ? 0 : 1);
   loop(
-      b.getInt32(0), [&] { return partials; },
+      first, [&] { return partials; },
       [&](llvm::Value* w, llvm::BasicBlock*) {
         llvm::Value* part = call("duet_q_parallel_partial", ptrTy_, {run, w});
         llvm::Value* n = call("duet_q_groups_size", i64Ty_, {part});

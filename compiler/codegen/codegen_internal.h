@@ -109,7 +109,9 @@ class Codegen : public ValueBuilder {
   struct AggregateCode;
   void produceAggregate(const plan::Node& node, const Consumer& consume);
   void produceParallelAggregate(const plan::Node& node, const Consumer& consume);
-  AggregateCode beginAggregate(const plan::Node& node, bool table);
+  // `groups`: a group table to aggregate into (a parallel run's first partial) instead of
+  // a new one.
+  AggregateCode beginAggregate(const plan::Node& node, bool table, llvm::Value* groups = nullptr);
   void accumulateRow(AggregateCode& a, llvm::Value* state, Row& row);
   // One aggregate call's state, shared by GROUP BY and window aggregates: a zeroed block of
   // aggregateStateSize bytes holds the states of a list of calls; k is a call's place in it.
