@@ -105,7 +105,6 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root, const std::v
   for (uint32_t k = 0; k < cg.workers_; ++k) names.push_back(codegen::workerName(name, k));
   out->functions = names.size();
   out->tiers = tiers;
-  out->generateMs = msSince(started);
 
   // A module too big to optimise gets the cheap tier's code whatever was asked (Jit).
   bool adaptive = tiers == CompileTiers::Adaptive && Jit::optimisable(*module);
@@ -116,6 +115,7 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root, const std::v
     // Both tiers' functions live in the one JIT dylib: the cheap tier's are renamed.
     for (const std::string& n : names) module->getFunction(n)->setName(n + ".cheap");
   }
+  out->generateMs = msSince(started);  // the IR, and its bitcode for the optimiser thread
   int firstLevel = tiers == CompileTiers::Optimised ? optLevel : 0;
   out->code = Jit::instance().compile(std::move(context), std::move(module), {adaptive ? name + ".cheap" : name},
                                       firstLevel, optimiseBudgetMs);

@@ -63,9 +63,9 @@ double msSince(std::chrono::steady_clock::time_point start) {
 constexpr const char* kCheapCodegenFlag = "duet.cheap_codegen";
 
 // Machine code for a module: the target's default code generation, or for the cheap tier
-// and a module too big to optimise LLVM's fast path (CodeGenOptLevel::None: FastISel and the fast register
-// allocator), since the greedy allocator's time, too, grows faster than the code (a
-// 10,000-row INSERT ... VALUES spent minutes in it). Modules are compiled on several
+// and a module too big to optimise LLVM's fast path (CodeGenOptLevel::None: FastISel and
+// the fast register allocator), since the greedy allocator's time, too, grows faster than
+// the code (a 10,000-row INSERT ... VALUES spent minutes in it). Modules are compiled on several
 // threads at once (Jit::compile), so each compile has a target machine of its own.
 class TieredCompiler : public llvm::orc::IRCompileLayer::IRCompiler {
  public:
@@ -160,9 +160,9 @@ Jit::Jit() {
   jit_ = std::move(*created);
   // fork() (snapshots, archives: from the executor, the one thread that starts backend
   // threads) waits for the backend threads to finish, so that no child holds LLVM's JIT
-  // state changed halfway; the child has none.
-  // The optimiser thread is paused (it finishes the module it compiles and exits); the
-  // parent restarts it for its queue, the child drops its copy of the queue.
+  // state changed halfway; the child has none. The optimiser thread is paused (it
+  // finishes the module it compiles and exits); the parent restarts it for its queue, the
+  // child drops its copy of the queue.
   pthread_atfork(
       [] {
         Jit& jit = instance();
