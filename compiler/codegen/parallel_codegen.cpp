@@ -98,7 +98,8 @@ void Codegen::produceGathered(const Node& root, const Consumer& consume) {
 void Codegen::shareJoinTables(const Node& n) {
   switch (n.kind) {
     case NodeKind::Filter:
-    case NodeKind::Project: shareJoinTables(*n.children[0]); return;
+    case NodeKind::Project:
+    case NodeKind::IndexJoin: shareJoinTables(*n.children[0]); return;
     case NodeKind::HashJoin: {
       joinSlots_[&n] = shareJoinTable(buildJoinTable(n, joinLayouts(n)));
       shareJoinTables(*n.children[1]);

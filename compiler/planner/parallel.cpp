@@ -42,6 +42,8 @@ Node* drivingScan(Node& n) {
     // The probe side; a FULL JOIN's probe must see every row before its last pass, and a
     // semi join that hashes its outer rows passes them on after all of its subquery's.
     case NodeKind::HashJoin: return n.keepBuildSide || n.semiBuildsOuter ? nullptr : drivingScan(*n.children[1]);
+    // Its left rows probe the index (a read of the snapshot's frozen index and table).
+    case NodeKind::IndexJoin: return drivingScan(*n.children[0]);
     default: return nullptr;
   }
 }
@@ -66,7 +68,8 @@ void markSinks(Node& n, uint32_t threads);
 bool selects(const Node& n) {
   switch (n.kind) {
     case NodeKind::Filter:
-    case NodeKind::HashJoin: return true;
+    case NodeKind::HashJoin:
+    case NodeKind::IndexJoin: return true;
     case NodeKind::Project: return selects(*n.children[0]);
     default: return false;
   }
@@ -90,7 +93,8 @@ void markJoinBuild(Node& join, uint32_t threads) {
 void markPipelineJoins(Node& n, uint32_t threads) {
   switch (n.kind) {
     case NodeKind::Filter:
-    case NodeKind::Project: markPipelineJoins(*n.children[0], threads); return;
+    case NodeKind::Project:
+    case NodeKind::IndexJoin: markPipelineJoins(*n.children[0], threads); return;
     case NodeKind::HashJoin:
       markJoinBuild(n, threads);
       markPipelineJoins(*n.children[1], threads);

@@ -475,7 +475,15 @@ std::vector<std::string> parallelQueries() {
 TEST_CASE("parallel aggregations, sorts and join builds give the serial plan's rows", "[compiler]") {
   Fixture f;
   fillForParallel(f);
-  const std::vector<std::string> queries = parallelQueries();
+  std::vector<std::string> queries = parallelQueries();
+  // Index joins inside the parallel pipeline: each worker probes t's primary key.
+  const std::vector<std::string> indexJoins = {
+      "select y.b, count(*), sum(x.c) from t x join t y on y.a = x.a % 97 + 1 where x.a % 5 = 0 group by y.b order by "
+      "1",
+      "select count(*), count(y.a), sum(y.c) from t x left join t y on y.a = x.a + 49000",
+      "select x.a, y.b from t x join t y on y.a = x.a % 50 + 1 where x.a % 4000 = 3 order by x.a",
+  };
+  queries.insert(queries.end(), indexJoins.begin(), indexJoins.end());
   for (const std::string& q : queries) {
     INFO(q);
     f.parallelThreads = 1;
@@ -487,6 +495,8 @@ TEST_CASE("parallel aggregations, sorts and join builds give the serial plan's r
       UNSCOPED_INFO(f.outline);
       CHECK(f.outline.find("[parallel " + std::to_string(threads) + "]") != std::string::npos);
       CHECK(f.outline.find("morsels") != std::string::npos);
+      if (std::find(indexJoins.begin(), indexJoins.end(), q) != indexJoins.end())
+        CHECK(f.outline.find("IndexJoin[t_pkey]") != std::string::npos);
     }
   }
   // An error in one worker stops the others and reaches the caller.
