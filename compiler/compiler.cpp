@@ -6,6 +6,7 @@
 #include "compiler/codegen/jit_symbols.h"
 #include "compiler/functions/builtin_functions.h"
 #include "compiler/planner/parallel.h"
+#include "engine/elapsed.h"
 
 namespace duet {
 
@@ -50,8 +51,7 @@ std::unique_ptr<PreparedPlan> planStatement(const PlanRequest& request) {
 ExplainedStatement planForExplain(const PlanRequest& request) {
   auto started = std::chrono::steady_clock::now();
   PlannedStatement s = planMarked(request);
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  return {std::move(s.plan), std::move(s.root), ms};
+  return {std::move(s.plan), std::move(s.root), msSince(started)};
 }
 
 void compileForAnalyze(ExplainedStatement& s, const PlanRequest& request,

@@ -6,16 +6,13 @@
 
 #include <fmt/format.h>
 
+#include "engine/elapsed.h"
 #include "logging/archive_file.h"
 #include "logging/log_format.h"
 #include "logging/redo_log.h"
 
 namespace duet::logging {
 namespace {
-
-double millisSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
 
 constexpr auto kProgressEvery = std::chrono::seconds(5);
 
@@ -69,7 +66,7 @@ RecoveryReport recover(std::unique_ptr<Engine>& engine, const std::function<std:
       report.archiveLsn = archive.lsn;
       report.archiveRecords = load.records;
       report.archiveBytes = load.bytes;
-      report.archiveMillis = millisSince(started);
+      report.archiveMillis = msSince(started);
       break;
     }
     report.damagedArchives.push_back(archive.path + ": " + load.damage);
@@ -98,7 +95,7 @@ RecoveryReport recover(std::unique_ptr<Engine>& engine, const std::function<std:
   for (const std::string& path : setAside) std::filesystem::rename(path, path + ".damaged");
   if (!setAside.empty()) syncDirectory(archiveDir);
   report.replayed = read.records;
-  report.replayMillis = millisSince(started);
+  report.replayMillis = msSince(started);
   report.logStop = read.stopReason;
   report.lastLsn = std::max(read.lastLsn, report.archiveLsn);
   if (read.lastLsn < report.archiveLsn) {

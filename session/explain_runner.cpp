@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/elapsed.h"
 #include "engine/types/value_io.h"
 
 namespace duet {
@@ -15,10 +16,6 @@ class DiscardingConsumer final : public rt::RowConsumer {
  public:
   void consume(const uint8_t*) override {}
 };
-
-double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
 
 }  // namespace
 

@@ -9,15 +9,10 @@
 
 #include "compiler/codegen/codegen_internal.h"
 #include "compiler/codegen/jit.h"
+#include "engine/elapsed.h"
 #include "engine/limits/interrupts.h"
 
 namespace duet {
-
-namespace {
-double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-}  // namespace
 
 void OptimisedTier::publish(MachineCode made) {
   code = std::move(made);
@@ -104,7 +99,6 @@ std::unique_ptr<CompiledQuery> compileQuery(const plan::Node& root, const std::v
   std::vector<std::string> names{name};
   for (uint32_t k = 0; k < cg.workers_; ++k) names.push_back(codegen::workerName(name, k));
   out->functions = names.size();
-  out->tiers = tiers;
 
   // A module too big to optimise gets the cheap tier's code whatever was asked (Jit).
   bool adaptive = tiers == CompileTiers::Adaptive && Jit::optimisable(*module);

@@ -41,7 +41,6 @@ struct CompiledQuery {
   MachineCode code;       // frees the code when the query goes
   // An adaptive compile's optimised tier (null: one tier).
   std::shared_ptr<OptimisedTier> optimised;
-  CompileTiers tiers = CompileTiers::Optimised;
   size_t functions = 0;  // the statement's function and its parallel workers
   rt::LayoutPool layouts;
   std::vector<std::unique_ptr<std::vector<rt::SortSpec>>> sortSpecs;

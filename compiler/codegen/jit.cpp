@@ -20,6 +20,7 @@
 #include "compiler/functions/builtin_aggregates.h"
 #include "compiler/functions/builtin_functions.h"
 #include "compiler/runtime/query_runtime.h"
+#include "engine/elapsed.h"
 #include "engine/error.h"
 #include "engine/limits/interrupts.h"
 #include "engine/storage/storage_runtime.h"
@@ -53,10 +54,6 @@ size_t blockCount(const llvm::Module& module) {
   size_t blocks = 0;
   for (const llvm::Function& f : module) blocks += f.size();
   return blocks;
-}
-
-double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 // Names the modules of the cheap tier, and those too big to optimise (Jit::compile sets it).

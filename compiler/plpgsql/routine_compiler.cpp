@@ -47,6 +47,7 @@
 #include "compiler/plpgsql/routine_runtime.h"
 #include "compiler/plpgsql/statement_context.h"
 #include "compiler/plpgsql/strict_params.h"
+#include "engine/elapsed.h"
 #include "engine/limits/stack_depth.h"
 #include "engine/storage/index.h"
 #include "engine/types/array.h"
@@ -2505,7 +2506,7 @@ std::unique_ptr<CompiledRoutine> compileRoutine(const RoutineCompileRequest& req
   out->code->code = Jit::instance().compile(std::move(context), std::move(module), {name}, request.optLevel,
                                             request.optimiseBudgetMs);
   out->entry = reinterpret_cast<CompiledRoutine::Entry>(out->code->code.functions[0]);
-  out->compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  out->compileMs = msSince(started);
   return out;
 }
 

@@ -205,7 +205,7 @@ int64_t ParallelRun::nextMorsel(QueryContext* worker, uint32_t chunkCount) {
   }
   uint32_t c = nextChunk_.fetch_add(1, std::memory_order_relaxed);
   if (c >= chunkCount) return -1;
-  morsels_[worker->optimisedCode ? 1 : 0].fetch_add(1, std::memory_order_relaxed);
+  if (leaderCounts_) morsels_[worker->optimisedCode ? 1 : 0].fetch_add(1, std::memory_order_relaxed);
   return static_cast<int64_t>(c);
 }
 

@@ -78,7 +78,7 @@ class ParallelRun {
   std::vector<std::unique_ptr<QueryContext>> contexts_;
   std::vector<std::vector<void*>> workerPartials_;  // by worker, until the run ends
   std::vector<uint8_t> switching_;                  // by worker: to go on in the optimised tier
-  std::atomic<uint64_t> morsels_[2] = {0, 0};       // taken by the cheap and the optimised tier
+  std::atomic<uint64_t> morsels_[2] = {0, 0};       // EXPLAIN ANALYZE: taken by the cheap and the optimised tier
   std::vector<std::unique_ptr<Arena>> arenas_;      // the worker threads' statement arenas
   std::vector<std::thread> helpers_;
   std::vector<void*> partials_;

@@ -2,6 +2,8 @@
 // ANALYZE's counters: code compiled with them (compileForAnalyze) counts each node's rows.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "compiler/compiler.h"
 #include "compiler/runtime/instrumentation.h"
 #include "engine/error.h"
@@ -339,4 +341,75 @@ TEST_CASE("Equalities between FROM items imply the others of their class", "[pla
     return l.find("u1.a = t.a") != std::string::npos || l.find("t.a = u1.a") != std::string::npos;
   });
   CHECK(implied);
+}
+
+TEST_CASE("EXPLAIN ANALYZE's JIT section shows each compile tier's times", "[plan][explain][tiers]") {
+  Fixture f;
+  const std::string text = "select b, count(*) from t where a > 10 group by b";
+  // The lines from "JIT:" to "Compile Time" of a run compiled in `tiers`, in `format`.
+  auto jitLines = [&](CompileTiers tiers, plan::ExplainOptions::Format format) {
+    auto parsed = sql::parseQuery(text);
+    PlanRequest req = f.request(parsed.at(0), text);
+    req.compileTiers = tiers;
+    ExplainedStatement s = planForExplain(req);
+    auto numbers = plan::explainNumbers(*s.root);
+    compileForAnalyze(s, req, numbers, false);
+    rt::Instrumentation counts(false, numbers.size());
+    f.execute(*s.plan->compiled, &counts);
+    counts.finish();
+    std::vector<plan::NodeActuals> actuals = nodeActuals(counts);
+    plan::ExplainJit jit = explainJit(*s.plan->compiled, counts);
+    plan::ExplainInput in;
+    in.root = s.root.get();
+    in.options = analyze();
+    in.options.summary = true;
+    in.options.format = format;
+    in.actuals = &actuals;
+    in.jit = &jit;
+    Lines all = plan::explain(in);
+    if (format == plan::ExplainOptions::Format::Json) return all;
+    auto from = std::find(all.begin(), all.end(), "JIT:");
+    REQUIRE(from != all.end());
+    auto to = std::find_if(from, all.end(), [](const std::string& l) { return l.starts_with("Compile Time: "); });
+    return Lines(from, to);
+  };
+  using Format = plan::ExplainOptions::Format;
+  Lines adaptive = jitLines(CompileTiers::Adaptive, Format::Text);
+  REQUIRE(adaptive.size() == 4);
+  CHECK(adaptive[1] == "  Functions: 1");
+  CHECK(adaptive[2].starts_with("  Cheap Tier: Generation "));
+  CHECK(adaptive[2].find(", Emission ") != std::string::npos);
+  CHECK(adaptive[3].starts_with("  Optimized Tier: Optimization "));  // waited for; no Generation of its own
+  Lines cheap = jitLines(CompileTiers::Cheap, Format::Text);
+  REQUIRE(cheap.size() == 3);
+  CHECK(cheap[2].starts_with("  Cheap Tier: Generation "));
+  Lines optimised = jitLines(CompileTiers::Optimised, Format::Text);
+  REQUIRE(optimised.size() == 3);
+  CHECK(optimised[2].starts_with("  Optimized Tier: Generation "));
+  Lines json = jitLines(CompileTiers::Adaptive, Format::Json);
+  REQUIRE(json.size() == 1);
+  CHECK(json[0].find("    \"JIT\": {\n      \"Functions\": 1,\n      \"Cheap Tier\": {\n        \"Generation\": ") !=
+        std::string::npos);
+  CHECK(json[0].find("\"Optimized Tier\": {\n        \"Optimization\": ") != std::string::npos);
+}
+
+TEST_CASE("EXPLAIN's JIT section gives the morsels each tier's workers took", "[plan][explain][tiers]") {
+  Fixture f;
+  auto parsed = sql::parseQuery("select a from t");
+  PlanRequest req = f.request(parsed.at(0), "select a from t");
+  ExplainedStatement s = planForExplain(req);
+  plan::ExplainJit jit;
+  jit.functions = 2;
+  jit.cheap = true;
+  jit.optimised = true;
+  jit.cheapMorsels = 3;
+  jit.optimisedMorsels = 5;
+  plan::ExplainInput in;
+  in.root = s.root.get();
+  in.options = analyze();
+  in.options.summary = true;
+  in.jit = &jit;
+  Lines lines = plan::explain(in);
+  CHECK(std::find(lines.begin(), lines.end(), "  Morsels: Cheap 3, Optimized 5") != lines.end());
+  CHECK(std::find(lines.begin(), lines.end(), "  Functions: 2") != lines.end());
 }
