@@ -44,7 +44,9 @@ class Codegen : public ValueBuilder {
   // Statement-invariant expressions, computed on first use per execution
   // (invariant_codegen.cpp): whether `e` is one worth keeping, and its kept value.
   bool computedOncePerExecution(const plan::Expr& e) const;
-  SqlValue invariantValue(const plan::Expr& e, const Row& row);
+  // `finish` (if any) brings the value to the form its use wants, once too.
+  SqlValue invariantValue(const plan::Expr& e, const Row& row, const std::function<SqlValue(SqlValue)>& finish = {});
+  SqlValue comparedValue(const plan::Expr& side, const plan::Expr& other, const Row& row);
   SqlValue constant(const plan::Expr& e);
   SqlValue inList(const plan::Expr& e, const Row& row);
   SqlValue greatest(const plan::Expr& e, const Row& row);

@@ -164,8 +164,8 @@ SqlValue Codegen::exprValue(const Expr& e, const Row& row) {
       return rowCompare(e.op, all.first(values.size() / 2), all.subspan(values.size() / 2));
     }
     case ExprKind::Compare: {
-      SqlValue a = expr(*e.args[0], row);
-      return compare(e.op, a, expr(*e.args[1], row));
+      SqlValue a = comparedValue(*e.args[0], *e.args[1], row);
+      return compare(e.op, a, comparedValue(*e.args[1], *e.args[0], row));
     }
     case ExprKind::And:
     case ExprKind::Or: return andOr(e, row);

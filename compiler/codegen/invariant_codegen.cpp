@@ -10,6 +10,7 @@
 
 #include "compiler/codegen/codegen_internal.h"
 #include "compiler/functions/builtin_functions.h"
+#include "engine/limits/stack_depth.h"
 
 namespace duet::codegen {
 
@@ -80,7 +81,7 @@ bool Codegen::computedOncePerExecution(const Expr& e) const {
   return !inInvariant_ && !valuesParams_ && !trivial(e) && invariant(e);
 }
 
-SqlValue Codegen::invariantValue(const Expr& e, const Row& row) {
+SqlValue Codegen::invariantValue(const Expr& e, const Row& row, const std::function<SqlValue(SqlValue)>& finish) {
   llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
   llvm::Type* valueType = sqlType(e.type.id);
   llvm::AllocaInst* value = eb.CreateAlloca(valueType);
@@ -95,11 +96,28 @@ SqlValue Codegen::invariantValue(const Expr& e, const Row& row) {
       ~Restore() { flag = value; }
     } restore{inInvariant_, std::exchange(inInvariant_, true)};
     SqlValue v = exprValue(e, row);
+    if (finish) v = finish(v);
     b_.CreateStore(v.v, value);
     b_.CreateStore(v.null, isNull);
     b_.CreateStore(b_.getTrue(), done);
   });
   return {b_.CreateLoad(valueType, value), b_.CreateLoad(b_.getInt1Ty(), isNull), e.type};
+}
+
+// One side of a comparison. A side computed once per execution that compares with a
+// numeric(p, s) value is written with s decimals then (`l_quantity < 24` reads 24.00), so
+// that each row compares packed integers instead of calling the runtime (the value is the
+// same; ValueBuilder::compareValues checks the scales per row).
+SqlValue Codegen::comparedValue(const Expr& side, const Expr& other, const Row& row) {
+  int scale = other.type.id == TypeId::Numeric ? other.type.numericScale() : -1;
+  if (scale <= 0 || side.type.id != TypeId::Numeric || !computedOncePerExecution(side)) return expr(side, row);
+  checkStackDepth();
+  SqlValue v = invariantValue(side, row, [&](SqlValue v) {
+    v.v = call("duet_rt_numeric_rescale_up", v.v->getType(), {v.v, b_.getInt32(scale)});
+    return v;
+  });
+  v.type = side.type;
+  return v;
 }
 
 }  // namespace duet::codegen

@@ -1,7 +1,8 @@
 // The hash of a key tuple, generated per key layout: what hashTuple (engine/storage/
 // key_ops.h) computes, with the integer-like columns (integers, booleans, dates,
-// timestamps) hashed inline and the rest by duet_rt_hash_value. Group and join tables
-// (query_runtime.h) take it from here instead of dispatching on each column's type per row.
+// timestamps) hashed inline, strings by their type's hash function and the rest by
+// duet_rt_hash_value. Group and join tables (query_runtime.h) take it from here instead of
+// dispatching on each column's type per row.
 #include "compiler/codegen/codegen_internal.h"
 #include "engine/storage/key_ops.h"
 
@@ -41,7 +42,12 @@ llvm::Value* Codegen::keyHash(llvm::Value* tuple, const TupleLayout& layout) {
       llvm::Value* slot = eb.CreateAlloca(i64Ty_);
       b.CreateStore(b.getInt64(0), slot);
       ifThen(b.CreateNot(isNull), [&] {
-        b.CreateStore(call("duet_rt_hash_value", i64Ty_, {b.getInt32(static_cast<int32_t>(t)), at}), slot);
+        llvm::Value* h;
+        if (t == TypeId::Text || t == TypeId::Varchar || t == TypeId::Bytea || t == TypeId::Char)
+          h = call(t == TypeId::Char ? "duet_rt_bpchar_hash" : "duet_rt_text_hash", i64Ty_, {b.CreateLoad(ptrTy_, at)});
+        else
+          h = call("duet_rt_hash_value", i64Ty_, {b.getInt32(static_cast<int32_t>(t)), at});
+        b.CreateStore(h, slot);
       });
       f = b.CreateLoad(i64Ty_, slot);
     }

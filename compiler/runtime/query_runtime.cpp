@@ -19,6 +19,7 @@
 #include "engine/storage/key_ops.h"
 #include "engine/storage/table.h"
 #include "engine/types/raw_value.h"
+#include "engine/types/strings.h"
 #include "engine/types/uuid.h"
 #include "engine/types/value_io.h"
 
@@ -136,6 +137,8 @@ KeyEquality::KeyEquality(const TupleLayout& layout) {
       kind = Kind::Bytes;
     else if (t.id == TypeId::Text || t.id == TypeId::Varchar || t.id == TypeId::Bytea)
       kind = Kind::String;
+    else if (t.id == TypeId::Char)
+      kind = Kind::PaddedString;
     columns_.push_back({kind, layout.offsets[c], physicalSize(t.id), t});
   }
 }
@@ -151,8 +154,13 @@ bool KeyEquality::operator()(const uint8_t* a, const uint8_t* b) const {
       case Kind::Bytes:
         if (std::memcmp(x, y, col.size) != 0) return false;
         break;
-      case Kind::String: {
+      case Kind::String:
+      case Kind::PaddedString: {
         std::string_view u = loadRaw<const VarString*>(x)->view(), v = loadRaw<const VarString*>(y)->view();
+        if (col.kind == Kind::PaddedString) {
+          u = bpcharTrim(u);
+          v = bpcharTrim(v);
+        }
         if (u.size() != v.size() || std::memcmp(u.data(), v.data(), u.size()) != 0) return false;
         break;
       }

@@ -79,7 +79,8 @@ class KeyEquality {
   }
 
  private:
-  enum class Kind : uint8_t { Bytes, String, Compare };
+  // Compare: compareValues; PaddedString: character(n), equal without trailing spaces.
+  enum class Kind : uint8_t { Bytes, String, PaddedString, Compare };
   struct Column {
     Kind kind;
     uint32_t offset, size;
