@@ -260,9 +260,12 @@ class Codegen : public ValueBuilder {
   void keepUnmatched(const plan::Node& join, const Row& driving, const std::vector<SqlType>& otherTypes,
                      const std::function<void(llvm::Value* matched)>& matches, const Consumer& consume);
   JoinLayouts joinLayouts(const plan::Node& join);
+  void markMatched(llvm::Value* row, const StoredRow& shape);
   // A hash join's finished table of its build side's rows, built serially or, when the
   // join is marked parallel, by a parallel run.
   llvm::Value* buildJoinTable(const plan::Node& join, JoinLayouts layouts);
+  llvm::Value* buildHashTable(const plan::Node& build, const std::vector<plan::ExprPtr>& keys,
+                              const JoinLayouts& layouts, bool keepNullKeys, bool flagged, uint32_t threads);
 
   // --- set-returning routines (function_scan_codegen.cpp) -------------------------------
   void produceFunctionScan(const plan::Node& node, const Consumer& consume);

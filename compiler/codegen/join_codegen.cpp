@@ -189,31 +189,39 @@ Codegen::JoinLayouts Codegen::joinLayouts(const Node& join) {
 }
 
 llvm::Value* Codegen::buildJoinTable(const Node& join, JoinLayouts layouts) {
+  return buildHashTable(*join.children[0], join.exprs, layouts,
+                        join.keepBuildSide || join.semi == plan::SemiJoin::NotIn, join.keepBuildSide,
+                        join.parallelThreads);
+}
+
+// A hash table of the rows of `build` by `keys`, its rows shaped as `layouts.row` (with a
+// "matched" flag, false, when `flagged`); rows with a NULL key kept when `keepNullKeys`.
+// On `threads` > 1 each worker collects its morsels' rows; the leader takes them all and
+// indexes them.
+llvm::Value* Codegen::buildHashTable(const Node& build, const std::vector<plan::ExprPtr>& keys,
+                                     const JoinLayouts& layouts, bool keepNullKeys, bool flagged, uint32_t threads) {
   auto& b = b_;
-  const Node& build = *join.children[0];
   const TupleLayout* keyLayout = layouts.key;
   const StoredRow& shape = layouts.row;
   auto newTable = [&] {
     llvm::Value* t = call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(shape.layout)});
-    if (join.keepBuildSide || join.semi == plan::SemiJoin::NotIn)
-      call("duet_q_join_keep_null_keys", b.getVoidTy(), {t});
+    if (keepNullKeys) call("duet_q_join_keep_null_keys", b.getVoidTy(), {t});
     return t;
   };
   auto insert = [&](llvm::Value* into, Row& row) {
     llvm::Value* key = tupleAlloca(*keyLayout);
     llvm::Value* tuple = tupleAlloca(*shape.layout);
-    Row keys;
-    for (const auto& k : join.exprs) keys.push_back(expr(*k, row));
-    storeRow(key, *keyLayout, keys);
+    Row keyValues;
+    for (const auto& k : keys) keyValues.push_back(expr(*k, row));
+    storeRow(key, *keyLayout, keyValues);
     Row extra;
-    if (join.keepBuildSide) extra.push_back(notNull(b.getFalse(), {TypeId::Bool, -1}));
+    if (flagged) extra.push_back(notNull(b.getFalse(), {TypeId::Bool, -1}));
     storeKept(tuple, shape, row, extra);
     call("duet_q_join_insert", b.getVoidTy(), {into, key, tuple, keyHash(key, *keyLayout)});
   };
   llvm::Value* table = newTable();
-  if (join.parallelThreads > 1 && !inWorker_) {
-    // Each worker collects its morsels' rows; the leader takes them all and indexes them.
-    llvm::Value* run = runParallel(build, join.parallelThreads, newTable, insert);
+  if (threads > 1 && !inWorker_) {
+    llvm::Value* run = runParallel(build, threads, newTable, insert);
     call("duet_q_join_merge", b.getVoidTy(), {table, run});
   } else {
     producePipeline(build, [&](Row& row) { insert(table, row); });
@@ -320,7 +328,7 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
                 node, joined,
                 [&] {
                   if (matched) b.CreateStore(b.getTrue(), matched);
-                  if (node.keepBuildSide) storeExtra(hit, shape, 0, notNull(b.getTrue(), {TypeId::Bool, -1}));
+                  if (node.keepBuildSide) markMatched(hit, shape);
                 },
                 consume);
             if (!terminated()) b.CreateBr(next);
@@ -341,6 +349,13 @@ void Codegen::produceHashJoin(const Node& node, const Consumer& consume) {
   });
 }
 
+// A build row's "matched" flag set (its null byte stays as inserted). Parallel workers
+// mark rows of one table: the value byte is stored atomically.
+void Codegen::markMatched(llvm::Value* row, const StoredRow& shape) {
+  llvm::Value* flag = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), row, shape.layout->offsets[shape.kept.size()]);
+  b_.CreateStore(b_.getInt8(1), flag)->setAtomic(llvm::AtomicOrdering::Monotonic);
+}
+
 // A semi or anti join that hashes the outer rows with a "matched" flag each: every row of
 // the subquery marks the outer rows its keys and the residual predicate match, then the
 // outer rows go on by their flags. An outer row with a NULL key is kept (an anti join
@@ -351,21 +366,8 @@ void Codegen::produceOuterBuiltSemiJoin(const Node& node, const Consumer& consum
   const Node& outer = *node.children[1];
   const TupleLayout* keyLayout = out_.layouts.add(TupleLayout::of(typesOf(node.exprs)));
   StoredRow shape = storedRow(outer.outputTypes, used_.storedByHashJoin(node), {{TypeId::Bool, -1}});
-  llvm::Value* table = call("duet_q_join_new", ptrTy_, {qctx_, ptrConst(keyLayout), ptrConst(shape.layout)});
-  call("duet_q_join_keep_null_keys", b.getVoidTy(), {table});
-  llvm::Value* key = tupleAlloca(*keyLayout);
-  llvm::Value* tuple = tupleAlloca(*shape.layout);
-  producePipeline(outer, [&](Row& row) {
-    Row keys;
-    for (const auto& k : node.rightKeys) keys.push_back(expr(*k, row));
-    storeRow(key, *keyLayout, keys);
-    storeKept(tuple, shape, row, {notNull(b.getFalse(), {TypeId::Bool, -1})});
-    call("duet_q_join_insert", b.getVoidTy(), {table, key, tuple, keyHash(key, *keyLayout)});
-  });
-  call("duet_q_join_finish", b.getVoidTy(), {table});
-  // Marks the outer rows in `into` that a row of the subquery matches. The flag's null byte
-  // stays as inserted; its value byte is set with an atomic store, as parallel workers mark
-  // rows of one table.
+  llvm::Value* table = buildHashTable(outer, node.rightKeys, {keyLayout, shape}, true, true, node.outerBuildThreads);
+  // Marks the outer rows in `into` that a row of the subquery matches.
   auto mark = [&](llvm::Value* into, Row& sub) {
     checkCancel();
     llvm::IRBuilder<> eb(entry_, entry_->getFirstInsertionPt());
@@ -381,10 +383,7 @@ void Codegen::produceOuterBuiltSemiJoin(const Node& node, const Consumer& consum
         joined.insert(joined.end(), sub.begin(), sub.end());
         matches = isTrue(expr(*node.predicate, joined));
       }
-      ifThen(matches, [&] {
-        llvm::Value* flag = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), hit, shape.layout->offsets[shape.kept.size()]);
-        b.CreateStore(b.getInt8(1), flag)->setAtomic(llvm::AtomicOrdering::Monotonic);
-      });
+      ifThen(matches, [&] { markMatched(hit, shape); });
       b.CreateBr(next);
     });
   };

@@ -596,6 +596,7 @@ class Explainer {
       hashNode.nodeType = hashNode.label = "Hash";
       copyFigures(hashNode, h);
       addWorkers(n.semiBuildsOuter ? s : hashNode, n.parallelThreads);
+      if (n.semiBuildsOuter) addWorkers(hashNode, n.outerBuildThreads);
       addChild(hashNode, std::move(h), "Outer");
       addChild(s, std::move(hashNode), "Inner");
     } else {

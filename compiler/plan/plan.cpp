@@ -167,6 +167,7 @@ static std::string outlineOf(const Node& node) {
   if (node.semi != SemiJoin::None)
     s += node.semi == SemiJoin::Semi ? "[semi]" : node.semi == SemiJoin::Anti ? "[anti]" : "[not in]";
   if (node.parallelThreads > 1) s += "[parallel " + std::to_string(node.parallelThreads) + "]";
+  if (node.outerBuildThreads > 1) s += "[outer built on " + std::to_string(node.outerBuildThreads) + "]";
   for (const Node* sub : subplansOf(node)) s += "{" + outline(*sub) + "}";
   if (node.children.empty()) return s;
   s += "(";

@@ -241,6 +241,8 @@ struct Node {
   // TableScan: hands its chunks out to those threads (morsels).
   // Set by markParallel (compiler/planner/parallel.h).
   uint32_t parallelThreads = 0;
+  // A semiBuildsOuter HashJoin: its hashed outer rows are collected on this many threads.
+  uint32_t outerBuildThreads = 0;
   bool morsels = false;
   // The statement's root when its one pipeline (a scan through filters and join probes)
   // runs on this many threads that stream their rows to the statement's thread (a gather).

@@ -131,7 +131,14 @@ void markSinks(Node& n, uint32_t threads) {
     } else {
       markSinks(*n.children[0], threads);
     }
-    markSinks(*n.children[1], threads);
+    // The outer rows it hashes: collected in parallel as a join's build side is.
+    if (Node* scan = parallelScan(n, *n.children[1])) {
+      n.outerBuildThreads = threads;
+      scan->morsels = true;
+      markPipelineJoins(*n.children[1], threads);
+    } else {
+      markSinks(*n.children[1], threads);
+    }
     return;
   }
   if (n.kind == NodeKind::HashJoin) {  // in a pipeline that stays serial

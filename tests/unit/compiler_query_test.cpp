@@ -484,6 +484,15 @@ TEST_CASE("parallel aggregations, sorts and join builds give the serial plan's r
       "select x.a, y.b from t x join t y on y.a = x.a % 50 + 1 where x.a % 4000 = 3 order by x.a",
   };
   queries.insert(queries.end(), indexJoins.begin(), indexJoins.end());
+  // Semi and anti joins that hash their outer rows (smaller than the subquery's): the outer
+  // rows are collected in parallel too, and the subquery's rows mark them in parallel.
+  const std::vector<std::string> outerBuilt = {
+      "select count(*), sum(x.c) from t x where x.a % 3 = 0 and exists (select 1 from t y where y.c = x.c and y.a > "
+      "x.a + 40000)",
+      "select x.b, count(*) from t x where x.a % 5 = 1 and not exists (select 1 from t y where y.c = x.c + 2 and y.a "
+      "% 13 <> 0) group by x.b order by 1",
+  };
+  queries.insert(queries.end(), outerBuilt.begin(), outerBuilt.end());
   for (const std::string& q : queries) {
     INFO(q);
     f.parallelThreads = 1;
@@ -497,6 +506,8 @@ TEST_CASE("parallel aggregations, sorts and join builds give the serial plan's r
       CHECK(f.outline.find("morsels") != std::string::npos);
       if (std::find(indexJoins.begin(), indexJoins.end(), q) != indexJoins.end())
         CHECK(f.outline.find("IndexJoin[t_pkey]") != std::string::npos);
+      if (std::find(outerBuilt.begin(), outerBuilt.end(), q) != outerBuilt.end())
+        CHECK(f.outline.find("[outer built on " + std::to_string(threads) + "]") != std::string::npos);
     }
   }
   // An error in one worker stops the others and reaches the caller.
