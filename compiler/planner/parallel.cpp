@@ -75,17 +75,23 @@ bool selects(const Node& n) {
   }
 }
 
-// A hash join's build side runs in parallel when it is such a pipeline; otherwise what is
-// inside it may.
-void markJoinBuild(Node& join, uint32_t threads) {
-  Node& build = *join.children[0];
-  if (Node* scan = parallelScan(join, build)) {
-    join.parallelThreads = threads;
-    scan->morsels = true;
-    markPipelineJoins(build, threads);
-  } else {
-    markSinks(build, threads);
+// Marks the pipeline `sink` consumes (`input`) to run on `threads` threads when it can:
+// its driving scan hands out morsels, the joins it probes are built first. Returns whether
+// it did; otherwise what is inside `input` may run in parallel (marked here too).
+bool markPipeline(const Node& sink, Node& input, uint32_t threads) {
+  Node* scan = parallelScan(sink, input);
+  if (!scan) {
+    markSinks(input, threads);
+    return false;
   }
+  scan->morsels = true;
+  markPipelineJoins(input, threads);
+  return true;
+}
+
+// A hash join's build side runs in parallel when it is such a pipeline.
+void markJoinBuild(Node& join, uint32_t threads) {
+  if (markPipeline(join, *join.children[0], threads)) join.parallelThreads = threads;
 }
 
 // The hash joins a pipeline probes, down to its driving scan: the leader builds their
@@ -114,31 +120,15 @@ void markSinks(Node& n, uint32_t threads) {
                                      return a.distinct || a.kind == plan::AggKind::Collected || !a.orderBy.empty();
                                    }));
   if (sink) {
-    if (Node* scan = parallelScan(n, *n.children[0])) {
-      n.parallelThreads = threads;
-      scan->morsels = true;
-      markPipelineJoins(*n.children[0], threads);
-      return;
-    }
+    if (markPipeline(n, *n.children[0], threads)) n.parallelThreads = threads;
+    return;
   }
   if (n.kind == NodeKind::HashJoin && n.semiBuildsOuter) {
     // The subquery's rows mark the hashed outer rows: a pipeline of its own, whose workers
-    // mark through the shared table.
-    if (Node* scan = parallelScan(n, *n.children[0])) {
-      n.parallelThreads = threads;
-      scan->morsels = true;
-      markPipelineJoins(*n.children[0], threads);
-    } else {
-      markSinks(*n.children[0], threads);
-    }
-    // The outer rows it hashes: collected in parallel as a join's build side is.
-    if (Node* scan = parallelScan(n, *n.children[1])) {
-      n.outerBuildThreads = threads;
-      scan->morsels = true;
-      markPipelineJoins(*n.children[1], threads);
-    } else {
-      markSinks(*n.children[1], threads);
-    }
+    // mark through the shared table. The outer rows it hashes are collected in parallel as
+    // a join's build side is.
+    if (markPipeline(n, *n.children[0], threads)) n.parallelThreads = threads;
+    if (markPipeline(n, *n.children[1], threads)) n.outerBuildThreads = threads;
     return;
   }
   if (n.kind == NodeKind::HashJoin) {  // in a pipeline that stays serial
