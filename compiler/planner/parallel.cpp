@@ -11,11 +11,19 @@ namespace {
 // A scan worth sharing out: at least one chunk (morsel) per thread of two.
 constexpr uint32_t kMinChunks = 2;
 
+bool threadSafe(const Node& n);
+
 bool threadSafe(const Expr& e) {
-  // Subqueries keep per-statement state in the generated function; routines run in the
-  // session; volatile built-ins (random(), clock_timestamp()) advance the transaction's
-  // recorded state.
-  if (e.kind == ExprKind::Subquery || e.kind == ExprKind::RoutineCall) return false;
+  // Routines run in the session; volatile built-ins (random(), clock_timestamp()) advance
+  // the transaction's recorded state. A subquery keeps its state in the function that runs
+  // it: an uncorrelated scalar or EXISTS one (CH Q22's average balance) runs once in each
+  // worker function, reading the frozen snapshot as the leader would, when what it runs is
+  // safe; others stay with the leader.
+  if (e.kind == ExprKind::RoutineCall) return false;
+  if (e.kind == ExprKind::Subquery &&
+      (e.captures != 0 || (e.sublink != plan::Sublink::Scalar && e.sublink != plan::Sublink::Exists) ||
+       !threadSafe(*e.subplan)))
+    return false;
   if (e.kind == ExprKind::Call) {
     const BuiltinFunction* f = builtinFunctionBySymbol(e.function);
     if (f && f->volatility == Volatility::Volatile) return false;

@@ -467,6 +467,10 @@ std::vector<std::string> parallelQueries() {
       "select u.d, t2.b, count(*) from t t2 join u on u.a = t2.a % 4 group by u.d, t2.b order by 1, 2",
       "select count(*), sum(x.a), min(y.b) from t x join t y on x.c = y.c where y.a % 50 = 0",
       "select x.a, y.a from t x join t y on x.c = y.c where y.a % 1000 = 7 and x.a < 500 order by 1, 2",
+      // Uncorrelated scalar and EXISTS subqueries in the pipeline: each worker runs them once.
+      "select count(*), sum(c) from t where c > (select avg(c) from t where a % 7 = 0) and b <> 's1'",
+      "select b, count(*) from t where a % 3 = 0 and exists (select 1 from u where d > 104) and a > (select max(d) "
+      "from u) group by b order by 1",
   };
 }
 
