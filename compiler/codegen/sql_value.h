@@ -111,6 +111,7 @@ class ValueBuilder {
   llvm::Value* compareValues(plan::Op op, TypeId t, llvm::Value* a, llvm::Value* b);
   llvm::Value* arithmeticValues(plan::Op op, TypeId t, llvm::Value* a, llvm::Value* b);
   llvm::Value* numericArithmetic(plan::Op op, llvm::Value* a, llvm::Value* b);
+  llvm::Value* sameNumericScale(llvm::Value* a, llvm::Value* b);
   llvm::Value* intervalArithmetic(plan::Op op, const SqlValue& a, const SqlValue& b, SqlType result);
   SqlValue castArray(const SqlValue& v, SqlType to, bool explicitCast);
   // 22003 "<type> out of range"; the block ends unreachable.

@@ -88,8 +88,7 @@ llvm::Value* ValueBuilder::compareValues(Op op, TypeId t, llvm::Value* a, llvm::
   if (t != TypeId::Numeric) return runtimeCompare();
   // Numerics of one scale (a numeric(p,s) column and a constant written with s decimals)
   // order as their packed representations (mantissa << 8 | scale) do; others in the runtime.
-  llvm::Value* scaleMask = llvm::ConstantInt::get(a->getType(), 0xff);
-  llvm::Value* sameScale = b_.CreateICmpEQ(b_.CreateAnd(a, scaleMask), b_.CreateAnd(bv, scaleMask));
+  llvm::Value* sameScale = sameNumericScale(a, bv);
   llvm::BasicBlock* packed = block("numeric.cmp.packed");
   llvm::BasicBlock* scaled = block("numeric.cmp.scaled");
   llvm::BasicBlock* done = block("numeric.cmp.done");
@@ -198,10 +197,16 @@ llvm::Value* ValueBuilder::arithmeticValues(Op op, TypeId t, llvm::Value* a, llv
 // few instructions per row instead of calls: operands of one scale add and subtract as
 // packed integers, mantissas within 64 bits multiply in one instruction. Anything else
 // (other scales, overflow, its error) goes to the runtime function, which decides it.
+// Whether two numerics' packed representations carry the same scale (their low bytes).
+llvm::Value* ValueBuilder::sameNumericScale(llvm::Value* a, llvm::Value* b) {
+  llvm::Type* i128 = a->getType();
+  return b_.CreateICmpEQ(b_.CreateAnd(b_.CreateXor(a, b), llvm::ConstantInt::get(i128, 0xff)),
+                         llvm::ConstantInt::get(i128, 0));
+}
+
 llvm::Value* ValueBuilder::numericArithmetic(Op op, llvm::Value* a, llvm::Value* bv) {
   llvm::Type* i128 = a->getType();
   llvm::Value* scaleMask = llvm::ConstantInt::get(i128, 0xff);
-  llvm::BasicBlock* fastDone = block("numeric.fast");
   llvm::BasicBlock* slow = block("numeric.slow");
   llvm::BasicBlock* done = block("numeric.done");
   llvm::Value* fast;
@@ -221,8 +226,7 @@ llvm::Value* ValueBuilder::numericArithmetic(Op op, llvm::Value* a, llvm::Value*
   } else {
     // Operands of one scale (sum(l_quantity)): b's scale byte cleared, so that a's stays the
     // result's. Others (1 - l_discount) are aligned by the runtime.
-    llvm::Value* sameScale =
-        b_.CreateICmpEQ(b_.CreateAnd(b_.CreateXor(a, bv), scaleMask), llvm::ConstantInt::get(i128, 0));
+    llvm::Value* sameScale = sameNumericScale(a, bv);
     llvm::Value* r = b_.CreateBinaryIntrinsic(
         op == Op::Add ? llvm::Intrinsic::sadd_with_overflow : llvm::Intrinsic::ssub_with_overflow, a,
         b_.CreateAnd(bv, b_.CreateNot(scaleMask)));
@@ -233,16 +237,15 @@ llvm::Value* ValueBuilder::numericArithmetic(Op op, llvm::Value* a, llvm::Value*
     fastOk = b_.CreateAnd(b_.CreateAnd(sameScale, b_.CreateNot(b_.CreateExtractValue(r, 1))),
                           b_.CreateICmpSGE(fast, lowest));
   }
-  b_.CreateCondBr(fastOk, fastDone, slow);
-  b_.SetInsertPoint(fastDone);
-  b_.CreateBr(done);
+  llvm::BasicBlock* fastEnd = b_.GetInsertBlock();
+  b_.CreateCondBr(fastOk, done, slow);
   b_.SetInsertPoint(slow);
   llvm::Value* general = call(rtArith(op, TypeId::Numeric), i128, {a, bv});
   llvm::BasicBlock* slowEnd = b_.GetInsertBlock();
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
   llvm::PHINode* result = b_.CreatePHI(i128, 2);
-  result->addIncoming(fast, fastDone);
+  result->addIncoming(fast, fastEnd);
   result->addIncoming(general, slowEnd);
   return result;
 }

@@ -408,6 +408,16 @@ uint64_t numericHash(NumericRep v) {
 }
 
 NumericRep numericRound(NumericRep v, int scale) { return roundOrTrunc(v, scale, true); }
+
+NumericRep numericRescaleUp(NumericRep v, int scale) {
+  int s = numericScale(v);
+  u128 r;
+  if (scale <= s || scale > kNumericMaxScale || !mulPow10(magnitude(numericMantissa(v)), scale - s, &r) ||
+      r > kMaxMantissa)
+    return v;
+  i128 m = static_cast<i128>(r);
+  return makeNumeric(numericMantissa(v) < 0 ? -m : m, scale);
+}
 NumericRep numericTrunc(NumericRep v, int scale) { return roundOrTrunc(v, scale, false); }
 
 NumericRep numericApplyTypmodGeneral(NumericRep v, int32_t typmod) {

@@ -121,6 +121,9 @@ uint64_t numericHash(NumericRep v);              // equal values hash equal
 // has display scale max(n, 0). Rounding is half away from zero.
 NumericRep numericRound(NumericRep v, int scale);
 NumericRep numericTrunc(NumericRep v, int scale);
+// The same value written with `scale` decimals when it has fewer and that fits the format
+// (24 as 24.00); otherwise `v` unchanged (never an error).
+NumericRep numericRescaleUp(NumericRep v, int scale);
 // 10^0 .. 10^18, the powers of ten within int64.
 inline constexpr int64_t kNumericPow10[19] = {1,
                                               10,

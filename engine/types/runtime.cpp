@@ -75,13 +75,7 @@ NumericRep duet_rt_numeric_neg(NumericRep a) { return numericNeg(a); }
 NumericRep duet_rt_numeric_abs(NumericRep a) { return numericAbs(a); }
 NumericRep duet_rt_numeric_pow(NumericRep a, NumericRep b) { return numericPower(a, b); }
 int32_t duet_rt_numeric_cmp(NumericRep a, NumericRep b) { return numericCompare(a, b); }
-NumericRep duet_rt_numeric_rescale_up(NumericRep v, int32_t scale) {
-  constexpr __int128 kMantissaMax = (static_cast<__int128>(1) << 119) - 1;  // numeric.h's limit
-  __int128 m = numericMantissa(v);
-  for (int s = numericScale(v); s < scale; ++s)
-    if (__builtin_mul_overflow(m, 10, &m) || m > kMantissaMax || m < -kMantissaMax) return v;
-  return numericScale(v) < scale ? makeNumeric(m, scale) : v;
-}
+NumericRep duet_rt_numeric_rescale_up(NumericRep v, int32_t scale) { return numericRescaleUp(v, scale); }
 bool duet_rt_numeric_eq(NumericRep a, NumericRep b) { return numericCompare(a, b) == 0; }
 uint64_t duet_rt_numeric_hash(NumericRep a) { return numericHash(a); }
 NumericRep duet_rt_numeric_round(NumericRep a, int32_t s) { return numericRound(a, s); }
@@ -586,9 +580,10 @@ struct Registry {
 #define DUET_RT(fn) symbols.push_back({#fn, reinterpret_cast<void*>(&fn)});
     DUET_RT(duet_rt_raise_int_overflow) DUET_RT(duet_rt_raise_division_by_zero)
     DUET_RT(duet_rt_raise_float_overflow) DUET_RT(duet_rt_raise_float_underflow)
-    DUET_RT(duet_rt_numeric_add) DUET_RT(duet_rt_numeric_rescale_up) DUET_RT(duet_rt_numeric_sub) DUET_RT(duet_rt_numeric_mul)
+    DUET_RT(duet_rt_numeric_add) DUET_RT(duet_rt_numeric_sub) DUET_RT(duet_rt_numeric_mul)
     DUET_RT(duet_rt_numeric_div) DUET_RT(duet_rt_numeric_mod) DUET_RT(duet_rt_numeric_neg)
     DUET_RT(duet_rt_numeric_abs) DUET_RT(duet_rt_numeric_pow) DUET_RT(duet_rt_numeric_cmp)
+    DUET_RT(duet_rt_numeric_rescale_up)
     DUET_RT(duet_rt_numeric_eq) DUET_RT(duet_rt_numeric_hash)
     DUET_RT(duet_rt_numeric_apply_typmod)
     DUET_RT(duet_rt_float8_add) DUET_RT(duet_rt_float8_sub) DUET_RT(duet_rt_float8_mul)

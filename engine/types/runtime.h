@@ -54,9 +54,8 @@ NumericRep duet_rt_numeric_neg(NumericRep a);
 NumericRep duet_rt_numeric_abs(NumericRep a);
 NumericRep duet_rt_numeric_pow(NumericRep a, NumericRep b);
 int32_t duet_rt_numeric_cmp(NumericRep a, NumericRep b);
-// The same value written with `scale` decimals when it has fewer and that fits (24 as
-// 24.00); otherwise `v` unchanged. A comparison's constant side, once per execution, so
-// that it compares with a numeric(p, scale) column's values as packed integers.
+// numericRescaleUp: a comparison's constant side, once per execution, so that it compares
+// with a numeric(p, scale) column's values as packed integers.
 NumericRep duet_rt_numeric_rescale_up(NumericRep v, int32_t scale);
 bool duet_rt_numeric_eq(NumericRep a, NumericRep b);
 uint64_t duet_rt_numeric_hash(NumericRep a);

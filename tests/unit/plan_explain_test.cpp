@@ -24,6 +24,7 @@ struct Fixture {
   Table t{"t", {{"a", {TypeId::Int4, -1}, true}, {"b", {TypeId::Text, -1}, false}}, StorageKind::Row};
   Table u{"u", {{"a", {TypeId::Int4, -1}, true}, {"d", {TypeId::Int8, -1}, false}}, StorageKind::Column};
   UndoLog undo;
+  uint32_t parallelThreads = 1;  // as a snapshot process would allow
   Fixture() {
     t.createIndex("t_pkey", {0}, IndexKind::Hash, true, undo);
     undo.commit();
@@ -39,6 +40,7 @@ struct Fixture {
     PlanRequest req;
     req.stmt = ps.stmt.get();
     req.queryText = text;
+    req.parallelThreads = parallelThreads;
     req.resolveTable = [&](const sql::QualifiedName& n) {
       Table* table = n.name() == "t" ? &t : n.name() == "u" ? &u : nullptr;
       if (!table) throw SqlError(sqlstate::kUndefinedTable, "relation \"" + n.name() + "\" does not exist");
@@ -412,4 +414,28 @@ TEST_CASE("EXPLAIN's JIT section gives the morsels each tier's workers took", "[
   Lines lines = plan::explain(in);
   CHECK(std::find(lines.begin(), lines.end(), "  Morsels: Cheap 3, Optimized 5") != lines.end());
   CHECK(std::find(lines.begin(), lines.end(), "  Functions: 2") != lines.end());
+}
+
+TEST_CASE("EXPLAIN shows the workers of a semi join's parallel outer collection and marking", "[plan][explain]") {
+  Fixture f;
+  f.run("insert into u select g % 10, g from generate_series(1, 40000) g");
+  f.parallelThreads = 2;
+  // The outer rows (u x, filtered: the smaller side) are hashed, collected on two threads;
+  // the subquery's rows (u y) mark them on two threads.
+  Lines lines = f.explain(
+      "select count(*) from u x where x.d % 100 = 0 and exists (select 1 from u y where y.a = x.a "
+      "and y.d > x.d + 39000)");
+  auto at = [&](const std::string& text) {
+    return std::find_if(lines.begin(), lines.end(),
+                        [&](const std::string& l) { return l.find(text) != std::string::npos; }) -
+           lines.begin();
+  };
+  size_t join = at("Hash Right Semi Join"), hash = at("->  Hash  ("), n = lines.size();
+  for (const std::string& l : lines) UNSCOPED_INFO(l);
+  REQUIRE(join < n);
+  REQUIRE(hash < n);
+  CHECK(lines[join + 1].find("Hash Cond") != std::string::npos);
+  CHECK(std::count_if(lines.begin(), lines.end(),
+                      [](const std::string& l) { return l.find("Workers Planned: 1") != std::string::npos; }) == 2);
+  CHECK(lines[hash + 1].find("Workers Planned: 1") != std::string::npos);
 }

@@ -165,3 +165,25 @@ TEST_CASE("formatNumeric prints values either side of 64 bits", "[types][numeric
     CHECK(parseNumeric(numericToString(v)) == v);
   }
 }
+
+TEST_CASE("numericRescaleUp writes a value with more decimals, or leaves it", "[types][numeric]") {
+  CHECK(numericRescaleUp(makeNumeric(24, 0), 2) == makeNumeric(2400, 2));
+  CHECK(numericRescaleUp(makeNumeric(-15, 1), 4) == makeNumeric(-15000, 4));
+  CHECK(numericRescaleUp(makeNumeric(0, 0), 3) == makeNumeric(0, 3));
+  // Already as many decimals or more, or no room left in the mantissa: unchanged.
+  CHECK(numericRescaleUp(makeNumeric(125, 3), 2) == makeNumeric(125, 3));
+  CHECK(numericRescaleUp(makeNumeric(125, 2), 2) == makeNumeric(125, 2));
+  CHECK(numericRescaleUp(makeNumeric(kMaxMantissa, 0), 1) == makeNumeric(kMaxMantissa, 0));
+  CHECK(numericRescaleUp(makeNumeric(-kMaxMantissa / 10, 0), 1) == makeNumeric(-(kMaxMantissa / 10) * 10, 1));
+  CHECK(numericRescaleUp(makeNumeric(1, 0), 40) == makeNumeric(1, 0));   // 10^40 leaves 128 bits
+  CHECK(numericRescaleUp(makeNumeric(1, 0), 300) == makeNumeric(1, 0));  // past the scale limit
+  std::mt19937_64 rng(17);
+  for (int i = 0; i < 100000; ++i) {
+    NumericRep v = randomNumeric(rng);
+    int scale = static_cast<int>(rng() % 40);
+    NumericRep r = numericRescaleUp(v, scale);
+    INFO(numericToString(v) << " to scale " << scale);
+    CHECK(numericCompare(r, v) == 0);
+    CHECK((r == v || numericScale(r) == scale));
+  }
+}
