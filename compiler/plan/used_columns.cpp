@@ -107,8 +107,13 @@ void UsedColumns::require(const Node& n, Columns cols) {
       }
       break;
     case NodeKind::Project:
+      // Every expression is computed (a volatile one must be), so every one's columns; but
+      // a column passed on that nothing reads needs nothing (the FROM planner's Project
+      // putting a join's row in FROM order passes every column of every table on).
+      for (size_t c = 0; c < n.exprs.size(); ++c)
+        if (have[c] || n.exprs[c]->kind != ExprKind::Column) markColumns(n.exprs[c], demand[0]);
+      break;
     case NodeKind::Aggregate:
-      // Every expression is computed (a volatile one must be), so every one's columns.
       forEachExpr(n, [&](const Expr& e) { markColumns(e, demand[0]); });
       break;
     case NodeKind::ProjectSet:

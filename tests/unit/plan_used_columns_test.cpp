@@ -140,3 +140,27 @@ TEST_CASE("a node outside the analysed plan keeps all its columns") {
   CHECK(used.storedByHashJoin(*j) == std::vector<bool>{true, true, true, true});
   CHECK(used.read(*j, 5));
 }
+
+TEST_CASE("a projection's plain columns that nothing above reads are not read of its input") {
+  // The FROM planner's projection into FROM order passes every column on; the aggregate
+  // above reads build.2 of them only, so the join table keeps build.2 alone.
+  NodePtr j = hashJoin();
+  Node& join = *j;
+  NodePtr relay = project(std::move(j), {4, 5, 0, 1, 2, 3});
+  Node& relayNode = *relay;
+  auto agg = std::make_unique<Node>(NodeKind::Aggregate);
+  AggSpec sum{};
+  sum.kind = AggKind::Sum;
+  sum.arg = col(4);
+  sum.resultType = kInt;
+  agg->aggs.push_back(std::move(sum));
+  agg->outputTypes.push_back(kInt);
+  agg->children.push_back(std::move(relay));
+  UsedColumns used(*agg);
+  CHECK(readOf(used, relayNode) == std::vector<bool>{false, false, false, false, true, false});
+  CHECK(used.storedByHashJoin(join) == std::vector<bool>{false, false, true, false});
+  // A computed expression is evaluated whether or not it is read: its columns are read.
+  relayNode.exprs[1] = equal(col(1), col(5));
+  UsedColumns computed(*agg);
+  CHECK(computed.storedByHashJoin(join) == std::vector<bool>{false, true, true, false});
+}
