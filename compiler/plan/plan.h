@@ -212,6 +212,10 @@ struct Node {
   // EXPLAIN: "Aggregate Input Filter". Set by the planner where the table is much smaller
   // than the aggregation's input.
   bool filtersGroups = false;
+  // Project under a hash join's build side that computes, past its input's columns (from
+  // this one on), what the nodes above would compute per probe row from the build side's
+  // columns alone (planner/build_side_exprs.cpp); EXPLAIN: "Computed". -1: not such a one.
+  int computedFrom = -1;
   // RecursiveUnion and its WorkTableScans: which recursion (numbered per statement).
   int workTable = -1;
   std::string cteName;                     // CteScan

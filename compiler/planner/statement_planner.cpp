@@ -57,6 +57,7 @@ PlannedStatement StatementPlanner::run() {
   out->paramTypes = b_.paramTypes();
   fixParamTypes(*root);
   estimateRows(*root);
+  computeOnBuildSides(*root, b_.paramClasses());
   markGroupFilters(*root);
   out->planOutline = plan::outline(*root);
   out->footprint = plan::footprint(*root);

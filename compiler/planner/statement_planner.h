@@ -76,6 +76,13 @@ double estimateRows(Node& root);
 // whose table is estimated at most a tenth of the aggregation's input rows, subplans
 // included (group_filter.cpp); after estimateRows.
 void markGroupFilters(Node& root);
+// Moves what a projection or aggregation computes from one inner hash join's build-side
+// columns alone onto that build side (a Project under the join, Node::computedFrom), so the
+// join table stores the result instead of the columns it reads (build_side_exprs.cpp);
+// only expressions that can neither fail nor change anything, as the build side's rows
+// include those no probe row meets. After estimateRows; subplans included. `paramClasses`:
+// the binder's, for sharing equal expressions.
+void computeOnBuildSides(Node& root, const std::vector<int>& paramClasses);
 // Whether a join table of `tableRows` is worth looking an aggregation's `inputRows` up in.
 bool worthFilteringGroups(double tableRows, double inputRows);
 // Whether `keys` that are plain columns (of a row holding `table`'s columns from `offset`

@@ -439,3 +439,21 @@ TEST_CASE("EXPLAIN shows the workers of a semi join's parallel outer collection 
                       [](const std::string& l) { return l.find("Workers Planned: 1") != std::string::npos; }) == 2);
   CHECK(lines[hash + 1].find("Workers Planned: 1") != std::string::npos);
 }
+
+TEST_CASE("What is computed from a hash join's build side alone is computed below its Hash", "[plan][explain]") {
+  Fixture f;
+  f.run("insert into t select g, 'x' || g from generate_series(101, 400) g");
+  plan::ExplainOptions o;
+  o.costs = false;
+  // u (50 rows) is hashed, t's 400 probe it: u.a = 3 is computed once per u row, and the
+  // table keeps its result instead of u.a (the FROM-order projection above the join passes
+  // u.a on, unread).
+  CHECK(f.explain("select sum(case when u.a = 3 then t.a else 0 end) from t join u on u.d = t.a + 0", o) ==
+        Lines{"Aggregate", "  ->  Hash Join", "        Hash Cond: ((t.a + 0)::bigint = u.d)",
+              "        ->  Seq Scan on t", "        ->  Hash", "              ->  Seq Scan on u",
+              "                    Computed: (u.a = 3)"});
+  // What may fail (a division by zero on a u row no t row meets) stays above the join.
+  CHECK(f.explain("select sum(t.a / u.a) from t join u on u.d = t.a + 0", o) ==
+        Lines{"Aggregate", "  ->  Hash Join", "        Hash Cond: ((t.a + 0)::bigint = u.d)",
+              "        ->  Seq Scan on t", "        ->  Hash", "              ->  Seq Scan on u"});
+}

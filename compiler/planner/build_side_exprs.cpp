@@ -1,0 +1,321 @@
+// What an aggregation or projection computes from the columns of one hash join's build side
+// alone is computed on that side instead, once per build row, and the join table stores the
+// result rather than the columns it reads. CH Q14's sum(CASE WHEN i_data LIKE 'PR%' THEN
+// ol_amount ...) otherwise loads each probed item's string and matches it, 2.1 million
+// times for 100,000 items; with the LIKE below the Hash the table holds one boolean per
+// item (DuckDB reaches the same by keeping the build side's columns in vectors and
+// answering the prefix from the string's inline bytes).
+//
+// The build side's rows include those the query never pairs, so only expressions that can
+// raise no error and have no effect move: see cannotFail.
+#include "compiler/binder/binder.h"
+#include "compiler/planner/plan_building.h"
+#include "compiler/planner/statement_planner.h"
+
+namespace duet::planner {
+namespace {
+
+using plan::Expr;
+using plan::ExprKind;
+
+// Types whose comparisons never fail (no arrays or records, whose elements may not compare).
+bool comparesWithoutError(const SqlType& t) {
+  switch (t.id) {
+    case TypeId::Unknown:
+    case TypeId::Array:
+    case TypeId::Json:
+    case TypeId::Jsonb:
+    case TypeId::Record: return false;
+    default: return true;
+  }
+}
+
+// Casts that take every value: string to text or unbounded varchar or character (varchar
+// columns compared with LIKE's text pattern), an integer to a wider integer, float8 or unbounded
+// numeric.
+bool castCannotFail(const SqlType& from, const SqlType& to) {
+  if (isStringType(from.id) && (to.id == TypeId::Text || (isStringType(to.id) && to.typmod < 0)))
+    return to.alias == TypeAlias::None;
+  auto rank = [](TypeId t) { return t == TypeId::Int2 ? 1 : t == TypeId::Int4 ? 2 : t == TypeId::Int8 ? 3 : 0; };
+  if (rank(from.id) == 0 || from.alias != TypeAlias::None) return false;
+  return rank(to.id) >= rank(from.id) || to.id == TypeId::Float8 || (to.id == TypeId::Numeric && to.typmod < 0);
+}
+
+// A constant or parameter, perhaps cast (LIKE's pattern: 'PR%'::text).
+bool invariant(const Expr& e) {
+  if (e.kind == ExprKind::Cast) return invariant(*e.args[0]);
+  return e.kind == ExprKind::Const || e.kind == ExprKind::Param;
+}
+
+// Whether evaluating `e` on any row can neither raise an error nor change anything: columns,
+// constants, parameters, casts that take every value, comparisons, LIKE with an invariant pattern (the only LIKE error,
+// a pattern ending in its escape, then fails for every row alike), IS [NOT] NULL/TRUE, AND, OR, NOT, IN lists, CASE and
+// COALESCE of such. No casts, arithmetic or calls (overflow, division by zero, bad input), subqueries or routines.
+bool cannotFail(const Expr& e) {
+  auto argsCannotFail = [&] {
+    for (const auto& a : e.args)
+      if (!cannotFail(*a)) return false;
+    return true;
+  };
+  switch (e.kind) {
+    case ExprKind::Column:
+    case ExprKind::Const:
+    case ExprKind::Param: return true;
+    case ExprKind::Compare:
+    case ExprKind::InList: return comparesWithoutError(e.args[0]->type) && argsCannotFail();
+    case ExprKind::Like: return invariant(*e.args[1]) && argsCannotFail();
+    case ExprKind::Unary: return e.op == plan::Op::Not && argsCannotFail();
+    case ExprKind::Cast: return castCannotFail(e.args[0]->type, e.type) && argsCannotFail();
+    case ExprKind::IsNull:
+    case ExprKind::IsTrue:
+    case ExprKind::And:
+    case ExprKind::Or:
+    case ExprKind::Case:
+    case ExprKind::Coalesce: return argsCannotFail();
+    default: return false;
+  }
+}
+
+// The row the consumer's expressions read, as the row its build sides lie in: through a
+// Project of columns only (the FROM planner's reordering of the joined row into FROM
+// order), `relay`, whose column j is column map[j] of the row below it; else that row itself.
+struct ConsumerInput {
+  Node* relay = nullptr;
+  std::vector<int> map;
+  int row(int column) const { return relay ? map[column] : column; }
+};
+
+ConsumerInput consumerInput(Node& consumer) {
+  ConsumerInput in;
+  Node& child = *consumer.children[0];
+  if (child.kind != NodeKind::Project || child.computedFrom >= 0) return in;
+  for (const auto& e : child.exprs) {
+    if (e->kind != ExprKind::Column) return in;
+    in.map.push_back(e->column);
+  }
+  in.relay = &child;
+  return in;
+}
+
+// Whether `e` reads a column, and all it reads lie in [begin, end) of the row below `in`.
+bool readsOnly(const Expr& e, const ConsumerInput& in, int begin, int end, bool& readsSome) {
+  if (e.kind == ExprKind::Column) {
+    readsSome = true;
+    int c = in.row(e.column);
+    return c >= begin && c < end;
+  }
+  for (const auto& a : e.args)
+    if (!readsOnly(*a, in, begin, end, readsSome)) return false;
+  return true;
+}
+
+// `e`'s columns as columns of the row that starts at column `offset` of the row below `in`.
+void rebase(Expr& e, const ConsumerInput& in, int offset) {
+  if (e.kind == ExprKind::Column) e.column = in.row(e.column) - offset;
+  for (auto& a : e.args) rebase(*a, in, offset);
+}
+
+// Adds `by` to the columns at or past `from` that `e` reads (not inside its subqueries'
+// plans, which read the row through their captures, among e's args).
+void shiftColumns(Expr& e, int from, int by) {
+  if (e.kind == ExprKind::Column && e.column >= from) e.column += by;
+  for (auto& a : e.args) shiftColumns(*a, from, by);
+}
+
+// The expressions of a consumer (a Project or Aggregate) over its input row.
+std::vector<ExprPtr*> consumerExprs(Node& n) {
+  std::vector<ExprPtr*> out;
+  for (auto& e : n.exprs) out.push_back(&e);
+  for (auto& a : n.aggs) {
+    if (a.arg) out.push_back(&a.arg);
+    for (auto& e : a.extraArgs) out.push_back(&e);
+    if (a.filter) out.push_back(&a.filter);
+    for (auto& o : a.orderBy) out.push_back(&o.expr);
+  }
+  return out;
+}
+
+// A hash join below the consumer whose build side's columns lie at [offset, offset + width)
+// of the row below the ConsumerInput, reached through `path` (the first node of that row
+// first, the join last) of nodes that pass their input's columns on in place.
+struct BuildSide {
+  std::vector<Node*> path;
+  int offset, width;
+};
+
+// Whether the build side's rows reach the consumer as they are: an inner join's (an outer
+// join's NULL-extended rows would give the computed column NULL where the expression over
+// NULLs might not be).
+bool innerHashJoin(const Node& n) {
+  return n.kind == NodeKind::HashJoin && !n.outer && !n.keepBuildSide && n.semi == plan::SemiJoin::None;
+}
+
+void collectBuildSides(Node& n, int offset, std::vector<Node*>& path, std::vector<BuildSide>& out) {
+  path.push_back(&n);
+  auto width = [](const Node& c) { return static_cast<int>(c.outputTypes.size()); };
+  switch (n.kind) {
+    case NodeKind::Filter: collectBuildSides(*n.children[0], offset, path, out); break;
+    case NodeKind::IndexJoin: {
+      int tableWidth = width(n) - width(*n.children[0]);
+      collectBuildSides(*n.children[0], offset + (n.rightFirst ? tableWidth : 0), path, out);
+      break;
+    }
+    case NodeKind::HashJoin: {
+      if (n.semi != plan::SemiJoin::None) {  // its row is the probe side's
+        collectBuildSides(*n.children[1], offset, path, out);
+        break;
+      }
+      int build = offset + (n.rightFirst ? width(*n.children[1]) : 0);
+      int probe = offset + (n.rightFirst ? 0 : width(*n.children[0]));
+      if (innerHashJoin(n)) {
+        out.push_back({path, build, width(*n.children[0])});
+        collectBuildSides(*n.children[0], build, path, out);
+      }
+      if (!n.keepBuildSide) collectBuildSides(*n.children[1], probe, path, out);
+      break;
+    }
+    default: break;
+  }
+  path.pop_back();
+}
+
+// Replaces the largest parts of `slot` that read only side `s`'s columns (and are worth
+// computing there: more than a column or a cast of one) by references to new columns, numbered from -2 down
+// (placed later), whose expressions over the build side's own row go to `computed`.
+void extract(ExprPtr& slot, const ConsumerInput& in, const BuildSide& s, std::vector<ExprPtr>& computed,
+             const std::vector<int>& paramClasses) {
+  Expr& e = *slot;
+  bool readsSome = false;
+  if (e.kind != ExprKind::Column && e.kind != ExprKind::Cast &&
+      readsOnly(e, in, s.offset, s.offset + s.width, readsSome) && readsSome && cannotFail(e)) {
+    ExprPtr own = plan::cloneExpr(e);
+    rebase(*own, in, s.offset);
+    size_t i = 0;
+    while (i < computed.size() && !binder::exprEquals(*computed[i], *own, &paramClasses)) ++i;
+    if (i == computed.size()) computed.push_back(std::move(own));
+    slot = plan::makeColumn(-2 - static_cast<int>(i), e.type);
+    return;
+  }
+  if (e.kind == ExprKind::Let || e.kind == ExprKind::LetRef) return;  // LetRefs read the Let around them
+  for (auto& a : e.args) extract(a, in, s, computed, paramClasses);
+}
+
+// Puts `computed` (over the build row) after the build side's columns: a Project over
+// children[0] of the path's join, and every row on the path from there up widened, the
+// columns past the new ones renumbered, a relay passing them on last; then the consumer's
+// placeholders (-2 - i) read them.
+void computeOnBuildSide(Node& consumer, ConsumerInput& in, const BuildSide& s, std::vector<ExprPtr> computed) {
+  Node& join = *s.path.back();
+  NodePtr& build = join.children[0];
+  int k = static_cast<int>(computed.size());
+  auto p = std::make_unique<Node>(NodeKind::Project);
+  p->outputTypes = build->outputTypes;
+  for (size_t c = 0; c < build->outputTypes.size(); ++c)
+    p->exprs.push_back(plan::makeColumn(static_cast<int>(c), build->outputTypes[c]));
+  for (auto& e : computed) {
+    p->outputTypes.push_back(e->type);
+    p->exprs.push_back(std::move(e));
+  }
+  p->computedFrom = s.width;
+  p->estimatedRows = build->estimatedRows;
+  p->children.push_back(std::move(build));
+  build = std::move(p);
+
+  // Where the new columns lie in the row of the node below each step (first: the join's
+  // build side, which alone reads its own keys), then in its own row.
+  auto width = [](const Node& c) { return static_cast<int>(c.outputTypes.size()); };
+  const Node* below = join.children[0].get();
+  int at = s.width;
+  for (size_t i = s.path.size(); i-- > 0;) {
+    Node& n = *s.path[i];
+    std::vector<SqlType> added(below->outputTypes.begin() + at, below->outputTypes.begin() + at + k);
+    int mine = at;  // in n's own row
+    if (n.kind == NodeKind::HashJoin) {
+      bool firstSide = below == n.children[0].get();
+      auto& keys = firstSide ? n.exprs : n.rightKeys;
+      for (auto& e : keys) shiftColumns(*e, at, k);
+      bool listedFirst = (n.semi != plan::SemiJoin::None) || (firstSide != n.rightFirst);
+      int before = listedFirst ? 0 : width(*n.children[firstSide ? 1 : 0]);
+      mine = before + at;
+      if (n.predicate) shiftColumns(*n.predicate, mine, k);
+    } else if (n.kind == NodeKind::IndexJoin) {
+      for (auto& e : n.keys) shiftColumns(*e, at, k);
+      if (n.rightFirst) mine = width(n) - width(*below) + k + at;
+      if (n.predicate) shiftColumns(*n.predicate, mine, k);
+    } else if (n.predicate) {  // Filter
+      shiftColumns(*n.predicate, at, k);
+    }
+    n.outputTypes.insert(n.outputTypes.begin() + mine, added.begin(), added.end());
+    below = &n;
+    at = mine;
+  }
+  int placed = at;  // where the consumer reads the first new column
+  if (in.relay) {
+    Node& relay = *in.relay;
+    for (auto& e : relay.exprs) shiftColumns(*e, at, k);
+    placed = static_cast<int>(relay.exprs.size());
+    for (int i = 0; i < k; ++i) {
+      relay.exprs.push_back(plan::makeColumn(at + i, below->outputTypes[at + i]));
+      relay.outputTypes.push_back(below->outputTypes[at + i]);
+    }
+    in = consumerInput(consumer);
+  }
+  for (ExprPtr* e : consumerExprs(consumer)) {
+    if (!in.relay) shiftColumns(**e, at, k);
+    std::function<void(Expr&)> place = [&](Expr& x) {
+      if (x.kind == ExprKind::Column && x.column <= -2) x.column = placed + (-2 - x.column);
+      for (auto& a : x.args) place(*a);
+    };
+    place(**e);
+  }
+}
+
+void computeInConsumer(Node& consumer, const std::vector<int>& paramClasses) {
+  if (consumer.kind != NodeKind::Project && consumer.kind != NodeKind::Aggregate) return;
+  ConsumerInput in = consumerInput(consumer);
+  std::vector<BuildSide> sides;
+  std::vector<Node*> path;
+  collectBuildSides(in.relay ? *in.relay->children[0] : *consumer.children[0], 0, path, sides);
+  // Innermost (narrowest) side first, so an expression goes as deep as it can; one side at
+  // a time, as each renumbers the consumer's row. A join inside another's build side has a
+  // narrower build side, so no path still to come runs through a Project added before.
+  std::stable_sort(sides.begin(), sides.end(),
+                   [](const BuildSide& a, const BuildSide& b) { return a.width < b.width; });
+  for (size_t i = 0; i < sides.size(); ++i) {
+    const BuildSide& s = sides[i];
+    const Node& join = *s.path.back();
+    // Each build row computes once what each probe row would: worth it when probes are not
+    // fewer than build rows (the smaller side builds, so nearly always).
+    if (join.children[1]->estimatedRows < join.children[0]->estimatedRows) continue;
+    std::vector<ExprPtr> computed;
+    for (ExprPtr* e : consumerExprs(consumer)) extract(*e, in, s, computed, paramClasses);
+    if (computed.empty()) continue;
+    int k = static_cast<int>(computed.size());
+    computeOnBuildSide(consumer, in, s, std::move(computed));
+    // The sides still to come whose columns lie past this one's moved by k.
+    for (size_t j = i + 1; j < sides.size(); ++j)
+      if (sides[j].offset >= s.offset + s.width)
+        sides[j].offset += k;
+      else if (sides[j].offset <= s.offset && sides[j].offset + sides[j].width >= s.offset + s.width)
+        sides[j].width += k;
+  }
+}
+
+void computeAll(Node& n, const std::vector<int>& paramClasses);
+
+void computeInSubplans(const Expr& e, const std::vector<int>& paramClasses) {
+  if (e.subplan) computeAll(*e.subplan, paramClasses);
+  for (const auto& a : e.args) computeInSubplans(*a, paramClasses);
+}
+
+void computeAll(Node& n, const std::vector<int>& paramClasses) {
+  for (auto& c : n.children) computeAll(*c, paramClasses);
+  plan::forEachExpr(n, [&](const Expr& e) { computeInSubplans(e, paramClasses); });
+  computeInConsumer(n, paramClasses);
+}
+
+}  // namespace
+
+void computeOnBuildSides(Node& root, const std::vector<int>& paramClasses) { computeAll(root, paramClasses); }
+
+}  // namespace duet::planner
