@@ -233,20 +233,32 @@ void JoinTable::insert(const uint8_t* key, const uint8_t* row, uint64_t hash) {
   rows_.append(row);
   keys_.append(key);
   hashes_.push_back(hash);
+  if (wordKeys_) words_.push_back(equal_.word(key));
 }
 
 void JoinTable::finish() {
   size_t n = keys_.size();
   size_t buckets = std::bit_ceil(std::max<size_t>(16, n * 2));
   size_t mask = buckets - 1;
+  // One-word keys within a range no wider than the hashed buckets would be: a bucket per
+  // key value (directKeys_).
+  if (wordKeys_ && n > 0) {
+    auto [low, high] = std::minmax_element(words_.begin(), words_.end());
+    if (*high - *low < buckets) {
+      directKeys_ = true;
+      lowestKey_ = *low;
+      buckets = *high - *low + 1;
+    }
+  }
+  auto bucketOf = [&](size_t i) { return directKeys_ ? words_[i] - lowestKey_ : hashes_[i] & mask; };
   buckets_.assign(buckets + 1, 0);
-  for (size_t i = 0; i < n; ++i) ++buckets_[(hashes_[i] & mask) + 1];
+  for (size_t i = 0; i < n; ++i) ++buckets_[bucketOf(i) + 1];
   for (size_t b = 0; b < buckets; ++b) buckets_[b + 1] += buckets_[b];
   entries_.resize(n);
   StatementVector<uint32_t> filled(buckets_.begin(), buckets_.end() - 1);
   for (size_t i = 0; i < n; ++i) {
     const uint8_t* key = keys_.at(i);
-    entries_[filled[hashes_[i] & mask]++] = {hashes_[i], wordKeys_ ? equal_.word(key) : 0, key, rows_.at(i)};
+    entries_[filled[bucketOf(i)]++] = {hashes_[i], wordKeys_ ? words_[i] : 0, key, rows_.at(i)};
   }
   if (n <= kFilterKeys) {
     size_t bits = std::bit_ceil(std::max<size_t>(512, n * 16));
@@ -258,6 +270,7 @@ void JoinTable::finish() {
     }
   }
   StatementVector<uint64_t>().swap(hashes_);
+  StatementVector<uint64_t>().swap(words_);
   for (const uint8_t* row : nullKeyRows_.rows()) rows_.append(row);  // past every indexed entry
 }
 
@@ -265,15 +278,22 @@ void JoinTable::absorb(JoinTable& part) {
   rows_.rows().insert(rows_.rows().end(), part.rows_.rows().begin(), part.rows_.rows().end());
   keys_.rows().insert(keys_.rows().end(), part.keys_.rows().begin(), part.keys_.rows().end());
   hashes_.insert(hashes_.end(), part.hashes_.begin(), part.hashes_.end());
+  words_.insert(words_.end(), part.words_.begin(), part.words_.end());
   nullKeyRows_.rows().insert(nullKeyRows_.rows().end(), part.nullKeyRows_.rows().begin(),
                              part.nullKeyRows_.rows().end());
 }
 
 const uint8_t* JoinTable::next(const uint8_t* key, uint64_t hash, uint64_t* cursor) const {
   if (entries_.empty() || tupleHasNull(keyLayout_, key)) return nullptr;  // NULL matches nothing
-  size_t bucket = hash & (buckets_.size() - 2);
-  size_t end = buckets_[bucket + 1];
   uint64_t probe = wordKeys_ ? equal_.word(key) : 0;
+  size_t bucket;
+  if (directKeys_) {
+    bucket = probe - lowestKey_;  // below the lowest key: past the highest
+    if (bucket >= buckets_.size() - 1) return nullptr;
+  } else {
+    bucket = hash & (buckets_.size() - 2);
+  }
+  size_t end = buckets_[bucket + 1];
   for (size_t i = *cursor ? *cursor : buckets_[bucket]; i < end; ++i) {
     const Entry& e = entries_[i];
     if (e.hash == hash && (wordKeys_ ? e.word == probe : equal_(e.key, key))) {

@@ -73,9 +73,17 @@ class KeyEquality {
   // then two keys without NULLs are equal exactly when their word()s are.
   bool oneWord() const { return columns_.size() == 1 && columns_[0].kind == Kind::Bytes && columns_[0].size <= 8; }
   uint64_t word(const uint8_t* key) const {
-    uint64_t w = 0;
-    std::memcpy(&w, key + columns_[0].offset, columns_[0].size);
-    return w;
+    const uint8_t* p = key + columns_[0].offset;
+    auto as = [p](auto v) {  // a load of the key's own width, not a memcpy call
+      std::memcpy(&v, p, sizeof v);
+      return static_cast<uint64_t>(v);
+    };
+    switch (columns_[0].size) {
+      case 8: return as(uint64_t{});
+      case 4: return as(uint32_t{});
+      case 2: return as(uint16_t{});
+      default: return as(uint8_t{});
+    }
   }
 
  private:
@@ -120,7 +128,10 @@ class GroupTable {
 // columns the plan reads of them: Codegen::StoredRow).
 // finish() lays the entries out by bucket, each with its hash and its key's and row's
 // addresses side by side, so that a probe reads the bucket's bounds and then one short run
-// of entries (chained lists spread over four arrays cost a cache miss per step).
+// of entries (chained lists spread over four arrays cost a cache miss per step). Integer
+// keys of a dense range (TPC-H's part and customer keys, CH's items) get a bucket per key
+// value instead of per hash: no more buckets than hashing takes, and probes in key order
+// (CH's stock by item) read buckets, entries and rows in order (DuckDB's perfect hash join).
 class JoinTable {
  public:
   JoinTable(TupleLayout keyLayout, TupleLayout rowLayout);
@@ -148,6 +159,8 @@ class JoinTable {
   static constexpr size_t kFilterKeys = size_t{1} << 16;
   const uint64_t* filterWords() const { return filter_.empty() ? nullptr : filter_.data(); }
   uint64_t filterMask() const { return filterMask_; }
+  // Whether finish() gave each key value a bucket of its own (a dense integer range).
+  bool bucketPerKey() const { return directKeys_; }
 
  private:
   TupleLayout keyLayout_;
@@ -157,13 +170,16 @@ class JoinTable {
   TupleBuffer nullKeyRows_;
   TupleBuffer keys_;
   StatementVector<uint64_t> hashes_;  // per inserted key, until finish()
+  StatementVector<uint64_t> words_;   // and its word, with wordKeys_
   struct Entry {
     uint64_t hash;
     uint64_t word;  // the key itself when KeyEquality::oneWord(): compared without reading it
     const uint8_t* key;
     const uint8_t* row;
   };
-  bool wordKeys_;                      // KeyEquality::oneWord(): Entry::word decides equality
+  bool wordKeys_;            // KeyEquality::oneWord(): Entry::word decides equality
+  bool directKeys_ = false;  // bucket b holds the key word lowestKey_ + b
+  uint64_t lowestKey_ = 0;
   StatementVector<Entry> entries_;     // by bucket, in insertion order within one
   StatementVector<uint32_t> buckets_;  // bucket b's entries are [buckets_[b], buckets_[b + 1])
   StatementVector<uint64_t> filter_;
