@@ -113,9 +113,7 @@ void UsedColumns::require(const Node& n, Columns cols) {
       for (size_t c = 0; c < n.exprs.size(); ++c)
         if (have[c] || n.exprs[c]->kind != ExprKind::Column) markColumns(n.exprs[c], demand[0]);
       break;
-    case NodeKind::Aggregate:
-      forEachExpr(n, [&](const Expr& e) { markColumns(e, demand[0]); });
-      break;
+    case NodeKind::Aggregate: forEachExpr(n, [&](const Expr& e) { markColumns(e, demand[0]); }); break;
     case NodeKind::ProjectSet:
       demand[0] = slice(have, 0, width(0));
       for (const auto& e : n.exprs) markColumns(e, demand[0]);
