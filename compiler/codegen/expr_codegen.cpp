@@ -352,6 +352,10 @@ SqlValue Codegen::functionCall(const Expr& e, const Row& row) {
     if (!nullPassed(i)) strictArgs.push_back(args[i]);
   SqlValue result = strict(strictArgs, e.type, [&]() -> llvm::Value* {
     if (llvm::Value* v = inlineArrayCall(e.function, e.type.id, args)) return v;
+    // mod() of integers is the % operator (PostgreSQL's int4mod for both): inline, as % is
+    // (CH's mod(s_w_id * s_i_id, 10000) per stock row).
+    if (e.function == "duet_rt_int2_mod" || e.function == "duet_rt_int4_mod" || e.function == "duet_rt_int8_mod")
+      return arithmeticValues(plan::Op::Mod, e.type.id, args[0].v, args[1].v);
     std::vector<llvm::Value*> leading;
     if (e.function.rfind("duet_q_", 0) == 0) leading.push_back(qctx_);
     if (!f || !f->anyCompatible) return callSql(e.function, e.type, args, leading);
