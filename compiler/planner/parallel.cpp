@@ -1,6 +1,7 @@
 #include "compiler/planner/parallel.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "compiler/functions/builtin_functions.h"
 #include "engine/storage/table.h"
@@ -147,13 +148,52 @@ void markSinks(Node& n, uint32_t threads) {
   for (auto& c : n.children) markSinks(*c, threads);
 }
 
-}  // namespace
+// Whether `n` runs pipelines of its own on several threads (or streams its rows from them).
+bool runsParallel(const Node& n) { return n.parallelThreads > 1 || n.outerBuildThreads > 1 || n.gatherThreads > 1; }
 
-void markParallel(Node& root, uint32_t threads) {
-  if (threads < 2) return;
-  // The statement's output pipeline itself, when it selects from a big table: the workers
-  // stream their rows to the statement's thread, which sends them (no LIMIT above it: a
-  // limit would leave them scanning).
+// The plans of the subqueries in `e`, and of those inside them.
+void subplansIn(const Expr& e, std::vector<Node*>& out);
+
+void subplansIn(Node& n, std::vector<Node*>& out) {
+  forEachExpr(n, [&](const Expr& e) { subplansIn(e, out); });
+  for (auto& c : n.children) subplansIn(*c, out);
+}
+
+void subplansIn(const Expr& e, std::vector<Node*>& out) {
+  if (e.subplan) {
+    out.push_back(e.subplan.get());
+    subplansIn(*e.subplan, out);
+  }
+  for (const auto& a : e.args) subplansIn(*a, out);
+}
+
+// The uncorrelated scalar and EXISTS subqueries in the expressions of nodes the leader
+// alone runs - above every node that runs in parallel (a HAVING over a parallel
+// aggregation: TPC-H and CH Q11) - into `leader`; every subquery plan at or below such a
+// node, which a worker may run, into `workers`.
+void collectSubplans(Node& n, std::vector<Node*>& leader, std::vector<Node*>& workers) {
+  if (runsParallel(n)) {
+    subplansIn(n, workers);
+    return;
+  }
+  forEachExpr(n, [&](const Expr& e) {
+    std::function<void(const Expr&)> visit = [&](const Expr& x) {
+      if (x.kind == ExprKind::Subquery && x.captures == 0 &&
+          (x.sublink == plan::Sublink::Scalar || x.sublink == plan::Sublink::Exists)) {
+        leader.push_back(x.subplan.get());
+        return;
+      }
+      if (x.subplan) subplansIn(*x.subplan, workers);  // run per row, or ANY/ALL: left serial
+      for (const auto& a : x.args) visit(*a);
+    };
+    visit(e);
+  });
+  for (auto& c : n.children) collectSubplans(*c, leader, workers);
+}
+
+// The statement's own pipelines: its output streamed from workers when it selects from a
+// big table (no LIMIT above it: a limit would leave them scanning), else its sinks.
+void markStatement(Node& root, uint32_t threads) {
   Node* scan = parallelScan(root, root);
   if (scan && selects(root)) {
     root.gatherThreads = threads;
@@ -162,6 +202,29 @@ void markParallel(Node& root, uint32_t threads) {
     return;
   }
   markSinks(root, threads);
+}
+
+// An uncorrelated subquery the leader runs (once, on first use) runs its own pipelines in
+// parallel as the statement's do, unless a worker may run the same plan: a worker starts
+// no parallel run of its own.
+void markLeaderSubplans(Node& root, uint32_t threads) {
+  std::vector<Node*> leader, workers;
+  collectSubplans(root, leader, workers);
+  std::sort(leader.begin(), leader.end());
+  leader.erase(std::unique(leader.begin(), leader.end()), leader.end());
+  for (Node* sub : leader) {
+    if (std::find(workers.begin(), workers.end(), sub) != workers.end()) continue;
+    markSinks(*sub, threads);
+    markLeaderSubplans(*sub, threads);
+  }
+}
+
+}  // namespace
+
+void markParallel(Node& root, uint32_t threads) {
+  if (threads < 2) return;
+  markStatement(root, threads);
+  markLeaderSubplans(root, threads);
 }
 
 }  // namespace duet::plan

@@ -471,6 +471,11 @@ std::vector<std::string> parallelQueries() {
       "select count(*), sum(c) from t where c > (select avg(c) from t where a % 7 = 0) and b <> 's1'",
       "select b, count(*) from t where a % 3 = 0 and exists (select 1 from u where d > 104) and a > (select max(d) "
       "from u) group by b order by 1",
+      // Uncorrelated subqueries the leader runs (a HAVING, a small table's filter, the
+      // select list): their own pipelines run in parallel.
+      "select a % 5, sum(c) from t group by a % 5 having sum(c) > (select sum(c) / 10 from t where a % 3 = 0) order "
+      "by 1",
+      "select d, (select count(*) from t where a % 100 = 0) from u where d > (select avg(a) / 500 from t) order by 1",
   };
 }
 
