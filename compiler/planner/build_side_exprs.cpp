@@ -31,8 +31,8 @@ bool comparesWithoutError(const SqlType& t) {
 }
 
 // Casts that take every value: string to text or unbounded varchar or character (varchar
-// columns compared with LIKE's text pattern), an integer to a wider integer, float8 or unbounded
-// numeric.
+// columns compared with LIKE's text pattern), an integer to a wider integer, float8 or
+// unbounded numeric.
 bool castCannotFail(const SqlType& from, const SqlType& to) {
   if (isStringType(from.id) && (to.id == TypeId::Text || (isStringType(to.id) && to.typmod < 0)))
     return to.alias == TypeAlias::None;
@@ -47,10 +47,12 @@ bool invariant(const Expr& e) {
   return e.kind == ExprKind::Const || e.kind == ExprKind::Param;
 }
 
-// Whether evaluating `e` on any row can neither raise an error nor change anything: columns,
-// constants, parameters, casts that take every value, comparisons, LIKE with an invariant pattern (the only LIKE error,
-// a pattern ending in its escape, then fails for every row alike), IS [NOT] NULL/TRUE, AND, OR, NOT, IN lists, CASE and
-// COALESCE of such. No casts, arithmetic or calls (overflow, division by zero, bad input), subqueries or routines.
+// Whether evaluating `e` on any row can neither raise an error nor change anything:
+// columns, constants, parameters, casts that take every value, comparisons, LIKE with an
+// invariant pattern (the only LIKE error, a pattern ending in its escape, then fails for
+// every row alike), IS [NOT] NULL/TRUE, AND, OR, NOT, IN lists, CASE and COALESCE of such.
+// No other casts, no arithmetic or calls (overflow, division by zero, bad input), no
+// subqueries or routines.
 bool cannotFail(const Expr& e) {
   auto argsCannotFail = [&] {
     for (const auto& a : e.args)
@@ -180,8 +182,9 @@ void collectBuildSides(Node& n, int offset, std::vector<Node*>& path, std::vecto
 }
 
 // Replaces the largest parts of `slot` that read only side `s`'s columns (and are worth
-// computing there: more than a column or a cast of one) by references to new columns, numbered from -2 down
-// (placed later), whose expressions over the build side's own row go to `computed`.
+// computing there: more than a column or a cast of one) by references to new columns,
+// numbered from -2 down (placed later), whose expressions over the build side's own row go
+// to `computed`.
 void extract(ExprPtr& slot, const ConsumerInput& in, const BuildSide& s, std::vector<ExprPtr>& computed,
              const std::vector<int>& paramClasses) {
   Expr& e = *slot;
