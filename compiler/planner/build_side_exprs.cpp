@@ -8,6 +8,8 @@
 //
 // The build side's rows include those the query never pairs, so only expressions that can
 // raise no error and have no effect move: see cannotFail.
+#include <string_view>
+
 #include "compiler/binder/binder.h"
 #include "compiler/planner/plan_building.h"
 #include "compiler/planner/statement_planner.h"
@@ -47,12 +49,23 @@ bool invariant(const Expr& e) {
   return e.kind == ExprKind::Const || e.kind == ExprKind::Param;
 }
 
+// Built-in string functions that take every value (CH Q16's brand, substr(i_data, 1, 3)):
+// length, lower, upper, substr from a position, left; substr with a length only when the
+// length is invariant (a negative one fails for every row alike, as LIKE's bad pattern).
+bool callCannotFail(const Expr& e) {
+  static const std::string_view kTotal[] = {"duet_rt_text_length", "duet_rt_text_lower", "duet_rt_text_upper",
+                                            "duet_rt_text_substr_from", "duet_rt_text_left"};
+  for (std::string_view f : kTotal)
+    if (e.function == f) return true;
+  return e.function == "duet_rt_text_substr" && invariant(*e.args[2]);
+}
+
 // Whether evaluating `e` on any row can neither raise an error nor change anything:
 // columns, constants, parameters, casts that take every value, comparisons, LIKE with an
 // invariant pattern (the only LIKE error, a pattern ending in its escape, then fails for
-// every row alike), IS [NOT] NULL/TRUE, AND, OR, NOT, IN lists, CASE and COALESCE of such.
-// No other casts, no arithmetic or calls (overflow, division by zero, bad input), no
-// subqueries or routines.
+// every row alike), IS [NOT] NULL/TRUE, AND, OR, NOT, IN lists, CASE and COALESCE of such,
+// the string functions of callCannotFail. No other casts or calls, no arithmetic
+// (overflow, division by zero, bad input), no subqueries or routines.
 bool cannotFail(const Expr& e) {
   auto argsCannotFail = [&] {
     for (const auto& a : e.args)
@@ -68,6 +81,7 @@ bool cannotFail(const Expr& e) {
     case ExprKind::Like: return invariant(*e.args[1]) && argsCannotFail();
     case ExprKind::Unary: return e.op == plan::Op::Not && argsCannotFail();
     case ExprKind::Cast: return castCannotFail(e.args[0]->type, e.type) && argsCannotFail();
+    case ExprKind::Call: return callCannotFail(e) && argsCannotFail();
     case ExprKind::IsNull:
     case ExprKind::IsTrue:
     case ExprKind::And:
