@@ -92,45 +92,6 @@ bool cannotFail(const Expr& e) {
   }
 }
 
-// The row the consumer's expressions read, as the row its build sides lie in: through a
-// Project of columns only (the FROM planner's reordering of the joined row into FROM
-// order), `relay`, whose column j is column map[j] of the row below it; else that row itself.
-struct ConsumerInput {
-  Node* relay = nullptr;
-  std::vector<int> map;
-  int row(int column) const { return relay ? map[column] : column; }
-};
-
-ConsumerInput consumerInput(Node& consumer) {
-  ConsumerInput in;
-  Node& child = *consumer.children[0];
-  if (child.kind != NodeKind::Project || child.computedFrom >= 0) return in;
-  for (const auto& e : child.exprs) {
-    if (e->kind != ExprKind::Column) return in;
-    in.map.push_back(e->column);
-  }
-  in.relay = &child;
-  return in;
-}
-
-// Whether `e` reads a column, and all it reads lie in [begin, end) of the row below `in`.
-bool readsOnly(const Expr& e, const ConsumerInput& in, int begin, int end, bool& readsSome) {
-  if (e.kind == ExprKind::Column) {
-    readsSome = true;
-    int c = in.row(e.column);
-    return c >= begin && c < end;
-  }
-  for (const auto& a : e.args)
-    if (!readsOnly(*a, in, begin, end, readsSome)) return false;
-  return true;
-}
-
-// `e`'s columns as columns of the row that starts at column `offset` of the row below `in`.
-void rebase(Expr& e, const ConsumerInput& in, int offset) {
-  if (e.kind == ExprKind::Column) e.column = in.row(e.column) - offset;
-  for (auto& a : e.args) rebase(*a, in, offset);
-}
-
 // Adds `by` to the columns at or past `from` that `e` reads (not inside its subqueries'
 // plans, which read the row through their captures, among e's args).
 void shiftColumns(Expr& e, int from, int by) {
@@ -151,12 +112,23 @@ std::vector<ExprPtr*> consumerExprs(Node& n) {
   return out;
 }
 
-// A hash join below the consumer whose build side's columns lie at [offset, offset + width)
-// of the row below the ConsumerInput, reached through `path` (the first node of that row
-// first, the join last) of nodes that pass their input's columns on in place.
+// A Project that only passes columns on (the FROM planner's, putting a joined row back in
+// FROM order), which the path from a consumer to a join may cross.
+bool relaysColumns(const Node& n) {
+  if (n.kind != NodeKind::Project || n.computedFrom >= 0) return false;
+  for (const auto& e : n.exprs)
+    if (e->kind != ExprKind::Column) return false;
+  return true;
+}
+
+// A hash join below the consumer, reached through `path` (the consumer's child first, the
+// join last) of nodes that pass their input's columns on (filters, joins, relaying
+// projections); column c of the consumer's input row is column toBuild[c] of the join's
+// build side, or -1.
 struct BuildSide {
   std::vector<Node*> path;
-  int offset, width;
+  std::vector<int> toBuild;
+  int width;
 };
 
 // Whether the build side's rows reach the consumer as they are: an inner join's (an outer
@@ -166,62 +138,96 @@ bool innerHashJoin(const Node& n) {
   return n.kind == NodeKind::HashJoin && !n.outer && !n.keepBuildSide && n.semi == plan::SemiJoin::None;
 }
 
-void collectBuildSides(Node& n, int offset, std::vector<Node*>& path, std::vector<BuildSide>& out) {
-  path.push_back(&n);
+// The build sides below `n`, whose row holds column c of the consumer's input at toHere[c].
+void collectBuildSides(Node& n, const std::vector<int>& toHere, std::vector<Node*>& path, std::vector<BuildSide>& out) {
   auto width = [](const Node& c) { return static_cast<int>(c.outputTypes.size()); };
-  switch (n.kind) {
-    case NodeKind::Filter: collectBuildSides(*n.children[0], offset, path, out); break;
-    case NodeKind::IndexJoin: {
-      int tableWidth = width(n) - width(*n.children[0]);
-      collectBuildSides(*n.children[0], offset + (n.rightFirst ? tableWidth : 0), path, out);
-      break;
+  // toHere for the child whose columns lie at [base, base + w) of n's row.
+  auto into = [&](int base, int w) {
+    std::vector<int> to(toHere.size(), -1);
+    for (size_t c = 0; c < toHere.size(); ++c)
+      if (toHere[c] >= base && toHere[c] < base + w) to[c] = toHere[c] - base;
+    return to;
+  };
+  path.push_back(&n);
+  if (n.kind == NodeKind::Filter) {
+    collectBuildSides(*n.children[0], toHere, path, out);
+  } else if (relaysColumns(n)) {
+    std::vector<int> to(toHere.size(), -1);
+    for (size_t c = 0; c < toHere.size(); ++c)
+      if (toHere[c] >= 0) to[c] = n.exprs[static_cast<size_t>(toHere[c])]->column;
+    collectBuildSides(*n.children[0], to, path, out);
+  } else if (n.kind == NodeKind::IndexJoin) {
+    int left = width(*n.children[0]);
+    collectBuildSides(*n.children[0], into(n.rightFirst ? width(n) - left : 0, left), path, out);
+  } else if (n.kind == NodeKind::HashJoin && n.semi != plan::SemiJoin::None) {
+    collectBuildSides(*n.children[1], toHere, path, out);  // its row is the probe side's
+  } else if (n.kind == NodeKind::HashJoin) {
+    int w0 = width(*n.children[0]), w1 = width(*n.children[1]);
+    std::vector<int> build = into(n.rightFirst ? w1 : 0, w0);
+    if (innerHashJoin(n)) {
+      out.push_back({path, build, w0});
+      collectBuildSides(*n.children[0], build, path, out);
     }
-    case NodeKind::HashJoin: {
-      if (n.semi != plan::SemiJoin::None) {  // its row is the probe side's
-        collectBuildSides(*n.children[1], offset, path, out);
-        break;
-      }
-      int build = offset + (n.rightFirst ? width(*n.children[1]) : 0);
-      int probe = offset + (n.rightFirst ? 0 : width(*n.children[0]));
-      if (innerHashJoin(n)) {
-        out.push_back({path, build, width(*n.children[0])});
-        collectBuildSides(*n.children[0], build, path, out);
-      }
-      if (!n.keepBuildSide) collectBuildSides(*n.children[1], probe, path, out);
-      break;
-    }
-    default: break;
+    if (!n.keepBuildSide) collectBuildSides(*n.children[1], into(n.rightFirst ? 0 : w0, w1), path, out);
   }
   path.pop_back();
 }
 
-// Replaces the largest parts of `slot` that read only side `s`'s columns (and are worth
-// computing there: more than a column or a cast of one) by references to new columns,
-// numbered from -2 down (placed later), whose expressions over the build side's own row go
-// to `computed`.
-void extract(ExprPtr& slot, const ConsumerInput& in, const BuildSide& s, std::vector<ExprPtr>& computed,
-             const std::vector<int>& paramClasses) {
-  Expr& e = *slot;
+// Whether `e` reads a column, and all it reads are columns of side `s`.
+bool readsOnly(const Expr& e, const BuildSide& s, bool& readsSome) {
+  if (e.kind == ExprKind::Column) {
+    readsSome = true;
+    return e.column >= 0 && static_cast<size_t>(e.column) < s.toBuild.size() && s.toBuild[e.column] >= 0;
+  }
+  for (const auto& a : e.args)
+    if (!readsOnly(*a, s, readsSome)) return false;
+  return true;
+}
+
+// `e`'s columns as the build side's.
+void rebase(Expr& e, const BuildSide& s) {
+  if (e.kind == ExprKind::Column) e.column = s.toBuild[e.column];
+  for (auto& a : e.args) rebase(*a, s);
+}
+
+// Whether `e` is worth computing on side `s` and may be: more than a column or a cast of
+// one, reading only the side's columns, unable to fail.
+bool movable(const Expr& e, const BuildSide& s) {
   bool readsSome = false;
-  if (e.kind != ExprKind::Column && e.kind != ExprKind::Cast &&
-      readsOnly(e, in, s.offset, s.offset + s.width, readsSome) && readsSome && cannotFail(e)) {
+  return e.kind != ExprKind::Column && e.kind != ExprKind::Cast && readsOnly(e, s, readsSome) && readsSome &&
+         cannotFail(e);
+}
+
+bool anyMovable(const Expr& e, const BuildSide& s) {
+  if (movable(e, s)) return true;
+  if (e.kind == ExprKind::Let || e.kind == ExprKind::LetRef) return false;  // LetRefs read the Let around them
+  for (const auto& a : e.args)
+    if (anyMovable(*a, s)) return true;
+  return false;
+}
+
+// Replaces the largest movable parts of `slot` by references to new columns, numbered from
+// -2 down (placed later), whose expressions over the build side's own row go to `computed`.
+void extract(ExprPtr& slot, const BuildSide& s, std::vector<ExprPtr>& computed, const std::vector<int>& paramClasses) {
+  Expr& e = *slot;
+  if (movable(e, s)) {
     ExprPtr own = plan::cloneExpr(e);
-    rebase(*own, in, s.offset);
+    rebase(*own, s);
     size_t i = 0;
     while (i < computed.size() && !binder::exprEquals(*computed[i], *own, &paramClasses)) ++i;
     if (i == computed.size()) computed.push_back(std::move(own));
     slot = plan::makeColumn(-2 - static_cast<int>(i), e.type);
     return;
   }
-  if (e.kind == ExprKind::Let || e.kind == ExprKind::LetRef) return;  // LetRefs read the Let around them
-  for (auto& a : e.args) extract(a, in, s, computed, paramClasses);
+  if (e.kind == ExprKind::Let || e.kind == ExprKind::LetRef) return;
+  for (auto& a : e.args) extract(a, s, computed, paramClasses);
 }
 
 // Puts `computed` (over the build row) after the build side's columns: a Project over
-// children[0] of the path's join, and every row on the path from there up widened, the
-// columns past the new ones renumbered, a relay passing them on last; then the consumer's
-// placeholders (-2 - i) read them.
-void computeOnBuildSide(Node& consumer, ConsumerInput& in, const BuildSide& s, std::vector<ExprPtr> computed) {
+// children[0] of the path's join, and every row on the path from there up widened (a
+// relaying projection passes the new columns on last), the columns past them renumbered;
+// then the consumer's placeholders (-2 - i) read them.
+void computeOnBuildSide(Node& consumer, const BuildSide& s, std::vector<ExprPtr> computed) {
   Node& join = *s.path.back();
   NodePtr& build = join.children[0];
   int k = static_cast<int>(computed.size());
@@ -259,6 +265,10 @@ void computeOnBuildSide(Node& consumer, ConsumerInput& in, const BuildSide& s, s
       for (auto& e : n.keys) shiftColumns(*e, at, k);
       if (n.rightFirst) mine = width(n) - width(*below) + k + at;
       if (n.predicate) shiftColumns(*n.predicate, mine, k);
+    } else if (n.kind == NodeKind::Project) {  // relaying: the new columns go last
+      for (auto& e : n.exprs) shiftColumns(*e, at, k);
+      mine = width(n);
+      for (int c = 0; c < k; ++c) n.exprs.push_back(plan::makeColumn(at + c, added[static_cast<size_t>(c)]));
     } else if (n.predicate) {  // Filter
       shiftColumns(*n.predicate, at, k);
     }
@@ -266,21 +276,10 @@ void computeOnBuildSide(Node& consumer, ConsumerInput& in, const BuildSide& s, s
     below = &n;
     at = mine;
   }
-  int placed = at;  // where the consumer reads the first new column
-  if (in.relay) {
-    Node& relay = *in.relay;
-    for (auto& e : relay.exprs) shiftColumns(*e, at, k);
-    placed = static_cast<int>(relay.exprs.size());
-    for (int i = 0; i < k; ++i) {
-      relay.exprs.push_back(plan::makeColumn(at + i, below->outputTypes[at + i]));
-      relay.outputTypes.push_back(below->outputTypes[at + i]);
-    }
-    in = consumerInput(consumer);
-  }
   for (ExprPtr* e : consumerExprs(consumer)) {
-    if (!in.relay) shiftColumns(**e, at, k);
+    shiftColumns(**e, at, k);
     std::function<void(Expr&)> place = [&](Expr& x) {
-      if (x.kind == ExprKind::Column && x.column <= -2) x.column = placed + (-2 - x.column);
+      if (x.kind == ExprKind::Column && x.column <= -2) x.column = at + (-2 - x.column);
       for (auto& a : x.args) place(*a);
     };
     place(**e);
@@ -289,32 +288,32 @@ void computeOnBuildSide(Node& consumer, ConsumerInput& in, const BuildSide& s, s
 
 void computeInConsumer(Node& consumer, const std::vector<int>& paramClasses) {
   if (consumer.kind != NodeKind::Project && consumer.kind != NodeKind::Aggregate) return;
-  ConsumerInput in = consumerInput(consumer);
-  std::vector<BuildSide> sides;
-  std::vector<Node*> path;
-  collectBuildSides(in.relay ? *in.relay->children[0] : *consumer.children[0], 0, path, sides);
-  // Innermost (narrowest) side first, so an expression goes as deep as it can; one side at
-  // a time, as each renumbers the consumer's row. A join inside another's build side has a
-  // narrower build side, so no path still to come runs through a Project added before.
-  std::stable_sort(sides.begin(), sides.end(),
-                   [](const BuildSide& a, const BuildSide& b) { return a.width < b.width; });
-  for (size_t i = 0; i < sides.size(); ++i) {
-    const BuildSide& s = sides[i];
-    const Node& join = *s.path.back();
-    // Each build row computes once what each probe row would: worth it when probes are not
-    // fewer than build rows (the smaller side builds, so nearly always).
-    if (join.children[1]->estimatedRows < join.children[0]->estimatedRows) continue;
+  // One side at a time, the sides found again after each (each renumbers the rows above
+  // it); the innermost (narrowest) side with something to take first, so an expression
+  // goes as deep as it can. Each round turns expressions into columns, so it ends.
+  for (;;) {
+    Node& input = *consumer.children[0];
+    std::vector<int> identity(input.outputTypes.size());
+    for (size_t c = 0; c < identity.size(); ++c) identity[c] = static_cast<int>(c);
+    std::vector<BuildSide> sides;
+    std::vector<Node*> path;
+    collectBuildSides(input, identity, path, sides);
+    std::stable_sort(sides.begin(), sides.end(),
+                     [](const BuildSide& a, const BuildSide& b) { return a.width < b.width; });
+    const BuildSide* chosen = nullptr;
+    for (const BuildSide& s : sides) {
+      const Node& join = *s.path.back();
+      // Each build row computes once what each probe row would: worth it when probes are
+      // not fewer than build rows (the smaller side builds, so nearly always).
+      if (join.children[1]->estimatedRows < join.children[0]->estimatedRows) continue;
+      for (ExprPtr* e : consumerExprs(consumer))
+        if (anyMovable(**e, s)) chosen = &s;
+      if (chosen) break;
+    }
+    if (!chosen) return;
     std::vector<ExprPtr> computed;
-    for (ExprPtr* e : consumerExprs(consumer)) extract(*e, in, s, computed, paramClasses);
-    if (computed.empty()) continue;
-    int k = static_cast<int>(computed.size());
-    computeOnBuildSide(consumer, in, s, std::move(computed));
-    // The sides still to come whose columns lie past this one's moved by k.
-    for (size_t j = i + 1; j < sides.size(); ++j)
-      if (sides[j].offset >= s.offset + s.width)
-        sides[j].offset += k;
-      else if (sides[j].offset <= s.offset && sides[j].offset + sides[j].width >= s.offset + s.width)
-        sides[j].width += k;
+    for (ExprPtr* e : consumerExprs(consumer)) extract(*e, *chosen, computed, paramClasses);
+    computeOnBuildSide(consumer, *chosen, std::move(computed));
   }
 }
 

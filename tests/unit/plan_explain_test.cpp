@@ -452,6 +452,13 @@ TEST_CASE("What is computed from a hash join's build side alone is computed belo
         Lines{"Aggregate", "  ->  Hash Join", "        Hash Cond: ((t.a + 0)::bigint = u.d)",
               "        ->  Seq Scan on t", "        ->  Hash", "              ->  Seq Scan on u",
               "                    Computed: (u.a = 3)"});
+  // Through the FROM-order projection under a NOT EXISTS's anti join too.
+  Lines anti = f.explain(
+      "select sum(case when u.a = 3 then t.a else 0 end) from t join u on u.d = t.a + 0 where not exists (select 1 "
+      "from u v where v.d = t.a + 1000)",
+      o);
+  for (const std::string& l : anti) UNSCOPED_INFO(l);
+  CHECK(std::find(anti.begin(), anti.end(), "                          Computed: (u.a = 3)") != anti.end());
   // What may fail (a division by zero on a u row no t row meets) stays above the join.
   CHECK(f.explain("select sum(t.a / u.a) from t join u on u.d = t.a + 0", o) ==
         Lines{"Aggregate", "  ->  Hash Join", "        Hash Cond: ((t.a + 0)::bigint = u.d)",
