@@ -46,7 +46,7 @@ class Codegen : public ValueBuilder {
   bool computedOncePerExecution(const plan::Expr& e) const;
   // `finish` (if any) brings the value to the form its use wants, once too.
   SqlValue invariantValue(const plan::Expr& e, const Row& row, const std::function<SqlValue(SqlValue)>& finish = {});
-  SqlValue comparedValue(const plan::Expr& side, const plan::Expr& other, const Row& row);
+  SqlValue scaledOperand(const plan::Expr& side, const plan::Expr& other, const Row& row);
   SqlValue constant(const plan::Expr& e);
   SqlValue inList(const plan::Expr& e, const Row& row);
   SqlValue greatest(const plan::Expr& e, const Row& row);

@@ -150,6 +150,10 @@ SqlValue Codegen::exprValue(const Expr& e, const Row& row) {
       return e.op == Op::Abs ? absolute(v) : negate(v);
     }
     case ExprKind::Binary: {
+      if (e.type.id == TypeId::Numeric && (e.op == Op::Add || e.op == Op::Sub)) {
+        SqlValue a = scaledOperand(*e.args[0], *e.args[1], row);
+        return arithmetic(e.op, a, scaledOperand(*e.args[1], *e.args[0], row), e.type);
+      }
       SqlValue a = expr(*e.args[0], row);
       return arithmetic(e.op, a, expr(*e.args[1], row), e.type);
     }
@@ -164,8 +168,8 @@ SqlValue Codegen::exprValue(const Expr& e, const Row& row) {
       return rowCompare(e.op, all.first(values.size() / 2), all.subspan(values.size() / 2));
     }
     case ExprKind::Compare: {
-      SqlValue a = comparedValue(*e.args[0], *e.args[1], row);
-      return compare(e.op, a, comparedValue(*e.args[1], *e.args[0], row));
+      SqlValue a = scaledOperand(*e.args[0], *e.args[1], row);
+      return compare(e.op, a, scaledOperand(*e.args[1], *e.args[0], row));
     }
     case ExprKind::And:
     case ExprKind::Or: return andOr(e, row);

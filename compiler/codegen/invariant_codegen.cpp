@@ -104,11 +104,13 @@ SqlValue Codegen::invariantValue(const Expr& e, const Row& row, const std::funct
   return {b_.CreateLoad(valueType, value), b_.CreateLoad(b_.getInt1Ty(), isNull), e.type};
 }
 
-// One side of a comparison. A side computed once per execution that compares with a
-// numeric(p, s) value is written with s decimals then (`l_quantity < 24` reads 24.00), so
-// that each row compares packed integers instead of calling the runtime (the value is the
-// same; ValueBuilder::compareValues checks the scales per row).
-SqlValue Codegen::comparedValue(const Expr& side, const Expr& other, const Row& row) {
+// One operand of a comparison, or of numeric + or -. An operand computed once per execution
+// that meets a numeric(p, s) value is written with s decimals then (`l_quantity < 24` reads
+// 24.00, `1 - l_discount` 1.00), so that each row compares, adds or subtracts packed
+// integers instead of calling the runtime. The value is the same, and so is the result's
+// scale (a sum's and a difference's is the larger operand scale); ValueBuilder checks the
+// scales per row.
+SqlValue Codegen::scaledOperand(const Expr& side, const Expr& other, const Row& row) {
   int scale = other.type.id == TypeId::Numeric ? other.type.numericScale() : -1;
   if (scale <= 0 || side.type.id != TypeId::Numeric || !computedOncePerExecution(side)) return expr(side, row);
   checkStackDepth();
