@@ -150,12 +150,14 @@ SqlValue Codegen::exprValue(const Expr& e, const Row& row) {
       return e.op == Op::Abs ? absolute(v) : negate(v);
     }
     case ExprKind::Binary: {
-      if (e.type.id == TypeId::Numeric && (e.op == Op::Add || e.op == Op::Sub)) {
-        SqlValue a = scaledOperand(*e.args[0], *e.args[1], row);
-        return arithmetic(e.op, a, scaledOperand(*e.args[1], *e.args[0], row), e.type);
-      }
-      SqlValue a = expr(*e.args[0], row);
-      return arithmetic(e.op, a, expr(*e.args[1], row), e.type);
+      // A sum's or difference's scale is the larger operand's: an invariant operand may take
+      // the other's scale (scaledOperand); a product's scale is the sum of both.
+      bool scaled = e.type.id == TypeId::Numeric && (e.op == Op::Add || e.op == Op::Sub);
+      auto operand = [&](size_t i) {
+        return scaled ? scaledOperand(*e.args[i], *e.args[1 - i], row) : expr(*e.args[i], row);
+      };
+      SqlValue a = operand(0);
+      return arithmetic(e.op, a, operand(1), e.type);
     }
     case ExprKind::InList: return inList(e, row);
     case ExprKind::ArrayCompare: return arrayCompare(e, row);

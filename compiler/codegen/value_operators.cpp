@@ -192,11 +192,6 @@ llvm::Value* ValueBuilder::arithmeticValues(Op op, TypeId t, llvm::Value* a, llv
   return call(rtArith(op, t), a->getType(), {a, bv});
 }
 
-// numeric +, - and * as the runtime's inline fast paths (engine/types/numeric.h: numericAdd,
-// numericSub, numericMul) in IR, so that sum(l_extendedprice * (1 - l_discount)) costs a
-// few instructions per row instead of calls: operands of one scale add and subtract as
-// packed integers, mantissas within 64 bits multiply in one instruction. Anything else
-// (other scales, overflow, its error) goes to the runtime function, which decides it.
 // Whether two numerics' packed representations carry the same scale (their low bytes).
 llvm::Value* ValueBuilder::sameNumericScale(llvm::Value* a, llvm::Value* b) {
   llvm::Type* i128 = a->getType();
@@ -204,6 +199,11 @@ llvm::Value* ValueBuilder::sameNumericScale(llvm::Value* a, llvm::Value* b) {
                          llvm::ConstantInt::get(i128, 0));
 }
 
+// numeric +, - and * as the runtime's inline fast paths (engine/types/numeric.h: numericAdd,
+// numericSub, numericMul) in IR, so that sum(l_extendedprice * (1 - l_discount)) costs a
+// few instructions per row instead of calls: operands of one scale add and subtract as
+// packed integers, mantissas within 64 bits multiply in one instruction. Anything else
+// (other scales, overflow, its error) goes to the runtime function, which decides it.
 llvm::Value* ValueBuilder::numericArithmetic(Op op, llvm::Value* a, llvm::Value* bv) {
   llvm::Type* i128 = a->getType();
   llvm::Value* scaleMask = llvm::ConstantInt::get(i128, 0xff);
@@ -224,8 +224,9 @@ llvm::Value* ValueBuilder::numericArithmetic(Op op, llvm::Value* a, llvm::Value*
     fastOk = b_.CreateAnd(fits, b_.CreateNot(b_.CreateExtractValue(product, 1)));
     fast = b_.CreateOr(b_.CreateShl(b_.CreateSExt(b_.CreateExtractValue(product, 0), i128), 8), scale);
   } else {
-    // Operands of one scale (sum(l_quantity)): b's scale byte cleared, so that a's stays the
-    // result's. Others (1 - l_discount) are aligned by the runtime.
+    // Operands of one scale (sum(l_quantity); 1 - l_discount, whose 1 Codegen::scaledOperand
+    // writes as 1.00): b's scale byte cleared, so that a's stays the result's. Others are
+    // aligned by the runtime.
     llvm::Value* sameScale = sameNumericScale(a, bv);
     llvm::Value* r = b_.CreateBinaryIntrinsic(
         op == Op::Add ? llvm::Intrinsic::sadd_with_overflow : llvm::Intrinsic::ssub_with_overflow, a,

@@ -685,7 +685,8 @@ class Explainer {
         Shown s = show(*n.children[0]);
         s.output = names(n);
         for (const auto& e : n.exprs) exprOn(s, *e, names(*n.children[0]));  // its subqueries
-        if (n.computedFrom >= 0) {                                           // what it computes for the hash join above
+        // What it computes for the hash join above (planner/build_side_exprs.cpp).
+        if (n.computedFrom >= 0) {
           Names computed(names(n).begin() + n.computedFrom, names(n).end());
           s.details.push_back(list("Computed", computed));
         }

@@ -11,7 +11,6 @@
 #include <string_view>
 
 #include "compiler/binder/binder.h"
-#include "compiler/planner/plan_building.h"
 #include "compiler/planner/statement_planner.h"
 
 namespace duet::planner {
@@ -128,7 +127,7 @@ bool relaysColumns(const Node& n) {
 struct BuildSide {
   std::vector<Node*> path;
   std::vector<int> toBuild;
-  int width;
+  int width() const { return static_cast<int>(path.back()->children[0]->outputTypes.size()); }
 };
 
 // Whether the build side's rows reach the consumer as they are: an inner join's (an outer
@@ -165,7 +164,7 @@ void collectBuildSides(Node& n, const std::vector<int>& toHere, std::vector<Node
     int w0 = width(*n.children[0]), w1 = width(*n.children[1]);
     std::vector<int> build = into(n.rightFirst ? w1 : 0, w0);
     if (innerHashJoin(n)) {
-      out.push_back({path, build, w0});
+      out.push_back({path, build});
       collectBuildSides(*n.children[0], build, path, out);
     }
     if (!n.keepBuildSide) collectBuildSides(*n.children[1], into(n.rightFirst ? 0 : w0, w1), path, out);
@@ -198,14 +197,6 @@ bool movable(const Expr& e, const BuildSide& s) {
          cannotFail(e);
 }
 
-bool anyMovable(const Expr& e, const BuildSide& s) {
-  if (movable(e, s)) return true;
-  if (e.kind == ExprKind::Let || e.kind == ExprKind::LetRef) return false;  // LetRefs read the Let around them
-  for (const auto& a : e.args)
-    if (anyMovable(*a, s)) return true;
-  return false;
-}
-
 // Replaces the largest movable parts of `slot` by references to new columns, numbered from
 // -2 down (placed later), whose expressions over the build side's own row go to `computed`.
 void extract(ExprPtr& slot, const BuildSide& s, std::vector<ExprPtr>& computed, const std::vector<int>& paramClasses) {
@@ -219,7 +210,7 @@ void extract(ExprPtr& slot, const BuildSide& s, std::vector<ExprPtr>& computed, 
     slot = plan::makeColumn(-2 - static_cast<int>(i), e.type);
     return;
   }
-  if (e.kind == ExprKind::Let || e.kind == ExprKind::LetRef) return;
+  if (e.kind == ExprKind::Let || e.kind == ExprKind::LetRef) return;  // LetRefs read the Let around them
   for (auto& a : e.args) extract(a, s, computed, paramClasses);
 }
 
@@ -230,6 +221,7 @@ void extract(ExprPtr& slot, const BuildSide& s, std::vector<ExprPtr>& computed, 
 void computeOnBuildSide(Node& consumer, const BuildSide& s, std::vector<ExprPtr> computed) {
   Node& join = *s.path.back();
   NodePtr& build = join.children[0];
+  int buildWidth = s.width();  // before the Project goes under the join
   int k = static_cast<int>(computed.size());
   auto p = std::make_unique<Node>(NodeKind::Project);
   p->outputTypes = build->outputTypes;
@@ -239,7 +231,7 @@ void computeOnBuildSide(Node& consumer, const BuildSide& s, std::vector<ExprPtr>
     p->outputTypes.push_back(e->type);
     p->exprs.push_back(std::move(e));
   }
-  p->computedFrom = s.width;
+  p->computedFrom = buildWidth;
   p->estimatedRows = build->estimatedRows;
   p->children.push_back(std::move(build));
   build = std::move(p);
@@ -248,7 +240,7 @@ void computeOnBuildSide(Node& consumer, const BuildSide& s, std::vector<ExprPtr>
   // build side, which alone reads its own keys), then in its own row.
   auto width = [](const Node& c) { return static_cast<int>(c.outputTypes.size()); };
   const Node* below = join.children[0].get();
-  int at = s.width;
+  int at = buildWidth;
   for (size_t i = s.path.size(); i-- > 0;) {
     Node& n = *s.path[i];
     std::vector<SqlType> added(below->outputTypes.begin() + at, below->outputTypes.begin() + at + k);
@@ -299,21 +291,23 @@ void computeInConsumer(Node& consumer, const std::vector<int>& paramClasses) {
     std::vector<Node*> path;
     collectBuildSides(input, identity, path, sides);
     std::stable_sort(sides.begin(), sides.end(),
-                     [](const BuildSide& a, const BuildSide& b) { return a.width < b.width; });
-    const BuildSide* chosen = nullptr;
+                     [](const BuildSide& a, const BuildSide& b) { return a.width() < b.width(); });
+    // The first side with something to take (extract leaves the expressions as they are
+    // when it finds nothing).
+    bool moved = false;
     for (const BuildSide& s : sides) {
       const Node& join = *s.path.back();
       // Each build row computes once what each probe row would: worth it when probes are
       // not fewer than build rows (the smaller side builds, so nearly always).
       if (join.children[1]->estimatedRows < join.children[0]->estimatedRows) continue;
-      for (ExprPtr* e : consumerExprs(consumer))
-        if (anyMovable(**e, s)) chosen = &s;
-      if (chosen) break;
+      std::vector<ExprPtr> computed;
+      for (ExprPtr* e : consumerExprs(consumer)) extract(*e, s, computed, paramClasses);
+      if (computed.empty()) continue;
+      computeOnBuildSide(consumer, s, std::move(computed));
+      moved = true;
+      break;
     }
-    if (!chosen) return;
-    std::vector<ExprPtr> computed;
-    for (ExprPtr* e : consumerExprs(consumer)) extract(*e, *chosen, computed, paramClasses);
-    computeOnBuildSide(consumer, *chosen, std::move(computed));
+    if (!moved) return;
   }
 }
 

@@ -408,6 +408,7 @@ uint64_t numericHash(NumericRep v) {
 }
 
 NumericRep numericRound(NumericRep v, int scale) { return roundOrTrunc(v, scale, true); }
+NumericRep numericTrunc(NumericRep v, int scale) { return roundOrTrunc(v, scale, false); }
 
 NumericRep numericRescaleUp(NumericRep v, int scale) {
   int s = numericScale(v);
@@ -418,7 +419,6 @@ NumericRep numericRescaleUp(NumericRep v, int scale) {
   i128 m = static_cast<i128>(r);
   return makeNumeric(numericMantissa(v) < 0 ? -m : m, scale);
 }
-NumericRep numericTrunc(NumericRep v, int scale) { return roundOrTrunc(v, scale, false); }
 
 NumericRep numericApplyTypmodGeneral(NumericRep v, int32_t typmod) {
   if (typmod < 4) return v;
